@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { exits, ok } from '../support/cli-runs.js';
+import { ok } from '../support/cli-runs.js';
 import { describeKeepers, HOUR, keeperTest, lines } from '../support/keeper.js';
 import type { Simulator } from '../support/simulator.js';
 
@@ -169,17 +169,6 @@ describeKeepers('hedge keep --exposures', () => {
       // Within the band of it: nothing traded, the same hedge held.
       expect(rig.requests('POST', '/hedges')).toHaveLength(1);
       expect(rig.active('buy').map((hedge) => hedge.id)).toEqual([opened[0].id]);
-    },
-  );
-
-  keeperTest(
-    '--policy without --exposures is refused (exit 2) and nothing reaches the server',
-    async ({ rig: tools }) => {
-      const rig = await tools.start();
-      const result = await rig.hedge(['keep', join(rig.configDir, 'x.csv'), '--policy', 'p.json', '--once']);
-      exits(result, 2);
-      expect(result.stderr).toContain('--policy: only with --exposures');
-      expect(rig.requests()).toEqual([]);
     },
   );
 });

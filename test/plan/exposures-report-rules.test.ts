@@ -34,37 +34,33 @@ const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, mo
 const receivable = exposure('R', 'receivable', 150_000_000, 20); // 100,000 USD
 const payable = exposure('P', 'payable', 30_000_000, 25); // 20,000 USD
 
-describe('coverage per week', () => {
-  it('starts at the Monday of the first cover and takes the current week at now', () => {
-    expect(new Date(weekStart(NOW)).toISOString()).toBe('2026-03-09T00:00:00.000Z');
-    const hedges = [
-      cover('buy', 50_000, NOW - 8 * DAY_MS, { closedAtMs: NOW - DAY_MS }),
-      cover('buy', 90_000, NOW - 2 * DAY_MS),
-      cover('sell', 10_000, NOW - 2 * DAY_MS),
-    ];
-    const weeks = coveragePerWeek([receivable, payable], DEFAULT_POLICY, PRICES, hedges, NOW);
-    expect(weeks.map((row) => [row.week, row.at, row.exposure_usd, row.hedged_usd, row.coverage_pct])).toEqual([
-      // The week of 2 March ends on Monday 9 March: the first buy alone was held then.
-      ['2026-03-02', '2026-03-09T00:00:00.000Z', 80_000, 50_000, 62.5],
-      // Now: 90,000 buy − 10,000 sell, netted against 100,000 − 20,000 of exposure.
-      ['2026-03-09', new Date(NOW).toISOString(), 80_000, 80_000, 100],
-    ]);
-    const apart = coveragePerWeek([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, hedges, NOW);
-    expect(apart.at(-1)).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
-  });
+it('coverage per week: starts at the Monday of the first cover and takes the current week at now', () => {
+  expect(new Date(weekStart(NOW)).toISOString()).toBe('2026-03-09T00:00:00.000Z');
+  const hedges = [
+    cover('buy', 50_000, NOW - 8 * DAY_MS, { closedAtMs: NOW - DAY_MS }),
+    cover('buy', 90_000, NOW - 2 * DAY_MS),
+    cover('sell', 10_000, NOW - 2 * DAY_MS),
+  ];
+  const weeks = coveragePerWeek([receivable, payable], DEFAULT_POLICY, PRICES, hedges, NOW);
+  expect(weeks.map((row) => [row.week, row.at, row.exposure_usd, row.hedged_usd, row.coverage_pct])).toEqual([
+    // The week of 2 March ends on Monday 9 March: the first buy alone was held then.
+    ['2026-03-02', '2026-03-09T00:00:00.000Z', 80_000, 50_000, 62.5],
+    // Now: 90,000 buy − 10,000 sell, netted against 100,000 − 20,000 of exposure.
+    ['2026-03-09', new Date(NOW).toISOString(), 80_000, 80_000, 100],
+  ]);
+  const apart = coveragePerWeek([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, hedges, NOW);
+  expect(apart.at(-1)).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
 });
 
-describe('cost to date', () => {
-  it("sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
-    const hedges = [
-      cover('buy', 1, 0, { closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 }),
-      cover('buy', 1, 0, { closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 }),
-      cover('buy', 1, 0, { carryUsd: 100 }),
-    ];
-    expect(costToDate(['USDTNGN'], hedges)).toEqual([
-      { market: 'USDTNGN', closed_hedges: 2, carry_usdc: 0.03, fees_usdc: 5.2, cost_usdc: 5.23 },
-    ]);
-  });
+it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {
+  const hedges = [
+    cover('buy', 1, 0, { closedAtMs: 1, carryUsd: 0.1, feesUsd: 0.2 }),
+    cover('buy', 1, 0, { closedAtMs: 1, carryUsd: -0.07, feesUsd: 5 }),
+    cover('buy', 1, 0, { carryUsd: 100 }),
+  ];
+  expect(costToDate(['USDTNGN'], hedges)).toEqual([
+    { market: 'USDTNGN', closed_hedges: 2, carry_usdc: 0.03, fees_usdc: 5.2, cost_usdc: 5.23 },
+  ]);
 });
 
 describe('effectiveness', () => {

@@ -264,17 +264,15 @@ describe('the target book', () => {
   });
 });
 
-describe('the schedule of changes', () => {
-  it('lists each due date and bucket boundary where the target changes, in time order', () => {
-    const far = exposure('F', 'receivable', 150_000_000, 'NGN', 100); // 50% now, 75% at day 10, 100% at day 70
-    expect(changeTimes([far], DEFAULT_POLICY, NOW)).toEqual([NOW + 10 * DAY_MS, NOW + 70 * DAY_MS, NOW + 100 * DAY_MS]);
-    const schedule = scheduleOfChanges([far], DEFAULT_POLICY, PRICES, NOW);
-    expect(schedule.map((change) => [change.at, change.from_usd, change.to_usd, change.reason])).toEqual([
-      [new Date(NOW + 10 * DAY_MS).toISOString(), 50_000, 75_000, 'F enters ≤90d'],
-      [new Date(NOW + 70 * DAY_MS).toISOString(), 75_000, 100_000, 'F enters ≤30d'],
-      [new Date(NOW + 100 * DAY_MS).toISOString(), 100_000, 0, 'F due'],
-    ]);
-  });
+it('the schedule of changes: lists each due date and bucket boundary where the target changes, in time order', () => {
+  const far = exposure('F', 'receivable', 150_000_000, 'NGN', 100); // 50% now, 75% at day 10, 100% at day 70
+  expect(changeTimes([far], DEFAULT_POLICY, NOW)).toEqual([NOW + 10 * DAY_MS, NOW + 70 * DAY_MS, NOW + 100 * DAY_MS]);
+  const schedule = scheduleOfChanges([far], DEFAULT_POLICY, PRICES, NOW);
+  expect(schedule.map((change) => [change.at, change.from_usd, change.to_usd, change.reason])).toEqual([
+    [new Date(NOW + 10 * DAY_MS).toISOString(), 50_000, 75_000, 'F enters ≤90d'],
+    [new Date(NOW + 70 * DAY_MS).toISOString(), 75_000, 100_000, 'F enters ≤30d'],
+    [new Date(NOW + 100 * DAY_MS).toISOString(), 100_000, 0, 'F due'],
+  ]);
 });
 
 describe('the projected cost', () => {
@@ -317,61 +315,55 @@ describe('the projected cost', () => {
   });
 });
 
-describe('the stress table', () => {
-  it('nets to zero at 100% cover, and to the uncovered part otherwise', () => {
-    const near = exposure('N', 'receivable', 150_000_000, 'NGN', 10);
-    const full = stressTable([near], DEFAULT_POLICY, PRICES, NOW);
-    expect(full.map((row) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
-    for (const row of full) expect(row.net_usd).toBeCloseTo(0, 1);
-    // +30%: 1950 NGN/USDT; 100,000 USD of NGN is worth 76,923.08: a loss of 23,076.92.
-    expect(full[3]).toMatchObject({ price: 1950, exposure_change_usd: -23_076.92, cover_pnl_usd: 23_076.92 });
-    const half = stressTable([{ ...near, hedgeRatio: 0.5 }], DEFAULT_POLICY, PRICES, NOW);
-    expect(half[3].net_usd).toBeCloseTo(-11_538.46, 2);
-  });
+it('the stress table: nets to zero at 100% cover, and to the uncovered part otherwise', () => {
+  const near = exposure('N', 'receivable', 150_000_000, 'NGN', 10);
+  const full = stressTable([near], DEFAULT_POLICY, PRICES, NOW);
+  expect(full.map((row) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
+  for (const row of full) expect(row.net_usd).toBeCloseTo(0, 1);
+  // +30%: 1950 NGN/USDT; 100,000 USD of NGN is worth 76,923.08: a loss of 23,076.92.
+  expect(full[3]).toMatchObject({ price: 1950, exposure_change_usd: -23_076.92, cover_pnl_usd: 23_076.92 });
+  const half = stressTable([{ ...near, hedgeRatio: 0.5 }], DEFAULT_POLICY, PRICES, NOW);
+  expect(half[3].net_usd).toBeCloseTo(-11_538.46, 2);
 });
 
-describe('the dollar offset', () => {
-  it("is the cover's P&L against the exposure's change, effective from 80% to 125%", () => {
-    expect(
-      [
-        [900, -1000],
-        [1300, -1000],
-        [700, -1000],
-        [5, 0],
-      ].map(([pnl, change]) => dollarOffset(pnl, change)),
-    ).toEqual([
-      { ratio_pct: 90, effective: true },
-      { ratio_pct: 130, effective: false },
-      { ratio_pct: 70, effective: false },
-      { ratio_pct: null, effective: null },
-    ]);
-  });
+it("the dollar offset: is the cover's P&L against the exposure's change, effective from 80% to 125%", () => {
+  expect(
+    [
+      [900, -1000],
+      [1300, -1000],
+      [700, -1000],
+      [5, 0],
+    ].map(([pnl, change]) => dollarOffset(pnl, change)),
+  ).toEqual([
+    { ratio_pct: 90, effective: true },
+    { ratio_pct: 130, effective: false },
+    { ratio_pct: 70, effective: false },
+    { ratio_pct: null, effective: null },
+  ]);
 });
 
-describe('the keeper holding the moving target', () => {
-  it("trades only when a side leaves its band: the row's own tolerance wins over the keeper's", async () => {
-    const { decideRow } = await import('../../src/core/keep-rules.js');
-    const row = {
-      market: 'USDTNGN',
-      side: 'buy' as const,
-      notionalUsd: 100_000,
-      tenorDays: 7 as const,
-      toleranceUsd: 5_000,
-    };
-    const at = (notionalUsd: number) =>
-      decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, {
-        toleranceUsd: 0,
-      }).kind;
-    expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
-    // A target of 0 (every exposure due) has no band: a position left there is closed.
-    const flat = decideRow(
-      { ...row, notionalUsd: 0, toleranceUsd: 0 },
-      { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } },
-      NOW,
-      { toleranceUsd: 0 },
-    );
-    expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
-  });
+it("the keeper holding the moving target: trades only when a side leaves its band: the row's own tolerance wins over the keeper's", async () => {
+  const { decideRow } = await import('../../src/core/keep-rules.js');
+  const row = {
+    market: 'USDTNGN',
+    side: 'buy' as const,
+    notionalUsd: 100_000,
+    tenorDays: 7 as const,
+    toleranceUsd: 5_000,
+  };
+  const at = (notionalUsd: number) =>
+    decideRow(row, { position: { notionalUsd, hedgeId: 'hdg_1', maturityAtMs: NOW + 5 * DAY_MS } }, NOW, {
+      toleranceUsd: 0,
+    }).kind;
+  expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
+  // A target of 0 (every exposure due) has no band: a position left there is closed.
+  const flat = decideRow(
+    { ...row, notionalUsd: 0, toleranceUsd: 0 },
+    { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } },
+    NOW,
+    { toleranceUsd: 0 },
+  );
+  expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
 });
 
 /** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */
@@ -416,12 +408,10 @@ describe('letting an exposure go ahead of its due date: what is due within dueLe
   });
 });
 
-describe("the keeper's measure of the server's clock rate", () => {
-  it("is the server time per own time less the Date header's second of rounding, never below 1", async () => {
-    const { rateBetween } = await import('../../src/features/exposures/exposures.js');
-    // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
-    expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
-    // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
-    expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
-  });
+it("the keeper's measure of the server's clock rate: is the server time per own time less the Date header's second of rounding, never below 1", async () => {
+  const { rateBetween } = await import('../../src/features/exposures/exposures.js');
+  // A simulator at 7,200×: 1.5 s of ours is 3 hours of its time.
+  expect(rateBetween(0, 10_800_000, 1_500)).toBeCloseTo(7199.33, 1);
+  // A real server read 1.5 s apart shows 1 or 2 s (its header is to the second): rate 1.
+  expect([rateBetween(0, 2_000, 1_500), rateBetween(0, 1_000, 1_500)]).toEqual([1, 1]);
 });

@@ -124,32 +124,38 @@ describe('the actions that reach the target', () => {
 });
 
 describe('tolerance', () => {
-  const positions = [held('USDTNGN', 'buy', 10_000, 3)];
+  const buy = [held('USDTNGN', 'buy', 10_000, 3)];
+  const small = [held('USDTNGN', 'buy', 50)];
+  /** The plan for one USDTNGN row under a tolerance: at target, or its one step and change. */
+  const within = (toleranceUsd: number, notional: number, positions = buy, side: 'buy' | 'sell' = 'buy') => {
+    const result = plan({ positions, toleranceUsd, targets: [row('USDTNGN', side, notional, 2)] });
+    return result.atTarget ? 'at target' : result.steps.map((step) => `${step.action} ${step.deltaUsd}`).join();
+  };
 
-  /** The plan for one USDTNGN row under a tolerance, against `held`. */
-  const within = (toleranceUsd: number, notional: number, held = positions, side: 'buy' | 'sell' = 'buy') =>
-    plan({ positions: held, toleranceUsd, targets: [row('USDTNGN', side, notional, 2)] });
-
-  it('treats a difference of exactly the tolerance as at target, and one cent more as a change', () => {
-    expect([within(100, 10_100).atTarget, within(100, 9_900).atTarget]).toEqual([true, true]);
-    expect([...within(100, 10_100.01).steps, ...within(100, 9_899.99).steps]).toEqual([
-      expect.objectContaining({ action: 'add', deltaUsd: 100.01 }),
-      expect.objectContaining({ action: 'reduce', deltaUsd: -100.01 }),
-    ]);
-  });
-
-  it('applies to opens and closes too', () => {
-    const small = [held('USDTNGN', 'buy', 50)];
+  it('treats a difference of exactly the tolerance as at target and one cent more as a change, for opens and closes too; exact at 0', () => {
     expect([
-      within(50, 50, [], 'sell').atTarget,
-      within(50, 50.01, [], 'sell').steps[0].action,
-      within(50, 0, small).atTarget,
-      within(49.99, 0, small).steps[0].action,
-    ]).toEqual([true, 'open', true, 'close']);
-  });
-
-  it('is exact at 0: only an equal notional is at target', () => {
-    expect([within(0, 10_000).atTarget, within(0, 10_000.01).atTarget]).toEqual([true, false]);
+      within(100, 10_100),
+      within(100, 9_900),
+      within(100, 10_100.01),
+      within(100, 9_899.99),
+      within(50, 50, [], 'sell'),
+      within(50, 50.01, [], 'sell'),
+      within(50, 0, small),
+      within(49.99, 0, small),
+      within(0, 10_000),
+      within(0, 10_000.01),
+    ]).toEqual([
+      'at target',
+      'at target',
+      'add 100.01',
+      'reduce -100.01',
+      'at target',
+      'open 50.01',
+      'at target',
+      'close -50',
+      'at target',
+      'add 0.01',
+    ]);
   });
 
   it('refuses a negative tolerance as a programming error', () => {
@@ -157,24 +163,22 @@ describe('tolerance', () => {
   });
 });
 
-describe('execution order', () => {
-  it('sends closes and reduces first, then adds and opens, each by file line', () => {
-    const steps = [
-      { action: 'open' as const, line: 2 },
-      { action: 'reduce' as const, line: 7 },
-      { action: 'add' as const, line: 3 },
-      { action: 'close' as const, line: 5 },
-      { action: 'open' as const, line: 1 },
-    ];
-    expect(applyOrder(steps)).toEqual([
-      { action: 'close', line: 5 },
-      { action: 'reduce', line: 7 },
-      { action: 'open', line: 1 },
-      { action: 'open', line: 2 },
-      { action: 'add', line: 3 },
-    ]);
-    expect(steps[0]).toEqual({ action: 'open', line: 2 }); // the input is not reordered in place
-  });
+it('execution order: sends closes and reduces first, then adds and opens, each by file line', () => {
+  const steps = [
+    { action: 'open' as const, line: 2 },
+    { action: 'reduce' as const, line: 7 },
+    { action: 'add' as const, line: 3 },
+    { action: 'close' as const, line: 5 },
+    { action: 'open' as const, line: 1 },
+  ];
+  expect(applyOrder(steps)).toEqual([
+    { action: 'close', line: 5 },
+    { action: 'reduce', line: 7 },
+    { action: 'open', line: 1 },
+    { action: 'open', line: 2 },
+    { action: 'add', line: 3 },
+  ]);
+  expect(steps[0]).toEqual({ action: 'open', line: 2 }); // the input is not reordered in place
 });
 
 describe('pre-trade checks over the whole plan', () => {
@@ -281,22 +285,20 @@ describe('pre-trade checks over the whole plan', () => {
   });
 });
 
-describe('from a target file to a plan', () => {
-  it('reads the rows a CSV file gives and diffs them against the book', () => {
-    const parsed = parseTargetFile(
-      'market,side,notional_usd,tenor_days,client_reference\r\nusdtngn,buy,25k,3,DEAL-1\r\n# flatten\r\nUSDTNGN,sell,0,,\r\n',
-      { sourceName: 'book.csv' },
-    );
-    if (!('rows' in parsed)) throw new Error(JSON.stringify(parsed.problems));
-    const result = plan({
-      targets: parsed.rows,
-      availableExposureUsd: 0,
-      positions: [held('USDTNGN', 'sell', 25_000, 7)],
-    });
-    expect(result.steps).toEqual([
-      step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),
-      step('open', 'USDTNGN', 'buy', [0, 25_000], 2, { tenorDays: 3, clientReference: 'DEAL-1' }),
-    ]);
-    expect(result.problems).toEqual([]);
+it('from a target file to a plan: reads the rows a CSV file gives and diffs them against the book', () => {
+  const parsed = parseTargetFile(
+    'market,side,notional_usd,tenor_days,client_reference\r\nusdtngn,buy,25k,3,DEAL-1\r\n# flatten\r\nUSDTNGN,sell,0,,\r\n',
+    { sourceName: 'book.csv' },
+  );
+  if (!('rows' in parsed)) throw new Error(JSON.stringify(parsed.problems));
+  const result = plan({
+    targets: parsed.rows,
+    availableExposureUsd: 0,
+    positions: [held('USDTNGN', 'sell', 25_000, 7)],
   });
+  expect(result.steps).toEqual([
+    step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),
+    step('open', 'USDTNGN', 'buy', [0, 25_000], 2, { tenorDays: 3, clientReference: 'DEAL-1' }),
+  ]);
+  expect(result.problems).toEqual([]);
 });

@@ -205,6 +205,10 @@ const ROWS: BadRow[] = [
     'key on stdin',
     { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
   ]),
+  [
+    'keep x.csv --policy p.json --once',
+    /^hedge: --policy: only with --exposures \(the policy turns exposures into a target\)\.$/,
+  ],
   ['whoami extra', /^hedge: too many arguments for 'whoami'/],
   ['logout extra', /^hedge: too many arguments for 'logout'/],
   ['completion tcsh', /^hedge: shell: .*bash, zsh, fish/],

@@ -65,25 +65,21 @@ describe('environmentOfKey / validateApiKey', () => {
   );
 });
 
-describe('redactKey', () => {
-  it('shows at most the first 8 and the last 4 characters, less for short keys', () => {
-    expect(redactKey('hpk_test_ABCDEFGHIJKLMNOPQRSTUVWX')).toBe('hpk_test…UVWX');
-    expect(redactKey('hpk_test_ABCD')).toBe('hpk_…');
-    expect(redactKey('short')).toBe('…');
-  });
+it('redactKey: shows at most the first 8 and the last 4 characters, less for short keys', () => {
+  expect(redactKey('hpk_test_ABCDEFGHIJKLMNOPQRSTUVWX')).toBe('hpk_test…UVWX');
+  expect(redactKey('hpk_test_ABCD')).toBe('hpk_…');
+  expect(redactKey('short')).toBe('…');
 });
 
-describe('scrubSecrets', () => {
-  it('replaces a registered key, and anything shaped like a key, by its redacted form', () => {
-    const registered = 'somekeyvalue-not-shaped-1234567890';
-    registerSecret(registered);
-    const shaped = 'hpk_live_NeverRegistered000000000001';
-    const text = `a ${registered} b --api-key=${shaped} c hpk_test_x`;
-    const scrubbed = scrubSecrets(text);
-    expect(scrubbed).not.toContain(registered);
-    expect(scrubbed).not.toContain(shaped);
-    expect(scrubbed).toContain(redactKey(shaped));
-    // Too short to be a key: left alone.
-    expect(scrubbed).toContain('hpk_test_x');
-  });
+it('scrubSecrets: replaces a registered key, and anything shaped like a key, by its redacted form', () => {
+  const registered = 'somekeyvalue-not-shaped-1234567890';
+  registerSecret(registered);
+  const shaped = 'hpk_live_NeverRegistered000000000001';
+  const text = `a ${registered} b --api-key=${shaped} c hpk_test_x`;
+  const scrubbed = scrubSecrets(text);
+  expect(scrubbed).not.toContain(registered);
+  expect(scrubbed).not.toContain(shaped);
+  expect(scrubbed).toContain(redactKey(shaped));
+  // Too short to be a key: left alone.
+  expect(scrubbed).toContain('hpk_test_x');
 });

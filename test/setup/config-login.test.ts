@@ -16,17 +16,15 @@ import { tempDir } from '../support/hedge-cli.js';
 
 const KEY = 'hpk_test_UnitLoginKey0000000000001';
 
-describe('trimOneNewline', () => {
-  it('drops exactly one trailing LF or CRLF and nothing else', () => {
-    for (const [value, expected] of [
-      [`${KEY}\n`, KEY],
-      [`${KEY}\r\n`, KEY],
-      [`${KEY}\n\n`, `${KEY}\n`],
-      [` ${KEY}`, ` ${KEY}`],
-      [KEY, KEY],
-    ] as const)
-      expect(trimOneNewline(value), String(value)).toBe(expected);
-  });
+it('trimOneNewline: drops exactly one trailing LF or CRLF and nothing else', () => {
+  for (const [value, expected] of [
+    [`${KEY}\n`, KEY],
+    [`${KEY}\r\n`, KEY],
+    [`${KEY}\n\n`, `${KEY}\n`],
+    [` ${KEY}`, ` ${KEY}`],
+    [KEY, KEY],
+  ] as const)
+    expect(trimOneNewline(value), String(value)).toBe(expected);
 });
 
 describe('readKeyFromStdin', () => {

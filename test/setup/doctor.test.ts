@@ -169,17 +169,15 @@ describe('hedge doctor fails with the right line', () => {
   });
 });
 
-describe('hedge --demo doctor', () => {
-  it('says the demo is reached over its own local socket, not a network address, and passes', async () => {
-    const result = await runHedge('--demo doctor --json');
-    expect(result.stderr).not.toMatch(STACK_FRAME);
-    exits(result, 0);
-    const report = JSON.parse(result.stdout);
-    expect(report.ready).toBe(true);
-    expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
-    expect(byId(report.checks, 'base_url').detail).toMatch(
-      /^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/,
-    );
-    expect(byId(report.checks, 'auth').status).toBe('ok');
-  });
+it('hedge --demo doctor: says the demo is reached over its own local socket, not a network address, and passes', async () => {
+  const result = await runHedge('--demo doctor --json');
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+  exits(result, 0);
+  const report = JSON.parse(result.stdout);
+  expect(report.ready).toBe(true);
+  expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
+  expect(byId(report.checks, 'base_url').detail).toMatch(
+    /^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/,
+  );
+  expect(byId(report.checks, 'auth').status).toBe('ok');
 });

@@ -49,15 +49,13 @@ describe('hedges ID', () => {
   });
 });
 
-describe('journal show ID', () => {
-  it('takes the end of a journal id, or its start and end around …', async () => {
-    const simulator = await start();
-    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
-    const [entry] = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{ id: string }>;
-    const id = entry!.id;
-    for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
-      const shown = exits(await simulator.hedge(`journal show ${typed} --json`), 0);
-      expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
-    }
-  });
+it('journal show ID: takes the end of a journal id, or its start and end around …', async () => {
+  const simulator = await start();
+  ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
+  const [entry] = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{ id: string }>;
+  const id = entry!.id;
+  for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
+    const shown = exits(await simulator.hedge(`journal show ${typed} --json`), 0);
+    expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
+  }
 });

@@ -216,21 +216,19 @@ describe('idempotency key', () => {
   });
 });
 
-describe('dry-run rendering', () => {
-  it('names the method, full URL, headers with the key redacted, and the JSON body', () => {
-    const rendered = describePlannedRequest(
-      { method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'k-1' },
-      'https://api.example.com/partners/acme/v2',
-      LIVE,
-    );
-    expect(rendered).toEqual({
-      dry_run: true,
-      method: 'POST',
-      url: 'https://api.example.com/partners/acme/v2/hedges/close',
-      path: '/hedges/close',
-      headers: { Authorization: 'Bearer hpk_live…UvWx', 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
-      body: { market: 'USDTNGN', side: 'buy' },
-      idempotency_key: 'k-1',
-    });
+it('dry-run rendering: names the method, full URL, headers with the key redacted, and the JSON body', () => {
+  const rendered = describePlannedRequest(
+    { method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'k-1' },
+    'https://api.example.com/partners/acme/v2',
+    LIVE,
+  );
+  expect(rendered).toEqual({
+    dry_run: true,
+    method: 'POST',
+    url: 'https://api.example.com/partners/acme/v2/hedges/close',
+    path: '/hedges/close',
+    headers: { Authorization: 'Bearer hpk_live…UvWx', 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
+    body: { market: 'USDTNGN', side: 'buy' },
+    idempotency_key: 'k-1',
   });
 });

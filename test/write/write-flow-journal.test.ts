@@ -3,7 +3,7 @@
 // and the way to finish it — exit 5, outcome unknown — never a bare journal error (exit 1) that
 // hides that the server may have acted. In-process, with a journal that fails on update and an
 // action whose send is counted: the point is the flow, not the network.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { runWrite, type WriteAction } from '../../src/features/write/write-flow.js';
@@ -75,25 +75,23 @@ function closeAction(sent: string[]): WriteAction<{ status: string }, { status: 
   };
 }
 
-describe('a journal that cannot be written after the send', () => {
-  it('reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
-    const { journal, begun } = failingJournal();
-    const sent: string[] = [];
-    const error = await runWrite(context(journal), closeAction(sent), {
-      wait: true,
-      dryRun: false,
-      fresh: false,
-    }).catch((failure: unknown) => failure);
+it('a journal that cannot be written after the send: reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
+  const { journal, begun } = failingJournal();
+  const sent: string[] = [];
+  const error = await runWrite(context(journal), closeAction(sent), {
+    wait: true,
+    dryRun: false,
+    fresh: false,
+  }).catch((failure: unknown) => failure);
 
-    expect(sent).toHaveLength(1);
-    expect(begun.map((entry) => entry.idempotency_key)).toEqual(sent);
-    expect(error).toBeInstanceOf(OutcomeUnknownError);
-    const described = describeError(error);
-    expect(described.exitCode).toBe(5);
-    expect((error as OutcomeUnknownError).idempotencyKey).toBe(sent[0]);
-    expect((error as OutcomeUnknownError).message).toBe(
-      'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
-    );
-    expect(described.hint).toContain('hedge resume a_test0');
-  });
+  expect(sent).toHaveLength(1);
+  expect(begun.map((entry) => entry.idempotency_key)).toEqual(sent);
+  expect(error).toBeInstanceOf(OutcomeUnknownError);
+  const described = describeError(error);
+  expect(described.exitCode).toBe(5);
+  expect((error as OutcomeUnknownError).idempotencyKey).toBe(sent[0]);
+  expect((error as OutcomeUnknownError).message).toBe(
+    'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
+  );
+  expect(described.hint).toContain('hedge resume a_test0');
 });
