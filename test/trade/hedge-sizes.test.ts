@@ -12,18 +12,27 @@ const ID = 'hdg_0mwti9k8700004zmcq0nf1qp';
 const OTHER = 'hdg_0mwti9hgc00001u85ljj2p7v';
 
 let seq = 0;
-function entry(path: string, body: Record<string, unknown>, fields: Partial<JournalEntry> = {}): JournalEntry {
+/** A journal entry of `action` on USDTNGN `side`, its body's notional `usd` under `field`. */
+function entry(
+  action: string,
+  side: string,
+  usd: number | undefined,
+  fields: Partial<JournalEntry> = {},
+  field = 'notional_usd',
+): JournalEntry {
   seq += 1;
+  const at = new Date(Date.UTC(2026, 10, 23, 16, 54, seq)).toISOString();
+  const open = action === 'open';
+  const body = {
+    market: 'USDTNGN',
+    side,
+    ...(usd === undefined ? {} : { [field]: usd }),
+    ...(open ? { tenor_days: 7 } : {}),
+  };
   return {
-    id: `a_${seq}`,
-    seq,
-    created_at: new Date(Date.UTC(2026, 10, 23, 16, 54, seq)).toISOString(),
-    updated_at: new Date(Date.UTC(2026, 10, 23, 16, 54, seq)).toISOString(),
-    environment: 'test',
-    base_url_host: 'demo',
-    key_id: 'k',
-    command: path.split('/').pop() === 'hedges' ? 'open' : path.split('/').pop()!,
-    request: { method: 'POST', path, body },
+    ...{ id: `a_${seq}`, seq, created_at: at, updated_at: at, environment: 'test', base_url_host: 'demo', key_id: 'k' },
+    command: action,
+    request: { method: 'POST', path: open ? '/hedges' : `/hedges/${action}`, body },
     idempotency_key: `key-${seq}`,
     outcome: 'done',
     ...fields,
@@ -33,55 +42,38 @@ function entry(path: string, body: Record<string, unknown>, fields: Partial<Jour
 describe('resizedHedges', () => {
   it("follows a hedge from this journal's open through its adds and reduces that landed: the largest it held, and what it closed with", () => {
     const entries = [
-      entry(
-        '/hedges',
-        { market: 'USDTNGN', side: 'sell', notional_usd: 5000, tenor_days: 7 },
-        { hedge_id: ID, outcome: 'filled' },
-      ),
-      entry('/hedges/add', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }, { hedge_id: ID }),
+      entry('open', 'sell', 5000, { hedge_id: ID, outcome: 'filled' }),
+      entry('add', 'sell', 1000, { hedge_id: ID }),
       // A reduce that failed moved nothing.
-      entry(
-        '/hedges/reduce',
-        { market: 'USDTNGN', side: 'sell', notional_usd: 2500 },
-        { hedge_id: ID, outcome: 'rejected' },
-      ),
-      entry(
-        '/hedges/reduce',
-        { market: 'USDTNGN', side: 'sell', notional_usd: 4000 },
-        { context: { hedge_id: ID, baseline_notional_usd: 6000 } },
-      ),
-      entry('/hedges/close', { market: 'USDTNGN', side: 'sell' }, { hedge_id: ID }),
+      entry('reduce', 'sell', 2500, { hedge_id: ID, outcome: 'rejected' }),
+      entry('reduce', 'sell', 4000, { context: { hedge_id: ID, baseline_notional_usd: 6000 } }),
+      entry('close', 'sell', undefined, { hedge_id: ID }),
       // Another hedge, only opened: not resized, not in the map.
-      entry(
-        '/hedges',
-        { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
-        { hedge_id: OTHER, outcome: 'filled' },
-      ),
+      entry('open', 'buy', 10000, { hedge_id: OTHER, outcome: 'filled' }),
     ];
     const found = resizedHedges(entries.reverse(), new Set([ID, OTHER]));
-    expect([...found.keys()]).toEqual([ID]);
-    expect(found.get(ID)).toEqual({
-      openedUsd: 5000,
-      changes: [
-        { action: 'add', usd: 1000 },
-        { action: 'reduce', usd: 4000 },
+    expect([...found.entries()]).toEqual([
+      [
+        ID,
+        {
+          openedUsd: 5000,
+          changes: [
+            { action: 'add', usd: 1000 },
+            { action: 'reduce', usd: 4000 },
+          ],
+          largestUsd: 6000,
+          lastUsd: 2000,
+        },
       ],
-      largestUsd: 6000,
-      lastUsd: 2000,
-    });
+    ]);
   });
 
-  it('without the open in the journal (opened elsewhere), says the changes alone: no largest is made up', () => {
-    const found = resizedHedges(
-      [entry('/hedges/reduce', { market: 'USDTNGN', side: 'sell', amount_usd: 3000 }, { hedge_id: ID })],
-      new Set([ID]),
-    );
-    expect(found.get(ID)).toEqual({ changes: [{ action: 'reduce', usd: 3000 }] });
-  });
-
-  it('only the hedges asked about', () => {
-    const entries = [entry('/hedges/add', { market: 'USDTNGN', side: 'sell', notional_usd: 1000 }, { hedge_id: ID })];
-    expect(resizedHedges(entries, new Set([OTHER])).size).toBe(0);
+  it('without the open in the journal (opened elsewhere), says the changes alone: no largest is made up; only the hedges asked about', () => {
+    const reduced = [entry('reduce', 'sell', 3000, { hedge_id: ID }, 'amount_usd')];
+    expect([...resizedHedges(reduced, new Set([ID])).entries()]).toEqual([
+      [ID, { changes: [{ action: 'reduce', usd: 3000 }] }],
+    ]);
+    expect(resizedHedges(reduced, new Set([OTHER])).size).toBe(0);
   });
 });
 

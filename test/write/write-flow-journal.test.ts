@@ -3,44 +3,27 @@
 // and the way to finish it — exit 5, outcome unknown — never a bare journal error (exit 1) that
 // hides that the server may have acted. In-process, with a journal that fails on update and an
 // action whose send is counted: the point is the flow, not the network.
-import { expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { runWrite, type WriteAction } from '../../src/features/write/write-flow.js';
-import { JournalError, type Journal, type JournalEntry } from '../../src/platform/journal/index.js';
+import { JournalError, openJournal, type Journal } from '../../src/platform/journal/index.js';
 import { testContext } from '../support/client.js';
+import { tempDir } from '../support/hedge-cli.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
-function failingJournal(): { journal: Journal; begun: JournalEntry[] } {
-  const begun: JournalEntry[] = [];
-  const journal: Journal = {
-    location: '/nowhere/journal.jsonl',
-    async begin(fields) {
-      const entry = {
-        ...fields,
-        id: `a_test${begun.length}`,
-        created_at: '2026-11-22T10:00:00.000Z',
-        updated_at: '2026-11-22T10:00:00.000Z',
-        outcome: 'pending',
-      } as JournalEntry;
-      begun.push(entry);
-      return entry;
-    },
-    async update() {
-      throw new JournalError(
-        'Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
-      );
-    },
-    list: async () => [],
-    get: async () => undefined,
-    findUnresolvedMatch: async () => undefined,
-    hold: async () => ({ held: true, hold: { release: async () => {}, lost: () => false } }),
-    holderOf: async () => undefined,
-    lockHolder: async () => undefined,
-    lock: async () => ({ held: true, hold: { release: async () => {}, lost: () => false } }),
-  };
-  return { journal, begun };
+/** A real journal in a fresh folder whose every update fails as a full disk does. */
+const dir = tempDir('hedge-full-disk-');
+afterAll(() => dir.remove());
+function failingJournal(): Journal {
+  const real = openJournal({ dir: dir.path });
+  return Object.assign(Object.create(real) as Journal, {
+    update: () =>
+      Promise.reject(
+        new JournalError('Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).'),
+      ),
+  });
 }
 
 function context(journal: Journal) {
@@ -76,7 +59,7 @@ function closeAction(sent: string[]): WriteAction<{ status: string }, { status: 
 }
 
 it('a journal that cannot be written after the send: reports the action as sent with its key and the way to finish it (exit 5), never as a journal error', async () => {
-  const { journal, begun } = failingJournal();
+  const journal = failingJournal();
   const sent: string[] = [];
   const error = await runWrite(context(journal), closeAction(sent), {
     wait: true,
@@ -84,8 +67,9 @@ it('a journal that cannot be written after the send: reports the action as sent 
     fresh: false,
   }).catch((failure: unknown) => failure);
 
-  expect(sent).toHaveLength(1);
-  expect(begun.map((entry) => entry.idempotency_key)).toEqual(sent);
+  // Begun (journaled before the send) with the key it was sent with, and left there.
+  const begun = await journal.list();
+  expect([sent.length, begun.map((entry) => entry.idempotency_key)]).toEqual([1, sent]);
   expect(error).toBeInstanceOf(OutcomeUnknownError);
   const described = describeError(error);
   expect(described.exitCode).toBe(5);
@@ -93,5 +77,5 @@ it('a journal that cannot be written after the send: reports the action as sent 
   expect((error as OutcomeUnknownError).message).toBe(
     'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
   );
-  expect(described.hint).toContain('hedge resume a_test0');
+  expect(described.hint).toContain(`hedge resume ${begun[0]!.id}`);
 });

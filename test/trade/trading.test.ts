@@ -1,0 +1,382 @@
+// The trading commands against a sandbox server over HTTP, each checked on the server's own state or
+// request log, not only on what the CLI printed: open (filled, failed on-chain, --no-wait, --timeout,
+// --dry-run; bad input and missing arguments: reliability/bad-input.test.ts); add, reduce and close,
+// each waited until the change is visible, no_open_hedge a clear exit 3; and the safety rails —
+// pre-trade checks that stop a write before it is sent (the server's own refusal with --skip-checks),
+// live keys refused without a terminal or --yes before any request at all.
+import { describe, expect, it } from 'vitest';
+import { LIVE_KEY } from '../support/keys.js';
+import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
+import { IDEMPOTENCY_KEY } from '../support/output/text.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
+
+const startTrading = useSimulators();
+
+describe('hedge open', () => {
+  it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
+    const trading = await startTrading();
+    const result = exits(
+      await trading.hedge('open USDTNGN buy 10k --tenor 3 --ref DEAL-42'),
+      0,
+      'waiting for the fill',
+    );
+
+    const [hedge] = trading.hedges();
+    expect(trading.hedges()).toHaveLength(1);
+    expect(hedge).toMatchObject({
+      status: 'filled',
+      notionalUsd: 10_000,
+      tenorDays: 3,
+      side: 'buy',
+      clientReference: 'DEAL-42',
+    });
+
+    // A record in TSV: a header row of keys and one row of values.
+    const [keys, values] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
+    expect(lines.id).toBe(hedge!.id);
+    expect(lines.status).toBe('filled');
+    expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
+    // The quote's price, not the fill's: the simulator's market moves with real time between the
+    // two, by far less than 0.1% in the seconds of a test.
+    expect(
+      Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price),
+    ).toBeLessThan(0.001);
+    // On the account's side (docs/output.md "Sign convention"): a buy struck below the quote is positive.
+    const bps =
+      ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
+    expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
+    expect(lines.order_tx_hash).toBe(hedge!.orderTxHash);
+    expect(lines.fill_tx_hash).toBe(hedge!.fillTxHash);
+    expect(lines.order_key).toBe(hedge!.orderKey);
+    expect(lines.maturity_at).toBe(new Date(hedge!.maturityAtMs).toISOString());
+    expect(lines.units).toBe('10000');
+
+    // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
+    const log = trading.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
+    expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
+    const writes = trading.requests('POST', '/hedges');
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+    expect(writes[0]!.body).toEqual({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+      client_reference: 'DEAL-42',
+    });
+    const polls = trading.sandbox.requestLog.filter(
+      (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge!.id}`,
+    );
+    // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
+    expect(polls).toHaveLength(1);
+    expect(polls[0]!.realTimeMs - writes[0]!.realTimeMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('--json prints only the final hedge on stdout', async () => {
+    const trading = await startTrading();
+    const result = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
+    const hedge = JSON.parse(result.stdout);
+    expect(hedge).toMatchObject({ id: trading.hedges()[0]!.id, status: 'filled', side: 'sell', notional_usd: 2500 });
+    expect(typeof hedge.struck_rate).toBe('number');
+    expect(result.stderr).not.toContain('waiting');
+  });
+
+  it('an order that fails on-chain exits 6 and says nothing was opened', async () => {
+    const trading = await startTrading({ failRate: 1 });
+    const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3'), 6);
+    expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
+    const [hedge] = trading.hedges();
+    expect(hedge!.status).toBe('failed');
+    expect(result.stderr).toContain(hedge!.id);
+  });
+
+  it('--no-wait returns at submitted without polling the hedge', async () => {
+    const trading = await startTrading({ fillDelayMs: 60_000 });
+    const result = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
+    const submitted = result;
+    expect(submitted.status).toBe('submitted');
+    expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
+    expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(
+      trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/')),
+    ).toBe(false);
+  });
+
+  it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
+    const trading = await startTrading({ fillDelayMs: 60_000 });
+    // --timeout counts from the start of the command, and a write needs a second of it left to be
+    // sent at all: 4 s leaves the start-up, the quote and the pre-trade reads seconds to spare on a
+    // loaded machine (2 s left them under one), so the run always reaches the wait it times out in.
+    const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4'), 7);
+    expect(trading.requests('POST', '/hedges')).toHaveLength(1);
+    const [hedge] = trading.hedges();
+    expect(hedge!.status).toBe('submitted');
+    expect(result.stderr).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(result.stderr).toMatch(/order stands/);
+    // Never two polls of the hedge under a second apart.
+    const polls = trading.sandbox.requestLog.filter((entry) => entry.path === `/hedges/${hedge!.id}`);
+    for (let i = 1; i < polls.length; i++)
+      expect(polls[i]!.realTimeMs - polls[i - 1]!.realTimeMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
+    const trading = await startTrading();
+    const result = ok(
+      await trading.hedge('open USDTNGN buy 10000 --tenor 3 --ref D-1 --dry-run --idempotency-key resume-me-1'),
+    );
+    expect(result.stdout).toContain(`POST ${trading.sandbox.baseUrl}/hedges`);
+    expect(result.stdout).toContain('Idempotency-Key: resume-me-1');
+    expect(result.stdout).toMatch(/Authorization: Bearer hpk_test…[A-Za-z0-9]{4}/);
+    expect(result.stdout).not.toContain(trading.sandbox.apiKey);
+    expect(result.stdout).toContain('"notional_usd": 10000');
+    expect(result.stdout).toContain('"client_reference": "D-1"');
+    expect(result.stderr).toMatch(/NOT sent/);
+    expect(trading.writes()).toEqual([]);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('--dry-run --json is the planned request as one JSON document', async () => {
+    const trading = await startTrading();
+    const result = ok(await trading.hedge('open USDTNGN sell 1m --tenor 1 --dry-run --json --skip-checks'));
+    const planned = JSON.parse(result.stdout);
+    expect(planned).toMatchObject({
+      dry_run: true,
+      method: 'POST',
+      path: '/hedges',
+      body: { market: 'USDTNGN', side: 'sell', notional_usd: 1_000_000, tenor_days: 1 },
+    });
+    expect(planned.headers['Idempotency-Key']).toBe(planned.idempotency_key);
+    // --skip-checks: not even the read-only pre-trade requests.
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+});
+
+describe('hedge add / reduce / close', () => {
+  it('a side of several hedges (alpha): add and reduce --json report the side after the change, whichever hedge the server booked it on', async () => {
+    const trading = await startTrading({ dialect: 'alpha' });
+    const first = trading.seedOpen('buy', 1000);
+    const second = trading.seedOpen('buy', 500);
+    const added = okJson(await trading.hedge('add USDTNGN buy 200 --json'));
+    // The server booked the add on its newest hedge; the side is what a script reads either way.
+    expect(trading.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([
+      [first.id, 1000],
+      [second.id, 700],
+    ]);
+    expect(added).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 1700,
+      hedge: { id: second.id, notional_usd: 700 },
+      answer: { hedge_id: second.id, action: 'add', notional_usd: 200 },
+    });
+    const reduced = okJson(await trading.hedge('reduce USDTNGN buy 300 --json'));
+    expect(reduced).toMatchObject({
+      notional_usd: 1400,
+      hedge: { id: second.id, notional_usd: 400 },
+      answer: { action: 'reduce', notional_usd: 300 },
+    });
+  });
+
+  it('close waits until the side leaves the positions, then shows what it returned and the realized figures', async () => {
+    const trading = await startTrading();
+    const buyId = await openFilledThroughCli(trading, 'buy', '12000');
+    const sellId = await openFilledThroughCli(trading, 'sell', '3000');
+    const closed = okJson(await trading.hedge('close USDTNGN buy --json'));
+    const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
+    // The buy side is gone from the server's positions; the sell side is untouched.
+    expect(account.hedges[buyId]!.status).toBe('closed');
+    expect(Object.values(account.activeHedgeIds)).toEqual([sellId]);
+    const record = account.history.find((entry) => entry.hedge_id === buyId)!;
+    expect(closed).toMatchObject({ hedge_id: buyId, status: 'closed', market: 'USDTNGN', side: 'buy' });
+    expect(typeof closed.net_margin_usd).toBe('number');
+    // What the close returned: the 1,200 margin plus the realized P&L less the 0.05% close fee (6).
+    // The CLI shows the position's last view before the close landed; the simulator's market moves
+    // with real time in between, so the two agree to within that move, not to the cent.
+    const credited = 1_200 + record.gross_pnl_usd - record.carry_usdc - 6;
+    expect(Math.abs(closed.net_margin_usd - credited)).toBeLessThan(50);
+    expect(closed.realized).toEqual(record);
+    expect(closed.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    // The close was confirmed from GET /positions, polled no faster than once a second.
+    const close = trading.writes().find((entry) => entry.path === '/hedges/close')!;
+    const polls = trading.sandbox.requestLog.filter(
+      (entry) => entry.path === '/positions' && entry.realTimeMs > close.realTimeMs,
+    );
+    // The close lands 100 ms after it is sent, so the first poll (a second later) already sees it;
+    // then one read of the side's hedge records (every filled one, and the newest page) sees it there
+    // too: the poll's list is not asked again.
+    expect(polls).toHaveLength(1);
+    expect(polls[0]!.realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(
+      trading.sandbox.requestLog.filter(
+        (entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0]!.realTimeMs,
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
+    const trading = await startTrading();
+    const id = await openFilledThroughCli(trading, 'sell', '4000');
+    const result = ok(await trading.hedge('close USDTNGN sell'));
+    expect(result.stderr).toContain('Closed: the sell position on USDTNGN is no longer open.');
+    // A record in TSV: a header row of keys and one row of values.
+    const [keys, values] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split('\t'));
+    const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
+    const record = Object.values(trading.sandbox.engine.state.accounts)[0]!.history[0]!;
+    expect(lines.hedge_id).toBe(id);
+    // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
+    for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)
+      expect(Number(lines[key]), key).toBe(record[key]);
+    expect(lines.net_margin_usd).toMatch(/^\d+(\.\d+)?$/);
+  });
+
+  it('no_open_hedge is exit 3 with the code, a sentence and what to do next; add and reduce on a side every view shows flat send nothing', async () => {
+    const trading = await startTrading();
+    for (const args of [
+      ['add', 'USDTNGN', 'buy', '1000'],
+      ['reduce', 'USDTNGN', 'sell', '1000'],
+    ]) {
+      const result = exits(
+        await trading.hedge(args),
+        3,
+        `There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+        'hedge positions',
+      );
+      expect(result.stderr).not.toMatch(/idempotency key/);
+    }
+    // Both views were read; nothing was journaled, nothing was sent.
+    expect(trading.requests('GET', '/positions').length).toBeGreaterThanOrEqual(2);
+    expect(trading.writes()).toEqual([]);
+    // --skip-checks leaves it to the server, which refuses it; so does a close.
+    for (const args of [
+      ['add', 'USDTNGN', 'buy', '1000', '--skip-checks'],
+      ['close', 'USDTNGN', 'buy'],
+    ]) {
+      const result = exits(
+        await trading.hedge(args),
+        3,
+        'There is no open hedge on that market and side. (no_open_hedge, HTTP 404)',
+      );
+      expect(result.stderr).toMatch(/idempotency key: [0-9a-f-]{36}/);
+      expect(result.stderr).toContain('hedge positions');
+    }
+    expect(trading.writes().map((write) => [write.path, write.status])).toEqual([
+      ['/hedges/add', 404],
+      ['/hedges/close', 404],
+    ]);
+    expect(trading.hedges()).toEqual([]);
+  });
+
+  it('--no-wait on add returns the submitted action at once', async () => {
+    const trading = await startTrading();
+    const id = await openFilledThroughCli(trading, 'buy', '1000');
+    const before = trading.sandbox.requestLog.length;
+    const result = okJson(await trading.hedge('add USDTNGN buy 1000 --no-wait --json'));
+    expect(result).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted' });
+    // Nothing was polled after the write: no GET of the hedge, no wait.
+    const after = trading.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`);
+    // The pre-trade reads (in parallel, so in either order), the side's book (its positions line and
+    // hedge records) and the quote for the addition, then the write, and nothing after it.
+    expect(after.at(-1)).toBe('POST /hedges/add');
+    expect(after.indexOf('POST /quotes')).toBe(after.length - 2);
+    expect([...after].sort()).toEqual([
+      'GET /account',
+      'GET /hedges',
+      'GET /hedges',
+      'GET /markets',
+      'GET /positions',
+      'POST /hedges/add',
+      'POST /quotes',
+    ]);
+  });
+});
+
+describe('pre-trade checks', () => {
+  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST', async () => {
+    const trading = await startTrading({ exposureCapUsd: 50_000 });
+    await openFilledThroughCli(trading, 'buy', '40000');
+    const writesBefore = trading.writes().length;
+    exits(
+      await trading.hedge('open USDTNGN sell 20000 --tenor 3'),
+      3,
+      '20,000.00 USD would push the account over its exposure cap: 10,000.00 USD of headroom left',
+      'available_exposure_usd: 10000',
+      '--skip-checks',
+    );
+    expect(trading.writes()).toHaveLength(writesBefore);
+    expect(trading.hedges()).toHaveLength(1);
+
+    const add = exits(await trading.hedge('add USDTNGN buy 10001'), 3);
+    expect(add.stderr).toMatch(/adding 10,001\.00 USD would push the account over its exposure cap/);
+    expect(trading.writes()).toHaveLength(writesBefore);
+  });
+
+  it('with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
+    const trading = await startTrading({ exposureCapUsd: 50_000 });
+    await openFilledThroughCli(trading, 'buy', '40000');
+    const result = exits(
+      await trading.hedge('open USDTNGN sell 20000 --tenor 3 --skip-checks'),
+      3,
+      '(exposure_exceeded, HTTP 400)',
+      'available_exposure_usd: 10000',
+    );
+    expect(result.stderr).toMatch(/idempotency key: [0-9a-f-]{36}/);
+    const refused = trading
+      .writes()
+      .filter((entry) => entry.path === '/hedges' && entry.errorCode === 'exposure_exceeded');
+    expect(refused).toHaveLength(1);
+    expect(trading.hedges()).toHaveLength(1);
+  });
+
+  it('a market that is not listed is refused before sending', async () => {
+    const trading = await startTrading();
+    exits(
+      await trading.hedge('open USDTKES buy 1000 --tenor 1'),
+      2,
+      'market: "USDTKES" is not listed for this account; listed: USDTNGN',
+    );
+    expect(trading.writes()).toEqual([]);
+  });
+});
+
+describe('live keys', () => {
+  it('without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read)', async () => {
+    const trading = await startTrading();
+    for (const args of [
+      ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
+      ['add', 'USDTNGN', 'buy', '1000'],
+      ['reduce', 'USDTNGN', 'buy', '1000'],
+      ['close', 'USDTNGN', 'buy', '--json'],
+      ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
+    ]) {
+      const result = exits(await trading.hedge(args, { env: { HEDGE_API_KEY: LIVE_KEY } }), 2, ' LIVE ');
+      expect(result.stderr).toMatch(
+        /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
+      );
+      expect(result.stderr).not.toContain(LIVE_KEY);
+      expect(result.stdout).toBe('');
+    }
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+
+  it('with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
+    const trading = await startTrading();
+    exits(await trading.hedge('close USDTNGN buy --yes', { env: { HEDGE_API_KEY: LIVE_KEY } }), 4, ' LIVE ');
+    expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
+  });
+
+  it('--dry-run needs no --yes: it sends nothing', async () => {
+    const trading = await startTrading();
+    const result = ok(await trading.hedge('close USDTNGN sell --dry-run', { env: { HEDGE_API_KEY: LIVE_KEY } }));
+    expect(result.stdout).toContain('POST ');
+    expect(result.stdout).toContain('/hedges/close');
+    expect(result.stdout).toContain('Authorization: Bearer hpk_live…UvWx');
+    expect(trading.sandbox.requestLog).toEqual([]);
+  });
+});
