@@ -143,13 +143,19 @@ describe('hedge open', () => {
     const trading = await startTrading();
     const result = ok(await trading.hedge('open USDTNGN sell 1m --tenor 1 --dry-run --json --skip-checks'));
     const planned = JSON.parse(result.stdout);
-    expect(planned).toMatchObject({
+    expect(planned).toEqual({
       dry_run: true,
       method: 'POST',
+      url: `${trading.sandbox.baseUrl}/hedges`,
       path: '/hedges',
+      headers: {
+        Authorization: expect.stringMatching(/^Bearer hpk_test…\w{4}$/),
+        'Content-Type': 'application/json',
+        'Idempotency-Key': planned.idempotency_key,
+      },
       body: { market: 'USDTNGN', side: 'sell', notional_usd: 1_000_000, tenor_days: 1 },
+      idempotency_key: expect.stringMatching(IDEMPOTENCY_KEY),
     });
-    expect(planned.headers['Idempotency-Key']).toBe(planned.idempotency_key);
     // --skip-checks: not even the read-only pre-trade requests.
     expect(trading.sandbox.requestLog).toEqual([]);
   });
