@@ -132,9 +132,26 @@ describe('hedge roll', () => {
     expect(deal.stdout.trim().split('\n')).toEqual(['close', 'close', 'open', 'open']);
   });
 
-  it('closes the open hedge, then opens the same notional for the new tenor: one close, one open, one journal group', async () => {
+  it('--dry-run prints both requests and sends nothing; then it closes the open hedge and opens the same notional for the new tenor: one close, one open, one journal group', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
+    // --dry-run first: both requests, in order, and nothing sent or journaled.
+    const dry = exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
+      0,
+      'Dry run: these requests were NOT sent.',
+    );
+    const shown = JSON.parse(dry.stdout);
+    expect([
+      shown.dry_run,
+      ...shown.legs.map((leg: Record<string, unknown>) => [leg.leg, leg.method, leg.path, leg.body]),
+    ]).toEqual([
+      true,
+      ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
+      ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
+    ]);
+    expect([simulator.writes(), await journal(simulator)]).toEqual([[], []]);
+
     const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
@@ -180,11 +197,18 @@ describe('hedge roll', () => {
     expect([rolled.close.journal_id, rolled.open.journal_id]).toEqual(entries.map((entry) => entry.id));
   });
 
-  it('a side that has already settled is opened anew with the notional of the hedge that matured; nothing is closed', async () => {
+  it('a side that has already settled is opened anew with the notional of the hedge that matured, nothing closed; a side with nothing to roll is exit 3', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('sell', 4_000);
     simulator.advance(7 * DAY_MS + 1);
     expect(statusOf(simulator, old.id)).toBe('closed');
+    // The other side: nothing open and nothing matured lately; nothing sent or journaled.
+    exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 7'),
+      3,
+      'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
+    );
+    expect([simulator.writes(), await journal(simulator)]).toEqual([[], []]);
 
     const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
@@ -197,39 +221,6 @@ describe('hedge roll', () => {
       close: null,
       open: { outcome: 'filled' },
     });
-  });
-
-  it('nothing open and nothing matured lately: exit 3 with a sentence, nothing sent or journaled', async () => {
-    const simulator = await startSimulator();
-    exits(
-      await simulator.hedge('roll USDTNGN buy --tenor 7'),
-      3,
-      'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
-    );
-    expect(simulator.writes()).toEqual([]);
-    expect(await journal(simulator)).toEqual([]);
-  });
-
-  it('--dry-run prints both requests, in order, and sends nothing', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 10_000);
-    const result = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json'));
-    const shown = JSON.parse(result.stdout);
-    expect(shown.dry_run).toBe(true);
-    expect(
-      shown.legs.map((leg: { leg: string; method: string; path: string; body: unknown }) => [
-        leg.leg,
-        leg.method,
-        leg.path,
-        leg.body,
-      ]),
-    ).toEqual([
-      ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
-      ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 7 }],
-    ]);
-    expect(result.stderr).toContain('Dry run: these requests were NOT sent.');
-    expect(simulator.writes()).toEqual([]);
-    expect(await journal(simulator)).toEqual([]);
   });
 });
 

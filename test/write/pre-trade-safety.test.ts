@@ -1,19 +1,14 @@
 // The guards that run before a write is sent, with fake streams and a scripted prompter: the live
 // key guard (banner, confirmation defaulting to No, --yes, no terminal), a person's "yes" holding
 // only for the side the question showed (against the simulator), the idempotency key (made once,
-// or taken from --idempotency-key and checked), and the dry-run rendering.
+// or taken from --idempotency-key and checked); the dry-run rendering: test/trade/trading.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
 import { applyTarget } from '../../src/features/plan/apply.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  describePlannedRequest,
-  makeIdempotencyKey,
-  parseIdempotencyKey,
-  writeOptionsFrom,
-} from '../../src/features/write/write-flow.js';
+import { makeIdempotencyKey, parseIdempotencyKey, writeOptionsFrom } from '../../src/features/write/write-flow.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
@@ -56,13 +51,6 @@ describe('live key guard', () => {
       8,
       [{ message: 'LIVE Close the buy position on USDTNGN?', default: false }],
     ]);
-  });
-
-  it('on a terminal, Yes lets the write go ahead', async () => {
-    const { ctx, questions } = context({ key: LIVE, tty: true, answer: true });
-    const guard = await guardLiveAction(ctx, { action: 'add to a hedge', dryRun: false });
-    await expect(guard.confirm('Add?')).resolves.toBeUndefined();
-    expect(questions).toHaveLength(1);
   });
 
   it('a test key needs no confirmation and shows no banner', async () => {
@@ -213,22 +201,5 @@ describe('idempotency key', () => {
     for (const bad of ['', 'with space', 'tab\there', 'é', 'x'.repeat(256)]) {
       expect(() => parseIdempotencyKey(bad), JSON.stringify(bad)).toThrow(/^--idempotency-key: /);
     }
-  });
-});
-
-it('dry-run rendering: names the method, full URL, headers with the key redacted, and the JSON body', () => {
-  const rendered = describePlannedRequest(
-    { method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' }, idempotencyKey: 'k-1' },
-    'https://api.example.com/partners/acme/v2',
-    LIVE,
-  );
-  expect(rendered).toEqual({
-    dry_run: true,
-    method: 'POST',
-    url: 'https://api.example.com/partners/acme/v2/hedges/close',
-    path: '/hedges/close',
-    headers: { Authorization: 'Bearer hpk_live…UvWx', 'Content-Type': 'application/json', 'Idempotency-Key': 'k-1' },
-    body: { market: 'USDTNGN', side: 'buy' },
-    idempotency_key: 'k-1',
   });
 });
