@@ -18,6 +18,13 @@ const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') =>
 const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
 const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
 
+/** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */
+const withOpenSide = (side: 'buy' | 'sell', body: (simulator: Simulator) => Promise<void>) =>
+  withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    ok(await simulator.hedge(`open USDTNGN ${side} 1000 --tenor 7`));
+    await body(simulator);
+  });
+
 /** Starts a command and resolves once the server has its write (held in flight by the fill delay). */
 async function inFlight(simulator: Simulator, args: string, path: string) {
   const before = posts(simulator, path).length;
@@ -84,8 +91,7 @@ describe.concurrent('an add whose hedge settled first did not happen', () => {
 
 describe.concurrent('resume reconciles first, on the server clock', () => {
   it("after a colleague's reduce of the same amount, an old key is never resent on equal notionals: the journal's changes are added up, the add is seen landed, nothing sent", () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
+    withOpenSide('buy', async (simulator) => {
       await landedButUnknown(simulator);
       // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
       ok(await simulator.hedge('reduce USDTNGN buy 250'));
@@ -99,8 +105,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
     }));
 
   it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
+    withOpenSide('buy', async (simulator) => {
       await landedButUnknown(simulator);
       // The server forgets keys after 24 h of its own time; this machine's clock barely moved.
       simulator.advance(30 * HOUR);
@@ -113,8 +118,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
 
 describe.concurrent('a finished write is not repeated silently', () => {
   it('the same reduce run again with nothing between: exit 16 repeated_action, nothing sent; --again sends it', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
+    withOpenSide('sell', async (simulator) => {
       ok(await simulator.hedge('reduce USDTNGN sell 100'));
       const rerun = await simulator.hedge('reduce USDTNGN sell 100 --json');
       exits(rerun, 16);
@@ -150,8 +154,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0)", () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7'));
+    withOpenSide('buy', async (simulator) => {
       ok(await simulator.hedge('add USDTNGN buy 200'));
       const repeat = await simulator.hedge('add USDTNGN buy 200 --json');
       exits(repeat, 16);
@@ -186,8 +189,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
+    withOpenSide('sell', async (simulator) => {
       const key = ['--idempotency-key', 'nightly-2026-11-23-reduce'];
       const first = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
       const second = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
@@ -199,8 +201,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
 
 describe.concurrent('a change the journal cannot add up', () => {
   it('an open of the side since (not additive): an old key is not resent on the notional alone — exit 12', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
+    withOpenSide('sell', async (simulator) => {
       await landedButUnknown(simulator, 'sell');
       // A colleague closes the side and opens it again at 1,000: the journal cannot add that up.
       ok(await simulator.hedge('close USDTNGN sell'));
@@ -218,8 +219,7 @@ describe.concurrent('a close resumed after the side went by another action', () 
   // recorded done at its resume because the side was gone — emptied by another action. Here a
   // colleague's whole reduce (same journal) empties the side after the close failed to arrive.
   it("the side gone by the journal's own reduce is not this close's landing: an old key exits 12, a young one is sent again and the server refuses it", () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7'));
+    withOpenSide('sell', async (simulator) => {
       // Every attempt of the close is answered 500 before the server acts: its outcome is unknown.
       simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'POST', path: '/hedges/close' } });
       const lost = await simulator.hedge('close USDTNGN sell --yes --json');
