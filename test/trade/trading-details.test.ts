@@ -76,50 +76,37 @@ describe('hedge add: the quote for the addition, then the position before → af
     );
   });
 
-  it('on a terminal-width table: the quote card (margin, fee, carry) and the position card, figures as the server holds them', async () => {
-    const simulator = await start();
-    const seeded = simulator.seedOpen('sell', 20_000);
-    const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
-
-    const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: WIDE }));
-    const after = hedge(simulator, seeded.id);
-    const out = result.stdout;
-    expect(out).toContain('Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)');
-    expect(out).toMatch(
-      new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`),
-    );
-    expect(out).toMatch(/Platform fee\s+│ -2\.00 USDC, you pay/);
-    expect(out).toMatch(/Carry per day\s+│ [+-]?\d+\.\d\d USDC\/day, (you pay|you earn|nothing to pay)/);
-    expect(out).toMatch(/Execution price\s+│ [\d,]+\.\d\d NGN per USDT/);
-    expect(out).toContain('Position after the add: USDTNGN sell');
-    expect(out).toMatch(/Notional\s+│ 20,000\.00 → 24,000\.00 USD/);
-    expect(out).toContain(entryRow(before.entry, after.entryPrice!));
-    expect(out).toMatch(marginRow(before.margin, after.marginUsdc));
-    expect(out).toMatch(
-      /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
-    );
-    expect(out).toContain(`The hedge in full: hedge hedges ${seeded.id}`);
-    expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
-  });
-
   it.each([
-    ['alpha', 'amount_usd'],
-    ['beta', 'delta_usd'],
+    ['reference', {}],
+    // The add body names the change amount_usd (alpha) or delta_usd (beta).
+    ['alpha', { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' }],
+    ['beta', { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' }],
   ] as const)(
-    "reads the position under the %s dialect's names (its add body names the change %s)",
-    async (dialect, notionalField) => {
+    'on a terminal-width table (%s dialect): the quote card (margin, fee, carry) and the position card, figures as the server holds them',
+    async (dialect, env) => {
       const simulator = await start({ dialect });
-      const seeded = simulator.seedOpen('buy', 10_000);
+      const seeded = simulator.seedOpen('sell', 20_000);
       const before = { entry: seeded.entryPrice!, margin: seeded.marginUsdc };
-      const result = ok(
-        await simulator.hedge(`add ${MARKET} buy 2000 --format table`, {
-          env: { ...WIDE, HEDGE_WIRE_NOTIONAL_FIELD: notionalField },
-        }),
-      );
+
+      const result = ok(await simulator.hedge(`add ${MARKET} sell 4000 --format table`, { env: { ...WIDE, ...env } }));
       const after = hedge(simulator, seeded.id);
-      expect(result.stdout).toMatch(/Notional\s+│ 10,000\.00 → 12,000\.00 USD/);
-      expect(result.stdout).toContain(entryRow(before.entry, after.entryPrice!));
-      expect(result.stdout).toMatch(marginRow(before.margin, after.marginUsdc));
+      const out = result.stdout;
+      expect(out).toContain('Adding 4,000.00 USD to USDTNGN sell (now 20,000.00 USD)');
+      expect(out).toMatch(
+        new RegExp(`Required margin\\s+│ ${formatMoney(after.marginUsdc - before.margin).replace('.', '\\.')} USDC`),
+      );
+      expect(out).toMatch(/Platform fee\s+│ -2\.00 USDC, you pay/);
+      expect(out).toMatch(/Carry per day\s+│ [+-]?\d+\.\d\d USDC\/day, (you pay|you earn|nothing to pay)/);
+      expect(out).toMatch(/Execution price\s+│ [\d,]+\.\d\d NGN per USDT/);
+      expect(out).toContain('Position after the add: USDTNGN sell');
+      expect(out).toMatch(/Notional\s+│ 20,000\.00 → 24,000\.00 USD/);
+      expect(out).toContain(entryRow(before.entry, after.entryPrice!));
+      expect(out).toMatch(marginRow(before.margin, after.marginUsdc));
+      expect(out).toMatch(
+        /Added at \(implied\)\s+│ [\d,]+\.\d\d NGN per USDT, [+-]?\d+\.\d bps, (better than quoted|worse than quoted|as quoted)/,
+      );
+      expect(out).toContain(`The hedge in full: hedge hedges ${seeded.id}`);
+      expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
     },
   );
 });
