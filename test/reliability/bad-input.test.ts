@@ -206,6 +206,10 @@ const ROWS: BadRow[] = [
     { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
   ]),
   [
+    'exposures x.csv --html x.html',
+    /^hedge: --html: only with --report \(the HTML file is the report of coverage, cost and effectiveness\)\.$/,
+  ],
+  [
     'keep x.csv --policy p.json --once',
     /^hedge: --policy: only with --exposures \(the policy turns exposures into a target\)\.$/,
   ],

@@ -1,6 +1,8 @@
 // The profile store on disk: 0600 file in a 0700 folder, a corrupted file reported (naming it)
 // and never overwritten, and fields the CLI does not know kept on every write; its lock is the
 // journal's kind (proper-lockfile), waited for without blocking, taken over from a dead holder.
+// Then the precedence of the settings a command runs with (flag > environment > stored profile) and
+// the source of each.
 import {
   chmodSync,
   chownSync,
@@ -18,6 +20,7 @@ import { join } from 'node:path';
 import { check, lock } from 'proper-lockfile';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
+import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -153,5 +156,56 @@ describe('ProfileStore', () => {
     await release();
     await waiting;
     expect(store.read().current).toBe('after');
+  });
+});
+
+const KEY_A = 'hpk_test_UnitCredsKeyAlpha000000001';
+const KEY_B = 'hpk_live_UnitCredsKeyBravo000000002';
+const KEY_ENV = 'hpk_test_UnitCredsKeyEnv00000000003';
+
+// The key and the base URL of each, end to end: profiles-manage.test.ts (whoami --json).
+describe('resolveCredentials: flag > environment > stored profile', () => {
+  let store: ProfileStore;
+  beforeEach(async () => {
+    store = new ProfileStore(join(tmp.path, 'cfg'));
+    await store.update((data) => {
+      data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
+      data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };
+      data.current = 'alpha';
+    });
+  });
+
+  it.each([
+    [
+      'HEDGE_PROFILE beats the current profile',
+      { HEDGE_PROFILE: 'bravo' },
+      undefined,
+      {
+        profileName: 'bravo',
+        environment: 'live',
+        caFile: '/bravo.pem',
+        sources: { profile: 'environment', caFile: 'profile' },
+      },
+    ],
+    [
+      'HEDGE_BASE_URL beats the profile, a trailing / dropped',
+      { HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' },
+      undefined,
+      { baseUrl: 'https://env.example/v2' },
+    ],
+    [
+      'HEDGE_CA_FILE beats the profile',
+      { HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' },
+      undefined,
+      { caFile: '/env.pem', sources: { caFile: 'environment' } },
+    ],
+    [
+      'an explicit --profile takes that profile whole: no environment key is sent to its host',
+      { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' },
+      'bravo',
+      { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
+    ],
+  ])('%s', async (_name, env: Record<string, string>, profileFlag, expected) => {
+    expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
   });
 });

@@ -1,9 +1,12 @@
 // `hedge login` without a terminal: the key comes from stdin, is checked with exactly one
 // GET /account against the sandbox, and only then saved (file 0600 in a 0700 folder). A malformed
 // key is refused before any request; a key the server refuses is reported and nothing is saved.
+// On a terminal (a real pseudo-terminal, @lydell/node-pty) it asks for the base URL (offering the
+// profile's current one) and for the key hidden as it is typed: the typed key never shows on the
+// screen, a key pasted into the URL prompt is not echoed back, and --no-input refuses to ask.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
@@ -11,6 +14,7 @@ import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
+import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -150,5 +154,65 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
       sources: { ca_file: 'profile' },
       key_check: { status: 'ok' },
     });
+  });
+});
+
+describe('hedge login on a terminal', () => {
+  const { ENTER } = KEYS;
+  let terminal: Terminal | undefined;
+  const spawnIn = (dir: string, args: string[]) => spawnInTerminal({ configDir: dir, args, cols: 200, rows: 50 });
+  afterEach(() => {
+    terminal?.kill();
+    terminal = undefined;
+  });
+
+  it('asks for the base URL and the key (hidden), checks it and saves the profile', async () => {
+    terminal = spawnIn(tmp.path, ['login', '--profile', 'desk']);
+    await terminal.waitFor('Base URL');
+    // A key pasted into the URL prompt by mistake is refused, with a message that does not repeat it.
+    terminal.write(`${KEY_B}${ENTER}`);
+    await terminal.waitFor('That is an API key, not a URL');
+    terminal.write('\x15'); // Ctrl-U: clear the line
+    terminal.write(`${sandbox.baseUrl}${ENTER}`);
+    await terminal.waitFor('API key for profile "desk" (hidden)');
+    terminal.write(KEY_A);
+    terminal.write(ENTER);
+    await terminal.waitFor('Saved profile "desk"');
+    expect(await terminal.exitCode).toBe(0);
+
+    const screen = terminal.screen();
+    expect(screen).not.toContain(KEY_A);
+    expect(screen).toContain('test key');
+    expect(readStore(tmp.path)).toMatchObject({
+      current: 'desk',
+      profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } },
+    });
+    expect(sandbox.requestLog.filter((entry) => entry.path === '/account')).toHaveLength(1);
+  });
+
+  it("offers the profile's current base URL, and refuses a malformed key as it is typed", async () => {
+    writeStore(tmp.path, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_B } } });
+    terminal = spawnIn(tmp.path, ['login']);
+    await terminal.waitFor(sandbox.baseUrl);
+    terminal.write(ENTER);
+    await terminal.waitFor('API key for profile "desk"');
+    terminal.write(`not-a-key${ENTER}`);
+    await terminal.waitFor('Expected <prefix>_live_');
+    // Clear the hidden answer, then type the real key.
+    terminal.write('\x7f'.repeat('not-a-key'.length));
+    terminal.write(`${KEY_A}${ENTER}`);
+    await terminal.waitFor('Saved profile "desk"');
+    expect(await terminal.exitCode).toBe(0);
+    expect(terminal.screen()).not.toContain(KEY_A);
+    expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
+  });
+
+  it('--no-input on a terminal refuses to ask (exit 2) and sends nothing', async () => {
+    terminal = spawnIn(tmp.path, ['login', '--no-input', '--base-url', sandbox.baseUrl]);
+    await terminal.waitFor('--no-input');
+    expect(await terminal.exitCode).toBe(2);
+    expect(terminal.screen()).toContain('printf %s "$KEY" | hedge login');
+    expect(sandbox.requestLog).toHaveLength(0);
+    expect(existsSync(storeFile(tmp.path))).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ const start = useSimulators();
 const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
 
 describe('hedges ID', () => {
-  it('at 80 columns each id the list shortens, pasted back, is that hedge — as shown, and by its end alone', async () => {
+  it('at 80 columns each id the list shortens, pasted back, is that hedge — as shown, and by its end alone; so is a journal id', async () => {
     const simulator = await start();
     for (const [side, ref] of [
       ['buy', 'DEAL-7'],
@@ -36,6 +36,13 @@ describe('hedges ID', () => {
     );
     expect(JSON.parse(watched.stdout.trim()).data.id).toBe(found[0]);
     expect(simulator.writes()).toHaveLength(writes);
+
+    // `journal show` takes the end of a journal id, or its start and end around …
+    const { id } = JSON.parse((await simulator.hedge('journal --json')).stdout)[0] as { id: string };
+    for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
+      const shown = exits(await simulator.hedge(`journal show ${typed} --json`), 0);
+      expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
+    }
   });
 
   it('an id that names several hedges lists them (exit 2); one that names none says so (exit 2); nothing is written', async () => {
@@ -47,15 +54,4 @@ describe('hedges ID', () => {
     expect(simulator.requests('GET', /^\/hedges(\?|$)/).length).toBeGreaterThanOrEqual(2);
     expect(simulator.writes()).toEqual([]);
   });
-});
-
-it('journal show ID: takes the end of a journal id, or its start and end around …', async () => {
-  const simulator = await start();
-  ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
-  const [entry] = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<{ id: string }>;
-  const id = entry!.id;
-  for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
-    const shown = exits(await simulator.hedge(`journal show ${typed} --json`), 0);
-    expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
-  }
 });
