@@ -58,7 +58,7 @@ async function savedHelper(command: string): Promise<void> {
 }
 
 describe('a credential helper (key_command)', () => {
-  it('login runs it, checks its key with one GET /account, and stores the command, never the key', async () => {
+  it('login runs it, checks its key with one GET /account, stores the command, never the key; every command runs it again; logout forgets it', async () => {
     const result = exits(await loginWithHelper(helper), 0, 'credential helper');
     expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
 
@@ -72,10 +72,8 @@ describe('a credential helper (key_command)', () => {
     expect(profile.api_key).toBeUndefined();
     expect(readFileSync(storeFile(configDir), 'utf8')).not.toContain(KEY_A);
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
-  });
 
-  it('every command runs the helper again: whoami says where the key lives, a trade goes out with it, and no file holds it', async () => {
-    ok(await loginWithHelper(helper));
+    // Every command runs the helper again: whoami says where the key lives, a trade goes out with it, no file holds it.
     const whoami = ok(await hedgeIn(configDir, 'whoami --json'));
     expect(JSON.parse(whoami.stdout)).toMatchObject({
       profile: 'desk',
@@ -100,6 +98,15 @@ describe('a credential helper (key_command)', () => {
     expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([
       ['/positions', 'unauthorized'],
     ]);
+
+    // Logout forgets the helper (its store keeps the key), and the next command sends nothing.
+    const logout = exits(await hedgeIn(configDir, 'logout --json'), 0, "The key itself stays in that helper's store");
+    expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
+    expect(readStore(configDir).profiles.desk).not.toHaveProperty('key_command');
+    expect(readStore(configDir).profiles.desk).not.toHaveProperty('key_shown');
+    sandbox.requestLog.length = 0;
+    exits(await hedgeIn(configDir, 'positions'), 4, 'logged out');
+    expect(sandbox.requestLog).toHaveLength(0);
   });
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
@@ -169,19 +176,6 @@ describe('a credential helper (key_command)', () => {
       ['/hedges', 200],
       ['/hedges', 200],
     ]);
-  });
-
-  it('logout forgets the helper (its store keeps the key), and the next command sends nothing', async () => {
-    ok(await loginWithHelper(helper));
-    const logout = ok(await hedgeIn(configDir, 'logout --json'));
-    expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
-    expect(logout.stderr).toContain("The key itself stays in that helper's store");
-    const profile = readStore(configDir).profiles.desk;
-    expect(profile.key_command).toBeUndefined();
-    expect(profile.key_shown).toBeUndefined();
-    sandbox.requestLog.length = 0;
-    exits(await hedgeIn(configDir, 'positions'), 4, 'logged out');
-    expect(sandbox.requestLog).toHaveLength(0);
   });
 });
 
