@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn, type RunResult } from '../support/hedge-cli.js';
+import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
@@ -285,32 +285,34 @@ it('fields the CLI does not know are kept when it writes the store', async () =>
 it.each([[['--verbose']], [['--verbose', '--json']]])(
   'no output of a session run with %j holds a whole key',
   async (mode) => {
-    const outputs: Array<[string, RunResult]> = [];
-    const record = async (label: string, run: Promise<RunResult>, code: number) => {
-      const result = await run;
-      expect(result.code, `${label}: ${result.stderr}`).toBe(code);
-      outputs.push([label, result]);
-    };
-    const dir = tmp.path;
-    {
-      await record('login', loginWith(dir, sandbox, KEY_A, ['--profile', 'desk', ...mode]), 0);
-      await record('login refused', loginWith(dir, sandbox, UNKNOWN_KEY, ['--profile', 'bad', ...mode]), 4);
-      await record('login malformed', loginWith(dir, sandbox, `${KEY_A}!`, ['--profile', 'bad', ...mode]), 4);
-      await record('whoami', hedgeIn(dir, ['whoami', ...mode]), 0);
-      await record('whoami env key', hedgeIn(dir, ['whoami', ...mode], { env: { HEDGE_API_KEY: KEY_B } }), 0);
-      await record('whoami refused', hedgeIn(dir, ['whoami', ...mode], { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
-      await record('markets', hedgeIn(dir, ['markets', ...mode]), 0);
-      await record('account', hedgeIn(dir, ['account', ...mode]), 0);
-      await record('profile list', hedgeIn(dir, ['profile', 'list', ...mode]), 0);
-      await record('markets refused', hedgeIn(dir, ['markets', ...mode], { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
-      await record(
-        'account unreachable',
-        hedgeIn(dir, ['account', '--timeout', '1', ...mode], { env: { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' } }),
-        5,
+    // Logins (a good key, one the server refuses, a malformed one), then commands with their exit codes.
+    let everything = '';
+    for (const [key, code] of [
+      [KEY_A, 0],
+      [UNKNOWN_KEY, 4],
+      [`${KEY_A}!`, 4],
+    ] as const) {
+      const result = exits(
+        await loginWith(tmp.path, sandbox, key, ['--profile', code ? 'bad' : 'desk', ...mode]),
+        code,
       );
-      await record('key as a flag', hedgeIn(dir, ['login', `--api-key=${KEY_A}`, ...mode]), 2);
+      everything += `${result.stdout}\n${result.stderr}\n`;
     }
-    const everything = outputs.map(([label, result]) => `## ${label}\n${result.stdout}\n${result.stderr}`).join('\n');
+    const runs: Array<[args: string[], code: number, env?: Record<string, string>]> = [
+      [['whoami'], 0],
+      [['whoami'], 0, { HEDGE_API_KEY: KEY_B }],
+      [['whoami'], 4, { HEDGE_API_KEY: UNKNOWN_KEY }],
+      [['markets'], 0],
+      [['account'], 0],
+      [['profile', 'list'], 0],
+      [['markets'], 4, { HEDGE_API_KEY: UNKNOWN_KEY }],
+      [['account', '--timeout', '1'], 5, { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' }],
+      [['login', `--api-key=${KEY_A}`], 2],
+    ];
+    for (const [args, code, env] of runs) {
+      const result = exits(await hedgeIn(tmp.path, [...args, ...mode], { env }), code);
+      everything += `${result.stdout}\n${result.stderr}\n`;
+    }
     for (const key of [KEY_A, KEY_B, UNKNOWN_KEY]) expect(everything).not.toContain(key);
     // The session did talk about the keys: in their redacted form.
     expect(everything).toContain(redacted(KEY_A));
