@@ -68,21 +68,17 @@ describe('readInputFile', () => {
     );
   });
 
-  it("an agent's call without its file gate reads nothing from the disk, though the file exists", async () => {
+  it("an agent's call reads through its gate only: without one, nothing from the disk, though the file exists", async () => {
     await refusal(
       readInputFile(context('agent'), file, 'exposures file'),
       'file: this call reads no exposures file from the disk; it is read only under the roots the server was started with.',
     );
-  });
-
-  it("an agent's call reads through its gate only", async () => {
     const asked: string[] = [];
     const gate: TargetFileSource = { read: async (name) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
-    expect(await readInputFile(context('agent', gate), file, 'target file')).toEqual({
-      text: 'gated',
-      sourceName: 'rows',
-    });
-    expect(asked).toEqual([file]);
+    expect([await readInputFile(context('agent', gate), file, 'target file'), asked]).toEqual([
+      { text: 'gated', sourceName: 'rows' },
+      [file],
+    ]);
   });
 });
 
