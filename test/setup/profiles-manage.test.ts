@@ -41,30 +41,30 @@ const whoami = async (env: Record<string, string> = {}, args: string[] = []) =>
 describe('precedence: flag > environment > profile (whoami --json)', () => {
   beforeEach(seedProfiles);
 
-  it('uses the current profile when nothing else is said', async () => {
-    const shown = await whoami();
-    expect(shown).toMatchObject({
+  it('uses the current profile when nothing else is said; HEDGE_PROFILE picks another; --profile beats it', async () => {
+    expect(await whoami()).toMatchObject({
       profile: 'alpha',
       environment: 'test',
       base_url: sandbox.baseUrl,
+      api_key: redacted(KEY_A),
       sources: { profile: 'current', api_key: 'profile', base_url: 'profile' },
       key_check: { status: 'ok' },
     });
-    expect(shown.api_key).toBe(redacted(KEY_A));
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
-  });
-
-  it('HEDGE_PROFILE picks another profile; --profile beats it', async () => {
     expect(await whoami({ HEDGE_PROFILE: 'bravo' })).toMatchObject({
       profile: 'bravo',
       sources: { profile: 'environment' },
     });
-    const flagged = await whoami({ HEDGE_PROFILE: 'bravo' }, ['--profile', 'alpha']);
-    expect(flagged).toMatchObject({ profile: 'alpha', sources: { profile: 'flag' } });
-    expect(flagged.api_key).toBe(redacted(KEY_A));
+    expect(await whoami({ HEDGE_PROFILE: 'bravo' }, ['--profile', 'alpha'])).toMatchObject({
+      profile: 'alpha',
+      api_key: redacted(KEY_A),
+      sources: { profile: 'flag' },
+    });
     // A global option after the command counts the same.
-    const after = await hedgeIn(tmp.path, 'whoami --json --profile bravo');
-    expect(JSON.parse(after.stdout)).toMatchObject({ profile: 'bravo', sources: { profile: 'flag' } });
+    expect(okJson(await hedgeIn(tmp.path, 'whoami --json --profile bravo'))).toMatchObject({
+      profile: 'bravo',
+      sources: { profile: 'flag' },
+    });
   });
 
   it('HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own', async () => {

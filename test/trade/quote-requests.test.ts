@@ -29,20 +29,11 @@ describe('quote: requests on the wire', () => {
   it('a good quote is POST /quotes with the normalised body, the pre-trade reads beside it, nothing said', async () => {
     const before = simulator.requests().length;
     const result = ok(await simulator.hedge('quote usdtngn Buy 10k --tenor 3 --json'));
-    expect(JSON.parse(result.stdout)).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 10_000,
-      tenor_days: 3,
-    });
+    const normalised = { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 };
+    expect(JSON.parse(result.stdout)).toMatchObject(normalised);
     expect(result.stderr).toBe('');
     expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'POST /quotes 200']);
-    expect(simulator.requests('POST', '/quotes').at(-1)!.body).toEqual({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 10_000,
-      tenor_days: 3,
-    });
+    expect(simulator.requests('POST', '/quotes').at(-1)!.body).toEqual(normalised);
   });
 
   it('an unlisted market: the refusal, then the list to name the listed ones; exit 2 as bad input', async () => {

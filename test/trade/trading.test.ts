@@ -12,6 +12,15 @@ import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
+/** A record in TSV: a header row of keys and one row of values. */
+function tsvRecord(stdout: string): Record<string, string> {
+  const [keys, values] = stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'));
+  return Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
+}
+
 describe('hedge open', () => {
   it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
     const trading = await startTrading();
@@ -31,12 +40,7 @@ describe('hedge open', () => {
       clientReference: 'DEAL-42',
     });
 
-    // A record in TSV: a header row of keys and one row of values.
-    const [keys, values] = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
+    const lines = tsvRecord(result.stdout);
     expect(lines.id).toBe(hedge!.id);
     expect(lines.status).toBe('filled');
     expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
@@ -224,12 +228,7 @@ describe('hedge add / reduce / close', () => {
     const id = await openFilledThroughCli(trading, 'sell', '4000');
     const result = ok(await trading.hedge('close USDTNGN sell'));
     expect(result.stderr).toContain('Closed: the sell position on USDTNGN is no longer open.');
-    // A record in TSV: a header row of keys and one row of values.
-    const [keys, values] = result.stdout
-      .trim()
-      .split('\n')
-      .map((line) => line.split('\t'));
-    const lines = Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
+    const lines = tsvRecord(result.stdout);
     const record = Object.values(trading.sandbox.engine.state.accounts)[0]!.history[0]!;
     expect(lines.hedge_id).toBe(id);
     // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
