@@ -3,12 +3,10 @@
 // colours, wide characters and emoji in cells, long tables), and — for the lists desk-columns does
 // not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns
 // (the --watch view's own widths: desk-columns.test.ts).
-import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/features/report/report-rules.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
 import { renderReportTable } from '../../src/features/report/report-view.js';
 import {
   APPLY_RESOURCE,
@@ -29,6 +27,8 @@ import {
 } from '../../src/platform/terminal/table.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tableHeaders } from '../support/output/table-text.js';
+import { NOW, output } from '../support/output/fake-output.js';
+import { randomStream } from '../soak/random-stream.js';
 
 const cellsOf = (rows: number, text: (row: number) => string) =>
   Array.from({ length: rows }, (_, row) => tableCell(text(row)));
@@ -42,27 +42,14 @@ async function snapshotsAt(input: TableInput, widths: number[]): Promise<void> {
   }
 }
 
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const WIDTHS = [80, 100, 120, 160] as const;
-
-/** mulberry32: the same "random" tables on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Random tables widened from 20 to 400 columns: a column kept at one width is kept at every wider
  * one, the kept fit, and (with the desk's tier, narrowed headers and short ids) the kept are a prefix.
  */
 function wideningProblems(seed: number, desk: boolean): string[] {
-  const random = seeded(seed);
+  const random = randomStream(seed);
   const problems: string[] = [];
   for (let round = 0; round < 60; round++) {
     const count = 2 + Math.floor(random() * 14);
@@ -103,6 +90,12 @@ function wideningProblems(seed: number, desk: boolean): string[] {
   return problems;
 }
 
+/** fitColumns with the table's gap of 2: the kept as [index, width] pairs, and the hidden. */
+function fit(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
+  const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
+  return { kept: kept.map((column) => [column.index, column.width]), hidden };
+}
+
 describe('fitColumns', () => {
   it('keeps a prefix of the priority list: every column kept at one width is kept at every wider one', () => {
     expect(wideningProblems(26, false)).toEqual([]);
@@ -114,17 +107,16 @@ describe('fitColumns', () => {
       { key: 'maturity', width: 30, minWidth: 30 },
       { key: 'ref', width: 7, minWidth: 7 },
     ];
-    expect(fitColumns(needs, ['id', 'maturity', 'ref'], 50)).toEqual({
-      kept: [{ index: 0, width: 28 }],
-      hidden: [1, 2],
-    });
-    expect(fitColumns(needs, ['id', 'ref', 'maturity'], 50)).toEqual({
-      kept: [
-        { index: 0, width: 28 },
-        { index: 2, width: 7 },
-      ],
-      hidden: [1],
-    });
+    expect([fit(needs, ['id', 'maturity', 'ref'], 50), fit(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
+      { kept: [[0, 28]], hidden: [1, 2] },
+      {
+        kept: [
+          [0, 28],
+          [2, 7],
+        ],
+        hidden: [1],
+      },
+    ]);
   });
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
@@ -132,19 +124,21 @@ describe('fitColumns', () => {
       { key: 'ref', width: 20, minWidth: 8 },
       { key: 'net', width: 10, minWidth: 10 },
     ];
-    expect(fitColumns(needs, ['net', 'ref'], 40).kept).toEqual([
-      { index: 0, width: 20 },
-      { index: 1, width: 10 },
+    expect([40, 25, 19].map((width) => fit(needs, ['net', 'ref'], width).kept)).toEqual([
+      [
+        [0, 20],
+        [1, 10],
+      ],
+      [
+        [0, 13],
+        [1, 10],
+      ],
+      [[1, 10]],
     ]);
-    expect(fitColumns(needs, ['net', 'ref'], 25).kept).toEqual([
-      { index: 0, width: 13 },
-      { index: 1, width: 10 },
-    ]);
-    expect(fitColumns(needs, ['net', 'ref'], 19).kept).toEqual([{ index: 1, width: 10 }]);
   });
 
   it('keeps the first column of the list whatever the width', () => {
-    expect(fitColumns([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([{ index: 0, width: 20 }]);
+    expect(fit([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([[0, 20]]);
   });
 
   it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
@@ -160,39 +154,48 @@ describe('fitColumns', () => {
       { key: 'market', width: 7, minWidth: 7 },
     ];
     const priority = ['side', 'net', 'entry', 'id', 'market'];
-    // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
-    // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
-    expect(fitColumns(needs, priority, 24, 2, 3)).toEqual({
-      kept: [
-        { index: 1, width: 4 },
-        { index: 2, width: 8 },
-        { index: 3, width: 7 },
-      ],
-      hidden: [0, 4],
-    });
-    expect(fitColumns(needs, priority, 40, 2, 3)).toEqual({
-      kept: [
-        { index: 1, width: 4 },
-        { index: 2, width: 14 },
-        { index: 3, width: 11 },
-      ],
-      hidden: [0, 4],
-    });
-    // Room for the id whole beside them: it is taken; market would need 9 more.
-    expect(fitColumns(needs, priority, 70, 2, 3).hidden).toEqual([4]);
-    // An id before an amount is shortened for it (no desk tier here: the money column alone), and
-    // the header goes back on one line with the room left; side, of the rest, waits.
     const idFirst = ['id', 'net', 'side'];
-    expect(fitColumns(needs.slice(0, 4), idFirst, 30)).toEqual({
-      kept: [
-        { index: 0, width: 12 },
-        { index: 3, width: 11 },
-      ],
-      hidden: [1, 2],
-    });
-    // The same net P&L, not money: the id stays whole and what does not fit beside it is hidden.
+    // The same net P&L, not money.
     const plain = needs.slice(0, 4).map((need) => ({ ...need, money: false }));
-    expect(fitColumns(plain, idFirst, 30).kept).toEqual([{ index: 0, width: 28 }]);
+    expect([
+      // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
+      // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
+      fit(needs, priority, 24, 3),
+      fit(needs, priority, 40, 3),
+      // Room for the id whole beside them: it is taken; market would need 9 more.
+      fit(needs, priority, 70, 3).hidden,
+      // An id before an amount is shortened for it (no desk tier here: the money column alone), and
+      // the header goes back on one line with the room left; side, of the rest, waits.
+      fit(needs.slice(0, 4), idFirst, 30),
+      // Not money: the id stays whole and what does not fit beside it is hidden.
+      fit(plain, idFirst, 30).kept,
+    ]).toEqual([
+      {
+        kept: [
+          [1, 4],
+          [2, 8],
+          [3, 7],
+        ],
+        hidden: [0, 4],
+      },
+      {
+        kept: [
+          [1, 4],
+          [2, 14],
+          [3, 11],
+        ],
+        hidden: [0, 4],
+      },
+      [4],
+      {
+        kept: [
+          [0, 12],
+          [3, 11],
+        ],
+        hidden: [1, 2],
+      },
+      [[0, 28]],
+    ]);
   });
 
   it("takes a reference whole only while the desk's columns after it still fit beside it; cut to let them in", () => {
@@ -204,27 +207,29 @@ describe('fitColumns', () => {
       { key: 'market', width: 7, minWidth: 7 },
     ];
     const priority = ['side', 'ref', 'net', 'left', 'market'];
-    // Whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3 gaps), and
-    // market (of the rest) does not cut it further.
-    expect(fitColumns(needs, priority, 60, 2, 4)).toEqual({
-      kept: [
-        { index: 0, width: 4 },
-        { index: 1, width: 33 },
-        { index: 2, width: 11 },
-        { index: 3, width: 6 },
-      ],
-      hidden: [4],
-    });
-    // Room for it whole beside the desk's columns: whole, and market (of the rest) waits.
-    expect(fitColumns(needs, priority, 67, 2, 4)).toEqual({
-      kept: [
-        { index: 0, width: 4 },
-        { index: 1, width: 40 },
-        { index: 2, width: 11 },
-        { index: 3, width: 6 },
-      ],
-      hidden: [4],
-    });
+    // At 60, whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3
+    // gaps), and market (of the rest) does not cut it further. At 67 there is room for it whole
+    // beside the desk's columns, and market (of the rest) waits.
+    expect([fit(needs, priority, 60, 4), fit(needs, priority, 67, 4)]).toEqual([
+      {
+        kept: [
+          [0, 4],
+          [1, 33],
+          [2, 11],
+          [3, 6],
+        ],
+        hidden: [4],
+      },
+      {
+        kept: [
+          [0, 4],
+          [1, 40],
+          [2, 11],
+          [3, 6],
+        ],
+        hidden: [4],
+      },
+    ]);
   });
 });
 
@@ -306,7 +311,7 @@ describe('the drawing, byte for byte', () => {
     ],
     priority: ['id', 'net', 'side', 'bar', 'ref'],
     rowCount: rows,
-    totals: { label: 'Total', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('+1.00'))] },
+    totals: { label: 'Total', cells: ['', '', '', c.bold('+1.00')].map((text) => tableCell(text)) },
     sections: [
       { before: 0, line: c.bold('Mon 02 Mar 2026 · 2 hedges') },
       {
@@ -437,14 +442,7 @@ describe('the drawing, byte for byte', () => {
       totals: {
         label: 'Total (4 hedges)',
         shortLabel: 'Total (4)',
-        cells: [
-          tableCell(''),
-          tableCell(''),
-          tableCell(''),
-          tableCell(c.bold('100,000.00')),
-          tableCell(''),
-          tableCell(''),
-        ],
+        cells: ['', '', '', c.bold('100,000.00'), '', ''].map((text) => tableCell(text)),
       },
       width: 55,
       chalk: c,
@@ -580,21 +578,9 @@ async function widening(name: string, draw: (columns: number) => Promise<[string
 }
 
 async function tableAt(list: (typeof LISTS)[number], columns: number): Promise<{ text: string; notes: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let text = '';
-  let notes = '';
-  stdout.on('data', (chunk) => (text += chunk));
-  stderr.on('data', (chunk) => (notes += chunk));
-  const output = new Output({
-    format: 'table',
-    chalk: makeChalk(false),
-    streams: { stdout, stderr },
-    now: () => NOW,
-    columns,
-  });
-  await output.list(list.rows, list.resource, { empty: 'none' });
-  return { text, notes };
+  const { out, stdout, stderr } = output('table', { columns });
+  await out.list(list.rows, list.resource, { empty: 'none' });
+  return { text: stdout(), notes: stderr() };
 }
 
 describe('every list, as the terminal widens', () => {
