@@ -30,7 +30,7 @@ import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { renderPlan } from '../../src/features/plan/plan-view.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
+import { NOW, output } from '../support/output/fake-output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
@@ -39,22 +39,8 @@ import {
   slippageBps,
 } from '../../src/platform/results/write-outcome.js';
 
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
-
-function capture(mode: OutputMode): { output: Output; stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  const stdout = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
-  const stderr = { write: (chunk: string) => ((err += chunk), true) } as unknown as NodeJS.WritableStream;
-  const output = new Output({
-    mode,
-    chalk: makeChalk(false),
-    streams: { stdout, stderr },
-    now: () => NOW,
-    columns: 200,
-  });
-  return { output, stdout: () => out, stderr: () => err };
-}
+/** An Output for people (a table), scripts (TSV) or JSON, 200 columns wide. */
+const capture = (format: 'table' | 'tsv' | 'json') => output(format, { columns: 200 });
 
 /** A field of the first record of tab-separated output (a header line, then the records). */
 function plainField(text: string, name: string): string | undefined {
@@ -78,13 +64,12 @@ const BUY_QUOTE: Quote = {
 
 describe('money words', () => {
   it('signs an amount to the cent: a figure that rounds to zero has no sign', () => {
-    for (const [value, expected] of [
-      [1234.5, '+1,234.50'],
-      [-0.456, '-0.46'],
-      [-0.004, '0.00'],
-      [0, '0.00'],
-    ] as const)
-      expect(formatSignedAmount(value), String(value)).toBe(expected);
+    expect([1234.5, -0.456, -0.004, 0].map((value) => formatSignedAmount(value))).toEqual([
+      '+1,234.50',
+      '-0.46',
+      '0.00',
+      '0.00',
+    ]);
   });
 
   it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
@@ -94,12 +79,21 @@ describe('money words', () => {
   });
 
   it('says who pays, now or once realized', () => {
-    expect(payOrEarn(-4.19, 'USDC', { per: '/day' })).toBe('-4.19 USDC/day, you pay');
-    expect(payOrEarn(2.79, 'USDC')).toBe('+2.79 USDC, you earn');
-    expect(payOrEarn(-12.5, 'USDC', { realized: true })).toBe('-12.50 USDC, you paid');
-    expect(payOrEarn(0.5, 'USDC', { realized: true })).toBe('+0.50 USDC, you earned');
-    expect(payOrEarn(-0.001, 'USDC')).toBe('0.00 USDC, nothing to pay');
-    expect(payWords(0)).toBe('nothing to pay');
+    expect([
+      payOrEarn(-4.19, 'USDC', { per: '/day' }),
+      payOrEarn(2.79, 'USDC'),
+      payOrEarn(-12.5, 'USDC', { realized: true }),
+      payOrEarn(0.5, 'USDC', { realized: true }),
+      payOrEarn(-0.001, 'USDC'),
+      payWords(0),
+    ]).toEqual([
+      '-4.19 USDC/day, you pay',
+      '+2.79 USDC, you earn',
+      '-12.50 USDC, you paid',
+      '+0.50 USDC, you earned',
+      '0.00 USDC, nothing to pay',
+      'nothing to pay',
+    ]);
   });
 
   it('a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
@@ -126,7 +120,7 @@ describe('the quote card in that convention', () => {
       pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
       carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
     };
-    const card = renderQuoteCard(capture('table').output, sell, NOW);
+    const card = renderQuoteCard(capture('table').out, sell, NOW);
     expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
     expect(card).toContain('+1.20 USDC/day (+0.0240%), you earn');
   });
@@ -151,16 +145,16 @@ describe('results of open, add, reduce and close', () => {
       struck_rate: 1530.6749,
     };
     const human = capture('table');
-    renderHedge(human.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+    renderHedge(human.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
     expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
-    const plain = capture('plain');
-    renderHedge(plain.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+    const plain = capture('tsv');
+    renderHedge(plain.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
     expect(Number(plainField(plain.stdout(), 'slippage_bps'))).toBe(slippageBps('buy', 1530.6749, 1530.5219));
   });
 
   it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
     const human = capture('table');
-    renderAdditionQuote(human.output, BUY_QUOTE, {
+    renderAdditionQuote(human.out, BUY_QUOTE, {
       maturityAt: '2026-03-04T10:00:00.000Z',
       daysLeft: 2,
       position: { notionalUsd: 10_000, entryPrice: 1530.1 },
@@ -175,7 +169,7 @@ describe('results of open, add, reduce and close', () => {
     expect(human.stderr()).toBe('');
 
     const script = capture('json');
-    renderAdditionQuote(script.output, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
+    renderAdditionQuote(script.out, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
     expect(script.stdout()).toBe('');
     expect(script.stderr()).toBe(
       'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
@@ -193,7 +187,7 @@ describe('results of open, add, reduce and close', () => {
       after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
       quotedPrice: 1530.55,
     };
-    renderPositionChange(human.output, change);
+    renderPositionChange(human.out, change);
     const card = human.stdout();
     expect(card).toMatch(/Notional\s+│ 10,000\.00 → 15,000\.00 USD/);
     expect(card).toMatch(/Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/);
@@ -203,8 +197,8 @@ describe('results of open, add, reduce and close', () => {
       /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
     );
     expect(card).toMatch(/Margin\s+│ 1,000\.00 → 1,500\.00 USDC/);
-    const script = capture('plain');
-    renderPositionChange(script.output, change);
+    const script = capture('tsv');
+    renderPositionChange(script.out, change);
     expect(script.stdout()).toBe('');
     expect(script.stderr()).toContain(
       'Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC',
@@ -213,7 +207,7 @@ describe('results of open, add, reduce and close', () => {
 
   it('reduce: the reduced share of the figures before (proportional) and the balance before → after', () => {
     const human = capture('table');
-    renderPositionChange(human.output, {
+    renderPositionChange(human.out, {
       action: 'reduce',
       market: 'USDTNGN',
       side: 'sell',
@@ -364,7 +358,7 @@ describe('the roll card in that convention', () => {
   it('carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
     const human = capture('table');
     renderRollPreview(
-      human.output,
+      human.out,
       {
         market: 'USDTNGN',
         side: 'buy',
@@ -402,8 +396,8 @@ describe('a plan in that convention', () => {
     const quotes = [{ quote: BUY_QUOTE }];
     const totals = planTotals(plan, quotes);
     expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_total_usdc: -6.3 });
-    const script = capture('plain');
-    await renderPlan(script.output, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
+    const script = capture('tsv');
+    await renderPlan(script.out, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
     expect(plainField(script.stdout(), 'fee_usdc')).toBe('-2.5');
     expect(plainField(script.stdout(), 'carry_usdc')).toBe('-6.3');
     expect(script.stderr()).toContain('carry_total_usdc=-6.3');
