@@ -33,18 +33,6 @@ const hedge = (args: HedgeArgs, options: Parameters<typeof runHedge>[1] = {}) =>
   runHedge(args, { env: simulator.env, configDir: config.path, ...options });
 
 describe('bad input on the read commands', () => {
-  it('under --json a bad value is one JSON error line on stderr, stdout empty', async () => {
-    const result = await hedge('quote USDTNGN buy 10000 --tenor 2 --json');
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    const errorLines = result.stderr.trimEnd().split('\n');
-    expect(errorLines).toHaveLength(1);
-    expect(JSON.parse(errorLines[0])).toMatchObject({
-      error: { code: 'usage', message: expect.stringContaining('--tenor') },
-    });
-    expect(sandbox.requestLog).toEqual([]);
-  });
-
   it('an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
     const before = sandbox.requestLog.length;
     const result = await hedge('price EURNGN');
