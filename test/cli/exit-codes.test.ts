@@ -14,6 +14,7 @@ import { KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
   MARKET,
   apiData,
+  gaps,
   pinnedClockEnv,
   useSimulators,
   type Simulator,
@@ -514,10 +515,14 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   ],
   124: [
     oneRun(
-      '--until over positions that never holds within --timeout: the last data on stdout',
+      '--until over positions that never holds within --timeout: the last data on stdout, reads a second apart',
       'until_not_met',
       ['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2'],
-      (_simulator, result) => expect(JSON.parse(result.stdout)).toEqual([]),
+      (simulator, result) => {
+        expect(JSON.parse(result.stdout)).toEqual([]);
+        expect(JSON.parse(result.stderr).error.details).toMatchObject({ until: 'length(@) > `0`' });
+        for (const gap of gaps(simulator.requests('GET', '/positions'))) expect(gap).toBeGreaterThanOrEqual(1000);
+      },
     ),
   ],
   129: [stoppedBy('SIGHUP', '', 'hangup')],
