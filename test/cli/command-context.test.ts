@@ -60,8 +60,7 @@ describe('CommandContext', () => {
 
   it("a keeper's step is confirmed by the keeper's start, not read by people, and its notices go to the keeper", () => {
     const ctx = context();
-    expect(ctx.forPeople).toBe(true);
-    expect(ctx.confirmedAhead).toBe(false);
+    expect([ctx.forPeople, ctx.confirmedAhead]).toEqual([true, false]);
     const heard: Notice[] = [];
     const step = ctx.keeperStep({
       signal: new AbortController().signal,

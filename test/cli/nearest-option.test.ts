@@ -9,10 +9,12 @@ import { runMainInProcess } from '../support/hedge-in-process.js';
 
 describe('the closest option', () => {
   it('counts a swap of two neighbours as one edit, as a person mistypes', () => {
-    expect(editDistance('tenor', 'tneor')).toBe(1);
-    expect(editDistance('tenor', 'tenr')).toBe(1);
-    expect(editDistance('', 'json')).toBe(4);
-    expect(editDistance('json', 'json')).toBe(0);
+    expect([
+      editDistance('tenor', 'tneor'),
+      editDistance('tenor', 'tenr'),
+      editDistance('', 'json'),
+      editDistance('json', 'json'),
+    ]).toEqual([1, 1, 4, 0]);
   });
 
   it('is the nearest of the candidates, the first given on a tie; "likely" only when close', () => {
@@ -21,8 +23,7 @@ describe('the closest option', () => {
     // --bogus is far from all of them: still named, not as a typo.
     expect(nearestOption('--bogus', ['--tenor', '--demo', '--yes'])).toMatchObject({ likely: false });
     // A tie goes to the first candidate: the caller lists the command's own options before the global ones.
-    expect(nearestOption('--ab', ['--ax', '--ay'])?.flag).toBe('--ax');
-    expect(nearestOption('--x', [])).toBeUndefined();
+    expect([nearestOption('--ab', ['--ax', '--ay'])?.flag, nearestOption('--x', [])]).toEqual(['--ax', undefined]);
   });
 
   it("is said in one line with the command's help; a value typed with = is not repeated", () => {

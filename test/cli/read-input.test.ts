@@ -37,8 +37,10 @@ describe('bad input on the read commands', () => {
     const before = sandbox.requestLog.length;
     const result = await hedge('price EURNGN');
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.\n');
+    expect([result.stdout, result.stderr]).toEqual([
+      '',
+      'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.\n',
+    ]);
     expect(sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /markets']);
   });
 

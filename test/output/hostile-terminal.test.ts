@@ -134,8 +134,7 @@ describe('hostile text in a pipe', () => {
       );
       for (const result of [plain, json]) {
         expect(result!.code, result!.stderr).toBe(read.code);
-        expect(unsafeIn(result!.stdout)).toBeUndefined();
-        expect(unsafeIn(result!.stderr)).toBeUndefined();
+        expect([unsafeIn(result!.stdout), unsafeIn(result!.stderr)]).toEqual([undefined, undefined]);
       }
       expect(`${plain!.stdout}${plain!.stderr}`).toMatch(/\\x1b|\\u202e/);
       // Data on stdout, or the error document on stderr: either parses.
@@ -172,8 +171,7 @@ describe('hostile text in a pipe', () => {
         env: simulator.env,
       },
     );
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([2, '']);
     // Shown escaped (as a quoted string: `\u001b`), on one line.
     expect(result.stderr).toMatch(/^hedge: --ref: "x\\u001b\]0;pwned\\u0007[^\n]*\n$/);
     expect(unsafeIn(result.stderr)).toBeUndefined();

@@ -73,9 +73,7 @@ describe('money words', () => {
   });
 
   it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
-    expect(toAccountSide(4.19)).toBe(-4.19);
-    expect(toAccountSide(-2.79)).toBe(2.79);
-    expect(Object.is(toAccountSide(0), 0)).toBe(true);
+    expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
   });
 
   it('says who pays, now or once realized', () => {
@@ -101,9 +99,11 @@ describe('money words', () => {
     expect(priceFavourBps('buy', 1500.15, 1500)).toBeCloseTo(-1, 10);
     expect(priceFavourBps('sell', 1500.15, 1500)).toBeCloseTo(1, 10);
     expect(priceFavourBps('sell', 1499.85, 1500)).toBeCloseTo(-1, 10);
-    expect(betterOrWorse(0.3, 'quoted', 'as quoted')).toBe('better than quoted');
-    expect(betterOrWorse(-0.3, 'the market price', 'none')).toBe('worse than the market price');
-    expect(betterOrWorse(0, 'quoted', 'as quoted')).toBe('as quoted');
+    expect([
+      betterOrWorse(0.3, 'quoted', 'as quoted'),
+      betterOrWorse(-0.3, 'the market price', 'none'),
+      betterOrWorse(0, 'quoted', 'as quoted'),
+    ]).toEqual(['better than quoted', 'worse than the market price', 'as quoted']);
   });
 
   it('slippage of a fill is signed the same way for both sides', () => {
@@ -239,16 +239,17 @@ describe('results of open, add, reduce and close', () => {
 describe('add and open rules', () => {
   it('an addition is quoted with the shortest tenor covering the time to maturity', () => {
     const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
-    expect(additionQuoteTenor(inDays(0.5), NOW)).toBe(1);
-    expect(additionQuoteTenor(inDays(1), NOW)).toBe(1);
-    expect(additionQuoteTenor(inDays(2.9), NOW)).toBe(3);
-    expect(additionQuoteTenor(inDays(6.99), NOW)).toBe(7);
-    expect(additionQuoteTenor(inDays(9), NOW)).toBe(7);
-    expect(additionQuoteTenor(undefined, NOW, 3)).toBe(3);
-    expect(additionQuoteTenor(undefined, NOW, 5)).toBe(1);
+    expect([
+      additionQuoteTenor(inDays(0.5), NOW),
+      additionQuoteTenor(inDays(1), NOW),
+      additionQuoteTenor(inDays(2.9), NOW),
+      additionQuoteTenor(inDays(6.99), NOW),
+      additionQuoteTenor(inDays(9), NOW),
+      additionQuoteTenor(undefined, NOW, 3),
+      additionQuoteTenor(undefined, NOW, 5),
+    ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
     expect(daysUntil(inDays(2.5), NOW)).toBeCloseTo(2.5, 10);
-    expect(daysUntil(inDays(-1), NOW)).toBe(0);
-    expect(daysUntil('not a time', NOW)).toBeUndefined();
+    expect([daysUntil(inDays(-1), NOW), daysUntil('not a time', NOW)]).toEqual([0, undefined]);
   });
 
   it('the "already open" note names the position and the add command, and refuses nothing', () => {
@@ -398,8 +399,10 @@ describe('a plan in that convention', () => {
     expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_total_usdc: -6.3 });
     const script = capture('tsv');
     await renderPlan(script.out, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
-    expect(plainField(script.stdout(), 'fee_usdc')).toBe('-2.5');
-    expect(plainField(script.stdout(), 'carry_usdc')).toBe('-6.3');
+    expect([plainField(script.stdout(), 'fee_usdc'), plainField(script.stdout(), 'carry_usdc')]).toEqual([
+      '-2.5',
+      '-6.3',
+    ]);
     expect(script.stderr()).toContain('carry_total_usdc=-6.3');
   });
 });

@@ -90,8 +90,10 @@ describe('record', () => {
 describe('human values', () => {
   it('P&L is green when positive and red when negative, only with colour on', async () => {
     const colored = output('table', true).out;
-    expect(colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5)).toBe('\u001b[32m+5.00\u001b[39m');
-    expect(colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('\u001b[31m-5.00\u001b[39m');
+    expect([
+      colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5),
+      colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5),
+    ]).toEqual(['\u001b[32m+5.00\u001b[39m', '\u001b[31m-5.00\u001b[39m']);
     const plain = output('table', false).out;
     expect(plain.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('-5.00');
   });

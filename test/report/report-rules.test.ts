@@ -334,9 +334,7 @@ describe('figures a record does not give are unknown, not 0', () => {
       fees_usdc: 2.5,
       net_pnl_usd: 1.5,
     });
-    expect(sell.carry_usdc).toBeNull();
-    expect(sell.fees_usdc).toBeNull();
-    expect(report.totals.carry_usdc).toBe(1);
+    expect([sell.carry_usdc, sell.fees_usdc, report.totals.carry_usdc]).toEqual([null, null, 1]);
   });
 
   it('counts the records that leave each figure out', () => {
@@ -445,7 +443,9 @@ describe('parseReportDate', () => {
     expect(reportPeriodProblem(day, day)).toBe(
       '--since (2026-11-01T00:00:00.000Z) must be before --until (2026-11-01T00:00:00.000Z); --until is exclusive.',
     );
-    expect(reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z'))).toBeUndefined();
-    expect(reportPeriodProblem(undefined, day)).toBeUndefined();
+    expect([reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z')), reportPeriodProblem(undefined, day)]).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 });

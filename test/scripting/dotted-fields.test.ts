@@ -96,8 +96,10 @@ describe('dotted --fields', () => {
 
   it('valueAtPath follows objects by key and lists by index, nothing else', () => {
     expect([valueAtPath(QUOTE, 'pricing.market_price'), valueAtPath(QUOTE, 'legs.0.side')]).toEqual([1512.95, 'sell']);
-    expect(valueAtPath(QUOTE, 'legs.x')).toBeUndefined();
-    expect(valueAtPath(QUOTE, 'market.length')).toBeUndefined();
-    expect(valueAtPath(QUOTE, 'pricing.toString')).toBeUndefined();
+    expect([
+      valueAtPath(QUOTE, 'legs.x'),
+      valueAtPath(QUOTE, 'market.length'),
+      valueAtPath(QUOTE, 'pricing.toString'),
+    ]).toEqual([undefined, undefined, undefined]);
   });
 });
