@@ -121,10 +121,10 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       'exposure_exceeded',
       ['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json'],
       (simulator) => {
-        expect(simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode])).toEqual([
-          [400, 'exposure_exceeded'],
-        ]);
-        expect(simulator.hedges()).toEqual([]);
+        expect([
+          simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode]),
+          simulator.hedges(),
+        ]).toEqual([[[400, 'exposure_exceeded']], []]);
       },
       { exposureCapUsd: 50_000 },
     ),
@@ -356,8 +356,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
           terminal.write(KEYS.ENTER);
           const code = await terminal.exitCode;
           expect(terminal.screen()).toContain('Not confirmed; nothing was sent.');
-          expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes']);
-          expect(simulator.hedges()).toEqual([]);
+          expect([simulator.writes().map((entry) => entry.path), simulator.hedges()]).toEqual([['/quotes'], []]);
           return { code };
         } finally {
           terminal.kill();

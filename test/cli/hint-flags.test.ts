@@ -48,18 +48,18 @@ const failure = () =>
 describe('describeFailure', () => {
   it.each(['cli', 'agent'] as const)('puts --demo into every hedge command of the hint once (%s)', (origin) => {
     const ctx = context({ demo: true }, origin);
-    expect(describeFailure(failure(), ctx.globals).hint).toBe(
+    expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')]).toEqual([
       'See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
-    );
-    expect(ctx.hedgeCommand('journal')).toBe('hedge --demo journal');
+      'hedge --demo journal',
+    ]);
   });
 
   it.each(['cli', 'agent'] as const)('puts --profile NAME in as hedgeCommand does (%s)', (origin) => {
     const ctx = context({ profile: 'ops' }, origin);
-    expect(describeFailure(failure(), ctx.globals).hint).toBe(
+    expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')]).toEqual([
       'See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
-    );
-    expect(ctx.hedgeCommand('journal')).toBe('hedge --profile ops journal');
+      'hedge --profile ops journal',
+    ]);
   });
 
   it('leaves the hint alone when no flag chose the environment', () => {

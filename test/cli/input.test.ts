@@ -94,10 +94,10 @@ describe('limit', () => {
 
 describe('status', () => {
   it('is one of the five hedge states', () => {
-    expect([parseStatus(undefined), parseStatus('FILLED')]).toEqual([undefined, 'filled']);
-    expect(refusal(() => parseStatus('open'))).toBe(
+    expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(() => parseStatus('open'))]).toEqual([
+      [undefined, 'filled'],
       '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
-    );
+    ]);
   });
 });
 

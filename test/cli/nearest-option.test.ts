@@ -18,8 +18,13 @@ describe('the closest option', () => {
   });
 
   it('is the nearest of the candidates, the first given on a tie; "likely" only when close', () => {
-    expect(nearestOption('--tenr', ['--tenor', '--ref', '--json'])).toEqual({ flag: '--tenor', likely: true });
-    expect(nearestOption('--jsn=1', ['--json', '--yes'])).toEqual({ flag: '--json', likely: true });
+    expect([
+      nearestOption('--tenr', ['--tenor', '--ref', '--json']),
+      nearestOption('--jsn=1', ['--json', '--yes']),
+    ]).toEqual([
+      { flag: '--tenor', likely: true },
+      { flag: '--json', likely: true },
+    ]);
     // --bogus is far from all of them: still named, not as a typo.
     expect(nearestOption('--bogus', ['--tenor', '--demo', '--yes'])).toMatchObject({ likely: false });
     // A tie goes to the first candidate: the caller lists the command's own options before the global ones.
@@ -27,10 +32,13 @@ describe('the closest option', () => {
   });
 
   it("is said in one line with the command's help; a value typed with = is not repeated", () => {
-    expect(unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login'])).toBe(
+    expect([
+      unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login']),
+      unknownOptionMessage('--x', [], []),
+    ]).toEqual([
       "unknown option '--api-key'; the closest is --base-url, and `hedge login --help` lists every option.",
-    );
-    expect(unknownOptionMessage('--x', [], [])).toBe("unknown option '--x'; `hedge --help` lists the options.");
+      "unknown option '--x'; `hedge --help` lists the options.",
+    ]);
   });
 });
 

@@ -76,8 +76,10 @@ describe('reportError', () => {
     expect(lines.every((line) => displayWidth(line) <= 60)).toBe(true);
     expect(lines.length).toBeGreaterThan(2);
     const hintAt = lines.findIndex((line) => line.startsWith('  → '));
-    expect(lines.slice(hintAt + 1).every((line) => line.startsWith('    '))).toBe(true);
-    expect(words(err.text())).toEqual(words(`${interrupted.message} → ${interrupted.hint}`));
+    expect([lines.slice(hintAt + 1).every((line) => line.startsWith('    ')), words(err.text())]).toEqual([
+      true,
+      words(`${interrupted.message} → ${interrupted.hint}`),
+    ]);
   });
 
   it('in a pipe (no width) or under --json, one line per message', () => {

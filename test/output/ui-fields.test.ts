@@ -48,19 +48,12 @@ describe('withExtraFields', () => {
   ];
 
   it('puts known fields first, then every other field sorted by name (whatever order the server sent them in)', () => {
-    expect(withExtraFields(known, rows).map((field) => field.key)).toEqual([
-      'market',
-      'capacity_buy',
-      'desk_region',
-      'order_tx_hash',
-      'risk_tier',
-    ]);
-    expect(withExtraFields(known, [...rows].reverse()).map((field) => field.key)).toEqual([
-      'market',
-      'capacity_buy',
-      'desk_region',
-      'order_tx_hash',
-      'risk_tier',
+    expect([
+      withExtraFields(known, rows).map((field) => field.key),
+      withExtraFields(known, [...rows].reverse()).map((field) => field.key),
+    ]).toEqual([
+      ['market', 'capacity_buy', 'desk_region', 'order_tx_hash', 'risk_tier'],
+      ['market', 'capacity_buy', 'desk_region', 'order_tx_hash', 'risk_tier'],
     ]);
   });
 
@@ -83,11 +76,11 @@ describe('withExtraFields', () => {
   });
 
   it('drops a known field no row has, unless asked to keep columns stable', () => {
-    expect(withExtraFields(known, rows).some((field) => field.key === 'client_reference')).toBe(false);
-    expect(
+    expect([
+      withExtraFields(known, rows).some((field) => field.key === 'client_reference'),
       withExtraFields(known, rows, { keepAbsentKnown: true })
         .map((field) => field.key)
         .slice(0, 3),
-    ).toEqual(['market', 'client_reference', 'capacity_buy']);
+    ]).toEqual([false, ['market', 'client_reference', 'capacity_buy']]);
   });
 });

@@ -86,8 +86,7 @@ describe('times', () => {
 
 describe('hashes', () => {
   it('are shortened for tables only when long', () => {
-    expect(shortHash(`0x${'ab'.repeat(32)}`)).toBe('0xabab…abab');
-    expect(shortHash('0x1234')).toBe('0x1234');
+    expect([shortHash(`0x${'ab'.repeat(32)}`), shortHash('0x1234')]).toEqual(['0xabab…abab', '0x1234']);
   });
 });
 

@@ -135,10 +135,10 @@ describe('shortenMiddle', () => {
 
   it('keeps the colours around the cut, the … in them', async () => {
     const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
-    expect(await painted(out)).toEqual(await painted(`${RED}0x5f12…157b${FG_OFF}`));
-    expect(await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11))).toEqual(
-      await painted(`0x5f12${RED}…157b${FG_OFF}`),
-    );
+    expect([
+      await painted(out),
+      await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
+    ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
   });
 
   it('counts wide characters', () => {
@@ -159,20 +159,22 @@ describe('wrapWords', () => {
     const hint =
       'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
     const lines = wrapWords(hint, 80).split('\n');
-    expect(lines.every((line) => displayWidth(line) <= 80)).toBe(true);
-    expect(lines).toEqual([
-      'One hedge in full, with every field and its transaction hashes whole, is:',
-      '`hedge --profile desk hedges <ID>`.',
+    expect([lines.every((line) => displayWidth(line) <= 80), lines]).toEqual([
+      true,
+      [
+        'One hedge in full, with every field and its transaction hashes whole, is:',
+        '`hedge --profile desk hedges <ID>`.',
+      ],
     ]);
     // Wider than a whole line: broken at its spaces like any text, never between letters.
     const long = wrapWords(
       'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
       40,
     ).split('\n');
-    expect(long.every((line) => displayWidth(line) <= 40)).toBe(true);
-    expect(long.join(' ')).toBe(
+    expect([long.every((line) => displayWidth(line) <= 40), long.join(' ')]).toEqual([
+      true,
       'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
-    );
+    ]);
   });
 
   for (const [width, lineCount] of [
@@ -226,13 +228,16 @@ describe('wrapWords', () => {
   });
 
   it('indents the lines after the first by the hanging indent, and gives the first its whole width', () => {
-    expect(wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 })).toBe(
-      '--tenor D  one two\n           three\n           four',
-    );
     expect([
-      wrapWords('alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 }),
-      wrapWords('aaa bbb ccc ddd eee', 11, { hangingIndent: 4 }),
-    ]).toEqual(['alpha\n   beta\n\n   gamma', 'aaa bbb ccc\n    ddd eee']);
+      wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 }),
+      [
+        wrapWords('alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 }),
+        wrapWords('aaa bbb ccc ddd eee', 11, { hangingIndent: 4 }),
+      ],
+    ]).toEqual([
+      '--tenor D  one two\n           three\n           four',
+      ['alpha\n   beta\n\n   gamma', 'aaa bbb ccc\n    ddd eee'],
+    ]);
   });
 
   it('counts wide characters', () => {

@@ -143,20 +143,25 @@ describe('period', () => {
 
   it('--since is inclusive and --until exclusive, on the close time', () => {
     const report = grouped(records, 'day', { since, until });
-    expect([report.totals.count, report.totals.net_pnl_usd]).toEqual([2, 6]);
-    expect(keysAndCounts(report)).toEqual([
-      ['2026-11-01', 1],
-      ['2026-11-07', 1],
+    expect([
+      [report.totals.count, report.totals.net_pnl_usd],
+      keysAndCounts(report),
+      [report.since, report.until],
+    ]).toEqual([
+      [2, 6],
+      [
+        ['2026-11-01', 1],
+        ['2026-11-07', 1],
+      ],
+      ['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z'],
     ]);
-    expect([report.since, report.until]).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z']);
   });
 
   it('either bound alone', () => {
     expect([
-      grouped(records, 'side', { since }).totals.net_pnl_usd,
-      grouped(records, 'side', { until }).totals.net_pnl_usd,
-    ]).toEqual([14, 7]);
-    expect(grouped(records, 'side').since).toBeNull();
+      [grouped(records, 'side', { since }).totals.net_pnl_usd, grouped(records, 'side', { until }).totals.net_pnl_usd],
+      grouped(records, 'side').since,
+    ]).toEqual([[14, 7], null]);
   });
 });
 
@@ -170,11 +175,13 @@ describe('time groups (UTC)', () => {
       ],
       'week',
     );
-    expect(keysAndCounts(report)).toEqual([
-      ['2026-W47', 2],
-      ['2026-W48', 1],
+    expect([keysAndCounts(report), report.groups[0].label]).toEqual([
+      [
+        ['2026-W47', 2],
+        ['2026-W48', 1],
+      ],
+      '2026-W47',
     ]);
-    expect(report.groups[0].label).toBe('2026-W47');
   });
 
   it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01', () => {
@@ -189,15 +196,17 @@ describe('time groups (UTC)', () => {
       ],
       'week',
     );
-    expect(keysAndCounts(report)).toEqual([
-      ['2025-W52', 1],
-      ['2026-W01', 1],
-      ['2026-W53', 3],
-      ['2027-W01', 1],
-    ]);
-    expect([isoWeekKey(Date.parse('2021-01-03T00:00:00Z')), isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))]).toEqual([
-      '2020-W53',
-      '2025-W01',
+    expect([
+      keysAndCounts(report),
+      [isoWeekKey(Date.parse('2021-01-03T00:00:00Z')), isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))],
+    ]).toEqual([
+      [
+        ['2025-W52', 1],
+        ['2026-W01', 1],
+        ['2026-W53', 3],
+        ['2027-W01', 1],
+      ],
+      ['2020-W53', '2025-W01'],
     ]);
   });
 
@@ -303,14 +312,17 @@ describe('groups by deal reference (--by ref)', () => {
       { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
     ];
     const report = grouped(records, 'ref');
-    expect(
+    expect([
       report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
-    ).toEqual([
-      ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
-      ['unknown', 'unknown', 1, 200, 4],
-      ['', 'No reference', 1, 500, 2],
+      report.totals.net_pnl_usd,
+    ]).toEqual([
+      [
+        ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
+        ['unknown', 'unknown', 1, 200, 4],
+        ['', 'No reference', 1, 500, 2],
+      ],
+      5.15,
     ]);
-    expect(report.totals.net_pnl_usd).toBe(5.15);
   });
 });
 
@@ -324,17 +336,19 @@ describe('figures a record does not give are unknown, not 0', () => {
 
   it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
     const [buy, sell] = report.groups;
-    expect(buy).toEqual({
-      key: 'buy',
-      label: 'buy',
-      count: 2,
-      notional_usd: 3000,
-      gross_pnl_usd: 5,
-      carry_usdc: 1,
-      fees_usdc: 2.5,
-      net_pnl_usd: 1.5,
-    });
-    expect([sell.carry_usdc, sell.fees_usdc, report.totals.carry_usdc]).toEqual([null, null, 1]);
+    expect([buy, [sell.carry_usdc, sell.fees_usdc, report.totals.carry_usdc]]).toEqual([
+      {
+        key: 'buy',
+        label: 'buy',
+        count: 2,
+        notional_usd: 3000,
+        gross_pnl_usd: 5,
+        carry_usdc: 1,
+        fees_usdc: 2.5,
+        net_pnl_usd: 1.5,
+      },
+      [null, null, 1],
+    ]);
   });
 
   it('counts the records that leave each figure out', () => {
@@ -440,12 +454,12 @@ describe('parseReportDate', () => {
 
   it('a period that holds nothing is named', () => {
     const day = new Date('2026-11-01T00:00:00Z');
-    expect(reportPeriodProblem(day, day)).toBe(
+    expect([
+      reportPeriodProblem(day, day),
+      [reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z')), reportPeriodProblem(undefined, day)],
+    ]).toEqual([
       '--since (2026-11-01T00:00:00.000Z) must be before --until (2026-11-01T00:00:00.000Z); --until is exclusive.',
-    );
-    expect([reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z')), reportPeriodProblem(undefined, day)]).toEqual([
-      undefined,
-      undefined,
+      [undefined, undefined],
     ]);
   });
 });
