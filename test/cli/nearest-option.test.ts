@@ -46,7 +46,7 @@ const run = (argv: string[]) => runMainInProcess(ROOT, argv, {}, '');
 
 describe('hedge with an unknown option (the parser, in-process)', () => {
   it("names the closest of the command's options and the global ones, and the command's help; exit 2", async () => {
-    expect(await run(['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'])).toMatchObject({
+    expect(await run('quote USDTNGN buy 1000 --tenr 3'.split(' '))).toMatchObject({
       code: 2,
       stderr: "hedge: unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.\n",
     });
@@ -80,7 +80,7 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
       [['markets', '--json'], true],
       [['--format', 'ndjson', 'markets'], true],
       [['markets', '--format=json'], true],
-      [['markets', '--format', 'csv', '--query', 'x'], false],
+      ['markets --format csv --query x'.split(' '), false],
       [['markets', '--raw'], false],
     ] as const)
       expect(jsonErrorsAsked(value), String(value)).toBe(expected);

@@ -17,7 +17,7 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
     const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
     const dotted = ok(
       await simulator.hedge(
-        ['markets', '--fields', 'market,net_rate_daily_pct.sell,net_rate_daily_pct.buy', '--format', 'table'],
+        'markets --fields market,net_rate_daily_pct.sell,net_rate_daily_pct.buy --format table'.split(' '),
         { env: { COLUMNS: '160' } },
       ),
     );

@@ -44,14 +44,8 @@ describe('a key the server echoes in a data field', () => {
     const html = tempDir();
     try {
       const runs = {
-        table: await through(simulator, proxy.baseUrl, [
-          'positions',
-          '--format',
-          'table',
-          '--fields',
-          'side,echo,note',
-        ]),
-        card: await through(simulator, proxy.baseUrl, ['account', '--format', 'table', '--fields', 'echo,note']),
+        table: await through(simulator, proxy.baseUrl, 'positions --format table --fields side,echo,note'.split(' ')),
+        card: await through(simulator, proxy.baseUrl, 'account --format table --fields echo,note'.split(' ')),
         tsv: await through(simulator, proxy.baseUrl, ['hedges', '--format', 'tsv']),
         csv: await through(simulator, proxy.baseUrl, ['positions', '--format', 'csv']),
         ndjson: await through(simulator, proxy.baseUrl, ['history', '--format', 'ndjson']),

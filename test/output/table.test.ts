@@ -153,7 +153,7 @@ describe('fitColumns', () => {
       { key: 'net', width: 11, minWidth: 11, tightWidth: 7, money: true },
       { key: 'market', width: 7, minWidth: 7 },
     ];
-    const priority = ['side', 'net', 'entry', 'id', 'market'];
+    const priority = 'side net entry id market'.split(' ');
     const idFirst = ['id', 'net', 'side'];
     // The same net P&L, not money.
     const plain = needs.slice(0, 4).map((need) => ({ ...need, money: false }));
@@ -206,7 +206,7 @@ describe('fitColumns', () => {
       { key: 'left', width: 6, minWidth: 6 },
       { key: 'market', width: 7, minWidth: 7 },
     ];
-    const priority = ['side', 'ref', 'net', 'left', 'market'];
+    const priority = 'side ref net left market'.split(' ');
     // At 60, whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3
     // gaps), and market (of the rest) does not cut it further. At 67 there is room for it whole
     // beside the desk's columns, and market (of the rest) waits.
@@ -311,7 +311,7 @@ describe('the drawing, byte for byte', () => {
         drawn: { width: 12, minWidth: 5, draw: (row, width) => c.cyan('█'.repeat(1 + (row % Math.max(1, width)))) },
       },
     ],
-    priority: ['id', 'net', 'side', 'bar', 'ref'],
+    priority: 'id net side bar ref'.split(' '),
     rowCount: rows,
     totals: { label: 'Total', cells: ['', '', '', c.bold('+1.00')].map((text) => tableCell(text)) },
     sections: [
@@ -371,7 +371,7 @@ describe('the drawing, byte for byte', () => {
           cells: cells([`0x${'5f12'.repeat(16)}`, `0x${'a9c0'.repeat(16)}`], rows),
         },
       ],
-      priority: ['ref', 'side', 'net', 'note', 'hash'],
+      priority: 'ref side net note hash'.split(' '),
       rowCount: rows,
       sections: [
         { before: 0, line: c.bold('月 02 Mar 2026 · 二 hedges 👩‍💻, a section line longer than the narrowest terminal') },
@@ -438,7 +438,7 @@ describe('the drawing, byte for byte', () => {
           cells: reasons.map((reason) => tableCell(reason)),
         },
       ],
-      priority: ['ref', 'side', 'notional', 'time', 'why', 'id'],
+      priority: 'ref side notional time why id'.split(' '),
       decisive: 5,
       rowCount: rows,
       totals: {

@@ -109,15 +109,9 @@ describe('table cells', () => {
       'garbage',
     ]);
     // Whatever the form, the same minute as Date reads it: a canonical UTC stamp straight from its text, the rest through Date.
-    for (const iso of [
-      '2026-03-05T10:00Z',
-      '2026-03-05T10:00:59Z',
-      '2026-12-31T23:59:59.999999Z',
-      '2026-03-05T12:00:00+02:00',
-      '2026-03-05T10:00:00.000',
-      '2026-03-05',
-      '+002026-03-05T10:00:00Z',
-    ]) {
+    for (const iso of '2026-03-05T10:00Z 2026-03-05T10:00:59Z 2026-12-31T23:59:59.999999Z 2026-03-05T12:00:00+02:00 2026-03-05T10:00:00.000 2026-03-05 +002026-03-05T10:00:00Z'.split(
+      ' ',
+    )) {
       expect(formatUtcMinutes(iso)).toBe(new Date(iso).toISOString().slice(0, 16).replace('T', ' '));
     }
     expect([

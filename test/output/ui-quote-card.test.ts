@@ -116,13 +116,9 @@ describe('renderQuoteCard', () => {
     const [header, row, ...rest] = text.split('\n');
     expect(rest).toEqual([]);
     const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
-    expect(header!.split('\t').slice(0, 5)).toEqual([
-      'market',
-      'side',
-      'notional_usd',
-      'tenor_days',
-      'pricing.market_price',
-    ]);
+    expect(header!.split('\t').slice(0, 5)).toEqual(
+      'market side notional_usd tenor_days pricing.market_price'.split(' '),
+    );
     expect(plain).toMatchObject({
       'pricing.execution_price': '1530.5219',
       'pricing.price_impact_usd': '-4.4',

@@ -87,7 +87,7 @@ describe('readHistoryRecord', () => {
       HISTORY_FIELD_SYNONYMS.feesUsd[0],
       HISTORY_FIELD_SYNONYMS.closedAt[0],
       HISTORY_FIELD_SYNONYMS.hedgeId[0],
-    ]).toEqual(['net_pnl_usd', 'carry_usdc', 'fees_usdc', 'closed_at', 'hedge_id']);
+    ]).toEqual('net_pnl_usd carry_usdc fees_usdc closed_at hedge_id'.split(' '));
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {
@@ -130,15 +130,11 @@ describe('readTimestamp', () => {
       readTimestamp(1795334400),
       readTimestamp(1795334400000),
       readTimestamp('1795334400'),
-    ]).toEqual([
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T00:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-    ]);
+    ]).toEqual(
+      '2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T00:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z'.split(
+        ' ',
+      ),
+    );
   });
 
   it('refuses what is not a time', () => {

@@ -109,7 +109,7 @@ describe('hedge report', () => {
     market: (record) => record.market,
   };
 
-  for (const by of ['day', 'week', 'month', 'side', 'tenor', 'market']) {
+  for (const by of 'day week month side tenor market'.split(' ')) {
     it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
       const before = trading.sandbox.requestLog.length;
       const report = await reportJson(`--by ${by}`);
@@ -243,12 +243,12 @@ describe('hedge report', () => {
     expect(result.stderr).toContain(path);
     const html = readFileSync(path, 'utf8');
     // Each totals card names its JSON field and holds its number as the JSON has it (data-value).
-    for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'notional_usd', 'count']) {
+    for (const field of 'net_pnl_usd gross_pnl_usd carry_usdc fees_usdc notional_usd count'.split(' ')) {
       const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
       expect(match, field).not.toBeNull();
       expect(cents(Number(match![1])), field).toBe(cents(report.totals[field]));
     }
-    for (const external of ['http:', 'https:', '//', 'url(', '@import', '<script', '<img', '<link']) {
+    for (const external of 'http: https: // url( @import <script <img <link'.split(' ')) {
       expect(html.toLowerCase(), external).not.toContain(external);
     }
     // The account and environment are named — a simulator on this machine, not its temporary port; the key never is.
@@ -317,7 +317,7 @@ describe('hedge report reconciles deal by deal', () => {
     expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
       ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
     );
-    for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'])
+    for (const figure of 'notional_usd gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '))
       expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
     expect(report.locked).toEqual([
       {
