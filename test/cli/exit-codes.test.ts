@@ -89,7 +89,7 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
   options: { realNow: () => STOPPED_AT_MS },
   run: async (simulator) => {
     let child: ChildProcess | undefined;
-    const running = simulator.hedge(['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'], {
+    const running = simulator.hedge(`open ${MARKET} buy 5000 --tenor 1 --json`, {
       onSpawn: (spawned) => (child = spawned),
     });
     await until(
@@ -411,7 +411,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const file = targetFile(simulator, 1000);
         let first: ChildProcess | undefined;
         let printed = '';
-        const running = simulator.hedge(['keep', file, '--interval', '2'], {
+        const running = simulator.hedge(`keep ${file} --interval 2`, {
           onSpawn: (spawned) => {
             first = spawned;
             spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
@@ -420,7 +420,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
         await until(() => printed.includes('"event":"reopen"'), "the first keeper's open");
         const writes = simulator.writes().length;
-        const second = await simulator.hedge(['keep', file, '--once', '--json']);
+        const second = await simulator.hedge(`keep ${file} --once --json`);
         expect(second.stderr).toContain(`pid ${first!.pid}`);
         expect(simulator.writes()).toHaveLength(writes);
         first!.kill('SIGTERM');
@@ -492,7 +492,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       name: '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
       run: async (simulator) => {
         const file = targetFile(simulator, 1000);
-        ok(await simulator.hedge(['keep', file, '--once']));
+        ok(await simulator.hedge(`keep ${file} --once`));
         const result = await simulator.hedge('keep status --json');
         expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
         return result;

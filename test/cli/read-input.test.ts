@@ -170,7 +170,7 @@ describe('input files are bounded', () => {
   it('30 bad rows: the count of all, the first 20 lines, then how many more — on a terminal and under --json', async () => {
     const bad = join(work.path, 'bad.csv');
     writeFileSync(bad, `market,side,notional_usd,tenor_days\n${'USDTNGN,hold,1000,3\n'.repeat(30)}`);
-    const shown = await hedge(['plan', bad]);
+    const shown = await hedge(`plan ${bad}`);
     expect(shown.code, shown.stderr).toBe(2);
     const lines = shown.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(22);
@@ -182,7 +182,7 @@ describe('input files are bounded', () => {
       ),
       '… and 10 more problems',
     ]);
-    const json = await hedge(['plan', bad, '--json']);
+    const json = await hedge(`plan ${bad} --json`);
     expect(json.code).toBe(2);
     const message: string = JSON.parse(json.stderr).error.message;
     expect(message.split('\n')).toHaveLength(22);
@@ -202,13 +202,13 @@ describe('input files are bounded', () => {
     );
     const policy = join(work.path, 'twice-policy.json');
     writeFileSync(policy, '{"band_pct":5,"band_pct":40}');
-    const planned = await hedge(['plan', target]);
+    const planned = await hedge(`plan ${target}`);
     expect(planned.code, planned.stderr).toBe(2);
     expect(planned.stderr.trimEnd().split('\n')).toEqual([
       `hedge: ${target}: 1 problem; nothing was read or sent.`,
       `${target}:1: item 1: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).`,
     ]);
-    const exposed = await hedge(['exposures', exposures]);
+    const exposed = await hedge(`exposures ${exposures}`);
     expect(exposed.code, exposed.stderr).toBe(2);
     expect(exposed.stderr).toContain(
       `${exposures}: the key exposures appears more than once in one object; each key may appear once`,

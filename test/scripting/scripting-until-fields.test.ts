@@ -35,7 +35,7 @@ describe('--until', () => {
     const opened = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`));
     const id = opened.hedge_id;
     let child: ChildProcess | undefined;
-    const running: Promise<RunResult> = t.hedge(['hedges', id, '--until', "status=='filled'", '--json'], {
+    const running: Promise<RunResult> = t.hedge(`hedges ${id} --until status=='filled' --json`, {
       onSpawn: (spawned) => (child = spawned),
     });
     await until(
@@ -56,7 +56,7 @@ describe('--until', () => {
 
   it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
     const t = await start();
-    const unknown = await t.hedge(['hedges', 'hdg_missing', '--until', "status=='filled'"]);
+    const unknown = await t.hedge("hedges hdg_missing --until status=='filled'");
     exits(unknown, 3);
     // The id asked for, then the list it might be a short form of: no wait, no second round.
     expect(t.requests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
