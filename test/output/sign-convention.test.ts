@@ -113,16 +113,18 @@ describe('money words', () => {
 });
 
 describe('the quote card in that convention', () => {
-  it('earned carry is "+…, you earn"; a sell executing above the market price is better', () => {
+  it('earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"', () => {
     const sell: Quote = {
       ...BUY_QUOTE,
       side: 'sell',
+      tenor_days: 1,
       pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
       carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
     };
     const card = renderQuoteCard(capture('table').out, sell, NOW);
     expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
-    expect(card).toContain('+1.20 USDC/day (+0.0240%), you earn');
+    for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
+      expect(card).toContain(part);
   });
 
   it('the direction of impact comes from the two prices; the server sign only breaks a tie', () => {
