@@ -2,20 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
-import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
-import { collector, NOW } from '../support/output/fake-output.js';
+import { output as fakeOutput } from '../support/output/fake-output.js';
 
-function output(mode: OutputMode, color = false) {
-  const stdout = collector();
-  const stderr = collector();
-  const out = new Output({
-    mode,
-    chalk: makeChalk(color),
-    streams: { stdout: stdout.stream, stderr: stderr.stream },
-    now: () => NOW,
-  });
-  return { out, stdout: stdout.text, stderr: stderr.text };
-}
+/** An Output for people (a table), scripts (TSV) or JSON, coloured or not. */
+const output = (format: 'table' | 'tsv' | 'json', color = false) => fakeOutput(format, { chalk: makeChalk(color) });
 
 const FIELDS: FieldSpec[] = [
   { key: 'hedge_id', label: 'Hedge ID' },
@@ -59,7 +49,7 @@ describe('list', () => {
     const table = output('table');
     await table.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(table.stdout()).not.toContain('0xaaaa');
-    const plain = output('plain');
+    const plain = output('tsv');
     await plain.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
     expect(plain.stdout().split('\n')[1]).toContain(hash);
     const { out, stdout } = output('json');
@@ -70,7 +60,7 @@ describe('list', () => {
 
 describe('record', () => {
   it('plain: a header row of keys and one row, nested values as JSON', async () => {
-    const { out, stdout } = output('plain');
+    const { out, stdout } = output('tsv');
     out.record({ balance_usdc: 1000.5, limits: { a: 1 } }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }]);
     expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
   });
