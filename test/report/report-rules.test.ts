@@ -11,20 +11,9 @@ import {
   reportPeriodProblem,
   toCents,
 } from '../../src/features/report/report-rules.js';
+import { randomStream } from '../soak/random-stream.js';
 
 const DAY_MS = 86_400_000;
-
-/** A small deterministic generator (mulberry32), so the "random" set is the same on every run. */
-function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Each money figure is an exact number of cents written the awkward ways money arrives as floats:
@@ -42,7 +31,7 @@ function awkward(cents: number, random: () => number) {
 }
 
 function generate(count: number, seed: number) {
-  const random = seededRandom(seed);
+  const random = randomStream(seed);
   const start = Date.UTC(2026, 9, 20);
   const records: HistoryFacts[] = [];
   const netCents: number[] = [];
