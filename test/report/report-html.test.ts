@@ -37,14 +37,7 @@ function render(by: ReportGrouping, overrides: Partial<Parameters<typeof renderR
     since: new Date('2026-11-01T00:00:00Z'),
     until: new Date('2026-12-01T00:00:00Z'),
   });
-  const html = renderReportHtml(report, {
-    account: 'desk',
-    environment: 'test',
-    generatedAt: '2026-11-30T12:00:00.000Z',
-    records: facts,
-    ...overrides,
-  });
-  return { report, html };
+  return { report, html: page(report, '2026-11-30T12:00:00.000Z', { records: facts, ...overrides }) };
 }
 
 /** The figure a totals card shows, without its words (`-12.50 you paid` → `-12.50`). */
