@@ -1,32 +1,14 @@
 // The command context builds each service once, on first use (or serves the one given), and closes
 // what was opened last-first when the command ends; a keeper's step is quiet and confirmed.
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
-import { CommandContext, type ContextInit } from '../../src/platform/runtime/context.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
+import type { CommandContext } from '../../src/platform/runtime/context.js';
 import type { Notice } from '../../src/platform/results/notices.js';
+import { testContext, type TestContextOptions } from '../support/client.js';
 
-function context(given: Partial<ContextInit> = {}): CommandContext {
-  const io = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-  };
-  return new CommandContext({
-    io,
-    env: {},
-    globals: { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false },
-    clock: { now: () => 0, sleep: async () => {} },
-    signal: new AbortController().signal,
-    output: new Output({ mode: 'table', chalk: makeChalk(false), streams: io, now: () => 0 }),
-    ...given,
-  });
-}
+/** A context for people (a table), its services built as the CLI builds them unless `given`. */
+const context = (given: TestContextOptions = {}): CommandContext =>
+  testContext({ output: { format: 'table' }, ...given }).ctx;
 
 describe('CommandContext', () => {
   it('builds a service once however often and however concurrently it is asked for, and closes it at the end', async () => {
@@ -60,8 +42,7 @@ describe('CommandContext', () => {
 
   it("a keeper's step is confirmed by the keeper's start, not read by people, and its notices go to the keeper", () => {
     const ctx = context();
-    expect(ctx.forPeople).toBe(true);
-    expect(ctx.confirmedAhead).toBe(false);
+    expect([ctx.forPeople, ctx.confirmedAhead]).toEqual([true, false]);
     const heard: Notice[] = [];
     const step = ctx.keeperStep({
       signal: new AbortController().signal,

@@ -51,7 +51,7 @@ describe('bash completion (a real bash)', () => {
       ['hedge open USDTNGN s', ['sell']],
       ['hedge quote USDTNGN buy 10k --tenor ', ['1', '3', '7']],
       ['hedge quote USDTNGN buy 10k -t ', ['1', '3', '7']],
-      ['hedge hedges --status ', ['submitting', 'submitted', 'filled', 'failed', 'closed']],
+      ['hedge hedges --status ', 'submitting submitted filled failed closed'.split(' ')],
       ['hedge hedges --status f', ['filled', 'failed']],
       ['hedge completion ', ['bash', 'zsh', 'fish']],
       ['hedge profile use ', ['desk', 'ops.eu', 'sandbox-2']],
@@ -76,8 +76,10 @@ describe('bash completion (a real bash)', () => {
       'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
     ].join('\n');
     const output = execFileSync('bash', ['--norc', '-c', program, 'bash', BASH_FILE], { encoding: 'utf8' }).split('\n');
-    expect(output[0]?.split(' ').sort()).toEqual(['filled']);
-    expect(output[1]?.split(' ').sort()).toEqual(['closed', 'failed', 'filled', 'submitted', 'submitting']);
+    expect([output[0]?.split(' ').sort(), output[1]?.split(' ').sort()]).toEqual([
+      ['filled'],
+      'closed failed filled submitted submitting'.split(' '),
+    ]);
   });
 
   it('with no store file there are no profile names, and no error', () => {
@@ -109,25 +111,12 @@ describe('hedge completion SHELL', () => {
 
   it('--help shows how to install each script', async () => {
     const result = ok(await runHedge('completion --help'));
-    expect(result.stdout).toContain('hedge completion bash > ~/.local/share/bash-completion/completions/hedge');
-    expect(result.stdout).toContain('hedge completion zsh > "${fpath[1]}/_hedge"');
-    expect(result.stdout).toContain('hedge completion fish > ~/.config/fish/completions/hedge.fish');
-  });
-
-  it('what it prints works when sourced in bash', async () => {
-    const printed = (await runHedge('completion bash')).stdout;
-    const output = execFileSync(
-      'bash',
-      [
-        '--norc',
-        '-c',
-        'eval "$1"; COMP_WORDS=(hedge whoa); COMP_CWORD=1; _hedge; echo "${COMPREPLY[*]}"',
-        'bash',
-        printed,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(output.trim()).toBe('whoami');
+    for (const part of [
+      'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+      'hedge completion zsh > "${fpath[1]}/_hedge"',
+      'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+    ])
+      expect(result.stdout).toContain(part);
   });
 });
 
@@ -170,18 +159,13 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
     })
       .split('\n')
       .map((line) => line.split(' ').sort().join(' '));
-    expect(output[0]!.split(' ')).toEqual(expect.arrayContaining(['markets', 'quote', 'profile', 'journal', 'help']));
+    expect(output[0]!.split(' ')).toEqual(expect.arrayContaining('markets quote profile journal help'.split(' ')));
     // Options are offered whole (zsh filters them by what was typed): the command's and the global ones.
-    expect(output.slice(1, 5)).toEqual([
-      'buy sell',
-      'closed failed filled submitted submitting',
-      'desk ops.eu sandbox-2',
-      'list remove reset-wire use',
-    ]);
-    expect(output[5]!.split(' ')).toEqual(
+    expect([output.slice(1, 5), output[5]!.split(' '), output[6]]).toEqual([
+      ['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove reset-wire use'],
       expect.arrayContaining(['--fail-rate', '--fault-5xx', '--fault-429', '--json']),
-    );
-    expect(output[6]).toBe('FILES');
+      'FILES',
+    ]);
   });
 });
 

@@ -51,47 +51,30 @@ const PATHS = manifestPaths();
 const sorted = (words: string[]) => [...new Set(words)].sort();
 const lineFor = (path: string, tail: string) => `hedge ${path ? `${path} ` : ''}${tail}`;
 
-describe('completions/ at the top of the project: generated from the specs, committed', () => {
-  it.each(SHELLS)('completions/hedge.%s is what the specs generate', (shell) => {
-    const file = readFileSync(join(ROOT, 'completions', `hedge.${shell}`), 'utf8');
-    expect(
-      file === completionScript(shell),
-      `completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`,
-    ).toBe(true);
-  });
-
+describe.each(SHELLS)('hedge.%s', (shell) => {
   // The build rewrites completions/, so the file alone could be right while git holds a stale one:
   // git's index is what the next commit holds (a fresh clone's index is its commit).
-  it.each(SHELLS)('git holds completions/hedge.%s as the specs generate it', (shell) => {
+  it("completions/, git's index and dist/ hold what the specs generate", () => {
+    const generated = completionScript(shell);
     const held = spawnSync('git', ['show', `:completions/hedge.${shell}`], {
       cwd: ROOT,
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,
     });
     expect(held.status, `git has no completions/hedge.${shell}: ${REGENERATE} (git add completions/)`).toBe(0);
-    expect(
-      held.stdout === completionScript(shell),
-      `git's completions/hedge.${shell} is not what the specs generate: ${REGENERATE}`,
-    ).toBe(true);
+    for (const [where, text] of [
+      ['completions/', readFileSync(join(ROOT, 'completions', `hedge.${shell}`), 'utf8')],
+      ["git's completions/", held.stdout],
+      ['dist/completions/', readFileSync(scriptFile(shell), 'utf8')],
+    ])
+      expect(text === generated, `${where}hedge.${shell} is not what the specs generate: ${REGENERATE}`).toBe(true);
   });
 
-  describe.each(SHELLS)('completions/hedge.%s', (shell) => {
-    it.skipIf(!hasShell(shell))(
-      `passes ${shell} -n${hasShell(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`,
-      () => {
-        const check = spawnSync(shell, ['-n', join(ROOT, 'completions', `hedge.${shell}`)], { encoding: 'utf8' });
-        expect(check.stderr).toBe('');
-        expect(check.status).toBe(0);
-      },
-    );
-  });
-});
-
-describe('generated from the specs', () => {
-  it.each(['bash', 'zsh', 'fish'] as const)(
-    'dist/completions/hedge.%s is what the generator makes of the manifest',
-    (shell) => {
-      expect(readFileSync(scriptFile(shell), 'utf8')).toBe(completionScript(shell));
+  it.skipIf(!hasShell(shell))(
+    `passes ${shell} -n${hasShell(shell) ? '' : ` (skipped: ${shell} is not installed; apt-get install ${shell})`}`,
+    () => {
+      const check = spawnSync(shell, ['-n', join(ROOT, 'completions', `hedge.${shell}`)], { encoding: 'utf8' });
+      expect([check.stderr, check.status]).toEqual(['', 0]);
     },
   );
 
@@ -102,53 +85,42 @@ describe('generated from the specs', () => {
       examples: [],
       options: [{ flags: '--wobble <n>', key: 'wobble', kind: 'value', description: 'how much', values: ['1', '2'] }],
     };
-    for (const shell of ['bash', 'zsh', 'fish'] as const) {
-      const text = completionScript(shell, [...COMMANDS, extra]);
-      expect(text, shell).toContain('frobnicate');
-      expect(text, shell).toMatch(/wobble/);
-      expect(completionScript(shell), shell).not.toContain('frobnicate');
-    }
+    const text = completionScript(shell, [...COMMANDS, extra]);
+    expect(text).toContain('frobnicate');
+    expect(text).toMatch(/wobble/);
+    expect(completionScript(shell)).not.toContain('frobnicate');
   });
 });
 
-describe("bash completes the manifest's tree, both ways (a real bash)", () => {
-  const complete = (lines: string[]) => bashComplete(lines, { HOME: '/nonexistent' }).map((words) => sorted(words));
+/** What fish offers after each line, as bashComplete gives bash's. */
+function fishComplete(lines: string[]): string[][] {
+  const program = `source $argv[1]; for line in $argv[2..-1]; echo (complete -C "$line" | string replace -r '\\t.*' ''); end`;
+  return execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+  })
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => line.split(' ').filter(Boolean));
+}
 
-  it('the subcommands of every command path', () => {
-    const withSubs = PATHS.filter((row) => row.subcommands.length > 0);
-    const offered = complete(withSubs.map((row) => lineFor(row.path, '')));
-    withSubs.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.subcommands)));
-  });
+describe.each([
+  { shell: 'bash', complete: (lines: string[]) => bashComplete(lines, { HOME: '/nonexistent' }), skip: false },
+  { shell: 'fish', complete: fishComplete, skip: NO_FISH },
+])(
+  "$shell completes the manifest's tree, both ways (a real shell; skipped when not installed)",
+  ({ complete, skip }) => {
+    const offered = (lines: string[]) => complete(lines).map((words) => sorted(words));
 
-  it('the long options of every command path', () => {
-    const offered = complete(PATHS.map((row) => lineFor(row.path, '--')));
-    PATHS.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.options)));
-  });
-});
-
-describe.skipIf(NO_FISH)(
-  "fish completes the manifest's tree, both ways (a real fish; skipped: fish is not installed)",
-  () => {
-    const complete = (lines: string[]) => {
-      const program = `source $argv[1]; for line in $argv[2..-1]; echo (complete -C "$line" | string replace -r '\\t.*' ''); end`;
-      return execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
-      })
-        .replace(/\n$/, '')
-        .split('\n')
-        .map((line) => sorted(line.split(' ').filter(Boolean)));
-    };
-
-    it('the subcommands of every command path', () => {
+    it.skipIf(skip)('the subcommands of every command path', () => {
       const withSubs = PATHS.filter((row) => row.subcommands.length > 0);
-      const offered = complete(withSubs.map((row) => lineFor(row.path, '')));
-      withSubs.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.subcommands)));
+      expect(offered(withSubs.map((row) => lineFor(row.path, '')))).toEqual(
+        withSubs.map((row) => sorted(row.subcommands)),
+      );
     });
 
-    it('the long options of every command path', () => {
-      const offered = complete(PATHS.map((row) => lineFor(row.path, '--')));
-      PATHS.forEach((row, index) => expect(offered[index], row.path).toEqual(sorted(row.options)));
+    it.skipIf(skip)('the long options of every command path', () => {
+      expect(offered(PATHS.map((row) => lineFor(row.path, '--')))).toEqual(PATHS.map((row) => sorted(row.options)));
     });
   },
 );

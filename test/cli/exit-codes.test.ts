@@ -3,6 +3,7 @@
 // fault injection. Each case asserts the exit code, the JSON error code on stderr (--json), its
 // class, and what the server itself saw. The table below is keyed by exit code: a code added to
 // EXIT_CODES without a scenario here fails the first test, so the one who adds it adds one.
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
   MARKET,
   apiData,
+  gaps,
   pinnedClockEnv,
   useSimulators,
   type Simulator,
@@ -32,15 +34,20 @@ interface Outcome {
   error?: { code: string; class: string; message: string; idempotency_key?: string };
 }
 
+/**
+ * One case on a fresh simulator (started with `options`): `run` gives the run the table reads (its
+ * stderr's last line under --json is the error object), once it has checked what the server saw.
+ */
 interface Scenario {
   name: string;
-  /** The JSON error code expected on stderr; absent for a code that is not an error (0, 9, 10). */
+  /** The JSON error code expected on stderr; absent for a code that is not an error (0, 9, 10, 15). */
   errorCode?: string;
-  run(start: (options?: SimulatorOptions) => Promise<Simulator>): Promise<Outcome>;
+  options?: SimulatorOptions;
+  run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
-/** The last line of stderr under --json is the error object. */
-function outcomeOf(result: RunResult): Outcome {
+function outcomeOf(result: RunResult | Outcome): Outcome {
+  if (!('stderr' in result)) return result;
   const last = result.stderr.trim().split('\n').at(-1) ?? '';
   let error: Outcome['error'];
   try {
@@ -51,10 +58,7 @@ function outcomeOf(result: RunResult): Outcome {
   return { code: result.code, ...(error ? { error } : {}) };
 }
 
-/**
- * A scenario of one command on a fresh simulator (`before` sets it up): its outcome, once `check`
- * has looked at what the server saw.
- */
+/** A scenario of one command (`before` sets the simulator up), once `check` has looked at what the server saw. */
 function oneRun(
   name: string,
   errorCode: string | undefined,
@@ -66,44 +70,45 @@ function oneRun(
   return {
     name,
     errorCode,
-    run: async (start) => {
-      const simulator = await start(options);
+    options,
+    run: async (simulator) => {
       await before?.(simulator);
       const result = await simulator.hedge(args);
       check(simulator, result);
-      return outcomeOf(result);
+      return result;
     },
   };
 }
 
 const nothingSent = (simulator: Simulator) => expect(simulator.requests()).toEqual([]);
 
-/** Runs `hedge …` until the server has seen `seen`, then sends `signal`. */
-async function stopWith(
-  simulator: Simulator,
-  args: string[],
-  signal: NodeJS.Signals,
-  seen: () => boolean,
-): Promise<RunResult> {
-  let child: import('node:child_process').ChildProcess | undefined;
-  const running = simulator.hedge(args, { onSpawn: (spawned) => (child = spawned) });
-  await until(seen, `the server to see ${args.join(' ')} waiting`);
-  child!.kill(signal);
-  return running;
-}
-
 /** A write that waits for a fill that never comes (a stopped clock), stopped by a signal once it waits. */
-async function writeStoppedBy(
-  start: (options?: SimulatorOptions) => Promise<Simulator>,
-  signal: NodeJS.Signals,
-): Promise<Outcome> {
-  const simulator = await start({ realNow: () => STOPPED_AT_MS });
-  const result = await stopWith(simulator, ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'], signal, () =>
-    simulator.requests('GET').some((entry) => entry.path.startsWith('/hedges/hdg_')),
-  );
-  // The order stands: the signal stopped the wait, not the action.
-  expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['submitted']);
-  return outcomeOf(result);
+const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Scenario => ({
+  name: `${signal}${name} while a write waits for its fill (the order stands)`,
+  errorCode,
+  options: { realNow: () => STOPPED_AT_MS },
+  run: async (simulator) => {
+    let child: ChildProcess | undefined;
+    const running = simulator.hedge(`open ${MARKET} buy 5000 --tenor 1 --json`, {
+      onSpawn: (spawned) => (child = spawned),
+    });
+    await until(
+      () => simulator.requests('GET').some((entry) => entry.path.startsWith('/hedges/hdg_')),
+      'the server to see the open waiting',
+    );
+    child!.kill(signal);
+    const result = await running;
+    // The order stands: the signal stopped the wait, not the action.
+    expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['submitted']);
+    return result;
+  },
+});
+
+/** A target file of one row, `market,side,notional_usd,tenor_days`, in the simulator's config folder. */
+function targetFile(simulator: Simulator, notional: number): string {
+  const file = join(simulator.configDir, 'target.csv');
+  writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},3\n`);
+  return file;
 }
 
 // ---- The spec's error table: one scenario per row (test/support/spec-errors.ts) --------------
@@ -116,10 +121,10 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       'exposure_exceeded',
       ['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json'],
       (simulator) => {
-        expect(simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode])).toEqual([
-          [400, 'exposure_exceeded'],
-        ]);
-        expect(simulator.hedges()).toEqual([]);
+        expect([
+          simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode]),
+          simulator.hedges(),
+        ]).toEqual([[[400, 'exposure_exceeded']], []]);
       },
       { exposureCapUsd: 50_000 },
     ),
@@ -153,15 +158,14 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
     scenario: {
       name: 'a key another request already used (from another machine: not in this journal)',
       errorCode: 'idempotency_key_reuse',
-      run: async (start) => {
-        const simulator = await start();
+      run: async (simulator) => {
         const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000001';
         await simulator.api('POST', '/hedges', {
           body: { market: MARKET, side: 'sell', notional_usd: 1_000, tenor_days: 1 },
           idempotencyKey: key,
         });
-        const outcome = outcomeOf(
-          await simulator.hedge(`open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${key} --yes --json`),
+        const outcome = await simulator.hedge(
+          `open ${MARKET} buy 2000 --tenor 1 --idempotency-key ${key} --yes --json`,
         );
         expect(simulator.requests('POST', '/hedges').map((entry) => [entry.idempotencyKey, entry.errorCode])).toEqual([
           [key, null],
@@ -179,8 +183,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       // "outcome unknown" (exit 5) with the key, never "refused".
       name: 'the same key still in progress on the server, past --timeout (outcome unknown, key printed)',
       errorCode: 'outcome_unknown',
-      run: async (start) => {
-        const simulator = await start();
+      run: async (simulator) => {
         simulator.seedOpen('buy', 5_000);
         const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000002';
         // Another process's close with that key is held by the server (10 min; released when the
@@ -243,10 +246,17 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   ],
   2: [
     oneRun(
-      'a side that is neither buy nor sell (nothing sent)',
+      'a side that is neither buy nor sell: one JSON line naming it, stdout empty, nothing sent',
       'usage',
       ['quote', MARKET, 'hold', '100', '--tenor', '3', '--json'],
-      nothingSent,
+      (simulator, result) => {
+        nothingSent(simulator);
+        expect([result.stdout, result.stderr.trimEnd().split('\n'), result.stderr]).toEqual([
+          '',
+          [expect.any(String)],
+          expect.stringContaining('side: \\"hold\\"'),
+        ]);
+      },
     ),
   ],
   // The server's refusals (exit 3 and 5 too) are each driven by the spec rows below; these are the others.
@@ -263,13 +273,10 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       name: '401: a key the server does not know',
       errorCode: 'unauthorized',
-      run: async (start) => {
-        const simulator = await start();
-        const outcome = outcomeOf(
-          await simulator.hedge('account --json', {
-            env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
-          }),
-        );
+      run: async (simulator) => {
+        const outcome = await simulator.hedge('account --json', {
+          env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
+        });
         expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[401, 'unauthorized']]);
         return outcome;
       },
@@ -315,8 +322,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       name: 'a hedge still submitted when --timeout runs out (the clock stopped: it never fills)',
       errorCode: 'still_pending',
-      run: async (start) => {
-        const simulator = await start({ realNow: () => STOPPED_AT_MS });
+      options: { realNow: () => STOPPED_AT_MS },
+      run: async (simulator) => {
         const hedge = await apiData(simulator, 'POST', '/hedges', {
           market: MARKET,
           side: 'buy',
@@ -325,7 +332,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         });
         // The bound is what is tested (the hedge never fills); 5 s leaves the start-up and the first
         // read seconds to spare on a loaded machine, so the run always reaches the wait.
-        const outcome = outcomeOf(await simulator.hedge(`hedges ${hedge.id} --wait --timeout 5 --json`));
+        const outcome = await simulator.hedge(`hedges ${hedge.id} --wait --timeout 5 --json`);
         expect(simulator.requests('GET', `/hedges/${hedge.id}`).length).toBeGreaterThan(0);
         return outcome;
       },
@@ -336,8 +343,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       // The wizard confirms on a terminal (a person is there): the refusal is a sentence on the
       // screen, checked here, and no JSON.
       name: "No at the open wizard's confirmation on a terminal (nothing sent)",
-      run: async (start) => {
-        const simulator = await start();
+      run: async (simulator) => {
         const terminal = spawnInTerminal({
           configDir: simulator.configDir,
           env: simulator.env,
@@ -350,8 +356,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
           terminal.write(KEYS.ENTER);
           const code = await terminal.exitCode;
           expect(terminal.screen()).toContain('Not confirmed; nothing was sent.');
-          expect(simulator.writes().map((entry) => entry.path)).toEqual(['/quotes']);
-          expect(simulator.hedges()).toEqual([]);
+          expect([simulator.writes().map((entry) => entry.path), simulator.hedges()]).toEqual([['/quotes'], []]);
           return { code };
         } finally {
           terminal.kill();
@@ -362,11 +367,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   9: [
     {
       name: 'plan: the book is not at the target',
-      run: async (start) => {
-        const simulator = await start();
-        const file = join(simulator.configDir, 'target.csv');
-        writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,5000,3\n`);
-        const result = await simulator.hedge(['plan', file, '--json']);
+      run: async (simulator) => {
+        const result = await simulator.hedge(['plan', targetFile(simulator, 5000), '--json']);
         expect(JSON.parse(result.stdout)).toMatchObject({
           at_target: false,
           steps: [{ action: 'open', side: 'buy', target_usd: 5000 }],
@@ -377,15 +379,14 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
             .map((entry) => entry.path)
             .filter((path) => path !== '/quotes'),
         ).toEqual([]);
-        return outcomeOf(result);
+        return result;
       },
     },
   ],
   10: [
     {
       name: '--watch --exit-on-alert: a hedge matures within --alert-maturity',
-      run: async (start) => {
-        const simulator = await start();
+      run: async (simulator) => {
         simulator.seedOpen('buy', 10_000);
         const result = await simulator.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert --json');
         expect(
@@ -398,7 +399,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
                 .join(','),
             ),
         ).toEqual(['data,time', 'alert,time']);
-        return outcomeOf(result);
+        return result;
       },
     },
   ],
@@ -406,13 +407,11 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       name: 'a second keeper while another holds the account (the holder named, nothing done)',
       errorCode: 'held',
-      run: async (start) => {
-        const simulator = await start();
-        const file = join(simulator.configDir, 'target.csv');
-        writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-        let first: import('node:child_process').ChildProcess | undefined;
+      run: async (simulator) => {
+        const file = targetFile(simulator, 1000);
+        let first: ChildProcess | undefined;
         let printed = '';
-        const running = simulator.hedge(['keep', file, '--interval', '2'], {
+        const running = simulator.hedge(`keep ${file} --interval 2`, {
           onSpawn: (spawned) => {
             first = spawned;
             spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
@@ -421,12 +420,12 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
         await until(() => printed.includes('"event":"reopen"'), "the first keeper's open");
         const writes = simulator.writes().length;
-        const second = await simulator.hedge(['keep', file, '--once', '--json']);
+        const second = await simulator.hedge(`keep ${file} --once --json`);
         expect(second.stderr).toContain(`pid ${first!.pid}`);
         expect(simulator.writes()).toHaveLength(writes);
         first!.kill('SIGTERM');
         ok(await running);
-        return outcomeOf(second);
+        return second;
       },
     },
   ],
@@ -434,10 +433,10 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       name: 'an open killed with its answer lost, run again past the key lifetime: the book cannot tell, nothing resent',
       errorCode: 'unresolved',
-      run: async (start) => {
-        const simulator = await start({ preset: 'frozen' });
+      options: { preset: 'frozen' },
+      run: async (simulator) => {
         simulator.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-        let child: import('node:child_process').ChildProcess | undefined;
+        let child: ChildProcess | undefined;
         const args = ['open', MARKET, 'buy', '2000', '--tenor', '1'];
         const killed = simulator.hedge(args, {
           env: pinnedClockEnv(simulator),
@@ -452,7 +451,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         simulator.sandbox.setFaults({ stall: null, match: null });
         simulator.advance(30 * 3_600_000);
         const opens = simulator.requests('POST', '/hedges').length;
-        const outcome = outcomeOf(await simulator.hedge([...args, '--json'], { env: pinnedClockEnv(simulator) }));
+        const outcome = await simulator.hedge([...args, '--json'], { env: pinnedClockEnv(simulator) });
         expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
         return outcome;
       },
@@ -462,15 +461,13 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       name: 'a journal that is a symbolic link: refused before anything is sent',
       errorCode: 'state',
-      run: async (start) => {
-        const simulator = await start();
+      run: async (simulator) => {
         const { symlinkSync } = await import('node:fs');
-        // HEDGE_CONFIG_DIR holds the journal too.
-        const journalDir = simulator.configDir;
         const elsewhere = join(simulator.configDir, 'elsewhere.jsonl');
         writeFileSync(elsewhere, '');
-        symlinkSync(elsewhere, join(journalDir, 'journal.jsonl'));
-        const outcome = outcomeOf(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`));
+        // HEDGE_CONFIG_DIR holds the journal too.
+        symlinkSync(elsewhere, join(simulator.configDir, 'journal.jsonl'));
+        const outcome = await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`);
         expect(simulator.writes()).toEqual([]);
         return outcome;
       },
@@ -493,14 +490,12 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   15: [
     {
       name: '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
-      run: async (start) => {
-        const simulator = await start();
-        const file = join(simulator.configDir, 'target.csv');
-        writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-        ok(await simulator.hedge(['keep', file, '--once']));
+      run: async (simulator) => {
+        const file = targetFile(simulator, 1000);
+        ok(await simulator.hedge(`keep ${file} --once`));
         const result = await simulator.hedge('keep status --json');
         expect(JSON.parse(result.stdout)).toMatchObject({ state: 'stopped', heartbeat: { cycles: 1 } });
-        return outcomeOf(result);
+        return result;
       },
     },
   ],
@@ -508,11 +503,10 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
     {
       name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
       errorCode: 'repeated_action',
-      run: async (start) => {
-        const simulator = await start();
+      run: async (simulator) => {
         ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3`));
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
-        const outcome = outcomeOf(await simulator.hedge(`add ${MARKET} buy 100 --json`));
+        const outcome = await simulator.hedge(`add ${MARKET} buy 100 --json`);
         expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
         return outcome;
       },
@@ -520,33 +514,19 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
   ],
   124: [
     oneRun(
-      '--until over positions that never holds within --timeout: the last data on stdout',
+      '--until over positions that never holds within --timeout: the last data on stdout, reads a second apart',
       'until_not_met',
       ['positions', '--json', '--until', 'length(@) > `0`', '--timeout', '2'],
-      (_simulator, result) => expect(JSON.parse(result.stdout)).toEqual([]),
+      (simulator, result) => {
+        expect(JSON.parse(result.stdout)).toEqual([]);
+        expect(JSON.parse(result.stderr).error.details).toMatchObject({ until: 'length(@) > `0`' });
+        for (const gap of gaps(simulator.requests('GET', '/positions'))) expect(gap).toBeGreaterThanOrEqual(1000);
+      },
     ),
   ],
-  129: [
-    {
-      name: 'SIGHUP while a write waits for its fill (the order stands)',
-      errorCode: 'hangup',
-      run: (start) => writeStoppedBy(start, 'SIGHUP'),
-    },
-  ],
-  130: [
-    {
-      name: 'SIGINT (Ctrl-C) while a write waits for its fill (the order stands)',
-      errorCode: 'interrupted',
-      run: (start) => writeStoppedBy(start, 'SIGINT'),
-    },
-  ],
-  143: [
-    {
-      name: 'SIGTERM while a write waits for its fill (the order stands)',
-      errorCode: 'terminated',
-      run: (start) => writeStoppedBy(start, 'SIGTERM'),
-    },
-  ],
+  129: [stoppedBy('SIGHUP', '', 'hangup')],
+  130: [stoppedBy('SIGINT', ' (Ctrl-C)', 'interrupted')],
+  143: [stoppedBy('SIGTERM', '', 'terminated')],
 };
 
 describe('the exit-code table is covered', () => {
@@ -572,7 +552,7 @@ describe.each(
   ),
 )('exit $code', ({ code, scenario }) => {
   it(`${nameOf(code)}: ${scenario.name}`, async () => {
-    const outcome = await scenario.run(startSimulator);
+    const outcome = outcomeOf(await scenario.run(await startSimulator(scenario.options)));
     expect(outcome.code, JSON.stringify(outcome)).toBe(code);
     if (scenario.errorCode === undefined) {
       expect(outcome.error).toBeUndefined();
@@ -587,7 +567,7 @@ describe.each(SPEC_ERROR_TABLE.map((row) => ({ ...row, ...SPEC_ROW_SCENARIOS[row
   'spec error $status $code',
   (row) => {
     it(`exit ${row.exit}: ${row.scenario.name}`, async () => {
-      const outcome = await row.scenario.run(startSimulator);
+      const outcome = outcomeOf(await row.scenario.run(await startSimulator(row.scenario.options)));
       expect(outcome.code, JSON.stringify(outcome)).toBe(row.exit);
       // The JSON code is the server's, except where the CLI knows more (an in-flight write: outcome unknown);
       // each scenario checks the server's own log for the row's status and code.

@@ -40,9 +40,11 @@ describe('market', () => {
 
 describe('side', () => {
   it('is buy or sell, in any case', () => {
-    expect(parseSide('buy')).toBe('buy');
-    expect(parseSide('SELL')).toBe('sell');
-    expect(refusal(() => parseSide('hold'))).toBe('side: "hold" is not allowed; expected buy or sell.');
+    expect([parseSide('buy'), parseSide('SELL'), refusal(() => parseSide('hold'))]).toEqual([
+      'buy',
+      'sell',
+      'side: "hold" is not allowed; expected buy or sell.',
+    ]);
     expect(refusal(() => parseSide('long'))).toMatch(/^side: /);
   });
 });
@@ -64,20 +66,26 @@ describe('notional', () => {
 
 describe('tenor', () => {
   it('is 1, 3 or 7 days', () => {
-    expect(parseTenor('1')).toBe(1);
-    expect(parseTenor('3')).toBe(3);
-    expect(parseTenor('7d')).toBe(7);
-    expect(refusal(() => parseTenor('2'))).toBe('--tenor: "2" is not allowed; expected 1, 3 or 7 (days).');
-    expect(refusal(() => parseTenor(undefined))).toBe('--tenor: missing; expected 1, 3 or 7 (days).');
+    expect([
+      parseTenor('1'),
+      parseTenor('3'),
+      parseTenor('7d'),
+      refusal(() => parseTenor('2')),
+      refusal(() => parseTenor(undefined)),
+    ]).toEqual([
+      1,
+      3,
+      7,
+      '--tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
+      '--tenor: missing; expected 1, 3 or 7 (days).',
+    ]);
     expect(refusal(() => parseTenor('30'))).toMatch(/^--tenor: /);
   });
 });
 
 describe('limit', () => {
   it('is a whole number from 1 to 500, or absent', () => {
-    expect(parseLimit(undefined)).toBeUndefined();
-    expect(parseLimit('1')).toBe(1);
-    expect(parseLimit('500')).toBe(500);
+    expect([parseLimit(undefined), parseLimit('1'), parseLimit('500')]).toEqual([undefined, 1, 500]);
     for (const raw of ['0', '501', '1.5', '-1', 'ten', '']) {
       expect(refusal(() => parseLimit(raw))).toMatch(/^--limit: .* expected a whole number from 1 to 500\.$/);
     }
@@ -86,11 +94,10 @@ describe('limit', () => {
 
 describe('status', () => {
   it('is one of the five hedge states', () => {
-    expect(parseStatus(undefined)).toBeUndefined();
-    expect(parseStatus('FILLED')).toBe('filled');
-    expect(refusal(() => parseStatus('open'))).toBe(
+    expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(() => parseStatus('open'))]).toEqual([
+      [undefined, 'filled'],
       '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
-    );
+    ]);
   });
 });
 
@@ -112,8 +119,7 @@ describe('hedge id and client reference', () => {
   });
 
   it('accepts a printable client reference up to 128 characters', () => {
-    expect(parseClientReference('DEAL-42')).toBe('DEAL-42');
-    expect(parseClientReference(undefined)).toBeUndefined();
+    expect([parseClientReference('DEAL-42'), parseClientReference(undefined)]).toEqual(['DEAL-42', undefined]);
     expect(refusal(() => parseClientReference('a\tb'))).toMatch(/^--ref: /);
     expect(refusal(() => parseClientReference('x'.repeat(129)))).toMatch(/^--ref: .*\(129 characters\)/);
   });

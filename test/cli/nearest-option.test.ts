@@ -9,27 +9,36 @@ import { runMainInProcess } from '../support/hedge-in-process.js';
 
 describe('the closest option', () => {
   it('counts a swap of two neighbours as one edit, as a person mistypes', () => {
-    expect(editDistance('tenor', 'tneor')).toBe(1);
-    expect(editDistance('tenor', 'tenr')).toBe(1);
-    expect(editDistance('', 'json')).toBe(4);
-    expect(editDistance('json', 'json')).toBe(0);
+    expect([
+      editDistance('tenor', 'tneor'),
+      editDistance('tenor', 'tenr'),
+      editDistance('', 'json'),
+      editDistance('json', 'json'),
+    ]).toEqual([1, 1, 4, 0]);
   });
 
   it('is the nearest of the candidates, the first given on a tie; "likely" only when close', () => {
-    expect(nearestOption('--tenr', ['--tenor', '--ref', '--json'])).toEqual({ flag: '--tenor', likely: true });
-    expect(nearestOption('--jsn=1', ['--json', '--yes'])).toEqual({ flag: '--json', likely: true });
+    expect([
+      nearestOption('--tenr', ['--tenor', '--ref', '--json']),
+      nearestOption('--jsn=1', ['--json', '--yes']),
+    ]).toEqual([
+      { flag: '--tenor', likely: true },
+      { flag: '--json', likely: true },
+    ]);
     // --bogus is far from all of them: still named, not as a typo.
     expect(nearestOption('--bogus', ['--tenor', '--demo', '--yes'])).toMatchObject({ likely: false });
     // A tie goes to the first candidate: the caller lists the command's own options before the global ones.
-    expect(nearestOption('--ab', ['--ax', '--ay'])?.flag).toBe('--ax');
-    expect(nearestOption('--x', [])).toBeUndefined();
+    expect([nearestOption('--ab', ['--ax', '--ay'])?.flag, nearestOption('--x', [])]).toEqual(['--ax', undefined]);
   });
 
   it("is said in one line with the command's help; a value typed with = is not repeated", () => {
-    expect(unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login'])).toBe(
+    expect([
+      unknownOptionMessage('--api-key=hpk_test_secret', ['--base-url'], ['login']),
+      unknownOptionMessage('--x', [], []),
+    ]).toEqual([
       "unknown option '--api-key'; the closest is --base-url, and `hedge login --help` lists every option.",
-    );
-    expect(unknownOptionMessage('--x', [], [])).toBe("unknown option '--x'; `hedge --help` lists the options.");
+      "unknown option '--x'; `hedge --help` lists the options.",
+    ]);
   });
 });
 
@@ -37,7 +46,7 @@ const run = (argv: string[]) => runMainInProcess(ROOT, argv, {}, '');
 
 describe('hedge with an unknown option (the parser, in-process)', () => {
   it("names the closest of the command's options and the global ones, and the command's help; exit 2", async () => {
-    expect(await run(['quote', 'USDTNGN', 'buy', '1000', '--tenr', '3'])).toMatchObject({
+    expect(await run('quote USDTNGN buy 1000 --tenr 3'.split(' '))).toMatchObject({
       code: 2,
       stderr: "hedge: unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.\n",
     });
@@ -71,7 +80,7 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
       [['markets', '--json'], true],
       [['--format', 'ndjson', 'markets'], true],
       [['markets', '--format=json'], true],
-      [['markets', '--format', 'csv', '--query', 'x'], false],
+      ['markets --format csv --query x'.split(' '), false],
       [['markets', '--raw'], false],
     ] as const)
       expect(jsonErrorsAsked(value), String(value)).toBe(expected);

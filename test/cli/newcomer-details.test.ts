@@ -17,7 +17,7 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
     const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
     const dotted = ok(
       await simulator.hedge(
-        ['markets', '--fields', 'market,net_rate_daily_pct.sell,net_rate_daily_pct.buy', '--format', 'table'],
+        'markets --fields market,net_rate_daily_pct.sell,net_rate_daily_pct.buy --format table'.split(' '),
         { env: { COLUMNS: '160' } },
       ),
     );
@@ -57,8 +57,10 @@ describe('one line per thing said', () => {
     const usage = await simulator.hedge('history --limit 0');
     const refused = await simulator.hedge('hedges hdg_missing');
     const unknown = await simulator.hedge('frobnicate');
-    expect([usage.code, refused.code, unknown.code]).toEqual([2, 3, 2]);
-    expect(simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status)).toEqual([404]);
+    expect([
+      [usage.code, refused.code, unknown.code],
+      simulator.requests('GET', '/hedges/hdg_missing').map((entry) => entry.status),
+    ]).toEqual([[2, 3, 2], [404]]);
     for (const result of [usage, refused, unknown]) {
       expect(result.stderr).toMatch(/^hedge: \S/m);
       expect(result.stderr).not.toMatch(/^error:/m);

@@ -97,10 +97,10 @@ describe('from a checkout: ./bin/hedge.js', () => {
 
   it('a missing argument: the usage line and an example, named as run (exit 2)', async () => {
     const result = await run(['quote', 'USDTNGN', 'buy']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
+    expect([result.code, result.stderr]).toEqual([
+      2,
       "hedge: missing required argument 'notional'; usage: `./bin/hedge.js quote [options] <market> <side> <notional>`, e.g. `./bin/hedge.js quote USDTNGN buy 10000 --tenor 3`.\n",
-    );
+    ]);
   });
 });
 

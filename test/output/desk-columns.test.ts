@@ -223,27 +223,19 @@ const LISTS: Array<{ name: string; args: string[]; resource: Resource }> = [
 /** The columns a desk decides on (docs/output.md) that each list must keep at a width, as keys. */
 const MUST_KEEP: Record<string, Partial<Record<(typeof WIDTHS)[number], string[]>>> = {
   markets: {
-    80: [
-      'market',
-      'status',
-      'price',
-      'capacity_buy_usd',
-      'capacity_sell_usd',
-      'carry_buy_daily_pct',
-      'carry_sell_daily_pct',
-    ],
+    80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct'.split(' '),
   },
   positions: {
     60: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd'],
-    80: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'mark_price', 'matures_in'],
+    80: 'side client_reference notional_usd net_pnl_usd entry_price mark_price matures_in'.split(' '),
   },
-  hedges: { 80: ['id', 'side', 'client_reference', 'notional_usd', 'struck_rate', 'status', 'maturity_at'] },
+  hedges: { 80: 'id side client_reference notional_usd struck_rate status maturity_at'.split(' ') },
   history: {
     60: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd'],
-    80: ['side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'entry_price', 'exit_price', 'closed_at'],
+    80: 'side client_reference notional_usd net_pnl_usd entry_price exit_price closed_at'.split(' '),
   },
-  maturities: { 80: ['time', 'left', 'side', 'client_reference', 'notional_usd', 'net_pnl_usd', 'mark_price'] },
-  journal: { 80: ['id', 'command', 'side', 'client_reference', 'notional_usd', 'outcome', 'created_at'] },
+  maturities: { 80: 'time left side client_reference notional_usd net_pnl_usd mark_price'.split(' ') },
+  journal: { 80: 'id command side client_reference notional_usd outcome created_at'.split(' ') },
 };
 
 describe.each(LISTS)('$name at 60, 80 and 120 columns', ({ name, args, resource }) => {
@@ -316,7 +308,7 @@ describe('exposures: its five tables at 60, 80 and 120 columns', () => {
     const args = ['exposures', EXPOSURES_FILE];
     const { wide, at } = await screens(args);
     const resources = [EXPOSURE_LINE_RESOURCE, BOOK_RESOURCE, SCHEDULE_RESOURCE, COST_RESOURCE, STRESS_RESOURCE];
-    const names = ['exposures', 'book', 'schedule', 'cost', 'stress'];
+    const names = 'exposures book schedule cost stress'.split(' ');
     const wideTables = tablesOf(wide);
     expect(wideTables).toHaveLength(5);
     const reasons = (await run([...args, '--show', 'schedule', '--format', 'tsv']))
@@ -383,7 +375,7 @@ describe('the report table at 60, 80 and 120 columns', () => {
 
 describe('--watch views, one frame at 60, 80 and 120 columns', () => {
   it('positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
-    const { wide, at } = await screens(['positions', '--watch', '1', '--count', '1']);
+    const { wide, at } = await screens('positions --watch 1 --count 1'.split(' '));
     const [wideTable] = tablesOf(wide);
     expect(wideTable!.headers).toEqual(
       expect.arrayContaining(['Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left', 'P&L trend']),
@@ -433,7 +425,7 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
 describe('on a real terminal (a pseudo-terminal: its width read from the terminal itself)', () => {
   it.each([
     { args: ['hedges'], cols: 60 },
-    { args: ['positions', '--watch', '1', '--count', '1'], cols: 120 },
+    { args: 'positions --watch 1 --count 1'.split(' '), cols: 120 },
   ])('$args at $cols columns: the tables and notes the in-process screens are read from', async ({ args, cols }) => {
     const [real, drawn] = await Promise.all([screenOf(args, cols, true), screenOf(args, cols)]);
     const shape = (lines: string[]) =>
@@ -445,7 +437,7 @@ describe('on a real terminal (a pseudo-terminal: its width read from the termina
 
 describe('a forced terminal on a pipe (HEDGE_FORCE_TTY=1, as through `less -R`)', () => {
   it('positions --watch is laid out and drawn at COLUMNS, not at the 80 a sizeless stream would give', async () => {
-    const args = ['positions', '--watch', '1', '--count', '1'];
+    const args = 'positions --watch 1 --count 1'.split(' ');
     const result = ok(await simulator.hedge(args, { env: { ...simulator.env, HEDGE_FORCE_TTY: '1', COLUMNS: '120' } }));
     const piped = stripVTControlCharacters(result.stdout).split('\n');
     // The headings and rules: the rows' times left move between the two runs.

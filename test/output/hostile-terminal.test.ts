@@ -134,8 +134,7 @@ describe('hostile text in a pipe', () => {
       );
       for (const result of [plain, json]) {
         expect(result!.code, result!.stderr).toBe(read.code);
-        expect(unsafeIn(result!.stdout)).toBeUndefined();
-        expect(unsafeIn(result!.stderr)).toBeUndefined();
+        expect([unsafeIn(result!.stdout), unsafeIn(result!.stderr)]).toEqual([undefined, undefined]);
       }
       expect(`${plain!.stdout}${plain!.stderr}`).toMatch(/\\x1b|\\u202e/);
       // Data on stdout, or the error document on stderr: either parses.
@@ -152,11 +151,15 @@ describe('hostile text in a pipe', () => {
     const marketList = JSON.parse(markets!.stdout) as Array<Record<string, unknown>>;
     expect(marketList.map((market) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
     for (const market of marketList) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
-    expect(JSON.parse(hedges!.stdout)).toEqual((await simulator.api('GET', '/hedges')).body.data);
-    expect(
+    expect([
+      JSON.parse(hedges!.stdout),
       (JSON.parse(hedges!.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference),
-    ).toEqual([HOSTILE_REFERENCE, HOSTILE_REFERENCE]);
-    expect(JSON.parse(history!.stdout)).toEqual((await simulator.api('GET', '/hedges/history')).body.data);
+      JSON.parse(history!.stdout),
+    ]).toEqual([
+      (await simulator.api('GET', '/hedges')).body.data,
+      [HOSTILE_REFERENCE, HOSTILE_REFERENCE],
+      (await simulator.api('GET', '/hedges/history')).body.data,
+    ]);
     expect(JSON.parse(positions!.stdout)[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
     const error = JSON.parse(missing!.stderr).error;
     expect(error.code).toBe('hedge_not_found');
@@ -172,8 +175,7 @@ describe('hostile text in a pipe', () => {
         env: simulator.env,
       },
     );
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([2, '']);
     // Shown escaped (as a quoted string: `\u001b`), on one line.
     expect(result.stderr).toMatch(/^hedge: --ref: "x\\u001b\]0;pwned\\u0007[^\n]*\n$/);
     expect(unsafeIn(result.stderr)).toBeUndefined();

@@ -47,8 +47,7 @@ describe('the one number formatter family', () => {
   });
 
   it('formatUpTo reads as Intl with maximumFractionDigits (trailing zeros dropped)', () => {
-    expect(formatUpTo(1500.5, 2)).toBe('1,500.5');
-    expect(formatUpTo(25_000, 2)).toBe('25,000');
+    expect([formatUpTo(1500.5, 2), formatUpTo(25_000, 2)]).toEqual(['1,500.5', '25,000']);
     for (const value of sampleValues()) {
       for (const decimals of [0, 2]) {
         expect(formatUpTo(value, decimals), `${value} up to ${decimals}`).toBe(
@@ -69,8 +68,7 @@ describe('the one number formatter family', () => {
   });
 
   it('formatSignedFixed reads as Intl with signDisplay "always"', () => {
-    expect(formatSignedFixed(10, 2)).toBe('+10.00');
-    expect(formatSignedFixed(-0.5, 2)).toBe('-0.50');
+    expect([formatSignedFixed(10, 2), formatSignedFixed(-0.5, 2)]).toEqual(['+10.00', '-0.50']);
     for (const value of sampleValues()) {
       expect(formatSignedFixed(value, 2), String(value)).toBe(
         new Intl.NumberFormat('en-US', {
@@ -83,16 +81,20 @@ describe('the one number formatter family', () => {
   });
 
   it('money, USD, signed money and rates are the same family', () => {
-    expect(formatMoney(1234.5)).toBe('1,234.50');
-    expect(formatUsd(12_345)).toBe('12,345.00 USD');
-    expect(formatSignedMoney(1234.561)).toBe('+1,234.56');
-    expect(formatSignedMoney(-3)).toBe('-3.00');
+    expect([formatMoney(1234.5), formatUsd(12_345), formatSignedMoney(1234.561), formatSignedMoney(-3)]).toEqual([
+      '1,234.50',
+      '12,345.00 USD',
+      '+1,234.56',
+      '-3.00',
+    ]);
     // A figure that rounds to zero carries no sign (the sign convention), and the money words use the same function.
     expect(formatSignedMoney(-0.001)).toBe('0.00');
     expect(formatSignedAmount).toBe(formatSignedMoney);
-    expect(formatRate(1530.3291)).toBe('1,530.33');
-    expect(formatRate(1.23456)).toBe('1.2346');
-    expect(formatRate(0.0123456)).toBe('0.012346');
+    expect([formatRate(1530.3291), formatRate(1.23456), formatRate(0.0123456)]).toEqual([
+      '1,530.33',
+      '1.2346',
+      '0.012346',
+    ]);
     for (const value of sampleValues()) expect(formatMoney(value)).toBe(formatFixed(value, 2));
   });
 

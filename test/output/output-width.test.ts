@@ -84,7 +84,7 @@ const SNAPSHOTS: string[][] = [
   ['history'],
   ['positions'],
   ['account'],
-  ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+  'quote USDTNGN buy 10000 --tenor 3'.split(' '),
 ];
 
 describe.each([80, 120])('at %i columns', (cols) => {

@@ -118,13 +118,16 @@ describe('safeJson', () => {
     expect(json).not.toMatch(
       /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/,
     );
-    expect(json).toContain('"name\\u202e"');
-    expect(json).toContain('"\\u009b2J"');
-    expect(json).toContain('"\\u007f"');
-    expect(json).toContain('"sep\\u2028ara\\u2029tor"');
-    expect(json).toContain('"x\\ud800y"');
-    expect(json).toContain('"₦1,530.33"');
-    expect(json).toContain('"😀"');
+    for (const part of [
+      '"name\\u202e"',
+      '"\\u009b2J"',
+      '"\\u007f"',
+      '"sep\\u2028ara\\u2029tor"',
+      '"x\\ud800y"',
+      '"₦1,530.33"',
+      '"😀"',
+    ])
+      expect(json).toContain(part);
   });
 
   it('writes the same as JSON.stringify for clean values, indentation included', () => {
@@ -134,8 +137,7 @@ describe('safeJson', () => {
   });
 
   it('writes null for what JSON cannot hold at the top level', () => {
-    expect(safeJson(undefined)).toBe('null');
-    expect(safeJson(null)).toBe('null');
+    expect([safeJson(undefined), safeJson(null)]).toEqual(['null', 'null']);
   });
 });
 
@@ -165,32 +167,33 @@ describe('safeDeep', () => {
     const output = safeDeep(input);
     expect(output).not.toBe(input);
     expect(output.list).not.toBe(input.list);
-    expect(input.list[0].a).toBe('x\u001by');
-    expect(output.list[0].a).toBe('x\\x1by');
+    expect([input.list[0].a, output.list[0].a]).toEqual(['x\u001by', 'x\\x1by']);
   });
 
   it('keeps a __proto__ key from the server as data, not as the prototype', () => {
     const parsed = JSON.parse('{"__proto__": {"polluted": "yes"}, "ok": "\\u001b"}') as Record<string, unknown>;
     const output = safeDeep(parsed);
     expect(Object.getPrototypeOf(output)).toBe(Object.prototype);
-    expect(Object.keys(output)).toEqual(['__proto__', 'ok']);
-    expect((output as { polluted?: string }).polluted).toBeUndefined();
-    expect(output.ok).toBe('\\x1b');
+    expect([Object.keys(output), [(output as { polluted?: string }).polluted, output.ok]]).toEqual([
+      ['__proto__', 'ok'],
+      [undefined, '\\x1b'],
+    ]);
   });
 
   it('passes scalars through', () => {
-    expect(safeDeep(42)).toBe(42);
-    expect(safeDeep(null)).toBe(null);
-    expect(safeDeep('\u202e')).toBe('\\u202e');
+    expect([safeDeep(42), safeDeep(null), safeDeep('\u202e')]).toEqual([42, null, '\\u202e']);
   });
 });
 
 describe('slackText (text a Slack channel renders)', () => {
   it("writes Slack's three control characters as entities: no channel ping, no link behind a label, no mention", () => {
-    expect(slackText('<!channel> <https://evil.example/login|Your key expired: re-authenticate here>')).toBe(
+    expect([
+      slackText('<!channel> <https://evil.example/login|Your key expired: re-authenticate here>'),
+      slackText('<!here> <@U024BE7LH> <#C024BE7LR>'),
+    ]).toEqual([
       '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt;',
-    );
-    expect(slackText('<!here> <@U024BE7LH> <#C024BE7LR>')).toBe('&lt;!here&gt; &lt;@U024BE7LH&gt; &lt;#C024BE7LR&gt;');
+      '&lt;!here&gt; &lt;@U024BE7LH&gt; &lt;#C024BE7LR&gt;',
+    ]);
     // `&` first: an entity already in the text is shown as typed, not decoded by Slack.
     expect(slackText('a &lt; b & c > d')).toBe('a &amp;lt; b &amp; c &gt; d');
   });

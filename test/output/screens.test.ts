@@ -132,14 +132,12 @@ describe('the deal reference', () => {
       run(['history']),
     ]);
     for (const result of [positions, hedges, maturities, journal, history]) expect(result.code, result.stderr).toBe(0);
-    expect((JSON.parse(positions.stdout) as Array<{ side: string }>).map((row) => row.side)).toEqual(['sell']);
-    expect(
+    expect([
+      (JSON.parse(positions.stdout) as Array<{ side: string }>).map((row) => row.side),
       (JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
-    ).toEqual(['DESK-7']);
-    expect(
       (JSON.parse(maturities.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
-    ).toEqual(['DESK-7']);
-    expect((JSON.parse(journal.stdout) as Array<{ command: string }>).map((entry) => entry.command)).toEqual(['open']);
+      (JSON.parse(journal.stdout) as Array<{ command: string }>).map((entry) => entry.command),
+    ]).toEqual([['sell'], ['DESK-7'], ['DESK-7'], ['open']]);
     // Nothing with that reference has closed yet.
     expect(JSON.parse(history.stdout)).toEqual([]);
   });

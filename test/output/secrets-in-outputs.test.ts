@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactKey } from '../../src/core/security/secrets.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
@@ -22,7 +22,7 @@ function filesUnder(dir: string): Array<{ path: string; text: string }> {
 }
 
 /** Runs hedge against the simulator through `baseUrl` (a proxy), with the simulator's key and config dir. */
-function through(simulator: Simulator, baseUrl: string, args: string[]) {
+function through(simulator: Simulator, baseUrl: string, args: HedgeArgs) {
   return runHedge(args, {
     configDir: simulator.configDir,
     env: { ...envFor({ baseUrl, apiKey: simulator.apiKey }), COLUMNS: '200' },
@@ -42,24 +42,19 @@ describe('a key the server echoes in a data field', () => {
       if (path === '/hedges/history') item.client_reference = key;
     });
     const html = tempDir();
+    const hedge = (args: HedgeArgs) => through(simulator, proxy.baseUrl, args);
     try {
       const runs = {
-        table: await through(simulator, proxy.baseUrl, [
-          'positions',
-          '--format',
-          'table',
-          '--fields',
-          'side,echo,note',
-        ]),
-        card: await through(simulator, proxy.baseUrl, ['account', '--format', 'table', '--fields', 'echo,note']),
-        tsv: await through(simulator, proxy.baseUrl, ['hedges', '--format', 'tsv']),
-        csv: await through(simulator, proxy.baseUrl, ['positions', '--format', 'csv']),
-        ndjson: await through(simulator, proxy.baseUrl, ['history', '--format', 'ndjson']),
-        json: await through(simulator, proxy.baseUrl, ['positions', '--json']),
-        raw: await through(simulator, proxy.baseUrl, ['account', '--json', '--raw']),
-        api: await through(simulator, proxy.baseUrl, ['api', '/positions']),
-        report: await through(simulator, proxy.baseUrl, ['report', '--by', 'ref', '--html', join(html.path, 'r.html')]),
-        add: await through(simulator, proxy.baseUrl, ['add', MARKET, 'buy', '100', '--json']),
+        table: await hedge('positions --format table --fields side,echo,note'),
+        card: await hedge('account --format table --fields echo,note'),
+        tsv: await hedge('hedges --format tsv'),
+        csv: await hedge('positions --format csv'),
+        ndjson: await hedge('history --format ndjson'),
+        json: await hedge('positions --json'),
+        raw: await hedge('account --json --raw'),
+        api: await hedge('api /positions'),
+        report: await hedge(`report --by ref --html ${join(html.path, 'r.html')}`),
+        add: await hedge(`add ${MARKET} buy 100 --json`),
       };
       for (const [name, run] of Object.entries(runs)) {
         expect(run.code, `${name}: ${run.stderr}`).toBe(0);

@@ -30,7 +30,7 @@ import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { renderPlan } from '../../src/features/plan/plan-view.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
+import { NOW, output } from '../support/output/fake-output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
@@ -39,22 +39,8 @@ import {
   slippageBps,
 } from '../../src/platform/results/write-outcome.js';
 
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
-
-function capture(mode: OutputMode): { output: Output; stdout: () => string; stderr: () => string } {
-  let out = '';
-  let err = '';
-  const stdout = { write: (chunk: string) => ((out += chunk), true) } as unknown as NodeJS.WritableStream;
-  const stderr = { write: (chunk: string) => ((err += chunk), true) } as unknown as NodeJS.WritableStream;
-  const output = new Output({
-    mode,
-    chalk: makeChalk(false),
-    streams: { stdout, stderr },
-    now: () => NOW,
-    columns: 200,
-  });
-  return { output, stdout: () => out, stderr: () => err };
-}
+/** An Output for people (a table), scripts (TSV) or JSON, 200 columns wide. */
+const capture = (format: 'table' | 'tsv' | 'json') => output(format, { columns: 200 });
 
 /** A field of the first record of tab-separated output (a header line, then the records). */
 function plainField(text: string, name: string): string | undefined {
@@ -78,28 +64,34 @@ const BUY_QUOTE: Quote = {
 
 describe('money words', () => {
   it('signs an amount to the cent: a figure that rounds to zero has no sign', () => {
-    for (const [value, expected] of [
-      [1234.5, '+1,234.50'],
-      [-0.456, '-0.46'],
-      [-0.004, '0.00'],
-      [0, '0.00'],
-    ] as const)
-      expect(formatSignedAmount(value), String(value)).toBe(expected);
+    expect([1234.5, -0.456, -0.004, 0].map((value) => formatSignedAmount(value))).toEqual([
+      '+1,234.50',
+      '-0.46',
+      '0.00',
+      '0.00',
+    ]);
   });
 
   it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
-    expect(toAccountSide(4.19)).toBe(-4.19);
-    expect(toAccountSide(-2.79)).toBe(2.79);
-    expect(Object.is(toAccountSide(0), 0)).toBe(true);
+    expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
   });
 
   it('says who pays, now or once realized', () => {
-    expect(payOrEarn(-4.19, 'USDC', { per: '/day' })).toBe('-4.19 USDC/day, you pay');
-    expect(payOrEarn(2.79, 'USDC')).toBe('+2.79 USDC, you earn');
-    expect(payOrEarn(-12.5, 'USDC', { realized: true })).toBe('-12.50 USDC, you paid');
-    expect(payOrEarn(0.5, 'USDC', { realized: true })).toBe('+0.50 USDC, you earned');
-    expect(payOrEarn(-0.001, 'USDC')).toBe('0.00 USDC, nothing to pay');
-    expect(payWords(0)).toBe('nothing to pay');
+    expect([
+      payOrEarn(-4.19, 'USDC', { per: '/day' }),
+      payOrEarn(2.79, 'USDC'),
+      payOrEarn(-12.5, 'USDC', { realized: true }),
+      payOrEarn(0.5, 'USDC', { realized: true }),
+      payOrEarn(-0.001, 'USDC'),
+      payWords(0),
+    ]).toEqual([
+      '-4.19 USDC/day, you pay',
+      '+2.79 USDC, you earn',
+      '-12.50 USDC, you paid',
+      '+0.50 USDC, you earned',
+      '0.00 USDC, nothing to pay',
+      'nothing to pay',
+    ]);
   });
 
   it('a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
@@ -107,9 +99,11 @@ describe('money words', () => {
     expect(priceFavourBps('buy', 1500.15, 1500)).toBeCloseTo(-1, 10);
     expect(priceFavourBps('sell', 1500.15, 1500)).toBeCloseTo(1, 10);
     expect(priceFavourBps('sell', 1499.85, 1500)).toBeCloseTo(-1, 10);
-    expect(betterOrWorse(0.3, 'quoted', 'as quoted')).toBe('better than quoted');
-    expect(betterOrWorse(-0.3, 'the market price', 'none')).toBe('worse than the market price');
-    expect(betterOrWorse(0, 'quoted', 'as quoted')).toBe('as quoted');
+    expect([
+      betterOrWorse(0.3, 'quoted', 'as quoted'),
+      betterOrWorse(-0.3, 'the market price', 'none'),
+      betterOrWorse(0, 'quoted', 'as quoted'),
+    ]).toEqual(['better than quoted', 'worse than the market price', 'as quoted']);
   });
 
   it('slippage of a fill is signed the same way for both sides', () => {
@@ -119,16 +113,18 @@ describe('money words', () => {
 });
 
 describe('the quote card in that convention', () => {
-  it('earned carry is "+…, you earn"; a sell executing above the market price is better', () => {
+  it('earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"', () => {
     const sell: Quote = {
       ...BUY_QUOTE,
       side: 'sell',
+      tenor_days: 1,
       pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
       carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
     };
-    const card = renderQuoteCard(capture('table').output, sell, NOW);
+    const card = renderQuoteCard(capture('table').out, sell, NOW);
     expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
-    expect(card).toContain('+1.20 USDC/day (+0.0240%), you earn');
+    for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
+      expect(card).toContain(part);
   });
 
   it('the direction of impact comes from the two prices; the server sign only breaks a tie', () => {
@@ -151,35 +147,38 @@ describe('results of open, add, reduce and close', () => {
       struck_rate: 1530.6749,
     };
     const human = capture('table');
-    renderHedge(human.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+    renderHedge(human.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
     expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
-    const plain = capture('plain');
-    renderHedge(plain.output, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+    const plain = capture('tsv');
+    renderHedge(plain.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
     expect(Number(plainField(plain.stdout(), 'slippage_bps'))).toBe(slippageBps('buy', 1530.6749, 1530.5219));
   });
 
   it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
     const human = capture('table');
-    renderAdditionQuote(human.output, BUY_QUOTE, {
+    renderAdditionQuote(human.out, BUY_QUOTE, {
       maturityAt: '2026-03-04T10:00:00.000Z',
       daysLeft: 2,
       position: { notionalUsd: 10_000, entryPrice: 1530.1 },
     });
     const card = human.stdout();
     expect(card).toContain('Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)');
-    expect(card).toMatch(/Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/);
-    expect(card).toMatch(/Required margin\s+│ 500\.00 USDC/);
-    expect(card).toMatch(/Platform fee\s+│ -2\.50 USDC, you pay/);
-    expect(card).toMatch(/Carry per day\s+│ -2\.10 USDC\/day, you pay/);
-    expect(card).toMatch(/Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/);
+    for (const part of [
+      /Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/,
+      /Required margin\s+│ 500\.00 USDC/,
+      /Platform fee\s+│ -2\.50 USDC, you pay/,
+      /Carry per day\s+│ -2\.10 USDC\/day, you pay/,
+      /Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/,
+    ])
+      expect(card).toMatch(part);
     expect(human.stderr()).toBe('');
 
     const script = capture('json');
-    renderAdditionQuote(script.output, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
-    expect(script.stdout()).toBe('');
-    expect(script.stderr()).toBe(
+    renderAdditionQuote(script.out, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
+    expect([script.stdout(), script.stderr()]).toEqual([
+      '',
       'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
-    );
+    ]);
   });
 
   it('add: the position before → after, and the price the entries imply against the quote', () => {
@@ -193,7 +192,7 @@ describe('results of open, add, reduce and close', () => {
       after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
       quotedPrice: 1530.55,
     };
-    renderPositionChange(human.output, change);
+    renderPositionChange(human.out, change);
     const card = human.stdout();
     expect(card).toMatch(/Notional\s+│ 10,000\.00 → 15,000\.00 USD/);
     expect(card).toMatch(/Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/);
@@ -203,8 +202,8 @@ describe('results of open, add, reduce and close', () => {
       /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
     );
     expect(card).toMatch(/Margin\s+│ 1,000\.00 → 1,500\.00 USDC/);
-    const script = capture('plain');
-    renderPositionChange(script.output, change);
+    const script = capture('tsv');
+    renderPositionChange(script.out, change);
     expect(script.stdout()).toBe('');
     expect(script.stderr()).toContain(
       'Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC',
@@ -213,7 +212,7 @@ describe('results of open, add, reduce and close', () => {
 
   it('reduce: the reduced share of the figures before (proportional) and the balance before → after', () => {
     const human = capture('table');
-    renderPositionChange(human.output, {
+    renderPositionChange(human.out, {
       action: 'reduce',
       market: 'USDTNGN',
       side: 'sell',
@@ -231,11 +230,14 @@ describe('results of open, add, reduce and close', () => {
       balanceAfterUsdc: 10_502.49,
     });
     const card = human.stdout();
-    expect(card).toMatch(/Entry\s+│ 1,530\.00 NGN per USDT \(unchanged\)/);
-    expect(card).toMatch(/Returned \(est\.\)\s+│ \+502\.50 USD to your balance/);
-    expect(card).toMatch(/Realized net P&L \(est\.\)\s+│ \+4\.00 USD/);
-    expect(card).toMatch(/Carry in it \(est\.\)\s+│ -1\.00 USDC, you paid/);
-    expect(card).toMatch(/Balance change\s+│ \+502\.49 USDC \(10,000\.00 → 10,502\.49\)/);
+    for (const part of [
+      /Entry\s+│ 1,530\.00 NGN per USDT \(unchanged\)/,
+      /Returned \(est\.\)\s+│ \+502\.50 USD to your balance/,
+      /Realized net P&L \(est\.\)\s+│ \+4\.00 USD/,
+      /Carry in it \(est\.\)\s+│ -1\.00 USDC, you paid/,
+      /Balance change\s+│ \+502\.49 USDC \(10,000\.00 → 10,502\.49\)/,
+    ])
+      expect(card).toMatch(part);
     expect(card).toContain(
       '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
     );
@@ -245,16 +247,17 @@ describe('results of open, add, reduce and close', () => {
 describe('add and open rules', () => {
   it('an addition is quoted with the shortest tenor covering the time to maturity', () => {
     const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
-    expect(additionQuoteTenor(inDays(0.5), NOW)).toBe(1);
-    expect(additionQuoteTenor(inDays(1), NOW)).toBe(1);
-    expect(additionQuoteTenor(inDays(2.9), NOW)).toBe(3);
-    expect(additionQuoteTenor(inDays(6.99), NOW)).toBe(7);
-    expect(additionQuoteTenor(inDays(9), NOW)).toBe(7);
-    expect(additionQuoteTenor(undefined, NOW, 3)).toBe(3);
-    expect(additionQuoteTenor(undefined, NOW, 5)).toBe(1);
+    expect([
+      additionQuoteTenor(inDays(0.5), NOW),
+      additionQuoteTenor(inDays(1), NOW),
+      additionQuoteTenor(inDays(2.9), NOW),
+      additionQuoteTenor(inDays(6.99), NOW),
+      additionQuoteTenor(inDays(9), NOW),
+      additionQuoteTenor(undefined, NOW, 3),
+      additionQuoteTenor(undefined, NOW, 5),
+    ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
     expect(daysUntil(inDays(2.5), NOW)).toBeCloseTo(2.5, 10);
-    expect(daysUntil(inDays(-1), NOW)).toBe(0);
-    expect(daysUntil('not a time', NOW)).toBeUndefined();
+    expect([daysUntil(inDays(-1), NOW), daysUntil('not a time', NOW)]).toEqual([0, undefined]);
   });
 
   it('the "already open" note names the position and the add command, and refuses nothing', () => {
@@ -364,7 +367,7 @@ describe('the roll card in that convention', () => {
   it('carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
     const human = capture('table');
     renderRollPreview(
-      human.output,
+      human.out,
       {
         market: 'USDTNGN',
         side: 'buy',
@@ -402,10 +405,12 @@ describe('a plan in that convention', () => {
     const quotes = [{ quote: BUY_QUOTE }];
     const totals = planTotals(plan, quotes);
     expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_total_usdc: -6.3 });
-    const script = capture('plain');
-    await renderPlan(script.output, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
-    expect(plainField(script.stdout(), 'fee_usdc')).toBe('-2.5');
-    expect(plainField(script.stdout(), 'carry_usdc')).toBe('-6.3');
+    const script = capture('tsv');
+    await renderPlan(script.out, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
+    expect([plainField(script.stdout(), 'fee_usdc'), plainField(script.stdout(), 'carry_usdc')]).toEqual([
+      '-2.5',
+      '-6.3',
+    ]);
     expect(script.stderr()).toContain('carry_total_usdc=-6.3');
   });
 });

@@ -3,12 +3,10 @@
 // colours, wide characters and emoji in cells, long tables), and — for the lists desk-columns does
 // not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns
 // (the --watch view's own widths: desk-columns.test.ts).
-import { PassThrough } from 'node:stream';
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/features/report/report-rules.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
 import { renderReportTable } from '../../src/features/report/report-view.js';
 import {
   APPLY_RESOURCE,
@@ -29,6 +27,8 @@ import {
 } from '../../src/platform/terminal/table.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tableHeaders } from '../support/output/table-text.js';
+import { NOW, output } from '../support/output/fake-output.js';
+import { randomStream } from '../soak/random-stream.js';
 
 const cellsOf = (rows: number, text: (row: number) => string) =>
   Array.from({ length: rows }, (_, row) => tableCell(text(row)));
@@ -42,27 +42,14 @@ async function snapshotsAt(input: TableInput, widths: number[]): Promise<void> {
   }
 }
 
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
 const WIDTHS = [80, 100, 120, 160] as const;
-
-/** mulberry32: the same "random" tables on every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Random tables widened from 20 to 400 columns: a column kept at one width is kept at every wider
  * one, the kept fit, and (with the desk's tier, narrowed headers and short ids) the kept are a prefix.
  */
 function wideningProblems(seed: number, desk: boolean): string[] {
-  const random = seeded(seed);
+  const random = randomStream(seed);
   const problems: string[] = [];
   for (let round = 0; round < 60; round++) {
     const count = 2 + Math.floor(random() * 14);
@@ -103,6 +90,12 @@ function wideningProblems(seed: number, desk: boolean): string[] {
   return problems;
 }
 
+/** fitColumns with the table's gap of 2: the kept as [index, width] pairs, and the hidden. */
+function fit(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
+  const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
+  return { kept: kept.map((column) => [column.index, column.width]), hidden };
+}
+
 describe('fitColumns', () => {
   it('keeps a prefix of the priority list: every column kept at one width is kept at every wider one', () => {
     expect(wideningProblems(26, false)).toEqual([]);
@@ -114,17 +107,16 @@ describe('fitColumns', () => {
       { key: 'maturity', width: 30, minWidth: 30 },
       { key: 'ref', width: 7, minWidth: 7 },
     ];
-    expect(fitColumns(needs, ['id', 'maturity', 'ref'], 50)).toEqual({
-      kept: [{ index: 0, width: 28 }],
-      hidden: [1, 2],
-    });
-    expect(fitColumns(needs, ['id', 'ref', 'maturity'], 50)).toEqual({
-      kept: [
-        { index: 0, width: 28 },
-        { index: 2, width: 7 },
-      ],
-      hidden: [1],
-    });
+    expect([fit(needs, ['id', 'maturity', 'ref'], 50), fit(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
+      { kept: [[0, 28]], hidden: [1, 2] },
+      {
+        kept: [
+          [0, 28],
+          [2, 7],
+        ],
+        hidden: [1],
+      },
+    ]);
   });
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
@@ -132,19 +124,21 @@ describe('fitColumns', () => {
       { key: 'ref', width: 20, minWidth: 8 },
       { key: 'net', width: 10, minWidth: 10 },
     ];
-    expect(fitColumns(needs, ['net', 'ref'], 40).kept).toEqual([
-      { index: 0, width: 20 },
-      { index: 1, width: 10 },
+    expect([40, 25, 19].map((width) => fit(needs, ['net', 'ref'], width).kept)).toEqual([
+      [
+        [0, 20],
+        [1, 10],
+      ],
+      [
+        [0, 13],
+        [1, 10],
+      ],
+      [[1, 10]],
     ]);
-    expect(fitColumns(needs, ['net', 'ref'], 25).kept).toEqual([
-      { index: 0, width: 13 },
-      { index: 1, width: 10 },
-    ]);
-    expect(fitColumns(needs, ['net', 'ref'], 19).kept).toEqual([{ index: 1, width: 10 }]);
   });
 
   it('keeps the first column of the list whatever the width', () => {
-    expect(fitColumns([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([{ index: 0, width: 20 }]);
+    expect(fit([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([[0, 20]]);
   });
 
   it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
@@ -159,40 +153,49 @@ describe('fitColumns', () => {
       { key: 'net', width: 11, minWidth: 11, tightWidth: 7, money: true },
       { key: 'market', width: 7, minWidth: 7 },
     ];
-    const priority = ['side', 'net', 'entry', 'id', 'market'];
-    // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
-    // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
-    expect(fitColumns(needs, priority, 24, 2, 3)).toEqual({
-      kept: [
-        { index: 1, width: 4 },
-        { index: 2, width: 8 },
-        { index: 3, width: 7 },
-      ],
-      hidden: [0, 4],
-    });
-    expect(fitColumns(needs, priority, 40, 2, 3)).toEqual({
-      kept: [
-        { index: 1, width: 4 },
-        { index: 2, width: 14 },
-        { index: 3, width: 11 },
-      ],
-      hidden: [0, 4],
-    });
-    // Room for the id whole beside them: it is taken; market would need 9 more.
-    expect(fitColumns(needs, priority, 70, 2, 3).hidden).toEqual([4]);
-    // An id before an amount is shortened for it (no desk tier here: the money column alone), and
-    // the header goes back on one line with the room left; side, of the rest, waits.
+    const priority = 'side net entry id market'.split(' ');
     const idFirst = ['id', 'net', 'side'];
-    expect(fitColumns(needs.slice(0, 4), idFirst, 30)).toEqual({
-      kept: [
-        { index: 0, width: 12 },
-        { index: 3, width: 11 },
-      ],
-      hidden: [1, 2],
-    });
-    // The same net P&L, not money: the id stays whole and what does not fit beside it is hidden.
+    // The same net P&L, not money.
     const plain = needs.slice(0, 4).map((need) => ({ ...need, money: false }));
-    expect(fitColumns(plain, idFirst, 30).kept).toEqual([{ index: 0, width: 28 }]);
+    expect([
+      // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
+      // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
+      fit(needs, priority, 24, 3),
+      fit(needs, priority, 40, 3),
+      // Room for the id whole beside them: it is taken; market would need 9 more.
+      fit(needs, priority, 70, 3).hidden,
+      // An id before an amount is shortened for it (no desk tier here: the money column alone), and
+      // the header goes back on one line with the room left; side, of the rest, waits.
+      fit(needs.slice(0, 4), idFirst, 30),
+      // Not money: the id stays whole and what does not fit beside it is hidden.
+      fit(plain, idFirst, 30).kept,
+    ]).toEqual([
+      {
+        kept: [
+          [1, 4],
+          [2, 8],
+          [3, 7],
+        ],
+        hidden: [0, 4],
+      },
+      {
+        kept: [
+          [1, 4],
+          [2, 14],
+          [3, 11],
+        ],
+        hidden: [0, 4],
+      },
+      [4],
+      {
+        kept: [
+          [0, 12],
+          [3, 11],
+        ],
+        hidden: [1, 2],
+      },
+      [[0, 28]],
+    ]);
   });
 
   it("takes a reference whole only while the desk's columns after it still fit beside it; cut to let them in", () => {
@@ -203,28 +206,30 @@ describe('fitColumns', () => {
       { key: 'left', width: 6, minWidth: 6 },
       { key: 'market', width: 7, minWidth: 7 },
     ];
-    const priority = ['side', 'ref', 'net', 'left', 'market'];
-    // Whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3 gaps), and
-    // market (of the rest) does not cut it further.
-    expect(fitColumns(needs, priority, 60, 2, 4)).toEqual({
-      kept: [
-        { index: 0, width: 4 },
-        { index: 1, width: 33 },
-        { index: 2, width: 11 },
-        { index: 3, width: 6 },
-      ],
-      hidden: [4],
-    });
-    // Room for it whole beside the desk's columns: whole, and market (of the rest) waits.
-    expect(fitColumns(needs, priority, 67, 2, 4)).toEqual({
-      kept: [
-        { index: 0, width: 4 },
-        { index: 1, width: 40 },
-        { index: 2, width: 11 },
-        { index: 3, width: 6 },
-      ],
-      hidden: [4],
-    });
+    const priority = 'side ref net left market'.split(' ');
+    // At 60, whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3
+    // gaps), and market (of the rest) does not cut it further. At 67 there is room for it whole
+    // beside the desk's columns, and market (of the rest) waits.
+    expect([fit(needs, priority, 60, 4), fit(needs, priority, 67, 4)]).toEqual([
+      {
+        kept: [
+          [0, 4],
+          [1, 33],
+          [2, 11],
+          [3, 6],
+        ],
+        hidden: [4],
+      },
+      {
+        kept: [
+          [0, 4],
+          [1, 40],
+          [2, 11],
+          [3, 6],
+        ],
+        hidden: [4],
+      },
+    ]);
   });
 });
 
@@ -259,9 +264,11 @@ describe('columns that do not fit', () => {
     const lazily = await drawTable(input(true));
     // `note` does not fit 30 columns (measuring it says so): it and everything after it in the list
     // are hidden, and what comes after it is never made.
-    expect(lazily.hidden).toEqual(['note', 'side']);
-    expect([...new Set(made)].sort()).toEqual(['id', 'market', 'note']);
-    expect(lazily).toEqual(await drawTable(input(false)));
+    expect([lazily.hidden, [...new Set(made)].sort(), lazily]).toEqual([
+      ['note', 'side'],
+      ['id', 'market', 'note'],
+      await drawTable(input(false)),
+    ]);
   });
 });
 
@@ -304,9 +311,9 @@ describe('the drawing, byte for byte', () => {
         drawn: { width: 12, minWidth: 5, draw: (row, width) => c.cyan('█'.repeat(1 + (row % Math.max(1, width)))) },
       },
     ],
-    priority: ['id', 'net', 'side', 'bar', 'ref'],
+    priority: 'id net side bar ref'.split(' '),
     rowCount: rows,
-    totals: { label: 'Total', cells: [tableCell(''), tableCell(''), tableCell(''), tableCell(c.bold('+1.00'))] },
+    totals: { label: 'Total', cells: ['', '', '', c.bold('+1.00')].map((text) => tableCell(text)) },
     sections: [
       { before: 0, line: c.bold('Mon 02 Mar 2026 · 2 hedges') },
       {
@@ -364,7 +371,7 @@ describe('the drawing, byte for byte', () => {
           cells: cells([`0x${'5f12'.repeat(16)}`, `0x${'a9c0'.repeat(16)}`], rows),
         },
       ],
-      priority: ['ref', 'side', 'net', 'note', 'hash'],
+      priority: 'ref side net note hash'.split(' '),
       rowCount: rows,
       sections: [
         { before: 0, line: c.bold('月 02 Mar 2026 · 二 hedges 👩‍💻, a section line longer than the narrowest terminal') },
@@ -431,20 +438,13 @@ describe('the drawing, byte for byte', () => {
           cells: reasons.map((reason) => tableCell(reason)),
         },
       ],
-      priority: ['ref', 'side', 'notional', 'time', 'why', 'id'],
+      priority: 'ref side notional time why id'.split(' '),
       decisive: 5,
       rowCount: rows,
       totals: {
         label: 'Total (4 hedges)',
         shortLabel: 'Total (4)',
-        cells: [
-          tableCell(''),
-          tableCell(''),
-          tableCell(''),
-          tableCell(c.bold('100,000.00')),
-          tableCell(''),
-          tableCell(''),
-        ],
+        cells: ['', '', '', c.bold('100,000.00'), '', ''].map((text) => tableCell(text)),
       },
       width: 55,
       chalk: c,
@@ -457,15 +457,19 @@ describe('the drawing, byte for byte', () => {
     // its label; the time without its "(in …)"; a reason wrapped at its spaces onto a second line of
     // its row, never cut inside a word; the totals label across the columns whose totals are empty
     // (its short form: the long one has no room).
-    expect(plain.slice(0, 3)).toEqual([
-      '                Notional',
-      'Ref     Side         USD  Time UTC          Why',
-      '──────  ────  ──────────  ────────────────  ───────────',
+    expect([plain.slice(0, 3), plain[3]]).toEqual([
+      [
+        '                Notional',
+        'Ref     Side         USD  Time UTC          Why',
+        '──────  ────  ──────────  ────────────────  ───────────',
+      ],
+      'DEAL-1  sell   10,000.00  2026-03-02 09:00  INV-1',
     ]);
-    expect(plain[3]).toBe('DEAL-1  sell   10,000.00  2026-03-02 09:00  INV-1');
     expect(plain[4]).toBe(`${' '.repeat(44)}enters ≤30d`);
-    expect(plain.at(-1)).toBe('Total (4)     100,000.00');
-    expect(tableHeaders(stripAnsi(text))).toEqual(['Ref', 'Side', 'Notional USD', 'Time UTC', 'Why']);
+    expect([plain.at(-1), tableHeaders(stripAnsi(text))]).toEqual([
+      'Total (4)     100,000.00',
+      ['Ref', 'Side', 'Notional USD', 'Time UTC', 'Why'],
+    ]);
     expect(plain.join('\n')).not.toContain('…');
   });
 });
@@ -580,21 +584,9 @@ async function widening(name: string, draw: (columns: number) => Promise<[string
 }
 
 async function tableAt(list: (typeof LISTS)[number], columns: number): Promise<{ text: string; notes: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let text = '';
-  let notes = '';
-  stdout.on('data', (chunk) => (text += chunk));
-  stderr.on('data', (chunk) => (notes += chunk));
-  const output = new Output({
-    format: 'table',
-    chalk: makeChalk(false),
-    streams: { stdout, stderr },
-    now: () => NOW,
-    columns,
-  });
-  await output.list(list.rows, list.resource, { empty: 'none' });
-  return { text, notes };
+  const { out, stdout, stderr } = output('table', { columns });
+  await out.list(list.rows, list.resource, { empty: 'none' });
+  return { text: stdout(), notes: stderr() };
 }
 
 describe('every list, as the terminal widens', () => {
@@ -625,8 +617,10 @@ describe('every list, as the terminal widens', () => {
   it("rows of several markets: the market joins the desk's columns, first; of one market, the rate headers name it", async () => {
     const mixed = { ...LISTS[0]!, rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
     const { text, notes } = await tableAt(mixed, 80);
-    expect(tableHeaders(text)[0]).toBe('Market');
-    expect(tableHeaders(text)).toEqual(expect.arrayContaining(['Side', 'Ref', 'Notional USD', 'Net P&L USD']));
+    expect([tableHeaders(text)[0], tableHeaders(text)]).toEqual([
+      'Market',
+      expect.arrayContaining(['Side', 'Ref', 'Notional USD', 'Net P&L USD']),
+    ]);
     expect(notes).not.toMatch(/Hidden at 80 columns: market/);
   });
 

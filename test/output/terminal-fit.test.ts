@@ -2,27 +2,17 @@
 // prompt library gets them (it would break them at the last column, mid-word), the error report
 // when stderr is a terminal, and notes on a terminal's stderr in every format. A script (a pipe)
 // still gets one line per message.
-import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { InterruptedError } from '../../src/core/errors.js';
-import { Output } from '../../src/platform/terminal/output.js';
 import { fitToTerminal } from '../../src/platform/terminal/prompter.js';
 import { reportError } from '../../src/platform/terminal/report-error.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
+import { collector, output as fakeOutput } from '../support/output/fake-output.js';
 
 const QUESTION = 'Open buy 10,000.00 USD on USDTNGN for 3 days (ref DEAL-2026-000042), 1,507.50 USDC upfront?';
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
-
-function captured(): { stream: PassThrough; text: () => string } {
-  const stream = new PassThrough();
-  let text = '';
-  stream.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-  });
-  return { stream, text: () => text };
-}
 
 describe('fitToTerminal (prompt texts)', () => {
   it('leaves room for the prompt\'s "? " on the first line and for " (y/N) " after the last word, one column spare', () => {
@@ -47,8 +37,10 @@ describe('fitToTerminal (prompt texts)', () => {
     const red = new Chalk({ level: 1 }).red('LIVE');
     const fitted = fitToTerminal(`${red} ${QUESTION}\nsecond line`, 60, { lead: 2 });
     expect(fitted).toContain('\u001b[31mLIVE\u001b[39m');
-    expect(fitted.split('\n').at(-1)).toBe('second line');
-    expect(fitted.split('\n').every((line) => displayWidth(line) <= 59)).toBe(true);
+    expect([fitted.split('\n').at(-1), fitted.split('\n').every((line) => displayWidth(line) <= 59)]).toEqual([
+      'second line',
+      true,
+    ]);
   });
 });
 
@@ -60,42 +52,37 @@ describe('reportError', () => {
     },
   );
 
-  it('on a terminal wraps each line at spaces to its width, the hint continuing under its text', () => {
-    const err = captured();
+  /** What reportError wrote on stderr (uncoloured), and the exit code it gave. */
+  const reported = (json: boolean, columns?: number) => {
+    const err = collector();
     const code = reportError(describeError(interrupted), interrupted, {
       stderr: err.stream,
       chalk: new Chalk({ level: 0 }),
-      json: false,
+      json,
       verbose: false,
-      columns: 60,
+      columns,
     });
+    return { code, text: err.text() };
+  };
+
+  it('on a terminal wraps each line at spaces to its width, the hint continuing under its text', () => {
+    const { code, text } = reported(false, 60);
     expect(code).toBe(130);
-    const lines = err.text().trimEnd().split('\n');
+    const lines = text.trimEnd().split('\n');
     expect(lines.every((line) => displayWidth(line) <= 60)).toBe(true);
     expect(lines.length).toBeGreaterThan(2);
     const hintAt = lines.findIndex((line) => line.startsWith('  → '));
-    expect(lines.slice(hintAt + 1).every((line) => line.startsWith('    '))).toBe(true);
-    expect(words(err.text())).toEqual(words(`${interrupted.message} → ${interrupted.hint}`));
+    expect([lines.slice(hintAt + 1).every((line) => line.startsWith('    ')), words(text)]).toEqual([
+      true,
+      words(`${interrupted.message} → ${interrupted.hint}`),
+    ]);
   });
 
   it('in a pipe (no width) or under --json, one line per message', () => {
-    const plain = captured();
-    reportError(describeError(interrupted), interrupted, {
-      stderr: plain.stream,
-      chalk: new Chalk({ level: 0 }),
-      json: false,
-      verbose: false,
+    expect(reported(false).text.trimEnd().split('\n')).toHaveLength(2);
+    expect(JSON.parse(reported(true, 40).text)).toMatchObject({
+      error: { code: 'interrupted', message: interrupted.message },
     });
-    expect(plain.text().trimEnd().split('\n')).toHaveLength(2);
-    const json = captured();
-    reportError(describeError(interrupted), interrupted, {
-      stderr: json.stream,
-      chalk: new Chalk({ level: 0 }),
-      json: true,
-      verbose: false,
-      columns: 40,
-    });
-    expect(JSON.parse(json.text())).toMatchObject({ error: { code: 'interrupted', message: interrupted.message } });
   });
 });
 
@@ -103,17 +90,9 @@ describe('Output.note', () => {
   const note =
     'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
   const output = (format: 'json' | 'tsv', stderrColumns?: number) => {
-    const err = captured();
-    const out = new Output({
-      format,
-      chalk: new Chalk({ level: 0 }),
-      streams: { stdout: new PassThrough(), stderr: err.stream },
-      now: () => 0,
-      columns: 80,
-      stderrColumns,
-    });
+    const { out, stderr } = fakeOutput(format, { chalk: new Chalk({ level: 0 }), columns: 80, stderrColumns });
     out.note(note);
-    return err.text().trimEnd().split('\n');
+    return stderr().trimEnd().split('\n');
   };
 
   it("is wrapped to a terminal's stderr under --json too", () => {

@@ -3,22 +3,21 @@ import { bar, sparkline } from '../../src/platform/results/text-charts.js';
 
 describe('sparkline', () => {
   it('maps the lowest value to ▁ and the highest to █', () => {
-    expect(sparkline([0, 1, 2, 3, 4, 5, 6, 7])).toBe('▁▂▃▄▅▆▇█');
-    expect(sparkline([-5, 5, 0])).toBe('▁█▅');
+    expect([sparkline([0, 1, 2, 3, 4, 5, 6, 7]), sparkline([-5, 5, 0])]).toEqual(['▁▂▃▄▅▆▇█', '▁█▅']);
   });
 
   it('draws a flat series level, nothing as nothing, and gaps for values that are not numbers', () => {
-    expect(sparkline([3, 3, 3])).toBe('▄▄▄');
-    expect(sparkline([])).toBe('');
-    expect(sparkline([1, Number.NaN, 3])).toBe('▁ █');
+    expect([sparkline([3, 3, 3]), sparkline([]), sparkline([1, Number.NaN, 3])]).toEqual(['▄▄▄', '', '▁ █']);
   });
 
   it('down-samples to the width by averaging equal slices', () => {
     const rising = Array.from({ length: 800 }, (_, index) => index);
-    expect(sparkline(rising, 8)).toBe('▁▂▃▄▅▆▇█');
-    expect(sparkline([0, 10, 10, 0], 2)).toBe('▄▄');
-    expect(sparkline([0, 0, 10, 10], 2)).toBe('▁█');
-    expect(sparkline([1, 2], 10)).toBe('▁█');
+    expect([
+      sparkline(rising, 8),
+      sparkline([0, 10, 10, 0], 2),
+      sparkline([0, 0, 10, 10], 2),
+      sparkline([1, 2], 10),
+    ]).toEqual(['▁▂▃▄▅▆▇█', '▄▄', '▁█', '▁█']);
   });
 
   it('takes a very long series without overflowing the stack', () => {
@@ -33,10 +32,12 @@ describe('sparkline', () => {
 
 describe('bar', () => {
   it('grows right of the axis for a positive value and left, in another character, for a negative one', () => {
-    expect(bar(10, 10, 11)).toBe('     │█████');
-    expect(bar(-10, 10, 11)).toBe('▒▒▒▒▒│     ');
-    expect(bar(4, 10, 11)).toBe('     │██   ');
-    expect(bar(-4, 10, 11)).toBe('   ▒▒│     ');
+    expect([bar(10, 10, 11), bar(-10, 10, 11), bar(4, 10, 11), bar(-4, 10, 11)]).toEqual([
+      '     │█████',
+      '▒▒▒▒▒│     ',
+      '     │██   ',
+      '   ▒▒│     ',
+    ]);
   });
 
   it('is always exactly the width, so a column of bars lines up', () => {
@@ -46,10 +47,12 @@ describe('bar', () => {
   });
 
   it('shows a tiny value as one cell, zero as the axis alone, and clamps past maxAbs', () => {
-    expect(bar(0.01, 10, 11)).toBe('     │█    ');
-    expect(bar(-0.01, 10, 11)).toBe('    ▒│     ');
-    expect(bar(0, 10, 11)).toBe('     │     ');
-    expect(bar(25, 10, 7)).toBe('   │███');
-    expect(bar(5, 0, 7)).toBe('   │   ');
+    expect([bar(0.01, 10, 11), bar(-0.01, 10, 11), bar(0, 10, 11), bar(25, 10, 7), bar(5, 0, 7)]).toEqual([
+      '     │█    ',
+      '    ▒│     ',
+      '     │     ',
+      '   │███',
+      '   │   ',
+    ]);
   });
 });

@@ -2,13 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/platform/api/schemas.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output, type OutputMode } from '../../src/platform/terminal/output.js';
 import { impactBps, renderQuoteCard } from '../../src/platform/results/quote-card.js';
+import { NOW, output as fakeOutput } from '../support/output/fake-output.js';
 
-const NOW = Date.parse('2026-03-02T10:00:00.000Z');
-const sink = { write: () => true } as unknown as NodeJS.WritableStream;
-const output = (mode: OutputMode, color = false) =>
-  new Output({ mode, chalk: makeChalk(color), streams: { stdout: sink, stderr: sink }, now: () => NOW });
+/** An Output for people (a table) or scripts (TSV), coloured or not. */
+const output = (format: 'table' | 'tsv', color = false) => fakeOutput(format, { chalk: makeChalk(color) }).out;
 
 const QUOTE: Quote = {
   market: 'USDTNGN',
@@ -65,14 +63,7 @@ describe('renderQuoteCard', () => {
   });
 
   it('what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
-    let written = '';
-    const stdout = { write: (text: string) => ((written += text), true) } as unknown as NodeJS.WritableStream;
-    const terminal = new Output({
-      mode: 'table',
-      chalk: makeChalk(false),
-      streams: { stdout, stderr: sink },
-      now: () => NOW,
-    });
+    const { out: terminal, stdout } = fakeOutput('table');
     const hostile = {
       ...QUOTE,
       market: 'USDTNGN\u001b[2J',
@@ -80,20 +71,10 @@ describe('renderQuoteCard', () => {
       note: 'x\u202ey',
     } as Quote;
     terminal.write(renderQuoteCard(terminal, hostile, NOW));
+    const written = stdout();
     expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
     expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
     expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
-  });
-
-  it('negative carry is earned, and a 1-day tenor reads "1 day"', () => {
-    const earning: Quote = {
-      ...QUOTE,
-      tenor_days: 1,
-      carry: { daily_usdc: -2.79, daily_rate_pct: -0.0279, total_usdc: -2.79, total_rate_pct: -0.0279 },
-    };
-    const card = renderQuoteCard(output('table'), earning, NOW);
-    expect(card).toContain('+2.79 USDC/day (+0.0279%), you earn');
-    expect(card).toContain('Carry over 1 day');
   });
 
   it('shows fields it does not know, at the top level and inside the groups', () => {
@@ -101,7 +82,7 @@ describe('renderQuoteCard', () => {
     const card = renderQuoteCard(output('table'), richer, NOW);
     expect(card).toMatch(/Quote ID\s+│ q_1/);
     expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
-    const [header, row] = renderQuoteCard(output('plain'), richer, NOW).split('\n');
+    const [header, row] = renderQuoteCard(output('tsv'), richer, NOW).split('\n');
     const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
     expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
   });
@@ -112,17 +93,13 @@ describe('renderQuoteCard', () => {
   });
 
   it("plain: a header row of keys and one row of raw numbers (the server's, signs as sent) and the ISO maturity", () => {
-    const text = renderQuoteCard(output('plain'), QUOTE, NOW);
+    const text = renderQuoteCard(output('tsv'), QUOTE, NOW);
     const [header, row, ...rest] = text.split('\n');
     expect(rest).toEqual([]);
     const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
-    expect(header!.split('\t').slice(0, 5)).toEqual([
-      'market',
-      'side',
-      'notional_usd',
-      'tenor_days',
-      'pricing.market_price',
-    ]);
+    expect(header!.split('\t').slice(0, 5)).toEqual(
+      'market side notional_usd tenor_days pricing.market_price'.split(' '),
+    );
     expect(plain).toMatchObject({
       'pricing.execution_price': '1530.5219',
       'pricing.price_impact_usd': '-4.4',

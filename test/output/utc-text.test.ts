@@ -18,16 +18,29 @@ const ms = Date.UTC(2026, 10, 25, 8, 4, 9, 120);
 
 describe('utc-text', () => {
   it.each([ms, new Date(ms), '2026-11-25T08:04:09.120Z'])('cuts %s into each precision', (at) => {
-    expect(utcDay(at)).toBe('2026-11-25');
-    expect(utcMonth(at)).toBe('2026-11');
-    expect(utcMinute(at)).toBe('2026-11-25 08:04');
-    expect(utcSecond(at)).toBe('2026-11-25 08:04:09');
-    expect(utcDayMinute(at)).toBe('11-25 08:04');
-    expect(utcDaySecond(at)).toBe('11-25 08:04:09');
-    expect(utcClockMinute(at)).toBe('08:04');
-    expect(utcClock(at)).toBe('08:04:09');
-    expect(utcClockMillis(at)).toBe('08:04:09.120');
-    expect(utcStamp(at)).toBe('20261125T080409120Z');
+    expect([
+      utcDay(at),
+      utcMonth(at),
+      utcMinute(at),
+      utcSecond(at),
+      utcDayMinute(at),
+      utcDaySecond(at),
+      utcClockMinute(at),
+      utcClock(at),
+      utcClockMillis(at),
+      utcStamp(at),
+    ]).toEqual([
+      '2026-11-25',
+      '2026-11',
+      '2026-11-25 08:04',
+      '2026-11-25 08:04:09',
+      '11-25 08:04',
+      '11-25 08:04:09',
+      '08:04',
+      '08:04:09',
+      '08:04:09.120',
+      '20261125T080409120Z',
+    ]);
   });
 
   it("cuts a server's text as it came, in its own offset (never read again)", () => {

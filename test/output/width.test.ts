@@ -48,10 +48,12 @@ describe('terminalColumns', () => {
   });
 
   it('takes COLUMNS when the stream is not a terminal, or a terminal without a width', () => {
-    expect(terminalColumns(stream(), false, { COLUMNS: '100' })).toBe(100);
-    expect(terminalColumns(stream(), true, { COLUMNS: ' 64 ' })).toBe(64);
-    expect(terminalColumns(stream(0), true, { COLUMNS: '72' })).toBe(72);
-    expect(terminalColumns(stream(132), false, { COLUMNS: '90' })).toBe(90);
+    expect([
+      terminalColumns(stream(), false, { COLUMNS: '100' }),
+      terminalColumns(stream(), true, { COLUMNS: ' 64 ' }),
+      terminalColumns(stream(0), true, { COLUMNS: '72' }),
+      terminalColumns(stream(132), false, { COLUMNS: '90' }),
+    ]).toEqual([100, 64, 72, 90]);
   });
 
   it('falls back to 80 when COLUMNS is absent or not a positive integer', () => {
@@ -61,10 +63,12 @@ describe('terminalColumns', () => {
   });
 
   it('clamps to 20..500', () => {
-    expect(terminalColumns(stream(8), true, {})).toBe(20);
-    expect(terminalColumns(stream(), false, { COLUMNS: '9999' })).toBe(500);
-    expect(terminalColumns(stream(500), true, {})).toBe(500);
-    expect(terminalColumns(stream(20), true, {})).toBe(20);
+    expect([
+      terminalColumns(stream(8), true, {}),
+      terminalColumns(stream(), false, { COLUMNS: '9999' }),
+      terminalColumns(stream(500), true, {}),
+      terminalColumns(stream(20), true, {}),
+    ]).toEqual([20, 500, 500, 20]);
   });
 });
 
@@ -90,15 +94,19 @@ describe('truncateEnd', () => {
   });
 
   it('cuts to the width with an ellipsis', () => {
-    expect(truncateEnd('submitting', 6)).toBe('submi…');
-    expect(truncateEnd('submitting', 1)).toBe('…');
-    expect(truncateEnd('submitting', 0)).toBe('');
+    expect([truncateEnd('submitting', 6), truncateEnd('submitting', 1), truncateEnd('submitting', 0)]).toEqual([
+      'submi…',
+      '…',
+      '',
+    ]);
   });
 
   it('never splits a wide character over the limit', () => {
-    expect(truncateEnd('東京市場', 6)).toBe('東京…');
-    expect(truncateEnd('東京市場', 5)).toBe('東京…');
-    expect(truncateEnd('東京市場', 4)).toBe('東…');
+    expect([truncateEnd('東京市場', 6), truncateEnd('東京市場', 5), truncateEnd('東京市場', 4)]).toEqual([
+      '東京…',
+      '東京…',
+      '東…',
+    ]);
   });
 
   it('keeps colour codes, so the colour is still closed', () => {
@@ -109,30 +117,33 @@ describe('truncateEnd', () => {
 
 describe('shortenMiddle', () => {
   it('keeps the start and the end of a hash', () => {
-    expect(shortenMiddle(HASH, 11)).toBe('0x5f12…157b');
-    expect(displayWidth(shortenMiddle(HASH, 20))).toBe(20);
-    expect(shortenMiddle(HASH, 20)).toBe('0x5f12a9c0d4…1e2157b');
+    expect([shortenMiddle(HASH, 11), displayWidth(shortenMiddle(HASH, 20)), shortenMiddle(HASH, 20)]).toEqual([
+      '0x5f12…157b',
+      20,
+      '0x5f12a9c0d4…1e2157b',
+    ]);
   });
 
   it('returns text that fits as it is, and handles tiny widths', () => {
-    expect(shortenMiddle('hdg_42', 6)).toBe('hdg_42');
-    expect(shortenMiddle(HASH, 1)).toBe('…');
-    expect(shortenMiddle(HASH, 2)).toBe('0…');
-    expect(shortenMiddle(HASH, 0)).toBe('');
+    expect([
+      shortenMiddle('hdg_42', 6),
+      shortenMiddle(HASH, 1),
+      shortenMiddle(HASH, 2),
+      shortenMiddle(HASH, 0),
+    ]).toEqual(['hdg_42', '…', '0…', '']);
   });
 
   it('keeps the colours around the cut, the … in them', async () => {
     const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
-    expect(await painted(out)).toEqual(await painted(`${RED}0x5f12…157b${FG_OFF}`));
-    expect(await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11))).toEqual(
-      await painted(`0x5f12${RED}…157b${FG_OFF}`),
-    );
+    expect([
+      await painted(out),
+      await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
+    ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
   });
 
   it('counts wide characters', () => {
     const out = shortenMiddle('東京市場東京市場', 9);
-    expect(out).toBe('東京…市場');
-    expect(displayWidth(out)).toBe(9);
+    expect([out, displayWidth(out)]).toEqual(['東京…市場', 9]);
   });
 });
 
@@ -148,20 +159,22 @@ describe('wrapWords', () => {
     const hint =
       'One hedge in full, with every field and its transaction hashes whole, is: `hedge --profile desk hedges <ID>`.';
     const lines = wrapWords(hint, 80).split('\n');
-    expect(lines.every((line) => displayWidth(line) <= 80)).toBe(true);
-    expect(lines).toEqual([
-      'One hedge in full, with every field and its transaction hashes whole, is:',
-      '`hedge --profile desk hedges <ID>`.',
+    expect([lines.every((line) => displayWidth(line) <= 80), lines]).toEqual([
+      true,
+      [
+        'One hedge in full, with every field and its transaction hashes whole, is:',
+        '`hedge --profile desk hedges <ID>`.',
+      ],
     ]);
     // Wider than a whole line: broken at its spaces like any text, never between letters.
     const long = wrapWords(
       'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
       40,
     ).split('\n');
-    expect(long.every((line) => displayWidth(line) <= 40)).toBe(true);
-    expect(long.join(' ')).toBe(
+    expect([long.every((line) => displayWidth(line) <= 40), long.join(' ')]).toEqual([
+      true,
       'Run `hedge --profile a-very-long-profile-name history --since 2026-01-01 --until 2026-02-01 --all` now.',
-    );
+    ]);
   });
 
   for (const [width, lineCount] of [
@@ -199,9 +212,11 @@ describe('wrapWords', () => {
   }
 
   it('breaks at the last space that fits', () => {
-    expect(wrapWords('aaa bbb ccc ddd', 7)).toBe('aaa bbb\nccc ddd');
-    expect(wrapWords('aaa bbb ccc ddd', 8)).toBe('aaa bbb\nccc ddd');
-    expect(wrapWords('aaa bbb ccc ddd', 11)).toBe('aaa bbb ccc\nddd');
+    expect([
+      wrapWords('aaa bbb ccc ddd', 7),
+      wrapWords('aaa bbb ccc ddd', 8),
+      wrapWords('aaa bbb ccc ddd', 11),
+    ]).toEqual(['aaa bbb\nccc ddd', 'aaa bbb\nccc ddd', 'aaa bbb ccc\nddd']);
   });
 
   it('hard-breaks only a word longer than the width, starting it on its own line', () => {
@@ -213,11 +228,16 @@ describe('wrapWords', () => {
   });
 
   it('indents the lines after the first by the hanging indent, and gives the first its whole width', () => {
-    expect(wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 })).toBe(
+    expect([
+      wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 }),
+      [
+        wrapWords('alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 }),
+        wrapWords('aaa bbb ccc ddd eee', 11, { hangingIndent: 4 }),
+      ],
+    ]).toEqual([
       '--tenor D  one two\n           three\n           four',
-    );
-    expect(wrapWords('alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 })).toBe('alpha\n   beta\n\n   gamma');
-    expect(wrapWords('aaa bbb ccc ddd eee', 11, { hangingIndent: 4 })).toBe('aaa bbb ccc\n    ddd eee');
+      ['alpha\n   beta\n\n   gamma', 'aaa bbb ccc\n    ddd eee'],
+    ]);
   });
 
   it('counts wide characters', () => {

@@ -87,7 +87,7 @@ describe('readHistoryRecord', () => {
       HISTORY_FIELD_SYNONYMS.feesUsd[0],
       HISTORY_FIELD_SYNONYMS.closedAt[0],
       HISTORY_FIELD_SYNONYMS.hedgeId[0],
-    ]).toEqual(['net_pnl_usd', 'carry_usdc', 'fees_usdc', 'closed_at', 'hedge_id']);
+    ]).toEqual('net_pnl_usd carry_usdc fees_usdc closed_at hedge_id'.split(' '));
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {
@@ -106,10 +106,10 @@ describe('readHistoryRecord', () => {
   });
 
   it('takes the first synonym with a usable value', () => {
-    expect(readHistoryRecord({ net_pnl_usd: 1, closed_at: null, settled_at: '2026-11-22T08:00:00Z' }).closedAt).toBe(
-      '2026-11-22T08:00:00.000Z',
-    );
-    expect(readHistoryRecord({ net_pnl_usd: 1, gross_pnl_usd: 2, realized_pnl_usd: 3 }).grossPnlUsd).toBe(2);
+    expect([
+      readHistoryRecord({ net_pnl_usd: 1, closed_at: null, settled_at: '2026-11-22T08:00:00Z' }).closedAt,
+      readHistoryRecord({ net_pnl_usd: 1, gross_pnl_usd: 2, realized_pnl_usd: 3 }).grossPnlUsd,
+    ]).toEqual(['2026-11-22T08:00:00.000Z', 2]);
   });
 
   it('refuses a record without a net P&L, naming it', () => {
@@ -130,15 +130,11 @@ describe('readTimestamp', () => {
       readTimestamp(1795334400),
       readTimestamp(1795334400000),
       readTimestamp('1795334400'),
-    ]).toEqual([
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T00:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-      '2026-11-22T08:00:00.000Z',
-    ]);
+    ]).toEqual(
+      '2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T00:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z'.split(
+        ' ',
+      ),
+    );
   });
 
   it('refuses what is not a time', () => {
@@ -151,10 +147,12 @@ describe("an open position's net P&L (read-position.ts, the one table)", () => {
   const netPnl = (raw: Record<string, unknown>) => readPosition(raw).netPnlUsd;
   it("reads an open position's unrealized net P&L under its plausible names", () => {
     expect([
-      netPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 }),
-      netPnl({ unrealized_pnl_usd: '-12.5' }),
-      netPnl({ unrealizedNetPnlUsd: 3 }),
-    ]).toEqual([8, -12.5, 3]);
-    expect(netPnl({ net_margin_usd: 500 })).toBeUndefined();
+      [
+        netPnl({ side: 'buy', gross_pnl_usd: 10, accrued_carry_usdc: 2, net_pnl_usd: 8 }),
+        netPnl({ unrealized_pnl_usd: '-12.5' }),
+        netPnl({ unrealizedNetPnlUsd: 3 }),
+      ],
+      netPnl({ net_margin_usd: 500 }),
+    ]).toEqual([[8, -12.5, 3], undefined]);
   });
 });

@@ -11,20 +11,9 @@ import {
   reportPeriodProblem,
   toCents,
 } from '../../src/features/report/report-rules.js';
+import { randomStream } from '../soak/random-stream.js';
 
 const DAY_MS = 86_400_000;
-
-/** A small deterministic generator (mulberry32), so the "random" set is the same on every run. */
-function seededRandom(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Each money figure is an exact number of cents written the awkward ways money arrives as floats:
@@ -42,7 +31,7 @@ function awkward(cents: number, random: () => number) {
 }
 
 function generate(count: number, seed: number) {
-  const random = seededRandom(seed);
+  const random = randomStream(seed);
   const start = Date.UTC(2026, 9, 20);
   const records: HistoryFacts[] = [];
   const netCents: number[] = [];
@@ -143,20 +132,25 @@ describe('period', () => {
 
   it('--since is inclusive and --until exclusive, on the close time', () => {
     const report = grouped(records, 'day', { since, until });
-    expect([report.totals.count, report.totals.net_pnl_usd]).toEqual([2, 6]);
-    expect(keysAndCounts(report)).toEqual([
-      ['2026-11-01', 1],
-      ['2026-11-07', 1],
+    expect([
+      [report.totals.count, report.totals.net_pnl_usd],
+      keysAndCounts(report),
+      [report.since, report.until],
+    ]).toEqual([
+      [2, 6],
+      [
+        ['2026-11-01', 1],
+        ['2026-11-07', 1],
+      ],
+      ['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z'],
     ]);
-    expect([report.since, report.until]).toEqual(['2026-11-01T00:00:00.000Z', '2026-11-08T00:00:00.000Z']);
   });
 
   it('either bound alone', () => {
     expect([
-      grouped(records, 'side', { since }).totals.net_pnl_usd,
-      grouped(records, 'side', { until }).totals.net_pnl_usd,
-    ]).toEqual([14, 7]);
-    expect(grouped(records, 'side').since).toBeNull();
+      [grouped(records, 'side', { since }).totals.net_pnl_usd, grouped(records, 'side', { until }).totals.net_pnl_usd],
+      grouped(records, 'side').since,
+    ]).toEqual([[14, 7], null]);
   });
 });
 
@@ -170,11 +164,13 @@ describe('time groups (UTC)', () => {
       ],
       'week',
     );
-    expect(keysAndCounts(report)).toEqual([
-      ['2026-W47', 2],
-      ['2026-W48', 1],
+    expect([keysAndCounts(report), report.groups[0].label]).toEqual([
+      [
+        ['2026-W47', 2],
+        ['2026-W48', 1],
+      ],
+      '2026-W47',
     ]);
-    expect(report.groups[0].label).toBe('2026-W47');
   });
 
   it('ISO weeks across the year boundary: 2026 has a week 53 that holds 2027-01-01', () => {
@@ -189,15 +185,17 @@ describe('time groups (UTC)', () => {
       ],
       'week',
     );
-    expect(keysAndCounts(report)).toEqual([
-      ['2025-W52', 1],
-      ['2026-W01', 1],
-      ['2026-W53', 3],
-      ['2027-W01', 1],
-    ]);
-    expect([isoWeekKey(Date.parse('2021-01-03T00:00:00Z')), isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))]).toEqual([
-      '2020-W53',
-      '2025-W01',
+    expect([
+      keysAndCounts(report),
+      [isoWeekKey(Date.parse('2021-01-03T00:00:00Z')), isoWeekKey(Date.parse('2024-12-30T00:00:00Z'))],
+    ]).toEqual([
+      [
+        ['2025-W52', 1],
+        ['2026-W01', 1],
+        ['2026-W53', 3],
+        ['2027-W01', 1],
+      ],
+      ['2020-W53', '2025-W01'],
     ]);
   });
 
@@ -303,14 +301,17 @@ describe('groups by deal reference (--by ref)', () => {
       { netPnlUsd: -0.1, hedgeId: 'hdg_1', clientReference: 'DEAL-7', notionalUsd: 1000 },
     ];
     const report = grouped(records, 'ref');
-    expect(
+    expect([
       report.groups.map((group) => [group.key, group.label, group.count, group.notional_usd, group.net_pnl_usd]),
-    ).toEqual([
-      ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
-      ['unknown', 'unknown', 1, 200, 4],
-      ['', 'No reference', 1, 500, 2],
+      report.totals.net_pnl_usd,
+    ]).toEqual([
+      [
+        ['DEAL-7', 'DEAL-7', 3, 3000, -0.85],
+        ['unknown', 'unknown', 1, 200, 4],
+        ['', 'No reference', 1, 500, 2],
+      ],
+      5.15,
     ]);
-    expect(report.totals.net_pnl_usd).toBe(5.15);
   });
 });
 
@@ -324,19 +325,19 @@ describe('figures a record does not give are unknown, not 0', () => {
 
   it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
     const [buy, sell] = report.groups;
-    expect(buy).toEqual({
-      key: 'buy',
-      label: 'buy',
-      count: 2,
-      notional_usd: 3000,
-      gross_pnl_usd: 5,
-      carry_usdc: 1,
-      fees_usdc: 2.5,
-      net_pnl_usd: 1.5,
-    });
-    expect(sell.carry_usdc).toBeNull();
-    expect(sell.fees_usdc).toBeNull();
-    expect(report.totals.carry_usdc).toBe(1);
+    expect([buy, [sell.carry_usdc, sell.fees_usdc, report.totals.carry_usdc]]).toEqual([
+      {
+        key: 'buy',
+        label: 'buy',
+        count: 2,
+        notional_usd: 3000,
+        gross_pnl_usd: 5,
+        carry_usdc: 1,
+        fees_usdc: 2.5,
+        net_pnl_usd: 1.5,
+      },
+      [null, null, 1],
+    ]);
   });
 
   it('counts the records that leave each figure out', () => {
@@ -406,15 +407,12 @@ describe('parseReportDate', () => {
   });
 
   it('reads days, weeks and calendar months ago from the injected now', () => {
-    const ago = ['7d', '0d', '2W', '1m', '3m', '14m'].map(parsed);
-    expect(ago).toEqual([
-      '2026-03-24T12:34:56.000Z',
-      '2026-03-31T12:34:56.000Z',
-      '2026-03-17T12:34:56.000Z',
-      '2026-02-28T12:34:56.000Z',
-      '2025-12-31T12:34:56.000Z',
-      '2025-01-31T12:34:56.000Z',
-    ]);
+    const ago = '7d 0d 2W 1m 3m 14m'.split(' ').map(parsed);
+    expect(ago).toEqual(
+      '2026-03-24T12:34:56.000Z 2026-03-31T12:34:56.000Z 2026-03-17T12:34:56.000Z 2026-02-28T12:34:56.000Z 2025-12-31T12:34:56.000Z 2025-01-31T12:34:56.000Z'.split(
+        ' ',
+      ),
+    );
   });
 
   it('refuses anything else with a message naming the allowed forms', () => {
@@ -442,10 +440,12 @@ describe('parseReportDate', () => {
 
   it('a period that holds nothing is named', () => {
     const day = new Date('2026-11-01T00:00:00Z');
-    expect(reportPeriodProblem(day, day)).toBe(
+    expect([
+      reportPeriodProblem(day, day),
+      [reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z')), reportPeriodProblem(undefined, day)],
+    ]).toEqual([
       '--since (2026-11-01T00:00:00.000Z) must be before --until (2026-11-01T00:00:00.000Z); --until is exclusive.',
-    );
-    expect(reportPeriodProblem(day, new Date('2026-11-02T00:00:00Z'))).toBeUndefined();
-    expect(reportPeriodProblem(undefined, day)).toBeUndefined();
+      [undefined, undefined],
+    ]);
   });
 });

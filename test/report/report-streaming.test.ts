@@ -13,8 +13,7 @@ import {
   cumulativePoints,
 } from '../../src/features/report/report-rules.js';
 import { ClosedHedgeListing } from '../../src/features/report/report.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
+import { output } from '../support/output/fake-output.js';
 import { closedHedgeRow, renderReportHtml, reportHtmlAround } from '../../src/features/report/report-html.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -110,19 +109,6 @@ describe('the HTML listing through a file', () => {
 });
 
 describe('JSON written a piece at a time', () => {
-  function output(format: 'json' | 'ndjson', extra: { fields?: string[] } = {}) {
-    let text = '';
-    const stdout = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
-    const out = new Output({
-      format,
-      chalk: makeChalk(false),
-      streams: { stdout, stderr: stdout },
-      now: () => 0,
-      ...extra,
-    });
-    return { out, text: () => text };
-  }
-
   it.each([0, 1, 2, 40_000])('a document with a list of %i points is the bytes json() writes', (count) => {
     const records = facts(count);
     const builder = new ReportBuilder({ by: 'day' });
@@ -133,8 +119,8 @@ describe('JSON written a piece at a time', () => {
     streamed.out.jsonWithList(document, 'cumulative', line.length, (index) => cumulativePoint(line, index));
     const whole = output('json');
     whole.out.json({ ...document, cumulative: cumulativePoints(line) });
-    expect(streamed.text()).toBe(whole.text());
-    expect(JSON.parse(streamed.text()).cumulative).toEqual(buildReport(records, [], { by: 'day' }).cumulative);
+    expect(streamed.stdout()).toBe(whole.stdout());
+    expect(JSON.parse(streamed.stdout()).cumulative).toEqual(buildReport(records, [], { by: 'day' }).cumulative);
   });
 
   it('with ndjson or --fields, the list is made and json() writes it', () => {
@@ -145,8 +131,8 @@ describe('JSON written a piece at a time', () => {
       streamed.out.jsonWithList(document, 'cumulative', 3, item);
       const whole = make();
       whole.out.json({ ...document, cumulative: [0, 1, 2].map(item) });
-      expect(streamed.text()).toBe(whole.text());
-      expect(streamed.text()).toContain('"t2"');
+      expect(streamed.stdout()).toBe(whole.stdout());
+      expect(streamed.stdout()).toContain('"t2"');
     }
   });
 });

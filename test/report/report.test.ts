@@ -109,7 +109,7 @@ describe('hedge report', () => {
     market: (record) => record.market,
   };
 
-  for (const by of ['day', 'week', 'month', 'side', 'tenor', 'market']) {
+  for (const by of 'day week month side tenor market'.split(' ')) {
     it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
       const before = trading.sandbox.requestLog.length;
       const report = await reportJson(`--by ${by}`);
@@ -157,11 +157,10 @@ describe('hedge report', () => {
 
       // The CLI's two requests: reads only, history asking for the largest page.
       const cliRequests = trading.sandbox.requestLog.slice(before, before + 2);
-      expect(cliRequests.map((entry) => `${entry.method} ${entry.path}`).sort()).toEqual([
-        'GET /hedges/history',
-        'GET /positions',
-      ]);
-      expect(cliRequests.find((entry) => entry.path === '/hedges/history')?.query).toEqual({ limit: '500' });
+      expect([
+        cliRequests.map((entry) => `${entry.method} ${entry.path}`).sort(),
+        cliRequests.find((entry) => entry.path === '/hedges/history')?.query,
+      ]).toEqual([['GET /hedges/history', 'GET /positions'], { limit: '500' }]);
     });
   }
 
@@ -184,9 +183,11 @@ describe('hedge report', () => {
     const [a, b, c, d] = engineHistory();
     const ids = async (args: string) =>
       JSON.parse(await cliOk(`history ${args} --json`)).map((record: any) => record.hedge_id);
-    expect(await ids(`--since ${b.closed_at} --until ${d.closed_at}`)).toEqual([c.hedge_id, b.hedge_id]);
-    expect(await ids('--until 2026-03-03')).toEqual([a.hedge_id]);
-    expect(await ids('--since 2026-03-10T00:00:00Z --limit 1')).toEqual([d.hedge_id]);
+    expect([
+      await ids(`--since ${b.closed_at} --until ${d.closed_at}`),
+      await ids('--until 2026-03-03'),
+      await ids('--since 2026-03-10T00:00:00Z --limit 1'),
+    ]).toEqual([[c.hedge_id, b.hedge_id], [a.hedge_id], [d.hedge_id]]);
     const plain = ok(await cli('history --since 2026-04-01'));
     // A header row of keys, then the one closed hedge of the period.
     const [header, ...rows] = plain.stdout.trim().split('\n');
@@ -201,13 +202,13 @@ describe('hedge report', () => {
     expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
-    expect([cells.map((row) => row[0]), cells.map((row) => Number(row[1]))]).toEqual([
-      keysOf(report),
-      report.groups.map((group: any) => group.count),
-    ]);
-    expect(cells.map((row) => cents(Number(row[6])))).toEqual(
+    expect([
+      [cells.map((row) => row[0]), cells.map((row) => Number(row[1]))],
+      cells.map((row) => cents(Number(row[6]))),
+    ]).toEqual([
+      [keysOf(report), report.groups.map((group: any) => group.count)],
       report.groups.map((group: any) => cents(group.net_pnl_usd)),
-    );
+    ]);
     expect(sumCents(cells.map((row) => Number(row[6])))).toBe(
       sumCents(engineHistory().map((record) => record.net_pnl_usd)),
     );
@@ -242,12 +243,12 @@ describe('hedge report', () => {
     expect(result.stderr).toContain(path);
     const html = readFileSync(path, 'utf8');
     // Each totals card names its JSON field and holds its number as the JSON has it (data-value).
-    for (const field of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'notional_usd', 'count']) {
+    for (const field of 'net_pnl_usd gross_pnl_usd carry_usdc fees_usdc notional_usd count'.split(' ')) {
       const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
       expect(match, field).not.toBeNull();
       expect(cents(Number(match![1])), field).toBe(cents(report.totals[field]));
     }
-    for (const external of ['http:', 'https:', '//', 'url(', '@import', '<script', '<img', '<link']) {
+    for (const external of 'http: https: // url( @import <script <img <link'.split(' ')) {
       expect(html.toLowerCase(), external).not.toContain(external);
     }
     // The account and environment are named — a simulator on this machine, not its temporary port; the key never is.
@@ -316,7 +317,7 @@ describe('hedge report reconciles deal by deal', () => {
     expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
       ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
     );
-    for (const figure of ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'])
+    for (const figure of 'notional_usd gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '))
       expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
     expect(report.locked).toEqual([
       {

@@ -114,27 +114,27 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     expect(sent).toEqual(await apiData(simulator, 'GET', PATHS[command]));
     if (command === 'positions') {
       const hedge = await apiData(simulator, 'GET', '/hedges?status=filled');
-      expect(records.map((record: any) => record.side_book)).toEqual([
-        { state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge },
-      ]);
-      expect(records.map((record: any) => Object.keys(record).slice(0, 2))).toEqual([
-        ['client_reference', 'client_references'],
-      ]);
-      expect(records.map((record: any) => [record.client_reference, record.client_references])).toEqual([
-        [hedge[0].client_reference, [hedge[0].client_reference]],
+      expect([
+        records.map((record: any) => record.side_book),
+        records.map((record: any) => Object.keys(record).slice(0, 2)),
+        records.map((record: any) => [record.client_reference, record.client_references]),
+      ]).toEqual([
+        [{ state: 'in-step', why: null, records_notional_usd: 25_000, hedges: hedge }],
+        [['client_reference', 'client_references']],
+        [[hedge[0].client_reference, [hedge[0].client_reference]]],
       ]);
     }
     expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 5 : 1);
 
     const expected = records.map((record: any) => COLUMNS[command].map((key) => cell(columnValue(record, key))));
     const tsvRows = rowsOf(tsv, (line) => line.split('\t'));
-    expect([tsvRows[0], tsvRows.slice(1)]).toEqual([COLUMNS[command], expected]);
-    expect(rowsOf(bare, (line) => line.split('\t'))).toEqual(expected);
+    expect([[tsvRows[0], tsvRows.slice(1)], rowsOf(bare, (line) => line.split('\t'))]).toEqual([
+      [COLUMNS[command], expected],
+      expected,
+    ]);
 
     const csvRows = parse(csv) as string[][];
-    expect(csvRows).toEqual([COLUMNS[command], ...expected]);
-
-    expect(rowsOf(ndjson, JSON.parse)).toEqual(records);
+    expect([csvRows, rowsOf(ndjson, JSON.parse)]).toEqual([[COLUMNS[command], ...expected], records]);
   });
 
   it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
@@ -149,15 +149,19 @@ describe.each(Object.keys(COLUMNS))('%s', (command) => {
     ]);
     const records = JSON.parse(json);
     const pairs = records.map((record: any) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
-    expect(rowsOf(tsv, (line) => line.split('\t'))).toEqual([[second, first], ...pairs]);
-    expect(parse(csv)).toEqual(pairs);
+    expect([rowsOf(tsv, (line) => line.split('\t')), parse(csv)]).toEqual([[[second, first], ...pairs], pairs]);
     const picked = JSON.parse(fieldsJson);
     expect([
-      picked.map((record: any) => Object.keys(record)),
-      picked.map((record: any) => [cell(record[second]), cell(record[first])]),
-      JSON.parse(query),
-    ]).toEqual([records.map(() => [second, first]), pairs, records.map((record: any) => record[first])]);
-    expect(rowsOf(queryNd, JSON.parse)).toEqual(records.map((record: any) => ({ a: record[first] })));
+      [
+        picked.map((record: any) => Object.keys(record)),
+        picked.map((record: any) => [cell(record[second]), cell(record[first])]),
+        JSON.parse(query),
+      ],
+      rowsOf(queryNd, JSON.parse),
+    ]).toEqual([
+      [records.map(() => [second, first]), pairs, records.map((record: any) => record[first])],
+      records.map((record: any) => ({ a: record[first] })),
+    ]);
   });
 });
 
@@ -224,10 +228,12 @@ describe('cells a spreadsheet would run as formulas (a deal reference is the use
       const fields = '--fields client_reference,notional_usd';
       const tsv = succeeded(await own.hedge(`hedges --format tsv ${fields}`));
       const csv = succeeded(await own.hedge(`hedges --format csv ${fields}`));
-      expect(tsv.stdout.trimEnd().split('\n')).toEqual(['client_reference\tnotional_usd', `'${formula}\t1000`]);
-      expect(parse(csv.stdout)).toEqual([
-        ['client_reference', 'notional_usd'],
-        [`'${formula}`, '1000'],
+      expect([tsv.stdout.trimEnd().split('\n'), parse(csv.stdout)]).toEqual([
+        ['client_reference\tnotional_usd', `'${formula}\t1000`],
+        [
+          ['client_reference', 'notional_usd'],
+          [`'${formula}`, '1000'],
+        ],
       ]);
     });
   });

@@ -40,10 +40,10 @@ describe('hedge api: reads', () => {
     t.seedOpen('buy', 10_000);
     const result = okJson(await t.hedge('api /hedges -f status=filled -F limit=5'));
     expect(result.data).toHaveLength(1);
-    expect(t.requests().map((entry) => [entry.method, entry.path, entry.query])).toEqual([
-      ['GET', '/hedges', { status: 'filled', limit: '5' }],
+    expect([t.requests().map((entry) => [entry.method, entry.path, entry.query]), t.writes()]).toEqual([
+      [['GET', '/hedges', { status: 'filled', limit: '5' }]],
+      [],
     ]);
-    expect(t.writes()).toEqual([]);
   });
 
   it('--include prints the status line and the headers before the body', async () => {

@@ -29,12 +29,14 @@ describe('hedge api --paginate', () => {
       const { simulator, proxy, ids, env } = await pagedSimulator(style);
       expect(ids).toHaveLength(5);
       const envelope = okJson(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }));
-      expect(envelope.error).toBeNull();
       expect([
-        envelope.data.map((hedge: any) => hedge.id),
-        proxy.pages.map((query) => query.cursor ?? null),
-        proxy.pages.every((query) => query.limit === '2'),
-      ]).toEqual([ids, [null, '2', '4'], true]);
+        envelope.error,
+        [
+          envelope.data.map((hedge: any) => hedge.id),
+          proxy.pages.map((query) => query.cursor ?? null),
+          proxy.pages.every((query) => query.limit === '2'),
+        ],
+      ]).toEqual([null, [ids, [null, '2', '4'], true]]);
       if (style === 'cursor') expect(envelope.meta).toMatchObject({ next_cursor: null, has_more: false });
     },
   );
