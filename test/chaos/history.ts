@@ -82,6 +82,16 @@ export interface HistoryOptions {
 export const OP_KINDS = ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'keep'] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 const TENORS = [1, 3, 7] as const;
+/** A draw below the number picks the kind: mostly the everyday moves, the side-resetting ones rarer. */
+const KIND_DRAWS: ReadonlyArray<[number, OpKind]> = [
+  [0.3, 'add'],
+  [0.52, 'reduce'],
+  [0.62, 'roll'],
+  [0.72, 'apply'],
+  [0.8, 'keep'],
+  [0.9, 'open'],
+  [1, 'close'],
+];
 
 export interface Op {
   actor: number;
@@ -320,21 +330,8 @@ export function drawOps(
   for (let actor = 0; actor < options.actors; actor++) {
     for (let index = 0; index < options.opsPerActor; index++) {
       const draw = random();
-      // Mostly the everyday moves; the side-resetting ones (close, open) rarer, so sides stay alive.
-      const kind: OpKind =
-        draw < 0.3
-          ? 'add'
-          : draw < 0.52
-            ? 'reduce'
-            : draw < 0.62
-              ? 'roll'
-              : draw < 0.72
-                ? 'apply'
-                : draw < 0.8
-                  ? 'keep'
-                  : draw < 0.9
-                    ? 'open'
-                    : 'close';
+      // Mostly the everyday moves; the side-resetting ones (close, open) rarer, so sides stay alive (KIND_DRAWS).
+      const kind = KIND_DRAWS.find(([below]) => draw < below)![1];
       const amount =
         kind === 'add' || kind === 'reduce'
           ? 10 + Math.floor(random() * 190)
@@ -577,20 +574,9 @@ function runModel(
       },
     });
   };
-  for (;;) {
-    let next = -1;
-    events.forEach((event, index) => {
-      const best = events[next];
-      if (
-        !best ||
-        event.atMs < best.atMs ||
-        (event.atMs === best.atMs && (event.rank < best.rank || (event.rank === best.rank && event.order < best.order)))
-      )
-        next = index;
-    });
-    if (next < 0) break;
-    events.splice(next, 1)[0]!.run();
-  }
+  // The earliest event next (a landing is added as its act runs): by time, then rank, then order.
+  for (let next; (next = events.sort((a, b) => a.atMs - b.atMs || a.rank - b.rank || a.order - b.order).shift());)
+    next.run();
   return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
