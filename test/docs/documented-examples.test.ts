@@ -233,121 +233,56 @@ interface ShellLine {
   comment: string;
 }
 
+/**
+ * A line's tokens: blanks, a comment, an operator (`||`, `&&`, a redirection, `|`, `;`, `&`), a word
+ * (quoted and escaped parts, `$(…)` and what else no operator or blank ends), or what cannot be read.
+ */
+const TOKEN =
+  /\s+|#.*|\|\||&&|[0-9]?>&[0-9]|&>|[0-9]?>>?|<|[|;&]|(?:'[^']*'|"(?:\\.|[^"\\])*"|\$\([^)]*\)|\\.?|[^\s|;&<>'"\\$]|\$)+|([\s\S])/gy;
+/** A word's parts outside double quotes; QUOTED, in them. */
+const PART =
+  /'(?<single>[^']*)'|"(?<double>(?:\\.|[^"\\])*)"|\\(?<escaped>.?)|\$\{(?<braced>[^}]*)\}|\$\((?<substitution>[^)]*)\)|\$(?<name>\?|[A-Za-z_]\w*)|(?<literal>[^'"\\$]+|\$)/gy;
+const QUOTED =
+  /\\(?<escaped>[\\"$`])|\$\{(?<braced>[^}]*)\}|\$\((?<substitution>[^)]*)\)|\$(?<name>\?|[A-Za-z_]\w*)|(?<literal>[^\\$]+|[\\$])/gy;
+
+function partsOf(text: string, pattern = PART): Part[] {
+  return [...text.matchAll(pattern)].flatMap(
+    ({ groups: { single, double, escaped, braced, substitution, name, literal } = {} }): Part[] => {
+      if (double !== undefined) return partsOf(double, QUOTED);
+      if (braced !== undefined || name !== undefined) return [{ variable: (braced ?? name)! }];
+      if (substitution !== undefined) return [{ substitution }];
+      return [{ literal: (single ?? escaped ?? literal)! }];
+    },
+  );
+}
+
 function parseShell(text: string): ShellLine {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
   let pending: { op: string; target?: Word } | undefined;
   let comment = '';
-  let at = 0;
-  const endSimple = (): void => {
+  const endPipeline = (then?: string): void => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
     if (simple.words.length > 0 || simple.redirects.length > 0) stages.push(simple);
     simple = { words: [], redirects: [] };
-  };
-  const endPipeline = (then: string): void => {
-    endSimple();
-    if (stages.length > 0) pipelines.push({ stages, then });
+    if (then === undefined || stages.length === 0) return;
+    pipelines.push({ stages, then });
     stages = [];
   };
-  const dollar = (): Part => {
-    // At a `$`: ${NAME}, $(command), $?, $NAME; a lone `$` is itself.
-    const rest = text.slice(at + 1);
-    const braced = /^\{([^}]*)\}/.exec(rest);
-    if (braced) return ((at += braced[0].length + 1), { variable: braced[1]! });
-    if (rest.startsWith('(')) {
-      let depth = 0;
-      for (let end = at + 1; end < text.length; end++) {
-        if (text[end] === '(') depth++;
-        if (text[end] === ')' && --depth === 0) {
-          const substitution = text.slice(at + 2, end);
-          at = end + 1;
-          return { substitution };
-        }
-      }
-      throw new Error(`unclosed $( in: ${text}`);
-    }
-    const name = /^(?:\?|[A-Za-z_]\w*)/.exec(rest);
-    if (name) return ((at += name[0].length + 1), { variable: name[0] });
-    at++;
-    return { literal: '$' };
-  };
-  const word = (): Word => {
-    const parts: Part[] = [];
-    let literal = '';
-    const start = at;
-    const flush = (): void => {
-      if (literal !== '') parts.push({ literal });
-      literal = '';
-    };
-    while (at < text.length && !/[\s|;&<>]/.test(text[at]!)) {
-      const char = text[at]!;
-      if (char === "'") {
-        const end = text.indexOf("'", at + 1);
-        if (end < 0) throw new Error(`unclosed ' in: ${text}`);
-        literal += text.slice(at + 1, end);
-        at = end + 1;
-      } else if (char === '"') {
-        at++;
-        while (at < text.length && text[at] !== '"') {
-          if (text[at] === '\\' && '"\\$`'.includes(text[at + 1] ?? '')) {
-            literal += text[at + 1];
-            at += 2;
-          } else if (text[at] === '$') {
-            flush();
-            parts.push(dollar());
-          } else {
-            literal += text[at++];
-          }
-        }
-        if (at >= text.length) throw new Error(`unclosed " in: ${text}`);
-        at++;
-      } else if (char === '\\') {
-        literal += text[at + 1] ?? '';
-        at += 2;
-      } else if (char === '$') {
-        flush();
-        parts.push(dollar());
-      } else {
-        literal += char;
-        at++;
-      }
-    }
-    flush();
-    return { parts, raw: text.slice(start, at) };
-  };
-  while (at < text.length) {
-    const rest = text.slice(at);
-    const char = text[at]!;
-    const redirect = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest);
-    if (/\s/.test(char)) {
-      at++;
-    } else if (char === '#') {
-      comment = rest.slice(1).trim();
-      break;
-    } else if (rest.startsWith('||') || rest.startsWith('&&')) {
-      endPipeline(rest.slice(0, 2));
-      at += 2;
-    } else if (redirect) {
-      const op = redirect[0];
-      at += op.length;
-      if (op.includes('&') && op !== '&>') simple.redirects.push({ op });
-      else simple.redirects.push((pending = { op }));
-    } else if (char === '|') {
-      endSimple();
-      at++;
-    } else if (char === ';' || char === '&') {
-      endPipeline(char);
-      at++;
-    } else {
-      const next = word();
-      if (pending) {
-        pending.target = next;
-        pending = undefined;
-      } else {
-        simple.words.push(next);
-      }
-    }
+  for (const { 0: token, 1: unreadable, index } of text.matchAll(TOKEN)) {
+    if (unreadable !== undefined) throw new Error(`cannot read ${text.slice(index)} in: ${text}`);
+    if (/^\s/.test(token)) continue;
+    if (token.startsWith('#')) comment = token.slice(1).trim();
+    else if (token === '|') endPipeline();
+    else if (/^(?:\|\||&&|;|&)$/.test(token)) endPipeline(token);
+    else if (/^[0-9]?[<>]|^&>/.test(token)) {
+      simple.redirects.push({ op: token });
+      if (!/&[0-9]$/.test(token)) pending = simple.redirects.at(-1);
+    } else if (pending) {
+      pending.target = { parts: partsOf(token), raw: token };
+      pending = undefined;
+    } else simple.words.push({ parts: partsOf(token), raw: token });
   }
   endPipeline('');
   return { pipelines, comment };
