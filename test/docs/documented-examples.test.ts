@@ -339,31 +339,28 @@ const children = new Set<ChildProcess>();
 function spawnHedge(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }) {
   const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
   children.add(child);
-  child.on('close', () => children.delete(child));
+  // A process that could not start has no code: its run fails as such.
+  const closed = new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      children.delete(child);
+      resolve(code);
+    });
+  });
   child.stdin.on('error', () => {});
   child.stdin.end(options.stdin ?? '');
   const printed = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const)
     child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
-  return { child, stdout: () => printed.stdout, stderr: () => printed.stderr };
+  return { child, closed, stdout: () => printed.stdout, stderr: () => printed.stderr };
 }
 
-/** Options whose value is an expression, a URL or a header, never a file. */
-const NOT_A_FILE_AFTER = new Set(
-  '--query --until --fields --base-url -f --raw-field -F --field -H --header'.split(' '),
-);
-
-/** Whether an argument could name a file, relative to the line's folder (an option's value after it or after `=`). */
-function namesAFile(args: readonly string[], at: number): boolean {
-  const arg = args[at]!;
-  if (
-    NOT_A_FILE_AFTER.has(args[at - 1] ?? '') ||
-    (/^--?[\w-]+=/.test(arg) && NOT_A_FILE_AFTER.has(arg.slice(0, arg.indexOf('='))))
-  )
-    return false;
-  const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg;
-  return value !== '' && !isAbsolute(value) && !value.includes('://') && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
-}
+/** Whether a run may read a file relative to its folder: an argument (or an option's value after `=`) like a relative path. */
+const namesAFile = (args: readonly string[]) =>
+  args.some((arg) => {
+    const value = arg.slice(arg.indexOf('=') + 1);
+    return !isAbsolute(value) && !value.includes('://') && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
+  });
 
 /**
  * Runs in-process that read the working directory take it in turn: each runs with this process in
@@ -393,7 +390,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>): Promise<T> {
  */
 async function runHedge(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
+  options: { cwd: string; env: Record<string, string>; stdin?: string },
 ): Promise<RunResult> {
   const started = Date.now();
   const inProcess =
@@ -402,18 +399,13 @@ async function runHedge(
     !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name));
   if (inProcess) {
     const run = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
-    const result = await (args.some((_, at) => namesAFile(args, at)) ? inFolder(options.cwd, run) : run());
+    const result = await (namesAFile(args) ? inFolder(options.cwd, run) : run());
     return { ...result, signal: null, durationMs: Date.now() - started };
   }
-  return new Promise((resolve, reject) => {
-    const { child, stdout, stderr } = spawnHedge(args, options);
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout: stdout(), stderr: stderr(), durationMs: Date.now() - started });
-    });
-  });
+  const { child, closed, stdout, stderr } = spawnHedge(args, options);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await closed.finally(() => clearTimeout(timer));
+  return { code, signal: child.signalCode, stdout: stdout(), stderr: stderr(), durationMs: Date.now() - started };
 }
 
 /** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
@@ -422,8 +414,7 @@ async function startInBackground(
   options: { cwd: string; env: Record<string, string> },
   ready: (stdout: string, stderr: string) => boolean,
 ) {
-  const { child, stdout, stderr } = spawnHedge(args, options);
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const { child, closed, stdout, stderr } = spawnHedge(args, options);
   const deadline = Date.now() + 30_000;
   while (!ready(stdout(), stderr())) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
@@ -438,9 +429,7 @@ async function startInBackground(
     stop: async () => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const code = await closed;
-      clearTimeout(timer);
-      return code;
+      return closed.finally(() => clearTimeout(timer));
     },
   };
 }

@@ -44,7 +44,23 @@ export interface ScheduledExposure {
   currency: 'NGN' | 'USD';
   /** 0..1 of the soak's days after the start. */
   dueShare: number;
-  hedgeRatio?: string;
+}
+
+/** A schedule from `id type amount currency due` lines, each due that many of `days` after the start. */
+function scheduleOf(lines: string, days: number): ScheduledExposure[] {
+  return lines
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, type, amount, currency, due] = line.trim().split(/\s+/) as [
+        string,
+        ScheduledExposure['type'],
+        string,
+        ScheduledExposure['currency'],
+        string,
+      ];
+      return { id, type, amount: Number(amount), currency, dueShare: Number(due) / days };
+    });
 }
 
 /**
@@ -52,23 +68,27 @@ export interface ScheduledExposure {
  * in USD books: never covered), due at 14:00 UTC on odd days, so inside a 7-day hedge's tenor.
  * At the start the net buy target is ≈ 0.53 M USD (under the simulator's 1 M exposure cap).
  */
-export const NINETY_DAY_SCHEDULE: readonly ScheduledExposure[] = [
-  { id: 'INV-1', type: 'receivable', amount: 300e6, currency: 'NGN', dueShare: 12.6 / 90 },
-  { id: 'FRT-2', type: 'payable', amount: 120e6, currency: 'NGN', dueShare: 20.6 / 90 },
-  { id: 'AR-3', type: 'receivable', amount: 150_000, currency: 'USD', dueShare: 35.6 / 90 },
-  { id: 'INV-4', type: 'receivable', amount: 450e6, currency: 'NGN', dueShare: 45.6 / 90 },
-  { id: 'AP-5', type: 'payable', amount: 100_000, currency: 'USD', dueShare: 60.6 / 90 },
-  { id: 'FRT-6', type: 'payable', amount: 200e6, currency: 'NGN', dueShare: 70.6 / 90 },
-  { id: 'INV-7', type: 'receivable', amount: 600e6, currency: 'NGN', dueShare: 88.6 / 90 },
-];
+export const NINETY_DAY_SCHEDULE = scheduleOf(
+  `
+  INV-1 receivable 300e6   NGN 12.6
+  FRT-2 payable    120e6   NGN 20.6
+  AR-3  receivable 150000  USD 35.6
+  INV-4 receivable 450e6   NGN 45.6
+  AP-5  payable    100000  USD 60.6
+  FRT-6 payable    200e6   NGN 70.6
+  INV-7 receivable 600e6   NGN 88.6`,
+  90,
+);
 
 /** For `npm test`: a few server days, the same kinds of rows, dues far enough apart for a 2 s cycle. */
-export const SHORT_SCHEDULE: readonly ScheduledExposure[] = [
-  { id: 'INV-1', type: 'receivable', amount: 300e6, currency: 'NGN', dueShare: 0.4 },
-  { id: 'FRT-2', type: 'payable', amount: 120e6, currency: 'NGN', dueShare: 0.7 },
-  { id: 'AP-3', type: 'payable', amount: 100_000, currency: 'USD', dueShare: 0.5 },
-  { id: 'INV-4', type: 'receivable', amount: 450e6, currency: 'NGN', dueShare: 0.95 },
-];
+export const SHORT_SCHEDULE = scheduleOf(
+  `
+  INV-1 receivable 300e6  NGN 0.4
+  FRT-2 payable    120e6  NGN 0.7
+  AP-3  payable    100000 USD 0.5
+  INV-4 receivable 450e6  NGN 0.95`,
+  1,
+);
 
 export interface SoakOptions {
   days: number;
@@ -117,7 +137,7 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
     const raw = startMs + row.dueShare * days * DAY_MS;
     // Long soaks: 14:00 UTC of the day (inside any hedge's tenor); short ones keep the exact share.
     const due = days >= 10 ? Math.floor(raw / DAY_MS) * DAY_MS + 14 * HOUR_MS : Math.round(raw / 1000) * 1000;
-    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},${row.hedgeRatio ?? ''}`;
+    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},`;
   });
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
 }
