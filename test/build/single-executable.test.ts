@@ -13,6 +13,7 @@ import { buildSea } from '../../scripts/sea.mjs';
 import { ROOT, tempDir } from '../support/hedge-cli.js';
 import { startSimulator } from '../support/simulator.js';
 import { until } from '../support/polling.js';
+import { run } from './run-process.js';
 
 const work = tempDir('hedge-sea-');
 const noNode = join(work.path, 'path-without-node');
@@ -20,12 +21,6 @@ const home = join(work.path, 'home');
 let executable = '';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** The executable with PATH holding no node, and only the environment given. */
 function env(extra: Record<string, string> = {}): Record<string, string> {
@@ -40,21 +35,8 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function runExecutable(args: string[], extra: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(executable, args, { env: env(extra), cwd: work.path, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const runExecutable = (args: string[], extra: Record<string, string> = {}) =>
+  run(executable, args, { cwd: work.path, env: env(extra), timeoutMs: 20_000 });
 
 // A Node built without single executable applications, or without the startup snapshot the build
 // puts in one, cannot make it: skipped with that reason (failed under CI=true), as a missing tool is.

@@ -66,29 +66,17 @@ process.on('exit', () => {
 `,
 );
 
-interface Loaded {
-  code: number | null;
-  stdout: string;
-  /** dist/ files loaded, by name. */
-  distFiles: string[];
-  /** Packages bundled into the dist/ files loaded, plus any loaded from node_modules directly. */
-  packages: Set<string>;
-  /** Node built-ins loaded by an ES import (`node:…`); process.getBuiltinModule is not recorded. */
-  builtins: string[];
-  /** Node's own modules loaded by any means (process.moduleLoadList): `crypto`, `internal/…`. */
-  natives: string[];
-}
+/**
+ * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
+ * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
+ * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
+ */
+type Loads = ReturnType<typeof loadsOf>;
+type Loaded = Loads & { code: number | null; stdout: string };
 
 let runs = 0;
-const launched = new Map<string, Loaded>();
-/** A recorded start of bin/hedge.js (the same one once per file). */
+/** A recorded start of bin/hedge.js. */
 function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded {
-  const key = JSON.stringify([args, extraEnv]);
-  if (!launched.has(key)) launched.set(key, launch(args, extraEnv));
-  return launched.get(key)!;
-}
-
-function launch(args: string[], extraEnv: Record<string, string>): Loaded {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
   const env = { ...baseEnv(work.path), ...extraEnv, HEDGE_LOAD_LOG: log };
@@ -101,7 +89,7 @@ function launch(args: string[], extraEnv: Record<string, string>): Loaded {
   return { code: child.status, stdout: child.stdout, ...loadsOf(readFileSync(log, 'utf8').split('\n')) };
 }
 
-function loadsOf(entries: readonly string[]): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
+function loadsOf(entries: readonly string[]) {
   const files = new Set(
     entries.filter(Boolean).map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
   );
@@ -155,13 +143,11 @@ writeFileSync(process.env.HEDGE_DRIVER_RUNS, JSON.stringify(results));
 `,
 );
 
-interface Recorded extends Loaded {
-  stderr: string;
-  /** Whether the shared object asked for (`mapped`) was open when the run ended (Linux only). */
-  mapped?: boolean;
-  /** What this run loaded that no run before it in its process had. */
-  added: Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'>;
-}
+/**
+ * A run of loadedInOrder: `mapped`, whether the shared object asked for was open when it ended
+ * (Linux only); `added`, what it loaded that no run before it in its process had.
+ */
+type Recorded = Loaded & { stderr: string; mapped?: boolean; added: Omit<Loads, 'builtins'> };
 
 /**
  * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
@@ -205,7 +191,6 @@ async function loadedInOrder(
     const added = {
       distFiles: upTo.distFiles.filter((file) => !before.distFiles.includes(file)),
       packages: new Set([...upTo.packages].filter((name) => !before.packages.has(name))),
-      builtins: upTo.builtins.filter((name) => !before.builtins.includes(name)),
       natives: upTo.natives.filter((name) => !before.natives.includes(name)),
     };
     return { ...result, ...upTo, added };

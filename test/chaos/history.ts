@@ -107,45 +107,19 @@ export interface Op {
   exit?: number | null;
 }
 
-export interface HistoryResult {
-  seed: number;
-  team: boolean;
-  behaviours: Behaviours;
-  /** The seeded hedge's tenor and reference. */
-  seeded: Seeded;
-  ops: Op[];
-  /** The server contradicts the journal or the exits: the history fails. */
-  violations: string[];
-  /** Entries hedge declined to guess about (still unresolved after the resumes), with what the server did. */
-  cannotTell: string[];
-  serverUsd: number;
-  expectedUsd: number;
-  /** The side's changes in the order the server made them, as the journal's fold read them. */
-  landed: string[];
-  /** Hedges that settled at maturity during the history. */
-  settlements: number;
-  /** What the checks had to judge, so a run's figures show the new checks were exercised. */
-  coverage: Coverage;
-  resumes: number;
-  ms: number;
-}
+/**
+ * A history judged: `violations`, the server contradicting the journal or the exits (the history
+ * fails); `cannotTell`, entries hedge declined to guess about (still unresolved after the resumes),
+ * with what the server did; `landed`, the side's changes in the server's order as the journal's fold
+ * read them; `settlements`, hedges settled at maturity during it; `coverage`, what the checks had to
+ * judge, so a run's figures show each check was exercised (check()).
+ */
+export type HistoryResult = Awaited<ReturnType<typeof runHistory>>;
 
 /** The side's seeded hedge: its tenor and deal reference (its notional is SEED_USD). */
 export interface Seeded {
   tenorDays: number;
   ref?: string;
-}
-
-export interface Coverage {
-  /** Opens the server acted on that apply, the keeper or a roll decided on (check 5). */
-  decidedOpens: number;
-  /** Rolls whose new hedge was checked against what they rolled (check 6), and those where that carried a reference. */
-  rollsChecked: number;
-  rollsWithReference: number;
-  /** The most hedges the side held at once on the server. */
-  mostHedges: number;
-  /** Changes the server accepted whose hedge ended (settled) before they landed. */
-  changesOnEndedHedges: number;
 }
 
 const SEED_USD = 5_000;
@@ -381,7 +355,7 @@ function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded): { 
 }
 
 /** Runs one random history and checks it; never throws for a failed check (violations lists them). */
-export async function runHistory(options: HistoryOptions): Promise<HistoryResult> {
+export async function runHistory(options: HistoryOptions) {
   const started = Date.now();
   const random = prng(options.seed);
   const drawn = drawBehaviours(options.seed);
@@ -799,6 +773,9 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     expectedUsd: fold.totalUsd,
     landed: fold.trace,
     settlements: settlements.length,
+    // Opens decided by apply, the keeper or a roll (check 5); rolls checked for their reference
+    // (check 6), and those where one was carried; the most hedges held at once; changes the server
+    // accepted on a hedge that ended before they landed.
     coverage: {
       decidedOpens: acts.filter((act) => act.path === '/hedges' && byKey.get(act.key)?.group !== undefined).length,
       rollsChecked,
