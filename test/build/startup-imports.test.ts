@@ -285,23 +285,23 @@ describe('the bundle', () => {
  * stored profile's (the request log of each is that run's alone).
  */
 const MANY = {
-  quoteHelp: ['quote', '--help'],
-  serveHelp: ['sandbox', 'serve', '--help'],
-  exitCodes: ['help', 'exit-codes'],
-  marketsWithoutKey: ['markets', '--json'],
-  demoQuote: ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'],
-  demoOpen: ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'],
-  localJournal: ['journal', '--json'],
-  json: ['markets', '--format', 'json'],
-  tsv: ['markets', '--format', 'tsv'],
-  csv: ['markets', '--format', 'csv'],
-  ndjson: ['markets', '--format', 'ndjson'],
-  table: ['markets', '--format', 'table'],
-  teamJournal: ['journal', '--json'],
+  quoteHelp: 'quote --help',
+  serveHelp: 'sandbox serve --help',
+  exitCodes: 'help exit-codes',
+  marketsWithoutKey: 'markets --json',
+  demoQuote: '--demo quote USDTNGN buy 10000 --tenor 3 --json',
+  demoOpen: '--demo open USDTNGN buy 10000 --tenor 3 --yes --json --no-wait',
+  localJournal: 'journal --json',
+  json: 'markets --format json',
+  tsv: 'markets --format tsv',
+  csv: 'markets --format csv',
+  ndjson: 'markets --format ndjson',
+  table: 'markets --format table',
+  teamJournal: 'journal --json',
   // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
-  request: ['markets', '--json'],
-  profileRead: ['markets', '--json'],
-  profileWrite: ['profile', 'use', 'spare'],
+  request: 'markets --json',
+  profileRead: 'markets --json',
+  profileWrite: 'profile use spare',
 } as const;
 type Many = keyof typeof MANY;
 const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
@@ -336,7 +336,7 @@ function manyRuns(): NonNullable<typeof many> {
     );
     // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
     const demo = join(work.path, 'demo');
-    expect((await runHedge(MANY.demoQuote.slice(), { configDir: demo })).code).toBe(0);
+    expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
     const envOf = (name: Many): Record<string, string> => {
       if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
       if (name.startsWith('demo')) return baseEnv(demo);
@@ -349,7 +349,7 @@ function manyRuns(): NonNullable<typeof many> {
     };
     const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
     const recorded = await Promise.all(
-      groups.map((names) => loadedInOrder(names.map((name) => ({ args: [...MANY[name]], env: envOf(name) })))),
+      groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
     );
     const runs = Object.fromEntries(
       groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group]![index]!])),
@@ -403,7 +403,7 @@ describe('what the demo loads', () => {
     expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
     expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
     expect(quote.natives).not.toContain('crypto');
-    const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: demo });
+    const identity = await runHedge('--demo whoami --json', { configDir: demo });
     expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
     // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
     const open = runs.demoOpen;
@@ -466,7 +466,7 @@ describe('a real start', () => {
       );
       return dir;
     };
-    const args = ['positions', '--json', '--timeout', '2'];
+    const args = 'positions --json --timeout 2'.split(' ');
     // The keyring profile's "bus" answers the greeting with a refusal, so the binding is loaded and
     // then refused (exit 4, nothing sent). The process has it from its start (as a desk's session
     // does), the key-in-file run first: it loads neither with a bus there.
