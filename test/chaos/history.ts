@@ -243,36 +243,22 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
 function argsOf(desk: Desk, op: Op, index: number): string[] {
-  const keyed = ['--idempotency-key', op.key];
-  const tenor = ['--tenor', String(op.tenorDays)];
-  switch (op.kind) {
-    case 'open':
-      return [
-        'open',
-        MARKET,
-        SIDE,
-        String(op.amount),
-        ...tenor,
-        ...(op.ref ? ['--ref', op.ref] : []),
-        ...keyed,
-        '--skip-checks',
-      ];
-    case 'add':
-      return ['add', MARKET, SIDE, String(op.amount), ...keyed, '--skip-checks'];
-    case 'reduce':
-      // reduce has no pre-trade checks to skip.
-      return ['reduce', MARKET, SIDE, String(op.amount), ...keyed];
-    case 'close':
-      return ['close', MARKET, SIDE, ...keyed, '--yes'];
-    case 'roll':
-      return ['roll', MARKET, SIDE, ...tenor, '--yes'];
-    case 'apply':
-    case 'keep': {
-      const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
-      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
-      return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
-    }
+  if (op.kind === 'apply' || op.kind === 'keep') {
+    const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
+    writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
+    return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
   }
+  const trade = `${op.kind} ${MARKET} ${SIDE}`;
+  const keyed = `--idempotency-key ${op.key}`;
+  const lines = {
+    open: `${trade} ${op.amount} --tenor ${op.tenorDays}${op.ref ? ` --ref ${op.ref}` : ''} ${keyed} --skip-checks`,
+    add: `${trade} ${op.amount} ${keyed} --skip-checks`,
+    // reduce has no pre-trade checks to skip.
+    reduce: `${trade} ${op.amount} ${keyed}`,
+    close: `${trade} ${keyed} --yes`,
+    roll: `${trade} --tenor ${op.tenorDays} --yes`,
+  };
+  return lines[op.kind].split(' ');
 }
 
 async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
