@@ -198,12 +198,11 @@ export async function runExposuresSoak(options: SoakOptions) {
     const events: Record<string, number> = {};
     const errorCodes: string[] = [];
     const env = { ...baseEnv(sim.configDir), ...sim.env };
-    let exits = 0;
     const startKeeper = (): ChildProcess => {
       keeperNumber += 1;
       lastCycleServerMs = undefined;
       const number = keeperNumber;
-      const child = spawnKeeper({
+      return spawnKeeper({
         args: ['keep', file, '--exposures', '--interval', String(options.intervalS), '--json'],
         env,
         number,
@@ -221,8 +220,6 @@ export async function runExposuresSoak(options: SoakOptions) {
           }
         },
       });
-      child.on('exit', () => (exits += 1));
-      return child;
     };
 
     keeper = startKeeper();

@@ -118,14 +118,6 @@ export interface Sample {
   sell: SideSample;
 }
 
-export interface KillRecord {
-  keeper: number;
-  realMs: number;
-  serverMs: number;
-  /** Killed right after one of its own writes reached the server (else at a uniform moment). */
-  targeted: boolean;
-}
-
 /**
  * Every keeper process this module started and that has not exited: killed when the test file ends,
  * so a soak that times out (its promise is then never finished) leaves no keeper running.
@@ -300,7 +292,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     const addPlan = Array.from({ length: options.adds }, () => (0.1 + 0.75 * random()) * expectedMs).sort(
       (a, b) => a - b,
     );
-    const kills: KillRecord[] = [];
+    /** The kills made: each killed right after one of the keeper's own writes reached the server, or at a uniform moment. */
+    const kills: Array<{ targeted: boolean }> = [];
     let lastRestartServerMs = Number.NEGATIVE_INFINITY;
 
     const killer = (async () => {
@@ -315,12 +308,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         const victim = keeper;
         const serverMs = sim.sandbox.clock.now();
         await stopKeeper(victim, 'SIGKILL');
-        kills.push({
-          keeper: keeperNumber,
-          realMs: realMs(),
-          serverMs,
-          targeted: plan.targeted,
-        });
+        kills.push({ targeted: plan.targeted });
         log(
           `kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
         );
