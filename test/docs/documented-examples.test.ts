@@ -532,7 +532,8 @@ function withServer(state: BlockState, args: string[]): string[] {
 
 /** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
 async function newest(state: BlockState, what: 'hedge' | 'journal'): Promise<string> {
-  const args = what === 'hedge' ? withServer(state, ['hedges', '--query', '[0].id']) : ['journal', '--query', '[0].id'];
+  // `journal` is a local command: withServer() leaves it as it is.
+  const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
   const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
   const id = JSON.parse(result.stdout || 'null') as unknown;
   if (typeof id !== 'string')
@@ -838,7 +839,7 @@ async function startKeeper(state: BlockState): Promise<() => Promise<number | nu
   );
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const status = await runHedge(withServer(state, ['keep', 'status', '--json']), {
+    const status = await runHedge(withServer(state, 'keep status --json'.split(' ')), {
       cwd: state.cwd,
       env: env(state, { HEDGE_FORCE_TTY: '0' }),
     });
@@ -1065,7 +1066,7 @@ describe('the documented examples', () => {
     // On a copy of the book: the blocks copy it while they run.
     const config = join(world.path, 'report-csv');
     cpSync(booked, config, { recursive: true });
-    const result = await runHedge(['--demo', 'report', '--format', 'csv'], { cwd: world.path, env: baseEnv(config) });
+    const result = await runHedge('--demo report --format csv'.split(' '), { cwd: world.path, env: baseEnv(config) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe(documented);
   });
