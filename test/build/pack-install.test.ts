@@ -7,40 +7,11 @@
 //
 // dist/ bundles every dependency and the package declares none, so the install needs nothing from
 // a registry: it runs --offline, and installs exactly one package (hedge itself, with its manual page).
-import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
-): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      {
-        cwd: options.cwd,
-        env: options.env ?? process.env,
-        timeout: options.timeoutMs ?? 90_000,
-        maxBuffer: 32 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+import { run, type Run } from './run-process.js';
 
 /**
  * What git sees of the paths npm pack could touch: the manifest and lockfile, what the package

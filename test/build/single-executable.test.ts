@@ -13,6 +13,7 @@ import { buildSea } from '../../scripts/sea.mjs';
 import { ROOT, tempDir } from '../support/hedge-cli.js';
 import { startSimulator } from '../support/simulator.js';
 import { until } from '../support/polling.js';
+import { run } from './run-process.js';
 
 const work = tempDir('hedge-sea-');
 const noNode = join(work.path, 'path-without-node');
@@ -20,12 +21,6 @@ const home = join(work.path, 'home');
 let executable = '';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** The executable with PATH holding no node, and only the environment given. */
 function env(extra: Record<string, string> = {}): Record<string, string> {
@@ -40,21 +35,9 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-function runExecutable(args: string[], extra: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(executable, args, { env: env(extra), cwd: work.path, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** `args`: a command line (split at spaces). */
+const runExecutable = (args: string, extra: Record<string, string> = {}) =>
+  run(executable, args.split(' '), { cwd: work.path, env: env(extra), timeoutMs: 20_000 });
 
 // A Node built without single executable applications, or without the startup snapshot the build
 // puts in one, cannot make it: skipped with that reason (failed under CI=true), as a missing tool is.
@@ -85,13 +68,13 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
   });
 
   it('--version prints the package version', async () => {
-    const result = await runExecutable(['--version']);
+    const result = await runExecutable('--version');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe(`${VERSION}\n`);
   });
 
   it('runs the demo: `--demo quote USDTNGN buy 10000 --tenor 3`', async () => {
-    const result = await runExecutable(['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json']);
+    const result = await runExecutable('--demo quote USDTNGN buy 10000 --tenor 3 --json');
     expect(result.code, result.stderr).toBe(0);
     const quote = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(quote).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 });
@@ -104,7 +87,7 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
     'prints the %s completion script the build generated, from its own code (no cache folder written)',
     async (shell) => {
       const cacheDir = join(work.path, 'cache');
-      const result = await runExecutable(['completion', shell], { HEDGE_CACHE_DIR: cacheDir });
+      const result = await runExecutable(`completion ${shell}`, { HEDGE_CACHE_DIR: cacheDir });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe(readFileSync(join(ROOT, 'dist', 'completions', `hedge.${shell}`), 'utf8'));
       expect(existsSync(cacheDir)).toBe(false);
@@ -114,17 +97,14 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
   it('sends a real request to a simulator, which logs it', async () => {
     const simulator = await startSimulator({ preset: 'trading' });
     try {
-      const result = await runExecutable(['markets', '--json'], simulator.env);
+      const result = await runExecutable('markets --json', simulator.env);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual(
         expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
       );
       expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
 
-      const opened = await runExecutable(
-        ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json', '--yes'],
-        simulator.env,
-      );
+      const opened = await runExecutable('open USDTNGN buy 1000 --tenor 3 --json --yes', simulator.env);
       expect(opened.code, opened.stderr).toBe(0);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     } finally {
@@ -152,7 +132,7 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
           .filter((line) => /^HEDGE_[A-Z_]+=/.test(line))
           .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
       );
-      const quote = await runExecutable(['quote', 'USDTNGN', 'sell', '2500', '--tenor', '7', '--json'], settings);
+      const quote = await runExecutable('quote USDTNGN sell 2500 --tenor 7 --json', settings);
       expect(quote.code, quote.stderr).toBe(0);
       expect(JSON.parse(quote.stdout)).toMatchObject({
         market: 'USDTNGN',
@@ -160,7 +140,7 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
         notional_usd: 2500,
         tenor_days: 7,
       });
-      const account = await runExecutable(['account', '--json'], settings);
+      const account = await runExecutable('account --json', settings);
       expect(account.code, account.stderr).toBe(0);
       expect(JSON.parse(account.stdout)).toHaveProperty('balance_usdc');
     } finally {

@@ -66,29 +66,17 @@ process.on('exit', () => {
 `,
 );
 
-interface Loaded {
-  code: number | null;
-  stdout: string;
-  /** dist/ files loaded, by name. */
-  distFiles: string[];
-  /** Packages bundled into the dist/ files loaded, plus any loaded from node_modules directly. */
-  packages: Set<string>;
-  /** Node built-ins loaded by an ES import (`node:…`); process.getBuiltinModule is not recorded. */
-  builtins: string[];
-  /** Node's own modules loaded by any means (process.moduleLoadList): `crypto`, `internal/…`. */
-  natives: string[];
-}
+/**
+ * What a process loaded: the dist/ files (by name); the packages bundled into them plus any loaded
+ * from node_modules directly; Node built-ins loaded by an ES import (`node:…`: not those taken by
+ * process.getBuiltinModule); Node's own modules loaded by any means (process.moduleLoadList).
+ */
+type Loads = ReturnType<typeof loadsOf>;
+type Loaded = Loads & { code: number | null; stdout: string };
 
 let runs = 0;
-const launched = new Map<string, Loaded>();
-/** A recorded start of bin/hedge.js (the same one once per file). */
+/** A recorded start of bin/hedge.js. */
 function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded {
-  const key = JSON.stringify([args, extraEnv]);
-  if (!launched.has(key)) launched.set(key, launch(args, extraEnv));
-  return launched.get(key)!;
-}
-
-function launch(args: string[], extraEnv: Record<string, string>): Loaded {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
   const env = { ...baseEnv(work.path), ...extraEnv, HEDGE_LOAD_LOG: log };
@@ -101,7 +89,7 @@ function launch(args: string[], extraEnv: Record<string, string>): Loaded {
   return { code: child.status, stdout: child.stdout, ...loadsOf(readFileSync(log, 'utf8').split('\n')) };
 }
 
-function loadsOf(entries: readonly string[]): Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'> {
+function loadsOf(entries: readonly string[]) {
   const files = new Set(
     entries.filter(Boolean).map((entry) => (entry.startsWith('file:') ? new URL(entry).pathname : entry)),
   );
@@ -155,13 +143,11 @@ writeFileSync(process.env.HEDGE_DRIVER_RUNS, JSON.stringify(results));
 `,
 );
 
-interface Recorded extends Loaded {
-  stderr: string;
-  /** Whether the shared object asked for (`mapped`) was open when the run ended (Linux only). */
-  mapped?: boolean;
-  /** What this run loaded that no run before it in its process had. */
-  added: Pick<Loaded, 'distFiles' | 'packages' | 'builtins' | 'natives'>;
-}
+/**
+ * A run of loadedInOrder: `mapped`, whether the shared object asked for was open when it ended
+ * (Linux only); `added`, what it loaded that no run before it in its process had.
+ */
+type Recorded = Loaded & { stderr: string; mapped?: boolean; added: Omit<Loads, 'builtins'> };
 
 /**
  * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
@@ -205,7 +191,6 @@ async function loadedInOrder(
     const added = {
       distFiles: upTo.distFiles.filter((file) => !before.distFiles.includes(file)),
       packages: new Set([...upTo.packages].filter((name) => !before.packages.has(name))),
-      builtins: upTo.builtins.filter((name) => !before.builtins.includes(name)),
       natives: upTo.natives.filter((name) => !before.natives.includes(name)),
     };
     return { ...result, ...upTo, added };
@@ -300,23 +285,23 @@ describe('the bundle', () => {
  * stored profile's (the request log of each is that run's alone).
  */
 const MANY = {
-  quoteHelp: ['quote', '--help'],
-  serveHelp: ['sandbox', 'serve', '--help'],
-  exitCodes: ['help', 'exit-codes'],
-  marketsWithoutKey: ['markets', '--json'],
-  demoQuote: ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'],
-  demoOpen: ['--demo', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--yes', '--json', '--no-wait'],
-  localJournal: ['journal', '--json'],
-  json: ['markets', '--format', 'json'],
-  tsv: ['markets', '--format', 'tsv'],
-  csv: ['markets', '--format', 'csv'],
-  ndjson: ['markets', '--format', 'ndjson'],
-  table: ['markets', '--format', 'table'],
-  teamJournal: ['journal', '--json'],
+  quoteHelp: 'quote --help',
+  serveHelp: 'sandbox serve --help',
+  exitCodes: 'help exit-codes',
+  marketsWithoutKey: 'markets --json',
+  demoQuote: '--demo quote USDTNGN buy 10000 --tenor 3 --json',
+  demoOpen: '--demo open USDTNGN buy 10000 --tenor 3 --yes --json --no-wait',
+  localJournal: 'journal --json',
+  json: 'markets --format json',
+  tsv: 'markets --format tsv',
+  csv: 'markets --format csv',
+  ndjson: 'markets --format ndjson',
+  table: 'markets --format table',
+  teamJournal: 'journal --json',
   // In a process of their own: the write loads node:crypto, which the demo's quote must not have.
-  request: ['markets', '--json'],
-  profileRead: ['markets', '--json'],
-  profileWrite: ['profile', 'use', 'spare'],
+  request: 'markets --json',
+  profileRead: 'markets --json',
+  profileWrite: 'profile use spare',
 } as const;
 type Many = keyof typeof MANY;
 const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
@@ -351,7 +336,7 @@ function manyRuns(): NonNullable<typeof many> {
     );
     // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
     const demo = join(work.path, 'demo');
-    expect((await runHedge(MANY.demoQuote.slice(), { configDir: demo })).code).toBe(0);
+    expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
     const envOf = (name: Many): Record<string, string> => {
       if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
       if (name.startsWith('demo')) return baseEnv(demo);
@@ -364,7 +349,7 @@ function manyRuns(): NonNullable<typeof many> {
     };
     const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
     const recorded = await Promise.all(
-      groups.map((names) => loadedInOrder(names.map((name) => ({ args: [...MANY[name]], env: envOf(name) })))),
+      groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
     );
     const runs = Object.fromEntries(
       groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group]![index]!])),
@@ -418,7 +403,7 @@ describe('what the demo loads', () => {
     expect(JSON.parse(quote.stdout)).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000 });
     expect(quote.natives).toContain('net'); // the recording sees Node's modules however loaded
     expect(quote.natives).not.toContain('crypto');
-    const identity = await runHedge(['--demo', 'whoami', '--json'], { configDir: demo });
+    const identity = await runHedge('--demo whoami --json', { configDir: demo });
     expect(JSON.parse(identity.stdout).base_url).toBe('http://localhost/partners/sandbox/v2');
     // An open sends an Idempotency-Key (crypto's randomUUID) and the simulator hashes its fingerprint.
     const open = runs.demoOpen;
@@ -481,7 +466,7 @@ describe('a real start', () => {
       );
       return dir;
     };
-    const args = ['positions', '--json', '--timeout', '2'];
+    const args = 'positions --json --timeout 2'.split(' ');
     // The keyring profile's "bus" answers the greeting with a refusal, so the binding is loaded and
     // then refused (exit 4, nothing sent). The process has it from its start (as a desk's session
     // does), the key-in-file run first: it loads neither with a bus there.

@@ -82,6 +82,16 @@ export interface HistoryOptions {
 export const OP_KINDS = ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'keep'] as const;
 export type OpKind = (typeof OP_KINDS)[number];
 const TENORS = [1, 3, 7] as const;
+/** A draw below the number picks the kind: mostly the everyday moves, the side-resetting ones rarer. */
+const KIND_DRAWS: ReadonlyArray<[number, OpKind]> = [
+  [0.3, 'add'],
+  [0.52, 'reduce'],
+  [0.62, 'roll'],
+  [0.72, 'apply'],
+  [0.8, 'keep'],
+  [0.9, 'open'],
+  [1, 'close'],
+];
 
 export interface Op {
   actor: number;
@@ -97,45 +107,19 @@ export interface Op {
   exit?: number | null;
 }
 
-export interface HistoryResult {
-  seed: number;
-  team: boolean;
-  behaviours: Behaviours;
-  /** The seeded hedge's tenor and reference. */
-  seeded: Seeded;
-  ops: Op[];
-  /** The server contradicts the journal or the exits: the history fails. */
-  violations: string[];
-  /** Entries hedge declined to guess about (still unresolved after the resumes), with what the server did. */
-  cannotTell: string[];
-  serverUsd: number;
-  expectedUsd: number;
-  /** The side's changes in the order the server made them, as the journal's fold read them. */
-  landed: string[];
-  /** Hedges that settled at maturity during the history. */
-  settlements: number;
-  /** What the checks had to judge, so a run's figures show the new checks were exercised. */
-  coverage: Coverage;
-  resumes: number;
-  ms: number;
-}
+/**
+ * A history judged: `violations`, the server contradicting the journal or the exits (the history
+ * fails); `cannotTell`, entries hedge declined to guess about (still unresolved after the resumes),
+ * with what the server did; `landed`, the side's changes in the server's order as the journal's fold
+ * read them; `settlements`, hedges settled at maturity during it; `coverage`, what the checks had to
+ * judge, so a run's figures show each check was exercised (check()).
+ */
+export type HistoryResult = Awaited<ReturnType<typeof runHistory>>;
 
 /** The side's seeded hedge: its tenor and deal reference (its notional is SEED_USD). */
 export interface Seeded {
   tenorDays: number;
   ref?: string;
-}
-
-export interface Coverage {
-  /** Opens the server acted on that apply, the keeper or a roll decided on (check 5). */
-  decidedOpens: number;
-  /** Rolls whose new hedge was checked against what they rolled (check 6), and those where that carried a reference. */
-  rollsChecked: number;
-  rollsWithReference: number;
-  /** The most hedges the side held at once on the server. */
-  mostHedges: number;
-  /** Changes the server accepted whose hedge ended (settled) before they landed. */
-  changesOnEndedHedges: number;
 }
 
 const SEED_USD = 5_000;
@@ -259,36 +243,22 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
 function argsOf(desk: Desk, op: Op, index: number): string[] {
-  const keyed = ['--idempotency-key', op.key];
-  const tenor = ['--tenor', String(op.tenorDays)];
-  switch (op.kind) {
-    case 'open':
-      return [
-        'open',
-        MARKET,
-        SIDE,
-        String(op.amount),
-        ...tenor,
-        ...(op.ref ? ['--ref', op.ref] : []),
-        ...keyed,
-        '--skip-checks',
-      ];
-    case 'add':
-      return ['add', MARKET, SIDE, String(op.amount), ...keyed, '--skip-checks'];
-    case 'reduce':
-      // reduce has no pre-trade checks to skip.
-      return ['reduce', MARKET, SIDE, String(op.amount), ...keyed];
-    case 'close':
-      return ['close', MARKET, SIDE, ...keyed, '--yes'];
-    case 'roll':
-      return ['roll', MARKET, SIDE, ...tenor, '--yes'];
-    case 'apply':
-    case 'keep': {
-      const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
-      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
-      return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
-    }
+  if (op.kind === 'apply' || op.kind === 'keep') {
+    const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
+    writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
+    return op.kind === 'apply' ? ['apply', file, '--yes'] : ['keep', file, '--once', '--converge', '--yes'];
   }
+  const trade = `${op.kind} ${MARKET} ${SIDE}`;
+  const keyed = `--idempotency-key ${op.key}`;
+  const lines = {
+    open: `${trade} ${op.amount} --tenor ${op.tenorDays}${op.ref ? ` --ref ${op.ref}` : ''} ${keyed} --skip-checks`,
+    add: `${trade} ${op.amount} ${keyed} --skip-checks`,
+    // reduce has no pre-trade checks to skip.
+    reduce: `${trade} ${op.amount} ${keyed}`,
+    close: `${trade} ${keyed} --yes`,
+    roll: `${trade} --tenor ${op.tenorDays} --yes`,
+  };
+  return lines[op.kind].split(' ');
 }
 
 async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
@@ -320,21 +290,8 @@ export function drawOps(
   for (let actor = 0; actor < options.actors; actor++) {
     for (let index = 0; index < options.opsPerActor; index++) {
       const draw = random();
-      // Mostly the everyday moves; the side-resetting ones (close, open) rarer, so sides stay alive.
-      const kind: OpKind =
-        draw < 0.3
-          ? 'add'
-          : draw < 0.52
-            ? 'reduce'
-            : draw < 0.62
-              ? 'roll'
-              : draw < 0.72
-                ? 'apply'
-                : draw < 0.8
-                  ? 'keep'
-                  : draw < 0.9
-                    ? 'open'
-                    : 'close';
+      // Mostly the everyday moves; the side-resetting ones (close, open) rarer, so sides stay alive (KIND_DRAWS).
+      const kind = KIND_DRAWS.find(([below]) => draw < below)![1];
       const amount =
         kind === 'add' || kind === 'reduce'
           ? 10 + Math.floor(random() * 190)
@@ -384,7 +341,7 @@ function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded): { 
 }
 
 /** Runs one random history and checks it; never throws for a failed check (violations lists them). */
-export async function runHistory(options: HistoryOptions): Promise<HistoryResult> {
+export async function runHistory(options: HistoryOptions) {
   const started = Date.now();
   const random = prng(options.seed);
   const drawn = drawBehaviours(options.seed);
@@ -577,20 +534,9 @@ function runModel(
       },
     });
   };
-  for (;;) {
-    let next = -1;
-    events.forEach((event, index) => {
-      const best = events[next];
-      if (
-        !best ||
-        event.atMs < best.atMs ||
-        (event.atMs === best.atMs && (event.rank < best.rank || (event.rank === best.rank && event.order < best.order)))
-      )
-        next = index;
-    });
-    if (next < 0) break;
-    events.splice(next, 1)[0]!.run();
-  }
+  // The earliest event next (a landing is added as its act runs): by time, then rank, then order.
+  for (let next; (next = events.sort((a, b) => a.atMs - b.atMs || a.rank - b.rank || a.order - b.order).shift());)
+    next.run();
   return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
@@ -813,6 +759,9 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     expectedUsd: fold.totalUsd,
     landed: fold.trace,
     settlements: settlements.length,
+    // Opens decided by apply, the keeper or a roll (check 5); rolls checked for their reference
+    // (check 6), and those where one was carried; the most hedges held at once; changes the server
+    // accepted on a hedge that ended before they landed.
     coverage: {
       decidedOpens: acts.filter((act) => act.path === '/hedges' && byKey.get(act.key)?.group !== undefined).length,
       rollsChecked,

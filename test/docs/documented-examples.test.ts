@@ -34,7 +34,7 @@
 //   `cat FILE |` become its stdin, as `< FILE` does. After `;`, `||` or `&&`, what is not hedge is
 //   dropped (`echo "exit $?"`, `notify-desk …`, `set -a`). `hedge sandbox serve … > FILE &` serves
 //   in the background for the rest of the block (on a free port: blocks run side by side), and
-//   `. ./FILE` takes the environment it printed. `$VAR` is one of variables() or set by an earlier
+//   `. ./FILE` takes the environment it printed. `$VAR` is one of startBlock()'s or set by an earlier
 //   line of the block (`$(date -u +%F)` is today's date); anything else fails, naming it.
 // - Servers. A line that serves until it is stopped (`hedge sandbox serve`, a keeper without
 //   `--once`) runs until it says it is up, then is stopped by SIGTERM as a person stops it, and
@@ -42,7 +42,7 @@
 // - Ids the docs make up (`hdg_01HX…`, `hdg_0mwsfav1v00001l2xaqvehat`, `a_mwrrf5p1`) stand for the
 //   newest hedge or journal entry of the block's state. `--watch` gets `--count 1`: the docs show
 //   how to start a live view, not how long to watch it. What a line's output assumes and its block
-//   cannot make (a keeper running, under keep.md's status card) is made first: SETUPS.
+//   cannot make (a keeper running, under keep.md's status card) is made first: startKeeper().
 // - Output. A block with prompts is a terminal (HEDGE_FORCE_TTY=1, COLUMNS=80); any other block a
 //   script. What is compared is stdout, or, when that is empty, stderr without the banner that the
 //   added `--demo` prints; numbers (with their sign), ids and runs of spaces are masked, as they
@@ -133,18 +133,8 @@ const BOOK = [
   '--demo roll USDTNGN sell --tenor 7',
 ].map((line) => line.split(' '));
 
-/** Commands that write (a roll is two writes): the blocks with most of them start first. */
-const WRITES: Readonly<Record<string, number>> = {
-  open: 1,
-  add: 1,
-  reduce: 1,
-  close: 1,
-  roll: 2,
-  apply: 1,
-  keep: 1,
-  api: 0.5,
-  resume: 0.5,
-};
+/** Commands that write: the blocks with most of them start first. */
+const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
 
 // ---------------------------------------------------------------------------------------------
 // The docs' blocks and their command lines.
@@ -157,6 +147,11 @@ interface DocLine {
   text: string;
   /** What the doc shows it printed (prompt blocks only). */
   shown: string[];
+  /** As sh reads it; absent where it cannot be read (a `case` of a shell loop). */
+  shell?: ShellLine;
+  /** Whether it runs hedge. */
+  hedge?: boolean;
+  skip?: { why: string; compare?: false };
 }
 
 interface Block {
@@ -238,121 +233,56 @@ interface ShellLine {
   comment: string;
 }
 
+/**
+ * A line's tokens: blanks, a comment, an operator (`||`, `&&`, a redirection, `|`, `;`, `&`), a word
+ * (quoted and escaped parts, `$(…)` and what else no operator or blank ends), or what cannot be read.
+ */
+const TOKEN =
+  /\s+|#.*|\|\||&&|[0-9]?>&[0-9]|&>|[0-9]?>>?|<|[|;&]|(?:'[^']*'|"(?:\\.|[^"\\])*"|\$\([^)]*\)|\\.?|[^\s|;&<>'"\\$]|\$)+|([\s\S])/gy;
+/** A word's parts outside double quotes; QUOTED, in them. */
+const PART =
+  /'(?<single>[^']*)'|"(?<double>(?:\\.|[^"\\])*)"|\\(?<escaped>.?)|\$\{(?<braced>[^}]*)\}|\$\((?<substitution>[^)]*)\)|\$(?<name>\?|[A-Za-z_]\w*)|(?<literal>[^'"\\$]+|\$)/gy;
+const QUOTED =
+  /\\(?<escaped>[\\"$`])|\$\{(?<braced>[^}]*)\}|\$\((?<substitution>[^)]*)\)|\$(?<name>\?|[A-Za-z_]\w*)|(?<literal>[^\\$]+|[\\$])/gy;
+
+function partsOf(text: string, pattern = PART): Part[] {
+  return [...text.matchAll(pattern)].flatMap(
+    ({ groups: { single, double, escaped, braced, substitution, name, literal } = {} }): Part[] => {
+      if (double !== undefined) return partsOf(double, QUOTED);
+      if (braced !== undefined || name !== undefined) return [{ variable: (braced ?? name)! }];
+      if (substitution !== undefined) return [{ substitution }];
+      return [{ literal: (single ?? escaped ?? literal)! }];
+    },
+  );
+}
+
 function parseShell(text: string): ShellLine {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
   let pending: { op: string; target?: Word } | undefined;
   let comment = '';
-  let at = 0;
-  const endSimple = (): void => {
+  const endPipeline = (then?: string): void => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
     if (simple.words.length > 0 || simple.redirects.length > 0) stages.push(simple);
     simple = { words: [], redirects: [] };
-  };
-  const endPipeline = (then: string): void => {
-    endSimple();
-    if (stages.length > 0) pipelines.push({ stages, then });
+    if (then === undefined || stages.length === 0) return;
+    pipelines.push({ stages, then });
     stages = [];
   };
-  const dollar = (): Part => {
-    // At a `$`: ${NAME}, $(command), $?, $NAME; a lone `$` is itself.
-    const rest = text.slice(at + 1);
-    const braced = /^\{([^}]*)\}/.exec(rest);
-    if (braced) return ((at += braced[0].length + 1), { variable: braced[1]! });
-    if (rest.startsWith('(')) {
-      let depth = 0;
-      for (let end = at + 1; end < text.length; end++) {
-        if (text[end] === '(') depth++;
-        if (text[end] === ')' && --depth === 0) {
-          const substitution = text.slice(at + 2, end);
-          at = end + 1;
-          return { substitution };
-        }
-      }
-      throw new Error(`unclosed $( in: ${text}`);
-    }
-    const name = /^(?:\?|[A-Za-z_]\w*)/.exec(rest);
-    if (name) return ((at += name[0].length + 1), { variable: name[0] });
-    at++;
-    return { literal: '$' };
-  };
-  const word = (): Word => {
-    const parts: Part[] = [];
-    let literal = '';
-    const start = at;
-    const flush = (): void => {
-      if (literal !== '') parts.push({ literal });
-      literal = '';
-    };
-    while (at < text.length && !/[\s|;&<>]/.test(text[at]!)) {
-      const char = text[at]!;
-      if (char === "'") {
-        const end = text.indexOf("'", at + 1);
-        if (end < 0) throw new Error(`unclosed ' in: ${text}`);
-        literal += text.slice(at + 1, end);
-        at = end + 1;
-      } else if (char === '"') {
-        at++;
-        while (at < text.length && text[at] !== '"') {
-          if (text[at] === '\\' && '"\\$`'.includes(text[at + 1] ?? '')) {
-            literal += text[at + 1];
-            at += 2;
-          } else if (text[at] === '$') {
-            flush();
-            parts.push(dollar());
-          } else {
-            literal += text[at++];
-          }
-        }
-        if (at >= text.length) throw new Error(`unclosed " in: ${text}`);
-        at++;
-      } else if (char === '\\') {
-        literal += text[at + 1] ?? '';
-        at += 2;
-      } else if (char === '$') {
-        flush();
-        parts.push(dollar());
-      } else {
-        literal += char;
-        at++;
-      }
-    }
-    flush();
-    return { parts, raw: text.slice(start, at) };
-  };
-  while (at < text.length) {
-    const rest = text.slice(at);
-    const char = text[at]!;
-    const redirect = /^(?:[0-9]?>&[0-9]|&>|[0-9]?>>|[0-9]?>|<)/.exec(rest);
-    if (/\s/.test(char)) {
-      at++;
-    } else if (char === '#') {
-      comment = rest.slice(1).trim();
-      break;
-    } else if (rest.startsWith('||') || rest.startsWith('&&')) {
-      endPipeline(rest.slice(0, 2));
-      at += 2;
-    } else if (redirect) {
-      const op = redirect[0];
-      at += op.length;
-      if (op.includes('&') && op !== '&>') simple.redirects.push({ op });
-      else simple.redirects.push((pending = { op }));
-    } else if (char === '|') {
-      endSimple();
-      at++;
-    } else if (char === ';' || char === '&') {
-      endPipeline(char);
-      at++;
-    } else {
-      const next = word();
-      if (pending) {
-        pending.target = next;
-        pending = undefined;
-      } else {
-        simple.words.push(next);
-      }
-    }
+  for (const { 0: token, 1: unreadable, index } of text.matchAll(TOKEN)) {
+    if (unreadable !== undefined) throw new Error(`cannot read ${text.slice(index)} in: ${text}`);
+    if (/^\s/.test(token)) continue;
+    if (token.startsWith('#')) comment = token.slice(1).trim();
+    else if (token === '|') endPipeline();
+    else if (/^(?:\|\||&&|;|&)$/.test(token)) endPipeline(token);
+    else if (/^[0-9]?[<>]|^&>/.test(token)) {
+      simple.redirects.push({ op: token });
+      if (!/&[0-9]$/.test(token)) pending = simple.redirects.at(-1);
+    } else if (pending) {
+      pending.target = { parts: partsOf(token), raw: token };
+      pending = undefined;
+    } else simple.words.push({ parts: partsOf(token), raw: token });
   }
   endPipeline('');
   return { pipelines, comment };
@@ -376,49 +306,27 @@ function launcher(simple: Simple): { assignments: Word[]; args: Word[] } | undef
   return undefined;
 }
 
-interface Example extends DocLine {
-  shell: ShellLine;
-  skip?: { why: string; compare?: false };
-}
+type Example = DocLine & { shell: ShellLine };
 
 /** A doc line that runs hedge, parsed; a line that names hedge but cannot be read is a failure. */
 const UNREADABLE: string[] = [];
-const EXAMPLES_BY_BLOCK = new Map<Block, Array<DocLine & { shell?: ShellLine; example: boolean }>>();
-for (const block of BLOCKS) {
-  EXAMPLES_BY_BLOCK.set(
-    block,
-    block.lines.map((line) => {
-      try {
-        const shell = parseShell(line.text);
-        const example = shell.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage)));
-        return { ...line, shell, example };
-      } catch (error) {
-        // A line of another language (a `case` of a shell loop) is none of the docs' commands, unless it starts hedge.
-        if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(line.text))
-          UNREADABLE.push(`${line.doc}:${line.line}: ${(error as Error).message}`);
-        return { ...line, example: false };
-      }
-    }),
-  );
+for (const line of BLOCKS.flatMap((block) => block.lines)) {
+  try {
+    line.shell = parseShell(line.text);
+    line.hedge = line.shell.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage)));
+  } catch (error) {
+    // A line of another language (a `case` of a shell loop) is none of the docs' commands, unless it starts hedge.
+    if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(line.text))
+      UNREADABLE.push(`${line.doc}:${line.line}: ${(error as Error).message}`);
+  }
+  line.skip = SKIPPED.find((entry) => entry.match.test(line.text.replace(/\s+/g, ' ')));
 }
 
-function skipOf(line: DocLine): { why: string; compare?: false } | undefined {
-  const text = line.text.replace(/\s+/g, ' ');
-  return SKIPPED.find((entry) => entry.match.test(text));
-}
-
-const EXAMPLES: Example[] = [...EXAMPLES_BY_BLOCK.values()].flatMap((lines) =>
-  lines.filter((line) => line.example).map((line) => ({ ...line, shell: line.shell!, skip: skipOf(line) })),
-);
-
-function examplesIn(block: Block): Example[] {
-  return EXAMPLES.filter(
-    (example) => example.doc === block.doc && block.lines.some((line) => line.line === example.line),
-  );
-}
+const examplesIn = (block: Block) => block.lines.filter((line): line is Example => line.hedge === true);
+const EXAMPLES = BLOCKS.flatMap(examplesIn);
 
 /** Whether a doc line is run: not skipped, or skipped only from the comparison of its output. */
-function isRun(example: Example): boolean {
+function isRun(example: DocLine): boolean {
   return !example.skip || example.skip.compare === false;
 }
 
@@ -431,31 +339,28 @@ const children = new Set<ChildProcess>();
 function spawnHedge(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }) {
   const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
   children.add(child);
-  child.on('close', () => children.delete(child));
+  // A process that could not start has no code: its run fails as such.
+  const closed = new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => {
+      children.delete(child);
+      resolve(code);
+    });
+  });
   child.stdin.on('error', () => {});
   child.stdin.end(options.stdin ?? '');
   const printed = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const)
     child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
-  return { child, stdout: () => printed.stdout, stderr: () => printed.stderr };
+  return { child, closed, stdout: () => printed.stdout, stderr: () => printed.stderr };
 }
 
-/** Options whose value is an expression, a URL or a header, never a file. */
-const NOT_A_FILE_AFTER = new Set(
-  '--query --until --fields --base-url -f --raw-field -F --field -H --header'.split(' '),
-);
-
-/** Whether an argument could name a file, relative to the line's folder (an option's value after it or after `=`). */
-function namesAFile(args: readonly string[], at: number): boolean {
-  const arg = args[at]!;
-  if (
-    NOT_A_FILE_AFTER.has(args[at - 1] ?? '') ||
-    (/^--?[\w-]+=/.test(arg) && NOT_A_FILE_AFTER.has(arg.slice(0, arg.indexOf('='))))
-  )
-    return false;
-  const value = arg.startsWith('-') ? arg.slice(arg.indexOf('=') + 1 || arg.length) : arg;
-  return value !== '' && !isAbsolute(value) && !value.includes('://') && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
-}
+/** Whether a run may read a file relative to its folder: an argument (or an option's value after `=`) like a relative path. */
+const namesAFile = (args: readonly string[]) =>
+  args.some((arg) => {
+    const value = arg.slice(arg.indexOf('=') + 1);
+    return !isAbsolute(value) && !value.includes('://') && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
+  });
 
 /**
  * Runs in-process that read the working directory take it in turn: each runs with this process in
@@ -485,7 +390,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>): Promise<T> {
  */
 async function runHedge(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string; timeoutMs?: number },
+  options: { cwd: string; env: Record<string, string>; stdin?: string },
 ): Promise<RunResult> {
   const started = Date.now();
   const inProcess =
@@ -494,18 +399,13 @@ async function runHedge(
     !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name));
   if (inProcess) {
     const run = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
-    const result = await (args.some((_, at) => namesAFile(args, at)) ? inFolder(options.cwd, run) : run());
+    const result = await (namesAFile(args) ? inFolder(options.cwd, run) : run());
     return { ...result, signal: null, durationMs: Date.now() - started };
   }
-  return new Promise((resolve, reject) => {
-    const { child, stdout, stderr } = spawnHedge(args, options);
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout: stdout(), stderr: stderr(), durationMs: Date.now() - started });
-    });
-  });
+  const { child, closed, stdout, stderr } = spawnHedge(args, options);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await closed.finally(() => clearTimeout(timer));
+  return { code, signal: child.signalCode, stdout: stdout(), stderr: stderr(), durationMs: Date.now() - started };
 }
 
 /** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
@@ -514,8 +414,7 @@ async function startInBackground(
   options: { cwd: string; env: Record<string, string> },
   ready: (stdout: string, stderr: string) => boolean,
 ) {
-  const { child, stdout, stderr } = spawnHedge(args, options);
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const { child, closed, stdout, stderr } = spawnHedge(args, options);
   const deadline = Date.now() + 30_000;
   while (!ready(stdout(), stderr())) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
@@ -530,20 +429,9 @@ async function startInBackground(
     stop: async () => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const code = await closed;
-      clearTimeout(timer);
-      return code;
+      return closed.finally(() => clearTimeout(timer));
     },
   };
-}
-
-/**
- * The shell variables the docs' scripts read, as this file has them: the key and address of its
- * simulator (README's scripted login reads them), and the deal id README's script keeps in `$DEAL`
- * (any will do: it opens a new hedge). `$ID` is the newest hedge of the block's state (expand()).
- */
-function variables(): Record<string, string> {
-  return { HEDGE_KEY: serverEnv.HEDGE_API_KEY!, HEDGE_URL: serverEnv.HEDGE_BASE_URL!, DEAL: 'DEAL-9' };
 }
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
@@ -604,7 +492,7 @@ function commandOf(args: readonly string[]): string {
 
 /** Whether a block opens a hedge (it then starts from a flat book). */
 function opensAHedge(block: Block): boolean {
-  return (EXAMPLES_BY_BLOCK.get(block) ?? []).some((line) =>
+  return block.lines.some((line) =>
     line.shell?.pipelines.some((pipeline) =>
       pipeline.stages.some((stage) => {
         const found = launcher(stage);
@@ -644,7 +532,8 @@ function withServer(state: BlockState, args: string[]): string[] {
 
 /** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
 async function newest(state: BlockState, what: 'hedge' | 'journal'): Promise<string> {
-  const args = what === 'hedge' ? withServer(state, ['hedges', '--query', '[0].id']) : ['journal', '--query', '[0].id'];
+  // `journal` is a local command: withServer() leaves it as it is.
+  const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
   const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
   const id = JSON.parse(result.stdout || 'null') as unknown;
   if (typeof id !== 'string')
@@ -666,7 +555,7 @@ async function expand(state: BlockState, word: Word): Promise<string> {
       text += new Date().toISOString().slice(0, 10);
     } else if (part.variable === 'ID') text += await newest(state, 'hedge');
     else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
-    else throw new Error(`no value for $${part.variable} (variables(), or an earlier line of the block, sets one)`);
+    else throw new Error(`no value for $${part.variable} (startBlock(), or an earlier line of the block, sets one)`);
   }
   return text;
 }
@@ -870,21 +759,14 @@ function inOrder(shown: readonly string[], all: readonly string[]): boolean {
   return found === shown.length;
 }
 
+/** Every key of a JSON document, or of NDJSON's lines. */
 function jsonKeys(text: string): Set<string> {
   const keys = new Set<string>();
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, inner] of Object.entries(value)) {
-        keys.add(key);
-        walk(inner);
-      }
-    }
-  };
+  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value)) as unknown;
   try {
-    walk(JSON.parse(text));
+    read(text);
   } catch {
-    for (const line of text.split('\n').filter((line) => line.trim() !== '')) walk(JSON.parse(line));
+    for (const line of text.split('\n').filter((line) => line.trim() !== '')) read(line);
   }
   return keys;
 }
@@ -942,57 +824,41 @@ function compare(doc: readonly string[], result: RunResult): string[] {
 // ---------------------------------------------------------------------------------------------
 // What a doc line's output assumes that the block cannot make by itself.
 // ---------------------------------------------------------------------------------------------
-const SETUPS: ReadonlyArray<{
-  doc: string;
-  text: string;
-  why: string;
-  start: (state: BlockState) => Promise<() => Promise<number | null>>;
-}> = [
-  {
-    doc: 'docs/keep.md',
-    text: 'hedge keep status',
-    why: 'its card is that of a running keeper: one holds the sample target in the background until it has written its heartbeat',
-    start: async (state) => {
-      // Its NDJSON says when its first cycle is done; the heartbeat is written right after it.
-      const keeper = await startInBackground(
-        withServer(state, ['keep', 'docs/examples/target.csv']),
-        { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
-        (stdout) => /"event":\s*"cycle"/.test(stdout),
-      );
-      const deadline = Date.now() + 60_000;
-      for (;;) {
-        const status = await runHedge(withServer(state, ['keep', 'status', '--json']), {
-          cwd: state.cwd,
-          env: env(state, { HEDGE_FORCE_TTY: '0' }),
-        });
-        if (status.code === 0 && (JSON.parse(status.stdout) as { state?: string }).state === 'running') break;
-        if (Date.now() > deadline) {
-          await keeper.stop();
-          throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-      return keeper.stop;
-    },
-  },
-];
+/**
+ * keep.md's `hedge keep status` shows the card of a running keeper: one holds the sample target in
+ * the background until it has written its heartbeat. Returns its stop().
+ */
+const needsKeeper = (example: Example) =>
+  example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length > 0;
+async function startKeeper(state: BlockState): Promise<() => Promise<number | null>> {
+  // Its NDJSON says when its first cycle is done; the heartbeat is written right after it.
+  const keeper = await startInBackground(
+    withServer(state, ['keep', 'docs/examples/target.csv']),
+    { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
+    (stdout) => /"event":\s*"cycle"/.test(stdout),
+  );
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await runHedge(withServer(state, 'keep status --json'.split(' ')), {
+      cwd: state.cwd,
+      env: env(state, { HEDGE_FORCE_TTY: '0' }),
+    });
+    if (status.code === 0 && (JSON.parse(status.stdout) as { state?: string }).state === 'running') break;
+    if (Date.now() > deadline) {
+      await keeper.stop();
+      throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return keeper.stop;
+}
 
 // ---------------------------------------------------------------------------------------------
 // A block, run.
 // ---------------------------------------------------------------------------------------------
 /** How long a block is likely to take, to start the long ones first (the run ends with its longest block). */
 function weight(block: Block): number {
-  return (EXAMPLES_BY_BLOCK.get(block) ?? []).reduce((sum, line) => {
-    const stages = line.shell?.pipelines.flatMap((pipeline) => pipeline.stages) ?? [];
-    return (
-      sum +
-      0.2 +
-      stages.reduce((inner, stage) => {
-        const found = launcher(stage);
-        return inner + (found ? (WRITES[commandOf(found.args.map((word) => word.raw))] ?? 0) : 0);
-      }, 0)
-    );
-  }, 0);
+  return block.lines.reduce((sum, line) => sum + 0.2 + (line.hedge ? (line.text.match(WRITES)?.length ?? 0) : 0), 0);
 }
 
 /** The blocks with a line to run. */
@@ -1006,7 +872,9 @@ function startBlock(block: Block): BlockState & { remove: () => void } {
     cwd: join(folder.path, 'work'),
     config: join(folder.path, 'config'),
     served: undefined,
-    variables: variables(),
+    // What the docs' scripts read: the key and address of this file's simulator (README's scripted
+    // login), and the deal id README's script keeps in `$DEAL` (any will do: it opens a new hedge).
+    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY!, HEDGE_URL: serverEnv.HEDGE_BASE_URL!, DEAL: 'DEAL-9' },
     files: new Map(),
     background: [],
   };
@@ -1015,23 +883,21 @@ function startBlock(block: Block): BlockState & { remove: () => void } {
   return { ...state, remove: folder.remove };
 }
 
-type ShellDocLine = DocLine & { shell: ShellLine };
-
 /**
  * A block's lines in order, one step per line run: a step runs the lines before it that are not
  * hedge but may set what it reads (`. ./sandbox.env`, `key=…`), then its own; the last step also
  * those after it.
  */
-type Step = { example: Example; before: ShellDocLine[]; after: ShellDocLine[] };
+type Step = { example: Example; before: Example[]; after: Example[] };
 function stepsOf(block: Block): Step[] {
   const steps: Step[] = [];
-  let others: ShellDocLine[] = [];
-  for (const line of EXAMPLES_BY_BLOCK.get(block)!) {
-    const example = EXAMPLES.find((candidate) => candidate.doc === line.doc && candidate.line === line.line);
-    if (!example) {
-      if (line.shell) others.push({ ...line, shell: line.shell });
-    } else if (isRun(example)) {
-      steps.push({ example, before: others, after: [] });
+  let others: Example[] = [];
+  for (const line of block.lines) {
+    if (!line.shell) continue;
+    const shelled = line as Example;
+    if (!line.hedge) others.push(shelled);
+    else if (isRun(line)) {
+      steps.push({ example: shelled, before: others, after: [] });
       others = [];
     }
   }
@@ -1042,18 +908,15 @@ function stepsOf(block: Block): Step[] {
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
 async function runStep(state: BlockState, step: Step): Promise<string[]> {
   const { example } = step;
-  const others = async (lines: readonly ShellDocLine[]): Promise<void> => {
+  const others = async (lines: readonly Example[]): Promise<void> => {
     for (const line of lines) await runLine(state, line);
   };
   await others(step.before);
   const where = `${example.doc}:${example.line}: ${example.text}`;
-  const setup = SETUPS.find(
-    (candidate) => candidate.doc === example.doc && candidate.text === example.text && example.shown.length > 0,
-  );
   const problems: string[] = [];
   let stop: (() => Promise<number | null>) | undefined;
   try {
-    stop = setup ? await setup.start(state) : undefined;
+    stop = needsKeeper(example) ? await startKeeper(state) : undefined;
     const { last, echoStatus } = await runLine(state, example);
     if (last) {
       const expected = expectedExit(example, echoStatus);
@@ -1118,13 +981,7 @@ describe('the documented examples', () => {
       ).toBe(true);
       expect(entry.why.length).toBeGreaterThan(20);
     }
-    for (const setup of SETUPS)
-      expect(
-        EXAMPLES.some(
-          (example) => example.doc === setup.doc && example.text === setup.text && example.shown.length > 0,
-        ),
-        setup.text,
-      ).toBe(true);
+    expect(EXAMPLES.some(needsKeeper), 'hedge keep status').toBe(true);
   });
 
   // Blocks run side by side (most of a block's time is spent waiting for the simulator's fills,
@@ -1209,7 +1066,7 @@ describe('the documented examples', () => {
     // On a copy of the book: the blocks copy it while they run.
     const config = join(world.path, 'report-csv');
     cpSync(booked, config, { recursive: true });
-    const result = await runHedge(['--demo', 'report', '--format', 'csv'], { cwd: world.path, env: baseEnv(config) });
+    const result = await runHedge('--demo report --format csv'.split(' '), { cwd: world.path, env: baseEnv(config) });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe(documented);
   });

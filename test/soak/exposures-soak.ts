@@ -29,7 +29,7 @@ import {
 } from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { baseEnv } from '../support/hedge-cli.js';
-import { spawnKeeper } from './keeper-process.js';
+import { spawnKeeper, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { randomStream } from './random-stream.js';
 
@@ -44,7 +44,23 @@ export interface ScheduledExposure {
   currency: 'NGN' | 'USD';
   /** 0..1 of the soak's days after the start. */
   dueShare: number;
-  hedgeRatio?: string;
+}
+
+/** A schedule from `id type amount currency due` lines, each due that many of `days` after the start. */
+function scheduleOf(lines: string, days: number): ScheduledExposure[] {
+  return lines
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const [id, type, amount, currency, due] = line.trim().split(/\s+/) as [
+        string,
+        ScheduledExposure['type'],
+        string,
+        ScheduledExposure['currency'],
+        string,
+      ];
+      return { id, type, amount: Number(amount), currency, dueShare: Number(due) / days };
+    });
 }
 
 /**
@@ -52,23 +68,27 @@ export interface ScheduledExposure {
  * in USD books: never covered), due at 14:00 UTC on odd days, so inside a 7-day hedge's tenor.
  * At the start the net buy target is ≈ 0.53 M USD (under the simulator's 1 M exposure cap).
  */
-export const NINETY_DAY_SCHEDULE: readonly ScheduledExposure[] = [
-  { id: 'INV-1', type: 'receivable', amount: 300e6, currency: 'NGN', dueShare: 12.6 / 90 },
-  { id: 'FRT-2', type: 'payable', amount: 120e6, currency: 'NGN', dueShare: 20.6 / 90 },
-  { id: 'AR-3', type: 'receivable', amount: 150_000, currency: 'USD', dueShare: 35.6 / 90 },
-  { id: 'INV-4', type: 'receivable', amount: 450e6, currency: 'NGN', dueShare: 45.6 / 90 },
-  { id: 'AP-5', type: 'payable', amount: 100_000, currency: 'USD', dueShare: 60.6 / 90 },
-  { id: 'FRT-6', type: 'payable', amount: 200e6, currency: 'NGN', dueShare: 70.6 / 90 },
-  { id: 'INV-7', type: 'receivable', amount: 600e6, currency: 'NGN', dueShare: 88.6 / 90 },
-];
+export const NINETY_DAY_SCHEDULE = scheduleOf(
+  `
+  INV-1 receivable 300e6   NGN 12.6
+  FRT-2 payable    120e6   NGN 20.6
+  AR-3  receivable 150000  USD 35.6
+  INV-4 receivable 450e6   NGN 45.6
+  AP-5  payable    100000  USD 60.6
+  FRT-6 payable    200e6   NGN 70.6
+  INV-7 receivable 600e6   NGN 88.6`,
+  90,
+);
 
 /** For `npm test`: a few server days, the same kinds of rows, dues far enough apart for a 2 s cycle. */
-export const SHORT_SCHEDULE: readonly ScheduledExposure[] = [
-  { id: 'INV-1', type: 'receivable', amount: 300e6, currency: 'NGN', dueShare: 0.4 },
-  { id: 'FRT-2', type: 'payable', amount: 120e6, currency: 'NGN', dueShare: 0.7 },
-  { id: 'AP-3', type: 'payable', amount: 100_000, currency: 'USD', dueShare: 0.5 },
-  { id: 'INV-4', type: 'receivable', amount: 450e6, currency: 'NGN', dueShare: 0.95 },
-];
+export const SHORT_SCHEDULE = scheduleOf(
+  `
+  INV-1 receivable 300e6  NGN 0.4
+  FRT-2 payable    120e6  NGN 0.7
+  AP-3  payable    100000 USD 0.5
+  INV-4 receivable 450e6  NGN 0.95`,
+  1,
+);
 
 export interface SoakOptions {
   days: number;
@@ -117,7 +137,7 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
     const raw = startMs + row.dueShare * days * DAY_MS;
     // Long soaks: 14:00 UTC of the day (inside any hedge's tenor); short ones keep the exact share.
     const due = days >= 10 ? Math.floor(raw / DAY_MS) * DAY_MS + 14 * HOUR_MS : Math.round(raw / 1000) * 1000;
-    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},${row.hedgeRatio ?? ''}`;
+    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},`;
   });
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
 }
@@ -178,12 +198,11 @@ export async function runExposuresSoak(options: SoakOptions) {
     const events: Record<string, number> = {};
     const errorCodes: string[] = [];
     const env = { ...baseEnv(sim.configDir), ...sim.env };
-    let exits = 0;
     const startKeeper = (): ChildProcess => {
       keeperNumber += 1;
       lastCycleServerMs = undefined;
       const number = keeperNumber;
-      const child = spawnKeeper({
+      return spawnKeeper({
         args: ['keep', file, '--exposures', '--interval', String(options.intervalS), '--json'],
         env,
         number,
@@ -201,8 +220,6 @@ export async function runExposuresSoak(options: SoakOptions) {
           }
         },
       });
-      child.on('exit', () => (exits += 1));
-      return child;
     };
 
     keeper = startKeeper();
@@ -231,9 +248,24 @@ export async function runExposuresSoak(options: SoakOptions) {
 
     const samples: Sample[] = [];
     const csvOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
-    csvOut?.write(
-      'kind,keeper,real_ms,server_time,price,held_buy_usd,held_sell_usd,target_buy_usd,target_sell_usd,keeper_read_time,keeper_target_buy_usd,keeper_target_sell_usd,in_band,above_usd\n',
-    );
+    /** The samples file's columns: every field of a sample, in this order (server times in ms). */
+    const COLUMNS = [
+      'kind',
+      'keeper',
+      'realMs',
+      'serverMs',
+      'price',
+      'heldBuy',
+      'heldSell',
+      'targetBuy',
+      'targetSell',
+      'keeperReadMs',
+      'keeperBuy',
+      'keeperSell',
+      'inBand',
+      'aboveUsd',
+    ] as const;
+    csvOut?.write(`${COLUMNS.join(',')}\n`);
 
     /** `cycleServerMs`: the server time the keeper's cycle read (its `cycle` event's server_time). */
     const sample = (kind: Sample['kind'], cycleServerMs?: number): Sample => {
@@ -283,24 +315,8 @@ export async function runExposuresSoak(options: SoakOptions) {
           withinBandOf(held.sell, keeperTarget.sell, policy.bandPct);
       }
       samples.push(entry);
-      csvOut?.write(
-        [
-          kind,
-          entry.keeper,
-          entry.realMs,
-          new Date(serverMs).toISOString(),
-          price,
-          held.buy,
-          held.sell,
-          entry.targetBuy,
-          entry.targetSell,
-          entry.keeperReadMs === undefined ? '' : new Date(entry.keeperReadMs).toISOString(),
-          entry.keeperBuy ?? '',
-          entry.keeperSell ?? '',
-          entry.inBand ?? '',
-          aboveUsd,
-        ].join(',') + '\n',
-      );
+      csvOut?.write(`${COLUMNS.map((column) => entry[column] ?? '').join(',')}\n`);
+
       return entry;
     };
     // From the first cycle that read the schedule on (one that began before it was written has nothing to hold).
@@ -361,7 +377,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     sample('tick');
     await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
 
-    const report = await reconcileReport(sim, file, exposures, policy, samples);
+    const report = await reconcileReport(sim, file, exposures, policy);
     const cycles = samples.filter((s) => s.kind === 'cycle');
     const inBand = cycles.filter((s) => s.inBand).length;
     const afterLastDue = samples.filter((s) => s.serverMs >= lastDueMs);
@@ -398,7 +414,6 @@ export async function runExposuresSoak(options: SoakOptions) {
       keepers: keeperNumber,
       events,
       errorCodes,
-      rolls: events.roll ?? 0,
       wallMs: Date.now() - wallStart,
       serverDays: (sim.sandbox.clock.now() - startMs) / DAY_MS,
       startMs,
@@ -414,33 +429,17 @@ export async function runExposuresSoak(options: SoakOptions) {
   }
 }
 
-/** SIGTERM (the keeper finishes its step and exits 0), SIGKILL if it has not gone within 20 s. */
-async function stopKeeper(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const bound = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  await gone;
-  clearTimeout(bound);
-}
-
 /**
  * `hedge exposures FILE --report --json` against the server's own records: the cost to date per
  * market (closed hedges, carry, fees) must equal the account's history summed in whole cents, and
  * each week's hedged_usd must equal what the server's hedges (history's closed ones, the filled ones
  * still open) held at that week's `at`, in the exposures' netted direction.
  */
-async function reconcileReport(
-  sim: Simulator,
-  file: string,
-  exposures: readonly Exposure[],
-  policy: ExposurePolicy,
-  samples: readonly Sample[],
-) {
+async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[], policy: ExposurePolicy) {
   const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
   const mismatches: string[] = [];
-  /** Each week's hedged_usd beside the book the soak sampled nearest its `at`. */
-  const weeks: { week: string; at: string; hedgedUsd: number; sampledUsd: number | null }[] = [];
+  /** Each week's hedged_usd, as the report has it. */
+  const weeks: { week: string; at: string; hedgedUsd: number }[] = [];
   if (result.code !== 0)
     return {
       costRows: 0,
@@ -508,18 +507,7 @@ async function reconcileReport(
       mismatches.push(
         `week ${week.week}: hedged_usd ${week.hedged_usd}, the server's hedges held ${expected} at ${week.at}`,
       );
-    // Beside it, for the figures: what the soak saw the server hold nearest that moment (history
-    // keeps each hedge's last notional, so a week before an add or reduce differs).
-    const nearest = samples.reduce<Sample | undefined>(
-      (best, s) => (best === undefined || Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best),
-      undefined,
-    );
-    weeks.push({
-      week: week.week,
-      at: week.at,
-      hedgedUsd: week.hedged_usd,
-      sampledUsd: nearest ? round2(Math.max(0, (nearest.heldBuy - nearest.heldSell) * Math.sign(net))) : null,
-    });
+    weeks.push({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd });
   }
   return {
     costRows: report.cost.length,
@@ -532,20 +520,6 @@ async function reconcileReport(
   };
 }
 
-/** The sampled book against the target at `points` moments evenly spread over the run (cycle samples). */
-export function bookAgainstTarget(result: SoakResult, points = 10): Sample[] {
-  const cycles = result.samples.filter((s) => s.kind === 'cycle');
-  if (cycles.length === 0) return [];
-  const span = cycles[cycles.length - 1]!.serverMs - cycles[0]!.serverMs;
-  const chosen: Sample[] = [];
-  for (let index = 0; index < points; index++) {
-    const at = cycles[0]!.serverMs + (span * index) / Math.max(1, points - 1);
-    const nearest = cycles.reduce((best, s) => (Math.abs(s.serverMs - at) < Math.abs(best.serverMs - at) ? s : best));
-    if (!chosen.includes(nearest)) chosen.push(nearest);
-  }
-  return chosen;
-}
-
 /** The figures, one per line, as the script prints them. */
 export function describeSoak(result: SoakResult, options: SoakOptions): string[] {
   const day = (ms: number) => ((ms - result.startMs) / DAY_MS).toFixed(2);
@@ -555,26 +529,12 @@ export function describeSoak(result: SoakResult, options: SoakOptions): string[]
     `within band (cycle samples, against the keeper's target): ${result.withinBandPct}%`,
     `max above exposure × ratio + band (all samples): ${result.maxAboveUsd} USD`,
     `after the last due date (day ${day(result.lastDueMs)}): ${result.flatSamplesAfterLastDue} samples flat, ${result.notFlatAfterLastDue} not`,
-    `kills: ${result.kills} kill -9, ${result.keepers} keeper processes; rolls: ${result.rolls}; events: ${Object.entries(
-      result.events,
-    )
-      .map(([name, count]) => `${name} ${count}`)
-      .join(', ')}`,
+    `kills: ${result.kills} kill -9, ${result.keepers} keeper processes; events: ${JSON.stringify(result.events)}`,
     `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
     `report: cost ${result.report.closedHedges} closed hedges, carry ${result.report.carryUsdc} USDC, fees ${result.report.feesUsdc} USDC; ${result.report.coverageRows} coverage weeks; ${result.report.mismatches.length === 0 ? 'reconciles to the cent with history' : `${result.report.mismatches.length} mismatches`}`,
     `wall time: ${(result.wallMs / 1000).toFixed(1)} s`,
-    "coverage per week (the report's hedged_usd, and the book sampled nearest its end):",
-    ...result.report.weeks.map(
-      (week) =>
-        `  ${week.week}  at ${week.at}  hedged ${week.hedgedUsd.toFixed(2).padStart(11)}  sampled ${week.sampledUsd === null ? '-' : week.sampledUsd.toFixed(2).padStart(11)}`,
-    ),
-    "the sampled book against the keeper's target:",
-    ...bookAgainstTarget(result).map(
-      (s) =>
-        `  day ${day(s.serverMs).padStart(6)}  price ${s.price.toFixed(3)}  held buy ${s.heldBuy.toFixed(2).padStart(11)} sell ${s.heldSell.toFixed(2).padStart(10)}  keeper target buy ${(s.keeperBuy ?? 0).toFixed(2).padStart(11)} sell ${(s.keeperSell ?? 0).toFixed(2).padStart(10)}  ${s.inBand ? 'in band' : 'OUT'}`,
-    ),
-    result.problems.length === 0
-      ? 'all checks passed'
-      : `PROBLEMS:\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
+    "coverage per week (the report's hedged_usd):",
+    ...result.report.weeks.map((week) => `  ${week.week}  at ${week.at}  hedged ${week.hedgedUsd.toFixed(2)}`),
+    result.problems.length === 0 ? 'all checks passed' : `PROBLEMS:\n  ${result.problems.join('\n  ')}`,
   ];
 }

@@ -38,3 +38,16 @@ export function spawnKeeper(options: {
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => log?.write(`keeper ${number} stderr: ${chunk}`));
   return child;
 }
+
+/**
+ * Sends `signal` (SIGTERM: the keeper finishes its step in flight and exits 0, as a supervisor
+ * stops it) and waits until it has gone; SIGKILL if it has not within 30 s.
+ */
+export async function stopKeeper(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  const bound = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  child.kill(signal);
+  await gone;
+  clearTimeout(bound);
+}

@@ -61,7 +61,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
-import { spawnKeeper } from './keeper-process.js';
+import { spawnKeeper, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { randomStream } from './random-stream.js';
 
@@ -116,16 +116,6 @@ export interface Sample {
   keeper: number;
   buy: SideSample;
   sell: SideSample;
-}
-
-export interface KillRecord {
-  keeper: number;
-  realMs: number;
-  serverMs: number;
-  /** Killed right after one of its own writes reached the server (else at a uniform moment). */
-  targeted: boolean;
-  /** The keeper's last write the server received before the kill, and how long before it (server ms). */
-  lastWrite?: string;
 }
 
 /**
@@ -186,19 +176,8 @@ function hedgeIdOfKey(sim: Simulator, key: string | null): string | undefined {
   return undefined;
 }
 
-/**
- * What a run saw: worstMarginUsd is the largest held − bound per side (≤ 0 when never above);
- * longestBareMs the longest server time a side held no live hedge after its first open; rollLeadMs
- * from each roll's close reaching the server to the maturity it ended; reopenAfterSettlementMs from
- * a settlement to the side's next open.
- */
+/** What a run saw: worstMarginUsd is the largest held − bound per side (≤ 0 when never above). */
 export type KeeperSoakResult = Awaited<ReturnType<typeof runKeeperSoak>>;
-
-/** The smallest and largest of `values` (0 and 0 when there are none). */
-const range = (values: readonly number[]) => ({
-  min: values.length ? Math.min(...values) : 0,
-  max: values.length ? Math.max(...values) : 0,
-});
 
 export async function runKeeperSoak(options: KeeperSoakOptions) {
   const log = options.log ?? (() => {});
@@ -246,7 +225,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     const samples: Sample[] = [];
     let keeperNumber = 0;
     samplesOut?.write(
-      'real_ms,server_time,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n',
+      'real_ms,server_ms,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n',
     );
     const sample = (): Sample => {
       // The server's state at its own time: what became due (fills, landings, settlements) applied first, as a request would.
@@ -268,17 +247,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       const entry: Sample = { realMs: realMs(), serverMs, keeper: keeperNumber, buy: of('buy'), sell: of('sell') };
       samples.push(entry);
       samplesOut?.write(
-        [
-          entry.realMs,
-          iso(serverMs),
-          entry.keeper,
-          entry.buy.held,
-          entry.buy.bound,
-          entry.buy.live,
-          entry.sell.held,
-          entry.sell.bound,
-          entry.sell.live,
-        ].join(',') + '\n',
+        `${[entry.realMs, serverMs, entry.keeper, ...SIDES.flatMap((side) => Object.values(entry[side]))]}\n`,
       );
       return entry;
     };
@@ -286,9 +255,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     // ---- the keeper process -----------------------------------------------------------------
     const events: Record<string, number> = {};
     const errorCodes: string[] = [];
-    /** The keeper's alert notices by kind, cause and side (counted for the figures; the checks read the server). */
-    const alerts: Record<string, number> = {};
-    let resumedEvents = 0;
     const env = { ...baseEnv(sim.configDir), ...sim.env };
     const startKeeper = (): ChildProcess => {
       keeperNumber += 1;
@@ -300,11 +266,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         log: keeperLog,
         events,
         onEvent: (name, event) => {
-          if (event.resumed === true) resumedEvents += 1;
-          if (name === 'alert' || typeof event.alert === 'string') {
-            const alert = `${String(event.alert)} ${String(event.cause)}${event.side ? ` ${String(event.side)}` : ''}`;
-            alerts[alert] = (alerts[alert] ?? 0) + 1;
-          }
           // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
           if (name === 'error' && event.alert === undefined)
             errorCodes.push(
@@ -316,10 +277,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       child.once('exit', () => keepers.delete(child));
       return child;
     };
-    const exited = (child: ChildProcess) =>
-      child.exitCode !== null || child.signalCode !== null
-        ? Promise.resolve()
-        : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
     // ---- kills and the other actor, at seeded moments over the run's expected length ----------
     const random = randomStream(options.seed ^ 0x4b33);
@@ -335,7 +292,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     const addPlan = Array.from({ length: options.adds }, () => (0.1 + 0.75 * random()) * expectedMs).sort(
       (a, b) => a - b,
     );
-    const kills: KillRecord[] = [];
+    /** The kills made: each killed right after one of the keeper's own writes reached the server, or at a uniform moment. */
+    const kills: Array<{ targeted: boolean }> = [];
     let lastRestartServerMs = Number.NEGATIVE_INFINITY;
 
     const killer = (async () => {
@@ -348,21 +306,9 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         }
         if (stopping || !keeper) return;
         const victim = keeper;
-        const last = keeperWrites().at(-1);
         const serverMs = sim.sandbox.clock.now();
-        victim.kill('SIGKILL');
-        await exited(victim);
-        kills.push({
-          keeper: keeperNumber,
-          realMs: realMs(),
-          serverMs,
-          targeted: plan.targeted,
-          ...(last
-            ? {
-                lastWrite: `${last.path} ${String((last.body as { side?: string } | null)?.side ?? '')} ${serverMs - last.sandboxTimeMs} ms before`,
-              }
-            : {}),
-        });
+        await stopKeeper(victim, 'SIGKILL');
+        kills.push({ targeted: plan.targeted });
         log(
           `kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
         );
@@ -442,14 +388,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     stop.abort();
     await killer;
     await actor;
-    // A keeper stopped as a supervisor stops it (SIGTERM: its step in flight finishes), SIGKILL past 30 s.
-    if (keeper) {
-      const last = keeper;
-      const bound = setTimeout(() => last.kill('SIGKILL'), 30_000);
-      last.kill('SIGTERM');
-      await exited(last);
-      clearTimeout(bound);
-    }
+    if (keeper) await stopKeeper(keeper);
     keeper = undefined;
     sample();
     await new Promise<void>((resolve) => (samplesOut ? samplesOut.end(resolve) : resolve()));
@@ -504,17 +443,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         );
     }
     const answered = new Set<string>();
-    const closes = { sent: 0, replayed: 0, refused: 0 };
-    const rollLeadsMs: number[] = [];
     for (const entry of sim.requests('POST', '/hedges/close')) {
       const ok = typeof entry.status === 'number' && entry.status < 300;
-      if (entry.idempotencyKey && answered.has(entry.idempotencyKey)) {
-        closes.replayed += 1;
-        continue;
-      }
+      if (entry.idempotencyKey && answered.has(entry.idempotencyKey)) continue;
       if (ok && entry.idempotencyKey) answered.add(entry.idempotencyKey);
-      if (ok) closes.sent += 1;
-      else closes.refused += 1;
       const side = (entry.body as { side?: Side } | null)?.side;
       if (side !== 'buy' && side !== 'sell') continue;
       const at = entry.sandboxTimeMs;
@@ -530,8 +462,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         );
         continue;
       }
-      // The margin the roll had: from its close to the soonest maturity among the hedges it ends.
-      rollLeadsMs.push(Math.min(...live.map((hedge) => hedge.maturityAtMs)) - at);
       for (const hedge of live.filter((candidate) => candidate.maturityAtMs <= at)) {
         problems.push(
           `settled: a close of the ${side} side arrived at ${iso(at)}, ${at - hedge.maturityAtMs} ms after ${hedge.id} matured (${iso(hedge.maturityAtMs)}): its settlement was due, not a roll`,
@@ -550,27 +480,13 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     if (kills.length < options.kills) problems.push(`count: ${kills.length} of ${options.kills} kills happened`);
 
     // ---- figures ---------------------------------------------------------------------------
+    /** Settled hedges whose side the keeper opened again. */
+    const reopens = all.filter(
+      (hedge) =>
+        hedge.closeReason === 'settled' &&
+        all.some((other) => other.side === hedge.side && other.openedAtMs >= endOf(hedge)),
+    ).length;
     const bySide = <T>(of: (side: Side) => T) => ({ buy: of('buy'), sell: of('sell') });
-    const longestBareMs = bySide((side) => {
-      const ofSide = all
-        .filter((hedge) => hedge.side === side && hedge.status !== 'failed')
-        .sort((a, b) => a.openedAtMs - b.openedAtMs);
-      let longest = 0;
-      let coveredTo = ofSide[0]?.openedAtMs ?? 0;
-      for (const hedge of ofSide) {
-        longest = Math.max(longest, hedge.openedAtMs - coveredTo);
-        coveredTo = Math.max(coveredTo, Math.min(endOf(hedge), samples.at(-1)!.serverMs));
-      }
-      return Math.max(0, longest);
-    });
-    const reopenGaps = all
-      .filter((hedge) => hedge.closeReason === 'settled')
-      .flatMap((hedge) => {
-        const next = all
-          .filter((other) => other.side === hedge.side && other.openedAtMs >= endOf(hedge))
-          .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
-        return next ? [next.openedAtMs - endOf(hedge)] : [];
-      });
     const acceptedAdds = sim
       .requests('POST', '/hedges/add')
       .filter((entry) => typeof entry.status === 'number' && entry.status < 300).length;
@@ -580,22 +496,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       keepers: keeperNumber,
       maturities: { settled, rolled: matured.length - settled, total: matured.length, afterLastRestart },
       hedges: all.length,
-      opens: opens.length,
-      closes,
       adds: { runs: addRuns.length, accepted: acceptedAdds, exits: addRuns.map((run) => String(run.code)) },
       worstMarginUsd: bySide((side) => round2(Math.max(...samples.map((s) => s[side].held - s[side].bound)))),
-      maxHeldUsd: bySide((side) => Math.max(...samples.map((s) => s[side].held))),
-      maxLiveHedges: bySide((side) => Math.max(...samples.map((s) => s[side].live))),
-      longestBareMs,
-      rollLeadMs: range(rollLeadsMs),
-      reopenAfterSettlementMs: {
-        count: reopenGaps.length,
-        ...range(reopenGaps),
-        mean: reopenGaps.length ? Math.round(reopenGaps.reduce((a, b) => a + b, 0) / reopenGaps.length) : 0,
-      },
-      resumedEvents,
+      reopens,
       events,
-      alerts,
       errorCodes,
       wallMs: realMs(),
       serverMs: samples.at(-1)!.serverMs - samples[0]!.serverMs,
@@ -618,29 +522,12 @@ export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoak
   const { maturities: m } = result;
   return [
     `keeper soak: seed ${options.seed}, day ${s(options.dayMs)}, view lag ${s(options.viewLagMs)}, settlement delay ${s(options.settlementDelayMs)}, several hedges per side, roll row roll_before ${options.rollBefore}, keeper --interval ${options.intervalS} --tolerance ${options.toleranceUsd}`,
-    `maturities: ${m.total} (${m.rolled} rolled, ${m.settled} settled late and re-opened), ${m.afterLastRestart} after the last restart; ${result.hedges} hedges on the server, ${result.opens} POST /hedges`,
-    `closes: ${result.closes.sent} acted, ${result.closes.replayed} replays of a key already answered, ${result.closes.refused} refused`,
-    `kills: ${result.kills.length} kill -9 (${result.kills.filter((kill) => kill.targeted).length} right after a keeper write), ${result.keepers} keeper processes, ${result.resumedEvents} steps finished by a restarted keeper (resumed)`,
-    ...result.kills.map(
-      (kill) =>
-        `  kill of keeper ${kill.keeper} at server ${iso(kill.serverMs)}${kill.targeted ? ' (after a write)' : ''}${kill.lastWrite ? `; last write ${kill.lastWrite}` : ''}`,
-    ),
+    `maturities: ${m.total} (${m.rolled} rolled, ${m.settled} settled late, ${result.reopens} re-opened), ${m.afterLastRestart} after the last restart; ${result.hedges} hedges on the server`,
+    `kills: ${result.kills.length} kill -9 (${result.kills.filter((kill) => kill.targeted).length} right after a keeper write), ${result.keepers} keeper processes`,
     `other actor: ${result.adds.runs} hedge add runs (exits ${result.adds.exits.join(', ') || 'none'}), ${result.adds.accepted} accepted by the server`,
-    `samples: ${result.samples.length} (every ${options.sampleMs} ms); worst held − bound: buy ${result.worstMarginUsd.buy} USD, sell ${result.worstMarginUsd.sell} USD; most held: buy ${result.maxHeldUsd.buy}, sell ${result.maxHeldUsd.sell}; most live hedges on a side: buy ${result.maxLiveHedges.buy}, sell ${result.maxLiveHedges.sell}`,
-    `roll closes reached the server ${s(result.rollLeadMs.min)} to ${s(result.rollLeadMs.max)} before the maturity of the hedge they ended`,
-    `longest bare (server time): buy ${s(result.longestBareMs.buy)}, sell ${s(result.longestBareMs.sell)}; settlement → re-open: ${result.reopenAfterSettlementMs.count} times, ${s(result.reopenAfterSettlementMs.min)} to ${s(result.reopenAfterSettlementMs.max)} (mean ${s(result.reopenAfterSettlementMs.mean)})`,
-    `keeper events: ${Object.entries(result.events)
-      .map(([name, count]) => `${name} ${count}`)
-      .join(', ')}`,
-    `keeper alerts: ${
-      Object.entries(result.alerts)
-        .map(([what, count]) => `${what} ${count}`)
-        .join(', ') || 'none'
-    }`,
-    `keeper errors: ${result.errorCodes.length === 0 ? 'none' : result.errorCodes.join('; ')}`,
+    `samples: ${result.samples.length} (every ${options.sampleMs} ms); worst held − bound: buy ${result.worstMarginUsd.buy} USD, sell ${result.worstMarginUsd.sell} USD`,
+    `keeper events: ${JSON.stringify(result.events)}; errors: ${result.errorCodes.join('; ') || 'none'}`,
     `wall time: ${s(result.wallMs)} (server time ${s(result.serverMs)})`,
-    result.problems.length === 0
-      ? 'all checks passed'
-      : `PROBLEMS (${result.problems.length}):\n${result.problems.map((line) => `  ${line}`).join('\n')}`,
+    result.problems.length === 0 ? 'all checks passed' : `PROBLEMS:\n  ${result.problems.join('\n  ')}`,
   ];
 }
