@@ -2,15 +2,13 @@
 // (test/support/mcp.ts), judged by the simulator's own state and request log:
 //   - the limits are checked on the plan that is carried out (inline rows, with and without a
 //     decoy file named `rows` in the working directory; trades split around a cap; odd spellings);
-//   - every path an agent names passes the one file gate before anything reads it (outside the
-//     roots, `..`, links out, /proc, a FIFO, a device): the same refusal whether the path outside
-//     exists or not, nothing of any file in any answer, and a FIFO never hangs the server;
+//   - a FIFO under the roots never hangs the server (paths outside them: mcp-roots.test.ts);
 //   - calls racing the daily cap never send more than the cap;
 //   - a close is judged on what the side holds when it is sent — an add still landing included, and
 //     again before the retry that follows a 409 `action_pending` — and the daily count takes what
 //     it closed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,21 +26,12 @@ const SELL = { market: MARKET, side: 'sell' };
 const startSimulator = useSimulators();
 const startServer = useMcpServers();
 
-const SECRET = 'hpk_live_HostileAgentMustNotSeeThis9';
 const desk = tempDir('hedge-hostile-desk-');
 const plainDesk = tempDir('hedge-hostile-plain-');
-const elsewhere = tempDir('hedge-hostile-elsewhere-');
-afterAll(() => [desk, plainDesk, elsewhere].forEach((dir) => dir.remove()));
+afterAll(() => [desk, plainDesk].forEach((dir) => dir.remove()));
 // The decoy: a file named `rows` (one small row) where the server starts.
 writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
 writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
-writeFileSync(
-  join(elsewhere.path, 'target.csv'),
-  `market,side,notional_usd,tenor_days\n${MARKET},sell,${SECRET.length},3\n# ${SECRET}\n`,
-);
-mkdirSync(join(desk.path, 'links'));
-symlinkSync(join(elsewhere.path, 'target.csv'), join(desk.path, 'links', 'out.csv'));
-symlinkSync(join(elsewhere.path, 'missing.csv'), join(desk.path, 'links', 'dangling.csv'));
 const fifoMade = (() => {
   try {
     execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
@@ -148,51 +137,7 @@ describe('the limits judge the plan that is carried out', () => {
   );
 });
 
-describe('every path an agent names passes the one gate before anything reads it', () => {
-  const outside = [
-    ['an absolute path that exists', '/etc/passwd'],
-    ['an absolute path that does not', '/nonexistent/hedge-hostile/target.csv'],
-    ['a real target file outside', join(elsewhere.path, 'target.csv')],
-    ['.. out of the root', `../${elsewhere.path.split('/').at(-1)}/target.csv`],
-    ['/proc/self/environ', '/proc/self/environ'],
-    ['/dev/zero', '/dev/zero'],
-    ['/etc/shadow', '/etc/shadow'],
-  ] as const;
-
-  it.each(outside)(
-    '%s: refused without a read, under limits, the same answer whether it exists or not',
-    async (_what, file) => {
-      const simulator = await startSimulator();
-      const call = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
-      for (const tool of ['apply', 'plan']) {
-        const answer = await call(tool, { file });
-        expectRefused(answer, { error: { code: 'usage', argument: 'file' }, exit_code: 2 });
-        // One sentence for every path outside: only the path as given differs.
-        expect(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH')).toMatch(
-          /^file: PATH is outside the roots this server reads from \(.+\); nothing was read\./,
-        );
-        expect(everything(answer)).not.toContain(SECRET.slice(10));
-        expect(everything(answer)).not.toMatch(/root:|PATH=|problems?/);
-      }
-      expect(simulator.requests()).toEqual([]);
-    },
-  );
-
-  it('links out of the roots, whether their target exists or not, get one refusal; nothing is read or sent', async () => {
-    const simulator = await startSimulator();
-    const call = await serve(simulator, ['--max-daily-notional', '5000']);
-    const messages = [];
-    for (const file of ['links/out.csv', 'links/dangling.csv']) {
-      const answer = await call('apply', { file });
-      expectRefused(answer, { error: { code: 'usage', argument: 'file' }, exit_code: 2 });
-      messages.push(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH'));
-      expect(everything(answer)).not.toContain(SECRET.slice(10));
-    }
-    expect(messages[0]).toBe(messages[1]);
-    expect(messages[0]).toMatch(/^file: PATH leads through a symbolic link to no file under the roots/);
-    expect(simulator.requests()).toEqual([]);
-  });
-
+describe('a file under the roots', () => {
   it.skipIf(!fifoMade)('a FIFO under the roots is refused at once, and the server goes on serving', async () => {
     const simulator = await startSimulator();
     const call = await serve(simulator, ['--max-notional', '1000']);
