@@ -153,7 +153,7 @@ function conformance(backend: () => Backend): void {
     await expect(journal.hold('a_nothere0000')).rejects.toThrow(JournalError);
   });
 
-  it('lists since and until a time; an id part that fits several entries is refused, naming them', async () => {
+  it('lists since (at or after) and until a time, with pending and limit; an id part that fits several entries is refused, naming them newest first', async () => {
     let now = Date.parse('2026-03-02T09:00:00Z');
     const journal = (await backend().fresh()).open({ now: () => now });
     const made: string[] = [];
@@ -164,13 +164,22 @@ function conformance(backend: () => Backend): void {
       createdAt.push(Date.parse(entry.created_at));
       now += 60_000;
     }
-    const ids = async (options: { since?: number; until?: number }) =>
+    await journal.update(made[3]!, { outcome: 'done' });
+    const ids = async (options: { since?: number; until?: number; pending?: boolean; limit?: number }) =>
       (await journal.list(options)).map((entry) => entry.id);
-    expect(await ids({ since: createdAt[2] })).toEqual([made[3], made[2]]);
-    expect(await ids({ until: createdAt[2] })).toEqual([made[1], made[0]]);
-    const error = await journal.get('a_').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(JournalError);
-    expect((error as Error).message).toMatch(/"a_" matches 4 journal entries: a_/);
+    expect([
+      await ids({ since: createdAt[2] }),
+      await ids({ since: createdAt[2]! + 1 }),
+      await ids({ until: createdAt[2] }),
+      await ids({ pending: true, since: createdAt[1], limit: 1 }),
+      await ids({ limit: 0 }),
+    ]).toEqual([[made[3], made[2]], [made[3]], [made[1], made[0]], [made[2]], []]);
+    await expect(journal.get('a_')).rejects.toMatchObject({
+      name: 'JournalError',
+      message: `"a_" matches 4 journal entries: ${[...made].reverse().join(', ')}.`,
+      hint: 'Type more of the id.',
+    });
+    expect(await journal.get('')).toBeUndefined();
   });
 
   it('orders by the journal, never by the clock: a writer an hour slow and one a day fast keep the order they wrote in, and the later change wins', async () => {
@@ -264,9 +273,11 @@ function conformance(backend: () => Backend): void {
     const resumed = await mine.hold(id);
     expect(resumed.held).toBe(true);
     expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
+    // Let go, nobody holds it, and it stays unresolved for the next resume.
     if (resumed.held) await resumed.hold.release();
     expect(await place.open().holderOf(id)).toBeUndefined();
-    expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
+    expect((await mine.get(id))?.outcome).toBe('pending');
+    expect((await mine.lock(scope, { waitMs: 0 })).held).toBe(true);
   });
 
   it('lockHolder reads who holds an account lock without taking it: nobody, a live holder, nobody again once it lets go or is killed', async () => {

@@ -1,6 +1,6 @@
-// Holds, account locks, segments and refusals of the local journal, in-process against real
-// folders. A "holder" that is another process is a real child (`sleep`), so liveness is the
-// system's answer, never a mock: alive while it runs, dead the instant it is killed with SIGKILL.
+// Holds, segments and refusals of the local journal, in-process against real folders (a holder
+// killed, and account locks: conformance.test.ts). A "holder" that is another process is a real
+// child (`sleep`), so liveness is the system's answer, never a mock.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
@@ -21,7 +21,6 @@ import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 import { rotate } from '../../src/platform/journal/segments.js';
-import { lockPath } from '../../src/platform/journal/journal.js';
 import { ARCHIVE_DIR_NAME, keyFingerprint, openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 
 const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
@@ -68,12 +67,6 @@ async function otherProcess(): Promise<{ child: ChildProcess; pid: number; start
   children.push(child);
   await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
   return { child, pid: child.pid!, start: processStart(child.pid!) };
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await gone;
 }
 
 /** The holder record that process would have written for itself. */
@@ -139,26 +132,6 @@ describe('holds: an entry is held by the live process that carries it', () => {
     expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: finisher });
   });
 
-  it('an entry held by another live process is not taken; once that process is killed (SIGKILL) it is, at once', async () => {
-    const dir = stateDir();
-    const other = await otherProcess();
-    heldEntryFile(dir, 'a_held00000001', other);
-    const journal = openJournal({ dir, now: () => T0 });
-    const holder = { pid: other.pid, host: hostname(), since: SINCE, session: 'othersession' };
-    expect(await journal.holderOf('a_held00000001')).toEqual(holder);
-    expect(await journal.hold('a_held00000001')).toEqual({ held: false, holder });
-
-    await killed(other.child);
-    expect(await journal.holderOf('a_held00000001')).toBeUndefined();
-    const taken = await journal.hold('a_held00000001');
-    expect((await journal.get('a_held00000001'))?.holder).toMatchObject({ pid: process.pid, host: hostname() });
-    // Let go: nobody holds it, and it stays unresolved for the next resume.
-    if (!taken.held) throw new Error('not taken');
-    await taken.hold.release();
-    expect(await journal.holderOf('a_held00000001')).toBeUndefined();
-    expect((await journal.get('a_held00000001'))?.outcome).toBe('pending');
-  });
-
   it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live', async () => {
     const dir = stateDir();
     const other = await otherProcess();
@@ -173,20 +146,6 @@ describe('holds: an entry is held by the live process that carries it', () => {
       held: false,
       holder: { host: 'another-desk.example' },
     });
-  });
-});
-
-describe('account locks', () => {
-  it('a lock whose holder was killed (SIGKILL) is taken at once', async () => {
-    const dir = stateDir();
-    const other = await otherProcess();
-    mkdirSync(join(dir, 'locks'), { recursive: true });
-    const journal = openJournal({ dir });
-    // Write the record as that process would have: the file the journal uses for this scope.
-    writeFileSync(lockPath(dir, 'scope'), JSON.stringify({ scope: 'scope', holder: holderRecord(other) }));
-    expect(await journal.lock('scope', { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.pid } });
-    await killed(other.child);
-    expect((await journal.lock('scope', { waitMs: 0 })).held).toBe(true);
   });
 });
 
@@ -253,26 +212,6 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(target)).toEqual([]);
   };
-
-  it('a journal that is a symbolic link is never followed: not read, not written, and its target is untouched', async () => {
-    const folder = tempFolder();
-    const dir = join(folder, 'state');
-    mkdirSync(dir);
-    const target = join(folder, 'elsewhere.txt');
-    writeFileSync(target, 'not yours\n');
-    chmodSync(target, 0o644);
-    symlinkSync(target, join(dir, 'journal.jsonl'));
-    const journal = openJournal({ dir });
-    const failure = await caught(journal.begin(fields()));
-    expect(describeError(failure)).toMatchObject({
-      exitCode: 13,
-      code: 'state',
-      details: { path: join(dir, 'journal.jsonl') },
-    });
-    expect(failure.message).toContain('is a symbolic link');
-    await expect(journal.list()).rejects.toThrow('is a symbolic link');
-    expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o777]).toEqual(['not yours\n', 0o644]);
-  });
 
   it('a locks/ or journal-archive/ folder that is a symbolic link is refused, never followed: its target keeps its mode and gets no file', async () => {
     const folder = tempFolder();

@@ -216,53 +216,7 @@ describe('the key guard', () => {
   });
 });
 
-describe('list and get', () => {
-  it('newest first, by creation; --pending keeps the unresolved ones; --since keeps those created at or after; limit keeps the newest', async () => {
-    const { journal, setTime } = setUp();
-    const first = await journal.begin(openFields({ idempotency_key: 'k1' }));
-    setTime(T0 + 60_000);
-    const second = await journal.begin(openFields({ idempotency_key: 'k2', command: 'close' }));
-    setTime(T0 + 120_000);
-    const third = await journal.begin(openFields({ idempotency_key: 'k3', command: 'add' }));
-    setTime(T0 + 180_000);
-    await journal.update(second.id, { outcome: 'done' });
-    await journal.update(third.id, { outcome: 'unknown' });
-    const ids = async (options = {}) => (await journal.list(options)).map((entry) => entry.id);
-
-    expect(await ids()).toEqual([third.id, second.id, first.id]);
-    expect((await journal.list({ pending: true })).map((entry) => [entry.id, entry.outcome])).toEqual([
-      [third.id, 'unknown'],
-      [first.id, 'pending'],
-    ]);
-    expect([
-      await ids({ since: T0 + 60_000 }),
-      await ids({ since: T0 + 60_001 }),
-      await ids({ limit: 2 }),
-      await ids({ pending: true, since: T0, limit: 1 }),
-      await ids({ limit: 0 }),
-    ]).toEqual([[third.id, second.id], [third.id], [third.id, second.id], [third.id], []]);
-  });
-
-  it('get takes a full id or a unique prefix (any case); an ambiguous prefix names the candidates', async () => {
-    const { journal } = setUp();
-    // Same clock time: the ids share their first 10 characters and differ in the random tail.
-    const ids: string[] = [];
-    for (let index = 0; index < 3; index++) ids.push((await journal.begin(openFields())).id);
-    const shared = `a_${T0.toString(36)}`;
-    for (const id of ids) expect(id.startsWith(shared)).toBe(true);
-
-    expect((await journal.get(ids[1]!))?.id).toBe(ids[1]);
-    let unique = ids[0]!.slice(0, shared.length + 1);
-    while (ids.filter((other) => other.startsWith(unique)).length > 1) unique = ids[0]!.slice(0, unique.length + 1);
-    expect((await journal.get(unique.toUpperCase()))?.id).toBe(ids[0]);
-    await expect(journal.get(shared)).rejects.toMatchObject({
-      name: 'JournalError',
-      message: `"${shared}" matches 3 journal entries: ${[...ids].reverse().join(', ')}.`,
-      hint: 'Type more of the id.',
-    });
-    expect([await journal.get('a_zzzzzzzzzzzz'), await journal.get('')]).toEqual([undefined, undefined]);
-  });
-
+describe('list and get (the rest for every backend: conformance.test.ts)', () => {
   it('reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
     const { journal, dir } = setUp();
     expect(await journal.list()).toEqual([]);
