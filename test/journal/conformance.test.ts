@@ -206,7 +206,7 @@ function conformance(backend: () => Backend): void {
     });
   });
 
-  it('holds are exclusive across instances: the holder is named, a wait ends when it lets go, a finished entry is not taken', async () => {
+  it('holds are exclusive across instances: the holder is named (lockHolder, without taking it), a wait ends when it lets go, a finished entry is not taken', async () => {
     const place = await backend().fresh();
     const mine = place.open();
     const theirs = place.open();
@@ -216,8 +216,12 @@ function conformance(backend: () => Backend): void {
     expect(await theirs.hold(entry.id)).toEqual({ held: false, holder });
 
     const scope = `${SCOPE}apply`;
+    // lockHolder reads who holds a lock without taking it: the look left it free for the next taker.
+    expect(await theirs.lockHolder(scope)).toBeUndefined();
     const locked = await mine.lock(scope, { waitMs: 0 });
     expect(locked.held).toBe(true);
+    expect(await theirs.lockHolder(scope)).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
     expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({
       held: false,
       holder: { pid: process.pid, host: hostname() },
@@ -233,6 +237,7 @@ function conformance(backend: () => Backend): void {
     expect(got.hold.lost()).toBe(false);
     await got.hold.release();
     expect(got.hold.lost()).toBe(false);
+    expect(await theirs.lockHolder(scope)).toBeUndefined();
 
     await mine.update(entry.id, { outcome: 'filled' });
     expect(await theirs.holderOf(entry.id)).toBeUndefined();
@@ -251,23 +256,36 @@ function conformance(backend: () => Backend): void {
     expect((await place.open().lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
-  it("a dead holder's holds are taken over at once: the entry and the account lock of a process killed with SIGKILL", async () => {
+  it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {
     const place = await backend().fresh();
     const other = otherProcess(place);
     const scope = `${SCOPE}roll`;
+    const otherLocks = () => other.ask({ do: 'lock', scope, name: 'roll' });
     const { id } = await other.ask({ do: 'begin', fields: fields() });
-    expect(await other.ask({ do: 'lock', scope })).toMatchObject({ held: true });
+    expect(await otherLocks()).toMatchObject({ held: true });
     const mine = place.open();
     const holder = await mine.holderOf(id);
     expect(holder).toMatchObject({ pid: other.child.pid, host: hostname() });
     expect(await mine.hold(id)).toEqual({ held: false, holder });
-    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.child.pid } });
+    // Many looks while it holds the lock change nothing for it: it still holds it.
+    for (let look = 0; look < 5; look++) expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
+    const held = { held: false, holder: { pid: other.child.pid, host: hostname() } };
+    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject(held);
+    expect(await mine.lock(scope, { waitMs: 200 })).toMatchObject(held);
+    // A wait that the other process's release ends; then this process is the holder it is told of.
+    const waiting = mine.lock(scope, { waitMs: 20_000 });
+    await other.ask({ do: 'release', name: 'roll' });
+    const got = await waiting;
+    if (!got.held) throw new Error('the released lock was not taken');
+    expect(await otherLocks()).toMatchObject({ held: false, holder: { pid: process.pid } });
+    await got.hold.release();
+    expect(await otherLocks()).toMatchObject({ held: true });
 
     other.child.kill('SIGKILL');
     await other.exited;
     await eventually(
-      () => mine.holderOf(id),
-      (holder) => holder === undefined,
+      async () => [await mine.holderOf(id), await mine.lockHolder(scope)],
+      (holders) => holders.every((named) => named === undefined),
       'the killed holder is let go',
     );
     const resumed = await mine.hold(id);
@@ -278,47 +296,6 @@ function conformance(backend: () => Backend): void {
     expect(await place.open().holderOf(id)).toBeUndefined();
     expect((await mine.get(id))?.outcome).toBe('pending');
     expect((await mine.lock(scope, { waitMs: 0 })).held).toBe(true);
-  });
-
-  it('lockHolder reads who holds an account lock without taking it: nobody, a live holder, nobody again once it lets go or is killed', async () => {
-    const place = await backend().fresh();
-    const mine = place.open();
-    const theirs = place.open();
-    const scope = `${SCOPE}keep`;
-    expect(await theirs.lockHolder(scope)).toBeUndefined();
-    // Asking about a free lock took nothing: it is free for the next taker.
-    const taken = await mine.lock(scope, { waitMs: 0 });
-    if (!taken.held) throw new Error('the lock was not taken after a look');
-    expect(await theirs.lockHolder(scope)).toMatchObject({ pid: process.pid, host: hostname() });
-    expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
-    await taken.hold.release();
-    expect(await theirs.lockHolder(scope)).toBeUndefined();
-
-    const other = otherProcess(place);
-    const otherLocks = () => other.ask({ do: 'lock', scope, name: 'keep' });
-    expect(await otherLocks()).toMatchObject({ held: true });
-    expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
-    // Many looks while it holds the lock change nothing for it: it still holds it.
-    for (let look = 0; look < 5; look++) await mine.lockHolder(scope);
-    const held = { held: false, holder: { pid: other.child.pid, host: hostname() } };
-    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject(held);
-    expect(await mine.lock(scope, { waitMs: 200 })).toMatchObject(held);
-    // A wait that the other process's release ends; then this process is the holder it is told of.
-    const waiting = mine.lock(scope, { waitMs: 20_000 });
-    await other.ask({ do: 'release', name: 'keep' });
-    const got = await waiting;
-    if (!got.held) throw new Error('the released lock was not taken');
-    expect(await otherLocks()).toMatchObject({ held: false, holder: { pid: process.pid } });
-    await got.hold.release();
-    expect(await otherLocks()).toMatchObject({ held: true });
-    other.child.kill('SIGKILL');
-    await other.exited;
-    await eventually(
-      () => mine.lockHolder(scope),
-      (holder) => holder === undefined,
-      'the killed holder is no longer named',
-    );
-    expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
