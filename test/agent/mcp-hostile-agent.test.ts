@@ -2,12 +2,10 @@
 // (test/support/mcp.ts), judged by the simulator's own state and request log:
 //   - the limits are checked on the plan that is carried out (inline rows, with and without a
 //     decoy file named `rows` in the working directory; trades split around a cap; odd spellings);
-//   - a FIFO under the roots never hangs the server (paths outside them: mcp-roots.test.ts);
 //   - calls racing the daily cap never send more than the cap;
 //   - a close is judged on what the side holds when it is sent — an add still landing included, and
 //     again before the retry that follows a 409 `action_pending` — and the daily count takes what
 //     it closed.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -32,15 +30,6 @@ afterAll(() => [desk, plainDesk].forEach((dir) => dir.remove()));
 // The decoy: a file named `rows` (one small row) where the server starts.
 writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
 writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
-const fifoMade = (() => {
-  try {
-    execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
@@ -135,19 +124,6 @@ describe('the limits judge the plan that is carried out', () => {
       expect(tradesSent(simulator)).toEqual([]);
     },
   );
-});
-
-describe('a file under the roots', () => {
-  it.skipIf(!fifoMade)('a FIFO under the roots is refused at once, and the server goes on serving', async () => {
-    const simulator = await startSimulator();
-    const call = await serve(simulator, ['--max-notional', '1000']);
-    expectRefused(await call('apply', { file: 'pipe.csv' }), {
-      error: { code: 'usage', argument: 'file', message: expect.stringContaining('is not a regular file') },
-      exit_code: 2,
-    });
-    expectDone(await call('apply', { rows: [row(700)] }));
-    expect(heldUsd(simulator)).toBe(700);
-  });
 });
 
 describe('calls racing the daily cap', () => {

@@ -4,6 +4,7 @@
 // refused on its real path; the target can come inline as `rows`; and no answer ever
 // carries anything read from a file (a refusal names the path and the roots; a bad file, its lines
 // and columns). Before: plan on /etc/passwd answered with its first line in the error.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,6 +41,7 @@ symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
 symlinkSync(join(elsewhere.path, 'missing.csv'), join(desk.path, 'sub', 'dangling.csv'));
 symlinkSync(elsewhere.path, join(desk.path, 'linked-dir'));
 symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
+execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
 writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ ...SELL, notional_usd: 2000, tenor_days: 7 }]));
 
 async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
@@ -91,6 +93,8 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const readsForTwoPlans = simulator.requests().length;
     expect(readsForTwoPlans).toBeGreaterThan(0);
 
+    // A FIFO is refused at once (an open would wait for a writer), and the server goes on serving.
+    expectRefused(await call('apply', { file: 'pipe.csv' }), /^file: "pipe.csv" is not a regular file/);
     // Every path outside gets the same sentence, whether it exists or not (only the path differs);
     // so does every link that leads out, under the operator's limits too.
     const outside = [
