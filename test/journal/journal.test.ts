@@ -227,7 +227,7 @@ describe('list and get (the rest for every backend: conformance.test.ts)', () =>
   });
 });
 
-describe('findUnresolvedMatch: the same request rule', () => {
+describe('findUnresolvedMatch: the same request rule (the newest, in any key order: conformance.test.ts)', () => {
   const body = { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 };
   const same = {
     environment: 'test' as const,
@@ -236,21 +236,6 @@ describe('findUnresolvedMatch: the same request rule', () => {
     command: 'open',
     body,
   };
-
-  it('matches the newest unresolved entry with the same identity, command and body (any key order)', async () => {
-    const { journal, setTime } = setUp();
-    const older = await journal.begin(openFields());
-    setTime(T0 + 1_000);
-    const newer = await journal.begin(openFields({ idempotency_key: 'idem-0002' }));
-    await journal.update(newer.id, { outcome: 'unknown' });
-    const reordered = { tenor_days: 3, notional_usd: 10000, side: 'buy', market: 'USDTNGN' };
-    expect((await journal.findUnresolvedMatch({ ...same, body: reordered }))?.id).toBe(newer.id);
-
-    await journal.update(newer.id, { outcome: 'abandoned' });
-    expect((await journal.findUnresolvedMatch(same))?.id).toBe(older.id);
-    await journal.update(older.id, { outcome: 'rejected' });
-    expect(await journal.findUnresolvedMatch(same)).toBeUndefined();
-  });
 
   it('does not match across environment, host, key, command or body; compares group and leg only when given', async () => {
     const { journal } = setUp();
