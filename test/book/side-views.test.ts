@@ -105,7 +105,7 @@ describe('several hedges on one side (severalPerSide)', () => {
         .map((entry) => entry.query.status ?? 'any')
         .sort(),
     ).toContain('filled');
-    // maturities: a row per hedge, each with its own maturity, not one per side line.
+    // maturities: a row per hedge, each with its own maturity, not one per side line (the side's P&L left to positions).
     expect(okJson(await frozen(simulator, 'maturities --json'))).toMatchObject(
       [
         [short, 'DEAL-7', 10_000, '2026-03-03', 1],
@@ -115,9 +115,11 @@ describe('several hedges on one side (severalPerSide)', () => {
         side: 'buy',
         client_reference,
         notional_usd,
+        day,
         maturity_at: `${day}T09:00:00.000Z`,
         tenor_days,
         net_pnl_usd: null,
+        accrued_carry_usdc: null,
       })),
     );
     const maturities = screenLines(ok(await frozen(simulator, 'maturities --format table')).stdout);
