@@ -72,16 +72,6 @@ describe('a live key with --allow-live', () => {
     expect(
       (await journal.list()).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
     ).toEqual([['open', 'live', 'filled', hedge.id]]);
-
-    const again = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
-    expectRefused(again, {
-      error: {
-        code: 'usage',
-        argument: 'confirmation_token',
-        message: expect.stringMatching(/^confirmation_token: this token has been used already/),
-      },
-    });
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 
   it('a bad argument is refused by the command parser, naming it, with no token and nothing sent', async () => {

@@ -219,6 +219,11 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
     ],
     ['--count 2.5', { watch: true, count: '2.5' }, /^--count: "2.5" is not allowed/, { kind: 'account' }],
     ['--watch 0', { watch: '0' }, /^--watch: "0" is not allowed/],
+    [
+      '--watch 0.5',
+      { watch: '0.5' },
+      /^--watch: "0\.5" is not allowed; expected a number of seconds from 1 to 3600 \(default 2\)\.$/,
+    ],
     ['--watch 3601', { watch: '3601' }, /^--watch: "3601" is not allowed/],
     [
       '--watch USDTNGN',

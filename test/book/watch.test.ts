@@ -165,16 +165,6 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(sim.requests()).toHaveLength(1);
   });
 
-  it('refuses --watch 0.5 (exit 2) without sending anything', async () => {
-    const sim = await simulator();
-    const result = await sim.hedge('positions --watch 0.5');
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe(
-      'hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).',
-    );
-    expect(sim.requests()).toEqual([]);
-  });
-
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
