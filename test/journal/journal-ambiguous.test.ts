@@ -12,16 +12,6 @@ const startSimulator = useSimulators();
 
 const OPEN = ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 
-interface Entry {
-  id: string;
-  command: string;
-  outcome: string;
-  idempotency_key: string;
-  hedge_id?: string;
-}
-
-const journal = journalEntries<Entry>;
-
 function opens(simulator: Simulator) {
   return simulator.writes().filter((entry) => entry.path === '/hedges');
 }
@@ -36,7 +26,7 @@ describe('an ambiguous answer to POST /hedges', () => {
       const [sent] = opens(simulator);
       expect(sent!.fault).toBe(`malformed-${kind}`);
       const key = sent!.idempotencyKey!;
-      const [pending] = await journal(simulator, '--pending');
+      const [pending] = await journalEntries(simulator, '--pending');
       expect(pending).toMatchObject({ command: 'open', outcome: 'unknown', idempotency_key: key });
       for (const said of [key, `hedge resume ${pending!.id}`]) expect(first.stderr).toContain(said);
       expect(first.stderr).not.toMatch(/rejected/i);
