@@ -108,8 +108,7 @@ describe('a live key with --allow-live', () => {
         allowLive: true,
         files: new FileAccess(await serverRoots([desk.path], desk.path), desk.path),
       });
-      const adds = () =>
-        simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+      const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
 
       // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
       target(11_000);

@@ -43,8 +43,7 @@ const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notiona
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
 /** The notionals of the trades the server was sent. */
-const sentUsd = (simulator: Simulator) =>
-  tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+const sentUsd = (simulator: Simulator) => tradesSent(simulator).map((entry) => (entry.body as any).notional_usd);
 
 describe('the limits judge the plan that is carried out', () => {
   it.each([

@@ -281,11 +281,7 @@ describe('one deal followed across its rolls', () => {
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
     const opens = simulator.requests('POST', '/hedges');
-    expect(opens.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual([
-      'DEAL-7',
-      'DEAL-7',
-      'DEAL-7',
-    ]);
+    expect(opens.map((entry) => (entry.body as any).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
     const deal = simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
