@@ -23,12 +23,7 @@ import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
 
-/** One backend under test: a fresh journal of it per test, opened as often as a test asks (each opening another desk's view). */
-interface Backend {
-  /** A fresh, empty journal; its instances share it. */
-  fresh(): Promise<Place>;
-}
-
+/** One backend's fresh, empty journal (one per test), opened as often as a test asks (each opening another desk's view). */
 interface Place {
   /** Another instance of the same journal, with its own clock. */
   open(options?: { now?: () => number }): Journal;
@@ -87,9 +82,9 @@ function otherProcess(place: Place): PeerProcess {
   return drivePeer(child);
 }
 
-function conformance(backend: () => Backend): void {
+function conformance(fresh: () => Promise<Place>): void {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const journal = place.open();
     const first = await journal.begin(fields());
     const second = await journal.begin(fields({ command: 'reduce' }));
@@ -155,7 +150,7 @@ function conformance(backend: () => Backend): void {
 
   it('lists since (at or after) and until a time, with pending and limit; an id part that fits several entries is refused, naming them newest first', async () => {
     let now = Date.parse('2026-03-02T09:00:00Z');
-    const journal = (await backend().fresh()).open({ now: () => now });
+    const journal = (await fresh()).open({ now: () => now });
     const made: string[] = [];
     const createdAt: number[] = [];
     for (let index = 0; index < 4; index++) {
@@ -183,7 +178,7 @@ function conformance(backend: () => Backend): void {
   });
 
   it('orders by the journal, never by the clock: a writer an hour slow and one a day fast keep the order they wrote in, and the later change wins', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const T = Date.parse('2026-03-02T09:00:00Z');
     const onTime = place.open({ now: () => T });
     const slow = place.open({ now: () => T - 3_600_000 });
@@ -211,7 +206,7 @@ function conformance(backend: () => Backend): void {
   });
 
   it('holds are exclusive across instances: the holder is named (lockHolder, without taking it), a wait ends when it lets go, a finished entry is not taken', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const mine = place.open();
     const theirs = place.open();
     const entry = await mine.begin(fields());
@@ -249,7 +244,7 @@ function conformance(backend: () => Backend): void {
   });
 
   it('a lost hold is reported: lost() turns true, and another instance can take it', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const mine = place.open();
     const scope = `${SCOPE}keep`;
     const taken = await mine.lock(scope, { waitMs: 0 });
@@ -261,7 +256,7 @@ function conformance(backend: () => Backend): void {
   });
 
   it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const other = otherProcess(place);
     const scope = `${SCOPE}roll`;
     const otherLocks = () => other.ask({ do: 'lock', scope, name: 'roll' });
@@ -303,7 +298,7 @@ function conformance(backend: () => Backend): void {
   });
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const writer = place.open();
     const reader = place.open();
     const heartbeats = writer.keeperHeartbeats!;
@@ -329,7 +324,7 @@ function conformance(backend: () => Backend): void {
     const key = 'hpk_test_EchoedByTheServer0000001';
     registerSecret(key);
     registerSecret('correct-horse-battery', '***');
-    const place = await backend().fresh();
+    const place = await fresh();
     const entry = await place.open().begin(fields());
     const message = `key ${key} may not add today (store password correct-horse-battery)`;
     await place.open().update(entry.id, { outcome: 'rejected', error_code: 'limit_exceeded', message });
@@ -343,19 +338,17 @@ function conformance(backend: () => Backend): void {
 }
 
 describe('the local file journal', () => {
-  conformance(() => ({
-    async fresh() {
-      const dir = join(built.scratch, `file-${(counter += 1)}`);
-      return {
-        open: (options = {}) => openJournal({ dir, now: options.now }),
-        child: { backend: 'file', dir },
-        async loseLock() {
-          // An operator clearing the locks folder: the record that says who holds it is gone.
-          rmSync(join(dir, 'locks'), { recursive: true, force: true });
-        },
-      };
-    },
-  }));
+  conformance(async () => {
+    const dir = join(built.scratch, `file-${(counter += 1)}`);
+    return {
+      open: (options = {}) => openJournal({ dir, now: options.now }),
+      child: { backend: 'file', dir },
+      async loseLock() {
+        // An operator clearing the locks folder: the record that says who holds it is gone.
+        rmSync(join(dir, 'locks'), { recursive: true, force: true });
+      },
+    };
+  });
 });
 
 // Without server binaries the reason is the suite's name; under CI=true it runs and fails, as the other team-store suites do.
@@ -363,34 +356,32 @@ describe.skipIf(SKIP_POSTGRES)(
   `the PostgreSQL team store${SKIP_POSTGRES ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
   () => {
     const server = usePostgres({ shared: true });
-    conformance(() => ({
-      async fresh() {
-        const url = await server().createDatabase();
-        const database = new URL(url).pathname.slice(1);
-        const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
-        return {
-          open: (options = {}) => {
-            const journal = new PostgresJournal({
-              url,
-              shown: 'postgres://hedge:***@127.0.0.1/test',
-              source: 'the test',
-              fallbackDir,
-              now: options.now,
-            });
-            opened.push(journal);
-            return journal;
-          },
-          child: { backend: 'postgres', url, fallbackDir },
-          async loseLock(_journal, scope) {
-            // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
-            await server().query(
-              database,
-              `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
-              [`lock:${scope}`],
-            );
-          },
-        };
-      },
-    }));
+    conformance(async () => {
+      const url = await server().createDatabase();
+      const database = new URL(url).pathname.slice(1);
+      const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
+      return {
+        open: (options = {}) => {
+          const journal = new PostgresJournal({
+            url,
+            shown: 'postgres://hedge:***@127.0.0.1/test',
+            source: 'the test',
+            fallbackDir,
+            now: options.now,
+          });
+          opened.push(journal);
+          return journal;
+        },
+        child: { backend: 'postgres', url, fallbackDir },
+        async loseLock(_journal, scope) {
+          // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
+          await server().query(
+            database,
+            `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
+            [`lock:${scope}`],
+          );
+        },
+      };
+    });
   },
 );
