@@ -2,19 +2,11 @@
 // goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
 // rule, the key guard, and reading a file a crash left with a torn line.
 import { redactKey } from '../../src/core/security/secrets.js';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { KEY_ID, openFields, T0, tempFolders } from './local-journal.js';
 import {
   canonicalJson,
   isUnresolved,
@@ -23,23 +15,10 @@ import {
   keyFingerprint,
   openJournal,
   OUTCOMES,
-  type BeginFields,
   type SkippedLine,
 } from '../../src/platform/journal/index.js';
 
-const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
-const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'hedge-journal-unit-'));
-  folders.push(folder);
-  return folder;
-}
+const tempFolder = tempFolders('hedge-journal-unit-');
 
 function setUp(options: { dir?: string } = {}) {
   const dir = options.dir ?? join(tempFolder(), 'state');
@@ -54,24 +33,6 @@ function setUp(options: { dir?: string } = {}) {
       time = ms;
     },
     fileText: () => readFileSync(journal.file, 'utf8'),
-  };
-}
-
-function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
-  return {
-    profile: 'desk',
-    environment: 'test',
-    base_url_host: 'partner.example:8443',
-    key_id: KEY_ID,
-    command: 'open',
-    argv: ['hedge', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-    request: {
-      method: 'POST',
-      path: '/hedges',
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
-    },
-    idempotency_key: 'idem-0001',
-    ...overrides,
   };
 }
 
