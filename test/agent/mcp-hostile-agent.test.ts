@@ -1,5 +1,6 @@
 // A hostile agent against `hedge mcp` under the operator's limits, through the official SDK's client
 // (test/support/mcp.ts), judged by the simulator's own state and request log:
+//   - a call over a limit is the documented tool error, and a bad limit stops the server at once;
 //   - the limits are checked on the plan that is carried out (inline rows, with and without a
 //     decoy file named `rows` in the working directory; trades split around a cap; odd spellings);
 //   - calls racing the daily cap never send more than the cap;
@@ -220,5 +221,51 @@ describe('a close is judged on what the side holds when it is sent, and counted 
       overLimit({ used_last_24h_usd: 18_000, this_call_usd: 13_000 }, 'max_daily_notional_exceeded'),
     );
     expect(simulator.requests('POST', '/hedges')).toEqual([]);
+  });
+});
+
+describe('the limits as documented', () => {
+  it('refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
+    const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+    const { client, call, close } = await startServer(simulator, {
+      args: ['--max-notional', '5k', '--markets', 'USDTNGN'],
+    });
+    const open = (await client.listTools()).tools.find((tool) => tool.name === 'open')!;
+    expect(open.description).toContain('Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN');
+
+    const big = await call('open', { ...BUY, notional: '10k', tenor: 3 });
+    expectRefused(big, {
+      error: {
+        code: 'max_notional_exceeded',
+        class: 'rejected',
+        details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
+        message:
+          "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
+      },
+      exit_code: 3,
+    });
+    const elsewhere = await call('open', { market: 'USDTKES', side: 'buy', notional: 1_000, tenor: 3 });
+    expect(json(elsewhere)).toMatchObject({
+      error: { code: 'market_not_allowed', details: { market: 'USDTKES', allowed_markets: ['USDTNGN'] } },
+      exit_code: 3,
+    });
+    expect(simulator.requests()).toEqual([]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+
+    const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
+    expectDone(fits);
+    expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+    expect(await close()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
+  });
+
+  it('a bad limit stops the server at once: exit 2, one line, nothing sent', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
+    );
+    expect(simulator.requests()).toEqual([]);
   });
 });
