@@ -94,7 +94,10 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expect(readsForTwoPlans).toBeGreaterThan(0);
 
     // A FIFO is refused at once (an open would wait for a writer), and the server goes on serving.
-    expectRefused(await call('apply', { file: 'pipe.csv' }), /^file: "pipe.csv" is not a regular file/);
+    expectRefused(
+      await call('apply', { file: 'pipe.csv' }),
+      /^file: "pipe.csv" is not a regular file; expected a target file \(CSV or JSON\)\.$/,
+    );
     // Every path outside gets the same sentence, whether it exists or not (only the path differs);
     // so does every link that leads out, under the operator's limits too.
     const outside = [
