@@ -1,16 +1,13 @@
 // A hostile agent against `hedge mcp` under the operator's limits, through the official SDK's client
 // (test/support/mcp.ts), judged by the simulator's own state and request log:
+//   - a call over a limit is the documented tool error, and a bad limit stops the server at once;
 //   - the limits are checked on the plan that is carried out (inline rows, with and without a
 //     decoy file named `rows` in the working directory; trades split around a cap; odd spellings);
-//   - every path an agent names passes the one file gate before anything reads it (outside the
-//     roots, `..`, links out, /proc, a FIFO, a device): the same refusal whether the path outside
-//     exists or not, nothing of any file in any answer, and a FIFO never hangs the server;
 //   - calls racing the daily cap never send more than the cap;
 //   - a close is judged on what the side holds when it is sent — an add still landing included, and
 //     again before the retry that follows a 409 `action_pending` — and the daily count takes what
 //     it closed.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,30 +25,12 @@ const SELL = { market: MARKET, side: 'sell' };
 const startSimulator = useSimulators();
 const startServer = useMcpServers();
 
-const SECRET = 'hpk_live_HostileAgentMustNotSeeThis9';
 const desk = tempDir('hedge-hostile-desk-');
 const plainDesk = tempDir('hedge-hostile-plain-');
-const elsewhere = tempDir('hedge-hostile-elsewhere-');
-afterAll(() => [desk, plainDesk, elsewhere].forEach((dir) => dir.remove()));
+afterAll(() => [desk, plainDesk].forEach((dir) => dir.remove()));
 // The decoy: a file named `rows` (one small row) where the server starts.
 writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
 writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
-writeFileSync(
-  join(elsewhere.path, 'target.csv'),
-  `market,side,notional_usd,tenor_days\n${MARKET},sell,${SECRET.length},3\n# ${SECRET}\n`,
-);
-mkdirSync(join(desk.path, 'links'));
-symlinkSync(join(elsewhere.path, 'target.csv'), join(desk.path, 'links', 'out.csv'));
-symlinkSync(join(elsewhere.path, 'missing.csv'), join(desk.path, 'links', 'dangling.csv'));
-const fifoMade = (() => {
-  try {
-    execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
@@ -65,8 +44,7 @@ const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notiona
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
 /** The notionals of the trades the server was sent. */
-const sentUsd = (simulator: Simulator) =>
-  tradesSent(simulator).map((entry) => (entry.body as { notional_usd: number }).notional_usd);
+const sentUsd = (simulator: Simulator) => tradesSent(simulator).map((entry) => (entry.body as any).notional_usd);
 
 describe('the limits judge the plan that is carried out', () => {
   it.each([
@@ -146,63 +124,6 @@ describe('the limits judge the plan that is carried out', () => {
       expect(tradesSent(simulator)).toEqual([]);
     },
   );
-});
-
-describe('every path an agent names passes the one gate before anything reads it', () => {
-  const outside = [
-    ['an absolute path that exists', '/etc/passwd'],
-    ['an absolute path that does not', '/nonexistent/hedge-hostile/target.csv'],
-    ['a real target file outside', join(elsewhere.path, 'target.csv')],
-    ['.. out of the root', `../${elsewhere.path.split('/').at(-1)}/target.csv`],
-    ['/proc/self/environ', '/proc/self/environ'],
-    ['/dev/zero', '/dev/zero'],
-    ['/etc/shadow', '/etc/shadow'],
-  ] as const;
-
-  it.each(outside)(
-    '%s: refused without a read, under limits, the same answer whether it exists or not',
-    async (_what, file) => {
-      const simulator = await startSimulator();
-      const call = await serve(simulator, ['--max-notional', '1000', '--markets', MARKET]);
-      for (const tool of ['apply', 'plan']) {
-        const answer = await call(tool, { file });
-        expectRefused(answer, { error: { code: 'usage', argument: 'file' }, exit_code: 2 });
-        // One sentence for every path outside: only the path as given differs.
-        expect(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH')).toMatch(
-          /^file: PATH is outside the roots this server reads from \(.+\); nothing was read\./,
-        );
-        expect(everything(answer)).not.toContain(SECRET.slice(10));
-        expect(everything(answer)).not.toMatch(/root:|PATH=|problems?/);
-      }
-      expect(simulator.requests()).toEqual([]);
-    },
-  );
-
-  it('links out of the roots, whether their target exists or not, get one refusal; nothing is read or sent', async () => {
-    const simulator = await startSimulator();
-    const call = await serve(simulator, ['--max-daily-notional', '5000']);
-    const messages = [];
-    for (const file of ['links/out.csv', 'links/dangling.csv']) {
-      const answer = await call('apply', { file });
-      expectRefused(answer, { error: { code: 'usage', argument: 'file' }, exit_code: 2 });
-      messages.push(json(answer).error.message.replace(/^file: "[^"]*"/, 'file: PATH'));
-      expect(everything(answer)).not.toContain(SECRET.slice(10));
-    }
-    expect(messages[0]).toBe(messages[1]);
-    expect(messages[0]).toMatch(/^file: PATH leads through a symbolic link to no file under the roots/);
-    expect(simulator.requests()).toEqual([]);
-  });
-
-  it.skipIf(!fifoMade)('a FIFO under the roots is refused at once, and the server goes on serving', async () => {
-    const simulator = await startSimulator();
-    const call = await serve(simulator, ['--max-notional', '1000']);
-    expectRefused(await call('apply', { file: 'pipe.csv' }), {
-      error: { code: 'usage', argument: 'file', message: expect.stringContaining('is not a regular file') },
-      exit_code: 2,
-    });
-    expectDone(await call('apply', { rows: [row(700)] }));
-    expect(heldUsd(simulator)).toBe(700);
-  });
 });
 
 describe('calls racing the daily cap', () => {
@@ -300,5 +221,51 @@ describe('a close is judged on what the side holds when it is sent, and counted 
       overLimit({ used_last_24h_usd: 18_000, this_call_usd: 13_000 }, 'max_daily_notional_exceeded'),
     );
     expect(simulator.requests('POST', '/hedges')).toEqual([]);
+  });
+});
+
+describe('the limits as documented', () => {
+  it('refuses a call over --max-notional and one outside --markets with their documented errors; the server gets no write', async () => {
+    const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+    const { client, call, close } = await startServer(simulator, {
+      args: ['--max-notional', '5k', '--markets', 'USDTNGN'],
+    });
+    const open = (await client.listTools()).tools.find((tool) => tool.name === 'open')!;
+    expect(open.description).toContain('Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN');
+
+    const big = await call('open', { ...BUY, notional: '10k', tenor: 3 });
+    expectRefused(big, {
+      error: {
+        code: 'max_notional_exceeded',
+        class: 'rejected',
+        details: { this_call_usd: 10_000, max_notional_usd: 5_000 },
+        message:
+          "open: this call trades 10,000.00 USD, over this agent's cap of 5,000.00 USD per call (hedge mcp --max-notional); nothing was sent.",
+      },
+      exit_code: 3,
+    });
+    const elsewhere = await call('open', { market: 'USDTKES', side: 'buy', notional: 1_000, tenor: 3 });
+    expect(json(elsewhere)).toMatchObject({
+      error: { code: 'market_not_allowed', details: { market: 'USDTKES', allowed_markets: ['USDTNGN'] } },
+      exit_code: 3,
+    });
+    expect(simulator.requests()).toEqual([]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+
+    const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
+    expectDone(fits);
+    expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+    expect(await close()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
+  });
+
+  it('a bad limit stops the server at once: exit 2, one line, nothing sent', async () => {
+    const simulator = await startSimulator();
+    const result = await simulator.hedge(['mcp', '--max-daily-notional', 'lots']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toMatch(
+      /^hedge: --max-daily-notional: "lots" is not allowed; expected a positive USD amount/,
+    );
+    expect(simulator.requests()).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@
 // refused on its real path; the target can come inline as `rows`; and no answer ever
 // carries anything read from a file (a refusal names the path and the roots; a bad file, its lines
 // and columns). Before: plan on /etc/passwd answered with its first line in the error.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -37,8 +38,10 @@ writeFileSync(join(desk.path, 'target.csv'), `market,side,notional_usd,tenor_day
 writeFileSync(join(desk.path, 'not-a-target.txt'), `# a note\nuser=${SECRET}\n`);
 mkdirSync(join(desk.path, 'sub'));
 symlinkSync(secretsFile, join(desk.path, 'sub', 'innocent.csv'));
+symlinkSync(join(elsewhere.path, 'missing.csv'), join(desk.path, 'sub', 'dangling.csv'));
 symlinkSync(elsewhere.path, join(desk.path, 'linked-dir'));
 symlinkSync(join(desk.path, 'target.csv'), join(desk.path, 'alias.csv'));
+execFileSync('mkfifo', [join(desk.path, 'pipe.csv')]);
 writeFileSync(join(books.path, 'book.json'), JSON.stringify([{ ...SELL, notional_usd: 2000, tenor_days: 7 }]));
 
 async function serve(simulator: Simulator, options: { args?: string[]; cwd?: string; clientRoots?: string[] } = {}) {
@@ -71,13 +74,13 @@ function expectRefused(answer: Answer, message: RegExp): void {
 function expectNoSecret(answer: Answer): void {
   const text = everything(answer);
   for (let start = 0; start + 10 <= SECRET.length; start++) expect(text).not.toContain(SECRET.slice(start, start + 10));
-  expect(text).not.toMatch(/API_KEY|DB_PASSWORD|root:x:0/);
+  expect(text).not.toMatch(/API_KEY|DB_PASSWORD|root:|PATH=/);
 }
 
 describe('hedge mcp: plan and apply read only under the roots', () => {
-  it('by default the working directory: a file in it plans; /etc/passwd, a secrets file and links out of it are refused, nothing read', async () => {
+  it('by default the working directory: a file in it plans; any path outside it or link out of it is refused, nothing read', async () => {
     const simulator = await startSimulator();
-    const { call, stderr } = await serve(simulator);
+    const { call, stderr } = await serve(simulator, { args: ['--max-notional', '1000', '--markets', MARKET] });
 
     const inside = await call('plan', { file: 'target.csv' });
     expectDone(inside);
@@ -90,25 +93,37 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     const readsForTwoPlans = simulator.requests().length;
     expect(readsForTwoPlans).toBeGreaterThan(0);
 
-    for (const [tool, file, message] of [
-      [
-        'plan',
-        '/etc/passwd',
-        /^file: "\/etc\/passwd" is outside the roots this server reads from \(.+\); nothing was read\./,
-      ],
-      ['plan', secretsFile, /is outside the roots this server reads from/],
-      ['plan', targetOutside, /is outside the roots this server reads from/],
-      ['plan', '../' + elsewhere.path.split('/').at(-1) + '/target.csv', /is outside the roots/],
-      [
-        'plan',
-        'sub/innocent.csv',
-        /^file: "sub\/innocent.csv" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
-      ],
-      ['apply', 'linked-dir/target.csv', /leads through a symbolic link to no file under the roots/],
-      ['plan', 'sub', /is not a regular file/],
-      ['plan', 'missing.csv', /^file: "missing.csv" cannot be read: no such file\.$/],
-    ] as const)
-      expectRefused(await call(tool, { file }), message);
+    // A FIFO is refused at once (an open would wait for a writer), and the server goes on serving.
+    expectRefused(
+      await call('apply', { file: 'pipe.csv' }),
+      /^file: "pipe.csv" is not a regular file; expected a target file \(CSV or JSON\)\.$/,
+    );
+    // Every path outside gets the same sentence, whether it exists or not (only the path differs);
+    // so does every link that leads out, under the operator's limits too.
+    const outside = [
+      '/etc/passwd',
+      '/etc/shadow',
+      '/proc/self/environ',
+      '/dev/zero',
+      '/nonexistent/target.csv',
+      secretsFile,
+      targetOutside,
+      `../${elsewhere.path.split('/').at(-1)}/target.csv`,
+    ];
+    for (const tool of ['plan', 'apply']) {
+      for (const file of outside)
+        expectRefused(
+          await call(tool, { file }),
+          /^file: "[^"]*" is outside the roots this server reads from \(.+\); nothing was read\./,
+        );
+      for (const file of ['sub/innocent.csv', 'sub/dangling.csv', 'linked-dir/target.csv'])
+        expectRefused(
+          await call(tool, { file }),
+          /^file: "[^"]*" leads through a symbolic link to no file under the roots this server reads from \(.+\); nothing was read\.$/,
+        );
+    }
+    expectRefused(await call('plan', { file: 'sub' }), /is not a regular file/);
+    expectRefused(await call('plan', { file: 'missing.csv' }), /^file: "missing.csv" cannot be read: no such file\.$/);
     // Nothing was asked of the server for any refused call, and apply sent nothing.
     expect(simulator.requests()).toHaveLength(readsForTwoPlans);
     expect(trades(simulator)).toEqual([]);

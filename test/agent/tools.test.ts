@@ -1,5 +1,6 @@
 // `hedge tools`: the catalogue `hedge mcp` serves, for agents that call the CLI directly — the same
-// names and JSON Schemas, the safety tier, and whether each tool is offered on the current key.
+// names and JSON Schemas, the safety tier, whether each tool is offered on the current key, its
+// risk and errors, and the error catalogue (`--errors`).
 // It reads no server: the simulator's request log stays empty.
 import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
@@ -7,6 +8,7 @@ import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
+import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 
 const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const startSimulator = useSimulators();
@@ -28,6 +30,23 @@ describe('hedge tools', () => {
       ),
     });
     expect(quote.description).toMatch(/^Quote a hedge: .*CLI example: hedge quote USDTNGN buy 10000 --tenor 3$/);
+    // Each tool carries its risk and the errors it can end with, with retry guidance.
+    const open = catalogue.find((entry) => entry.name === 'open')!;
+    expect(open.risk).toMatchObject({ level: 'high', moves_money: true, journaled: true });
+    expect(open.errors.map((error: { code: string }) => error.code)).toEqual(
+      expect.arrayContaining(['usage', 'exposure_exceeded', 'outcome_unknown', 'max_notional_exceeded']),
+    );
+    expect(catalogue.find((entry) => entry.name === 'positions')!.risk).toMatchObject({ level: 'low' });
+
+    const errors: any[] = okJson(await simulator.hedge(['tools', '--errors', '--json']));
+    expect(EXIT_CODES.filter(({ code }) => !errors.some((one) => one.exit_code === code))).toEqual([]);
+    expect(Object.fromEntries(errors.map((one) => [one.code, one]))).toMatchObject({
+      rate_limited: { exit_code: 5, class: 'network', retryable: true, retry: 'same_call' },
+      outcome_unknown: { exit_code: 5, retryable: true, retry: 'resume' },
+    });
+    expect(ok(await simulator.hedge(['tools', '--errors'])).stdout).toMatch(
+      /^code\texit_code\tclass\tretryable\tretry\twhat_to_do/,
+    );
     expect(simulator.sandbox.requestLog).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 // The book model of a side: the hedge records and the positions line reconciled, never one alone.
 import { describe, expect, it } from 'vitest';
-import { expectationMet, reconcileSide } from '../../src/features/book/book.js';
+import { expectationMet, reconcileSide, type HedgeRecord, type SideExpectation } from '../../src/features/book/book.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const HOUR = 3_600_000;
@@ -59,84 +59,62 @@ describe('reconcileSide', () => {
     );
     expect(book.state).toBe('in-step');
     expect(book.opening.map((record) => record.id)).toEqual(['hdg_o', 'hdg_s']);
-  });
-});
-
-describe('expectationMet', () => {
-  it('an open is seen once its hedge is filled on its record and the line shows the side at the expected notional', () => {
-    const expected = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
-    expect(expectationMet(reconcileSide([filled('hdg_new', 1000)], undefined, NOW), expected)).toBe(false);
-    expect(expectationMet(reconcileSide([{ id: 'hdg_new', status: 'submitted' }], undefined, NOW), expected)).toBe(
-      false,
-    );
-    expect(
-      expectationMet(
-        reconcileSide([filled('hdg_new', 1000)], { notionalUsd: 1000, hedgeId: 'hdg_new' }, NOW),
-        expected,
-      ),
-    ).toBe(true);
-  });
-
-  it('a roll is seen once its old hedge is gone from every view and the new one is in all of them', () => {
-    const expected = { notionalUsd: 1000, present: ['hdg_new'], gone: ['hdg_old'], sinceMs: NOW };
+    // A line that still names a closed hedge of the side is in step while the notionals agree.
     const lineStillOld = reconcileSide(
       [{ id: 'hdg_old', status: 'closed', notionalUsd: 1000 }, filled('hdg_new', 1000)],
       { notionalUsd: 1000, hedgeId: 'hdg_old' },
       NOW,
     );
     expect(lineStillOld.state).toBe('in-step');
-    expect(expectationMet(lineStillOld, expected)).toBe(false);
-    expect(
-      expectationMet(
-        reconcileSide([filled('hdg_new', 1000)], { notionalUsd: 1000, hedgeId: 'hdg_new' }, NOW),
-        expected,
-      ),
-    ).toBe(true);
   });
+});
 
-  it('an expected hedge that has ended on its record since (settled at maturity) was seen: the side moved on', () => {
-    const expected = { notionalUsd: 1000, present: ['hdg_new'], gone: ['hdg_old'], sinceMs: NOW };
-    expect(
-      expectationMet(reconcileSide([{ id: 'hdg_new', status: 'closed', notionalUsd: 1000 }], undefined, NOW), expected),
-    ).toBe(true);
-    // Not while the views still disagree about it.
-    expect(
-      expectationMet(
-        reconcileSide(
-          [{ id: 'hdg_new', status: 'closed', notionalUsd: 1000 }],
-          { notionalUsd: 1000, hedgeId: 'hdg_new' },
-          NOW,
-        ),
-        expected,
-      ),
-    ).toBe(false);
-  });
-
-  it("a write that names its hedge is seen by it: a colleague's add right after is the book's to show (drift), not a reason to wait", () => {
-    const expected = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
-    expect(
-      expectationMet(
-        reconcileSide([filled('hdg_new', 1500)], { notionalUsd: 1500, hedgeId: 'hdg_new' }, NOW),
-        expected,
-      ),
-    ).toBe(true);
-    // One that names none (a convergence) is seen by its notional.
-    expect(
-      expectationMet(reconcileSide([filled('hdg_new', 1500)], { notionalUsd: 1500 }, NOW), {
-        notionalUsd: 1000,
-        sinceMs: NOW,
-      }),
-    ).toBe(false);
-  });
-
-  it('a close is seen once the side is flat in every view', () => {
-    const expected = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
-    expect(
-      expectationMet(
-        reconcileSide([{ id: 'hdg_a', status: 'closed' }], { notionalUsd: 1000, hedgeId: 'hdg_a' }, NOW),
-        expected,
-      ),
-    ).toBe(false);
-    expect(expectationMet(reconcileSide([{ id: 'hdg_a', status: 'closed' }], undefined, NOW), expected)).toBe(true);
+describe('expectationMet: every view shows what a write expects', () => {
+  const open = { notionalUsd: 1000, present: ['hdg_new'], sinceMs: NOW };
+  const roll = { ...open, gone: ['hdg_old'] };
+  const close = { notionalUsd: 0, gone: ['hdg_a'], sinceMs: NOW };
+  const closed = (id: string) => ({ id, status: 'closed', notionalUsd: 1000 });
+  const line = (hedgeId?: string, notionalUsd = 1000) => ({ notionalUsd, hedgeId });
+  const cases: Array<[string, HedgeRecord[], ReturnType<typeof line> | undefined, SideExpectation, boolean]> = [
+    ['an open filled on its record, no line yet', [filled('hdg_new', 1000)], undefined, open, false],
+    ['an open still submitted', [{ id: 'hdg_new', status: 'submitted' }], undefined, open, false],
+    ['an open filled, the line at the expected notional', [filled('hdg_new', 1000)], line('hdg_new'), open, true],
+    [
+      'a roll whose line still names the old hedge',
+      [closed('hdg_old'), filled('hdg_new', 1000)],
+      line('hdg_old'),
+      roll,
+      false,
+    ],
+    [
+      'a roll: the old hedge gone from every view, the new one in all',
+      [filled('hdg_new', 1000)],
+      line('hdg_new'),
+      roll,
+      true,
+    ],
+    // An expected hedge that has ended on its record since (settled at maturity) was seen: the side moved on.
+    ['an expected hedge ended on its record since', [closed('hdg_new')], undefined, roll, true],
+    ['an expected hedge ended on its record, still on the line', [closed('hdg_new')], line('hdg_new'), roll, false],
+    // A write that names its hedge is seen by it: a colleague's add right after is the book's to show (drift).
+    [
+      "a write that names its hedge, a colleague's add since",
+      [filled('hdg_new', 1500)],
+      line('hdg_new', 1500),
+      open,
+      true,
+    ],
+    [
+      'a write that names none is seen by its notional',
+      [filled('hdg_new', 1500)],
+      line(undefined, 1500),
+      { notionalUsd: 1000, sinceMs: NOW },
+      false,
+    ],
+    ['a close while the line still shows the side', [{ id: 'hdg_a', status: 'closed' }], line('hdg_a'), close, false],
+    ['a close, flat in every view', [{ id: 'hdg_a', status: 'closed' }], undefined, close, true],
+  ];
+  it.each(cases)('%s: %s', (_name, records, positions, expected, met) => {
+    expect(expectationMet(reconcileSide(records, positions, NOW), expected)).toBe(met);
   });
 });

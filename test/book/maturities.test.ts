@@ -123,32 +123,6 @@ describe('hedge maturities', () => {
     expect(simulator.requests()).toEqual([]);
   });
 
-  it('several hedges on one side (dialect alpha): each listed with its own notional and maturity, the side’s P&L left to `positions`', async () => {
-    const simulator = await startSimulator({ preset: 'frozen', dialect: 'alpha' });
-    const short = await open(simulator, 'buy', 10_000, 1);
-    const long = await open(simulator, 'buy', 3_000, 7);
-    simulator.advance(FILL_DELAY_MS + 1);
-    const result = okJson(await maturities(simulator, '--json'));
-    expect(result).toMatchObject([
-      {
-        hedge_id: short,
-        side: 'buy',
-        notional_usd: 10_000,
-        day: '2026-03-03',
-        net_pnl_usd: null,
-        accrued_carry_usdc: null,
-      },
-      {
-        hedge_id: long,
-        side: 'buy',
-        notional_usd: 3_000,
-        day: '2026-03-09',
-        net_pnl_usd: null,
-        accrued_carry_usdc: null,
-      },
-    ]);
-  });
-
   it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
     const simulator = await startSimulator({ preset: 'frozen', dialect: 'beta' });
     const { buy, sell } = await twoSides(simulator);

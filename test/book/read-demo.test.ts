@@ -1,6 +1,6 @@
 // `--demo` on a fresh config dir with no configuration at all: every read command works against
 // the in-process simulator and says DEMO on stderr; its state survives between invocations
-// (open in one process, see the position in the next).
+// (open in one process, see the position in the next) until `hedge demo reset`.
 import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,28 +21,6 @@ afterAll(() => {
 });
 
 describe('--demo', () => {
-  it('`hedge demo reset` starts the simulator afresh: a second reset says there was no state, and the open position is gone', async () => {
-    const configDir = freshConfigDir();
-    ok(
-      await runHedge('--demo open USDTNGN buy 2000 --tenor 3 --json', {
-        configDir,
-      }),
-    );
-    const before = await runHedge('--demo positions --json', { configDir });
-    expect(JSON.parse(before.stdout).map((position: any) => position.side)).toEqual(['buy']);
-
-    const reset = ok(await runHedge('demo reset --json', { configDir }));
-    expect(JSON.parse(reset.stdout)).toEqual({
-      reset: true,
-      state_file: join(configDir, 'demo-state.json'),
-      removed: true,
-    });
-    const again = ok(await runHedge('demo reset', { configDir }));
-    expect(again.stdout + again.stderr).toContain('it had no state yet');
-    const after = await runHedge('--demo positions --json', { configDir });
-    expect(JSON.parse(after.stdout)).toEqual([]);
-  });
-
   it('every read command works on a fresh config dir and says DEMO on stderr', async () => {
     const commands = [
       ['markets'],
@@ -66,7 +44,7 @@ describe('--demo', () => {
     expect(results[6].stderr).toContain('No open positions.');
   });
 
-  it('state persists: a hedge opened by one invocation is a position in the next', async () => {
+  it('state persists: a hedge opened by one invocation is a position in the next, until `hedge demo reset`', async () => {
     const configDir = freshConfigDir();
     const opened = okJson(await runHedge('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json', { configDir }));
     const hedge = hedgeSchema.parse(opened);
@@ -92,6 +70,16 @@ describe('--demo', () => {
     // The terminal table keeps to what a desk watches at 80 columns, the deal reference included (the id is in JSON and TSV).
     expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
     expect(table.stderr).toContain('DEMO');
+
+    // `hedge demo reset` starts it afresh: a second reset says there was no state, and the position is gone.
+    expect(okJson(await runHedge('demo reset --json', { configDir }))).toEqual({
+      reset: true,
+      state_file: stateFile,
+      removed: true,
+    });
+    const again = ok(await runHedge('demo reset', { configDir }));
+    expect(again.stdout + again.stderr).toContain('it had no state yet');
+    expect(okJson(await runHedge('--demo positions --json', { configDir }))).toEqual([]);
   });
 
   it('a damaged state file is named, with how to start afresh', async () => {

@@ -51,7 +51,7 @@ function rowLines(stdout: string) {
 }
 
 describe('several hedges on one side (severalPerSide)', () => {
-  it("positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns", async () => {
+  it("positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns; maturities: a row per hedge", async () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
@@ -105,6 +105,32 @@ describe('several hedges on one side (severalPerSide)', () => {
         .map((entry) => entry.query.status ?? 'any')
         .sort(),
     ).toContain('filled');
+    // maturities: a row per hedge, each with its own maturity, not one per side line (the side's P&L left to positions).
+    expect(okJson(await frozen(simulator, 'maturities --json'))).toMatchObject(
+      [
+        [short, 'DEAL-7', 10_000, '2026-03-03', 1],
+        [long, 'DEAL-8', 3_000, '2026-03-09', 7],
+      ].map(([hedge_id, client_reference, notional_usd, day, tenor_days]) => ({
+        hedge_id,
+        side: 'buy',
+        client_reference,
+        notional_usd,
+        day,
+        maturity_at: `${day}T09:00:00.000Z`,
+        tenor_days,
+        net_pnl_usd: null,
+        accrued_carry_usdc: null,
+      })),
+    );
+    const maturities = screenLines(ok(await frozen(simulator, 'maturities --format table')).stdout);
+    for (const line of maturities) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    expect(maturities).toEqual(
+      expect.arrayContaining(['Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD', 'Mon 09 Mar 2026 · 1 hedge · 3,000.00 USD']),
+    );
+    expect(maturities.filter((line) => /^09:00 /.test(line))).toEqual([
+      expect.stringMatching(/ buy +DEAL-7 +10,000\.00 /),
+      expect.stringMatching(/ buy +DEAL-8 +3,000\.00 /),
+    ]);
     // One hedge left on the side (a reduce takes the newest first): its reference is `client_reference`.
     await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
     simulator.advance(FILL_DELAY_MS + 1);
@@ -116,43 +142,6 @@ describe('several hedges on one side (severalPerSide)', () => {
     // --raw: the server's data as sent, nothing added.
     const raw = await frozen(simulator, 'positions --json --raw');
     expect(JSON.parse(raw.stdout)[0]).not.toHaveProperty('client_references');
-  });
-
-  it('maturities: a row per hedge, each with its own maturity, not one per side line', async () => {
-    const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
-    const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
-    const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
-    simulator.advance(FILL_DELAY_MS + 1);
-    const json = okJson(await frozen(simulator, 'maturities --json'));
-    expect(json).toMatchObject([
-      {
-        hedge_id: short,
-        side: 'buy',
-        client_reference: 'DEAL-7',
-        notional_usd: 10_000,
-        maturity_at: '2026-03-03T09:00:00.000Z',
-        tenor_days: 1,
-        net_pnl_usd: null,
-      },
-      {
-        hedge_id: long,
-        side: 'buy',
-        client_reference: 'DEAL-8',
-        notional_usd: 3_000,
-        maturity_at: '2026-03-09T09:00:00.000Z',
-        tenor_days: 7,
-        net_pnl_usd: null,
-      },
-    ]);
-    const table = ok(await frozen(simulator, 'maturities --format table'));
-    const lines = screenLines(table.stdout);
-    for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
-    expect(lines).toContain('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
-    expect(lines).toContain('Mon 09 Mar 2026 · 1 hedge · 3,000.00 USD');
-    expect(lines.filter((line) => /^09:00 /.test(line))).toEqual([
-      expect.stringMatching(/ buy +DEAL-7 +10,000\.00 /),
-      expect.stringMatching(/ buy +DEAL-8 +3,000\.00 /),
-    ]);
   });
 });
 
@@ -292,11 +281,7 @@ describe('one deal followed across its rolls', () => {
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
     const opens = simulator.requests('POST', '/hedges');
-    expect(opens.map((entry) => (entry.body as { client_reference?: string }).client_reference)).toEqual([
-      'DEAL-7',
-      'DEAL-7',
-      'DEAL-7',
-    ]);
+    expect(opens.map((entry) => (entry.body as any).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
     const deal = simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];

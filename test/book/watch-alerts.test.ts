@@ -12,6 +12,7 @@ import { UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const HOUR = 3_600_000;
+const at = (ms: number) => new Date(NOW + ms).toISOString();
 
 function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities'] = []) {
   return { netPnlUsd, maturities };
@@ -19,15 +20,10 @@ function facts(netPnlUsd: number | undefined, maturities: AlertFacts['maturities
 
 describe('alertConditions', () => {
   it('holds a P&L alert at or below the threshold, not above it, and not when the P&L is unknown', () => {
-    const rules = { pnlAtOrBelowUsd: -500 };
-    expect(alertConditions(facts(-500), rules, NOW)).toEqual([
-      { kind: 'pnl', key: 'pnl', netPnlUsd: -500, thresholdUsd: -500 },
-    ]);
-    expect(alertConditions(facts(-612.4), rules, NOW)).toEqual([
-      { kind: 'pnl', key: 'pnl', netPnlUsd: -612.4, thresholdUsd: -500 },
-    ]);
-    expect(alertConditions(facts(-499.99), rules, NOW)).toEqual([]);
-    expect(alertConditions(facts(undefined), rules, NOW)).toEqual([]);
+    const pnl = (netPnlUsd: number) => [{ kind: 'pnl', key: 'pnl', netPnlUsd, thresholdUsd: -500 }];
+    expect(
+      [-500, -612.4, -499.99, undefined].map((net) => alertConditions(facts(net), { pnlAtOrBelowUsd: -500 }, NOW)),
+    ).toEqual([pnl(-500), pnl(-612.4), [], []]);
   });
 
   it('holds a maturity alert for each hedge maturing within the window, a past maturity included', () => {
@@ -35,26 +31,26 @@ describe('alertConditions', () => {
     const list = facts(undefined, [
       {
         key: 'hdg_a',
-        maturityAt: new Date(NOW + 5 * HOUR).toISOString(),
+        maturityAt: at(5 * HOUR),
         market: 'USDTNGN',
         side: 'buy',
         hedgeId: 'hdg_a',
       },
       {
         key: 'hdg_b',
-        maturityAt: new Date(NOW + 7 * HOUR).toISOString(),
+        maturityAt: at(7 * HOUR),
         market: 'USDTNGN',
         side: 'sell',
         hedgeId: 'hdg_b',
       },
-      { key: 'hdg_c', maturityAt: new Date(NOW - 1000).toISOString(), hedgeId: 'hdg_c' },
+      { key: 'hdg_c', maturityAt: at(-1000), hedgeId: 'hdg_c' },
       { key: 'bad', maturityAt: 'not a time' },
     ]);
     expect(alertConditions(list, rules, NOW)).toEqual([
       {
         kind: 'maturity',
         key: 'maturity:hdg_a',
-        maturityAt: new Date(NOW + 5 * HOUR).toISOString(),
+        maturityAt: at(5 * HOUR),
         secondsLeft: 5 * 3600,
         within: '6h',
         market: 'USDTNGN',
@@ -64,7 +60,7 @@ describe('alertConditions', () => {
       {
         kind: 'maturity',
         key: 'maturity:hdg_c',
-        maturityAt: new Date(NOW - 1000).toISOString(),
+        maturityAt: at(-1000),
         secondsLeft: 0,
         within: '6h',
         hedgeId: 'hdg_c',
@@ -73,14 +69,14 @@ describe('alertConditions', () => {
   });
 
   it('holds nothing without rules', () => {
-    expect(alertConditions(facts(-1e9, [{ key: 'x', maturityAt: new Date(NOW).toISOString() }]), {}, NOW)).toEqual([]);
+    expect(alertConditions(facts(-1e9, [{ key: 'x', maturityAt: at(0) }]), {}, NOW)).toEqual([]);
   });
 });
 
 describe('alertEdges', () => {
   it('keeps each hedge maturity alert apart: a new hedge in the window fires, the one already alerted does not', () => {
     const rules = { maturityWithinMs: HOUR };
-    const soon = new Date(NOW + 60_000).toISOString();
+    const soon = at(60_000);
     const first = alertEdges(
       new Map(),
       alertConditions(facts(undefined, [{ key: 'a', maturityAt: soon }]), rules, NOW),

@@ -1,7 +1,6 @@
 // The --watch loop (flows/watch.ts) in-process, on a fake clock and a fake client: the point is the
 // loop — its cadence, stale refreshes and Retry-After, the errors that end it, alerts that fire once
 // and --exit-on-alert, Ctrl-C, --timeout — not the network (book/watch.test.ts runs it for real).
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge, Position } from '../../src/platform/api/schemas.js';
@@ -10,23 +9,12 @@ import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { parseWatchInterval, type WatchOptionValues, type WatchTarget } from '../../src/features/book/watch.js';
 import { watchCommand } from '../../src/cli/cmd/book/watch-outcome.js';
 import { StopSignal } from '../../src/core/errors.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
-import { makeChalk } from '../../src/platform/terminal/color.js';
-import { Output } from '../../src/platform/terminal/output.js';
-import { fakeClock, type FakeClock } from '../support/client.js';
+import { fakeClock, testContext, type FakeClock } from '../support/client.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 
-interface Harness {
-  ctx: CommandContext;
-  clock: FakeClock;
-  controller: AbortController;
-  stdout: () => string;
-  stderr: () => string;
-  records: () => Array<Record<string, any>>;
-}
-
+/** A context on pipes over a fake client (stdout `columns` wide), its clock, and the NDJSON records printed. */
 function harness(options: {
   clock?: FakeClock;
   client: Partial<HedgeClient>;
@@ -36,65 +24,19 @@ function harness(options: {
   controller?: AbortController;
   /** --fields and --query as the output layer applies them. */
   shape?: { fields?: string[]; query?: (data: unknown) => unknown };
-}): Harness {
-  const stdout = Object.assign(new PassThrough(), { columns: options.columns ?? 100 });
-  const io = {
-    stdout,
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: options.tty ?? false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-  };
-  let out = '';
-  let err = '';
-  io.stdout.setEncoding('utf8').on('data', (chunk) => (out += chunk));
-  io.stderr.setEncoding('utf8').on('data', (chunk) => (err += chunk));
-  const controller = options.controller ?? new AbortController();
-  const clock = options.clock ?? fakeClock(START);
-  const client = options.client as HedgeClient;
-  class TestContext extends CommandContext {
-    override client(): Promise<HedgeClient> {
-      return Promise.resolve(client);
-    }
-  }
-  const globals: GlobalOptions = {
-    json: false,
-    header: true,
-    demo: false,
-    yes: false,
-    input: true,
-    color: false,
-    verbose: false,
-    ...options.globals,
-  };
-  const ctx = new TestContext({
-    io,
-    env: { TZ: 'UTC' },
-    globals,
-    clock,
-    signal: controller.signal,
-    output: new Output({
-      mode: options.tty ? 'table' : 'plain',
-      chalk: makeChalk(false),
-      streams: io,
-      now: clock.now,
-      ...options.shape,
-    }),
-  });
-  return {
-    ctx,
-    clock,
-    controller,
-    stdout: () => out,
-    stderr: () => err,
-    records: () =>
-      out
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line)),
-  };
+}) {
+  const { client, shape, columns = 100, clock = fakeClock(START), ...rest } = options;
+  const run = testContext({ ...rest, clock, env: { TZ: 'UTC' }, fakeClient: client, output: shape });
+  Object.assign(run.io.stdout, { columns });
+  const records = () =>
+    run
+      .stdout()
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line): Record<string, any> => JSON.parse(line));
+  return { ...run, clock, records };
 }
+type Harness = ReturnType<typeof harness>;
 
 function position(overrides: Partial<Position> & Record<string, unknown> = {}): Position {
   return {
@@ -229,89 +171,67 @@ describe('--watch cadence', () => {
 });
 
 describe('--watch option checks (exit 2, nothing sent)', () => {
-  const cases: Array<[string, WatchTarget, WatchOptionValues, Partial<GlobalOptions>, RegExp]> = [
+  // [what, options, the refusal, target (positions unless given), globals]
+  const cases: Array<[string, WatchOptionValues, RegExp, WatchTarget?, Partial<GlobalOptions>?]> = [
     [
       'an alert without --watch',
-      { kind: 'positions' },
       { alertPnl: '-500' },
-      {},
       /^--alert-pnl: only with --watch; add --watch to `hedge positions`\.$/,
     ],
-    [
-      '--exit-on-alert without an alert',
-      { kind: 'positions' },
-      { watch: true, exitOnAlert: true },
-      {},
-      /^--exit-on-alert: needs an alert/,
-    ],
+    ['--exit-on-alert without an alert', { watch: true, exitOnAlert: true }, /^--exit-on-alert: needs an alert/],
     [
       '--alert-pnl on price',
-      { kind: 'price', market: 'USDTNGN' },
       { watch: true, alertPnl: '0' },
-      {},
       /^--alert-pnl: `price USDTNGN` shows no P&L/,
+      { kind: 'price', market: 'USDTNGN' },
     ],
     [
       '--alert-maturity on account',
-      { kind: 'account' },
       { watch: true, alertMaturity: '1d' },
-      {},
       /^--alert-maturity: `account` shows no maturity/,
+      { kind: 'account' },
     ],
     [
       'hedges without an ID',
-      { kind: 'hedge', filters: {} },
       { watch: true },
-      {},
       /^--watch: on `hedges` it watches one hedge; give its ID/,
+      { kind: 'hedge', filters: {} },
     ],
     [
       'hedges ID with --wait',
-      { kind: 'hedge', id: 'hdg_1', filters: { wait: true } },
       { watch: true },
-      {},
       /^--wait: cannot be combined with --watch\.$/,
+      { kind: 'hedge', id: 'hdg_1', filters: { wait: true } },
     ],
     [
       '--format csv',
-      { kind: 'positions' },
       { watch: true },
-      { format: 'csv' },
       /^--format csv: --watch writes a live view on a terminal, or NDJSON/,
+      undefined,
+      { format: 'csv' },
     ],
-    [
-      'a bad --alert-pnl',
-      { kind: 'positions' },
-      { watch: true, alertPnl: 'lots' },
-      {},
-      /^--alert-pnl: "lots" is not allowed/,
-    ],
-    [
-      '--count without --watch',
-      { kind: 'positions' },
-      { count: '3' },
-      {},
-      /^--count: only with --watch; add --watch to `hedge positions`\.$/,
-    ],
+    ['a bad --alert-pnl', { watch: true, alertPnl: 'lots' }, /^--alert-pnl: "lots" is not allowed/],
+    ['--count without --watch', { count: '3' }, /^--count: only with --watch; add --watch to `hedge positions`\.$/],
     [
       '--count 0',
-      { kind: 'positions' },
       { watch: true, count: '0' },
-      {},
       /^--count: "0" is not allowed; expected a whole number of refreshes from 1 to 1,000,000\.$/,
     ],
-    ['--count 2.5', { kind: 'account' }, { watch: true, count: '2.5' }, {}, /^--count: "2.5" is not allowed/],
-    ['--watch 0', { kind: 'positions' }, { watch: '0' }, {}, /^--watch: "0" is not allowed/],
-    ['--watch 3601', { kind: 'positions' }, { watch: '3601' }, {}, /^--watch: "3601" is not allowed/],
+    ['--count 2.5', { watch: true, count: '2.5' }, /^--count: "2.5" is not allowed/, { kind: 'account' }],
+    ['--watch 0', { watch: '0' }, /^--watch: "0" is not allowed/],
+    [
+      '--watch 0.5',
+      { watch: '0.5' },
+      /^--watch: "0\.5" is not allowed; expected a number of seconds from 1 to 3600 \(default 2\)\.$/,
+    ],
+    ['--watch 3601', { watch: '3601' }, /^--watch: "3601" is not allowed/],
     [
       '--watch USDTNGN',
-      { kind: 'positions' },
       { watch: 'USDTNGN' },
-      {},
       /^--watch: "USDTNGN" is not a number of seconds from 1 to 3600 \(default 2\); put --watch after the arguments/,
     ],
   ];
-  it.each(cases)('%s', async (_name, target, options, globals, message) => {
+  it.each(cases)('%s', async (_name, options, message, target, globals) => {
     let sent = 0;
     const count = async () => (sent++, [] as never);
     const h = harness({

@@ -146,17 +146,12 @@ describe('renderWatchScreen', () => {
     expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
     // Every column of the model not in the header is named: the fields, the countdown, the trend.
     const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');
-    const labels: Record<string, string> = {
-      market: 'Market',
-      side: 'Side',
-      notional_usd: 'Notional',
-      mark_price: 'Mark',
-      net_pnl_usd: 'Net P&L',
-      accrued_carry_usdc: 'Carry',
-      matures_in: 'Matures in',
-      trend: 'Mark trend',
-    };
-    for (const [key, label] of Object.entries(labels))
+    const labels = [
+      ...positionsModel(1530, 10).fields.map(({ key, label }) => [key, label]),
+      ['matures_in', 'Matures in'],
+      ['trend', 'Mark trend'],
+    ];
+    for (const [key, label] of labels)
       expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
     expect(hidden).toContain('accrued_carry_usdc');
     // Wide enough: nothing to say.

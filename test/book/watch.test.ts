@@ -11,22 +11,14 @@ import { ok } from '../support/cli-runs.js';
 
 const simulator = useSimulators();
 
-type WatchRecord = {
-  time: string;
-  data?: unknown;
-  stale?: boolean;
-  error?: { code: string; message: string };
-  alert?: Record<string, unknown>;
-};
-
-function records(stdout: string) {
+function records(stdout: string): any[] {
   return stdout
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
 }
 
-function kinds(list: WatchRecord[]) {
+function kinds(list: any[]) {
   return list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));
 }
 
@@ -49,11 +41,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     for (const line of lines) {
       expect(Object.keys(line).sort()).toEqual(['data', 'time']);
       expect(Number.isNaN(Date.parse(line.time))).toBe(false);
-      expect(
-        (line.data as Array<{ market: string; side: string; notional_usd: number }>).map(
-          ({ market, side, notional_usd }) => ({ market, side, notional_usd }),
-        ),
-      ).toEqual([{ market: 'USDTNGN', side: 'buy', notional_usd: 10_000 }]);
+      expect(line.data).toMatchObject([{ market: 'USDTNGN', side: 'buy', notional_usd: 10_000 }]);
     }
     // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
     // reads under a second apart, whatever the latency did.
@@ -150,7 +138,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     const [data, alert] = records(result.stdout);
     expect(alert.alert).toEqual({
       kind: 'pnl',
-      net_pnl_usd: (data.data as { unrealized_pnl_usd: number }).unrealized_pnl_usd,
+      net_pnl_usd: data.data.unrealized_pnl_usd,
       threshold_usd: 1_000_000,
     });
   });
@@ -165,16 +153,6 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(sim.requests()).toHaveLength(1);
   });
 
-  it('refuses --watch 0.5 (exit 2) without sending anything', async () => {
-    const sim = await simulator();
-    const result = await sim.hedge('positions --watch 0.5');
-    expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe(
-      'hedge: --watch: "0.5" is not allowed; expected a number of seconds from 1 to 3600 (default 2).',
-    );
-    expect(sim.requests()).toEqual([]);
-  });
-
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
@@ -187,7 +165,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     const hedge = sim.seedOpen('buy', 2_000);
     const hedgeRun = ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`));
     const hedgeLines = records(hedgeRun.stdout);
-    expect(hedgeLines.map((line) => (line.data as { id: string; status: string }).id)).toEqual([hedge.id, hedge.id]);
+    expect(hedgeLines.map((line) => line.data.id)).toEqual([hedge.id, hedge.id]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
     const priceRun = ok(await sim.hedge('price USDTNGN --watch 1 --count 2'));
     const priceLines = records(priceRun.stdout);

@@ -23,12 +23,7 @@ import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
 
-/** One backend under test: a fresh journal of it per test, opened as often as a test asks (each opening another desk's view). */
-interface Backend {
-  /** A fresh, empty journal; its instances share it. */
-  fresh(): Promise<Place>;
-}
-
+/** One backend's fresh, empty journal (one per test), opened as often as a test asks (each opening another desk's view). */
 interface Place {
   /** Another instance of the same journal, with its own clock. */
   open(options?: { now?: () => number }): Journal;
@@ -87,9 +82,9 @@ function otherProcess(place: Place): PeerProcess {
   return drivePeer(child);
 }
 
-function conformance(backend: () => Backend): void {
+function conformance(fresh: () => Promise<Place>): void {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const journal = place.open();
     const first = await journal.begin(fields());
     const second = await journal.begin(fields({ command: 'reduce' }));
@@ -153,9 +148,9 @@ function conformance(backend: () => Backend): void {
     await expect(journal.hold('a_nothere0000')).rejects.toThrow(JournalError);
   });
 
-  it('lists since and until a time; an id part that fits several entries is refused, naming them', async () => {
+  it('lists since (at or after) and until a time, with pending and limit; an id part that fits several entries is refused, naming them newest first', async () => {
     let now = Date.parse('2026-03-02T09:00:00Z');
-    const journal = (await backend().fresh()).open({ now: () => now });
+    const journal = (await fresh()).open({ now: () => now });
     const made: string[] = [];
     const createdAt: number[] = [];
     for (let index = 0; index < 4; index++) {
@@ -164,17 +159,26 @@ function conformance(backend: () => Backend): void {
       createdAt.push(Date.parse(entry.created_at));
       now += 60_000;
     }
-    const ids = async (options: { since?: number; until?: number }) =>
+    await journal.update(made[3]!, { outcome: 'done' });
+    const ids = async (options: { since?: number; until?: number; pending?: boolean; limit?: number }) =>
       (await journal.list(options)).map((entry) => entry.id);
-    expect(await ids({ since: createdAt[2] })).toEqual([made[3], made[2]]);
-    expect(await ids({ until: createdAt[2] })).toEqual([made[1], made[0]]);
-    const error = await journal.get('a_').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(JournalError);
-    expect((error as Error).message).toMatch(/"a_" matches 4 journal entries: a_/);
+    expect([
+      await ids({ since: createdAt[2] }),
+      await ids({ since: createdAt[2]! + 1 }),
+      await ids({ until: createdAt[2] }),
+      await ids({ pending: true, since: createdAt[1], limit: 1 }),
+      await ids({ limit: 0 }),
+    ]).toEqual([[made[3], made[2]], [made[3]], [made[1], made[0]], [made[2]], []]);
+    await expect(journal.get('a_')).rejects.toMatchObject({
+      name: 'JournalError',
+      message: `"a_" matches 4 journal entries: ${[...made].reverse().join(', ')}.`,
+      hint: 'Type more of the id.',
+    });
+    expect(await journal.get('')).toBeUndefined();
   });
 
   it('orders by the journal, never by the clock: a writer an hour slow and one a day fast keep the order they wrote in, and the later change wins', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const T = Date.parse('2026-03-02T09:00:00Z');
     const onTime = place.open({ now: () => T });
     const slow = place.open({ now: () => T - 3_600_000 });
@@ -186,7 +190,11 @@ function conformance(backend: () => Backend): void {
     for (const reader of [onTime, slow, fast])
       expect((await reader.list()).map((entry) => entry.id)).toEqual([c.id, b.id, a.id]);
     // The newest unresolved entry for the request is the one written last, though its clock says it is the oldest.
-    expect((await onTime.findUnresolvedMatch({ ...WHO, body: same.request.body }))?.id).toBe(c.id);
+    const found = async () => (await onTime.findUnresolvedMatch({ ...WHO, body: same.request.body }))?.id;
+    expect(await found()).toBe(c.id);
+    // Once it is final, the older one of the request is the match.
+    await slow.update(c.id, { outcome: 'abandoned' });
+    expect(await found()).toBe(a.id);
 
     await fast.update(a.id, { outcome: 'submitted', message: 'first change, stamped a day ahead' });
     await slow.update(a.id, { message: 'second change, stamped an hour behind' });
@@ -197,8 +205,8 @@ function conformance(backend: () => Backend): void {
     });
   });
 
-  it('holds are exclusive across instances: the holder is named, a wait ends when it lets go, a finished entry is not taken', async () => {
-    const place = await backend().fresh();
+  it('holds are exclusive across instances: the holder is named (lockHolder, without taking it), a wait ends when it lets go, a finished entry is not taken', async () => {
+    const place = await fresh();
     const mine = place.open();
     const theirs = place.open();
     const entry = await mine.begin(fields());
@@ -207,8 +215,12 @@ function conformance(backend: () => Backend): void {
     expect(await theirs.hold(entry.id)).toEqual({ held: false, holder });
 
     const scope = `${SCOPE}apply`;
+    // lockHolder reads who holds a lock without taking it: the look left it free for the next taker.
+    expect(await theirs.lockHolder(scope)).toBeUndefined();
     const locked = await mine.lock(scope, { waitMs: 0 });
     expect(locked.held).toBe(true);
+    expect(await theirs.lockHolder(scope)).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
     expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({
       held: false,
       holder: { pid: process.pid, host: hostname() },
@@ -224,6 +236,7 @@ function conformance(backend: () => Backend): void {
     expect(got.hold.lost()).toBe(false);
     await got.hold.release();
     expect(got.hold.lost()).toBe(false);
+    expect(await theirs.lockHolder(scope)).toBeUndefined();
 
     await mine.update(entry.id, { outcome: 'filled' });
     expect(await theirs.holderOf(entry.id)).toBeUndefined();
@@ -231,7 +244,7 @@ function conformance(backend: () => Backend): void {
   });
 
   it('a lost hold is reported: lost() turns true, and another instance can take it', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const mine = place.open();
     const scope = `${SCOPE}keep`;
     const taken = await mine.lock(scope, { waitMs: 0 });
@@ -242,76 +255,50 @@ function conformance(backend: () => Backend): void {
     expect((await place.open().lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
 
-  it("a dead holder's holds are taken over at once: the entry and the account lock of a process killed with SIGKILL", async () => {
-    const place = await backend().fresh();
+  it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {
+    const place = await fresh();
     const other = otherProcess(place);
     const scope = `${SCOPE}roll`;
+    const otherLocks = () => other.ask({ do: 'lock', scope, name: 'roll' });
     const { id } = await other.ask({ do: 'begin', fields: fields() });
-    expect(await other.ask({ do: 'lock', scope })).toMatchObject({ held: true });
+    expect(await otherLocks()).toMatchObject({ held: true });
     const mine = place.open();
     const holder = await mine.holderOf(id);
     expect(holder).toMatchObject({ pid: other.child.pid, host: hostname() });
     expect(await mine.hold(id)).toEqual({ held: false, holder });
-    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.child.pid } });
-
-    other.child.kill('SIGKILL');
-    await other.exited;
-    await eventually(
-      () => mine.holderOf(id),
-      (holder) => holder === undefined,
-      'the killed holder is let go',
-    );
-    const resumed = await mine.hold(id);
-    expect(resumed.held).toBe(true);
-    expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
-    if (resumed.held) await resumed.hold.release();
-    expect(await place.open().holderOf(id)).toBeUndefined();
-    expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
-  });
-
-  it('lockHolder reads who holds an account lock without taking it: nobody, a live holder, nobody again once it lets go or is killed', async () => {
-    const place = await backend().fresh();
-    const mine = place.open();
-    const theirs = place.open();
-    const scope = `${SCOPE}keep`;
-    expect(await theirs.lockHolder(scope)).toBeUndefined();
-    // Asking about a free lock took nothing: it is free for the next taker.
-    const taken = await mine.lock(scope, { waitMs: 0 });
-    if (!taken.held) throw new Error('the lock was not taken after a look');
-    expect(await theirs.lockHolder(scope)).toMatchObject({ pid: process.pid, host: hostname() });
-    expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
-    await taken.hold.release();
-    expect(await theirs.lockHolder(scope)).toBeUndefined();
-
-    const other = otherProcess(place);
-    const otherLocks = () => other.ask({ do: 'lock', scope, name: 'keep' });
-    expect(await otherLocks()).toMatchObject({ held: true });
-    expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
     // Many looks while it holds the lock change nothing for it: it still holds it.
-    for (let look = 0; look < 5; look++) await mine.lockHolder(scope);
+    for (let look = 0; look < 5; look++) expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
     const held = { held: false, holder: { pid: other.child.pid, host: hostname() } };
     expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject(held);
     expect(await mine.lock(scope, { waitMs: 200 })).toMatchObject(held);
     // A wait that the other process's release ends; then this process is the holder it is told of.
     const waiting = mine.lock(scope, { waitMs: 20_000 });
-    await other.ask({ do: 'release', name: 'keep' });
+    await other.ask({ do: 'release', name: 'roll' });
     const got = await waiting;
     if (!got.held) throw new Error('the released lock was not taken');
     expect(await otherLocks()).toMatchObject({ held: false, holder: { pid: process.pid } });
     await got.hold.release();
     expect(await otherLocks()).toMatchObject({ held: true });
+
     other.child.kill('SIGKILL');
     await other.exited;
     await eventually(
-      () => mine.lockHolder(scope),
-      (holder) => holder === undefined,
-      'the killed holder is no longer named',
+      async () => [await mine.holderOf(id), await mine.lockHolder(scope)],
+      (holders) => holders.every((named) => named === undefined),
+      'the killed holder is let go',
     );
-    expect((await mine.lock(scope, { waitMs: 20_000 })).held).toBe(true);
+    const resumed = await mine.hold(id);
+    expect(resumed.held).toBe(true);
+    expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
+    // Let go, nobody holds it, and it stays unresolved for the next resume.
+    if (resumed.held) await resumed.hold.release();
+    expect(await place.open().holderOf(id)).toBeUndefined();
+    expect((await mine.get(id))?.outcome).toBe('pending');
+    expect((await mine.lock(scope, { waitMs: 0 })).held).toBe(true);
   });
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
-    const place = await backend().fresh();
+    const place = await fresh();
     const writer = place.open();
     const reader = place.open();
     const heartbeats = writer.keeperHeartbeats!;
@@ -337,7 +324,7 @@ function conformance(backend: () => Backend): void {
     const key = 'hpk_test_EchoedByTheServer0000001';
     registerSecret(key);
     registerSecret('correct-horse-battery', '***');
-    const place = await backend().fresh();
+    const place = await fresh();
     const entry = await place.open().begin(fields());
     const message = `key ${key} may not add today (store password correct-horse-battery)`;
     await place.open().update(entry.id, { outcome: 'rejected', error_code: 'limit_exceeded', message });
@@ -351,19 +338,17 @@ function conformance(backend: () => Backend): void {
 }
 
 describe('the local file journal', () => {
-  conformance(() => ({
-    async fresh() {
-      const dir = join(built.scratch, `file-${(counter += 1)}`);
-      return {
-        open: (options = {}) => openJournal({ dir, now: options.now }),
-        child: { backend: 'file', dir },
-        async loseLock() {
-          // An operator clearing the locks folder: the record that says who holds it is gone.
-          rmSync(join(dir, 'locks'), { recursive: true, force: true });
-        },
-      };
-    },
-  }));
+  conformance(async () => {
+    const dir = join(built.scratch, `file-${(counter += 1)}`);
+    return {
+      open: (options = {}) => openJournal({ dir, now: options.now }),
+      child: { backend: 'file', dir },
+      async loseLock() {
+        // An operator clearing the locks folder: the record that says who holds it is gone.
+        rmSync(join(dir, 'locks'), { recursive: true, force: true });
+      },
+    };
+  });
 });
 
 // Without server binaries the reason is the suite's name; under CI=true it runs and fails, as the other team-store suites do.
@@ -371,34 +356,32 @@ describe.skipIf(SKIP_POSTGRES)(
   `the PostgreSQL team store${SKIP_POSTGRES ? ` (skipped: ${POSTGRES_MISSING})` : ''}`,
   () => {
     const server = usePostgres({ shared: true });
-    conformance(() => ({
-      async fresh() {
-        const url = await server().createDatabase();
-        const database = new URL(url).pathname.slice(1);
-        const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
-        return {
-          open: (options = {}) => {
-            const journal = new PostgresJournal({
-              url,
-              shown: 'postgres://hedge:***@127.0.0.1/test',
-              source: 'the test',
-              fallbackDir,
-              now: options.now,
-            });
-            opened.push(journal);
-            return journal;
-          },
-          child: { backend: 'postgres', url, fallbackDir },
-          async loseLock(_journal, scope) {
-            // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
-            await server().query(
-              database,
-              `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
-              [`lock:${scope}`],
-            );
-          },
-        };
-      },
-    }));
+    conformance(async () => {
+      const url = await server().createDatabase();
+      const database = new URL(url).pathname.slice(1);
+      const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
+      return {
+        open: (options = {}) => {
+          const journal = new PostgresJournal({
+            url,
+            shown: 'postgres://hedge:***@127.0.0.1/test',
+            source: 'the test',
+            fallbackDir,
+            now: options.now,
+          });
+          opened.push(journal);
+          return journal;
+        },
+        child: { backend: 'postgres', url, fallbackDir },
+        async loseLock(_journal, scope) {
+          // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
+          await server().query(
+            database,
+            `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
+            [`lock:${scope}`],
+          );
+        },
+      };
+    });
   },
 );

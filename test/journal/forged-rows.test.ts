@@ -146,12 +146,7 @@ describeWithPostgres(
       expect(t.trades().slice(before)).toEqual([]);
 
       const listed = await team.c.hedge(['journal', '--pending', '--json']);
-      const checks = Object.fromEntries(
-        (JSON.parse(listed.stdout) as Array<{ id: string; seal_check?: string }>).map((entry) => [
-          entry.id,
-          entry.seal_check,
-        ]),
-      );
+      const checks = Object.fromEntries(JSON.parse(listed.stdout).map((entry: any) => [entry.id, entry.seal_check]));
       expect(checks).toEqual({ [String(unsealed.id)]: 'unsealed', [String(foreign.id)]: 'forged' });
       const table = await team.c.hedge(['journal', '--pending']);
       const [header, ...rows] = table.stdout.trimEnd().split('\n');

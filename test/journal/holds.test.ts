@@ -1,12 +1,11 @@
-// Holds, account locks, segments and refusals of the local journal, in-process against real
-// folders. A "holder" that is another process is a real child (`sleep`), so liveness is the
-// system's answer, never a mock: alive while it runs, dead the instant it is killed with SIGKILL.
+// Holds, segments and refusals of the local journal, in-process against real folders (a holder
+// killed, and account locks: conformance.test.ts). A "holder" that is another process is a real
+// child (`sleep`), so liveness is the system's answer, never a mock.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -14,32 +13,23 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { keeperLockPlace } from '../../src/features/keeper/keeper-heartbeat.js';
 import { processStart } from '../../src/core/files/file-lock.js';
 import { rotate } from '../../src/platform/journal/segments.js';
-import { lockPath } from '../../src/platform/journal/journal.js';
-import { ARCHIVE_DIR_NAME, keyFingerprint, openJournal, type BeginFields } from '../../src/platform/journal/index.js';
+import { ARCHIVE_DIR_NAME, openJournal } from '../../src/platform/journal/index.js';
+import { KEY_ID, openFields, T0, tempFolders } from './local-journal.js';
 
-const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
 const SINCE = '2025-01-15T09:00:00.000Z';
-const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
 
-const folders: string[] = [];
+const tempFolder = tempFolders('hedge-journal-holds-');
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'hedge-journal-holds-'));
-  folders.push(folder);
-  return folder;
-}
 
 const stateDir = () => join(tempFolder(), 'state');
 const caught = (promise: Promise<unknown>) =>
@@ -48,32 +38,12 @@ const caught = (promise: Promise<unknown>) =>
     (error: Error) => error,
   );
 
-function fields(overrides: Partial<BeginFields> = {}): BeginFields {
-  return {
-    profile: 'desk',
-    environment: 'test',
-    base_url_host: 'partner.example:8443',
-    key_id: KEY_ID,
-    command: 'add',
-    argv: ['add', 'USDTNGN', 'sell', '100'],
-    request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'sell', notional_usd: 100 } },
-    idempotency_key: 'idem-0001',
-    ...overrides,
-  };
-}
-
 /** A live process other than this one, and its start token (what the journal records to tell a reused pid apart). */
 async function otherProcess(): Promise<{ child: ChildProcess; pid: number; start: string | undefined }> {
   const child = spawn('sleep', ['60'], { stdio: 'ignore' });
   children.push(child);
   await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
   return { child, pid: child.pid!, start: processStart(child.pid!) };
-}
-
-async function killed(child: ChildProcess): Promise<void> {
-  const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await gone;
 }
 
 /** The holder record that process would have written for itself. */
@@ -88,7 +58,7 @@ const holderRecord = (holder: { pid: number; start?: string; host?: string }) =>
 /** An unresolved entry in the file, held by that process (as its own begin would have recorded it). */
 function heldEntryFile(dir: string, id: string, holder: { pid: number; start?: string; host?: string }): void {
   mkdirSync(dir, { recursive: true });
-  const record = { id, at: SINCE, ...fields(), host: holder.host ?? hostname(), holder: holderRecord(holder) };
+  const record = { id, at: SINCE, ...openFields(), host: holder.host ?? hostname(), holder: holderRecord(holder) };
   writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ ...record, outcome: 'pending' })}\n`);
 }
 
@@ -96,7 +66,7 @@ function heldEntryFile(dir: string, id: string, holder: { pid: number; start?: s
 async function resolved(journal: ReturnType<typeof openJournal>, keys: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (const key of keys) {
-    const entry = await journal.begin(fields({ idempotency_key: key }));
+    const entry = await journal.begin(openFields({ idempotency_key: key }));
     await journal.update(entry.id, { outcome: 'done' });
     ids.push(entry.id);
   }
@@ -110,7 +80,7 @@ const rotateAll = (file: string) =>
 describe('holds: an entry is held by the live process that carries it', () => {
   it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
     const journal = openJournal({ dir: stateDir(), now: () => T0 });
-    const entry = await journal.begin(fields());
+    const entry = await journal.begin(openFields());
     const mine = {
       pid: process.pid,
       host: hostname(),
@@ -139,26 +109,6 @@ describe('holds: an entry is held by the live process that carries it', () => {
     expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: finisher });
   });
 
-  it('an entry held by another live process is not taken; once that process is killed (SIGKILL) it is, at once', async () => {
-    const dir = stateDir();
-    const other = await otherProcess();
-    heldEntryFile(dir, 'a_held00000001', other);
-    const journal = openJournal({ dir, now: () => T0 });
-    const holder = { pid: other.pid, host: hostname(), since: SINCE, session: 'othersession' };
-    expect(await journal.holderOf('a_held00000001')).toEqual(holder);
-    expect(await journal.hold('a_held00000001')).toEqual({ held: false, holder });
-
-    await killed(other.child);
-    expect(await journal.holderOf('a_held00000001')).toBeUndefined();
-    const taken = await journal.hold('a_held00000001');
-    expect((await journal.get('a_held00000001'))?.holder).toMatchObject({ pid: process.pid, host: hostname() });
-    // Let go: nobody holds it, and it stays unresolved for the next resume.
-    if (!taken.held) throw new Error('not taken');
-    await taken.hold.release();
-    expect(await journal.holderOf('a_held00000001')).toBeUndefined();
-    expect((await journal.get('a_held00000001'))?.outcome).toBe('pending');
-  });
-
   it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live', async () => {
     const dir = stateDir();
     const other = await otherProcess();
@@ -176,30 +126,16 @@ describe('holds: an entry is held by the live process that carries it', () => {
   });
 });
 
-describe('account locks', () => {
-  it('a lock whose holder was killed (SIGKILL) is taken at once', async () => {
-    const dir = stateDir();
-    const other = await otherProcess();
-    mkdirSync(join(dir, 'locks'), { recursive: true });
-    const journal = openJournal({ dir });
-    // Write the record as that process would have: the file the journal uses for this scope.
-    writeFileSync(lockPath(dir, 'scope'), JSON.stringify({ scope: 'scope', holder: holderRecord(other) }));
-    expect(await journal.lock('scope', { waitMs: 0 })).toMatchObject({ held: false, holder: { pid: other.pid } });
-    await killed(other.child);
-    expect((await journal.lock('scope', { waitMs: 0 })).held).toBe(true);
-  });
-});
-
 describe('segments: appends read only the active segment', () => {
   it('past a size bound, resolved entries move to dated archives; unresolved and open groups stay; list and get still see all', async () => {
     const dir = stateDir();
     let time = T0;
     const journal = openJournal({ dir, now: () => time, rotateBytes: 16 * 1024, keepResolved: 5 });
-    const early = await journal.begin(fields({ idempotency_key: 'still-open' }));
+    const early = await journal.begin(openFields({ idempotency_key: 'still-open' }));
     const rollOpen = await journal.begin(
-      fields({ idempotency_key: 'roll-open', group: 'roll-1', leg: 'open', outcome: 'planned' }),
+      openFields({ idempotency_key: 'roll-open', group: 'roll-1', leg: 'open', outcome: 'planned' }),
     );
-    const rollClose = await journal.begin(fields({ idempotency_key: 'roll-close', group: 'roll-1', leg: 'close' }));
+    const rollClose = await journal.begin(openFields({ idempotency_key: 'roll-close', group: 'roll-1', leg: 'close' }));
     await journal.update(rollClose.id, { outcome: 'done' });
     const ids: string[] = [];
     for (let index = 0; index < 120; index++) {
@@ -222,7 +158,7 @@ describe('segments: appends read only the active segment', () => {
     expect((await listed({ pending: true })).sort()).toEqual([early.id, rollOpen.id].sort());
     expect(await listed({ since: T0 + 24 * 3_600_000 })).toEqual(ids.slice(48).reverse());
     expect((await journal.get(ids[0]!))?.outcome).toBe('done');
-    const { environment, base_url_host, command, request } = fields();
+    const { environment, base_url_host, command, request } = openFields();
     const match = { environment, base_url_host, key_id: KEY_ID, command, body: request.body };
     expect((await journal.findUnresolvedMatch(match))?.id).toBe(early.id);
   });
@@ -235,7 +171,7 @@ describe('segments: appends read only the active segment', () => {
     expect(readdirSync(join(dir, ARCHIVE_DIR_NAME))).toHaveLength(1);
     const active = readFileSync(journal.file, 'utf8').trim().split('\n');
     expect(active.map((line) => JSON.parse(line).seq).filter((seq) => seq !== undefined)).toEqual([3]);
-    expect((await journal.begin(fields({ idempotency_key: 'after' }))).seq).toBe(4);
+    expect((await journal.begin(openFields({ idempotency_key: 'after' }))).seq).toBe(4);
     expect((await journal.list()).map((entry) => entry.seq)).toEqual([4, 3, 2, 1]);
   });
 });
@@ -253,26 +189,6 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(target)).toEqual([]);
   };
-
-  it('a journal that is a symbolic link is never followed: not read, not written, and its target is untouched', async () => {
-    const folder = tempFolder();
-    const dir = join(folder, 'state');
-    mkdirSync(dir);
-    const target = join(folder, 'elsewhere.txt');
-    writeFileSync(target, 'not yours\n');
-    chmodSync(target, 0o644);
-    symlinkSync(target, join(dir, 'journal.jsonl'));
-    const journal = openJournal({ dir });
-    const failure = await caught(journal.begin(fields()));
-    expect(describeError(failure)).toMatchObject({
-      exitCode: 13,
-      code: 'state',
-      details: { path: join(dir, 'journal.jsonl') },
-    });
-    expect(failure.message).toContain('is a symbolic link');
-    await expect(journal.list()).rejects.toThrow('is a symbolic link');
-    expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o777]).toEqual(['not yours\n', 0o644]);
-  });
 
   it('a locks/ or journal-archive/ folder that is a symbolic link is refused, never followed: its target keeps its mode and gets no file', async () => {
     const folder = tempFolder();
@@ -308,10 +224,10 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   it('a journal file another user may change, or that belongs to another user, is refused with the fix; a FIFO without waiting', async () => {
     const journal = openJournal({ dir: stateDir(), now: () => T0 });
     const { file } = journal;
-    await journal.begin(fields());
+    await journal.begin(openFields());
     const before = readFileSync(file, 'utf8');
     chmodSync(file, 0o666);
-    const failure = await caught(journal.begin(fields({ idempotency_key: 'idem-0002' })));
+    const failure = await caught(journal.begin(openFields({ idempotency_key: 'idem-0002' })));
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state', details: { path: file } });
     expect(failure.message).toBe(
       `Cannot read the action journal ${file}: other users can change it (mode 0666); run \`chmod go-w ${file}\`.`,
@@ -336,7 +252,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   it('a folder that cannot be made (a file in the way) is exit 13 naming it', async () => {
     const folder = tempFolder();
     writeFileSync(join(folder, 'state'), '');
-    const failure = await caught(openJournal({ dir: join(folder, 'state', 'hedge') }).begin(fields()));
+    const failure = await caught(openJournal({ dir: join(folder, 'state', 'hedge') }).begin(openFields()));
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
     expect(failure.message).toContain(join(folder, 'state', 'hedge'));
   });

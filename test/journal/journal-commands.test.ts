@@ -100,9 +100,7 @@ describe('hedge journal', () => {
     expect(entries[1]!.message).toBe(HOSTILE);
 
     const pending = await hedge(['journal', '--pending', '--json']);
-    expect(
-      (JSON.parse(pending.stdout) as Array<{ id: string; outcome: string }>).map((e) => [e.id, e.outcome]),
-    ).toEqual([
+    expect(JSON.parse(pending.stdout).map((e: any) => [e.id, e.outcome])).toEqual([
       ['a_close003', 'submitted'],
       ['a_add00002', 'unknown'],
     ]);
@@ -111,7 +109,7 @@ describe('hedge journal', () => {
   it('--since takes a date, an ISO time or a time ago; --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
     writeJournal();
     const ids = async (...flags: string[]) =>
-      (JSON.parse((await hedge(['journal', '--json', ...flags])).stdout) as Array<{ id: string }>).map((e) => e.id);
+      JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
     const newest = ['a_close003', 'a_add00002'];
     expect([
       await ids('--since', '1d'),

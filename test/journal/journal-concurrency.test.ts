@@ -126,10 +126,7 @@ describe('identical writes side by side', () => {
       saysWhy(run);
     }
     expect(adds(t)).toHaveLength(1);
-    const journal = JSON.parse((await t.hedge(['journal', '--pending', '--json'])).stdout) as Array<{
-      id: string;
-      holder?: { pid: number };
-    }>;
+    const journal = await journalEntries(t, '--pending');
     expect(journal).toHaveLength(1);
     expect(journal[0]!.holder?.pid).toBe(child!.pid);
     expect(others[0]!.stderr).toContain(journal[0]!.id);
@@ -288,11 +285,7 @@ describe('killed at a random moment, then run again two at a time', () => {
       const first = await killed;
 
       const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 2);
-      const entries = JSON.parse((await t.hedge(['journal', '--json'])).stdout) as Array<{
-        command: string;
-        outcome: string;
-        idempotency_key: string;
-      }>;
+      const entries = await journalEntries(t);
       const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
       const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
       const context = `round ${round}, killed at request ${k} (${first.signal ?? `exit ${first.code}`}); exits ${runs.map((run) => run.code).join(', ')}`;

@@ -9,16 +9,6 @@ import { exits, journalEntries } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
 
-interface Entry {
-  id: string;
-  command: string;
-  outcome: string;
-  idempotency_key: string;
-  message?: string;
-}
-
-const journal = journalEntries<Entry>;
-
 describe('--idempotency-key names one request', () => {
   it('a key from an entry with another body is refused (exit 2), nothing is sent, and that entry keeps its outcome', async () => {
     const simulator = await startSimulator();
@@ -26,7 +16,7 @@ describe('--idempotency-key names one request', () => {
     // An add answered 5xx on every attempt: its outcome unknown, its entry unresolved, with its key.
     simulator.sandbox.setFaults({ next5xx: 5, match: { method: 'POST', path: '/hedges/add' } });
     exits(await simulator.hedge(['add', 'USDTNGN', 'buy', '500']), 5);
-    const [pending] = await journal(simulator);
+    const [pending] = await journalEntries(simulator);
     expect(pending).toMatchObject({ command: 'add', outcome: 'unknown' });
     const writesBefore = simulator.writes().length;
 
@@ -37,7 +27,7 @@ describe('--idempotency-key names one request', () => {
       `hedge resume ${pending!.id}`,
     );
     expect(simulator.writes()).toHaveLength(writesBefore);
-    const after = await journal(simulator);
+    const after = await journalEntries(simulator);
     expect(after.map((entry) => [entry.id, entry.outcome])).toEqual([[pending!.id, 'unknown']]);
   });
 });
@@ -53,7 +43,7 @@ describe('a write refused before it was sent', () => {
     );
     expect(short.stderr).not.toContain('outcome is unknown');
     expect(simulator.writes()).toHaveLength(0);
-    const [entry] = await journal(simulator);
+    const [entry] = await journalEntries(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'abandoned' });
 
     const again = exits(await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait']), 0);

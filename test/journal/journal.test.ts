@@ -2,19 +2,11 @@
 // goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
 // rule, the key guard, and reading a file a crash left with a torn line.
 import { redactKey } from '../../src/core/security/secrets.js';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { KEY_ID, openFields, T0, tempFolders } from './local-journal.js';
 import {
   canonicalJson,
   isUnresolved,
@@ -23,23 +15,10 @@ import {
   keyFingerprint,
   openJournal,
   OUTCOMES,
-  type BeginFields,
   type SkippedLine,
 } from '../../src/platform/journal/index.js';
 
-const T0 = Date.UTC(2025, 0, 15, 9, 30, 0);
-const KEY_ID = keyFingerprint('hpk_test_JournalUnitKey0000001');
-
-const folders: string[] = [];
-afterEach(() => {
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-});
-
-function tempFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'hedge-journal-unit-'));
-  folders.push(folder);
-  return folder;
-}
+const tempFolder = tempFolders('hedge-journal-unit-');
 
 function setUp(options: { dir?: string } = {}) {
   const dir = options.dir ?? join(tempFolder(), 'state');
@@ -54,24 +33,6 @@ function setUp(options: { dir?: string } = {}) {
       time = ms;
     },
     fileText: () => readFileSync(journal.file, 'utf8'),
-  };
-}
-
-function openFields(overrides: Partial<BeginFields> = {}): BeginFields {
-  return {
-    profile: 'desk',
-    environment: 'test',
-    base_url_host: 'partner.example:8443',
-    key_id: KEY_ID,
-    command: 'open',
-    argv: ['hedge', 'open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-    request: {
-      method: 'POST',
-      path: '/hedges',
-      body: { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
-    },
-    idempotency_key: 'idem-0001',
-    ...overrides,
   };
 }
 
@@ -216,53 +177,7 @@ describe('the key guard', () => {
   });
 });
 
-describe('list and get', () => {
-  it('newest first, by creation; --pending keeps the unresolved ones; --since keeps those created at or after; limit keeps the newest', async () => {
-    const { journal, setTime } = setUp();
-    const first = await journal.begin(openFields({ idempotency_key: 'k1' }));
-    setTime(T0 + 60_000);
-    const second = await journal.begin(openFields({ idempotency_key: 'k2', command: 'close' }));
-    setTime(T0 + 120_000);
-    const third = await journal.begin(openFields({ idempotency_key: 'k3', command: 'add' }));
-    setTime(T0 + 180_000);
-    await journal.update(second.id, { outcome: 'done' });
-    await journal.update(third.id, { outcome: 'unknown' });
-    const ids = async (options = {}) => (await journal.list(options)).map((entry) => entry.id);
-
-    expect(await ids()).toEqual([third.id, second.id, first.id]);
-    expect((await journal.list({ pending: true })).map((entry) => [entry.id, entry.outcome])).toEqual([
-      [third.id, 'unknown'],
-      [first.id, 'pending'],
-    ]);
-    expect([
-      await ids({ since: T0 + 60_000 }),
-      await ids({ since: T0 + 60_001 }),
-      await ids({ limit: 2 }),
-      await ids({ pending: true, since: T0, limit: 1 }),
-      await ids({ limit: 0 }),
-    ]).toEqual([[third.id, second.id], [third.id], [third.id, second.id], [third.id], []]);
-  });
-
-  it('get takes a full id or a unique prefix (any case); an ambiguous prefix names the candidates', async () => {
-    const { journal } = setUp();
-    // Same clock time: the ids share their first 10 characters and differ in the random tail.
-    const ids: string[] = [];
-    for (let index = 0; index < 3; index++) ids.push((await journal.begin(openFields())).id);
-    const shared = `a_${T0.toString(36)}`;
-    for (const id of ids) expect(id.startsWith(shared)).toBe(true);
-
-    expect((await journal.get(ids[1]!))?.id).toBe(ids[1]);
-    let unique = ids[0]!.slice(0, shared.length + 1);
-    while (ids.filter((other) => other.startsWith(unique)).length > 1) unique = ids[0]!.slice(0, unique.length + 1);
-    expect((await journal.get(unique.toUpperCase()))?.id).toBe(ids[0]);
-    await expect(journal.get(shared)).rejects.toMatchObject({
-      name: 'JournalError',
-      message: `"${shared}" matches 3 journal entries: ${[...ids].reverse().join(', ')}.`,
-      hint: 'Type more of the id.',
-    });
-    expect([await journal.get('a_zzzzzzzzzzzz'), await journal.get('')]).toEqual([undefined, undefined]);
-  });
-
+describe('list and get (the rest for every backend: conformance.test.ts)', () => {
   it('reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
     const { journal, dir } = setUp();
     expect(await journal.list()).toEqual([]);
@@ -273,7 +188,7 @@ describe('list and get', () => {
   });
 });
 
-describe('findUnresolvedMatch: the same request rule', () => {
+describe('findUnresolvedMatch: the same request rule (the newest, in any key order: conformance.test.ts)', () => {
   const body = { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 };
   const same = {
     environment: 'test' as const,
@@ -282,21 +197,6 @@ describe('findUnresolvedMatch: the same request rule', () => {
     command: 'open',
     body,
   };
-
-  it('matches the newest unresolved entry with the same identity, command and body (any key order)', async () => {
-    const { journal, setTime } = setUp();
-    const older = await journal.begin(openFields());
-    setTime(T0 + 1_000);
-    const newer = await journal.begin(openFields({ idempotency_key: 'idem-0002' }));
-    await journal.update(newer.id, { outcome: 'unknown' });
-    const reordered = { tenor_days: 3, notional_usd: 10000, side: 'buy', market: 'USDTNGN' };
-    expect((await journal.findUnresolvedMatch({ ...same, body: reordered }))?.id).toBe(newer.id);
-
-    await journal.update(newer.id, { outcome: 'abandoned' });
-    expect((await journal.findUnresolvedMatch(same))?.id).toBe(older.id);
-    await journal.update(older.id, { outcome: 'rejected' });
-    expect(await journal.findUnresolvedMatch(same)).toBeUndefined();
-  });
 
   it('does not match across environment, host, key, command or body; compares group and leg only when given', async () => {
     const { journal } = setUp();

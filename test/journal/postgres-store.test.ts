@@ -1,12 +1,12 @@
 // The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts),
 // beyond what the backends' conformance suite (conformance.test.ts) asks of it: the schema made on
 // first use (once, however many start at the same moment) and migrated, a begin committed before it
-// returns, a store that cannot be reached, and the fallback record when the store fails after a send.
+// returns, and the fallback record when the store fails after a send (a store that cannot be
+// reached at all: team-store.test.ts).
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
-import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/postgres-schema.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
@@ -96,28 +96,6 @@ describeWithPostgres(
       expect(done.resolved_at).toBe(done.updated_at);
       expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
       expect((await server().query(database, 'SELECT scope FROM hedge.holders')).rows).toEqual([]);
-      await expect(journal.update('a_nothere0000', { outcome: 'done' })).rejects.toThrow(
-        /No journal entry a_nothere0000/,
-      );
-    });
-
-    it('a store that cannot be reached: a state error (exit 13) naming the store without its password, and what to do', async () => {
-      const url = `postgres://hedge:hunter2-secret@127.0.0.1:${await closedPort()}/nothing`;
-      const journal = journalAt(url, { shown: 'postgres://hedge:***@127.0.0.1/nothing' });
-      const error = await journal.begin(fields()).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(JournalStoreError);
-      expect((error as Error).message).toBe(
-        'The team journal store postgres://hedge:***@127.0.0.1/nothing cannot be reached: connection refused (while connecting).',
-      );
-      const described = describeError(error);
-      expect(described).toMatchObject({
-        hint: expect.stringMatching(/refuses writes before sending anything; reads of the API .* still work/),
-        exitCode: 13,
-        code: 'state',
-        kind: 'state',
-        details: { store: 'postgres://hedge:***@127.0.0.1/nothing' },
-      });
-      expect(JSON.stringify(described)).not.toContain('hunter2');
     });
 
     it('the store failing after a send: the update is kept in the local file as a fallback record, and migrating merges it once', async () => {
@@ -325,14 +303,3 @@ describeWithPostgres(
   },
   { shared: true },
 );
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}

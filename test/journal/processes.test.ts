@@ -26,12 +26,6 @@ afterEach(() => {
   running.clear();
 });
 
-interface Writer {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
-}
-
 function startWriter(options: {
   dir: string;
   writer: number;
@@ -39,7 +33,7 @@ function startWriter(options: {
   umask?: number;
   rotateBytes?: number;
   barrier?: boolean;
-}): Writer {
+}) {
   const child = spawn(
     process.execPath,
     [CHILD, JSON.stringify({ bundle: built.bundle, lockStaleMs: LOCK_STALE_MS, ...options })],
@@ -58,6 +52,7 @@ function startWriter(options: {
   });
   return { child, output: () => stdout, exited };
 }
+type Writer = ReturnType<typeof startWriter>;
 
 /**
  * WRITERS writers of ENTRIES entries each, started together: each waits, loaded, until every one is

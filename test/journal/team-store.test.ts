@@ -16,19 +16,6 @@ import { exits, journalEntries, killWhen, lastJson, waitingAfter } from '../supp
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-interface Entry {
-  id: string;
-  command: string;
-  outcome: string;
-  idempotency_key: string;
-  profile?: string;
-  host?: string;
-  holder?: { pid: number; host: string; session: string; since: string };
-  hedge_id?: string;
-}
-
-const journalOf = journalEntries<Entry>;
-
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 async function migrate(machine: Machine) {
   const run = exits(await machine.hedge(['journal', 'migrate', '--json']), 0);
@@ -51,7 +38,7 @@ describeWithPostgres(
       exits(await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true }), 0);
       expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
-      const seen = await journalOf(team.c);
+      const seen = await journalEntries(team.c);
       expect(seen.map((entry) => [entry.command, entry.profile, entry.host, entry.outcome])).toEqual([
         ['open', 'desk-b', hostname(), 'filled'],
         ['open', 'desk-a', hostname(), 'filled'],
@@ -81,7 +68,7 @@ describeWithPostgres(
         'SELECT id, profile, host FROM hedge.entries ORDER BY created_at',
       );
       expect(rows.rows.map((row) => row.profile)).toEqual(['desk-a', 'desk-b']);
-      expect((await journalOf(team.a)).map((entry) => entry.id)).toEqual(seen.map((entry) => entry.id));
+      expect((await journalEntries(team.a)).map((entry) => entry.id)).toEqual(seen.map((entry) => entry.id));
 
       // The table and TSV name the machine.
       const tsv = await team.c.hedge(['journal']);
@@ -164,7 +151,7 @@ describeWithPostgres(
       expect(hedge().pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
 
       // B sees A's unresolved add, begun on A.
-      const [left] = await journalOf(team.b, '--pending');
+      const [left] = await journalEntries(team.b, '--pending');
       expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
       t.advance(LAND_MS);
       exits(await team.b.hedge(['resume', left!.id, '--json']), 0, `with key ${left!.idempotency_key}`);
@@ -173,7 +160,7 @@ describeWithPostgres(
       expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
 
       // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
-      const [entry] = (await journalOf(team.c)).filter((candidate) => candidate.command === 'add');
+      const [entry] = (await journalEntries(team.c)).filter((candidate) => candidate.command === 'add');
       expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
       exits(await team.c.hedge(['resume', left!.id]), 2, 'already resolved');
       expect(t.writes().filter((candidate) => candidate.path === '/hedges/add')).toHaveLength(adds.length);
@@ -189,9 +176,9 @@ describeWithPostgres(
       };
       exits(await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
       exits(await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json']), 0);
-      const mine = await journalOf(solo);
+      const mine = await journalEntries(solo);
       expect(mine).toHaveLength(2);
-      expect(await journalOf(team.c)).toEqual([]);
+      expect(await journalEntries(team.c)).toEqual([]);
 
       // Then the profile joins the team store (the password comes from PGPASSWORD, never the command line).
       exits(
@@ -210,7 +197,7 @@ describeWithPostgres(
         ['desk-a', team.urlWithoutPassword],
         ['solo', team.urlWithoutPassword],
       ]);
-      expect(await journalOf(solo)).toEqual([]);
+      expect(await journalEntries(solo)).toEqual([]);
 
       const ids = mine.map((entry) => entry.id).reverse();
       expect([await migrate(solo), await migrate(solo)]).toMatchObject([
@@ -220,7 +207,7 @@ describeWithPostgres(
       const human = await solo.hedge(['journal', 'migrate']);
       expect(human.stderr).toContain('0 added, 0 merged (a later outcome or a fallback record), 2 already there.');
 
-      const seen = await journalOf(team.c);
+      const seen = await journalEntries(team.c);
       expect(seen.map((entry) => entry.id)).toEqual(mine.map((entry) => entry.id));
       expect(seen.map((entry) => [entry.profile, entry.outcome])).toEqual([
         ['solo', 'filled'],
@@ -273,10 +260,10 @@ describeWithPostgres(
       ])
         expect(result.stderr).toContain(said);
 
-      const before = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
+      const before = (await journalEntries(team.c)).find((entry) => entry.command === 'add')!;
       expect(before).toMatchObject({ outcome: 'submitted', idempotency_key: key });
       expect(await migrate(team.a)).toMatchObject({ added: [], merged: [before.id], conflicts: [] });
-      const after = (await journalOf(team.c)).find((entry) => entry.command === 'add')!;
+      const after = (await journalEntries(team.c)).find((entry) => entry.command === 'add')!;
       expect(after).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
       expect(await migrate(team.a)).toMatchObject({ merged: [], present: [before.id] });
       expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
