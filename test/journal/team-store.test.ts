@@ -103,7 +103,7 @@ describeWithPostgres(
         const refused = exits(
           await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']),
           13,
-          `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused`,
+          `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused (while connecting).`,
         );
         expect(refused.stderr).toMatch(
           /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
