@@ -60,7 +60,13 @@ describeKeepers('hedge keep as a service', () => {
         (event) => event.event === 'drift' && event.side === 'sell',
         'the drift event',
       );
-      expect(drift).toMatchObject({ change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: [first.id] });
+      expect(drift).toMatchObject({
+        change: 'open',
+        notional_usd: 0,
+        target_usd: 2000,
+        hedge_ids: [first.id],
+        message: expect.stringMatching(/not re-opened until the target/),
+      });
       // Two more cycles: nothing re-opened, nothing sent.
       const opens = simulator.requests('POST', '/hedges').length;
       await eventAfter(keeper, keeper.events.length, 'cycle', 'a cycle');

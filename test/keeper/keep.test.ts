@@ -2,8 +2,7 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { readFileSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { utimesSync } from 'node:fs';
 import { expect } from 'vitest';
 import {
   activeNotional,
@@ -349,28 +348,6 @@ describeKeepers('hedge keep', () => {
     expect(simulator.active('sell')).toHaveLength(0);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
-
-  keeperTest(
-    'a refused open (the exposure cap) is an error event; the other rows go on, and --once exits with its code',
-    async ({ rig }) => {
-      const simulator = await rig.start({ exposureCapUsd: 50_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
-      const envSeen = join(simulator.configDir, 'hook-env.txt');
-      const alertCommand = `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`;
-      const events = await keepOnce(simulator, file, 3, '--alert-cmd', alertCommand);
-      const error = events.find((event) => event.event === 'error')!;
-      expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
-      expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
-      await oneFilled(simulator, 'buy', 'the buy fill');
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      expect(simulator.active('sell')).toHaveLength(0);
-      // The hook got the error event as one JSON line on its stdin.
-      const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
-      expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
-      // The hook never sees the key: the keeper leaves it out of the hook's environment.
-      expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
-    },
-  );
 
   keeperTest(
     'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
