@@ -221,9 +221,15 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest(
-    'a dry run refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing',
+    'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     async ({ rig }) => {
       const simulator = await rig.start();
+      const plain = writeTarget(simulator, [`${MARKET},sell,2000,1,,`], 'plain.csv');
+      const dry = exits(await simulator.hedge(['keep', plain, '--dry-run']), 0);
+      expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
+        dry_run: true,
+        notional_usd: 2000,
+      });
       const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
       const huge = writeTarget(simulator, [`${MARKET},sell,999999999,1,,`], 'huge.csv');
       for (const [file, code, exit, message] of [
@@ -256,6 +262,12 @@ describeKeepers('hedge keep as a service', () => {
       });
       expect(JSON.stringify(events)).not.toContain('run with --converge');
       expect(simulator.writes()).toHaveLength(0);
+      const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
+      exits(
+        await simulator.hedge(['keep', long, '--once']),
+        2,
+        'long.csv:2: roll_before must be shorter than the tenor',
+      );
     },
   );
 });

@@ -187,6 +187,10 @@ describeKeepers('hedge keep', () => {
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
       expect(await pendingActions(simulator)).toEqual([]);
+      // At target and far from maturity: a --once cycle sends nothing.
+      const writes = simulator.writes().length;
+      await keepOnce(simulator, file);
+      expect(simulator.writes()).toHaveLength(writes);
     },
   );
 
@@ -271,25 +275,6 @@ describeKeepers('hedge keep', () => {
     },
   );
 
-  keeperTest('--once run cron-style gives the same book: open, roll, re-open after a settlement', async ({ rig }) => {
-    const simulator = await rig.start();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const once = async (expected: string) => {
-      expect((await keepOnce(simulator, file)).map((event) => event.event)).toContain(expected);
-      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
-    };
-    await once('reopen');
-    simulator.advance(19 * HOUR);
-    await once('roll');
-    simulator.advance(30 * HOUR);
-    await once('reopen');
-    // At target and far from maturity: a cycle sends nothing.
-    const writes = simulator.writes().length;
-    await keepOnce(simulator, file);
-    expect(simulator.writes().length).toBe(writes);
-  });
-
   keeperTest(
     'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
     async ({ rig }) => {
@@ -361,26 +346,6 @@ describeKeepers('hedge keep', () => {
       ).toMatchObject({ action: 'close' });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
       expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
-    },
-  );
-
-  keeperTest(
-    '--dry-run says what a cycle would do and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
-    async ({ rig }) => {
-      const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-      const dry = exits(await simulator.hedge(['keep', file, '--dry-run']), 0);
-      expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
-        dry_run: true,
-        notional_usd: 2000,
-      });
-      expect(simulator.writes()).toHaveLength(0);
-      const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
-      exits(
-        await simulator.hedge(['keep', long, '--once']),
-        2,
-        'long.csv:2: roll_before must be shorter than the tenor',
-      );
     },
   );
 });
