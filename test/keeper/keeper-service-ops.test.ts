@@ -149,7 +149,7 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest(
-    '`hedge keep status` from another config folder shows the running keeper (exit 0), then a keeper killed with -9 as dead (exit 15)',
+    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
     async ({ rig }) => {
       const simulator = await rig.start();
       const home = tempDir('hedge-home-');
@@ -194,10 +194,25 @@ describeKeepers('hedge keep as a service', () => {
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
+      // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
+      for (const configDir of [simulator.configDir, other.path]) {
+        const second = exits(
+          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+          11,
+          `pid ${keeper.child().pid}`,
+          `config folder ${simulator.configDir}`,
+        );
+        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
+      }
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+
       keeper.child().kill('SIGKILL');
       await keeper.done;
       const dead = exits(await status(), 15);
       expect(JSON.parse(dead.stdout).state).toBe('dead');
+      exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(activeNotional(simulator, 'sell')).toBe(1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
       const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
       expect(JSON.parse(none.stdout).state).toBe('none');
@@ -255,42 +270,6 @@ describeKeepers('hedge keep as a service', () => {
       await stopKeeper(keeper);
       // Stopped with the keeper: nothing listens there any more.
       await expect(fetch(`http://${address}/healthz`)).rejects.toThrow();
-    },
-  );
-
-  keeperTest(
-    'one keeper per account across config folders: a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; once the first stops the place is free',
-    async ({ rig }) => {
-      const simulator = await rig.start();
-      // One user's home (its ~/.local/state/hedge), two config folders: a systemd unit's and an operator's shell's.
-      const home = tempDir('hedge-home-');
-      const shell = tempDir('hedge-shell-');
-      rig.later(() => home.remove());
-      rig.later(() => shell.remove());
-      const env = { HOME: home.path };
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-      const first = rig.keep(simulator, file, [], { env });
-      await eventAfter(first, 0, 'cycle', "the first keeper's first cycle");
-      await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
-
-      for (const configDir of [simulator.configDir, shell.path]) {
-        const second = exits(
-          await simulator.hedge(['keep', file, '--once'], { configDir, env }),
-          11,
-          `pid ${first.child().pid}`,
-          `config folder ${simulator.configDir}`,
-        );
-        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
-      }
-      // The second keepers sent nothing: one open on the server, the side at its target.
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-
-      // Once the first stops, the place is free.
-      await stopKeeper(first);
-      exits(await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env }), 0);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
     },
   );
 
