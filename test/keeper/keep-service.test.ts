@@ -169,23 +169,6 @@ describeKeepers('hedge keep as a service', () => {
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
 
-  keeperTest('--converge restores a side a colleague closed', async ({ rig }) => {
-    const simulator = await rig.start();
-    simulator.seedOpen('sell', 2000);
-    exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
-    expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
-      change: 'open',
-      side: 'sell',
-    });
-    expect(simulator.active('sell')).toHaveLength(0);
-    const restored = await keepOnce(simulator, file, 0, '--converge');
-    expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
-    await oneFilled(simulator, 'sell', 'the restored fill');
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-  });
-
   keeperTest(
     'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
     async ({ rig }) => {

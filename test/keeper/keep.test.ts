@@ -299,7 +299,7 @@ describeKeepers('hedge keep', () => {
   );
 
   keeperTest(
-    "a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours",
+    "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
     async ({ rig }) => {
       const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
@@ -315,6 +315,10 @@ describeKeepers('hedge keep', () => {
       });
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
+      const restored = await keepOnce(simulator, file, 0, '--converge');
+      expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
+      await oneFilled(simulator, 'sell', 'the restored fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
   );
 
