@@ -69,28 +69,6 @@ const due = (notionalUsd: number): SideView => ({
 });
 
 describe('rowScheduler', () => {
-  it('a row whose step never ends holds only that row: the other row rolls in the same cycle and the next', async () => {
-    const { acted, behaviour, cycle, scheduler, clock } = harness({
-      'USDTNGN sell': due(2000),
-      'USDTNGN buy': due(1000),
-    });
-    behaviour.set('USDTNGN sell', () => new Promise<void>(() => {})); // a close that never answers
-    const first = await cycle();
-    // The cycle waited for its steps only until the next cycle was due.
-    expect(clock.slept).toEqual([60_000]);
-    expect(acted).toEqual([
-      { row: 'USDTNGN sell', kind: 'roll' },
-      { row: 'USDTNGN buy', kind: 'roll' },
-    ]);
-    expect(first.rows.map((row) => row.state)).toEqual(['roll in flight', 'roll done']);
-    expect([...scheduler.busySides()]).toEqual(['USDTNGN sell']);
-    // Next cycle: the sell row's step is still in flight (not started again); the buy row is decided anew.
-    const second = await cycle();
-    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
-    expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
-    expect(second.rows[0]!.state).toMatch(/^roll in flight \(\d+ s\)$/);
-  });
-
   it('a covered side held for an unresolved action shows when its roll is due, and nothing is started on it', async () => {
     const maturity = START + 24 * HOUR;
     const { scheduler } = harness({});
