@@ -19,7 +19,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
-import { oneFilled } from './filled.js';
+import { oneFilled, eventIs } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
 const DAY = 24 * HOUR;
@@ -54,12 +54,7 @@ describeKeepers('hedge keep as a service', () => {
 
       exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       expect(hedgeOf(simulator, first.id).status).toBe('closed');
-      const drift = await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'drift' && event.side === 'sell',
-        'the drift event',
-      );
+      const drift = await eventAfter(keeper, 0, eventIs('drift', 'sell'), 'the drift event');
       expect(drift).toMatchObject({
         change: 'open',
         notional_usd: 0,
@@ -78,12 +73,7 @@ describeKeepers('hedge keep as a service', () => {
       writeFileSync(file, `market,side,notional_usd,tenor_days,until,roll_before\n${MARKET},sell,2000,7,,\n`);
       const before = keeper.events.length;
       keeper.child().kill('SIGHUP');
-      await eventAfter(
-        keeper,
-        before,
-        (event) => event.event === 'reopen' && event.side === 'sell',
-        'the re-open after the target changed',
-      );
+      await eventAfter(keeper, before, eventIs('reopen', 'sell'), 'the re-open after the target changed');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
@@ -139,18 +129,13 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const { simulator, seeded, file } = await rollOpenRefused(rig);
       const keeper = rig.keep(simulator, file);
-      const refused = await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'error' && event.action === 'roll',
-        'the refused roll',
-      );
+      const refused = await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll');
       expect(refused.code).toBe('capacity_exceeded');
       expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
-      await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
+      await eventAfter(keeper, 0, eventIs('reopen', 'sell'), 'the re-open');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(keeper.events.some((event) => event.event === 'drift')).toBe(false);
+      expect(keeper.events.some(eventIs('drift'))).toBe(false);
     },
   );
 
@@ -160,8 +145,8 @@ describeKeepers('hedge keep as a service', () => {
     expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
     expect(simulator.active('sell')).toHaveLength(0);
     const events = await keepOnce(simulator, file);
-    expect(events.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
-    expect(events.some((event) => event.event === 'drift')).toBe(false);
+    expect(events.some(eventIs('reopen', 'sell'))).toBe(true);
+    expect(events.some(eventIs('drift'))).toBe(false);
     await oneFilled(simulator, 'sell', 'the re-opened fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
@@ -175,7 +160,7 @@ describeKeepers('hedge keep as a service', () => {
       const events = await keepOnce(simulator, file);
       await oneFilled(simulator, 'buy', 'the fill');
       expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
-      expect(events.find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
+      expect(events.find(eventIs('reopen'))).toMatchObject({ tenor_days: 3 });
     },
   );
 
@@ -191,7 +176,7 @@ describeKeepers('hedge keep as a service', () => {
       );
       definition.status = 'disabled';
       const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
-      expect((await keepOnce(simulator, file, 3)).find((event) => event.event === 'error')).toMatchObject({
+      expect((await keepOnce(simulator, file, 3)).find(eventIs('error'))).toMatchObject({
         action: 'roll',
         code: 'market_disabled',
       });
@@ -206,7 +191,7 @@ describeKeepers('hedge keep as a service', () => {
       const simulator = await rig.start();
       const plain = writeTarget(simulator, [`${MARKET},sell,2000,1,,`], 'plain.csv');
       const dry = exits(await simulator.hedge(['keep', plain, '--dry-run']), 0);
-      expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
+      expect(lines(dry.stdout).find(eventIs('reopen'))).toMatchObject({
         dry_run: true,
         notional_usd: 2000,
       });
@@ -219,14 +204,14 @@ describeKeepers('hedge keep as a service', () => {
         const dry = await simulator.hedge(['keep', file, '--dry-run']);
         expect(dry.code, dry.stdout).toBe(exit);
         const events = lines(dry.stdout);
-        expect(events.find((event) => event.event === 'error')).toMatchObject({
+        expect(events.find(eventIs('error'))).toMatchObject({
           code,
           dry_run: true,
           action: 'reopen',
           message: expect.stringMatching(message),
         });
-        expect(events.find((event) => event.event === 'cycle')!.rows[0].state).toBe('reopen would be refused');
-        expect(events.some((event) => event.event === 'reopen')).toBe(false);
+        expect(events.find(eventIs('cycle'))!.rows[0].state).toBe('reopen would be refused');
+        expect(events.some(eventIs('reopen'))).toBe(false);
         for (const event of events) expect(event.dry_run, JSON.stringify(event)).toBe(true);
       }
       // --dry-run --converge: what converge would do, not "run with --converge".
@@ -234,7 +219,7 @@ describeKeepers('hedge keep as a service', () => {
       const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
       const converge = exits(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
       const events = lines(converge.stdout);
-      expect(events.find((event) => event.event === 'converge')).toMatchObject({
+      expect(events.find(eventIs('converge'))).toMatchObject({
         action: 'add',
         notional_usd: 500,
         dry_run: true,

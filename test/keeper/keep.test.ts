@@ -21,7 +21,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled } from './filled.js';
+import { oneFilled, eventIs } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
 /**
@@ -58,7 +58,7 @@ describeKeepers('hedge keep', () => {
       await until(
         () => {
           if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-          return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
+          return keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0;
         },
         'two rolls',
         18_000,
@@ -80,7 +80,7 @@ describeKeepers('hedge keep', () => {
     async ({ rig }) => {
       const { simulator, file } = await addAnswerLost(rig);
       const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
-      expect(lost.find((event) => event.event === 'error')).toMatchObject({
+      expect(lost.find(eventIs('error'))).toMatchObject({
         action: 'drift',
         code: 'outcome_unknown',
       });
@@ -88,7 +88,7 @@ describeKeepers('hedge keep', () => {
 
       // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
       const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
-      const held = pending.find((event) => event.event === 'skip' && event.side === 'sell');
+      const held = pending.find(eventIs('skip', 'sell'));
       expect(held?.reason).toMatch(/unresolved|left alone/);
       expect(addKeys(simulator).size).toBe(1);
 
@@ -96,7 +96,7 @@ describeKeepers('hedge keep', () => {
       const done = await keepOnce(simulator, file, 0, '--converge');
       expect(addKeys(simulator).size).toBe(1);
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(done.some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
+      expect(done.some(eventIs('converge', { resumed: true }))).toBe(true);
     },
   );
 
@@ -107,12 +107,7 @@ describeKeepers('hedge keep', () => {
       // own process (every later cycle would then see it "in progress" and leave the side alone).
       const { simulator, file } = await addAnswerLost(rig);
       const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
-      const lost = await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'error' && event.code === 'outcome_unknown',
-        'the lost add',
-      );
+      const lost = await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add');
       expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
@@ -121,7 +116,7 @@ describeKeepers('hedge keep', () => {
       const finished = await eventAfter(
         keeper,
         afterLoss,
-        (event) => event.event === 'converge' && event.resumed === true,
+        eventIs('converge', { resumed: true }),
         'the add finished by its key',
       );
       expect(finished.side).toBe('sell');
@@ -183,7 +178,7 @@ describeKeepers('hedge keep', () => {
 
       const events = await stopKeeper(keeper);
       expect(events.at(-1)!.event).toBe('stop');
-      expect(events.filter((event) => event.event === 'cycle').length).toBeGreaterThanOrEqual(3);
+      expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
       expect(await pendingActions(simulator)).toEqual([]);
@@ -223,7 +218,7 @@ describeKeepers('hedge keep', () => {
         expect(activeNotional(simulator, 'sell')).toBe(2000);
         expect(simulator.active('sell')).toHaveLength(1);
         expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
-        expect(events.some((event) => event.event === 'roll' && event.resumed === true)).toBe(true);
+        expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
       },
     );
   }
@@ -237,12 +232,7 @@ describeKeepers('hedge keep', () => {
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
       keeper.child().kill('SIGTERM');
       // Two signals sent at once may reach the process as one: the second goes once the first was taken.
-      await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'stop' && event.phase === 'requested',
-        'the first signal taken',
-      );
+      await eventAfter(keeper, 0, eventIs('stop', { phase: 'requested' }), 'the first signal taken');
       expect(keeper.ended()).toBeUndefined();
       keeper.child().kill('SIGTERM');
       const result = exits(await keeper.done, 143);
@@ -267,7 +257,7 @@ describeKeepers('hedge keep', () => {
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
       const events = await stopKeeper(keeper);
-      expect(events.some((event) => event.event === 'roll')).toBe(true);
+      expect(events.some(eventIs('roll'))).toBe(true);
       expect(events.at(-1)!.event).toBe('stop');
       await oneFilled(simulator, 'buy', 'the new hedge filled');
       expect(activeNotional(simulator, 'buy')).toBe(1500);
@@ -309,14 +299,14 @@ describeKeepers('hedge keep', () => {
       utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
       exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       const opens = simulator.requests('POST', '/hedges').length;
-      expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
+      expect((await keepOnce(simulator, file)).find(eventIs('drift'))).toMatchObject({
         side: 'sell',
         change: 'open',
       });
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
       const restored = await keepOnce(simulator, file, 0, '--converge');
-      expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
+      expect(restored.some(eventIs('reopen', 'sell'))).toBe(true);
       await oneFilled(simulator, 'sell', 'the restored fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
@@ -330,7 +320,7 @@ describeKeepers('hedge keep', () => {
     await oneFilled(simulator, 'sell', 'the fill');
     simulator.advance(19 * HOUR);
     const due = await keepOnce(simulator, file);
-    expect(due.find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
+    expect(due.find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
     await keepOnce(simulator, file);
@@ -345,9 +335,9 @@ describeKeepers('hedge keep', () => {
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
       const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
-      expect(
-        (await keepOnce(simulator, file, 0, '--converge')).find((event) => event.event === 'converge'),
-      ).toMatchObject({ action: 'close' });
+      expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
+        action: 'close',
+      });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
       expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
     },
