@@ -4,7 +4,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/core/keep-rules.js';
 import { rowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/features/keeper/keep.js';
-import { NO_ALERTS, stepAlerts, type AlertState } from '../../src/core/alerts.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -70,66 +69,6 @@ const due = (notionalUsd: number): SideView => ({
 });
 
 describe('rowScheduler', () => {
-  it('a row whose step never ends holds only that row: the other row rolls in the same cycle and the next', async () => {
-    const { acted, behaviour, cycle, scheduler, clock } = harness({
-      'USDTNGN sell': due(2000),
-      'USDTNGN buy': due(1000),
-    });
-    behaviour.set('USDTNGN sell', () => new Promise<void>(() => {})); // a close that never answers
-    const first = await cycle();
-    // The cycle waited for its steps only until the next cycle was due.
-    expect(clock.slept).toEqual([60_000]);
-    expect(acted).toEqual([
-      { row: 'USDTNGN sell', kind: 'roll' },
-      { row: 'USDTNGN buy', kind: 'roll' },
-    ]);
-    expect(first.rows.map((row) => row.state)).toEqual(['roll in flight', 'roll done']);
-    expect([...scheduler.busySides()]).toEqual(['USDTNGN sell']);
-    // Next cycle: the sell row's step is still in flight (not started again); the buy row is decided anew.
-    const second = await cycle();
-    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
-    expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
-    expect(second.rows[0]!.state).toMatch(/^roll in flight \(\d+ s\)$/);
-  });
-
-  it('a covered side whose own step is still in flight shows when its roll is due, so a settle before the next cycle is a missed roll', async () => {
-    const views: Record<string, SideView> = {
-      'USDTNGN sell': {},
-      'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } },
-    };
-    const { behaviour, cycle, clock } = harness(views);
-    // The re-open lands, but its step goes on (waiting for every view) past the next cycle.
-    behaviour.set('USDTNGN sell', () => new Promise<void>(() => {}));
-    let alerts: AlertState = NO_ALERTS;
-    const observe = (rows: Awaited<ReturnType<typeof cycle>>['rows']) => {
-      const stepped = stepAlerts(alerts, {
-        nowMs: clock.now(),
-        serverNowMs: clock.now(),
-        events: [],
-        rows,
-        toleranceUsd: 0,
-      });
-      alerts = stepped.state;
-      return stepped.notices.map((notice) => `${notice.alert} ${notice.key}`);
-    };
-    expect(observe((await cycle()).rows)).toEqual([]);
-    const maturity = START + 24 * HOUR;
-    views['USDTNGN sell'] = { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } };
-    const covered = await cycle();
-    expect(covered.rows[0]).toMatchObject({
-      current_usd: 2000,
-      next_action: 'roll',
-      next_action_at: expect.any(String),
-    });
-    expect(covered.rows[0]!.state).toMatch(/^reopen in flight/);
-    expect(Date.parse(covered.rows[0]!.next_action_at!)).toBeLessThan(maturity);
-    expect(observe(covered.rows)).toEqual([]);
-    // The hedge settles at its maturity before the keeper saw its roll due: a missed roll.
-    clock.advance(30 * HOUR);
-    views['USDTNGN sell'] = {};
-    expect(observe((await cycle()).rows)).toEqual(['started missed_roll|USDTNGN sell']);
-  });
-
   it('a covered side held for an unresolved action shows when its roll is due, and nothing is started on it', async () => {
     const maturity = START + 24 * HOUR;
     const { scheduler } = harness({});
@@ -204,32 +143,6 @@ describe('rowScheduler', () => {
       await scheduler.settle();
     }
     expect(errors.at(-1)).toMatchObject({ failures: 5, retry_at: new Date(clock.now() + 5 * 60_000).toISOString() });
-  });
-
-  it('a side closed outside the keeper is one drift event, and no step, until --converge', async () => {
-    const views = {
-      'USDTNGN sell': { closedOutside: { hedgeId: 'hdg_7' } },
-      'USDTNGN buy': { position: { notionalUsd: 1000, hedgeId: 'hdg_b', maturityAtMs: START + 48 * HOUR } },
-    };
-    const { acted, events, cycle } = harness(views);
-    await cycle();
-    await cycle();
-    expect(acted).toEqual([]);
-    const drifts = events.filter((event) => event.event === 'drift');
-    expect(drifts).toEqual([
-      expect.objectContaining({
-        side: 'sell',
-        change: 'open',
-        notional_usd: 0,
-        target_usd: 2000,
-        hedge_ids: ['hdg_7'],
-      }),
-    ]);
-    expect(String(drifts[0]!.message)).toMatch(/not re-opened until the target/);
-
-    const converging = harness(views, { dryRun: false, converge: true, intervalMs: 60_000, toleranceUsd: 0 });
-    await converging.cycle();
-    expect(converging.acted).toEqual([{ row: 'USDTNGN sell', kind: 'drift' }]);
   });
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {

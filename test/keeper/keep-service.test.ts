@@ -19,7 +19,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
-import { oneFilled } from './filled.js';
+import { oneFilled, eventIs } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
 const DAY = 24 * HOUR;
@@ -54,13 +54,14 @@ describeKeepers('hedge keep as a service', () => {
 
       exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       expect(hedgeOf(simulator, first.id).status).toBe('closed');
-      const drift = await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'drift' && event.side === 'sell',
-        'the drift event',
-      );
-      expect(drift).toMatchObject({ change: 'open', notional_usd: 0, target_usd: 2000, hedge_ids: [first.id] });
+      const drift = await eventAfter(keeper, 0, eventIs('drift', 'sell'), 'the drift event');
+      expect(drift).toMatchObject({
+        change: 'open',
+        notional_usd: 0,
+        target_usd: 2000,
+        hedge_ids: [first.id],
+        message: expect.stringMatching(/not re-opened until the target/),
+      });
       // Two more cycles: nothing re-opened, nothing sent.
       const opens = simulator.requests('POST', '/hedges').length;
       await eventAfter(keeper, keeper.events.length, 'cycle', 'a cycle');
@@ -72,12 +73,7 @@ describeKeepers('hedge keep as a service', () => {
       writeFileSync(file, `market,side,notional_usd,tenor_days,until,roll_before\n${MARKET},sell,2000,7,,\n`);
       const before = keeper.events.length;
       keeper.child().kill('SIGHUP');
-      await eventAfter(
-        keeper,
-        before,
-        (event) => event.event === 'reopen' && event.side === 'sell',
-        'the re-open after the target changed',
-      );
+      await eventAfter(keeper, before, eventIs('reopen', 'sell'), 'the re-open after the target changed');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
@@ -102,19 +98,14 @@ describeKeepers('hedge keep as a service', () => {
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,1,,6h`]);
       // A long request bound, so the hung close stays in flight for the whole test.
       const keeper = rig.keep(simulator, file, ['--request-timeout', '300']);
-      await until(
-        () =>
-          simulator
-            .requests('POST', '/hedges/close')
-            .some((entry) => (entry.body as { side?: string }).side === 'sell'),
-        'the sell close sent',
-      );
+      const sellCloses = () =>
+        simulator
+          .requests('POST', '/hedges/close')
+          .filter((entry) => (entry.body as { side?: string }).side === 'sell');
+      await until(() => sellCloses().length > 0, 'the sell close sent');
       // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
       await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
-      const sellClose = simulator
-        .requests('POST', '/hedges/close')
-        .find((entry) => (entry.body as { side?: string }).side === 'sell')!;
-      expect(sellClose.status).toBe('stalled');
+      expect(sellCloses()[0]!.status).toBe('stalled');
       const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
       expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
       expect(hedgeOf(simulator, buy.id).closeReason).not.toBe('settled');
@@ -128,6 +119,8 @@ describeKeepers('hedge keep as a service', () => {
           event.event === 'cycle' && event.rows.some((row: any) => row.side === 'sell' && /in flight/.test(row.state)),
         'a cycle showing the sell step in flight',
       );
+      // Still in flight, the sell step was not started again.
+      expect(sellCloses()).toHaveLength(1);
     },
   );
 
@@ -136,18 +129,13 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const { simulator, seeded, file } = await rollOpenRefused(rig);
       const keeper = rig.keep(simulator, file);
-      const refused = await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'error' && event.action === 'roll',
-        'the refused roll',
-      );
+      const refused = await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll');
       expect(refused.code).toBe('capacity_exceeded');
       expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
-      await eventAfter(keeper, 0, (event) => event.event === 'reopen' && event.side === 'sell', 'the re-open');
+      await eventAfter(keeper, 0, eventIs('reopen', 'sell'), 'the re-open');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(keeper.events.some((event) => event.event === 'drift')).toBe(false);
+      expect(keeper.events.some(eventIs('drift'))).toBe(false);
     },
   );
 
@@ -157,26 +145,9 @@ describeKeepers('hedge keep as a service', () => {
     expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
     expect(simulator.active('sell')).toHaveLength(0);
     const events = await keepOnce(simulator, file);
-    expect(events.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
-    expect(events.some((event) => event.event === 'drift')).toBe(false);
+    expect(events.some(eventIs('reopen', 'sell'))).toBe(true);
+    expect(events.some(eventIs('drift'))).toBe(false);
     await oneFilled(simulator, 'sell', 'the re-opened fill');
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
-  });
-
-  keeperTest('--converge restores a side a colleague closed', async ({ rig }) => {
-    const simulator = await rig.start();
-    simulator.seedOpen('sell', 2000);
-    exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
-    expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
-      change: 'open',
-      side: 'sell',
-    });
-    expect(simulator.active('sell')).toHaveLength(0);
-    const restored = await keepOnce(simulator, file, 0, '--converge');
-    expect(restored.some((event) => event.event === 'reopen' && event.side === 'sell')).toBe(true);
-    await oneFilled(simulator, 'sell', 'the restored fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
 
@@ -189,7 +160,7 @@ describeKeepers('hedge keep as a service', () => {
       const events = await keepOnce(simulator, file);
       await oneFilled(simulator, 'buy', 'the fill');
       expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
-      expect(events.find((event) => event.event === 'reopen')).toMatchObject({ tenor_days: 3 });
+      expect(events.find(eventIs('reopen'))).toMatchObject({ tenor_days: 3 });
     },
   );
 
@@ -205,7 +176,7 @@ describeKeepers('hedge keep as a service', () => {
       );
       definition.status = 'disabled';
       const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
-      expect((await keepOnce(simulator, file, 3)).find((event) => event.event === 'error')).toMatchObject({
+      expect((await keepOnce(simulator, file, 3)).find(eventIs('error'))).toMatchObject({
         action: 'roll',
         code: 'market_disabled',
       });
@@ -215,9 +186,15 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest(
-    'a dry run refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing',
+    'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     async ({ rig }) => {
       const simulator = await rig.start();
+      const plain = writeTarget(simulator, [`${MARKET},sell,2000,1,,`], 'plain.csv');
+      const dry = exits(await simulator.hedge(['keep', plain, '--dry-run']), 0);
+      expect(lines(dry.stdout).find(eventIs('reopen'))).toMatchObject({
+        dry_run: true,
+        notional_usd: 2000,
+      });
       const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
       const huge = writeTarget(simulator, [`${MARKET},sell,999999999,1,,`], 'huge.csv');
       for (const [file, code, exit, message] of [
@@ -227,14 +204,14 @@ describeKeepers('hedge keep as a service', () => {
         const dry = await simulator.hedge(['keep', file, '--dry-run']);
         expect(dry.code, dry.stdout).toBe(exit);
         const events = lines(dry.stdout);
-        expect(events.find((event) => event.event === 'error')).toMatchObject({
+        expect(events.find(eventIs('error'))).toMatchObject({
           code,
           dry_run: true,
           action: 'reopen',
           message: expect.stringMatching(message),
         });
-        expect(events.find((event) => event.event === 'cycle')!.rows[0].state).toBe('reopen would be refused');
-        expect(events.some((event) => event.event === 'reopen')).toBe(false);
+        expect(events.find(eventIs('cycle'))!.rows[0].state).toBe('reopen would be refused');
+        expect(events.some(eventIs('reopen'))).toBe(false);
         for (const event of events) expect(event.dry_run, JSON.stringify(event)).toBe(true);
       }
       // --dry-run --converge: what converge would do, not "run with --converge".
@@ -242,7 +219,7 @@ describeKeepers('hedge keep as a service', () => {
       const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
       const converge = exits(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
       const events = lines(converge.stdout);
-      expect(events.find((event) => event.event === 'converge')).toMatchObject({
+      expect(events.find(eventIs('converge'))).toMatchObject({
         action: 'add',
         notional_usd: 500,
         dry_run: true,
@@ -250,6 +227,12 @@ describeKeepers('hedge keep as a service', () => {
       });
       expect(JSON.stringify(events)).not.toContain('run with --converge');
       expect(simulator.writes()).toHaveLength(0);
+      const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
+      exits(
+        await simulator.hedge(['keep', long, '--once']),
+        2,
+        'long.csv:2: roll_before must be shorter than the tenor',
+      );
     },
   );
 });

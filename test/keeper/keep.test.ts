@@ -2,8 +2,7 @@
 // header), and the test moves the server's clock with advance() instead of waiting for maturities.
 // Every assertion is on the server's own state (its hedges, its request log) or on the events the
 // keeper printed, each of which must be valid JSON.
-import { readFileSync, utimesSync } from 'node:fs';
-import { join } from 'node:path';
+import { utimesSync } from 'node:fs';
 import { expect } from 'vitest';
 import {
   activeNotional,
@@ -22,7 +21,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled } from './filled.js';
+import { oneFilled, eventIs } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
 /**
@@ -59,7 +58,7 @@ describeKeepers('hedge keep', () => {
       await until(
         () => {
           if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-          return keeper.events.filter((event) => event.event === 'roll').length >= 2 || matured().length > 0;
+          return keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0;
         },
         'two rolls',
         18_000,
@@ -81,7 +80,7 @@ describeKeepers('hedge keep', () => {
     async ({ rig }) => {
       const { simulator, file } = await addAnswerLost(rig);
       const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
-      expect(lost.find((event) => event.event === 'error')).toMatchObject({
+      expect(lost.find(eventIs('error'))).toMatchObject({
         action: 'drift',
         code: 'outcome_unknown',
       });
@@ -89,7 +88,7 @@ describeKeepers('hedge keep', () => {
 
       // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
       const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
-      const held = pending.find((event) => event.event === 'skip' && event.side === 'sell');
+      const held = pending.find(eventIs('skip', 'sell'));
       expect(held?.reason).toMatch(/unresolved|left alone/);
       expect(addKeys(simulator).size).toBe(1);
 
@@ -97,7 +96,7 @@ describeKeepers('hedge keep', () => {
       const done = await keepOnce(simulator, file, 0, '--converge');
       expect(addKeys(simulator).size).toBe(1);
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(done.some((event) => event.event === 'converge' && event.resumed === true)).toBe(true);
+      expect(done.some(eventIs('converge', { resumed: true }))).toBe(true);
     },
   );
 
@@ -108,12 +107,7 @@ describeKeepers('hedge keep', () => {
       // own process (every later cycle would then see it "in progress" and leave the side alone).
       const { simulator, file } = await addAnswerLost(rig);
       const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
-      const lost = await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'error' && event.code === 'outcome_unknown',
-        'the lost add',
-      );
+      const lost = await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add');
       expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
@@ -122,7 +116,7 @@ describeKeepers('hedge keep', () => {
       const finished = await eventAfter(
         keeper,
         afterLoss,
-        (event) => event.event === 'converge' && event.resumed === true,
+        eventIs('converge', { resumed: true }),
         'the add finished by its key',
       );
       expect(finished.side).toBe('sell');
@@ -184,10 +178,14 @@ describeKeepers('hedge keep', () => {
 
       const events = await stopKeeper(keeper);
       expect(events.at(-1)!.event).toBe('stop');
-      expect(events.filter((event) => event.event === 'cycle').length).toBeGreaterThanOrEqual(3);
+      expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
       expect(await pendingActions(simulator)).toEqual([]);
+      // At target and far from maturity: a --once cycle sends nothing.
+      const writes = simulator.writes().length;
+      await keepOnce(simulator, file);
+      expect(simulator.writes()).toHaveLength(writes);
     },
   );
 
@@ -220,7 +218,7 @@ describeKeepers('hedge keep', () => {
         expect(activeNotional(simulator, 'sell')).toBe(2000);
         expect(simulator.active('sell')).toHaveLength(1);
         expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
-        expect(events.some((event) => event.event === 'roll' && event.resumed === true)).toBe(true);
+        expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
       },
     );
   }
@@ -234,12 +232,7 @@ describeKeepers('hedge keep', () => {
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
       keeper.child().kill('SIGTERM');
       // Two signals sent at once may reach the process as one: the second goes once the first was taken.
-      await eventAfter(
-        keeper,
-        0,
-        (event) => event.event === 'stop' && event.phase === 'requested',
-        'the first signal taken',
-      );
+      await eventAfter(keeper, 0, eventIs('stop', { phase: 'requested' }), 'the first signal taken');
       expect(keeper.ended()).toBeUndefined();
       keeper.child().kill('SIGTERM');
       const result = exits(await keeper.done, 143);
@@ -264,32 +257,13 @@ describeKeepers('hedge keep', () => {
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
       const events = await stopKeeper(keeper);
-      expect(events.some((event) => event.event === 'roll')).toBe(true);
+      expect(events.some(eventIs('roll'))).toBe(true);
       expect(events.at(-1)!.event).toBe('stop');
       await oneFilled(simulator, 'buy', 'the new hedge filled');
       expect(activeNotional(simulator, 'buy')).toBe(1500);
       expect(await pendingActions(simulator)).toEqual([]);
     },
   );
-
-  keeperTest('--once run cron-style gives the same book: open, roll, re-open after a settlement', async ({ rig }) => {
-    const simulator = await rig.start();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-    const once = async (expected: string) => {
-      expect((await keepOnce(simulator, file)).map((event) => event.event)).toContain(expected);
-      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
-    };
-    await once('reopen');
-    simulator.advance(19 * HOUR);
-    await once('roll');
-    simulator.advance(30 * HOUR);
-    await once('reopen');
-    // At target and far from maturity: a cycle sends nothing.
-    const writes = simulator.writes().length;
-    await keepOnce(simulator, file);
-    expect(simulator.writes().length).toBe(writes);
-  });
 
   keeperTest(
     'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
@@ -315,7 +289,7 @@ describeKeepers('hedge keep', () => {
   );
 
   keeperTest(
-    "a colleague's close after the target file last changed stands, judged on one clock: the server's 45 s behind ours",
+    "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
     async ({ rig }) => {
       const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
@@ -325,12 +299,16 @@ describeKeepers('hedge keep', () => {
       utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
       exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       const opens = simulator.requests('POST', '/hedges').length;
-      expect((await keepOnce(simulator, file)).find((event) => event.event === 'drift')).toMatchObject({
+      expect((await keepOnce(simulator, file)).find(eventIs('drift'))).toMatchObject({
         side: 'sell',
         change: 'open',
       });
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
+      const restored = await keepOnce(simulator, file, 0, '--converge');
+      expect(restored.some(eventIs('reopen', 'sell'))).toBe(true);
+      await oneFilled(simulator, 'sell', 'the restored fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
   );
 
@@ -342,7 +320,7 @@ describeKeepers('hedge keep', () => {
     await oneFilled(simulator, 'sell', 'the fill');
     simulator.advance(19 * HOUR);
     const due = await keepOnce(simulator, file);
-    expect(due.find((event) => event.event === 'skip' && event.side === 'sell')?.reason).toMatch(/until/);
+    expect(due.find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
     await keepOnce(simulator, file);
@@ -351,59 +329,17 @@ describeKeepers('hedge keep', () => {
   });
 
   keeperTest(
-    'a refused open (the exposure cap) is an error event; the other rows go on, and --once exits with its code',
-    async ({ rig }) => {
-      const simulator = await rig.start({ exposureCapUsd: 50_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
-      const envSeen = join(simulator.configDir, 'hook-env.txt');
-      const alertCommand = `env > ${envSeen}; cat >> ${join(simulator.configDir, 'alerts.ndjson')}`;
-      const events = await keepOnce(simulator, file, 3, '--alert-cmd', alertCommand);
-      const error = events.find((event) => event.event === 'error')!;
-      expect(error).toMatchObject({ market: MARKET, side: 'sell', action: 'reopen', exit_code: 3, failures: 1 });
-      expect(events.some((event) => event.event === 'reopen' && event.side === 'buy')).toBe(true);
-      await oneFilled(simulator, 'buy', 'the buy fill');
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-      expect(simulator.active('sell')).toHaveLength(0);
-      // The hook got the error event as one JSON line on its stdin.
-      const alerted = lines(readFileSync(join(simulator.configDir, 'alerts.ndjson'), 'utf8'));
-      expect(alerted).toEqual([expect.objectContaining({ event: 'error', side: 'sell', code: 'exposure_exceeded' })]);
-      // The hook never sees the key: the keeper leaves it out of the hook's environment.
-      expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
-    },
-  );
-
-  keeperTest(
     'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
     async ({ rig }) => {
       const simulator = await rig.start();
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
       const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
-      expect(
-        (await keepOnce(simulator, file, 0, '--converge')).find((event) => event.event === 'converge'),
-      ).toMatchObject({ action: 'close' });
+      expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
+        action: 'close',
+      });
       await until(() => simulator.active('buy').length === 0, 'the side closed');
       expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
-    },
-  );
-
-  keeperTest(
-    '--dry-run says what a cycle would do and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
-    async ({ rig }) => {
-      const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-      const dry = exits(await simulator.hedge(['keep', file, '--dry-run']), 0);
-      expect(lines(dry.stdout).find((event) => event.event === 'reopen')).toMatchObject({
-        dry_run: true,
-        notional_usd: 2000,
-      });
-      expect(simulator.writes()).toHaveLength(0);
-      const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
-      exits(
-        await simulator.hedge(['keep', long, '--once']),
-        2,
-        'long.csv:2: roll_before must be shorter than the tenor',
-      );
     },
   );
 });

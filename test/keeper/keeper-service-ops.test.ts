@@ -24,6 +24,7 @@ import {
   type KeeperRig,
 } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
+import { oneFilled, eventIs } from './filled.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig): Promise<{ url: string; posts: Array<Record<string, any>> }> {
@@ -91,6 +92,7 @@ describeKeepers('hedge keep as a service', () => {
       );
       // That cycle's status says when the side's roll is due, though the keeper did not decide it.
       expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
+      expect(Date.parse(seenInFlight.rows[0].next_action_at)).toBeLessThan(simulator.active('sell')[0]!.maturityAtMs);
       await eventAfter(keeper, 0, 'reopen', 'the re-open done');
       const first = simulator.active('sell')[0]!;
       simulator.advance(30 * 3_600_000);
@@ -142,7 +144,35 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest(
-    '`hedge keep status` from another config folder shows the running keeper (exit 0), then a keeper killed with -9 as dead (exit 15)',
+    'two failing rows over many cycles: each refused again and again, and alerted once, to --alert-cmd and --alert-url',
+    async ({ rig }) => {
+      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
+      await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
+        process: keeper.done,
+      });
+      await until(() => hook.posts.length >= 2, 'the two alerts posted');
+      const started = ['started refused buy', 'started refused sell'];
+      expect(summary(hook.posts).sort()).toEqual(started);
+      for (const post of hook.posts) {
+        expect(post._contentType).toBe('application/json');
+        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
+        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
+        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
+      }
+      // Nothing was opened on either side while refused.
+      expect(simulator.active('sell')).toHaveLength(0);
+      expect(simulator.active('buy')).toHaveLength(0);
+      await stopKeeper(keeper);
+      // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
+      expect(summary(hook.posts).sort()).toEqual(started);
+      expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
+      expect(eventsOf(keeper, 'alert')).toHaveLength(2);
+    },
+  );
+
+  keeperTest(
+    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
     async ({ rig }) => {
       const simulator = await rig.start();
       const home = tempDir('hedge-home-');
@@ -187,10 +217,25 @@ describeKeepers('hedge keep as a service', () => {
       expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
+      // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
+      for (const configDir of [simulator.configDir, other.path]) {
+        const second = exits(
+          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+          11,
+          `pid ${keeper.child().pid}`,
+          `config folder ${simulator.configDir}`,
+        );
+        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
+      }
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+
       keeper.child().kill('SIGKILL');
       await keeper.done;
       const dead = exits(await status(), 15);
       expect(JSON.parse(dead.stdout).state).toBe('dead');
+      exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(activeNotional(simulator, 'sell')).toBe(1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
       const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
       expect(JSON.parse(none.stdout).state).toBe('none');
@@ -252,85 +297,41 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest(
-    'one keeper per account across config folders: a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; once the first stops the place is free',
-    async ({ rig }) => {
-      const simulator = await rig.start();
-      // One user's home (its ~/.local/state/hedge), two config folders: a systemd unit's and an operator's shell's.
-      const home = tempDir('hedge-home-');
-      const shell = tempDir('hedge-shell-');
-      rig.later(() => home.remove());
-      rig.later(() => shell.remove());
-      const env = { HOME: home.path };
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-      const first = rig.keep(simulator, file, [], { env });
-      await eventAfter(first, 0, 'cycle', "the first keeper's first cycle");
-      await until(() => activeNotional(simulator, 'buy') === 1000, 'the first open');
-
-      for (const configDir of [simulator.configDir, shell.path]) {
-        const second = exits(
-          await simulator.hedge(['keep', file, '--once'], { configDir, env }),
-          11,
-          `pid ${first.child().pid}`,
-          `config folder ${simulator.configDir}`,
-        );
-        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
-      }
-      // The second keepers sent nothing: one open on the server, the side at its target.
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-
-      // Once the first stops, the place is free.
-      await stopKeeper(first);
-      exits(await simulator.hedge(['keep', file, '--once'], { configDir: shell.path, env }), 0);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
-    },
-  );
-
-  keeperTest(
-    'two failing rows over many cycles: each refused again and again, and alerted once, to --alert-cmd and --alert-url',
-    async ({ rig }) => {
-      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
-      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
-      await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
-        process: keeper.done,
-      });
-      await until(() => hook.posts.length >= 2, 'the two alerts posted');
-      const started = ['started refused buy', 'started refused sell'];
-      expect(summary(hook.posts).sort()).toEqual(started);
-      for (const post of hook.posts) {
-        expect(post._contentType).toBe('application/json');
-        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
-        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
-        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
-      }
-      // Nothing was opened on either side while refused.
-      expect(simulator.active('sell')).toHaveLength(0);
-      expect(simulator.active('buy')).toHaveLength(0);
-      await stopKeeper(keeper);
-      // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
-      expect(summary(hook.posts).sort()).toEqual(started);
-      expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
-      expect(eventsOf(keeper, 'alert')).toHaveLength(2);
-    },
-  );
-
-  keeperTest(
-    'cron-style --once runs carry their alerts on: a row refused at every run is alerted once, and its recovery is sent by a later run',
+    'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
     async ({ rig }) => {
       const simulator = await rig.start({ exposureCapUsd: 50_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`]);
+      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
-      const alerting = ['--alert-cmd', `cat >> ${commandLog}`];
-      for (let run = 0; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(3);
-      expect(summary(alertsIn(commandLog))).toEqual(['started refused sell']);
-      writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
+      const envSeen = join(simulator.configDir, 'hook-env.txt');
+      const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
+      const first = await keepOnce(simulator, file, 3, ...alerting);
+      expect(first.find(eventIs('error'))).toMatchObject({
+        market: MARKET,
+        side: 'sell',
+        action: 'reopen',
+        exit_code: 3,
+        failures: 1,
+      });
+      expect(first.some(eventIs('reopen', 'buy'))).toBe(true);
+      await oneFilled(simulator, 'buy', 'the buy fill');
+      for (let run = 1; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(4);
+      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      expect(simulator.active('sell')).toHaveLength(0);
+      // The hook got the error event once, as one JSON line on its stdin, and no key in its environment.
+      expect(alertsIn(commandLog)).toEqual([
+        expect.objectContaining({
+          alert: 'started',
+          cause: 'refused',
+          event: 'error',
+          side: 'sell',
+          code: 'exposure_exceeded',
+        }),
+      ]);
+      expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
+      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,1000,3,,`]);
       await keepOnce(simulator, file);
-      await until(
-        () => activeNotional(simulator, 'sell') === 1000 && simulator.active('sell')[0]!.status === 'filled',
-        'the fill',
-      );
+      await oneFilled(simulator, 'sell', 'the sell fill');
       await keepOnce(simulator, file, 0, ...alerting);
       expect(summary(alertsIn(commandLog))).toEqual(['started refused sell', 'recovered refused sell']);
     },

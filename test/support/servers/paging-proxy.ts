@@ -55,16 +55,15 @@ export async function startPagingProxy(sandbox: RunningSandbox, style: PagingSty
   let baseUrl = '';
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    const send = (status: number, text: string, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(text);
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
         const url = new URL(req.url ?? '/', 'http://proxy');
-        const listing = req.method === 'GET' && url.pathname === `${SANDBOX_BASE_PATH}/hedges`;
-        if (!listing) {
+        if (req.method !== 'GET' || url.pathname !== `${SANDBOX_BASE_PATH}/hedges`) {
           const answer = await forward(target, req, req.url ?? '/', Buffer.concat(chunks));
-          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
-          res.end(answer.text);
-          return;
+          return send(answer.status, answer.text);
         }
         const query = Object.fromEntries(url.searchParams);
         pages.push(query);
@@ -74,34 +73,19 @@ export async function startPagingProxy(sandbox: RunningSandbox, style: PagingSty
         upstreamQuery.delete('cursor');
         upstreamQuery.set('limit', '500');
         const answer = await forward(target, req, `${url.pathname}?${upstreamQuery}`, Buffer.alloc(0));
-        const envelope = JSON.parse(answer.text) as { data: unknown[]; error: unknown; meta: Record<string, unknown> };
-        if (answer.status !== 200) {
-          res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
-          res.end(answer.text);
-          return;
-        }
-        const rows = envelope.data.slice(offset, offset + size);
-        const more = offset + size < envelope.data.length;
+        if (answer.status !== 200) return send(answer.status, answer.text);
+        const { data, meta } = JSON.parse(answer.text) as { data: unknown[]; meta: Record<string, unknown> };
+        const rows = data.slice(offset, offset + size);
+        const next = offset + size < data.length ? String(offset + size) : null;
+        if (style === 'body-cursor')
+          return send(200, JSON.stringify({ data: { items: rows, next_cursor: next }, error: null, meta }));
+        if (style === 'cursor') Object.assign(meta, { next_cursor: next, has_more: next !== null });
         const nextQuery = new URLSearchParams(url.searchParams);
-        nextQuery.set('cursor', String(offset + size));
-        const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
-        const meta: Record<string, unknown> = { ...envelope.meta };
-        if (style === 'cursor')
-          Object.assign(meta, { next_cursor: more ? String(offset + size) : null, has_more: more });
-        else if (style === 'body-cursor') {
-          res.writeHead(200, headers);
-          res.end(
-            JSON.stringify({
-              data: { items: rows, next_cursor: more ? String(offset + size) : null },
-              error: null,
-              meta,
-            }),
-          );
-          return;
-        } else if (more && style === 'link') headers.link = `<${baseUrl}/hedges?${nextQuery}>; rel="next"`;
-        else if (more) headers.link = `<https://elsewhere.example${SANDBOX_BASE_PATH}/hedges?${nextQuery}>; rel="next"`;
-        res.writeHead(200, headers);
-        res.end(JSON.stringify({ data: rows, error: null, meta }));
+        nextQuery.set('cursor', String(next));
+        const origin = style === 'link' ? baseUrl : `https://elsewhere.example${SANDBOX_BASE_PATH}`;
+        const link: Record<string, string> =
+          next !== null && style !== 'cursor' ? { link: `<${origin}/hedges?${nextQuery}>; rel="next"` } : {};
+        send(200, JSON.stringify({ data: rows, error: null, meta }), link);
       })().catch(() => res.destroy());
     });
   });
