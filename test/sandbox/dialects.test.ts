@@ -189,35 +189,27 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     ).toEqual(['/hedges/add']);
   });
 
-  it('early close: the side leaves the positions list; the hedge shows its dialect’s status', async () => {
-    const sandbox = await startDialect(dialect);
-    const opened = await post(sandbox, '/hedges', open('sell', 40_000));
-    sandbox.clock.advance(FILL_DELAY_MS);
-    const closed = await post(sandbox, '/hedges/close', closeBody('sell', market), 'd-close');
-    expect(closed.body.data).toMatchObject({
-      hedge_id: opened.body.data.id,
-      action: 'close',
-      status: 'submitted',
-      notional_usd: 40_000,
-    });
-    sandbox.clock.advance(FILL_DELAY_MS);
-    expect(await read(sandbox, '/positions')).toEqual([]);
-    expect((await read(sandbox, `/hedges/${opened.body.data.id}`)).status).toBe(expected.statusAfterEarlyClose);
-    expect(idsOf(await read(sandbox, `/hedges?status=${expected.statusAfterEarlyClose}`))).toEqual([
-      opened.body.data.id,
-    ]);
-    expect(await read(sandbox, '/hedges/history')).toHaveLength(1);
-  });
-
-  it('pages lists with its own page-size name', async () => {
+  it('closes early in its own status and pages lists with its own page-size name', async () => {
     const sandbox = await startDialect(dialect);
     const ids: string[] = [];
+    // Each side closed early: it leaves the positions list; the hedge shows the dialect's status.
     for (const side of ['buy', 'sell'] as const) {
-      ids.push((await post(sandbox, '/hedges', open(side, 10_000))).body.data.id);
+      const id = (await post(sandbox, '/hedges', open(side, 10_000))).body.data.id;
+      ids.push(id);
       sandbox.clock.advance(FILL_DELAY_MS);
-      await post(sandbox, '/hedges/close', closeBody(side, market));
+      const closed = await post(sandbox, '/hedges/close', closeBody(side, market));
+      expect(closed.body.data).toMatchObject({
+        hedge_id: id,
+        action: 'close',
+        status: 'submitted',
+        notional_usd: 10_000,
+      });
       sandbox.clock.advance(FILL_DELAY_MS);
+      expect(await read(sandbox, '/positions')).toEqual([]);
+      expect((await read(sandbox, `/hedges/${id}`)).status).toBe(expected.statusAfterEarlyClose);
     }
+    expect(await read(sandbox, '/hedges/history')).toHaveLength(2);
+    expect(idsOf(await read(sandbox, `/hedges?status=${expected.statusAfterEarlyClose}`))).toEqual([ids[1], ids[0]]);
     ids.push((await post(sandbox, '/hedges', open('buy', 10_000))).body.data.id);
 
     const page = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=2`);

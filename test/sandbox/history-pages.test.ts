@@ -95,12 +95,4 @@ describe('history pages (other dialects)', () => {
     const page = call(engine, T0, 'GET', '/hedges/history', { query: { [parameter]: '10' } });
     expect([page.status, page.data.length, page.body.meta.next_cursor]).toEqual([200, 10, undefined]);
   });
-
-  it('beta refuses a cursor as an unknown parameter', () => {
-    const engine = makeEngine({ dialect: 'beta' });
-    engine.seedHedges(KEY_A, 3, 'closed', T0);
-    const refused = call(engine, T0, 'GET', '/hedges/history', { query: { per_page: '10', cursor: 'x' } });
-    expect(refused.status).toBe(400);
-    expect(JSON.stringify(refused.error)).toMatch(/cursor/);
-  });
 });

@@ -9,7 +9,6 @@ import { api, apiData, useSimulators, type SimulatorOptions } from '../support/s
 import { answered } from './http-calls.js';
 
 const FILL_DELAY_MS = 50;
-const DAY_MS = 86_400_000;
 /** The real clock stands still: sandbox time moves only by advance(). */
 const FROZEN_REAL_TIME = Date.UTC(2026, 2, 2, 9);
 
@@ -152,11 +151,5 @@ describe('a short tenor day (dayMs)', () => {
     const expected = (500_000 * quote.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
     expect(Math.abs(quote.carry.daily_usdc)).toBeGreaterThan(10);
     expect(record.carry_usdc).toBeCloseTo(expected, 2);
-  });
-
-  it('the default day is 86,400,000 ms', async () => {
-    const sandbox = await start();
-    const now = sandbox.clock.now();
-    expect((await post(sandbox, '/hedges', openBody('buy', 10_000, 3))).maturity_at).toBe(iso(now + 3 * DAY_MS));
   });
 });
