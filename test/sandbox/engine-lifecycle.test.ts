@@ -210,7 +210,7 @@ describe('engine: add, reduce, close', () => {
     expect(position.entry_price).not.toBe(hedge.struck_rate);
   });
 
-  it('refuses a second change while one is pending, and changes on a hedge that is not filled yet', () => {
+  it('refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
     const engine = makeEngine();
     const { open, change } = on(engine);
     const { id } = open(T0, 'buy', 100_000).data;
@@ -219,6 +219,10 @@ describe('engine: add, reduce, close', () => {
       error: { code: 'action_pending', details: { hedge_id: id } },
     });
 
+    expect(change(T0 + 2000, 'reduce', 'buy', 100_001)).toMatchObject({
+      status: 400,
+      error: { code: 'notional_too_large', details: { notional_usd: 100_000 } },
+    });
     change(T0 + 2000, 'reduce', 'buy', 1000);
     expect(change(T0 + 2001, 'close', 'buy').error?.code).toBe('action_pending');
   });
@@ -273,42 +277,6 @@ describe('engine: add, reduce, close', () => {
     }
   });
 
-  it('refuses a reduce larger than the open notional', () => {
-    const engine = makeEngine();
-    const { change } = on(engine);
-    const { now } = openFilled(engine, T0, 'buy', 10_000);
-    expect(change(now, 'reduce', 'buy', 10_001)).toMatchObject({
-      status: 400,
-      error: { code: 'notional_too_large', details: { notional_usd: 10_000 } },
-    });
-  });
-
-  it('close lands after the delay: side leaves positions, history has the record, balance = start + net', () => {
-    const engine = makeEngine({ seed: 'close' });
-    const { get, change } = on(engine);
-    const { hedge, now } = openFilled(engine, T0, 'buy', 300_000, { tenor: 3 });
-    const closeAt = now + DAY;
-    expect(change(closeAt, 'close', 'buy').data).toMatchObject({
-      hedge_id: hedge.id,
-      action: 'close',
-      status: 'submitted',
-      notional_usd: 300_000,
-    });
-    expect(get(closeAt + 500, '/positions')).toHaveLength(1);
-
-    const landed = closeAt + 1000;
-    expect(get(landed, '/positions')).toEqual([]);
-    expect(get(landed, `/hedges/${hedge.id}`)).toMatchObject({
-      status: 'closed',
-      closed_at: new Date(landed).toISOString(),
-    });
-    const [record] = get(landed, '/hedges/history');
-    expect(record.close_reason).toBe('closed');
-    expect(record.fees_usdc).toBe(150 + 150);
-    expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
-    expect(get(landed, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
-  });
-
   it('a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
     // Two engines with the same seed and the same history: one closes, the twin only looks.
     const [closing, twin] = [makeEngine({ seed: 'twin' }), makeEngine({ seed: 'twin' })];
@@ -325,7 +293,7 @@ describe('engine: add, reduce, close', () => {
     expect(record.exit_price).toBe(position.mark_price);
   });
 
-  it('history covers the whole lifecycle: open, add, reduce and close add up to the balance', () => {
+  it('history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
     const engine = makeEngine({ seed: 'lifecycle' });
     const { get, change } = on(engine);
     const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);
@@ -333,9 +301,22 @@ describe('engine: add, reduce, close', () => {
     change(t, 'add', 'sell', 40_000);
     t += 3_600_000;
     change(t, 'reduce', 'sell', 70_000);
-    t += 3_600_000;
-    change(t, 'close', 'sell');
-    t += 3_600_000;
+    const closeAt = t + 3_600_000;
+    expect(change(closeAt, 'close', 'sell').data).toMatchObject({
+      hedge_id: hedge.id,
+      action: 'close',
+      status: 'submitted',
+      notional_usd: 70_000,
+    });
+    // The close lands after the fill delay: until then the side is still a position.
+    expect(get(closeAt + 999, '/positions')).toHaveLength(1);
+    const landed = closeAt + 1000;
+    expect(get(landed, '/positions')).toEqual([]);
+    expect(get(landed, `/hedges/${hedge.id}`)).toMatchObject({
+      status: 'closed',
+      closed_at: new Date(landed).toISOString(),
+    });
+    t = landed + 3_600_000;
 
     const history = get(t, '/hedges/history');
     expect(history).toHaveLength(1);
