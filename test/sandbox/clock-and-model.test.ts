@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createClock } from '../../src/sandbox/clock.js';
-import {
-  MARKET_MODEL,
-  dailyCarryRatePct,
-  grossPnlUsd,
-  midPrice,
-  priceImpactUsd,
-  seedHash,
-} from '../../src/sandbox/market-model.js';
+import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
 
 describe('sandbox clock', () => {
   it('runs at origin + real elapsed × speed + manual offset', () => {
@@ -49,12 +42,6 @@ describe('market model', () => {
       MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2),
       6,
     );
-  });
-
-  it('signs carry: the heavier side pays, the lighter side earns', () => {
-    const book = { buy: 3_000_000, sell: 1_000_000 };
-    expect(dailyCarryRatePct(book, 'buy')).toBeGreaterThan(0);
-    expect(dailyCarryRatePct(book, 'sell')).toBeLessThan(0);
   });
 
   it('computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {

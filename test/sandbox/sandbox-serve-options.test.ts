@@ -9,7 +9,7 @@ type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
 const parse = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);
 
 describe('hedge sandbox serve: trailing views, several per side, late settlement, short days', () => {
-  it('maps seconds to ms and the flag to severalPerSide', () => {
+  it('maps seconds to ms and the flag to severalPerSide, and leaves each unset without its flag', () => {
     expect(parse({ viewLag: '3', severalPerSide: true, settlementDelay: '2.5', day: '60' })).toMatchObject({
       viewLagMs: 3_000,
       severalPerSide: true,
@@ -17,16 +17,11 @@ describe('hedge sandbox serve: trailing views, several per side, late settlement
       dayMs: 60_000,
     });
     expect(parse({ viewLag: '0', day: '0.001' })).toMatchObject({ viewLagMs: 0, dayMs: 1 });
-  });
-
-  it('leaves each unset without its flag: the dialect and the simulator decide', () => {
-    const options = parse({});
-    expect([options.viewLagMs, options.severalPerSide, options.settlementDelayMs, options.dayMs]).toEqual([
-      undefined,
-      undefined,
-      undefined,
-      undefined,
-    ]);
+    // Each unset without its flag: the dialect and the simulator decide.
+    const unset = parse({});
+    expect([unset.viewLagMs, unset.severalPerSide, unset.settlementDelayMs, unset.dayMs]).toEqual(
+      Array(4).fill(undefined),
+    );
   });
 
   it.each([

@@ -15,12 +15,13 @@ function capture() {
 }
 
 describe('serveSandbox', () => {
-  it('prints one KEY=value line per setting on stdout, notes on stderr, and stops cleanly', async () => {
+  it('prints one KEY=value line per setting on stdout, notes on stderr (the behaviours switched on too), and stops cleanly', async () => {
     const stdout = capture();
     const stderr = capture();
     const stop = new AbortController();
+    const behaviours = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
     const serving = serveSandbox(
-      { fillDelayMs: 50, tls: true },
+      { fillDelayMs: 50, tls: true, ...behaviours },
       { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal },
     );
     await until(() => stdout.text().split('\n').length >= 8);
@@ -41,26 +42,15 @@ describe('serveSandbox', () => {
     expect(settings.HEDGE_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
     expect(settings.HEDGE_API_KEY).toMatch(/^hpk_test_[A-Za-z0-9]{24}$/);
     expect(stderr.text()).toMatch(/Ctrl-C/);
+    // Which behaviours were switched on: the reference dialect, told to take several hedges per side.
+    expect(stderr.text()).toContain(
+      'Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.',
+    );
+    expect(stderr.text()).toMatch(/reference wire dialect[\s\S]*several hedges per side/);
 
     stop.abort();
     await serving;
     expect(stderr.text()).toMatch(/stopped/);
-  });
-
-  it('says on stderr which behaviours were switched on: trailing views, several per side, late settlement, short days', async () => {
-    const stdout = capture();
-    const stderr = capture();
-    const stop = new AbortController();
-    const options = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
-    const serving = serveSandbox(options, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
-    await until(() => stderr.text().includes('Ctrl-C'));
-    expect(stderr.text()).toContain(
-      'Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.',
-    );
-    // The reference dialect, told to take several hedges per side.
-    expect(stderr.text()).toMatch(/reference wire dialect[\s\S]*several hedges per side/);
-    stop.abort();
-    await serving;
   });
 
   it('stops on SIGTERM and prints no CA line without TLS', async () => {
