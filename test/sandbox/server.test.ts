@@ -1,15 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
-import { api, startSimulator, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { api, useSimulators, type SimulatorOptions } from '../support/simulator.js';
 import { answered, post, read, statusOf } from './http-calls.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
@@ -289,40 +286,5 @@ describe('sandbox server: TLS', () => {
         .split('\n')
         .every((line) => line.startsWith('ERR ')),
     ).toBe(true);
-  });
-});
-
-describe('sandbox server: state file', () => {
-  let dir: string;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it('persists the state across a restart and keeps settling by sandbox time', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hedge-sandbox-state-'));
-    const stateFile = join(dir, 'state.json');
-    const apiKeys = ['hpk_test_PersistPersistPersist1234'];
-    const first = await startSimulator({ preset: 'quick', stateFile, apiKeys });
-    const opened = await post(first, '/hedges', openBody('buy', 40_000, 1), 'persisted');
-    first.sandbox.clock.advance(100);
-    expect((await read(first, `/hedges/${opened.body.data.id}`)).status).toBe('filled');
-    const balance = (await read(first, '/account')).balance_usdc;
-    await first.close();
-    expect(await readdir(dir)).toEqual(['state.json']);
-
-    const second = await startSimulator({ preset: 'quick', stateFile, apiKeys });
-    try {
-      expect((await read(second, `/hedges/${opened.body.data.id}`)).status).toBe('filled');
-      expect((await read(second, '/account')).balance_usdc).toBe(balance);
-      // Idempotency survives too: the retry replays, nothing new is opened.
-      expect((await post(second, '/hedges', openBody('buy', 40_000, 1), 'persisted')).body.data.id).toBe(
-        opened.body.data.id,
-      );
-      // The clock continues from where the first run left it, so maturity still comes.
-      second.sandbox.clock.advance(24 * 3_600_000);
-      expect((await read(second, `/hedges/${opened.body.data.id}`)).status).toBe('closed');
-    } finally {
-      await second.close();
-    }
   });
 });
