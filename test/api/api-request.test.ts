@@ -1,7 +1,6 @@
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
-// headers (domain/api-params.ts), and where the next page is (api/wire/pages.ts).
+// headers (domain/api-params.ts); where the next page is: wire-paging.test.ts.
 import { describe, expect, it } from 'vitest';
-import { nextPagePath } from '../../src/platform/api/wire/pages.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
 import { UsageError } from '../../src/core/errors.js';
 import { resolveApiPath } from '../../src/core/security/base-url.js';
@@ -99,28 +98,5 @@ describe('-f / -F parameters', () => {
     expect(() => parseApiMethod('TRACE')).toThrow(
       '-X: "TRACE" is not allowed; expected GET, POST, PUT, PATCH, DELETE.',
     );
-  });
-});
-
-describe('the next page', () => {
-  const answer = (meta: Record<string, unknown>) => ({ meta, headers: {} });
-
-  it('a cursor in meta is sent back as cursor=, replacing the last one; has_more false or no cursor ends it', () => {
-    expect(nextPagePath(BASE, '/hedges?limit=2', answer({ next_cursor: 'c2', has_more: true }))).toBe(
-      '/hedges?limit=2&cursor=c2',
-    );
-    expect(nextPagePath(BASE, '/hedges?limit=2&cursor=c2', answer({ next_cursor: 'c4' }))).toBe(
-      '/hedges?limit=2&cursor=c4',
-    );
-    expect(nextPagePath(BASE, '/hedges', answer({ cursor: { next: 'n1' } }))).toBe('/hedges?cursor=n1');
-    expect(nextPagePath(BASE, '/hedges', answer({ next_cursor: 'c', has_more: false }))).toBeUndefined();
-    expect(nextPagePath(BASE, '/hedges', answer({ next_cursor: null }))).toBeUndefined();
-    expect(nextPagePath(BASE, '/hedges', answer({}))).toBeUndefined();
-  });
-
-  it('a next link in meta, relative or absolute, as a path under the base; a cursor is sent encoded', () => {
-    expect(nextPagePath(BASE, '/hedges', answer({ next: '/partners/acme/v2/hedges?page=3' }))).toBe('/hedges?page=3');
-    expect(nextPagePath(BASE, '/hedges', answer({ links: { next: `${BASE}/hedges?page=4` } }))).toBe('/hedges?page=4');
-    expect(nextPagePath(BASE, '/hedges?a=1', answer({ next_cursor: 'x y' }))).toBe('/hedges?a=1&cursor=x+y');
   });
 });

@@ -158,28 +158,31 @@ describe('the one pager', () => {
   });
 });
 
-describe('hedge api --paginate', () => {
-  const answer = (meta: Record<string, unknown>, link?: string) => ({ meta, headers: link ? { link } : {} });
-
-  it('reads the page the same way as the lists: a Link header with a comma in its query, page numbers, a cursor token', () => {
-    expect(nextPagePath(BASE, '/hedges', answer({}, `<${BASE}/hedges?ids=a,b&page=2>; rel="next"`))).toBe(
-      '/hedges?ids=a,b&page=2',
-    );
-    expect(nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 1, total_pages: 3 } }))).toBe(
-      '/hedges?status=open&page=2',
-    );
-    expect(
-      nextPagePath(BASE, '/hedges?status=open', answer({ pagination: { page: 3, total_pages: 3 } })),
-    ).toBeUndefined();
-    expect(nextPagePath(BASE, '/hedges', answer({ links: { next: 'tok-9' } }))).toBe('/hedges?cursor=tok-9');
-  });
-
-  it("a cursor in the body beside the rows, and the profile's cursor parameter, as the lists read them", () => {
-    const inBody = { data: { items: [{ id: 1 }], next_cursor: 'c2' }, meta: {}, headers: {} };
-    expect(nextPagePath(BASE, '/hedges?limit=2', inBody)).toBe('/hedges?limit=2&cursor=c2');
-    expect(nextPagePath(BASE, '/hedges', inBody, 'after')).toBe('/hedges?after=c2');
-    expect(
-      nextPagePath(BASE, '/hedges', { data: { items: [], next_cursor: null }, meta: {}, headers: {} }),
-    ).toBeUndefined();
+describe('hedge api --paginate: the next page read as the lists read it', () => {
+  const link = (href: string) => ({ link: `<${href}>; rel="next"` });
+  const body = (next_cursor: string | null) => ({ items: [{ id: 1 }], next_cursor });
+  it.each([
+    // A cursor in meta goes back as cursor=, replacing the last one, encoded; has_more false or none ends it.
+    ['/hedges?limit=2', { next_cursor: 'c2', has_more: true }, '/hedges?limit=2&cursor=c2'],
+    ['/hedges?limit=2&cursor=c2', { next_cursor: 'c4' }, '/hedges?limit=2&cursor=c4'],
+    ['/hedges', { cursor: { next: 'n1' } }, '/hedges?cursor=n1'],
+    ['/hedges?a=1', { next_cursor: 'x y' }, '/hedges?a=1&cursor=x+y'],
+    ['/hedges', { next_cursor: 'c', has_more: false }, undefined],
+    ['/hedges', { next_cursor: null }, undefined],
+    ['/hedges', {}, undefined],
+    // A next link in meta, relative or absolute, or a cursor token there; a Link header with a comma in its query.
+    ['/hedges', { next: '/partners/acme/v2/hedges?page=3' }, '/hedges?page=3'],
+    ['/hedges', { links: { next: `${BASE}/hedges?page=4` } }, '/hedges?page=4'],
+    ['/hedges', { links: { next: 'tok-9' } }, '/hedges?cursor=tok-9'],
+    ['/hedges', {}, '/hedges?ids=a,b&page=2', { headers: link(`${BASE}/hedges?ids=a,b&page=2`) }],
+    // Page numbers.
+    ['/hedges?status=open', { pagination: { page: 1, total_pages: 3 } }, '/hedges?status=open&page=2'],
+    ['/hedges?status=open', { pagination: { page: 3, total_pages: 3 } }, undefined],
+    // A cursor in the body beside the rows, and the profile's cursor parameter.
+    ['/hedges?limit=2', {}, '/hedges?limit=2&cursor=c2', { data: body('c2') }],
+    ['/hedges', {}, '/hedges?after=c2', { data: body('c2') }, 'after'],
+    ['/hedges', {}, undefined, { data: body(null) }],
+  ] as const)('%s with meta %j: %s', (path, meta, expected, answer = {}, cursorParam?: string) => {
+    expect(nextPagePath(BASE, path, { meta, headers: {}, ...answer }, cursorParam)).toBe(expected);
   });
 });
