@@ -161,7 +161,8 @@ describe('the one pager', () => {
 describe('hedge api --paginate: the next page read as the lists read it', () => {
   const link = (href: string) => ({ link: `<${href}>; rel="next"` });
   const body = (next_cursor: string | null) => ({ items: [{ id: 1 }], next_cursor });
-  it.each([
+  type Row = [string, Record<string, unknown>, string | undefined, { data?: unknown; headers?: object }?, string?];
+  it.each<Row>([
     // A cursor in meta goes back as cursor=, replacing the last one, encoded; has_more false or none ends it.
     ['/hedges?limit=2', { next_cursor: 'c2', has_more: true }, '/hedges?limit=2&cursor=c2'],
     ['/hedges?limit=2&cursor=c2', { next_cursor: 'c4' }, '/hedges?limit=2&cursor=c4'],
@@ -182,7 +183,7 @@ describe('hedge api --paginate: the next page read as the lists read it', () => 
     ['/hedges?limit=2', {}, '/hedges?limit=2&cursor=c2', { data: body('c2') }],
     ['/hedges', {}, '/hedges?after=c2', { data: body('c2') }, 'after'],
     ['/hedges', {}, undefined, { data: body(null) }],
-  ] as const)('%s with meta %j: %s', (path, meta, expected, answer = {}, cursorParam?: string) => {
+  ])('%s with meta %j: %s', (path, meta, expected, answer = {}, cursorParam) => {
     expect(nextPagePath(BASE, path, { meta, headers: {}, ...answer }, cursorParam)).toBe(expected);
   });
 });

@@ -90,19 +90,6 @@ describe('late settlement (settlementDelayMs)', () => {
     expect(record).toMatchObject({ hedge_id: id, close_reason: 'settled', closed_at: iso(maturityMs + DELAY_MS) });
   });
 
-  it('with trailing views too: the positions line leaves only after delay plus lag', async () => {
-    const LAG_MS = 3_000;
-    const sandbox = await start({ settlementDelayMs: DELAY_MS, viewLagMs: LAG_MS });
-    const { id, maturity_at: maturityAt } = await post(sandbox, '/hedges', openBody('sell', 20_000, 1));
-    const settlesAt = Date.parse(maturityAt) + DELAY_MS;
-    moveTo(sandbox, settlesAt);
-    expect((await get(sandbox, `/hedges/${id}`)).status).toBe('closed');
-    moveTo(sandbox, settlesAt + LAG_MS - 1);
-    expect(await lineIds(sandbox)).toEqual([id]);
-    moveTo(sandbox, settlesAt + LAG_MS);
-    expect(await get(sandbox, '/positions')).toEqual([]);
-  });
-
   it('a close sent during the delay closes the hedge early instead', async () => {
     const sandbox = await start({ settlementDelayMs: DELAY_MS });
     const { id, maturity_at: maturityAt } = await post(sandbox, '/hedges', openBody('buy', 20_000, 1));

@@ -43,10 +43,16 @@ describe('views that trail the records (viewLagMs)', () => {
     // Same seed, same start, same writes at the same times: the lagged server's positions,
     // history and account must be the unlagged one's, lag ms later, to the digit (and, before the
     // lag has passed, the views of an empty account) — fills, add and reduce landings, closes,
-    // several hedges on a side and settlements (days of 2 s) included. Each change lands on a
+    // several hedges on a side and late settlements (days of 1 s, settled 0.5 s late) included. Each change lands on a
     // step: both sides of every step (1 ms before, then on it) are compared. The hedge records
     // themselves never trail: both servers list the same hedges at the same time.
-    const common: SimulatorOptions = { seed: 'trailing-exact', severalPerSide: true, dayMs: 2_000, fillDelayMs: 100 };
+    const common: SimulatorOptions = {
+      seed: 'trailing-exact',
+      severalPerSide: true,
+      dayMs: 1_000,
+      settlementDelayMs: 500,
+      fillDelayMs: 100,
+    };
     const inStep = await start({ ...common, viewLagMs: 0 });
     const trailing = await start({ ...common, viewLagMs: LAG_MS });
     const t0 = inStep.clock.now();
@@ -65,7 +71,7 @@ describe('views that trail the records (viewLagMs)', () => {
       [1_500, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
     ]);
     const STEP_MS = 100;
-    const END_MS = 7_000 + LAG_MS;
+    const END_MS = 4_000 + LAG_MS;
     const answered = new Map<number, unknown>();
     const views = async (sandbox: RunningSandbox) => ({
       positions: await get(sandbox, '/positions'),
