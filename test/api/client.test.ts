@@ -74,6 +74,11 @@ for (const tls of [false, true]) {
       const list = await client.listMarkets();
       expect(list.markets.map((m) => m.market)).toContain('USDTNGN');
       expect(list).toMatchObject({ allowedMarkets: expect.arrayContaining(['USDTNGN']), source: 'onchain' });
+      if (tls) {
+        // The sandbox's certificate names localhost too.
+        const byName = { ...sandbox, baseUrl: sandbox.baseUrl.replace('127.0.0.1', 'localhost') };
+        expect((await clientFor(byName, { caFile: sandbox.caFile }).client.listMarkets()).markets).toHaveLength(1);
+      }
 
       const [price] = await client.getPrices(['USDTNGN']);
       expect(price!.market).toBe('USDTNGN');

@@ -1,7 +1,3 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
-
 import { describe, expect, it } from 'vitest';
 
 import { openBody } from '../support/engine.js';
@@ -250,41 +246,5 @@ describe('sandbox server: fault injection', () => {
       'malformed-truncated',
       'malformed-wrong-types',
     ]);
-  });
-});
-
-describe('sandbox server: TLS', () => {
-  it('serves HTTPS that a client trusting the CA file accepts, and one without it refuses', async () => {
-    const sandbox = await start({ tls: true });
-    expect(sandbox.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
-    expect(sandbox.caFile && existsSync(sandbox.caFile)).toBe(true);
-    const script = `
-      const urls = process.argv.slice(1);
-      const key = urls.pop();
-      (async () => {
-        for (const url of urls) {
-          try {
-            const response = await fetch(url, { headers: { authorization: 'Bearer ' + key } });
-            console.log(response.status);
-          } catch (error) {
-            console.log('ERR ' + (error.cause && error.cause.code));
-          }
-        }
-      })();`;
-    const urls = [`${sandbox.baseUrl}/markets`, `https://localhost:${sandbox.port}/partners/sandbox/v2/markets`];
-    const run = (env: NodeJS.ProcessEnv) =>
-      promisify(execFile)(process.execPath, ['-e', script, '--', ...urls, sandbox.apiKey], { env });
-    const { NODE_EXTRA_CA_CERTS: _ignored, ...baseEnv } = process.env;
-    expect((await run({ ...baseEnv, NODE_EXTRA_CA_CERTS: sandbox.caFile })).stdout.trim().split('\n')).toEqual([
-      '200',
-      '200',
-    ]);
-    const untrusted = await run(baseEnv);
-    expect(
-      untrusted.stdout
-        .trim()
-        .split('\n')
-        .every((line) => line.startsWith('ERR ')),
-    ).toBe(true);
   });
 });
