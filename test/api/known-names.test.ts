@@ -13,75 +13,71 @@ const fact = (known: string, value: unknown, ...synonyms: string[]) => ({
   synonyms: [known, ...synonyms],
 });
 
-describe('showUnderKnownNames', () => {
-  it('moves a value read under a synonym to the known name and keeps the rest in order', () => {
-    const row = showUnderKnownNames({ a: 1, direction: 'Buy', z: 2 }, [fact('side', 'buy', 'direction')]);
-    expect(row).toEqual({ a: 1, z: 2, side: 'buy' });
-    expect(Object.keys(row)).toEqual(['a', 'z', 'side']);
-  });
-
-  it('leaves a record that already uses the known name, or has no value, untouched', () => {
-    const raw = { side: 'sell', direction: 'buy' };
-    expect(showUnderKnownNames(raw, [fact('side', 'sell', 'direction')])).toEqual(raw);
-    expect(showUnderKnownNames({ x: 1 }, [fact('side', undefined)])).toEqual({ x: 1 });
-  });
-
-  it('keeps a synonym field whose value is not the one that was read (nothing is lost)', () => {
-    const row = showUnderKnownNames({ direction: 'long-ish' }, [fact('side', 'buy', 'direction')]);
-    expect(row).toEqual({ direction: 'long-ish', side: 'buy' });
-  });
-});
-
-describe('showUnderKnownNames: nothing the server sent is lost', () => {
-  it('drops the field a fact was read from only as the same value: decimal text, another case, the same instant', () => {
-    expect(
-      showUnderKnownNames({ used_margin_usdc: '99889.00' }, [fact('margin_in_use_usdc', 99889, 'used_margin_usdc')]),
-    ).toEqual({
-      margin_in_use_usdc: 99889,
-    });
-    expect(showUnderKnownNames({ direction: 'BUY' }, [fact('side', 'buy', 'direction')])).toEqual({ side: 'buy' });
-    expect(
-      showUnderKnownNames({ opened: '2026-03-02T09:00:00Z' }, [
-        fact('opened_at', '2026-03-02T09:00:00.000Z', 'opened'),
-      ]),
-    ).toEqual({ opened_at: '2026-03-02T09:00:00.000Z' });
-    // A zone-less time is not compared as an instant: kept beside ours.
-    expect(
-      showUnderKnownNames({ opened: '2026-03-02 09:00' }, [fact('opened_at', '2026-03-02T09:00:00.000Z', 'opened')]),
-    ).toEqual({ opened: '2026-03-02 09:00', opened_at: '2026-03-02T09:00:00.000Z' });
-  });
-
-  it("drops the synonym the fact was read from (the readers' order), not another field that happens to hold the same value", () => {
-    const row = showUnderKnownNames({ exposure_usd: 5000, size_usd: 5000 }, [
-      fact('notional_usd', 5000, 'size_usd', 'exposure_usd'),
-    ]);
-    expect(row).toEqual({ exposure_usd: 5000, notional_usd: 5000 });
-  });
-
-  it('a field under our name holding something else gives the name to the fact and is kept under _wire, nested as sent', () => {
-    const row = showUnderKnownNames({ notional_usd: 'n/a', size_usd: 12000, price: { source: 'twap' } }, [
-      fact('notional_usd', 12000, 'size_usd'),
-      fact('price', 1510.5, 'mid'),
-    ]);
-    expect(row).toEqual({
-      notional_usd: 12000,
-      price: 1510.5,
-      _wire: { notional_usd: 'n/a', price: { source: 'twap' } },
-    });
-  });
-
-  it('a value read under our own name, as the fact, stays exactly as sent (its text too)', () => {
-    const raw = { closed_at: '2026-03-02T09:00:00Z', net_pnl_usd: '-3.10' };
-    expect(
-      showUnderKnownNames(raw, [fact('closed_at', '2026-03-02T09:00:00.000Z'), fact('net_pnl_usd', -3.1)]),
-    ).toEqual(raw);
-  });
-
-  it("a server field named `_wire` is the server's: kept inside the holder, never mistaken for it", () => {
-    expect(showUnderKnownNames({ _wire: 'v2', x: 1 }, [fact('side', undefined)])).toEqual({
-      x: 1,
-      _wire: { _wire: 'v2' },
-    });
+describe('showUnderKnownNames: our names for what was read, nothing the server sent lost', () => {
+  const at = '2026-03-02T09:00:00.000Z';
+  type Row = [string, Record<string, unknown>, Array<ReturnType<typeof fact>>, Record<string, unknown>];
+  it.each<Row>([
+    [
+      'a value read under a synonym moves to the known name; the rest kept in order',
+      { a: 1, direction: 'Buy', z: 2 },
+      [fact('side', 'buy', 'direction')],
+      { a: 1, z: 2, side: 'buy' },
+    ],
+    [
+      'a record already under the known name is untouched',
+      { side: 'sell', direction: 'buy' },
+      [fact('side', 'sell', 'direction')],
+      { side: 'sell', direction: 'buy' },
+    ],
+    ['a fact with no value leaves the record untouched', { x: 1 }, [fact('side', undefined)], { x: 1 }],
+    [
+      'a synonym field whose value is not the one read is kept',
+      { direction: 'long-ish' },
+      [fact('side', 'buy', 'direction')],
+      { direction: 'long-ish', side: 'buy' },
+    ],
+    [
+      'the field read from is dropped when it is the same value as decimal text',
+      { used_margin_usdc: '99889.00' },
+      [fact('margin_in_use_usdc', 99889, 'used_margin_usdc')],
+      { margin_in_use_usdc: 99889 },
+    ],
+    ['… in another case', { direction: 'BUY' }, [fact('side', 'buy', 'direction')], { side: 'buy' }],
+    ['… as the same instant', { opened: '2026-03-02T09:00:00Z' }, [fact('opened_at', at, 'opened')], { opened_at: at }],
+    [
+      'a zone-less time is not compared as an instant: kept beside ours',
+      { opened: '2026-03-02 09:00' },
+      [fact('opened_at', at, 'opened')],
+      { opened: '2026-03-02 09:00', opened_at: at },
+    ],
+    [
+      "the synonym read from (the readers' order) is dropped, not another field holding the same value",
+      { exposure_usd: 5000, size_usd: 5000 },
+      [fact('notional_usd', 5000, 'size_usd', 'exposure_usd')],
+      { exposure_usd: 5000, notional_usd: 5000 },
+    ],
+    [
+      'a field under our name holding something else gives the name to the fact and is kept under _wire, nested as sent',
+      { notional_usd: 'n/a', size_usd: 12000, price: { source: 'twap' } },
+      [fact('notional_usd', 12000, 'size_usd'), fact('price', 1510.5, 'mid')],
+      { notional_usd: 12000, price: 1510.5, _wire: { notional_usd: 'n/a', price: { source: 'twap' } } },
+    ],
+    [
+      'a value read under our own name, as the fact, stays exactly as sent (its text too)',
+      { closed_at: '2026-03-02T09:00:00Z', net_pnl_usd: '-3.10' },
+      [fact('closed_at', at), fact('net_pnl_usd', -3.1)],
+      { closed_at: '2026-03-02T09:00:00Z', net_pnl_usd: '-3.10' },
+    ],
+    [
+      "a server field named `_wire` is the server's: kept inside the holder, never mistaken for it",
+      { _wire: 'v2', x: 1 },
+      [fact('side', undefined)],
+      { x: 1, _wire: { _wire: 'v2' } },
+    ],
+  ])('%s', (_what, raw, facts, expected) => {
+    const row = showUnderKnownNames(raw, facts);
+    expect(row).toEqual(expected);
+    expect(Object.keys(row)).toEqual(Object.keys(expected));
   });
 
   it('sameFact: a different word, a tenor in words, an object are different values', () => {

@@ -214,25 +214,11 @@ describe('doctor: clock, rate limits, shapes', () => {
       status: 'ok',
       detail: "the server's clock is within a second of this machine's, give or take 0.6 s (from its Date header)",
     });
-    expect(learned((clock) => clock.learnDate(new Date(at + 600_000).toUTCString(), at + 450, at + 550))).toMatchObject(
-      {
-        status: 'fail',
-        detail:
-          "the server's clock is 10 min ahead of this machine's, give or take 0.6 s (from its Date header): more than 30 s apart",
-      },
-    );
     expect(learned((clock) => clock.learnDate(new Date(at - 10_000).toUTCString(), at + 450, at + 550))).toMatchObject({
       status: 'warn',
       detail: "the server's clock is 10 s behind this machine's, give or take 0.6 s (from its Date header)",
     });
-    // No Date header: a stamp of something that already happened bounds it from below only.
-    expect(
-      learned((clock) => clock.learnStamps([{ filled_at: new Date(at + 44_000).toISOString() }], at)),
-    ).toMatchObject({
-      status: 'fail',
-      detail:
-        "the server's clock is at least 44 s ahead of this machine's (from the stamps on its answers; nothing bounds it from above: no Date header): more than 30 s apart",
-    });
+    // Far ahead (Date header or stamps only) fails: doctor.test.ts asks a simulator whose clock is.
     expect(learned(() => undefined)).toMatchObject({ status: 'warn', forWrites: false });
   });
 

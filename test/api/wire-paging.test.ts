@@ -161,7 +161,13 @@ describe('the one pager', () => {
 describe('hedge api --paginate: the next page read as the lists read it', () => {
   const link = (href: string) => ({ link: `<${href}>; rel="next"` });
   const body = (next_cursor: string | null) => ({ items: [{ id: 1 }], next_cursor });
-  type Row = [string, Record<string, unknown>, string | undefined, { data?: unknown; headers?: object }?, string?];
+  type Row = [
+    string,
+    Record<string, unknown>,
+    string | undefined,
+    { data?: unknown; headers?: Record<string, string> }?,
+    string?,
+  ];
   it.each<Row>([
     // A cursor in meta goes back as cursor=, replacing the last one, encoded; has_more false or none ends it.
     ['/hedges?limit=2', { next_cursor: 'c2', has_more: true }, '/hedges?limit=2&cursor=c2'],
