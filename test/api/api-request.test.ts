@@ -22,12 +22,11 @@ describe('resolveApiPath: relative to the base URL, never another host', () => {
     expect(resolveApiPath(BASE, raw)).toBe(path);
   });
 
+  // Another host, an absolute URL, a climb out, an encoded slash, a backslash: also through the binary
+  // (test/scripting/scripting-api.test.ts), nothing sent.
   it.each([
-    ['https://evil.example/v2/hedges', 'is an absolute URL'],
     ['HTTP://api.example.com/partners/acme/v2/hedges', 'is an absolute URL'],
     ['mailto:x@example.com', 'is an absolute URL'],
-    ['//evil.example/hedges', 'would name another host'],
-    ['/../../v1/hedges', 'climbs out of the base path'],
     ['..', 'climbs out of the base path'],
     ['/a/%2E%2e/%2e%2e/x', 'climbs out of the base path'],
     ['/hedges%2F..%2F..%2Fv1', 'has an encoded slash'],

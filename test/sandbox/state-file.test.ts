@@ -194,14 +194,6 @@ describe('the state file shared by several processes', () => {
     expect(taken).toBe(2);
   });
 
-  it('a state file removed meanwhile (demo reset) is a fresh state for the next request', async () => {
-    const { a, b, stateFile } = await twoProcesses();
-    await mustOpen(a, 'buy', 1_000, 'gone');
-    rmSync(stateFile);
-    expect((await b.api('GET', '/hedges')).body.data).toEqual([]);
-    expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
-  });
-
   it('a write that arrives while this process saves another waits for it: the saved write is not undone', async () => {
     let simulator: Simulator | undefined = undefined;
     let duringSave: Promise<{ status: number }> | undefined;
@@ -266,7 +258,7 @@ describe('the state file shared by several processes', () => {
 });
 
 describe('ids and formats of the state file', () => {
-  it('hedge ids are unique across restarts, and across resets seen by processes started on an earlier state', async () => {
+  it('hedge ids are unique across restarts, and across resets seen by processes started on an earlier state (each then a fresh state)', async () => {
     const stateFile = await stateFileIn();
     const ids: string[] = [];
     const open = async (simulator: Simulator, key: string): Promise<void> => {
