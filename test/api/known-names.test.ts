@@ -57,12 +57,6 @@ describe('showUnderKnownNames: our names for what was read, nothing the server s
       { exposure_usd: 5000, notional_usd: 5000 },
     ],
     [
-      'a field under our name holding something else gives the name to the fact and is kept under _wire, nested as sent',
-      { notional_usd: 'n/a', size_usd: 12000, price: { source: 'twap' } },
-      [fact('notional_usd', 12000, 'size_usd'), fact('price', 1510.5, 'mid')],
-      { notional_usd: 12000, price: 1510.5, _wire: { notional_usd: 'n/a', price: { source: 'twap' } } },
-    ],
-    [
       'a value read under our own name, as the fact, stays exactly as sent (its text too)',
       { closed_at: '2026-03-02T09:00:00Z', net_pnl_usd: '-3.10' },
       [fact('closed_at', at), fact('net_pnl_usd', -3.1)],
