@@ -43,15 +43,15 @@ describe('views that trail the records (viewLagMs)', () => {
     // Same seed, same start, same writes at the same times: the lagged server's positions,
     // history and account must be the unlagged one's, lag ms later, to the digit (and, before the
     // lag has passed, the views of an empty account) — fills, add and reduce landings, closes,
-    // several hedges on a side and late settlements (days of 1 s, settled 0.5 s late) included. Each change lands on a
+    // several hedges on a side and late settlements (days of 1 s, settled 0.4 s late) included. Each change lands on a
     // step: both sides of every step (1 ms before, then on it) are compared. The hedge records
     // themselves never trail: both servers list the same hedges at the same time.
     const common: SimulatorOptions = {
       seed: 'trailing-exact',
       severalPerSide: true,
       dayMs: 1_000,
-      settlementDelayMs: 500,
-      fillDelayMs: 100,
+      settlementDelayMs: 400,
+      fillDelayMs: 200,
     };
     const inStep = await start({ ...common, viewLagMs: 0 });
     const trailing = await start({ ...common, viewLagMs: LAG_MS });
@@ -68,10 +68,10 @@ describe('views that trail the records (viewLagMs)', () => {
       ],
       [600, [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]]],
       [1_000, [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]]],
-      [1_500, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
+      [1_400, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
     ]);
-    const STEP_MS = 100;
-    const END_MS = 4_000 + LAG_MS;
+    const STEP_MS = 200;
+    const END_MS = 3_600 + LAG_MS;
     const answered = new Map<number, unknown>();
     const views = async (sandbox: RunningSandbox) => ({
       positions: await get(sandbox, '/positions'),
