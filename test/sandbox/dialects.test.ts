@@ -234,7 +234,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(page.body.meta).toEqual(dialect === 'gamma' ? { page_size: 2, next_cursor: expect.any(String) } : {});
   });
 
-  it('serves prices in its own shape', async () => {
+  it('serves prices in its own shape and keeps the stated rules: a second open on a side and the spec’s errors', async () => {
     const sandbox = await startDialect(dialect);
     const [{ price, market: listed }] = await read(sandbox, '/markets');
     const timestamp = new Date(sandbox.clock.now()).toISOString();
@@ -250,10 +250,6 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       },
     };
     expect(prices.body).toEqual({ data: shapes[dialect], error: null, meta: { source: 'onchain' } });
-  });
-
-  it('keeps the stated rules: a second open on a side and the spec’s errors', async () => {
-    const sandbox = await startDialect(dialect);
     const noHedge = await post(sandbox, '/hedges/add', changeOf('buy', expected.notionalField, 1_000));
     expect(refusal(noHedge).slice(0, 2)).toEqual([404, 'no_open_hedge']);
     await post(sandbox, '/hedges', open('buy', 1_000), 'same');
@@ -353,7 +349,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
 });
 
 describe('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts as text', () => {
-  it('lists USDTKES and USDTGHS open and USDTNGN disabled; an open on USDTNGN is refused', async () => {
+  it('lists USDTKES and USDTGHS open and USDTNGN disabled (an open there refused); shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
     const sandbox = await startDialect('gamma');
     const markets = (await api(sandbox, 'GET', '/markets')).body;
     expect(markets.data.map((entry: { market: string; status: string }) => [entry.market, entry.status])).toEqual([
@@ -367,10 +363,6 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
       'market_disabled',
     ]);
     expect(sandbox.engine.state.accounts[Object.keys(sandbox.engine.state.accounts)[0]!]!.hedges).toEqual({});
-  });
-
-  it('shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
-    const sandbox = await startDialect('gamma');
     const id = (await post(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).body.data.id;
     sandbox.clock.advance(FILL_DELAY_MS);
     await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
@@ -403,7 +395,7 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
 });
 
 describe('sandbox dialect delta: references in upper case, history pages by time', () => {
-  it('keeps client_reference trimmed in upper case and filters it without regard to case', async () => {
+  it('keeps client_reference trimmed in upper case and filters it without regard to case; pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {
     const sandbox = await startDialect('delta');
     const id = (await post(sandbox, '/hedges', openBody('buy', 10_000, 7, { client_reference: ' deal-11' }))).body.data
       .id;
@@ -411,10 +403,6 @@ describe('sandbox dialect delta: references in upper case, history pages by time
     expect((await read(sandbox, `/hedges/${id}`)).client_reference).toBe('DEAL-11');
     for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
       expect(idsOf(await read(sandbox, `/hedges?client_reference=${encodeURIComponent(asked)}`))).toEqual([id]);
-  });
-
-  it('pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {
-    const sandbox = await startDialect('delta');
     sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
     const newestFirst = [...Object.values(sandbox.engine.state.accounts)[0]!.history]
       .reverse()
