@@ -83,29 +83,19 @@ function renamesOf(dialect: SandboxDialect) {
   };
 }
 
-interface Leaf {
-  path: string[];
-  value: unknown;
-}
+/** Every leaf of a value, with its path: each scalar (null included) and each empty object or list. */
+const leaves = (value: unknown, path: string[] = []): Array<[string[], unknown]> =>
+  value !== null && typeof value === 'object' && Object.keys(value).length > 0
+    ? Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...path, key]))
+    : [[path, value]];
 
-/** Every leaf of a value: each scalar (null included) and each empty object or list, with its path. */
-function leaves(value: unknown, path: string[] = []): Leaf[] {
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Json);
-    if (entries.length === 0) return [{ path, value }];
-    return entries.flatMap(([key, inner]) => leaves(inner, [...path, key]));
-  }
-  return [{ path, value }];
-}
-
-function at(value: unknown, path: readonly string[]): unknown {
-  let here: unknown = value;
-  for (const key of path) {
-    if (here === null || typeof here !== 'object' || !Object.prototype.hasOwnProperty.call(here, key)) return undefined;
-    here = (here as Json)[key];
-  }
-  return here;
-}
+/** The value at `path`, own properties only (undefined where there is none). */
+const at = (value: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>(
+    (here, key) =>
+      here !== null && typeof here === 'object' && Object.hasOwn(here, key) ? (here as Json)[key] : undefined,
+    value,
+  );
 
 /** The server's value as --json shows it: the same, or a decimal string as its number. */
 function shownAs(sent: unknown, shown: unknown): boolean {
@@ -121,7 +111,7 @@ function shownAs(sent: unknown, shown: unknown): boolean {
  */
 function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Record<string, string> = {}): void {
   const missing: string[] = [];
-  for (const { path, value } of leaves(sent)) {
+  for (const [path, value] of leaves(sent)) {
     const renamed = renames[path[0]];
     const shownPath = renamed === undefined ? path : [renamed, ...path.slice(1)];
     const shown = at(printed, shownPath);
@@ -129,11 +119,11 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
       missing.push(
         `${path.join('.')} = ${JSON.stringify(value)} is not at ${shownPath.join('.')} (found ${JSON.stringify(shown)})`,
       );
-    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]))
+    if (renamed !== undefined && Object.hasOwn(printed, path[0]))
       missing.push(`${path[0]} is shown as ${renamed} and again under its own name`);
   }
   // Nothing of ours took a name the server used for something else here: no `_wire`.
-  if (Object.prototype.hasOwnProperty.call(printed, '_wire')) missing.push(`_wire = ${JSON.stringify(printed._wire)}`);
+  if (Object.hasOwn(printed, '_wire')) missing.push(`_wire = ${JSON.stringify(printed._wire)}`);
   expect(missing, `${where}: what the server sent, missing from --json`).toEqual([]);
 }
 

@@ -9,34 +9,26 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
-import { api, apiData, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { api, FROZEN_START_MS, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { getData, lineIds, moveTo, postData } from './http-calls.js';
 
 const LAG_MS = 3_000;
 const FILL_DELAY_MS = 50;
-/** The real clock stands still: sandbox time moves only by advance(). */
-const FROZEN_REAL_TIME = Date.UTC(2026, 2, 2, 9);
 const KEY = 'hpk_test_TrailingViewsTrailingViews01';
 
+// Real time stands still: sandbox time moves only when a test advances it.
 const simulators = useSimulators();
 const start = async (options: SimulatorOptions = {}) =>
   (
     await simulators({
       preset: 'quick',
       fillDelayMs: FILL_DELAY_MS,
-      realNow: () => FROZEN_REAL_TIME,
+      realNow: () => FROZEN_START_MS,
       apiKeys: [KEY],
       viewLagMs: LAG_MS,
       ...options,
     })
   ).sandbox;
-
-/** The `data` of a successful answer (any other answer fails the test). */
-const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
-const post = (sandbox: RunningSandbox, path: string, body: unknown) => apiData(sandbox, 'POST', path, body);
-/** Moves sandbox time to `atMs` (never back). */
-const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());
-const lineIds = async (sandbox: RunningSandbox) =>
-  (await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
 
 describe('views that trail the records (viewLagMs)', () => {
   it('answers at T + lag exactly what the same server without the lag answered at T; the records at once', async () => {
@@ -74,9 +66,9 @@ describe('views that trail the records (viewLagMs)', () => {
     const END_MS = 3_600 + LAG_MS;
     const answered = new Map<number, unknown>();
     const views = async (sandbox: RunningSandbox) => ({
-      positions: await get(sandbox, '/positions'),
-      history: await get(sandbox, '/hedges/history'),
-      account: await get(sandbox, '/account'),
+      positions: await getData(sandbox, '/positions'),
+      history: await getData(sandbox, '/hedges/history'),
+      account: await getData(sandbox, '/account'),
     });
     const empty = await views(trailing);
     let compared = 0;
@@ -89,7 +81,7 @@ describe('views that trail the records (viewLagMs)', () => {
           expect((await api(inStep, 'POST', path, { body })).status).toBe(200);
           expect((await api(trailing, 'POST', path, { body })).status).toBe(200);
         }
-        expect(await get(trailing, '/hedges'), `records at +${at} ms`).toEqual(await get(inStep, '/hedges'));
+        expect(await getData(trailing, '/hedges'), `records at +${at} ms`).toEqual(await getData(inStep, '/hedges'));
         answered.set(at, await views(inStep));
         expect(await views(trailing), `at +${at} ms`).toEqual(at >= LAG_MS ? answered.get(at - LAG_MS) : empty);
         compared++;
@@ -116,16 +108,16 @@ describe('trailing views and the state file', () => {
     const stateFile = join(dir, 'state.json');
     const first = await start({ stateFile });
     const openedAt = first.clock.now();
-    const { id } = await post(first, '/hedges', openBody('buy', 10_000, 3));
+    const { id } = await postData(first, '/hedges', openBody('buy', 10_000, 3));
     moveTo(first, openedAt + FILL_DELAY_MS + 1_000);
-    expect(await get(first, '/positions')).toEqual([]);
+    expect(await getData(first, '/positions')).toEqual([]);
     await first.close();
 
     const second = await start({ stateFile });
     expect(second.clock.now()).toBe(openedAt + FILL_DELAY_MS + 1_000);
-    expect(await get(second, '/positions')).toEqual([]);
+    expect(await getData(second, '/positions')).toEqual([]);
     moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS - 1);
-    expect(await get(second, '/positions')).toEqual([]);
+    expect(await getData(second, '/positions')).toEqual([]);
     moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS);
     expect(await lineIds(second)).toEqual([id]);
     // Closed here, not after the test: the directory is removed first.
@@ -136,28 +128,28 @@ describe('trailing views and the state file', () => {
     dir = await mkdtemp(join(tmpdir(), 'hedge-trailing-state-'));
     const stateFile = join(dir, 'state.json');
     const plain = await start({ stateFile, viewLagMs: 0 });
-    const { id } = await post(plain, '/hedges', openBody('sell', 10_000, 3));
+    const { id } = await postData(plain, '/hedges', openBody('sell', 10_000, 3));
     plain.clock.advance(FILL_DELAY_MS);
     expect(await lineIds(plain)).toEqual([id]);
-    const account = await get(plain, '/account');
+    const account = await getData(plain, '/account');
     await plain.close();
 
     const lagged = await start({ stateFile });
     expect(await lineIds(lagged)).toEqual([id]);
     // In step with the records; valued (mark, carry, unrealized P&L) as of the lag before, as always.
     const { unrealized_pnl_usd: _valuedThen, ...figures } = account;
-    expect(await get(lagged, '/account')).toMatchObject(figures);
+    expect(await getData(lagged, '/account')).toMatchObject(figures);
     const closedAt = lagged.clock.now() + FILL_DELAY_MS;
-    await post(lagged, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
+    await postData(lagged, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
     moveTo(lagged, closedAt + LAG_MS - 1);
     expect(await lineIds(lagged)).toEqual([id]);
     moveTo(lagged, closedAt + LAG_MS);
-    expect(await get(lagged, '/positions')).toEqual([]);
+    expect(await getData(lagged, '/positions')).toEqual([]);
     await lagged.close();
 
     // Started again without the lag, the views are the records' at once.
     const again = await start({ stateFile, viewLagMs: 0 });
-    const opened = await post(again, '/hedges', openBody('sell', 5_000, 3));
+    const opened = await postData(again, '/hedges', openBody('sell', 5_000, 3));
     again.clock.advance(FILL_DELAY_MS);
     expect(await lineIds(again)).toEqual([opened.id]);
     await again.close();
