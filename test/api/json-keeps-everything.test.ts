@@ -321,3 +321,25 @@ describe('a server field under one of our names that means something else is kep
     }
   });
 });
+
+// One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
+// read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
+// spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
+describe("a position's P&L under two names", () => {
+  it('positions and report read the same value from the same payload', async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 10_000);
+    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+      if (path !== '/positions') return;
+      delete item.net_pnl_usd;
+      Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
+    });
+    try {
+      const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
+      expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
+      expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
+    } finally {
+      await proxy.close();
+    }
+  });
+});

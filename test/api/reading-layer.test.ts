@@ -11,12 +11,26 @@ import { cursorParameterFor, findRows, readPage } from '../../src/platform/api/w
 import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/platform/api/schemas.js';
 import { parsePrices } from '../../src/platform/api/wire/fields.js';
 import { resolveWireSettings } from '../../src/platform/api/wire/unspecified.js';
-import { learnedScopeOf, readLearned, resetLearned, saveLearned } from '../../src/platform/runtime/wire-memory.js';
+import {
+  learnedScopeOf,
+  readLearned,
+  resetLearned,
+  saveLearned,
+  WireMemory,
+} from '../../src/platform/runtime/wire-memory.js';
+import type { ResolvedCredentials } from '../../src/platform/config/credentials.js';
+import type { Notice } from '../../src/platform/results/notices.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { asSent, rememberSent } from '../../src/core/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/features/setup/doctor.js';
-import { ServerClock } from '../../src/core/server-clock.js';
+import { ASSUMED_SKEW_MS, ServerClock } from '../../src/core/server-clock.js';
 import { questionWithUnchecked } from '../../src/features/trade/pre-trade.js';
+
+/** Folders made by a test, removed after it. */
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
 const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>
@@ -146,11 +160,9 @@ describe('wire names: set > learned > guessed', () => {
   });
 
   describe('where learned names are kept', () => {
-    let dir: string | undefined;
-    afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
-
     it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
+      const dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
+      dirs.push(dir);
       const store = new ProfileStore(dir);
       await store.update((data) => {
         data.profiles.desk = {
@@ -193,6 +205,112 @@ describe('wire names: set > learned > guessed', () => {
   });
 });
 
+// The server's clock as its answers tell it (src/core/server-clock.ts): a range, never a point,
+// from the Date header and the stamps in the data, and an assumption said where nothing bounds it.
+const T = Date.parse('2026-11-22T08:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('the server clock', () => {
+  it('knows nothing at first: the server is taken as up to the assumed skew either way', () => {
+    expect(new ServerClock().at(T)).toEqual({
+      localMs: T,
+      earliestMs: T - ASSUMED_SKEW_MS,
+      latestMs: T + ASSUMED_SKEW_MS,
+      bestMs: T,
+      assumed: true,
+    });
+  });
+
+  it("an open's own stamp lies between its send and its answer; a past stamp only bounds it from below", () => {
+    const clock = new ServerClock();
+    // Ahead by 45 s: sent at T, answered at T + 40 ms, stamped at T + 45.02 s on the server's clock.
+    clock.learnStamps({ opened_at: iso(T + 45_020) }, T + 40, { field: 'opened_at', sentAt: T });
+    expect(clock.at(T + 1000)).toMatchObject({ earliestMs: T + 1000 + 44_980, latestMs: T + 1000 + 45_021 });
+    expect(clock.at(T).assumed).toBe(false);
+    // The same stamp, not our own send's: before the answer only.
+    const past = new ServerClock();
+    past.learnStamps([{ filled_at: iso(T + 45_020) }, { opened_at: iso(T) }], T + 40);
+    expect(past.at(T + 40)).toMatchObject({
+      earliestMs: T + 45_020,
+      latestMs: T + 45_020 + ASSUMED_SKEW_MS,
+      assumed: true,
+    });
+  });
+
+  it('answers that agree narrow the range; one that cannot agree is believed, and the gap kept', () => {
+    const clock = new ServerClock();
+    clock.learnDate(new Date(T + 45_000).toUTCString(), T, T + 200);
+    expect(clock.reading()).toEqual({ lowMs: 44_800, highMs: 46_000, from: ['date'] });
+    clock.learnStamps({ opened_at: iso(T + 45_500) }, T + 100, { field: 'opened_at', sentAt: T + 50 });
+    expect(clock.reading()).toEqual({ lowMs: 45_400, highMs: 45_451, from: ['stamps'] });
+    // The server's clock was set 10 minutes on.
+    clock.learnDate(new Date(T + 645_000).toUTCString(), T, T + 200);
+    expect(clock.reading()).toMatchObject({ lowMs: 644_800, highMs: 646_000, from: ['date'] });
+    expect(clock.reading().disagreedMs).toBeGreaterThan(599_000);
+  });
+});
+
+// Keeping a learned wire name: the save is awaited, so a store that cannot be written is said in
+// the notice ("not kept", saved: false) and never left behind as an unhandled rejection after the
+// command has ended (an in-process run of the whole command found it: the config folder was gone
+// by the time the unawaited save reached it).
+const credentials: ResolvedCredentials = {
+  apiKey: 'hpk_test_WireMemoryUnitKey000000001',
+  baseUrl: 'http://127.0.0.1:9/partners/p/v2',
+  environment: 'test',
+  sources: { apiKey: 'environment', baseUrl: 'environment' },
+};
+const learned = {
+  setting: 'pageSizeParam' as const,
+  value: 'per_page',
+  how: 'refused' as const,
+  evidence: 'the server named per_page',
+};
+
+function memoryWith(store: () => Promise<ProfileStore>, configDir: string) {
+  const notices: Notice[] = [];
+  const memory = new WireMemory({
+    credentials,
+    configDir,
+    store,
+    log: () => {},
+    notify: (notice) => notices.push(notice),
+    hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
+  });
+  return { memory, notices };
+}
+
+describe('WireMemory.keep', () => {
+  it('a name kept is on disk when keep() resolves, and read back by the next run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hedge-wire-memory-'));
+    dirs.push(dir);
+    const { memory, notices } = memoryWith(async () => new ProfileStore(dir), dir);
+    const scope = (await memory.read()).scope;
+    await memory.keep(scope, learned);
+    expect(notices.map((notice) => notice.data)).toEqual([
+      { setting: 'pageSizeParam', value: 'per_page', saved: true },
+    ]);
+    expect((await memoryWith(async () => new ProfileStore(dir), dir).memory.read()).names).toEqual({
+      page_size_param: 'per_page',
+    });
+  });
+
+  it('a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hedge-wire-memory-'));
+    dirs.push(dir);
+    const failing = {
+      update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
+    } as unknown as ProfileStore;
+    const { memory, notices } = memoryWith(async () => failing, dir);
+    await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
+    expect(notices).toHaveLength(1);
+    expect(notices[0].data).toEqual({ setting: 'pageSizeParam', value: 'per_page', saved: false });
+    expect(notices[0].text).toMatch(
+      /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
+    );
+  });
+});
+
 describe('doctor: clock, rate limits, shapes', () => {
   const answer = (date: string | undefined, sentAt: number, headers: Record<string, string> = {}) => ({
     endpoint: 'GET /markets',
@@ -201,7 +319,7 @@ describe('doctor: clock, rate limits, shapes', () => {
     sentAt,
     receivedAt: sentAt + 100,
   });
-  const at = Date.parse('2026-11-22T08:00:00.000Z');
+  const at = T;
 
   it("the clock line is the interval the server's answers allow, and what taught it", () => {
     const learned = (teach: (clock: ServerClock) => void) => {
