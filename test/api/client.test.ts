@@ -7,9 +7,9 @@ import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
+import { T0 } from '../support/engine.js';
 
 const BUY = { market: 'USDTNGN', side: 'buy' as const };
-const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
 // Every client made here has its own keep-alive connections; they are closed when the file ends.
 afterAll(closeClients);
 
@@ -61,7 +61,7 @@ for (const tls of [false, true]) {
     let sandbox: RunningSandbox;
     beforeAll(async () => {
       // Real time stands still (the clock moves only by settle()), so every price is the same on each run.
-      simulator = await startSimulator({ tls, seed: 7, realNow: () => FROZEN_REAL_TIME });
+      simulator = await startSimulator({ tls, seed: 7, realNow: () => T0 });
       sandbox = simulator.sandbox;
     });
     afterAll(() => simulator.close());

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
-import { openBody } from '../support/engine.js';
+import { openBody, T0 } from '../support/engine.js';
 import {
   api,
   startSimulator,
@@ -20,8 +20,6 @@ import { answered, post, read } from './http-calls.js';
 const simulators = useSimulators();
 /** A simulator's server, closed after the test: these tests talk to the server itself. */
 const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
-/** Sandbox time moves only when a test advances it, so every figure read is exact. */
-const FROZEN_REAL_TIME = Date.UTC(2026, 10, 22, 8);
 const FILL_DELAY_MS = 50;
 
 interface Expected {
@@ -126,8 +124,8 @@ async function walk(sandbox: ApiTarget, path: string, next: (answer: any) => str
   }
   return { sizes, seen };
 }
-const startDialect = (dialect: SandboxDialect) =>
-  start({ dialect, fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_REAL_TIME });
+/** Real time stands still at T0: sandbox time moves only when a test advances it, so every figure is exact. */
+const startDialect = (dialect: SandboxDialect) => start({ dialect, fillDelayMs: FILL_DELAY_MS, realNow: () => T0 });
 
 describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   const expected = EXPECTED[dialect];
@@ -313,7 +311,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
 
   it('closing every hedge of a side returns exactly the aggregated net_margin_usd', async () => {
     // No fill delay: the close lands at the very time the position was read.
-    const sandbox = await start({ dialect: 'alpha', fillDelayMs: 0, realNow: () => FROZEN_REAL_TIME });
+    const sandbox = await start({ dialect: 'alpha', fillDelayMs: 0, realNow: () => T0 });
     for (const notional of [70_000, 45_000, 12_345.67]) {
       await post(sandbox, '/hedges', openBody('sell', notional));
       sandbox.clock.advance(3_600_000);
