@@ -118,15 +118,6 @@ describe('sandbox server: fault injection', () => {
     expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual(['5xx', '5xx', null, null]);
   });
 
-  it('next429 answers rate_limited with Retry-After', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ next429: 1 });
-    const limited = await api(sandbox, 'GET', '/markets');
-    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '1']);
-    expect(limited.body.error).toMatchObject({ code: 'rate_limited', details: { retry_after_ms: 1000 } });
-    expect(await statusOf(sandbox, '/markets')).toBe(200);
-  });
-
   it('drop after commit: the fetch fails, the hedge exists exactly once, a same-key retry replays it', async () => {
     const sandbox = await start();
     sandbox.setFaults({ nextDropAfterCommit: 1 });
