@@ -6,10 +6,10 @@ import {
   HOSTILE_SEQUENCES,
   type MalformedKind,
 } from '../../src/sandbox/index.js';
-import { openBody } from '../support/engine.js';
+import { openBody, T0 } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { api, FROZEN_START_MS, useSimulators, type SimulatorOptions } from '../support/simulator.js';
-import { answered, post, read, statusOf } from './http-calls.js';
+import { post, read, statusOf } from './http-calls.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
 const simulators = useSimulators();
@@ -54,12 +54,9 @@ describe('sandbox server: endpoints over HTTP', () => {
     expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN'] });
   });
 
-  it('answers unknown paths with a 404 envelope and malformed JSON with a 400 envelope', async () => {
+  it('answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
     const sandbox = await start();
-    expect(await api(sandbox, 'GET', '/no-such-thing')).toMatchObject({
-      status: 404,
-      body: { data: null, error: { code: 'not_found' }, meta: {} },
-    });
+    // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
     const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
     expect(outside.status).toBe(404);
     expect(((await outside.json()) as { error: { code: string } }).error.code).toBe('not_found');
@@ -69,14 +66,10 @@ describe('sandbox server: endpoints over HTTP', () => {
       status: 400,
       body: { data: null, error: { code: 'invalid_json' } },
     });
-    const wrongMethod = await api(sandbox, 'PUT', '/markets');
-    expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('GET');
-    expect(answered(await api(sandbox, 'GET', '/account', { key: null }))).toEqual([401, 'unauthorized']);
   });
 
   it('logs every request with its outcome', async () => {
-    const realNow = Date.UTC(2026, 10, 22, 8);
+    const realNow = T0;
     const sandbox = await start({ realNow: () => realNow });
     await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
     await api(sandbox, 'GET', '/hedges/hdg_nope');
