@@ -8,7 +8,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { openBody, T0 } from '../support/engine.js';
 import { until } from '../support/polling.js';
-import { api, FROZEN_START_MS, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { api, FROZEN_START_MS, useSimulators, type ApiTarget, type SimulatorOptions } from '../support/simulator.js';
 import { post, read, statusOf } from './http-calls.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
@@ -232,14 +232,10 @@ describe('sandbox server: fault injection', () => {
 // compares the hedge lists of two such simulators).
 const ID = /^hdg_[a-z0-9]{24}$/;
 
-async function openId(
-  simulator: Awaited<ReturnType<typeof simulators>>,
-  side: 'buy' | 'sell',
-  key: string,
-): Promise<string> {
-  const opened = await api(simulator.sandbox, 'POST', '/hedges', { body: openBody(side, 10_000), idempotencyKey: key });
+async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', key: string): Promise<string> {
+  const opened = await post(simulator.sandbox, '/hedges', openBody(side, 10_000), key);
   expect(opened.status, JSON.stringify(opened.body)).toBe(200);
-  return opened.body.data.id as string;
+  return opened.body.data.id;
 }
 
 describe('sandbox hedge ids', () => {
