@@ -38,8 +38,7 @@ describe('engine: authentication and accounts', () => {
   });
 
   it('keeps accounts isolated: hedges, positions, balances', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000, { key: KEY_A });
     expect(get(now, '/hedges', { key: KEY_B })).toEqual([]);
     expect(get(now, '/positions', { key: KEY_B })).toEqual([]);
@@ -55,8 +54,7 @@ describe('engine: authentication and accounts', () => {
 
 describe('engine: idempotency', () => {
   it('same key and same body returns the original response without acting twice', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const first = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'k-1' });
     // Same body with keys in another order is the same request.
     const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
@@ -88,8 +86,7 @@ describe('engine: idempotency', () => {
   });
 
   it('a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const request = {
       method: 'POST',
       path: '/hedges',
@@ -175,8 +172,7 @@ describe('engine: business errors', () => {
   });
 
   it('hedge_already_open for a second open on the same market and side', () => {
-    const engine = makeEngine();
-    const { open } = on(engine);
+    const { open } = on(makeEngine());
     const { id } = open(T0, 'buy', 10_000).data;
     expect(open(T0, 'buy', 10_000)).toMatchObject({
       status: 409,
@@ -186,8 +182,7 @@ describe('engine: business errors', () => {
   });
 
   it('exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
-    const engine = makeEngine({ exposureCapUsd: 100_000 });
-    const { get, open, change } = on(engine);
+    const { engine, get, open, change } = on(makeEngine({ exposureCapUsd: 100_000 }));
     const { now } = openFilled(engine, T0, 'buy', 60_000);
     expect(open(now, 'sell', 50_000)).toMatchObject({
       status: 400,
@@ -206,8 +201,7 @@ describe('engine: business errors', () => {
   });
 
   it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
-    const engine = makeEngine({ exposureCapUsd: 10_000_000 });
-    const { get, open } = on(engine);
+    const { engine, get, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
     const [before] = get(T0, '/markets');
     // Background open interest already holds 2.1M of the 5M buy side.
     expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
@@ -228,8 +222,7 @@ describe('engine: business errors', () => {
   });
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
-    const engine = makeEngine();
-    const { open } = on(engine);
+    const { engine, open } = on(makeEngine());
     call(engine, T0, 'GET', '/account');
     const account = Object.values(engine.state.accounts)[0];
     account.balanceUsdc = 1000;
@@ -271,8 +264,7 @@ describe('engine: validation and routing', () => {
   });
 
   it('validation_error names the first wrong field', () => {
-    const engine = makeEngine();
-    const { open } = on(engine);
+    const { engine, open } = on(makeEngine());
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ market: undefined }, 'market'],
       [{ side: 'long' }, 'side'],
@@ -315,8 +307,7 @@ describe('engine: validation and routing', () => {
 
 describe('engine: pricing', () => {
   it('a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
-    const engine = makeEngine();
-    const { quoteFor } = on(engine);
+    const { quoteFor } = on(makeEngine());
     const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
     const smallBuy = quote('buy', 10_000);
     const bigBuy = quote('buy', 900_000);
@@ -335,8 +326,7 @@ describe('engine: pricing', () => {
   });
 
   it('quotes are indicative: they persist nothing and echo the request', () => {
-    const engine = makeEngine();
-    const { get, quoteFor } = on(engine);
+    const { get, quoteFor } = on(makeEngine());
     const response = quoteFor(T0, 'buy', 250_000, 3);
     expect(response.body.meta).toEqual({ source: 'onchain' });
     const quote = response.data;
@@ -377,8 +367,7 @@ describe('engine: pricing', () => {
 
 describe('engine: lists', () => {
   it('seedHedges writes past hedges whose history adds up to the balance', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     expect(engine.seedHedges(KEY_A, 30, 'closed', T0)).toHaveLength(30);
     const history = get(T0, '/hedges/history', { query: { limit: '500' } });
     expect(history).toHaveLength(30);
@@ -406,8 +395,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 
 describe('engine: hedge state machine', () => {
   it('opens as submitted with hashes, units and maturity, reserving margin and fee', () => {
-    const engine = makeEngine();
-    const { get, open, quoteFor } = on(engine);
+    const { get, open, quoteFor } = on(makeEngine());
     const quote = quoteFor(T0, 'buy', 100_000, 3).data;
     const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
 
@@ -441,8 +429,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
-    const engine = makeEngine();
-    const { get, open, quoteFor } = on(engine);
+    const { get, open, quoteFor } = on(makeEngine());
     const quote = quoteFor(T0, 'buy', 100_000).data;
     const { id } = open(T0, 'buy', 100_000).data;
 
@@ -467,8 +454,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
-    const engine = makeEngine({ failRate: 1 });
-    const { get, open } = on(engine);
+    const { get, open } = on(makeEngine({ failRate: 1 }));
     const { id } = open(T0, 'sell', 50_000).data;
     // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
     expect(get(T0, '/account').balance_usdc).toBe(1_000_000 - 5_000 - 25);
@@ -488,8 +474,7 @@ describe('engine: hedge state machine', () => {
 
   it('fails a seeded share of opens, the same ones for the same seed', () => {
     const outcomes = (seed: string) => {
-      const engine = makeEngine({ failRate: 0.5, seed });
-      const { get, open, change } = on(engine);
+      const { engine, get, open, change } = on(makeEngine({ failRate: 0.5, seed }));
       const statuses: string[] = [];
       for (let i = 0; i < 12; i++) {
         const t = T0 + i * 10_000;
@@ -508,8 +493,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('filled → closed at maturity: settles against the reference rate and credits the balance', () => {
-    const engine = makeEngine({ seed: 'settle' });
-    const { get, open, quoteFor } = on(engine);
+    const { get, open, quoteFor } = on(makeEngine({ seed: 'settle' }));
     const quote = quoteFor(T0, 'buy', 200_000, 1).data;
     const { id } = open(T0, 'buy', 200_000, 1).data;
     const filled = get(T0 + 1000, `/hedges/${id}`);
@@ -547,8 +531,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('settles lazily from a reloaded state, hours later, in time order', () => {
-    const engine = makeEngine({ seed: 'reload' });
-    const { open } = on(engine);
+    const { engine, open } = on(makeEngine({ seed: 'reload' }));
     const { id } = open(T0, 'sell', 75_000, 1).data;
     const saved = JSON.parse(JSON.stringify(engine.state));
 
@@ -572,8 +555,7 @@ describe('engine: hedge state machine', () => {
 
 describe('engine: add, reduce, close', () => {
   it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
-    const engine = makeEngine();
-    const { get, change } = on(engine);
+    const { engine, get, change } = on(makeEngine());
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000);
     expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
       status: 200,
@@ -605,8 +587,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
-    const engine = makeEngine();
-    const { open, change } = on(engine);
+    const { open, change } = on(makeEngine());
     const { id } = open(T0, 'buy', 100_000).data;
     expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject({
       status: 409,
@@ -622,8 +603,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
-    const engine = makeEngine({ seed: 'reduce' });
-    const { get, change } = on(engine);
+    const { engine, get, change } = on(makeEngine({ seed: 'reduce' }));
     const { hedge, now } = openFilled(engine, T0, 'sell', 200_000);
     const later = now + 2 * DAY;
     const [before] = get(later, '/positions');
@@ -659,8 +639,7 @@ describe('engine: add, reduce, close', () => {
       [100_000, 99_600],
       [150, 149.2],
     ] as const) {
-      const engine = makeEngine();
-      const { get, change } = on(engine);
+      const { engine, get, change } = on(makeEngine());
       const { hedge, now } = openFilled(engine, T0, 'buy', notional);
       change(now, 'reduce', 'buy', reduceBy);
       expect(get(now + 1000, `/hedges/${hedge.id}`).status).toBe('closed');
@@ -688,8 +667,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
-    const engine = makeEngine({ seed: 'lifecycle' });
-    const { get, change } = on(engine);
+    const { engine, get, change } = on(makeEngine({ seed: 'lifecycle' }));
     const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);
     let t = now + 3_600_000;
     change(t, 'add', 'sell', 40_000);
@@ -723,8 +701,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('an add still pending at maturity never lands and is refunded', () => {
-    const engine = makeEngine({ fillDelayMs: 60_000 });
-    const { get, open, change } = on(engine);
+    const { get, open, change } = on(makeEngine({ fillDelayMs: 60_000 }));
     const { id } = open(T0, 'buy', 100_000, 1).data;
     const beforeMaturity = T0 + DAY - 30_000;
     change(beforeMaturity, 'add', 'buy', 100_000);
@@ -739,8 +716,7 @@ describe('engine: add, reduce, close', () => {
 
 describe('engine: carry', () => {
   it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
-    const engine = makeEngine();
-    const { get, quoteFor } = on(engine);
+    const { engine, get, quoteFor } = on(makeEngine());
     const quote = quoteFor(T0, 'buy', 500_000).data;
     const { hedge } = openFilled(engine, T0, 'buy', 500_000);
     const filledAt = Date.parse(hedge.filled_at);
@@ -762,8 +738,7 @@ describe('engine: carry', () => {
   });
 
   it('the lighter side earns carry (negative rate) and the heavier side pays', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const [market] = get(T0, '/markets');
     expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
     expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
