@@ -125,6 +125,8 @@ async function walk(sandbox: ApiTarget, path: string, next: (answer: any) => str
   return { sizes, seen };
 }
 /** Real time stands still at T0: sandbox time moves only when a test advances it, so every figure is exact. */
+/** Lets a fill or change land. */
+const fill = (sandbox: { clock: { advance(ms: number): void } }) => sandbox.clock.advance(FILL_DELAY_MS);
 const startDialect = (dialect: SandboxDialect) => start({ dialect, fillDelayMs: FILL_DELAY_MS, realNow: () => T0 });
 
 describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
@@ -140,7 +142,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const opened = await post(sandbox, '/hedges', open('buy', 100_000), 'd-open');
     expect([opened.status, opened.body.data.status]).toEqual([200, 'submitted']);
     const id = opened.body.data.hedge_id;
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     expect((await read(sandbox, `/hedges/${id}`)).status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
@@ -149,12 +151,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(
       (await post(sandbox, '/hedges/add', changeOf('buy', expected.notionalField, 50_000), 'd-add')).body.data,
     ).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted', notional_usd: 50_000 });
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     expect((await read(sandbox, `/hedges/${id}`)).notional_usd).toBe(150_000);
 
     const reduced = await post(sandbox, '/hedges/reduce', changeOf('buy', expected.notionalField, 50_000));
     expect(reduced.body.data).toMatchObject({ hedge_id: id, action: 'reduce', notional_usd: 50_000 });
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
 
     const [position] = await read(sandbox, '/positions');
     expect(Object.keys(position)).toEqual(expected.positionKeys);
@@ -165,7 +167,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
 
     expect((await post(sandbox, '/hedges/reduce', changeOf('buy', expected.notionalField, 100_000))).status).toBe(200);
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     expect(await read(sandbox, '/positions')).toEqual([]);
     const hedge = await read(sandbox, `/hedges/${id}`);
     expect(hedge.status).toBe(expected.statusAfterEarlyClose);
@@ -194,7 +196,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     for (const side of ['buy', 'sell'] as const) {
       const id = (await post(sandbox, '/hedges', open(side, 10_000))).body.data.id;
       ids.push(id);
-      sandbox.clock.advance(FILL_DELAY_MS);
+      fill(sandbox);
       const closed = await post(sandbox, '/hedges/close', closeBody(side, market));
       expect(closed.body.data).toMatchObject({
         hedge_id: id,
@@ -202,7 +204,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
         status: 'submitted',
         notional_usd: 10_000,
       });
-      sandbox.clock.advance(FILL_DELAY_MS);
+      fill(sandbox);
       expect(await read(sandbox, '/positions')).toEqual([]);
       expect((await read(sandbox, `/hedges/${id}`)).status).toBe(expected.statusAfterEarlyClose);
     }
@@ -265,10 +267,10 @@ describe('sandbox dialect alpha: several hedges per side', () => {
   it('opens a second hedge on an open side; positions aggregate; add → newest; reduce newest first; close closes all', async () => {
     const sandbox = await startDialect('alpha');
     const first = (await post(sandbox, '/hedges', openBody('buy', 100_000))).body.data.id;
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     const second = (await post(sandbox, '/hedges', openBody('buy', 60_000))).body.data.id;
     expect(second).not.toBe(first);
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
 
     const [line, ...others] = await read(sandbox, '/positions');
     expect(others).toEqual([]);
@@ -283,7 +285,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     });
 
     await post(sandbox, '/hedges/add', change('buy', 'amount_usd', 40_000));
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     const notionals = async () =>
       Promise.all([first, second].map(async (id) => (await read(sandbox, `/hedges/${id}`)).notional_usd));
     expect(await notionals()).toEqual([100_000, 100_000]);
@@ -291,16 +293,16 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     // 130k: all of the newest (which closes it) and 30k of the older one.
     const reduced = await post(sandbox, '/hedges/reduce', change('buy', 'amount_usd', 130_000));
     expect(reduced.body.data).toMatchObject({ hedge_id: second, action: 'reduce', notional_usd: 130_000 });
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     expect(await notionals()).toEqual([70_000, 100_000]);
     expect(await read(sandbox, '/positions')).toEqual([expect.objectContaining({ hedge_id: first, size_usd: 70_000 })]);
     expect((await read(sandbox, '/hedges/history')).map((record: { hedge: string }) => record.hedge)).toEqual([second]);
 
     const third = (await post(sandbox, '/hedges', openBody('buy', 30_000))).body.data.id;
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     const closed = await post(sandbox, '/hedges/close', closeBody('buy'));
     expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     expect(await read(sandbox, '/positions')).toEqual([]);
     const allHistory = (await read(sandbox, '/hedges/history')).map((record: { hedge: string }) => record.hedge);
     expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
@@ -330,7 +332,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
       const sandbox = await startDialect(dialect);
       const field = EXPECTED[dialect].notionalField;
       await post(sandbox, '/hedges', openBody('buy', 10_000));
-      sandbox.clock.advance(FILL_DELAY_MS);
+      fill(sandbox);
       const both = await post(sandbox, '/hedges/reduce', { ...change('buy', field, 1_000), notional_usd: 1_000 });
       expect(refusal(both)).toEqual([400, 'validation_error', field]);
       expect(both.body.error.message).toMatch(/notional_usd/);
@@ -359,13 +361,13 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
     expect(answered(await post(sandbox, '/hedges', openBody('buy', 10_000)))).toEqual([400, 'market_disabled']);
     expect(sandbox.engine.state.accounts[Object.keys(sandbox.engine.state.accounts)[0]!]!.hedges).toEqual({});
     const id = (await post(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).body.data.id;
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
     expect((await read(sandbox, `/hedges/${id}`)).status).toBe('settling');
     expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
     // Still a position until the close lands.
     expect(await read(sandbox, '/positions')).toHaveLength(1);
-    sandbox.clock.advance(FILL_DELAY_MS);
+    fill(sandbox);
     expect((await read(sandbox, `/hedges/${id}`)).status).toBe('closed');
     expect(await read(sandbox, '/positions')).toEqual([]);
     expect(refusal(await api(sandbox, 'GET', '/hedges?status=pending'))).toEqual([400, 'validation_error', 'status']);

@@ -14,6 +14,7 @@ import { createClock } from '../../src/sandbox/clock.js';
 import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 import { on } from './engine-calls.js';
 
+const iso = (ms: number) => new Date(ms).toISOString();
 const LIVE_KEY = 'hpk_live_AAAAAAAAAAAAAAAAAAAAAAAA';
 
 describe('engine: authentication and accounts', () => {
@@ -335,7 +336,7 @@ describe('engine: pricing', () => {
       side: 'buy',
       notional_usd: 250_000,
       tenor_days: 3,
-      maturity: new Date(T0 + 3 * DAY).toISOString(),
+      maturity: iso(T0 + 3 * DAY),
     });
     expect(quote.upfront).toEqual({ required_margin_usdc: 25_000, platform_fee_usdc: 125, total_upfront_usdc: 25_125 });
     expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
@@ -349,9 +350,7 @@ describe('engine: pricing', () => {
       call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols: 'USDTNGN' } });
     const response = price('p', T0);
     expect(response.body.meta).toEqual({ source: 'onchain' });
-    expect(response.data).toEqual([
-      { market: 'USDTNGN', price: expect.any(Number), timestamp: new Date(T0).toISOString() },
-    ]);
+    expect(response.data).toEqual([{ market: 'USDTNGN', price: expect.any(Number), timestamp: iso(T0) }]);
     expect(price('p', T0).data[0].price).toBe(response.data[0].price);
     expect(price('q', T0).data[0].price).not.toBe(response.data[0].price);
     for (let day = 0; day < 30; day++) {
@@ -408,8 +407,8 @@ describe('engine: hedge state machine', () => {
       tenor_days: 3,
       units: 100_000,
       client_reference: 'deal-1',
-      opened_at: new Date(T0).toISOString(),
-      maturity_at: new Date(T0 + 3 * DAY).toISOString(),
+      opened_at: iso(T0),
+      maturity_at: iso(T0 + 3 * DAY),
       id: expect.stringMatching(/^hdg_[a-z0-9]{24}$/),
       order_tx_hash: expect.stringMatching(HEX_64),
       order_key: expect.stringMatching(HEX_64),
@@ -438,7 +437,7 @@ describe('engine: hedge state machine', () => {
     expect(hedge).toMatchObject({
       status: 'filled',
       fill_tx_hash: expect.stringMatching(HEX_64),
-      filled_at: new Date(T0 + 1000).toISOString(),
+      filled_at: iso(T0 + 1000),
     });
     expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
       0.001,
@@ -502,7 +501,7 @@ describe('engine: hedge state machine', () => {
     expect(get(maturity - 1, `/hedges/${id}`).status).toBe('filled');
     expect(get(maturity + 5000, `/hedges/${id}`)).toMatchObject({
       status: 'closed',
-      closed_at: new Date(maturity).toISOString(),
+      closed_at: iso(maturity),
     });
     expect(get(maturity + 5000, '/positions')).toEqual([]);
 
@@ -520,8 +519,8 @@ describe('engine: hedge state machine', () => {
       carry_usdc: carry,
       fees_usdc: fees,
       net_pnl_usd: round2(gross - carry - fees),
-      opened_at: new Date(T0).toISOString(),
-      closed_at: new Date(maturity).toISOString(),
+      opened_at: iso(T0),
+      closed_at: iso(maturity),
       notional_usd: 200_000,
       tenor_days: 1,
     });
@@ -540,8 +539,8 @@ describe('engine: hedge state machine', () => {
     const { get } = on(reloaded);
     expect(get(later, `/hedges/${id}`)).toMatchObject({
       status: 'closed',
-      filled_at: new Date(T0 + 1000).toISOString(),
-      closed_at: new Date(T0 + DAY).toISOString(),
+      filled_at: iso(T0 + 1000),
+      closed_at: iso(T0 + DAY),
     });
     const [record] = get(later, '/hedges/history');
     expect(record.exit_price).toBe(referenceRate('reload', T0 + DAY));
@@ -566,7 +565,7 @@ describe('engine: add, reduce, close', () => {
         side: 'buy',
         status: 'submitted',
         notional_usd: 50_000,
-        submitted_at: new Date(now).toISOString(),
+        submitted_at: iso(now),
         order_tx_hash: expect.stringMatching(HEX_64),
       },
     });
@@ -686,7 +685,7 @@ describe('engine: add, reduce, close', () => {
     expect(get(landed, '/positions')).toEqual([]);
     expect(get(landed, `/hedges/${hedge.id}`)).toMatchObject({
       status: 'closed',
-      closed_at: new Date(landed).toISOString(),
+      closed_at: iso(landed),
     });
     t = landed + 3_600_000;
 
@@ -940,7 +939,7 @@ describe('hedge list order', () => {
       a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1,
     );
     expect(listed.map((hedge) => hedge.id)).toEqual(sorted.map((hedge) => hedge.id));
-    expect(listed[0].opened_at).toBe(new Date(now + 10).toISOString());
+    expect(listed[0].opened_at).toBe(iso(now + 10));
   });
 });
 
