@@ -2,7 +2,7 @@
 // request URL, a server's next-page link, a resumed `hedge api` journal row — and the loopback rule
 // for plain http:// (a literal 127.0.0.0/8 or ::1, or `localhost` itself; never a name under
 // .localhost, which DNS resolves). Pure: nothing here opens a connection (test/api/transport-origin.test.ts
-// and test/api/origin.test.ts send for real).
+// sends for real).
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/platform/api/create-client.js';
 import { buildUrl, HttpConnections } from '../../src/platform/api/transport.js';
@@ -128,7 +128,7 @@ describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH
   });
 
   it.each([
-    // '@127.0.0.2:port/steal' (the review's row): origin.test.ts resumes it for real.
+    // '@127.0.0.2:port/steal' (the review's row): transport-origin.test.ts resumes it for real.
     ['//127.0.0.2:4044/steal', /is not a path under the base URL \(a fresh `hedge api` refuses it\)/],
     ['http://127.0.0.2:4044/steal', /is not a path under the base URL/],
     ['/hedges/../../x', /is not one `hedge api` journals/],
@@ -235,7 +235,7 @@ describe('plain http:// only to loopback', () => {
 });
 
 // The pure parts of `hedge api`: the path rule (security/base-url.ts), -f/-F parameters and -H
-// headers (domain/api-params.ts); where the next page is: wire-paging.test.ts.
+// headers (domain/api-params.ts); where the next page is: below.
 /** A -f (string) and a -F (typed) parameter as written. */
 const f = (raw: string) => ({ raw, typed: false });
 const F = (raw: string) => ({ raw, typed: true });
