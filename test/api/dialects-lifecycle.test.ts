@@ -9,7 +9,7 @@
 // Assertions are on the server's own state and request log; --json --raw must be the server's data
 // as it came (compared with a direct GET, the fields that move with the clock masked). hedge's own
 // one shape of --json, the same whatever the dialect, is checked in wire-tolerance.test.ts.
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { WIRE_SETTING_SOURCES } from '../../src/platform/api/wire/unspecified.js';
 import {
@@ -19,7 +19,8 @@ import {
   wireDialect,
   type SandboxDialect,
 } from '../../src/sandbox/index.js';
-import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { until } from '../support/polling.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
 
@@ -242,26 +243,21 @@ describe.each(SANDBOX_DIALECTS)('the lifecycle against the %s wire dialect, with
 describe('hedge sandbox serve --dialect', () => {
   it('prints the wire settings the dialect needs; sourced, they let the CLI page and read it', async () => {
     const config = tempDir('hedge-serve-');
-    const server = spawn(
-      process.execPath,
-      [HEDGE_BIN, 'sandbox', 'serve', '--dialect', 'beta', '--hostile-text', '--fill-delay', '20'],
-      {
-        cwd: ROOT,
-        env: baseEnv(config.path),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    const exited = new Promise<number | null>((resolve) => server.on('close', (code) => resolve(code)));
+    let server: ChildProcess | undefined;
     let stdout = '';
     let stderr = '';
-    server.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-    server.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+    const served = runHedge('sandbox serve --dialect beta --hostile-text --fill-delay 20', {
+      configDir: config.path,
+      spawn: true,
+      timeoutMs: 120_000,
+      onSpawn: (child) => {
+        server = child;
+        child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+        child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+      },
+    });
     try {
-      await new Promise<void>((resolve, reject) => {
-        const check = () => (stderr.includes('Ctrl-C') ? resolve() : undefined);
-        server.stderr.on('data', check);
-        server.on('close', () => reject(new Error(`serve exited early:\n${stderr}`)));
-      });
+      await until(() => stderr.includes('Ctrl-C'), 'serve to start', { process: served });
       const settings = Object.fromEntries(
         stdout
           .trimEnd()
@@ -286,8 +282,8 @@ describe('hedge sandbox serve --dialect', () => {
       const markets = okJson(await runHedge('markets --json', { env: settings, configDir: config.path }));
       expect(markets[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     } finally {
-      server.kill('SIGTERM');
-      await exited;
+      server?.kill('SIGTERM');
+      await served;
       config.remove();
     }
   });

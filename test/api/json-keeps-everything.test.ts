@@ -83,29 +83,19 @@ function renamesOf(dialect: SandboxDialect) {
   };
 }
 
-interface Leaf {
-  path: string[];
-  value: unknown;
-}
+/** Every leaf of a value, with its path: each scalar (null included) and each empty object or list. */
+const leaves = (value: unknown, path: string[] = []): Array<[string[], unknown]> =>
+  value !== null && typeof value === 'object' && Object.keys(value).length > 0
+    ? Object.entries(value).flatMap(([key, inner]) => leaves(inner, [...path, key]))
+    : [[path, value]];
 
-/** Every leaf of a value: each scalar (null included) and each empty object or list, with its path. */
-function leaves(value: unknown, path: string[] = []): Leaf[] {
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Json);
-    if (entries.length === 0) return [{ path, value }];
-    return entries.flatMap(([key, inner]) => leaves(inner, [...path, key]));
-  }
-  return [{ path, value }];
-}
-
-function at(value: unknown, path: readonly string[]): unknown {
-  let here: unknown = value;
-  for (const key of path) {
-    if (here === null || typeof here !== 'object' || !Object.prototype.hasOwnProperty.call(here, key)) return undefined;
-    here = (here as Json)[key];
-  }
-  return here;
-}
+/** The value at `path`, own properties only (undefined where there is none). */
+const at = (value: unknown, path: readonly string[]): unknown =>
+  path.reduce<unknown>(
+    (here, key) =>
+      here !== null && typeof here === 'object' && Object.hasOwn(here, key) ? (here as Json)[key] : undefined,
+    value,
+  );
 
 /** The server's value as --json shows it: the same, or a decimal string as its number. */
 function shownAs(sent: unknown, shown: unknown): boolean {
@@ -121,7 +111,7 @@ function shownAs(sent: unknown, shown: unknown): boolean {
  */
 function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Record<string, string> = {}): void {
   const missing: string[] = [];
-  for (const { path, value } of leaves(sent)) {
+  for (const [path, value] of leaves(sent)) {
     const renamed = renames[path[0]];
     const shownPath = renamed === undefined ? path : [renamed, ...path.slice(1)];
     const shown = at(printed, shownPath);
@@ -129,11 +119,11 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
       missing.push(
         `${path.join('.')} = ${JSON.stringify(value)} is not at ${shownPath.join('.')} (found ${JSON.stringify(shown)})`,
       );
-    if (renamed !== undefined && Object.prototype.hasOwnProperty.call(printed, path[0]))
+    if (renamed !== undefined && Object.hasOwn(printed, path[0]))
       missing.push(`${path[0]} is shown as ${renamed} and again under its own name`);
   }
   // Nothing of ours took a name the server used for something else here: no `_wire`.
-  if (Object.prototype.hasOwnProperty.call(printed, '_wire')) missing.push(`_wire = ${JSON.stringify(printed._wire)}`);
+  if (Object.hasOwn(printed, '_wire')) missing.push(`_wire = ${JSON.stringify(printed._wire)}`);
   expect(missing, `${where}: what the server sent, missing from --json`).toEqual([]);
 }
 
@@ -326,6 +316,28 @@ describe('a server field under one of our names that means something else is kep
       // --raw is the server's data as sent, its names and its text.
       const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
       expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+// One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
+// read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
+// spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
+describe("a position's P&L under two names", () => {
+  it('positions and report read the same value from the same payload', async () => {
+    const simulator = await start();
+    simulator.seedOpen('buy', 10_000);
+    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+      if (path !== '/positions') return;
+      delete item.net_pnl_usd;
+      Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
+    });
+    try {
+      const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
+      expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
+      expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
     } finally {
       await proxy.close();
     }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { runHedge } from '../support/hedge-cli.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 describe('HTTPS sandbox', () => {
@@ -90,5 +90,81 @@ describe('plain http:// (the sandbox on loopback) and a proxy in the environment
     } finally {
       await proxy.close();
     }
+  });
+});
+
+const start = useSimulators();
+
+// Server faults through the real binary: a 503 with Retry-After (seconds and HTTP-date) is waited
+// out before the one retry, a Retry-After past the budget is reported instead of waited, and an
+// answer over the size cap (HEDGE_MAX_ANSWER_MB) is a clear error that is not retried. The
+// simulator's request log (its own receive times) is the evidence.
+
+/** Markets without the price, which moves with the clock between the CLI's read and the test's. */
+const withoutPrice = (markets: Array<Record<string, unknown>>) => markets.map(({ price: _price, ...rest }) => rest);
+
+describe('Retry-After on a 503', () => {
+  it('seconds: the retry comes no sooner than asked, and the command succeeds', async () => {
+    const simulator = await start();
+    simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
+    const result = okJson(await simulator.hedge('markets --json'));
+    expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    // The CLI's two attempts, then the test's own GET above.
+    const requests = simulator.requests('GET', '/markets');
+    expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([
+      [503, '503-retry-after'],
+      [200, null],
+      [200, null],
+    ]);
+    const [refused, retried] = requests;
+    expect(retried.realTimeMs - refused.realTimeMs).toBeGreaterThanOrEqual(1000);
+  });
+
+  it('an HTTP-date: the retry comes no sooner than that date', async () => {
+    const simulator = await start();
+    // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
+    const retryAt = Math.ceil((Date.now() + 1500) / 1000) * 1000;
+    simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
+    ok(await simulator.hedge('account --json'));
+    const [refused, retried] = simulator.requests('GET', '/account');
+    expect(refused.status).toBe(503);
+    expect(retried.status).toBe(200);
+    expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
+  });
+
+  it('longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
+    const simulator = await start();
+    simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
+    const result = await simulator.hedge('markets');
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
+    expect(simulator.requests('GET', '/markets')).toHaveLength(1);
+    expect(result.stderr).toContain('503');
+  });
+});
+
+describe('an answer over the size cap', () => {
+  it('is a clear error naming the cap, exit 5, not retried, a JSON document with its code under --json; one under the cap, padded, is read whole', async () => {
+    const simulator = await start();
+    const capped = { env: { HEDGE_MAX_ANSWER_MB: '1' } };
+    const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+    oversize(4 * 1024 * 1024);
+    const result = await simulator.hedge('markets', capped);
+    expect([result.code, result.stdout]).toEqual([5, '']);
+    expect(result.stderr).toContain('GET /markets answered with more than 1 MiB; reading stopped there.');
+    expect(result.stderr).toContain('HEDGE_MAX_ANSWER_MB');
+    expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
+
+    oversize(4 * 1024 * 1024);
+    const json = await simulator.hedge('hedges --json', capped);
+    expect(json.code).toBe(5);
+    expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
+    expect(`${json.stdout}${json.stderr}`).toContain('answer_too_large');
+
+    oversize(512 * 1024);
+    const read = okJson(await simulator.hedge('markets --json', capped));
+    expect(withoutPrice(read)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
   });
 });

@@ -2,22 +2,31 @@
 // this machine — asserted on real listeners: the simulator on 127.0.0.1, a second HTTP server on
 // 127.0.0.2 (another loopback address, so another origin), and a raw TCP listener on the machine's
 // own network address that counts every byte it is sent.
+import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
+import { createServer, connect, type AddressInfo, type LookupFunction, type Server, type Socket } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../../src/platform/journal/index.js';
+import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
+import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import {
-  createServer as createTcpServer,
-  type AddressInfo,
-  type LookupFunction,
-  type Server as TcpServer,
-  type Socket,
-} from 'node:net';
-import { networkInterfaces } from 'node:os';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpConnections, type TransportConfig } from '../../src/platform/api/transport.js';
-import { OffOriginError, UsageError } from '../../src/core/errors.js';
-import { clientFor, closeClients } from '../support/client.js';
+  ConnectionsClosedError,
+  HttpConnections,
+  Transport,
+  type TransportConfig,
+} from '../../src/platform/api/transport.js';
+import { ApiError, NetworkError, OffOriginError, UsageError } from '../../src/core/errors.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { clientFor, closeClients, realClock, settle } from '../support/client.js';
+import { startFieldProxy } from '../support/servers/field-proxy.js';
+import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
+import { T0 } from '../support/engine.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
 import { until } from '../support/polling.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { startSimulator, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
+import { okJson } from '../support/cli-runs.js';
 
 describe("one origin: the transport refuses a request whose URL is not at the base URL's origin", () => {
   let simulator: Simulator;
@@ -92,11 +101,11 @@ class ResolvingElsewhere extends HttpConnections {
 }
 
 describe('plain http:// to localhost is written only once connected to a loopback address', () => {
-  let listener: TcpServer;
+  let listener: Server;
   const received = { connections: 0, bytes: 0, open: new Set<Socket>() };
   beforeAll(async () => {
     if (!networkAddress) return;
-    listener = createTcpServer((socket) => {
+    listener = createServer((socket) => {
       received.connections += 1;
       received.open.add(socket);
       socket.on('data', (chunk) => (received.bytes += chunk.length));
@@ -138,4 +147,464 @@ describe('plain http:// to localhost is written only once connected to a loopbac
       expect(received.bytes).toBe(0);
     },
   );
+});
+
+// The transport's connections (src/platform/api/transport.ts, HttpConnections) against a real sandbox on
+// loopback: one kept-alive connection for a command's requests, all of them closed when the
+// command's connections close, and a connection that never completes cut by the connect timeout.
+// A TCP relay in front of the simulator counts the connections; no mocked network.
+interface Relay {
+  port: number;
+  /** Connections accepted so far. */
+  accepted: number;
+  /** Connections still open. */
+  open: Set<Socket>;
+  close(): Promise<void>;
+}
+
+/** A TCP relay to `port` on loopback (or, without a port, a listener that accepts and never answers). */
+async function startRelay(port?: number) {
+  const open = new Set<Socket>();
+  const relay: Relay = {
+    port: 0,
+    accepted: 0,
+    open,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer((client) => {
+    relay.accepted += 1;
+    open.add(client);
+    client.once('close', () => open.delete(client));
+    client.on('error', () => undefined);
+    // Silent: what comes is read and dropped (a stream left unread never sees the other side close).
+    if (port === undefined) return void client.resume();
+    const upstream = connect(port, '127.0.0.1');
+    upstream.on('error', () => client.destroy());
+    client.once('close', () => upstream.destroy());
+    upstream.once('close', () => client.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  relay.port = (server.address() as AddressInfo).port;
+  const close = relay.close;
+  relay.close = async () => {
+    for (const socket of open) socket.destroy();
+    await close();
+  };
+  return relay;
+}
+
+describe('HTTP connections', () => {
+  let simulator: Simulator;
+  let relay: Relay;
+  beforeAll(async () => {
+    simulator = await startSimulator({ preset: 'plain' });
+    relay = await startRelay(simulator.sandbox.port);
+  });
+  afterAll(async () => {
+    await closeClients();
+    await relay.close();
+    await simulator.close();
+  });
+
+  it("sends a command's requests over one kept-alive connection, and closes it with the connections", async () => {
+    const throughRelay = {
+      ...simulator.sandbox,
+      baseUrl: simulator.baseUrl.replace(`:${simulator.sandbox.port}`, `:${relay.port}`),
+    };
+    const connections = new HttpConnections();
+    const { client, sleeps } = clientFor(throughRelay, { connections });
+    const before = simulator.requests('GET', '/markets').length;
+    await client.listMarkets();
+    await client.listMarkets();
+    await client.getAccount();
+    // The server answered all three, and they came over the one connection.
+    expect(simulator.requests('GET', '/markets').length - before).toBe(2);
+    expect(simulator.requests('GET', '/account').at(-1)?.status).toBe(200);
+    expect(relay.accepted).toBe(1);
+    expect(relay.open.size).toBe(1);
+
+    await connections.close();
+    await until(() => relay.open.size === 0, 'the kept-alive connection closed');
+    // Closed connections take no more requests (nothing would close what they opened): refused at
+    // once, not retried, nothing sent.
+    await expect(client.listMarkets()).rejects.toBeInstanceOf(ConnectionsClosedError);
+    expect(sleeps).toEqual([]);
+    expect(relay.accepted).toBe(1);
+    expect(simulator.requests('GET', '/markets').length - before).toBe(2);
+
+    // Another command's connections are its own: a new connection.
+    const next = clientFor(throughRelay);
+    await next.client.listMarkets();
+    expect(relay.accepted).toBe(2);
+    expect(simulator.requests('GET', '/markets').length - before).toBe(3);
+  });
+});
+
+describe('the connect timeout', () => {
+  it('cuts a connection whose TLS handshake never completes, as a connect timeout (not the request timeout)', async () => {
+    const silent = await startRelay();
+    const connections = new HttpConnections();
+    try {
+      const transport = new Transport({
+        connections,
+        baseUrl: `https://127.0.0.1:${silent.port}/v2`,
+        apiKey: 'hpk_test_TransportConnectTimeout01',
+        userAgent: 'hedge-test',
+        connectTimeoutMs: 200,
+        // Far longer than the connect timeout: the code below says which of the two ended the attempt.
+        requestTimeoutMs: 60_000,
+        proxy: { httpsProxy: '', httpProxy: '', noProxy: '' },
+        retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
+        clock: realClock,
+      });
+      const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
+      expect(error).toBeInstanceOf(NetworkError);
+      expect((error as NetworkError).code).toBe('UND_ERR_CONNECT_TIMEOUT');
+      expect((error as NetworkError).attempts).toBe(1);
+      expect(silent.accepted).toBe(1);
+      // The connection that never completed is dropped, not left open.
+      await until(() => silent.open.size === 0, 'the stalled connection dropped');
+    } finally {
+      await connections.close();
+      await silent.close();
+    }
+  });
+});
+
+// The key goes to the base URL's origin and nowhere else, and plain http:// only to this machine,
+// end to end: the real binary against the simulator on 127.0.0.1, with a second HTTP server on
+// 127.0.0.2 (another origin) that records anything it receives. What is asserted is what the two
+// servers saw.
+const start = useSimulators();
+const others: OtherOrigin[] = [];
+afterEach(async () => {
+  await Promise.all(others.splice(0).map((other) => other.close()));
+});
+
+describe('one origin', () => {
+  it('an injected journal row `api POST @127.0.0.2:port/steal` is not sent by hedge resume (base URL without a path): exit 2 naming the row, neither server sees a request', async () => {
+    const t = await start();
+    const other = await startOtherOrigin();
+    others.push(other);
+    // The base URL of the review: no path, so a path glued to it can name another host.
+    const bare = `http://127.0.0.1:${t.sandbox.port}`;
+    const path = `@127.0.0.2:${other.port}/steal`;
+    const id = 'j_injected01';
+    // Written straight into the journal file, as anyone able to write there (or a team store row) could.
+    const at = new Date().toISOString();
+    const sealed: SealedFields = {
+      id,
+      created_at: at,
+      environment: 'test',
+      base_url_host: `127.0.0.1:${t.sandbox.port}`,
+      key_id: keyFingerprint(t.apiKey),
+      host: hostname(),
+      command: `api POST ${path}`,
+      request: { method: 'POST', path, body: { side: 'buy', notional_usd: 66666 } },
+      idempotency_key: 'injected-idempotency-key-0001',
+    };
+    // Unsealed, such a row is refused by its seal first (forged-rows.test.ts). Sealed under the key
+    // here, so that what refuses it is the origin check: a row of this key cannot leave the origin either.
+    const row = {
+      at,
+      ...sealed,
+      seal: rowSealer(t.apiKey).seal(sealed),
+      argv: ['api', '-X', 'POST', path],
+      outcome: 'pending',
+    };
+    writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
+
+    const result = await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } });
+    expect(result.code, result.stderr).toBe(2);
+    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
+    expect(error).toMatchObject({ code: 'off_origin', class: 'usage' });
+    expect(error.message).toBe(
+      `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
+    );
+    expect(other.seen).toEqual([]);
+    expect(t.requests()).toEqual([]);
+    expect(result.stderr).not.toContain(t.apiKey);
+  });
+
+  it("a fresh `hedge api` of the same path goes to the base URL's own host, never the other one", async () => {
+    const t = await start();
+    const other = await startOtherOrigin();
+    others.push(other);
+    const result = await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], {
+      env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` },
+    });
+    // The simulator has nothing at that path (404, exit 3): the point is where it was asked.
+    expect(result.code).toBe(3);
+    expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([
+      ['GET', `/@127.0.0.2:${other.port}/steal`],
+    ]);
+    expect(other.seen).toEqual([]);
+  });
+});
+
+describe('plain http:// only to loopback', () => {
+  // A name under .localhost is refused: base-url-origin.test.ts (the rule, its one line) and
+  // reliability/bad-input.test.ts (HEDGE_BASE_URL refused before anything is sent).
+  it('a localhost base URL still reaches the simulator', async () => {
+    const t = await start();
+    const result = okJson(
+      await t.hedge('account --json', {
+        env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
+      }),
+    );
+    expect(result).toHaveProperty('balance_usdc');
+    expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);
+  });
+});
+
+// The API client against a real sandbox server on loopback, over HTTP and HTTPS: no mocked fetch.
+const BUY = { market: 'USDTNGN', side: 'buy' as const };
+// Every client made here has its own keep-alive connections; they are closed when the file ends.
+afterAll(closeClients);
+
+type Client = ReturnType<typeof clientFor>['client'];
+
+/** One scenario per row of the spec's error table (test/support/spec-errors.ts): a call that meets it. */
+const SPEC_ERROR_SCENARIOS: Record<SpecErrorCode, (sandbox: RunningSandbox, client: Client) => Promise<unknown>> = {
+  // The simulator's cap is 50,000 (set where the scenarios run).
+  exposure_exceeded: (_sandbox, client) =>
+    client.openHedge({ ...BUY, notional_usd: 60_000, tenor_days: 1 }, crypto.randomUUID()),
+  no_open_hedge: (_sandbox, client) =>
+    client.addToHedge({ market: 'USDTNGN', side: 'sell', notional_usd: 100 }, crypto.randomUUID()),
+  hedge_not_found: (_sandbox, client) => client.getHedge('hdg_doesnotexist'),
+  idempotency_key_reuse: async (_sandbox, client) => {
+    const key = crypto.randomUUID();
+    await client.openHedge({ ...BUY, notional_usd: 1_000, tenor_days: 1 }, key);
+    return client.openHedge({ ...BUY, notional_usd: 2_000, tenor_days: 1 }, key);
+  },
+  idempotency_in_flight: async (sandbox) => {
+    // The first request is held by the server (10 min, released when the simulator closes); the
+    // second, with the same key, is sent only once the server holds the first: no sleep a loaded
+    // machine could outlast. A client out of retries at once sees the raw answer.
+    sandbox.setFaults({ nextLatency: { count: 1, ms: 600_000 } });
+    const key = crypto.randomUUID();
+    const { client: first } = clientFor(sandbox);
+    void first.closeHedge(BUY, key).catch(() => undefined);
+    await until(
+      () => sandbox.requestLog.some((entry) => entry.idempotencyKey === key && entry.status === 'pending'),
+      'the held close',
+    );
+    const { client: impatient } = clientFor(sandbox, { retry: { maxAttempts: 1, maxTotalMs: 0 } });
+    return impatient.closeHedge(BUY, key);
+  },
+  rate_limited: (sandbox) => {
+    // A 429 that never clears: every attempt is refused until the retries run out.
+    sandbox.setFaults({ fault429: 1 });
+    const { client: brief } = clientFor(sandbox, { retry: { maxAttempts: 3, maxRetryAfterMs: 0 } });
+    return brief.listMarkets();
+  },
+};
+
+function requestsTo(sandbox: RunningSandbox, method: string, path: string) {
+  return sandbox.requestLog.filter((entry) => entry.method === method && entry.path === path);
+}
+
+for (const tls of [false, true]) {
+  describe(`every endpoint over ${tls ? 'HTTPS (CA file as HEDGE_CA_FILE passes it)' : 'HTTP'}`, () => {
+    let simulator: Simulator;
+    let sandbox: RunningSandbox;
+    beforeAll(async () => {
+      // Real time stands still (the clock moves only by settle()), so every price is the same on each run.
+      simulator = await startSimulator({ tls, seed: 7, realNow: () => T0 });
+      sandbox = simulator.sandbox;
+    });
+    afterAll(() => simulator.close());
+
+    it('calls and parses all 12 endpoints', async () => {
+      const { client } = clientFor(sandbox, { caFile: sandbox.caFile });
+      expect(sandbox.baseUrl.startsWith(tls ? 'https://' : 'http://')).toBe(true);
+
+      const list = await client.listMarkets();
+      expect(list.markets.map((m) => m.market)).toContain('USDTNGN');
+      expect(list).toMatchObject({ allowedMarkets: expect.arrayContaining(['USDTNGN']), source: 'onchain' });
+      if (tls) {
+        // The sandbox's certificate names localhost too.
+        const byName = { ...sandbox, baseUrl: sandbox.baseUrl.replace('127.0.0.1', 'localhost') };
+        expect((await clientFor(byName, { caFile: sandbox.caFile }).client.listMarkets()).markets).toHaveLength(1);
+      }
+
+      const [price] = await client.getPrices(['USDTNGN']);
+      expect(price!.market).toBe('USDTNGN');
+      expect(price!.price).toBeGreaterThan(100);
+
+      const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
+      expect(quote.tenor_days).toBe(3);
+      expect(quote.upfront.total_upfront_usdc).toBeCloseTo(
+        quote.upfront.required_margin_usdc + quote.upfront.platform_fee_usdc,
+        6,
+      );
+
+      const opened = await client.openHedge(
+        { ...BUY, notional_usd: 10_000, tenor_days: 3, client_reference: 'DEAL-1' },
+        crypto.randomUUID(),
+      );
+      expect(opened).toMatchObject({
+        status: 'submitted',
+        hedge_id: expect.stringMatching(/^hdg_/),
+        order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+      settle(sandbox);
+      expect(await client.getHedge(opened.hedge_id)).toMatchObject({ status: 'filled', struck_rate: 1548.1565 });
+
+      expect((await client.addToHedge({ ...BUY, notional_usd: 5_000 }, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(15_000);
+
+      expect((await client.reduceHedge({ ...BUY, notional_usd: 3_000 }, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect((await client.getHedge(opened.hedge_id)).notional_usd).toBe(12_000);
+
+      expect(await client.listPositions()).toEqual([
+        expect.objectContaining({ side: 'buy', net_margin_usd: expect.any(Number) }),
+      ]);
+
+      const account = await client.getAccount();
+      // The default 1,000,000 USD cap less the 12,000 open.
+      expect(account.available_exposure_usd).toBe(988_000);
+
+      expect(
+        (await client.listHedges({ clientReference: 'DEAL-1', status: 'filled', limit: 10 })).map((h) => h.id),
+      ).toEqual([opened.hedge_id]);
+
+      expect((await client.closeHedge(BUY, crypto.randomUUID())).status).toBe('submitted');
+      settle(sandbox);
+      expect(await client.listPositions()).toEqual([]);
+      expect((await client.listHistory({ limit: 5 }))[0]).toMatchObject({
+        hedge_id: opened.hedge_id,
+        net_pnl_usd: expect.any(Number),
+      });
+      // The page-size parameter is sent as `limit` (spec: name not shown).
+      expect(sandbox.requestLog.some((e) => e.path === '/hedges' && e.query.limit === '10')).toBe(true);
+    });
+  });
+}
+
+describe('errors and retries', () => {
+  let simulator: Simulator;
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    simulator = await startSimulator({
+      seed: 11,
+      apiKeys: ['hpk_test_clientAAAAAAAAAAAAAAAAAAAA'],
+      exposureCapUsd: 50_000,
+    });
+    sandbox = simulator.sandbox;
+  });
+  afterAll(() => simulator.close());
+
+  it.each(SPEC_ERROR_TABLE)(
+    'maps $status $code ($condition) to an error with that status and code, as the server answered it',
+    async (row) => {
+      // Each row on a simulator of its own, so that no row's set-up leans on another's.
+      await withSimulator({ seed: 11, exposureCapUsd: 50_000 }, async ({ sandbox: own }) => {
+        const { client } = clientFor(own);
+        const error = (await SPEC_ERROR_SCENARIOS[row.code](own, client).catch((failure) => failure)) as ApiError;
+        expect([error.status, error.code]).toEqual([row.status, row.code]);
+        expect(error.message).not.toBe('');
+        // What the client reports is what the server said: its own log has that status and code.
+        const answered = own.requestLog.filter((entry) => entry.status === row.status && entry.errorCode === row.code);
+        expect(answered.length).toBeGreaterThan(0);
+        // 4xx refusals are ApiErrors with the server's details; 429 and in-flight, which the client
+        // retries, end as NetworkErrors carrying the last answer's status and code.
+        if (row.code === 'rate_limited' || row.code === 'idempotency_in_flight')
+          expect(error).toBeInstanceOf(NetworkError);
+        else {
+          expect(error).toBeInstanceOf(ApiError);
+          expect((error as ApiError).details).toBeTypeOf('object');
+          expect((error as ApiError).requestId).toMatch(/^req_/);
+        }
+      });
+    },
+  );
+
+  it("has a scenario for every row of the spec's error table, and none for a code it lacks", () => {
+    expect(Object.keys(SPEC_ERROR_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map((row) => row.code).sort());
+  });
+
+  it('retries a burst of 5xx within the attempt bound, with growing backoff', async () => {
+    const { client, sleeps } = clientFor(sandbox);
+    const before = requestsTo(sandbox, 'GET', '/account').length;
+    sandbox.setFaults({ next5xx: 3 });
+    await expect(client.getAccount()).resolves.toMatchObject({ balance_usdc: expect.any(Number) });
+    expect(requestsTo(sandbox, 'GET', '/account').length - before).toBe(4);
+    expect(sleeps).toHaveLength(3);
+    // Equal jitter: each wait is between half and all of 50·2^(n-1) ms.
+    sleeps.forEach((ms, index) => {
+      const full = Math.min(400, 50 * 2 ** index);
+      expect(ms).toBeGreaterThanOrEqual(full / 2);
+      expect(ms).toBeLessThanOrEqual(full);
+    });
+  });
+
+  it('a stalled server fails with a timeout error within the configured bound', async () => {
+    for (const stall of ['headers', 'body'] as const) {
+      const { client, sleeps } = clientFor(sandbox, { requestTimeoutSeconds: 0.5, retry: { maxAttempts: 2 } });
+      const before = requestsTo(sandbox, 'GET', '/account').length;
+      sandbox.setFaults({ stall });
+      const started = Date.now();
+      const error = await client.getAccount().catch((e) => e as NetworkError);
+      const elapsed = Date.now() - started;
+      expect(error).toBeInstanceOf(NetworkError);
+      expect(error.message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.5s/);
+      // The bound is the client's own: two attempts of 0.5 s each (the server saw both stall) and
+      // one backoff between them (the clock's record). How long the machine took beyond that is not
+      // the client's doing, so the wall clock is only checked from below.
+      expect(
+        requestsTo(sandbox, 'GET', '/account')
+          .slice(before)
+          .map((entry) => entry.status),
+      ).toEqual(['stalled', 'stalled']);
+      expect(error.attempts).toBe(2);
+      expect(sleeps).toEqual([expect.toSatisfy((ms: number) => ms >= 25 && ms <= 50)]);
+      expect(elapsed).toBeGreaterThanOrEqual(1000);
+    }
+    sandbox.setFaults({ stall: null });
+  });
+
+  it('the verbose log of a whole run never holds the full key', async () => {
+    const { client, log } = clientFor(sandbox);
+    await client.listMarkets();
+    await client.getAccount();
+    await client.getHedge('hdg_nope').catch(() => undefined);
+    // Durations and request ids vary; everything else is exact.
+    expect(log.map((line) => line.replace(/ \d+ ms /, ' N ms ').replace(/req_[0-9a-f]{16}/, 'req_ID'))).toEqual([
+      '→ GET /markets attempt 1',
+      '← 200 GET /markets N ms attempt 1 request-id=req_ID',
+      '→ GET /account attempt 1',
+      '← 200 GET /account N ms attempt 1 request-id=req_ID',
+      '→ GET /hedges/hdg_nope attempt 1',
+      '← 404 GET /hedges/hdg_nope N ms attempt 1 request-id=req_ID',
+    ]);
+    expect(log.join('\n')).not.toContain(sandbox.apiKey);
+  });
+
+  it('passes fields the spec does not name through to the caller, on every resource', async () => {
+    const proxy = await startFieldProxy(sandbox, 'venue', 'gmx-v2');
+    try {
+      const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
+      const opened = await client.openHedge(
+        { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+        crypto.randomUUID(),
+      );
+      settle(sandbox);
+      const read = [
+        opened,
+        await client.getHedge(opened.hedge_id),
+        (await client.listMarkets()).markets[0],
+        await client.createQuote({ market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 }),
+        (await client.listPositions())[0],
+        await client.getAccount(),
+        (await client.listHedges({ limit: 1 }))[0],
+      ];
+      expect(read.map((resource) => resource?.venue)).toEqual(read.map(() => 'gmx-v2'));
+    } finally {
+      await proxy.close();
+    }
+  });
 });

@@ -12,7 +12,7 @@ import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { lastJson, ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const KES = 'USDTKES';
@@ -27,8 +27,6 @@ const on = (dialect?: SandboxDialect, fillDelayMs = 20) => start({ dialect, fill
 const seeded = (simulator: Simulator, count: number) =>
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
 const idSet = (list: any[]) => new Set(list.map((hedge) => hedge.id));
-/** The error line of a --json run's stderr. */
-const errorOf = (result: { stderr: string }) => JSON.parse(result.stderr.trim().split('\n').at(-1)!).error;
 
 describe('learning the add/reduce amount from the server', () => {
   it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async () => {
@@ -119,7 +117,7 @@ describe('learning the add/reduce amount from the server', () => {
     expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([
       [400, key],
     ]);
-    const error = errorOf(result);
+    const error = lastJson(result.stderr).error;
     expect(error).toMatchObject({
       code: 'validation_error',
       class: 'rejected',
@@ -407,7 +405,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       expect(result.stderr).not.toMatch(STACK_FRAME);
       const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env: envFor(proxy) });
       expect(json.code).toBe(14);
-      expect(errorOf(json)).toMatchObject({
+      expect(lastJson(json.stderr).error).toMatchObject({
         code: 'unreadable',
         class: 'unreadable',
         details: { field: 'data.side', received: '"long" (text)' },
@@ -433,7 +431,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
       });
       // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
       const json = await simulator.hedge('price USDTNGN --json', { env: envFor(proxy) });
-      expect([json.code, errorOf(json).hint]).toEqual([14, expect.stringContaining('hedge price --raw')]);
+      expect([json.code, lastJson(json.stderr).error.hint]).toEqual([14, expect.stringContaining('hedge price --raw')]);
     } finally {
       await proxy.close();
     }

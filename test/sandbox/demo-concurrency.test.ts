@@ -1,25 +1,20 @@
 // Parallel `hedge --demo` runs on one config dir share demo-state.json. Each change is its own
 // process with the simulator in it (the reads beside them run in the test's); each change reloads,
-// acts and saves under a lock, so no run's
-// save overwrites another's. A save commits only while the file is still the one it loaded, so a
-// run stopped inside its save past the lock's stale time drops that save instead of writing over
-// the run that took the lock over, and runs its request again. What the runs did is
-// checked on the state file as the simulator itself reads it (a simulator started on that file,
+// acts and saves under a lock, so no run's save overwrites another's (a save that finds the file
+// moved on meanwhile is dropped and its request run again: state-file.test.ts). What the runs did
+// is checked on the state file as the simulator itself reads it (a simulator started on that file,
 // its clock stepped past every fill).
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   DEMO_API_KEY,
   DEMO_FILL_DELAY_MS,
   DEMO_STATE_FILE,
-  STOP_IN_SAVE_ENV,
   lockDemoState,
 } from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
-import { until } from '../support/polling.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
 const dirs: Array<{ remove: () => void }> = [];
@@ -110,17 +105,6 @@ async function landingWhile<T>(dir: string, runs: Array<Promise<T>>): Promise<T[
   }
 }
 
-/** A process's state letter from /proc (T: stopped), or undefined once it is gone. */
-function processState(pid: number): string | undefined {
-  try {
-    // The command name is in parentheses and may hold spaces: the state follows the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The accounts in the state file, as the simulator reads it. */
 function accountsInFile(path: string) {
   return Object.values(readStateFile(path).contents!.engine.accounts);
@@ -169,71 +153,6 @@ describe('--demo runs side by side on one state file', () => {
       const read = await demo(dir, ['positions', '--json']);
       expect(bySide(JSON.parse(read.stdout) as Side[])).toEqual(bySide(positions));
       expectStateFileWhole(dir);
-    },
-  );
-
-  // /proc tells that the run is stopped (state T); SIGSTOP is POSIX.
-  it.skipIf(process.platform !== 'linux')(
-    'a run stopped inside its save until its lock is taken over aborts that save, never writes over the next holder: both adds land',
-    async () => {
-      const dir = configDir();
-      await seedDemoPositions(dir, 1_000, ['buy']);
-      const stateFile = join(dir, DEMO_STATE_FILE);
-      const notionalInFile = (): number => {
-        const hedges = accountsInFile(stateFile).flatMap((account) => Object.values(account.hedges));
-        return hedges.reduce(
-          (sum, hedge) =>
-            sum + (hedge.status === 'filled' ? hedge.notionalUsd + (hedge.pendingChange?.notionalUsd ?? 0) : 0),
-          0,
-        );
-      };
-      expect(notionalInFile()).toBe(1_000);
-
-      // The first run stops itself inside its first save (its add written to a temporary file, not
-      // committed, the lock held) and says so in the marker file: no timing decides where it is.
-      const marker = join(dir, 'stopped-in-save');
-      let stoppedChild: ChildProcess | undefined;
-      const stopped = demo(dir, ['add', 'USDTNGN', 'buy', '11', '--no-wait', '--json'], {
-        env: { [STOP_IN_SAVE_ENV]: marker },
-        onSpawn: (child) => (stoppedChild = child),
-      });
-      try {
-        await until(
-          () => existsSync(marker) && processState(Number(readFileSync(marker, 'utf8'))) === 'T',
-          'the first add to stop inside its save',
-          { process: stopped },
-        );
-        expect(Number(readFileSync(marker, 'utf8'))).toBe(stoppedChild!.pid);
-        expect(existsSync(`${stateFile}.lock`)).toBe(true);
-        // A stopped holder never refreshes its lock: its age is what the next run judges, so it is
-        // made an hour old rather than waited for until it is older than the lock's stale time.
-        const anHourAgo = (Date.now() - 3_600_000) / 1000;
-        utimesSync(`${stateFile}.lock`, anHourAgo, anHourAgo);
-
-        // The second run — on the other side, since the stopped run still holds the buy side's lock
-        // (one change in flight per side) — finds the state lock held and never refreshed: stale,
-        // it takes it over, and its open is saved (exit 0) while the first is still stopped.
-        const other = await demo(dir, ['open', 'USDTNGN', 'sell', '500', '--tenor', '3', '--no-wait', '--json']);
-        expect(other.code, other.stderr).toBe(0);
-        expect(processState(stoppedChild!.pid!)).toBe('T');
-        const sides = accountsInFile(stateFile).flatMap((account) =>
-          Object.values(account.hedges).map((hedge) => hedge.side),
-        );
-        expect(sides.sort()).toEqual(['buy', 'sell']);
-      } finally {
-        stoppedChild?.kill('SIGCONT');
-      }
-      // Resumed, the first finds the file saved by another run since it loaded it: its save is
-      // dropped, and its add runs again on the file as it is now.
-      const first = await stopped;
-      expect(first.code, first.stderr).toBe(0);
-      const { positions } = await demoBook(dir);
-      expect(positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([
-        ['buy', 1_011],
-        ['sell', 500],
-      ]);
-      expectStateFileWhole(dir);
-      expect(existsSync(`${stateFile}.lock`)).toBe(false);
     },
   );
 

@@ -5,6 +5,7 @@ import { call, openBody, type CallOptions } from '../support/engine.js';
 
 export function on(engine: SandboxEngine) {
   return {
+    engine,
     get: (t: number, path: string, options?: CallOptions) => call(engine, t, 'GET', path, options).data,
     open: (t: number, ...body: Parameters<typeof openBody>) =>
       call(engine, t, 'POST', '/hedges', { body: openBody(...body) }),

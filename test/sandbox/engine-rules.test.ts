@@ -1,9 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
+import { createEngineState, SandboxEngine } from '../../src/sandbox/engine.js';
+import {
+  compareEvents,
+  type EngineState,
+  type HistoryRecord,
+  type ScheduledEvent,
+} from '../../src/sandbox/engine-state.js';
+import { type GrowthResult, growHedges } from './growth.js';
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
+import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
+import { createClock } from '../../src/sandbox/clock.js';
 import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
 import { on } from './engine-calls.js';
 
+const iso = (ms: number) => new Date(ms).toISOString();
 const LIVE_KEY = 'hpk_live_AAAAAAAAAAAAAAAAAAAAAAAA';
 
 describe('engine: authentication and accounts', () => {
@@ -28,15 +39,14 @@ describe('engine: authentication and accounts', () => {
   });
 
   it('keeps accounts isolated: hedges, positions, balances', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000, { key: KEY_A });
     expect(get(now, '/hedges', { key: KEY_B })).toEqual([]);
     expect(get(now, '/positions', { key: KEY_B })).toEqual([]);
     expect(get(now, '/account', { key: KEY_B }).balance_usdc).toBe(1_000_000);
     expect(call(engine, now, 'GET', `/hedges/${hedge.id}`, { key: KEY_B })).toMatchObject({
       status: 404,
-      error: { code: 'hedge_not_found' },
+      error: { code: 'hedge_not_found', details: { hedge_id: hedge.id } },
     });
     // B can open the same side: one hedge per side is per account.
     expect(call(engine, now, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 100_000) }).status).toBe(200);
@@ -45,8 +55,7 @@ describe('engine: authentication and accounts', () => {
 
 describe('engine: idempotency', () => {
   it('same key and same body returns the original response without acting twice', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const first = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'k-1' });
     // Same body with keys in another order is the same request.
     const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
@@ -78,8 +87,7 @@ describe('engine: idempotency', () => {
   });
 
   it('a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     const request = {
       method: 'POST',
       path: '/hedges',
@@ -112,21 +120,16 @@ describe('engine: idempotency', () => {
     );
     expect([a!.status, b!.status]).toEqual([200, 200]);
     expect(b!.data.id).not.toBe(a!.data.id);
-    // Scopes carry the environment too (sandbox keys are always "test").
-    expect(Object.keys(engine.state.idempotency).every((scope) => scope.startsWith('test:acct_'))).toBe(true);
+    // Scopes carry the environment and the account (test:acct_…:key): the in-flight and expiry tests.
   });
 
-  it('does not remember refused requests, and forgets keys after a day', () => {
+  it('does not remember refused requests', () => {
     const engine = makeEngine({ exposureCapUsd: 50_000 });
     const refused = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 60_000), idempotencyKey: 'k-2' });
     expect(refused.error?.code).toBe('exposure_exceeded');
     expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 40_000), idempotencyKey: 'k-2' }).status).toBe(
       200,
     );
-    const nextDay = T0 + DAY + 1;
-    expect(
-      call(engine, nextDay, 'POST', '/hedges', { body: openBody('sell', 5_000), idempotencyKey: 'k-2' }),
-    ).toMatchObject({ status: 200, data: { side: 'sell' } });
   });
 
   it('rejects an empty or overlong Idempotency-Key', () => {
@@ -159,13 +162,6 @@ describe('engine: rate limiting', () => {
 });
 
 describe('engine: business errors', () => {
-  it('hedge_not_found for an id that is not the caller’s', () => {
-    expect(call(makeEngine(), T0, 'GET', '/hedges/hdg_doesnotexist')).toMatchObject({
-      status: 404,
-      error: { code: 'hedge_not_found', details: { hedge_id: 'hdg_doesnotexist' } },
-    });
-  });
-
   it('no_open_hedge for add, reduce and close on an empty side', () => {
     const engine = makeEngine();
     openFilled(engine, T0, 'buy', 10_000);
@@ -177,8 +173,7 @@ describe('engine: business errors', () => {
   });
 
   it('hedge_already_open for a second open on the same market and side', () => {
-    const engine = makeEngine();
-    const { open } = on(engine);
+    const { open } = on(makeEngine());
     const { id } = open(T0, 'buy', 10_000).data;
     expect(open(T0, 'buy', 10_000)).toMatchObject({
       status: 409,
@@ -188,8 +183,7 @@ describe('engine: business errors', () => {
   });
 
   it('exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
-    const engine = makeEngine({ exposureCapUsd: 100_000 });
-    const { get, open, change } = on(engine);
+    const { engine, get, open, change } = on(makeEngine({ exposureCapUsd: 100_000 }));
     const { now } = openFilled(engine, T0, 'buy', 60_000);
     expect(open(now, 'sell', 50_000)).toMatchObject({
       status: 400,
@@ -208,8 +202,7 @@ describe('engine: business errors', () => {
   });
 
   it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
-    const engine = makeEngine({ exposureCapUsd: 10_000_000 });
-    const { get, open } = on(engine);
+    const { engine, get, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
     const [before] = get(T0, '/markets');
     // Background open interest already holds 2.1M of the 5M buy side.
     expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
@@ -230,8 +223,7 @@ describe('engine: business errors', () => {
   });
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
-    const engine = makeEngine();
-    const { open } = on(engine);
+    const { engine, open } = on(makeEngine());
     call(engine, T0, 'GET', '/account');
     const account = Object.values(engine.state.accounts)[0];
     account.balanceUsdc = 1000;
@@ -273,8 +265,7 @@ describe('engine: validation and routing', () => {
   });
 
   it('validation_error names the first wrong field', () => {
-    const engine = makeEngine();
-    const { open } = on(engine);
+    const { engine, open } = on(makeEngine());
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ market: undefined }, 'market'],
       [{ side: 'long' }, 'side'],
@@ -317,8 +308,7 @@ describe('engine: validation and routing', () => {
 
 describe('engine: pricing', () => {
   it('a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
-    const engine = makeEngine();
-    const { quoteFor } = on(engine);
+    const { quoteFor } = on(makeEngine());
     const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
     const smallBuy = quote('buy', 10_000);
     const bigBuy = quote('buy', 900_000);
@@ -337,8 +327,7 @@ describe('engine: pricing', () => {
   });
 
   it('quotes are indicative: they persist nothing and echo the request', () => {
-    const engine = makeEngine();
-    const { get, quoteFor } = on(engine);
+    const { get, quoteFor } = on(makeEngine());
     const response = quoteFor(T0, 'buy', 250_000, 3);
     expect(response.body.meta).toEqual({ source: 'onchain' });
     const quote = response.data;
@@ -347,7 +336,7 @@ describe('engine: pricing', () => {
       side: 'buy',
       notional_usd: 250_000,
       tenor_days: 3,
-      maturity: new Date(T0 + 3 * DAY).toISOString(),
+      maturity: iso(T0 + 3 * DAY),
     });
     expect(quote.upfront).toEqual({ required_margin_usdc: 25_000, platform_fee_usdc: 125, total_upfront_usdc: 25_125 });
     expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
@@ -361,9 +350,7 @@ describe('engine: pricing', () => {
       call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols: 'USDTNGN' } });
     const response = price('p', T0);
     expect(response.body.meta).toEqual({ source: 'onchain' });
-    expect(response.data).toEqual([
-      { market: 'USDTNGN', price: expect.any(Number), timestamp: new Date(T0).toISOString() },
-    ]);
+    expect(response.data).toEqual([{ market: 'USDTNGN', price: expect.any(Number), timestamp: iso(T0) }]);
     expect(price('p', T0).data[0].price).toBe(response.data[0].price);
     expect(price('q', T0).data[0].price).not.toBe(response.data[0].price);
     for (let day = 0; day < 30; day++) {
@@ -378,25 +365,8 @@ describe('engine: pricing', () => {
 });
 
 describe('engine: lists', () => {
-  it('lists hedges newest first with status, client_reference and limit filters', () => {
-    const engine = makeEngine({ failRate: 0 });
-    const { get, open, change } = on(engine);
-    open(T0, 'buy', 1000, 1, { client_reference: 'alpha' });
-    open(T0 + 10, 'sell', 1000, 1, { client_reference: 'beta' });
-    const later = T0 + 2000;
-    change(later, 'close', 'buy');
-    expect(get(later + 1000, '/hedges').map((h: { client_reference: string }) => h.client_reference)).toEqual([
-      'beta',
-      'alpha',
-    ]);
-    expect(get(later + 1000, '/hedges', { query: { status: 'closed' } })).toHaveLength(1);
-    expect(get(later + 1000, '/hedges', { query: { client_reference: 'beta' } })[0].side).toBe('sell');
-    expect(get(later + 1000, '/hedges', { query: { limit: '1' } })).toHaveLength(1);
-  });
-
   it('seedHedges writes past hedges whose history adds up to the balance', () => {
-    const engine = makeEngine();
-    const { get } = on(engine);
+    const { engine, get } = on(makeEngine());
     expect(engine.seedHedges(KEY_A, 30, 'closed', T0)).toHaveLength(30);
     const history = get(T0, '/hedges/history', { query: { limit: '500' } });
     expect(history).toHaveLength(30);
@@ -414,5 +384,676 @@ describe('engine: lists', () => {
     engine.seedHedges(KEY_B, 5, 'failed', T0);
     expect(get(T0, '/hedges', { key: KEY_B, query: { status: 'failed' } })).toHaveLength(5);
     expect(get(T0, '/account', { key: KEY_B }).balance_usdc).toBe(1_000_000);
+  });
+});
+
+const HEX_64 = /^0x[0-9a-f]{64}$/;
+const USDTNGN = MARKET_MODEL.markets[0];
+const referenceRate = (seed: string, timeMs: number) => midPrice(seedHash(seed), USDTNGN, timeMs);
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+describe('engine: hedge state machine', () => {
+  it('opens as submitted with hashes, units and maturity, reserving margin and fee', () => {
+    const { get, open, quoteFor } = on(makeEngine());
+    const quote = quoteFor(T0, 'buy', 100_000, 3).data;
+    const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
+
+    expect([opened.status, opened.body.meta]).toEqual([200, {}]);
+    expect(opened.data).toMatchObject({
+      status: 'submitted',
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 100_000,
+      tenor_days: 3,
+      units: 100_000,
+      client_reference: 'deal-1',
+      opened_at: iso(T0),
+      maturity_at: iso(T0 + 3 * DAY),
+      id: expect.stringMatching(/^hdg_[a-z0-9]{24}$/),
+      order_tx_hash: expect.stringMatching(HEX_64),
+      order_key: expect.stringMatching(HEX_64),
+    });
+    expect(opened.data.hedge_id).toBe(opened.data.id);
+    expect(opened.data).not.toHaveProperty('fill_tx_hash');
+    expect(opened.data).not.toHaveProperty('struck_rate');
+
+    expect(get(T0, '/account')).toMatchObject({
+      balance_usdc: 1_000_000 - quote.upfront.total_upfront_usdc,
+      margin_in_use_usdc: quote.upfront.required_margin_usdc,
+      open_exposure_usd: 100_000,
+      available_exposure_usd: 900_000,
+    });
+    // Submitted is not yet a position.
+    expect(get(T0, '/positions')).toEqual([]);
+  });
+
+  it('submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
+    const { get, open, quoteFor } = on(makeEngine());
+    const quote = quoteFor(T0, 'buy', 100_000).data;
+    const { id } = open(T0, 'buy', 100_000).data;
+
+    expect(get(T0 + 999, `/hedges/${id}`).status).toBe('submitted');
+    const hedge = get(T0 + 1000, `/hedges/${id}`);
+    expect(hedge).toMatchObject({
+      status: 'filled',
+      fill_tx_hash: expect.stringMatching(HEX_64),
+      filled_at: iso(T0 + 1000),
+    });
+    expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
+      0.001,
+    );
+
+    const [position] = get(T0 + 1000, '/positions');
+    expect(position).toMatchObject({
+      hedge_id: id,
+      side: 'buy',
+      entry_price: hedge.struck_rate,
+      notional_usd: 100_000,
+    });
+  });
+
+  it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
+    const { get, open } = on(makeEngine({ failRate: 1 }));
+    const { id } = open(T0, 'sell', 50_000).data;
+    // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
+    expect(get(T0, '/account').balance_usdc).toBe(1_000_000 - 5_000 - 25);
+
+    const hedge = get(T0 + 1000, `/hedges/${id}`);
+    expect(hedge.status).toBe('failed');
+    expect(hedge).not.toHaveProperty('fill_tx_hash');
+    expect(get(T0 + 1000, '/account')).toMatchObject({
+      balance_usdc: 1_000_000,
+      margin_in_use_usdc: 0,
+      open_exposure_usd: 0,
+      open_positions: 0,
+    });
+    expect(get(T0 + 1000, '/positions')).toEqual([]);
+    expect(open(T0 + 1000, 'sell', 50_000).status).toBe(200);
+  });
+
+  it('fails a seeded share of opens, the same ones for the same seed', () => {
+    const outcomes = (seed: string) => {
+      const { engine, get, open, change } = on(makeEngine({ failRate: 0.5, seed }));
+      const statuses: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const t = T0 + i * 10_000;
+        const { id } = open(t, 'buy', 1000, 1).data;
+        const hedge = get(t + 1000, `/hedges/${id}`);
+        statuses.push(hedge.status);
+        if (hedge.status === 'filled') change(t + 1000, 'close', 'buy');
+        call(engine, t + 2000, 'GET', '/account');
+      }
+      return statuses;
+    };
+    const first = outcomes('fail-seed');
+    expect(first).toEqual(outcomes('fail-seed'));
+    expect(first).toContain('failed');
+    expect(first).toContain('filled');
+  });
+
+  it('filled → closed at maturity: settles against the reference rate and credits the balance', () => {
+    const { get, open, quoteFor } = on(makeEngine({ seed: 'settle' }));
+    const quote = quoteFor(T0, 'buy', 200_000, 1).data;
+    const { id } = open(T0, 'buy', 200_000, 1).data;
+    const filled = get(T0 + 1000, `/hedges/${id}`);
+    const maturity = T0 + DAY;
+
+    expect(get(maturity - 1, `/hedges/${id}`).status).toBe('filled');
+    expect(get(maturity + 5000, `/hedges/${id}`)).toMatchObject({
+      status: 'closed',
+      closed_at: iso(maturity),
+    });
+    expect(get(maturity + 5000, '/positions')).toEqual([]);
+
+    const [record] = get(maturity + 5000, '/hedges/history');
+    const exit = referenceRate('settle', maturity);
+    const gross = round2((200_000 * (exit - filled.struck_rate)) / exit);
+    const carry = round2((200_000 * quote.carry.daily_rate_pct * (maturity - (T0 + 1000))) / (100 * DAY));
+    const fees = quote.upfront.platform_fee_usdc;
+    expect(record).toMatchObject({
+      hedge_id: id,
+      close_reason: 'settled',
+      entry_price: filled.struck_rate,
+      exit_price: exit,
+      gross_pnl_usd: gross,
+      carry_usdc: carry,
+      fees_usdc: fees,
+      net_pnl_usd: round2(gross - carry - fees),
+      opened_at: iso(T0),
+      closed_at: iso(maturity),
+      notional_usd: 200_000,
+      tenor_days: 1,
+    });
+    const account = get(maturity + 5000, '/account');
+    expect(account.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    expect(account).toMatchObject({ margin_in_use_usdc: 0, open_exposure_usd: 0, available_exposure_usd: 1_000_000 });
+  });
+
+  it('settles lazily from a reloaded state, hours later, in time order', () => {
+    const { engine, open } = on(makeEngine({ seed: 'reload' }));
+    const { id } = open(T0, 'sell', 75_000, 1).data;
+    const saved = JSON.parse(JSON.stringify(engine.state));
+
+    const reloaded = new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, saved);
+    const later = T0 + DAY + 6 * 3_600_000;
+    const { get } = on(reloaded);
+    expect(get(later, `/hedges/${id}`)).toMatchObject({
+      status: 'closed',
+      filled_at: iso(T0 + 1000),
+      closed_at: iso(T0 + DAY),
+    });
+    const [record] = get(later, '/hedges/history');
+    expect(record.exit_price).toBe(referenceRate('reload', T0 + DAY));
+  });
+
+  it('refuses a state of another version', () => {
+    const state = { ...createEngineState(), version: 2 } as unknown as ReturnType<typeof createEngineState>;
+    expect(() => new SandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
+  });
+});
+
+describe('engine: add, reduce, close', () => {
+  it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
+    const { engine, get, change } = on(makeEngine());
+    const { hedge, now } = openFilled(engine, T0, 'buy', 100_000);
+    expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
+      status: 200,
+      data: {
+        hedge_id: hedge.id,
+        action: 'add',
+        market: 'USDTNGN',
+        side: 'buy',
+        status: 'submitted',
+        notional_usd: 50_000,
+        submitted_at: iso(now),
+        order_tx_hash: expect.stringMatching(HEX_64),
+      },
+    });
+    // Pending add counts against the cap at once, the hedge changes only when it lands.
+    expect(get(now, '/account').open_exposure_usd).toBe(150_000);
+    expect(get(now + 999, `/hedges/${hedge.id}`).notional_usd).toBe(100_000);
+
+    expect(get(now + 1000, `/hedges/${hedge.id}`)).toMatchObject({
+      notional_usd: 150_000,
+      units: 150_000,
+      maturity_at: hedge.maturity_at,
+      status: 'filled',
+    });
+    const [position] = get(now + 1000, '/positions');
+    expect(position.margin_usdc).toBe(15_000);
+    expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
+    expect(position.entry_price).not.toBe(hedge.struck_rate);
+  });
+
+  it('refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
+    const { open, change } = on(makeEngine());
+    const { id } = open(T0, 'buy', 100_000).data;
+    expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject({
+      status: 409,
+      error: { code: 'action_pending', details: { hedge_id: id } },
+    });
+
+    expect(change(T0 + 2000, 'reduce', 'buy', 100_001)).toMatchObject({
+      status: 400,
+      error: { code: 'notional_too_large', details: { notional_usd: 100_000 } },
+    });
+    change(T0 + 2000, 'reduce', 'buy', 1000);
+    expect(change(T0 + 2001, 'close', 'buy').error?.code).toBe('action_pending');
+  });
+
+  it('reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
+    const { engine, get, change } = on(makeEngine({ seed: 'reduce' }));
+    const { hedge, now } = openFilled(engine, T0, 'sell', 200_000);
+    const later = now + 2 * DAY;
+    const [before] = get(later, '/positions');
+    const balanceBefore = get(later, '/account').balance_usdc;
+
+    expect(change(later, 'reduce', 'sell', 50_000).data).toMatchObject({
+      action: 'reduce',
+      notional_usd: 50_000,
+      status: 'submitted',
+    });
+    const landedAt = later + 1000;
+    const [after] = get(landedAt, '/positions');
+    expect(after).toMatchObject({
+      hedge_id: hedge.id,
+      notional_usd: 150_000,
+      units: 150_000,
+      margin_usdc: 15_000,
+      maturity_at: hedge.maturity_at,
+    });
+    expect(after.entry_price).toBe(before.entry_price);
+
+    const credited = get(landedAt, '/account').balance_usdc - balanceBefore;
+    // A quarter of the margin (5,000) plus a quarter of the P&L net of carry, minus a 0.05% fee.
+    expect(Math.abs(credited - (5_000 + before.net_pnl_usd / 4 - 25))).toBeLessThan(20);
+    // Carry left on the position is three quarters of what had accrued (plus one second more).
+    expect(after.accrued_carry_usdc).toBeCloseTo((before.accrued_carry_usdc * 3) / 4, 0);
+  });
+
+  it('a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
+    // The last: 99.47% of the notional, but it would leave 0.80 USD.
+    for (const [notional, reduceBy] of [
+      [100_000, 100_000],
+      [100_000, 99_600],
+      [150, 149.2],
+    ] as const) {
+      const { engine, get, change } = on(makeEngine());
+      const { hedge, now } = openFilled(engine, T0, 'buy', notional);
+      change(now, 'reduce', 'buy', reduceBy);
+      expect(get(now + 1000, `/hedges/${hedge.id}`).status).toBe('closed');
+      expect(get(now + 1000, '/positions')).toEqual([]);
+      const [record] = get(now + 1000, '/hedges/history');
+      expect(record).toMatchObject({ hedge_id: hedge.id, close_reason: 'closed', notional_usd: notional });
+      expect(get(now + 1000, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    }
+  });
+
+  it('a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
+    // Two engines with the same seed and the same history: one closes, the twin only looks.
+    const [closing, twin] = [makeEngine({ seed: 'twin' }), makeEngine({ seed: 'twin' })];
+    const landsAt = T0 + 1500 + 2 * DAY + 1000;
+    for (const engine of [closing, twin]) openFilled(engine, T0, 'buy', 400_000);
+    const [closer, looker] = [on(closing), on(twin)];
+    closer.change(landsAt - 1000, 'close', 'buy');
+    const [position] = looker.get(landsAt, '/positions');
+    expect(closer.get(landsAt, '/account').balance_usdc).toBeCloseTo(
+      looker.get(landsAt, '/account').balance_usdc + position.net_margin_usd,
+      2,
+    );
+    const [record] = closer.get(landsAt, '/hedges/history');
+    expect(record.exit_price).toBe(position.mark_price);
+  });
+
+  it('history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
+    const { engine, get, change } = on(makeEngine({ seed: 'lifecycle' }));
+    const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);
+    let t = now + 3_600_000;
+    change(t, 'add', 'sell', 40_000);
+    t += 3_600_000;
+    change(t, 'reduce', 'sell', 70_000);
+    const closeAt = t + 3_600_000;
+    expect(change(closeAt, 'close', 'sell').data).toMatchObject({
+      hedge_id: hedge.id,
+      action: 'close',
+      status: 'submitted',
+      notional_usd: 70_000,
+    });
+    // The close lands after the fill delay: until then the side is still a position.
+    expect(get(closeAt + 999, '/positions')).toHaveLength(1);
+    const landed = closeAt + 1000;
+    expect(get(landed, '/positions')).toEqual([]);
+    expect(get(landed, `/hedges/${hedge.id}`)).toMatchObject({
+      status: 'closed',
+      closed_at: iso(landed),
+    });
+    t = landed + 3_600_000;
+
+    const history = get(t, '/hedges/history');
+    expect(history).toHaveLength(1);
+    const [record] = history;
+    expect(record).toMatchObject({ hedge_id: hedge.id, notional_usd: 70_000, close_reason: 'closed' });
+    // Fees: 0.05% of 100k open + 40k add + 70k reduce + 70k close.
+    expect(record.fees_usdc).toBe(50 + 20 + 35 + 35);
+    expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
+    expect(get(t, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+  });
+
+  it('an add still pending at maturity never lands and is refunded', () => {
+    const { get, open, change } = on(makeEngine({ fillDelayMs: 60_000 }));
+    const { id } = open(T0, 'buy', 100_000, 1).data;
+    const beforeMaturity = T0 + DAY - 30_000;
+    change(beforeMaturity, 'add', 'buy', 100_000);
+    const later = T0 + DAY + 120_000;
+    const [record] = get(later, '/hedges/history');
+    expect(record).toMatchObject({ hedge_id: id, notional_usd: 100_000, close_reason: 'settled' });
+    const account = get(later, '/account');
+    expect(account.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    expect(account.open_exposure_usd).toBe(0);
+  });
+});
+
+describe('engine: carry', () => {
+  it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
+    const { engine, get, quoteFor } = on(makeEngine());
+    const quote = quoteFor(T0, 'buy', 500_000).data;
+    const { hedge } = openFilled(engine, T0, 'buy', 500_000);
+    const filledAt = Date.parse(hedge.filled_at);
+    const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
+
+    // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
+    call(engine, filledAt, 'POST', '/hedges', { key: KEY_B, body: openBody('sell', 900_000) });
+
+    const [atHalfDay] = get(filledAt + DAY / 2, '/positions');
+    const [atTwoDays] = get(filledAt + 2 * DAY, '/positions');
+    expect(quote.carry.daily_rate_pct).toBeGreaterThan(0);
+    expect(atHalfDay.accrued_carry_usdc).toBe(expectedCarry(DAY / 2));
+    expect(atTwoDays.accrued_carry_usdc).toBe(expectedCarry(2 * DAY));
+    expect(atTwoDays.net_pnl_usd).toBeCloseTo(atTwoDays.gross_pnl_usd - atTwoDays.accrued_carry_usdc, 2);
+    expect(atTwoDays.net_margin_usd).toBeCloseTo(
+      atTwoDays.margin_usdc + atTwoDays.net_pnl_usd - atTwoDays.close_fee_usdc,
+      2,
+    );
+  });
+
+  it('the lighter side earns carry (negative rate) and the heavier side pays', () => {
+    const { engine, get } = on(makeEngine());
+    const [market] = get(T0, '/markets');
+    expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
+    expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
+    const { now } = openFilled(engine, T0, 'sell', 100_000);
+    const [position] = get(now + DAY, '/positions');
+    expect(position.accrued_carry_usdc).toBeLessThan(0);
+  });
+});
+
+// The sandbox clock and the market model the engine prices with.
+describe('sandbox clock', () => {
+  it('runs at origin + real elapsed × speed + manual offset', () => {
+    let real = 1_000;
+    const clock = createClock({ realNow: () => real, speed: 60, originMs: 5_000_000 });
+    expect(clock.now()).toBe(5_000_000);
+    real += 1_000;
+    expect(clock.now()).toBe(5_060_000);
+    clock.advance(40_000);
+    expect(clock.now()).toBe(5_100_000);
+    expect(() => clock.advance(-1)).toThrow();
+    expect(() => createClock({ speed: 0 })).toThrow();
+  });
+
+  it('starts at the real time by default', () => {
+    const clock = createClock({ realNow: () => 42_000 });
+    expect(clock.now()).toBe(42_000);
+  });
+});
+
+describe('market model', () => {
+  it('is a continuous path: tiny moves over a second', () => {
+    const seed = seedHash('model');
+    const t = Date.UTC(2026, 0, 1);
+    expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
+  });
+
+  it('prices impact as factor × (imbalance before² − imbalance after²)', () => {
+    const book = { buy: 2_000_000, sell: 1_000_000 };
+    expect(priceImpactUsd(book, 'buy', 100_000)).toBeCloseTo(
+      MARKET_MODEL.impact.negativeFactor * (1e12 - 1.1e6 ** 2),
+      6,
+    );
+    expect(priceImpactUsd(book, 'sell', 100_000)).toBeCloseTo(
+      MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2),
+      6,
+    );
+  });
+
+  it('computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
+    expect(grossPnlUsd('buy', 100_000, 1500, 1530)).toBeCloseTo((100_000 * 30) / 1530, 8);
+    expect(grossPnlUsd('sell', 100_000, 1500, 1530)).toBeCloseTo((-100_000 * 30) / 1530, 8);
+  });
+});
+
+// The simulator at 10,000 hedges, grown through real engine writes: order, pages, idempotency
+// replay and expiry must hold at that size. Timings are the self-check script's business
+// (test/sandbox/growth-check.mjs); nothing here depends on how fast the machine is.
+const HEDGES = 10_000;
+
+describe('growing the simulator to 10,000 hedges through real writes', () => {
+  let engine: SandboxEngine;
+  let grown: GrowthResult;
+  let idsOldestFirst: string[];
+  beforeAll(() => {
+    engine = makeEngine();
+    grown = growHedges(engine, { apiKey: KEY_A, hedges: HEDGES, startMs: T0 });
+    idsOldestFirst = grown.hedgeIds;
+  });
+  /** The ids of GET /hedges with this query, at the grown state's time. */
+  const listed = (query: Record<string, string> = {}, on = engine) =>
+    call(on, grown.nowMs, 'GET', '/hedges', { query }).data.map((hedge: { id: string }) => hedge.id);
+
+  it('leaves every hedge opened and closed, with one history record each', () => {
+    const account = Object.values(engine.state.accounts)[0];
+    expect(grown.writes).toBe(2 * HEDGES);
+    expect(new Set(idsOldestFirst).size).toBe(HEDGES);
+    expect(Object.keys(account.hedges)).toHaveLength(HEDGES);
+    expect(Object.values(account.hedges).every((hedge) => hedge.status === 'closed')).toBe(true);
+    expect(account.history).toHaveLength(HEDGES);
+    expect(grown.idempotencyKeys.slice(0, 3)).toEqual(['grow-1', 'grow-2', 'grow-3']);
+  });
+
+  it('pages hedges newest first at any page size and after filters', () => {
+    const newestFirst = [...idsOldestFirst].reverse();
+    expect(listed({ limit: '1' })).toEqual(newestFirst.slice(0, 1));
+    expect(listed({ limit: '500' })).toEqual(newestFirst.slice(0, 500));
+    expect(listed()).toEqual(newestFirst.slice(0, 50));
+    // The oldest hedge is found by a scan that runs to the end of the book.
+    expect(listed({ client_reference: 'grow-1' })).toEqual([idsOldestFirst[0]]);
+    expect(listed({ status: 'filled' })).toEqual([]);
+    expect(listed({ status: 'closed', limit: '3' })).toEqual(newestFirst.slice(0, 3));
+  });
+
+  it('pages history newest first: closes landing together are ordered by hedge id, descending', () => {
+    const history = call(engine, grown.nowMs, 'GET', '/hedges/history', { query: { limit: '4' } }).data;
+    expect(history.map((record: { hedge_id: string }) => record.hedge_id)).toEqual(
+      [...idsOldestFirst].reverse().slice(0, 4),
+    );
+    expect(history[0].closed_at).toBe(history[1].closed_at);
+    expect(history[1].closed_at > history[2].closed_at).toBe(true);
+  });
+
+  it('still replays the first and the last write by their keys, acting on nothing', () => {
+    const now = grown.nowMs;
+    const market = 'USDTNGN';
+    const first = call(engine, now, 'POST', '/hedges', {
+      body: { market, side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'grow-1' },
+      idempotencyKey: grown.idempotencyKeys[0],
+    });
+    expect(first).toMatchObject({
+      status: 200,
+      headers: { 'idempotent-replayed': 'true' },
+      data: { id: idsOldestFirst[0] },
+    });
+    const last = call(engine, now, 'POST', '/hedges/close', {
+      body: { market, side: 'sell' },
+      idempotencyKey: grown.idempotencyKeys.at(-1),
+    });
+    expect(last).toMatchObject({
+      status: 200,
+      headers: { 'idempotent-replayed': 'true' },
+      data: { hedge_id: idsOldestFirst.at(-1) },
+    });
+    expect(Object.keys(Object.values(engine.state.accounts)[0].hedges)).toHaveLength(HEDGES);
+    expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
+  });
+
+  it('a state reloaded from JSON pages and replays the same', () => {
+    const reloaded = new SandboxEngine(
+      { apiKeys: [KEY_A], fillDelayMs: 1000 },
+      JSON.parse(JSON.stringify(engine.state)) as EngineState,
+    );
+    expect(listed({ limit: '7' }, reloaded)).toEqual(listed({ limit: '7' }));
+    const replay = call(reloaded, grown.nowMs, 'POST', '/hedges/close', {
+      body: { market: 'USDTNGN', side: 'sell' },
+      idempotencyKey: grown.idempotencyKeys.at(-1),
+    });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    // The reloaded engine rebuilt its expiry queue: a day after the last write every key is gone.
+    call(reloaded, grown.nowMs + DAY, 'GET', '/account');
+    expect(reloaded.state.idempotency).toEqual({});
+  });
+
+  it('expires idempotency records by sandbox time: those a day old are really gone, the rest kept', () => {
+    const records = Object.values(engine.state.idempotency);
+    const cutoff = T0 + 3_600_000;
+    const keptBefore = records.filter((record) => record.createdAtMs > cutoff).length;
+    // The grown state is seeded: of its 20,000 records, 12,798 are younger than the cutoff.
+    expect([keptBefore, records.length]).toEqual([12_798, 20_000]);
+    call(engine, cutoff + DAY, 'GET', '/markets');
+    const kept = Object.values(engine.state.idempotency);
+    expect(kept).toHaveLength(keptBefore);
+    expect(kept.every((record) => record.createdAtMs > cutoff)).toBe(true);
+
+    // The first key is free again: a new body acts instead of answering idempotency_key_reuse.
+    const reused = call(engine, cutoff + DAY, 'POST', '/hedges', {
+      body: openBody('buy', 2_000),
+      idempotencyKey: grown.idempotencyKeys[0],
+    });
+    expect([reused.status, reused.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    call(engine, grown.nowMs + DAY, 'GET', '/markets');
+    expect(Object.keys(engine.state.idempotency)).toEqual([
+      `test:${Object.keys(engine.state.accounts)[0]}:${grown.idempotencyKeys[0]}`,
+    ]);
+  });
+});
+
+describe('idempotency expiry queue', () => {
+  it('a key reused after it expired keeps its new record until that one is a day old', () => {
+    const engine = makeEngine();
+    call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'k' });
+    const renewed = call(engine, T0 + DAY, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'k' });
+    expect(renewed.headers['idempotent-replayed']).toBeUndefined();
+    const replay = call(engine, T0 + DAY + 10, 'POST', '/hedges', {
+      body: openBody('sell', 1_000),
+      idempotencyKey: 'k',
+    });
+    expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
+    call(engine, T0 + 2 * DAY - 1, 'GET', '/markets');
+    expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
+    call(engine, T0 + 2 * DAY, 'GET', '/markets');
+    expect(engine.state.idempotency).toEqual({});
+  });
+});
+
+describe('hedge list order', () => {
+  it('places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
+    const engine = makeEngine();
+    const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
+    expect(call(engine, now, 'GET', '/hedges').data.map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
+    engine.seedHedges(KEY_A, 12, 'closed', now);
+    call(engine, now + 10, 'POST', '/hedges', { body: openBody('sell', 10_000) });
+    const listed = call(engine, now + 10, 'GET', '/hedges', { query: { limit: '500' } }).data as Array<{
+      id: string;
+      opened_at: string;
+    }>;
+    expect(listed).toHaveLength(14);
+    const sorted = [...listed].sort((a, b) =>
+      a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1,
+    );
+    expect(listed.map((hedge) => hedge.id)).toEqual(sorted.map((hedge) => hedge.id));
+    expect(listed[0].opened_at).toBe(iso(now + 10));
+  });
+});
+
+describe('event queue', () => {
+  it('applies events in (dueMs, sequence) order', () => {
+    const dues = [50, 10, 30, 10, 70, 20, 30, 60, 10, 40];
+    const events: ScheduledEvent[] = dues.map((dueMs, index) => {
+      return { dueMs, sequence: index + 1, kind: 'fill', accountId: 'a', hedgeId: `h${index}` };
+    });
+    const popped = events.sort(compareEvents).map((event) => [event.dueMs, event.sequence]);
+    expect(popped.slice(0, 7)).toEqual([
+      [10, 2],
+      [10, 4],
+      [10, 9],
+      [20, 6],
+      [30, 3],
+      [30, 7],
+      [40, 10],
+    ]);
+    expect(popped.slice(7).map(([dueMs]) => dueMs)).toEqual([50, 60, 70]);
+  });
+});
+
+// GET /hedges/history past its first page: the reference dialect hands out
+// `meta.next_cursor` while older records remain, and `?cursor=` it gives the next page; the other
+// dialects keep one page. Checked on the engine's own history: every record exactly once, newest
+// first, whatever the page size, and records closed meanwhile never shift a walk in progress.
+function walk(
+  engine: ReturnType<typeof makeEngine>,
+  now: number | (() => number),
+  limit: number,
+  onPage?: (index: number) => void,
+): { ids: string[]; cursors: number } {
+  const time = typeof now === 'number' ? () => now : now;
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  let cursors = 0;
+  for (let index = 0; ; index++) {
+    onPage?.(index);
+    const page = call(engine, time(), 'GET', '/hedges/history', {
+      query: { limit: String(limit), ...(cursor ? { cursor } : {}) },
+    });
+    expect(page.status).toBe(200);
+    ids.push(...(page.data as HistoryRecord[]).map((record) => record.hedge_id));
+    cursor = page.body.meta.next_cursor as string | undefined;
+    if (cursor === undefined) return { ids, cursors };
+    cursors += 1;
+    expect(page.data).toHaveLength(limit);
+  }
+}
+
+describe('history pages (reference dialect)', () => {
+  const engine = makeEngine();
+  engine.seedHedges(KEY_A, 1_234, 'closed', T0);
+  const account = () => Object.values(engine.state.accounts)[0]!;
+  const newestFirst = () => [...account().history].reverse().map((record) => record.hedge_id);
+
+  it.each([[500], [37], [1]])('walks every record once, newest first, %i at a time', (limit) => {
+    const expected = newestFirst();
+    const { ids, cursors } = walk(engine, T0, limit);
+    expect(ids).toEqual(expected);
+    expect(cursors).toBe(Math.ceil(expected.length / limit) - 1);
+  });
+
+  it('a last page exactly full has no cursor', () => {
+    const fresh = makeEngine();
+    fresh.seedHedges(KEY_A, 10, 'closed', T0);
+    const first = call(fresh, T0, 'GET', '/hedges/history', { query: { limit: '5' } });
+    expect(first.body.meta.next_cursor).toEqual(expect.any(String));
+    const last = call(fresh, T0, 'GET', '/hedges/history', {
+      query: { limit: '5', cursor: first.body.meta.next_cursor as string },
+    });
+    expect([last.data.length, last.body.meta.next_cursor]).toEqual([5, undefined]);
+  });
+
+  it('hedges closing during a walk do not shift it: the walk sees the history as it stood', () => {
+    const growing = makeEngine();
+    growing.seedHedges(KEY_A, 120, 'closed', T0);
+    const before = [...Object.values(growing.state.accounts)[0]!.history].reverse().map((record) => record.hedge_id);
+    let now = T0 + DAY;
+    const { ids } = walk(
+      growing,
+      () => now,
+      25,
+      () => {
+        // A hedge opened, filled and closed between two pages: a newer record than any in the walk.
+        const opened = openFilled(growing, now, 'buy', 1_000);
+        now = opened.now;
+        expect(call(growing, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } }).status).toBe(
+          200,
+        );
+        now += 2_000;
+      },
+    );
+    expect(ids.slice(0, 25).every((id) => !before.includes(id) || before.indexOf(id) < 25)).toBe(true);
+    expect(ids.filter((id) => before.includes(id))).toEqual(before);
+  });
+
+  it('refuses a cursor it did not hand out, naming the parameter', () => {
+    const refused = call(engine, T0, 'GET', '/hedges/history', { query: { limit: '10', cursor: 'not-a-cursor' } });
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({ code: 'validation_error' });
+    expect(JSON.stringify(refused.error)).toMatch(/cursor/);
+  });
+});
+
+describe('history pages (other dialects)', () => {
+  it.each([
+    ['alpha', 'page_size'],
+    ['beta', 'per_page'],
+  ] as const)('%s keeps one page and no cursor', (dialect, parameter) => {
+    const engine = makeEngine({ dialect });
+    engine.seedHedges(KEY_A, 30, 'closed', T0);
+    const page = call(engine, T0, 'GET', '/hedges/history', { query: { [parameter]: '10' } });
+    expect([page.status, page.data.length, page.body.meta.next_cursor]).toEqual([200, 10, undefined]);
   });
 });

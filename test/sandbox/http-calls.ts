@@ -1,5 +1,7 @@
-// Shorter calls to a simulator's server: a GET's data (whatever its status), and a POST of a body.
-import { api, type ApiResult, type ApiTarget } from '../support/simulator.js';
+// Shorter calls to a simulator's server: a GET's data (whatever its status), a POST of a body, the
+// data of a successful answer (any other fails the test), and sandbox time moved to an instant.
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { api, apiData, type ApiResult, type ApiTarget } from '../support/simulator.js';
 
 export const read = async (target: ApiTarget, path: string) => (await api(target, 'GET', path)).body.data;
 
@@ -11,3 +13,13 @@ export const answered = ({ status, body }: ApiResult) => [status, body.error?.co
 
 /** A GET's status. */
 export const statusOf = async (target: ApiTarget, path: string) => (await api(target, 'GET', path)).status;
+
+export const getData = (target: ApiTarget, path: string) => apiData(target, 'GET', path);
+export const postData = (target: ApiTarget, path: string, body: unknown) => apiData(target, 'POST', path, body);
+
+/** The hedge ids of the positions list, line by line. */
+export const lineIds = async (target: ApiTarget) =>
+  (await getData(target, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
+
+/** Moves sandbox time to `atMs` (never back). */
+export const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());

@@ -2,6 +2,8 @@ import { PassThrough } from 'node:stream';
 
 import { describe, expect, it } from 'vitest';
 
+import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
+import { UsageError } from '../../src/core/errors.js';
 import { serveSandbox } from '../../src/sandbox/index.js';
 import { until } from '../support/polling.js';
 
@@ -15,12 +17,13 @@ function capture() {
 }
 
 describe('serveSandbox', () => {
-  it('prints one KEY=value line per setting on stdout, notes on stderr, and stops cleanly', async () => {
+  it('prints one KEY=value line per setting on stdout, notes on stderr (the behaviours switched on too), and stops cleanly', async () => {
     const stdout = capture();
     const stderr = capture();
     const stop = new AbortController();
+    const behaviours = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
     const serving = serveSandbox(
-      { fillDelayMs: 50, tls: true },
+      { fillDelayMs: 50, tls: true, ...behaviours },
       { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal },
     );
     await until(() => stdout.text().split('\n').length >= 8);
@@ -41,26 +44,15 @@ describe('serveSandbox', () => {
     expect(settings.HEDGE_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/partners\/sandbox\/v2$/);
     expect(settings.HEDGE_API_KEY).toMatch(/^hpk_test_[A-Za-z0-9]{24}$/);
     expect(stderr.text()).toMatch(/Ctrl-C/);
+    // Which behaviours were switched on: the reference dialect, told to take several hedges per side.
+    expect(stderr.text()).toContain(
+      'Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.',
+    );
+    expect(stderr.text()).toMatch(/reference wire dialect[\s\S]*several hedges per side/);
 
     stop.abort();
     await serving;
     expect(stderr.text()).toMatch(/stopped/);
-  });
-
-  it('says on stderr which behaviours were switched on: trailing views, several per side, late settlement, short days', async () => {
-    const stdout = capture();
-    const stderr = capture();
-    const stop = new AbortController();
-    const options = { viewLagMs: 3_000, severalPerSide: true, settlementDelayMs: 5_000, dayMs: 60_000 };
-    const serving = serveSandbox(options, { stdout: stdout.stream, stderr: stderr.stream, signal: stop.signal });
-    await until(() => stderr.text().includes('Ctrl-C'));
-    expect(stderr.text()).toContain(
-      'Timing: positions, history and account trail the hedge records by 3 s, a hedge settles 5 s after its maturity, a tenor day lasts 60 s.',
-    );
-    // The reference dialect, told to take several hedges per side.
-    expect(stderr.text()).toMatch(/reference wire dialect[\s\S]*several hedges per side/);
-    stop.abort();
-    await serving;
   });
 
   it('stops on SIGTERM and prints no CA line without TLS', async () => {
@@ -85,5 +77,38 @@ describe('serveSandbox', () => {
     added[0]!('SIGTERM');
     await serving;
     expect(process.listeners('SIGTERM')).toEqual(before);
+  });
+});
+
+// `hedge sandbox serve`'s flags for the behaviours a test switches on: each reaches the simulator
+// as its option, in ms, and a value outside its range is a usage error before anything starts.
+type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
+const parse = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);
+
+describe('hedge sandbox serve: trailing views, several per side, late settlement, short days', () => {
+  it('maps seconds to ms and the flag to severalPerSide, and leaves each unset without its flag', () => {
+    expect(parse({ viewLag: '3', severalPerSide: true, settlementDelay: '2.5', day: '60' })).toMatchObject({
+      viewLagMs: 3_000,
+      severalPerSide: true,
+      settlementDelayMs: 2_500,
+      dayMs: 60_000,
+    });
+    expect(parse({ viewLag: '0', day: '0.001' })).toMatchObject({ viewLagMs: 0, dayMs: 1 });
+    // Each unset without its flag: the dialect and the simulator decide.
+    const unset = parse({});
+    expect([unset.viewLagMs, unset.severalPerSide, unset.settlementDelayMs, unset.dayMs]).toEqual(
+      Array(4).fill(undefined),
+    );
+  });
+
+  it.each([
+    ['viewLag', '-1', /^--view-lag: "-1" is not allowed/],
+    ['viewLag', 'soon', /^--view-lag: "soon" is not allowed/],
+    ['settlementDelay', '86401', /^--settlement-delay: "86401" is not allowed/],
+    ['day', '0', /^--day: "0" is not allowed; expected seconds from 0.001 to 86400/],
+    ['day', '1.0001', /^--day: "1.0001" is not allowed/],
+  ])('refuses --%s %s', (key, value, message) => {
+    expect(() => parse({ [key]: value })).toThrow(UsageError);
+    expect(() => parse({ [key]: value })).toThrow(message);
   });
 });

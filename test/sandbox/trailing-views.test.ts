@@ -9,135 +9,42 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
-import { api, apiData, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { api, FROZEN_START_MS, useSimulators, type SimulatorOptions } from '../support/simulator.js';
+import { answered, getData, lineIds, moveTo, postData } from './http-calls.js';
 
 const LAG_MS = 3_000;
 const FILL_DELAY_MS = 50;
-/** The real clock stands still: sandbox time moves only by advance(). */
-const FROZEN_REAL_TIME = Date.UTC(2026, 2, 2, 9);
 const KEY = 'hpk_test_TrailingViewsTrailingViews01';
 
+// Real time stands still: sandbox time moves only when a test advances it.
 const simulators = useSimulators();
 const start = async (options: SimulatorOptions = {}) =>
   (
     await simulators({
       preset: 'quick',
       fillDelayMs: FILL_DELAY_MS,
-      realNow: () => FROZEN_REAL_TIME,
+      realNow: () => FROZEN_START_MS,
       apiKeys: [KEY],
-      viewLagMs: LAG_MS,
       ...options,
     })
   ).sandbox;
 
-/** The `data` of a successful answer (any other answer fails the test). */
-const get = (sandbox: RunningSandbox, path: string) => apiData(sandbox, 'GET', path);
-const post = (sandbox: RunningSandbox, path: string, body: unknown) => apiData(sandbox, 'POST', path, body);
-/** Moves sandbox time to `atMs` (never back). */
-const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());
-const lineIds = async (sandbox: RunningSandbox) =>
-  (await get(sandbox, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
-const historyIds = async (sandbox: RunningSandbox) =>
-  (await get(sandbox, '/hedges/history')).map((record: { hedge_id: string }) => record.hedge_id);
-
 describe('views that trail the records (viewLagMs)', () => {
-  it("an open's fill: the record is filled at once; positions, account and history show it only the lag later", async () => {
-    const sandbox = await start();
-    const before = await get(sandbox, '/account');
-    const openedAt = sandbox.clock.now();
-    const { id } = await post(sandbox, '/hedges', openBody('buy', 100_000, 3));
-    const filledAt = openedAt + FILL_DELAY_MS;
-    moveTo(sandbox, filledAt);
-
-    const record = await get(sandbox, `/hedges/${id}`);
-    expect([record.status, record.filled_at]).toEqual(['filled', new Date(filledAt).toISOString()]);
-    expect(
-      (await get(sandbox, '/hedges')).map((hedge: { id: string; status: string }) => [hedge.id, hedge.status]),
-    ).toEqual([[id, 'filled']]);
-    expect(await get(sandbox, '/positions')).toEqual([]);
-    // The account trails with the positions: not even the open's margin is shown yet.
-    expect(await get(sandbox, '/account')).toEqual(before);
-
-    // The open's debit shows the lag after the open itself, the line the lag after the fill.
-    moveTo(sandbox, openedAt + LAG_MS);
-    const debited = await get(sandbox, '/account');
-    expect(debited.balance_usdc).toBeLessThan(before.balance_usdc);
-    expect([debited.margin_in_use_usdc, debited.open_exposure_usd, debited.open_positions]).toEqual([
-      10_000, 100_000, 0,
-    ]);
-    moveTo(sandbox, filledAt + LAG_MS - 1);
-    expect(await get(sandbox, '/positions')).toEqual([]);
-    moveTo(sandbox, filledAt + LAG_MS);
-    const [line, ...others] = await get(sandbox, '/positions');
-    expect(others).toEqual([]);
-    expect(line).toMatchObject({
-      hedge_id: id,
-      side: 'buy',
-      notional_usd: 100_000,
-      margin_usdc: 10_000,
-      entry_price: record.struck_rate,
-    });
-    expect((await get(sandbox, '/account')).open_positions).toBe(1);
-    expect(await get(sandbox, '/hedges/history')).toEqual([]);
-  });
-
-  it('a close: the record is closed at once; the side stays listed and history lacks it until the lag has passed', async () => {
-    const sandbox = await start();
-    const { id } = await post(sandbox, '/hedges', openBody('sell', 50_000, 7));
-    sandbox.clock.advance(FILL_DELAY_MS + LAG_MS);
-    expect(await lineIds(sandbox)).toEqual([id]);
-    const shownBeforeClose = await get(sandbox, '/account');
-
-    const closedAt = sandbox.clock.now() + FILL_DELAY_MS;
-    await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
-    moveTo(sandbox, closedAt);
-    const record = await get(sandbox, `/hedges/${id}`);
-    expect([record.status, record.closed_at]).toEqual(['closed', new Date(closedAt).toISOString()]);
-
-    moveTo(sandbox, closedAt + LAG_MS - 1);
-    expect(await lineIds(sandbox)).toEqual([id]);
-    expect(await get(sandbox, '/hedges/history')).toEqual([]);
-    expect((await get(sandbox, '/account')).balance_usdc).toBe(shownBeforeClose.balance_usdc);
-
-    moveTo(sandbox, closedAt + LAG_MS);
-    expect(await get(sandbox, '/positions')).toEqual([]);
-    const [closed] = await get(sandbox, '/hedges/history');
-    expect(closed).toMatchObject({ hedge_id: id, close_reason: 'closed', closed_at: record.closed_at });
-    const account = await get(sandbox, '/account');
-    expect([account.open_positions, account.margin_in_use_usdc, account.open_exposure_usd]).toEqual([0, 0, 0]);
-    expect(account.balance_usdc).toBeCloseTo(1_000_000 + closed.net_pnl_usd, 2);
-  });
-
-  it('an add and a reduce landing: the line shows the old notional for the lag, then the new one', async () => {
-    const sandbox = await start();
-    const { id } = await post(sandbox, '/hedges', openBody('buy', 40_000, 7));
-    sandbox.clock.advance(FILL_DELAY_MS + LAG_MS);
-
-    const addLandsAt = sandbox.clock.now() + FILL_DELAY_MS;
-    await post(sandbox, '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 20_000 });
-    moveTo(sandbox, addLandsAt);
-    expect((await get(sandbox, `/hedges/${id}`)).notional_usd).toBe(60_000);
-    moveTo(sandbox, addLandsAt + LAG_MS - 1);
-    expect((await get(sandbox, '/positions'))[0].notional_usd).toBe(40_000);
-    moveTo(sandbox, addLandsAt + LAG_MS);
-    expect((await get(sandbox, '/positions'))[0].notional_usd).toBe(60_000);
-
-    const reduceLandsAt = sandbox.clock.now() + FILL_DELAY_MS;
-    await post(sandbox, '/hedges/reduce', { market: 'USDTNGN', side: 'buy', notional_usd: 15_000 });
-    moveTo(sandbox, reduceLandsAt);
-    expect((await get(sandbox, `/hedges/${id}`)).notional_usd).toBe(45_000);
-    moveTo(sandbox, reduceLandsAt + LAG_MS - 1);
-    expect((await get(sandbox, '/positions'))[0]).toMatchObject({ notional_usd: 60_000, margin_usdc: 6_000 });
-    moveTo(sandbox, reduceLandsAt + LAG_MS);
-    expect((await get(sandbox, '/positions'))[0]).toMatchObject({ notional_usd: 45_000, margin_usdc: 4_500 });
-  });
-
-  it('answers at T + lag exactly what the same server without the lag answered at T', async () => {
+  it('answers at T + lag exactly what the same server without the lag answered at T; the records at once', async () => {
     // Same seed, same start, same writes at the same times: the lagged server's positions,
-    // history and account must be the unlagged one's, lag ms later, to the digit — fills, add
-    // and reduce landings, closes, several hedges on a side and settlements (days of 2 s) included.
-    const common: SimulatorOptions = { seed: 'trailing-exact', severalPerSide: true, dayMs: 2_000 };
-    const inStep = await start({ ...common, viewLagMs: 0 });
+    // history and account must be the unlagged one's, lag ms later, to the digit (and, before the
+    // lag has passed, the views of an empty account) — fills, add and reduce landings, closes,
+    // several hedges on a side and late settlements (days of 1 s, settled 0.4 s late) included. Each change lands on a
+    // step: both sides of every step (1 ms before, then on it) are compared. The hedge records
+    // themselves never trail: both servers list the same hedges at the same time.
+    const common: SimulatorOptions = {
+      seed: 'trailing-exact',
+      severalPerSide: true,
+      dayMs: 1_000,
+      settlementDelayMs: 400,
+      fillDelayMs: 200,
+    };
+    const inStep = await start(common);
     const trailing = await start({ ...common, viewLagMs: LAG_MS });
     const t0 = inStep.clock.now();
     expect(trailing.clock.now()).toBe(t0);
@@ -152,53 +59,39 @@ describe('views that trail the records (viewLagMs)', () => {
       ],
       [600, [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]]],
       [1_000, [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]]],
-      [1_500, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
+      [1_400, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
     ]);
-    const STEP_MS = 50;
-    const END_MS = 7_000 + LAG_MS;
+    const STEP_MS = 200;
+    const END_MS = 3_600 + LAG_MS;
     const answered = new Map<number, unknown>();
     const views = async (sandbox: RunningSandbox) => ({
-      positions: await get(sandbox, '/positions'),
-      history: await get(sandbox, '/hedges/history'),
-      account: await get(sandbox, '/account'),
+      positions: await getData(sandbox, '/positions'),
+      history: await getData(sandbox, '/hedges/history'),
+      account: await getData(sandbox, '/account'),
     });
+    const empty = await views(trailing);
     let compared = 0;
-    for (let at = 0; at <= END_MS; at += STEP_MS) {
-      moveTo(inStep, t0 + at);
-      moveTo(trailing, t0 + at);
-      for (const [path, body] of writes.get(at) ?? []) {
-        // One at a time and on both, as the same client would send them to either server.
-        expect((await api(inStep, 'POST', path, { body })).status).toBe(200);
-        expect((await api(trailing, 'POST', path, { body })).status).toBe(200);
-      }
-      answered.set(at, await views(inStep));
-      const shown = await views(trailing);
-      if (at >= LAG_MS) {
-        expect(shown, `at +${at} ms`).toEqual(answered.get(at - LAG_MS));
+    for (let step = 0; step <= END_MS; step += STEP_MS) {
+      for (const at of step === 0 ? [0] : [step - 1, step]) {
+        moveTo(inStep, t0 + at);
+        moveTo(trailing, t0 + at);
+        for (const [path, body] of at === step ? (writes.get(at) ?? []) : []) {
+          // One at a time and on both, as the same client would send them to either server.
+          expect((await api(inStep, 'POST', path, { body })).status).toBe(200);
+          expect((await api(trailing, 'POST', path, { body })).status).toBe(200);
+        }
+        expect(await getData(trailing, '/hedges'), `records at +${at} ms`).toEqual(await getData(inStep, '/hedges'));
+        answered.set(at, await views(inStep));
+        expect(await views(trailing), `at +${at} ms`).toEqual(at >= LAG_MS ? answered.get(at - LAG_MS) : empty);
         compared++;
-      } else expect(shown.positions).toEqual([]);
+      }
     }
-    expect(compared).toBe((END_MS - LAG_MS) / STEP_MS + 1);
+    expect(compared).toBe((END_MS / STEP_MS) * 2 + 1);
     // The run went through every kind of change: the last answers hold settled and closed hedges.
     const reasons = (answered.get(END_MS - LAG_MS) as { history: Array<{ close_reason: string }> }).history.map(
       (record) => record.close_reason,
     );
     expect(new Set(reasons)).toEqual(new Set(['settled', 'closed']));
-  });
-
-  it('a settlement: the record closes at maturity, the line leaves the lag after it', async () => {
-    const sandbox = await start({ dayMs: 10_000 });
-    const openedAt = sandbox.clock.now();
-    const { id, maturity_at: maturityAt } = await post(sandbox, '/hedges', openBody('buy', 10_000, 1));
-    expect(maturityAt).toBe(new Date(openedAt + 10_000).toISOString());
-    moveTo(sandbox, openedAt + 10_000);
-    expect((await get(sandbox, `/hedges/${id}`)).status).toBe('closed');
-    moveTo(sandbox, openedAt + 10_000 + LAG_MS - 1);
-    expect(await lineIds(sandbox)).toEqual([id]);
-    expect(await historyIds(sandbox)).toEqual([]);
-    moveTo(sandbox, openedAt + 10_000 + LAG_MS);
-    expect(await lineIds(sandbox)).toEqual([]);
-    expect(await historyIds(sandbox)).toEqual([id]);
   });
 });
 
@@ -212,18 +105,18 @@ describe('trailing views and the state file', () => {
   it('a change not shown yet when the server stops is shown on time by the next one', async () => {
     dir = await mkdtemp(join(tmpdir(), 'hedge-trailing-state-'));
     const stateFile = join(dir, 'state.json');
-    const first = await start({ stateFile });
+    const first = await start({ stateFile, viewLagMs: LAG_MS });
     const openedAt = first.clock.now();
-    const { id } = await post(first, '/hedges', openBody('buy', 10_000, 3));
+    const { id } = await postData(first, '/hedges', openBody('buy', 10_000, 3));
     moveTo(first, openedAt + FILL_DELAY_MS + 1_000);
-    expect(await get(first, '/positions')).toEqual([]);
+    expect(await getData(first, '/positions')).toEqual([]);
     await first.close();
 
-    const second = await start({ stateFile });
+    const second = await start({ stateFile, viewLagMs: LAG_MS });
     expect(second.clock.now()).toBe(openedAt + FILL_DELAY_MS + 1_000);
-    expect(await get(second, '/positions')).toEqual([]);
+    expect(await getData(second, '/positions')).toEqual([]);
     moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS - 1);
-    expect(await get(second, '/positions')).toEqual([]);
+    expect(await getData(second, '/positions')).toEqual([]);
     moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS);
     expect(await lineIds(second)).toEqual([id]);
     // Closed here, not after the test: the directory is removed first.
@@ -233,31 +126,151 @@ describe('trailing views and the state file', () => {
   it('a state saved without a lag starts in step under one, then trails its changes', async () => {
     dir = await mkdtemp(join(tmpdir(), 'hedge-trailing-state-'));
     const stateFile = join(dir, 'state.json');
-    const plain = await start({ stateFile, viewLagMs: 0 });
-    const { id } = await post(plain, '/hedges', openBody('sell', 10_000, 3));
+    const plain = await start({ stateFile });
+    const { id } = await postData(plain, '/hedges', openBody('sell', 10_000, 3));
     plain.clock.advance(FILL_DELAY_MS);
     expect(await lineIds(plain)).toEqual([id]);
-    const account = await get(plain, '/account');
+    const account = await getData(plain, '/account');
     await plain.close();
 
-    const lagged = await start({ stateFile });
+    const lagged = await start({ stateFile, viewLagMs: LAG_MS });
     expect(await lineIds(lagged)).toEqual([id]);
     // In step with the records; valued (mark, carry, unrealized P&L) as of the lag before, as always.
     const { unrealized_pnl_usd: _valuedThen, ...figures } = account;
-    expect(await get(lagged, '/account')).toMatchObject(figures);
+    expect(await getData(lagged, '/account')).toMatchObject(figures);
     const closedAt = lagged.clock.now() + FILL_DELAY_MS;
-    await post(lagged, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
+    await postData(lagged, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
     moveTo(lagged, closedAt + LAG_MS - 1);
     expect(await lineIds(lagged)).toEqual([id]);
     moveTo(lagged, closedAt + LAG_MS);
-    expect(await get(lagged, '/positions')).toEqual([]);
+    expect(await getData(lagged, '/positions')).toEqual([]);
     await lagged.close();
 
     // Started again without the lag, the views are the records' at once.
-    const again = await start({ stateFile, viewLagMs: 0 });
-    const opened = await post(again, '/hedges', openBody('sell', 5_000, 3));
+    const again = await start({ stateFile });
+    const opened = await postData(again, '/hedges', openBody('sell', 5_000, 3));
     again.clock.advance(FILL_DELAY_MS);
     expect(await lineIds(again)).toEqual([opened.id]);
     await again.close();
+  });
+});
+
+// Behaviours a test can switch on independently of the dialect, with the same server: several hedges
+// per side (severalPerSide), late settlement (settlementDelayMs) and a short tenor day (dayMs).
+const iso = (timeMs: number) => new Date(timeMs).toISOString();
+
+describe('several hedges per side, whatever the dialect (severalPerSide)', () => {
+  it('the reference dialect with it on: two opens are two hedge records and one positions line', async () => {
+    const sandbox = await start({ severalPerSide: true });
+    const first = await postData(sandbox, '/hedges', openBody('buy', 30_000, 3));
+    sandbox.clock.advance(FILL_DELAY_MS);
+    const second = await postData(sandbox, '/hedges', openBody('buy', 12_500, 7));
+    sandbox.clock.advance(FILL_DELAY_MS);
+
+    expect(
+      (await getData(sandbox, '/hedges')).map((hedge: any) => [hedge.id, hedge.status, hedge.notional_usd]),
+    ).toEqual([
+      [second.id, 'filled', 12_500],
+      [first.id, 'filled', 30_000],
+    ]);
+    const [line, ...others] = await getData(sandbox, '/positions');
+    expect(others).toEqual([]);
+    // Reference field names; the newest hedge names the line (its id, opening and maturity).
+    expect(line).toMatchObject({
+      side: 'buy',
+      notional_usd: 42_500,
+      margin_usdc: 4_250,
+      hedge_id: second.id,
+      maturity_at: second.maturity_at,
+    });
+    expect((await getData(sandbox, '/account')).open_positions).toBe(1);
+  });
+
+  it('alpha told otherwise takes one hedge per side', async () => {
+    // Off by default on the reference dialect, on for alpha: dialects.test.ts (a second open of a side).
+    const sandbox = await start({ dialect: 'alpha', severalPerSide: false });
+    await postData(sandbox, '/hedges', openBody('sell', 10_000));
+    expect(answered(await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 10_000) }))).toEqual([
+      409,
+      'hedge_already_open',
+    ]);
+  });
+});
+
+describe('late settlement (settlementDelayMs)', () => {
+  const DELAY_MS = 5_000;
+
+  it('a hedge past maturity stays filled for the delay, then settles then', async () => {
+    const sandbox = await start({ settlementDelayMs: DELAY_MS });
+    const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
+    const maturityMs = Date.parse(maturityAt);
+    moveTo(sandbox, maturityMs);
+    expect((await getData(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    expect(await lineIds(sandbox)).toEqual([id]);
+    moveTo(sandbox, maturityMs + DELAY_MS - 1);
+    expect((await getData(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    expect(await getData(sandbox, '/hedges/history')).toEqual([]);
+
+    moveTo(sandbox, maturityMs + DELAY_MS);
+    const settled = await getData(sandbox, `/hedges/${id}`);
+    // maturity_at stays the contract's date; closed_at says when it really settled.
+    expect([settled.status, settled.maturity_at, settled.closed_at]).toEqual([
+      'closed',
+      maturityAt,
+      iso(maturityMs + DELAY_MS),
+    ]);
+    expect(await getData(sandbox, '/positions')).toEqual([]);
+    const [record] = await getData(sandbox, '/hedges/history');
+    expect(record).toMatchObject({ hedge_id: id, close_reason: 'settled', closed_at: iso(maturityMs + DELAY_MS) });
+  });
+
+  it('a close sent during the delay closes the hedge early instead', async () => {
+    const sandbox = await start({ settlementDelayMs: DELAY_MS });
+    const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
+    moveTo(sandbox, Date.parse(maturityAt) + 1_000);
+    await postData(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
+    sandbox.clock.advance(FILL_DELAY_MS);
+    const [record] = await getData(sandbox, '/hedges/history');
+    expect(record).toMatchObject({
+      hedge_id: id,
+      close_reason: 'closed',
+      closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS),
+    });
+    sandbox.clock.advance(DELAY_MS);
+    expect((await getData(sandbox, '/hedges/history')).length).toBe(1);
+  });
+});
+
+describe('a short tenor day (dayMs)', () => {
+  const SHORT_DAY_MS = 10_000;
+
+  it('a tenor of n days matures n × dayMs after the open, in the quote and the hedge alike', async () => {
+    const sandbox = await start({ dayMs: SHORT_DAY_MS });
+    const now = sandbox.clock.now();
+    const quote = await postData(sandbox, '/quotes', openBody('buy', 10_000, 3));
+    expect(quote.maturity).toBe(iso(now + 3 * SHORT_DAY_MS));
+    const oneDay = await postData(sandbox, '/hedges', openBody('buy', 10_000, 1));
+    expect([oneDay.opened_at, oneDay.maturity_at]).toEqual([iso(now), iso(now + SHORT_DAY_MS)]);
+    const sevenDays = await postData(sandbox, '/hedges', openBody('sell', 10_000, 7));
+    expect(sevenDays.maturity_at).toBe(iso(now + 7 * SHORT_DAY_MS));
+
+    moveTo(sandbox, now + SHORT_DAY_MS - 1);
+    expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('filled');
+    moveTo(sandbox, now + SHORT_DAY_MS);
+    expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('closed');
+    expect((await getData(sandbox, `/hedges/${sevenDays.id}`)).status).toBe('filled');
+  });
+
+  it('carry accrues per tenor day: a hedge held to maturity pays what its quote said per day', async () => {
+    const sandbox = await start({ dayMs: SHORT_DAY_MS });
+    const quote = await postData(sandbox, '/quotes', openBody('buy', 500_000, 1));
+    const { id } = await postData(sandbox, '/hedges', openBody('buy', 500_000, 1));
+    sandbox.clock.advance(SHORT_DAY_MS);
+    const [record] = await getData(sandbox, '/hedges/history');
+    expect(record.hedge_id).toBe(id);
+    // Held from the fill to maturity: the day less the fill delay.
+    const expected = (500_000 * quote.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
+    expect(Math.abs(quote.carry.daily_usdc)).toBeGreaterThan(10);
+    expect(record.carry_usdc).toBeCloseTo(expected, 2);
   });
 });
