@@ -194,8 +194,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   } else {
     lines.push(...(await groupTable(report, options)));
   }
-  lines.push(wrapWords(unrealizedLine(report, c), width));
-  lines.push(fitLine(cumulativeLine(report, c, width)));
+  lines.push(wrapWords(unrealizedLine(report, c), width), fitLine(cumulativeLine(report, c, width)));
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
