@@ -163,7 +163,8 @@ export function rootHelp(
       width,
     ),
     '',
+    wrapText(`Learn more: ${run('COMMAND --help')} · ${run('help exit-codes')} · man hedge`, width),
+    '',
   );
-  out.push(wrapText(`Learn more: ${run('COMMAND --help')} · ${run('help exit-codes')} · man hedge`, width), '');
   return out.join('\n');
 }

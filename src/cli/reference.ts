@@ -76,7 +76,7 @@ export function commandReference() {
     '|---|---|',
     ...GLOBAL_OPTIONS.map((option) => `| \`${option.flags}\` | ${cell(option.description)} |`),
     '',
+    'The exit codes are in [exit-codes.md](exit-codes.md).',
   );
-  lines.push('The exit codes are in [exit-codes.md](exit-codes.md).');
   return `${lines.join('\n')}\n`;
 }

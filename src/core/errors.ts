@@ -210,12 +210,9 @@ export function stopExitCode(reason: unknown): 129 | 130 | 143 {
 export class InterruptedError extends HedgeError {
   readonly exitCode: 129 | 130 | 143;
   /** `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow. */
-  constructor(
-    message: string,
-    options: { hint?: string; cause?: unknown; exitCode?: 129 | 130 | 143; stoppedBy?: unknown } = {},
-  ) {
+  constructor(message: string, options: { hint?: string; cause?: unknown; stoppedBy?: unknown } = {}) {
     super(message, options);
-    this.exitCode = options.exitCode ?? stopExitCode(options.stoppedBy);
+    this.exitCode = stopExitCode(options.stoppedBy);
   }
 
   override facts() {

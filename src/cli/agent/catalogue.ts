@@ -4,7 +4,7 @@
 // dashes as underscores: `skip_checks`, `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON
 // Schema for them.
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
-import { errorCatalogue, errorsOfTool, type ErrorCatalogueEntry } from './error-catalogue.js';
+import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -266,12 +266,7 @@ export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSe
 }
 
 /** The catalogue entry `hedge tools --json` prints for each tool. */
-export function catalogueEntry(
-  tool: AgentTool,
-  access: WriteAccess,
-  tokenTtlSeconds: number,
-  errors: readonly ErrorCatalogueEntry[] = errorCatalogue(),
-) {
+export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {
   return {
     name: tool.name,
     command: tool.command,
@@ -289,6 +284,6 @@ export function catalogueEntry(
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),
     input_schema: inputSchema(tool, access),
-    errors: errorsOfTool(errors, tool),
+    errors: errorsOfTool(errorCatalogue(), tool),
   };
 }

@@ -12,18 +12,14 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-interface DurableWriteOptions {
-  /** The file's mode (0600 unless given: what hedge writes is private). */
-  mode?: number;
-}
-
-export function writeFileDurably(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
-  prepareDurableWrite(target, data, options).commit();
+export function writeFileDurably(target: string, data: string | Uint8Array) {
+  prepareDurableWrite(target, data).commit();
 }
 
 /** writeFileDurably in two steps, for a caller that checks something between the write and the rename. */
-export function prepareDurableWrite(target: string, data: string | Uint8Array, options: DurableWriteOptions = {}) {
-  const mode = options.mode ?? 0o600;
+export function prepareDurableWrite(target: string, data: string | Uint8Array) {
+  // 0600: what hedge writes is private.
+  const mode = 0o600;
   const dir = dirname(target);
   const temporary = join(dir, `.${basename(target)}.${process.pid}.tmp`);
   try {

@@ -33,13 +33,19 @@ export function storeUrlProblem(raw: string) {
   return;
 }
 
+/** The URL as written, when it is a store URL with no problem; else undefined. */
+function checkedStoreUrl(text: string) {
+  try {
+    return storeUrlProblem(text) === undefined ? new URL(text) : undefined;
+  } catch {
+    return;
+  }
+}
+
 export function redactStoreUrl(raw: string) {
   const text = raw.trim();
-  let url: URL;
-  try {
-    if (storeUrlProblem(text) !== undefined) throw new Error('not a store URL');
-    url = new URL(text);
-  } catch {
+  const url = checkedStoreUrl(text);
+  if (!url) {
     const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(text)?.[1];
     return scheme ? `${scheme}//… (not a URL)` : '(not a URL)';
   }
@@ -57,11 +63,8 @@ export const STORE_URL_ENCODING =
 /** The secret parts of the URL (to register with the scrubber, so they never leave the process). */
 export function storeUrlSecrets(raw: string) {
   const text = raw.trim();
-  let url: URL;
-  try {
-    if (storeUrlProblem(text) !== undefined) throw new Error('not a store URL');
-    url = new URL(text);
-  } catch {
+  const url = checkedStoreUrl(text);
+  if (!url) {
     // Where the password ends cannot be told: all between the user's `:` and the last `@` is taken.
     const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:(.*)@/i.exec(text)?.[1];
     return password ? [password] : [];

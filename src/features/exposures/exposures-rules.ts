@@ -241,11 +241,10 @@ export function scheduleOfChanges(
   policy: ExposurePolicy,
   prices: Prices,
   nowMs: number,
-  firstCover: Prices = {},
 ) {
-  let before = targetBook(exposures, policy, prices, nowMs, firstCover);
+  let before = targetBook(exposures, policy, prices, nowMs);
   return changeTimes(exposures, policy, nowMs).flatMap((at) => {
-    const after = targetBook(exposures, policy, prices, at, firstCover);
+    const after = targetBook(exposures, policy, prices, at);
     const changes = after.flatMap((row) => {
       const from =
         before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
@@ -282,7 +281,6 @@ export function projectedCost(
   prices: Prices,
   rates: CostRates,
   nowMs: number,
-  firstCover: Prices = {},
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {
@@ -296,8 +294,7 @@ export function projectedCost(
     const feeRate = rates.feeRate[market];
     const fee = feeRate ?? 0;
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    const bookAt = (ms: number) =>
-      targetBook(exposures, policy, prices, ms, firstCover).filter((row) => row.market === market);
+    const bookAt = (ms: number) => targetBook(exposures, policy, prices, ms).filter((row) => row.market === market);
     const maturityOf = (row: BookTarget) => now + (row.tenor_days ?? 1) * DAY_MS;
     const state = {} as Record<Side, { notional: number; maturityMs?: number }>;
     let carryTotal = 0;
@@ -369,15 +366,8 @@ export function projectedCost(
 const STRESS_SHOCKS_PCT = [-30, -10, 10, 30] as const;
 
 /** An instant price move per shock (+ = the quote currency weakens). A buy struck at P is worth N·(P'−P)/P' at P' (the service's NDF), a sell the opposite, so a 100% cover nets to 0. */
-export function stressTable(
-  exposures: readonly Exposure[],
-  policy: ExposurePolicy,
-  prices: Prices,
-  nowMs: number,
-  firstCover: Prices = {},
-  shocks: readonly number[] = STRESS_SHOCKS_PCT,
-) {
-  const book = targetBook(exposures, policy, prices, nowMs, firstCover);
+export function stressTable(exposures: readonly Exposure[], policy: ExposurePolicy, prices: Prices, nowMs: number) {
+  const book = targetBook(exposures, policy, prices, nowMs);
   return marketsOf(exposures).flatMap((market) => {
     const price = prices[market];
     if (price === undefined) return [];
@@ -390,7 +380,7 @@ export function stressTable(
     const cover = book
       .filter((row) => row.market === market)
       .reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
-    return shocks.map((shock) => {
+    return STRESS_SHOCKS_PCT.map((shock) => {
       const stressed = price * (1 + shock / 100);
       const move = (stressed - price) / stressed;
       // What the exposures (all of them, not only the hedged part) and the target cover gain (+) or lose (-) in USD.

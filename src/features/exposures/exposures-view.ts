@@ -5,7 +5,7 @@
 import { describePolicy, policyAsData } from './exposure-policy.js';
 import { EFFECTIVE_BAND_PCT } from './exposures-rules.js';
 import type { ExposureReportView, ExposuresView } from './exposures.js';
-import type { FieldSpec } from '../../platform/fields/fields.js';
+import { fieldTable, type FieldSpec } from '../../platform/fields/fields.js';
 import { formatFixed, formatMoney, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
 import { payOrEarn } from '../../core/money.js';
 import type { Output } from '../../platform/terminal/output.js';
@@ -17,118 +17,86 @@ import type { JsonObject } from '../../core/objects.js';
 export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
 
-const market: FieldSpec = { key: 'market', label: 'Market' };
-const side: FieldSpec = { key: 'side', label: 'Side', kind: 'side' };
-/** An amount in USD (or `unit`). */
-const usd = (key: string, label: string, kind: FieldSpec['kind'] = 'money', unit = 'USD'): FieldSpec => ({
-  key,
-  label,
-  unit,
-  kind,
-});
-
-/** Fields, and the order a narrow table keeps them in (theirs when not given). */
-const resource = (fields: FieldSpec[], priority = fields.map((field) => field.key)): Resource => ({
-  fields,
-  priority,
-});
+/** Fields as fieldTable's lines, and the order a narrow table keeps them in (theirs when not given). */
+const resource = (table: string, priority?: string, extra?: Record<string, Partial<FieldSpec>>): Resource => {
+  const fields = fieldTable(table, extra);
+  return { fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
+};
+const WRAP = { wrap: true };
 
 export const EXPOSURE_LINE_RESOURCE = resource(
-  [
-    { key: 'id', label: 'ID', kind: 'text' },
-    market,
-    { key: 'type', label: 'Type' },
-    { key: 'amount', label: 'Amount', kind: 'money' },
-    { key: 'currency', label: 'Ccy' },
-    { key: 'due', label: 'Due', kind: 'utc' },
-    { key: 'days_to_due', label: 'Days', kind: 'count' },
-    { key: 'bucket', label: 'Bucket' },
-    { key: 'ratio', label: 'Ratio', kind: 'count' },
-    { key: 'cover_side', label: 'Cover', kind: 'side' },
-    usd('exposure_usd', 'Exposure'),
-    usd('hedge_usd', 'Hedge'),
-    { key: 'sizing_price', label: 'Sized at', unit: 'rate', kind: 'rate' },
-  ],
-  [
-    'id',
-    'cover_side',
-    'hedge_usd',
-    'due',
-    'amount',
-    'currency',
-    'type',
-    'bucket',
-    'ratio',
-    'exposure_usd',
-    'market',
-    'days_to_due',
-    'sizing_price',
-  ],
+  `
+  id            ID        text
+  market        Market
+  type          Type
+  amount        Amount    money
+  currency      Ccy
+  due           Due       utc
+  days_to_due   Days      count
+  bucket        Bucket
+  ratio         Ratio     count
+  cover_side    Cover     side
+  exposure_usd  Exposure  money  USD
+  hedge_usd     Hedge     money  USD
+  sizing_price  Sized at  rate   rate`,
+  'id cover_side hedge_usd due amount currency type bucket ratio exposure_usd market days_to_due sizing_price',
 );
 
+// Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
 export const BOOK_RESOURCE = resource(
-  [
-    market,
-    side,
-    usd('target_usd', 'Target'),
-    usd('band_low_usd', 'Band low'),
-    usd('band_high_usd', 'Band high'),
-    { key: 'tenor_days', label: 'Tenor', unit: 'days', kind: 'count' },
-    { key: 'until', label: 'Until', kind: 'utc' },
-    // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
-    {
-      key: 'exposures',
-      label: 'Covers',
-      kind: 'text',
-      wrap: true,
-      get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures),
-    },
-  ],
-  ['side', 'target_usd', 'market', 'band_low_usd', 'band_high_usd', 'tenor_days', 'until', 'exposures'],
+  `
+  market         Market
+  side           Side       side
+  target_usd     Target     money  USD
+  band_low_usd   Band low   money  USD
+  band_high_usd  Band high  money  USD
+  tenor_days     Tenor      count  days
+  until          Until      utc
+  exposures      Covers     text`,
+  'side target_usd market band_low_usd band_high_usd tenor_days until exposures',
+  { exposures: { ...WRAP, get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) } },
 );
 
 export const SCHEDULE_RESOURCE = resource(
-  [
-    { key: 'at', label: 'At', kind: 'utc' },
-    market,
-    side,
-    usd('from_usd', 'From'),
-    usd('to_usd', 'To'),
-    usd('change_usd', 'Change', 'pnl'),
-    { key: 'reason', label: 'Why', kind: 'text', wrap: true },
-  ],
-  ['at', 'side', 'to_usd', 'change_usd', 'reason', 'from_usd', 'market'],
+  `
+  at          At      utc
+  market      Market
+  side        Side    side
+  from_usd    From    money  USD
+  to_usd      To      money  USD
+  change_usd  Change  pnl    USD
+  reason      Why     text`,
+  'at side to_usd change_usd reason from_usd market',
+  { reason: WRAP },
 );
 
 export const COST_RESOURCE = resource(
-  [
-    { key: 'due', label: 'Due', kind: 'utc' },
-    market,
-    { key: 'exposures', label: 'Due then', kind: 'text', wrap: true },
-    usd('carry_usdc', 'Carry', 'pnl', 'USDC'),
-    usd('fees_usdc', 'Fees', 'pnl', 'USDC'),
-    { key: 'rolls', label: 'Rolls', kind: 'count' },
-    usd('cost_usdc', 'Cost', 'pnl', 'USDC'),
-  ],
-  ['due', 'cost_usdc', 'exposures', 'carry_usdc', 'fees_usdc', 'rolls', 'market'],
+  `
+  due         Due       utc
+  market      Market
+  exposures   Due then  text
+  carry_usdc  Carry     pnl    USDC
+  fees_usdc   Fees      pnl    USDC
+  rolls       Rolls     count
+  cost_usdc   Cost      pnl    USDC`,
+  'due cost_usdc exposures carry_usdc fees_usdc rolls market',
+  { exposures: WRAP },
 );
 
 export const STRESS_RESOURCE = resource(
-  [
-    market,
-    { key: 'shock_pct', label: 'Shock %', kind: 'count' },
-    { key: 'price', label: 'Price', unit: 'rate', kind: 'rate' },
-    usd('exposure_change_usd', 'Exposure', 'pnl'),
-    usd('cover_pnl_usd', 'Cover P&L', 'pnl'),
-    usd('net_usd', 'Net', 'pnl'),
-  ],
-  ['shock_pct', 'net_usd', 'exposure_change_usd', 'cover_pnl_usd', 'price', 'market'],
+  `
+  market               Market
+  shock_pct            Shock %    count
+  price                Price      rate   rate
+  exposure_change_usd  Exposure   pnl    USD
+  cover_pnl_usd        Cover P&L  pnl    USD
+  net_usd              Net        pnl    USD`,
+  'shock_pct net_usd exposure_change_usd cover_pnl_usd price market',
 );
 
-const POLICY_RESOURCE = resource([
-  { key: 'within_days', label: 'Within days', kind: 'count' },
-  { key: 'ratio_pct', label: 'Ratio %', kind: 'count' },
-]);
+const POLICY_RESOURCE = resource(`
+  within_days  Within days  count
+  ratio_pct    Ratio %      count`);
 
 /** The sections as data: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
 function exposuresAsData(view: ExposuresView) {
@@ -243,54 +211,40 @@ export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
 const COVERAGE_RESOURCE = resource(
-  [
-    { key: 'week', label: 'Week of' },
-    { key: 'at', label: 'Taken', kind: 'utc' },
-    market,
-    usd('exposure_usd', 'Exposure'),
-    usd('target_usd', 'Target'),
-    usd('hedged_usd', 'Hedged'),
-    { key: 'coverage_pct', label: 'Covered %', kind: 'count' },
-  ],
-  ['week', 'coverage_pct', 'hedged_usd', 'exposure_usd', 'target_usd', 'market', 'at'],
+  `
+  week          Week of
+  at            Taken      utc
+  market        Market
+  exposure_usd  Exposure   money  USD
+  target_usd    Target     money  USD
+  hedged_usd    Hedged     money  USD
+  coverage_pct  Covered %  count`,
+  'week coverage_pct hedged_usd exposure_usd target_usd market at',
 );
 
 const COST_TO_DATE_RESOURCE = resource(
-  [
-    market,
-    { key: 'closed_hedges', label: 'Closed hedges', kind: 'count' },
-    usd('carry_usdc', 'Carry', 'pnl', 'USDC'),
-    usd('fees_usdc', 'Fees', 'pnl', 'USDC'),
-    usd('cost_usdc', 'Cost', 'pnl', 'USDC'),
-  ],
-  ['market', 'cost_usdc', 'carry_usdc', 'fees_usdc', 'closed_hedges'],
+  `
+  market         Market
+  closed_hedges  Closed hedges  count
+  carry_usdc     Carry          pnl    USDC
+  fees_usdc      Fees           pnl    USDC
+  cost_usdc      Cost           pnl    USDC`,
+  'market cost_usdc carry_usdc fees_usdc closed_hedges',
 );
 
 const EFFECTIVENESS_RESOURCE = resource(
-  [
-    { key: 'id', label: 'ID', kind: 'text' },
-    market,
-    { key: 'cover_side', label: 'Cover', kind: 'side' },
-    { key: 'first_cover_at', label: 'First cover', kind: 'utc' },
-    { key: 'first_price', label: 'From', unit: 'rate', kind: 'rate' },
-    { key: 'price_to', label: 'To', unit: 'rate', kind: 'rate' },
-    usd('exposure_change_usd', 'Exposure', 'pnl'),
-    usd('cover_pnl_usd', 'Cover P&L', 'pnl'),
-    { key: 'offset_pct', label: 'Offset %', kind: 'count' },
-    { key: 'effective', label: 'In 80–125%' },
-  ],
-  [
-    'id',
-    'offset_pct',
-    'effective',
-    'exposure_change_usd',
-    'cover_pnl_usd',
-    'cover_side',
-    'first_price',
-    'price_to',
-    'first_cover_at',
-    'market',
-  ],
+  `
+  id                   ID           text
+  market               Market
+  cover_side           Cover        side
+  first_cover_at       First cover  utc
+  first_price          From         rate   rate
+  price_to             To           rate   rate
+  exposure_change_usd  Exposure     pnl    USD
+  cover_pnl_usd        Cover P&L    pnl    USD
+  offset_pct           Offset %     count
+  effective            In 80–125%`,
+  'id offset_pct effective exposure_change_usd cover_pnl_usd cover_side first_price price_to first_cover_at market',
 );
 
 const REPORT_SECTION_VIEWS: Record<ReportSection, Section> = {

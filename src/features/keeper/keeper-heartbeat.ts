@@ -1,7 +1,7 @@
 // The keeper's heartbeat and `hedge keep status`: one JSON body per account in the per-user keeper
 // folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { pidAlive } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { isTeamJournal } from '../../platform/journal/store.js';
@@ -12,6 +12,7 @@ import { HeldError } from '../../core/errors.js';
 import { ensureDir, openJournal, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Env } from '../../platform/config/env.js';
+import { stateDir } from '../../platform/journal/location.js';
 
 export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 
@@ -19,8 +20,7 @@ export const HEARTBEAT_VERSION = 1;
 
 /** The per-user keepers folder, shared by every HEDGE_CONFIG_DIR: two config folders with one key must meet here. */
 export function keeperStateDir(env: Env, home: string) {
-  if (env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME)) return join(env.XDG_STATE_HOME, 'hedge', 'keepers');
-  return join(env.HOME || home, '.local', 'state', 'hedge', 'keepers');
+  return join(stateDir(env, home), 'keepers');
 }
 
 /** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */

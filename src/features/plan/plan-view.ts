@@ -8,6 +8,7 @@ import type { QuotedPlan as PlanViewInput } from './target-plan.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
+import { withoutUndefined } from '../../core/objects.js';
 
 /** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
 type PlanLine = ReturnType<typeof linesOf>[number];
@@ -60,9 +61,11 @@ export function planAsData(input: PlanViewInput) {
         current_usd: step.currentUsd,
         target_usd: step.targetUsd,
         delta_usd: step.deltaUsd,
-        ...(step.tenorDays === undefined ? {} : { tenor_days: step.tenorDays }),
-        ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
-        ...(step.currentTenorDays === undefined ? {} : { current_tenor_days: step.currentTenorDays }),
+        ...withoutUndefined({
+          tenor_days: step.tenorDays,
+          client_reference: step.clientReference,
+          current_tenor_days: step.currentTenorDays,
+        }),
         line: step.line,
         notes: step.notes.map((note) => ({ code: note, message: describePlanStepNote(note, step) })),
         quote: priced?.quote ?? null,

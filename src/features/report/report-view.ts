@@ -6,7 +6,7 @@ import type { Report, ReportFigures, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
-import type { FieldSpec } from '../../platform/fields/fields.js';
+import { fieldTable } from '../../platform/fields/fields.js';
 import { formatFixed, formatSignedMoney, rateDecimals } from '../../platform/terminal/format.js';
 import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from '../../platform/terminal/table.js';
 import { bar, sparkline } from '../../platform/results/text-charts.js';
@@ -14,23 +14,22 @@ import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/wi
 import { utcMinute } from '../../core/utc-text.js';
 
 /** The report's columns (CSV/TSV header and JSON field, table header, screen kind); off screen money has two decimals and an unknown figure is an empty cell (null in JSON). */
-const REPORT_FIELDS: FieldSpec[] = [
-  { key: 'group', label: 'Group', kind: 'text' },
-  { key: 'client_reference', label: 'Ref', kind: 'text' },
-  { key: 'market', label: 'Market' },
-  { key: 'side', label: 'Side', kind: 'side' },
-  { key: 'closed_at', label: 'Closed', kind: 'utc' },
-  { key: 'count', label: 'Hedges', kind: 'count' },
-  { key: 'entry_price', label: 'Entry', kind: 'rate' },
-  { key: 'exit_price', label: 'Exit', kind: 'rate' },
-  { key: 'notional_usd', label: 'Notional', kind: 'money' },
-  { key: 'quote_currency', label: 'Quote' },
-  { key: 'quote_amount_locked', label: 'Locked', kind: 'money' },
-  { key: 'gross_pnl_usd', label: 'Gross P&L', kind: 'pnl' },
-  { key: 'carry_usdc', label: 'Carry USDC', kind: 'pnl' },
-  { key: 'fees_usdc', label: 'Fees USDC', kind: 'pnl' },
-  { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
-];
+const REPORT_FIELDS = fieldTable(`
+  group                Group       text
+  client_reference     Ref         text
+  market               Market
+  side                 Side        side
+  closed_at            Closed      utc
+  count                Hedges      count
+  entry_price          Entry       rate
+  exit_price           Exit        rate
+  notional_usd         Notional    money
+  quote_currency       Quote
+  quote_amount_locked  Locked      money
+  gross_pnl_usd        Gross P&L   pnl
+  carry_usdc           Carry USDC  pnl
+  fees_usdc            Fees USDC   pnl
+  net_pnl_usd          Net P&L     pnl`);
 
 /** The CSV columns, in this order (also the order of the tab-separated rows off a terminal): */
 export const REPORT_CSV_COLUMNS = [
@@ -69,36 +68,16 @@ export function reportColumns(by: ReportGrouping) {
 }
 
 /** What a narrow terminal keeps, most important first: the group, then what a desk decides on (net P&L, deal, side, notional, rates), then the rest. */
-const REPORT_DECIDES = [
-  'group',
-  'net_pnl_usd',
-  'client_reference',
-  'side',
-  'notional_usd',
-  'entry_price',
-  'exit_price',
-  'count',
-];
+const REPORT_DECIDES = 'group net_pnl_usd client_reference side notional_usd entry_price exit_price count'.split(' ');
 // The bar (a line per group at 80 columns, with its amounts: headers wrap to keep them), then the
 // amounts net P&L is made of.
 const REPORT_PRIORITY = [
   ...REPORT_DECIDES,
-  'bar',
-  'quote_amount_locked',
-  'gross_pnl_usd',
-  'carry_usdc',
-  'fees_usdc',
-  'closed_at',
-  'market',
+  ...'bar quote_amount_locked gross_pnl_usd carry_usdc fees_usdc closed_at market'.split(' '),
 ];
-const REPORT_MONEY = new Set([
-  'notional_usd',
-  'quote_amount_locked',
-  'gross_pnl_usd',
-  'carry_usdc',
-  'fees_usdc',
-  'net_pnl_usd',
-]);
+const REPORT_MONEY = new Set(
+  'notional_usd quote_amount_locked gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '),
+);
 
 type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
 
@@ -215,8 +194,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   } else {
     lines.push(...(await groupTable(report, options)));
   }
-  lines.push(wrapWords(unrealizedLine(report, c), width));
-  lines.push(fitLine(cumulativeLine(report, c, width)));
+  lines.push(wrapWords(unrealizedLine(report, c), width), fitLine(cumulativeLine(report, c, width)));
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 

@@ -15,6 +15,7 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { checkClientOptions } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
+import { messageOf } from '../../core/security/safe-text.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
@@ -51,8 +52,6 @@ const checkOf = (
 
 /** A check that only says what was seen. */
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function runDoctor(ports: FlowPorts) {
   const checks = new DoctorChecks();
@@ -589,7 +588,7 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
       return say('info', 'none sent (this server takes no page-size parameter)', await probe(name));
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
-      return say('warn', `GET /hedges: ${message(error)}`);
+      return say('warn', `GET /hedges: ${messageOf(error)}`);
     }
   }
   let first: PageReading;
@@ -609,7 +608,7 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
       if (again instanceof InterruptedError) throw again;
       return say(
         'warn',
-        `GET /hedges refused \`${name}\`: ${message(again)}`,
+        `GET /hedges refused \`${name}\`: ${messageOf(again)}`,
         undefined,
         `Set ${WIRE_SETTING_SOURCES.pageSizeParam.env} to the name the server expects.`,
       );

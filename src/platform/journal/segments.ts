@@ -29,18 +29,21 @@ export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
 /** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
 export const DEFAULT_KEEP_RESOLVED = 200;
 
+/** What `read` returns, or undefined when the file or folder is not there; any other failure in the journal's terms. */
+function readOrMissing<T>(path: string, read: () => T) {
+  try {
+    return read();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return;
+    throw asJournalError(error, path, 'read');
+  }
+}
+
 /** The folder's archive files, oldest day first. */
 export function archiveFiles(dir: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw asJournalError(error, folder, 'read');
-  }
-  return names
+  return (readOrMissing(folder, () => readdirSync(folder)) ?? [])
     .map((name) => ARCHIVE_FILE.exec(name))
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => ({ day: match[1], path: join(folder, match[0]) }))
@@ -56,14 +59,8 @@ const NEWLINE = Buffer.from('\n');
 
 /** A file's text, never through a symbolic link; undefined when it does not exist. */
 export function readSegment(file: string, onLong: (line: number) => void = () => {}) {
-  let fd: number;
-  try {
-    fd = openRegularFileSync(file, JOURNAL_FILE);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return;
-    throw asJournalError(error, file, 'read');
-  }
+  const fd = readOrMissing(file, () => openRegularFileSync(file, JOURNAL_FILE));
+  if (fd === undefined) return;
   try {
     const kept: Buffer[] = [];
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -105,22 +102,22 @@ export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void) {
   return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
 }
 
-function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
+function journalWrite<T>(path: string, act: () => T) {
   try {
     return act();
   } catch (error) {
-    throw asJournalError(error, path, action);
+    throw asJournalError(error, path, 'write');
   }
 }
 
 /** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
 export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
-  journalIo(dir, 'write', () => makePrivateDir(dir, options));
+  journalWrite(dir, () => makePrivateDir(dir, options));
 }
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
 export function openForAppend(file: string) {
-  try {
+  return journalWrite(file, () => {
     // Read access too: a rotation checks an archive's last byte through the same descriptor.
     const fd = openSync(
       file,
@@ -135,25 +132,23 @@ export function openForAppend(file: string) {
       throw error;
     }
     return fd;
-  } catch (error) {
-    throw asJournalError(error, file, 'write');
-  }
+  });
 }
 
 /** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
 export function writeAll(fd: number, bytes: Buffer, file: string) {
-  journalIo(file, 'write', () => {
+  journalWrite(file, () => {
     for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
   });
 }
 
 export function syncFile(fd: number, file: string) {
-  journalIo(file, 'write', () => fsyncSync(fd));
+  journalWrite(file, () => fsyncSync(fd));
 }
 
 /** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
 export function replaceFileDurably(target: string, text: string) {
-  journalIo(target, 'write', () => writeFileDurably(target, text));
+  journalWrite(target, () => writeFileDurably(target, text));
 }
 
 interface RotateOptions {

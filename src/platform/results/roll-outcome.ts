@@ -68,17 +68,19 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
       ),
     ]);
   }
-  rows.push([
-    '2. Open',
-    `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`,
-  ]);
-  rows.push(['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`]);
-  rows.push(['   Price (indicative)', formatRate(quote.pricing.execution_price)]);
-  rows.push([
-    '   Upfront',
-    `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
-  ]);
-  rows.push(['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc), 'USDC')]);
+  rows.push(
+    [
+      '2. Open',
+      `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`,
+    ],
+    ['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`],
+    ['   Price (indicative)', formatRate(quote.pricing.execution_price)],
+    [
+      '   Upfront',
+      `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
+    ],
+    ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc), 'USDC')],
+  );
   output.write(output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`));
 }
 

@@ -7,6 +7,7 @@ import type { ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import type { StoreData } from '../config/store-schema.js';
 import type { Notice } from '../results/notices.js';
+import { messageOf } from '../../core/security/safe-text.js';
 
 export type LearnedScope = { kind: 'profile'; name: string } | { kind: 'server'; key: string };
 
@@ -85,7 +86,7 @@ export class WireMemory {
     try {
       return { scope, names: readLearned((await this.deps.store()).read(), scope) };
     } catch (error) {
-      this.deps.log(`learned wire names not read: ${error instanceof Error ? error.message : String(error)}`);
+      this.deps.log(`learned wire names not read: ${messageOf(error)}`);
       return { scope, names: {} };
     }
   }
@@ -105,7 +106,7 @@ export class WireMemory {
       await saveLearned(await this.deps.store(), scope, profileKey, learned.value);
     } catch (error) {
       saved = false;
-      kept = `not kept (${error instanceof Error ? error.message : String(error)}); set ${env}=${learned.value} to keep it`;
+      kept = `not kept (${messageOf(error)}); set ${env}=${learned.value} to keep it`;
     }
     const { hedgeCommand } = this.deps;
     this.deps.notify({

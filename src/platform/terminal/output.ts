@@ -220,16 +220,20 @@ export class Output {
 
   /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
   jsonWithList(document: JsonObject, key: string, count: number, item: (index: number) => unknown) {
-    if (this.format !== 'json' || this.fields || this.query || this.documents) {
-      this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
-      return;
-    }
     // The list's place in the document's text, found by a member that can be nothing else.
     const placeholder = `${LIST_MARK}${key}`;
     const text = safeJson({ ...document, [key]: [placeholder] }, 2);
     const marked = `[\n    ${JSON.stringify(placeholder)}\n  ]`;
     const at = text.indexOf(marked);
-    if (at < 0 || !(key in document) || count === 0) {
+    if (
+      this.format !== 'json' ||
+      this.fields ||
+      this.query ||
+      this.documents ||
+      at < 0 ||
+      !(key in document) ||
+      count === 0
+    ) {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
       return;
     }

@@ -383,8 +383,8 @@ class Exchange {
     sendEnvelope(this.res, this.record(response));
   }
 
-  private record(response: EngineResponse, status: RequestLogStatus = response.status) {
-    this.entry.status = status;
+  private record(response: EngineResponse) {
+    this.entry.status = response.status;
     this.entry.errorCode = response.body.error?.code ?? null;
     return response;
   }

@@ -6,19 +6,14 @@ import type { CommandContext } from '../../../platform/runtime/context.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
-export async function showPlan(
-  ctx: CommandContext,
-  quoted: QuotedPlan,
-  opts: TargetPlanOptions,
-  applyWords: string[] = ['apply'],
-) {
+export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions) {
   const { output } = ctx;
   if (output.isJson) output.json(planAsData(quoted));
   else {
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
     await renderPlan(output, quoted, {
       columns: output.columns,
-      applyCommand: ctx.hedgeCommand(...applyWords, opts.file, ...tolerance),
+      applyCommand: ctx.hedgeCommand('apply', opts.file, ...tolerance),
     });
   }
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });

@@ -8,6 +8,7 @@ import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { HedgeError } from '../../../core/errors.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
+import { fieldTable } from '../../../platform/fields/fields.js';
 
 async function environment(ctx: CommandContext) {
   if (ctx.globals.demo) return 'test';
@@ -33,16 +34,15 @@ async function printErrorCatalogue(ctx: CommandContext) {
       applies_to: Array.isArray(entry.applies_to) ? entry.applies_to.join(' ') : entry.applies_to,
       retryable: entry.retryable ? 'yes' : 'no',
     })),
-    [
-      { key: 'code', label: 'Code' },
-      { key: 'exit_code', label: 'Exit', kind: 'count' },
-      { key: 'class', label: 'Class' },
-      { key: 'retryable', label: 'Retry?' },
-      { key: 'retry', label: 'How' },
-      { key: 'what_to_do', label: 'What to do' },
-      { key: 'retry_after', label: 'When' },
-      { key: 'applies_to', label: 'Tools' },
-    ],
+    fieldTable(`
+      code         Code
+      exit_code    Exit        count
+      class        Class
+      retryable    Retry?
+      retry        How
+      what_to_do   What to do
+      retry_after  When
+      applies_to   Tools`),
     { empty: 'No error codes.' },
   );
 }
