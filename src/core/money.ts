@@ -27,11 +27,11 @@ export function payWords(forAccount: number, realized = false) {
   return realized ? 'you earned' : 'you earn';
 }
 
-/** "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount on the account's side with the words that say who pays. */
-export function payOrEarn(forAccount: number, unit: string, options: { per?: string; realized?: boolean } = {}) {
+/** "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount in USDC on the account's side with the words that say who pays. */
+export function payOrEarn(forAccount: number, options: { per?: string; realized?: boolean } = {}) {
   const signed = formatSignedAmount(forAccount);
   const shown = signed === formatMoney(0) ? 0 : forAccount;
-  return `${signed} ${unit}${options.per ?? ''}, ${payWords(shown, options.realized)}`;
+  return `${signed} USDC${options.per ?? ''}, ${payWords(shown, options.realized)}`;
 }
 
 /** How much better (+) or worse (-) a price is for the account than a reference, in basis points of the reference: a buy is better when it pays fewer units of the quote currency, a sell when it gets more. */

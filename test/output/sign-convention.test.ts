@@ -78,11 +78,11 @@ describe('money words', () => {
 
   it('says who pays, now or once realized', () => {
     expect([
-      payOrEarn(-4.19, 'USDC', { per: '/day' }),
-      payOrEarn(2.79, 'USDC'),
-      payOrEarn(-12.5, 'USDC', { realized: true }),
-      payOrEarn(0.5, 'USDC', { realized: true }),
-      payOrEarn(-0.001, 'USDC'),
+      payOrEarn(-4.19, { per: '/day' }),
+      payOrEarn(2.79),
+      payOrEarn(-12.5, { realized: true }),
+      payOrEarn(0.5, { realized: true }),
+      payOrEarn(-0.001),
       payWords(0),
     ]).toEqual([
       '-4.19 USDC/day, you pay',

@@ -69,7 +69,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     const after = hedge(simulator, seeded.id);
     expect(after.pendingChange).toBeUndefined();
     const addedMargin = after.marginUsdc - before.margin;
-    expect(result.stderr).toContain(`margin ${formatMoney(addedMargin)} USDC, fee ${payOrEarn(-2.5, 'USDC')}`);
+    expect(result.stderr).toContain(`margin ${formatMoney(addedMargin)} USDC, fee ${payOrEarn(-2.5)}`);
     expect(result.stderr).toContain(
       `Position after the add: notional 10,000.00 → 15,000.00 USD; entry ${entryRow(before.entry, after.entryPrice!)}; ` +
         `margin ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`,
@@ -175,7 +175,7 @@ describe('hedge reduce: what it realized', () => {
     expect(record!.hedge_id).toBe(buy.id);
     expect(result.stdout).toContain('Position closed');
     expect(result.stdout).toMatch(
-      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), 'USDC', { realized: true })}`),
+      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), { realized: true })}`),
     );
     expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
       market: MARKET,
@@ -204,7 +204,7 @@ describe('hedge reduce: what it realized', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
-    const words = (paid: number) => payOrEarn(toAccountSide(paid), 'USDC', { realized: true }).replace(/[+.]/g, '\\$&');
+    const words = (paid: number) => payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&');
     expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record!.fees_usdc as number)}`));
     expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record!.carry_usdc as number)}`));
   });

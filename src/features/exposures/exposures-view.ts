@@ -293,10 +293,6 @@ export async function renderExposureReport(
 const HEIGHT = 260;
 const PAD = { left: 70, right: 16, top: 16, bottom: 40 };
 
-function money(value: number) {
-  return formatFixed(value, 0);
-}
-
 function compact(value: number) {
   const abs = Math.abs(value);
   if (abs >= 1e6) return `${(value / 1e6).toFixed(1)}m`;
@@ -330,9 +326,14 @@ function coverageChart(view: ExposureReportView, market: string) {
         fixed(bar),
         fixed(PAD.top + plotH - y(usd)),
       );
-    body += column('exposure', x - bar, row.exposure_usd, `exposure ${money(row.exposure_usd)} USD`);
-    body += column('hedged', x, row.hedged_usd, `hedged ${money(row.hedged_usd)} USD (${row.coverage_pct ?? '—'}%)`);
-    body += `<circle class="target" cx="${fixed(x)}" cy="${fixed(y(row.target_usd))}" r="3"><title>Target ${money(row.target_usd)} USD</title></circle>`;
+    body += column('exposure', x - bar, row.exposure_usd, `exposure ${formatFixed(row.exposure_usd, 0)} USD`);
+    body += column(
+      'hedged',
+      x,
+      row.hedged_usd,
+      `hedged ${formatFixed(row.hedged_usd, 0)} USD (${row.coverage_pct ?? '—'}%)`,
+    );
+    body += `<circle class="target" cx="${fixed(x)}" cy="${fixed(y(row.target_usd))}" r="3"><title>Target ${formatFixed(row.target_usd, 0)} USD</title></circle>`;
     if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0)
       body += `<text x="${fixed(x)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
   });
@@ -422,7 +423,7 @@ export function exposureReportHtml(view: ExposureReportView, context: { account:
 ${markets.map((name) => coverageChart(view, name)).join('\n')}
 <div class="scroll">${table(view.report.coverage, COVERAGE_RESOURCE)}</div>
 <h2>Cost to date</h2>
-<p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, 'USDC', { realized: true }))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
+<p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, { realized: true }))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
 <div class="scroll">${table(cost, COST_TO_DATE_RESOURCE)}</div>
 <h2>Effectiveness (dollar offset)</h2>
 ${effectivenessChart(view)}

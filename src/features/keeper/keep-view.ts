@@ -68,13 +68,13 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
     ),
     '',
     ...status.rows.map((row) => {
-      const current = row.current_usd === null ? 'flat' : formatUsd(row.current_usd);
+      const current = row.current_usd === null ? 'flat' : formatUpTo(row.current_usd, 2);
       const action = row.next_action
         ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`
         : '';
       const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
       return fitLine(
-        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUsd(row.target_usd)} USD · ${safeText(row.state)}${action}`,
+        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD · ${safeText(row.state)}${action}`,
       );
     }),
     ...(recent.length ? ['', ...recent.map((line) => fitLine(chalk.dim(line)))] : []),
@@ -84,7 +84,7 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
 /** One event as a line for people: time, kind, what, ids. */
 export function describeEvent(event: KeepEvent) {
   const where = event.market ? ` ${safeText(String(event.market))} ${safeText(String(event.side ?? ''))}` : '';
-  const amount = typeof event.notional_usd === 'number' ? ` ${formatUsd(event.notional_usd)} USD` : '';
+  const amount = typeof event.notional_usd === 'number' ? ` ${formatUpTo(event.notional_usd, 2)} USD` : '';
   const ids =
     Array.isArray(event.hedge_ids) && event.hedge_ids.length
       ? ` ${event.hedge_ids.map((id) => safeText(String(id))).join(' → ')}`
@@ -105,9 +105,4 @@ function minute(iso: string) {
 
 function clock(iso: string) {
   return `${utcDaySecond(iso)} UTC`;
-}
-
-/** An amount in a keeper line: up to two decimals (the one formatter family). */
-function formatUsd(amount: number) {
-  return formatUpTo(amount, 2);
 }

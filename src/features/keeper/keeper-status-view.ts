@@ -46,7 +46,7 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
     if (beat.next_cycle_at && up) rows.push(['Next cycle', utc(beat.next_cycle_at)]);
     if (beat.stopped_at) rows.push(['Stopped', utc(beat.stopped_at)]);
     const money = (value: number | null) =>
-      value === null ? 'not known yet' : payOrEarn(value, 'USDC', { realized: true });
+      value === null ? 'not known yet' : payOrEarn(value, { realized: true });
     rows.push(
       [
         'Heartbeat',

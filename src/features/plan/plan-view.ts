@@ -163,7 +163,7 @@ function totalsLines(input: PlanViewInput) {
   ];
   if (totals.actions > 0 && totals.added_usd > 0) {
     lines.push(
-      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_total_usdc, 'USDC')} (indicative)` +
+      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_total_usdc)} (indicative)` +
         (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
     );
   }

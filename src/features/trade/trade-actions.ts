@@ -39,7 +39,7 @@ import {
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { sameReference } from '../../core/input.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
@@ -519,12 +519,12 @@ export function closeAction(
       inBook ??= notional;
       // The deal it closes, for the journal's Ref (a close's request names none).
       const references = [...new Set(book.filled.flatMap((record) => record.clientReference ?? []))];
-      return {
-        ...(estimate === undefined ? {} : { net_margin_usd: estimate }),
+      return withoutUndefined({
+        net_margin_usd: estimate,
         ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
-        ...(notional === undefined ? {} : { notional_usd: notional }),
+        notional_usd: notional,
         ...(references.length ? { client_reference: references.join(', ') } : {}),
-      };
+      });
     },
     question: () =>
       `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,

@@ -1,16 +1,15 @@
 // The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats).
-import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
 import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
-import { refuseKeyShaped } from './key-guard.js';
+import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
 import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
 
 const REVISION_FIELD = 'heartbeat_revision';
 
 export function heartbeatFile(dir: string, scope: string) {
-  return join(dir, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.heartbeat.json`);
+  return join(dir, `${sha256Hex(scope, 24)}.heartbeat.json`);
 }
 
 /** The file's body (without the revision field) and revision, or undefined when absent or unreadable. */

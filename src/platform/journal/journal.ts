@@ -1,5 +1,4 @@
 // The action journal on a local file, the embedded default backend, and its locks, all under its one append lock.
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
@@ -20,6 +19,7 @@ import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
 import { JournalError } from './journal-error.js';
+import { sha256Hex } from './key-guard.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import {
   archiveFiles,
@@ -330,7 +330,7 @@ interface LockRecord {
 
 /** An account lock's record: `locks/` named by a hash of its scope. */
 export function lockPath(dir: string, scope: string) {
-  return join(dir, LOCKS_DIR_NAME, `${createHash('sha256').update(scope, 'utf8').digest('hex').slice(0, 24)}.json`);
+  return join(dir, LOCKS_DIR_NAME, `${sha256Hex(scope, 24)}.json`);
 }
 
 function readLock(path: string) {

@@ -4,10 +4,13 @@ import { JournalError } from './journal-error.js';
 
 const KEY_SHAPED = /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/;
 
-/** First 12 hex digits of the key's sha256: tells keys apart without revealing them. */
-export function keyFingerprint(apiKey: string) {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex').slice(0, 12);
+/** The first `digits` hex digits of the text's sha256: tells keys and scopes apart without revealing them. */
+export function sha256Hex(text: string, digits: number) {
+  return createHash('sha256').update(text).digest('hex').slice(0, digits);
 }
+
+/** First 12 hex digits of the key's sha256. */
+export const keyFingerprint = (apiKey: string) => sha256Hex(apiKey, 12);
 
 /** Where in the value (a property path) a key-shaped string sits, property names included. */
 function findKeyShapedString(value: unknown, path = '$'): string | undefined {

@@ -240,7 +240,7 @@ export function asJournalError(error: unknown, path: string, action: 'read' | 'w
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') {
     return new JournalError(
-      `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action === 'write' ? 'write' : 'read'} wherever it points).`,
+      `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action} wherever it points).`,
       {
         path,
         hint: `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,

@@ -122,7 +122,7 @@ export function priceRows(output: Output, quote: Quote, executionNote = ''): Arr
 export function upfrontRows(output: Output, quote: Quote, fee: number): Array<[string, string]> {
   return [
     ['Required margin', `${formatMoney(quote.upfront.required_margin_usdc)} USDC`],
-    ['Platform fee', payOrEarn(fee, 'USDC')],
+    ['Platform fee', payOrEarn(fee)],
     ['Total upfront', output.chalk.bold(`${formatMoney(quote.upfront.total_upfront_usdc)} USDC`)],
   ];
 }

@@ -79,7 +79,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
       '   Upfront',
       `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
     ],
-    ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc), 'USDC')],
+    ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc))],
   );
   output.write(output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`));
 }

@@ -140,7 +140,7 @@ export function renderClosed(output: Output, summary: ClosedSummary) {
   const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
   for (const key in worded) {
     const value = record[key];
-    if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), 'USDC', { realized: true });
+    if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), { realized: true });
   }
   const footer = [
     typeof summary.net_margin_usd === 'number' &&
@@ -184,7 +184,7 @@ export function renderAdditionQuote(
   if (!output.isHuman) {
     output.note(
       `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${unit}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
-        `fee ${payOrEarn(fee, 'USDC')}, carry ${payOrEarn(carryPerDay, 'USDC', { per: '/day' })}.`,
+        `fee ${payOrEarn(fee)}, carry ${payOrEarn(carryPerDay, { per: '/day' })}.`,
     );
     return;
   }
@@ -193,12 +193,12 @@ export function renderAdditionQuote(
   const rows: Array<[string, string]> = [
     ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
     ...upfrontRows(output, quote, fee),
-    ['Carry per day', payOrEarn(carryPerDay, 'USDC', { per: '/day' })],
+    ['Carry per day', payOrEarn(carryPerDay, { per: '/day' })],
   ];
   if (days !== undefined) {
     rows.push([
       `Carry to maturity (est.)`,
-      `${payOrEarn(carryPerDay * days, 'USDC')} ${c.dim(`(${formatDays(days)} left)`)}`,
+      `${payOrEarn(carryPerDay * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
     ]);
   }
   if (context.maturityAt)
@@ -287,7 +287,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
       figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
       figures.realizedCarry !== undefined &&
-        `carry (est.) ${payOrEarn(figures.realizedCarry, 'USDC', { realized: true })}`,
+        `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
       figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
     ].filter(Boolean);
     if (parts.length) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
@@ -314,7 +314,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
     ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
     [
       'Carry in it (est.)',
-      figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, 'USDC', { realized: true }),
+      figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, { realized: true }),
     ],
     [
       'Balance change',
