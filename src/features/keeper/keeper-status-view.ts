@@ -45,8 +45,7 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
       rows.push(['Last good cycle', beat.last_good_cycle_at ? utc(beat.last_good_cycle_at) : '— (none)']);
     if (beat.next_cycle_at && up) rows.push(['Next cycle', utc(beat.next_cycle_at)]);
     if (beat.stopped_at) rows.push(['Stopped', utc(beat.stopped_at)]);
-    const money = (value: number | null) =>
-      value === null ? 'not known yet' : payOrEarn(value, { realized: true });
+    const money = (value: number | null) => (value === null ? 'not known yet' : payOrEarn(value, { realized: true }));
     rows.push(
       [
         'Heartbeat',

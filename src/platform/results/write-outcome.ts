@@ -196,10 +196,7 @@ export function renderAdditionQuote(
     ['Carry per day', payOrEarn(carryPerDay, { per: '/day' })],
   ];
   if (days !== undefined) {
-    rows.push([
-      `Carry to maturity (est.)`,
-      `${payOrEarn(carryPerDay * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
-    ]);
+    rows.push([`Carry to maturity (est.)`, `${payOrEarn(carryPerDay * days)} ${c.dim(`(${formatDays(days)} left)`)}`]);
   }
   if (context.maturityAt)
     rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
@@ -286,8 +283,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
         `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
       figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
       figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
-      figures.realizedCarry !== undefined &&
-        `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
+      figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
       figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
     ].filter(Boolean);
     if (parts.length) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
