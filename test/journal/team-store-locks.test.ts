@@ -73,76 +73,71 @@ describeWithPostgres(
       expect(t.trades()).toHaveLength(1);
     });
 
-    // Its own bound: PostgreSQL is stopped and started again under the keeper.
-    it(
-      'the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on',
-      { timeout: 40_000 },
-      async () => {
-        const { t, team } = await desk();
-        const file = target(team.a, 'USDTNGN,buy,1000,3');
-        const alerts = join(team.a.dir, 'alerts.ndjson');
-        const keeper = followKeeper((onSpawn) =>
-          team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
-            onSpawn,
-            // Ended by this test: its own bound applies, and a failed expectation is not hidden by this one.
-            timeoutMs: 60_000,
-          }),
+    it('the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on', async () => {
+      const { t, team } = await desk();
+      const file = target(team.a, 'USDTNGN,buy,1000,3');
+      const alerts = join(team.a.dir, 'alerts.ndjson');
+      const keeper = followKeeper((onSpawn) =>
+        team.a.hedge(['keep', file, '--interval', '2', '--alert-cmd', `cat >> ${alerts}`], {
+          onSpawn,
+          // Ended by this test: its own bound applies, and a failed expectation is not hidden by this one.
+          timeoutMs: 60_000,
+        }),
+      );
+      const events = (name: string) => keeper.events.filter((event) => event.event === name);
+      try {
+        await eventAfter(keeper, 0, (event) => event.event === 'reopen', "the keeper's first open");
+        expect(activeNotional(t, 'buy')).toBe(1_000);
+        // The store's heartbeat: its errors count only a write made after the outage can carry.
+        const storedErrors = async () =>
+          Number(
+            (await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`))
+              .rows[0]?.errors ?? Number.NaN,
+          );
+        expect(await storedErrors()).toBe(0);
+        await server().stop();
+        // Down until a cycle meets it: an outage that only a heartbeat met alerts no one.
+        await eventAfter(
+          keeper,
+          0,
+          (event) => event.event === 'error' && event.phase === 'cycle',
+          "a cycle's error event while the store is down",
         );
-        const events = (name: string) => keeper.events.filter((event) => event.event === name);
-        try {
-          await eventAfter(keeper, 0, (event) => event.event === 'reopen', "the keeper's first open");
-          expect(activeNotional(t, 'buy')).toBe(1_000);
-          // The store's heartbeat: its errors count only a write made after the outage can carry.
-          const storedErrors = async () =>
-            Number(
-              (await server().query(team.database, `SELECT body->>'errors' AS errors FROM hedge.keeper_heartbeats`))
-                .rows[0]?.errors ?? Number.NaN,
-            );
-          expect(await storedErrors()).toBe(0);
-          await server().stop();
-          // Down until a cycle meets it: an outage that only a heartbeat met alerts no one.
-          await eventAfter(
-            keeper,
-            0,
-            (event) => event.event === 'error' && event.phase === 'cycle',
-            "a cycle's error event while the store is down",
-          );
-          // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
-          await eventAfter(
-            keeper,
-            0,
-            (event) => event.event === 'error' && event.code === 'heartbeat',
-            "the store heartbeat's failed write as an error event",
-          );
-          await server().start();
-          const cyclesBefore = events('cycle').length;
-          await eventAfter(
-            keeper,
-            0,
-            () => events('cycle').length > cyclesBefore,
-            'a good cycle after the store returned',
-          );
-          // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
-          let errorsAfter = 0;
-          for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
-            errorsAfter = await storedErrors();
-            if (errorsAfter === 0) await new Promise((resolve) => setTimeout(resolve, 250));
-          }
-          expect(errorsAfter).toBeGreaterThanOrEqual(1);
-          // Its lock was taken again: a second keeper on machine B is still refused.
-          exits(await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']), 11);
-          expect(JSON.stringify(keeper.events)).toContain('keeper_lock_lost');
-          await until(
-            () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
-            'the alert hook ran for the outage',
-          );
-          expect(t.trades()).toHaveLength(1);
-        } finally {
-          keeper.child().kill('SIGTERM');
-          await keeper.done;
+        // Its heartbeat could not reach the store either: said as an error event, never the keeper's end.
+        await eventAfter(
+          keeper,
+          0,
+          (event) => event.event === 'error' && event.code === 'heartbeat',
+          "the store heartbeat's failed write as an error event",
+        );
+        await server().start();
+        const cyclesBefore = events('cycle').length;
+        await eventAfter(
+          keeper,
+          0,
+          () => events('cycle').length > cyclesBefore,
+          'a good cycle after the store returned',
+        );
+        // The store's heartbeat goes on after the outage, and says what the outage was (counted, not timed).
+        let errorsAfter = 0;
+        for (let attempt = 0; attempt < 40 && errorsAfter === 0; attempt++) {
+          errorsAfter = await storedErrors();
+          if (errorsAfter === 0) await new Promise((resolve) => setTimeout(resolve, 250));
         }
-      },
-    );
+        expect(errorsAfter).toBeGreaterThanOrEqual(1);
+        // Its lock was taken again: a second keeper on machine B is still refused.
+        exits(await team.b.hedge(['keep', join(team.a.dir, 'target.csv'), '--once']), 11);
+        expect(JSON.stringify(keeper.events)).toContain('keeper_lock_lost');
+        await until(
+          () => existsSync(alerts) && readFileSync(alerts, 'utf8').includes('"event":"error"'),
+          'the alert hook ran for the outage',
+        );
+        expect(t.trades()).toHaveLength(1);
+      } finally {
+        keeper.child().kill('SIGTERM');
+        await keeper.done;
+      }
+    });
 
     it("apply's step sent, then the store lost while it waits: the exit says what was sent (5), never 13 'nothing was sent'", async () => {
       const { t, team } = await desk({ fillDelayMs: 3_000 });

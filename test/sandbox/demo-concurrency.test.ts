@@ -118,43 +118,38 @@ function expectStateFileWhole(dir: string): void {
 }
 
 describe('--demo runs side by side on one state file', () => {
-  // Its own bound: ten processes of a few hundred ms of CPU each start at once on a loaded machine.
-  it(
-    '10 parallel adds all land: each position ends at 1,000 plus every add on its side',
-    { timeout: 45_000 },
-    async () => {
-      const dir = configDir();
-      await seedDemoPositions(dir, 1_000, ['buy', 'sell']);
-      // Ten processes on one state file, five to a side: the simulator takes one change per side at
-      // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
-      // hedge sends it again with the same key), so two queues of five race on the file as ten
-      // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
-      // add; what it then holds is read back below.
-      const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
-        side: index % 2 === 0 ? 'buy' : 'sell',
-        notional,
-      }));
-      const results = await landingWhile(
-        dir,
-        adds.map(({ side, notional }) =>
-          demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
-        ),
-      );
-      results.forEach((result, index) =>
-        expect(result.code, `add ${adds[index]!.side} ${adds[index]!.notional}\n${result.stderr}`).toBe(0),
-      );
-      const { positions } = await demoBook(dir);
-      const bySide = (lines: Side[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
-      expect(bySide(positions)).toEqual([
-        ['buy', 1_075],
-        ['sell', 1_080],
-      ]);
-      // And hedge itself reads the same book.
-      const read = await demo(dir, ['positions', '--json']);
-      expect(bySide(JSON.parse(read.stdout) as Side[])).toEqual(bySide(positions));
-      expectStateFileWhole(dir);
-    },
-  );
+  it('10 parallel adds all land: each position ends at 1,000 plus every add on its side', async () => {
+    const dir = configDir();
+    await seedDemoPositions(dir, 1_000, ['buy', 'sell']);
+    // Ten processes on one state file, five to a side: the simulator takes one change per side at
+    // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
+    // hedge sends it again with the same key), so two queues of five race on the file as ten
+    // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
+    // add; what it then holds is read back below.
+    const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
+      side: index % 2 === 0 ? 'buy' : 'sell',
+      notional,
+    }));
+    const results = await landingWhile(
+      dir,
+      adds.map(({ side, notional }) =>
+        demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
+      ),
+    );
+    results.forEach((result, index) =>
+      expect(result.code, `add ${adds[index]!.side} ${adds[index]!.notional}\n${result.stderr}`).toBe(0),
+    );
+    const { positions } = await demoBook(dir);
+    const bySide = (lines: Side[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
+    expect(bySide(positions)).toEqual([
+      ['buy', 1_075],
+      ['sell', 1_080],
+    ]);
+    // And hedge itself reads the same book.
+    const read = await demo(dir, ['positions', '--json']);
+    expect(bySide(JSON.parse(read.stdout) as Side[])).toEqual(bySide(positions));
+    expectStateFileWhole(dir);
+  });
 
   it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
     const dir = configDir();
