@@ -33,6 +33,16 @@ import { randomStream } from '../soak/random-stream.js';
 const cellsOf = (rows: number, text: (row: number) => string) =>
   Array.from({ length: rows }, (_, row) => tableCell(text(row)));
 
+type Column = TableInput['columns'][number];
+/** A column of these cells, aligned left unless `more` says otherwise. */
+const textColumn = (key: string, header: string, cells: Column['cells'], more?: Partial<Column>): Column => ({
+  key,
+  header,
+  align: 'left',
+  cells,
+  ...more,
+});
+
 /** Each width's drawing is its reviewed snapshot, no line wider than the width. */
 async function snapshotsAt(input: TableInput, widths: number[]): Promise<void> {
   for (const width of widths) {
@@ -90,6 +100,13 @@ function wideningProblems(seed: number, desk: boolean): string[] {
   return problems;
 }
 
+const need = (key: string, width: number, minWidth = width, more?: Partial<ColumnNeed>): ColumnNeed => ({
+  key,
+  width,
+  minWidth,
+  ...more,
+});
+
 /** fitColumns with the table's gap of 2: the kept as [index, width] pairs, and the hidden. */
 function fit(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
   const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
@@ -102,11 +119,7 @@ describe('fitColumns', () => {
   });
 
   it('stops at the first column that does not fit, even when a later, narrower one would', () => {
-    const needs: ColumnNeed[] = [
-      { key: 'id', width: 28, minWidth: 28 },
-      { key: 'maturity', width: 30, minWidth: 30 },
-      { key: 'ref', width: 7, minWidth: 7 },
-    ];
+    const needs = [need('id', 28), need('maturity', 30), need('ref', 7)];
     expect([fit(needs, ['id', 'maturity', 'ref'], 50), fit(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
       { kept: [[0, 28]], hidden: [1, 2] },
       {
@@ -120,10 +133,7 @@ describe('fitColumns', () => {
   });
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
-    const needs: ColumnNeed[] = [
-      { key: 'ref', width: 20, minWidth: 8 },
-      { key: 'net', width: 10, minWidth: 10 },
-    ];
+    const needs = [need('ref', 20, 8), need('net', 10)];
     expect([40, 25, 19].map((width) => fit(needs, ['net', 'ref'], width).kept)).toEqual([
       [
         [0, 20],
@@ -138,7 +148,7 @@ describe('fitColumns', () => {
   });
 
   it('keeps the first column of the list whatever the width', () => {
-    expect(fit([{ key: 'a', width: 30, minWidth: 30 }], ['a'], 20).kept).toEqual([[0, 20]]);
+    expect(fit([need('a', 30)], ['a'], 20).kept).toEqual([[0, 20]]);
   });
 
   it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
@@ -146,12 +156,12 @@ describe('fitColumns', () => {
   });
 
   it("narrows headers and shortens ids to keep the desk's columns and the amounts, never to take a column of the rest", () => {
-    const needs: ColumnNeed[] = [
-      { key: 'id', width: 28, minWidth: 28, shortWidth: 12 },
-      { key: 'side', width: 4, minWidth: 4 },
-      { key: 'entry', width: 14, minWidth: 14, tightWidth: 8 },
-      { key: 'net', width: 11, minWidth: 11, tightWidth: 7, money: true },
-      { key: 'market', width: 7, minWidth: 7 },
+    const needs = [
+      need('id', 28, 28, { shortWidth: 12 }),
+      need('side', 4),
+      need('entry', 14, 14, { tightWidth: 8 }),
+      need('net', 11, 11, { tightWidth: 7, money: true }),
+      need('market', 7),
     ];
     const priority = 'side net entry id market'.split(' ');
     const idFirst = ['id', 'net', 'side'];
@@ -199,12 +209,12 @@ describe('fitColumns', () => {
   });
 
   it("takes a reference whole only while the desk's columns after it still fit beside it; cut to let them in", () => {
-    const needs: ColumnNeed[] = [
-      { key: 'side', width: 4, minWidth: 4 },
-      { key: 'ref', width: 40, minWidth: 10, wholeWhenRoom: true },
-      { key: 'net', width: 11, minWidth: 11 },
-      { key: 'left', width: 6, minWidth: 6 },
-      { key: 'market', width: 7, minWidth: 7 },
+    const needs = [
+      need('side', 4),
+      need('ref', 40, 10, { wholeWhenRoom: true }),
+      need('net', 11),
+      need('left', 6),
+      need('market', 7),
     ];
     const priority = 'side ref net left market'.split(' ');
     // At 60, whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3
@@ -236,9 +246,9 @@ describe('fitColumns', () => {
 describe('columns that do not fit', () => {
   it('past the first that does not fit are hidden without their cells being made; the drawing is the same', async () => {
     const made: string[] = [];
-    const column = (key: string, text: (row: number) => string, lazy: boolean): TableInput['columns'][number] => {
-      const cells = () => Array.from({ length: 3 }, (_, row) => tableCell(text(row)));
-      if (!lazy) return { key, header: key, align: 'left', cells: cells() };
+    const column = (key: string, text: (row: number) => string, lazy: boolean): Column => {
+      const cells = () => cellsOf(3, text);
+      if (!lazy) return textColumn(key, key, cells());
       return {
         key,
         header: key,
@@ -274,42 +284,27 @@ describe('columns that do not fit', () => {
 
 describe('the drawing, byte for byte', () => {
   const c = makeChalk(true);
+  const ids = (rows: number) => cellsOf(rows, (row) => `hdg_${String(row).padStart(24, '0')}`);
+  const sides = (rows: number) => cellsOf(rows, (row) => (row % 2 ? c.green('buy') : c.magenta('sell')));
   const input = (rows: number): TableInput => ({
     columns: [
-      {
-        key: 'id',
-        header: 'Hedge ID',
-        align: 'left',
-        shrink: 'middle',
-        cells: cellsOf(rows, (row) => `hdg_${String(row).padStart(24, '0')}`),
-      },
-      {
-        key: 'ref',
-        header: 'Ref',
-        align: 'left',
-        shrink: 'end',
-        minWidth: 8,
-        cells: cellsOf(rows, (row) => (row % 3 === 0 ? c.dim('—') : `DEAL-${row}-取引`)),
-      },
-      {
-        key: 'side',
-        header: 'Side',
-        align: 'left',
-        cells: cellsOf(rows, (row) => (row % 2 ? c.green('buy') : c.magenta('sell'))),
-      },
-      {
-        key: 'net',
-        header: 'Net P&L USD',
-        align: 'right',
-        cells: cellsOf(rows, (row) => (row % 2 ? c.red(`-${row}.50`) : c.green(`+${row}.25`))),
-      },
-      {
-        key: 'bar',
-        header: '',
-        align: 'left',
-        cells: [],
+      textColumn('id', 'Hedge ID', ids(rows), { shrink: 'middle' }),
+      textColumn(
+        'ref',
+        'Ref',
+        cellsOf(rows, (row) => (row % 3 === 0 ? c.dim('—') : `DEAL-${row}-取引`)),
+        { shrink: 'end', minWidth: 8 },
+      ),
+      textColumn('side', 'Side', sides(rows)),
+      textColumn(
+        'net',
+        'Net P&L USD',
+        cellsOf(rows, (row) => (row % 2 ? c.red(`-${row}.50`) : c.green(`+${row}.25`))),
+        { align: 'right' },
+      ),
+      textColumn('bar', '', [], {
         drawn: { width: 12, minWidth: 5, draw: (row, width) => c.cyan('█'.repeat(1 + (row % Math.max(1, width)))) },
-      },
+      }),
     ],
     priority: 'id net side bar ref'.split(' '),
     rowCount: rows,
@@ -353,23 +348,16 @@ describe('the drawing, byte for byte', () => {
     const cells = (texts: string[], rows: number) => cellsOf(rows, (row) => texts[row % texts.length]!);
     const wide = (rows: number): TableInput => ({
       columns: [
-        { key: 'ref', header: 'Ref 参照', align: 'left', shrink: 'end', minWidth: 8, cells: cells(references, rows) },
-        { key: 'side', header: 'Side', align: 'left', cells: cells([c.green('buy'), c.magenta('sell')], rows) },
-        {
-          key: 'net',
-          header: 'Net P&L USD',
+        textColumn('ref', 'Ref 参照', cells(references, rows), { shrink: 'end', minWidth: 8 }),
+        textColumn('side', 'Side', cells([c.green('buy'), c.magenta('sell')], rows)),
+        textColumn('net', 'Net P&L USD', cells([c.red('-1,250.50'), c.green('+980.25'), '0.00'], rows), {
           align: 'right',
           money: true,
-          cells: cells([c.red('-1,250.50'), c.green('+980.25'), '0.00'], rows),
-        },
-        { key: 'note', header: 'Note', align: 'left', shrink: 'wrap', minWidth: 12, cells: cells(notes, rows) },
-        {
-          key: 'hash',
-          header: 'Hash',
-          align: 'left',
+        }),
+        textColumn('note', 'Note', cells(notes, rows), { shrink: 'wrap', minWidth: 12 }),
+        textColumn('hash', 'Hash', cells([`0x${'5f12'.repeat(16)}`, `0x${'a9c0'.repeat(16)}`], rows), {
           shrink: 'middle',
-          cells: cells([`0x${'5f12'.repeat(16)}`, `0x${'a9c0'.repeat(16)}`], rows),
-        },
+        }),
       ],
       priority: 'ref side net note hash'.split(' '),
       rowCount: rows,
@@ -396,47 +384,36 @@ describe('the drawing, byte for byte', () => {
     const narrow: TableInput = {
       columns: [
         // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
-        {
-          key: 'id',
-          header: 'Hedge ID',
-          align: 'left',
-          shrink: 'middle',
-          cells: cellsOf(rows, (row) => `hdg_${String(row).padStart(24, '0')}`),
-        },
-        {
-          key: 'ref',
-          header: 'Ref',
-          align: 'left',
-          cells: cellsOf(rows, (row) => `DEAL-${row + 1}`),
-        },
-        {
-          key: 'side',
-          header: 'Side',
-          align: 'left',
-          cells: cellsOf(rows, (row) => (row % 2 ? c.green('buy') : c.magenta('sell'))),
-        },
-        {
-          key: 'notional',
-          header: 'Notional USD',
-          align: 'right',
-          money: true,
-          cells: cellsOf(rows, (row) => `${row + 1}0,000.00`),
-        },
-        {
-          key: 'time',
-          header: 'Time UTC',
-          align: 'left',
-          cells: cellsOf(rows, () => `2026-03-02 09:00 ${c.dim('(in 6d 23h)')}`),
-          compact: cellsOf(rows, () => '2026-03-02 09:00'),
-        },
-        {
-          key: 'why',
-          header: 'Why',
-          align: 'left',
-          shrink: 'wrap',
-          minWidth: 11,
-          cells: reasons.map((reason) => tableCell(reason)),
-        },
+        textColumn('id', 'Hedge ID', ids(rows), { shrink: 'middle' }),
+        textColumn(
+          'ref',
+          'Ref',
+          cellsOf(rows, (row) => `DEAL-${row + 1}`),
+        ),
+        textColumn('side', 'Side', sides(rows)),
+        textColumn(
+          'notional',
+          'Notional USD',
+          cellsOf(rows, (row) => `${row + 1}0,000.00`),
+          {
+            align: 'right',
+            money: true,
+          },
+        ),
+        textColumn(
+          'time',
+          'Time UTC',
+          cellsOf(rows, () => `2026-03-02 09:00 ${c.dim('(in 6d 23h)')}`),
+          {
+            compact: cellsOf(rows, () => '2026-03-02 09:00'),
+          },
+        ),
+        textColumn(
+          'why',
+          'Why',
+          cellsOf(rows, (row) => reasons[row]!),
+          { shrink: 'wrap', minWidth: 11 },
+        ),
       ],
       priority: 'ref side notional time why id'.split(' '),
       decisive: 5,
