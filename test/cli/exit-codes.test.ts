@@ -80,6 +80,10 @@ function oneRun(
   };
 }
 
+/** What the server answered to each request (of that method and path), as [status, error code]. */
+const answers = (simulator: Simulator, ...which: Parameters<Simulator['requests']>) =>
+  simulator.requests(...which).map((entry) => [entry.status, entry.errorCode]);
+
 const nothingSent = (simulator: Simulator) => expect(simulator.requests()).toEqual([]);
 
 /** A write that waits for a fill that never comes (a stopped clock), stopped by a signal once it waits. */
@@ -121,10 +125,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       'exposure_exceeded',
       ['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json'],
       (simulator) => {
-        expect([
-          simulator.requests('POST', '/hedges').map((entry) => [entry.status, entry.errorCode]),
-          simulator.hedges(),
-        ]).toEqual([[[400, 'exposure_exceeded']], []]);
+        expect([answers(simulator, 'POST', '/hedges'), simulator.hedges()]).toEqual([[[400, 'exposure_exceeded']], []]);
       },
       { exposureCapUsd: 50_000 },
     ),
@@ -135,10 +136,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       'an add to a side with no open hedge',
       'no_open_hedge',
       ['add', MARKET, 'sell', '100', '--skip-checks', '--json'],
-      (simulator) =>
-        expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.errorCode])).toEqual([
-          [404, 'no_open_hedge'],
-        ]),
+      (simulator) => expect(answers(simulator, 'POST', '/hedges/add')).toEqual([[404, 'no_open_hedge']]),
     ),
   },
   hedge_not_found: {
@@ -147,10 +145,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       'a hedge id that is not one of ours',
       'hedge_not_found',
       ['hedges', 'hdg_doesnotexist', '--json'],
-      (simulator) =>
-        expect(simulator.requests('GET', '/hedges/hdg_doesnotexist').map((entry) => entry.errorCode)).toEqual([
-          'hedge_not_found',
-        ]),
+      (simulator) => expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
     ),
   },
   idempotency_key_reuse: {
@@ -277,7 +272,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const outcome = await simulator.hedge('account --json', {
           env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
         });
-        expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[401, 'unauthorized']]);
+        expect(answers(simulator)).toEqual([[401, 'unauthorized']]);
         return outcome;
       },
     },
@@ -286,8 +281,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       'forbidden',
       ['account', '--json'],
       // Refused, not retried.
-      (simulator) =>
-        expect(simulator.requests().map((entry) => [entry.status, entry.errorCode])).toEqual([[403, 'forbidden']]),
+      (simulator) => expect(answers(simulator)).toEqual([[403, 'forbidden']]),
       undefined,
       (simulator) =>
         simulator.sandbox.setFaults({
