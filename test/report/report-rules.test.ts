@@ -230,8 +230,10 @@ describe('records without a usable close time', () => {
   });
 
   it('are excluded when a period is given', () => {
-    const report = grouped(records, 'side', { since: new Date('2026-01-01T00:00:00Z') });
-    expect([report.excluded, report.totals.count]).toEqual([1, 1]);
+    expect(grouped(records, 'side', { since: new Date('2026-01-01T00:00:00Z') })).toMatchObject({
+      excluded: 1,
+      totals: { count: 1 },
+    });
   });
 
   it('are kept otherwise, in the totals but not in the cumulative series', () => {
@@ -427,14 +429,12 @@ describe('parseReportDate', () => {
       '1.5d',
       '2026/11/01',
     ]) {
-      const result = parseReportDate(text, now);
-      expect(result.ok, text).toBe(false);
-      if (!result.ok) {
-        expect(result.message).toBe(
+      expect(parseReportDate(text, now), text).toEqual({
+        ok: false,
+        message:
           `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp ` +
-            '(2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months).',
-        );
-      }
+          '(2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months).',
+      });
     }
   });
 
