@@ -39,7 +39,7 @@ describe('engine: authentication and accounts', () => {
   });
 
   it('keeps accounts isolated: hedges, positions, balances', () => {
-    const { engine, get } = on(makeEngine());
+    const { engine, get, post } = on(makeEngine());
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000, { key: KEY_A });
     expect(get(now, '/hedges', { key: KEY_B })).toEqual([]);
     expect(get(now, '/positions', { key: KEY_B })).toEqual([]);
@@ -49,7 +49,7 @@ describe('engine: authentication and accounts', () => {
       error: { code: 'hedge_not_found', details: { hedge_id: hedge.id } },
     });
     // B can open the same side: one hedge per side is per account.
-    expect(call(engine, now, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 100_000) }).status).toBe(200);
+    expect(post(now, '/hedges', openBody('buy', 100_000), { key: KEY_B }).status).toBe(200);
   });
 });
 
@@ -192,7 +192,7 @@ describe('engine: business errors', () => {
   });
 
   it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
-    const { engine, get, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
+    const { get, post, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
     const [before] = get(T0, '/markets');
     // Background open interest already holds 2.1M of the 5M buy side.
     expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
@@ -207,9 +207,7 @@ describe('engine: business errors', () => {
     const [after] = get(T0, '/markets');
     expect(after.available_capacity_usd.buy).toBe(0);
     // The market is shared: the other account finds the buy side full too.
-    expect(call(engine, T0, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 1) }).error?.code).toBe(
-      'capacity_exceeded',
-    );
+    expect(post(T0, '/hedges', openBody('buy', 1), { key: KEY_B }).error?.code).toBe('capacity_exceeded');
   });
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
@@ -705,14 +703,14 @@ describe('engine: add, reduce, close', () => {
 
 describe('engine: carry', () => {
   it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
-    const { engine, get, quoteFor } = on(makeEngine());
+    const { engine, get, post, quoteFor } = on(makeEngine());
     const quote = quoteFor(T0, 'buy', 500_000).data;
     const { hedge } = openFilled(engine, T0, 'buy', 500_000);
     const filledAt = Date.parse(hedge.filled_at);
     const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
 
     // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
-    call(engine, filledAt, 'POST', '/hedges', { key: KEY_B, body: openBody('sell', 900_000) });
+    post(filledAt, '/hedges', openBody('sell', 900_000), { key: KEY_B });
 
     const [atHalfDay] = get(filledAt + DAY / 2, '/positions');
     const [atTwoDays] = get(filledAt + 2 * DAY, '/positions');
@@ -898,15 +896,12 @@ describe('idempotency expiry queue', () => {
 
 describe('hedge list order', () => {
   it('places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
-    const engine = makeEngine();
+    const { engine, get, open } = on(makeEngine());
     const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
-    expect(call(engine, now, 'GET', '/hedges').data.map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
+    expect(get(now, '/hedges').map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
     engine.seedHedges(KEY_A, 12, 'closed', now);
-    call(engine, now + 10, 'POST', '/hedges', { body: openBody('sell', 10_000) });
-    const listed = call(engine, now + 10, 'GET', '/hedges', { query: { limit: '500' } }).data as Array<{
-      id: string;
-      opened_at: string;
-    }>;
+    open(now + 10, 'sell', 10_000);
+    const listed: Array<{ id: string; opened_at: string }> = get(now + 10, '/hedges', { query: { limit: '500' } });
     expect(listed).toHaveLength(14);
     const sorted = [...listed].sort((a, b) =>
       a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1,
@@ -990,9 +985,7 @@ describe('history pages (reference dialect)', () => {
         // A hedge opened, filled and closed between two pages: a newer record than any in the walk.
         const opened = openFilled(growing, now, 'buy', 1_000);
         now = opened.now;
-        expect(call(growing, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } }).status).toBe(
-          200,
-        );
+        expect(on(growing).change(now, 'close', 'buy').status).toBe(200);
         now += 2_000;
       },
     );
