@@ -1,20 +1,25 @@
-// One engine's requests at a given sandbox time, shorter: a GET's data, an open, and an add,
-// reduce or close of one USDTNGN side (a close has no notional).
+// One engine's requests at a given sandbox time, shorter: a GET's data, a POST, an open (with an
+// Idempotency-Key when given one), and an add, reduce or close of one USDTNGN side (a close has no notional).
 import type { SandboxEngine } from '../../src/sandbox/engine.js';
 import { call, openBody, type CallOptions } from '../support/engine.js';
 
 export function on(engine: SandboxEngine) {
+  const post = (t: number, path: string, body: unknown, options: CallOptions = {}) =>
+    call(engine, t, 'POST', path, { body, ...options });
   return {
     engine,
+    post,
     get: (t: number, path: string, options?: CallOptions) => call(engine, t, 'GET', path, options).data,
-    open: (t: number, ...body: Parameters<typeof openBody>) =>
-      call(engine, t, 'POST', '/hedges', { body: openBody(...body) }),
-    quoteFor: (t: number, ...body: Parameters<typeof openBody>) =>
-      call(engine, t, 'POST', '/quotes', { body: openBody(...body) }),
+    open: (t: number, ...body: Parameters<typeof openBody>) => post(t, '/hedges', openBody(...body)),
+    keyed: (t: number, idempotencyKey: string, side: 'buy' | 'sell', notional: number, options: CallOptions = {}) =>
+      post(t, '/hedges', openBody(side, notional), { idempotencyKey, ...options }),
+    quoteFor: (t: number, ...body: Parameters<typeof openBody>) => post(t, '/quotes', openBody(...body)),
     change: (t: number, action: string, side: 'buy' | 'sell', notional?: number, options: CallOptions = {}) =>
-      call(engine, t, 'POST', `/hedges/${action}`, {
-        body: { market: 'USDTNGN', side, ...(notional === undefined ? {} : { notional_usd: notional }) },
-        ...options,
-      }),
+      post(
+        t,
+        `/hedges/${action}`,
+        { market: 'USDTNGN', side, ...(notional === undefined ? {} : { notional_usd: notional }) },
+        options,
+      ),
   };
 }

@@ -39,7 +39,7 @@ describe('engine: authentication and accounts', () => {
   });
 
   it('keeps accounts isolated: hedges, positions, balances', () => {
-    const { engine, get } = on(makeEngine());
+    const { engine, get, post } = on(makeEngine());
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000, { key: KEY_A });
     expect(get(now, '/hedges', { key: KEY_B })).toEqual([]);
     expect(get(now, '/positions', { key: KEY_B })).toEqual([]);
@@ -49,18 +49,17 @@ describe('engine: authentication and accounts', () => {
       error: { code: 'hedge_not_found', details: { hedge_id: hedge.id } },
     });
     // B can open the same side: one hedge per side is per account.
-    expect(call(engine, now, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 100_000) }).status).toBe(200);
+    expect(post(now, '/hedges', openBody('buy', 100_000), { key: KEY_B }).status).toBe(200);
   });
 });
 
 describe('engine: idempotency', () => {
   it('same key and same body returns the original response without acting twice', () => {
-    const { engine, get } = on(makeEngine());
-    const first = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'k-1' });
+    const { get, post, keyed } = on(makeEngine());
+    const first = keyed(T0, 'k-1', 'buy', 10_000);
     // Same body with keys in another order is the same request.
     const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
-    const second = call(engine, T0 + 5000, 'POST', '/hedges', { body: reordered, idempotencyKey: 'k-1' });
-    expect(second).toMatchObject({
+    expect(post(T0 + 5000, '/hedges', reordered, { idempotencyKey: 'k-1' })).toMatchObject({
       status: first.status,
       body: first.body,
       headers: { 'idempotent-replayed': 'true' },
@@ -70,20 +69,16 @@ describe('engine: idempotency', () => {
   });
 
   it('same key with another body is idempotency_key_reuse', () => {
-    const engine = makeEngine();
-    call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 10_000), idempotencyKey: 'k-1' });
-    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 20_000), idempotencyKey: 'k-1' })).toMatchObject(
-      {
-        status: 409,
-        error: { code: 'idempotency_key_reuse', details: { idempotency_key: 'k-1' } },
-      },
-    );
-    // Another endpoint is another request too.
-    const elsewhere = call(engine, T0 + 2000, 'POST', '/hedges/close', {
-      body: { market: 'USDTNGN', side: 'buy' },
-      idempotencyKey: 'k-1',
+    const { keyed, change } = on(makeEngine());
+    keyed(T0, 'k-1', 'buy', 10_000);
+    expect(keyed(T0, 'k-1', 'buy', 20_000)).toMatchObject({
+      status: 409,
+      error: { code: 'idempotency_key_reuse', details: { idempotency_key: 'k-1' } },
     });
-    expect(elsewhere.error?.code).toBe('idempotency_key_reuse');
+    // Another endpoint is another request too.
+    expect(change(T0 + 2000, 'close', 'buy', undefined, { idempotencyKey: 'k-1' }).error?.code).toBe(
+      'idempotency_key_reuse',
+    );
   });
 
   it('a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
@@ -114,31 +109,26 @@ describe('engine: idempotency', () => {
   });
 
   it('keys are scoped per account: the same key on two accounts acts twice', () => {
-    const engine = makeEngine();
-    const [a, b] = [KEY_A, KEY_B].map((key) =>
-      call(engine, T0, 'POST', '/hedges', { key, body: openBody('buy', 10_000), idempotencyKey: 'shared' }),
-    );
+    const { keyed } = on(makeEngine());
+    const [a, b] = [KEY_A, KEY_B].map((key) => keyed(T0, 'shared', 'buy', 10_000, { key }));
     expect([a!.status, b!.status]).toEqual([200, 200]);
     expect(b!.data.id).not.toBe(a!.data.id);
     // Scopes carry the environment and the account (test:acct_…:key): the in-flight and expiry tests.
   });
 
   it('does not remember refused requests', () => {
-    const engine = makeEngine({ exposureCapUsd: 50_000 });
-    const refused = call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 60_000), idempotencyKey: 'k-2' });
-    expect(refused.error?.code).toBe('exposure_exceeded');
-    expect(call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 40_000), idempotencyKey: 'k-2' }).status).toBe(
-      200,
-    );
+    const { keyed } = on(makeEngine({ exposureCapUsd: 50_000 }));
+    expect(keyed(T0, 'k-2', 'buy', 60_000).error?.code).toBe('exposure_exceeded');
+    expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
   });
 
   it('rejects an empty or overlong Idempotency-Key', () => {
-    const engine = makeEngine();
-    for (const key of ['', 'x'.repeat(256)]) {
-      expect(
-        call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1000), idempotencyKey: key }).error,
-      ).toMatchObject({ code: 'validation_error', details: { field: 'Idempotency-Key' } });
-    }
+    const { keyed } = on(makeEngine());
+    for (const key of ['', 'x'.repeat(256)])
+      expect(keyed(T0, key, 'buy', 1000).error).toMatchObject({
+        code: 'validation_error',
+        details: { field: 'Idempotency-Key' },
+      });
   });
 });
 
@@ -202,7 +192,7 @@ describe('engine: business errors', () => {
   });
 
   it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
-    const { engine, get, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
+    const { get, post, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
     const [before] = get(T0, '/markets');
     // Background open interest already holds 2.1M of the 5M buy side.
     expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
@@ -217,9 +207,7 @@ describe('engine: business errors', () => {
     const [after] = get(T0, '/markets');
     expect(after.available_capacity_usd.buy).toBe(0);
     // The market is shared: the other account finds the buy side full too.
-    expect(call(engine, T0, 'POST', '/hedges', { key: KEY_B, body: openBody('buy', 1) }).error?.code).toBe(
-      'capacity_exceeded',
-    );
+    expect(post(T0, '/hedges', openBody('buy', 1), { key: KEY_B }).error?.code).toBe('capacity_exceeded');
   });
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
@@ -715,14 +703,14 @@ describe('engine: add, reduce, close', () => {
 
 describe('engine: carry', () => {
   it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
-    const { engine, get, quoteFor } = on(makeEngine());
+    const { engine, get, post, quoteFor } = on(makeEngine());
     const quote = quoteFor(T0, 'buy', 500_000).data;
     const { hedge } = openFilled(engine, T0, 'buy', 500_000);
     const filledAt = Date.parse(hedge.filled_at);
     const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
 
     // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
-    call(engine, filledAt, 'POST', '/hedges', { key: KEY_B, body: openBody('sell', 900_000) });
+    post(filledAt, '/hedges', openBody('sell', 900_000), { key: KEY_B });
 
     const [atHalfDay] = get(filledAt + DAY / 2, '/positions');
     const [atTwoDays] = get(filledAt + 2 * DAY, '/positions');
@@ -809,6 +797,12 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
   /** The ids of GET /hedges with this query, at the grown state's time. */
   const listed = (query: Record<string, string> = {}, on = engine) =>
     call(on, grown.nowMs, 'GET', '/hedges', { query }).data.map((hedge: { id: string }) => hedge.id);
+  /** The grown state's last write (a close of the sell side) sent again under its key. */
+  const replayLast = (on = engine) =>
+    call(on, grown.nowMs, 'POST', '/hedges/close', {
+      body: { market: 'USDTNGN', side: 'sell' },
+      idempotencyKey: grown.idempotencyKeys.at(-1),
+    });
 
   it('leaves every hedge opened and closed, with one history record each', () => {
     const account = Object.values(engine.state.accounts)[0];
@@ -841,26 +835,13 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
   });
 
   it('still replays the first and the last write by their keys, acting on nothing', () => {
-    const now = grown.nowMs;
-    const market = 'USDTNGN';
-    const first = call(engine, now, 'POST', '/hedges', {
-      body: { market, side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'grow-1' },
+    const first = call(engine, grown.nowMs, 'POST', '/hedges', {
+      body: openBody('buy', 1_000, 7, { client_reference: 'grow-1' }),
       idempotencyKey: grown.idempotencyKeys[0],
     });
-    expect(first).toMatchObject({
-      status: 200,
-      headers: { 'idempotent-replayed': 'true' },
-      data: { id: idsOldestFirst[0] },
-    });
-    const last = call(engine, now, 'POST', '/hedges/close', {
-      body: { market, side: 'sell' },
-      idempotencyKey: grown.idempotencyKeys.at(-1),
-    });
-    expect(last).toMatchObject({
-      status: 200,
-      headers: { 'idempotent-replayed': 'true' },
-      data: { hedge_id: idsOldestFirst.at(-1) },
-    });
+    const replayed = { status: 200, headers: { 'idempotent-replayed': 'true' } };
+    expect(first).toMatchObject({ ...replayed, data: { id: idsOldestFirst[0] } });
+    expect(replayLast()).toMatchObject({ ...replayed, data: { hedge_id: idsOldestFirst.at(-1) } });
     expect(Object.keys(Object.values(engine.state.accounts)[0].hedges)).toHaveLength(HEDGES);
     expect(Object.keys(engine.state.idempotency)).toHaveLength(2 * HEDGES);
   });
@@ -871,11 +852,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
       JSON.parse(JSON.stringify(engine.state)) as EngineState,
     );
     expect(listed({ limit: '7' }, reloaded)).toEqual(listed({ limit: '7' }));
-    const replay = call(reloaded, grown.nowMs, 'POST', '/hedges/close', {
-      body: { market: 'USDTNGN', side: 'sell' },
-      idempotencyKey: grown.idempotencyKeys.at(-1),
-    });
-    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replayLast(reloaded).headers['idempotent-replayed']).toBe('true');
     // The reloaded engine rebuilt its expiry queue: a day after the last write every key is gone.
     call(reloaded, grown.nowMs + DAY, 'GET', '/account');
     expect(reloaded.state.idempotency).toEqual({});
@@ -893,10 +870,7 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
     expect(kept.every((record) => record.createdAtMs > cutoff)).toBe(true);
 
     // The first key is free again: a new body acts instead of answering idempotency_key_reuse.
-    const reused = call(engine, cutoff + DAY, 'POST', '/hedges', {
-      body: openBody('buy', 2_000),
-      idempotencyKey: grown.idempotencyKeys[0],
-    });
+    const reused = on(engine).keyed(cutoff + DAY, grown.idempotencyKeys[0], 'buy', 2_000);
     expect([reused.status, reused.headers['idempotent-replayed']]).toEqual([200, undefined]);
     call(engine, grown.nowMs + DAY, 'GET', '/markets');
     expect(Object.keys(engine.state.idempotency)).toEqual([
@@ -907,33 +881,27 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
 
 describe('idempotency expiry queue', () => {
   it('a key reused after it expired keeps its new record until that one is a day old', () => {
-    const engine = makeEngine();
-    call(engine, T0, 'POST', '/hedges', { body: openBody('buy', 1_000), idempotencyKey: 'k' });
-    const renewed = call(engine, T0 + DAY, 'POST', '/hedges', { body: openBody('sell', 1_000), idempotencyKey: 'k' });
+    const { engine, get, keyed } = on(makeEngine());
+    keyed(T0, 'k', 'buy', 1_000);
+    const renewed = keyed(T0 + DAY, 'k', 'sell', 1_000);
     expect(renewed.headers['idempotent-replayed']).toBeUndefined();
-    const replay = call(engine, T0 + DAY + 10, 'POST', '/hedges', {
-      body: openBody('sell', 1_000),
-      idempotencyKey: 'k',
-    });
+    const replay = keyed(T0 + DAY + 10, 'k', 'sell', 1_000);
     expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
-    call(engine, T0 + 2 * DAY - 1, 'GET', '/markets');
+    get(T0 + 2 * DAY - 1, '/markets');
     expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
-    call(engine, T0 + 2 * DAY, 'GET', '/markets');
+    get(T0 + 2 * DAY, '/markets');
     expect(engine.state.idempotency).toEqual({});
   });
 });
 
 describe('hedge list order', () => {
   it('places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
-    const engine = makeEngine();
+    const { engine, get, open } = on(makeEngine());
     const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
-    expect(call(engine, now, 'GET', '/hedges').data.map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
+    expect(get(now, '/hedges').map((hedge: { id: string }) => hedge.id)).toEqual([live.id]);
     engine.seedHedges(KEY_A, 12, 'closed', now);
-    call(engine, now + 10, 'POST', '/hedges', { body: openBody('sell', 10_000) });
-    const listed = call(engine, now + 10, 'GET', '/hedges', { query: { limit: '500' } }).data as Array<{
-      id: string;
-      opened_at: string;
-    }>;
+    open(now + 10, 'sell', 10_000);
+    const listed: Array<{ id: string; opened_at: string }> = get(now + 10, '/hedges', { query: { limit: '500' } });
     expect(listed).toHaveLength(14);
     const sorted = [...listed].sort((a, b) =>
       a.opened_at === b.opened_at ? (a.id < b.id ? 1 : -1) : a.opened_at < b.opened_at ? 1 : -1,
@@ -1004,17 +972,6 @@ describe('history pages (reference dialect)', () => {
     expect(cursors).toBe(Math.ceil(expected.length / limit) - 1);
   });
 
-  it('a last page exactly full has no cursor', () => {
-    const fresh = makeEngine();
-    fresh.seedHedges(KEY_A, 10, 'closed', T0);
-    const first = call(fresh, T0, 'GET', '/hedges/history', { query: { limit: '5' } });
-    expect(first.body.meta.next_cursor).toEqual(expect.any(String));
-    const last = call(fresh, T0, 'GET', '/hedges/history', {
-      query: { limit: '5', cursor: first.body.meta.next_cursor as string },
-    });
-    expect([last.data.length, last.body.meta.next_cursor]).toEqual([5, undefined]);
-  });
-
   it('hedges closing during a walk do not shift it: the walk sees the history as it stood', () => {
     const growing = makeEngine();
     growing.seedHedges(KEY_A, 120, 'closed', T0);
@@ -1028,9 +985,7 @@ describe('history pages (reference dialect)', () => {
         // A hedge opened, filled and closed between two pages: a newer record than any in the walk.
         const opened = openFilled(growing, now, 'buy', 1_000);
         now = opened.now;
-        expect(call(growing, now, 'POST', '/hedges/close', { body: { market: 'USDTNGN', side: 'buy' } }).status).toBe(
-          200,
-        );
+        expect(on(growing).change(now, 'close', 'buy').status).toBe(200);
         now += 2_000;
       },
     );

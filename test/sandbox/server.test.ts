@@ -15,7 +15,9 @@ const REQUEST_ID = /^req_[0-9a-f]{16}$/;
 const simulators = useSimulators();
 /** A simulator's server, closed after the test: these tests talk to the server itself. */
 const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
-const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+/** A bare fetch of a GET on the server (the body read as the test needs it). */
+const raw = (sandbox: ApiTarget, path = '/markets', signal?: AbortSignal) =>
+  fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` }, signal });
 
 describe('sandbox server: endpoints over HTTP', () => {
   it('answers every endpoint with the envelope and an x-request-id', async () => {
@@ -172,22 +174,20 @@ describe('sandbox server: fault injection', () => {
 
   it('stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
     const sandbox = await start();
-    const markets = (signal?: AbortSignal) =>
-      fetch(`${sandbox.baseUrl}/markets`, { headers: auth(sandbox.apiKey), signal });
     sandbox.setFaults({ stall: 'headers' });
     await expect(api(sandbox, 'GET', '/markets', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
     expect(sandbox.requestLog[0]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
 
     sandbox.setFaults({ stall: 'body' });
     const abort = new AbortController();
-    const response = await markets(abort.signal);
+    const response = await raw(sandbox, '/markets', abort.signal);
     expect(response.status).toBe(200);
     setTimeout(() => abort.abort(), 150);
     await expect(response.text()).rejects.toThrow();
     expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
 
     // One more stalled request left open on purpose: close() must cut it.
-    void markets().catch(() => undefined);
+    void raw(sandbox).catch(() => undefined);
     await until(() => sandbox.requestLog.length === 3);
     sandbox.setFaults({ stall: null });
     expect(await statusOf(sandbox, '/markets')).toBe(200);
@@ -196,15 +196,14 @@ describe('sandbox server: fault injection', () => {
 
   it('malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types', async () => {
     const sandbox = await start();
-    const markets = () => fetch(`${sandbox.baseUrl}/markets`, { headers: auth(sandbox.apiKey) });
     sandbox.setFaults({ nextMalformed: { count: 1, kind: 'html' } });
-    const html = await markets();
+    const html = await raw(sandbox);
     expect(html.status).toBe(502);
     expect(html.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await html.text()).toMatch(/^<html>/);
 
     sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' } });
-    const truncated = await markets();
+    const truncated = await raw(sandbox);
     expect(truncated.status).toBe(200);
     const text = await truncated.text();
     expect(text.startsWith('{"data":')).toBe(true);
@@ -364,7 +363,7 @@ describe('sandbox faults: oversized answer', () => {
     const bytes = 3_000_000;
     sandbox.setFaults({ nextOversized: { count: 1, bytes } });
     expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
-    const response = await fetch(`${sandbox.baseUrl}/markets`, { headers: auth(sandbox.apiKey) });
+    const response = await raw(sandbox);
     expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
     const text = await response.text();
     expect(Buffer.byteLength(text)).toBe(bytes);
@@ -382,10 +381,7 @@ describe('sandbox faults: oversized answer', () => {
     const bytes = 2 ** 31;
     sandbox.setFaults({ nextOversized: { count: 1, bytes }, match: { path: '/positions' } });
     const abort = new AbortController();
-    const response = await fetch(`${sandbox.baseUrl}/positions`, {
-      headers: auth(sandbox.apiKey),
-      signal: abort.signal,
-    });
+    const response = await raw(sandbox, '/positions', abort.signal);
     expect(response.headers.get('content-length')).toBe(String(bytes));
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     let received = 0;
