@@ -21,15 +21,12 @@ const RUN_BOUND_MS = 25_000;
 const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: string, signal?: NodeJS.Signals) =>
   killWhen(t, args, ready, what, { signal, timeoutMs: RUN_BOUND_MS });
 
-function posts(t: Simulator, path: string) {
-  return t.writes().filter((entry) => entry.path === path);
-}
-
 /** Idempotency keys the server answered with 200 for this endpoint. */
 function keysAnswered(t: Simulator, path: string): string[] {
   return [
     ...new Set(
-      posts(t, path)
+      t
+        .requests('POST', path)
         .filter((entry) => entry.status === 200)
         .map((entry) => entry.idempotencyKey!),
     ),
@@ -65,7 +62,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const killed = await runAndStop(
       t,
       ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-      () => posts(t, '/hedges').some((entry) => entry.status === 'stalled'),
+      () => t.requests('POST', '/hedges').some((entry) => entry.status === 'stalled'),
       'the open was committed and held',
     );
     expect(killed.signal).toBe('SIGKILL');
@@ -84,7 +81,9 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(more).toEqual([]);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ id: hedge!.id, status: 'filled' });
     // Every POST /hedges carried the one key; the engine created one hedge for it.
-    expect(new Set(posts(t, '/hedges').map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
+    expect(new Set(t.requests('POST', '/hedges').map((entry) => entry.idempotencyKey))).toEqual(
+      new Set([left!.idempotency_key]),
+    );
     expect(await journalEntries(t)).toMatchObject([{ id: left!.id, outcome: 'filled', hedge_id: hedge!.id }]);
   });
 
@@ -109,7 +108,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
       expect(serverHedge(t, id)).toMatchObject(after);
       expect(serverHedge(t, id).pendingChange).toBeUndefined();
       expect(keysAnswered(t, path)).toHaveLength(1);
-      expect(new Set(posts(t, path).map((entry) => entry.idempotencyKey)).size).toBe(1);
+      expect(new Set(t.requests('POST', path).map((entry) => entry.idempotencyKey)).size).toBe(1);
       expect((await journalEntries(t)).filter((entry) => entry.command === command)).toMatchObject([
         { outcome: 'done' },
       ]);
@@ -141,7 +140,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const again = exits(await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']), 0);
     expect(again.stderr).not.toContain('Resuming');
     expect(t.hedges()).toHaveLength(1);
-    expect(posts(t, '/hedges')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
     expect(await journalEntries(t)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
   });
 });
