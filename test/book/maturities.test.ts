@@ -46,36 +46,34 @@ describe('hedge maturities', () => {
     const line = (side: string) => positions.find((position: any) => position.side === side)!;
     const now = FROZEN_START_MS + FILL_DELAY_MS + 1;
 
-    const result = okJson(await maturities(simulator, '--json'));
-    expect(result).toEqual([
-      {
-        day: '2026-03-03',
-        maturity_at: '2026-03-03T09:00:00.000Z',
-        matures_in_seconds: Math.round((Date.parse('2026-03-03T09:00:00.000Z') - now) / 1000),
+    const settlement = (
+      side: string,
+      hedge_id: string,
+      ref: string | null,
+      notional: number,
+      day: string,
+      tenor: number,
+    ) => {
+      const maturity_at = `${day}T09:00:00.000Z`;
+      const { mark_price, net_pnl_usd, accrued_carry_usdc } = line(side);
+      return {
+        day,
+        maturity_at,
+        matures_in_seconds: Math.round((Date.parse(maturity_at) - now) / 1000),
         market: 'USDTNGN',
-        side: 'buy',
-        hedge_id: buy,
-        client_reference: 'DEAL-7',
-        notional_usd: 10_000,
-        tenor_days: 1,
-        mark_price: line('buy').mark_price,
-        net_pnl_usd: line('buy').net_pnl_usd,
-        accrued_carry_usdc: line('buy').accrued_carry_usdc,
-      },
-      {
-        day: '2026-03-05',
-        maturity_at: '2026-03-05T09:00:00.000Z',
-        matures_in_seconds: Math.round((Date.parse('2026-03-05T09:00:00.000Z') - now) / 1000),
-        market: 'USDTNGN',
-        side: 'sell',
-        hedge_id: sell,
-        client_reference: null,
-        notional_usd: 5_000,
-        tenor_days: 3,
-        mark_price: line('sell').mark_price,
-        net_pnl_usd: line('sell').net_pnl_usd,
-        accrued_carry_usdc: line('sell').accrued_carry_usdc,
-      },
+        side,
+        hedge_id,
+        client_reference: ref,
+        notional_usd: notional,
+        tenor_days: tenor,
+        mark_price,
+        net_pnl_usd,
+        accrued_carry_usdc,
+      };
+    };
+    expect(okJson(await maturities(simulator, '--json'))).toEqual([
+      settlement('buy', buy, 'DEAL-7', 10_000, '2026-03-03', 1),
+      settlement('sell', sell, null, 5_000, '2026-03-05', 3),
     ]);
   });
 

@@ -109,24 +109,17 @@ describe('read commands in every output mode', () => {
     expect(tty.stdout).toMatchSnapshot();
   });
 
-  it('price without a market lists every listed market', async () => {
-    const { plain, tty, data: prices } = await inAllModes('price', z.array(priceSchema), '/prices?symbols=USDTNGN');
-    expect(prices.map((p) => p.market)).toEqual(['USDTNGN']);
-    expect(lines(plain.stdout)).toEqual([
-      'market\tprice\ttimestamp',
-      `USDTNGN\t${prices[0].price}\t${prices[0].timestamp}`,
-    ]);
-    expect(plain.stdout).toMatch(/\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n$/);
-    expect(tty.stdout).toMatchSnapshot();
-  });
-
-  it('price of one market', async () => {
-    const { plain, tty, data } = await inAllModes('price USDTNGN', z.array(priceSchema), '/prices?symbols=USDTNGN');
+  it.each([
+    ['price without a market lists every listed market', 'price'],
+    ['price of one market', 'price USDTNGN'],
+  ])('%s', async (_name, args) => {
+    const { plain, tty, data } = await inAllModes(args, z.array(priceSchema), '/prices?symbols=USDTNGN');
     // --json is the server's data as it came: the list GET /prices answered, of one market here.
     const [price, ...others] = data;
-    expect(others).toEqual([]);
-    // One record: a header row of keys and one row.
+    expect([price.market, others]).toEqual(['USDTNGN', []]);
+    // One record: a header row of keys and one row, its time in full.
     expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${price.price}\t${price.timestamp}`]);
+    expect(plain.stdout).toMatch(/\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n$/);
     expect(tty.stdout).toMatchSnapshot();
   });
 

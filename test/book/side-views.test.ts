@@ -41,11 +41,14 @@ function frozen(simulator: Simulator, args: HedgeArgs, columns = 80) {
   return simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), COLUMNS: String(columns) } });
 }
 
+/** The printed lines, each checked to fit 80 columns. */
 function screenLines(stdout: string) {
-  return stdout.trimEnd().split('\n');
+  const lines = stdout.trimEnd().split('\n');
+  for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+  return lines;
 }
 
-/** The table's lines from its first row on: its header may take one line or two. */
+/** The table's lines from its first row on (its header may take one line or two), every line checked to fit. */
 function rowLines(stdout: string) {
   return screenLines(stdout).slice(printedTable(stdout)!.ruleAt + 1);
 }
@@ -66,7 +69,6 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(listed[0]).toMatchObject({ side: 'buy', notional_usd: 13_000, hedge_id: long });
 
     const table = ok(await frozen(simulator, 'positions --format table'));
-    for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/^buy +DEAL-7, DEAL-8 +13,000\.00 /);
     // Soonest maturity first, each with its own reference, notional, status and time left.
@@ -76,7 +78,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(table.stderr).not.toContain('settling');
     // Wider: the maturity in UTC joins each hedge's line.
     const wide = await frozen(simulator, 'positions --format table', 120);
-    expect(screenLines(wide.stdout).filter((line) => line.startsWith('  └ '))).toEqual([
+    expect(wide.stdout.split('\n').filter((line) => line.startsWith('  └ '))).toEqual([
       expect.stringMatching(new RegExp(`^  └ ${short} .* 2026-03-03 09:00 UTC$`)),
       expect.stringMatching(new RegExp(`^  └ ${long} .* 2026-03-09 09:00 UTC$`)),
     ]);
@@ -123,7 +125,6 @@ describe('several hedges on one side (severalPerSide)', () => {
       })),
     );
     const maturities = screenLines(ok(await frozen(simulator, 'maturities --format table')).stdout);
-    for (const line of maturities) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     expect(maturities).toEqual(
       expect.arrayContaining(['Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD', 'Mon 09 Mar 2026 · 1 hedge · 3,000.00 USD']),
     );
@@ -158,7 +159,6 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
 
     const table = ok(await frozen(simulator, 'positions --format table'));
     expect(table.stdout).not.toContain('No open positions');
-    for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/buy +DEAL-9 +2,000\.00 /);
     // The reason is wrapped to the width, never cut.
@@ -313,14 +313,13 @@ describe('one deal followed across its rolls', () => {
     expect(records.every((record: any) => record.client_reference === 'DEAL-7')).toBe(true);
     expect(settled.stderr).not.toContain('still held');
 
-    const table = ok(
-      await simulator.hedge('history --ref DEAL-7 --format table', {
-        env: { COLUMNS: '80' },
-      }),
-    );
-    for (const line of screenLines(table.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
+    const at80 = async (args: string) => {
+      const { stdout } = ok(await simulator.hedge(args, { env: { COLUMNS: '80' } }));
+      screenLines(stdout);
+      return stdout;
+    };
     // The totals row: its label whole, or (the hedge id hidden at 80 columns) its short form.
-    expect(table.stdout).toMatch(/^Total \(3(?: hedges)?\) +3,000\.00 /m);
+    expect(await at80('history --ref DEAL-7 --format table')).toMatch(/^Total \(3(?: hedges)?\) +3,000\.00 /m);
 
     // --by ref: the deal is one line, its three hedges and their net P&L to the cent.
     const byRef = okJson(await simulator.hedge('report --by ref --json'));
@@ -328,14 +327,9 @@ describe('one deal followed across its rolls', () => {
     expect(byRef.groups).toMatchObject([
       { key: 'DEAL-7', label: 'DEAL-7', count: 3, notional_usd: 3_000, net_pnl_usd: cents / 100 },
     ]);
-    const byRefTable = ok(
-      await simulator.hedge('report --by ref --format table', {
-        env: { COLUMNS: '80' },
-      }),
-    );
-    for (const line of screenLines(byRefTable.stdout)) expect(stringWidth(line), line).toBeLessThanOrEqual(80);
-    expect(byRefTable.stdout).toMatch(/^P&L by deal reference, all history$/m);
-    expect(byRefTable.stdout).toMatch(/^DEAL-7 +3 +3,000\.00 /m);
+    const byRefTable = await at80('report --by ref --format table');
+    expect(byRefTable).toMatch(/^P&L by deal reference, all history$/m);
+    expect(byRefTable).toMatch(/^DEAL-7 +3 +3,000\.00 /m);
   });
 
   it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
@@ -354,27 +348,18 @@ describe('one deal followed across its rolls', () => {
         for (const record of envelope.data) delete record.client_reference;
     });
     try {
-      const env = envFor(proxy);
-      const answer = (await (
-        await fetch(`${proxy.baseUrl}/hedges/history`, { headers: { authorization: `Bearer ${proxy.apiKey}` } })
-      ).json()) as { data: Array<Record<string, unknown>> };
-      const sent = answer.data;
+      const run = (args: string) => runHedge(args, { configDir: simulator.configDir, env: envFor(proxy) });
+      const sent: Array<Record<string, unknown>> = await apiData(proxy, 'GET', '/hedges/history');
       expect(sent).toHaveLength(2);
       expect(sent.every((record) => !('client_reference' in record))).toBe(true);
 
-      const json = okJson(await runHedge('history --ref DEAL-3 --json', { configDir: simulator.configDir, env }));
-      const records = json;
+      const records = okJson(await run('history --ref DEAL-3 --json'));
       expect(records.map((record: any) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
-      const tsv = ok(
-        await runHedge('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference', {
-          configDir: simulator.configDir,
-          env,
-        }),
-      );
+      const tsv = ok(await run('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference'));
       expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
 
-      const byRef = okJson(await runHedge('report --by ref --json', { configDir: simulator.configDir, env }));
+      const byRef = okJson(await run('report --by ref --json'));
       expect(byRef.groups.map((group: any) => [group.key, group.count])).toEqual([
         ['DEAL-3', 1],
         ['DEAL-4', 1],

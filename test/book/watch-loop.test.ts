@@ -13,6 +13,8 @@ import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
 import { fakeClock, testContext, type FakeClock } from '../support/client.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
+/** The time `ms` after the start, as the records write it. */
+const at = (ms = 0) => new Date(START + ms).toISOString();
 
 /** A context on pipes over a fake client (stdout `columns` wide), its clock, and the NDJSON records printed. */
 function harness(options: {
@@ -34,7 +36,12 @@ function harness(options: {
       .split('\n')
       .filter((line) => line !== '')
       .map((line): Record<string, any> => JSON.parse(line));
-  return { ...run, clock, records };
+  /** Each record's kind: fresh data, a stale refresh, or an alert. */
+  const kinds = () =>
+    records().map((record) =>
+      'alert' in record ? 'alert' : 'data' in record ? 'fresh' : record.stale === true ? 'stale' : '?',
+    );
+  return { ...run, clock, records, kinds };
 }
 type Harness = ReturnType<typeof harness>;
 
@@ -48,7 +55,7 @@ function position(overrides: Partial<Position> & Record<string, unknown> = {}): 
     net_pnl_usd: 12.5,
     accrued_carry_usdc: 1.2,
     net_margin_usd: 512.5,
-    maturity_at: new Date(START + 7 * 86_400_000).toISOString(),
+    maturity_at: at(7 * 86_400_000),
     ...overrides,
   } as Position;
 }
@@ -92,9 +99,7 @@ describe('--watch cadence', () => {
     const records = h.records();
     expect(records).toHaveLength(5);
     expect(records[0]).toEqual({ time: '2026-03-02T09:00:00.000Z', data: [position()] });
-    expect(records.map((record) => record.time)).toEqual(
-      [0, 1, 2, 3, 4].map((second) => new Date(START + second * 1000).toISOString()),
-    );
+    expect(records.map((record) => record.time)).toEqual([0, 1, 2, 3, 4].map((second) => at(second * 1000)));
     expect(h.stderr()).toContain('Watch ended: --timeout 5s reached.');
   });
 
@@ -106,7 +111,7 @@ describe('--watch cadence', () => {
       },
     });
     expect(await watch(h, { watch: '1', count: '3' })).toBe(0);
-    expect(h.records().map((record) => ('data' in record ? 'fresh' : 'stale'))).toEqual(['fresh', 'stale', 'fresh']);
+    expect(h.kinds()).toEqual(['fresh', 'stale', 'fresh']);
     expect(answers).toEqual([]);
     expect(h.clock.now() - START).toBe(2000);
     expect(h.stderr()).toContain('Watch ended: --count 3 refreshes made.');
@@ -119,9 +124,7 @@ describe('--watch cadence', () => {
       client: { listPositions: async () => [position()] },
     });
     await watch(picked, { watch: true });
-    expect(picked.records()).toEqual([
-      { time: new Date(START).toISOString(), data: [{ market: 'USDTNGN', net_pnl_usd: 12.5 }] },
-    ]);
+    expect(picked.records()).toEqual([{ time: at(), data: [{ market: 'USDTNGN', net_pnl_usd: 12.5 }] }]);
   });
 
   it('defaults to every 2 s', async () => {
@@ -265,21 +268,16 @@ describe('--watch failures', () => {
     });
     expect(await watch(h, { watch: '2' })).toBe(0);
     const records = h.records();
-    expect(records.map((record) => ('data' in record ? 'fresh' : record.stale === true ? 'stale' : '?'))).toEqual([
-      'fresh',
-      'stale',
-      'stale',
-      'fresh',
-    ]);
+    expect(h.kinds()).toEqual(['fresh', 'stale', 'stale', 'fresh']);
     expect(records[1]).toEqual({
-      time: new Date(START + 2000).toISOString(),
+      time: at(2000),
       stale: true,
       error: {
         code: 'service_unavailable',
         message: 'GET /positions failed on the server: HTTP 503 service_unavailable: down',
       },
-      last_good: new Date(START).toISOString(),
-      next_at: new Date(START + 4000).toISOString(),
+      last_good: at(),
+      next_at: at(4000),
     });
     expect(records[2].error).toEqual({
       code: 'unreadable',
@@ -315,23 +313,18 @@ describe('--watch failures', () => {
 });
 
 describe('--watch stops', () => {
-  it('ends with exit 0 on Ctrl-C, during a pause', async () => {
+  it.each([
+    ['ends with exit 0 on Ctrl-C, during a pause', new StopSignal('SIGINT', 130), 3, 0],
+    ['keeps SIGTERM’s own exit code (143) for a supervisor', new StopSignal('SIGTERM', 143), 1, 143],
+  ])('%s', async (_name, signal, after, exitCode) => {
     const controller = new AbortController();
     let refreshes = 0;
     const clock = fakeClock(START, () => {
-      if (refreshes === 3) controller.abort(new StopSignal('SIGINT', 130));
+      if (refreshes === after) controller.abort(signal);
     });
     const h = harness({ clock, controller, client: { listPositions: async () => (refreshes++, []) } });
-    expect(await watch(h, { watch: '1' })).toBe(0);
-    expect(refreshes).toBe(3);
-    expect(h.records()).toHaveLength(3);
-  });
-
-  it('keeps SIGTERM’s own exit code (143) for a supervisor', async () => {
-    const controller = new AbortController();
-    const clock = fakeClock(START, () => controller.abort(new StopSignal('SIGTERM', 143)));
-    const h = harness({ clock, controller, client: { listPositions: async () => [] } });
-    expect(await watch(h, { watch: '1' })).toBe(143);
+    expect(await watch(h, { watch: '1' })).toBe(exitCode);
+    expect([refreshes, h.records().length]).toEqual([after, after]);
   });
 });
 
@@ -353,20 +346,11 @@ describe('--watch alerts', () => {
     expect(await watch(h, { watch: '1', alertPnl: '-500' })).toBe(0);
     const alerts = h.records().filter((record) => 'alert' in record);
     expect(alerts).toEqual([
-      { time: new Date(START + 1000).toISOString(), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
-      { time: new Date(START + 4000).toISOString(), alert: { kind: 'pnl', net_pnl_usd: -500, threshold_usd: -500 } },
+      { time: at(1000), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
+      { time: at(4000), alert: { kind: 'pnl', net_pnl_usd: -500, threshold_usd: -500 } },
     ]);
     // The alert follows the refresh it is about.
-    expect(h.records().map((record) => ('alert' in record ? 'alert' : 'data'))).toEqual([
-      'data',
-      'data',
-      'alert',
-      'data',
-      'data',
-      'data',
-      'alert',
-      'data',
-    ]);
+    expect(h.kinds()).toEqual(['fresh', 'fresh', 'alert', 'fresh', 'fresh', 'fresh', 'alert', 'fresh']);
   });
 
   it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
@@ -375,7 +359,7 @@ describe('--watch alerts', () => {
     expect(code).toBe(10);
     expect(h.records()).toHaveLength(4);
     expect(h.records()[3]).toEqual({
-      time: new Date(START + 2000).toISOString(),
+      time: at(2000),
       alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 },
     });
     expect(h.stderr()).toContain(
@@ -384,7 +368,7 @@ describe('--watch alerts', () => {
   });
 
   it('alerts on a hedge maturing within --alert-maturity (hedges ID), once', async () => {
-    const maturity = new Date(START + 3 * 3_600_000).toISOString();
+    const maturity = at(3 * 3_600_000);
     const hedge: Hedge = {
       id: 'hdg_soon',
       market: 'USDTNGN',
@@ -398,7 +382,7 @@ describe('--watch alerts', () => {
     expect(await watch(h, { watch: '1', alertMaturity: '6h' }, { kind: 'hedge', id: 'hdg_soon', filters: {} })).toBe(0);
     expect(h.records().filter((record) => 'alert' in record)).toEqual([
       {
-        time: new Date(START).toISOString(),
+        time: at(),
         alert: {
           kind: 'maturity',
           market: 'USDTNGN',

@@ -215,16 +215,14 @@ function conformance(fresh: () => Promise<Place>): void {
     expect(await theirs.hold(entry.id)).toEqual({ held: false, holder });
 
     const scope = `${SCOPE}apply`;
+    const me = { pid: process.pid, host: hostname() };
     // lockHolder reads who holds a lock without taking it: the look left it free for the next taker.
     expect(await theirs.lockHolder(scope)).toBeUndefined();
     const locked = await mine.lock(scope, { waitMs: 0 });
     expect(locked.held).toBe(true);
-    expect(await theirs.lockHolder(scope)).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(await theirs.lockHolder(scope)).toMatchObject(me);
     expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
-    expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({
-      held: false,
-      holder: { pid: process.pid, host: hostname() },
-    });
+    expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: me });
     expect(await theirs.lock(scope, { waitMs: 150 })).toMatchObject({ held: false });
     expect((await theirs.lock(`${scope}-other`, { waitMs: 0 })).held).toBe(true);
     const waiting = theirs.lock(scope, { waitMs: 20_000 });
@@ -303,21 +301,22 @@ function conformance(fresh: () => Promise<Place>): void {
     const reader = place.open();
     const heartbeats = writer.keeperHeartbeats!;
     const scope = `${SCOPE}keep`;
-    expect(await reader.keeperHeartbeats!.read(scope)).toBeUndefined();
+    const read = (of = scope) => reader.keeperHeartbeats!.read(of);
+    expect(await read()).toBeUndefined();
     expect(
       await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
     ).toEqual({ revision: 1 });
     expect(await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] })).toEqual({ revision: 2 });
-    const read = await reader.keeperHeartbeats!.read(scope);
+    const beat = await read();
     // Whole: nothing of the first body is left.
-    expect(read).toMatchObject({ revision: 2 });
-    expect(read!.body).toEqual({ pid: 4242, cycles: 2, rows: [] });
-    if (read!.ageMs !== undefined) expect(read!.ageMs).toBeGreaterThanOrEqual(0);
-    expect(await reader.keeperHeartbeats!.read(`${scope}-other`)).toBeUndefined();
+    expect(beat).toMatchObject({ revision: 2 });
+    expect(beat!.body).toEqual({ pid: 4242, cycles: 2, rows: [] });
+    if (beat!.ageMs !== undefined) expect(beat!.ageMs).toBeGreaterThanOrEqual(0);
+    expect(await read(`${scope}-other`)).toBeUndefined();
     await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(
       JournalError,
     );
-    expect((await reader.keeperHeartbeats!.read(scope))?.revision).toBe(2);
+    expect((await read())?.revision).toBe(2);
   });
 
   it("a known secret in what an update records (a server's message echoing the key, a password) is stored redacted; the row is resolved", async () => {

@@ -147,7 +147,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
     const [acted, waited] = await secondUnderLock(t, ['apply', file], '/hedges');
     expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
-    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
     expect([acted.code, waited.code]).toEqual([0, 11]);
     expect(waited.stderr).toContain('Waiting for the book of this account');
     expect(waited.stderr).toContain('reached the target');
@@ -161,7 +161,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     const runs = await Promise.all([t.hedge(args), t.hedge(args, { spawn: true })]);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(carrying).toHaveLength(1);
-    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
     // The other ran the same open after it ended, the side still holding its hedge: a repeat of a
     // finished action (exit 16), naming its hedge.
     expect(runs.map((run) => run.code).sort()).toEqual([0, 16]);
@@ -181,8 +181,8 @@ describe('roll under the book lock', () => {
     expect(waited.stderr).toContain('Waiting for the book of this account');
     expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
     saysWhy(waited);
-    expect(t.writes().filter((entry) => entry.path === '/hedges/close')).toHaveLength(1);
-    expect(t.writes().filter((entry) => entry.path === '/hedges')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges/close')).toHaveLength(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
     const [active] = t.active('buy');
     expect(t.active('buy')).toEqual([expect.objectContaining({ tenorDays: 7 })]);
     expect(active!.id).not.toBe(seeded.id);

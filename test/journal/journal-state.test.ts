@@ -50,7 +50,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
         chownSync(path, asUser.uid, asUser.gid);
     }
     // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
-    const adds = () => t.writes().filter((entry) => entry.path === '/hedges/add');
+    const adds = () => t.requests('POST', '/hedges/add');
     const add = exits(
       await t.hedge(['add', 'USDTNGN', 'sell', '100'], { user: asUser }),
       13,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type JournalEntry, type SkippedLine } from '../../src/platform/journal/index.js';
+import { openFields } from './local-journal.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
@@ -194,14 +195,7 @@ describe('a writer killed with SIGKILL in the middle of its appends', () => {
     // The next writer (this process) takes over any lock the last one died holding, and its entry
     // starts on a line of its own.
     const journal = openJournal({ dir, lockStaleMs: LOCK_STALE_MS });
-    const after = await journal.begin({
-      environment: 'test',
-      base_url_host: '127.0.0.1:9',
-      key_id: '0123456789ab',
-      command: 'close',
-      request: { method: 'POST', path: '/hedges/close', body: { market: 'USDTNGN', side: 'buy' } },
-      idempotency_key: 'after-the-kills',
-    });
+    const after = await journal.begin(openFields({ idempotency_key: 'after-the-kills' }));
     const { entries, skipped } = await loadJournal(dir);
     expect(entries[0]?.id).toBe(after.id);
     expect(skipped.map((skip) => skip.line)).toEqual(knownSkips);

@@ -156,7 +156,7 @@ describeWithPostgres(
       expect(result.code, result.stderr).not.toBe(13);
       expect([0, 5, 7, 12]).toContain(result.code);
       expect(result.stderr).not.toContain('before sending anything');
-      expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
+      expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
     });
   },
   { shared: true },

@@ -156,14 +156,14 @@ describeWithPostgres(
       t.advance(LAND_MS);
       exits(await team.b.hedge(['resume', left!.id, '--json']), 0, `with key ${left!.idempotency_key}`);
       expect(hedge().notionalUsd).toBe(10_500);
-      const adds = t.writes().filter((entry) => entry.path === '/hedges/add');
+      const adds = t.requests('POST', '/hedges/add');
       expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
 
       // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
       const [entry] = (await journalEntries(team.c)).filter((candidate) => candidate.command === 'add');
       expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
       exits(await team.c.hedge(['resume', left!.id]), 2, 'already resolved');
-      expect(t.writes().filter((candidate) => candidate.path === '/hedges/add')).toHaveLength(adds.length);
+      expect(t.requests('POST', '/hedges/add')).toHaveLength(adds.length);
     });
 
     it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {
@@ -266,7 +266,7 @@ describeWithPostgres(
       const after = (await journalEntries(team.c)).find((entry) => entry.command === 'add')!;
       expect(after).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
       expect(await migrate(team.a)).toMatchObject({ merged: [], present: [before.id] });
-      expect(t.writes().filter((entry) => entry.path === '/hedges/add')).toHaveLength(1);
+      expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
       passwordNowhere(team.outputs);
     });
   },
