@@ -108,7 +108,7 @@ const need = (key: string, width: number, minWidth = width, more?: Partial<Colum
 });
 
 /** fitColumns with the table's gap of 2: the kept as [index, width] pairs, and the hidden. */
-function fit(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
+function fitted(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
   const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
   return { kept: kept.map((column) => [column.index, column.width]), hidden };
 }
@@ -120,7 +120,7 @@ describe('fitColumns', () => {
 
   it('stops at the first column that does not fit, even when a later, narrower one would', () => {
     const needs = [need('id', 28), need('maturity', 30), need('ref', 7)];
-    expect([fit(needs, ['id', 'maturity', 'ref'], 50), fit(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
+    expect([fitted(needs, ['id', 'maturity', 'ref'], 50), fitted(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
       { kept: [[0, 28]], hidden: [1, 2] },
       {
         kept: [
@@ -134,7 +134,7 @@ describe('fitColumns', () => {
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
     const needs = [need('ref', 20, 8), need('net', 10)];
-    expect([40, 25, 19].map((width) => fit(needs, ['net', 'ref'], width).kept)).toEqual([
+    expect([40, 25, 19].map((width) => fitted(needs, ['net', 'ref'], width).kept)).toEqual([
       [
         [0, 20],
         [1, 10],
@@ -148,7 +148,7 @@ describe('fitColumns', () => {
   });
 
   it('keeps the first column of the list whatever the width', () => {
-    expect(fit([need('a', 30)], ['a'], 20).kept).toEqual([[0, 20]]);
+    expect(fitted([need('a', 30)], ['a'], 20).kept).toEqual([[0, 20]]);
   });
 
   it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
@@ -170,15 +170,15 @@ describe('fitColumns', () => {
     expect([
       // 4 + 7 + 8 and two gaps of 2: the desk's three fit only with two-line headers; room left goes
       // back to them whole (net, then entry); the id (of the rest) would need them whole: hidden.
-      fit(needs, priority, 24, 3),
-      fit(needs, priority, 40, 3),
+      fitted(needs, priority, 24, 3),
+      fitted(needs, priority, 40, 3),
       // Room for the id whole beside them: it is taken; market would need 9 more.
-      fit(needs, priority, 70, 3).hidden,
+      fitted(needs, priority, 70, 3).hidden,
       // An id before an amount is shortened for it (no desk tier here: the money column alone), and
       // the header goes back on one line with the room left; side, of the rest, waits.
-      fit(needs.slice(0, 4), idFirst, 30),
+      fitted(needs.slice(0, 4), idFirst, 30),
       // Not money: the id stays whole and what does not fit beside it is hidden.
-      fit(plain, idFirst, 30).kept,
+      fitted(plain, idFirst, 30).kept,
     ]).toEqual([
       {
         kept: [
@@ -220,7 +220,7 @@ describe('fitColumns', () => {
     // At 60, whole it would push out net P&L and time left: cut to what they leave (60 − 21 − 3
     // gaps), and market (of the rest) does not cut it further. At 67 there is room for it whole
     // beside the desk's columns, and market (of the rest) waits.
-    expect([fit(needs, priority, 60, 4), fit(needs, priority, 67, 4)]).toEqual([
+    expect([fitted(needs, priority, 60, 4), fitted(needs, priority, 67, 4)]).toEqual([
       {
         kept: [
           [0, 4],
