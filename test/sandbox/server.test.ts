@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import type { FaultSettings } from '../../src/sandbox/http/faults.js';
 import {
   HOSTILE_FIELD_NAME,
   HOSTILE_FIELD_VALUE,
@@ -99,38 +100,6 @@ describe('sandbox server: endpoints over HTTP', () => {
 });
 
 describe('sandbox server: fault injection', () => {
-  it('next5xx answers 500/503 envelopes without acting, then recovers', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ next5xx: 2 });
-    for (let i = 0; i < 2; i++) {
-      const response = await post(sandbox, '/hedges', openBody('buy', 1_000));
-      expect([500, 503]).toContain(response.status);
-      expect(['internal_error', 'service_unavailable']).toContain(response.body.error.code);
-      expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
-    }
-    expect(await read(sandbox, '/hedges')).toEqual([]);
-    expect((await post(sandbox, '/hedges', openBody('buy', 1_000))).status).toBe(200);
-    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual(['5xx', '5xx', null, null]);
-  });
-
-  it('drop after commit: the fetch fails, the hedge exists exactly once, a same-key retry replays it', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ nextDropAfterCommit: 1 });
-    // Reads are never dropped: the countdown waits for a committing write.
-    expect(await statusOf(sandbox, '/markets')).toBe(200);
-    await expect(post(sandbox, '/hedges', openBody('sell', 25_000), 'drop-1')).rejects.toThrow();
-    const listed = await api(sandbox, 'GET', '/hedges');
-    expect(listed.body.data).toHaveLength(1);
-    const retry = await post(sandbox, '/hedges', openBody('sell', 25_000), 'drop-1');
-    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id]).toEqual([
-      200,
-      'true',
-      listed.body.data[0].id,
-    ]);
-    expect(await read(sandbox, '/hedges')).toHaveLength(1);
-    expect(sandbox.requestLog[1]).toMatchObject({ status: 'dropped', fault: 'drop-after-commit' });
-  });
-
   it('shares given as options fault a seeded proportion of requests', async () => {
     const sandbox = await start({ fault5xx: 1 });
     expect(await statusOf(sandbox, '/markets')).toBeGreaterThanOrEqual(500);
@@ -265,84 +234,92 @@ describe('sandbox hedge ids', () => {
   });
 });
 
-describe('sandbox faults: 503 with Retry-After', () => {
-  it('answers 503 with the Retry-After value in seconds, acting on nothing, then recovers', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2' } });
-    const refused = await post(sandbox, '/hedges', openBody('buy', 1_000), 'r-1');
-    expect([refused.status, refused.headers.get('retry-after')]).toEqual([503, '2']);
-    expect(refused.body).toEqual({
-      data: null,
-      error: { code: 'service_unavailable', message: 'service unavailable (injected)', details: { retry_after: '2' } },
-      meta: {},
-    });
-    expect(sandbox.engine.state.accounts).toEqual({});
-    const retried = await post(sandbox, '/hedges', openBody('buy', 1_000), 'r-1');
-    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
-    expect(sandbox.requestLog.map((entry) => [entry.status, entry.fault])).toEqual([
-      [503, '503-retry-after'],
-      [200, null],
-    ]);
-  });
+// Each refuses the two requests it matches before the engine sees them: the same key then acts once.
+describe('sandbox faults: injected refusals', () => {
+  const INJECTED: Record<number, [string, string]> = {
+    500: ['internal_error', 'internal error (injected)'],
+    503: ['service_unavailable', 'service unavailable (injected)'],
+    403: ['forbidden', 'forbidden (injected)'],
+  };
+  // [its name in the log, the faults set, the statuses it may answer, the Retry-After it sends]
+  const cases: Array<[string, Partial<FaultSettings>, number[], string?]> = [
+    ['5xx', { next5xx: 2 }, [500, 503]],
+    ['503-retry-after', { next503RetryAfter: { count: 2, retryAfter: '2' } }, [503], '2'],
+    ['error-403', { nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } }, [403]],
+  ];
+  it.each(cases)(
+    '%s: answers as asked, acting on nothing, counting down exactly',
+    async (fault, faults, statuses, retryAfter) => {
+      const sandbox = await start();
+      sandbox.setFaults(faults);
+      const refused = async () => {
+        const answer = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
+        expect(statuses).toContain(answer.status);
+        const [code, message] = INJECTED[answer.status]!;
+        const details = retryAfter && { details: { retry_after: retryAfter } };
+        expect(answer.body).toEqual({ data: null, error: { code, message, ...details }, meta: {} });
+        expect(answer.headers.get('retry-after')).toBe(retryAfter ?? null);
+        expect(answer.headers.get('x-request-id')).toMatch(REQUEST_ID);
+        return [answer.status, fault];
+      };
+      const first = await refused();
+      expect(sandbox.engine.state.accounts).toEqual({});
+      if (faults.match) expect(await statusOf(sandbox, '/markets')).toBe(200);
+      const second = await refused();
+      expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual(
+        [],
+      );
+      const retried = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
+      expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
+      const posts = sandbox.requestLog.filter((entry) => entry.method === 'POST');
+      expect(posts.map((entry) => [entry.status, entry.fault])).toEqual([first, second, [200, null]]);
+    },
+  );
 
-  it('sends an HTTP-date verbatim, counts down exactly, and follows the match', async () => {
+  it('next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
     const sandbox = await start();
     const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
-    sandbox.setFaults({ next503RetryAfter: { count: 2, retryAfter: date }, match: { path: '/account' } });
+    sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
     expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const response = await api(sandbox, 'GET', '/account');
-      expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
-    }
+    const response = await api(sandbox, 'GET', '/account');
+    expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
     expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
     expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
-  });
-});
-
-describe('sandbox faults: an error the simulator has no rule for (nextError)', () => {
-  it('answers matched requests with the status and code asked, acting on nothing, counting down exactly', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } });
-    expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const refused = await post(sandbox, '/hedges', openBody('buy', 1_000), `f-${attempt}`);
-      expect([refused.status, refused.body]).toEqual([
-        403,
-        { data: null, error: { code: 'forbidden', message: 'forbidden (injected)' }, meta: {} },
-      ]);
-    }
-    expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual([]);
-    expect((await post(sandbox, '/hedges', openBody('buy', 1_000), 'f-2')).status).toBe(200);
-    expect(sandbox.requestLog.map((entry) => [entry.method, entry.status, entry.fault])).toEqual([
-      ['GET', 200, null],
-      ['POST', 403, 'error-403'],
-      ['POST', 403, 'error-403'],
-      ['POST', 200, null],
-    ]);
     expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
   });
 });
 
+// A write that took effect, then was answered ambiguously or not at all (the connection dropped).
 describe('sandbox faults: ambiguous answers after a write took effect', () => {
-  const cases: Array<{ kind: MalformedKind; status: number; data: boolean; error: boolean }> = [
+  const cases: Array<{ kind: MalformedKind | 'drop'; status: number | 'dropped'; data?: boolean; error?: boolean }> = [
     { kind: 'error-in-200', status: 200, data: false, error: true },
     { kind: 'data-and-error', status: 200, data: true, error: true },
     { kind: 'data-in-400', status: 400, data: true, error: false },
+    { kind: 'drop', status: 'dropped' },
   ];
   it.each(cases)(
     '$kind: the hedge exists once and a same-key retry replays the real answer',
     async ({ kind, status, data, error }) => {
       // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
       const sandbox = await start({ realNow: () => FROZEN_START_MS });
-      sandbox.setFaults({ nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } });
+      sandbox.setFaults(
+        kind === 'drop'
+          ? { nextDropAfterCommit: 1 }
+          : { nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } },
+      );
+      // Reads are never dropped: the countdown waits for a committing write.
       expect(await read(sandbox, '/hedges')).toEqual([]);
-      const answer = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`);
+      // A dropped answer is a failed fetch.
+      const answer = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`).catch(() => null);
+      expect(answer === null).toBe(kind === 'drop');
       const [hedge] = await read(sandbox, '/hedges');
       expect(hedge.status).toBe('submitted');
-      expect(answer.status).toBe(status);
-      expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
-      expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
-      expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
+      if (answer) {
+        expect(answer.status).toBe(status);
+        expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
+        expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
+        expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
+      }
 
       const retry = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`);
       expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([
@@ -352,7 +329,8 @@ describe('sandbox faults: ambiguous answers after a write took effect', () => {
         null,
       ]);
       expect(await read(sandbox, '/hedges')).toHaveLength(1);
-      expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault: `malformed-${kind}` });
+      const fault = kind === 'drop' ? 'drop-after-commit' : `malformed-${kind}`;
+      expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault });
     },
   );
 });
