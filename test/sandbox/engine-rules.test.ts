@@ -1000,15 +1000,3 @@ describe('history pages (reference dialect)', () => {
     expect(JSON.stringify(refused.error)).toMatch(/cursor/);
   });
 });
-
-describe('history pages (other dialects)', () => {
-  it.each([
-    ['alpha', 'page_size'],
-    ['beta', 'per_page'],
-  ] as const)('%s keeps one page and no cursor', (dialect, parameter) => {
-    const engine = makeEngine({ dialect });
-    engine.seedHedges(KEY_A, 30, 'closed', T0);
-    const page = call(engine, T0, 'GET', '/hedges/history', { query: { [parameter]: '10' } });
-    expect([page.status, page.data.length, page.body.meta.next_cursor]).toEqual([200, 10, undefined]);
-  });
-});
