@@ -1,8 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
@@ -15,32 +11,17 @@ import {
   type ApiTarget,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { answered, post, read } from './http-calls.js';
+import { answered, post, read, useStateFiles } from './http-calls.js';
 
 const simulators = useSimulators();
 /** A simulator's server, closed after the test: these tests talk to the server itself. */
 const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
 const FILL_DELAY_MS = 50;
 
-interface Expected {
-  positionKeys: string[];
-  accountKeys: string[];
-  historyKeys: string[];
-  /** History's name for the hedge id. */
-  historyHedgeId: string;
-  pageSize: string;
-  notionalField: string;
-  statusAfterEarlyClose: 'closed' | 'filled';
-  /** The market the tests trade (gamma lists USDTNGN disabled). */
-  market: string;
-  /** Amounts of positions, account and history as decimal strings. */
-  amountsAsText: boolean;
-}
-
 // Written out by hand (not read from dialects.ts) so a change to the table shows up here; the key
 // lists are in order.
 const keys = (names: string) => names.split(' ');
-const reference: Expected = {
+const reference = {
   positionKeys: keys(
     'market side hedge_id notional_usd units entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd opened_at maturity_at',
   ),
@@ -50,14 +31,17 @@ const reference: Expected = {
   historyKeys: keys(
     'hedge_id market side notional_usd tenor_days opened_at closed_at close_reason entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd',
   ),
+  // History's name for the hedge id.
   historyHedgeId: 'hedge_id',
   pageSize: 'limit',
   notionalField: 'notional_usd',
   statusAfterEarlyClose: 'closed',
+  // The market the tests trade (gamma lists USDTNGN disabled).
   market: 'USDTNGN',
+  // Amounts of positions, account and history as decimal strings.
   amountsAsText: false,
 };
-const BY_HAND: Record<Exclude<SandboxDialect, 'delta'>, Expected> = {
+const BY_HAND: Record<Exclude<SandboxDialect, 'delta'>, typeof reference> = {
   reference,
   alpha: {
     ...reference,
@@ -99,7 +83,7 @@ const BY_HAND: Record<Exclude<SandboxDialect, 'delta'>, Expected> = {
   },
 };
 // delta names every field as the reference does; it differs in references and history pages (below).
-const EXPECTED: Record<SandboxDialect, Expected> = { ...BY_HAND, delta: reference };
+const EXPECTED: Record<SandboxDialect, typeof reference> = { ...BY_HAND, delta: reference };
 /** The meta of a history page that has a next one. */
 const HISTORY_META: Record<SandboxDialect, string[]> = {
   reference: ['next_cursor'],
@@ -119,7 +103,7 @@ const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side 
 const refusal = ({ status, body }: ApiResult) => [status, body.error.code, body.error.details?.field];
 const idsOf = (list: Array<{ id: string }>) => list.map((hedge) => hedge.id);
 /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
-const amount = (expected: Expected, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
+const amount = (expected: typeof reference, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
 /** Follows a list's pages from `path`: `next` gives the following request from an answer, or null. */
 async function walk(sandbox: ApiTarget, path: string, next: (answer: any) => string | null) {
   const sizes: number[] = [];
@@ -254,11 +238,12 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const timestamp = new Date(sandbox.clock.now()).toISOString();
     const prices = await api(sandbox, 'GET', `/prices?symbols=${listed}`);
     const half = price * 0.00025;
+    const list = [{ market: 'USDTNGN', price, timestamp }];
     const shapes: Record<SandboxDialect, unknown> = {
-      reference: [{ market: 'USDTNGN', price, timestamp }],
+      reference: list,
       alpha: { USDTNGN: { mid: price, ts: timestamp } },
       beta: [{ symbol: 'USDTNGN', rate: price }],
-      delta: [{ market: 'USDTNGN', price, timestamp }],
+      delta: list,
       gamma: {
         rates: [{ pair: 'USDTNGN', bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp }],
       },
@@ -413,15 +398,10 @@ describe('sandbox dialect delta: references in upper case, history pages by time
 });
 
 describe('sandbox dialects: choosing and remembering one', () => {
-  let dir: string | undefined;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
+  const stateFileIn = useStateFiles();
 
   it('a state file remembers its dialect and refuses another', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hedge-sandbox-dialect-'));
-    const stateFile = join(dir, 'state.json');
+    const stateFile = stateFileIn();
     const apiKeys = ['hpk_test_DialectDialectDialect1234'];
     const first = await startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'beta' });
     await post(first, '/hedges', openBody('buy', 10_000));

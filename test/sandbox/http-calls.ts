@@ -1,6 +1,9 @@
 // Shorter calls to a simulator's server: a GET's data (whatever its status), a POST of a body, the
 // data of a successful answer (any other fails the test), and sandbox time moved to an instant.
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../support/hedge-cli.js';
 import { api, apiData, type ApiResult, type ApiTarget } from '../support/simulator.js';
 
 export const read = async (target: ApiTarget, path: string) => (await api(target, 'GET', path)).body.data;
@@ -20,6 +23,17 @@ export const postData = (target: ApiTarget, path: string, body: unknown) => apiD
 /** The hedge ids of the positions list, line by line. */
 export const lineIds = async (target: ApiTarget) =>
   (await getData(target, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
+
+/** A state file's path, in a folder of its own removed after the test (close what uses it first). */
+export function useStateFiles(): () => string {
+  const dirs: Array<{ remove: () => void }> = [];
+  afterEach(() => dirs.splice(0).forEach((dir) => dir.remove()));
+  return () => {
+    const dir = tempDir('hedge-sandbox-state-');
+    dirs.push(dir);
+    return join(dir.path, 'state.json');
+  };
+}
 
 /** Moves sandbox time to `atMs` (never back). */
 export const moveTo = (sandbox: RunningSandbox, atMs: number) => sandbox.clock.advance(atMs - sandbox.clock.now());

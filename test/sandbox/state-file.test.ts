@@ -5,9 +5,7 @@
 // processes: each has its own memory, and only the file joins them.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,6 +18,7 @@ import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import { useStateFiles } from './http-calls.js';
 
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
@@ -27,18 +26,12 @@ const WRITER = fileURLToPath(new URL('../support/children/state-file-writer.cjs'
 const sandboxBundle = useChildBundle('src/sandbox/index.ts', 'hedge-state-sandbox-');
 const demoBundle = useChildBundle('src/platform/runtime/start-demo.ts', 'hedge-state-demo-');
 
-let dir: string | undefined;
+// After hooks run last first: the simulators are closed before their folders are removed.
+const stateFileIn = useStateFiles();
 const started: Simulator[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((simulator) => simulator.close()));
-  if (dir) await rm(dir, { recursive: true, force: true });
-  dir = undefined;
 });
-
-async function stateFileIn(): Promise<string> {
-  dir = await mkdtemp(join(tmpdir(), 'hedge-shared-state-'));
-  return join(dir, 'state.json');
-}
 
 async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
   const simulator = await startSimulator({
@@ -57,7 +50,7 @@ async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions>
 async function twoProcesses(
   options: Partial<SimulatorOptions> = {},
 ): Promise<{ a: Simulator; b: Simulator; stateFile: string }> {
-  const stateFile = await stateFileIn();
+  const stateFile = stateFileIn();
   const [a, b] = await Promise.all([simulatorOn(stateFile, options), simulatorOn(stateFile, options)]);
   return { a, b, stateFile };
 }
@@ -75,7 +68,7 @@ const overtaking: StateFileLock = (path) => {
 async function savingWhileOvertaken(
   inSave: (b: Simulator) => Promise<void>,
 ): Promise<{ a: Simulator; stateFile: string }> {
-  const stateFile = await stateFileIn();
+  const stateFile = stateFileIn();
   const b = await simulatorOn(stateFile, { stateFileLock: overtaking });
   const a = await simulatorOn(stateFile, { stateFileBeforeCommit: () => inSave(b) });
   return { a, stateFile };
@@ -124,12 +117,12 @@ describe('the state file shared by several processes', () => {
   it.skipIf(process.platform === 'win32')(
     'a writer killed inside its save leaves the file as it was, readable; the next writer takes its lock over and saves',
     async () => {
-      const stateFile = await stateFileIn();
+      const stateFile = stateFileIn();
       const first = await simulatorOn(stateFile);
       await mustOpen(first, 'buy', 1_000, 'kept');
       const before = readFileSync(stateFile);
 
-      const marker = join(dir!, 'in-save');
+      const marker = join(dirname(stateFile), 'in-save');
       const killed = writer(stateFile, [KEYS[1]!], marker);
       await until(
         () => existsSync(marker) && readFileSync(marker, 'utf8') !== '',
@@ -141,7 +134,7 @@ describe('the state file shared by several processes', () => {
       killed.child.kill('SIGKILL');
       await killed.exited;
       // Its new state was written beside the file (and left there), never renamed over it.
-      expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toHaveLength(1);
+      expect(readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1);
       expect(readFileSync(stateFile).equals(before)).toBe(true);
       expect(sides(stateFile)).toEqual(['buy 1000']);
 
@@ -226,7 +219,7 @@ describe('the state file shared by several processes', () => {
     expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
     // The answer describes what is on disk: the hedge a's second run made.
     expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.id).toBe(opened.body.data.id);
-    expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('a save that finds the file moved on three times answers 503 and leaves the file as the other process saved it', async () => {
@@ -242,7 +235,7 @@ describe('the state file shared by several processes', () => {
     expect(sides(stateFile)).toEqual(['sell 2000', 'sell 2000', 'sell 2000']);
     // Nothing of it is kept in a's memory either.
     expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
-    expect(readdirSync(dir!).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
@@ -259,7 +252,7 @@ describe('the state file shared by several processes', () => {
 
 describe('ids and formats of the state file', () => {
   it('hedge ids are unique across restarts, and across resets seen by processes started on an earlier state (each then a fresh state)', async () => {
-    const stateFile = await stateFileIn();
+    const stateFile = stateFileIn();
     const ids: string[] = [];
     const open = async (simulator: Simulator, key: string): Promise<void> => {
       ids.push((await mustOpen(simulator, 'buy', 1_000, key)).body.data.id);
@@ -279,7 +272,7 @@ describe('ids and formats of the state file', () => {
   });
 
   it('a state read from the file knows hedge ids as own records only: `__proto__` and `constructor` are no hedge', async () => {
-    const stateFile = await stateFileIn();
+    const stateFile = stateFileIn();
     const first = await simulatorOn(stateFile);
     await mustOpen(first, 'buy', 1_000, 'o');
     const reader = await simulatorOn(stateFile);
@@ -291,7 +284,7 @@ describe('ids and formats of the state file', () => {
     ['format 2 (lines of JSON)', '{"version":2,"revision":3,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n'],
     ['format 1 (one document)', JSON.stringify({ version: 1, clockOffsetMs: 0, engine: { version: 1 } }, null, 2)],
   ])('a state file of %s starts afresh, and its first save replaces it', async (_name, text) => {
-    const stateFile = await stateFileIn();
+    const stateFile = stateFileIn();
     writeFileSync(stateFile, text);
     const demo = await simulatorOn(stateFile);
     expect(demo.sandbox.startedAfresh).toBe(true);
@@ -304,7 +297,7 @@ describe('ids and formats of the state file', () => {
   });
 
   it('a file that is not JSON, or JSON of no known format, is refused with how to start afresh', async () => {
-    const stateFile = await stateFileIn();
+    const stateFile = stateFileIn();
     writeFileSync(stateFile, '{"format":3,"save":"x","engine":');
     await expect(simulatorOn(stateFile)).rejects.toThrow(`${stateFile} is not valid JSON; delete it to start afresh`);
     writeFileSync(stateFile, '[]');

@@ -1,16 +1,12 @@
 // Views that trail the records (viewLagMs): the positions list, the history and the account show
 // each change of a hedge the lag after the hedge record does. Asserted on the server's own answers
 // over HTTP, on a clock that moves only when a test advances it, so every boundary is exact.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
 import { api, FROZEN_START_MS, useSimulators, type SimulatorOptions } from '../support/simulator.js';
-import { answered, getData, lineIds, moveTo, postData } from './http-calls.js';
+import { answered, getData, lineIds, moveTo, postData, useStateFiles } from './http-calls.js';
 
 const LAG_MS = 3_000;
 const FILL_DELAY_MS = 50;
@@ -96,15 +92,10 @@ describe('views that trail the records (viewLagMs)', () => {
 });
 
 describe('trailing views and the state file', () => {
-  let dir: string | undefined;
-  afterEach(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-    dir = undefined;
-  });
+  const stateFileIn = useStateFiles();
 
   it('a change not shown yet when the server stops is shown on time by the next one', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hedge-trailing-state-'));
-    const stateFile = join(dir, 'state.json');
+    const stateFile = stateFileIn();
     const first = await start({ stateFile, viewLagMs: LAG_MS });
     const openedAt = first.clock.now();
     const { id } = await postData(first, '/hedges', openBody('buy', 10_000, 3));
@@ -124,8 +115,7 @@ describe('trailing views and the state file', () => {
   });
 
   it('a state saved without a lag starts in step under one, then trails its changes', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'hedge-trailing-state-'));
-    const stateFile = join(dir, 'state.json');
+    const stateFile = stateFileIn();
     const plain = await start({ stateFile });
     const { id } = await postData(plain, '/hedges', openBody('sell', 10_000, 3));
     plain.clock.advance(FILL_DELAY_MS);
