@@ -5,20 +5,6 @@
 // an engine already holding N is 1,000 writes at about N hedges); tests check the state it leaves.
 
 import type { SandboxEngine } from '../../src/sandbox/engine.js';
-import type { EngineResponse } from '../../src/sandbox/http/envelope.js';
-import type { Side } from '../../src/sandbox/market-model.js';
-import type { EngineRequest } from '../../src/sandbox/http/routes.js';
-
-export interface GrowthOptions {
-  apiKey: string;
-  /** Hedges to add, each opened and then closed. */
-  hedges: number;
-  /** Sandbox time of the first write (not before the engine's); time then moves by the fill delay per step. */
-  startMs: number;
-  /** Idempotency keys and client references are `<keyPrefix>-<n>`, n from 1 (default 'grow'). */
-  keyPrefix?: string;
-  notionalUsd?: number;
-}
 
 export interface GrowthResult {
   /** Sandbox time after the last close landed. */
@@ -30,47 +16,42 @@ export interface GrowthResult {
   idempotencyKeys: string[];
 }
 
-const SIDES: readonly Side[] = ['buy', 'sell'];
-
-export function growHedges(engine: SandboxEngine, options: GrowthOptions): GrowthResult {
+/**
+ * Adds `hedges` hedges of 1,000 USD, each opened and then closed, from `startMs` (not before the
+ * engine's time); time then moves by the fill delay per step. Keys and references are
+ * `<keyPrefix>-<n>`, n from 1 (keyPrefix 'grow' by default).
+ */
+export function growHedges(
+  engine: SandboxEngine,
+  options: { apiKey: string; hedges: number; startMs: number; keyPrefix?: string },
+): GrowthResult {
   const prefix = options.keyPrefix ?? 'grow';
-  const notionalUsd = options.notionalUsd ?? 1_000;
-  const stepMs = Math.max(1, engine.fillDelayMs);
   const result: GrowthResult = { nowMs: options.startMs, writes: 0, hedgeIds: [], idempotencyKeys: [] };
-
-  const send = (method: string, path: string, extra: Partial<EngineRequest> = {}): EngineResponse => {
-    const headers = { authorization: `Bearer ${options.apiKey}`, ...extra.headers };
-    const response = engine.handle({ method, path, query: {}, body: undefined, ...extra, headers }, result.nowMs);
+  /** A request's data; a write under the next idempotency key. Anything but 200 throws. */
+  const send = (method: string, path: string, body?: Record<string, unknown>) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.apiKey}` };
+    if (body) result.idempotencyKeys.push((headers['idempotency-key'] = `${prefix}-${++result.writes}`));
+    const response = engine.handle({ method, path, query: {}, headers, body }, result.nowMs);
     if (response.status !== 200)
       throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(response.body.error)}`);
-    return response;
-  };
-  const write = (path: string, body: Record<string, unknown>): EngineResponse => {
-    const key = `${prefix}-${++result.writes}`;
-    result.idempotencyKeys.push(key);
-    return send('POST', path, { body, headers: { 'idempotency-key': key } });
+    return response.body.data as any;
   };
 
-  const markets = send('GET', '/markets').body.data as Array<{ market: string; status: string }>;
+  const markets: Array<{ market: string; status: string }> = send('GET', '/markets');
   const market = markets.find((listed) => listed.status === 'open')?.market;
   if (market === undefined) throw new Error('growHedges needs an open market');
 
   while (result.hedgeIds.length < options.hedges) {
-    const sides = SIDES.slice(0, Math.min(SIDES.length, options.hedges - result.hedgeIds.length));
+    const sides = (['buy', 'sell'] as const).slice(0, options.hedges - result.hedgeIds.length);
     for (const side of sides) {
-      const clientReference = `${prefix}-${result.hedgeIds.length + 1}`;
-      const opened = write('/hedges', {
-        market,
-        side,
-        notional_usd: notionalUsd,
-        tenor_days: 7,
-        client_reference: clientReference,
-      });
-      result.hedgeIds.push((opened.body.data as { id: string }).id);
+      const client_reference = `${prefix}-${result.hedgeIds.length + 1}`;
+      result.hedgeIds.push(
+        send('POST', '/hedges', { market, side, notional_usd: 1_000, tenor_days: 7, client_reference }).id,
+      );
     }
-    result.nowMs += stepMs;
-    for (const side of sides) write('/hedges/close', { market, side });
-    result.nowMs += stepMs;
+    result.nowMs += Math.max(1, engine.fillDelayMs);
+    for (const side of sides) send('POST', '/hedges/close', { market, side });
+    result.nowMs += Math.max(1, engine.fillDelayMs);
   }
   // The last closes land at this time: a read now sees every hedge closed.
   send('GET', '/account');
