@@ -43,17 +43,20 @@ describe('engine: authentication and accounts', () => {
     expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
   });
 
-  it('keeps accounts isolated: hedges, positions, balances', () => {
-    const { engine, get, post } = on(makeEngine());
-    const { hedge, now } = openFilled(engine, T0, 'buy', 100_000, { key: KEY_A });
+  it('keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
+    const { engine, get, keyed } = on(makeEngine());
+    const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
+    const now = T0 + 1500;
     expect(get(now, '/hedges', { key: KEY_B })).toEqual([]);
     expect(get(now, '/positions', { key: KEY_B })).toEqual([]);
     expect(get(now, '/account', { key: KEY_B }).balance_usdc).toBe(1_000_000);
     expect(call(engine, now, 'GET', `/hedges/${hedge.id}`, { key: KEY_B })).toMatchObject(
       refused(404, 'hedge_not_found', { hedge_id: hedge.id }),
     );
-    // B can open the same side: one hedge per side is per account.
-    expect(post(now, '/hedges', openBody('buy', 100_000), { key: KEY_B }).status).toBe(200);
+    // B can open the same side under the same key: one hedge per side, and keys, are per account.
+    const opened = keyed(now, 'shared', 'buy', 100_000, { key: KEY_B });
+    expect([opened.status, opened.headers['idempotent-replayed']]).toEqual([200, undefined]);
+    expect(opened.data.id).not.toBe(hedge.id);
   });
 });
 
@@ -106,14 +109,6 @@ describe('engine: idempotency', () => {
     const retry = engine.handle(request, T0 + 10);
     expect(retry.body).toEqual(original.body);
     expect(get(T0 + 10, '/hedges')).toHaveLength(1);
-  });
-
-  it('keys are scoped per account: the same key on two accounts acts twice', () => {
-    const { keyed } = on(makeEngine());
-    const [a, b] = [KEY_A, KEY_B].map((key) => keyed(T0, 'shared', 'buy', 10_000, { key }));
-    expect([a!.status, b!.status]).toEqual([200, 200]);
-    expect(b!.data.id).not.toBe(a!.data.id);
-    // Scopes carry the environment and the account (test:acct_…:key): the in-flight and expiry tests.
   });
 
   it('does not remember refused requests', () => {
@@ -913,26 +908,18 @@ describe('event queue', () => {
 // `meta.next_cursor` while older records remain, and `?cursor=` it gives the next page; the other
 // dialects keep one page. Checked on the engine's own history: every record exactly once, newest
 // first, whatever the page size, and records closed meanwhile never shift a walk in progress.
-function walk(
-  engine: ReturnType<typeof makeEngine>,
-  now: number | (() => number),
-  limit: number,
-  onPage?: (index: number) => void,
-): { ids: string[]; cursors: number } {
-  const time = typeof now === 'number' ? () => now : now;
+/** Walks the history `limit` at a time; `pageTime()` gives each page's sandbox time (it may act first). */
+function walk(engine: SandboxEngine, limit: number, pageTime = () => T0) {
   const ids: string[] = [];
   let cursor: string | undefined;
-  let cursors = 0;
-  for (let index = 0; ; index++) {
-    onPage?.(index);
-    const page = call(engine, time(), 'GET', '/hedges/history', {
-      query: { limit: String(limit), ...(cursor ? { cursor } : {}) },
+  for (let cursors = 0; ; cursors++) {
+    const page = call(engine, pageTime(), 'GET', '/hedges/history', {
+      query: { limit: String(limit), ...(cursor && { cursor }) },
     });
     expect(page.status).toBe(200);
     ids.push(...(page.data as HistoryRecord[]).map((record) => record.hedge_id));
     cursor = page.body.meta.next_cursor as string | undefined;
     if (cursor === undefined) return { ids, cursors };
-    cursors += 1;
     expect(page.data).toHaveLength(limit);
   }
 }
@@ -945,7 +932,7 @@ describe('history pages (reference dialect)', () => {
 
   it.each([[500], [37], [1]])('walks every record once, newest first, %i at a time', (limit) => {
     const expected = newestFirst();
-    const { ids, cursors } = walk(engine, T0, limit);
+    const { ids, cursors } = walk(engine, limit);
     expect(ids).toEqual(expected);
     expect(cursors).toBe(Math.ceil(expected.length / limit) - 1);
   });
@@ -955,18 +942,12 @@ describe('history pages (reference dialect)', () => {
     growing.seedHedges(KEY_A, 120, 'closed', T0);
     const before = [...Object.values(growing.state.accounts)[0]!.history].reverse().map((record) => record.hedge_id);
     let now = T0 + DAY;
-    const { ids } = walk(
-      growing,
-      () => now,
-      25,
-      () => {
-        // A hedge opened, filled and closed between two pages: a newer record than any in the walk.
-        const opened = openFilled(growing, now, 'buy', 1_000);
-        now = opened.now;
-        expect(on(growing).change(now, 'close', 'buy').status).toBe(200);
-        now += 2_000;
-      },
-    );
+    const { ids } = walk(growing, 25, () => {
+      // A hedge opened, filled and closed before each page: a newer record than any in the walk.
+      now = openFilled(growing, now, 'buy', 1_000).now;
+      expect(on(growing).change(now, 'close', 'buy').status).toBe(200);
+      return (now += 2_000);
+    });
     expect(ids.slice(0, 25).every((id) => !before.includes(id) || before.indexOf(id) < 25)).toBe(true);
     expect(ids.filter((id) => before.includes(id))).toEqual(before);
   });
