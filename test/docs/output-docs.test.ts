@@ -53,7 +53,9 @@ describe('docs/output.md', () => {
     }
   });
 
-  it("the report's CSV columns are the code's", () => {
+  it("the report's CSV columns are the code's, here and in docs/commands.md", () => {
+    // test/report/report.test.ts: `report --format csv` prints them as its header.
+    expect(readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8')).toContain(`\`${REPORT_CSV_COLUMNS.join(',')}\``);
     const text = section('report');
     expect(text).toContain(`- CSV and TSV by group: ${keys(REPORT_CSV_COLUMNS)}\n`);
     expect(text).toContain(

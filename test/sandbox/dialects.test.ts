@@ -3,19 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
 import { openBody, T0 } from '../support/engine.js';
-import {
-  api,
-  startSimulator,
-  useSimulators,
-  type ApiResult,
-  type ApiTarget,
-  type SimulatorOptions,
-} from '../support/simulator.js';
-import { answered, post, read, useStateFiles } from './http-calls.js';
+import { api, startSimulator, type ApiResult, type ApiTarget } from '../support/simulator.js';
+import { answered, post, read, useSandboxes, useStateFiles } from './http-calls.js';
 
-const simulators = useSimulators();
-/** A simulator's server, closed after the test: these tests talk to the server itself. */
-const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
+// These tests talk to the server itself.
+const start = useSandboxes();
 const FILL_DELAY_MS = 50;
 
 // Written out by hand (not read from dialects.ts) so a change to the table shows up here; the key

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../support/hedge-cli.js';
-import { api, apiData, type ApiResult, type ApiTarget } from '../support/simulator.js';
+import {
+  api,
+  apiData,
+  useSimulators,
+  type ApiResult,
+  type ApiTarget,
+  type SimulatorOptions,
+} from '../support/simulator.js';
 
 export const read = async (target: ApiTarget, path: string) => (await api(target, 'GET', path)).body.data;
 
@@ -23,6 +30,13 @@ export const postData = (target: ApiTarget, path: string, body: unknown) => apiD
 /** The hedge ids of the positions list, line by line. */
 export const lineIds = async (target: ApiTarget) =>
   (await getData(target, '/positions')).map((line: { hedge_id: string }) => line.hedge_id);
+
+/** Simulators' servers (the quick preset, `defaults`, then a test's options), closed after each test. */
+export function useSandboxes(defaults: SimulatorOptions = {}) {
+  const simulators = useSimulators();
+  return async (options: SimulatorOptions = {}) =>
+    (await simulators({ preset: 'quick', ...defaults, ...options })).sandbox;
+}
 
 /** A state file's path, in a folder of its own removed after the test (close what uses it first). */
 export function useStateFiles(): () => string {

@@ -9,13 +9,13 @@ import {
 } from '../../src/sandbox/index.js';
 import { openBody, T0 } from '../support/engine.js';
 import { until } from '../support/polling.js';
-import { api, FROZEN_START_MS, useSimulators, type ApiTarget, type SimulatorOptions } from '../support/simulator.js';
-import { post, read, statusOf } from './http-calls.js';
+import { api, FROZEN_START_MS, useSimulators, type ApiTarget } from '../support/simulator.js';
+import { post, read, statusOf, useSandboxes } from './http-calls.js';
 
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
 const simulators = useSimulators();
 /** A simulator's server, closed after the test: these tests talk to the server itself. */
-const start = async (options: SimulatorOptions = {}) => (await simulators({ preset: 'quick', ...options })).sandbox;
+const start = useSandboxes();
 /** A bare fetch of a GET on the server (the body read as the test needs it). */
 const raw = (sandbox: ApiTarget, path = '/markets', signal?: AbortSignal) =>
   fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` }, signal });

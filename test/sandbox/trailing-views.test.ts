@@ -5,25 +5,15 @@ import { describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
-import { api, FROZEN_START_MS, useSimulators, type SimulatorOptions } from '../support/simulator.js';
-import { answered, getData, lineIds, moveTo, postData, useStateFiles } from './http-calls.js';
+import { api, FROZEN_START_MS, type SimulatorOptions } from '../support/simulator.js';
+import { answered, getData, lineIds, moveTo, postData, useSandboxes, useStateFiles } from './http-calls.js';
 
 const LAG_MS = 3_000;
 const FILL_DELAY_MS = 50;
 const KEY = 'hpk_test_TrailingViewsTrailingViews01';
 
 // Real time stands still: sandbox time moves only when a test advances it.
-const simulators = useSimulators();
-const start = async (options: SimulatorOptions = {}) =>
-  (
-    await simulators({
-      preset: 'quick',
-      fillDelayMs: FILL_DELAY_MS,
-      realNow: () => FROZEN_START_MS,
-      apiKeys: [KEY],
-      ...options,
-    })
-  ).sandbox;
+const start = useSandboxes({ fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_START_MS, apiKeys: [KEY] });
 
 describe('views that trail the records (viewLagMs)', () => {
   it('answers at T + lag exactly what the same server without the lag answered at T; the records at once', async () => {
@@ -44,19 +34,16 @@ describe('views that trail the records (viewLagMs)', () => {
     const trailing = await start({ ...common, viewLagMs: LAG_MS });
     const t0 = inStep.clock.now();
     expect(trailing.clock.now()).toBe(t0);
-    const writes = new Map<number, Array<[string, unknown]>>([
-      [0, [['/hedges', openBody('buy', 30_000, 3)]]],
-      [
-        200,
-        [
-          ['/hedges', openBody('buy', 20_000, 1)],
-          ['/hedges', openBody('sell', 25_000, 7)],
-        ],
+    const writes: Record<number, Array<[string, unknown]>> = {
+      0: [['/hedges', openBody('buy', 30_000, 3)]],
+      200: [
+        ['/hedges', openBody('buy', 20_000, 1)],
+        ['/hedges', openBody('sell', 25_000, 7)],
       ],
-      [600, [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]]],
-      [1_000, [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]]],
-      [1_400, [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]]],
-    ]);
+      600: [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]],
+      1_000: [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]],
+      1_400: [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]],
+    };
     const STEP_MS = 200;
     const END_MS = 3_600 + LAG_MS;
     const answered = new Map<number, unknown>();
@@ -71,7 +58,7 @@ describe('views that trail the records (viewLagMs)', () => {
       for (const at of step === 0 ? [0] : [step - 1, step]) {
         moveTo(inStep, t0 + at);
         moveTo(trailing, t0 + at);
-        for (const [path, body] of at === step ? (writes.get(at) ?? []) : []) {
+        for (const [path, body] of at === step ? (writes[at] ?? []) : []) {
           // One at a time and on both, as the same client would send them to either server.
           expect((await api(inStep, 'POST', path, { body })).status).toBe(200);
           expect((await api(trailing, 'POST', path, { body })).status).toBe(200);
