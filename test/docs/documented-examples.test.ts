@@ -164,7 +164,7 @@ interface Block {
 
 const SHELL_KINDS = new Set(['sh', 'bash', 'shell', 'console', '']);
 
-function blocksOf(doc: string, markdown: string): Block[] {
+function blocksOf(doc: string, markdown: string) {
   const blocks: Block[] = [];
   const lines = markdown.split('\n');
   for (let index = 0; index < lines.length; index++) {
@@ -245,7 +245,7 @@ const PART =
 const QUOTED =
   /\\(?<escaped>[\\"$`])|\$\{(?<braced>[^}]*)\}|\$\((?<substitution>[^)]*)\)|\$(?<name>\?|[A-Za-z_]\w*)|(?<literal>[^\\$]+|[\\$])/gy;
 
-function partsOf(text: string, pattern = PART): Part[] {
+function partsOf(text: string, pattern = PART) {
   return [...text.matchAll(pattern)].flatMap(
     ({ groups: { single, double, escaped, braced, substitution, name, literal } = {} }): Part[] => {
       if (double !== undefined) return partsOf(double, QUOTED);
@@ -256,7 +256,7 @@ function partsOf(text: string, pattern = PART): Part[] {
   );
 }
 
-function parseShell(text: string): ShellLine {
+function parseShell(text: string) {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
@@ -326,7 +326,7 @@ const examplesIn = (block: Block) => block.lines.filter((line): line is Example 
 const EXAMPLES = BLOCKS.flatMap(examplesIn);
 
 /** Whether a doc line is run: not skipped, or skipped only from the comparison of its output. */
-function isRun(example: DocLine): boolean {
+function isRun(example: DocLine) {
   return !example.skip || example.skip.compare === false;
 }
 
@@ -473,12 +473,12 @@ afterAll(async () => {
   world?.remove();
 });
 
-function envLines(text: string): Record<string, string> {
+function envLines(text: string) {
   return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
 }
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
-function commandOf(args: readonly string[]): string {
+function commandOf(args: readonly string[]) {
   for (let at = 0; at < args.length; at++) {
     if (GLOBALS_WITH_VALUE.has(args[at]!)) at++;
     else if (!args[at]!.startsWith('-')) return args[at]!;
@@ -487,7 +487,7 @@ function commandOf(args: readonly string[]): string {
 }
 
 /** Whether a block opens a hedge (it then starts from a flat book). */
-function opensAHedge(block: Block): boolean {
+function opensAHedge(block: Block) {
   return block.lines.some((line) =>
     line.shell?.pipelines.some((pipeline) =>
       pipeline.stages.some((stage) => {
@@ -510,7 +510,7 @@ interface BlockState {
   background: Array<() => Promise<number | null>>;
 }
 
-function env(state: BlockState, extra: Record<string, string> = {}): Record<string, string> {
+function env(state: BlockState, extra: Record<string, string> = {}) {
   return {
     ...baseEnv(state.config),
     ...(state.served ?? {}),
@@ -521,13 +521,13 @@ function env(state: BlockState, extra: Record<string, string> = {}): Record<stri
 }
 
 /** `--demo` where a line reaches an account and no sourced simulator stands in for the reader's server. */
-function withServer(state: BlockState, args: string[]): string[] {
+function withServer(state: BlockState, args: string[]) {
   if (args.includes('--demo') || state.served || LOCAL_COMMANDS.has(commandOf(args))) return args;
   return ['--demo', ...args];
 }
 
 /** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
-async function newest(state: BlockState, what: 'hedge' | 'journal'): Promise<string> {
+async function newest(state: BlockState, what: 'hedge' | 'journal') {
   // `journal` is a local command: withServer() leaves it as it is.
   const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
   const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
@@ -540,7 +540,7 @@ async function newest(state: BlockState, what: 'hedge' | 'journal'): Promise<str
 const MADE_UP_HEDGE_ID = /hdg_(?:[0-9a-z]{24}|[0-9A-Za-z]*…)/;
 const MADE_UP_JOURNAL_ID = /^a_[0-9a-z]{6,}$/;
 
-async function expand(state: BlockState, word: Word): Promise<string> {
+async function expand(state: BlockState, word: Word) {
   let text = '';
   for (const part of word.parts) {
     if ('literal' in part) text += part.literal;
@@ -557,7 +557,7 @@ async function expand(state: BlockState, word: Word): Promise<string> {
 }
 
 /** A hedge word as the test passes it: /tmp/ into the block's folder, a made-up id as a real one. */
-async function argument(state: BlockState, word: Word): Promise<string> {
+async function argument(state: BlockState, word: Word) {
   let text = await expand(state, word);
   if (text.startsWith('/tmp/')) text = join(state.cwd, text.slice('/tmp/'.length));
   // Only an id written in the doc is made up (`$ID` has a real one already).
@@ -690,7 +690,7 @@ async function run(
 }
 
 /** The exit code the doc implies for a line. */
-function expectedExit(example: Example, echoStatus: boolean): number {
+function expectedExit(example: Example, echoStatus: boolean) {
   const marked = /^exit (\d+)\b/.exec(example.shell.comment);
   if (marked) return Number(marked[1]);
   if (echoStatus) {
@@ -708,7 +708,7 @@ function expectedExit(example: Example, echoStatus: boolean): number {
  * format (thousands separators, decimals: `10,000.00` is `#,#.##`, never `#.##`) but not its digits
  * or sign (a P&L may be either).
  */
-function shape(line: string): string {
+function shape(line: string) {
   return line
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .replace(/\bhdg_[0-9a-z]*…?/g, 'hdg_…')
@@ -737,7 +737,7 @@ function table(lines: readonly string[]): { at: number; columns: string[]; rows:
   return { at: rule - 1, columns: lines[rule - 1]!.trim().split(/\s{2,}/), rows };
 }
 
-function labels(lines: readonly string[]): string[] {
+function labels(lines: readonly string[]) {
   return lines.flatMap((line) => {
     const label = /^│\s*(.*?)\s*│/.exec(line)?.[1];
     return label ? [label] : [];
@@ -745,14 +745,14 @@ function labels(lines: readonly string[]): string[] {
 }
 
 /** Whether `shown` appears in `all`, in that order (others between allowed). */
-function inOrder(shown: readonly string[], all: readonly string[]): boolean {
+function inOrder(shown: readonly string[], all: readonly string[]) {
   let found = 0;
   for (const item of all) if (item === shown[found]) found++;
   return found === shown.length;
 }
 
 /** Every key of a JSON document, or of NDJSON's lines. */
-function jsonKeys(text: string): Set<string> {
+function jsonKeys(text: string) {
   const keys = new Set<string>();
   const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value)) as unknown;
   try {
@@ -764,7 +764,7 @@ function jsonKeys(text: string): Set<string> {
 }
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(doc: readonly string[], result: RunResult): string[] {
+function compare(doc: readonly string[], result: RunResult) {
   const printed = (
     result.stdout.trim() !== ''
       ? result.stdout
@@ -822,7 +822,7 @@ function compare(doc: readonly string[], result: RunResult): string[] {
  */
 const needsKeeper = (example: Example) =>
   example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length > 0;
-async function startKeeper(state: BlockState): Promise<() => Promise<number | null>> {
+async function startKeeper(state: BlockState) {
   // Its NDJSON says when its first cycle is done; the heartbeat is written right after it.
   const keeper = await startInBackground(
     withServer(state, ['keep', 'docs/examples/target.csv']),
@@ -849,7 +849,7 @@ async function startKeeper(state: BlockState): Promise<() => Promise<number | nu
 // A block, run.
 // ---------------------------------------------------------------------------------------------
 /** How long a block is likely to take, to start the long ones first (the run ends with its longest block). */
-function weight(block: Block): number {
+function weight(block: Block) {
   return block.lines.reduce((sum, line) => sum + 0.2 + (line.hedge ? (line.text.match(WRITES)?.length ?? 0) : 0), 0);
 }
 
@@ -881,7 +881,7 @@ function startBlock(block: Block): BlockState & { remove: () => void } {
  * those after it.
  */
 type Step = { example: Example; before: Example[]; after: Example[] };
-function stepsOf(block: Block): Step[] {
+function stepsOf(block: Block) {
   const steps: Step[] = [];
   let others: Example[] = [];
   for (const line of block.lines) {
@@ -898,7 +898,7 @@ function stepsOf(block: Block): Step[] {
 }
 
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, step: Step): Promise<string[]> {
+async function runStep(state: BlockState, step: Step) {
   const { example } = step;
   const others = async (lines: readonly Example[]): Promise<void> => {
     for (const line of lines) await runLine(state, line);
@@ -934,7 +934,7 @@ async function runStep(state: BlockState, step: Step): Promise<string[]> {
 }
 
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
-async function stopBackground(state: BlockState): Promise<string[]> {
+async function stopBackground(state: BlockState) {
   const problems: string[] = [];
   for (const stop of state.background.splice(0)) {
     const code = await stop();

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HEDGE_BIN, ROOT, tempDir } from '../support/hedge-cli.js';
 
 const ANALYZE = spawnSync('systemd-analyze', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -31,11 +31,6 @@ function settings(unit: string, section: string): Map<string, string[]> {
   return found;
 }
 
-const dirs: Array<{ remove: () => void }> = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) dir.remove();
-});
-
 describe('the systemd unit of docs/keep.md', () => {
   it('waits for the network and does not restart on exit 2 (bad input) or 11 (another keeper)', () => {
     const unit = documentedUnit();
@@ -56,10 +51,10 @@ describe('the systemd unit of docs/keep.md', () => {
     'passes systemd-analyze verify with no warning (skipped where systemd-analyze is absent: Debian package systemd)',
     () => {
       const dir = tempDir('hedge-unit-');
-      dirs.push(dir);
       const file = join(dir.path, 'hedge-keep.service');
       writeFileSync(file, documentedUnit().replaceAll('/usr/local/bin/hedge ', `${HEDGE_BIN} `));
       const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8', timeout: 60_000 });
+      dir.remove();
       // verify exits 0 on an unknown key or a value it cannot parse, warning on stderr: both must be clean.
       expect(result.status, result.stderr).toBe(0);
       expect(

@@ -118,7 +118,8 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   const otherNotionalField = expected.notionalField === 'notional_usd' ? 'amount_usd' : 'notional_usd';
   const market = expected.market;
   const open = (side: 'buy' | 'sell', notional: number) => openBody(side, notional, 7, { market });
-  const changeOf = (side: 'buy' | 'sell', field: string, notional: number) => change(side, field, notional, market);
+  /** A change of the buy side, in this dialect's field unless told another. */
+  const changeOf = (notional: number, field = expected.notionalField) => change('buy', field, notional, market);
 
   it('open → fill, add, reduce, full reduce: bodies, positions, account and history in its own names', async () => {
     const sandbox = await startDialect(dialect);
@@ -130,10 +131,10 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect((await read(sandbox, `/hedges/${id}`)).status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
-    const wrongName = await post(sandbox, '/hedges/add', changeOf('buy', otherNotionalField, 50_000));
+    const wrongName = await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField));
     expect(refusal(wrongName)).toEqual([400, 'validation_error', expected.notionalField]);
     // Next to its own, the reference and delta let it be; the others refuse it.
-    const add = changeOf('buy', expected.notionalField, 50_000);
+    const add = changeOf(50_000);
     let added = await post(sandbox, '/hedges/add', { ...add, [otherNotionalField]: 5 }, 'd-add');
     if (expected.notionalField !== 'notional_usd') {
       expect(refusal(added)).toEqual([400, 'validation_error', expected.notionalField]);
@@ -144,7 +145,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     fill(sandbox);
     expect((await read(sandbox, `/hedges/${id}`)).notional_usd).toBe(150_000);
 
-    const reduced = await post(sandbox, '/hedges/reduce', changeOf('buy', expected.notionalField, 50_000));
+    const reduced = await post(sandbox, '/hedges/reduce', changeOf(50_000));
     expect(reduced.body.data).toMatchObject({ hedge_id: id, action: 'reduce', notional_usd: 50_000 });
     fill(sandbox);
 
@@ -156,7 +157,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(Object.keys(account)).toEqual(expected.accountKeys);
     expect(account.available_exposure_usd).toBe(amount(expected, 1_000_000 - 100_000));
 
-    expect((await post(sandbox, '/hedges/reduce', changeOf('buy', expected.notionalField, 100_000))).status).toBe(200);
+    expect((await post(sandbox, '/hedges/reduce', changeOf(100_000))).status).toBe(200);
     fill(sandbox);
     expect(await read(sandbox, '/positions')).toEqual([]);
     const hedge = await read(sandbox, `/hedges/${id}`);
@@ -241,7 +242,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       },
     };
     expect(prices.body).toEqual({ data: shapes[dialect], error: null, meta: { source: 'onchain' } });
-    const noHedge = await post(sandbox, '/hedges/add', changeOf('buy', expected.notionalField, 1_000));
+    const noHedge = await post(sandbox, '/hedges/add', changeOf(1_000));
     expect(answered(noHedge)).toEqual([404, 'no_open_hedge']);
     await post(sandbox, '/hedges', open('buy', 1_000), 'same');
     expect(answered(await post(sandbox, '/hedges', open('buy', 2_000), 'same'))).toEqual([

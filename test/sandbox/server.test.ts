@@ -223,10 +223,7 @@ describe('sandbox hedge ids', () => {
     for (const [index, side] of (['buy', 'sell'] as const).entries())
       ids.push(await openId(simulator, side, `k-${index}`));
     simulator.advance(3_600_000);
-    await api(simulator.sandbox, 'POST', '/hedges/close', {
-      body: { market: 'USDTNGN', side: 'buy' },
-      idempotencyKey: 'c-1',
-    });
+    await post(simulator.sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' }, 'c-1');
     simulator.advance(3_600_000);
     ids.push(await openId(simulator, 'buy', 'k-9'));
     expect([...ids].sort()).toEqual(ids);
