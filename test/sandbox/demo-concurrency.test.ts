@@ -14,6 +14,7 @@ import {
   lockDemoState,
 } from '../../src/platform/runtime/start-demo.js';
 import { readStateFile } from '../../src/sandbox/state-file.js';
+import { openBody } from '../support/engine.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -32,7 +33,6 @@ function configDir(): string {
 interface Side {
   side: string;
   notional_usd: number;
-  hedge_id: string;
 }
 
 /** A simulator in this process on the demo's state file, as a `--demo` run starts its own. */
@@ -59,20 +59,17 @@ async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: str
   }
 }
 
-/** A filled position of `notionalUsd` on each side in a fresh demo state, written by the simulator itself. */
-async function seedDemoPositions(dir: string, notionalUsd: number, sides: string[]): Promise<void> {
+/** A filled position of 1,000 USD on each side in a fresh demo state, written by the simulator itself. */
+async function seedDemoPositions(dir: string): Promise<void> {
   const simulator = await demoSimulator(dir);
   try {
-    for (const side of sides) {
-      const opened = await simulator.api('POST', '/hedges', {
-        body: { market: 'USDTNGN', side, notional_usd: notionalUsd, tenor_days: 3 },
-        idempotencyKey: `seed-${side}`,
-      });
+    for (const side of ['buy', 'sell'] as const) {
+      const opened = await simulator.api('POST', '/hedges', { body: openBody(side, 1_000, 3), idempotencyKey: side });
       expect(opened.status).toBe(200);
     }
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
     const hedges = (await simulator.api('GET', '/hedges')).body.data as Array<{ status: string }>;
-    expect(hedges.map((hedge) => hedge.status)).toEqual(sides.map(() => 'filled'));
+    expect(hedges.map((hedge) => hedge.status)).toEqual(['filled', 'filled']);
   } finally {
     await simulator.close();
   }
@@ -120,7 +117,7 @@ function expectStateFileWhole(dir: string): void {
 describe('--demo runs side by side on one state file', () => {
   it('10 parallel adds all land: each position ends at 1,000 plus every add on its side', async () => {
     const dir = configDir();
-    await seedDemoPositions(dir, 1_000, ['buy', 'sell']);
+    await seedDemoPositions(dir);
     // Ten processes on one state file, five to a side: the simulator takes one change per side at
     // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
     // hedge sends it again with the same key), so two queues of five race on the file as ten
