@@ -21,6 +21,11 @@ const refused = (status: number, code: string, details?: object) => ({
   error: { code, ...(details && { details }) },
 });
 const LIVE_KEY = 'hpk_live_AAAAAAAAAAAAAAAAAAAAAAAA';
+/** A flat account's figures once `net` USD of P&L has been booked on the starting million. */
+const flatAfter = (net: number, digits = 2) => ({
+  balance_usdc: expect.closeTo(1_000_000 + net, digits),
+  open_exposure_usd: 0,
+});
 
 describe('engine: authentication and accounts', () => {
   it('refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused', () => {
@@ -341,9 +346,7 @@ describe('engine: lists', () => {
     const closedAts = history.map((r: { closed_at: string }) => r.closed_at);
     expect([...closedAts].sort().reverse()).toEqual(closedAts);
     const net = history.reduce((sum: number, r: { net_pnl_usd: number }) => sum + r.net_pnl_usd, 0);
-    const account = get(T0, '/account');
-    expect(account.balance_usdc).toBeCloseTo(1_000_000 + net, 1);
-    expect(account.open_exposure_usd).toBe(0);
+    expect(get(T0, '/account')).toMatchObject(flatAfter(net, 1));
     expect(get(T0, '/hedges', { query: { status: 'closed', limit: '500' } })).toHaveLength(30);
 
     engine.seedHedges(KEY_B, 5, 'failed', T0);
@@ -487,9 +490,11 @@ describe('engine: hedge state machine', () => {
       notional_usd: 200_000,
       tenor_days: 1,
     });
-    const account = get(maturity + 5000, '/account');
-    expect(account.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
-    expect(account).toMatchObject({ margin_in_use_usdc: 0, open_exposure_usd: 0, available_exposure_usd: 1_000_000 });
+    expect(get(maturity + 5000, '/account')).toMatchObject({
+      ...flatAfter(record.net_pnl_usd),
+      margin_in_use_usdc: 0,
+      available_exposure_usd: 1_000_000,
+    });
   });
 
   it('settles lazily from a reloaded state, hours later, in time order', () => {
@@ -603,7 +608,7 @@ describe('engine: add, reduce, close', () => {
       expect(get(now + 1000, '/positions')).toEqual([]);
       const [record] = get(now + 1000, '/hedges/history');
       expect(record).toMatchObject({ hedge_id: hedge.id, close_reason: 'closed', notional_usd: notional });
-      expect(get(now + 1000, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+      expect(get(now + 1000, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
     }
   });
 
@@ -654,7 +659,7 @@ describe('engine: add, reduce, close', () => {
     // Fees: 0.05% of 100k open + 40k add + 70k reduce + 70k close.
     expect(record.fees_usdc).toBe(50 + 20 + 35 + 35);
     expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
-    expect(get(t, '/account').balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
+    expect(get(t, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
   });
 
   it('an add still pending at maturity never lands and is refunded', () => {
@@ -665,9 +670,7 @@ describe('engine: add, reduce, close', () => {
     const later = T0 + DAY + 120_000;
     const [record] = get(later, '/hedges/history');
     expect(record).toMatchObject({ hedge_id: id, notional_usd: 100_000, close_reason: 'settled' });
-    const account = get(later, '/account');
-    expect(account.balance_usdc).toBeCloseTo(1_000_000 + record.net_pnl_usd, 2);
-    expect(account.open_exposure_usd).toBe(0);
+    expect(get(later, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
   });
 });
 
