@@ -384,65 +384,57 @@ describe('the Link header', () => {
   });
 });
 
-/** A server's answers by the query asked, and the queries in the order they were asked. */
-function server(pages: Record<string, Partial<PageAnswer>>): {
-  fetchPage: (query: Record<string, string>) => Promise<PageAnswer>;
-  asked: string[];
-} {
+/**
+ * followPages over a server's answers (by the query asked): each page's rows and what follows it,
+ * and the queries asked in order; `stopAfter` pages, the walk is left, as a caller with enough does.
+ */
+async function walk(answers: Record<string, Partial<PageAnswer>>, query?: Record<string, string>, stopAfter = 0) {
   const asked: string[] = [];
-  return {
-    asked,
-    fetchPage: async (query) => {
-      const key = new URLSearchParams(query).toString();
-      asked.push(key);
-      const page = pages[key];
-      if (!page) throw new Error(`no page for ${key}`);
-      return { data: [], meta: {}, headers: {}, url: `${BASE}/hedges?${key}`, ...page };
-    },
-  };
-}
-
-async function walk(
-  pages: ReturnType<typeof server>,
-  options: Parameters<typeof followPages>[1] = {},
-): Promise<Array<{ rows: unknown; next: string }>> {
   const seen: Array<{ rows: unknown; next: string }> = [];
-  for await (const page of followPages(pages.fetchPage, options))
-    seen.push({ rows: page.reading.rows, next: page.next });
-  return seen;
+  const fetchPage = async (asking: Record<string, string>) => {
+    const key = new URLSearchParams(asking).toString();
+    asked.push(key);
+    if (!answers[key]) throw new Error(`no page for ${key}`);
+    return { data: [], meta: {}, headers: {}, url: `${BASE}/hedges?${key}`, ...answers[key] };
+  };
+  for await (const page of followPages(fetchPage, { query })) {
+    if (seen.push({ rows: page.reading.rows, next: page.next }) === stopAfter) break;
+  }
+  return { seen, asked };
 }
 
 describe('the one pager', () => {
   it('follows cursors with the filters kept, to a page that gives none', async () => {
-    const pages = server({
-      'status=filled': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
-      'status=filled&cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c3' } },
-      'status=filled&cursor=c3': { data: [{ id: 3 }], meta: { next_cursor: null } },
-    });
-    expect(await walk(pages, { query: { status: 'filled' } })).toEqual([
+    const { seen, asked } = await walk(
+      {
+        'status=filled': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
+        'status=filled&cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c3' } },
+        'status=filled&cursor=c3': { data: [{ id: 3 }], meta: { next_cursor: null } },
+      },
+      { status: 'filled' },
+    );
+    expect(seen).toEqual([
       { rows: [{ id: 1 }], next: 'page' },
       { rows: [{ id: 2 }], next: 'page' },
       { rows: [{ id: 3 }], next: 'none' },
     ]);
-    expect(pages.asked).toEqual(['status=filled', 'status=filled&cursor=c2', 'status=filled&cursor=c3']);
+    expect(asked).toEqual(['status=filled', 'status=filled&cursor=c2', 'status=filled&cursor=c3']);
   });
 
   it('a server that hands out a next request already made ends the walk as repeated, not a loop', async () => {
-    const pages = server({
+    const { seen, asked } = await walk({
       '': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
       'cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c2' } },
     });
-    expect((await walk(pages)).map((page) => page.next)).toEqual(['page', 'repeated']);
-    expect(pages.asked).toHaveLength(2);
+    expect([seen.map((page) => page.next), asked.length]).toEqual([['page', 'repeated'], 2]);
   });
 
   it('a caller that has enough stops the walk: no further page is asked', async () => {
-    const pages = server({
+    const answers = {
       '': { data: [{ id: 1 }], meta: { next_cursor: 'c2' } },
       'cursor=c2': { data: [{ id: 2 }], meta: { next_cursor: 'c3' } },
-    });
-    for await (const page of followPages(pages.fetchPage)) if (page.reading.rows?.length) break;
-    expect(pages.asked).toEqual(['']);
+    };
+    expect((await walk(answers, undefined, 1)).asked).toEqual(['']);
   });
 });
 
