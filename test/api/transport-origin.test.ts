@@ -24,23 +24,24 @@ import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { T0 } from '../support/engine.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
 import { until } from '../support/polling.js';
-import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { startSimulator, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
 
-describe("one origin: the transport refuses a request whose URL is not at the base URL's origin", () => {
-  let simulator: Simulator;
-  let other: OtherOrigin;
-  beforeAll(async () => {
-    simulator = await startSimulator({ preset: 'plain' });
-    other = await startOtherOrigin();
-  });
-  afterAll(async () => {
-    await closeClients();
-    await other.close();
-    await simulator.close();
-  });
+const start = useSimulators();
+const others: OtherOrigin[] = [];
+afterEach(async () => {
+  await Promise.all(others.splice(0).map((other) => other.close()));
+});
+/** A simulator on 127.0.0.1, and a second origin on 127.0.0.2 that records anything it is sent. */
+async function twoOrigins(options?: SimulatorOptions) {
+  const other = await startOtherOrigin();
+  others.push(other);
+  return { simulator: await start(options), other };
+}
 
+describe("one origin: the transport refuses a request whose URL is not at the base URL's origin", () => {
   it('a path glued to a base URL without a path that names another host (@127.0.0.2:port/…) is refused: neither server sees a request', async () => {
+    const { simulator, other } = await twoOrigins({ preset: 'plain' });
     // The base URL of the review: scheme, host and port, no path.
     const bare = { ...simulator.sandbox, baseUrl: `http://127.0.0.1:${simulator.sandbox.port}` };
     const { client, sleeps } = clientFor(bare);
@@ -275,17 +276,9 @@ describe('the connect timeout', () => {
 // end to end: the real binary against the simulator on 127.0.0.1, with a second HTTP server on
 // 127.0.0.2 (another origin) that records anything it receives. What is asserted is what the two
 // servers saw.
-const start = useSimulators();
-const others: OtherOrigin[] = [];
-afterEach(async () => {
-  await Promise.all(others.splice(0).map((other) => other.close()));
-});
-
 describe('one origin', () => {
   it('an injected journal row `api POST @127.0.0.2:port/steal` is not sent by hedge resume (base URL without a path): exit 2 naming the row, neither server sees a request', async () => {
-    const t = await start();
-    const other = await startOtherOrigin();
-    others.push(other);
+    const { simulator: t, other } = await twoOrigins();
     // The base URL of the review: no path, so a path glued to it can name another host.
     const bare = `http://127.0.0.1:${t.sandbox.port}`;
     const path = `@127.0.0.2:${other.port}/steal`;
@@ -327,9 +320,7 @@ describe('one origin', () => {
   });
 
   it("a fresh `hedge api` of the same path goes to the base URL's own host, never the other one", async () => {
-    const t = await start();
-    const other = await startOtherOrigin();
-    others.push(other);
+    const { simulator: t, other } = await twoOrigins();
     const result = await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], {
       env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` },
     });
