@@ -42,7 +42,9 @@ describe('learning the add/reduce amount from the server', () => {
     // A new key for the second send: the refused one stands for a request that did nothing.
     expect(adds[0].idempotencyKey).not.toBe(adds[1].idempotencyKey);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.notionalUsd).toBe(15_000);
-    expect(first.stderr).toMatch(/Learned from the server: the add\/reduce amount goes as `notional_change_usd`/);
+    expect(first.stderr).toMatch(
+      /Learned from the server: the add\/reduce amount goes as `notional_change_usd` \(.*\); kept for /,
+    );
 
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
     const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);

@@ -9,7 +9,7 @@
 //     own; other commands run one after another in a recorded process (loadedInOrder).
 // A positive control proves the recording sees lazily imported chunks and their packages.
 // Structure only: nothing here measures time (that is `npm run bench`).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -75,18 +75,26 @@ type Loads = ReturnType<typeof loadsOf>;
 type Loaded = Loads & { code: number | null; stdout: string };
 
 let runs = 0;
-/** A recorded start of bin/hedge.js. */
-function loadedBy(args: string[], extraEnv: Record<string, string> = {}): Loaded {
+/** `node --import <recorder> script …args`: its code and output, and the lines of its load log. */
+async function recorded(script: string, args: string[], env: Record<string, string>) {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
-  const env = { ...baseEnv(work.path), ...extraEnv, HEDGE_LOAD_LOG: log };
-  const child = spawnSync(process.execPath, ['--import', pathToFileURL(registerFile).href, HEDGE_BIN, ...args], {
-    env,
+  const child = spawn(process.execPath, ['--import', pathToFileURL(registerFile).href, script, ...args], {
+    env: { ...baseEnv(work.path), ...env, HEDGE_LOAD_LOG: log },
     cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 20_000,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  return { code: child.status, stdout: child.stdout, ...loadsOf(readFileSync(log, 'utf8').split('\n')) };
+  const output = { stdout: '', stderr: '' };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, ...output, entries: readFileSync(log, 'utf8').split('\n') };
+}
+
+/** A recorded start of bin/hedge.js. */
+async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
+  const { entries, ...run } = await recorded(HEDGE_BIN, args, env);
+  return { ...run, ...loadsOf(entries) };
 }
 
 function loadsOf(entries: readonly string[]) {
@@ -123,7 +131,7 @@ const { main } = await import(${JSON.stringify(pathToFileURL(join(DIST, 'cli.js'
 const cache = createRequire(import.meta.url).cache;
 const collect = (stream) => { let text = ''; stream.setEncoding('utf8').on('data', (chunk) => (text += chunk)); return () => text; };
 const results = [];
-for (const { args, env } of JSON.parse(readFileSync(process.env.HEDGE_DRIVER_RUNS, 'utf8'))) {
+for (const { args, env } of JSON.parse(readFileSync(process.argv[2], 'utf8'))) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -139,7 +147,7 @@ for (const { args, env } of JSON.parse(readFileSync(process.env.HEDGE_DRIVER_RUN
   const natives = process.moduleLoadList.filter((name) => name.startsWith('NativeModule ')).map((name) => 'native:' + name.slice(13));
   appendFileSync(process.env.HEDGE_LOAD_LOG, [...Object.keys(cache), ...natives, '#ran'].join('\\n') + '\\n');
 }
-writeFileSync(process.env.HEDGE_DRIVER_RUNS, JSON.stringify(results));
+writeFileSync(process.argv[2], JSON.stringify(results));
 `,
 );
 
@@ -151,30 +159,15 @@ type Recorded = Loaded & { stderr: string; mapped?: boolean; added: Omit<Loads, 
 
 /**
  * Runs commands in one recorded process, in order: each run's `env` is main()'s; `processEnv` is
- * added to the process's own; `mapped` names a shared object to look for after each run.
+ * added to the process's own (HEDGE_DRIVER_MAPPED names a shared object to look for after each run).
  */
 async function loadedInOrder(
   commands: Array<{ args: string[]; env: Record<string, string> }>,
-  { processEnv = {}, mapped }: { processEnv?: Record<string, string>; mapped?: string } = {},
+  processEnv: Record<string, string> = {},
 ): Promise<Recorded[]> {
-  const log = join(work.path, `load-${(runs += 1)}.log`);
-  const spec = `${log}.runs.json`;
-  writeFileSync(log, '');
+  const spec = join(work.path, `runs-${runs}.json`);
   writeFileSync(spec, JSON.stringify(commands));
-  const child = spawn(process.execPath, ['--import', pathToFileURL(registerFile).href, driverFile], {
-    env: {
-      ...baseEnv(work.path),
-      ...processEnv,
-      HEDGE_LOAD_LOG: log,
-      HEDGE_DRIVER_RUNS: spec,
-      ...(mapped ? { HEDGE_DRIVER_MAPPED: mapped } : {}),
-    },
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, stderr, entries } = await recorded(driverFile, [spec], processEnv);
   expect(code, stderr).toBe(0);
   const results = JSON.parse(readFileSync(spec, 'utf8')) as Array<{
     code: number;
@@ -182,7 +175,6 @@ async function loadedInOrder(
     stderr: string;
     mapped?: boolean;
   }>;
-  const entries = readFileSync(log, 'utf8').split('\n');
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
   expect(marks).toHaveLength(commands.length);
   return results.map((result, index) => {
@@ -433,14 +425,14 @@ describe('a real start', () => {
     for (const heavy of HEAVY) expect(has(loaded.packages, heavy), heavy).toBe(false);
   });
 
-  it("the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", () => {
-    const launcher = loadedBy(['--help']);
+  it("the launcher's `hedge --help` (dist/help.txt) is the front door's at 80 columns; at another width the front door prints it", async () => {
     // HEDGE_FORCE_TTY=0 keeps the launcher out of it: the same 80 columns, printed by dist/cli.js.
-    const front = loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
+    const launcher = await loadedBy(['--help']);
+    const front = await loadedBy(['--help'], { HEDGE_FORCE_TTY: '0' });
+    const wider = await loadedBy(['--help'], { COLUMNS: '120' });
     expect(front.distFiles).toContain('cli.js');
     expect([launcher.code, front.code, launcher.stdout]).toEqual([0, 0, front.stdout]);
     expect(launcher.stdout).toMatch(/^Usage: hedge <command>/);
-    const wider = loadedBy(['--help'], { COLUMNS: '120' });
     expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
   });
 
@@ -481,7 +473,7 @@ describe('a real start', () => {
           { args, env: baseEnv(profileIn('key-in-file', { api_key: 'hpk_test_StartupKeyInTheFile000001' })) },
           { args, env: { ...baseEnv(profileIn('key-in-keyring', { key_keyring: 'd@startup' })), ...busEnv } },
         ],
-        { processEnv: busEnv, mapped: 'keyring.' },
+        { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
       );
       // The command ran (the front and its lazily loaded chunks), with its key from the file.
       expect(file!.distFiles).toContain('cli.js');

@@ -8,7 +8,7 @@
 // offer after `hedge PATH ` (its subcommands) and after `hedge PATH --` (its long options and the
 // global ones) is exactly what the manifest declares, so no script completes a command or an option
 // the manifest does not have, nor misses one. A shell that is not installed is reported skipped.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import type { CommandSpec, OptionSpec } from '../../src/cli/runner/command-spec.js';
 import { completionScript } from '../../src/cli/completion-scripts.js';
 import { ROOT } from '../support/hedge-cli.js';
-import { bashComplete, hasShell, scriptFile } from './shell-completion.js';
+import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 const NO_FISH = !hasShell('fish');
@@ -92,21 +92,9 @@ describe.each(SHELLS)('hedge.%s', (shell) => {
   });
 });
 
-/** What fish offers after each line, as bashComplete gives bash's. */
-function fishComplete(lines: string[]): string[][] {
-  const program = `source $argv[1]; for line in $argv[2..-1]; echo (complete -C "$line" | string replace -r '\\t.*' ''); end`;
-  return execFileSync('fish', ['--no-config', '-c', program, scriptFile('fish'), ...lines], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
-  })
-    .replace(/\n$/, '')
-    .split('\n')
-    .map((line) => line.split(' ').filter(Boolean));
-}
-
 describe.each([
   { shell: 'bash', complete: (lines: string[]) => bashComplete(lines, { HOME: '/nonexistent' }), skip: false },
-  { shell: 'fish', complete: fishComplete, skip: NO_FISH },
+  { shell: 'fish', complete: (lines: string[]) => fishComplete(lines, { HOME: '/nonexistent' }), skip: NO_FISH },
 ])(
   "$shell completes the manifest's tree, both ways (a real shell; skipped when not installed)",
   ({ complete, skip }) => {

@@ -19,25 +19,20 @@ const failure = () =>
   });
 
 describe('describeFailure', () => {
-  it.each(['cli', 'agent'] as const)('puts --demo into every hedge command of the hint once (%s)', (origin) => {
-    const ctx = context({ demo: true }, origin);
-    expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')]).toEqual([
-      'See `hedge --demo journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
-      'hedge --demo journal',
-    ]);
-  });
-
-  it.each(['cli', 'agent'] as const)('puts --profile NAME in as hedgeCommand does (%s)', (origin) => {
-    const ctx = context({ profile: 'ops' }, origin);
-    expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')]).toEqual([
-      'See `hedge --profile ops journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
-      'hedge --profile ops journal',
-    ]);
-  });
-
-  it('leaves the hint alone when no flag chose the environment', () => {
-    expect(describeFailure(failure(), context({}, 'agent').globals).hint).toBe(
-      'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
-    );
-  });
+  it.each([
+    ['--demo', { demo: true }, 'hedge --demo journal'],
+    ['--profile NAME', { profile: 'ops' }, 'hedge --profile ops journal'],
+    ['nothing (no flag chose the environment)', {}, 'hedge journal'],
+  ] as const)(
+    'puts %s into every hedge command of the hint once, as hedgeCommand does (cli and agent)',
+    (_flag, globals, journal) => {
+      for (const origin of ['cli', 'agent'] as const) {
+        const ctx = context(globals, origin);
+        expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')], origin).toEqual([
+          `See \`${journal}\`, then \`hedge --demo resume a_1\` or \`hedge --profile desk whoami\`.`,
+          journal,
+        ]);
+      }
+    },
+  );
 });

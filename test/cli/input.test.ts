@@ -6,7 +6,6 @@ import {
   idMatches,
   parseLimit,
   parseMarket,
-  parseNotional,
   parseSide,
   parseStatus,
   parseTenor,
@@ -46,21 +45,6 @@ describe('side', () => {
       'side: "hold" is not allowed; expected buy or sell.',
     ]);
     expect(refusal(() => parseSide('long'))).toMatch(/^side: /);
-  });
-});
-
-// The grammar every USD amount shares (10k, 1.5m, separators, what is refused): usd-amounts.test.ts.
-describe('notional', () => {
-  it.each([
-    ['2.5K', 2_500],
-    ['0.01', 0.01],
-    ['1,000,000', 1_000_000],
-  ])('%s → %d', (raw, value) => {
-    expect(parseNotional(raw)).toBe(value);
-  });
-
-  it.each(['0', '-5', 'abc', '1e400', '1e5', 'Infinity', 'NaN', '', '10 000', '1,0000'])('refuses %j', (raw) => {
-    expect(refusal(() => parseNotional(raw))).toMatch(/^notional: /);
   });
 });
 

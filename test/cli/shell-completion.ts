@@ -17,16 +17,19 @@ const BASH = [
   'done',
 ].join('\n');
 
-/**
- * What bash's `_hedge` offers after each line (words split on spaces; a trailing space means an
- * empty current word), each as the words offered, in the order offered.
- */
-export function bashComplete(lines: string[], env: Record<string, string>): string[][] {
-  return execFileSync('bash', ['--norc', '--noprofile', '-c', BASH, 'bash', scriptFile('bash'), ...lines], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-  })
+const FISH = `source $argv[1]; for line in $argv[2..-1]; echo (complete -C "$line" | string replace -r '\\t.*' ''); end`;
+
+/** Runs a shell on the lines: what it offered after each, as its words in the order offered. */
+const offered = (shell: string, args: string[], env: Record<string, string>) =>
+  execFileSync(shell, args, { encoding: 'utf8', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env } })
     .replace(/\n$/, '')
     .split('\n')
     .map((line) => line.split(' ').filter(Boolean));
-}
+
+/** What bash's `_hedge` offers after each line (words split on spaces; a trailing space means an empty current word). */
+export const bashComplete = (lines: string[], env: Record<string, string>) =>
+  offered('bash', ['--norc', '--noprofile', '-c', BASH, 'bash', scriptFile('bash'), ...lines], env);
+
+/** What fish offers after each line (`complete -C`). */
+export const fishComplete = (lines: string[], env: Record<string, string>) =>
+  offered('fish', ['--no-config', '-c', FISH, scriptFile('fish'), ...lines], env);

@@ -34,6 +34,9 @@ const GRAMMAR: Array<[string, number]> = [
   ['1,234.56', 1_234.56],
   ['.5', 0.5],
   ['1.2bn', 1_200_000_000],
+  ['2.5K', 2_500],
+  ['0.01', 0.01],
+  ['1,000,000', 1_000_000],
 ];
 
 describe('every USD argument and option', () => {
@@ -52,22 +55,37 @@ describe('every USD argument and option', () => {
       expect(read(raw)).toBe(expected);
     });
 
-    it.each(['1,0,0', '1000,000', '1,000_000', '10,00', '1e3', '0x10', '5 usd', 'lots', '1.5x', '0.001', '2000000m'])(
-      'refuses %j: one line naming it, exit 2',
-      (raw) => {
-        let refusal: unknown;
-        try {
-          read(raw);
-        } catch (error) {
-          refusal = error;
-        }
-        expect(refusal).toBeInstanceOf(UsageError);
-        const message = (refusal as Error).message;
-        expect(message.startsWith(`${name}: `), message).toBe(true);
-        expect(message).not.toContain('\n');
-        expect(describeError(refusal).exitCode).toBe(2);
-      },
-    );
+    it.each([
+      '1,0,0',
+      '1000,000',
+      '1,000_000',
+      '10,00',
+      '1,0000',
+      '10 000',
+      '1e3',
+      '1e400',
+      '0x10',
+      '5 usd',
+      'lots',
+      '1.5x',
+      '0.001',
+      '2000000m',
+      'Infinity',
+      'NaN',
+      '',
+    ])('refuses %j: one line naming it, exit 2', (raw) => {
+      let refusal: unknown;
+      try {
+        read(raw);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(UsageError);
+      const message = (refusal as Error).message;
+      expect(message.startsWith(`${name}: `), message).toBe(true);
+      expect(message).not.toContain('\n');
+      expect(describeError(refusal).exitCode).toBe(2);
+    });
   });
 
   it('which amounts each takes: a notional and a limit are positive, a tolerance and a headroom 0 or more, a P&L threshold signed', () => {
