@@ -152,7 +152,7 @@ function keysByHeader(resource: Resource): Map<string, string> {
  * does not, name each id it cut, and keep the first of its priorities (a prefix: no column hidden
  * before one shown).
  */
-function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource?: Resource): string[] {
+function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource: Resource): string[] {
   const where = `${name} at ${cols}`;
   expect(wide.hidden, `${name}: the wide table hides nothing`).toEqual([]);
   const missing = wide.headers.filter((header) => !table.headers.includes(header));
@@ -168,7 +168,6 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
     );
     if (cut) expect(table.shortened.length, `${where}: ${table.headers[column]} cut, not named`).toBeGreaterThan(0);
   });
-  if (resource === undefined) return table.headers;
   const byHeader = keysByHeader(resource);
   const shown = table.headers.map((header) => byHeader.get(header) ?? header);
   const all = wide.headers.map((header) => byHeader.get(header) ?? header);
