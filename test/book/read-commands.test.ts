@@ -16,7 +16,7 @@ import {
   quoteSchema,
 } from '../../src/platform/api/schemas.js';
 import { exits, ok as succeeded } from '../support/cli-runs.js';
-import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import type { HedgeArgs, RunResult } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, pinnedClockEnv, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 import { printedLines as lines } from '../support/output/text.js';
@@ -34,16 +34,13 @@ const wireHistorySchema = z.extend(historyRecordSchema, {
 });
 
 let simulator: Simulator;
-let config: { path: string; remove: () => void };
 let buyId: string;
 let sellId: string;
 /** Each hedge's deal reference (GET /hedges): what a position's `client_reference` column is joined from. */
 let referenceOfHedge = new Map<string, unknown>();
 
-type Run = Awaited<ReturnType<typeof runHedge>>;
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
-const hedge = (args: HedgeArgs, env = {}) =>
-  runHedge(args, { env: { ...simulator.env, ...pinnedClockEnv(simulator), ...env }, configDir: config.path });
+const hedge = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 /** What a run that must exit 0 printed. */
 async function ok(args: HedgeArgs) {
   const result = await hedge(args);
@@ -101,18 +98,16 @@ beforeAll(async () => {
   sandbox.clock.advance(3_600_000);
   const sell = { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 };
   sellId = (await apiData(sandbox, 'POST', '/hedges', sell)).id;
-  config = tempDir();
   const hedges = await apiData(simulator, 'GET', '/hedges?limit=500');
   referenceOfHedge = new Map(hedges.map((entry: any) => [entry.id, entry.client_reference]));
 });
 
 afterAll(async () => {
   await simulator?.close();
-  config?.remove();
 });
 
 /** What a list's --json, plain and table runs gave, for the checks of that list alone. */
-type Shown = { records: any[]; plain: Run; tty: Run };
+type Shown = { records: any[]; plain: RunResult; tty: RunResult };
 type List = { schema: z.ZodMiniType; wire: string; columns: string[]; more?: (shown: Shown) => unknown };
 const PRICE: List = {
   schema: z.array(priceSchema),
