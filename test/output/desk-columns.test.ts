@@ -1,14 +1,15 @@
 // What a desk needs stays on the screen: every list and --watch view drawn on a real
 // terminal (a pseudo-terminal) at 60, 80 and 120 columns, against a simulator whose book was made
 // through the CLI (so that the journal knows it: an open, a reduce and a close of one hedge, a
-// long-ish reference on another). On every screen: no line wider than the terminal; every column a
-// wide terminal shows and this one does not is named under its table (`Hidden at …`), and every id
-// cut in the middle too (`shortened: …`); the columns kept are the first of the list's priorities
-// (docs/output.md's tables); no id is shown whole while an amount is left out — and the issue's
-// own demands: at 80 columns positions keep entry and
+// 31-character reference on a closed and an open one). On every screen: no line wider than the
+// terminal; every column a wide terminal shows and this one does not is named under its table
+// (`Hidden at …`), and every id cut in the middle too (`shortened: …`); the columns kept are the
+// first of the list's priorities (docs/output.md's tables); no id is shown whole while an amount is
+// left out — and the issue's own demands: at 80 columns positions keep entry and
 // time left, history the closing date, entry, exit and net P&L, the journal side and notional,
 // markets both sides' capacity; at 60 net P&L is never the one left out; the exposures schedule's
-// reason is never cut inside a word; a note about a column is said only under a table showing it.
+// reason is never cut inside a word; a note about a column is said only under a table showing it;
+// a reference is whole wherever the terminal has room for it.
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ import { ok } from '../support/cli-runs.js';
 const WIDTHS = [60, 80, 120] as const;
 /** Wide enough that no table leaves anything out: what each list can show. */
 const WIDE = 400;
-const LONG_REF = 'DEAL-2026-11-0042';
+const LONG_REF = 'DEAL-2026-11-ACME-TREASURY-0042';
 const EXPOSURES_FILE = `${ROOT}/docs/examples/exposures.csv`;
 
 let simulator: Simulator;
@@ -76,6 +77,9 @@ async function run(args: string[]): Promise<string> {
 beforeAll(async () => {
   simulator = await startSimulator();
   await run(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42', '--json']);
+  // A long reference on a closed hedge (in the history) and on the open sell (in positions).
+  await run(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', LONG_REF, '--json']);
+  await run(['close', MARKET, 'sell', '--json']);
   // A hedge reduced while open, then closed: its history record's P&L is its whole life's.
   resizedId = (
     JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])) as {
@@ -152,7 +156,7 @@ function keysByHeader(resource: Resource): Map<string, string> {
  * does not, name each id it cut, and keep the first of its priorities (a prefix: no column hidden
  * before one shown).
  */
-function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource?: Resource): string[] {
+function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource: Resource): string[] {
   const where = `${name} at ${cols}`;
   expect(wide.hidden, `${name}: the wide table hides nothing`).toEqual([]);
   const missing = wide.headers.filter((header) => !table.headers.includes(header));
@@ -168,7 +172,6 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
     );
     if (cut) expect(table.shortened.length, `${where}: ${table.headers[column]} cut, not named`).toBeGreaterThan(0);
   });
-  if (resource === undefined) return table.headers;
   const byHeader = keysByHeader(resource);
   const shown = table.headers.map((header) => byHeader.get(header) ?? header);
   const all = wide.headers.map((header) => byHeader.get(header) ?? header);
@@ -299,6 +302,21 @@ describe('notes under a table are about what it shows', () => {
       expect(carry, `${cols}`).toBe(cols === 80);
       expect(lines.join(' ').includes('Carry per day of the notional'), `${cols}:\n${lines.join('\n')}`).toBe(carry);
     }
+  });
+});
+
+describe('a reference is never cut where the terminal has room', () => {
+  it('positions and history at 160 columns show a 31-character reference whole; at 30 it is cut with …', async () => {
+    // A side's row or a history row, not the lines of a side's hedges under it.
+    const rows = async (args: string[], cols: number) =>
+      (await screenOf(args, cols)).filter((line) => !line.startsWith('  └ '));
+    for (const args of [['positions'], ['history']])
+      expect(
+        (await rows(args, 160)).filter((line) => line.includes(LONG_REF)),
+        args[0],
+      ).toHaveLength(1);
+    // Too narrow for it whole: cut at the end, never dropped before the columns after it.
+    expect((await rows(['positions'], 30)).filter((line) => /DEAL-20\S*…/.test(line))).toHaveLength(1);
   });
 });
 

@@ -9,7 +9,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
-import { runHedge } from '../support/hedge-cli.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -128,9 +127,7 @@ describe('hostile text in a pipe', () => {
     'read %i: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
     async (_index, read) => {
       const [plain, json] = await Promise.all(
-        [read.args(), [...read.args(), '--json']].map((args) =>
-          runHedge(args, { configDir: simulator.configDir, env: simulator.env }),
-        ),
+        [read.args(), [...read.args(), '--json']].map((args) => simulator.hedge(args)),
       );
       for (const result of [plain, json]) {
         expect(result!.code, result!.stderr).toBe(read.code);
@@ -145,7 +142,7 @@ describe('hostile text in a pipe', () => {
   it('--json parses back to the exact strings the server sent', async () => {
     const [markets, hedges, history, positions, missing] = await Promise.all(
       [['markets'], ['hedges'], ['history'], ['positions'], ['hedges', 'hdg_nosuchhedge0000000000000']].map((args) =>
-        runHedge([...args, '--json'], { configDir: simulator.configDir, env: simulator.env }),
+        simulator.hedge([...args, '--json']),
       ),
     );
     const marketList = JSON.parse(markets!.stdout) as Array<Record<string, unknown>>;
@@ -168,13 +165,17 @@ describe('hostile text in a pipe', () => {
 
   it('a --ref with control characters is refused in a pipe too, the message on one safe line', async () => {
     const writes = simulator.writes().length;
-    const result = await runHedge(
-      ['open', MARKET, 'buy', '1000', '--tenor', '1', '--ref', `x${HOSTILE_TEXT}`, '--yes'],
-      {
-        configDir: simulator.configDir,
-        env: simulator.env,
-      },
-    );
+    const result = await simulator.hedge([
+      'open',
+      MARKET,
+      'buy',
+      '1000',
+      '--tenor',
+      '1',
+      '--ref',
+      `x${HOSTILE_TEXT}`,
+      '--yes',
+    ]);
     expect([result.code, result.stdout]).toEqual([2, '']);
     // Shown escaped (as a quoted string: `\u001b`), on one line.
     expect(result.stderr).toMatch(/^hedge: --ref: "x\\u001b\]0;pwned\\u0007[^\n]*\n$/);

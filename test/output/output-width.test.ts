@@ -7,14 +7,13 @@ import { parse } from 'csv-parse/sync';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStore } from '../support/config-store.js';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { ok } from '../support/cli-runs.js';
 
 let simulator: Simulator;
-let config: { path: string; remove: () => void };
 let profiles: { path: string; remove: () => void };
 let buyId: string;
 
@@ -26,7 +25,7 @@ function env(): Record<string, string> {
  * The command on a terminal `cols` wide: what it showed (stdout and stderr, as the terminal has them)
  * and its exit code. Drawn in-process as on a terminal; `real`: on a pseudo-terminal.
  */
-function onTerminal(args: string[], cols: number, configDir = config.path, real = false): Promise<Screen> {
+function onTerminal(args: string[], cols: number, configDir = simulator.configDir, real = false): Promise<Screen> {
   return drawScreen({ configDir, args, env: env(), cols, rows: 60, real });
 }
 
@@ -49,9 +48,8 @@ beforeAll(async () => {
   ).id;
   simulator.sandbox.clock.advance(3_600_000);
   await apiData(simulator, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 });
-  config = tempDir();
   // One action through the CLI: the screens below are of the book it left.
-  ok(await runHedge('add USDTNGN buy 5000 --no-wait', { env: env(), configDir: config.path }));
+  ok(await simulator.hedge('add USDTNGN buy 5000 --no-wait', { env: pinnedClockEnv(simulator) }));
   profiles = tempDir();
   writeStore(profiles.path, {
     current: 'desk',
@@ -73,7 +71,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await simulator?.close();
-  config?.remove();
   profiles?.remove();
 });
 
@@ -101,7 +98,7 @@ describe.each([80, 120])('at %i columns', (cols) => {
   it('a hedge card fits, its hashes shortened on screen and whole in --format csv', async () => {
     const [{ screen, code }, csv] = await Promise.all([
       onTerminal(['hedges', buyId], cols),
-      runHedge(`hedges ${buyId} --format csv`, { env: env(), configDir: config.path }),
+      simulator.hedge(`hedges ${buyId} --format csv`, { env: pinnedClockEnv(simulator) }),
     ]);
     expect(code, screen).toBe(0);
     expect(widest(screen), screen).toBeLessThanOrEqual(cols);
@@ -126,7 +123,7 @@ describe.each([80, 120])('at %i columns', (cols) => {
 
 it('on a real terminal (its width read from the terminal itself) the card is the screen drawn in-process', async () => {
   const [real, drawn] = await Promise.all([
-    onTerminal(['hedges', buyId], 80, config.path, true),
+    onTerminal(['hedges', buyId], 80, simulator.configDir, true),
     onTerminal(['hedges', buyId], 80),
   ]);
   expect(real.code, real.screen).toBe(0);

@@ -5,7 +5,7 @@
 // clock) are reviewed snapshots.
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
@@ -17,11 +17,9 @@ const WIDTHS = [80, 100, 120, 160] as const;
 const WIDE = 400;
 
 let simulator: Simulator;
-let config: { path: string; remove: () => void };
 
-function env(): Record<string, string> {
-  return { ...simulator.env, ...pinnedClockEnv(simulator) };
-}
+/** The command with the CLI's clock pinned to the simulator's (`env` added). */
+const run = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 
 const SCREENS: string[][] = [
   ['positions'],
@@ -38,14 +36,20 @@ const maskJournalIds = (screen: string): string => screen.replace(/\b(a_[0-9a-z]
 
 /** Drawn in-process as on a terminal. */
 function onTerminal(args: string[], cols: number): Promise<Screen> {
-  return drawScreen({ configDir: config.path, args, env: env(), cols, rows: 60 });
+  return drawScreen({
+    configDir: simulator.configDir,
+    args,
+    env: { ...simulator.env, ...pinnedClockEnv(simulator) },
+    cols,
+    rows: 60,
+  });
 }
 
 /** Every word the command can show: its screen with room for everything, and its TSV header (the keys a note names). */
 async function wordsOf(args: string[]): Promise<Set<string>> {
   const [wide, tsv] = await Promise.all([
-    runHedge(args, { env: { ...env(), HEDGE_FORCE_TTY: '1', COLUMNS: String(WIDE) }, configDir: config.path }),
-    runHedge([...args, '--format', 'tsv'], { env: env(), configDir: config.path }),
+    run(args, { HEDGE_FORCE_TTY: '1', COLUMNS: String(WIDE) }),
+    run([...args, '--format', 'tsv']),
   ]);
   expect(wide.code, wide.stderr).toBe(0);
   const words = new Set(`${wide.stdout}\n${wide.stderr}`.split(/\s+/).filter(Boolean));
@@ -87,21 +91,14 @@ beforeAll(async () => {
     client_reference: 'DEAL-42',
   });
   simulator.sandbox.clock.advance(3_600_000);
-  config = tempDir();
   // Two actions through the CLI, so that the journal lists them (one with a reference).
-  ok(
-    await runHedge('open USDTNGN sell 10000 --tenor 3 --ref DESK-7 --no-wait', {
-      env: env(),
-      configDir: config.path,
-    }),
-  );
-  ok(await runHedge('add USDTNGN buy 5000 --no-wait', { env: env(), configDir: config.path }));
+  ok(await run('open USDTNGN sell 10000 --tenor 3 --ref DESK-7 --no-wait'));
+  ok(await run('add USDTNGN buy 5000 --no-wait'));
   simulator.sandbox.clock.advance(60_000);
 });
 
 afterAll(async () => {
   await simulator?.close();
-  config?.remove();
 });
 
 describe.each(SCREENS.map((args) => [args.join(' '), args] as const))('%s', (_name, args) => {
@@ -122,15 +119,11 @@ describe.each(SCREENS.map((args) => [args.join(' '), args] as const))('%s', (_na
 
 describe('the deal reference', () => {
   it('--ref filters every list the same way', async () => {
-    const run = (args: string[]) =>
-      runHedge([...args, '--ref', 'DESK-7', '--json'], { env: env(), configDir: config.path });
-    const [positions, hedges, maturities, journal, history] = await Promise.all([
-      run(['positions']),
-      run(['hedges']),
-      run(['maturities']),
-      run(['journal']),
-      run(['history']),
-    ]);
+    const [positions, hedges, maturities, journal, history] = await Promise.all(
+      ['positions', 'hedges', 'maturities', 'journal', 'history'].map((list) =>
+        run([list, '--ref', 'DESK-7', '--json']),
+      ),
+    );
     for (const result of [positions, hedges, maturities, journal, history]) expect(result.code, result.stderr).toBe(0);
     expect([
       (JSON.parse(positions.stdout) as Array<{ side: string }>).map((row) => row.side),

@@ -73,7 +73,7 @@ describe('terminalColumns', () => {
 });
 
 describe('displayWidth', () => {
-  it('ignores colour codes and counts wide characters as two', () => {
+  it('ignores colour codes and counts wide characters as two; ASCII, our colours and our narrow symbols in tables are one column each', () => {
     for (const [value, expected] of [
       ['USDTNGN', 7],
       [`${RED}buy${FG_OFF}`, 3],
@@ -82,6 +82,11 @@ describe('displayWidth', () => {
       ['😀', 2],
       ['👩‍💻', 2],
       ['', 0],
+      ['1,530.33', 8],
+      [`${RED}-8.35${FG_OFF}`, 5],
+      ['0x5f12…157b — ─│·', 17],
+      ['取引', 4],
+      [`${BOLD}取引${BOLD_OFF}`, 4],
     ] as const)
       expect(displayWidth(value), String(value)).toBe(expected);
   });
@@ -263,19 +268,5 @@ describe('wrapWords', () => {
 
   it('returns an empty string for empty text', () => {
     expect(wrapWords('', 40)).toBe('');
-  });
-});
-
-describe('displayWidth on what tables hold', () => {
-  it('counts ASCII, our colours and our narrow symbols as one column each, and the rest as string-width does', () => {
-    for (const [value, expected] of [
-      ['1,530.33', 8],
-      [`${RED}-8.35${FG_OFF}`, 5],
-      ['0x5f12…157b — ─│·', 17],
-      ['取引', 4],
-      [`${BOLD}取引${BOLD_OFF}`, 4],
-      ['👩‍💻', 2],
-    ] as const)
-      expect(displayWidth(value), String(value)).toBe(expected);
   });
 });

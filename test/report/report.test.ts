@@ -236,7 +236,7 @@ describe('hedge report', () => {
     );
   });
 
-  it('--html FILE: one self-contained page whose totals are the JSON totals', async () => {
+  it('--html FILE: one self-contained page whose totals are the JSON totals; the closed hedges with reference, entry and exit rate, notional and amount locked, each totals cell the sum of its column to the cent', async () => {
     const path = join(files.path, 'report.html');
     const result = await cli(`report --by month --html ${path} --json`);
     const report = okJson(result);
@@ -255,6 +255,31 @@ describe('hedge report', () => {
     for (const named of ['TEST', 'a simulator on this machine']) expect(html).toContain(named);
     const { port, apiKey } = trading.sandbox;
     for (const secret of [String(port), apiKey, apiKey.slice(-12)]) expect(html).not.toContain(secret);
+    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1];
+    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
+    for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
+      expect(heads).toContain(title);
+    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1];
+    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
+      [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
+    );
+    expect(rows).toHaveLength(4);
+    const history = engineHistory();
+    for (const record of history) {
+      // The id is shortened on the page (as in the terminal), whole in its title.
+      const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
+      expect(row[2]).toBe(record.client_reference ?? '—');
+      expect(Number(row[6].replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
+      expect(Number(row[7].replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
+    }
+    const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
+    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1].matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
+      (match) => match[1],
+    );
+    // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
+    for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
+      expect(sumCents(rows.map((cells) => number(cells[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
+    }
   });
 
   it('on an 80-column terminal: a table that fits, a bar per group and a sparkline', async () => {
@@ -356,37 +381,6 @@ describe('hedge report reconciles deal by deal', () => {
     expect(dealLines).toHaveLength(4);
     for (const reference of ['DEAL-A', 'DEAL-B', 'DEAL-D']) expect(lines.join('\n')).toContain(reference);
     expect(sumCents(dealLines.map(netOf))).toBe(cents(netOf(lines.find((line) => line.startsWith('Total'))!)));
-  });
-
-  it('--html: the closed hedges with reference, entry and exit rate, notional and amount locked; each totals cell is the sum of its column to the cent', async () => {
-    const path = join(files.path, 'deals.html');
-    ok(await cli(`report --html ${path}`));
-    const html = readFileSync(path, 'utf8');
-    const table = /<table class="hedges">([\s\S]*?)<\/table>/.exec(html)![1];
-    const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
-    for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
-      expect(heads).toContain(title);
-    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1];
-    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
-      [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
-    );
-    expect(rows).toHaveLength(4);
-    const history = engineHistory();
-    for (const record of history) {
-      // The id is shortened on the page (as in the terminal), whole in its title.
-      const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
-      expect(row[2]).toBe(record.client_reference ?? '—');
-      expect(Number(row[6].replace(/,/g, ''))).toBe(Number(record.entry_price.toFixed(2)));
-      expect(Number(row[7].replace(/,/g, ''))).toBe(Number(record.exit_price.toFixed(2)));
-    }
-    const number = (text: string) => Number(text.replace(/<[^>]+>/g, '').replace(/[,+]/g, ''));
-    const foot = [.../<tfoot>([\s\S]*?)<\/tfoot>/.exec(table)![1].matchAll(/<th[^>]*>(.*?)<\/th>/g)].map(
-      (match) => match[1],
-    );
-    // Columns 8 to 13: notional, locked, gross, carry, fees, net (the footer's label spans the first six).
-    for (const [offset, column] of [8, 9, 10, 11, 12, 13].entries()) {
-      expect(sumCents(rows.map((cells) => number(cells[column]))), heads[column]).toBe(cents(number(foot[3 + offset])));
-    }
   });
 
   it('--ref keeps the closed hedges that carry it', async () => {
