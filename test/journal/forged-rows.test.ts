@@ -20,23 +20,15 @@ import { useDesks } from '../support/team.js';
 
 const journal = journalEntries<Record<string, any>>;
 
-interface RowSpec {
-  command: 'open' | 'add' | 'close';
-  /** The request body, on MARKET. */
-  body: Record<string, unknown>;
-  group?: string;
-  leg?: string;
-  via?: 'keeper' | 'agent';
-  host?: string;
-  /** A seal made under this key (a genuine row of that key), or the seal text itself. */
-  sealWith?: string;
-  seal?: string;
-  /** What the row's process read before its send (sealed: a resume judges by it). */
-  context?: Record<string, unknown>;
-}
-
-/** A journal row as a writer with access to the store (but maybe not the key) would put it there. */
-function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
+/**
+ * A journal row as a writer with access to the store (but maybe not the key) would put it there:
+ * its request `body` on MARKET, sealed under `sealWith` (a genuine row of that key) when given, with
+ * the sealed fields in `more` (group, leg, via, host, what its process read before its send).
+ */
+function rowFor(
+  t: Simulator,
+  { command, body, sealWith, ...more }: Partial<SealedFields> & { command: string; body: object; sealWith?: string },
+): Record<string, unknown> {
   const at = new Date().toISOString();
   const sealed: SealedFields = {
     id: `z${randomBytes(6).toString('hex')}`,
@@ -44,28 +36,18 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     environment: 'test',
     base_url_host: new URL(t.baseUrl).host,
     key_id: keyFingerprint(t.apiKey),
-    host: spec.host ?? hostname(),
-    command: spec.command,
+    host: hostname(),
+    command,
     request: {
       method: 'POST',
-      path: spec.command === 'open' ? '/hedges' : `/hedges/${spec.command}`,
-      body: { market: MARKET, ...spec.body },
+      path: command === 'open' ? '/hedges' : `/hedges/${command}`,
+      body: { market: MARKET, ...body },
     },
     idempotency_key: `forged-${randomBytes(6).toString('hex')}`,
-    ...(spec.group ? { group: spec.group } : {}),
-    ...(spec.leg ? { leg: spec.leg } : {}),
-    ...(spec.via ? { via: spec.via } : {}),
-    ...(spec.context ? { context: spec.context } : {}),
+    ...more,
   };
-  const seal = spec.seal ?? (spec.sealWith ? rowSealer(spec.sealWith).seal(sealed) : undefined);
-  return {
-    updated_at: at,
-    ...sealed,
-    argv: [spec.command, MARKET],
-    outcome: 'pending',
-    holder: null,
-    ...(seal ? { seal } : {}),
-  };
+  const seal = sealWith ? { seal: rowSealer(sealWith).seal(sealed) } : {};
+  return { updated_at: at, ...sealed, argv: [command, MARKET], outcome: 'pending', holder: null, ...seal };
 }
 
 describeWithPostgres(
