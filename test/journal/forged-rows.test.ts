@@ -20,6 +20,12 @@ import { useDesks } from '../support/team.js';
 
 const journal = journalEntries<Record<string, any>>;
 
+/** The trade log marked now; the mark's check: nothing was sent since. */
+function mark(t: Simulator): () => void {
+  const before = t.trades().length;
+  return () => expect(t.trades().slice(before)).toEqual([]);
+}
+
 /**
  * A journal row as a writer with access to the store (but maybe not the key) would put it there:
  * its request `body` on MARKET, sealed under `sealWith` (a genuine row of that key) when given, with
@@ -85,14 +91,14 @@ describeWithPostgres(
         via: 'keeper',
       });
       await insertRow(server(), team, dressed);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
 
       const kept = await team.a.hedge(['keep', file, '--once']);
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
       expect(kept.code, kept.stderr).toBe(13);
       const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       expect(t.active('buy')).toEqual([]);
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
@@ -104,7 +110,7 @@ describeWithPostgres(
         body: { side: 'buy', notional_usd: 77_777, tenor_days: 3 },
       });
       await insertRow(server(), team, unsealed);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
 
       const bare = exits(await team.c.hedge(['resume', '--json']), 13);
       expect(lastJson(bare.stderr).error).toMatchObject({
@@ -125,7 +131,7 @@ describeWithPostgres(
         `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
         'its seal does not match',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
 
       const listed = await team.c.hedge(['journal', '--pending', '--json']);
       const checks = Object.fromEntries(JSON.parse(listed.stdout).map((entry: any) => [entry.id, entry.seal_check]));
@@ -153,13 +159,13 @@ describeWithPostgres(
         `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
         [genuine.id],
       );
-      const before = t.trades().length;
+      const nothingSent = mark(t);
       exits(
         await team.c.hedge(['resume', String(genuine.id), '--yes']),
         13,
         'its seal does not match what it would send',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
 
@@ -182,14 +188,14 @@ describeWithPostgres(
           [id, at, at],
         );
       await reset(now);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
       exits(
         await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
         13,
         'its seal does not match what it would send',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
 
       await reset(rows[0]!.created_at as string);
       exits(
@@ -197,7 +203,7 @@ describeWithPostgres(
         0,
         'The book shows it landed',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
     });
 
@@ -242,9 +248,9 @@ describeWithPostgres(
         sealWith: t.apiKey,
       });
       await insertRow(server(), team, elsewhere);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
       const kept = exits(await team.a.hedge(['keep', file, '--once']), 0);
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
         [
@@ -310,13 +316,13 @@ describe('rows in the local journal file are verified before anything is sent ag
       created_at: at,
     };
     appendRow(t.configDir, forged);
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     exits(
       await t.hedge(['resume', String(genuine.id), '--yes']),
       0,
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
-    expect(t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
@@ -336,14 +342,14 @@ describe('rows in the local journal file are verified before anything is sent ag
       leg: 'close',
     });
     appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     const kept = await t.hedge(['keep', file, '--once']);
     const events = lines(kept.stdout);
     expect(events.filter((event) => event.event === 'drift')).toMatchObject([
       { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
     ]);
     expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
-    expect(t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect(t.active('buy')).toEqual([]);
   });
 });
