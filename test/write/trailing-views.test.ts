@@ -67,7 +67,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
   it("the keeper never re-opens a side its own open just opened: one open, with the row's reference, and the side holds the target once the views catch up", () =>
     withSimulator({ viewLagMs: LAG_MS, severalPerSide: true }, async (simulator) => {
       const largest = await withKeeper(simulator, async (keeper) => {
-        await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+        await eventAfter(keeper, 0, 'reopen', 'the first open');
         await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
         await cyclesAfter(keeper, 2);
         expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(1);
@@ -84,7 +84,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
       // Into roll_before of the 1-day hedge: the keeper's first cycle rolls it.
       simulator.advance(19 * HOUR);
       const largest = await withKeeper(simulator, async (keeper) => {
-        await eventAfter(keeper, 0, (event) => event.event === 'roll', 'the roll');
+        await eventAfter(keeper, 0, 'roll', 'the roll');
         await until(
           () => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old,
           'the roll filled',
