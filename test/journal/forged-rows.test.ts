@@ -17,6 +17,7 @@ import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
+import { eventIs } from '../keeper/filled.js';
 
 const journal = journalEntries<Record<string, any>>;
 
@@ -96,7 +97,7 @@ describeWithPostgres(
       const kept = await team.a.hedge(['keep', file, '--once']);
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
       expect(kept.code, kept.stderr).toBe(13);
-      const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
+      const refused = lines(kept.stdout).filter(eventIs('error', { code: 'unverified_row' }));
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
       nothingSent();
       expect(t.active('buy')).toEqual([]);
@@ -251,7 +252,7 @@ describeWithPostgres(
       const nothingSent = mark(t);
       const kept = exits(await team.a.hedge(['keep', file, '--once']), 0);
       nothingSent();
-      const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
+      const skipped = lines(kept.stdout).filter(eventIs('skip'));
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
         [
           'sell',
@@ -345,10 +346,10 @@ describe('rows in the local journal file are verified before anything is sent ag
     const nothingSent = mark(t);
     const kept = await t.hedge(['keep', file, '--once']);
     const events = lines(kept.stdout);
-    expect(events.filter((event) => event.event === 'drift')).toMatchObject([
+    expect(events.filter(eventIs('drift'))).toMatchObject([
       { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
     ]);
-    expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
+    expect(events.filter(eventIs('reopen'))).toEqual([]);
     nothingSent();
     expect(t.active('buy')).toEqual([]);
   });

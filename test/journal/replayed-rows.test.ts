@@ -17,6 +17,7 @@ import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
+import { eventIs } from '../keeper/filled.js';
 
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
@@ -97,9 +98,7 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     const nothingSent = mark(desk.t);
     // Without --converge: the keeper only reports the drift, so anything sent is the replay.
     const kept = exits(await desk.hedge(['keep', file, '--once']), 13);
-    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([
-      { code: 'unverified_row', journal_id: id },
-    ]);
+    expect(lines(kept.stdout).filter(eventIs('error'))).toMatchObject([{ code: 'unverified_row', journal_id: id }]);
     nothingSent();
     expect(sellUsd(desk.t)).toBe(1_000);
   });
@@ -253,7 +252,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     });
     const nothingSent = mark(t);
     const kept = exits(await t.hedge(['keep', file, '--once']), 12);
-    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
+    expect(lines(kept.stdout).filter(eventIs('error'))).toMatchObject([{ code: 'unresolved' }]);
     nothingSent();
     expect(sellUsd(t)).toBe(1_000);
   });
