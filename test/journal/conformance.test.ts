@@ -17,7 +17,7 @@ import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
-import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
+import { drivePeer } from '../support/children/peer-process.js';
 import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers/postgres.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
@@ -71,15 +71,6 @@ async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`never: ${what}`);
-}
-
-/** Another process with the journal open, driven one command at a time. */
-function otherProcess(place: Place): PeerProcess {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.add(child);
-  return drivePeer(child);
 }
 
 function conformance(fresh: () => Promise<Place>): void {
@@ -257,7 +248,12 @@ function conformance(fresh: () => Promise<Place>): void {
 
   it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {
     const place = await fresh();
-    const other = otherProcess(place);
+    // Another process with the journal open, driven one command at a time.
+    const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    const other = drivePeer(child);
     const scope = `${SCOPE}roll`;
     const otherLocks = () => other.ask({ do: 'lock', scope, name: 'roll' });
     const { id } = await other.ask({ do: 'begin', fields: fields() });
