@@ -42,7 +42,7 @@ const startSimulator = useSimulators();
 function fileDesk(t: Simulator): Desk {
   return {
     t,
-    hedge: (args, options) => t.hedge(args, options),
+    hedge: t.hedge,
     replay: async (row) => {
       const copy = replayOf(row, nextSeq(t.configDir));
       appendRow(t.configDir, copy);
@@ -135,7 +135,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       return {
         t,
-        hedge: (args, options) => team.c.hedge(args, options),
+        hedge: team.c.hedge,
         // As the INSERT: the row's JSON, a new id, created_at now, the store's next seq.
         replay: async (row) => {
           const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
