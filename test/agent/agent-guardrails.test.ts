@@ -84,21 +84,6 @@ describe('--max-daily-notional', () => {
 });
 
 describe('--markets', () => {
-  it('refuses a write on another market with market_not_allowed (nothing sent); reads are not limited', async () => {
-    const simulator = await startSimulator({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
-    const { call } = toolbox(simulator, { markets: ['USDTKES'] });
-    const refused = await call('open', open(1_000));
-    expect(data(refused)).toMatchObject({
-      error: { code: 'market_not_allowed', details: { market: MARKET, allowed_markets: ['USDTKES'] } },
-      exit_code: 3,
-    });
-    expect(simulator.requests()).toEqual([]);
-    expectDone(await call('quote', { ...BUY, notional: 1_000, tenor: 1 }));
-    const allowed = await call('open', open(1_000, 'buy', 'usdtkes'));
-    expectDone(allowed);
-    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).market)).toEqual(['USDTKES']);
-  });
-
   it('limits are checked when the server starts: bad values are usage errors', () => {
     expect(
       parseAgentLimits({ maxNotional: '25k', maxDailyNotional: '1.5m', markets: 'usdtngn, USDTKES,usdtngn' }),

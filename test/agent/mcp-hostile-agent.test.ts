@@ -251,11 +251,13 @@ describe('the limits as documented', () => {
     });
     expect(simulator.requests()).toEqual([]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    // Reads are not limited: a quote on the other market is answered.
+    expectDone(await call('quote', { market: 'USDTKES', side: 'buy', notional: 10_000, tenor: 1 }));
 
-    const fits = await call('open', { ...BUY, notional: 5_000, tenor: 3 });
+    const fits = await call('open', { market: 'usdtngn', side: 'buy', notional: 5_000, tenor: 3 });
     expectDone(fits);
     expect(json(fits)).toMatchObject({ notional_usd: 5_000, status: 'filled' });
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).market)).toEqual(['USDTNGN']);
     expect(await close()).toContain('hedge mcp: write limits — at most 5,000.00 USD per call, markets USDTNGN.');
   });
 

@@ -17,7 +17,7 @@ import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
-import { drivePeer, type PeerProcess } from '../support/children/peer-process.js';
+import { drivePeer } from '../support/children/peer-process.js';
 import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers/postgres.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
@@ -73,15 +73,6 @@ async function eventually<T>(
   throw new Error(`never: ${what}`);
 }
 
-/** Another process with the journal open, driven one command at a time. */
-function otherProcess(place: Place): PeerProcess {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  children.add(child);
-  return drivePeer(child);
-}
-
 function conformance(fresh: () => Promise<Place>): void {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
     const place = await fresh();
@@ -90,8 +81,7 @@ function conformance(fresh: () => Promise<Place>): void {
     const second = await journal.begin(fields({ command: 'reduce' }));
     const third = await journal.begin(fields());
     expect([first.revision, second.revision, third.revision]).toEqual([1, 1, 1]);
-    expect(second.seq!).toBeGreaterThan(first.seq!);
-    expect(third.seq!).toBeGreaterThan(second.seq!);
+    expect([second.seq! > first.seq!, third.seq! > second.seq!]).toEqual([true, true]);
 
     // traded_usd: what the action moved on the server (a close's), which an agent's daily cap counts.
     const submitted = await journal.update(second.id, { outcome: 'submitted', hedge_id: 'hdg_2', traded_usd: 18_000 });
@@ -104,8 +94,13 @@ function conformance(fresh: () => Promise<Place>): void {
       revision: 2,
       seq: second.seq,
     });
-    expect(filled).toMatchObject({ outcome: 'filled', hedge_id: 'hdg_2', traded_usd: 18_000, revision: 3 });
-    expect(filled.resolved_at).toBeDefined();
+    expect(filled).toMatchObject({
+      outcome: 'filled',
+      hedge_id: 'hdg_2',
+      traded_usd: 18_000,
+      revision: 3,
+      resolved_at: expect.any(String),
+    });
 
     const other = place.open();
     const ids = async (options = {}) => (await other.list(options)).map((entry) => entry.id);
@@ -219,26 +214,24 @@ function conformance(fresh: () => Promise<Place>): void {
     // lockHolder reads who holds a lock without taking it: the look left it free for the next taker.
     expect(await theirs.lockHolder(scope)).toBeUndefined();
     const locked = await mine.lock(scope, { waitMs: 0 });
-    expect(locked.held).toBe(true);
-    expect(await theirs.lockHolder(scope)).toMatchObject(me);
-    expect(await theirs.lockHolder(`${scope}-other`)).toBeUndefined();
-    expect(await theirs.lock(scope, { waitMs: 0 })).toMatchObject({ held: false, holder: me });
-    expect(await theirs.lock(scope, { waitMs: 150 })).toMatchObject({ held: false });
-    expect((await theirs.lock(`${scope}-other`, { waitMs: 0 })).held).toBe(true);
+    expect([
+      locked.held,
+      await theirs.lockHolder(scope),
+      await theirs.lockHolder(`${scope}-other`),
+      await theirs.lock(scope, { waitMs: 0 }),
+      await theirs.lock(scope, { waitMs: 150 }),
+      (await theirs.lock(`${scope}-other`, { waitMs: 0 })).held,
+    ]).toMatchObject([true, me, undefined, { held: false, holder: me }, { held: false }, true]);
     const waiting = theirs.lock(scope, { waitMs: 20_000 });
     if (locked.held) await locked.hold.release();
     const got = await waiting;
-    expect(got.held).toBe(true);
-    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject({ held: false });
     if (!got.held) throw new Error('the released lock was not taken');
-    expect(got.hold.lost()).toBe(false);
+    expect([await mine.lock(scope, { waitMs: 0 }), got.hold.lost()]).toMatchObject([{ held: false }, false]);
     await got.hold.release();
-    expect(got.hold.lost()).toBe(false);
-    expect(await theirs.lockHolder(scope)).toBeUndefined();
+    expect([got.hold.lost(), await theirs.lockHolder(scope)]).toEqual([false, undefined]);
 
     await mine.update(entry.id, { outcome: 'filled' });
-    expect(await theirs.holderOf(entry.id)).toBeUndefined();
-    expect((await theirs.hold(entry.id)).held).toBe(false);
+    expect([await theirs.holderOf(entry.id), (await theirs.hold(entry.id)).held]).toEqual([undefined, false]);
   });
 
   it('a lost hold is reported: lost() turns true, and another instance can take it', async () => {
@@ -255,7 +248,12 @@ function conformance(fresh: () => Promise<Place>): void {
 
   it("another process's holds: named without being taken, a wait ended by its release; killed with SIGKILL, its entry and account lock are taken over at once", async () => {
     const place = await fresh();
-    const other = otherProcess(place);
+    // Another process with the journal open, driven one command at a time.
+    const child = spawn(process.execPath, [CHILD, JSON.stringify({ bundle: built.bundle, ...place.child })], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    children.add(child);
+    const other = drivePeer(child);
     const scope = `${SCOPE}roll`;
     const otherLocks = () => other.ask({ do: 'lock', scope, name: 'roll' });
     const { id } = await other.ask({ do: 'begin', fields: fields() });
@@ -286,13 +284,14 @@ function conformance(fresh: () => Promise<Place>): void {
       'the killed holder is let go',
     );
     const resumed = await mine.hold(id);
-    expect(resumed.held).toBe(true);
-    expect(await place.open().holderOf(id)).toMatchObject({ pid: process.pid });
+    expect([resumed.held, await place.open().holderOf(id)]).toMatchObject([true, { pid: process.pid }]);
     // Let go, nobody holds it, and it stays unresolved for the next resume.
     if (resumed.held) await resumed.hold.release();
-    expect(await place.open().holderOf(id)).toBeUndefined();
-    expect((await mine.get(id))?.outcome).toBe('pending');
-    expect((await mine.lock(scope, { waitMs: 0 })).held).toBe(true);
+    expect([
+      await place.open().holderOf(id),
+      (await mine.get(id))?.outcome,
+      (await mine.lock(scope, { waitMs: 0 })).held,
+    ]).toEqual([undefined, 'pending', true]);
   });
 
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {

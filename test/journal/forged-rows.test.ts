@@ -17,26 +17,25 @@ import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
+import { eventIs } from '../keeper/filled.js';
 
 const journal = journalEntries<Record<string, any>>;
 
-interface RowSpec {
-  command: 'open' | 'add' | 'close';
-  /** The request body, on MARKET. */
-  body: Record<string, unknown>;
-  group?: string;
-  leg?: string;
-  via?: 'keeper' | 'agent';
-  host?: string;
-  /** A seal made under this key (a genuine row of that key), or the seal text itself. */
-  sealWith?: string;
-  seal?: string;
-  /** What the row's process read before its send (sealed: a resume judges by it). */
-  context?: Record<string, unknown>;
+/** The trade log marked now; the mark's check: nothing was sent since. */
+function mark(t: Simulator): () => void {
+  const before = t.trades().length;
+  return () => expect(t.trades().slice(before)).toEqual([]);
 }
 
-/** A journal row as a writer with access to the store (but maybe not the key) would put it there. */
-function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
+/**
+ * A journal row as a writer with access to the store (but maybe not the key) would put it there:
+ * its request `body` on MARKET, sealed under `sealWith` (a genuine row of that key) when given, with
+ * the sealed fields in `more` (group, leg, via, host, what its process read before its send).
+ */
+function rowFor(
+  t: Simulator,
+  { command, body, sealWith, ...more }: Partial<SealedFields> & { command: string; body: object; sealWith?: string },
+): Record<string, unknown> {
   const at = new Date().toISOString();
   const sealed: SealedFields = {
     id: `z${randomBytes(6).toString('hex')}`,
@@ -44,28 +43,18 @@ function rowFor(t: Simulator, spec: RowSpec): Record<string, unknown> {
     environment: 'test',
     base_url_host: new URL(t.baseUrl).host,
     key_id: keyFingerprint(t.apiKey),
-    host: spec.host ?? hostname(),
-    command: spec.command,
+    host: hostname(),
+    command,
     request: {
       method: 'POST',
-      path: spec.command === 'open' ? '/hedges' : `/hedges/${spec.command}`,
-      body: { market: MARKET, ...spec.body },
+      path: command === 'open' ? '/hedges' : `/hedges/${command}`,
+      body: { market: MARKET, ...body },
     },
     idempotency_key: `forged-${randomBytes(6).toString('hex')}`,
-    ...(spec.group ? { group: spec.group } : {}),
-    ...(spec.leg ? { leg: spec.leg } : {}),
-    ...(spec.via ? { via: spec.via } : {}),
-    ...(spec.context ? { context: spec.context } : {}),
+    ...more,
   };
-  const seal = spec.seal ?? (spec.sealWith ? rowSealer(spec.sealWith).seal(sealed) : undefined);
-  return {
-    updated_at: at,
-    ...sealed,
-    argv: [spec.command, MARKET],
-    outcome: 'pending',
-    holder: null,
-    ...(seal ? { seal } : {}),
-  };
+  const seal = sealWith ? { seal: rowSealer(sealWith).seal(sealed) } : {};
+  return { updated_at: at, ...sealed, argv: [command, MARKET], outcome: 'pending', holder: null, ...seal };
 }
 
 describeWithPostgres(
@@ -103,14 +92,14 @@ describeWithPostgres(
         via: 'keeper',
       });
       await insertRow(server(), team, dressed);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
 
       const kept = await team.a.hedge(['keep', file, '--once']);
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
       expect(kept.code, kept.stderr).toBe(13);
-      const refused = lines(kept.stdout).filter((event) => event.event === 'error' && event.code === 'unverified_row');
+      const refused = lines(kept.stdout).filter(eventIs('error', { code: 'unverified_row' }));
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       expect(t.active('buy')).toEqual([]);
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
@@ -122,7 +111,7 @@ describeWithPostgres(
         body: { side: 'buy', notional_usd: 77_777, tenor_days: 3 },
       });
       await insertRow(server(), team, unsealed);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
 
       const bare = exits(await team.c.hedge(['resume', '--json']), 13);
       expect(lastJson(bare.stderr).error).toMatchObject({
@@ -143,7 +132,7 @@ describeWithPostgres(
         `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
         'its seal does not match',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
 
       const listed = await team.c.hedge(['journal', '--pending', '--json']);
       const checks = Object.fromEntries(JSON.parse(listed.stdout).map((entry: any) => [entry.id, entry.seal_check]));
@@ -171,13 +160,13 @@ describeWithPostgres(
         `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
         [genuine.id],
       );
-      const before = t.trades().length;
+      const nothingSent = mark(t);
       exits(
         await team.c.hedge(['resume', String(genuine.id), '--yes']),
         13,
         'its seal does not match what it would send',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
 
@@ -200,14 +189,14 @@ describeWithPostgres(
           [id, at, at],
         );
       await reset(now);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
       exits(
         await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
         13,
         'its seal does not match what it would send',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
 
       await reset(rows[0]!.created_at as string);
       exits(
@@ -215,7 +204,7 @@ describeWithPostgres(
         0,
         'The book shows it landed',
       );
-      expect(t.trades().slice(before)).toEqual([]);
+      nothingSent();
       expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
     });
 
@@ -260,10 +249,10 @@ describeWithPostgres(
         sealWith: t.apiKey,
       });
       await insertRow(server(), team, elsewhere);
-      const before = t.trades().length;
+      const nothingSent = mark(t);
       const kept = exits(await team.a.hedge(['keep', file, '--once']), 0);
-      expect(t.trades().slice(before)).toEqual([]);
-      const skipped = lines(kept.stdout).filter((event) => event.event === 'skip');
+      nothingSent();
+      const skipped = lines(kept.stdout).filter(eventIs('skip'));
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
         [
           'sell',
@@ -328,13 +317,13 @@ describe('rows in the local journal file are verified before anything is sent ag
       created_at: at,
     };
     appendRow(t.configDir, forged);
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     exits(
       await t.hedge(['resume', String(genuine.id), '--yes']),
       0,
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
-    expect(t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
@@ -354,14 +343,14 @@ describe('rows in the local journal file are verified before anything is sent ag
       leg: 'close',
     });
     appendRow(t.configDir, { ...forged, outcome: 'done', hedge_id: hedgeId });
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     const kept = await t.hedge(['keep', file, '--once']);
     const events = lines(kept.stdout);
-    expect(events.filter((event) => event.event === 'drift')).toMatchObject([
+    expect(events.filter(eventIs('drift'))).toMatchObject([
       { market: MARKET, side: 'buy', change: 'open', hedge_ids: [hedgeId] },
     ]);
-    expect(events.filter((event) => event.event === 'reopen')).toEqual([]);
-    expect(t.trades().slice(before)).toEqual([]);
+    expect(events.filter(eventIs('reopen'))).toEqual([]);
+    nothingSent();
     expect(t.active('buy')).toEqual([]);
   });
 });

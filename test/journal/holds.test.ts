@@ -46,20 +46,16 @@ async function otherProcess(): Promise<{ child: ChildProcess; pid: number; start
   return { child, pid: child.pid!, start: processStart(child.pid!) };
 }
 
-/** The holder record that process would have written for itself. */
-const holderRecord = (holder: { pid: number; start?: string; host?: string }) => ({
-  pid: holder.pid,
-  host: holder.host ?? hostname(),
-  since: SINCE,
-  session: 'othersession',
-  ...(holder.start ? { start: holder.start } : {}),
-});
-
-/** An unresolved entry in the file, held by that process (as its own begin would have recorded it). */
-function heldEntryFile(dir: string, id: string, holder: { pid: number; start?: string; host?: string }): void {
+/** An unresolved entry in the file, held by that process (with the holder record it would have written for itself). */
+function heldEntryFile(
+  dir: string,
+  id: string,
+  { pid, start, host = hostname() }: { pid: number; start?: string; host?: string },
+) {
   mkdirSync(dir, { recursive: true });
-  const record = { id, at: SINCE, ...openFields(), host: holder.host ?? hostname(), holder: holderRecord(holder) };
-  writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify({ ...record, outcome: 'pending' })}\n`);
+  const holder = { pid, host, since: SINCE, session: 'othersession', ...(start ? { start } : {}) };
+  const record = { id, at: SINCE, ...openFields(), host, holder, outcome: 'pending' };
+  writeFileSync(join(dir, 'journal.jsonl'), `${JSON.stringify(record)}\n`);
 }
 
 /** A final outcome of each of `keys`, begun at the journal's time. */
@@ -113,7 +109,7 @@ describe('holds: an entry is held by the live process that carries it', () => {
     const dir = stateDir();
     const other = await otherProcess();
     // No /proc here: the start time cannot be read, so the pid alone decides (documented).
-    heldEntryFile(dir, 'a_reused000001', { pid: other.pid, ...(other.start ? { start: `${other.start}0` } : {}) });
+    heldEntryFile(dir, 'a_reused000001', { pid: other.pid, start: other.start && `${other.start}0` });
     const reused = await openJournal({ dir }).holderOf('a_reused000001');
     if (other.start === undefined) expect(reused).toMatchObject({ pid: other.pid });
     else expect(reused).toBeUndefined();

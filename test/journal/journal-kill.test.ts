@@ -178,50 +178,42 @@ describe('hedge resume', () => {
 });
 
 describe('stopped by a signal during the wait', () => {
-  it('SIGTERM → exit 143, names the resume command and the key; the entry stays unresolved and the key is never in the journal', async () => {
-    const t = await startTrading({ fillDelayMs: LAND_MS });
-    await filledHedge(t, 'buy', '10000');
-    const stopped = exits(
-      await runAndStop(
-        t,
-        ['add', 'USDTNGN', 'buy', '500'],
-        waitingAfter(t, '/hedges/add'),
-        'the add was waiting',
-        'SIGTERM',
-      ),
+  it.each([
+    // An add waiting for its landing in the positions list, on a filled open.
+    [
+      'SIGTERM',
       143,
-    );
-    const pending = await journalEntries(t, '--pending');
-    expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ command: 'add', outcome: 'submitted' });
-    expect(stopped.stderr).toContain(`hedge resume ${pending[0]!.id}`);
-    expect(stopped.stderr).toContain(pending[0]!.idempotency_key);
-
-    // --pending lists exactly the unresolved ones: the open is resolved, the add is not.
-    const all = await journalEntries(t);
-    expect(all.map((entry) => [entry.command, entry.outcome])).toEqual([
-      ['add', 'submitted'],
-      ['open', 'done'],
-    ]);
-    expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
-  });
-
-  it('SIGHUP during the wait for a fill → exit 129; the open stays unresolved', async () => {
-    const t = await startTrading({ fillDelayMs: LAND_MS });
-    const stopped = exits(
-      await runAndStop(
-        t,
-        ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],
-        waitingAfter(t, '/hedges', (path) => path.startsWith('/hedges/hdg_')),
-        'the open was waiting for its fill',
-        'SIGHUP',
-      ),
+      ['add', 'USDTNGN', 'buy', '500'],
+      '/hedges/add',
+      '/positions',
+      [
+        ['add', 'submitted'],
+        ['open', 'done'],
+      ],
+    ],
+    // An open waiting for its fill on its hedge record.
+    [
+      'SIGHUP',
       129,
-    );
-    const pending = await journalEntries(t, '--pending');
-    expect(pending).toMatchObject([{ command: 'open', outcome: 'submitted' }]);
-    expect(stopped.stderr).toContain(`hedge resume ${pending[0]!.id}`);
-    expect(t.hedges()).toHaveLength(1);
-    expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
-  });
+      ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],
+      '/hedges',
+      '/hedges/hdg_',
+      [['open', 'submitted']],
+    ],
+  ] as const)(
+    '%s → exit %i, names the resume command and the key; the entry stays unresolved (--pending lists it alone) and the key is never in the journal',
+    async (signal, code, args, path, polled, journaled) => {
+      const t = await startTrading({ fillDelayMs: LAND_MS });
+      if (args[0] === 'add') await filledHedge(t, 'buy', '10000');
+      const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
+      const stopped = exits(await runAndStop(t, [...args], waiting, 'the write was waiting', signal), code);
+      const [pending, ...more] = await journalEntries(t, '--pending');
+      expect([pending!.outcome, more]).toEqual(['submitted', []]);
+      for (const said of [`hedge resume ${pending!.id}`, pending!.idempotency_key])
+        expect(stopped.stderr).toContain(said);
+      expect((await journalEntries(t)).map((entry) => [entry.command, entry.outcome])).toEqual(journaled);
+      expect(t.hedges()).toHaveLength(1);
+      expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
+    },
+  );
 });

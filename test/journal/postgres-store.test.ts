@@ -12,6 +12,7 @@ import { LATEST_VERSION, MIGRATIONS } from '../../src/platform/journal/postgres/
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { JournalStoreError } from '../../src/platform/journal/store-error.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
+import { openFields } from './local-journal.js';
 
 const built = useChildBundle('src/platform/journal/postgres/postgres-store.ts', 'hedge-team-store-');
 
@@ -20,19 +21,9 @@ afterEach(async () => {
   await Promise.all(journals.splice(0).map((journal) => journal.close()));
 });
 
-function fields(overrides: Partial<BeginFields> = {}): BeginFields {
-  return {
-    profile: 'desk-a',
-    environment: 'test',
-    base_url_host: '127.0.0.1:9',
-    key_id: '0123456789ab',
-    command: 'add',
-    argv: ['add', 'USDTNGN', 'buy', '500'],
-    request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'buy', notional_usd: 500 } },
-    idempotency_key: `key-${Math.random().toString(36).slice(2)}`,
-    ...overrides,
-  };
-}
+/** An open of the local journal's tests, under a key of its own. */
+const fields = (overrides: Partial<BeginFields> = {}) =>
+  openFields({ idempotency_key: `key-${Math.random().toString(36).slice(2)}`, ...overrides });
 
 function journalAt(
   url: string,
@@ -79,7 +70,7 @@ describeWithPostgres(
         'SELECT outcome, host, profile, entry FROM hedge.entries WHERE id = $1',
         [entry.id],
       );
-      expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk-a', entry }]);
+      expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk', entry }]);
       expect(entry.holder).toMatchObject({
         pid: process.pid,
         host: hostname(),
@@ -161,8 +152,8 @@ describeWithPostgres(
         };
         await q(
           `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, body_canonical, entry)
-         VALUES ($1, $2, $2, 'pending', 'test', '127.0.0.1:9', '0123456789ab', 'add', $3, '{}', $4::jsonb)`,
-          [id, at, entry.idempotency_key, JSON.stringify(entry)],
+         VALUES ($1, $2, $2, 'pending', 'test', $3, $4, 'open', $5, '{}', $6::jsonb)`,
+          [id, at, entry.base_url_host, entry.key_id, entry.idempotency_key, JSON.stringify(entry)],
         );
       }
       const versions = async () =>

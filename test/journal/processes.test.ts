@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type JournalEntry, type SkippedLine } from '../../src/platform/journal/index.js';
 import { openFields } from './local-journal.js';
+import { until } from '../support/polling.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-writer.cjs', import.meta.url));
 /** Short, so that a lock left by a killed writer is taken over quickly (the minimum the lock allows). */
@@ -99,19 +100,9 @@ async function expectEveryEntryOnce(dir: string, writers: Writer[]): Promise<voi
   expect(runs).toBeGreaterThan(WRITERS);
 }
 
-function outputHas(writer: Writer, test: (output: string) => boolean, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (test(writer.output())) {
-        writer.child.stdout!.off('data', check);
-        resolve();
-      }
-    };
-    writer.child.stdout!.on('data', check);
-    writer.exited.then(({ code, stderr }) => reject(new Error(`writer exited (${code}) before ${what}: ${stderr}`)));
-    check();
-  });
-}
+/** Resolves once the writer's output passes `test`; fails if it exits first. */
+const outputHas = (writer: Writer, test: (output: string) => boolean, what: string) =>
+  until(() => test(writer.output()), what, { process: writer.exited });
 
 /** Resolves once the writer has reported `count` updates on disk; fails if it exits first. */
 const afterUpdates = (writer: Writer, count: number): Promise<void> =>

@@ -17,10 +17,17 @@ import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
+import { eventIs } from '../keeper/filled.js';
 
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
+
+/** The trade log marked now; the mark's check: nothing was sent since. */
+function mark(t: Simulator): () => void {
+  const before = t.trades().length;
+  return () => expect(t.trades().slice(before)).toEqual([]);
+}
 
 /** One machine of a desk and its journal: the local file, or the team store. */
 interface Desk {
@@ -35,7 +42,7 @@ const startSimulator = useSimulators();
 function fileDesk(t: Simulator): Desk {
   return {
     t,
-    hedge: (args, options) => t.hedge(args, options),
+    hedge: t.hedge,
     replay: async (row) => {
       const copy = replayOf(row, nextSeq(t.configDir));
       appendRow(t.configDir, copy);
@@ -69,13 +76,13 @@ function replayCases(newDesk: () => Promise<Desk>): void {
       exits(await desk.hedge(['add', MARKET, 'sell', '100']), 0);
     });
     const id = await desk.replay(row);
-    const before = desk.t.trades().length;
+    const nothingSent = mark(desk.t);
     const resumed = exits(await desk.hedge(['resume', id, '--yes', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(resumed.stderr).toContain(
       `Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy`,
     );
-    expect(desk.t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect(sellUsd(desk.t)).toBe(1_000);
   });
 
@@ -88,13 +95,11 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     });
     expect(row).toMatchObject({ via: 'keeper' });
     const id = await desk.replay(row);
-    const before = desk.t.trades().length;
+    const nothingSent = mark(desk.t);
     // Without --converge: the keeper only reports the drift, so anything sent is the replay.
     const kept = exits(await desk.hedge(['keep', file, '--once']), 13);
-    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([
-      { code: 'unverified_row', journal_id: id },
-    ]);
-    expect(desk.t.trades().slice(before)).toEqual([]);
+    expect(lines(kept.stdout).filter(eventIs('error'))).toMatchObject([{ code: 'unverified_row', journal_id: id }]);
+    nothingSent();
     expect(sellUsd(desk.t)).toBe(1_000);
   });
 
@@ -106,14 +111,14 @@ function replayCases(newDesk: () => Promise<Desk>): void {
     });
     expect(String(row.group)).toMatch(/^apply-/);
     const id = await desk.replay(row);
-    const before = desk.t.trades().length;
+    const nothingSent = mark(desk.t);
     // The target is what the side holds: anything sent is the replay (and what would undo it).
     const applied = exits(
       await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']),
       13,
     );
     expect(lastJson(applied.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
-    expect(desk.t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect(sellUsd(desk.t)).toBe(1_000);
   });
 }
@@ -130,7 +135,7 @@ describeWithPostgres(
       const { t, team } = await desk();
       return {
         t,
-        hedge: (args, options) => team.c.hedge(args, options),
+        hedge: team.c.hedge,
         // As the issue's INSERT: the row's JSON, a new id, created_at now, the store's next seq.
         replay: async (row) => {
           const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
@@ -153,7 +158,7 @@ describe('a row is valid once', () => {
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
     const copy = replayOf(row, nextSeq(t.configDir));
     appendRow(t.configDir, { ...copy, seal: rowSealer(t.apiKey).seal(copy as unknown as SealedFields) });
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     const resumed = exits(await t.hedge(['resume', String(copy.id), '--yes', '--no-wait', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({
       code: 'unverified_row',
@@ -162,7 +167,7 @@ describe('a row is valid once', () => {
     expect(resumed.stderr).toContain(
       `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
     );
-    expect(t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect(sellUsd(t)).toBe(1_100);
   });
 
@@ -245,10 +250,10 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
       return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
     });
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     const kept = exits(await t.hedge(['keep', file, '--once']), 12);
-    expect(lines(kept.stdout).filter((event) => event.event === 'error')).toMatchObject([{ code: 'unresolved' }]);
-    expect(t.trades().slice(before)).toEqual([]);
+    expect(lines(kept.stdout).filter(eventIs('error'))).toMatchObject([{ code: 'unresolved' }]);
+    nothingSent();
     expect(sellUsd(t)).toBe(1_000);
   });
 
@@ -256,9 +261,9 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     const t = await landedThenMovedBack((t) =>
       t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
     );
-    const before = t.trades().length;
+    const nothingSent = mark(t);
     exits(await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']), 12);
-    expect(t.trades().slice(before)).toEqual([]);
+    nothingSent();
     expect(sellUsd(t)).toBe(1_000);
   });
 });

@@ -71,10 +71,9 @@ describeWithPostgres(
       expect((await journalEntries(team.a)).map((entry) => entry.id)).toEqual(seen.map((entry) => entry.id));
 
       // The table and TSV name the machine.
-      const tsv = await team.c.hedge(['journal']);
-      const tsvHeader = tsv.stdout.split('\n')[0]!.split('\t');
-      expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
-      expect(tsv.stdout.split('\n')[1]!.split('\t')[tsvHeader.indexOf('host')]).toBe(hostname());
+      const [tsvHeader, tsvRow] = (await team.c.hedge(['journal'])).stdout.split('\n').map((line) => line.split('\t'));
+      expect(tsvHeader!.slice(-2)).toEqual(['host', 'seal']);
+      expect(tsvRow![tsvHeader!.indexOf('host')]).toBe(hostname());
       const show = await team.c.hedge(['journal', 'show', seen[1]!.id]);
       const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
       expect(values![keys!.indexOf('host')]).toBe(hostname());
@@ -110,8 +109,7 @@ describeWithPostgres(
         );
 
         const json = exits(await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']), 13);
-        const error = lastJson(json.stderr).error;
-        expect(error).toMatchObject({
+        expect(lastJson(json.stderr).error).toMatchObject({
           code: 'state',
           class: 'state',
           details: { store: team.url.replace(server().password, '***') },

@@ -41,8 +41,15 @@ describe('hedge open', () => {
     });
 
     const lines = tsvRecord(result.stdout);
-    expect(lines.id).toBe(hedge!.id);
-    expect(lines.status).toBe('filled');
+    expect(lines).toMatchObject({
+      id: hedge!.id,
+      status: 'filled',
+      order_tx_hash: hedge!.orderTxHash,
+      fill_tx_hash: hedge!.fillTxHash,
+      order_key: hedge!.orderKey,
+      maturity_at: new Date(hedge!.maturityAtMs).toISOString(),
+      units: '10000',
+    });
     expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
     // The quote's price, not the fill's: the simulator's market moves with real time between the
     // two, by far less than 0.1% in the seconds of a test.
@@ -53,11 +60,6 @@ describe('hedge open', () => {
     const bps =
       ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
-    expect(lines.order_tx_hash).toBe(hedge!.orderTxHash);
-    expect(lines.fill_tx_hash).toBe(hedge!.fillTxHash);
-    expect(lines.order_key).toBe(hedge!.orderKey);
-    expect(lines.maturity_at).toBe(new Date(hedge!.maturityAtMs).toISOString());
-    expect(lines.units).toBe('10000');
 
     // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
     const log = trading.sandbox.requestLog.map((entry) => `${entry.method} ${entry.path}`);
@@ -347,8 +349,9 @@ describe('pre-trade checks', () => {
 });
 
 describe('live keys', () => {
-  it('without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read)', async () => {
+  it('without a terminal and without --yes: exit 2, the LIVE banner, and no request at all (not even a read); --dry-run needs no --yes and sends nothing; with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
     const trading = await startTrading();
+    const live = { env: { HEDGE_API_KEY: LIVE_KEY } };
     for (const args of [
       ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'],
       ['add', 'USDTNGN', 'buy', '1000'],
@@ -356,28 +359,20 @@ describe('live keys', () => {
       ['close', 'USDTNGN', 'buy', '--json'],
       ['roll', 'USDTNGN', 'buy', '--tenor', '7'],
     ]) {
-      const result = exits(await trading.hedge(args, { env: { HEDGE_API_KEY: LIVE_KEY } }), 2, ' LIVE ');
+      const result = exits(await trading.hedge(args, live), 2, ' LIVE ');
       expect(result.stderr).toMatch(
         /--yes is required to .* with a LIVE key \(there is no terminal to confirm on\); nothing was sent/,
       );
       expect(result.stderr).not.toContain(LIVE_KEY);
       expect(result.stdout).toBe('');
     }
+    const dry = ok(await trading.hedge('close USDTNGN sell --dry-run', live));
+    expect(dry.stdout).toContain('POST ');
+    expect(dry.stdout).toContain('/hedges/close');
+    expect(dry.stdout).toContain('Authorization: Bearer hpk_live…UvWx');
     expect(trading.sandbox.requestLog).toEqual([]);
-  });
 
-  it('with --yes the command goes ahead (and the sandbox, which accepts test keys only, refuses it: exit 4)', async () => {
-    const trading = await startTrading();
-    exits(await trading.hedge('close USDTNGN buy --yes', { env: { HEDGE_API_KEY: LIVE_KEY } }), 4, ' LIVE ');
+    exits(await trading.hedge('close USDTNGN buy --yes', live), 4, ' LIVE ');
     expect(trading.sandbox.requestLog.map((entry) => entry.errorCode)).toEqual(['live_key_refused']);
-  });
-
-  it('--dry-run needs no --yes: it sends nothing', async () => {
-    const trading = await startTrading();
-    const result = ok(await trading.hedge('close USDTNGN sell --dry-run', { env: { HEDGE_API_KEY: LIVE_KEY } }));
-    expect(result.stdout).toContain('POST ');
-    expect(result.stdout).toContain('/hedges/close');
-    expect(result.stdout).toContain('Authorization: Bearer hpk_live…UvWx');
-    expect(trading.sandbox.requestLog).toEqual([]);
   });
 });

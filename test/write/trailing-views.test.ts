@@ -7,7 +7,15 @@ import { join } from 'node:path';
 import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { activeNotional, eventAfter, filledActive, HOUR, startKeeper, type KeeperRun } from '../support/keeper.js';
+import {
+  activeNotional,
+  eventAfter,
+  eventsOf,
+  filledActive,
+  HOUR,
+  startKeeper,
+  type KeeperRun,
+} from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 import { colleagueOpens, envFor, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
@@ -34,7 +42,7 @@ function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): nu
 describe.sequential('a keeper on a server whose positions list and history trail the hedge records by 3 s', () => {
   /** Waits until the keeper ran `count` more cycles: at 2 s each, two of them outlast the lag. */
   async function cyclesAfter(keeper: KeeperRun, count: number): Promise<void> {
-    const cycles = () => keeper.events.filter((event) => event.event === 'cycle').length;
+    const cycles = () => eventsOf(keeper, 'cycle').length;
     const before = cycles();
     await until(() => cycles() >= before + count, `${count} more cycles`);
   }
@@ -67,10 +75,10 @@ describe.sequential('a keeper on a server whose positions list and history trail
   it("the keeper never re-opens a side its own open just opened: one open, with the row's reference, and the side holds the target once the views catch up", () =>
     withSimulator({ viewLagMs: LAG_MS, severalPerSide: true }, async (simulator) => {
       const largest = await withKeeper(simulator, async (keeper) => {
-        await eventAfter(keeper, 0, (event) => event.event === 'reopen', 'the first open');
+        await eventAfter(keeper, 0, 'reopen', 'the first open');
         await until(() => filledActive(simulator, 'buy').length === 1, 'the fill');
         await cyclesAfter(keeper, 2);
-        expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(1);
+        expect(eventsOf(keeper, 'reopen')).toHaveLength(1);
       });
       expect([largest, activeNotional(simulator, 'buy'), references(simulator)]).toEqual([1000, 1000, ['DEAL-7']]);
     }));
@@ -84,13 +92,13 @@ describe.sequential('a keeper on a server whose positions list and history trail
       // Into roll_before of the 1-day hedge: the keeper's first cycle rolls it.
       simulator.advance(19 * HOUR);
       const largest = await withKeeper(simulator, async (keeper) => {
-        await eventAfter(keeper, 0, (event) => event.event === 'roll', 'the roll');
+        await eventAfter(keeper, 0, 'roll', 'the roll');
         await until(
           () => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old,
           'the roll filled',
         );
         await cyclesAfter(keeper, 2);
-        expect(keeper.events.filter((event) => event.event === 'reopen')).toHaveLength(0);
+        expect(eventsOf(keeper, 'reopen')).toHaveLength(0);
       });
       expect([largest, activeNotional(simulator, 'buy'), references(simulator)]).toEqual([
         1000,
