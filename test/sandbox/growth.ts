@@ -26,6 +26,7 @@ export function growHedges(
   options: { apiKey: string; hedges: number; startMs: number; keyPrefix?: string },
 ): GrowthResult {
   const prefix = options.keyPrefix ?? 'grow';
+  const stepMs = Math.max(1, engine.fillDelayMs);
   const result: GrowthResult = { nowMs: options.startMs, writes: 0, hedgeIds: [], idempotencyKeys: [] };
   /** A request's data; a write under the next idempotency key. Anything but 200 throws. */
   const send = (method: string, path: string, body?: Record<string, unknown>) => {
@@ -49,9 +50,9 @@ export function growHedges(
         send('POST', '/hedges', { market, side, notional_usd: 1_000, tenor_days: 7, client_reference }).id,
       );
     }
-    result.nowMs += Math.max(1, engine.fillDelayMs);
+    result.nowMs += stepMs;
     for (const side of sides) send('POST', '/hedges/close', { market, side });
-    result.nowMs += Math.max(1, engine.fillDelayMs);
+    result.nowMs += stepMs;
   }
   // The last closes land at this time: a read now sees every hedge closed.
   send('GET', '/account');
