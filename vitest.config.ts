@@ -9,7 +9,6 @@ const LONGEST_FIRST = [
   'build/single-executable',
   'keeper/keep',
   'cli/exit-codes',
-  'soak/keeper-soak',
   'write/trailing-views',
   'journal/journal-kill',
   'api/wire-tolerance',
@@ -18,7 +17,6 @@ const LONGEST_FIRST = [
   'docs/documented-examples',
   'journal/team-store',
   'trade/roll',
-  'soak/exposures-soak',
   'journal/forged-rows',
 ].map((name) => `/test/${name}.test.ts`);
 

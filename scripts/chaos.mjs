@@ -37,17 +37,23 @@ for (const name of ['histories', 'seed', 'ops', 'parallel']) {
   }
 }
 const started = Date.now();
-const result = spawnSync('npx', ['vitest', 'run', 'test/chaos', '--reporter', 'verbose'], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    HEDGE_CHAOS_HISTORIES: values.histories,
-    HEDGE_CHAOS_SEED: values.seed,
-    HEDGE_CHAOS_OPS: values.ops,
-    HEDGE_CHAOS_PARALLEL: values.parallel,
-    ...(values.progress ? { HEDGE_CHAOS_PROGRESS: resolve(values.progress) } : {}),
+// Histories run `parallel` at a time; each round gets two minutes, since kills, trailing views and resumes make some long.
+const boundMs = 60_000 + 120_000 * Math.ceil(Number(values.histories) / Number(values.parallel));
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', 'test/chaos', '--reporter', 'verbose', '--testTimeout', `${boundMs}`],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      HEDGE_CHAOS_HISTORIES: values.histories,
+      HEDGE_CHAOS_SEED: values.seed,
+      HEDGE_CHAOS_OPS: values.ops,
+      HEDGE_CHAOS_PARALLEL: values.parallel,
+      ...(values.progress ? { HEDGE_CHAOS_PROGRESS: resolve(values.progress) } : {}),
+    },
   },
-});
+);
 console.log(
   `chaos: ${values.histories} histories from seed ${values.seed}, ${values.parallel} at a time: ${Math.round((Date.now() - started) / 1000)} s, exit ${result.status}`,
 );

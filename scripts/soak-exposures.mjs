@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run soak -- [--days 90] [--seed S] [--kills K] [--clock-speed X] [--interval S] [--out DIR]`:
-// the exposures soak (test/soak/exposures-soak.ts) as long as asked — a fast-clock simulator, the
+// the exposures soak (test/soak/exposures.soak.ts) as long as asked — a fast-clock simulator, the
 // real `hedge keep --exposures` killed with SIGKILL K times and started again, the server's book
 // sampled every cycle against the target. Prints the figures; writes every sample (CSV) and the
 // keepers' events to DIR (default the system's temp folder: never inside the repository).
@@ -40,18 +40,22 @@ if (!relative(root, out).startsWith('..'))
   fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
 const stem = join(out, `hedge-soak-${values.days}d-seed${values.seed}`);
 console.log(`samples: ${stem}.csv\nkeeper events: ${stem}.keeper.log`);
-const result = spawnSync('npx', ['vitest', 'run', 'test/soak/exposures-soak.test.ts', '--reporter', 'verbose'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    HEDGE_SOAK_DAYS: values.days,
-    HEDGE_SOAK_SEED: values.seed,
-    HEDGE_SOAK_KILLS: values.kills,
-    HEDGE_SOAK_CLOCK_SPEED: values['clock-speed'],
-    HEDGE_SOAK_INTERVAL: values.interval,
-    HEDGE_SOAK_SAMPLES: `${stem}.csv`,
-    HEDGE_SOAK_KEEPER_LOG: `${stem}.keeper.log`,
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', '--config', 'test/soak/vitest.config.ts', 'test/soak/exposures', '--reporter', 'verbose'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      HEDGE_SOAK_DAYS: values.days,
+      HEDGE_SOAK_SEED: values.seed,
+      HEDGE_SOAK_KILLS: values.kills,
+      HEDGE_SOAK_CLOCK_SPEED: values['clock-speed'],
+      HEDGE_SOAK_INTERVAL: values.interval,
+      HEDGE_SOAK_SAMPLES: `${stem}.csv`,
+      HEDGE_SOAK_KEEPER_LOG: `${stem}.keeper.log`,
+    },
   },
-});
+);
 process.exit(result.status ?? 1);

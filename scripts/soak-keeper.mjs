@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run soak:keeper -- [--maturities 50] [--kills 6] [--adds 3] [--seed S] [--out DIR]`: the keeper
-// soak on trailing views (test/soak/keeper-soak.ts) as long as asked — a simulator whose positions
+// soak on trailing views (test/soak/keeper.soak.ts) as long as asked — a simulator whose positions
 // list, history and account trail the hedge records by 3 s, several hedges per side, settlement 5 s
 // after maturity and a 30 s tenor day; the real `hedge keep` killed with SIGKILL K times and started
 // again, another actor's `hedge add` now and then, and the server's state sampled every second.
@@ -52,22 +52,26 @@ if (!relative(root, out).startsWith('..'))
   fail(`--out: ${out} is inside the repository; expected a folder outside it (the samples are not project files).`);
 const stem = join(out, `hedge-keeper-soak-${values.maturities}m-seed${values.seed}`);
 console.log(`samples: ${stem}.csv\nkeeper events: ${stem}.keeper.log`);
-const result = spawnSync('npx', ['vitest', 'run', 'test/soak/keeper-soak.test.ts', '--reporter', 'verbose'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    HEDGE_KEEPER_SOAK_MATURITIES: values.maturities,
-    HEDGE_KEEPER_SOAK_KILLS: values.kills,
-    HEDGE_KEEPER_SOAK_ADDS: values.adds,
-    HEDGE_KEEPER_SOAK_SEED: values.seed,
-    HEDGE_KEEPER_SOAK_DAY_MS: values['day-ms'],
-    HEDGE_KEEPER_SOAK_LAG_MS: values['lag-ms'],
-    HEDGE_KEEPER_SOAK_SETTLEMENT_DELAY_MS: values['settlement-delay-ms'],
-    HEDGE_KEEPER_SOAK_ROLL_BEFORE: values['roll-before'],
-    HEDGE_KEEPER_SOAK_INTERVAL: values.interval,
-    HEDGE_KEEPER_SOAK_SAMPLES: `${stem}.csv`,
-    HEDGE_KEEPER_SOAK_KEEPER_LOG: `${stem}.keeper.log`,
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', '--config', 'test/soak/vitest.config.ts', 'test/soak/keeper', '--reporter', 'verbose'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      HEDGE_KEEPER_SOAK_MATURITIES: values.maturities,
+      HEDGE_KEEPER_SOAK_KILLS: values.kills,
+      HEDGE_KEEPER_SOAK_ADDS: values.adds,
+      HEDGE_KEEPER_SOAK_SEED: values.seed,
+      HEDGE_KEEPER_SOAK_DAY_MS: values['day-ms'],
+      HEDGE_KEEPER_SOAK_LAG_MS: values['lag-ms'],
+      HEDGE_KEEPER_SOAK_SETTLEMENT_DELAY_MS: values['settlement-delay-ms'],
+      HEDGE_KEEPER_SOAK_ROLL_BEFORE: values['roll-before'],
+      HEDGE_KEEPER_SOAK_INTERVAL: values.interval,
+      HEDGE_KEEPER_SOAK_SAMPLES: `${stem}.csv`,
+      HEDGE_KEEPER_SOAK_KEEPER_LOG: `${stem}.keeper.log`,
+    },
   },
-});
+);
 process.exit(result.status ?? 1);

@@ -54,13 +54,11 @@ if (SEA_MISSING) console.warn(`single executable: ${SEA_MISSING}${SKIP_SEA ? ' S
 afterAll(() => work.remove());
 
 describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
-  // Its own bound: building the executable (a bundle, a snapshot, node copied and injected) takes a
-  // minute or more while the rest of the suite shares the cores.
   beforeAll(async () => {
     mkdirSync(noNode, { recursive: true });
     mkdirSync(home, { recursive: true });
     ({ executable } = await buildSea({ outdir: join(work.path, 'build') }));
-  }, 120_000);
+  });
 
   it('has no node to fall back on', () => {
     expect(existsSync(join(noNode, 'node'))).toBe(false);

@@ -1,12 +1,12 @@
 // The concurrent-history checker (history.ts) as part of the suite: two short histories on fixed
 // seeds inside `npm test` (one on one config dir, one on two machines sharing the team store, run
-// at once); `npm run chaos -- --histories N --seed S --parallel K` runs as many as asked, K at a
-// time (the runner sets HEDGE_CHAOS_*). Every third seed (seed % 3 = 0) is a team-store history.
-// A test fails on a violation (or a history that did not complete), never on "cannot tell": that
-// is hedge declining to guess, counted and printed as a share. A history with either prints its
-// seed, its drawn server behaviours and every step, so it can be replayed alone; with
-// HEDGE_CHAOS_PROGRESS set, each finished history is appended to that file as one JSON line (and,
-// unless it holds, its whole description) the moment it ends, so a long run can be read while it runs.
+// at once, each with kills); `npm run chaos -- --histories N --seed S --parallel K` runs as many as
+// asked, K at a time (the runner sets HEDGE_CHAOS_* and the bound). Every third seed (seed % 3 = 0)
+// is a team-store history. A test fails on a violation (or a history that did not complete), never
+// on "cannot tell": that is hedge declining to guess, counted and printed as a share. A history with
+// either prints its seed, its drawn server behaviours and every step, so it can be replayed alone;
+// with HEDGE_CHAOS_PROGRESS set, each finished history is appended to that file as one JSON line
+// (and, unless it holds, its whole description) the moment it ends, so a long run can be read while it runs.
 import { appendFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,9 +18,9 @@ import {
 import { describeHistory, runHistory, verdictOf, type HistoryResult } from './history.js';
 
 const histories = Number(process.env.HEDGE_CHAOS_HISTORIES ?? 2);
-const firstSeed = Number(process.env.HEDGE_CHAOS_SEED ?? 36);
+const firstSeed = Number(process.env.HEDGE_CHAOS_SEED ?? 42);
 const parallel = Math.max(1, Number(process.env.HEDGE_CHAOS_PARALLEL ?? 2));
-const opsPerActor = Number(process.env.HEDGE_CHAOS_OPS ?? 3);
+const opsPerActor = Number(process.env.HEDGE_CHAOS_OPS ?? 2);
 const progressFile = process.env.HEDGE_CHAOS_PROGRESS;
 const actors = (seed: number) => 2 + (seed % 3);
 const isTeam = (seed: number) => seed % 3 === 0;
@@ -30,7 +30,6 @@ if (POSTGRES_MISSING)
   console.warn(`team-store histories: ${POSTGRES_MISSING}${skipTeam ? ' Skipped (CI is not set).' : ''}`);
 
 const seeds = Array.from({ length: histories }, (_, index) => firstSeed + index);
-const perHistoryMs = 120_000;
 
 /**
  * At most `parallel` histories at once over both tests (each has its own simulator and dirs), the
@@ -133,7 +132,6 @@ function sayCannotTell(count: number, cannotTell: string[]): void {
   );
 }
 
-const timeout = (count: number) => 60_000 + perHistoryMs * Math.ceil(count / parallel);
 const localSeeds = seeds.filter((seed) => !isTeam(seed));
 const teamSeeds = seeds.filter(isTeam);
 
@@ -145,7 +143,6 @@ describe.concurrent('random concurrent histories on one side, judged by the serv
       sayCannotTell(localSeeds.length, cannotTell);
       expect(failures, failures.join('\n\n')).toEqual([]);
     },
-    timeout(seeds.length),
   );
 
   it.skipIf(teamSeeds.length === 0 || skipTeam)(
@@ -162,6 +159,5 @@ describe.concurrent('random concurrent histories on one side, judged by the serv
         await server.close();
       }
     },
-    timeout(seeds.length),
   );
 });

@@ -44,7 +44,7 @@ import { separateProcesses, type RunOptions, type RunResult } from '../support/h
 import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
-import { randomStream as prng } from '../soak/random-stream.js';
+import { randomStream as prng } from '../support/random-stream.js';
 
 // The actors are hedge processes, every run of them (the resumes after a history included).
 separateProcesses();

@@ -28,7 +28,7 @@ import {
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { tableHeaders } from '../support/output/table-text.js';
 import { NOW, output } from '../support/output/fake-output.js';
-import { randomStream } from '../soak/random-stream.js';
+import { randomStream } from '../support/random-stream.js';
 
 const cellsOf = (rows: number, text: (row: number) => string) =>
   Array.from({ length: rows }, (_, row) => tableCell(text(row)));

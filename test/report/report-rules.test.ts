@@ -11,7 +11,7 @@ import {
   reportPeriodProblem,
   toCents,
 } from '../../src/features/report/report-rules.js';
-import { randomStream } from '../soak/random-stream.js';
+import { randomStream } from '../support/random-stream.js';
 
 const DAY_MS = 86_400_000;
 

@@ -31,7 +31,7 @@ import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model
 import { baseEnv } from '../support/hedge-cli.js';
 import { spawnKeeper, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
-import { randomStream } from './random-stream.js';
+import { randomStream } from '../support/random-stream.js';
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -80,7 +80,7 @@ export const NINETY_DAY_SCHEDULE = scheduleOf(
   90,
 );
 
-/** For `npm test`: a few server days, the same kinds of rows, dues far enough apart for a 2 s cycle. */
+/** For a soak of fewer than 30 days: the same kinds of rows, dues far enough apart for a 2 s cycle. */
 export const SHORT_SCHEDULE = scheduleOf(
   `
   INV-1 receivable 300e6  NGN 0.4

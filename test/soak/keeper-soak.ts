@@ -63,7 +63,7 @@ import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
 import { spawnKeeper, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
-import { randomStream } from './random-stream.js';
+import { randomStream } from '../support/random-stream.js';
 
 type Side = 'buy' | 'sell';
 const SIDES: readonly Side[] = ['buy', 'sell'];
