@@ -13,7 +13,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
@@ -216,6 +216,29 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     expect(failure.message).toContain(`${join(folder, 'hedge', 'keepers')} is a symbolic link`);
     untouched(target);
   });
+
+  // Only root can give a folder to another user.
+  it.skipIf(process.getuid?.() !== 0)(
+    "a state folder another user owns is refused (exit 2, the chown) before the keeper's folder is made in it; root trusts no other user's (needs root)",
+    async () => {
+      const folder = tempFolder();
+      const state = join(folder, 'hedge');
+      mkdirSync(state, { mode: 0o700 });
+      chownSync(state, 65534, 65534);
+      const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
+      const failure = await caught(
+        keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID }).then((place) =>
+          place.take(),
+        ),
+      );
+      expect(describeError(failure)).toMatchObject({ exitCode: 2 });
+      expect(failure.message).toBe(
+        `Cannot use the folder ${state}: it belongs to another user (uid 65534), who may change it; run \`chown ${userInfo().username} ${state}\`.`,
+      );
+      expect(readdirSync(state)).toEqual([]);
+      expect(statSync(state)).toMatchObject({ uid: 65534 });
+    },
+  );
 
   it('a journal file another user may change, or that belongs to another user, is refused with the fix; a FIFO without waiting', async () => {
     const journal = openJournal({ dir: stateDir(), now: () => T0 });

@@ -1,9 +1,21 @@
 // The files that hold or steer the key, guarded as ssh guards its keys: a config store others may
-// read or change, a CA file others may change, one that is a FIFO or too large — each refused in one
-// line naming the file (and the chmod that fixes it), before any request; a FIFO at once, never waited
-// on (those runs are spawned: a read that blocks would block the test's own process).
+// read or change, a CA file others may change, one that is a link, a FIFO or too large, a folder
+// another user owns or may change — each refused in one line naming it (and the chmod or chown that
+// fixes it), before any request; a FIFO at once, never waited on (those runs are spawned: a read that
+// blocks would block the test's own process).
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
@@ -80,6 +92,21 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
   });
 
+  it('a symbolic link, even to a good CA file, is refused naming it, before any request', async () => {
+    const ca = join(tls.configDir, 'real-ca.pem');
+    copyFileSync(tls.sandbox.caFile!, ca);
+    chmodSync(ca, 0o644);
+    const link = join(tls.configDir, 'ca-link.pem');
+    symlinkSync(ca, link);
+    const sent = tls.requests().length;
+    const run = exits(await tls.hedge('markets', { env: { HEDGE_CA_FILE: link } }), 2);
+    expect(run.stderr.split('\n')[0]).toBe(
+      `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
+    );
+    expect(tls.requests()).toHaveLength(sent);
+    ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
+  });
+
   it('a FIFO is refused at once, never waited on', async () => {
     const fifo = join(tls.configDir, 'ca.fifo');
     execFileSync('mkfifo', [fifo]);
@@ -91,4 +118,74 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     );
     expect(tls.requests()).toHaveLength(sent);
   });
+});
+
+// Root may change any folder: only a root run shows that hedge still trusts no other user's.
+const ROOT_ONLY = process.getuid?.() !== 0;
+const NOBODY = 65534;
+
+describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state folder)', () => {
+  const me = () => userInfo().username;
+
+  it.skipIf(ROOT_ONLY)(
+    "another user's HEDGE_CONFIG_DIR, open to all: a write run as root is refused before any request (exit 2, the chown), and the folder keeps its owner and mode (needs root)",
+    async () => {
+      const desk = await start();
+      desk.seedOpen('sell', 2000);
+      const shared = join(desk.configDir, 'shared');
+      mkdirSync(shared);
+      chownSync(shared, NOBODY, NOBODY);
+      chmodSync(shared, 0o777);
+      const run = exits(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: shared }), 2);
+      expect(run.stderr.split('\n')[0]).toBe(
+        `hedge: Cannot use the folder ${shared}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${shared}\`.`,
+      );
+      expect(desk.writes()).toEqual([]);
+      expect(statSync(shared)).toMatchObject({ uid: NOBODY, mode: expect.any(Number) });
+      expect(statSync(shared).mode & 0o777).toBe(0o777);
+      expect(readdirSync(shared)).toEqual([]);
+    },
+  );
+
+  it("this user's own HEDGE_CONFIG_DIR that others may change is refused with the chmod, left as it is", async () => {
+    const desk = await start();
+    desk.seedOpen('sell', 2000);
+    const open = join(desk.configDir, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const run = exits(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: open }), 2);
+    expect(run.stderr.split('\n')[0]).toBe(
+      `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`,
+    );
+    expect(desk.writes()).toEqual([]);
+    expect(statSync(open).mode & 0o777).toBe(0o777);
+    expect(readdirSync(open)).toEqual([]);
+
+    chmodSync(open, 0o700);
+    ok(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: open }));
+    expect(desk.trades()).toHaveLength(1);
+  });
+
+  it.skipIf(ROOT_ONLY)(
+    'a journal folder (XDG_STATE_HOME/hedge) another user owns is refused before any request, whatever its mode (needs root)',
+    async () => {
+      const desk = await start();
+      const state = join(desk.configDir, 'state');
+      const journalFolder = join(state, 'hedge');
+      mkdirSync(journalFolder, { recursive: true, mode: 0o700 });
+      chownSync(journalFolder, NOBODY, NOBODY);
+      const env = {
+        HEDGE_CONFIG_DIR: undefined,
+        XDG_CONFIG_HOME: join(desk.configDir, 'config'),
+        XDG_STATE_HOME: state,
+      };
+      const run = exits(await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'], { env }), 2);
+      expect(run.stderr.split('\n')[0]).toBe(
+        `hedge: Cannot use the folder ${journalFolder}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${journalFolder}\`.`,
+      );
+      expect(desk.writes()).toEqual([]);
+      expect(statSync(journalFolder)).toMatchObject({ uid: NOBODY });
+      expect(readdirSync(journalFolder)).toEqual([]);
+    },
+  );
 });

@@ -1,15 +1,5 @@
 // The one way a file of hedge is replaced whole: a temporary file beside it, synced, renamed over it, the folder synced.
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export function writeFileDurably(target: string, data: string | Uint8Array) {
@@ -57,20 +47,6 @@ export function prepareDurableWrite(target: string, data: string | Uint8Array) {
     },
     abandon: () => unlinkQuietly(temporary),
   };
-}
-
-/** Makes `dir` (and its parents) where missing and leaves it 0700. */
-export function makePrivateDir(dir: string, options: { inside?: boolean } = {}) {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // Windows has no modes, and opens no folder.
-  if (process.platform === 'win32') return;
-  // (Linux answers a link opened with O_DIRECTORY and O_NOFOLLOW with ENOTDIR, not ELOOP.)
-  const fd = openSync(dir, constants.O_RDONLY | (options.inside ? constants.O_NOFOLLOW : constants.O_DIRECTORY));
-  try {
-    fchmodSync(fd, 0o700);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Makes a folder's entries durable (a new or renamed file's name is on disk only once its folder is synced). */

@@ -1,6 +1,19 @@
-// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal): the one place that decides what may be read and how much of it.
+// How hedge reads a file: what it is handed to read (a target, exposures or policy file, stdin for `-`, an agent's target file, a key piped to `login`) and what it keeps or trusts (the config store, a CA file, the journal, the folders they live in): the one place that decides what may be read and how much of it.
 import { UsageError } from '../errors.js';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
+import { userInfo } from 'node:os';
+import { dirname } from 'node:path';
 
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
@@ -11,8 +24,8 @@ type ReadRefusal =
       found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file';
     }
   | { kind: 'too-large'; maxBytes: number }
-  | { kind: 'not-yours'; uid: number }
-  | { kind: 'open-to-others'; mode: number; secret: boolean; path: string };
+  | { kind: 'not-yours'; uid: number; chown?: string }
+  | { kind: 'open-to-others'; mode: number; secret: boolean; chmod: string };
 
 export class ReadRefused extends Error {
   constructor(readonly refusal: ReadRefusal) {
@@ -29,9 +42,9 @@ function describeRefusal(refusal: ReadRefusal) {
     case 'too-large':
       return `it holds more than ${sizeInWords(refusal.maxBytes)}`;
     case 'not-yours':
-      return `it belongs to another user (uid ${refusal.uid}), who may change it; hedge trusts only files of yours or root's`;
+      return `it belongs to another user (uid ${refusal.uid}), who may change it; ${refusal.chown ? `run \`${refusal.chown}\`` : "hedge trusts only files of yours or root's"}`;
     case 'open-to-others':
-      return `other users can ${refusal.secret ? 'read or change' : 'change'} it (mode ${refusal.mode.toString(8).padStart(4, '0')}); run \`chmod ${refusal.secret ? '600' : 'go-w'} ${refusal.path}\``;
+      return `other users can ${refusal.secret ? 'read or change' : 'change'} it (mode ${refusal.mode.toString(8).padStart(4, '0')}); run \`${refusal.chmod}\``;
   }
 }
 
@@ -72,6 +85,8 @@ export interface FileReading {
   /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it. */
   guard?: 'trusted' | 'private';
 }
+
+type Guard = NonNullable<FileReading['guard']> | 'folder';
 
 function kindOf(stats: Stats): ReadRefusal | undefined {
   if (stats.isFile()) return;
@@ -122,13 +137,77 @@ export function refuseUnfit(stats: Stats, reading: FileReading, path: string) {
   const refusal: ReadRefusal | undefined =
     kindOf(stats) ?? (stats.size > reading.maxBytes ? { kind: 'too-large', maxBytes: reading.maxBytes } : undefined);
   if (refusal) throw new ReadRefused(refusal);
-  const uid = process.getuid?.();
+  if (reading.guard) refuseOthers(stats, reading.guard, path);
+}
+
+/** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. */
+function refuseOthers(stats: Stats, guard: Guard, path: string) {
+  const uid = process.geteuid?.();
   // Windows has neither owners nor modes here.
-  if (!reading.guard || uid === undefined) return;
-  if (stats.uid !== uid && stats.uid !== 0) throw new ReadRefused({ kind: 'not-yours', uid: stats.uid });
-  const secret = reading.guard === 'private';
+  if (uid === undefined) return;
+  const folder = guard === 'folder';
+  if (stats.uid !== uid && stats.uid !== 0)
+    throw new ReadRefused({
+      kind: 'not-yours',
+      uid: stats.uid,
+      chown: folder ? `chown ${userName(uid)} ${path}` : undefined,
+    });
+  const secret = guard === 'private';
   if (stats.mode & (secret ? 0o077 : 0o022))
-    throw new ReadRefused({ kind: 'open-to-others', mode: stats.mode & 0o777, secret, path });
+    throw new ReadRefused({
+      kind: 'open-to-others',
+      mode: stats.mode & 0o777,
+      secret,
+      chmod: `chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}`,
+    });
+}
+
+function userName(uid: number) {
+  try {
+    return userInfo().username;
+  } catch {
+    // A uid with no name in the password database.
+    return String(uid);
+  }
+}
+
+/** Refuses (exit 2, naming it and the fix) a folder that holds or steers the key — the config folder, the journal's, the state folder — when another user owns it or may change what is in it; one not there yet passes (makePrivateDir makes it). */
+export function refuseUntrustedFolder(path: string) {
+  let stats: Stats;
+  try {
+    // A link of this user's (a dotfiles link, HEDGE_CONFIG_DIR) is judged by the folder it names.
+    stats = statSync(path);
+  } catch {
+    // Not there, or not reachable: whoever uses it next says why.
+    return;
+  }
+  trustFolder(stats, path);
+}
+
+function trustFolder(stats: Stats, path: string) {
+  try {
+    refuseOthers(stats, 'folder', path);
+  } catch (error) {
+    throw new UsageError(`Cannot use the folder ${path}: ${describeReadError(error)}.`);
+  }
+}
+
+/** Makes `dir` (and its parents) 0700 where missing; one that is there is used only when refuseUntrustedFolder trusts it, then tightened to 0700. `inside`: made inside a folder hedge uses, which is judged too, and never through a link. */
+export function makePrivateDir(dir: string, options: { inside?: boolean } = {}) {
+  // Judged before anything is made in it.
+  if (options.inside) refuseUntrustedFolder(dirname(dir));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Windows has no modes, and opens no folder.
+  if (process.platform === 'win32') return;
+  // (Linux answers a link opened with O_DIRECTORY and O_NOFOLLOW with ENOTDIR, not ELOOP.)
+  const fd = openSync(dir, constants.O_RDONLY | (options.inside ? constants.O_NOFOLLOW : constants.O_DIRECTORY));
+  try {
+    // Judged before the chmod: another user's folder is refused, never made to look private.
+    trustFolder(fstatSync(fd), dir);
+    fchmodSync(fd, 0o700);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** A regular file at `path`, judged before and after it is opened, open for reading: nothing it opens can block. */
@@ -167,10 +246,12 @@ export function readRegularFileSync(path: string, reading: FileReading) {
   }
 }
 
-/** A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides whom the key is sent to, so only its owner may change it. */
+/** A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides whom the key is sent to, so only its owner may change it, and a link (which another could point elsewhere) is not followed. */
 export function readCaFile(path: string, what: string) {
   try {
-    return readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, guard: 'trusted' }).toString('utf8');
+    return readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'trusted' }).toString(
+      'utf8',
+    );
   } catch (error) {
     throw new UsageError(`${what}: cannot read ${path}: ${describeReadError(error)}; nothing was sent.`);
   }

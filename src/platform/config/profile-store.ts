@@ -2,14 +2,16 @@
 import { chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
-import { ConfigError } from '../../core/errors.js';
-import { makePrivateDir, syncDirectory } from '../../core/files/durable-write.js';
+import { ConfigError, HedgeError } from '../../core/errors.js';
+import { syncDirectory } from '../../core/files/durable-write.js';
 import { isLockedError, lockFile } from '../../core/files/file-lock.js';
 import {
   describeReadError,
+  makePrivateDir,
   MAX_INPUT_FILE_BYTES,
   ReadRefused,
   readRegularFileSync,
+  refuseUntrustedFolder,
 } from '../../core/security/bounded-read.js';
 import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
 
@@ -56,6 +58,7 @@ export class ProfileStore {
 
   /** The whole store as it is on disk now (empty when there is no file yet). */
   read() {
+    refuseUntrustedFolder(this.dir);
     let bytes: Buffer;
     try {
       bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
@@ -138,7 +141,8 @@ function parseStoreText(text: string, file: string) {
 }
 
 function asConfigError(error: unknown, file: string, action: 'read' | 'write') {
-  if (error instanceof ConfigError) return error;
+  // ConfigError, or the folder refused as the user's setting (exit 2).
+  if (error instanceof HedgeError) return error;
   const refused = error instanceof ReadRefused || (error as NodeJS.ErrnoException).code === 'ELOOP';
   return new ConfigError(`Cannot ${action} the config store ${file}: ${describeReadError(error)}.`, {
     hint: refused

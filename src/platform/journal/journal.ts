@@ -3,6 +3,7 @@ import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
+import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import {
   currentHolder,
   isAlive,
@@ -46,6 +47,8 @@ interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'ro
 
 export function openJournal(options: OpenJournalOptions): LocalJournal {
   const { dir, now = Date.now, onSkip } = options;
+  // Whoever may change the folder may move a row away, and a resume would not know its action.
+  refuseUntrustedFolder(dir);
   const file = join(dir, JOURNAL_FILE_NAME);
   const place: FilePlace = { ...options, file, now, skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }) };
   // The records: events appended to the active segment under its lock, folded into entries when read.

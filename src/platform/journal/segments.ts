@@ -11,9 +11,10 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
-import { makePrivateDir, syncDirectory, writeFileDurably } from '../../core/files/durable-write.js';
+import { syncDirectory, writeFileDurably } from '../../core/files/durable-write.js';
 import {
   describeReadError,
+  makePrivateDir,
   openRegularFileSync,
   ReadRefused,
   refuseUnfit,
@@ -21,6 +22,7 @@ import {
 } from '../../core/security/bounded-read.js';
 import { foldJournal, isUnresolved, type SkippedLine } from './entry.js';
 import { JournalError } from './journal-error.js';
+import { HedgeError } from '../../core/errors.js';
 
 export const ARCHIVE_DIR_NAME = 'journal-archive';
 const ARCHIVE_FILE = /^journal-(\d{4}-\d{2}-\d{2})\.jsonl$/;
@@ -236,7 +238,8 @@ function idOf(line: string) {
 }
 
 export function asJournalError(error: unknown, path: string, action: 'read' | 'write') {
-  if (error instanceof JournalError) return error;
+  // A folder refused as the user's setting (exit 2) is said as it is.
+  if (error instanceof HedgeError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ELOOP') {
     return new JournalError(
