@@ -9,8 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
+import { runHedge } from '../support/hedge-cli.js';
+import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
-import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+import { envFor, MARKET, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 
 /** A listed market whose name carries a window-title escape, a clear-screen, a bidi override and a zero-width space (at most 32 characters). */
 const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
@@ -182,4 +184,43 @@ describe('hostile text in a pipe', () => {
     expect(unsafeIn(result.stderr)).toBeUndefined();
     expect(simulator.writes()).toHaveLength(writes);
   });
+});
+
+describe('colour codes from the server', () => {
+  // Select Graphic Rendition, the sequences hedge's own colours use: still never passed on from the server.
+  const CONCEALED_NAME = '\u001b[8mconcealed\u001b[0m\u001b[41m';
+  const CONCEALED_REFERENCE = '\u001b[8mHIDDEN\u001b[0m';
+
+  it('a position field so named is shown escaped in the note of hidden columns; a history reference so written, in report CSV and TSV', () =>
+    withSimulator({}, async (server) => {
+      server.seedOpen('buy', 1_000);
+      server.sandbox.seedHedges({ apiKey: server.apiKey, count: 2 });
+      const proxy = await startRewriteProxy(server.sandbox, (path, item) => {
+        if (path === '/positions') item[CONCEALED_NAME] = 'x';
+        if (path === '/hedges/history') item.client_reference = CONCEALED_REFERENCE;
+      });
+      const hedge = (args: string) =>
+        runHedge(args, {
+          configDir: server.configDir,
+          env: { ...envFor({ baseUrl: proxy.baseUrl, apiKey: server.apiKey }), COLUMNS: '80' },
+        });
+      try {
+        const [table, csv, tsv] = [
+          await hedge('positions --format table'),
+          await hedge('report --by ref --format csv'),
+          await hedge('report --by ref --format tsv'),
+        ];
+        for (const run of [table, csv, tsv]) {
+          expect(run.code, run.stderr).toBe(0);
+          expect([unsafeIn(run.stdout), unsafeIn(run.stderr)]).toEqual([undefined, undefined]);
+        }
+        expect(table.stderr.replace(/\s+/g, ' ')).toMatch(
+          /Hidden at 80 columns: [^—]*, \\x1b\[8mconcealed\\x1b\[0m\\x1b\[41m — /,
+        );
+        for (const run of [csv, tsv]) expect(run.stdout).toContain('\\x1b[8mHIDDEN\\x1b[0m');
+        expect(server.requests('GET', '/hedges/history').length).toBeGreaterThanOrEqual(2);
+      } finally {
+        await proxy.close();
+      }
+    }));
 });

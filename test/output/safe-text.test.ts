@@ -7,6 +7,7 @@ import {
   safeStyled,
   safeText,
 } from '../../src/core/security/safe-text.js';
+import { redactKey } from '../../src/core/security/secrets.js';
 import { slackText } from '../../src/core/security/slack-text.js';
 
 describe('safeText: escape sequences are shown, never obeyed; invisible characters made visible', () => {
@@ -134,6 +135,18 @@ describe('safeJson', () => {
     const clean = { market: 'USDTNGN', price: 1530.33, sides: ['buy', 'sell'], note: 'Crème ₦ 東京' };
     expect(safeJson(clean)).toBe(JSON.stringify(clean));
     expect(safeJson(clean, 2)).toBe(JSON.stringify(clean, null, 2));
+  });
+
+  it('redacts a key-shaped secret in names as well as values, and writes the rest as JSON.stringify does (a Date as its text)', () => {
+    const key = 'hp_test_Secret0123456789xyz';
+    const at = new Date(Date.UTC(2030, 0, 2));
+    const json = safeJson({ [key]: { note: `sent ${key}` }, list: [{ [key]: 1 }], at }, 2);
+    expect(json).not.toContain('Secret0123456789');
+    expect(JSON.parse(json)).toEqual({
+      [redactKey(key)]: { note: `sent ${redactKey(key)}` },
+      list: [{ [redactKey(key)]: 1 }],
+      at: '2030-01-02T00:00:00.000Z',
+    });
   });
 
   it('writes null for what JSON cannot hold at the top level', () => {

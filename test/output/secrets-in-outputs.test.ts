@@ -7,11 +7,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { redactKey } from '../../src/core/security/secrets.js';
-import { startRewriteProxy } from '../support/servers/field-proxy.js';
+import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import { useMcpServers } from '../support/mcp.js';
 import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
+const startMcp = useMcpServers();
 
 /** Every file under `dir`, read whole: the journal, its segments, the config — whatever hedge wrote. */
 function filesUnder(dir: string): Array<{ path: string; text: string }> {
@@ -96,6 +98,61 @@ describe('a key the server echoes in a data field', () => {
       ['add', 'rejected', `key ${redactKey(key)} may not add today`],
     ]);
     expect(simulator.requests('POST', '/hedges/add')).toHaveLength(2);
+  });
+});
+
+describe('a key the server sends as a field name', () => {
+  it('is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
+    const simulator = await startSimulator();
+    const key = simulator.apiKey;
+    simulator.seedOpen('buy', 1_000);
+    // Each position carries the key as a name (its value innocent); each error answer, as a name in its details.
+    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+      if (request.path === '/positions' && Array.isArray(envelope.data))
+        for (const position of envelope.data as Array<Record<string, unknown>>) position[key] = 'named';
+      const error = envelope.error as { details?: Record<string, unknown> } | null | undefined;
+      if (error) error.details = { ...error.details, [key]: 'named' };
+    });
+    const hedge = (args: HedgeArgs) => through(simulator, proxy.baseUrl, args);
+    try {
+      const runs = {
+        json: await hedge('positions --json'),
+        raw: await hedge('positions --json --raw'),
+        ndjson: await hedge('positions --format ndjson'),
+        tsv: await hedge('positions --format tsv'),
+        table: await hedge(`positions --format table --fields side,${key}`),
+        api: await hedge('api /positions'),
+        error: await hedge('hedges hdg_nosuchhedge0000000000000 --json'),
+      };
+      // A table's header is made from the name (words split and recased): the key's secret part, in any case, nowhere.
+      const secretPart = key.slice(key.indexOf('_test_') + '_test_'.length).toLowerCase();
+      for (const [name, run] of Object.entries(runs)) {
+        expect(run.code, `${name}: ${run.stderr}`).toBe(name === 'error' ? 3 : 0);
+        expect(run.stdout + run.stderr, name).not.toContain(key);
+        expect((run.stdout + run.stderr).toLowerCase(), name).not.toContain(secretPart);
+      }
+      // The name is shown redacted, not dropped.
+      for (const name of ['json', 'raw'] as const)
+        expect(JSON.parse(runs[name].stdout), name).toMatchObject([{ [redactKey(key)]: 'named' }]);
+      expect(JSON.parse(runs.ndjson.stdout.split('\n')[0]!)).toMatchObject({ [redactKey(key)]: 'named' });
+      expect(runs.tsv.stdout.split('\n')[0]).toContain(redactKey(key));
+      expect(runs.table.stdout.split('\n')[0]).toContain(`test…${key.slice(-4).toLowerCase()}`);
+      expect(JSON.parse(runs.api.stdout)).toMatchObject({ data: [{ [redactKey(key)]: 'named' }] });
+      expect(JSON.parse(runs.error.stderr).error).toMatchObject({
+        code: 'hedge_not_found',
+        details: { [redactKey(key)]: 'named' },
+      });
+      const mcp = await startMcp(simulator, { env: { HEDGE_BASE_URL: proxy.baseUrl } });
+      const answer = await mcp.call('positions', {});
+      const text = answer.content.map((part) => part.text).join('\n');
+      expect(answer.isError, text).toBeFalsy();
+      expect(text).not.toContain(key);
+      expect(JSON.parse(answer.content[0]!.text)).toMatchObject([{ [redactKey(key)]: 'named' }]);
+      expect(await mcp.close()).not.toContain(key);
+      expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
+    } finally {
+      await proxy.close();
+    }
   });
 });
 

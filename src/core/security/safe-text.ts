@@ -75,17 +75,12 @@ export function hasUnsafeText(value: string) {
 export function safeJson(value: unknown, space?: number) {
   let json = JSON.stringify(value, null, space) as string | undefined;
   if (json === undefined) return 'null';
-  // Scrubbed value by value, so that a replacement never touches the JSON around it.
-  if (holdsSecret(json))
-    json = JSON.stringify(
-      value,
-      (_key, item: unknown) => (typeof item === 'string' ? scrubSecrets(item) : item),
-      space,
-    );
+  // Scrubbed name by name and value by value, so that a replacement never touches the JSON around it.
+  if (holdsSecret(json)) json = JSON.stringify(safeDeep(value, scrubSecrets), null, space);
   return JSON_RAW_TEST.test(json) ? json.replace(JSON_RAW_ALL, jsonEscape) : json;
 }
 
-/** A copy of a JSON value with every string and every object key passed through safeText, for places that print a value as text. */
+/** A copy of a JSON value with every string and every object key passed through `escape` (safeText unless told): the one walker over names and values, for every output. */
 export function safeDeep<T>(value: T, escape: (text: string) => string = safeText) {
   return sanitiseValue(value, escape) as T;
 }
@@ -94,6 +89,9 @@ function sanitiseValue(value: unknown, escape: (text: string) => string): unknow
   if (typeof value === 'string') return escape(value);
   if (Array.isArray(value)) return value.map((item) => sanitiseValue(item, escape));
   if (value !== null && typeof value === 'object') {
+    // What JSON.stringify would write for it (a Date as its text).
+    if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+      return sanitiseValue((value as { toJSON: () => unknown }).toJSON(), escape);
     return Object.fromEntries(Object.entries(value).map(([key, item]) => [escape(key), sanitiseValue(item, escape)]));
   }
   return value;

@@ -113,9 +113,7 @@ export function reportCsv(report: Report, encode: (rows: string[][]) => string, 
 
 /** Off a terminal, or --format tsv: a header row of the column names, then the rows tab-separated (like every list). */
 export function reportPlainRows(report: Report, options: ReportColumns = {}) {
-  return table(report, options).map((cells) =>
-    cells.map((cell) => spreadsheetSafe(safeText(cell).replace(/[\t\n]/g, ' '))).join('\t'),
-  );
+  return table(report, options).map((cells) => cells.map(spreadsheetSafe).join('\t'));
 }
 
 /** The totals, for stderr next to the plain rows. */

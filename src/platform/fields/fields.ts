@@ -72,9 +72,11 @@ export const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'c
 
 const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', tx: 'tx', pct: '%' };
 
-/** `accrued_carry_usdc` → "Accrued carry (USDC)", `gross_pnl_usd` → "Gross P&L (USD)". */
+/** `accrued_carry_usdc` → "Accrued carry (USDC)", `gross_pnl_usd` → "Gross P&L (USD)"; a server's name made safe first (a key in it redacted before its words are recased). */
 export function labelFromName(name: string) {
-  const words = name.split(/[_\s]+/).filter(Boolean);
+  const words = safeText(name)
+    .split(/[_\s]+/)
+    .filter(Boolean);
   let unit: string | undefined;
   const last = words[words.length - 1]?.toLowerCase();
   if (last === 'usd' || last === 'usdc' || last === 'pct') {
@@ -141,7 +143,7 @@ export function withExtraFields(known: FieldSpec[], rows: JsonObject[], options:
       // Kind from the first value that says something (a null says nothing).
       const value = row[key];
       if (value === undefined) continue;
-      extra.set(key, { key, label: safeText(labelFromName(key)), kind: kindFromName(key, value) });
+      extra.set(key, { key, label: labelFromName(key), kind: kindFromName(key, value) });
     }
   }
   const omitted = new Set(options.omit ?? []);

@@ -1,4 +1,4 @@
-// CSV for --format csv: RFC 4180 quoting by csv-stringify, LF line ends.
+// CSV for --format csv: each cell escaped as TSV's (spreadsheetSafe), RFC 4180 quoting by csv-stringify, LF line ends.
 import { stringify } from 'csv-stringify/sync';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
 

@@ -300,7 +300,7 @@ export class Output {
         const totals = options.totals;
         const sums = fields
           .filter((field) => totals.row[field.key] !== undefined)
-          .map((field) => `${field.key}=${plainValue(totals.row[field.key])}`);
+          .map((field) => safeText(`${field.key}=${plainValue(totals.row[field.key])}`));
         this.note([totals.label, ...sums].join('\t'));
       }
       return;
@@ -466,7 +466,8 @@ export class Output {
 
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
     const table: string[][] = [];
-    if (this.header) table.push(fields.map((field) => safeText(field.key)));
+    // Names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too.
+    if (this.header) table.push(fields.map((field) => field.key));
     for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
     if (!table.length) return '';
     if (this.format === 'csv') {
@@ -488,11 +489,10 @@ export class Output {
   }
 }
 
-/** TSV and CSV cells: raw values, one line each, control characters (tabs, newlines) shown escaped. */
+/** TSV and CSV cells: raw values, an object as its JSON; escaped to one line by spreadsheetSafe. */
 function plainValue(value: unknown) {
   if (value === undefined || value === null) return '';
-  if (typeof value === 'object') return safeText(JSON.stringify(value));
-  return safeText(String(value));
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 /** --fields on JSON data: each record keeps only the named keys, in that order (a key a record lacks is null). */

@@ -1,5 +1,6 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch).
 import type { ChalkInstance } from 'chalk';
+import { safeText } from '../../core/security/safe-text.js';
 import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
@@ -216,11 +217,13 @@ function wrapCell(styled: string, width: number) {
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
 export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
   if (!hidden.length && !shortened.length) return;
+  // Field names may be the server's: shown escaped, as its values are.
+  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
   const parts: string[] = [];
-  if (hidden.length) parts.push(`Hidden at ${columns} columns: ${hidden.join(', ')}`);
+  if (hidden.length) parts.push(`Hidden at ${columns} columns: ${names(hidden)}`);
   if (shortened.length)
     parts.push(
-      hidden.length ? `shortened: ${shortened.join(', ')}` : `Shortened at ${columns} columns: ${shortened.join(', ')}`,
+      hidden.length ? `shortened: ${names(shortened)}` : `Shortened at ${columns} columns: ${names(shortened)}`,
     );
   return parts.join('; ');
 }
