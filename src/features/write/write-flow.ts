@@ -44,6 +44,7 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { guardLiveAction, type LiveGuard } from './live-guard.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
+import { actionAge } from '../../core/server-clock.js';
 import { cents, formatUsd } from '../../core/money.js';
 import type { JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
@@ -327,6 +328,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
 
   const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
     let begun: JournalEntry | undefined;
+    let begunAt = 0;
     try {
       // An agent's checks first, on what is about to be sent (asked again before every retry).
       const sendHooks = await gateTheSend(ports, action, run);
@@ -359,9 +361,9 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       let entry = run.entry;
       if (!entry) {
         try {
-          // The server's time at the first send: a resume measures the key's age on the server's clock.
+          // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
           const serverTime = await serverNow(ports);
-          const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime };
+          const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime.earliestMs };
           entry = await journal.begin(entryFields(identity, action, run.key, context), (await rowSealerOf(ports)).seal);
         } catch (error) {
           if (error instanceof JournalError)
@@ -373,6 +375,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
           throw error;
         }
         begun = entry;
+        begunAt = performance.now();
       }
       const current = { ...run, entry };
       // Write-ahead as for a new entry: once this is on disk the request may leave.
@@ -440,6 +443,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       );
       return { kind: 'resolved', answer, result, entry: recorded, run: current };
     } catch (error) {
+      if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
       if (run.hold) await run.hold.release();
       else if (begun) {
@@ -515,7 +519,7 @@ function resolveCommands(ports: FlowPorts, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
-/** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on the server's clock → send again with the key; otherwise only a person's word sends it again (else exit 12). */
+/** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). */
 async function reconcileEarlier<S, R>(
   ports: FlowPorts,
   journal: Journal,
@@ -529,8 +533,8 @@ async function reconcileEarlier<S, R>(
     ? await action.reconcile({ ...entry, context: attributed.context })
     : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
   const lifetime = keyLifetimeMs(ports.env);
-  const { ageMs: age, clock } = await keyAge(ports, entry);
-  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${describeAge(age)} ago by the ${clock} clock)`;
+  const { ms: age, clock } = await keyAge(ports, entry);
+  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
   const others = attributed.uncertain;
   const data = { journal_id: entry.id };
   // A close shows only as the side's absence, which another change of the side since could explain as well.
@@ -553,7 +557,7 @@ async function reconcileEarlier<S, R>(
     });
     return;
   }
-  if (age < lifetime) {
+  if (age !== undefined && age < lifetime) {
     ports.log(
       `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
     );
@@ -565,7 +569,7 @@ async function reconcileEarlier<S, R>(
         .map((other) => `${safeText(other.command)} ${other.id}`)
         .join(', ')}), so the side's notional proves nothing.`
     : '';
-  const past = `${started} is past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
+  const past = `${started} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (resendUnproven) {
     ports.notify({
@@ -601,7 +605,7 @@ async function reconcileEarlier<S, R>(
     }
   }
   throw new UnresolvedError(`${question} Nothing was sent.`, {
-    details: { journal_id: entry.id, age_ms: age, key_lifetime_ms: lifetime, clock },
+    details: { journal_id: entry.id, age_ms: age ?? null, key_lifetime_ms: lifetime, clock },
     hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
   });
 }
@@ -622,15 +626,31 @@ async function alreadyDone<S, R>(ports: FlowPorts, action: WriteAction<S, R>, en
 
 async function serverNow(ports: FlowPorts) {
   const time = (await ports.client()).transport?.serverNow?.();
-  return time && !time.assumed ? time.bestMs : undefined;
+  return time && !time.assumed ? time : undefined;
 }
 
-/** How old the entry's key is: on the server's clock when both times are known, else on this machine's. */
+/** When each entry this process began and left unresolved was begun, on the monotonic clock: its age in this process never follows the wall clock back. */
+const begunHere = new Map<string, number>();
+
+const UNTOLD_AGE = {
+  server:
+    "its age cannot be told: the server's clock now puts its first send in the future, or no longer tells the time",
+  local:
+    "its age cannot be told: this machine's clock puts its start in the future, and the server's answers do not tell the server's",
+};
+
+/** How old the entry's key is, on both clocks (core/server-clock.ts). */
 async function keyAge(ports: FlowPorts, entry: JournalEntry) {
   const sentAt = entry.context?.server_time_ms;
-  const now = await serverNow(ports);
-  if (typeof sentAt === 'number' && now !== undefined) return { ageMs: Math.max(0, now - sentAt), clock: 'server' };
-  return { ageMs: Math.max(0, ports.clock.now() - Date.parse(entry.created_at)), clock: 'local' };
+  const begun = begunHere.get(entry.id);
+  return actionAge(
+    { serverMs: typeof sentAt === 'number' ? sentAt : undefined, localMs: Date.parse(entry.created_at) },
+    {
+      server: await serverNow(ports),
+      localMs: ports.clock.now(),
+      elapsedMs: begun === undefined ? undefined : performance.now() - begun,
+    },
+  );
 }
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */

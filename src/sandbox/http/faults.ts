@@ -37,6 +37,8 @@ export interface FaultSettings {
   nextOversized: { count: number; bytes: number } | null;
   /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
   hostileText: boolean;
+  /** How far every answer's `Date` header is off the sandbox's clock, as from a server or proxy whose clock is wrong. */
+  dateSkewMs: number;
   /** headers: never answer; body: send status, headers and part of the body, then hang. */
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
@@ -94,6 +96,7 @@ const NO_FAULTS: FaultSettings = {
   next503RetryAfter: null,
   nextOversized: null,
   hostileText: false,
+  dateSkewMs: 0,
   stall: null,
   nextMalformed: null,
   nextError: null,
@@ -140,6 +143,10 @@ export class FaultInjector {
     if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0))
       throw new Error('nextOversized.bytes must be a positive whole number');
     this.current = next;
+  }
+
+  get dateSkewMs() {
+    return this.current.dateSkewMs;
   }
 
   /** Decides (and consumes countdowns for) what happens to one request. */

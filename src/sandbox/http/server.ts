@@ -112,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       dropAfterCommit: options.dropAfterCommit ?? 0,
       latencyMs: options.latencyMs ?? 0,
       hostileText: options.hostileText ?? false,
+      dateSkewMs: options.dateSkewMs ?? 0,
     },
     String(options.seed ?? DEFAULT_SEED),
   );
@@ -304,7 +305,7 @@ class SandboxTraffic {
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
     // sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
     if (this.options.noDateHeader) res.sendDate = false;
-    else res.setHeader('date', new Date(sandboxTimeMs + (this.options.dateSkewMs ?? 0)).toUTCString());
+    else res.setHeader('date', new Date(sandboxTimeMs + this.faults.dateSkewMs).toUTCString());
     const method = req.method ?? 'GET';
     const { rawPath, query } = splitUrl(req.url ?? '/');
     const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
