@@ -4,7 +4,7 @@
 import xterm from '@xterm/headless';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { terminalColumns } from '../../src/platform/terminal/terminal.js';
+import { redrawsInPlace, terminalColumns } from '../../src/platform/terminal/terminal.js';
 import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from '../../src/platform/terminal/width.js';
 
 const RED = '\u001b[31m';
@@ -69,6 +69,25 @@ describe('terminalColumns', () => {
       terminalColumns(stream(500), true, {}),
       terminalColumns(stream(20), true, {}),
     ]).toEqual([20, 500, 500, 20]);
+  });
+});
+
+describe('redrawsInPlace', () => {
+  /** A real terminal (the stream says isTTY) reporting `columns`. */
+  const tty = (columns?: number) => Object.assign(stream(columns), { isTTY: true });
+
+  it('redraws a terminal that reports its width, and one hedge was told is a terminal (HEDGE_FORCE_TTY on a pipe)', () => {
+    expect([redrawsInPlace(tty(80), true), redrawsInPlace(stream(), true), redrawsInPlace(stream(100), true)]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it('never redraws a real terminal of 0, unknown or nonsense columns, nor what is not a terminal', () => {
+    for (const columns of [0, undefined, Number.NaN, -3, 80.5, Infinity])
+      expect(redrawsInPlace(tty(columns), true)).toBe(false);
+    expect(redrawsInPlace(tty(80), false)).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import type { Output } from './output.js';
 import { safeStyled } from '../../core/security/safe-text.js';
-import { terminalColumns } from './terminal.js';
+import { redrawsInPlace, terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
 
@@ -30,8 +30,11 @@ const silent: Progress = { refresh() {}, stop() {} };
 export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number) {
   const label = safeStyled(rawLabel);
   if (ctx.quiet) return silent;
-  if (!ctx.stderrIsTTY) {
-    ctx.output.note(`${label}…`);
+  // Loaded before the width is read: no await falls between that reading and the first draw.
+  const ora = ctx.stderrIsTTY ? (await import('ora')).default : undefined;
+  const plain = () => ctx.output.note(`${label}…`);
+  if (!ora || !redrawsInPlace(ctx.stderr, ctx.stderrIsTTY)) {
+    plain();
     return silent;
   }
   // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
@@ -43,7 +46,6 @@ export async function startProgress(ctx: ProgressHost, rawLabel: string, since: 
     shown = 'waiting';
   }
   const text = () => `${shown} ${Math.max(0, Math.floor((ctx.now() - since) / 1000))}s`;
-  const { default: ora } = await import('ora');
   const spinner = ora({
     text: text(),
     stream: ctx.stderr,
@@ -59,8 +61,16 @@ export async function startProgress(ctx: ProgressHost, rawLabel: string, since: 
     if (stopped) return;
     stopped = true;
     clearInterval(timer);
+    ctx.stderr.off('resize', unsized);
     spinner.stop();
   };
+  // A terminal resized to no width (`stty cols 0`) is told before ora draws again: from then on, plain lines.
+  const unsized = () => {
+    if (redrawsInPlace(ctx.stderr, true)) return;
+    stop();
+    plain();
+  };
+  ctx.stderr.on('resize', unsized);
   // Whatever way the command ends, the terminal line is cleaned up and no timer keeps it alive.
   ctx.onDispose(stop);
   return {

@@ -1,8 +1,10 @@
 // The real binary on a real pseudo-terminal (@lydell/node-pty): what a person at a terminal sees,
-// and keys typed into it. Used by the wizard and the interactive login tests. What reaches the
-// terminal is also fed to a terminal emulator of the same size (@xterm/headless), so that a test
-// can read the screen as drawn: each line, and whether the terminal had to wrap it. A command that
-// reads no keys is drawn in-process instead (drawScreen), through the same emulator.
+// and keys typed into it. Used by the wizard, the interactive login and the 0-column terminal
+// tests. What reaches the terminal is also fed to a terminal emulator of the same size
+// (@xterm/headless), so that a test can read the screen as drawn: each line, and whether the
+// terminal had to wrap it. A command that reads no keys is drawn in-process instead (drawScreen),
+// through the same emulator.
+import { execFileSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge } from '../hedge-cli.js';
@@ -44,11 +46,22 @@ export interface Terminal {
   drawn(): Promise<DrawnLine[]>;
   write(keys: string): void;
   screen(): string;
-  /** Every byte the program wrote to the terminal, escape sequences included. */
+  /** Every byte the program wrote to the terminal, escape sequences included (the first MiB of a flood). */
   raw(): string;
+  /** How many bytes the program wrote to the terminal, all of a flood counted. */
+  bytes(): number;
+  /** Sizes the terminal as `stty` does, 0 included (node-pty refuses it): the program gets SIGWINCH. */
+  setSize(cols: number, rows: number): void;
   exitCode: Promise<number>;
+  /** The program's exit code, or a failure naming `what` when it has not exited within `ms`. */
+  exitWithin(ms: number, what: string): Promise<number>;
+  /** Sends the program `name` (SIGTERM, SIGHUP). */
+  signal(name: NodeJS.Signals): void;
   kill(): void;
 }
+
+/** What a terminal keeps of a program's output for the test to read: a program that floods it must not flood the test. */
+const KEPT_BYTES = 1 << 20;
 
 /** Every line the emulator drew, scrolled-off ones included (trailing spaces and empty last lines dropped). */
 function drawnBy(emulator: xterm.Terminal): Promise<DrawnLine[]> {
@@ -67,6 +80,10 @@ function drawnBy(emulator: xterm.Terminal): Promise<DrawnLine[]> {
   });
 }
 
+/**
+ * `cols: 0`: a terminal nobody sized, 0 × 0, as cron, CI and `script` without a terminal give: node-pty
+ * refuses that size, so the terminal's own `stty` sets it before hedge starts.
+ */
 export function spawnInTerminal(options: {
   configDir: string;
   args: string[];
@@ -75,23 +92,27 @@ export function spawnInTerminal(options: {
   rows?: number;
 }): Terminal {
   const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
-  const term = pty.spawn(process.execPath, [HEDGE_BIN, ...options.args], {
+  const unsized = options.cols === 0;
+  const [file, argv]: [string, string[]] = unsized
+    ? ['/bin/sh', ['-c', 'stty cols 0 rows 0 && exec "$@"', 'sh', process.execPath, HEDGE_BIN, ...options.args]]
+    : [process.execPath, [HEDGE_BIN, ...options.args]];
+  const cols = unsized ? 80 : (options.cols ?? 220);
+  const rows = unsized ? 24 : (options.rows ?? 60);
+  const term = pty.spawn(file, argv, {
     name: 'xterm-256color',
-    cols: options.cols ?? 220,
-    rows: options.rows ?? 60,
+    cols,
+    rows,
     cwd: ROOT,
     env,
   });
   let raw = '';
+  let bytes = 0;
   let consumed = 0;
   let exited = false;
-  const emulator = new xterm.Terminal({
-    cols: options.cols ?? 220,
-    rows: options.rows ?? 60,
-    scrollback: 10_000,
-    allowProposedApi: true,
-  });
+  const emulator = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
   term.onData((data) => {
+    bytes += Buffer.byteLength(data);
+    if (raw.length >= KEPT_BYTES) return;
     raw += data;
     emulator.write(data);
   });
@@ -105,8 +126,21 @@ export function spawnInTerminal(options: {
     screen: () => stripAnsi(raw),
     drawn: () => drawnBy(emulator),
     raw: () => raw,
+    bytes: () => bytes,
+    setSize: (width, height) => {
+      const slave = (term as unknown as { ptsName: string }).ptsName;
+      execFileSync('stty', ['-F', slave, 'cols', String(width), 'rows', String(height)]);
+    },
     write: (keys) => term.write(keys),
     exitCode,
+    exitWithin: (ms, what) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`${what}: not exited after ${ms} ms (${bytes} bytes written)`)), ms);
+      });
+      return Promise.race([exitCode, late]).finally(() => clearTimeout(timer));
+    },
+    signal: (name) => term.kill(name),
     kill: () => {
       if (!exited) term.kill('SIGKILL');
       emulator.dispose();

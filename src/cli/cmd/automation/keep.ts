@@ -14,6 +14,7 @@ import type { CommandContext } from '../../../platform/runtime/context.js';
 import { echo } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
+import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 function parseKeepOptions(input: InputOf<typeof KEEP>) {
   const { args, options } = input;
@@ -59,9 +60,9 @@ function parseKeepOptions(input: InputOf<typeof KEEP>) {
 
 export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
   const options = parseKeepOptions(input);
-  // On a terminal (and not --json), the live status; otherwise NDJSON, one event a line.
+  // On a terminal that can be redrawn (and not --json), the live status; otherwise NDJSON, one event a line.
   const reporter =
-    ctx.io.stdoutIsTTY && ctx.output.isHuman
+    redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman
       ? await liveReporter(ctx.io.stdout, () => ctx.output.columns, ctx.output.chalk)
       : ndjsonReporter(ctx.io.stdout);
   const outcome = await runKeep(ctx, options, { reporter, errorFields: errorAsEventFields });

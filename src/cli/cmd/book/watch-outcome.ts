@@ -14,7 +14,7 @@ import {
 } from '../../../features/book/watch.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeJson } from '../../../core/security/safe-text.js';
-import { terminalColumns } from '../../../platform/terminal/terminal.js';
+import { redrawsInPlace, terminalColumns } from '../../../platform/terminal/terminal.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
 export async function watchCommand(
@@ -23,7 +23,7 @@ export async function watchCommand(
   options: WatchOptionValues,
 ): Promise<number> {
   const settings = parseWatchSettings(ctx, target, options);
-  const live = ctx.io.stdoutIsTTY && !ctx.globals.json;
+  const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && !ctx.globals.json;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
   return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
 }

@@ -1,0 +1,135 @@
+// A terminal of 0 columns — what cron, CI and `script` without a terminal give a command — is never
+// redrawn in place: a spinner divides by the width, and on 0 it cleared lines without end, starving
+// the process of its signals and timers while the write it waited for had landed. The real binary
+// on a real pseudo-terminal sized 0 × 0 (or shrunk to it while a spinner runs), against the
+// simulator: each run ends, writes a few KiB, and leaves the journal saying what happened.
+import { describe, expect, it } from 'vitest';
+import { exits, journalEntries, waitingAfter } from '../support/cli-runs.js';
+import { until } from '../support/polling.js';
+import { spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const startSimulator = useSimulators();
+
+/** Sandbox time for an add to land: a test that needs it landed moves the clock, nothing lands by itself. */
+const LAND_MS = 3_600_000;
+
+/** The backstop for a run's end: a hang fails the test here, within its 20 s, naming what it waited for. */
+const EXIT_BOUND_MS = 12_000;
+
+/** More than the quote, the add's lines and its result card take, far less than any redraw loop writes. */
+const MOST_BYTES = 16 * 1024;
+
+/** A cursor moved up or a line erased: something redrawn in place. */
+const REDRAW = /\u001b\[\d*[AK]/;
+
+const ADD = ['add', MARKET, 'buy', '500'];
+
+/** The journal's one add row, checked to be `outcome` under the one key the server answered the add with. */
+async function addRow(t: Simulator, outcome: 'done' | 'submitted') {
+  const answered = t.requests('POST', '/hedges/add').filter((entry) => entry.status === 200);
+  const keys = [...new Set(answered.map((entry) => entry.idempotencyKey))];
+  const rows = (await journalEntries(t)).filter((entry) => entry.command === 'add');
+  expect(rows.map((row) => [row.outcome, row.idempotency_key])).toEqual([[outcome, keys[0]]]);
+  expect(keys).toHaveLength(1);
+  return rows[0]!;
+}
+
+/** The seeded side shows the add once. */
+const landedOnce = (t: Simulator) => expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([10_500]);
+
+/** Runs `body` with the add spawned on a terminal (`cols` 0: one nobody sized), killed after whatever happens. */
+async function onTerminal(t: Simulator, args: string[], cols: number, body: (terminal: Terminal) => Promise<void>) {
+  const terminal = spawnInTerminal({ configDir: t.configDir, env: t.env, args, cols, rows: 30 });
+  try {
+    await body(terminal);
+  } finally {
+    terminal.kill();
+  }
+}
+
+/** The add has been answered and its wait has polled the positions since: it is waiting. */
+const waitingOn = (t: Simulator, terminal: Terminal) =>
+  until(waitingAfter(t, '/hedges/add'), 'the add waiting for its landing', {
+    timeoutMs: EXIT_BOUND_MS,
+    process: terminal.exitCode.then((code) => ({ code, stderr: terminal.screen() })),
+  });
+
+describe('a terminal of 0 columns', () => {
+  it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done', async () => {
+    const t = await startSimulator();
+    t.seedOpen('buy', 10_000);
+    await onTerminal(t, ADD, 0, async (terminal) => {
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add on a 0-column terminal')).toBe(0);
+      expect(terminal.bytes()).toBeLessThan(MOST_BYTES);
+      expect(terminal.raw()).not.toMatch(REDRAW);
+      expect(terminal.screen().match(/waiting for it to land…/g)).toHaveLength(1);
+    });
+    landedOnce(t);
+    await addRow(t, 'done');
+  });
+
+  it('SIGTERM while the add waits ends it with 143; its row stays submitted with its key, and `hedge resume` finishes it once', async () => {
+    const t = await startSimulator({ fillDelayMs: LAND_MS });
+    t.seedOpen('buy', 10_000);
+    let id = '';
+    await onTerminal(t, ADD, 0, async (terminal) => {
+      await waitingOn(t, terminal);
+      terminal.signal('SIGTERM');
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add after SIGTERM')).toBe(143);
+      id = (await addRow(t, 'submitted')).id as string;
+      expect(terminal.screen().replace(/\s+/g, ' ')).toContain(`resume ${id}`);
+      expect(terminal.bytes()).toBeLessThan(MOST_BYTES);
+    });
+    t.sandbox.clock.advance(LAND_MS);
+    exits(await t.hedge(['resume', id, '--json']), 0);
+    landedOnce(t);
+    await addRow(t, 'done');
+  });
+
+  it('--timeout ends the wait with 7; the row stays submitted with its key and says it has not landed', async () => {
+    const t = await startSimulator({ fillDelayMs: LAND_MS });
+    t.seedOpen('buy', 10_000);
+    // The bound covers the whole command: start-up, the quote and the send fit well within it, so the run reaches the wait.
+    await onTerminal(t, [...ADD, '--timeout', '5'], 0, async (terminal) => {
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add under --timeout 5')).toBe(7);
+      expect(terminal.bytes()).toBeLessThan(MOST_BYTES);
+      expect(terminal.raw()).not.toMatch(REDRAW);
+    });
+    expect((await addRow(t, 'submitted')).message).toContain('has not shown in the positions list');
+    expect(waitingAfter(t, '/hedges/add')()).toBe(true);
+  });
+
+  it('--watch writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
+    const t = await startSimulator();
+    t.seedOpen('buy', 10_000);
+    await onTerminal(t, ['positions', '--watch', '1', '--count', '2'], 0, async (terminal) => {
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the watch on a 0-column terminal')).toBe(0);
+      expect(terminal.raw()).not.toMatch(REDRAW);
+      const records = terminal
+        .screen()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { data: Array<{ notional_usd: number }> });
+      expect(records.map((record) => record.data.map((position) => position.notional_usd))).toEqual([
+        [10_000],
+        [10_000],
+      ]);
+    });
+  });
+
+  it('a terminal shrunk to 0 columns while the spinner runs: the spinner gives way to a plain line, and the add ends once it lands', async () => {
+    const t = await startSimulator({ fillDelayMs: LAND_MS });
+    t.seedOpen('buy', 10_000);
+    await onTerminal(t, ADD, 100, async (terminal) => {
+      await waitingOn(t, terminal);
+      terminal.setSize(0, 0);
+      await terminal.waitFor('land…', EXIT_BOUND_MS);
+      t.sandbox.clock.advance(LAND_MS);
+      expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add after its terminal shrank')).toBe(0);
+      expect(terminal.bytes()).toBeLessThan(MOST_BYTES);
+    });
+    landedOnce(t);
+    await addRow(t, 'done');
+  });
+});
