@@ -6,31 +6,35 @@
 // processes; a lost hold reported; a dead holder's hold taken over — each backend must keep.
 // The other processes are real (test/support/children/journal-process.cjs, killed with SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { appendFileSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/platform/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
+import type { Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { drivePeer } from '../support/children/peer-process.js';
 import { POSTGRES_MISSING, SKIP_POSTGRES, usePostgres } from '../support/servers/postgres.js';
+import { insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 
 const CHILD = fileURLToPath(new URL('../support/children/journal-process.cjs', import.meta.url));
 const built = useChildBundle('test/support/children/journal-backends.ts', 'hedge-journal-conformance-');
 
 /** One backend's fresh, empty journal (one per test), opened as often as a test asks (each opening another desk's view). */
 interface Place {
-  /** Another instance of the same journal, with its own clock. */
-  open(options?: { now?: () => number }): Journal;
+  /** Another instance of the same journal, with its own clock, told of every row it skips. */
+  open(options?: { now?: () => number; onSkip?: (skip: Skipped) => void }): Journal;
   /** What a child process needs to open it. */
   child: Record<string, unknown>;
   /** Makes the backend lose the holds `journal` has on `scope` (its lock record removed; its database session ended). */
   loseLock(journal: Journal, scope: string): Promise<void>;
+  /** Puts a row there as someone with access to the store would, as the JSON text given: what a skip of it names. */
+  plant(row: Record<string, unknown>, text: (value: object) => string): Promise<Partial<Skipped>>;
 }
 
 const opened: Journal[] = [];
@@ -294,6 +298,38 @@ function conformance(fresh: () => Promise<Place>): void {
     ]).toEqual([undefined, 'pending', true]);
   });
 
+  it('a row nested 10,000 deep, put there by a writer with access to the store, is skipped and named: the others are listed, found and matched, and the journal goes on', async () => {
+    const place = await fresh();
+    const skips: Skipped[] = [];
+    const journal = place.open({ onSkip: (skip) => skips.push(skip) });
+    const first = await journal.begin(fields());
+    const at = new Date().toISOString();
+    // The same request as the first, unresolved: the row a write looks at before it sends.
+    const body = { ...(first.request.body as object), deeper: NESTED_HERE };
+    const row = {
+      ...fields({ request: { ...first.request, body } }),
+      id: 'a_nested000001',
+      created_at: at,
+      updated_at: at,
+      outcome: 'pending',
+    };
+    const named = await place.plant(row, (value) => nestedJson(value, 10_000));
+    const skipped = { ...named, reason: 'nested deeper than 64 levels' };
+
+    expect((await journal.list()).map((entry) => entry.id)).toEqual([first.id]);
+    expect((await journal.list({ pending: true })).map((entry) => entry.id)).toEqual([first.id]);
+    expect(await journal.get(row.id)).toBeUndefined();
+    expect((await journal.findUnresolvedMatch({ ...WHO, body: first.request.body }))?.id).toBe(first.id);
+    expect(skips).toContainEqual(skipped);
+    expect(skips.every((skip) => skip.reason === skipped.reason)).toBe(true);
+    await journal.update(first.id, { outcome: 'filled' });
+    const second = await journal.begin(fields());
+    expect((await place.open().list()).map((entry) => [entry.id, entry.outcome])).toEqual([
+      [second.id, 'pending'],
+      [first.id, 'filled'],
+    ]);
+  });
+
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
     const place = await fresh();
     const writer = place.open();
@@ -339,11 +375,17 @@ describe('the local file journal', () => {
   conformance(async () => {
     const dir = join(built.scratch, `file-${(counter += 1)}`);
     return {
-      open: (options = {}) => openJournal({ dir, now: options.now }),
+      open: (options = {}) => openJournal({ dir, now: options.now, onSkip: options.onSkip }),
       child: { backend: 'file', dir },
       async loseLock() {
         // An operator clearing the locks folder: the record that says who holds it is gone.
         rmSync(join(dir, 'locks'), { recursive: true, force: true });
+      },
+      async plant({ created_at: at, updated_at: _updated, ...row }, text) {
+        const file = join(dir, 'journal.jsonl');
+        appendFileSync(file, `${text({ id: row.id, at, ...row })}\n`);
+        // The first begin is its line 1 (the file journal writes one line per begin).
+        return { file, line: 2 };
       },
     };
   });
@@ -358,14 +400,16 @@ describe.skipIf(SKIP_POSTGRES)(
       const url = await server().createDatabase();
       const database = new URL(url).pathname.slice(1);
       const fallbackDir = join(built.scratch, `fallback-${(counter += 1)}`);
+      const shown = 'postgres://hedge:***@127.0.0.1/test';
       return {
         open: (options = {}) => {
           const journal = new PostgresJournal({
             url,
-            shown: 'postgres://hedge:***@127.0.0.1/test',
+            shown,
             source: 'the test',
             fallbackDir,
             now: options.now,
+            onSkip: options.onSkip,
           });
           opened.push(journal);
           return journal;
@@ -378,6 +422,10 @@ describe.skipIf(SKIP_POSTGRES)(
             `SELECT pg_terminate_backend(backend_pid) FROM hedge.holders WHERE scope = $1`,
             [`lock:${scope}`],
           );
+        },
+        async plant(row, text) {
+          await insertRow(server(), { database }, row, text(row));
+          return { store: shown, row: String(row.id) };
         },
       };
     });

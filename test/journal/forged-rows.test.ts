@@ -2,8 +2,8 @@
 // machines write to, a copied file). A row that does not verify under the API key — written without
 // the key, or changed after it was written — is never sent again: not by the keeper, not by a bare
 // `hedge resume`, not by `resume ID --yes`, not through a re-run's --idempotency-key. A genuine row
-// begun on another machine needs a person's yes. Asserted on the simulator's request log and state,
-// and on the store's rows.
+// begun on another machine needs a person's yes; a row that cannot be read at all is skipped, named,
+// and every command goes on. Asserted on the simulator's request log and state, and on the store's rows.
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
-import { appendRow, insertRow } from '../support/journal-rows.js';
+import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -206,6 +206,27 @@ describeWithPostgres(
       );
       nothingSent();
       expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
+    });
+
+    it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on', async () => {
+      const { t, team } = await desk();
+      // An unresolved add on the side the write below adds to: the row a write looks at before it sends.
+      const row = rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100, deeper: NESTED_HERE } });
+      await insertRow(server(), team, row, nestedJson(row, 10_000));
+      const skipped = `row ${String(row.id)} (nested deeper than 64 levels).`;
+      const nothingSent = mark(t);
+
+      const listed = exits(await team.c.hedge(['journal', '--json']), 0, 'Journal row skipped: postgres://', skipped);
+      expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
+      exits(await team.a.hedge(['journal']), 0, skipped);
+      exits(await team.c.hedge(['journal', 'show', String(row.id)]), 2, skipped);
+      exits(await team.c.hedge(['journal', 'resolve', String(row.id), '--landed']), 2, skipped);
+      exits(await team.b.hedge(['resume']), 0, skipped);
+      nothingSent();
+      const added = exits(await team.c.hedge(['add', MARKET, 'sell', '100']), 0, skipped);
+      expect(added.stderr).not.toMatch(/unexpected|call stack/i);
+      expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+      expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([200]);
     });
 
     it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {

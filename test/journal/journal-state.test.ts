@@ -2,11 +2,21 @@
 // journal this user may not write, and a damaged line. Each write is refused before anything leaves
 // the machine (exit 13, the path named, the server's request log without a write); a damaged line
 // is skipped with a warning naming its file and line.
-import { chmodSync, chownSync, readdirSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  chownSync,
+  readdirSync,
+  lstatSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { exits } from '../support/cli-runs.js';
+import { NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 
 const start = useSimulators();
 
@@ -79,5 +89,41 @@ describe('a damaged journal line', () => {
     // A write still works, and says it once.
     const closed = exits(await t.hedge(['close', 'USDTNGN', 'buy']), 0);
     expect(closed.stderr.split(`${journal}:2`).length - 1).toBe(1);
+  });
+
+  it('a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on', async () => {
+    const t = await start();
+    exits(await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 0);
+    const journal = join(t.configDir, 'journal.jsonl');
+    const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!);
+    // An unresolved add of this account on the side the write below adds to: the row a write looks at first.
+    const { seal: _seal, ...fields } = begin;
+    const row = {
+      ...fields,
+      id: 'a_nested000001',
+      seq: begin.seq + 100,
+      command: 'add',
+      outcome: 'pending',
+      idempotency_key: 'nested-row',
+      request: {
+        method: 'POST',
+        path: '/hedges/add',
+        body: { market: 'USDTNGN', side: 'buy', notional_usd: 100, extra: NESTED_HERE },
+      },
+    };
+    const line = readFileSync(journal, 'utf8').split('\n').length;
+    appendFileSync(journal, `${nestedJson(row, 150_000)}\n`);
+    const skipped = `Journal line skipped: ${journal}:${line} (nested deeper than 64 levels).`;
+
+    const listed = exits(await t.hedge(['journal', '--json']), 0, skipped);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
+    exits(await t.hedge(['journal']), 0, skipped);
+    exits(await t.hedge(['journal', 'show', 'a_nested000001']), 2, skipped, 'a_nested000001');
+    exits(await t.hedge(['journal', 'resolve', 'a_nested000001', '--landed', '--yes']), 2, skipped);
+    exits(await t.hedge(['resume']), 0, skipped);
+    const added = exits(await t.hedge(['add', 'USDTNGN', 'buy', '100']), 0, skipped);
+    expect(added.stderr).not.toMatch(/unexpected|call stack/i);
+    expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1100]);
   });
 });

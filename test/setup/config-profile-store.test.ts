@@ -208,4 +208,18 @@ describe('resolveCredentials: flag > environment > stored profile', () => {
   ])('%s', async (_name, env: Record<string, string>, profileFlag, expected) => {
     expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
   });
+
+  it('with both variables and no profile asked for, the store is never opened', async () => {
+    const result = await resolveCredentials({
+      env: { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2' },
+      store: () => {
+        throw new Error('opened');
+      },
+    });
+    expect(result).toMatchObject({
+      apiKey: KEY_ENV,
+      profileName: undefined,
+      sources: { apiKey: 'environment', baseUrl: 'environment' },
+    });
+  });
 });

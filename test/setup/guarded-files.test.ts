@@ -9,6 +9,7 @@ import {
   chownSync,
   copyFileSync,
   mkdirSync,
+  readFileSync,
   readdirSync,
   statSync,
   symlinkSync,
@@ -48,6 +49,30 @@ describe('the config store', () => {
     writeStore(desk.configDir, profileOf(desk));
     ok(await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }));
     expect(desk.requests('GET', '/positions')).toHaveLength(1);
+  });
+
+  it('with HEDGE_API_KEY and HEDGE_BASE_URL both set and no profile asked for, the store is never opened: one others may change stops neither a read nor a write, and is left as it is', async () => {
+    const desk = await start();
+    const listener = await start();
+    const file = storeFile(desk.configDir);
+    // Its profile would send the key elsewhere and journal to a store that is not there.
+    const poisoned = profileOf(listener);
+    writeStore(desk.configDir, {
+      ...poisoned,
+      profiles: { desk: { ...poisoned.profiles.desk, journal_url: 'postgres://nobody@127.0.0.1:9/none' } },
+    });
+    chmodSync(file, 0o666);
+    const text = readFileSync(file, 'utf8');
+
+    ok(await desk.hedge('positions'));
+    expect(desk.requests('GET', '/positions')).toHaveLength(1);
+    ok(await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']));
+    expect(desk.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
+    expect(listener.requests()).toEqual([]);
+    expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([text, 0o666]);
+    // Asked for by name, it is opened, and refused.
+    exits(await desk.hedge('positions', { env: { HEDGE_PROFILE: 'desk' } }), 1, `Cannot read the config store ${file}`);
+    expect(listener.requests()).toEqual([]);
   });
 
   it('a FIFO is refused at once, never waited on', async () => {

@@ -7,8 +7,13 @@ import { join } from 'node:path';
 import type { PostgresServer } from './servers/postgres.js';
 import type { Team } from './team.js';
 
-/** Puts a row straight into the team store's table, with no holder, as a hostile writer would. */
-export async function insertRow(server: PostgresServer, team: Team, row: Record<string, unknown>): Promise<void> {
+/** Puts a row straight into the team store's table, with no holder, as a hostile writer would (its `entry` the row, or the JSON text given). */
+export async function insertRow(
+  server: PostgresServer,
+  team: Pick<Team, 'database'>,
+  row: Record<string, unknown>,
+  entry = JSON.stringify(row),
+): Promise<void> {
   await server.query(
     team.database,
     `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, entry)
@@ -26,9 +31,17 @@ export async function insertRow(server: PostgresServer, team: Team, row: Record<
       row.leg ?? null,
       JSON.stringify((row.request as { body: unknown }).body),
       row.host,
-      JSON.stringify(row),
+      entry,
     ],
   );
+}
+
+/** Where `nestedJson` puts its nesting: a string value, once, anywhere in the value. */
+export const NESTED_HERE = 'nested-here';
+
+/** `value` as JSON text with NESTED_HERE replaced by arrays `depth` deep (too deep for JSON.stringify to write, or for a recursive walk to read). */
+export function nestedJson(value: unknown, depth: number): string {
+  return JSON.stringify(value).replace(`"${NESTED_HERE}"`, `${'['.repeat(depth)}${']'.repeat(depth)}`);
 }
 
 /** Appends a row to a machine's local journal file (beside its config under HEDGE_CONFIG_DIR) as one creation event, begun as hedge begins one. */

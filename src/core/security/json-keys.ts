@@ -1,4 +1,5 @@
-// An input file's JSON (a target, exposures or policy file) must say one thing.
+// JSON read from outside: an input file's (a target, exposures or policy file) must say one thing; a journal row's is read within bounds.
+import { sizeInWords } from './bounded-read.js';
 
 interface RepeatedKey {
   key: string;
@@ -19,6 +20,39 @@ function stringEnd(text: string, start: number) {
     while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
     if (backslashes % 2 === 0) return quote + 1;
     at = quote + 1;
+  }
+}
+
+export interface JsonBounds {
+  maxBytes: number;
+  /** Arrays and objects inside one another: a walk of the value (a copy, a print) recurses once per level. */
+  maxDepth: number;
+}
+
+const NESTING = /["[\]{}]/g;
+
+/** More than `maxDepth` arrays or objects open at once somewhere in `text`: counted on the text, without recursion. */
+function nestedPast(text: string, maxDepth: number) {
+  let depth = 0;
+  NESTING.lastIndex = 0;
+  for (let match; (match = NESTING.exec(text));) {
+    const char = match[0];
+    if (char === '"') NESTING.lastIndex = stringEnd(text, match.index);
+    else if (char === '[' || char === '{') {
+      if ((depth += 1) > maxDepth) return true;
+    } else depth -= 1;
+  }
+  return false;
+}
+
+/** `text` parsed when it is within `bounds`, else why it is not read: checked before JSON.parse, so nothing that walks the value can overflow the stack. */
+export function parseBoundedJson(text: string, bounds: JsonBounds): { value: unknown } | { problem: string } {
+  if (Buffer.byteLength(text) > bounds.maxBytes) return { problem: `over ${sizeInWords(bounds.maxBytes)}` };
+  if (nestedPast(text, bounds.maxDepth)) return { problem: `nested deeper than ${bounds.maxDepth} levels` };
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return { problem: 'not valid JSON' };
   }
 }
 

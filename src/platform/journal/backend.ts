@@ -1,5 +1,5 @@
 // The journal's one interface, split as Terraform splits a backend's state.
-import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch } from './entry.js';
+import type { BeginFields, JournalEntry, JournalEnvironment, JournalPatch, Skipped } from './entry.js';
 import type { Holder } from '../../core/files/file-lock.js';
 
 /** Signs a new row as it is stored: its `seal`. */
@@ -164,6 +164,8 @@ export interface TeamJournalOptions {
   fallbackDir: string;
   now?: () => number;
   log?: (line: string) => void;
+  /** Told about every row a read had to skip (one that cannot be read as an entry), and every line of the local file's. */
+  onSkip?: (skip: Skipped) => void;
   /** Bounds, in ms: connecting, and each statement (a lock wait gets its own wait on top). */
   connectTimeoutMs?: number;
   queryTimeoutMs?: number;

@@ -1,6 +1,8 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
 import type { Holder } from '../../core/files/file-lock.js';
 import type { JsonObject } from '../../core/objects.js';
+import { parseBoundedJson, type JsonBounds } from '../../core/security/json-keys.js';
+import { JournalError } from './journal-error.js';
 
 export type JournalEnvironment = 'live' | 'test';
 
@@ -156,6 +158,42 @@ export interface SkippedLine {
   reason: string;
 }
 
+/** A team store's row a read skipped, named by its id. */
+export interface SkippedRow {
+  store: string;
+  row: string;
+  reason: string;
+}
+
+/** What a read skipped: a file's line, or a team store's row. */
+export type Skipped = (SkippedLine & { file?: string }) | SkippedRow;
+
+/** A row hedge reads (a file's line, a store's entry): larger or deeper than any it writes (a row is a few KiB, a request a few fields), and shallow enough for every walk of it. */
+export const ROW_BOUNDS: JsonBounds = { maxBytes: 1024 * 1024, maxDepth: 64 };
+
+/** A row's JSON object, or why it is skipped. */
+export function readRow(text: string, bounds = ROW_BOUNDS) {
+  const read = parseBoundedJson(text, bounds);
+  if ('problem' in read) return read.problem;
+  const { value } = read;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as JsonObject)
+    : 'not a JSON object';
+}
+
+/** What a reader would skip is never written: the action it records could not be read back. */
+export function refuseUnreadable(row: string) {
+  const read = readRow(row);
+  if (typeof read === 'string')
+    throw new JournalError(`A journal event ${read} is not written (a request like that is refused).`);
+}
+
+/** A team store's row as an entry, or why it is skipped. */
+export function readStoredEntry(text: string) {
+  const row = readRow(text);
+  return typeof row === 'string' || isEntry(row) ? row : 'not a journal entry';
+}
+
 export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}) {
   const folded = new Map<string, { firstLine: number; events: number; fields: JsonObject }>();
   const lines = text.split('\n');
@@ -188,14 +226,8 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
 type Event = { id: string; at: string } & JsonObject;
 
 function parseEvent(line: string) {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch {
-    return 'not valid JSON';
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
-  const record = value as JsonObject;
+  const record = readRow(line);
+  if (typeof record === 'string') return record;
   if (typeof record.id !== 'string' || record.id === '') return 'no id';
   if (typeof record.at !== 'string') return 'no time (at)';
   return record as Event;
@@ -203,6 +235,7 @@ function parseEvent(line: string) {
 
 function isEntry(fields: JsonObject): fields is JournalEntry & JsonObject {
   return (
+    typeof fields.id === 'string' &&
     typeof fields.command === 'string' &&
     isOutcome(fields.outcome) &&
     typeof fields.request === 'object' &&

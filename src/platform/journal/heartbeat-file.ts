@@ -5,8 +5,12 @@ import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
 import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
 import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
+import { readRow, ROW_BOUNDS } from './entry.js';
 
 const REVISION_FIELD = 'heartbeat_revision';
+
+/** A heartbeat names each row a keeper keeps, so it may be larger than a journal row, never deeper. */
+export const HEARTBEAT_BOUNDS = { maxBytes: MAX_INPUT_FILE_BYTES, maxDepth: ROW_BOUNDS.maxDepth };
 
 export function heartbeatFile(dir: string, scope: string) {
   return join(dir, `${sha256Hex(scope, 24)}.heartbeat.json`);
@@ -16,22 +20,18 @@ export function heartbeatFile(dir: string, scope: string) {
 export function readHeartbeatFile(path: string) {
   let text: string;
   try {
-    text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true }).toString('utf8');
+    text = readRegularFileSync(path, { maxBytes: HEARTBEAT_BOUNDS.maxBytes, noFollow: true }).toString('utf8');
   } catch {
     return;
   }
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-    const { [REVISION_FIELD]: revision, ...body } = value as Record<string, unknown>;
-    return {
-      body,
-      revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0,
-    };
-  } catch {
-    // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
-    return;
-  }
+  const value = readRow(text, HEARTBEAT_BOUNDS);
+  // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
+  if (typeof value === 'string') return;
+  const { [REVISION_FIELD]: revision, ...body } = value;
+  return {
+    body,
+    revision: typeof revision === 'number' && Number.isSafeInteger(revision) && revision > 0 ? revision : 0,
+  };
 }
 
 /** Replaces the file whole; the revision is one more than the file's. Only the keeper holding the scope's lock writes it. */

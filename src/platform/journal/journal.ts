@@ -17,7 +17,14 @@ import {
 } from '../../core/files/file-lock.js';
 import type { HoldResult, LocalJournal, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
 import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
-import { foldJournal, isUnresolved, type JournalEntry, type JournalPatch, type SkippedLine } from './entry.js';
+import {
+  foldJournal,
+  isUnresolved,
+  refuseUnreadable,
+  type JournalEntry,
+  type JournalPatch,
+  type SkippedLine,
+} from './entry.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
 import { JournalError } from './journal-error.js';
 import { sha256Hex } from './key-guard.js';
@@ -29,7 +36,6 @@ import {
   DEFAULT_ROTATE_BYTES,
   ensureDir,
   entriesIn,
-  MAX_LINE_BYTES,
   openForAppend,
   readSegment,
   replaceFileDurably,
@@ -227,11 +233,7 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
     const line = compose(current ?? '');
     if (line === '') return { text: current ?? '' };
     if (line.includes('\n')) throw new JournalError('A journal event must be a single line.');
-    // What a reader would skip is never written: the action it records could not be read back.
-    if (Buffer.byteLength(line) > MAX_LINE_BYTES)
-      throw new JournalError(
-        `A journal event over ${MAX_LINE_BYTES / 1024 / 1024} MiB is not written (a request that large is refused).`,
-      );
+    refuseUnreadable(line);
     // After a crash mid-write the last line may lack its newline: only that torn line is lost.
     const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;
     const appendFd = openForAppend(file);

@@ -20,7 +20,7 @@ import {
   refuseUnfit,
   type FileReading,
 } from '../../core/security/bounded-read.js';
-import { foldJournal, isUnresolved, type SkippedLine } from './entry.js';
+import { foldJournal, isUnresolved, ROW_BOUNDS, type SkippedLine } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { HedgeError } from '../../core/errors.js';
 
@@ -54,8 +54,8 @@ export function archiveFiles(dir: string) {
 
 const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
 
-/** A line longer than this is no event hedge writes (a row is a few KiB): it is skipped, never read whole. */
-export const MAX_LINE_BYTES = 1024 * 1024;
+/** A line longer than a row may be is skipped, never read whole. */
+const MAX_LINE_BYTES = ROW_BOUNDS.maxBytes;
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = Buffer.from('\n');
 

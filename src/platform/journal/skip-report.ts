@@ -1,13 +1,15 @@
-// What a command says about journal lines it had to skip (a crash mid-write, a hand edit).
-import type { SkippedLine } from './entry.js';
+// What a command says about journal rows it had to skip (a crash mid-write, a hand edit, a row no hedge wrote).
+import type { Skipped } from './entry.js';
 
-export function sayEachSkipOnce(warn: (text: string) => void): (skip: SkippedLine & { file?: string }) => void {
+export function sayEachSkipOnce(warn: (text: string) => void): (skip: Skipped) => void {
   const said = new Set<string>();
   return (skip) => {
     if (skip.reason.startsWith('incomplete last line')) return;
-    const where = `${skip.file ?? 'journal'}:${skip.line}`;
+    // A store's row id is whatever its writer put there: only its start is named.
+    const where =
+      'row' in skip ? `${skip.store} row ${skip.row.slice(0, 64)}` : `${skip.file ?? 'journal'}:${skip.line}`;
     if (said.has(where)) return;
     said.add(where);
-    warn(`Journal line skipped: ${where} (${skip.reason}).`);
+    warn(`Journal ${'row' in skip ? 'row' : 'line'} skipped: ${where} (${skip.reason}).`);
   };
 }

@@ -228,14 +228,8 @@ export class CommandContext {
     return this.once('journal', async () => {
       const choice = await this.journalChoice();
       const { openJournal, journalDir } = await import('../journal/index.js');
-      if (choice.kind === 'file') {
-        const { sayEachSkipOnce } = await import('../journal/skip-report.js');
-        return openJournal({
-          dir: journalDir(this.env),
-          now: this.clock.now,
-          onSkip: sayEachSkipOnce((text) => this.output.warn(text)),
-        });
-      }
+      const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
+      if (choice.kind === 'file') return openJournal({ dir: journalDir(this.env), now: this.clock.now, onSkip });
       const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
         url: choice.url,
@@ -244,6 +238,7 @@ export class CommandContext {
         fallbackDir: journalDir(this.env),
         now: this.clock.now,
         log: (line) => this.log(line),
+        onSkip,
       });
       this.onDispose(() => team.close?.());
       return team;

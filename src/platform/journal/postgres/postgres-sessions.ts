@@ -46,6 +46,15 @@ interface LockConnection {
   backendPid: number;
 }
 
+/** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
+const JSON_TYPES = new Set([114, 3802, 199, 3807]);
+const JSON_AS_TEXT: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    JSON_TYPES.has(oid)
+      ? (text: string) => text
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
 /** The query options pg takes beyond its typings: a bound for this one statement. */
 type TimedQuery = pg.QueryConfig & { query_timeout?: number };
 
@@ -188,6 +197,7 @@ export class PostgresSessions implements LockerClient {
       // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
       application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
+      types: JSON_AS_TEXT,
     });
     // A connection that drops while idle is reported here; the next statement fails and says so.
     client.on('error', (error) => {

@@ -10,7 +10,16 @@ import type {
 } from '../backend.js';
 import { canonicalJson } from '../canonical-json.js';
 import { ClientJournal, plainJson } from '../client-journal.js';
-import { UNRESOLVED_OUTCOMES, type JournalEntry, type JournalPatch } from '../entry.js';
+import {
+  readRow,
+  readStoredEntry,
+  refuseUnreadable,
+  UNRESOLVED_OUTCOMES,
+  type JournalEntry,
+  type JournalPatch,
+  type Skipped,
+} from '../entry.js';
+import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
 import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
@@ -47,7 +56,7 @@ SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int
 
 /** Every filter of RowFilter; a NULL parameter leaves its condition out. */
 const READ_SQL = `
-SELECT entry FROM ${SCHEMA}.entries
+SELECT id, entry FROM ${SCHEMA}.entries
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR left(id, length($2)) = $2)
   AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
@@ -65,7 +74,7 @@ UPDATE ${SCHEMA}.entries
 SET entry = entry || $2::jsonb || jsonb_build_object('revision', greatest(revision + 1, $5::bigint)),
     revision = greatest(revision + 1, $5::bigint), outcome = coalesce($3, outcome), updated_at = $4
 WHERE id = $1
-RETURNING entry`;
+RETURNING id, entry`;
 
 /** A heartbeat written whole; its revision counted by the store; its time the store's own. */
 const WRITE_HEARTBEAT_SQL = `
@@ -92,8 +101,8 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
-    const rows = new PostgresRecords(sessions);
-    const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now });
+    const rows = new PostgresRecords(sessions, options.onSkip);
+    const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip });
     super(rows, sessions, {
       now: options.now,
       log: options.log,
@@ -113,16 +122,36 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
   }
 }
 
+/** A row as the data session returns it: its JSON as text (postgres-sessions.ts), read here within the journal's bounds. */
+interface StoredRow {
+  id: string;
+  entry: string;
+}
+
 /** The records client: rows of hedge.entries on the data session. */
 class PostgresRecords implements RecordsClient {
   readonly location: string;
 
-  constructor(private readonly sessions: PostgresSessions) {
+  constructor(
+    private readonly sessions: PostgresSessions,
+    private readonly onSkip: (skip: Skipped) => void = () => {},
+  ) {
     this.location = sessions.location;
+  }
+
+  /** The rows that read as entries; any other is skipped and told, naming it. */
+  private entries(rows: StoredRow[]) {
+    return rows.flatMap((row) => {
+      const entry = readStoredEntry(row.entry);
+      if (typeof entry !== 'string') return [entry];
+      this.onSkip({ store: this.location, row: row.id, reason: entry });
+      return [];
+    });
   }
 
   /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
   async append(entry: JournalEntry, seal?: RowSeal) {
+    refuseUnreadable(JSON.stringify(entry));
     const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
     if (!(await this.sessions.holdNew(scope))) return;
@@ -158,12 +187,8 @@ class PostgresRecords implements RecordsClient {
   async change(id: string, patch: JournalPatch, at: string) {
     const data = await this.sessions.data();
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
-    const result = await this.sessions.run<{ entry: JournalEntry }>(
-      data,
-      { text: CHANGE_SQL, values },
-      'recording what happened',
-    );
-    return result.rows[0]?.entry;
+    const result = await this.sessions.run<StoredRow>(data, { text: CHANGE_SQL, values }, 'recording what happened');
+    return this.entries(result.rows)[0];
   }
 
   async read(filter: RowFilter) {
@@ -186,12 +211,8 @@ class PostgresRecords implements RecordsClient {
       filter.idempotencyKey ?? null,
       filter.idSuffix ?? null,
     ];
-    const result = await this.sessions.run<{ entry: JournalEntry }>(
-      data,
-      { text: READ_SQL, values },
-      'reading the journal',
-    );
-    return result.rows.map((row) => row.entry);
+    const result = await this.sessions.run<StoredRow>(data, { text: READ_SQL, values }, 'reading the journal');
+    return this.entries(result.rows);
   }
 
   readonly heartbeats: KeeperHeartbeats = {
@@ -206,14 +227,15 @@ class PostgresRecords implements RecordsClient {
     read: async (scope) => {
       const data = await this.sessions.data();
       const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
-      const result = await this.sessions.run<{ body: unknown; revision: string; age_ms: number }>(
+      const result = await this.sessions.run<{ body: string; revision: string; age_ms: number }>(
         data,
         query,
         "reading the keeper's heartbeat",
       );
       const row = result.rows[0];
-      if (!row || typeof row.body !== 'object' || row.body === null) return;
-      return { body: row.body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
+      const body = row && readRow(row.body, HEARTBEAT_BOUNDS);
+      if (!body || typeof body === 'string') return;
+      return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
     },
   };
 
@@ -238,13 +260,15 @@ class PostgresRecords implements RecordsClient {
     const target = local.fallback_for?.id ?? local.id;
     try {
       await data.query('BEGIN');
-      const found = await this.sessions.run<{ entry: JournalEntry }>(data, {
-        text: `SELECT entry FROM ${SCHEMA}.entries WHERE id = $1 FOR UPDATE`,
+      const found = await this.sessions.run<StoredRow>(data, {
+        text: `SELECT id, entry FROM ${SCHEMA}.entries WHERE id = $1 FOR UPDATE`,
         values: [target],
       });
-      const existing = found.rows[0]?.entry;
+      const existing = this.entries(found.rows)[0];
       let outcome: ImportOutcome = 'present';
-      if (!existing) {
+      // A row under this id that cannot be read is another action's as far as anyone can tell: left alone.
+      if (found.rows.length && !existing) outcome = 'conflict';
+      else if (!existing) {
         // Its place and revision are the store's (a local seq counts another journal).
         const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.sessions.host }) as JournalEntry;
