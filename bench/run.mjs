@@ -29,7 +29,7 @@ if (execFileSync('sh', ['-c', 'command -v hyperfine || true'], { encoding: 'utf8
 }
 
 const work = mkdtempSync(join(tmpdir(), 'hedge-bench-'));
-// `hedge` on PATH is this checkout's launcher: its --help fast path answers only when run as `hedge`.
+// `hedge` on PATH is this checkout's launcher, as once installed; the help by a path runs without it.
 mkdirSync(join(work, 'bin'));
 symlinkSync(join(ROOT, 'bin', 'hedge.js'), join(work, 'bin', 'hedge'));
 const env = {
@@ -62,6 +62,8 @@ try {
     floor: homed(node('-e', '0'), 'home'),
     quote: homed(hedge(QUOTE), 'home'),
     markets: homed(hedge(MARKETS), 'home'),
+    // `node /opt/…/bin/hedge.js --help` as cron runs it: no `hedge` on PATH, so the help names the path.
+    help: homed(`env PATH=${dirname(NODE)}:/usr/bin:/bin ${hedge(['--help'])}`, 'home'),
   };
   if (AGAINST) {
     mains['quote then'] = homed(hedge(QUOTE, AGAINST), 'home-then');
@@ -81,6 +83,9 @@ try {
       `| \`hedge ${args.join(' ')}\` | ${ms(main[name])} | ${(main[name] / main.floor).toFixed(2)} |${against}`,
     );
   }
+  lines.push(
+    `| \`node …/bin/hedge.js --help\` (by a path) | ${ms(main.help)} | ${(main.help / main.floor).toFixed(2)} |${AGAINST ? ' |' : ''}`,
+  );
 
   // Each trick: the command with it, and the same work without it.
   const tricks = [

@@ -24,8 +24,8 @@ function enableCompileCache() {
 
 const argv = process.argv.slice(2);
 
-// Whether `hedge` on PATH runs this launcher (src/core/program.ts's rule): help.txt names the program `hedge`.
-function runAsHedge() {
+// hedge as the user can type it again: src/core/program.ts's invokedAs, which this launcher cannot load.
+function invokedAs(script) {
   const fs = require('node:fs');
   const real = (file) => {
     try {
@@ -34,21 +34,29 @@ function runAsHedge() {
       return undefined;
     }
   };
+  const self = real(script);
+  if (self === undefined) return 'hedge';
   const dirs = (process.env.PATH || '').split(path.delimiter).filter(Boolean);
-  const found = dirs.map((dir) => real(path.join(dir, 'hedge'))).find((file) => file !== undefined);
-  return found !== undefined && found === real(process.argv[1]);
+  for (const name of new Set([path.basename(script), 'hedge'])) {
+    if (dirs.map((dir) => real(path.join(dir, name))).find((file) => file !== undefined) === self) return name;
+  }
+  const fromHere = path.relative(process.cwd(), script);
+  const shown = path.isAbsolute(fromHere) || fromHere.startsWith('..') ? script : `./${fromHere}`;
+  return /^[\w./:@%+=,-]+$/.test(shown) ? shown : `'${shown.replace(/'/g, `'\\''`)}'`;
 }
 
 // `hedge --help` where it is 80 columns wide (a pipe, a script, an 80-column terminal): the text the
 // build wrote from the same specs (dist/help.txt), without loading dist/ (docs/performance.md has
-// what that saves). Any other width, the single executable (it has no dist/), or a launcher not run
-// as `hedge` (help names the program as run: `./bin/hedge.js`) goes through dist/.
+// what that saves); run by another name, a first line says what `hedge` in it stands for, as the
+// front door's help does. Any other width, or the single executable (it has no dist/), goes through dist/.
 function printHelpAt80() {
   const env = process.env;
   const columns = process.stdout.isTTY ? process.stdout.columns : Number(env.COLUMNS) || 80;
-  if (columns !== 80 || env.HEDGE_FORCE_TTY !== undefined || require('node:sea').isSea() || !runAsHedge()) return false;
+  if (columns !== 80 || env.HEDGE_FORCE_TTY !== undefined || require('node:sea').isSea()) return false;
   try {
-    process.stdout.write(require('node:fs').readFileSync(path.join(__dirname, '..', 'dist', 'help.txt'), 'utf8'));
+    const help = require('node:fs').readFileSync(path.join(__dirname, '..', 'dist', 'help.txt'), 'utf8');
+    const name = invokedAs(process.argv[1]);
+    process.stdout.write(name === 'hedge' ? help : `hedge below is ${name}\n${help}`);
     return true;
   } catch {
     return false;

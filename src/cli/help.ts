@@ -44,14 +44,12 @@ function itemList(items: readonly (readonly [string, string])[], width: number) 
 
 /**
  * A shell command shown as an example, at most `width` columns: broken only at spaces, with the
- * shell's own continuation (` \`) so that a copied example still runs, and hedge named as run.
+ * shell's own continuation (` \`) so that a copied example still runs.
  */
-function exampleLines(example: string, width: number, program: string) {
+function exampleLines(example: string, width: number) {
   const first = `${INDENT}$ `;
   const next = '      ';
   const words = example.split(' ');
-  const at = words.indexOf('hedge');
-  if (at >= 0) words[at] = hedgeCommandLine({ program }, []);
   const lines: string[] = [];
   let line = first;
   let lineHasWord = false;
@@ -68,17 +66,32 @@ function exampleLines(example: string, width: number, program: string) {
   return lines;
 }
 
+/**
+ * Help names the program `hedge` in every usage line and example; run by another name (`./bin/hedge.js`,
+ * a long path from cron), this first line says so once, so that no example outgrows the width.
+ */
+export function invokedNote(program: string) {
+  return program === 'hedge' ? undefined : `hedge below is ${program}`;
+}
+
 /** What every command's help ends with: its examples, then the global options by name. */
-export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number, program = 'hedge') {
-  const examples = spec.examples.flatMap((example) => exampleLines(example, width, program));
+export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number) {
+  const examples = spec.examples.flatMap((example) => exampleLines(example, width));
   const names = globals.map((option) => option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!).join(' ');
-  const help = hedgeCommandLine({ program }, ['--help']);
-  const inherited = wrapText(`Global options (${help} says what each does): ${names}`, width, 2);
+  const inherited = wrapText(`Global options (hedge --help says what each does): ${names}`, width, 2);
   return `\nExamples:\n${examples.join('\n')}\n\n${inherited}\n`;
 }
 
-/** `hedge` alone: what it is, the first commands to run, and where help is. At most 24 lines. */
-export function overview(width: number, program = 'hedge') {
+/** `hedge` alone: what it is, the first commands to run (named as run when they fit the width, else as help names them), and where help is. At most 24 lines. */
+export function overview(width: number, program = 'hedge'): string {
+  const named = startScreen(width, program);
+  const note = invokedNote(program);
+  return note === undefined || named.split('\n').every((line) => line.length <= width)
+    ? named
+    : `${note}\n${startScreen(width, 'hedge')}`;
+}
+
+function startScreen(width: number, program: string) {
   const run = (words: string) => hedgeCommandLine({ program }, [words]);
   const intro = wrapText(
     `hedge is a command-line desk for the Hedging Partner API: quote, open, watch and close FX hedges on frontier-market currencies, from a terminal, a script (--json) or an AI agent (${run('mcp')}).`,
@@ -133,16 +146,9 @@ export function groupedCommands(commands: readonly CommandSpec[]) {
  * `hedge --help`: the commands by group, one line each, then the options every command takes. Not
  * commander's `.helpGroup()`: its help puts options before commands, in one term column for all.
  */
-export function rootHelp(
-  commands: readonly CommandSpec[],
-  globals: readonly OptionSpec[],
-  width: number,
-  program = 'hedge',
-) {
-  const run = (words: string) => hedgeCommandLine({ program }, [words]);
+export function rootHelp(commands: readonly CommandSpec[], globals: readonly OptionSpec[], width: number) {
   const out = [
-    `Usage: ${run('<command> [arguments] [options]')}`,
-    '',
+    'Usage: hedge <command> [arguments] [options]',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
     '',
   ];
@@ -163,7 +169,7 @@ export function rootHelp(
       width,
     ),
     '',
-    wrapText(`Learn more: ${run('COMMAND --help')} · ${run('help exit-codes')} · man hedge`, width),
+    wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width),
     '',
   );
   return out.join('\n');

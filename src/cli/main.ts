@@ -1,10 +1,10 @@
 // The front door: builds the commander program from the manifest, parses argv and hands the chosen
 // command to the lazily loaded runner (run.ts). It bundles commander and no other package.
 import { isatty } from 'node:tty';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import type { CommandSpec, RawInput } from './runner/command-spec.js';
 import { jsonErrorsAsked, parseGlobals } from './globals.js';
-import { commandHelpEnd, overview, rootHelp } from './help.js';
+import { commandHelpEnd, invokedNote, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../core/version.js';
@@ -120,10 +120,16 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   }
   let invocation: Invocation | undefined;
   let usageProblem: string | undefined;
-  const program = new HedgeCommand(name)
+  // Help and usage errors say `hedge`: an error's quoted commands are named as run when reported (asRun).
+  const program = new HedgeCommand('hedge')
     // Set before the subcommands are made: they copy it. A command's help names the global options
-    // only, so that it fits one screen.
-    .configureHelp({ helpWidth: width, minWidthToWrap: 20, showGlobalOptions: false })
+    // only, and its description follows the usage line without a blank one, so that it fits one screen.
+    .configureHelp({
+      helpWidth: width,
+      minWidthToWrap: 20,
+      showGlobalOptions: false,
+      formatHelp: (command, helper) => Help.prototype.formatHelp.call(helper, command, helper).replace('\n\n', '\n'),
+    })
     .description('Quote, open and manage FX hedges through the Hedging Partner API.')
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true);
@@ -144,7 +150,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
       command.addOption(made);
     }
     // Made when help is shown, not for every command at every start.
-    command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width, name));
+    command.addHelpText('after', () => commandHelpEnd(spec, GLOBAL_OPTIONS, width));
     if (spec.subcommands) {
       for (const sub of spec.subcommands) add(command, sub, [...path, spec.name]);
       return;
@@ -166,7 +172,9 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   };
   for (const spec of COMMANDS) add(program, spec, []);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
-  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width, name) });
+  program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
+  const note = invokedNote(name);
+  if (note !== undefined) program.addHelpText('beforeAll', note);
   // Subcommands copy these settings when they are created, which happened in buildProgram:
   // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
   const configure = (command: Command) => {

@@ -102,10 +102,12 @@ export function parseNotional(raw: string | undefined, name = 'notional') {
   return parseUsdAmount(raw, name, 'positive');
 }
 
+/** Days: `3`, or with its one unit `3d`; another unit (`1w`, `72h`) is refused, never read as its number. */
 export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
   const value = required('--tenor', raw, '1, 3 or 7 (days)').trim().replace(/d$/i, '');
   if (value === '1' || value === '3' || value === '7') return Number(value) as 1 | 3 | 7;
-  throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days).`);
+  const unit = /^[\d.]+\s*[a-z]/i.test(value) ? '; d is the only unit (3d is 3 days)' : '';
+  throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days)${unit}.`);
 }
 
 /** How many rows `hedges` and `history` list without --limit or --all: hedge's own length, the same on every server (read across pages of whatever size the server uses), never the server's page. */

@@ -27,8 +27,12 @@ export function invokedAs(script: string | undefined, cwd: string, searchPath = 
     if (dirs.map((dir) => realPath(join(dir, name))).find((found) => found !== undefined) === self) return name;
   }
   const fromHere = relative(cwd, script);
-  const path = isAbsolute(fromHere) || fromHere.startsWith('..') ? script : `./${fromHere}`;
-  return /^[\w./+@%:-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
+  return shellWord(isAbsolute(fromHere) || fromHere.startsWith('..') ? script : `./${fromHere}`);
+}
+
+/** A word of a suggested command line (a path, a file, a deal reference) as the shell reads it back: as it is when plain, else in single quotes. */
+export function shellWord(text: string) {
+  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The flags that chose the environment, to repeat in every suggested command: `--demo`, `--profile NAME`, or none. */

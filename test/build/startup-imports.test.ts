@@ -436,6 +436,12 @@ describe('a real start', () => {
     expect([wider.code, wider.distFiles]).toEqual([0, expect.arrayContaining(['cli.js'])]);
   });
 
+  it('run by a path (no `hedge` on PATH), `--help` is dist/help.txt under one line naming the path: nothing of dist/ loaded', async () => {
+    const byPath = await loadedBy(['--help'], { PATH: '/usr/bin:/bin' });
+    expect([byPath.code, byPath.distFiles]).toEqual([0, []]);
+    expect(byPath.stdout).toBe(`hedge below is ./bin/hedge.js\n${distText('help.txt')}`);
+  });
+
   it('the PostgreSQL client is loaded only when a team journal store is configured', async () => {
     const { runs } = await manyRuns();
     const local = runs.localJournal;

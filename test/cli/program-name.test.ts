@@ -1,11 +1,12 @@
-// The commands hedge suggests (the start screen, hints, help examples, a usage line) name the
-// program as the user ran it, so that a pasted suggestion runs: `./bin/hedge.js` from a checkout,
-// `hedge` when that name on PATH is hedge. The start screen of each is a process of its own, as is
-// `hedge --help` (the launcher answers it): they show the launcher passing the path it was run as.
+// The commands hedge suggests (the start screen, hints, a usage line) name the program as the user
+// ran it, so that a pasted suggestion runs: `./bin/hedge.js` from a checkout, `hedge` when that name
+// on PATH is hedge. Help says `hedge` in every usage line and example, under a first line naming the
+// program as run. The start screen of each is a process of its own, as is `hedge --help` (the
+// launcher answers it): they show the launcher passing the path it was run as.
 // Other runs call the front's main() in this process with that path, as bin/hedge.js passes it. A
 // missing argument gets the command's usage line and an example.
 import { spawn } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
@@ -15,9 +16,11 @@ import { runMainInProcess } from '../support/hedge-in-process.js';
 
 const config = tempDir('hedge-program-');
 const installed = tempDir('hedge-installed-');
+const deployed = tempDir('hedge-deployed-');
 afterAll(() => {
   config.remove();
   installed.remove();
+  deployed.remove();
 });
 
 /** PATH with node and the system's tools, and no `hedge` (unless `first` holds one). */
@@ -43,8 +46,8 @@ function spawned(
   });
 }
 
-/** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does, with PATH `path`. */
-function inProcess(args: string[], path: string, env?: Record<string, string>) {
+/** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does when run as `script`, with PATH `path`. */
+function inProcess(args: string[], path: string, env?: Record<string, string>, script = HEDGE_BIN) {
   return runMainInProcess(
     ROOT,
     args,
@@ -52,7 +55,7 @@ function inProcess(args: string[], path: string, env?: Record<string, string>) {
     '',
     undefined,
     undefined,
-    HEDGE_BIN,
+    script,
   );
 }
 
@@ -66,7 +69,7 @@ function quotedCommand(text: string, program: string): string[] {
 describe('from a checkout: ./bin/hedge.js', () => {
   const run = (args: string[], env?: Record<string, string>) => inProcess(args, searchPath(), env);
 
-  it('the start screen and --help name ./bin/hedge.js, and its first demo command runs as shown', async () => {
+  it('the start screen names ./bin/hedge.js, and its first demo command runs as shown; help says what hedge is', async () => {
     const start = await spawned('./bin/hedge.js', [], { cwd: ROOT, path: searchPath() });
     expect(start.code, start.stderr).toBe(0);
     expect(start.stdout).toContain('  ./bin/hedge.js --demo markets');
@@ -76,11 +79,14 @@ describe('from a checkout: ./bin/hedge.js', () => {
     expect(markets.code, markets.stderr).toBe(0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN' })]);
 
+    // The launcher's help (dist/help.txt) and the front's say the same.
+    const launched = await spawned('./bin/hedge.js', ['--help'], { cwd: ROOT, path: searchPath() });
     const help = await run(['--help']);
-    expect(help.stdout).toMatch(/^Usage: \.\/bin\/hedge\.js <command>/);
+    expect(help.stdout).toMatch(/^hedge below is \.\/bin\/hedge\.js\nUsage: hedge <command>/);
+    expect([launched.code, launched.stdout]).toEqual([0, help.stdout]);
     const quoteHelp = await run(['quote', '--help']);
-    expect(quoteHelp.stdout).toMatch(/^Usage: \.\/bin\/hedge\.js quote /);
-    expect(quoteHelp.stdout).toContain('$ ./bin/hedge.js quote USDTNGN buy 10000 --tenor 3');
+    expect(quoteHelp.stdout).toMatch(/^hedge below is \.\/bin\/hedge\.js\nUsage: hedge quote /);
+    expect(quoteHelp.stdout).toContain('$ hedge quote USDTNGN buy 10000 --tenor 3');
   });
 
   it("a hint names the command as run, and the command it names runs: the 404's list of hedges", async () => {
@@ -93,6 +99,44 @@ describe('from a checkout: ./bin/hedge.js', () => {
     // A note's hint too, on a screen.
     const price = await run(['--demo', 'price', 'USDTNGN'], { HEDGE_FORCE_TTY: '1' });
     expect(price.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo quote` shows what a hedge would cost');
+  });
+
+  it("plan's next step, a card's footnote and logout's hint: named as run, on one line, the profile once", async () => {
+    const own = tempDir('hedge-hints-');
+    try {
+      const env = { HOME: own.path, HEDGE_CONFIG_DIR: own.path, HEDGE_FORCE_TTY: '1' };
+      const target = join(own.path, 'target.csv');
+      writeFileSync(target, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,1\n');
+      const plan = await run(['--demo', 'plan', target], env);
+      expect(plan.code, plan.stderr).toBe(9);
+      // Wrapped at 80 columns on a terminal, the command it suggests is not split: it fits one line.
+      const apply = `\`./bin/hedge.js --demo apply ${target}\``;
+      expect(apply.length).toBeLessThanOrEqual(80);
+      expect(
+        plan.stderr.split('\n').some((line) => line.includes(apply)),
+        plan.stderr,
+      ).toBe(true);
+
+      expect((await run(['--demo', 'open', 'USDTNGN', 'buy', '1000', '--tenor', '1'], env)).code).toBe(0);
+      const close = await run(['--demo', 'close', 'USDTNGN', 'buy'], env);
+      expect(close.code, close.stderr).toBe(0);
+      expect(close.stdout.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo account` shows the balance.');
+      expect(close.stdout).not.toContain('`hedge ');
+
+      // An open not waited for: the command that follows it is one line (81 columns with its lead-in).
+      const submitted = await run(['--demo', 'open', 'USDTNGN', 'sell', '1000', '--tenor', '1', '--no-wait'], env);
+      expect(submitted.code, submitted.stderr).toBe(0);
+      expect(submitted.stdout).toMatch(/^`\.\/bin\/hedge\.js --demo hedges hdg_\w+ --wait`$/m);
+
+      const key = 'hpk_test_abcdefghijklmnopqrstuvwx';
+      const store = { current: 'desk', profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: key } } };
+      writeFileSync(join(own.path, 'config.json'), JSON.stringify(store), { mode: 0o600 });
+      const logout = await run(['--profile', 'desk', 'logout'], env);
+      expect(logout.code, logout.stderr).toBe(0);
+      expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
+    } finally {
+      own.remove();
+    }
   });
 
   it('a missing argument: the usage line and an example, named as run (exit 2)', async () => {
@@ -119,6 +163,75 @@ describe('installed: `hedge` on PATH', () => {
     expect(quoteHelp.stdout).toContain('$ hedge quote USDTNGN buy 10000 --tenor 3');
     const missing = await run(['--demo', 'hedges', 'hdg_missing']);
     expect(quotedCommand(missing.stderr, 'hedge')).toEqual(['hedge', '--demo', 'hedges']);
+  });
+});
+
+describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.js', () => {
+  mkdirSync(join(deployed.path, 'opt/tools/hedge/bin'), { recursive: true });
+  const script = join(deployed.path, 'opt/tools/hedge/bin/hedge.js');
+  symlinkSync(HEDGE_BIN, script);
+  const note = `hedge below is ${script}`;
+  const launch = (args: string[]) =>
+    spawned(process.execPath, [script, ...args], { cwd: config.path, path: searchPath() });
+  /** The lines of `text` past the note that names the path (as long as the path itself), and those wider than 80 columns. */
+  const fitted = (text: string) => {
+    const lines = text.replace(/\n$/, '').split('\n');
+    expect(lines[0]).toBe(note);
+    return { lines: lines.slice(1), tooWide: lines.slice(1).filter((line) => line.length > 80) };
+  };
+  /** Every command path: `quote`, `profile`, `profile list`, … */
+  const paths = (specs: readonly CommandSpec[], prefix: string[] = []): string[][] =>
+    specs.flatMap((spec) => [[...prefix, spec.name], ...paths(spec.subcommands ?? [], [...prefix, spec.name])]);
+
+  it('--help names the path once, above the help hedge prints as `hedge`: 80 columns, at most 60 lines', async () => {
+    const help = await launch(['--help']);
+    expect(help.code, help.stderr).toBe(0);
+    const { lines, tooWide } = fitted(help.stdout);
+    expect(tooWide).toEqual([]);
+    expect(lines.length + 1).toBeLessThanOrEqual(60);
+    expect(lines.join('\n')).toBe((await runHedge('--help')).stdout.replace(/\n$/, ''));
+    // A command's help too, as the process is started.
+    const open = await launch(['open', '--help']);
+    expect(open.code, open.stderr).toBe(0);
+    expect(fitted(open.stdout).tooWide).toEqual([]);
+    expect(fitted(open.stdout).lines[0]).toBe('Usage: hedge open [options] [market] [side] [notional]');
+  });
+
+  it("every command's help: the path once, then at most 44 lines of 80 columns", async () => {
+    for (const words of paths(COMMANDS)) {
+      const help = await inProcess([...words, '--help'], searchPath(), undefined, script);
+      expect(help.code, words.join(' ')).toBe(0);
+      const { lines, tooWide } = fitted(help.stdout);
+      expect([words.join(' '), tooWide]).toEqual([words.join(' '), []]);
+      expect(lines.length + 1, words.join(' ')).toBeLessThanOrEqual(45);
+      expect(lines[0]).toMatch(new RegExp(`^Usage: hedge ${words.join(' ')}\\b`));
+    }
+  });
+
+  it("the launcher's --help names hedge as the front does: another name on PATH, a path the shell must quote", async () => {
+    mkdirSync(join(deployed.path, "desk's tools"));
+    const quoted = join(deployed.path, "desk's tools", 'hedge.js');
+    symlinkSync(HEDGE_BIN, quoted);
+    symlinkSync(HEDGE_BIN, join(deployed.path, 'opt/tools/hedge/bin/hedge-dev'));
+    const onPath = searchPath(join(deployed.path, 'opt/tools/hedge/bin'));
+    for (const [command, args, path, note] of [
+      [process.execPath, [quoted, '--help'], searchPath(), `hedge below is '${quoted.replace(/'/g, `'\\''`)}'`],
+      ['hedge-dev', ['--help'], onPath, 'hedge below is hedge-dev'],
+    ] as const) {
+      const launched = await spawned(command, [...args], { cwd: config.path, path });
+      const front = await spawned(command, [...args], { cwd: config.path, path, env: { HEDGE_FORCE_TTY: '0' } });
+      expect(launched.stdout.split('\n')[0]).toBe(note);
+      expect([launched.code, launched.stdout]).toEqual([0, front.stdout]);
+    }
+  });
+
+  it('the start screen names the path once and fits 24 lines of 80 columns', async () => {
+    const start = await launch([]);
+    expect(start.code, start.stderr).toBe(0);
+    const { lines, tooWide } = fitted(start.stdout);
+    expect(tooWide).toEqual([]);
+    expect(lines.length + 1).toBeLessThanOrEqual(24);
+    expect(lines.join('\n')).toMatch(/^ {2}hedge --demo markets /m);
   });
 });
 

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 
 import { describe, expect, it } from 'vitest';
@@ -6,6 +7,7 @@ import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.
 import { UsageError } from '../../src/core/errors.js';
 import { serveSandbox } from '../../src/sandbox/index.js';
 import { until } from '../support/polling.js';
+import { runHedge } from '../support/hedge-cli.js';
 
 function capture() {
   const stream = new PassThrough();
@@ -110,5 +112,23 @@ describe('hedge sandbox serve: trailing views, several per side, late settlement
   ])('refuses --%s %s', (key, value, message) => {
     expect(() => parse({ [key]: value })).toThrow(UsageError);
     expect(() => parse({ [key]: value })).toThrow(message);
+  });
+});
+
+describe('hedge sandbox serve --port on a port another process holds', () => {
+  it('says so in one line naming the port and --port (exit 2), not an unexpected failure', async () => {
+    const holder = createServer();
+    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+    try {
+      const { port } = holder.address() as AddressInfo;
+      const result = await runHedge(['sandbox', 'serve', '--port', String(port)]);
+      expect([result.code, result.stdout, result.stderr]).toEqual([
+        2,
+        '',
+        `hedge: --port: ${port} on 127.0.0.1 is in use by another process; choose another with --port, or leave --port out for any free one.\n`,
+      ]);
+    } finally {
+      await new Promise((closed) => holder.close(closed));
+    }
   });
 });

@@ -192,6 +192,33 @@ describe('ndjson and --query', () => {
     expect(() => run('text')).toThrow(UsageError);
     expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
   });
+
+  it('a syntax error names the expression and where it breaks: the character and what follows it, or its end', () => {
+    const refusal = (expression: string, option?: string) => {
+      try {
+        compileQuery(expression, option);
+      } catch (error) {
+        return (error as Error).message.replace(/; expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/, '');
+      }
+    };
+    expect([
+      refusal('a | | b'),
+      refusal('foo bar'),
+      refusal("[?status=='open'] | [0].id x"),
+      refusal('[?status==`open`]'),
+      refusal('a # b'),
+      refusal('foo['),
+      refusal('a &&', '--until'),
+    ]).toEqual([
+      '--query "a | | b": Syntax error at character 5 ("| b"): invalid token (Pipe): "|"',
+      '--query "foo bar": Syntax error at character 5 ("bar"): unexpected token type: UnquotedIdentifier, value: bar',
+      '--query "[?status==\'open\'] | [0].id x": Syntax error at character 28 ("x"): unexpected token type: UnquotedIdentifier, value: x',
+      '--query "[?status==`open`]": Syntax error at character 11 ("`open`]"): unexpected end of JSON input or invalid format for a JSON literal: `',
+      '--query "a # b": Syntax error at character 3 ("# b"): unknown character: #',
+      '--query "foo[": Syntax error at its end: it stops before it is complete',
+      '--until "a &&": Syntax error at its end: it stops before it is complete',
+    ]);
+  });
 });
 
 describe('tables fitted to the width', () => {

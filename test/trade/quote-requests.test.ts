@@ -36,6 +36,19 @@ describe('quote: requests on the wire', () => {
     expect(simulator.requests('POST', '/quotes').at(-1)!.body).toEqual(normalised);
   });
 
+  it('a tenor with a unit: 3d is 3 days; any other unit is refused in one line naming d, nothing sent (exit 2)', async () => {
+    ok(await simulator.hedge('quote USDTNGN buy 10000 --tenor 3d --json'));
+    expect(simulator.requests('POST', '/quotes').at(-1)!.body).toMatchObject({ tenor_days: 3 });
+    const before = simulator.requests().length;
+    for (const tenor of ['1w', '72h', '3days']) {
+      const result = exits(await simulator.hedge(`quote USDTNGN buy 10000 --tenor ${tenor}`), 2);
+      expect(result.stderr).toBe(
+        `hedge: --tenor: "${tenor}" is not allowed; expected 1, 3 or 7 (days); d is the only unit (3d is 3 days).\n`,
+      );
+    }
+    expect(simulator.requests().length).toBe(before);
+  });
+
   it('an unlisted market: the refusal, then the list to name the listed ones; exit 2 as bad input', async () => {
     const before = simulator.requests().length;
     const result = exits(await simulator.hedge('quote EURNGN buy 10000 --tenor 3'), 2);

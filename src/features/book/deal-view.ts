@@ -26,8 +26,3 @@ function maturityText(iso: string, nowMs: number) {
   const at = `matures ${formatUtcMinutes(safeText(iso))} UTC`;
   return left === '' ? at : left === 'due' ? `${at}, due` : `${at}, in ${left}`;
 }
-
-/** A reference as one shell word: as it is when it is plain, else in single quotes. */
-export function shellWord(text: string) {
-  return /^[A-Za-z0-9._:/@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}

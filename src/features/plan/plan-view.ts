@@ -151,7 +151,8 @@ export async function renderPlan(output: Output, input: PlanViewInput, options: 
   // Failed checks are listed by the error that ends the command (after this plan).
   if (plan.atTarget) output.success('At target: nothing to do.');
   else if (!plan.problems.length) {
-    const next = options.applyCommand ? ` Apply them with: ${options.applyCommand}` : '';
+    // Quoted: a command is wrapped as one word, never split while it fits a line.
+    const next = options.applyCommand ? ` Apply them with: \`${options.applyCommand}\`` : '';
     output.note(`${totals.actions} action${totals.actions === 1 ? '' : 's'} needed to reach the target.${next}`);
   }
 }

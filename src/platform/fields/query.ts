@@ -1,5 +1,11 @@
 // --query: a JMESPath expression (the JMESPath Community implementation) applied to the JSON data a command prints.
-import { compile, getRegisteredFunctions, TreeInterpreter, type JSONValue } from '@jmespath-community/jmespath';
+import {
+  compile,
+  getRegisteredFunctions,
+  tokenize,
+  TreeInterpreter,
+  type JSONValue,
+} from '@jmespath-community/jmespath';
 import { UsageError } from '../../core/errors.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 
@@ -34,13 +40,59 @@ function problem(expression: string, error: unknown, option: string, allowed = f
   });
 }
 
+/** Whether compiling `text` fails, and not only for want of what would follow (the parser met its end). */
+function breaksBeforeItsEnd(text: string) {
+  try {
+    compile(text);
+    return false;
+  } catch (error) {
+    return !/\bEOF\b/.test(messageOf(error));
+  }
+}
+
+/** Where an expression that does not compile breaks (JMESPath's errors carry no position): the index of the first token no continuation could mend, `end` when it stops before it is complete. */
+function whereItBreaks(expression: string): number | 'end' {
+  let tokens: ReturnType<typeof tokenize>;
+  try {
+    tokens = tokenize(expression);
+  } catch {
+    // A character or literal the lexer refuses: it starts where the longest prefix that lexes ends.
+    let at = expression.length - 1;
+    while (at > 0 && !lexes(expression.slice(0, at))) at -= 1;
+    return at;
+  }
+  // Each prefix ends with a whole token: one that fails other than at its end fails at that token.
+  for (const [index, token] of tokens.entries())
+    if (breaksBeforeItsEnd(expression.slice(0, tokens[index + 1]?.start ?? expression.length))) return token.start;
+  return 'end';
+}
+
+function lexes(text: string) {
+  try {
+    tokenize(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Says where the expression breaks, and the parser's own reason when that is not only its end. */
+function syntaxProblem(expression: string, error: unknown) {
+  const at = whereItBreaks(expression);
+  if (at === 'end') return new Error('Syntax error at its end: it stops before it is complete');
+  const rest = expression.slice(at);
+  const shown = JSON.stringify(rest.length > 20 ? `${rest.slice(0, 20)}…` : rest);
+  const reason = messageOf(error).replace(/^syntax( error)?[:,]?\s*/i, '');
+  return new Error(`Syntax error at character ${at + 1} (${shown}): ${reason}`);
+}
+
 /** The expression as a function of the data; throws UsageError when it cannot be run, naming `option` (--query, or --until for a condition). */
 export function compileQuery(expression: string, option = '--query'): (data: unknown) => unknown {
   let ast: ReturnType<typeof compile>;
   try {
     ast = compile(expression);
   } catch (error) {
-    throw problem(expression, error, option, true);
+    throw problem(expression, syntaxProblem(expression, error), option, true);
   }
   const known = new Set(getRegisteredFunctions());
   for (const name of namesOf(ast, 'Function')) {

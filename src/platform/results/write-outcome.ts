@@ -418,11 +418,12 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
 
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
 export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote) {
-  const check = [`Check it with: ${hedgeCommand('positions')}`];
+  // Quoted: a command is wrapped as one word, never split while it fits a line.
+  const check = [`Check it with: \`${hedgeCommand('positions')}\``];
   switch (view.kind) {
     case 'open-submitted': {
       const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
-      renderSubmitted(output, view.answer, { title: 'Hedge submitted', footer: [`Follow it with: ${follow}`] });
+      renderSubmitted(output, view.answer, { title: 'Hedge submitted', footer: [`Follow it with: \`${follow}\``] });
       if (!output.isHuman && !output.isJson)
         output.note(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
       return;

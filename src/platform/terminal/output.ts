@@ -371,7 +371,11 @@ export class Output {
       return [label, formatCell(field, valueOf(field, record), record, format, this.cellContext('card')).styled];
     });
     this.write(this.card(rows, options.title));
-    for (const line of options.footer ?? []) this.write(this.format === 'table' ? wrapWords(line, this.columns) : line);
+    // A footnote's `hedge …` as the user runs hedge, as in a note.
+    for (const line of options.footer ?? []) {
+      const named = asRun(line, this.run);
+      this.write(this.format === 'table' ? wrapWords(named, this.columns) : named);
+    }
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {

@@ -4,6 +4,7 @@ import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../../../features/plan/target-plan.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
+import { shellWord } from '../../../core/program.js';
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
 export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions) {
@@ -13,7 +14,7 @@ export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: Ta
     const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
     await renderPlan(output, quoted, {
       columns: output.columns,
-      applyCommand: ctx.hedgeCommand('apply', opts.file, ...tolerance),
+      applyCommand: ctx.hedgeCommand('apply', shellWord(opts.file), ...tolerance),
     });
   }
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });

@@ -14,7 +14,8 @@ import { readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { readDeal, type DealHedges } from '../../../features/book/deal.js';
-import { dealStillHeld, shellWord } from '../../../features/book/deal-view.js';
+import { dealStillHeld } from '../../../features/book/deal-view.js';
+import { shellWord } from '../../../core/program.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
 

@@ -9,6 +9,7 @@ import {
 } from '../../../platform/config/key-store.js';
 import { placeKey } from '../../../platform/config/login-profile.js';
 import { ConfigError } from '../../../core/errors.js';
+import { shellWord } from '../../../core/program.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
@@ -49,7 +50,8 @@ export async function run(ctx: CommandContext) {
       },
     );
   if (output.isJson) output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
-  const renew = `its base URL stays; \`hedge login --profile ${name}\` asks for a new key`;
+  // The quote names its profile as the environment flag: asRun adds no second --profile.
+  const renew = `its base URL stays; \`hedge --profile ${shellWord(name)} login\` asks for a new key`;
   if (!had) output.note(`Profile "${name}" has no stored key: already logged out.`);
   else if (had.kind === 'command')
     output.note(

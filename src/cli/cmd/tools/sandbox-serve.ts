@@ -80,7 +80,17 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
 export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>) {
   const options = parseSandboxServeOptions(input);
   const { serveSandbox } = await import('../../../sandbox/http/serve.js');
-  await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
+  try {
+    await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
+  } catch (error) {
+    // The port asked for cannot be had: the user's choice to change, not a fault of hedge.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (options.port !== undefined && (code === 'EADDRINUSE' || code === 'EACCES'))
+      throw new UsageError(
+        `--port: ${options.port} on ${options.host} is ${code === 'EACCES' ? 'not open to this user' : 'in use by another process'}; choose another with --port, or leave --port out for any free one.`,
+      );
+    throw error;
+  }
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
