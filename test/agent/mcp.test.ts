@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { useMcpServers, type McpServed } from '../support/mcp.js';
-import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  colleagueAdds,
+  colleagueCloses,
+  colleagueOpens,
+  MARKET,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { everything, expectRefused, expectDone, json } from './answers.js';
@@ -278,5 +285,39 @@ describe('hedge mcp on a live key', () => {
     expectDone(confirmed);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
     expect(simulator.active('buy')).toEqual([]);
+  });
+
+  it("a close's token binds the hedges previewed, not their notional: the side's hedge swapped for another of the same 11,500 under another ref since, nothing is sent and a new preview names the new hedge", async () => {
+    const simulator = await startSimulator();
+    await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-1');
+    const [shownHedge] = simulator.active('buy');
+    const { call } = await serveLive(simulator);
+    const shown = json(await call('close', BUY));
+    expect(shown.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge!.id });
+
+    // Another desk closes DEAL-1 and opens DEAL-2 of the same notional on the same side.
+    await colleagueCloses(simulator, 'buy');
+    await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-2');
+    const [swapped] = simulator.active('buy');
+    expect([swapped!.id === shownHedge!.id, swapped!.clientReference, swapped!.notionalUsd]).toEqual([
+      false,
+      'DEAL-2',
+      11_500,
+    ]);
+    const closesBefore = simulator.requests('POST', '/hedges/close').length;
+
+    const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
+    expectRefused(refused, {
+      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 11_500, now_usd: 11_500 } },
+      exit_code: 3,
+    });
+    expect(json(refused).error.message).toContain(`${shownHedge!.id} then, ${swapped!.id} now`);
+    expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped!.id } } });
+    // Nothing was sent or journaled: the colleague's close is the only one, and DEAL-2 is still open.
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(closesBefore);
+    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.status, hedge.clientReference])).toEqual([
+      [swapped!.id, 'filled', 'DEAL-2'],
+    ]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 });

@@ -160,6 +160,16 @@ export async function colleagueAdds(simulator: Simulator, side: 'buy' | 'sell', 
   simulator.advance(FILL_DELAY_MS + 1);
 }
 
+/** A colleague's close of a side (another client of the account, over HTTP, in the request log), landed. */
+export async function colleagueCloses(simulator: Simulator, side: 'buy' | 'sell'): Promise<void> {
+  const closed = await simulator.api('POST', '/hedges/close', {
+    body: { market: MARKET, side },
+    idempotencyKey: randomUUID(),
+  });
+  if (closed.status !== 200) throw new Error(`close failed: ${JSON.stringify(closed.body?.error)}`);
+  simulator.advance(FILL_DELAY_MS + 1);
+}
+
 /** A colleague's open (another client of the account, over HTTP, in the request log) of a buy or sell, filled. */
 export async function colleagueOpens(
   simulator: Simulator,

@@ -158,7 +158,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     }
   });
 
-  it('at 80×24: a side already open, "add to it" chosen — the add is quoted and lands on that hedge; no open is sent', async () => {
+  it('at 80×24: a side already open, "add to it" chosen — the add is quoted, asked about (y/N, as the open is) and lands on that hedge; no open is sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 200 });
     const seeded = trading.seedOpen('sell', 3_000);
     terminal = spawnTerminal({
@@ -180,8 +180,17 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     terminal.write(ENTER);
     await terminal.waitFor('? Notional in USD');
     terminal.write(`500${ENTER}`);
-    // A sandbox key asks no confirmation (a live one would, with the addition's quote in view).
+    // The wizard asks before the add as before an open, on any key, with the addition's quote card in view.
     await terminal.waitFor('Indicative only');
+    await terminal.waitFor('(y/N)');
+    expect(readAsText(await terminal.drawn())).toMatch(
+      new RegExp(
+        `Add 500\\.00 USD to the sell hedge on USDTNGN \\(${seeded.id}\\) at about [\\d,.]+, [\\d,.]+ USDC upfront\\? \\(y/N\\)`,
+      ),
+    );
+    // Nothing is sent before the answer: only the quote so far.
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
+    terminal.write(`y${ENTER}`);
     expect(await terminal.exitCode).toBe(0);
     expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
     expect(

@@ -8,6 +8,7 @@ import { ok, exits } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
+import { tempDir } from '../support/hedge-cli.js';
 
 // The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own.
 const HOUR = 3_600_000;
@@ -186,6 +187,24 @@ describe.concurrent('a finished write is not repeated silently', () => {
         details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true },
       });
       expect(posts(simulator, '/hedges')).toHaveLength(1);
+    }));
+
+  it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
+    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+      const colleague = tempDir('hedge-colleague-');
+      try {
+        const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL-2', '--json'];
+        ok(await simulator.hedge(args, { configDir: colleague.path }));
+        const rerun = await simulator.hedge(args, { configDir: colleague.path });
+        exits(rerun, 3);
+        expect(lastJson(rerun.stderr).error).toMatchObject({
+          code: 'duplicate_client_reference',
+          details: { client_reference: 'DEAL-2', hedge_ids: [simulator.hedges()[0]!.id] },
+        });
+        expect(posts(simulator, '/hedges')).toHaveLength(1);
+      } finally {
+        colleague.remove();
+      }
     }));
 
   it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", () =>

@@ -1,7 +1,7 @@
 // One-time confirmation tokens: on a live key (with `hedge mcp --allow-live`) a write tool's first call sends nothing
 // and returns a preview with a token bound to that exact tool, those exact arguments and what the preview showed would
-// happen: the requests (a hash of each one's method, path and canonical body, in order) and what they trade (a close's
-// body names no amount: the side it empties does).
+// happen: the requests (a hash of each one's method, path and canonical body, in order) and what they trade, with the
+// hedges each side held and their notional (a close's body names no amount nor hedge: the side it empties does).
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
@@ -10,6 +10,7 @@ import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 import { sumUsd } from './guardrails.js';
+import { hedgesMoved, sameAsShown } from '../../features/write/as-shown.js';
 import type { JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
 
@@ -38,24 +39,21 @@ interface Issued {
   expiresAt: number;
 }
 
-/** What a plan does, as a token binds it: one hash of its requests and trades, and the USD they trade. */
+/** What a plan does, as a token binds it: one hash of its requests, and what they trade (compared as-shown.ts does). */
 interface Plan {
   hash: string;
-  usd?: number;
+  trades?: readonly Trade[];
 }
 
 /** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
-function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]) {
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
   const shown = requests.map(({ method, path, query, body }) => ({
     method,
     path,
     query: query ?? null,
     body: body ?? null,
   }));
-  const hash = createHash('sha256')
-    .update(canonicalJson({ requests: shown, trades: trades ?? null }))
-    .digest('hex');
-  return { hash, usd: trades && sumUsd(trades) };
+  return { hash: createHash('sha256').update(canonicalJson(shown)).digest('hex'), trades };
 }
 
 /** A token brought back with other arguments: nothing was sent, and the call answers with the preview of these. */
@@ -72,14 +70,16 @@ export class PlanWatch implements PlanCheck {
   check(requests: readonly ApiRequest[], trades: readonly Trade[] | undefined) {
     const now = planOf(requests, trades);
     const then = this.confirmed;
-    if (then !== undefined && now.hash !== then.hash) {
+    if (then !== undefined && (now.hash !== then.hash || !sameAsShown(then.trades, now.trades))) {
       this.changed = true;
+      const [usdThen, usdNow] = [then.trades && sumUsd(then.trades), now.trades && sumUsd(now.trades)];
+      const hedges = hedgesMoved(then.trades ?? [], now.trades ?? []);
       const amounts =
-        then.usd !== now.usd ? ` (${formatUsd(then.usd ?? 0)} traded then, ${formatUsd(now.usd ?? 0)} now)` : '';
+        usdThen !== usdNow ? ` (${formatUsd(usdThen ?? 0)} traded then, ${formatUsd(usdNow ?? 0)} now)` : '';
       throw new PreTradeCheckError(
         'preview_changed',
-        `${CONFIRMATION_TOKEN}: what this call would send now is not what its preview showed${amounts}: the side, the book or the target file changed since; nothing was sent. The new preview is in this answer, with its own token.`,
-        { previewed_usd: then.usd ?? null, now_usd: now.usd ?? null },
+        `${CONFIRMATION_TOKEN}: what this call would send now is not what its preview showed${amounts}${hedges ? ` (the side's hedges: ${hedges})` : ''}: the side, the book or the target file changed since; nothing was sent. The new preview is in this answer, with its own token.`,
+        { previewed_usd: usdThen ?? null, now_usd: usdNow ?? null },
         `Read new_preview; call again with its ${CONFIRMATION_TOKEN} if that is still wanted.`,
       );
     }

@@ -23,13 +23,16 @@ export function sideAfterOf(book: SideBook) {
   };
 }
 
-/** Whether a book shows the side exactly as an action left it: the same hedges, the same notional. */
-export function sideUnchangedSince(book: SideBook, after: SideAfter) {
-  const now = sideAfterOf(book);
+/** Whether two reads show a side alike: the same hedges, the same notional (to the cent). */
+export function sameSide(a: SideAfter, b: SideAfter) {
   return (
-    JSON.stringify(now.hedge_ids) === JSON.stringify(after.hedge_ids) &&
-    Math.abs(now.notional_usd - after.notional_usd) < 0.005
+    JSON.stringify(a.hedge_ids) === JSON.stringify(b.hedge_ids) && Math.abs(a.notional_usd - b.notional_usd) < 0.005
   );
+}
+
+/** Whether a book shows the side exactly as an action left it. */
+export function sideUnchangedSince(book: SideBook, after: SideAfter) {
+  return sameSide(sideAfterOf(book), after);
 }
 
 function hedgeRecord(hedge: Hedge) {

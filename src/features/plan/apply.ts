@@ -23,6 +23,7 @@ import {
 } from './target-plan.js';
 import { days, stepAction } from '../trade/trade-actions.js';
 import { runWrite, type WriteAction } from '../write/write-flow.js';
+import { sameAsShown } from '../write/as-shown.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
@@ -125,7 +126,7 @@ async function applyPlan(
     await hooks.showPlan?.(quoted);
     if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
     // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
-    await checkPlanRequests(ports, client, steps);
+    await checkPlanRequests(ports, client, quoted);
     if (!steps.length) {
       if (run.waitedFor && !resumed.length) {
         // Exit 0 of a write means this command's action happened: here another process's did.
@@ -144,7 +145,7 @@ async function applyPlan(
     await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
     // A "yes" holds for the plan shown: a colleague elsewhere may have moved a side meanwhile.
     const now = await buildTargetPlan(ports, client, target, run.toleranceUsd);
-    if (samePlan(now.plan.steps, steps)) break;
+    if (sameAsShown(quoted.trades, now.trades)) break;
     ports.notify({
       kind: 'moved-since-asked',
       level: 'caution',
@@ -155,12 +156,6 @@ async function applyPlan(
   }
   const { steps } = quoted.plan;
   return { ...(await carryOut(ports, client, steps, run.file)), quoted, resumed };
-}
-
-/** The same actions on the same sides for the same amounts (to the cent). */
-function samePlan(a: readonly PlanStep[], b: readonly PlanStep[]) {
-  const key = (step: PlanStep) => `${step.action} ${step.market} ${step.side} ${Math.round(step.deltaUsd * 100)}`;
-  return a.length === b.length && a.every((step, index) => key(step) === key(b[index]));
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */

@@ -4,11 +4,14 @@ import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import { formatMoney, formatSignedMoney, formatUsd } from '../../platform/terminal/format.js';
 import type { ApplyReportRow } from './apply-outcome.js';
-import type { QuotedPlan as PlanViewInput } from './target-plan.js';
+import type { QuotedPlan } from './target-plan.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { APPLY_RESOURCE, PLAN_RESOURCE } from '../../platform/fields/resource-fields.js';
 import { wrapWords } from '../../platform/terminal/width.js';
 import { withoutUndefined } from '../../core/objects.js';
+
+/** What the views show of a plan (what its steps trade is the confirmation's, not shown). */
+type PlanViewInput = Omit<QuotedPlan, 'trades'>;
 
 /** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
 type PlanLine = ReturnType<typeof linesOf>[number];

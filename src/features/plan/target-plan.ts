@@ -21,7 +21,8 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
-import { readSidesInStep } from '../book/side-book.js';
+import { readSidesInStep, sideAfterOf } from '../book/side-book.js';
+import type { Trade } from '../../platform/runtime/agent-limits.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {
@@ -50,6 +51,8 @@ export interface QuotedPlan {
   quotes: Array<StepQuote | undefined>;
   totals: PlanTotals;
   source: string;
+  /** Parallel to plan.steps: what each trades, with the hedges its side held (an agent's checks and apply's one yes bind them). */
+  trades: Trade[];
 }
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
@@ -152,7 +155,7 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
   // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
-  const [marketList, account, { positions: book }] = await Promise.all([
+  const [marketList, account, { positions: book, books }] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
     readSidesInStep(ports, client, sides, (side) => side.opening.length === 0),
@@ -170,7 +173,15 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
   // One at a time: a plan is a handful of rows, and a burst of quotes could meet a rate limit.
   for (const [index, step] of plan.steps.entries())
     quotes.push(await quoteStep(client, step, target.rows, blocked.has(index)));
-  return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName };
+  // Each step's side is a target row's, read above.
+  const bookOf = (step: PlanStep) =>
+    books[sides.findIndex((one) => one.market.toUpperCase() === step.market.toUpperCase() && one.side === step.side)];
+  const trades: Trade[] = plan.steps.map((step) => ({
+    market: step.market.toUpperCase(),
+    notionalUsd: Math.abs(step.deltaUsd),
+    held: sideAfterOf(bookOf(step)),
+  }));
+  return { plan, quotes, totals: planTotals(plan, quotes), source: target.sourceName, trades };
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
@@ -196,13 +207,14 @@ export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
   const client = await ports.client();
   const quoted = await buildTargetPlan(ports, client, target, opts.toleranceUsd);
   // apply's preview for an agent: its checks judge the plan it would carry out.
-  await checkPlanRequests(ports, client, quoted.plan.steps);
+  await checkPlanRequests(ports, client, quoted);
   return quoted;
 }
 
 /** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
-export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[]) {
-  const trades = steps.map((step) => ({ market: step.market.toUpperCase(), notionalUsd: Math.abs(step.deltaUsd) }));
+export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, quoted: QuotedPlan) {
+  const { plan, trades } = quoted;
+  const steps = plan.steps;
   if (ports.planCheck) {
     const { stepAction } = await import('../trade/trade-actions.js');
     ports.planCheck.check(

@@ -20,7 +20,7 @@ import {
   type Unchecked,
 } from './pre-trade.js';
 import { changeAction, changeArgv, openAction, openArgv } from './trade-actions.js';
-import { isRejection, runWrite, writeOptionsFrom, type WriteOptions } from '../write/write-flow.js';
+import { isRejection, runWrite, writeOptionsFrom, type WriteAction, type WriteOptions } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
 interface OpenChoices {
@@ -139,7 +139,7 @@ export function parseChangeOptions(
 export async function runChange(
   ports: FlowPorts,
   action: 'add' | 'reduce',
-  opts: ReturnType<typeof parseChangeOptions>,
+  opts: ReturnType<typeof parseChangeOptions> & Pick<WriteAction<unknown, unknown>, 'ask'>,
 ) {
   const client = await ports.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
@@ -154,7 +154,7 @@ export async function runChange(
   const argv = changeArgv(action, request);
   const build = () => {
     const built = changeAction(ports, client, action, request, { argv, check, serverDecides: opts.skipChecks });
-    return { ...built, question: () => questionWithUnchecked(built.question(), unchecked) };
+    return { ...built, ask: opts.ask, question: () => questionWithUnchecked(built.question(), unchecked) };
   };
   const first = build();
   try {

@@ -26,7 +26,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
-import { readSideInStep, SideViews } from '../book/side-book.js';
+import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
@@ -37,11 +37,11 @@ import {
   makeIdempotencyKey,
   planDryRun,
   runWrite,
-  sayMovedSinceAsked,
   type WriteAction,
   type WriteOptions,
   type WriteOutcome,
 } from '../write/write-flow.js';
+import { sameAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -239,6 +239,7 @@ async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest)
       clientReference: reference || undefined,
       closing: position,
       hedges: book.filled,
+      held: sideAfterOf(book),
     };
   }
   const hedges = (await client.listHedges()).filter(
@@ -274,7 +275,13 @@ async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest)
     notionalUsd: ended.notional_usd,
     ended,
     clientReference: typeof reference === 'string' ? reference || undefined : undefined,
+    held: sideAfterOf(book),
   };
+}
+
+/** What a roll trades (both legs), with the hedges its side held: a confirmation binds them. */
+function rollTrades(market: string, plan: Awaited<ReturnType<typeof planRoll>>) {
+  return [{ market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd, held: plan.held }];
 }
 
 /** A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question. */
@@ -730,7 +737,7 @@ async function rollHoldingTheBook(
     ...(reference ? { client_reference: reference } : {}),
   };
   // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-  const trades = [{ market, notionalUsd: plan.closing ? 2 * notionalUsd : notionalUsd }];
+  const trades = rollTrades(market, plan);
   ports.planCheck?.check(
     [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
     trades,
@@ -789,9 +796,9 @@ async function rollHoldingTheBook(
   );
   // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
   if (guard.needsConfirmation) {
-    const now = await planRoll(ports, client, req);
-    if (now.notionalUsd !== notionalUsd || !now.closing !== !plan.closing) {
-      sayMovedSinceAsked(ports, req, plan.closing ? notionalUsd : 0, now.closing ? now.notionalUsd : 0);
+    const now = rollTrades(market, await planRoll(ports, client, req));
+    if (!sameAsShown(trades, now)) {
+      sayMovedSinceAsked(ports, req, trades, now);
       return rollHoldingTheBook(ports, req, guard, client);
     }
   }

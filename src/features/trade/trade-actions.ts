@@ -38,6 +38,7 @@ import {
   waitForSideClosed,
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
+import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
@@ -243,6 +244,8 @@ interface ChangeSeen {
   quote?: Quote;
   /** The side as every view showed it once the change was seen there. */
   after?: SideAfter;
+  /** The side's hedges as last read for what the change trades (the confirmation question names them). */
+  held?: SideAfter;
 }
 
 /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
@@ -384,12 +387,18 @@ export function changeAction(
         ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
       };
     },
-    question: () =>
-      action === 'add'
-        ? `Add ${formatUsd(notionalUsd)} to the ${side} hedge on ${market}${seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
-        : `Remove ${formatUsd(notionalUsd)} from the ${side} hedge on ${market}?`,
+    question: () => {
+      const hedge = `the ${side} hedge on ${market}${seen.held?.hedge_ids.length ? ` (${hedgesWords(seen.held)})` : ''}`;
+      return action === 'add'
+        ? `Add ${formatUsd(notionalUsd)} to ${hedge}${seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
+        : `Remove ${formatUsd(notionalUsd)} from ${hedge}?`;
+    },
     send: (key, hooks) => client[kind.send](request, key, hooks),
-    trades: async () => [{ market, notionalUsd }],
+    // The amount is the request's; the side's hedges are read (a confirmation binds them).
+    trades: async () => {
+      seen.held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+      return [{ market, notionalUsd, held: seen.held }];
+    },
     // The side's notional now, against the one recorded before the send.
     reconcile: async (entry) => {
       const answer = submittedAnswer(entry);
@@ -498,8 +507,9 @@ export function closeAction(
   let hedgeBefore: string | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
-  /** What it trades, as last read (the confirmation question shows it). */
+  /** What it trades and the side's hedges, as last read (the confirmation question shows them). */
   let traded: number | undefined;
+  let held: SideAfter | undefined;
   /** The side as every view showed it once the close was seen there. */
   let after: SideAfter | undefined;
   return {
@@ -526,8 +536,13 @@ export function closeAction(
         ...(references.length ? { client_reference: references.join(', ') } : {}),
       });
     },
-    question: () =>
-      `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${estimate === undefined ? '' : ` (returns about ${formatMoney(estimate)} USD)`}?`,
+    question: () => {
+      const notes = [
+        ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
+        ...(held?.hedge_ids.length ? [`hedge${held.hedge_ids.length === 1 ? '' : 's'} ${hedgesWords(held)}`] : []),
+      ];
+      return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
+    },
     send: (key, hooks) => client.closeHedge(request, key, hooks),
     // A close trades what the side holds when sent, with every add still landing (read before each send).
     trades: async () => {
@@ -537,7 +552,8 @@ export function closeAction(
       ]);
       inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
       traded = cents(inBook + landing);
-      return [{ market, notionalUsd: traded }];
+      held = sideAfterOf(book);
+      return [{ market, notionalUsd: traded, held }];
     },
     // The side's presence in the positions list.
     reconcile: async (entry) => {
@@ -630,6 +646,7 @@ export function closeAction(
         estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined,
         hedgeId,
         realized,
+        ...(after?.hedge_ids.length ? { openNow: after } : {}),
       };
     },
     sideAfter: () => after,

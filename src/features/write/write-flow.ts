@@ -42,10 +42,11 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
-import { guardLiveAction, type LiveGuard } from './live-guard.js';
+import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
+import { sameAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
-import { cents, formatUsd } from '../../core/money.js';
+import { cents } from '../../core/money.js';
 import type { JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
 
@@ -143,6 +144,8 @@ export interface WriteAction<S, R> {
   argv: string[];
   /** The caller already asked (the open wizard confirms with the quote in view). */
   confirmed?: boolean;
+  /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
+  ask?: boolean;
   /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
   /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
@@ -208,6 +211,7 @@ async function chooseKey(
   match: SameRequest,
   options: WriteOptions,
   sideNow?: () => Promise<SideBook>,
+  check?: () => Promise<void>,
 ) {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
@@ -263,7 +267,7 @@ async function chooseKey(
     });
     if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
   }
-  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow);
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow, check);
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
@@ -273,6 +277,7 @@ async function refuseRecentRepeat(
   journal: Journal,
   match: SameRequest,
   sideNow: (() => Promise<SideBook>) | undefined,
+  check: (() => Promise<void>) | undefined,
 ) {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
@@ -288,6 +293,8 @@ async function refuseRecentRepeat(
   let unchanged: boolean | undefined;
   if (recent.side_after && sideNow) unchanged = sideUnchangedSince(await sideNow(), recent.side_after);
   if (unchanged === false) return;
+  // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
+  await check?.();
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   const still = unchanged ? ' and the side still shows exactly what it left' : '';
@@ -475,44 +482,30 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
         match,
         options,
         side && (async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book),
+        action.check?.bind(action),
       ),
     );
   return side ? withSideLock(ports, side.market, side.side, decide) : decide();
 }
 
-/** A person's "yes" holds for what the question showed. */
+/** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
 async function confirmAsShown<S, R>(
   ports: FlowPorts,
   guard: LiveGuard,
   action: WriteAction<S, R>,
   reread: () => Promise<void>,
 ) {
+  if (!guard.needsConfirmation && !action.ask) return;
   const side = action.side;
-  const traded = async () => (await action.trades?.())?.reduce((sum, trade) => sum + trade.notionalUsd, 0);
-  let shown = guard.needsConfirmation && side ? await traded() : undefined;
+  let shown = side ? await action.trades?.() : undefined;
   for (;;) {
-    await guard.confirm(action.question());
-    const now = shown === undefined ? undefined : await traded();
-    if (now === undefined || Math.abs(now - shown!) < 0.005) return;
-    sayMovedSinceAsked(ports, side!, shown!, now);
+    await confirmOrStop(ports, action.question(), { live: guard.live });
+    const now = shown && (await action.trades?.());
+    if (!shown || !now || sameAsShown(shown, now)) return;
+    sayMovedSinceAsked(ports, side!, shown, now);
     await reread();
     shown = now;
   }
-}
-
-/** The side moved between a person's question and answer: nothing was sent (the question comes again). */
-export function sayMovedSinceAsked(
-  ports: FlowPorts,
-  { market, side }: { market: string; side: string },
-  shownUsd: number,
-  nowUsd: number,
-) {
-  ports.notify({
-    kind: 'moved-since-asked',
-    level: 'caution',
-    text: `The ${side} side of ${safeText(market)} moved while you were asked: it holds ${formatUsd(nowUsd)} now, not the ${formatUsd(shownUsd)} shown. Nothing was sent.`,
-    data: { market, side, shown_usd: shownUsd, now_usd: nowUsd },
-  });
 }
 
 function resolveCommands(ports: FlowPorts, entry: Pick<JournalEntry, 'id'>) {

@@ -1,5 +1,6 @@
 import type { PositionFacts } from '../api/wire/fields.js';
 import type { Hedge, HistoryRecord, OpenedHedge, Position, SubmittedAction } from '../api/schemas.js';
+import type { SideAfter } from '../journal/index.js';
 
 type BookPositionShape = PositionFacts & { raw: Position };
 
@@ -30,6 +31,14 @@ export type TradeView =
   | { kind: 'close-submitted'; answer: SubmittedAction }
   | {
       kind: 'close-landed';
-      closed: { market: string; side: string; estimate?: number; hedgeId?: string; realized?: HistoryRecord };
+      closed: {
+        market: string;
+        side: string;
+        estimate?: number;
+        hedgeId?: string;
+        realized?: HistoryRecord;
+        /** The side's hedges once the close was seen, when it is not flat (opened by another since). */
+        openNow?: SideAfter;
+      };
       answer: SubmittedAction;
     };

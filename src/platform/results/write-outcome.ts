@@ -448,7 +448,14 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
       return renderSubmitted(output, view.answer, { title: 'Close submitted', footer: check });
     case 'close-landed': {
       const { closed } = view;
-      if (!output.isJson) output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+      const open = closed.openNow;
+      if (open) {
+        const ids = open.hedge_ids.map((id) => safeText(id)).join(', ');
+        output.warn(
+          `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
+        );
+      } else if (!output.isJson)
+        output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
       return renderClosed(output, closedSummary(view.answer, closed.hedgeId, closed.estimate, closed.realized));
     }
   }

@@ -1,5 +1,6 @@
 // What an agent's call brings besides its arguments: where target files come from, trade limits, its token's plan.
 import type { ApiRequest } from '../api/transport.js';
+import type { SideAfter } from '../journal/index.js';
 
 export interface TargetFileSource {
   read(file: string): Promise<{ text: string; sourceName: string }>;
@@ -8,6 +9,8 @@ export interface TargetFileSource {
 export interface Trade {
   market: string;
   notionalUsd: number;
+  /** The hedges its side held and their notional when read: a confirmation binds them (features/write/as-shown.ts). */
+  held?: SideAfter;
 }
 
 /** The operator's limits on an agent's call (`hedge mcp --max-notional`, `--max-daily-notional`, `--markets`). */

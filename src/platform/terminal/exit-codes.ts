@@ -25,7 +25,7 @@ export const EXIT_CODES = (
     [
       12,
       'unresolved',
-      "an action's outcome cannot be told (past the key lifetime with nothing that proves it did not land, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`, or `hedge resume ID --resend-unproven`",
+      "an action's outcome cannot be told (past the key lifetime with nothing that proves it did not land, or a side moved by an actor outside hedge); nothing was resent: `hedge journal resolve ID --landed|--not-landed`, or `hedge resume ID --resend-unproven`; also a `close` that leaves its side open under a hedge another actor opened since (named)",
     ],
     [
       13,
@@ -45,7 +45,7 @@ export const EXIT_CODES = (
     [
       16,
       'repeated',
-      'the same write (same request, same account) finished within the repeat window and the side still shows exactly what it left: likely a re-run of a command killed after its action; nothing was sent (`--again` sends another)',
+      'the same write (same request, same account) finished within the repeat window and the side still shows exactly what it left: likely a re-run of a command killed after its action; nothing was sent (`--again` sends another); a refusal of its own comes first (an `open --ref` of an active deal: 3)',
     ],
     [
       124,

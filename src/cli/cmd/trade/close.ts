@@ -8,6 +8,9 @@ import { parseMarket, parseSide } from '../../../core/input.js';
 import { closeAction, closeArgv } from '../../../features/trade/trade-actions.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { showTrade } from './trade-outcome.js';
+import { hedgesWords } from '../../../features/write/as-shown.js';
+import { UnresolvedError } from '../../../core/errors.js';
+import { formatUsd } from '../../../core/money.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
@@ -15,9 +18,21 @@ export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
   const write = writeOptionsFrom(input.options);
   const client = await ctx.client();
   const action = closeAction(ctx, client, request, { argv: closeArgv(request) });
-  return showTrade(ctx, 'close', await runWrite(ctx, action, write), {
-    ...request,
-  });
+  const outcome = await runWrite(ctx, action, write);
+  showTrade(ctx, 'close', outcome, { ...request });
+  // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
+  const open = outcome.kind === 'resolved' ? outcome.result.openNow : undefined;
+  if (open) {
+    const { market, side } = request;
+    throw new UnresolvedError(
+      `The ${side} side of ${market} is not flat after this close: ${hedgesWords(open)} (${formatUsd(open.notional_usd)}) is open on it now, opened by another actor since; this close did not close it.`,
+      {
+        details: { market, side, open_hedge_ids: open.hedge_ids, open_notional_usd: open.notional_usd },
+        hint: `See \`${ctx.hedgeCommand('positions')}\`; to close what the side holds now, \`${ctx.hedgeCommand('close', market, side, '--again')}\`.`,
+      },
+    );
+  }
+  return 0;
 }
 
 /** What `hedge close` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */

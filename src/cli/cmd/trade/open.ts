@@ -58,8 +58,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
     const { runOpenWizard } = await import('./open-wizard.js');
     const answers = await runOpenWizard(ctx, client, given, { skipChecks, live });
     if (answers.kind === 'add') {
-      // The side chosen is open, and the operator chose to add to it: the add quotes and confirms itself.
-      const { outcome, body } = await runChange(ctx, 'add', { ...answers, skipChecks, write });
+      // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
+      const { outcome, body } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
       return showTrade(ctx, 'add', outcome, body);
     }
     request = {
