@@ -43,6 +43,11 @@ export interface Terminal {
   /** Every line the terminal emulator drew, scrolled-off ones included (trailing spaces dropped). */
   drawn(): Promise<DrawnLine[]>;
   write(keys: string): void;
+  /** Resizes the terminal as a person does: the emulator first (it reflows what it shows), then the pty (SIGWINCH). */
+  resize(cols: number, rows: number): void;
+  /** Stops reading what the program writes (it waits in the pty, as behind a slow terminal) until `resume`. */
+  pause(): void;
+  resume(): void;
   screen(): string;
   /** Every byte the program wrote to the terminal, escape sequences included. */
   raw(): string;
@@ -106,6 +111,12 @@ export function spawnInTerminal(options: {
     drawn: () => drawnBy(emulator),
     raw: () => raw,
     write: (keys) => term.write(keys),
+    resize: (cols, rows) => {
+      emulator.resize(cols, rows);
+      term.resize(cols, rows);
+    },
+    pause: () => term.pause(),
+    resume: () => term.resume(),
     exitCode,
     kill: () => {
       if (!exited) term.kill('SIGKILL');
