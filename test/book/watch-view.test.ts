@@ -139,10 +139,13 @@ describe('renderWatchScreen', () => {
     fresh(state, positionsModel(1530, 10));
     const lines = screen(state, 0, 40);
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    const shown = lines[1];
+    // The title wraps between its parts at 40 columns: the table starts after its last line.
+    const title = lines.findIndex((line) => line.endsWith('Ctrl-C to stop'));
+    expect(title).toBeGreaterThan(0);
+    const shown = lines[title + 1];
     expect(shown).toMatch(/^Market +Side +.*Net P&L/);
-    expect(lines[3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
-    const note = lines.slice(4).join(' ');
+    expect(lines[title + 3]).toMatch(/^USDTNGN +buy .*\+10\.00/);
+    const note = lines.slice(title + 4).join(' ');
     expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
     // Every column of the model not in the header is named: the fields, the countdown, the trend.
     const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');

@@ -220,3 +220,63 @@ describe('hedge positions --watch on a terminal', () => {
     expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));
   });
 });
+
+describe('hedge positions --watch on a terminal that changes', () => {
+  /** `positions --watch SECONDS` on a pseudo-terminal, one position open. */
+  async function watching(seconds: string, cols: number) {
+    const sim = await simulator();
+    sim.seedOpen('buy', 10_000);
+    const term = spawnInTerminal({
+      configDir: sim.configDir,
+      args: ['positions', '--watch', seconds],
+      env: sim.env,
+      cols,
+      rows: 40,
+    });
+    return { term };
+  }
+
+  /** Lines of the drawn screen (scrolled-off ones included) that start the view's title. */
+  const titles = (lines: ReadonlyArray<{ text: string }>) =>
+    lines.filter((line) => line.text.startsWith('Positions · every'));
+
+  it('a resize redraws the view at the new width with nothing of the old one left above it', async () => {
+    const { term } = await watching('1', 100);
+    try {
+      await term.waitFor('Hidden at 100 columns');
+      term.resize(60, 40);
+      await term.waitFor('Hidden at 60 columns');
+      // One refresh more at the new width: whatever the old frame left would be above it.
+      await term.waitFor('Net P&L  ');
+      const drawn = await term.drawn();
+      const screen = drawn.map((line) => line.text).join('\n');
+      expect(titles(drawn), screen).toHaveLength(1);
+      expect(screen).not.toContain('Hidden at 100 columns');
+      for (const line of drawn) expect(line.wrapped, line.text).toBe(false);
+    } finally {
+      term.kill();
+    }
+  });
+
+  it('Ctrl-C leaves one final view, drawn whole over the echoed ^C', async () => {
+    // Every 5 s at 60 columns: between refreshes the view does not change (no countdown column).
+    const { term } = await watching('5', 60);
+    try {
+      await term.waitFor('Net P&L  ');
+      term.write(KEYS.CTRL_C);
+      expect(await term.exitCode).toBe(0);
+      const drawn = await term.drawn();
+      const screen = drawn.map((line) => line.text).join('\n');
+      expect(titles(drawn), screen).toHaveLength(1);
+      // The view is the last thing on the screen: no ^C line, nothing drawn twice.
+      expect(drawn.at(-1)!.text, screen).toMatch(/^Net P&L {2}/);
+      expect(
+        drawn.filter((line) => line.text.startsWith('Net P&L  ')),
+        screen,
+      ).toHaveLength(1);
+      expect(screen).toMatch(/last good refresh \d\d:\d\d:\d\d/);
+    } finally {
+      term.kill();
+    }
+  });
+});

@@ -5,7 +5,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { REPORT_CSV_COLUMNS, REPORT_DEAL_CSV_COLUMNS } from '../../src/features/report/report-view.js';
+import {
+  REPORT_CSV_COLUMNS,
+  REPORT_DEAL_CSV_COLUMNS,
+  REPORT_DECIDES,
+  REPORT_PRIORITY,
+} from '../../src/features/report/report-view.js';
 import * as lists from '../../src/platform/fields/resource-fields.js';
 import { RESULT_FIELDS } from '../../src/platform/results/result-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
@@ -61,6 +66,13 @@ describe('docs/output.md', () => {
     expect(text).toContain(
       `- CSV and TSV \`--by hedge\`: ${keys(REPORT_DEAL_CSV_COLUMNS).replace('`group`', '`group` (the hedge id)')}\n`,
     );
+  });
+
+  it("the report's table priorities are the code's, the bar (decoration) after every figure", () => {
+    const text = section('report');
+    expect(text).toContain(`| what a desk decides on | ${keys(REPORT_DECIDES)} |\n`);
+    expect(text).toContain(`| the rest | ${keys(REPORT_PRIORITY.slice(REPORT_DECIDES.length))} |\n`);
+    expect(REPORT_PRIORITY.at(-1)).toBe('bar');
   });
 
   it.each(Object.entries(RESULT_FIELDS))(

@@ -310,7 +310,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
 
   function columnsOf(lines: string[], where: string, split: (line: string) => string[]): string[][] {
     const [header, ...rows] = lines.map(split);
-    const at = ['gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].map((name) => header!.indexOf(name));
+    const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header!.indexOf(name));
     expect(at, where).not.toContain(-1);
     return rows.map((row) => at.map((index) => row[index]!));
   }
@@ -324,8 +324,13 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       // JSON (and NDJSON, which a report prints as JSON): each group and the totals.
       const json = JSON.parse(JSON.stringify(report)) as Report;
       for (const figures of [...json.groups, json.totals])
-        addsUp(`json ${by}`, [figures.gross_pnl_usd!, figures.carry_usdc!, figures.fees_usdc!, figures.net_pnl_usd]);
-      expect(cents(json.totals.fees_usdc!)).toBe(paidFees);
+        addsUp(`json ${by}`, [
+          figures.gross_pnl_usd!,
+          figures.carry_pnl_usdc!,
+          figures.fees_pnl_usdc!,
+          figures.net_pnl_usd,
+        ]);
+      expect(cents(json.totals.fees_pnl_usdc!)).toBe(paidFees);
 
       const csv = columnsOf(reportCsv(report, csvText).trimEnd().split('\n'), `csv ${by}`, (line) => line.split(','));
       expect(csv).toHaveLength(report.groups.length);
@@ -340,8 +345,13 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
           .slice(1)
           .map((pair) => pair.split('=')),
       );
-      addsUp(`tsv totals ${by}`, [totals.gross_pnl_usd, totals.carry_usdc, totals.fees_usdc, totals.net_pnl_usd]);
-      expect(cents(totals.fees_usdc)).toBe(paidFees);
+      addsUp(`tsv totals ${by}`, [
+        totals.gross_pnl_usd,
+        totals.carry_pnl_usdc,
+        totals.fees_pnl_usdc,
+        totals.net_pnl_usd,
+      ]);
+      expect(cents(totals.fees_pnl_usdc)).toBe(paidFees);
 
       // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).
       const table = await renderReportTable(report, { chalk: makeChalk(false), columns: 250 });

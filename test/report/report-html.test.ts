@@ -70,8 +70,8 @@ describe('renderReportHtml', () => {
       for (const field of [
         'net_pnl_usd',
         'gross_pnl_usd',
-        'carry_usdc',
-        'fees_usdc',
+        'carry_pnl_usdc',
+        'fees_pnl_usdc',
         'notional_usd',
         'count',
       ] as const) {
@@ -94,7 +94,7 @@ describe('renderReportHtml', () => {
     expect([
       totalShown(html, 'net_pnl_usd'),
       totalShown(html, 'gross_pnl_usd'),
-      totalShown(html, 'carry_usdc'),
+      totalShown(html, 'carry_pnl_usdc'),
     ]).toEqual(['-1,234.50', '+1,000,000.00', '—']);
   });
 

@@ -63,8 +63,8 @@ const cents = (value: number | null) => (value === null ? 0 : Math.round(value *
 const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = [
   'notional_usd',
   'gross_pnl_usd',
-  'carry_usdc',
-  'fees_usdc',
+  'carry_pnl_usdc',
+  'fees_pnl_usdc',
   'net_pnl_usd',
 ];
 
@@ -327,15 +327,15 @@ describe('figures a record does not give are unknown, not 0', () => {
 
   it('a group where no record gives carry shows null carry; a partial one sums what is given', () => {
     const [buy, sell] = report.groups;
-    expect([buy, [sell.carry_usdc, sell.fees_usdc, report.totals.carry_usdc]]).toEqual([
+    expect([buy, [sell.carry_pnl_usdc, sell.fees_pnl_usdc, report.totals.carry_pnl_usdc]]).toEqual([
       {
         key: 'buy',
         label: 'buy',
         count: 2,
         notional_usd: 3000,
         gross_pnl_usd: 5,
-        carry_usdc: 1,
-        fees_usdc: 2.5,
+        carry_pnl_usdc: 1,
+        fees_pnl_usdc: 2.5,
         net_pnl_usd: 1.5,
       },
       [null, null, 1],
@@ -343,7 +343,7 @@ describe('figures a record does not give are unknown, not 0', () => {
   });
 
   it('counts the records that leave each figure out', () => {
-    expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 2, fees_usdc: 2 });
+    expect(report.missing).toEqual({ notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 2, fees_pnl_usdc: 2 });
   });
 
   it('totals are null when no record gives the figure', () => {
@@ -352,8 +352,8 @@ describe('figures a record does not give are unknown, not 0', () => {
       count: 2,
       notional_usd: null,
       gross_pnl_usd: null,
-      carry_usdc: null,
-      fees_usdc: null,
+      carry_pnl_usdc: null,
+      fees_pnl_usdc: null,
       net_pnl_usd: 3,
     });
   });

@@ -120,14 +120,14 @@ describe('hedge report', () => {
       expect(report).toMatchObject({ by, complete: true, totals: { count: wire.length } });
       expect(cents(totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
       // Carry and fees on the account's side: the server's positive (paid) is negative in the report.
-      for (const [figure, sign] of [
-        ['net_pnl_usd', 1],
-        ['fees_usdc', -1],
-        ['carry_usdc', -1],
-        ['gross_pnl_usd', 1],
-        ['notional_usd', 1],
+      for (const [figure, sign, sent] of [
+        ['net_pnl_usd', 1, 'net_pnl_usd'],
+        ['fees_pnl_usdc', -1, 'fees_usdc'],
+        ['carry_pnl_usdc', -1, 'carry_usdc'],
+        ['gross_pnl_usd', 1, 'gross_pnl_usd'],
+        ['notional_usd', 1, 'notional_usd'],
       ] as const)
-        expect(cents(totals[figure]), figure).toBe(sign * sumCents(history.map((record) => record[figure])));
+        expect(cents(totals[figure]), figure).toBe(sign * sumCents(history.map((record) => record[sent])));
       expect(sumCents(groups.map((group: any) => group.net_pnl_usd))).toBe(cents(totals.net_pnl_usd));
       expect(groups.reduce((sum: any, group: any) => sum + group.count, 0)).toBe(totals.count);
 
@@ -199,7 +199,7 @@ describe('hedge report', () => {
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
     const report = await reportJson('--by tenor');
     const [header, ...rows] = await cliLines('report --by tenor --format csv');
-    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd');
+    expect(header).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
     expect(rows).toHaveLength(report.groups.length);
     const cells = rows.map((row) => row.split(','));
     expect([
@@ -219,7 +219,7 @@ describe('hedge report', () => {
     const report = await reportJson('--by side');
     const [header, ...rows] = await cliLines('report --by side');
     expect([header, rows.map((row) => row.split('\t')[0])]).toEqual([
-      'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_usdc\tfees_usdc\tnet_pnl_usd',
+      'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_pnl_usdc\tfees_pnl_usdc\tnet_pnl_usd',
       keysOf(report),
     ]);
     const picked = await cliLines('report --by side --format csv --fields net_pnl_usd,group');
@@ -243,7 +243,7 @@ describe('hedge report', () => {
     expect(result.stderr).toContain(path);
     const html = readFileSync(path, 'utf8');
     // Each totals card names its JSON field and holds its number as the JSON has it (data-value).
-    for (const field of 'net_pnl_usd gross_pnl_usd carry_usdc fees_usdc notional_usd count'.split(' ')) {
+    for (const field of 'net_pnl_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc notional_usd count'.split(' ')) {
       const match = new RegExp(`data-total="${field}" data-value="([^"]*)"`).exec(html);
       expect(match, field).not.toBeNull();
       expect(cents(Number(match![1])), field).toBe(cents(report.totals[field]));
@@ -342,7 +342,7 @@ describe('hedge report reconciles deal by deal', () => {
     expect(report.groups.map((group: any) => group.deal.client_reference).sort()).toEqual(
       ['DEAL-A', 'DEAL-B', 'DEAL-D', null].sort(),
     );
-    for (const figure of 'notional_usd gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '))
+    for (const figure of 'notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' '))
       expect(sumCents(report.groups.map((group: any) => group[figure])), figure).toBe(cents(report.totals[figure]));
     expect(report.locked).toEqual([
       {
@@ -356,7 +356,7 @@ describe('hedge report reconciles deal by deal', () => {
   it('--by hedge --format csv carries the reference and the rates; its rows add up to the JSON totals', async () => {
     const [header, ...csvLines] = await cliLines('report --by hedge --format csv');
     expect(header).toBe(
-      'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_usdc,fees_usdc,net_pnl_usd',
+      'group,client_reference,market,side,closed_at,entry_price,exit_price,notional_usd,quote_currency,quote_amount_locked,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd',
     );
     const rows = csvLines.map((line) => line.split(','));
     const column = (name: string) => rows.map((row) => row[header.split(',').indexOf(name)]);

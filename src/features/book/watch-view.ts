@@ -14,8 +14,8 @@ import {
 } from '../../platform/terminal/table.js';
 import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
-import { redrawTarget } from '../../platform/terminal/terminal.js';
-import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
+import { liveScreen } from '../../platform/terminal/terminal.js';
+import { displayWidth, truncateEnd, wrapParts, wrapWords } from '../../platform/terminal/width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 interface WatchField {
@@ -161,14 +161,18 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now } = options;
   const clockTime = options.clockTime ?? localClockTime;
   const model = state.model;
-  const header = [
-    c.bold(model?.title ?? 'Watching'),
-    everyText(state.intervalMs),
-    `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
-    ...(c.level === 0 ? ['* changed'] : []),
-    'Ctrl-C to stop',
-  ].join(c.dim(' · '));
-  const lines = [header];
+  // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
+  const lines = wrapParts(
+    [
+      c.bold(model?.title ?? 'Watching'),
+      everyText(state.intervalMs),
+      `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
+      ...(c.level === 0 ? ['* changed'] : []),
+      'Ctrl-C to stop',
+    ],
+    columns,
+    c.dim(' · '),
+  );
   if (model === undefined) lines.push(c.dim('Waiting for the first refresh…'));
   else if (model.layout === 'card') lines.push(...renderCard(state, model, options));
   else lines.push(...renderTable(state, model, options));
@@ -180,17 +184,17 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     const line = `${c.bold(model.total.label)}  ${shown}${points.length && room >= 4 ? `  ${c.cyan(sparkline(points, Math.min(room, TREND_MAX_WIDTH * 2)))}` : ''}`;
     lines.push(line);
   }
+  // What a person acts on (a stale view, an alert) wraps at its spaces rather than being cut.
+  const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
   if (state.stale) {
     const next =
       state.stale.nextAt !== undefined
         ? ` · next try in ${Math.max(0, Math.ceil((state.stale.nextAt - now) / 1000))}s`
         : '';
-    lines.push(
-      `${c.yellow.bold('STALE')} since ${clockTime(state.stale.since)} (${safeText(state.stale.reason)})${next}`,
-    );
+    said(`${c.yellow.bold('STALE')} since ${clockTime(state.stale.since)} (${safeText(state.stale.reason)})${next}`);
   }
   for (const { alert, at } of state.alerts)
-    lines.push(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
+    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
   return lines.map((line) => truncateEnd(line, columns));
 }
 
@@ -297,20 +301,18 @@ interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
   clockTime: (ms: number) => string;
 }
 
-/** Starts drawing on the terminal: log-update over `stream`, redrawn on resize. */
+/** Starts drawing on the terminal, redrawn on resize. */
 export async function openLiveView(init: LiveViewInit) {
-  const { createLogUpdate } = await import('log-update');
-  // log-update hides the cursor while it draws and shows it again at done() (and at exit,
-  // whatever way the process ends).
-  const draw = createLogUpdate(redrawTarget(init.stream, init.columns));
+  // Hides the cursor while it draws, and shows it again at the end (whatever way the process ends).
+  const screen = await liveScreen(init.stream, init.columns);
   const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   let closed = false;
+  // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
+  const frame = () =>
+    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table }).join('\n'));
   const render = () => {
-    if (closed) return;
-    const lines = renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table });
-    // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
-    draw(safeStyled(lines.join('\n')));
+    if (!closed) screen.draw(frame());
   };
   init.stream.on?.('resize', render);
   return {
@@ -331,13 +333,12 @@ export async function openLiveView(init: LiveViewInit) {
     },
     /** Redraws (the countdown and "next try in" move with the clock). */
     render,
-    /** Leaves the last screen in place, shows the cursor again and stops listening for resizes. */
+    /** Leaves one last screen in place, drawn whole, shows the cursor again and stops listening for resizes. */
     close() {
       if (closed) return;
-      render();
       closed = true;
       init.stream.off?.('resize', render);
-      draw.done();
+      screen.end(frame());
     },
   };
 }

@@ -400,7 +400,7 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
 
 // ---- effectiveness ---------------------------------------------------------------------------
 
-/** The dollar-offset band treasuries use: a cover is effective when it offsets 80% to 125% of the change. */
+/** US GAAP's (ASC 815) dollar-offset band: a cover is effective there when it offsets 80% to 125% of the change; IFRS 9 draws no such line. */
 export const EFFECTIVE_BAND_PCT = [80, 125] as const;
 
 /** What an exposure gained (+) or lost (-) in USD as the price went from `fromPrice` to `toPrice`. */
@@ -432,7 +432,7 @@ export function dollarOffset(coverPnl: number, exposureChange: number) {
 }
 
 // ---- hedge exposures --report --------------------------------------------------------------
-// Coverage per week, cost to date and effectiveness (the dollar-offset ratio, 80–125% effective)
+// Coverage per week, cost to date and effectiveness (the dollar-offset ratio; ASC 815's 80–125% verdict)
 // of the account's hedges against the exposures.
 
 /** One hedge of the account, closed or open, as the report needs it. */

@@ -242,8 +242,8 @@ const EFFECTIVENESS_RESOURCE = resource(
   price_to             To           rate   rate
   exposure_change_usd  Exposure     pnl    USD
   cover_pnl_usd        Cover P&L    pnl    USD
-  offset_pct           Offset %     count
-  effective            In 80–125%`,
+  offset_pct           Dollar offset %           count
+  effective            Within 80–125% (ASC 815)`,
   'id offset_pct effective exposure_change_usd cover_pnl_usd cover_side first_price price_to first_cover_at market',
 );
 
@@ -256,7 +256,8 @@ const REPORT_SECTION_VIEWS: Record<ReportSection, Section> = {
   },
   effectiveness: {
     resource: EFFECTIVENESS_RESOURCE,
-    title: 'Effectiveness (dollar offset since the first cover; 80–125% is effective)',
+    title:
+      "Effectiveness: the dollar-offset ratio since the first cover; the verdict is ASC 815's 80–125% (under IFRS 9 the ratio is a diagnostic)",
     empty: 'No exposures.',
   },
 };
@@ -356,12 +357,12 @@ function effectivenessChart(view: ExposureReportView) {
   rows.forEach((row, index) => {
     const top = PAD.top + index * rowH;
     const pct = row.offset_pct!;
-    const title = `${escapeHtml(row.id)}: ${pct}% ${row.effective ? 'effective' : 'outside 80–125%'}`;
+    const title = `${escapeHtml(row.id)}: dollar offset ${pct}%, ${row.effective ? 'within' : 'outside'} 80–125% (ASC 815)`;
     body += `<text x="112" y="${top + 15}" text-anchor="end">${escapeHtml(row.id)}</text>`;
     body += svgBar(row.effective ? 'in' : 'out', title, 120, top + 3, fixed(x(pct) - 120), rowH - 8);
   });
   const label = 'Dollar-offset ratio per exposure against the 80–125% band';
-  return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">cover P&amp;L / exposure change (shaded: 80–125%, effective)</text></svg>`;
+  return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">dollar offset: cover P&amp;L / exposure change (shaded: 80–125%, ASC 815)</text></svg>`;
 }
 
 function cell(value: unknown, field: FieldSpec) {
@@ -428,7 +429,7 @@ ${markets.map((name) => coverageChart(view, name)).join('\n')}
 <h2>Effectiveness (dollar offset)</h2>
 ${effectivenessChart(view)}
 <div class="scroll">${table(view.report.effectiveness, EFFECTIVENESS_RESOURCE)}</div>
-<p class="muted">Exposure in USD at today's price. The dollar-offset ratio is the cover's price P&amp;L against the exposure's revaluation since the market's first cover; 80–125% is effective (docs/exposures.md).</p>
+<p class="muted">Exposure in USD at today's price. The dollar-offset ratio is the cover's price P&amp;L against the exposure's revaluation since the market's first cover; within 80–125% is ASC 815's test of an effective hedge, while under IFRS 9 the ratio is a diagnostic, not a qualification (docs/exposures.md).</p>
 </body></html>
 `;
 }

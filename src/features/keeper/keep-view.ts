@@ -6,8 +6,8 @@ import { formatUpTo } from '../../core/number-format.js';
 import { utcDayMinute, utcDaySecond } from '../../core/utc-text.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
 import { safeJson, safeText } from '../../core/security/safe-text.js';
-import { redrawTarget } from '../../platform/terminal/terminal.js';
-import { truncateEnd } from '../../platform/terminal/width.js';
+import { liveScreen } from '../../platform/terminal/terminal.js';
+import { wrapParts } from '../../platform/terminal/width.js';
 
 /** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */
 export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
@@ -22,20 +22,21 @@ export function ndjsonReporter(stdout: NodeJS.WritableStream): KeepReporter {
 
 const EVENTS_SHOWN = 6;
 
-/** The live status on a terminal (log-update), fitted to `columns`. */
+/** The live status on a terminal, fitted to `columns` (and again on a resize). */
 export async function liveReporter(
   stdout: NodeJS.WritableStream,
   columns: () => number,
   chalk: ChalkInstance,
 ): Promise<KeepReporter> {
-  const { createLogUpdate } = await import('log-update');
-  const draw = createLogUpdate(redrawTarget(stdout, columns), { showCursor: true });
+  const screen = await liveScreen(stdout, columns, { showCursor: true });
   const recent: string[] = [];
   let last: KeepStatus | undefined;
+  let closed = false;
+  const text = () => (last ? renderKeepStatus(last, recent, columns(), chalk) : '');
   const render = () => {
-    if (!last) return;
-    draw(renderKeepStatus(last, recent, columns(), chalk));
+    if (last && !closed) screen.draw(text());
   };
+  stdout.on?.('resize', render);
   return {
     event(event) {
       if (event.event === 'cycle') return;
@@ -48,36 +49,38 @@ export async function liveReporter(
       render();
     },
     close() {
-      render();
-      draw.done();
+      if (closed) return;
+      closed = true;
+      stdout.off?.('resize', render);
+      if (last) screen.end(text());
     },
   };
 }
 
-/** The screen: a title line, one line per row, then the latest events; no line wider than `width`. */
+/** The screen: a title, each row, then the latest events; no line wider than `width`, none cut: a line wraps between its parts, and at its spaces. */
 export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance) {
-  const fitLine = (line: string) => truncateEnd(line, Math.max(20, width));
-  const next = status.next_cycle_at ? `next cycle ${clock(status.next_cycle_at)}` : '';
-  const lastCycle = status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running';
-  // First on the line, so a long file name never pushes it off an 80-column screen.
-  const title = `${status.dry_run ? 'DRY RUN: nothing is sent · ' : ''}hedge keep ${safeText(status.file)}`;
+  const fit = (parts: string[]) => wrapParts(parts, width, chalk.dim(' · '), 2);
   return [
-    fitLine(
-      chalk.bold(title) +
-        chalk.dim(` · ${lastCycle}${next ? ` · ${next}` : ''}${status.stopping ? ' · stopping' : ''}`),
-    ),
+    ...fit([
+      ...(status.dry_run ? [chalk.bold('DRY RUN: nothing is sent')] : []),
+      chalk.bold(`hedge keep ${safeText(status.file)}`),
+      ...[
+        status.last_cycle_at ? `last cycle ${clock(status.last_cycle_at)}` : 'first cycle running',
+        ...(status.next_cycle_at ? [`next cycle ${clock(status.next_cycle_at)}`] : []),
+        ...(status.stopping ? ['stopping'] : []),
+      ].map((part) => chalk.dim(part)),
+    ]),
     '',
-    ...status.rows.map((row) => {
+    ...status.rows.flatMap((row) => {
       const current = row.current_usd === null ? 'flat' : formatUpTo(row.current_usd, 2);
-      const action = row.next_action
-        ? ` · ${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`
-        : '';
       const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
-      return fitLine(
-        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD · ${safeText(row.state)}${action}`,
-      );
+      return fit([
+        `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD`,
+        safeText(row.state),
+        ...(row.next_action ? [`${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`] : []),
+      ]);
     }),
-    ...(recent.length ? ['', ...recent.map((line) => fitLine(chalk.dim(line)))] : []),
+    ...(recent.length ? ['', ...recent.flatMap((line) => fit([chalk.dim(line)]))] : []),
   ].join('\n');
 }
 

@@ -423,8 +423,12 @@ export function rowScheduler({
             });
           }
           remembered.lastDrift = signature;
-          // Reported only: a colleague's change stands until the target says otherwise (or --converge).
-          if (!rules.converge && !(decision.alsoRollDue && !rules.dryRun)) continue;
+          // Reported only: a colleague's change stands until the target says otherwise (or --converge);
+          // the row says so, so that nobody reads the drift as being brought back.
+          if (!rules.converge && !(decision.alsoRollDue && !rules.dryRun)) {
+            status.state += ': reported only (run with --converge to bring it back)';
+            continue;
+          }
         } else {
           remembered.lastDrift = undefined;
         }

@@ -277,7 +277,7 @@ function groupChart(report: Report) {
   );
 }
 
-/** `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees positive when paid), so a script can read the figures back whatever the page shows. */
+/** `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees from your side: - paid), so a script can read the figures back whatever the page shows. */
 function card(label: string, field: string, value: number | null, body: string, extraClass = '') {
   const data = value === null ? '' : ` data-value="${value}"`;
   return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
@@ -291,8 +291,8 @@ function figureText(value: number | null, signed = true) {
 const TOTAL_CARDS = [
   ['Net P&amp;L (USD)', 'net_pnl_usd'],
   ['Gross P&amp;L (USD)', 'gross_pnl_usd'],
-  ['Carry (USDC)', 'carry_usdc'],
-  ['Fees (USDC)', 'fees_usdc'],
+  ['Carry (USDC)', 'carry_pnl_usdc'],
+  ['Fees (USDC)', 'fees_pnl_usdc'],
   ['Closed hedges', 'count'],
   ['Notional (USD)', 'notional_usd'],
 ] as const;
@@ -308,7 +308,7 @@ function totalsSection(report: Report) {
     const body =
       field === 'count'
         ? String(value)
-        : field === 'carry_usdc' || field === 'fees_usdc'
+        : field === 'carry_pnl_usdc' || field === 'fees_pnl_usdc'
           ? `${figureText(value)}${value === null ? '' : ` <span class="words">${payWords(value, true)}</span>`}`
           : figureText(value, field !== 'notional_usd');
     return card(label, field, value, body, index === 0 ? 'headline' : '');
@@ -350,7 +350,7 @@ const cells = (kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<num
   values.map((value) => numberCell(value, kind, tag)).join('');
 
 const pnlCells = (figures: ReportFigures, tag: string) =>
-  cells('pnl', tag, figures.gross_pnl_usd, figures.carry_usdc, figures.fees_usdc, figures.net_pnl_usd);
+  cells('pnl', tag, figures.gross_pnl_usd, figures.carry_pnl_usdc, figures.fees_pnl_usdc, figures.net_pnl_usd);
 
 function figuresRow(label: string, figures: ReportFigures, tag: string) {
   return `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>${numberCell(figures.notional_usd, 'money', tag)}${pnlCells(figures, tag)}</tr>`;

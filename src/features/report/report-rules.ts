@@ -21,8 +21,8 @@ export interface ReportFigures {
   count: number;
   notional_usd: number | null;
   gross_pnl_usd: number | null;
-  carry_usdc: number | null;
-  fees_usdc: number | null;
+  carry_pnl_usdc: number | null;
+  fees_pnl_usdc: number | null;
   net_pnl_usd: number;
 }
 
@@ -47,8 +47,8 @@ const fromCents = (cents: number) => cents / 100;
 const OPTIONAL_FIGURES = [
   ['notional_usd', 'notionalUsd'],
   ['gross_pnl_usd', 'grossPnlUsd'],
-  ['carry_usdc', 'carryUsd'],
-  ['fees_usdc', 'feesUsd'],
+  ['carry_pnl_usdc', 'carryUsd'],
+  ['fees_pnl_usdc', 'feesUsd'],
 ] as const;
 
 /** A group's figures in cents while records are added. */
@@ -56,8 +56,8 @@ const emptyTally = (): ReportFigures => ({
   count: 0,
   notional_usd: null,
   gross_pnl_usd: null,
-  carry_usdc: null,
-  fees_usdc: null,
+  carry_pnl_usdc: null,
+  fees_pnl_usdc: null,
   net_pnl_usd: 0,
 });
 
@@ -221,7 +221,7 @@ export class ReportBuilder {
   private closeTimes = new Float64Array(1024);
   private closeCents = new Float64Array(1024);
   private dated = 0;
-  private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_usdc: 0, fees_usdc: 0 };
+  private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0 };
   /** The quote-currency amount locked (notional × entry rate), per currency, in cents. */
   private readonly locked = new Map<string | null, { cents: number; count: number }>();
   private excluded = 0;

@@ -27,8 +27,8 @@ const REPORT_FIELDS = fieldTable(`
   quote_currency       Quote
   quote_amount_locked  Locked      money
   gross_pnl_usd        Gross P&L   pnl
-  carry_usdc           Carry USDC  pnl
-  fees_usdc            Fees USDC   pnl
+  carry_pnl_usdc       Carry USDC  pnl
+  fees_pnl_usdc        Fees USDC   pnl
   net_pnl_usd          Net P&L     pnl`);
 
 /** The CSV columns, in this order (also the order of the tab-separated rows off a terminal): */
@@ -37,8 +37,8 @@ export const REPORT_CSV_COLUMNS = [
   'count',
   'notional_usd',
   'gross_pnl_usd',
-  'carry_usdc',
-  'fees_usdc',
+  'carry_pnl_usdc',
+  'fees_pnl_usdc',
   'net_pnl_usd',
 ] as const;
 
@@ -55,8 +55,8 @@ export const REPORT_DEAL_CSV_COLUMNS = [
   'quote_currency',
   'quote_amount_locked',
   'gross_pnl_usd',
-  'carry_usdc',
-  'fees_usdc',
+  'carry_pnl_usdc',
+  'fees_pnl_usdc',
   'net_pnl_usd',
 ] as const;
 
@@ -68,15 +68,17 @@ export function reportColumns(by: ReportGrouping) {
 }
 
 /** What a narrow terminal keeps, most important first: the group, then what a desk decides on (net P&L, deal, side, notional, rates), then the rest. */
-const REPORT_DECIDES = 'group net_pnl_usd client_reference side notional_usd entry_price exit_price count'.split(' ');
-// The bar (a line per group at 80 columns, with its amounts: headers wrap to keep them), then the
-// amounts net P&L is made of.
-const REPORT_PRIORITY = [
+export const REPORT_DECIDES = 'group net_pnl_usd client_reference side notional_usd entry_price exit_price count'.split(
+  ' ',
+);
+// The amounts net P&L is made of; the bar (net P&L drawn again) last: a narrow report drops
+// decoration before data.
+export const REPORT_PRIORITY = [
   ...REPORT_DECIDES,
-  ...'bar quote_amount_locked gross_pnl_usd carry_usdc fees_usdc closed_at market'.split(' '),
+  ...'quote_amount_locked gross_pnl_usd carry_pnl_usdc fees_pnl_usdc closed_at market bar'.split(' '),
 ];
 const REPORT_MONEY = new Set(
-  'notional_usd quote_amount_locked gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '),
+  'notional_usd quote_amount_locked gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' '),
 );
 
 type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
@@ -151,8 +153,8 @@ const COLUMN_WORDS: Record<string, string> = {
   count: 'hedges',
   notional_usd: 'notional',
   gross_pnl_usd: 'gross P&L',
-  carry_usdc: 'carry',
-  fees_usdc: 'fees',
+  carry_pnl_usdc: 'carry',
+  fees_pnl_usdc: 'fees',
   bar: 'bars',
   client_reference: 'reference',
   side: 'side',
@@ -357,8 +359,8 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
 export const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   notional_usd: 'notional',
   gross_pnl_usd: 'gross P&L',
-  carry_usdc: 'carry',
-  fees_usdc: 'fees',
+  carry_pnl_usdc: 'carry',
+  fees_pnl_usdc: 'fees',
 };
 
 export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;

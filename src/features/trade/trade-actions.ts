@@ -385,6 +385,8 @@ export function changeAction(
       return {
         baseline_notional_usd: position.notionalUsd,
         ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+        // The deal it changes, for the journal's Ref (a change's request names none).
+        ...sideReference(seen.book),
       };
     },
     question: () => {
@@ -493,6 +495,12 @@ export function changeAction(
   };
 }
 
+/** The deal references of a side's filled hedges, as the journal records them beside an action whose request names none. */
+function sideReference(book: { filled: ReadonlyArray<{ clientReference?: string }> } | undefined) {
+  const references = [...new Set(book?.filled.flatMap((record) => record.clientReference ?? []) ?? [])];
+  return references.length ? { client_reference: references.join(', ') } : {};
+}
+
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
 export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
 
@@ -527,13 +535,12 @@ export function closeAction(
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
       const notional = book.filled.length ? book.recordsUsd : position?.notionalUsd;
       inBook ??= notional;
-      // The deal it closes, for the journal's Ref (a close's request names none).
-      const references = [...new Set(book.filled.flatMap((record) => record.clientReference ?? []))];
       return withoutUndefined({
         net_margin_usd: estimate,
         ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
         notional_usd: notional,
-        ...(references.length ? { client_reference: references.join(', ') } : {}),
+        // The deal it closes, for the journal's Ref (a close's request names none).
+        ...sideReference(book),
       });
     },
     question: () => {

@@ -21,16 +21,18 @@ import { priceRows, priceUnit, quoteCard, upfrontRows } from './quote-card.js';
 import { wrapWords } from '../terminal/width.js';
 import type { JsonObject } from '../../core/objects.js';
 
-/** The hedge as opened, with the quote's execution price and the slippage beside the struck rate. */
+/** The hedge as opened, its id under `hedge_id` (as positions, close and history name it), with the quote's execution price and the slippage beside the struck rate. */
 export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
-  field.key === 'struck_rate'
-    ? [
-        field,
-        ...fieldTable(`
+  field.key === 'id'
+    ? [{ ...field, key: 'hedge_id' }]
+    : field.key === 'struck_rate'
+      ? [
+          field,
+          ...fieldTable(`
           quoted_execution_price  Quoted price       rate
           slippage_bps            Slippage vs quote  text`),
-      ]
-    : [field],
+        ]
+      : [field],
 );
 
 /** What an add or reduce prints for scripts: the side after it, the server's answer and the hedge it named. */
@@ -64,10 +66,11 @@ function slippageText(bps: number) {
 
 export function renderHedge(output: Output, hedge: JsonObject, options: { title: string; quote?: Quote }) {
   if (output.isJson) {
-    output.json(hedge);
+    // The server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
+    output.json(output.inOneShape ? { hedge_id: hedge.id, ...hedge } : hedge);
     return;
   }
-  const record: JsonObject = { ...hedge };
+  const record: JsonObject = { hedge_id: hedge.id, ...hedge };
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;

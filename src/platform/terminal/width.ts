@@ -42,6 +42,30 @@ function cutAfter(text: string, columns: number) {
   return upToNext.slice(0, upToNext.length - closing.length - next.length) + ELLIPSIS + closing;
 }
 
+/** Each word of `text` at most `width` columns: a longer one (a path, a URL, an id) shortened in the middle, so that wrapping never breaks it across lines. */
+export function shortenLongWords(text: string, width: number) {
+  return text
+    .split(' ')
+    .map((word) => (displayWidth(word) > width ? shortenMiddle(word, width) : word))
+    .join(' ');
+}
+
+/** The parts of a line (`a · b · c`) on lines of at most `width` columns, broken between parts; a part wider than a line wraps at its spaces, its words whole. Lines after the first are indented by `indent`. */
+export function wrapParts(parts: readonly string[], width: number, separator: string, indent = 0) {
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines.at(-1);
+    if (last !== undefined && displayWidth(last + separator + part) <= width) {
+      lines[lines.length - 1] = last + separator + part;
+      continue;
+    }
+    const lead = lines.length ? ' '.repeat(indent) : '';
+    const text = lead + shortenLongWords(part, Math.max(1, width - indent));
+    lines.push(...wrapWords(text, width, { hangingIndent: indent }).split('\n'));
+  }
+  return lines;
+}
+
 export function wrapWords(text: string, width: number, options: { hangingIndent?: number } = {}) {
   const hanging = Math.max(0, options.hangingIndent ?? 0);
   const rest = Math.max(1, width - hanging);

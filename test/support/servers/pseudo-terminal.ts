@@ -45,6 +45,11 @@ export interface Terminal {
   /** Every line the terminal emulator drew, scrolled-off ones included (trailing spaces dropped). */
   drawn(): Promise<DrawnLine[]>;
   write(keys: string): void;
+  /** Resizes the terminal as a person does: the emulator first (it reflows what it shows), then the pty (SIGWINCH). */
+  resize(cols: number, rows: number): void;
+  /** Stops reading what the program writes (it waits in the pty, as behind a slow terminal) until `resume`. */
+  pause(): void;
+  resume(): void;
   screen(): string;
   /** Every byte the program wrote to the terminal, escape sequences included (the first MiB of a flood). */
   raw(): string;
@@ -132,6 +137,12 @@ export function spawnInTerminal(options: {
       execFileSync('stty', ['-F', slave, 'cols', String(width), 'rows', String(height)]);
     },
     write: (keys) => term.write(keys),
+    resize: (cols, rows) => {
+      emulator.resize(cols, rows);
+      term.resize(cols, rows);
+    },
+    pause: () => term.pause(),
+    resume: () => term.resume(),
     exitCode,
     exitWithin: (ms, what) => {
       let timer: NodeJS.Timeout | undefined;

@@ -29,7 +29,7 @@ import { closePeriod, noteStillHeld } from './history.js';
 
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
 export const CONDITION_FIELDS: readonly string[] =
-  'by since until groups totals unrealized cumulative missing locked complete key label count notional_usd gross_pnl_usd carry_usdc fees_usdc net_pnl_usd deal positions at excluded undated amount client_reference market side tenor_days closed_at entry_price exit_price quote_currency quote_amount_locked hedge_id'.split(
+  'by since until groups totals unrealized cumulative missing locked complete key label count notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd deal positions at excluded undated amount client_reference market side tenor_days closed_at entry_price exit_price quote_currency quote_amount_locked hedge_id'.split(
     ' ',
   );
 
