@@ -25,7 +25,7 @@ end
 
 # Options whose next word is their value.
 function __hedge_takes_value
-    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --settlement-delay --day
+    contains -- $argv[1] --profile --timeout --request-timeout --format --fields --query --until --watch --alert-pnl --alert-maturity --count -t --tenor --ref --idempotency-key --status --limit --since --within --base-url --ca-file --journal-url --key-command --key-store --tolerance --interval --alert-cmd --alert-url --alert-headroom --metrics --policy --ratios --band --sizing --functional --fee-bps --show --html --by --root --max-notional --max-daily-notional --markets -X --method -f --raw-field -F --field -H --header --input --port --host --fill-delay --fail-rate --clock-speed --seed --fault-5xx --fault-429 --drop-after-commit --latency --rate-limit --dialect --clock-skew --view-lag --record-lag --settlement-delay --day
 end
 
 # The command path (one line) and how many positional arguments follow it, from the words before the cursor.
@@ -314,6 +314,7 @@ complete -c hedge -n '__hedge_path_is sandbox serve' -l dialect -x -a 'reference
 complete -c hedge -n '__hedge_path_is sandbox serve' -l clock-skew -x -d 'run the Date header this many seconds off this machine\'s clock (negative: behind)'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l hostile-text -d 'seed names, references and messages with terminal escape sequences'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l view-lag -x -d 'positions, history, account trail the records'
+complete -c hedge -n '__hedge_path_is sandbox serve' -l record-lag -x -d 'a new hedge reads as 404 and is not listed for this long'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l several-per-side -d 'several hedges per side, in any dialect'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l settlement-delay -x -d 'hedges settle this many seconds past maturity'
 complete -c hedge -n '__hedge_path_is sandbox serve' -l day -x -d 'a tenor day\'s length (default 86400)'

@@ -43,6 +43,7 @@ interface BookConfig {
   dayMs: number;
   settlementDelayMs: number;
   viewLagMs: number;
+  recordLagMs: number;
 }
 
 /** What the positions list and the account are computed from at a given moment. */
@@ -226,6 +227,11 @@ export class Book {
 
   hedgesNewestFirst(account: AccountState) {
     return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
+  }
+
+  /** Whether reads of the records show the hedge at `nowMs`: with a record lag, only once its open is that old. */
+  recordShown(hedge: HedgeState, nowMs: number) {
+    return hedge.openedAtMs <= nowMs - this.config.recordLagMs;
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */

@@ -34,6 +34,7 @@ export interface EngineOptions {
   dialect?: SandboxDialect;
   severalPerSide?: boolean;
   viewLagMs?: number;
+  recordLagMs?: number;
   settlementDelayMs?: number;
   dayMs?: number;
 }
@@ -139,6 +140,7 @@ export class SandboxEngine {
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
       settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs, 0, 0),
       viewLagMs: durationOption('viewLagMs', options.viewLagMs, 0, 0),
+      recordLagMs: durationOption('recordLagMs', options.recordLagMs, 0, 0),
     });
     this.book.prepareTrailingViews();
   }

@@ -78,6 +78,26 @@ describe('views that trail the records (viewLagMs)', () => {
   });
 });
 
+describe('a new hedge whose record trails its open (recordLagMs)', () => {
+  it('reads as 404 and is not listed until its open is the lag old, then as it stands; writes act on it at once', async () => {
+    const sandbox = await start({ recordLagMs: LAG_MS });
+    const openedAt = sandbox.clock.now();
+    const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 3));
+    moveTo(sandbox, openedAt + LAG_MS - 1);
+    expect(answered(await api(sandbox, 'GET', `/hedges/${id}`))).toEqual([404, 'hedge_not_found']);
+    expect(await getData(sandbox, '/hedges')).toEqual([]);
+    // The records themselves hold it: the side is taken (one hedge per side), and the positions list shows its fill.
+    expect(answered(await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 5_000, 3) }))).toEqual([
+      409,
+      'hedge_already_open',
+    ]);
+    expect(await lineIds(sandbox)).toEqual([id]);
+    moveTo(sandbox, openedAt + LAG_MS);
+    expect((await getData(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    expect((await getData(sandbox, '/hedges')).map((hedge: { id: string }) => hedge.id)).toEqual([id]);
+  });
+});
+
 describe('trailing views and the state file', () => {
   const stateFileIn = useStateFiles();
 

@@ -4,7 +4,7 @@
 // state, sampled while the commands run, and its request log.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ok } from '../support/cli-runs.js';
+import { exits, journalEntries, ok, okJson } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import {
@@ -228,5 +228,93 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
       } finally {
         await proxy.close();
       }
+    }));
+});
+
+// A service whose reads come from a replica behind its primary: a hedge it just named in its answer to an open
+// reads as 404 and is missing from its list (recordLagMs), and the positions list, history and account trail
+// too (viewLagMs). The lag is on the simulator's clock, an hour long: it ends when a test moves that clock,
+// never by itself while a command runs.
+describe.concurrent('commands on a server whose reads of a new hedge trail its answer (a replica behind)', () => {
+  const RECORD_LAG_MS = HOUR;
+  const REPLICA = { recordLagMs: RECORD_LAG_MS, viewLagMs: RECORD_LAG_MS };
+  /** The requests for the hedge the server holds (its only one) that were answered 404. */
+  const hiddenReads = (simulator: Simulator) => {
+    const id = simulator.hedges()[0]?.id;
+    return id === undefined ? [] : simulator.requests('GET', `/hedges/${id}`).filter((entry) => entry.status === 404);
+  };
+
+  it("open polls its hedge through the replica's 404s, not found never, and exits 0 once it is visible and filled: one POST /hedges", () =>
+    withSimulator(REPLICA, async (simulator) => {
+      const run = simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json');
+      await until(() => hiddenReads(simulator).length >= 2, 'two polls of the hedge answered 404', { process: run });
+      simulator.advance(RECORD_LAG_MS);
+      const opened = okJson(await run);
+      const hedge = simulator.hedges()[0]!;
+      expect([opened.id, opened.status, hedge.status]).toEqual([hedge.id, 'filled', 'filled']);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(hiddenReads(simulator).length).toBeGreaterThanOrEqual(2);
+      const [entry] = await journalEntries(simulator);
+      expect([entry!.command, entry!.outcome, entry!.hedge_id]).toEqual(['open', 'filled', hedge.id]);
+    }));
+
+  it('open whose hedge stays hidden past --timeout: the wait ran out (exit 7) with its key, not "not found"; the entry stays resumable and resume finishes it once', () =>
+    withSimulator(REPLICA, async (simulator) => {
+      const result = exits(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json --timeout 4'), 7);
+      const hedge = simulator.hedges()[0]!;
+      expect(hiddenReads(simulator).length).toBeGreaterThanOrEqual(1);
+      expect(result.stderr).not.toContain('hedge_not_found');
+      const [entry] = await journalEntries(simulator);
+      expect([entry!.outcome, entry!.hedge_id]).toEqual(['submitted', hedge.id]);
+      expect(result.stderr).toContain(entry!.idempotency_key);
+      simulator.advance(RECORD_LAG_MS);
+      ok(await simulator.hedge(['resume', entry!.id, '--json']));
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry!.id, outcome: 'filled' });
+    }));
+
+  it('add right after an open --no-wait waits for the hedge the open was answered with, then adds to it: never a refusal of a side that is open', () =>
+    withSimulator(REPLICA, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
+      const hedge = simulator.hedges()[0]!;
+      const listed = () => simulator.requests('GET', '/hedges').length;
+      const before = listed();
+      const run = simulator.hedge('add USDTNGN sell 500 --json');
+      // Two reads of the side (each lists the hedges twice) without the hedge: the add is waiting for it.
+      await until(() => listed() >= before + 4, 'the add reading the side again', { process: run });
+      simulator.advance(RECORD_LAG_MS);
+      // The add sent, its landing shows in the trailing positions list once the replica catches up again.
+      await until(() => simulator.requests('POST', '/hedges/add').length === 1, 'the add sent', { process: run });
+      simulator.advance(RECORD_LAG_MS);
+      ok(await run);
+      expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+      expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1500, status: 'filled' }]);
+    }));
+
+  it('add right after an open --no-wait, the hedge still hidden past --timeout: "cannot tell" (exit 12), nothing sent', () =>
+    withSimulator(REPLICA, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
+      const hedge = simulator.hedges()[0]!;
+      const result = exits(await simulator.hedge('add USDTNGN sell 500 --json --timeout 4'), 12, hedge.id);
+      expect(result.stderr).toContain('Nothing was sent');
+      expect(result.stderr).not.toContain('no_open_hedge');
+      expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
+      expect((await journalEntries(simulator)).map((entry) => entry.command)).toEqual(['open']);
+      expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1000 }]);
+    }));
+
+  it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open', () =>
+    withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
+      const file = join(simulator.configDir, 'target.csv');
+      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
+      const listed = () => simulator.requests('GET', '/hedges').length;
+      const before = listed();
+      const run = simulator.hedge(`apply ${file} --yes --json`);
+      await until(() => listed() >= before + 4, 'apply reading the side again', { process: run });
+      simulator.advance(RECORD_LAG_MS);
+      ok(await run);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
 });

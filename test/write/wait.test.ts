@@ -11,7 +11,7 @@ import {
   waitForOwnChange,
   waitForSideClosed,
 } from '../../src/features/write/wait.js';
-import { InterruptedError, StillPendingError, UnresolvedError } from '../../src/core/errors.js';
+import { ApiError, InterruptedError, StillPendingError, UnresolvedError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { fakeClock, testContext, type FakeClock } from '../support/client.js';
 
@@ -81,9 +81,12 @@ describe('pollUntil cadence', () => {
   });
 });
 
-/** waitForHedgeStatus on a hedge whose status follows `statuses` (the last repeats); `onRead` runs at each read. */
+/** A read of the hedge answered 404: the server's reads trail its answer to the open. */
+const HIDDEN = 404;
+
+/** waitForHedgeStatus on a hedge whose status follows `statuses` (the last repeats; HIDDEN: a 404); `onRead` runs at each read. */
 async function waitOnHedge(
-  statuses: Hedge['status'][],
+  statuses: Array<Hedge['status'] | typeof HIDDEN>,
   options: {
     timeoutSeconds?: number;
     label?: string;
@@ -99,7 +102,15 @@ async function waitOnHedge(
     expect(id).toBe('hdg_test1');
     reads.push(clock.now() - start);
     options.onRead?.(reads.length, controller);
-    return hedge(statuses[Math.min(reads.length, statuses.length) - 1]!);
+    const status = statuses[Math.min(reads.length, statuses.length) - 1]!;
+    if (status === HIDDEN)
+      throw new ApiError({
+        status,
+        code: 'hedge_not_found',
+        message: 'not one of yours',
+        endpoint: 'GET /hedges/{id}',
+      });
+    return hedge(status);
   };
   const { ctx, stderr } = makeContext({
     clock,
@@ -135,6 +146,19 @@ describe('waitForHedgeStatus', () => {
     expect(outcome).toMatchObject({ resumeCommand: 'hedge hedges hdg_test1 --wait', record: { status: 'submitted' } });
     expect(outcome.hint).toContain('hedge hedges hdg_test1 --wait');
     // Polls at 1 s, 2.5 s and 4 s; the next (5.5 s) would be past the deadline, so it ends at 5 s.
+    expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
+  });
+
+  it('a 404 for the hedge the server named is "not visible yet": polled on at the same cadence until it shows, filled', async () => {
+    const { outcome, reads } = await waitOnHedge([HIDDEN, HIDDEN, 'submitted', 'filled']);
+    expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000, 5500]]);
+  });
+
+  it('a hedge still hidden at --timeout: StillPendingError (exit 7) saying it is not visible yet, never "not found"', async () => {
+    const { outcome, reads, elapsed } = await waitOnHedge([HIDDEN], { timeoutSeconds: 5 });
+    expect(outcome).toBeInstanceOf(StillPendingError);
+    expect(exitCodeFor(outcome)).toBe(7);
+    expect(outcome.message).toContain("Hedge hdg_test1, named by the server's answer, is not visible");
     expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
 

@@ -379,6 +379,7 @@ export const SANDBOX_SERVE = {
     opt('--clock-skew <seconds>', "run the Date header this many seconds off this machine's clock (negative: behind)"),
     opt('--hostile-text', 'seed names, references and messages with terminal escape sequences'),
     opt('--view-lag <seconds>', 'positions, history, account trail the records'),
+    opt('--record-lag <seconds>', 'a new hedge reads as 404 and is not listed for this long'),
     opt('--several-per-side', 'several hedges per side, in any dialect'),
     opt('--settlement-delay <seconds>', 'hedges settle this many seconds past maturity'),
     opt('--day <seconds>', "a tenor day's length (default 86400)"),

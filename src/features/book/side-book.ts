@@ -129,11 +129,24 @@ export async function readSideInStep(
   return { book: books[0], hedges, positions };
 }
 
+/** A side to read; `opened`: hedges the server named in its answers to this account's opens of it, which its views must show. */
+export interface SideToRead {
+  market: string;
+  side: Side;
+  opened?: readonly string[];
+}
+
+/** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
+function unseenIn(book: SideBook, ids: readonly string[] = []) {
+  const shown = new Set([...book.filled, ...book.opening].map((record) => record.id).concat(book.ended));
+  return ids.find((id) => !shown.has(id));
+}
+
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
   ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
-  sides: ReadonlyArray<{ market: string; side: Side }>,
+  sides: readonly SideToRead[],
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ) {
@@ -145,27 +158,33 @@ export async function readSidesInStep(
     const books = await Promise.all(
       sides.map(async ({ market, side }) => readableBook(await views.book(market, side, nowMs), market, side)),
     );
-    const waiting = books.findIndex((book) => book.state === 'settling' || !(until?.(book) ?? true));
+    const waiting = books.findIndex(
+      (book, index) =>
+        book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),
+    );
     if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
-    const { market, side } = sides[waiting];
+    const { market, side, opened } = sides[waiting];
     const book = books[waiting];
+    const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
-          : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
+          : unseen !== undefined
+            ? `does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it (its reads trail its writes)`
+            : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
       // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
       throw new UnresolvedError(
         `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${until ? '' : '. Nothing was sent'}.`,
         {
-          details: { market, side, why: book.why ?? null },
+          details: { market, side, why: book.why ?? null, ...(unseen === undefined ? {} : { hedge_id: unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',
         },
       );
     }
     ports.log(
-      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
+      `${market} ${side}: ${book.state === 'settling' ? `settling (${safeText(book.why ?? '')})` : unseen !== undefined ? `hedge ${safeText(unseen)} not visible yet` : 'not there yet'}; reading again in ${SETTLE_POLL_MS / 1000} s`,
     );
     await ports.clock.sleep(SETTLE_POLL_MS, ports.signal);
   }

@@ -21,8 +21,9 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
-import { readSidesInStep, sideAfterOf } from '../book/side-book.js';
+import { sideAfterOf } from '../book/side-book.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
+import { readSidesAsAnswered } from '../write/wait.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
 export interface TargetPlanOptions {
@@ -158,7 +159,7 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
   const [marketList, account, { positions: book, books }] = await Promise.all([
     client.listMarkets(),
     client.getAccount(),
-    readSidesInStep(ports, client, sides, (side) => side.opening.length === 0),
+    readSidesAsAnswered(ports, client, sides, (side) => side.opening.length === 0),
   ]);
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({

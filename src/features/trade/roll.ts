@@ -27,6 +27,7 @@ import type { RollNote, RollOutcome, RollView } from '../../platform/results/rol
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
+import { readSidesAsAnswered } from '../write/wait.js';
 import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
@@ -219,7 +220,10 @@ async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]
 /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the notional and deal reference to open again; read once the side's views agree. */
 async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest) {
   const { market, side } = req;
-  const { book, positions } = await readSideInStep(ports, client, market, side);
+  const {
+    books: [book],
+    positions,
+  } = await readSidesAsAnswered(ports, client, [{ market, side }]);
   const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
   if (position) {
     const reference = book.filled.at(-1)?.clientReference;

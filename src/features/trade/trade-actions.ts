@@ -36,6 +36,7 @@ import {
   waitForHedgeStatus,
   waitForOwnChange,
   waitForSideClosed,
+  readSidesAsAnswered,
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { hedgesWords } from '../write/as-shown.js';
@@ -268,9 +269,10 @@ export function changeAction(
         return undefined;
       },
     );
-  // The side's positions line before the change, read once its views agree (a fresh fill is not a missing side).
+  // The side's positions line before the change, read once its views agree and show this account's fresh opens of it
+  // (a fresh fill is not a missing side).
   const positionBefore = () =>
-    (seen.position ??= readSideInStep(ports, client, market, side).then(({ book, positions }) => {
+    (seen.position ??= readSidesAsAnswered(ports, client, [{ market, side }]).then(({ books: [book], positions }) => {
       seen.book = book;
       const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
       // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.

@@ -3,8 +3,10 @@ import type { Hedge, HedgeStatus, Side } from '../../platform/api/schemas.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
-import { SideViews } from '../book/side-book.js';
+import { readSidesInStep, SideViews, type SideBook } from '../book/side-book.js';
+import type { HedgeClient } from '../../platform/api/client.js';
 import {
+  ApiError,
   InterruptedError,
   InvalidResponseError,
   NetworkError,
@@ -12,6 +14,10 @@ import {
   UnresolvedError,
 } from '../../core/errors.js';
 import { formatUsd } from '../../core/money.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { bodyOf } from '../../platform/journal/index.js';
+import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
+import { identityOf, sentBy } from './identity.js';
 
 /** Never below 1 000 ms: the spec advises polling no faster than every one to two seconds. */
 export const POLL_CADENCE = { firstDelayMs: 1_000, intervalMs: 1_500 };
@@ -110,25 +116,70 @@ interface HedgeWaitOptions {
   initial?: Hedge;
 }
 
-/** Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. */
+/**
+ * Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. The id came from the server
+ * (its answer to this action, or a read), so a 404 is a read that trails the write: not visible yet, polled on.
+ */
 export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions) {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
-  return pollUntil<Hedge>(ports, {
+  let seen = options.initial;
+  let hidden = false;
+  const read = async () => {
+    try {
+      seen = await client.getHedge(hedgeId);
+      hidden = false;
+      return seen;
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      hidden = true;
+      ports.log(`hedge ${safeText(hedgeId)} is not visible yet (404): the server's reads trail its answer`);
+      return;
+    }
+  };
+  const hedge = await pollUntil<Hedge | undefined>(ports, {
     label: options.label,
     startedAt: options.startedAt ?? ports.clock.now(),
-    poll: () => client.getHedge(hedgeId),
-    isDone: (hedge) => FINAL_HEDGE_STATUSES.includes(hedge.status),
+    poll: read,
+    isDone: (last) => last !== undefined && FINAL_HEDGE_STATUSES.includes(last.status),
     checkCommand: resume,
-    timedOut: (last, waitedMs) =>
+    timedOut: (_last, waitedMs) =>
       new StillPendingError(
-        `Still ${last?.status ?? options.initial?.status ?? 'submitted'} after ${seconds(waitedMs)}: hedge ${hedgeId} has not resolved yet. The order stands.`,
+        hidden
+          ? `Hedge ${hedgeId}, named by the server's answer, is not visible in its reads after ${seconds(waitedMs)}, so whether it filled cannot be told yet. The order stands.`
+          : `Still ${seen?.status ?? 'submitted'} after ${seconds(waitedMs)}: hedge ${hedgeId} has not resolved yet. The order stands.`,
         resume,
-        last ?? options.initial,
+        seen,
       ),
     interrupted: `The order stands: hedge ${hedgeId} is still being processed.`,
   });
+  return hedge!;
+}
+
+/**
+ * readSidesInStep that also waits, within its bound, for the hedges the server named in its answers to this account's
+ * own opens of these sides within a wait's bound: a read that does not show one yet trails the write, never a flat side.
+ */
+export async function readSidesAsAnswered(
+  ports: FlowPorts,
+  client: HedgeClient,
+  sides: ReadonlyArray<{ market: string; side: Side }>,
+  until?: (book: SideBook) => boolean,
+) {
+  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
+  const opens = (await journal.list({ since: ports.clock.now() - DEFAULT_WAIT_BOUND_MS })).filter(
+    (entry) => entry.command === 'open' && entry.hedge_id && sentBy(self, entry),
+  );
+  const opened = (market: string, side: Side) =>
+    opens
+      .filter((entry) => {
+        const body = bodyOf(entry);
+        return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
+      })
+      .map((entry) => entry.hedge_id!);
+  const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
+  return readSidesInStep(ports, client, read, until);
 }
 
 interface ChangeWaitOptions {

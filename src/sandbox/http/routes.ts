@@ -179,13 +179,14 @@ function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean) {
 }
 
 /** Newest first; the filters scan from the newest hedge and stop once the page is full. */
-function listHedges({ book, account, request, dialect }: RouteContext) {
+function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   checkListQuery(request, dialect, ['status', 'client_reference']);
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = keptReference(request.query.client_reference, dialect);
   const matching = filtered(
     book.hedgesNewestFirst(account),
     (hedge) =>
+      book.recordShown(hedge, nowMs) &&
       (status === undefined || wireStatus(hedge, dialect) === status) &&
       (clientReference === undefined || hedge.clientReference === clientReference),
   );
@@ -196,10 +197,10 @@ function listHedges({ book, account, request, dialect }: RouteContext) {
   );
 }
 
-function getHedge({ account, params, dialect }: RouteContext) {
+function getHedge({ book, account, params, nowMs, dialect }: RouteContext) {
   // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
   const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
-  if (!hedge)
+  if (!hedge || !book.recordShown(hedge, nowMs))
     throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
   return successResponse(hedgeView(hedge, dialect));
 }

@@ -79,6 +79,7 @@ function describeSettings(options: SandboxOptions, baseUrl: string, dialect: San
   const rateLimit = options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : '';
   const timing = [
     options.viewLagMs ? `positions, history and account trail the hedge records by ${options.viewLagMs / 1000} s` : '',
+    options.recordLagMs ? `a new hedge's record shows ${options.recordLagMs / 1000} s after its open` : '',
     options.settlementDelayMs ? `a hedge settles ${options.settlementDelayMs / 1000} s after its maturity` : '',
     options.dayMs !== undefined ? `a tenor day lasts ${options.dayMs / 1000} s` : '',
   ].filter(Boolean);

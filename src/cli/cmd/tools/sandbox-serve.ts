@@ -70,6 +70,7 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
     ),
     hostileText: o.hostileText === true,
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
+    recordLagMs: seconds('--record-lag', o.recordLag, 0),
     // Only ever turns it on: without the flag the dialect decides (alpha: several, the others: one).
     severalPerSide: o.severalPerSide === true ? true : undefined,
     settlementDelayMs: seconds('--settlement-delay', o.settlementDelay, 0),
