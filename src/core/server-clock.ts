@@ -19,8 +19,10 @@ interface Bound {
 /** The server's time at one instant of ours, as far as its answers tell it. */
 export interface ServerTime {
   localMs: number;
+  /** The bounds, with ASSUMED_SKEW_MS where nothing bounds a side: for proof (an age, a hedge that may have settled) and to act early (a roll). */
   earliestMs: number;
   latestMs: number;
+  /** The one reading a maturity is judged and shown on (settling, time left): what the answers tell, else ours; never an assumed skew. */
   bestMs: number;
   assumed: boolean;
 }
@@ -76,10 +78,9 @@ export class ServerClock {
   at(localMs: number): ServerTime {
     const low = this.low?.ms;
     const high = this.high?.ms;
-    const best =
-      low !== undefined && high !== undefined
-        ? (low + high) / 2
-        : Math.min(Math.max(0, low ?? -Infinity), high ?? Infinity);
+    // The least move from ours the answers allow: ours wherever they do not show the server's clock differs (a Date
+    // header to the second never moves a maturity by half a second), and never beyond what a stamp shows.
+    const best = Math.min(Math.max(0, low ?? -Infinity), high ?? Infinity);
     return {
       localMs,
       earliestMs: localMs + (low ?? Math.min(high ?? 0, 0) - ASSUMED_SKEW_MS),

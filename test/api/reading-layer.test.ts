@@ -253,6 +253,24 @@ describe('the server clock', () => {
     });
   });
 
+  it("the best reading (maturities' clock) is ours wherever the answers allow it, else their nearest edge: never an assumed skew", () => {
+    // A Date header to the second that agrees with ours: the offset is within [−200 ms, 1 s], so ours to the ms.
+    const agreeing = new ServerClock();
+    agreeing.learnDate(new Date(T).toUTCString(), T, T + 200);
+    expect(agreeing.at(T + 500).bestMs).toBe(T + 500);
+    // 45 s ahead by its Date header: the least of what it allows, never past it.
+    const ahead = new ServerClock();
+    ahead.learnDate(new Date(T + 45_000).toUTCString(), T, T + 200);
+    expect(ahead.at(T + 500).bestMs).toBe(T + 500 + 44_800);
+    // 45 s ahead without a Date header, known from below only: the stamps' 45 s, not the assumed 5 min on top.
+    const stamped = new ServerClock();
+    stamped.learnStamps({ closed_at: iso(T + 45_000) }, T + 40);
+    expect(stamped.at(T + 1000)).toMatchObject({
+      bestMs: T + 1000 + 44_960,
+      latestMs: T + 1000 + 44_960 + ASSUMED_SKEW_MS,
+    });
+  });
+
   it('answers that agree narrow the range; one that cannot agree is believed, and the gap kept', () => {
     const clock = new ServerClock();
     clock.learnDate(new Date(T + 45_000).toUTCString(), T, T + 200);

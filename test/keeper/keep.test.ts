@@ -20,7 +20,7 @@ import {
   type KeeperRig,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET, type Simulator } from '../support/simulator.js';
+import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
 import { oneFilled, eventIs } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
@@ -72,6 +72,30 @@ describeKeepers('hedge keep', () => {
       expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
         /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
       );
+    },
+  );
+
+  keeperTest(
+    "with no Date header and no open of its own yet, a colleague's hedge 8 s from its maturity on a server 45 s ahead is rolled before it, never taken as settling",
+    async ({ rig }) => {
+      // Nothing this keeper sent dates the server's clock: it knows it from below only (the stamps it reads).
+      const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
+      simulator.advance(45_000);
+      await colleagueOpens(simulator, 'sell', 2000, 1);
+      const [held] = simulator.active('sell');
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
+      const keeper = rig.keep(simulator, file);
+      const reachedMaturity = () => hedgeOf(simulator, held!.id).closedAtMs ?? simulator.sandbox.clock.now();
+      await until(() => {
+        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
+        return keeper.events.some(eventIs('roll')) || reachedMaturity() >= held!.maturityAtMs;
+      }, 'the roll');
+      const closed = hedgeOf(simulator, held!.id);
+      expect(closed.status).toBe('closed');
+      expect(closed.closedAtMs).toBeLessThan(held!.maturityAtMs);
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+      expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
+      await stopKeeper(keeper);
     },
   );
 

@@ -6,14 +6,14 @@ import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format
 import type { DealHedges } from './deal.js';
 
 /** One sentence naming the deal's live hedges (as their records show them), so that the deal is followed through its last roll: */
-export function dealStillHeld(deal: Pick<DealHedges, 'reference' | 'live'>, nowMs: number, hedgesCommand: string) {
+export function dealStillHeld(deal: Pick<DealHedges, 'reference' | 'live' | 'nowMs'>, hedgesCommand: string) {
   if (!deal.live.length) return;
   const described = deal.live.map((hedge) => {
     const parts = [
       ...(typeof hedge.notional_usd === 'number' ? [`${formatMoney(hedge.notional_usd)} USD`] : []),
       safeText(hedge.status),
       ...(typeof hedge.maturity_at === 'string' && hedge.status === 'filled'
-        ? [maturityText(hedge.maturity_at, nowMs)]
+        ? [maturityText(hedge.maturity_at, deal.nowMs)]
         : []),
     ];
     return `${safeText(hedge.id)} (${parts.join(', ')})`;

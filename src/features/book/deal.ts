@@ -13,6 +13,8 @@ export interface DealHedges {
   live: Hedge[];
   more: boolean;
   problem?: string;
+  /** The server's time when read: its maturities are shown against it. */
+  nowMs: number;
 }
 
 const ENDED = new Set(['closed', 'failed']);
@@ -28,6 +30,7 @@ export async function readDeal(client: HedgeClient, reference: string): Promise<
       ids: new Set(hedges.map((hedge) => hedge.id)),
       live: hedges.filter((hedge) => !ENDED.has(hedge.status)),
       more: list.more,
+      nowMs: client.transport.serverNow().bestMs,
     };
   } catch (error) {
     return {
@@ -37,6 +40,7 @@ export async function readDeal(client: HedgeClient, reference: string): Promise<
       live: [],
       more: false,
       problem: `GET /hedges failed (${messageOf(error)})`,
+      nowMs: client.transport.serverNow().bestMs,
     };
   }
 }

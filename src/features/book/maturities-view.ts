@@ -21,6 +21,7 @@ function dayLine(day: MaturityDay) {
 interface MaturitiesViewOptions {
   empty: string;
   undated: number;
+  nowMs: number;
 }
 
 /** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
@@ -36,6 +37,7 @@ export async function renderMaturities(output: Output, days: readonly MaturityDa
   await output.list(maturities as unknown as Record<string, unknown>[], MATURITY_RESOURCE, {
     empty: options.empty,
     sections,
+    nowMs: options.nowMs,
     // Each part said only under a table that shows its column.
     columnNotes: [
       { text: 'Times in UTC.' },

@@ -27,11 +27,10 @@ interface PositionSides {
   recordsError?: unknown;
 }
 
-/** The positions just read with their sides' hedge records; `now` is read after the records, so a hedge past maturity is judged on the server's clock. */
+/** The positions just read with their sides' hedge records. */
 export async function readPositionSides(
   client: HedgeClient,
   positions: BookPosition[],
-  now: () => number,
   log?: (line: string) => void,
 ): Promise<PositionSides> {
   const nothing = (recordsProblem: string, recordsError?: unknown): PositionSides => ({
@@ -49,10 +48,8 @@ export async function readPositionSides(
   // Every open line stands for hedges on their records, which lead the positions list: none at all is a
   // server that does not list them (or not to this key), not a book to judge every side settling on.
   if (!views.hedges.length && positions.length) return nothing('GET /hedges returned no hedge records');
-  const nowMs = now();
   const byId = new Map(views.hedges.map((hedge) => [hedge.id, hedge]));
-  const sideOf = async (market: string, side: Side) =>
-    toSide(market, side, await views.book(market, side, nowMs), byId);
+  const sideOf = async (market: string, side: Side) => toSide(market, side, await views.book(market, side), byId);
 
   const lines = await Promise.all(
     positions.map(async (position) => {

@@ -65,8 +65,9 @@ export const SideViews = {
     return {
       hedges,
       positions: listed,
-      /** The side's book at `nowMs` (the server's time). */
-      async book(market: string, side: Side, nowMs: number) {
+      /** The side's book now, its maturities judged on the server's time (core/server-clock.ts `bestMs`). */
+      async book(market: string, side: Side) {
+        const nowMs = client.transport.serverNow().bestMs;
         const mine = hedges
           .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
           .map(hedgeRecord);
@@ -154,9 +155,8 @@ export async function readSidesInStep(
   const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
   for (let read = 0; ; read += 1) {
     const views = await SideViews.read(client, (line) => ports.log(line), read === 0 ? justPolled : undefined);
-    const nowMs = client.transport.serverNow().latestMs;
     const books = await Promise.all(
-      sides.map(async ({ market, side }) => readableBook(await views.book(market, side, nowMs), market, side)),
+      sides.map(async ({ market, side }) => readableBook(await views.book(market, side), market, side)),
     );
     const waiting = books.findIndex(
       (book, index) =>

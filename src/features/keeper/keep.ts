@@ -679,7 +679,7 @@ function keeperSteps(
 
   /** Why the side waits for this keeper's own last write to show in every view, or undefined once it does (the expectation is then dropped). */
 
-  /** The book read fresh, each side from its hedge records and positions together, at the latest the server's clock can read. A side whose views disagree or miss this keeper's own last write is settling. */
+  /** The book read fresh, each side from its hedge records and positions together; rolls are timed at the latest the server's clock can read. A side whose views disagree or miss this keeper's own last write is settling. */
   const read = async (ports: FlowPorts, rows: readonly KeepRow[]) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
@@ -688,7 +688,7 @@ function keeperSteps(
     const views = new Map<string, SideView>();
     for (const row of rows) {
       const key = rowKey(row);
-      const book = await sideViews.book(row.market, row.side, nowMs);
+      const book = await sideViews.book(row.market, row.side);
       let settling: string | undefined;
       if (book.state === 'settling') {
         settling = book.why ?? 'its views disagree';
@@ -722,7 +722,7 @@ function keeperSteps(
       const soonest = book.filled.at(-1);
       const covered = book.state === 'in-step' && soonest !== undefined;
       const opening = book.opening[0];
-      // The side's newest hedge closed before maturity by someone else: a colleague's close, which wins.
+      // The side's newest hedge closed before maturity (on the clock the book judged it by) by someone else: a colleague's close, which wins.
       const newest = sideViews.hedges.find(
         (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
       );
@@ -734,7 +734,7 @@ function keeperSteps(
         !opening &&
         newest?.status === 'closed' &&
         !closedByKeeper.has(newest.id) &&
-        Date.parse(String(newest.maturity_at)) > time.earliestMs
+        Date.parse(String(newest.maturity_at)) > time.bestMs
           ? { hedgeId: newest.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
           : undefined;
       if (closed) {
@@ -755,7 +755,7 @@ function keeperSteps(
     if (time.assumed) {
       say(
         'server_time_unknown',
-        `The server sends no Date header and no open of this keeper has been answered yet, so its clock is not known: maturities are taken as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (rolls come that much early) until an open's answer dates it.`,
+        `The server sends no Date header and no open of this keeper has been answered yet, so its clock is not known: rolls are taken as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (they come that much early) until an open's answer dates it.`,
       );
     } else if (!reading.from.includes('date')) {
       say('server_time_from_stamps', `The server sends no Date header: its clock is ${describeServerClock(reading)}.`);

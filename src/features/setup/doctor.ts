@@ -478,7 +478,7 @@ export function clockCheck(reading: ClockReading) {
     checkOf('clock', 'Clock', status, detail, true, more);
   if (learned === undefined)
     return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
-      next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), hedge takes maturities as up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
+      next: `Keep this machine on NTP. Until an answer dates the server's clock (an open's stamp), a keeper takes its rolls as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than this machine's clock says.`,
       forWrites: false,
     });
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).

@@ -323,7 +323,7 @@ function severalHedgesNote(
 /** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
 async function sideCover(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
   const views = await SideViews.read(client, (line) => ports.log(line));
-  const book = await views.book(market, side, client.transport.serverNow().latestMs);
+  const book = await views.book(market, side);
   const filled = book.filled[0];
   if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
   if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };

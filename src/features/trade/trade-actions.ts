@@ -531,7 +531,7 @@ export function closeAction(
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
-      const book = readableBook(await views.book(market, side, client.transport.serverNow().latestMs), market, side);
+      const book = readableBook(await views.book(market, side), market, side);
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;

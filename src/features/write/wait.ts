@@ -213,9 +213,7 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
   const sized = async (positions: BookPosition[]) => {
     const position = findSide(positions, market, side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
-    const book = await (
-      await SideViews.read(client, (line) => ports.log(line), positions)
-    ).book(market, side, client.transport.serverNow().latestMs);
+    const book = await (await SideViews.read(client, (line) => ports.log(line), positions)).book(market, side);
     if (!book.filled.length || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };

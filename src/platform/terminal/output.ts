@@ -65,6 +65,8 @@ export interface ListOptions {
   jsonFields?: readonly FieldSpec[];
   /** What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr, as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note without `columns` is said under any table; `alone`: as a paragraph of its own. */
   columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
+  /** When the rows' times are counted from (the server's time they were read at); this machine's by default. */
+  nowMs?: number;
 }
 
 export interface RecordOptions {
@@ -323,7 +325,7 @@ export class Output {
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const totals = options.totals;
-    const { columns, totalsCells } = this.tableColumns(fields, rows, totals?.row);
+    const { columns, totalsCells } = this.tableColumns(fields, rows, totals?.row, options.nowMs);
     const { text, hidden, shortened } = await drawTable({
       columns,
       priority,
@@ -401,14 +403,14 @@ export class Output {
     ).styled;
   }
 
-  private cellContext(where: 'table' | 'card') {
-    return { chalk: this.chalk, nowMs: this.now(), where };
+  private cellContext(where: 'table' | 'card', nowMs = this.now()) {
+    return { chalk: this.chalk, nowMs, where };
   }
 
   /** Each field as a column of the Table (its header with unit, alignment, how it shortens, its cells), and its cell of the totals. */
-  private tableColumns(fields: FieldSpec[], rows: JsonObject[], totals?: JsonObject) {
+  private tableColumns(fields: FieldSpec[], rows: JsonObject[], totals?: JsonObject, nowMs?: number) {
     const unit = rateUnitOf(rows);
-    const context = this.cellContext('table');
+    const context = this.cellContext('table', nowMs);
     const totalsCells: TableCell[] = [];
     const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).

@@ -40,6 +40,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
     const filtered = status !== undefined || clientReference !== undefined;
     await output.list(hedges, HEDGE_RESOURCE, {
       empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
+      nowMs: client.transport.serverNow().bestMs,
     });
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });

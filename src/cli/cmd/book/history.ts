@@ -53,8 +53,7 @@ export function closePeriod(options: { since?: string; until?: string }, now: Da
 
 /** What a deal still holds after its last roll, said beside what it closed (in every format). */
 export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined) {
-  const held =
-    deal && dealStillHeld(deal, ctx.clock.now(), ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
+  const held = deal && dealStillHeld(deal, ctx.hedgeCommand('hedges', '--ref', shellWord(deal.reference)));
   if (held !== undefined) ctx.output.note(held);
 }
 

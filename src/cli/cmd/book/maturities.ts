@@ -16,14 +16,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>
   // Each hedge's maturity from its record, for every side as all its views show it: every
   // filled hedge however old (not one default page), a side's hedges however many, a fill the
   // positions list has not caught up with, and not a hedge the history shows ended.
-  const { book, sides } = await readSides(
+  const { book, sides, nowMs } = await readSides(
     ctx,
     opts.ref,
     (problem) => `Hedges not read: ${problem}; each side is listed from its positions line alone.`,
   );
   const hedges = sides.lines.flatMap((side) => side?.hedges ?? []);
   const unlisted = sides.unlisted.flatMap((side) => side.hedges);
-  const nowMs = ctx.clock.now();
   const collected = collectMaturities(book, hedges, nowMs, opts.withinMs, unlisted);
   const maturities =
     opts.ref === undefined
@@ -41,6 +40,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>
       : opts.ref !== undefined
         ? `No open hedge carries the reference ${opts.ref}${opts.within === undefined ? '' : ` and matures within ${opts.within}`}.`
         : `Nothing matures within ${opts.within}.`;
-  await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated });
+  await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated, nowMs });
   return 0;
 }

@@ -22,7 +22,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
   const { output } = ctx;
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
   const options = { ref: parseClientReference(input.options.ref) };
-  const { book, sides } = await readSides(
+  const { book, sides, nowMs } = await readSides(
     ctx,
     options.ref,
     (problem) => `Hedges not shown: ${problem}; the positions are the positions list's alone.`,
@@ -59,7 +59,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
     }
   const records = sides.recordsProblem === undefined;
   const sideViews = shown.map(({ side }) => side);
-  const fit = { width: output.columns, chalk: output.chalk, nowMs: ctx.clock.now() };
+  const fit = { width: output.columns, chalk: output.chalk, nowMs };
   // Said under the table only about what it shows: the net margin when its column is
   // there, the parts of the lines under each side that the width kept.
   const under =
@@ -92,6 +92,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
           }
         : {}),
       ...(output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
+      nowMs,
       columnNotes: [
         {
           columns: ['net_margin_usd'],
@@ -112,12 +113,13 @@ export async function readSides(ctx: CommandContext, ref: string | undefined, wi
   const client = await ctx.client();
   const log = (line: string) => ctx.log(line);
   const book = await readBook({ client, log });
-  const sides = await readPositionSides(client, book, () => client.transport.serverNow().latestMs, log);
+  const sides = await readPositionSides(client, book, log);
   if (sides.recordsProblem !== undefined) {
     if (ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
     ctx.output.warn(without(sides.recordsProblem));
   }
-  return { book, sides };
+  // Time left is shown on the clock the sides' maturities were judged on: a side is never due in one and not the other.
+  return { book, sides, nowMs: client.transport.serverNow().bestMs };
 }
 
 /** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */

@@ -132,10 +132,9 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
       return;
     }),
   ]);
-  const nowMs = client.transport.serverNow().latestMs;
   const holding = async (marketName: string, side: Side) => {
     if (!views) return;
-    const book = await views.book(marketName, side, nowMs);
+    const book = await views.book(marketName, side);
     if (book.state === 'flat' && !book.opening.length) return;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
     const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);

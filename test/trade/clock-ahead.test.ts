@@ -1,0 +1,69 @@
+// A server whose clock runs 45 s ahead of this machine's and that sends no Date header: a process that has not
+// opened a hedge knows its clock only from below (the stamps in its answers). A side whose hedge matures in about
+// two minutes by the server's clock is in step, never "past its maturity": positions shows its time left, and an
+// add or a reduce (a full one too) goes through at once. The server is moved ahead with advance(), never waited for.
+import { describe, expect, it } from 'vitest';
+import { MARKET, useSimulators } from '../support/simulator.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+
+const start = useSimulators();
+
+/** A buy and a sell of 1,000 whose 7-day tenor is 140 s (a day of 20 s) on a server 45 s ahead, without Date. */
+async function aheadWithoutDate() {
+  const simulator = await start({ noDateHeader: true, dayMs: 20_000 });
+  simulator.advance(45_000);
+  const buy = simulator.seedOpen('buy', 1_000);
+  simulator.seedOpen('sell', 1_000);
+  return { simulator, buy };
+}
+
+/** The requests the server received from `from` on, as `METHOD /path`. */
+const since = (simulator: { sandbox: { requestLog: Array<{ method: string; path: string }> } }, from: number) =>
+  simulator.sandbox.requestLog.slice(from).map((entry) => `${entry.method} ${entry.path}`);
+
+describe("a server 45 s ahead without a Date header: maturities on the server's clock", () => {
+  it('after a close of the sell side, positions shows the buy hedge in step with its two minutes left, not past its maturity', async () => {
+    const { simulator, buy } = await aheadWithoutDate();
+    ok(await simulator.hedge(`close ${MARKET} sell --yes`));
+    expect(simulator.active('sell')).toEqual([]);
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
+    // Still two minutes from its maturity on the server's own clock.
+    expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeGreaterThan(120_000);
+    expect(simulator.active('buy').map((hedge) => hedge.status)).toEqual(['filled']);
+
+    const json = ok(await simulator.hedge('positions --json'));
+    expect(JSON.parse(json.stdout)).toMatchObject([
+      { side: 'buy', notional_usd: 1_000, side_book: { state: 'in-step', why: null, hedges: [{ id: buy.id }] } },
+    ]);
+    expect(json.stderr).not.toContain('settling');
+
+    const table = ok(await simulator.hedge('positions', { screen: { columns: 160, rows: 40 } }));
+    expect(table.stdout).not.toContain('past its maturity');
+    // The side's Left column and its hedge's line count from the server's time, as the side was judged.
+    expect(table.stdout).toMatch(/^USDTNGN +buy .* 2m$/m);
+    expect(table.stdout).toMatch(new RegExp(`└ ${buy.id} +— +1,000\\.00 USD +filled +2m +\\d{4}-`));
+  });
+
+  it('add USDTNGN buy 500 exits 0 and the server shows the side grown by 500, once', async () => {
+    const { simulator, buy } = await aheadWithoutDate();
+    exits(await simulator.hedge(`add ${MARKET} buy 500 --yes --timeout 8`), 0);
+    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 1_500]]);
+  });
+
+  it('reduce USDTNGN buy 300 exits 0 without reading the side again, and a full reduce of the rest too', async () => {
+    const { simulator, buy } = await aheadWithoutDate();
+    const from = simulator.sandbox.requestLog.length;
+    exits(await simulator.hedge(`reduce ${MARKET} buy 300 --yes --timeout 8`), 0);
+    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 700]]);
+    // No side read again while it "settles": one read of the book before the send, none in a settling loop.
+    const sent = since(simulator, from);
+    const beforeSend = sent.slice(0, sent.indexOf('POST /hedges/reduce'));
+    expect(beforeSend.filter((request) => request === 'GET /positions')).toHaveLength(1);
+
+    const full = okJson(await simulator.hedge(`reduce ${MARKET} buy 700 --yes --timeout 8 --json`));
+    expect(full).toMatchObject({ market: MARKET, side: 'buy' });
+    expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(2);
+    expect(simulator.active('buy')).toEqual([]);
+  });
+});
