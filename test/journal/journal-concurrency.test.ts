@@ -161,12 +161,13 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(carrying).toHaveLength(1);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
-    // The other ran the same open after it ended, the side still holding its hedge: a repeat of a
-    // finished action (exit 16), naming its hedge.
-    expect(runs.map((run) => run.code).sort()).toEqual([0, 16]);
-    for (const run of runs.filter((candidate) => candidate.code === 16)) {
+    // The other ran the same open after it ended, the side still holding its hedge: its reference is
+    // taken (exit 3, as from any other desk), naming that hedge; nothing sent.
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
+    for (const run of runs.filter((candidate) => candidate.code === 3)) {
       expect(run.stderr).toContain(carrying[0]!.id);
-      expect(run.stderr).toContain('this run sent nothing');
+      expect(run.stderr).toContain('DEAL-7');
+      expect(run.stderr).toContain('Nothing was sent');
     }
   });
 });
