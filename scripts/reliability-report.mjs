@@ -11,6 +11,20 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const REPORT = join(ROOT, '.tmp', 'reliability-report.md');
+const DOC = join(ROOT, 'docs', 'reliability.md');
+const DOC_START = '<!-- reliability:start -->';
+const DOC_END = '<!-- reliability:end -->';
+
+/** The fault classes the user's page groups by; a case names its own, else its file's. */
+const KINDS = ['network', 'server', 'process', 'clock', 'disk', 'concurrency', 'hostile input'];
+const FILE_KIND = {
+  'faults-idempotency': 'network',
+  'faults-answers': 'server',
+  'faults-retry': 'server',
+  'faults-wait': 'process',
+  'config-stress': 'disk',
+  'bad-input': 'hostile input',
+};
 
 function parseArgs(argv) {
   const args = { results: undefined };
@@ -179,6 +193,54 @@ export function renderSection(cases, meta) {
   return out.join('\n');
 }
 
+/** The user's page: per fault class, what was injected and what hedge does — only what a run cannot change, so a stale page shows. */
+export function renderDoc(cases) {
+  const kindOf = (test) => test.kind ?? FILE_KIND[test.file] ?? 'server';
+  const faults = cases.filter((test) => test.suite !== 'bad-input');
+  const badInput = bySuite(cases, 'bad-input');
+  const refused = badInput.filter((test) => test.order < 1000).length;
+  const out = [
+    DOC_START,
+    '<!-- Written by `HEDGE_WRITE_DOCS=1 npm run reliability-report`; the suite fails when it differs. -->',
+    '',
+  ];
+  for (const kind of KINDS) {
+    const rows = faults
+      .filter((test) => kindOf(test) === kind)
+      .sort((a, b) => a.file.localeCompare(b.file) || a.order - b.order);
+    if (kind === 'hostile input')
+      out.push(
+        `**Hostile input** (\`test/reliability/bad-input.test.ts\`): ${refused} bad arguments, options and files are each refused with one line naming what is wrong and what is allowed, exit 2, and no request reaches the server; ${badInput.length - refused} odd but valid inputs are normalised and sent.`,
+        '',
+      );
+    if (!rows.length) continue;
+    out.push(`**${kind[0].toUpperCase()}${kind.slice(1)}**`, '');
+    out.push(
+      table(
+        ['fault injected', 'what hedge does'],
+        rows.map((test) => [cell(`${test.name}: ${test.injected}`, 300), cell(test.expected, 400)]),
+      ),
+      '',
+    );
+  }
+  out.push(DOC_END);
+  return out.join('\n');
+}
+
+/** Compares docs/reliability.md with what this run shows (HEDGE_WRITE_DOCS=1: rewrites it); returns a problem or undefined. */
+function checkDoc(cases) {
+  const page = readFileSync(DOC, 'utf8');
+  const [start, end] = [page.indexOf(DOC_START), page.indexOf(DOC_END)];
+  if (start < 0 || end < start) return `${relative(ROOT, DOC)} has no ${DOC_START} … ${DOC_END} section`;
+  const fresh = renderDoc(cases);
+  if (page.slice(start, end + DOC_END.length) === fresh) return;
+  if (process.env.HEDGE_WRITE_DOCS === '1') {
+    writeFileSync(DOC, page.slice(0, start) + fresh + page.slice(end + DOC_END.length));
+    return;
+  }
+  return `${relative(ROOT, DOC)} does not show the faults this suite injects: run \`HEDGE_WRITE_DOCS=1 npm run reliability-report\` and commit it`;
+}
+
 /** Merges the result files in `results` and, when every reliability test file reported, writes the report. Returns a one-line summary. */
 export function generateReport({ results, policy = readRetryPolicy() }) {
   const files = loadResults(results);
@@ -188,10 +250,15 @@ export function generateReport({ results, policy = readRetryPolicy() }) {
   const meta = { date: new Date().toISOString().slice(0, 10), node: process.version, policy };
   const passed = cases.filter((test) => test.pass).length;
   if (missing.length > 0)
-    return `reliability report: ${passed}/${cases.length} cases passed; no report (no results from ${missing.join(', ')}: run the whole suite).`;
+    return {
+      summary: `reliability report: ${passed}/${cases.length} cases passed; no report (no results from ${missing.join(', ')}: run the whole suite).`,
+      stale: false,
+    };
   mkdirSync(dirname(REPORT), { recursive: true });
   writeFileSync(REPORT, `# Reliability\n\n${renderSection(cases, meta)}\n`);
-  return `reliability report: ${passed}/${cases.length} cases passed; the table is in ${relative(ROOT, REPORT)}.`;
+  const stale = passed === cases.length ? checkDoc(cases) : undefined;
+  const summary = `reliability report: ${passed}/${cases.length} cases passed; the table is in ${relative(ROOT, REPORT)}.`;
+  return { summary: stale ? `${summary}\n${stale}.` : summary, stale: stale !== undefined };
 }
 
 /** The retry policy's numbers, read from its one source file (this script runs without a TS loader). */
@@ -204,7 +271,9 @@ function readRetryPolicy() {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    console.log(generateReport(parseArgs(process.argv.slice(2))));
+    const { summary, stale } = generateReport(parseArgs(process.argv.slice(2)));
+    console.log(summary);
+    if (stale) process.exitCode = 1;
   } catch (error) {
     console.error(`reliability report: ${error.message}`);
     process.exit(1);

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { commandReference } from '../../src/cli/reference.js';
+import semver from 'semver';
 import { ROOT } from '../support/hedge-cli.js';
+import { run } from '../build/run-process.js';
 
 const DOCS = join(ROOT, 'docs');
 const FILES = [
@@ -71,6 +73,25 @@ describe('README.md', () => {
     const ci = commands(read(join(ROOT, '.ci', 'run'))).filter((line) => !/^(set |cd )/.test(line));
     expect(commands(setUp!)).toEqual(ci);
     expect(ci).toEqual(['npm ci && npm run build', 'npm test']);
+  });
+
+  it('names the Node version every locked package supports, as `engines` does, so `npm ci` on it warns of no engine', () => {
+    const manifest = JSON.parse(read(join(ROOT, 'package.json'))) as { engines: { node: string } };
+    const floor = /^>=(\d+\.\d+)\.\d+$/.exec(manifest.engines.node)?.[1];
+    expect(readme).toContain(`Node ${floor} or newer`);
+    const lock = JSON.parse(read(join(ROOT, 'package-lock.json'))) as {
+      packages: Record<string, { engines?: { node?: string }; optional?: boolean }>;
+    };
+    const unmet = Object.entries(lock.packages)
+      .filter(([, entry]) => !entry.optional && entry.engines?.node)
+      .filter(([, entry]) => !semver.satisfies(semver.minVersion(manifest.engines.node)!, entry.engines!.node!))
+      .map(([name, entry]) => `${name} needs node ${entry.engines!.node}`);
+    expect(unmet).toEqual([]);
+  });
+
+  it('leaves the tarball of its `npm pack` out of git', async () => {
+    const ignored = await run('git', ['check-ignore', '--no-index', 'hedge-0.1.0.tgz'], { cwd: ROOT });
+    expect(ignored.stdout.trim()).toBe('hedge-0.1.0.tgz');
   });
 
   it("spells a command the way that works after the set-up, at the binary's own cost: `./bin/hedge.js`, never a bare `hedge` at a prompt nor `npx hedge`", () => {

@@ -77,6 +77,7 @@ describe('logins racing on one store', () => {
       {
         suite: 'config',
         order: 1,
+        kind: 'concurrency',
         name: 'Concurrent `hedge login`',
         injected:
           '3 `hedge login --profile …` at once (keys on stdin; one in the test process, two spawned) on one config folder, 2 rounds',
@@ -232,6 +233,7 @@ describe('logins killed mid-way', () => {
       {
         suite: 'config',
         order: 5,
+        kind: 'process',
         name: 'Login killed mid-way (SIGKILL), 8 times',
         injected:
           'each `hedge login` killed with SIGKILL between the server receiving its key check and the moment a login normally exits (when it writes the store), at 8 spread-out delays',

@@ -17,6 +17,7 @@ describe('a server that never answers', () => {
     await results.onSimulator(
       {
         order: 60,
+        kind: 'network',
         name: 'Read never answered (headers stall)',
         injected: 'GET /account accepted, no status line ever sent; `hedge account --timeout 2`',
         expected:
@@ -49,6 +50,7 @@ describe('a server that never answers', () => {
       await results.onSimulator(
         {
           order: 61,
+          kind: 'network',
           name: 'Read body never finished (body stall)',
           injected:
             'GET /positions sends status, headers and half the body, then hangs; `hedge positions --request-timeout 0.5`',

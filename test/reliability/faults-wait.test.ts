@@ -229,6 +229,7 @@ describe('polling cadence', () => {
       await results.onSimulator(
         {
           order: action === 'open' ? 90 : 91,
+          kind: 'clock',
           name: `Polling cadence while \`${action}\` waits`,
           injected: `the ${action} lands only once the CLI has polled 3 times (the simulator's clock is moved then)`,
           expected:

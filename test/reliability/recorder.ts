@@ -16,6 +16,8 @@ export interface CaseMeta {
   /** What was done to the CLI or the server. */
   injected: string;
   expected: string;
+  /** The fault class docs/reliability.md groups it under, where it is not its file's. */
+  kind?: 'network' | 'server' | 'process' | 'clock' | 'disk' | 'concurrency';
   /** Sort key inside its suite (the order of the table); defaults to the order of recording. */
   order?: number;
 }

@@ -27,9 +27,15 @@ export default function setup(project: TestProject): () => Promise<void> {
     try {
       // @ts-expect-error -- a plain .mjs script without type declarations
       const { generateReport } = (await import('../../scripts/reliability-report.mjs')) as {
-        generateReport(options: { results: string; policy: typeof DEFAULT_RETRY_POLICY }): string;
+        generateReport(options: { results: string; policy: typeof DEFAULT_RETRY_POLICY }): {
+          summary: string;
+          stale: boolean;
+        };
       };
-      console.log(`\n${generateReport({ results: resultsDir, policy: DEFAULT_RETRY_POLICY })}`);
+      const { summary, stale } = generateReport({ results: resultsDir, policy: DEFAULT_RETRY_POLICY });
+      console.log(`\n${summary}`);
+      // docs/reliability.md is the user's copy of this run's fault table: a run that injects other faults fails until it is rewritten.
+      if (stale) process.exitCode = 1;
     } finally {
       rmSync(resultsDir, { recursive: true, force: true });
     }

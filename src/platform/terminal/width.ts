@@ -11,7 +11,11 @@ function loaded() {
   /* eslint-enable @typescript-eslint/no-require-imports */
   return libraries;
 }
-const sliceAnsi = (text: string, start: number, end?: number) => loaded().sliceAnsi(text, start, end);
+function sliceAnsi(text: string, start: number, end?: number): string {
+  const cut = loaded().sliceAnsi(text, start, end);
+  // slice-ansi keeps a wide character that crosses `end`: the eye's columns end before it.
+  return end === undefined || end <= start || displayWidth(cut) <= end - start ? cut : sliceAnsi(text, start, end - 1);
+}
 
 const ELLIPSIS = '…';
 
