@@ -154,6 +154,18 @@ describe.concurrent('a finished write is not repeated silently', () => {
       expect(sideUsd(simulator, 'sell')).toBe(1_000);
     }));
 
+  it('a close run again on the side it left flat says so in one line: exit 16, nothing sent', () =>
+    withOpenSide('buy', async (simulator) => {
+      ok(await simulator.hedge('close USDTNGN buy'));
+      const rerun = await simulator.hedge('close USDTNGN buy');
+      exits(rerun, 16);
+      expect(rerun.stderr).toMatch(
+        /^hedge: The buy side of USDTNGN is already flat: the same close closed it at .*nothing was sent\.$/m,
+      );
+      expect(rerun.stderr).not.toContain('--again');
+      expect(posts(simulator, '/hedges/close')).toHaveLength(1);
+    }));
+
   it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0)", () =>
     withOpenSide('buy', async (simulator) => {
       ok(await simulator.hedge('add USDTNGN buy 200'));

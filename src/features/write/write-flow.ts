@@ -297,6 +297,18 @@ async function refuseRecentRepeat(
   await check?.();
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
+  // A close re-run on the side it left flat: that is the whole news.
+  if (unchanged && recent.command === 'close' && recent.side_after?.hedge_ids.length === 0) {
+    const { market, side } = bodyOf(recent);
+    const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
+    throw new RepeatedActionError(
+      `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`,
+      {
+        details: { journal_id: recent.id, hedge_id: recent.hedge_id ?? null, side_unchanged: true },
+        hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`.`,
+      },
+    );
+  }
   const still = unchanged ? ' and the side still shows exactly what it left' : '';
   throw new RepeatedActionError(
     `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
