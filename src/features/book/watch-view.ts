@@ -14,7 +14,7 @@ import {
 } from '../../platform/terminal/table.js';
 import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
-import { liveScreen } from '../../platform/terminal/terminal.js';
+import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { displayWidth, truncateEnd, wrapParts, wrapWords } from '../../platform/terminal/width.js';
 import type { JsonObject } from '../../core/objects.js';
 

@@ -6,7 +6,7 @@ import { formatUpTo } from '../../core/number-format.js';
 import { utcDayMinute, utcDaySecond } from '../../core/utc-text.js';
 import type { KeepEvent, KeepReporter, KeepStatus } from '../../core/keep-rules.js';
 import { safeJson, safeText } from '../../core/security/safe-text.js';
-import { liveScreen } from '../../platform/terminal/terminal.js';
+import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { wrapParts } from '../../platform/terminal/width.js';
 
 /** NDJSON on a stream: every event, nothing else (the status is in the `cycle` events); control and bidi characters escaped. */

@@ -1,5 +1,4 @@
 import type { Env } from '../config/env.js';
-import { displayWidth } from './width.js';
 // The process's streams and what they are connected to: everything that prints or prompts gets these injected, so a test runs any command with fake streams and TTY on or off.
 export interface Io {
   stdout: NodeJS.WritableStream;
@@ -38,64 +37,4 @@ export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, e
 export function redrawsInPlace(stream: NodeJS.WritableStream, isTTY: boolean) {
   if (!isTTY) return false;
   return (stream as { isTTY?: boolean }).isTTY !== true || reportedColumns(stream) !== undefined;
-}
-
-/**
- * What log-update draws on: `stream`, wrapped at the width hedge lays out for. A forced terminal
- * (HEDGE_FORCE_TTY on a pipe) has no size of its own: log-update would wrap at 80 and keep 24 rows.
- */
-function redrawTarget(stream: NodeJS.WritableStream, columns: () => number) {
-  const target = {
-    write: (chunk: string) => stream.write(chunk),
-    get columns() {
-      return columns();
-    },
-    get rows() {
-      return (stream as { rows?: number }).rows ?? Infinity;
-    },
-  };
-  // log-update uses write, columns and rows alone.
-  return target as unknown as NodeJS.WriteStream;
-}
-
-/** log-update's erase: `count` lines up from the cursor's, the cursor left at the start of the top one. */
-const eraseLines = (count: number) => `${'\u001b[2K\u001b[1A'.repeat(count - 1)}\u001b[2K\u001b[G`;
-
-/**
- * A screen redrawn in place (log-update, at the width hedge lays out for) that leaves no debris. A
- * terminal re-wraps what it shows when it narrows, so a frame drawn at another width first erases the
- * rows the one before takes now; the last frame (`end`) is drawn whole over the screen as it is, the
- * `^C` a Ctrl-C echoed below the frame included.
- */
-export async function liveScreen(
-  stream: NodeJS.WritableStream,
-  columns: () => number,
-  options: { showCursor?: boolean } = {},
-) {
-  const { createLogUpdate } = await import('log-update');
-  const target = redrawTarget(stream, columns);
-  let draw = createLogUpdate(target, options);
-  let shown: { text: string; width: number } | undefined;
-  const eraseShown = () => {
-    if (shown === undefined) return;
-    const width = columns();
-    let rows = 1;
-    for (const line of shown.text.split('\n')) rows += Math.max(1, Math.ceil(displayWidth(line) / width));
-    stream.write(eraseLines(rows));
-    draw = createLogUpdate(target, options);
-  };
-  return {
-    draw(text: string) {
-      if (shown !== undefined && shown.width !== columns()) eraseShown();
-      draw(text);
-      shown = { text, width: columns() };
-    },
-    /** The last frame: nothing is drawn after it (the cursor shown again). */
-    end(text: string) {
-      eraseShown();
-      draw(text);
-      draw.done();
-      shown = undefined;
-    },
-  };
 }
