@@ -23,7 +23,7 @@ import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
-import { within } from '../../core/security/bounded-read.js';
+import { within } from '../../core/timers.js';
 import {
   heartbeatFile,
   heartbeatOf,

@@ -163,6 +163,8 @@ export interface TeamJournalOptions {
   /** The local journal's folder: where a fallback record goes when the store fails after a send. */
   fallbackDir: string;
   now?: () => number;
+  /** The context clock's sleep (the one sleep when none is given). */
+  sleep?: (ms: number) => Promise<void>;
   log?: (line: string) => void;
   /** Bounds, in ms: connecting, and each statement (a lock wait gets its own wait on top). */
   connectTimeoutMs?: number;

@@ -233,6 +233,7 @@ export class CommandContext {
         return openJournal({
           dir: journalDir(this.env),
           now: this.clock.now,
+          sleep: this.clock.sleep,
           onSkip: sayEachSkipOnce((text) => this.output.warn(text)),
         });
       }
@@ -243,6 +244,7 @@ export class CommandContext {
         source: choice.source,
         fallbackDir: journalDir(this.env),
         now: this.clock.now,
+        sleep: this.clock.sleep,
         log: (line) => this.log(line),
       });
       this.onDispose(() => team.close?.());
