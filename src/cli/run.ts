@@ -1,22 +1,16 @@
 // Runs one parsed command: builds its context from the process, installs the Ctrl-C / SIGTERM /
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
-import { setTimeout as delay } from 'node:timers/promises';
 import { describeFailure } from '../platform/terminal/exit-codes.js';
 import { CommandContext } from '../platform/runtime/context.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { StopSignal, UsageError } from '../core/errors.js';
+import { sleep } from '../core/timers.js';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
 import { reportError } from '../platform/terminal/report-error.js';
 import type { CommandSpec, RawInput } from './runner/command-spec.js';
-
-/** The one sleep: rejects with the signal's reason (a StopSignal says how the command ended). */
-const sleep = (ms: number, signal?: AbortSignal) =>
-  delay(ms, undefined, { signal }).catch(() => {
-    throw signal?.reason;
-  });
 
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
 export function reportUsageProblem(

@@ -136,10 +136,41 @@ export function parseWholeNumber(
   max: number,
   allowed = `a whole number from ${min} to ${max}`,
 ) {
-  const value = String(raw).trim();
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
-    throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
-  return Number(value);
+  const value = readDecimal(raw, { min, max, decimals: 0 });
+  if (value === undefined) throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${allowed}.`);
+  return value;
+}
+
+/** What a decimal option, variable or file key takes. */
+interface DecimalRange {
+  min: number;
+  max: number;
+  /** `min` itself refused: the value must be above it (a lifetime, a speed). */
+  aboveMin?: boolean;
+  /** At most this many decimals (seconds read to the millisecond: 3). */
+  decimals?: number;
+  /** A `%` may follow the number. */
+  percent?: boolean;
+}
+
+const DECIMAL_SHAPE = /^([+-]?)\d+(?:\.(\d+))?$/;
+
+/** The one decimal grammar: digits and a fraction if any (no exponent or hex; a sign only in a range below 0), surrounding space aside, within `range`; undefined when refused. */
+export function readDecimal(raw: unknown, { min, max, aboveMin, decimals = Infinity, percent }: DecimalRange) {
+  const text = String(raw).trim();
+  const match = DECIMAL_SHAPE.exec(percent && text.endsWith('%') ? text.slice(0, -1) : text);
+  const value = Number(match?.[0]);
+  if (!match || (match[1] && min >= 0) || (match[2]?.length ?? 0) > decimals) return;
+  return value > max || (aboveMin ? value <= min : value < min) ? undefined : value;
+}
+
+/** A decimal an option or variable takes (readDecimal's grammar); a refusal is one line naming it, the unit, the range and an example, exit 2. */
+export function parseDecimal(raw: unknown, range: DecimalRange & { name: string; unit: string; example: string }) {
+  const value = readDecimal(raw, range);
+  if (value !== undefined) return value;
+  const { name, unit, min, max, example } = range;
+  const bounds = range.aboveMin ? `above ${min} and at most ${max}` : `from ${min} to ${max}`;
+  throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${unit} ${bounds}, e.g. ${example}.`);
 }
 
 export function parseStatus(raw: unknown): HedgeStatus | undefined {

@@ -5,6 +5,7 @@ import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { CommandContext } from '../../src/platform/runtime/context.js';
 import type { Notice } from '../../src/platform/results/notices.js';
 import { testContext, type TestContextOptions } from '../support/client.js';
+import { tempDir } from '../support/hedge-cli.js';
 
 /** A context for people (a table), its services built as the CLI builds them unless `given`. */
 const context = (given: TestContextOptions = {}): CommandContext =>
@@ -53,5 +54,25 @@ describe('CommandContext', () => {
     const notice: Notice = { kind: 'wire-warning', level: 'warn', text: 'x' };
     step.notify(notice);
     expect(heard).toEqual([notice]);
+  });
+
+  it("the journal's wait for a held account lock sleeps on the context's clock", async () => {
+    const folder = tempDir();
+    const sleeps: number[] = [];
+    const clock = { now: () => 1_000_000, sleep: async (ms: number) => void sleeps.push(ms) };
+    try {
+      const ctx = context({ env: { HEDGE_CONFIG_DIR: folder.path }, clock });
+      const journal = await ctx.journal();
+      const first = await journal.lock('test|desk', { waitMs: 0 });
+      expect(first.held).toBe(true);
+      // Held by this process (a live holder): the second waits, looking again after each sleep, then gives up.
+      const second = await journal.lock('test|desk', { waitMs: 50 });
+      expect(second.held).toBe(false);
+      expect(sleeps.length).toBeGreaterThan(0);
+      if (first.held) await first.hold.release();
+      await ctx.dispose();
+    } finally {
+      folder.remove();
+    }
   });
 });

@@ -7,6 +7,7 @@ import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
 import { formatUsd } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
+import { readDecimal } from '../../core/input.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';
 import { CONFIRMATION_TOKEN } from './catalogue.js';
 import { sumUsd } from './guardrails.js';
@@ -24,8 +25,8 @@ const REMEMBERED_SPENT = 1000;
 export function tokenTtlSeconds(env: Env) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
   if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
-  const value = Number(raw);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || value > MAX_TOKEN_TTL_SECONDS)
+  const value = readDecimal(raw, { min: 0, max: MAX_TOKEN_TTL_SECONDS });
+  if (value === undefined)
     throw new UsageError(
       `HEDGE_MCP_TOKEN_TTL_SECONDS: expected a number of seconds from 0 to ${MAX_TOKEN_TTL_SECONDS} (got ${JSON.stringify(raw)}).`,
     );

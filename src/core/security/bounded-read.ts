@@ -121,15 +121,6 @@ function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>
   });
 }
 
-/** `work`, or a rejection with `late()` once `ms` have passed (the work may still end, unheard). */
-export function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(late()), ms);
-  });
-  return Promise.race([work, expired]).finally(() => clearTimeout(timer));
-}
-
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */

@@ -1,7 +1,7 @@
 // How `hedge positions` shows a side's live hedges under its row, fitted to the width, and a
 // `settling:` line when the side's views disagree. Renders only.
 import type { ChalkInstance } from 'chalk';
-import { formatMoney } from '../../core/number-format.js';
+import { formatMoney, readNumber } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { colorStatus } from '../../platform/terminal/cells.js';
 import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
@@ -40,16 +40,10 @@ type Part = (typeof PARTS)[number];
 const PART_PRIORITY = ['id', 'notional', 'left', 'reference', 'status', 'maturity'];
 const REFERENCE_MIN_WIDTH = 8;
 
-function amountOf(value: unknown) {
-  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
-  if (typeof value === 'string' && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
-  return;
-}
-
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
   const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
-  const amount = amountOf(hedge.notional_usd);
+  const amount = readNumber(hedge.notional_usd);
   const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
   const reference = hedge.client_reference ? safeText(hedge.client_reference) : undefined;
   const status = safeText(hedge.status);

@@ -13,7 +13,14 @@ import {
   type AlertRules,
 } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
-import { echo, parseClientReference, parseHedgeId, parseMarket, parseWholeNumber } from '../../core/input.js';
+import {
+  echo,
+  parseClientReference,
+  parseHedgeId,
+  parseMarket,
+  parseWholeNumber,
+  readDecimal,
+} from '../../core/input.js';
 import { findHedge } from './hedge-id.js';
 import {
   ApiError,
@@ -91,17 +98,15 @@ export function watchAsked(options: WatchOptionValues) {
 /** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
 export function parseWatchInterval(raw: string | true) {
   if (raw === true) return DEFAULT_WATCH_SECONDS * 1000;
-  const value = raw.trim();
   const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
-  if (!/^\d*\.?\d+$/.test(value)) {
+  if (readDecimal(raw, { min: 0, max: Infinity }) === undefined) {
     // `hedge price --watch USDTNGN`: the optional value took the argument.
     throw new UsageError(
       `--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`,
     );
   }
-  const seconds = Number(value);
-  if (seconds < MIN_WATCH_SECONDS || seconds > MAX_WATCH_SECONDS)
-    throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  const seconds = readDecimal(raw, { min: MIN_WATCH_SECONDS, max: MAX_WATCH_SECONDS });
+  if (seconds === undefined) throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
   return Math.round(seconds * 1000);
 }
 

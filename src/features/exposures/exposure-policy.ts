@@ -3,7 +3,7 @@
 import { UsageError } from '../../core/errors.js';
 import { repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures-rules.js';
-import { echo } from '../../core/input.js';
+import { echo, parseDecimal } from '../../core/input.js';
 
 export interface PolicyFlags {
   ratios?: string;
@@ -46,15 +46,8 @@ export function parseRatios(raw: string, where: string) {
   return buckets;
 }
 
-function parseBand(raw: string, where: string) {
-  const value = Number(raw.trim().replace(/%$/, ''));
-  if (!/^\s*\d+(\.\d+)?%?\s*$/.test(raw) || !(value >= 0) || value > 50) {
-    throw new UsageError(
-      `${where}: ${echo(raw)} is not allowed; expected a percentage of the target from 0 to 50, e.g. 5.`,
-    );
-  }
-  return value;
-}
+const parseBand = (raw: string, where: string) =>
+  parseDecimal(raw, { name: where, unit: 'a percentage of the target', min: 0, max: 50, percent: true, example: '5' });
 
 function parseSizing(raw: string, where: string) {
   const value = raw.trim().toLowerCase();

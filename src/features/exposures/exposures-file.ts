@@ -1,6 +1,6 @@
 // The exposures file: one receivable or payable a row (`id, market, type, amount, currency, due[, hedge_ratio]`),
 // CSV or JSON; a problem names the row and field, never the cell's content.
-import { parseMarket, readAmount } from '../../core/input.js';
+import { parseMarket, readAmount, readDecimal } from '../../core/input.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import {
   readInstant,
@@ -136,10 +136,9 @@ function parseCurrency(raw: string | undefined, market: string | undefined) {
 function parseHedgeRatio(raw: string | undefined) {
   const value = raw?.trim() ?? '';
   if (value === '') return;
-  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(value);
-  const number = match ? Number(match[1]) : Number.NaN;
-  const ratio = match && (match[2] === '%' || number > 1) ? number / 100 : number;
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
+  const number = readDecimal(value, { min: 0, max: 100, percent: true });
+  const ratio = number !== undefined && (value.endsWith('%') || number > 1) ? number / 100 : number;
+  if (ratio === undefined) {
     throw new Error(
       'hedge_ratio: not allowed; expected a ratio from 0 to 1 (0.75) or a percentage from 0% to 100% (75%).',
     );

@@ -171,14 +171,8 @@ export function withinBand(currentUsd: number, targetUsd: number, bandPct: numbe
 }
 
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
-export function targetRowsAt(
-  exposures: readonly Exposure[],
-  policy: ExposurePolicy,
-  prices: Prices,
-  nowMs: number,
-  firstCover: Prices = {},
-  { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
-): TargetRow[] {
+export function targetRowsAt(...args: Parameters<typeof targetBook>): TargetRow[] {
+  const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
   // before its time (a netted payable let go early would raise it above today's cover).

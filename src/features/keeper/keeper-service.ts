@@ -2,7 +2,6 @@
 // it at a few marked places): the heartbeat `hedge keep status` reads, the alerts (domain/alerts.ts's
 // rules) and where they go, the `--metrics` server and the headroom read for `--alert-headroom`. It
 // watches the keeper's events and is told when a cycle ends; nothing here decides or sends a trade.
-import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { Agent, request } from 'undici';
@@ -17,13 +16,13 @@ import {
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
-import { childEnvironment } from '../../core/security/child-env.js';
+import { spawnBounded } from '../../core/bounded-child.js';
 import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
 import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
-import { within } from '../../core/security/bounded-read.js';
+import { within } from '../../core/timers.js';
 import {
   heartbeatFile,
   heartbeatOf,
@@ -406,32 +405,20 @@ function alertSinks(
   };
 }
 
-function runAlertCommand(command: string, line: string, onProblem: (message: string) => void): Promise<void> {
-  return new Promise((resolve) => {
-    // The hook gets the alert, not the keeper's secrets: the key and the store URL are left out of its environment.
-    const child = spawn('/bin/sh', ['-c', command], {
-      stdio: ['pipe', 'ignore', 'ignore'],
-      detached: true,
-      env: childEnvironment(process.env),
-    });
-    const timer = setTimeout(() => {
-      try {
-        // detached: the shell leads its own process group, so everything it started stops too.
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-      onProblem(`--alert-cmd did not finish within ${ALERT_BOUND_MS / 1000} s and was stopped.`);
-    }, ALERT_BOUND_MS);
-    child.on('error', (error) => onProblem(`--alert-cmd could not run: ${safeText(error.message)}`));
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0 && code !== null) onProblem(`--alert-cmd exited ${code}.`);
-      resolve();
-    });
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(`${line}\n`);
+async function runAlertCommand(command: string, line: string, onProblem: (message: string) => void) {
+  // The hook gets the alert, not the keeper's secrets: the key and the store URL are left out of its environment.
+  const { child, ended } = spawnBounded(command, {
+    env: process.env,
+    stdio: ['pipe', 'ignore', 'ignore'],
+    boundMs: ALERT_BOUND_MS,
+    late: () => new Error(`--alert-cmd did not finish within ${ALERT_BOUND_MS / 1000} s and was stopped.`),
   });
+  child.on('error', (error) => onProblem(`--alert-cmd could not run: ${safeText(error.message)}`));
+  child.stdin?.on('error', () => {});
+  child.stdin?.end(`${line}\n`);
+  const { code, stopped } = await ended;
+  if (stopped) onProblem(stopped.message);
+  else if (code !== 0 && code !== null) onProblem(`--alert-cmd exited ${code}.`);
 }
 
 async function postAlert(url: string, line: string, onProblem: (message: string) => void) {

@@ -8,7 +8,7 @@ import { NO_PAGE_SIZE, WIRE_SETTING_SOURCES, resolveWireSettings } from '../../p
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
 import { formatMoney } from '../../core/money.js';
-import { formatRate } from '../../core/number-format.js';
+import { formatRate, isNumericText } from '../../core/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
@@ -524,9 +524,7 @@ export function describeShape(data: unknown, depth = 0): string {
 
 /** Whether the server sent any amount of this record as a decimal string. */
 function sentAsText(record: object) {
-  return Object.values(asSent(record)).some(
-    (value) => typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value),
-  );
+  return Object.values(asSent(record)).some((value) => typeof value === 'string' && isNumericText(value));
 }
 
 function describePositionFields(positions: Array<Record<string, unknown>>) {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { redactKey } from '../../core/security/secrets.js';
-import { echo } from '../../core/input.js';
+import { echo, parseDecimal } from '../../core/input.js';
 import {
   ApiError,
   DeclinedError,
@@ -65,15 +65,11 @@ export interface WriteOptions {
 }
 
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-function repeatWindowMs(env: Env) {
-  const raw = env.HEDGE_REPEAT_WINDOW?.trim();
-  if (raw === undefined || raw === '') return 10 * 60_000;
-  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) > 24 * 60) {
-    throw new UsageError(
-      `HEDGE_REPEAT_WINDOW: ${JSON.stringify(safeText(raw))} is not allowed; expected minutes from 0 (off) to 1440, e.g. 10.`,
-    );
-  }
-  return Number(raw) * 60_000;
+export function repeatWindowMs(env: Env) {
+  const raw = env.HEDGE_REPEAT_WINDOW;
+  if (raw === undefined || raw.trim() === '') return 10 * 60_000;
+  const range = { name: 'HEDGE_REPEAT_WINDOW', unit: 'minutes', min: 0, max: 24 * 60, example: '10 (0: off)' };
+  return parseDecimal(raw, range) * 60_000;
 }
 
 export function writeOptionsFrom(options: {
@@ -922,17 +918,18 @@ interface Reconciliation<S> {
 }
 
 /** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
-function keyLifetimeMs(env: Env) {
+export function keyLifetimeMs(env: Env) {
   const raw = env.HEDGE_KEY_LIFETIME;
-  const typed = raw?.trim();
-  if (!typed) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
-  const hours = Number(typed);
-  if (!/^\d+(\.\d+)?$/.test(typed) || !(hours > 0 && hours <= 24 * 365)) {
-    throw new UsageError(
-      `HEDGE_KEY_LIFETIME: ${JSON.stringify(safeText(raw!))} is not allowed; expected a number of hours above 0 (e.g. 12 or 0.5), at most a year.`,
-    );
-  }
-  return hours * HOUR_MS;
+  if (!raw?.trim()) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
+  const range = {
+    name: 'HEDGE_KEY_LIFETIME',
+    unit: 'hours',
+    min: 0,
+    aboveMin: true,
+    max: 24 * 365,
+    example: '12 or 0.5',
+  };
+  return parseDecimal(raw, range) * HOUR_MS;
 }
 
 function describeAge(ms: number) {

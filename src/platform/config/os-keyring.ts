@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { within } from '../../core/security/bounded-read.js';
+import { within } from '../../core/timers.js';
 import { messageOf } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 
@@ -52,16 +52,10 @@ export async function openOsKeyring(env: Env = process.env): Promise<KeyringOpen
 async function busDoesNotAnswer(address: string, boundMs: number) {
   const target = socketOf(address);
   if (!target) return;
-  return new Promise<string | undefined>((resolve) => {
-    const socket = connect(target);
-    const finish = (reason: string | undefined) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(reason);
-    };
-    const timer = setTimeout(() => finish(`the D-Bus session bus did not answer within ${boundMs / 1000} s`), boundMs);
+  const socket = connect(target);
+  const answer = new Promise<string | undefined>((resolve) => {
     socket.on('error', (error: NodeJS.ErrnoException) =>
-      finish(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`),
+      resolve(`the D-Bus session bus cannot be reached (${error.code ?? error.message})`),
     );
     socket.on('connect', () => {
       const uid = typeof process.getuid === 'function' ? String(process.getuid()) : '0';
@@ -70,10 +64,13 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
     let heard = '';
     socket.setEncoding('utf8').on('data', (chunk: string) => {
       heard += chunk;
-      if (heard.includes('\n')) finish(undefined);
+      if (heard.includes('\n')) resolve(undefined);
     });
-    socket.on('end', () => finish('the D-Bus session bus closed the connection'));
+    socket.on('end', () => resolve('the D-Bus session bus closed the connection'));
   });
+  return within(answer, boundMs, () => new Error(`the D-Bus session bus did not answer within ${boundMs / 1000} s`))
+    .catch((late: Error) => late.message)
+    .finally(() => socket.destroy());
 }
 
 function socketOf(address: string) {

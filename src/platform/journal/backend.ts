@@ -163,6 +163,8 @@ export interface TeamJournalOptions {
   /** The local journal's folder: where a fallback record goes when the store fails after a send. */
   fallbackDir: string;
   now?: () => number;
+  /** The context clock's sleep (the one sleep when none is given). */
+  sleep?: (ms: number) => Promise<void>;
   log?: (line: string) => void;
   /** Told about every row a read had to skip (one that cannot be read as an entry), and every line of the local file's. */
   onSkip?: (skip: Skipped) => void;

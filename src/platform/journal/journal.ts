@@ -2,6 +2,7 @@
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
+import { sleep } from '../../core/timers.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import {
@@ -44,7 +45,9 @@ import {
   writeAll,
 } from './segments.js';
 
-interface OpenJournalOptions extends Partial<Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved'>> {
+interface OpenJournalOptions extends Partial<
+  Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved' | 'sleep'>
+> {
   dir: string;
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
@@ -196,6 +199,8 @@ interface FilePlace {
   /** Resolved entries kept in the active segment at a rotation. */
   keepResolved?: number;
   now: () => number;
+  /** The context clock's sleep (the one sleep when none is given). */
+  sleep?: (ms: number) => Promise<void>;
   skipIn: (path: string) => (skip: SkippedLine) => void;
 }
 
@@ -418,6 +423,6 @@ async function lockAccount(place: FilePlace, session: string, scope: string, wai
     }
     const left = waitMs - (performance.now() - started);
     if (left <= 0) return answer;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(LOCK_POLL_MS, left)));
+    await (place.sleep ?? sleep)(Math.min(LOCK_POLL_MS, left));
   }
 }

@@ -229,7 +229,8 @@ export class CommandContext {
       const choice = await this.journalChoice();
       const { openJournal, journalDir } = await import('../journal/index.js');
       const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
-      if (choice.kind === 'file') return openJournal({ dir: journalDir(this.env), now: this.clock.now, onSkip });
+      if (choice.kind === 'file')
+        return openJournal({ dir: journalDir(this.env), now: this.clock.now, sleep: this.clock.sleep, onSkip });
       const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
         url: choice.url,
@@ -237,6 +238,7 @@ export class CommandContext {
         source: choice.source,
         fallbackDir: journalDir(this.env),
         now: this.clock.now,
+        sleep: this.clock.sleep,
         log: (line) => this.log(line),
         onSkip,
       });

@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { toAccountSide } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { isNumericText } from '../../core/number-format.js';
 import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from '../fields/fields.js';
 import {
   formatFixed,
@@ -101,7 +102,7 @@ export function formatCell(
     if (kind === 'pnl' || kind === 'charge') ({ text, styled } = signed(value, format.decimals ?? 2, c, kind));
     else if (kind === 'percent') text = formatPercent(value, format.decimals ?? 4);
     else text = NUMERIC_KINDS.has(kind) ? formatFixed(value, format.decimals ?? 2) : String(value);
-  } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && DECIMAL_TEXT.test(value)) {
+  } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && isNumericText(value)) {
     // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
     if (kind === 'pnl' || kind === 'charge')
       ({ text, styled } = signed(Number(value), (value.trim().split('.')[1] ?? '').length, c, kind));
@@ -153,9 +154,6 @@ export function colorStatus(c: ChalkInstance, status: string) {
   if (status === 'unknown') return c.yellow.bold(status);
   return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]](status) : status;
 }
-
-/** A plain decimal as some servers send money: `-1234.50`, `99889.00`. */
-const DECIMAL_TEXT = /^\s*[+-]?\d+(\.\d+)?\s*$/;
 
 /** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
 function groupDecimalText(value: string) {

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { EXPOSURES } from '../specs.js';
-import { echo } from '../../../core/input.js';
+import { echo, parseDecimal } from '../../../core/input.js';
 import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exposure-policy.js';
 import { UsageError } from '../../../core/errors.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
@@ -21,14 +21,8 @@ import {
 export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {
   // Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it.
   const { args, options } = input;
-  let feeBps: number | undefined;
-  if (options.feeBps !== undefined) {
-    feeBps = Number(options.feeBps);
-    if (!/^\s*\d+(\.\d+)?\s*$/.test(options.feeBps) || !(feeBps >= 0) || feeBps > 1000)
-      throw new UsageError(
-        `--fee-bps: ${echo(options.feeBps)} is not allowed; expected basis points of the notional traded from 0 to 1000, e.g. 5.`,
-      );
-  }
+  const bps = { name: '--fee-bps', unit: 'basis points of the notional traded', min: 0, max: 1000, example: '5' };
+  const feeBps = options.feeBps === undefined ? undefined : parseDecimal(options.feeBps, bps);
   // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.
   const report = options.report === true;
   let section: string | undefined;

@@ -11,26 +11,18 @@ import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view
 import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
-import { echo } from '../../../core/input.js';
+import { parseDecimal } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
 function parseKeepOptions(input: InputOf<typeof KEEP>) {
   const { args, options } = input;
-  let intervalMs = DEFAULT_INTERVAL_MS;
-  if (options.interval !== undefined) {
-    const seconds = Number(options.interval);
-    if (
-      !/^\s*\d+(\.\d+)?\s*$/.test(options.interval) ||
-      !(seconds * 1000 >= MIN_INTERVAL_MS) ||
-      seconds * 1000 > MAX_INTERVAL_MS
-    )
-      throw new UsageError(
-        `--interval: ${echo(options.interval)} is not allowed; expected a number of seconds from ${MIN_INTERVAL_MS / 1000} (the API's polling advice) to ${MAX_INTERVAL_MS / 1000}.`,
-      );
-    intervalMs = Math.round(seconds * 1000);
-  }
+  const seconds = { name: '--interval', unit: 'seconds', min: MIN_INTERVAL_MS / 1000, max: MAX_INTERVAL_MS / 1000 };
+  const intervalMs =
+    options.interval === undefined
+      ? DEFAULT_INTERVAL_MS
+      : Math.round(parseDecimal(options.interval, { ...seconds, example: '60' }) * 1000);
   const alertCommand = options.alertCmd?.trim();
   if (options.alertCmd !== undefined && !alertCommand)
     throw new UsageError('--alert-cmd: empty; expected a shell command, e.g. --alert-cmd "notify-desk".');

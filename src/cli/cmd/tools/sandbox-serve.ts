@@ -1,38 +1,37 @@
 import { isLoopbackHost } from '../../../core/security/base-url.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
-import { echo, parseWholeNumber } from '../../../core/input.js';
+import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import { DIALECT_VALUES, type SANDBOX_SERVE } from '../specs.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
-/** A flag's value read by `read` (undefined: refused, saying what is `expected`); undefined when the flag is absent. */
-function checked<T>(
-  name: string,
-  raw: unknown,
-  expected: string,
-  read: (text: string, value: number) => T | undefined,
-) {
-  if (raw === undefined) return;
-  const text = String(raw).trim();
-  const value = read(text, Number(text));
-  if (value === undefined) throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${expected}.`);
-  return value;
-}
+/** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */
+const decimal = (name: string, raw: unknown, range: Omit<Parameters<typeof parseDecimal>[1], 'name'>) =>
+  raw === undefined ? undefined : parseDecimal(raw, { name, ...range });
 
-const share = (name: string, raw: unknown) =>
-  checked(name, raw, 'a share from 0 to 1 (e.g. 0.2)', (text, value) =>
-    text !== '' && value >= 0 && value <= 1 ? value : undefined,
-  );
+const share = (name: string, raw: unknown) => decimal(name, raw, { unit: 'a share', min: 0, max: 1, example: '0.2' });
 
 const wholeNumber = (name: string, raw: unknown, min: number, max: number) =>
   raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
 
-/** Seconds (to the millisecond) from `min` to a day, as ms. */
-const seconds = (name: string, raw: unknown, min: number) =>
-  checked(name, raw, `seconds from ${min} to 86400 (e.g. 3 or 0.5)`, (text, value) =>
-    /^\d+(\.\d{1,3})?$/.test(text) && value >= min && value <= 86_400 ? Math.round(value * 1000) : undefined,
-  );
+/** Seconds from `min` to a day, to the millisecond (or `whole`), as ms. */
+function seconds(name: string, raw: unknown, min: number, whole = false) {
+  const range = whole
+    ? { unit: 'whole seconds', decimals: 0, example: '300 or -120' }
+    : { unit: 'seconds', decimals: 3, example: '3 or 0.5' };
+  const value = decimal(name, raw, { ...range, min, max: 86_400 });
+  return value === undefined ? undefined : Math.round(value * 1000);
+}
+
+/** The names the sandbox accepts; the manifest lists the same ones for help and completion. */
+function dialect(raw: unknown) {
+  if (raw === undefined) return;
+  const named = DIALECT_VALUES.find((name) => name === String(raw).trim());
+  if (named === undefined)
+    throw new UsageError(`--dialect: ${echo(String(raw))} is not allowed; expected ${DIALECT_VALUES.join(', ')}.`);
+  return named;
+}
 
 export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
   const o = input.options;
@@ -48,26 +47,21 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
     tls: o.tls === true,
     fillDelayMs: wholeNumber('--fill-delay', o.fillDelay, 0, 3_600_000),
     failRate: share('--fail-rate', o.failRate),
-    clockSpeed: checked('--clock-speed', o.clockSpeed, 'a number greater than 0', (text, value) =>
-      text !== '' && value > 0 && value <= 1e7 ? value : undefined,
-    ),
+    clockSpeed: decimal('--clock-speed', o.clockSpeed, {
+      unit: 'a number',
+      min: 0,
+      aboveMin: true,
+      max: 1e7,
+      example: '600',
+    }),
     seed: wholeNumber('--seed', o.seed, 0, 2 ** 31 - 1),
     fault5xx: share('--fault-5xx', o.fault5xx),
     fault429: share('--fault-429', o.fault429),
     dropAfterCommit: share('--drop-after-commit', o.dropAfterCommit),
     latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
-    // The names the sandbox accepts; the manifest lists the same ones for help and completion.
-    dialect: checked('--dialect', o.dialect, DIALECT_VALUES.join(', '), (text) =>
-      DIALECT_VALUES.find((name) => name === text),
-    ),
-    // Whole seconds, signed, at most a day either way.
-    dateSkewMs: checked(
-      '--clock-skew',
-      o.clockSkew,
-      'whole seconds from -86400 to 86400 (e.g. 300 or -120)',
-      (text, value) => (/^[+-]?\d+$/.test(text) && Math.abs(value) <= 86_400 ? value * 1000 : undefined),
-    ),
+    dialect: dialect(o.dialect),
+    dateSkewMs: seconds('--clock-skew', o.clockSkew, -86_400, true),
     hostileText: o.hostileText === true,
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
     recordLagMs: seconds('--record-lag', o.recordLag, 0),

@@ -2,14 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
 import { holdOf } from '../client-journal.js';
 import type { Holder } from '../../../core/files/file-lock.js';
 import { JournalError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';
-import { within } from '../../../core/security/bounded-read.js';
+import { sleep, within } from '../../../core/timers.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
@@ -239,7 +238,7 @@ export class PostgresSessions implements LockerClient {
       const holder = await this.liveHolder(scope);
       if (holder) return { held: false, holder };
       // Its holder let go between the two questions, or has not written its row yet.
-      await delay(HOLDER_RETRY_MS);
+      await (this.options.sleep ?? sleep)(HOLDER_RETRY_MS);
       got = await this.tryAdvisory(scope);
     }
     if (!got) {
