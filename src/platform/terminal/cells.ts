@@ -157,6 +157,8 @@ export function colorStatus(c: ChalkInstance, status: string) {
 
 /** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
 function groupDecimalText(value: string) {
+  // Exponent form has no digits of its own to keep: it is shown as the number it is.
+  if (/e/i.test(value)) return formatFixed(Number(value), 2);
   const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
   const sign = whole.startsWith('-') ? '-' : '';
   const digits = sign ? whole.slice(1) : whole;
