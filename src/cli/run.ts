@@ -6,7 +6,7 @@ import { CommandContext } from '../platform/runtime/context.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { StopSignal, UsageError } from '../core/errors.js';
-import { sleep } from '../core/timers.js';
+import { sleep } from '../core/process/timers.js';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
 import { reportError } from '../platform/terminal/report-error.js';

@@ -16,13 +16,13 @@ import {
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
-import { spawnBounded } from '../../core/bounded-child.js';
+import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeDeep, safeJson, safeText } from '../../core/security/safe-text.js';
 import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
-import { within } from '../../core/timers.js';
+import { within } from '../../core/process/timers.js';
 import {
   heartbeatFile,
   heartbeatOf,

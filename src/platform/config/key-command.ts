@@ -1,6 +1,6 @@
 // A credential helper named in the profile (`key_command`).
 import { AuthError, InterruptedError } from '../../core/errors.js';
-import { spawnBounded } from '../../core/bounded-child.js';
+import { spawnBounded } from '../../core/process/bounded-child.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 

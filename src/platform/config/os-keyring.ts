@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { within } from '../../core/timers.js';
+import { within } from '../../core/process/timers.js';
 import { messageOf } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 

@@ -2,7 +2,7 @@
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
-import { sleep } from '../../core/timers.js';
+import { sleep } from '../../core/process/timers.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import {

@@ -8,7 +8,7 @@ import type { Holder } from '../../../core/files/file-lock.js';
 import { JournalError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';
-import { sleep, within } from '../../../core/timers.js';
+import { sleep, within } from '../../../core/process/timers.js';
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 const DEFAULT_QUERY_TIMEOUT_MS = 15_000;

@@ -1,7 +1,7 @@
 // A shell command hedge starts (a key helper, an alert hook): without hedge's secrets, in a process group of its own
 // (POSIX), and stopped with everything it started when it is told to or outlasts its bound.
 import { spawn, type StdioOptions } from 'node:child_process';
-import { childEnvironment } from './security/child-env.js';
+import { childEnvironment } from '../security/child-env.js';
 import { within } from './timers.js';
 
 interface BoundedRun {
