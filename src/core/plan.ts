@@ -71,7 +71,7 @@ export interface PlanTotals {
   required_margin_usdc: number;
   platform_fee_usdc: number;
   total_upfront_usdc: number;
-  carry_total_usdc: number;
+  carry_pnl_usdc: number;
   unquoted: number;
 }
 

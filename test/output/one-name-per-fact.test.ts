@@ -1,11 +1,13 @@
 // One field, one name and one meaning, against the simulator's own state: the hedge's id is
 // `hedge_id` in what `open` prints, as in positions, close and history; the report's fees and carry
-// (hedge's sign, `-` paid) have names of their own, the server's `fees_usdc` staying history's; the
+// (hedge's sign, `-` paid) have names of their own, the server's `fees_usdc` staying history's, and so
+// have the plan's and the exposures' carry and fees, the quote's and history's keeping theirs; the
 // journal's Ref of an add or a reduce is the deal of the side it changed; and the effectiveness
 // table names its test (the dollar offset) and whose line its verdict is (ASC 815's 80–125%).
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ok } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
@@ -49,6 +51,57 @@ describe("the report's fees are not the server's fees_usdc", () => {
     expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
     const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
     expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
+  });
+});
+
+describe("the plan's and the exposures' carry and fees are not under the server's names", () => {
+  const SERVER_NAMES = ['carry_usdc', 'fees_usdc', 'fee_usdc', 'carry_total_usdc'];
+  const withoutServerNames = (row: object) => SERVER_NAMES.forEach((name) => expect(row).not.toHaveProperty(name));
+
+  it("plan: fee_pnl_usdc, carry_pnl_usdc and the total carry_pnl_usdc are the quote's turned to your side", async () => {
+    const sim = await simulator();
+    const target = join(sim.configDir, 'target.csv');
+    writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},buy,6000,3\n`);
+    const plan = JSON.parse(exits(await sim.hedge(`plan ${target} --json`), 9).stdout);
+    const { quote } = plan.steps[0];
+    expect(quote.carry.total_usdc).not.toBe(0);
+    withoutServerNames(plan.totals);
+    expect(cents(plan.totals.carry_pnl_usdc) + cents(quote.carry.total_usdc)).toBe(0);
+    const csv = exits(await sim.hedge(`plan ${target} --format csv`), 9);
+    const [header, row] = csv.stdout.split('\n').map((line) => line.split(','));
+    expect(header!.join()).toBe(
+      'step,market,side,current_usd,target_usd,action,delta_usd,tenor_days,margin_usdc,fee_pnl_usdc,carry_pnl_usdc,line',
+    );
+    const field = (name: string) => Number(row![header!.indexOf(name)]);
+    expect(quote.upfront.platform_fee_usdc).toBeGreaterThan(0);
+    expect(cents(field('fee_pnl_usdc'))).toBe(-cents(quote.upfront.platform_fee_usdc));
+    expect(csv.stderr).toContain(`carry_pnl_usdc=${field('carry_pnl_usdc')}`);
+    expect(sim.writes().map((entry) => entry.path)).toEqual(['/quotes', '/quotes']);
+  });
+
+  it("exposures: the projected cost and the cost to date are carry_pnl_usdc and fees_pnl_usdc, history's turned round", async () => {
+    const sim = await simulator();
+    sim.seedOpen('buy', 2000);
+    ok(await sim.hedge(`close ${MARKET} buy`));
+    const [record] = (await sim.api('GET', '/hedges/history')).body.data;
+    const due = new Date(sim.sandbox.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const file = join(sim.configDir, 'exposures.csv');
+    writeFileSync(file, `id,market,type,amount,currency,due\nINV-1,${MARKET},receivable,45m,NGN,${due}\n`);
+    const projected = okJson(await sim.hedge(['exposures', file, '--json'])).cost;
+    expect(projected).toHaveLength(1);
+    withoutServerNames(projected[0]);
+    // Fees are paid: negative on your side; carry the opposite of the server's rate (positive: paid).
+    const market = (await sim.api('GET', '/markets')).body.data.find((entry: any) => entry.market === MARKET);
+    expect(Number(market.net_rate_daily_pct.buy)).not.toBe(0);
+    expect(Math.sign(projected[0].carry_pnl_usdc)).toBe(-Math.sign(Number(market.net_rate_daily_pct.buy)));
+    expect(projected[0].fees_pnl_usdc).toBeLessThan(0);
+    const csv = ok(await sim.hedge(['exposures', file, '--show', 'cost', '--format', 'csv'])).stdout;
+    expect(csv.split('\n')[0]).toBe('due,market,exposures,carry_pnl_usdc,fees_pnl_usdc,rolls,cost_usdc');
+    const [toDate] = okJson(await sim.hedge(['exposures', file, '--report', '--json'])).cost;
+    withoutServerNames(toDate);
+    expect(record.fees_usdc).toBeGreaterThan(0);
+    expect(cents(toDate.fees_pnl_usdc) + cents(record.fees_usdc)).toBe(0);
+    expect(cents(toDate.carry_pnl_usdc) + cents(record.carry_usdc)).toBe(0);
   });
 });
 

@@ -417,13 +417,13 @@ describe('a plan in that convention', () => {
     } as unknown as Plan;
     const quotes = [{ quote: BUY_QUOTE }];
     const totals = planTotals(plan, quotes);
-    expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_total_usdc: -6.3 });
+    expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_pnl_usdc: -6.3 });
     const script = capture('tsv');
     await renderPlan(script.out, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
-    expect([plainField(script.stdout(), 'fee_usdc'), plainField(script.stdout(), 'carry_usdc')]).toEqual([
+    expect([plainField(script.stdout(), 'fee_pnl_usdc'), plainField(script.stdout(), 'carry_pnl_usdc')]).toEqual([
       '-2.5',
       '-6.3',
     ]);
-    expect(script.stderr()).toContain('carry_total_usdc=-6.3');
+    expect(script.stderr()).toContain('carry_pnl_usdc=-6.3');
   });
 });

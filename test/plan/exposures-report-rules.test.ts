@@ -59,7 +59,7 @@ it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges
     cover('buy', 1, 0, { carryUsd: 100 }),
   ];
   expect(costToDate(['USDTNGN'], hedges)).toEqual([
-    { market: 'USDTNGN', closed_hedges: 2, carry_usdc: 0.03, fees_usdc: 5.2, cost_usdc: 5.23 },
+    { market: 'USDTNGN', closed_hedges: 2, carry_pnl_usdc: 0.03, fees_pnl_usdc: 5.2, cost_usdc: 5.23 },
   ]);
 });
 

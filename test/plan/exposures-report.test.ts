@@ -68,8 +68,8 @@ describe('hedge exposures --report', () => {
       {
         market: 'USDTNGN',
         closed_hedges: 1,
-        carry_usdc: -Number(history[0].carry_usdc),
-        fees_usdc: -Number(history[0].fees_usdc),
+        carry_pnl_usdc: -Number(history[0].carry_usdc),
+        fees_pnl_usdc: -Number(history[0].fees_usdc),
         cost_usdc: -cents / 100,
       },
     ]);
@@ -104,7 +104,7 @@ describe('hedge exposures --report', () => {
         env: pinnedClockEnv(rig),
       }),
     );
-    expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_usdc,fees_usdc,cost_usdc');
+    expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_pnl_usdc,fees_pnl_usdc,cost_usdc');
   });
 
   it.skipIf(!CHROMIUM)(

@@ -285,8 +285,8 @@ describe('the projected cost', () => {
       due: new Date(item.dueMs).toISOString(),
       market: 'USDTNGN',
       exposures: 'R',
-      carry_usdc: -560,
-      fees_usdc: -150,
+      carry_pnl_usdc: -560,
+      fees_pnl_usdc: -150,
       rolls: 1,
       cost_usdc: -710,
     });
@@ -305,12 +305,12 @@ describe('the projected cost', () => {
       );
     const costs = costed([early, late], { USDTNGN: 0.001 });
     // 2 days × 20,000 × 0.01% = 4; 5 more days × 10,000 × 0.01% = 5. Fees: open 20 + reduce 10; the rest settles at day 7.
-    expect(costs.map((cost) => [cost.exposures, cost.carry_usdc, cost.fees_usdc, cost.rolls])).toEqual([
+    expect(costs.map((cost) => [cost.exposures, cost.carry_pnl_usdc, cost.fees_pnl_usdc, cost.rolls])).toEqual([
       ['E', -4, -30, 0],
       ['L', -9, -30, 0],
     ]);
     const unknown = costed([late]);
-    expect(unknown[0]).toMatchObject({ fees_usdc: null, cost_usdc: unknown[0].carry_usdc });
+    expect(unknown[0]).toMatchObject({ fees_pnl_usdc: null, cost_usdc: unknown[0].carry_pnl_usdc });
   });
 });
 

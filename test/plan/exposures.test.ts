@@ -100,9 +100,9 @@ describe('hedge exposures', () => {
     expect(first.exposures).toBe('INV-5');
     // The due date is a date (midnight UTC): 2.625 days after the frozen 09:00.
     const held = (Date.parse(`${day(3)}T00:00:00Z`) - FROZEN_START_MS) / DAY_MS;
-    expect(first.carry_usdc).toBeCloseTo(-(net * buy * held) / 100, 1);
-    expect(first.fees_usdc).toBeCloseTo(-(net * 0.0005 + (60e6 / price) * 0.0005), 1);
-    expect(first.cost_usdc).toBeCloseTo(first.carry_usdc + first.fees_usdc, 1);
+    expect(first.carry_pnl_usdc).toBeCloseTo(-(net * buy * held) / 100, 1);
+    expect(first.fees_pnl_usdc).toBeCloseTo(-(net * 0.0005 + (60e6 / price) * 0.0005), 1);
+    expect(first.cost_usdc).toBeCloseTo(first.carry_pnl_usdc + first.fees_pnl_usdc, 1);
     expect(data.cost.map((row: any) => row.due.slice(0, 10))).toEqual([3, 10, 20, 45, 62, 90].map(day));
     expect(data.cost.at(-1).rolls).toBeGreaterThan(10);
     expect(data.stress.map((row: any) => row.shock_pct)).toEqual([-30, -10, 10, 30]);

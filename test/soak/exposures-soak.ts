@@ -452,7 +452,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     };
   const report = JSON.parse(result.stdout) as {
     prices: Record<string, number>;
-    cost: { market: string; closed_hedges: number; carry_usdc: number; fees_usdc: number; cost_usdc: number }[];
+    cost: { market: string; closed_hedges: number; carry_pnl_usdc: number; fees_pnl_usdc: number; cost_usdc: number }[];
     coverage: { week: string; at: string; market: string; hedged_usd: number }[];
   };
   const accounts = Object.values(sim.sandbox.engine.state.accounts);
@@ -465,8 +465,8 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   else {
     const sums = {
       closed_hedges: history.length,
-      carry_usdc: carryCents / 100,
-      fees_usdc: feeCents / 100,
+      carry_pnl_usdc: carryCents / 100,
+      fees_pnl_usdc: feeCents / 100,
       cost_usdc: (carryCents + feeCents) / 100,
     } as const;
     for (const [key, sum] of Object.entries(sums) as Array<[keyof typeof sums, number]>)

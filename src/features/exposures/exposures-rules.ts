@@ -342,9 +342,9 @@ export function projectedCost(
             .map((exposure) => exposure.id)
             .join(' '),
           /** Carry from now to then, on the account's side (negative: the account pays). */
-          carry_usdc: toAccountSide(cents(carryTotal)),
+          carry_pnl_usdc: toAccountSide(cents(carryTotal)),
           /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
-          fees_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
+          fees_pnl_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
           rolls,
           /** carry + fees (carry alone when the fee is not known). */
           cost_usdc: toAccountSide(cents(carryTotal + (feeRate === undefined ? 0 : feesTotal))),
@@ -520,8 +520,8 @@ export function costToDate(markets: readonly string[], hedges: readonly CoverHed
     return {
       market,
       closed_hedges: closed.length,
-      carry_usdc: carryCents / 100,
-      fees_usdc: feeCents / 100,
+      carry_pnl_usdc: carryCents / 100,
+      fees_pnl_usdc: feeCents / 100,
       cost_usdc: (carryCents + feeCents) / 100,
     };
   });

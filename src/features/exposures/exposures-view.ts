@@ -72,14 +72,14 @@ export const SCHEDULE_RESOURCE = resource(
 
 export const COST_RESOURCE = resource(
   `
-  due         Due       utc
-  market      Market
-  exposures   Due then  text
-  carry_usdc  Carry     pnl    USDC
-  fees_usdc   Fees      pnl    USDC
-  rolls       Rolls     count
-  cost_usdc   Cost      pnl    USDC`,
-  'due cost_usdc exposures carry_usdc fees_usdc rolls market',
+  due             Due       utc
+  market          Market
+  exposures       Due then  text
+  carry_pnl_usdc  Carry     pnl    USDC
+  fees_pnl_usdc   Fees      pnl    USDC
+  rolls           Rolls     count
+  cost_usdc       Cost      pnl    USDC`,
+  'due cost_usdc exposures carry_pnl_usdc fees_pnl_usdc rolls market',
   { exposures: WRAP },
 );
 
@@ -224,12 +224,12 @@ const COVERAGE_RESOURCE = resource(
 
 const COST_TO_DATE_RESOURCE = resource(
   `
-  market         Market
-  closed_hedges  Closed hedges  count
-  carry_usdc     Carry          pnl    USDC
-  fees_usdc      Fees           pnl    USDC
-  cost_usdc      Cost           pnl    USDC`,
-  'market cost_usdc carry_usdc fees_usdc closed_hedges',
+  market          Market
+  closed_hedges   Closed hedges  count
+  carry_pnl_usdc  Carry          pnl    USDC
+  fees_pnl_usdc   Fees           pnl    USDC
+  cost_usdc       Cost           pnl    USDC`,
+  'market cost_usdc carry_pnl_usdc fees_pnl_usdc closed_hedges',
 );
 
 const EFFECTIVENESS_RESOURCE = resource(

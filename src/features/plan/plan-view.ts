@@ -30,8 +30,8 @@ function linesOf(input: PlanViewInput) {
       tenor_days: quote?.tenor_days ?? step.tenorDays,
       margin_usdc: quote?.upfront.required_margin_usdc,
       // The quote's fee and carry on the account's side (- you pay), as every amount hedge shows.
-      fee_usdc: quote && toAccountSide(quote.upfront.platform_fee_usdc),
-      carry_usdc: quote && toAccountSide(quote.carry.total_usdc),
+      fee_pnl_usdc: quote && toAccountSide(quote.upfront.platform_fee_usdc),
+      carry_pnl_usdc: quote && toAccountSide(quote.carry.total_usdc),
       line: step.line,
     };
   });
@@ -98,7 +98,7 @@ export function planAsData(input: PlanViewInput) {
 /** What a line shows on screen: the cost columns only for the steps that are quoted (opens and adds). */
 function forScreen(line: PlanLine) {
   const priced = line.action === 'open' || line.action === 'add';
-  return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_usdc: undefined, carry_usdc: undefined };
+  return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_pnl_usdc: undefined, carry_pnl_usdc: undefined };
 }
 
 interface PlanRenderOptions {
@@ -167,7 +167,7 @@ function totalsLines(input: PlanViewInput) {
   ];
   if (totals.actions > 0 && totals.added_usd > 0) {
     lines.push(
-      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_total_usdc)} (indicative)` +
+      `Upfront: margin ${formatMoney(totals.required_margin_usdc)} + fee ${formatMoney(totals.platform_fee_usdc)} = ${formatMoney(totals.total_upfront_usdc)} USDC · carry over the tenor ${payOrEarn(totals.carry_pnl_usdc)} (indicative)` +
         (totals.unquoted > 0 ? ` · ${totals.unquoted} step${totals.unquoted === 1 ? '' : 's'} not quoted` : ''),
     );
   }

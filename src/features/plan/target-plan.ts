@@ -131,7 +131,7 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     required_margin_usdc: 0,
     platform_fee_usdc: 0,
     total_upfront_usdc: 0,
-    carry_total_usdc: 0,
+    carry_pnl_usdc: 0,
     unquoted: 0,
   };
   const add = (key: keyof PlanTotals, amount: number) => (totals[key] = cents(totals[key] + amount));
@@ -144,7 +144,7 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     add('required_margin_usdc', upfront.required_margin_usdc);
     add('platform_fee_usdc', upfront.platform_fee_usdc);
     add('total_upfront_usdc', upfront.total_upfront_usdc);
-    add('carry_total_usdc', toAccountSide(carry.total_usdc));
+    add('carry_pnl_usdc', toAccountSide(carry.total_usdc));
   });
   return totals;
 }

@@ -320,24 +320,26 @@ export const JOURNAL_RESOURCE: Resource = {
 export const PLAN_RESOURCE: Resource = {
   fields: fieldTable(
     `
-    step         #        count
-    market       Market
-    side         Side     side
-    current_usd  Current  money
-    target_usd   Target   money
-    action       Action
-    delta_usd    Change   pnl
-    tenor_days   Days     count
-    margin_usdc  Margin   money
-    fee_usdc     Fee      pnl
-    carry_usdc   Carry    pnl
-    line         Line     count
-    change       Change   pnl`,
+    step            #        count
+    market          Market
+    side            Side     side
+    current_usd     Current  money
+    target_usd      Target   money
+    action          Action
+    delta_usd       Change   pnl
+    tenor_days      Days     count
+    margin_usdc     Margin   money
+    fee_pnl_usdc    Fee      pnl
+    carry_pnl_usdc  Carry    pnl
+    line            Line     count
+    change          Change   pnl`,
     { change: { screenOnly: true, get: (row) => (row.action === 'none' ? undefined : row.delta_usd) } },
   ),
-  table: words('step market side current_usd target_usd action change tenor_days margin_usdc fee_usdc carry_usdc'),
+  table: words(
+    'step market side current_usd target_usd action change tenor_days margin_usdc fee_pnl_usdc carry_pnl_usdc',
+  ),
   priority: words(
-    'market side target_usd action change current_usd margin_usdc step carry_usdc fee_usdc tenor_days delta_usd line',
+    'market side target_usd action change current_usd margin_usdc step carry_pnl_usdc fee_pnl_usdc tenor_days delta_usd line',
   ),
 };
 
