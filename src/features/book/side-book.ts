@@ -138,7 +138,7 @@ export interface SideToRead {
 }
 
 /** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
-function unseenIn(book: SideBook, ids: readonly string[] = []) {
+export function unseenIn(book: SideBook, ids: readonly string[] = []) {
   const shown = new Set([...book.filled, ...book.opening].map((record) => record.id).concat(book.ended));
   return ids.find((id) => !shown.has(id));
 }

@@ -40,7 +40,8 @@ import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, ROLL_GROUP_PREFIX, runRoll } from '../trade/roll.js';
 import { days, stepAction } from '../trade/trade-actions.js';
 import { expectationMet, type SideExpectation } from '../book/book.js';
-import { SideViews } from '../book/side-book.js';
+import { SideViews, unseenIn } from '../book/side-book.js';
+import { answeredOpens } from '../write/wait.js';
 import { keeperLockPlace, takeKeeperLock } from './keeper-heartbeat.js';
 import { startKeeperService, type KeeperService, type KeeperServiceOptions } from './keeper-service.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -683,6 +684,8 @@ function keeperSteps(
   const read = async (ports: FlowPorts, rows: readonly KeepRow[]) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
+    // A hedge an open of this account was answered with, not in the views yet: they trail the write, the side is not flat.
+    const opened = await answeredOpens(ports);
     const time = client.transport.serverNow();
     const nowMs = time.latestMs;
     const views = new Map<string, SideView>();
@@ -690,8 +693,12 @@ function keeperSteps(
       const key = rowKey(row);
       const book = await sideViews.book(row.market, row.side);
       let settling: string | undefined;
-      if (book.state === 'settling') {
-        settling = book.why ?? 'its views disagree';
+      const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened(row.market, row.side));
+      if (book.state === 'settling' || unseen !== undefined) {
+        settling =
+          unseen === undefined
+            ? (book.why ?? 'its views disagree')
+            : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
         const since = settlingSince.get(key) ?? nowMs;
         settlingSince.set(key, since);
         if (nowMs - since > EXPECTATION_BOUND_MS)

@@ -157,9 +157,24 @@ export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, opti
   return hedge!;
 }
 
+/** The hedges the server named in its answers to this account's own opens of a side within a wait's bound. */
+export async function answeredOpens(ports: FlowPorts): Promise<(market: string, side: Side) => string[]> {
+  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
+  const opens = (await journal.list({ since: ports.clock.now() - DEFAULT_WAIT_BOUND_MS })).filter(
+    (entry) => entry.command === 'open' && entry.hedge_id && sentBy(self, entry),
+  );
+  return (market, side) =>
+    opens
+      .filter((entry) => {
+        const body = bodyOf(entry);
+        return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
+      })
+      .map((entry) => entry.hedge_id!);
+}
+
 /**
  * readSidesInStep that also waits, within its bound, for the hedges the server named in its answers to this account's
- * own opens of these sides within a wait's bound: a read that does not show one yet trails the write, never a flat side.
+ * own opens of these sides: a read that does not show one yet trails the write, never a flat side.
  */
 export async function readSidesAsAnswered(
   ports: FlowPorts,
@@ -167,17 +182,7 @@ export async function readSidesAsAnswered(
   sides: ReadonlyArray<{ market: string; side: Side }>,
   until?: (book: SideBook) => boolean,
 ) {
-  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
-  const opens = (await journal.list({ since: ports.clock.now() - DEFAULT_WAIT_BOUND_MS })).filter(
-    (entry) => entry.command === 'open' && entry.hedge_id && sentBy(self, entry),
-  );
-  const opened = (market: string, side: Side) =>
-    opens
-      .filter((entry) => {
-        const body = bodyOf(entry);
-        return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
-      })
-      .map((entry) => entry.hedge_id!);
+  const opened = await answeredOpens(ports);
   const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
   return readSidesInStep(ports, client, read, until);
 }

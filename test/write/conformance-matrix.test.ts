@@ -1,0 +1,281 @@
+// The write path's conformance matrix: every entry point that moves money (rows) against every rule
+// of the write path (columns), each cell a small test generated from the two tables below. A new
+// entry point is a row; a new rule of the write path is a column. What is asserted is the
+// simulator's own state and request log (and the journal as `hedge journal` lists it), never the
+// command's word alone. Every cell starts a simulator of its own, so the cells run side by side.
+import { describe, expect, it } from 'vitest';
+import { exits, journalEntries } from '../support/cli-runs.js';
+import { HOUR, writeTarget } from '../support/keeper.js';
+import { useMcpServers } from '../support/mcp.js';
+import { until } from '../support/polling.js';
+import { MARKET, withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Row {
+  /** The POST the action sends first: the one a rule holds, faults or counts. */
+  path: string;
+  /** The side holds a filled buy of 1,000 (7 days) before the action. */
+  seeded: boolean;
+  /** Runs the entry point once the side is set up; `flags` are the front's (--timeout, --request-timeout). */
+  run(simulator: Simulator, flags: string[]): Promise<Run>;
+  /** The action's own effect, once, as the server holds it after the action. */
+  effect(simulator: Simulator): void;
+  /** Sets up what the entry point acts on beyond the seeded side (a journal entry left unresolved). */
+  prepare?(simulator: Simulator): Promise<void>;
+  /** The rules that do not apply to this row, each with why. */
+  omitted?: Partial<Record<RuleName, string>>;
+}
+
+const notionals = (simulator: Simulator) => simulator.active('buy').map((hedge) => hedge.notionalUsd);
+const cli =
+  (...args: string[]) =>
+  (simulator: Simulator, flags: string[]) =>
+    simulator.hedge([...args, '--json', ...flags]);
+
+const serve = useMcpServers();
+
+/** One call of an MCP write tool on a server of its own (closed after the call): its answer as a run. */
+const tool =
+  (name: string, args: Record<string, unknown>) =>
+  async (simulator: Simulator, flags: string[]): Promise<Run> => {
+    const served = await serve(simulator, { args: flags });
+    try {
+      const answer = await served.call(name, { market: MARKET, side: 'buy', ...args });
+      const text = answer.content.map((part) => part.text).join('\n');
+      const code = answer.isError ? (JSON.parse(answer.content[0]!.text) as { exit_code: number }).exit_code : 0;
+      return { code, stdout: text, stderr: text };
+    } finally {
+      await served.close();
+    }
+  };
+
+// The action each row takes, on a side seeded with a filled buy of 1,000 where it changes one.
+const open: Row = {
+  path: '/hedges',
+  seeded: false,
+  run: cli('open', MARKET, 'buy', '1000', '--tenor', '3'),
+  effect: (s) => expect(notionals(s)).toEqual([1000]),
+};
+const add: Row = {
+  path: '/hedges/add',
+  seeded: true,
+  run: cli('add', MARKET, 'buy', '500'),
+  effect: (s) => expect(notionals(s)).toEqual([1500]),
+};
+const reduce: Row = {
+  path: '/hedges/reduce',
+  seeded: true,
+  run: cli('reduce', MARKET, 'buy', '300'),
+  effect: (s) => expect(notionals(s)).toEqual([700]),
+};
+const close: Row = {
+  path: '/hedges/close',
+  seeded: true,
+  run: cli('close', MARKET, 'buy', '--yes'),
+  effect: (s) => expect([notionals(s), s.historyCount()]).toEqual([[], 1]),
+};
+// A roll's first leg is its close; the open that follows carries the side on at the new tenor.
+const roll: Row = {
+  path: '/hedges/close',
+  seeded: true,
+  run: cli('roll', MARKET, 'buy', '--tenor', '3', '--yes'),
+  effect: (s) => {
+    expect(s.active('buy').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1000, 3]]);
+    expect([s.requests('POST', '/hedges/close').filter((e) => e.status === 200).length, s.historyCount()]).toEqual([
+      1, 1,
+    ]);
+  },
+};
+const apply: Row = {
+  path: '/hedges',
+  seeded: false,
+  run: (simulator, flags) =>
+    simulator.hedge(['apply', writeTarget(simulator, [`${MARKET},buy,1000,3,,`]), '--yes', '--json', ...flags]),
+  effect: (s) => expect(notionals(s)).toEqual([1000]),
+};
+
+/** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. */
+async function unresolvedOpen(simulator: Simulator): Promise<void> {
+  simulator.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges' } });
+  exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']), 5);
+  simulator.sandbox.setFaults({ stall: null, match: null });
+}
+
+const ROWS: Record<string, Row> = {
+  open: {
+    ...open,
+    omitted: {
+      'lagging reads': 'an open changes no side it reads: the replica lag is the cells of the writes after it',
+    },
+  },
+  add,
+  reduce,
+  close,
+  roll,
+  apply,
+  resume: {
+    path: '/hedges',
+    seeded: false,
+    prepare: unresolvedOpen,
+    run: async (simulator, flags) => {
+      const [entry] = await journalEntries(simulator, '--pending');
+      return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
+    },
+    effect: open.effect,
+    omitted: {
+      'journal before send': 'resume sends under the key its journal row was begun with before the first send',
+      'clock ahead': 'resume reads its own hedge by id: no side judged on the clock',
+      'lagging reads': "resume of a hidden hedge is test/write/trailing-views.test.ts's resumable open",
+    },
+  },
+  // One cycle of the keeper on a target row of 1,000 (3 days): its step is an open.
+  keeper: {
+    path: '/hedges',
+    seeded: false,
+    run: (simulator, flags) =>
+      simulator.hedge(['keep', writeTarget(simulator, [`${MARKET},buy,1000,3,,`]), '--once', ...flags]),
+    effect: open.effect,
+    omitted: {
+      'bounded wait': 'a keeper cycle leaves a step that has not landed to the next cycle: no exit of its own',
+    },
+  },
+  // The MCP tools take no --timeout (the front's flags are the server's: `hedge mcp --request-timeout 1`).
+  'mcp open': {
+    ...open,
+    run: tool('open', { notional: 1000, tenor: 3 }),
+    omitted: { 'bounded wait': 'a tool call takes no --timeout', 'lagging reads': 'as open' },
+  },
+  'mcp add': {
+    ...add,
+    run: tool('add', { notional: 500 }),
+    omitted: { 'bounded wait': 'a tool call takes no --timeout' },
+  },
+  'mcp reduce': {
+    ...reduce,
+    run: tool('reduce', { notional: 300 }),
+    omitted: { 'bounded wait': 'a tool call takes no --timeout' },
+  },
+  'mcp close': { ...close, run: tool('close', {}), omitted: { 'bounded wait': 'a tool call takes no --timeout' } },
+  'mcp roll': {
+    ...roll,
+    run: tool('roll', { tenor: 3 }),
+    omitted: { 'bounded wait': 'a tool call takes no --timeout' },
+  },
+  // The wizard is omitted: it runs only on a pseudo-terminal (seconds of CPU a run), and what it sends is open's action.
+};
+
+/** A simulator for a cell, its side seeded when the row acts on one, and the row's own set-up done. */
+async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>): Promise<void> {
+  await withSimulator(options, async (simulator) => {
+    if (row.seeded) simulator.seedOpen('buy', 1000);
+    await row.prepare?.(simulator);
+    await body(simulator);
+  });
+}
+
+/** The keys the server received on `path`, one per attempt. */
+const keysOn = (simulator: Simulator, path: string) =>
+  simulator.requests('POST', path).map((entry) => entry.idempotencyKey);
+
+/** Exit 0, the action's effect once, and every attempt of its send under one key the server answered once. */
+function actedOnce(simulator: Simulator, row: Row, run: Run): void {
+  exits(run, 0);
+  row.effect(simulator);
+  const keys = keysOn(simulator, row.path);
+  expect(new Set(keys).size, JSON.stringify(keys)).toBe(1);
+  expect(simulator.requests('POST', row.path).filter((entry) => entry.status === 200)).toHaveLength(1);
+}
+
+const RULES = {
+  // The write held unanswered by the server: the journal already holds its key; then answered, it ends once.
+  'journal before send': (row: Row) =>
+    cell(row, {}, async (simulator) => {
+      simulator.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: row.path } });
+      const running = row.run(simulator, ['--request-timeout', '1']);
+      await until(
+        () => simulator.requests('POST', row.path).some((entry) => entry.status === 'stalled'),
+        'the write held',
+        { process: running },
+      );
+      const key = keysOn(simulator, row.path)[0];
+      expect((await journalEntries(simulator)).map((entry) => entry.idempotency_key)).toContain(key);
+      simulator.sandbox.setFaults({ stall: null, match: null });
+      actedOnce(simulator, row, await running);
+    }),
+
+  // Two 5xx, then a connection dropped after the server committed: one key on every attempt, one effect.
+  'one key on every retry': (row: Row) =>
+    cell(row, {}, async (simulator) => {
+      simulator.sandbox.setFaults({ next5xx: 2, nextDropAfterCommit: 1, match: { method: 'POST', path: row.path } });
+      const run = await row.run(simulator, []);
+      expect(
+        simulator
+          .requests('POST', row.path)
+          .map((entry) => entry.status)
+          .slice(-4),
+      ).toEqual([expect.any(Number), expect.any(Number), 'dropped', 200]);
+      actedOnce(simulator, row, run);
+    }),
+
+  // Fills and landings that never come (the clock is never moved): the command ends by itself, exit 7 or 5, with the key.
+  'bounded wait': (row: Row) =>
+    cell(row, { fillDelayMs: HOUR }, async (simulator) => {
+      const run = await row.run(simulator, ['--timeout', '3']);
+      expect([5, 7], run.stderr).toContain(run.code);
+      const [key] = keysOn(simulator, row.path);
+      expect(run.stderr).toContain(key);
+    }),
+
+  // The server 45 s ahead and no Date header; a 7-day hedge is 140 s (a day of 20 s): in step, acted on once.
+  'clock ahead': (row: Row) =>
+    withSimulator({ noDateHeader: true, dayMs: 20_000 }, async (simulator) => {
+      simulator.advance(45_000);
+      if (row.seeded) simulator.seedOpen('buy', 1000);
+      await row.prepare?.(simulator);
+      actedOnce(simulator, row, await row.run(simulator, ['--timeout', '8']));
+    }),
+
+  // Right after an open --no-wait on a server whose reads trail by an hour (never caught up here): acted on once,
+  // or "cannot tell" (exit 12) with nothing sent — never a refusal that claims the side is not open.
+  'lagging reads': (row: Row) =>
+    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR }, async (simulator) => {
+      exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', row.seeded ? '7' : '3', '--no-wait']), 0);
+      const opens = simulator.requests('POST', '/hedges').length;
+      const run = await row.run(simulator, ['--timeout', '4']);
+      expect([0, 12], run.stderr + run.stdout).toContain(run.code);
+      expect(run.stderr).not.toContain('no_open_hedge');
+      if (!row.seeded) {
+        // At target already: the open --no-wait was the only one.
+        expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+        expect(notionals(simulator)).toEqual([1000]);
+      } else if (run.code === 0) actedOnce(simulator, row, run);
+      else expect([keysOn(simulator, row.path), notionals(simulator)]).toEqual([[], [1000]]);
+    }),
+
+  // A plain run: exit 0, and the server shows this action's own effect once.
+  'exit code from the outcome': (row: Row) =>
+    cell(row, {}, async (simulator) => actedOnce(simulator, row, await row.run(simulator, []))),
+};
+
+type RuleName = keyof typeof RULES;
+
+function cellsOf(name: string, row: Row) {
+  describe(name, () => {
+    for (const [rule, check] of Object.entries(RULES) as Array<[RuleName, (row: Row) => Promise<void>]>)
+      if (!row.omitted?.[rule]) it(rule, () => check(row));
+  });
+}
+
+describe.concurrent('the write path: every entry point against every rule', () => {
+  for (const [name, row] of Object.entries(ROWS)) if (!name.startsWith('mcp')) cellsOf(name, row);
+});
+
+// The MCP servers are closed after each test (useMcpServers): these cells run one at a time.
+describe.sequential('the write path through the MCP write tools', () => {
+  for (const [name, row] of Object.entries(ROWS)) if (name.startsWith('mcp')) cellsOf(name, row);
+});
