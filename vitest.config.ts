@@ -7,6 +7,7 @@ const LONGEST_FIRST = [
   'api/dialects-lifecycle',
   'journal/replayed-rows',
   'build/single-executable',
+  'write/conformance-matrix',
   'keeper/keep',
   'cli/exit-codes',
   'write/trailing-views',

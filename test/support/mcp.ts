@@ -117,6 +117,35 @@ function spawned(env: Record<string, string>, args: string[], cwd: string) {
   return { transport, stderr: () => stderr };
 }
 
+/** Starts `hedge mcp` against a simulator; the caller closes it. */
+async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}): Promise<McpServed> {
+  const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
+  const args = options.args ?? [];
+  const cwd = options.cwd ?? ROOT;
+  const client = options.client ?? new Client({ name: 'hedge-e2e', version: '1.0.0' });
+  let served: { transport: Transport; stderr: () => string };
+  if (options.spawn || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+    served = spawned(env, args, cwd);
+    await client.connect(served.transport);
+  } else {
+    // The server reads the working directory once, before it answers the client's initialize.
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      served = await inProcess(env, args);
+      await client.connect(served.transport);
+    } finally {
+      process.chdir(before);
+    }
+  }
+  let closing: Promise<string> | undefined;
+  return {
+    client,
+    call: async (name, callArgs) => (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
+    close: () => (closing ??= client.close().then(() => served.stderr())),
+  };
+}
+
 /** A starter of `hedge mcp` servers against a simulator, each closed after its test. */
 export function useMcpServers(): (simulator: Simulator, options?: McpServeOptions) => Promise<McpServed> {
   const open: McpServed[] = [];
@@ -124,32 +153,22 @@ export function useMcpServers(): (simulator: Simulator, options?: McpServeOption
     await Promise.all(open.splice(0).map((served) => served.close()));
   });
   return async (simulator, options = {}) => {
-    const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
-    const args = options.args ?? [];
-    const cwd = options.cwd ?? ROOT;
-    const client = options.client ?? new Client({ name: 'hedge-e2e', version: '1.0.0' });
-    let served: { transport: Transport; stderr: () => string };
-    if (options.spawn || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
-      served = spawned(env, args, cwd);
-      await client.connect(served.transport);
-    } else {
-      // The server reads the working directory once, before it answers the client's initialize.
-      const before = process.cwd();
-      process.chdir(cwd);
-      try {
-        served = await inProcess(env, args);
-        await client.connect(served.transport);
-      } finally {
-        process.chdir(before);
-      }
-    }
-    let closing: Promise<string> | undefined;
-    const result: McpServed = {
-      client,
-      call: async (name, callArgs) => (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
-      close: () => (closing ??= client.close().then(() => served.stderr())),
-    };
-    open.push(result);
-    return result;
+    const served = await startMcpServer(simulator, options);
+    open.push(served);
+    return served;
   };
+}
+
+/** Runs `body` with a server of its own and closes it after, whatever happens: for `it.concurrent`, as withSimulator. */
+export async function withMcpServer<T>(
+  simulator: Simulator,
+  options: McpServeOptions,
+  body: (served: McpServed) => Promise<T>,
+): Promise<T> {
+  const served = await startMcpServer(simulator, options);
+  try {
+    return await body(served);
+  } finally {
+    await served.close();
+  }
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
-import { useMcpServers } from '../support/mcp.js';
+import { withMcpServer } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
@@ -37,22 +37,16 @@ const cli =
   (simulator: Simulator, flags: string[]) =>
     simulator.hedge([...args, '--json', ...flags]);
 
-const serve = useMcpServers();
-
-/** One call of an MCP write tool on a server of its own (closed after the call): its answer as a run. */
+/** One call of an MCP write tool on a server of its own (`hedge mcp` with the front's flags): its answer as a run. */
 const tool =
   (name: string, args: Record<string, unknown>) =>
-  async (simulator: Simulator, flags: string[]): Promise<Run> => {
-    const served = await serve(simulator, { args: flags });
-    try {
+  (simulator: Simulator, flags: string[]): Promise<Run> =>
+    withMcpServer(simulator, { args: flags }, async (served) => {
       const answer = await served.call(name, { market: MARKET, side: 'buy', ...args });
       const text = answer.content.map((part) => part.text).join('\n');
       const code = answer.isError ? (JSON.parse(answer.content[0]!.text) as { exit_code: number }).exit_code : 0;
       return { code, stdout: text, stderr: text };
-    } finally {
-      await served.close();
-    }
-  };
+    });
 
 // The action each row takes, on a side seeded with a filled buy of 1,000 where it changes one.
 const open: Row = {
@@ -128,8 +122,6 @@ const ROWS: Record<string, Row> = {
     },
     effect: open.effect,
     omitted: {
-      'journal before send': 'resume sends under the key its journal row was begun with before the first send',
-      'clock ahead': 'resume reads its own hedge by id: no side judged on the clock',
       'lagging reads': "resume of a hidden hedge is test/write/trailing-views.test.ts's resumable open",
     },
   },
@@ -140,31 +132,25 @@ const ROWS: Record<string, Row> = {
     run: (simulator, flags) =>
       simulator.hedge(['keep', writeTarget(simulator, [`${MARKET},buy,1000,3,,`]), '--once', ...flags]),
     effect: open.effect,
-    omitted: {
-      'bounded wait': 'a keeper cycle leaves a step that has not landed to the next cycle: no exit of its own',
-    },
   },
-  // The MCP tools take no --timeout (the front's flags are the server's: `hedge mcp --request-timeout 1`).
+  // The front's flags are the server's (`hedge mcp --timeout 3`): each tool call runs under them.
   'mcp open': {
     ...open,
     run: tool('open', { notional: 1000, tenor: 3 }),
-    omitted: { 'bounded wait': 'a tool call takes no --timeout', 'lagging reads': 'as open' },
+    omitted: { 'lagging reads': 'as open' },
   },
   'mcp add': {
     ...add,
     run: tool('add', { notional: 500 }),
-    omitted: { 'bounded wait': 'a tool call takes no --timeout' },
   },
   'mcp reduce': {
     ...reduce,
     run: tool('reduce', { notional: 300 }),
-    omitted: { 'bounded wait': 'a tool call takes no --timeout' },
   },
-  'mcp close': { ...close, run: tool('close', {}), omitted: { 'bounded wait': 'a tool call takes no --timeout' } },
+  'mcp close': { ...close, run: tool('close', {}) },
   'mcp roll': {
     ...roll,
     run: tool('roll', { tenor: 3 }),
-    omitted: { 'bounded wait': 'a tool call takes no --timeout' },
   },
   // The wizard is omitted: it runs only on a pseudo-terminal (seconds of CPU a run), and what it sends is open's action.
 };
@@ -222,13 +208,14 @@ const RULES = {
       actedOnce(simulator, row, run);
     }),
 
-  // Fills and landings that never come (the clock is never moved): the command ends by itself, exit 7 or 5, with the key.
+  // Fills and landings that never come (the clock is never moved): the command ends by itself, exit 7 or 5, with the
+  // key (the keeper's events are on stdout); the bound itself is the test's.
   'bounded wait': (row: Row) =>
     cell(row, { fillDelayMs: HOUR }, async (simulator) => {
       const run = await row.run(simulator, ['--timeout', '3']);
-      expect([5, 7], run.stderr).toContain(run.code);
+      expect([5, 7], run.stderr + run.stdout).toContain(run.code);
       const [key] = keysOn(simulator, row.path);
-      expect(run.stderr).toContain(key);
+      expect(run.stderr + run.stdout).toContain(key);
     }),
 
   // The server 45 s ahead and no Date header; a 7-day hedge is 140 s (a day of 20 s): in step, acted on once.
@@ -264,18 +251,9 @@ const RULES = {
 
 type RuleName = keyof typeof RULES;
 
-function cellsOf(name: string, row: Row) {
-  describe(name, () => {
-    for (const [rule, check] of Object.entries(RULES) as Array<[RuleName, (row: Row) => Promise<void>]>)
-      if (!row.omitted?.[rule]) it(rule, () => check(row));
-  });
-}
-
+// Every cell side by side (vitest runs sibling suites one after another): one simulator each.
 describe.concurrent('the write path: every entry point against every rule', () => {
-  for (const [name, row] of Object.entries(ROWS)) if (!name.startsWith('mcp')) cellsOf(name, row);
-});
-
-// The MCP servers are closed after each test (useMcpServers): these cells run one at a time.
-describe.sequential('the write path through the MCP write tools', () => {
-  for (const [name, row] of Object.entries(ROWS)) if (name.startsWith('mcp')) cellsOf(name, row);
+  for (const [name, row] of Object.entries(ROWS))
+    for (const [rule, check] of Object.entries(RULES) as Array<[RuleName, (row: Row) => Promise<void>]>)
+      if (!row.omitted?.[rule]) it(`${name}: ${rule}`, () => check(row));
 });
