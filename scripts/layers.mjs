@@ -31,7 +31,8 @@ export const LAYERS = [
   { name: 'journal, config', paths: ['platform/journal/', 'platform/config/'] },
   { name: 'core', paths: ['core/'] },
   { name: 'security', paths: ['core/security/'] },
-  // The simulator: apart from itself, only core/files/.
+  // The simulator: apart from itself, only core/files/; its engine knows nothing of the HTTP over it.
+  { name: 'sandbox http', paths: ['sandbox/index.ts', 'sandbox/http/'] },
   { name: 'sandbox', paths: ['sandbox/'] },
   { name: 'files', paths: ['core/files/'] },
   { name: 'errors', paths: ['core/errors.ts', 'core/version.ts', 'core/program.ts'] },

@@ -129,8 +129,7 @@ export interface ScheduledEvent {
 interface IdempotencyRecord {
   fingerprintDigest: string;
   createdAtMs: number;
-  status: number;
-  headers: Record<string, string>;
+  /** The write's result as JSON (its data and meta are read; a saved record's other fields are not). */
   bodyJson: string;
 }
 

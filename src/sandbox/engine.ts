@@ -1,15 +1,50 @@
-// The sandbox engine: request in, envelope out, against a JSON state.
+// The sandbox engine: a request's action run against a JSON state, its result or refusal out as plain data (the
+// HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
-import type { EngineState } from './engine-state.js';
-import { ApiError, type EngineResponse, errorResponse } from './http/envelope.js';
+import type { AccountState, EngineState } from './engine-state.js';
 import { DAY_MS, MARKET_MODEL, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';
-import { type EngineRequest, type RouteContext, matchRoute } from './http/routes.js';
-import { INVALID_JSON, readIdempotencyKey } from './http/validation.js';
 
-export type { EngineRequest } from './http/routes.js';
+export interface EngineRequest {
+  method: string;
+  /** Path relative to the base path, e.g. `/hedges/hdg_…`. */
+  path: string;
+  query: Record<string, string>;
+  /** Header names in lower case. */
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON, `INVALID_JSON` (http/validation.ts) when it did not parse, `undefined` when there was none. */
+  body: unknown;
+}
+
+/** What an action works on: the book, the caller's account, the sandbox time and the dialect. */
+export interface ActionContext {
+  book: Book;
+  account: AccountState;
+  nowMs: number;
+  dialect: WireDialect;
+}
+
+/**
+ * An action's data (`replayed`: an idempotent write answered from its record, nothing acted again) or a refusal;
+ * `rate`: the key's rate limit and the requests left in it, when the sandbox has one.
+ */
+export type EngineResult = (
+  | { ok: true; data: unknown; meta: Record<string, unknown>; replayed?: true }
+  | { ok: false; code: string; message: string; details?: Record<string, unknown> }
+) & { rate?: { limit: number; remaining: number } };
+export type EngineSuccess = Extract<EngineResult, { ok: true }>;
+
+/** A refusal of the engine's own (who, how often, which key), carried out of the request as its result. */
+class Refusal extends Error {
+  constructor(readonly failure: Extract<EngineResult, { ok: false }>) {
+    super(failure.message);
+  }
+}
+
+const refuse = (code: string, message: string, details?: Record<string, unknown>) =>
+  new Refusal({ ok: false, code, message, details });
 
 interface ExtraMarket {
   market: string;
@@ -39,7 +74,7 @@ export interface EngineOptions {
   dayMs?: number;
 }
 
-interface HandleContext {
+export interface HandleContext {
   realTimeMs?: number;
   lease?: IdempotencyLease;
 }
@@ -52,6 +87,7 @@ const TEST_KEY = /^[a-z]{2,8}_test_[A-Za-z0-9]{16,64}$/;
 const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
@@ -161,36 +197,35 @@ export class SandboxEngine {
     return this.mutations;
   }
 
-  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}) {
+  /**
+   * One request: who sends it, within its rate, at its time. `act` runs at most once (a replayed write runs nothing);
+   * what it throws passes through.
+   */
+  run(
+    request: EngineRequest,
+    nowMs: number,
+    idempotent: boolean,
+    act: (context: ActionContext) => EngineSuccess,
+    context: HandleContext = {},
+  ): EngineResult {
     try {
-      const { handle, idempotent, params } = matchRoute(request.method, request.path);
       const principal = this.authenticate(request.headers.authorization);
-      const rateHeaders = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
+      const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
       const now = this.advanceTo(nowMs);
-      const routeContext: RouteContext = {
-        book: this.book,
-        account: this.accountOf(principal),
-        request,
-        params,
-        nowMs: now,
-        dialect: this.wire,
-      };
-      const response = idempotent
-        ? this.handleStateChanging(handle, routeContext, principal, context.lease)
-        : handle(routeContext);
-      // A copy: a remembered idempotent answer keeps its own headers.
-      return rateHeaders ? { ...response, headers: { ...response.headers, ...rateHeaders } } : response;
+      const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
+      const result = idempotent
+        ? this.handleStateChanging(act, acting, request, principal, context.lease)
+        : act(acting);
+      return rate ? { ...result, rate } : result;
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
-      const message = error instanceof Error ? error.message : String(error);
-      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
+      if (error instanceof Refusal) return error.failure;
+      throw error;
     }
   }
 
-  /** Holds the Idempotency-Key in flight during injected latency. */
+  /** Holds a write's Idempotency-Key in flight during injected latency. */
   acquireIdempotencyKey(request: EngineRequest) {
     try {
-      if (!matchRoute(request.method, request.path).idempotent) return null;
       const principal = this.authenticate(request.headers.authorization);
       const key = readIdempotencyKey(request.headers);
       if (key === undefined) return null;
@@ -251,12 +286,12 @@ export class SandboxEngine {
 
   private authenticate(authorization: string | undefined) {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
+    if (!match) throw refuse('unauthorized', 'missing or malformed Authorization: Bearer <API key>');
     const apiKey = match[1];
     const accountId = this.accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
-    if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
-    throw new ApiError(401, 'unauthorized', 'unknown API key');
+    if (LIVE_KEY.test(apiKey)) throw refuse('live_key_refused', 'the sandbox accepts test keys only');
+    throw refuse('unauthorized', 'unknown API key');
   }
 
   private accountOf(principal: Principal) {
@@ -275,73 +310,60 @@ export class SandboxEngine {
     this.buckets.set(apiKey, bucket);
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
-      return { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(Math.floor(bucket.tokens)) };
+      return { limit, remaining: Math.floor(bucket.tokens) };
     }
     // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
     const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
-    throw new ApiError(
-      429,
-      'rate_limited',
-      `more than ${limit} requests per second for this key; retry later`,
-      { retry_after_ms: retryAfterMs },
-      {
-        'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
-        'x-ratelimit-limit': String(limit),
-        'x-ratelimit-remaining': '0',
-      },
-    );
+    throw new Refusal({
+      ok: false,
+      code: 'rate_limited',
+      message: `more than ${limit} requests per second for this key; retry later`,
+      details: { retry_after_ms: retryAfterMs },
+      rate: { limit, remaining: 0 },
+    });
   }
 
   private handleStateChanging(
-    handle: (context: RouteContext) => EngineResponse,
-    context: RouteContext,
+    act: (context: ActionContext) => EngineSuccess,
+    context: ActionContext,
+    request: EngineRequest,
     principal: Principal,
     lease: IdempotencyLease | undefined,
-  ) {
-    const key = readIdempotencyKey(context.request.headers);
-    if (key === undefined) return this.committed(handle(context), context);
+  ): EngineSuccess {
+    const key = readIdempotencyKey(request.headers);
+    if (key === undefined) return this.committed(act(context), context);
     const scope = idempotencyScope(principal, key);
     if (this.inFlight.has(scope) && lease?.scope !== scope)
-      throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+      throw refuse('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
-    const digest = sha256(requestFingerprint(context.request), 'base64url');
+    const digest = sha256(requestFingerprint(request), 'base64url');
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest)
-        throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+        throw refuse('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
         });
-      return {
-        status: existing.status,
-        headers: { ...existing.headers, 'idempotent-replayed': 'true' },
-        body: JSON.parse(existing.bodyJson) as EngineResponse['body'],
-      };
+      return { ...(JSON.parse(existing.bodyJson) as EngineSuccess), ok: true, replayed: true };
     }
-    const response = this.committed(handle(context), context);
     // Only successes are remembered: a refused request did nothing, so retrying it may act.
-    if (response.status < 300) {
-      this.state.idempotency[scope] = {
-        fingerprintDigest: digest,
-        createdAtMs: context.nowMs,
-        status: response.status,
-        headers: response.headers,
-        // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
-        bodyJson: Buffer.from(JSON.stringify(response.body)).toString(),
-      };
-      // Not built yet: building it later reads this record from the state with the others.
-      this.expiryQueue?.push({ scope, createdAtMs: context.nowMs });
-    }
-    return response;
+    const result = this.committed(act(context), context);
+    this.state.idempotency[scope] = {
+      fingerprintDigest: digest,
+      createdAtMs: context.nowMs,
+      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
+    };
+    // Not built yet: building it later reads this record from the state with the others.
+    this.expiryQueue?.push({ scope, createdAtMs: context.nowMs });
+    return result;
   }
 
   /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
-  private committed(response: EngineResponse, context: RouteContext) {
-    if (response.status < 300) {
-      this.mutations++;
-      this.book.noteViewChange(context.account, context.nowMs);
-    }
-    return response;
+  private committed(result: EngineSuccess, context: ActionContext) {
+    this.mutations++;
+    this.book.noteViewChange(context.account, context.nowMs);
+    return result;
   }
 
   private expireIdempotency(nowMs: number) {
@@ -399,10 +421,22 @@ function sha256(text: string, encoding: 'hex' | 'base64url') {
   return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest(encoding);
 }
 
-/** Same method, path and JSON body (key order ignored) means "the same request". */
+function readIdempotencyKey(headers: Record<string, string | undefined>) {
+  const key = headers['idempotency-key'];
+  if (key === undefined) return;
+  if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    const reason = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
+    throw refuse('validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
+  }
+  return key;
+}
+
+/**
+ * Same method, path and JSON body (key order ignored) means "the same request". A body that did not parse reads as
+ * no body: neither is a request that acts, so neither is remembered.
+ */
 function requestFingerprint(request: EngineRequest) {
-  const body = request.body === INVALID_JSON ? '<invalid-json>' : canonicalJson(request.body);
-  return `${request.method} ${request.path} ${body}`;
+  return `${request.method} ${request.path} ${canonicalJson(request.body)}`;
 }
 
 function canonicalJson(value: unknown): string {

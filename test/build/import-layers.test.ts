@@ -27,6 +27,17 @@ describe('the import graph', () => {
     ]);
   });
 
+  it('sees the simulator engine import its HTTP layer (the check can fail)', async () => {
+    const { climbsIn } = await layers();
+    expect(
+      climbsIn({
+        'sandbox/engine.ts': ['sandbox/http/routes.ts', 'sandbox/book.ts'],
+        'sandbox/http/http-engine.ts': ['sandbox/engine.ts'],
+        'sandbox/index.ts': ['sandbox/http/server.ts'],
+      }),
+    ).toEqual(['sandbox/engine.ts -> sandbox/http/routes.ts (sandbox up to sandbox http)']);
+  });
+
   it('sees a flow that imports the terminal kit or a result view, a type import included, and lets a view and a flow import outcome types (the rule can fail)', async () => {
     const { climbsIn, forbiddenIn } = await layers();
     // madge lists a type import as an edge like any other (.madgerc: skipTypeImports false).

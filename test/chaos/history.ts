@@ -569,7 +569,6 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   });
   const allActs: ServerAct[] = [];
   for (const [scope, record] of Object.entries(simulator.sandbox.engine.state.idempotency)) {
-    if (record.status < 200 || record.status >= 300) continue;
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
     if (key === seed.key || !request) continue;

@@ -1,9 +1,9 @@
 // One engine's requests at a given sandbox time, shorter: a GET's data, a POST, an open (with an
 // Idempotency-Key when given one), and an add, reduce or close of one USDTNGN side (a close has no notional).
-import type { SandboxEngine } from '../../src/sandbox/engine.js';
+import type { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { call, openBody, type CallOptions } from '../support/engine.js';
 
-export function on(engine: SandboxEngine) {
+export function on(engine: HttpSandboxEngine) {
   const post = (t: number, path: string, body: unknown, options: CallOptions = {}) =>
     call(engine, t, 'POST', path, { body, ...options });
   return {

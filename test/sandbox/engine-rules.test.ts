@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 
-import { createEngineState, SandboxEngine } from '../../src/sandbox/engine.js';
+import { createEngineState } from '../../src/sandbox/engine.js';
 import {
   compareEvents,
   type EngineState,
@@ -8,6 +8,7 @@ import {
   type ScheduledEvent,
 } from '../../src/sandbox/engine-state.js';
 import { type GrowthResult, growHedges } from './growth.js';
+import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
 import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
 import { createClock } from '../../src/sandbox/clock.js';
@@ -360,8 +361,11 @@ const USDTNGN = MARKET_MODEL.markets[0];
 const referenceRate = (seed: string, timeMs: number) => midPrice(seedHash(seed), USDTNGN, timeMs);
 const round2 = (value: number) => Math.round(value * 100) / 100;
 /** An engine on the engine's state as saved to JSON and read back. */
-const reload = (engine: SandboxEngine) =>
-  new SandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, JSON.parse(JSON.stringify(engine.state)) as EngineState);
+const reload = (engine: HttpSandboxEngine) =>
+  new HttpSandboxEngine(
+    { apiKeys: [KEY_A], fillDelayMs: 1000 },
+    JSON.parse(JSON.stringify(engine.state)) as EngineState,
+  );
 
 describe('engine: hedge state machine', () => {
   it('opens as submitted with hashes, units and maturity, reserving margin and fee; submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
@@ -514,7 +518,7 @@ describe('engine: hedge state machine', () => {
 
   it('refuses a state of another version', () => {
     const state = { ...createEngineState(), version: 2 } as unknown as ReturnType<typeof createEngineState>;
-    expect(() => new SandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
+    expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
   });
 });
 
@@ -756,7 +760,7 @@ describe('market model', () => {
 const HEDGES = 10_000;
 
 describe('growing the simulator to 10,000 hedges through real writes', () => {
-  let engine: SandboxEngine;
+  let engine: HttpSandboxEngine;
   let grown: GrowthResult;
   let idsOldestFirst: string[];
   beforeAll(() => {
@@ -908,7 +912,7 @@ describe('event queue', () => {
 // dialects keep one page. Checked on the engine's own history: every record exactly once, newest
 // first, whatever the page size, and records closed meanwhile never shift a walk in progress.
 /** Walks the history `limit` at a time; `pageTime()` gives each page's sandbox time (it may act first). */
-function walk(engine: SandboxEngine, limit: number, pageTime = () => T0) {
+function walk(engine: HttpSandboxEngine, limit: number, pageTime = () => T0) {
   const ids: string[] = [];
   let cursor: string | undefined;
   for (let cursors = 0; ; cursors++) {

@@ -41,9 +41,9 @@ try {
     outfile,
     logLevel: 'error',
   });
-  const { SandboxEngine, growHedges, wireDialect } = await import(pathToFileURL(outfile).href);
+  const { HttpSandboxEngine, growHedges, wireDialect } = await import(pathToFileURL(outfile).href);
   const pageSize = wireDialect(dialect).pageSizeParameter;
-  const fresh = () => new SandboxEngine({ apiKeys: [KEY], fillDelayMs: 1000, seed: 'growth-check', dialect });
+  const fresh = () => new HttpSandboxEngine({ apiKeys: [KEY], fillDelayMs: 1000, seed: 'growth-check', dialect });
 
   /** One engine grown to `hedges`, then timed: writes/s and one-item pages/s at that size. */
   function measureAt(hedges) {

@@ -4,7 +4,7 @@
 // test/sandbox/growth-check.mjs times it from outside (a call that adds 500 hedges to
 // an engine already holding N is 1,000 writes at about N hedges); tests check the state it leaves.
 
-import type { SandboxEngine } from '../../src/sandbox/engine.js';
+import type { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 
 export interface GrowthResult {
   /** Sandbox time after the last close landed. */
@@ -22,7 +22,7 @@ export interface GrowthResult {
  * `<keyPrefix>-<n>`, n from 1 (keyPrefix 'grow' by default).
  */
 export function growHedges(
-  engine: SandboxEngine,
+  engine: HttpSandboxEngine,
   options: { apiKey: string; hedges: number; startMs: number; keyPrefix?: string },
 ): GrowthResult {
   const prefix = options.keyPrefix ?? 'grow';

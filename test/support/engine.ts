@@ -1,6 +1,7 @@
 // Calls the engine the way the server does, with an explicit sandbox time, so engine tests read
 // like HTTP exchanges without any socket or clock.
-import { SandboxEngine, type EngineOptions } from '../../src/sandbox/engine.js';
+import type { EngineOptions } from '../../src/sandbox/engine.js';
+import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import type { Envelope, EngineResponse } from '../../src/sandbox/http/envelope.js';
 
 export const KEY_A = 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA';
@@ -9,8 +10,8 @@ export const DAY = 24 * 3_600_000;
 /** A fixed sandbox start time: 2026-11-22T08:00:00Z. */
 export const T0 = Date.UTC(2026, 10, 22, 8);
 
-export function makeEngine(options: Partial<EngineOptions> = {}): SandboxEngine {
-  return new SandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
+export function makeEngine(options: Partial<EngineOptions> = {}): HttpSandboxEngine {
+  return new HttpSandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
 }
 
 export interface CallOptions {
@@ -28,7 +29,7 @@ export interface CallResult extends EngineResponse {
 }
 
 export function call(
-  engine: SandboxEngine,
+  engine: HttpSandboxEngine,
   nowMs: number,
   method: string,
   path: string,
@@ -52,7 +53,7 @@ export function openBody(side: 'buy' | 'sell', notional: number, tenor = 7, extr
 
 /** Opens a hedge and moves time past its fill; returns the filled hedge and the time after. */
 export function openFilled(
-  engine: SandboxEngine,
+  engine: HttpSandboxEngine,
   nowMs: number,
   side: 'buy' | 'sell',
   notional: number,

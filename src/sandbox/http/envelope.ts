@@ -1,6 +1,8 @@
 // The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire contract's
 // additions).
 
+import type { EngineSuccess } from '../engine.js';
+
 export interface EnvelopeError {
   code: string;
   message: string;
@@ -32,8 +34,8 @@ export class ApiError extends Error {
   }
 }
 
-export function successResponse(data: unknown, meta: Record<string, unknown> = {}) {
-  return { status: 200, headers: {}, body: { data, error: null, meta } };
+export function succeeded(data: unknown, meta: Record<string, unknown> = {}): EngineSuccess {
+  return { ok: true, data, meta };
 }
 
 export function errorResponse(error: ApiError) {

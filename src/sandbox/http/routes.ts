@@ -10,7 +10,8 @@ import {
   compareHistoryRecords,
   partitionPoint,
 } from '../engine-state.js';
-import { ApiError, type EngineResponse, notFoundError, successResponse, validationError } from './envelope.js';
+import type { ActionContext, EngineRequest, EngineSuccess } from '../engine.js';
+import { ApiError, notFoundError, succeeded, validationError } from './envelope.js';
 import {
   type MarketDefinition,
   type Side,
@@ -35,27 +36,12 @@ import {
 } from './validation.js';
 import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from '../views.js';
 
-export interface EngineRequest {
-  method: string;
-  /** Path relative to the base path, e.g. `/hedges/hdg_…`. */
-  path: string;
-  query: Record<string, string>;
-  /** Header names in lower case. */
-  headers: Record<string, string | undefined>;
-  /** Parsed JSON, `INVALID_JSON` when it did not parse, `undefined` when there was none. */
-  body: unknown;
-}
-
-export interface RouteContext {
-  book: Book;
-  account: AccountState;
+export interface RouteContext extends ActionContext {
   request: EngineRequest;
   params: string[];
-  nowMs: number;
-  dialect: WireDialect;
 }
 
-type Handler = (context: RouteContext) => EngineResponse;
+type Handler = (context: RouteContext) => EngineSuccess;
 
 const onchainMeta = () => ({ source: 'onchain' });
 
@@ -120,7 +106,7 @@ function pendingHedgeError(hedge: HedgeState) {
 }
 
 function getMarkets({ book, nowMs }: RouteContext) {
-  return successResponse(
+  return succeeded(
     book.markets.map((definition) => marketView(book, definition, nowMs)),
     { ...onchainMeta(), allowed_markets: book.markets.map((definition) => definition.market) },
   );
@@ -141,7 +127,7 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
     price: book.midPrice(requireListedMarket(book, market), nowMs),
     timestamp,
   }));
-  return successResponse(renderPrices(prices, dialect.pricesShape), onchainMeta());
+  return succeeded(renderPrices(prices, dialect.pricesShape), onchainMeta());
 }
 
 /** A strict dialect refuses what it does not know; the others ignore it. */
@@ -191,7 +177,7 @@ function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
       (clientReference === undefined || hedge.clientReference === clientReference),
   );
   const { page: hedges, meta } = page(matching, request, dialect);
-  return successResponse(
+  return succeeded(
     hedges.map((hedge) => hedgeView(hedge, dialect)),
     meta,
   );
@@ -202,7 +188,7 @@ function getHedge({ book, account, params, nowMs, dialect }: RouteContext) {
   const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
   if (!hedge || !book.recordShown(hedge, nowMs))
     throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
-  return successResponse(hedgeView(hedge, dialect));
+  return succeeded(hedgeView(hedge, dialect));
 }
 
 /** The history is kept oldest first, so the newest page is its tail, read backwards. */
@@ -217,7 +203,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
       for (let index = shown - 1; index >= 0; index--) yield history[index];
     }
     const { page: records, meta } = page(newestFirst(), request, dialect);
-    return successResponse(
+    return succeeded(
       records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
       meta,
     );
@@ -233,8 +219,8 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   while (next > 0 && served.length < pageSize)
     served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
   const more = next > 0 && served.length > 0;
-  if (pages === 'time') return successResponse(served, { next_before: more ? history[next].closed_at : null });
-  return successResponse(served, more ? { next_cursor: historyCursor(history[next]) } : {});
+  if (pages === 'time') return succeeded(served, { next_before: more ? history[next].closed_at : null });
+  return succeeded(served, more ? { next_cursor: historyCursor(history[next]) } : {});
 }
 
 /** The most records a page by time holds, whatever page size is asked. */
@@ -268,19 +254,19 @@ function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecor
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext) {
-  return successResponse(
+  return succeeded(
     positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
   );
 }
 
 function getAccount({ book, account, nowMs, dialect }: RouteContext) {
-  return successResponse(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
+  return succeeded(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
 }
 
 function postQuote({ book, request, nowMs }: RouteContext) {
   const terms = readHedgeTerms(requireJsonObject(request.body));
   const definition = requireOpenMarket(book, terms.market);
-  return successResponse(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
+  return succeeded(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
 }
 
 function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
@@ -296,7 +282,7 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
     });
   requireRoomFor(book, account, definition, side, notionalUsd);
   const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
-  return successResponse({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
+  return succeeded({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
 
 interface ChangePart {
@@ -352,7 +338,7 @@ function changeHedge(action: ChangeAction): Handler {
       });
     const parts = changeParts(action, hedges, changeUsd);
     const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
-    return successResponse({
+    return succeeded({
       hedge_id: parts[0].hedge.id,
       action,
       market,

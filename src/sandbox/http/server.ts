@@ -6,10 +6,11 @@ import type { Socket } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
-import { type EngineOptions, type IdempotencyLease, SandboxEngine, createEngineState } from '../engine.js';
+import { type EngineOptions, type EngineRequest, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
 import { withHostileText } from './hostile-text.js';
+import { HttpSandboxEngine } from './http-engine.js';
 import {
   BAD_GATEWAY_PAGE,
   JSON_TYPE,
@@ -23,7 +24,6 @@ import {
   stallBody,
   swapTypes,
 } from './http-io.js';
-import type { EngineRequest } from './routes.js';
 import {
   SharedStateFile,
   StateFileBusyError,
@@ -192,12 +192,12 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
       options.dialect,
       options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
     );
-  let engine: SandboxEngine = new SandboxEngine(engineOptions, saved?.engine ?? fresh());
+  let engine = new HttpSandboxEngine(engineOptions, saved?.engine ?? fresh());
   savedRevision = engine.revision;
   const snapshot = (): StateFileContents => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
   const adopt = (contents: StateFileContents | undefined) => {
-    engine = new SandboxEngine(engineOptions, contents?.engine ?? fresh());
+    engine = new HttpSandboxEngine(engineOptions, contents?.engine ?? fresh());
     savedRevision = engine.revision;
     // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
     const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
@@ -339,11 +339,8 @@ class SandboxTraffic {
 
   /** With a shared state file, the engine's answer is computed and saved under the lock first; false when the file stayed busy (answered 503). */
   private async answerUnderLock(exchange: Exchange, shared: SharedStateFile) {
-    const { clock, realNow } = this.host;
     try {
-      exchange.answered = await shared.transact(() =>
-        this.host.engine.handle(exchange.request, clock.now(), { realTimeMs: realNow(), lease: exchange.lease }),
-      );
+      exchange.answered = await shared.transact(() => exchange.engineAnswer());
       return true;
     } catch (error) {
       if (!(error instanceof StateFileBusyError)) throw error;
@@ -434,11 +431,14 @@ class Exchange {
   private runEngine() {
     const { host } = this;
     if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
-    const response =
-      this.answered ??
-      host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
+    const response = this.answered ?? this.engineAnswer();
     host.saveIfChanged();
     return this.dress(response);
+  }
+
+  engineAnswer() {
+    const { host } = this;
+    return host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
   }
 
   private sendMalformed(kind: MalformedKind) {

@@ -8,7 +8,6 @@ export const INVALID_JSON = Symbol('invalid-json');
 type JsonObject = Record<string, unknown>;
 
 const MAX_CLIENT_REFERENCE_LENGTH = 128;
-const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 const MAX_MARKET_LENGTH = 32;
 const HEDGE_STATUSES: readonly HedgeStatus[] = ['submitting', 'submitted', 'filled', 'failed', 'closed'];
 const DEFAULT_PAGE_SIZE = 50;
@@ -83,14 +82,6 @@ export function readClientReference(body: JsonObject) {
       `must be a non-empty string of at most ${MAX_CLIENT_REFERENCE_LENGTH} characters`,
     );
   return reference as string;
-}
-
-export function readIdempotencyKey(headers: Record<string, string | undefined>) {
-  const key = headers['idempotency-key'];
-  if (key === undefined) return;
-  if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH)
-    throw validationError('Idempotency-Key', `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
-  return key;
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
