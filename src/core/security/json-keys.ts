@@ -1,5 +1,9 @@
 // JSON read from outside: an input file's (a target, exposures or policy file) must say one thing; a journal row's is read within bounds.
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { sizeInWords } from './bounded-read.js';
+
+z.config(en());
 
 interface RepeatedKey {
   key: string;
@@ -45,15 +49,25 @@ function nestedPast(text: string, maxDepth: number) {
   return false;
 }
 
-/** `text` parsed when it is within `bounds`, else why it is not read: checked before JSON.parse, so nothing that walks the value can overflow the stack. */
-export function parseBoundedJson(text: string, bounds: JsonBounds): { value: unknown } | { problem: string } {
+/** `text` as `schema` reads it when it is within `bounds` (checked before JSON.parse, so nothing that walks the value can overflow the stack), else why not: the bound, or zod's first issue (`not a JSON object`, or its field and what came: `request.method: Invalid input: expected string, received number`). */
+export function readBoundedJson<S extends z.ZodMiniType>(
+  text: string,
+  bounds: JsonBounds,
+  schema: S,
+): { value: z.infer<S> } | { problem: string } {
   if (Buffer.byteLength(text) > bounds.maxBytes) return { problem: `over ${sizeInWords(bounds.maxBytes)}` };
   if (nestedPast(text, bounds.maxDepth)) return { problem: `nested deeper than ${bounds.maxDepth} levels` };
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { problem: 'not valid JSON' };
   }
+  const checked = schema.safeParse(value);
+  if (checked.success) return { value: checked.data as z.infer<S> };
+  const [issue] = checked.error.issues;
+  if (!issue.path.length && issue.code === 'invalid_type') return { problem: 'not a JSON object' };
+  return { problem: `${issue.path.join('.')}: ${issue.message}` };
 }
 
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */

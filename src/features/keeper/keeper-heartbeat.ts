@@ -1,6 +1,7 @@
 // The keeper's heartbeat and `hedge keep status`: one JSON body per account in the per-user keeper
 // folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
+import * as z from 'zod/mini';
 import { join } from 'node:path';
 import { pidAlive } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
@@ -32,19 +33,19 @@ export function readHeartbeat(path: string) {
   return heartbeatOf(readHeartbeatFile(path)?.body);
 }
 
-/** A stored body as a heartbeat, or undefined when it is not one. Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
+/** A stored heartbeat: lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
+const HEARTBEAT = z.looseObject({
+  pid: z.number(),
+  host: z.string(),
+  updated_at: z.string(),
+  rows: z.catch(z.array(z.unknown()), []),
+  rolls: z.catch(z.looseObject({}), { count: 0, carry_usd: null, fees_usd: null }),
+});
+
+/** A stored body as a heartbeat, or undefined when it is not one. */
 export function heartbeatOf(body: unknown) {
-  // Anything but an object (an array included) has no number `pid`.
-  const value = body as Partial<Heartbeat> | null | undefined;
-  if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return;
-  return {
-    ...value,
-    rows: Array.isArray(value.rows) ? value.rows : [],
-    rolls:
-      typeof value.rolls === 'object' && value.rolls !== null
-        ? value.rolls
-        : { count: 0, carry_usd: null, fees_usd: null },
-  } as Heartbeat;
+  const read = HEARTBEAT.safeParse(body);
+  return read.success ? (read.data as unknown as Heartbeat) : undefined;
 }
 
 /** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. */

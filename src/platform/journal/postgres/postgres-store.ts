@@ -11,6 +11,7 @@ import type {
 import { canonicalJson } from '../canonical-json.js';
 import { ClientJournal, plainJson } from '../client-journal.js';
 import {
+  ANY_ROW,
   readRow,
   readStoredEntry,
   refuseUnreadable,
@@ -233,7 +234,7 @@ class PostgresRecords implements RecordsClient {
         "reading the keeper's heartbeat",
       );
       const row = result.rows[0];
-      const body = row && readRow(row.body, HEARTBEAT_BOUNDS);
+      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
       if (!body || typeof body === 'string') return;
       return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
     },
