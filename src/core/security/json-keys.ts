@@ -49,7 +49,7 @@ function nestedPast(text: string, maxDepth: number) {
   return false;
 }
 
-/** `text` as `schema` reads it when it is within `bounds` (checked before JSON.parse, so nothing that walks the value can overflow the stack), else why not: the bound, or zod's first issue (`not a JSON object`, or its field and what came: `request.method: Invalid input: expected string, received number`). */
+/** `text` as `schema` reads it, else why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
 export function readBoundedJson<S extends z.ZodMiniType>(
   text: string,
   bounds: JsonBounds,
@@ -64,10 +64,14 @@ export function readBoundedJson<S extends z.ZodMiniType>(
     return { problem: 'not valid JSON' };
   }
   const checked = schema.safeParse(value);
-  if (checked.success) return { value: checked.data as z.infer<S> };
-  const [issue] = checked.error.issues;
-  if (!issue.path.length && issue.code === 'invalid_type') return { problem: 'not a JSON object' };
-  return { problem: `${issue.path.join('.')}: ${issue.message}` };
+  return checked.success ? { value: checked.data as z.infer<S> } : { problem: issueWords(checked.error) };
+}
+
+/** zod's first issue in a line: the field and what came there (`request.method: Invalid input: expected string, received number`). */
+export function issueWords(error: z.core.$ZodError) {
+  const [issue] = error.issues;
+  if (!issue.path.length && issue.code === 'invalid_type') return 'not a JSON object';
+  return `${issue.path.join('.')}: ${issue.message}`;
 }
 
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */

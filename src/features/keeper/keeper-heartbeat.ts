@@ -12,6 +12,7 @@ import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
 import { ensureDir, openJournal, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
 
@@ -29,11 +30,11 @@ function keeperScope(identity: { environment: string; host: string; keyId: strin
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
 }
 
-export function readHeartbeat(path: string) {
-  return heartbeatOf(readHeartbeatFile(path)?.body);
+export function readHeartbeat(path: string, skipped?: (problem: string) => void) {
+  return heartbeatOf(readHeartbeatFile(path)?.body, skipped);
 }
 
-/** A stored heartbeat: lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
+/** Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
 const HEARTBEAT = z.looseObject({
   pid: z.number(),
   host: z.string(),
@@ -42,10 +43,11 @@ const HEARTBEAT = z.looseObject({
   rolls: z.catch(z.looseObject({}), { count: 0, carry_usd: null, fees_usd: null }),
 });
 
-/** A stored body as a heartbeat, or undefined when it is not one. */
-export function heartbeatOf(body: unknown) {
-  const read = HEARTBEAT.safeParse(body);
-  return read.success ? (read.data as unknown as Heartbeat) : undefined;
+/** A stored body as a heartbeat, or undefined when there is none or it is not one (`skipped` is told why). */
+export function heartbeatOf(body: unknown, skipped?: (problem: string) => void) {
+  const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
+  if (read?.error) skipped?.(issueWords(read.error));
+  return read?.data as Heartbeat | undefined;
 }
 
 /** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. */
@@ -94,8 +96,14 @@ export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> 
   const [holder, stored] = team
     ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
     : [undefined, undefined];
-  const fromStore = heartbeatOf(stored?.body);
-  const heartbeat = fromStore ?? readHeartbeat(file);
+  const skipped = (where: string) => (problem: string) =>
+    ports.notify({
+      kind: 'heartbeat-skipped',
+      level: 'warn',
+      text: `The keeper heartbeat in ${where} is skipped: ${problem}.`,
+    });
+  const fromStore = heartbeatOf(stored?.body, team && skipped(team.location));
+  const heartbeat = fromStore ?? readHeartbeat(file, skipped(file));
   const ageMs =
     heartbeat &&
     (fromStore && stored?.ageMs !== undefined ? stored.ageMs : Math.max(0, nowMs - Date.parse(heartbeat.updated_at)));

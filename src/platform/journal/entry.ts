@@ -180,10 +180,13 @@ const ENTRY = z.looseObject({
   request: z.looseObject({}),
 });
 
-/** An event of the journal file: the entry it belongs to, and when. */
-export const EVENT = z.looseObject({ id: z.string().check(z.minLength(1)), at: z.string() });
+/** A line of the journal file: the entry it belongs to, when, and the entry's fields it carries. */
+export const EVENT = z.looseObject({
+  ...z.partial(ENTRY).shape,
+  id: z.string().check(z.minLength(1)),
+  at: z.string(),
+});
 
-/** A row of any fields; another hedge's version may add some. */
 export const ANY_ROW = z.record(z.string(), z.unknown());
 
 /** A row's JSON as `schema` reads it, or why it is skipped. */
@@ -228,12 +231,8 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   const entries: JournalEntry[] = [];
   for (const { firstLine, events, fields } of folded.values()) {
     fields.revision = events;
-    if (isEntry(fields)) entries.push(fields);
+    if (ENTRY.safeParse(fields).success) entries.push(fields as unknown as JournalEntry);
     else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
   }
   return entries;
-}
-
-function isEntry(fields: JsonObject): fields is JournalEntry & JsonObject {
-  return ENTRY.safeParse(fields).success;
 }
