@@ -115,14 +115,12 @@ function isColumn<C extends string>(layout: RowFileLayout<C>, name: string): nam
   return (columns(layout) as string[]).includes(name);
 }
 
-/** A JSON row: each of the layout's keys a string, a number or null (read as absent), no other key. */
+/** Each of the layout's keys a string, a number or null (absent), and no other key. */
 function rowSchema(layout: RowFileLayout<string>) {
-  const cell = z.optional(
-    z.nullable(
-      z.union([z.string(), z.number()], {
-        error: (issue) => `expected a string or a number, found ${describeJsonValue(issue.input)}`,
-      }),
-    ),
+  const cell = z.nullish(
+    z.union([z.string(), z.number()], {
+      error: (issue) => `expected a string or a number, found ${describeJsonValue(issue.input)}`,
+    }),
   );
   return z.strictObject(Object.fromEntries(columns(layout).map((key) => [key, cell])));
 }

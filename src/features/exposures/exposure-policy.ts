@@ -69,7 +69,7 @@ function parseFunctional(raw: string, where: string) {
 
 const policyValue = (expected: string) => z.optional(z.union([z.string(), z.number()], { error: expected }));
 
-/** The policy file: each key optional, a string or a number read by the parser of its flag (netting a boolean). */
+/** Each key a string or a number, read by the parser of its flag; netting a boolean. */
 const policySchema = z.strictObject({
   ratios: policyValue(`a string of ${RATIOS_ALLOWED}`),
   band_pct: policyValue('a number from 0 to 50'),
@@ -78,7 +78,6 @@ const policySchema = z.strictObject({
   netting: z.optional(z.boolean({ error: 'true or false' })),
 });
 
-/** The policy's name for each key of the file, and the flag's parser that reads it. */
 const POLICY_KEYS: Record<string, [keyof ExposurePolicy, ((raw: string, where: string) => unknown)?]> = {
   ratios: ['buckets', parseRatios],
   band_pct: ['bandPct', parseBand],
@@ -118,9 +117,9 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
     );
   if (issue) throw new UsageError(`--policy ${source}: ${String(issue.path[0])}: expected ${issue.message}.`);
   const policy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(read.data ?? {})) {
+  for (const [key, value] of Object.entries(read.data!)) {
     const [name, parse] = POLICY_KEYS[key];
-    if (value !== undefined) policy[name] = parse ? parse(String(value), `--policy ${source}: ${key}`) : value;
+    policy[name] = parse ? parse(String(value), `--policy ${source}: ${key}`) : value;
   }
   return policy;
 }
