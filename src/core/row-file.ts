@@ -255,10 +255,9 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
     }
     const row: RawRow<C> = { line, unit: 'item', label, cells: {}, reported: new Set() };
     for (const issue of issues) {
-      if (issue.code === 'unrecognized_keys') {
-        const message = `${label}a key that is not known; the keys are ${columnsExpected(layout)}.`;
-        problems.push(...issue.keys.map(() => ({ line, message })));
-      } else {
+      if (issue.code === 'unrecognized_keys')
+        problems.push({ line, message: `${label}a key that is not known; the keys are ${columnsExpected(layout)}.` });
+      else {
         const key = String(issue.path[0]) as C;
         problems.push({ line, message: `${label}${key}: ${issue.message}.` });
         row.reported.add(key);

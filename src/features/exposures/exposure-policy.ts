@@ -92,15 +92,13 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
   try {
     document = JSON.parse(text);
   } catch {
-    throw new UsageError(
-      `--policy: ${source} is not valid JSON; expected an object such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}.`,
-    );
+    // Said as a document that is not an object.
   }
   const read = policySchema.safeParse(document);
   const [issue] = read.error?.issues ?? [];
   if (issue?.code === 'invalid_type' && !issue.path.length)
     throw new UsageError(
-      `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
+      `--policy: ${source} is not one JSON object; expected one such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}, each key optional.`,
     );
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
   const [repeated] = repeatedKeys(text, 1);

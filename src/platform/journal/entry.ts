@@ -173,7 +173,7 @@ export type Skipped = (SkippedLine & { file?: string }) | SkippedRow;
 export const ROW_BOUNDS: JsonBounds = { maxBytes: 1024 * 1024, maxDepth: 64 };
 
 /** What every entry has: the rest of its fields are kept as they came. */
-const ENTRY = z.looseObject({
+export const ENTRY = z.looseObject({
   id: z.string(),
   command: z.string(),
   outcome: z.enum(OUTCOMES),
@@ -200,12 +200,6 @@ export function refuseUnreadable(row: string) {
   const read = readRow(row, ANY_ROW);
   if (typeof read === 'string')
     throw new JournalError(`A journal event ${read} is not written (a request like that is refused).`);
-}
-
-/** A team store's row as an entry, or why it is skipped. */
-export function readStoredEntry(text: string) {
-  const row = readRow(text, ENTRY);
-  return typeof row === 'string' ? row : (row as unknown as JournalEntry);
 }
 
 export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}) {

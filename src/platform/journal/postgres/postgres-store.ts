@@ -12,8 +12,8 @@ import { canonicalJson } from '../canonical-json.js';
 import { ClientJournal, plainJson } from '../client-journal.js';
 import {
   ANY_ROW,
+  ENTRY,
   readRow,
-  readStoredEntry,
   refuseUnreadable,
   UNRESOLVED_OUTCOMES,
   type JournalEntry,
@@ -143,8 +143,8 @@ class PostgresRecords implements RecordsClient {
   /** The rows that read as entries; any other is skipped and told, naming it. */
   private entries(rows: StoredRow[]) {
     return rows.flatMap((row) => {
-      const entry = readStoredEntry(row.entry);
-      if (typeof entry !== 'string') return [entry];
+      const entry = readRow(row.entry, ENTRY);
+      if (typeof entry !== 'string') return [entry as unknown as JournalEntry];
       this.onSkip({ store: this.location, row: row.id, reason: entry });
       return [];
     });
