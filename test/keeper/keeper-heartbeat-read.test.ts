@@ -24,7 +24,7 @@ describe('a keeper heartbeat that is not one', () => {
     const run = exits(await status(['--json']), 15);
     expect(JSON.parse(run.stdout).state).toBe('none');
     expect(run.stderr).toContain(
-      `The keeper heartbeat in ${file} is skipped: pid: Invalid input: expected number, received string.`,
+      `Keeper heartbeat skipped: ${file} (pid: Invalid input: expected number, received string).`,
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });

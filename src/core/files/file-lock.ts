@@ -113,7 +113,6 @@ export function isAlive(holder: RecordedHolder) {
   return start === undefined || start === holder.start;
 }
 
-/** What a recorded holder must say for hedge to judge it (another version may add fields). */
 export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
 
 export function isRecordedHolder(value: unknown): value is RecordedHolder {

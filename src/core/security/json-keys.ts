@@ -64,7 +64,7 @@ export function readBoundedJson<S extends z.ZodMiniType>(
     return { problem: 'not valid JSON' };
   }
   const checked = schema.safeParse(value);
-  // The value as written, its keys in their order: a row's schema checks it, never changes it.
+  // As written, keys in their order: the schema checks, never rewrites.
   return checked.success ? { value: value as z.infer<S> } : { problem: issueWords(checked.error) };
 }
 

@@ -43,7 +43,7 @@ const HEARTBEAT = z.looseObject({
   rolls: z.catch(z.looseObject({}), { count: 0, carry_usd: null, fees_usd: null }),
 });
 
-/** A stored body as a heartbeat, or undefined when there is none or it is not one (`skipped` is told why). */
+/** A stored body as a heartbeat, or undefined (`skipped` is told why it is not one). */
 export function heartbeatOf(body: unknown, skipped?: (problem: string) => void) {
   const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
   if (read?.error) skipped?.(issueWords(read.error));
@@ -100,7 +100,7 @@ export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> 
     ports.notify({
       kind: 'heartbeat-skipped',
       level: 'warn',
-      text: `The keeper heartbeat in ${where} is skipped: ${problem}.`,
+      text: `Keeper heartbeat skipped: ${where} (${problem}).`,
     });
   const fromStore = heartbeatOf(stored?.body, team && skipped(team.location));
   const heartbeat = fromStore ?? readHeartbeat(file, skipped(file));

@@ -172,7 +172,7 @@ export type Skipped = (SkippedLine & { file?: string }) | SkippedRow;
 /** A row hedge reads (a file's line, a store's entry): larger or deeper than any it writes (a row is a few KiB, a request a few fields), and shallow enough for every walk of it. */
 export const ROW_BOUNDS: JsonBounds = { maxBytes: 1024 * 1024, maxDepth: 64 };
 
-/** What every entry has: the rest of its fields are kept as they came. */
+/** What every entry has; other fields are kept as they came. */
 export const ENTRY = z.looseObject({
   id: z.string(),
   command: z.string(),
@@ -180,7 +180,7 @@ export const ENTRY = z.looseObject({
   request: z.looseObject({}),
 });
 
-/** A line of the journal file: the entry it belongs to, when, and the entry's fields it carries. */
+/** A journal file's line: its entry, when, and what it changes. */
 export const EVENT = z.looseObject({
   ...z.partial(ENTRY).shape,
   id: z.string().check(z.minLength(1)),
