@@ -1,6 +1,7 @@
 // Every row file (target, exposures) is read one way: CSV or JSON, checked whole before anything is read from the
 // server, every problem collected so that one edit fixes them all.
 import { parse as parseCsv } from 'csv-parse/sync';
+import * as z from 'zod/mini';
 import { repeatedKeyProblems } from './security/json-keys.js';
 import { withoutEcho } from './input.js';
 import { messageOf } from './security/safe-text.js';
@@ -106,8 +107,22 @@ function columnsExpected(layout: RowFileLayout<string>) {
   return `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
 }
 
+function columns<C extends string>(layout: RowFileLayout<C>) {
+  return [...layout.required, ...layout.optional];
+}
+
 function isColumn<C extends string>(layout: RowFileLayout<C>, name: string): name is C {
-  return (layout.required as readonly string[]).includes(name) || (layout.optional as readonly string[]).includes(name);
+  return (columns(layout) as string[]).includes(name);
+}
+
+/** Each of the layout's keys a string, a number or null (absent), and no other key. */
+function rowSchema(layout: RowFileLayout<string>) {
+  const cell = z.nullish(
+    z.union([z.string(), z.number()], {
+      error: (issue) => `expected a string or a number, found ${describeJsonValue(issue.input)}`,
+    }),
+  );
+  return z.strictObject(Object.fromEntries(columns(layout).map((key) => [key, cell])));
 }
 
 function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>) {
@@ -219,49 +234,42 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
       problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}` }],
     };
   }
-  const items = Array.isArray(document) ? document : listOf(document, layout.listKey);
+  const list = z.array(z.unknown());
+  const { data } = z.union([list, z.looseObject({ [layout.listKey]: list })]).safeParse(document);
+  const items = Array.isArray(data) ? data : (data?.[layout.listKey] as unknown[] | undefined);
   if (!items) {
     const message = `${sourceName}: expected an array of ${layout.listKey} or an object { "${layout.listKey}": [...] }.`;
     return { rows: [], problems: [{ line: 0, message }] };
   }
-  const rows: RawRow<C>[] = [];
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, [
-    ...layout.required,
-    ...layout.optional,
-  ]);
+  const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, columns(layout));
+  const schema = rowSchema(layout);
+  const rows: RawRow<C>[] = [];
   items.forEach((item: unknown, index) => {
     const line = index + 1;
     const label = `item ${line}: `;
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    const issues = schema.safeParse(item).error?.issues ?? [];
+    if (issues.some((issue) => !issue.path.length && issue.code !== 'unrecognized_keys')) {
       problems.push({ line, message: `${label}expected an object with ${columnsExpected(layout)}.` });
       return;
     }
     const row: RawRow<C> = { line, unit: 'item', label, cells: {}, reported: new Set() };
-    for (const [key, value] of Object.entries(item)) {
-      if (!isColumn(layout, key)) {
+    for (const issue of issues) {
+      if (issue.code === 'unrecognized_keys')
         problems.push({ line, message: `${label}a key that is not known; the keys are ${columnsExpected(layout)}.` });
-      } else if (typeof value === 'string') {
-        row.cells[key] = value;
-      } else if (typeof value === 'number') {
-        row.cells[key] = String(value);
-      } else if (value !== null) {
-        problems.push({
-          line,
-          message: `${label}${key}: expected a string or a number, found ${describeJsonValue(value)}.`,
-        });
+      else {
+        const key = String(issue.path[0]) as C;
+        problems.push({ line, message: `${label}${key}: ${issue.message}.` });
         row.reported.add(key);
       }
+    }
+    for (const key of columns(layout)) {
+      const value = (item as Record<string, unknown>)[key];
+      if (!row.reported.has(key) && value != null) row.cells[key] = String(value);
     }
     rows.push(row);
   });
   return { rows, problems };
-}
-
-function listOf(document: unknown, key: string) {
-  if (typeof document !== 'object' || document === null) return;
-  const list = (document as Record<string, unknown>)[key];
-  return Array.isArray(list) ? list : undefined;
 }
 
 /** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */

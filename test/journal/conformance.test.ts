@@ -330,6 +330,22 @@ function conformance(fresh: () => Promise<Place>): void {
     ]);
   });
 
+  it('a row whose outcome is not an outcome is skipped, its reason naming the field; the journal goes on', async () => {
+    const place = await fresh();
+    const skips: Skipped[] = [];
+    const journal = place.open({ onSkip: (skip) => skips.push(skip) });
+    const first = await journal.begin(fields());
+    const at = new Date().toISOString();
+    const row = { ...fields(), id: 'a_outcome00001', created_at: at, updated_at: at, outcome: 7 };
+    const named = await place.plant(row, (value) => JSON.stringify(value));
+
+    expect((await journal.list()).map((entry) => entry.id)).toEqual([first.id]);
+    expect(skips).toContainEqual({
+      ...named,
+      reason: expect.stringMatching(/^outcome: Invalid option: expected one of /),
+    });
+  });
+
   it('keeper heartbeats: written whole per scope, each write one revision, read by another instance; a key is refused', async () => {
     const place = await fresh();
     const writer = place.open();

@@ -1,4 +1,5 @@
 // The one file lock (proper-lockfile), and holders judged by liveness, never by age.
+import * as z from 'zod/mini';
 import { readFileSync } from 'node:fs';
 
 // Short waits growing to a cap, counted in attempts: a busy machine only makes the bound longer.
@@ -112,15 +113,10 @@ export function isAlive(holder: RecordedHolder) {
   return start === undefined || start === holder.start;
 }
 
+export const HOLDER = z.looseObject({ pid: z.number(), host: z.string(), since: z.string(), session: z.string() });
+
 export function isRecordedHolder(value: unknown): value is RecordedHolder {
-  if (typeof value !== 'object' || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    typeof record.pid === 'number' &&
-    typeof record.host === 'string' &&
-    typeof record.session === 'string' &&
-    typeof record.since === 'string'
-  );
+  return HOLDER.safeParse(value).success;
 }
 
 export function publicHolder({ pid, host, since, session }: RecordedHolder) {

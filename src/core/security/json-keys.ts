@@ -1,5 +1,9 @@
 // JSON read from outside: an input file's (a target, exposures or policy file) must say one thing; a journal row's is read within bounds.
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { sizeInWords } from './bounded-read.js';
+
+z.config(en());
 
 interface RepeatedKey {
   key: string;
@@ -45,15 +49,30 @@ function nestedPast(text: string, maxDepth: number) {
   return false;
 }
 
-/** `text` parsed when it is within `bounds`, else why it is not read: checked before JSON.parse, so nothing that walks the value can overflow the stack. */
-export function parseBoundedJson(text: string, bounds: JsonBounds): { value: unknown } | { problem: string } {
+/** `text` as `schema` reads it, else why not; `bounds` are checked before JSON.parse, so nothing that walks the value can overflow the stack. */
+export function readBoundedJson<S extends z.ZodMiniType>(
+  text: string,
+  bounds: JsonBounds,
+  schema: S,
+): { value: z.infer<S> } | { problem: string } {
   if (Buffer.byteLength(text) > bounds.maxBytes) return { problem: `over ${sizeInWords(bounds.maxBytes)}` };
   if (nestedPast(text, bounds.maxDepth)) return { problem: `nested deeper than ${bounds.maxDepth} levels` };
+  let value: unknown;
   try {
-    return { value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { problem: 'not valid JSON' };
   }
+  const checked = schema.safeParse(value);
+  // As written, keys in their order: the schema checks, never rewrites.
+  return checked.success ? { value: value as z.infer<S> } : { problem: issueWords(checked.error) };
+}
+
+/** zod's first issue in a line: the field and what came there (`request.method: Invalid input: expected string, received number`). */
+export function issueWords(error: z.core.$ZodError) {
+  const [issue] = error.issues;
+  if (!issue.path.length && issue.code === 'invalid_type') return 'not a JSON object';
+  return `${issue.path.join('.')}: ${issue.message}`;
 }
 
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */

@@ -1,5 +1,6 @@
 // The hedging policy of `hedge exposures`: a policy file (JSON) and flags over it, flags winning.
 // Each problem is one UsageError line naming the option (or the file's key) and what is allowed.
+import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { repeatedKeys } from '../../core/security/json-keys.js';
 import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures-rules.js';
@@ -66,21 +67,39 @@ function parseFunctional(raw: string, where: string) {
   return value === 'USDT' || value === 'USDC' ? 'USD' : value;
 }
 
+const policyValue = (expected: string) => z.optional(z.union([z.string(), z.number()], { error: expected }));
+
+/** Each key a string or a number, read by the parser of its flag; netting a boolean. */
+const policySchema = z.strictObject({
+  ratios: policyValue(`a string of ${RATIOS_ALLOWED}`),
+  band_pct: policyValue('a number from 0 to 50'),
+  sizing: policyValue('current or fixed'),
+  functional: policyValue('a currency code such as USD or NGN'),
+  netting: z.optional(z.boolean({ error: 'true or false' })),
+});
+
+const POLICY_KEYS: Record<string, [keyof ExposurePolicy, ((raw: string, where: string) => unknown)?]> = {
+  ratios: ['buckets', parseRatios],
+  band_pct: ['bandPct', parseBand],
+  sizing: ['sizing', parseSizing],
+  functional: ['functional', parseFunctional],
+  netting: ['netting'],
+};
+
 /** The policy file's text (JSON) over the defaults; `source` names the file in problems. */
 export function parsePolicyFile(text: string, source: string): Partial<ExposurePolicy> {
   let document: unknown;
   try {
     document = JSON.parse(text);
   } catch {
-    throw new UsageError(
-      `--policy: ${source} is not valid JSON; expected an object such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}.`,
-    );
+    // Said as a document that is not an object.
   }
-  if (typeof document !== 'object' || document === null || Array.isArray(document)) {
+  const read = policySchema.safeParse(document);
+  const [issue] = read.error?.issues ?? [];
+  if (issue?.code === 'invalid_type' && !issue.path.length)
     throw new UsageError(
-      `--policy: ${source} must hold one JSON object with ratios, band_pct, sizing, functional and netting (each optional).`,
+      `--policy: ${source} is not one JSON object; expected one such as {"ratios": "30:100,90:75,*:50", "band_pct": 5, "sizing": "current", "functional": "USD", "netting": true}, each key optional.`,
     );
-  }
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
   const [repeated] = repeatedKeys(text, 1);
   if (repeated) {
@@ -89,31 +108,19 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
       `--policy ${source}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
     );
   }
+  // The first problem is the one said: a key's type, then a key not known, then a value its flag would refuse.
+  if (issue?.code === 'unrecognized_keys')
+    throw new UsageError(
+      `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
+    );
+  if (issue) throw new UsageError(`--policy ${source}: ${String(issue.path[0])}: expected ${issue.message}.`);
   const policy: Record<string, unknown> = {};
-  // One key at a time: the first problem as the file reads is the one said.
-  for (const [key, value] of Object.entries(document)) {
-    if (!Object.hasOwn(POLICY_KEYS, key))
-      throw new UsageError(
-        `--policy ${source}: a key that is not known; the keys are ratios, band_pct, sizing, functional and netting.`,
-      );
-    const [name, expected, parse] = POLICY_KEYS[key];
-    const where = `--policy ${source}: ${key}`;
-    // A string or a number, read by the parser of its flag; netting a boolean.
-    if (!(parse ? typeof value === 'string' || Number.isFinite(value) : typeof value === 'boolean'))
-      throw new UsageError(`${where}: expected ${expected}.`);
-    policy[name] = parse ? parse(String(value), where) : value;
+  for (const [key, value] of Object.entries(read.data!)) {
+    const [name, parse] = POLICY_KEYS[key];
+    policy[name] = parse ? parse(String(value), `--policy ${source}: ${key}`) : value;
   }
   return policy;
 }
-
-/** The policy file's keys: the policy's name for each, what it holds, and the flag's parser that reads it. */
-const POLICY_KEYS: Record<string, [keyof ExposurePolicy, string, ((raw: string, where: string) => unknown)?]> = {
-  ratios: ['buckets', `a string of ${RATIOS_ALLOWED}`, parseRatios],
-  band_pct: ['bandPct', 'a number from 0 to 50', parseBand],
-  sizing: ['sizing', 'current or fixed', parseSizing],
-  functional: ['functional', 'a currency code such as USD or NGN', parseFunctional],
-  netting: ['netting', 'true or false'],
-};
 
 /** Defaults, then the policy file, then the flags. */
 export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags): ExposurePolicy {

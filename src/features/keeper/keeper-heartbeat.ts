@@ -1,6 +1,7 @@
 // The keeper's heartbeat and `hedge keep status`: one JSON body per account in the per-user keeper
 // folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
+import * as z from 'zod/mini';
 import { join } from 'node:path';
 import { pidAlive } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
@@ -11,6 +12,7 @@ import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
 import { ensureDir, openJournal, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
 
@@ -28,23 +30,24 @@ function keeperScope(identity: { environment: string; host: string; keyId: strin
   return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
 }
 
-export function readHeartbeat(path: string) {
-  return heartbeatOf(readHeartbeatFile(path)?.body);
+export function readHeartbeat(path: string, skipped?: (problem: string) => void) {
+  return heartbeatOf(readHeartbeatFile(path)?.body, skipped);
 }
 
-/** A stored body as a heartbeat, or undefined when it is not one. Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
-export function heartbeatOf(body: unknown) {
-  // Anything but an object (an array included) has no number `pid`.
-  const value = body as Partial<Heartbeat> | null | undefined;
-  if (typeof value?.pid !== 'number' || typeof value.host !== 'string' || typeof value.updated_at !== 'string') return;
-  return {
-    ...value,
-    rows: Array.isArray(value.rows) ? value.rows : [],
-    rolls:
-      typeof value.rolls === 'object' && value.rolls !== null
-        ? value.rolls
-        : { count: 0, carry_usd: null, fees_usd: null },
-  } as Heartbeat;
+/** Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
+const HEARTBEAT = z.looseObject({
+  pid: z.number(),
+  host: z.string(),
+  updated_at: z.string(),
+  rows: z.catch(z.array(z.unknown()), []),
+  rolls: z.catch(z.looseObject({}), { count: 0, carry_usd: null, fees_usd: null }),
+});
+
+/** A stored body as a heartbeat, or undefined (`skipped` is told why it is not one). */
+export function heartbeatOf(body: unknown, skipped?: (problem: string) => void) {
+  const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
+  if (read?.error) skipped?.(issueWords(read.error));
+  return read?.data as Heartbeat | undefined;
 }
 
 /** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. */
@@ -93,8 +96,14 @@ export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> 
   const [holder, stored] = team
     ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
     : [undefined, undefined];
-  const fromStore = heartbeatOf(stored?.body);
-  const heartbeat = fromStore ?? readHeartbeat(file);
+  const skipped = (where: string) => (problem: string) =>
+    ports.notify({
+      kind: 'heartbeat-skipped',
+      level: 'warn',
+      text: `Keeper heartbeat skipped: ${where} (${problem}).`,
+    });
+  const fromStore = heartbeatOf(stored?.body, team && skipped(team.location));
+  const heartbeat = fromStore ?? readHeartbeat(file, skipped(file));
   const ageMs =
     heartbeat &&
     (fromStore && stored?.ageMs !== undefined ? stored.ageMs : Math.max(0, nowMs - Date.parse(heartbeat.updated_at)));

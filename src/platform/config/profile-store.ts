@@ -14,6 +14,7 @@ import {
   refuseUntrustedFolder,
 } from '../../core/security/bounded-read.js';
 import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
+import { issueWords } from '../../core/security/json-keys.js';
 
 /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
 const LOCK_STALE_MS = 3_000;
@@ -131,11 +132,9 @@ function parseStoreText(text: string, file: string) {
   }
   const result = storeSchema.safeParse(raw);
   if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ConfigError(
-      `The config store ${file} does not have the expected shape (${issue?.path.join('.') || 'top level'}: ${issue?.message}).`,
-      { hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.' },
-    );
+    throw new ConfigError(`The config store ${file} does not have the expected shape (${issueWords(result.error)}).`, {
+      hint: 'Fix that entry by hand, or move the file away and run `hedge login` again.',
+    });
   }
   return result.data;
 }

@@ -1,7 +1,8 @@
 // What a journal entry is, and how the file's events fold into entries. Pure: no file access.
 import type { Holder } from '../../core/files/file-lock.js';
 import type { JsonObject } from '../../core/objects.js';
-import { parseBoundedJson, type JsonBounds } from '../../core/security/json-keys.js';
+import * as z from 'zod/mini';
+import { readBoundedJson, type JsonBounds } from '../../core/security/json-keys.js';
 import { JournalError } from './journal-error.js';
 
 export type JournalEnvironment = 'live' | 'test';
@@ -171,27 +172,34 @@ export type Skipped = (SkippedLine & { file?: string }) | SkippedRow;
 /** A row hedge reads (a file's line, a store's entry): larger or deeper than any it writes (a row is a few KiB, a request a few fields), and shallow enough for every walk of it. */
 export const ROW_BOUNDS: JsonBounds = { maxBytes: 1024 * 1024, maxDepth: 64 };
 
-/** A row's JSON object, or why it is skipped. */
-export function readRow(text: string, bounds = ROW_BOUNDS) {
-  const read = parseBoundedJson(text, bounds);
-  if ('problem' in read) return read.problem;
-  const { value } = read;
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as JsonObject)
-    : 'not a JSON object';
+/** What every entry has; other fields are kept as they came. */
+export const ENTRY = z.looseObject({
+  id: z.string(),
+  command: z.string(),
+  outcome: z.enum(OUTCOMES),
+  request: z.looseObject({}),
+});
+
+/** A journal file's line: its entry, when, and what it changes. */
+export const EVENT = z.looseObject({
+  ...z.partial(ENTRY).shape,
+  id: z.string().check(z.minLength(1)),
+  at: z.string(),
+});
+
+export const ANY_ROW = z.record(z.string(), z.unknown());
+
+/** A row's JSON as `schema` reads it, or why it is skipped. */
+export function readRow<S extends z.ZodMiniType>(text: string, schema: S, bounds = ROW_BOUNDS) {
+  const read = readBoundedJson(text, bounds, schema);
+  return 'problem' in read ? read.problem : (read.value as z.infer<S> & JsonObject);
 }
 
 /** What a reader would skip is never written: the action it records could not be read back. */
 export function refuseUnreadable(row: string) {
-  const read = readRow(row);
+  const read = readRow(row, ANY_ROW);
   if (typeof read === 'string')
     throw new JournalError(`A journal event ${read} is not written (a request like that is refused).`);
-}
-
-/** A team store's row as an entry, or why it is skipped. */
-export function readStoredEntry(text: string) {
-  const row = readRow(text);
-  return typeof row === 'string' || isEntry(row) ? row : 'not a journal entry';
 }
 
 export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = () => {}) {
@@ -199,7 +207,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   const lines = text.split('\n');
   lines.forEach((line, index) => {
     if (line.trim() === '') return;
-    const event = parseEvent(line);
+    const event = readRow(line, EVENT);
     if (typeof event === 'string') {
       // The text after the last newline is a write still under way or cut short by a crash.
       const unterminated = index === lines.length - 1;
@@ -217,28 +225,8 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   const entries: JournalEntry[] = [];
   for (const { firstLine, events, fields } of folded.values()) {
     fields.revision = events;
-    if (isEntry(fields)) entries.push(fields);
+    if (ENTRY.safeParse(fields).success) entries.push(fields as unknown as JournalEntry);
     else onSkip({ line: firstLine, reason: `entry ${String(fields.id)} has no creation event` });
   }
   return entries;
-}
-
-type Event = { id: string; at: string } & JsonObject;
-
-function parseEvent(line: string) {
-  const record = readRow(line);
-  if (typeof record === 'string') return record;
-  if (typeof record.id !== 'string' || record.id === '') return 'no id';
-  if (typeof record.at !== 'string') return 'no time (at)';
-  return record as Event;
-}
-
-function isEntry(fields: JsonObject): fields is JournalEntry & JsonObject {
-  return (
-    typeof fields.id === 'string' &&
-    typeof fields.command === 'string' &&
-    isOutcome(fields.outcome) &&
-    typeof fields.request === 'object' &&
-    fields.request !== null
-  );
 }

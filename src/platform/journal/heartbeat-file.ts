@@ -5,7 +5,7 @@ import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
 import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
 import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
-import { readRow, ROW_BOUNDS } from './entry.js';
+import { ANY_ROW, readRow, ROW_BOUNDS } from './entry.js';
 
 const REVISION_FIELD = 'heartbeat_revision';
 
@@ -24,7 +24,7 @@ export function readHeartbeatFile(path: string) {
   } catch {
     return;
   }
-  const value = readRow(text, HEARTBEAT_BOUNDS);
+  const value = readRow(text, ANY_ROW, HEARTBEAT_BOUNDS);
   // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
   if (typeof value === 'string') return;
   const { [REVISION_FIELD]: revision, ...body } = value;

@@ -1,5 +1,6 @@
 // The action journal on a local file, the embedded default backend, and its locks, all under its one append lock.
 import { closeSync, fstatSync, unlinkSync } from 'node:fs';
+import * as z from 'zod/mini';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
 import { sleep } from '../../core/process/timers.js';
@@ -7,6 +8,7 @@ import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import {
   currentHolder,
+  HOLDER,
   isAlive,
   isLockedError,
   isRecordedHolder,
@@ -21,6 +23,7 @@ import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import {
   foldJournal,
   isUnresolved,
+  readRow,
   refuseUnreadable,
   type JournalEntry,
   type JournalPatch,
@@ -338,6 +341,8 @@ interface LockRecord {
   holder: RecordedHolder;
 }
 
+const LOCK = z.looseObject({ scope: z.string(), holder: HOLDER });
+
 /** An account lock's record: `locks/` named by a hash of its scope. */
 export function lockPath(dir: string, scope: string) {
   return join(dir, LOCKS_DIR_NAME, `${sha256Hex(scope, 24)}.json`);
@@ -345,14 +350,9 @@ export function lockPath(dir: string, scope: string) {
 
 function readLock(path: string) {
   const text = readSegment(path);
-  if (text === undefined || text.trim() === '') return;
-  try {
-    const value = JSON.parse(text) as Partial<LockRecord>;
-    return typeof value.scope === 'string' && isRecordedHolder(value.holder) ? (value as LockRecord) : undefined;
-  } catch {
-    // A record cut short by a crash holds nobody.
-    return;
-  }
+  // A record cut short by a crash holds nobody.
+  const record = text?.trim() ? readRow(text, LOCK) : undefined;
+  return typeof record === 'string' ? undefined : (record as LockRecord | undefined);
 }
 
 function liveLockHolder(dir: string, scope: string) {

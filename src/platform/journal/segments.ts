@@ -20,7 +20,7 @@ import {
   refuseUnfit,
   type FileReading,
 } from '../../core/security/bounded-read.js';
-import { foldJournal, isUnresolved, ROW_BOUNDS, type SkippedLine } from './entry.js';
+import { EVENT, foldJournal, isUnresolved, readRow, ROW_BOUNDS, type SkippedLine } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { HedgeError } from '../../core/errors.js';
 
@@ -229,12 +229,8 @@ export function rotate(file: string, text: string, options: RotateOptions) {
 function idOf(line: string) {
   const fast = /^\{"id":"([^"\\]+)"/.exec(line);
   if (fast) return fast[1];
-  try {
-    const value = JSON.parse(line) as { id?: unknown };
-    return typeof value?.id === 'string' && value.id !== '' ? value.id : undefined;
-  } catch {
-    return;
-  }
+  const event = readRow(line, EVENT);
+  return typeof event === 'string' ? undefined : event.id;
 }
 
 export function asJournalError(error: unknown, path: string, action: 'read' | 'write') {

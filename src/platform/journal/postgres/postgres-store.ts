@@ -11,8 +11,9 @@ import type {
 import { canonicalJson } from '../canonical-json.js';
 import { ClientJournal, plainJson } from '../client-journal.js';
 import {
+  ANY_ROW,
+  ENTRY,
   readRow,
-  readStoredEntry,
   refuseUnreadable,
   UNRESOLVED_OUTCOMES,
   type JournalEntry,
@@ -142,8 +143,8 @@ class PostgresRecords implements RecordsClient {
   /** The rows that read as entries; any other is skipped and told, naming it. */
   private entries(rows: StoredRow[]) {
     return rows.flatMap((row) => {
-      const entry = readStoredEntry(row.entry);
-      if (typeof entry !== 'string') return [entry];
+      const entry = readRow(row.entry, ENTRY);
+      if (typeof entry !== 'string') return [entry as unknown as JournalEntry];
       this.onSkip({ store: this.location, row: row.id, reason: entry });
       return [];
     });
@@ -233,7 +234,7 @@ class PostgresRecords implements RecordsClient {
         "reading the keeper's heartbeat",
       );
       const row = result.rows[0];
-      const body = row && readRow(row.body, HEARTBEAT_BOUNDS);
+      const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
       if (!body || typeof body === 'string') return;
       return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
     },
