@@ -99,7 +99,7 @@ describe('the examples a refusal offers', () => {
 
   it('the policy file: the JSON object its refusal shows is a policy', () => {
     const message = refusal((raw) => parsePolicyFile(raw, 'policy.json'), '{');
-    const shown = /such as (\{.*\})\.$/.exec(message)![1]!;
+    const shown = /such as (\{.*\})/.exec(message)![1]!;
     expect(() => parsePolicyFile(shown, 'policy.json')).not.toThrow();
   });
 });
