@@ -59,9 +59,9 @@ export async function liveReporter(
 
 /** The screen: a title, each row, then the latest events; no line wider than `width`, none cut: a line wraps between its parts, and at its spaces. */
 export function renderKeepStatus(status: KeepStatus, recent: readonly string[], width: number, chalk: ChalkInstance) {
-  const fit = (parts: string[]) => wrapParts(parts, width, chalk.dim(' · '), 2);
+  const wrapped = (parts: string[]) => wrapParts(parts, width, chalk.dim(' · '), 2);
   return [
-    ...fit([
+    ...wrapped([
       ...(status.dry_run ? [chalk.bold('DRY RUN: nothing is sent')] : []),
       chalk.bold(`hedge keep ${safeText(status.file)}`),
       ...[
@@ -74,13 +74,13 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
     ...status.rows.flatMap((row) => {
       const current = row.current_usd === null ? 'flat' : formatUpTo(row.current_usd, 2);
       const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
-      return fit([
+      return wrapped([
         `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD`,
         safeText(row.state),
         ...(row.next_action ? [`${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`] : []),
       ]);
     }),
-    ...(recent.length ? ['', ...recent.flatMap((line) => fit([chalk.dim(line)]))] : []),
+    ...(recent.length ? ['', ...recent.flatMap((line) => wrapped([chalk.dim(line)]))] : []),
   ].join('\n');
 }
 
