@@ -1,4 +1,5 @@
 // A tool call's arguments → the input the command's own `run` takes, as commander would hand it over (strings, flags as true).
+import type { z } from 'zod';
 import type { RawInput } from '../runner/command-spec.js';
 import { echo } from '../../core/input.js';
 import { UsageError } from '../../core/errors.js';
@@ -12,25 +13,18 @@ function shown(value: unknown) {
   return typeof value === 'string' ? echo(value) : String(value);
 }
 
-/** What each kind of argument takes in words, and whether a value's JSON type fits it. */
-const ACCEPTS: Record<AgentArgument['accepts'], [expected: string, fits: (value: unknown) => boolean]> = {
-  string: ['a string', (value) => typeof value === 'string'],
-  'number-or-string': [
-    'a number or a string',
-    (value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)),
-  ],
-  boolean: ['true or false', (value) => typeof value === 'boolean'],
-  'boolean-or-string': ['true, false or a string', (value) => typeof value === 'boolean' || typeof value === 'string'],
-  'string-list': [
-    'an array of strings',
-    (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
-  ],
+/** A value of the wrong JSON type is refused here; one the schema's enum or minimum refuses, by the command in the CLI's words. */
+function wrongType(issue: z.core.$ZodIssue, argument: AgentArgument, value: unknown): boolean {
   // Each row's shape and values are the target file parser's to check, item by item.
-  rows: [
-    'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
-    Array.isArray,
-  ],
-};
+  if (issue.path.length > 1 && argument.target.kind !== 'repeatable') return false;
+  if (issue.code === 'invalid_type') return true;
+  // An enum refuses a value of another type (an array for `side`) as one it does not list.
+  if (issue.code === 'invalid_value') return !issue.values.some((allowed) => typeof allowed === typeof value);
+  return (
+    issue.code === 'invalid_union' &&
+    issue.errors.every((branch) => branch.every((inner) => wrongType(inner, argument, value)))
+  );
+}
 
 /** The arguments a call gave, without the confirmation token (what a token is bound to). */
 export function callArguments(given: JsonObject | undefined) {
@@ -38,21 +32,22 @@ export function callArguments(given: JsonObject | undefined) {
   return rest;
 }
 
-export function rawInputFor(tool: AgentTool, given: JsonObject) {
-  const byName = new Map(tool.arguments.map((argument) => [argument.name, argument]));
-  for (const name of Object.keys(given)) {
-    if (!byName.has(name)) {
-      const known = tool.arguments.map((argument) => argument.name);
-      throw new UsageError(
-        `${name}: not an argument of ${tool.name}; ${known.length ? `expected ${known.join(', ')}` : 'it takes none'}.`,
-      );
-    }
+export function rawInputFor(tool: AgentTool, call: JsonObject) {
+  // A null is an argument not given, as in most clients' JSON.
+  const given = Object.fromEntries(Object.entries(call).filter(([, value]) => value !== null));
+  const issues = tool.input.safeParse(given).error?.issues ?? [];
+  const unknown = issues.find((issue) => issue.code === 'unrecognized_keys');
+  if (unknown) {
+    const known = tool.arguments.map((argument) => argument.name);
+    throw new UsageError(
+      `${unknown.keys[0]}: not an argument of ${tool.name}; ${known.length ? `expected ${known.join(', ')}` : 'it takes none'}.`,
+    );
   }
   const input: RawInput = { args: {}, options: {} };
   const inline = tool.arguments.some((argument) => argument.target.kind === 'inline-rows');
   if (inline) {
-    const hasFile = given.file !== undefined && given.file !== null;
-    const hasRows = given[INLINE_ROWS] !== undefined && given[INLINE_ROWS] !== null;
+    const hasFile = given.file !== undefined;
+    const hasRows = given[INLINE_ROWS] !== undefined;
     if (hasFile && hasRows) throw new UsageError(`${INLINE_ROWS}: give the target as a file or as rows, not both.`);
     if (!hasFile && !hasRows)
       throw new UsageError(
@@ -61,17 +56,15 @@ export function rawInputFor(tool: AgentTool, given: JsonObject) {
   }
   for (const argument of tool.arguments) {
     const value = given[argument.name];
-    if (value === undefined || value === null) {
+    if (value === undefined) {
       if (argument.required)
-        throw new UsageError(
-          `${argument.name}: missing; expected ${argument.schema.description ?? ACCEPTS[argument.accepts][0]}.`,
-        );
+        throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description ?? argument.expects}.`);
       // Commander's defaults: a `--no-…` option is on, anything else absent.
       if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
       continue;
     }
-    const [expected, fits] = ACCEPTS[argument.accepts];
-    if (!fits(value)) throw new UsageError(`${argument.name}: expected ${expected}, got ${shown(value)}.`);
+    if (issues.some((issue) => issue.path[0] === argument.name && wrongType(issue, argument, value)))
+      throw new UsageError(`${argument.name}: expected ${argument.expects}, got ${shown(value)}.`);
     const { target } = argument;
     if (target.kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.

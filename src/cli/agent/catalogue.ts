@@ -1,12 +1,11 @@
 // The agent's catalogue, generated from the command manifest (the one source of truth): every leaf command of tier
 // `read` or `write` becomes a tool named like its command path (`quote`, `journal_list`), with one argument per
 // positional argument and option, named like the CLI's (`market`, `notional`, `tenor`; an option's long flag with
-// dashes as underscores: `skip_checks`, `dry_run`; a `--no-…` option under its positive name: `wait`), and a JSON
-// Schema for them.
+// dashes as underscores: `skip_checks`, `dry_run`; a `--no-…` option under its positive name: `wait`), and one zod
+// schema for them: the check of a call's arguments and, as JSON Schema, what the tool publishes.
+import { z } from 'zod';
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
-
-type JsonSchema = Record<string, unknown>;
 
 /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
 type ArgumentTarget =
@@ -17,8 +16,9 @@ export interface AgentArgument {
   target: ArgumentTarget;
   cliName: string;
   required: boolean;
-  accepts: 'string' | 'number-or-string' | 'boolean' | 'boolean-or-string' | 'string-list' | 'rows';
-  schema: JsonSchema;
+  /** What the argument takes, in words, for a value of the wrong JSON type. */
+  expects: string;
+  schema: z.ZodType;
 }
 
 export interface AgentTool {
@@ -27,6 +27,8 @@ export interface AgentTool {
   tier: 'read' | 'write';
   spec: CommandSpec & { load: NonNullable<CommandSpec['load']> };
   arguments: AgentArgument[];
+  /** Every argument, strict: an argument the tool lacks is refused. */
+  input: z.ZodObject;
 }
 
 /** Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has one answer), `--html FILE` writes a file on the server's machine wherever it is told, and `--resend-unproven` is a person's word that an action did not land. */
@@ -58,25 +60,19 @@ export const CONFIRMATION_TOKEN = 'confirmation_token';
 /** The argument that carries a target inline, on the tools whose command reads a target `file`. */
 export const INLINE_ROWS = 'rows';
 
-/** The target file's columns as a JSON Schema of one row (the file's own parser checks the values). */
-const TARGET_ROW_SCHEMA: JsonSchema = {
-  type: 'object',
-  properties: {
-    market: { type: 'string', description: 'market, e.g. USDTNGN' },
-    side: { type: 'string', enum: ['buy', 'sell'] },
-    notional_usd: {
-      description: 'what the side should hold in USD; 0 for flat',
-      anyOf: [{ type: 'number', minimum: 0 }, { type: 'string' }],
-    },
-    tenor_days: {
-      description: 'tenor for an open: 1, 3 or 7 (required above 0)',
-      anyOf: [{ type: 'integer', enum: [1, 3, 7] }, { type: 'string' }],
-    },
-    client_reference: { type: 'string', description: 'your deal id, for an open' },
-  },
-  required: ['market', 'side', 'notional_usd'],
-  additionalProperties: false,
-};
+const integers = (values: readonly string[]) => z.literal(values.map(Number)).meta({ type: 'integer' });
+
+/** The target file's columns as a schema of one row (the file's own parser checks the values). */
+const TARGET_ROW = z.strictObject({
+  market: z.string().describe('market, e.g. USDTNGN'),
+  side: z.enum(['buy', 'sell']),
+  notional_usd: z.union([z.number().min(0), z.string()]).describe('what the side should hold in USD; 0 for flat'),
+  tenor_days: z
+    .union([integers(['1', '3', '7']), z.string()])
+    .describe('tenor for an open: 1, 3 or 7 (required above 0)')
+    .optional(),
+  client_reference: z.string().describe('your deal id, for an open').optional(),
+});
 
 function inlineRowsArgument(): AgentArgument {
   return {
@@ -84,13 +80,13 @@ function inlineRowsArgument(): AgentArgument {
     target: { kind: 'inline-rows' },
     cliName: INLINE_ROWS,
     required: false,
-    accepts: 'rows',
-    schema: {
-      type: 'array',
-      description:
+    expects:
+      'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
+    schema: z
+      .array(TARGET_ROW)
+      .describe(
         'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
-      items: TARGET_ROW_SCHEMA,
-    },
+      ),
   };
 }
 
@@ -111,62 +107,45 @@ function optionArgumentName(option: OptionSpec) {
   return positive.replace(/-/g, '_');
 }
 
-function enumSchema(values: readonly string[], numeric: boolean, description: string) {
-  // Numeric choices (tenor: 1, 3, 7) are taken as numbers or as the CLI's strings.
+/** Enums from the manifest; numeric choices (tenor: 1, 3, 7) as numbers or the CLI's strings. */
+function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodNumber): [string, z.ZodType] {
+  if (!Array.isArray(values))
+    return numeric ? ['a number or a string', z.union([amount, z.string()])] : ['a string', z.string()];
   if (numeric && values.every((value) => /^\d+$/.test(value)))
-    return {
-      description,
-      anyOf: [
-        { type: 'integer', enum: values.map(Number) },
-        { type: 'string', enum: [...values] },
-      ],
-    };
-  return { type: 'string', enum: [...values], description };
+    return ['a number or a string', z.union([integers(values), z.enum(values as [string, ...string[]])])];
+  return ['a string', z.enum(values as [string, ...string[]])];
 }
 
 function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
   const numeric = NUMERIC_ARGUMENTS.has(arg.name);
-  const description = arg.description;
-  const schema = Array.isArray(arg.values)
-    ? enumSchema(arg.values, numeric, description)
-    : numeric
-      ? { description, anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }] }
-      : { type: 'string', description };
+  const [expects, schema] = valueSchema(arg.values, numeric, z.number().positive());
   return {
     name: arg.name,
     target: { kind: 'positional', name: arg.name },
     cliName: arg.name,
     required,
-    accepts: numeric ? 'number-or-string' : 'string',
-    schema,
+    expects,
+    schema: schema.describe(arg.description),
   };
 }
 
 function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
-  const description = option.description;
   const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
-  const kinds: Record<OptionKind, [AgentArgument['accepts'], JsonSchema]> = {
-    flag: ['boolean', { type: 'boolean', default: false, description }],
-    negatable: ['boolean', { type: 'boolean', default: true, description }],
-    'optional-value': ['boolean-or-string', { description, anyOf: [{ type: 'boolean' }, { type: 'string' }] }],
-    repeatable: ['string-list', { type: 'array', items: { type: 'string' }, description }],
-    value: [
-      numeric ? 'number-or-string' : 'string',
-      Array.isArray(option.values)
-        ? enumSchema(option.values, numeric, description)
-        : numeric
-          ? { description, anyOf: [{ type: 'number' }, { type: 'string' }] }
-          : { type: 'string', description },
-    ],
+  const kinds: Record<OptionKind, [string, z.ZodType]> = {
+    flag: ['true or false', z.boolean().default(false)],
+    negatable: ['true or false', z.boolean().default(true)],
+    'optional-value': ['true, false or a string', z.union([z.boolean(), z.string()])],
+    repeatable: ['an array of strings', z.array(z.string())],
+    value: valueSchema(option.values, numeric, z.number()),
   };
-  const [accepts, schema] = kinds[option.kind];
+  const [expects, schema] = kinds[option.kind];
   return {
     name: optionArgumentName(option),
     target: { kind: option.kind, key: option.key },
     cliName: `--${longFlag(option)}`,
     required,
-    accepts,
-    schema,
+    expects,
+    schema: schema.describe(option.description),
   };
 }
 
@@ -183,10 +162,9 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
     const rootsOnly = FILE_UNDER_ROOTS_ONLY.has(name);
     const file = {
       ...positionalArgument(arg, rootsOnly),
-      schema: {
-        type: 'string',
-        description: `${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`,
-      },
+      schema: z
+        .string()
+        .describe(`${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`),
     };
     return rootsOnly ? [file] : [file, inlineRowsArgument()];
   });
@@ -202,6 +180,11 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
     tier: spec.tier,
     spec: spec as AgentTool['spec'],
     arguments: args,
+    input: z.strictObject(
+      Object.fromEntries(
+        args.map((argument) => [argument.name, argument.required ? argument.schema : argument.schema.optional()]),
+      ),
+    ),
   };
 }
 
@@ -236,15 +219,18 @@ export function offered(tool: AgentTool, access: WriteAccess) {
 }
 
 export function inputSchema(tool: AgentTool, access: WriteAccess) {
-  const properties: Record<string, JsonSchema> = {};
-  for (const argument of tool.arguments) properties[argument.name] = argument.schema;
-  if (tool.tier === 'write' && access === 'token')
-    properties[CONFIRMATION_TOKEN] = {
-      type: 'string',
-      description: 'the token a first call without it returned (with its preview); only a call carrying it sends',
-    };
-  const required = tool.arguments.filter((argument) => argument.required).map((argument) => argument.name);
-  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+  const schema =
+    tool.tier === 'write' && access === 'token'
+      ? tool.input.extend({
+          [CONFIRMATION_TOKEN]: z
+            .string()
+            .describe('the token a first call without it returned (with its preview); only a call carrying it sends')
+            .optional(),
+        })
+      : tool.input;
+  // What an agent may send: a defaulted flag is optional.
+  const { $schema: _dialect, ...published } = z.toJSONSchema(schema, { io: 'input' });
+  return published;
 }
 
 export function toolDescription(tool: AgentTool, access: WriteAccess, tokenTtlSeconds: number) {

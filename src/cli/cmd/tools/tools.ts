@@ -64,7 +64,7 @@ async function printTools(ctx: CommandContext, commands: readonly CommandSpec[])
   }
   const rows = entries.map((entry) => {
     const required = entry.input_schema.required ?? [];
-    const optional = Object.keys(entry.input_schema.properties).length - required.length;
+    const optional = Object.keys(entry.input_schema.properties ?? {}).length - required.length;
     return {
       name: entry.name,
       tier: entry.tier,
