@@ -34,6 +34,8 @@ const SIDE_ARG = {
 } as const satisfies ArgSpec;
 const notionalArg = <const W extends string>(what: W) =>
   ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
+/** The FILE argument of the commands that read a target or exposures file. */
+const fileArg = (description: string) => ({ name: 'file', required: true, description }) as const;
 export const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
@@ -481,13 +483,7 @@ export const PLAN = {
     'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
   group: 'automation',
   tier: 'read',
-  args: [
-    {
-      name: 'file',
-      required: true,
-      description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin',
-    },
-  ],
+  args: [fileArg('the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
   options: [TOLERANCE, UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
   examples: [
@@ -504,7 +500,7 @@ export const APPLY = {
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   group: 'automation',
   tier: 'write',
-  args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
+  args: [fileArg('the target file, or - for stdin')],
   options: [TOLERANCE, opt('--dry-run', 'the same as `hedge plan`: show, send nothing')],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
@@ -518,13 +514,7 @@ export const KEEP = {
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   // A long-running process, not an agent's tool: started by a person, cron or systemd.
   tier: 'local',
-  args: [
-    {
-      name: 'file',
-      required: true,
-      description: 'the target file of plan/apply, with optional until and roll_before columns',
-    },
-  ],
+  args: [fileArg('the target file of plan/apply, with optional until and roll_before columns')],
   options: [
     opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
     opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
@@ -572,13 +562,7 @@ export const EXPOSURES = {
   description:
     'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
   tier: 'read',
-  args: [
-    {
-      name: 'file',
-      required: true,
-      description: 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin',
-    },
-  ],
+  args: [fileArg('the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin')],
   options: [
     opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
     opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
