@@ -32,10 +32,9 @@ const SIDE_ARG = {
   description: 'buy or sell',
   values: SIDE_VALUES,
 } as const satisfies ArgSpec;
-const notionalArg = <const W extends string>(what: W) =>
-  ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
-/** The FILE argument of the commands that read a target or exposures file. */
-const fileArg = (description: string) => ({ name: 'file', required: true, description }) as const;
+/** A required argument without a list of values (`optional()` makes it optional). */
+const arg = <const N extends string>(name: N, description: string) => ({ name, required: true, description }) as const;
+const notionalArg = (what: string) => arg('notional', `${what} in USD: 10000, 10_000, 10k or 1.5m`);
 export const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
@@ -82,11 +81,7 @@ const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many US
 /** `--since` of the lists of closed hedges (history, report). */
 const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago');
 
-const JOURNAL_ID = {
-  name: 'id',
-  required: true,
-  description: 'a journal id (a_…) or a unique part of one (as a table shows it)',
-} as const;
+const JOURNAL_ID = arg('id', 'a journal id (a_…) or a unique part of one (as a table shows it)');
 
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
@@ -183,13 +178,7 @@ export const HEDGES = {
   description: 'List hedges, newest first, or show one hedge in full',
   group: 'book',
   tier: 'read',
-  args: [
-    {
-      name: 'id',
-      required: false,
-      description: 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)',
-    },
-  ],
+  args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
   options: [
     opt('--status <status>', 'only hedges in this status', STATUS_VALUES),
     REF_FILTER,
@@ -452,13 +441,7 @@ export const RESUME = {
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
   group: 'automation',
   tier: 'write',
-  args: [
-    {
-      name: 'id',
-      required: false,
-      description: 'a journal id (a_…) or a unique part of one; default: the newest unresolved action',
-    },
-  ],
+  args: [optional(arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action'))],
   options: [
     opt('--no-wait', 'return once the server answered, without waiting for the result'),
     opt(
@@ -483,7 +466,7 @@ export const PLAN = {
     'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
   group: 'automation',
   tier: 'read',
-  args: [fileArg('the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
+  args: [arg('file', 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
   options: [TOLERANCE, UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
   examples: [
@@ -500,7 +483,7 @@ export const APPLY = {
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   group: 'automation',
   tier: 'write',
-  args: [fileArg('the target file, or - for stdin')],
+  args: [arg('file', 'the target file, or - for stdin')],
   options: [TOLERANCE, opt('--dry-run', 'the same as `hedge plan`: show, send nothing')],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
@@ -514,7 +497,7 @@ export const KEEP = {
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   // A long-running process, not an agent's tool: started by a person, cron or systemd.
   tier: 'local',
-  args: [fileArg('the target file of plan/apply, with optional until and roll_before columns')],
+  args: [arg('file', 'the target file of plan/apply, with optional until and roll_before columns')],
   options: [
     opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
     opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
@@ -562,7 +545,9 @@ export const EXPOSURES = {
   description:
     'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
   tier: 'read',
-  args: [fileArg('the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin')],
+  args: [
+    arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
+  ],
   options: [
     opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
     opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
@@ -709,7 +694,7 @@ export const API = {
     "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
   // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
   tier: 'local',
-  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, /hedges?status=filled' }],
+  args: [arg('path', 'relative to the base URL: /hedges, /hedges?status=filled')],
   options: [
     opt(
       '-X, --method <method>',
