@@ -4,9 +4,7 @@
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
 import { opt, type ArgSpec } from '../runner/command-spec.js';
 
-const SIDE_VALUES = SIDES;
 const TENOR_VALUES: readonly string[] = TENORS.map(String);
-const STATUS_VALUES = HEDGE_STATUSES;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = [
@@ -30,7 +28,7 @@ const SIDE_ARG = {
   name: 'side',
   required: true,
   description: 'buy or sell',
-  values: SIDE_VALUES,
+  values: SIDES,
 } as const satisfies ArgSpec;
 /** A required argument without a list of values (`optional()` makes it optional). */
 const arg = <const N extends string>(name: N, description: string) => ({ name, required: true, description }) as const;
@@ -180,7 +178,7 @@ export const HEDGES = {
   tier: 'read',
   args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
   options: [
-    opt('--status <status>', 'only hedges in this status', STATUS_VALUES),
+    opt('--status <status>', 'only hedges in this status', HEDGE_STATUSES),
     REF_FILTER,
     ...LIST_LENGTH_OPTIONS,
     opt('--wait', 'with an ID: poll until the hedge is filled, failed or closed'),
