@@ -25,21 +25,25 @@ function wrapText(text: string, width: number, hanging = 0) {
 }
 
 /**
- * Two columns: each term, then its description wrapped beside it (commander's own item layout);
- * when the terminal leaves too little room beside the widest term, each description goes under it.
+ * A heading, two columns (each term, then its description wrapped beside it: commander's layout), a
+ * blank line; when too little room is left beside the widest term, each description goes under it.
  */
-function itemList(items: readonly (readonly [string, string])[], width: number) {
+function section(heading: string, items: readonly (readonly [string, string])[], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
-  if (width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM)
-    return items.flatMap(([term, description]) => [
-      INDENT + term,
-      ...wrapText(description, width - 6)
-        .split('\n')
-        .map((line) => `      ${line}`),
-    ]);
   const help = wrapper();
   help.helpWidth = width;
-  return items.map(([term, description]) => help.formatItem(term, termWidth, description, help));
+  return [
+    heading,
+    ...(width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM
+      ? items.flatMap(([term, description]) => [
+          INDENT + term,
+          ...wrapText(description, width - 6)
+            .split('\n')
+            .map((line) => `      ${line}`),
+        ])
+      : items.map(([term, description]) => help.formatItem(term, termWidth, description, help))),
+    '',
+  ];
 }
 
 /**
@@ -100,8 +104,8 @@ function startScreen(width: number, program: string) {
   return [
     intro,
     '',
-    'Try it with no account (a local simulator with test funds):',
-    ...itemList(
+    ...section(
+      'Try it with no account (a local simulator with test funds):',
       [
         [run('--demo markets'), 'what can be hedged now'],
         [run('--demo quote USDTNGN buy 10000 --tenor 3'), 'price a hedge; sends nothing'],
@@ -111,18 +115,16 @@ function startScreen(width: number, program: string) {
       ],
       width,
     ),
-    '',
-    'With your own key:',
-    ...itemList(
+    ...section(
+      'With your own key:',
       [
         [run('login --profile desk'), 'save the base URL and key (asked hidden)'],
         [run('whoami'), 'check the key works'],
       ],
       width,
     ),
-    '',
-    'Help:',
-    ...itemList(
+    ...section(
+      'Help:',
       [
         [run('--help'), 'every command, grouped'],
         [run('COMMAND --help'), 'one command: arguments, options, examples'],
@@ -130,7 +132,6 @@ function startScreen(width: number, program: string) {
       ],
       width,
     ),
-    '',
   ].join('\n');
 }
 
@@ -147,30 +148,24 @@ export function groupedCommands(commands: readonly CommandSpec[]) {
  * commander's `.helpGroup()`: its help puts options before commands, in one term column for all.
  */
 export function rootHelp(commands: readonly CommandSpec[], globals: readonly OptionSpec[], width: number) {
-  const out = [
+  const nameWidth = Math.max(...commands.map((spec) => spec.name.length));
+  return [
     'Usage: hedge <command> [arguments] [options]',
     wrapText('Quote, open and manage FX hedges through the Hedging Partner API.', width),
     '',
-  ];
-  const nameWidth = Math.max(...commands.map((spec) => spec.name.length));
-  for (const { heading, members } of groupedCommands(commands))
-    out.push(
-      `${heading}:`,
-      ...itemList(
+    ...groupedCommands(commands).flatMap(({ heading, members }) =>
+      section(
+        `${heading}:`,
         members.map((spec) => [spec.name.padEnd(nameWidth), spec.summary] as const),
         width,
       ),
-      '',
-    );
-  out.push(
-    'Options for every command:',
-    ...itemList(
+    ),
+    ...section(
+      'Options for every command:',
       globals.map((option) => [option.flags, option.description] as const),
       width,
     ),
-    '',
     wrapText('Learn more: hedge COMMAND --help · hedge help exit-codes · man hedge', width),
     '',
-  );
-  return out.join('\n');
+  ].join('\n');
 }

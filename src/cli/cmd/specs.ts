@@ -4,9 +4,7 @@
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
 import { opt, type ArgSpec } from '../runner/command-spec.js';
 
-const SIDE_VALUES = SIDES;
 const TENOR_VALUES: readonly string[] = TENORS.map(String);
-const STATUS_VALUES = HEDGE_STATUSES;
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = [
@@ -30,10 +28,11 @@ const SIDE_ARG = {
   name: 'side',
   required: true,
   description: 'buy or sell',
-  values: SIDE_VALUES,
+  values: SIDES,
 } as const satisfies ArgSpec;
-const notionalArg = <const W extends string>(what: W) =>
-  ({ name: 'notional', required: true, description: `${what} in USD: 10000, 10_000, 10k or 1.5m` }) as const;
+/** A required argument without a list of values (`optional()` makes it optional). */
+const arg = <const N extends string>(name: N, description: string) => ({ name, required: true, description }) as const;
+const notionalArg = (what: string) => arg('notional', `${what} in USD: 10000, 10_000, 10k or 1.5m`);
 export const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
@@ -80,11 +79,7 @@ const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many US
 /** `--since` of the lists of closed hedges (history, report). */
 const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago');
 
-const JOURNAL_ID = {
-  name: 'id',
-  required: true,
-  description: 'a journal id (a_…) or a unique part of one (as a table shows it)',
-} as const;
+const JOURNAL_ID = arg('id', 'a journal id (a_…) or a unique part of one (as a table shows it)');
 
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
@@ -181,15 +176,9 @@ export const HEDGES = {
   description: 'List hedges, newest first, or show one hedge in full',
   group: 'book',
   tier: 'read',
-  args: [
-    {
-      name: 'id',
-      required: false,
-      description: 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)',
-    },
-  ],
+  args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
   options: [
-    opt('--status <status>', 'only hedges in this status', STATUS_VALUES),
+    opt('--status <status>', 'only hedges in this status', HEDGE_STATUSES),
     REF_FILTER,
     ...LIST_LENGTH_OPTIONS,
     opt('--wait', 'with an ID: poll until the hedge is filled, failed or closed'),
@@ -450,13 +439,7 @@ export const RESUME = {
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
   group: 'automation',
   tier: 'write',
-  args: [
-    {
-      name: 'id',
-      required: false,
-      description: 'a journal id (a_…) or a unique part of one; default: the newest unresolved action',
-    },
-  ],
+  args: [optional(arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action'))],
   options: [
     opt('--no-wait', 'return once the server answered, without waiting for the result'),
     opt(
@@ -481,13 +464,7 @@ export const PLAN = {
     'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
   group: 'automation',
   tier: 'read',
-  args: [
-    {
-      name: 'file',
-      required: true,
-      description: 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin',
-    },
-  ],
+  args: [arg('file', 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
   options: [TOLERANCE, UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
   examples: [
@@ -504,7 +481,7 @@ export const APPLY = {
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   group: 'automation',
   tier: 'write',
-  args: [{ name: 'file', required: true, description: 'the target file, or - for stdin' }],
+  args: [arg('file', 'the target file, or - for stdin')],
   options: [TOLERANCE, opt('--dry-run', 'the same as `hedge plan`: show, send nothing')],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
@@ -518,13 +495,7 @@ export const KEEP = {
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   // A long-running process, not an agent's tool: started by a person, cron or systemd.
   tier: 'local',
-  args: [
-    {
-      name: 'file',
-      required: true,
-      description: 'the target file of plan/apply, with optional until and roll_before columns',
-    },
-  ],
+  args: [arg('file', 'the target file of plan/apply, with optional until and roll_before columns')],
   options: [
     opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
     opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
@@ -573,11 +544,7 @@ export const EXPOSURES = {
     'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
   tier: 'read',
   args: [
-    {
-      name: 'file',
-      required: true,
-      description: 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin',
-    },
+    arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
   ],
   options: [
     opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
@@ -725,7 +692,7 @@ export const API = {
     "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
   // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
   tier: 'local',
-  args: [{ name: 'path', required: true, description: 'relative to the base URL: /hedges, /hedges?status=filled' }],
+  args: [arg('path', 'relative to the base URL: /hedges, /hedges?status=filled')],
   options: [
     opt(
       '-X, --method <method>',
