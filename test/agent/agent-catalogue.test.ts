@@ -13,7 +13,7 @@ import {
 } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
-import { UsageError } from '../../src/core/errors.js';
+import { usageRefusal as refusal } from '../support/refusal.js';
 
 const tools = agentTools(COMMANDS);
 const tool = (name: string): AgentTool => tools.find((candidate) => candidate.name === name)!;
@@ -22,16 +22,6 @@ const words = (text: string) => text.split(' ');
 const schemaOf = (name: string, access: 'direct' | 'token' = 'direct') =>
   inputSchema(tool(name), access) as { properties: Record<string, object>; required: string[] };
 const propertiesOf = (name: string, access?: 'direct' | 'token') => Object.keys(schemaOf(name, access).properties);
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe('tools from the manifest', () => {
   it('every read and write leaf is a tool named like its command path; local commands are not', () => {

@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
-import { UsageError } from '../../src/core/errors.js';
 import { parseLimit } from '../../src/core/input.js';
 import { HOUR_MS } from '../../src/core/vocabulary.js';
 import { parseWatchInterval } from '../../src/features/book/watch.js';
@@ -13,6 +12,7 @@ import { parsePolicyFile, resolvePolicy } from '../../src/features/exposures/exp
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
 import { keyLifetimeMs, repeatWindowMs } from '../../src/features/write/write-flow.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { usageRefusal as refusal } from '../support/refusal.js';
 
 type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
 const serve = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);
@@ -148,16 +148,6 @@ const READERS: Record<string, Reader> = {
     message: (raw) => `--limit: "${raw}" is not allowed; expected a whole number from 1 to 500.`,
   },
 };
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a UsageError');
-}
 
 describe.each(Object.entries(READERS))('%s', (_name, reader) => {
   it.each(reader.accepts)('reads %j as %d', (raw, expected) => {

@@ -10,19 +10,7 @@ import {
   parseStatus,
   parseTenor,
 } from '../../src/core/input.js';
-import { UsageError } from '../../src/core/errors.js';
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    const message = (error as Error).message;
-    expect(message).not.toContain('\n');
-    return message;
-  }
-  throw new Error('expected a UsageError');
-}
+import { usageRefusal as refusal } from '../support/refusal.js';
 
 describe('market', () => {
   it('is trimmed and upper-cased', () => {
