@@ -34,7 +34,8 @@ export const LAYERS = [
   // The simulator: apart from itself, only core/files/; its engine knows nothing of the HTTP over it.
   { name: 'sandbox http', paths: ['sandbox/index.ts', 'sandbox/http/'] },
   { name: 'sandbox', paths: ['sandbox/'] },
-  { name: 'files', paths: ['core/files/'] },
+  // The one file lock waits with the one sleep and poll.
+  { name: 'files', paths: ['core/files/', 'core/process/timers.ts'] },
   { name: 'errors', paths: ['core/errors.ts', 'core/version.ts', 'core/program.ts'] },
 ];
 

@@ -122,6 +122,38 @@ describe('holds: an entry is held by the live process that carries it', () => {
   });
 });
 
+describe('holds: one protocol, on the injected clock, saying what it cannot read', () => {
+  it('a wait for a held lock sleeps on the injected sleep: 10 s of it that returns at once ends at once, in sleeps growing to 100 ms, naming the holder', async () => {
+    const dir = stateDir();
+    const slept: number[] = [];
+    const mine = openJournal({ dir, now: () => T0 });
+    const theirs = openJournal({ dir, now: () => T0, sleep: async (ms: number) => void slept.push(ms) });
+    expect((await mine.lock('scope', { waitMs: 0 })).held).toBe(true);
+    expect(await theirs.lock('scope', { waitMs: 10_000 })).toMatchObject({
+      held: false,
+      holder: { pid: process.pid, host: hostname() },
+    });
+    expect(slept.reduce((sum, ms) => sum + ms, 0)).toBe(10_000);
+    expect([slept[0], Math.max(...slept)]).toEqual([1, 100]);
+    expect(slept.slice(0, 5)).toEqual([...slept.slice(0, 5)].sort((a, b) => a - b));
+  });
+
+  it('an entry whose holder is not a holder record is said once, naming the journal file and the entry, and is held by nobody: this run takes it', async () => {
+    const dir = stateDir();
+    const other = await otherProcess();
+    heldEntryFile(dir, 'a_badholder001', { pid: other.pid });
+    const file = join(dir, 'journal.jsonl');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${other.pid}`, `"pid":"${other.pid}"`));
+    const notices: string[] = [];
+    const journal = openJournal({ dir, now: () => T0, notice: (text) => notices.push(text) });
+    expect(await journal.holderOf('a_badholder001')).toBeUndefined();
+    expect((await journal.hold('a_badholder001')).held).toBe(true);
+    expect(notices).toEqual([
+      `Lock record skipped: ${file} entry a_badholder001 (pid: Invalid input: expected number, received string); taken as held by nobody.`,
+    ]);
+  });
+});
+
 describe('segments: appends read only the active segment', () => {
   it('past a size bound, resolved entries move to dated archives; unresolved and open groups stay; list and get still see all', async () => {
     const dir = stateDir();

@@ -6,14 +6,18 @@ import {
   appendFileSync,
   chmodSync,
   chownSync,
+  existsSync,
+  mkdirSync,
   readdirSync,
   lstatSync,
   readFileSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { useSimulators } from '../support/simulator.js';
 import { exits } from '../support/cli-runs.js';
 import { NESTED_HERE, nestedJson } from '../support/journal-rows.js';
@@ -125,5 +129,25 @@ describe('a damaged journal line', () => {
     expect(added.stderr).not.toMatch(/unexpected|call stack/i);
     expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1100]);
+  });
+});
+
+describe('a damaged lock record', () => {
+  it('is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record', async () => {
+    const t = await start();
+    // The record of `open … --ref DEAL-7`'s lock: locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
+    const scope = ['test', new URL(t.baseUrl).host, keyFingerprint(t.apiKey), 'ref', 'DEAL-7'].join('|');
+    const record = join(t.configDir, 'locks', `${createHash('sha256').update(scope).digest('hex').slice(0, 24)}.json`);
+    mkdirSync(join(t.configDir, 'locks'), { recursive: true, mode: 0o700 });
+    writeFileSync(record, '{"scope": "test|', { mode: 0o600 });
+
+    const opened = exits(
+      await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7']),
+      0,
+      `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
+    );
+    expect(opened.stderr.split(record).length - 1).toBe(1);
+    expect(t.requests('POST', '/hedges')).toHaveLength(1);
+    expect(existsSync(record)).toBe(false);
   });
 });

@@ -28,4 +28,19 @@ describe('a keeper heartbeat that is not one', () => {
     );
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
+
+  it('that is not JSON at all (cut short, or written by hand) is skipped with a warning naming its file; keep status says none', async () => {
+    const simulator = await start();
+    const home = tempDir('hedge-home-');
+    homes.push(home);
+    const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
+    const file: string = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    writeFileSync(file, '{"pid": 4242, "host": "desk-1", "upda');
+
+    const run = exits(await status(['--json']), 15);
+    expect(JSON.parse(run.stdout).state).toBe('none');
+    expect(run.stderr).toContain(`Keeper heartbeat skipped: ${file} (not valid JSON).`);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
 });

@@ -1,34 +1,36 @@
 // The one file lock (proper-lockfile), and holders judged by liveness, never by age.
 import * as z from 'zod/mini';
 import { readFileSync } from 'node:fs';
+import { poll } from '../process/timers.js';
 
-// Short waits growing to a cap, counted in attempts: a busy machine only makes the bound longer.
-const RETRY_MIN_WAIT_MS = 1;
-const RETRY_MAX_WAIT_MS = 25;
-const RETRY_FACTOR = 1.3;
-const RAMP_ATTEMPTS = Math.ceil(Math.log(RETRY_MAX_WAIT_MS / RETRY_MIN_WAIT_MS) / Math.log(RETRY_FACTOR));
+/** The longest sleep between two tries of a busy file lock: what it guards takes milliseconds. */
+const RETRY_CAP_MS = 25;
 
 interface FileLockOptions {
   staleMs: number;
   /** The wait for a live holder before ELOCKED; twice `staleMs` by default, so a dead holder's lock is waited out. */
   waitMs?: number;
+  /** The injected clock's sleep (the one sleep when none is given). */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 export async function lockFile(file: string, options: FileLockOptions) {
   const { default: lockfile } = await import('proper-lockfile');
-  const waitMs = options.waitMs ?? options.staleMs * 2;
-  const release = await lockfile.lock(file, {
-    realpath: false,
-    stale: options.staleMs,
-    retries: {
-      retries: RAMP_ATTEMPTS + Math.ceil(waitMs / RETRY_MAX_WAIT_MS),
-      minTimeout: RETRY_MIN_WAIT_MS,
-      maxTimeout: RETRY_MAX_WAIT_MS,
-      factor: RETRY_FACTOR,
-    },
-    // The default throws from a timer, crashing the CLI mid-command; what a lock guards cannot tear a file.
-    onCompromised: () => {},
-  });
+  let busy: unknown;
+  const release = await poll(
+    () =>
+      lockfile
+        // The default onCompromised throws from a timer, crashing the CLI mid-command; what a lock guards cannot tear a file.
+        .lock(file, { realpath: false, stale: options.staleMs, retries: 0, onCompromised: () => {} })
+        .catch((error: unknown) => {
+          if (!isLockedError(error)) throw error;
+          busy = error;
+          return undefined;
+        }),
+    (taken) => taken !== undefined,
+    { waitMs: options.waitMs ?? options.staleMs * 2, capMs: RETRY_CAP_MS, sleep: options.sleep },
+  );
+  if (!release) throw busy;
   // Released already means taken over as stale: nothing left to release.
   return () => release().catch(() => {});
 }

@@ -15,3 +15,24 @@ export function within<T>(work: Promise<T>, ms: number, late: () => Error): Prom
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * The one poll: `attempt` again after sleeps growing to `capMs`, until `done` or `waitMs` of sleeping is
+ * over; the last answer. Counted in the time slept, never a reading of the clock, so a busy machine only
+ * makes the bound longer and a fake sleep runs it at once.
+ */
+export async function poll<T>(
+  attempt: () => Promise<T>,
+  done: (answer: T) => boolean,
+  options: { waitMs: number; capMs: number; sleep?: (ms: number) => Promise<unknown> },
+) {
+  const { waitMs, capMs, sleep: pause = sleep } = options;
+  let slept = 0;
+  for (let next = 1; ; next = Math.min(capMs, next * 1.5)) {
+    const answer = await attempt();
+    if (done(answer) || slept >= waitMs) return answer;
+    const ms = Math.min(next, waitMs - slept);
+    await pause(ms);
+    slept += ms;
+  }
+}

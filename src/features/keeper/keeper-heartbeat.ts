@@ -3,14 +3,15 @@
 import { homedir, hostname } from 'node:os';
 import * as z from 'zod/mini';
 import { join } from 'node:path';
-import { pidAlive } from '../../core/files/file-lock.js';
+import { newSession, pidAlive } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { isTeamJournal } from '../../platform/journal/store.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Heartbeat, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
-import { ensureDir, openJournal, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
+import { ensureDir, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
+import { namedHolds } from '../../platform/journal/holds.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
@@ -31,7 +32,7 @@ function keeperScope(identity: { environment: string; host: string; keyId: strin
 }
 
 export function readHeartbeat(path: string, skipped?: (problem: string) => void) {
-  return heartbeatOf(readHeartbeatFile(path)?.body, skipped);
+  return heartbeatOf(readHeartbeatFile(path, skipped)?.body, skipped);
 }
 
 /** Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
@@ -134,19 +135,30 @@ export interface KeeperLockPlace {
 }
 
 /** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
-export async function keeperLockPlace(ports: Pick<FlowPorts, 'journal' | 'env'>, identity: Identity) {
+export async function keeperLockPlace(
+  ports: Pick<FlowPorts, 'journal' | 'env'> & Partial<Pick<FlowPorts, 'clock' | 'notify'>>,
+  identity: Identity,
+) {
   const scope = keeperScope(identity);
   const dir = keeperStateDir(ports.env, homedir());
   const journal = await ports.journal();
   const team = isTeamJournal(journal) ? journal : undefined;
   // Made inside the state folder: a link there is refused, not followed.
   if (!team) ensureDir(dir, { inside: true });
-  const locks = team ?? openJournal({ dir });
+  const holds =
+    !team &&
+    namedHolds({
+      dir,
+      session: newSession(),
+      now: ports.clock?.now ?? Date.now,
+      sleep: ports.clock?.sleep,
+      notice: (text) => ports.notify?.({ kind: 'lock-record-skipped', level: 'warn', text }),
+    });
   return {
     scope,
     dir,
     where: team?.location ?? dir,
-    take: () => locks.lock(scope, { waitMs: 0 }),
+    take: () => (holds ? holds.take(scope, 0) : team!.lock(scope, { waitMs: 0 })),
     storeHeartbeats: team?.keeperHeartbeats,
   };
 }

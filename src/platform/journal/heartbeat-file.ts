@@ -16,8 +16,8 @@ export function heartbeatFile(dir: string, scope: string) {
   return join(dir, `${sha256Hex(scope, 24)}.heartbeat.json`);
 }
 
-/** The file's body (without the revision field) and revision, or undefined when absent or unreadable. */
-export function readHeartbeatFile(path: string) {
+/** The file's body (without the revision field) and revision, or undefined when absent or unreadable (`skipped` is told why a file there is not JSON). */
+export function readHeartbeatFile(path: string, skipped?: (problem: string) => void) {
   let text: string;
   try {
     text = readRegularFileSync(path, { maxBytes: HEARTBEAT_BOUNDS.maxBytes, noFollow: true }).toString('utf8');
@@ -26,7 +26,10 @@ export function readHeartbeatFile(path: string) {
   }
   const value = readRow(text, ANY_ROW, HEARTBEAT_BOUNDS);
   // A file cut short by a crash of an older writer, or edited by hand: no heartbeat.
-  if (typeof value === 'string') return;
+  if (typeof value === 'string') {
+    skipped?.(value);
+    return;
+  }
   const { [REVISION_FIELD]: revision, ...body } = value;
   return {
     body,

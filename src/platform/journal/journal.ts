@@ -1,18 +1,12 @@
-// The action journal on a local file, the embedded default backend, and its locks, all under its one append lock.
-import { closeSync, fstatSync, unlinkSync } from 'node:fs';
-import * as z from 'zod/mini';
+// The action journal on a local file, the embedded default backend: its records under its one append lock, its holds as holds.ts takes every one.
+import { closeSync, fstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
-import { sleep } from '../../core/process/timers.js';
 import { syncDirectory } from '../../core/files/durable-write.js';
 import { refuseUntrustedFolder } from '../../core/security/bounded-read.js';
 import {
   currentHolder,
-  HOLDER,
-  isAlive,
-  isLockedError,
   isRecordedHolder,
-  lockFile,
   newSession,
   publicHolder,
   type Holder,
@@ -23,26 +17,23 @@ import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import {
   foldJournal,
   isUnresolved,
-  readRow,
   refuseUnreadable,
   type JournalEntry,
   type JournalPatch,
   type SkippedLine,
 } from './entry.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
+import { claim, exclusively, holderReader, namedHolds, type HoldNotice } from './holds.js';
 import { JournalError } from './journal-error.js';
-import { sha256Hex } from './key-guard.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import {
   archiveFiles,
-  asJournalError,
   DEFAULT_KEEP_RESOLVED,
   DEFAULT_ROTATE_BYTES,
   ensureDir,
   entriesIn,
   openForAppend,
   readSegment,
-  replaceFileDurably,
   rotate,
   syncFile,
   writeAll,
@@ -55,6 +46,8 @@ interface OpenJournalOptions extends Partial<
   now?: () => number;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
+  /** Told, in one line naming the file, of a lock record or an entry's holder that names no holder. */
+  notice?: HoldNotice;
 }
 
 export function openJournal(options: OpenJournalOptions): LocalJournal {
@@ -71,7 +64,10 @@ export function openJournal(options: OpenJournalOptions): LocalJournal {
     change: (id, patch, at) => changeEntry(place, id, patch, at),
     read: async (filter) => readEntries(place, filter),
   };
-  return Object.assign(new ClientJournal(records, fileLocker(place, newSession()), { now }), { dir, file });
+  return Object.assign(new ClientJournal(records, fileLocker(place, newSession(), options.notice), { now }), {
+    dir,
+    file,
+  });
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
@@ -185,11 +181,6 @@ function highestSeq(text: string) {
   return highest;
 }
 
-const DEFAULT_LOCK_STALE_MS = 10_000;
-const LOCKS_DIR_NAME = 'locks';
-/** How often a wait for an account lock looks again (each look takes the journal lock briefly). */
-const LOCK_POLL_MS = 100;
-
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
 interface FilePlace {
   /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
@@ -203,7 +194,7 @@ interface FilePlace {
   keepResolved?: number;
   now: () => number;
   /** The context clock's sleep (the one sleep when none is given). */
-  sleep?: (ms: number) => Promise<void>;
+  sleep?: (ms: number) => Promise<unknown>;
   skipIn: (path: string) => (skip: SkippedLine) => void;
 }
 
@@ -212,25 +203,10 @@ function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
-async function withJournalLock<T>({ file, lockStaleMs = DEFAULT_LOCK_STALE_MS }: FilePlace, body: () => T) {
-  ensureDir(dirname(file));
-  let release: () => Promise<void>;
-  try {
-    // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
-    release = await lockFile(file, { staleMs: lockStaleMs });
-  } catch (error) {
-    if (!isLockedError(error)) throw asJournalError(error, file, 'write');
-    throw new JournalError(`The journal ${file} stayed locked by another hedge process.`, {
-      path: file,
-      hint: `Try again; if no hedge process is running, remove ${file}.lock.`,
-      cause: error,
-    });
-  }
-  try {
-    return body();
-  } finally {
-    await release();
-  }
+function withJournalLock<T>(place: FilePlace, body: () => T) {
+  ensureDir(dirname(place.file));
+  // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
+  return exclusively(place.file, place, body);
 }
 
 /** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
@@ -272,22 +248,24 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
   return text;
 }
 
-function fileLocker(place: FilePlace, session: string): LockerClient {
+function fileLocker(place: FilePlace, session: string, notice?: HoldNotice): LockerClient {
   const { now } = place;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
   const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
   const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
+  const holders = holderReader(notice);
+  const named = namedHolds({ ...place, session, notice });
+  /** An unresolved entry's live holder, as its record names it. */
+  const liveHolderIn = (entry: JournalEntry | undefined) =>
+    entry && isUnresolved(entry) ? holders.live(entry.holder, `${place.file} entry ${entry.id}`) : undefined;
   return {
     holderAt: (time) => currentHolder(time, session),
-    take: (scope, waitMs) =>
-      'entry' in scope ? holdEntry(scope.entry) : lockAccount(place, session, scope.lock, waitMs),
+    take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),
     async holderOf(scope) {
-      const holder =
-        'entry' in scope
-          ? liveHolderIn(entryIn(activeEntries(place), scope.entry))
-          : liveLockHolder(place.dir, scope.lock);
-      return holder ? publicHolder(holder) : undefined;
+      if (!('entry' in scope)) return named.holderOf(scope.lock);
+      const holder = liveHolderIn(entryIn(activeEntries(place), scope.entry));
+      return holder && publicHolder(holder);
     },
   };
 
@@ -297,12 +275,16 @@ function fileLocker(place: FilePlace, session: string): LockerClient {
     await lockedAppend(place, (current) => {
       const entry = entryIn(foldJournal(current), id);
       if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
-      const holder = liveHolderIn(entry);
       // Finished meanwhile: its last holder is who finished it.
-      if (!isUnresolved(entry)) heldBy = lastHolderOf(entry);
-      else if (holder && holder.session !== session) heldBy = publicHolder(holder);
+      if (!isUnresolved(entry)) {
+        heldBy = lastHolderOf(entry);
+        return '';
+      }
       // Held by this session already (the run that began it): not a line per hold.
-      return heldBy || holder ? '' : event(id, currentHolder(now(), session));
+      const me = currentHolder(now(), session);
+      const verdict = claim(liveHolderIn(entry), me, true);
+      if (!verdict.held) heldBy = verdict.holder;
+      return verdict.held && verdict.write ? event(id, me) : '';
     });
     if (heldBy) return { held: false, holder: heldBy };
     return {
@@ -327,102 +309,5 @@ function fileLocker(place: FilePlace, session: string): LockerClient {
   function stillHolds(id: string) {
     const entry = entryIn(activeEntries(place), id);
     return !entry || !isUnresolved(entry) || ours(entry);
-  }
-}
-
-function liveHolderIn(entry: JournalEntry | undefined) {
-  if (!entry || !isUnresolved(entry)) return;
-  const holder = entry.holder;
-  return isRecordedHolder(holder) && isAlive(holder) ? holder : undefined;
-}
-
-interface LockRecord {
-  scope: string;
-  holder: RecordedHolder;
-}
-
-const LOCK = z.looseObject({ scope: z.string(), holder: HOLDER });
-
-/** An account lock's record: `locks/` named by a hash of its scope. */
-export function lockPath(dir: string, scope: string) {
-  return join(dir, LOCKS_DIR_NAME, `${sha256Hex(scope, 24)}.json`);
-}
-
-function readLock(path: string) {
-  const text = readSegment(path);
-  // A record cut short by a crash holds nobody.
-  const record = text?.trim() ? readRow(text, LOCK) : undefined;
-  return typeof record === 'string' ? undefined : (record as LockRecord | undefined);
-}
-
-function liveLockHolder(dir: string, scope: string) {
-  const record = readLock(lockPath(dir, scope));
-  return record && isAlive(record.holder) ? record.holder : undefined;
-}
-
-/** Under the journal lock: takes the lock for `holder`, or names the live holder that has it. */
-function claimLock(
-  dir: string,
-  scope: string,
-  holder: RecordedHolder,
-): { held: true } | { held: false; holder: Holder } {
-  // A `locks` that is a link is refused before anything is read or written through it.
-  ensureDir(join(dir, LOCKS_DIR_NAME), { inside: true });
-  const path = lockPath(dir, scope);
-  const existing = readLock(path);
-  if (existing && isAlive(existing.holder)) return { held: false, holder: publicHolder(existing.holder) };
-  replaceFileDurably(path, JSON.stringify({ scope, holder } satisfies LockRecord));
-  heldHere.add(path);
-  return { held: true };
-}
-
-function dropLock(path: string, session?: string) {
-  const existing = readLock(path);
-  if (existing?.holder.pid !== process.pid || (session !== undefined && existing.holder.session !== session)) return;
-  try {
-    unlinkSync(path);
-  } catch {
-    // Gone already.
-  }
-  heldHere.delete(path);
-}
-
-// Lock files this process holds, removed when it exits normally (after a crash, liveness frees them).
-const heldHere = new Set<string>();
-let exitHook = false;
-
-/** An account lock, looked at again every LOCK_POLL_MS until `waitMs` (real, monotonic time) is over. */
-async function lockAccount(place: FilePlace, session: string, scope: string, waitMs: number): Promise<HoldResult> {
-  const { dir } = place;
-  const path = lockPath(dir, scope);
-  const holder = currentHolder(place.now(), session);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => {
-      for (const held of heldHere) {
-        try {
-          dropLock(held);
-        } catch {
-          // Best effort: a file left behind names a dead process, which the next taker replaces.
-        }
-      }
-    });
-  }
-  const started = performance.now();
-  for (;;) {
-    const answer = await withJournalLock(place, () => claimLock(dir, scope, holder));
-    if (answer.held) {
-      return {
-        held: true,
-        hold: holdOf(
-          () => withJournalLock(place, () => dropLock(path, session)).catch(() => undefined),
-          // Its record removed (by hand) or replaced by another holder's.
-          () => readLock(path)?.holder.session === session,
-        ),
-      };
-    }
-    const left = waitMs - (performance.now() - started);
-    if (left <= 0) return answer;
-    await (place.sleep ?? sleep)(Math.min(LOCK_POLL_MS, left));
   }
 }

@@ -230,7 +230,13 @@ export class CommandContext {
       const { openJournal, journalDir } = await import('../journal/index.js');
       const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
       if (choice.kind === 'file')
-        return openJournal({ dir: journalDir(this.env), now: this.clock.now, sleep: this.clock.sleep, onSkip });
+        return openJournal({
+          dir: journalDir(this.env),
+          now: this.clock.now,
+          sleep: this.clock.sleep,
+          onSkip,
+          notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
+        });
       const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
         url: choice.url,

@@ -1,0 +1,185 @@
+// Every hold on this machine (an account's, a side's, a keeper's, a journal entry's) is taken one way:
+// its holder record is written under the one file lock, read back by zod, and counts while its process
+// lives (file-lock.ts, isAlive). A wait looks again on the injected sleep. The team store's holds are
+// its PostgreSQL advisory locks (postgres/postgres-sessions.ts).
+import * as z from 'zod/mini';
+import { unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { poll } from '../../core/process/timers.js';
+import { issueWords } from '../../core/security/json-keys.js';
+import {
+  currentHolder,
+  HOLDER,
+  isAlive,
+  isLockedError,
+  lockFile,
+  publicHolder,
+  type Holder,
+  type RecordedHolder,
+} from '../../core/files/file-lock.js';
+import type { HoldResult } from './backend.js';
+import { holdOf } from './client-journal.js';
+import { readRow } from './entry.js';
+import { JournalError } from './journal-error.js';
+import { sha256Hex } from './key-guard.js';
+import { asJournalError, ensureDir, readSegment, replaceFileDurably } from './segments.js';
+
+/** Told, once per place and problem, of a record that names no holder. */
+export type HoldNotice = (text: string) => void;
+
+interface HoldsOptions {
+  /** The folder whose `locks/` keeps the records (the journal's, or the keepers'). */
+  dir: string;
+  /** This process's id for its holds (one per opened journal). */
+  session: string;
+  now: () => number;
+  /** A file lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
+  lockStaleMs?: number;
+  sleep?: (ms: number) => Promise<unknown>;
+  notice?: HoldNotice;
+}
+
+export const DEFAULT_LOCK_STALE_MS = 10_000;
+const LOCKS_DIR_NAME = 'locks';
+/** The longest sleep of a wait for a held lock between two looks (each takes the record's file lock briefly). */
+const LOOK_CAP_MS = 100;
+
+const RECORD = z.looseObject({ scope: z.string(), holder: HOLDER });
+
+/** Runs `body` under the file lock of `file`; still locked past its bound is exit 13, naming the file. */
+export async function exclusively<T>(
+  file: string,
+  options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>,
+  body: () => T,
+) {
+  let release: () => Promise<void>;
+  try {
+    release = await lockFile(file, { staleMs: options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, sleep: options.sleep });
+  } catch (error) {
+    if (!isLockedError(error)) throw asJournalError(error, file, 'write');
+    throw new JournalError(`${file} stayed locked by another hedge process.`, {
+      path: file,
+      hint: `Try again; if no hedge process is running, remove ${file}.lock.`,
+      cause: error,
+    });
+  }
+  try {
+    return body();
+  } finally {
+    await release();
+  }
+}
+
+/** Says each record that names no holder once per instance; such a record holds nothing. */
+export function holderReader(notice: HoldNotice = () => {}) {
+  const said = new Set<string>();
+  const skipped = (where: string, problem: string) => {
+    const text = `Lock record skipped: ${where} (${problem}); taken as held by nobody.`;
+    if (said.has(text)) return;
+    said.add(text);
+    notice(text);
+  };
+  return {
+    skipped,
+    /** The live holder `recorded` names (absent or null: nobody). */
+    live(recorded: unknown, where: string): RecordedHolder | undefined {
+      if (recorded === undefined || recorded === null) return;
+      const read = HOLDER.safeParse(recorded);
+      if (!read.success) {
+        skipped(where, issueWords(read.error));
+        return;
+      }
+      return isAlive(recorded as RecordedHolder) ? (recorded as RecordedHolder) : undefined;
+    },
+  };
+}
+
+/** Under the record's file lock: whether `me` may write itself in, or the live other that holds it (`again`: this session's own hold is taken again without a write). */
+export function claim(holder: RecordedHolder | undefined, me: RecordedHolder, again: boolean) {
+  if (!holder) return { held: true, write: true } as const;
+  if (again && holder.session === me.session) return { held: true, write: false } as const;
+  return { held: false, holder: publicHolder(holder) } as const;
+}
+
+/** Named holds (an account, a side, a keeper): a record `locks/<hash of the name>.json` each, under its own file lock. */
+export function namedHolds(options: HoldsOptions) {
+  const { dir, session } = options;
+  const holders = holderReader(options.notice);
+  const pathOf = (name: string) => join(dir, LOCKS_DIR_NAME, `${sha256Hex(name, 24)}.json`);
+
+  function recorded(path: string) {
+    const text = readSegment(path);
+    if (text === undefined) return;
+    const record = readRow(text, RECORD);
+    if (typeof record !== 'string') return record.holder as RecordedHolder;
+    holders.skipped(path, record);
+  }
+
+  async function take(name: string, waitMs: number): Promise<HoldResult> {
+    const path = pathOf(name);
+    const me = currentHolder(options.now(), session);
+    ensureDir(dir);
+    // A `locks` that is a link is refused before anything is read or written through it.
+    ensureDir(dirname(path), { inside: true });
+    const answer = await poll(
+      () =>
+        exclusively(path, options, () => {
+          const verdict = claim(holders.live(recorded(path), path), me, false);
+          if (verdict.held) replaceFileDurably(path, JSON.stringify({ scope: name, holder: me }));
+          return verdict.held ? ({ held: true } as const) : verdict;
+        }),
+      (verdict) => verdict.held,
+      { waitMs, capMs: LOOK_CAP_MS, sleep: options.sleep },
+    );
+    if (!answer.held) return answer;
+    dropAtExit(path, () => drop(path));
+    return {
+      held: true,
+      hold: holdOf(
+        () => exclusively(path, options, () => drop(path, session)).catch(() => undefined),
+        // Its record removed (by hand) or replaced by another holder's.
+        () => recorded(path)?.session === session,
+      ),
+    };
+  }
+
+  /** Removes the record when this process (`session`: this instance) holds it. */
+  function drop(path: string, mine?: string) {
+    const holder = recorded(path);
+    if (holder?.pid !== process.pid || (mine !== undefined && holder.session !== mine)) return;
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
+    }
+    heldHere.delete(path);
+  }
+
+  return {
+    take,
+    async holderOf(name: string): Promise<Holder | undefined> {
+      const path = pathOf(name);
+      const holder = holders.live(recorded(path), path);
+      return holder && publicHolder(holder);
+    },
+  };
+}
+
+// Records this process holds, removed when it exits normally (after a crash, liveness frees them).
+const heldHere = new Map<string, () => void>();
+let exitHook = false;
+
+function dropAtExit(path: string, drop: () => void) {
+  heldHere.set(path, drop);
+  if (exitHook) return;
+  exitHook = true;
+  process.once('exit', () => {
+    for (const dropOne of heldHere.values()) {
+      try {
+        dropOne();
+      } catch {
+        // Best effort: a record left behind names a dead process, which the next taker replaces.
+      }
+    }
+  });
+}
