@@ -1,4 +1,5 @@
-// The one file lock (proper-lockfile), and holders judged by liveness, never by age.
+// The one file lock (proper-lockfile, waited for with the one poll), and a hold's holder judged by liveness,
+// never by age. Every hold is taken through platform/journal/holds.ts.
 import * as z from 'zod/mini';
 import { readFileSync } from 'node:fs';
 import { poll } from '../process/timers.js';
@@ -95,7 +96,7 @@ export function currentHolder(nowMs: number, session: string): RecordedHolder {
   };
 }
 
-export function pidAlive(pid: number) {
+function pidAlive(pid: number) {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
@@ -105,8 +106,8 @@ export function pidAlive(pid: number) {
   }
 }
 
-/** True while the holding process runs, or cannot be checked (another host). */
-export function isAlive(holder: RecordedHolder) {
+/** The one liveness: true while the holding process runs, or cannot be checked (another host). */
+export function isAlive(holder: Pick<RecordedHolder, 'pid' | 'host' | 'start'>) {
   if (holder.host !== hostname()) return true;
   if (!pidAlive(holder.pid)) return false;
   if (holder.start === undefined) return true;

@@ -3,7 +3,7 @@
 import { homedir, hostname } from 'node:os';
 import * as z from 'zod/mini';
 import { join } from 'node:path';
-import { newSession, pidAlive } from '../../core/files/file-lock.js';
+import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { isTeamJournal } from '../../platform/journal/store.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
@@ -51,12 +51,12 @@ export function heartbeatOf(body: unknown, skipped?: (problem: string) => void) 
   return read?.data as Heartbeat | undefined;
 }
 
-/** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. */
-export function livenessOf(heartbeat: Heartbeat, nowMs: number, isPidAlive: (pid: number) => boolean = pidAlive) {
+/** What a heartbeat says about its keeper: stopped, dead, hung, running, or `elsewhere` on another host. Its process is judged as a hold's holder is (isAlive). */
+export function livenessOf(heartbeat: Heartbeat, nowMs: number, alive: (keeper: Heartbeat) => boolean = isAlive) {
   if (heartbeat.stopped_at) return 'stopped';
   const stale = nowMs - Date.parse(heartbeat.updated_at) > staleAfterMs(heartbeat.interval_s);
   if (heartbeat.host !== hostname()) return stale ? 'hung' : 'elsewhere';
-  if (!isPidAlive(heartbeat.pid)) return 'dead';
+  if (!alive(heartbeat)) return 'dead';
   return stale ? 'hung' : 'running';
 }
 

@@ -39,7 +39,7 @@ interface HoldsOptions {
   notice?: HoldNotice;
 }
 
-export const DEFAULT_LOCK_STALE_MS = 10_000;
+const DEFAULT_LOCK_STALE_MS = 10_000;
 const LOCKS_DIR_NAME = 'locks';
 /** The longest sleep of a wait for a held lock between two looks (each takes the record's file lock briefly). */
 const LOOK_CAP_MS = 100;

@@ -203,16 +203,12 @@ function activeEntries(place: FilePlace): JournalEntry[] {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 
-function withJournalLock<T>(place: FilePlace, body: () => T) {
-  ensureDir(dirname(place.file));
-  // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
-  return exclusively(place.file, place, body);
-}
-
 /** The only writer of the active segment: `compose` turns it into one line ('' adds nothing). */
 async function lockedAppend(place: FilePlace, compose: (current: string) => string) {
   const { file, rotateBytes = DEFAULT_ROTATE_BYTES } = place;
-  const { fd, text } = await withJournalLock(place, () => {
+  ensureDir(dirname(file));
+  // Taken over while held, nothing is lost: it guards milliseconds of work whose one O_APPEND write cannot tear a line.
+  const { fd, text } = await exclusively(file, place, () => {
     const current = readSegment(file);
     const line = compose(current ?? '');
     if (line === '') return { text: current ?? '' };
