@@ -24,9 +24,6 @@ import { JournalError } from './journal-error.js';
 import { sha256Hex } from './key-guard.js';
 import { asJournalError, ensureDir, readSegment, replaceFileDurably } from './segments.js';
 
-/** Told, once per place and problem, of a record that names no holder. */
-export type HoldNotice = (text: string) => void;
-
 interface HoldsOptions {
   /** The folder whose `locks/` keeps the records (the journal's, or the keepers'). */
   dir: string;
@@ -36,7 +33,8 @@ interface HoldsOptions {
   /** A file lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
   lockStaleMs?: number;
   sleep?: (ms: number) => Promise<unknown>;
-  notice?: HoldNotice;
+  /** Told, once per file and problem, of a record that names no holder. */
+  notice?: (text: string) => void;
 }
 
 const DEFAULT_LOCK_STALE_MS = 10_000;
@@ -71,7 +69,7 @@ export async function exclusively<T>(
 }
 
 /** Says each record that names no holder once per instance; such a record holds nothing. */
-export function holderReader(notice: HoldNotice = () => {}) {
+export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
   const said = new Set<string>();
   const skipped = (where: string, problem: string) => {
     const text = `Lock record skipped: ${where} (${problem}); taken as held by nobody.`;

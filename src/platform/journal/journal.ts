@@ -23,7 +23,7 @@ import {
   type SkippedLine,
 } from './entry.js';
 import { fileKeeperHeartbeats } from './heartbeat-file.js';
-import { claim, exclusively, holderReader, namedHolds, type HoldNotice } from './holds.js';
+import { claim, exclusively, holderReader, namedHolds } from './holds.js';
 import { JournalError } from './journal-error.js';
 import { JOURNAL_FILE_NAME } from './location.js';
 import {
@@ -47,7 +47,7 @@ interface OpenJournalOptions extends Partial<
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
   /** Told, in one line naming the file, of a lock record or an entry's holder that names no holder. */
-  notice?: HoldNotice;
+  notice?: (text: string) => void;
 }
 
 export function openJournal(options: OpenJournalOptions): LocalJournal {
@@ -244,7 +244,7 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
   return text;
 }
 
-function fileLocker(place: FilePlace, session: string, notice?: HoldNotice): LockerClient {
+function fileLocker(place: FilePlace, session: string, notice?: (text: string) => void): LockerClient {
   const { now } = place;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
