@@ -46,33 +46,25 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
-interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'argv' | 'group' | 'leg'> {
+/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal (unset: the kind's own). */
+interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'group' | 'leg'> {
+  argv?: string[];
   /** The quote shown before an open: its execution price is compared with the struck rate. */
   quote?: Quote;
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
   serverDecides?: boolean;
 }
 
-/** The command line each write is journaled under (and shown in hints). */
-export function openArgv(request: OpenRequest) {
+/** The command line a trade is journaled under (and shown in hints) when its caller names none. */
+function argvOf(kind: Kind, { market, side, notional_usd, tenor_days, client_reference }: Partial<OpenRequest>) {
+  const open = ['--tenor', String(tenor_days), ...(client_reference ? ['--ref', client_reference] : [])];
   return [
-    'open',
-    request.market,
-    request.side,
-    String(request.notional_usd),
-    '--tenor',
-    String(request.tenor_days),
-    ...(request.client_reference ? ['--ref', request.client_reference] : []),
+    kind,
+    String(market),
+    String(side),
+    ...(kind === 'close' ? [] : [String(notional_usd)]),
+    ...(kind === 'open' ? open : []),
   ];
-}
-
-export function changeArgv(action: 'add' | 'reduce', request: ChangeRequest) {
-  return [action, request.market, request.side, String(request.notional_usd)];
-}
-
-export function closeArgv(request: SideRequest) {
-  return ['close', request.market, request.side];
 }
 
 /** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
@@ -109,8 +101,6 @@ const KINDS = {
   close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
 } as const;
 
-const isKind = (command: string): command is Kind => Object.hasOwn(KINDS, command);
-
 /** The write flow's action for a trade: its kind's hooks, the caller's checks and preview run before the kind's own. */
 function tradeAction(
   ports: FlowPorts,
@@ -131,6 +121,7 @@ function tradeAction(
     ...own,
     command: kind,
     verb,
+    argv: extras.argv ?? argvOf(kind, request),
     side: { market: request.market, side: request.side },
     plan: (key) => client[plan](request as never, key),
     send: (key, sendHooks) => client[send](request as never, key, sendHooks),
@@ -227,14 +218,10 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
       });
       if (hedge.status === 'filled') {
         // Waited for in every view, or until its record shows it ended since (the side has moved on).
-        turn.after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
-          readSideInStep(
-            ports,
-            client,
-            market,
-            side,
-            (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
-          ),
+        await alsoInEveryView(
+          turn,
+          `Hedge ${safeText(hedge.id)} is filled on its record`,
+          (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
         );
       }
       return hedge;
@@ -243,19 +230,27 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
   };
 }
 
-/** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
-async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => Promise<{ book: SideBook }>) {
-  try {
-    return sideAfterOf((await read()).book);
-  } catch (error) {
-    if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
-    ports.notify({
-      kind: 'not-seen-everywhere',
-      level: 'warn',
-      text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-    });
-    return;
-  }
+/** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
+async function alsoInEveryView(
+  turn: Turn,
+  confirmed: string,
+  until: (book: SideBook) => boolean,
+  polled?: BookPosition[],
+) {
+  const { ports, client, request } = turn;
+  turn.after = await readSideInStep(ports, client, request.market, request.side, until, polled).then(
+    ({ book }) => sideAfterOf(book),
+    (error: unknown) => {
+      if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
+      ports.notify({
+        kind: 'not-seen-everywhere',
+        level: 'warn',
+        text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
+      });
+      return undefined;
+    },
+  );
+  return turn.after;
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
@@ -503,10 +498,8 @@ function changeHooks(
       if (outcome.closed && !expected.closes) await sideGoneFirst(baseline, expected.notionalUsd, hedgeId);
       // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
       else {
-        turn.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
-          readSideInStep(ports, client, market, side, (book) =>
-            outcome.closed ? book.state === 'flat' : near(book.recordsUsd, expected.notionalUsd),
-          ),
+        await alsoInEveryView(turn, `The positions list shows the ${action}`, (book) =>
+          outcome.closed ? book.state === 'flat' : near(book.recordsUsd, expected.notionalUsd),
         );
       }
       const [hedge, balanceAfterUsdc, realized] = await Promise.all([
@@ -662,23 +655,14 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         hedgeId,
       });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      const after = (turn.after = await alsoInEveryView(
-        ports,
+      const after = await alsoInEveryView(
+        turn,
         `The ${side} side of ${market} has left the positions list`,
-        () =>
-          readSideInStep(
-            ports,
-            client,
-            market,
-            side,
-            (book) =>
-              book.state === 'flat' ||
-              (hedgeId !== undefined &&
-                !book.filled.some((record) => record.id === hedgeId) &&
-                book.state === 'in-step'),
-            polled,
-          ),
-      ));
+        (book) =>
+          book.state === 'flat' ||
+          (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+        polled,
+      );
       const realized = hedgeId ? await findClosedRecord(ports, hedgeId) : undefined;
       return {
         market,
@@ -716,10 +700,9 @@ async function addsStillLanding(ports: FlowPorts, market: string, side: string) 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
 export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays } = step;
-  const from = { group, leg };
   const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
-  if (action === 'close') return actionFromJournal(ports, client, action, { market, side }, closeArgv(change), from)!;
-  if (action !== 'open') return actionFromJournal(ports, client, action, change, changeArgv(action, change), from)!;
+  if (action !== 'open')
+    return tradeAction(ports, client, action, action === 'close' ? { market, side } : change, { group, leg });
   if (tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
   const request = {
@@ -727,7 +710,7 @@ export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep
     tenor_days: tenorDays,
     ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
   };
-  return actionFromJournal(ports, client, action, request, openArgv(request), from)!;
+  return tradeAction(ports, client, action, request, { group, leg });
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
@@ -740,10 +723,10 @@ export function actionFromJournal(
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   from: { group?: string; leg?: string } = {},
 ): WriteAction<unknown, unknown> | undefined {
-  if (!isKind(command)) return;
+  if (!Object.hasOwn(KINDS, command)) return;
   const change = command === 'add' || command === 'reduce';
   const request = change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest);
-  return tradeAction(ports, client, command, request, { ...from, argv });
+  return tradeAction(ports, client, command as Kind, request, { ...from, argv });
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
