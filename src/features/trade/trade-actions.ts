@@ -101,7 +101,8 @@ const KINDS = {
   close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
 } as const;
 
-/** The write flow's action for a trade: its kind's hooks, the caller's checks and preview run before the kind's own. */
+/** The write flow's action for a trade: what the caller added, its kind's hooks over it (a change's check and an add's
+ * preview run the caller's first), and what every kind shares: the side it locks, its endpoints, the ids it journals. */
 function tradeAction(
   ports: FlowPorts,
   client: HedgeClient,
