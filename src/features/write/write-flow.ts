@@ -366,7 +366,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
     const record = (patch: JournalPatch) => afterSend(() => journal.update(entry.id, patch));
 
     /** An agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
-     * checks; a resumed action's are skipped for what the book shows of its earlier send (landed: followed, not sent again). */
+     * checks; a resumed action skips them and reads what the book shows of its earlier send (landed: followed, not sent again). */
     const check = async () => {
       const sendHooks = await gateTheSend(ports, action, run);
       if (!run.resumed) await action.check?.();
