@@ -19,7 +19,7 @@ import {
   uncheckedList,
   type Unchecked,
 } from './pre-trade.js';
-import { changeAction, changeArgv, openAction, openArgv } from './trade-actions.js';
+import { changeAction, openAction } from './trade-actions.js';
 import { isRejection, runWrite, writeOptionsFrom, type WriteAction, type WriteOptions } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
@@ -39,7 +39,6 @@ export async function openHedge(ports: FlowPorts, client: HedgeClient, request: 
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
   const unchecked = uncheckedList(ports);
   const action = openAction(ports, client, request, {
-    argv: openArgv(request),
     check: async () => {
       if (request.client_reference && !choices.allowDuplicateRef)
         await refuseDuplicateReference(ports, client, request.client_reference, unchecked);
@@ -151,9 +150,8 @@ export async function runChange(
           await runPreTradeChecks(client, { ...opts, action: 'add' }, unchecked);
         }
       : undefined;
-  const argv = changeArgv(action, request);
   const build = () => {
-    const built = changeAction(ports, client, action, request, { argv, check, serverDecides: opts.skipChecks });
+    const built = changeAction(ports, client, action, request, { check, serverDecides: opts.skipChecks });
     return { ...built, ask: opts.ask, question: () => questionWithUnchecked(built.question(), unchecked) };
   };
   const first = build();

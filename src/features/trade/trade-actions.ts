@@ -46,33 +46,25 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal. */
-interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'argv' | 'group' | 'leg'> {
+/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal (unset: the kind's own). */
+interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'group' | 'leg'> {
+  argv?: string[];
   /** The quote shown before an open: its execution price is compared with the struck rate. */
   quote?: Quote;
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
   serverDecides?: boolean;
 }
 
-/** The command line each write is journaled under (and shown in hints). */
-export function openArgv(request: OpenRequest) {
+/** The command line a trade is journaled under (and shown in hints) when its caller names none. */
+function argvOf(kind: Kind, { market, side, notional_usd, tenor_days, client_reference }: Partial<OpenRequest>) {
+  const open = ['--tenor', String(tenor_days), ...(client_reference ? ['--ref', client_reference] : [])];
   return [
-    'open',
-    request.market,
-    request.side,
-    String(request.notional_usd),
-    '--tenor',
-    String(request.tenor_days),
-    ...(request.client_reference ? ['--ref', request.client_reference] : []),
+    kind,
+    String(market),
+    String(side),
+    ...(kind === 'close' ? [] : [String(notional_usd)]),
+    ...(kind === 'open' ? open : []),
   ];
-}
-
-export function changeArgv(action: 'add' | 'reduce', request: ChangeRequest) {
-  return [action, request.market, request.side, String(request.notional_usd)];
-}
-
-export function closeArgv(request: SideRequest) {
-  return ['close', request.market, request.side];
 }
 
 /** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
@@ -84,27 +76,73 @@ export function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-export function openAction(
+type Kind = 'open' | 'add' | 'reduce' | 'close';
+
+/** One trade action as data, as its kind's hooks are handed it: the request, what its caller added, and what its run saw. */
+interface Turn<Q extends SideRequest = SideRequest, K extends Kind = Kind> {
+  ports: FlowPorts;
+  client: HedgeClient;
+  kind: K;
+  request: Q;
+  extras: ActionExtras;
+  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
+  after?: SideAfter;
+}
+
+/** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
+type KindHooks<S, R> = Omit<Partial<WriteAction<S, R>>, 'question' | 'wait'> &
+  Pick<WriteAction<S, R>, 'question' | 'wait'>;
+
+/** Each kind once: its words, its endpoints (plan and send) and the hooks that ask, wait for and reconcile it. */
+const KINDS = {
+  open: { verb: 'open a hedge', plan: 'planOpen', send: 'openHedge', hooks: openHooks },
+  add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge', hooks: changeHooks },
+  reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge', hooks: changeHooks },
+  close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
+} as const;
+
+/** The write flow's action for a trade: what the caller added, its kind's hooks over it (a change's check and an add's
+ * preview run the caller's first), and what every kind shares: the side it locks, its endpoints, the ids it journals. */
+function tradeAction(
   ports: FlowPorts,
   client: HedgeClient,
-  request: OpenRequest,
+  kind: Kind,
+  request: SideRequest,
   extras: ActionExtras,
-): WriteAction<OpenedHedge, Hedge> {
-  const { market, side, notional_usd: notionalUsd } = request;
-  /** The side as every view showed it once the fill was seen there (a later identical open is judged by it). */
-  let after: SideAfter | undefined;
+): WriteAction<unknown, unknown> {
+  const { verb, plan, send, hooks } = KINDS[kind];
+  const turn: Turn = { ports, client, kind, request, extras };
+  const own = (hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
   return {
     ...extras,
-    command: 'open',
-    verb: 'open a hedge',
-    side: { market, side },
-    plan: (key) => client.planOpen(request, key),
+    submitted: (answer: SubmittedAction) => ({
+      hedge_id: answer.hedge_id ?? undefined,
+      order_tx_hash: answer.order_tx_hash ?? undefined,
+    }),
+    ...own,
+    command: kind,
+    verb,
+    argv: extras.argv ?? argvOf(kind, request),
+    side: { market: request.market, side: request.side },
+    plan: (key) => client[plan](request as never, key),
+    send: (key, sendHooks) => client[send](request as never, key, sendHooks),
+    sideAfter: () => turn.after,
+  };
+}
+
+export function openAction(ports: FlowPorts, client: HedgeClient, request: OpenRequest, extras: ActionExtras) {
+  return tradeAction(ports, client, 'open', request, extras) as WriteAction<OpenedHedge, Hedge>;
+}
+
+function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
+  const { ports, client, request, extras } = turn;
+  const { market, side, notional_usd: notionalUsd } = request;
+  return {
     question: () =>
       `Open ${side} ${formatMoney(notionalUsd)} USD on ${market} for ${days(request.tenor_days)}` +
       (extras.quote
         ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
-    send: (key, hooks) => client.openHedge(request, key, hooks),
     trades: async () => [{ market, notionalUsd }],
     // The hedge by its id (when the answer gave one), else by its client reference.
     reconcile: async (entry) => {
@@ -173,7 +211,6 @@ export function openAction(
           : `no ${safeText(String(onSide))} hedge on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
       };
     },
-    submitted: (answer) => ({ hedge_id: answer.hedge_id, order_tx_hash: answer.order_tx_hash ?? undefined }),
     // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
       const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
@@ -182,36 +219,39 @@ export function openAction(
       });
       if (hedge.status === 'filled') {
         // Waited for in every view, or until its record shows it ended since (the side has moved on).
-        after = await alsoInEveryView(ports, `Hedge ${safeText(hedge.id)} is filled on its record`, () =>
-          readSideInStep(
-            ports,
-            client,
-            market,
-            side,
-            (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
-          ),
+        await alsoInEveryView(
+          turn,
+          `Hedge ${safeText(hedge.id)} is filled on its record`,
+          (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
         );
       }
       return hedge;
     },
     outcome: (hedge) => (hedge.status === 'failed' ? 'failed' : 'filled'),
-    sideAfter: () => after,
   };
 }
 
-/** After a write's own view confirmed it, the other views are waited for too (`read`: side-book.ts). */
-async function alsoInEveryView(ports: FlowPorts, confirmed: string, read: () => Promise<{ book: SideBook }>) {
-  try {
-    return sideAfterOf((await read()).book);
-  } catch (error) {
-    if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
-    ports.notify({
-      kind: 'not-seen-everywhere',
-      level: 'warn',
-      text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-    });
-    return;
-  }
+/** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
+async function alsoInEveryView(
+  turn: Turn,
+  confirmed: string,
+  until: (book: SideBook) => boolean,
+  polled?: BookPosition[],
+) {
+  const { ports, client, request } = turn;
+  turn.after = await readSideInStep(ports, client, request.market, request.side, until, polled).then(
+    ({ book }) => sideAfterOf(book),
+    (error: unknown) => {
+      if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
+      ports.notify({
+        kind: 'not-seen-everywhere',
+        level: 'warn',
+        text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
+      });
+      return undefined;
+    },
+  );
+  return turn.after;
 }
 
 /** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
@@ -229,12 +269,6 @@ type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
   balanceBeforeUsdc?: number;
 };
 
-/** What differs between an add and a reduce: the words and the endpoint. */
-const CHANGE_KINDS = {
-  add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge' },
-  reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge' },
-} as const;
-
 /** What one change learns before it is sent, kept for its wait and its rendering. */
 interface ChangeSeen {
   /** The side's position, read once by whichever needs it first (the wait's baseline, or the quote). */
@@ -243,8 +277,6 @@ interface ChangeSeen {
   before?: BookPosition;
   balanceBeforeUsdc?: number;
   quote?: Quote;
-  /** The side as every view showed it once the change was seen there. */
-  after?: SideAfter;
   /** The side's hedges as last read for what the change trades (the confirmation question names them). */
   held?: SideAfter;
 }
@@ -256,8 +288,14 @@ export function changeAction(
   action: 'add' | 'reduce',
   request: ChangeRequest,
   extras: ActionExtras,
-): WriteAction<SubmittedAction, ChangeResult | undefined> {
-  const kind = CHANGE_KINDS[action];
+) {
+  return tradeAction(ports, client, action, request, extras) as WriteAction<SubmittedAction, ChangeResult | undefined>;
+}
+
+function changeHooks(
+  turn: Turn<ChangeRequest, 'add' | 'reduce'>,
+): KindHooks<SubmittedAction, ChangeResult | undefined> {
+  const { ports, client, kind: action, request, extras } = turn;
   const { market, side, notional_usd: notionalUsd } = request;
   const seen: ChangeSeen = {};
   const seePositions = `\`${ports.hedgeCommand('positions')}\``;
@@ -319,11 +357,6 @@ export function changeAction(
   };
 
   return {
-    ...extras,
-    command: action,
-    verb: kind.verb,
-    side: { market, side },
-    plan: (key) => client[kind.plan](request, key),
     check: async () => {
       await extras.check?.();
       if (extras.serverDecides) return;
@@ -397,7 +430,6 @@ export function changeAction(
         ? `Add ${formatUsd(notionalUsd)} to ${hedge}${seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
         : `Remove ${formatUsd(notionalUsd)} from ${hedge}?`;
     },
-    send: (key, hooks) => client[kind.send](request, key, hooks),
     // The amount is the request's; the side's hedges are read (a confirmation binds them).
     trades: async () => {
       seen.held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
@@ -436,10 +468,6 @@ export function changeAction(
       // The notional it had before is no proof: a change outside the journal may have moved it back.
       return { verdict: 'unknown', evidence };
     },
-    submitted: (answer) => ({
-      hedge_id: answer.hedge_id ?? undefined,
-      order_tx_hash: answer.order_tx_hash ?? undefined,
-    }),
     // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
     wait: async (answer, { startedAt, before, sentEarlier }) => {
       const baseline = typeof before?.baseline_notional_usd === 'number' ? before.baseline_notional_usd : undefined;
@@ -471,10 +499,8 @@ export function changeAction(
       if (outcome.closed && !expected.closes) await sideGoneFirst(baseline, expected.notionalUsd, hedgeId);
       // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
       else {
-        seen.after = await alsoInEveryView(ports, `The positions list shows the ${action}`, () =>
-          readSideInStep(ports, client, market, side, (book) =>
-            outcome.closed ? book.state === 'flat' : near(book.recordsUsd, expected.notionalUsd),
-          ),
+        await alsoInEveryView(turn, `The positions list shows the ${action}`, (book) =>
+          outcome.closed ? book.state === 'flat' : near(book.recordsUsd, expected.notionalUsd),
         );
       }
       const [hedge, balanceAfterUsdc, realized] = await Promise.all([
@@ -493,7 +519,6 @@ export function changeAction(
         balanceBeforeUsdc: seen.balanceBeforeUsdc,
       };
     },
-    sideAfter: () => seen.after,
   };
 }
 
@@ -506,13 +531,16 @@ function sideReference(book: { filled: ReadonlyArray<{ clientReference?: string 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
 export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
 
-export function closeAction(
-  ports: FlowPorts,
-  client: HedgeClient,
-  request: SideRequest,
-  extras: ActionExtras,
-): WriteAction<SubmittedAction, CloseResult> {
-  const { market, side } = request;
+export function closeAction(ports: FlowPorts, client: HedgeClient, request: SideRequest, extras: ActionExtras) {
+  return tradeAction(ports, client, 'close', request, extras) as WriteAction<SubmittedAction, CloseResult>;
+}
+
+function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseResult> {
+  const {
+    ports,
+    client,
+    request: { market, side },
+  } = turn;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
@@ -520,14 +548,7 @@ export function closeAction(
   /** What it trades and the side's hedges, as last read (the confirmation question shows them). */
   let traded: number | undefined;
   let held: SideAfter | undefined;
-  /** The side as every view showed it once the close was seen there. */
-  let after: SideAfter | undefined;
   return {
-    ...extras,
-    command: 'close',
-    verb: 'close a position',
-    side: { market, side },
-    plan: (key) => client.planClose(request, key),
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
@@ -552,7 +573,6 @@ export function closeAction(
       ];
       return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
     },
-    send: (key, hooks) => client.closeHedge(request, key, hooks),
     // A close trades what the side holds when sent, with every add still landing (read before each send).
     trades: async () => {
       const [{ book }, landing] = await Promise.all([
@@ -636,17 +656,13 @@ export function closeAction(
         hedgeId,
       });
       // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      after = await alsoInEveryView(ports, `The ${side} side of ${market} has left the positions list`, () =>
-        readSideInStep(
-          ports,
-          client,
-          market,
-          side,
-          (book) =>
-            book.state === 'flat' ||
-            (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
-          polled,
-        ),
+      const after = await alsoInEveryView(
+        turn,
+        `The ${side} side of ${market} has left the positions list`,
+        (book) =>
+          book.state === 'flat' ||
+          (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+        polled,
       );
       const realized = hedgeId ? await findClosedRecord(ports, hedgeId) : undefined;
       return {
@@ -658,7 +674,6 @@ export function closeAction(
         ...(after?.hedge_ids.length ? { openNow: after } : {}),
       };
     },
-    sideAfter: () => after,
   };
 }
 
@@ -686,10 +701,9 @@ async function addsStillLanding(ports: FlowPorts, market: string, side: string) 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
 export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays } = step;
-  const from = { group, leg };
   const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
-  if (action === 'close') return actionFromJournal(ports, client, action, { market, side }, closeArgv(change), from)!;
-  if (action !== 'open') return actionFromJournal(ports, client, action, change, changeArgv(action, change), from)!;
+  if (action !== 'open')
+    return tradeAction(ports, client, action, action === 'close' ? { market, side } : change, { group, leg });
   if (tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
   const request = {
@@ -697,7 +711,7 @@ export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep
     tenor_days: tenorDays,
     ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
   };
-  return actionFromJournal(ports, client, action, request, openArgv(request), from)!;
+  return tradeAction(ports, client, action, request, { group, leg });
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
@@ -710,12 +724,10 @@ export function actionFromJournal(
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   from: { group?: string; leg?: string } = {},
 ): WriteAction<unknown, unknown> | undefined {
-  const extras = { ...from, argv };
-  if (command === 'open') return openAction(ports, client, body as unknown as OpenRequest, extras);
-  if (command === 'add' || command === 'reduce')
-    return changeAction(ports, client, command, client.changeRequestFromBody(body), extras);
-  if (command === 'close') return closeAction(ports, client, body as unknown as SideRequest, extras);
-  return;
+  if (!Object.hasOwn(KINDS, command)) return;
+  const change = command === 'add' || command === 'reduce';
+  const request = change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest);
+  return tradeAction(ports, client, command as Kind, request, { ...from, argv });
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */

@@ -101,11 +101,10 @@ interface WriteRun {
   finished?: boolean;
 }
 
-/** What a wait is handed: when the request left, the facts read before it (`before`), and the run. */
+/** What a wait is handed: when the request left, and the facts read before it (`before`). */
 interface WaitContext {
   startedAt: number;
   before?: JsonObject;
-  run: WriteRun;
   /** A resume found the earlier send landed and follows it. */
   sentEarlier?: boolean;
 }
@@ -158,8 +157,8 @@ export interface WriteAction<S, R> {
 export type WriteOutcome<S, R> =
   | { kind: 'dry-run'; planned: RenderedDryRun }
   | { kind: 'recorded'; entry: JournalEntry }
-  | { kind: 'submitted'; answer: S; entry: JournalEntry; run: WriteRun }
-  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry; run: WriteRun };
+  | { kind: 'submitted'; answer: S; entry: JournalEntry }
+  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
 /** The hint on every unresolved write: the way to finish it with its own key. */
 function resumeHint(ports: FlowPorts, entry: JournalEntry) {
@@ -333,6 +332,7 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
+/** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write path). */
 export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>, options: WriteOptions) {
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
@@ -344,20 +344,44 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
   const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
     let begun: JournalEntry | undefined;
     let begunAt = 0;
-    try {
-      // An agent's checks first, on what is about to be sent (asked again before every retry).
+    /** This run's entry, from the moment it is on disk. */
+    let entry: JournalEntry;
+    // From here on the request has left: a journal write that fails must not hide that, nor the key.
+    const afterSend = async <T>(write: () => Promise<T>) => {
+      try {
+        return await write();
+      } catch (error) {
+        if (!(error instanceof JournalError)) throw error;
+        throw new OutcomeUnknownError(
+          `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
+          {
+            idempotencyKey: entry.idempotency_key,
+            hint: hintFor(entry),
+            details: { journal_id: entry.id },
+            cause: error,
+          },
+        );
+      }
+    };
+    const record = (patch: JournalPatch) => afterSend(() => journal.update(entry.id, patch));
+
+    /** An agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
+     * checks; a resumed action skips them and reads what the book shows of its earlier send (landed: followed, not sent again). */
+    const check = async () => {
       const sendHooks = await gateTheSend(ports, action, run);
       if (!run.resumed) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
-      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      const earlier = run.entry;
       const reconciled =
-        run.finished && run.entry
-          ? await alreadyDone(ports, action, run.entry)
-          : run.entry && run.resumed
-            ? await reconcileEarlier(ports, journal, action, run.entry, options.resendUnproven === true)
+        earlier && run.finished
+          ? await alreadyDone(ports, action, earlier)
+          : earlier && run.resumed
+            ? await reconcileEarlier(ports, journal, action, earlier, options.resendUnproven === true)
             : undefined;
-      if (reconciled?.kind === 'recorded') return reconciled;
-
+      return { sendHooks, reconciled };
+    };
+    /** The facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts). */
+    const confirm = async () => {
       const readBefore = async () =>
         run.entry
           ? (await attributedContext(ports, journal, run.entry)).context
@@ -372,14 +396,20 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
             before = await readBefore();
           });
       }
-
-      let entry = run.entry;
-      if (!entry) {
+      return before;
+    };
+    /** The entry on disk before the request may leave: a new one, or the resumed one set pending. */
+    const journaled = async (before: JsonObject | undefined) => {
+      if (run.entry) entry = run.entry;
+      else {
         try {
           // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
           const serverTime = await serverNow(ports);
           const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime.earliestMs };
-          entry = await journal.begin(entryFields(identity, action, run.key, context), (await rowSealerOf(ports)).seal);
+          begun = entry = await journal.begin(
+            entryFields(identity, action, run.key, context),
+            (await rowSealerOf(ports)).seal,
+          );
         } catch (error) {
           if (error instanceof JournalError)
             throw new JournalError(`${error.message} Nothing was sent.`, {
@@ -389,74 +419,57 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
             });
           throw error;
         }
-        begun = entry;
         begunAt = performance.now();
       }
-      const current = { ...run, entry };
-      // Write-ahead as for a new entry: once this is on disk the request may leave.
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
-
-      // From here on the request has left: a journal write that fails must not hide that, nor the key.
-      const afterSend = async <T>(write: () => Promise<T>) => {
-        try {
-          return await write();
-        } catch (error) {
-          if (!(error instanceof JournalError)) throw error;
-          throw new OutcomeUnknownError(
-            `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
-            {
-              idempotencyKey: entry.idempotency_key,
-              hint: hintFor(entry),
-              details: { journal_id: entry.id },
-              cause: error,
-            },
-          );
-        }
-      };
-      let answer: S;
-      if (reconciled?.kind === 'landed') answer = reconciled.answer;
-      else {
-        try {
-          answer = await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
-        } catch (error) {
-          const earlier = run.entry !== undefined && run.entry.outcome !== 'planned';
-          throw await afterSend(() => recordSendFailure(ports, journal, entry, error, earlier, hintFor));
-        }
-      }
-      const startedAt = ports.clock.now();
-      await afterSend(() => journal.update(entry.id, { outcome: 'submitted', ...action.submitted(answer) }));
-
-      if (!options.wait) {
-        const recorded = await afterSend(() =>
-          journal.update(entry.id, {
-            outcome: 'done',
-            message: NOT_WAITED_MESSAGE,
-            resolved_at: utcIso(ports.clock.now()),
-          }),
-        );
-        return { kind: 'submitted', answer, entry: recorded, run: current };
-      }
-      let result: R;
+    };
+    /** The request with its key; a failure is journaled as what it proves (rejected, never sent, or unknown). */
+    const send = async (sendHooks: SendHooks | undefined) => {
       try {
-        result = await action.wait(answer, {
-          startedAt,
-          before,
-          run: current,
-          sentEarlier: reconciled?.kind === 'landed',
-        });
+        return await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
+      } catch (error) {
+        const sentBefore = run.entry !== undefined && run.entry.outcome !== 'planned';
+        throw await afterSend(() => recordSendFailure(ports, journal, entry, error, sentBefore, hintFor));
+      }
+    };
+    /** Waits until the action is seen to land; a wait that ends without it leaves the entry unresolved. */
+    const prove = async (answer: S, context: WaitContext) => {
+      try {
+        return await action.wait(answer, context);
       } catch (error) {
         throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
       }
-      const outcome = action.outcome?.(result) ?? 'done';
+    };
+    /** What the journal records once it resolved: filled, done or failed, with the side as every view showed it. */
+    const outcome = (result: R) => {
       const sideAfter = action.sideAfter?.();
-      const recorded = await afterSend(() =>
-        journal.update(entry.id, {
-          outcome,
+      return record({
+        outcome: action.outcome?.(result) ?? 'done',
+        resolved_at: utcIso(ports.clock.now()),
+        ...(sideAfter ? { side_after: sideAfter } : {}),
+      });
+    };
+
+    try {
+      const { sendHooks, reconciled } = await check();
+      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      if (reconciled?.kind === 'recorded') return reconciled;
+      const before = await confirm();
+      await journaled(before);
+      const answer = reconciled?.kind === 'landed' ? reconciled.answer : await send(sendHooks);
+      const startedAt = ports.clock.now();
+      await record({ outcome: 'submitted', ...action.submitted(answer) });
+      if (!options.wait) {
+        const recorded = await record({
+          outcome: 'done',
+          message: NOT_WAITED_MESSAGE,
           resolved_at: utcIso(ports.clock.now()),
-          ...(sideAfter ? { side_after: sideAfter } : {}),
-        }),
-      );
-      return { kind: 'resolved', answer, result, entry: recorded, run: current };
+        });
+        return { kind: 'submitted', answer, entry: recorded };
+      }
+      const sentEarlier = reconciled?.kind === 'landed';
+      const result = await prove(answer, { startedAt, before, sentEarlier });
+      return { kind: 'resolved', answer, result, entry: await outcome(result) };
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
@@ -844,8 +857,9 @@ export function parseIdempotencyKey(raw: unknown) {
 
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
-/** The planned request with its URL and headers, the key redacted. */
-export function describePlannedRequest(request: ApiRequest, baseUrl: string, apiKey: string) {
+/** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
+export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
+  const { baseUrl, apiKey } = await ports.credentials();
   const headers: Record<string, string> = { Authorization: `Bearer ${redactKey(apiKey)}` };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
   if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
@@ -860,13 +874,7 @@ export function describePlannedRequest(request: ApiRequest, baseUrl: string, api
   };
 }
 
-type RenderedDryRun = ReturnType<typeof describePlannedRequest>;
-
-/** The planned request as a dry run shows it (the key redacted); the command prints it (ui/dry-run-view.ts). */
-export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
-  const credentials = await ports.credentials();
-  return describePlannedRequest(request, credentials.baseUrl, credentials.apiKey);
-}
+type RenderedDryRun = Awaited<ReturnType<typeof planDryRun>>;
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
 async function gateTheSend<S, R>(
