@@ -20,7 +20,9 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
-import { withAccountLock, withSideLock } from '../write/account-lock.js';
+import { withSideLock } from '../write/account-lock.js';
+import { confirmAsShown, runSteps, underPlanLocks, type PlanStepRun, type StepResult } from './plan-steps.js';
+import type { Trade } from '../../platform/runtime/agent-limits.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
@@ -32,17 +34,8 @@ import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
-import {
-  isRejection,
-  journalAhead,
-  makeIdempotencyKey,
-  planDryRun,
-  runWrite,
-  type WriteAction,
-  type WriteOptions,
-  type WriteOutcome,
-} from '../write/write-flow.js';
-import { sameAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
+import { isRejection, journalAhead, makeIdempotencyKey, planDryRun, type WriteOptions } from '../write/write-flow.js';
+import { sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -77,11 +70,6 @@ interface RollLegs {
   netMarginUsd?: number;
 }
 
-interface Carried {
-  close?: { entry?: JournalEntry; result?: CloseResult; answer?: SubmittedAction; settled?: boolean };
-  open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
-}
-
 /** A group id for the legs of one action: its prefix, the time and a random part. */
 export function newGroup(prefix: string, ports: FlowPorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
@@ -93,10 +81,8 @@ function unfinished(legs: RollLegs) {
 
 function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  // A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished.
+  // A leg's failures say how the whole roll is finished.
   const asLeg = {
-    confirmed: true,
-    admitted: true,
     resumeHint: (entry: JournalEntry) =>
       `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };
@@ -331,187 +317,147 @@ async function sideCover(ports: FlowPorts, client: HedgeClient, market: string, 
   return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
 }
 
-/** What a leg's write came to (nothing for a dry run, which a leg never is). */
-function carriedLeg<S, R>(outcome: WriteOutcome<S, R>) {
-  if (outcome.kind === 'dry-run') return {};
-  if (outcome.kind === 'recorded') return { entry: outcome.entry };
-  return {
-    entry: outcome.entry,
-    answer: outcome.answer,
-    ...(outcome.kind === 'resolved' ? { result: outcome.result } : {}),
-  };
-}
-
-/** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
-async function carryOutClose(
-  ports: FlowPorts,
-  client: HedgeClient,
-  legs: RollLegs,
-  action: WriteAction<SubmittedAction, CloseResult>,
-  options: { positionOpen?: boolean; notes: RollNote[] },
-) {
-  const { market, side } = legs.request;
-  const { open } = legs;
-  if (open.outcome !== 'planned' || !legs.closes) return;
-  if (legs.close && !isUnresolved(legs.close)) {
-    // An earlier run's close refused with no_open_hedge found the side already settled.
-    return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
-      ? { settled: true }
-      : { entry: legs.close };
-  }
-  if (
-    !legs.close &&
-    options.positionOpen !== true &&
-    (await readSideInStep(ports, client, market, side)).book.state === 'flat'
-  ) {
-    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-    options.notes.push({
-      level: 'note',
-      text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-    });
-    return { settled: true };
-  }
-  try {
-    return carriedLeg(
-      await runWrite(ports, action, {
-        wait: true,
-        dryRun: false,
-        fresh: false,
-        idempotencyKey: legs.close?.idempotency_key,
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-      options.notes.push({
-        level: 'note',
-        text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`,
-      });
-      return { settled: true };
-    }
-    // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-    if (isRejection(error))
-      await (
-        await ports.journal()
-      ).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
-    else if (error instanceof Error) {
-      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-      error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
-    }
-    throw error;
-  }
-}
-
-/** Carries the legs out from wherever the journal says they are. */
-async function carryOut(
+/** The roll's two steps from wherever the journal says they are: the close (while the open is still `planned`: it is sent only after the close), then the open. */
+function rollSteps(
   ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-) {
-  const journal = await ports.journal();
+): PlanStepRun[] {
   const { market, side, notional_usd: planned } = legs.request;
-  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
-  const close = await carryOutClose(ports, client, legs, actions.close, options);
-
-  // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
-  const closedUsd = readNumber(close?.entry?.context?.notional_usd);
-  if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
-    await journal.update(open.id, {
-      outcome: 'abandoned',
-      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`,
-    });
-    throw new UnresolvedError(
-      `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
-      {
-        details: {
-          journal_group: legs.group,
-          planned_usd: planned,
-          closed_usd: closedUsd,
-          covered: false,
-        },
-        hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
-      },
-    );
-  }
-  if (open.outcome === 'planned') {
-    const cover = await sideCover(ports, client, market, side);
-    if (cover) {
+  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
+  const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
+  const settled = (text: string) => {
+    options.notes.push({ level: 'note', text });
+    return { skipped: 'settled' };
+  };
+  const closeStep: PlanStepRun = {
+    action: actions.close,
+    idempotencyKey: legs.close?.idempotency_key,
+    wait: true,
+    before: async () => {
+      // An earlier run's close refused with no_open_hedge found the side already settled.
+      if (legs.close && !isUnresolved(legs.close))
+        return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
+          ? { skipped: 'settled' }
+          : { entry: legs.close };
+      // A resumed roll whose close was never journaled: the side is gone only when every view says so.
+      if (
+        !legs.close &&
+        options.positionOpen !== true &&
+        (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+      )
+        return settled(
+          `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+        );
+    },
+    failed: async (error) => {
+      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
+        return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+      if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
+      else if (error instanceof Error) {
+        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+      }
+      throw error;
+    },
+  };
+  const openStep: PlanStepRun = {
+    action: actions.open,
+    idempotencyKey: open.idempotency_key,
+    wait: options.wait,
+    done: isUnresolved(open) ? undefined : open,
+    before: async ([close]) => {
+      if (open.outcome !== 'planned') return;
+      // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
+      const closedUsd = readNumber(close?.entry?.context?.notional_usd);
+      if (closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
+        await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`);
+        throw new UnresolvedError(
+          `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+          {
+            details: { journal_group: legs.group, planned_usd: planned, closed_usd: closedUsd, covered: false },
+            hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
+          },
+        );
+      }
+      const cover = await sideCover(ports, client, market, side);
+      if (!cover) return;
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
-      await journal.update(open.id, {
-        outcome: 'abandoned',
-        message: `not sent: the side was already covered${by} (${cover.status})`,
-      });
+      await abandon(`not sent: the side was already covered${by} (${cover.status})`);
       throw new PreTradeCheckError(
         'side_already_open',
         `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
         `See it with \`${ports.hedgeCommand('positions')}\`.`,
       );
-    }
-  }
-  if (!isUnresolved(open)) return { close, open: { entry: open } };
-  try {
-    return {
-      close,
-      open: {
-        entry: open,
-        ...carriedLeg(
-          await runWrite(ports, actions.open, {
-            wait: options.wait,
-            dryRun: false,
-            fresh: false,
-            idempotencyKey: open.idempotency_key,
-          }),
-        ),
-      },
-    };
-  } catch (error) {
-    const closed = close?.entry !== undefined && !close.settled;
-    if (closed && isRejection(error)) {
-      // Said with the error itself (the one line an operator sees): the side is bare now.
-      error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-    }
-    // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-    if (closed && error instanceof StateError) {
-      throw new UnresolvedError(
-        `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-        {
-          details: { journal_group: legs.group, close: close.entry.id, open: open.id, covered: false },
-          hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-        },
-      );
-    }
-    throw error;
-  }
+    },
+    failed: async (error, [close]) => {
+      const closed = close?.entry !== undefined;
+      if (closed && isRejection(error)) {
+        // Said with the error itself (the one line an operator sees): the side is bare now.
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      }
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (closed && error instanceof StateError) {
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: legs.group, close: close.entry!.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      }
+      throw error;
+    },
+  };
+  return open.outcome === 'planned' && legs.closes ? [closeStep, openStep] : [openStep];
+}
+
+/** Carries the roll's steps out through the plan executor; the first that fails ends the roll with its error. */
+async function carryOut(
+  ports: FlowPorts,
+  client: HedgeClient,
+  legs: RollLegs,
+  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
+) {
+  const steps = rollSteps(ports, client, legs, options);
+  const { results, stoppedAt, error } = await runSteps(ports, steps);
+  if (stoppedAt !== undefined) throw error;
+  return { close: steps.length === 2 ? results[0] : undefined, open: results.at(-1)! };
 }
 
 /** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
 function outcomeOf(
   ports: FlowPorts,
   legs: RollLegs,
-  carried: Carried,
+  carried: { close?: StepResult; open: StepResult },
   notes: RollNote[],
   resumed: boolean,
   quote?: Quote,
 ): RollOutcome {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
-  const { open } = carried;
+  const openEntry = carried.open.entry ?? legs.open;
+  const opened = carried.open.result as Hedge | undefined;
+  const answer = carried.open.answer as OpenedHedge | undefined;
   const closeEntry = carried.close?.entry ?? legs.close;
-  const result = carried.close?.result;
+  const result = carried.close?.result as CloseResult | undefined;
   const close =
-    !legs.closes || carried.close?.settled
+    !legs.closes || carried.close?.skipped
       ? null
       : {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
           hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
-          order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+          order_tx_hash:
+            (carried.close?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
             result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
           realized: (result?.realized as JsonObject | undefined) ?? null,
         };
-  const hedgeId = open.result?.id ?? open.answer?.hedge_id ?? open.entry.hedge_id ?? null;
+  const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
   const view: RollView = {
     market,
     side,
@@ -521,15 +467,15 @@ function outcomeOf(
     journal_group: legs.group,
     close,
     open: {
-      journal_id: open.entry.id,
-      outcome: open.entry.outcome,
+      journal_id: openEntry.id,
+      outcome: openEntry.outcome,
       hedge_id: hedgeId,
-      hedge: ((open.result ?? open.answer) as JsonObject | undefined) ?? null,
+      hedge: ((opened ?? answer) as JsonObject | undefined) ?? null,
       quote: quote ?? null,
     },
   };
-  const status = open.result?.status ?? open.answer?.status;
-  const failed = open.result?.status === 'failed';
+  const status = opened?.status ?? answer?.status;
+  const failed = opened?.status === 'failed';
   return {
     kind: 'rolled',
     market,
@@ -545,19 +491,17 @@ function outcomeOf(
       outcome: close.outcome,
     },
     opened: {
-      journalId: open.entry.id,
-      idempotencyKey: open.entry.idempotency_key ?? null,
+      journalId: openEntry.id,
+      idempotencyKey: openEntry.idempotency_key ?? null,
       hedgeId,
-      outcome: open.entry.outcome,
-      maturityAt: typeof open.result?.maturity_at === 'string' ? open.result.maturity_at : null,
+      outcome: openEntry.outcome,
+      maturityAt: typeof opened?.maturity_at === 'string' ? opened.maturity_at : null,
       status: typeof status === 'string' ? status : null,
-      landed: open.result !== undefined,
+      landed: opened !== undefined,
     },
     covered:
       !failed &&
-      (open.result !== undefined ||
-        open.answer !== undefined ||
-        ['filled', 'done', 'submitted'].includes(open.entry.outcome)),
+      (opened !== undefined || answer !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
     view,
     resumed,
     notes,
@@ -565,7 +509,7 @@ function outcomeOf(
       ? {
           failure: new OrderFailedError(
             `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-            open.result!.id,
+            opened!.id,
             `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
           ),
         }
@@ -615,7 +559,7 @@ export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, o
   }
   const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
   const client = await ports.client();
-  return withAccountLock(ports, 'the book of this account', ['book'], async () => {
+  return underPlanLocks(ports, [legs.request], async () => {
     const now = await legsOf(ports, entry.group!);
     if (!unfinished(now)) {
       throw new HeldError(
@@ -626,9 +570,7 @@ export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, o
         },
       );
     }
-    return withSideLock(ports, now.request.market, now.request.side, () =>
-      finishRoll(ports, client, now, options, guard, []),
-    );
+    return finishRoll(ports, client, now, options, guard, []);
   });
 }
 
@@ -700,15 +642,14 @@ export async function runRoll(ports: FlowPorts, req: RollRequest) {
   });
   const client = await ports.client();
   const roll = () => rollHoldingTheBook(ports, req, guard, client);
-  // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
-  const underSideLock = () => withSideLock(ports, req.market, req.side, roll);
   if (req.write.dryRun) return roll();
+  // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return underSideLock();
+  if (req.bookLock === false) return withSideLock(ports, req.market, req.side, roll);
   const waitingSince = ports.clock.now();
-  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
+  return underPlanLocks(ports, [req], async (waitedFor) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
-    return underSideLock();
+    return roll();
   });
 }
 
@@ -795,17 +736,16 @@ async function rollHoldingTheBook(
     show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-  await guard.confirm(
-    `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
-  );
+  const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-  if (guard.needsConfirmation) {
-    const now = rollTrades(market, await planRoll(ports, client, req));
-    if (!sameAsShown(trades, now)) {
-      sayMovedSinceAsked(ports, req, trades, now);
-      return rollHoldingTheBook(ports, req, guard, client);
-    }
-  }
+  const asShown = {
+    live: true,
+    shown: trades,
+    now: async () => rollTrades(market, await planRoll(ports, client, req)),
+    moved: (now: readonly Trade[]) => sayMovedSinceAsked(ports, req, trades, now),
+  };
+  if (guard.needsConfirmation && !(await confirmAsShown(ports, question, asShown)))
+    return rollHoldingTheBook(ports, req, guard, client);
 
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
   const actions = legActions(ports, client, group, request, quote);
