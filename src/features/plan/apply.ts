@@ -21,7 +21,7 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, stepAction } from '../trade/trade-actions.js';
-import { confirmAsShown, runSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { confirmAsShown, runSteps, underPlanLocks, type StepResult } from '../trade/plan-steps.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
@@ -173,14 +173,15 @@ async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly P
       data: { ...reportRow(index, steps[index], entry) },
     });
   });
-  const rows = steps.map((step, index) =>
-    reportRow(
+  const rows = steps.map((step, index) => {
+    const result = results[index] as StepResult | undefined;
+    return reportRow(
       index,
       step,
-      results[index]?.entry,
-      results[index]?.unknown ? 'unknown' : index === stoppedAt && !results[index].entry ? 'not_sent' : undefined,
-    ),
-  );
+      result?.entry,
+      result?.unknown ? 'unknown' : result && !result.entry ? 'not_sent' : undefined,
+    );
+  });
   return stoppedAt === undefined
     ? { kind: 'applied' as const, rows }
     : { kind: 'stopped' as const, rows, stoppedAt, error };

@@ -21,8 +21,7 @@ import {
 } from '../../core/errors.js';
 import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
-import { confirmAsShown, runSteps, underPlanLocks, type PlanStepRun, type StepResult } from './plan-steps.js';
-import type { Trade } from '../../platform/runtime/agent-limits.js';
+import { confirmAsShown, runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
@@ -416,28 +415,19 @@ function rollSteps(
   return open.outcome === 'planned' && legs.closes ? [closeStep, openStep] : [openStep];
 }
 
-/** Carries the roll's steps out through the plan executor; the first that fails ends the roll with its error. */
+/** Carries the roll's steps out through the plan executor (the first that fails ends the roll with its error), and
+ * says what the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
 async function carryOut(
   ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
-  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-) {
+  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
+): Promise<RollOutcome> {
   const steps = rollSteps(ports, client, legs, options);
   const { results, stoppedAt, error } = await runSteps(ports, steps);
   if (stoppedAt !== undefined) throw error;
-  return { close: steps.length === 2 ? results[0] : undefined, open: results.at(-1)! };
-}
-
-/** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
-function outcomeOf(
-  ports: FlowPorts,
-  legs: RollLegs,
-  carried: { close?: StepResult; open: StepResult },
-  notes: RollNote[],
-  resumed: boolean,
-  quote?: Quote,
-): RollOutcome {
+  const carried = { close: steps.length === 2 ? results[0] : undefined, open: results.at(-1)! };
+  const { notes, resumed, quote } = options;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
   const openEntry = carried.open.entry ?? legs.open;
   const opened = carried.open.result as Hedge | undefined;
@@ -545,8 +535,7 @@ async function finishRoll(
     const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
     await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
   }
-  const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
-  return outcomeOf(ports, legs, carried, notes, true);
+  return carryOut(ports, client, legs, { wait: options.wait, notes, resumed: true });
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
@@ -574,42 +563,46 @@ export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, o
   });
 }
 
-/** The dry run of a roll still to finish: its legs with the keys the journal holds. */
-async function unfinishedDryRun(
+/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
+async function dryRun(
   ports: FlowPorts,
   client: HedgeClient,
-  legs: RollLegs,
+  request: OpenRequest,
   notes: RollNote[],
+  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
 ): Promise<RollOutcome> {
-  const describe = (entry: JournalEntry) =>
-    planDryRun(ports, {
-      method: entry.request.method as 'POST',
-      path: entry.request.path,
-      body: entry.request.body ?? undefined,
-      idempotencyKey: entry.idempotency_key,
-    });
+  const actions = legActions(ports, client, '', request);
+  const shown = legs.filter((leg) => leg !== false);
+  return {
+    kind: 'dry-run',
+    market: request.market,
+    side: request.side,
+    notes,
+    legs: await Promise.all(
+      shown.map(async ({ leg, key, note }) => ({
+        leg,
+        request: await planDryRun(ports, actions[leg].plan(key ?? makeIdempotencyKey())),
+        note,
+      })),
+    ),
+  };
+}
+
+/** The dry run of a roll still to finish: the legs left, with the keys the journal holds. */
+function unfinishedDryRun(ports: FlowPorts, client: HedgeClient, legs: RollLegs, notes: RollNote[]) {
+  const { open, close } = legs;
   notes.push({
     level: 'note',
     text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
   });
-  const shown: Extract<RollOutcome, { kind: 'dry-run' }>['legs'] = [];
-  if (legs.open.outcome === 'planned' && legs.closes) {
-    if (legs.close && isUnresolved(legs.close))
-      shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
-    else if (!legs.close)
-      shown.push({
-        leg: 'close',
-        request: await planDryRun(ports, client.planClose(legs.request, makeIdempotencyKey())),
-        note: 'if the side is still open',
-      });
-  }
-  if (isUnresolved(legs.open))
-    shown.push({
-      leg: 'open',
-      request: await describe(legs.open),
-      note: `journal ${legs.open.id}, ${legs.open.outcome}`,
-    });
-  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side, legs: shown, notes };
+  return dryRun(ports, client, legs.request, notes, [
+    open.outcome === 'planned' &&
+      legs.closes &&
+      (!close
+        ? { leg: 'close', note: 'if the side is still open' }
+        : isUnresolved(close) && { leg: 'close', key: close.idempotency_key, note: `resumed, journal ${close.id}` }),
+    isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
+  ]);
 }
 
 /** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
@@ -688,21 +681,16 @@ async function rollHoldingTheBook(
     trades,
   );
   await ports.tradeGate?.admit(trades, 'roll');
-  if (req.write.dryRun) {
-    const legs = [
-      ...(plan.closing
-        ? [{ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) }]
-        : []),
+  if (req.write.dryRun)
+    return dryRun(ports, client, request, notes, [
+      !!plan.closing && { leg: 'close' },
       {
         leg: 'open',
-        request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
         note: plan.closing
           ? 'sent once the close has landed'
           : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
       },
-    ];
-    return { kind: 'dry-run', market, side, legs, notes };
-  }
+    ]);
 
   const quote = await client.createQuote({
     market,
@@ -738,13 +726,15 @@ async function rollHoldingTheBook(
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
   const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-  const asShown = {
-    live: true,
-    shown: trades,
-    now: async () => rollTrades(market, await planRoll(ports, client, req)),
-    moved: (now: readonly Trade[]) => sayMovedSinceAsked(ports, req, trades, now),
-  };
-  if (guard.needsConfirmation && !(await confirmAsShown(ports, question, asShown)))
+  if (
+    guard.needsConfirmation &&
+    !(await confirmAsShown(ports, question, {
+      live: true,
+      shown: trades,
+      now: async () => rollTrades(market, await planRoll(ports, client, req)),
+      moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
+    }))
+  )
     return rollHoldingTheBook(ports, req, guard, client);
 
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
@@ -764,11 +754,11 @@ async function rollHoldingTheBook(
     open: openEntry,
     netMarginUsd: closing?.netMarginUsd,
   };
-  const carried = await carryOut(ports, client, legs, {
+  return carryOut(ports, client, legs, {
     wait: req.write.wait,
     positionOpen: plan.closing !== undefined,
     quote,
     notes,
+    resumed: false,
   });
-  return outcomeOf(ports, legs, carried, notes, false, quote);
 }
