@@ -9,7 +9,7 @@ import { describeHolder, type Holder, type JournalEntry, bodyOf } from '../../pl
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
-import type { ApplyOutcome, ResumedStep } from './apply-outcome.js';
+import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
 import { finishJournaled, journaledAction, unfinishedOfThisAccount } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
@@ -21,7 +21,7 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, stepAction } from '../trade/trade-actions.js';
-import { confirmAsShown, runSteps, underPlanLocks, type StepResult } from '../trade/plan-steps.js';
+import { confirmAsShown, runSteps, underPlanLocks } from '../trade/plan-steps.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
@@ -153,12 +153,14 @@ async function applyPlan(
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
+  const rows: ApplyReportRow[] = [];
   // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
   const runs = steps.map((step, index) => ({
     action: { ...stepAction(ports, client, step, group, `step-${index + 1}`), check: undefined, preview: undefined },
     wait: true,
   }));
-  const { results, stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {
+  const { stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {
+    rows.push(reportRow(index, steps[index], entry));
     if (entry?.outcome === 'failed') {
       throw new OrderFailedError(
         `Step ${index + 1} (${describeStep(steps[index])}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
@@ -170,21 +172,25 @@ async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly P
       kind: 'applied-step',
       level: 'note',
       text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-      data: { ...reportRow(index, steps[index], entry) },
+      data: { ...rows[index] },
     });
   });
-  const rows = steps.map((step, index) => {
-    const result = results[index] as StepResult | undefined;
-    return reportRow(
-      index,
-      step,
-      result?.entry,
-      result?.unknown ? 'unknown' : result && !result.entry ? 'not_sent' : undefined,
-    );
-  });
-  return stoppedAt === undefined
-    ? { kind: 'applied' as const, rows }
-    : { kind: 'stopped' as const, rows, stoppedAt, error };
+  if (stoppedAt === undefined) return { kind: 'applied' as const, rows };
+  if (rows.length === stoppedAt) {
+    // Reading the journal for the report never replaces the step's own outcome.
+    const entry = await ports
+      .journal()
+      .then((journal) => journal.list())
+      .then(
+        (entries) =>
+          entries.find((candidate) => candidate.group === group && candidate.leg === `step-${stoppedAt + 1}`),
+        () => null,
+      );
+    const outcome = entry === null ? 'unknown' : entry ? undefined : 'not_sent';
+    rows.push(reportRow(stoppedAt, steps[stoppedAt], entry ?? undefined, outcome));
+  }
+  for (const [later, rest] of steps.entries()) if (later > stoppedAt) rows.push(reportRow(later, rest));
+  return { kind: 'stopped' as const, rows, stoppedAt, error };
 }
 
 function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {

@@ -28,11 +28,9 @@ export interface StepResult {
   answer?: unknown;
   result?: unknown;
   skipped?: string;
-  /** The step stopped the plan and the journal could not be read for its outcome. */
-  unknown?: boolean;
 }
 
-/** Every step, in order; `stoppedAt` the step whose error (or `after`'s) stopped the run, later steps not run. */
+/** A result for each step carried out; `stoppedAt` the step whose error (or `after`'s) stopped the run, later steps not run. */
 export interface StepsOutcome {
   results: StepResult[];
   stoppedAt?: number;
@@ -82,7 +80,6 @@ export async function runSteps(
       );
       after?.(index, results[index]);
     } catch (error) {
-      if (results.length === index) results.push(await stoppedStep(ports, step.action));
       return { results, stoppedAt: index, error };
     }
   }
@@ -105,16 +102,4 @@ async function send(ports: FlowPorts, step: PlanStepRun, earlier: readonly StepR
     if (!step.failed) throw error;
     return step.failed(error, earlier);
   }
-}
-
-/** A step that stopped the run, as the journal holds it; reading the journal never replaces the step's own error. */
-async function stoppedStep(ports: FlowPorts, action: WriteAction<unknown, unknown>): Promise<StepResult> {
-  const entry = await ports
-    .journal()
-    .then((journal) => journal.list())
-    .then(
-      (entries) => entries.find((candidate) => candidate.group === action.group && candidate.leg === action.leg),
-      () => null,
-    );
-  return entry === null ? { unknown: true } : { entry };
 }
