@@ -521,12 +521,21 @@ async function finishRoll(
   for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
   const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = legs.request;
   const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
-  // A leg never sent is a new request: on a live key it is confirmed like one; otherwise it is said with the result.
+  // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
+  // asked about; otherwise it is said with the result.
   if (open.outcome === 'planned' && guard.needsConfirmation) {
     const closeToSend = legs.closes && (close === undefined || close.outcome === 'planned');
-    await guard.confirm(
-      `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`,
-    );
+    const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
+    const trades = async () => {
+      const { book } = await readSideInStep(ports, client, market, side);
+      return [{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd, held: sideAfterOf(book) }];
+    };
+    let shown = await trades();
+    const moved = (now: typeof shown) => {
+      sayMovedSinceAsked(ports, legs.request, shown, now);
+      shown = now;
+    };
+    while (!(await confirmAsShown(ports, question, { live: true, shown, now: trades, moved }))) continue;
   } else {
     notes.push({ level: 'note', text: resuming });
   }
