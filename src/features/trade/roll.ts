@@ -1,6 +1,6 @@
 // `hedge roll MARKET SIDE --tenor D`: keeps a side covered past its maturity — close the open hedge, then open
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
-// the hedge that ended).
+// the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatRate, readNumber } from '../../core/number-format.js';
