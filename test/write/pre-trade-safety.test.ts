@@ -8,7 +8,13 @@ import { runRoll } from '../../src/features/trade/roll.js';
 import { applyTarget } from '../../src/features/plan/apply.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeIdempotencyKey, parseIdempotencyKey, writeOptionsFrom } from '../../src/features/write/write-flow.js';
+import {
+  journalAhead,
+  makeIdempotencyKey,
+  parseIdempotencyKey,
+  writeOptionsFrom,
+} from '../../src/features/write/write-flow.js';
+import { openAction } from '../../src/features/trade/trade-actions.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
@@ -197,6 +203,42 @@ describe("a person's yes holds for the side the question showed", () => {
       simulator.active('buy').map((hedge) => hedge.notionalUsd),
     ]).toEqual([['/quotes', '/hedges/add', '/quotes'], [50_000]]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+  });
+
+  it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
+    const simulator = await startSimulator();
+    const held = simulator.seedOpen('buy', 100);
+    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
+      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
+      return asked === 1;
+    });
+    let error: unknown;
+    try {
+      // A roll stopped before its close was journaled: its open leg alone, planned.
+      const request = { market: MARKET, side: 'buy' as const, notional_usd: 100, tenor_days: 7 };
+      const argv = ['roll', MARKET, 'buy', '--tenor', '7'];
+      const open = openAction(ctx, await ctx.client(), request, { argv, group: 'roll-resumed-1', leg: 'open' });
+      await journalAhead(ctx, open, makeIdempotencyKey(), { roll_closes: true, rolled_hedge_id: held.id });
+      const write = writeOptionsFrom({});
+      await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write }).catch(
+        (failure: unknown) => (error = failure),
+      );
+    } finally {
+      await ctx.dispose();
+    }
+    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
+    for (const question of questions)
+      expect(question).toMatch(
+        /^LIVE Resuming the roll of USDTNGN buy to 7 days .*\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/s,
+      );
+    expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
+    // Only the colleague's add reached the server; the roll's open leg is still planned.
+    expect([
+      simulator.writes().map((entry) => entry.path),
+      simulator.active('buy').map((hedge) => hedge.notionalUsd),
+    ]).toEqual([['/hedges/add'], [50_000]]);
+    const entries = await openJournal({ dir: simulator.configDir }).list();
+    expect(entries.map((entry) => [entry.leg, entry.outcome])).toEqual([['open', 'planned']]);
   });
 
   it('apply: a side moved while the plan was asked about, nothing is sent; the plan as the book is now is asked again, and carried out once', async () => {

@@ -8,8 +8,7 @@ import { HeldError, OrderFailedError } from '../../core/errors.js';
 import { describeHolder, type Holder, type JournalEntry, bodyOf } from '../../platform/journal/index.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { withAccountLock, withSideLocks } from '../write/account-lock.js';
-import { confirmOrStop, guardLiveAction } from '../write/live-guard.js';
+import { guardLiveAction } from '../write/live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
 import { finishJournaled, journaledAction, unfinishedOfThisAccount } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
@@ -22,19 +21,10 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, stepAction } from '../trade/trade-actions.js';
-import { runWrite, type WriteAction } from '../write/write-flow.js';
-import { sameAsShown } from '../write/as-shown.js';
+import { confirmAsShown, runSteps, underPlanLocks } from '../trade/plan-steps.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
-
-/** Each step (and each resumed action) is sent once, waited to its end, and shown only in the run's report. */
-const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
-
-/** The run's one confirmation covered every step, and an agent's limits admitted the whole plan. */
-function asStep<S, R>(action: WriteAction<S, R>) {
-  return { ...action, check: undefined, preview: undefined, confirmed: true, admitted: true };
-}
 
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
 async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
@@ -65,7 +55,7 @@ async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
     // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
     const result = await finishJournaled(ports, client, entry, {
       wait: true,
-      present: (action) => ({ ...asStep(action), admitted: false }),
+      present: (action) => ({ ...action, check: undefined, preview: undefined, confirmed: true }),
     });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
     ports.notify({
@@ -97,13 +87,10 @@ export async function applyTarget(
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
-  // Under the account's book lock and every target side's lock: a second apply or roll waits.
-  return withAccountLock(ports, 'the book of this account', ['book'], ({ waitedFor }) =>
-    withSideLocks(ports, target.rows, async () => {
-      const resumed = await resumeUnfinishedApplies(ports, client);
-      return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
-    }),
-  );
+  return underPlanLocks(ports, target.rows, async (waitedFor) => {
+    const resumed = await resumeUnfinishedApplies(ports, client);
+    return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
+  });
 }
 
 interface LockedApply extends TargetPlanOptions {
@@ -142,16 +129,21 @@ async function applyPlan(
     }
     // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
     if (!ports.interactive || ports.confirmedAhead) break;
-    await confirmOrStop(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, { live: run.live });
-    // A "yes" holds for the plan shown: a colleague elsewhere may have moved a side meanwhile.
-    const now = await buildTargetPlan(ports, client, target, run.toleranceUsd);
-    if (sameAsShown(quoted.trades, now.trades)) break;
-    ports.notify({
-      kind: 'moved-since-asked',
-      level: 'caution',
-      text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
-      data: { shown_steps: steps.length, now_steps: now.plan.steps.length },
+    // A colleague elsewhere may have moved a side while the question was open.
+    let now = quoted;
+    const asShown = await confirmAsShown(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, {
+      live: run.live,
+      shown: quoted.trades,
+      now: async () => (now = await buildTargetPlan(ports, client, target, run.toleranceUsd)).trades,
+      moved: () =>
+        ports.notify({
+          kind: 'moved-since-asked',
+          level: 'caution',
+          text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
+          data: { shown_steps: steps.length, now_steps: now.plan.steps.length },
+        }),
     });
+    if (asShown) break;
     quoted = now;
   }
   const { steps } = quoted.plan;
@@ -161,43 +153,44 @@ async function applyPlan(
 /** Each step sent and waited for in turn; the first that fails stops the run. */
 async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
-  const journal = await ports.journal();
   const rows: ApplyReportRow[] = [];
-  for (const [index, step] of steps.entries()) {
-    const leg = `step-${index + 1}`;
-    try {
-      const result = await runWrite(ports, asStep(stepAction(ports, client, step, group, leg)), SEND_AND_WAIT);
-      const entry = result.kind === 'dry-run' ? undefined : result.entry;
-      rows.push(reportRow(index, step, entry));
-      if (entry?.outcome === 'failed') {
-        throw new OrderFailedError(
-          `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
-          entry.hedge_id ?? '',
-          `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
-        );
-      }
-      ports.notify({
-        kind: 'applied-step',
-        level: 'note',
-        text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-        data: { ...rows[index] },
-      });
-    } catch (error) {
-      if (rows.length === index) {
-        // Reading the journal for the report never replaces the step's own outcome.
-        const entry = await journal.list().then(
-          (entries) => entries.find((candidate) => candidate.group === group && candidate.leg === leg),
-          () => null,
-        );
-        rows.push(
-          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
-        );
-      }
-      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
-      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
+  // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
+  const runs = steps.map((step, index) => ({
+    action: { ...stepAction(ports, client, step, group, `step-${index + 1}`), check: undefined, preview: undefined },
+    wait: true,
+  }));
+  const { stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {
+    rows.push(reportRow(index, steps[index], entry));
+    if (entry?.outcome === 'failed') {
+      throw new OrderFailedError(
+        `Step ${index + 1} (${describeStep(steps[index])}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+        entry.hedge_id ?? '',
+        `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
+      );
     }
+    ports.notify({
+      kind: 'applied-step',
+      level: 'note',
+      text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
+      data: { ...rows[index] },
+    });
+  });
+  if (stoppedAt === undefined) return { kind: 'applied' as const, rows };
+  if (rows.length === stoppedAt) {
+    // Reading the journal for the report never replaces the step's own outcome.
+    const entry = await ports
+      .journal()
+      .then((journal) => journal.list())
+      .then(
+        (entries) =>
+          entries.find((candidate) => candidate.group === group && candidate.leg === `step-${stoppedAt + 1}`),
+        () => null,
+      );
+    const outcome = entry === null ? 'unknown' : entry ? undefined : 'not_sent';
+    rows.push(reportRow(stoppedAt, steps[stoppedAt], entry ?? undefined, outcome));
   }
-  return { kind: 'applied' as const, rows };
+  for (const [later, rest] of steps.entries()) if (later > stoppedAt) rows.push(reportRow(later, rest));
+  return { kind: 'stopped' as const, rows, stoppedAt, error };
 }
 
 function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {

@@ -1,6 +1,6 @@
 // `hedge roll MARKET SIDE --tenor D`: keeps a side covered past its maturity — close the open hedge, then open
 // the same notional for the new tenor (or, when the side has already settled, open it anew with the notional of
-// the hedge that ended).
+// the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatRate, readNumber } from '../../core/number-format.js';
@@ -20,7 +20,8 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
-import { withAccountLock, withSideLock } from '../write/account-lock.js';
+import { withSideLock } from '../write/account-lock.js';
+import { confirmAsShown, runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
@@ -32,17 +33,8 @@ import { checkOpenAfterClose } from './pre-trade.js';
 import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
-import {
-  isRejection,
-  journalAhead,
-  makeIdempotencyKey,
-  planDryRun,
-  runWrite,
-  type WriteAction,
-  type WriteOptions,
-  type WriteOutcome,
-} from '../write/write-flow.js';
-import { sameAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
+import { isRejection, journalAhead, makeIdempotencyKey, planDryRun, type WriteOptions } from '../write/write-flow.js';
+import { sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -77,11 +69,6 @@ interface RollLegs {
   netMarginUsd?: number;
 }
 
-interface Carried {
-  close?: { entry?: JournalEntry; result?: CloseResult; answer?: SubmittedAction; settled?: boolean };
-  open: { entry: JournalEntry; result?: Hedge; answer?: OpenedHedge };
-}
-
 /** A group id for the legs of one action: its prefix, the time and a random part. */
 export function newGroup(prefix: string, ports: FlowPorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
@@ -93,10 +80,8 @@ function unfinished(legs: RollLegs) {
 
 function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  // A leg of the roll: confirmed once for both, rendered once for both, and its failures say how the whole roll is finished.
+  // A leg's failures say how the whole roll is finished.
   const asLeg = {
-    confirmed: true,
-    admitted: true,
     resumeHint: (entry: JournalEntry) =>
       `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
   };
@@ -331,187 +316,138 @@ async function sideCover(ports: FlowPorts, client: HedgeClient, market: string, 
   return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
 }
 
-/** What a leg's write came to (nothing for a dry run, which a leg never is). */
-function carriedLeg<S, R>(outcome: WriteOutcome<S, R>) {
-  if (outcome.kind === 'dry-run') return {};
-  if (outcome.kind === 'recorded') return { entry: outcome.entry };
-  return {
-    entry: outcome.entry,
-    answer: outcome.answer,
-    ...(outcome.kind === 'resolved' ? { result: outcome.result } : {}),
-  };
-}
-
-/** The close leg from wherever the journal says it is; nothing once the open has left `planned` (it is sent only after the close). */
-async function carryOutClose(
-  ports: FlowPorts,
-  client: HedgeClient,
-  legs: RollLegs,
-  action: WriteAction<SubmittedAction, CloseResult>,
-  options: { positionOpen?: boolean; notes: RollNote[] },
-) {
-  const { market, side } = legs.request;
-  const { open } = legs;
-  if (open.outcome !== 'planned' || !legs.closes) return;
-  if (legs.close && !isUnresolved(legs.close)) {
-    // An earlier run's close refused with no_open_hedge found the side already settled.
-    return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
-      ? { settled: true }
-      : { entry: legs.close };
-  }
-  if (
-    !legs.close &&
-    options.positionOpen !== true &&
-    (await readSideInStep(ports, client, market, side)).book.state === 'flat'
-  ) {
-    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-    options.notes.push({
-      level: 'note',
-      text: `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-    });
-    return { settled: true };
-  }
-  try {
-    return carriedLeg(
-      await runWrite(ports, action, {
-        wait: true,
-        dryRun: false,
-        fresh: false,
-        idempotencyKey: legs.close?.idempotency_key,
-      }),
-    );
-  } catch (error) {
-    if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge') {
-      options.notes.push({
-        level: 'note',
-        text: `Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`,
-      });
-      return { settled: true };
-    }
-    // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-    if (isRejection(error))
-      await (
-        await ports.journal()
-      ).update(open.id, { outcome: 'abandoned', message: `not sent: the close was rejected (${error.code})` });
-    else if (error instanceof Error) {
-      // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-      error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
-    }
-    throw error;
-  }
-}
-
-/** Carries the legs out from wherever the journal says they are. */
-async function carryOut(
+/** The roll's two steps from wherever the journal says they are: the close (while the open is still `planned`: it is sent only after the close), then the open. */
+function rollSteps(
   ports: FlowPorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-) {
-  const journal = await ports.journal();
+): PlanStepRun[] {
   const { market, side, notional_usd: planned } = legs.request;
-  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
   const { open } = legs;
-  const close = await carryOutClose(ports, client, legs, actions.close, options);
-
-  // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
-  const closedUsd = readNumber(close?.entry?.context?.notional_usd);
-  if (open.outcome === 'planned' && closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
-    await journal.update(open.id, {
-      outcome: 'abandoned',
-      message: `not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`,
-    });
-    throw new UnresolvedError(
-      `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
-      {
-        details: {
-          journal_group: legs.group,
-          planned_usd: planned,
-          closed_usd: closedUsd,
-          covered: false,
-        },
-        hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
-      },
-    );
-  }
-  if (open.outcome === 'planned') {
-    const cover = await sideCover(ports, client, market, side);
-    if (cover) {
+  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
+  const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
+  const settled = (text: string) => {
+    options.notes.push({ level: 'note', text });
+    return { skipped: 'settled' };
+  };
+  const closeStep: PlanStepRun = {
+    action: actions.close,
+    idempotencyKey: legs.close?.idempotency_key,
+    wait: true,
+    before: async () => {
+      // An earlier run's close refused with no_open_hedge found the side already settled.
+      if (legs.close && !isUnresolved(legs.close))
+        return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
+          ? { skipped: 'settled' }
+          : { entry: legs.close };
+      // A resumed roll whose close was never journaled: the side is gone only when every view says so.
+      if (
+        !legs.close &&
+        options.positionOpen !== true &&
+        (await readSideInStep(ports, client, market, side)).book.state === 'flat'
+      )
+        return settled(
+          `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+        );
+    },
+    failed: async (error) => {
+      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
+        return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+      if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
+      else if (error instanceof Error) {
+        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+      }
+      throw error;
+    },
+  };
+  const openStep: PlanStepRun = {
+    action: actions.open,
+    idempotencyKey: open.idempotency_key,
+    wait: options.wait,
+    done: isUnresolved(open) ? undefined : open,
+    before: async ([close]) => {
+      if (open.outcome !== 'planned') return;
+      // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
+      const closedUsd = readNumber(close?.entry?.context?.notional_usd);
+      if (closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
+        await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`);
+        throw new UnresolvedError(
+          `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+          {
+            details: { journal_group: legs.group, planned_usd: planned, closed_usd: closedUsd, covered: false },
+            hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
+          },
+        );
+      }
+      const cover = await sideCover(ports, client, market, side);
+      if (!cover) return;
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
-      await journal.update(open.id, {
-        outcome: 'abandoned',
-        message: `not sent: the side was already covered${by} (${cover.status})`,
-      });
+      await abandon(`not sent: the side was already covered${by} (${cover.status})`);
       throw new PreTradeCheckError(
         'side_already_open',
         `The ${side} side of ${market} is already covered${by} (${cover.status}${cover.notionalUsd === undefined ? '' : `, ${formatUsd(cover.notionalUsd)}`}): the roll's new hedge was not opened, so the side is not opened twice.`,
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
         `See it with \`${ports.hedgeCommand('positions')}\`.`,
       );
-    }
-  }
-  if (!isUnresolved(open)) return { close, open: { entry: open } };
-  try {
-    return {
-      close,
-      open: {
-        entry: open,
-        ...carriedLeg(
-          await runWrite(ports, actions.open, {
-            wait: options.wait,
-            dryRun: false,
-            fresh: false,
-            idempotencyKey: open.idempotency_key,
-          }),
-        ),
-      },
-    };
-  } catch (error) {
-    const closed = close?.entry !== undefined && !close.settled;
-    if (closed && isRejection(error)) {
-      // Said with the error itself (the one line an operator sees): the side is bare now.
-      error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-    }
-    // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-    if (closed && error instanceof StateError) {
-      throw new UnresolvedError(
-        `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-        {
-          details: { journal_group: legs.group, close: close.entry.id, open: open.id, covered: false },
-          hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-        },
-      );
-    }
-    throw error;
-  }
+    },
+    failed: async (error, [close]) => {
+      const closed = close?.entry !== undefined;
+      if (closed && isRejection(error)) {
+        // Said with the error itself (the one line an operator sees): the side is bare now.
+        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+      }
+      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+      if (closed && error instanceof StateError) {
+        throw new UnresolvedError(
+          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+          {
+            details: { journal_group: legs.group, close: close.entry!.id, open: open.id, covered: false },
+            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+          },
+        );
+      }
+      throw error;
+    },
+  };
+  return open.outcome === 'planned' && legs.closes ? [closeStep, openStep] : [openStep];
 }
 
-/** What the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
-function outcomeOf(
+/** Carries the roll's steps out through the plan executor (the first that fails ends the roll with its error), and
+ * says what the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
+async function carryOut(
   ports: FlowPorts,
+  client: HedgeClient,
   legs: RollLegs,
-  carried: Carried,
-  notes: RollNote[],
-  resumed: boolean,
-  quote?: Quote,
-): RollOutcome {
+  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
+): Promise<RollOutcome> {
+  const steps = rollSteps(ports, client, legs, options);
+  const { results, stoppedAt, error } = await runSteps(ports, steps);
+  if (stoppedAt !== undefined) throw error;
+  const carried = { close: steps.length === 2 ? results[0] : undefined, open: results.at(-1)! };
+  const { notes, resumed, quote } = options;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
-  const { open } = carried;
+  const openEntry = carried.open.entry ?? legs.open;
+  const opened = carried.open.result as Hedge | undefined;
+  const answer = carried.open.answer as OpenedHedge | undefined;
   const closeEntry = carried.close?.entry ?? legs.close;
-  const result = carried.close?.result;
+  const result = carried.close?.result as CloseResult | undefined;
   const close =
-    !legs.closes || carried.close?.settled
+    !legs.closes || carried.close?.skipped
       ? null
       : {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
           hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
-          order_tx_hash: carried.close?.answer?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+          order_tx_hash:
+            (carried.close?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
             result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
           realized: (result?.realized as JsonObject | undefined) ?? null,
         };
-  const hedgeId = open.result?.id ?? open.answer?.hedge_id ?? open.entry.hedge_id ?? null;
+  const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
   const view: RollView = {
     market,
     side,
@@ -521,15 +457,15 @@ function outcomeOf(
     journal_group: legs.group,
     close,
     open: {
-      journal_id: open.entry.id,
-      outcome: open.entry.outcome,
+      journal_id: openEntry.id,
+      outcome: openEntry.outcome,
       hedge_id: hedgeId,
-      hedge: ((open.result ?? open.answer) as JsonObject | undefined) ?? null,
+      hedge: ((opened ?? answer) as JsonObject | undefined) ?? null,
       quote: quote ?? null,
     },
   };
-  const status = open.result?.status ?? open.answer?.status;
-  const failed = open.result?.status === 'failed';
+  const status = opened?.status ?? answer?.status;
+  const failed = opened?.status === 'failed';
   return {
     kind: 'rolled',
     market,
@@ -545,19 +481,17 @@ function outcomeOf(
       outcome: close.outcome,
     },
     opened: {
-      journalId: open.entry.id,
-      idempotencyKey: open.entry.idempotency_key ?? null,
+      journalId: openEntry.id,
+      idempotencyKey: openEntry.idempotency_key ?? null,
       hedgeId,
-      outcome: open.entry.outcome,
-      maturityAt: typeof open.result?.maturity_at === 'string' ? open.result.maturity_at : null,
+      outcome: openEntry.outcome,
+      maturityAt: typeof opened?.maturity_at === 'string' ? opened.maturity_at : null,
       status: typeof status === 'string' ? status : null,
-      landed: open.result !== undefined,
+      landed: opened !== undefined,
     },
     covered:
       !failed &&
-      (open.result !== undefined ||
-        open.answer !== undefined ||
-        ['filled', 'done', 'submitted'].includes(open.entry.outcome)),
+      (opened !== undefined || answer !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
     view,
     resumed,
     notes,
@@ -565,7 +499,7 @@ function outcomeOf(
       ? {
           failure: new OrderFailedError(
             `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-            open.result!.id,
+            opened!.id,
             `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
           ),
         }
@@ -587,12 +521,21 @@ async function finishRoll(
   for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
   const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = legs.request;
   const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
-  // A leg never sent is a new request: on a live key it is confirmed like one; otherwise it is said with the result.
+  // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
+  // asked about; otherwise it is said with the result.
   if (open.outcome === 'planned' && guard.needsConfirmation) {
     const closeToSend = legs.closes && (close === undefined || close.outcome === 'planned');
-    await guard.confirm(
-      `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`,
-    );
+    const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
+    const trades = async () => {
+      const { book } = await readSideInStep(ports, client, market, side);
+      return [{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd, held: sideAfterOf(book) }];
+    };
+    let shown = await trades();
+    const moved = (now: typeof shown) => {
+      sayMovedSinceAsked(ports, legs.request, shown, now);
+      shown = now;
+    };
+    while (!(await confirmAsShown(ports, question, { live: true, shown, now: trades, moved }))) continue;
   } else {
     notes.push({ level: 'note', text: resuming });
   }
@@ -601,8 +544,7 @@ async function finishRoll(
     const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
     await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
   }
-  const carried = await carryOut(ports, client, legs, { wait: options.wait, notes });
-  return outcomeOf(ports, legs, carried, notes, true);
+  return carryOut(ports, client, legs, { wait: options.wait, notes, resumed: true });
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
@@ -615,7 +557,7 @@ export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, o
   }
   const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
   const client = await ports.client();
-  return withAccountLock(ports, 'the book of this account', ['book'], async () => {
+  return underPlanLocks(ports, [legs.request], async () => {
     const now = await legsOf(ports, entry.group!);
     if (!unfinished(now)) {
       throw new HeldError(
@@ -626,48 +568,50 @@ export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, o
         },
       );
     }
-    return withSideLock(ports, now.request.market, now.request.side, () =>
-      finishRoll(ports, client, now, options, guard, []),
-    );
+    return finishRoll(ports, client, now, options, guard, []);
   });
 }
 
-/** The dry run of a roll still to finish: its legs with the keys the journal holds. */
-async function unfinishedDryRun(
+/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
+async function dryRun(
   ports: FlowPorts,
   client: HedgeClient,
-  legs: RollLegs,
+  request: OpenRequest,
   notes: RollNote[],
+  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
 ): Promise<RollOutcome> {
-  const describe = (entry: JournalEntry) =>
-    planDryRun(ports, {
-      method: entry.request.method as 'POST',
-      path: entry.request.path,
-      body: entry.request.body ?? undefined,
-      idempotencyKey: entry.idempotency_key,
-    });
+  const actions = legActions(ports, client, '', request);
+  const shown = legs.filter((leg) => leg !== false);
+  return {
+    kind: 'dry-run',
+    market: request.market,
+    side: request.side,
+    notes,
+    legs: await Promise.all(
+      shown.map(async ({ leg, key, note }) => ({
+        leg,
+        request: await planDryRun(ports, actions[leg].plan(key ?? makeIdempotencyKey())),
+        note,
+      })),
+    ),
+  };
+}
+
+/** The dry run of a roll still to finish: the legs left, with the keys the journal holds. */
+function unfinishedDryRun(ports: FlowPorts, client: HedgeClient, legs: RollLegs, notes: RollNote[]) {
+  const { open, close } = legs;
   notes.push({
     level: 'note',
     text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
   });
-  const shown: Extract<RollOutcome, { kind: 'dry-run' }>['legs'] = [];
-  if (legs.open.outcome === 'planned' && legs.closes) {
-    if (legs.close && isUnresolved(legs.close))
-      shown.push({ leg: 'close', request: await describe(legs.close), note: `resumed, journal ${legs.close.id}` });
-    else if (!legs.close)
-      shown.push({
-        leg: 'close',
-        request: await planDryRun(ports, client.planClose(legs.request, makeIdempotencyKey())),
-        note: 'if the side is still open',
-      });
-  }
-  if (isUnresolved(legs.open))
-    shown.push({
-      leg: 'open',
-      request: await describe(legs.open),
-      note: `journal ${legs.open.id}, ${legs.open.outcome}`,
-    });
-  return { kind: 'dry-run', market: legs.request.market, side: legs.request.side, legs: shown, notes };
+  return dryRun(ports, client, legs.request, notes, [
+    open.outcome === 'planned' &&
+      legs.closes &&
+      (!close
+        ? { leg: 'close', note: 'if the side is still open' }
+        : isUnresolved(close) && { leg: 'close', key: close.idempotency_key, note: `resumed, journal ${close.id}` }),
+    isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
+  ]);
 }
 
 /** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
@@ -700,15 +644,14 @@ export async function runRoll(ports: FlowPorts, req: RollRequest) {
   });
   const client = await ports.client();
   const roll = () => rollHoldingTheBook(ports, req, guard, client);
-  // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
-  const underSideLock = () => withSideLock(ports, req.market, req.side, roll);
   if (req.write.dryRun) return roll();
+  // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
-  if (req.bookLock === false) return underSideLock();
+  if (req.bookLock === false) return withSideLock(ports, req.market, req.side, roll);
   const waitingSince = ports.clock.now();
-  return withAccountLock(ports, 'the book of this account', ['book'], async ({ waitedFor }) => {
+  return underPlanLocks(ports, [req], async (waitedFor) => {
     if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
-    return underSideLock();
+    return roll();
   });
 }
 
@@ -747,21 +690,16 @@ async function rollHoldingTheBook(
     trades,
   );
   await ports.tradeGate?.admit(trades, 'roll');
-  if (req.write.dryRun) {
-    const legs = [
-      ...(plan.closing
-        ? [{ leg: 'close', request: await planDryRun(ports, client.planClose(request, makeIdempotencyKey())) }]
-        : []),
+  if (req.write.dryRun)
+    return dryRun(ports, client, request, notes, [
+      !!plan.closing && { leg: 'close' },
       {
         leg: 'open',
-        request: await planDryRun(ports, client.planOpen(request, makeIdempotencyKey())),
         note: plan.closing
           ? 'sent once the close has landed'
           : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
       },
-    ];
-    return { kind: 'dry-run', market, side, legs, notes };
-  }
+    ]);
 
   const quote = await client.createQuote({
     market,
@@ -795,17 +733,18 @@ async function rollHoldingTheBook(
     show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-  await guard.confirm(
-    `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`,
-  );
+  const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-  if (guard.needsConfirmation) {
-    const now = rollTrades(market, await planRoll(ports, client, req));
-    if (!sameAsShown(trades, now)) {
-      sayMovedSinceAsked(ports, req, trades, now);
-      return rollHoldingTheBook(ports, req, guard, client);
-    }
-  }
+  if (
+    guard.needsConfirmation &&
+    !(await confirmAsShown(ports, question, {
+      live: true,
+      shown: trades,
+      now: async () => rollTrades(market, await planRoll(ports, client, req)),
+      moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
+    }))
+  )
+    return rollHoldingTheBook(ports, req, guard, client);
 
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
   const actions = legActions(ports, client, group, request, quote);
@@ -824,11 +763,11 @@ async function rollHoldingTheBook(
     open: openEntry,
     netMarginUsd: closing?.netMarginUsd,
   };
-  const carried = await carryOut(ports, client, legs, {
+  return carryOut(ports, client, legs, {
     wait: req.write.wait,
     positionOpen: plan.closing !== undefined,
     quote,
     notes,
+    resumed: false,
   });
-  return outcomeOf(ports, legs, carried, notes, false, quote);
 }
