@@ -21,7 +21,8 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, stepAction } from '../trade/trade-actions.js';
-import { confirmAsShown, runSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { runSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { confirmAsShown } from '../write/as-shown.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';

@@ -2,10 +2,7 @@
 // confirmation bound to what was shown, then each step through the one write flow in turn, with its own key.
 import type { JournalEntry, Holder } from '../../platform/journal/index.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { withAccountLock, withSideLocks } from '../write/account-lock.js';
-import { confirmOrStop } from '../write/live-guard.js';
-import { sameAsShown } from '../write/as-shown.js';
 import { runWrite, type WriteAction } from '../write/write-flow.js';
 
 /** One step: its write, and what the plan knows of it from the journal. */
@@ -46,24 +43,6 @@ export function underPlanLocks<T>(
   return withAccountLock(ports, 'the book of this account', ['book'], ({ waitedFor }) =>
     withSideLocks(ports, sides, () => body(waitedFor)),
   );
-}
-
-/** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
-export async function confirmAsShown(
-  ports: FlowPorts,
-  question: string,
-  bound: {
-    live: boolean;
-    shown: readonly Trade[];
-    now: () => Promise<readonly Trade[]>;
-    moved(now: readonly Trade[]): void;
-  },
-) {
-  await confirmOrStop(ports, question, { live: bound.live });
-  const now = await bound.now();
-  if (sameAsShown(bound.shown, now)) return true;
-  bound.moved(now);
-  return false;
 }
 
 /** Each step sent and waited for in turn, under the one confirmation that covered the plan; the first that throws stops the run. */

@@ -21,7 +21,7 @@ import {
 } from '../../core/errors.js';
 import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
-import { confirmAsShown, runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
+import { runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
@@ -34,7 +34,7 @@ import { closeAction, days, openAction, type CloseResult } from './trade-actions
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
 import { isRejection, journalAhead, makeIdempotencyKey, planDryRun, type WriteOptions } from '../write/write-flow.js';
-import { sayMovedSinceAsked } from '../write/as-shown.js';
+import { confirmAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 

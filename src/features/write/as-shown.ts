@@ -7,6 +7,7 @@ import type { SideAfter } from '../../platform/journal/index.js';
 import { sameSide } from '../book/side-book.js';
 import { formatUsd } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { confirmOrStop } from './live-guard.js';
 
 const inCents = (usd: number) => Math.round(usd * 100);
 
@@ -69,4 +70,22 @@ export function sayMovedSinceAsked(
       now_hedge_ids: later?.held?.hedge_ids ?? null,
     },
   });
+}
+
+/** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
+export async function confirmAsShown(
+  ports: FlowPorts,
+  question: string,
+  bound: {
+    live: boolean;
+    shown: readonly Trade[];
+    now: () => Promise<readonly Trade[]>;
+    moved(now: readonly Trade[]): void;
+  },
+) {
+  await confirmOrStop(ports, question, { live: bound.live });
+  const now = await bound.now();
+  if (sameAsShown(bound.shown, now)) return true;
+  bound.moved(now);
+  return false;
 }

@@ -43,7 +43,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
-import { sameAsShown, sayMovedSinceAsked } from './as-shown.js';
+import { confirmAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -392,7 +392,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       if (!run.resumed || run.unverified) {
         await action.preview?.();
         if (!action.confirmed)
-          await confirmAsShown(ports, guard, action, async () => {
+          await confirmWhatIsShown(ports, guard, action, async () => {
             before = await readBefore();
           });
       }
@@ -510,7 +510,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
 }
 
 /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
-async function confirmAsShown<S, R>(
+async function confirmWhatIsShown<S, R>(
   ports: FlowPorts,
   guard: LiveGuard,
   action: WriteAction<S, R>,
@@ -518,14 +518,20 @@ async function confirmAsShown<S, R>(
 ) {
   if (!guard.needsConfirmation && !action.ask) return;
   const side = action.side;
-  let shown = side ? await action.trades?.() : undefined;
-  for (;;) {
-    await confirmOrStop(ports, action.question(), { live: guard.live });
-    const now = shown && (await action.trades?.());
-    if (!shown || !now || sameAsShown(shown, now)) return;
-    sayMovedSinceAsked(ports, side!, shown, now);
+  let shown: readonly Trade[] | undefined = side ? await action.trades?.() : undefined;
+  if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
+  const bound = {
+    live: guard.live,
+    shown: shown as readonly Trade[],
+    now: async () => (await action.trades?.()) ?? shown!,
+    moved(now: readonly Trade[]) {
+      sayMovedSinceAsked(ports, side!, shown!, now);
+      shown = now;
+    },
+  };
+  while (!(await confirmAsShown(ports, action.question(), bound))) {
     await reread();
-    shown = now;
+    bound.shown = shown;
   }
 }
 
