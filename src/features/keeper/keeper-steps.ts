@@ -47,26 +47,27 @@ export interface KeeperClock {
   sleep(ms: number, wake: AbortSignal): Promise<void>;
 }
 
-/** What the keeper remembers, held in one place: every pure step's result is put back here at once (never across an await). */
-export interface KeeperMemory {
-  state: KeeperState;
-}
-
 /** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
 export interface Say {
   event: (fields: EventFields) => void;
   noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
 }
 
-/** Says what a pure step said, in its order. */
-export const tellWith =
-  ({ event, noteError }: Say) =>
-  (said: readonly KeeperSaid[]) => {
-    for (const one of said) {
-      if ('say' in one) event(one.say);
-      else noteError(one.error, one.fields);
-    }
+/** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
+function keeperMemory(say: Say) {
+  return {
+    state: initialKeeperState(),
+    take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
+      this.state = out.state;
+      for (const one of out.events) {
+        if ('say' in one) say.event(one.say);
+        else say.noteError(one.error, one.fields);
+      }
+      return out;
+    },
   };
+}
+export type KeeperMemory = ReturnType<typeof keeperMemory>;
 
 /** What the cycles do on the server: keeperIo's, or a test's. */
 export interface KeeperIo {
@@ -88,17 +89,12 @@ export function keeperCycles({
   say: Say;
   io: KeeperIo;
 }) {
-  const memory: KeeperMemory = { state: initialKeeperState() };
-  const tell = tellWith(say);
+  const memory = keeperMemory(say);
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
-    const end = (failure?: { error: unknown }) => {
-      const ended = stepEnded(memory.state, step, clock.now(), settings, failure);
-      memory.state = ended.state;
-      tell(ended.events);
-      // The row's status says how its step ended once it has (what --once and a dry run report).
-      step.status.state = ended.statusText;
-    };
+    // The row's status says how its step ended once it has (what --once and a dry run report).
+    const end = (failure?: { error: unknown }) =>
+      (step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText);
     const done = (async () => {
       try {
         await io.carry(step, memory);
@@ -124,10 +120,7 @@ export function keeperCycles({
 
     /** What each row would get on a fresh read (the question before a live keeper starts). */
     async preview(rows: readonly KeepRow[]) {
-      const previewed = preview(memory.state, await io.observe(rows, memory), rows, settings);
-      memory.state = previewed.state;
-      tell(previewed.events);
-      return previewed.lines;
+      return memory.take(preview(memory.state, await io.observe(rows, memory), rows, settings)).lines;
     },
 
     forgetDrift() {
@@ -146,9 +139,7 @@ export function keeperCycles({
         book = { error };
       }
       const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
-      const cycle = decide(memory.state, observation, clock.now(), settings);
-      memory.state = cycle.state;
-      tell(cycle.events);
+      const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
       const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
       const timer = new AbortController();
@@ -170,8 +161,6 @@ const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
 export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
-  const tell = tellWith(say);
-
   const observe = async (ports: FlowPorts, rows: readonly KeepRow[], memory: KeeperMemory) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
@@ -233,10 +222,10 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
       memory.state = sending(memory.state, write);
       const done = await carryOut(ports, write);
       // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-      const landed = wrote(memory.state, write, done, (await ports.client()).transport.serverNow().latestMs);
-      memory.state = landed.state;
-      tell(landed.events);
-      if (landed.failure) throw landed.failure;
+      const { failure } = memory.take(
+        wrote(memory.state, write, done, (await ports.client()).transport.serverNow().latestMs),
+      );
+      if (failure) throw failure;
     }
   };
 
@@ -247,10 +236,8 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
       const ports = stepContext();
       if (step.writes) return writeAll(ports, step.writes, memory);
       await withSideLock(ports, step.row.market, step.row.side, async () => {
-        const planned = plan(memory.state, await observe(ports, [step.row], memory), step.row, settings);
-        memory.state = planned.state;
-        tell(planned.events);
-        await writeAll(ports, planned.writes, memory);
+        const fresh = await observe(ports, [step.row], memory);
+        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes, memory);
       });
     },
 
@@ -275,10 +262,7 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
         } catch (error) {
           done = { kind: 'failed', error };
         }
-        if (!done) continue;
-        const after = resumed(memory.state, resume, done);
-        memory.state = after.state;
-        tell(after.events);
+        if (done) memory.take(resumed(memory.state, resume, done));
       }
       const still = new Map<string, string>();
       for (const [key, entry] of unresolvedSides(await ours(), busy))
