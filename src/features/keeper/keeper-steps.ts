@@ -2,7 +2,7 @@
 // flows every write uses (runWrite, runRoll, resume), in flight on its own. What to do and say is
 // keeper-decide.ts's; nothing here decides.
 import { rowKey, type EventFields, type KeepRow, type KeepRowStatus } from '../../core/keep-rules.js';
-import { type JournalEntry } from '../../platform/journal/index.js';
+import type { JournalEntry } from '../../platform/journal/index.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import type { PlanStep } from '../../core/plan.js';
 import { withSideLock } from '../write/account-lock.js';
