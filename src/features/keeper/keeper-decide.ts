@@ -483,38 +483,34 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 function wouldDo(row: KeepRow, decision: Actionable): KeeperWrite[] {
   const base = { market: row.market, side: row.side, dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
-  if (decision.kind === 'roll') {
-    const say = {
-      event: 'roll' as const,
+  const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
+    { kind: 'would', row, ...(notionalUsd === undefined ? {} : { check: { notionalUsd, freedUsd } }), say },
+  ];
+  if (decision.kind === 'drift') {
+    // A drift a dry run starts a step for is one --converge brings back; only an open or add needs room.
+    const { change, amountUsd } = decision;
+    const say = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`;
+    const converge = { event: 'converge' as const, ...base, notional_usd: amountUsd, action: change, message: say };
+    return would(converge, change === 'open' || change === 'add' ? amountUsd : undefined);
+  }
+  const { notionalUsd } = decision;
+  if (decision.kind === 'reopen') {
+    const message = `would open ${formatUsd(notionalUsd)} for ${tenorDays} days`;
+    return would({ event: 'reopen', ...base, notional_usd: notionalUsd, tenor_days: tenorDays, message }, notionalUsd);
+  }
+  return would(
+    {
+      event: 'roll',
       ...base,
-      notional_usd: decision.notionalUsd,
+      notional_usd: notionalUsd,
       hedge_ids: idList(decision.hedgeId || undefined),
       maturity_at: utcIso(decision.maturityAtMs),
       tenor_days: tenorDays,
-      message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${formatUsd(decision.notionalUsd)} for ${tenorDays} days`,
-    };
-    return [{ kind: 'would', row, check: { notionalUsd: decision.notionalUsd, freedUsd: decision.notionalUsd }, say }];
-  }
-  if (decision.kind === 'reopen') {
-    const say = {
-      event: 'reopen' as const,
-      ...base,
-      notional_usd: decision.notionalUsd,
-      tenor_days: tenorDays,
-      message: `would open ${formatUsd(decision.notionalUsd)} for ${tenorDays} days`,
-    };
-    return [{ kind: 'would', row, check: { notionalUsd: decision.notionalUsd, freedUsd: 0 }, say }];
-  }
-  // A drift a dry run starts a step for is one --converge brings back.
-  const opens = decision.change === 'open' || decision.change === 'add';
-  const say = {
-    event: 'converge' as const,
-    ...base,
-    notional_usd: decision.amountUsd,
-    action: decision.change,
-    message: `would ${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`,
-  };
-  return [{ kind: 'would', row, ...(opens ? { check: { notionalUsd: decision.amountUsd, freedUsd: 0 } } : {}), say }];
+      message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${formatUsd(notionalUsd)} for ${tenorDays} days`,
+    },
+    notionalUsd,
+    notionalUsd,
+  );
 }
 
 /** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift. */
