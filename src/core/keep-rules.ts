@@ -172,20 +172,6 @@ export interface KeepReporter {
 export type EventFields = Omit<KeepEvent, 'at'>;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
 
-/** The book as the rows need it, at the latest the server's clock can read (domain/server-clock.ts). */
-export interface SideReading {
-  views: Map<string, SideView>;
-  nowMs: number;
-  serverTime?: string;
-}
-
-/** What a cycle needs done on the server, injected (features/keeper/keep.ts keeperSteps, or a test's fakes). */
-export interface KeeperSteps {
-  read(rows: readonly KeepRow[]): Promise<SideReading>;
-  /** Carries out one row's decision (decided again under the side's lock on a fresh read); says its events. */
-  act(row: KeepRow, decision: Actionable): Promise<void>;
-}
-
 interface RollTotals {
   count: number;
   carry_usd: number | null;

@@ -1,9 +1,12 @@
-// The keeper's cycle and loop on a fake clock with fake steps: rows on their own (a step that never
-// ends holds only its row), back-offs timed on the injected clock, drift said once and left alone,
-// and the loop's spacing — no server, no real waits.
+// The keeper's cycles and loop on a fake clock with a fake book and fake steps: rows on their own (a
+// step that never ends holds only its row), back-offs timed on the injected clock, and the loop's
+// spacing — no server, no real waits. What each cycle decides is keeper-decide.test.ts's.
 import { describe, expect, it } from 'vitest';
-import type { Actionable, EventFields, KeepRow, KeeperSteps, SideView } from '../../src/core/keep-rules.js';
-import { rowScheduler, rowStatus, runCycles, type KeeperClock } from '../../src/features/keeper/keep.js';
+import type { EventFields, KeepRow } from '../../src/core/keep-rules.js';
+import { runCycles } from '../../src/features/keeper/keep.js';
+import { rowStatus, type SideObservation } from '../../src/features/keeper/keeper-decide.js';
+import { keeperCycles, type KeeperClock, type KeeperIo } from '../../src/features/keeper/keeper-steps.js';
+import { reconcileSide } from '../../src/features/book/book.js';
 
 const HOUR = 3_600_000;
 const START = Date.parse('2026-03-02T09:00:00Z');
@@ -29,8 +32,27 @@ function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[]
   };
 }
 
+/** A side whose views agree: flat, or covered by one filled hedge. */
+const flat: SideObservation = { book: reconcileSide([], undefined, START), opened: [] };
+const covered = (notionalUsd: number, hedgeId: string, maturityAtMs: number): SideObservation => ({
+  book: reconcileSide(
+    [{ id: hedgeId, status: 'filled', notionalUsd, maturityAtMs }],
+    { notionalUsd, hedgeId, maturityAtMs },
+    START,
+  ),
+  opened: [],
+});
+
+/** The book as a read at `nowMs` shows `sides`, on a server clock that agrees with ours. */
+const observed = (sides: Record<string, SideObservation>, nowMs: number) => ({
+  sides: new Map(Object.entries(sides)),
+  time: { localMs: nowMs, earliestMs: nowMs, latestMs: nowMs, bestMs: nowMs, assumed: false },
+  clock: { from: ['date' as const] },
+  closedByRoll: new Map<string, boolean>(),
+});
+
 function harness(
-  views: Record<string, SideView>,
+  views: Record<string, SideObservation>,
   rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0 },
 ) {
   const clock = fakeClock();
@@ -38,54 +60,39 @@ function harness(
   const errors: Array<Record<string, unknown>> = [];
   const acted: Array<{ row: string; kind: string }> = [];
   const behaviour = new Map<string, () => Promise<void>>();
-  const steps: KeeperSteps = {
-    read: async () => ({ views: new Map(Object.entries(views)), nowMs: clock.now() }),
-    async act(row: KeepRow, decision: Actionable) {
-      acted.push({ row: `${row.market} ${row.side}`, kind: decision.kind });
-      await (behaviour.get(`${row.market} ${row.side}`) ?? (async () => {}))();
+  const io: KeeperIo = {
+    observe: async () => observed(views, clock.now()),
+    async carry(step) {
+      acted.push({ row: step.key, kind: step.kind });
+      await (behaviour.get(step.key) ?? (async () => {}))();
     },
   };
-  const scheduler = rowScheduler({
-    rules,
+  const scheduler = keeperCycles({
+    settings: rules,
     clock,
-    event: (fields) => {
-      events.push(fields);
-      return { at: new Date(clock.now()).toISOString(), ...fields } as never;
+    say: {
+      event: (fields) => void events.push(fields),
+      noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
     },
-    noteError: (error, fields) => errors.push({ message: (error as Error).message, ...fields }),
+    io,
   });
   // Each cycle waits for its steps at most until the next cycle is due.
-  const cycle = () =>
-    scheduler.cycle([SELL, BUY], steps, {
-      unresolved: new Map(),
+  const cycle = (rows = [SELL, BUY], unresolved = new Map<string, string>()) =>
+    scheduler.cycle(rows, {
+      unresolved,
       isStopping: () => false,
       stepsDueBy: clock.now() + rules.intervalMs,
     });
   return { clock, events, errors, acted, behaviour, scheduler, cycle };
 }
 
-const due = (notionalUsd: number): SideView => ({
-  position: { notionalUsd, hedgeId: `hdg_${notionalUsd}`, maturityAtMs: START + HOUR / 2 },
-});
+const due = (notionalUsd: number) => covered(notionalUsd, `hdg_${notionalUsd}`, START + HOUR / 2);
 
-describe('rowScheduler', () => {
+describe('keeperCycles', () => {
   it('a covered side held for an unresolved action shows when its roll is due, and nothing is started on it', async () => {
     const maturity = START + 24 * HOUR;
-    const { scheduler } = harness({});
-    const acted: string[] = [];
-    const steps: KeeperSteps = {
-      read: async () => ({
-        views: new Map([
-          ['USDTNGN sell', { position: { notionalUsd: 2000, hedgeId: 'hdg_s', maturityAtMs: maturity } }],
-        ]),
-        nowMs: START,
-      }),
-      act: async (_row, decision) => void acted.push(decision.kind),
-    };
-    const held = await scheduler.cycle([SELL], steps, {
-      unresolved: new Map([['USDTNGN sell', "a colleague's add is in flight"]]),
-      isStopping: () => false,
-    });
+    const { cycle, acted } = harness({ 'USDTNGN sell': covered(2000, 'hdg_s', maturity) });
+    const held = await cycle([SELL], new Map([['USDTNGN sell', "a colleague's add is in flight"]]));
     expect(held.rows[0]).toMatchObject({
       state: "a colleague's add is in flight",
       current_usd: 2000,
@@ -96,7 +103,7 @@ describe('rowScheduler', () => {
   });
 
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
-    const { cycle, clock } = harness({ 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) });
+    const { cycle, clock } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) });
     const reported = await cycle();
     expect(reported.rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
     expect(clock.now()).toBe(START);
@@ -104,7 +111,7 @@ describe('rowScheduler', () => {
 
   it('a failed step backs off on the injected clock, for its row only', async () => {
     const { acted, behaviour, cycle, clock, errors, scheduler } = harness({
-      'USDTNGN sell': {},
+      'USDTNGN sell': flat,
       'USDTNGN buy': due(1000),
     });
     behaviour.set('USDTNGN sell', async () => {
@@ -147,7 +154,7 @@ describe('rowScheduler', () => {
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
     const { acted, behaviour, cycle } = harness(
-      { 'USDTNGN sell': {}, 'USDTNGN buy': due(1000) },
+      { 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) },
       { dryRun: true, converge: false, intervalMs: 60_000, toleranceUsd: 0 },
     );
     let finished = 0;

@@ -1,0 +1,740 @@
+// The keeper's decisions as pure functions: what it remembers and what a read showed in; what to
+// do (each row's step, its writes, as data), what to say and what it remembers next out. Nothing
+// here reads, writes or waits: keeper-steps.ts does, and decides nothing.
+import type { Hedge } from '../../platform/api/schemas.js';
+import {
+  backoffMs,
+  decideRow,
+  rowKey,
+  type Actionable,
+  type EventFields,
+  type KeepDecision,
+  type KeepRow,
+  type KeepRowStatus,
+  type SideView,
+} from '../../core/keep-rules.js';
+import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
+import { bodyOf, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
+import type { JsonObject } from '../../core/objects.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { utcIso, utcMinute } from '../../core/utc-text.js';
+import { formatUsd } from '../../core/number-format.js';
+import {
+  ASSUMED_SKEW_MS,
+  describeServerClock,
+  formatSpan,
+  type ClockReading,
+  type ServerTime,
+} from '../../core/server-clock.js';
+import { expectationMet, type SideBook, type SideExpectation } from '../book/book.js';
+import { unseenIn } from '../book/side-book.js';
+import { begunElsewhere } from '../write/row-trust.js';
+import type { WriteOutcome } from '../write/write-flow.js';
+import { ROLL_GROUP_PREFIX } from '../trade/roll.js';
+
+/** Every re-open or convergence of a keeper is journaled under a group starting with this. */
+export const KEEP_GROUP_PREFIX = 'keep-';
+/** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
+const SKEW_WORTH_SAYING_MS = 5 * 60_000;
+/** How long (server time) the keeper's own landed write may take to show in every view before it says it cannot tell (exit 12 for --once). */
+export const EXPECTATION_BOUND_MS = 10 * 60_000;
+/** A flat side's re-open backs off at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
+const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
+
+// ---- What goes in and out.
+
+interface RowMemory {
+  failures: number;
+  retryAtMs: number;
+  lastSkip?: string;
+  lastDrift?: string;
+  lastHeld?: string;
+}
+
+/** What the keeper remembers between cycles (and between a cycle and its steps). */
+export interface KeeperState {
+  /** Per row (`MARKET side`): its failures in a row, when it may try again, and what was last said of it (each said once). */
+  rows: ReadonlyMap<string, RowMemory>;
+  /** Notices said once (by code), and sides past their bound said once each (by side and cause). */
+  said: ReadonlySet<string>;
+  /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
+  closedByKeeper: ReadonlySet<string>;
+  /** Hedge id → closed by a roll or keeper action, as the journal said (asked once per hedge). */
+  closedByRoll: ReadonlyMap<string, boolean>;
+  /** Per side: what this keeper's own last write must show in every view before the side is decided again. */
+  expectations: ReadonlyMap<string, SideExpectation & { what: string }>;
+  /** Per side: since when (server time) its views have disagreed, while they do. */
+  settlingSince: ReadonlyMap<string, number>;
+}
+
+/** A copy of the state a pure step changes and returns: what it was handed stays as it was. */
+interface Draft extends KeeperState {
+  rows: Map<string, RowMemory>;
+  said: Set<string>;
+  closedByKeeper: Set<string>;
+  closedByRoll: Map<string, boolean>;
+  expectations: Map<string, SideExpectation & { what: string }>;
+  settlingSince: Map<string, number>;
+}
+
+export const initialKeeperState = (): KeeperState => draftOf();
+
+function draftOf(state?: KeeperState): Draft {
+  return {
+    rows: new Map([...(state?.rows ?? [])].map(([key, memory]) => [key, { ...memory }])),
+    said: new Set(state?.said),
+    closedByKeeper: new Set(state?.closedByKeeper),
+    closedByRoll: new Map(state?.closedByRoll),
+    expectations: new Map(state?.expectations),
+    settlingSince: new Map(state?.settlingSince),
+  };
+}
+
+/** One side as a read showed it. */
+export interface SideObservation {
+  book: SideBook;
+  /** Hedges the server named in its answers to this account's opens of the side: a view that does not show one trails the write. */
+  opened: readonly string[];
+  /** The side's newest hedge, as the hedges list gives it. */
+  newest?: Hedge;
+}
+
+/** The book as one read showed it: every row's side, the server's time, and the journal's answers to `journalQuestions`. */
+export interface BookObservation {
+  sides: ReadonlyMap<string, SideObservation>;
+  time: ServerTime;
+  clock: ClockReading;
+  closedByRoll: ReadonlyMap<string, boolean>;
+}
+
+/** What one cycle found: the target, the book (or why it could not be read), and the journal's and the runner's word on each side. */
+export interface KeeperObservation {
+  rows: readonly KeepRow[];
+  book: BookObservation | { error: unknown };
+  /** Per side, why an action of it whose outcome is not known leaves it alone. */
+  unresolved: ReadonlyMap<string, string>;
+  /** The rows' steps still in flight, since when (our clock). */
+  inFlight: ReadonlyMap<string, { kind: Actionable['kind']; sinceMs: number }>;
+  stopping: boolean;
+}
+
+export interface KeeperSettings {
+  dryRun: boolean;
+  converge: boolean;
+  intervalMs: number;
+  toleranceUsd: number;
+}
+
+/** What is to be said: an event, or an error (an `error` event; a one-cycle run ends with its first's exit code). */
+export type KeeperSaid = { say: EventFields } | { error: unknown; fields: Omit<EventFields, 'event'> };
+
+/** One write of a step; `would`: a dry run's pre-trade checks (those a real open passes), then what it would do, said. */
+export type KeeperWrite =
+  | { kind: 'open'; row: KeepRow; notionalUsd: number; tenorDays: KeepRow['tenorDays'] }
+  | { kind: 'add' | 'reduce' | 'close'; row: KeepRow; amountUsd: number; targetUsd: number }
+  | { kind: 'roll'; row: KeepRow; hedgeId?: string; tenorDays: KeepRow['tenorDays'] }
+  | { kind: 'would'; row: KeepRow; check?: { notionalUsd: number; freedUsd: number }; say: EventFields };
+
+/** A row's step, started by a cycle and left in flight while it runs. A live one is planned (`plan`) again under the side's lock on a fresh read; a dry run's writes are this cycle's. */
+export interface KeeperStep {
+  key: string;
+  row: KeepRow;
+  kind: Actionable['kind'];
+  /** The status row the step's end is written into. */
+  status: KeepRowStatus;
+  hedgeIds: string[];
+  writes?: KeeperWrite[];
+}
+
+// ---- The cycle.
+
+/** One cycle: each row's status, the steps to start, what to say. */
+export function decide(state: KeeperState, observation: KeeperObservation, nowMs: number, settings: KeeperSettings) {
+  const next = draftOf(state);
+  const events: KeeperSaid[] = [];
+  const actions: KeeperStep[] = [];
+  const withStep = (key: string, status: KeepRowStatus) => {
+    const step = observation.inFlight.get(key);
+    return step
+      ? { ...status, state: `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)` }
+      : status;
+  };
+  const { rows, book } = observation;
+  if ('error' in book) {
+    // Nothing is done on a book that could not be read: a side it cannot see is never opened.
+    events.push({ error: book.error, fields: { phase: 'read' } });
+    const unknown = (row: KeepRow) => rowStatus(row, undefined, 'unknown (the book could not be read)');
+    return { state: next, actions, events, rows: rows.map((row) => withStep(rowKey(row), unknown(row))) };
+  }
+  const views = viewSides(next, book, rows, events);
+  const serverNowMs = book.time.latestMs;
+  const statuses: KeepRowStatus[] = [];
+  for (const row of rows) {
+    const key = rowKey(row);
+    const view = views.get(key) ?? {};
+    const remembered = next.rows.get(key) ?? { failures: 0, retryAtMs: 0 };
+    next.rows.set(key, remembered);
+    const base = { market: row.market, side: row.side };
+    // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
+    // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
+    // judge a side that settles before the next cycle as a missed roll by that time.
+    const decision = decideRow(row, view, serverNowMs, settings);
+    if (observation.inFlight.has(key)) {
+      statuses.push(withStep(key, rowStatus(row, view, '', decision)));
+      continue;
+    }
+    const unresolved = observation.unresolved.get(key);
+    if (unresolved) {
+      // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
+      statuses.push(rowStatus(row, view, unresolved, decision));
+      if (remembered.lastHeld !== unresolved) events.push({ say: { event: 'skip', ...base, reason: unresolved } });
+      remembered.lastHeld = unresolved;
+      continue;
+    }
+    remembered.lastHeld = undefined;
+    const status = rowStatus(row, view, describeDecision(decision), decision);
+    statuses.push(status);
+    if (decision.kind === 'hold') {
+      remembered.lastSkip = undefined;
+      remembered.lastDrift = undefined;
+      continue;
+    }
+    if (decision.kind === 'skip') {
+      if (remembered.lastSkip !== decision.reason) {
+        const notional = view.position?.notionalUsd;
+        events.push({ say: { event: 'skip', ...base, notional_usd: notional, reason: decision.reason } });
+      }
+      remembered.lastSkip = decision.reason;
+      continue;
+    }
+    remembered.lastSkip = undefined;
+    if (decision.kind === 'drift') {
+      const signature = `${decision.change}:${decision.currentUsd}→${decision.targetUsd}`;
+      if (remembered.lastDrift !== signature || (settings.converge && !settings.dryRun))
+        events.push({ say: driftEvent(decision, view, base, settings) });
+      remembered.lastDrift = signature;
+      // Reported only: a colleague's change stands until the target says otherwise (or --converge);
+      // the row says so, so that nobody reads the drift as being brought back.
+      if (!settings.converge && !(decision.alsoRollDue && !settings.dryRun)) {
+        status.state += ': reported only (run with --converge to bring it back)';
+        continue;
+      }
+    } else {
+      remembered.lastDrift = undefined;
+    }
+    if (observation.stopping) {
+      status.state = 'stopping: not started';
+      continue;
+    }
+    if (nowMs < remembered.retryAtMs) {
+      status.state = `backing off after ${remembered.failures} failure${remembered.failures === 1 ? '' : 's'}`;
+      status.next_action = decision.kind;
+      status.next_action_at = utcIso(remembered.retryAtMs);
+      continue;
+    }
+    status.state = `${decision.kind} in flight`;
+    actions.push({
+      key,
+      row,
+      kind: decision.kind,
+      status,
+      hedgeIds: view.position?.hedgeId ? [view.position.hedgeId] : [],
+      ...(settings.dryRun ? { writes: wouldDo(row, decision) } : {}),
+    });
+  }
+  return { state: next, actions, events, rows: statuses, serverTime: utcIso(serverNowMs) };
+}
+
+function driftEvent(
+  decision: Extract<KeepDecision, { kind: 'drift' }>,
+  view: SideView,
+  base: { market: string; side: string },
+  settings: KeeperSettings,
+): EventFields {
+  const would = settings.dryRun ? 'would ' : '';
+  const action = `${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)}`;
+  const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
+  return {
+    event: 'drift',
+    ...base,
+    notional_usd: decision.currentUsd,
+    target_usd: decision.targetUsd,
+    change: decision.change,
+    hedge_ids: view.position?.hedgeId
+      ? [view.position.hedgeId]
+      : view.closedOutside
+        ? [view.closedOutside.hedgeId]
+        : [],
+    message: settings.converge
+      ? `${closedBy}--converge ${would}${action} to reach the target`
+      : decision.change === 'open'
+        ? `${closedBy}left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge`
+        : 'reported only; run with --converge to bring it back',
+  };
+}
+
+/** What a live keeper would do to each row on this read: the question before it starts. */
+export function preview(state: KeeperState, book: BookObservation, rows: readonly KeepRow[], settings: KeeperSettings) {
+  const next = draftOf(state);
+  const events: KeeperSaid[] = [];
+  const views = viewSides(next, book, rows, events);
+  const lines = rows.map(
+    (row) =>
+      `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decideRow(row, views.get(rowKey(row)) ?? {}, book.time.latestMs, settings))}`,
+  );
+  return { state: next, events, lines };
+}
+
+/** A new target (SIGHUP): what was remembered about drift is the old target's. */
+export function forgetDrift(state: KeeperState): KeeperState {
+  const next = draftOf(state);
+  for (const remembered of next.rows.values()) remembered.lastDrift = undefined;
+  return next;
+}
+
+/** How a step ended (`failure` when it threw): its row's failures and back-off, its status, and its error said with when it is tried again. */
+export function stepEnded(
+  state: KeeperState,
+  step: KeeperStep,
+  nowMs: number,
+  settings: KeeperSettings,
+  failure?: { error: unknown },
+) {
+  const next = draftOf(state);
+  const remembered = next.rows.get(step.key) ?? { failures: 0, retryAtMs: 0 };
+  next.rows.set(step.key, remembered);
+  const events: KeeperSaid[] = [];
+  if (!failure) {
+    remembered.failures = 0;
+    remembered.retryAtMs = 0;
+    return { state: next, events, statusText: settings.dryRun ? `would ${step.kind}` : `${step.kind} done` };
+  }
+  remembered.failures += 1;
+  const capMs = step.kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
+  remembered.retryAtMs = nowMs + backoffMs(remembered.failures, settings.intervalMs, capMs);
+  events.push({
+    error: failure.error,
+    fields: {
+      market: step.row.market,
+      side: step.row.side,
+      notional_usd: step.row.notionalUsd,
+      action: step.kind,
+      hedge_ids: step.hedgeIds,
+      failures: remembered.failures,
+      retry_at: utcIso(remembered.retryAtMs),
+    },
+  });
+  const statusText = settings.dryRun ? `${step.kind} would be refused` : `${step.kind} failed; retrying`;
+  return { state: next, events, statusText };
+}
+
+// ---- What the views of each side say: settling, this keeper's own write not shown yet, a colleague's close.
+
+/** The sides (`MARKET side`) whose newest hedge the journal is to be asked about (closed by a roll or keeper action?), once per hedge. */
+export function journalQuestions(state: KeeperState, book: Pick<BookObservation, 'sides' | 'time'>) {
+  return [...book.sides.values()]
+    .map((side) => closedElsewhere(state, side, book.time)?.id)
+    .filter((id): id is string => id !== undefined && !state.closedByRoll.has(id));
+}
+
+/** The side's newest hedge when it was closed before its maturity (on the clock the book judged it by), and not by this keeper as far as it knows. */
+function closedElsewhere(state: KeeperState, { book, newest }: SideObservation, time: ServerTime) {
+  return book.state === 'flat' &&
+    !book.opening[0] &&
+    newest?.status === 'closed' &&
+    !state.closedByKeeper.has(newest.id) &&
+    Date.parse(String(newest.maturity_at)) > time.bestMs
+    ? newest
+    : undefined;
+}
+
+/** Each row's side as the rules read it; a side whose views disagree or miss this keeper's own last write is settling. Rolls are timed at the latest the server's clock can read. */
+function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[], events: KeeperSaid[]) {
+  const { time } = book;
+  const nowMs = time.latestMs;
+  const once = (key: string) => !next.said.has(key) && !!next.said.add(key);
+  const say = (code: string, message: string) => {
+    if (once(code)) events.push({ say: { event: 'notice', code, message } });
+  };
+  /** The error a side past EXPECTATION_BOUND_MS gives (cannot tell), said once per side and cause: it still waits after that. */
+  const cannotTell = (key: string, row: KeepRow, message: string) => {
+    if (!once(key)) return;
+    const hint =
+      'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
+    events.push({ error: new UnresolvedError(message, { hint }), fields: { market: row.market, side: row.side } });
+  };
+  const views = new Map<string, SideView>();
+  for (const row of rows) {
+    const key = rowKey(row);
+    const observed = book.sides.get(key)!;
+    const side = observed.book;
+    let settling: string | undefined;
+    const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
+    if (side.state === 'settling' || unseen !== undefined) {
+      settling =
+        unseen === undefined
+          ? (side.why ?? 'its views disagree')
+          : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
+      const since = next.settlingSince.get(key) ?? nowMs;
+      next.settlingSince.set(key, since);
+      if (nowMs - since > EXPECTATION_BOUND_MS)
+        cannotTell(
+          `settling ${key}`,
+          row,
+          `The ${row.side} side of ${row.market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
+        );
+    } else {
+      next.settlingSince.delete(key);
+      next.said.delete(`settling ${key}`);
+      // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
+      const expected = next.expectations.get(key);
+      if (expected && expectationMet(side, expected)) {
+        next.expectations.delete(key);
+        next.said.delete(key);
+      } else if (expected) {
+        settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
+        if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS)
+          cannotTell(
+            key,
+            row,
+            `${settling} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+          );
+      }
+    }
+    // The soonest to mature of the side's hedges decides when the side is rolled.
+    const soonest = side.filled.at(-1);
+    const covered = side.state === 'in-step' && soonest !== undefined;
+    const opening = side.opening[0];
+    // The side's newest hedge closed early by someone else: a colleague's close, which wins — unless the journal shows a roll closed it.
+    const closed = closedElsewhere(next, observed, time);
+    let closedOutside: SideView['closedOutside'];
+    if (closed) {
+      const rolled = next.closedByRoll.get(closed.id) ?? book.closedByRoll.get(closed.id) ?? false;
+      next.closedByRoll.set(closed.id, rolled);
+      const closedAt = (closed as JsonObject).closed_at;
+      const closedAtLocalMs =
+        (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
+      if (!rolled)
+        closedOutside = {
+          hedgeId: closed.id,
+          closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined,
+        };
+    }
+    views.set(key, {
+      position: covered
+        ? { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs }
+        : undefined,
+      opening: opening && !covered ? { hedgeId: opening.id, status: opening.status } : undefined,
+      closedOutside,
+      settling: settling ? { why: settling } : undefined,
+    });
+  }
+  if (time.assumed) {
+    say(
+      'server_time_unknown',
+      `The server sends no Date header and no open of this keeper has been answered yet, so its clock is not known: rolls are taken as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (they come that much early) until an open's answer dates it.`,
+    );
+  } else if (!book.clock.from.includes('date')) {
+    say('server_time_from_stamps', `The server sends no Date header: its clock is ${describeServerClock(book.clock)}.`);
+  }
+  const offsetMs = time.bestMs - time.localMs;
+  if (Math.abs(offsetMs) > SKEW_WORTH_SAYING_MS) {
+    say(
+      'clock_skew',
+      `The server's clock is ${formatSpan(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
+    );
+  }
+  return views;
+}
+
+// ---- A step's writes, planned again under the side's lock, and what each one's outcome changes and says.
+
+/** A live step's writes, decided again on a fresh read of its side under the side's lock: none when the side no longer needs them. */
+export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
+  const next = draftOf(state);
+  const events: KeeperSaid[] = [];
+  const view = viewSides(next, book, [row], events).get(rowKey(row)) ?? {};
+  const decision = decideRow(row, view, book.time.latestMs, settings);
+  const writes: KeeperWrite[] = [];
+  if (decision.kind === 'roll' || decision.kind === 'reopen') {
+    const tenorDays = decision.tenorDays ?? row.tenorDays;
+    writes.push(
+      decision.kind === 'roll'
+        ? { kind: 'roll', row, hedgeId: decision.hedgeId, tenorDays }
+        : { kind: 'open', row, notionalUsd: decision.notionalUsd, tenorDays },
+    );
+  } else if (decision.kind === 'drift') {
+    const { change } = decision;
+    // A colleague's close is restored (re-opened) only with --converge, as any other drift.
+    if (settings.converge)
+      writes.push(
+        change === 'open'
+          ? { kind: 'open', row, notionalUsd: decision.targetUsd, tenorDays: decision.tenorDays ?? row.tenorDays }
+          : { kind: change, row, amountUsd: decision.amountUsd, targetUsd: decision.targetUsd },
+      );
+    if (change !== 'open' && decision.alsoRollDue && view.position?.maturityAtMs !== undefined)
+      writes.push({ kind: 'roll', row, hedgeId: view.position.hedgeId, tenorDays: row.tenorDays });
+  }
+  return { state: next, events, writes };
+}
+
+/** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
+function wouldDo(row: KeepRow, decision: Actionable): KeeperWrite[] {
+  const base = { market: row.market, side: row.side, dry_run: true };
+  const tenorDays = decision.tenorDays ?? row.tenorDays;
+  const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
+    { kind: 'would', row, ...(notionalUsd === undefined ? {} : { check: { notionalUsd, freedUsd } }), say },
+  ];
+  if (decision.kind === 'drift') {
+    // A drift a dry run starts a step for is one --converge brings back; only an open or add needs room.
+    const { change, amountUsd } = decision;
+    const say = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`;
+    const converge = { event: 'converge' as const, ...base, notional_usd: amountUsd, action: change, message: say };
+    return would(converge, change === 'open' || change === 'add' ? amountUsd : undefined);
+  }
+  const { notionalUsd } = decision;
+  if (decision.kind === 'reopen') {
+    const message = `would open ${formatUsd(notionalUsd)} for ${tenorDays} days`;
+    return would({ event: 'reopen', ...base, notional_usd: notionalUsd, tenor_days: tenorDays, message }, notionalUsd);
+  }
+  return would(
+    {
+      event: 'roll',
+      ...base,
+      notional_usd: notionalUsd,
+      hedge_ids: idList(decision.hedgeId || undefined),
+      maturity_at: utcIso(decision.maturityAtMs),
+      tenor_days: tenorDays,
+      message: `would roll: close ${decision.hedgeId ?? 'the position'}, then open ${formatUsd(notionalUsd)} for ${tenorDays} days`,
+    },
+    notionalUsd,
+    notionalUsd,
+  );
+}
+
+/** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift. */
+export function sending(state: KeeperState, write: KeeperWrite) {
+  if (write.kind !== 'roll' || !write.hedgeId) return state;
+  const next = draftOf(state);
+  next.closedByKeeper.add(write.hedgeId);
+  return next;
+}
+
+/** How a write of the keeper came back: the run through the write flow (a re-open or convergence, journaled in its keep group), or the roll's outcome. */
+export type WriteDone =
+  { kind: 'sent'; result: WriteOutcome<unknown, unknown>; group: string } | { kind: 'rolled'; outcome: RollOutcome };
+
+/** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
+export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
+  const next = draftOf(state);
+  const events: KeeperSaid[] = [];
+  const base = { market: write.row.market, side: write.row.side };
+  const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
+    next.expectations.set(rowKey(write.row), { ...expectation, sinceMs: serverNowMs });
+    next.said.delete(rowKey(write.row));
+  };
+  const out = (failure?: HedgeError) => ({ state: next, events, failure });
+  if (done.kind === 'rolled') {
+    const { outcome } = done;
+    noteRolled(next, outcome);
+    if (outcome.kind === 'rolled') {
+      expect({
+        what: 'roll',
+        notionalUsd: outcome.notionalUsd,
+        ...(outcome.opened.hedgeId ? { present: [outcome.opened.hedgeId] } : {}),
+        gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.closed?.hedgeId),
+      });
+    }
+    events.push({ say: rollEvent(outcome, base, write.kind === 'roll' ? write.hedgeId : undefined) });
+    return out();
+  }
+  const { result, group } = done;
+  if (write.kind === 'open') {
+    if (result.kind === 'dry-run') return out();
+    const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
+    if (hedge?.status === 'failed')
+      return out(new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`));
+    const hedgeIds = idList(result.entry.hedge_id || undefined);
+    expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length ? { present: hedgeIds } : {}) });
+    events.push({
+      say: {
+        event: 'reopen',
+        ...base,
+        notional_usd: write.notionalUsd,
+        tenor_days: write.tenorDays,
+        hedge_ids: hedgeIds,
+        journal_id: result.entry.id,
+        journal_group: group,
+        idempotency_key: result.entry.idempotency_key,
+      },
+    });
+    return out();
+  }
+  if (write.kind === 'add' || write.kind === 'reduce' || write.kind === 'close') {
+    if (result.kind === 'dry-run') return out(new HedgeError('Nothing was sent for the convergence.'));
+    expect({ what: write.kind, notionalUsd: write.targetUsd });
+    events.push({
+      say: {
+        event: 'converge',
+        ...base,
+        notional_usd: write.amountUsd,
+        action: write.kind,
+        journal_id: result.entry.id,
+        idempotency_key: result.entry.idempotency_key,
+        hedge_ids: idList(result.entry.hedge_id || undefined),
+      },
+    });
+  }
+  return out();
+}
+
+function noteRolled(next: Draft, outcome: RollOutcome) {
+  if (outcome.kind === 'rolled' && outcome.closed?.hedgeId) next.closedByKeeper.add(outcome.closed.hedgeId);
+}
+
+// ---- This keeper's own unfinished journal rows: finished with their keys, or the side left alone.
+
+/** A roll's or a keeper action's journal group. */
+export const ofKeeper = (group: string | undefined): group is string =>
+  group?.startsWith(ROLL_GROUP_PREFIX) === true || group?.startsWith(KEEP_GROUP_PREFIX) === true;
+
+/** The side (`MARKET side`) a journal row acts on. */
+export const sideOf = (entry: JournalEntry) =>
+  `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
+
+/** Which of this account's unfinished rows (`ours`, oldest last) the keeper finishes: its own (via keeper, begun on this machine) of the target's sides with no step in flight, one per group; a roll by its roll. */
+export function toResume(ours: readonly JournalEntry[], busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
+  const pending = ours.filter(
+    (entry) =>
+      !busy.has(sideOf(entry)) &&
+      entry.via === 'keeper' &&
+      !begunElsewhere(entry) &&
+      rows.some((row) => rowKey(row) === sideOf(entry)),
+  );
+  const groups = new Set<string>();
+  const resumes: Array<{ entry: JournalEntry; group: string; how: 'roll' | 'write' }> = [];
+  for (const entry of pending.reverse()) {
+    const group = entry.group;
+    if (!ofKeeper(group) || groups.has(group)) continue;
+    groups.add(group);
+    if (group.startsWith(ROLL_GROUP_PREFIX)) resumes.push({ entry, group, how: 'roll' });
+    else if (isUnresolved(entry)) resumes.push({ entry, group, how: 'write' });
+  }
+  return resumes;
+}
+
+/** What a finished row says (and a roll's close noted as this keeper's); a failure is said unless another live process holds the row: the side just waits for it. */
+export function resumed(
+  state: KeeperState,
+  { entry, group }: { entry: JournalEntry; group: string },
+  done: WriteDone | { kind: 'failed'; error: unknown },
+) {
+  const next = draftOf(state);
+  const events: KeeperSaid[] = [];
+  const body = bodyOf(entry);
+  const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
+  if (done.kind === 'failed') {
+    if (!(done.error instanceof HeldError))
+      events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
+  } else if (done.kind === 'rolled') {
+    noteRolled(next, done.outcome);
+    events.push({ say: rollEvent(done.outcome, base) });
+  } else if (done.result.kind !== 'dry-run') {
+    const { entry: row } = done.result;
+    events.push({
+      say: {
+        event: entry.leg === 'reopen' ? 'reopen' : 'converge',
+        ...base,
+        notional_usd: body.notional_usd ?? body.amount_usd,
+        journal_id: row.id,
+        journal_group: group,
+        idempotency_key: row.idempotency_key,
+        hedge_ids: idList(row.hedge_id || undefined),
+      },
+    });
+  }
+  return { state: next, events };
+}
+
+/** The first of this account's unfinished rows on each side with no step in flight: the side is left alone until it resolves (a new key could double it). */
+export function unresolvedSides(ours: readonly JournalEntry[], busy: ReadonlySet<string>) {
+  const first = new Map<string, JournalEntry>();
+  for (const entry of ours) {
+    const { market, side } = bodyOf(entry);
+    if (typeof market !== 'string' || typeof side !== 'string') continue;
+    const key = sideOf(entry);
+    if (!first.has(key) && !busy.has(key)) first.set(key, entry);
+  }
+  return first;
+}
+
+/** Why a side waits for its unfinished row: another live process carries it out, or it is to be finished by its key. */
+export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
+  return holder
+    ? `${entry.command} in progress by another process (pid ${holder.pid} on ${safeText(holder.host)}, journal ${entry.id}): left alone until it resolves`
+    : `the ${entry.command} of journal ${entry.id} is unresolved (${entry.outcome}): left alone until it is finished by its key`;
+}
+
+// ---- How rows and events read.
+
+export function rowStatus(
+  row: KeepRow,
+  view: SideView | undefined,
+  state: string,
+  decision?: KeepDecision,
+): KeepRowStatus {
+  const next = decision?.kind === 'hold' ? decision : undefined;
+  return {
+    market: row.market,
+    side: row.side,
+    ...(row.clientReference ? { client_reference: row.clientReference } : {}),
+    target_usd: row.notionalUsd,
+    current_usd: view?.position?.notionalUsd ?? null,
+    // Null above is flat only when the side could be told: the alert rules must not read a settling
+    // side, or a book that could not be read, as one that settled.
+    ...(view === undefined || view.settling ? { current_unknown: true as const } : {}),
+    state,
+    next_action: next?.nextAction ?? null,
+    next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
+  };
+}
+
+function describeDecision(decision: KeepDecision) {
+  switch (decision.kind) {
+    case 'hold':
+    case 'skip':
+      return decision.reason;
+    case 'roll':
+      return `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`;
+    case 'reopen':
+      return 'flat: re-open';
+    case 'drift':
+      return decision.change === 'open'
+        ? 'flat: closed outside the keeper (drift)'
+        : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
+  }
+}
+
+const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
+
+/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
+function rollEvent(
+  outcome: RollOutcome,
+  base: { market: string; side: string; resumed?: boolean },
+  oldHedgeId?: string,
+): EventFields {
+  if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
+  return {
+    event: 'roll',
+    ...base,
+    tenor_days: outcome.tenorDays,
+    notional_usd: outcome.notionalUsd,
+    hedge_ids: idList(oldHedgeId ?? outcome.rolledHedgeId ?? outcome.closed?.hedgeId, outcome.opened.hedgeId),
+    journal_id: outcome.opened.journalId ?? undefined,
+    journal_group: outcome.group,
+    idempotency_key: outcome.opened.idempotencyKey ?? undefined,
+    covered: outcome.covered,
+    ...(outcome.notes.length ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
+  };
+}

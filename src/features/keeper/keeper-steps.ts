@@ -1,0 +1,288 @@
+// What a keeper cycle does on the server: the book read, each row's step carried out through the
+// flows every write uses (runWrite, runRoll, resume), in flight on its own. What to do and say is
+// keeper-decide.ts's; nothing here decides.
+import { rowKey, type EventFields, type KeepRow, type KeepRowStatus } from '../../core/keep-rules.js';
+import type { JournalEntry } from '../../platform/journal/index.js';
+import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { PlanStep } from '../../core/plan.js';
+import { withSideLock } from '../write/account-lock.js';
+import { ownRowTest } from '../write/row-trust.js';
+import { runWrite } from '../write/write-flow.js';
+import { sentBy, type Identity } from '../write/identity.js';
+import { answeredOpens } from '../write/wait.js';
+import { checkOpenAfterClose } from '../trade/pre-trade.js';
+import { finishJournaled } from '../trade/resume.js';
+import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
+import { stepAction } from '../trade/trade-actions.js';
+import { SideViews } from '../book/side-book.js';
+import {
+  decide,
+  forgetDrift,
+  heldReason,
+  initialKeeperState,
+  journalQuestions,
+  KEEP_GROUP_PREFIX,
+  ofKeeper,
+  plan,
+  preview,
+  resumed,
+  sending,
+  stepEnded,
+  toResume,
+  unresolvedSides,
+  wrote,
+  type BookObservation,
+  type KeeperSaid,
+  type KeeperSettings,
+  type KeeperState,
+  type KeeperStep,
+  type KeeperWrite,
+  type SideObservation,
+  type WriteDone,
+} from './keeper-decide.js';
+
+export interface KeeperClock {
+  now(): number;
+  /** Resolves after `ms`, or at once when `wake` aborts (a stop signal, a SIGHUP). */
+  sleep(ms: number, wake: AbortSignal): Promise<void>;
+}
+
+/** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
+export interface Say {
+  event: (fields: EventFields) => void;
+  noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
+}
+
+/** What the keeper remembers, in one place: a pure step's result is taken at once (never across an await), and what it said is said. */
+function keeperMemory(say: Say) {
+  return {
+    state: initialKeeperState(),
+    take<T extends { state: KeeperState; events: readonly KeeperSaid[] }>(out: T) {
+      this.state = out.state;
+      for (const one of out.events) {
+        if ('say' in one) say.event(one.say);
+        else say.noteError(one.error, one.fields);
+      }
+      return out;
+    },
+  };
+}
+export type KeeperMemory = ReturnType<typeof keeperMemory>;
+
+/** What the cycles do on the server: keeperIo's, or a test's. */
+export interface KeeperIo {
+  /** The rows' sides read fresh, with the journal's answers to what the decisions ask of it. */
+  observe(rows: readonly KeepRow[], memory: KeeperMemory): Promise<BookObservation>;
+  /** Carries out one row's step: a live one planned again on a fresh read under its side's lock. */
+  carry(step: KeeperStep, memory: KeeperMemory): Promise<void>;
+}
+
+/** The cycles: one step in flight per row, each row backing off on its own. */
+export function keeperCycles({
+  settings,
+  clock,
+  say,
+  io,
+}: {
+  settings: KeeperSettings;
+  clock: KeeperClock;
+  say: Say;
+  io: KeeperIo;
+}) {
+  const memory = keeperMemory(say);
+  const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
+  const start = (step: KeeperStep) => {
+    // The row's status says how its step ended once it has (what --once and a dry run report).
+    const end = (failure?: { error: unknown }) =>
+      (step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText);
+    const done = (async () => {
+      try {
+        await io.carry(step, memory);
+        end();
+      } catch (error) {
+        end({ error });
+      } finally {
+        inFlight.delete(step.key);
+      }
+    })();
+    inFlight.set(step.key, { kind: step.kind, sinceMs: clock.now(), done });
+    return done;
+  };
+  return {
+    memory,
+    /** The sides (`MARKET side`) with a step in flight: the journal's unfinished actions of these are theirs. */
+    busySides: () => new Set(inFlight.keys()),
+
+    /** Waits for every step in flight (each bounded by its requests' own bounds). */
+    async settle() {
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()].map((step) => step.done));
+    },
+
+    /** What each row would get on a fresh read (the question before a live keeper starts). */
+    async preview(rows: readonly KeepRow[]) {
+      return memory.take(preview(memory.state, await io.observe(rows, memory), rows, settings)).lines;
+    },
+
+    forgetDrift() {
+      memory.state = forgetDrift(memory.state);
+    },
+
+    /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
+    async cycle(
+      rows: readonly KeepRow[],
+      state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
+    ): Promise<{ rows: KeepRowStatus[]; serverTime?: string }> {
+      let book: BookObservation | { error: unknown };
+      try {
+        book = await io.observe(rows, memory);
+      } catch (error) {
+        book = { error };
+      }
+      const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
+      const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
+      const started = cycle.actions.map(start);
+      const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
+      const timer = new AbortController();
+      try {
+        if (started.length)
+          await Promise.race([
+            Promise.all(started),
+            ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
+          ]);
+      } finally {
+        timer.abort();
+      }
+      return { rows: cycle.rows, serverTime: cycle.serverTime };
+    },
+  };
+}
+
+const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
+
+/** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
+export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
+  const observe = async (ports: FlowPorts, rows: readonly KeepRow[], memory: KeeperMemory) => {
+    const client = await ports.client();
+    const sideViews = await SideViews.read(client, (line) => ports.log(line));
+    const opened = await answeredOpens(ports);
+    const time = client.transport.serverNow();
+    const sides = new Map<string, SideObservation>();
+    for (const row of rows) {
+      const newest = sideViews.hedges.find(
+        (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
+      );
+      const book = await sideViews.book(row.market, row.side);
+      sides.set(rowKey(row), { book, opened: opened(row.market, row.side), ...(newest ? { newest } : {}) });
+    }
+    const closedByRoll = new Map<string, boolean>();
+    for (const hedgeId of journalQuestions(memory.state, { sides, time }))
+      closedByRoll.set(hedgeId, await closedByARoll(ports, hedgeId));
+    return { sides, time, clock: client.transport.serverClock.reading(), closedByRoll };
+  };
+
+  /** One add, reduce, close or re-open through the write flow, journaled in a keep group. */
+  const send = async (ports: FlowPorts, step: Partial<PlanStep>, leg: string): Promise<WriteDone> => {
+    const client = await ports.client();
+    const group = newGroup(KEEP_GROUP_PREFIX, ports);
+    const action = { ...stepAction(ports, client, step as PlanStep, group, leg), confirmed: true };
+    return { kind: 'sent', result: await runWrite(ports, action, SEND_AND_WAIT), group };
+  };
+
+  const carryOut = async (ports: FlowPorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {
+    const { market, side, clientReference } = write.row;
+    const base = { market, side };
+    if (write.kind === 'roll') {
+      // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
+      const outcome = await runRoll(ports, {
+        ...base,
+        tenorDays: write.tenorDays!,
+        skipChecks: false,
+        write: SEND_AND_WAIT,
+        bookLock: false,
+        ...(clientReference ? { clientReference } : {}),
+      });
+      return { kind: 'rolled', outcome };
+    }
+    if (write.kind === 'open') {
+      const step = { ...base, action: 'open' as const, deltaUsd: write.notionalUsd, tenorDays: write.tenorDays };
+      return send(ports, { ...step, clientReference: clientReference || undefined }, 'reopen');
+    }
+    return send(ports, { ...base, action: write.kind, deltaUsd: write.amountUsd }, 'converge');
+  };
+
+  const writeAll = async (ports: FlowPorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
+    const client = await ports.client();
+    for (const write of writes) {
+      if (write.kind === 'would') {
+        const { row, check } = write;
+        if (check) await checkOpenAfterClose(client, row.market, row.side, check.notionalUsd, check.freedUsd);
+        say.event(write.say);
+        continue;
+      }
+      memory.state = sending(memory.state, write);
+      const done = await carryOut(ports, write);
+      // Counted from the server's time when the write landed (the bound is the server's, like maturities).
+      const { failure } = memory.take(
+        wrote(memory.state, write, done, (await ports.client()).transport.serverNow().latestMs),
+      );
+      if (failure) throw failure;
+    }
+  };
+
+  return {
+    observe: (rows, memory) => observe(stepContext(), rows, memory),
+
+    async carry(step, memory) {
+      const ports = stepContext();
+      if (step.writes) return writeAll(ports, step.writes, memory);
+      await withSideLock(ports, step.row.market, step.row.side, async () => {
+        const fresh = await observe(ports, [step.row], memory);
+        await writeAll(ports, memory.take(plan(memory.state, fresh, step.row, settings)).writes, memory);
+      });
+    },
+
+    /** Finishes this keeper's own unresolved rows with their keys and returns why each other side of the account's unfinished rows is left alone: a new key could double an unresolved action; a person's rows are not the keeper's to finish. */
+    async finishUnfinished(busy: ReadonlySet<string>, rows: readonly KeepRow[], memory: KeeperMemory) {
+      const ports = stepContext();
+      const journal = await ports.journal();
+      const ours = async () =>
+        (await journal.list({ pending: true })).filter((entry) => sentBy(settings.identity, entry));
+      for (const resume of toResume(await ours(), busy, rows)) {
+        let done: WriteDone | { kind: 'failed'; error: unknown } | undefined;
+        try {
+          if (resume.how === 'roll') {
+            done = { kind: 'rolled', outcome: await resumeRollOutcome(ports, resume.entry, { wait: true }) };
+          } else {
+            const result = await finishJournaled(ports, await ports.client(), resume.entry, {
+              wait: true,
+              present: (action) => ({ ...action, confirmed: true }),
+            });
+            done = result && { kind: 'sent', result, group: resume.group };
+          }
+        } catch (error) {
+          done = { kind: 'failed', error };
+        }
+        if (done) memory.take(resumed(memory.state, resume, done));
+      }
+      const still = new Map<string, string>();
+      for (const [key, entry] of unresolvedSides(await ours(), busy))
+        still.set(key, heldReason(entry, await journal.holderOf(entry.id)));
+      return still;
+    },
+  } satisfies KeeperIo & Record<string, unknown>;
+}
+
+/** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
+async function closedByARoll(ports: FlowPorts, hedgeId: string) {
+  const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
+  // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
+  const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
+  return entries.some(
+    (entry) =>
+      ofKeeper(entry.group) &&
+      ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
+      // Only a row this key sealed: one written into the store without it would turn a colleague's
+      // close (left alone, reported as drift) into a side for the keeper to open again.
+      own(entry),
+  );
+}

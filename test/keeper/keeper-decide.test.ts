@@ -1,0 +1,777 @@
+// The keeper's decisions as data, table by table: (what it remembers, what a cycle read) → the steps
+// it starts, what it says, each row's status; a step's writes planned under the side's lock; how a
+// step's end and a write's outcome change what it remembers. No server, no clock, no I/O.
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import type { KeepRow, KeepRowStatus } from '../../src/core/keep-rules.js';
+import type { Hedge } from '../../src/platform/api/schemas.js';
+import type { JournalEntry } from '../../src/platform/journal/index.js';
+import type { RollOutcome } from '../../src/platform/results/roll-outcome-types.js';
+import { reconcileSide, type HedgeRecord } from '../../src/features/book/book.js';
+import {
+  decide,
+  heldReason,
+  initialKeeperState,
+  plan,
+  sending,
+  stepEnded,
+  toResume,
+  wrote,
+  type BookObservation,
+  type KeeperObservation,
+  type KeeperSaid,
+  type KeeperSettings,
+  type KeeperState,
+  type KeeperStep,
+  type SideObservation,
+  type WriteDone,
+} from '../../src/features/keeper/keeper-decide.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const NOW = Date.parse('2026-03-02T09:00:00Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const ROW: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
+const KEY = 'USDTNGN sell';
+const LIVE: KeeperSettings = { dryRun: false, converge: false, intervalMs: MINUTE, toleranceUsd: 0 };
+
+const side = (records: HedgeRecord[], line?: { notionalUsd: number; hedgeId: string; maturityAtMs: number }) =>
+  ({ book: reconcileSide(records, line, NOW), opened: [] }) as SideObservation;
+const flat = side([]);
+/** One filled hedge in both views, maturing `inMs` from now. */
+const covered = (notionalUsd: number, inMs: number, hedgeId = 'hdg_1') =>
+  side([{ id: hedgeId, status: 'filled', notionalUsd, maturityAtMs: NOW + inMs }], {
+    notionalUsd,
+    hedgeId,
+    maturityAtMs: NOW + inMs,
+  });
+/** Flat after its newest hedge (maturing tomorrow) was closed an hour ago. */
+const closedEarly: SideObservation = {
+  ...flat,
+  newest: {
+    id: 'hdg_9',
+    market: 'USDTNGN',
+    side: 'sell',
+    status: 'closed',
+    maturity_at: iso(NOW + 24 * HOUR),
+    closed_at: iso(NOW - HOUR),
+  } as unknown as Hedge,
+};
+
+const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
+  sides: new Map([[KEY, observed]]),
+  time: { localMs: NOW, earliestMs: NOW, latestMs: NOW, bestMs: NOW, assumed: false },
+  clock: { from: ['date'] },
+  closedByRoll: new Map(),
+  ...more,
+});
+
+/** What was said, one line each: an event with its code and reason or message, or an error's message. */
+const lines = (said: readonly KeeperSaid[]) =>
+  said.map((one) =>
+    'say' in one
+      ? `${one.say.event}${one.say.code ? ` ${String(one.say.code)}` : ''}: ${String(one.say.reason ?? one.say.message)}`
+      : `error: ${(one.error as Error).message}`,
+  );
+
+/** A state as earlier cycles left it. */
+const remembered = (changes: Partial<{ [K in keyof KeeperState]: KeeperState[K] }>): KeeperState => ({
+  ...initialKeeperState(),
+  ...changes,
+});
+
+interface DecideCase {
+  name: string;
+  side?: SideObservation;
+  row?: Partial<KeepRow>;
+  state?: KeeperState;
+  observation?: Partial<KeeperObservation>;
+  book?: Partial<BookObservation>;
+  settings?: Partial<KeeperSettings>;
+  /** Cycles run on the same read before the one checked (what was said once is not said again). */
+  earlier?: number;
+  actions: Array<Partial<KeeperStep>>;
+  said: Array<string | RegExp>;
+  status: Partial<Record<keyof KeepRowStatus, unknown>>;
+  expectationsLeft?: number;
+}
+
+const DECIDE: DecideCase[] = [
+  {
+    name: 'a book that could not be read: the error said, nothing started, the side unknown (never flat)',
+    observation: { book: { error: new Error('GET /positions timed out') } },
+    actions: [],
+    said: ['error: GET /positions timed out'],
+    status: { state: 'unknown (the book could not be read)', current_usd: null, current_unknown: true },
+  },
+  {
+    name: 'a step of the row still in flight: nothing started again, the row says since when',
+    observation: { inFlight: new Map([[KEY, { kind: 'reopen' as const, sinceMs: NOW - 30_000 }]]) },
+    actions: [],
+    said: [],
+    status: { state: 'reopen in flight (30 s)' },
+  },
+  {
+    name: 'an unresolved action of the side: left alone, said as a skip, and the roll it will need still shown',
+    side: covered(2000, 24 * HOUR),
+    observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
+    actions: [],
+    said: ['skip: the add of journal j1 is unresolved'],
+    status: { state: 'the add of journal j1 is unresolved', next_action: 'roll' },
+  },
+  {
+    name: '…said once while it stays unresolved',
+    side: covered(2000, 24 * HOUR),
+    observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
+    earlier: 1,
+    actions: [],
+    said: [],
+    status: { state: 'the add of journal j1 is unresolved' },
+  },
+  {
+    name: 'covered, its roll not due: held, naming when it rolls (roll_before ahead of maturity)',
+    side: covered(2000, 24 * HOUR),
+    actions: [],
+    said: [],
+    status: { state: 'covered', current_usd: 2000, next_action: 'roll', next_action_at: iso(NOW + 23 * HOUR) },
+  },
+  {
+    name: 'covered, within roll_before of its maturity: a roll of that hedge started',
+    side: covered(2000, 30 * MINUTE),
+    actions: [{ kind: 'roll', key: KEY, hedgeIds: ['hdg_1'] }],
+    said: [],
+    status: { state: 'roll in flight' },
+  },
+  {
+    name: 'flat: a re-open started (planned again under the lock)',
+    actions: [{ kind: 'reopen', hedgeIds: [] }],
+    said: [],
+    status: { state: 'reopen in flight', current_usd: null },
+  },
+  {
+    name: 'flat, --dry-run: the re-open is its checks and what it would say',
+    settings: { dryRun: true },
+    actions: [
+      {
+        kind: 'reopen',
+        writes: [
+          {
+            kind: 'would',
+            row: ROW,
+            check: { notionalUsd: 2000, freedUsd: 0 },
+            say: {
+              event: 'reopen',
+              market: 'USDTNGN',
+              side: 'sell',
+              dry_run: true,
+              notional_usd: 2000,
+              tenor_days: 1,
+              message: 'would open 2,000.00 USD for 1 days',
+            },
+          },
+        ],
+      },
+    ],
+    said: [],
+    status: { state: 'reopen in flight' },
+  },
+  {
+    name: 'roll due, --dry-run: checked as an open after a close that frees the same notional',
+    side: covered(2000, 30 * MINUTE),
+    settings: { dryRun: true },
+    actions: [
+      {
+        kind: 'roll',
+        writes: [
+          expect.objectContaining({
+            check: { notionalUsd: 2000, freedUsd: 2000 },
+            say: expect.objectContaining({ message: 'would roll: close hdg_1, then open 2,000.00 USD for 1 days' }),
+          }),
+        ],
+      },
+    ],
+    said: [],
+    status: { state: 'roll in flight' },
+  },
+  {
+    name: 'flat past `until`: not re-opened, said as a skip',
+    row: { untilMs: NOW - HOUR },
+    actions: [],
+    said: [/^skip: the exposure ended \(until 2026-03-02 08:00 UTC\)/],
+    status: { state: expect.stringMatching(/^the exposure ended/) },
+  },
+  {
+    name: '…said once',
+    row: { untilMs: NOW - HOUR },
+    earlier: 1,
+    actions: [],
+    said: [],
+    status: { state: expect.stringMatching(/^the exposure ended/) },
+  },
+  {
+    name: 'drifted (a colleague reduced it), without --converge: reported only, nothing started',
+    side: covered(1500, 24 * HOUR),
+    actions: [],
+    said: ['drift: reported only; run with --converge to bring it back'],
+    status: {
+      state: 'drifted to 1,500.00 USD (target 2,000.00 USD): reported only (run with --converge to bring it back)',
+    },
+  },
+  {
+    name: '…reported once while it stays the same drift',
+    side: covered(1500, 24 * HOUR),
+    earlier: 2,
+    actions: [],
+    said: [],
+    status: { state: expect.stringMatching(/reported only/) },
+  },
+  {
+    name: 'drifted, with --converge: said every cycle, and brought back',
+    side: covered(1500, 24 * HOUR),
+    settings: { converge: true },
+    earlier: 1,
+    actions: [{ kind: 'drift', hedgeIds: ['hdg_1'] }],
+    said: ['drift: --converge add 500.00 USD to reach the target'],
+    status: { state: 'drift in flight' },
+  },
+  {
+    name: 'drifted, --converge --dry-run: said with "would", the add checked as an open',
+    side: covered(1500, 24 * HOUR),
+    settings: { converge: true, dryRun: true },
+    actions: [
+      {
+        kind: 'drift',
+        writes: [
+          expect.objectContaining({
+            check: { notionalUsd: 500, freedUsd: 0 },
+            say: expect.objectContaining({
+              event: 'converge',
+              action: 'add',
+              message: 'would add 500.00 USD to reach the target of 2,000.00 USD',
+            }),
+          }),
+        ],
+      },
+    ],
+    said: ['drift: --converge would add 500.00 USD to reach the target'],
+    status: { state: 'drift in flight' },
+  },
+  {
+    name: 'drifted and its roll due, without --converge: the drift reported, the roll started',
+    side: covered(1500, 30 * MINUTE),
+    actions: [{ kind: 'drift' }],
+    said: ['drift: reported only; run with --converge to bring it back'],
+    status: { state: 'drift in flight' },
+  },
+  {
+    name: 'drifted and its roll due, --dry-run without --converge: reported only',
+    side: covered(1500, 30 * MINUTE),
+    settings: { dryRun: true },
+    actions: [],
+    said: ['drift: reported only; run with --converge to bring it back'],
+    status: { state: expect.stringMatching(/: reported only/) },
+  },
+  {
+    name: "a colleague's close before maturity (the journal shows no roll closed it): drift, left flat",
+    side: closedEarly,
+    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    actions: [],
+    said: [
+      'drift: closed outside the keeper (hdg_9); left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge',
+    ],
+    status: { state: 'flat: closed outside the keeper (drift): reported only (run with --converge to bring it back)' },
+  },
+  {
+    name: '…restored with --converge',
+    side: closedEarly,
+    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    settings: { converge: true },
+    actions: [{ kind: 'drift' }],
+    said: ['drift: closed outside the keeper (hdg_9); --converge re-open 2,000.00 USD to reach the target'],
+    status: { state: 'drift in flight' },
+  },
+  {
+    name: '…and re-opened once the target file is written after the close',
+    side: closedEarly,
+    row: { statedAtMs: NOW - 30 * MINUTE },
+    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    actions: [{ kind: 'reopen' }],
+    said: [],
+    status: { state: 'reopen in flight' },
+  },
+  {
+    name: "flat after this keeper's own roll closed its hedge: the keeper's to re-open, not drift",
+    side: closedEarly,
+    state: remembered({ closedByKeeper: new Set(['hdg_9']) }),
+    actions: [{ kind: 'reopen' }],
+    said: [],
+    status: { state: 'reopen in flight' },
+  },
+  {
+    name: 'flat after a roll the journal shows closed its hedge (before a restart): re-opened, not drift',
+    side: closedEarly,
+    book: { closedByRoll: new Map([['hdg_9', true]]) },
+    actions: [{ kind: 'reopen' }],
+    said: [],
+    status: { state: 'reopen in flight' },
+  },
+  {
+    name: 'a stop asked for: nothing new started',
+    observation: { stopping: true },
+    actions: [],
+    said: [],
+    status: { state: 'stopping: not started' },
+  },
+  {
+    name: 'backing off after a failure: nothing started before the retry time, which the row names',
+    state: remembered({ rows: new Map([[KEY, { failures: 1, retryAtMs: NOW + 30_000 }]]) }),
+    actions: [],
+    said: [],
+    status: { state: 'backing off after 1 failure', next_action: 'reopen', next_action_at: iso(NOW + 30_000) },
+  },
+  {
+    name: '…and started again once it has come',
+    state: remembered({ rows: new Map([[KEY, { failures: 2, retryAtMs: NOW }]]) }),
+    actions: [{ kind: 'reopen' }],
+    said: [],
+    status: { state: 'reopen in flight' },
+  },
+  {
+    name: 'views that disagree (filled on its record, not in the positions list): settling, what it holds unknown',
+    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    actions: [],
+    said: [],
+    status: {
+      state: expect.stringMatching(/^settling: hedge hdg_1 is filled on its record, not in the positions list yet/),
+      current_usd: null,
+      current_unknown: true,
+    },
+  },
+  {
+    name: 'settling past 10 min (server time): cannot tell, said once',
+    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
+    actions: [],
+    said: [/^error: The sell side of USDTNGN has been settling for 660 s \(server time\)/],
+    status: { current_unknown: true },
+  },
+  {
+    name: '…and not again',
+    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
+    earlier: 1,
+    actions: [],
+    said: [],
+    status: { current_unknown: true },
+  },
+  {
+    name: 'flat, but an open of it was answered with a hedge no view shows yet: settling, never re-opened',
+    side: { ...flat, opened: ['hdg_new'] },
+    actions: [],
+    said: [],
+    status: { state: expect.stringMatching(/it does not show hedge hdg_new yet/), current_unknown: true },
+  },
+  {
+    name: 'a hedge of the side still opening: held until it resolves',
+    side: side([{ id: 'hdg_2', status: 'pending' }]),
+    actions: [],
+    said: [],
+    status: { state: 'hdg_2 is pending; waiting for it to resolve' },
+  },
+  {
+    name: "this keeper's own re-open not in every view yet: settling, nothing sent",
+    state: remembered({
+      expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW }]]),
+    }),
+    actions: [],
+    said: [],
+    status: {
+      state:
+        "settling: this keeper's own re-open (2,000.00 USD) is not in every view yet; waiting for every view to agree",
+    },
+    expectationsLeft: 1,
+  },
+  {
+    name: '…past 10 min after it landed: cannot tell',
+    state: remembered({
+      expectations: new Map([
+        [KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW - 11 * MINUTE }],
+      ]),
+    }),
+    actions: [],
+    said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 660 s after it landed/],
+    status: { current_unknown: true },
+    expectationsLeft: 1,
+  },
+  {
+    name: '…shown in every view: the expectation dropped, the side decided again',
+    side: covered(2000, 24 * HOUR, 'hdg_new'),
+    state: remembered({
+      expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW }]]),
+    }),
+    actions: [],
+    said: [],
+    status: { state: 'covered' },
+    expectationsLeft: 0,
+  },
+  {
+    name: "no Date header and no open answered: the server's clock unknown, said once",
+    side: covered(2000, 24 * HOUR),
+    book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
+    actions: [],
+    said: [/^notice server_time_unknown: The server sends no Date header/],
+    status: { state: 'covered' },
+  },
+  {
+    name: '…and not again',
+    side: covered(2000, 24 * HOUR),
+    book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
+    earlier: 1,
+    actions: [],
+    said: [],
+    status: { state: 'covered' },
+  },
+  {
+    name: "no Date header, the clock known from the answers' stamps: said",
+    side: covered(2000, 24 * HOUR),
+    book: { clock: { from: ['stamps'], lowMs: 0, highMs: 0 } },
+    actions: [],
+    said: [/^notice server_time_from_stamps: The server sends no Date header: its clock is/],
+    status: { state: 'covered' },
+  },
+  {
+    name: "the server's clock 10 min ahead: said; the roll timed on the server's",
+    side: covered(2000, 65 * MINUTE),
+    book: {
+      time: {
+        localMs: NOW,
+        earliestMs: NOW + 10 * MINUTE,
+        latestMs: NOW + 10 * MINUTE,
+        bestMs: NOW + 10 * MINUTE,
+        assumed: false,
+      },
+    },
+    actions: [{ kind: 'roll' }],
+    said: [/^notice clock_skew: The server's clock is 10 min ahead of this machine's/],
+    status: { state: 'roll in flight' },
+  },
+];
+
+describe('decide', () => {
+  it.each(DECIDE)('$name', (row) => {
+    const settings = { ...LIVE, ...row.settings };
+    const observation: KeeperObservation = {
+      rows: [{ ...ROW, ...row.row }],
+      book: bookOf(row.side ?? flat, row.book),
+      unresolved: new Map(),
+      inFlight: new Map(),
+      stopping: false,
+      ...row.observation,
+    };
+    let state = row.state ?? initialKeeperState();
+    for (let cycle = 0; cycle < (row.earlier ?? 0); cycle++) state = decide(state, observation, NOW, settings).state;
+    const before = JSON.stringify([...state.said]);
+    const decided = decide(state, observation, NOW, settings);
+    expect(decided.actions).toEqual(row.actions.map((action) => expect.objectContaining(action)));
+    // A live step is planned again under the side's lock; a dry run's writes are this cycle's.
+    for (const action of decided.actions) expect(action.writes !== undefined).toBe(settings.dryRun);
+    expect(lines(decided.events)).toEqual(
+      row.said.map((one) => (typeof one === 'string' ? one : expect.stringMatching(one))),
+    );
+    expect(decided.rows).toEqual([expect.objectContaining(row.status)]);
+    if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
+    // Pure: what it was handed is as it was.
+    expect(JSON.stringify([...state.said])).toBe(before);
+  });
+});
+
+interface PlanCase {
+  name: string;
+  side: SideObservation;
+  settings?: Partial<KeeperSettings>;
+  book?: Partial<BookObservation>;
+  writes: Array<Record<string, unknown>>;
+}
+
+const PLAN: PlanCase[] = [
+  {
+    name: 'roll due: the roll of its hedge',
+    side: covered(2000, 30 * MINUTE),
+    writes: [{ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 }],
+  },
+  { name: 'flat: a re-open of the target', side: flat, writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }] },
+  { name: 'covered (another step got there first): nothing', side: covered(2000, 24 * HOUR), writes: [] },
+  { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
+  { name: 'drifted, without --converge: nothing', side: covered(1500, 24 * HOUR), writes: [] },
+  {
+    name: 'drifted, --converge: the add to the target',
+    side: covered(1500, 24 * HOUR),
+    settings: { converge: true },
+    writes: [{ kind: 'add', amountUsd: 500, targetUsd: 2000 }],
+  },
+  {
+    name: 'over target, --converge: the reduce',
+    side: covered(2500, 24 * HOUR),
+    settings: { converge: true },
+    writes: [{ kind: 'reduce', amountUsd: 500, targetUsd: 2000 }],
+  },
+  {
+    name: 'drifted and its roll due, --converge: the add, then the roll',
+    side: covered(1500, 30 * MINUTE),
+    settings: { converge: true },
+    writes: [
+      { kind: 'add', amountUsd: 500 },
+      { kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 },
+    ],
+  },
+  {
+    name: 'drifted and its roll due, without --converge: the roll only',
+    side: covered(1500, 30 * MINUTE),
+    writes: [{ kind: 'roll', hedgeId: 'hdg_1' }],
+  },
+  {
+    name: "a colleague's close, --converge: re-opened at the target",
+    side: closedEarly,
+    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    settings: { converge: true },
+    writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }],
+  },
+  {
+    name: "a colleague's close, without --converge: nothing",
+    side: closedEarly,
+    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    writes: [],
+  },
+];
+
+describe('plan (a live step, again under the side lock on a fresh read)', () => {
+  it.each(PLAN)('$name', ({ side: observed, settings, book, writes }) => {
+    const planned = plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings });
+    expect(planned.writes).toEqual(writes.map((write) => expect.objectContaining(write)));
+  });
+});
+
+const step = (kind: KeeperStep['kind']): KeeperStep => ({
+  key: KEY,
+  row: ROW,
+  kind,
+  hedgeIds: ['hdg_1'],
+  status: {
+    market: 'USDTNGN',
+    side: 'sell',
+    target_usd: 2000,
+    current_usd: null,
+    state: '',
+    next_action: null,
+    next_action_at: null,
+  },
+});
+
+describe('stepEnded', () => {
+  it.each([
+    {
+      name: 'a live step done: failures cleared',
+      kind: 'roll',
+      before: 3,
+      failed: false,
+      dryRun: false,
+      failures: 0,
+      retryInMs: undefined,
+      text: 'roll done',
+    },
+    {
+      name: "a dry run's step done",
+      kind: 'reopen',
+      before: 0,
+      failed: false,
+      dryRun: true,
+      failures: 0,
+      retryInMs: undefined,
+      text: 'would reopen',
+    },
+    {
+      name: 'a first failure: tried again one interval later',
+      kind: 'reopen',
+      before: 0,
+      failed: true,
+      dryRun: false,
+      failures: 1,
+      retryInMs: MINUTE,
+      text: 'reopen failed; retrying',
+    },
+    {
+      name: 'failures in a row: the wait doubles',
+      kind: 'roll',
+      before: 2,
+      failed: true,
+      dryRun: false,
+      failures: 3,
+      retryInMs: 4 * MINUTE,
+      text: 'roll failed; retrying',
+    },
+    {
+      name: "a flat side's re-open waits at most 5 min",
+      kind: 'reopen',
+      before: 5,
+      failed: true,
+      dryRun: false,
+      failures: 6,
+      retryInMs: 5 * MINUTE,
+      text: 'reopen failed; retrying',
+    },
+    {
+      name: 'a roll may wait longer (the side is covered meanwhile)',
+      kind: 'roll',
+      before: 5,
+      failed: true,
+      dryRun: false,
+      failures: 6,
+      retryInMs: 32 * MINUTE,
+      text: 'roll failed; retrying',
+    },
+    {
+      name: "a dry run's refusal",
+      kind: 'reopen',
+      before: 0,
+      failed: true,
+      dryRun: true,
+      failures: 1,
+      retryInMs: MINUTE,
+      text: 'reopen would be refused',
+    },
+  ] as const)('$name', ({ kind, before, failed, dryRun, failures, retryInMs, text }) => {
+    const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
+    const ended = stepEnded(
+      state,
+      step(kind),
+      NOW,
+      { ...LIVE, dryRun },
+      failed ? { error: new Error('capacity') } : undefined,
+    );
+    expect(ended.statusText).toBe(text);
+    expect(ended.state.rows.get(KEY)).toMatchObject({
+      failures,
+      retryAtMs: retryInMs === undefined ? 0 : NOW + retryInMs,
+    });
+    expect(ended.events).toEqual(
+      failed
+        ? [
+            {
+              error: expect.any(Error),
+              fields: expect.objectContaining({
+                action: kind,
+                failures,
+                hedge_ids: ['hdg_1'],
+                retry_at: iso(NOW + retryInMs!),
+              }),
+            },
+          ]
+        : [],
+    );
+  });
+});
+
+const entry = (fields: Partial<JournalEntry>) =>
+  ({
+    id: 'j1',
+    command: 'open',
+    outcome: 'unknown',
+    via: 'keeper',
+    host: hostname(),
+    group: 'keep-1',
+    request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'sell', notional_usd: 2000 } },
+    ...fields,
+  }) as JournalEntry;
+
+describe("this keeper's writes and unfinished rows", () => {
+  it('a roll about to be sent notes the hedge it closes as its own; once rolled, the side waits for both hedges to show', () => {
+    const roll = { kind: 'roll' as const, row: ROW, hedgeId: 'hdg_1', tenorDays: 1 as const };
+    const noted = sending(initialKeeperState(), roll);
+    expect([...noted.closedByKeeper]).toEqual(['hdg_1']);
+    const outcome = {
+      kind: 'rolled',
+      notionalUsd: 2000,
+      tenorDays: 1,
+      group: 'roll-1',
+      rolledHedgeId: 'hdg_1',
+      closed: { hedgeId: 'hdg_1' },
+      opened: { hedgeId: 'hdg_2', journalId: 'j2', idempotencyKey: 'k2' },
+      covered: true,
+      notes: [],
+    } as unknown as RollOutcome;
+    const landed = wrote(noted, roll, { kind: 'rolled', outcome }, NOW);
+    expect(landed.state.expectations.get(KEY)).toEqual({
+      what: 'roll',
+      notionalUsd: 2000,
+      present: ['hdg_2'],
+      gone: ['hdg_1', 'hdg_1'],
+      sinceMs: NOW,
+    });
+    expect(landed.events).toEqual([
+      { say: expect.objectContaining({ event: 'roll', hedge_ids: ['hdg_1', 'hdg_2'], journal_id: 'j2' }) },
+    ]);
+  });
+
+  it.each([
+    {
+      name: 'a re-opened hedge that failed on-chain is a failure of the step, and nothing is expected of the side',
+      write: { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const },
+      done: {
+        kind: 'sent',
+        group: 'keep-1',
+        result: { kind: 'resolved', result: { id: 'hdg_3', status: 'failed' }, entry: entry({ hedge_id: 'hdg_3' }) },
+      },
+      failure: 'The re-opened hedge hdg_3 failed on-chain; nothing was opened.',
+      expected: 0,
+    },
+    {
+      name: 'a convergence the write flow did not send is a failure',
+      write: { kind: 'add' as const, row: ROW, amountUsd: 500, targetUsd: 2000 },
+      done: { kind: 'sent', group: 'keep-1', result: { kind: 'dry-run' } },
+      failure: 'Nothing was sent for the convergence.',
+      expected: 0,
+    },
+    {
+      name: 'a landed re-open: the side waits for its hedge, the re-open said with its journal row',
+      write: { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const },
+      done: {
+        kind: 'sent',
+        group: 'keep-1',
+        result: { kind: 'resolved', result: { id: 'hdg_3', status: 'filled' }, entry: entry({ hedge_id: 'hdg_3' }) },
+      },
+      failure: undefined,
+      expected: 1,
+    },
+  ])('$name', ({ write, done, failure, expected }) => {
+    const landed = wrote(initialKeeperState(), write, done as unknown as WriteDone, NOW);
+    expect(landed.failure?.message).toBe(failure);
+    expect(landed.state.expectations.size).toBe(expected);
+    expect(landed.events.length).toBe(expected);
+  });
+
+  it("finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
+    const rows = [ROW];
+    const resumes = toResume(
+      [
+        entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
+        entry({ id: 'j5', group: 'roll-1' }),
+        entry({ id: 'j4', group: 'roll-1' }),
+        entry({ id: 'j3', group: 'keep-3', via: undefined }),
+        entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
+        entry({
+          id: 'j1',
+          group: 'keep-5',
+          request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
+        }),
+        entry({ id: 'j0', group: 'keep-1' }),
+      ],
+      new Set(),
+      rows,
+    );
+    expect(resumes.map(({ entry: row, how }) => `${row.id} ${how}`)).toEqual(['j0 write', 'j4 roll']);
+    expect(toResume([entry({ id: 'j0' })], new Set([KEY]), rows)).toEqual([]);
+    expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
+      'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',
+    );
+  });
+});
