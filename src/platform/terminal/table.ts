@@ -226,8 +226,8 @@ export function leftOutNote(columns: number, hidden: readonly string[], shortene
   return parts.join('; ');
 }
 
-/** A cell as cli-table3 takes it: its lines joined, or spanning the first columns (the totals' label). */
-type LaidCell = string | { content: string; colSpan: number; hAlign: 'left' };
+/** A cell as cli-table3 takes it: its lines joined, or with how it is placed (a header at the bottom of its row, the totals' label across the first columns). */
+type LaidCell = string | { content: string; colSpan?: number; hAlign?: 'left'; vAlign?: 'bottom' };
 
 interface KeptColumn {
   column: TableColumn;
@@ -368,21 +368,15 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
 }
 
-function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): string[] {
-  const headerLines = kept.map(({ column, width }) =>
-    displayWidth(column.header) <= width
-      ? [column.header]
-      : wrapWords(column.header, width)
-          .split('\n')
-          .map((line) => truncateEnd(line, width)),
-  );
-  const headerHeight = Math.max(1, ...headerLines.map((lines) => lines.length));
-  return headerLines.map((lines) => {
-    const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) =>
-      line === '' ? '' : c.bold(line),
-    );
-    return padded.join('\n');
-  });
+/** The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label). */
+function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
+  return kept.map(({ column, width }) => ({
+    content: wrapWords(column.header, width)
+      .split('\n')
+      .map((line) => c.bold(truncateEnd(line, width)))
+      .join('\n'),
+    vAlign: 'bottom',
+  }));
 }
 
 /** The totals under the rule: the label spans the first columns whose totals are empty (the first column may be hidden). */
