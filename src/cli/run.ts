@@ -10,6 +10,7 @@ import { sleep } from '../core/process/timers.js';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
 import { reportError } from '../platform/terminal/report-error.js';
+import { loadTableDrawer } from '../platform/terminal/table.js';
 import type { CommandSpec, RawInput } from './runner/command-spec.js';
 
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
@@ -64,8 +65,11 @@ export async function runInvocation(
     });
   // The one output layer, from the global options; --query is compiled before anything is sent.
   let output: Output;
+  let tablesLoaded: Promise<unknown> | undefined;
   try {
     const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
+    // A screen's cards are drawn synchronously by cli-table3: loaded beside the command's own code.
+    if (format === 'table') tablesLoaded = loadTableDrawer();
     output = new Output({
       format,
       chalk,
@@ -125,7 +129,7 @@ export async function runInvocation(
     return { signal, handler };
   });
   try {
-    const { runCommand } = await import('./runner/run-command.js');
+    const [{ runCommand }] = await Promise.all([import('./runner/run-command.js'), tablesLoaded]);
     const code = await runCommand(
       ctx,
       spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },

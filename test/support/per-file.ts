@@ -2,7 +2,11 @@
 // vitest.config.ts), so what a file leaves running is ended when it ends.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { loadTableDrawer } from '../../src/platform/terminal/table.js';
 import { killRunningChildren } from './hedge-cli.js';
+
+// Cards are drawn synchronously by cli-table3, which a command's screen output loads first (src/cli/run.ts): a test drawing one from src/ has it loaded here.
+await loadTableDrawer();
 
 afterAll(killRunningChildren);
 

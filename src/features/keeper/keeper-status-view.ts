@@ -3,7 +3,7 @@
 // value that came from a file or a server passes the sanitiser.
 import type { ChalkInstance } from 'chalk';
 import { safeText } from '../../core/security/safe-text.js';
-import { drawCard } from '../../platform/terminal/card.js';
+import { drawCard } from '../../platform/terminal/table.js';
 import { utcSecond } from '../../core/utc-text.js';
 import { payOrEarn } from '../../core/money.js';
 import { formatUpTo } from '../../core/number-format.js';

@@ -4,7 +4,6 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { UsageError } from '../../core/errors.js';
 import { safeJson, safeStyled, safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
-import { drawCard } from './card.js';
 import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells.js';
 import {
   dottedNameExists,
@@ -21,7 +20,15 @@ import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
 import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
-import { drawTable, EMPTY_CELL, leftOutNote, widthOnLines, type TableCell, type TableColumn } from './table.js';
+import {
+  drawCard,
+  drawTable,
+  EMPTY_CELL,
+  leftOutNote,
+  widthOnLines,
+  type TableCell,
+  type TableColumn,
+} from './table.js';
 import { displayWidth, wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 

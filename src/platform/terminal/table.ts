@@ -1,7 +1,7 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch).
 import type { ChalkInstance } from 'chalk';
 import { safeText } from '../../core/security/safe-text.js';
-import { displayWidth, shortenMiddle, truncateEnd, wrapWords } from './width.js';
+import { displayWidth, shortenLongWords, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
 export interface TableCell {
@@ -207,11 +207,9 @@ export function widthOnLines(header: string, lines: number) {
 
 /** A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the column alone is cut with … (never broken across lines). */
 function wrapCell(styled: string, width: number) {
-  const lines: string[] = [];
   // Each word alone cut to the width first, so that the wrapping never splits one.
   const words = styled.split(' ').map((word) => (displayWidth(word) > width ? truncateEnd(word, width) : word));
-  for (const line of wrapWords(words.join(' '), width).split('\n')) lines.push(line);
-  return lines;
+  return wrapWords(words.join(' '), width);
 }
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
@@ -228,17 +226,8 @@ export function leftOutNote(columns: number, hidden: readonly string[], shortene
   return parts.join('; ');
 }
 
-/** A laid cell's first line (a totals cell is one line). */
-function oneLine(cell: LaidCell) {
-  return typeof cell === 'string' ? cell : (cell.lines[0] ?? '');
-}
-
-function padCell(text: string, width: number, align: 'left' | 'right') {
-  const room = ' '.repeat(Math.max(0, width - displayWidth(text)));
-  return align === 'right' ? room + text : text + room;
-}
-
-type LaidCell = string | { lines: string[] };
+/** A cell as cli-table3 takes it: its lines joined, or with how it is placed (a header at the bottom of its row, the totals' label across the first columns). */
+type LaidCell = string | { content: string; colSpan?: number; hAlign?: 'left'; vAlign?: 'bottom' };
 
 interface KeptColumn {
   column: TableColumn;
@@ -278,30 +267,22 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
     }
     blocks[blocks.length - 1].rows.push(row(index));
   }
-  // The totals close the rows' last block; lines under the last row (a side's hedges under its positions line) come after them.
-  const lastRows = blocks[blocks.length - 1];
-  const totalsAt = blocks.length;
+  // The totals close the rows' last block, under a rule; lines under the last row (a side's hedges under its positions line) come after them.
+  if (input.totals && kept.length) blocks[blocks.length - 1].rows.push(rule, totalsRow(input, input.totals, kept));
   for (; section < sections.length; section++)
     blocks.push({ line: truncateEnd(sections[section].line, input.width), rows: [] });
-  if (input.totals && kept.length) {
-    lastRows.rows.push(rule);
-    blocks.splice(totalsAt, 0, { line: totalsLine(input, input.totals, kept), rows: [] });
-  }
   const lines = (kept.length ? blocks : []).flatMap((block) => [
     ...(block.line === undefined ? [] : [block.line]),
     ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
+      // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
       const table = new Table({
         chars: NO_BORDERS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-        colWidths: kept.map(({ width }) => width),
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
+        colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
         colAligns: kept.map(({ column }) => column.align),
         wordWrap: false,
       });
-      // The lines of a cell on lines of its row.
-      const rows = block.rows.slice(at * ROWS_PER_DRAWING, (at + 1) * ROWS_PER_DRAWING);
-      table.push(
-        ...rows.map((cells) => cells.map((cell) => (typeof cell === 'string' ? cell : cell.lines.join('\n')))),
-      );
+      table.push(...block.rows.slice(at * ROWS_PER_DRAWING, (at + 1) * ROWS_PER_DRAWING));
       return table.toString().split('\n');
     }).flat(),
   ]);
@@ -380,35 +361,34 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
 }
 
 /** A cell at its column's width: whole, wrapped, shortened in the middle or cut at its end, as the column says. */
-function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number): LaidCell {
+function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number): string {
   if (cell === undefined) return '';
   if (cell.width <= width) return cell.styled;
-  if (column.shrink === 'wrap') return { lines: wrapCell(cell.styled, width) };
+  if (column.shrink === 'wrap') return wrapCell(cell.styled, width);
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
 }
 
+/** The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label). */
 function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
-  const headerLines = kept.map(({ column, width }) =>
-    displayWidth(column.header) <= width
-      ? [column.header]
-      : wrapWords(column.header, width)
-          .split('\n')
-          .map((line) => truncateEnd(line, width)),
-  );
-  const headerHeight = Math.max(1, ...headerLines.map((lines) => lines.length));
-  return headerLines.map((lines) => {
-    const padded = [...new Array<string>(headerHeight - lines.length).fill(''), ...lines].map((line) =>
-      line === '' ? '' : c.bold(line),
-    );
-    return headerHeight === 1 ? padded[0] : { lines: padded };
-  });
+  return kept.map(({ column, width }) => ({
+    content: wrapWords(column.header, width)
+      .split('\n')
+      .map((line) => c.bold(truncateEnd(line, width)))
+      .join('\n'),
+    vAlign: 'bottom',
+  }));
 }
 
-function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>, kept: readonly KeptColumn[]) {
+/** The totals under the rule: the label spans the first columns whose totals are empty (the first column may be hidden). */
+function totalsRow(
+  input: TableInput,
+  totals: NonNullable<TableInput['totals']>,
+  kept: readonly KeptColumn[],
+): LaidCell[] {
   const c = input.chalk;
   const cells = kept.map(({ column, width }) => {
     const cell = totals.cells[input.columns.indexOf(column)];
-    return cell === undefined || cell.width === 0 ? '' : c.bold(oneLine(fittedCell(cell, column, width)));
+    return cell === undefined || cell.width === 0 ? '' : c.bold(fittedCell(cell, column, width).split('\n')[0]);
   });
   let span = 1;
   while (span < cells.length && cells[span] === '') span += 1;
@@ -416,14 +396,12 @@ function totalsLine(input: TableInput, totals: NonNullable<TableInput['totals']>
   const label =
     [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
     truncateEnd(totals.label.split(' ')[0], room);
-  // Put together here, as a line of its own under the rule: cli-table3 spans a cell over columns one space short of our two-space gaps.
-  return [
-    padCell(c.bold(label), room, 'left'),
-    ...cells.slice(span).map((cell, at) => padCell(cell, kept[span + at].width, kept[span + at].column.align)),
-  ].join(' '.repeat(COLUMN_GAP));
+  return [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)];
 }
 
 type CliTable3 = typeof import('cli-table3');
+/** cli-table3, once loaded: a card is drawn synchronously (`drawCard`), so a screen's output loads it first (`loadTableDrawer`). */
+let Table: CliTable3 | undefined;
 
 const NO_BORDERS = {
   ...Object.fromEntries(
@@ -431,19 +409,61 @@ const NO_BORDERS = {
       .split(' ')
       .map((name) => [name, '']),
   ),
-  middle: ' '.repeat(COLUMN_GAP),
+  middle: ' ',
 };
 
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
 export type TableDrawer = (input: TableInput) => DrawnTable;
 
 export async function loadTableDrawer(): Promise<TableDrawer> {
-  const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
-  const Table = loaded.default ?? (loaded as unknown as CliTable3);
-  return (input) => draw(Table, input);
+  if (!Table) {
+    const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
+    Table = loaded.default ?? (loaded as unknown as CliTable3);
+  }
+  const drawer = Table;
+  return (input) => draw(drawer, input);
 }
 
 /** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
 export async function drawTable(input: TableInput): Promise<DrawnTable> {
   return (await loadTableDrawer())(input);
+}
+
+/** Columns a card's borders and padding take: `│ label │ value │`. */
+const CARD_FRAME = 7;
+
+/** The widest word of a text (the narrowest it wraps to whole). */
+const longestWord = (text: string) => Math.max(0, ...text.split(/[ \n]/).map(displayWidth));
+
+/** A card: one record's label/value pairs (formatted for people; a value may hold its own line breaks) as a two-column table at most `columns` wide, each wrapped at its words inside its column. */
+export function drawCard(
+  rows: ReadonlyArray<readonly [string, string]>,
+  options: { columns: number; chalk: ChalkInstance; title?: string },
+) {
+  if (!Table) throw new Error('A card is drawn once cli-table3 is loaded (loadTableDrawer).');
+  const { columns, chalk: c } = options;
+  const room = columns - CARD_FRAME;
+  const labelNeed = Math.max(1, ...rows.map(([label]) => displayWidth(label)));
+  const valueNeed = Math.max(1, ...rows.flatMap(([, value]) => value.split('\n').map(displayWidth)));
+  // Labels take what they need when values leave room, else at most a third, but never less than their
+  // longest word while it fits; then less, to the same floor, so that the values' longest word (a URL) fits.
+  const labelWord = Math.max(1, ...rows.map(([label]) => longestWord(label)));
+  const valueWord = Math.max(1, ...rows.map(([, value]) => longestWord(value)));
+  const labelRoom = Math.max(Math.floor(room / 3), room - valueNeed, Math.min(labelWord, room - 1));
+  const labelWidth = Math.max(1, Math.min(labelNeed, labelRoom, Math.max(labelWord, room - valueWord)));
+  const valueWidth = Math.max(1, Math.min(valueNeed, room - labelWidth));
+  // A word wider than its column is shortened in the middle, never broken across lines.
+  const fitted = (text: string, width: number) =>
+    text
+      .split('\n')
+      .map((line) => wrapWords(shortenLongWords(line, width), width))
+      .join('\n');
+  const card = new Table({
+    style: { head: [], border: [], compact: true },
+    colWidths: [labelWidth + 2, valueWidth + 2],
+    wordWrap: false,
+  });
+  card.push(...rows.map(([label, value]) => [c.dim(fitted(label, labelWidth)), fitted(value, valueWidth)]));
+  const box = card.toString();
+  return options.title ? `${c.bold(wrapWords(options.title, columns))}\n${box}` : box;
 }

@@ -2,12 +2,17 @@
 import { stripVTControlCharacters } from 'node:util';
 import type SliceAnsi from 'slice-ansi';
 import type StringWidth from 'string-width';
+import type WrapAnsi from 'wrap-ansi';
 
 // Loaded on first use: loading either starts ICU's grapheme segmenter, which a command that fits no text to the terminal (a pipe, --json) never pays for (docs/performance.md).
-let libraries: { stringWidth: typeof StringWidth; sliceAnsi: typeof SliceAnsi } | undefined;
+let libraries: { stringWidth: typeof StringWidth; sliceAnsi: typeof SliceAnsi; wrapAnsi: typeof WrapAnsi } | undefined;
 function loaded() {
-  /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on first use; esbuild bundles both */
-  libraries ??= { stringWidth: require('string-width').default, sliceAnsi: require('slice-ansi').default };
+  /* eslint-disable @typescript-eslint/no-require-imports -- a synchronous load on first use; esbuild bundles them */
+  libraries ??= {
+    stringWidth: require('string-width').default,
+    sliceAnsi: require('slice-ansi').default,
+    wrapAnsi: require('wrap-ansi').default,
+  };
   /* eslint-enable @typescript-eslint/no-require-imports */
   return libraries;
 }
@@ -16,6 +21,8 @@ function sliceAnsi(text: string, start: number, end?: number): string {
   // slice-ansi keeps a wide character that crosses `end`: the eye's columns end before it.
   return end === undefined || end <= start || displayWidth(cut) <= end - start ? cut : sliceAnsi(text, start, end - 1);
 }
+
+const wrapAnsi = (text: string, columns: number) => loaded().wrapAnsi(text, columns);
 
 const ELLIPSIS = '…';
 
@@ -70,6 +77,10 @@ export function wrapParts(parts: readonly string[], width: number, separator: st
   return lines;
 }
 
+/** A space no line may break at (inside a quoted command that fits a line, before a line's first word): a private-use character one column wide (the prompter glues with another), a space again once wrapped. */
+const HELD_SPACE = '\uE001';
+
+/** Text on lines of at most `width` columns, broken at its spaces by wrap-ansi (a colour closed at a break and reopened after it); lines after the first are indented by `hangingIndent` and that much narrower. A quoted command that fits a line is never broken; a word wider than a line starts a line and is cut at the width; a line's leading spaces are kept where its first word fits after them. */
 export function wrapWords(text: string, width: number, options: { hangingIndent?: number } = {}) {
   const hanging = Math.max(0, options.hangingIndent ?? 0);
   const rest = Math.max(1, width - hanging);
@@ -77,54 +88,36 @@ export function wrapWords(text: string, width: number, options: { hangingIndent?
   for (const paragraph of text.split(/\r?\n/)) {
     const room = lines.length ? rest : Math.max(1, width);
     const whole = paragraph.replace(/ +$/, '');
-    const shown = displayWidth(whole);
-    // A line that fits is kept as it is, every escape sequence in it (slice-ansi keeps none at a cut's ends).
-    if (shown <= room) lines.push(!lines.length || shown === 0 ? whole : ' '.repeat(hanging) + whole);
-    else
-      for (const [start, end] of lineRanges(paragraph, room, rest))
-        lines.push((lines.length ? ' '.repeat(hanging) : '') + sliceAnsi(paragraph, start, end));
+    // A line that fits is kept as it is, every escape sequence in it.
+    const wrapped = displayWidth(whole) <= room ? [whole] : wrapLine(whole, room, rest);
+    for (const line of wrapped) lines.push(lines.length && displayWidth(line) > 0 ? ' '.repeat(hanging) + line : line);
   }
   return lines.join('\n');
 }
 
-/** Where the lines of one line of text start and end, in columns: the first line `first` columns wide, the others `rest`. */
-function lineRanges(paragraph: string, first: number, rest: number) {
-  const ranges: Array<[number, number]> = [];
-  let room = first;
-  let start = 0;
-  let end = -1;
-  const breakLine = (at: number) => {
-    ranges.push([start, end]);
-    [start, end, room] = [at, -1, rest];
-  };
-  for (const { at, width } of words(paragraph, rest)) {
-    const wordEnd = at + width;
-    // Spaces before the first word of a line are kept only where the word fits after them.
-    if (wordEnd - start > room && end >= 0) breakLine(at);
-    else if (wordEnd - start > room) start = at;
-    while (wordEnd - start > room) {
-      // Wider than a line: as much as fits on each line (a character wider than the room alone).
-      const piece = displayWidth(sliceAnsi(paragraph, start, start + room)) || 2;
-      if (start + piece >= wordEnd) break;
-      end = start + piece;
-      breakLine(end);
-    }
-    end = wordEnd;
-  }
-  if (end >= 0) ranges.push([start, end]);
-  return ranges;
+/** One line of text on lines of `first` columns, then of `rest` (wrap-ansi takes one width: the first line is wrapped alone, then what follows it). */
+function wrapLine(line: string, first: number, rest: number) {
+  let held = line.replace(/(?:[^ `]|`[^`]*`|`)+/g, (word) =>
+    word.includes(' ') && displayWidth(word) <= rest ? word.replaceAll(' ', HELD_SPACE) : word,
+  );
+  const lead = /^ */.exec(held)![0].length;
+  const firstWord = displayWidth(held.slice(lead).split(' ')[0]);
+  held = (firstWord <= first - lead ? HELD_SPACE.repeat(lead) : '') + held.slice(lead);
+  const [head, ...tail] = wrapAnsi(cutLongWords(held, first), first).split('\n');
+  const after = sliceAnsi(held, displayWidth(head)).replace(/^((?:\u001b\[[0-9;]*m)*) +/, '$1');
+  const rows =
+    first === rest || !tail.length ? [head, ...tail] : [head, ...wrapAnsi(cutLongWords(after, rest), rest).split('\n')];
+  return rows.map((row) => row.replaceAll(HELD_SPACE, ' '));
 }
 
-/** The words of a line of text, each with its first column and width; a quoted command that fits `widest` is one. */
-function words(paragraph: string, widest: number) {
-  const found: Array<{ at: number; width: number }> = [];
-  const add = (text: string, from: number) => {
-    const width = displayWidth(text);
-    if (width > 0) found.push({ at: displayWidth(paragraph.slice(0, from)), width });
-  };
-  for (const word of paragraph.matchAll(/(?:[^ `]|`[^`]*`|`)+/g)) {
-    if (!word[0].includes(' ') || displayWidth(word[0]) <= widest) add(word[0], word.index);
-    else for (const part of word[0].matchAll(/[^ ]+/g)) add(part[0], word.index + part.index);
+/** The text with each word wider than `room` cut by spaces into pieces `room` wide (a character wider than the room alone), so that wrap-ansi puts each piece on a line of its own. */
+function cutLongWords(text: string, room: number) {
+  const cuts: number[] = [];
+  let column = 0;
+  for (const word of stripVTControlCharacters(text).split(' ')) {
+    const end = column + displayWidth(word);
+    for (let at = column; end - at > room; cuts.push(at)) at += displayWidth(sliceAnsi(text, at, at + room)) || 2;
+    column = end + 1;
   }
-  return found;
+  return cuts.length ? [0, ...cuts].map((at, index) => sliceAnsi(text, at, cuts[index])).join(' ') : text;
 }

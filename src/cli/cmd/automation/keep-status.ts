@@ -3,6 +3,7 @@
 // monitoring script can page on it.
 import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-heartbeat.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
+import { loadTableDrawer } from '../../../platform/terminal/table.js';
 import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
 
 /** The exit code when no keeper is running for the account (docs/exit-codes.md). */
@@ -12,6 +13,10 @@ export async function run(ctx: CommandContext) {
   const { output } = ctx;
   const status = await readKeeperStatus(ctx);
   if (output.isJson) output.json(status);
-  else output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
+  else {
+    // A card in TSV too, drawn by cli-table3 (loaded already for a screen).
+    await loadTableDrawer();
+    output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
+  }
   return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;
 }

@@ -18,6 +18,7 @@ import { terminalColumns } from '../../../platform/terminal/terminal.js';
 import type { Prompter } from '../../../platform/terminal/prompter.js';
 import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
+import { loadTableDrawer } from '../../../platform/terminal/table.js';
 
 interface WizardAnswers {
   market?: string;
@@ -100,6 +101,7 @@ export async function runOpenWizard(
   });
   // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
   const c = ctx.output.chalk;
+  if (ctx.output.isJson) await loadTableDrawer();
   const cardOutput = ctx.output.isJson
     ? new Output({
         mode: 'table',
