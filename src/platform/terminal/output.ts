@@ -61,18 +61,23 @@ export interface ListOptions {
   omit?: readonly string[];
   totals?: { label: string; shortLabel?: string; row: JsonObject };
   sections?: ReadonlyArray<{ before: number; line: string }>;
-  json?: unknown[];
+  json?: unknown;
   jsonFields?: readonly FieldSpec[];
   /** What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr, as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note without `columns` is said under any table; `alone`: as a paragraph of its own. */
   columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
   /** When the rows' times are counted from (the server's time they were read at); this machine's by default. */
   nowMs?: number;
+  /** What a person reads instead of the table (a view of its own, like doctor's checks). */
+  people?: () => string;
 }
 
 export interface RecordOptions {
   title?: string;
+  /** Lines under a person's card. */
   footer?: string[];
   json?: unknown;
+  /** What a person reads instead of the card. */
+  people?: () => string;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -155,6 +160,14 @@ export class Output {
 
   get isJson() {
     return this.mode === 'json';
+  }
+
+  /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; none: the command says its result on stderr. */
+  document(data: unknown, otherwise?: () => string | Promise<void>) {
+    if (this.mode === 'json') return this.json(data);
+    const text = otherwise?.();
+    if (typeof text !== 'string') return text;
+    this.write(text);
   }
 
   get isHuman() {
@@ -275,6 +288,21 @@ export class Output {
     this.say(this.chalk.green(text));
   }
 
+  /** A success the JSON document states already: said beside text output only. */
+  done(text: string) {
+    this.textNote(this.chalk.green(text));
+  }
+
+  /** A line on stderr beside text output (table, TSV, CSV), never beside a JSON document, which carries the same facts. */
+  textNote(text: string) {
+    if (this.mode !== 'json') this.say(text);
+  }
+
+  /** A pointer for the person reading a table or card; scripts get none. */
+  tableNote(text: string) {
+    if (this.mode === 'table') this.say(text);
+  }
+
   /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
   private say(text: string) {
     const named = asRun(text, this.run);
@@ -311,6 +339,7 @@ export class Output {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
+    if (options.people) return this.write(options.people());
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
     const fields = this.fields
       ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
@@ -364,6 +393,7 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
+    if (options.people) return this.write(options.people());
     const all = withExtraFields(known, [record]);
     const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
     const unit = rateUnitOf([record]);
@@ -374,10 +404,7 @@ export class Output {
     });
     this.write(this.card(rows, options.title));
     // A footnote's `hedge …` as the user runs hedge, as in a note.
-    for (const line of options.footer ?? []) {
-      const named = asRun(line, this.run);
-      this.write(this.format === 'table' ? wrapWords(named, this.columns) : named);
-    }
+    for (const line of options.footer ?? []) this.write(wrapWords(asRun(line, this.run), this.columns));
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {

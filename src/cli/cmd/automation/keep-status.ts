@@ -11,7 +11,6 @@ const KEEPER_DOWN_EXIT = 15;
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
   const status = await readKeeperStatus(ctx);
-  if (output.isJson) output.json(status);
-  else output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
+  output.document(status, () => renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
   return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;
 }
