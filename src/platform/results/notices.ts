@@ -50,7 +50,6 @@ export function sayNotice(output: Output, notice: Notice) {
     case 'warn':
       return output.warn(notice.text);
     case 'success':
-      if (!output.isJson) output.success(notice.text);
-      return;
+      return output.done(notice.text);
   }
 }

@@ -67,8 +67,8 @@ export interface ListOptions {
   columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
   /** When the rows' times are counted from (the server's time they were read at); this machine's by default. */
   nowMs?: number;
-  /** What a person reads instead of the table (a view of its own, like doctor's checks). */
-  people?: () => string;
+  /** What a person reads instead of the table (a view of its own, like doctor's checks): its text, or drawn on the output it is given. */
+  people?: (output: Output) => string | Promise<void>;
 }
 
 export interface RecordOptions {
@@ -77,7 +77,9 @@ export interface RecordOptions {
   footer?: string[];
   json?: unknown;
   /** What a person reads instead of the card. */
-  people?: () => string;
+  people?: (output: Output) => string;
+  /** The record under hedge's names (the server may name a fact otherwise): shown to people and in JSON's one shape; TSV, CSV and --raw keep it as sent. */
+  named?: (record: JsonObject) => JsonObject;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -335,11 +337,15 @@ export class Output {
       }
       return;
     }
+    if (options.people) {
+      const text = await options.people(this);
+      if (typeof text === 'string') this.write(text);
+      return;
+    }
     if (!rows.length) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
-    if (options.people) return this.write(options.people());
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
     const fields = this.fields
       ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
@@ -384,6 +390,7 @@ export class Output {
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
   record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
+    if (options.named && (this.mode === 'table' || this.inOneShape)) record = options.named(record);
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;
@@ -393,7 +400,7 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
-    if (options.people) return this.write(options.people());
+    if (options.people) return this.write(options.people(this));
     const all = withExtraFields(known, [record]);
     const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
     const unit = rateUnitOf([record]);

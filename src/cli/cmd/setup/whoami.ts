@@ -10,6 +10,7 @@ import {
   type WireSettings,
 } from '../../../platform/api/wire/unspecified.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { Output } from '../../../platform/terminal/output.js';
 import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';
 import { safeText } from '../../../core/security/safe-text.js';
@@ -154,15 +155,14 @@ function show(ctx: CommandContext, facts: Awaited<ReturnType<typeof gatherWhoami
           ...(check.message ? { message: check.message } : {}),
         },
       },
-      people: () => whoamiCard(ctx, facts),
+      people: (shown) => whoamiCard(ctx, shown, facts),
     },
   );
   if (credentials.environment === 'live')
     output.tableNote(output.chalk.red('LIVE: commands with this key trade in production, with real money.'));
 }
 
-function whoamiCard(ctx: CommandContext, facts: Awaited<ReturnType<typeof gatherWhoami>>) {
-  const { output } = ctx;
+function whoamiCard(ctx: CommandContext, output: Output, facts: Awaited<ReturnType<typeof gatherWhoami>>) {
   const { credentials, check, sources, wireRows, learnedFor, journal } = facts;
   const c = output.chalk;
   // A setting and, dimmed, where it came from.
