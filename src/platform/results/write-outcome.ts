@@ -88,10 +88,6 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
 function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
-  if (output.isJson) {
-    output.json(submitted);
-    return;
-  }
   const fields = 'hedge_id' in submitted ? SUBMITTED_FIELDS.filter((field) => field.key !== 'id') : SUBMITTED_FIELDS;
   output.record(submitted, fields, options);
 }
@@ -375,16 +371,14 @@ function closedSummary(
 
 function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   const { action, market, side, notionalUsd } = change;
-  if (!output.isJson) {
-    const now = change.closed
-      ? 'is now closed'
-      : change.afterNotionalUsd !== undefined
-        ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
-        : 'has changed';
-    output.success(
-      `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
-    );
-  }
+  const now = change.closed
+    ? 'is now closed'
+    : change.afterNotionalUsd !== undefined
+      ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+      : 'has changed';
+  output.done(
+    `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+  );
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
   if (change.closed) {
     // A reduce of about the whole position closes it: shown to people as a close.
@@ -435,7 +429,7 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
       const { hedge } = view;
       if (hedge.status === 'closed')
         output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-      else if (hedge.status !== 'failed' && !output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
+      else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
       const title =
         hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
       return renderHedge(output, hedge, { title, quote });
@@ -457,8 +451,7 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
         output.warn(
           `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
         );
-      } else if (!output.isJson)
-        output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+      } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
       return renderClosed(output, closedSummary(view.answer, closed.hedgeId, closed.estimate, closed.realized));
     }
   }
