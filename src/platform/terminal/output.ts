@@ -300,6 +300,12 @@ export class Output {
     if (this.mode !== 'json') this.say(text);
   }
 
+  /** A view a person reads as a card on stdout, any other reader as one line on stderr (a script's stdout keeps the document). */
+  cardOrNote(card: () => string, note?: string) {
+    if (this.mode === 'table') this.write(card());
+    else if (note !== undefined) this.note(note);
+  }
+
   /** A pointer for the person reading a table or card; scripts get none. */
   tableNote(text: string) {
     if (this.mode === 'table') this.say(text);
