@@ -78,8 +78,6 @@ export interface RecordOptions {
   json?: unknown;
   /** What a person reads instead of the card. */
   people?: (output: Output) => string;
-  /** The record under hedge's names (the server may name a fact otherwise): shown to people and in JSON's one shape; TSV, CSV and --raw keep it as sent. */
-  named?: (record: JsonObject) => JsonObject;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -179,6 +177,11 @@ export class Output {
   /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
   get inOneShape() {
     return this.mode === 'json' && !this.raw;
+  }
+
+  /** The data under hedge's names however the server names a fact, where this output shows them so: to people and in JSON's one shape; TSV, CSV and --raw keep it as sent. */
+  named<T, U>(data: T, rename: (data: T) => U) {
+    return this.mode === 'table' || this.inOneShape ? rename(data) : data;
   }
 
   /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
@@ -396,7 +399,6 @@ export class Output {
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
   record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
-    if (options.named && (this.mode === 'table' || this.inOneShape)) record = options.named(record);
     if (this.mode === 'json') {
       this.json(options.json ?? record, known);
       return;

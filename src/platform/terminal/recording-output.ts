@@ -52,7 +52,7 @@ export class RecordingOutput extends Output {
   }
 
   override record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
-    this.captured = { data: forScripts(options.json ?? options.named?.(record) ?? record, known) };
+    this.captured = { data: forScripts(options.json ?? record, known) };
     this.calls.push({ kind: 'data', play: (output) => output.record(record, known, options) });
   }
 

@@ -15,5 +15,5 @@ export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>) {
   const account = await client.getAccount();
   const environment = (await ctx.credentials()).environment;
   const title = environment === 'live' ? `Account ${ctx.output.chalk.red.bold('LIVE')}` : 'Account (test funds)';
-  ctx.output.record(account, ACCOUNT_FIELDS, { title, named: accountForPeople });
+  ctx.output.record(ctx.output.named(account, accountForPeople), ACCOUNT_FIELDS, { title });
 }
