@@ -158,7 +158,7 @@ export class Output {
     }
   }
 
-  /** Whether a script reads JSON, or (isHuman) a person reads the screen: for prompts and progress; a view hands its data to record, list or document instead. */
+  /** Whether a script reads JSON, or (below) a person reads the screen: for prompts and progress; a view hands its data to record, list or document instead. */
   get isJson() {
     return this.mode === 'json';
   }
