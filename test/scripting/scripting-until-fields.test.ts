@@ -54,6 +54,23 @@ describe('--until', () => {
     expect(t.requests('GET', `/hedges/${id}`).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('on a terminal, a condition met at once shows what the command shows without it, from that one read', async () => {
+    const t = await start();
+    const screen = { columns: 80, rows: 40 };
+    const id = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --json`)).hedge_id;
+    const runs: Array<[string[], string, string]> = [
+      [['whoami'], "key_check.status=='ok'", '/account'],
+      [['hedges', id], "status=='filled'", `/hedges/${id}`],
+    ];
+    for (const [words, condition, path] of runs) {
+      const shown = ok(await t.hedge(words, { screen }));
+      const reads = t.requests('GET', path).length;
+      const met = ok(await t.hedge([...words, '--until', condition], { screen }));
+      expect(met.stdout).toBe(shown.stdout);
+      expect(t.requests('GET', path).length - reads).toBe(1);
+    }
+  });
+
   it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
     const t = await start();
     const unknown = await t.hedge("hedges hdg_missing --until status=='filled'");

@@ -8,7 +8,7 @@ import type { ExposureReportView, ExposuresView } from './exposures.js';
 import { fieldTable, type FieldSpec } from '../../platform/fields/fields.js';
 import { formatFixed, formatMoney, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
 import { payOrEarn } from '../../core/money.js';
-import type { Output } from '../../platform/terminal/output.js';
+import type { ListOptions, Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
 import type { Resource } from '../../platform/fields/resource-fields.js';
 import { utcMinute } from '../../core/utc-text.js';
@@ -190,19 +190,23 @@ async function renderSections<S extends string>(
   options: { section?: S; all: readonly S[]; fallback: S; footer: string },
 ) {
   const { section } = options;
-  if (output.isJson) {
-    if (section === undefined) output.json(document);
-    else output.json(document[section], sections[section].resource.fields);
-    return;
-  }
-  const human = output.isHuman;
-  if (human)
-    output.note(output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`));
-  for (const name of section !== undefined ? [section] : human ? options.all : [options.fallback]) {
+  const list = (shown: Output, name: S, more: Pick<ListOptions, 'json' | 'people'> = {}) => {
     const { resource, title, empty, rows } = sections[name];
-    await output.list((rows?.(document) ?? document[name]) as JsonObject[], resource, { empty, title });
-  }
-  if (human) output.note(output.chalk.dim(options.footer));
+    return shown.list((rows?.(document) ?? document[name]) as JsonObject[], resource, { empty, title, ...more });
+  };
+  output.tableNote(
+    output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`),
+  );
+  // A person reads every section; TSV and CSV one (asked, or the fallback); JSON the document (or the asked member).
+  await (section !== undefined
+    ? list(output, section, { json: document[section] })
+    : list(output, options.fallback, {
+        json: document,
+        people: async (shown) => {
+          for (const name of options.all) await list(shown, name);
+        },
+      }));
+  output.tableNote(output.chalk.dim(options.footer));
 }
 
 // ---- --report ------------------------------------------------------------------------------

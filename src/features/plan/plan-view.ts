@@ -184,11 +184,7 @@ function describeLine(line: PlanLine) {
 // ---- the report of an apply run ----
 
 export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) {
-  if (output.isJson) {
-    output.json(rows);
-    return;
-  }
-  if (!rows.length) return;
+  if (!rows.length) return output.document(rows);
   await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, {
     empty: 'No actions.',
     title: 'Apply report',

@@ -11,12 +11,8 @@ export function renderDryRun(output: Output, planned: DryRunView) {
       'Dry run: this request was NOT sent. Run the same command without --dry-run to send it (with its own key).',
     ),
   );
-  if (output.isJson) {
-    output.json(planned);
-    return;
-  }
   // No advice to reuse the key: --idempotency-key resumes an earlier run, skipping the pre-trade checks.
-  output.write(requestText(planned));
+  output.document(planned, () => requestText(planned));
 }
 
 /** A request as HTTP reads: the request line, the headers, a blank line and the body. */

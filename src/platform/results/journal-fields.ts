@@ -48,18 +48,16 @@ export async function renderJournalList(
   options: { empty: string; now?: number; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
 ) {
   const checks = options.checks ?? new Map<string, RowCheck>();
-  if (output.isJson) {
-    // As stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
-    output.json(
-      entries.map((entry) => (checks.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)),
-    );
-    return;
-  }
   const rows = entries.map((entry) => listRow(entry, checks.get(entry.id)));
   // On one machine's journal every entry's host is this machine: the table shows the column for a
   // team store only (TSV, CSV and JSON always carry it); the seal column only when a row is unverified.
   const omit = [...(options.team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];
-  await output.list(rows, JOURNAL_RESOURCE, { empty: options.empty, omit });
+  await output.list(rows, JOURNAL_RESOURCE, {
+    empty: options.empty,
+    omit,
+    // JSON: as stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
+    json: entries.map((entry) => (checks.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)),
+  });
 }
 
 /** The deal reference an entry's action was sent with, or (a close's) the one of the hedge it closed, if any. */
@@ -114,10 +112,6 @@ export function renderJournalEntry(
   entry: JournalEntry,
   options: { now?: number; footer?: string[]; check?: RowCheck },
 ) {
-  if (output.isJson) {
-    output.json(options.check === undefined ? entry : { ...entry, seal_check: options.check });
-    return;
-  }
   const request = entry.request ?? { method: '', path: '', body: null };
   // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.
   const held = entry.holder && isUnresolved(entry);
@@ -140,5 +134,9 @@ export function renderJournalEntry(
   const fields = held
     ? DETAIL_FIELDS.map((field) => (field.key === 'holder' ? { ...field, label: 'Held by' } : field))
     : DETAIL_FIELDS;
-  output.record(record, fields, { title: `Journal ${safeText(entry.id)}`, footer: options.footer });
+  output.record(record, fields, {
+    title: `Journal ${safeText(entry.id)}`,
+    footer: options.footer,
+    json: options.check === undefined ? entry : { ...entry, seal_check: options.check },
+  });
 }

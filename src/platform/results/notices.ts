@@ -32,9 +32,10 @@ export function sayNotice(output: Output, notice: Notice) {
       const { quote, maturityAt, daysLeft, position } = notice.show;
       return renderAdditionQuote(output, quote, { maturityAt, daysLeft, position });
     }
-    case 'open-quote':
-      if (output.isHuman) output.write(renderQuoteCard(output, notice.show.quote, notice.show.nowMs));
-      return;
+    case 'open-quote': {
+      const { quote, nowMs } = notice.show;
+      return output.cardOrNote(() => renderQuoteCard(output, quote, nowMs));
+    }
     case 'roll-preview':
       return renderRollPreview(output, notice.show.preview, notice.show.nowMs);
   }
@@ -50,7 +51,6 @@ export function sayNotice(output: Output, notice: Notice) {
     case 'warn':
       return output.warn(notice.text);
     case 'success':
-      if (!output.isJson) output.success(notice.text);
-      return;
+      return output.done(notice.text);
   }
 }

@@ -155,9 +155,8 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
   return quoteCard(output, rows, title, QUOTE_INDICATIVE_NOTE);
 }
 
-/** The quote for the output's mode; `nowMs` is when "time from now" is measured from. */
+/** The quote as text for the output's mode (JSON prints the quote itself); `nowMs` is when "time from now" is measured from. */
 export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
-  if (output.mode === 'json') return JSON.stringify(quote, null, 2);
   if (output.mode === 'plain') return renderPlain(output, quote);
   return renderTable(output, quote, nowMs);
 }

@@ -88,10 +88,6 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
 function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
-  if (output.isJson) {
-    output.json(submitted);
-    return;
-  }
   const fields = 'hedge_id' in submitted ? SUBMITTED_FIELDS.filter((field) => field.key !== 'id') : SUBMITTED_FIELDS;
   output.record(submitted, fields, options);
 }
@@ -184,27 +180,30 @@ export function renderAdditionQuote(
   const days = context.daysLeft;
   const carryPerDay = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
-  if (!output.isHuman) {
-    output.note(
-      `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${unit}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
-        `fee ${payOrEarn(fee)}, carry ${payOrEarn(carryPerDay, { per: '/day' })}.`,
-    );
-    return;
-  }
-  const c = output.chalk;
-  const entry = context.position?.entryPrice;
-  const rows: Array<[string, string]> = [
-    ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
-    ...upfrontRows(output, quote, fee),
-    ['Carry per day', payOrEarn(carryPerDay, { per: '/day' })],
-  ];
-  if (days !== undefined) {
-    rows.push([`Carry to maturity (est.)`, `${payOrEarn(carryPerDay * days)} ${c.dim(`(${formatDays(days)} left)`)}`]);
-  }
-  if (context.maturityAt)
-    rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
-  const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
-  output.write(quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.'));
+  const card = () => {
+    const c = output.chalk;
+    const entry = context.position?.entryPrice;
+    const rows: Array<[string, string]> = [
+      ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
+      ...upfrontRows(output, quote, fee),
+      ['Carry per day', payOrEarn(carryPerDay, { per: '/day' })],
+    ];
+    if (days !== undefined) {
+      rows.push([
+        `Carry to maturity (est.)`,
+        `${payOrEarn(carryPerDay * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
+      ]);
+    }
+    if (context.maturityAt)
+      rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
+    const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
+    return quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.');
+  };
+  output.cardOrNote(
+    card,
+    `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${unit}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
+      `fee ${payOrEarn(fee)}, carry ${payOrEarn(carryPerDay, { per: '/day' })}.`,
+  );
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
@@ -277,82 +276,82 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       : undefined;
   const slippageWords = slippage === undefined ? '' : slippageText(slippage);
 
-  if (!output.isHuman) {
-    const parts = [
-      notional && `notional ${notional}`,
-      entry && `entry ${entry}`,
-      margin && `margin ${margin}`,
-      figures.addedAt !== undefined &&
-        `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
-      figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
-      figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
-      figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
-      figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
-    ].filter(Boolean);
-    if (parts.length) output.note(`Position after the ${change.action}: ${parts.join('; ')}.`);
-    return;
-  }
-
-  const c = output.chalk;
-  const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
-  const rows: Array<[string, string | undefined]> = [
-    ['Hedge ID', (after ?? before)?.hedgeId],
-    ['Notional', notional],
-    ['Entry', entry],
-    [
-      'Added at (implied)',
-      figures.addedAt === undefined
-        ? undefined
-        : `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
-    ],
-    ['Margin', margin],
-    [
-      'Returned (est.)',
-      figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`,
-    ],
-    ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
-    [
-      'Carry in it (est.)',
-      figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, { realized: true }),
-    ],
-    [
-      'Balance change',
-      figures.balance === undefined
-        ? undefined
-        : `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
-    ],
-    [
-      'Net margin now',
-      after?.netMarginUsd === undefined
-        ? undefined
-        : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
-    ],
-    [
-      'Maturity (unchanged)',
-      (after ?? before)?.maturityAt === undefined
-        ? undefined
-        : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
-    ],
-    [
-      `${change.action === 'add' ? 'Add' : 'Reduce'} tx`,
-      change.orderTxHash === undefined
-        ? undefined
-        : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
-    ],
-  ];
-  const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
-  const notes = [...footer];
-  if (figures.share !== undefined && (figures.returned !== undefined || figures.realizedNet !== undefined)) {
-    notes.push(
-      `(est.) is ${formatPercent(figures.share * 100, 1).replace(/^\+/, '')} (${formatMoney(change.changeUsd)} of ${formatMoney(before!.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
-    );
-  }
-  if (figures.balance !== undefined)
-    notes.push(
-      'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
-    );
-  output.write(output.card(shown, `Position after the ${change.action}: ${change.market} ${change.side}`));
-  for (const line of notes) output.write(c.dim(wrapWords(line, output.columns)));
+  const parts = [
+    notional && `notional ${notional}`,
+    entry && `entry ${entry}`,
+    margin && `margin ${margin}`,
+    figures.addedAt !== undefined &&
+      `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
+    figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
+    figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
+    figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
+    figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
+  ].filter(Boolean);
+  const card = () => {
+    const c = output.chalk;
+    const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
+    const rows: Array<[string, string | undefined]> = [
+      ['Hedge ID', (after ?? before)?.hedgeId],
+      ['Notional', notional],
+      ['Entry', entry],
+      [
+        'Added at (implied)',
+        figures.addedAt === undefined
+          ? undefined
+          : `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
+      ],
+      ['Margin', margin],
+      [
+        'Returned (est.)',
+        figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`,
+      ],
+      ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
+      [
+        'Carry in it (est.)',
+        figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, { realized: true }),
+      ],
+      [
+        'Balance change',
+        figures.balance === undefined
+          ? undefined
+          : `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
+      ],
+      [
+        'Net margin now',
+        after?.netMarginUsd === undefined
+          ? undefined
+          : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
+      ],
+      [
+        'Maturity (unchanged)',
+        (after ?? before)?.maturityAt === undefined
+          ? undefined
+          : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
+      ],
+      [
+        `${change.action === 'add' ? 'Add' : 'Reduce'} tx`,
+        change.orderTxHash === undefined
+          ? undefined
+          : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
+      ],
+    ];
+    const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
+    const notes = [...footer];
+    if (figures.share !== undefined && (figures.returned !== undefined || figures.realizedNet !== undefined)) {
+      notes.push(
+        `(est.) is ${formatPercent(figures.share * 100, 1).replace(/^\+/, '')} (${formatMoney(change.changeUsd)} of ${formatMoney(before!.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
+      );
+    }
+    if (figures.balance !== undefined)
+      notes.push(
+        'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
+      );
+    return [
+      output.card(shown, `Position after the ${change.action}: ${change.market} ${change.side}`),
+      ...notes.map((line) => c.dim(wrapWords(line, output.columns))),
+    ].join('\n');
+  };
+  output.cardOrNote(card, parts.length ? `Position after the ${change.action}: ${parts.join('; ')}.` : undefined);
 }
 
 type HedgeCommand = (...words: string[]) => string;
@@ -375,16 +374,14 @@ function closedSummary(
 
 function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
   const { action, market, side, notionalUsd } = change;
-  if (!output.isJson) {
-    const now = change.closed
-      ? 'is now closed'
-      : change.afterNotionalUsd !== undefined
-        ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
-        : 'has changed';
-    output.success(
-      `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
-    );
-  }
+  const now = change.closed
+    ? 'is now closed'
+    : change.afterNotionalUsd !== undefined
+      ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+      : 'has changed';
+  output.done(
+    `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+  );
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
   if (change.closed) {
     // A reduce of about the whole position closes it: shown to people as a close.
@@ -435,7 +432,7 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
       const { hedge } = view;
       if (hedge.status === 'closed')
         output.warn(`Hedge ${hedge.id} was already closed when it was read (it filled and then closed or settled).`);
-      else if (hedge.status !== 'failed' && !output.isJson) output.success(`Filled: hedge ${hedge.id}.`);
+      else if (hedge.status !== 'failed') output.done(`Filled: hedge ${hedge.id}.`);
       const title =
         hedge.status === 'failed' ? 'Order failed' : hedge.status === 'closed' ? 'Hedge (closed)' : 'Hedge filled';
       return renderHedge(output, hedge, { title, quote });
@@ -457,8 +454,7 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
         output.warn(
           `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
         );
-      } else if (!output.isJson)
-        output.success(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
+      } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
       return renderClosed(output, closedSummary(view.answer, closed.hedgeId, closed.estimate, closed.realized));
     }
   }

@@ -68,18 +68,23 @@ export interface ListOptions {
   omit?: readonly string[];
   totals?: { label: string; shortLabel?: string; row: JsonObject };
   sections?: ReadonlyArray<{ before: number; line: string }>;
-  json?: unknown[];
+  json?: unknown;
   jsonFields?: readonly FieldSpec[];
   /** What people should know about some columns ("Net margin: what closing now would return"): said (dim, on stderr, as one note in this order) under a table that shows one of `columns`, never about a column it left out; a note without `columns` is said under any table; `alone`: as a paragraph of its own. */
   columnNotes?: ReadonlyArray<{ columns?: readonly string[]; text: string; alone?: boolean }>;
   /** When the rows' times are counted from (the server's time they were read at); this machine's by default. */
   nowMs?: number;
+  /** What a person reads instead of the table (a view of its own, like doctor's checks): its text, or drawn on the output it is given. */
+  people?: (output: Output) => string | Promise<void>;
 }
 
 export interface RecordOptions {
   title?: string;
+  /** Lines under a person's card. */
   footer?: string[];
   json?: unknown;
+  /** What a person reads instead of the card. */
+  people?: (output: Output) => string;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -160,8 +165,17 @@ export class Output {
     }
   }
 
+  /** Whether a script reads JSON, or (below) a person reads the screen: for prompts and progress; a view hands its data to record, list or document instead. */
   get isJson() {
     return this.mode === 'json';
+  }
+
+  /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; none: the command says its result on stderr. */
+  document(data: unknown, otherwise?: () => string | Promise<void>) {
+    if (this.mode === 'json') return this.json(data);
+    const text = otherwise?.();
+    if (typeof text !== 'string') return text;
+    this.write(text);
   }
 
   get isHuman() {
@@ -171,6 +185,11 @@ export class Output {
   /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
   get inOneShape() {
     return this.mode === 'json' && !this.raw;
+  }
+
+  /** The data under hedge's names however the server names a fact, where this output shows them so: to people and in JSON's one shape; TSV, CSV and --raw keep it as sent. */
+  named<T, U>(data: T, rename: (data: T) => U) {
+    return this.mode === 'table' || this.inOneShape ? rename(data) : data;
   }
 
   /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
@@ -282,6 +301,27 @@ export class Output {
     this.say(this.chalk.green(text));
   }
 
+  /** A success the JSON document states already: said beside text output only. */
+  done(text: string) {
+    this.textNote(this.chalk.green(text));
+  }
+
+  /** A line on stderr beside text output (table, TSV, CSV), never beside a JSON document, which carries the same facts. */
+  textNote(text: string) {
+    if (this.mode !== 'json') this.say(text);
+  }
+
+  /** A view a person reads as a card on stdout, any other reader as one line on stderr (a script's stdout keeps the document). */
+  cardOrNote(card: () => string, note?: string) {
+    if (this.mode === 'table') this.write(card());
+    else if (note !== undefined) this.note(note);
+  }
+
+  /** A pointer for the person reading a table or card; scripts get none. */
+  tableNote(text: string) {
+    if (this.mode === 'table') this.say(text);
+  }
+
   /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
   private say(text: string) {
     const named = asRun(text, this.run);
@@ -312,6 +352,11 @@ export class Output {
           .map((field) => safeText(`${field.key}=${plainValue(totals.row[field.key])}`));
         this.note([totals.label, ...sums].join('\t'));
       }
+      return;
+    }
+    if (options.people) {
+      const text = await options.people(this);
+      if (typeof text === 'string') this.write(text);
       return;
     }
     if (!rows.length) {
@@ -371,6 +416,7 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
+    if (options.people) return this.write(options.people(this));
     const all = withExtraFields(known, [record]);
     const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
     const unit = rateUnitOf([record]);
@@ -381,10 +427,7 @@ export class Output {
     });
     this.write(this.card(rows, options.title));
     // A footnote's `hedge …` as the user runs hedge, as in a note.
-    for (const line of options.footer ?? []) {
-      const named = asRun(line, this.run);
-      this.write(this.format === 'table' ? wrapWords(named, this.columns) : named);
-    }
+    for (const line of options.footer ?? []) this.write(wrapWords(asRun(line, this.run), this.columns));
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {

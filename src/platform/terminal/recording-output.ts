@@ -34,22 +34,13 @@ export class RecordingOutput extends Output {
     return this.captured?.data;
   }
 
-  get printedData() {
-    return this.captured !== undefined;
-  }
-
   /** Whether the calls can be played onto an output of another format: records and lists can (the output layer draws them in any format); a bare JSON document or text cannot. */
   playableAs(output: Output) {
-    return output.isJson || this.calls.every((call) => call.kind !== 'text');
+    return output.mode === 'json' || this.calls.every((call) => call.kind !== 'text');
   }
 
   async playOnto(output: Output) {
     for (const call of this.calls) await call.play(output);
-  }
-
-  /** Plays only the notes and warnings (when the data itself is printed another way). */
-  playNotesOnto(output: Output) {
-    for (const call of this.calls) if (call.kind === 'note') call.play(output);
   }
 
   override async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
@@ -76,5 +67,14 @@ export class RecordingOutput extends Output {
 
   override note(text: string) {
     this.calls.push({ kind: 'note', play: (output) => output.note(text) });
+  }
+
+  // Kept for the output the calls are played onto, which decides whether it says them.
+  override textNote(text: string) {
+    this.calls.push({ kind: 'note', play: (output) => output.textNote(text) });
+  }
+
+  override tableNote(text: string) {
+    this.calls.push({ kind: 'note', play: (output) => output.tableNote(text) });
   }
 }

@@ -9,14 +9,13 @@ import { shellWord } from '../../../core/program.js';
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
 export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions) {
   const { output } = ctx;
-  if (output.isJson) output.json(planAsData(quoted));
-  else {
-    const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
-    await renderPlan(output, quoted, {
+  const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
+  await output.document(planAsData(quoted), () =>
+    renderPlan(output, quoted, {
       columns: output.columns,
       applyCommand: ctx.hedgeCommand('apply', shellWord(opts.file), ...tolerance),
-    });
-  }
+    }),
+  );
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

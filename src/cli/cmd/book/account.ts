@@ -15,7 +15,5 @@ export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>) {
   const account = await client.getAccount();
   const environment = (await ctx.credentials()).environment;
   const title = environment === 'live' ? `Account ${ctx.output.chalk.red.bold('LIVE')}` : 'Account (test funds)';
-  // People and JSON see each figure under our name however the server names it; TSV, CSV and --raw stay as sent.
-  const shown = ctx.output.isHuman || ctx.output.inOneShape ? accountForPeople(account) : account;
-  ctx.output.record(shown, ACCOUNT_FIELDS, { title });
+  ctx.output.record(ctx.output.named(account, accountForPeople), ACCOUNT_FIELDS, { title });
 }

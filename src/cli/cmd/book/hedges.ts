@@ -45,8 +45,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });
     if (short) output.warn(short);
-    if (output.isHuman && hedges.length)
-      output.note(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
+    if (hedges.length) output.tableNote(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
   const client = await ctx.client();
@@ -64,15 +63,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
       });
     } catch (error) {
       // Like open: a script still gets the hedge's last known state when the wait runs out.
-      if (error instanceof StillPendingError && output.isJson) output.json(error.record ?? hedge);
+      if (error instanceof StillPendingError) output.document(error.record ?? hedge);
       throw error;
     }
   }
   output.record(hedge, HEDGE_FIELDS, {
     title: `Hedge ${hedge.id}`,
-    footer: output.isHuman
-      ? [output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')]
-      : undefined,
+    footer: [output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')],
   });
   if (wait && hedge.status === 'failed')
     throw new OrderFailedError(

@@ -104,7 +104,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
       if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
-      if (streamed) streamed.add(output.inOneShape ? historyRecordForPeople(raw) : raw);
+      if (streamed) streamed.add(output.named(raw, historyRecordForPeople));
       else kept.push(raw);
       count += 1;
       return count < keptAtMost;
@@ -121,10 +121,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     records = kept;
   }
   const count = records.length;
-  // People and JSON see the facts under the known names however the server names them; TSV, CSV
-  // and --raw stay as sent.
   const original = records;
-  if (output.isHuman || output.inOneShape) records = records.map(historyRecordForPeople) as HistoryRecord[];
+  records = output.named(records, (sent) => sent.map(historyRecordForPeople) as HistoryRecord[]);
   if (deal !== undefined) {
     // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
     records.forEach((record, index) => {

@@ -29,9 +29,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
   );
   const carries = (reference: string | undefined) =>
     options.ref === undefined || carriesReference(reference, options.ref);
-  // People and JSON see the side and notional under the known names however the server names
-  // them (or from the hedge); TSV, CSV and --raw stay as sent.
-  const known = output.isHuman || output.inOneShape;
   const listed = book.flatMap((position, index) => {
     const side = sides.lines[index];
     // A position's own client_reference, should a server send one, wins over its hedges'.
@@ -42,7 +39,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
     const references = own !== undefined ? [own] : sideReferenceList(side);
     const reference = references.join(', ') || undefined;
     if (!carries(reference)) return [];
-    const row = known ? positionForPeople(position) : position.raw;
+    // The side and notional under the known names (or from the hedge) where the output shows them so.
+    const row = output.named(position.raw, () => positionForPeople(position));
     if (reference !== undefined) (row as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = reference;
     return [{ row, side, references, market: position.market ?? side?.market }];
   });
@@ -91,7 +89,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
             ],
           }
         : {}),
-      ...(output.isHuman ? { sections: sideSections(sideViews, fit) } : {}),
+      sections: sideSections(sideViews, fit),
       nowMs,
       columnNotes: [
         {

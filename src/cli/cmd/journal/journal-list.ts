@@ -67,17 +67,16 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIS
   const unverified = [...(checks ?? [])]
     .filter(([, check]) => check === 'unsealed' || check === 'forged')
     .map(([id]) => safeText(id));
-  if (!output.isJson && unverified.length) {
+  if (unverified.length) {
     const named =
       unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
-    output.note(
+    output.textNote(
       output.chalk.yellow(
         `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0])}\`).`,
       ),
     );
   }
-  if (output.isHuman && entries.length) {
-    output.note(output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
-    if (entries.length === limit) output.note(output.chalk.dim(`Showing the newest ${limit}; more with --limit.`));
-  }
+  if (entries.length)
+    output.tableNote(output.chalk.dim(`One entry in full: ${ctx.hedgeCommand('journal', 'show', '<ID>')}`));
+  if (entries.length === limit) output.tableNote(output.chalk.dim(`Showing the newest ${limit}; more with --limit.`));
 }

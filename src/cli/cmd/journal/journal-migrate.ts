@@ -35,16 +35,14 @@ export async function run(ctx: CommandContext) {
     const { outcome, id } = await team.importEntry(entry);
     summary[outcome === 'conflict' ? 'conflicts' : outcome].push(id);
   }
-  if (output.isJson) output.json(summary);
-  else {
-    const c = output.chalk;
-    output.note(
-      `${entries.length ? `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})` : 'The local journal is empty'} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
-    );
-    if (summary.schema_applied.length)
-      output.note(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
-    if (entries.length) output.note(c.dim(`The local file is left as it was; running this again adds nothing.`));
-  }
+  output.document(summary);
+  const c = output.chalk;
+  output.textNote(
+    `${entries.length ? `Moved the local journal ${safeText(local.file)} (${entries.length} ${entries.length === 1 ? 'entry' : 'entries'})` : 'The local journal is empty'} into the team store ${safeText(choice.shown)}: ${summary.added.length} added, ${summary.merged.length} merged (a later outcome or a fallback record), ${summary.present.length} already there.`,
+  );
+  if (summary.schema_applied.length)
+    output.textNote(c.dim(`Created the store's schema (version ${summary.schema_applied.join(', ')}).`));
+  if (entries.length) output.textNote(c.dim(`The local file is left as it was; running this again adds nothing.`));
   if (summary.conflicts.length)
     throw new JournalStoreError(
       `${summary.conflicts.length} local ${summary.conflicts.length === 1 ? 'entry was' : 'entries were'} not moved: the team store ${choice.shown} holds another action under the same id (${summary.conflicts.join(', ')}).`,

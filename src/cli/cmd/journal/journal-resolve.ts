@@ -36,12 +36,11 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
       ? { outcome: 'done', message: 'resolved by hand: landed' }
       : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
   );
-  if (!ctx.output.isJson)
-    ctx.output.success(
-      landed
-        ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
-        : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
-    );
+  ctx.output.done(
+    landed
+      ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
+      : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
+  );
   renderJournalEntry(ctx.output, resolved, { now: ctx.clock.now(), footer: [] });
 }
 

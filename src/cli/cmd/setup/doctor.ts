@@ -28,26 +28,16 @@ export async function run(ctx: CommandContext) {
     next: check.next ?? null,
     for_writes: check.forWrites,
   }));
-  if (output.isJson) output.json({ ready: report.ready, exit_code: exitCode, checks: rows });
-  else if (!output.isHuman)
-    await output.list(
-      rows,
-      ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({
-        key,
-        label: key,
-        kind: 'text' as const,
-      })),
-      { empty: 'No checks.' },
-    );
-  else {
-    const c = output.chalk;
-    const marks: Record<CheckStatus, string> = {
-      ok: c.green('✓'),
-      warn: c.yellow('!'),
-      fail: c.red('✗'),
-      skip: c.dim('–'),
-      info: c.dim('·'),
-    };
+  const c = output.chalk;
+  const marks: Record<CheckStatus, string> = {
+    ok: c.green('✓'),
+    warn: c.yellow('!'),
+    fail: c.red('✗'),
+    skip: c.dim('–'),
+    info: c.dim('·'),
+  };
+  // A person reads each check as a line: its mark, its title and what it found, then what to do.
+  const people = () => {
     const width = Math.max(...report.checks.map((check) => check.title.length));
     const lines = [c.bold('hedge doctor')];
     for (const check of report.checks) {
@@ -56,8 +46,17 @@ export async function run(ctx: CommandContext) {
       if (check.next)
         lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));
     }
-    output.write(lines.join('\n'));
-  }
+    return lines.join('\n');
+  };
+  await output.list(
+    rows,
+    ['check', 'status', 'title', 'detail', 'next', 'for_writes'].map((key) => ({
+      key,
+      label: key,
+      kind: 'text' as const,
+    })),
+    { empty: 'No checks.', json: { ready: report.ready, exit_code: exitCode, checks: rows }, people },
+  );
   const failed = report.checks.filter((check) => check.status === 'fail');
   const sentence = report.ready
     ? failed.length
@@ -68,6 +67,6 @@ export async function run(ctx: CommandContext) {
         .filter((check) => check.forWrites)
         .map((check) => check.title)
         .join(', ✗ ')}). Fix the first ✗, then run \`${ctx.hedgeCommand('doctor')}\` again.`;
-  output.note(report.ready ? output.chalk.green(sentence) : output.chalk.red(sentence));
+  output.note(report.ready ? c.green(sentence) : c.red(sentence));
   return exitCode;
 }

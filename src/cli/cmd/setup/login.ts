@@ -86,7 +86,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
   const answers = await askLogin(ctx, { name, flagBaseUrl: opts.baseUrl, offeredBaseUrl, fetchKey });
   const given = { ...opts, name, requested, existing };
   const credentials = loginCredentials(ctx, answers, given);
-  if (!ctx.output.isJson) ctx.output.note(ctx.output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
+  ctx.output.textNote(ctx.output.chalk.dim(`Checking the key against ${credentials.baseUrl} …`));
   showLogin(ctx, store.file, await checkAndSaveLogin(ctx, store, credentials, given), opts.journalUrl);
   return 0;
 }
@@ -101,17 +101,16 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
       `The old key of profile "${name}" could not be removed from the OS keyring (${saved.oldKeyringLeft.error}); delete the entry service "hedge", account "${safeText(saved.oldKeyringLeft.account)}" by hand.`,
     );
   const where = describeKeyLocation(keyAt, storeFile);
-  if (output.isJson)
-    output.json({
-      profile: name,
-      environment,
-      base_url: baseUrl,
-      api_key: shownKey,
-      key_store: keyAt.kind,
-      ca_file: saved.caFile,
-      journal_url: saved.journalShown,
-      current: saved.current,
-    });
+  output.document({
+    profile: name,
+    environment,
+    base_url: baseUrl,
+    api_key: shownKey,
+    key_store: keyAt.kind,
+    ca_file: saved.caFile,
+    journal_url: saved.journalShown,
+    current: saved.current,
+  });
   const label = environmentLabel(environment, c);
   output.note(
     environment === 'live'
@@ -147,7 +146,7 @@ function showLogin(ctx: CommandContext, storeFile: string, saved: LoginSaved, jo
 function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move: KeyMove) {
   const { output } = ctx;
   if (!move.moved) {
-    if (output.isJson) output.json({ profile: name, key_store: move.at.kind, moved: false });
+    output.document({ profile: name, key_store: move.at.kind, moved: false });
     output.note(
       `The key of profile "${name}" is already in the ${describeKeyLocation(move.at, storeFile)}: nothing to move.`,
     );
@@ -157,7 +156,7 @@ function showKeyMove(ctx: CommandContext, storeFile: string, name: string, move:
     output.warn(
       `The key is in the file now, but its keyring entry could not be removed (${move.oldKeyringLeft.error}); delete service "hedge", account "${safeText(move.oldKeyringLeft.account)}" by hand.`,
     );
-  if (output.isJson) output.json({ profile: name, key_store: move.to.kind, moved: true });
+  output.document({ profile: name, key_store: move.to.kind, moved: true });
   output.note(
     `Moved the key of profile "${name}" from the ${describeKeyLocation(move.from, storeFile)} to the ${describeKeyLocation(move.to, storeFile)}.`,
   );

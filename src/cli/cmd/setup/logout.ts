@@ -22,7 +22,7 @@ export async function run(ctx: CommandContext) {
   const name = requested?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
   if (!name) {
     // Logging out of nothing is already the wanted state: say so, and succeed (scripts may repeat it).
-    if (output.isJson) output.json({ profile: null, logged_out: false });
+    output.document({ profile: null, logged_out: false });
     output.note('No profile is current: nothing to log out of.');
     return 0;
   }
@@ -49,7 +49,7 @@ export async function run(ctx: CommandContext) {
         hint: `Delete it by hand: service "hedge", account "${safeText((had as { account: string }).account)}" (on Linux: secret-tool clear service hedge username '…').`,
       },
     );
-  if (output.isJson) output.json({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
+  output.document({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
   // The quote names its profile as the environment flag: asRun adds no second --profile.
   const renew = `its base URL stays; \`hedge --profile ${shellWord(name)} login\` asks for a new key`;
   if (!had) output.note(`Profile "${name}" has no stored key: already logged out.`);

@@ -24,7 +24,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REM
       delete latest.current;
     }
   });
-  if (output.isJson) output.json({ removed: name, current: data.current ?? null });
+  output.document({ removed: name, current: data.current ?? null });
   output.note(`Removed profile "${name}".`);
   const location = keyAt;
   if (location?.kind === 'keyring') {

@@ -36,7 +36,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RES
     return;
   }
   output.note(`Forgot ${forgotten.length} learned wire ${forgotten.length === 1 ? 'name' : 'names'} for ${where}:`);
-  if (output.isHuman) for (const line of forgotten) output.note(`  ${line}`);
+  for (const line of forgotten) output.tableNote(`  ${line}`);
   output.note(
     `The next command starts from hedge's guesses and learns again; \`${ctx.hedgeCommand('whoami')}\` shows the names in use.`,
   );

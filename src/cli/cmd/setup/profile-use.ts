@@ -16,7 +16,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE
     latest.current = name;
   });
   const row = profileRow(name, data.profiles[name], true);
-  if (output.isJson) output.json(row);
+  output.document(row);
   const c = output.chalk;
   output.note(
     `Now using profile "${name}": ${environmentLabel(row.environment, c)}, ${row.base_url}${row.api_key ? `, key ${row.api_key}` : c.dim(' (logged out)')}.`,

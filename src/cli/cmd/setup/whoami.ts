@@ -10,6 +10,7 @@ import {
   type WireSettings,
 } from '../../../platform/api/wire/unspecified.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { Output } from '../../../platform/terminal/output.js';
 import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';
 import { safeText } from '../../../core/security/safe-text.js';
@@ -35,8 +36,8 @@ export async function run(ctx: CommandContext) {
   const facts = await gatherWhoami(ctx);
   const { check, wireRows } = facts;
   show(ctx, facts);
-  if (output.isHuman && wireRows.some((row) => row.source === 'learned'))
-    output.note(
+  if (wireRows.some((row) => row.source === 'learned'))
+    output.tableNote(
       output.chalk.dim(
         `Forget what was learned with \`${ctx.hedgeCommand('profile', 'reset-wire')}\`; \`${ctx.hedgeCommand('doctor')}\` shows what the server answers now.`,
       ),
@@ -99,65 +100,70 @@ async function gatherWhoami(ctx: CommandContext) {
   return { credentials, check, sources, wireRows, learnedFor, journal, keyStore, keyStoreText };
 }
 
-/** What whoami shows, in every output mode. */
+/** What whoami shows: one record (a row of TSV/CSV, each setting's source in the column after it), the document JSON gives, and a person's card. */
 function show(ctx: CommandContext, facts: Awaited<ReturnType<typeof gatherWhoami>>) {
   const { output } = ctx;
   const { credentials, check, sources, wireRows, learnedFor, journal, keyStore } = facts;
-  if (output.isJson)
-    return output.json({
-      profile: credentials.profileName ?? null,
-      environment: credentials.environment,
-      base_url: credentials.baseUrl,
-      api_key: redactKey(credentials.apiKey),
-      key_store: keyStore,
-      ca_file: credentials.caFile ?? null,
-      sources,
-      wire: Object.fromEntries(
-        wireRows.map((row) => [
-          row.setting,
-          {
-            value: row.value,
-            source: row.source,
-            env: row.variable,
-            ...(row.source === 'learned' ? { learned_for: learnedFor } : {}),
-          },
-        ]),
-      ),
-      journal,
-      key_check: {
-        status: check.status,
-        ...(check.code ? { code: check.code } : {}),
-        ...(check.message ? { message: check.message } : {}),
-      },
-    });
-  if (!output.isHuman) {
-    // TSV/CSV: one record, a header row of keys; each setting's source in the column after it.
-    const record: Record<string, unknown> = {
-      profile: credentials.profileName ?? null,
-      profile_source: sources.profile,
-      environment: credentials.environment,
-      base_url: credentials.baseUrl,
-      base_url_source: sources.base_url,
-      api_key: redactKey(credentials.apiKey),
-      api_key_source: sources.api_key,
-      key_store: keyStore.kind,
-      key_store_location: keyStore.location,
-      ca_file: credentials.caFile ?? null,
-      ca_file_source: sources.ca_file,
-    };
-    for (const row of wireRows) {
-      record[`wire.${row.setting}`] = row.value;
-      record[`wire.${row.setting}_source`] = row.source;
-    }
-    record.journal = journal.location;
-    record.journal_source = journal.source ?? 'this machine';
-    record.key_check = check.status;
-    record.key_check_code = check.code ?? null;
-    return output.record(
-      record,
-      Object.keys(record).map((key) => ({ key, label: key })),
-    );
+  const record: Record<string, unknown> = {
+    profile: credentials.profileName ?? null,
+    profile_source: sources.profile,
+    environment: credentials.environment,
+    base_url: credentials.baseUrl,
+    base_url_source: sources.base_url,
+    api_key: redactKey(credentials.apiKey),
+    api_key_source: sources.api_key,
+    key_store: keyStore.kind,
+    key_store_location: keyStore.location,
+    ca_file: credentials.caFile ?? null,
+    ca_file_source: sources.ca_file,
+  };
+  for (const row of wireRows) {
+    record[`wire.${row.setting}`] = row.value;
+    record[`wire.${row.setting}_source`] = row.source;
   }
+  record.journal = journal.location;
+  record.journal_source = journal.source ?? 'this machine';
+  record.key_check = check.status;
+  record.key_check_code = check.code ?? null;
+  output.record(
+    record,
+    Object.keys(record).map((key) => ({ key, label: key })),
+    {
+      json: {
+        profile: record.profile,
+        environment: record.environment,
+        base_url: record.base_url,
+        api_key: record.api_key,
+        key_store: keyStore,
+        ca_file: record.ca_file,
+        sources,
+        wire: Object.fromEntries(
+          wireRows.map((row) => [
+            row.setting,
+            {
+              value: row.value,
+              source: row.source,
+              env: row.variable,
+              ...(row.source === 'learned' ? { learned_for: learnedFor } : {}),
+            },
+          ]),
+        ),
+        journal,
+        key_check: {
+          status: check.status,
+          ...(check.code ? { code: check.code } : {}),
+          ...(check.message ? { message: check.message } : {}),
+        },
+      },
+      people: (shown) => whoamiCard(ctx, shown, facts),
+    },
+  );
+  if (credentials.environment === 'live')
+    output.tableNote(output.chalk.red('LIVE: commands with this key trade in production, with real money.'));
+}
+
+function whoamiCard(ctx: CommandContext, output: Output, facts: Awaited<ReturnType<typeof gatherWhoami>>) {
+  const { credentials, check, sources, wireRows, learnedFor, journal } = facts;
   const c = output.chalk;
   // A setting and, dimmed, where it came from.
   const from = (value: string, key: string, variable: string) =>
@@ -200,7 +206,5 @@ function show(ctx: CommandContext, facts: Awaited<ReturnType<typeof gatherWhoami
     ],
     ['Key check', statusText[check.status]],
   );
-  output.write(output.card(rows, 'hedge whoami'));
-  if (credentials.environment === 'live')
-    output.note(c.red('LIVE: commands with this key trade in production, with real money.'));
+  return output.card(rows, 'hedge whoami');
 }

@@ -10,8 +10,11 @@ export async function run(ctx: CommandContext) {
   const file = join(ctx.configDir, DEMO_STATE_FILE);
   const existed = existsSync(file);
   await rm(file, { force: true });
-  if (ctx.output.isJson) ctx.output.json({ reset: true, state_file: file, removed: existed });
-  else if (existed) ctx.output.success(`The demo starts afresh: ${file} removed (test funds only).`);
-  else ctx.output.success(`The demo starts afresh: it had no state yet (${file}).`);
+  ctx.output.document({ reset: true, state_file: file, removed: existed });
+  ctx.output.done(
+    existed
+      ? `The demo starts afresh: ${file} removed (test funds only).`
+      : `The demo starts afresh: it had no state yet (${file}).`,
+  );
   return 0;
 }

@@ -24,10 +24,6 @@ async function environment(ctx: CommandContext) {
 /** `--errors`: the error catalogue (agent/error-catalogue.ts), whole. */
 async function printErrorCatalogue(ctx: CommandContext) {
   const entries = errorCatalogue();
-  if (ctx.output.isJson) {
-    ctx.output.json(entries);
-    return;
-  }
   await ctx.output.list(
     entries.map((entry) => ({
       ...entry,
@@ -43,7 +39,7 @@ async function printErrorCatalogue(ctx: CommandContext) {
       what_to_do   What to do
       retry_after  When
       applies_to   Tools`),
-    { empty: 'No error codes.' },
+    { empty: 'No error codes.', json: entries },
   );
 }
 
@@ -58,10 +54,6 @@ async function printTools(ctx: CommandContext, commands: readonly CommandSpec[])
   const { output } = ctx;
   const access = writeAccess(await environment(ctx), false);
   const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
-  if (output.isJson) {
-    output.json(entries);
-    return;
-  }
   const rows = entries.map((entry) => {
     const required = entry.input_schema.required ?? [];
     const optional = Object.keys(entry.input_schema.properties ?? {}).length - required.length;
@@ -72,11 +64,10 @@ async function printTools(ctx: CommandContext, commands: readonly CommandSpec[])
       arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
     };
   });
-  await output.list(rows, TOOL_RESOURCE, { empty: 'No tools.' });
-  if (output.isHuman)
-    output.note(
-      output.chalk.dim(
-        `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
-      ),
-    );
+  await output.list(rows, TOOL_RESOURCE, { empty: 'No tools.', json: entries });
+  output.tableNote(
+    output.chalk.dim(
+      `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
+    ),
+  );
 }

@@ -24,16 +24,15 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
   const names = market ? [market] : (await client.listMarkets()).markets.map((entry) => entry.market);
   if (!names.length) return output.list([], PRICE_RESOURCE, { empty });
   const { data, quotes, problem } = await client.readPrices(names);
-  // --raw is the server's data as it came, whatever its shape (a list, or keyed by market).
-  if (output.isJson && output.raw) return output.json(data);
+  // --raw (JSON only) is the server's data as it came, whatever its shape (a list, or keyed by market).
+  if (output.raw) return output.json(data);
   if (problem) return showUnread(ctx, data, problem);
-  if (output.isJson) return output.json(pricesInOneShape(quotes), PRICE_RESOURCE.fields);
-  if (!market) return output.list(quotes, PRICE_RESOURCE, { empty });
-  output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price` });
-  if (output.isHuman)
-    output.note(
-      output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
-    );
+  const json = pricesInOneShape(quotes);
+  if (!market) return output.list(quotes, PRICE_RESOURCE, { empty, json });
+  output.record(quotes[0], PRICE_RESOURCE.fields, { title: `${market} indicative mid price`, json });
+  output.tableNote(
+    output.chalk.dim('A reference rate, not an execution price: `hedge quote` shows what a hedge would cost.'),
+  );
 }
 
 /**
