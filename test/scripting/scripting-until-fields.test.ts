@@ -199,4 +199,16 @@ describe('dotted --fields', () => {
     exits(unknown, 2);
     expect(unknown.stderr).toMatch(/--fields: "nothing\.here" is not a field here/);
   });
+
+  it('--json --fields: a name only the screen shows is not a field of the document: exit 2 (whoami, doctor)', async () => {
+    const t = await start();
+    const whoami = await t.hedge('whoami --json --fields profile_source');
+    exits(whoami, 2);
+    const message = (run: RunResult) => JSON.parse(run.stderr).error.message;
+    expect(message(whoami)).toMatch(/^--fields: "profile_source" is not a field here; available: profile, /);
+    const doctor = await t.hedge('doctor --json --fields check');
+    exits(doctor, 2);
+    expect(message(doctor)).toBe('--fields: "check" is not a field here; available: ready, exit_code, checks.');
+    expect(okJson(await t.hedge('doctor --json --fields ready'))).toEqual({ ready: expect.any(Boolean) });
+  });
 });

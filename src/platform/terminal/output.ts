@@ -332,7 +332,9 @@ export class Output {
   async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     const resource = asResource(known);
     if (this.mode === 'json') {
-      this.json(options.json ?? rows, [...resource.fields, ...(options.jsonFields ?? [])]);
+      // A document of its own (not the rows) knows only its own fields: the table's do not name its keys.
+      const rowFields = options.json === undefined || Array.isArray(options.json) ? resource.fields : [];
+      this.json(options.json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
       return;
     }
     rows = asSent(rows);
@@ -408,7 +410,7 @@ export class Output {
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
   record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
     if (this.mode === 'json') {
-      this.json(options.json ?? record, known);
+      this.json(options.json ?? record, options.json === undefined ? known : []);
       return;
     }
     record = asSent(record);
