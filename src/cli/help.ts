@@ -51,21 +51,15 @@ function section(heading: string, items: readonly (readonly [string, string])[],
  * shell's own continuation (` \`) so that a copied example still runs.
  */
 function exampleLines(example: string, width: number) {
-  const first = `${INDENT}$ `;
-  const next = '      ';
-  const words = example.split(' ');
   const lines: string[] = [];
-  let line = first;
-  let lineHasWord = false;
-  for (const word of words) {
-    const lead = lines.length ? next : first;
-    // Room for the word and, unless it is the last one, the ` \` that would follow it.
-    if (lineHasWord && line.length + 1 + word.length + 2 > width) {
+  let line = `${INDENT}$ `;
+  example.split(' ').forEach((word, index) => {
+    // Room for a space, the word and, unless it is the last one, the ` \` that would follow it.
+    if (index && line.length + word.length + 3 > width) {
       lines.push(`${line} \\`);
-      line = next + word;
-    } else line = lineHasWord ? `${line} ${word}` : lead + word;
-    lineHasWord = true;
-  }
+      line = `      ${word}`;
+    } else line += index ? ` ${word}` : word;
+  });
   lines.push(line);
   return lines;
 }

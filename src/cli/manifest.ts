@@ -106,7 +106,7 @@ export const COMMANDS: readonly CommandSpec[] = [
     group: 'automation',
     examples: [...KEEP.examples, 'hedge keep status'],
     subcommands: [
-      command<typeof KEEP_RUN>(KEEP_RUN, () => import('./cmd/automation/keep.js')),
+      command(KEEP_RUN, () => import('./cmd/automation/keep.js')),
       command(KEEP_STATUS, () => import('./cmd/automation/keep-status.js')),
     ],
   },

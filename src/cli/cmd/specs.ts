@@ -4,8 +4,6 @@
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
 import { opt, type ArgSpec } from '../runner/command-spec.js';
 
-const TENOR_VALUES: readonly string[] = TENORS.map(String);
-
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = [
   opt('--no-wait', 'return at `submitted` instead of waiting for the result'),
@@ -16,43 +14,23 @@ export const WRITE_OPTIONS = [
 ];
 
 const SKIP_CHECKS = opt('--skip-checks', 'skip the pre-trade checks and let the server decide');
-const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENOR_VALUES);
+const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENORS.map(String));
 
-const MARKET_ARG = {
-  name: 'market',
-  required: true,
-  description: 'market, e.g. USDTNGN (from `hedge markets`)',
-  values: 'market',
-} as const satisfies ArgSpec;
-const SIDE_ARG = {
-  name: 'side',
-  required: true,
-  description: 'buy or sell',
-  values: SIDES,
-} as const satisfies ArgSpec;
-/** A required argument without a list of values (`optional()` makes it optional). */
-const arg = <const N extends string>(name: N, description: string) => ({ name, required: true, description }) as const;
+/** A required argument, with the values it takes where they are known (`optional()` makes it optional). */
+const arg = <const N extends string, const V extends ArgSpec['values'] = never>(
+  name: N,
+  description: string,
+  values?: V,
+) => ({ name, required: true, description, ...(values && { values }) }) as const;
+const MARKET_ARG = arg('market', 'market, e.g. USDTNGN (from `hedge markets`)', 'market');
+const SIDE_ARG = arg('side', 'buy or sell', SIDES);
 const notionalArg = (what: string) => arg('notional', `${what} in USD: 10000, 10_000, 10k or 1.5m`);
-export const optional = <const A extends ArgSpec>(arg: A) => ({
+const optional = <const A extends ArgSpec>(arg: A) => ({
   ...arg,
   required: false,
 });
 
-const PROFILE_NAME_ARG = {
-  name: 'name',
-  required: true,
-  description: 'a stored profile',
-  values: 'profile',
-} as const;
-
-/** Options of the commands that can keep a view live (`--watch`). */
-const WATCH_OPTIONS = [
-  opt('--watch [seconds]', 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal'),
-  opt('--alert-pnl <usd>', 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)'),
-  opt('--alert-maturity <duration>', 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)'),
-  opt('--exit-on-alert', 'with --watch: end at the first alert with exit code 10'),
-  opt('--count <n>', 'with --watch: stop after this many refreshes (exit 0)'),
-];
+const PROFILE_NAME_ARG = arg('name', 'a stored profile', 'profile');
 
 /**
  * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
@@ -66,6 +44,16 @@ const UNTIL_DATE_OR_CONDITION = opt(
   '--until <date|expr>',
   'closed before this date (same forms as --since); anything else is a condition to poll until, as on every read',
 );
+
+/** Options of the commands that can keep a view live (`--watch`), and `--until`. */
+const WATCH_OPTIONS = [
+  opt('--watch [seconds]', 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal'),
+  opt('--alert-pnl <usd>', 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)'),
+  opt('--alert-maturity <duration>', 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)'),
+  opt('--exit-on-alert', 'with --watch: end at the first alert with exit code 10'),
+  opt('--count <n>', 'with --watch: stop after this many refreshes (exit 0)'),
+  UNTIL_OPTION,
+];
 
 /** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
 const LIST_LENGTH_OPTIONS = [
@@ -101,7 +89,7 @@ export const PRICE = {
   group: 'trading',
   tier: 'read',
   args: [optional(MARKET_ARG)],
-  options: [...WATCH_OPTIONS, UNTIL_OPTION],
+  options: [...WATCH_OPTIONS],
   examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
 } as const;
 
@@ -183,7 +171,6 @@ export const HEDGES = {
     ...LIST_LENGTH_OPTIONS,
     opt('--wait', 'with an ID: poll until the hedge is filled, failed or closed'),
     ...WATCH_OPTIONS,
-    UNTIL_OPTION,
   ],
   examples: [
     'hedge hedges --status filled --limit 20',
@@ -209,7 +196,7 @@ export const POSITIONS = {
   description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
   group: 'book',
   tier: 'read',
-  options: [REF_FILTER, ...WATCH_OPTIONS, UNTIL_OPTION],
+  options: [REF_FILTER, ...WATCH_OPTIONS],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
 } as const;
 
@@ -219,7 +206,7 @@ export const ACCOUNT = {
   description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
   group: 'book',
   tier: 'read',
-  options: [...WATCH_OPTIONS, UNTIL_OPTION],
+  options: [...WATCH_OPTIONS],
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
 } as const;
 
@@ -332,7 +319,7 @@ export const COMPLETION = {
   description: 'Print the shell completion script for bash, zsh or fish',
   group: 'setup',
   tier: 'local',
-  args: [{ name: 'shell', required: true, description: 'bash, zsh or fish', values: SHELL_VALUES }],
+  args: [arg('shell', 'bash, zsh or fish', SHELL_VALUES)],
   examples: [
     'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
     'hedge completion zsh > "${fpath[1]}/_hedge"',
@@ -527,7 +514,6 @@ export const KEEP_STATUS = {
     "Show the keeper of this account from its heartbeat (any terminal of this user, or any machine with the team store): pid, host, since, last cycle, each row's next action, errors, rolls with their carry and fees. Exits 15 when no keeper is running (dead, hung, stopped or never started)",
   // Reads local state only; started by a person or a monitoring script.
   tier: 'local',
-  options: [],
   // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
   examples: [
     'hedge keep status   # exit 15 when no keeper runs',
@@ -682,8 +668,6 @@ export const TOOLS = {
   examples: ['hedge tools --json', 'hedge tools --errors --json'],
 } as const;
 
-const API_METHOD_VALUES = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-
 export const API = {
   name: 'api',
   group: 'automation',
@@ -694,11 +678,13 @@ export const API = {
   tier: 'local',
   args: [arg('path', 'relative to the base URL: /hedges, /hedges?status=filled')],
   options: [
-    opt(
-      '-X, --method <method>',
-      'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes',
-      API_METHOD_VALUES,
-    ),
+    opt('-X, --method <method>', 'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes', [
+      'GET',
+      'POST',
+      'PUT',
+      'PATCH',
+      'DELETE',
+    ]),
     opt(
       '-f, --raw-field <key=value>',
       'a string parameter: query string of a GET, JSON body otherwise',
