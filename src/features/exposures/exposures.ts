@@ -141,23 +141,19 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 // ---- --report ------------------------------------------------------------------------------
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
-function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
-  const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+  const { side, notionalUsd, openedAt, closedAt } = facts;
   const market = facts.market ?? onlyMarket;
   if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;
   const closedAtMs = Date.parse(closedAt);
-  const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
+  // The prices, P&L, carry and fees under the same names.
   return {
+    ...facts,
     market: market.toUpperCase(),
     side,
     notionalUsd,
-    openedAtMs,
+    openedAtMs: openedAt === undefined ? closedAtMs : Date.parse(openedAt),
     closedAtMs,
-    entryPrice,
-    exitPrice,
-    grossPnlUsd,
-    carryUsd,
-    feesUsd,
   };
 }
 
