@@ -6,6 +6,9 @@ import { cents, toAccountSide } from '../../core/money.js';
 import type { TargetRow } from '../../core/target-file.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
+import { weekStart } from '../report/report-rules.js';
+
+export { weekStart };
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
@@ -442,13 +445,6 @@ export interface CoverHedge {
   feesUsd?: number;
 }
 
-/** 00:00 UTC of the Monday on or before `ms`. */
-export function weekStart(ms: number) {
-  const day = Math.floor(ms / DAY_MS) * DAY_MS;
-  const weekday = (new Date(day).getUTCDay() + 6) % 7;
-  return day - weekday * DAY_MS;
-}
-
 /** Whether a hedge was held at `ms` (opened at or before it, not yet closed). */
 function heldAt(hedge: CoverHedge, ms: number) {
   return hedge.openedAtMs <= ms && (hedge.closedAtMs === undefined || hedge.closedAtMs > ms);
@@ -542,6 +538,13 @@ const UNMEASURED = {
   effective: null,
 };
 
+/** A market's hedges, the earliest opened first. */
+export const hedgesOf = (hedges: readonly CoverHedge[], market: string) =>
+  hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
+
+/** The first cover of hedges in opening order: the earliest with an entry price. */
+export const firstCoverOf = (mine: readonly CoverHedge[]) => mine.find((hedge) => (hedge.entryPrice ?? 0) > 0);
+
 export function effectiveness(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
@@ -551,9 +554,9 @@ export function effectiveness(
 ) {
   const rows = [];
   for (const market of marketsOf(exposures)) {
-    const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
+    const mine = hedgesOf(hedges, market);
     const price = prices[market];
-    const first = mine.find((hedge) => hedge.entryPrice !== undefined && hedge.entryPrice > 0);
+    const first = firstCoverOf(mine);
     const inMarket = exposures.filter((exposure) => exposure.market === market);
     if (!first || price === undefined) {
       rows.push(

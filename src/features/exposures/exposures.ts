@@ -14,6 +14,8 @@ import {
   targetBook,
   targetRowsAt,
   exposureReport,
+  firstCoverOf,
+  hedgesOf,
   type BookTarget,
   type CoverHedge,
 } from './exposures-rules.js';
@@ -157,13 +159,10 @@ function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): Cover
   };
 }
 
-/** Every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
-async function coverHedges(
-  client: HedgeClient,
-  markets: readonly { market: string }[],
-  open: Awaited<ReturnType<HedgeClient['listHedges']>>,
-) {
-  const onlyMarket = markets.length === 1 ? markets[0].market : undefined;
+/** The markets, and every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
+async function coverHedges(client: HedgeClient) {
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const onlyMarket = list.markets.length === 1 ? list.markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
   const walk = await walkHistory(client, (raw) => {
@@ -184,19 +183,16 @@ async function coverHedges(
       entryPrice: hedge.struck_rate ?? undefined,
     });
   }
-  return { hedges, walk, skipped };
+  return { list, hedges, walk, skipped };
 }
 
 /** Sizing `fixed`: each market's first cover price (its earliest hedge's entry, as the report's effectiveness takes it); a market with no hedge yet is left out. */
 async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>) {
   const missing = markets.filter((market) => !known.has(market));
   if (!missing.length) return;
-  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
-  const { hedges } = await coverHedges(client, list.markets, open);
+  const { hedges } = await coverHedges(client);
   for (const market of missing) {
-    const first = hedges
-      .filter((hedge) => hedge.market === market && hedge.entryPrice !== undefined && hedge.entryPrice > 0)
-      .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+    const first = firstCoverOf(hedgesOf(hedges, market));
     // The earliest hedge never changes once there is one (hedges are opened now, never in the past): kept for the keeper's life.
     if (first) known.set(market, first.entryPrice!);
   }
@@ -209,9 +205,8 @@ export async function gatherExposureReport(
 ) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
-  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const { list, hedges, walk, skipped } = await coverHedges(client);
   const prices = pricesOf(listedFacts(list.markets, exposures));
-  const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
   if (skipped > 0)
     ports.notify({
       kind: 'history-unreadable',
