@@ -317,23 +317,21 @@ export function projectedCost(
       const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
       for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
       now = next;
-      const book = bookAt(now);
-      for (const side of SIDES) {
-        const held = state[side];
-        const row = book.find((entry) => entry.side === side)!;
+      for (const row of bookAt(now)) {
+        const held = state[row.side];
         const target = row.target_usd;
         if (held.maturityMs !== undefined && held.maturityMs <= now) {
           // Matured: rolled into the target, or let go.
           if (target > 0) {
             feesTotal += (held.notional + target) * fee;
             rolls += 1;
-            state[side] = { notional: target, maturityMs: maturityOf(row) };
+            state[row.side] = { notional: target, maturityMs: maturityOf(row) };
           } else {
-            state[side] = { notional: 0 };
+            state[row.side] = { notional: 0 };
           }
         } else if (Math.abs(target - held.notional) >= 0.005) {
           feesTotal += Math.abs(target - held.notional) * fee;
-          state[side] = {
+          state[row.side] = {
             notional: target,
             maturityMs: target === 0 ? undefined : held.notional === 0 ? maturityOf(row) : held.maturityMs,
           };

@@ -113,15 +113,16 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
   const book = targetBook(exposures, policy, prices, nowMs);
   /** Market → the fee as a share of the notional, and where it came from. */
   const fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }> = {};
+  const feeRate: Record<string, number | undefined> = {};
   for (const market of Object.keys(prices)) {
-    if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
-    else {
-      const rate = await quotedFeeRate(client, market, book, (line) => ports.log(line));
-      fees[market] = { rate, from: rate === null ? 'unknown' : 'quote' };
-    }
+    const bps = input.feeBps;
+    const rate =
+      bps === undefined ? await quotedFeeRate(client, market, book, (line) => ports.log(line)) : bps / 10_000;
+    fees[market] = { rate, from: bps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote' };
+    feeRate[market] = rate ?? undefined;
   }
-  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
-  const available = account === undefined ? undefined : Number(account.available_exposure_usd);
+  // No account (a read refused): NaN, left out.
+  const available = Number(account?.available_exposure_usd);
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -133,7 +134,7 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
     schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
     cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
     stress: stressTable(exposures, policy, prices, nowMs),
-    ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+    ...(Number.isFinite(available) ? { availableExposureUsd: available } : {}),
   };
 }
 
