@@ -6,6 +6,9 @@ import { cents, toAccountSide } from '../../core/money.js';
 import type { TargetRow } from '../../core/target-file.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
+import { weekStart } from '../report/report-rules.js';
+
+export { weekStart };
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
@@ -59,6 +62,21 @@ export function amountUsd(exposure: Pick<Exposure, 'amount' | 'currency'>, price
   return exposure.currency === 'USD' ? exposure.amount : exposure.amount / price;
 }
 
+const signOf = (side: Side) => (side === 'buy' ? 1 : -1);
+
+/** The exposure in USD at a price, signed by the side that covers it (+ buy); 0 when it carries no FX risk. */
+function signedUsd(exposure: Exposure, functional: string, price: number) {
+  const side = coverSide(exposure, functional);
+  return side === undefined ? 0 : signOf(side) * amountUsd(exposure, price);
+}
+
+const sum = <T>(items: readonly T[], value: (item: T) => number) =>
+  items.reduce((total, item) => total + value(item), 0);
+
+/** The exposures of a market not yet due at `atMs`. */
+const liveIn = (exposures: readonly Exposure[], market: string, atMs: number) =>
+  exposures.filter((exposure) => exposure.market === market && exposure.dueMs > atMs);
+
 /** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
 function bucketLabel(policy: ExposurePolicy, index: number) {
   const bucket = policy.buckets[index];
@@ -97,7 +115,7 @@ export function exposureLines(
       amount: exposure.amount,
       currency: exposure.currency,
       due: utcIso(exposure.dueMs),
-      days_to_due: Math.round(((exposure.dueMs - nowMs) / DAY_MS) * 100) / 100,
+      days_to_due: cents((exposure.dueMs - nowMs) / DAY_MS),
       bucket,
       ratio,
       cover_side: side ?? null,
@@ -131,9 +149,8 @@ export function targetBook(
     const live = lines.filter(
       (line, index) => line.market === market && line.cover_side !== null && exposures[index].dueMs > nowMs + dueLeadMs,
     );
-    const sum = (side: Side) =>
-      live.filter((line) => line.cover_side === side).reduce((total, line) => total + line.hedge_usd, 0);
-    const needs: Record<Side, number> = { buy: sum('buy'), sell: sum('sell') };
+    const needs = { buy: 0, sell: 0 };
+    for (const line of live) needs[line.cover_side as Side] += line.hedge_usd;
     const held: Record<Side, number> = policy.netting
       ? { buy: Math.max(0, needs.buy - needs.sell), sell: Math.max(0, needs.sell - needs.buy) }
       : needs;
@@ -176,13 +193,10 @@ export function targetRowsAt(...args: Parameters<typeof targetBook>): TargetRow[
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
   // before its time (a netted payable let go early would raise it above today's cover).
-  const ahead = dueLeadMs > 0 ? targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }) : now;
-  const between =
-    dueLeadMs > 0
-      ? changeTimes(exposures, policy, nowMs)
-          .filter((atMs) => atMs <= nowMs + dueLeadMs)
-          .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover))
-      : [];
+  const ahead = targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs });
+  const between = changeTimes(exposures, policy, nowMs)
+    .filter((atMs) => atMs <= nowMs + dueLeadMs)
+    .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover));
   return now.map((row, index) => {
     const later = ahead[index];
     const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index].target_usd));
@@ -239,9 +253,9 @@ export function scheduleOfChanges(
   let before = targetBook(exposures, policy, prices, nowMs);
   return changeTimes(exposures, policy, nowMs).flatMap((at) => {
     const after = targetBook(exposures, policy, prices, at);
-    const changes = after.flatMap((row) => {
-      const from =
-        before.find((earlier) => earlier.market === row.market && earlier.side === row.side)?.target_usd ?? 0;
+    // Every book has the same rows in the same order: a market's buy and sell.
+    const changes = after.flatMap((row, index) => {
+      const from = before[index].target_usd;
       if (Math.abs(row.target_usd - from) < 0.005) return [];
       return {
         at: utcIso(at),
@@ -278,13 +292,7 @@ export function projectedCost(
 ) {
   const times = changeTimes(exposures, policy, nowMs);
   return marketsOf(exposures).flatMap((market) => {
-    const dues = [
-      ...new Set(
-        exposures
-          .filter((exposure) => exposure.market === market && exposure.dueMs > nowMs)
-          .map((exposure) => exposure.dueMs),
-      ),
-    ].sort((a, b) => a - b);
+    const mine = exposures.filter((exposure) => exposure.market === market);
     const feeRate = rates.feeRate[market];
     const fee = feeRate ?? 0;
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
@@ -299,7 +307,7 @@ export function projectedCost(
       state[row.side] = { notional: row.target_usd, maturityMs: row.target_usd > 0 ? maturityOf(row) : undefined };
       feesTotal += row.target_usd * fee;
     }
-    const lastDue = dues.at(-1) ?? nowMs;
+    const lastDue = Math.max(nowMs, ...mine.map((exposure) => exposure.dueMs));
     const scheduled = times.filter((at) => at <= lastDue);
     const out = [];
     while (now < lastDue) {
@@ -309,38 +317,34 @@ export function projectedCost(
       const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
       for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
       now = next;
-      const book = bookAt(now);
-      for (const side of SIDES) {
-        const held = state[side];
-        const row = book.find((entry) => entry.side === side)!;
+      for (const row of bookAt(now)) {
+        const held = state[row.side];
         const target = row.target_usd;
         if (held.maturityMs !== undefined && held.maturityMs <= now) {
           // Matured: rolled into the target, or let go.
           if (target > 0) {
             feesTotal += (held.notional + target) * fee;
             rolls += 1;
-            state[side] = { notional: target, maturityMs: maturityOf(row) };
+            state[row.side] = { notional: target, maturityMs: maturityOf(row) };
           } else {
-            state[side] = { notional: 0 };
+            state[row.side] = { notional: 0 };
           }
         } else if (Math.abs(target - held.notional) >= 0.005) {
           feesTotal += Math.abs(target - held.notional) * fee;
-          state[side] = {
+          state[row.side] = {
             notional: target,
             maturityMs: target === 0 ? undefined : held.notional === 0 ? maturityOf(row) : held.maturityMs,
           };
         }
       }
-      if (dues.includes(now)) {
+      const due = mine.filter((exposure) => exposure.dueMs === now);
+      if (due.length) {
         out.push({
           /** A due date of the market's exposures. */
           due: utcIso(now),
           market,
           /** The exposures due then. */
-          exposures: exposures
-            .filter((exposure) => exposure.market === market && exposure.dueMs === now)
-            .map((exposure) => exposure.id)
-            .join(' '),
+          exposures: due.map((exposure) => exposure.id).join(' '),
           /** Carry from now to then, on the account's side (negative: the account pays). */
           carry_pnl_usdc: toAccountSide(cents(carryTotal)),
           /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
@@ -365,15 +369,8 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
   return marketsOf(exposures).flatMap((market) => {
     const price = prices[market];
     if (price === undefined) return [];
-    const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > nowMs);
-    const exposed = live.reduce((total, exposure) => {
-      const side = coverSide(exposure, policy.functional);
-      if (side === undefined) return total;
-      return total + (side === 'buy' ? 1 : -1) * amountUsd(exposure, price);
-    }, 0);
-    const cover = book
-      .filter((row) => row.market === market)
-      .reduce((total, row) => total + (row.side === 'buy' ? row.target_usd : -row.target_usd), 0);
+    const exposed = sum(liveIn(exposures, market, nowMs), (exposure) => signedUsd(exposure, policy.functional, price));
+    const cover = sum(book, (row) => (row.market === market ? signOf(row.side) * row.target_usd : 0));
     return STRESS_SHOCKS_PCT.map((shock) => {
       const stressed = price * (1 + shock / 100);
       const move = (stressed - price) / stressed;
@@ -406,7 +403,7 @@ export function exposureRevaluationUsd(
 ) {
   const side = coverSide(exposure, functional);
   if (side === undefined) return 0;
-  return -(side === 'buy' ? 1 : -1) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
+  return -signOf(side) * amountUsd(exposure, fromPrice) * ((toPrice - fromPrice) / toPrice);
 }
 
 /** A hedge's price P&L (USD) from entry to mark: the service's NDF. */
@@ -420,7 +417,7 @@ export function dollarOffset(coverPnl: number, exposureChange: number) {
   if (Math.abs(exposureChange) < 0.005) return { ratio_pct: null, effective: null };
   const ratio = (-coverPnl / exposureChange) * 100;
   return {
-    ratio_pct: Math.round(ratio * 100) / 100,
+    ratio_pct: cents(ratio),
     effective: ratio >= EFFECTIVE_BAND_PCT[0] && ratio <= EFFECTIVE_BAND_PCT[1],
   };
 }
@@ -446,20 +443,9 @@ export interface CoverHedge {
   feesUsd?: number;
 }
 
-/** 00:00 UTC of the Monday on or before `ms`. */
-export function weekStart(ms: number) {
-  const day = Math.floor(ms / DAY_MS) * DAY_MS;
-  const weekday = (new Date(day).getUTCDay() + 6) % 7;
-  return day - weekday * DAY_MS;
-}
-
 /** Whether a hedge was held at `ms` (opened at or before it, not yet closed). */
 function heldAt(hedge: CoverHedge, ms: number) {
   return hedge.openedAtMs <= ms && (hedge.closedAtMs === undefined || hedge.closedAtMs > ms);
-}
-
-function signOf(side: Side) {
-  return side === 'buy' ? 1 : -1;
 }
 
 export function coveragePerWeek(
@@ -479,18 +465,14 @@ export function coveragePerWeek(
     for (const market of markets) {
       const price = prices[market];
       if (price === undefined) continue;
-      const live = exposures.filter((exposure) => exposure.market === market && exposure.dueMs > at);
-      const signed = live.map((exposure) => {
-        const side = coverSide(exposure, policy.functional);
-        return side === undefined ? 0 : signOf(side) * amountUsd(exposure, price);
-      });
+      const signed = liveIn(exposures, market, at).map((exposure) => signedUsd(exposure, policy.functional, price));
       const held = inMarkets.filter((hedge) => hedge.market === market && heldAt(hedge, at));
-      const net = signed.reduce((total, value) => total + value, 0);
-      const exposure = policy.netting ? Math.abs(net) : signed.reduce((total, value) => total + Math.abs(value), 0);
+      const net = sum(signed, (value) => value);
+      const exposure = policy.netting ? Math.abs(net) : sum(signed, Math.abs);
       const hedged = policy.netting
-        ? Math.max(0, held.reduce((total, hedge) => total + signOf(hedge.side) * hedge.notionalUsd, 0) * Math.sign(net))
-        : held.reduce((total, hedge) => total + hedge.notionalUsd, 0);
-      const target = book.filter((row) => row.market === market).reduce((total, row) => total + row.target_usd, 0);
+        ? Math.max(0, sum(held, (hedge) => signOf(hedge.side) * hedge.notionalUsd) * Math.sign(net))
+        : sum(held, (hedge) => hedge.notionalUsd);
+      const target = sum(book, (row) => (row.market === market ? row.target_usd : 0));
       rows.push({
         /** The Monday the week starts on (UTC). */
         week: utcDay(week),
@@ -515,8 +497,8 @@ export function costToDate(markets: readonly string[], hedges: readonly CoverHed
   return [...markets].sort().map((market) => {
     const closed = hedges.filter((hedge) => hedge.market === market && hedge.closedAtMs !== undefined);
     // Summed in whole cents: the total reconciles to the cent with the records it comes from.
-    const carryCents = closed.reduce((total, hedge) => total + Math.round((hedge.carryUsd ?? 0) * 100), 0);
-    const feeCents = closed.reduce((total, hedge) => total + Math.round((hedge.feesUsd ?? 0) * 100), 0);
+    const carryCents = sum(closed, (hedge) => Math.round((hedge.carryUsd ?? 0) * 100));
+    const feeCents = sum(closed, (hedge) => Math.round((hedge.feesUsd ?? 0) * 100));
     return {
       market,
       closed_hedges: closed.length,
@@ -543,6 +525,24 @@ function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number) 
   return best?.price ?? fallback;
 }
 
+/** An exposure's effectiveness before its market has a cover with a price, or a price today; price_to stays in its place. */
+const UNMEASURED = {
+  first_cover_at: null,
+  first_price: null,
+  price_to: null,
+  exposure_change_usd: null,
+  cover_pnl_usd: null,
+  offset_pct: null,
+  effective: null,
+};
+
+/** A market's hedges, the earliest opened first. */
+export const hedgesOf = (hedges: readonly CoverHedge[], market: string) =>
+  hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
+
+/** The first cover of hedges in opening order: the earliest with an entry price. */
+export const firstCoverOf = (mine: readonly CoverHedge[]) => mine.find((hedge) => (hedge.entryPrice ?? 0) > 0);
+
 export function effectiveness(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
@@ -552,47 +552,37 @@ export function effectiveness(
 ) {
   const rows = [];
   for (const market of marketsOf(exposures)) {
-    const mine = hedges.filter((hedge) => hedge.market === market).sort((a, b) => a.openedAtMs - b.openedAtMs);
+    const mine = hedgesOf(hedges, market);
     const price = prices[market];
-    const first = mine.find((hedge) => hedge.entryPrice !== undefined && hedge.entryPrice > 0);
+    const first = firstCoverOf(mine);
     const inMarket = exposures.filter((exposure) => exposure.market === market);
     if (!first || price === undefined) {
-      for (const exposure of inMarket) {
-        rows.push({
+      rows.push(
+        ...inMarket.map((exposure) => ({
           id: exposure.id,
           market,
           cover_side: coverSide(exposure, policy.functional) ?? null,
-          first_cover_at: null,
-          first_price: null,
+          ...UNMEASURED,
           price_to: price ?? null,
-          exposure_change_usd: null,
-          cover_pnl_usd: null,
-          offset_pct: null,
-          effective: null,
-        });
-      }
+        })),
+      );
       continue;
     }
     const firstPrice = first.entryPrice!;
     const t0 = first.openedAtMs;
-    const coverTotal = mine.reduce((total, hedge) => {
-      if (hedge.closedAtMs !== undefined) {
-        if (hedge.grossPnlUsd !== undefined) return total + hedge.grossPnlUsd;
-        if (hedge.entryPrice !== undefined && hedge.exitPrice !== undefined)
-          return total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, hedge.exitPrice);
-        return total;
-      }
-      return hedge.entryPrice === undefined
-        ? total
-        : total + coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, price);
-    }, 0);
-    // Each exposure's signed weight: the size it was to be covered at when the first cover was struck.
-    const weights = inMarket.map((exposure) => {
-      const side = coverSide(exposure, policy.functional);
-      if (side === undefined) return 0;
-      return signOf(side) * amountUsd(exposure, firstPrice) * ratioAt(exposure, policy, t0).ratio;
+    const coverTotal = sum(mine, (hedge) => {
+      // Realized when closed (the server's figure, else from the exit price); marked at today's price while open.
+      const to = hedge.closedAtMs === undefined ? price : hedge.exitPrice;
+      if (hedge.closedAtMs !== undefined && hedge.grossPnlUsd !== undefined) return hedge.grossPnlUsd;
+      return hedge.entryPrice === undefined || to === undefined
+        ? 0
+        : coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, to);
     });
-    const weightSum = weights.reduce((total, weight) => total + weight, 0);
+    // Each exposure's signed weight: the size it was to be covered at when the first cover was struck.
+    const weights = inMarket.map(
+      (exposure) => signedUsd(exposure, policy.functional, firstPrice) * ratioAt(exposure, policy, t0).ratio,
+    );
+    const weightSum = sum(weights, (weight) => weight);
     inMarket.forEach((exposure, index) => {
       const side = coverSide(exposure, policy.functional);
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;

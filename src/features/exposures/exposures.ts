@@ -14,6 +14,8 @@ import {
   targetBook,
   targetRowsAt,
   exposureReport,
+  firstCoverOf,
+  hedgesOf,
   type BookTarget,
   type CoverHedge,
 } from './exposures-rules.js';
@@ -111,15 +113,16 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
   const book = targetBook(exposures, policy, prices, nowMs);
   /** Market → the fee as a share of the notional, and where it came from. */
   const fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }> = {};
+  const feeRate: Record<string, number | undefined> = {};
   for (const market of Object.keys(prices)) {
-    if (input.feeBps !== undefined) fees[market] = { rate: input.feeBps / 10_000, from: '--fee-bps' };
-    else {
-      const rate = await quotedFeeRate(client, market, book, (line) => ports.log(line));
-      fees[market] = { rate, from: rate === null ? 'unknown' : 'quote' };
-    }
+    const bps = input.feeBps;
+    const rate =
+      bps === undefined ? await quotedFeeRate(client, market, book, (line) => ports.log(line)) : bps / 10_000;
+    fees[market] = { rate, from: bps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote' };
+    feeRate[market] = rate ?? undefined;
   }
-  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
-  const available = account === undefined ? undefined : Number(account.available_exposure_usd);
+  // No account (a read refused): NaN, left out.
+  const available = Number(account?.available_exposure_usd);
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -131,7 +134,7 @@ export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
     schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
     cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
     stress: stressTable(exposures, policy, prices, nowMs),
-    ...(available !== undefined && Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+    ...(Number.isFinite(available) ? { availableExposureUsd: available } : {}),
   };
 }
 
@@ -141,33 +144,26 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 // ---- --report ------------------------------------------------------------------------------
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
-function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
-  const { side, notionalUsd, openedAt, closedAt, entryPrice, exitPrice, grossPnlUsd, carryUsd, feesUsd } = facts;
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+  const { side, notionalUsd, openedAt, closedAt } = facts;
   const market = facts.market ?? onlyMarket;
   if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;
   const closedAtMs = Date.parse(closedAt);
-  const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
+  // The prices, P&L, carry and fees under the same names.
   return {
+    ...facts,
     market: market.toUpperCase(),
     side,
     notionalUsd,
-    openedAtMs,
+    openedAtMs: openedAt === undefined ? closedAtMs : Date.parse(openedAt),
     closedAtMs,
-    entryPrice,
-    exitPrice,
-    grossPnlUsd,
-    carryUsd,
-    feesUsd,
   };
 }
 
-/** Every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
-async function coverHedges(
-  client: HedgeClient,
-  markets: readonly { market: string }[],
-  open: Awaited<ReturnType<HedgeClient['listHedges']>>,
-) {
-  const onlyMarket = markets.length === 1 ? markets[0].market : undefined;
+/** The markets, and every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
+async function coverHedges(client: HedgeClient) {
+  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const onlyMarket = list.markets.length === 1 ? list.markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
   const walk = await walkHistory(client, (raw) => {
@@ -188,19 +184,16 @@ async function coverHedges(
       entryPrice: hedge.struck_rate ?? undefined,
     });
   }
-  return { hedges, walk, skipped };
+  return { list, hedges, walk, skipped };
 }
 
 /** Sizing `fixed`: each market's first cover price (its earliest hedge's entry, as the report's effectiveness takes it); a market with no hedge yet is left out. */
 async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>) {
   const missing = markets.filter((market) => !known.has(market));
   if (!missing.length) return;
-  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
-  const { hedges } = await coverHedges(client, list.markets, open);
+  const { hedges } = await coverHedges(client);
   for (const market of missing) {
-    const first = hedges
-      .filter((hedge) => hedge.market === market && hedge.entryPrice !== undefined && hedge.entryPrice > 0)
-      .sort((a, b) => a.openedAtMs - b.openedAtMs)[0];
+    const first = firstCoverOf(hedgesOf(hedges, market));
     // The earliest hedge never changes once there is one (hedges are opened now, never in the past): kept for the keeper's life.
     if (first) known.set(market, first.entryPrice!);
   }
@@ -213,9 +206,8 @@ export async function gatherExposureReport(
 ) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
-  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const { list, hedges, walk, skipped } = await coverHedges(client);
   const prices = pricesOf(listedFacts(list.markets, exposures));
-  const { hedges, walk, skipped } = await coverHedges(client, list.markets, open);
   if (skipped > 0)
     ports.notify({
       kind: 'history-unreadable',

@@ -80,11 +80,16 @@ const figures = (tally: ReportFigures) =>
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
+/** 00:00 UTC of the Monday on or before `ms`. */
+export function weekStart(ms: number) {
+  const day = Math.floor(ms / DAY_MS) * DAY_MS;
+  const weekday = (new Date(day).getUTCDay() + 6) % 7;
+  return day - weekday * DAY_MS;
+}
+
 /** ISO 8601 week (weeks start on Monday; week 1 holds the year's first Thursday): `2026-W47`. */
 export function isoWeekKey(ms: number) {
-  const dayStart = Math.floor(ms / DAY_MS) * DAY_MS;
-  const mondayBased = (new Date(dayStart).getUTCDay() + 6) % 7;
-  const thursday = new Date(dayStart + (3 - mondayBased) * DAY_MS);
+  const thursday = new Date(weekStart(ms) + 3 * DAY_MS);
   const year = thursday.getUTCFullYear();
   const dayOfYear = Math.floor((thursday.getTime() - Date.UTC(year, 0, 1)) / DAY_MS);
   return `${pad(year, 4)}-W${pad(Math.floor(dayOfYear / 7) + 1)}`;
@@ -152,6 +157,10 @@ export function doubled<T extends Float64Array | Uint32Array>(array: T) {
   return next;
 }
 
+/** Whether a close time falls outside [since, until); a bound not given holds every time. */
+export const outsidePeriod = (ms: number, { since, until }: { since?: Date; until?: Date }) =>
+  (since !== undefined && ms < since.getTime()) || (until !== undefined && ms >= until.getTime());
+
 /** A record's place in the listing: its close time in ms, NaN without one (those go last). */
 export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>) {
   return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
@@ -208,8 +217,6 @@ function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
 
 /** The report built one closed hedge at a time: a history read page by page is never held whole; memory grows with groups and close times, not records. */
 export class ReportBuilder {
-  private readonly sinceMs: number | undefined;
-  private readonly untilMs: number | undefined;
   private readonly needsCloseTime: boolean;
   private readonly totals = emptyTally();
   /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
@@ -228,9 +235,7 @@ export class ReportBuilder {
   private undated = 0;
 
   constructor(private readonly options: ReportOptions) {
-    this.sinceMs = options.since?.getTime();
-    this.untilMs = options.until?.getTime();
-    this.needsCloseTime = this.sinceMs !== undefined || this.untilMs !== undefined || TIME_GROUPINGS.has(options.by);
+    this.needsCloseTime = options.since !== undefined || options.until !== undefined || TIME_GROUPINGS.has(options.by);
   }
 
   /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
@@ -241,8 +246,7 @@ export class ReportBuilder {
       this.excluded += 1;
       return false;
     }
-    if (closedMs !== undefined && this.sinceMs !== undefined && closedMs < this.sinceMs) return false;
-    if (closedMs !== undefined && this.untilMs !== undefined && closedMs >= this.untilMs) return false;
+    if (closedMs !== undefined && outsidePeriod(closedMs, this.options)) return false;
     if (this.options.ref !== undefined && !sameReference(record.clientReference, this.options.ref)) return false;
 
     const identity = groupOf(record, closedMs, this.options.by);

@@ -6,7 +6,14 @@ import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { readHistoryRecord, type HistoryFacts, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
-import { closedHedgeTime, compareListed, doubled, ReportBuilder, type ReportOptions } from './report-rules.js';
+import {
+  closedHedgeTime,
+  compareListed,
+  doubled,
+  outsidePeriod,
+  ReportBuilder,
+  type ReportOptions,
+} from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -217,12 +224,9 @@ function closeTimeOf(raw: JsonObject) {
 
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
 export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }) {
-  const closedAt = closeTimeOf(record);
-  const ms = closedAt === undefined ? Number.NaN : Date.parse(closedAt);
+  const ms = closedHedgeTime({ closedAt: closeTimeOf(record) });
   if (!Number.isFinite(ms)) return 'unreadable';
-  if (filter.since && ms < filter.since.getTime()) return 'out';
-  if (filter.until && ms >= filter.until.getTime()) return 'out';
-  return 'in';
+  return outsidePeriod(ms, filter) ? 'out' : 'in';
 }
 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
