@@ -22,8 +22,6 @@ import {
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
-import { identityOf, sentBy } from '../write/identity.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatRate, readNumber, shortHash } from '../../core/number-format.js';
 import type { TradeView } from '../../platform/results/trade-outcome-types.js';
@@ -37,6 +35,7 @@ import {
   waitForOwnChange,
   waitForSideClosed,
   readSidesAsAnswered,
+  ownRecentOf,
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { hedgesWords } from '../write/as-shown.js';
@@ -679,38 +678,28 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
 
 /** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
 async function addsStillLanding(ports: FlowPorts, market: string, side: string) {
-  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
-  const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
-  const landing = (await journal.list({ since })).filter((entry) => {
-    const body = bodyOf(entry);
-    const notWaited =
-      entry.outcome === 'done' &&
-      entry.message === NOT_WAITED_MESSAGE &&
-      Date.parse(entry.resolved_at ?? entry.created_at) >= since;
-    return (
-      entry.command === 'add' &&
-      sentBy(self, entry) &&
-      String(body.market ?? '').toUpperCase() === market.toUpperCase() &&
-      body.side === side &&
-      ((isUnresolved(entry) && entry.outcome !== 'planned') || notWaited)
-    );
-  });
+  const { since, of } = await ownRecentOf(ports, 'add');
+  const landing = of(market, side).filter(
+    (entry) =>
+      (isUnresolved(entry) && entry.outcome !== 'planned') ||
+      (entry.outcome === 'done' &&
+        entry.message === NOT_WAITED_MESSAGE &&
+        Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+  );
   return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
 export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
-  const { action, market, side, tenorDays } = step;
-  const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
-  if (action !== 'open')
-    return tradeAction(ports, client, action, action === 'close' ? { market, side } : change, { group, leg });
-  if (tenorDays === undefined)
+  const { action, market, side, tenorDays, clientReference } = step;
+  if (action === 'open' && tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-  const request = {
-    ...change,
+  const open = action === 'open' && {
     tenor_days: tenorDays,
-    ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+    ...(clientReference === undefined ? {} : { client_reference: clientReference }),
   };
+  const request =
+    action === 'close' ? { market, side } : { market, side, notional_usd: Math.abs(step.deltaUsd), ...open };
   return tradeAction(ports, client, action, request, { group, leg });
 }
 
