@@ -338,7 +338,7 @@ function changeHooks(
       side,
       hedge_id: hedgeId ?? null,
       before_usd: baseline,
-      ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
+      ...(notional !== undefined && { hedge_notional_usd: notional }),
     };
     if (notional !== undefined && near(notional, baseline)) {
       throw new NotAppliedError(
@@ -418,7 +418,7 @@ function changeHooks(
       if (position?.notionalUsd === undefined) return;
       return {
         baseline_notional_usd: position.notionalUsd,
-        ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+        ...(position.hedgeId && { hedge_id: position.hedgeId }),
         // The deal it changes, for the journal's Ref (a change's request names none).
         ...sideReference(seen.book),
       };
@@ -559,7 +559,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       inBook ??= notional;
       return withoutUndefined({
         net_margin_usd: estimate,
-        ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
+        ...(hedgeBefore && { hedge_id: hedgeBefore }),
         notional_usd: notional,
         // The deal it closes, for the journal's Ref (a close's request names none).
         ...sideReference(book),
@@ -641,7 +641,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       return {
         hedge_id: answer.hedge_id ?? hedgeBefore,
         order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }),
+        ...(closed !== undefined && { traded_usd: Math.abs(closed) }),
       };
     },
     wait: async (answer, { startedAt, before, sentEarlier }) => {
@@ -670,7 +670,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined,
         hedgeId,
         realized,
-        ...(after?.hedge_ids.length ? { openNow: after } : {}),
+        ...(after?.hedge_ids.length && { openNow: after }),
       };
     },
   };
@@ -696,7 +696,7 @@ export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
   const open = action === 'open' && {
     tenor_days: tenorDays,
-    ...(clientReference === undefined ? {} : { client_reference: clientReference }),
+    ...(clientReference !== undefined && { client_reference: clientReference }),
   };
   const request =
     action === 'close' ? { market, side } : { market, side, notional_usd: Math.abs(step.deltaUsd), ...open };
@@ -771,8 +771,8 @@ export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
 function submittedAnswer(entry: JournalEntry) {
   return {
     status: 'submitted',
-    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
-    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
+    ...(entry.hedge_id && { hedge_id: entry.hedge_id }),
+    ...(entry.order_tx_hash && { order_tx_hash: entry.order_tx_hash }),
   };
 }
 

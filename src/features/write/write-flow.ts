@@ -448,7 +448,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       return record({
         outcome: action.outcome?.(result) ?? 'done',
         resolved_at: utcIso(ports.clock.now()),
-        ...(sideAfter ? { side_after: sideAfter } : {}),
+        ...(sideAfter && { side_after: sideAfter }),
       });
     };
 
@@ -725,7 +725,7 @@ function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: s
     environment: identity.environment,
     base_url_host: identity.host,
     key_id: identity.keyId,
-    ...(identity.via ? { via: identity.via } : {}),
+    ...(identity.via && { via: identity.via }),
     command: action.command,
     request: { method: request.method, path: request.path, body: request.body ?? null },
     idempotency_key: key,
