@@ -72,7 +72,7 @@ export function planAsData(input: PlanViewInput) {
         line: step.line,
         notes: step.notes.map((note) => ({ code: note, message: describePlanStepNote(note, step) })),
         quote: priced?.quote ?? null,
-        ...(priced?.error ? { quote_error: priced.error } : {}),
+        ...(priced?.error && { quote_error: priced.error }),
       };
     }),
     unchanged: plan.unchanged.map((row) => ({
@@ -86,7 +86,7 @@ export function planAsData(input: PlanViewInput) {
       market: position.market,
       side: position.side,
       notional_usd: position.notionalUsd,
-      ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+      ...(position.hedgeId && { hedge_id: position.hedgeId }),
     })),
     problems: plan.problems.map(problemAsData),
     totals: input.totals,

@@ -47,8 +47,8 @@ function request(call: ApiCall, path: string, key: string | undefined, seen: (an
   return {
     method: call.method,
     path,
-    ...(call.body === undefined ? {} : { body: call.body }),
-    ...(key ? { idempotencyKey: key } : {}),
+    ...(call.body !== undefined && { body: call.body }),
+    ...(key && { idempotencyKey: key }),
     headers: call.headers,
     onAnswer: seen,
   };
@@ -114,8 +114,8 @@ function idsOf(answer: ApiAnswer) {
         ? record.id
         : undefined;
   return {
-    ...(hedgeId ? { hedge_id: hedgeId } : {}),
-    ...(typeof record.order_tx_hash === 'string' ? { order_tx_hash: record.order_tx_hash } : {}),
+    ...(hedgeId && { hedge_id: hedgeId }),
+    ...(typeof record.order_tx_hash === 'string' && { order_tx_hash: record.order_tx_hash }),
   };
 }
 
@@ -151,7 +151,7 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
   const call: ApiCall = {
     method,
     path,
-    ...(entry.request.body === null || entry.request.body === undefined ? {} : { body: entry.request.body }),
+    ...(entry.request.body !== null && entry.request.body !== undefined && { body: entry.request.body }),
     // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
     headers: {},
     argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],

@@ -118,9 +118,8 @@ async function legsOf(ports: FlowPorts, group: string): Promise<RollLegs> {
       side: body.side,
       notional_usd: notional,
       tenor_days: tenor,
-      ...(typeof body.client_reference === 'string' && body.client_reference !== ''
-        ? { client_reference: body.client_reference }
-        : {}),
+      ...(typeof body.client_reference === 'string' &&
+        body.client_reference !== '' && { client_reference: body.client_reference }),
     },
     closes: context.roll_closes === true,
     rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
@@ -495,15 +494,13 @@ async function carryOut(
     view,
     resumed,
     notes,
-    ...(failed
-      ? {
-          failure: new OrderFailedError(
-            `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-            opened!.id,
-            `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
-          ),
-        }
-      : {}),
+    ...(failed && {
+      failure: new OrderFailedError(
+        `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
+        opened!.id,
+        `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
+      ),
+    }),
   };
 }
 
@@ -681,7 +678,7 @@ async function rollHoldingTheBook(
     side,
     notional_usd: notionalUsd,
     tenor_days: tenorDays,
-    ...(reference ? { client_reference: reference } : {}),
+    ...(reference && { client_reference: reference }),
   };
   // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
   const trades = rollTrades(market, plan);
@@ -752,8 +749,8 @@ async function rollHoldingTheBook(
   // Before anything is sent: from here on the journal holds the whole roll.
   const openEntry = await journalAhead(ports, actions.open, makeIdempotencyKey(), {
     roll_closes: plan.closing !== undefined,
-    ...(rolledHedgeId ? { rolled_hedge_id: rolledHedgeId } : {}),
-    ...(closing?.netMarginUsd === undefined ? {} : { net_margin_usd: closing.netMarginUsd }),
+    ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
+    ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
   });
   const legs: RollLegs = {
     group,

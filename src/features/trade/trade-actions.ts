@@ -22,8 +22,6 @@ import {
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
-import { identityOf, sentBy } from '../write/identity.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatRate, readNumber, shortHash } from '../../core/number-format.js';
 import type { TradeView } from '../../platform/results/trade-outcome-types.js';
@@ -37,6 +35,7 @@ import {
   waitForOwnChange,
   waitForSideClosed,
   readSidesAsAnswered,
+  ownRecentOf,
 } from '../write/wait.js';
 import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
 import { hedgesWords } from '../write/as-shown.js';
@@ -339,7 +338,7 @@ function changeHooks(
       side,
       hedge_id: hedgeId ?? null,
       before_usd: baseline,
-      ...(notional === undefined ? {} : { hedge_notional_usd: notional }),
+      ...(notional !== undefined && { hedge_notional_usd: notional }),
     };
     if (notional !== undefined && near(notional, baseline)) {
       throw new NotAppliedError(
@@ -419,7 +418,7 @@ function changeHooks(
       if (position?.notionalUsd === undefined) return;
       return {
         baseline_notional_usd: position.notionalUsd,
-        ...(position.hedgeId ? { hedge_id: position.hedgeId } : {}),
+        ...(position.hedgeId && { hedge_id: position.hedgeId }),
         // The deal it changes, for the journal's Ref (a change's request names none).
         ...sideReference(seen.book),
       };
@@ -560,7 +559,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       inBook ??= notional;
       return withoutUndefined({
         net_margin_usd: estimate,
-        ...(hedgeBefore ? { hedge_id: hedgeBefore } : {}),
+        ...(hedgeBefore && { hedge_id: hedgeBefore }),
         notional_usd: notional,
         // The deal it closes, for the journal's Ref (a close's request names none).
         ...sideReference(book),
@@ -642,7 +641,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       return {
         hedge_id: answer.hedge_id ?? hedgeBefore,
         order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(closed === undefined ? {} : { traded_usd: Math.abs(closed) }),
+        ...(closed !== undefined && { traded_usd: Math.abs(closed) }),
       };
     },
     wait: async (answer, { startedAt, before, sentEarlier }) => {
@@ -671,7 +670,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         estimate: typeof kept.net_margin_usd === 'number' ? kept.net_margin_usd : undefined,
         hedgeId,
         realized,
-        ...(after?.hedge_ids.length ? { openNow: after } : {}),
+        ...(after?.hedge_ids.length && { openNow: after }),
       };
     },
   };
@@ -679,38 +678,28 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
 
 /** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
 async function addsStillLanding(ports: FlowPorts, market: string, side: string) {
-  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
-  const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
-  const landing = (await journal.list({ since })).filter((entry) => {
-    const body = bodyOf(entry);
-    const notWaited =
-      entry.outcome === 'done' &&
-      entry.message === NOT_WAITED_MESSAGE &&
-      Date.parse(entry.resolved_at ?? entry.created_at) >= since;
-    return (
-      entry.command === 'add' &&
-      sentBy(self, entry) &&
-      String(body.market ?? '').toUpperCase() === market.toUpperCase() &&
-      body.side === side &&
-      ((isUnresolved(entry) && entry.outcome !== 'planned') || notWaited)
-    );
-  });
+  const { since, of } = await ownRecentOf(ports, 'add');
+  const landing = of(market, side).filter(
+    (entry) =>
+      (isUnresolved(entry) && entry.outcome !== 'planned') ||
+      (entry.outcome === 'done' &&
+        entry.message === NOT_WAITED_MESSAGE &&
+        Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+  );
   return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
 }
 
 /** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
 export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
-  const { action, market, side, tenorDays } = step;
-  const change = { market, side, notional_usd: Math.abs(step.deltaUsd) };
-  if (action !== 'open')
-    return tradeAction(ports, client, action, action === 'close' ? { market, side } : change, { group, leg });
-  if (tenorDays === undefined)
+  const { action, market, side, tenorDays, clientReference } = step;
+  if (action === 'open' && tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
-  const request = {
-    ...change,
+  const open = action === 'open' && {
     tenor_days: tenorDays,
-    ...(step.clientReference === undefined ? {} : { client_reference: step.clientReference }),
+    ...(clientReference !== undefined && { client_reference: clientReference }),
   };
+  const request =
+    action === 'close' ? { market, side } : { market, side, notional_usd: Math.abs(step.deltaUsd), ...open };
   return tradeAction(ports, client, action, request, { group, leg });
 }
 
@@ -782,8 +771,8 @@ export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
 function submittedAnswer(entry: JournalEntry) {
   return {
     status: 'submitted',
-    ...(entry.hedge_id ? { hedge_id: entry.hedge_id } : {}),
-    ...(entry.order_tx_hash ? { order_tx_hash: entry.order_tx_hash } : {}),
+    ...(entry.hedge_id && { hedge_id: entry.hedge_id }),
+    ...(entry.order_tx_hash && { order_tx_hash: entry.order_tx_hash }),
   };
 }
 

@@ -157,19 +157,23 @@ export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, opti
   return hedge!;
 }
 
+/** This account's own entries of one command within a wait's bound (`since`), by side. */
+export async function ownRecentOf(ports: FlowPorts, command: string) {
+  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
+  const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
+  const entries = (await journal.list({ since })).filter((entry) => entry.command === command && sentBy(self, entry));
+  const of = (market: string, side: string) =>
+    entries.filter((entry) => {
+      const body = bodyOf(entry);
+      return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
+    });
+  return { since, of };
+}
+
 /** The hedges the server named in its answers to this account's own opens of a side within a wait's bound. */
 export async function answeredOpens(ports: FlowPorts): Promise<(market: string, side: Side) => string[]> {
-  const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
-  const opens = (await journal.list({ since: ports.clock.now() - DEFAULT_WAIT_BOUND_MS })).filter(
-    (entry) => entry.command === 'open' && entry.hedge_id && sentBy(self, entry),
-  );
-  return (market, side) =>
-    opens
-      .filter((entry) => {
-        const body = bodyOf(entry);
-        return String(body.market ?? '').toUpperCase() === market.toUpperCase() && body.side === side;
-      })
-      .map((entry) => entry.hedge_id!);
+  const { of } = await ownRecentOf(ports, 'open');
+  return (market, side) => of(market, side).flatMap((entry) => entry.hedge_id || []);
 }
 
 /**

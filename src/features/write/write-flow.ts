@@ -429,7 +429,9 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
         return await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
       } catch (error) {
         const sentBefore = run.entry !== undefined && run.entry.outcome !== 'planned';
-        throw await afterSend(() => recordSendFailure(ports, journal, entry, error, sentBefore, hintFor));
+        throw await afterSend(() =>
+          recordFailure(ports, journal, entry, error, { earlier: sentBefore, hint: hintFor(entry) }),
+        );
       }
     };
     /** Waits until the action is seen to land; a wait that ends without it leaves the entry unresolved. */
@@ -437,7 +439,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       try {
         return await action.wait(answer, context);
       } catch (error) {
-        throw await afterSend(() => recordWaitFailure(ports, journal, entry, error));
+        throw await afterSend(() => recordFailure(ports, journal, entry, error));
       }
     };
     /** What the journal records once it resolved: filled, done or failed, with the side as every view showed it. */
@@ -446,7 +448,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
       return record({
         outcome: action.outcome?.(result) ?? 'done',
         resolved_at: utcIso(ports.clock.now()),
-        ...(sideAfter ? { side_after: sideAfter } : {}),
+        ...(sideAfter && { side_after: sideAfter }),
       });
     };
 
@@ -522,7 +524,7 @@ async function confirmWhatIsShown<S, R>(
   if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
   const bound = {
     live: guard.live,
-    shown: shown as readonly Trade[],
+    shown,
     now: async () => (await action.trades?.()) ?? shown!,
     moved(now: readonly Trade[]) {
       sayMovedSinceAsked(ports, side!, shown!, now);
@@ -723,7 +725,7 @@ function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: s
     environment: identity.environment,
     base_url_host: identity.host,
     key_id: identity.keyId,
-    ...(identity.via ? { via: identity.via } : {}),
+    ...(identity.via && { via: identity.via }),
     command: action.command,
     request: { method: request.method, path: request.path, body: request.body ?? null },
     idempotency_key: key,
@@ -747,96 +749,69 @@ export async function journalAhead<S, R>(
   );
 }
 
-/** The send failed: a clear refusal is journaled as rejected; anything else leaves the outcome unknown. */
-async function recordSendFailure(
+/** The send (`sent` given) or the wait failed: the entry records what that proves, and the error names its key and
+ * how to finish it. A send: a clear refusal is rejected, anything else unknown. A wait: the action stands, unresolved. */
+async function recordFailure(
   ports: FlowPorts,
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-  earlier: boolean,
-  hintFor: (entry: JournalEntry) => string,
+  sent?: { earlier: boolean; hint: string },
 ) {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
-  // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-  if (earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
-    await journal.update(entry.id, { error_code: error.code, message: error.message });
-    return error;
-  }
-  // Refused before anything left the machine (no time left under --timeout): this run did nothing.
-  if (error instanceof NetworkError && error.attempts === 0) {
-    if (!earlier)
-      await journal.update(entry.id, {
-        outcome: 'abandoned',
-        message: `not sent: ${error.message}`,
-        resolved_at: utcIso(ports.clock.now()),
-      });
-    return error;
-  }
-  // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
-  if (isRejection(error) || error instanceof PreTradeCheckError) {
-    await journal.update(entry.id, {
-      outcome: 'rejected',
-      error_code: error.code,
-      message: error.message,
-      resolved_at: utcIso(ports.clock.now()),
-    });
-    return error;
-  }
-  const message = messageOf(error);
-  await journal.update(entry.id, {
-    outcome: 'unknown',
-    error_code: error instanceof ApiError ? error.code : undefined,
-    message,
-  });
-  const hint = hintFor(entry);
-  if (error instanceof InterruptedError || error instanceof DeclinedError) {
-    const interrupted = new InterruptedError(
-      `${message} The request may have reached the server: its outcome is unknown.`,
-      { hint, stoppedBy: ports.signal.reason },
-    );
-    interrupted.idempotencyKey = entry.idempotency_key;
-    return interrupted;
-  }
-  return new OutcomeUnknownError(`The ${entry.command} was sent, but its outcome is unknown: ${message}`, {
-    idempotencyKey: entry.idempotency_key,
-    hint,
-    status: error instanceof ApiError ? error.status : undefined,
-    details: { journal_id: entry.id },
-    cause: error,
-  });
-}
-
-/** The wait ended without a resolution: the action stands, the entry stays unresolved. */
-async function recordWaitFailure(ports: FlowPorts, journal: Journal, entry: JournalEntry, error: unknown) {
-  if (!(error instanceof HedgeError)) return error;
-  error.idempotencyKey ??= entry.idempotency_key;
-  const resume = ports.hedgeCommand('resume', entry.id);
+  const update = (patch: JournalPatch) => journal.update(entry.id, patch);
+  const ended = (patch: JournalPatch) => update({ ...patch, resolved_at: utcIso(ports.clock.now()) });
   let said = error;
-  if (error instanceof StillPendingError) {
-    await journal.update(entry.id, { message: error.message });
+  if (sent) {
+    // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+    if (sent.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
+      await update({ error_code: error.code, message: error.message });
+      return error;
+    }
+    // Refused before anything left the machine (no time left under --timeout): this run did nothing.
+    if (error instanceof NetworkError && error.attempts === 0) {
+      if (!sent.earlier) await ended({ outcome: 'abandoned', message: `not sent: ${error.message}` });
+      return error;
+    }
+    // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
+    if (isRejection(error) || error instanceof PreTradeCheckError) {
+      await ended({ outcome: 'rejected', error_code: error.code, message: error.message });
+      return error;
+    }
+    const message = messageOf(error);
+    await update({ outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
+    if (!(error instanceof InterruptedError || error instanceof DeclinedError))
+      return new OutcomeUnknownError(`The ${entry.command} was sent, but its outcome is unknown: ${message}`, {
+        idempotencyKey: entry.idempotency_key,
+        hint: sent.hint,
+        status: error instanceof ApiError ? error.status : undefined,
+        details: { journal_id: entry.id },
+        cause: error,
+      });
+    said = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
+      hint: sent.hint,
+      stoppedBy: ports.signal.reason,
+    });
+  } else if (error instanceof StillPendingError) {
+    await update({ message: error.message });
     said = new StillPendingError(
-      `${error.message} (journal ${entry.id}: \`${resume}\` also finishes it)`,
+      `${error.message} (journal ${entry.id}: \`${ports.hedgeCommand('resume', entry.id)}\` also finishes it)`,
       error.resumeCommand,
       error.record,
     );
   } else if (error instanceof InterruptedError) {
-    const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resume}`;
+    const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${ports.hedgeCommand('resume', entry.id)}`;
     said = new InterruptedError(error.message, { hint, stoppedBy: ports.signal.reason });
   } else if (error instanceof UnresolvedError) {
     // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
-    await journal.update(entry.id, { outcome: 'unknown', message: error.message });
+    await update({ outcome: 'unknown', message: error.message });
     said = new UnresolvedError(error.message, {
       hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
       details: { ...error.details, journal_id: entry.id },
     });
-  } else if (error instanceof NotAppliedError) {
-    await journal.update(entry.id, {
-      outcome: 'rejected',
-      message: error.message,
-      resolved_at: utcIso(ports.clock.now()),
-    });
-  } else return error;
-  said.idempotencyKey = entry.idempotency_key;
+  } else if (error instanceof NotAppliedError) await ended({ outcome: 'rejected', message: error.message });
+  else return error;
+  (said as HedgeError).idempotencyKey = entry.idempotency_key;
   return said;
 }
 
