@@ -7,7 +7,7 @@
 //   BENCH_RUNS          runs per command (default 12, after 3 warm-ups that also fill the compile cache)
 //   BENCH_AGAINST       another built checkout (e.g. a `git worktree` of an older commit): its main jobs
 //                       are timed in the same run and this one's CPU is divided by its
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -23,6 +23,7 @@ const NODE = existsSync(NODE26) ? NODE26 : process.execPath;
 const AGAINST = process.env.BENCH_AGAINST && resolve(process.env.BENCH_AGAINST);
 const QUOTE = ['--demo', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 const MARKETS = ['--demo', 'markets', '--json'];
+const LOCAL_QUOTE = QUOTE.slice(1);
 if (execFileSync('sh', ['-c', 'command -v hyperfine || true'], { encoding: 'utf8' }).trim() === '') {
   console.error('npm run bench: hyperfine is not installed (Debian: apt-get install hyperfine).');
   process.exit(1);
@@ -55,12 +56,38 @@ function hyperfine(commands) {
 }
 
 const ms = (cpu) => `${cpu.toFixed(1)} ms`;
+/** `hedge sandbox serve` of this checkout on a free loopback port; resolves to it and the variables it printed. */
+function startServer() {
+  const server = spawn(NODE, [join(ROOT, 'bin', 'hedge.js'), 'sandbox', 'serve'], {
+    env,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return new Promise((resolve, reject) => {
+    let text = '';
+    server.on('exit', (code) =>
+      reject(new Error(`hedge sandbox serve exited (${code}) before it printed its address`)),
+    );
+    server.stdout.setEncoding('utf8').on('data', (chunk) => {
+      text += chunk;
+      if (!text.includes('HEDGE_API_KEY=') || !text.endsWith('\n')) return;
+      const vars = text.split('\n').filter((line) => /^HEDGE_\w+=\S+$/.test(line));
+      resolve({ server, vars });
+    });
+  });
+}
+
 const lines = [];
+let server;
 try {
   const version = execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim();
+  const local = await startServer();
+  server = local.server;
+  // A quote against a server of its own: the client's CPU alone (the server runs in another process).
+  const served = (line, name) => homed(`env ${local.vars.join(' ')} ${line}`, name);
   const mains = {
     floor: homed(node('-e', '0'), 'home'),
     quote: homed(hedge(QUOTE), 'home'),
+    'local quote': served(hedge(LOCAL_QUOTE), 'home'),
     markets: homed(hedge(MARKETS), 'home'),
     // `node /opt/…/bin/hedge.js --help` as cron runs it: no `hedge` on PATH, so the help names the path.
     help: homed(`env PATH=${dirname(NODE)}:/usr/bin:/bin ${hedge(['--help'])}`, 'home'),
@@ -68,6 +95,7 @@ try {
   if (AGAINST) {
     mains['quote then'] = homed(hedge(QUOTE, AGAINST), 'home-then');
     mains['markets then'] = homed(hedge(MARKETS, AGAINST), 'home-then');
+    mains['local quote then'] = served(hedge(LOCAL_QUOTE, AGAINST), 'home-then');
   }
   const main = hyperfine(mains);
   lines.push(
@@ -76,12 +104,12 @@ try {
   );
   for (const [name, args] of [
     ['quote', QUOTE],
+    ['local quote', LOCAL_QUOTE],
     ['markets', MARKETS],
   ]) {
     const against = AGAINST ? ` ${(main[name] / main[`${name} then`]).toFixed(3)} (${ms(main[`${name} then`])}) |` : '';
-    lines.push(
-      `| \`hedge ${args.join(' ')}\` | ${ms(main[name])} | ${(main[name] / main.floor).toFixed(2)} |${against}`,
-    );
+    const shown = name === 'local quote' ? `${args.join(' ')}\` against \`hedge sandbox serve` : args.join(' ');
+    lines.push(`| \`hedge ${shown}\` | ${ms(main[name])} | ${(main[name] / main.floor).toFixed(2)} |${against}`);
   }
   lines.push(
     `| \`node …/bin/hedge.js --help\` (by a path) | ${ms(main.help)} | ${(main.help / main.floor).toFixed(2)} |${AGAINST ? ' |' : ''}`,
@@ -123,5 +151,7 @@ try {
     `Node ${version}, ${RUNS} runs per command after 3 warm-ups; CPU = mean user + system; load average at the end ${load}.\n\n${lines.join('\n')}\n`,
   );
 } finally {
+  // Its compile cache is written as it exits, into the folder removed next.
+  if (server?.kill()) await new Promise((exited) => server.once('exit', exited));
   rmSync(work, { recursive: true, force: true });
 }

@@ -11,7 +11,8 @@ export interface Invocation {
 
 function realPath(path: string) {
   try {
-    return statSync(path).isFile() ? realpathSync(path) : undefined;
+    // Most PATH folders lack the name: an error thrown for each costs more than the search.
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ? realpathSync(path) : undefined;
   } catch {
     return;
   }

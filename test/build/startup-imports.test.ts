@@ -402,6 +402,14 @@ describe('what the demo loads', () => {
     expect(open.code, open.stderr).toBe(0);
     expect(open.added.natives).toContain('crypto');
   });
+  it("`--demo quote` loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
+    const { runs } = await manyRuns();
+    const zodFiles = runs.demoQuote.distFiles.flatMap((file) =>
+      [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]!),
+    );
+    expect(zodFiles).toContain('v4/locales/en.js');
+    expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
+  });
 });
 
 describe('a real start', () => {

@@ -3,7 +3,8 @@
 // positional argument and option, named like the CLI's (`market`, `notional`, `tenor`; an option's long flag with
 // dashes as underscores: `skip_checks`, `dry_run`; a `--no-…` option under its positive name: `wait`), and one zod
 // schema for them: the check of a call's arguments and, as JSON Schema, what the tool publishes.
-import { z } from 'zod';
+// A namespace import, not `{ z }`: that object would keep all of zod (every locale) in the chunks a request loads.
+import * as z from 'zod';
 import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
 
