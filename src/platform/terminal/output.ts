@@ -9,6 +9,7 @@ import {
   dottedNameExists,
   fieldLabel,
   NUMERIC_KINDS,
+  onScreen,
   pickFields,
   unknownFieldProblem,
   valueAtPath,
@@ -330,7 +331,7 @@ export class Output {
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
   async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
-    const resource = asResource(known);
+    let resource = asResource(known);
     if (this.mode === 'json') {
       // A document of its own (not the rows) knows only its own fields: the table's do not name its keys.
       const rowFields = options.json === undefined || Array.isArray(options.json) ? resource.fields : [];
@@ -365,6 +366,7 @@ export class Output {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
+    resource = { ...resource, fields: onScreen(resource.fields) };
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
     const fields = this.fields
       ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
@@ -419,6 +421,7 @@ export class Output {
       return;
     }
     if (options.people) return this.write(options.people(this));
+    known = onScreen(known);
     const all = withExtraFields(known, [record]);
     const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
     const unit = rateUnitOf([record]);
