@@ -84,8 +84,8 @@ export interface RecordOptions {
   /** Lines under a person's card. */
   footer?: string[];
   json?: unknown;
-  /** What a person reads instead of the card. */
-  people?: (output: Output) => string;
+  /** What a person reads instead of the card: its text, or drawn on the output it is given. */
+  people?: (output: Output) => string | void;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -318,6 +318,11 @@ export class Output {
     else if (note !== undefined) this.note(note);
   }
 
+  /** A line on stderr beside TSV or CSV only: a person's card says it already, a JSON document carries it. */
+  plainNote(text: string) {
+    if (this.mode === 'plain') this.say(text);
+  }
+
   /** A pointer for the person reading a table or card; scripts get none. */
   tableNote(text: string) {
     if (this.mode === 'table') this.say(text);
@@ -420,7 +425,11 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
-    if (options.people) return this.write(options.people(this));
+    if (options.people) {
+      const text = options.people(this);
+      if (typeof text === 'string') this.write(text);
+      return;
+    }
     known = onScreen(known);
     const all = withExtraFields(known, [record]);
     const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;

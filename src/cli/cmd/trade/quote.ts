@@ -28,5 +28,5 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
   if (ctx.globals.fields && output.isHuman)
     return output.record(quote, [], { title: `Quote ${quote.market} ${quote.side}` });
   output.document(quote, () => renderQuoteCard(output, quote, ctx.clock.now()));
-  if (output.mode === 'plain') output.note(QUOTE_INDICATIVE_NOTE);
+  output.plainNote(QUOTE_INDICATIVE_NOTE);
 }
