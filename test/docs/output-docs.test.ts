@@ -34,7 +34,7 @@ const RESOURCES: Array<[string, lists.Resource]> = [
   ['markets', lists.marketsResource()],
   ['price', lists.PRICE_RESOURCE],
   ['journal', lists.JOURNAL_RESOURCE],
-  ['profile list', lists.profilesResource(makeChalk(false), false, () => '')],
+  ['profile list', lists.profilesResource(makeChalk(false), () => '')],
   ['plan', lists.PLAN_RESOURCE],
   ['apply', lists.APPLY_RESOURCE],
   ['tools', lists.TOOL_RESOURCE],

@@ -484,7 +484,7 @@ const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unkn
   },
   {
     name: 'profiles',
-    resource: profilesResource(makeChalk(false), true, (environment) => environment ?? '—'),
+    resource: profilesResource(makeChalk(false), (environment) => environment ?? '—'),
     rows: [
       {
         name: 'desk',

@@ -41,6 +41,13 @@ export interface FieldSpec {
   screenOnly?: boolean;
   relativeWhen?: (row: JsonObject) => boolean;
   style?: (text: string, row: JsonObject) => string;
+  /** How a person's table or card shows the field where it differs from what scripts read (the carry in words). */
+  onScreen?: Partial<Pick<FieldSpec, 'kind' | 'get' | 'compact'>>;
+}
+
+/** The fields as a person's table or card shows them. */
+export function onScreen(fields: readonly FieldSpec[]) {
+  return fields.map((field) => (field.onScreen ? { ...field, ...field.onScreen } : field));
 }
 
 /** Fields written as a table, a line each: key, label, kind and unit, two spaces or more apart; `extra` adds to a field by its key (a getter, a style). */

@@ -218,23 +218,24 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
     aliases: [`available_capacity_usd.${which}`],
     get: (row) => (row.available_capacity_usd as PerSide | undefined)?.[which],
   });
-  const carry = (which: keyof PerSide): FieldSpec => ({
-    key: `carry_${which}_daily_pct`,
-    label: `Carry/day ${which}`,
-    kind: carryText ? 'text' : 'percent',
-    covers: ['net_rate_daily_pct'],
-    // The same words whether the column is asked for as carry_sell_daily_pct or net_rate_daily_pct.sell.
-    aliases: [`net_rate_daily_pct.${which}`],
-    get: (row) => {
-      const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
-      return carryText && typeof rate === 'number' ? carryText(rate) : rate;
-    },
-    // A narrow table: the signed rate alone (the note under the table says what the sign means).
-    compact: (row) => {
-      const rate = (row.net_rate_daily_pct as PerSide | undefined)?.[which];
-      return carryText && typeof rate === 'number' ? carryText(rate, true) : rate;
-    },
-  });
+  const carry = (which: keyof PerSide): FieldSpec => {
+    const rate = (row: JsonObject) => (row.net_rate_daily_pct as PerSide | undefined)?.[which];
+    const inWords = (compact: boolean) => (row: JsonObject) => {
+      const value = rate(row);
+      return typeof value === 'number' ? carryText!(value, compact) : value;
+    };
+    return {
+      key: `carry_${which}_daily_pct`,
+      label: `Carry/day ${which}`,
+      kind: 'percent',
+      covers: ['net_rate_daily_pct'],
+      // The same words whether the column is asked for as carry_sell_daily_pct or net_rate_daily_pct.sell.
+      aliases: [`net_rate_daily_pct.${which}`],
+      get: rate,
+      // A narrow table: the signed rate alone (the note under the table says what the sign means).
+      onScreen: carryText && { kind: 'text', get: inWords(false), compact: inWords(true) },
+    };
+  };
   return {
     fields: [
       ...fieldTable(`
@@ -254,7 +255,6 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
 /** `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red. */
 export function profilesResource(
   c: ChalkInstance,
-  forPeople: boolean,
   environmentLabel: (environment: 'live' | 'test' | null) => string,
 ): Resource {
   return {
@@ -272,17 +272,17 @@ export function profilesResource(
       {
         name: { style: (text, row) => (row.current ? c.bold(`* ${text}`) : `  ${text}`) },
         environment: {
-          get: (row) => (forPeople ? (row.environment ?? 'none') : row.environment),
+          onScreen: { get: (row) => row.environment ?? 'none' },
           style: (_text, row) => environmentLabel((row.environment as 'live' | 'test' | null | undefined) ?? null),
         },
         api_key: {
           // Where the key lives beside it, for a key that is not in the file (the keyring, a helper).
-          get: (row) =>
-            forPeople
-              ? row.api_key
+          onScreen: {
+            get: (row) =>
+              row.api_key
                 ? `${row.api_key}${row.key_store === 'keyring' ? ' (keyring)' : row.key_store === 'command' ? ' (helper)' : ''}`
-                : 'logged out'
-              : row.api_key,
+                : 'logged out',
+          },
           style: (text, row) => (row.api_key ? text : c.dim(text)),
         },
       },

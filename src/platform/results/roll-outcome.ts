@@ -20,15 +20,18 @@ import type { Output } from '../terminal/output.js';
 export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
   const { quote } = preview;
   const market = safeText(preview.market);
-  const c = output.chalk;
   const closeText = preview.closing
     ? `close ${preview.side} ${market}${preview.closing.hedges ? ` (all ${preview.closing.hedges.length} of its hedges)` : preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
     : `nothing to close (${preview.ended ? `${safeText(preview.ended.id)} is ${safeText(preview.ended.status)}` : 'already settled'})`;
   const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
-  if (!output.isHuman) {
-    output.note(`Roll: ${closeText}; then ${openText}.`);
-    return;
-  }
+  output.cardOrNote(() => rollCard(output, preview, nowMs), `Roll: ${closeText}; then ${openText}.`);
+}
+
+/** Both legs as a person reads them before confirming. */
+function rollCard(output: Output, preview: RollPreview, nowMs: number) {
+  const { quote } = preview;
+  const market = safeText(preview.market);
+  const c = output.chalk;
   const rows: Array<[string, string]> = [];
   if (preview.closing) {
     const several = preview.closing.hedges;
@@ -81,7 +84,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
     ],
     ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc))],
   );
-  output.write(output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`));
+  return output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`);
 }
 
 /** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
@@ -91,17 +94,19 @@ function renderRollDryRun(output: Output, legs: Array<{ leg: string; request: Pl
       'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
     ),
   );
-  if (output.isJson) {
-    output.json({
+  output.document(
+    {
       dry_run: true,
       legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })),
-    });
-    return;
-  }
-  const blocks = legs.map(
-    ({ leg, request, note }, index) => `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
+    },
+    () =>
+      legs
+        .map(
+          ({ leg, request, note }, index) =>
+            `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
+        )
+        .join('\n\n'),
   );
-  output.write(blocks.join('\n\n'));
 }
 
 /** The result's card and TSV columns, in this order. */
@@ -149,21 +154,17 @@ function flat(view: RollView) {
 }
 
 function renderRoll(output: Output, view: RollView) {
-  if (output.isJson) {
-    // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
-    const realized = view.close?.realized;
-    output.json(
-      output.inOneShape && view.close && realized
-        ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } }
-        : view,
-    );
-    return;
-  }
+  // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
+  const realized = view.close?.realized;
+  const json =
+    output.inOneShape && view.close && realized
+      ? { ...view, close: { ...view.close, realized: historyRecordForPeople(realized) } }
+      : view;
   const title =
     view.open.outcome === 'filled'
       ? `Rolled ${safeText(view.market)} ${view.side} to ${formatDays(view.tenor_days)}`
       : `Roll of ${safeText(view.market)} ${view.side}`;
-  output.record(flat(view), ROLL_FIELDS, { title });
+  output.record(flat(view), ROLL_FIELDS, { title, json });
 }
 
 export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string) {
@@ -179,19 +180,18 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     renderRoll(output, outcome.view);
     throw outcome.failure;
   }
-  if (!output.isJson) {
-    const newId = outcome.opened.hedgeId ? safeText(outcome.opened.hedgeId) : 'the new hedge';
-    if (outcome.opened.landed) {
-      const until = outcome.opened.maturityAt ? ` until ${formatUtcMinutes(outcome.opened.maturityAt)} UTC` : '';
-      output.success(
-        `Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${formatDays(outcome.tenorDays)})${until}.`,
-      );
-    } else if (outcome.opened.hedgeId) {
-      const follow = hedgeCommand
-        ? hedgeCommand('hedges', outcome.opened.hedgeId, '--wait')
-        : `hedge hedges ${outcome.opened.hedgeId} --wait`;
-      output.note(`Submitted ${newId}; follow it with: ${safeText(follow)}`);
-    }
+  // Said beside text output only: the JSON document carries the same facts.
+  const newId = outcome.opened.hedgeId ? safeText(outcome.opened.hedgeId) : 'the new hedge';
+  if (outcome.opened.landed) {
+    const until = outcome.opened.maturityAt ? ` until ${formatUtcMinutes(outcome.opened.maturityAt)} UTC` : '';
+    output.done(
+      `Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${formatDays(outcome.tenorDays)})${until}.`,
+    );
+  } else if (outcome.opened.hedgeId) {
+    const follow = hedgeCommand
+      ? hedgeCommand('hedges', outcome.opened.hedgeId, '--wait')
+      : `hedge hedges ${outcome.opened.hedgeId} --wait`;
+    output.textNote(`Submitted ${newId}; follow it with: ${safeText(follow)}`);
   }
   renderRoll(output, outcome.view);
   return 0;

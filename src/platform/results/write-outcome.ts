@@ -28,9 +28,20 @@ export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
     : field.key === 'struck_rate'
       ? [
           field,
-          ...fieldTable(`
+          ...fieldTable(
+            `
           quoted_execution_price  Quoted price       rate
-          slippage_bps            Slippage vs quote  text`),
+          slippage_bps            Slippage vs quote  text`,
+            // In words to a person; scripts get the basis points.
+            {
+              slippage_bps: {
+                onScreen: {
+                  get: (row) =>
+                    typeof row.slippage_bps === 'number' ? slippageText(row.slippage_bps) : row.slippage_bps,
+                },
+              },
+            },
+          ),
         ]
       : [field],
 );
@@ -65,11 +76,6 @@ function slippageText(bps: number) {
 }
 
 export function renderHedge(output: Output, hedge: JsonObject, options: { title: string; quote?: Quote }) {
-  if (output.isJson) {
-    // The server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
-    output.json(output.inOneShape ? { hedge_id: hedge.id, ...hedge } : hedge);
-    return;
-  }
   const record: JsonObject = { hedge_id: hedge.id, ...hedge };
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
@@ -80,10 +86,11 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
     quoted > 0 &&
     (hedge.side === 'buy' || hedge.side === 'sell')
   ) {
-    const bps = slippageBps(hedge.side, struck, quoted);
-    record.slippage_bps = output.isHuman ? slippageText(bps) : bps;
+    record.slippage_bps = slippageBps(hedge.side, struck, quoted);
   }
-  output.record(record, OPENED_FIELDS, options);
+  // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
+  const json = output.named(hedge, (sent) => ({ hedge_id: sent.id, ...sent }));
+  output.record(record, OPENED_FIELDS, { ...options, json });
 }
 
 /** `--no-wait`: the record the write returned, status `submitted`. */
@@ -120,21 +127,21 @@ interface ClosedSummary extends JsonObject {
 
 /** The close: what it returned and, when the history record came in time, the realized figures. */
 export function renderClosed(output: Output, summary: ClosedSummary) {
-  if (output.isJson) {
-    // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
-    output.json(
-      output.inOneShape && summary.realized
-        ? { ...summary, realized: historyRecordForPeople(summary.realized) }
-        : summary,
-    );
-    return;
-  }
   const { realized, ...record } = summary;
   for (const [key, value] of Object.entries(realized ?? {})) {
     // The record's own figures, without repeating what the close already says.
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   }
-  if (!output.isHuman) return output.record(record, CLOSE_FIELDS);
+  // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
+  const json = output.named(summary, (sent) =>
+    sent.realized ? { ...sent, realized: historyRecordForPeople(sent.realized) } : sent,
+  );
+  output.record(record, CLOSE_FIELDS, { json, people: (shown) => closedCard(shown, summary, record) });
+}
+
+/** The close as a person reads it: a card without the rows its title says, and what the figures mean. */
+function closedCard(output: Output, summary: ClosedSummary, record: JsonObject) {
+  const { realized } = summary;
   // Carry and fees on the account's side, with words; plain and JSON keep the record's paid-positive sign.
   const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
   for (const key in worded) {
@@ -383,12 +390,8 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
     `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
   );
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
-  if (change.closed) {
-    // A reduce of about the whole position closes it: shown to people as a close.
-    if (output.isHuman)
-      return renderClosed(output, closedSummary(answer, hedgeId, change.before?.netMarginUsd, change.realized));
-  } else {
-    // People get the position before → after; other modes the same figures in a line on stderr.
+  // People get the position before → after; other modes the same figures in a line on stderr.
+  if (!change.closed)
     renderPositionChange(
       output,
       {
@@ -405,15 +408,19 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
       },
       hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [],
     );
-    if (output.isHuman) return;
-  }
   // Scripts get the side after the change, however the server books it, with the server's answer beside it.
   const after = change.position
     ? output.inOneShape
       ? positionInOneShape(change.position.raw, change.position)
       : change.position.raw
     : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
-  output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS);
+  output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
+    // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
+    people: (shown) => {
+      if (change.closed)
+        renderClosed(shown, closedSummary(answer, hedgeId, change.before?.netMarginUsd, change.realized));
+    },
+  });
 }
 
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
@@ -424,8 +431,7 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
     case 'open-submitted': {
       const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
       renderSubmitted(output, view.answer, { title: 'Hedge submitted', footer: [`Follow it with: \`${follow}\``] });
-      if (!output.isHuman && !output.isJson)
-        output.note(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
+      output.plainNote(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
       return;
     }
     case 'open-resolved': {

@@ -9,6 +9,7 @@ import {
   dottedNameExists,
   fieldLabel,
   NUMERIC_KINDS,
+  onScreen,
   pickFields,
   unknownFieldProblem,
   valueAtPath,
@@ -83,8 +84,8 @@ export interface RecordOptions {
   /** Lines under a person's card. */
   footer?: string[];
   json?: unknown;
-  /** What a person reads instead of the card. */
-  people?: (output: Output) => string;
+  /** What a person reads instead of the card: its text, or drawn on the output it is given. */
+  people?: (output: Output) => string | void;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -317,6 +318,11 @@ export class Output {
     else if (note !== undefined) this.note(note);
   }
 
+  /** A line on stderr beside TSV or CSV only: a person's card says it already, a JSON document carries it. */
+  plainNote(text: string) {
+    if (this.mode === 'plain') this.say(text);
+  }
+
   /** A pointer for the person reading a table or card; scripts get none. */
   tableNote(text: string) {
     if (this.mode === 'table') this.say(text);
@@ -330,7 +336,7 @@ export class Output {
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
   async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
-    const resource = asResource(known);
+    let resource = asResource(known);
     if (this.mode === 'json') {
       // A document of its own (not the rows) knows only its own fields: the table's do not name its keys.
       const rowFields = options.json === undefined || Array.isArray(options.json) ? resource.fields : [];
@@ -365,6 +371,7 @@ export class Output {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
     }
+    resource = { ...resource, fields: onScreen(resource.fields) };
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
     const fields = this.fields
       ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
@@ -418,7 +425,12 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
-    if (options.people) return this.write(options.people(this));
+    if (options.people) {
+      const text = options.people(this);
+      if (typeof text === 'string') this.write(text);
+      return;
+    }
+    known = onScreen(known);
     const all = withExtraFields(known, [record]);
     const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
     const unit = rateUnitOf([record]);

@@ -74,6 +74,10 @@ export class RecordingOutput extends Output {
     this.calls.push({ kind: 'note', play: (output) => output.textNote(text) });
   }
 
+  override plainNote(text: string) {
+    this.calls.push({ kind: 'note', play: (output) => output.plainNote(text) });
+  }
+
   override tableNote(text: string) {
     this.calls.push({ kind: 'note', play: (output) => output.tableNote(text) });
   }

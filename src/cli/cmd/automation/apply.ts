@@ -30,7 +30,8 @@ async function renderApplyOutcome(ctx: CommandContext, file: string, outcome: Ap
     case 'fails-checks':
       throw planCheckError(ctx, outcome.quoted, { problemsAsData: output.isJson });
     case 'at-target':
-      if (output.isJson) await renderApplyReport(output, []);
+      // An empty report: a JSON reader's document; text output says nothing.
+      await renderApplyReport(output, []);
       return exitCodeNamed('ok');
     case 'stopped': {
       const { rows, stoppedAt: index, error } = outcome;

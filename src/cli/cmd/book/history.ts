@@ -131,8 +131,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     });
   }
   const totals = historyTotals(records);
-  const resized = output.isHuman ? await markResizedHedges(ctx, records, original, totals) : undefined;
-  await output.list(records, HISTORY_RESOURCE, {
+  const options = {
     empty:
       reference !== undefined
         ? `No closed hedge carries the reference ${reference}.`
@@ -150,8 +149,21 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
         columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'],
         text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.',
       },
-      ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
     ],
+  };
+  await output.list(records, HISTORY_RESOURCE, {
+    ...options,
+    // A person's table marks the hedges this journal resized, and says what that means.
+    people: async (shown) => {
+      const resized = await markResizedHedges(ctx, records, original, totals);
+      await shown.list(records, HISTORY_RESOURCE, {
+        ...options,
+        columnNotes: [
+          ...options.columnNotes,
+          ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
+        ],
+      });
+    },
   });
   noteStillHeld(ctx, deal);
 }

@@ -18,8 +18,7 @@ function carryText(rate: number, compact = false) {
 export async function run(ctx: CommandContext) {
   const client = await ctx.client();
   const { markets } = await client.listMarkets();
-  const human = ctx.output.isHuman;
-  await ctx.output.list(markets, marketsResource(human ? carryText : undefined), {
+  await ctx.output.list(markets, marketsResource(carryText), {
     empty: 'No markets are available to this account.',
     columnNotes: [
       {

@@ -8,15 +8,14 @@ import { profilesResource } from '../../../platform/fields/resource-fields.js';
 export async function run(ctx: CommandContext) {
   const store = await ctx.store();
   const rows = profileRows(store.read());
-  const human = ctx.output.isHuman;
   const c = ctx.output.chalk;
   await ctx.output.list(
     rows,
-    profilesResource(c, human, (environment) => environmentLabel(environment, c)),
+    profilesResource(c, (environment) => environmentLabel(environment, c)),
     {
       empty: 'No profiles saved yet. Run `hedge login` to add one (or try `hedge --demo markets`).',
     },
   );
-  if (human && rows.some((row) => row.environment === 'live'))
-    ctx.output.note(c.red('LIVE profiles trade in production, with real money.'));
+  if (rows.some((row) => row.environment === 'live'))
+    ctx.output.tableNote(c.red('LIVE profiles trade in production, with real money.'));
 }

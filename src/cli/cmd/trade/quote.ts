@@ -24,12 +24,9 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
     });
   const problem = await sizeProblem;
   if (problem) output.warn(`${problem.message} An open of this size would be refused.`);
-  if (output.isJson) return output.json(quote);
   // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
-  if (output.isHuman && ctx.globals.fields)
-    return output.record(quote, [], {
-      title: `Quote ${quote.market} ${quote.side}`,
-    });
-  output.write(renderQuoteCard(output, quote, ctx.clock.now()));
-  if (output.mode === 'plain') output.note(QUOTE_INDICATIVE_NOTE);
+  if (ctx.globals.fields && output.isHuman)
+    return output.record(quote, [], { title: `Quote ${quote.market} ${quote.side}` });
+  output.document(quote, () => renderQuoteCard(output, quote, ctx.clock.now()));
+  output.plainNote(QUOTE_INDICATIVE_NOTE);
 }
