@@ -186,7 +186,7 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ports: FlowPorts, quoted: QuotedPlan, options: { problemsAsData: boolean }) {
+export function planCheckError(ports: FlowPorts, quoted: QuotedPlan) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(
@@ -195,8 +195,8 @@ export function planCheckError(ports: FlowPorts, quoted: QuotedPlan, options: { 
   return new PreTradeCheckError(
     'plan_check_failed',
     `The plan fails ${problems.length} pre-trade check${problems.length === 1 ? '' : 's'}; nothing was sent.\n${listedProblems(lines).join('\n')}`,
-    // Under --json the problems travel as data; on a terminal they are the lines of the message.
-    options.problemsAsData ? { problems: problems.map(problemAsData) } : {},
+    // The problems as data for a script; text output says them as the lines of the message.
+    { problems: problems.map(problemAsData) },
     `Lower the targets named above (see \`${ports.hedgeCommand('account')}\` and \`${ports.hedgeCommand('markets')}\` for headroom and capacity), then plan again.`,
   );
 }

@@ -171,10 +171,10 @@ export class Output {
     return this.mode === 'json';
   }
 
-  /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; none: the command says its result on stderr. */
-  document(data: unknown, otherwise?: () => string | Promise<void>) {
+  /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; `people`, a person's instead of it; none: the command says its result on stderr. */
+  document(data: unknown, otherwise?: () => string | void | Promise<void>, people = otherwise) {
     if (this.mode === 'json') return this.json(data);
-    const text = otherwise?.();
+    const text = (this.mode === 'table' ? people : otherwise)?.();
     if (typeof text !== 'string') return text;
     this.write(text);
   }

@@ -56,10 +56,12 @@ export function reportError(description: ErrorDescription, error: unknown, out: 
         write(c.red(`hedge: ${description.code === 'unexpected' ? 'unexpected failure: ' : ''}${message}`));
       }
       for (const [key, value] of Object.entries(description.details)) {
+        // A plan's failed checks are the lines of its message already.
         if (
           description.code === 'still_pending' ||
           description.kind === 'network' ||
-          description.code === 'order_failed'
+          description.code === 'order_failed' ||
+          description.code === 'plan_check_failed'
         )
           continue;
         write(

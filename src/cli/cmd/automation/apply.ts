@@ -28,7 +28,7 @@ async function renderApplyOutcome(ctx: CommandContext, file: string, outcome: Ap
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':
-      throw planCheckError(ctx, outcome.quoted, { problemsAsData: output.isJson });
+      throw planCheckError(ctx, outcome.quoted);
     case 'at-target':
       // An empty report: a JSON reader's document; text output says nothing.
       await renderApplyReport(output, []);

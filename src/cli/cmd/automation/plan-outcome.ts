@@ -16,6 +16,6 @@ export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: Ta
       applyCommand: ctx.hedgeCommand('apply', shellWord(opts.file), ...tolerance),
     }),
   );
-  if (quoted.plan.problems.length) throw planCheckError(ctx, quoted, { problemsAsData: output.isJson });
+  if (quoted.plan.problems.length) throw planCheckError(ctx, quoted);
   return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
 }

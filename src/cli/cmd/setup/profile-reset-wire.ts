@@ -29,8 +29,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RES
   const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);
   const forgotten = await resetLearned(await ctx.store(), scope);
-  if (output.isJson) output.json({ scope: where, forgotten });
-  else if (!output.isHuman) for (const line of forgotten) output.write(line);
+  // A script reads the names on stdout, a person among the notes below.
+  output.document(
+    { scope: where, forgotten },
+    () => forgotten.forEach((line) => output.write(line)),
+    () => {},
+  );
   if (!forgotten.length) {
     output.note(`Nothing learned to forget for ${where}.`);
     return;
