@@ -82,7 +82,7 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
   };
   const notMet = async () => {
     if (deadline !== undefined) await pauseUntil(deadline);
-    if (last && ctx.output.isJson) await last.playOnto(ctx.output);
+    const lastShown = last !== undefined && (await last.playForScripts(ctx.output));
     const waited = clock.now() - startedAt;
     const bound =
       ctx.globals.timeout === undefined
@@ -94,10 +94,9 @@ export async function runUntil(ctx: CommandContext, options: UntilOptions, runOn
         expression: options.expression,
         polls,
         waitedMs: waited,
-        hint:
-          last && ctx.output.isJson
-            ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.'
-            : 'Run it again with a longer --timeout, or check the condition against --json.',
+        hint: lastShown
+          ? 'The last data read is on stdout. Run it again, with a longer --timeout if it should take longer.'
+          : 'Run it again with a longer --timeout, or check the condition against --json.',
       },
     );
   };

@@ -24,9 +24,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
     });
   const problem = await sizeProblem;
   if (problem) output.warn(`${problem.message} An open of this size would be refused.`);
-  // --fields on a terminal: a card of just those fields (dotted names reach into the groups).
-  if (ctx.globals.fields && output.isHuman)
-    return output.record(quote, [], { title: `Quote ${quote.market} ${quote.side}` });
-  output.document(quote, () => renderQuoteCard(output, quote, ctx.clock.now()));
+  // --fields to a person: a card of just those fields (dotted names reach into the groups).
+  const fieldsCard = ctx.globals.fields
+    ? () => output.record(quote, [], { title: `Quote ${quote.market} ${quote.side}` })
+    : undefined;
+  output.document(quote, () => renderQuoteCard(output, quote, ctx.clock.now()), fieldsCard);
   output.plainNote(QUOTE_INDICATIVE_NOTE);
 }
