@@ -196,6 +196,19 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     ]);
   });
 
+  it('--until on a terminal draws the settling side as positions does: its row and the reason, never "no line yet"', async () => {
+    const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
+    const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
+    simulator.advance(FILL_DELAY_MS + 1);
+    expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
+    const plain = ok(await frozen(simulator, 'positions --format table'));
+    // The condition holds on the server's list (empty for now); what is drawn is the command's own table.
+    const until = ok(await frozen(simulator, ['positions', '--until', 'length(@) == `0`', '--format', 'table']));
+    expect(until.stdout).not.toContain('no line yet');
+    expect(until.stdout).toContain(`settling: hedge ${id} is filled on its record`);
+    expect(until.stdout).toBe(plain.stdout);
+  });
+
   it('right after a close the list still shows the side whose hedge has closed on its record: settling, with the line kept as sent', async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'sell', 4_000, 3, 'DEAL-5');

@@ -323,6 +323,11 @@ export class Output {
     if (this.mode === 'plain') this.say(text);
   }
 
+  /** A warning beside a script's data (TSV, CSV, JSON): a person's table says it in place. */
+  scriptWarn(text: string) {
+    if (this.mode !== 'table') this.warn(text);
+  }
+
   /** A pointer for the person reading a table or card; scripts get none. */
   tableNote(text: string) {
     if (this.mode === 'table') this.say(text);

@@ -46,15 +46,13 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
   });
   const unlisted = sides.unlisted.filter((side) => carries(sideReferences(side)));
 
-  // The positions list is the server's: a side it does not show yet is said on stderr in every
-  // format, and is a row of its own only on a terminal, where the line under it says why.
+  // The positions list is the server's: a side it does not show yet is a row of its own only in a
+  // person's table, where the line under it says why; a script is told of every settling side on stderr.
   const people = unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }));
-  const shown = output.isHuman ? [...listed, ...people] : listed;
-  if (!output.isHuman)
-    for (const { side, market } of [...listed, ...people]) {
-      if (side?.state === 'settling' && market !== undefined)
-        output.warn(settlingSentence(market, side.side, side.why));
-    }
+  const shown = [...listed, ...people];
+  for (const { side, market } of shown)
+    if (side?.state === 'settling' && market !== undefined)
+      output.scriptWarn(settlingSentence(market, side.side, side.why));
   const records = sides.recordsProblem === undefined;
   const sideViews = shown.map(({ side }) => side);
   const fit = { width: output.columns, chalk: output.chalk, nowMs };
@@ -64,15 +62,27 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
     records && shown.some(({ side }) => side !== undefined)
       ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).`
       : undefined;
+  const listOptions = {
+    empty: unlisted.length
+      ? 'The positions list shows no line yet.'
+      : options.ref === undefined
+        ? 'No open positions.'
+        : `No open position carries the reference ${options.ref}.`,
+    sections: sideSections(sideViews, fit),
+    nowMs,
+    columnNotes: [
+      {
+        columns: ['net_margin_usd'],
+        text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
+      },
+      ...(under === undefined ? [] : [{ text: under }]),
+    ],
+  };
   await output.list(
-    shown.map(({ row }) => row),
+    listed.map(({ row }) => row),
     POSITION_RESOURCE,
     {
-      empty: unlisted.length
-        ? 'The positions list shows no line yet.'
-        : options.ref === undefined
-          ? 'No open positions.'
-          : `No open position carries the reference ${options.ref}.`,
+      ...listOptions,
       // JSON: the server's position objects as they are, with the side's references at the top and its book
       // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
       ...(output.inOneShape
@@ -89,15 +99,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
             ],
           }
         : {}),
-      sections: sideSections(sideViews, fit),
-      nowMs,
-      columnNotes: [
-        {
-          columns: ['net_margin_usd'],
-          text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
-        },
-        ...(under === undefined ? [] : [{ text: under }]),
-      ],
+      people: (table) =>
+        table.list(
+          shown.map(({ row }) => row),
+          POSITION_RESOURCE,
+          listOptions,
+        ),
     },
   );
 }
