@@ -265,11 +265,9 @@ interface HolderFacts {
 
 /** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
 export class HeldError extends HedgeError {
-  readonly holder?: HolderFacts;
   readonly details: Details;
   constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Details } = {}) {
     super(message, init);
-    this.holder = init.holder;
     this.details = {
       ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}),
       ...init.details,

@@ -16,8 +16,6 @@ import {
   type Side,
 } from './market-model.js';
 
-export type { AccountView, PositionView } from './view-types.js';
-
 /** A state saved before closeReason existed: settlement is the close that lands at maturity. */
 function closedEarly(hedge: HedgeState) {
   return (hedge.closeReason ?? (hedge.closedAtMs === hedge.maturityAtMs ? 'settled' : 'closed')) === 'closed';

@@ -38,7 +38,7 @@ export const KEEP_GROUP_PREFIX = 'keep-';
 /** A server clock further than this from ours is said once (the keeper still acts on the server's: maturities are its). */
 const SKEW_WORTH_SAYING_MS = 5 * 60_000;
 /** How long (server time) the keeper's own landed write may take to show in every view before it says it cannot tell (exit 12 for --once). */
-export const EXPECTATION_BOUND_MS = 10 * 60_000;
+const EXPECTATION_BOUND_MS = 10 * 60_000;
 /** A flat side's re-open backs off at most this long (or one interval, when longer): the side is bare meanwhile, and a refused re-open costs only the pre-trade reads. */
 const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
@@ -600,7 +600,7 @@ export const ofKeeper = (group: string | undefined): group is string =>
   group?.startsWith(ROLL_GROUP_PREFIX) === true || group?.startsWith(KEEP_GROUP_PREFIX) === true;
 
 /** The side (`MARKET side`) a journal row acts on. */
-export const sideOf = (entry: JournalEntry) =>
+const sideOf = (entry: JournalEntry) =>
   `${String(bodyOf(entry).market ?? '').toUpperCase()} ${String(bodyOf(entry).side ?? '')}`;
 
 /** Which of this account's unfinished rows (`ours`, oldest last) the keeper finishes: its own (via keeper, begun on this machine) of the target's sides with no step in flight, one per group; a roll by its roll. */

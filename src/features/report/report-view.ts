@@ -363,7 +363,7 @@ export const MISSING_WORDS: Record<keyof Report['missing'], string> = {
   fees_pnl_usdc: 'fees',
 };
 
-export const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+export const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
 
 /** What the reader of the figures should know about the data behind them (stderr, every mode). */
 export function reportNotes(report: Report) {

@@ -160,7 +160,7 @@ export interface SkippedLine {
 }
 
 /** A team store's row a read skipped, named by its id. */
-export interface SkippedRow {
+interface SkippedRow {
   store: string;
   row: string;
   reason: string;

@@ -1,6 +1,6 @@
 import type { TeamJournalOptions } from './backend.js';
 
-export { isTeamJournal, type ImportOutcome, type TeamJournal, type TeamJournalOptions } from './backend.js';
+export { isTeamJournal, type TeamJournalOptions } from './backend.js';
 
 /** Opens the PostgreSQL store; connects lazily. */
 export async function openTeamJournal(options: TeamJournalOptions) {

@@ -126,7 +126,7 @@ interface ClosedSummary extends JsonObject {
 }
 
 /** The close: what it returned and, when the history record came in time, the realized figures. */
-export function renderClosed(output: Output, summary: ClosedSummary) {
+function renderClosed(output: Output, summary: ClosedSummary) {
   const { realized, ...record } = summary;
   for (const [key, value] of Object.entries(realized ?? {})) {
     // The record's own figures, without repeating what the close already says.

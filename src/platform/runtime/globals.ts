@@ -1,5 +1,4 @@
 // The global options, once parsed (src/cli/globals.ts reads them off the command line).
-export type { OutputFormat } from '../../core/vocabulary.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 
 export interface GlobalOptions {

@@ -36,7 +36,7 @@ import {
 } from './validation.js';
 import { accountView, hedgeView, marketView, positionViews, quoteView, wireStatus } from '../views.js';
 
-export interface RouteContext extends ActionContext {
+interface RouteContext extends ActionContext {
   request: EngineRequest;
   params: string[];
 }
