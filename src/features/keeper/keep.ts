@@ -35,13 +35,13 @@ export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
 interface KeepOptions extends KeeperServiceOptions {
   once: boolean;
   converge: boolean;
-  /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see flows/exposures.ts. */
+  /** `keep --exposures`: the target is recomputed before every cycle (due dates pass, buckets change, the price moves) instead of read from a target file; see features/exposures/exposures.ts. */
   movingTarget?: MovingTarget;
 }
 
 /** What the keeper is given besides its options: where its events and status go, and how a failure reads. */
 interface KeepServices {
-  /** The live screen or NDJSON (commands/keep.ts chooses). */
+  /** The live screen or NDJSON (cli/cmd/automation/keep.ts chooses). */
   reporter: KeepReporter;
   /** A failure as an `error` event's fields (code, exit code, message, hint): the command's description. */
   errorFields: (error: unknown) => JsonObject;

@@ -1,4 +1,4 @@
-// hedge keep status — the keeper of this account, from its heartbeat (flows/keeper-heartbeat.ts):
+// hedge keep status — the keeper of this account, from its heartbeat (features/keeper/keeper-heartbeat.ts):
 // exit 0 while one runs, 15 (keeper-down) when it is dead, hung, stopped or was never started, so a
 // monitoring script can page on it.
 import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-heartbeat.js';
