@@ -11,14 +11,20 @@ const start = useSimulators();
 const homes: Array<{ remove(): void }> = [];
 afterEach(() => homes.splice(0).forEach((home) => home.remove()));
 
+/** `keep status` in a home of its own, and the heartbeat file it reads (its folder made, the file not). */
+async function heartbeatFolder() {
+  const simulator = await start();
+  const home = tempDir('hedge-home-');
+  homes.push(home);
+  const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
+  const file: string = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  return { status, file };
+}
+
 describe('a keeper heartbeat that is not one', () => {
   it('is skipped with a warning naming its file and the field; keep status says none', async () => {
-    const simulator = await start();
-    const home = tempDir('hedge-home-');
-    homes.push(home);
-    const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
-    const file: string = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const { status, file } = await heartbeatFolder();
     writeFileSync(file, JSON.stringify({ pid: 'x', host: 'desk-1', updated_at: '2026-03-02T09:00:00.000Z' }));
 
     const run = exits(await status(['--json']), 15);
@@ -30,12 +36,7 @@ describe('a keeper heartbeat that is not one', () => {
   });
 
   it('that is not JSON at all (cut short, or written by hand) is skipped with a warning naming its file; keep status says none', async () => {
-    const simulator = await start();
-    const home = tempDir('hedge-home-');
-    homes.push(home);
-    const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
-    const file: string = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const { status, file } = await heartbeatFolder();
     writeFileSync(file, '{"pid": 4242, "host": "desk-1", "upda');
 
     const run = exits(await status(['--json']), 15);
