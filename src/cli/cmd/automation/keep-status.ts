@@ -12,8 +12,10 @@ const KEEPER_DOWN_EXIT = 15;
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
   const status = await readKeeperStatus(ctx);
-  // A card in TSV too, drawn by cli-table3 (loaded already for a screen).
-  await loadTableDrawer();
-  output.document(status, () => renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
+  // A card in TSV too, drawn by cli-table3 (loaded already for a screen); JSON, which monitors poll, loads none.
+  await output.document(status, async () => {
+    await loadTableDrawer();
+    output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
+  });
   return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;
 }
