@@ -14,7 +14,7 @@ import {
   parseIdempotencyKey,
   writeOptionsFrom,
 } from '../../src/features/write/write-flow.js';
-import { openAction } from '../../src/features/trade/trade-actions.js';
+import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
@@ -217,7 +217,8 @@ describe("a person's yes holds for the side the question showed", () => {
       // A roll stopped before its close was journaled: its open leg alone, planned.
       const request = { market: MARKET, side: 'buy' as const, notional_usd: 100, tenor_days: 7 };
       const argv = ['roll', MARKET, 'buy', '--tenor', '7'];
-      const open = openAction(ctx, await ctx.client(), request, { argv, group: 'roll-resumed-1', leg: 'open' });
+      const record = tradeRecord('open', request, { argv, group: 'roll-resumed-1', leg: 'open' });
+      const open = tradeAction(ctx, await ctx.client(), record);
       await journalAhead(ctx, open, makeIdempotencyKey(), { roll_closes: true, rolled_hedge_id: held.id });
       const write = writeOptionsFrom({});
       await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write }).catch(

@@ -38,6 +38,8 @@ function context(journal: Journal) {
 
 function closeAction(sent: string[]): WriteAction<{ status: string }, { status: string }> {
   return {
+    kind: 'close',
+    request: { market: 'USDTNGN', side: 'buy' },
     command: 'close',
     verb: 'close a position',
     argv: ['close', 'USDTNGN', 'buy'],

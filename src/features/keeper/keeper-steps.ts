@@ -13,7 +13,7 @@ import { answeredOpens } from '../write/wait.js';
 import { checkOpenAfterClose } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
-import { stepAction } from '../trade/trade-actions.js';
+import { stepRecord, tradeAction } from '../trade/trade-actions.js';
 import { SideViews } from '../book/side-book.js';
 import {
   decide,
@@ -184,7 +184,7 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
   const send = async (ports: FlowPorts, step: Partial<PlanStep>, leg: string): Promise<WriteDone> => {
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
-    const action = { ...stepAction(ports, client, step as PlanStep, group, leg), confirmed: true };
+    const action = tradeAction(ports, client, { ...stepRecord(step as PlanStep, group, leg), confirmed: true });
     return { kind: 'sent', result: await runWrite(ports, action, SEND_AND_WAIT), group };
   };
 
@@ -255,7 +255,7 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
           } else {
             const result = await finishJournaled(ports, await ports.client(), resume.entry, {
               wait: true,
-              present: (action) => ({ ...action, confirmed: true }),
+              confirmed: true,
             });
             done = result && { kind: 'sent', result, group: resume.group };
           }

@@ -20,7 +20,7 @@ import {
   type TargetFile,
   type TargetPlanOptions,
 } from './target-plan.js';
-import { days, stepAction } from '../trade/trade-actions.js';
+import { days, stepRecord } from '../trade/trade-actions.js';
 import { runSteps, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown } from '../write/as-shown.js';
 
@@ -56,7 +56,7 @@ async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
     // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
     const result = await finishJournaled(ports, client, entry, {
       wait: true,
-      present: (action) => ({ ...action, check: undefined, preview: undefined, confirmed: true }),
+      confirmed: true,
     });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
     ports.notify({
@@ -157,7 +157,7 @@ async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly P
   const rows: ApplyReportRow[] = [];
   // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
   const runs = steps.map((step, index) => ({
-    action: { ...stepAction(ports, client, step, group, `step-${index + 1}`), check: undefined, preview: undefined },
+    record: stepRecord(step, group, `step-${index + 1}`),
     wait: true,
   }));
   const { stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {

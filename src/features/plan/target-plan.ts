@@ -217,9 +217,9 @@ export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, q
   const { plan, trades } = quoted;
   const steps = plan.steps;
   if (ports.planCheck) {
-    const { stepAction } = await import('../trade/trade-actions.js');
+    const { stepRecord, tradeAction } = await import('../trade/trade-actions.js');
     ports.planCheck.check(
-      steps.map((step, index) => stepAction(ports, client, step, '', `step-${index + 1}`).plan('')),
+      steps.map((step, index) => tradeAction(ports, client, stepRecord(step, '', `step-${index + 1}`)).plan('')),
       trades,
     );
   }

@@ -9,7 +9,7 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { readInputFile } from '../write/input-file.js';
-import type { WriteAction } from '../write/write-flow.js';
+import type { WriteAction, WriteKind, WriteRecord } from '../write/write-flow.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
 export const API_COMMAND_PREFIX = 'api ';
@@ -119,22 +119,37 @@ function idsOf(answer: ApiAnswer) {
   };
 }
 
-/** A write as an action of the one write flow. */
-export function apiWriteAction(client: HedgeClient, call: ApiCall, log: AnswerLog): WriteAction<ApiAnswer, ApiAnswer> {
+/** A write as the one write flow's record: the call is its request. */
+export interface ApiRecord extends WriteRecord<ApiCall> {
+  kind: 'api';
+  /** Where its answers are kept for the command to print (also one the transport threw on). */
+  answers: AnswerLog;
+}
+
+export function apiRecord(call: ApiCall, answers: AnswerLog): ApiRecord {
+  const command = `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
+  return { kind: 'api', request: call, answers, command, verb: `send ${call.method} ${call.path}`, argv: call.argv };
+}
+
+/** The api kind (trade-actions.ts KINDS): sent as the call says, proven by its answer alone; no view of the book
+ * shows what it did, so unanswered its outcome is unknown. */
+export function apiHooks(client: HedgeClient, { request: call, answers }: ApiRecord): WriteKind<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   return {
-    command: `${API_COMMAND_PREFIX}${call.method} ${call.path}`,
-    verb: `send ${call.method} ${call.path}`,
-    argv: call.argv,
-    plan: (key) => request(call, call.path, key, log.record(call.path)),
+    plan: (key) => request(call, call.path, key, answers.record(call.path)),
     question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
     send: async (key) => {
-      await client.transport.send(request(call, call.path, key, log.record(call.path)));
-      return log.last!;
+      await client.transport.send(request(call, call.path, key, answers.record(call.path)));
+      return answers.last!;
     },
     submitted: idsOf,
     wait: async (answer) => answer,
   };
+}
+
+/** The record with its kind's hooks, for the write flow (`hedge api` loads no trade kind). */
+export function apiAction(client: HedgeClient, record: ApiRecord): WriteAction<ApiAnswer, ApiAnswer> {
+  return { ...record, ...apiHooks(client, record) };
 }
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */
@@ -156,7 +171,7 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
     headers: {},
     argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],
   };
-  return apiWriteAction(client, call, new AnswerLog());
+  return apiAction(client, apiRecord(call, new AnswerLog()));
 }
 
 /** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */

@@ -5,22 +5,11 @@
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import type { Quote } from '../../platform/api/schemas.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
-import { messageOf, safeText } from '../../core/security/safe-text.js';
-import { HEDGE_STATUSES } from '../../core/vocabulary.js';
-import { parseMarket, parseNotional, parseSide, sameReference } from '../../core/input.js';
-import { formatUsd } from '../../core/number-format.js';
-import { PreTradeCheckError } from '../../core/errors.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
 import { withAccountLock } from '../write/account-lock.js';
-import {
-  mustStop,
-  questionWithUnchecked,
-  quoteOpen,
-  runPreTradeChecks,
-  uncheckedList,
-  type Unchecked,
-} from './pre-trade.js';
-import { changeAction, openAction } from './trade-actions.js';
-import { isRejection, runWrite, writeOptionsFrom, type WriteAction, type WriteOptions } from '../write/write-flow.js';
+import { tradeAction, tradeRecord } from './trade-actions.js';
+import { isRejection, runWrite, writeOptionsFrom, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
 interface OpenChoices {
@@ -35,40 +24,22 @@ interface OpenChoices {
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
 export async function openHedge(ports: FlowPorts, client: HedgeClient, request: OpenRequest, choices: OpenChoices) {
-  let quote = choices.quote;
-  // The checks are optional safety: what they could not read is said, and named in a live confirmation.
-  const unchecked = uncheckedList(ports);
-  const action = openAction(ports, client, request, {
-    check: async () => {
-      if (request.client_reference && !choices.allowDuplicateRef)
-        await refuseDuplicateReference(ports, client, request.client_reference, unchecked);
-      if (!choices.skipChecks && !choices.confirmed) {
-        await runPreTradeChecks(
-          client,
-          { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' },
-          unchecked,
-        );
-      }
-    },
-    // The wizard quoted already; otherwise the quote is said (a card on a terminal) before the question.
-    preview: choices.quote
-      ? undefined
-      : async () => {
-          quote = await quoteOpen(ports, client, request);
-        },
-    get quote() {
-      return quote;
-    },
-  });
-  const send = () =>
-    runWrite(
-      ports,
-      { ...action, confirmed: choices.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) },
-      choices.write,
-    );
   const reference = request.client_reference;
+  const guarded = reference !== undefined && !choices.allowDuplicateRef;
+  // The checks are optional safety: what they could not read is said, and named in a live confirmation. The wizard
+  // quoted already; otherwise the quote is said (a card on a terminal) before the question.
+  const record = tradeRecord('open', request, {
+    confirmed: choices.confirmed,
+    quote: choices.quote,
+    checks: [
+      ...(guarded ? (['duplicate-reference'] as const) : []),
+      ...(!choices.skipChecks && !choices.confirmed ? (['pre-trade'] as const) : []),
+      ...(choices.quote ? [] : (['quote'] as const)),
+    ],
+  });
+  const send = () => runWrite(ports, tradeAction(ports, client, record), choices.write);
   const outcome =
-    reference === undefined || choices.allowDuplicateRef || choices.write.dryRun
+    !guarded || choices.write.dryRun
       ? await send()
       : await withAccountLock(
           ports,
@@ -76,49 +47,7 @@ export async function openHedge(ports: FlowPorts, client: HedgeClient, request: 
           ['ref', reference],
           send,
         );
-  return { outcome, quote };
-}
-
-const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
-const KNOWN = new Set<string>(HEDGE_STATUSES);
-
-/** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
-async function refuseDuplicateReference(
-  ports: FlowPorts,
-  client: HedgeClient,
-  reference: string,
-  unchecked?: Unchecked,
-) {
-  let hedges;
-  try {
-    hedges = await client.listHedges({ clientReference: reference, limit: 20 });
-  } catch (error) {
-    if (!unchecked || mustStop(error)) throw error;
-    unchecked.items.push('the duplicate reference');
-    unchecked.warn(
-      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,
-    );
-    return;
-  }
-  const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
-  const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
-  if (unknown.length) {
-    ports.notify({
-      kind: 'reference-unknown-status',
-      level: 'note',
-      text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
-      data: { hedge_ids: unknown.map((hedge) => hedge.id) },
-    });
-  }
-  const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
-  if (!active.length) return;
-  const first = active[0];
-  throw new PreTradeCheckError(
-    'duplicate_client_reference',
-    `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
-    { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
-    `Look at it with \`${ports.hedgeCommand('hedges', '--ref', reference)}\`; to open another one anyway, add --allow-duplicate-ref.`,
-  );
+  return { outcome, quote: record.quote };
 }
 
 export function parseChangeOptions(
@@ -138,23 +67,17 @@ export function parseChangeOptions(
 export async function runChange(
   ports: FlowPorts,
   action: 'add' | 'reduce',
-  opts: ReturnType<typeof parseChangeOptions> & Pick<WriteAction<unknown, unknown>, 'ask'>,
+  opts: ReturnType<typeof parseChangeOptions> & Pick<WriteRecord, 'ask'>,
 ) {
   const client = await ports.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
-  const unchecked = uncheckedList(ports);
-  const check =
-    action === 'add' && !opts.skipChecks
-      ? async () => {
-          await runPreTradeChecks(client, { ...opts, action: 'add' }, unchecked);
-        }
-      : undefined;
-  const build = () => {
-    const built = changeAction(ports, client, action, request, { check, serverDecides: opts.skipChecks });
-    return { ...built, ask: opts.ask, question: () => questionWithUnchecked(built.question(), unchecked) };
-  };
-  const first = build();
+  const record = tradeRecord(action, request, {
+    ask: opts.ask,
+    serverDecides: opts.skipChecks,
+    checks: action === 'add' && !opts.skipChecks ? ['pre-trade'] : [],
+  });
+  const first = tradeAction(ports, client, record);
   try {
     return { outcome: await runWrite(ports, first, opts.write), body: { ...request } };
   } catch (error) {
@@ -184,9 +107,7 @@ export async function runChange(
     });
     const journal = await ports.journal();
     const [entry] = refused.idempotencyKey ? await journal.list({ idempotencyKey: refused.idempotencyKey }) : [];
-    const retry = build();
-    const before = retry.before?.bind(retry);
-    const note = { retry_of: entry?.id ?? null, learned: { notional_field: field } };
+    const context = { retry_of: entry?.id ?? null, learned: { notional_field: field } };
     ports.notify({
       kind: 'sending-again',
       level: 'note',
@@ -195,13 +116,7 @@ export async function runChange(
     });
     const outcome = await runWrite(
       ports,
-      {
-        ...retry,
-        confirmed: true,
-        check: undefined,
-        preview: undefined,
-        before: async (run) => ({ ...((await before?.(run)) ?? {}), ...note }),
-      },
+      tradeAction(ports, client, { ...record, confirmed: true, checked: true, context }),
       { ...opts.write, idempotencyKey: undefined, fresh: false },
     );
     if (entry && outcome.kind !== 'dry-run') {

@@ -3,11 +3,12 @@
 import type { JournalEntry, Holder } from '../../platform/journal/index.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { withAccountLock, withSideLocks } from '../write/account-lock.js';
-import { runWrite, type WriteAction } from '../write/write-flow.js';
+import { runWrite } from '../write/write-flow.js';
+import { tradeAction, type TradeRecord } from './trade-actions.js';
 
-/** One step: its write, and what the plan knows of it from the journal. */
+/** One step: the record of its write, and what the plan knows of it from the journal. */
 export interface PlanStepRun {
-  action: WriteAction<unknown, unknown>;
+  record: TradeRecord;
   /** The key journaled for it earlier (a resumed step is sent again under it); unset: a new key. */
   idempotencyKey?: string;
   wait: boolean;
@@ -66,10 +67,11 @@ export async function runSteps(
 }
 
 async function send(ports: FlowPorts, step: PlanStepRun, earlier: readonly StepResult[]): Promise<StepResult> {
-  const action = { ...step.action, confirmed: true, admitted: true };
+  // The plan's one confirmation covered it, with its checks, and an agent's limits admitted the whole plan.
+  const record = { ...step.record, confirmed: true, admitted: true, checked: true };
   const options = { wait: step.wait, dryRun: false, fresh: false, idempotencyKey: step.idempotencyKey };
   try {
-    const outcome = await runWrite(ports, action, options);
+    const outcome = await runWrite(ports, tradeAction(ports, await ports.client(), record), options);
     if (outcome.kind === 'dry-run') return {};
     if (outcome.kind === 'recorded') return { entry: outcome.entry };
     return {

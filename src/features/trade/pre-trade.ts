@@ -11,11 +11,12 @@ import {
   type PreTradeRequest,
 } from './pre-trade-rules.js';
 import { findMarket } from '../../core/markets.js';
-import type { Side } from '../../core/vocabulary.js';
+import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { FlowPorts } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { messageOf } from '../../core/security/safe-text.js';
+import { sameReference } from '../../core/input.js';
 
 /** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom. */
 export async function checkOpenAfterClose(
@@ -148,4 +149,46 @@ export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: 
     show: { card: 'open-quote', quote, nowMs: ports.clock.now() },
   });
   return quote;
+}
+
+const ACTIVE = new Set(['submitting', 'submitted', 'filled']);
+const KNOWN = new Set<string>(HEDGE_STATUSES);
+
+/** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
+export async function refuseDuplicateReference(
+  ports: FlowPorts,
+  client: HedgeClient,
+  reference: string,
+  unchecked?: Unchecked,
+) {
+  let hedges;
+  try {
+    hedges = await client.listHedges({ clientReference: reference, limit: 20 });
+  } catch (error) {
+    if (!unchecked || mustStop(error)) throw error;
+    unchecked.items.push('the duplicate reference');
+    unchecked.warn(
+      `Could not check whether an active hedge already carries client reference ${JSON.stringify(reference)} (GET /hedges: ${messageOf(error)}); the open goes on.`,
+    );
+    return;
+  }
+  const carrying = hedges.filter((hedge) => sameReference(hedge.client_reference, reference));
+  const unknown = carrying.filter((hedge) => !KNOWN.has(hedge.status));
+  if (unknown.length) {
+    ports.notify({
+      kind: 'reference-unknown-status',
+      level: 'note',
+      text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
+      data: { hedge_ids: unknown.map((hedge) => hedge.id) },
+    });
+  }
+  const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
+  if (!active.length) return;
+  const first = active[0];
+  throw new PreTradeCheckError(
+    'duplicate_client_reference',
+    `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
+    { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
+    `Look at it with \`${ports.hedgeCommand('hedges', '--ref', reference)}\`; to open another one anyway, add --allow-duplicate-ref.`,
+  );
 }

@@ -12,7 +12,7 @@ import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { actionFromJournal } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
-import { heldError, runWrite, type WriteAction, type WriteOutcome } from '../write/write-flow.js';
+import { heldError, runWrite, type WriteOutcome } from '../write/write-flow.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
@@ -26,13 +26,14 @@ export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: r
 }
 
 /** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
-export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry) {
+export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry, confirmed?: boolean) {
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
   return actionFromJournal(ports, client, entry.command, body as JsonObject, argv, {
     group: entry.group,
     leg: entry.leg,
+    confirmed,
   });
 }
 
@@ -44,12 +45,13 @@ export async function finishJournaled(
   options: {
     wait: boolean;
     resendUnproven?: boolean;
-    present?: (action: WriteAction<unknown, unknown>) => WriteAction<unknown, unknown>;
+    /** Its caller asked already (an apply's run, the keeper). */
+    confirmed?: boolean;
   },
 ) {
-  const action = journaledAction(ports, client, entry);
+  const action = journaledAction(ports, client, entry, options.confirmed);
   if (!action) return;
-  return runWrite(ports, options.present?.(action) ?? action, {
+  return runWrite(ports, action, {
     ...options,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,

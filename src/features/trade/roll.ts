@@ -30,16 +30,23 @@ import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { closeAction, days, openAction, type CloseResult } from './trade-actions.js';
+import { days, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy, type Identity } from '../write/identity.js';
-import { isRejection, journalAhead, makeIdempotencyKey, planDryRun, type WriteOptions } from '../write/write-flow.js';
+import {
+  isRejection,
+  journalAhead,
+  makeIdempotencyKey,
+  planDryRun,
+  ROLL_GROUP_PREFIX,
+  type WriteOptions,
+} from '../write/write-flow.js';
 import { confirmAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
-export const ROLL_GROUP_PREFIX = 'roll-';
+export { ROLL_GROUP_PREFIX };
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 
@@ -78,16 +85,13 @@ function unfinished(legs: RollLegs) {
   return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
 }
 
-function legActions(ports: FlowPorts, client: HedgeClient, group: string, request: OpenRequest, quote?: Quote) {
+/** The roll's two legs as records, journaled under the roll's command line (a leg's failure says how the whole roll
+ * is finished: write-flow.ts resumeHint). */
+function legRecords(group: string, request: OpenRequest, quote?: Quote) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  // A leg's failures say how the whole roll is finished.
-  const asLeg = {
-    resumeHint: (entry: JournalEntry) =>
-      `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...argv)}\` again: each leg reuses its own key, and the side is never opened twice.`,
-  };
   return {
-    close: { ...closeAction(ports, client, request, { argv, group, leg: 'close' }), ...asLeg },
-    open: { ...openAction(ports, client, request, { argv, group, leg: 'open', quote }), ...asLeg },
+    close: tradeRecord('close', request, { argv, group, leg: 'close' }),
+    open: tradeRecord('open', request, { argv, group, leg: 'open', quote }),
   };
 }
 
@@ -324,14 +328,14 @@ function rollSteps(
 ): PlanStepRun[] {
   const { market, side, notional_usd: planned } = legs.request;
   const { open } = legs;
-  const actions = legActions(ports, client, legs.group, legs.request, options.quote);
+  const records = legRecords(legs.group, legs.request, options.quote);
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
     options.notes.push({ level: 'note', text });
     return { skipped: 'settled' };
   };
   const closeStep: PlanStepRun = {
-    action: actions.close,
+    record: records.close,
     idempotencyKey: legs.close?.idempotency_key,
     wait: true,
     before: async () => {
@@ -363,7 +367,7 @@ function rollSteps(
     },
   };
   const openStep: PlanStepRun = {
-    action: actions.open,
+    record: records.open,
     idempotencyKey: open.idempotency_key,
     wait: options.wait,
     done: isUnresolved(open) ? undefined : open,
@@ -577,7 +581,7 @@ async function dryRun(
   notes: RollNote[],
   legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
 ): Promise<RollOutcome> {
-  const actions = legActions(ports, client, '', request);
+  const records = legRecords('', request);
   const shown = legs.filter((leg) => leg !== false);
   return {
     kind: 'dry-run',
@@ -587,7 +591,7 @@ async function dryRun(
     legs: await Promise.all(
       shown.map(async ({ leg, key, note }) => ({
         leg,
-        request: await planDryRun(ports, actions[leg].plan(key ?? makeIdempotencyKey())),
+        request: await planDryRun(ports, tradeAction(ports, client, records[leg]).plan(key ?? makeIdempotencyKey())),
         note,
       })),
     ),
@@ -744,10 +748,10 @@ async function rollHoldingTheBook(
     return rollHoldingTheBook(ports, req, guard, client);
 
   const group = newGroup(ROLL_GROUP_PREFIX, ports);
-  const actions = legActions(ports, client, group, request, quote);
+  const records = legRecords(group, request, quote);
   const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
   // Before anything is sent: from here on the journal holds the whole roll.
-  const openEntry = await journalAhead(ports, actions.open, makeIdempotencyKey(), {
+  const openEntry = await journalAhead(ports, tradeAction(ports, client, records.open), makeIdempotencyKey(), {
     roll_closes: plan.closing !== undefined,
     ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
     ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),

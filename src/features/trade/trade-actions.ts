@@ -37,7 +37,15 @@ import {
   readSidesAsAnswered,
   ownRecentOf,
 } from '../write/wait.js';
-import type { WriteAction, WriteOutcome } from '../write/write-flow.js';
+import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
+import { apiAction, type ApiAnswer, type ApiRecord } from './api-call.js';
+import {
+  questionWithUnchecked,
+  quoteOpen,
+  refuseDuplicateReference,
+  runPreTradeChecks,
+  uncheckedList,
+} from './pre-trade.js';
 import { hedgesWords } from '../write/as-shown.js';
 import { sameReference } from '../../core/input.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
@@ -45,17 +53,23 @@ import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 /** An open's hedge is looked for from a little before the entry was made (clocks of two machines differ). */
 const CLOCK_SKEW_MS = 5 * 60_000;
 
-/** Hooks a caller may add to an action: checks, a preview and its question, the argv to journal (unset: the kind's own). */
-interface ActionExtras extends Pick<WriteAction<unknown, unknown>, 'check' | 'preview' | 'group' | 'leg'> {
-  argv?: string[];
-  /** The quote shown before an open: its execution price is compared with the struck rate. */
+/** A trade as data: its kind, its request, and what its caller adds. */
+export interface TradeRecord<Q extends SideRequest = SideRequest> extends WriteRecord<Q> {
+  kind: TradeKind;
+  /** The quote shown before an open (the wizard's, else the one its preview read): its price is compared with the struck rate. */
   quote?: Quote;
+  /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
+   * reference check, an open's quote said before the question. What a check could not read is named in the question. */
+  checks?: ReadonlyArray<'duplicate-reference' | 'pre-trade' | 'quote'>;
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
   serverDecides?: boolean;
 }
 
+/** What a caller adds to a trade's record (the argv to journal; unset: the kind's own). */
+type TradeFields = Partial<Omit<TradeRecord, 'kind' | 'request' | 'command' | 'verb' | 'side'>>;
+
 /** The command line a trade is journaled under (and shown in hints) when its caller names none. */
-function argvOf(kind: Kind, { market, side, notional_usd, tenor_days, client_reference }: Partial<OpenRequest>) {
+function argvOf(kind: TradeKind, { market, side, notional_usd, tenor_days, client_reference }: Partial<OpenRequest>) {
   const open = ['--tenor', String(tenor_days), ...(client_reference ? ['--ref', client_reference] : [])];
   return [
     kind,
@@ -75,72 +89,100 @@ export function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-type Kind = 'open' | 'add' | 'reduce' | 'close';
+const TRADE_KINDS = ['open', 'add', 'reduce', 'close'] as const;
+type TradeKind = (typeof TRADE_KINDS)[number];
 
-/** One trade action as data, as its kind's hooks are handed it: the request, what its caller added, and what its run saw. */
-interface Turn<Q extends SideRequest = SideRequest, K extends Kind = Kind> {
+/** One write as its kind's hooks are handed it: its record, and what its run saw. */
+interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeKind> {
   ports: FlowPorts;
   client: HedgeClient;
   kind: K;
   request: Q;
-  extras: ActionExtras;
+  record: TradeRecord<Q>;
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   after?: SideAfter;
 }
 
 /** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
-type KindHooks<S, R> = Omit<Partial<WriteAction<S, R>>, 'question' | 'wait'> &
-  Pick<WriteAction<S, R>, 'question' | 'wait'>;
+type KindHooks<S, R> = Omit<Partial<WriteKind<S, R>>, 'question' | 'wait'> & Pick<WriteKind<S, R>, 'question' | 'wait'>;
 
-/** Each kind once: its words, its endpoints (plan and send) and the hooks that ask, wait for and reconcile it. */
+/** Each kind once: its words, its endpoints (plan and send) and the hooks that ask, wait for and reconcile it.
+ * `hedge api`'s writes are a kind too: its request is the call, proven by the answer alone. */
 const KINDS = {
   open: { verb: 'open a hedge', plan: 'planOpen', send: 'openHedge', hooks: openHooks },
   add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge', hooks: changeHooks },
   reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge', hooks: changeHooks },
   close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
+  api: { bind: apiAction },
 } as const;
 
-/** The write flow's action for a trade: what the caller added, its kind's hooks over it (a change's check and an add's
- * preview run the caller's first), and what every kind shares: the side it locks, its endpoints, the ids it journals. */
-function tradeAction(
+/** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
+export function tradeRecord(kind: TradeKind, request: SideRequest, fields: TradeFields = {}): TradeRecord {
+  const { market, side } = request;
+  const { verb } = KINDS[kind];
+  return {
+    ...fields,
+    kind,
+    request,
+    command: kind,
+    verb,
+    argv: fields.argv ?? argvOf(kind, request),
+    side: { market, side },
+  };
+}
+
+/** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
+ * they could not read named in its question), its endpoints, and the ids every kind journals. */
+export function tradeAction(
   ports: FlowPorts,
   client: HedgeClient,
-  kind: Kind,
-  request: SideRequest,
-  extras: ActionExtras,
-): WriteAction<unknown, unknown> {
-  const { verb, plan, send, hooks } = KINDS[kind];
-  const turn: Turn = { ports, client, kind, request, extras };
+  record: ApiRecord,
+): WriteAction<ApiAnswer, ApiAnswer>;
+export function tradeAction(ports: FlowPorts, client: HedgeClient, record: TradeRecord): WriteAction<unknown, unknown>;
+export function tradeAction(ports: FlowPorts, client: HedgeClient, record: TradeRecord | ApiRecord) {
+  if (record.kind === 'api') return KINDS.api.bind(client, record);
+  const { plan, send, hooks } = KINDS[record.kind];
+  const turn: Turn = { ports, client, kind: record.kind, request: record.request, record };
   const own = (hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
-  return {
-    ...extras,
-    submitted: (answer: SubmittedAction) => ({
+  const unchecked = uncheckedList(ports);
+  const asked = (check: 'duplicate-reference' | 'pre-trade') => record.checks?.includes(check) === true;
+  const { market, side, notional_usd: notionalUsd, client_reference: reference } = record.request as OpenRequest;
+  const action: WriteAction<SubmittedAction, unknown> = {
+    ...record,
+    submitted: (answer) => ({
       hedge_id: answer.hedge_id ?? undefined,
       order_tx_hash: answer.order_tx_hash ?? undefined,
     }),
     ...own,
-    command: kind,
-    verb,
-    argv: extras.argv ?? argvOf(kind, request),
-    side: { market: request.market, side: request.side },
-    plan: (key) => client[plan](request as never, key),
-    send: (key, sendHooks) => client[send](request as never, key, sendHooks),
+    check: async () => {
+      if (reference && asked('duplicate-reference'))
+        await refuseDuplicateReference(ports, client, reference, unchecked);
+      const verb = record.kind === 'add' ? 'add' : 'open';
+      if (asked('pre-trade')) await runPreTradeChecks(client, { market, side, notionalUsd, action: verb }, unchecked);
+      await own.check?.();
+    },
+    question: () => questionWithUnchecked(own.question(), unchecked),
+    plan: (key) => client[plan](record.request as never, key),
+    send: (key, sendHooks) => client[send](record.request as never, key, sendHooks),
     sideAfter: () => turn.after,
   };
-}
-
-export function openAction(ports: FlowPorts, client: HedgeClient, request: OpenRequest, extras: ActionExtras) {
-  return tradeAction(ports, client, 'open', request, extras) as WriteAction<OpenedHedge, Hedge>;
+  return action as WriteAction<unknown, unknown>;
 }
 
 function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
-  const { ports, client, request, extras } = turn;
+  const { ports, client, request, record } = turn;
   const { market, side, notional_usd: notionalUsd } = request;
   return {
+    // The quote is said (a card on a terminal) before the question, unless the caller quoted already.
+    preview: record.checks?.includes('quote')
+      ? async () => {
+          record.quote = await quoteOpen(ports, client, request);
+        }
+      : undefined,
     question: () =>
       `Open ${side} ${formatMoney(notionalUsd)} USD on ${market} for ${days(request.tenor_days)}` +
-      (extras.quote
-        ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
+      (record.quote
+        ? ` at about ${formatRate(record.quote.pricing.execution_price)}, ${formatMoney(record.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
     trades: async () => [{ market, notionalUsd }],
     // The hedge by its id (when the answer gave one), else by its client reference.
@@ -281,20 +323,10 @@ interface ChangeSeen {
 }
 
 /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
-export function changeAction(
-  ports: FlowPorts,
-  client: HedgeClient,
-  action: 'add' | 'reduce',
-  request: ChangeRequest,
-  extras: ActionExtras,
-) {
-  return tradeAction(ports, client, action, request, extras) as WriteAction<SubmittedAction, ChangeResult | undefined>;
-}
-
 function changeHooks(
   turn: Turn<ChangeRequest, 'add' | 'reduce'>,
 ): KindHooks<SubmittedAction, ChangeResult | undefined> {
-  const { ports, client, kind: action, request, extras } = turn;
+  const { ports, client, kind: action, request, record } = turn;
   const { market, side, notional_usd: notionalUsd } = request;
   const seen: ChangeSeen = {};
   const seePositions = `\`${ports.hedgeCommand('positions')}\``;
@@ -357,8 +389,7 @@ function changeHooks(
 
   return {
     check: async () => {
-      await extras.check?.();
-      if (extras.serverDecides) return;
+      if (record.serverDecides) return;
       // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
       await positionBefore();
       const book = seen.book;
@@ -374,7 +405,6 @@ function changeHooks(
     preview:
       action === 'add'
         ? async () => {
-            await extras.preview?.();
             const position = await positionBefore();
             if (!position) {
               ports.notify({
@@ -405,7 +435,7 @@ function changeHooks(
               show: { card: 'addition-quote', quote, maturityAt, daysLeft: daysUntil(maturityAt, now), position },
             });
           }
-        : extras.preview,
+        : undefined,
     // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
     before: async () => {
       const [position, balance] = await Promise.all([
@@ -529,10 +559,6 @@ function sideReference(book: { filled: ReadonlyArray<{ clientReference?: string 
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
 export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
-
-export function closeAction(ports: FlowPorts, client: HedgeClient, request: SideRequest, extras: ActionExtras) {
-  return tradeAction(ports, client, 'close', request, extras) as WriteAction<SubmittedAction, CloseResult>;
-}
 
 function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseResult> {
   const {
@@ -689,8 +715,9 @@ async function addsStillLanding(ports: FlowPorts, market: string, side: string) 
   return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
 }
 
-/** One step of an apply's plan as the action that carries it out (and whose request a live confirmation is bound to). */
-export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep, group: string, leg: string) {
+/** One step of a plan (an apply's, the keeper's) as the record of the write that carries it out (and whose request a
+ * live confirmation is bound to). */
+export function stepRecord(step: PlanStep, group: string, leg: string) {
   const { action, market, side, tenorDays, clientReference } = step;
   if (action === 'open' && tenorDays === undefined)
     throw new UsageError(`step ${leg}: an open of ${market} ${side} needs a tenor; give tenor_days on its row.`);
@@ -700,7 +727,7 @@ export function stepAction(ports: FlowPorts, client: HedgeClient, step: PlanStep
   };
   const request =
     action === 'close' ? { market, side } : { market, side, notional_usd: Math.abs(step.deltaUsd), ...open };
-  return tradeAction(ports, client, action, request, { group, leg });
+  return tradeRecord(action, request, { group, leg });
 }
 
 /** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
@@ -711,12 +738,12 @@ export function actionFromJournal(
   body: JsonObject,
   argv: string[],
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
-  from: { group?: string; leg?: string } = {},
-): WriteAction<unknown, unknown> | undefined {
-  if (!Object.hasOwn(KINDS, command)) return;
+  fields: TradeFields = {},
+) {
+  if (!(TRADE_KINDS as readonly string[]).includes(command)) return;
   const change = command === 'add' || command === 'reduce';
   const request = change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest);
-  return tradeAction(ports, client, command as Kind, request, { ...from, argv });
+  return tradeAction(ports, client, tradeRecord(command as TradeKind, request, { ...fields, argv }));
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */

@@ -109,17 +109,46 @@ interface WaitContext {
   sentEarlier?: boolean;
 }
 
-/** One state-changing action, as data and hooks. `S` is the submit answer, `R` the resolution. */
-export interface WriteAction<S, R> {
+/** Every roll's journal group starts with this (a leg's hint says how the whole roll is finished). */
+export const ROLL_GROUP_PREFIX = 'roll-';
+
+/** One write as data (CONTRIBUTING.md, the write path): what it sends, the side it moves, how it is shown and asked,
+ * where it belongs. Its kind's row of the table of kinds (trade-actions.ts `KINDS`) gives it its behaviour. */
+export interface WriteRecord<Q = unknown> {
+  /** Its row of the table of kinds: open, add, reduce, close, api. */
+  kind: string;
+  /** What it sends: a trade's request, a `hedge api` call. */
+  request: Q;
+  /** Journaled as its command: the kind, or `api POST /path`. */
   command: string;
   /** Completes "this will …" in the live banner and "--yes is required to …". */
   verb: string;
+  argv: string[];
+  /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
+  side?: { market: string; side: string };
+  /** A group id and leg name when this action is one leg of several (roll, apply, the keeper). */
+  group?: string;
+  leg?: string;
+  /** The caller already asked (the open wizard, a plan's one confirmation, the keeper). */
+  confirmed?: boolean;
+  /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
+  ask?: boolean;
+  /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
+  admitted?: boolean;
+  /** Its checks and preview ran already (a plan's steps, a retry under the server's field name): not run again. */
+  checked?: boolean;
+  /** Journaled beside the facts read before the send (a retry: the refused entry it retries). */
+  context?: JsonObject;
+}
+
+/** What a kind does with its record, stage by stage. `S` is the submit answer, `R` the resolution. */
+export interface WriteKind<S, R> {
   /** The request, planned with the key (the dry run prints it; the journal records it). */
   plan(key: string): ApiRequest;
   /** Pre-trade checks; not run when resuming (the first run's own effect may now fill the headroom). */
   check?(): Promise<void>;
   /** Facts read before the send that the wait needs (e.g. the notional before an add); journaled. */
-  before?(run: WriteRun): Promise<JsonObject | undefined>;
+  before?(): Promise<JsonObject | undefined>;
   preview?(): Promise<void>;
   /** The confirmation question on a live key (the guard adds the LIVE marker). */
   question(): string;
@@ -127,31 +156,20 @@ export interface WriteAction<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved. */
+  /** Waits until the action resolved: what proves it landed. */
   wait(answer: S, context: WaitContext): Promise<R>;
   /** What the journal records once it resolved (unset: done). */
   outcome?(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
-  /** A group id and leg name when this action is one leg of several (roll, apply). */
-  group?: string;
-  leg?: string;
-  argv: string[];
-  /** The caller already asked (the open wizard confirms with the quote in view). */
-  confirmed?: boolean;
-  /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
-  ask?: boolean;
   /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
-  /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
-  admitted?: boolean;
-  /** The side this action moves: its lock is held from the key's choice until the action resolved (account-lock.ts). */
-  side?: { market: string; side: string };
   /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
   reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
-  /** How to finish this action when its outcome is unknown; default resumeHint (a leg of several says how its whole action is finished). */
-  resumeHint?(entry: JournalEntry): string;
 }
+
+/** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
+export type WriteAction<S, R> = WriteRecord & WriteKind<S, R>;
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
 export type WriteOutcome<S, R> =
@@ -160,8 +178,10 @@ export type WriteOutcome<S, R> =
   | { kind: 'submitted'; answer: S; entry: JournalEntry }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
-/** The hint on every unresolved write: the way to finish it with its own key. */
-function resumeHint(ports: FlowPorts, entry: JournalEntry) {
+/** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
+function resumeHint(ports: FlowPorts, entry: JournalEntry, record: WriteRecord) {
+  if (record.group?.startsWith(ROLL_GROUP_PREFIX))
+    return `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...record.argv)}\` again: each leg reuses its own key, and the side is never opened twice.`;
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
@@ -339,7 +359,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
   const match: SameRequest = { ...probe, body: probe.request.body };
-  const hintFor = (entry: JournalEntry) => action.resumeHint?.(entry) ?? resumeHint(ports, entry);
+  const hintFor = (entry: JournalEntry) => resumeHint(ports, entry, action);
 
   const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
     let begun: JournalEntry | undefined;
@@ -369,7 +389,7 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
      * checks; a resumed action skips them and reads what the book shows of its earlier send (landed: followed, not sent again). */
     const check = async () => {
       const sendHooks = await gateTheSend(ports, action, run);
-      if (!run.resumed) await action.check?.();
+      if (!run.resumed && !action.checked) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
       const reconciled =
@@ -386,11 +406,11 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
         run.entry
           ? (await attributedContext(ports, journal, run.entry)).context
           : options.wait
-            ? await action.before?.(run)
+            ? withContext(await action.before?.(), action.context)
             : undefined;
       let before = await readBefore();
       if (!run.resumed || run.unverified) {
-        await action.preview?.();
+        if (!action.checked) await action.preview?.();
         if (!action.confirmed)
           await confirmWhatIsShown(ports, guard, action, async () => {
             before = await readBefore();
@@ -505,10 +525,15 @@ export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>
         match,
         options,
         side && (async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book),
-        action.check?.bind(action),
+        action.checked ? undefined : action.check?.bind(action),
       ),
     );
   return side ? withSideLock(ports, side.market, side.side, decide) : decide();
+}
+
+/** The facts read before the send with what the record adds to them. */
+function withContext(before: JsonObject | undefined, context: JsonObject | undefined) {
+  return context ? { ...before, ...context } : before;
 }
 
 /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
@@ -688,7 +713,7 @@ async function attributedContext(ports: FlowPorts, journal: Journal, entry: Jour
     else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
       delta += other.command === 'add' ? amount : -amount;
     } else if (
-      other.group?.startsWith('roll-') &&
+      other.group?.startsWith(ROLL_GROUP_PREFIX) &&
       others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
     ) {
       // A whole roll closed and re-opened the same notional.

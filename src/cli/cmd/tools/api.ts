@@ -8,7 +8,8 @@ import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInpu
 import { UsageError } from '../../../core/errors.js';
 import {
   AnswerLog,
-  apiWriteAction,
+  apiAction,
+  apiRecord,
   isWriteMethod,
   readApi,
   readInputBody,
@@ -110,7 +111,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof API>) {
   const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
   try {
     if (isWriteMethod(call.method)) {
-      const outcome = await runWrite(ctx, apiWriteAction(client, call, log), opts.write);
+      const outcome = await runWrite(ctx, apiAction(client, apiRecord(call, log)), opts.write);
       if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
       if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
     } else {

@@ -5,7 +5,7 @@ import type { InputOf } from '../../runner/command-spec.js';
 import type { CLOSE } from '../specs.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseMarket, parseSide } from '../../../core/input.js';
-import { closeAction } from '../../../features/trade/trade-actions.js';
+import { tradeAction, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { showTrade } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
@@ -17,11 +17,10 @@ export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
   const request = { market: parseMarket(input.args.market), side: parseSide(input.args.side) };
   const write = writeOptionsFrom(input.options);
   const client = await ctx.client();
-  const action = closeAction(ctx, client, request, {});
-  const outcome = await runWrite(ctx, action, write);
+  const outcome = await runWrite(ctx, tradeAction(ctx, client, tradeRecord('close', request)), write);
   showTrade(ctx, 'close', outcome, { ...request });
   // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
-  const open = outcome.kind === 'resolved' ? outcome.result.openNow : undefined;
+  const open = outcome.kind === 'resolved' ? (outcome.result as CloseResult).openNow : undefined;
   if (open) {
     const { market, side } = request;
     throw new UnresolvedError(
