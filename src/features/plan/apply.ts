@@ -10,7 +10,7 @@ import type { FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
-import { finishJournaled, journaledAction, unfinishedOfThisAccount } from '../trade/resume.js';
+import { finishJournaled, unfinishedOfThisAccount } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
   buildTargetPlan,
@@ -20,7 +20,7 @@ import {
   type TargetFile,
   type TargetPlanOptions,
 } from './target-plan.js';
-import { days, stepRecord } from '../trade/trade-actions.js';
+import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
 import { runSteps, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown } from '../write/as-shown.js';
 
@@ -35,7 +35,7 @@ async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
     const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
     const data = { journal_id: entry.id, leg: entry.leg ?? null };
-    if (!journaledAction(ports, client, entry)) {
+    if (!recordFromJournal(client, entry)) {
       ports.notify({
         kind: 'step-not-resumable',
         level: 'warn',

@@ -31,11 +31,7 @@ export async function openHedge(ports: FlowPorts, client: HedgeClient, request: 
   const record = tradeRecord('open', request, {
     confirmed: choices.confirmed,
     quote: choices.quote,
-    checks: [
-      ...(guarded ? (['duplicate-reference'] as const) : []),
-      ...(!choices.skipChecks && !choices.confirmed ? (['pre-trade'] as const) : []),
-      ...(choices.quote ? [] : (['quote'] as const)),
-    ],
+    checks: { duplicateReference: guarded, preTrade: !choices.skipChecks && !choices.confirmed, quote: !choices.quote },
   });
   const send = () => runWrite(ports, tradeAction(ports, client, record), choices.write);
   const outcome =
@@ -75,7 +71,7 @@ export async function runChange(
   const record = tradeRecord(action, request, {
     ask: opts.ask,
     serverDecides: opts.skipChecks,
-    checks: action === 'add' && !opts.skipChecks ? ['pre-trade'] : [],
+    checks: { preTrade: action === 'add' && !opts.skipChecks },
   });
   const first = tradeAction(ports, client, record);
   try {

@@ -10,7 +10,7 @@ import { findJournalEntry } from '../write/journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
 import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
-import { actionFromJournal } from './trade-actions.js';
+import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, runWrite, type WriteOutcome } from '../write/write-flow.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -25,18 +25,6 @@ export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: r
     .reverse();
 }
 
-/** The trade action a journal entry was, rebuilt from its recorded request; undefined when it is none. */
-export function journaledAction(ports: FlowPorts, client: HedgeClient, entry: JournalEntry, confirmed?: boolean) {
-  const body = entry.request?.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
-  const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [entry.command];
-  return actionFromJournal(ports, client, entry.command, body as JsonObject, argv, {
-    group: entry.group,
-    leg: entry.leg,
-    confirmed,
-  });
-}
-
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
   ports: FlowPorts,
@@ -49,9 +37,9 @@ export async function finishJournaled(
     confirmed?: boolean;
   },
 ) {
-  const action = journaledAction(ports, client, entry, options.confirmed);
-  if (!action) return;
-  return runWrite(ports, action, {
+  const record = recordFromJournal(client, entry);
+  if (!record) return;
+  return runWrite(ports, tradeAction(ports, client, { ...record, confirmed: options.confirmed }), {
     ...options,
     dryRun: false,
     idempotencyKey: entry.idempotency_key,
@@ -151,7 +139,7 @@ export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise
     throw new UsageError(`Journal ${entry.id} has no request body to send again; it cannot be resumed.`);
   }
   const client = await ports.client();
-  if (!journaledAction(ports, client, entry)) {
+  if (!recordFromJournal(client, entry)) {
     throw new UsageError(
       `Journal ${entry.id} is a ${safeText(entry.command)}, which \`hedge resume\` cannot send again.`,
       {

@@ -38,7 +38,7 @@ import {
   ownRecentOf,
 } from '../write/wait.js';
 import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
-import { apiAction, type ApiAnswer, type ApiRecord } from './api-call.js';
+import { apiAction, type ApiRecord } from './api-call.js';
 import {
   questionWithUnchecked,
   quoteOpen,
@@ -60,7 +60,7 @@ export interface TradeRecord<Q extends SideRequest = SideRequest> extends WriteR
   quote?: Quote;
   /** What its caller asks for before the kind's own check and preview: the optional pre-trade checks, the duplicate
    * reference check, an open's quote said before the question. What a check could not read is named in the question. */
-  checks?: ReadonlyArray<'duplicate-reference' | 'pre-trade' | 'quote'>;
+  checks?: { duplicateReference?: boolean; preTrade?: boolean; quote?: boolean };
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
   serverDecides?: boolean;
 }
@@ -89,8 +89,7 @@ export function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-const TRADE_KINDS = ['open', 'add', 'reduce', 'close'] as const;
-type TradeKind = (typeof TRADE_KINDS)[number];
+type TradeKind = Exclude<keyof typeof KINDS, 'api'>;
 
 /** One write as its kind's hooks are handed it: its record, and what its run saw. */
 interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeKind> {
@@ -136,16 +135,13 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Trade
 export function tradeAction(
   ports: FlowPorts,
   client: HedgeClient,
-  record: ApiRecord,
-): WriteAction<ApiAnswer, ApiAnswer>;
-export function tradeAction(ports: FlowPorts, client: HedgeClient, record: TradeRecord): WriteAction<unknown, unknown>;
-export function tradeAction(ports: FlowPorts, client: HedgeClient, record: TradeRecord | ApiRecord) {
-  if (record.kind === 'api') return KINDS.api.bind(client, record);
+  record: TradeRecord | ApiRecord,
+): WriteAction<unknown, unknown> {
+  if (record.kind === 'api') return KINDS.api.bind(client, record) as WriteAction<unknown, unknown>;
   const { plan, send, hooks } = KINDS[record.kind];
   const turn: Turn = { ports, client, kind: record.kind, request: record.request, record };
   const own = (hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
   const unchecked = uncheckedList(ports);
-  const asked = (check: 'duplicate-reference' | 'pre-trade') => record.checks?.includes(check) === true;
   const { market, side, notional_usd: notionalUsd, client_reference: reference } = record.request as OpenRequest;
   const action: WriteAction<SubmittedAction, unknown> = {
     ...record,
@@ -155,10 +151,11 @@ export function tradeAction(ports: FlowPorts, client: HedgeClient, record: Trade
     }),
     ...own,
     check: async () => {
-      if (reference && asked('duplicate-reference'))
+      if (reference && record.checks?.duplicateReference)
         await refuseDuplicateReference(ports, client, reference, unchecked);
       const verb = record.kind === 'add' ? 'add' : 'open';
-      if (asked('pre-trade')) await runPreTradeChecks(client, { market, side, notionalUsd, action: verb }, unchecked);
+      if (record.checks?.preTrade)
+        await runPreTradeChecks(client, { market, side, notionalUsd, action: verb }, unchecked);
       await own.check?.();
     },
     question: () => questionWithUnchecked(own.question(), unchecked),
@@ -174,7 +171,7 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
   const { market, side, notional_usd: notionalUsd } = request;
   return {
     // The quote is said (a card on a terminal) before the question, unless the caller quoted already.
-    preview: record.checks?.includes('quote')
+    preview: record.checks?.quote
       ? async () => {
           record.quote = await quoteOpen(ports, client, request);
         }
@@ -730,20 +727,24 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
   return tradeRecord(action, request, { group, leg });
 }
 
-/** The action a journal entry was, rebuilt from its recorded request (for `hedge resume`). */
-export function actionFromJournal(
-  ports: FlowPorts,
-  client: HedgeClient,
-  command: string,
-  body: JsonObject,
-  argv: string[],
-  // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
-  fields: TradeFields = {},
-) {
-  if (!(TRADE_KINDS as readonly string[]).includes(command)) return;
+/** The record a journal entry was, rebuilt from its recorded request (a resume); undefined when it is no trade. */
+export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
+  const { command, request, group, leg } = entry;
+  const body = request?.body;
+  if (!Object.hasOwn(KINDS, command) || command === 'api' || typeof body !== 'object' || !body || Array.isArray(body))
+    return;
   const change = command === 'add' || command === 'reduce';
-  const request = change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest);
-  return tradeAction(ports, client, tradeRecord(command as TradeKind, request, { ...fields, argv }));
+  const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [command];
+  // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
+  return tradeRecord(
+    command as TradeKind,
+    change ? client.changeRequestFromBody(body as JsonObject) : (body as SideRequest),
+    {
+      argv,
+      group,
+      leg,
+    },
+  );
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
