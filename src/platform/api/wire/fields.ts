@@ -325,8 +325,6 @@ const HISTORY_FIELDS = fieldTable({
   closedAt: ['closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed', readTimestamp],
 }) satisfies { [F in keyof HistoryFacts]-?: readonly [string[], Reader<NonNullable<HistoryFacts[F]>>] };
 
-export const HISTORY_FIELD_SYNONYMS = namesOf(HISTORY_FIELDS);
-
 /** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
 const HISTORY_FOR_PEOPLE = {
   ...HISTORY_FIELDS,
