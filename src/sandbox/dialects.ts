@@ -61,56 +61,57 @@ const RULES = {
 type DialectRules = { -readonly [K in keyof typeof RULES]: (typeof RULES)[K][number] };
 type PricesShape = DialectRules['pricesShape'];
 
-/** Wire names in alpha and beta (reference, gamma and delta use the reference name); 0: the same in all; null leaves the field out. */
-type FieldTable<T> = { readonly [K in keyof T]-?: readonly [alpha: string | null, beta: string | null] | 0 };
+/**
+ * A field a line: its reference name (the views produce it), then its names in alpha and beta (`-`: left out); a
+ * name alone is the same in every dialect. Reference, gamma and delta use the reference names.
+ */
 type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
 
-// The keys are the reference names, which the views produce.
-const POSITION_FIELDS: FieldTable<PositionView> = {
-  market: 0,
-  side: ['direction', null],
-  hedge_id: 0,
-  notional_usd: ['size_usd', 'notional'],
-  units: ['units', 'qty'],
-  entry_price: ['entry_rate', 'avg_entry_price'],
-  mark_price: ['mark_rate', 'current_price'],
-  gross_pnl_usd: ['pnl_gross_usd', 'price_pnl_usd'],
-  accrued_carry_usdc: ['carry_accrued_usdc', 'funding_usdc'],
-  net_pnl_usd: ['pnl_usd', 'total_pnl_usd'],
-  close_fee_usdc: ['exit_fee_usdc', 'fee_to_close_usdc'],
-  margin_usdc: ['collateral_usdc', 'locked_margin_usdc'],
-  net_margin_usd: 0,
-  opened_at: ['open_time', 'created_at'],
-  maturity_at: ['maturity_time', 'expires_at'],
-};
+const POSITION_FIELDS = `
+  market
+  side direction -
+  hedge_id
+  notional_usd size_usd notional
+  units units qty
+  entry_price entry_rate avg_entry_price
+  mark_price mark_rate current_price
+  gross_pnl_usd pnl_gross_usd price_pnl_usd
+  accrued_carry_usdc carry_accrued_usdc funding_usdc
+  net_pnl_usd pnl_usd total_pnl_usd
+  close_fee_usdc exit_fee_usdc fee_to_close_usdc
+  margin_usdc collateral_usdc locked_margin_usdc
+  net_margin_usd
+  opened_at open_time created_at
+  maturity_at maturity_time expires_at
+`;
 
-const ACCOUNT_FIELDS: FieldTable<AccountView> = {
-  balance_usdc: 0,
-  margin_in_use_usdc: ['used_margin_usdc', 'margin_locked_usdc'],
-  open_exposure_usd: ['exposure_usd', 'gross_exposure_usd'],
-  unrealized_pnl_usd: ['upnl_usd', 'floating_pnl_usd'],
-  open_positions: ['open_position_count', 'num_positions'],
-  available_exposure_usd: 0,
-  exposure_cap_usd: ['exposure_limit_usd', 'max_exposure_usd'],
-};
+const ACCOUNT_FIELDS = `
+  balance_usdc
+  margin_in_use_usdc used_margin_usdc margin_locked_usdc
+  open_exposure_usd exposure_usd gross_exposure_usd
+  unrealized_pnl_usd upnl_usd floating_pnl_usd
+  open_positions open_position_count num_positions
+  available_exposure_usd
+  exposure_cap_usd exposure_limit_usd max_exposure_usd
+`;
 
-const HISTORY_FIELDS: FieldTable<HistoryRecord> = {
-  hedge_id: ['hedge', 'id'],
-  market: 0,
-  side: ['direction', 'side'],
-  notional_usd: ['size_usd', 'notional'],
-  tenor_days: ['tenor', 'tenor_days'],
-  client_reference: ['client_ref', 'reference'],
-  opened_at: ['entry_time', 'opened'],
-  closed_at: ['exit_time', 'closed'],
-  close_reason: ['exit_reason', 'reason'],
-  entry_price: ['entry_rate', 'open_price'],
-  exit_price: ['exit_rate', 'close_price'],
-  gross_pnl_usd: ['pnl_gross_usd', 'realized_pnl_usd'],
-  carry_usdc: ['carry_paid_usdc', 'funding_usdc'],
-  fees_usdc: ['fees_paid_usdc', 'total_fees_usdc'],
-  net_pnl_usd: 0,
-};
+const HISTORY_FIELDS = `
+  hedge_id hedge id
+  market
+  side direction side
+  notional_usd size_usd notional
+  tenor_days tenor tenor_days
+  client_reference client_ref reference
+  opened_at entry_time opened
+  closed_at exit_time closed
+  close_reason exit_reason reason
+  entry_price entry_rate open_price
+  exit_price exit_rate close_price
+  gross_pnl_usd pnl_gross_usd realized_pnl_usd
+  carry_usdc carry_paid_usdc funding_usdc
+  fees_usdc fees_paid_usdc total_fees_usdc
+  net_pnl_usd
+`;
 
 export interface WireDialect extends DialectRules {
   name: SandboxDialect;
@@ -121,12 +122,16 @@ export interface WireDialect extends DialectRules {
   historyFields: FieldNames<HistoryRecord>;
 }
 
-function columnOf<T extends object>(table: FieldTable<T>, column: number) {
+function columnOf<T>(table: string, column: number) {
   return Object.fromEntries(
-    Object.entries(table).map(([key, row]) => [
-      key,
-      row && column < 3 && column > 0 ? (row as string[])[column - 1] : key,
-    ]),
+    table
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [key, ...names] = line.trim().split(' ');
+        const name = names.length && (column === 1 || column === 2) ? names[column - 1] : key;
+        return [key, name === '-' ? null : name];
+      }),
   ) as FieldNames<T>;
 }
 
@@ -142,9 +147,9 @@ function buildDialect(name: SandboxDialect): WireDialect {
       rules.otherNotionalField === 'refused'
         ? [...new Set(RULES.changeNotionalField)].filter((field) => field !== rules.changeNotionalField)
         : [],
-    positionFields: columnOf(POSITION_FIELDS, column),
-    accountFields: columnOf(ACCOUNT_FIELDS, column),
-    historyFields: columnOf(HISTORY_FIELDS, column),
+    positionFields: columnOf<PositionView>(POSITION_FIELDS, column),
+    accountFields: columnOf<AccountView>(ACCOUNT_FIELDS, column),
+    historyFields: columnOf<HistoryRecord>(HISTORY_FIELDS, column),
   };
 }
 

@@ -399,6 +399,11 @@ export function historyHedgeId(raw: JsonObject) {
   return firstField(raw, ...HISTORY_FIELDS.hedgeId);
 }
 
+/** A closed-hedge record's close time, read even when the record gives no net P&L. */
+export function historyCloseTime(raw: JsonObject) {
+  return firstField(raw, ...HISTORY_FIELDS.closedAt);
+}
+
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
 export function historyRecordForPeople(raw: JsonObject): JsonObject {
   return inOneShape(raw, HISTORY_FOR_PEOPLE);
