@@ -1,6 +1,4 @@
-import type { HistoryRecord } from './engine-state.js';
 import type { MarketStatus } from './market-model.js';
-import type { AccountView, PositionView } from './view-types.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
 export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
@@ -65,7 +63,7 @@ type PricesShape = DialectRules['pricesShape'];
  * A field a line: its reference name (the views produce it), then its names in alpha and beta (`-`: left out); a
  * name alone is the same in every dialect. Reference, gamma and delta use the reference names.
  */
-type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
+type FieldNames = Readonly<Record<string, string | null>>;
 
 const POSITION_FIELDS = `
   market
@@ -117,12 +115,12 @@ export interface WireDialect extends DialectRules {
   name: SandboxDialect;
   /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
   refusedNotionalFields: readonly string[];
-  positionFields: FieldNames<PositionView>;
-  accountFields: FieldNames<AccountView>;
-  historyFields: FieldNames<HistoryRecord>;
+  positionFields: FieldNames;
+  accountFields: FieldNames;
+  historyFields: FieldNames;
 }
 
-function columnOf<T>(table: string, column: number) {
+function columnOf(table: string, column: number): FieldNames {
   return Object.fromEntries(
     table
       .trim()
@@ -132,7 +130,7 @@ function columnOf<T>(table: string, column: number) {
         const name = names.length && (column === 1 || column === 2) ? names[column - 1] : key;
         return [key, name === '-' ? null : name];
       }),
-  ) as FieldNames<T>;
+  );
 }
 
 function buildDialect(name: SandboxDialect): WireDialect {
@@ -147,9 +145,9 @@ function buildDialect(name: SandboxDialect): WireDialect {
       rules.otherNotionalField === 'refused'
         ? [...new Set(RULES.changeNotionalField)].filter((field) => field !== rules.changeNotionalField)
         : [],
-    positionFields: columnOf<PositionView>(POSITION_FIELDS, column),
-    accountFields: columnOf<AccountView>(ACCOUNT_FIELDS, column),
-    historyFields: columnOf<HistoryRecord>(HISTORY_FIELDS, column),
+    positionFields: columnOf(POSITION_FIELDS, column),
+    accountFields: columnOf(ACCOUNT_FIELDS, column),
+    historyFields: columnOf(HISTORY_FIELDS, column),
   };
 }
 
@@ -174,11 +172,11 @@ export function keptReference<T extends string | undefined>(reference: T, dialec
 }
 
 /** Copies `value` under the dialect's field names, in the same order, leaving out null names. */
-export function renameFields<T extends object>(value: T, names: FieldNames<T>) {
+export function renameFields(value: object, names: FieldNames) {
   const renamed: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     // A field the table does not know goes out under its own name rather than vanishing.
-    const name = Object.hasOwn(names, key) ? names[key as keyof T] : key;
+    const name = Object.hasOwn(names, key) ? names[key] : key;
     if (name !== null) renamed[name] = field;
   }
   return renamed;
