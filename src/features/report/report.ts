@@ -239,13 +239,8 @@ export function htmlTarget(path: string) {
 export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }) {
   if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
   const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
-  let hostname: string;
-  let host: string;
-  try {
-    ({ hostname, host } = new URL(credentials.baseUrl));
-  } catch {
-    return `${who} @ unknown host`;
-  }
+  if (!URL.canParse(credentials.baseUrl)) return `${who} @ unknown host`;
+  const { hostname, host } = new URL(credentials.baseUrl);
   const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
   return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
 }
