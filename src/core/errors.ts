@@ -25,12 +25,16 @@ export class HedgeError extends Error {
   }
 }
 
+/** A failure that says only its exit code, and its JSON code where that is not the exit code's name. */
+const failure = (exitCode: number, code?: string) =>
+  class extends HedgeError {
+    override facts(): ErrorFacts {
+      return { exitCode, ...(code && { code }) };
+    }
+  };
+
 /** Bad arguments or options: nothing was sent. */
-export class UsageError extends HedgeError {
-  override facts() {
-    return { exitCode: 2 };
-  }
-}
+export class UsageError extends failure(2) {}
 
 /** A request that would go somewhere other than the profile's base URL's origin (another host or port, or a URL carrying a user and password): a resumed journal row, a server's next-page link, any path. */
 export class OffOriginError extends UsageError {
@@ -40,17 +44,9 @@ export class OffOriginError extends UsageError {
 }
 
 /** Missing, malformed or refused API key, or no profile at all. */
-export class AuthError extends HedgeError {
-  override facts() {
-    return { exitCode: 4 };
-  }
-}
+export class AuthError extends failure(4) {}
 
-export class ConfigError extends HedgeError {
-  override facts() {
-    return { exitCode: 1, code: 'config' };
-  }
-}
+export class ConfigError extends failure(1, 'config') {}
 
 /** A pre-trade check refused the action before anything was sent (same exit code as an API 4xx). */
 export class PreTradeCheckError extends HedgeError {
@@ -221,11 +217,7 @@ export class InterruptedError extends HedgeError {
 }
 
 /** A "No" at a confirmation: nothing was sent. */
-export class DeclinedError extends HedgeError {
-  override facts() {
-    return { exitCode: 8 };
-  }
-}
+export class DeclinedError extends failure(8) {}
 
 /** A write whose answer does not say what happened (the connection dropped after sending, an answer that is both data and error, a 2xx carrying an error, Ctrl-C while it was out): the server may have acted. */
 export class OutcomeUnknownError extends HedgeError {
@@ -246,14 +238,19 @@ export class OutcomeUnknownError extends HedgeError {
   }
 }
 
-/** A refusal whose hint is required and whose details go into its JSON (each subclass its own exit code). */
-class DetailedError extends HedgeError {
-  readonly details: Details;
-  constructor(message: string, init: { hint: string; details?: Details }) {
-    super(message, init);
-    this.details = init.details ?? {};
-  }
-}
+/** A refusal whose hint is required and whose details go into its JSON. */
+const detailed = (exitCode: number, code?: string) =>
+  class extends HedgeError {
+    readonly details: Details;
+    constructor(message: string, init: { hint: string; details?: Details }) {
+      super(message, init);
+      this.details = init.details ?? {};
+    }
+
+    override facts(): ErrorFacts {
+      return { exitCode, ...(code && { code }), details: this.details };
+    }
+  };
 
 /** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
 interface HolderFacts {
@@ -280,25 +277,13 @@ export class HeldError extends HedgeError {
 }
 
 /** The same write (same request, same account) finished moments ago, the side still shows exactly what it left, and this run sent nothing: a re-run of a command killed after its action was done must not do it again silently (exit 16, `repeated`; `--again` sends another one). */
-export class RepeatedActionError extends DetailedError {
-  override facts() {
-    return { exitCode: 16, code: 'repeated_action', details: this.details };
-  }
-}
+export class RepeatedActionError extends detailed(16, 'repeated_action') {}
 
 /** The outcome of an earlier action cannot be told (older than the key lifetime, the book inconclusive), and there is no terminal to ask on: nothing was resent (exit 12). */
-export class UnresolvedError extends DetailedError {
-  override facts() {
-    return { exitCode: 12, details: this.details };
-  }
-}
+export class UnresolvedError extends detailed(12) {}
 
 /** An add or reduce the server accepted that did not happen: the hedge it was to change settled or was closed first (exit 3, like a refusal: nothing of it is on the book). */
-export class NotAppliedError extends DetailedError {
-  override facts() {
-    return { exitCode: 3, code: 'not_applied', details: this.details };
-  }
-}
+export class NotAppliedError extends detailed(3, 'not_applied') {}
 
 /** Local state cannot be used — the journal (or another local store) is unwritable, unreadable, a symbolic link, or corrupt beyond use (exit 13). */
 export class StateError extends HedgeError {

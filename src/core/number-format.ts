@@ -60,12 +60,6 @@ export function formatUpTo(value: number, decimals: number) {
   return text.includes('.') && !text.includes('e') ? text.replace(/\.?0+$/, '') : text;
 }
 
-/** Exactly `decimals` decimals with the sign always written (Intl's signDisplay "always"): +1.00, -0.50, +0.00 */
-export function formatSignedFixed(value: number, decimals: number) {
-  const text = formatFixed(value, decimals);
-  return text.startsWith('-') || Number.isNaN(value) ? text : `+${text}`;
-}
-
 export function formatMoney(value: number) {
   return formatFixed(value, 2);
 }

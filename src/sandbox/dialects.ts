@@ -1,6 +1,4 @@
-import type { HistoryRecord } from './engine-state.js';
 import type { MarketStatus } from './market-model.js';
-import type { AccountView, PositionView } from './view-types.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
 export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
@@ -61,73 +59,78 @@ const RULES = {
 type DialectRules = { -readonly [K in keyof typeof RULES]: (typeof RULES)[K][number] };
 type PricesShape = DialectRules['pricesShape'];
 
-/** Wire names in alpha and beta (reference, gamma and delta use the reference name); 0: the same in all; null leaves the field out. */
-type FieldTable<T> = { readonly [K in keyof T]-?: readonly [alpha: string | null, beta: string | null] | 0 };
-type FieldNames<T> = { readonly [K in keyof T]-?: string | null };
+/**
+ * A field a line: its reference name (the views produce it), then its names in alpha and beta (`-`: left out); a
+ * name alone is the same in every dialect. Reference, gamma and delta use the reference names.
+ */
+type FieldNames = Readonly<Record<string, string | null>>;
 
-// The keys are the reference names, which the views produce.
-const POSITION_FIELDS: FieldTable<PositionView> = {
-  market: 0,
-  side: ['direction', null],
-  hedge_id: 0,
-  notional_usd: ['size_usd', 'notional'],
-  units: ['units', 'qty'],
-  entry_price: ['entry_rate', 'avg_entry_price'],
-  mark_price: ['mark_rate', 'current_price'],
-  gross_pnl_usd: ['pnl_gross_usd', 'price_pnl_usd'],
-  accrued_carry_usdc: ['carry_accrued_usdc', 'funding_usdc'],
-  net_pnl_usd: ['pnl_usd', 'total_pnl_usd'],
-  close_fee_usdc: ['exit_fee_usdc', 'fee_to_close_usdc'],
-  margin_usdc: ['collateral_usdc', 'locked_margin_usdc'],
-  net_margin_usd: 0,
-  opened_at: ['open_time', 'created_at'],
-  maturity_at: ['maturity_time', 'expires_at'],
-};
+const POSITION_FIELDS = `
+  market
+  side direction -
+  hedge_id
+  notional_usd size_usd notional
+  units units qty
+  entry_price entry_rate avg_entry_price
+  mark_price mark_rate current_price
+  gross_pnl_usd pnl_gross_usd price_pnl_usd
+  accrued_carry_usdc carry_accrued_usdc funding_usdc
+  net_pnl_usd pnl_usd total_pnl_usd
+  close_fee_usdc exit_fee_usdc fee_to_close_usdc
+  margin_usdc collateral_usdc locked_margin_usdc
+  net_margin_usd
+  opened_at open_time created_at
+  maturity_at maturity_time expires_at
+`;
 
-const ACCOUNT_FIELDS: FieldTable<AccountView> = {
-  balance_usdc: 0,
-  margin_in_use_usdc: ['used_margin_usdc', 'margin_locked_usdc'],
-  open_exposure_usd: ['exposure_usd', 'gross_exposure_usd'],
-  unrealized_pnl_usd: ['upnl_usd', 'floating_pnl_usd'],
-  open_positions: ['open_position_count', 'num_positions'],
-  available_exposure_usd: 0,
-  exposure_cap_usd: ['exposure_limit_usd', 'max_exposure_usd'],
-};
+const ACCOUNT_FIELDS = `
+  balance_usdc
+  margin_in_use_usdc used_margin_usdc margin_locked_usdc
+  open_exposure_usd exposure_usd gross_exposure_usd
+  unrealized_pnl_usd upnl_usd floating_pnl_usd
+  open_positions open_position_count num_positions
+  available_exposure_usd
+  exposure_cap_usd exposure_limit_usd max_exposure_usd
+`;
 
-const HISTORY_FIELDS: FieldTable<HistoryRecord> = {
-  hedge_id: ['hedge', 'id'],
-  market: 0,
-  side: ['direction', 'side'],
-  notional_usd: ['size_usd', 'notional'],
-  tenor_days: ['tenor', 'tenor_days'],
-  client_reference: ['client_ref', 'reference'],
-  opened_at: ['entry_time', 'opened'],
-  closed_at: ['exit_time', 'closed'],
-  close_reason: ['exit_reason', 'reason'],
-  entry_price: ['entry_rate', 'open_price'],
-  exit_price: ['exit_rate', 'close_price'],
-  gross_pnl_usd: ['pnl_gross_usd', 'realized_pnl_usd'],
-  carry_usdc: ['carry_paid_usdc', 'funding_usdc'],
-  fees_usdc: ['fees_paid_usdc', 'total_fees_usdc'],
-  net_pnl_usd: 0,
-};
+const HISTORY_FIELDS = `
+  hedge_id hedge id
+  market
+  side direction side
+  notional_usd size_usd notional
+  tenor_days tenor tenor_days
+  client_reference client_ref reference
+  opened_at entry_time opened
+  closed_at exit_time closed
+  close_reason exit_reason reason
+  entry_price entry_rate open_price
+  exit_price exit_rate close_price
+  gross_pnl_usd pnl_gross_usd realized_pnl_usd
+  carry_usdc carry_paid_usdc funding_usdc
+  fees_usdc fees_paid_usdc total_fees_usdc
+  net_pnl_usd
+`;
 
 export interface WireDialect extends DialectRules {
   name: SandboxDialect;
   /** Other dialects' notional fields, refused in an add or reduce body (empty when ignored). */
   refusedNotionalFields: readonly string[];
-  positionFields: FieldNames<PositionView>;
-  accountFields: FieldNames<AccountView>;
-  historyFields: FieldNames<HistoryRecord>;
+  positionFields: FieldNames;
+  accountFields: FieldNames;
+  historyFields: FieldNames;
 }
 
-function columnOf<T extends object>(table: FieldTable<T>, column: number) {
+function columnOf(table: string, column: number): FieldNames {
   return Object.fromEntries(
-    Object.entries(table).map(([key, row]) => [
-      key,
-      row && column < 3 && column > 0 ? (row as string[])[column - 1] : key,
-    ]),
-  ) as FieldNames<T>;
+    table
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const [key, ...names] = line.trim().split(' ');
+        const name = names.length && (column === 1 || column === 2) ? names[column - 1] : key;
+        return [key, name === '-' ? null : name];
+      }),
+  );
 }
 
 function buildDialect(name: SandboxDialect): WireDialect {
@@ -169,11 +172,11 @@ export function keptReference<T extends string | undefined>(reference: T, dialec
 }
 
 /** Copies `value` under the dialect's field names, in the same order, leaving out null names. */
-export function renameFields<T extends object>(value: T, names: FieldNames<T>) {
+export function renameFields(value: object, names: FieldNames) {
   const renamed: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(value)) {
     // A field the table does not know goes out under its own name rather than vanishing.
-    const name = Object.hasOwn(names, key) ? names[key as keyof T] : key;
+    const name = Object.hasOwn(names, key) ? names[key] : key;
     if (name !== null) renamed[name] = field;
   }
   return renamed;

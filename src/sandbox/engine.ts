@@ -337,7 +337,9 @@ export class SandboxEngine {
       throw refuse('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
-    const digest = sha256(requestFingerprint(request), 'base64url');
+    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
+    // no body: neither is a request that acts, so neither is remembered.
+    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest)
@@ -429,14 +431,6 @@ function readIdempotencyKey(headers: Record<string, string | undefined>) {
     throw refuse('validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
   }
   return key;
-}
-
-/**
- * Same method, path and JSON body (key order ignored) means "the same request". A body that did not parse reads as
- * no body: neither is a request that acts, so neither is remembered.
- */
-function requestFingerprint(request: EngineRequest) {
-  return `${request.method} ${request.path} ${canonicalJson(request.body)}`;
 }
 
 function canonicalJson(value: unknown): string {

@@ -2,7 +2,6 @@
 
 import { type Book, type ShownBook, toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
-import type { PositionView } from './view-types.js';
 import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
 import {
   type MarketDefinition,
@@ -67,7 +66,7 @@ export function positionViews(book: Book, account: AccountState, nowMs: number) 
 }
 
 function positionLines(book: Book, shown: ShownBook) {
-  const linesBySide = new Map<string, PositionView[]>();
+  const linesBySide = new Map<string, PositionLine[]>();
   for (const hedge of shown.positions) {
     const key = `${hedge.market}:${hedge.side}`;
     const lines = linesBySide.get(key) ?? [];
@@ -76,6 +75,8 @@ function positionLines(book: Book, shown: ShownBook) {
   }
   return [...linesBySide.values()].map(aggregateSide);
 }
+
+type PositionLine = ReturnType<typeof hedgeLine>;
 
 function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
   const entry = hedge.entryPrice as number;
@@ -108,10 +109,10 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
  * figures, so `net_margin_usd` is still exactly what closing them all returns; entry weighted by notional; the
  * identity (id, times) of the newest hedge, the one add acts on.
  */
-function aggregateSide(lines: PositionView[]) {
+function aggregateSide(lines: PositionLine[]) {
   if (lines.length === 1) return lines[0];
   const newest = lines[lines.length - 1];
-  const total = (pick: (line: PositionView) => number) => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
+  const total = (pick: (line: PositionLine) => number) => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
   const notional = total((line) => line.notional_usd);
   const gross = total((line) => line.gross_pnl_usd);
   const carry = total((line) => line.accrued_carry_usdc);

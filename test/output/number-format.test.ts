@@ -6,7 +6,6 @@ import {
   formatFixed,
   formatMoney,
   formatRate,
-  formatSignedFixed,
   formatSignedMoney,
   formatUpTo,
   formatUsd,
@@ -65,19 +64,6 @@ describe('the one number formatter family', () => {
             value,
           ),
         );
-  });
-
-  it('formatSignedFixed reads as Intl with signDisplay "always"', () => {
-    expect([formatSignedFixed(10, 2), formatSignedFixed(-0.5, 2)]).toEqual(['+10.00', '-0.50']);
-    for (const value of sampleValues()) {
-      expect(formatSignedFixed(value, 2), String(value)).toBe(
-        new Intl.NumberFormat('en-US', {
-          minimumFractionDigits: 2,
-          maximumFractionDigits: 2,
-          signDisplay: 'always',
-        }).format(value),
-      );
-    }
   });
 
   it('money, USD, signed money and rates are the same family', () => {

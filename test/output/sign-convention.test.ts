@@ -16,9 +16,9 @@ import {
 } from '../../src/core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade-rules.js';
 import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
-import { buildReport, REPORT_GROUPINGS, type Report } from '../../src/features/report/report-rules.js';
+import { REPORT_GROUPINGS, type Report } from '../../src/features/report/report-rules.js';
+import { buildReport, renderReportHtml } from '../support/report.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
-import { renderReportHtml } from '../../src/features/report/report-html.js';
 import {
   renderReportTable,
   reportCsv,

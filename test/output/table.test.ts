@@ -5,7 +5,7 @@
 // (the --watch view's own widths: desk-columns.test.ts).
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../../src/features/report/report-rules.js';
+import { buildReport } from '../support/report.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { renderReportTable } from '../../src/features/report/report-view.js';
 import {

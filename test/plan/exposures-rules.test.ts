@@ -23,7 +23,6 @@ import {
   targetBook,
   targetRowsAt,
   tenorFor,
-  withinBand,
   type ExposurePolicy,
 } from '../../src/features/exposures/exposures-rules.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -234,17 +233,6 @@ describe('the target book', () => {
 
   it('picks the longest tenor that matures by the last due date', () => {
     expect([10, 5, 2, 0.5].map((days) => tenorFor(NOW + days * DAY_MS, NOW))).toEqual([7, 3, 1, 1]);
-  });
-
-  it('keeps a side within the band without trading', () => {
-    const cases = [
-      [104_999, 100_000],
-      [105_100, 100_000],
-      [94_000, 100_000],
-      [0, 0],
-      [1, 0],
-    ];
-    expect(cases.map(([held, target]) => withinBand(held, target, 5))).toEqual([true, false, false, true, false]);
   });
 
   it('gives the keeper target rows as a target file would, flat after the last due date', () => {

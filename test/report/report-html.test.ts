@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
-import { type Report, type ReportGrouping, buildReport } from '../../src/features/report/report-rules.js';
-import { escapeHtml, niceScale, renderReportHtml } from '../../src/features/report/report-html.js';
+import type { Report, ReportGrouping } from '../../src/features/report/report-rules.js';
+import { escapeHtml, niceScale } from '../../src/features/report/report-html.js';
+import { buildReport, renderReportHtml } from '../support/report.js';
 
 const HOSTILE = 'USDT<script>alert("x")</script>\u001b]0;x\u0007\u202eNGN';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  HISTORY_FIELD_SYNONYMS,
+  historyRecordForPeople,
   readHistoryRecord,
   readTimestamp,
   readPosition,
@@ -80,14 +80,15 @@ describe('readHistoryRecord', () => {
     );
   });
 
-  it("lists the simulator's own names first", () => {
-    expect([
-      HISTORY_FIELD_SYNONYMS.netPnlUsd[0],
-      HISTORY_FIELD_SYNONYMS.carryUsd[0],
-      HISTORY_FIELD_SYNONYMS.feesUsd[0],
-      HISTORY_FIELD_SYNONYMS.closedAt[0],
-      HISTORY_FIELD_SYNONYMS.hedgeId[0],
-    ]).toEqual('net_pnl_usd carry_usdc fees_usdc closed_at hedge_id'.split(' '));
+  it("shows each fact under the simulator's own name", () => {
+    const shown = historyRecordForPeople({
+      net_pnl: 1,
+      carry_paid_usdc: 2,
+      fees: 3,
+      close_time: '2026-11-22T08:00:00Z',
+      position_id: 'hdg_1',
+    });
+    expect(Object.keys(shown).sort()).toEqual('carry_usdc closed_at fees_usdc hedge_id net_pnl_usd'.split(' '));
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {

@@ -5,13 +5,13 @@ import {
   type ReportGrouping,
   type Report,
   type ReportFigures,
-  buildReport,
   isoWeekKey,
   parseReportDate,
   reportPeriodProblem,
   toCents,
 } from '../../src/features/report/report-rules.js';
 import { randomStream } from '../support/random-stream.js';
+import { buildReport } from '../support/report.js';
 
 const DAY_MS = 86_400_000;
 

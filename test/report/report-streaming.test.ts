@@ -6,15 +6,11 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
-import {
-  ReportBuilder,
-  buildReport,
-  cumulativePoint,
-  cumulativePoints,
-} from '../../src/features/report/report-rules.js';
+import { ReportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
 import { ClosedHedgeListing } from '../../src/features/report/report.js';
 import { output } from '../support/output/fake-output.js';
-import { closedHedgeRow, renderReportHtml, reportHtmlAround } from '../../src/features/report/report-html.js';
+import { closedHedgeRow, reportHtmlAround } from '../../src/features/report/report-html.js';
+import { buildReport, renderReportHtml } from '../support/report.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 const work = tempDir('hedge-report-streaming-');

@@ -181,12 +181,6 @@ export function targetBook(
 
 export type BookTarget = ReturnType<typeof targetBook>[number];
 
-/** Whether a side holding `currentUsd` is close enough to `targetUsd` to trade nothing. */
-export function withinBand(currentUsd: number, targetUsd: number, bandPct: number) {
-  if (targetUsd === 0) return currentUsd === 0;
-  return Math.abs(currentUsd - targetUsd) <= (targetUsd * bandPct) / 100 + 0.005;
-}
-
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(...args: Parameters<typeof targetBook>): TargetRow[] {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;

@@ -38,17 +38,14 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
+const FIX_ROWS =
+  'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).';
+
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
 async function readInputs(ports: FlowPorts, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
-  if ('problems' in parsed) {
-    throw inputFileProblems(
-      sourceName,
-      parsed.problems,
-      'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
-    );
-  }
+  if ('problems' in parsed) throw inputFileProblems(sourceName, parsed.problems, FIX_ROWS);
   const policyFile =
     input.policyFile === undefined ? undefined : await readInputFile(ports, input.policyFile, 'policy file');
   const policy = resolvePolicy(

@@ -4,8 +4,6 @@ import { payWords } from '../../core/money.js';
 import { formatFixed, formatMoney, formatRate, formatSignedMoney } from '../../core/number-format.js';
 import type { HistoryFacts } from '../../core/wire.js';
 import {
-  closedHedgeTime,
-  compareListed,
   lockedCents,
   quoteOf,
   toCents,
@@ -18,11 +16,10 @@ import { BY_WORDS, GROUP_TITLES, MISSING_WORDS, periodText, plural } from './rep
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
 import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
 
-interface ReportHtmlMeta {
+export interface ReportHtmlMeta {
   account: string;
   environment: 'live' | 'test';
   generatedAt: string;
-  records: HistoryFacts[];
   cumulative?: CumulativeSeries;
 }
 
@@ -501,11 +498,7 @@ table.hedges .paper { display: none; }
 `;
 
 /** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
-export function reportHtmlAround(
-  report: Report,
-  meta: Omit<ReportHtmlMeta, 'records'>,
-  count: number,
-): [before: string, after: string] {
+export function reportHtmlAround(report: Report, meta: ReportHtmlMeta, count: number): [before: string, after: string] {
   const by = escapeHtml(GROUPING_TITLES[report.by]);
   const live = meta.environment === 'live';
   const page = `<!doctype html>
@@ -549,10 +542,3 @@ ${count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<tabl
 }
 
 const ROWS = '\u0000rows\u0000';
-
-export function renderReportHtml(report: Report, meta: ReportHtmlMeta) {
-  const [before, after] = reportHtmlAround(report, meta, meta.records.length);
-  const order = meta.records.map((record, index) => ({ record, index, ms: closedHedgeTime(record) }));
-  order.sort((a, b) => compareListed(a.ms, a.index, b.ms, b.index));
-  return before + order.map(({ record }) => closedHedgeRow(record)).join('') + after;
-}

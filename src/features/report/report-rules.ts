@@ -318,16 +318,6 @@ export class ReportBuilder {
   }
 }
 
-export function buildReport(
-  records: readonly HistoryFacts[],
-  openPositions: ReadonlyArray<{ netPnlUsd?: number }>,
-  options: ReportOptions,
-) {
-  const builder = new ReportBuilder(options);
-  for (const record of records) builder.add(record);
-  return builder.finish(openPositions);
-}
-
 type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
 
 /** A date, or a date and a time with its zone or none. */

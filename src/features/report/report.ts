@@ -3,7 +3,12 @@
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
-import { readHistoryRecord, type HistoryFacts, readPosition } from '../../platform/api/wire/fields.js';
+import {
+  historyCloseTime,
+  readHistoryRecord,
+  type HistoryFacts,
+  readPosition,
+} from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
 import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import {
@@ -15,7 +20,6 @@ import {
   type ReportOptions,
 } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
-import type { JsonObject } from '../../core/objects.js';
 
 /** What a walk through the history pages found. */
 interface HistoryWalk {
@@ -209,22 +213,9 @@ class BlockReader {
   }
 }
 
-/** The close time of a history record, read even when the record gives no net P&L. */
-function closeTimeOf(raw: JsonObject) {
-  try {
-    return readHistoryRecord(raw).closedAt;
-  } catch {
-    const probe: JsonObject = { net_pnl_usd: 0 };
-    for (const [name, value] of Object.entries(raw)) {
-      if (name.toLowerCase().replace(/[^a-z0-9]/g, '') !== 'netpnlusd') probe[name] = value;
-    }
-    return readHistoryRecord(probe).closedAt;
-  }
-}
-
 /** Whether a record closed in [since, until); one with no readable close time is 'unreadable'. */
 export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: Date }) {
-  const ms = closedHedgeTime({ closedAt: closeTimeOf(record) });
+  const ms = closedHedgeTime({ closedAt: historyCloseTime(record) });
   if (!Number.isFinite(ms)) return 'unreadable';
   return outsidePeriod(ms, filter) ? 'out' : 'in';
 }
@@ -248,13 +239,8 @@ export function htmlTarget(path: string) {
 export function accountName(credentials: { profileName?: string; baseUrl: string; sources?: { profile?: string } }) {
   if (credentials.sources?.profile === 'demo') return 'demo (the built-in simulator, test funds)';
   const who = credentials.profileName ?? 'key from HEDGE_API_KEY';
-  let hostname: string;
-  let host: string;
-  try {
-    ({ hostname, host } = new URL(credentials.baseUrl));
-  } catch {
-    return `${who} @ unknown host`;
-  }
+  if (!URL.canParse(credentials.baseUrl)) return `${who} @ unknown host`;
+  const { hostname, host } = new URL(credentials.baseUrl);
   const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname);
   return loopback ? `${who} (a simulator on this machine)` : `${who} @ ${host}`;
 }

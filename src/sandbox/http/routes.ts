@@ -214,7 +214,9 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
-  let next = below === undefined ? shown : Math.min(shown, recordsBefore(history, below));
+  // History is kept in compareHistoryRecords order: the records before `below` are a prefix.
+  const before = (index: number) => compareHistoryRecords(history[index], below as HistoryRecord) < 0;
+  let next = below === undefined ? shown : Math.min(shown, partitionPoint(history.length, before));
   const served: Array<Record<string, unknown>> = [];
   while (next > 0 && served.length < pageSize)
     served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
@@ -246,11 +248,6 @@ function readBefore(raw: string) {
   const ms = Date.parse(raw);
   if (!Number.isFinite(ms)) throw validationError('before', 'must be a time (ISO 8601)');
   return { closed_at: toIso(ms), hedge_id: '' };
-}
-
-/** How many records sort before `key` (history is kept in compareHistoryRecords order). */
-function recordsBefore(history: readonly HistoryRecord[], key: Pick<HistoryRecord, 'closed_at' | 'hedge_id'>) {
-  return partitionPoint(history.length, (index) => compareHistoryRecords(history[index], key as HistoryRecord) < 0);
 }
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext) {

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
@@ -497,15 +498,9 @@ function httpServer(
 
 /** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
 async function listen(server: Server, where: string | { host: string; port: number }) {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    const listening = () => {
-      server.off('error', reject);
-      resolve();
-    };
-    if (typeof where === 'string') server.listen(where, listening);
-    else server.listen(where.port, where.host, listening);
-  });
+  if (typeof where === 'string') server.listen(where);
+  else server.listen(where.port, where.host);
+  await once(server, 'listening');
   const address = server.address();
   return typeof address === 'object' && address ? address.port : 0;
 }

@@ -211,12 +211,20 @@ function sourceOf(
 /** Each fact's names, most likely first (the first ours), and its reader. */
 type FieldTable = Readonly<Record<string, readonly [names: readonly string[], read: Reader<unknown>]>>;
 
-/** `{fact: ['name other_name …', read]}`, each list of names split once. */
-function fieldTable<T extends Record<string, readonly [string, Reader<unknown>]>>(
+/** `{fact: ['name other_name …', read]}` (a number without a reader), each list of names split once. */
+function fieldTable<T extends Record<string, string | readonly [string, Reader<unknown>]>>(
   table: T,
-): { [F in keyof T]: readonly [string[], T[F][1]] } {
+): {
+  [F in keyof T]: readonly [
+    string[],
+    T[F] extends readonly [string, infer R extends Reader<unknown>] ? R : typeof readNumber,
+  ];
+} {
   return Object.fromEntries(
-    Object.entries(table).map(([fact, [names, read]]) => [fact, [names.split(' '), read]]),
+    Object.entries(table).map(([fact, entry]) => {
+      const [names, read] = typeof entry === 'string' ? [entry, readNumber] : entry;
+      return [fact, [names.split(' '), read]];
+    }),
   ) as never;
 }
 
@@ -259,21 +267,19 @@ const POSITION_FIELDS = fieldTable({
     },
   ],
   market: ['market symbol pair', (value: unknown) => readString(value)?.toUpperCase()],
-  notionalUsd: ['notional_usd size_usd notional amount_usd exposure_usd position_usd', readNumber],
+  notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd',
   hedgeId: ['hedge_id id hedge', readString],
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
-  netPnlUsd: [
+  netPnlUsd:
     'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl',
-    readNumber,
-  ],
   maturityAt: ['maturity_at maturity expires_at settles_at maturity_time', readString],
-  markPrice: ['mark_price mark_rate mark current_price', readNumber],
-  entryPrice: ['entry_price entry_rate entry avg_entry_price', readNumber],
-  accruedCarryUsdc: ['accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc', readNumber],
-  marginUsdc: ['margin_usdc collateral_usdc locked_margin_usdc margin', readNumber],
-  grossPnlUsd: ['gross_pnl_usd pnl_gross_usd price_pnl_usd gross_pnl', readNumber],
-  closeFeeUsdc: ['close_fee_usdc exit_fee_usdc fee_to_close_usdc close_fee', readNumber],
-  units: ['units qty quantity', readNumber],
+  markPrice: 'mark_price mark_rate mark current_price',
+  entryPrice: 'entry_price entry_rate entry avg_entry_price',
+  accruedCarryUsdc: 'accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc',
+  marginUsdc: 'margin_usdc collateral_usdc locked_margin_usdc margin',
+  grossPnlUsd: 'gross_pnl_usd pnl_gross_usd price_pnl_usd gross_pnl',
+  closeFeeUsdc: 'close_fee_usdc exit_fee_usdc fee_to_close_usdc close_fee',
+  units: 'units qty quantity',
   openedAt: ['opened_at open_time created_at opened', readString],
 });
 
@@ -300,32 +306,23 @@ export function positionInOneShape(raw: JsonObject, facts: Omit<PositionFacts, '
 
 /** Names a closed-hedge record may give each fact, most likely first (the first: what our simulator serves). */
 const HISTORY_FIELDS = fieldTable({
-  netPnlUsd: [
-    'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd',
-    readNumber,
-  ],
-  grossPnlUsd: [
+  netPnlUsd: 'net_pnl_usd net_pnl_usdc net_pnl net_realized_pnl_usd realized_net_pnl_usd pnl_net_usd net_profit_usd',
+  grossPnlUsd:
     'gross_pnl_usd gross_pnl_usdc realized_pnl_usd realized_gross_pnl_usd gross_realized_pnl_usd pnl_gross_usd gross_pnl price_pnl_usd',
-    readNumber,
-  ],
-  carryUsd: [
+  carryUsd:
     'carry_usdc carry_paid_usdc carry_usd carry_paid_usd total_carry_usdc accrued_carry_usdc carry funding_usdc funding_usd',
-    readNumber,
-  ],
-  feesUsd: ['fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee', readNumber],
-  notionalUsd: ['notional_usd notional_usdc notional size_usd size_usdc amount_usd size', readNumber],
+  feesUsd: 'fees_usdc fees_usd fee_usd fee_usdc total_fees_usdc total_fees_usd fees_paid_usdc fees fee',
+  notionalUsd: 'notional_usd notional_usdc notional size_usd size_usdc amount_usd size',
   side: ['side direction position_side', readSide],
   tenorDays: ['tenor_days tenor tenor_d duration_days', readTenor],
   market: ['market symbol pair instrument', readText],
   hedgeId: ['hedge_id id hedge position_id', readId],
   clientReference: ['client_reference client_ref reference clientReference', readText],
-  entryPrice: ['entry_price entry_rate open_price struck_rate avg_entry_price', readNumber],
-  exitPrice: ['exit_price exit_rate close_price settlement_price settlement_rate', readNumber],
+  entryPrice: 'entry_price entry_rate open_price struck_rate avg_entry_price',
+  exitPrice: 'exit_price exit_rate close_price settlement_price settlement_rate',
   openedAt: ['opened_at open_time opened_time entry_time entered_at created_at opened', readTimestamp],
   closedAt: ['closed_at close_time closed_time exit_time exited_at settled_at settlement_time closed', readTimestamp],
 }) satisfies { [F in keyof HistoryFacts]-?: readonly [string[], Reader<NonNullable<HistoryFacts[F]>>] };
-
-export const HISTORY_FIELD_SYNONYMS = namesOf(HISTORY_FIELDS);
 
 /** How a closed hedge ended: no rule reads it, but the one shape shows it under ours. */
 const HISTORY_FOR_PEOPLE = {
@@ -401,6 +398,11 @@ export function historyHedgeId(raw: JsonObject) {
   return firstField(raw, ...HISTORY_FIELDS.hedgeId);
 }
 
+/** A closed-hedge record's close time, read even when the record gives no net P&L. */
+export function historyCloseTime(raw: JsonObject) {
+  return firstField(raw, ...HISTORY_FIELDS.closedAt);
+}
+
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
 export function historyRecordForPeople(raw: JsonObject): JsonObject {
   return inOneShape(raw, HISTORY_FOR_PEOPLE);
@@ -408,13 +410,13 @@ export function historyRecordForPeople(raw: JsonObject): JsonObject {
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
 const ACCOUNT_FIELDS = fieldTable({
-  balance_usdc: ['balance_usdc', readNumber],
-  margin_in_use_usdc: ['margin_in_use_usdc used_margin_usdc margin_locked_usdc margin_used_usdc', readNumber],
-  open_exposure_usd: ['open_exposure_usd exposure_usd gross_exposure_usd', readNumber],
-  unrealized_pnl_usd: ['unrealized_pnl_usd upnl_usd floating_pnl_usd unrealised_pnl_usd', readNumber],
-  open_positions: ['open_positions open_position_count num_positions positions', readNumber],
-  available_exposure_usd: ['available_exposure_usd', readNumber],
-  exposure_cap_usd: ['exposure_cap_usd exposure_limit_usd max_exposure_usd', readNumber],
+  balance_usdc: 'balance_usdc',
+  margin_in_use_usdc: 'margin_in_use_usdc used_margin_usdc margin_locked_usdc margin_used_usdc',
+  open_exposure_usd: 'open_exposure_usd exposure_usd gross_exposure_usd',
+  unrealized_pnl_usd: 'unrealized_pnl_usd upnl_usd floating_pnl_usd unrealised_pnl_usd',
+  open_positions: 'open_positions open_position_count num_positions positions',
+  available_exposure_usd: 'available_exposure_usd',
+  exposure_cap_usd: 'exposure_cap_usd exposure_limit_usd max_exposure_usd',
 });
 
 /** The account in the one shape: each figure read under another name shown under ours. */
