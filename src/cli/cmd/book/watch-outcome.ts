@@ -22,10 +22,18 @@ export async function watchCommand(
   target: WatchTarget,
   options: WatchOptionValues,
 ): Promise<number> {
-  const settings = parseWatchSettings(ctx, target, options);
+  const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
   const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && !ctx.globals.json;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
-  return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
+  return endWatch(
+    ctx,
+    await runWatch(
+      ctx,
+      target,
+      { settings, live, oneShape: ctx.output.inOneShape, timeoutSeconds: ctx.globals.timeout },
+      openSink,
+    ),
+  );
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
