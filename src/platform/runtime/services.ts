@@ -192,53 +192,37 @@ export async function openPrompter(ctx: ServiceHost) {
   return (await import('../terminal/prompter.js')).createInquirerPrompter(ctx.io, ctx.signal, ctx.env);
 }
 
-/** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
-export async function startProgress(ctx: ServiceHost, label: string, since: number) {
-  return (await import('../terminal/spinner.js')).startProgress(
-    {
-      quiet: ctx.globals.json || ctx.noticesTaken,
-      stderrIsTTY: ctx.io.stderrIsTTY,
-      stderr: ctx.io.stderr,
-      env: ctx.env,
-      output: ctx.output,
-      now: ctx.clock.now,
-      onDispose: (stop) => ctx.onDispose(stop),
-    },
-    label,
-    since,
-  );
-}
-
-export async function confirm(ctx: ServiceHost, question: { message: string; default?: boolean; live?: boolean }) {
-  return (await ctx.prompter()).confirm({ message: questionText(ctx.output, question), default: question.default });
-}
-
 // What src/features/write and src/features/trade still read of their FlowPorts; every other flow names the few
 // ports it uses and reads the settings from `globals` and `io`. This goes when those two folders do the same.
-export interface FlowSettings {
-  readonly interactive: boolean;
-  readonly inputAllowed: boolean;
-  readonly timeoutSeconds: number | undefined;
-  readonly stdin: Io['stdin'];
-  readonly stdinIsTTY: boolean;
-  /** A person reads the output: a human mode, and no caller takes the notices. */
-  readonly forPeople: boolean;
-  waitDeadline(startedAt: number): number | undefined;
-  startProgress(label: string, since: number): ReturnType<typeof startProgress>;
-  confirm(question: Parameters<typeof confirm>[1]): Promise<boolean>;
-}
+export type FlowSettings = ReturnType<typeof flowSettings>;
 
-export function flowSettings(ctx: ServiceHost): FlowSettings {
-  const { globals, io } = ctx;
+export function flowSettings(ctx: ServiceHost) {
+  const { globals, io, output } = ctx;
   return {
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
     inputAllowed: globals.input,
     timeoutSeconds: globals.timeout,
     stdin: io.stdin,
     stdinIsTTY: io.stdinIsTTY,
-    forPeople: ctx.output.isHuman && !ctx.noticesTaken,
-    waitDeadline: (startedAt) => waitDeadline(globals.timeout, ctx.deadline, startedAt),
-    startProgress: (label, since) => startProgress(ctx, label, since),
-    confirm: (question) => confirm(ctx, question),
+    /** A person reads the output: a human mode, and no caller takes the notices. */
+    forPeople: output.isHuman && !ctx.noticesTaken,
+    waitDeadline: (startedAt: number) => waitDeadline(globals.timeout, ctx.deadline, startedAt),
+    /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
+    startProgress: async (label: string, since: number) =>
+      (await import('../terminal/spinner.js')).startProgress(
+        {
+          quiet: globals.json || ctx.noticesTaken,
+          stderrIsTTY: io.stderrIsTTY,
+          stderr: io.stderr,
+          env: ctx.env,
+          output,
+          now: ctx.clock.now,
+          onDispose: (stop) => ctx.onDispose(stop),
+        },
+        label,
+        since,
+      ),
+    confirm: async (question: { message: string; default?: boolean; live?: boolean }) =>
+      (await ctx.prompter()).confirm({ message: questionText(output, question), default: question.default }),
   };
 }
