@@ -217,7 +217,7 @@ interface WatchSnapshot {
 type WatchSource = (client: HedgeClient) => Promise<WatchSnapshot>;
 
 function positionsSource(
-  ports: Pick<CommandContext, 'log'>,
+  ports: WatchPorts,
   needMaturity: boolean,
   ref: string | undefined,
   live: boolean,
@@ -346,7 +346,7 @@ function hedgeSource(typed: string): WatchSource {
   };
 }
 
-function sourceFor(ports: Pick<CommandContext, 'log'>, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
+function sourceFor(ports: WatchPorts, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
   switch (target.kind) {
     case 'positions':
       return positionsSource(
@@ -398,7 +398,7 @@ export function isPassingFailure(error: unknown) {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-function watchClient(ports: Pick<CommandContext, 'notify'>, client: HedgeClient) {
+function watchClient(ports: WatchPorts, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
@@ -428,12 +428,7 @@ interface WatchPlan {
   timeoutSeconds?: number;
 }
 
-async function pauseUntil(
-  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline'>,
-  sink: WatchSink,
-  live: boolean,
-  at: number,
-) {
+async function pauseUntil(ports: WatchPorts, sink: WatchSink, live: boolean, at: number) {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';

@@ -1,12 +1,7 @@
 // The services a command uses: each built once on first use (services.ts says how), closed last opened first at the end.
-import type { HedgeClient } from '../api/client.js';
-import type { HttpConnections } from '../api/transport.js';
-import type { ResolvedCredentials } from '../config/credentials.js';
-import type { ProfileStore } from '../config/profile-store.js';
 import type { Output } from '../terminal/output.js';
 import { sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
-import type { Journal } from '../journal/index.js';
 import { hedgeCommandLine } from '../../core/program.js';
 import { commandDeadline } from '../config/wait-bound.js';
 import * as build from './services.js';
@@ -39,6 +34,8 @@ export interface CommandContext
     >,
     FlowSettings {}
 
+type Service = 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter';
+
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
   readonly deadline?: number;
@@ -49,7 +46,6 @@ export class CommandContext {
   readonly init: ContextInit;
   private readonly built = new Map<string, Promise<unknown>>();
   private readonly disposers: Array<() => Promise<void> | void> = [];
-  /** A derived context asks its parent for the store, credentials, journal, connections and (unless `ownClient`) client. */
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
@@ -68,7 +64,9 @@ export class CommandContext {
     Object.assign(this, build.flowSettings(this));
   }
 
-  private once<T>(name: string, make: (ctx: ServiceHost) => Promise<T>) {
+  /** Built once; a derived context asks its parent unless `shared` is false (its prompter, journal choice, own client). */
+  private once<T>(name: Service, make: (ctx: ServiceHost) => Promise<T>, shared = true): Promise<T> {
+    if (shared && this.parent) return this.parent[name]() as Promise<T>;
     let service = this.built.get(name) as Promise<T> | undefined;
     if (!service) this.built.set(name, (service = make(this)));
     return service;
@@ -137,35 +135,35 @@ export class CommandContext {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
   }
 
-  journal(): Promise<Journal> {
-    return this.parent ? this.parent.journal() : this.once('journal', build.openJournal);
+  journal() {
+    return this.once('journal', build.openJournal);
   }
 
   journalChoice() {
-    return this.once('journal-choice', build.chooseJournal);
+    return this.once('journalChoice', build.chooseJournal, false);
   }
 
-  store(): Promise<ProfileStore> {
-    return this.parent ? this.parent.store() : this.once('store', build.openStore);
+  store() {
+    return this.once('store', build.openStore);
   }
 
-  credentials(): Promise<ResolvedCredentials> {
-    return this.parent ? this.parent.credentials() : this.once('credentials', build.readCredentials);
+  credentials() {
+    return this.once('credentials', build.readCredentials);
   }
 
-  client(): Promise<HedgeClient> {
-    return this.parent && !this.ownClient ? this.parent.client() : this.once('client', build.buildClient);
+  client() {
+    return this.once('client', build.buildClient, !this.ownClient);
   }
 
   wireMemory() {
     return build.openWireMemory(this);
   }
 
-  connections(): Promise<HttpConnections> {
-    return this.parent ? this.parent.connections() : this.once('connections', build.openConnections);
+  connections() {
+    return this.once('connections', build.openConnections);
   }
 
   prompter() {
-    return this.once('prompter', build.openPrompter);
+    return this.once('prompter', build.openPrompter, false);
   }
 }
