@@ -415,7 +415,7 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
 /** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts). */
 export type WatchOutcome =
   | { ended: 'alert'; alert: Alert; at: number }
-  | { ended: 'deadline'; timeoutSeconds?: number }
+  | { ended: 'deadline' }
   | { ended: 'count'; count: number }
   /** Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
   | { ended: 'stopped' };
@@ -425,7 +425,6 @@ interface WatchPlan {
   settings: WatchSettings;
   live: boolean;
   oneShape: boolean;
-  timeoutSeconds?: number;
 }
 
 async function pauseUntil(ports: WatchPorts, sink: WatchSink, live: boolean, at: number) {
@@ -466,12 +465,11 @@ export async function runWatch(
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
   let refreshes = 0;
-  const deadlineReached = { ended: 'deadline', timeoutSeconds: plan.timeoutSeconds } as const;
   try {
     for (;;) {
       if (settings.count !== undefined && refreshes >= settings.count) return { ended: 'count', count: settings.count };
       const state = await pauseUntil(ports, sink, live, nextAt);
-      if (state === 'deadline') return deadlineReached;
+      if (state === 'deadline') return { ended: 'deadline' };
       if (state === 'stopped') return { ended: 'stopped' };
       const startedAt = clock.now();
       refreshes += 1;
@@ -481,7 +479,7 @@ export async function runWatch(
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
         if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' };
-        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return deadlineReached;
+        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return { ended: 'deadline' };
         if (!isPassingFailure(error)) throw error;
         const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
         if (retryAfterMs !== undefined)
