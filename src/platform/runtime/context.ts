@@ -1,4 +1,4 @@
-// The services a command uses: each built once on first use (services.ts says how), closed last opened first at the end.
+// The services a command uses: each built on first use (services.ts says how), closed last opened first at the end.
 import type { Output } from '../terminal/output.js';
 import { sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
@@ -64,7 +64,7 @@ export class CommandContext {
     Object.assign(this, build.flowSettings(this));
   }
 
-  /** Built once; a derived context asks its parent unless `shared` is false (its prompter, journal choice, own client). */
+  /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
   private once<T>(name: Service, make: (ctx: ServiceHost) => Promise<T>, shared = true): Promise<T> {
     if (shared && this.parent) return this.parent[name]() as Promise<T>;
     let service = this.built.get(name) as Promise<T> | undefined;

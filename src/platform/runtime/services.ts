@@ -8,7 +8,6 @@ import {
   type Env,
   type ResolvedCredentials,
 } from '../config/credentials.js';
-import type * as JournalStore from '../config/journal-store.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { Journal } from '../journal/index.js';
@@ -60,7 +59,7 @@ export interface ServiceHost extends Readonly<
   log(line: string): void;
   onDispose(dispose: () => Promise<void> | void): void;
   hedgeCommand(...words: string[]): string;
-  journalChoice(): ReturnType<typeof JournalStore.chooseJournalStore>;
+  journalChoice(): ReturnType<typeof chooseJournal>;
   store(): Promise<ProfileStore>;
   credentials(): Promise<ResolvedCredentials>;
   wireMemory(): Promise<WireMemory>;
