@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Follows the command context (`ctx`), or the ports it is to a flow (`ports`: `FlowPorts`, a Pick of
-// it), through the calls from one function: every function that receives it is a stop; a call into
-// runtime/ from below is a call back into the context (a port's call is not followed), and a call to
-// a higher layer of scripts/layers.mjs is a climb. A measuring tool (CONTRIBUTING.md), not part of the build.
+// Follows the command context (`ctx`), or the ports it is to a flow (`ports`: a Pick of it, a family's
+// `…Ports`, or `FlowPorts`), through the calls from one function: every function that receives it is a
+// stop; a call into runtime/ from below is a call back into the context (a port's call is not followed),
+// and a call to a higher layer of scripts/layers.mjs is a climb. A measuring tool (CONTRIBUTING.md), not
+// part of the build.
 //
 //   node scripts/ctx-trace.mjs resumeUnfinishedApplies runKeep
 import ts from 'typescript';
@@ -34,7 +35,7 @@ function functionNamed(name) {
 }
 
 const isContextType = (typeNode) =>
-  typeNode !== undefined && /\bCommandContext\b|\bCtx\b|\bFlowPorts\b/.test(typeNode.getText());
+  typeNode !== undefined && /\bCommandContext\b|\bCtx\b|Ports\b/.test(typeNode.getText());
 function contextNames(fn) {
   const names = new Set();
   for (const parameter of fn.parameters ?? []) {

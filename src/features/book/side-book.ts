@@ -9,7 +9,7 @@ import { reconcileSide, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
 import type { SideAfter } from '../../platform/journal/index.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
 
@@ -119,7 +119,7 @@ const SETTLE_POLL_MS = 1_500;
 
 /** The side's book once its views agree, read again while settling up to SETTLE_WAIT_MS (or --timeout); past that "cannot tell" (exit 12), never a decision on one view alone. */
 export async function readSideInStep(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   market: string,
   side: Side,
@@ -145,7 +145,7 @@ export function unseenIn(book: SideBook, ids: readonly string[] = []) {
 
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
-  ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'log'>,
+  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
   sides: readonly SideToRead[],
   until?: (book: SideBook) => boolean,

@@ -30,7 +30,8 @@ import {
   NetworkError,
   UsageError,
 } from '../../core/errors.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
 import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
@@ -45,6 +46,9 @@ export interface WatchOptionValues {
   exitOnAlert?: boolean;
   count?: string;
 }
+
+/** What a watch uses of its command. */
+type WatchPorts = Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'client' | 'log' | 'notify'>;
 
 /** What is watched: the command's own reading, with its arguments. */
 export type WatchTarget =
@@ -113,7 +117,11 @@ export function parseWatchInterval(raw: string | true) {
 type WatchSettings = ReturnType<typeof parseWatchSettings>;
 
 /** Every option checked before anything is sent (exit 2 on the first problem). */
-export function parseWatchSettings(ports: FlowPorts, target: WatchTarget, options: WatchOptionValues) {
+export function parseWatchSettings(
+  ports: Pick<CommandContext, 'hedgeCommand'>,
+  target: WatchTarget,
+  options: WatchOptionValues & { format?: OutputFormat },
+) {
   if (options.watch === undefined)
     throw new UsageError(
       `${givenWithWatch(options)}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
@@ -129,7 +137,7 @@ export function parseWatchSettings(ports: FlowPorts, target: WatchTarget, option
           MAX_WATCH_COUNT,
           `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`,
         );
-  const format = ports.format;
+  const { format } = options;
   if (format === 'csv' || format === 'tsv') {
     throw new UsageError(
       `--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`,
@@ -209,7 +217,7 @@ interface WatchSnapshot {
 type WatchSource = (client: HedgeClient) => Promise<WatchSnapshot>;
 
 function positionsSource(
-  ports: FlowPorts,
+  ports: WatchPorts,
   needMaturity: boolean,
   ref: string | undefined,
   live: boolean,
@@ -338,7 +346,7 @@ function hedgeSource(typed: string): WatchSource {
   };
 }
 
-function sourceFor(ports: FlowPorts, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
+function sourceFor(ports: WatchPorts, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
   switch (target.kind) {
     case 'positions':
       return positionsSource(
@@ -390,7 +398,7 @@ export function isPassingFailure(error: unknown) {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-function watchClient(ports: FlowPorts, client: HedgeClient) {
+function watchClient(ports: WatchPorts, client: HedgeClient) {
   if (!(client.transport instanceof Transport)) return client;
   const config = client.transport.config;
   return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
@@ -407,7 +415,7 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
 /** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts). */
 export type WatchOutcome =
   | { ended: 'alert'; alert: Alert; at: number }
-  | { ended: 'deadline'; timeoutSeconds?: number }
+  | { ended: 'deadline' }
   | { ended: 'count'; count: number }
   /** Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
   | { ended: 'stopped' };
@@ -419,7 +427,7 @@ interface WatchPlan {
   oneShape: boolean;
 }
 
-async function pauseUntil(ports: FlowPorts, sink: WatchSink, live: boolean, at: number) {
+async function pauseUntil(ports: WatchPorts, sink: WatchSink, live: boolean, at: number) {
   const { clock, signal, deadline } = ports;
   for (;;) {
     if (signal.aborted) return 'stopped';
@@ -440,7 +448,7 @@ async function pauseUntil(ports: FlowPorts, sink: WatchSink, live: boolean, at: 
 
 /** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts). */
 export async function runWatch(
-  ports: FlowPorts,
+  ports: WatchPorts,
   target: WatchTarget,
   plan: WatchPlan,
   openSink: () => Promise<WatchSink>,
@@ -457,12 +465,11 @@ export async function runWatch(
   const firedAt = new Map<string, number>();
   let nextAt = clock.now();
   let refreshes = 0;
-  const deadlineReached = { ended: 'deadline', timeoutSeconds: ports.timeoutSeconds } as const;
   try {
     for (;;) {
       if (settings.count !== undefined && refreshes >= settings.count) return { ended: 'count', count: settings.count };
       const state = await pauseUntil(ports, sink, live, nextAt);
-      if (state === 'deadline') return deadlineReached;
+      if (state === 'deadline') return { ended: 'deadline' };
       if (state === 'stopped') return { ended: 'stopped' };
       const startedAt = clock.now();
       refreshes += 1;
@@ -472,7 +479,7 @@ export async function runWatch(
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
         if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' };
-        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return deadlineReached;
+        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return { ended: 'deadline' };
         if (!isPassingFailure(error)) throw error;
         const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
         if (retryAfterMs !== undefined)

@@ -10,7 +10,7 @@ import {
 } from '../../core/keep-rules.js';
 import { StateError, UsageError } from '../../core/errors.js';
 import type { TargetRow } from '../../core/target-file.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext, FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { DAY_MS } from '../../core/vocabulary.js';
@@ -287,7 +287,7 @@ export async function runCycles(
 }
 
 /** The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second aborts the steps' own signal; SIGHUP asks for the target to be read again. */
-function installSignals(ports: FlowPorts, clock: KeeperClock) {
+function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals'>, clock: KeeperClock) {
   const steps = new AbortController();
   // A signal that came before the keeper started listening was the runner's first: a graceful stop.
   let stopping = ports.signal.aborted;

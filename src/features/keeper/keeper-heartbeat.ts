@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
 import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import { isTeamJournal } from '../../platform/journal/store.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import type { Heartbeat, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
@@ -85,7 +85,9 @@ export function livenessByStoreLock(
   return (ageMs ?? Infinity) > staleAfterMs(heartbeat.interval_s) ? 'hung' : 'running';
 }
 
-export async function readKeeperStatus(ports: FlowPorts): Promise<KeeperStatus> {
+export async function readKeeperStatus(
+  ports: Pick<CommandContext, 'credentials' | 'origin' | 'env' | 'clock' | 'journal' | 'notify'>,
+): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
   const scope = keeperScope(identity);
   const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
@@ -136,7 +138,7 @@ export interface KeeperLockPlace {
 
 /** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
-  ports: Pick<FlowPorts, 'journal' | 'env'> & Partial<Pick<FlowPorts, 'clock' | 'notify'>>,
+  ports: Pick<CommandContext, 'journal' | 'env'> & Partial<Pick<CommandContext, 'clock' | 'notify'>>,
   identity: Identity,
 ) {
   const scope = keeperScope(identity);
@@ -164,7 +166,11 @@ export async function keeperLockPlace(
 }
 
 /** Takes the account's keeper lock, or throws exit 11 naming the keeper that has it. */
-export async function takeKeeperLock(ports: FlowPorts, place: KeeperLockPlace, file: string) {
+export async function takeKeeperLock(
+  ports: Pick<CommandContext, 'hedgeCommand'>,
+  place: KeeperLockPlace,
+  file: string,
+) {
   const taken = await place.take();
   if (taken.held) return taken.hold;
   const { holder } = taken;

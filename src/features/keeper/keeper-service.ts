@@ -13,7 +13,8 @@ import {
   type AlertCause,
   type AlertNotice,
 } from '../../core/alerts.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import { configDir } from '../../platform/config/credentials.js';
 import type { EventFields, Heartbeat, KeepEvent, KeepRowStatus } from '../../core/keep-rules.js';
 import { isLoopbackHost, localhostNameNote, loopbackOnlyLookup } from '../../core/security/base-url.js';
 import { spawnBounded } from '../../core/process/bounded-child.js';
@@ -92,7 +93,7 @@ export type KeeperService = Awaited<ReturnType<typeof startKeeperService>>;
 
 /** Starts the service parts once the lock is held; `place` is undefined for a dry run (no heartbeat). */
 export async function startKeeperService(
-  ports: FlowPorts,
+  ports: Pick<CommandContext, 'clock' | 'journal' | 'env'>,
   identity: Identity,
   place: KeeperLockPlace | undefined,
   options: KeeperServiceOptions,
@@ -136,8 +137,8 @@ export async function startKeeperService(
     pid: process.pid,
     host: hostname(),
     since: utcIso(startedAtMs),
-    config_dir: ports.configDir,
-    journal: (journal as { location?: string }).location ?? ports.configDir,
+    config_dir: configDir(ports.env),
+    journal: (journal as { location?: string }).location ?? configDir(ports.env),
     // Absolute: status is read from other folders.
     file: options.file === '-' ? '-' : resolve(options.file),
     account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
@@ -202,7 +203,7 @@ export async function startKeeperService(
       }
     },
     /** After every cycle (finished or failed): alerts, heartbeat, metrics. */
-    async endCycle(stepPorts: FlowPorts) {
+    async endCycle(stepPorts: Pick<CommandContext, 'client'>) {
       const events = pending;
       pending = [];
       const cycle = events.findLast((event) => event.event === 'cycle');
@@ -277,7 +278,7 @@ function carriedAlerts(previous: Heartbeat | undefined) {
 }
 
 /** GET /account and GET /markets: the exposure headroom and each row's capacity on its side. */
-async function readHeadroom(ports: FlowPorts, rows: readonly KeepRowStatus[]) {
+async function readHeadroom(ports: Pick<CommandContext, 'client'>, rows: readonly KeepRowStatus[]) {
   const client = await ports.client();
   const [account, markets] = await Promise.all([client.getAccount(), client.listMarkets()]);
   const capacityUsd = new Map<string, number>();
@@ -292,7 +293,7 @@ async function readHeadroom(ports: FlowPorts, rows: readonly KeepRowStatus[]) {
 }
 
 /** Carry and fees of the hedges rolled out, from their history entries (once each appears there). */
-async function priceRolls(ports: FlowPorts, hedgeIds: string[], heartbeat: Heartbeat) {
+async function priceRolls(ports: Pick<CommandContext, 'client'>, hedgeIds: string[], heartbeat: Heartbeat) {
   const client = await ports.client();
   const { readHistoryRecord } = await import('../../platform/api/wire/fields.js');
   const records = (await client.listHistory({ limit: 50 })).map((record) => readHistoryRecord(record as JsonObject));

@@ -17,7 +17,7 @@ import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import { TENORS } from '../../core/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../../core/errors.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext, FlowPorts } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
@@ -186,7 +186,7 @@ export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, tar
 }
 
 /** Thrown AFTER the plan is shown: every problem, in execution order (exit 3, nothing sent). */
-export function planCheckError(ports: FlowPorts, quoted: QuotedPlan) {
+export function planCheckError(ports: Pick<CommandContext, 'hedgeCommand'>, quoted: QuotedPlan) {
   const { problems } = quoted.plan;
   const source = safeText(quoted.source);
   const lines = problems.map(

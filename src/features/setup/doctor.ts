@@ -11,8 +11,8 @@ import { formatMoney } from '../../core/money.js';
 import { formatRate, isNumericText } from '../../core/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
-import { checkClientOptions } from './key-check.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import { checkClientOptions, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -53,7 +53,10 @@ const checkOf = (
 /** A check that only says what was seen. */
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
-export async function runDoctor(ports: FlowPorts) {
+/** What the doctor uses of its command. */
+type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand'>;
+
+export async function runDoctor(ports: DoctorPorts) {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
@@ -121,7 +124,7 @@ class DoctorChecks {
 
   /** A read that failed (the command describes its error); an answer hedge cannot read names the command to report it with. */
   readFailure(
-    ports: Pick<FlowPorts, 'hedgeCommand'>,
+    ports: Pick<CommandContext, 'hedgeCommand'>,
     { id, title, command, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'command' | 'forWrites'>,
     error: unknown,
   ) {
@@ -141,7 +144,7 @@ class DoctorChecks {
 }
 
 /** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
-async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorChecks) {
+async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: DoctorChecks) {
   let credentials: ResolvedCredentials;
   try {
     credentials = await ports.credentials();
@@ -195,7 +198,7 @@ async function checkSetUp(ports: Pick<FlowPorts, 'credentials'>, checks: DoctorC
 /** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
 type ObservingClient = Awaited<ReturnType<typeof observingClient>>;
 
-async function observingClient(ports: FlowPorts, credentials: ResolvedCredentials) {
+async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials) {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
   const learned: LearnedWire[] = [];
@@ -329,7 +332,7 @@ const READS: EndpointCheck[] = [
 
 /** Each read endpoint answered and readable: markets, then the table above in its order. */
 async function checkReads(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  ports: Pick<CommandContext, 'hedgeCommand'>,
   client: HedgeClient,
   markets: MarketList | undefined,
   checks: DoctorChecks,
@@ -420,7 +423,7 @@ function sourceName(source: string, variable: string, profile: string | undefine
 
 /** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
 function firstRequestFailure(
-  ports: Pick<FlowPorts, 'hedgeCommand'>,
+  ports: Pick<CommandContext, 'hedgeCommand'>,
   error: unknown,
   credentials: ResolvedCredentials,
   baseUrl: DoctorCheck,

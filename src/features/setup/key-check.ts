@@ -2,7 +2,7 @@
 // `hedge login` before it saves anything and by `hedge whoami`. The answer is one of four words a
 // script can branch on; the error behind it is kept so that login can report it in full.
 import type { Account } from '../../platform/api/schemas.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 
@@ -21,21 +21,27 @@ interface KeyCheck {
 /** A check answers a person who is waiting: one retry for a blip, not the full trading budget. */
 const CHECK_RETRY = { maxAttempts: 2, maxTotalMs: 5_000 };
 
+/** What a key check uses of its command. */
+export type CheckPorts = Pick<
+  CommandContext,
+  'env' | 'clock' | 'deadline' | 'signal' | 'log' | 'connections' | 'globals'
+>;
+
 /** How a check's client is made (login, whoami, doctor): the command's clock, deadline, signal and request timeout, a check's retry budget, requests logged under --verbose. */
-export function checkClientOptions(ports: FlowPorts, credentials: ResolvedCredentials) {
+export function checkClientOptions(ports: CheckPorts, credentials: ResolvedCredentials) {
   return {
     credentials,
     env: ports.env,
     clock: ports.clock,
     deadline: ports.deadline,
     signal: ports.signal,
-    requestTimeoutSeconds: ports.requestTimeoutSeconds,
+    requestTimeoutSeconds: ports.globals.requestTimeout,
     retry: CHECK_RETRY,
-    log: ports.verbose ? (line: string) => ports.log(line) : undefined,
+    log: ports.globals.verbose ? (line: string) => ports.log(line) : undefined,
   };
 }
 
-export async function checkKey(ports: FlowPorts, credentials: ResolvedCredentials): Promise<KeyCheck> {
+export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentials): Promise<KeyCheck> {
   const { createClient } = await import('../../platform/api/create-client.js');
   const client = createClient({ ...checkClientOptions(ports, credentials), connections: await ports.connections() });
   try {

@@ -15,9 +15,9 @@ import { placeKey, saveLogin } from '../../platform/config/login-profile.js';
 import { requireProfile } from '../../platform/config/profile-view.js';
 import type { ProfileStore } from '../../platform/config/profile-store.js';
 import type { StoredProfile } from '../../platform/config/store-schema.js';
-import { checkKey } from './key-check.js';
+import { checkKey, type CheckPorts } from './key-check.js';
 import type { LoginAnswers } from './login.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { ApiError, AuthError, ConfigError, HedgeError, NetworkError, UsageError } from '../../core/errors.js';
 import { redactStoreUrl } from '../../core/security/store-url.js';
 
@@ -42,7 +42,7 @@ interface LoginGiven extends LoginFlags {
 
 /** The answers as credentials to check; the key is registered as a secret and its shape checked first. */
 export function loginCredentials(
-  ports: Pick<FlowPorts, 'env' | 'stdinIsTTY'>,
+  ports: Pick<CommandContext, 'env'> & { io: Pick<CommandContext['io'], 'stdinIsTTY'> },
   answers: LoginAnswers,
   given: LoginGiven,
 ): ResolvedCredentials {
@@ -50,7 +50,7 @@ export function loginCredentials(
   registerSecret(apiKey);
   const environment = validateApiKey(
     apiKey,
-    given.keyCommand !== undefined ? '--key-command' : ports.stdinIsTTY ? 'the prompt' : 'stdin',
+    given.keyCommand !== undefined ? '--key-command' : ports.io.stdinIsTTY ? 'the prompt' : 'stdin',
   );
   return {
     apiKey,
@@ -64,7 +64,7 @@ export function loginCredentials(
 
 /** Checks the key, and the team store when one is named; throws saying that nothing was saved. */
 async function checkBeforeSaving(
-  ports: FlowPorts,
+  ports: CheckPorts,
   credentials: ResolvedCredentials,
   journalUrl: string | null | undefined,
 ) {
@@ -94,7 +94,7 @@ async function checkBeforeSaving(
   if (journalUrl) await migrateTeamStore(ports, journalUrl);
 }
 
-async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>, journalUrl: string) {
+async function migrateTeamStore(ports: Pick<CommandContext, 'clock' | 'env' | 'log'>, journalUrl: string) {
   const { journalDir } = await import('../../platform/journal/index.js');
   const { openTeamJournal } = await import('../../platform/journal/store.js');
   const shown = redactStoreUrl(journalUrl);
@@ -118,7 +118,7 @@ async function migrateTeamStore(ports: Pick<FlowPorts, 'clock' | 'env' | 'log'>,
 
 /** Where the key goes: nowhere (a helper gives it), the keyring (written now), or the file. */
 async function keepLoginKey(
-  ports: Pick<FlowPorts, 'env'>,
+  ports: Pick<CommandContext, 'env'>,
   store: ProfileStore,
   apiKey: string,
   given: LoginGiven,
@@ -135,14 +135,14 @@ async function keepLoginKey(
 
 /** Removes a keyring entry the key no longer lives in; what could not be removed is returned. */
 /** A keyring entry the key left that could not be removed: the person deletes it by hand. */
-async function dropKeyringEntry(ports: Pick<FlowPorts, 'env'>, account: string) {
+async function dropKeyringEntry(ports: Pick<CommandContext, 'env'>, account: string) {
   const removal = await removeFromKeyring(account, ports.env);
   return 'error' in removal ? { account, error: removal.error } : undefined;
 }
 
 /** Checks the key (and the team store), keeps the key, saves the profile: nothing is saved unless all held. */
 export async function checkAndSaveLogin(
-  ports: FlowPorts,
+  ports: CheckPorts,
   store: ProfileStore,
   credentials: ResolvedCredentials,
   given: LoginGiven,
@@ -196,7 +196,7 @@ export type KeyMove = Awaited<ReturnType<typeof moveProfileKey>>;
 
 /** `hedge login --move-key`: the stored key moves between file and keyring without asking for it or sending anything (it was checked when saved). */
 export async function moveProfileKey(
-  ports: Pick<FlowPorts, 'signal' | 'env'>,
+  ports: Pick<CommandContext, 'signal' | 'env'>,
   store: ProfileStore,
   name: string,
   target: 'keyring' | 'file',

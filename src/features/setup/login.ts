@@ -4,7 +4,8 @@ import { checkBaseUrl } from '../../core/security/base-url.js';
 import { environmentOfKey } from '../../core/security/secrets.js';
 import type { Source } from '../../platform/config/credentials.js';
 import { readKeyFromStdin } from '../../platform/config/login-profile.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { GlobalOptions } from '../../platform/runtime/globals.js';
 import { UsageError } from '../../core/errors.js';
 
 const KEY_SHAPE_HINT =
@@ -20,7 +21,10 @@ function validationMessage(check: () => unknown) {
 }
 
 /** The key from a credential helper (`--key-command`), bounded by --timeout like a key read from stdin. */
-export function keyFromCommand(ports: Pick<FlowPorts, 'clock' | 'signal' | 'deadline' | 'env'>, keyCommand: string) {
+export function keyFromCommand(
+  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'env'>,
+  keyCommand: string,
+) {
   return async () => {
     const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('../../platform/config/key-command.js');
     const timeoutMs =
@@ -39,7 +43,10 @@ export interface LoginAnswers {
 
 /** The base URL (the flag's, or asked with the one offered as default) and the key: asked on a terminal, read from stdin otherwise (bounded by --timeout). Refuses to ask with --no-input. */
 export async function askLogin(
-  ports: FlowPorts,
+  ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'env' | 'prompter'> & {
+    io: Pick<CommandContext['io'], 'stdin' | 'stdinIsTTY'>;
+    globals: Pick<GlobalOptions, 'input'>;
+  },
   given: {
     name: string;
     flagBaseUrl?: string;
@@ -49,7 +56,7 @@ export async function askLogin(
   },
 ): Promise<LoginAnswers> {
   const { name, flagBaseUrl, offeredBaseUrl, fetchKey } = given;
-  if (ports.inputAllowed && ports.stdinIsTTY) {
+  if (ports.globals.input && ports.io.stdinIsTTY) {
     const prompter = await ports.prompter();
     let baseUrl: string;
     let baseUrlSource: Source;
@@ -79,7 +86,7 @@ export async function askLogin(
         ).trim();
     return { baseUrl, baseUrlSource, apiKey };
   }
-  if (ports.stdinIsTTY && !fetchKey) {
+  if (ports.io.stdinIsTTY && !fetchKey) {
     throw new UsageError(
       '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
     );
@@ -99,6 +106,6 @@ export async function askLogin(
     ports.deadline === undefined
       ? ports.signal
       : AbortSignal.any([ports.signal, AbortSignal.timeout(Math.max(0, ports.deadline - ports.clock.now()))]);
-  const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ports.stdin, signal);
+  const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ports.io.stdin, signal);
   return { baseUrl, baseUrlSource, apiKey };
 }

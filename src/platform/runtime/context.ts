@@ -1,65 +1,40 @@
-// The services a command uses, each built once on first use and closed (last opened first) when it ends.
-import type { HedgeClient } from '../api/client.js';
-import type { Clock, HttpConnections } from '../api/transport.js';
-import {
-  configDir,
-  needsProfileStore,
-  resolveCredentials,
-  type Env,
-  type ResolvedCredentials,
-} from '../config/credentials.js';
-import type { ProfileStore } from '../config/profile-store.js';
-import type { Prompter } from '../terminal/prompter.js';
+// The services a command uses: each built on first use (services.ts says how), closed last opened first at the end.
 import type { Output } from '../terminal/output.js';
-import type { Io } from '../terminal/terminal.js';
-import { questionText, sayNotice, type Notice } from '../results/notices.js';
+import { sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
-import type { Journal } from '../journal/index.js';
-import type { DemoHandle } from './start-demo.js';
 import { hedgeCommandLine } from '../../core/program.js';
-import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
-import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
+import { commandDeadline } from '../config/wait-bound.js';
+import * as build from './services.js';
+import type { ContextInit, FlowSettings, ServiceHost } from './services.js';
 
-export interface ContextInit {
-  io: Io;
-  env: Env;
-  globals: GlobalOptions;
-  clock: Clock;
-  signal: AbortSignal;
-  output: Output;
-  prompter?: Prompter;
-  store?: ProfileStore;
-  startDemo?: (configDir: string) => Promise<DemoHandle>;
-  client?: HedgeClient;
-  credentials?: ResolvedCredentials;
-  journal?: Journal;
-  /** Someone else's connections (the agent server's, shared by its calls): used, never closed here. */
-  connections?: HttpConnections;
-  /** Who asked: a person or script at the CLI (default), an agent through `hedge mcp`, or a keeper's step. */
-  origin?: 'cli' | 'agent' | 'keeper';
-  targetFiles?: TargetFileSource;
-  tradeGate?: TradeGate;
-  planCheck?: PlanCheck;
-  /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
-  deadline?: number;
-  /** Where the flows' notices go (unset: the output); a context whose notices are taken draws no progress. */
-  notify?: (notice: Notice) => void;
-  /** Confirmed before it ran (a keeper's step: by the keeper's start); unset: --yes says. */
-  confirmedAhead?: boolean;
-}
+export type { ContextInit } from './services.js';
 
-/** What a flow may use of its command: all but the output, the streams and the settings as parsed. */
+/** What src/features/write and src/features/trade still take; every other flow names the ports it uses. */
 export type FlowPorts = Omit<
   CommandContext,
-  'io' | 'globals' | 'output' | 'derive' | 'dispose' | 'offerSignal' | 'noticesTaken' | 'store' | 'journalChoice'
+  | 'io'
+  | 'globals'
+  | 'output'
+  | 'init'
+  | 'derive'
+  | 'dispose'
+  | 'offerSignal'
+  | 'noticesTaken'
+  | 'store'
+  | 'journalChoice'
 >;
 
 // The class takes these settings as its own read-only fields (assigned in the constructor).
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
-export interface CommandContext extends Readonly<
-  Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output'>> &
-    Pick<ContextInit, 'targetFiles' | 'tradeGate' | 'planCheck'>
-> {}
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
+export interface CommandContext
+  extends
+    Readonly<
+      Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output'>> &
+        Pick<ContextInit, 'targetFiles' | 'tradeGate' | 'planCheck'>
+    >,
+    FlowSettings {}
+
+type Service = 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
@@ -68,7 +43,7 @@ export class CommandContext {
   /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
   readonly noticesTaken: boolean;
   readonly confirmedAhead: boolean;
-  private readonly init: ContextInit;
+  readonly init: ContextInit;
   private readonly built = new Map<string, Promise<unknown>>();
   private readonly disposers: Array<() => Promise<void> | void> = [];
   private parent?: CommandContext;
@@ -86,11 +61,14 @@ export class CommandContext {
     this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
     for (const name of ['store', 'prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
+    Object.assign(this, build.flowSettings(this));
   }
 
-  private once<T>(name: string, build: () => Promise<T>) {
+  /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
+  private once<T>(name: Service, make: (ctx: ServiceHost) => Promise<T>, shared = true): Promise<T> {
+    if (shared && this.parent) return this.parent[name]() as Promise<T>;
     let service = this.built.get(name) as Promise<T> | undefined;
-    if (!service) this.built.set(name, (service = build()));
+    if (!service) this.built.set(name, (service = make(this)));
     return service;
   }
 
@@ -137,50 +115,6 @@ export class CommandContext {
     return hedgeCommandLine(this.globals, words);
   }
 
-  get interactive() {
-    return this.globals.input && this.io.stdinIsTTY && this.io.stdoutIsTTY;
-  }
-
-  get inputAllowed() {
-    return this.globals.input;
-  }
-
-  get verbose() {
-    return this.globals.verbose;
-  }
-
-  get format() {
-    return this.globals.format;
-  }
-
-  get timeoutSeconds() {
-    return this.globals.timeout;
-  }
-
-  get requestTimeoutSeconds() {
-    return this.globals.requestTimeout;
-  }
-
-  get stdin() {
-    return this.io.stdin;
-  }
-
-  get stdinIsTTY() {
-    return this.io.stdinIsTTY;
-  }
-
-  get forPeople() {
-    return this.output.isHuman && !this.noticesTaken;
-  }
-
-  get configDir() {
-    return configDir(this.env);
-  }
-
-  waitDeadline(startedAt: number) {
-    return waitDeadline(this.globals.timeout, this.deadline, startedAt);
-  }
-
   interceptSignals(take: (signal: string) => boolean) {
     this.signals.take = take;
     return () => {
@@ -201,167 +135,35 @@ export class CommandContext {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
   }
 
-  /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
-  async startProgress(label: string, since: number) {
-    return (await import('../terminal/spinner.js')).startProgress(
-      {
-        quiet: this.globals.json || this.noticesTaken,
-        stderrIsTTY: this.io.stderrIsTTY,
-        stderr: this.io.stderr,
-        env: this.env,
-        output: this.output,
-        now: this.clock.now,
-        onDispose: (stop) => this.onDispose(stop),
-      },
-      label,
-      since,
-    );
-  }
-
-  async confirm(question: { message: string; default?: boolean; live?: boolean }) {
-    return (await this.prompter()).confirm({ message: questionText(this.output, question), default: question.default });
-  }
-
-  /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
-  journal(): Promise<Journal> {
-    if (this.parent) return this.parent.journal();
-    return this.once('journal', async () => {
-      const choice = await this.journalChoice();
-      const { openJournal, journalDir } = await import('../journal/index.js');
-      const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
-      if (choice.kind === 'file')
-        return openJournal({
-          dir: journalDir(this.env),
-          now: this.clock.now,
-          sleep: this.clock.sleep,
-          onSkip,
-          notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
-        });
-      const { openTeamJournal } = await import('../journal/store.js');
-      const team = await openTeamJournal({
-        url: choice.url,
-        shown: choice.shown,
-        source: choice.source,
-        fallbackDir: journalDir(this.env),
-        now: this.clock.now,
-        sleep: this.clock.sleep,
-        log: (line) => this.log(line),
-        onSkip,
-      });
-      this.onDispose(() => team.close?.());
-      return team;
-    });
+  journal() {
+    return this.once('journal', build.openJournal);
   }
 
   journalChoice() {
-    return this.once('journal-choice', async () =>
-      (await import('../config/journal-store.js')).chooseJournalStore({
-        demo: this.globals.demo,
-        profileFlag: this.globals.profile,
-        env: this.env,
-        configDir: this.configDir,
-        store: () => this.store(),
-      }),
-    );
+    return this.once('journalChoice', build.chooseJournal, false);
   }
 
-  store(): Promise<ProfileStore> {
-    if (this.parent) return this.parent.store();
-    return this.once(
-      'store',
-      async () => new (await import('../config/profile-store.js')).ProfileStore(this.configDir),
-    );
+  store() {
+    return this.once('store', build.openStore);
   }
 
-  credentials(): Promise<ResolvedCredentials> {
-    if (this.parent) return this.parent.credentials();
-    return this.once('credentials', async () => {
-      const { globals, output } = this;
-      if (globals.demo) {
-        // Said when the simulator is actually used, so that bad input under --demo stays one line.
-        if (!globals.json)
-          output.note(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${this.configDir})`));
-        const demoModule = await import('./start-demo.js');
-        const demo = await (this.init.startDemo ?? demoModule.startDemo)(this.configDir);
-        this.onDispose(() => demo.close());
-        if (demo.notice) output.warn(demo.notice);
-        return demoModule.demoCredentials(demo);
-      }
-      // The store module (conf) is loaded only when resolving will read it.
-      const store = needsProfileStore(globals.profile, this.env) ? await this.store() : undefined;
-      return resolveCredentials({
-        profileFlag: globals.profile,
-        env: this.env,
-        store: () => {
-          if (!store) throw new Error('profile store needed but not opened');
-          return store;
-        },
-        // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
-        reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
-      });
-    });
+  credentials() {
+    return this.once('credentials', build.readCredentials);
   }
 
-  client(): Promise<HedgeClient> {
-    if (this.parent && !this.ownClient) return this.parent.client();
-    return this.once('client', async () => {
-      const credentials = await this.credentials();
-      const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
-        import('../api/create-client.js'),
-        import('../api/wire/unspecified.js'),
-        import('../../core/errors.js'),
-      ]);
-      const memory = await this.wireMemory();
-      const learned = await memory.read();
-      const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
-      if (wire.problem) throw new UsageError(wire.problem);
-      const { globals } = this;
-      return createClient({
-        connections: await this.connections(),
-        wire: wire.settings,
-        learn: (found) => {
-          const keeping = memory.keep(learned.scope, found);
-          this.onDispose(() => keeping);
-        },
-        warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
-        credentials,
-        env: this.env,
-        clock: this.clock,
-        deadline: this.deadline,
-        timeoutSeconds: globals.timeout,
-        signal: this.signal,
-        requestTimeoutSeconds: globals.requestTimeout,
-        log: globals.verbose ? (line) => this.log(line) : undefined,
-      });
-    });
+  client() {
+    return this.once('client', build.buildClient, !this.ownClient);
   }
 
-  async wireMemory() {
-    const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
-    return new WireMemory({
-      credentials,
-      configDir: this.configDir,
-      store: () => this.store(),
-      log: (line) => this.log(line),
-      notify: (notice) => this.notify(notice),
-      hedgeCommand: (...words) => this.hedgeCommand(...words),
-    });
+  wireMemory() {
+    return build.openWireMemory(this);
   }
 
-  /** The agent server's when it gave them (never closed here); a keeper's steps share their parent's. */
-  connections(): Promise<HttpConnections> {
-    if (this.init.connections) return Promise.resolve(this.init.connections);
-    if (this.parent) return this.parent.connections();
-    return this.once('connections', async () => {
-      const connections = new (await import('../api/transport.js')).HttpConnections();
-      this.onDispose(() => connections.close());
-      return connections;
-    });
+  connections() {
+    return this.once('connections', build.openConnections);
   }
 
   prompter() {
-    return this.once('prompter', async () =>
-      (await import('../terminal/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
-    );
+    return this.once('prompter', build.openPrompter, false);
   }
 }

@@ -22,7 +22,7 @@ export async function watchCommand(
   target: WatchTarget,
   options: WatchOptionValues,
 ): Promise<number> {
-  const settings = parseWatchSettings(ctx, target, options);
+  const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
   const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && !ctx.globals.json;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
   return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
@@ -41,7 +41,7 @@ async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<num
       return code;
     }
     case 'deadline':
-      ctx.output.note(c.dim(`Watch ended: --timeout ${outcome.timeoutSeconds}s reached.`));
+      ctx.output.note(c.dim(`Watch ended: --timeout ${ctx.globals.timeout}s reached.`));
       return 0;
     case 'count':
       ctx.output.note(c.dim(`Watch ended: --count ${outcome.count} refresh${outcome.count === 1 ? '' : 'es'} made.`));

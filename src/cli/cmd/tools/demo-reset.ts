@@ -5,9 +5,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_STATE_FILE } from '../../../platform/runtime/start-demo.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
+import { configDir } from '../../../platform/config/credentials.js';
 
 export async function run(ctx: CommandContext) {
-  const file = join(ctx.configDir, DEMO_STATE_FILE);
+  const file = join(configDir(ctx.env), DEMO_STATE_FILE);
   const existed = existsSync(file);
   await rm(file, { force: true });
   ctx.output.document({ reset: true, state_file: file, removed: existed });
