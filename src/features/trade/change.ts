@@ -29,8 +29,8 @@ interface OpenChoices {
   write: WriteOptions;
   /** The wizard quoted already (its card was shown). */
   quote?: Quote;
-  /** The wizard's own confirmation: nothing more is asked, no checks again. */
-  confirmed?: boolean;
+  /** The wizard's question: asked on any key with its card in view, bound to the side as shown; no checks again. */
+  question?: string;
 }
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
@@ -42,7 +42,7 @@ export async function openHedge(ports: FlowPorts, client: HedgeClient, request: 
     check: async () => {
       if (request.client_reference && !choices.allowDuplicateRef)
         await refuseDuplicateReference(ports, client, request.client_reference, unchecked);
-      if (!choices.skipChecks && !choices.confirmed) {
+      if (!choices.skipChecks && choices.question === undefined) {
         await runPreTradeChecks(
           client,
           { market: request.market, side: request.side, notionalUsd: request.notional_usd, action: 'open' },
@@ -63,7 +63,11 @@ export async function openHedge(ports: FlowPorts, client: HedgeClient, request: 
   const send = () =>
     runWrite(
       ports,
-      { ...action, confirmed: choices.confirmed, question: () => questionWithUnchecked(action.question(), unchecked) },
+      {
+        ...action,
+        ask: choices.question !== undefined,
+        question: () => questionWithUnchecked(choices.question ?? action.question(), unchecked),
+      },
       choices.write,
     );
   const reference = request.client_reference;

@@ -142,7 +142,12 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
       (extras.quote
         ? ` at about ${formatRate(extras.quote.pricing.execution_price)}, ${formatMoney(extras.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
-    trades: async () => [{ market, notionalUsd }],
+    // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
+    // limits alone judge the notional, and refuse with nothing read.
+    trades: async () => {
+      if (ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd }];
+      return [{ market, notionalUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
+    },
     // The hedge by its id (when the answer gave one), else by its client reference.
     reconcile: async (entry) => {
       if (entry.hedge_id) {
