@@ -176,11 +176,16 @@ const apply: Row = {
   effect: (s) => expect(notionals(s)).toEqual([1000]),
 };
 
-/** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. */
+/** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. Once its first
+ * attempt is held, each retry is refused at once (503, Retry-After: 0), so that the retries end without backing off. */
 async function unresolvedOpen(simulator: Simulator): Promise<void> {
-  simulator.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges' } });
-  exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']), 5);
-  simulator.sandbox.setFaults({ stall: null, match: null });
+  const match = { method: 'POST', path: '/hedges' };
+  simulator.sandbox.setFaults({ stall: 'headers', match });
+  const running = simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']);
+  await until(() => keysOn(simulator, '/hedges').length > 0, 'the open held', { process: running });
+  simulator.sandbox.setFaults({ stall: null, next503RetryAfter: { count: 9, retryAfter: '0' } });
+  exits(await running, 5);
+  simulator.sandbox.setFaults({ next503RetryAfter: null, match: null });
 }
 
 /** An MCP write tool on the buy side: called on a test key, confirmed with a token on a LIVE key. */
