@@ -91,8 +91,8 @@ const toolConfirmed =
 type Answers = Array<[string, string]>;
 const CONFIRMATION = '(y/N)';
 
-/** Answers each question shown in turn (until the run ends); `meanwhile` while the confirmation is open, then yes; asked
- * again, no. Without `meanwhile`: yes. */
+/** Answers each question shown in turn (until the run ends), then yes to the confirmation; with `meanwhile`, run while
+ *  the confirmation is open, and no when it is asked again. */
 const answering = (answers: Answers, meanwhile?: () => Promise<void>) => async (person: Person) => {
   for (const [shown, typed] of [...answers, [CONFIRMATION, 'y\r'] as const]) {
     if (!(await person.asked(shown))) return;
@@ -188,6 +188,22 @@ async function unresolvedOpen(simulator: Simulator): Promise<void> {
   simulator.sandbox.setFaults({ next503RetryAfter: null, match: null });
 }
 
+const resume: Row = {
+  path: '/hedges',
+  seeded: false,
+  prepare: unresolvedOpen,
+  run: async (simulator, flags) => {
+    const [entry] = await journalEntries(simulator, '--pending');
+    return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
+  },
+  effect: open.effect,
+  omitted: {
+    'lagging reads': "resume of a hidden hedge is test/write/trailing-views.test.ts's resumable open",
+    'confirmation bound':
+      "resuming an open sends it as the journal holds it, under its key: nothing new is shown or asked (a roll's last leg is: test/write/pre-trade-safety.test.ts)",
+  },
+};
+
 /** An MCP write tool on the buy side: called on a test key, confirmed with a token on a LIVE key. */
 const mcp = (name: string, args: Record<string, unknown>) => ({
   run: tool(name, { ...BUY, ...args }),
@@ -206,21 +222,7 @@ const ROWS: Record<string, Row> = {
   close,
   roll,
   apply,
-  resume: {
-    path: '/hedges',
-    seeded: false,
-    prepare: unresolvedOpen,
-    run: async (simulator, flags) => {
-      const [entry] = await journalEntries(simulator, '--pending');
-      return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
-    },
-    effect: open.effect,
-    omitted: {
-      'lagging reads': "resume of a hidden hedge is test/write/trailing-views.test.ts's resumable open",
-      'confirmation bound':
-        'resume sends the action as the journal holds it, under its key: nothing new is shown or asked',
-    },
-  },
+  resume,
   // One cycle of the keeper on a target row of 1,000 (3 days): its step is an open.
   keeper: {
     path: '/hedges',
@@ -260,6 +262,13 @@ const ROWS: Record<string, Row> = {
   'mcp reduce': { ...reduce, ...mcp('reduce', { notional: 300 }) },
   'mcp close': { ...close, ...mcp('close', {}) },
   'mcp roll': { ...roll, ...mcp('roll', { tenor: 3 }) },
+  'mcp resume': {
+    ...resume,
+    run: async (simulator, flags) => {
+      const [entry] = await journalEntries(simulator, '--pending');
+      return tool('resume', { id: entry!.id })(simulator, flags);
+    },
+  },
   'mcp apply': {
     ...apply,
     run: tool('apply', { rows: [{ ...BUY, notional_usd: 1000, tenor_days: 3 }] }),
@@ -377,18 +386,13 @@ const RULES = {
       expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
     }),
 
-  // Another hedge process holds the side's lock all along: the run waits its bound (--timeout), sends nothing and says
-  // so (exit 11, held).
+  // Another hedge process holds the side's lock all along (a journal of the test's own takes it, as hedge does): the
+  // run waits its bound (--timeout), sends nothing and says so (exit 11, held).
   "the side's lock": (row: Row) =>
     cell(row, {}, async (simulator) => {
       const trades = simulator.trades().length;
-      const account = ['test', new URL(simulator.baseUrl).host, keyFingerprint(simulator.apiKey)];
-      const other = await openJournal({ dir: simulator.configDir }).lock(
-        [...account, 'side', MARKET, 'buy'].join('|'),
-        {
-          waitMs: 0,
-        },
-      );
+      const scope = ['test', new URL(simulator.baseUrl).host, keyFingerprint(simulator.apiKey), 'side', MARKET, 'buy'];
+      const other = await openJournal({ dir: simulator.configDir }).lock(scope.join('|'), { waitMs: 0 });
       if (!other.held) throw new Error('the side was held already');
       const run = await row.run(simulator, ['--timeout', '1']).finally(() => other.hold.release());
       expect([run.code, run.stderr + run.stdout], run.stderr).toEqual([
