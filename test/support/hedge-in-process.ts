@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { until } from './polling.js';
 
 interface Front {
   main(
@@ -102,11 +103,9 @@ export async function runMainInProcess(
   let typedAt = 0;
   const answered = person?.({
     async asked(text) {
-      while (!stdout.text().slice(typedAt).includes(text)) {
-        if (ended) return false;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-      return true;
+      const shown = () => stdout.text().slice(typedAt).includes(text);
+      await until(() => ended || shown(), `"${text}" on the screen of hedge ${args.join(' ')}`);
+      return shown();
     },
     type(keys) {
       typedAt = stdout.text().length;
