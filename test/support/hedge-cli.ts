@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { runMainInProcess, type ScreenSize } from './hedge-in-process.js';
+import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const HEDGE_BIN = join(ROOT, 'bin', 'hedge.js');
@@ -41,6 +41,8 @@ export interface RunOptions {
    * one text in `stdout`, in the order a terminal shows them (drawScreen, servers/pseudo-terminal.ts).
    */
   screen?: ScreenSize;
+  /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
+  person?: (person: Person) => Promise<void>;
 }
 
 /**
@@ -132,6 +134,7 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  if (options.person) options = { screen: { columns: 100, rows: 40 }, ...options };
   if (options.screen) Object.assign(env, { HEDGE_FORCE_TTY: '1', COLUMNS: String(options.screen.columns) });
   const started = Date.now();
   if (runsInProcess(env, options)) return runInProcess(args, env, options, started, () => ownDir?.remove());
@@ -191,7 +194,7 @@ function runInProcess(
     ROOT,
     args,
     mainEnv,
-    options.input ?? '',
+    options.person ?? options.input ?? '',
     now === undefined ? undefined : () => now,
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));

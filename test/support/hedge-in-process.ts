@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { until } from './polling.js';
 
 interface Front {
   main(
@@ -24,6 +25,13 @@ const nodeRequire = createRequire(import.meta.url);
 // A spawned run gets TZ=UTC (hedge-cli.ts's baseEnv); where hedge shows local time without being
 // given a zone (the quote card's "local" line), it reads the process's zone: this one's, made the same.
 process.env.TZ = 'UTC';
+
+/** A person at the run's terminal: what is drawn after the keys last typed, and the keys they type. */
+export interface Person {
+  /** Once `text` is drawn after the keys last typed (before any: since the start), true; false once the run ended without it. */
+  asked(text: string): Promise<boolean>;
+  type(keys: string): void;
+}
 
 export interface InProcessRun {
   code: number;
@@ -56,13 +64,14 @@ export interface ScreenSize {
  * stdout and stderr are one stream, so that what both write reads in the order a terminal shows it
  * (in `stdout`); it has the terminal's `columns` and `rows`, which a library drawing on a terminal
  * (log-update under --watch) reads from the stream itself. `script`: the launcher's path as
- * bin/hedge.js passes it (process.argv[1]), for the program name hedge's suggestions use.
+ * bin/hedge.js passes it (process.argv[1]), for the program name hedge's suggestions use. `input` as
+ * a person (with `screen`): stdin is a terminal too, kept open for the keys the person types.
  */
 export async function runMainInProcess(
   root: string,
   args: string[],
   env: Record<string, string>,
-  input: string,
+  input: string | ((person: Person) => Promise<void>),
   now?: () => number,
   screen?: ScreenSize,
   script?: string,
@@ -75,17 +84,42 @@ export async function runMainInProcess(
   const stderr = screen ? stdout : collector();
   if (screen) Object.assign(stdout.stream, screen);
   const stdin = new PassThrough();
-  stdin.end(input);
+  const person = typeof input === 'string' ? undefined : input;
+  // A prompt pipes its output into the terminal's stream and ends the pipe when it closes: a terminal, as process.stderr, stays open.
+  if (person) Object.assign(stdout.stream, { end: () => stdout.stream });
+  else stdin.end(input);
   const io = {
     stdout: stdout.stream,
     stderr: stderr.stream,
     stdin,
     stdoutIsTTY: terminal,
     stderrIsTTY: terminal,
-    stdinIsTTY: false,
+    stdinIsTTY: person !== undefined,
   };
-  const code = await main(args, { io, env, ...(now ? { now } : {}), ...(script === undefined ? {} : { script }) });
+  const running = main(args, { io, env, ...(now ? { now } : {}), ...(script === undefined ? {} : { script }) });
+  let ended = false;
+  const end = () => (ended = true);
+  running.then(end, end);
+  let typedAt = 0;
+  const answered = person?.({
+    async asked(text) {
+      const shown = () => stdout.text().slice(typedAt).includes(text);
+      await until(() => ended || shown(), `"${text}" on the screen of hedge ${args.join(' ')}`);
+      return shown();
+    },
+    type(keys) {
+      typedAt = stdout.text().length;
+      stdin.write(keys);
+    },
+  }).catch((error: unknown) => {
+    // Ctrl-C ends a prompt still waiting for this person.
+    stdin.write('\x03');
+    throw error;
+  });
+  const [ran, answers] = await Promise.allSettled([running, answered]);
+  if (answers.status === 'rejected') throw answers.reason;
+  if (ran.status === 'rejected') throw ran.reason;
   // The last chunks written reach the collectors on the next turn.
   await new Promise((settled) => setImmediate(settled));
-  return { code, stdout: stdout.text(), stderr: screen ? '' : stderr.text() };
+  return { code: ran.value, stdout: stdout.text(), stderr: screen ? '' : stderr.text() };
 }

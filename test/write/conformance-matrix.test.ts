@@ -4,11 +4,22 @@
 // simulator's own state and request log (and the journal as `hedge journal` lists it), never the
 // command's word alone. Every cell starts a simulator of its own, so the cells run side by side.
 import { describe, expect, it } from 'vitest';
+import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
+import type { Person } from '../support/hedge-in-process.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
-import { withMcpServer } from '../support/mcp.js';
+import { LIVE_KEY } from '../support/keys.js';
+import { withMcpServer, type McpAnswer } from '../support/mcp.js';
 import { until } from '../support/polling.js';
-import { MARKET, withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
+import {
+  colleagueCloses,
+  colleagueOpens,
+  MARKET,
+  withSimulator,
+  type Simulator,
+  type SimulatorOptions,
+} from '../support/simulator.js';
 
 interface Run {
   code: number | null;
@@ -27,6 +38,11 @@ interface Row {
   effect(simulator: Simulator): void;
   /** Sets up what the entry point acts on beyond the seeded side (a journal entry left unresolved). */
   prepare?(simulator: Simulator): Promise<void>;
+  /**
+   * Runs the entry point so that it asks before it sends (a person at a terminal on a LIVE key, the wizard, an
+   * agent's preview token on a LIVE key); `meanwhile` runs between what was shown and the yes.
+   */
+  confirm?(simulator: Simulator, meanwhile: () => Promise<void>): Promise<Run>;
   /** The rules that do not apply to this row, each with why. */
   omitted?: Partial<Record<RuleName, string>>;
 }
@@ -37,40 +53,105 @@ const cli =
   (simulator: Simulator, flags: string[]) =>
     simulator.hedge([...args, '--json', ...flags]);
 
+const BUY = { market: MARKET, side: 'buy' };
+const answered = (answer: McpAnswer): Run => {
+  const text = answer.content.map((part) => part.text).join('\n');
+  const code = answer.isError ? (JSON.parse(answer.content[0]!.text) as { exit_code: number }).exit_code : 0;
+  return { code, stdout: text, stderr: text };
+};
+
 /** One call of an MCP write tool on a server of its own (`hedge mcp` with the front's flags): its answer as a run. */
 const tool =
   (name: string, args: Record<string, unknown>) =>
   (simulator: Simulator, flags: string[]): Promise<Run> =>
-    withMcpServer(simulator, { args: flags }, async (served) => {
-      const answer = await served.call(name, { market: MARKET, side: 'buy', ...args });
-      const text = answer.content.map((part) => part.text).join('\n');
-      const code = answer.isError ? (JSON.parse(answer.content[0]!.text) as { exit_code: number }).exit_code : 0;
-      return { code, stdout: text, stderr: text };
-    });
+    withMcpServer(simulator, { args: flags }, async (served) => answered(await served.call(name, args)));
+
+/** The simulator's account behind a LIVE key (a proxy that presents the simulator's own key upstream). */
+async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>): Promise<T> {
+  const proxy = await startLiveKeyProxy(simulator.sandbox);
+  try {
+    return await body({ HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl });
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** The tool on a LIVE key (`--allow-live`): previewed, `meanwhile`, then called again with the preview's token. */
+const toolConfirmed =
+  (name: string, args: Record<string, unknown>) => (simulator: Simulator, meanwhile: () => Promise<void>) =>
+    live(simulator, (env) =>
+      withMcpServer(simulator, { args: ['--allow-live'], env }, async (served) => {
+        const shown = JSON.parse((await served.call(name, args)).content[0]!.text) as { confirmation_token: string };
+        await meanwhile();
+        return answered(await served.call(name, { ...args, confirmation_token: shown.confirmation_token }));
+      }),
+    );
+
+/** A person at the terminal answering each question in turn ([what is shown, what they type]). */
+type Answers = Array<[string, string]>;
+const CONFIRMATION = '(y/N)';
+
+/** Answers each question shown in turn (until the run ends), then yes to the confirmation; with `meanwhile`, run while
+ *  the confirmation is open, and no when it is asked again. */
+const answering = (answers: Answers, meanwhile?: () => Promise<void>) => async (person: Person) => {
+  for (const [shown, typed] of [...answers, [CONFIRMATION, 'y\r'] as const]) {
+    if (!(await person.asked(shown))) return;
+    if (shown === CONFIRMATION) await meanwhile?.();
+    person.type(typed);
+  }
+  if (meanwhile && (await person.asked(CONFIRMATION))) person.type('n\r');
+};
+
+/** On a terminal stdout and stderr are one text: both fields of the run hold it. */
+const onScreen = (run: Run): Run => ({ ...run, stderr: run.stdout });
+
+/** The command at a terminal on a LIVE key: confirmed as `answering` does. */
+const asked =
+  (...args: string[]) =>
+  (simulator: Simulator, meanwhile: () => Promise<void>) =>
+    live(simulator, async (env) => onScreen(await simulator.hedge(args, { env, person: answering([], meanwhile) })));
+
+/** The wizard (`hedge open` at a terminal without a notional): the person answers `answers` and confirms. */
+const wizard = (answers: Answers): Pick<Row, 'run' | 'confirm'> => ({
+  run: async (simulator, flags) =>
+    onScreen(await simulator.hedge(['open', MARKET, 'buy', ...flags], { person: answering(answers) })),
+  confirm: async (simulator, meanwhile) =>
+    onScreen(await simulator.hedge(['open', MARKET, 'buy'], { person: answering(answers, meanwhile) })),
+});
+
+const TARGET = `${MARKET},buy,1000,3,,`;
+// Apply's confirmation is met on a side that holds 1,000 with a target of 1,500: its add is asked about, and the hedge the
+// side holds is what changes meanwhile.
+const ADD_TO_HELD = `${MARKET},buy,1500,7,,`;
+const heldSide = (simulator: Simulator) => (simulator.seedOpen('buy', 1000), simulator);
 
 // The action each row takes, on a side seeded with a filled buy of 1,000 where it changes one.
 const open: Row = {
   path: '/hedges',
   seeded: false,
   run: cli('open', MARKET, 'buy', '1000', '--tenor', '3'),
+  confirm: asked('open', MARKET, 'buy', '1000', '--tenor', '3'),
   effect: (s) => expect(notionals(s)).toEqual([1000]),
 };
 const add: Row = {
   path: '/hedges/add',
   seeded: true,
   run: cli('add', MARKET, 'buy', '500'),
+  confirm: asked('add', MARKET, 'buy', '500'),
   effect: (s) => expect(notionals(s)).toEqual([1500]),
 };
 const reduce: Row = {
   path: '/hedges/reduce',
   seeded: true,
   run: cli('reduce', MARKET, 'buy', '300'),
+  confirm: asked('reduce', MARKET, 'buy', '300'),
   effect: (s) => expect(notionals(s)).toEqual([700]),
 };
 const close: Row = {
   path: '/hedges/close',
   seeded: true,
   run: cli('close', MARKET, 'buy', '--yes'),
+  confirm: asked('close', MARKET, 'buy'),
   effect: (s) => expect([notionals(s), s.historyCount()]).toEqual([[], 1]),
 };
 // A roll's first leg is its close; the open that follows carries the side on at the new tenor.
@@ -78,6 +159,7 @@ const roll: Row = {
   path: '/hedges/close',
   seeded: true,
   run: cli('roll', MARKET, 'buy', '--tenor', '3', '--yes'),
+  confirm: asked('roll', MARKET, 'buy', '--tenor', '3'),
   effect: (s) => {
     expect(s.active('buy').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1000, 3]]);
     expect([s.requests('POST', '/hedges/close').filter((e) => e.status === 200).length, s.historyCount()]).toEqual([
@@ -88,17 +170,45 @@ const roll: Row = {
 const apply: Row = {
   path: '/hedges',
   seeded: false,
-  run: (simulator, flags) =>
-    simulator.hedge(['apply', writeTarget(simulator, [`${MARKET},buy,1000,3,,`]), '--yes', '--json', ...flags]),
+  run: (simulator, flags) => simulator.hedge(['apply', writeTarget(simulator, [TARGET]), '--yes', '--json', ...flags]),
+  confirm: (simulator, meanwhile) =>
+    asked('apply', writeTarget(simulator, [ADD_TO_HELD]))(heldSide(simulator), meanwhile),
   effect: (s) => expect(notionals(s)).toEqual([1000]),
 };
 
-/** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. */
+/** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. Once its first
+ * attempt is held, each retry is refused at once (503, Retry-After: 0), so that the retries end without backing off. */
 async function unresolvedOpen(simulator: Simulator): Promise<void> {
-  simulator.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges' } });
-  exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']), 5);
-  simulator.sandbox.setFaults({ stall: null, match: null });
+  const match = { method: 'POST', path: '/hedges' };
+  simulator.sandbox.setFaults({ stall: 'headers', match });
+  const running = simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']);
+  await until(() => keysOn(simulator, '/hedges').length > 0, 'the open held', { process: running });
+  simulator.sandbox.setFaults({ stall: null, next503RetryAfter: { count: 9, retryAfter: '0' } });
+  exits(await running, 5);
+  simulator.sandbox.setFaults({ next503RetryAfter: null, match: null });
 }
+
+const resume: Row = {
+  path: '/hedges',
+  seeded: false,
+  prepare: unresolvedOpen,
+  run: async (simulator, flags) => {
+    const [entry] = await journalEntries(simulator, '--pending');
+    return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
+  },
+  effect: open.effect,
+  omitted: {
+    'lagging reads': "resume of a hidden hedge is test/write/trailing-views.test.ts's resumable open",
+    'confirmation bound':
+      "resuming an open sends it as the journal holds it, under its key: nothing new is shown or asked (a roll's last leg is: test/write/pre-trade-safety.test.ts)",
+  },
+};
+
+/** An MCP write tool on the buy side: called on a test key, confirmed with a token on a LIVE key. */
+const mcp = (name: string, args: Record<string, unknown>) => ({
+  run: tool(name, { ...BUY, ...args }),
+  confirm: toolConfirmed(name, { ...BUY, ...args }),
+});
 
 const ROWS: Record<string, Row> = {
   open: {
@@ -112,47 +222,59 @@ const ROWS: Record<string, Row> = {
   close,
   roll,
   apply,
-  resume: {
-    path: '/hedges',
-    seeded: false,
-    prepare: unresolvedOpen,
-    run: async (simulator, flags) => {
-      const [entry] = await journalEntries(simulator, '--pending');
-      return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
-    },
-    effect: open.effect,
-    omitted: {
-      'lagging reads': "resume of a hidden hedge is test/write/trailing-views.test.ts's resumable open",
-    },
-  },
+  resume,
   // One cycle of the keeper on a target row of 1,000 (3 days): its step is an open.
   keeper: {
     path: '/hedges',
     seeded: false,
-    run: (simulator, flags) =>
-      simulator.hedge(['keep', writeTarget(simulator, [`${MARKET},buy,1000,3,,`]), '--once', ...flags]),
+    run: (simulator, flags) => simulator.hedge(['keep', writeTarget(simulator, [TARGET]), '--once', ...flags]),
     effect: open.effect,
+    omitted: {
+      'confirmation bound':
+        "the keeper is confirmed once, at its start, for the target file: each step is planned again on a fresh read under the side's lock",
+    },
   },
-  // The front's flags are the server's (`hedge mcp --timeout 3`): each tool call runs under them.
-  'mcp open': {
+  // The wizard: `hedge open` at a terminal, a person answering what it asks.
+  'wizard open': {
     ...open,
-    run: tool('open', { notional: 1000, tenor: 3 }),
+    ...wizard([
+      ['Notional in USD', '1000\r'],
+      ['? Tenor', '\x1b[B\r'],
+      ['Client reference', '\r'],
+    ]),
     omitted: { 'lagging reads': 'as open' },
   },
-  'mcp add': {
+  // "Add to it" on a side that holds a hedge.
+  'wizard add': {
     ...add,
-    run: tool('add', { notional: 500 }),
+    ...wizard([
+      ['Cancel (nothing is sent)', '\r'],
+      ['Notional in USD', '500\r'],
+    ]),
+    omitted: {
+      'lagging reads':
+        "the person answers the side as the wizard shows it (flat when reads lag): the add sent is add's action, add's cell",
+    },
   },
-  'mcp reduce': {
-    ...reduce,
-    run: tool('reduce', { notional: 300 }),
+  // The front's flags are the server's (`hedge mcp --timeout 3`): each tool call runs under them.
+  'mcp open': { ...open, ...mcp('open', { notional: 1000, tenor: 3 }), omitted: { 'lagging reads': 'as open' } },
+  'mcp add': { ...add, ...mcp('add', { notional: 500 }) },
+  'mcp reduce': { ...reduce, ...mcp('reduce', { notional: 300 }) },
+  'mcp close': { ...close, ...mcp('close', {}) },
+  'mcp roll': { ...roll, ...mcp('roll', { tenor: 3 }) },
+  'mcp resume': {
+    ...resume,
+    run: async (simulator, flags) => {
+      const [entry] = await journalEntries(simulator, '--pending');
+      return tool('resume', { id: entry!.id })(simulator, flags);
+    },
   },
-  'mcp close': { ...close, run: tool('close', {}) },
-  'mcp roll': {
-    ...roll,
-    run: tool('roll', { tenor: 3 }),
+  'mcp apply': {
+    ...apply,
+    run: tool('apply', { rows: [{ ...BUY, notional_usd: 1000, tenor_days: 3 }] }),
+    confirm: (simulator, meanwhile) =>
+      toolConfirmed('apply', { rows: [{ ...BUY, notional_usd: 1500, tenor_days: 7 }] })(heldSide(simulator), meanwhile),
   },
-  // The wizard is omitted: it runs only on a pseudo-terminal (seconds of CPU a run), and what it sends is open's action.
 };
 
 /** A simulator for a cell, its side seeded when the row acts on one, and the row's own set-up done. */
@@ -242,6 +364,42 @@ const RULES = {
         expect(notionals(simulator)).toEqual([1000]);
       } else if (run.code === 0) actedOnce(simulator, row, run);
       else expect([keysOn(simulator, row.path), notionals(simulator)]).toEqual([[], [1000]]);
+    }),
+
+  // The side changed between what was shown and the yes (its hedge swapped for another of the same notional; a flat
+  // side opened meanwhile): nothing is sent. The person is asked again, naming what it holds now (and says no: exit 8);
+  // the agent's token is refused (preview_changed, exit 3).
+  'confirmation bound': (row: Row) =>
+    cell(row, {}, async (simulator) => {
+      let trades = 0;
+      const run = await row.confirm!(simulator, async () => {
+        if (simulator.active('buy').length) await colleagueCloses(simulator, 'buy');
+        await colleagueOpens(simulator, 'buy', 1000, 7);
+        trades = simulator.trades().length;
+      });
+      const said = run.code === 3 ? 'preview_changed' : 'moved while you were asked';
+      expect([run.code === 3 || run.code === 8, run.stdout.replace(/\s+/g, ' ')], run.stdout).toEqual([
+        true,
+        expect.stringContaining(said),
+      ]);
+      expect([simulator.trades().length, notionals(simulator)]).toEqual([trades, [1000]]);
+      expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    }),
+
+  // Another hedge process holds the side's lock all along (a journal of the test's own takes it, as hedge does): the
+  // run waits its bound (--timeout), sends nothing and says so (exit 11, held).
+  "the side's lock": (row: Row) =>
+    cell(row, {}, async (simulator) => {
+      const trades = simulator.trades().length;
+      const scope = ['test', new URL(simulator.baseUrl).host, keyFingerprint(simulator.apiKey), 'side', MARKET, 'buy'];
+      const other = await openJournal({ dir: simulator.configDir }).lock(scope.join('|'), { waitMs: 0 });
+      if (!other.held) throw new Error('the side was held already');
+      const run = await row.run(simulator, ['--timeout', '1']).finally(() => other.hold.release());
+      expect([run.code, run.stderr + run.stdout], run.stderr).toEqual([
+        11,
+        expect.stringContaining('still held by another hedge process'),
+      ]);
+      expect(simulator.trades()).toHaveLength(trades);
     }),
 
   // A plain run: exit 0, and the server shows this action's own effect once.

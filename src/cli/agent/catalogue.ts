@@ -189,8 +189,12 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   };
 }
 
-/** Every tool, in the manifest's order. */
+const built = new WeakMap<readonly CommandSpec[], AgentTool[]>();
+
+/** Every tool, in the manifest's order: built once per command tree (servers run in one process share it). */
 export function agentTools(commands: readonly CommandSpec[]) {
+  const known = built.get(commands);
+  if (known) return known;
   const tools: AgentTool[] = [];
   const visit = (spec: CommandSpec, parents: string[]) => {
     const path = [...parents, spec.name];
@@ -202,6 +206,7 @@ export function agentTools(commands: readonly CommandSpec[]) {
     if (tool) tools.push(tool);
   };
   for (const spec of commands) visit(spec, []);
+  built.set(commands, tools);
   return tools;
 }
 

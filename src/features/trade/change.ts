@@ -18,8 +18,8 @@ interface OpenChoices {
   write: WriteOptions;
   /** The wizard quoted already (its card was shown). */
   quote?: Quote;
-  /** The wizard's own confirmation: nothing more is asked, no checks again. */
-  confirmed?: boolean;
+  /** The wizard's question: asked on any key with its card in view, bound to the side as shown; no checks again. */
+  question?: string;
 }
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
@@ -28,10 +28,12 @@ export async function openHedge(ports: FlowPorts, client: HedgeClient, request: 
   const guarded = reference !== undefined && !choices.allowDuplicateRef;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation. The wizard
   // quoted already; otherwise the quote is said (a card on a terminal) before the question.
+  const asked = choices.question !== undefined;
   const record = tradeRecord('open', request, {
-    confirmed: choices.confirmed,
+    ask: asked,
+    question: choices.question,
     quote: choices.quote,
-    checks: { duplicateReference: guarded, preTrade: !choices.skipChecks && !choices.confirmed, quote: !choices.quote },
+    checks: { duplicateReference: guarded, preTrade: !choices.skipChecks && !asked, quote: !choices.quote },
   });
   const send = () => runWrite(ports, tradeAction(ports, client, record), choices.write);
   const outcome =

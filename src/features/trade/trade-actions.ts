@@ -63,6 +63,8 @@ export interface TradeRecord<Q extends SideRequest = SideRequest> extends WriteR
   checks?: { duplicateReference?: boolean; preTrade?: boolean; quote?: boolean };
   /** `--skip-checks`: the server alone refuses a change to a flat side (nothing is refused here). */
   serverDecides?: boolean;
+  /** The question its caller showed with its own card in view (the wizard's), asked instead of the kind's. */
+  question?: string;
 }
 
 /** What a caller adds to a trade's record (the argv to journal; unset: the kind's own). */
@@ -158,7 +160,7 @@ export function tradeAction(
         await runPreTradeChecks(client, { market, side, notionalUsd, action: verb }, unchecked);
       await own.check?.();
     },
-    question: () => questionWithUnchecked(own.question(), unchecked),
+    question: () => questionWithUnchecked(record.question ?? own.question(), unchecked),
     plan: (key) => client[plan](record.request as never, key),
     send: (key, sendHooks) => client[send](record.request as never, key, sendHooks),
     sideAfter: () => turn.after,
@@ -181,7 +183,12 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
       (record.quote
         ? ` at about ${formatRate(record.quote.pricing.execution_price)}, ${formatMoney(record.quote.upfront.total_upfront_usdc)} USDC upfront?`
         : '?'),
-    trades: async () => [{ market, notionalUsd }],
+    // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
+    // limits alone judge the notional, and refuse with nothing read.
+    trades: async () => {
+      if (ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd }];
+      return [{ market, notionalUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
+    },
     // The hedge by its id (when the answer gave one), else by its client reference.
     reconcile: async (entry) => {
       if (entry.hedge_id) {

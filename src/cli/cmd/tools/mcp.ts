@@ -4,7 +4,7 @@
 // every call. stdout carries the protocol only; messages go to stderr.
 import { stopExitCode } from '../../../core/errors.js';
 import type { CommandModule, CommandSpec, InputOf } from '../../runner/command-spec.js';
-import { agentTools } from '../../agent/catalogue.js';
+import { agentTools, offered } from '../../agent/catalogue.js';
 import type { MCP } from '../specs.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js';
 import { resolve } from 'node:path';
@@ -31,6 +31,7 @@ async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands:
   // Relative --root values and file paths start from the directory the server was started in.
   const cwd = resolve('.');
   const files = new FileAccess(await serverRoots(input.options.root, cwd), cwd);
+  const tools = agentTools(commands);
   const toolbox = new AgentToolbox(
     {
       env: ctx.env,
@@ -42,7 +43,7 @@ async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands:
       connections: await ctx.connections(),
     },
     tokens,
-    { allowLive, limits, tools: agentTools(commands) },
+    { allowLive, limits, tools },
   );
   const c = ctx.output.chalk;
   const tier =
@@ -52,7 +53,8 @@ async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands:
         ? `${c.red.bold('LIVE')}: read tools, and write tools that each need a confirmation token (valid ${ttlSeconds} s)`
         : `${c.red.bold('LIVE')}: read tools only (write tools need --allow-live)`;
   ctx.output.note(
-    `hedge mcp: serving ${toolbox.list().length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,
+    // Counted without their input schemas, which are built when a client lists them.
+    `hedge mcp: serving ${tools.filter((tool) => offered(tool, toolbox.access)).length} tools over stdio with key ${redactKey(credentials.apiKey)} — ${tier}.`,
   );
   ctx.output.note(
     files.roots.length

@@ -5,7 +5,6 @@ import type { Account, Market, Side, Tenor } from '../../../platform/api/schemas
 import { DAY_MS, TENORS } from '../../../core/vocabulary.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
-import { confirmOrStop } from '../../../features/write/live-guard.js';
 import { findMarket } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
 import { DeclinedError, PreTradeCheckError, UsageError } from '../../../core/errors.js';
@@ -74,7 +73,7 @@ export async function runOpenWizard(
   ctx: CommandContext,
   client: HedgeClient,
   given: WizardAnswers,
-  options: { skipChecks: boolean; live: boolean },
+  options: { skipChecks: boolean },
 ) {
   const prompter = await ctx.prompter();
   const { list, account, holding } = await readWizardBook(ctx, client);
@@ -114,9 +113,18 @@ export async function runOpenWizard(
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
 
   const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
-  const question = `${options.live ? `${c.red.bold('LIVE')} ` : ''}Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-  await confirmOrStop(ctx, question);
-  return { kind: 'open' as const, market: market.market, side, notionalUsd, tenorDays, clientReference, quote };
+  // Asked by the write flow, under the side's lock: a yes holds for the side as the wizard showed it.
+  const question = `Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  return {
+    kind: 'open' as const,
+    market: market.market,
+    side,
+    notionalUsd,
+    tenorDays,
+    clientReference,
+    quote,
+    question,
+  };
 }
 
 /**

@@ -54,9 +54,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
   let asked = {};
   if (missing.length) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
-    const live = (await ctx.credentials()).environment === 'live';
     const { runOpenWizard } = await import('./open-wizard.js');
-    const answers = await runOpenWizard(ctx, client, given, { skipChecks, live });
+    const answers = await runOpenWizard(ctx, client, given, { skipChecks });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
       const { outcome, body } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
@@ -69,7 +68,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
       tenor_days: answers.tenorDays,
       client_reference: answers.clientReference,
     };
-    asked = { quote: answers.quote, confirmed: true };
+    asked = { quote: answers.quote, question: answers.question };
   }
   const { outcome, quote } = await openHedge(ctx, client, request, {
     allowDuplicateRef: options.allowDuplicateRef === true,
