@@ -1,6 +1,6 @@
 // `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
 // from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
-import { inputFileProblems, readInputFile } from '../write/input-file.js';
+import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
@@ -24,7 +24,7 @@ import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import type { MarketFacts } from '../../core/wire.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import type { MovingTarget } from '../keeper/keep.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatUsd } from '../../core/number-format.js';
@@ -41,8 +41,10 @@ interface ExposuresInput {
 const FIX_ROWS =
   'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).';
 
+type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
+
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
-async function readInputs(ports: FlowPorts, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>) {
+async function readInputs(ports: InputPorts, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) throw inputFileProblems(sourceName, parsed.problems, FIX_ROWS);
@@ -94,7 +96,7 @@ const pricesOf = (listed: ReturnType<typeof listedFacts>) =>
   Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
-export async function gatherExposures(ports: FlowPorts, input: ExposuresInput) {
+export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
   const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
@@ -198,7 +200,7 @@ async function firstCoverPrices(client: HedgeClient, markets: readonly string[],
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
 export async function gatherExposureReport(
-  ports: FlowPorts,
+  ports: ExposuresPorts,
   input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
 ) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);

@@ -10,7 +10,8 @@ import {
 } from '../../core/keep-rules.js';
 import { StateError, UsageError } from '../../core/errors.js';
 import type { TargetRow } from '../../core/target-file.js';
-import type { CommandContext, FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso } from '../../core/utc-text.js';
 import { DAY_MS } from '../../core/vocabulary.js';
@@ -29,7 +30,7 @@ export const DEFAULT_INTERVAL_MS = 60_000;
 export const MAX_INTERVAL_MS = 86_400_000;
 
 /** The keeper's target, re-read each cycle. */
-export type MovingTarget = (ports: FlowPorts) => Promise<KeepRow[]>;
+export type MovingTarget = (ports: WritePorts) => Promise<KeepRow[]>;
 
 /** The keeper's options, its service parts' (keeper-service.ts: --alert-cmd, --alert-url, --alert-headroom, --metrics) among them. */
 interface KeepOptions extends KeeperServiceOptions {
@@ -50,7 +51,11 @@ interface KeepServices {
 /** How a keeper ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code. */
 type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
 
-export async function runKeep(ports: FlowPorts, options: KeepOptions, services: KeepServices): Promise<KeepOutcome> {
+export async function runKeep(
+  ports: WritePorts & Pick<CommandContext, 'keeperStep' | 'interceptSignals'>,
+  options: KeepOptions,
+  services: KeepServices,
+): Promise<KeepOutcome> {
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
   const clock: KeeperClock = {
     now: () => ports.clock.now(),

@@ -3,7 +3,8 @@
 // keeper-decide.ts's; nothing here decides.
 import { rowKey, type EventFields, type KeepRow, type KeepRowStatus } from '../../core/keep-rules.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
-import type { CommandContext, FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import type { PlanStep } from '../../core/plan.js';
 import { withSideLock } from '../write/account-lock.js';
 import { ownRowTest } from '../write/row-trust.js';
@@ -160,8 +161,8 @@ export function keeperCycles({
 const SEND_AND_WAIT = { wait: true, dryRun: false, fresh: false };
 
 /** The keeper's reads and writes on the server, each under `stepContext()` (its notices said to no one, its signal the keeper's). Writes are confirmed by the keeper's own run (its target and --yes), never at a prompt. */
-export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
-  const observe = async (ports: FlowPorts, rows: readonly KeepRow[], memory: KeeperMemory) => {
+export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings & { identity: Identity }, say: Say) {
+  const observe = async (ports: WritePorts, rows: readonly KeepRow[], memory: KeeperMemory) => {
     const client = await ports.client();
     const sideViews = await SideViews.read(client, (line) => ports.log(line));
     const opened = await answeredOpens(ports);
@@ -181,14 +182,14 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
   };
 
   /** One add, reduce, close or re-open through the write flow, journaled in a keep group. */
-  const send = async (ports: FlowPorts, step: Partial<PlanStep>, leg: string): Promise<WriteDone> => {
+  const send = async (ports: WritePorts, step: Partial<PlanStep>, leg: string): Promise<WriteDone> => {
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
     const action = tradeAction(ports, client, { ...stepRecord(step as PlanStep, group, leg), confirmed: true });
     return { kind: 'sent', result: await runWrite(ports, action, SEND_AND_WAIT), group };
   };
 
-  const carryOut = async (ports: FlowPorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {
+  const carryOut = async (ports: WritePorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
     const base = { market, side };
     if (write.kind === 'roll') {
@@ -210,7 +211,7 @@ export function keeperIo(stepContext: () => FlowPorts, settings: KeeperSettings 
     return send(ports, { ...base, action: write.kind, deltaUsd: write.amountUsd }, 'converge');
   };
 
-  const writeAll = async (ports: FlowPorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
+  const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
     const client = await ports.client();
     for (const write of writes) {
       if (write.kind === 'would') {

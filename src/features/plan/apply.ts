@@ -6,7 +6,7 @@ import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError } from '../../core/errors.js';
 import { describeHolder, type Holder, type JournalEntry, bodyOf } from '../../platform/journal/index.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
 import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
@@ -28,7 +28,7 @@ import { confirmAsShown } from '../write/as-shown.js';
 const APPLY_GROUP_PREFIX = 'apply-';
 
 /** Finishes an earlier apply's unresolved actions of this account, oldest first, each with its own key. */
-async function resumeUnfinishedApplies(ports: FlowPorts, client: HedgeClient) {
+async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
   const unresolved = await unfinishedOfThisAccount(ports, [APPLY_GROUP_PREFIX]);
   const steps: ResumedStep[] = [];
   for (const entry of unresolved) {
@@ -81,7 +81,7 @@ interface ApplyPorts {
 
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
 export async function applyTarget(
-  ports: FlowPorts,
+  ports: WritePorts,
   opts: TargetPlanOptions,
   hooks: ApplyPorts = {},
 ): Promise<ApplyOutcome> {
@@ -102,7 +102,7 @@ interface LockedApply extends TargetPlanOptions {
 }
 
 async function applyPlan(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   run: LockedApply,
   hooks: ApplyPorts,
@@ -152,7 +152,7 @@ async function applyPlan(
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(ports: FlowPorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
+async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
   // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.

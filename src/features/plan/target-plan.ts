@@ -17,9 +17,10 @@ import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import { TENORS } from '../../core/vocabulary.js';
 import { ApiError, PreTradeCheckError } from '../../core/errors.js';
-import type { CommandContext, FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { inputFileProblems, listedProblems, readInputFile } from '../write/input-file.js';
+import { inputFileProblems, listedProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
 import { sideAfterOf } from '../book/side-book.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
@@ -62,7 +63,7 @@ export function parseTolerance(raw: string | undefined) {
 }
 
 /** Reads and checks the target file: every problem as `file:LINE: message` in one UsageError (exit 2). */
-export async function readTargetFile(ports: FlowPorts, file: string) {
+export async function readTargetFile(ports: InputPorts, file: string) {
   const { text, sourceName } = await readInputFile(ports, file, 'target file', 'cat target.csv | hedge plan -');
   const parsed = parseTargetFile(text, { sourceName });
   if ('problems' in parsed) {
@@ -150,7 +151,12 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
 }
 
 /** Reads the live book and computes the plan with a quote for each open and add. Sends no write. */
-export async function buildTargetPlan(ports: FlowPorts, client: HedgeClient, target: TargetFile, toleranceUsd: number) {
+export async function buildTargetPlan(
+  ports: WritePorts,
+  client: HedgeClient,
+  target: TargetFile,
+  toleranceUsd: number,
+) {
   const log = (line: string) => ports.log(line);
 
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
@@ -202,7 +208,7 @@ export function planCheckError(ports: Pick<CommandContext, 'hedgeCommand'>, quot
 }
 
 /** `hedge plan` and `apply --dry-run`: the plan built, quoted and (for an agent) admitted; nothing shown. */
-export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
+export async function planTarget(ports: WritePorts, opts: TargetPlanOptions) {
   // The whole file is checked before anything is read from the server.
   const target = await readTargetFile(ports, opts.file);
   const client = await ports.client();
@@ -213,7 +219,7 @@ export async function planTarget(ports: FlowPorts, opts: TargetPlanOptions) {
 }
 
 /** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
-export async function checkPlanRequests(ports: FlowPorts, client: HedgeClient, quoted: QuotedPlan) {
+export async function checkPlanRequests(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan) {
   const { plan, trades } = quoted;
   const steps = plan.steps;
   if (ports.planCheck) {

@@ -5,10 +5,10 @@ import type { RawAnswer } from '../../platform/api/transport.js';
 import { API_METHODS, type ApiMethod } from '../../core/api-params.js';
 import { OffOriginError, UsageError } from '../../core/errors.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { readInputFile } from '../write/input-file.js';
+import { readInputFile, type InputPorts } from '../write/input-file.js';
 import type { WriteAction, WriteKind, WriteRecord } from '../write/write-flow.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
@@ -72,7 +72,7 @@ export class AnswerLog {
 
 /** A GET: one answer, or with `paginate` every page through the list commands' one pager (followPaths), each answer handed to `onPage` as it comes. */
 export async function readApi(
-  ports: FlowPorts,
+  ports: Pick<CommandContext, 'credentials'>,
   client: HedgeClient,
   call: ApiCall,
   options: { paginate: boolean; log: AnswerLog; onPage: (answer: ApiAnswer) => void },
@@ -196,7 +196,7 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string) {
 const TOO_LARGE_FOR_A_REQUEST = 'the API takes a few fields per request, not a file of that size';
 
 /** --input FILE (or - for stdin): a JSON body, refused when it is not JSON. */
-export async function readInputBody(ports: FlowPorts, file: string): Promise<unknown> {
+export async function readInputBody(ports: InputPorts, file: string): Promise<unknown> {
   const { text } = await readInputFile(
     ports,
     file,
@@ -214,7 +214,7 @@ export async function readInputBody(ports: FlowPorts, file: string): Promise<unk
 }
 
 /** A file's text for `-F key=@file` (or @- for stdin). */
-export async function readParamFile(ports: FlowPorts, file: string) {
+export async function readParamFile(ports: InputPorts, file: string) {
   return (
     await readInputFile(ports, file, '-F file', 'hedge api -X POST PATH -F note=@- < note.txt', TOO_LARGE_FOR_A_REQUEST)
   ).text;

@@ -4,7 +4,7 @@
 // their options parsed once, then the change action, and the amount's name learnt from a refusal.
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import type { Quote } from '../../platform/api/schemas.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
 import { withAccountLock } from '../write/account-lock.js';
@@ -23,7 +23,7 @@ interface OpenChoices {
 }
 
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
-export async function openHedge(ports: FlowPorts, client: HedgeClient, request: OpenRequest, choices: OpenChoices) {
+export async function openHedge(ports: WritePorts, client: HedgeClient, request: OpenRequest, choices: OpenChoices) {
   const reference = request.client_reference;
   const guarded = reference !== undefined && !choices.allowDuplicateRef;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation. The wizard
@@ -63,7 +63,7 @@ export function parseChangeOptions(
 
 /** One add or reduce through the write flow. A refusal only of the amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and the name learned. */
 export async function runChange(
-  ports: FlowPorts,
+  ports: WritePorts,
   action: 'add' | 'reduce',
   opts: ReturnType<typeof parseChangeOptions> & Pick<WriteRecord, 'ask'>,
 ) {

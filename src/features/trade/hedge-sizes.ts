@@ -1,5 +1,5 @@
 // What this journal knows of a hedge's size over its life.
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { bodyOf, recordedUsd, type JournalEntry } from '../../platform/journal/index.js';
 import { cents } from '../../core/money.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -78,7 +78,10 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
 }
 
 /** The journal read for `resizedHedges`. */
-export async function readResizedHedges(ports: FlowPorts, ids: ReadonlySet<string>): Promise<Map<string, HedgeSizes>> {
+export async function readResizedHedges(
+  ports: Pick<CommandContext, 'journal' | 'log'>,
+  ids: ReadonlySet<string>,
+): Promise<Map<string, HedgeSizes>> {
   if (ids.size === 0) return new Map();
   try {
     const journal = await ports.journal();

@@ -1,7 +1,7 @@
 // The executor of a plan of steps (an apply's, a roll's close then open): the book's and the sides' locks, one
 // confirmation bound to what was shown, then each step through the one write flow in turn, with its own key.
 import type { JournalEntry, Holder } from '../../platform/journal/index.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { withAccountLock, withSideLocks } from '../write/account-lock.js';
 import { runWrite } from '../write/write-flow.js';
 import { tradeAction, type TradeRecord } from './trade-actions.js';
@@ -37,7 +37,7 @@ export interface StepsOutcome {
 
 /** The plan's lock on the book, then each of its sides' (a second apply or roll waits); `waitedFor`: who held the book meanwhile. */
 export function underPlanLocks<T>(
-  ports: FlowPorts,
+  ports: WritePorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: (waitedFor: Holder | undefined) => Promise<T>,
 ) {
@@ -48,7 +48,7 @@ export function underPlanLocks<T>(
 
 /** Each step sent and waited for in turn, under the one confirmation that covered the plan; the first that throws stops the run. */
 export async function runSteps(
-  ports: FlowPorts,
+  ports: WritePorts,
   steps: readonly PlanStepRun[],
   after?: (index: number, result: StepResult) => void,
 ): Promise<StepsOutcome> {
@@ -66,7 +66,7 @@ export async function runSteps(
   return { results };
 }
 
-async function send(ports: FlowPorts, step: PlanStepRun, earlier: readonly StepResult[]): Promise<StepResult> {
+async function send(ports: WritePorts, step: PlanStepRun, earlier: readonly StepResult[]): Promise<StepResult> {
   // The plan's one confirmation covered it, with its checks, and an agent's limits admitted the whole plan.
   const record = { ...step.record, confirmed: true, admitted: true, checked: true };
   const options = { wait: step.wait, dryRun: false, fresh: false, idempotencyKey: step.idempotencyKey };

@@ -13,7 +13,7 @@ import {
 import { findMarket } from '../../core/markets.js';
 import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../../core/errors.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { messageOf } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
@@ -52,7 +52,10 @@ export interface Unchecked {
   warn(text: string): void;
 }
 
-export function uncheckedList(ports: FlowPorts): Unchecked {
+/** What the checks before a trade use: they read the book and say what they saw. */
+type PreTradePorts = Pick<CommandContext, 'notify' | 'log' | 'signal' | 'hedgeCommand' | 'clock'>;
+
+export function uncheckedList(ports: PreTradePorts): Unchecked {
   const items: string[] = [];
   return { items, warn: (text) => ports.notify({ kind: 'check-not-run', level: 'warn', text }) };
 }
@@ -119,7 +122,7 @@ export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTr
 }
 
 /** The open quoted before it is confirmed: said as a notice (a card on a terminal), after the note pointing to `hedge add` when the side is already open. Returns the quote. */
-export async function quoteOpen(ports: FlowPorts, client: HedgeClient, request: OpenRequest) {
+export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, request: OpenRequest) {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   // The side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
   let open: BookPosition | undefined;
@@ -156,7 +159,7 @@ const KNOWN = new Set<string>(HEDGE_STATUSES);
 
 /** `open --ref REF`: a client reference names one deal; an active hedge carrying it already refuses the open. */
 export async function refuseDuplicateReference(
-  ports: FlowPorts,
+  ports: PreTradePorts,
   client: HedgeClient,
   reference: string,
   unchecked?: Unchecked,

@@ -3,7 +3,7 @@
 import type { HedgeClient } from '../../platform/api/client.js';
 import { UsageError } from '../../core/errors.js';
 import { isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
 import { findJournalEntry } from '../write/journal-entry.js';
@@ -16,7 +16,7 @@ import { heldError, runWrite, type WriteOutcome } from '../write/write-flow.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
-export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: readonly string[]) {
+export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefixes: readonly string[]) {
   const [journal, identity] = await Promise.all([ports.journal(), identityOf(ports)]);
   return (await journal.list({ pending: true }))
     .filter(
@@ -27,7 +27,7 @@ export async function unfinishedOfThisAccount(ports: FlowPorts, groupPrefixes: r
 
 /** Sends a journaled trade action again with its own key and waits as asked, and returns what it did (its caller shows it, or not). */
 export async function finishJournaled(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   entry: JournalEntry,
   options: {
@@ -56,7 +56,7 @@ function selectorFor(entry: JournalEntry) {
 }
 
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
-async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
+async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
   const current = await identityOf(ports);
   const differences: string[] = [];
   if (entry.environment !== current.environment)
@@ -75,7 +75,7 @@ async function checkSameCredentials(ports: FlowPorts, entry: JournalEntry) {
 }
 
 /** The entry named, or the newest unresolved one that no live process is carrying out (an action in flight is not crashed: it is never resumed from under its process). */
-export async function chooseEntryToResume(ports: FlowPorts, id: string | undefined) {
+export async function chooseEntryToResume(ports: WritePorts, id: string | undefined) {
   const journal = await ports.journal();
   if (id !== undefined) return findJournalEntry(ports, journal, id);
   let held: { entry: JournalEntry; holder: Holder } | undefined;
@@ -108,7 +108,7 @@ export type ResumeOutcome =
   | { kind: 'trade'; entry: JournalEntry; body: JsonObject; outcome: WriteOutcome<unknown, unknown> };
 
 /** Checks that an entry can be resumed here and says how; nothing is sent. */
-export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise<ResumePlan> {
+export async function planResume(ports: WritePorts, entry: JournalEntry): Promise<ResumePlan> {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   const roll = entry.group?.startsWith(ROLL_GROUP_PREFIX);
   if (!roll && !isUnresolved(entry)) {
@@ -152,7 +152,7 @@ export async function planResume(ports: FlowPorts, entry: JournalEntry): Promise
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
 export async function resumeEntry(
-  ports: FlowPorts,
+  ports: WritePorts,
   plan: ResumePlan,
   options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {

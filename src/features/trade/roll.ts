@@ -22,7 +22,7 @@ import {
 import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
 import { runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
@@ -77,7 +77,7 @@ interface RollLegs {
 }
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
-export function newGroup(prefix: string, ports: FlowPorts) {
+export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
@@ -96,7 +96,7 @@ function legRecords(group: string, request: OpenRequest, quote?: Quote) {
 }
 
 /** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ports: FlowPorts, group: string): Promise<RollLegs> {
+async function legsOf(ports: WritePorts, group: string): Promise<RollLegs> {
   const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
   const open = entries.find((entry) => entry.leg === 'open');
   const close = entries.find((entry) => entry.leg === 'close');
@@ -153,7 +153,7 @@ function describeLegs(legs: RollLegs) {
 }
 
 /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]) {
+async function earlierRoll(ports: WritePorts, req: RollRequest, notes: RollNote[]) {
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
   if (key !== undefined) {
@@ -206,7 +206,7 @@ async function earlierRoll(ports: FlowPorts, req: RollRequest, notes: RollNote[]
 }
 
 /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the notional and deal reference to open again; read once the side's views agree. */
-async function planRoll(ports: FlowPorts, client: HedgeClient, req: RollRequest) {
+async function planRoll(ports: WritePorts, client: HedgeClient, req: RollRequest) {
   const { market, side } = req;
   const {
     books: [book],
@@ -309,7 +309,7 @@ function severalHedgesNote(
 }
 
 /** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
-async function sideCover(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
+async function sideCover(ports: WritePorts, client: HedgeClient, market: string, side: Side) {
   const views = await SideViews.read(client, (line) => ports.log(line));
   const book = await views.book(market, side);
   const filled = book.filled[0];
@@ -321,7 +321,7 @@ async function sideCover(ports: FlowPorts, client: HedgeClient, market: string, 
 
 /** The roll's two steps from wherever the journal says they are: the close (while the open is still `planned`: it is sent only after the close), then the open. */
 function rollSteps(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
@@ -421,7 +421,7 @@ function rollSteps(
 /** Carries the roll's steps out through the plan executor (the first that fails ends the roll with its error), and
  * says what the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
 async function carryOut(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
@@ -510,7 +510,7 @@ async function carryOut(
 
 /** Finishes an unfinished roll from the journal (the same roll again, or `hedge resume`). */
 async function finishRoll(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
   options: { wait: boolean },
@@ -549,7 +549,7 @@ async function finishRoll(
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
-export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, options: { wait: boolean }) {
+export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, options: { wait: boolean }) {
   const legs = await legsOf(ports, entry.group!);
   if (!unfinished(legs)) {
     throw new UsageError(
@@ -575,7 +575,7 @@ export async function resumeRollOutcome(ports: FlowPorts, entry: JournalEntry, o
 
 /** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
 async function dryRun(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   request: OpenRequest,
   notes: RollNote[],
@@ -599,7 +599,7 @@ async function dryRun(
 }
 
 /** The dry run of a roll still to finish: the legs left, with the keys the journal holds. */
-function unfinishedDryRun(ports: FlowPorts, client: HedgeClient, legs: RollLegs, notes: RollNote[]) {
+function unfinishedDryRun(ports: WritePorts, client: HedgeClient, legs: RollLegs, notes: RollNote[]) {
   const { open, close } = legs;
   notes.push({
     level: 'note',
@@ -616,7 +616,7 @@ function unfinishedDryRun(ports: FlowPorts, client: HedgeClient, legs: RollLegs,
 }
 
 /** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
-async function refuseIfRolledMeanwhile(ports: FlowPorts, req: RollRequest, waitingSince: number, holder: Holder) {
+async function refuseIfRolledMeanwhile(ports: WritePorts, req: RollRequest, waitingSince: number, holder: Holder) {
   const self = await identityOf(ports);
   const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
     (entry) =>
@@ -638,7 +638,7 @@ async function refuseIfRolledMeanwhile(ports: FlowPorts, req: RollRequest, waiti
 }
 
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
-export async function runRoll(ports: FlowPorts, req: RollRequest) {
+export async function runRoll(ports: WritePorts, req: RollRequest) {
   const guard = await guardLiveAction(ports, {
     action: 'roll a hedge (close it, then open a new one)',
     dryRun: req.write.dryRun,
@@ -657,7 +657,7 @@ export async function runRoll(ports: FlowPorts, req: RollRequest) {
 }
 
 async function rollHoldingTheBook(
-  ports: FlowPorts,
+  ports: WritePorts,
   req: RollRequest,
   guard: LiveGuard,
   client: HedgeClient,

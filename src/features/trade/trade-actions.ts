@@ -21,7 +21,8 @@ import {
 } from '../../platform/journal/index.js';
 import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from '../write/ports.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { tradedUsd } from '../write/send-gate.js';
 import { formatRate, readNumber, shortHash } from '../../core/number-format.js';
 import type { TradeView } from '../../platform/results/trade-outcome-types.js';
@@ -95,7 +96,7 @@ type TradeKind = Exclude<keyof typeof KINDS, 'api'>;
 
 /** One write as its kind's hooks are handed it: its record, and what its run saw. */
 interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeKind> {
-  ports: FlowPorts;
+  ports: WritePorts;
   client: HedgeClient;
   kind: K;
   request: Q;
@@ -135,7 +136,7 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Trade
 /** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
  * they could not read named in its question), its endpoints, and the ids every kind journals. */
 export function tradeAction(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   record: TradeRecord | ApiRecord,
 ): WriteAction<unknown, unknown> {
@@ -707,7 +708,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
 }
 
 /** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
-async function addsStillLanding(ports: FlowPorts, market: string, side: string) {
+async function addsStillLanding(ports: WritePorts, market: string, side: string) {
   const { since, of } = await ownRecentOf(ports, 'add');
   const landing = of(market, side).filter(
     (entry) =>
@@ -789,7 +790,7 @@ export function tradeView(
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
-export function tradeFailure(ports: FlowPorts, view: TradeView | undefined) {
+export function tradeFailure(ports: Pick<CommandContext, 'hedgeCommand'>, view: TradeView | undefined) {
   if (view?.kind !== 'open-resolved' || view.hedge.status !== 'failed') return;
   const hedge = view.hedge;
   return new OrderFailedError(
@@ -812,7 +813,7 @@ function submittedAnswer(entry: JournalEntry) {
 }
 
 /** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */
-async function sideInStep(ports: FlowPorts, client: HedgeClient, market: string, side: Side) {
+async function sideInStep(ports: WritePorts, client: HedgeClient, market: string, side: Side) {
   const { book, positions } = await readSideInStep(ports, client, market, side);
   if (book.state !== 'in-step') return { filled: [] };
   return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };

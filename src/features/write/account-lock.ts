@@ -1,7 +1,7 @@
 // Check and act under one lock: a per-account lock of the journal, so two processes never both
 // decide from the same book. A waiter reads the book afresh; still held at its bound, exit 11.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from './ports.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';
 import { HeldError } from '../../core/errors.js';
 import { describeHolder, type Holder } from '../../platform/journal/index.js';
@@ -18,7 +18,7 @@ const heldScopes = new AsyncLocalStorage<ReadonlySet<string>>();
 
 /** Runs `body` holding the account lock `parts` names; `what` says in messages what is guarded ("the book of this account"). */
 export async function withAccountLock<T>(
-  ports: FlowPorts,
+  ports: WritePorts,
   what: string,
   parts: string[],
   body: (run: LockedRun) => Promise<T>,
@@ -63,7 +63,7 @@ export async function withAccountLock<T>(
 }
 
 /** One change in flight per side: a move of a side nobody holding its lock made is an actor outside hedge. */
-export function withSideLock<T>(ports: FlowPorts, market: string, side: string, body: (run: LockedRun) => Promise<T>) {
+export function withSideLock<T>(ports: WritePorts, market: string, side: string, body: (run: LockedRun) => Promise<T>) {
   return withAccountLock(
     ports,
     `the ${side} side of ${market.toUpperCase()}`,
@@ -74,7 +74,7 @@ export function withSideLock<T>(ports: FlowPorts, market: string, side: string, 
 
 /** Several sides at once, always in the same order (so two holders of several never deadlock). */
 export async function withSideLocks<T>(
-  ports: FlowPorts,
+  ports: WritePorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: () => Promise<T>,
 ) {

@@ -2,7 +2,7 @@
 // given on, each with the hedges its side held and their notional (Trade.held), not a number alone. Every kind
 // compares them here, just before the send under the side's lock: when they differ, nothing is sent and it is asked again.
 import type { Trade } from '../../platform/runtime/agent-limits.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import type { SideAfter } from '../../platform/journal/index.js';
 import { sameSide } from '../book/side-book.js';
 import { formatUsd } from '../../core/money.js';
@@ -46,7 +46,7 @@ export function hedgesMoved(shown: readonly Trade[], now: readonly Trade[]) {
 
 /** A person's answer came after the side moved: nothing was sent (the question comes again, naming what it holds now). */
 export function sayMovedSinceAsked(
-  ports: FlowPorts,
+  ports: Pick<CommandContext, 'notify'>,
   { market, side }: { market: string; side: string },
   shown: readonly Trade[],
   now: readonly Trade[],
@@ -74,7 +74,7 @@ export function sayMovedSinceAsked(
 
 /** Asks once; a "yes" holds for the trades shown: read again after the answer, a book that moved sends nothing (false: show it anew). */
 export async function confirmAsShown(
-  ports: FlowPorts,
+  ports: Pick<CommandContext, 'confirm'>,
   question: string,
   bound: {
     live: boolean;

@@ -2,7 +2,7 @@
 // profile, and who asked (an agent, a keeper).
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { RowSealer } from '../../platform/journal/row-seal.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 
 export interface Identity {
   profile?: string;
@@ -14,7 +14,7 @@ export interface Identity {
 }
 
 /** Where the current credentials send, in the journal's own terms. */
-export async function identityOf(ports: Pick<FlowPorts, 'credentials' | 'origin'>) {
+export async function identityOf(ports: Pick<CommandContext, 'credentials' | 'origin'>) {
   const credentials = await ports.credentials();
   const { keyFingerprint } = await import('../../platform/journal/index.js');
   return {
@@ -43,7 +43,7 @@ export function sentBy(
 const sealers = new WeakMap<object, RowSealer>();
 
 /** The sealer of the current API key. */
-export async function rowSealerOf(ports: Pick<FlowPorts, 'credentials'>) {
+export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
   const credentials = await ports.credentials();
   let sealer = sealers.get(credentials);
   if (!sealer) {

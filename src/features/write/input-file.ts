@@ -1,7 +1,7 @@
 // Where a command's input file is read from: for an agent's call only through its file gate, never the disk;
 // at the CLI, the path as given, or stdin for `-`.
 import { InterruptedError, UsageError } from '../../core/errors.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import {
   MAX_INPUT_FILE_BYTES,
   ReadRefused,
@@ -12,6 +12,12 @@ import {
 } from '../../core/security/bounded-read.js';
 import { safeText } from '../../core/security/safe-text.js';
 
+/** What reading an input file uses: the command's clock, signal and --timeout, and where files come from. */
+export type InputPorts = Pick<
+  CommandContext,
+  'clock' | 'signal' | 'deadline' | 'log' | 'origin' | 'targetFiles' | 'stdin' | 'stdinIsTTY' | 'timeoutSeconds'
+>;
+
 /** How many of a file's problems are listed; the rest are counted (a million lines help nobody). */
 export const MAX_PROBLEM_LINES = 20;
 
@@ -20,7 +26,7 @@ class ReadTimedOut extends Error {}
 
 /** `what` names the file in messages; `pipeExample` shows how to pipe it in; `whenTooLarge` what to do over the bound. */
 export async function readInputFile(
-  ports: FlowPorts,
+  ports: InputPorts,
   file: string,
   what: string,
   pipeExample?: string,
@@ -75,7 +81,7 @@ function whatToDo(error: unknown, file: string, whenTooLarge: string) {
 }
 
 /** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: FlowPorts) {
+function boundedSignal(ports: InputPorts) {
   const controller = new AbortController();
   const stop = () => controller.abort(ports.signal.reason);
   if (ports.signal.aborted) stop();

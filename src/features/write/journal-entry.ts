@@ -3,10 +3,10 @@
 import { echo } from '../../core/input.js';
 import { UsageError } from '../../core/errors.js';
 import { JournalError, type Journal, type JournalEntry } from '../../platform/journal/index.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 
 /** The entry for an id or a unique part of one. */
-export async function findJournalEntry(ports: FlowPorts, journal: Journal, id: string) {
+export async function findJournalEntry(ports: Pick<CommandContext, 'hedgeCommand'>, journal: Journal, id: string) {
   if (id.trim() === '') throw new UsageError('id: a journal id (a_…) or a unique part of one is required.');
   let entry: JournalEntry | undefined;
   try {

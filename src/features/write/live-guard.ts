@@ -1,7 +1,7 @@
 // Live keys are unmistakable: every state-changing command on a `*_live_*` key shows a red LIVE banner on
 // stderr and asks before it sends; without a terminal it needs --yes.
 import { redactKey } from '../../core/security/secrets.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 
 export interface LiveGuard {
@@ -20,7 +20,10 @@ export class NotConfirmedError extends DeclinedError {
 }
 
 /** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
-export async function guardLiveAction(ports: FlowPorts, input: { action: string; dryRun: boolean }) {
+export async function guardLiveAction(
+  ports: Pick<CommandContext, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'inputAllowed' | 'confirm'>,
+  input: { action: string; dryRun: boolean },
+) {
   const credentials = await ports.credentials();
   const live = credentials.environment === 'live';
   if (live) {
@@ -47,7 +50,11 @@ export async function guardLiveAction(ports: FlowPorts, input: { action: string;
 }
 
 /** A yes/no question defaulting to No (`live`: marked LIVE); anything but Yes stops the command before it sends. */
-export async function confirmOrStop(ports: FlowPorts, question: string, options: { live?: boolean } = {}) {
+export async function confirmOrStop(
+  ports: Pick<CommandContext, 'confirm'>,
+  question: string,
+  options: { live?: boolean } = {},
+) {
   const yes = await ports.confirm({ message: question, default: false, live: options.live });
   if (!yes) throw new NotConfirmedError();
 }

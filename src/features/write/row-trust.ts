@@ -3,19 +3,22 @@ import { hostname } from 'node:os';
 import { UnverifiedRowError, UsageError } from '../../core/errors.js';
 import { isUnresolved, type JournalEntry } from '../../platform/journal/index.js';
 import type { RowCheck } from '../../platform/journal/row-seal.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Which rows a decision may count: only those that verify under this key. */
-export async function ownRowTest(ports: Pick<FlowPorts, 'credentials'>) {
+export async function ownRowTest(ports: Pick<CommandContext, 'credentials'>) {
   const sealer = await rowSealerOf(ports);
   return (entry: JournalEntry) => sealer.trust(entry) === 'verified';
 }
 
 /** Refuses (exit 13, nothing sent) a row not this account's own, or an unresolved one whose key already has a finished row: a row is valid once. */
-export async function requireOwnRow(ports: FlowPorts, entry: JournalEntry) {
+export async function requireOwnRow(
+  ports: Pick<CommandContext, 'credentials' | 'journal' | 'hedgeCommand'>,
+  entry: JournalEntry,
+) {
   // Whether the row verifies under the current key (journal rows shown by `hedge journal` say it too).
   const trust = (await rowSealerOf(ports)).trust(entry);
   const twins = (await (await ports.journal()).list({ idempotencyKey: entry.idempotency_key })).filter(
@@ -46,7 +49,11 @@ export function begunElsewhere(entry: Pick<JournalEntry, 'host'>) {
 }
 
 /** A row begun on another machine is resumed here only on a person's word (--yes, or a yes at a prompt; else exit 2). */
-export async function confirmRowFromElsewhere(ports: FlowPorts, entry: JournalEntry, what: string) {
+export async function confirmRowFromElsewhere(
+  ports: Pick<CommandContext, 'confirmedAhead' | 'interactive' | 'confirm'>,
+  entry: JournalEntry,
+  what: string,
+) {
   if (!begunElsewhere(entry) || ports.confirmedAhead) return;
   const from = `Journal ${safeText(entry.id)} (${safeText(String(entry.command))}) was begun on ${safeText(String(entry.host))}, not on this machine`;
   if (!ports.interactive) {
@@ -59,7 +66,7 @@ export async function confirmRowFromElsewhere(ports: FlowPorts, entry: JournalEn
 
 /** The seal verdict of each unresolved row, for `hedge journal`; undefined when there is none or no key. */
 export async function checkUnresolvedRows(
-  ports: FlowPorts,
+  ports: Pick<CommandContext, 'credentials' | 'origin'>,
   entries: readonly JournalEntry[],
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);

@@ -1,6 +1,6 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
 import type { Hedge, HedgeStatus, Side } from '../../platform/api/schemas.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from './ports.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { readSidesInStep, SideViews, type SideBook } from '../book/side-book.js';
@@ -45,7 +45,7 @@ function seconds(ms: number) {
 }
 
 /** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
-export async function pollUntil<T>(ports: FlowPorts, options: PollOptions<T>) {
+export async function pollUntil<T>(ports: WritePorts, options: PollOptions<T>) {
   const { clock, signal } = ports;
   const deadline = ports.waitDeadline(options.startedAt);
   let lastPollAt = options.startedAt;
@@ -120,7 +120,7 @@ interface HedgeWaitOptions {
  * Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. The id came from the server
  * (its answer to this action, or a read), so a 404 is a read that trails the write: not visible yet, polled on.
  */
-export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, options: HedgeWaitOptions) {
+export async function waitForHedgeStatus(ports: WritePorts, hedgeId: string, options: HedgeWaitOptions) {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
@@ -158,7 +158,7 @@ export async function waitForHedgeStatus(ports: FlowPorts, hedgeId: string, opti
 }
 
 /** This account's own entries of one command within a wait's bound (`since`), by side. */
-export async function ownRecentOf(ports: FlowPorts, command: string) {
+export async function ownRecentOf(ports: WritePorts, command: string) {
   const [journal, self] = await Promise.all([ports.journal(), identityOf(ports)]);
   const since = ports.clock.now() - DEFAULT_WAIT_BOUND_MS;
   const entries = (await journal.list({ since })).filter((entry) => entry.command === command && sentBy(self, entry));
@@ -171,7 +171,7 @@ export async function ownRecentOf(ports: FlowPorts, command: string) {
 }
 
 /** The hedges the server named in its answers to this account's own opens of a side within a wait's bound. */
-export async function answeredOpens(ports: FlowPorts): Promise<(market: string, side: Side) => string[]> {
+export async function answeredOpens(ports: WritePorts): Promise<(market: string, side: Side) => string[]> {
   const { of } = await ownRecentOf(ports, 'open');
   return (market, side) => of(market, side).flatMap((entry) => entry.hedge_id || []);
 }
@@ -181,7 +181,7 @@ export async function answeredOpens(ports: FlowPorts): Promise<(market: string, 
  * own opens of these sides: a read that does not show one yet trails the write, never a flat side.
  */
 export async function readSidesAsAnswered(
-  ports: FlowPorts,
+  ports: WritePorts,
   client: HedgeClient,
   sides: ReadonlyArray<{ market: string; side: Side }>,
   until?: (book: SideBook) => boolean,
@@ -213,7 +213,7 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
 }
 
 /** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
-export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOptions) {
+export async function waitForOwnChange(ports: WritePorts, options: ChangeWaitOptions) {
   const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
@@ -265,7 +265,7 @@ export async function waitForOwnChange(ports: FlowPorts, options: ChangeWaitOpti
 
 /** Waits until the side no longer appears in GET /positions: the spec's confirmation of a close. */
 export async function waitForSideClosed(
-  ports: FlowPorts,
+  ports: WritePorts,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ) {
   const { label, startedAt, market, side, hedgeId } = options;
@@ -295,7 +295,7 @@ export async function waitForSideClosed(
 }
 
 /** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
-export async function findClosedRecord(ports: FlowPorts, hedgeId: string) {
+export async function findClosedRecord(ports: WritePorts, hedgeId: string) {
   const { clock, signal, deadline } = ports;
   try {
     const client = await ports.client();

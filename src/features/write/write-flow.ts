@@ -40,7 +40,7 @@ import {
 import { readSideInStep, sideUnchangedSince, type SideBook } from '../book/side-book.js';
 import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
-import type { FlowPorts } from '../../platform/runtime/context.js';
+import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
 import { confirmAsShown, sayMovedSinceAsked } from './as-shown.js';
@@ -179,14 +179,14 @@ export type WriteOutcome<S, R> =
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
 /** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
-function resumeHint(ports: FlowPorts, entry: JournalEntry, record: WriteRecord) {
+function resumeHint(ports: WritePorts, entry: JournalEntry, record: WriteRecord) {
   if (record.group?.startsWith(ROLL_GROUP_PREFIX))
     return `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...record.argv)}\` again: each leg reuses its own key, and the side is never opened twice.`;
   return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
 }
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
-export function heldError(ports: FlowPorts, entry: JournalEntry, holder: Holder, more = '') {
+export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder, more = '') {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
     `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
@@ -199,7 +199,7 @@ export function heldError(ports: FlowPorts, entry: JournalEntry, holder: Holder,
 }
 
 /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(ports: FlowPorts, journal: Journal, entry: JournalEntry) {
+async function holdToResume(ports: WritePorts, journal: Journal, entry: JournalEntry) {
   const answer = await journal.hold(entry.id);
   if (answer.held) return answer.hold;
   const now = await journal.get(entry.id);
@@ -221,7 +221,7 @@ const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcom
 
 /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
 async function chooseKey(
-  ports: FlowPorts,
+  ports: WritePorts,
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
@@ -288,7 +288,7 @@ async function chooseKey(
 
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
 async function refuseRecentRepeat(
-  ports: FlowPorts,
+  ports: WritePorts,
   journal: Journal,
   match: SameRequest,
   sideNow: (() => Promise<SideBook>) | undefined,
@@ -353,7 +353,7 @@ export function isRejection(error: unknown): error is ApiError {
 }
 
 /** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write path). */
-export async function runWrite<S, R>(ports: FlowPorts, action: WriteAction<S, R>, options: WriteOptions) {
+export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R>, options: WriteOptions) {
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
@@ -538,7 +538,7 @@ function withContext(before: JsonObject | undefined, context: JsonObject | undef
 
 /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
 async function confirmWhatIsShown<S, R>(
-  ports: FlowPorts,
+  ports: WritePorts,
   guard: LiveGuard,
   action: WriteAction<S, R>,
   reread: () => Promise<void>,
@@ -562,13 +562,13 @@ async function confirmWhatIsShown<S, R>(
   }
 }
 
-function resolveCommands(ports: FlowPorts, entry: Pick<JournalEntry, 'id'>) {
+function resolveCommands(ports: WritePorts, entry: Pick<JournalEntry, 'id'>) {
   return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
 }
 
 /** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). */
 async function reconcileEarlier<S, R>(
-  ports: FlowPorts,
+  ports: WritePorts,
   journal: Journal,
   action: WriteAction<S, R>,
   entry: JournalEntry,
@@ -658,7 +658,7 @@ async function reconcileEarlier<S, R>(
 }
 
 /** --idempotency-key of an action the journal has as done: nothing is sent again. */
-async function alreadyDone<S, R>(ports: FlowPorts, action: WriteAction<S, R>, entry: JournalEntry) {
+async function alreadyDone<S, R>(ports: WritePorts, action: WriteAction<S, R>, entry: JournalEntry) {
   const found = action.reconcile ? await action.reconcile(entry) : undefined;
   if (found?.verdict === 'landed' && found.answer !== undefined)
     return { kind: 'landed', answer: found.answer } as const;
@@ -671,7 +671,7 @@ async function alreadyDone<S, R>(ports: FlowPorts, action: WriteAction<S, R>, en
   return { kind: 'recorded', entry } as const;
 }
 
-async function serverNow(ports: FlowPorts) {
+async function serverNow(ports: WritePorts) {
   const time = (await ports.client()).transport?.serverNow?.();
   return time && !time.assumed ? time : undefined;
 }
@@ -687,7 +687,7 @@ const UNTOLD_AGE = {
 };
 
 /** How old the entry's key is, on both clocks (core/server-clock.ts). */
-async function keyAge(ports: FlowPorts, entry: JournalEntry) {
+async function keyAge(ports: WritePorts, entry: JournalEntry) {
   const sentAt = entry.context?.server_time_ms;
   const begun = begunHere.get(entry.id);
   return actionAge(
@@ -701,7 +701,7 @@ async function keyAge(ports: FlowPorts, entry: JournalEntry) {
 }
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
-async function attributedContext(ports: FlowPorts, journal: Journal, entry: JournalEntry) {
+async function attributedContext(ports: WritePorts, journal: Journal, entry: JournalEntry) {
   const others = await otherChangesOfTheSide(journal, entry);
   // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
   const own = await ownRowTest(ports);
@@ -763,7 +763,7 @@ function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: s
 
 /** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
 export async function journalAhead<S, R>(
-  ports: FlowPorts,
+  ports: WritePorts,
   action: WriteAction<S, R>,
   key: string,
   context?: JsonObject,
@@ -777,7 +777,7 @@ export async function journalAhead<S, R>(
 /** The send (`sent` given) or the wait failed: the entry records what that proves, and the error names its key and
  * how to finish it. A send: a clear refusal is rejected, anything else unknown. A wait: the action stands, unresolved. */
 async function recordFailure(
-  ports: FlowPorts,
+  ports: WritePorts,
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
@@ -864,7 +864,7 @@ export function parseIdempotencyKey(raw: unknown) {
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
 /** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
-export async function planDryRun(ports: FlowPorts, request: ApiRequest) {
+export async function planDryRun(ports: WritePorts, request: ApiRequest) {
   const { baseUrl, apiKey } = await ports.credentials();
   const headers: Record<string, string> = { Authorization: `Bearer ${redactKey(apiKey)}` };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -884,7 +884,7 @@ type RenderedDryRun = Awaited<ReturnType<typeof planDryRun>>;
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
 async function gateTheSend<S, R>(
-  ports: FlowPorts,
+  ports: WritePorts,
   action: WriteAction<S, R>,
   run: WriteRun,
 ): Promise<SendHooks | undefined> {

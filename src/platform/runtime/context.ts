@@ -9,21 +9,6 @@ import type { ContextInit, FlowSettings, ServiceHost } from './services.js';
 
 export type { ContextInit } from './services.js';
 
-/** What src/features/write and src/features/trade still take; every other flow names the ports it uses. */
-export type FlowPorts = Omit<
-  CommandContext,
-  | 'io'
-  | 'globals'
-  | 'output'
-  | 'init'
-  | 'derive'
-  | 'dispose'
-  | 'offerSignal'
-  | 'noticesTaken'
-  | 'store'
-  | 'journalChoice'
->;
-
 // The class takes these settings as its own read-only fields (assigned in the constructor).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
 export interface CommandContext

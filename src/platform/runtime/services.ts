@@ -191,8 +191,8 @@ export async function openPrompter(ctx: ServiceHost) {
   return (await import('../terminal/prompter.js')).createInquirerPrompter(ctx.io, ctx.signal, ctx.env);
 }
 
-// What src/features/write and src/features/trade still read of their FlowPorts; every other flow names the few
-// ports it uses and reads the settings from `globals` and `io`. This goes when those two folders do the same.
+// The settings src/features/write and src/features/trade read off the context (their ports name which); every
+// other flow reads them from `globals` and `io`.
 export type FlowSettings = ReturnType<typeof flowSettings>;
 
 export function flowSettings(ctx: ServiceHost) {

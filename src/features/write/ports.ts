@@ -1,0 +1,31 @@
+import type { CommandContext } from '../../platform/runtime/context.js';
+
+/** What the write path and the trades on it use of a command's context (which fits, as a keeper's step does). */
+export type WritePorts = Pick<
+  CommandContext,
+  | 'env'
+  | 'clock'
+  | 'signal'
+  | 'deadline'
+  | 'origin'
+  | 'confirmedAhead'
+  | 'targetFiles'
+  | 'tradeGate'
+  | 'planCheck'
+  | 'notify'
+  | 'log'
+  | 'hedgeCommand'
+  | 'client'
+  | 'journal'
+  | 'credentials'
+  | 'prompter'
+  | 'interactive'
+  | 'inputAllowed'
+  | 'timeoutSeconds'
+  | 'stdin'
+  | 'stdinIsTTY'
+  | 'forPeople'
+  | 'waitDeadline'
+  | 'startProgress'
+  | 'confirm'
+>;
