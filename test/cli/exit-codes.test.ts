@@ -498,7 +498,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
       errorCode: 'repeated_action',
       run: async (simulator) => {
-        ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3`));
+        simulator.seedOpen('buy', 1_000);
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
         const outcome = await simulator.hedge(`add ${MARKET} buy 100 --json`);
         expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
