@@ -65,13 +65,13 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
 const trades = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
 /** A refusal of `file`: usage, exit 2, naming the argument, with nothing of any file in it. */
-function expectRefused(answer: Answer, message: RegExp): void {
+function expectRefused(answer: Answer, message: RegExp) {
   refusedAs(answer, { error: { code: 'usage', class: 'usage', argument: 'file' }, exit_code: 2 });
   expect(json(answer).error.message).toMatch(message);
   expectNoSecret(answer);
 }
 
-function expectNoSecret(answer: Answer): void {
+function expectNoSecret(answer: Answer) {
   const text = everything(answer);
   for (let start = 0; start + 10 <= SECRET.length; start++) expect(text).not.toContain(SECRET.slice(start, start + 10));
   expect(text).not.toMatch(/API_KEY|DB_PASSWORD|root:|PATH=/);

@@ -35,7 +35,7 @@ function harness(options: {
       .stdout()
       .split('\n')
       .filter((line) => line !== '')
-      .map((line): Record<string, any> => JSON.parse(line));
+      .map((line) => JSON.parse(line));
   /** Each record's kind: fresh data, a stale refresh, or an alert. */
   const kinds = () =>
     records().map((record) =>
@@ -45,7 +45,7 @@ function harness(options: {
 }
 type Harness = ReturnType<typeof harness>;
 
-function position(overrides: Partial<Position> & Record<string, unknown> = {}): Position {
+function position(overrides: Partial<Position> & Record<string, unknown> = {}) {
   return {
     market: 'USDTNGN',
     side: 'buy',
@@ -77,7 +77,7 @@ const inTurn = (answers: Array<Error | Position[]>, then?: Position[]) => async 
 };
 
 /** Runs a watch (of positions unless told) to completion; `--timeout` (globals.timeout) or the controller ends it. */
-function watch(h: Harness, options: WatchOptionValues, target: WatchTarget = { kind: 'positions' }): Promise<number> {
+function watch(h: Harness, options: WatchOptionValues, target: WatchTarget = { kind: 'positions' }) {
   return watchCommand(h.ctx, target, options);
 }
 
@@ -318,7 +318,7 @@ describe('--watch stops', () => {
 });
 
 describe('--watch alerts', () => {
-  function pnlClient(series: number[]): Partial<HedgeClient> {
+  function pnlClient(series: number[]) {
     return {
       listPositions: async () => {
         const pnl = series.shift() ?? 0;

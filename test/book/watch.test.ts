@@ -11,7 +11,7 @@ import { ok } from '../support/cli-runs.js';
 
 const simulator = useSimulators();
 
-function records(stdout: string): any[] {
+function records(stdout: string) {
   return stdout
     .split('\n')
     .filter((line) => line !== '')

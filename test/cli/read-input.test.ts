@@ -105,7 +105,7 @@ describe('input files are bounded', () => {
   afterEach(() => expect(sandbox.requestLog.slice(sent)).toEqual([]));
 
   /** Each run: exit 2, one line on stderr matching, stdout empty. */
-  async function expectRefused(runs: Array<[string[], RegExp]>): Promise<void> {
+  async function expectRefused(runs: Array<[string[], RegExp]>) {
     // One at a time, each bounded: the old reader hung on a FIFO.
     for (const [args, expected] of runs) {
       const result = await hedge(args, { timeoutMs: 10_000 });

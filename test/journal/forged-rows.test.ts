@@ -22,7 +22,7 @@ import { eventIs } from '../keeper/filled.js';
 const journal = journalEntries<Record<string, any>>;
 
 /** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator): () => void {
+function mark(t: Simulator) {
   const before = t.trades().length;
   return () => expect(t.trades().slice(before)).toEqual([]);
 }
@@ -35,7 +35,7 @@ function mark(t: Simulator): () => void {
 function rowFor(
   t: Simulator,
   { command, body, sealWith, ...more }: Partial<SealedFields> & { command: string; body: object; sealWith?: string },
-): Record<string, unknown> {
+) {
   const at = new Date().toISOString();
   const sealed: SealedFields = {
     id: `z${randomBytes(6).toString('hex')}`,

@@ -15,7 +15,7 @@ const dirs: Array<{ remove(): void }> = [];
 afterEach(() => dirs.splice(0).forEach((dir) => dir.remove()));
 
 /** A config folder of its own (holding `profiles` when given). */
-function configDir(profiles?: Parameters<typeof writeStore>[1]): string {
+function configDir(profiles?: Parameters<typeof writeStore>[1]) {
   const dir = tempDir();
   dirs.push(dir);
   if (profiles) writeStore(dir.path, profiles);

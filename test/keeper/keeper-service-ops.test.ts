@@ -27,7 +27,7 @@ import { exits } from '../support/cli-runs.js';
 import { oneFilled, eventIs } from './filled.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
-async function receiver(rig: KeeperRig): Promise<{ url: string; posts: Array<Record<string, any>> }> {
+async function receiver(rig: KeeperRig) {
   const posts: Array<Record<string, any>> = [];
   const server = createServer((request, response) => {
     let body = '';

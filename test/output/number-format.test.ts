@@ -14,9 +14,9 @@ import {
 import { formatSignedAmount } from '../../src/core/money.js';
 import { closedHedgeRow } from '../../src/features/report/report-html.js';
 
-const SAMPLES = ((): number[] => {
+const SAMPLES = (() => {
   let seed = 11;
-  const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const values = [
     0,
     -0,
@@ -43,7 +43,7 @@ const SAMPLES = ((): number[] => {
 
 const made = new Map<string, Intl.NumberFormat>();
 /** Intl's en-US formatter with these options, made once (making one is slow). */
-function intl(options: Intl.NumberFormatOptions): Intl.NumberFormat {
+function intl(options: Intl.NumberFormatOptions) {
   const key = JSON.stringify(options);
   if (!made.has(key)) made.set(key, new Intl.NumberFormat('en-US', options));
   return made.get(key)!;

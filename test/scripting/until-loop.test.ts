@@ -32,7 +32,7 @@ function harness(options: {
   return testContext({ clock, controller, env: { TZ: 'UTC' }, fakeClient: client, globals, output });
 }
 
-const hedge = (status: string): Hedge =>
+const hedge = (status: string) =>
   ({ id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status }) as Hedge;
 
 /** `hedge hedges hdg_one --until EXPR` through the one runner, with the real command code. */
@@ -40,7 +40,7 @@ const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as Comman
   load: NonNullable<CommandSpec['load']>;
 };
 
-function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}): Promise<number> {
+function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}) {
   return runCommand(ctx, HEDGES_COMMAND, { args: { id: 'hdg_one' }, options: { until, ...options } });
 }
 

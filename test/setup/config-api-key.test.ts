@@ -10,7 +10,7 @@ import {
 import { AuthError } from '../../src/core/errors.js';
 
 /** The message of the AuthError validateApiKey throws for `text` (the test fails if it throws none). */
-function refusal(text: string, from = 'stdin'): string {
+function refusal(text: string, from = 'stdin') {
   const error = (() => {
     try {
       validateApiKey(text, from);
