@@ -201,7 +201,7 @@ describe('hedge mcp on a live key', () => {
       },
       expires_in_seconds: 120,
     });
-    const token: string = shown.confirmation_token;
+    const token = shown.confirmation_token;
     expect(simulator.writes()).toEqual([]);
     const previewed = simulator.requests().length;
 

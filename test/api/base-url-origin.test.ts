@@ -390,7 +390,7 @@ describe('the Link header', () => {
  */
 async function walk(answers: Record<string, Partial<PageAnswer>>, query?: Record<string, string>, stopAfter = 0) {
   const asked: string[] = [];
-  const seen: Array<{ rows: unknown; next: string }> = [];
+  const seen = [];
   const fetchPage = async (asking: Record<string, string>) => {
     const key = new URLSearchParams(asking).toString();
     asked.push(key);

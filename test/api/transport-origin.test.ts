@@ -171,7 +171,7 @@ async function startRelay(port?: number) {
     open,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-  const server: Server = createServer((client) => {
+  const server = createServer((client) => {
     relay.accepted += 1;
     open.add(client);
     client.once('close', () => open.delete(client));
@@ -480,7 +480,7 @@ describe('errors and retries', () => {
           .map((entry) => entry.status),
       ).toEqual(['stalled', 'stalled']);
       expect(error.attempts).toBe(2);
-      expect(sleeps).toEqual([expect.toSatisfy((ms: number) => ms >= 25 && ms <= 50)]);
+      expect(sleeps).toEqual([expect.toSatisfy((ms) => ms >= 25 && ms <= 50)]);
       expect(elapsed).toBeGreaterThanOrEqual(1000);
     }
     sandbox.setFaults({ stall: null });

@@ -104,7 +104,7 @@ describe('--watch cadence', () => {
   });
 
   it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
-    const answers: Array<Error | Position[]> = [[position()], serverDown(), [position()]];
+    const answers = [[position()], serverDown(), [position()]];
     const h = harness({
       client: {
         listPositions: inTurn(answers),
@@ -138,7 +138,7 @@ describe('--watch cadence', () => {
       const calls: number[] = [];
       let time = 0;
       const clock = fakeClock(START);
-      const slowClock: FakeClock = { ...clock, now: () => clock.now() + time };
+      const slowClock = { ...clock, now: () => clock.now() + time };
       const h = harness({
         clock: slowClock,
         globals: { timeout: 7 },
@@ -240,7 +240,7 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
 
 describe('--watch failures', () => {
   it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
-    const answers: Array<Error | Position[]> = [
+    const answers = [
       [position()],
       serverDown(),
       new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
@@ -423,7 +423,7 @@ describe('--watch on a terminal', () => {
   });
 
   it('shows STALE since the first failed refresh over the last good data, then clears it', async () => {
-    const answers: Array<Error | Position[]> = [[position()], serverDown(), serverDown()];
+    const answers = [[position()], serverDown(), serverDown()];
     const h = harness({
       tty: true,
       globals: { timeout: 8 },

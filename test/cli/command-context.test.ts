@@ -56,7 +56,7 @@ describe('CommandContext', () => {
 
   it("the journal's wait for a held account lock sleeps on the context's clock", async () => {
     const folder = tempDir();
-    const sleeps: number[] = [];
+    const sleeps = [];
     const clock = { now: () => 1_000_000, sleep: async (ms: number) => void sleeps.push(ms) };
     try {
       const ctx = context({ env: { HEDGE_CONFIG_DIR: folder.path }, clock });

@@ -35,7 +35,7 @@ const stateDir = () => join(tempFolder(), 'state');
 const caught = (promise: Promise<unknown>) =>
   promise.then(
     () => new Error('no failure'),
-    (error: Error) => error,
+    (error) => error,
   );
 
 /** A live process other than this one, and its start token (what the journal records to tell a reused pid apart). */
@@ -60,7 +60,7 @@ function heldEntryFile(
 
 /** A final outcome of each of `keys`, begun at the journal's time. */
 async function resolved(journal: ReturnType<typeof openJournal>, keys: string[]) {
-  const ids: string[] = [];
+  const ids = [];
   for (const key of keys) {
     const entry = await journal.begin(openFields({ idempotency_key: key }));
     await journal.update(entry.id, { outcome: 'done' });
@@ -165,7 +165,7 @@ describe('segments: appends read only the active segment', () => {
     );
     const rollClose = await journal.begin(openFields({ idempotency_key: 'roll-close', group: 'roll-1', leg: 'close' }));
     await journal.update(rollClose.id, { outcome: 'done' });
-    const ids: string[] = [];
+    const ids = [];
     for (let index = 0; index < 120; index++) {
       // Two days of history: archives are named by the UTC day an entry was created.
       time = T0 + index * 30 * 60_000;

@@ -44,8 +44,8 @@ function startWriter(options: {
   running.add(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => {
       running.delete(child);

@@ -103,7 +103,7 @@ describe('the store URL', () => {
     ] as const) {
       const error = await choose(dir, { HEDGE_JOURNAL_URL: url }).then(
         () => undefined,
-        (failure: unknown) => failure,
+        (failure) => failure,
       );
       expect(error, url).toBeInstanceOf(UsageError);
       const message = (error as Error).message;

@@ -33,7 +33,7 @@ const NOW = Date.parse('2026-03-02T09:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 const ROW: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
 const KEY = 'USDTNGN sell';
-const LIVE: KeeperSettings = { dryRun: false, converge: false, intervalMs: MINUTE, toleranceUsd: 0 };
+const LIVE = { dryRun: false, converge: false, intervalMs: MINUTE, toleranceUsd: 0 };
 
 const side = (records: HedgeRecord[], line?: { notionalUsd: number; hedgeId: string; maturityAtMs: number }) =>
   ({ book: reconcileSide(records, line, NOW), opened: [] }) as SideObservation;
@@ -46,7 +46,7 @@ const covered = (notionalUsd: number, inMs: number, hedgeId = 'hdg_1') =>
     maturityAtMs: NOW + inMs,
   });
 /** Flat after its newest hedge (maturing tomorrow) was closed an hour ago. */
-const closedEarly: SideObservation = {
+const closedEarly = {
   ...flat,
   newest: {
     id: 'hdg_9',
@@ -75,7 +75,7 @@ const lines = (said: readonly KeeperSaid[]) =>
   );
 
 /** A state as earlier cycles left it. */
-const remembered = (changes: Partial<{ [K in keyof KeeperState]: KeeperState[K] }>): KeeperState => ({
+const remembered = (changes: Partial<{ [K in keyof KeeperState]: KeeperState[K] }>) => ({
   ...initialKeeperState(),
   ...changes,
 });
@@ -415,7 +415,7 @@ const DECIDE: DecideCase[] = [
 describe('decide', () => {
   it.each(DECIDE)('$name', (row) => {
     const settings = { ...LIVE, ...row.settings };
-    const observation: KeeperObservation = {
+    const observation = {
       rows: [{ ...ROW, ...row.row }],
       book: bookOf(row.side ?? flat, row.book),
       unresolved: new Map(),
@@ -506,7 +506,7 @@ describe('plan (a live step, again under the side lock on a fresh read)', () => 
   });
 });
 
-const step = (kind: KeeperStep['kind']): KeeperStep => ({
+const step = (kind: KeeperStep['kind']) => ({
   key: KEY,
   row: ROW,
   kind,

@@ -32,7 +32,7 @@ async function receiver(rig: KeeperRig) {
   const server = createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
+    request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       posts.push({ ...JSON.parse(body), _contentType: request.headers['content-type'] });
       response.writeHead(200).end('ok');

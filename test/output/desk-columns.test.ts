@@ -122,7 +122,7 @@ function tablesOf(lines: string[]) {
   return rules.map((ruleAt, at) => {
     const table = printedTable(lines.join('\n'), ruleAt)!;
     const end = at + 1 < rules.length ? rules[at + 1]! - 2 : lines.length;
-    const body: string[] = [];
+    const body = [];
     for (let index = ruleAt + 1; index < end; index++) {
       const line = lines[index]!;
       // Rows lie over the columns; a note or a title runs across the gaps.
@@ -214,7 +214,7 @@ function screens(args: string[]) {
 
 // ---- the lists ------------------------------------------------------------------------------------
 
-const LISTS: Array<{ name: string; args: string[]; resource: Resource }> = [
+const LISTS = [
   { name: 'markets', args: ['markets'], resource: marketsResource() },
   { name: 'positions', args: ['positions'], resource: POSITION_RESOURCE },
   { name: 'hedges', args: ['hedges'], resource: HEDGE_RESOURCE },

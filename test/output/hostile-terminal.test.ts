@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 /** Read commands whose output carries hostile text; the last one fails with a hostile message. */
-const READS: Array<{ args: () => string[]; code: number }> = [
+const READS = [
   { args: () => ['markets'], code: 0 },
   { args: () => ['hedges'], code: 0 },
   { args: () => ['hedges', hostileHedgeId], code: 0 },

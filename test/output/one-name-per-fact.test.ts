@@ -38,7 +38,7 @@ describe("the report's fees are not the server's fees_usdc", () => {
     const sim = await simulator();
     sim.seedOpen('buy', 2000);
     ok(await sim.hedge(`close ${MARKET} buy`));
-    const wire: Array<Record<string, number>> = (await sim.api('GET', '/hedges/history')).body.data;
+    const wire = (await sim.api('GET', '/hedges/history')).body.data;
     expect(wire).toHaveLength(1);
     const report = JSON.parse(ok(await sim.hedge('report --json')).stdout);
     expect(report.totals).not.toHaveProperty('fees_usdc');

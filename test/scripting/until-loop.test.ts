@@ -75,9 +75,7 @@ async function untilOn(
   const reads = hedgeReads(clock, statuses, options.answerMs);
   const client = { ...options.client, ...reads.client };
   const h = harness({ clock, client, format: options.format, globals: options.globals });
-  const outcome: any = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch(
-    (caught: unknown) => caught,
-  );
+  const outcome = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch((caught) => caught);
   const elapsed = clock.now() - START;
   return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
 }
@@ -206,7 +204,7 @@ describe('--until on history and report: a date is the close-date bound, anythin
     const spec = { ...HISTORY, load } as unknown as typeof HEDGES_COMMAND;
     const clock = fakeClock();
     const { ctx } = harness({ clock, client: {}, globals });
-    const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught: unknown) => caught);
+    const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught) => caught);
     return { seen, outcome, sleeps: clock.sleeps };
   }
 

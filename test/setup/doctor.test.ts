@@ -29,7 +29,7 @@ async function doctor(
   return { code: result.code, report: JSON.parse(result.stdout), stderr: result.stderr };
 }
 
-const byId = (checks: Check[], id: string): Check => checks.find((check) => check.check === id)!;
+const byId = (checks: Check[], id: string) => checks.find((check) => check.check === id)!;
 /** Nothing state-changing reached the server: its only POST is the indicative quote. */
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 

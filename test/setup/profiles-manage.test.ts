@@ -219,7 +219,7 @@ describe('nothing configured', () => {
   });
 });
 
-const CORRUPTIONS: Array<{ name: string; text: string; says: RegExp }> = [
+const CORRUPTIONS = [
   { name: 'not JSON', text: '{"current": "desk", "profiles": {"desk": {\n', says: /is not valid JSON/ },
   {
     name: 'a profile without its base URL',
