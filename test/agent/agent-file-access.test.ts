@@ -19,7 +19,7 @@ const signal = new AbortController().signal;
 async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(
     () => undefined,
-    (failure: unknown) => failure,
+    (failure) => failure,
   );
   expect(error).toBeInstanceOf(UsageError);
   return (error as Error).message;

@@ -167,7 +167,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
       ],
     });
     expect(json(bad)).toMatchObject({ error: { code: 'usage', argument: 'rows' }, exit_code: 2 });
-    const message: string = json(bad).error.message;
+    const message = json(bad).error.message;
     expect(message).toContain('rows:1: item 1: side: the value is not allowed; expected buy or sell.');
     expect(message).toContain('rows:2: item 2: notional_usd: the value is not allowed');
     expect(message).toContain('rows:2: item 2: tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');

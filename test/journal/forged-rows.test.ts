@@ -298,7 +298,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     exits(await t.hedge(['resume', String(forged.id), '--yes']), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done: Record<string, unknown> = {
+    const done = {
       ...rowFor(t, {
         command: 'open',
         body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },

@@ -63,10 +63,7 @@ async function secondUnderLock(t: Simulator, args: string[], path: string) {
   const second = t
     .hedge(args, {
       onSpawn: (child) =>
-        child.stderr!.on(
-          'data',
-          (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && (waiting = true),
-        ),
+        child.stderr!.on('data', (chunk) => String(chunk).includes('Waiting for the book') && (waiting = true)),
     })
     .finally(() => (finished += 1));
   await until(() => waiting, 'the second run waiting for the book', { process: second });

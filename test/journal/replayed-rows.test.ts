@@ -24,7 +24,7 @@ const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
 
 /** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator): () => void {
+function mark(t: Simulator) {
   const before = t.trades().length;
   return () => expect(t.trades().slice(before)).toEqual([]);
 }
@@ -55,7 +55,7 @@ function fileDesk(t: Simulator): Desk {
  * The cases each store is asked: a done add replayed after the server forgot its key (the side back
  * at 1,000 by a reduce since, so that the book reads as if it never landed).
  */
-function replayCases(newDesk: () => Promise<Desk>): void {
+function replayCases(newDesk: () => Promise<Desk>) {
   /** A side of 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
   async function addedThenReduced(desk: Desk, landAdd: () => Promise<void>, command = 'add') {
     desk.t.seedOpen('sell', 1_000);

@@ -86,7 +86,7 @@ function slowHeaders(address: string) {
   let received = '';
   let closed = false;
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('data', (chunk) => (received += chunk));
   socket.on('error', () => undefined);
   socket.on('close', () => (closed = true));
   socket.on('connect', () => socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n'));

@@ -74,7 +74,7 @@ afterAll(async () => {
   profiles?.remove();
 });
 
-const SNAPSHOTS: string[][] = [
+const SNAPSHOTS = [
   ['markets'],
   ['price'],
   ['hedges'],

@@ -21,7 +21,7 @@ let simulator: Simulator;
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
 const run = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 
-const SCREENS: string[][] = [
+const SCREENS = [
   ['positions'],
   ['hedges'],
   ['history'],
@@ -64,7 +64,7 @@ async function wordsOf(args: string[]) {
  */
 function splitWords(screen: string, cols: number, words: Set<string>) {
   const lines = screen.split('\n');
-  const split: string[] = [];
+  const split = [];
   for (let index = 0; index + 1 < lines.length; index++) {
     const line = lines[index]!;
     if (stringWidth(line) < cols - 1) continue;

@@ -318,7 +318,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   for (const by of REPORT_GROUPINGS) {
     it(`--by ${by}: JSON, CSV, TSV, the table and the HTML`, async () => {
       const facts = raw.map((record) => readHistoryRecord(record));
-      const report: Report = buildReport(facts, [], { by });
+      const report = buildReport(facts, [], { by });
       expect(report.groups.length).toBeGreaterThan(1);
 
       // JSON (and NDJSON, which a report prints as JSON): each group and the totals.

@@ -21,7 +21,7 @@ async function painted(text: string) {
   const terminal = new xterm.Terminal({ cols: 200, rows: 30, allowProposedApi: true });
   await new Promise<void>((done) => terminal.write(`${text.replace(/\n/g, '\r\n')}${RESET}`, done));
   const buffer = terminal.buffer.active;
-  const lines: string[] = [];
+  const lines = [];
   for (let y = 0; y <= buffer.cursorY; y++) {
     let line = '';
     let style = '';

@@ -162,7 +162,7 @@ describe('429 with Retry-After', () => {
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
         };
-        const failures: string[] = [];
+        const failures = [];
         for (let run = 1; run <= 50; run++) {
           const result = await sim.hedge('account --json', {
             onSpawn: run <= 3 ? () => void drainUntilRead() : undefined,

@@ -205,7 +205,7 @@ describe('resolveCredentials: flag > environment > stored profile', () => {
       'bravo',
       { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
     ],
-  ])('%s', async (_name, env: Record<string, string>, profileFlag, expected) => {
+  ])('%s', async (_name, env, profileFlag, expected) => {
     expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
   });
 

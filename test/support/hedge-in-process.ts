@@ -35,7 +35,7 @@ export interface InProcessRun {
 function collector() {
   const stream = new PassThrough();
   let text = '';
-  stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  stream.setEncoding('utf8').on('data', (chunk) => (text += chunk));
   return { stream, text: () => text };
 }
 

@@ -74,7 +74,7 @@ function drawnBy(emulator: xterm.Terminal) {
     // The emulator parses asynchronously: an empty write's callback comes after everything before it.
     emulator.write('', () => {
       const buffer = emulator.buffer.active;
-      const lines: DrawnLine[] = [];
+      const lines = [];
       for (let index = 0; index < buffer.length; index++) {
         const line = buffer.getLine(index)!;
         lines.push({ text: line.translateToString(true), wrapped: line.isWrapped });
