@@ -290,8 +290,7 @@ describe('hedge sandbox serve --dialect', () => {
 
   it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
     const result = await runHedge('sandbox serve --dialect epsilon');
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toBe(
       'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
     );

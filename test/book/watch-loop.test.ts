@@ -156,9 +156,9 @@ describe('--watch cadence', () => {
   );
 
   it('reads 1.5 as 1500 ms and the bare flag as the default', () => {
-    expect(parseWatchInterval('1.5')).toBe(1500);
-    expect(parseWatchInterval(true)).toBe(2000);
-    expect(parseWatchInterval('3600')).toBe(3_600_000);
+    expect([parseWatchInterval('1.5'), parseWatchInterval(true), parseWatchInterval('3600')]).toEqual([
+      1500, 2000, 3_600_000,
+    ]);
   });
 });
 
@@ -233,8 +233,7 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
     const error = await watch(h, options, target).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
-    expect(describeError(error).exitCode).toBe(2);
-    expect(sent).toBe(0);
+    expect([describeError(error).exitCode, sent]).toEqual([2, 0]);
   });
 });
 

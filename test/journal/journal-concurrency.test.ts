@@ -131,8 +131,7 @@ describe('identical writes side by side', () => {
     expect((await first).signal).toBe('SIGKILL');
     t.sandbox.setFaults({ stall: null, match: null });
     exits(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
-    expect(activeNotional(t, 'sell')).toBe(1_100);
-    expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
+    expect([activeNotional(t, 'sell'), new Set(adds(t).map((entry) => entry.idempotencyKey)).size]).toEqual([1_100, 1]);
   });
 });
 
