@@ -3,20 +3,13 @@
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
 import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
-import {
-  agentTools,
-  catalogueEntry,
-  inputSchema,
-  offered,
-  writeAccess,
-  type AgentTool,
-} from '../../src/cli/agent/catalogue.js';
+import { agentTools, catalogueEntry, inputSchema, offered, writeAccess } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
 import { usageRefusal as refusal } from '../support/refusal.js';
 
 const tools = agentTools(COMMANDS);
-const tool = (name: string): AgentTool => tools.find((candidate) => candidate.name === name)!;
+const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;
 
 const words = (text: string) => text.split(' ');
 const schemaOf = (name: string, access: 'direct' | 'token' = 'direct') =>

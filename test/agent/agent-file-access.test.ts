@@ -5,21 +5,21 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rawInputFor } from '../../src/cli/agent/arguments.js';
-import { agentTools, inputSchema, type AgentTool } from '../../src/cli/agent/catalogue.js';
+import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { FileAccess, MAX_TARGET_FILE_BYTES, clientRootPaths, serverRoots } from '../../src/cli/agent/file-access.js';
 import { UsageError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 
-const tool = (name: string): AgentTool => agentTools(COMMANDS).find((candidate) => candidate.name === name)!;
+const tool = (name: string) => agentTools(COMMANDS).find((candidate) => candidate.name === name)!;
 const work = tempDir('hedge-file-access-');
 afterAll(() => work.remove());
 const signal = new AbortController().signal;
 
-async function refusal(promise: Promise<unknown>): Promise<string> {
+async function refusal(promise: Promise<unknown>) {
   const error = await promise.then(
     () => undefined,
-    (failure: unknown) => failure,
+    (failure) => failure,
   );
   expect(error).toBeInstanceOf(UsageError);
   return (error as Error).message;

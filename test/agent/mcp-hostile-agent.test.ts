@@ -170,7 +170,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     expectDone(await call('add', { ...BUY, notional: 9_000, wait: false }));
     expectRefused(
       await call('close', BUY),
-      overLimit({ max_notional_usd: 10_000, this_call_usd: expect.toSatisfy((usd: number) => usd >= 18_000) }),
+      overLimit({ max_notional_usd: 10_000, this_call_usd: expect.toSatisfy((usd) => usd >= 18_000) }),
     );
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
     expect(simulator.active('buy')).toHaveLength(1);

@@ -65,13 +65,13 @@ async function serve(simulator: Simulator, options: { args?: string[]; cwd?: str
 const trades = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
 /** A refusal of `file`: usage, exit 2, naming the argument, with nothing of any file in it. */
-function expectRefused(answer: Answer, message: RegExp): void {
+function expectRefused(answer: Answer, message: RegExp) {
   refusedAs(answer, { error: { code: 'usage', class: 'usage', argument: 'file' }, exit_code: 2 });
   expect(json(answer).error.message).toMatch(message);
   expectNoSecret(answer);
 }
 
-function expectNoSecret(answer: Answer): void {
+function expectNoSecret(answer: Answer) {
   const text = everything(answer);
   for (let start = 0; start + 10 <= SECRET.length; start++) expect(text).not.toContain(SECRET.slice(start, start + 10));
   expect(text).not.toMatch(/API_KEY|DB_PASSWORD|root:|PATH=/);
@@ -167,7 +167,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
       ],
     });
     expect(json(bad)).toMatchObject({ error: { code: 'usage', argument: 'rows' }, exit_code: 2 });
-    const message: string = json(bad).error.message;
+    const message = json(bad).error.message;
     expect(message).toContain('rows:1: item 1: side: the value is not allowed; expected buy or sell.');
     expect(message).toContain('rows:2: item 2: notional_usd: the value is not allowed');
     expect(message).toContain('rows:2: item 2: tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');

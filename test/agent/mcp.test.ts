@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { openJournal } from '../../src/platform/journal/index.js';
-import { useMcpServers, type McpServed } from '../support/mcp.js';
+import { useMcpServers } from '../support/mcp.js';
 import {
   colleagueAdds,
   colleagueCloses,
@@ -38,7 +38,7 @@ afterEach(async () => {
  * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
  * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
  */
-async function serveLive(simulator: Simulator, env: Record<string, string> = {}): Promise<McpServed> {
+async function serveLive(simulator: Simulator, env: Record<string, string> = {}) {
   const proxy = await startLiveKeyProxy(simulator.sandbox);
   proxies.push(proxy);
   return serve(simulator, {
@@ -201,7 +201,7 @@ describe('hedge mcp on a live key', () => {
       },
       expires_in_seconds: 120,
     });
-    const token: string = shown.confirmation_token;
+    const token = shown.confirmation_token;
     expect(simulator.writes()).toEqual([]);
     const previewed = simulator.requests().length;
 

@@ -25,22 +25,22 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
 
 /** The market each dialect's lifecycle trades: the first one it lists as open. */
-const marketOf = (dialect: SandboxDialect): string =>
+const marketOf = (dialect: SandboxDialect) =>
   wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
 
 type Mode = 'table' | 'plain' | 'json';
 const MODES: readonly Mode[] = ['table', 'plain', 'json'];
 
 /** Table mode without a pseudo-terminal: HEDGE_FORCE_TTY; `--format table` once formats are in. */
-const MODE_ARGS: Record<Mode, string[]> = { table: ['--format', 'table'], plain: [], json: ['--json', '--raw'] };
-const MODE_ENV: Record<Mode, Record<string, string>> = {
+const MODE_ARGS = { table: ['--format', 'table'], plain: [], json: ['--json', '--raw'] };
+const MODE_ENV = {
   table: { HEDGE_FORCE_TTY: '1', COLUMNS: '400' },
   plain: {},
   json: {},
 };
 
 /** Fields whose values move with the sandbox clock (price path, carry): compared by type only. */
-function movingFields(dialect: SandboxDialect): Set<string> {
+function movingFields(dialect: SandboxDialect) {
   const wire = wireDialect(dialect);
   const position = wire.positionFields;
   return new Set(
@@ -67,7 +67,7 @@ function movingFields(dialect: SandboxDialect): Set<string> {
 }
 
 /** The value with moving fields replaced by their type, as JSON text: key order counts too. */
-function masked(value: unknown, moving: ReadonlySet<string>): string {
+function masked(value: unknown, moving: ReadonlySet<string>) {
   const mask = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(mask);
     if (item !== null && typeof item === 'object') {
@@ -80,7 +80,7 @@ function masked(value: unknown, moving: ReadonlySet<string>): string {
   return JSON.stringify(mask(value), null, 1);
 }
 
-async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mode): Promise<void> {
+async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mode) {
   const wire = wireDialect(dialect);
   const MARKET = marketOf(dialect);
   const moving = movingFields(dialect);
@@ -92,7 +92,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
     expect(result.code, `${where}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
     return result;
   };
-  const json = (stdout: string): any => (mode === 'json' ? JSON.parse(stdout) : undefined);
+  const json = (stdout: string) => (mode === 'json' ? JSON.parse(stdout) : undefined);
   /** The server's own data for the same read (a plain GET, no CLI). */
   const server = async (path: string) => {
     const answer = await simulator.api('GET', path);
@@ -105,7 +105,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect, mode: Mo
   };
   const hedgeState = (id: string) => simulator.hedges().find((entry) => entry.id === id)!;
   const account = () => Object.values(simulator.sandbox.engine.state.accounts)[0];
-  const opened = async (args: string[]): Promise<string> => {
+  const opened = async (args: string[]) => {
     const before = new Set(simulator.hedges().map((entry) => entry.id));
     const opens = simulator.requests('POST', '/hedges').length;
     const result = await hedge(...args);
@@ -252,8 +252,8 @@ describe('hedge sandbox serve --dialect', () => {
       timeoutMs: 120_000,
       onSpawn: (child) => {
         server = child;
-        child.stdout!.on('data', (chunk: string) => (stdout += chunk));
-        child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+        child.stdout!.on('data', (chunk) => (stdout += chunk));
+        child.stderr!.on('data', (chunk) => (stderr += chunk));
       },
     });
     try {
@@ -290,8 +290,7 @@ describe('hedge sandbox serve --dialect', () => {
 
   it('an unknown dialect is a usage error naming --dialect and the allowed values', async () => {
     const result = await runHedge('sandbox serve --dialect epsilon');
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toBe(
       'hedge: --dialect: "epsilon" is not allowed; expected reference, alpha, beta, gamma, delta.\n',
     );

@@ -17,7 +17,7 @@ import { okJson } from '../support/cli-runs.js';
 const start = useSimulators();
 
 /** The market each dialect trades on: the first one it lists as open (gamma lists USDTNGN disabled). */
-const marketOf = (dialect: SandboxDialect): string =>
+const marketOf = (dialect: SandboxDialect) =>
   wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
 
 /** What the proxy adds to every object the service answers with: a scalar, a list and a nested object. */
@@ -32,7 +32,7 @@ type Json = Record<string, unknown>;
  * The price objects inside GET /prices' data, with the market each is for, whatever the dialect's
  * shape: a list of them, an object keyed by market, or a list wrapped in `{rates: [...]}`.
  */
-function priceObjects(data: unknown): Array<{ market: string; fields: Json }> {
+function priceObjects(data: unknown) {
   const byName = (fields: Json) => String(fields.market ?? fields.symbol ?? fields.pair);
   if (Array.isArray(data)) return (data as Json[]).map((fields) => ({ market: byName(fields), fields }));
   const object = data as Json;
@@ -42,7 +42,7 @@ function priceObjects(data: unknown): Array<{ market: string; fields: Json }> {
 }
 
 /** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
-function richerService(simulator: Simulator): Promise<FieldProxy> {
+function richerService(simulator: Simulator) {
   return startRewriteProxy(simulator.sandbox, (path, item) => {
     // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
     const targets =
@@ -65,11 +65,11 @@ function richerService(simulator: Simulator): Promise<FieldProxy> {
  */
 function renamesOf(dialect: SandboxDialect) {
   const wire = wireDialect(dialect);
-  const inverted = (names: Record<string, string | null>): Record<string, string> =>
+  const inverted = (names: Record<string, string | null>) =>
     Object.fromEntries(
       Object.entries(names).flatMap(([ours, theirs]) => (theirs === null || theirs === ours ? [] : [[theirs, ours]])),
     );
-  const prices: Record<typeof wire.pricesShape, Record<string, string>> = {
+  const prices = {
     list: {},
     keyed: { mid: 'price', ts: 'timestamp' },
     'symbol-rate': { symbol: 'market', rate: 'price' },
@@ -90,7 +90,7 @@ const leaves = (value: unknown, path: string[] = []): Array<[string[], unknown]>
     : [[path, value]];
 
 /** The value at `path`, own properties only (undefined where there is none). */
-const at = (value: unknown, path: readonly string[]): unknown =>
+const at = (value: unknown, path: readonly string[]) =>
   path.reduce<unknown>(
     (here, key) =>
       here !== null && typeof here === 'object' && Object.hasOwn(here, key) ? (here as Json)[key] : undefined,
@@ -98,7 +98,7 @@ const at = (value: unknown, path: readonly string[]): unknown =>
   );
 
 /** The server's value as --json shows it: the same, or a decimal string as its number. */
-function shownAs(sent: unknown, shown: unknown): boolean {
+function shownAs(sent: unknown, shown: unknown) {
   if (typeof sent === 'string' && typeof shown === 'number')
     return /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/.test(sent) && Number(sent) === shown;
   return JSON.stringify(sent) === JSON.stringify(shown);
@@ -109,8 +109,8 @@ function shownAs(sent: unknown, shown: unknown): boolean {
  * name of its top-level field (`renames`) — and then the server's name is not repeated. All that
  * is missing is named at once.
  */
-function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Record<string, string> = {}): void {
-  const missing: string[] = [];
+function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Record<string, string> = {}) {
+  const missing = [];
   for (const [path, value] of leaves(sent)) {
     const renamed = renames[path[0]];
     const shownPath = renamed === undefined ? path : [renamed, ...path.slice(1)];
@@ -134,7 +134,7 @@ async function openFilled(
   side: 'buy' | 'sell',
   notional: number,
   reference: string,
-): Promise<string> {
+) {
   const opened = await simulator.api('POST', '/hedges', {
     body: { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
     idempotencyKey: `open-${reference}`,
@@ -147,7 +147,7 @@ async function openFilled(
 /** What `hedge … --json` printed through the proxy (the run must exit 0). */
 const printedVia =
   (simulator: Simulator, proxy: FieldProxy) =>
-  async (...args: string[]): Promise<any> => {
+  async (...args: string[]) => {
     const result = await simulator.hedge([...args, '--json'], { env: envFor(proxy) });
     expect(result.code, `${simulator.sandbox.engine.dialect}: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
     return JSON.parse(result.stdout);
@@ -172,7 +172,7 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);
       try {
-        const sent = async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> => {
+        const sent = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
           const answer = await api(proxy, method, path, { body });
           expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
           return answer.body.data;

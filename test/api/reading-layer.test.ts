@@ -361,9 +361,15 @@ describe('doctor: clock, rate limits, shapes', () => {
   });
 
   it('shapes are described in a few words', () => {
-    expect(describeShape([{ market: 'X', price: 1 }])).toBe('a list of {market, price}');
-    expect(describeShape({ USDTNGN: { mid: 1, ts: 'x' } })).toBe('an object keyed by market of {mid, ts}');
-    expect(describeShape({ rates: [{ pair: 'X', bid: '1', ask: '2' }] })).toBe('{rates: a list of {pair, bid, ask}}');
+    expect([
+      describeShape([{ market: 'X', price: 1 }]),
+      describeShape({ USDTNGN: { mid: 1, ts: 'x' } }),
+      describeShape({ rates: [{ pair: 'X', bid: '1', ask: '2' }] }),
+    ]).toEqual([
+      'a list of {market, price}',
+      'an object keyed by market of {mid, ts}',
+      '{rates: a list of {pair, bid, ask}}',
+    ]);
   });
 });
 
@@ -508,11 +514,13 @@ describe('showUnderKnownNames: our names for what was read, nothing the server s
   });
 
   it('sameFact: a different word, a tenor in words, an object are different values', () => {
-    expect(sameFact('long', 'buy')).toBe(false);
-    expect(sameFact('7 days', 7)).toBe(false);
-    expect(sameFact({ id: 'hdg_1' }, 'hdg_1')).toBe(false);
-    expect(sameFact(42, '42')).toBe(true);
-    expect(sameFact('2026-03-02T10:00:00+01:00', '2026-03-02T09:00:00.000Z')).toBe(true);
+    expect([
+      sameFact('long', 'buy'),
+      sameFact('7 days', 7),
+      sameFact({ id: 'hdg_1' }, 'hdg_1'),
+      sameFact(42, '42'),
+      sameFact('2026-03-02T10:00:00+01:00', '2026-03-02T09:00:00.000Z'),
+    ]).toEqual([false, false, false, true, true]);
   });
 });
 
@@ -626,9 +634,11 @@ describe('the field picker', () => {
   });
 
   it('a position with {pnl_usd: 5, unrealized_pnl_usd: 7} has one net P&L, 5, in either order', () => {
-    expect(readPosition({ pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd).toBe(5);
-    expect(readPosition({ unrealized_pnl_usd: 7, pnl_usd: 5 }).netPnlUsd).toBe(5);
-    expect(readPosition({ unrealized_pnl_usd: 7 }).netPnlUsd).toBe(7);
-    expect(readPosition({ net_pnl_usd: 3, pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd).toBe(3);
+    expect([
+      readPosition({ pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd,
+      readPosition({ unrealized_pnl_usd: 7, pnl_usd: 5 }).netPnlUsd,
+      readPosition({ unrealized_pnl_usd: 7 }).netPnlUsd,
+      readPosition({ net_pnl_usd: 3, pnl_usd: 5, unrealized_pnl_usd: 7 }).netPnlUsd,
+    ]).toEqual([5, 5, 7, 3]);
   });
 });

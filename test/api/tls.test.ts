@@ -22,9 +22,7 @@ describe('HTTPS sandbox', () => {
     expect(viaNode.code, viaNode.stderr).toBe(0);
     expect(JSON.parse(viaNode.stdout)[0].market).toBe('USDTNGN');
     expect(viaHedge.code, viaHedge.stderr).toBe(0);
-    expect(JSON.parse(viaHedge.stdout)[0].market).toBe('USDTNGN');
-    expect(untrusted.code).toBe(5);
-    expect(untrusted.stdout).toBe('');
+    expect([JSON.parse(viaHedge.stdout)[0].market, untrusted.code, untrusted.stdout]).toEqual(['USDTNGN', 5, '']);
     expect(untrusted.stderr).toMatch(/not trusted/);
     expect(untrusted.stderr).toMatch(/HEDGE_CA_FILE/);
   });
@@ -127,8 +125,7 @@ describe('Retry-After on a 503', () => {
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: new Date(retryAt).toUTCString() } });
     ok(await simulator.hedge('account --json'));
     const [refused, retried] = simulator.requests('GET', '/account');
-    expect(refused.status).toBe(503);
-    expect(retried.status).toBe(200);
+    expect([refused.status, retried.status]).toEqual([503, 200]);
     expect(retried.realTimeMs).toBeGreaterThanOrEqual(retryAt);
   });
 
@@ -136,8 +133,7 @@ describe('Retry-After on a 503', () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
     const result = await simulator.hedge('markets');
-    expect(result.code).toBe(5);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([5, '']);
     // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
     expect(simulator.requests('GET', '/markets')).toHaveLength(1);
     expect(result.stderr).toContain('503');

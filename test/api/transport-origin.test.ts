@@ -171,7 +171,7 @@ async function startRelay(port?: number) {
     open,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-  const server: Server = createServer((client) => {
+  const server = createServer((client) => {
     relay.accepted += 1;
     open.add(client);
     client.once('close', () => open.delete(client));
@@ -219,10 +219,12 @@ describe('HTTP connections', () => {
     await client.listMarkets();
     await client.getAccount();
     // The server answered all three, and they came over the one connection.
-    expect(simulator.requests('GET', '/markets').length - before).toBe(2);
-    expect(simulator.requests('GET', '/account').at(-1)?.status).toBe(200);
-    expect(relay.accepted).toBe(1);
-    expect(relay.open.size).toBe(1);
+    expect([
+      simulator.requests('GET', '/markets').length - before,
+      simulator.requests('GET', '/account').at(-1)?.status,
+      relay.accepted,
+      relay.open.size,
+    ]).toEqual([2, 200, 1, 1]);
 
     await connections.close();
     await until(() => relay.open.size === 0, 'the kept-alive connection closed');
@@ -230,14 +232,12 @@ describe('HTTP connections', () => {
     // once, not retried, nothing sent.
     await expect(client.listMarkets()).rejects.toBeInstanceOf(ConnectionsClosedError);
     expect(sleeps).toEqual([]);
-    expect(relay.accepted).toBe(1);
-    expect(simulator.requests('GET', '/markets').length - before).toBe(2);
+    expect([relay.accepted, simulator.requests('GET', '/markets').length - before]).toEqual([1, 2]);
 
     // Another command's connections are its own: a new connection.
     const next = clientFor(throughRelay);
     await next.client.listMarkets();
-    expect(relay.accepted).toBe(2);
-    expect(simulator.requests('GET', '/markets').length - before).toBe(3);
+    expect([relay.accepted, simulator.requests('GET', '/markets').length - before]).toEqual([2, 3]);
   });
 });
 
@@ -260,9 +260,11 @@ describe('the connect timeout', () => {
       });
       const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
       expect(error).toBeInstanceOf(NetworkError);
-      expect((error as NetworkError).code).toBe('UND_ERR_CONNECT_TIMEOUT');
-      expect((error as NetworkError).attempts).toBe(1);
-      expect(silent.accepted).toBe(1);
+      expect([(error as NetworkError).code, (error as NetworkError).attempts, silent.accepted]).toEqual([
+        'UND_ERR_CONNECT_TIMEOUT',
+        1,
+        1,
+      ]);
       // The connection that never completed is dropped, not left open.
       await until(() => silent.open.size === 0, 'the stalled connection dropped');
     } finally {
@@ -480,7 +482,7 @@ describe('errors and retries', () => {
           .map((entry) => entry.status),
       ).toEqual(['stalled', 'stalled']);
       expect(error.attempts).toBe(2);
-      expect(sleeps).toEqual([expect.toSatisfy((ms: number) => ms >= 25 && ms <= 50)]);
+      expect(sleeps).toEqual([expect.toSatisfy((ms) => ms >= 25 && ms <= 50)]);
       expect(elapsed).toBeGreaterThanOrEqual(1000);
     }
     sandbox.setFaults({ stall: null });

@@ -30,8 +30,7 @@ describe('reconcileSide', () => {
       { notionalUsd: 3000, hedgeId: 'hdg_b' },
       NOW,
     );
-    expect(book.state).toBe('in-step');
-    expect(book.recordsUsd).toBe(3000);
+    expect([book.state, book.recordsUsd]).toEqual(['in-step', 3000]);
     // The latest maturity first.
     expect(book.filled.map((record) => record.id)).toEqual(['hdg_b', 'hdg_a']);
   });

@@ -85,8 +85,7 @@ describe('hedge maturities', () => {
     expect(lines.every((text) => stringWidth(text) <= 80)).toBe(true);
     const buyDay = lines.indexOf('Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD');
     const sellDay = lines.indexOf('Thu 05 Mar 2026 · 1 hedge · 5,000.00 USD');
-    expect(buyDay).toBe(2);
-    expect(sellDay).toBe(4);
+    expect([buyDay, sellDay]).toEqual([2, 4]);
     // The deal reference is a column of its own (— where the hedge has none). One market: its rate's
     // unit in the Mark header names it, and at 80 columns the desk's columns come first.
     expect(lines[buyDay + 1]).toMatch(/^09:00 +23h 59m +buy +DEAL-7 +10,000\.00 /);

@@ -12,7 +12,7 @@ const ID_A = 'hdg_0mm8y7c0000001akyzl68pze';
 const ID_B = 'hdg_0mm8y7c0000004ziub5uf0sq';
 const c = makeChalk(false);
 
-const buy: SideView = {
+const buy = {
   state: 'in-step',
   hedges: [
     {
@@ -68,7 +68,7 @@ describe('the hedges under a side', () => {
   });
 
   it('server text reaches the terminal only through the safe-text filter', () => {
-    const hostile: SideView = {
+    const hostile = {
       state: 'settling',
       why: 'views \u001b[2Jdisagree',
       hedges: [

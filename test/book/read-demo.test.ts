@@ -85,8 +85,7 @@ describe('--demo', () => {
     const { stateFile, run } = fresh();
     writeFileSync(stateFile, '{"version":1,"engine":');
     const result = await run('--demo positions');
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([1, '']);
     expect(result.stderr).toContain('The demo simulator could not start');
     expect(result.stderr).toContain(`Delete ${stateFile} to start the demo afresh`);
   });

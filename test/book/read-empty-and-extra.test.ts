@@ -61,8 +61,7 @@ describe('empty lists', () => {
         hedge(args, { HEDGE_FORCE_TTY: '1' }),
       ]);
       for (const result of [json, plain, bare, tty]) expect(result.code, result.stderr).toBe(0);
-      expect(json.stdout).toBe('[]\n');
-      expect(json.stderr).toBe('');
+      expect([json.stdout, json.stderr]).toEqual(['[]\n', '']);
       expect(plain.stdout).toBe(`${columns.join('\t')}\n`);
       expect(plain.stderr).toBe(`${sentence}\n`);
       expect(bare.stdout).toBe('');

@@ -35,7 +35,7 @@ function harness(options: {
       .stdout()
       .split('\n')
       .filter((line) => line !== '')
-      .map((line): Record<string, any> => JSON.parse(line));
+      .map((line) => JSON.parse(line));
   /** Each record's kind: fresh data, a stale refresh, or an alert. */
   const kinds = () =>
     records().map((record) =>
@@ -45,7 +45,7 @@ function harness(options: {
 }
 type Harness = ReturnType<typeof harness>;
 
-function position(overrides: Partial<Position> & Record<string, unknown> = {}): Position {
+function position(overrides: Partial<Position> & Record<string, unknown> = {}) {
   return {
     market: 'USDTNGN',
     side: 'buy',
@@ -77,7 +77,7 @@ const inTurn = (answers: Array<Error | Position[]>, then?: Position[]) => async 
 };
 
 /** Runs a watch (of positions unless told) to completion; `--timeout` (globals.timeout) or the controller ends it. */
-function watch(h: Harness, options: WatchOptionValues, target: WatchTarget = { kind: 'positions' }): Promise<number> {
+function watch(h: Harness, options: WatchOptionValues, target: WatchTarget = { kind: 'positions' }) {
   return watchCommand(h.ctx, target, options);
 }
 
@@ -104,7 +104,7 @@ describe('--watch cadence', () => {
   });
 
   it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
-    const answers: Array<Error | Position[]> = [[position()], serverDown(), [position()]];
+    const answers = [[position()], serverDown(), [position()]];
     const h = harness({
       client: {
         listPositions: inTurn(answers),
@@ -138,7 +138,7 @@ describe('--watch cadence', () => {
       const calls: number[] = [];
       let time = 0;
       const clock = fakeClock(START);
-      const slowClock: FakeClock = { ...clock, now: () => clock.now() + time };
+      const slowClock = { ...clock, now: () => clock.now() + time };
       const h = harness({
         clock: slowClock,
         globals: { timeout: 7 },
@@ -156,9 +156,9 @@ describe('--watch cadence', () => {
   );
 
   it('reads 1.5 as 1500 ms and the bare flag as the default', () => {
-    expect(parseWatchInterval('1.5')).toBe(1500);
-    expect(parseWatchInterval(true)).toBe(2000);
-    expect(parseWatchInterval('3600')).toBe(3_600_000);
+    expect([parseWatchInterval('1.5'), parseWatchInterval(true), parseWatchInterval('3600')]).toEqual([
+      1500, 2000, 3_600_000,
+    ]);
   });
 });
 
@@ -233,14 +233,13 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
     const error = await watch(h, options, target).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toMatch(message);
-    expect(describeError(error).exitCode).toBe(2);
-    expect(sent).toBe(0);
+    expect([describeError(error).exitCode, sent]).toEqual([2, 0]);
   });
 });
 
 describe('--watch failures', () => {
   it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
-    const answers: Array<Error | Position[]> = [
+    const answers = [
       [position()],
       serverDown(),
       new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
@@ -318,7 +317,7 @@ describe('--watch stops', () => {
 });
 
 describe('--watch alerts', () => {
-  function pnlClient(series: number[]): Partial<HedgeClient> {
+  function pnlClient(series: number[]) {
     return {
       listPositions: async () => {
         const pnl = series.shift() ?? 0;
@@ -423,7 +422,7 @@ describe('--watch on a terminal', () => {
   });
 
   it('shows STALE since the first failed refresh over the last good data, then clears it', async () => {
-    const answers: Array<Error | Position[]> = [[position()], serverDown(), serverDown()];
+    const answers = [[position()], serverDown(), serverDown()];
     const h = harness({
       tty: true,
       globals: { timeout: 8 },

@@ -257,8 +257,7 @@ describe('formatCountdown and describeAlert', () => {
 
 describe('clockTimeIn', () => {
   it('shows the time of day in the given zone, and falls back to the local one for a bad zone', () => {
-    expect(clockTimeIn('UTC')(START)).toBe('09:00:00');
-    expect(clockTimeIn('Africa/Lagos')(START)).toBe('10:00:00');
+    expect([clockTimeIn('UTC')(START), clockTimeIn('Africa/Lagos')(START)]).toEqual(['09:00:00', '10:00:00']);
     expect(clockTimeIn('Not/AZone')(START)).toBe(new Date(START).toTimeString().slice(0, 8));
   });
 });

@@ -11,7 +11,7 @@ import { ok } from '../support/cli-runs.js';
 
 const simulator = useSimulators();
 
-function records(stdout: string): any[] {
+function records(stdout: string) {
   return stdout
     .split('\n')
     .filter((line) => line !== '')
@@ -148,8 +148,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     const result = await sim.hedge('positions --watch 1', {
       env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
     });
-    expect(result.code).toBe(4);
-    expect(result.stdout).toBe('');
+    expect([result.code, result.stdout]).toEqual([4, '']);
     expect(sim.requests()).toHaveLength(1);
   });
 

@@ -2,14 +2,12 @@
 // what was opened last-first when the command ends; a keeper's step is quiet and confirmed.
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
-import type { CommandContext } from '../../src/platform/runtime/context.js';
 import type { Notice } from '../../src/platform/results/notices.js';
 import { testContext, type TestContextOptions } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 
 /** A context for people (a table), its services built as the CLI builds them unless `given`. */
-const context = (given: TestContextOptions = {}): CommandContext =>
-  testContext({ output: { format: 'table' }, ...given }).ctx;
+const context = (given: TestContextOptions = {}) => testContext({ output: { format: 'table' }, ...given }).ctx;
 
 describe('CommandContext', () => {
   it('builds a service once however often and however concurrently it is asked for, and closes it at the end', async () => {
@@ -58,7 +56,7 @@ describe('CommandContext', () => {
 
   it("the journal's wait for a held account lock sleeps on the context's clock", async () => {
     const folder = tempDir();
-    const sleeps: number[] = [];
+    const sleeps = [];
     const clock = { now: () => 1_000_000, sleep: async (ms: number) => void sleeps.push(ms) };
     try {
       const ctx = context({ env: { HEDGE_CONFIG_DIR: folder.path }, clock });

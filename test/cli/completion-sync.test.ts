@@ -29,7 +29,7 @@ const longFlags = (options: readonly OptionSpec[]) =>
 const GLOBAL_LONGS = [...longFlags(GLOBAL_OPTIONS), '--help', '--version'];
 
 /** Every command path of the manifest with what it should complete. */
-function manifestPaths(): Array<{ path: string; subcommands: string[]; options: string[] }> {
+function manifestPaths() {
   const rows = [{ path: '', subcommands: [...COMMANDS.map((spec) => spec.name), 'help'], options: GLOBAL_LONGS }];
   rows.push({ path: 'help', subcommands: ['exit-codes'], options: GLOBAL_LONGS });
   const walk = (specs: readonly CommandSpec[], prefix: string) => {

@@ -46,7 +46,7 @@ interface Scenario {
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
-function outcomeOf(result: RunResult | Outcome): Outcome {
+function outcomeOf(result: RunResult | Outcome) {
   if (!('stderr' in result)) return result;
   const last = result.stderr.trim().split('\n').at(-1) ?? '';
   let error: Outcome['error'];
@@ -109,7 +109,7 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
 });
 
 /** A target file of one row, `market,side,notional_usd,tenor_days`, in the simulator's config folder. */
-function targetFile(simulator: Simulator, notional: number): string {
+function targetFile(simulator: Simulator, notional: number) {
   const file = join(simulator.configDir, 'target.csv');
   writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},3\n`);
   return file;
@@ -408,7 +408,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         const running = simulator.hedge(`keep ${file} --interval 2`, {
           onSpawn: (spawned) => {
             first = spawned;
-            spawned.stdout!.on('data', (chunk: string) => (printed += chunk));
+            spawned.stdout!.on('data', (chunk) => (printed += chunk));
           },
         });
         // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
@@ -498,7 +498,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
       errorCode: 'repeated_action',
       run: async (simulator) => {
-        ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 3`));
+        simulator.seedOpen('buy', 1_000);
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
         const outcome = await simulator.hedge(`add ${MARKET} buy 100 --json`);
         expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
@@ -538,7 +538,7 @@ describe('the exit-code table is covered', () => {
   });
 });
 
-const nameOf = (code: number): string => EXIT_CODES.find((entry) => entry.code === code)!.name;
+const nameOf = (code: number) => EXIT_CODES.find((entry) => entry.code === code)!.name;
 
 // Each case on a fresh simulator: the exit code, and the --json error's code and class (the server's
 // code, except where the CLI knows more: an in-flight write is outcome unknown).

@@ -8,7 +8,7 @@ import { displayWidth } from '../../src/platform/terminal/width.js';
 import { ROOT } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 
-async function printed(argv: string[], columns = 80): Promise<{ code: number; lines: string[] }> {
+async function printed(argv: string[], columns = 80) {
   const { code, stdout } = await runMainInProcess(ROOT, argv, { COLUMNS: String(columns) }, '');
   return { code, lines: stdout.replace(/\n$/, '').split('\n') };
 }

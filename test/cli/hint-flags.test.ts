@@ -5,11 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { describeFailure } from '../../src/platform/terminal/exit-codes.js';
-import type { CommandContext } from '../../src/platform/runtime/context.js';
 import { testContext } from '../support/client.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
 
-function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent'): CommandContext {
+function context(globals: Partial<GlobalOptions>, origin: 'cli' | 'agent') {
   return testContext({ globals: { json: true, input: false, ...globals }, origin, output: { format: 'json' } }).ctx;
 }
 

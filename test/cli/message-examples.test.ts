@@ -13,14 +13,14 @@ import { parseWithin } from '../../src/features/book/maturities.js';
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
 /** The examples a message offers: the list after `such as` or `e.g.`, up to its end, a bracket or a semicolon. */
-function examplesIn(message: string): string[] {
+function examplesIn(message: string) {
   const list = /(?:such as|e\.g\.) (.+?)(?: \(|\)|;|, more than|\.$)/.exec(message)?.[1];
   expect(list, message).toBeDefined();
   return list!.split(/, (?:or )?| or /);
 }
 
 /** The message `read` refuses `bad` with. */
-function refusal(read: (raw: string) => unknown, bad: string): string {
+function refusal(read: (raw: string) => unknown, bad: string) {
   try {
     read(bad);
   } catch (error) {

@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 /** PATH with node and the system's tools, and no `hedge` (unless `first` holds one). */
-function searchPath(first?: string): string {
+function searchPath(first?: string) {
   return [first, dirname(process.execPath), '/usr/bin', '/bin'].filter(Boolean).join(':');
 }
 
@@ -39,8 +39,8 @@ function spawned(
     const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
@@ -60,7 +60,7 @@ function inProcess(args: string[], path: string, env?: Record<string, string>, s
 }
 
 /** The words of the first backticked command in `text` that starts with `program`. */
-function quotedCommand(text: string, program: string): string[] {
+function quotedCommand(text: string, program: string) {
   const found = [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).find((quote) => quote.startsWith(program));
   expect(found, text).toBeDefined();
   return found!.split(' ');

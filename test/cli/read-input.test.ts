@@ -74,8 +74,8 @@ function runOnOpenStdin(args: string[], env: Record<string, string>, configDir: 
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const result = new Promise<RunResult>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, durationMs: 0 }));
@@ -105,7 +105,7 @@ describe('input files are bounded', () => {
   afterEach(() => expect(sandbox.requestLog.slice(sent)).toEqual([]));
 
   /** Each run: exit 2, one line on stderr matching, stdout empty. */
-  async function expectRefused(runs: Array<[string[], RegExp]>): Promise<void> {
+  async function expectRefused(runs: Array<[string[], RegExp]>) {
     // One at a time, each bounded: the old reader hung on a FIFO.
     for (const [args, expected] of runs) {
       const result = await hedge(args, { timeoutMs: 10_000 });
@@ -184,7 +184,7 @@ describe('input files are bounded', () => {
     ]);
     const json = await hedge(`plan ${bad} --json`);
     expect(json.code).toBe(2);
-    const message: string = JSON.parse(json.stderr).error.message;
+    const message = JSON.parse(json.stderr).error.message;
     expect(message.split('\n')).toHaveLength(22);
     expect(message.split('\n').at(-1)).toBe('… and 10 more problems');
   });

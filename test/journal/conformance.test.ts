@@ -49,7 +49,7 @@ let counter = 0;
 /** Who sends what: the identity a same-request match compares. */
 const WHO = { environment: 'test', base_url_host: '127.0.0.1:9', key_id: '0123456789ab', command: 'add' } as const;
 const SCOPE = 'test|127.0.0.1:9|0123456789ab|';
-function fields(overrides: Partial<BeginFields> = {}): BeginFields {
+function fields(overrides: Partial<BeginFields> = {}) {
   counter += 1;
   return {
     ...WHO,
@@ -64,11 +64,7 @@ function fields(overrides: Partial<BeginFields> = {}): BeginFields {
 }
 
 /** Asks until `answered` (another party acts on its own time: a server ending a session, a process dying); counted, not timed. */
-async function eventually<T>(
-  question: () => T | Promise<T>,
-  answered: (value: T) => boolean,
-  what: string,
-): Promise<T> {
+async function eventually<T>(question: () => T | Promise<T>, answered: (value: T) => boolean, what: string) {
   for (let attempt = 0; attempt < 400; attempt++) {
     const value = await question();
     if (answered(value)) return value;
@@ -77,7 +73,7 @@ async function eventually<T>(
   throw new Error(`never: ${what}`);
 }
 
-function conformance(fresh: () => Promise<Place>): void {
+function conformance(fresh: () => Promise<Place>) {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
     const place = await fresh();
     const journal = place.open();
@@ -150,8 +146,8 @@ function conformance(fresh: () => Promise<Place>): void {
   it('lists since (at or after) and until a time, with pending and limit; an id part that fits several entries is refused, naming them newest first', async () => {
     let now = Date.parse('2026-03-02T09:00:00Z');
     const journal = (await fresh()).open({ now: () => now });
-    const made: string[] = [];
-    const createdAt: number[] = [];
+    const made = [];
+    const createdAt = [];
     for (let index = 0; index < 4; index++) {
       const entry = await journal.begin(fields());
       made.push(entry.id);

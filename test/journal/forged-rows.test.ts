@@ -22,7 +22,7 @@ import { eventIs } from '../keeper/filled.js';
 const journal = journalEntries<Record<string, any>>;
 
 /** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator): () => void {
+function mark(t: Simulator) {
   const before = t.trades().length;
   return () => expect(t.trades().slice(before)).toEqual([]);
 }
@@ -35,7 +35,7 @@ function mark(t: Simulator): () => void {
 function rowFor(
   t: Simulator,
   { command, body, sealWith, ...more }: Partial<SealedFields> & { command: string; body: object; sealWith?: string },
-): Record<string, unknown> {
+) {
   const at = new Date().toISOString();
   const sealed: SealedFields = {
     id: `z${randomBytes(6).toString('hex')}`,
@@ -298,7 +298,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     exits(await t.hedge(['resume', String(forged.id), '--yes']), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done: Record<string, unknown> = {
+    const done = {
       ...rowFor(t, {
         command: 'open',
         body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },

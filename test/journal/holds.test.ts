@@ -35,11 +35,11 @@ const stateDir = () => join(tempFolder(), 'state');
 const caught = (promise: Promise<unknown>) =>
   promise.then(
     () => new Error('no failure'),
-    (error: Error) => error,
+    (error) => error,
   );
 
 /** A live process other than this one, and its start token (what the journal records to tell a reused pid apart). */
-async function otherProcess(): Promise<{ child: ChildProcess; pid: number; start: string | undefined }> {
+async function otherProcess() {
   const child = spawn('sleep', ['60'], { stdio: 'ignore' });
   children.push(child);
   await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
@@ -59,8 +59,8 @@ function heldEntryFile(
 }
 
 /** A final outcome of each of `keys`, begun at the journal's time. */
-async function resolved(journal: ReturnType<typeof openJournal>, keys: string[]): Promise<string[]> {
-  const ids: string[] = [];
+async function resolved(journal: ReturnType<typeof openJournal>, keys: string[]) {
+  const ids = [];
   for (const key of keys) {
     const entry = await journal.begin(openFields({ idempotency_key: key }));
     await journal.update(entry.id, { outcome: 'done' });
@@ -165,7 +165,7 @@ describe('segments: appends read only the active segment', () => {
     );
     const rollClose = await journal.begin(openFields({ idempotency_key: 'roll-close', group: 'roll-1', leg: 'close' }));
     await journal.update(rollClose.id, { outcome: 'done' });
-    const ids: string[] = [];
+    const ids = [];
     for (let index = 0; index < 120; index++) {
       // Two days of history: archives are named by the UTC day an entry was created.
       time = T0 + index * 30 * 60_000;
@@ -206,7 +206,7 @@ describe('segments: appends read only the active segment', () => {
 
 describe('refusals: local state that cannot be used is exit 13, naming the path', () => {
   /** A folder elsewhere, mode 0755, that a symbolic link points to. */
-  function linkedFolder(folder: string, ...links: string[]): string {
+  function linkedFolder(folder: string, ...links: string[]) {
     const target = join(folder, 'elsewhere');
     mkdirSync(target, { mode: 0o755 });
     chmodSync(target, 0o755);

@@ -24,7 +24,7 @@ afterEach(() => dir.remove());
 const now = Date.now();
 const ago = (ms: number) => new Date(now - ms).toISOString();
 
-function entry(id: string, at: string, fields: Record<string, unknown>): Record<string, unknown> {
+function entry(id: string, at: string, fields: Record<string, unknown>) {
   return {
     id,
     at,
@@ -41,7 +41,7 @@ function entry(id: string, at: string, fields: Record<string, unknown>): Record<
 }
 
 /** Three entries, oldest first: a filled open (10 days ago), an unknown add (3 h ago), a submitted close (1 min ago). */
-function writeJournal(): void {
+function writeJournal() {
   mkdirSync(dir.path, { recursive: true });
   const lines = [
     entry('a_open0001', ago(10 * 86_400_000), {

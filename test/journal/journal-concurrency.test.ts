@@ -28,7 +28,7 @@ const HOUR_MS = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 
 /** Keys of the adds the server accepted (answered 200). */
-function acceptedAddKeys(t: Simulator): string[] {
+function acceptedAddKeys(t: Simulator) {
   return [
     ...new Set(
       adds(t)
@@ -42,7 +42,7 @@ function acceptedAddKeys(t: Simulator): string[] {
  * `count` copies of `args` at once, each with a pid of its own (what is tested is between hedge
  * processes): the first in this process, the others processes of their own.
  */
-function sideBySide(t: Simulator, args: string[], count: number): Promise<RunResult[]> {
+function sideBySide(t: Simulator, args: string[], count: number) {
   return Promise.all(Array.from({ length: count }, (_, index) => t.hedge(args, { spawn: index > 0 })));
 }
 
@@ -53,7 +53,7 @@ function sideBySide(t: Simulator, args: string[], count: number): Promise<RunRes
  * both have ended. So the second surely meets the lock held — whatever the machine's load — and is
  * let go only after.
  */
-async function secondUnderLock(t: Simulator, args: string[], path: string): Promise<[RunResult, RunResult]> {
+async function secondUnderLock(t: Simulator, args: string[], path: string) {
   let finished = 0;
   const first = t.hedge(args).finally(() => (finished += 1));
   await until(() => t.writes().some((entry) => entry.path === path), `the first run sending ${path}`, {
@@ -63,10 +63,7 @@ async function secondUnderLock(t: Simulator, args: string[], path: string): Prom
   const second = t
     .hedge(args, {
       onSpawn: (child) =>
-        child.stderr!.on(
-          'data',
-          (chunk: Buffer | string) => String(chunk).includes('Waiting for the book') && (waiting = true),
-        ),
+        child.stderr!.on('data', (chunk) => String(chunk).includes('Waiting for the book') && (waiting = true)),
     })
     .finally(() => (finished += 1));
   await until(() => waiting, 'the second run waiting for the book', { process: second });
@@ -77,7 +74,7 @@ async function secondUnderLock(t: Simulator, args: string[], path: string): Prom
   return Promise.all([first, second]);
 }
 
-function saysWhy(run: RunResult): void {
+function saysWhy(run: RunResult) {
   expect(run.stderr, `exit ${run.code}`).toMatch(/^hedge: \S/m);
   // Exit 11: another live process holds it (named). Exit 16: the same action just ended and the
   // side still shows what it left (a repeat, named by its journal id).
@@ -134,8 +131,7 @@ describe('identical writes side by side', () => {
     expect((await first).signal).toBe('SIGKILL');
     t.sandbox.setFaults({ stall: null, match: null });
     exits(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
-    expect(activeNotional(t, 'sell')).toBe(1_100);
-    expect(new Set(adds(t).map((entry) => entry.idempotencyKey)).size).toBe(1);
+    expect([activeNotional(t, 'sell'), new Set(adds(t).map((entry) => entry.idempotencyKey)).size]).toEqual([1_100, 1]);
   });
 });
 

@@ -22,7 +22,7 @@ const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: st
   killWhen(t, args, ready, what, { signal, timeoutMs: RUN_BOUND_MS });
 
 /** Idempotency keys the server answered with 200 for this endpoint. */
-function keysAnswered(t: Simulator, path: string): string[] {
+function keysAnswered(t: Simulator, path: string) {
   return [
     ...new Set(
       t
@@ -34,7 +34,7 @@ function keysAnswered(t: Simulator, path: string): string[] {
 }
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
-async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string): Promise<string> {
+async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {
   const opened = exits(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
   t.sandbox.clock.advance(LAND_MS);
   const id = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;

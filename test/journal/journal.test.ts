@@ -160,7 +160,7 @@ describe('the key guard', () => {
     'refuses a new entry carrying an API-key-shaped string anywhere, names where %#, never the key, and writes nothing',
     async (overrides, where) => {
       const { journal, dir } = setUp();
-      const error = await journal.begin(openFields(overrides)).catch((caught: unknown) => caught);
+      const error = await journal.begin(openFields(overrides)).catch((caught) => caught);
       expect(error).toBeInstanceOf(JournalError);
       expect((error as Error).message).toContain(where);
       expect((error as Error).message).not.toContain('Sup3rSecret');

@@ -25,10 +25,7 @@ afterEach(async () => {
 const fields = (overrides: Partial<BeginFields> = {}) =>
   openFields({ idempotency_key: `key-${Math.random().toString(36).slice(2)}`, ...overrides });
 
-function journalAt(
-  url: string,
-  options: { now?: () => number; fallbackDir?: string; shown?: string } = {},
-): PostgresJournal {
+function journalAt(url: string, options: { now?: () => number; fallbackDir?: string; shown?: string } = {}) {
   const journal = new PostgresJournal({
     url,
     shown: options.shown ?? 'postgres://hedge:***@127.0.0.1/test',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
-import { openJournal, type JournalEntry, type SkippedLine } from '../../src/platform/journal/index.js';
+import { openJournal, type SkippedLine } from '../../src/platform/journal/index.js';
 import { openFields } from './local-journal.js';
 import { until } from '../support/polling.js';
 
@@ -44,8 +44,8 @@ function startWriter(options: {
   running.add(child);
   let stdout = '';
   let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdout!.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
     child.on('close', (code, signal) => {
       running.delete(child);
@@ -60,7 +60,7 @@ type Writer = ReturnType<typeof startWriter>;
  * WRITERS writers of ENTRIES entries each, started together: each waits, loaded, until every one is
  * ready, so their appends race from the first one on. All must exit 0 and quietly.
  */
-async function racingWriters(dir: string, rotateBytes?: number): Promise<Writer[]> {
+async function racingWriters(dir: string, rotateBytes?: number) {
   const writers = Array.from({ length: WRITERS }, (_, writer) =>
     startWriter({ dir, writer, count: ENTRIES, rotateBytes, barrier: true }),
   );
@@ -77,7 +77,7 @@ async function racingWriters(dir: string, rotateBytes?: number): Promise<Writer[
  * the writers' begins interleaved (more runs of one writer than there are writers), so the history
  * checked really was a race.
  */
-async function expectEveryEntryOnce(dir: string, writers: Writer[]): Promise<void> {
+async function expectEveryEntryOnce(dir: string, writers: Writer[]) {
   const { entries, skipped } = await loadJournal(dir);
   expect(skipped).toEqual([]);
   expect(entries.map((entry) => entry.idempotency_key).sort()).toEqual(
@@ -105,23 +105,23 @@ const outputHas = (writer: Writer, test: (output: string) => boolean, what: stri
   until(() => test(writer.output()), what, { process: writer.exited });
 
 /** Resolves once the writer has reported `count` updates on disk; fails if it exits first. */
-const afterUpdates = (writer: Writer, count: number): Promise<void> =>
+const afterUpdates = (writer: Writer, count: number) =>
   outputHas(writer, (output) => idsReported(output, 'updated').length >= count, `${count} updates`);
 
-function idsReported(output: string, word: 'begun' | 'updated'): string[] {
+function idsReported(output: string, word: 'begun' | 'updated') {
   return output
     .split('\n')
     .filter((line) => line.startsWith(`${word} `))
     .map((line) => line.slice(word.length + 1));
 }
 
-async function loadJournal(dir: string): Promise<{ entries: JournalEntry[]; skipped: SkippedLine[] }> {
+async function loadJournal(dir: string) {
   const skipped: SkippedLine[] = [];
   const entries = await openJournal({ dir, onSkip: (skip) => skipped.push(skip) }).list();
   return { entries, skipped };
 }
 
-function freshDir(name: string): string {
+function freshDir(name: string) {
   return join(mkdtempSync(join(built.scratch, `${name}-`)), 'state');
 }
 

@@ -24,7 +24,7 @@ const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
 
 /** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator): () => void {
+function mark(t: Simulator) {
   const before = t.trades().length;
   return () => expect(t.trades().slice(before)).toEqual([]);
 }
@@ -55,10 +55,10 @@ function fileDesk(t: Simulator): Desk {
  * The cases each store is asked: a done add replayed after the server forgot its key (the side back
  * at 1,000 by a reduce since, so that the book reads as if it never landed).
  */
-function replayCases(newDesk: () => Promise<Desk>): void {
-  /** open 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
+function replayCases(newDesk: () => Promise<Desk>) {
+  /** A side of 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
   async function addedThenReduced(desk: Desk, landAdd: () => Promise<void>, command = 'add') {
-    exits(await desk.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
+    desk.t.seedOpen('sell', 1_000);
     await landAdd();
     expect(sellUsd(desk.t)).toBe(1_100);
     exits(await desk.hedge(['reduce', MARKET, 'sell', '100']), 0);
@@ -152,7 +152,7 @@ describeWithPostgres(
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
     const t = await startSimulator();
-    exits(await t.hedge(['open', MARKET, 'sell', '1000', '--tenor', '7']), 0);
+    t.seedOpen('sell', 1_000);
     exits(await t.hedge(['add', MARKET, 'sell', '100']), 0);
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.

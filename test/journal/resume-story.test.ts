@@ -10,7 +10,7 @@ const start = useSimulators();
 describe('resume of an add that landed', () => {
   it('says the book shows it landed, sends nothing, and follows the earlier send to its end', async () => {
     const simulator = await start({ fillDelayMs: 100 });
-    exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
+    simulator.seedOpen('buy', 1_000);
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
     exits(await simulator.hedge(['add', MARKET, 'buy', '250']), 5);
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });

@@ -74,10 +74,12 @@ describe('row seals', () => {
     ];
     for (const change of changes)
       expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
-    expect(rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal })).toBe('forged');
-    expect(sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v0.') })).toBe('forged');
-    expect(sealer.trust({ ...row, seal: 'v2.' })).toBe('forged');
-    expect(sealer.trust({ ...row, seal: 42 })).toBe('forged');
+    expect([
+      rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal }),
+      sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v0.') }),
+      sealer.trust({ ...row, seal: 'v2.' }),
+      sealer.trust({ ...row, seal: 42 }),
+    ]).toEqual(['forged', 'forged', 'forged', 'forged']);
   });
 
   it("an older hedge's seal (v1: the row's id, place and time not covered) is not trusted to send: unsealed", () => {

@@ -17,7 +17,7 @@ import { useDesks, type Machine } from '../support/team.js';
 import { exits } from '../support/cli-runs.js';
 
 /** A target file of one row in the machine's folder. */
-function target(machine: Machine, row: string): string {
+function target(machine: Machine, row: string) {
   const file = join(machine.dir, 'target.csv');
   writeFileSync(file, `market,side,notional_usd,tenor_days\n${row}\n`);
   return file;

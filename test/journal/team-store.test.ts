@@ -248,8 +248,7 @@ describeWithPostgres(
         await server().start();
       }
       const key = t.writes().find((entry) => entry.path === '/hedges/add')!.idempotencyKey!;
-      expect(t.hedges().find((hedge) => hedge.id === hedgeId)!.notionalUsd).toBe(5_000);
-      expect(result.code).toBe(5);
+      expect([t.hedges().find((hedge) => hedge.id === hedgeId)!.notionalUsd, result.code]).toEqual([5_000, 5]);
       for (const said of [
         'The add was sent, but the journal could not record what happened next',
         'is kept in the local journal',

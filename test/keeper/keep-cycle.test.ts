@@ -33,8 +33,8 @@ function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[]
 }
 
 /** A side whose views agree: flat, or covered by one filled hedge. */
-const flat: SideObservation = { book: reconcileSide([], undefined, START), opened: [] };
-const covered = (notionalUsd: number, hedgeId: string, maturityAtMs: number): SideObservation => ({
+const flat = { book: reconcileSide([], undefined, START), opened: [] };
+const covered = (notionalUsd: number, hedgeId: string, maturityAtMs: number) => ({
   book: reconcileSide(
     [{ id: hedgeId, status: 'filled', notionalUsd, maturityAtMs }],
     { notionalUsd, hedgeId, maturityAtMs },

@@ -5,17 +5,17 @@
 import { expect } from 'vitest';
 import { describeKeepers, HOUR, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { drawScreen, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
+import { drawScreen, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, type Simulator } from '../support/simulator.js';
 
 /** The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant. */
-function lastCycleAt(screen: string, year: number): number | undefined {
+function lastCycleAt(screen: string, year: number) {
   const found = /last cycle (\d\d-\d\d) (\d\d:\d\d:\d\d) UTC/.exec(screen);
   return found ? Date.parse(`${year}-${found[1]}T${found[2]}Z`) : undefined;
 }
 
 /** `hedge keep …` on an 80×30 pseudo-terminal against the simulator, killed after the test. */
-function onTerminal(rig: KeeperRig, simulator: Simulator, args: string[], env: Record<string, string> = {}): Terminal {
+function onTerminal(rig: KeeperRig, simulator: Simulator, args: string[], env: Record<string, string> = {}) {
   const terminal = spawnInTerminal({
     configDir: simulator.configDir,
     args: ['keep', ...args],

@@ -130,12 +130,10 @@ describeKeepers('hedge keep as a service', () => {
       const { simulator, seeded, file } = await rollOpenRefused(rig);
       const keeper = rig.keep(simulator, file);
       const refused = await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll');
-      expect(refused.code).toBe('capacity_exceeded');
-      expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
+      expect([refused.code, hedgeOf(simulator, seeded.id).status]).toEqual(['capacity_exceeded', 'closed']);
       await eventAfter(keeper, 0, eventIs('reopen', 'sell'), 'the re-open');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(keeper.events.some(eventIs('drift'))).toBe(false);
+      expect([activeNotional(simulator, 'sell'), keeper.events.some(eventIs('drift'))]).toEqual([2000, false]);
     },
   );
 
@@ -145,8 +143,7 @@ describeKeepers('hedge keep as a service', () => {
     expect(hedgeOf(simulator, seeded.id).status).toBe('closed');
     expect(simulator.active('sell')).toHaveLength(0);
     const events = await keepOnce(simulator, file);
-    expect(events.some(eventIs('reopen', 'sell'))).toBe(true);
-    expect(events.some(eventIs('drift'))).toBe(false);
+    expect([events.some(eventIs('reopen', 'sell')), events.some(eventIs('drift'))]).toEqual([true, false]);
     await oneFilled(simulator, 'sell', 'the re-opened fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
@@ -210,8 +207,10 @@ describeKeepers('hedge keep as a service', () => {
           action: 'reopen',
           message: expect.stringMatching(message),
         });
-        expect(events.find(eventIs('cycle'))!.rows[0].state).toBe('reopen would be refused');
-        expect(events.some(eventIs('reopen'))).toBe(false);
+        expect([events.find(eventIs('cycle'))!.rows[0].state, events.some(eventIs('reopen'))]).toEqual([
+          'reopen would be refused',
+          false,
+        ]);
         for (const event of events) expect(event.dry_run, JSON.stringify(event)).toBe(true);
       }
       // --dry-run --converge: what converge would do, not "run with --converge".

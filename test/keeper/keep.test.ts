@@ -118,9 +118,11 @@ describeKeepers('hedge keep', () => {
 
       simulator.advance(HOUR + 1);
       const done = await keepOnce(simulator, file, 0, '--converge');
-      expect(addKeys(simulator).size).toBe(1);
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
-      expect(done.some(eventIs('converge', { resumed: true }))).toBe(true);
+      expect([
+        addKeys(simulator).size,
+        activeNotional(simulator, 'sell'),
+        done.some(eventIs('converge', { resumed: true })),
+      ]).toEqual([1, 2000, true]);
     },
   );
 
@@ -265,8 +267,10 @@ describeKeepers('hedge keep', () => {
 
       simulator.advance(HOUR + 1);
       await keepOnce(simulator, file);
-      expect(new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size).toBe(1);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      expect([
+        new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size,
+        activeNotional(simulator, 'buy'),
+      ]).toEqual([1, 1000]);
     },
   );
 
@@ -281,8 +285,7 @@ describeKeepers('hedge keep', () => {
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
       const events = await stopKeeper(keeper);
-      expect(events.some(eventIs('roll'))).toBe(true);
-      expect(events.at(-1)!.event).toBe('stop');
+      expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
       await oneFilled(simulator, 'buy', 'the new hedge filled');
       expect(activeNotional(simulator, 'buy')).toBe(1500);
       expect(await pendingActions(simulator)).toEqual([]);

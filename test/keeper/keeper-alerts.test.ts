@@ -2,12 +2,12 @@
 // condition starts, once when it clears, never again in between.
 import { describe, expect, it } from 'vitest';
 import { NO_ALERTS, stepAlerts, type CycleObservation } from '../../src/core/alerts.js';
-import type { KeepEvent, KeepRowStatus } from '../../src/core/keep-rules.js';
+import type { KeepEvent } from '../../src/core/keep-rules.js';
 
 const T0 = Date.parse('2026-03-02T09:00:00Z');
 const MINUTE = 60_000;
 
-function row(side: 'buy' | 'sell', current: number | null, rollAt?: number): KeepRowStatus {
+function row(side: 'buy' | 'sell', current: number | null, rollAt?: number) {
   return {
     market: 'USDTNGN',
     side,

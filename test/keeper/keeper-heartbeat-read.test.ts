@@ -17,7 +17,7 @@ async function heartbeatFolder() {
   const home = tempDir('hedge-home-');
   homes.push(home);
   const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
-  const file: string = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
+  const file = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   return { status, file };
 }

@@ -21,7 +21,7 @@ afterEach(async () => {
   for (const metrics of opened.splice(0)) await metrics.close();
 });
 
-async function serve(options: Partial<Parameters<typeof serveKeeperMetrics>[1]> = {}): Promise<KeeperMetrics> {
+async function serve(options: Partial<Parameters<typeof serveKeeperMetrics>[1]> = {}) {
   const metrics = await serveKeeperMetrics(
     { host: '127.0.0.1', port: 0 },
     {
@@ -36,7 +36,7 @@ async function serve(options: Partial<Parameters<typeof serveKeeperMetrics>[1]> 
   return metrics;
 }
 
-async function scrape(metrics: KeeperMetrics): Promise<{ status: number; text: string }> {
+async function scrape(metrics: KeeperMetrics) {
   const response = await fetch(`http://${metrics.address}/metrics`);
   return { status: response.status, text: await response.text() };
 }
@@ -79,14 +79,14 @@ describe('--metrics labels', () => {
 });
 
 /** A socket that sends a request line and one header, never the blank line that ends the headers. */
-function slowHeaders(address: string): { socket: Socket; received: () => string; closed: () => boolean } {
+function slowHeaders(address: string) {
   const colon = address.lastIndexOf(':');
   const socket = connect(Number(address.slice(colon + 1)), address.slice(0, colon));
   sockets.push(socket);
   let received = '';
   let closed = false;
   socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => (received += chunk));
+  socket.on('data', (chunk) => (received += chunk));
   socket.on('error', () => undefined);
   socket.on('close', () => (closed = true));
   socket.on('connect', () => socket.write('GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n'));

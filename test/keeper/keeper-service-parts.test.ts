@@ -19,7 +19,7 @@ import {
 
 const NOW = Date.parse('2026-03-02T09:00:00Z');
 
-function heartbeat(fields: Partial<Heartbeat>): Heartbeat {
+function heartbeat(fields: Partial<Heartbeat>) {
   return {
     pid: 4242,
     host: hostname(),

@@ -50,7 +50,7 @@ let resizedId: string;
  * The command on a terminal `cols` wide: every line it drew (stdout and stderr, in order, as the
  * terminal shows them). Drawn in-process as on a terminal; `real`: on a pseudo-terminal.
  */
-async function screenOf(args: string[], cols: number, real = false): Promise<string[]> {
+async function screenOf(args: string[], cols: number, real = false) {
   const { code, drawn } = await drawScreen({
     configDir: simulator.configDir,
     args,
@@ -69,7 +69,7 @@ async function screenOf(args: string[], cols: number, real = false): Promise<str
   return lines;
 }
 
-async function run(args: string[]): Promise<string> {
+async function run(args: string[]) {
   const result = ok(await simulator.hedge(args));
   return result.stdout;
 }
@@ -115,14 +115,14 @@ interface ScreenTable extends PrintedTable {
 const RULE = /^─+(?: +─+)*$/;
 
 /** Every table of a screen, in order, with the note under each. */
-function tablesOf(lines: string[]): ScreenTable[] {
+function tablesOf(lines: string[]) {
   const rules = lines.flatMap((line, index) =>
     RULE.test(line) && !/^Total/.test(lines[index + 1] ?? '') ? [index] : [],
   );
   return rules.map((ruleAt, at) => {
     const table = printedTable(lines.join('\n'), ruleAt)!;
     const end = at + 1 < rules.length ? rules[at + 1]! - 2 : lines.length;
-    const body: string[] = [];
+    const body = [];
     for (let index = ruleAt + 1; index < end; index++) {
       const line = lines[index]!;
       // Rows lie over the columns; a note or a title runs across the gaps.
@@ -142,7 +142,7 @@ function tablesOf(lines: string[]): ScreenTable[] {
 }
 
 /** Each header a field can have on screen (its label with its unit, the rate's as NGN/USDT), to its key. */
-function keysByHeader(resource: Resource): Map<string, string> {
+function keysByHeader(resource: Resource) {
   const byHeader = new Map<string, string>();
   for (const field of resource.fields as FieldSpec[]) {
     for (const rateUnit of ['NGN/USDT', undefined])
@@ -156,7 +156,7 @@ function keysByHeader(resource: Resource): Map<string, string> {
  * does not, name each id it cut, and keep the first of its priorities (a prefix: no column hidden
  * before one shown).
  */
-function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource: Resource): string[] {
+function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: number, resource: Resource) {
   const where = `${name} at ${cols}`;
   expect(wide.hidden, `${name}: the wide table hides nothing`).toEqual([]);
   const missing = wide.headers.filter((header) => !table.headers.includes(header));
@@ -177,7 +177,7 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   const all = wide.headers.map((header) => byHeader.get(header) ?? header);
   // The names in the note are exactly the keys of the columns left out.
   expect([...table.hidden].sort(), where).toEqual(all.filter((key) => !shown.includes(key)).sort());
-  const rank = (key: string): number =>
+  const rank = (key: string) =>
     resource.priority.includes(key) ? resource.priority.indexOf(key) : resource.priority.length;
   const lastShown = Math.max(...shown.map(rank));
   const firstHidden = Math.min(...table.hidden.map(rank));
@@ -199,7 +199,7 @@ type Screens = { wide: string[]; at: Map<(typeof WIDTHS)[number], string[]> };
 const drawnScreens = new Map<string, Promise<Screens>>();
 
 /** A list drawn at each width, and wide: once per command, the book is made before the tests. */
-function screens(args: string[]): Promise<Screens> {
+function screens(args: string[]) {
   const key = args.join(' ');
   if (!drawnScreens.has(key))
     drawnScreens.set(
@@ -214,7 +214,7 @@ function screens(args: string[]): Promise<Screens> {
 
 // ---- the lists ------------------------------------------------------------------------------------
 
-const LISTS: Array<{ name: string; args: string[]; resource: Resource }> = [
+const LISTS = [
   { name: 'markets', args: ['markets'], resource: marketsResource() },
   { name: 'positions', args: ['positions'], resource: POSITION_RESOURCE },
   { name: 'hedges', args: ['hedges'], resource: HEDGE_RESOURCE },

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
+import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { envFor, MARKET, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 
 /** A listed market whose name carries a window-title escape, a clear-screen, a bidi override and a zero-width space (at most 32 characters). */
@@ -22,7 +22,7 @@ const HOSTILE_REFERENCE = `deal ${HOSTILE_TEXT} end`;
 
 const RAW_UNSAFE = /[\u001b\u0007\u009b\u202a-\u202e\u2066-\u2069\u200b-\u200f\u2060\ufeff]/u;
 
-function unsafeIn(text: string): string | undefined {
+function unsafeIn(text: string) {
   const match = RAW_UNSAFE.exec(text);
   if (!match) return undefined;
   const at = match.index;
@@ -32,7 +32,7 @@ function unsafeIn(text: string): string | undefined {
 let simulator: Simulator;
 let hostileHedgeId: string;
 
-async function post(path: string, body: Record<string, unknown>): Promise<any> {
+async function post(path: string, body: Record<string, unknown>) {
   const answer = await simulator.api('POST', path, { body, idempotencyKey: randomUUID() });
   if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer.body)}`);
   return answer.body.data;
@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 /** Read commands whose output carries hostile text; the last one fails with a hostile message. */
-const READS: Array<{ args: () => string[]; code: number }> = [
+const READS = [
   { args: () => ['markets'], code: 0 },
   { args: () => ['hedges'], code: 0 },
   { args: () => ['hedges', hostileHedgeId], code: 0 },
@@ -90,7 +90,7 @@ const READS: Array<{ args: () => string[]; code: number }> = [
  * Drawn in-process as on a terminal (what hedge writes to one); `real`: on a pseudo-terminal. The
  * last read (a hostile error message) and the first refusal go to a real one, the rest in-process.
  */
-function onTerminal(args: string[], real = false): Promise<Screen> {
+function onTerminal(args: string[], real = false) {
   return drawScreen({ configDir: simulator.configDir, args, env: simulator.env, cols: 200, real });
 }
 

@@ -13,9 +13,9 @@ import {
 import { formatSignedAmount } from '../../src/core/money.js';
 import { closedHedgeRow } from '../../src/features/report/report-html.js';
 
-function sampleValues(): number[] {
+const SAMPLES = (() => {
   let seed = 11;
-  const next = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const next = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
   const values = [
     0,
     -0,
@@ -38,6 +38,14 @@ function sampleValues(): number[] {
   for (let index = 0; index < 1000; index++)
     values.push((next() - 0.5) * 10 ** Math.floor(next() * 12), Math.round(next() * 1e6) / 1e4 - 50);
   return values;
+})();
+
+const made = new Map<string, Intl.NumberFormat>();
+/** Intl's en-US formatter with these options, made once (making one is slow). */
+function intl(options: Intl.NumberFormatOptions) {
+  const key = JSON.stringify(options);
+  if (!made.has(key)) made.set(key, new Intl.NumberFormat('en-US', options));
+  return made.get(key)!;
 }
 
 describe('the one number formatter family', () => {
@@ -47,22 +55,20 @@ describe('the one number formatter family', () => {
 
   it('formatUpTo reads as Intl with maximumFractionDigits (trailing zeros dropped)', () => {
     expect([formatUpTo(1500.5, 2), formatUpTo(25_000, 2)]).toEqual(['1,500.5', '25,000']);
-    for (const value of sampleValues()) {
+    for (const value of SAMPLES) {
       for (const decimals of [0, 2]) {
         expect(formatUpTo(value, decimals), `${value} up to ${decimals}`).toBe(
-          new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals }).format(value),
+          intl({ maximumFractionDigits: decimals }).format(value),
         );
       }
     }
   });
 
   it('formatFixed rounds as Intl.NumberFormat does (half away from zero on the shortest decimal), separators included', () => {
-    for (const value of sampleValues())
+    for (const value of SAMPLES)
       for (const decimals of [0, 1, 2, 4, 6])
         expect(formatFixed(value, decimals), `${value} to ${decimals}`).toBe(
-          new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
-            value,
-          ),
+          intl({ minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(value),
         );
   });
 
@@ -81,7 +87,7 @@ describe('the one number formatter family', () => {
       '1.2346',
       '0.012346',
     ]);
-    for (const value of sampleValues()) expect(formatMoney(value)).toBe(formatFixed(value, 2));
+    for (const value of SAMPLES) expect(formatMoney(value)).toBe(formatFixed(value, 2));
   });
 
   it("the report's closed-hedge rows build no Intl.NumberFormat per cell", () => {

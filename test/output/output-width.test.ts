@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeStore } from '../support/config-store.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
-import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
+import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { ok } from '../support/cli-runs.js';
 
@@ -17,7 +17,7 @@ let simulator: Simulator;
 let profiles: { path: string; remove: () => void };
 let buyId: string;
 
-function env(): Record<string, string> {
+function env() {
   return { ...simulator.env, ...pinnedClockEnv(simulator) };
 }
 
@@ -25,11 +25,11 @@ function env(): Record<string, string> {
  * The command on a terminal `cols` wide: what it showed (stdout and stderr, as the terminal has them)
  * and its exit code. Drawn in-process as on a terminal; `real`: on a pseudo-terminal.
  */
-function onTerminal(args: string[], cols: number, configDir = simulator.configDir, real = false): Promise<Screen> {
+function onTerminal(args: string[], cols: number, configDir = simulator.configDir, real = false) {
   return drawScreen({ configDir, args, env: env(), cols, rows: 60, real });
 }
 
-function widest(screen: string): number {
+function widest(screen: string) {
   return Math.max(...screen.split('\n').map((line) => stringWidth(line)));
 }
 
@@ -74,7 +74,7 @@ afterAll(async () => {
   profiles?.remove();
 });
 
-const SNAPSHOTS: string[][] = [
+const SNAPSHOTS = [
   ['markets'],
   ['price'],
   ['hedges'],

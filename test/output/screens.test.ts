@@ -7,7 +7,7 @@ import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
-import { drawScreen, type Screen } from '../support/servers/pseudo-terminal.js';
+import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/output/table-text.js';
 import { ok } from '../support/cli-runs.js';
@@ -21,7 +21,7 @@ let simulator: Simulator;
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
 const run = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 
-const SCREENS: string[][] = [
+const SCREENS = [
   ['positions'],
   ['hedges'],
   ['history'],
@@ -32,10 +32,10 @@ const SCREENS: string[][] = [
 ];
 
 /** A journal id's four random characters (`a_` + time + 4), masked so that the screen is the same on every run. */
-const maskJournalIds = (screen: string): string => screen.replace(/\b(a_[0-9a-z]{8})[0-9a-z]{4}\b/g, '$1····');
+const maskJournalIds = (screen: string) => screen.replace(/\b(a_[0-9a-z]{8})[0-9a-z]{4}\b/g, '$1····');
 
 /** Drawn in-process as on a terminal. */
-function onTerminal(args: string[], cols: number): Promise<Screen> {
+function onTerminal(args: string[], cols: number) {
   return drawScreen({
     configDir: simulator.configDir,
     args,
@@ -46,7 +46,7 @@ function onTerminal(args: string[], cols: number): Promise<Screen> {
 }
 
 /** Every word the command can show: its screen with room for everything, and its TSV header (the keys a note names). */
-async function wordsOf(args: string[]): Promise<Set<string>> {
+async function wordsOf(args: string[]) {
   const [wide, tsv] = await Promise.all([
     run(args, { HEDGE_FORCE_TTY: '1', COLUMNS: String(WIDE) }),
     run([...args, '--format', 'tsv']),
@@ -62,9 +62,9 @@ async function wordsOf(args: string[]): Promise<Set<string>> {
  * first word make a word the command shows whole. (Table rows are never wrapped: a cell too wide
  * is cut with … instead.)
  */
-function splitWords(screen: string, cols: number, words: Set<string>): string[] {
+function splitWords(screen: string, cols: number, words: Set<string>) {
   const lines = screen.split('\n');
-  const split: string[] = [];
+  const split = [];
   for (let index = 0; index + 1 < lines.length; index++) {
     const line = lines[index]!;
     if (stringWidth(line) < cols - 1) continue;
@@ -76,7 +76,7 @@ function splitWords(screen: string, cols: number, words: Set<string>): string[] 
 }
 
 /** Whether the (first) table has a Ref column (its header read over its rule: one line or two). */
-function hasRef(screen: string): boolean {
+function hasRef(screen: string) {
   return tableHeaders(screen).includes('Ref');
 }
 

@@ -43,7 +43,7 @@ import {
 const capture = (format: 'table' | 'tsv' | 'json') => output(format, { columns: 200 });
 
 /** A field of the first record of tab-separated output (a header line, then the records). */
-function plainField(text: string, name: string): string | undefined {
+function plainField(text: string, name: string) {
   const [header, row] = text
     .trim()
     .split('\n')
@@ -301,14 +301,14 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
     };
   });
   const paidFees = -raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0);
-  const cents = (text: string | number): number => Math.round(Number(String(text).replace(/[,+\s]/g, '')) * 100);
+  const cents = (text: string | number) => Math.round(Number(String(text).replace(/[,+\s]/g, '')) * 100);
   /** gross + carry + fees = net, to the cent, for one row of one format. */
   const addsUp = (where: string, [gross, carry, fees, net]: Array<string | number>) =>
     expect(cents(gross!) + cents(carry!) + cents(fees!), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(
       cents(net!),
     );
 
-  function columnsOf(lines: string[], where: string, split: (line: string) => string[]): string[][] {
+  function columnsOf(lines: string[], where: string, split: (line: string) => string[]) {
     const [header, ...rows] = lines.map(split);
     const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header!.indexOf(name));
     expect(at, where).not.toContain(-1);
@@ -318,7 +318,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   for (const by of REPORT_GROUPINGS) {
     it(`--by ${by}: JSON, CSV, TSV, the table and the HTML`, async () => {
       const facts = raw.map((record) => readHistoryRecord(record));
-      const report: Report = buildReport(facts, [], { by });
+      const report = buildReport(facts, [], { by });
       expect(report.groups.length).toBeGreaterThan(1);
 
       // JSON (and NDJSON, which a report prints as JSON): each group and the totals.

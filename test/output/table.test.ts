@@ -16,7 +16,6 @@ import {
   PRICE_RESOURCE,
   profilesResource,
   TOOL_RESOURCE,
-  type Resource,
 } from '../../src/platform/fields/resource-fields.js';
 import {
   drawTable,
@@ -44,7 +43,7 @@ const textColumn = (key: string, header: string, cells: Column['cells'], more?: 
 });
 
 /** Each width's drawing is its reviewed snapshot, no line wider than the width. */
-async function snapshotsAt(input: TableInput, widths: number[]): Promise<void> {
+async function snapshotsAt(input: TableInput, widths: number[]) {
   for (const width of widths) {
     const drawn = await drawTable({ ...input, width });
     expect(drawn, `${width} columns`).toMatchSnapshot();
@@ -58,12 +57,12 @@ const WIDTHS = [80, 100, 120, 160] as const;
  * Random tables widened from 20 to 400 columns: a column kept at one width is kept at every wider
  * one, the kept fit, and (with the desk's tier, narrowed headers and short ids) the kept are a prefix.
  */
-function wideningProblems(seed: number, desk: boolean): string[] {
+function wideningProblems(seed: number, desk: boolean) {
   const random = randomStream(seed);
-  const problems: string[] = [];
+  const problems = [];
   for (let round = 0; round < 60; round++) {
     const count = 2 + Math.floor(random() * 14);
-    const needs = Array.from({ length: count }, (_, index): ColumnNeed => {
+    const needs = Array.from({ length: count }, (_, index) => {
       const width = 1 + Math.floor(random() * 40);
       const minWidth = random() < 0.3 ? Math.max(1, width - Math.floor(random() * 20)) : width;
       if (!desk) return { key: `c${index}`, width, minWidth };
@@ -100,7 +99,7 @@ function wideningProblems(seed: number, desk: boolean): string[] {
   return problems;
 }
 
-const need = (key: string, width: number, minWidth = width, more?: Partial<ColumnNeed>): ColumnNeed => ({
+const need = (key: string, width: number, minWidth = width, more?: Partial<ColumnNeed>) => ({
   key,
   width,
   minWidth,
@@ -259,7 +258,7 @@ describe('columns that do not fit', () => {
         },
       };
     };
-    const input = (lazy: boolean): TableInput => ({
+    const input = (lazy: boolean) => ({
       columns: [
         column('id', (row) => `hdg_${row}`, lazy),
         column('market', () => 'USDTNGN', lazy),
@@ -286,7 +285,7 @@ describe('the drawing, byte for byte', () => {
   const c = makeChalk(true);
   const ids = (rows: number) => cellsOf(rows, (row) => `hdg_${String(row).padStart(24, '0')}`);
   const sides = (rows: number) => cellsOf(rows, (row) => (row % 2 ? c.green('buy') : c.magenta('sell')));
-  const input = (rows: number): TableInput => ({
+  const input = (rows: number) => ({
     columns: [
       textColumn('id', 'Hedge ID', ids(rows), { shrink: 'middle' }),
       textColumn(
@@ -347,7 +346,7 @@ describe('the drawing, byte for byte', () => {
     const notes = ['市場 は 閉じて います まで 明日', '👍 ok', c.yellow('settling: views disagree, 東京 desk'), '—'];
     const rows = 7;
     const cells = (texts: string[]) => cellsOf(rows, (row) => texts[row % texts.length]!);
-    const wide: TableInput = {
+    const wide = {
       columns: [
         textColumn('ref', 'Ref 参照', cells(references), { shrink: 'end', minWidth: 8 }),
         textColumn('side', 'Side', cells([c.green('buy'), c.magenta('sell')])),
@@ -382,7 +381,7 @@ describe('the drawing, byte for byte', () => {
   it('a header on two lines (bottom-aligned), compact cells and wrapped text', async () => {
     const rows = 4;
     const reasons = ['INV-1 enters ≤30d', 'FRT-2 due', 'INV-1 due, FRT-2 enters ≤30d', 'AP-4 due'];
-    const narrow: TableInput = {
+    const narrow = {
       columns: [
         // First on the line, last in priority: hidden here, so the totals label goes across the first columns shown.
         textColumn('id', 'Hedge ID', ids(rows), { shrink: 'middle' }),
@@ -452,8 +451,8 @@ describe('the drawing, byte for byte', () => {
 
 // ---- every list, at 80, 100, 120 and 160 columns -------------------------------------------------
 
-const ID = (n: number): string => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
-function positionRow(n: number): Record<string, unknown> {
+const ID = (n: number) => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
+function positionRow(n: number) {
   const row: Record<string | symbol, unknown> = {
     market: 'USDTNGN',
     side: n % 2 ? 'sell' : 'buy',
@@ -475,7 +474,7 @@ function positionRow(n: number): Record<string, unknown> {
   return row as Record<string, unknown>;
 }
 
-const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unknown>[] }> = [
+const LISTS = [
   { name: 'positions', resource: POSITION_RESOURCE, rows: [0, 1].map(positionRow) },
   {
     name: 'prices',
@@ -546,7 +545,7 @@ const LISTS: Array<{ name: string; resource: Resource; rows: Record<string, unkn
  * Drawn at each of WIDTHS (`draw` gives the table and the whole screen): no line wider than the
  * terminal, every header shown at one width shown at every wider one. The widest's headers.
  */
-async function widening(name: string, draw: (columns: number) => Promise<[string, string]>): Promise<string[]> {
+async function widening(name: string, draw: (columns: number) => Promise<[string, string]>) {
   let narrower: string[] = [];
   for (const columns of WIDTHS) {
     const [table, screen] = await draw(columns);
@@ -559,7 +558,7 @@ async function widening(name: string, draw: (columns: number) => Promise<[string
   return narrower;
 }
 
-async function tableAt(list: (typeof LISTS)[number], columns: number): Promise<{ text: string; notes: string }> {
+async function tableAt(list: (typeof LISTS)[number], columns: number) {
   const { out, stdout, stderr } = output('table', { columns });
   await out.list(list.rows, list.resource, { empty: 'none' });
   return { text: stdout(), notes: stderr() };

@@ -14,14 +14,14 @@ const BOLD_OFF = '\u001b[22m';
 const RESET = '\u001b[0m';
 
 /** The visible text: escape sequences removed. */
-const plain = (text: string): string => text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
+const plain = (text: string) => text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
 
 /** What a terminal shows for the text: each line's characters, each run of one colour and weight marked. */
-async function painted(text: string): Promise<string[]> {
+async function painted(text: string) {
   const terminal = new xterm.Terminal({ cols: 200, rows: 30, allowProposedApi: true });
   await new Promise<void>((done) => terminal.write(`${text.replace(/\n/g, '\r\n')}${RESET}`, done));
   const buffer = terminal.buffer.active;
-  const lines: string[] = [];
+  const lines = [];
   for (let y = 0; y <= buffer.cursorY; y++) {
     let line = '';
     let style = '';
@@ -40,7 +40,7 @@ async function painted(text: string): Promise<string[]> {
 }
 
 /** A stream as a terminal of `columns` columns would be. */
-const stream = (columns?: number): NodeJS.WritableStream => Object.assign(new PassThrough(), { columns });
+const stream = (columns?: number) => Object.assign(new PassThrough(), { columns });
 
 describe('terminalColumns', () => {
   it("takes the terminal's own width when the stream is one", () => {

@@ -227,7 +227,7 @@ const ROWS: BadRow[] = [
 ];
 
 /** A shown command line's words, `"…"` one word, and the VAR=value words before them its environment. */
-function commandOf(line: string, extra: RowExtra = {}): { args: string[]; env: Record<string, string> } {
+function commandOf(line: string, extra: RowExtra = {}) {
   const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!);
   const env: Record<string, string> = {};
   while (/^[A-Z_]+=/.test(words[0] ?? '')) {
@@ -237,7 +237,7 @@ function commandOf(line: string, extra: RowExtra = {}): { args: string[]; env: R
   return { args: extra.args ?? words, env };
 }
 
-function writeDeskProfile(sim: Simulator): void {
+function writeDeskProfile(sim: Simulator) {
   mkdirSync(sim.configDir, { recursive: true, mode: 0o700 });
   const store = { current: 'desk', profiles: { desk: { base_url: sim.sandbox.baseUrl, api_key: sim.sandbox.apiKey } } };
   writeFileSync(join(sim.configDir, 'config.json'), `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { runHedge, tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { ResultRecorder } from './recorder.js';
 import { withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, firstLine, lines } from '../support/output/text.js';
@@ -31,7 +31,7 @@ function login(
   profile: string,
   key: string,
   options: Pick<RunOptions, 'onSpawn' | 'spawn'> = {},
-): Promise<RunResult> {
+) {
   // HEDGE_CONFIG_DIR is the store; no key or base URL in the environment: login reads the key from stdin.
   return runHedge(['login', '--profile', profile, '--base-url', sandbox.baseUrl], {
     configDir,
@@ -54,12 +54,12 @@ function readStore(
 }
 
 /** Anything in the folder besides the store itself (temp files of a write, a lock left behind). */
-function leftovers(configDir: string): string[] {
+function leftovers(configDir: string) {
   return readdirSync(configDir).filter((name) => name !== 'config.json');
 }
 
 /** A simulator that accepts KEYS, and a folder of the test's own (its modes are what is under test). */
-async function withSandbox<T>(body: (sandbox: RunningSandbox, dir: string) => Promise<T>): Promise<T> {
+async function withSandbox<T>(body: (sandbox: RunningSandbox, dir: string) => Promise<T>) {
   return withSimulator({ preset: 'plain', apiKeys: KEYS, seed: 'reliability-store' }, async (simulator) => {
     const dir = tempDir('hedge-reliability-store-');
     try {
@@ -87,7 +87,7 @@ describe('logins racing on one store', () => {
       async (observation) => {
         await withSandbox(async (sandbox, configDir) => {
           const saved: Record<string, string> = {};
-          const problems: string[] = [];
+          const problems = [];
           // The second round races on a store the first one made. Each login has a pid of its own: the
           // first runs in this process, the others are processes of their own.
           for (let round = 1; round <= 2; round++) {
@@ -244,15 +244,15 @@ describe('logins killed mid-way', () => {
         await withSandbox(async (sandbox, configDir) => {
           // A login that is not killed shows how long its tail is: from the key check reaching the
           // server to the process exit. The store is written in that tail, so the kills land in it.
-          const tails: number[] = [];
+          const tails = [];
           for (const name of ['base', 'base-2']) {
             const calibration = await login(configDir, sandbox, name, KEYS[0]!, { spawn: true });
             tails.push(Date.now() - sandbox.requestLog.at(-1)!.realTimeMs);
             exits(calibration, 0);
           }
           const tailMs = Math.max(4, Math.min(...tails));
-          const problems: string[] = [];
-          const delays: number[] = [];
+          const problems = [];
+          const delays = [];
           let killed = 0;
           let completed = 0;
           for (let round = 0; round < ROUNDS_KILLED; round++) {
@@ -261,7 +261,7 @@ describe('logins killed mid-way', () => {
             delays.push(delay);
             const run = await login(configDir, sandbox, `victim-${round}`, KEYS[round % KEYS.length]!, {
               onSpawn: (child) => {
-                const watch = (): void => {
+                const watch = () => {
                   if (child.exitCode !== null || child.signalCode !== null) return;
                   if (sandbox.requestLog.length > checksBefore) setTimeout(() => child.kill('SIGKILL'), delay);
                   else setTimeout(watch, 1);

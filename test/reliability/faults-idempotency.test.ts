@@ -12,7 +12,7 @@ import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
 
-function sameKey(entries: { idempotencyKey: string | null }[]): boolean {
+function sameKey(entries: { idempotencyKey: string | null }[]) {
   return (
     entries.length > 0 &&
     entries[0]!.idempotencyKey !== null &&

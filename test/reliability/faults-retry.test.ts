@@ -15,14 +15,14 @@ const POLICY = DEFAULT_RETRY_POLICY;
 /** The shortest backoff the policy allows before attempt n+1 (jitter at 0). */
 const minBackoff = (attempt: number) => backoffDelayMs(POLICY, attempt, () => 0);
 
-function describeGaps(values: number[]): string {
+function describeGaps(values: number[]) {
   return values.length === 0
     ? 'no retries'
     : `gaps ${values.join(', ')} ms (total ${values.reduce((a, b) => a + b, 0)} ms)`;
 }
 
 /** Each gap is at least the policy's shortest backoff for that attempt; the whole stays within maxTotalMs. */
-function expectWithinPolicy(values: number[]): void {
+function expectWithinPolicy(values: number[]) {
   values.forEach((gap, index) =>
     expect(gap, `gap before attempt ${index + 2}`).toBeGreaterThanOrEqual(minBackoff(index + 1)),
   );
@@ -162,7 +162,7 @@ describe('429 with Retry-After', () => {
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
         };
-        const failures: string[] = [];
+        const failures = [];
         for (let run = 1; run <= 50; run++) {
           const result = await sim.hedge('account --json', {
             onSpawn: run <= 3 ? () => void drainUntilRead() : undefined,

@@ -39,7 +39,7 @@ export interface CaseResult extends CaseMeta, CaseObservation {
   order: number;
 }
 
-function resultsDir(): string {
+function resultsDir() {
   let dir: string | undefined;
   try {
     dir = inject('reliabilityResultsDir');

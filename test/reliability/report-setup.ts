@@ -9,7 +9,7 @@ import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Folders of runs that never reached their teardown (interrupted) are removed after an hour. */
-function removeAbandonedRuns(parent: string): void {
+function removeAbandonedRuns(parent: string) {
   for (const name of readdirSync(parent)) {
     const path = join(parent, name);
     if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });

@@ -35,7 +35,7 @@ describe('--until', () => {
     const opened = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`));
     const id = opened.hedge_id;
     let child: ChildProcess | undefined;
-    const running: Promise<RunResult> = t.hedge(`hedges ${id} --until status=='filled' --json`, {
+    const running = t.hedge(`hedges ${id} --until status=='filled' --json`, {
       onSpawn: (spawned) => (child = spawned),
     });
     await until(

@@ -32,7 +32,7 @@ function harness(options: {
   return testContext({ clock, controller, env: { TZ: 'UTC' }, fakeClient: client, globals, output });
 }
 
-const hedge = (status: string): Hedge =>
+const hedge = (status: string) =>
   ({ id: 'hdg_one', market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3, status }) as Hedge;
 
 /** `hedge hedges hdg_one --until EXPR` through the one runner, with the real command code. */
@@ -40,7 +40,7 @@ const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as Comman
   load: NonNullable<CommandSpec['load']>;
 };
 
-function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}): Promise<number> {
+function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}) {
   return runCommand(ctx, HEDGES_COMMAND, { args: { id: 'hdg_one' }, options: { until, ...options } });
 }
 
@@ -75,9 +75,7 @@ async function untilOn(
   const reads = hedgeReads(clock, statuses, options.answerMs);
   const client = { ...options.client, ...reads.client };
   const h = harness({ clock, client, format: options.format, globals: options.globals });
-  const outcome: any = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch(
-    (caught: unknown) => caught,
-  );
+  const outcome = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch((caught) => caught);
   const elapsed = clock.now() - START;
   return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
 }
@@ -206,7 +204,7 @@ describe('--until on history and report: a date is the close-date bound, anythin
     const spec = { ...HISTORY, load } as unknown as typeof HEDGES_COMMAND;
     const clock = fakeClock();
     const { ctx } = harness({ clock, client: {}, globals });
-    const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught: unknown) => caught);
+    const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught) => caught);
     return { seen, outcome, sleeps: clock.sleeps };
   }
 

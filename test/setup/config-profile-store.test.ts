@@ -116,8 +116,7 @@ describe('ProfileStore', () => {
     await store.update(() => {
       heldDuring = existsSync(`${store.file}.lock`);
     });
-    expect(heldDuring).toBe(true);
-    expect(existsSync(`${store.file}.lock`)).toBe(false);
+    expect([heldDuring, existsSync(`${store.file}.lock`)]).toEqual([true, false]);
   });
 
   it('takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
@@ -131,8 +130,7 @@ describe('ProfileStore', () => {
     await store.update((data) => {
       data.current = 'b';
     });
-    expect(store.read().current).toBe('b');
-    expect(existsSync(lockDir)).toBe(false);
+    expect([store.read().current, existsSync(lockDir)]).toEqual(['b', false]);
   });
 
   it('waits for a live holder without blocking the process, says the store is locked after its bound, and writes once it is let go', async () => {
@@ -205,7 +203,7 @@ describe('resolveCredentials: flag > environment > stored profile', () => {
       'bravo',
       { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
     ],
-  ])('%s', async (_name, env: Record<string, string>, profileFlag, expected) => {
+  ])('%s', async (_name, env, profileFlag, expected) => {
     expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
   });
 

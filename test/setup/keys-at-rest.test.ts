@@ -49,7 +49,7 @@ const loginWithHelper = (command: string, args: string[] = [], env: Record<strin
   });
 
 /** Logged in with the working helper, then the profile's helper changed to `command`; the request log cleared. */
-async function savedHelper(command: string): Promise<void> {
+async function savedHelper(command: string) {
   ok(await loginWithHelper(helper));
   const store = readStore(configDir);
   store.profiles.desk.key_command = command;

@@ -91,8 +91,7 @@ describe('hedge login (key from stdin)', () => {
     // The hint repeats the flag that chose the profile.
     expect(result.stderr).toContain('run `hedge --profile desk login` again');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
-    expect(sandbox.requestLog[0]?.status).toBe(401);
-    expect(existsSync(storeFile(configDir))).toBe(false);
+    expect([sandbox.requestLog[0]?.status, existsSync(storeFile(configDir))]).toEqual([401, false]);
     expect(result.stderr).not.toContain(UNKNOWN_KEY);
   });
 

@@ -23,10 +23,10 @@ export function exits<Run extends { code: number | null; stderr?: string }>(
 }
 
 /** A run that must exit 0: the run, to read on. */
-export const ok = (result: RunResult): RunResult => exits(result, 0);
+export const ok = (result: RunResult) => exits(result, 0);
 
 /** A run that must exit 0: its stdout read as JSON. */
-export const okJson = (result: RunResult): any => JSON.parse(ok(result).stdout);
+export const okJson = (result: RunResult) => JSON.parse(ok(result).stdout);
 
 /** `hedge journal --json …`, which must exit 0: its entries. */
 export async function journalEntries<Entry = Record<string, any>>(
@@ -54,7 +54,7 @@ export async function killWhen(
 }
 
 /** The --json error document: the last line of stderr (notes may come before it). */
-export const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
+export const lastJson = (stderr: string) => JSON.parse(stderr.trim().split('\n').at(-1)!);
 
 /** The write on `path` was answered and the wait has polled (by default /positions) after it. */
 export function waitingAfter(

@@ -150,7 +150,7 @@ export function testContext(options: TestContextOptions = {}) {
   const clock = init.clock ?? { now: () => 0, sleep: async () => {} };
   const globals = { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false };
   class TestContext extends CommandContext {
-    override client(): Promise<HedgeClient> {
+    override client() {
       return fakeClient ? Promise.resolve(fakeClient as HedgeClient) : super.client();
     }
   }

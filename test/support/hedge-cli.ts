@@ -73,12 +73,12 @@ export function separateProcesses(): void {
 export const FROZEN_CLOCK_PRELOAD = pathToFileURL(join(ROOT, 'test', 'support', 'children', 'frozen-clock.mjs')).href;
 
 /** The time a run's environment pins with the frozen-clock preload, or undefined. */
-function pinnedNowOf(env: Record<string, string>): number | undefined {
+function pinnedNowOf(env: Record<string, string>) {
   const pinned = Number(env.READ_E2E_NOW_MS);
   return env.NODE_OPTIONS === `--import=${FROZEN_CLOCK_PRELOAD}` && Number.isFinite(pinned) ? pinned : undefined;
 }
 
-function runsInProcess(env: Record<string, string>, options: RunOptions): boolean {
+function runsInProcess(env: Record<string, string>, options: RunOptions) {
   if (everyRunSpawned || options.spawn || options.onSpawn || options.user) return false;
   // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
   if (env.TZ !== 'UTC') return false;
@@ -178,7 +178,7 @@ function runInProcess(
   options: RunOptions,
   started: number,
   done: () => void,
-): Promise<RunResult> {
+) {
   const timeoutMs = options.timeoutMs ?? 20_000;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {

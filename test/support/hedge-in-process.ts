@@ -40,10 +40,10 @@ export interface InProcessRun {
 }
 
 /** A pipe that keeps what is written to it, as a spawned run's stdout and stderr are. */
-function collector(): { stream: PassThrough; text: () => string } {
+function collector() {
   const stream = new PassThrough();
   let text = '';
-  stream.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  stream.setEncoding('utf8').on('data', (chunk) => (text += chunk));
   return { stream, text: () => text };
 }
 

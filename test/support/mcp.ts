@@ -53,7 +53,7 @@ class PipeTransport implements Transport {
   ) {}
 
   async start() {
-    this.fromServer.on('data', (chunk: Buffer) => {
+    this.fromServer.on('data', (chunk) => {
       this.buffer.append(chunk);
       try {
         for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage())
@@ -90,7 +90,7 @@ async function inProcess(env: Record<string, string>, args: string[]) {
   const fromServer = new PassThrough();
   const errors = new PassThrough();
   let stderr = '';
-  errors.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  errors.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
   const io = {
     stdin: toServer,
     stdout: fromServer,
@@ -113,7 +113,7 @@ function spawned(env: Record<string, string>, args: string[], cwd: string) {
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  transport.stderr?.on('data', (chunk) => (stderr += chunk.toString('utf8')));
   return { transport, stderr: () => stderr };
 }
 

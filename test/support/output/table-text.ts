@@ -20,7 +20,7 @@ function spansOf(rule: string): Array<[number, number]> {
 }
 
 /** Whether every character of the line lies over a column (a header line; a title runs across the gaps). */
-function overColumns(line: string, spans: ReadonlyArray<[number, number]>): boolean {
+function overColumns(line: string, spans: ReadonlyArray<[number, number]>) {
   if (line.trim() === '') return false;
   for (let at = 0; at < line.length; at++) {
     if (line[at] !== ' ' && !spans.some(([start, end]) => at >= start && at < end)) return false;

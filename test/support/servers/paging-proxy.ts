@@ -34,7 +34,7 @@ function forward(
       },
       (answer) => {
         const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('data', (chunk) => parts.push(chunk));
         answer.on('end', () =>
           resolve({
             status: answer.statusCode ?? 502,

@@ -73,7 +73,7 @@ interface Account {
   gid: number;
 }
 
-function postgresAccount(): Account | undefined {
+function postgresAccount() {
   if (process.getuid?.() !== 0) return undefined;
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
@@ -132,7 +132,7 @@ function pgCtl(root: string, account: Account | undefined) {
   const ctl = (args: string[]) => runToEnd(join(findPostgresBin()!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
   return {
     launch: (port: number, settings: string) =>
-      ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error: Error) => {
+      ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error) => {
         throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }),
     stop: () => (existsSync(join(data, 'postmaster.pid')) ? ctl(['stop', '-m', 'fast']) : Promise.resolve()),
@@ -167,7 +167,7 @@ async function initCluster(parent: string, maxConnections: number): Promise<Clus
 }
 
 /** Starts it on a port found free; one taken meanwhile by another process: another port. */
-async function onFreePort(cluster: Cluster): Promise<number> {
+async function onFreePort(cluster: Cluster) {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     try {

@@ -13,7 +13,7 @@ export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\
 
 /** The text a person reads: no escape sequences (colour, cursor moves, save/restore), no CRs. */
 
-export const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[78]|\r/g, '');
+export const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[78]|\r/g, '');
 
 /** A line as the terminal emulator drew it. */
 export interface DrawnLine {
@@ -69,12 +69,12 @@ export interface Terminal {
 const KEPT_BYTES = 1 << 20;
 
 /** Every line the emulator drew, scrolled-off ones included (trailing spaces and empty last lines dropped). */
-function drawnBy(emulator: xterm.Terminal): Promise<DrawnLine[]> {
+function drawnBy(emulator: xterm.Terminal) {
   return new Promise<DrawnLine[]>((resolve) => {
     // The emulator parses asynchronously: an empty write's callback comes after everything before it.
     emulator.write('', () => {
       const buffer = emulator.buffer.active;
-      const lines: DrawnLine[] = [];
+      const lines = [];
       for (let index = 0; index < buffer.length; index++) {
         const line = buffer.getLine(index)!;
         lines.push({ text: line.translateToString(true), wrapped: line.isWrapped });
