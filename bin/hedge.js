@@ -29,7 +29,8 @@ function invokedAs(script) {
   const fs = require('node:fs');
   const real = (file) => {
     try {
-      return fs.statSync(file).isFile() ? fs.realpathSync(file) : undefined;
+      // No exception for a name not there: PATH's folders mostly lack it, and each thrown error costs a stack trace.
+      return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ? fs.realpathSync(file) : undefined;
     } catch {
       return undefined;
     }

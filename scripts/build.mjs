@@ -17,7 +17,7 @@
 // test/build/startup-imports.test.ts checks both on the built dist/).
 // Start-up machinery: bin/hedge.js (docs/performance.md). `--sea`: the single executable too.
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { renderManPage } from './man-page.mjs';
@@ -37,6 +37,7 @@ export async function buildDist({ outdir = 'dist' } = {}) {
   rmSync(out, { recursive: true, force: true });
   try {
     await build(esbuildOptions(out));
+    dropImportsThatChangeNothing(out);
     await writeReference(out);
     copyNativeBindings(ROOT, out); // the OS keyring's binding, opened lazily by src/platform/config/os-keyring.ts
     const old = `${target}.old-${process.pid}`;
@@ -49,6 +50,38 @@ export async function buildDist({ outdir = 'dist' } = {}) {
     rmSync(old, { recursive: true, force: true });
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * esbuild has a chunk import every chunk it depends on, directly or not, to keep the order modules
+ * run in, and Node resolves each import anew (about 0.2 M instructions each, docs/performance.md).
+ * `import "./chunk-X.js"` that names nothing, where an earlier import of the same file already
+ * brings chunk-X in, changes nothing in that order (X has run or is running when it is reached): the
+ * line is blanked, so the source maps still hold.
+ */
+function dropImportsThatChangeNothing(out) {
+  const STATIC = /^(?:import\b|export\b|\})[^\n]*?"\.\/([\w.-]+\.js)";$/gm;
+  const files = readdirSync(out).filter((name) => name.endsWith('.js'));
+  const texts = new Map(files.map((name) => [name, readFileSync(join(out, name), 'utf8')]));
+  const deps = new Map(files.map((name) => [name, [...texts.get(name).matchAll(STATIC)].map((match) => match[1])]));
+  for (const [name, text] of texts) {
+    const brought = new Set();
+    const bringIn = (chunk) => {
+      const stack = [chunk];
+      while (stack.length) {
+        const next = stack.pop();
+        if (brought.has(next)) continue;
+        brought.add(next);
+        stack.push(...(deps.get(next) ?? []));
+      }
+    };
+    const kept = text.replace(STATIC, (line, chunk) => {
+      const redundant = line === `import "./${chunk}";` && brought.has(chunk);
+      bringIn(chunk);
+      return redundant ? '' : line;
+    });
+    if (kept !== text) writeFileSync(join(out, name), kept);
   }
 }
 

@@ -118,6 +118,55 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
     io.stdout.write(overview(width, name));
     return 0;
   }
+  const parsed = await parseCommandLine(argv, io, width, name);
+  if ('exitCode' in parsed) return parsed.exitCode;
+  const { reportUsageProblem, runInvocation } = await import('./run.js');
+  if ('usageProblem' in parsed)
+    return reportUsageProblem(parsed.usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
+  const { spec, input, globals, path } = parsed.invocation;
+  return runInvocation(spec, input, { ...globals, program: name }, { io, env, path, now: overrides.now });
+}
+
+export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };
+
+/**
+ * argv parsed by the typed command's branch alone when argv names one plainly (the whole tree of
+ * commands costs ~10 M instructions more to build, docs/performance.md); anything else, or any usage
+ * problem, by the whole tree, so that every message is the whole tree's. A parse only records a
+ * problem, so the whole tree's is the one heard. `wholeTree` skips the branch (test/cli/typed-branch.test.ts).
+ */
+export async function parseCommandLine(argv: string[], io: Io, width: number, name: string, wholeTree = false) {
+  const typed = wholeTree ? undefined : typedCommand(argv);
+  const branch = typed && (await parseWith([typed], argv, io, width, name));
+  if (branch && !('usageProblem' in branch)) return branch;
+  return parseWith(COMMANDS, argv, io, width, name);
+}
+
+const TAKES_VALUE = new Set(
+  GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) =>
+    option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-')),
+  ),
+);
+
+/** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
+export function typedCommand(argv: readonly string[]) {
+  for (let at = 0; at < argv.length; at++) {
+    const word = argv[at]!;
+    if (word === '--') return;
+    if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
+    if (TAKES_VALUE.has(word)) at++;
+  }
+  return;
+}
+
+/** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */
+async function parseWith(
+  specs: readonly CommandSpec[],
+  argv: string[],
+  io: Io,
+  width: number,
+  name: string,
+): Promise<Parsed> {
   let invocation: Invocation | undefined;
   let usageProblem: string | undefined;
   // Help and usage errors say `hedge`: an error's quoted commands are named as run when reported (asRun).
@@ -170,7 +219,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
       };
     });
   };
-  for (const spec of COMMANDS) add(program, spec, []);
+  for (const spec of specs) add(program, spec, []);
   // The program's own help is the grouped list (set after the subcommands, which keep commander's layout).
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
   const note = invokedNote(name);
@@ -191,19 +240,16 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   };
   configure(program);
   try {
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Commander's ways of saying "help (or the version) was printed": each a success.
-      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code)) return 0;
+      if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code))
+        return { exitCode: 0 };
       usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
     } else if (error instanceof GlobalsProblem) usageProblem = error.message;
     else throw error;
   }
-  if (usageProblem === undefined && !invocation) return 0;
-  const { reportUsageProblem, runInvocation } = await import('./run.js');
-  if (usageProblem !== undefined)
-    return reportUsageProblem(usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
-  const { spec, input, globals, path } = invocation!;
-  return runInvocation(spec, input, { ...globals, program: name }, { io, env, path, now: overrides.now });
+  if (usageProblem !== undefined) return { usageProblem };
+  return invocation ? { invocation } : { exitCode: 0 };
 }

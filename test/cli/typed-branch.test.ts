@@ -1,0 +1,87 @@
+// The front parses argv with the typed command's branch alone when argv names one plainly, and
+// with the whole tree otherwise or on any problem (src/cli/main.ts parseCommandLine). Whatever the
+// argv, the outcome must be the whole tree's: the same command, input and globals, the same usage
+// problem word for word, the same help printed. Checked here over every command path, its examples
+// and argv shaped to trip a scanner (a global option's value named like a command, `--`, typos).
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseCommandLine, typedCommand, type Parsed } from '../../src/cli/main.js';
+import { COMMANDS } from '../../src/cli/manifest.js';
+import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
+
+function commandPaths(specs: readonly CommandSpec[], prefix: string[] = []): string[][] {
+  return specs.flatMap((spec) => [
+    [...prefix, spec.name],
+    ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name]),
+  ]);
+}
+
+function examplesOf(specs: readonly CommandSpec[]): string[][] {
+  return specs.flatMap((spec) => [
+    ...spec.examples.map((example) =>
+      example
+        .replace(/^hedge\s+/, '')
+        .split(/\s+/)
+        .filter(Boolean),
+    ),
+    ...examplesOf(spec.subcommands ?? []),
+  ]);
+}
+
+async function parsedBy(argv: string[], wholeTree: boolean): Promise<{ parsed: unknown; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const io = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const parsed: Parsed = await parseCommandLine([...argv], io, 80, 'hedge', wholeTree);
+  // The spec is compared by its path (the objects are the manifest's own either way).
+  const comparable =
+    'invocation' in parsed ? { invocation: { ...parsed.invocation, spec: parsed.invocation.spec.name } } : parsed;
+  return { parsed: comparable, out, err };
+}
+
+const paths = commandPaths(COMMANDS);
+const shapes: string[][] = [
+  ...paths.flatMap((path) => [
+    path,
+    [...path, '--help'],
+    [...path, 'one', 'two', 'three', 'four', 'five', 'six'],
+    ['--profile', 'quote', ...path, '--json'],
+    ['--timeout=5', '--demo', ...path, '--bogus'],
+    ['--format', 'markets', ...path],
+  ]),
+  ...examplesOf(COMMANDS),
+  ['quot', 'USDTNGN', 'buy', '10000'],
+  ['--', 'quote', 'USDTNGN', 'buy', '10000'],
+  ['help', 'quote'],
+  ['--demo'],
+  ['--jsn', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+  ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--profile'],
+  ['-V'],
+];
+
+describe('the typed branch against the whole tree', () => {
+  it(`parses ${shapes.length} command lines exactly as the whole tree does`, async () => {
+    let invocations = 0;
+    for (const argv of shapes) {
+      const branch = await parsedBy(argv, false);
+      expect(branch, argv.join(' ')).toEqual(await parsedBy(argv, true));
+      if (typeof branch.parsed === 'object' && branch.parsed !== null && 'invocation' in (branch.parsed as object))
+        invocations++;
+    }
+    // The shapes reach commands, not only problems: every example is a command line that runs.
+    expect(invocations).toBeGreaterThan(examplesOf(COMMANDS).length / 2);
+  });
+
+  it('finds the command word past global options and their values', () => {
+    expect(typedCommand(['--profile', 'quote', 'markets'])?.name).toBe('markets');
+    expect(typedCommand(['--timeout=5', '--demo', 'quote', 'USDTNGN'])?.name).toBe('quote');
+    expect(typedCommand(['--json', 'journal', 'list'])?.name).toBe('journal');
+    expect(typedCommand(['--', 'quote'])).toBeUndefined();
+    expect(typedCommand(['quot'])).toBeUndefined();
+    expect(typedCommand(['--demo'])).toBeUndefined();
+  });
+});
