@@ -80,6 +80,9 @@ interface Draft extends KeeperState {
 
 export const initialKeeperState = (): KeeperState => draftOf();
 
+const memoryOf = (next: Draft, key: string) =>
+  next.rows.get(key) ?? next.rows.set(key, { failures: 0, retryAtMs: 0 }).get(key)!;
+
 function draftOf(state?: KeeperState): Draft {
   return {
     rows: new Map([...(state?.rows ?? [])].map(([key, memory]) => [key, { ...memory }])),
@@ -173,8 +176,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
   for (const row of rows) {
     const key = rowKey(row);
     const view = views.get(key) ?? {};
-    const remembered = next.rows.get(key) ?? { failures: 0, retryAtMs: 0 };
-    next.rows.set(key, remembered);
+    const remembered = memoryOf(next, key);
     const base = { market: row.market, side: row.side };
     // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
     // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
@@ -302,8 +304,7 @@ export function stepEnded(
   failure?: { error: unknown },
 ) {
   const next = draftOf(state);
-  const remembered = next.rows.get(step.key) ?? { failures: 0, retryAtMs: 0 };
-  next.rows.set(step.key, remembered);
+  const remembered = memoryOf(next, step.key);
   const events: KeeperSaid[] = [];
   if (!failure) {
     remembered.failures = 0;
