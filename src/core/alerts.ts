@@ -326,7 +326,7 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     alert,
     key: was.key,
     cause: was.cause,
-    ...(was.market !== undefined && was.side !== undefined ? { market: was.market, side: was.side } : {}),
+    ...(was.market !== undefined && was.side !== undefined && { market: was.market, side: was.side }),
     message: was.message,
     since: was.since,
     at,
@@ -338,7 +338,7 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     ...edges.started.map((alert) =>
       notice(alert, 'started', {
         text: `hedge keep alert — ${subject(alert)} — ${alert.message}`,
-        ...(alert.trigger ? { trigger: alert.trigger } : {}),
+        ...(alert.trigger && { trigger: alert.trigger }),
       }),
     ),
     ...edges.cleared.map((was) => {

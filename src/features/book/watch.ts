@@ -258,7 +258,7 @@ function positionsSource(
             ? []
             : [
                 {
-                  key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
+                  key: identity(position, index),
                   maturityAt: position.maturityAt,
                   market: position.market,
                   side: position.side,

@@ -86,7 +86,7 @@ export async function runKeep(ports: FlowPorts, options: KeepOptions, services: 
       const full = {
         at: utcIso(clock.now()),
         ...fields,
-        ...(options.dryRun ? { dry_run: true } : {}),
+        ...(options.dryRun && { dry_run: true }),
       } as KeepEvent;
       reporter.event(full);
       service?.observe(full);

@@ -242,7 +242,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       kind: decision.kind,
       status,
       hedgeIds: view.position?.hedgeId ? [view.position.hedgeId] : [],
-      ...(settings.dryRun ? { writes: wouldDo(row, decision) } : {}),
+      ...(settings.dryRun && { writes: wouldDo(row, decision) }),
     });
   }
   return { state: next, actions, events, rows: statuses, serverTime: utcIso(serverNowMs) };
@@ -543,7 +543,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       expect({
         what: 'roll',
         notionalUsd: outcome.notionalUsd,
-        ...(outcome.opened.hedgeId ? { present: [outcome.opened.hedgeId] } : {}),
+        ...(outcome.opened.hedgeId && { present: [outcome.opened.hedgeId] }),
         gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.closed?.hedgeId),
       });
     }
@@ -557,7 +557,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     if (hedge?.status === 'failed')
       return out(new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`));
     const hedgeIds = idList(result.entry.hedge_id || undefined);
-    expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length ? { present: hedgeIds } : {}) });
+    expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length && { present: hedgeIds }) });
     events.push({
       say: {
         event: 'reopen',
@@ -689,7 +689,7 @@ export function rowStatus(
   return {
     market: row.market,
     side: row.side,
-    ...(row.clientReference ? { client_reference: row.clientReference } : {}),
+    ...(row.clientReference && { client_reference: row.clientReference }),
     target_usd: row.notionalUsd,
     current_usd: view?.position?.notionalUsd ?? null,
     // Null above is flat only when the side could be told: the alert rules must not read a settling
@@ -736,6 +736,6 @@ function rollEvent(
     journal_group: outcome.group,
     idempotency_key: outcome.opened.idempotencyKey ?? undefined,
     covered: outcome.covered,
-    ...(outcome.notes.length ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
+    ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note.text)) }),
   };
 }

@@ -252,7 +252,7 @@ export async function startKeeperService(
       event: 'alert',
       alert: notice.alert,
       cause: notice.cause,
-      ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
       message: notice.text,
       since: notice.since,
     });
@@ -329,10 +329,10 @@ export function alertPayload(notice: AlertNotice) {
     alert: notice.alert,
     cause: notice.cause,
     key: notice.key,
-    ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+    ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
     message: typeof trigger.message === 'string' ? trigger.message : notice.message,
     since: notice.since,
-    ...(notice.duration_s !== undefined ? { duration_s: notice.duration_s } : {}),
+    ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
     text: notice.text,
   };
   return safeDeep(payload, slackText);
@@ -433,7 +433,7 @@ async function postAlert(url: string, line: string, onProblem: (message: string)
       body: line,
       // undici's request follows no redirect: the alert goes to this URL or nowhere.
       signal: AbortSignal.timeout(ALERT_BOUND_MS),
-      ...(loopbackOnly ? { dispatcher: loopbackOnly } : {}),
+      ...(loopbackOnly && { dispatcher: loopbackOnly }),
     });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     if (response.statusCode >= 300)

@@ -367,7 +367,7 @@ function closedSummary(
 ) {
   return {
     ...answer,
-    ...(hedgeId ? { hedge_id: hedgeId } : {}),
+    ...(hedgeId && { hedge_id: hedgeId }),
     status: 'closed' as const,
     net_margin_usd: estimate ?? null,
     realized: realized ?? null,
