@@ -344,7 +344,7 @@ export class Transport {
     return this.serverClock.at(this.config.clock.now());
   }
 
-  async send(apiRequest: ApiRequest): Promise<ApiResponse> {
+  async send(apiRequest: ApiRequest) {
     const { clock, retry: policy, deadline } = this.config;
     const endpoint = `${apiRequest.method} ${apiRequest.path}`;
     const started = clock.now();

@@ -589,11 +589,10 @@ function projectFields(
     const out: JsonObject = {};
     for (const name of wanted) {
       if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
-      else if (Object.prototype.hasOwnProperty.call(record, name)) out[name] = record[name];
+      else if (Object.hasOwn(record, name)) out[name] = record[name];
       else {
         const field = computed.get(name);
-        const value = field ? valueOf(field, record) : undefined;
-        out[name] = value === undefined ? null : value;
+        out[name] = (field && valueOf(field, record)) ?? null;
       }
     }
     return out;
