@@ -27,16 +27,7 @@ interface MaturityFact {
 
 export type Alert =
   | { kind: 'pnl'; key: string; netPnlUsd: number; thresholdUsd: number }
-  | {
-      kind: 'maturity';
-      key: string;
-      maturityAt: string;
-      secondsLeft: number;
-      within: string;
-      market?: string;
-      side?: string;
-      hedgeId?: string;
-    };
+  | (MaturityFact & { kind: 'maturity'; secondsLeft: number; within: string });
 
 export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number) {
   const holding: Alert[] = [];

@@ -69,21 +69,14 @@ export interface KeeperState {
 }
 
 /** A copy of the state a pure step changes and returns: what it was handed stays as it was. */
-interface Draft extends KeeperState {
-  rows: Map<string, RowMemory>;
-  said: Set<string>;
-  closedByKeeper: Set<string>;
-  closedByRoll: Map<string, boolean>;
-  expectations: Map<string, SideExpectation & { what: string }>;
-  settlingSince: Map<string, number>;
-}
+type Draft = ReturnType<typeof draftOf>;
 
 export const initialKeeperState = (): KeeperState => draftOf();
 
 const memoryOf = (next: Draft, key: string) =>
   next.rows.get(key) ?? next.rows.set(key, { failures: 0, retryAtMs: 0 }).get(key)!;
 
-function draftOf(state?: KeeperState): Draft {
+function draftOf(state?: KeeperState) {
   return {
     rows: new Map([...(state?.rows ?? [])].map(([key, memory]) => [key, { ...memory }])),
     said: new Set(state?.said),
