@@ -386,7 +386,7 @@ export class HedgeClient {
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
+  async *historyPages(pageSize = MAX_PAGE_SIZE) {
     const fetchPage = (query: Query) =>
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
     let first = true;
