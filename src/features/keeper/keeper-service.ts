@@ -374,12 +374,7 @@ function alertSinks(
 ) {
   const running = new Set<Promise<void>>();
   const byKind = { cmd: 0, url: 0 };
-  const start = (
-    kind: 'cmd' | 'url',
-    deliver: (target: string, line: string, onProblem: (message: string) => void) => Promise<void>,
-    target: string,
-    line: string,
-  ) => {
+  const start = (kind: 'cmd' | 'url', deliver: typeof postAlert, target: string, line: string) => {
     const problem = (message: string) => onProblem(`alert_${kind}`, message);
     if (byKind[kind] >= ALERTS_AT_ONCE) {
       problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);

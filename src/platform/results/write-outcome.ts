@@ -214,18 +214,10 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-interface PositionChange {
-  action: 'add' | 'reduce';
-  market: string;
-  side: 'buy' | 'sell';
-  changeUsd: number;
-  before?: PositionFigures;
-  after?: PositionFigures;
-  orderTxHash?: string;
-  quotedPrice?: number;
-  balanceBeforeUsdc?: number;
-  balanceAfterUsdc?: number;
-}
+type PositionChange = Pick<
+  LandedChange,
+  'action' | 'market' | 'side' | 'quotedPrice' | 'balanceBeforeUsdc' | 'balanceAfterUsdc'
+> & { changeUsd: number; before?: PositionFigures; after?: PositionFigures; orderTxHash?: string };
 
 function beforeAfter(
   before: number | undefined,

@@ -296,12 +296,10 @@ function draw(Table: CliTable3, input: TableInput) {
   };
 }
 
-type ColumnMeasure = Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean };
-
 function columnNeeds(input: TableInput) {
   return input.columns.map((column, index) => {
-    let measured: ColumnMeasure | undefined;
-    const need = (): ColumnMeasure => (measured ??= measureColumn(input, column, index));
+    let measured: ReturnType<typeof measureColumn> | undefined;
+    const need = () => (measured ??= measureColumn(input, column, index));
     return {
       key: column.key,
       // The deal reference: a desk reads it whole; other text may still be cut for columns.
@@ -327,7 +325,7 @@ function columnNeeds(input: TableInput) {
   });
 }
 
-function measureColumn(input: TableInput, column: TableColumn, index: number): ColumnMeasure {
+function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const headerWidth = displayWidth(column.header);
   let cellsWidth = column.drawn?.width ?? 0;
   for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
