@@ -27,16 +27,7 @@ interface MaturityFact {
 
 export type Alert =
   | { kind: 'pnl'; key: string; netPnlUsd: number; thresholdUsd: number }
-  | {
-      kind: 'maturity';
-      key: string;
-      maturityAt: string;
-      secondsLeft: number;
-      within: string;
-      market?: string;
-      side?: string;
-      hedgeId?: string;
-    };
+  | (MaturityFact & { kind: 'maturity'; secondsLeft: number; within: string });
 
 export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number) {
   const holding: Alert[] = [];
@@ -326,7 +317,7 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     alert,
     key: was.key,
     cause: was.cause,
-    ...(was.market !== undefined && was.side !== undefined ? { market: was.market, side: was.side } : {}),
+    ...(was.market !== undefined && was.side !== undefined && { market: was.market, side: was.side }),
     message: was.message,
     since: was.since,
     at,
@@ -338,7 +329,7 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
     ...edges.started.map((alert) =>
       notice(alert, 'started', {
         text: `hedge keep alert — ${subject(alert)} — ${alert.message}`,
-        ...(alert.trigger ? { trigger: alert.trigger } : {}),
+        ...(alert.trigger && { trigger: alert.trigger }),
       }),
     ),
     ...edges.cleared.map((was) => {

@@ -383,7 +383,11 @@ for (const tls of [false, true]) {
         expect((await clientFor(byName, { caFile: sandbox.caFile }).client.listMarkets()).markets).toHaveLength(1);
       }
 
-      const [price] = await client.getPrices(['USDTNGN']);
+      const {
+        quotes: [price],
+        problem,
+      } = await client.readPrices(['USDTNGN']);
+      expect(problem).toBeUndefined();
       expect(price!.market).toBe('USDTNGN');
       expect(price!.price).toBeGreaterThan(100);
 

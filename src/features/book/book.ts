@@ -50,7 +50,7 @@ export function reconcileSide(
   const summed = cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
   const recordsUsd = unsized && line?.notionalUsd !== undefined ? line.notionalUsd : summed;
   const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
-  const book = { filled, opening, ended, recordsUsd, ...(line ? { line } : {}) };
+  const book = { filled, opening, ended, recordsUsd, ...(line && { line }) };
   const bad = filled.find((record) => record.notionalUsd !== undefined && record.notionalUsd <= 0);
   const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
   const unreadable =

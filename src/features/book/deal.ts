@@ -21,28 +21,20 @@ const ENDED = new Set(['closed', 'failed']);
 
 /** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour it); a failed read is a problem to say, not a failure. */
 export async function readDeal(client: HedgeClient, reference: string): Promise<DealHedges> {
-  try {
-    const list = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY });
-    const hedges = list.items.filter((hedge) => sameReference(hedge.client_reference, reference));
-    return {
-      reference,
-      hedges,
-      ids: new Set(hedges.map((hedge) => hedge.id)),
-      live: hedges.filter((hedge) => !ENDED.has(hedge.status)),
+  const read = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY }).then(
+    (list) => ({
+      hedges: list.items.filter((hedge) => sameReference(hedge.client_reference, reference)),
       more: list.more,
-      nowMs: client.transport.serverNow().bestMs,
-    };
-  } catch (error) {
-    return {
-      reference,
-      hedges: [],
-      ids: new Set(),
-      live: [],
-      more: false,
-      problem: `GET /hedges failed (${messageOf(error)})`,
-      nowMs: client.transport.serverNow().bestMs,
-    };
-  }
+    }),
+    (error: unknown) => ({ hedges: [], more: false, problem: `GET /hedges failed (${messageOf(error)})` }),
+  );
+  return {
+    reference,
+    ...read,
+    ids: new Set(read.hedges.map((hedge) => hedge.id)),
+    live: read.hedges.filter((hedge) => !ENDED.has(hedge.status)),
+    nowMs: client.transport.serverNow().bestMs,
+  };
 }
 
 /** The reference of each hedge the records show (the newest page: MAX_PAGE_SIZE), for history records that carry none. */

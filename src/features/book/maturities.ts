@@ -6,23 +6,15 @@ import type { Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { sideKey } from '../../core/markets.js';
 import { cents } from '../../core/money.js';
+import type { PositionFacts } from '../../platform/api/wire/fields.js';
 
 /** `--within`: 12h, 3d, 2w (also 1.5d, 1d12h: domain/duration.ts); undefined when not given. Anything else is exit 2, naming the option. */
 export function parseWithin(raw: string | undefined) {
   return raw === undefined ? undefined : parseDuration(raw, '--within', 'hdw').ms;
 }
 
-/** A line of the positions list, as the tolerant reader made it (api/wire/fields.ts). */
-export interface MaturityPosition {
-  market?: string;
-  side?: Side;
-  hedgeId?: string;
-  notionalUsd?: number;
-  maturityAt?: string;
-  markPrice?: number;
-  netPnlUsd?: number;
-  accruedCarryUsdc?: number;
-}
+/** A line of the positions list, as the tolerant reader made it. */
+export type MaturityPosition = Omit<PositionFacts, 'synonymsUsed'>;
 
 /** A hedge of the hedges list (the spec's Hedge; only what maturities need). */
 export interface MaturityHedge {

@@ -37,7 +37,7 @@ export async function readPositionSides(
     lines: positions.map(() => undefined),
     unlisted: [],
     recordsProblem,
-    ...(recordsError !== undefined ? { recordsError } : {}),
+    ...(recordsError !== undefined && { recordsError }),
   });
   let views: SideViews;
   try {
@@ -90,7 +90,7 @@ function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<st
     market,
     side,
     state: book.state,
-    ...(book.why !== undefined ? { why: book.why } : {}),
+    ...(book.why !== undefined && { why: book.why }),
     hedges,
     recordsUsd: book.recordsUsd,
   };

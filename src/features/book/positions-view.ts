@@ -42,7 +42,7 @@ const REFERENCE_MIN_WIDTH = 8;
 
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
-  const cell = (styled: string, text: string = styled) => ({ styled, width: displayWidth(text) });
+  const cell = (styled: string, text = styled) => ({ styled, width: displayWidth(text) });
   const amount = readNumber(hedge.notional_usd);
   const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
   const reference = hedge.client_reference ? safeText(hedge.client_reference) : undefined;

@@ -44,7 +44,7 @@ export async function readBook(reader: BookReader) {
           facts.maturityAt ??= hedge.maturity_at ?? undefined;
         }
       }
-      return { ...facts, raw, ...(notionalFromHedge ? { notionalFromHedge: true as const } : {}) };
+      return { ...facts, raw, ...(notionalFromHedge && { notionalFromHedge: true as const }) };
     }),
   );
 }

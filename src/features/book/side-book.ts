@@ -42,9 +42,9 @@ function hedgeRecord(hedge: Hedge) {
   return {
     id: hedge.id,
     status: hedge.status,
-    ...(notional !== undefined ? { notionalUsd: notional } : {}),
-    ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
-    ...(hedge.client_reference ? { clientReference: hedge.client_reference } : {}),
+    ...(notional !== undefined && { notionalUsd: notional }),
+    ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
+    ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };
 }
 
@@ -78,8 +78,8 @@ export const SideViews = {
               ...(found.notionalUsd !== undefined && !found.notionalFromHedge
                 ? { notionalUsd: found.notionalUsd }
                 : {}),
-              ...(found.hedgeId ? { hedgeId: found.hedgeId } : {}),
-              ...(Number.isFinite(maturity) ? { maturityAtMs: maturity } : {}),
+              ...(found.hedgeId && { hedgeId: found.hedgeId }),
+              ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
             }
           : undefined;
         const book = reconcileSide(mine, line, nowMs);

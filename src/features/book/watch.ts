@@ -266,7 +266,7 @@ function positionsSource(
             ? []
             : [
                 {
-                  key: position.hedgeId ?? `${position.market}:${position.side ?? index}`,
+                  key: identity(position, index),
                   maturityAt: position.maturityAt,
                   market: position.market,
                   side: position.side,

@@ -91,7 +91,7 @@ export async function runKeep(
       const full = {
         at: utcIso(clock.now()),
         ...fields,
-        ...(options.dryRun ? { dry_run: true } : {}),
+        ...(options.dryRun && { dry_run: true }),
       } as KeepEvent;
       reporter.event(full);
       service?.observe(full);

@@ -69,18 +69,14 @@ export interface KeeperState {
 }
 
 /** A copy of the state a pure step changes and returns: what it was handed stays as it was. */
-interface Draft extends KeeperState {
-  rows: Map<string, RowMemory>;
-  said: Set<string>;
-  closedByKeeper: Set<string>;
-  closedByRoll: Map<string, boolean>;
-  expectations: Map<string, SideExpectation & { what: string }>;
-  settlingSince: Map<string, number>;
-}
+type Draft = ReturnType<typeof draftOf>;
 
 export const initialKeeperState = (): KeeperState => draftOf();
 
-function draftOf(state?: KeeperState): Draft {
+const memoryOf = (next: Draft, key: string) =>
+  next.rows.get(key) ?? next.rows.set(key, { failures: 0, retryAtMs: 0 }).get(key)!;
+
+function draftOf(state?: KeeperState) {
   return {
     rows: new Map([...(state?.rows ?? [])].map(([key, memory]) => [key, { ...memory }])),
     said: new Set(state?.said),
@@ -173,8 +169,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
   for (const row of rows) {
     const key = rowKey(row);
     const view = views.get(key) ?? {};
-    const remembered = next.rows.get(key) ?? { failures: 0, retryAtMs: 0 };
-    next.rows.set(key, remembered);
+    const remembered = memoryOf(next, key);
     const base = { market: row.market, side: row.side };
     // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
     // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
@@ -240,7 +235,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       kind: decision.kind,
       status,
       hedgeIds: view.position?.hedgeId ? [view.position.hedgeId] : [],
-      ...(settings.dryRun ? { writes: wouldDo(row, decision) } : {}),
+      ...(settings.dryRun && { writes: wouldDo(row, decision) }),
     });
   }
   return { state: next, actions, events, rows: statuses, serverTime: utcIso(serverNowMs) };
@@ -302,8 +297,7 @@ export function stepEnded(
   failure?: { error: unknown },
 ) {
   const next = draftOf(state);
-  const remembered = next.rows.get(step.key) ?? { failures: 0, retryAtMs: 0 };
-  next.rows.set(step.key, remembered);
+  const remembered = memoryOf(next, step.key);
   const events: KeeperSaid[] = [];
   if (!failure) {
     remembered.failures = 0;
@@ -542,7 +536,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
       expect({
         what: 'roll',
         notionalUsd: outcome.notionalUsd,
-        ...(outcome.opened.hedgeId ? { present: [outcome.opened.hedgeId] } : {}),
+        ...(outcome.opened.hedgeId && { present: [outcome.opened.hedgeId] }),
         gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.closed?.hedgeId),
       });
     }
@@ -556,7 +550,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     if (hedge?.status === 'failed')
       return out(new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`));
     const hedgeIds = idList(result.entry.hedge_id || undefined);
-    expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length ? { present: hedgeIds } : {}) });
+    expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length && { present: hedgeIds }) });
     events.push({
       say: {
         event: 'reopen',
@@ -688,7 +682,7 @@ export function rowStatus(
   return {
     market: row.market,
     side: row.side,
-    ...(row.clientReference ? { client_reference: row.clientReference } : {}),
+    ...(row.clientReference && { client_reference: row.clientReference }),
     target_usd: row.notionalUsd,
     current_usd: view?.position?.notionalUsd ?? null,
     // Null above is flat only when the side could be told: the alert rules must not read a settling
@@ -735,6 +729,6 @@ function rollEvent(
     journal_group: outcome.group,
     idempotency_key: outcome.opened.idempotencyKey ?? undefined,
     covered: outcome.covered,
-    ...(outcome.notes.length ? { messages: outcome.notes.map((note) => safeText(note.text)) } : {}),
+    ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note.text)) }),
   };
 }

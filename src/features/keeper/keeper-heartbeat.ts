@@ -187,7 +187,7 @@ export async function takeKeeperLock(
     {
       hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', file, '--dry-run')}\` to see what it would do.`,
       holder,
-      details: { ...(folder ? { config_dir: folder } : {}), lock: place.where },
+      details: { ...(folder && { config_dir: folder }), lock: place.where },
     },
   );
 }

@@ -253,7 +253,7 @@ export async function startKeeperService(
       event: 'alert',
       alert: notice.alert,
       cause: notice.cause,
-      ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+      ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
       message: notice.text,
       since: notice.since,
     });
@@ -330,10 +330,10 @@ export function alertPayload(notice: AlertNotice) {
     alert: notice.alert,
     cause: notice.cause,
     key: notice.key,
-    ...(notice.market !== undefined ? { market: notice.market, side: notice.side } : {}),
+    ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
     message: typeof trigger.message === 'string' ? trigger.message : notice.message,
     since: notice.since,
-    ...(notice.duration_s !== undefined ? { duration_s: notice.duration_s } : {}),
+    ...(notice.duration_s !== undefined && { duration_s: notice.duration_s }),
     text: notice.text,
   };
   return safeDeep(payload, slackText);
@@ -375,12 +375,7 @@ function alertSinks(
 ) {
   const running = new Set<Promise<void>>();
   const byKind = { cmd: 0, url: 0 };
-  const start = (
-    kind: 'cmd' | 'url',
-    deliver: (target: string, line: string, onProblem: (message: string) => void) => Promise<void>,
-    target: string,
-    line: string,
-  ) => {
+  const start = (kind: 'cmd' | 'url', deliver: typeof postAlert, target: string, line: string) => {
     const problem = (message: string) => onProblem(`alert_${kind}`, message);
     if (byKind[kind] >= ALERTS_AT_ONCE) {
       problem(`--alert-${kind}: ${ALERTS_AT_ONCE} deliveries are still running; this alert was not sent to it.`);
@@ -434,7 +429,7 @@ async function postAlert(url: string, line: string, onProblem: (message: string)
       body: line,
       // undici's request follows no redirect: the alert goes to this URL or nowhere.
       signal: AbortSignal.timeout(ALERT_BOUND_MS),
-      ...(loopbackOnly ? { dispatcher: loopbackOnly } : {}),
+      ...(loopbackOnly && { dispatcher: loopbackOnly }),
     });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     if (response.statusCode >= 300)

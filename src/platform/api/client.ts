@@ -14,10 +14,7 @@ import {
   readRecord,
   readRows,
   submittedActionSchema,
-  type Hedge,
   type HistoryRecord,
-  type Market,
-  type Position,
   type Side,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
@@ -70,19 +67,6 @@ export interface HistoryPage {
   paged: boolean;
   /** The server says more exist (a has_more, a marker hedge could not send back). */
   more?: boolean;
-}
-
-interface MarketList {
-  markets: Market[];
-  allowedMarkets?: string[];
-  source?: string;
-  meta: JsonObject;
-}
-
-interface ListResult<T> {
-  items: T[];
-  /** The server signals more rows than were read (the list stopped at the limit, or at one page without one). */
-  more: boolean;
 }
 
 /** A wire name hedge learned from the server: a refusal that named it, or its answers. */
@@ -263,7 +247,7 @@ export class HedgeClient {
   }
 
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
-  changeRequestFromBody(body: JsonObject): ChangeRequest {
+  changeRequestFromBody(body: JsonObject) {
     const amountKey = [
       this.wireSettings.changeNotionalField,
       'notional_usd',
@@ -276,7 +260,7 @@ export class HedgeClient {
     };
   }
 
-  async listMarkets(): Promise<MarketList> {
+  async listMarkets() {
     const response = await this.transport.send({ method: 'GET', path: '/markets' });
     const markets = this.rows(marketSchema, response, 'GET /markets');
     const allowed = response.meta.allowed_markets;
@@ -288,14 +272,7 @@ export class HedgeClient {
     };
   }
 
-  /** GET /prices?symbols=… — the response shape is not shown; see unspecified.ts. */
-  async getPrices(markets: readonly string[]): Promise<PriceQuote[]> {
-    const { quotes, problem } = await this.readPrices(markets);
-    if (problem) throw problem;
-    return quotes;
-  }
-
-  /** GET /prices: `data` as the server sent it (for --json) and the prices read from it (for people). */
+  /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
   async readPrices(
     markets: readonly string[],
   ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
@@ -382,11 +359,11 @@ export class HedgeClient {
   }
 
   /** GET /hedges — newest first, up to `limit` (across pages). */
-  async listHedges(query: ListHedgesQuery = {}): Promise<Hedge[]> {
+  async listHedges(query: ListHedgesQuery = {}) {
     return (await this.readHedges(query)).items;
   }
 
-  readHedges(query: ListHedgesQuery = {}): Promise<ListResult<Hedge>> {
+  readHedges(query: ListHedgesQuery = {}) {
     return this.list(
       hedgeSchema,
       '/hedges',
@@ -400,16 +377,16 @@ export class HedgeClient {
   }
 
   /** GET /hedges/history — newest first, up to `limit` (across pages). */
-  async listHistory(query: { limit?: number } = {}): Promise<HistoryRecord[]> {
+  async listHistory(query: { limit?: number } = {}) {
     return (await this.readHistory(query)).items;
   }
 
-  readHistory(query: { limit?: number } = {}): Promise<ListResult<HistoryRecord>> {
+  readHistory(query: { limit?: number } = {}) {
     return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async *historyPages(pageSize: number = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
+  async *historyPages(pageSize = MAX_PAGE_SIZE) {
     const fetchPage = (query: Query) =>
       this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
     let first = true;
@@ -424,7 +401,7 @@ export class HedgeClient {
   }
 
   /** GET /positions — at most one line per market and side; empty when flat. */
-  async listPositions(): Promise<Position[]> {
+  async listPositions() {
     return this.rows(
       positionSchema,
       await this.transport.send({ method: 'GET', path: '/positions' }),

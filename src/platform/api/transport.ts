@@ -7,7 +7,7 @@ import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../../core/se
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
 import { envelopeSchema } from './schemas.js';
-import { ServerClock, type ServerTime } from '../../core/server-clock.js';
+import { ServerClock } from '../../core/server-clock.js';
 
 // Not an ES import: on Node >= 22 that reads every export of node:http.
 const http = process.getBuiltinModule('node:http');
@@ -166,7 +166,7 @@ export class HttpConnections {
   }
 
   /** The node:http(s) agent for these settings (one per protocol and CA list). */
-  agentFor(url: URL, config: TransportConfig): HttpAgent | HttpsAgent {
+  agentFor(url: URL, config: TransportConfig) {
     this.refuseWhenClosed();
     const { caFile, nodeExtraCaCerts, localSocket } = config;
     return memo(this.agents, [url.protocol, caFile, nodeExtraCaCerts, localSocket], () =>
@@ -177,7 +177,7 @@ export class HttpConnections {
   }
 
   /** undici's proxy agent for these settings, loaded on first use. */
-  proxyFor(config: TransportConfig): Promise<Dispatcher> {
+  proxyFor(config: TransportConfig) {
     this.refuseWhenClosed();
     const { caFile, nodeExtraCaCerts, connectTimeoutMs, proxy } = config;
     return memo(this.proxies, [caFile, nodeExtraCaCerts, connectTimeoutMs, proxy], () => {
@@ -340,11 +340,11 @@ export class Transport {
   }
 
   /** The server's time now, as far as its answers tell it (domain/server-clock.ts): maturities are compared with this. */
-  serverNow(): ServerTime {
+  serverNow() {
     return this.serverClock.at(this.config.clock.now());
   }
 
-  async send(apiRequest: ApiRequest): Promise<ApiResponse> {
+  async send(apiRequest: ApiRequest) {
     const { clock, retry: policy, deadline } = this.config;
     const endpoint = `${apiRequest.method} ${apiRequest.path}`;
     const started = clock.now();

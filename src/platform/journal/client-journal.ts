@@ -91,7 +91,7 @@ export class ClientJournal implements Journal {
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });
     // What an answer told (a server's message echoing the key) is kept with every secret redacted.
     const change = plainJson(
-      safeDeep({ ...patch, ...(final && patch.resolved_at === undefined ? { resolved_at: at } : {}) }, scrubSecrets),
+      safeDeep({ ...patch, ...(final && patch.resolved_at === undefined && { resolved_at: at }) }, scrubSecrets),
     ) as JournalPatch;
     const { fallback } = this.options;
     const entry =

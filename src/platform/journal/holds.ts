@@ -14,7 +14,6 @@ import {
   isLockedError,
   lockFile,
   publicHolder,
-  type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
 import type { HoldResult } from './backend.js';
@@ -80,7 +79,7 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
   return {
     skipped,
     /** The live holder `recorded` names (absent or null: nobody). */
-    live(recorded: unknown, where: string): RecordedHolder | undefined {
+    live(recorded: unknown, where: string) {
       if (recorded === undefined || recorded === null) return;
       const read = HOLDER.safeParse(recorded);
       if (!read.success) {
@@ -155,7 +154,7 @@ export function namedHolds(options: HoldsOptions) {
 
   return {
     take,
-    async holderOf(name: string): Promise<Holder | undefined> {
+    async holderOf(name: string) {
       const path = pathOf(name);
       const holder = holders.live(recorded(path), path);
       return holder && publicHolder(holder);

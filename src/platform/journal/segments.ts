@@ -49,7 +49,7 @@ export function archiveFiles(dir: string) {
     .map((name) => ARCHIVE_FILE.exec(name))
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => ({ day: match[1], path: join(folder, match[0]) }))
-    .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+    .sort((a, b) => a.day.localeCompare(b.day));
 }
 
 const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };

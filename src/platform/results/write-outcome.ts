@@ -214,18 +214,10 @@ export function renderAdditionQuote(
 }
 
 /** What an add or reduce did, from the positions list before and after (and the account's balance for a reduce). */
-interface PositionChange {
-  action: 'add' | 'reduce';
-  market: string;
-  side: 'buy' | 'sell';
-  changeUsd: number;
-  before?: PositionFigures;
-  after?: PositionFigures;
-  orderTxHash?: string;
-  quotedPrice?: number;
-  balanceBeforeUsdc?: number;
-  balanceAfterUsdc?: number;
-}
+type PositionChange = Pick<
+  LandedChange,
+  'action' | 'market' | 'side' | 'quotedPrice' | 'balanceBeforeUsdc' | 'balanceAfterUsdc'
+> & { changeUsd: number; before?: PositionFigures; after?: PositionFigures; orderTxHash?: string };
 
 function beforeAfter(
   before: number | undefined,
@@ -275,7 +267,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const unit = priceUnit(change.market);
   const figures = derived(change);
   const notional = beforeAfter(before?.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
-  const entry = beforeAfter(before?.entryPrice, after?.entryPrice, (value) => formatRate(value), unit.trim());
+  const entry = beforeAfter(before?.entryPrice, after?.entryPrice, formatRate, unit.trim());
   const margin = beforeAfter(before?.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
   const slippage =
     figures.addedAt !== undefined && change.quotedPrice !== undefined
@@ -297,52 +289,47 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const card = () => {
     const c = output.chalk;
     const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
-    const rows: Array<[string, string | undefined]> = [
+    const rows: Array<[string, string | false | undefined]> = [
       ['Hedge ID', (after ?? before)?.hedgeId],
       ['Notional', notional],
       ['Entry', entry],
       [
         'Added at (implied)',
-        figures.addedAt === undefined
-          ? undefined
-          : `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
+        figures.addedAt !== undefined &&
+          `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
       ],
       ['Margin', margin],
       [
         'Returned (est.)',
-        figures.returned === undefined ? undefined : `${formatSignedAmount(figures.returned)} USD to your balance`,
+        figures.returned !== undefined && `${formatSignedAmount(figures.returned)} USD to your balance`,
       ],
-      ['Realized net P&L (est.)', figures.realizedNet === undefined ? undefined : `${pnl(figures.realizedNet)} USD`],
+      ['Realized net P&L (est.)', figures.realizedNet !== undefined && `${pnl(figures.realizedNet)} USD`],
       [
         'Carry in it (est.)',
-        figures.realizedCarry === undefined ? undefined : payOrEarn(figures.realizedCarry, { realized: true }),
+        figures.realizedCarry !== undefined && payOrEarn(figures.realizedCarry, { realized: true }),
       ],
       [
         'Balance change',
-        figures.balance === undefined
-          ? undefined
-          : `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
+        figures.balance !== undefined &&
+          `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
       ],
       [
         'Net margin now',
-        after?.netMarginUsd === undefined
-          ? undefined
-          : `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
+        after?.netMarginUsd !== undefined &&
+          `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
       ],
       [
         'Maturity (unchanged)',
-        (after ?? before)?.maturityAt === undefined
-          ? undefined
-          : output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
+        (after ?? before)?.maturityAt !== undefined &&
+          output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
       ],
       [
         `${change.action === 'add' ? 'Add' : 'Reduce'} tx`,
-        change.orderTxHash === undefined
-          ? undefined
-          : output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
+        change.orderTxHash !== undefined &&
+          output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
       ],
     ];
-    const shown = rows.filter((row): row is [string, string] => row[1] !== undefined);
+    const shown = rows.filter((row): row is [string, string] => typeof row[1] === 'string');
     const notes = [...footer];
     if (figures.share !== undefined && (figures.returned !== undefined || figures.realizedNet !== undefined)) {
       notes.push(
@@ -372,7 +359,7 @@ function closedSummary(
 ) {
   return {
     ...answer,
-    ...(hedgeId ? { hedge_id: hedgeId } : {}),
+    ...(hedgeId && { hedge_id: hedgeId }),
     status: 'closed' as const,
     net_margin_usd: estimate ?? null,
     realized: realized ?? null,
@@ -394,18 +381,7 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
   if (!change.closed)
     renderPositionChange(
       output,
-      {
-        action,
-        market,
-        side,
-        changeUsd: notionalUsd,
-        before: change.before,
-        after: change.position,
-        orderTxHash: answer.order_tx_hash ?? undefined,
-        quotedPrice: change.quotedPrice,
-        balanceBeforeUsdc: change.balanceBeforeUsdc,
-        balanceAfterUsdc: change.balanceAfterUsdc,
-      },
+      { ...change, changeUsd: notionalUsd, after: change.position, orderTxHash: answer.order_tx_hash ?? undefined },
       hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [],
     );
   // Scripts get the side after the change, however the server books it, with the server's answer beside it.

@@ -88,7 +88,7 @@ export function describeError(error: unknown) {
     details: facts.details ?? {},
     status: facts.status ?? null,
     idempotencyKey: hedge?.idempotencyKey,
-    ...(guide ? { requestId: (error as ApiError).requestId, sentence: guide.sentence } : {}),
+    ...(guide && { requestId: (error as ApiError).requestId, sentence: guide.sentence }),
   };
 }
 
@@ -100,9 +100,9 @@ export function errorAsJson(description: ErrorDescription) {
     message: description.message,
     details: description.details,
     status: description.status,
-    ...(description.requestId ? { request_id: description.requestId } : {}),
-    ...(description.idempotencyKey ? { idempotency_key: description.idempotencyKey } : {}),
-    ...(description.hint ? { hint: description.hint } : {}),
+    ...(description.requestId && { request_id: description.requestId }),
+    ...(description.idempotencyKey && { idempotency_key: description.idempotencyKey }),
+    ...(description.hint && { hint: description.hint }),
   };
 }
 
@@ -114,9 +114,9 @@ export function errorAsEventFields(error: unknown) {
     code: described.code,
     exit_code: described.exitCode,
     message: described.message,
-    ...(described.hint ? { hint: described.hint } : {}),
-    ...(described.idempotencyKey ? { idempotency_key: described.idempotencyKey } : {}),
-    ...(typeof journalId === 'string' ? { journal_id: journalId } : {}),
+    ...(described.hint && { hint: described.hint }),
+    ...(described.idempotencyKey && { idempotency_key: described.idempotencyKey }),
+    ...(typeof journalId === 'string' && { journal_id: journalId }),
   };
 }
 

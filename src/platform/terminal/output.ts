@@ -108,37 +108,27 @@ export class Output {
   readonly mode: OutputMode;
   readonly chalk: ChalkInstance;
   readonly columns: number;
-  private readonly streams: OutputStreams;
-  private readonly now: () => number;
   private readonly fields?: readonly string[];
   readonly raw: boolean;
   private readonly query?: (data: unknown) => unknown;
-  private readonly header: boolean;
-  private readonly csv?: CsvEncoder;
   /** Where notes wrap (a person reads them); undefined: one line each, for a script. */
   private readonly wrapAt?: number;
-  private readonly run: Invocation;
   private readonly documents?: unknown[];
   /** The --fields names checked before the command ran against what it prints (a write's documented fields, ui/output-fields.ts): never refused afterwards; one the data lacks is an empty cell or null. */
   private accepted?: ReadonlySet<string>;
   /** The command is a write, whose data is printed once it has sent: a --fields or --query problem is then a warning, never exit 2 (before the send every name was already checked). */
   private afterSend = false;
 
-  constructor(init: OutputInit) {
+  constructor(private readonly init: OutputInit) {
     this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
     this.mode =
       this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
     this.chalk = init.chalk;
-    this.streams = init.streams;
-    this.now = init.now;
     this.columns = init.columns ?? 80;
     this.fields = init.fields;
     this.raw = init.raw === true;
     this.query = init.query;
-    this.header = init.header !== false;
-    this.csv = init.csv;
     this.wrapAt = init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
-    this.run = init.run ?? {};
     if (init.documents && this.mode === 'json') this.documents = init.documents;
   }
 
@@ -201,7 +191,7 @@ export class Output {
   /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
   write(text: string) {
     const safe = safeStyled(text);
-    this.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
+    this.init.streams.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
   }
 
   /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
@@ -216,13 +206,13 @@ export class Output {
       this.format === 'ndjson'
         ? (Array.isArray(shaped) ? shaped : [shaped]).map((document) => `${safeJson(document ?? null)}\n`).join('')
         : `${safeJson(shaped ?? null, 2)}\n`;
-    if (text !== '') this.streams.stdout.write(text);
+    if (text !== '') this.init.streams.stdout.write(text);
   }
 
   /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
   jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
     if (this.mode !== 'json' || this.fields || this.query || this.documents) return;
-    const stdout = this.streams.stdout;
+    const stdout = this.init.streams.stdout;
     const ndjson = this.format === 'ndjson';
     let text = '';
     let count = 0;
@@ -266,7 +256,7 @@ export class Output {
       this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
       return;
     }
-    const stdout = this.streams.stdout;
+    const stdout = this.init.streams.stdout;
     let chunk = `${text.slice(0, at)}[\n    `;
     for (let index = 0; index < count; index++) {
       // A member of the document's top level: its elements are indented by four spaces.
@@ -335,8 +325,10 @@ export class Output {
 
   /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
   private say(text: string) {
-    const named = asRun(text, this.run);
-    this.streams.stderr.write(`${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`);
+    const named = asRun(text, this.init.run ?? {});
+    this.init.streams.stderr.write(
+      `${safeStyled(this.wrapAt === undefined ? named : wrapWords(named, this.wrapAt))}\n`,
+    );
   }
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
@@ -446,7 +438,7 @@ export class Output {
     });
     this.write(this.card(rows, options.title));
     // A footnote's `hedge …` as the user runs hedge, as in a note.
-    for (const line of options.footer ?? []) this.write(wrapWords(asRun(line, this.run), this.columns));
+    for (const line of options.footer ?? []) this.write(wrapWords(asRun(line, this.init.run ?? {}), this.columns));
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {
@@ -472,7 +464,7 @@ export class Output {
     ).styled;
   }
 
-  private cellContext(where: 'table' | 'card', nowMs = this.now()) {
+  private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
     return { chalk: this.chalk, nowMs, where };
   }
 
@@ -542,12 +534,12 @@ export class Output {
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
     const table: string[][] = [];
     // Names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too.
-    if (this.header) table.push(fields.map((field) => field.key));
+    if (this.init.header !== false) table.push(fields.map((field) => field.key));
     for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
     if (!table.length) return '';
     if (this.format === 'csv') {
-      if (!this.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
-      return this.csv(table).replace(/\n$/, '');
+      if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
+      return this.init.csv(table).replace(/\n$/, '');
     }
     return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
   }
@@ -597,11 +589,10 @@ function projectFields(
     const out: JsonObject = {};
     for (const name of wanted) {
       if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
-      else if (Object.prototype.hasOwnProperty.call(record, name)) out[name] = record[name];
+      else if (Object.hasOwn(record, name)) out[name] = record[name];
       else {
         const field = computed.get(name);
-        const value = field ? valueOf(field, record) : undefined;
-        out[name] = value === undefined ? null : value;
+        out[name] = (field && valueOf(field, record)) ?? null;
       }
     }
     return out;

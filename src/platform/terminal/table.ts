@@ -11,7 +11,7 @@ export interface TableCell {
 
 export const EMPTY_CELL: TableCell = { styled: '', width: 0 };
 
-export function tableCell(styled: string): TableCell {
+export function tableCell(styled: string) {
   return { styled, width: displayWidth(styled) };
 }
 
@@ -236,7 +236,7 @@ interface KeptColumn {
 }
 
 /** The table laid out (cells fitted, shortened and styled) and drawn by cli-table3, a block of rows at a time. */
-function draw(Table: CliTable3, input: TableInput): DrawnTable {
+function draw(Table: CliTable3, input: TableInput) {
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
@@ -296,12 +296,10 @@ function draw(Table: CliTable3, input: TableInput): DrawnTable {
   };
 }
 
-type ColumnMeasure = Omit<ColumnNeed, 'key' | 'wholeWhenRoom' | 'money'> & { growsPartly: boolean };
-
-function columnNeeds(input: TableInput): ColumnNeed[] {
+function columnNeeds(input: TableInput) {
   return input.columns.map((column, index) => {
-    let measured: ColumnMeasure | undefined;
-    const need = (): ColumnMeasure => (measured ??= measureColumn(input, column, index));
+    let measured: ReturnType<typeof measureColumn> | undefined;
+    const need = () => (measured ??= measureColumn(input, column, index));
     return {
       key: column.key,
       // The deal reference: a desk reads it whole; other text may still be cut for columns.
@@ -327,7 +325,7 @@ function columnNeeds(input: TableInput): ColumnNeed[] {
   });
 }
 
-function measureColumn(input: TableInput, column: TableColumn, index: number): ColumnMeasure {
+function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const headerWidth = displayWidth(column.header);
   let cellsWidth = column.drawn?.width ?? 0;
   for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
@@ -361,7 +359,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number): C
 }
 
 /** A cell at its column's width: whole, wrapped, shortened in the middle or cut at its end, as the column says. */
-function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number): string {
+function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number) {
   if (cell === undefined) return '';
   if (cell.width <= width) return cell.styled;
   if (column.shrink === 'wrap') return wrapCell(cell.styled, width);
@@ -425,7 +423,7 @@ export async function loadTableDrawer(): Promise<TableDrawer> {
 }
 
 /** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
-export async function drawTable(input: TableInput): Promise<DrawnTable> {
+export async function drawTable(input: TableInput) {
   return (await loadTableDrawer())(input);
 }
 

@@ -285,8 +285,8 @@ async function* walkPages<A extends PageAnswer, R>(
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query) => Promise<A>,
   options: FollowOptions = {},
-): AsyncGenerator<FollowedPage<A>> {
-  return walkPages({ ...(options.query ?? {}) }, fetchPage, (answer, query) => {
+) {
+  return walkPages({ ...options.query }, fetchPage, (answer, query) => {
     const reading = readPage(
       { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
       { query, listUrl: answer.url, cursorParam: options.cursorParam },
@@ -301,7 +301,7 @@ export function followPaths<A extends PageAnswer>(
   path: string,
   fetchPath: (path: string) => Promise<A>,
   options: Pick<FollowOptions, 'cursorParam'> = {},
-): AsyncGenerator<FollowedPage<A, string>> {
+) {
   return walkPages(path, fetchPath, (answer, asked) => readPathPage(baseUrl, asked, answer, options.cursorParam));
 }
 
