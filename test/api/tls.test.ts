@@ -163,4 +163,16 @@ describe('an answer over the size cap', () => {
     expect(withoutPrice(read)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
     expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
   });
+
+  it('a cap that is not a size in MiB is refused in one line naming HEDGE_MAX_ANSWER_MB, exit 2, nothing sent', async () => {
+    const simulator = await start();
+    for (const value of ['lots', '0', '0x10']) {
+      const result = await simulator.hedge('markets', { env: { HEDGE_MAX_ANSWER_MB: value } });
+      expect([result.code, result.stdout], value).toEqual([2, '']);
+      expect(result.stderr.trim().split('\n')[0]).toMatch(
+        /^hedge: HEDGE_MAX_ANSWER_MB: .* is not allowed; expected MiB above 0/,
+      );
+    }
+    expect(simulator.requests('GET', '/markets')).toEqual([]);
+  });
 });

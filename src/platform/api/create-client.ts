@@ -1,4 +1,5 @@
 import type { ResolvedCredentials, Env } from '../config/credentials.js';
+import { parseDecimal } from '../../core/input.js';
 import { VERSION } from '../../core/version.js';
 import { HedgeClient, type ClientOptions } from './client.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -50,6 +51,8 @@ export function createClient({
 }
 
 function maxAnswerBytes(env: Env) {
-  const mb = Number(env.HEDGE_MAX_ANSWER_MB);
-  return Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined;
+  const raw = env.HEDGE_MAX_ANSWER_MB;
+  if (!raw?.trim()) return;
+  const range = { name: 'HEDGE_MAX_ANSWER_MB', unit: 'MiB', min: 0, aboveMin: true, max: 4096, example: '64' };
+  return parseDecimal(raw, range) * 1024 * 1024;
 }

@@ -137,7 +137,7 @@ export class PostgresSessions implements LockerClient {
   /** The connection for entries, with the schema made current on first use. */
   data() {
     this.dataConnection ??= (async () => {
-      const started = Date.now();
+      const started = this.now();
       const client = await this.connect('data', () => {
         // Lost (the server restarted, the network dropped): the next statement connects anew.
         if (this.dataConnection === connection) this.dataConnection = undefined;
@@ -151,7 +151,7 @@ export class PostgresSessions implements LockerClient {
         throw this.storeError(error, 'checking its schema');
       }
       this.options.log?.(
-        `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${Date.now() - started} ms`,
+        `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${this.now() - started} ms`,
       );
       return client;
     })();
