@@ -23,7 +23,7 @@ export async function watchCommand(
   options: WatchOptionValues,
 ): Promise<number> {
   const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
-  const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && !ctx.globals.json;
+  const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
   return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
 }
