@@ -114,8 +114,7 @@ export async function readCredentials(ctx: ServiceHost): Promise<ResolvedCredent
   const { globals, output, env } = ctx;
   if (globals.demo) {
     // Said when the simulator is actually used, so that bad input under --demo stays one line.
-    if (!globals.json)
-      output.note(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
+    output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
     const demoModule = await import('./start-demo.js');
     const demo = await (ctx.init.startDemo ?? demoModule.startDemo)(configDir(env));
     ctx.onDispose(() => demo.close());
