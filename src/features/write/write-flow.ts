@@ -47,6 +47,7 @@ import { confirmAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
+import { readNumber } from '../../core/number-format.js';
 import type { JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
 
@@ -708,9 +709,9 @@ async function attributedContext(ports: WritePorts, journal: Journal, entry: Jou
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
-    const amount = Number(bodyOf(other).notional_usd);
+    const amount = readNumber(bodyOf(other).notional_usd);
     if (!own(other)) uncertain.push(other);
-    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && Number.isFinite(amount)) {
+    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined) {
       delta += other.command === 'add' ? amount : -amount;
     } else if (
       other.group?.startsWith(ROLL_GROUP_PREFIX) &&
