@@ -297,10 +297,11 @@ function severalHedgesNote(
         .filter((ref): ref is string => ref !== undefined && !sameReference(ref, reference)),
     ),
   ];
+  const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
   const refs = reference
-    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
     : others.length
-      ? ` The new hedge carries no reference; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on.`
+      ? ` The new hedge carries no reference; ${notCarried}.`
       : '';
   return {
     level: 'warn',
@@ -319,13 +320,17 @@ async function sideCover(ports: WritePorts, client: HedgeClient, market: string,
   return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
 }
 
+/** How a roll's steps are carried out: `resumed` finishes one from the journal (a close never journaled is sent only
+ * when the side still shows open). */
+interface RollRun {
+  wait: boolean;
+  quote?: Quote;
+  notes: RollNote[];
+  resumed: boolean;
+}
+
 /** The roll's two steps from wherever the journal says they are: the close (while the open is still `planned`: it is sent only after the close), then the open. */
-function rollSteps(
-  ports: WritePorts,
-  client: HedgeClient,
-  legs: RollLegs,
-  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-): PlanStepRun[] {
+function rollSteps(ports: WritePorts, client: HedgeClient, legs: RollLegs, options: RollRun) {
   const { market, side, notional_usd: planned } = legs.request;
   const { open } = legs;
   const records = legRecords(legs.group, legs.request, options.quote);
@@ -345,11 +350,7 @@ function rollSteps(
           ? { skipped: 'settled' }
           : { entry: legs.close };
       // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-      if (
-        !legs.close &&
-        options.positionOpen !== true &&
-        (await readSideInStep(ports, client, market, side)).book.state === 'flat'
-      )
+      if (!legs.close && options.resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
         return settled(
           `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
         );
@@ -424,7 +425,7 @@ async function carryOut(
   ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
-  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
+  options: RollRun,
 ): Promise<RollOutcome> {
   const steps = rollSteps(ports, client, legs, options);
   const { results, stoppedAt, error } = await runSteps(ports, steps);
@@ -766,7 +767,6 @@ async function rollHoldingTheBook(
   };
   return carryOut(ports, client, legs, {
     wait: req.write.wait,
-    positionOpen: plan.closing !== undefined,
     quote,
     notes,
     resumed: false,
