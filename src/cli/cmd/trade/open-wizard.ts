@@ -148,7 +148,7 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     if (book.state === 'flat' && !book.opening.length) return;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
     const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-    return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
+    return { ...(notionalUsd !== undefined && { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
   };
   return { list, account, holding };
 }
