@@ -46,7 +46,7 @@ function compileCondition(options: UntilOptions) {
     if (unknown.length) {
       const whose = options.command ? `${options.command}'s data` : 'the data';
       throw new UsageError(
-        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map((name) => safeText(name)).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
         { hint: `e.g. --until 7d, or --until "length(@) >= \`10\`"` },
       );
     }
