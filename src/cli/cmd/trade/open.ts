@@ -4,12 +4,11 @@
 import type { OpenRequest } from '../../../platform/api/client.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { OPEN } from '../specs.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
-import { showTrade } from './trade-outcome.js';
+import { showTrade, tradeFields } from './trade-outcome.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>) {
@@ -74,6 +73,4 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>) {
   return showTrade(ctx, 'open', outcome, { ...request }, quote);
 }
 
-/** What `hedge open` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof OPEN>) =>
-  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.open);
+export const OUTPUT_FIELDS = tradeFields('open');
