@@ -63,18 +63,7 @@ interface RollRequest {
 }
 
 /** One roll as the journal holds it. */
-interface RollLegs {
-  group: string;
-  request: OpenRequest;
-  /** Whether the roll closes an open position first (false: the side had settled, it only opens). */
-  closes: boolean;
-  rolledHedgeId?: string;
-  open: JournalEntry;
-  /** Journaled right before the close is sent; absent before that, and when nothing is closed. */
-  close?: JournalEntry;
-  /** The close's expected return, kept with the open leg for a resumed run's report. */
-  netMarginUsd?: number;
-}
+type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
 export function newGroup(prefix: string, ports: WritePorts) {
@@ -96,7 +85,7 @@ function legRecords(group: string, request: OpenRequest, quote?: Quote) {
 }
 
 /** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ports: WritePorts, group: string): Promise<RollLegs> {
+async function legsOf(ports: WritePorts, group: string) {
   const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
   const open = entries.find((entry) => entry.leg === 'open');
   const close = entries.find((entry) => entry.leg === 'close');
@@ -115,20 +104,24 @@ async function legsOf(ports: WritePorts, group: string): Promise<RollLegs> {
     );
   }
   const context = open.context ?? {};
+  const request: OpenRequest = {
+    market: body.market,
+    side: body.side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    ...(typeof body.client_reference === 'string' &&
+      body.client_reference !== '' && { client_reference: body.client_reference }),
+  };
   return {
     group,
-    request: {
-      market: body.market,
-      side: body.side,
-      notional_usd: notional,
-      tenor_days: tenor,
-      ...(typeof body.client_reference === 'string' &&
-        body.client_reference !== '' && { client_reference: body.client_reference }),
-    },
+    request,
+    // Whether the roll closes an open position first (false: the side had settled, it only opens).
     closes: context.roll_closes === true,
     rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     open,
+    // Journaled right before the close is sent; absent before that, and when nothing is closed.
     close,
   };
 }
@@ -763,6 +756,7 @@ async function rollHoldingTheBook(
     closes: plan.closing !== undefined,
     rolledHedgeId,
     open: openEntry,
+    close: undefined,
     netMarginUsd: closing?.netMarginUsd,
   };
   return carryOut(ports, client, legs, {
