@@ -5,7 +5,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
 /** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
-const NOT_WITH_UNTIL: ReadonlyArray<{ key: string; flag: string }> = [
+const NOT_WITH_UNTIL = [
   { key: 'watch', flag: '--watch' },
   { key: 'wait', flag: '--wait' },
 ];

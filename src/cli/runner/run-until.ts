@@ -9,15 +9,13 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import { POLL_CADENCE } from '../../features/write/wait.js';
 import { isPassingFailure, MAX_RETRY_AFTER_MS, nextRefreshAt } from '../../features/book/watch.js';
 
-export interface UntilOptions {
+interface UntilOptions {
   expression: string;
   /** The command also takes a date under --until (history, report): said when the value is neither. */
   dateToo?: boolean;
   /** With `dateToo`: the names its data has; a condition on any other is exit 2, never polled. */
   fields?: readonly string[];
   command?: string;
-  /** Start to start between polls; POLL_CADENCE.intervalMs unless a test says otherwise. */
-  intervalMs?: number;
 }
 
 type CommandRun = (ctx: CommandContext) => Promise<number | void>;
@@ -48,7 +46,7 @@ function compileCondition(options: UntilOptions) {
     if (unknown.length) {
       const whose = options.command ? `${options.command}'s data` : 'the data';
       throw new UsageError(
-        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map((name) => safeText(name)).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
         { hint: `e.g. --until 7d, or --until "length(@) >= \`10\`"` },
       );
     }
@@ -59,7 +57,8 @@ function compileCondition(options: UntilOptions) {
 export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun) {
   const condition = compileCondition(options);
   const { clock, signal } = ctx;
-  const intervalMs = Math.max(1_000, options.intervalMs ?? POLL_CADENCE.intervalMs);
+  // Start to start between polls.
+  const { intervalMs } = POLL_CADENCE;
   const startedAt = clock.now();
   const deadline = waitDeadline(ctx.globals.timeout, ctx.deadline, startedAt);
   let polls = 0;

@@ -80,11 +80,7 @@ interface ApplyPorts {
 }
 
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
-export async function applyTarget(
-  ports: WritePorts,
-  opts: TargetPlanOptions,
-  hooks: ApplyPorts = {},
-): Promise<ApplyOutcome> {
+export async function applyTarget(ports: WritePorts, opts: TargetPlanOptions, hooks: ApplyPorts = {}) {
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();

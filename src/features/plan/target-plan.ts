@@ -1,7 +1,6 @@
 // `hedge plan` and the planning half of `hedge apply`: the target file checked whole, the live book
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
-import type { Quote } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
 import {
   computePlan,
@@ -33,18 +32,12 @@ export interface TargetPlanOptions {
   toleranceUsd: number;
 }
 
-export interface TargetFile {
-  /** How problems and messages name the file: the path as given, or `stdin`. */
-  sourceName: string;
-  rows: TargetRow[];
-}
+/** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */
+export type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
 
-/** The cost of an open or add, from POST /quotes (indicative). */
-interface StepQuote {
-  quote?: Quote;
-  /** Set when the quote could not be had (the step itself may still be fine). */
-  error?: { code: string; message: string };
-}
+/** The cost of an open or add, from POST /quotes (indicative); `error` when the quote could not be had (the step itself
+ * may still be fine). */
+type StepQuote = NonNullable<Awaited<ReturnType<typeof quoteStep>>>;
 
 /** What `hedge plan` computes and `hedge apply` carries out, as data. */
 export interface QuotedPlan {
@@ -183,7 +176,7 @@ export async function buildTargetPlan(
   // Each step's side is a target row's, read above.
   const bookOf = (step: PlanStep) =>
     books[sides.findIndex((one) => one.market.toUpperCase() === step.market.toUpperCase() && one.side === step.side)];
-  const trades: Trade[] = plan.steps.map((step) => ({
+  const trades = plan.steps.map((step) => ({
     market: step.market.toUpperCase(),
     notionalUsd: Math.abs(step.deltaUsd),
     held: sideAfterOf(bookOf(step)),

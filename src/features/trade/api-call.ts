@@ -9,7 +9,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { readInputFile, type InputPorts } from '../write/input-file.js';
-import type { WriteAction, WriteKind, WriteRecord } from '../write/write-flow.js';
+import type { WriteAction, WriteRecord } from '../write/write-flow.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
 export const API_COMMAND_PREFIX = 'api ';
@@ -131,11 +131,13 @@ export function apiRecord(call: ApiCall, answers: AnswerLog): ApiRecord {
   return { kind: 'api', request: call, answers, command, verb: `send ${call.method} ${call.path}`, argv: call.argv };
 }
 
-/** The api kind (trade-actions.ts KINDS): sent as the call says, proven by its answer alone; no view of the book
- * shows what it did, so unanswered its outcome is unknown. */
-export function apiHooks(client: HedgeClient, { request: call, answers }: ApiRecord): WriteKind<ApiAnswer, ApiAnswer> {
+/** The record with the api kind's hooks (trade-actions.ts KINDS; `hedge api` loads no trade kind): sent as the call
+ * says, proven by its answer alone; no view of the book shows what it did, so unanswered its outcome is unknown. */
+export function apiAction(client: HedgeClient, record: ApiRecord): WriteAction<ApiAnswer, ApiAnswer> {
+  const { request: call, answers } = record;
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   return {
+    ...record,
     plan: (key) => request(call, call.path, key, answers.record(call.path)),
     question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
     send: async (key) => {
@@ -145,11 +147,6 @@ export function apiHooks(client: HedgeClient, { request: call, answers }: ApiRec
     submitted: idsOf,
     wait: async (answer) => answer,
   };
-}
-
-/** The record with its kind's hooks, for the write flow (`hedge api` loads no trade kind). */
-export function apiAction(client: HedgeClient, record: ApiRecord): WriteAction<ApiAnswer, ApiAnswer> {
-  return { ...record, ...apiHooks(client, record) };
 }
 
 /** An unresolved `hedge api` write from the journal, to send again with its key (`hedge resume`). */

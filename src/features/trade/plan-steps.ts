@@ -28,13 +28,6 @@ export interface StepResult {
   skipped?: string;
 }
 
-/** A result for each step carried out; `stoppedAt` the step whose error (or `after`'s) stopped the run, later steps not run. */
-export interface StepsOutcome {
-  results: StepResult[];
-  stoppedAt?: number;
-  error?: unknown;
-}
-
 /** The plan's lock on the book, then each of its sides' (a second apply or roll waits); `waitedFor`: who held the book meanwhile. */
 export function underPlanLocks<T>(
   ports: WritePorts,
@@ -46,12 +39,13 @@ export function underPlanLocks<T>(
   );
 }
 
-/** Each step sent and waited for in turn, under the one confirmation that covered the plan; the first that throws stops the run. */
+/** Each step sent and waited for in turn, under the one confirmation that covered the plan; the first that throws stops the
+ * run: a result for each step carried out, `stoppedAt` the step whose error (or `after`'s) stopped it. */
 export async function runSteps(
   ports: WritePorts,
   steps: readonly PlanStepRun[],
   after?: (index: number, result: StepResult) => void,
-): Promise<StepsOutcome> {
+) {
   const results: StepResult[] = [];
   for (const [index, step] of steps.entries()) {
     try {
@@ -66,7 +60,7 @@ export async function runSteps(
   return { results };
 }
 
-async function send(ports: WritePorts, step: PlanStepRun, earlier: readonly StepResult[]): Promise<StepResult> {
+async function send(ports: WritePorts, step: PlanStepRun, earlier: readonly StepResult[]) {
   // The plan's one confirmation covered it, with its checks, and an agent's limits admitted the whole plan.
   const record = { ...step.record, confirmed: true, admitted: true, checked: true };
   const options = { wait: step.wait, dryRun: false, fresh: false, idempotencyKey: step.idempotencyKey };

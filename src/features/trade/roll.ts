@@ -63,18 +63,7 @@ interface RollRequest {
 }
 
 /** One roll as the journal holds it. */
-interface RollLegs {
-  group: string;
-  request: OpenRequest;
-  /** Whether the roll closes an open position first (false: the side had settled, it only opens). */
-  closes: boolean;
-  rolledHedgeId?: string;
-  open: JournalEntry;
-  /** Journaled right before the close is sent; absent before that, and when nothing is closed. */
-  close?: JournalEntry;
-  /** The close's expected return, kept with the open leg for a resumed run's report. */
-  netMarginUsd?: number;
-}
+type RollLegs = Awaited<ReturnType<typeof legsOf>>;
 
 /** A group id for the legs of one action: its prefix, the time and a random part. */
 export function newGroup(prefix: string, ports: WritePorts) {
@@ -96,7 +85,7 @@ function legRecords(group: string, request: OpenRequest, quote?: Quote) {
 }
 
 /** The roll a journal group holds (any of its entries names the group). */
-async function legsOf(ports: WritePorts, group: string): Promise<RollLegs> {
+async function legsOf(ports: WritePorts, group: string) {
   const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
   const open = entries.find((entry) => entry.leg === 'open');
   const close = entries.find((entry) => entry.leg === 'close');
@@ -115,20 +104,24 @@ async function legsOf(ports: WritePorts, group: string): Promise<RollLegs> {
     );
   }
   const context = open.context ?? {};
+  const request: OpenRequest = {
+    market: body.market,
+    side: body.side,
+    notional_usd: notional,
+    tenor_days: tenor,
+    ...(typeof body.client_reference === 'string' &&
+      body.client_reference !== '' && { client_reference: body.client_reference }),
+  };
   return {
     group,
-    request: {
-      market: body.market,
-      side: body.side,
-      notional_usd: notional,
-      tenor_days: tenor,
-      ...(typeof body.client_reference === 'string' &&
-        body.client_reference !== '' && { client_reference: body.client_reference }),
-    },
+    request,
+    // Whether the roll closes an open position first (false: the side had settled, it only opens).
     closes: context.roll_closes === true,
     rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     open,
+    // Journaled right before the close is sent; absent before that, and when nothing is closed.
     close,
   };
 }
@@ -297,10 +290,11 @@ function severalHedgesNote(
         .filter((ref): ref is string => ref !== undefined && !sameReference(ref, reference)),
     ),
   ];
+  const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
   const refs = reference
-    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on` : ''}.`
+    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
     : others.length
-      ? ` The new hedge carries no reference; ${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on.`
+      ? ` The new hedge carries no reference; ${notCarried}.`
       : '';
   return {
     level: 'warn',
@@ -319,13 +313,17 @@ async function sideCover(ports: WritePorts, client: HedgeClient, market: string,
   return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
 }
 
+/** How a roll's steps are carried out: `resumed` finishes one from the journal (a close never journaled is sent only
+ * when the side still shows open). */
+interface RollRun {
+  wait: boolean;
+  quote?: Quote;
+  notes: RollNote[];
+  resumed: boolean;
+}
+
 /** The roll's two steps from wherever the journal says they are: the close (while the open is still `planned`: it is sent only after the close), then the open. */
-function rollSteps(
-  ports: WritePorts,
-  client: HedgeClient,
-  legs: RollLegs,
-  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[] },
-): PlanStepRun[] {
+function rollSteps(ports: WritePorts, client: HedgeClient, legs: RollLegs, options: RollRun) {
   const { market, side, notional_usd: planned } = legs.request;
   const { open } = legs;
   const records = legRecords(legs.group, legs.request, options.quote);
@@ -345,11 +343,7 @@ function rollSteps(
           ? { skipped: 'settled' }
           : { entry: legs.close };
       // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-      if (
-        !legs.close &&
-        options.positionOpen !== true &&
-        (await readSideInStep(ports, client, market, side)).book.state === 'flat'
-      )
+      if (!legs.close && options.resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
         return settled(
           `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
         );
@@ -424,7 +418,7 @@ async function carryOut(
   ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
-  options: { wait: boolean; positionOpen?: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
+  options: RollRun,
 ): Promise<RollOutcome> {
   const steps = rollSteps(ports, client, legs, options);
   const { results, stoppedAt, error } = await runSteps(ports, steps);
@@ -762,11 +756,11 @@ async function rollHoldingTheBook(
     closes: plan.closing !== undefined,
     rolledHedgeId,
     open: openEntry,
+    close: undefined,
     netMarginUsd: closing?.netMarginUsd,
   };
   return carryOut(ports, client, legs, {
     wait: req.write.wait,
-    positionOpen: plan.closing !== undefined,
     quote,
     notes,
     resumed: false,

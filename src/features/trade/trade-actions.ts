@@ -135,11 +135,7 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Trade
 
 /** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
  * they could not read named in its question), its endpoints, and the ids every kind journals. */
-export function tradeAction(
-  ports: WritePorts,
-  client: HedgeClient,
-  record: TradeRecord | ApiRecord,
-): WriteAction<unknown, unknown> {
+export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord | ApiRecord) {
   if (record.kind === 'api') return KINDS.api.bind(client, record) as WriteAction<unknown, unknown>;
   const { plan, send, hooks } = KINDS[record.kind];
   const turn: Turn = { ports, client, kind: record.kind, request: record.request, record };

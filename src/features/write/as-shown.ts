@@ -29,7 +29,7 @@ export function sameAsShown(shown: readonly Trade[] | undefined, now: readonly T
 
 /** A side's hedges in words: "hdg_1, hdg_2", or "no hedge". */
 export function hedgesWords(held: SideAfter) {
-  return held.hedge_ids.length ? held.hedge_ids.map((id) => safeText(id)).join(', ') : 'no hedge';
+  return held.hedge_ids.length ? held.hedge_ids.map(safeText).join(', ') : 'no hedge';
 }
 
 const sameHedges = (a?: SideAfter, b?: SideAfter) => JSON.stringify(a?.hedge_ids) === JSON.stringify(b?.hedge_ids);
@@ -53,8 +53,9 @@ export function sayMovedSinceAsked(
 ) {
   const [then, later] = [shown[0], now[0]];
   const named = !sameHedges(then?.held, later?.held);
+  const usdOf = (trade: Trade | undefined) => trade?.held?.notional_usd ?? trade?.notionalUsd ?? 0;
   const holds = (trade: Trade | undefined) => {
-    const usd = formatUsd(trade?.held?.notional_usd ?? trade?.notionalUsd ?? 0);
+    const usd = formatUsd(usdOf(trade));
     return named && trade?.held?.hedge_ids.length ? `${usd} in ${hedgesWords(trade.held)}` : usd;
   };
   ports.notify({
@@ -64,8 +65,8 @@ export function sayMovedSinceAsked(
     data: {
       market,
       side,
-      shown_usd: then?.held?.notional_usd ?? then?.notionalUsd ?? 0,
-      now_usd: later?.held?.notional_usd ?? later?.notionalUsd ?? 0,
+      shown_usd: usdOf(then),
+      now_usd: usdOf(later),
       shown_hedge_ids: then?.held?.hedge_ids ?? null,
       now_hedge_ids: later?.held?.hedge_ids ?? null,
     },

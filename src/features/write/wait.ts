@@ -138,7 +138,7 @@ export async function waitForHedgeStatus(ports: WritePorts, hedgeId: string, opt
       return;
     }
   };
-  const hedge = await pollUntil<Hedge | undefined>(ports, {
+  const hedge = await pollUntil(ports, {
     label: options.label,
     startedAt: options.startedAt ?? ports.clock.now(),
     poll: read,
@@ -171,9 +171,9 @@ export async function ownRecentOf(ports: WritePorts, command: string) {
 }
 
 /** The hedges the server named in its answers to this account's own opens of a side within a wait's bound. */
-export async function answeredOpens(ports: WritePorts): Promise<(market: string, side: Side) => string[]> {
+export async function answeredOpens(ports: WritePorts) {
   const { of } = await ownRecentOf(ports, 'open');
-  return (market, side) => of(market, side).flatMap((entry) => entry.hedge_id || []);
+  return (market: string, side: Side) => of(market, side).flatMap((entry) => entry.hedge_id || []);
 }
 
 /**
@@ -226,7 +226,7 @@ export async function waitForOwnChange(ports: WritePorts, options: ChangeWaitOpt
     if (!book.filled.length || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
     return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
   };
-  const book = await pollUntil<BookPosition[]>(ports, {
+  const book = await pollUntil(ports, {
     label,
     startedAt,
     checkCommand: check,
@@ -272,7 +272,7 @@ export async function waitForSideClosed(
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');
   let lastRead: BookPosition[] = [];
-  await pollUntil<boolean>(ports, {
+  await pollUntil(ports, {
     label,
     startedAt,
     poll: async () => {

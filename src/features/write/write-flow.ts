@@ -69,8 +69,10 @@ export interface WriteOptions {
 export function repeatWindowMs(env: Env) {
   const raw = env.HEDGE_REPEAT_WINDOW;
   if (raw === undefined || raw.trim() === '') return 10 * 60_000;
-  const range = { name: 'HEDGE_REPEAT_WINDOW', unit: 'minutes', min: 0, max: 24 * 60, example: '10 (0: off)' };
-  return parseDecimal(raw, range) * 60_000;
+  return (
+    parseDecimal(raw, { name: 'HEDGE_REPEAT_WINDOW', unit: 'minutes', min: 0, max: 24 * 60, example: '10 (0: off)' }) *
+    60_000
+  );
 }
 
 export function writeOptionsFrom(options: {
@@ -936,15 +938,16 @@ interface Reconciliation<S> {
 export function keyLifetimeMs(env: Env) {
   const raw = env.HEDGE_KEY_LIFETIME;
   if (!raw?.trim()) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
-  const range = {
-    name: 'HEDGE_KEY_LIFETIME',
-    unit: 'hours',
-    min: 0,
-    aboveMin: true,
-    max: 24 * 365,
-    example: '12 or 0.5',
-  };
-  return parseDecimal(raw, range) * HOUR_MS;
+  return (
+    parseDecimal(raw, {
+      name: 'HEDGE_KEY_LIFETIME',
+      unit: 'hours',
+      min: 0,
+      aboveMin: true,
+      max: 24 * 365,
+      example: '12 or 0.5',
+    }) * HOUR_MS
+  );
 }
 
 function describeAge(ms: number) {

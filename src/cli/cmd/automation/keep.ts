@@ -50,7 +50,7 @@ function parseKeepOptions(input: InputOf<typeof KEEP>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>) {
   const options = parseKeepOptions(input);
   // On a terminal that can be redrawn (and not --json), the live status; otherwise NDJSON, one event a line.
   const reporter =

@@ -33,8 +33,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
   ).find(([value]) => value !== undefined);
   if (id !== undefined && filter)
     throw new UsageError(`${filter[1]}: filters the list; it cannot be combined with a hedge ID.`);
+  const client = await ctx.client();
   if (id === undefined) {
-    const client = await ctx.client();
     const list = await client.readHedges({ status, clientReference, limit });
     const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
@@ -48,7 +48,6 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
     if (hedges.length) output.tableNote(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
-  const client = await ctx.client();
   const startedAt = ctx.clock.now();
   let hedge = await findHedge(client, id);
   if (wait) {

@@ -147,7 +147,7 @@ function unlistedRow(side: PositionSide) {
     side: side.side,
     ...(filled.length ? { notional_usd: side.recordsUsd } : {}),
     ...(soonest ? { maturity_at: soonest.maturity_at } : {}),
-    ...(side.hedges.length === 1 ? { hedge_id: side.hedges[0].id } : {}),
+    ...(side.hedges.length === 1 && { hedge_id: side.hedges[0].id }),
   };
   const reference = sideReferences(side);
   if (reference !== undefined) row[JOINED_REFERENCE] = reference;

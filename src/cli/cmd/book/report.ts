@@ -94,7 +94,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
     const points = format !== 'json';
     gathered = await gatherReport(client, { by, since, until, ref }, listing && ((record) => listing.add(record)), {
       points,
-      ...(references !== undefined ? { references } : {}),
+      ...(references !== undefined && { references }),
     });
   } catch (error) {
     listing?.discard();

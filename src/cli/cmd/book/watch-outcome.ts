@@ -17,11 +17,7 @@ import { safeJson } from '../../../core/security/safe-text.js';
 import { redrawsInPlace, terminalColumns } from '../../../platform/terminal/terminal.js';
 
 /** `hedge … --watch`: checks the options (exit 2 before anything is read), runs the watch, says how it ended. */
-export async function watchCommand(
-  ctx: CommandContext,
-  target: WatchTarget,
-  options: WatchOptionValues,
-): Promise<number> {
+export async function watchCommand(ctx: CommandContext, target: WatchTarget, options: WatchOptionValues) {
   const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
   const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));

@@ -37,9 +37,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RES
       : { outcome: 'abandoned', message: 'resolved by hand: did not land' },
   );
   ctx.output.done(
-    landed
-      ? `Journal ${entry.id} (${safeText(entry.command)}) recorded as landed: outcome done. Nothing was sent.`
-      : `Journal ${entry.id} (${safeText(entry.command)}) recorded as not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.`,
+    `Journal ${entry.id} (${safeText(entry.command)}) recorded as ${landed ? 'landed: outcome done. Nothing was sent.' : 'not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.'}`,
   );
   renderJournalEntry(ctx.output, resolved, { now: ctx.clock.now(), footer: [] });
 }

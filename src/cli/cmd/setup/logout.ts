@@ -37,18 +37,16 @@ export async function run(ctx: CommandContext) {
     delete profile.api_key;
   });
   const where = had ? describeKeyLocation(had, store.file) : undefined;
-  let keyringLeft: string | undefined;
   if (had?.kind === 'keyring') {
     const removal = await removeFromKeyring(had.account, ctx.env);
-    if ('error' in removal) keyringLeft = removal.error;
+    if ('error' in removal)
+      throw new ConfigError(
+        `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(removal.error)}): the key is still there.`,
+        {
+          hint: `Delete it by hand: service "hedge", account "${safeText(had.account)}" (on Linux: secret-tool clear service hedge username '…').`,
+        },
+      );
   }
-  if (keyringLeft)
-    throw new ConfigError(
-      `Profile "${name}" forgot its key, but the OS keyring entry could not be deleted (${safeText(keyringLeft)}): the key is still there.`,
-      {
-        hint: `Delete it by hand: service "hedge", account "${safeText((had as { account: string }).account)}" (on Linux: secret-tool clear service hedge username '…').`,
-      },
-    );
   output.document({ profile: name, logged_out: had !== undefined, key_store: had?.kind ?? null });
   // The quote names its profile as the environment flag: asRun adds no second --profile.
   const renew = `its base URL stays; \`hedge --profile ${shellWord(name)} login\` asks for a new key`;

@@ -144,7 +144,7 @@ function show(ctx: CommandContext, facts: Awaited<ReturnType<typeof gatherWhoami
               value: row.value,
               source: row.source,
               env: row.variable,
-              ...(row.source === 'learned' ? { learned_for: learnedFor } : {}),
+              ...(row.source === 'learned' && { learned_for: learnedFor }),
             },
           ]),
         ),

@@ -2,9 +2,8 @@
 // until the positions list shows the change (or the side is gone).
 import type { CommandModule, InputOf } from '../../runner/command-spec.js';
 import type { REDUCE } from '../specs.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseChangeOptions, runChange } from '../../../features/trade/change.js';
-import { showTrade } from './trade-outcome.js';
+import { showTrade, tradeFields } from './trade-outcome.js';
 
 /** Typed by reduce's input: add's is the same and --skip-checks. */
 function changeCommand(action: 'add' | 'reduce'): CommandModule<InputOf<typeof REDUCE>> {
@@ -13,8 +12,7 @@ function changeCommand(action: 'add' | 'reduce'): CommandModule<InputOf<typeof R
       const { outcome, body } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));
       return showTrade(ctx, action, outcome, body);
     },
-    // What the command prints, so that --fields is checked before anything is sent (ui/result-fields.ts).
-    OUTPUT_FIELDS: (input) => (input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS[action])),
+    OUTPUT_FIELDS: tradeFields(action),
   };
 }
 

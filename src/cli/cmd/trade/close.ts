@@ -3,11 +3,10 @@
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { CLOSE } from '../specs.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseMarket, parseSide } from '../../../core/input.js';
 import { tradeAction, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
-import { showTrade } from './trade-outcome.js';
+import { showTrade, tradeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
 import { UnresolvedError } from '../../../core/errors.js';
 import { formatUsd } from '../../../core/money.js';
@@ -34,6 +33,4 @@ export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
   return 0;
 }
 
-/** What `hedge close` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof CLOSE>) =>
-  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.close);
+export const OUTPUT_FIELDS = tradeFields('close');

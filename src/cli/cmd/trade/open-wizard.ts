@@ -7,6 +7,7 @@ import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
 import { findMarket } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';
+import { days } from '../../../features/trade/trade-actions.js';
 import { DeclinedError, PreTradeCheckError, UsageError } from '../../../core/errors.js';
 import { formatMoney, formatPercent, formatUsd, formatUtc } from '../../../platform/terminal/format.js';
 import { payWords, toAccountSide } from '../../../core/money.js';
@@ -112,9 +113,8 @@ export async function runOpenWizard(
     : ctx.output;
   cardOutput.write(renderQuoteCard(cardOutput, quote, ctx.clock.now()));
 
-  const days = tenorDays === 1 ? '1 day' : `${tenorDays} days`;
   // Asked by the write flow, under the side's lock: a yes holds for the side as the wizard showed it.
-  const question = `Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+  const question = `Open ${side} ${formatMoney(notionalUsd)} USD on ${market.market} for ${days(tenorDays)}${clientReference ? ` (ref ${clientReference})` : ''}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
   return {
     kind: 'open' as const,
     market: market.market,
@@ -148,7 +148,7 @@ async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
     if (book.state === 'flat' && !book.opening.length) return;
     const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
     const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-    return { ...(notionalUsd === undefined ? {} : { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
+    return { ...(notionalUsd !== undefined && { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
   };
   return { list, account, holding };
 }
@@ -267,10 +267,10 @@ async function askNotional(
 function askTenor(prompter: Prompter, now: number) {
   return prompter.select<Tenor>({
     message: 'Tenor',
-    choices: TENORS.map((days) => ({
-      name: `${days} day${days === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + days * DAY_MS).toISOString())}`,
-      short: `${days} day${days === 1 ? '' : 's'}`,
-      value: days,
+    choices: TENORS.map((tenor) => ({
+      name: `${tenor} day${tenor === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + tenor * DAY_MS).toISOString())}`,
+      short: days(tenor),
+      value: tenor,
     })),
   });
 }

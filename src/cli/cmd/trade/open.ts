@@ -4,15 +4,14 @@
 import type { OpenRequest } from '../../../platform/api/client.js';
 import type { InputOf } from '../../runner/command-spec.js';
 import type { OPEN } from '../specs.js';
-import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
-import { showTrade } from './trade-outcome.js';
+import { showTrade, tradeFields } from './trade-outcome.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Promise<number> {
+export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>) {
   const { args, options } = input;
   const given = {
     market: args.market === undefined ? undefined : parseMarket(args.market),
@@ -44,13 +43,14 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
     );
   }
   const client = await ctx.client();
-  let request: OpenRequest = {
-    market: given.market!,
-    side: given.side!,
-    notional_usd: given.notionalUsd!,
-    tenor_days: given.tenorDays!,
-    client_reference: given.clientReference,
-  };
+  const requestOf = (answers: typeof given): OpenRequest => ({
+    market: answers.market!,
+    side: answers.side!,
+    notional_usd: answers.notionalUsd!,
+    tenor_days: answers.tenorDays!,
+    client_reference: answers.clientReference,
+  });
+  let request = requestOf(given);
   let asked = {};
   if (missing.length) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
@@ -61,13 +61,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
       const { outcome, body } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
       return showTrade(ctx, 'add', outcome, body);
     }
-    request = {
-      market: answers.market,
-      side: answers.side,
-      notional_usd: answers.notionalUsd,
-      tenor_days: answers.tenorDays,
-      client_reference: answers.clientReference,
-    };
+    request = requestOf(answers);
     asked = { quote: answers.quote, question: answers.question };
   }
   const { outcome, quote } = await openHedge(ctx, client, request, {
@@ -76,10 +70,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>): Pro
     write,
     ...asked,
   });
-  showTrade(ctx, 'open', outcome, { ...request }, quote);
-  return 0;
+  return showTrade(ctx, 'open', outcome, { ...request }, quote);
 }
 
-/** What `hedge open` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof OPEN>) =>
-  input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.open);
+export const OUTPUT_FIELDS = tradeFields('open');

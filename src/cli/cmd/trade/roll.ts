@@ -2,12 +2,8 @@
 // action, so an interrupted roll is finished by `hedge resume` or by the same command again.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { ROLL } from '../specs.js';
-import {
-  dryRunResult,
-  RESULT_FIELDS,
-  ROLL_DRY_RUN_FIELDS,
-  writeResult,
-} from '../../../platform/results/result-fields.js';
+import { ROLL_DRY_RUN_FIELDS } from '../../../platform/results/result-fields.js';
+import { tradeFields } from './trade-outcome.js';
 import { parseClientReference, parseMarket, parseSide, parseTenor } from '../../../core/input.js';
 import { runRoll } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
@@ -27,6 +23,4 @@ export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>) {
   return renderRollOutcome(ctx.output, await runRoll(ctx, request), (...argv) => ctx.hedgeCommand(...argv));
 }
 
-/** What `hedge roll` prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
-export const OUTPUT_FIELDS = (input: InputOf<typeof ROLL>) =>
-  input.options.dryRun ? dryRunResult(ROLL_DRY_RUN_FIELDS) : writeResult(RESULT_FIELDS.roll);
+export const OUTPUT_FIELDS = tradeFields('roll', ROLL_DRY_RUN_FIELDS);

@@ -7,6 +7,12 @@ import type { WriteOutcome } from '../../../features/write/write-flow.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 import { renderTrade } from '../../../platform/results/write-outcome.js';
+import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
+
+/** What a trade command prints, so that --fields is checked before anything is sent (ui/result-fields.ts). */
+export const tradeFields =
+  (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
+    input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
 
 /** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
 export function showTrade(
