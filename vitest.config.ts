@@ -4,21 +4,25 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // The files that wait longest start first. Vitest orders by the durations of earlier runs, which a
 // fresh clone has none of: it would start the largest files first and leave these for the end.
 const LONGEST_FIRST = [
-  'api/dialects-lifecycle',
-  'journal/replayed-rows',
-  'build/single-executable',
   'write/conformance-matrix',
-  'keeper/keep',
+  'api/dialects-lifecycle',
+  'build/single-executable',
   'cli/exit-codes',
+  'journal/replayed-rows',
+  'write/attribution',
   'write/trailing-views',
-  'journal/journal-kill',
-  'api/wire-tolerance',
-  'keeper/keeper-service-ops',
-  'journal/journal-concurrency',
+  'keeper/keep',
   'docs/documented-examples',
-  'journal/team-store',
+  'api/wire-tolerance',
   'trade/roll',
   'journal/forged-rows',
+  'reliability/faults-retry',
+  'journal/journal-kill',
+  'keeper/keeper-service-ops',
+  'reliability/faults-idempotency',
+  'journal/team-store-locks',
+  'journal/journal-concurrency',
+  'journal/team-store',
 ].map((name) => `/test/${name}.test.ts`);
 
 class LongestFirst extends BaseSequencer {
