@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/platform/api/create-client.js';
 import { buildUrl, HttpConnections } from '../../src/platform/api/transport.js';
-import { followPages, nextLink, nextPagePath, type PageAnswer } from '../../src/platform/api/wire/pages.js';
+import { followPages, nextLink, readPathPage, type PageAnswer } from '../../src/platform/api/wire/pages.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/core/errors.js';
 import { apiActionFromJournal } from '../../src/features/trade/api-call.js';
@@ -79,16 +79,16 @@ describe('atBaseOrigin: the one origin check', () => {
       'https://api.example.com:8443/partners/acme/v2/hedges',
       'https://u:p@api.example.com/partners/acme/v2/hedges',
     ]) {
-      const next = () => nextPagePath(BASE, '/hedges', answer(link));
+      const next = () => readPathPage(BASE, '/hedges', answer(link));
       expect(next, link).toThrow(OffOriginError);
       expect(next, link).toThrow(
         /^--paginate: the server's next-page link would leave the base URL's origin \(https:\/\/api\.example\.com\)/,
       );
     }
-    expect(() => nextPagePath(BASE, '/hedges', answer('https://api.example.com/other/v2/hedges'))).toThrow(
+    expect(() => readPathPage(BASE, '/hedges', answer('https://api.example.com/other/v2/hedges'))).toThrow(
       /leads outside the base URL/,
     );
-    expect(nextPagePath(BASE, '/hedges', answer('https://api.example.com/partners/acme/v2/hedges?page=2'))).toBe(
+    expect(readPathPage(BASE, '/hedges', answer('https://api.example.com/partners/acme/v2/hedges?page=2')).next).toBe(
       '/hedges?page=2',
     );
   });
@@ -334,7 +334,7 @@ describe('-f / -F parameters', () => {
 });
 
 // api/wire/: the one Link-header reader (http-link-header, RFC 8288) on headers as real services
-// write them, and the one pager (followPages for the client's lists, nextPagePath for
+// write them, and the one pager (followPages for the client's lists, readPathPage for
 // `hedge api --paginate`) on the paging forms page-reading.ts detects. The pages are handed in by
 // an injected fetch: nothing here is a network.
 
@@ -484,6 +484,6 @@ describe('hedge api --paginate: the next page read as the lists read it', () => 
     ],
     ['/hedges?before=x', { nextSeq: 17 }, '/hedges?before=x&seq=17'],
   ])('%s with meta %j: %s', (path, meta, expected, answer = {}, cursorParam) => {
-    expect(nextPagePath(BASE, path, { meta, headers: {}, ...answer }, cursorParam)).toBe(expected);
+    expect(readPathPage(BASE, path, { meta, headers: {}, ...answer }, cursorParam).next).toBe(expected);
   });
 });

@@ -68,12 +68,12 @@ export function sendEnvelope(res: ServerResponse, response: EngineResponse) {
 /** Status and headers go out, then half the body, then nothing: the client waits forever. */
 export function stallBody(res: ServerResponse, response: EngineResponse) {
   const text = JSON.stringify(response.body);
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-type': JSON_TYPE,
-    'content-length': Buffer.byteLength(text),
-  });
+  writeJsonHead(res, response, Buffer.byteLength(text));
   res.write(text.slice(0, Math.floor(text.length / 2)));
+}
+
+function writeJsonHead(res: ServerResponse, { status, headers }: EngineResponse, bytes: number) {
+  res.writeHead(status, { ...headers, 'content-type': JSON_TYPE, 'content-length': bytes });
 }
 
 /** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
@@ -94,20 +94,12 @@ const AMBIGUOUS_ERROR: EnvelopeError = {
 type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
 
 /** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
-export function ambiguousResponse(kind: AmbiguousKind, response: EngineResponse) {
-  const { data, error, meta } = response.body;
-  switch (kind) {
-    case 'error-in-200':
-      return { status: 200, headers: response.headers, body: { data: null, error: error ?? AMBIGUOUS_ERROR, meta } };
-    case 'data-and-error':
-      return {
-        status: response.status,
-        headers: response.headers,
-        body: { data, error: error ?? AMBIGUOUS_ERROR, meta },
-      };
-    case 'data-in-400':
-      return { status: 400, headers: response.headers, body: { data, error: null, meta } };
-  }
+export function ambiguousResponse(kind: AmbiguousKind, { status, headers, body }: EngineResponse) {
+  const { data, meta } = body;
+  const error = body.error ?? AMBIGUOUS_ERROR;
+  if (kind === 'error-in-200') return { status: 200, headers, body: { data: null, error, meta } };
+  if (kind === 'data-and-error') return { status, headers, body: { data, error, meta } };
+  return { status: 400, headers, body: { data, error: null, meta } };
 }
 
 const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');
@@ -121,11 +113,7 @@ export function sendPadded(res: ServerResponse, response: EngineResponse, bytes:
   const tail = text.slice(-3);
   const textBytes = Buffer.byteLength(text);
   let left = Math.max(0, bytes - textBytes);
-  res.writeHead(response.status, {
-    ...response.headers,
-    'content-type': JSON_TYPE,
-    'content-length': textBytes + left,
-  });
+  writeJsonHead(res, response, textBytes + left);
   res.write(head);
   const pump = () => {
     while (left > 0) {

@@ -94,17 +94,6 @@ function requireRoomFor(
     });
 }
 
-function pendingHedgeError(hedge: HedgeState) {
-  // Retry-After: the change lands within the fill delay; the same request may be sent again then.
-  return new ApiError(
-    409,
-    'action_pending',
-    `hedge ${hedge.id} has a change that has not landed yet`,
-    { hedge_id: hedge.id },
-    { 'retry-after': '1' },
-  );
-}
-
 function getMarkets({ book, nowMs }: RouteContext) {
   return succeeded(
     book.markets.map((definition) => marketView(book, definition, nowMs)),
@@ -292,7 +281,7 @@ const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedg
 /** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
 function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number) {
   const newestFirst = [...hedges].reverse();
-  const whole = (hedge: HedgeState): ChangePart => ({ hedge, notionalUsd: hedge.notionalUsd });
+  const whole = (hedge: HedgeState) => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
     return newestFirst.map(whole);
@@ -324,7 +313,15 @@ function changeHedge(action: ChangeAction): Handler {
       throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
     const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
     for (const hedge of involved) {
-      if (hedge.status !== 'filled' || hedge.pendingChange) throw pendingHedgeError(hedge);
+      // Retry-After: the change lands within the fill delay; the same request may be sent again then.
+      if (hedge.status !== 'filled' || hedge.pendingChange)
+        throw new ApiError(
+          409,
+          'action_pending',
+          `hedge ${hedge.id} has a change that has not landed yet`,
+          { hedge_id: hedge.id },
+          { 'retry-after': '1' },
+        );
     }
     const openUsd = sideNotional(hedges);
     const changeUsd = requested ?? openUsd;

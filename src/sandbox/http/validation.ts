@@ -28,16 +28,16 @@ function required<T>(body: JsonObject, field: string, valid: (value: unknown) =>
   return value as T;
 }
 
-const shortText = (max: number) => (value: unknown) =>
-  typeof value === 'string' && value.length > 0 && value.length <= max;
-
-export const readMarket = (body: JsonObject) =>
+/** A non-empty string of at most `max` characters. */
+const readShortText = (body: JsonObject, field: string, max: number) =>
   required<string>(
     body,
-    'market',
-    shortText(MAX_MARKET_LENGTH),
-    `must be a non-empty string of at most ${MAX_MARKET_LENGTH} characters`,
+    field,
+    (value) => typeof value === 'string' && value.length > 0 && value.length <= max,
+    `must be a non-empty string of at most ${max} characters`,
   );
+
+export const readMarket = (body: JsonObject) => readShortText(body, 'market', MAX_MARKET_LENGTH);
 
 export const readSide = (body: JsonObject) =>
   required<Side>(body, 'side', (side) => side === 'buy' || side === 'sell', 'must be buy or sell');
@@ -76,12 +76,7 @@ export function readChangeNotional(body: JsonObject, field: string, refusedField
 export function readClientReference(body: JsonObject) {
   const reference = body.client_reference;
   if (reference === undefined || reference === null) return;
-  if (!shortText(MAX_CLIENT_REFERENCE_LENGTH)(reference))
-    throw validationError(
-      'client_reference',
-      `must be a non-empty string of at most ${MAX_CLIENT_REFERENCE_LENGTH} characters`,
-    );
-  return reference as string;
+  return readShortText(body, 'client_reference', MAX_CLIENT_REFERENCE_LENGTH);
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */

@@ -16,7 +16,7 @@ export function nameKey(name: string) {
 /** A record's fields by their normalised name (the first of two that normalise alike wins). */
 export type Fields = ReadonlyMap<string, unknown>;
 
-function fieldsOf(raw: JsonObject): Fields {
+function fieldsOf(raw: JsonObject) {
   // Reversed: of two names that normalise alike, the first is set last.
   return new Map(
     Object.entries(raw)
@@ -128,7 +128,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
 }
 
 /** A price in the one shape (docs/output.md): `market`, `price`, `timestamp` first, then what the server sent. */
-export function pricesInOneShape(quotes: readonly PriceQuote[]): Array<JsonObject> {
+export function pricesInOneShape(quotes: readonly PriceQuote[]) {
   return quotes.map((quote) => {
     const sent = PRICE_SENT.get(quote) ?? quote;
     const { market, price, timestamp, ...others } = showUnderKnownNames(sent, [
@@ -162,7 +162,7 @@ export function sameFact(sent: unknown, read: unknown) {
 export function showUnderKnownNames(
   raw: JsonObject,
   facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
-): JsonObject {
+) {
   const row: JsonObject = { ...raw };
   const displaced: JsonObject = {};
   if (Object.hasOwn(row, WIRE_HOLDER)) {
@@ -300,7 +300,7 @@ export function readPosition(raw: JsonObject): PositionFacts {
 }
 
 /** A position in the one shape: a fact taken from its hedge (a position with no side) shown too. */
-export function positionInOneShape(raw: JsonObject, facts: Omit<PositionFacts, 'synonymsUsed'>): JsonObject {
+export function positionInOneShape(raw: JsonObject, facts: Omit<PositionFacts, 'synonymsUsed'>) {
   return inOneShape(raw, POSITION_FIELDS, facts);
 }
 
@@ -404,7 +404,7 @@ export function historyCloseTime(raw: JsonObject) {
 }
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
-export function historyRecordForPeople(raw: JsonObject): JsonObject {
+export function historyRecordForPeople(raw: JsonObject) {
   return inOneShape(raw, HISTORY_FOR_PEOPLE);
 }
 
@@ -420,6 +420,6 @@ const ACCOUNT_FIELDS = fieldTable({
 });
 
 /** The account in the one shape: each figure read under another name shown under ours. */
-export function accountForPeople(raw: JsonObject): JsonObject {
+export function accountForPeople(raw: JsonObject) {
   return inOneShape(raw, ACCOUNT_FIELDS);
 }

@@ -324,7 +324,7 @@ function underBase(baseUrl: string, link: string) {
 }
 
 /** One answer of `path` read as a page, and the path of the page after it (none when it was the last). */
-function readPathPage(
+export function readPathPage(
   baseUrl: string,
   path: string,
   answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
@@ -341,13 +341,4 @@ function readPathPage(
   if (reading.more === false || reading.next === undefined) return { reading };
   const search = new URLSearchParams(reading.next.query).toString();
   return { reading, next: `${question < 0 ? path : path.slice(0, question)}${search === '' ? '' : `?${search}`}` };
-}
-
-export function nextPagePath(
-  baseUrl: string,
-  path: string,
-  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
-  cursorParam?: string,
-) {
-  return readPathPage(baseUrl, path, answer, cursorParam).next;
 }
