@@ -3,10 +3,8 @@
 // wire names (set > learned > guessed), where learned names are kept, and doctor's clock and
 // rate-limit lines.
 import * as z from 'zod/mini';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { cursorParameterFor, findRows, readPage } from '../../src/platform/api/wire/pages.js';
 import { hedgeSchema, marketSchema, readRecord, readRows } from '../../src/platform/api/schemas.js';
 import {
@@ -38,12 +36,7 @@ import { asSent, rememberSent } from '../../src/core/as-sent.js';
 import { clockCheck, describeShape, rateLimitCheck } from '../../src/features/setup/doctor.js';
 import { ASSUMED_SKEW_MS, ServerClock } from '../../src/core/server-clock.js';
 import { questionWithUnchecked } from '../../src/features/trade/pre-trade.js';
-
-/** Folders made by a test, removed after it. */
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from '../support/hedge-cli.js';
 
 const LIST_URL = 'https://api.example.com/partners/acme/v2/hedges?limit=100';
 const read = (data: unknown, meta: Record<string, unknown> = {}, linkHeader?: string) =>
@@ -177,9 +170,9 @@ describe('wire names: set > learned > guessed', () => {
 
   describe('where learned names are kept', () => {
     it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'hedge-learned-'));
-      dirs.push(dir);
-      const store = new ProfileStore(dir);
+      const dir = tempDir('hedge-learned-');
+      onTestFinished(dir.remove);
+      const store = new ProfileStore(dir.path);
       await store.update((data) => {
         data.profiles.desk = {
           base_url: 'https://api.example.com/partners/acme/v2',

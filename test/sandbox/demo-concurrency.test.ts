@@ -16,7 +16,7 @@ import {
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { openBody } from '../support/engine.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { startSimulator } from '../support/simulator.js';
 
 const dirs: Array<{ remove: () => void }> = [];
 afterAll(() => dirs.forEach((dir) => dir.remove()));
@@ -24,7 +24,7 @@ afterAll(() => dirs.forEach((dir) => dir.remove()));
 const demo = (dir: string, args: string[], options: RunOptions = {}) =>
   runHedge(['--demo', ...args], { configDir: dir, ...options });
 
-function configDir(): string {
+function configDir() {
   const dir = tempDir('hedge-demo-parallel-');
   dirs.push(dir);
   return dir.path;
@@ -36,7 +36,7 @@ interface Side {
 }
 
 /** A simulator in this process on the demo's state file, as a `--demo` run starts its own. */
-function demoSimulator(dir: string): Promise<Simulator> {
+function demoSimulator(dir: string) {
   return startSimulator({
     preset: 'plain',
     apiKeys: [DEMO_API_KEY],
@@ -47,7 +47,7 @@ function demoSimulator(dir: string): Promise<Simulator> {
 }
 
 /** The demo's book as the simulator reads demo-state.json, once everything submitted has landed. */
-async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: string[] }> {
+async function demoBook(dir: string) {
   const simulator = await demoSimulator(dir);
   try {
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
@@ -60,7 +60,7 @@ async function demoBook(dir: string): Promise<{ positions: Side[]; hedgeIds: str
 }
 
 /** A filled position of 1,000 USD on each side in a fresh demo state, written by the simulator itself. */
-async function seedDemoPositions(dir: string): Promise<void> {
+async function seedDemoPositions(dir: string) {
   const simulator = await demoSimulator(dir);
   try {
     for (const side of ['buy', 'sell'] as const) {
@@ -81,7 +81,7 @@ async function seedDemoPositions(dir: string): Promise<void> {
  * taken like any run's). A run refused meanwhile (409 action_pending, Retry-After 1 s) finds it
  * landed when it asks again.
  */
-async function landingWhile<T>(dir: string, runs: Array<Promise<T>>): Promise<T[]> {
+async function landingWhile<T>(dir: string, runs: Array<Promise<T>>) {
   const lander = await demoSimulator(dir);
   let ended = false;
   const all = Promise.all(runs).finally(() => (ended = true));
@@ -108,7 +108,7 @@ function accountsInFile(path: string) {
 }
 
 /** The state file is whole (it reads as the simulator's state), and no temp file or lock is left beside it. */
-function expectStateFileWhole(dir: string): void {
+function expectStateFileWhole(dir: string) {
   const path = join(dir, DEMO_STATE_FILE);
   expect(() => accountsInFile(path)).not.toThrow();
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);

@@ -200,7 +200,7 @@ describe('sandbox server: fault injection', () => {
 // compares the hedge lists of two such simulators).
 const ID = /^hdg_[a-z0-9]{24}$/;
 
-async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', key: string): Promise<string> {
+async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', key: string) {
   const opened = await post(simulator.sandbox, '/hedges', openBody(side, 10_000), key);
   expect(opened.status, JSON.stringify(opened.body)).toBe(200);
   return opened.body.data.id;

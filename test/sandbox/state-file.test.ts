@@ -12,7 +12,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { lockDemoState } from '../../src/platform/runtime/start-demo.js';
 import { lockFile } from '../../src/core/files/file-lock.js';
-import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { type StateFileLock, readStateFile } from '../../src/sandbox/state-file.js';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
@@ -33,7 +32,7 @@ afterEach(async () => {
   await Promise.all(started.splice(0).map((simulator) => simulator.close()));
 });
 
-async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions> = {}): Promise<Simulator> {
+async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions> = {}) {
   const simulator = await startSimulator({
     preset: 'quick',
     apiKeys: KEYS,
@@ -47,9 +46,7 @@ async function simulatorOn(stateFile: string, options: Partial<SimulatorOptions>
 }
 
 /** Two simulators started on one file before either acts: each holds the state in memory, as parallel runs do. */
-async function twoProcesses(
-  options: Partial<SimulatorOptions> = {},
-): Promise<{ a: Simulator; b: Simulator; stateFile: string }> {
+async function twoProcesses(options: Partial<SimulatorOptions> = {}) {
   const stateFile = stateFileIn();
   const [a, b] = await Promise.all([simulatorOn(stateFile, options), simulatorOn(stateFile, options)]);
   return { a, b, stateFile };
@@ -65,9 +62,7 @@ const overtaking: StateFileLock = (path) => {
  * a, whose every save runs `inSave` (its new state written beside the file, not committed), and b,
  * which takes the lock over from it there and may save first.
  */
-async function savingWhileOvertaken(
-  inSave: (b: Simulator) => Promise<void>,
-): Promise<{ a: Simulator; stateFile: string }> {
+async function savingWhileOvertaken(inSave: (b: Simulator) => Promise<void>) {
   const stateFile = stateFileIn();
   const b = await simulatorOn(stateFile, { stateFileLock: overtaking });
   const a = await simulatorOn(stateFile, { stateFileBeforeCommit: () => inSave(b) });
@@ -84,7 +79,7 @@ async function mustOpen(...args: Parameters<typeof openOn>) {
 }
 
 /** The answer to a request that found the state file busy: 503, retry in a second. */
-function expectBusy(answer: Awaited<ReturnType<typeof openOn>>): void {
+function expectBusy(answer: Awaited<ReturnType<typeof openOn>>) {
   expect([answer.status, answer.headers.get('retry-after'), answer.body.error.code]).toEqual([
     503,
     '1',
@@ -93,12 +88,12 @@ function expectBusy(answer: Awaited<ReturnType<typeof openOn>>): void {
 }
 
 /** The hedges the file holds, over all accounts, as a fresh simulator reads them. */
-function hedgesInFile(stateFile: string): HedgeState[] {
+function hedgesInFile(stateFile: string) {
   const { contents } = readStateFile(stateFile);
   return Object.values(contents?.engine.accounts ?? {}).flatMap((account) => Object.values(account.hedges));
 }
 
-const sides = (stateFile: string): string[] =>
+const sides = (stateFile: string) =>
   hedgesInFile(stateFile)
     .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
     .sort();
@@ -254,7 +249,7 @@ describe('ids and formats of the state file', () => {
   it('hedge ids are unique across restarts, and across resets seen by processes started on an earlier state (each then a fresh state); `__proto__` and `constructor` are no hedge', async () => {
     const stateFile = stateFileIn();
     const ids: string[] = [];
-    const open = async (simulator: Simulator, key: string): Promise<void> => {
+    const open = async (simulator: Simulator, key: string) => {
       ids.push((await mustOpen(simulator, 'buy', 1_000, key)).body.data.id);
     };
     // A restart carries on the file's id sequence.
