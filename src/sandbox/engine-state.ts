@@ -81,21 +81,21 @@ export interface AccountState {
 }
 
 /** The hedge fields a positions line is computed from (views.ts); the rest of a hedge never shows there. */
-export type PositionBasis = Pick<
-  HedgeState,
-  | 'id'
-  | 'market'
-  | 'side'
-  | 'notionalUsd'
-  | 'units'
-  | 'entryPrice'
-  | 'marginUsdc'
-  | 'dailyCarryRatePct'
-  | 'accruedCarryUsdc'
-  | 'carryAccruedToMs'
-  | 'openedAtMs'
-  | 'maturityAtMs'
->;
+export const POSITION_BASIS = [
+  'id',
+  'market',
+  'side',
+  'notionalUsd',
+  'units',
+  'entryPrice',
+  'marginUsdc',
+  'dailyCarryRatePct',
+  'accruedCarryUsdc',
+  'carryAccruedToMs',
+  'openedAtMs',
+  'maturityAtMs',
+] as const;
+export type PositionBasis = Pick<HedgeState, (typeof POSITION_BASIS)[number]>;
 
 export interface AccountFigures {
   balanceUsdc: number;

@@ -1,24 +1,18 @@
 // Views that trail the records (the viewLagMs option): a server whose positions list, history and account come
 // from an indexer that shows each change of a hedge some seconds after the hedge record does.
 
-import type { AccountFigures, HedgeState, TrailingViews, ViewChange } from './engine-state.js';
+import {
+  type AccountFigures,
+  type HedgeState,
+  POSITION_BASIS,
+  type PositionBasis,
+  type TrailingViews,
+  type ViewChange,
+} from './engine-state.js';
 
 /** The fields of a hedge its positions line is computed from, copied: the hedge itself moves on. */
 export function positionBasis(hedge: HedgeState) {
-  return {
-    id: hedge.id,
-    market: hedge.market,
-    side: hedge.side,
-    notionalUsd: hedge.notionalUsd,
-    units: hedge.units,
-    entryPrice: hedge.entryPrice,
-    marginUsdc: hedge.marginUsdc,
-    dailyCarryRatePct: hedge.dailyCarryRatePct,
-    accruedCarryUsdc: hedge.accruedCarryUsdc,
-    carryAccruedToMs: hedge.carryAccruedToMs,
-    openedAtMs: hedge.openedAtMs,
-    maturityAtMs: hedge.maturityAtMs,
-  };
+  return Object.fromEntries(POSITION_BASIS.map((field) => [field, hedge[field]])) as PositionBasis;
 }
 
 /** Views in step with the records: what a state saved without a lag starts from. */
