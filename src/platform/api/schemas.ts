@@ -4,7 +4,7 @@ import { en } from 'zod/locales';
 import { isNumericText } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
-import type { JsonObject } from '../../core/objects.js';
+import { isObject } from './wire/fields.js';
 
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
@@ -90,11 +90,7 @@ const errorBodySchema = z.looseObject({
     z.pipe(
       z.unknown(),
       z.transform((details) =>
-        details === null || details === undefined
-          ? {}
-          : typeof details === 'object' && !Array.isArray(details)
-            ? (details as JsonObject)
-            : { value: details },
+        details === null || details === undefined ? {} : isObject(details) ? details : { value: details },
       ),
     ),
   ),
@@ -106,9 +102,7 @@ export const envelopeSchema = z.looseObject({
   // Request context only: a meta that is not an object is read as none rather than refused.
   meta: z.pipe(
     z.unknown(),
-    z.transform((meta) =>
-      meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as JsonObject) : {},
-    ),
+    z.transform((meta) => (isObject(meta) ? meta : {})),
   ),
 });
 

@@ -27,6 +27,10 @@ function fieldsOf(raw: JsonObject) {
 
 type Reader<T> = (value: unknown) => T | undefined;
 
+/** An object that is not a list (a JSON object). */
+export const isObject = (value: unknown): value is JsonObject =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
 export function pickField<T>(
   from: JsonObject | Fields,
@@ -72,13 +76,12 @@ const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
 function priceOf(value: unknown): number | undefined {
   const direct = readNumber(value);
   if (direct !== undefined) return direct;
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const fields = value as JsonObject;
-    const found = firstField(fields, PRICE_FIELDS, priceOf);
+  if (isObject(value)) {
+    const found = firstField(value, PRICE_FIELDS, priceOf);
     if (found !== undefined) return found;
     // Only a two-sided price: its mid.
-    const bid = readNumber(fields.bid);
-    const ask = readNumber(fields.ask);
+    const bid = readNumber(value.bid);
+    const ask = readNumber(value.ask);
     // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
     if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
   }
@@ -332,8 +335,7 @@ const HISTORY_FOR_PEOPLE = {
 
 /** A nested `{id: …}` (e.g. `hedge: {id}`) is read as its id. */
 function readId(value: unknown) {
-  if (value && typeof value === 'object' && !Array.isArray(value)) return readText((value as JsonObject).id);
-  return readText(value);
+  return readText(isObject(value) ? value.id : value);
 }
 
 // `long`/`short` are read as buy/sell: buying USDT against the quote currency is the long side.

@@ -1,7 +1,7 @@
 import LinkHeader from 'http-link-header';
 import { UsageError } from '../../../core/errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
-import { readString, readText } from './fields.js';
+import { isObject, readString, readText } from './fields.js';
 
 function parsed(value: string) {
   try {
@@ -73,9 +73,6 @@ export interface PageReading {
 type Json = Record<string, unknown>;
 /** A page's query parameters, as sent. */
 export type Query = Record<string, string>;
-
-const isObject = (value: unknown): value is Json =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The rows of a list answer: the array itself, or the one array an object `data` carries. */
 export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; rest: Json } {
