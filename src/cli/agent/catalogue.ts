@@ -75,21 +75,19 @@ const TARGET_ROW = z.strictObject({
   client_reference: z.string().describe('your deal id, for an open').optional(),
 });
 
-function inlineRowsArgument(): AgentArgument {
-  return {
-    name: INLINE_ROWS,
-    target: { kind: 'inline-rows' },
-    cliName: INLINE_ROWS,
-    required: false,
-    expects:
-      'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
-    schema: z
-      .array(TARGET_ROW)
-      .describe(
-        'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
-      ),
-  };
-}
+const INLINE_ROWS_ARGUMENT: AgentArgument = {
+  name: INLINE_ROWS,
+  target: { kind: 'inline-rows' },
+  cliName: INLINE_ROWS,
+  required: false,
+  expects:
+    'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
+  schema: z
+    .array(TARGET_ROW)
+    .describe(
+      'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
+    ),
+};
 
 function longFlag(option: OptionSpec) {
   const match = /--([a-z0-9-]+)/.exec(option.flags);
@@ -167,7 +165,7 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
         .string()
         .describe(`${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`),
     };
-    return rootsOnly ? [file] : [file, inlineRowsArgument()];
+    return rootsOnly ? [file] : [file, INLINE_ROWS_ARGUMENT];
   });
   const args: AgentArgument[] = [
     ...positionals,
