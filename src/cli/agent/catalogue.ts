@@ -89,11 +89,8 @@ const INLINE_ROWS_ARGUMENT: AgentArgument = {
     ),
 };
 
-function longFlag(option: OptionSpec) {
-  const match = /--([a-z0-9-]+)/.exec(option.flags);
-  if (!match) throw new Error(`manifest option without a long flag: ${option.flags}`);
-  return match[1];
-}
+/** Every option has a long flag (`opt` reads its key from it). */
+const longFlag = (option: OptionSpec) => /--([a-z0-9-]+)/.exec(option.flags)![1];
 
 function placeholder(option: OptionSpec) {
   return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
@@ -101,9 +98,8 @@ function placeholder(option: OptionSpec) {
 
 /** `--skip-checks` → skip_checks; `--no-wait` → wait (true unless given false). */
 function optionArgumentName(option: OptionSpec) {
-  const flag = longFlag(option);
-  const positive = option.kind === 'negatable' ? flag.replace(/^no-/, '') : flag;
-  return positive.replace(/-/g, '_');
+  // Only a negatable option's flag starts with no- (`opt` makes it one).
+  return longFlag(option).replace(/^no-/, '').replace(/-/g, '_');
 }
 
 /** Enums from the manifest; numeric choices (tenor: 1, 3, 7) as numbers or the CLI's strings. */

@@ -610,11 +610,11 @@ export const API = automation('api', 'local', {
 });
 
 /** A command whose subcommands do the work (`hedge profile list`): listed under its group, with no tier of its own. */
-const parent = <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier'>>(
+const parent = (
   group: CommandGroup,
   name: string,
-  body: B,
-) => ({ name, group, ...body });
+  body: Omit<CommandSpec, 'name' | 'group' | 'tier'>,
+): CommandSpec => ({ name, group, ...body });
 
 const PROFILE = parent('setup', 'profile', {
   summary: 'List, switch and remove stored profiles; forget learned wire names',

@@ -91,16 +91,13 @@ export interface RawInput {
 }
 
 /** How commands listed under `group` in `hedge --help` are declared (no group: subcommands), e.g. `declared('book')('hedges', 'read', {…})`. */
-export function declared<const G extends CommandGroup>(group?: G) {
-  return <
-    const N extends string,
-    const T extends CommandTier,
-    const B extends Omit<CommandSpec, 'name' | 'group' | 'tier'>,
-  >(
-    name: N,
-    tier: T,
-    body: B,
-  ) => ({ name, ...(group && { group }), tier, ...body }) as { name: N; group?: G; tier: T } & B;
+export function declared(group?: CommandGroup) {
+  return <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier'>>(name: string, tier: CommandTier, body: B) => ({
+    name,
+    ...(group && { group }),
+    tier,
+    ...body,
+  });
 }
 
 /** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
