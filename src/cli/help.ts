@@ -81,7 +81,7 @@ export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[]
 }
 
 /** `hedge` alone: what it is, the first commands to run (named as run when they fit the width, else as help names them), and where help is. At most 24 lines. */
-export function overview(width: number, program = 'hedge'): string {
+export function overview(width: number, program = 'hedge') {
   const named = startScreen(width, program);
   const note = invokedNote(program);
   return note === undefined || named.split('\n').every((line) => line.length <= width)

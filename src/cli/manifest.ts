@@ -1,47 +1,8 @@
-// The command tree: each declaration (commands/specs.ts, data only) with its command's code,
-// imported lazily by path when it runs. Nothing here imports command code: the front bundles only data.
+// The command tree (commands/specs.ts, data only), each leaf with its command's code, imported lazily by path
+// when it runs. Nothing here imports command code: the front bundles only data.
 import { OUTPUT_FORMATS } from '../core/vocabulary.js';
 import { command, opt, type CommandSpec } from './runner/command-spec.js';
-import {
-  MARKETS,
-  PRICE,
-  QUOTE,
-  OPEN,
-  ADD,
-  REDUCE,
-  CLOSE,
-  HEDGES,
-  HISTORY,
-  POSITIONS,
-  ACCOUNT,
-  LOGIN,
-  LOGOUT,
-  PROFILE_LIST,
-  PROFILE_USE,
-  PROFILE_REMOVE,
-  PROFILE_RESET_WIRE,
-  DOCTOR,
-  WHOAMI,
-  COMPLETION,
-  SANDBOX_SERVE,
-  JOURNAL_LIST,
-  JOURNAL_SHOW,
-  JOURNAL_RESOLVE,
-  JOURNAL_MIGRATE,
-  RESUME,
-  DEMO_RESET,
-  PLAN,
-  APPLY,
-  KEEP,
-  KEEP_STATUS,
-  EXPOSURES,
-  REPORT,
-  MATURITIES,
-  ROLL,
-  MCP,
-  TOOLS,
-  API,
-} from './cmd/specs.js';
+import * as SPECS from './cmd/specs.js';
 
 export * from './cmd/specs.js';
 
@@ -62,95 +23,50 @@ export const GLOBAL_OPTIONS = [
   opt('--no-header', 'tsv and csv without their header row'),
 ];
 
-// `hedge keep FILE` is `hedge keep run FILE` (the default subcommand of `keep`): KEEP without its group.
-const { group: _keepGroup, ...KEEP_LEAF } = KEEP;
-const KEEP_RUN = { ...KEEP_LEAF, name: 'run', isDefault: true } as const;
+/** Each command's code, typed by its declaration. */
+const LOADS = new Map([
+  command(SPECS.MARKETS, () => import('./cmd/book/markets.js')),
+  command(SPECS.PRICE, () => import('./cmd/trade/price.js')),
+  command(SPECS.QUOTE, () => import('./cmd/trade/quote.js')),
+  command(SPECS.OPEN, () => import('./cmd/trade/open.js')),
+  command(SPECS.ADD, () => import('./cmd/trade/change.js').then((module) => module.add)),
+  command(SPECS.REDUCE, () => import('./cmd/trade/change.js').then((module) => module.reduce)),
+  command(SPECS.CLOSE, () => import('./cmd/trade/close.js')),
+  command(SPECS.HEDGES, () => import('./cmd/book/hedges.js')),
+  command(SPECS.HISTORY, () => import('./cmd/book/history.js')),
+  command(SPECS.POSITIONS, () => import('./cmd/book/positions.js')),
+  command(SPECS.ACCOUNT, () => import('./cmd/book/account.js')),
+  command(SPECS.MATURITIES, () => import('./cmd/book/maturities.js')),
+  command(SPECS.ROLL, () => import('./cmd/trade/roll.js')),
+  command(SPECS.LOGIN, () => import('./cmd/setup/login.js')),
+  command(SPECS.LOGOUT, () => import('./cmd/setup/logout.js')),
+  command(SPECS.PROFILE_LIST, () => import('./cmd/setup/profile-list.js')),
+  command(SPECS.PROFILE_USE, () => import('./cmd/setup/profile-use.js')),
+  command(SPECS.PROFILE_REMOVE, () => import('./cmd/setup/profile-remove.js')),
+  command(SPECS.PROFILE_RESET_WIRE, () => import('./cmd/setup/profile-reset-wire.js')),
+  command(SPECS.WHOAMI, () => import('./cmd/setup/whoami.js')),
+  command(SPECS.DOCTOR, () => import('./cmd/setup/doctor.js')),
+  command(SPECS.PLAN, () => import('./cmd/automation/plan.js')),
+  command(SPECS.APPLY, () => import('./cmd/automation/apply.js')),
+  command(SPECS.KEEP_RUN, () => import('./cmd/automation/keep.js')),
+  command(SPECS.KEEP_STATUS, () => import('./cmd/automation/keep-status.js')),
+  command(SPECS.EXPOSURES, () => import('./cmd/automation/exposures.js')),
+  command(SPECS.REPORT, () => import('./cmd/book/report.js')),
+  command(SPECS.JOURNAL_LIST, () => import('./cmd/journal/journal-list.js')),
+  command(SPECS.JOURNAL_SHOW, () => import('./cmd/journal/journal-show.js')),
+  command(SPECS.JOURNAL_RESOLVE, () => import('./cmd/journal/journal-resolve.js')),
+  command(SPECS.JOURNAL_MIGRATE, () => import('./cmd/journal/journal-migrate.js')),
+  command(SPECS.RESUME, () => import('./cmd/journal/resume.js')),
+  command(SPECS.DEMO_RESET, () => import('./cmd/tools/demo-reset.js')),
+  command(SPECS.MCP, () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS))),
+  command(SPECS.TOOLS, () => import('./cmd/tools/tools.js').then((module) => module.withCommands(COMMANDS))),
+  command(SPECS.API, () => import('./cmd/tools/api.js')),
+  command(SPECS.COMPLETION, () => import('./cmd/tools/completion.js')),
+  command(SPECS.SANDBOX_SERVE, () => import('./cmd/tools/sandbox-serve.js')),
+]);
 
-export const COMMANDS: readonly CommandSpec[] = [
-  command(MARKETS, () => import('./cmd/book/markets.js')),
-  command(PRICE, () => import('./cmd/trade/price.js')),
-  command(QUOTE, () => import('./cmd/trade/quote.js')),
-  command(OPEN, () => import('./cmd/trade/open.js')),
-  command(ADD, () => import('./cmd/trade/change.js').then((module) => module.add)),
-  command(REDUCE, () => import('./cmd/trade/change.js').then((module) => module.reduce)),
-  command(CLOSE, () => import('./cmd/trade/close.js')),
-  command(HEDGES, () => import('./cmd/book/hedges.js')),
-  command(HISTORY, () => import('./cmd/book/history.js')),
-  command(POSITIONS, () => import('./cmd/book/positions.js')),
-  command(ACCOUNT, () => import('./cmd/book/account.js')),
-  command(MATURITIES, () => import('./cmd/book/maturities.js')),
-  command(ROLL, () => import('./cmd/trade/roll.js')),
-  command(LOGIN, () => import('./cmd/setup/login.js')),
-  command(LOGOUT, () => import('./cmd/setup/logout.js')),
-  {
-    name: 'profile',
-    summary: 'List, switch and remove stored profiles; forget learned wire names',
-    group: 'setup',
-    examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
-    subcommands: [
-      command(PROFILE_LIST, () => import('./cmd/setup/profile-list.js')),
-      command(PROFILE_USE, () => import('./cmd/setup/profile-use.js')),
-      command(PROFILE_REMOVE, () => import('./cmd/setup/profile-remove.js')),
-      command(PROFILE_RESET_WIRE, () => import('./cmd/setup/profile-reset-wire.js')),
-    ],
-  },
-  command(WHOAMI, () => import('./cmd/setup/whoami.js')),
-  command(DOCTOR, () => import('./cmd/setup/doctor.js')),
-  command(PLAN, () => import('./cmd/automation/plan.js')),
-  command(APPLY, () => import('./cmd/automation/apply.js')),
-  {
-    // `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
-    name: 'keep',
-    summary: KEEP.summary,
-    description: `${KEEP.description}; \`hedge keep status\` shows the running keeper`,
-    group: 'automation',
-    examples: [...KEEP.examples, 'hedge keep status'],
-    subcommands: [
-      command(KEEP_RUN, () => import('./cmd/automation/keep.js')),
-      command(KEEP_STATUS, () => import('./cmd/automation/keep-status.js')),
-    ],
-  },
-  command(EXPOSURES, () => import('./cmd/automation/exposures.js')),
-  command(REPORT, () => import('./cmd/book/report.js')),
-  {
-    name: 'journal',
-    summary: 'The record of every action (this machine or the team store)',
-    description:
-      "The record of every action (this machine's, or the team's store): list, show one, resolve one by hand, migrate",
-    group: 'book',
-    examples: [
-      'hedge journal',
-      'hedge journal --pending',
-      'hedge journal show a_mwrrf5p1',
-      'hedge journal resolve a_mwrrf5p1 --landed',
-      'hedge journal migrate',
-    ],
-    subcommands: [
-      command(JOURNAL_LIST, () => import('./cmd/journal/journal-list.js')),
-      command(JOURNAL_SHOW, () => import('./cmd/journal/journal-show.js')),
-      command(JOURNAL_RESOLVE, () => import('./cmd/journal/journal-resolve.js')),
-      command(JOURNAL_MIGRATE, () => import('./cmd/journal/journal-migrate.js')),
-    ],
-  },
-  command(RESUME, () => import('./cmd/journal/resume.js')),
-  {
-    name: 'demo',
-    summary: 'The --demo simulator: start it afresh',
-    group: 'setup',
-    examples: ['hedge demo reset'],
-    subcommands: [command(DEMO_RESET, () => import('./cmd/tools/demo-reset.js'))],
-  },
-  // hedge mcp and hedge tools describe every command: the tree is handed to them here, so that the
-  // agent never imports the manifest that loads them (no import cycle).
-  command(MCP, () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS))),
-  command(TOOLS, () => import('./cmd/tools/tools.js').then((module) => module.withCommands(COMMANDS))),
-  command(API, () => import('./cmd/tools/api.js')),
-  command(COMPLETION, () => import('./cmd/tools/completion.js')),
-  {
-    name: 'sandbox',
-    summary: 'Run the simulator of the API as a local server',
-    group: 'setup',
-    examples: ['hedge sandbox serve --port 4010'],
-    subcommands: [command(SANDBOX_SERVE, () => import('./cmd/tools/sandbox-serve.js'))],
-  },
-];
+/** The tree of specs.ts, each leaf able to load its code. */
+const withCode = (spec: CommandSpec): CommandSpec =>
+  spec.subcommands ? { ...spec, subcommands: spec.subcommands.map(withCode) } : { ...spec, load: LOADS.get(spec) };
+
+export const COMMANDS = SPECS.COMMAND_TREE.map(withCode);

@@ -75,27 +75,22 @@ const TARGET_ROW = z.strictObject({
   client_reference: z.string().describe('your deal id, for an open').optional(),
 });
 
-function inlineRowsArgument(): AgentArgument {
-  return {
-    name: INLINE_ROWS,
-    target: { kind: 'inline-rows' },
-    cliName: INLINE_ROWS,
-    required: false,
-    expects:
-      'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
-    schema: z
-      .array(TARGET_ROW)
-      .describe(
-        'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
-      ),
-  };
-}
+const INLINE_ROWS_ARGUMENT: AgentArgument = {
+  name: INLINE_ROWS,
+  target: { kind: 'inline-rows' },
+  cliName: INLINE_ROWS,
+  required: false,
+  expects:
+    'an array of target rows (objects with market, side, notional_usd, tenor_days and optionally client_reference)',
+  schema: z
+    .array(TARGET_ROW)
+    .describe(
+      'the target inline instead of a file: one row per market and side, with the columns of a target file; give rows or file',
+    ),
+};
 
-function longFlag(option: OptionSpec) {
-  const match = /--([a-z0-9-]+)/.exec(option.flags);
-  if (!match) throw new Error(`manifest option without a long flag: ${option.flags}`);
-  return match[1];
-}
+/** Every option has a long flag (`opt` reads its key from it). */
+const longFlag = (option: OptionSpec) => /--([a-z0-9-]+)/.exec(option.flags)![1];
 
 function placeholder(option: OptionSpec) {
   return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
@@ -103,9 +98,8 @@ function placeholder(option: OptionSpec) {
 
 /** `--skip-checks` → skip_checks; `--no-wait` → wait (true unless given false). */
 function optionArgumentName(option: OptionSpec) {
-  const flag = longFlag(option);
-  const positive = option.kind === 'negatable' ? flag.replace(/^no-/, '') : flag;
-  return positive.replace(/-/g, '_');
+  // Only a negatable option's flag starts with no- (`opt` makes it one).
+  return longFlag(option).replace(/^no-/, '').replace(/-/g, '_');
 }
 
 /** Enums from the manifest; numeric choices (tenor: 1, 3, 7) as numbers or the CLI's strings. */
@@ -167,7 +161,7 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
         .string()
         .describe(`${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`),
     };
-    return rootsOnly ? [file] : [file, inlineRowsArgument()];
+    return rootsOnly ? [file] : [file, INLINE_ROWS_ARGUMENT];
   });
   const args: AgentArgument[] = [
     ...positionals,

@@ -2,7 +2,7 @@
 // only, in one module: esbuild splits by file, so a declaration beside its command's code would
 // load that code at every start. cli/manifest.ts ties each to its lazily loaded command.
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
-import { opt, type ArgSpec } from '../runner/command-spec.js';
+import { declared, opt, type ArgSpec, type CommandGroup, type CommandSpec } from '../runner/command-spec.js';
 
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
 export const WRITE_OPTIONS = [
@@ -31,6 +31,13 @@ const optional = <const A extends ArgSpec>(arg: A) => ({
 });
 
 const PROFILE_NAME_ARG = arg('name', 'a stored profile', 'profile');
+
+/** Where `hedge --help` lists a command; a subcommand is listed under its group's command. */
+const trading = declared('trading');
+const book = declared('book');
+const automation = declared('automation');
+const setup = declared('setup');
+const subcommand = declared();
 
 /**
  * `--until EXPR` on every read command (runner/run-until.ts). On `history` and `report`, where
@@ -72,44 +79,32 @@ const JOURNAL_ID = arg('id', 'a journal id (a_…) or a unique part of one (as a
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
 
-export const MARKETS = {
-  name: 'markets',
+export const MARKETS = trading('markets', 'read', {
   summary: 'Markets: status, price, capacity and daily carry per side',
   description: 'List the markets open to the account: status, price, capacity and daily carry per side',
-  group: 'trading',
-  tier: 'read',
   options: [UNTIL_OPTION],
   examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
-} as const;
+});
 
-export const PRICE = {
-  name: 'price',
+export const PRICE = trading('price', 'read', {
   summary: 'The indicative mid price of a market, or of every one',
   description: 'Show the indicative mid price of a market (every listed market without one)',
-  group: 'trading',
-  tier: 'read',
   args: [optional(MARKET_ARG)],
   options: [...WATCH_OPTIONS],
   examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
-} as const;
+});
 
-export const QUOTE = {
-  name: 'quote',
+export const QUOTE = trading('quote', 'read', {
   summary: 'Quote a hedge: price, impact, carry, margin and fee',
   description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
-  group: 'trading',
-  tier: 'read',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
   options: [TENOR_OPTION, UNTIL_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
-} as const;
+});
 
-export const OPEN = {
-  name: 'open',
+export const OPEN = trading('open', 'write', {
   summary: 'Open a hedge and wait for the fill (a wizard on a terminal)',
   description: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
-  group: 'trading',
-  tier: 'write',
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
   options: [
     TENOR_OPTION,
@@ -123,47 +118,35 @@ export const OPEN = {
     'hedge open',
     'hedge open USDTNGN sell 25k --tenor 7 --no-wait --json',
   ],
-} as const;
+});
 
-export const ADD = {
-  name: 'add',
+export const ADD = trading('add', 'write', {
   summary: "Add notional to a side's open hedge (same maturity)",
   description: 'Add notional to the open hedge on a market and side (same maturity)',
-  group: 'trading',
-  tier: 'write',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to add')],
   options: [SKIP_CHECKS, ...WRITE_OPTIONS],
   examples: ['hedge add USDTNGN buy 5000'],
-} as const;
+});
 
-export const REDUCE = {
-  name: 'reduce',
+export const REDUCE = trading('reduce', 'write', {
   summary: "Remove notional from a side's open hedge",
   description: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
-  group: 'trading',
-  tier: 'write',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to remove')],
   options: [...WRITE_OPTIONS],
   examples: ['hedge reduce USDTNGN buy 2500'],
-} as const;
+});
 
-export const CLOSE = {
-  name: 'close',
+export const CLOSE = trading('close', 'write', {
   summary: "Close a side's position and show what it returned",
   description: 'Close the position on a market and side, and show what it returned',
-  group: 'trading',
-  tier: 'write',
   args: [MARKET_ARG, SIDE_ARG],
   options: [...WRITE_OPTIONS],
   examples: ['hedge close USDTNGN buy', 'hedge close USDTNGN sell --yes --json'],
-} as const;
+});
 
-export const HEDGES = {
-  name: 'hedges',
+export const HEDGES = book('hedges', 'read', {
   summary: 'List hedges, newest first, or show one in full',
   description: 'List hedges, newest first, or show one hedge in full',
-  group: 'book',
-  tier: 'read',
   args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
   options: [
     opt('--status <status>', 'only hedges in this status', HEDGE_STATUSES),
@@ -178,44 +161,32 @@ export const HEDGES = {
     'hedge hedges hdg_01HX… --until "status==\'filled\'" --json',
     'hedge hedges --ref DEAL-42 --json',
   ],
-} as const;
+});
 
-export const HISTORY = {
-  name: 'history',
+export const HISTORY = book('history', 'read', {
   summary: 'Closed hedges: realized P&L, carry and fees, with totals',
   description: 'List closed hedges with realized P&L, carry and fees, with totals',
-  group: 'book',
-  tier: 'read',
   options: [...LIST_LENGTH_OPTIONS, CLOSED_SINCE, UNTIL_DATE_OR_CONDITION, REF_FILTER],
   examples: ['hedge history', 'hedge history --ref DEAL-7', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
-} as const;
+});
 
-export const POSITIONS = {
-  name: 'positions',
+export const POSITIONS = book('positions', 'read', {
   summary: 'Open positions: entry, mark, P&L, carry, time to maturity',
   description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
-  group: 'book',
-  tier: 'read',
   options: [REF_FILTER, ...WATCH_OPTIONS],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
-} as const;
+});
 
-export const ACCOUNT = {
-  name: 'account',
+export const ACCOUNT = book('account', 'read', {
   summary: 'Balance, margin in use, exposure, unrealized P&L, headroom',
   description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
-  group: 'book',
-  tier: 'read',
   options: [...WATCH_OPTIONS],
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
-} as const;
+});
 
-export const LOGIN = {
-  name: 'login',
+export const LOGIN = setup('login', 'local', {
   summary: 'Save a profile: base URL and API key',
   description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
-  group: 'setup',
-  tier: 'local',
   options: [
     opt('--base-url <url>', 'the API base address, https://…/v2 (the partner desk gives it)'),
     opt('--ca-file <file>', 'a PEM CA file to trust for this profile (self-signed sandboxes)'),
@@ -244,96 +215,73 @@ export const LOGIN = {
     'printf %s "$HEDGE_KEY" | hedge login --profile desk --journal-url postgres://desk@db.internal:5432/hedge',
     'printf %s "$HEDGE_KEY" | hedge login --profile desk --base-url https://api.example.com/partners/acme/v2',
   ],
-} as const;
+});
 
-export const LOGOUT = {
-  name: 'logout',
+export const LOGOUT = setup('logout', 'local', {
   summary: "Remove a profile's stored API key",
   description: 'Remove the stored API key of a profile (the current one by default)',
-  group: 'setup',
-  tier: 'local',
   examples: ['hedge logout', 'hedge logout --profile desk'],
-} as const;
+});
 
-export const PROFILE_LIST = {
-  name: 'list',
+export const PROFILE_LIST = subcommand('list', 'local', {
   summary: 'List profiles: name, environment, base URL, which is current',
   description: 'List profiles: name, environment, base URL, redacted key, which is current',
-  tier: 'local',
   examples: ['hedge profile list'],
-} as const;
+});
 
-export const PROFILE_USE = {
-  name: 'use',
+export const PROFILE_USE = subcommand('use', 'local', {
   summary: 'Make a profile the current one',
-  tier: 'local',
   args: [PROFILE_NAME_ARG],
   examples: ['hedge profile use desk'],
-} as const;
+});
 
-export const PROFILE_REMOVE = {
-  name: 'remove',
+export const PROFILE_REMOVE = subcommand('remove', 'local', {
   summary: 'Delete a stored profile',
-  tier: 'local',
   args: [PROFILE_NAME_ARG],
   examples: ['hedge profile remove old-desk'],
-} as const;
+});
 
-export const PROFILE_RESET_WIRE = {
-  name: 'reset-wire',
-  group: 'setup',
+export const PROFILE_RESET_WIRE = subcommand('reset-wire', 'local', {
   summary: 'Forget the wire names learned from the server',
   description:
     'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
-  tier: 'local',
   options: [opt('--all', 'forget them for every profile and server')],
   examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
-} as const;
+});
 
-export const DOCTOR = {
-  name: 'doctor',
-  group: 'setup',
+export const DOCTOR = setup('doctor', 'read', {
   summary: 'Check key, URL, clock and every read; sends no write',
   description:
     'Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write',
-  tier: 'read',
   examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
-} as const;
+});
 
-export const WHOAMI = {
-  name: 'whoami',
+export const WHOAMI = setup('whoami', 'read', {
   summary: 'The profile, environment and key in use, and whether it works',
   description:
     'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
-  group: 'setup',
-  tier: 'read',
   options: [UNTIL_OPTION],
   examples: ['hedge whoami', 'HEDGE_PROFILE=desk hedge whoami --json'],
-} as const;
+});
 
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 
-export const COMPLETION = {
-  name: 'completion',
+export const COMPLETION = setup('completion', 'local', {
   summary: 'Print the shell completion script (bash, zsh or fish)',
   description: 'Print the shell completion script for bash, zsh or fish',
-  group: 'setup',
-  tier: 'local',
   args: [arg('shell', 'bash, zsh or fish', SHELL_VALUES)],
   examples: [
     'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
     'hedge completion zsh > "${fpath[1]}/_hedge"',
     'hedge completion fish > ~/.config/fish/completions/hedge.fish',
   ],
-} as const;
+});
 
 export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
 
-export const SANDBOX_SERVE = {
-  name: 'serve',
+export const SANDBOX_SERVE = subcommand('serve', 'local', {
   summary: 'Serve the simulator over HTTP(S) on loopback',
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
-  tier: 'local',
   options: [
     opt('--port <n>', 'port (default: any free port)'),
     opt('--host <host>', 'loopback address to listen on (default 127.0.0.1)'),
@@ -366,13 +314,11 @@ export const SANDBOX_SERVE = {
     'hedge sandbox serve --tls --fault-5xx 0.2',
     'hedge sandbox serve --view-lag 3 --several-per-side --day 60',
   ],
-} as const;
+});
 
-export const JOURNAL_LIST = {
-  name: 'list',
+export const JOURNAL_LIST = subcommand('list', 'read', {
   summary: 'List the journal of actions, newest first',
   description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
-  tier: 'read',
   isDefault: true,
   options: [
     opt('--pending', 'only actions whose outcome is not known yet (pending, submitted, unknown)'),
@@ -382,75 +328,54 @@ export const JOURNAL_LIST = {
     UNTIL_OPTION,
   ],
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
-} as const;
+});
 
-export const JOURNAL_SHOW = {
-  name: 'show',
+export const JOURNAL_SHOW = subcommand('show', 'read', {
   summary: 'Show one journal entry in full',
   description: 'Show one journal entry in full: request, idempotency key, outcome',
-  tier: 'read',
   options: [UNTIL_OPTION],
   args: [JOURNAL_ID],
   examples: ['hedge journal show a_mwrrf5p1'],
-} as const;
+});
 
-export const JOURNAL_RESOLVE = {
-  name: 'resolve',
-  group: 'book',
+export const JOURNAL_RESOLVE = subcommand('resolve', 'local', {
   summary: 'Record by hand whether an action landed',
   description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
-  tier: 'local',
   args: [JOURNAL_ID],
   options: [
     opt('--landed', 'it happened on the server: record it as done'),
     opt('--not-landed', 'it did not happen: set it aside (run the command again for a new action)'),
   ],
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
-} as const;
+});
 
-export const JOURNAL_MIGRATE = {
-  name: 'migrate',
-  group: 'book',
+export const JOURNAL_MIGRATE = subcommand('migrate', 'local', {
   summary: "Move this machine's journal into the team store",
   description: "Move this machine's journal (and fallback records) into the team store; running it again adds nothing",
-  tier: 'local',
   examples: [
     'HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate',
     'hedge journal migrate --profile desk --json',
   ],
-} as const;
+});
 
-export const RESUME = {
-  name: 'resume',
+/** A person's word that an action past its key's lifetime did not land: never an agent's (agent/catalogue.ts). */
+const RESEND_UNPROVEN = opt(
+  '--resend-unproven',
+  'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
+);
+
+export const RESUME = automation('resume', 'write', {
   summary: 'Finish an unresolved action with its own idempotency key',
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
-  group: 'automation',
-  tier: 'write',
   args: [optional(arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action'))],
-  options: [
-    opt('--no-wait', 'return once the server answered, without waiting for the result'),
-    opt(
-      '--resend-unproven',
-      'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
-    ),
-  ],
+  options: [opt('--no-wait', 'return once the server answered, without waiting for the result'), RESEND_UNPROVEN],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
-} as const;
+});
 
-export const DEMO_RESET = {
-  name: 'reset',
-  summary: 'Start the --demo simulator afresh (deletes its state: test funds only)',
-  tier: 'local',
-  examples: ['hedge demo reset'],
-} as const;
-
-export const PLAN = {
-  name: 'plan',
+export const PLAN = automation('plan', 'read', {
   summary: 'The actions that bring the book to a target file; sends nothing',
   description:
     'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
-  group: 'automation',
-  tier: 'read',
   args: [arg('file', 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
   options: [TOLERANCE, UNTIL_OPTION],
   // A checkout's sample target (docs/examples/); `# exit 9`: what a plan that has changes to make exits with.
@@ -459,29 +384,24 @@ export const PLAN = {
     'hedge plan docs/examples/target.csv --json   # exit 9',
     'cat docs/examples/target.csv | hedge plan -   # exit 9',
   ],
-} as const;
+});
 
-export const APPLY = {
-  name: 'apply',
+export const APPLY = automation('apply', 'write', {
   summary: 'Bring the book to a target file, each action journaled',
   description:
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
-  group: 'automation',
-  tier: 'write',
   args: [arg('file', 'the target file, or - for stdin')],
   options: [TOLERANCE, opt('--dry-run', 'the same as `hedge plan`: show, send nothing')],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: ['hedge apply docs/examples/target.csv', 'hedge apply docs/examples/target.csv --yes --json'],
-} as const;
+});
 
-export const KEEP = {
-  name: 'keep',
-  group: 'automation',
+// A long-running process, not an agent's tool: started by a person, cron or systemd.
+export const KEEP_RUN = subcommand('run', 'local', {
+  isDefault: true,
   summary: 'Hold a target book through maturities',
   description:
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
-  // A long-running process, not an agent's tool: started by a person, cron or systemd.
-  tier: 'local',
   args: [arg('file', 'the target file of plan/apply, with optional until and roll_before columns')],
   options: [
     opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
@@ -505,30 +425,25 @@ export const KEEP = {
     'hedge keep docs/examples/target.csv --once --json',
     'hedge keep docs/examples/target.csv --interval 300 --alert-cmd "notify-desk"',
   ],
-} as const;
+});
 
-export const KEEP_STATUS = {
-  name: 'status',
+// Reads local state only; started by a person or a monitoring script.
+export const KEEP_STATUS = subcommand('status', 'local', {
   summary: "Show this account's keeper: running, hung or dead, its rows and rolls",
   description:
     "Show the keeper of this account from its heartbeat (any terminal of this user, or any machine with the team store): pid, host, since, last cycle, each row's next action, errors, rolls with their carry and fees. Exits 15 when no keeper is running (dead, hung, stopped or never started)",
-  // Reads local state only; started by a person or a monitoring script.
-  tier: 'local',
   // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
   examples: [
     'hedge keep status   # exit 15 when no keeper runs',
     'hedge keep status --json   # exit 15 when none runs',
     'hedge keep status || notify-desk "the keeper is down"   # exit 15',
   ],
-} as const;
+});
 
-export const EXPOSURES = {
-  name: 'exposures',
-  group: 'automation',
+export const EXPOSURES = automation('exposures', 'read', {
   summary: 'Receivables and payables to a target book; cost, stress, report',
   description:
     'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
-  tier: 'read',
   args: [
     arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
   ],
@@ -562,15 +477,12 @@ export const EXPOSURES = {
     'hedge exposures docs/examples/exposures.json --json',
     'hedge exposures docs/examples/exposures.csv --report --html cover.html',
   ],
-} as const;
+});
 
-export const REPORT = {
-  name: 'report',
+export const REPORT = book('report', 'read', {
   summary: 'P&L by day, week, month, side, tenor, market or deal; CSV, HTML',
   description:
     'P&L by day, week, month, side, tenor, market, closed hedge or deal reference from history, with unrealized P&L; CSV; --html FILE',
-  group: 'book',
-  tier: 'read',
   options: [
     CLOSED_SINCE,
     UNTIL_DATE_OR_CONDITION,
@@ -588,28 +500,22 @@ export const REPORT = {
     'hedge report --since 2026-11-01 --format csv > november.csv',
     'hedge report --by month --html report.html',
   ],
-} as const;
+});
 
-export const MATURITIES = {
-  name: 'maturities',
+export const MATURITIES = book('maturities', 'read', {
   summary: 'What settles when, grouped by day, with countdowns',
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
-  group: 'book',
-  tier: 'read',
   options: [
     opt('--within <duration>', 'only hedges maturing within this long: 12h, 3d, 2w (default: all)'),
     REF_FILTER,
     UNTIL_OPTION,
   ],
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
-} as const;
+});
 
-export const ROLL = {
-  name: 'roll',
+export const ROLL = trading('roll', 'write', {
   summary: "Close a side's hedge and open it again for a new tenor",
   description: 'Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor',
-  group: 'trading',
-  tier: 'write',
   args: [MARKET_ARG, SIDE_ARG],
   options: [
     TENOR_OPTION,
@@ -622,14 +528,11 @@ export const ROLL = {
     'hedge roll USDTNGN sell --tenor 3 --dry-run',
     'hedge roll USDTNGN buy --tenor 3 --ref DEAL-43',
   ],
-} as const;
+});
 
-export const MCP = {
-  name: 'mcp',
+export const MCP = setup('mcp', 'local', {
   summary: 'Serve the commands as MCP tools over stdio, for an AI agent',
   description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
-  group: 'setup',
-  tier: 'local',
   options: [
     opt('--allow-live', 'offer write tools on a live key too (each write then needs a confirmation token)'),
     opt(
@@ -650,15 +553,12 @@ export const MCP = {
     'hedge mcp --profile desk --max-notional 25k --max-daily-notional 100k --markets USDTNGN',
     'hedge mcp --profile desk --root ~/books',
   ],
-} as const;
+});
 
-export const TOOLS = {
-  name: 'tools',
+export const TOOLS = setup('tools', 'local', {
   summary: 'The tools an agent may call: schemas, risk tiers, errors',
   description:
     'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
-  group: 'setup',
-  tier: 'local',
   options: [
     opt(
       '--errors',
@@ -666,16 +566,13 @@ export const TOOLS = {
     ),
   ],
   examples: ['hedge tools --json', 'hedge tools --errors --json'],
-} as const;
+});
 
-export const API = {
-  name: 'api',
-  group: 'automation',
+// Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
+export const API = automation('api', 'local', {
   summary: "Call any endpoint with the profile's key (as gh api)",
   description:
     "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
-  // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
-  tier: 'local',
   args: [arg('path', 'relative to the base URL: /hedges, /hedges?status=filled')],
   options: [
     opt('-X, --method <method>', 'GET (default), POST, PUT, PATCH or DELETE; all but GET are journaled writes', [
@@ -710,4 +607,91 @@ export const API = {
     'hedge api -X POST /hedges/close -f market=USDTNGN -f side=buy',
     'hedge api /hedges --paginate --query "length(data)"',
   ],
-} as const;
+});
+
+/** A command whose subcommands do the work (`hedge profile list`): listed under its group, with no tier of its own. */
+const parent = (
+  group: CommandGroup,
+  name: string,
+  body: Omit<CommandSpec, 'name' | 'group' | 'tier'>,
+): CommandSpec => ({ name, group, ...body });
+
+const PROFILE = parent('setup', 'profile', {
+  summary: 'List, switch and remove stored profiles; forget learned wire names',
+  examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
+  subcommands: [PROFILE_LIST, PROFILE_USE, PROFILE_REMOVE, PROFILE_RESET_WIRE],
+});
+
+// `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
+const KEEP = parent('automation', 'keep', {
+  summary: KEEP_RUN.summary,
+  description: `${KEEP_RUN.description}; \`hedge keep status\` shows the running keeper`,
+  examples: [...KEEP_RUN.examples, 'hedge keep status'],
+  subcommands: [KEEP_RUN, KEEP_STATUS],
+});
+
+const JOURNAL = parent('book', 'journal', {
+  summary: 'The record of every action (this machine or the team store)',
+  description:
+    "The record of every action (this machine's, or the team's store): list, show one, resolve one by hand, migrate",
+  examples: [
+    'hedge journal',
+    'hedge journal --pending',
+    'hedge journal show a_mwrrf5p1',
+    'hedge journal resolve a_mwrrf5p1 --landed',
+    'hedge journal migrate',
+  ],
+  subcommands: [JOURNAL_LIST, JOURNAL_SHOW, JOURNAL_RESOLVE, JOURNAL_MIGRATE],
+});
+
+export const DEMO_RESET = subcommand('reset', 'local', {
+  summary: 'Start the --demo simulator afresh (deletes its state: test funds only)',
+  examples: ['hedge demo reset'],
+});
+
+const DEMO = parent('setup', 'demo', {
+  summary: 'The --demo simulator: start it afresh',
+  examples: ['hedge demo reset'],
+  subcommands: [DEMO_RESET],
+});
+
+const SANDBOX = parent('setup', 'sandbox', {
+  summary: 'Run the simulator of the API as a local server',
+  examples: ['hedge sandbox serve --port 4010'],
+  subcommands: [SANDBOX_SERVE],
+});
+
+/** Every command, in the order help, completions and the agent's tools list them (cli/manifest.ts gives each its code). */
+export const COMMAND_TREE: readonly CommandSpec[] = [
+  MARKETS,
+  PRICE,
+  QUOTE,
+  OPEN,
+  ADD,
+  REDUCE,
+  CLOSE,
+  HEDGES,
+  HISTORY,
+  POSITIONS,
+  ACCOUNT,
+  MATURITIES,
+  ROLL,
+  LOGIN,
+  LOGOUT,
+  PROFILE,
+  WHOAMI,
+  DOCTOR,
+  PLAN,
+  APPLY,
+  KEEP,
+  EXPOSURES,
+  REPORT,
+  JOURNAL,
+  RESUME,
+  DEMO,
+  MCP,
+  TOOLS,
+  API,
+  COMPLETION,
+  SANDBOX,
+];

@@ -26,7 +26,7 @@ export interface OptionSpec {
 type CommandTier = 'read' | 'write' | 'local';
 
 /** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
-type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
+export type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
 
 export const COMMAND_GROUPS: readonly { readonly id: CommandGroup; readonly heading: string }[] = [
   { id: 'trading', heading: 'Core trading' },
@@ -90,12 +90,22 @@ export interface RawInput {
   options: Record<string, unknown>;
 }
 
+/** How commands listed under `group` in `hedge --help` are declared (no group: subcommands), e.g. `declared('book')('hedges', 'read', {…})`. */
+export function declared(group?: CommandGroup) {
+  return <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier'>>(name: string, tier: CommandTier, body: B) => ({
+    name,
+    ...(group && { group }),
+    tier,
+    ...body,
+  });
+}
+
 /** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
 export function command<const S extends Omit<CommandSpec, 'load'>>(
   spec: S,
   load: () => Promise<CommandModule<InputOf<S>>>,
-): S & CommandSpec {
-  return { ...spec, load };
+): [CommandSpec, NonNullable<CommandSpec['load']>] {
+  return [spec, load];
 }
 
 type LongName<F extends string> = F extends `${string}--${infer L}`

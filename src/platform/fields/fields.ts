@@ -146,7 +146,7 @@ export function withExtraFields(known: FieldSpec[], rows: JsonObject[], options:
   const extra = new Map<string, FieldSpec>();
   for (const row of rows) {
     for (const key in row) {
-      if (covered.has(key) || extra.has(key) || !Object.prototype.hasOwnProperty.call(row, key)) continue;
+      if (covered.has(key) || extra.has(key) || !Object.hasOwn(row, key)) continue;
       // Kind from the first value that says something (a null says nothing).
       const value = row[key];
       if (value === undefined) continue;
@@ -172,7 +172,7 @@ export function valueAtPath(record: unknown, path: string) {
       if (!/^\d+$/.test(segment)) return;
       value = value[Number(segment)];
     } else {
-      if (!Object.prototype.hasOwnProperty.call(value, segment)) return;
+      if (!Object.hasOwn(value, segment)) return;
       value = (value as JsonObject)[segment];
     }
   }

@@ -13,7 +13,7 @@ export interface Resource {
 }
 
 /** A list's priorities in two tiers: what a desk decides on, most important first, then the rest (ui/table.ts: `TableInput.decisive`). */
-function ranked(decides: string, rest = ''): Pick<Resource, 'priority' | 'decisive'> {
+function ranked(decides: string, rest = '') {
   return { priority: words(`${decides} ${rest}`), decisive: words(decides).length };
 }
 

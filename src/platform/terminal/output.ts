@@ -95,9 +95,7 @@ const WRAP_MAX_MIN_WIDTH = 20;
 
 /** A resource, or fields alone (kept in their own order when the width is short). */
 function asResource(known: Resource | readonly FieldSpec[]) {
-  return Array.isArray(known)
-    ? { fields: [...(known as FieldSpec[])], priority: (known as FieldSpec[]).map((field) => field.key) }
-    : (known as Resource);
+  return 'fields' in known ? known : { fields: [...known], priority: known.map((field) => field.key) };
 }
 
 /** Marks where jsonWithList writes its list (a NUL: no data of a document holds one as text). */

@@ -53,7 +53,7 @@ export class RecordingOutput extends Output {
   override async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     // What a condition reads is what --json prints: hedge's one shape (numbers as numbers).
     this.captured = {
-      data: forScripts(options.json ?? rows, Array.isArray(known) ? known : (known as Resource).fields),
+      data: forScripts(options.json ?? rows, 'fields' in known ? known.fields : known),
     };
     this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
   }

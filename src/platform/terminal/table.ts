@@ -99,10 +99,8 @@ export function fitColumns(
     const fixed = chosen.get(index);
     if (fixed !== undefined) return fixed;
     const need = needs[index];
-    let width = Math.min(need.width, need.minWidth);
-    if (narrowsFor(stage) && need.tightWidth !== undefined) width = Math.min(width, need.tightWidth);
-    if (narrowsFor(stage) && need.shortWidth !== undefined) width = Math.min(width, need.shortWidth);
-    return width;
+    const width = Math.min(need.width, need.minWidth);
+    return narrowsFor(stage) ? Math.min(width, need.tightWidth ?? width, need.shortWidth ?? width) : width;
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
   const admitted = () => {

@@ -2,7 +2,7 @@
 // maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
 import type { InputOf } from '../../runner/command-spec.js';
-import type { KEEP } from '../specs.js';
+import type { KEEP_RUN } from '../specs.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../../../core/errors.js';
 import { describeError, errorAsEventFields } from '../../../platform/terminal/exit-codes.js';
@@ -16,7 +16,7 @@ import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-servi
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
-function parseKeepOptions(input: InputOf<typeof KEEP>) {
+function parseKeepOptions(input: InputOf<typeof KEEP_RUN>) {
   const { args, options } = input;
   const seconds = { name: '--interval', unit: 'seconds', min: MIN_INTERVAL_MS / 1000, max: MAX_INTERVAL_MS / 1000 };
   const intervalMs =
@@ -50,7 +50,7 @@ function parseKeepOptions(input: InputOf<typeof KEEP>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof KEEP>) {
+export async function run(ctx: CommandContext, input: InputOf<typeof KEEP_RUN>) {
   const options = parseKeepOptions(input);
   // On a terminal that can be redrawn (and not --json), the live status; otherwise NDJSON, one event a line.
   const reporter =
