@@ -20,7 +20,6 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { SPEC_ERROR_TABLE, type SpecErrorCode } from '../support/spec-errors.js';
 import { ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
@@ -115,7 +114,18 @@ function targetFile(simulator: Simulator, notional: number) {
   return file;
 }
 
-// ---- The spec's error table: one scenario per row (test/support/spec-errors.ts) --------------
+// ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
+
+const SPEC_ERROR_TABLE = [
+  { status: 400, code: 'exposure_exceeded', condition: 'an open (or add) would exceed the aggregate exposure cap' },
+  { status: 404, code: 'no_open_hedge', condition: 'add (or reduce) on a market and side with no open hedge' },
+  { status: 404, code: 'hedge_not_found', condition: "hedge id is not one of the caller's" },
+  { status: 409, code: 'idempotency_key_reuse', condition: 'an Idempotency-Key reused with a different body' },
+  { status: 409, code: 'idempotency_in_flight', condition: 'a request with the same key is still in progress' },
+  { status: 429, code: 'rate_limited', condition: 'per-key rate limit exceeded' },
+] as const;
+
+type SpecErrorCode = (typeof SPEC_ERROR_TABLE)[number]['code'];
 
 const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenario }> = {
   exposure_exceeded: {
