@@ -234,7 +234,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       row,
       kind: decision.kind,
       status,
-      hedgeIds: view.position?.hedgeId ? [view.position.hedgeId] : [],
+      hedgeIds: idList(view.position?.hedgeId || undefined),
       ...(settings.dryRun && { writes: wouldDo(row, decision) }),
     });
   }
@@ -256,11 +256,7 @@ function driftEvent(
     notional_usd: decision.currentUsd,
     target_usd: decision.targetUsd,
     change: decision.change,
-    hedge_ids: view.position?.hedgeId
-      ? [view.position.hedgeId]
-      : view.closedOutside
-        ? [view.closedOutside.hedgeId]
-        : [],
+    hedge_ids: idList(view.position?.hedgeId || view.closedOutside?.hedgeId),
     message: settings.converge
       ? `${closedBy}--converge ${would}${action} to reach the target`
       : decision.change === 'open'
