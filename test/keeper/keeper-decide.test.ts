@@ -88,8 +88,10 @@ interface DecideCase {
   observation?: Partial<KeeperObservation>;
   book?: Partial<BookObservation>;
   settings?: Partial<KeeperSettings>;
-  /** Cycles run on the same read before the one checked (what was said once is not said again). */
+  /** Cycles run on the same read before the one checked. */
   earlier?: number;
+  /** Cycles run after it on the same read: nothing started, nothing said again, the row as it was. */
+  again?: number;
   /** The steps started and what was said: none unless given. */
   actions?: Array<Partial<KeeperStep>>;
   said?: Array<string | RegExp>;
@@ -110,18 +112,12 @@ const DECIDE: DecideCase[] = [
     status: { state: 'reopen in flight (30 s)' },
   },
   {
-    name: 'an unresolved action of the side: left alone, said as a skip, and the roll it will need still shown',
+    name: 'an unresolved action of the side: left alone, said as a skip (once while it stays unresolved), and the roll it will need still shown',
+    again: 1,
     side: covered(2000, 24 * HOUR),
     observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
     said: ['skip: the add of journal j1 is unresolved'],
     status: { state: 'the add of journal j1 is unresolved', next_action: 'roll' },
-  },
-  {
-    name: '…said once while it stays unresolved',
-    side: covered(2000, 24 * HOUR),
-    observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
-    earlier: 1,
-    status: { state: 'the add of journal j1 is unresolved' },
   },
   {
     name: 'covered, its roll not due: held, naming when it rolls (roll_before ahead of maturity)',
@@ -183,30 +179,20 @@ const DECIDE: DecideCase[] = [
     status: { state: 'roll in flight' },
   },
   {
-    name: 'flat past `until`: not re-opened, said as a skip',
+    name: 'flat past `until`: not re-opened, said as a skip, once',
+    again: 1,
     row: { untilMs: NOW - HOUR },
     said: [/^skip: the exposure ended \(until 2026-03-02 08:00 UTC\)/],
     status: { state: expect.stringMatching(/^the exposure ended/) },
   },
   {
-    name: '…said once',
-    row: { untilMs: NOW - HOUR },
-    earlier: 1,
-    status: { state: expect.stringMatching(/^the exposure ended/) },
-  },
-  {
-    name: 'drifted (a colleague reduced it), without --converge: reported only, nothing started',
+    name: 'drifted (a colleague reduced it), without --converge: reported only (once while it stays the same drift), nothing started',
+    again: 2,
     side: covered(1500, 24 * HOUR),
     said: ['drift: reported only; run with --converge to bring it back'],
     status: {
       state: 'drifted to 1,500.00 USD (target 2,000.00 USD): reported only (run with --converge to bring it back)',
     },
-  },
-  {
-    name: '…reported once while it stays the same drift',
-    side: covered(1500, 24 * HOUR),
-    earlier: 2,
-    status: { state: expect.stringMatching(/reported only/) },
   },
   {
     name: 'drifted, with --converge: said every cycle, and brought back',
@@ -320,16 +306,10 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: 'settling past 10 min (server time): cannot tell, said once',
+    again: 1,
     side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
     state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
     said: [/^error: The sell side of USDTNGN has been settling for 660 s \(server time\)/],
-    status: { current_unknown: true },
-  },
-  {
-    name: '…and not again',
-    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
-    state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
-    earlier: 1,
     status: { current_unknown: true },
   },
   {
@@ -375,16 +355,10 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: "no Date header and no open answered: the server's clock unknown, said once",
+    again: 1,
     side: covered(2000, 24 * HOUR),
     book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
     said: [/^notice server_time_unknown: The server sends no Date header/],
-    status: { state: 'covered' },
-  },
-  {
-    name: '…and not again',
-    side: covered(2000, 24 * HOUR),
-    book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
-    earlier: 1,
     status: { state: 'covered' },
   },
   {
@@ -437,6 +411,15 @@ describe('decide', () => {
     if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
     // Pure: what it was handed is as it was.
     expect(JSON.stringify([...state.said])).toBe(before);
+    for (let cycle = 0, after = decided.state; cycle < (row.again ?? 0); cycle++) {
+      const repeated = decide(after, observation, NOW, settings);
+      expect([repeated.actions, repeated.events, repeated.rows]).toEqual([
+        [],
+        [],
+        [expect.objectContaining(row.status)],
+      ]);
+      after = repeated.state;
+    }
   });
 });
 
