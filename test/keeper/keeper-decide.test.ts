@@ -58,6 +58,13 @@ const closedEarly = {
   } as unknown as Hedge,
 };
 
+/** …which the journal shows no roll closed: a colleague's close. */
+const colleagueClosed = { side: closedEarly, book: { closedByRoll: new Map([['hdg_9', false]]) } };
+/** Filled on its record, not in the positions list yet. */
+const unlisted = side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]);
+/** This keeper's own re-open, as it waits for it to show. */
+const reopened = { what: 're-open', notionalUsd: 2000, present: ['hdg_new'] };
+
 const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
   sides: new Map([[KEY, observed]]),
   time: { localMs: NOW, earliestMs: NOW, latestMs: NOW, bestMs: NOW, assumed: false },
@@ -241,8 +248,7 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: "a colleague's close before maturity (the journal shows no roll closed it): drift, left flat",
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     said: [
       'drift: closed outside the keeper (hdg_9); left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge',
     ],
@@ -250,8 +256,7 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: '…restored with --converge',
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     settings: { converge: true },
     actions: [{ kind: 'drift' }],
     said: ['drift: closed outside the keeper (hdg_9); --converge re-open 2,000.00 USD to reach the target'],
@@ -259,9 +264,8 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: '…and re-opened once the target file is written after the close',
-    side: closedEarly,
+    ...colleagueClosed,
     row: { statedAtMs: NOW - 30 * MINUTE },
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
     actions: [{ kind: 'reopen' }],
     status: { state: 'reopen in flight' },
   },
@@ -297,7 +301,7 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: 'views that disagree (filled on its record, not in the positions list): settling, what it holds unknown',
-    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    side: unlisted,
     status: {
       state: expect.stringMatching(/^settling: hedge hdg_1 is filled on its record, not in the positions list yet/),
       current_usd: null,
@@ -307,7 +311,7 @@ const DECIDE: DecideCase[] = [
   {
     name: 'settling past 10 min (server time): cannot tell, said once',
     again: 1,
-    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    side: unlisted,
     state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
     said: [/^error: The sell side of USDTNGN has been settling for 660 s \(server time\)/],
     status: { current_unknown: true },
@@ -325,7 +329,7 @@ const DECIDE: DecideCase[] = [
   {
     name: "this keeper's own re-open not in every view yet: settling, nothing sent",
     state: remembered({
-      expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW }]]),
+      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW }]]),
     }),
     status: {
       state:
@@ -336,9 +340,7 @@ const DECIDE: DecideCase[] = [
   {
     name: '…past 10 min after it landed: cannot tell',
     state: remembered({
-      expectations: new Map([
-        [KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW - 11 * MINUTE }],
-      ]),
+      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW - 11 * MINUTE }]]),
     }),
     said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 660 s after it landed/],
     status: { current_unknown: true },
@@ -348,7 +350,7 @@ const DECIDE: DecideCase[] = [
     name: '…shown in every view: the expectation dropped, the side decided again',
     side: covered(2000, 24 * HOUR, 'hdg_new'),
     state: remembered({
-      expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW }]]),
+      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW }]]),
     }),
     status: { state: 'covered' },
     expectationsLeft: 0,
@@ -469,15 +471,13 @@ const PLAN: PlanCase[] = [
   },
   {
     name: "a colleague's close, --converge: re-opened at the target",
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     settings: { converge: true },
     writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }],
   },
   {
     name: "a colleague's close, without --converge: nothing",
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     writes: [],
   },
 ];
