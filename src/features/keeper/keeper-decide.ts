@@ -246,7 +246,7 @@ function driftEvent(
   view: SideView,
   base: { market: string; side: string },
   settings: KeeperSettings,
-): EventFields {
+) {
   const would = settings.dryRun ? 'would ' : '';
   const action = `${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)}`;
   const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
@@ -278,7 +278,7 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
 }
 
 /** A new target (SIGHUP): what was remembered about drift is the old target's. */
-export function forgetDrift(state: KeeperState): KeeperState {
+export function forgetDrift(state: KeeperState) {
   const next = draftOf(state);
   for (const remembered of next.rows.values()) remembered.lastDrift = undefined;
   return next;
@@ -470,7 +470,7 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 }
 
 /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
-function wouldDo(row: KeepRow, decision: Actionable): KeeperWrite[] {
+function wouldDo(row: KeepRow, decision: Actionable) {
   const base = { market: row.market, side: row.side, dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
@@ -713,7 +713,7 @@ function rollEvent(
   outcome: RollOutcome,
   base: { market: string; side: string; resumed?: boolean },
   oldHedgeId?: string,
-): EventFields {
+) {
   if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
   return {
     event: 'roll',
