@@ -168,7 +168,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
   const statuses: KeepRowStatus[] = [];
   for (const row of rows) {
     const key = rowKey(row);
-    const view = views.get(key) ?? {};
+    const view = views.get(key)!;
     const remembered = memoryOf(next, key);
     const base = { market: row.market, side: row.side };
     // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
@@ -272,7 +272,7 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
   const views = viewSides(next, book, rows, events);
   const lines = rows.map(
     (row) =>
-      `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decideRow(row, views.get(rowKey(row)) ?? {}, book.time.latestMs, settings))}`,
+      `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decideRow(row, views.get(rowKey(row))!, book.time.latestMs, settings))}`,
   );
   return { state: next, events, lines };
 }
@@ -444,7 +444,7 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   const next = draftOf(state);
   const events: KeeperSaid[] = [];
-  const view = viewSides(next, book, [row], events).get(rowKey(row)) ?? {};
+  const view = viewSides(next, book, [row], events).get(rowKey(row))!;
   const decision = decideRow(row, view, book.time.latestMs, settings);
   const writes: KeeperWrite[] = [];
   if (decision.kind === 'roll' || decision.kind === 'reopen') {
