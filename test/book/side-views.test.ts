@@ -144,6 +144,17 @@ describe('several hedges on one side (severalPerSide)', () => {
     const raw = await frozen(simulator, 'positions --json --raw');
     expect(JSON.parse(raw.stdout)[0]).not.toHaveProperty('client_references');
   });
+
+  it('positions --watch --ref finds the side by any of its hedges, as positions --ref does (the line names only the newest)', async () => {
+    const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
+    await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
+    const newest = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
+    simulator.advance(FILL_DELAY_MS + 1);
+    expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
+    const listed = okJson(await frozen(simulator, 'positions --json --ref DEAL-7 --fields side'));
+    const watched = ok(await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side'));
+    expect([listed, JSON.parse(watched.stdout).data]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
+  });
 });
 
 describe('a server whose positions list trails the hedge records (viewLagMs)', () => {

@@ -11,6 +11,7 @@ import { watchCommand } from '../../src/cli/cmd/book/watch-outcome.js';
 import { StopSignal } from '../../src/core/errors.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
 import { fakeClock, testContext, type FakeClock } from '../support/client.js';
+import { lines } from '../support/keeper.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 /** The time `ms` after the start, as the records write it. */
@@ -30,12 +31,7 @@ function harness(options: {
   const { client, shape, columns = 100, clock = fakeClock(START), ...rest } = options;
   const run = testContext({ ...rest, clock, env: { TZ: 'UTC' }, fakeClient: client, output: shape });
   Object.assign(run.io.stdout, { columns });
-  const records = () =>
-    run
-      .stdout()
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line));
+  const records = () => lines(run.stdout());
   /** Each record's kind: fresh data, a stale refresh, or an alert. */
   const kinds = () =>
     records().map((record) =>

@@ -8,15 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
 import { ok } from '../support/cli-runs.js';
+import { lines as records } from '../support/keeper.js';
 
 const simulator = useSimulators();
-
-function records(stdout: string) {
-  return stdout
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line));
-}
 
 function kinds(list: any[]) {
   return list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));

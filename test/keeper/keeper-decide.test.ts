@@ -58,6 +58,13 @@ const closedEarly = {
   } as unknown as Hedge,
 };
 
+/** …which the journal shows no roll closed: a colleague's close. */
+const colleagueClosed = { side: closedEarly, book: { closedByRoll: new Map([['hdg_9', false]]) } };
+/** Filled on its record, not in the positions list yet. */
+const unlisted = side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]);
+/** This keeper's own re-open, as it waits for it to show. */
+const reopened = { what: 're-open', notionalUsd: 2000, present: ['hdg_new'] };
+
 const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
   sides: new Map([[KEY, observed]]),
   time: { localMs: NOW, earliestMs: NOW, latestMs: NOW, bestMs: NOW, assumed: false },
@@ -88,8 +95,10 @@ interface DecideCase {
   observation?: Partial<KeeperObservation>;
   book?: Partial<BookObservation>;
   settings?: Partial<KeeperSettings>;
-  /** Cycles run on the same read before the one checked (what was said once is not said again). */
+  /** Cycles run on the same read before the one checked. */
   earlier?: number;
+  /** Cycles run after it on the same read: nothing started, nothing said again, the row as it was. */
+  again?: number;
   /** The steps started and what was said: none unless given. */
   actions?: Array<Partial<KeeperStep>>;
   said?: Array<string | RegExp>;
@@ -110,18 +119,12 @@ const DECIDE: DecideCase[] = [
     status: { state: 'reopen in flight (30 s)' },
   },
   {
-    name: 'an unresolved action of the side: left alone, said as a skip, and the roll it will need still shown',
+    name: 'an unresolved action of the side: left alone, said as a skip (once while it stays unresolved), and the roll it will need still shown',
+    again: 1,
     side: covered(2000, 24 * HOUR),
     observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
     said: ['skip: the add of journal j1 is unresolved'],
     status: { state: 'the add of journal j1 is unresolved', next_action: 'roll' },
-  },
-  {
-    name: '…said once while it stays unresolved',
-    side: covered(2000, 24 * HOUR),
-    observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
-    earlier: 1,
-    status: { state: 'the add of journal j1 is unresolved' },
   },
   {
     name: 'covered, its roll not due: held, naming when it rolls (roll_before ahead of maturity)',
@@ -183,30 +186,20 @@ const DECIDE: DecideCase[] = [
     status: { state: 'roll in flight' },
   },
   {
-    name: 'flat past `until`: not re-opened, said as a skip',
+    name: 'flat past `until`: not re-opened, said as a skip, once',
+    again: 1,
     row: { untilMs: NOW - HOUR },
     said: [/^skip: the exposure ended \(until 2026-03-02 08:00 UTC\)/],
     status: { state: expect.stringMatching(/^the exposure ended/) },
   },
   {
-    name: '…said once',
-    row: { untilMs: NOW - HOUR },
-    earlier: 1,
-    status: { state: expect.stringMatching(/^the exposure ended/) },
-  },
-  {
-    name: 'drifted (a colleague reduced it), without --converge: reported only, nothing started',
+    name: 'drifted (a colleague reduced it), without --converge: reported only (once while it stays the same drift), nothing started',
+    again: 2,
     side: covered(1500, 24 * HOUR),
     said: ['drift: reported only; run with --converge to bring it back'],
     status: {
       state: 'drifted to 1,500.00 USD (target 2,000.00 USD): reported only (run with --converge to bring it back)',
     },
-  },
-  {
-    name: '…reported once while it stays the same drift',
-    side: covered(1500, 24 * HOUR),
-    earlier: 2,
-    status: { state: expect.stringMatching(/reported only/) },
   },
   {
     name: 'drifted, with --converge: said every cycle, and brought back',
@@ -255,8 +248,7 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: "a colleague's close before maturity (the journal shows no roll closed it): drift, left flat",
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     said: [
       'drift: closed outside the keeper (hdg_9); left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge',
     ],
@@ -264,8 +256,7 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: '…restored with --converge',
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     settings: { converge: true },
     actions: [{ kind: 'drift' }],
     said: ['drift: closed outside the keeper (hdg_9); --converge re-open 2,000.00 USD to reach the target'],
@@ -273,9 +264,8 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: '…and re-opened once the target file is written after the close',
-    side: closedEarly,
+    ...colleagueClosed,
     row: { statedAtMs: NOW - 30 * MINUTE },
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
     actions: [{ kind: 'reopen' }],
     status: { state: 'reopen in flight' },
   },
@@ -311,7 +301,7 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: 'views that disagree (filled on its record, not in the positions list): settling, what it holds unknown',
-    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    side: unlisted,
     status: {
       state: expect.stringMatching(/^settling: hedge hdg_1 is filled on its record, not in the positions list yet/),
       current_usd: null,
@@ -320,16 +310,10 @@ const DECIDE: DecideCase[] = [
   },
   {
     name: 'settling past 10 min (server time): cannot tell, said once',
-    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
+    again: 1,
+    side: unlisted,
     state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
     said: [/^error: The sell side of USDTNGN has been settling for 660 s \(server time\)/],
-    status: { current_unknown: true },
-  },
-  {
-    name: '…and not again',
-    side: side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]),
-    state: remembered({ settlingSince: new Map([[KEY, NOW - 11 * MINUTE]]) }),
-    earlier: 1,
     status: { current_unknown: true },
   },
   {
@@ -345,7 +329,7 @@ const DECIDE: DecideCase[] = [
   {
     name: "this keeper's own re-open not in every view yet: settling, nothing sent",
     state: remembered({
-      expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW }]]),
+      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW }]]),
     }),
     status: {
       state:
@@ -356,9 +340,7 @@ const DECIDE: DecideCase[] = [
   {
     name: '…past 10 min after it landed: cannot tell',
     state: remembered({
-      expectations: new Map([
-        [KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW - 11 * MINUTE }],
-      ]),
+      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW - 11 * MINUTE }]]),
     }),
     said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 660 s after it landed/],
     status: { current_unknown: true },
@@ -368,23 +350,17 @@ const DECIDE: DecideCase[] = [
     name: '…shown in every view: the expectation dropped, the side decided again',
     side: covered(2000, 24 * HOUR, 'hdg_new'),
     state: remembered({
-      expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs: NOW }]]),
+      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW }]]),
     }),
     status: { state: 'covered' },
     expectationsLeft: 0,
   },
   {
     name: "no Date header and no open answered: the server's clock unknown, said once",
+    again: 1,
     side: covered(2000, 24 * HOUR),
     book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
     said: [/^notice server_time_unknown: The server sends no Date header/],
-    status: { state: 'covered' },
-  },
-  {
-    name: '…and not again',
-    side: covered(2000, 24 * HOUR),
-    book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
-    earlier: 1,
     status: { state: 'covered' },
   },
   {
@@ -437,6 +413,15 @@ describe('decide', () => {
     if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
     // Pure: what it was handed is as it was.
     expect(JSON.stringify([...state.said])).toBe(before);
+    for (let cycle = 0, after = decided.state; cycle < (row.again ?? 0); cycle++) {
+      const repeated = decide(after, observation, NOW, settings);
+      expect([repeated.actions, repeated.events, repeated.rows]).toEqual([
+        [],
+        [],
+        [expect.objectContaining(row.status)],
+      ]);
+      after = repeated.state;
+    }
   });
 });
 
@@ -486,15 +471,13 @@ const PLAN: PlanCase[] = [
   },
   {
     name: "a colleague's close, --converge: re-opened at the target",
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     settings: { converge: true },
     writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }],
   },
   {
     name: "a colleague's close, without --converge: nothing",
-    side: closedEarly,
-    book: { closedByRoll: new Map([['hdg_9', false]]) },
+    ...colleagueClosed,
     writes: [],
   },
 ];

@@ -63,13 +63,10 @@ export function collectMaturities(
   unlisted: readonly MaturityHedge[] = [],
 ) {
   // A position without a market is the account's only market (as flows/positions.ts reads it).
-  const positionFor = (market: string, side: Side) =>
-    positions.find(
-      (position) =>
-        position.side === side && (position.market === undefined || position.market === market.toUpperCase()),
-    );
+  const onSide = (position: MaturityPosition, hedge: MaturityHedge) =>
+    position.side === hedge.side && (position.market === undefined || position.market === hedge.market.toUpperCase());
   const active = hedges.filter(
-    (hedge) => hedge.status === 'filled' && positionFor(hedge.market, hedge.side) !== undefined,
+    (hedge) => hedge.status === 'filled' && positions.some((position) => onSide(position, hedge)),
   );
   const found: Array<[string, Omit<Maturity, 'day' | 'maturity_at' | 'matures_in_seconds'>]> = [];
   let undated = 0;
@@ -77,20 +74,20 @@ export function collectMaturities(
     if (maturity) found.push([maturity, item]);
     else undated += 1;
   };
-  // A hedge's settlement; with several hedges on a side the line shows only their sum, so those stay null.
-  const ofHedge = (hedge: MaturityHedge, line?: MaturityPosition, whole?: MaturityPosition) => ({
-    market: hedge.market.toUpperCase(),
-    side: hedge.side,
-    hedge_id: hedge.id,
+  // A hedge's settlement (a line no hedge record stands for is its own); with several hedges on a side the line shows only their sum, so those stay null.
+  const ofHedge = (hedge: Partial<MaturityHedge>, line?: MaturityPosition, whole?: MaturityPosition) => ({
+    market: hedge.market!.toUpperCase(),
+    side: hedge.side!,
+    hedge_id: hedge.id ?? null,
     client_reference: hedge.client_reference ?? null,
-    notional_usd: whole?.notionalUsd ?? hedge.notional_usd,
+    notional_usd: whole?.notionalUsd ?? hedge.notional_usd ?? null,
     tenor_days: hedge.tenor_days ?? null,
     mark_price: line?.markPrice ?? null,
     net_pnl_usd: whole?.netPnlUsd ?? null,
     accrued_carry_usdc: whole?.accruedCarryUsdc ?? null,
   });
   for (const hedge of active) {
-    const position = positionFor(hedge.market, hedge.side)!;
+    const position = positions.find((candidate) => onSide(candidate, hedge))!;
     const alone =
       active.filter((other) => sideKey(other.market, other.side) === sideKey(hedge.market, hedge.side)).length === 1;
     settle(
@@ -101,26 +98,10 @@ export function collectMaturities(
   for (const hedge of unlisted) if (hedge.status === 'filled') settle(validTime(hedge.maturity_at), ofHedge(hedge));
   // The lines no hedge record stands for: settled by their own maturity.
   for (const position of positions) {
-    const side = position.side;
-    if (
-      side !== undefined &&
-      active.some(
-        (hedge) =>
-          hedge.side === side && (position.market === undefined || hedge.market.toUpperCase() === position.market),
-      )
-    )
-      continue;
-    settle(side === undefined || position.market === undefined ? undefined : validTime(position.maturityAt), {
-      market: position.market!,
-      side: side!,
-      hedge_id: position.hedgeId ?? null,
-      client_reference: null,
-      notional_usd: position.notionalUsd ?? null,
-      tenor_days: null,
-      mark_price: position.markPrice ?? null,
-      net_pnl_usd: position.netPnlUsd ?? null,
-      accrued_carry_usdc: position.accruedCarryUsdc ?? null,
-    });
+    const { side, market } = position;
+    if (side !== undefined && active.some((hedge) => onSide(position, hedge))) continue;
+    if (side === undefined || market === undefined) undated += 1;
+    else settle(validTime(position.maturityAt), ofHedge({ market, side, id: position.hedgeId }, position, position));
   }
 
   const maturities = found

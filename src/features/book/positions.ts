@@ -4,7 +4,6 @@
 import type { HedgeClient } from '../../platform/api/client.js';
 import { positionInOneShape, readPosition, type PositionFacts } from '../../platform/api/wire/fields.js';
 import type { Hedge, Position } from '../../platform/api/schemas.js';
-import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sameReference } from '../../core/input.js';
 
@@ -73,28 +72,9 @@ export function positionForPeople(position: BookPosition) {
   return positionInOneShape(position.raw, position);
 }
 
-/** Each position's deal reference, joined from the filled hedges (its own hedge, else every one on its market and side); a reference the position itself sends wins. */
-export async function positionReferences(client: HedgeClient, book: readonly BookPosition[]) {
-  const own = book.map((position) =>
-    typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
-      ? position.raw.client_reference
-      : undefined,
-  );
-  if (own.every((reference) => reference !== undefined)) return own;
-  const hedges = await client.listHedges({ status: 'filled', limit: MAX_PAGE_SIZE });
-  return book.map((position, index) => {
-    if (own[index] !== undefined) return own[index];
-    const behind =
-      position.hedgeId !== undefined && hedges.some((hedge) => hedge.id === position.hedgeId)
-        ? hedges.filter((hedge) => hedge.id === position.hedgeId)
-        : hedges.filter(
-            (hedge) =>
-              hedge.side === position.side &&
-              (position.market === undefined || hedge.market.toUpperCase() === position.market),
-          );
-    return referencesOf(behind).join(', ') || undefined;
-  });
-}
+/** The deal reference a position itself sends, should a server send one: it wins over its hedges'. */
+export const ownReference = ({ raw }: BookPosition) =>
+  typeof raw.client_reference === 'string' && raw.client_reference !== '' ? raw.client_reference : undefined;
 
 /** The distinct deal references of these hedges, in their order. */
 export function referencesOf(hedges: readonly Hedge[]) {

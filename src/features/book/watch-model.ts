@@ -103,14 +103,7 @@ function positionsModel(reading: Reading<'positions'>): WatchModel {
     })),
     empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
     countdown: { label: 'Left' },
-    trend: {
-      label: 'P&L trend',
-      field: fields.find((field) => field.key === 'net_pnl_usd') ?? {
-        key: 'net_pnl_usd',
-        label: 'Net P&L',
-        kind: 'pnl',
-      },
-    },
+    trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd')! },
     total: { label: 'Net P&L', value: reading.netPnlUsd },
   };
 }

@@ -108,27 +108,24 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
   state.stale = undefined;
 }
 
-function localClockTime(ms: number) {
-  return new Date(ms).toTimeString().slice(0, 8);
-}
-
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
-export function clockTimeIn(timeZone: string | undefined): (ms: number) => string {
+export function clockTimeIn(timeZone?: string) {
+  const inZone = (zone?: string) =>
+    new Intl.DateTimeFormat('en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZone: zone,
+    });
+  let format: Intl.DateTimeFormat;
   try {
-    if (timeZone) {
-      const format = new Intl.DateTimeFormat('en-GB', {
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-        timeZone,
-      });
-      return (ms) => format.format(ms);
-    }
+    format = inZone(timeZone);
   } catch {
     // A zone Intl does not know: the local one.
+    format = inZone();
   }
-  return localClockTime;
+  return (ms: number) => format.format(ms);
 }
 
 /** Time left to a maturity, to the second: "2d 03:04:05", "00:59:59", or "matured". */
@@ -159,7 +156,7 @@ export function describeAlert(alert: Alert, now: number) {
 /** The whole screen as lines of at most `columns` columns. */
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now } = options;
-  const clockTime = options.clockTime ?? localClockTime;
+  const clockTime = options.clockTime ?? clockTimeIn();
   const model = state.model;
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(

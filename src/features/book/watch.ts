@@ -33,7 +33,8 @@ import {
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
-import { carriesReference, positionForPeople, positionReferences, readBook, type BookPosition } from './positions.js';
+import { carriesReference, ownReference, positionForPeople, readBook, type BookPosition } from './positions.js';
+import { readPositionSides, sideReferences } from './position-sides.js';
 import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -241,13 +242,16 @@ function positionsSource(
     }
     // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
     if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
-      const references = await positionReferences(client, book).catch((error: unknown) => {
+      const { lines, recordsError } = await readPositionSides(client, book, (line) => ports.log(line));
+      if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
-        if (ref !== undefined) throw error;
-        ports.log(`positions: deal references not read (${messageOf(error)})`);
-        return [];
-      });
-      book.forEach((position, index) => referenceOf.set(identity(position, index), references[index]));
+        if (ref !== undefined) throw recordsError;
+        ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
+      }
+      // Every hedge of the side, as `hedge positions` joins them.
+      book.forEach((position, index) =>
+        referenceOf.set(identity(position, index), ownReference(position) ?? sideReferences(lines[index])),
+      );
     }
     const shown =
       ref === undefined

@@ -77,7 +77,9 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
       return wrapped([
         `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD`,
         safeText(row.state),
-        ...(row.next_action ? [`${row.next_action}${row.next_action_at ? ` ${minute(row.next_action_at)}` : ''}`] : []),
+        ...(row.next_action
+          ? [`${row.next_action}${row.next_action_at ? ` ${utcDayMinute(row.next_action_at)} UTC` : ''}`]
+          : []),
       ]);
     }),
     ...(recent.length ? ['', ...recent.flatMap((line) => wrapped([chalk.dim(line)]))] : []),
@@ -99,11 +101,6 @@ export function describeEvent(event: KeepEvent) {
       ? `would ${event.event}`
       : event.event;
   return `${clock(event.at)} ${kind}${where}${amount}${ids}${message}`;
-}
-
-/** When a next action is due: to the minute. */
-function minute(iso: string) {
-  return `${utcDayMinute(iso)} UTC`;
 }
 
 function clock(iso: string) {

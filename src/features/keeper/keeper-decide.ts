@@ -168,7 +168,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
   const statuses: KeepRowStatus[] = [];
   for (const row of rows) {
     const key = rowKey(row);
-    const view = views.get(key) ?? {};
+    const view = views.get(key)!;
     const remembered = memoryOf(next, key);
     const base = { market: row.market, side: row.side };
     // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
@@ -234,7 +234,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       row,
       kind: decision.kind,
       status,
-      hedgeIds: view.position?.hedgeId ? [view.position.hedgeId] : [],
+      hedgeIds: idList(view.position?.hedgeId || undefined),
       ...(settings.dryRun && { writes: wouldDo(row, decision) }),
     });
   }
@@ -246,7 +246,7 @@ function driftEvent(
   view: SideView,
   base: { market: string; side: string },
   settings: KeeperSettings,
-): EventFields {
+) {
   const would = settings.dryRun ? 'would ' : '';
   const action = `${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)}`;
   const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
@@ -256,11 +256,7 @@ function driftEvent(
     notional_usd: decision.currentUsd,
     target_usd: decision.targetUsd,
     change: decision.change,
-    hedge_ids: view.position?.hedgeId
-      ? [view.position.hedgeId]
-      : view.closedOutside
-        ? [view.closedOutside.hedgeId]
-        : [],
+    hedge_ids: idList(view.position?.hedgeId || view.closedOutside?.hedgeId),
     message: settings.converge
       ? `${closedBy}--converge ${would}${action} to reach the target`
       : decision.change === 'open'
@@ -276,13 +272,13 @@ export function preview(state: KeeperState, book: BookObservation, rows: readonl
   const views = viewSides(next, book, rows, events);
   const lines = rows.map(
     (row) =>
-      `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decideRow(row, views.get(rowKey(row)) ?? {}, book.time.latestMs, settings))}`,
+      `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decideRow(row, views.get(rowKey(row))!, book.time.latestMs, settings))}`,
   );
   return { state: next, events, lines };
 }
 
 /** A new target (SIGHUP): what was remembered about drift is the old target's. */
-export function forgetDrift(state: KeeperState): KeeperState {
+export function forgetDrift(state: KeeperState) {
   const next = draftOf(state);
   for (const remembered of next.rows.values()) remembered.lastDrift = undefined;
   return next;
@@ -448,7 +444,7 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
   const next = draftOf(state);
   const events: KeeperSaid[] = [];
-  const view = viewSides(next, book, [row], events).get(rowKey(row)) ?? {};
+  const view = viewSides(next, book, [row], events).get(rowKey(row))!;
   const decision = decideRow(row, view, book.time.latestMs, settings);
   const writes: KeeperWrite[] = [];
   if (decision.kind === 'roll' || decision.kind === 'reopen') {
@@ -474,7 +470,7 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 }
 
 /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
-function wouldDo(row: KeepRow, decision: Actionable): KeeperWrite[] {
+function wouldDo(row: KeepRow, decision: Actionable) {
   const base = { market: row.market, side: row.side, dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
@@ -717,7 +713,7 @@ function rollEvent(
   outcome: RollOutcome,
   base: { market: string; side: string; resumed?: boolean },
   oldHedgeId?: string,
-): EventFields {
+) {
   if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
   return {
     event: 'roll',

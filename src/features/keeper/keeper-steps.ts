@@ -205,8 +205,12 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       return { kind: 'rolled', outcome };
     }
     if (write.kind === 'open') {
-      const step = { ...base, action: 'open' as const, deltaUsd: write.notionalUsd, tenorDays: write.tenorDays };
-      return send(ports, { ...step, clientReference: clientReference || undefined }, 'reopen');
+      const { notionalUsd: deltaUsd, tenorDays } = write;
+      return send(
+        ports,
+        { ...base, action: 'open', deltaUsd, tenorDays, clientReference: clientReference || undefined },
+        'reopen',
+      );
     }
     return send(ports, { ...base, action: write.kind, deltaUsd: write.amountUsd }, 'converge');
   };
@@ -223,9 +227,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       memory.state = sending(memory.state, write);
       const done = await carryOut(ports, write);
       // Counted from the server's time when the write landed (the bound is the server's, like maturities).
-      const { failure } = memory.take(
-        wrote(memory.state, write, done, (await ports.client()).transport.serverNow().latestMs),
-      );
+      const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
       if (failure) throw failure;
     }
   };
