@@ -9,7 +9,7 @@ import { parseClientReference } from '../../../core/input.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
-import { carriesReference, positionForPeople, readBook } from '../../../features/book/positions.js';
+import { carriesReference, ownReference, positionForPeople, readBook } from '../../../features/book/positions.js';
 import {
   readPositionSides,
   sideReferenceList,
@@ -31,11 +31,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
     options.ref === undefined || carriesReference(reference, options.ref);
   const listed = book.flatMap((position, index) => {
     const side = sides.lines[index];
-    // A position's own client_reference, should a server send one, wins over its hedges'.
-    const own =
-      typeof position.raw.client_reference === 'string' && position.raw.client_reference !== ''
-        ? position.raw.client_reference
-        : undefined;
+    const own = ownReference(position);
     const references = own !== undefined ? [own] : sideReferenceList(side);
     const reference = references.join(', ') || undefined;
     if (!carries(reference)) return [];
