@@ -544,24 +544,19 @@ export function effectiveness(
   hedges: readonly CoverHedge[],
   nowMs: number,
 ) {
-  const rows = [];
-  for (const market of marketsOf(exposures)) {
+  return marketsOf(exposures).flatMap((market) => {
     const mine = hedgesOf(hedges, market);
     const price = prices[market];
     const first = firstCoverOf(mine);
     const inMarket = exposures.filter((exposure) => exposure.market === market);
-    if (!first || price === undefined) {
-      rows.push(
-        ...inMarket.map((exposure) => ({
-          id: exposure.id,
-          market,
-          cover_side: coverSide(exposure, policy.functional) ?? null,
-          ...UNMEASURED,
-          price_to: price ?? null,
-        })),
-      );
-      continue;
-    }
+    if (!first || price === undefined)
+      return inMarket.map((exposure) => ({
+        id: exposure.id,
+        market,
+        cover_side: coverSide(exposure, policy.functional) ?? null,
+        ...UNMEASURED,
+        price_to: price ?? null,
+      }));
     const firstPrice = first.entryPrice!;
     const t0 = first.openedAtMs;
     const coverTotal = sum(mine, (hedge) => {
@@ -577,42 +572,27 @@ export function effectiveness(
       (exposure) => signedUsd(exposure, policy.functional, firstPrice) * ratioAt(exposure, policy, t0).ratio,
     );
     const weightSum = sum(weights, (weight) => weight);
-    inMarket.forEach((exposure, index) => {
+    return inMarket.map((exposure, index) => {
       const side = coverSide(exposure, policy.functional);
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
       const change = exposureRevaluationUsd(exposure, policy.functional, firstPrice, to);
       const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]) / weightSum;
       const offset =
         side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
-      rows.push({
+      return {
         id: exposure.id,
         market,
         cover_side: side ?? null,
-        first_cover_at: utcIso(t0),
-        first_price: firstPrice,
+        first_cover_at: utcIso(t0) as string | null,
+        first_price: firstPrice as number | null,
         /** The price the revaluation runs to: at the due date, or today. */
-        price_to: to,
+        price_to: to as number | null,
         exposure_change_usd: side === undefined ? null : cents(change),
         cover_pnl_usd: side === undefined ? null : cents(cover),
         offset_pct: offset.ratio_pct,
         /** Within 80–125%; null while nothing has moved or nothing covered it. */
         effective: offset.effective,
-      });
+      };
     });
-  }
-  return rows;
-}
-
-export function exposureReport(
-  exposures: readonly Exposure[],
-  policy: ExposurePolicy,
-  prices: Prices,
-  hedges: readonly CoverHedge[],
-  nowMs: number,
-) {
-  return {
-    coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
-    cost: costToDate(marketsOf(exposures), hedges),
-    effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
-  };
+  });
 }

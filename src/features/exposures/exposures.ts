@@ -13,7 +13,9 @@ import {
   stressTable,
   targetBook,
   targetRowsAt,
-  exposureReport,
+  coveragePerWeek,
+  costToDate,
+  effectiveness,
   firstCoverOf,
   hedgesOf,
   type BookTarget,
@@ -224,7 +226,11 @@ export async function gatherExposureReport(
     source: sourceName,
     policy,
     prices,
-    report: exposureReport(exposures, policy, prices, hedges, nowMs),
+    report: {
+      coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
+      cost: costToDate(marketsOf(exposures), hedges),
+      effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
+    },
     historyFetched: walk.fetched,
     historyComplete: walk.complete,
   };
