@@ -3,7 +3,6 @@
 import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { cents, toAccountSide } from '../../core/money.js';
-import type { TargetRow } from '../../core/target-file.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { weekStart } from '../report/report-rules.js';
@@ -182,7 +181,7 @@ export function targetBook(
 export type BookTarget = ReturnType<typeof targetBook>[number];
 
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
-export function targetRowsAt(...args: Parameters<typeof targetBook>): TargetRow[] {
+export function targetRowsAt(...args: Parameters<typeof targetBook>) {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up

@@ -145,7 +145,7 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 // ---- --report ------------------------------------------------------------------------------
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
-function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
   const { side, notionalUsd, openedAt, closedAt } = facts;
   const market = facts.market ?? onlyMarket;
   if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;

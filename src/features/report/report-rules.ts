@@ -372,5 +372,4 @@ export function reportPeriodProblem(since: Date | undefined, until: Date | undef
   if (since && until && since.getTime() >= until.getTime()) {
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
   }
-  return;
 }

@@ -141,8 +141,6 @@ const COLUMN_WORDS: Record<string, string> = {
   fees_pnl_usdc: 'fees',
   bar: 'bars',
   client_reference: 'reference',
-  side: 'side',
-  market: 'market',
   closed_at: 'close time',
   entry_price: 'entry rate',
   exit_price: 'exit rate',
