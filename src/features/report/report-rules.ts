@@ -345,11 +345,6 @@ function monthsBefore(now: Date, months: number) {
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
 export function parseReportDate(text: string, now: Date): ReportDateResult {
   const value = text.trim();
-  const refuse = (): ReportDateResult => ({
-    ok: false,
-    message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.`,
-  });
-
   const ago = TIME_AGO.exec(value);
   if (ago) {
     const count = Number(ago[1]);
@@ -358,13 +353,14 @@ export function parseReportDate(text: string, now: Date): ReportDateResult {
     return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
   }
   const parts = DATE_TIME.exec(value);
-  if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return refuse();
-  if (parts[4] !== undefined && (Number(parts[4]) > 23 || Number(parts[5]) > 59 || Number(parts[6] ?? 0) > 59)) {
-    return refuse();
-  }
-  const zoned = parts[4] === undefined || parts[7] !== undefined ? value : `${value}Z`;
-  const ms = Date.parse(zoned.toUpperCase());
-  return Number.isFinite(ms) ? { ok: true, date: new Date(ms) } : refuse();
+  // Date.parse takes 2026-02-30 for 2 March and 24:00 for the next midnight: the day and hour must be the ones written.
+  const ms =
+    parts && Number(parts[4] ?? 0) < 24 && isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))
+      ? Date.parse(`${value}${parts[4] && !parts[7] ? 'Z' : ''}`.toUpperCase())
+      : NaN;
+  return Number.isFinite(ms)
+    ? { ok: true, date: new Date(ms) }
+    : { ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` };
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */
