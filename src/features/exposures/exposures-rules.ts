@@ -7,8 +7,6 @@ import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { weekStart } from '../report/report-rules.js';
 
-export { weekStart };
-
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
   withinDays?: number;
