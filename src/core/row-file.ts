@@ -34,7 +34,6 @@ export interface RowFileLayout<C extends string> {
 }
 
 export interface RowFileOptions {
-  format?: 'csv' | 'json';
   sourceName: string;
 }
 
@@ -53,8 +52,7 @@ export function readRowFile<C extends string, T>(
 ): { rows: Array<T & { line: number }> } | { problems: RowFileProblem[] } {
   const content = text.startsWith(BOM) ? text.slice(BOM.length) : text;
   const first = content.trimStart()[0];
-  const format = options.format ?? (first === '[' || first === '{' ? 'json' : 'csv');
-  const read = (format === 'json' ? readJson : readCsv)(content, options.sourceName, layout);
+  const read = (first === '[' || first === '{' ? readJson : readCsv)(content, options.sourceName, layout);
   const problems = [...read.problems];
   const rows: Array<T & { line: number }> = [];
   const firstRowOf = new Map<string, RawRow<C>>();

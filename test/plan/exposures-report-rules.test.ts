@@ -6,11 +6,11 @@ import {
   costToDate,
   coveragePerWeek,
   effectiveness,
-  weekStart,
   type CoverHedge,
   DEFAULT_POLICY,
 } from '../../src/features/exposures/exposures-rules.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';
+import { weekStart } from '../../src/features/report/report-rules.js';
 
 // Wednesday 11 March 2026, 12:00 UTC.
 const NOW = Date.parse('2026-03-11T12:00:00Z');

@@ -20,13 +20,14 @@ interface Check {
   for_writes: boolean;
 }
 
-async function doctor(
-  simulator: Simulator,
-  env: Record<string, string> = {},
-): Promise<{ code: number | null; report: { ready: boolean; exit_code: number; checks: Check[] }; stderr: string }> {
+async function doctor(simulator: Simulator, env: Record<string, string> = {}) {
   const result = await simulator.hedge('doctor --json', { env });
   expect(result.stderr).not.toMatch(STACK_FRAME);
-  return { code: result.code, report: JSON.parse(result.stdout), stderr: result.stderr };
+  return {
+    code: result.code,
+    report: JSON.parse(result.stdout) as { ready: boolean; checks: Check[] },
+    stderr: result.stderr,
+  };
 }
 
 const byId = (checks: Check[], id: string) => checks.find((check) => check.check === id)!;
@@ -42,20 +43,9 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
       const { code, report } = await doctor(simulator);
       expect([code, report.ready]).toEqual([0, true]);
       expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
-      for (const id of [
-        'key',
-        'base_url',
-        'auth',
-        'clock',
-        'markets',
-        'prices',
-        'quote',
-        'account',
-        'positions',
-        'hedges',
-        'hedge',
-        'history',
-      ]) {
+      for (const id of 'key base_url auth clock markets prices quote account positions hedges hedge history'.split(
+        ' ',
+      )) {
         expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
       }
       expect(byId(report.checks, 'markets').detail).toContain(market);

@@ -78,12 +78,16 @@ const policySchema = z.strictObject({
   netting: z.optional(z.boolean({ error: 'true or false' })),
 });
 
-const POLICY_KEYS: Record<string, [keyof ExposurePolicy, ((raw: string, where: string) => unknown)?]> = {
-  ratios: ['buckets', parseRatios],
-  band_pct: ['bandPct', parseBand],
-  sizing: ['sizing', parseSizing],
-  functional: ['functional', parseFunctional],
-  netting: ['netting'],
+/** Each key of a policy file: the policy's name for it, its flag and the flag's parser. */
+const POLICY_KEYS: Record<
+  string,
+  [keyof ExposurePolicy, keyof PolicyFlags, ((raw: string, where: string) => unknown)?]
+> = {
+  ratios: ['buckets', 'ratios', parseRatios],
+  band_pct: ['bandPct', 'band', parseBand],
+  sizing: ['sizing', 'sizing', parseSizing],
+  functional: ['functional', 'functional', parseFunctional],
+  netting: ['netting', 'netting'],
 };
 
 /** The policy file's text (JSON) over the defaults; `source` names the file in problems. */
@@ -116,23 +120,21 @@ export function parsePolicyFile(text: string, source: string): Partial<ExposureP
   if (issue) throw new UsageError(`--policy ${source}: ${String(issue.path[0])}: expected ${issue.message}.`);
   const policy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(read.data!)) {
-    const [name, parse] = POLICY_KEYS[key];
+    const [name, , parse] = POLICY_KEYS[key];
     policy[name] = parse ? parse(String(value), `--policy ${source}: ${key}`) : value;
   }
   return policy;
 }
 
 /** Defaults, then the policy file, then the flags. */
-export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags): ExposurePolicy {
-  return {
-    ...DEFAULT_POLICY,
-    ...file,
-    ...(flags.ratios === undefined ? {} : { buckets: parseRatios(flags.ratios, '--ratios') }),
-    ...(flags.band === undefined ? {} : { bandPct: parseBand(flags.band, '--band') }),
-    ...(flags.sizing === undefined ? {} : { sizing: parseSizing(flags.sizing, '--sizing') }),
-    ...(flags.functional === undefined ? {} : { functional: parseFunctional(flags.functional, '--functional') }),
-    ...(flags.netting === false ? { netting: false } : {}),
-  };
+export function resolvePolicy(file: Partial<ExposurePolicy>, flags: PolicyFlags) {
+  const policy: Record<string, unknown> = { ...DEFAULT_POLICY, ...file };
+  for (const [name, flag, parse] of Object.values(POLICY_KEYS)) {
+    const raw = flags[flag];
+    if (typeof raw === 'string') policy[name] = parse!(raw, `--${flag}`);
+  }
+  if (flags.netting === false) policy.netting = false;
+  return policy as unknown as ExposurePolicy;
 }
 
 /** The policy in words, for the command's header and docs: "100% ≤30d, 75% ≤90d, 50% beyond; band ±5%; …". */

@@ -3,12 +3,9 @@
 import type { Exposure } from './exposures-file.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { cents, toAccountSide } from '../../core/money.js';
-import type { TargetRow } from '../../core/target-file.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { weekStart } from '../report/report-rules.js';
-
-export { weekStart };
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
@@ -182,7 +179,7 @@ export function targetBook(
 export type BookTarget = ReturnType<typeof targetBook>[number];
 
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
-export function targetRowsAt(...args: Parameters<typeof targetBook>): TargetRow[] {
+export function targetRowsAt(...args: Parameters<typeof targetBook>) {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
   const now = targetBook(exposures, policy, prices, nowMs, firstCover);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
@@ -544,24 +541,19 @@ export function effectiveness(
   hedges: readonly CoverHedge[],
   nowMs: number,
 ) {
-  const rows = [];
-  for (const market of marketsOf(exposures)) {
+  return marketsOf(exposures).flatMap((market) => {
     const mine = hedgesOf(hedges, market);
     const price = prices[market];
     const first = firstCoverOf(mine);
     const inMarket = exposures.filter((exposure) => exposure.market === market);
-    if (!first || price === undefined) {
-      rows.push(
-        ...inMarket.map((exposure) => ({
-          id: exposure.id,
-          market,
-          cover_side: coverSide(exposure, policy.functional) ?? null,
-          ...UNMEASURED,
-          price_to: price ?? null,
-        })),
-      );
-      continue;
-    }
+    if (!first || price === undefined)
+      return inMarket.map((exposure) => ({
+        id: exposure.id,
+        market,
+        cover_side: coverSide(exposure, policy.functional) ?? null,
+        ...UNMEASURED,
+        price_to: price ?? null,
+      }));
     const firstPrice = first.entryPrice!;
     const t0 = first.openedAtMs;
     const coverTotal = sum(mine, (hedge) => {
@@ -577,42 +569,27 @@ export function effectiveness(
       (exposure) => signedUsd(exposure, policy.functional, firstPrice) * ratioAt(exposure, policy, t0).ratio,
     );
     const weightSum = sum(weights, (weight) => weight);
-    inMarket.forEach((exposure, index) => {
+    return inMarket.map((exposure, index) => {
       const side = coverSide(exposure, policy.functional);
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
       const change = exposureRevaluationUsd(exposure, policy.functional, firstPrice, to);
       const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]) / weightSum;
       const offset =
         side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
-      rows.push({
+      return {
         id: exposure.id,
         market,
         cover_side: side ?? null,
-        first_cover_at: utcIso(t0),
-        first_price: firstPrice,
+        first_cover_at: utcIso(t0) as string | null,
+        first_price: firstPrice as number | null,
         /** The price the revaluation runs to: at the due date, or today. */
-        price_to: to,
+        price_to: to as number | null,
         exposure_change_usd: side === undefined ? null : cents(change),
         cover_pnl_usd: side === undefined ? null : cents(cover),
         offset_pct: offset.ratio_pct,
         /** Within 80–125%; null while nothing has moved or nothing covered it. */
         effective: offset.effective,
-      });
+      };
     });
-  }
-  return rows;
-}
-
-export function exposureReport(
-  exposures: readonly Exposure[],
-  policy: ExposurePolicy,
-  prices: Prices,
-  hedges: readonly CoverHedge[],
-  nowMs: number,
-) {
-  return {
-    coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
-    cost: costToDate(marketsOf(exposures), hedges),
-    effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
-  };
+  });
 }

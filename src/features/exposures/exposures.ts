@@ -13,7 +13,9 @@ import {
   stressTable,
   targetBook,
   targetRowsAt,
-  exposureReport,
+  coveragePerWeek,
+  costToDate,
+  effectiveness,
   firstCoverOf,
   hedgesOf,
   type BookTarget,
@@ -143,7 +145,7 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 // ---- --report ------------------------------------------------------------------------------
 
 /** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
-function closedCover(facts: HistoryFacts, onlyMarket: string | undefined): CoverHedge | undefined {
+function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
   const { side, notionalUsd, openedAt, closedAt } = facts;
   const market = facts.market ?? onlyMarket;
   if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;
@@ -224,7 +226,11 @@ export async function gatherExposureReport(
     source: sourceName,
     policy,
     prices,
-    report: exposureReport(exposures, policy, prices, hedges, nowMs),
+    report: {
+      coverage: coveragePerWeek(exposures, policy, prices, hedges, nowMs),
+      cost: costToDate(marketsOf(exposures), hedges),
+      effectiveness: effectiveness(exposures, policy, prices, hedges, nowMs),
+    },
     historyFetched: walk.fetched,
     historyComplete: walk.complete,
   };

@@ -1,6 +1,6 @@
 // The note `hedge history` adds for a closed hedge whose notional changed while open: its P&L is
 // the whole life's, the notional beside it may be only what it closed with.
-import { formatMoney } from '../../core/number-format.js';
+import { formatUsd as usd } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
 import type { JsonObject } from '../../core/objects.js';
@@ -23,8 +23,6 @@ export function markResized(rows: readonly JsonObject[], resized: ReadonlyArray<
   });
   if (totals) (totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = ' ';
 }
-
-const usd = (value: number) => `${formatMoney(value)} USD`;
 
 /** The note under the table, one sentence per resized hedge: `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.` */
 export function resizedNote(

@@ -498,7 +498,7 @@ table.hedges .paper { display: none; }
 `;
 
 /** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
-export function reportHtmlAround(report: Report, meta: ReportHtmlMeta, count: number): [before: string, after: string] {
+export function reportHtmlAround(report: Report, meta: ReportHtmlMeta, count: number) {
   const by = escapeHtml(GROUPING_TITLES[report.by]);
   const live = meta.environment === 'live';
   const page = `<!doctype html>

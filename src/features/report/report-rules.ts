@@ -327,29 +327,17 @@ const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 const REPORT_DATE_FORMS =
   'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
 
-function isCalendarDate(year: number, month: number, day: number) {
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
+/** The same time of day `months` calendar months back, on the same day or the month's last. */
 function monthsBefore(now: Date, months: number) {
-  const target = new Date(now.getTime());
-  const day = now.getUTCDate();
-  target.setUTCDate(1);
-  target.setUTCMonth(target.getUTCMonth() - months);
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, lastDay));
-  return target;
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() - months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay)) + (now.getTime() % DAY_MS));
 }
 
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
 export function parseReportDate(text: string, now: Date): ReportDateResult {
   const value = text.trim();
-  const refuse = (): ReportDateResult => ({
-    ok: false,
-    message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.`,
-  });
-
   const ago = TIME_AGO.exec(value);
   if (ago) {
     const count = Number(ago[1]);
@@ -358,13 +346,14 @@ export function parseReportDate(text: string, now: Date): ReportDateResult {
     return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
   }
   const parts = DATE_TIME.exec(value);
-  if (!parts || !isCalendarDate(Number(parts[1]), Number(parts[2]), Number(parts[3]))) return refuse();
-  if (parts[4] !== undefined && (Number(parts[4]) > 23 || Number(parts[5]) > 59 || Number(parts[6] ?? 0) > 59)) {
-    return refuse();
-  }
-  const zoned = parts[4] === undefined || parts[7] !== undefined ? value : `${value}Z`;
-  const ms = Date.parse(zoned.toUpperCase());
-  return Number.isFinite(ms) ? { ok: true, date: new Date(ms) } : refuse();
+  // Date.parse takes 2026-02-30 for 2 March and 24:00 for the next midnight: the day and hour must be the ones written.
+  const ms =
+    parts && Number(parts[4] ?? 0) < 24 && utcDay(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) === value.slice(0, 10)
+      ? Date.parse(`${value}${parts[4] && !parts[7] ? 'Z' : ''}`.toUpperCase())
+      : NaN;
+  return Number.isFinite(ms)
+    ? { ok: true, date: new Date(ms) }
+    : { ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` };
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */
@@ -372,5 +361,4 @@ export function reportPeriodProblem(since: Date | undefined, until: Date | undef
   if (since && until && since.getTime() >= until.getTime()) {
     return `--since (${since.toISOString()}) must be before --until (${until.toISOString()}); --until is exclusive.`;
   }
-  return;
 }

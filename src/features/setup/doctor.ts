@@ -584,19 +584,12 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
     const several = reading.more === true || reading.next !== undefined || (reading.total ?? 0) > 1;
     return rows === 1 && several ? true : undefined;
   };
-  if (name === NO_PAGE_SIZE) {
-    try {
-      return say('info', 'none sent (this server takes no page-size parameter)', await probe(name));
-    } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      return say('warn', `GET /hedges: ${messageOf(error)}`);
-    }
-  }
   let first: PageReading;
   try {
     first = await probe(name);
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
+    if (name === NO_PAGE_SIZE) return say('warn', `GET /hedges: ${messageOf(error)}`);
     // Refused: the list reader asks again the way the refusal says, and learns the name.
     try {
       await client.readHedges({ limit: 1 });
@@ -615,6 +608,7 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
       );
     }
   }
+  if (name === NO_PAGE_SIZE) return say('info', 'none sent (this server takes no page-size parameter)', first);
   const verdict = honours(first, name);
   if (verdict === true) return say('ok', `\`${name}\` honoured (1 asked, 1 came)`, first);
   const stated = first.statedPageSize?.name;
