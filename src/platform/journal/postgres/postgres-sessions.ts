@@ -82,10 +82,6 @@ export class PostgresSessions implements LockerClient {
     return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
   }
 
-  take(scope: HoldScope, waitMs: number): Promise<HoldResult> {
-    return this.takeScope(scopeText(scope), waitMs);
-  }
-
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
   holderOf(scope: HoldScope): Promise<Holder | undefined> {
     return this.liveHolder(scopeText(scope));
@@ -229,7 +225,8 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
-  private async takeScope(scope: string, waitMs: number): Promise<HoldResult> {
+  async take(held: HoldScope, waitMs: number): Promise<HoldResult> {
+    const scope = scopeText(held);
     // The data connection makes the schema current: a lock may be the first thing a run asks for.
     const [, { client, backendPid }] = await Promise.all([this.data(), this.locks()]);
     let got = await this.tryAdvisory(scope);
