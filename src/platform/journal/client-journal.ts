@@ -84,7 +84,7 @@ export class ClientJournal implements Journal {
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
   }
 
-  async update(id: string, patch: JournalPatch): Promise<JournalEntry> {
+  async update(id: string, patch: JournalPatch) {
     if (patch.outcome !== undefined && !isOutcome(patch.outcome))
       throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
     const at = new Date(this.now()).toISOString();

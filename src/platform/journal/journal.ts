@@ -12,7 +12,7 @@ import {
   type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
-import type { HoldResult, LocalJournal, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
+import type { HoldResult, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
 import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import {
   foldJournal,
@@ -50,7 +50,7 @@ interface OpenJournalOptions extends Partial<
   notice?: (text: string) => void;
 }
 
-export function openJournal(options: OpenJournalOptions): LocalJournal {
+export function openJournal(options: OpenJournalOptions) {
   const { dir, now = Date.now, onSkip } = options;
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
@@ -199,7 +199,7 @@ interface FilePlace {
 }
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
-function activeEntries(place: FilePlace): JournalEntry[] {
+function activeEntries(place: FilePlace) {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 

@@ -106,11 +106,11 @@ export async function chooseJournal(ctx: ServiceHost) {
   });
 }
 
-export async function openStore(ctx: ServiceHost): Promise<ProfileStore> {
+export async function openStore(ctx: ServiceHost) {
   return new (await import('../config/profile-store.js')).ProfileStore(configDir(ctx.env));
 }
 
-export async function readCredentials(ctx: ServiceHost): Promise<ResolvedCredentials> {
+export async function readCredentials(ctx: ServiceHost) {
   const { globals, output, env } = ctx;
   if (globals.demo) {
     // Said when the simulator is actually used, so that bad input under --demo stays one line.
@@ -135,7 +135,7 @@ export async function readCredentials(ctx: ServiceHost): Promise<ResolvedCredent
   });
 }
 
-export async function buildClient(ctx: ServiceHost): Promise<HedgeClient> {
+export async function buildClient(ctx: ServiceHost) {
   const credentials = await ctx.credentials();
   const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
     import('../api/create-client.js'),
@@ -179,7 +179,7 @@ export async function openWireMemory(ctx: ServiceHost) {
 }
 
 /** The agent server's when it gave them (never closed here). */
-export async function openConnections(ctx: ServiceHost): Promise<HttpConnections> {
+export async function openConnections(ctx: ServiceHost) {
   if (ctx.init.connections) return ctx.init.connections;
   const connections = new (await import('../api/transport.js')).HttpConnections();
   ctx.onDispose(() => connections.close());

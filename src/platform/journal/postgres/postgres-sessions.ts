@@ -4,7 +4,6 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
 import { holdOf } from '../client-journal.js';
-import type { Holder } from '../../../core/files/file-lock.js';
 import { JournalError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';
@@ -78,12 +77,12 @@ export class PostgresSessions implements LockerClient {
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   }
 
-  holderAt(time: number): Holder {
+  holderAt(time: number) {
     return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
   }
 
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
-  holderOf(scope: HoldScope): Promise<Holder | undefined> {
+  holderOf(scope: HoldScope) {
     return this.liveHolder(scopeText(scope));
   }
 
