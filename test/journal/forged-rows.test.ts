@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
 import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
@@ -20,12 +20,6 @@ import { useDesks } from '../support/team.js';
 import { eventIs } from '../keeper/filled.js';
 
 const journal = journalEntries<Record<string, any>>;
-
-/** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator) {
-  const before = t.trades().length;
-  return () => expect(t.trades().slice(before)).toEqual([]);
-}
 
 /**
  * A journal row as a writer with access to the store (but maybe not the key) would put it there:

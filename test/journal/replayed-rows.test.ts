@@ -10,7 +10,7 @@
 // Asserted on the simulator's request log and state.
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
 import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
@@ -22,12 +22,6 @@ import { eventIs } from '../keeper/filled.js';
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
-
-/** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator) {
-  const before = t.trades().length;
-  return () => expect(t.trades().slice(before)).toEqual([]);
-}
 
 /** One machine of a desk and its journal: the local file, or the team store. */
 interface Desk {

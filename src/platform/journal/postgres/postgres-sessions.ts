@@ -122,10 +122,7 @@ export class PostgresSessions implements LockerClient {
       await Promise.allSettled(clients.map((client) => client?.end()));
     })();
     await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
-      for (const client of clients)
-        (
-          client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined
-        )?.connection?.stream?.destroy();
+      for (const client of clients) client?.connection.stream.destroy();
     });
   }
 
