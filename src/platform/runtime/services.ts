@@ -1,13 +1,7 @@
 // How each service of a command is built: the context calls these once, on first use, and closes what they open.
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
-import {
-  configDir,
-  needsProfileStore,
-  resolveCredentials,
-  type Env,
-  type ResolvedCredentials,
-} from '../config/credentials.js';
+import { configDir, resolveCredentials, type Env, type ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { Journal } from '../journal/index.js';
@@ -121,15 +115,11 @@ export async function readCredentials(ctx: ServiceHost) {
     if (demo.notice) output.warn(demo.notice);
     return demoModule.demoCredentials(demo);
   }
-  // The store module (conf) is loaded only when resolving will read it.
-  const store = needsProfileStore(globals.profile, env) ? await ctx.store() : undefined;
   return resolveCredentials({
     profileFlag: globals.profile,
     env,
-    store: () => {
-      if (!store) throw new Error('profile store needed but not opened');
-      return store;
-    },
+    // The store module (conf) is loaded only when resolving reads it.
+    store: () => ctx.store(),
     // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
     reading: { signal: ctx.signal, deadline: ctx.deadline, now: () => ctx.clock.now() },
   });
