@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/platform/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
-import type { Skipped } from '../../src/platform/journal/entry.js';
+import type { JournalEntry, Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
 import { redactKey, registerSecret } from '../../src/core/security/secrets.js';
 import { PostgresJournal } from '../../src/platform/journal/postgres/postgres-store.js';
@@ -294,22 +294,30 @@ function conformance(fresh: () => Promise<Place>) {
     ]).toEqual([undefined, 'pending', true]);
   });
 
-  it('a row nested 10,000 deep, put there by a writer with access to the store, is skipped and named: the others are listed, found and matched, and the journal goes on', async () => {
+  /** A fresh journal that collects its skips, an entry begun in it, and `row(first)` planted beside it as `text` writes it. */
+  async function besideOne(
+    row: (first: JournalEntry) => { id: string; [field: string]: unknown },
+    text: (value: object) => string,
+  ) {
     const place = await fresh();
     const skips: Skipped[] = [];
     const journal = place.open({ onSkip: (skip) => skips.push(skip) });
     const first = await journal.begin(fields());
     const at = new Date().toISOString();
+    const planted = { created_at: at, updated_at: at, ...row(first) };
+    return { place, skips, journal, first, row: planted, named: await place.plant(planted, text) };
+  }
+
+  it('a row nested 10,000 deep, put there by a writer with access to the store, is skipped and named: the others are listed, found and matched, and the journal goes on', async () => {
     // The same request as the first, unresolved: the row a write looks at before it sends.
-    const body = { ...(first.request.body as object), deeper: NESTED_HERE };
-    const row = {
-      ...fields({ request: { ...first.request, body } }),
-      id: 'a_nested000001',
-      created_at: at,
-      updated_at: at,
-      outcome: 'pending',
-    };
-    const named = await place.plant(row, (value) => nestedJson(value, 10_000));
+    const { place, skips, journal, first, row, named } = await besideOne(
+      (first) => ({
+        ...fields({ request: { ...first.request, body: { ...(first.request.body as object), deeper: NESTED_HERE } } }),
+        id: 'a_nested000001',
+        outcome: 'pending',
+      }),
+      (value) => nestedJson(value, 10_000),
+    );
     const skipped = { ...named, reason: 'nested deeper than 64 levels' };
 
     expect((await journal.list()).map((entry) => entry.id)).toEqual([first.id]);
@@ -327,13 +335,10 @@ function conformance(fresh: () => Promise<Place>) {
   });
 
   it('a row whose outcome is not an outcome is skipped, its reason naming the field; the journal goes on', async () => {
-    const place = await fresh();
-    const skips: Skipped[] = [];
-    const journal = place.open({ onSkip: (skip) => skips.push(skip) });
-    const first = await journal.begin(fields());
-    const at = new Date().toISOString();
-    const row = { ...fields(), id: 'a_outcome00001', created_at: at, updated_at: at, outcome: 7 };
-    const named = await place.plant(row, (value) => JSON.stringify(value));
+    const { skips, journal, first, named } = await besideOne(
+      () => ({ ...fields(), id: 'a_outcome00001', outcome: 7 }),
+      (value) => JSON.stringify(value),
+    );
 
     expect((await journal.list()).map((entry) => entry.id)).toEqual([first.id]);
     expect(skips).toContainEqual({

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
 import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
@@ -20,12 +20,6 @@ import { useDesks } from '../support/team.js';
 import { eventIs } from '../keeper/filled.js';
 
 const journal = journalEntries<Record<string, any>>;
-
-/** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator) {
-  const before = t.trades().length;
-  return () => expect(t.trades().slice(before)).toEqual([]);
-}
 
 /**
  * A journal row as a writer with access to the store (but maybe not the key) would put it there:
@@ -66,32 +60,33 @@ describeWithPostgres(
       const { t, team } = await newDesk();
       // The store's schema is made by the first write of any machine.
       exits(await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']), 0);
-      return { t, team };
+      /** rowFor's row, put in the store. */
+      const plant = async (fields: Parameters<typeof rowFor>[1]) => {
+        const row = rowFor(t, fields);
+        await insertRow(server(), team, row);
+        return row;
+      };
+      return { t, team, plant };
     }
 
     it('the keeper sends no forged row: neither an unsealed add on its own side claiming to be its own, nor one on a side it does not keep', async () => {
-      const { t, team } = await desk();
+      const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
       // The issue's row: an unresolved add of 66,666 in a keep- group, the account's fingerprint, no holder.
-      await insertRow(
-        server(),
-        team,
-        rowFor(t, {
-          command: 'add',
-          body: { side: 'buy', notional_usd: 66_666 },
-          group: 'keep-20261123T000000000Z-abcdef',
-          leg: 'converge',
-        }),
-      );
+      await plant({
+        command: 'add',
+        body: { side: 'buy', notional_usd: 66_666 },
+        group: 'keep-20261123T000000000Z-abcdef',
+        leg: 'converge',
+      });
       // The same, dressed as this machine's keeper on the target's own side.
-      const dressed = rowFor(t, {
+      const dressed = await plant({
         command: 'add',
         body: { side: 'sell', notional_usd: 66_666 },
         group: 'keep-20261123T000001000Z-abcdef',
         leg: 'converge',
         via: 'keeper',
       });
-      await insertRow(server(), team, dressed);
       const nothingSent = mark(t);
 
       const kept = await team.a.hedge(['keep', file, '--once']);
@@ -105,12 +100,11 @@ describeWithPostgres(
     });
 
     it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
-      const { t, team } = await desk();
-      const unsealed = rowFor(t, {
+      const { t, team, plant } = await desk();
+      const unsealed = await plant({
         command: 'open',
         body: { side: 'buy', notional_usd: 77_777, tenor_days: 3 },
       });
-      await insertRow(server(), team, unsealed);
       const nothingSent = mark(t);
 
       const bare = exits(await team.c.hedge(['resume', '--json']), 13);
@@ -120,52 +114,46 @@ describeWithPostgres(
       });
 
       // A seal that is not this key's (made under another key: someone without this key wrote it).
-      const foreign = rowFor(t, {
+      const foreign = await plant({
         command: 'open',
         body: { side: 'sell', notional_usd: 250_000, tenor_days: 7 },
         sealWith: 'sk_test_someone_elses_key_0000000000',
       });
-      await insertRow(server(), team, foreign);
       exits(
-        await team.c.hedge(['resume', String(foreign.id), '--yes']),
+        await team.c.hedge(['resume', foreign.id, '--yes']),
         13,
-        `Journal ${String(foreign.id)} (open: POST /hedges) does not verify as this account's own row`,
+        `Journal ${foreign.id} (open: POST /hedges) does not verify as this account's own row`,
         'its seal does not match',
       );
       nothingSent();
 
       const listed = await team.c.hedge(['journal', '--pending', '--json']);
       const checks = Object.fromEntries(JSON.parse(listed.stdout).map((entry: any) => [entry.id, entry.seal_check]));
-      expect(checks).toEqual({ [String(unsealed.id)]: 'unsealed', [String(foreign.id)]: 'forged' });
+      expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
       const table = await team.c.hedge(['journal', '--pending']);
       const [header, ...rows] = table.stdout.trimEnd().split('\n');
       expect(header!.split('\t').at(-1)).toBe('seal');
       expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
       // Said under any table, whatever columns its width leaves out.
       expect(table.stderr).toContain(
-        `2 rows ${String(foreign.id)}, ${String(unsealed.id)} do not verify as this account's own: hedge never sends them again`,
+        `2 rows ${foreign.id}, ${unsealed.id} do not verify as this account's own: hedge never sends them again`,
       );
     });
 
     it('a row changed after it was written does not verify: its notional raised in the store, `resume --yes` sends nothing', async () => {
-      const { t, team } = await desk();
-      const genuine = rowFor(t, {
+      const { t, team, plant } = await desk();
+      const genuine = await plant({
         command: 'add',
         body: { side: 'sell', notional_usd: 1_000 },
         sealWith: t.apiKey,
       });
-      await insertRow(server(), team, genuine);
       await server().query(
         team.database,
         `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
         [genuine.id],
       );
       const nothingSent = mark(t);
-      exits(
-        await team.c.hedge(['resume', String(genuine.id), '--yes']),
-        13,
-        'its seal does not match what it would send',
-      );
+      exits(await team.c.hedge(['resume', genuine.id, '--yes']), 13, 'its seal does not match what it would send');
       nothingSent();
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
     });
@@ -213,14 +201,14 @@ describeWithPostgres(
       // An unresolved add on the side the write below adds to: the row a write looks at before it sends.
       const row = rowFor(t, { command: 'add', body: { side: 'sell', notional_usd: 100, deeper: NESTED_HERE } });
       await insertRow(server(), team, row, nestedJson(row, 10_000));
-      const skipped = `row ${String(row.id)} (nested deeper than 64 levels).`;
+      const skipped = `row ${row.id} (nested deeper than 64 levels).`;
       const nothingSent = mark(t);
 
       const listed = exits(await team.c.hedge(['journal', '--json']), 0, 'Journal row skipped: postgres://', skipped);
       expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
       exits(await team.a.hedge(['journal']), 0, skipped);
-      exits(await team.c.hedge(['journal', 'show', String(row.id)]), 2, skipped);
-      exits(await team.c.hedge(['journal', 'resolve', String(row.id), '--landed']), 2, skipped);
+      exits(await team.c.hedge(['journal', 'show', row.id]), 2, skipped);
+      exits(await team.c.hedge(['journal', 'resolve', row.id, '--landed']), 2, skipped);
       exits(await team.b.hedge(['resume']), 0, skipped);
       nothingSent();
       const added = exits(await team.c.hedge(['add', MARKET, 'sell', '100']), 0, skipped);
@@ -230,8 +218,8 @@ describeWithPostgres(
     });
 
     it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
-      const { t, team } = await desk();
-      const elsewhere = rowFor(t, {
+      const { t, team, plant } = await desk();
+      const elsewhere = await plant({
         command: 'add',
         body: { side: 'sell', notional_usd: 400 },
         host: 'desk-far-away',
@@ -239,17 +227,16 @@ describeWithPostgres(
         // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
         context: { baseline_notional_usd: 100 },
       });
-      await insertRow(server(), team, elsewhere);
       const before = t.trades().length;
 
       exits(
-        await team.c.hedge(['resume', String(elsewhere.id)]),
+        await team.c.hedge(['resume', elsewhere.id]),
         2,
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
       expect(t.trades().slice(before)).toEqual([]);
 
-      exits(await team.c.hedge(['resume', String(elsewhere.id), '--yes']), 0);
+      exits(await team.c.hedge(['resume', elsewhere.id, '--yes']), 0);
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
@@ -258,9 +245,9 @@ describeWithPostgres(
     });
 
     it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
-      const { t, team } = await desk();
+      const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);
-      const elsewhere = rowFor(t, {
+      const elsewhere = await plant({
         command: 'add',
         body: { side: 'sell', notional_usd: 300 },
         group: 'keep-20261123T000002000Z-abcdef',
@@ -269,7 +256,6 @@ describeWithPostgres(
         host: 'desk-far-away',
         sealWith: t.apiKey,
       });
-      await insertRow(server(), team, elsewhere);
       const nothingSent = mark(t);
       const kept = exits(await team.a.hedge(['keep', file, '--once']), 0);
       nothingSent();
@@ -277,7 +263,7 @@ describeWithPostgres(
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
         [
           'sell',
-          `the add of journal ${String(elsewhere.id)} is unresolved (pending): left alone until it is finished by its key`,
+          `the add of journal ${elsewhere.id} is unresolved (pending): left alone until it is finished by its key`,
         ],
       ]);
     });
@@ -295,7 +281,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
     });
     appendRow(t.configDir, forged);
-    exits(await t.hedge(['resume', String(forged.id), '--yes']), 13, 'it carries no seal');
+    exits(await t.hedge(['resume', forged.id, '--yes']), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
     const done = {
@@ -307,7 +293,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     };
     appendRow(t.configDir, done);
     exits(
-      await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', String(done.idempotency_key)]),
+      await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', done.idempotency_key]),
       13,
     );
     expect(t.trades()).toEqual([]);
@@ -340,7 +326,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     appendRow(t.configDir, forged);
     const nothingSent = mark(t);
     exits(
-      await t.hedge(['resume', String(genuine.id), '--yes']),
+      await t.hedge(['resume', genuine.id, '--yes']),
       0,
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );

@@ -213,6 +213,12 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     for (const link of links) symlinkSync(target, link);
     return target;
   }
+  /** What taking a keeper's lock with $XDG_STATE_HOME at `folder` fails with. */
+  const keeperLockIn = (folder: string) => {
+    const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
+    const place = keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID });
+    return caught(place.then((taking) => taking.take()));
+  };
   const untouched = (target: string) => {
     expect(statSync(target).mode & 0o777).toBe(0o755);
     expect(readdirSync(target)).toEqual([]);
@@ -238,12 +244,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     const folder = tempFolder();
     mkdirSync(join(folder, 'hedge'));
     const target = linkedFolder(folder, join(folder, 'hedge', 'keepers'));
-    const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
-    const failure = await caught(
-      keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID }).then((place) =>
-        place.take(),
-      ),
-    );
+    const failure = await keeperLockIn(folder);
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
     expect(failure.message).toContain(`${join(folder, 'hedge', 'keepers')} is a symbolic link`);
     untouched(target);
@@ -257,12 +258,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
       const state = join(folder, 'hedge');
       mkdirSync(state, { mode: 0o700 });
       chownSync(state, 65534, 65534);
-      const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
-      const failure = await caught(
-        keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID }).then((place) =>
-          place.take(),
-        ),
-      );
+      const failure = await keeperLockIn(folder);
       expect(describeError(failure)).toMatchObject({ exitCode: 2 });
       expect(failure.message).toBe(
         `Cannot use the folder ${state}: it belongs to another user (uid 65534), who may change it; run \`chown ${userInfo().username} ${state}\`.`,

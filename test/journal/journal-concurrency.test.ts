@@ -17,7 +17,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunOptions, RunResult } from '../support/hedge-cli.js';
-import { exits, journalEntries, killWhen } from '../support/cli-runs.js';
+import { exits, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
@@ -26,17 +26,6 @@ const start = useSimulators();
 const HOUR_MS = 3_600_000;
 
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
-
-/** Keys of the adds the server accepted (answered 200). */
-function acceptedAddKeys(t: Simulator) {
-  return [
-    ...new Set(
-      adds(t)
-        .filter((entry) => entry.status === 200)
-        .map((entry) => entry.idempotencyKey!),
-    ),
-  ];
-}
 
 /**
  * `count` copies of `args` at once, each with a pid of its own (what is tested is between hedge
@@ -94,7 +83,7 @@ describe('identical writes side by side', () => {
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
     expect(activeNotional(t, 'sell')).toBe(1_000 + 100 * succeeded.length);
-    expect(acceptedAddKeys(t)).toHaveLength(succeeded.length);
+    expect(keysAnswered(t, '/hedges/add')).toHaveLength(succeeded.length);
     for (const run of runs.filter((candidate) => candidate.code !== 0)) {
       expect([3, 11, 16], run.stderr).toContain(run.code);
       saysWhy(run);
@@ -268,7 +257,7 @@ describe('killed at a random moment, then run again two at a time', () => {
       // The killed run may have finished its add before the kill reached it: then its entry is done without an exit 0.
       expect([0, 1], context).toContain(done.length - ok);
       expect(activeNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
-      expect(acceptedAddKeys(t).sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
+      expect(keysAnswered(t, '/hedges/add').sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
       for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
       expect(
         entries.filter(

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, killWhen, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, keysAnswered, killWhen, waitingAfter } from '../support/cli-runs.js';
 
 const startTrading = useSimulators();
 
@@ -20,18 +20,6 @@ const RUN_BOUND_MS = 25_000;
 /** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
 const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: string, signal?: NodeJS.Signals) =>
   killWhen(t, args, ready, what, { signal, timeoutMs: RUN_BOUND_MS });
-
-/** Idempotency keys the server answered with 200 for this endpoint. */
-function keysAnswered(t: Simulator, path: string) {
-  return [
-    ...new Set(
-      t
-        .requests('POST', path)
-        .filter((entry) => entry.status === 200)
-        .map((entry) => entry.idempotencyKey!),
-    ),
-  ];
-}
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {

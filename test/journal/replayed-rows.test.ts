@@ -10,7 +10,7 @@
 // Asserted on the simulator's request log and state.
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
 import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
@@ -22,12 +22,6 @@ import { eventIs } from '../keeper/filled.js';
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
-
-/** The trade log marked now; the mark's check: nothing was sent since. */
-function mark(t: Simulator) {
-  const before = t.trades().length;
-  return () => expect(t.trades().slice(before)).toEqual([]);
-}
 
 /** One machine of a desk and its journal: the local file, or the team store. */
 interface Desk {
@@ -79,9 +73,7 @@ function replayCases(newDesk: () => Promise<Desk>) {
     const nothingSent = mark(desk.t);
     const resumed = exits(await desk.hedge(['resume', id, '--yes', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
-    expect(resumed.stderr).toContain(
-      `Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy`,
-    );
+    expect(resumed.stderr).toContain(`Its idempotency key is also journal ${row.id}'s (done): this row is a copy`);
     nothingSent();
     expect(sellUsd(desk.t)).toBe(1_000);
   });
@@ -165,7 +157,7 @@ describe('a row is valid once', () => {
       details: { journal_id: copy.id, seal: 'duplicate' },
     });
     expect(resumed.stderr).toContain(
-      `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${String(row.id)}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
+      `(add: POST /hedges/add): a row is valid once. Its idempotency key is also journal ${row.id}'s (done): this row is a copy, never sent as an action of its own. hedge does not send it; nothing was sent.`,
     );
     nothingSent();
     expect(sellUsd(t)).toBe(1_100);
@@ -180,12 +172,12 @@ describe('a row is valid once', () => {
     expect(lost.code, lost.stderr).toBe(5);
     const key = lastJson(lost.stderr).error.idempotency_key as string;
     const [entry] = await journalEntries(t, '--pending');
-    exits(await t.hedge(['journal', 'resolve', String(entry!.id), '--not-landed']), 0);
+    exits(await t.hedge(['journal', 'resolve', entry!.id, '--not-landed']), 0);
     const before = adds(t).length;
     exits(
       await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]),
       2,
-      `that key's action (journal ${String(entry!.id)}`,
+      `that key's action (journal ${entry!.id}`,
       'ended abandoned; a key is one action, so nothing was sent',
     );
     expect(adds(t).length).toBe(before);
@@ -226,13 +218,13 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
     );
     expect(resumed.stderr).toContain('a side back at its old figure proves nothing');
-    expect(resumed.stderr).toContain(`hedge resume ${String(entry!.id)} --resend-unproven`);
+    expect(resumed.stderr).toContain(`hedge resume ${entry!.id} --resend-unproven`);
     expect(adds(t).length).toBe(before);
     expect(sellUsd(t)).toBe(1_000);
 
     // A person's word: sent again with its own key (the server, having forgotten it, acts).
     exits(
-      await t.hedge(['resume', String(entry!.id), '--resend-unproven']),
+      await t.hedge(['resume', entry!.id, '--resend-unproven']),
       0,
       'Sending it again with its key, as --resend-unproven asks',
     );

@@ -71,3 +71,19 @@ export function waitingAfter(
     );
   };
 }
+
+/** The trade log marked now; the mark's check: nothing was sent since. */
+export function markTrades(t: Simulator) {
+  const before = t.trades().length;
+  return () => expect(t.trades().slice(before)).toEqual([]);
+}
+
+/** The idempotency keys the server answered with 200 on `path`. */
+export const keysAnswered = (t: Simulator, path: string) => [
+  ...new Set(
+    t
+      .requests('POST', path)
+      .filter((entry) => entry.status === 200)
+      .map((entry) => entry.idempotencyKey!),
+  ),
+];

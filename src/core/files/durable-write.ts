@@ -25,9 +25,7 @@ export function prepareDurableWrite(target: string, data: string | Uint8Array) {
   try {
     // The mode given to open is reduced by the umask; fchmod is not.
     fchmodSync(fd, mode);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    // A short write (a full disk) is finished or fails.
-    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+    writeAllSync(fd, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -47,6 +45,11 @@ export function prepareDurableWrite(target: string, data: string | Uint8Array) {
     },
     abandon: () => unlinkQuietly(temporary),
   };
+}
+
+/** Writes all of `bytes`: a short write (a full disk) is finished or fails. */
+export function writeAllSync(fd: number, bytes: Uint8Array) {
+  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /** Makes a folder's entries durable (a new or renamed file's name is on disk only once its folder is synced). */

@@ -1,4 +1,6 @@
 // The team journal store's address (HEDGE_JOURNAL_URL, a profile's journal_url) is a secret when it carries a password, like an API key: this is the one place that decides how it is shown.
+import { UsageError } from '../errors.js';
+import { registerSecret } from './secrets.js';
 
 const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
 
@@ -24,7 +26,7 @@ function parsedAsTheClientDoes(text: string) {
   return;
 }
 
-export function storeUrlProblem(raw: string) {
+function storeUrlProblem(raw: string) {
   const url = parsedAsTheClientDoes(raw.trim());
   if (!url) return 'it does not parse as a URL';
   // A store URL has no fragment, and no query key holds `@` or `/`: either is a password split apart.
@@ -85,4 +87,17 @@ export function storeUrlSecrets(raw: string) {
 
 export function storeUrlHasPassword(raw: string) {
   return storeUrlSecrets(raw).length > 0;
+}
+
+/** The URL shown redacted, once it is a store URL the client reads as written; its secrets are registered with the scrubber first. Else exit 2 naming `source`: `notStore` says what is expected, `write` the form to write. */
+export function checkStoreUrl(url: string, source: string, form: { notStore: string; write: string }) {
+  for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
+  const shown = redactStoreUrl(url);
+  if (!isStoreUrl(url)) throw new UsageError(`${source}: ${shown} ${form.notStore}.`);
+  const problem = storeUrlProblem(url);
+  if (problem)
+    throw new UsageError(
+      `${source}: ${shown} cannot be used: ${problem}; write ${form.write} and ${STORE_URL_ENCODING}.`,
+    );
+  return shown;
 }

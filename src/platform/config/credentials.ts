@@ -60,7 +60,8 @@ export function needsProfileStore(profileFlag: string | undefined, env: Env) {
 export async function resolveCredentials(input: {
   profileFlag?: string;
   env: Env;
-  store: () => ProfileStore;
+  /** Opened only when the store is read. */
+  store: () => ProfileStore | Promise<ProfileStore>;
   /** Bounds and cancels reading a key from a helper or the keyring. */
   reading?: Omit<KeyReading, 'env'>;
 }): Promise<ResolvedCredentials> {
@@ -77,8 +78,7 @@ export async function resolveCredentials(input: {
   let profileSource: Source | undefined;
   let profile: StoredProfile | undefined;
   if (needStore) {
-    const store = input.store();
-    const data = store.read();
+    const data = (await input.store()).read();
     if (wanted) {
       profile = data.profiles[wanted.name];
       if (!profile) {
@@ -101,9 +101,8 @@ export async function resolveCredentials(input: {
   const apiKey =
     envKey ??
     (profile && profileName ? await readProfileKey(profileName, profile, { ...input.reading, env }) : undefined);
-  const keySource: Source = envKey ? 'environment' : 'profile';
   const rawBaseUrl = envBaseUrl ?? profile?.base_url;
-  const baseUrlSource: Source = envBaseUrl ? 'environment' : 'profile';
+  const stored = `profile "${profileName}"`;
   if (!apiKey) {
     throw new AuthError(
       profileName ? `Profile "${profileName}" has no API key (logged out).` : 'No API key is configured.',
@@ -113,19 +112,13 @@ export async function resolveCredentials(input: {
     );
   }
   registerSecret(apiKey);
-  const environment = validateApiKey(
-    apiKey,
-    keySource === 'environment' ? 'HEDGE_API_KEY' : `profile "${profileName}"`,
-  );
+  const environment = validateApiKey(apiKey, envKey ? 'HEDGE_API_KEY' : stored);
   if (!rawBaseUrl) {
     throw new AuthError('No base URL is configured for the API.', {
       hint: 'Run `hedge login --base-url https://…` or set HEDGE_BASE_URL (the partner desk gives the address).',
     });
   }
-  const baseUrl = checkBaseUrl(
-    rawBaseUrl,
-    baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${profileName}"`,
-  );
+  const baseUrl = checkBaseUrl(rawBaseUrl, envBaseUrl ? 'HEDGE_BASE_URL' : stored);
   const caFile = envCaFile ?? (profile?.ca_file || undefined);
   return {
     apiKey,
@@ -135,8 +128,8 @@ export async function resolveCredentials(input: {
     environment,
     profileName,
     sources: {
-      apiKey: keySource,
-      baseUrl: baseUrlSource,
+      apiKey: envKey ? 'environment' : 'profile',
+      baseUrl: envBaseUrl ? 'environment' : 'profile',
       profile: profileSource,
       caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
     },

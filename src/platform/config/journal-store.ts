@@ -1,15 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { UsageError } from '../../core/errors.js';
-import {
-  isStoreUrl,
-  redactStoreUrl,
-  storeUrlProblem,
-  storeUrlSecrets,
-  REDACTED,
-  STORE_URL_ENCODING,
-} from '../../core/security/store-url.js';
-import { registerSecret } from '../../core/security/secrets.js';
+import { checkStoreUrl } from '../../core/security/store-url.js';
 import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 
@@ -48,17 +39,9 @@ export async function chooseJournalStore(input: {
 }
 
 function postgresChoice(url: string, source: string): JournalStoreChoice {
-  for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
-  const shown = redactStoreUrl(url);
-  if (!isStoreUrl(url)) {
-    throw new UsageError(
-      `${source}: ${shown} is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…).`,
-    );
-  }
-  const problem = storeUrlProblem(url);
-  if (problem)
-    throw new UsageError(
-      `${source}: ${shown} cannot be used: ${problem}; write postgres://USER:PASSWORD@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
-    );
+  const shown = checkStoreUrl(url, source, {
+    notStore: 'is not a journal store; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…)',
+    write: 'postgres://USER:PASSWORD@HOST:PORT/DATABASE',
+  });
   return { kind: 'postgres', url, shown, source };
 }

@@ -76,18 +76,13 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
 }
 
 export function describeKeyLocation(location: KeyLocation, storeFile: string) {
-  return safeText(describe(location, storeFile));
-}
-
-function describe(location: KeyLocation, storeFile: string) {
-  switch (location.kind) {
-    case 'command':
-      return `credential helper \`${location.command}\``;
-    case 'keyring':
-      return `OS keyring (service "hedge", account "${location.account}")`;
-    case 'file':
-      return `config file ${storeFile} (0600, plain text)`;
-  }
+  return safeText(
+    location.kind === 'command'
+      ? `credential helper \`${location.command}\``
+      : location.kind === 'keyring'
+        ? `OS keyring (service "hedge", account "${location.account}")`
+        : `config file ${storeFile} (0600, plain text)`,
+  );
 }
 
 /** `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */

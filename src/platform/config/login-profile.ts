@@ -5,17 +5,9 @@ import { AuthError, InterruptedError, UsageError } from '../../core/errors.js';
 import type { Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
-import { environmentOfKey, redactKey, registerSecret } from '../../core/security/secrets.js';
+import { environmentOfKey, redactKey } from '../../core/security/secrets.js';
 import type { KeyLocation } from './key-store.js';
-import {
-  isStoreUrl,
-  redactStoreUrl,
-  REDACTED,
-  STORE_URL_ENCODING,
-  storeUrlHasPassword,
-  storeUrlProblem,
-  storeUrlSecrets,
-} from '../../core/security/store-url.js';
+import { checkStoreUrl, storeUrlHasPassword } from '../../core/security/store-url.js';
 import { ReadRefused, readBoundedStream, readCaFile } from '../../core/security/bounded-read.js';
 
 /** Profile `hedge login` (and `logout`) acts on when neither --profile nor HEDGE_PROFILE names one and none is current. */
@@ -51,20 +43,14 @@ export function checkCaFile(raw: string) {
 export function checkJournalUrl(raw: string) {
   const value = raw.trim();
   if (value === 'local') return null;
-  if (!isStoreUrl(value)) {
-    throw new UsageError(
-      `--journal-url: ${redactStoreUrl(value)} is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or \`local\` for this machine's file.`,
-    );
-  }
-  for (const secret of storeUrlSecrets(value)) registerSecret(secret, REDACTED);
-  const problem = storeUrlProblem(value);
-  if (problem)
-    throw new UsageError(
-      `--journal-url: ${redactStoreUrl(value)} cannot be used: ${problem}; write postgres://USER@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,
-    );
+  const shown = checkStoreUrl(value, '--journal-url', {
+    notStore:
+      "is not allowed; expected postgres://USER@HOST:PORT/DATABASE (or postgresql://…), or `local` for this machine's file",
+    write: 'postgres://USER@HOST:PORT/DATABASE',
+  });
   if (storeUrlHasPassword(value)) {
     throw new UsageError(
-      `--journal-url: ${redactStoreUrl(value)} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
+      `--journal-url: ${shown} carries a password, which a command line shows to \`ps\` and keeps in shell history; nothing was saved. Leave it out and put it in ~/.pgpass or PGPASSWORD (or set HEDGE_JOURNAL_URL in the environment instead).`,
     );
   }
   return value;

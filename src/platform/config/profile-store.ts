@@ -13,7 +13,7 @@ import {
   readRegularFileSync,
   refuseUntrustedFolder,
 } from '../../core/security/bounded-read.js';
-import { storeSchema, type StoreData, type StoredProfile } from './store-schema.js';
+import { storeSchema, type StoreData } from './store-schema.js';
 import { issueWords } from '../../core/security/json-keys.js';
 
 /** A holder that stopped refreshing its lock this long ago is dead (kill -9) and is taken over. */
@@ -71,7 +71,7 @@ export class ProfileStore {
     return parseStoreText(bytes.toString('utf8'), this.file);
   }
 
-  profile(name: string): StoredProfile | undefined {
+  profile(name: string) {
     return this.read().profiles[name];
   }
 

@@ -139,11 +139,9 @@ export type ImportOutcome =
   /** The store holds another action under this id (a different idempotency key): left alone. */
   | 'conflict';
 
-export interface TeamJournal extends Journal {
+/** Its `dir` is the local journal's folder (where fallback records go), its `file` the store as shown. */
+export interface TeamJournal extends LocalJournal {
   readonly kind: 'postgres';
-  /** The local journal's folder (where fallback records go); the file journal's name for its own. */
-  readonly dir: string;
-  readonly file: string;
   /** Brings the schema up to date (also done on first use); the versions applied. */
   migrateSchema(): Promise<number[]>;
   /** Adds or merges one entry of a local journal (idempotent: importing it again changes nothing). */

@@ -11,7 +11,7 @@ import type {
 } from './backend.js';
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
-import { isOutcome, isUnresolved, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
+import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
 import type { FallbackRecords } from './fallback-record.js';
 import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
@@ -84,8 +84,8 @@ export class ClientJournal implements Journal {
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
   }
 
-  async update(id: string, patch: JournalPatch): Promise<JournalEntry> {
-    if (patch.outcome !== undefined && !isOutcome(patch.outcome))
+  async update(id: string, patch: JournalPatch) {
+    if (patch.outcome !== undefined && !OUTCOMES.includes(patch.outcome))
       throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
     const at = new Date(this.now()).toISOString();
     const final = patch.outcome !== undefined && !isUnresolved({ outcome: patch.outcome });

@@ -149,10 +149,6 @@ export function recordedUsd(body: JsonObject) {
   return amounts.length === 1 ? (amounts[0][1] as number) : undefined;
 }
 
-export function isOutcome(value: unknown): value is Outcome {
-  return typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
-}
-
 export interface SkippedLine {
   /** 1-based line number in journal.jsonl. */
   line: number;

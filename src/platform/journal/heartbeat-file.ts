@@ -1,7 +1,7 @@
 // The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats).
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
-import type { KeeperHeartbeats, StoredHeartbeat } from './backend.js';
+import type { KeeperHeartbeats } from './backend.js';
 import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
 import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';
@@ -46,13 +46,7 @@ export function writeHeartbeatFile(path: string, body: object) {
   return { revision };
 }
 
-export function fileKeeperHeartbeats(dir: string): KeeperHeartbeats {
-  return {
-    async write(scope, body) {
-      return writeHeartbeatFile(heartbeatFile(dir, scope), body);
-    },
-    async read(scope): Promise<StoredHeartbeat | undefined> {
-      return readHeartbeatFile(heartbeatFile(dir, scope));
-    },
-  };
-}
+export const fileKeeperHeartbeats = (dir: string): KeeperHeartbeats => ({
+  write: async (scope, body) => writeHeartbeatFile(heartbeatFile(dir, scope), body),
+  read: async (scope) => readHeartbeatFile(heartbeatFile(dir, scope)),
+});

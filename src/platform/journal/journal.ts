@@ -12,7 +12,7 @@ import {
   type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
-import type { HoldResult, LocalJournal, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
+import type { HoldResult, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
 import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
 import {
   foldJournal,
@@ -50,7 +50,7 @@ interface OpenJournalOptions extends Partial<
   notice?: (text: string) => void;
 }
 
-export function openJournal(options: OpenJournalOptions): LocalJournal {
+export function openJournal(options: OpenJournalOptions) {
   const { dir, now = Date.now, onSkip } = options;
   // Whoever may change the folder may move a row away, and a resume would not know its action.
   refuseUntrustedFolder(dir);
@@ -99,14 +99,16 @@ async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
 function readEntries(place: FilePlace, filter: RowFilter) {
-  const { id, idPrefix, idSuffix, unresolved, idempotencyKey, limit } = filter;
+  const { id, idPrefix = '', idSuffix = '', unresolved, idempotencyKey, since, until, limit } = filter;
   const chosen = (entry: JournalEntry) =>
     (id === undefined || entry.id === id) &&
-    (idPrefix === undefined || entry.id.startsWith(idPrefix)) &&
-    (idSuffix === undefined || entry.id.endsWith(idSuffix)) &&
+    entry.id.startsWith(idPrefix) &&
+    entry.id.endsWith(idSuffix) &&
     (idempotencyKey === undefined || entry.idempotency_key === idempotencyKey) &&
     (!unresolved || isUnresolved(entry)) &&
-    inRange(entry, filter);
+    // The record's own created_at, at or after `since` and before `until`.
+    (since === undefined || Date.parse(entry.created_at) >= since) &&
+    (until === undefined || Date.parse(entry.created_at) < until);
   const segment = activeEntries(place);
   const active = newestFirst(segment).filter(chosen);
   const found =
@@ -155,11 +157,6 @@ function linesOf(text: string, id: string) {
     .join('\n');
 }
 
-function inRange(entry: JournalEntry, { since, until }: { since?: number; until?: number }) {
-  const created = Date.parse(entry.created_at);
-  return (since === undefined || created >= since) && (until === undefined || created < until);
-}
-
 /** Newest first by `seq`, the journal's own counter; records older than it after, newest first by their time (the later written first on a tie). */
 function newestFirst(entries: JournalEntry[]) {
   return entries
@@ -199,7 +196,7 @@ interface FilePlace {
 }
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
-function activeEntries(place: FilePlace): JournalEntry[] {
+function activeEntries(place: FilePlace) {
   return entriesIn(place.file, place.skipIn(place.file));
 }
 

@@ -1,8 +1,7 @@
 // The journal never holds an API key.
 import { createHash } from 'node:crypto';
 import { JournalError } from './journal-error.js';
-
-const KEY_SHAPED = /[A-Za-z][A-Za-z0-9]{1,15}_(live|test)_[A-Za-z0-9_-]{8,}/;
+import { containsKeyShape } from '../../core/security/secrets.js';
 
 /** The first `digits` hex digits of the text's sha256: tells keys and scopes apart without revealing them. */
 export function sha256Hex(text: string, digits: number) {
@@ -14,7 +13,7 @@ export const keyFingerprint = (apiKey: string) => sha256Hex(apiKey, 12);
 
 /** Where in the value (a property path) a key-shaped string sits, property names included. */
 function findKeyShapedString(value: unknown, path = '$'): string | undefined {
-  if (typeof value === 'string') return KEY_SHAPED.test(value) ? path : undefined;
+  if (typeof value === 'string') return containsKeyShape(value) ? path : undefined;
   if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
@@ -25,7 +24,7 @@ function findKeyShapedString(value: unknown, path = '$'): string | undefined {
   }
   for (const [name, child] of Object.entries(value)) {
     // The name goes into the path only when it is safe to show.
-    if (KEY_SHAPED.test(name)) return `${path} (a property name)`;
+    if (containsKeyShape(name)) return `${path} (a property name)`;
     const found = findKeyShapedString(child, `${path}.${name}`);
     if (found) return found;
   }

@@ -1,17 +1,7 @@
-import {
-  closeSync,
-  constants,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readSync,
-  fstatSync,
-  writeSync,
-  fchmodSync,
-} from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, readdirSync, readSync, fstatSync, fchmodSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { utcDay } from '../../core/utc-text.js';
-import { syncDirectory, writeFileDurably } from '../../core/files/durable-write.js';
+import { syncDirectory, writeAllSync, writeFileDurably } from '../../core/files/durable-write.js';
 import {
   describeReadError,
   makePrivateDir,
@@ -137,11 +127,9 @@ export function openForAppend(file: string) {
   });
 }
 
-/** Writes all of `bytes` (a short write, e.g. on a full disk, is finished or fails). */
+/** Writes all of `bytes` (durable-write.ts), in the journal's terms when it fails. */
 export function writeAll(fd: number, bytes: Buffer, file: string) {
-  journalWrite(file, () => {
-    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
-  });
+  journalWrite(file, () => writeAllSync(fd, bytes));
 }
 
 export function syncFile(fd: number, file: string) {

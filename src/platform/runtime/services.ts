@@ -1,13 +1,7 @@
 // How each service of a command is built: the context calls these once, on first use, and closes what they open.
 import type { HedgeClient } from '../api/client.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
-import {
-  configDir,
-  needsProfileStore,
-  resolveCredentials,
-  type Env,
-  type ResolvedCredentials,
-} from '../config/credentials.js';
+import { configDir, resolveCredentials, type Env, type ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { Journal } from '../journal/index.js';
@@ -106,11 +100,11 @@ export async function chooseJournal(ctx: ServiceHost) {
   });
 }
 
-export async function openStore(ctx: ServiceHost): Promise<ProfileStore> {
+export async function openStore(ctx: ServiceHost) {
   return new (await import('../config/profile-store.js')).ProfileStore(configDir(ctx.env));
 }
 
-export async function readCredentials(ctx: ServiceHost): Promise<ResolvedCredentials> {
+export async function readCredentials(ctx: ServiceHost) {
   const { globals, output, env } = ctx;
   if (globals.demo) {
     // Said when the simulator is actually used, so that bad input under --demo stays one line.
@@ -121,21 +115,17 @@ export async function readCredentials(ctx: ServiceHost): Promise<ResolvedCredent
     if (demo.notice) output.warn(demo.notice);
     return demoModule.demoCredentials(demo);
   }
-  // The store module (conf) is loaded only when resolving will read it.
-  const store = needsProfileStore(globals.profile, env) ? await ctx.store() : undefined;
   return resolveCredentials({
     profileFlag: globals.profile,
     env,
-    store: () => {
-      if (!store) throw new Error('profile store needed but not opened');
-      return store;
-    },
+    // The store module (conf) is loaded only when resolving reads it.
+    store: () => ctx.store(),
     // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
     reading: { signal: ctx.signal, deadline: ctx.deadline, now: () => ctx.clock.now() },
   });
 }
 
-export async function buildClient(ctx: ServiceHost): Promise<HedgeClient> {
+export async function buildClient(ctx: ServiceHost) {
   const credentials = await ctx.credentials();
   const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
     import('../api/create-client.js'),
@@ -179,7 +169,7 @@ export async function openWireMemory(ctx: ServiceHost) {
 }
 
 /** The agent server's when it gave them (never closed here). */
-export async function openConnections(ctx: ServiceHost): Promise<HttpConnections> {
+export async function openConnections(ctx: ServiceHost) {
   if (ctx.init.connections) return ctx.init.connections;
   const connections = new (await import('../api/transport.js')).HttpConnections();
   ctx.onDispose(() => connections.close());

@@ -65,7 +65,7 @@ function stopInFirstSave(markerPath: string) {
   };
 }
 
-export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env): Promise<DemoHandle> {
+export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env) {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../../sandbox/http/server.js');

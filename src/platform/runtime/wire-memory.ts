@@ -25,7 +25,7 @@ export function describeScope(scope: LearnedScope) {
   return scope.key === 'demo' ? 'the demo' : scope.key;
 }
 
-export function readLearned(data: StoreData, scope: LearnedScope): Record<string, string> {
+export function readLearned(data: StoreData, scope: LearnedScope) {
   const found = scope.kind === 'profile' ? data.profiles[scope.name]?.wire_learned : data.learned_wire?.[scope.key];
   return { ...(found ?? {}) };
 }
@@ -80,7 +80,7 @@ export class WireMemory {
   constructor(private readonly deps: WireMemoryDeps) {}
 
   /** What was learned before for these credentials, and where it is kept. A store that cannot be read teaches nothing. */
-  async read(): Promise<{ scope: LearnedScope; names: Record<string, string> }> {
+  async read() {
     const scope = learnedScopeOf(this.deps.credentials);
     if (!existsSync(join(this.deps.configDir, 'config.json'))) return { scope, names: {} };
     try {

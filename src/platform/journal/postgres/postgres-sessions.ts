@@ -4,7 +4,6 @@ import { hostname } from 'node:os';
 import pg from 'pg';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
 import { holdOf } from '../client-journal.js';
-import type { Holder } from '../../../core/files/file-lock.js';
 import { JournalError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';
@@ -78,16 +77,12 @@ export class PostgresSessions implements LockerClient {
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   }
 
-  holderAt(time: number): Holder {
+  holderAt(time: number) {
     return { pid: process.pid, host: this.host, since: new Date(time).toISOString(), session: PROCESS_SESSION };
   }
 
-  take(scope: HoldScope, waitMs: number): Promise<HoldResult> {
-    return this.takeScope(scopeText(scope), waitMs);
-  }
-
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
-  holderOf(scope: HoldScope): Promise<Holder | undefined> {
+  holderOf(scope: HoldScope) {
     return this.liveHolder(scopeText(scope));
   }
 
@@ -127,10 +122,7 @@ export class PostgresSessions implements LockerClient {
       await Promise.allSettled(clients.map((client) => client?.end()));
     })();
     await within(ending, CLOSE_BOUND_MS, () => new Error()).catch(() => {
-      for (const client of clients)
-        (
-          client as unknown as { connection?: { stream?: { destroy(): void } } } | undefined
-        )?.connection?.stream?.destroy();
+      for (const client of clients) client?.connection.stream.destroy();
     });
   }
 
@@ -229,7 +221,8 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
-  private async takeScope(scope: string, waitMs: number): Promise<HoldResult> {
+  async take(held: HoldScope, waitMs: number): Promise<HoldResult> {
+    const scope = scopeText(held);
     // The data connection makes the schema current: a lock may be the first thing a run asks for.
     const [, { client, backendPid }] = await Promise.all([this.data(), this.locks()]);
     let got = await this.tryAdvisory(scope);
