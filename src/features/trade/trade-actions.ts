@@ -39,7 +39,6 @@ import {
   ownRecentOf,
 } from '../write/wait.js';
 import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
-import { apiAction, type ApiRecord } from './api-call.js';
 import {
   questionWithUnchecked,
   quoteOpen,
@@ -92,7 +91,7 @@ export function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-type TradeKind = Exclude<keyof typeof KINDS, 'api'>;
+type TradeKind = keyof typeof KINDS;
 
 /** One write as its kind's hooks are handed it: its record, and what its run saw. */
 interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeKind> {
@@ -109,13 +108,12 @@ interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeK
 type KindHooks<S, R> = Omit<Partial<WriteKind<S, R>>, 'question' | 'wait'> & Pick<WriteKind<S, R>, 'question' | 'wait'>;
 
 /** Each kind once: its words, its endpoints (plan and send) and the hooks that ask, wait for and reconcile it.
- * `hedge api`'s writes are a kind too: its request is the call, proven by the answer alone. */
+ * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
 const KINDS = {
   open: { verb: 'open a hedge', plan: 'planOpen', send: 'openHedge', hooks: openHooks },
   add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge', hooks: changeHooks },
   reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge', hooks: changeHooks },
   close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
-  api: { bind: apiAction },
 } as const;
 
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
@@ -135,8 +133,7 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Trade
 
 /** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
  * they could not read named in its question), its endpoints, and the ids every kind journals. */
-export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord | ApiRecord) {
-  if (record.kind === 'api') return KINDS.api.bind(client, record) as WriteAction<unknown, unknown>;
+export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
   const { plan, send, hooks } = KINDS[record.kind];
   const turn: Turn = { ports, client, kind: record.kind, request: record.request, record };
   const own = (hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
@@ -735,8 +732,7 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
 export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   const { command, request, group, leg } = entry;
   const body = request?.body;
-  if (!Object.hasOwn(KINDS, command) || command === 'api' || typeof body !== 'object' || !body || Array.isArray(body))
-    return;
+  if (!Object.hasOwn(KINDS, command) || typeof body !== 'object' || !body || Array.isArray(body)) return;
   const change = command === 'add' || command === 'reduce';
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [command];
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
