@@ -24,7 +24,7 @@ import { withSideLock } from '../write/account-lock.js';
 import { runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
+import type { RollNote, RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
@@ -445,7 +445,7 @@ async function carryOut(
           realized: (result?.realized as JsonObject | undefined) ?? null,
         };
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
-  const view: RollView = {
+  const view = {
     market,
     side,
     notional_usd: notionalUsd,
@@ -746,7 +746,7 @@ async function rollHoldingTheBook(
     ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
     ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
   });
-  const legs: RollLegs = {
+  const legs = {
     group,
     request,
     closes: plan.closing !== undefined,

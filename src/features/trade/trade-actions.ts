@@ -1,7 +1,7 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents, formatMoney, formatUsd } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
 import {
@@ -293,20 +293,9 @@ async function alsoInEveryView(
   return turn.after;
 }
 
-/** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
-type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
-  hedge?: Hedge;
-  /** reduce: the account's balance once the change landed (compared with the one read before). */
-  balanceAfterUsdc?: number;
-  /** A reduce that closed the position: its history record, when it came in time. */
-  realized?: HistoryRecord;
-  /** The side's position read before the send (this run's; a resumed run did not read it). */
-  before?: BookPosition;
-  /** add: the execution price of the quote shown before the confirmation. */
-  quotedPrice?: number;
-  /** reduce: the account's balance read before the send. */
-  balanceBeforeUsdc?: number;
-};
+/** What an add or reduce waited for: the positions list's answer, the hedge, what a reduce realized and the balance
+ * around it, the position read before the send (a resumed run did not read it), and an add's quoted price. */
+type ChangeResult = Awaited<ReturnType<ReturnType<typeof changeHooks>['wait']>>;
 
 /** What one change learns before it is sent, kept for its wait and its rendering. */
 interface ChangeSeen {
@@ -321,9 +310,7 @@ interface ChangeSeen {
 }
 
 /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
-function changeHooks(
-  turn: Turn<ChangeRequest, 'add' | 'reduce'>,
-): KindHooks<SubmittedAction, ChangeResult | undefined> {
+function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
   const { ports, client, kind: action, request, record } = turn;
   const { market, side, notional_usd: notionalUsd } = request;
   const seen: ChangeSeen = {};
@@ -546,7 +533,7 @@ function changeHooks(
         balanceBeforeUsdc: seen.balanceBeforeUsdc,
       };
     },
-  };
+  } satisfies KindHooks<SubmittedAction, unknown>;
 }
 
 /** The deal references of a side's filled hedges, as the journal records them beside an action whose request names none. */

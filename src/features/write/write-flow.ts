@@ -361,7 +361,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
-  const match: SameRequest = { ...probe, body: probe.request.body };
+  const match = { ...probe, body: probe.request.body };
   const hintFor = (entry: JournalEntry) => resumeHint(ports, entry, action);
 
   const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
@@ -880,7 +880,7 @@ async function gateTheSend<S, R>(
   const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
   // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged: readonly Trade[] | undefined = planCheck || gate ? await action.trades?.() : undefined;
+  let judged = planCheck || gate ? await action.trades?.() : undefined;
   planCheck?.check([action.plan(run.key)], judged);
   if (!gate) return;
   if (!action.admitted) {
