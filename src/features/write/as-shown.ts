@@ -91,20 +91,21 @@ export async function confirmAsShown(
   return false;
 }
 
-/** Asks until a "yes" holds for the side as it is when answered (`shown`: as the question shows it): each time it moved, that is said, `reread` runs and the
- * question (which names what it holds now) is asked anew. */
+/** Asks until a "yes" holds for the side as it is when answered (`shown`: as the question shows it): each time it
+ * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. */
 export async function confirmSideAsShown(
   ports: Pick<CommandContext, 'confirm' | 'notify'>,
   side: { market: string; side: string },
   live: boolean,
   shown: readonly Trade[],
   question: () => string,
-  trades: () => Promise<readonly Trade[]>,
+  trades: () => Promise<readonly Trade[] | undefined>,
   reread?: () => Promise<void>,
 ) {
   const moved = (now: readonly Trade[]) => {
     sayMovedSinceAsked(ports, side, shown, now);
     shown = now;
   };
-  while (!(await confirmAsShown(ports, question(), { live, shown, now: trades, moved }))) await reread?.();
+  while (!(await confirmAsShown(ports, question(), { live, shown, now: async () => (await trades()) ?? shown, moved })))
+    await reread?.();
 }

@@ -547,8 +547,15 @@ async function confirmWhatIsShown<S, R>(
   const side = action.side;
   const shown = side && (await action.trades?.());
   if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
-  const now = async () => (await action.trades!()) ?? shown;
-  await confirmSideAsShown(ports, side!, guard.live, shown, () => action.question(), now, reread);
+  await confirmSideAsShown(
+    ports,
+    side!,
+    guard.live,
+    shown,
+    () => action.question(),
+    () => action.trades!(),
+    reread,
+  );
 }
 
 function resolveCommands(ports: WritePorts, entry: Pick<JournalEntry, 'id'>) {
