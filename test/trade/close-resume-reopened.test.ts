@@ -23,7 +23,7 @@ async function closeKilledThenReopened() {
     'the close was answered and its wait began',
   );
   expect(close.signal).toBe('SIGKILL');
-  const [entry] = await journalEntries<{ id: string; outcome: string; hedge_id?: string }>(simulator);
+  const [entry] = await journalEntries(simulator);
   expect(entry!.outcome).toBe('submitted');
   // The close lands (the test moves the server's clock), then another actor opens the side again.
   simulator.advance(61_000);
@@ -35,7 +35,7 @@ async function closeKilledThenReopened() {
 it("a close resumed after its side was opened again by another: done on its own hedge's close, no new close, the new hedge left alone", async () => {
   const { simulator, entry, reopened } = await closeKilledThenReopened();
   ok(await simulator.hedge(`resume ${entry.id} --yes --timeout 20`));
-  const [after] = await journalEntries<{ id: string; outcome: string }>(simulator);
+  const [after] = await journalEntries(simulator);
   expect(after).toMatchObject({ id: entry.id, outcome: 'done' });
   // No new close: at most its own key sent again (the server answers it from its record), and the other actor's hedge is untouched.
   expect(new Set(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);

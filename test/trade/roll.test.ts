@@ -13,21 +13,10 @@ const DAY_MS = 86_400_000;
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-interface Entry {
-  id: string;
-  command: string;
-  outcome: string;
-  idempotency_key: string;
-  group?: string;
-  leg?: string;
-  hedge_id?: string;
-}
-
 function posts(simulator: Simulator, path: string) {
   return simulator.writes().filter((entry) => entry.path === path);
 }
 
-const journal = journalEntries<Entry>;
 /** How many closes and opens the server was sent. */
 const legsSent = (simulator: Simulator) => [
   posts(simulator, '/hedges/close').length,
@@ -139,7 +128,7 @@ describe('hedge roll', () => {
       ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
       ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
     ]);
-    expect([simulator.writes(), await journal(simulator)]).toEqual([[], []]);
+    expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
 
     const rolled = okJson(await simulator.hedge('roll USDTNGN buy --tenor 3 --json'));
 
@@ -176,7 +165,7 @@ describe('hedge roll', () => {
     });
     expect(rolled.open.quote).toMatchObject({ notional_usd: 10_000, tenor_days: 3 });
 
-    const entries = await journal(simulator);
+    const entries = await journalEntries(simulator);
     expect(
       entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key]),
     ).toEqual([
@@ -197,7 +186,7 @@ describe('hedge roll', () => {
       3,
       'Nothing to roll: no buy hedge is open on USDTNGN, and none matured in the last 7 days.',
     );
-    expect([simulator.writes(), await journal(simulator)]).toEqual([[], []]);
+    expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
 
     const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
@@ -227,7 +216,7 @@ describe('hedge roll killed between its legs', () => {
       },
       'the close was sent and waited for',
     );
-    const pending = await journal(simulator, '--pending');
+    const pending = await journalEntries(simulator, '--pending');
     expect(pending.map((entry) => [entry.leg, entry.outcome])).toEqual([
       ['close', 'submitted'],
       ['open', 'planned'],
@@ -251,7 +240,7 @@ describe('hedge roll killed between its legs', () => {
       close: { journal_id: pending[0]!.id, outcome: 'done' },
       open: { journal_id: pending[1]!.id },
     });
-    expect(await journal(simulator, '--pending')).toEqual([]);
+    expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
 
   it('killed after the close landed, before the open was sent: the same roll again opens once', async () => {
@@ -259,7 +248,7 @@ describe('hedge roll killed between its legs', () => {
     const old = simulator.seedOpen('buy', 10_000);
     await killBeforeTheOpen(simulator, 'buy', '7');
     expect(statusOf(simulator, old.id)).toBe('closed');
-    const [planned] = await journal(simulator, '--pending');
+    const [planned] = await journalEntries(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
     const again = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --json'));
@@ -274,14 +263,14 @@ describe('hedge roll killed between its legs', () => {
       close: { outcome: 'done' },
       open: { journal_id: planned!.id, outcome: 'filled' },
     });
-    expect(await journal(simulator, '--pending')).toEqual([]);
+    expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
 
   it('an unfinished roll comes first: another tenor is refused, --dry-run shows what is left, --new sets it aside', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 8_000);
     await killBeforeTheOpen(simulator, 'buy', '7');
-    const [planned] = await journal(simulator, '--pending');
+    const [planned] = await journalEntries(simulator, '--pending');
     const writes = simulator.writes().length;
 
     exits(
@@ -316,7 +305,7 @@ describe('hedge roll killed between its legs', () => {
     expect(opened[0]!.idempotencyKey).not.toBe(planned!.idempotency_key);
     expect(opened[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
     expect(JSON.parse(fresh.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null });
-    expect((await journal(simulator)).find((entry) => entry.id === planned!.id)).toMatchObject({
+    expect((await journalEntries(simulator)).find((entry) => entry.id === planned!.id)).toMatchObject({
       outcome: 'abandoned',
     });
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 8_000, tenorDays: 1 }]);
@@ -331,7 +320,9 @@ describe('hedge roll killed between its legs', () => {
     exits(await simulator.hedge('resume'), 3, `The sell side of USDTNGN is already covered by ${other.id}`);
     expect(posts(simulator, '/hedges')).toEqual([]);
     expect(simulator.active('sell').map((hedge) => hedge.id)).toEqual([other.id]);
-    expect((await journal(simulator)).find((entry) => entry.leg === 'open')).toMatchObject({ outcome: 'abandoned' });
-    expect(await journal(simulator, '--pending')).toEqual([]);
+    expect((await journalEntries(simulator)).find((entry) => entry.leg === 'open')).toMatchObject({
+      outcome: 'abandoned',
+    });
+    expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
 });

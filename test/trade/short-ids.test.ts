@@ -3,7 +3,7 @@
 // list (or the journal); an ambiguous one lists the candidates (exit 2); nothing is written.
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { ok, exits } from '../support/cli-runs.js';
+import { ok, exits, journalEntries, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
@@ -38,11 +38,9 @@ describe('hedges ID', () => {
     expect(simulator.writes()).toHaveLength(writes);
 
     // `journal show` takes the end of a journal id, or its start and end around …
-    const { id } = JSON.parse((await simulator.hedge('journal --json')).stdout)[0] as { id: string };
-    for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`]) {
-      const shown = exits(await simulator.hedge(`journal show ${typed} --json`), 0);
-      expect((JSON.parse(shown.stdout) as { id: string }).id).toBe(id);
-    }
+    const [{ id }] = await journalEntries(simulator);
+    for (const typed of [id.slice(-5), `${id.slice(0, 6)}…${id.slice(-4)}`])
+      expect(okJson(await simulator.hedge(`journal show ${typed} --json`)).id).toBe(id);
   });
 
   it('an id that names several hedges lists them (exit 2); one that names none says so (exit 2); nothing is written', async () => {

@@ -4,7 +4,7 @@
 // landing; an add that never happened (its hedge settled first) exited 0; a resume reasoned from
 // "the notional equals the one before" after a colleague's change; a resume on a server whose clock
 // ran fast resent a forgotten key; a re-run of a finished command did it again.
-import { ok, exits } from '../support/cli-runs.js';
+import { ok, exits, lastJson } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
@@ -15,8 +15,6 @@ const HOUR = 3_600_000;
 
 const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') =>
   simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-/** The --json error document: the last line of stderr (notes may come before it). */
-const lastJson = (stderr: string): any => JSON.parse(stderr.trim().split('\n').at(-1)!);
 const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
 
 /** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */

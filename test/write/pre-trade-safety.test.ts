@@ -101,6 +101,23 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
   return { ctx, questions, stderr: () => stderr().replace(/\s+/g, ' ') };
 }
 
+const CLOSE_BUY = {
+  args: { market: MARKET, side: 'buy' },
+  options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
+};
+
+/** What `run` was refused with (it must be refused), the context disposed after it. */
+async function refused(ctx: { dispose(): Promise<void> }, run: () => Promise<unknown>) {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  } finally {
+    await ctx.dispose();
+  }
+  throw new Error('expected the run to be refused');
+}
+
 describe("a person's yes holds for the side the question showed", () => {
   it('close: the side grown while the question was open, nothing is sent; told what changed and asked again', async () => {
     const simulator = await startSimulator();
@@ -113,10 +130,7 @@ describe("a person's yes holds for the side the question showed", () => {
       return true;
     });
     try {
-      await runClose(ctx, {
-        args: { market: MARKET, side: 'buy' },
-        options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
-      });
+      await runClose(ctx, CLOSE_BUY);
     } finally {
       await ctx.dispose();
     }
@@ -146,15 +160,7 @@ describe("a person's yes holds for the side the question showed", () => {
       await colleagueOpens(simulator, 'buy', 3_000, 7, 'DEAL-4');
       return true;
     });
-    let error: unknown;
-    try {
-      await runClose(ctx, {
-        args: { market: MARKET, side: 'buy' },
-        options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
-      }).catch((failure: unknown) => (error = failure));
-    } finally {
-      await ctx.dispose();
-    }
+    const error = await refused(ctx, () => runClose(ctx, CLOSE_BUY));
     const [swapped] = simulator.active('buy');
     expect(swapped!.id).not.toBe(shown!.id);
     expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
@@ -186,12 +192,7 @@ describe("a person's yes holds for the side the question showed", () => {
       skipChecks: false,
       write: writeOptionsFrom({}),
     };
-    let error: unknown;
-    try {
-      await runRoll(ctx, request).catch((failure: unknown) => (error = failure));
-    } finally {
-      await ctx.dispose();
-    }
+    const error = await refused(ctx, () => runRoll(ctx, request));
     expect(error).toBeInstanceOf(NotConfirmedError);
     expect(exitCodeFor(error)).toBe(8);
     expect(questions).toHaveLength(2);
@@ -212,8 +213,7 @@ describe("a person's yes holds for the side the question showed", () => {
       if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
       return asked === 1;
     });
-    let error: unknown;
-    try {
+    const error = await refused(ctx, async () => {
       // A roll stopped before its close was journaled: its open leg alone, planned.
       const request = { market: MARKET, side: 'buy' as const, notional_usd: 100, tenor_days: 7 };
       const argv = ['roll', MARKET, 'buy', '--tenor', '7'];
@@ -221,12 +221,8 @@ describe("a person's yes holds for the side the question showed", () => {
       const open = tradeAction(ctx, await ctx.client(), record);
       await journalAhead(ctx, open, makeIdempotencyKey(), { roll_closes: true, rolled_hedge_id: held.id });
       const write = writeOptionsFrom({});
-      await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write }).catch(
-        (failure: unknown) => (error = failure),
-      );
-    } finally {
-      await ctx.dispose();
-    }
+      await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write });
+    });
     expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
     for (const question of questions)
       expect(question).toMatch(

@@ -11,7 +11,13 @@ import {
   waitForOwnChange,
   waitForSideClosed,
 } from '../../src/features/write/wait.js';
-import { ApiError, InterruptedError, StillPendingError, UnresolvedError } from '../../src/core/errors.js';
+import {
+  ApiError,
+  InterruptedError,
+  InvalidResponseError,
+  StillPendingError,
+  UnresolvedError,
+} from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { fakeClock, testContext, type FakeClock } from '../support/client.js';
 
@@ -160,6 +166,20 @@ describe('waitForHedgeStatus', () => {
     expect(exitCodeFor(outcome)).toBe(7);
     expect(outcome.message).toContain("Hedge hdg_test1, named by the server's answer, is not visible");
     expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
+  });
+
+  it('a poll whose answer cannot be read ends the wait with that error whole (what was unreadable), the action said to stand', async () => {
+    const unreadable = { endpoint: 'GET /hedges/{id}', status: 200, field: 'status', received: 'maybe' };
+    const { outcome } = await waitOnHedge(['submitted'], {
+      onRead: () => {
+        throw new InvalidResponseError('GET /hedges/hdg_test1 answered a status hedge cannot read.', unreadable);
+      },
+    });
+    expect(outcome).toBeInstanceOf(InvalidResponseError);
+    expect(outcome.facts().details).toEqual({ endpoint: 'GET /hedges/{id}', field: 'status', received: 'maybe' });
+    expect(outcome.hint).toBe(
+      'The action was submitted and stands; only the wait failed. Check it with: hedge hedges hdg_test1 --wait',
+    );
   });
 
   it('on Ctrl-C during a poll (the request aborted) also ends with InterruptedError', async () => {

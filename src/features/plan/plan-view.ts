@@ -16,15 +16,20 @@ type PlanViewInput = Omit<QuotedPlan, 'trades'>;
 /** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
 type PlanLine = ReturnType<typeof linesOf>[number];
 
+/** A row's side and its notional now and at target, as every view of the plan names them. */
+const sideOf = (row: { market: string; side: string; currentUsd: number; targetUsd: number }) => ({
+  market: row.market,
+  side: row.side,
+  current_usd: row.currentUsd,
+  target_usd: row.targetUsd,
+});
+
 function linesOf(input: PlanViewInput) {
   const steps = input.plan.steps.map((step, index) => {
     const quote = input.quotes[index]?.quote;
     return {
       step: index + 1,
-      market: step.market,
-      side: step.side,
-      current_usd: step.currentUsd,
-      target_usd: step.targetUsd,
+      ...sideOf(step),
       action: step.action,
       delta_usd: step.deltaUsd,
       tenor_days: quote?.tenor_days ?? step.tenorDays,
@@ -37,10 +42,7 @@ function linesOf(input: PlanViewInput) {
   });
   const unchanged = input.plan.unchanged.map((row) => ({
     step: undefined,
-    market: row.market,
-    side: row.side,
-    current_usd: row.currentUsd,
-    target_usd: row.targetUsd,
+    ...sideOf(row),
     action: 'none',
     delta_usd: 0,
     line: row.line,
@@ -59,10 +61,7 @@ export function planAsData(input: PlanViewInput) {
       return {
         step: index + 1,
         action: step.action,
-        market: step.market,
-        side: step.side,
-        current_usd: step.currentUsd,
-        target_usd: step.targetUsd,
+        ...sideOf(step),
         delta_usd: step.deltaUsd,
         ...withoutUndefined({
           tenor_days: step.tenorDays,
@@ -75,13 +74,7 @@ export function planAsData(input: PlanViewInput) {
         ...(priced?.error && { quote_error: priced.error }),
       };
     }),
-    unchanged: plan.unchanged.map((row) => ({
-      market: row.market,
-      side: row.side,
-      current_usd: row.currentUsd,
-      target_usd: row.targetUsd,
-      line: row.line,
-    })),
+    unchanged: plan.unchanged.map((row) => ({ ...sideOf(row), line: row.line })),
     untouched: plan.untouched.map((position) => ({
       market: position.market,
       side: position.side,

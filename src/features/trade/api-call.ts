@@ -131,7 +131,7 @@ export function apiRecord(call: ApiCall, answers: AnswerLog): ApiRecord {
   return { kind: 'api', request: call, answers, command, verb: `send ${call.method} ${call.path}`, argv: call.argv };
 }
 
-/** The record with the api kind's hooks (trade-actions.ts KINDS; `hedge api` loads no trade kind): sent as the call
+/** The record with the api kind's hooks (`hedge api` loads no trade kind, trade-actions.ts): sent as the call
  * says, proven by its answer alone; no view of the book shows what it did, so unanswered its outcome is unknown. */
 export function apiAction(client: HedgeClient, record: ApiRecord): WriteAction<ApiAnswer, ApiAnswer> {
   const { request: call, answers } = record;

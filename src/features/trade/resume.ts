@@ -95,20 +95,15 @@ export async function chooseEntryToResume(ports: WritePorts, id: string | undefi
   return;
 }
 
-/** What `hedge resume` found it must do with an entry, decided (and refused with a usage error) before anything is sent, so that the command can say what it resumes before it does. */
-type ResumePlan =
-  | { kind: 'roll'; entry: JournalEntry }
-  | { kind: 'api'; entry: JournalEntry }
-  | { kind: 'trade'; entry: JournalEntry; body: JsonObject };
-
 /** What resuming did: the roll's outcome, or the write flow's, for the command to show. */
 export type ResumeOutcome =
   | { kind: 'roll'; rolled: RollOutcome }
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
   | { kind: 'trade'; entry: JournalEntry; body: JsonObject; outcome: WriteOutcome<unknown, unknown> };
 
-/** Checks that an entry can be resumed here and says how; nothing is sent. */
-export async function planResume(ports: WritePorts, entry: JournalEntry): Promise<ResumePlan> {
+/** What `hedge resume` must do with an entry, decided (and refused with a usage error) before anything is sent, so
+ * that the command can say what it resumes before it does; nothing is sent. */
+export async function planResume(ports: WritePorts, entry: JournalEntry) {
   // A leg of a roll is finished with the whole roll: the close (if still due), then the open, once.
   const roll = entry.group?.startsWith(ROLL_GROUP_PREFIX);
   if (!roll && !isUnresolved(entry)) {
@@ -121,7 +116,7 @@ export async function planResume(ports: WritePorts, entry: JournalEntry): Promis
   await requireOwnRow(ports, entry);
   if (roll) {
     await confirmRowFromElsewhere(ports, entry, 'finish its roll');
-    return { kind: 'roll', entry };
+    return { kind: 'roll' as const, entry };
   }
   // In flight in another process: not resumed from under it (runWrite's hold would refuse it too; said before any note).
   const holder = await (await ports.journal()).holderOf(entry.id);
@@ -131,8 +126,7 @@ export async function planResume(ports: WritePorts, entry: JournalEntry): Promis
   // (refused here, before anything is said or sent, when it would not be), sent again with its key.
   if (entry.command.startsWith(API_COMMAND_PREFIX)) {
     const { apiActionFromJournal } = await import('./api-call.js');
-    apiActionFromJournal(await ports.client(), entry);
-    return { kind: 'api', entry };
+    return { kind: 'api' as const, entry, action: apiActionFromJournal(await ports.client(), entry)! };
   }
   const body = entry.request?.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -147,28 +141,25 @@ export async function planResume(ports: WritePorts, entry: JournalEntry): Promis
       },
     );
   }
-  return { kind: 'trade', entry, body: body as JsonObject };
+  return { kind: 'trade' as const, entry, body: body as JsonObject };
 }
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */
 export async function resumeEntry(
   ports: WritePorts,
-  plan: ResumePlan,
+  plan: Awaited<ReturnType<typeof planResume>>,
   options: { wait: boolean; resendUnproven: boolean },
 ): Promise<ResumeOutcome> {
   const { entry } = plan;
-  if (plan.kind === 'roll')
-    return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, { wait: options.wait }) };
-  const client = await ports.client();
+  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, options) };
   if (plan.kind === 'api') {
-    const { apiActionFromJournal } = await import('./api-call.js');
     const again = { ...options, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
-    return { kind: 'api', entry, outcome: await runWrite(ports, apiActionFromJournal(client, entry)!, again) };
+    return { kind: 'api', entry, outcome: await runWrite(ports, plan.action, again) };
   }
   return {
     kind: 'trade',
     entry,
     body: plan.body,
-    outcome: (await finishJournaled(ports, client, entry, options))!,
+    outcome: (await finishJournaled(ports, await ports.client(), entry, options))!,
   };
 }

@@ -24,7 +24,7 @@ import { withSideLock } from '../write/account-lock.js';
 import { runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
-import type { RollNote, RollOutcome, RollView } from '../../platform/results/roll-outcome-types.js';
+import type { RollNote, RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
@@ -41,7 +41,7 @@ import {
   ROLL_GROUP_PREFIX,
   type WriteOptions,
 } from '../write/write-flow.js';
-import { confirmAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
+import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -445,7 +445,7 @@ async function carryOut(
           realized: (result?.realized as JsonObject | undefined) ?? null,
         };
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
-  const view: RollView = {
+  const view = {
     market,
     side,
     notional_usd: notionalUsd,
@@ -507,7 +507,7 @@ async function finishRoll(
   ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
-  options: { wait: boolean },
+  wait: boolean,
   guard: LiveGuard,
   notes: RollNote[],
 ) {
@@ -525,12 +525,7 @@ async function finishRoll(
       const { book } = await readSideInStep(ports, client, market, side);
       return [{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd, held: sideAfterOf(book) }];
     };
-    let shown = await trades();
-    const moved = (now: typeof shown) => {
-      sayMovedSinceAsked(ports, legs.request, shown, now);
-      shown = now;
-    };
-    while (!(await confirmAsShown(ports, question, { live: true, shown, now: trades, moved }))) continue;
+    await confirmSideAsShown(ports, legs.request, true, await trades(), () => question, trades);
   } else {
     notes.push({ level: 'note', text: resuming });
   }
@@ -539,7 +534,7 @@ async function finishRoll(
     const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
     await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
   }
-  return carryOut(ports, client, legs, { wait: options.wait, notes, resumed: true });
+  return carryOut(ports, client, legs, { wait, notes, resumed: true });
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
@@ -563,7 +558,7 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
         },
       );
     }
-    return finishRoll(ports, client, now, options, guard, []);
+    return finishRoll(ports, client, now, options.wait, guard, []);
   });
 }
 
@@ -575,19 +570,20 @@ async function dryRun(
   notes: RollNote[],
   legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
 ): Promise<RollOutcome> {
-  const records = legRecords('', request);
-  const shown = legs.filter((leg) => leg !== false);
+  const plan = { close: client.planClose, open: client.planOpen } as const;
   return {
     kind: 'dry-run',
     market: request.market,
     side: request.side,
     notes,
     legs: await Promise.all(
-      shown.map(async ({ leg, key, note }) => ({
-        leg,
-        request: await planDryRun(ports, tradeAction(ports, client, records[leg]).plan(key ?? makeIdempotencyKey())),
-        note,
-      })),
+      legs
+        .filter((leg) => leg !== false)
+        .map(async ({ leg, key, note }) => ({
+          leg,
+          request: await planDryRun(ports, plan[leg].call(client, request, key ?? makeIdempotencyKey())),
+          note,
+        })),
     ),
   };
 }
@@ -662,7 +658,7 @@ async function rollHoldingTheBook(
   if (earlier)
     return req.write.dryRun
       ? unfinishedDryRun(ports, client, earlier, notes)
-      : finishRoll(ports, client, earlier, { wait: req.write.wait }, guard, notes);
+      : finishRoll(ports, client, earlier, req.write.wait, guard, notes);
 
   const plan = await planRoll(ports, client, req);
   const { notionalUsd } = plan;
@@ -750,7 +746,7 @@ async function rollHoldingTheBook(
     ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
     ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
   });
-  const legs: RollLegs = {
+  const legs = {
     group,
     request,
     closes: plan.closing !== undefined,

@@ -1,7 +1,7 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
-import type { Hedge, HistoryRecord, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
+import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import { cents, formatMoney, formatUsd } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
 import {
@@ -39,7 +39,6 @@ import {
   ownRecentOf,
 } from '../write/wait.js';
 import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
-import { apiAction, type ApiRecord } from './api-call.js';
 import {
   questionWithUnchecked,
   quoteOpen,
@@ -92,7 +91,7 @@ export function days(tenor: number) {
   return tenor === 1 ? '1 day' : `${tenor} days`;
 }
 
-type TradeKind = Exclude<keyof typeof KINDS, 'api'>;
+type TradeKind = keyof typeof KINDS;
 
 /** One write as its kind's hooks are handed it: its record, and what its run saw. */
 interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeKind> {
@@ -109,13 +108,12 @@ interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeK
 type KindHooks<S, R> = Omit<Partial<WriteKind<S, R>>, 'question' | 'wait'> & Pick<WriteKind<S, R>, 'question' | 'wait'>;
 
 /** Each kind once: its words, its endpoints (plan and send) and the hooks that ask, wait for and reconcile it.
- * `hedge api`'s writes are a kind too: its request is the call, proven by the answer alone. */
+ * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
 const KINDS = {
   open: { verb: 'open a hedge', plan: 'planOpen', send: 'openHedge', hooks: openHooks },
   add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge', hooks: changeHooks },
   reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge', hooks: changeHooks },
   close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
-  api: { bind: apiAction },
 } as const;
 
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
@@ -135,8 +133,7 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Trade
 
 /** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
  * they could not read named in its question), its endpoints, and the ids every kind journals. */
-export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord | ApiRecord) {
-  if (record.kind === 'api') return KINDS.api.bind(client, record) as WriteAction<unknown, unknown>;
+export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
   const { plan, send, hooks } = KINDS[record.kind];
   const turn: Turn = { ports, client, kind: record.kind, request: record.request, record };
   const own = (hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
@@ -296,20 +293,9 @@ async function alsoInEveryView(
   return turn.after;
 }
 
-/** What an add or reduce waited for: the positions list's answer, the hedge, and what a reduce realized. */
-type ChangeResult = Awaited<ReturnType<typeof waitForOwnChange>> & {
-  hedge?: Hedge;
-  /** reduce: the account's balance once the change landed (compared with the one read before). */
-  balanceAfterUsdc?: number;
-  /** A reduce that closed the position: its history record, when it came in time. */
-  realized?: HistoryRecord;
-  /** The side's position read before the send (this run's; a resumed run did not read it). */
-  before?: BookPosition;
-  /** add: the execution price of the quote shown before the confirmation. */
-  quotedPrice?: number;
-  /** reduce: the account's balance read before the send. */
-  balanceBeforeUsdc?: number;
-};
+/** What an add or reduce waited for: the positions list's answer, the hedge, what a reduce realized and the balance
+ * around it, the position read before the send (a resumed run did not read it), and an add's quoted price. */
+type ChangeResult = Awaited<ReturnType<ReturnType<typeof changeHooks>['wait']>>;
 
 /** What one change learns before it is sent, kept for its wait and its rendering. */
 interface ChangeSeen {
@@ -324,9 +310,7 @@ interface ChangeSeen {
 }
 
 /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
-function changeHooks(
-  turn: Turn<ChangeRequest, 'add' | 'reduce'>,
-): KindHooks<SubmittedAction, ChangeResult | undefined> {
+function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
   const { ports, client, kind: action, request, record } = turn;
   const { market, side, notional_usd: notionalUsd } = request;
   const seen: ChangeSeen = {};
@@ -549,7 +533,7 @@ function changeHooks(
         balanceBeforeUsdc: seen.balanceBeforeUsdc,
       };
     },
-  };
+  } satisfies KindHooks<SubmittedAction, unknown>;
 }
 
 /** The deal references of a side's filled hedges, as the journal records them beside an action whose request names none. */
@@ -735,8 +719,7 @@ export function stepRecord(step: PlanStep, group: string, leg: string) {
 export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   const { command, request, group, leg } = entry;
   const body = request?.body;
-  if (!Object.hasOwn(KINDS, command) || command === 'api' || typeof body !== 'object' || !body || Array.isArray(body))
-    return;
+  if (!Object.hasOwn(KINDS, command) || typeof body !== 'object' || !body || Array.isArray(body)) return;
   const change = command === 'add' || command === 'reduce';
   const argv = Array.isArray(entry.argv) ? entry.argv.map(String) : [command];
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.

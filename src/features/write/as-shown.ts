@@ -90,3 +90,22 @@ export async function confirmAsShown(
   bound.moved(now);
   return false;
 }
+
+/** Asks until a "yes" holds for the side as it is when answered (`shown`: as the question shows it): each time it
+ * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. */
+export async function confirmSideAsShown(
+  ports: Pick<CommandContext, 'confirm' | 'notify'>,
+  side: { market: string; side: string },
+  live: boolean,
+  shown: readonly Trade[],
+  question: () => string,
+  trades: () => Promise<readonly Trade[] | undefined>,
+  reread?: () => Promise<void>,
+) {
+  const moved = (now: readonly Trade[]) => {
+    sayMovedSinceAsked(ports, side, shown, now);
+    shown = now;
+  };
+  while (!(await confirmAsShown(ports, question(), { live, shown, now: async () => (await trades()) ?? shown, moved })))
+    await reread?.();
+}

@@ -93,21 +93,13 @@ export async function pollUntil<T>(ports: WritePorts, options: PollOptions<T>) {
   }
 }
 
-/** A poll that failed after the transport's retries: the action itself still stands. */
+/** A poll that failed after the transport's retries: the action itself still stands. The error is kept whole (its
+ * details say what could not be read); only its next step is the wait's. */
 function withActionStands(error: unknown, checkCommand: string) {
-  const hint = `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`;
   if (!(error instanceof NetworkError || error instanceof InvalidResponseError)) return error;
-  const { message, endpoint, cause } = error;
-  return error instanceof NetworkError
-    ? new NetworkError(message, {
-        endpoint,
-        attempts: error.attempts,
-        status: error.status,
-        code: error.code,
-        hint,
-        cause,
-      })
-    : new InvalidResponseError(message, { endpoint, status: error.status, hint, cause });
+  return Object.assign(error, {
+    hint: `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`,
+  });
 }
 
 interface HedgeWaitOptions {

@@ -43,7 +43,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
-import { confirmAsShown, sayMovedSinceAsked } from './as-shown.js';
+import { confirmSideAsShown } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -361,7 +361,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
-  const match: SameRequest = { ...probe, body: probe.request.body };
+  const match = { ...probe, body: probe.request.body };
   const hintFor = (entry: JournalEntry) => resumeHint(ports, entry, action);
 
   const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
@@ -375,14 +375,11 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         return await write();
       } catch (error) {
         if (!(error instanceof JournalError)) throw error;
-        throw new OutcomeUnknownError(
-          `The ${entry.command} was sent, but the journal could not record what happened next: ${error.message}`,
-          {
-            idempotencyKey: entry.idempotency_key,
-            hint: hintFor(entry),
-            details: { journal_id: entry.id },
-            cause: error,
-          },
+        throw sentUnknown(
+          entry,
+          `the journal could not record what happened next: ${error.message}`,
+          hintFor(entry),
+          error,
         );
       }
     };
@@ -548,21 +545,17 @@ async function confirmWhatIsShown<S, R>(
 ) {
   if (!guard.needsConfirmation && !action.ask) return;
   const side = action.side;
-  let shown: readonly Trade[] | undefined = side ? await action.trades?.() : undefined;
+  const shown = side && (await action.trades?.());
   if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
-  const bound = {
-    live: guard.live,
+  await confirmSideAsShown(
+    ports,
+    side!,
+    guard.live,
     shown,
-    now: async () => (await action.trades?.()) ?? shown!,
-    moved(now: readonly Trade[]) {
-      sayMovedSinceAsked(ports, side!, shown!, now);
-      shown = now;
-    },
-  };
-  while (!(await confirmAsShown(ports, action.question(), bound))) {
-    await reread();
-    bound.shown = shown;
-  }
+    () => action.question(),
+    () => action.trades!(),
+    reread,
+  );
 }
 
 function resolveCommands(ports: WritePorts, entry: Pick<JournalEntry, 'id'>) {
@@ -587,24 +580,24 @@ async function reconcileEarlier<S, R>(
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
   const others = attributed.uncertain;
   const data = { journal_id: entry.id };
+  const say = (kind: string, level: 'caution' | 'warn' | 'success', text: string) =>
+    ports.notify({ kind, level, text, data });
   // A close shows only as the side's absence, which another change of the side since could explain as well.
   const presenceOnly = entry.command === 'close';
   if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || !others.length)) {
-    ports.notify({
-      kind: 'earlier-landed',
-      level: 'caution',
-      text: `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
-      data,
-    });
+    say(
+      'earlier-landed',
+      'caution',
+      `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
+    );
     return { kind: 'landed', answer: found.answer } as const;
   }
   if (found.verdict === 'not-landed' && !others.length) {
-    ports.notify({
-      kind: 'earlier-not-landed',
-      level: 'caution',
-      text: `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
-      data,
-    });
+    say(
+      'earlier-not-landed',
+      'caution',
+      `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+    );
     return;
   }
   if (age !== undefined && age < lifetime) {
@@ -622,16 +615,15 @@ async function reconcileEarlier<S, R>(
   const past = `${started} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
   const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
   if (resendUnproven) {
-    ports.notify({
-      kind: 'resend-unproven',
-      level: 'warn',
-      text: `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
-      data,
-    });
+    say(
+      'resend-unproven',
+      'warn',
+      `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
+    );
     return;
   }
   if (ports.interactive && ports.origin === 'cli') {
-    ports.notify({ kind: 'cannot-tell', level: 'caution', text: question, data });
+    say('cannot-tell', 'caution', question);
     const prompter = await ports.prompter();
     const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
       message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
@@ -645,12 +637,7 @@ async function reconcileEarlier<S, R>(
     if (choice === 'not-landed') return;
     if (choice === 'landed') {
       const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-      ports.notify({
-        kind: 'recorded-landed',
-        level: 'success',
-        text: `Journal ${entry.id} recorded as landed (done); nothing was sent.`,
-        data,
-      });
+      say('recorded-landed', 'success', `Journal ${entry.id} recorded as landed (done); nothing was sent.`);
       return { kind: 'recorded', entry: recorded } as const;
     }
   }
@@ -777,6 +764,17 @@ export async function journalAhead<S, R>(
   );
 }
 
+/** The request left and what became of it is unknown: the error names the entry, its key and how to finish it. */
+function sentUnknown(entry: JournalEntry, what: string, hint: string, cause: unknown) {
+  return new OutcomeUnknownError(`The ${entry.command} was sent, but ${what}`, {
+    idempotencyKey: entry.idempotency_key,
+    hint,
+    status: cause instanceof ApiError ? cause.status : undefined,
+    details: { journal_id: entry.id },
+    cause,
+  });
+}
+
 /** The send (`sent` given) or the wait failed: the entry records what that proves, and the error names its key and
  * how to finish it. A send: a clear refusal is rejected, anything else unknown. A wait: the action stands, unresolved. */
 async function recordFailure(
@@ -809,13 +807,7 @@ async function recordFailure(
     const message = messageOf(error);
     await update({ outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
     if (!(error instanceof InterruptedError || error instanceof DeclinedError))
-      return new OutcomeUnknownError(`The ${entry.command} was sent, but its outcome is unknown: ${message}`, {
-        idempotencyKey: entry.idempotency_key,
-        hint: sent.hint,
-        status: error instanceof ApiError ? error.status : undefined,
-        details: { journal_id: entry.id },
-        cause: error,
-      });
+      return sentUnknown(entry, `its outcome is unknown: ${message}`, sent.hint, error);
     said = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
       hint: sent.hint,
       stoppedBy: ports.signal.reason,
@@ -895,7 +887,7 @@ async function gateTheSend<S, R>(
   const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
   // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged: readonly Trade[] | undefined = planCheck || gate ? await action.trades?.() : undefined;
+  let judged = planCheck || gate ? await action.trades?.() : undefined;
   planCheck?.check([action.plan(run.key)], judged);
   if (!gate) return;
   if (!action.admitted) {
