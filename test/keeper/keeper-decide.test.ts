@@ -575,12 +575,15 @@ describe("this keeper's writes and unfinished rows", () => {
     expect([...noted.closedByKeeper]).toEqual(['hdg_1']);
     const outcome = {
       kind: 'rolled',
-      notionalUsd: 2000,
-      tenorDays: 1,
-      group: 'roll-1',
-      rolledHedgeId: 'hdg_1',
-      closed: { hedgeId: 'hdg_1' },
-      opened: { hedgeId: 'hdg_2', journalId: 'j2', idempotencyKey: 'k2' },
+      view: {
+        notional_usd: 2000,
+        tenor_days: 1,
+        journal_group: 'roll-1',
+        rolled_hedge_id: 'hdg_1',
+        close: { hedge_id: 'hdg_1' },
+        open: { hedge_id: 'hdg_2', journal_id: 'j2' },
+      },
+      idempotencyKey: 'k2',
       covered: true,
       notes: [],
     } as unknown as RollOutcome;

@@ -531,9 +531,9 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     if (outcome.kind === 'rolled') {
       expect({
         what: 'roll',
-        notionalUsd: outcome.notionalUsd,
-        ...(outcome.opened.hedgeId && { present: [outcome.opened.hedgeId] }),
-        gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.closed?.hedgeId),
+        notionalUsd: outcome.view.notional_usd,
+        ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
+        gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.view.close?.hedge_id),
       });
     }
     events.push({ say: rollEvent(outcome, base, write.kind === 'roll' ? write.hedgeId : undefined) });
@@ -580,7 +580,8 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
 }
 
 function noteRolled(next: Draft, outcome: RollOutcome) {
-  if (outcome.kind === 'rolled' && outcome.closed?.hedgeId) next.closedByKeeper.add(outcome.closed.hedgeId);
+  const closed = outcome.kind === 'rolled' && outcome.view.close?.hedge_id;
+  if (closed) next.closedByKeeper.add(closed);
 }
 
 // ---- This keeper's own unfinished journal rows: finished with their keys, or the side left alone.
@@ -715,15 +716,16 @@ function rollEvent(
   oldHedgeId?: string,
 ) {
   if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
+  const { view } = outcome;
   return {
     event: 'roll',
     ...base,
-    tenor_days: outcome.tenorDays,
-    notional_usd: outcome.notionalUsd,
-    hedge_ids: idList(oldHedgeId ?? outcome.rolledHedgeId ?? outcome.closed?.hedgeId, outcome.opened.hedgeId),
-    journal_id: outcome.opened.journalId ?? undefined,
-    journal_group: outcome.group,
-    idempotency_key: outcome.opened.idempotencyKey ?? undefined,
+    tenor_days: view.tenor_days,
+    notional_usd: view.notional_usd,
+    hedge_ids: idList(oldHedgeId ?? view.rolled_hedge_id ?? view.close?.hedge_id, view.open.hedge_id),
+    journal_id: view.open.journal_id,
+    journal_group: view.journal_group,
+    idempotency_key: outcome.idempotencyKey ?? undefined,
     covered: outcome.covered,
     ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note.text)) }),
   };

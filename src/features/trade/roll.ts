@@ -424,7 +424,7 @@ async function carryOut(
   const { results, stoppedAt, error } = await runSteps(ports, steps);
   if (stoppedAt !== undefined) throw error;
   const carried = { close: steps.length === 2 ? results[0] : undefined, open: results.at(-1)! };
-  const { notes, resumed, quote } = options;
+  const { notes, quote } = options;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
   const openEntry = carried.open.entry ?? legs.open;
   const opened = carried.open.result as Hedge | undefined;
@@ -445,52 +445,30 @@ async function carryOut(
           realized: (result?.realized as JsonObject | undefined) ?? null,
         };
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
-  const view = {
-    market,
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: tenorDays,
-    rolled_hedge_id: legs.rolledHedgeId ?? null,
-    journal_group: legs.group,
-    close,
-    open: {
-      journal_id: openEntry.id,
-      outcome: openEntry.outcome,
-      hedge_id: hedgeId,
-      hedge: ((opened ?? answer) as JsonObject | undefined) ?? null,
-      quote: quote ?? null,
-    },
-  };
-  const status = opened?.status ?? answer?.status;
   const failed = opened?.status === 'failed';
   return {
     kind: 'rolled',
-    market,
-    side,
-    notionalUsd,
-    tenorDays,
-    group: legs.group,
-    rolledHedgeId: legs.rolledHedgeId ?? null,
-    closed: close && {
-      journalId: close.journal_id,
-      idempotencyKey: closeEntry?.idempotency_key ?? null,
-      hedgeId: close.hedge_id,
-      outcome: close.outcome,
+    view: {
+      market,
+      side,
+      notional_usd: notionalUsd,
+      tenor_days: tenorDays,
+      rolled_hedge_id: legs.rolledHedgeId ?? null,
+      journal_group: legs.group,
+      close,
+      open: {
+        journal_id: openEntry.id,
+        outcome: openEntry.outcome,
+        hedge_id: hedgeId,
+        hedge: ((opened ?? answer) as JsonObject | undefined) ?? null,
+        quote: quote ?? null,
+      },
     },
-    opened: {
-      journalId: openEntry.id,
-      idempotencyKey: openEntry.idempotency_key ?? null,
-      hedgeId,
-      outcome: openEntry.outcome,
-      maturityAt: typeof opened?.maturity_at === 'string' ? opened.maturity_at : null,
-      status: typeof status === 'string' ? status : null,
-      landed: opened !== undefined,
-    },
+    idempotencyKey: openEntry.idempotency_key ?? null,
+    landed: opened !== undefined,
     covered:
       !failed &&
       (opened !== undefined || answer !== undefined || ['filled', 'done', 'submitted'].includes(openEntry.outcome)),
-    view,
-    resumed,
     notes,
     ...(failed && {
       failure: new OrderFailedError(
@@ -573,8 +551,6 @@ async function dryRun(
   const plan = { close: client.planClose, open: client.planOpen } as const;
   return {
     kind: 'dry-run',
-    market: request.market,
-    side: request.side,
     notes,
     legs: await Promise.all(
       legs

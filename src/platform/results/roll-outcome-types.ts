@@ -1,4 +1,4 @@
-// What a roll did and what its confirmation shows, as data (flows/roll.ts returns them).
+// What a roll did and what its confirmation shows, as data (features/trade/roll.ts returns them).
 import type { Quote } from '../api/schemas.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -41,35 +41,21 @@ export interface RollNote {
   text: string;
 }
 
-interface RollLegOutcome {
-  journalId: string | null;
-  idempotencyKey: string | null;
-  hedgeId: string | null;
-  outcome: string;
-}
-
 export type RollOutcome =
   | {
       kind: 'dry-run';
-      market: string;
-      side: 'buy' | 'sell';
       legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>;
       notes: RollNote[];
     }
   | {
       kind: 'rolled';
-      market: string;
-      side: 'buy' | 'sell';
-      notionalUsd: number;
-      tenorDays: number;
-      group: string;
-      resumed: boolean;
-      rolledHedgeId: string | null;
-      closed: RollLegOutcome | null;
-      opened: RollLegOutcome & { maturityAt: string | null; status: string | null; landed: boolean };
+      view: RollView;
+      /** The open leg's key: what the keeper's event names. */
+      idempotencyKey: string | null;
+      /** The new hedge was read once it landed (not only its submission answered). */
+      landed: boolean;
       covered: boolean;
       failure?: Error;
-      view: RollView;
       notes: RollNote[];
     };
 

@@ -167,7 +167,7 @@ function renderRoll(output: Output, view: RollView) {
   output.record(flat(view), ROLL_FIELDS, { title, json });
 }
 
-export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand?: (...argv: string[]) => string) {
+export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
   for (const note of outcome.notes) {
     if (note.level === 'warn') output.warn(note.text);
     else output.note(output.chalk.yellow(note.text));
@@ -181,17 +181,17 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     throw outcome.failure;
   }
   // Said beside text output only: the JSON document carries the same facts.
-  const newId = outcome.opened.hedgeId ? safeText(outcome.opened.hedgeId) : 'the new hedge';
-  if (outcome.opened.landed) {
-    const until = outcome.opened.maturityAt ? ` until ${formatUtcMinutes(outcome.opened.maturityAt)} UTC` : '';
+  const { view } = outcome;
+  const hedgeId = view.open.hedge_id;
+  const newId = hedgeId ? safeText(hedgeId) : 'the new hedge';
+  if (outcome.landed) {
+    const maturity = view.open.hedge?.maturity_at;
+    const until = typeof maturity === 'string' ? ` until ${formatUtcMinutes(maturity)} UTC` : '';
     output.done(
-      `Rolled: the ${outcome.side} side of ${safeText(outcome.market)} is covered by ${newId} (${formatDays(outcome.tenorDays)})${until}.`,
+      `Rolled: the ${view.side} side of ${safeText(view.market)} is covered by ${newId} (${formatDays(view.tenor_days)})${until}.`,
     );
-  } else if (outcome.opened.hedgeId) {
-    const follow = hedgeCommand
-      ? hedgeCommand('hedges', outcome.opened.hedgeId, '--wait')
-      : `hedge hedges ${outcome.opened.hedgeId} --wait`;
-    output.textNote(`Submitted ${newId}; follow it with: ${safeText(follow)}`);
+  } else if (hedgeId) {
+    output.textNote(`Submitted ${newId}; follow it with: ${safeText(hedgeCommand('hedges', hedgeId, '--wait'))}`);
   }
   renderRoll(output, outcome.view);
   return 0;
