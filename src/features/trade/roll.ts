@@ -674,29 +674,13 @@ async function rollHoldingTheBook(
     notional_usd: notionalUsd,
     tenor_days: tenorDays,
   });
-  const closing = plan.closing && {
-    hedgeId: plan.closing.hedgeId,
-    netMarginUsd: plan.closing.netMarginUsd,
-    maturityAt: plan.closing.maturityAt,
-    ...(several && { hedges: several.map(({ id, notionalUsd, maturityAtMs }) => ({ id, notionalUsd, maturityAtMs })) }),
-  };
+  const closing = plan.closing && { ...plan.closing, hedges: several };
   // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-  const preview = {
-    market,
-    side,
-    notionalUsd,
-    tenorDays,
-    closing,
-    ended: plan.ended
-      ? { id: plan.ended.id, maturityAt: plan.ended.maturity_at, status: plan.ended.status }
-      : undefined,
-    quote,
-  };
+  const preview = { market, side, notionalUsd, tenorDays, closing, ended: plan.ended, quote };
   ports.notify({
     kind: 'roll-preview',
     level: 'note',
     text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    data: { preview },
     show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;

@@ -69,8 +69,8 @@ export interface RollPreview {
     hedgeId?: string;
     netMarginUsd?: number;
     maturityAt?: string;
-    hedges?: Array<{ id: string; notionalUsd?: number; maturityAtMs?: number }>;
+    hedges?: ReadonlyArray<{ id: string; notionalUsd?: number; maturityAtMs?: number }>;
   };
-  ended?: { id: string; maturityAt?: string | null; status: string };
+  ended?: { id: string; maturity_at?: string | null; status: string };
   quote: Quote;
 }

@@ -67,7 +67,7 @@ function rollCard(output: Output, preview: RollPreview, nowMs: number) {
     rows.push([
       '1. Close',
       c.dim(
-        `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturityAt ? ` (matured ${formatUtc(ended.maturityAt)})` : ''}` : ''}`,
+        `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
       ),
     ]);
   }
