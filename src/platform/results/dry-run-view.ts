@@ -1,8 +1,12 @@
 // --dry-run as shown: the request a write would send, never sent (flows/dry-run.ts describes it).
-import type { PlannedRequestView } from './roll-outcome-types.js';
 import type { Output } from '../terminal/output.js';
 
-export type DryRunView = PlannedRequestView;
+export interface DryRunView {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
 
 export function renderDryRun(output: Output, planned: DryRunView) {
   // Said once, before the request: what it is and what to do next.

@@ -1,6 +1,7 @@
 // What a roll did and what its confirmation shows, as data (features/trade/roll.ts returns them).
 import type { Quote } from '../api/schemas.js';
 import type { JsonObject } from '../../core/objects.js';
+import type { DryRunView } from './dry-run-view.js';
 
 /** The roll as data (`--json`): both legs, each with its journal entry. */
 export interface RollView {
@@ -28,13 +29,6 @@ export interface RollView {
   };
 }
 
-export interface PlannedRequestView {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
 /** Something the roll has to say besides its result (a leg found settled, a roll set aside by --new). */
 export interface RollNote {
   level: 'note' | 'warn';
@@ -44,7 +38,7 @@ export interface RollNote {
 export type RollOutcome =
   | {
       kind: 'dry-run';
-      legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>;
+      legs: Array<{ leg: string; request: DryRunView; note?: string }>;
       notes: RollNote[];
     }
   | {

@@ -1,6 +1,6 @@
 // How `hedge roll` reads: both legs before the confirmation, the dry run's two requests, and the outcome; a new
 // hedge that failed on-chain is thrown after the card is shown.
-import type { PlannedRequestView, RollOutcome, RollPreview, RollView } from './roll-outcome-types.js';
+import type { RollOutcome, RollPreview, RollView } from './roll-outcome-types.js';
 import { historyRecordForPeople } from '../api/wire/fields.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { fieldTable } from '../fields/fields.js';
@@ -88,7 +88,7 @@ function rollCard(output: Output, preview: RollPreview, nowMs: number) {
 }
 
 /** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
-function renderRollDryRun(output: Output, legs: Array<{ leg: string; request: PlannedRequestView; note?: string }>) {
+function renderRollDryRun(output: Output, { legs }: Extract<RollOutcome, { kind: 'dry-run' }>) {
   output.note(
     output.chalk.yellow(
       'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
@@ -173,7 +173,7 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     else output.note(output.chalk.yellow(note.text));
   }
   if (outcome.kind === 'dry-run') {
-    renderRollDryRun(output, outcome.legs);
+    renderRollDryRun(output, outcome);
     return 0;
   }
   if (outcome.failure) {
