@@ -310,7 +310,6 @@ describe('WireMemory.keep', () => {
     } as const;
     await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
     expect(notices).toHaveLength(1);
-    expect(notices[0].data).toEqual({ setting: 'pageSizeParam', value: 'per_page', saved: false });
     expect(notices[0].text).toMatch(
       /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
     );

@@ -214,7 +214,6 @@ export async function gatherExposureReport(
       kind: 'history-unreadable',
       level: 'warn',
       text: `${skipped} closed hedge${skipped === 1 ? '' : 's'} of history without a readable market, side, notional or close time: left out of the report.`,
-      data: { skipped },
     });
   // History's times are the server's: when its clock is far from ours (a simulator's running fast,
   // a server's clock off), the weeks run to its now; otherwise to ours (to the ms, where the Date

@@ -34,13 +34,11 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
   for (const entry of unresolved) {
     const body = bodyOf(entry);
     const what = `${entry.command} ${safeText(String(body.market ?? ''))} ${safeText(String(body.side ?? ''))}`.trim();
-    const data = { journal_id: entry.id, leg: entry.leg ?? null };
     if (!recordFromJournal(client, entry)) {
       ports.notify({
         kind: 'step-not-resumable',
         level: 'warn',
         text: `Journal ${entry.id} (${safeText(entry.command)}) is not an action apply can finish; see \`${ports.hedgeCommand('resume', entry.id)}\`.`,
-        data,
       });
       steps.push({ entry, what, outcome: 'not-resumable' });
       continue;
@@ -51,7 +49,6 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
       kind: 'resuming-step',
       level: 'note',
       text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
-      data,
     });
     // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
     const result = await finishJournaled(ports, client, entry, {
@@ -66,7 +63,6 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
         outcome === 'failed'
           ? `Journal ${entry.id}: the ${what} failed on-chain (nothing was opened); the plan below starts from the book as it is.`
           : `Journal ${entry.id}: the ${what} is ${outcome}.`,
-      data: { ...data, outcome },
     });
     steps.push({ entry, what, outcome });
   }
@@ -137,7 +133,6 @@ async function applyPlan(
           kind: 'moved-since-asked',
           level: 'caution',
           text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
-          data: { shown_steps: steps.length, now_steps: now.plan.steps.length },
         }),
     });
     if (asShown) break;
@@ -169,7 +164,6 @@ async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly 
       kind: 'applied-step',
       level: 'note',
       text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-      data: { ...rows[index] },
     });
   });
   if (stoppedAt === undefined) return { kind: 'applied' as const, rows };

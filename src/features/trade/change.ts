@@ -110,7 +110,6 @@ export async function runChange(
       kind: 'sending-again',
       level: 'note',
       text: `Sending the ${first.command} again with \`${field}\` (a new idempotency key; the refused request did nothing).`,
-      data: { field },
     });
     const outcome = await runWrite(
       ports,

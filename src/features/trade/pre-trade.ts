@@ -140,7 +140,6 @@ export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, reque
         { market: market.toUpperCase(), side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId },
         ports.hedgeCommand('add', market, side, String(notionalUsd)),
       ),
-      data: { hedge_id: open.hedgeId ?? null },
     });
   }
   const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
@@ -148,7 +147,7 @@ export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, reque
     kind: 'open-quote',
     level: 'note',
     text: `The open of ${formatUsd(notionalUsd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    data: { quote },
+
     show: { card: 'open-quote', quote, nowMs: ports.clock.now() },
   });
   return quote;
@@ -182,7 +181,6 @@ export async function refuseDuplicateReference(
       kind: 'reference-unknown-status',
       level: 'note',
       text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
-      data: { hedge_ids: unknown.map((hedge) => hedge.id) },
     });
   }
   const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));

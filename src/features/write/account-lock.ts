@@ -40,7 +40,6 @@ export async function withAccountLock<T>(
       kind: 'waiting-for-lock',
       level: 'note',
       text: `Waiting for ${what}: another hedge process holds it (${safeText(describeHolder(answer.holder))}); ${bound}.`,
-      data: { scope, wait_ms: waitMs },
     });
     answer = await journal.lock(scope, { waitMs });
     if (!answer.held) {

@@ -62,14 +62,6 @@ export function sayMovedSinceAsked(
     kind: 'moved-since-asked',
     level: 'caution',
     text: `The ${side} side of ${safeText(market)} moved while you were asked: it holds ${holds(later)} now, not the ${holds(then)} shown. Nothing was sent.`,
-    data: {
-      market,
-      side,
-      shown_usd: usdOf(then),
-      now_usd: usdOf(later),
-      shown_hedge_ids: then?.held?.hedge_ids ?? null,
-      now_hedge_ids: later?.held?.hedge_ids ?? null,
-    },
   });
 }
 

@@ -31,7 +31,6 @@ export async function guardLiveAction(
       kind: 'live-key',
       level: 'live',
       text: `production key ${redactKey(credentials.apiKey)}: this will ${input.action} with real funds.`,
-      data: { action: input.action },
     });
   }
   const needsConfirmation = live && !input.dryRun && !ports.confirmedAhead;

@@ -268,7 +268,6 @@ async function chooseKey(
       kind: 'resuming',
       level: 'caution',
       text: `Resuming the ${pending.command} started ${utcClock(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
-      data: { journal_id: pending.id },
     });
     return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
   }
@@ -281,7 +280,6 @@ async function chooseKey(
       text: holder
         ? `${same}) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`
         : `${same}, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-      data: { journal_id: pending.id },
     });
     if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
   }
@@ -579,9 +577,8 @@ async function reconcileEarlier<S, R>(
   const { ms: age, clock } = await keyAge(ports, entry);
   const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
   const others = attributed.uncertain;
-  const data = { journal_id: entry.id };
   const say = (kind: string, level: 'caution' | 'warn' | 'success', text: string) =>
-    ports.notify({ kind, level, text, data });
+    ports.notify({ kind, level, text });
   // A close shows only as the side's absence, which another change of the side since could explain as well.
   const presenceOnly = entry.command === 'close';
   if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || !others.length)) {
@@ -656,7 +653,6 @@ async function alreadyDone<S, R>(ports: WritePorts, action: WriteAction<S, R>, e
     kind: 'already-done',
     level: 'note',
     text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
-    data: { journal_id: entry.id },
   });
   return { kind: 'recorded', entry } as const;
 }

@@ -17,7 +17,6 @@ export interface Notice {
   kind: string;
   level: 'note' | 'info' | 'caution' | 'warn' | 'success' | 'live';
   text: string;
-  data?: Record<string, unknown>;
   show?: NoticeCard;
 }
 

@@ -101,11 +101,9 @@ export class WireMemory {
           : `the page size goes as \`${learned.value}\``
         : `the add/reduce amount goes as \`${learned.value}\``;
     let kept = `kept for ${describeScope(scope)}`;
-    let saved = true;
     try {
       await saveLearned(await this.deps.store(), scope, profileKey, learned.value);
     } catch (error) {
-      saved = false;
       kept = `not kept (${messageOf(error)}); set ${env}=${learned.value} to keep it`;
     }
     const { hedgeCommand } = this.deps;
@@ -113,7 +111,6 @@ export class WireMemory {
       kind: 'learned-wire',
       level: 'info',
       text: `Learned from the server: ${what} (${learned.evidence}); ${kept}. \`${hedgeCommand('whoami')}\` lists it, \`${hedgeCommand('profile', 'reset-wire')}\` forgets it, ${env} overrides it.`,
-      data: { setting: learned.setting, value: learned.value, saved },
     });
   }
 }

@@ -50,6 +50,5 @@ async function noteUnverified(ctx: CommandContext, entry: JournalEntry) {
     kind: 'unverified-row',
     level: 'warn',
     text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
-    data: { journal_id: entry.id, seal_check: check },
   });
 }
