@@ -1,10 +1,10 @@
 // The live view of `--watch`: one screen redrawn in place, marking changes and drawing sparklines.
 // `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
 import type { ChalkInstance } from 'chalk';
+import { formatSignedMoney } from '../../core/number-format.js';
 import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
 import { NUMERIC_KINDS, type FieldKind } from '../../platform/fields/fields.js';
-import { formatSignedMoney } from '../../platform/terminal/format.js';
 import {
   leftOutNote,
   loadTableDrawer,
