@@ -1,6 +1,4 @@
 // Alerts as pure rules, for `--watch` and for the keeper: which conditions hold, and which start and clear now.
-import { parseDuration } from './duration.js';
-import { parseUsdAmount } from './input.js';
 import { formatUsd } from './number-format.js';
 import { withoutUndefined } from './objects.js';
 import type { KeepEvent, KeepRowStatus } from './keep-rules.js';
@@ -65,15 +63,6 @@ export function alertEdges<A extends { key: string }>(before: ReadonlyMap<string
     cleared: [...before.values()].filter((alert) => !active.has(alert.key)),
     active,
   };
-}
-
-/** --alert-pnl: a signed USD amount (`-500`, `-1_000`, `-2.5k`, `0`), in the one USD grammar (input.ts). */
-export function parseAlertPnl(raw: string) {
-  return parseUsdAmount(raw, '--alert-pnl', 'signed');
-}
-
-export function parseAlertDuration(raw: string) {
-  return parseDuration(raw, '--alert-maturity');
 }
 
 /** Each cause of a keeper's alert, in the words its notices use. */

@@ -1,8 +1,6 @@
 import type { MarketStatus } from './market-model.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
-export { DEFAULT_DIALECT, SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
-
 /** A market a dialect lists, and its status there (base price and background come from MARKET_MODEL). */
 interface ListedMarket {
   market: string;

@@ -2,7 +2,8 @@
 // HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
-import { DEFAULT_DIALECT, type SandboxDialect, type WireDialect, parseDialect, wireDialect } from './dialects.js';
+import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
+import { type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState } from './engine-state.js';
 import { DAY_MS, MARKET_MODEL, type MarketStatus, type SideAmounts } from './market-model.js';
 import { hashString } from './prng.js';

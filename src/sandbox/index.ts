@@ -10,5 +10,6 @@ export {
 } from './http/server.js';
 export { serveSandbox } from './http/serve.js';
 export type { MalformedKind } from './http/faults.js';
-export { SANDBOX_DIALECTS, type SandboxDialect, wireDialect } from './dialects.js';
+export { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
+export { wireDialect } from './dialects.js';
 export { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_SEQUENCES, HOSTILE_TEXT } from './http/hostile-text.js';

@@ -1,13 +1,9 @@
 // The alert rules of --watch (domain/alerts.ts): which conditions hold for a snapshot, that an
 // alert fires once per condition until it clears, and how --alert-pnl / --alert-maturity are read.
 import { describe, expect, it } from 'vitest';
-import {
-  alertConditions,
-  alertEdges,
-  parseAlertDuration,
-  parseAlertPnl,
-  type AlertFacts,
-} from '../../src/core/alerts.js';
+import { alertConditions, alertEdges, type AlertFacts } from '../../src/core/alerts.js';
+import { parseDuration } from '../../src/core/duration.js';
+import { parseUsdAmount } from '../../src/core/input.js';
 import { UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
@@ -98,7 +94,7 @@ describe('alertEdges', () => {
   });
 });
 
-describe('parseAlertPnl', () => {
+describe('--alert-pnl', () => {
   it.each([
     ['-500', -500],
     ['-1,000', -1000],
@@ -108,16 +104,18 @@ describe('parseAlertPnl', () => {
     ['+250', 250],
     ['-.5', -0.5],
   ])('%s → %d', (raw, expected) => {
-    expect(parseAlertPnl(raw)).toBe(expected);
+    expect(parseUsdAmount(raw, '--alert-pnl', 'signed')).toBe(expected);
   });
 
   it.each(['', '-', 'abc', '--5', '1,00', '-500x'])('refuses %j naming --alert-pnl', (raw) => {
-    expect(() => parseAlertPnl(raw)).toThrow(UsageError);
-    expect(() => parseAlertPnl(raw)).toThrow(/^--alert-pnl: .* is not allowed; expected a USD amount, signed/);
+    expect(() => parseUsdAmount(raw, '--alert-pnl', 'signed')).toThrow(UsageError);
+    expect(() => parseUsdAmount(raw, '--alert-pnl', 'signed')).toThrow(
+      /^--alert-pnl: .* is not allowed; expected a USD amount, signed/,
+    );
   });
 });
 
-describe('parseAlertDuration', () => {
+describe('--alert-maturity', () => {
   it.each([
     ['30m', 30 * 60_000, '30m'],
     ['6h', 6 * HOUR, '6h'],
@@ -126,11 +124,11 @@ describe('parseAlertDuration', () => {
     ['2W', 14 * 24 * HOUR, '2w'],
     ['1.5h', 1.5 * HOUR, '1.5h'],
   ])('%s → %d ms', (raw, ms, text) => {
-    expect(parseAlertDuration(raw)).toEqual({ ms, text });
+    expect(parseDuration(raw, '--alert-maturity')).toEqual({ ms, text });
   });
 
   it.each(['', '6', 'h', '6x', '0h', '-1d', '400d', '6 hours'])('refuses %j naming --alert-maturity', (raw) => {
-    expect(() => parseAlertDuration(raw)).toThrow(UsageError);
-    expect(() => parseAlertDuration(raw)).toThrow(/^--alert-maturity: /);
+    expect(() => parseDuration(raw, '--alert-maturity')).toThrow(UsageError);
+    expect(() => parseDuration(raw, '--alert-maturity')).toThrow(/^--alert-maturity: /);
   });
 });

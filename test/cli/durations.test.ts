@@ -2,7 +2,6 @@
 // `--since 2h`, a target row's roll_before read one grammar; a refusal is one line naming the option.
 import { describe, expect, it } from 'vitest';
 import { parseSince } from '../../src/cli/cmd/journal/journal-list.js';
-import { parseAlertDuration } from '../../src/core/alerts.js';
 import { parseDuration } from '../../src/core/duration.js';
 import { parseWithin } from '../../src/features/book/maturities.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -14,7 +13,7 @@ describe('one duration grammar', () => {
   it('a compound length reads the same everywhere', () => {
     expect(parseDuration('1d12h', 'x').ms).toBe(36 * HOUR);
     expect(parseWithin('1d12h')).toBe(36 * HOUR);
-    expect(parseAlertDuration('1d12h').ms).toBe(36 * HOUR);
+    expect(parseDuration('1d12h', '--alert-maturity').ms).toBe(36 * HOUR);
     expect(parseSince('1d12h', NOW)).toBe(NOW - 36 * HOUR);
     expect(parseSince('30m', NOW)).toBe(NOW - 30 * 60_000);
   });
@@ -22,7 +21,7 @@ describe('one duration grammar', () => {
   it('each refuses in one line naming itself (exit 2)', () => {
     for (const [read, name] of [
       [() => parseWithin('3m'), '--within'],
-      [() => parseAlertDuration('5s'), '--alert-maturity'],
+      [() => parseDuration('5s', '--alert-maturity'), '--alert-maturity'],
       [() => parseSince('3x', NOW), '--since'],
       [() => parseDuration('0d', '--x'), '--x'],
     ] as const) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSince } from '../../src/cli/cmd/journal/journal-list.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
-import { parseAlertDuration } from '../../src/core/alerts.js';
+import { parseDuration } from '../../src/core/duration.js';
 import { parseMarket, parseTenor, parseUsdAmount } from '../../src/core/input.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
@@ -57,7 +57,7 @@ const serve = (key: string) => (raw: string) => {
 
 const READERS: Array<[string, (raw: string) => unknown, string]> = [
   ['--within', parseWithin, '3x'],
-  ['--alert-maturity', parseAlertDuration, '3x'],
+  ['--alert-maturity', (raw) => parseDuration(raw, '--alert-maturity'), '3x'],
   ['roll_before', targetRow, '3x'],
   ['notional', (raw) => parseUsdAmount(raw, 'notional'), 'ten'],
   ['--tolerance', (raw) => parseUsdAmount(raw, '--tolerance', 'zero-or-more'), 'ten'],

@@ -6,9 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAgentLimits } from '../../src/cli/agent/guardrails.js';
-import { parseAlertPnl } from '../../src/core/alerts.js';
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
-import { parseNotional, readAmount } from '../../src/core/input.js';
+import { parseNotional, parseUsdAmount, readAmount } from '../../src/core/input.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
 import { UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
@@ -22,7 +21,7 @@ const USD_INPUTS: Record<string, (raw: string) => number | undefined> = {
   '--max-daily-notional': (raw) => parseAgentLimits({ maxDailyNotional: raw }).maxDailyNotionalUsd,
   '--tolerance': (raw) => parseTolerance(raw),
   '--alert-headroom': (raw) => parseKeeperServiceOptions({ alertHeadroom: raw }).alertHeadroomUsd,
-  '--alert-pnl': (raw) => parseAlertPnl(raw),
+  '--alert-pnl': (raw) => parseUsdAmount(raw, '--alert-pnl', 'signed'),
 };
 
 const GRAMMAR: Array<[string, number]> = [
@@ -95,7 +94,7 @@ describe('every USD argument and option', () => {
       expect(USD_INPUTS[name]!('0')).toBe(0);
       expect(() => USD_INPUTS[name]!('-1'), name).toThrow(/expected a USD amount of 0 or more/);
     }
-    expect(parseAlertPnl('-2.5k')).toBe(-2_500);
+    expect(parseUsdAmount('-2.5k', '--alert-pnl', 'signed')).toBe(-2_500);
     expect(() => parseNotional('-5')).toThrow(/^notional: "-5" is not allowed/);
   });
 });

@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { formatRate, rateDecimals, shortHash } from '../../src/core/number-format.js';
 import {
   formatBps,
   formatLocal,
   localTimeBeside,
   formatPercent,
-  formatRate,
   formatRelative,
   formatTimeLeft,
   formatUtc,
   formatUtcMinutes,
   fractionDigits,
-  rateDecimals,
-  shortHash,
 } from '../../src/platform/terminal/format.js';
 
 describe('rates', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
+import type { HistoryFacts } from '../../src/core/wire.js';
 import type { Report, ReportGrouping } from '../../src/features/report/report-rules.js';
 import { escapeHtml, niceScale } from '../../src/features/report/report-html.js';
 import { buildReport, renderReportHtml } from '../support/report.js';

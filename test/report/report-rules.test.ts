@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
+import type { HistoryFacts } from '../../src/core/wire.js';
 import {
   REPORT_GROUPINGS,
   type ReportGrouping,

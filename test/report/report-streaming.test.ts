@@ -3,9 +3,9 @@
 // a file in the order renderReportHtml sorts it into (close time, ties in arrival order, records
 // without a close time last): byte for byte the same page, for more rows than one block holds.
 import { readFileSync, readdirSync } from 'node:fs';
+import type { HistoryFacts } from '../../src/core/wire.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HistoryFacts } from '../../src/platform/api/wire/fields.js';
 import { ReportBuilder, cumulativePoint, cumulativePoints } from '../../src/features/report/report-rules.js';
 import { ClosedHedgeListing } from '../../src/features/report/report.js';
 import { output } from '../support/output/fake-output.js';

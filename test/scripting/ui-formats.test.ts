@@ -1,8 +1,9 @@
 // The output formats on fake streams: tsv/csv headers and quoting, --no-header, ndjson, --fields in
 // every format (and its refusals), --query, and tables fitted to the width.
 import { describe, expect, it } from 'vitest';
+import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js';
 import { UsageError } from '../../src/core/errors.js';
-import { csvText, spreadsheetSafe } from '../../src/platform/terminal/csv.js';
+import { csvText } from '../../src/platform/terminal/csv.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
 import { output } from '../support/output/fake-output.js';

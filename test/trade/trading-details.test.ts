@@ -4,9 +4,9 @@
 // open gets a note pointing to `hedge add` (never a refusal).
 // Assertions are on the simulator's own state and request log.
 import { describe, expect, it } from 'vitest';
+import { formatMoney, formatRate } from '../../src/core/number-format.js';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
-import { formatMoney, formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
-import { formatRate } from '../../src/platform/terminal/format.js';
+import { formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';

@@ -3,9 +3,9 @@
 // happen: the requests (a hash of each one's method, path and canonical body, in order) and what they trade, with the
 // hedges each side held and their notional (a close's body names no amount nor hedge: the side it empties does).
 import { createHash, randomBytes } from 'node:crypto';
+import { formatUsd } from '../../core/number-format.js';
 import type { ApiRequest } from '../../platform/api/transport.js';
 import { canonicalJson } from '../../platform/journal/canonical-json.js';
-import { formatUsd } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import { readDecimal } from '../../core/input.js';
 import type { PlanCheck, Trade } from '../../platform/runtime/agent-limits.js';

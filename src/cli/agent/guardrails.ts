@@ -2,7 +2,8 @@
 // tool call trades more than this; --max-daily-notional USD the agent's trades of the last 24 h (journal entries `via:
 // agent` of this account) plus this call stay within this; --markets LIST write tools trade only these markets.
 import { parseMarket, parseNotional } from '../../core/input.js';
-import { cents, formatUsd } from '../../core/money.js';
+import { formatUsd } from '../../core/number-format.js';
+import { cents } from '../../core/money.js';
 import { PreTradeCheckError, UsageError } from '../../core/errors.js';
 import { keyFingerprint, type JournalEntry } from '../../platform/journal/index.js';
 import type { Readmission, Trade, TradeGate } from '../../platform/runtime/agent-limits.js';

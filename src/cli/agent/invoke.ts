@@ -1,8 +1,9 @@
 // Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
 import { PassThrough, Writable } from 'node:stream';
+import type { Env } from '../../platform/config/env.js';
 import type { Clock, HttpConnections } from '../../platform/api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
-import type { Env, ResolvedCredentials } from '../../platform/config/credentials.js';
+import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { describeFailure, EXIT_CODES, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
 import { CommandContext, type ContextInit } from '../../platform/runtime/context.js';
 import type { GlobalOptions } from '../../platform/runtime/globals.js';

@@ -1,6 +1,7 @@
 // One book from every view: a side reconciled from its hedge records and the positions list,
 // which need not move in step, so no decision reads one of them alone. Nothing acts on a settling side.
-import { cents, formatUsd } from '../../core/money.js';
+import { cents } from '../../core/money.js';
+import { formatUsd } from '../../core/number-format.js';
 
 /** A hedge as its record shows it, in the book's terms. */
 export interface HedgeRecord {

@@ -1,9 +1,9 @@
 // One deal followed across its hedges by `client_reference`; where a closed-hedge record lacks the
 // reference, it is joined from the hedge records by id.
 import type { HedgeClient } from '../../platform/api/client.js';
+import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { sameReference } from '../../core/input.js';
-import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 export interface DealHedges {

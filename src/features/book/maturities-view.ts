@@ -1,7 +1,7 @@
 // How `hedge maturities` reads: a table with a line per UTC day on a terminal, the flat list in a
 // pipe or under --json. Renders only.
 import type { MaturityDay } from './maturities.js';
-import { formatMoney } from '../../platform/terminal/format.js';
+import { formatMoney } from '../../core/number-format.js';
 import type { Output } from '../../platform/terminal/output.js';
 import { MATURITY_RESOURCE } from '../../platform/fields/resource-fields.js';
 

@@ -1,9 +1,9 @@
 // The book of a side as every decision reads it: the hedge records (GET /hedges) and the positions
 // line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
 import type { HedgeClient } from '../../platform/api/client.js';
+import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
-import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import { readNumber } from '../../core/number-format.js';
 import { reconcileSide, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
@@ -12,8 +12,6 @@ import type { SideAfter } from '../../platform/journal/index.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { findSide, readBook, type BookPosition } from './positions.js';
-
-export type { SideBook } from './book.js';
 
 /** The side as a book shows it, as the journal keeps it after an action (its hedges not final, and their sum). */
 export function sideAfterOf(book: SideBook) {

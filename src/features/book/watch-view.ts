@@ -1,10 +1,10 @@
 // The live view of `--watch`: one screen redrawn in place, marking changes and drawing sparklines.
 // `renderWatchScreen` is pure, for tests; `openLiveView` owns the terminal.
 import type { ChalkInstance } from 'chalk';
+import { formatSignedMoney } from '../../core/number-format.js';
 import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
 import { NUMERIC_KINDS, type FieldKind } from '../../platform/fields/fields.js';
-import { formatSignedMoney } from '../../platform/terminal/format.js';
 import {
   leftOutNote,
   loadTableDrawer,
@@ -300,20 +300,14 @@ interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
 
 /** Starts drawing on the terminal, redrawn on resize. */
 export async function openLiveView(init: LiveViewInit) {
-  // Hides the cursor while it draws, and shows it again at the end (whatever way the process ends).
-  const screen = await liveScreen(init.stream, init.columns);
   const table = await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
-  let closed = false;
   // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
-  const frame = () =>
-    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table }).join('\n'));
-  const render = () => {
-    if (!closed) screen.draw(frame());
-  };
-  init.stream.on?.('resize', render);
+  // Hides the cursor while it draws, and shows it again at the end (whatever way the process ends).
+  const { render, close } = await liveScreen(init.stream, init.columns, () =>
+    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table }).join('\n')),
+  );
   return {
-    state,
     fresh(model: WatchModel, at: number) {
       applyFresh(state, model, at, init.format);
       render();
@@ -331,11 +325,6 @@ export async function openLiveView(init: LiveViewInit) {
     /** Redraws (the countdown and "next try in" move with the clock). */
     render,
     /** Leaves one last screen in place, drawn whole, shows the cursor again and stops listening for resizes. */
-    close() {
-      if (closed) return;
-      closed = true;
-      init.stream.off?.('resize', render);
-      screen.end(frame());
-    },
+    close,
   };
 }

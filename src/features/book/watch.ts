@@ -3,15 +3,7 @@
 import { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
 import { Transport } from '../../platform/api/transport.js';
-import {
-  alertConditions,
-  alertEdges,
-  parseAlertDuration,
-  parseAlertPnl,
-  type Alert,
-  type AlertFacts,
-  type AlertRules,
-} from '../../core/alerts.js';
+import { alertConditions, alertEdges, type Alert, type AlertFacts, type AlertRules } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import {
   echo,
@@ -20,7 +12,9 @@ import {
   parseMarket,
   parseWholeNumber,
   readDecimal,
+  parseUsdAmount,
 } from '../../core/input.js';
+import { parseDuration } from '../../core/duration.js';
 import { findHedge } from './hedge-id.js';
 import {
   ApiError,
@@ -166,14 +160,14 @@ export function parseWatchSettings(
   if (options.alertPnl !== undefined) {
     if (target.kind === 'price' || target.kind === 'hedge')
       throw new UsageError(`--alert-pnl: \`${commandWords(target)}\` shows no P&L; use it with positions or account.`);
-    rules.pnlAtOrBelowUsd = parseAlertPnl(options.alertPnl);
+    rules.pnlAtOrBelowUsd = parseUsdAmount(options.alertPnl, '--alert-pnl', 'signed');
   }
   if (options.alertMaturity !== undefined) {
     if (target.kind === 'price' || target.kind === 'account')
       throw new UsageError(
         `--alert-maturity: \`${commandWords(target)}\` shows no maturity; use it with positions or hedges ID.`,
       );
-    const within = parseAlertDuration(options.alertMaturity);
+    const within = parseDuration(options.alertMaturity, '--alert-maturity');
     rules.maturityWithinMs = within.ms;
     rules.maturityWithinText = within.text;
   }

@@ -28,32 +28,23 @@ export async function liveReporter(
   columns: () => number,
   chalk: ChalkInstance,
 ): Promise<KeepReporter> {
-  const screen = await liveScreen(stdout, columns, { showCursor: true });
   const recent: string[] = [];
   let last: KeepStatus | undefined;
-  let closed = false;
-  const text = () => (last ? renderKeepStatus(last, recent, columns(), chalk) : '');
-  const render = () => {
-    if (last && !closed) screen.draw(text());
-  };
-  stdout.on?.('resize', render);
+  const screen = await liveScreen(stdout, columns, () => last && renderKeepStatus(last, recent, columns(), chalk), {
+    showCursor: true,
+  });
   return {
     event(event) {
       if (event.event === 'cycle') return;
       recent.push(describeEvent(event));
       if (recent.length > EVENTS_SHOWN) recent.shift();
-      render();
+      screen.render();
     },
     status(status) {
       last = status;
-      render();
+      screen.render();
     },
-    close() {
-      if (closed) return;
-      closed = true;
-      stdout.off?.('resize', render);
-      if (last) screen.end(text());
-    },
+    close: screen.close,
   };
 }
 

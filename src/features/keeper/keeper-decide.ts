@@ -30,8 +30,7 @@ import {
 import { expectationMet, type SideBook, type SideExpectation } from '../book/book.js';
 import { unseenIn } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
-import type { WriteOutcome } from '../write/write-flow.js';
-import { ROLL_GROUP_PREFIX } from '../trade/roll.js';
+import { ROLL_GROUP_PREFIX, type WriteOutcome } from '../write/write-flow.js';
 
 /** Every re-open or convergence of a keeper is journaled under a group starting with this. */
 export const KEEP_GROUP_PREFIX = 'keep-';

@@ -1,11 +1,11 @@
 // The keeper's heartbeat and `hedge keep status`: one JSON body per account in the per-user keeper
 // folder (and the team store), named by a hash of the account scope, never the key.
 import { homedir, hostname } from 'node:os';
+import { isTeamJournal } from '../../platform/journal/backend.js';
 import * as z from 'zod/mini';
 import { join } from 'node:path';
 import { isAlive, newSession } from '../../core/files/file-lock.js';
-import { heartbeatFile, readHeartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
-import { isTeamJournal } from '../../platform/journal/store.js';
+import { heartbeatFile, readHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { Heartbeat, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
@@ -16,8 +16,6 @@ import { safeText } from '../../core/security/safe-text.js';
 import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
-
-export { heartbeatFile, writeHeartbeatFile as writeHeartbeat };
 
 export const HEARTBEAT_VERSION = 1;
 

@@ -25,14 +25,13 @@ import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
 import { within } from '../../core/process/timers.js';
 import {
-  heartbeatFile,
   heartbeatOf,
   HEARTBEAT_VERSION,
   readHeartbeat,
   staleAfterMs,
-  writeHeartbeat,
   type KeeperLockPlace,
 } from './keeper-heartbeat.js';
+import { heartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
@@ -171,7 +170,7 @@ export async function startKeeperService(
     if (!path) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
     heartbeat.updated_at = utcIso(ports.clock.now());
-    await write(() => writeHeartbeat(path, heartbeat), '', 'cannot see this keeper');
+    await write(() => writeHeartbeatFile(path, heartbeat), '', 'cannot see this keeper');
     if (store)
       await write(
         () => bounded(store.write(place.scope, heartbeat)),

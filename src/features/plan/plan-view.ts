@@ -1,8 +1,8 @@
 // How a plan and an apply run read: a table that fits the terminal, TSV when piped, JSON under --json.
 import { describePlanStepNote, problemAsData } from '../../core/plan.js';
+import { formatMoney, formatSignedMoney, formatUsd } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
-import { formatMoney, formatSignedMoney, formatUsd } from '../../platform/terminal/format.js';
 import type { ApplyReportRow } from './apply-outcome.js';
 import type { QuotedPlan } from './target-plan.js';
 import type { Output } from '../../platform/terminal/output.js';

@@ -1,13 +1,13 @@
 // `hedge report` on a terminal, in a pipe and as CSV; the table drops the least needed columns
 // (REPORT_PRIORITY) to fit the width.
 import type { ChalkInstance } from 'chalk';
+import { formatFixed, formatSignedMoney, rateDecimals } from '../../core/number-format.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import type { Report, ReportFigures, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
 import { fieldTable } from '../../platform/fields/fields.js';
-import { formatFixed, formatSignedMoney, rateDecimals } from '../../platform/terminal/format.js';
 import { drawTable, EMPTY_CELL, tableCell, type TableCell, type TableColumn } from '../../platform/terminal/table.js';
 import { bar, sparkline } from '../../platform/results/text-charts.js';
 import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';

@@ -1,16 +1,11 @@
 // `hedge report`: reads the history page by page, tallying each page and letting it go, so memory
 // stays at one page; the HTML listing goes through a file beside the report.
 import { closeSync, openSync, readSync, rmSync, statSync, writeSync } from 'node:fs';
+import { type HistoryFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
-import {
-  historyCloseTime,
-  readHistoryRecord,
-  type HistoryFacts,
-  readPosition,
-} from '../../platform/api/wire/fields.js';
+import { historyCloseTime, readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
-import { MAX_PAGE_SIZE } from '../../platform/api/wire/unspecified.js';
 import {
   closedHedgeTime,
   compareListed,

@@ -1,10 +1,10 @@
 // Pre-trade checks before open and add (design.md "Safety"): the market is listed (else bad input, exit 2) and
 // open, and the notional fits both the side's capacity and the account's exposure headroom.
 import type { AccountFacts as Account, MarketFacts as Market } from '../../core/wire.js';
+import { formatUsd } from '../../core/number-format.js';
 import { DAY_MS, TENORS, type Side, type Tenor } from '../../core/vocabulary.js';
 import { PreTradeCheckError } from '../../core/errors.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
-import { formatUsd } from '../../core/money.js';
 
 export interface PreTradeRequest {
   market: string;

@@ -8,11 +8,11 @@ import { safeText } from '../../core/security/safe-text.js';
 import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
 import { findJournalEntry } from '../write/journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
-import { resumeRollOutcome, ROLL_GROUP_PREFIX } from './roll.js';
+import { resumeRollOutcome } from './roll.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
-import { heldError, runWrite, type WriteOutcome } from '../write/write-flow.js';
+import { heldError, ROLL_GROUP_PREFIX, runWrite, type WriteOutcome } from '../write/write-flow.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */

@@ -1,8 +1,9 @@
 // The four state-changing actions of the API as data for the one write flow (write-flow.ts): how each is
 // planned, sent, waited for and shown.
 import type { ChangeRequest, HedgeClient, OpenRequest, SideRequest } from '../../platform/api/client.js';
+import type { SideBook } from '../book/book.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
-import { cents, formatMoney, formatUsd } from '../../core/money.js';
+import { cents } from '../../core/money.js';
 import { additionQuoteTenor, daysUntil } from './pre-trade-rules.js';
 import {
   NotAppliedError,
@@ -24,9 +25,9 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { tradedUsd } from '../write/send-gate.js';
-import { formatRate, readNumber, shortHash } from '../../core/number-format.js';
+import { formatMoney, formatRate, formatUsd, readNumber, shortHash } from '../../core/number-format.js';
 import type { TradeView } from '../../platform/results/trade-outcome-types.js';
-import { readableBook, readSideInStep, sideAfterOf, SideViews, type SideBook } from '../book/side-book.js';
+import { readableBook, readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { findSide, type BookPosition } from '../book/positions.js';
 import {
   expectedAfterChange,

@@ -2,10 +2,10 @@
 // given on, each with the hedges its side held and their notional (Trade.held), not a number alone. Every kind
 // compares them here, just before the send under the side's lock: when they differ, nothing is sent and it is asked again.
 import type { Trade } from '../../platform/runtime/agent-limits.js';
+import { formatUsd } from '../../core/number-format.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { SideAfter } from '../../platform/journal/index.js';
 import { sameSide } from '../book/side-book.js';
-import { formatUsd } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { confirmOrStop } from './live-guard.js';
 

@@ -1,9 +1,12 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
-import type { Hedge, HedgeStatus, Side } from '../../platform/api/schemas.js';
+import type { Hedge } from '../../platform/api/schemas.js';
+import type { SideBook } from '../book/book.js';
+import type { HedgeStatus, Side } from '../../core/vocabulary.js';
+import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
-import { readSidesInStep, SideViews, type SideBook } from '../book/side-book.js';
+import { readSidesInStep, SideViews } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import {
   ApiError,
@@ -13,7 +16,6 @@ import {
   StillPendingError,
   UnresolvedError,
 } from '../../core/errors.js';
-import { formatUsd } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { bodyOf } from '../../platform/journal/index.js';
 import { DEFAULT_WAIT_BOUND_MS } from '../../platform/config/wait-bound.js';

@@ -1,6 +1,7 @@
 // The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
 import { randomUUID } from 'node:crypto';
+import type { SideBook } from '../book/book.js';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { echo, parseDecimal } from '../../core/input.js';
@@ -37,7 +38,7 @@ import {
   type SameRequest,
   type SideAfter,
 } from '../../platform/journal/index.js';
-import { readSideInStep, sideUnchangedSince, type SideBook } from '../book/side-book.js';
+import { readSideInStep, sideUnchangedSince } from '../book/side-book.js';
 import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';

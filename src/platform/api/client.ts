@@ -1,6 +1,8 @@
 // One typed method per endpoint of the spec (§4): the one reading layer.
 import * as z from 'zod/mini';
 import { rememberSent } from '../../core/as-sent.js';
+import { MAX_PAGE_SIZE } from '../../core/wire.js';
+import type { Side } from '../../core/vocabulary.js';
 import { ApiError, InvalidResponseError } from '../../core/errors.js';
 import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading, type Query } from './wire/pages.js';
 import {
@@ -15,13 +17,11 @@ import {
   readRows,
   submittedActionSchema,
   type HistoryRecord,
-  type Side,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
   CHANGE_BODY_FIELDS,
   DEFAULT_WIRE_SETTINGS,
-  MAX_PAGE_SIZE,
   namesIn,
   NO_PAGE_SIZE,
   refusedField,

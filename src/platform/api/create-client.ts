@@ -1,4 +1,5 @@
-import type { ResolvedCredentials, Env } from '../config/credentials.js';
+import type { ResolvedCredentials } from '../config/credentials.js';
+import type { Env } from '../config/env.js';
 import { parseDecimal } from '../../core/input.js';
 import { VERSION } from '../../core/version.js';
 import { HedgeClient, type ClientOptions } from './client.js';

@@ -9,7 +9,7 @@ import { isObject } from './wire/fields.js';
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
 
-export type { HedgeStatus, Side, Tenor } from '../../core/vocabulary.js';
+export type { Side, Tenor } from '../../core/vocabulary.js';
 
 /** A numeric string read as its number; anything else is left for the schema to judge. */
 const numericText = (value: unknown) => (typeof value === 'string' && isNumericText(value) ? Number(value) : value);

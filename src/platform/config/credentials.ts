@@ -27,8 +27,6 @@ export interface ResolvedCredentials {
   keyLocation?: KeyLocation;
 }
 
-export type { Env };
-
 export function configDir(env: Env) {
   if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');

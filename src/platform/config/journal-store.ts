@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
+import type { Env } from './env.js';
 import { join } from 'node:path';
 import { checkStoreUrl } from '../../core/security/store-url.js';
-import { needsProfileStore, requestedProfile, type Env } from './credentials.js';
+import { needsProfileStore, requestedProfile } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 
 type JournalStoreChoice =

@@ -1,8 +1,8 @@
 // The pieces of `hedge login` that are not about the terminal.
 import { existsSync } from 'node:fs';
+import type { Env } from './env.js';
 import { resolve } from 'node:path';
 import { AuthError, InterruptedError, UsageError } from '../../core/errors.js';
-import type { Env } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 import { environmentOfKey, redactKey } from '../../core/security/secrets.js';

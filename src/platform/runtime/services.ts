@@ -1,7 +1,8 @@
 // How each service of a command is built: the context calls these once, on first use, and closes what they open.
 import type { HedgeClient } from '../api/client.js';
+import type { Env } from '../config/env.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
-import { configDir, resolveCredentials, type Env, type ResolvedCredentials } from '../config/credentials.js';
+import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import type { ProfileStore } from '../config/profile-store.js';
 import { waitDeadline } from '../config/wait-bound.js';
 import type { Journal } from '../journal/index.js';

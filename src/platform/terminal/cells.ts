@@ -3,18 +3,15 @@ import type { ChalkInstance } from 'chalk';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { toAccountSide } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { isNumericText } from '../../core/number-format.js';
+import { formatFixed, isNumericText, rateDecimals, shortHash } from '../../core/number-format.js';
 import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from '../fields/fields.js';
 import {
-  formatFixed,
   formatPercent,
   formatRelative,
   formatTimeLeft,
   formatUtc,
   formatUtcMinutes,
   fractionDigits,
-  rateDecimals,
-  shortHash,
 } from './format.js';
 import { displayWidth } from './width.js';
 import type { JsonObject } from '../../core/objects.js';

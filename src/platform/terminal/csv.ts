@@ -2,8 +2,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { spreadsheetSafe } from './spreadsheet-cell.js';
 
-export { spreadsheetSafe };
-
 export function csvText(rows: string[][]) {
   return stringify(
     rows.map((row) => row.map(spreadsheetSafe)),

@@ -23,20 +23,23 @@ function redrawTarget(stream: NodeJS.WritableStream, columns: () => number) {
 const eraseLines = (count: number) => `${'\u001b[2K\u001b[1A'.repeat(count - 1)}\u001b[2K\u001b[G`;
 
 /**
- * A screen redrawn in place (log-update, at the width hedge lays out for) that leaves no debris. A
- * terminal re-wraps what it shows when it narrows, so a frame drawn at another width first erases the
- * rows the one before takes now; the last frame (`end`) is drawn whole over the screen as it is, the
- * `^C` a Ctrl-C echoed below the frame included.
+ * A screen redrawn in place (log-update, at the width hedge lays out for) that leaves no debris, drawn
+ * from `frame` (undefined: nothing to show yet) on `render`, on a resize, and once more whole on `close`.
+ * A terminal re-wraps what it shows when it narrows, so a frame drawn at another width first erases the
+ * rows the one before takes now; the last frame is drawn whole over the screen as it is, the `^C` a
+ * Ctrl-C echoed below the frame included.
  */
 export async function liveScreen(
   stream: NodeJS.WritableStream,
   columns: () => number,
+  frame: () => string | undefined,
   options: { showCursor?: boolean } = {},
 ) {
   const { createLogUpdate } = await import('log-update');
   const target = redrawTarget(stream, columns);
   let draw = createLogUpdate(target, options);
   let shown: { text: string; width: number } | undefined;
+  let closed = false;
   const eraseShown = () => {
     if (shown === undefined) return;
     const width = columns();
@@ -45,18 +48,26 @@ export async function liveScreen(
     stream.write(eraseLines(rows));
     draw = createLogUpdate(target, options);
   };
+  const render = () => {
+    const text = closed ? undefined : frame();
+    if (text === undefined) return;
+    if (shown !== undefined && shown.width !== columns()) eraseShown();
+    draw(text);
+    shown = { text, width: columns() };
+  };
+  stream.on?.('resize', render);
   return {
-    draw(text: string) {
-      if (shown !== undefined && shown.width !== columns()) eraseShown();
-      draw(text);
-      shown = { text, width: columns() };
-    },
-    /** The last frame: nothing is drawn after it (the cursor shown again). */
-    end(text: string) {
+    render,
+    /** Draws the last frame (if any) and shows the cursor again; nothing is drawn after it. */
+    close() {
+      if (closed) return;
+      closed = true;
+      stream.off?.('resize', render);
+      const text = frame();
+      if (text === undefined) return;
       eraseShown();
       draw(text);
       draw.done();
-      shown = undefined;
     },
   };
 }

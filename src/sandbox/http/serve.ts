@@ -1,11 +1,12 @@
 // `hedge sandbox serve`: runs the simulator in the foreground.
 
-import { type SandboxDialect, wireDialect } from '../dialects.js';
+import { wireDialect } from '../dialects.js';
+import type { SandboxDialect } from '../dialect-names.js';
 import { DEFAULT_FILL_DELAY_MS } from '../engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
 /** The names `hedge sandbox serve --dialect` accepts (re-exported so the command loads one module). */
-export { SANDBOX_DIALECTS } from '../dialects.js';
+export { SANDBOX_DIALECTS } from '../dialect-names.js';
 
 interface ServeIo {
   stdout: NodeJS.WritableStream;

@@ -99,7 +99,7 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
     clockTime: clockTimeIn(ctx.env.TZ),
   });
   // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
-  ctx.onDispose(() => view.close());
+  ctx.onDispose(view.close);
   return {
     fresh: (snapshot, at) => view.fresh(watchModel(snapshot.reading), at),
     stale: (error, at, nextAt) => {
@@ -107,7 +107,7 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
       view.stale(at, `${description.code}: ${description.message}`, nextAt);
     },
     alerts: (fired, holding) => view.alerts(holding, fired.length > 0),
-    tick: () => view.render(),
-    close: () => view.close(),
+    tick: view.render,
+    close: view.close,
   };
 }

@@ -1,9 +1,9 @@
 // `hedge journal migrate`: the local journal into the team store, fallback records included. Every entry keeps its
 // id, so running it again adds nothing; the local file is left as it is.
 import { UsageError } from '../../../core/errors.js';
+import { isTeamJournal } from '../../../platform/journal/backend.js';
 import { journalDir, openJournal } from '../../../platform/journal/index.js';
 import { JournalStoreError } from '../../../platform/journal/store-error.js';
-import { isTeamJournal } from '../../../platform/journal/store.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeText } from '../../../core/security/safe-text.js';
 

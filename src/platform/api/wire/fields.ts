@@ -6,8 +6,6 @@ import { SIDES, type Side } from '../../../core/vocabulary.js';
 import type { HistoryFacts } from '../../../core/wire.js';
 import type { JsonObject } from '../../../core/objects.js';
 
-export type { HistoryFacts };
-
 /** `closed_at`, `closedAt` and `Closed-At` are one name. */
 export function nameKey(name: string) {
   return name.toLowerCase().replace(/[^a-z0-9]/g, '');

@@ -3,8 +3,7 @@ import { ApiError } from '../../../core/errors.js';
 import type { JsonObject } from '../../../core/objects.js';
 import type { Env } from '../../config/env.js';
 
-/** The page size's upper bound is shown (500); its parameter's name is not. A domain fact: domain/wire.ts. */
-export { MAX_PAGE_SIZE } from '../../../core/wire.js';
+// The page size's upper bound is shown (500: MAX_PAGE_SIZE in core/wire.ts); its parameter's name is not.
 
 export interface WireSettings {
   /** GET /hedges and GET /hedges/history: the page-size query parameter (`none`: send none). */
