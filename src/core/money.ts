@@ -2,13 +2,8 @@
 
 import { formatMoney, formatSignedMoney } from './number-format.js';
 
-export { formatMoney, formatUsd } from './number-format.js';
-
 // One sign convention: every amount is from the account's side (+ is money to it or a price in its favour, - the
 // opposite); where a person reads, words say which ("you pay", "better than quoted").
-
-/** "+1,234.56", "-1,234.56", "0.00" (to the cent, so a figure that rounds to zero carries no sign). */
-export const formatSignedAmount = formatSignedMoney;
 
 /** USD with cents: sums and differences kept from drifting by float error. */
 export function cents(value: number) {
@@ -29,7 +24,7 @@ export function payWords(forAccount: number, realized = false) {
 
 /** "-4.19 USDC/day, you pay", "+2.79 USDC, you earned": an amount in USDC on the account's side with the words that say who pays. */
 export function payOrEarn(forAccount: number, options: { per?: string; realized?: boolean } = {}) {
-  const signed = formatSignedAmount(forAccount);
+  const signed = formatSignedMoney(forAccount);
   const shown = signed === formatMoney(0) ? 0 : forAccount;
   return `${signed} USDC${options.per ?? ''}, ${payWords(shown, options.realized)}`;
 }

@@ -1,5 +1,6 @@
 // The plan of `hedge plan` / `hedge apply`: from a target file and the live book (positions, markets, account headroom) to the actions that reach the target, in the order they will be sent, with the pre-trade checks simulated over the whole sequence.
-import { cents, formatUsd } from './money.js';
+import { cents } from './money.js';
+import { formatUsd } from './number-format.js';
 import { findMarket, sideKey } from './markets.js';
 import { withoutUndefined } from './objects.js';
 import type { Side, Tenor } from './vocabulary.js';

@@ -10,7 +10,6 @@ import {
   formatUpTo,
   formatUsd,
 } from '../../src/core/number-format.js';
-import { formatSignedAmount } from '../../src/core/money.js';
 import { closedHedgeRow } from '../../src/features/report/report-html.js';
 
 const SAMPLES = (() => {
@@ -79,9 +78,8 @@ describe('the one number formatter family', () => {
       '+1,234.56',
       '-3.00',
     ]);
-    // A figure that rounds to zero carries no sign (the sign convention), and the money words use the same function.
+    // A figure that rounds to zero carries no sign (the sign convention).
     expect(formatSignedMoney(-0.001)).toBe('0.00');
-    expect(formatSignedAmount).toBe(formatSignedMoney);
     expect([formatRate(1530.3291), formatRate(1.23456), formatRate(0.0123456)]).toEqual([
       '1,530.33',
       '1.2346',

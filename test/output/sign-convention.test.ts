@@ -5,9 +5,9 @@
 // addition implies, and the "already open" note.
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/platform/api/schemas.js';
+import { formatSignedMoney } from '../../src/core/number-format.js';
 import {
   betterOrWorse,
-  formatSignedAmount,
   impliedAdditionPrice,
   payOrEarn,
   payWords,
@@ -64,7 +64,7 @@ const BUY_QUOTE: Quote = {
 
 describe('money words', () => {
   it('signs an amount to the cent: a figure that rounds to zero has no sign', () => {
-    expect([1234.5, -0.456, -0.004, 0].map((value) => formatSignedAmount(value))).toEqual([
+    expect([1234.5, -0.456, -0.004, 0].map((value) => formatSignedMoney(value))).toEqual([
       '+1,234.50',
       '-0.46',
       '0.00',

@@ -4,9 +4,9 @@
 // open gets a note pointing to `hedge add` (never a refusal).
 // Assertions are on the simulator's own state and request log.
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatRate } from '../../src/core/number-format.js';
+import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
-import { formatSignedAmount, payOrEarn, toAccountSide } from '../../src/core/money.js';
+import { payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
@@ -129,7 +129,7 @@ describe('hedge reduce: what it realized', () => {
     expect(out).toMatch(/Returned \(est\.\)\s+│ \+[\d,]+\.\d\d USD to your balance/);
     expect(out).toMatch(/Realized net P&L \(est\.\)\s+│ [+-]?[\d,]+\.\d\d USD/);
     expect(out).toContain(
-      `Balance change          │ ${formatSignedAmount(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
+      `Balance change          │ ${formatSignedMoney(balanceAfter - balanceBefore)} USDC (${formatMoney(balanceBefore)} → ${formatMoney(balanceAfter)})`,
     );
     expect(out).toContain(
       '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
@@ -164,7 +164,7 @@ describe('hedge reduce: what it realized', () => {
     });
     expect(Object.keys(body)).not.toContain('realized');
     expect(result.stderr).toContain('Position after the reduce: notional 8,000.00 → 6,000.00 USD;');
-    expect(result.stderr).toContain(`balance ${formatSignedAmount(balanceAfter - balanceBefore)} USDC.`);
+    expect(result.stderr).toContain(`balance ${formatSignedMoney(balanceAfter - balanceBefore)} USDC.`);
   });
 
   it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {

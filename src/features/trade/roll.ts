@@ -6,7 +6,7 @@ import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatRate, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import type { HedgeRecord } from '../book/book.js';
-import { formatMoney, formatUsd } from '../../core/money.js';
+import { formatMoney, formatUsd } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
 import type { Side, Tenor } from '../../core/vocabulary.js';
 import {
@@ -46,7 +46,6 @@ import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
-export { ROLL_GROUP_PREFIX };
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 

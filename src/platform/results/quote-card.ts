@@ -2,14 +2,8 @@
 import type { Quote } from '../api/schemas.js';
 import { kindFromName, labelFromName } from '../fields/fields.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import {
-  betterOrWorse,
-  formatSignedAmount,
-  payOrEarn,
-  payWords,
-  priceFavourBps,
-  toAccountSide,
-} from '../../core/money.js';
+import { betterOrWorse, payOrEarn, payWords, priceFavourBps, toAccountSide } from '../../core/money.js';
+import { formatSignedMoney } from '../../core/number-format.js';
 import {
   formatBps,
   formatDays,
@@ -84,7 +78,7 @@ function renderPlain(output: Output, quote: Quote) {
 /** Carry on the account's side (docs/output.md "Sign convention"): "-4.19 USDC/day (-0.0419%), you pay". */
 function carryText(output: Output, usdc: number, pct: number, per: string) {
   const forAccount = toAccountSide(usdc);
-  const text = `${formatSignedAmount(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
+  const text = `${formatSignedMoney(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
   return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
 }
 
@@ -110,7 +104,7 @@ export function priceRows(output: Output, quote: Quote, executionNote = ''): Arr
   const c = output.chalk;
   const unit = priceUnit(quote.market);
   const { usd: impact, bps } = impactForAccount(quote);
-  const impactText = `${formatSignedAmount(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
+  const impactText = `${formatSignedMoney(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
   return [
     ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
     ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}${executionNote}`],

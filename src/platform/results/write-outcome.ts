@@ -3,15 +3,8 @@
 import { type PositionFacts, historyRecordForPeople, positionInOneShape } from '../api/wire/fields.js';
 import type { HistoryRecord, Quote, SubmittedAction } from '../api/schemas.js';
 import type { LandedChange, TradeView } from './trade-outcome-types.js';
-import {
-  betterOrWorse,
-  formatSignedAmount,
-  formatUsd,
-  impliedAdditionPrice,
-  payOrEarn,
-  priceFavourBps,
-  toAccountSide,
-} from '../../core/money.js';
+import { betterOrWorse, impliedAdditionPrice, payOrEarn, priceFavourBps, toAccountSide } from '../../core/money.js';
+import { formatSignedMoney, formatUsd } from '../../core/number-format.js';
 import { fieldTable } from '../fields/fields.js';
 import { HEDGE_FIELDS, POSITION_FIELDS, REALIZED_FIELDS } from '../fields/resource-fields.js';
 import { formatBps, formatDays, formatMoney, formatPercent, formatRate } from '../terminal/format.js';
@@ -281,10 +274,10 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
     margin && `margin ${margin}`,
     figures.addedAt !== undefined &&
       `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
-    figures.returned !== undefined && `returned (est.) ${formatSignedAmount(figures.returned)} USD`,
-    figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedAmount(figures.realizedNet)} USD`,
+    figures.returned !== undefined && `returned (est.) ${formatSignedMoney(figures.returned)} USD`,
+    figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedMoney(figures.realizedNet)} USD`,
     figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
-    figures.balance !== undefined && `balance ${formatSignedAmount(figures.balance)} USDC`,
+    figures.balance !== undefined && `balance ${formatSignedMoney(figures.balance)} USDC`,
   ].filter(Boolean);
   const card = () => {
     const c = output.chalk;
@@ -301,7 +294,7 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       ['Margin', margin],
       [
         'Returned (est.)',
-        figures.returned !== undefined && `${formatSignedAmount(figures.returned)} USD to your balance`,
+        figures.returned !== undefined && `${formatSignedMoney(figures.returned)} USD to your balance`,
       ],
       ['Realized net P&L (est.)', figures.realizedNet !== undefined && `${pnl(figures.realizedNet)} USD`],
       [

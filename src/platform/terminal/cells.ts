@@ -76,7 +76,7 @@ export interface CellContext {
 function signed(amount: number, decimals: number, c: ChalkInstance, kind: 'pnl' | 'charge') {
   const value = kind === 'charge' ? toAccountSide(amount) : amount;
   const digits = formatFixed(Math.abs(value), decimals);
-  // A figure that rounds to zero carries no sign (domain/money.ts formatSignedAmount).
+  // A figure that rounds to zero carries no sign (core/number-format.ts formatSignedMoney).
   const zero = /^[0.,]*$/.test(digits);
   const text = zero ? digits : value > 0 ? `+${digits}` : value < 0 ? `-${digits}` : digits;
   const styled = text.startsWith('+') ? c.green(text) : text.startsWith('-') ? c.red(text) : text;

@@ -9,7 +9,7 @@ import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.j
 import { showTrade, tradeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
 import { UnresolvedError } from '../../../core/errors.js';
-import { formatUsd } from '../../../core/money.js';
+import { formatUsd } from '../../../core/number-format.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
