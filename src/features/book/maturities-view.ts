@@ -18,14 +18,12 @@ function dayLine(day: MaturityDay) {
   return `${weekday} ${dayMonthYear} · ${count} hedge${count === 1 ? '' : 's'} · ${formatMoney(day.notional_usd)} USD`;
 }
 
-interface MaturitiesViewOptions {
-  empty: string;
-  undated: number;
-  nowMs: number;
-}
-
 /** The settlements on stdout: the grouped table on a terminal, the flat list otherwise. */
-export async function renderMaturities(output: Output, days: readonly MaturityDay[], options: MaturitiesViewOptions) {
+export async function renderMaturities(
+  output: Output,
+  days: readonly MaturityDay[],
+  options: { empty: string; undated: number; nowMs: number },
+) {
   const maturities = days.flatMap((day) => day.maturities);
   const sections: Array<{ before: number; line: string }> = [];
   let at = 0;

@@ -128,13 +128,6 @@ export async function readSideInStep(
   return { book: books[0], hedges, positions };
 }
 
-/** A side to read; `opened`: hedges the server named in its answers to this account's opens of it, which its views must show. */
-export interface SideToRead {
-  market: string;
-  side: Side;
-  opened?: readonly string[];
-}
-
 /** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
 export function unseenIn(book: SideBook, ids: readonly string[] = []) {
   const shown = new Set([...book.filled, ...book.opening].map((record) => record.id).concat(book.ended));
@@ -145,7 +138,8 @@ export function unseenIn(book: SideBook, ids: readonly string[] = []) {
 export async function readSidesInStep(
   ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
   client: HedgeClient,
-  sides: readonly SideToRead[],
+  /** `opened`: hedges the server named in its answers to this account's opens of a side, which its views must show. */
+  sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ) {

@@ -48,7 +48,7 @@ export interface WatchModel {
 }
 
 /** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
-export type FormatValue = (field: { key: string; kind?: FieldKind }, value: unknown) => string;
+type FormatValue = (field: { key: string; kind?: FieldKind }, value: unknown) => string;
 
 /** Everything on screen, as the flow last said it. */
 interface WatchState {

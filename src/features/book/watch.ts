@@ -109,8 +109,6 @@ export function parseWatchInterval(raw: string | true) {
   return Math.round(seconds * 1000);
 }
 
-type WatchSettings = ReturnType<typeof parseWatchSettings>;
-
 /** Every option checked before anything is sent (exit 2 on the first problem). */
 export function parseWatchSettings(
   ports: Pick<CommandContext, 'hedgeCommand'>,
@@ -420,7 +418,7 @@ export type WatchOutcome =
 
 /** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
 interface WatchPlan {
-  settings: WatchSettings;
+  settings: ReturnType<typeof parseWatchSettings>;
   live: boolean;
   oneShape: boolean;
 }

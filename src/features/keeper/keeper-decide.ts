@@ -43,18 +43,13 @@ const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 
 // ---- What goes in and out.
 
-interface RowMemory {
-  failures: number;
-  retryAtMs: number;
-  lastSkip?: string;
-  lastDrift?: string;
-  lastHeld?: string;
-}
-
 /** What the keeper remembers between cycles (and between a cycle and its steps). */
 export interface KeeperState {
   /** Per row (`MARKET side`): its failures in a row, when it may try again, and what was last said of it (each said once). */
-  rows: ReadonlyMap<string, RowMemory>;
+  rows: ReadonlyMap<
+    string,
+    { failures: number; retryAtMs: number; lastSkip?: string; lastDrift?: string; lastHeld?: string }
+  >;
   /** Notices said once (by code), and sides past their bound said once each (by side and cause). */
   said: ReadonlySet<string>;
   /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */

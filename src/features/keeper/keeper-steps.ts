@@ -49,7 +49,7 @@ export interface KeeperClock {
 }
 
 /** How the keeper's parts say what they did: an event, or an error (a one-cycle run ends with its first's exit code). */
-export interface Say {
+interface Say {
   event: (fields: EventFields) => void;
   noteError: (error: unknown, fields: Omit<EventFields, 'event'>) => void;
 }
@@ -68,7 +68,7 @@ function keeperMemory(say: Say) {
     },
   };
 }
-export type KeeperMemory = ReturnType<typeof keeperMemory>;
+type KeeperMemory = ReturnType<typeof keeperMemory>;
 
 /** What the cycles do on the server: keeperIo's, or a test's. */
 export interface KeeperIo {

@@ -94,17 +94,19 @@ function forScreen(line: PlanLine) {
   return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_pnl_usdc: undefined, carry_pnl_usdc: undefined };
 }
 
-interface PlanRenderOptions {
-  /** The terminal's width (80 when unknown). */
-  columns: number;
-  /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
-  applyCommand?: string;
-  /** In `apply`, the plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
-  preview?: boolean;
-}
-
 /** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
-export async function renderPlan(output: Output, input: PlanViewInput, options: PlanRenderOptions) {
+export async function renderPlan(
+  output: Output,
+  input: PlanViewInput,
+  options: {
+    /** The terminal's width (80 when unknown). */
+    columns: number;
+    /** The command that carries the plan out, for the closing hint (`hedge apply target.csv`). */
+    applyCommand?: string;
+    /** In `apply`, the plan is a preview: in plain mode it goes to stderr, stdout keeps the run's report. */
+    preview?: boolean;
+  },
+) {
   const lines = linesOf(input);
   const { plan, totals } = input;
   const c = output.chalk;

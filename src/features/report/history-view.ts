@@ -4,14 +4,7 @@ import { formatUsd as usd } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
 import type { JsonObject } from '../../core/objects.js';
-
-/** What the journal knows of a hedge's size (flows/hedge-sizes.ts HedgeSizes; only what is said). */
-interface SizesView {
-  openedUsd?: number;
-  changes: ReadonlyArray<{ action: 'add' | 'reduce'; usd: number }>;
-  largestUsd?: number;
-  lastUsd?: number;
-}
+import type { HedgeSizes } from '../trade/hedge-sizes.js';
 
 const RESIZED_MARK = '*';
 
@@ -26,7 +19,7 @@ export function markResized(rows: readonly JsonObject[], resized: ReadonlyArray<
 
 /** The note under the table, one sentence per resized hedge: `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.` */
 export function resizedNote(
-  hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: SizesView }>,
+  hedges: ReadonlyArray<{ hedgeId: string; reference?: string; shownUsd?: number; sizes: HedgeSizes }>,
 ) {
   if (!hedges.length) return;
   const sentences = hedges.map(({ hedgeId, reference, shownUsd, sizes }) => {

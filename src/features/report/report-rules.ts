@@ -318,8 +318,6 @@ export class ReportBuilder {
   }
 }
 
-type ReportDateResult = { ok: true; date: Date } | { ok: false; message: string };
-
 /** A date, or a date and a time with its zone or none. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
@@ -336,7 +334,7 @@ function monthsBefore(now: Date, months: number) {
 }
 
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
-export function parseReportDate(text: string, now: Date): ReportDateResult {
+export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
   const value = text.trim();
   const ago = TIME_AGO.exec(value);
   if (ago) {

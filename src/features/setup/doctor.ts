@@ -195,8 +195,6 @@ async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: Do
 }
 
 /** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
-type ObservingClient = Awaited<ReturnType<typeof observingClient>>;
-
 async function observingClient(ports: DoctorPorts, credentials: ResolvedCredentials) {
   const answers: ObservedAnswer[] = [];
   const notes: string[] = [];
@@ -371,7 +369,11 @@ function marketsCheck(markets: MarketList) {
 }
 
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
-async function checkWireChoices({ client, wire, learned }: ObservingClient, seen: ReadsSeen, checks: DoctorChecks) {
+async function checkWireChoices(
+  { client, wire, learned }: Awaited<ReturnType<typeof observingClient>>,
+  seen: ReadsSeen,
+  checks: DoctorChecks,
+) {
   checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
   for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
   checks.add(info('wire.positions', 'Position fields', seen.positionFields));

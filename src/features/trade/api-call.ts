@@ -120,7 +120,7 @@ function idsOf(answer: ApiAnswer) {
 }
 
 /** A write as the one write flow's record: the call is its request. */
-export interface ApiRecord extends WriteRecord<ApiCall> {
+interface ApiRecord extends WriteRecord<ApiCall> {
   kind: 'api';
   /** Where its answers are kept for the command to print (also one the transport threw on). */
   answers: AnswerLog;

@@ -12,18 +12,21 @@ import { tradeAction, tradeRecord } from './trade-actions.js';
 import { isRejection, runWrite, writeOptionsFrom, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
-interface OpenChoices {
-  allowDuplicateRef: boolean;
-  skipChecks: boolean;
-  write: WriteOptions;
-  /** The wizard quoted already (its card was shown). */
-  quote?: Quote;
-  /** The wizard's question: asked on any key with its card in view, bound to the side as shown; no checks again. */
-  question?: string;
-}
-
 /** The open's outcome and the quote it was decided on (for the struck rate against it). */
-export async function openHedge(ports: WritePorts, client: HedgeClient, request: OpenRequest, choices: OpenChoices) {
+export async function openHedge(
+  ports: WritePorts,
+  client: HedgeClient,
+  request: OpenRequest,
+  choices: {
+    allowDuplicateRef: boolean;
+    skipChecks: boolean;
+    write: WriteOptions;
+    /** The wizard quoted already (its card was shown). */
+    quote?: Quote;
+    /** The wizard's question: asked on any key with its card in view, bound to the side as shown; no checks again. */
+    question?: string;
+  },
+) {
   const reference = request.client_reference;
   const guarded = reference !== undefined && !choices.allowDuplicateRef;
   // The checks are optional safety: what they could not read is said, and named in a live confirmation. The wizard

@@ -5,7 +5,7 @@ import { cents } from '../../core/money.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** A hedge's notional as this journal's writes moved it, oldest first. */
-interface HedgeSizes {
+export interface HedgeSizes {
   /** What it was opened with, when this journal sent the open. */
   openedUsd?: number;
   /** This journal's adds and reduces of it that landed, oldest first. */

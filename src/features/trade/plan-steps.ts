@@ -21,7 +21,7 @@ export interface PlanStepRun {
 }
 
 /** What a step came to; `skipped` says why it was not sent (`entry` then is absent). */
-export interface StepResult {
+interface StepResult {
   entry?: JournalEntry;
   answer?: unknown;
   result?: unknown;

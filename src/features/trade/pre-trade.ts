@@ -46,7 +46,7 @@ export async function checkOpenAfterClose(
 }
 
 /** What the optional checks could not check, said before the write (and in a live confirmation). */
-export interface Unchecked {
+interface Unchecked {
   /** Short names: "the exposure headroom", "the duplicate reference". */
   items: string[];
   warn(text: string): void;

@@ -68,9 +68,6 @@ export interface TradeRecord<Q extends SideRequest = SideRequest> extends WriteR
   question?: string;
 }
 
-/** What a caller adds to a trade's record (the argv to journal; unset: the kind's own). */
-type TradeFields = Partial<Omit<TradeRecord, 'kind' | 'request' | 'command' | 'verb' | 'side'>>;
-
 /** The command line a trade is journaled under (and shown in hints) when its caller names none. */
 function argvOf(kind: TradeKind, { market, side, notional_usd, tenor_days, client_reference }: Partial<OpenRequest>) {
   const open = ['--tenor', String(tenor_days), ...(client_reference ? ['--ref', client_reference] : [])];
@@ -118,7 +115,11 @@ const KINDS = {
 } as const;
 
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
-export function tradeRecord(kind: TradeKind, request: SideRequest, fields: TradeFields = {}): TradeRecord {
+export function tradeRecord(
+  kind: TradeKind,
+  request: SideRequest,
+  fields: Partial<Omit<TradeRecord, 'kind' | 'request' | 'command' | 'verb' | 'side'>> = {},
+): TradeRecord {
   const { market, side } = request;
   const { verb } = KINDS[kind];
   return {

@@ -30,24 +30,25 @@ const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] s
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
-interface PollOptions<T> {
-  label: string;
-  /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
-  startedAt: number;
-  poll(): Promise<T>;
-  isDone(value: T): boolean;
-  timedOut(last: T | undefined, waitedMs: number): Error;
-  /** What stands when Ctrl-C stops the wait (after "Stopped waiting."; the hint is the check command). */
-  interrupted: string;
-  checkCommand: string;
-}
-
 function seconds(ms: number) {
   return `${Math.max(0, Math.round(ms / 1000))}s`;
 }
 
 /** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
-export async function pollUntil<T>(ports: WritePorts, options: PollOptions<T>) {
+export async function pollUntil<T>(
+  ports: WritePorts,
+  options: {
+    label: string;
+    /** Clock time when the request that started the wait was sent; the first poll is due firstDelayMs after it. */
+    startedAt: number;
+    poll(): Promise<T>;
+    isDone(value: T): boolean;
+    timedOut(last: T | undefined, waitedMs: number): Error;
+    /** What stands when Ctrl-C stops the wait (after "Stopped waiting."; the hint is the check command). */
+    interrupted: string;
+    checkCommand: string;
+  },
+) {
   const { clock, signal } = ports;
   const deadline = ports.waitDeadline(options.startedAt);
   let lastPollAt = options.startedAt;
@@ -104,17 +105,15 @@ function withActionStands(error: unknown, checkCommand: string) {
   });
 }
 
-interface HedgeWaitOptions {
-  label: string;
-  startedAt?: number;
-  initial?: Hedge;
-}
-
 /**
  * Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. The id came from the server
  * (its answer to this action, or a read), so a 404 is a read that trails the write: not visible yet, polled on.
  */
-export async function waitForHedgeStatus(ports: WritePorts, hedgeId: string, options: HedgeWaitOptions) {
+export async function waitForHedgeStatus(
+  ports: WritePorts,
+  hedgeId: string,
+  options: { label: string; startedAt?: number; initial?: Hedge },
+) {
   if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
   const client = await ports.client();
   const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
@@ -185,18 +184,6 @@ export async function readSidesAsAnswered(
   return readSidesInStep(ports, client, read, until);
 }
 
-interface ChangeWaitOptions {
-  label: string;
-  startedAt: number;
-  market: string;
-  side: Side;
-  /** The open notional before the change (read under the side's lock, right before the send). */
-  baselineNotionalUsd: number;
-  /** This action's own amount: the side must show baseline ± this, nothing else. */
-  changeUsd: number;
-  action: 'add' | 'reduce';
-}
-
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
 const WHOLE_REDUCE_SHARE = 0.01;
 
@@ -207,7 +194,20 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
 }
 
 /** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
-export async function waitForOwnChange(ports: WritePorts, options: ChangeWaitOptions) {
+export async function waitForOwnChange(
+  ports: WritePorts,
+  options: {
+    label: string;
+    startedAt: number;
+    market: string;
+    side: Side;
+    /** The open notional before the change (read under the side's lock, right before the send). */
+    baselineNotionalUsd: number;
+    /** This action's own amount: the side must show baseline ± this, nothing else. */
+    changeUsd: number;
+    action: 'add' | 'reduce';
+  },
+) {
   const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
   const client = await ports.client();
   const check = ports.hedgeCommand('positions');

@@ -177,7 +177,7 @@ export type WriteAction<S, R> = WriteRecord & WriteKind<S, R>;
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
 export type WriteOutcome<S, R> =
-  | { kind: 'dry-run'; planned: RenderedDryRun }
+  | { kind: 'dry-run'; planned: Awaited<ReturnType<typeof planDryRun>> }
   | { kind: 'recorded'; entry: JournalEntry }
   | { kind: 'submitted'; answer: S; entry: JournalEntry }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
@@ -872,8 +872,6 @@ export async function planDryRun(ports: WritePorts, request: ApiRequest) {
   };
 }
 
-type RenderedDryRun = Awaited<ReturnType<typeof planDryRun>>;
-
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
 async function gateTheSend<S, R>(
   ports: WritePorts,
@@ -912,11 +910,9 @@ async function gateTheSend<S, R>(
 // first sent (each action's `reconcile`), and the key's age with its lifetime.
 const DEFAULT_KEY_LIFETIME_HOURS = 12;
 
-/** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
-type Verdict = 'landed' | 'not-landed' | 'unknown';
-
 interface Reconciliation<S> {
-  verdict: Verdict;
+  /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
+  verdict: 'landed' | 'not-landed' | 'unknown';
   /** What the book shows, in a sentence (untrusted values already sanitised). */
   evidence: string;
   /** For landed: the submit answer as the server would have given it, to wait on and render. */
