@@ -32,7 +32,7 @@ export async function renderMaturities(
     at += day.maturities.length;
   }
   const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
-  await output.list(maturities as unknown as Record<string, unknown>[], MATURITY_RESOURCE, {
+  await output.list(maturities, MATURITY_RESOURCE, {
     empty: options.empty,
     sections,
     nowMs: options.nowMs,

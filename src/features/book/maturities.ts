@@ -28,8 +28,8 @@ export interface MaturityHedge {
   client_reference?: string | null;
 }
 
-/** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
-export interface Maturity {
+/** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first (a type, not an interface: a list's row is a JsonObject). */
+export type Maturity = {
   day: string;
   maturity_at: string;
   matures_in_seconds: number;
@@ -42,7 +42,7 @@ export interface Maturity {
   mark_price: number | null;
   net_pnl_usd: number | null;
   accrued_carry_usdc: number | null;
-}
+};
 
 export interface MaturityDay {
   day: string;

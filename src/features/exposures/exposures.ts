@@ -1,7 +1,7 @@
 // `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
 // from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
 import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
-import type { HistoryFacts } from '../../core/wire.js';
+import type { HistoryFacts, MarketFacts } from '../../core/wire.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
@@ -25,7 +25,6 @@ import {
 import { readHistoryRecord } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
-import type { MarketFacts } from '../../core/wire.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { MovingTarget } from '../keeper/keep.js';

@@ -16,7 +16,6 @@ import {
 import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
 import { bodyOf, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
-import type { JsonObject } from '../../core/objects.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso, utcMinute } from '../../core/utc-text.js';
 import { formatUsd } from '../../core/number-format.js';
@@ -396,7 +395,7 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
     if (closed) {
       const rolled = next.closedByRoll.get(closed.id) ?? book.closedByRoll.get(closed.id) ?? false;
       next.closedByRoll.set(closed.id, rolled);
-      const closedAt = (closed as JsonObject).closed_at;
+      const closedAt = closed.closed_at;
       const closedAtLocalMs =
         (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
       if (!rolled)

@@ -11,8 +11,8 @@ export interface ResumedStep {
   outcome: string;
 }
 
-/** One step of the run as its report shows it. */
-export interface ApplyReportRow {
+/** One step of the run as its report shows it (a type, not an interface: a list's row is a JsonObject). */
+export type ApplyReportRow = {
   step: number;
   action: string;
   market: string;
@@ -22,7 +22,7 @@ export interface ApplyReportRow {
   outcome: string;
   hedge_id: string | null;
   journal_id: string | null;
-}
+};
 
 /** `resumed`: what an earlier apply left unfinished, finished before the plan was made. */
 export type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &

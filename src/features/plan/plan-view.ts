@@ -180,7 +180,7 @@ function describeLine(line: PlanLine) {
 
 export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) {
   if (!rows.length) return output.document(rows);
-  await output.list(rows as unknown as Record<string, unknown>[], APPLY_RESOURCE, {
+  await output.list(rows, APPLY_RESOURCE, {
     empty: 'No actions.',
     title: 'Apply report',
   });

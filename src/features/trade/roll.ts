@@ -4,9 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatRate, readNumber } from '../../core/number-format.js';
+import { formatMoney, formatUsd } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import type { HedgeRecord } from '../book/book.js';
-import { formatMoney, formatUsd } from '../../core/number-format.js';
 import { sameReference } from '../../core/input.js';
 import type { Side, Tenor } from '../../core/vocabulary.js';
 import {
@@ -43,7 +43,6 @@ import {
 } from '../write/write-flow.js';
 import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
-import type { JsonObject } from '../../core/objects.js';
 
 /** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
@@ -254,7 +253,7 @@ async function planRoll(ports: WritePorts, client: HedgeClient, req: RollRequest
       `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
     );
   }
-  const reference = (ended as JsonObject).client_reference;
+  const reference = ended.client_reference;
   return {
     notionalUsd: ended.notional_usd,
     ended,
@@ -441,7 +440,7 @@ async function carryOut(
             (carried.close?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
             result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-          realized: (result?.realized as JsonObject | undefined) ?? null,
+          realized: result?.realized ?? null,
         };
   const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
   const failed = opened?.status === 'failed';
@@ -459,7 +458,7 @@ async function carryOut(
         journal_id: openEntry.id,
         outcome: openEntry.outcome,
         hedge_id: hedgeId,
-        hedge: ((opened ?? answer) as JsonObject | undefined) ?? null,
+        hedge: opened ?? answer ?? null,
         quote: quote ?? null,
       },
     },
@@ -472,7 +471,7 @@ async function carryOut(
     ...(failed && {
       failure: new OrderFailedError(
         `The new ${days(tenorDays)} hedge ${hedgeId ? safeText(hedgeId) : 'the new hedge'} failed on-chain: nothing was opened${close ? `, and the ${side} position on ${market} was closed` : ''}, so the side is not covered now.`,
-        opened!.id,
+        opened.id,
         `Open it again with \`${ports.hedgeCommand('open', market, side, String(notionalUsd), '--tenor', String(tenorDays))}\` (a new key).`,
       ),
     }),

@@ -161,7 +161,7 @@ export function tradeAction(ports: WritePorts, client: HedgeClient, record: Trad
     send: (key, sendHooks) => client[send](record.request as never, key, sendHooks),
     sideAfter: () => turn.after,
   };
-  return action as WriteAction<unknown, unknown>;
+  return action;
 }
 
 function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {

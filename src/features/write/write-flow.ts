@@ -548,7 +548,7 @@ async function confirmWhatIsShown<S, R>(
   if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
   await confirmSideAsShown(
     ports,
-    side!,
+    side,
     guard.live,
     shown,
     () => action.question(),
