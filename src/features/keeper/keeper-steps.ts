@@ -1,7 +1,7 @@
 // What a keeper cycle does on the server: the book read, each row's step carried out through the
 // flows every write uses (runWrite, runRoll, resume), in flight on its own. What to do and say is
 // keeper-decide.ts's; nothing here decides.
-import { rowKey, type EventFields, type KeepRow, type KeepRowStatus } from '../../core/keep-rules.js';
+import { rowKey, type EventFields, type KeepRow } from '../../core/keep-rules.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
@@ -132,7 +132,7 @@ export function keeperCycles({
     async cycle(
       rows: readonly KeepRow[],
       state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
-    ): Promise<{ rows: KeepRowStatus[]; serverTime?: string }> {
+    ) {
       let book: BookObservation | { error: unknown };
       try {
         book = await io.observe(rows, memory);

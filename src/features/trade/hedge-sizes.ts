@@ -78,10 +78,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
 }
 
 /** The journal read for `resizedHedges`. */
-export async function readResizedHedges(
-  ports: Pick<CommandContext, 'journal' | 'log'>,
-  ids: ReadonlySet<string>,
-): Promise<Map<string, HedgeSizes>> {
+export async function readResizedHedges(ports: Pick<CommandContext, 'journal' | 'log'>, ids: ReadonlySet<string>) {
   if (ids.size === 0) return new Map();
   try {
     const journal = await ports.journal();
