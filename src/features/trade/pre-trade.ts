@@ -103,7 +103,7 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
     const problem = marketProblem(markets, request.market);
     if (problem) throw problem;
   }
-  const market: Market =
+  const market =
     (markets && findMarket(markets, request.market)) ??
     ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
   const headroom = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
