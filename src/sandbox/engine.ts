@@ -95,7 +95,7 @@ export const DEFAULT_FILL_DELAY_MS = 2000;
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   dialect: SandboxDialect = DEFAULT_DIALECT,
-  idSeed: number = hashString(`ids:${seed}`),
+  idSeed = hashString(`ids:${seed}`),
 ): EngineState {
   return {
     version: 1,

@@ -89,7 +89,7 @@ export class ConfirmationTokens {
   constructor(
     readonly ttlSeconds: number,
     private readonly now: () => number,
-    private readonly makeToken: () => string = () => `hct_${randomBytes(18).toString('base64url')}`,
+    private readonly makeToken = () => `hct_${randomBytes(18).toString('base64url')}`,
   ) {}
 
   /** `plan`: what the preview showed would happen (PlanWatch.seen). */
