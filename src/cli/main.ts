@@ -195,7 +195,7 @@ async function parseWith(
       const made = new Option(option.flags, option.description);
       // Each occurrence adds to the list, in the order typed.
       if (option.kind === 'repeatable')
-        made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+        made.argParser((value, previous: string[] | undefined) => [...(previous ?? []), value]);
       command.addOption(made);
     }
     // Made when help is shown, not for every command at every start.

@@ -243,7 +243,7 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
   const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, columns(layout));
   const schema = rowSchema(layout);
   const rows: RawRow<C>[] = [];
-  items.forEach((item: unknown, index) => {
+  items.forEach((item, index) => {
     const line = index + 1;
     const label = `item ${line}: `;
     const issues = schema.safeParse(item).error?.issues ?? [];
