@@ -200,7 +200,7 @@ export interface KeeperStatus {
   heartbeat_file: string;
   heartbeat_source: 'store' | 'file' | null;
   heartbeat_revision: number | null;
-  account: { environment: string; host: string; key_id: string };
+  account: Heartbeat['account'];
   heartbeat_age_s: number | null;
   heartbeat: Heartbeat | null;
   store_holder?: { pid: number; host: string; since: string } | null;
