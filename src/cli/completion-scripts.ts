@@ -102,7 +102,7 @@ const PROFILES_SED = `sed -n '/^  "profiles": {/,/^  }/s/^    "\\([A-Za-z0-9][A-
 /** bash and zsh share the tables and the walk over the words typed; they differ in how candidates are offered. */
 function posixScript(shell: 'bash' | 'zsh', nodes: CommandNode[]) {
   const zsh = shell === 'zsh';
-  const offer: PosixOffer = zsh
+  const offer = zsh
     ? { words: 'compadd -- ${=REPLY}', files: '_files' }
     : {
         words: 'COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))',

@@ -5,8 +5,6 @@ import type { GlobalOptions } from '../platform/runtime/globals.js';
 
 const FORMATS: readonly OutputFormat[] = OUTPUT_FORMATS;
 
-type GlobalsResult = { globals: GlobalOptions } | { problem: string };
-
 function positiveSeconds(name: string, raw: unknown) {
   if (raw === undefined) return;
   const value = Number(raw);
@@ -16,7 +14,7 @@ function positiveSeconds(name: string, raw: unknown) {
   return value;
 }
 
-export function parseGlobals(all: Record<string, unknown>): GlobalsResult {
+export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOptions } | { problem: string } {
   const timeout = positiveSeconds('--timeout', all.timeout);
   const requestTimeout = positiveSeconds('--request-timeout', all.requestTimeout);
   if (typeof timeout === 'string') return { problem: timeout };

@@ -151,7 +151,7 @@ const TAKES_VALUE = new Set(
 /** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
 export function typedCommand(argv: readonly string[]) {
   for (let at = 0; at < argv.length; at++) {
-    const word = argv[at]!;
+    const word = argv[at];
     if (word === '--') return;
     if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
     if (TAKES_VALUE.has(word)) at++;
@@ -195,7 +195,7 @@ async function parseWith(
       const made = new Option(option.flags, option.description);
       // Each occurrence adds to the list, in the order typed.
       if (option.kind === 'repeatable')
-        made.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+        made.argParser((value, previous: string[] | undefined) => [...(previous ?? []), value]);
       command.addOption(made);
     }
     // Made when help is shown, not for every command at every start.

@@ -121,7 +121,7 @@ export interface CycleObservation {
   thresholdUsd?: number;
 }
 
-export interface AlertState {
+interface AlertState {
   active: ReadonlyMap<string, ActiveAlert>;
   rows: ReadonlyMap<string, KeepRowStatus>;
   /** Rows the keeper tried to roll at the previous observation (a roll event, or a roll that failed): flat now because of its own roll, never a missed one (a failed roll's open is a `refused` alert). */

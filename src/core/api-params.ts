@@ -107,7 +107,7 @@ export function queryStringOf(params: Params) {
   return search.toString();
 }
 
-const FORBIDDEN_HEADERS = new Map<string, string>([
+const FORBIDDEN_HEADERS = new Map([
   ['authorization', 'the API key is sent from the profile, never from the command line'],
   ['proxy-authorization', 'credentials do not go on the command line'],
   ['cookie', 'credentials do not go on the command line'],

@@ -8,13 +8,8 @@ const DURATION_EXAMPLES = ['30m', '6h', '1d', '1d12h', '2w'];
 /** Hedges run for at most 7 days; a year leaves room for anything a desk schedules around them. */
 const MAX_DURATION_MS = 366 * 86_400_000;
 
-interface Duration {
-  ms: number;
-  text: string;
-}
-
 /** Parses a duration; throws a UsageError (exit 2) whose message starts with `name:` and says what is allowed. */
-export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs = MAX_DURATION_MS): Duration {
+export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs = MAX_DURATION_MS) {
   const value = raw.trim().toLowerCase().replace(/\s+/g, '');
   // Only examples this option takes: `--within 30m` is refused, so its message never offers 30m.
   const examples = DURATION_EXAMPLES.filter((example) =>

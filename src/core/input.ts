@@ -3,7 +3,7 @@ import { UsageError } from './errors.js';
 import { hasUnsafeText } from './security/safe-text.js';
 import { containsKeyShape } from './security/secrets.js';
 import { MAX_PAGE_SIZE } from './wire.js';
-import { HEDGE_STATUSES, type HedgeStatus, type Side } from './vocabulary.js';
+import { HEDGE_STATUSES, type Side } from './vocabulary.js';
 
 const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;
 const HEDGE_ID_SHAPE = /^hdg_[A-Za-z0-9_-]{1,100}$/;
@@ -73,7 +73,7 @@ const AMOUNT_SHAPE = /^([+-]?)((?:\d{1,3}(?:([_,])\d{3})(?:\3\d{3})*|\d+)(?:\.\d
 const AMOUNT_SCALE: Record<string, number> = { '': 1, k: 1e3, m: 1e6, bn: 1e9 };
 
 /** The one grammar of an amount: `10000`, `10_000`, `10,000`, `10k`, `1.5m`, `1.2bn`, at most 2 decimals once scaled, at most `max`; a sign only where `sign` is `signed`. */
-export function readAmount(text: string, sign: AmountSign, max: number): number | 'shape' | 'too-big' | 'cents' {
+export function readAmount(text: string, sign: AmountSign, max: number) {
   const match = AMOUNT_SHAPE.exec(text.trim());
   if (!match || (match[1] !== '' && sign !== 'signed')) return 'shape';
   const amount =
@@ -103,7 +103,7 @@ export function parseNotional(raw: string | undefined, name = 'notional') {
 }
 
 /** Days: `3`, or with its one unit `3d`; another unit (`1w`, `72h`) is refused, never read as its number. */
-export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
+export function parseTenor(raw: string | undefined) {
   const value = required('--tenor', raw, '1, 3 or 7 (days)').trim().replace(/d$/i, '');
   if (value === '1' || value === '3' || value === '7') return Number(value) as 1 | 3 | 7;
   const unit = /^[\d.]+\s*[a-z]/i.test(value) ? '; d is the only unit (3d is 3 days)' : '';
@@ -114,7 +114,7 @@ export function parseTenor(raw: string | undefined): 1 | 3 | 7 {
 const DEFAULT_LIST_LENGTH = 50;
 
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
-export function parseListLength(limitRaw: unknown, allRaw: unknown): { limit: number; defaulted: boolean } {
+export function parseListLength(limitRaw: unknown, allRaw: unknown) {
   const limit = parseLimit(limitRaw);
   if (allRaw === true) {
     if (limit !== undefined)
@@ -173,7 +173,7 @@ export function parseDecimal(raw: unknown, range: DecimalRange & { name: string;
   throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${unit} ${bounds}, e.g. ${example}.`);
 }
 
-export function parseStatus(raw: unknown): HedgeStatus | undefined {
+export function parseStatus(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw).trim().toLowerCase();
   const found = HEDGE_STATUSES.find((status) => status === value);

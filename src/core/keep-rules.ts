@@ -37,15 +37,11 @@ export type KeepDecision =
     }
   | { kind: 'skip'; reason: string };
 
-interface KeepRules {
-  toleranceUsd: number;
-}
-
 export function rowKey(row: Pick<KeepRow, 'market' | 'side'>) {
   return `${row.market} ${row.side}`;
 }
 
-export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: KeepRules): KeepDecision {
+export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { toleranceUsd: number }): KeepDecision {
   const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
   const ended = row.untilMs !== undefined && row.untilMs <= nowMs;
   if (view.settling) return { kind: 'hold', reason: `settling: ${view.settling.why}; waiting for every view to agree` };
@@ -172,12 +168,6 @@ export interface KeepReporter {
 export type EventFields = Omit<KeepEvent, 'at'>;
 export type Actionable = Exclude<KeepDecision, { kind: 'hold' | 'skip' }>;
 
-interface RollTotals {
-  count: number;
-  carry_usd: number | null;
-  fees_usd: number | null;
-}
-
 export interface Heartbeat {
   version: number;
   pid: number;
@@ -196,23 +186,21 @@ export interface Heartbeat {
   errors: number;
   last_error: { at: string; code: string; message: string } | null;
   actions: Record<string, number>;
-  rolls: RollTotals;
+  rolls: { count: number; carry_usd: number | null; fees_usd: number | null };
   rows: KeepRowStatus[];
   /** The alerts active at this heartbeat (without the events that started them): the next keeper of the account — cron's next --once, a restart — carries them on, so a condition is not alerted again at every run and its recovery is still sent. */
   alerts?: Array<{ key: string; cause: string; market?: string; side?: string; message: string; since: string }>;
   stopped_at?: string;
 }
 
-type KeeperLiveness = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere';
-
-export type KeeperState = KeeperLiveness | 'none';
+export type KeeperState = 'running' | 'hung' | 'dead' | 'stopped' | 'elsewhere' | 'none';
 
 export interface KeeperStatus {
   state: KeeperState;
   heartbeat_file: string;
   heartbeat_source: 'store' | 'file' | null;
   heartbeat_revision: number | null;
-  account: { environment: string; host: string; key_id: string };
+  account: Heartbeat['account'];
   heartbeat_age_s: number | null;
   heartbeat: Heartbeat | null;
   store_holder?: { pid: number; host: string; since: string } | null;

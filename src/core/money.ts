@@ -43,10 +43,7 @@ export function betterOrWorse(forAccount: number, than: string, same: string) {
 }
 
 /** The price an addition executed at, implied by the position's entry before and after: the entry of a side is its notional-weighted average price, so the added notional's share of the new weighted total is what it cost. */
-export function impliedAdditionPrice(
-  before: { notionalUsd: number; entryPrice: number },
-  after: { notionalUsd: number; entryPrice: number },
-) {
+export function impliedAdditionPrice(before: { notionalUsd: number; entryPrice: number }, after: typeof before) {
   const added = after.notionalUsd - before.notionalUsd;
   if (!(added > 0)) return;
   return (after.entryPrice * after.notionalUsd - before.entryPrice * before.notionalUsd) / added;

@@ -112,14 +112,9 @@ function addsExposure(action: PlanAction) {
   return action === 'open' || action === 'add';
 }
 
-interface HeldSide {
-  notionalUsd: number;
-  tenors: number[];
-}
-
 /** The spec aggregates positions per side; summing also covers a server listing several per side. */
 function bookBySide(positions: readonly PlanPosition[]) {
-  const book = new Map<string, HeldSide>();
+  const book = new Map<string, { notionalUsd: number; tenors: number[] }>();
   for (const position of positions) {
     if (!(position.notionalUsd > 0)) continue;
     const key = sideKey(position.market, position.side);

@@ -234,7 +234,7 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
   }
   const list = z.array(z.unknown());
   const { data } = z.union([list, z.looseObject({ [layout.listKey]: list })]).safeParse(document);
-  const items = Array.isArray(data) ? data : (data?.[layout.listKey] as unknown[] | undefined);
+  const items = Array.isArray(data) ? data : data?.[layout.listKey];
   if (!items) {
     const message = `${sourceName}: expected an array of ${layout.listKey} or an object { "${layout.listKey}": [...] }.`;
     return { rows: [], problems: [{ line: 0, message }] };
@@ -243,7 +243,7 @@ function readJson<C extends string>(content: string, sourceName: string, layout:
   const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, columns(layout));
   const schema = rowSchema(layout);
   const rows: RawRow<C>[] = [];
-  items.forEach((item: unknown, index) => {
+  items.forEach((item, index) => {
     const line = index + 1;
     const label = `item ${line}: `;
     const issues = schema.safeParse(item).error?.issues ?? [];

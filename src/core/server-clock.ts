@@ -101,7 +101,7 @@ export class ServerClock {
 }
 
 /** An action's age, or undefined when it cannot be told; `clock` names the clock that told it, or that contradicts itself. */
-export interface ActionAge {
+interface ActionAge {
   ms?: number;
   clock: 'server' | 'local';
 }

@@ -95,7 +95,7 @@ export const DEFAULT_FILL_DELAY_MS = 2000;
 export function createEngineState(
   seed: string | number = DEFAULT_SEED,
   dialect: SandboxDialect = DEFAULT_DIALECT,
-  idSeed: number = hashString(`ids:${seed}`),
+  idSeed = hashString(`ids:${seed}`),
 ): EngineState {
   return {
     version: 1,
@@ -117,30 +117,20 @@ interface Principal {
   accountId: string;
 }
 
-interface TokenBucket {
-  tokens: number;
-  updatedMs: number;
-}
-
-interface ExpiryEntry {
-  scope: string;
-  createdAtMs: number;
-}
-
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export class SandboxEngine {
   private readonly book: Book;
   private readonly accountIdsByKey = new Map<string, string>();
   private readonly inFlight = new Set<string>();
-  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly buckets = new Map<string, { tokens: number; updatedMs: number }>();
   private readonly rateLimit: number | undefined;
   private readonly wire: WireDialect;
   /**
    * Idempotency records in creation order, which is expiry order since sandbox time never runs backwards: expiring
    * them costs only the records that expire, not a walk over a day of keys.
    */
-  private expiryQueue: ExpiryEntry[] | undefined;
+  private expiryQueue: { scope: string; createdAtMs: number }[] | undefined;
   private expiryHead = 0;
   private mutations = 0;
 

@@ -150,7 +150,7 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side) {
 }
 
 /** Carry in USDC for a notional over a span of time at a fixed daily rate (a day `dayMs` long). */
-export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs: number = DAY_MS) {
+export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs = DAY_MS) {
   return (notionalUsd * dailyRatePct * durationMs) / (100 * dayMs);
 }
 

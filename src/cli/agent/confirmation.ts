@@ -33,13 +33,6 @@ export function tokenTtlSeconds(env: Env) {
   return value;
 }
 
-interface Issued {
-  tool: string;
-  bound: string;
-  plan: Plan;
-  expiresAt: number;
-}
-
 /** What a plan does, as a token binds it: one hash of its requests, and what they trade (compared as-shown.ts does). */
 interface Plan {
   hash: string;
@@ -89,14 +82,14 @@ export class PlanWatch implements PlanCheck {
 }
 
 export class ConfirmationTokens {
-  private readonly issued = new Map<string, Issued>();
+  private readonly issued = new Map<string, { tool: string; bound: string; plan: Plan; expiresAt: number }>();
   /** Redeemed or expired tokens, to say so instead of "unknown". */
   private readonly spent = new Map<string, 'used' | 'expired'>();
 
   constructor(
     readonly ttlSeconds: number,
     private readonly now: () => number,
-    private readonly makeToken: () => string = () => `hct_${randomBytes(18).toString('base64url')}`,
+    private readonly makeToken = () => `hct_${randomBytes(18).toString('base64url')}`,
   ) {}
 
   /** `plan`: what the preview showed would happen (PlanWatch.seen). */

@@ -8,7 +8,7 @@ type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 /** Which tools can end with the code: every tool, the read or write tools, or the ones named. */
 type AppliesTo = 'every' | 'read' | 'write' | readonly string[];
 
-export interface ErrorCatalogueEntry {
+interface ErrorCatalogueEntry {
   code: string;
   exit_code: number;
   class: string;

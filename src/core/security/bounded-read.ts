@@ -74,19 +74,12 @@ export function describeReadError(error: unknown) {
     : String(code ?? (error as Error | undefined)?.message ?? 'unknown error');
 }
 
-interface BoundedReadOptions {
-  maxBytes: number;
-  signal?: AbortSignal;
-}
-
 export interface FileReading {
   maxBytes: number;
   noFollow?: boolean;
   /** `trusted`: the file steers hedge (a CA file, the journal), so only its owner, this user or root, may change it; `private`: it may hold a secret (the config store), so only its owner may read it. */
   guard?: 'trusted' | 'private';
 }
-
-type Guard = NonNullable<FileReading['guard']> | 'folder';
 
 function kindOf(stats: Stats): ReadRefusal | undefined {
   if (stats.isFile()) return;
@@ -132,7 +125,7 @@ export function refuseUnfit(stats: Stats, reading: FileReading, path: string) {
 }
 
 /** Throws unless only its owner, this user or root, may change it (and, `private`, read it): root too trusts no other user's file or folder. */
-function refuseOthers(stats: Stats, guard: Guard, path: string) {
+function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | 'folder', path: string) {
   const uid = process.geteuid?.();
   // Windows has neither owners nor modes here.
   if (uid === undefined) return;
@@ -253,7 +246,7 @@ export function readRegularFile(path: string, options: FileReading & { signal?: 
 }
 
 /** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
-export function readBoundedStream(stream: NodeJS.ReadableStream, options: BoundedReadOptions) {
+export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxBytes: number; signal?: AbortSignal }) {
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
   return untilAborted(

@@ -5,11 +5,6 @@ import { sizeInWords } from './bounded-read.js';
 
 z.config(en());
 
-interface RepeatedKey {
-  key: string;
-  path: ReadonlyArray<string | number>;
-}
-
 type Frame = { kind: 'object'; keys: Set<string>; key?: string; expectKey: boolean } | { kind: 'array'; index: number };
 
 const QUOTE = 0x22;
@@ -78,7 +73,7 @@ export function issueWords(error: z.core.$ZodError) {
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */
 export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY) {
   const stack: Frame[] = [];
-  const found: RepeatedKey[] = [];
+  const found: { key: string; path: ReadonlyArray<string | number> }[] = [];
   let at = 0;
   while (at < text.length && found.length < limit) {
     const code = text.charCodeAt(at);

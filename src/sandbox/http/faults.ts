@@ -43,15 +43,8 @@ export interface FaultSettings {
   stall: StallMode | null;
   nextMalformed: { count: number; kind: MalformedKind } | null;
   /** Answers the simulator has no rule for (a gateway's 403), sent without reaching the engine. */
-  nextError: InjectedError | null;
+  nextError: { count: number; status: number; code: string; message?: string } | null;
   match: FaultMatch | null;
-}
-
-interface InjectedError {
-  count: number;
-  status: number;
-  code: string;
-  message?: string;
 }
 
 /** `answer`: answered without reaching the engine, with the fault's name in the request log. */

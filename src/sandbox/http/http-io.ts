@@ -91,10 +91,11 @@ const AMBIGUOUS_ERROR: EnvelopeError = {
   message: 'an error was reported after the request was processed (injected)',
 };
 
-type AmbiguousKind = Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>;
-
 /** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
-export function ambiguousResponse(kind: AmbiguousKind, { status, headers, body }: EngineResponse) {
+export function ambiguousResponse(
+  kind: Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>,
+  { status, headers, body }: EngineResponse,
+) {
   const { data, meta } = body;
   const error = body.error ?? AMBIGUOUS_ERROR;
   if (kind === 'error-in-200') return { status: 200, headers, body: { data: null, error, meta } };

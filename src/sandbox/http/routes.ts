@@ -271,11 +271,6 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   return succeeded({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
 
-interface ChangePart {
-  hedge: HedgeState;
-  notionalUsd: number;
-}
-
 const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
@@ -285,7 +280,7 @@ function changeParts(action: ChangeAction, hedges: readonly HedgeState[], reques
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
     return newestFirst.map(whole);
-  const parts: ChangePart[] = [];
+  const parts: { hedge: HedgeState; notionalUsd: number }[] = [];
   let left = requestedUsd;
   for (const hedge of newestFirst) {
     if (left <= 0) break;

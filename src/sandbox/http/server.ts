@@ -64,8 +64,6 @@ export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
   noDateHeader?: boolean;
 }
 
-type RequestLogStatus = number | 'dropped' | 'stalled' | 'pending';
-
 export interface RequestLogEntry {
   realTimeMs: number;
   sandboxTimeMs: number;
@@ -74,7 +72,7 @@ export interface RequestLogEntry {
   query: Record<string, string>;
   idempotencyKey: string | null;
   body: unknown;
-  status: RequestLogStatus;
+  status: number | 'dropped' | 'stalled' | 'pending';
   errorCode: string | null;
   fault: string | null;
 }

@@ -67,7 +67,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
       throw new UsageError(
         `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
       );
-    columns = fields as ReportColumn[];
+    columns = fields;
   }
   const ref = parseClientReference(given.ref);
   const client = await ctx.client();

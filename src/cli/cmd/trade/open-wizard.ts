@@ -176,7 +176,7 @@ async function askMarket(
       'Try again later; `hedge markets` shows their status.',
     );
   }
-  return prompter.select<Market>({
+  return prompter.select({
     message: 'Market',
     // Room for a choice's text: the terminal's width less the prompt's pointer and a margin.
     choices: open.map((entry) => ({
@@ -201,7 +201,7 @@ async function askSide(
 ) {
   const side =
     given ??
-    (await prompter.select<Side>({
+    (await prompter.select({
       message: 'Side',
       choices: (['buy', 'sell'] as const).map((value) => {
         const open = held[value];
@@ -265,7 +265,7 @@ async function askNotional(
 }
 
 function askTenor(prompter: Prompter, now: number) {
-  return prompter.select<Tenor>({
+  return prompter.select({
     message: 'Tenor',
     choices: TENORS.map((tenor) => ({
       name: `${tenor} day${tenor === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + tenor * DAY_MS).toISOString())}`,
