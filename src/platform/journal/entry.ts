@@ -24,7 +24,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcomes of an action not finished yet: the one list (a backend's query is built from it, never re-declared). */
 export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
-const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(UNRESOLVED_OUTCOMES);
+const UNRESOLVED = new Set(UNRESOLVED_OUTCOMES);
 
 interface JournalRequest {
   method: string;

@@ -4,7 +4,7 @@ import { quoteCurrencyOf } from '../../core/markets.js';
 import { toAccountSide } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatFixed, isNumericText, rateDecimals, shortHash } from '../../core/number-format.js';
-import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from '../fields/fields.js';
+import { kindFromName, NUMERIC_KINDS, type FieldSpec } from '../fields/fields.js';
 import {
   formatPercent,
   formatRelative,
@@ -92,7 +92,7 @@ export function formatCell(
 ) {
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
-  const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
+  const kind = field.kind ?? kindFromName(field.key, value);
   let text: string;
   let styled: string | undefined;
   if (typeof value === 'number') {

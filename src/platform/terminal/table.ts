@@ -238,7 +238,7 @@ function draw(Table: CliTable3, input: TableInput) {
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
-  const kept: KeptColumn[] = fit.kept.map(({ index, width }) => ({
+  const kept = fit.kept.map(({ index, width }) => ({
     column: input.columns[index],
     width,
     whole: needs[index].width,
@@ -250,7 +250,7 @@ function draw(Table: CliTable3, input: TableInput) {
   const shown = kept.map(({ column, width, whole }) =>
     column.compact !== undefined && width < whole ? column.compact : column.cells,
   );
-  const row = (index: number): LaidCell[] =>
+  const row = (index: number) =>
     kept.map(({ column, width }, at) =>
       column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at][index], column, width),
     );

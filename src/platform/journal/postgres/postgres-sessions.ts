@@ -46,7 +46,7 @@ interface LockConnection {
 
 /** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
 const JSON_TYPES = new Set([114, 3802, 199, 3807]);
-const JSON_AS_TEXT: pg.CustomTypesConfig = {
+const JSON_AS_TEXT = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     JSON_TYPES.has(oid)
       ? (text: string) => text
@@ -208,11 +208,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
-  async run<R extends pg.QueryResultRow>(
-    client: pg.ClientBase,
-    query: TimedQuery,
-    doing?: string,
-  ): Promise<pg.QueryResult<R>> {
+  async run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: TimedQuery, doing?: string) {
     try {
       return await client.query<R>(query);
     } catch (error) {
