@@ -33,7 +33,7 @@ export function configDir(env: Env) {
 }
 
 /** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
-export function requestedProfile(flag: string | undefined, env: Env): { name: string; source: Source } | undefined {
+export function requestedProfile(flag: string | undefined, env: Env) {
   const pick =
     flag !== undefined
       ? { name: flag, source: 'flag' as const }

@@ -38,12 +38,6 @@ const UPSERT_HOLDER_SQL = `
 INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
-interface LockConnection {
-  client: pg.Client;
-  /** pg_backend_pid() of this session: what pg_locks names the holder by. */
-  backendPid: number;
-}
-
 /** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
 const JSON_TYPES = new Set([114, 3802, 199, 3807]);
 const JSON_AS_TEXT = {
@@ -63,7 +57,8 @@ export class PostgresSessions implements LockerClient {
   private readonly now: () => number;
   private readonly connectTimeoutMs: number;
   private dataConnection?: Promise<pg.Client>;
-  private lockConnection?: Promise<LockConnection>;
+  /** backendPid: pg_backend_pid() of this session, what pg_locks names the holder by. */
+  private lockConnection?: Promise<{ client: pg.Client; backendPid: number }>;
   /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
   private lockGeneration = 0;
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
