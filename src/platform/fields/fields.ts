@@ -198,7 +198,7 @@ export function pickFields(
   accepted?: ReadonlySet<string>,
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
-  const keys = new Set<string>(byKey.keys());
+  const keys = new Set(byKey.keys());
   for (const field of available) for (const key of field.covers ?? []) keys.add(key);
   const picked: FieldSpec[] = [];
   const aliased = new Map(

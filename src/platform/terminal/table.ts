@@ -70,11 +70,6 @@ export interface ColumnNeed {
   wholeWhenRoom?: boolean;
 }
 
-interface ColumnFit {
-  kept: Array<{ index: number; width: number }>;
-  hidden: number[];
-}
-
 /** Which columns fit in `available` columns, and how wide each gets. */
 export function fitColumns(
   needs: readonly ColumnNeed[],
@@ -82,7 +77,7 @@ export function fitColumns(
   available: number,
   gap = COLUMN_GAP,
   decisive = 0,
-): ColumnFit {
+) {
   const order = importanceOrder(needs, priority);
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
   // The last place in `order` of a column the desk decides on.
@@ -151,7 +146,7 @@ export function fitColumns(
     widths[order[0]] = used;
   }
   giveBackRoom(needs, order.slice(0, count), widths, available - used);
-  const kept: ColumnFit['kept'] = [];
+  const kept: Array<{ index: number; width: number }> = [];
   const hidden: number[] = [];
   needs.forEach((_, index) =>
     widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index] }),

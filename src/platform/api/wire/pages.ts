@@ -149,7 +149,7 @@ export function cursorParameterFor(key: string) {
 export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
   request: { query: Query; listUrl: string; cursorParam?: string },
-): PageReading {
+) {
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
