@@ -85,9 +85,6 @@ export function describeKeyLocation(location: KeyLocation, storeFile: string) {
   );
 }
 
-/** `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
-type KeyStoreChoice = 'auto' | 'keyring' | 'file';
-
 type KeyKeeping =
   | {
       ok: true;
@@ -97,7 +94,13 @@ type KeyKeeping =
     }
   | { ok: false; reason: string };
 
-export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
+/** `choice` is `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
+export async function keepKey(
+  choice: 'auto' | 'keyring' | 'file',
+  account: string,
+  apiKey: string,
+  env: Env,
+): Promise<KeyKeeping> {
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(env);

@@ -37,26 +37,19 @@ import type { JsonObject } from '../../core/objects.js';
 type OutputMode = 'table' | 'plain' | 'json';
 export type DataFormat = OutputFormat;
 
-interface OutputStreams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
-
-/** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
-type CsvEncoder = (rows: string[][]) => string;
-
 export interface OutputInit {
   mode?: OutputMode;
   format?: OutputFormat;
   chalk: ChalkInstance;
-  streams: OutputStreams;
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
   now: () => number;
   columns?: number;
   fields?: readonly string[];
   raw?: boolean;
   query?: (data: unknown) => unknown;
   header?: boolean;
-  csv?: CsvEncoder;
+  /** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
+  csv?: (rows: string[][]) => string;
   stderrColumns?: number;
   /** Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];

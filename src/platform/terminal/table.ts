@@ -40,12 +40,6 @@ export interface TableInput {
   chalk: ChalkInstance;
 }
 
-interface DrawnTable {
-  text: string;
-  hidden: string[];
-  shortened: string[];
-}
-
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
 const REFERENCE_KEY = 'client_reference';
 
@@ -404,7 +398,7 @@ const NO_BORDERS = {
 };
 
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
-export type TableDrawer = (input: TableInput) => DrawnTable;
+export type TableDrawer = (input: TableInput) => ReturnType<typeof draw>;
 
 export async function loadTableDrawer(): Promise<TableDrawer> {
   if (!Table) {

@@ -47,9 +47,6 @@ const JSON_AS_TEXT = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** The query options pg takes beyond its typings: a bound for this one statement. */
-type TimedQuery = pg.QueryConfig & { query_timeout?: number };
-
 export class PostgresSessions implements LockerClient {
   readonly location: string;
   readonly host = hostname();
@@ -203,7 +200,11 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
-  async run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: TimedQuery, doing?: string) {
+  async run<R extends pg.QueryResultRow>(
+    client: pg.ClientBase,
+    query: pg.QueryConfig & { query_timeout?: number },
+    doing?: string,
+  ) {
     try {
       return await client.query<R>(query);
     } catch (error) {
