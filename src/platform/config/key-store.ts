@@ -122,10 +122,11 @@ export async function keepKey(
   return { ok: true, at: { kind: 'file' }, fallbackReason: reason };
 }
 
-type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
-
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
-export async function removeFromKeyring(account: string, env: Env): Promise<KeyringRemoval> {
+export async function removeFromKeyring(
+  account: string,
+  env: Env,
+): Promise<{ removed: boolean; keyringName: string } | { error: string }> {
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(env);
   if (!opening.ok) return { error: opening.reason };
