@@ -131,14 +131,13 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return 'text';
 }
 
-interface ExtraFieldOptions {
-  omit?: readonly string[];
-  keepAbsentKnown?: boolean;
-}
-
 /** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
-export function withExtraFields(known: FieldSpec[], rows: JsonObject[], options: ExtraFieldOptions = {}) {
-  const covered = new Set<string>(options.omit ?? []);
+export function withExtraFields(
+  known: FieldSpec[],
+  rows: JsonObject[],
+  options: { omit?: readonly string[]; keepAbsentKnown?: boolean } = {},
+) {
+  const covered = new Set(options.omit ?? []);
   for (const field of known) {
     covered.add(field.key);
     for (const key of field.covers ?? []) covered.add(key);

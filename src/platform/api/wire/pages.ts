@@ -228,7 +228,7 @@ export function readPage(
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
 function markersIn(sources: Array<{ at: string; value: Json }>) {
-  const known = new Set<string>([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
+  const known = new Set([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
   ].filter((key) => !known.has(key));
