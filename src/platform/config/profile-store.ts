@@ -21,17 +21,13 @@ const LOCK_STALE_MS = 3_000;
 /** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
 const LOCK_WAIT_MS = 12_000;
 
-interface ProfileStoreOptions {
-  lockWaitMs?: number;
-}
-
 export class ProfileStore {
   readonly dir: string;
   readonly file: string;
   private conf: Conf<StoreData> | undefined;
   private readonly lockWaitMs: number;
 
-  constructor(dir: string, options: ProfileStoreOptions = {}) {
+  constructor(dir: string, options: { lockWaitMs?: number } = {}) {
     this.dir = dir;
     this.file = join(dir, 'config.json');
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
