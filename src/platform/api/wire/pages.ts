@@ -49,20 +49,18 @@ const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split('
 const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
 const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
 
-interface NextPage {
-  /** The query of the next request (replaces the list's query; the page size is added when absent). */
-  query: Query;
-  /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
-  how: string;
-}
-
 export interface PageReading {
   /** The rows of this page; undefined when the answer holds no list hedge can find. */
   rows?: unknown[];
   rowsAt: string;
   /** true: the server says more exist; false: it says this is the last; undefined: it says nothing. */
   more?: boolean;
-  next?: NextPage;
+  next?: {
+    /** The query of the next request (replaces the list's query; the page size is added when absent). */
+    query: Query;
+    /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
+    how: string;
+  };
   /** A page-size name and value the answer states (`meta.page_size: 20`): the parameter the server reads, likely. */
   statedPageSize?: { name: string; value: number };
   total?: number;
