@@ -25,7 +25,7 @@ export async function runKeyCommand(
   const shown = safeText(command);
   const hint = `Run \`${shown}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;
   const refusal = (what: string) => new AuthError(`The key command of ${run.owner} ${what}`, { hint });
-  let started: ReturnType<typeof spawnBounded>;
+  let started;
   try {
     started = spawnBounded(command, {
       env: run.env,

@@ -63,7 +63,7 @@ export function trimOneNewline(text: string) {
 
 /** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
 export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal) {
-  let bytes: Buffer;
+  let bytes;
   try {
     bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
   } catch (error) {

@@ -56,7 +56,7 @@ export class ProfileStore {
   /** The whole store as it is on disk now (empty when there is no file yet). */
   read() {
     refuseUntrustedFolder(this.dir);
-    let bytes: Buffer;
+    let bytes;
     try {
       bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
     } catch (error) {

@@ -50,7 +50,7 @@ function breaksBeforeItsEnd(text: string) {
 
 /** Where an expression that does not compile breaks (JMESPath's errors carry no position): the index of the first token no continuation could mend, `end` when it stops before it is complete. */
 function whereItBreaks(expression: string) {
-  let tokens: ReturnType<typeof tokenize>;
+  let tokens;
   try {
     tokens = tokenize(expression);
   } catch {
