@@ -481,8 +481,8 @@ export class Transport {
       retryAfterMs: parseRetryAfterMs(retryAfter, clock.now()),
       error: new NetworkError(message, { endpoint, attempts: attempt, status, code, hint }),
     });
-    let parsed: unknown;
-    let unread: string | undefined;
+    let parsed;
+    let unread;
     try {
       parsed = JSON.parse(text);
     } catch {

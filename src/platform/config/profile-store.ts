@@ -118,7 +118,7 @@ export class ProfileStore {
 }
 
 function parseStoreText(text: string, file: string) {
-  let raw: unknown;
+  let raw;
   try {
     raw = JSON.parse(text);
   } catch {
