@@ -28,7 +28,7 @@ import {
   wireHint,
   type WireSettings,
 } from './wire/unspecified.js';
-import { parsePrices, type PriceQuote } from './wire/fields.js';
+import { parsePrices } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
@@ -273,11 +273,9 @@ export class HedgeClient {
   }
 
   /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
-  async readPrices(
-    markets: readonly string[],
-  ): Promise<{ data: unknown; quotes: PriceQuote[]; problem?: InvalidResponseError }> {
+  async readPrices(markets: readonly string[]) {
     const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(',') } : undefined;
-    let response: ApiResponse;
+    let response;
     try {
       response = await this.transport.send({ method: 'GET', path: '/prices', query });
     } catch (error) {

@@ -3,15 +3,13 @@ import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 
 export type { Dispatcher };
 
-interface ProxyAgentSettings {
+export function proxyAgent(settings: {
   httpsProxy?: string;
   httpProxy?: string;
   noProxy?: string;
   /** TLS to the proxy, and to the API inside the tunnel: the connect timeout and the CA list. */
   tls: { timeout: number; ca?: string[] };
-}
-
-export function proxyAgent(settings: ProxyAgentSettings) {
+}) {
   // undici's own reading: a setting left undefined falls back on the environment, an empty one is none.
   const { httpsProxy, httpProxy, noProxy, tls } = settings;
   return new EnvHttpProxyAgent({ httpsProxy, httpProxy, noProxy, connect: tls, requestTls: tls });

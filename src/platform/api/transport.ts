@@ -426,8 +426,8 @@ export class Transport {
     const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
     const sentAt = clock.now();
-    let answer: Answer;
-    let text: string;
+    let answer;
+    let text;
     // Our own timer makes the bound exact and covers headers and body together.
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
@@ -481,8 +481,8 @@ export class Transport {
       retryAfterMs: parseRetryAfterMs(retryAfter, clock.now()),
       error: new NetworkError(message, { endpoint, attempts: attempt, status, code, hint }),
     });
-    let parsed: unknown;
-    let unread: string | undefined;
+    let parsed;
+    let unread;
     try {
       parsed = JSON.parse(text);
     } catch {

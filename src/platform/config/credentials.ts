@@ -5,7 +5,6 @@ import { checkBaseUrl } from '../../core/security/base-url.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../../core/security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
-import type { StoredProfile } from './store-schema.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
 import type { Env } from './env.js';
@@ -33,7 +32,7 @@ export function configDir(env: Env) {
 }
 
 /** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */
-export function requestedProfile(flag: string | undefined, env: Env): { name: string; source: Source } | undefined {
+export function requestedProfile(flag: string | undefined, env: Env) {
   const pick =
     flag !== undefined
       ? { name: flag, source: 'flag' as const }
@@ -72,9 +71,9 @@ export async function resolveCredentials(input: {
   const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
 
   const needStore = needsProfileStore(input.profileFlag, env);
-  let profileName: string | undefined;
+  let profileName;
   let profileSource: Source | undefined;
-  let profile: StoredProfile | undefined;
+  let profile;
   if (needStore) {
     const data = (await input.store()).read();
     if (wanted) {

@@ -10,21 +10,22 @@ export const KEY_COMMAND_BOUND_MS = 30_000;
 /** A key is a line of at most a few hundred characters; more output than this is not a key. */
 const MAX_OUTPUT_BYTES = 4096;
 
-interface KeyCommandRun {
-  env: Env;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  /** Who asked, for the messages: `profile "desk"` or `--key-command`. */
-  owner: string;
-}
-
 /** Runs the helper and returns the first line of its output (`pass show` prints the password on the first line and notes after it). */
-export async function runKeyCommand(command: string, run: KeyCommandRun) {
+export async function runKeyCommand(
+  command: string,
+  run: {
+    env: Env;
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    /** Who asked, for the messages: `profile "desk"` or `--key-command`. */
+    owner: string;
+  },
+) {
   const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;
   const shown = safeText(command);
   const hint = `Run \`${shown}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;
   const refusal = (what: string) => new AuthError(`The key command of ${run.owner} ${what}`, { hint });
-  let started: ReturnType<typeof spawnBounded>;
+  let started;
   try {
     started = spawnBounded(command, {
       env: run.env,

@@ -55,7 +55,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       { hint },
     );
   }
-  let key: string | null;
+  let key;
   try {
     key = await opening.keyring.get(location.account);
   } catch (error) {
@@ -85,9 +85,6 @@ export function describeKeyLocation(location: KeyLocation, storeFile: string) {
   );
 }
 
-/** `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
-type KeyStoreChoice = 'auto' | 'keyring' | 'file';
-
 type KeyKeeping =
   | {
       ok: true;
@@ -97,11 +94,17 @@ type KeyKeeping =
     }
   | { ok: false; reason: string };
 
-export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: string, env: Env): Promise<KeyKeeping> {
+/** `choice` is `--key-store`: where login keeps a key; `auto` is the keyring where one answers, else the file. */
+export async function keepKey(
+  choice: 'auto' | 'keyring' | 'file',
+  account: string,
+  apiKey: string,
+  env: Env,
+): Promise<KeyKeeping> {
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(env);
-  let reason: string;
+  let reason;
   if (opening.ok) {
     try {
       await opening.keyring.set(account, apiKey);
@@ -119,10 +122,11 @@ export async function keepKey(choice: KeyStoreChoice, account: string, apiKey: s
   return { ok: true, at: { kind: 'file' }, fallbackReason: reason };
 }
 
-type KeyringRemoval = { removed: boolean; keyringName: string } | { error: string };
-
 /** Deletes the profile's entry from the keyring (logout, or a key that moved elsewhere). */
-export async function removeFromKeyring(account: string, env: Env): Promise<KeyringRemoval> {
+export async function removeFromKeyring(
+  account: string,
+  env: Env,
+): Promise<{ removed: boolean; keyringName: string } | { error: string }> {
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(env);
   if (!opening.ok) return { error: opening.reason };

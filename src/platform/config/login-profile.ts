@@ -63,7 +63,7 @@ export function trimOneNewline(text: string) {
 
 /** Reads the key from a pipe: `printf %s "$KEY" | hedge login …`. Empty input is refused (exit 4). */
 export async function readKeyFromStdin(stdin: NodeJS.ReadableStream, signal: AbortSignal) {
-  let bytes: Buffer;
+  let bytes;
   try {
     bytes = await readBoundedStream(stdin, { maxBytes: MAX_KEY_INPUT_BYTES, signal });
   } catch (error) {
@@ -103,7 +103,7 @@ export async function saveLogin(
     journalUrl?: string | null;
   },
 ) {
-  let previousCurrent: string | undefined;
+  let previousCurrent;
   const data = await store.update((data) => {
     const existing = data.profiles[input.name];
     const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };

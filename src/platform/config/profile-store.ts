@@ -21,17 +21,13 @@ const LOCK_STALE_MS = 3_000;
 /** How long an update waits for a live holder (a login writes for milliseconds) before it says the store is locked. */
 const LOCK_WAIT_MS = 12_000;
 
-interface ProfileStoreOptions {
-  lockWaitMs?: number;
-}
-
 export class ProfileStore {
   readonly dir: string;
   readonly file: string;
   private conf: Conf<StoreData> | undefined;
   private readonly lockWaitMs: number;
 
-  constructor(dir: string, options: ProfileStoreOptions = {}) {
+  constructor(dir: string, options: { lockWaitMs?: number } = {}) {
     this.dir = dir;
     this.file = join(dir, 'config.json');
     this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
@@ -60,7 +56,7 @@ export class ProfileStore {
   /** The whole store as it is on disk now (empty when there is no file yet). */
   read() {
     refuseUntrustedFolder(this.dir);
-    let bytes: Buffer;
+    let bytes;
     try {
       bytes = readRegularFileSync(this.file, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'private' });
     } catch (error) {
@@ -122,7 +118,7 @@ export class ProfileStore {
 }
 
 function parseStoreText(text: string, file: string) {
-  let raw: unknown;
+  let raw;
   try {
     raw = JSON.parse(text);
   } catch {

@@ -131,14 +131,13 @@ export function kindFromName(name: string, value: unknown): FieldKind {
   return 'text';
 }
 
-interface ExtraFieldOptions {
-  omit?: readonly string[];
-  keepAbsentKnown?: boolean;
-}
-
 /** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
-export function withExtraFields(known: FieldSpec[], rows: JsonObject[], options: ExtraFieldOptions = {}) {
-  const covered = new Set<string>(options.omit ?? []);
+export function withExtraFields(
+  known: FieldSpec[],
+  rows: JsonObject[],
+  options: { omit?: readonly string[]; keepAbsentKnown?: boolean } = {},
+) {
+  const covered = new Set(options.omit ?? []);
   for (const field of known) {
     covered.add(field.key);
     for (const key of field.covers ?? []) covered.add(key);
@@ -198,7 +197,7 @@ export function pickFields(
   accepted?: ReadonlySet<string>,
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
-  const keys = new Set<string>(byKey.keys());
+  const keys = new Set(byKey.keys());
   for (const field of available) for (const key of field.covers ?? []) keys.add(key);
   const picked: FieldSpec[] = [];
   const aliased = new Map(

@@ -1,13 +1,8 @@
 // What a list says when it holds fewer rows than the server has: never fewer rows without a word.
 
-interface ListShape {
-  items: readonly unknown[];
-  more: boolean;
-}
-
 /** The warning for a list that stopped short of what was asked while the server signals more, or that is one page of more (no --limit); undefined when the list is whole or as long as asked. */
 export function moreNote(
-  list: ListShape,
+  list: { items: readonly unknown[]; more: boolean },
   limit: number | undefined,
   noun: string,
   how: { moreCommand: string; defaultLength?: boolean },

@@ -9,12 +9,10 @@ import {
 import { UsageError } from '../../core/errors.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 
-type Node = { type?: string; name?: string; [key: string]: unknown };
-
 /** The name of every node of `type` in a syntax tree, in order: `Function`, what it calls; `Field`, what it reads. */
 function namesOf(node: unknown, type: string, found = new Set<string>()) {
   if (node !== null && typeof node === 'object') {
-    const typed = node as Node;
+    const typed = node as { type?: string; name?: string };
     if (typed.type === type && typeof typed.name === 'string') found.add(typed.name);
     for (const value of Object.values(typed)) namesOf(value, type, found);
   }
@@ -51,8 +49,8 @@ function breaksBeforeItsEnd(text: string) {
 }
 
 /** Where an expression that does not compile breaks (JMESPath's errors carry no position): the index of the first token no continuation could mend, `end` when it stops before it is complete. */
-function whereItBreaks(expression: string): number | 'end' {
-  let tokens: ReturnType<typeof tokenize>;
+function whereItBreaks(expression: string) {
+  let tokens;
   try {
     tokens = tokenize(expression);
   } catch {

@@ -5,15 +5,8 @@ import type { Holder } from '../../core/files/file-lock.js';
 /** Signs a new row as it is stored: its `seal`. */
 export type RowSeal = (entry: JournalEntry) => string;
 
-export interface ListOptions {
-  /** Only entries still unresolved (planned, pending, submitted, unknown). */
-  pending?: boolean;
-  idempotencyKey?: string;
-  /** Only entries created at or after this time (ms since the epoch; the record's own created_at). */
-  since?: number;
-  until?: number;
-  limit?: number;
-}
+/** `pending`: only entries still unresolved (planned, pending, submitted, unknown). */
+export type ListOptions = Pick<RowFilter, 'idempotencyKey' | 'since' | 'until' | 'limit'> & { pending?: boolean };
 
 /** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
 export interface SameRequest {
@@ -63,20 +56,21 @@ interface JournalLocker {
   lockHolder(scope: string): Promise<Holder | undefined>;
 }
 
-export interface StoredHeartbeat {
-  body: unknown;
-  /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
-  revision: number;
-  /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
-  ageMs?: number;
-}
-
 /** The optional part of a backend for `hedge keep`. */
 export interface KeeperHeartbeats {
   /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
   write(scope: string, body: object): Promise<{ revision: number }>;
   /** The scope's heartbeat, or undefined when none was ever written (or it cannot be read as one). */
-  read(scope: string): Promise<StoredHeartbeat | undefined>;
+  read(scope: string): Promise<
+    | {
+        body: unknown;
+        /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
+        revision: number;
+        /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
+        ageMs?: number;
+      }
+    | undefined
+  >;
 }
 
 /** Which rows a read wants; a client applies every field but `request`, which only narrows. */

@@ -26,13 +26,6 @@ const MAX_CANDIDATES_NAMED = 10;
 /** Ids are random past their time part: a taken one is drawn again, a few times at most. */
 const ID_TRIES = 5;
 
-interface ClientJournalOptions {
-  now?: () => number;
-  /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
-  fallback?: FallbackRecords;
-  log?: (line: string) => void;
-}
-
 export class ClientJournal implements Journal {
   readonly location: string;
   readonly keeperHeartbeats?: KeeperHeartbeats;
@@ -45,7 +38,12 @@ export class ClientJournal implements Journal {
   constructor(
     protected readonly records: RecordsClient,
     protected readonly locker: LockerClient,
-    private readonly options: ClientJournalOptions = {},
+    private readonly options: {
+      now?: () => number;
+      /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
+      fallback?: FallbackRecords;
+      log?: (line: string) => void;
+    } = {},
   ) {
     this.location = records.location;
     this.now = options.now ?? Date.now;

@@ -24,14 +24,7 @@ export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcomes of an action not finished yet: the one list (a backend's query is built from it, never re-declared). */
 export const UNRESOLVED_OUTCOMES: readonly Outcome[] = ['planned', 'pending', 'submitted', 'unknown'];
-const UNRESOLVED: ReadonlySet<Outcome> = new Set<Outcome>(UNRESOLVED_OUTCOMES);
-
-interface JournalRequest {
-  method: string;
-  path: string;
-  /** The normalised body, as sent. */
-  body: unknown;
-}
+const UNRESOLVED = new Set(UNRESOLVED_OUTCOMES);
 
 export interface JournalEntry {
   id: string;
@@ -51,7 +44,12 @@ export interface JournalEntry {
   command: string;
   /** The command as the user could type it again (shown by `hedge resume`). */
   argv?: string[];
-  request: JournalRequest;
+  request: {
+    method: string;
+    path: string;
+    /** The normalised body, as sent. */
+    body: unknown;
+  };
   idempotency_key: string;
   /** The row's seal (row-seal.ts): an HMAC over what it would send and as whom. */
   seal?: string;
@@ -155,15 +153,8 @@ export interface SkippedLine {
   reason: string;
 }
 
-/** A team store's row a read skipped, named by its id. */
-interface SkippedRow {
-  store: string;
-  row: string;
-  reason: string;
-}
-
-/** What a read skipped: a file's line, or a team store's row. */
-export type Skipped = (SkippedLine & { file?: string }) | SkippedRow;
+/** What a read skipped: a file's line, or a team store's row (named by its id). */
+export type Skipped = (SkippedLine & { file?: string }) | { store: string; row: string; reason: string };
 
 /** A row hedge reads (a file's line, a store's entry): larger or deeper than any it writes (a row is a few KiB, a request a few fields), and shallow enough for every walk of it. */
 export const ROW_BOUNDS: JsonBounds = { maxBytes: 1024 * 1024, maxDepth: 64 };

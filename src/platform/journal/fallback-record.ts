@@ -21,7 +21,7 @@ export class FallbackRecords {
   async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
     const { message, hint } = failure as JournalStoreError;
     const said = message.replace(/\.$/, '');
-    let localId: string;
+    let localId;
     try {
       this.local ??= this.openLocal();
       localId = this.ids.get(id) ?? (await this.start(base, id));

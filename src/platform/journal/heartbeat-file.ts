@@ -18,7 +18,7 @@ export function heartbeatFile(dir: string, scope: string) {
 
 /** The file's body (without the revision field) and revision, or undefined when absent or unreadable (`skipped` is told why a file there is not JSON). */
 export function readHeartbeatFile(path: string, skipped?: (problem: string) => void) {
-  let text: string;
+  let text;
   try {
     text = readRegularFileSync(path, { maxBytes: HEARTBEAT_BOUNDS.maxBytes, noFollow: true }).toString('utf8');
   } catch {

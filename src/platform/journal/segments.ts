@@ -141,16 +141,18 @@ export function replaceFileDurably(target: string, text: string) {
   journalWrite(target, () => writeFileDurably(target, text));
 }
 
-interface RotateOptions {
-  keepResolved: number;
-  /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
-  keepBytes: number;
-  /** UTC day for lines that are not events (kept, in that day's archive). */
-  today: string;
-}
-
 /** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */
-export function rotate(file: string, text: string, options: RotateOptions) {
+export function rotate(
+  file: string,
+  text: string,
+  options: {
+    keepResolved: number;
+    /** The resolved entries kept take at most this many bytes (so a rotation always leaves room to grow). */
+    keepBytes: number;
+    /** UTC day for lines that are not events (kept, in that day's archive). */
+    today: string;
+  },
+) {
   const linesOf = new Map<string, string[]>();
   const archived = new Map<string, string[]>();
   const add = (map: Map<string, string[]>, key: string, lines: string[]) =>

@@ -19,8 +19,6 @@ export interface CommandContext
     >,
     FlowSettings {}
 
-type Service = 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter';
-
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
   readonly deadline?: number;
@@ -50,7 +48,11 @@ export class CommandContext {
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
-  private once<T>(name: Service, make: (ctx: ServiceHost) => Promise<T>, shared = true): Promise<T> {
+  private once<T>(
+    name: 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter',
+    make: (ctx: ServiceHost) => Promise<T>,
+    shared = true,
+  ): Promise<T> {
     if (shared && this.parent) return this.parent[name]() as Promise<T>;
     let service = this.built.get(name) as Promise<T> | undefined;
     if (!service) this.built.set(name, (service = make(this)));

@@ -70,7 +70,7 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../../sandbox/http/server.js');
   const stateFile = join(configDir, DEMO_STATE_FILE);
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  let sandbox;
   try {
     sandbox = await startSandbox({
       socketPath: demoSocketPath(),

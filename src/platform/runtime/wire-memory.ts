@@ -67,17 +67,17 @@ export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'a
   return forgotten;
 }
 
-interface WireMemoryDeps {
-  credentials: ResolvedCredentials;
-  configDir: string;
-  store(): Promise<ProfileStore>;
-  log(line: string): void;
-  notify(notice: Notice): void;
-  hedgeCommand(...words: string[]): string;
-}
-
 export class WireMemory {
-  constructor(private readonly deps: WireMemoryDeps) {}
+  constructor(
+    private readonly deps: {
+      credentials: ResolvedCredentials;
+      configDir: string;
+      store(): Promise<ProfileStore>;
+      log(line: string): void;
+      notify(notice: Notice): void;
+      hedgeCommand(...words: string[]): string;
+    },
+  ) {}
 
   /** What was learned before for these credentials, and where it is kept. A store that cannot be read teaches nothing. */
   async read() {

@@ -4,7 +4,7 @@ import { quoteCurrencyOf } from '../../core/markets.js';
 import { toAccountSide } from '../../core/money.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { formatFixed, isNumericText, rateDecimals, shortHash } from '../../core/number-format.js';
-import { kindFromName, NUMERIC_KINDS, type FieldKind, type FieldSpec } from '../fields/fields.js';
+import { kindFromName, NUMERIC_KINDS, type FieldSpec } from '../fields/fields.js';
 import {
   formatPercent,
   formatRelative,
@@ -38,7 +38,7 @@ export function kindOf(field: FieldSpec, rows: readonly JsonObject[]) {
 
 /** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
 export function rateUnitOf(rows: readonly JsonObject[]) {
-  let market: unknown;
+  let market;
   for (const row of rows) {
     if (market === undefined) market = row.market;
     else if (row.market !== market) return;
@@ -92,9 +92,9 @@ export function formatCell(
 ) {
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
-  const kind: FieldKind = field.kind ?? kindFromName(field.key, value);
-  let text: string;
-  let styled: string | undefined;
+  const kind = field.kind ?? kindFromName(field.key, value);
+  let text;
+  let styled;
   if (typeof value === 'number') {
     if (kind === 'pnl' || kind === 'charge') ({ text, styled } = signed(value, format.decimals ?? 2, c, kind));
     else if (kind === 'percent') text = formatPercent(value, format.decimals ?? 4);

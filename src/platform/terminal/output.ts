@@ -34,29 +34,22 @@ import { displayWidth, wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
-export type OutputMode = 'table' | 'plain' | 'json';
+type OutputMode = 'table' | 'plain' | 'json';
 export type DataFormat = OutputFormat;
-
-interface OutputStreams {
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-}
-
-/** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
-type CsvEncoder = (rows: string[][]) => string;
 
 export interface OutputInit {
   mode?: OutputMode;
   format?: OutputFormat;
   chalk: ChalkInstance;
-  streams: OutputStreams;
+  streams: { stdout: NodeJS.WritableStream; stderr: NodeJS.WritableStream };
   now: () => number;
   columns?: number;
   fields?: readonly string[];
   raw?: boolean;
   query?: (data: unknown) => unknown;
   header?: boolean;
-  csv?: CsvEncoder;
+  /** Rows of cells to CSV text (ui/csv.ts, loaded only when --format csv asks for it). */
+  csv?: (rows: string[][]) => string;
   stderrColumns?: number;
   /** Where JSON documents go as values instead of text on stdout: an agent's tool call takes the command's document as it was made, so nothing parses hedge's own --json text back. */
   documents?: unknown[];
@@ -566,13 +559,13 @@ function projectFields(
   wanted: readonly string[],
   known: readonly FieldSpec[],
   accepted?: ReadonlySet<string>,
-): unknown {
+) {
   const records = Array.isArray(data) ? data : [data];
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
-  const available = new Set<string>(computed.keys());
+  const available = new Set(computed.keys());
   for (const record of records as JsonObject[]) for (const key of Object.keys(record)) available.add(key);
   const nested = new Set<string>();
   for (const name of wanted) {
@@ -595,7 +588,7 @@ function projectFields(
     }
     return out;
   };
-  return Array.isArray(data) ? (data as JsonObject[]).map(project) : project(data as JsonObject);
+  return Array.isArray(data) ? data.map(project) : project(data as JsonObject);
 }
 
 /** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */

@@ -4,15 +4,12 @@ import { terminalColumns, type Io } from './terminal.js';
 import { wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
 
-interface Choice<T> {
-  name: string;
-  short?: string;
-  value: T;
-  description?: string;
-}
-
 export interface Prompter {
-  select<T>(options: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
+  select<T>(options: {
+    message: string;
+    choices: Array<{ name: string; short?: string; value: T; description?: string }>;
+    default?: T;
+  }): Promise<T>;
   input(options: {
     message: string;
     default?: string;

@@ -7,15 +7,14 @@ import type { Resource } from '../fields/resource-fields.js';
 import { forScripts } from '../fields/script-shape.js';
 import type { JsonObject } from '../../core/objects.js';
 
-type Played = (output: Output) => void | Promise<void>;
-
 /** A stream that keeps nothing: a recording output never writes itself. */
 function discard() {
   return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
 export class RecordingOutput extends Output {
-  private readonly calls: Array<{ kind: 'data' | 'text' | 'note'; play: Played }> = [];
+  private readonly calls: Array<{ kind: 'data' | 'text' | 'note'; play: (output: Output) => void | Promise<void> }> =
+    [];
   private captured: { data: unknown } | undefined;
 
   constructor(init: { chalk: ChalkInstance; columns: number; now: () => number }) {

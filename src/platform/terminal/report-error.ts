@@ -5,20 +5,16 @@ import { safeJson, safeMultiline, safeText } from '../../core/security/safe-text
 import { stripVTControlCharacters } from 'node:util';
 import { wrapWords } from './width.js';
 
-interface ErrorOut {
-  stderr: NodeJS.WritableStream;
-  chalk: ChalkInstance;
-  json: boolean;
-  verbose: boolean;
-  columns?: number;
-}
-
 /** Spaces that continue a wrapped line under its text: ` → hint` continues under the hint. */
 function hangingIndentOf(line: string) {
   return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
 }
 
-export function reportError(description: ErrorDescription, error: unknown, out: ErrorOut) {
+export function reportError(
+  description: ErrorDescription,
+  error: unknown,
+  out: { stderr: NodeJS.WritableStream; chalk: ChalkInstance; json: boolean; verbose: boolean; columns?: number },
+) {
   const columns = out.json ? undefined : out.columns;
   const fitLine = (text: string) =>
     columns === undefined

@@ -4,17 +4,6 @@ import { redrawsInPlace, terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
 
-/** What a spinner needs from the running command (the flows hand it over; ui knows no context). */
-interface ProgressHost {
-  quiet: boolean;
-  stderrIsTTY: boolean;
-  stderr: NodeJS.WritableStream;
-  env: Env;
-  output: Output;
-  now(): number;
-  onDispose(stop: () => void): void;
-}
-
 interface Progress {
   /** Re-reads the text now (it is also re-read every second while spinning). */
   refresh(): void;
@@ -27,7 +16,20 @@ const REFRESH_MS = 1000;
 const silent: Progress = { refresh() {}, stop() {} };
 
 /** `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows it with the seconds elapsed since `since` (clock time), which is how long the action has been pending. */
-export async function startProgress(ctx: ProgressHost, rawLabel: string, since: number) {
+export async function startProgress(
+  // What a spinner needs from the running command (the flows hand it over; ui knows no context).
+  ctx: {
+    quiet: boolean;
+    stderrIsTTY: boolean;
+    stderr: NodeJS.WritableStream;
+    env: Env;
+    output: Output;
+    now(): number;
+    onDispose(stop: () => void): void;
+  },
+  rawLabel: string,
+  since: number,
+) {
   const label = safeStyled(rawLabel);
   if (ctx.quiet) return silent;
   // Loaded before the width is read: no await falls between that reading and the first draw.

@@ -40,12 +40,6 @@ export interface TableInput {
   chalk: ChalkInstance;
 }
 
-interface DrawnTable {
-  text: string;
-  hidden: string[];
-  shortened: string[];
-}
-
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
 const REFERENCE_KEY = 'client_reference';
 
@@ -70,11 +64,6 @@ export interface ColumnNeed {
   wholeWhenRoom?: boolean;
 }
 
-interface ColumnFit {
-  kept: Array<{ index: number; width: number }>;
-  hidden: number[];
-}
-
 /** Which columns fit in `available` columns, and how wide each gets. */
 export function fitColumns(
   needs: readonly ColumnNeed[],
@@ -82,7 +71,7 @@ export function fitColumns(
   available: number,
   gap = COLUMN_GAP,
   decisive = 0,
-): ColumnFit {
+) {
   const order = importanceOrder(needs, priority);
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
   // The last place in `order` of a column the desk decides on.
@@ -151,7 +140,7 @@ export function fitColumns(
     widths[order[0]] = used;
   }
   giveBackRoom(needs, order.slice(0, count), widths, available - used);
-  const kept: ColumnFit['kept'] = [];
+  const kept: Array<{ index: number; width: number }> = [];
   const hidden: number[] = [];
   needs.forEach((_, index) =>
     widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index] }),
@@ -238,7 +227,7 @@ function draw(Table: CliTable3, input: TableInput) {
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
-  const kept: KeptColumn[] = fit.kept.map(({ index, width }) => ({
+  const kept = fit.kept.map(({ index, width }) => ({
     column: input.columns[index],
     width,
     whole: needs[index].width,
@@ -250,7 +239,7 @@ function draw(Table: CliTable3, input: TableInput) {
   const shown = kept.map(({ column, width, whole }) =>
     column.compact !== undefined && width < whole ? column.compact : column.cells,
   );
-  const row = (index: number): LaidCell[] =>
+  const row = (index: number) =>
     kept.map(({ column, width }, at) =>
       column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at][index], column, width),
     );
@@ -409,7 +398,7 @@ const NO_BORDERS = {
 };
 
 /** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
-export type TableDrawer = (input: TableInput) => DrawnTable;
+export type TableDrawer = (input: TableInput) => ReturnType<typeof draw>;
 
 export async function loadTableDrawer(): Promise<TableDrawer> {
   if (!Table) {

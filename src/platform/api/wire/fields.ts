@@ -30,11 +30,7 @@ export const isObject = (value: unknown): value is JsonObject =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** The first of `names` (in order of preference) whose value `read` accepts, and that name. */
-export function pickField<T>(
-  from: JsonObject | Fields,
-  names: readonly string[],
-  read: Reader<T>,
-): { value: T; name: string } | undefined {
+export function pickField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {
   const fields = from instanceof Map ? from : fieldsOf(from as JsonObject);
   for (const name of names) {
     const value = read(fields.get(nameKey(name)));
@@ -43,7 +39,7 @@ export function pickField<T>(
   return;
 }
 
-export function firstField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>): T | undefined {
+export function firstField<T>(from: JsonObject | Fields, names: readonly string[], read: Reader<T>) {
   return pickField(from, names, read)?.value;
 }
 

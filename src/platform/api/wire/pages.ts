@@ -49,20 +49,18 @@ const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split('
 const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
 const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
 
-interface NextPage {
-  /** The query of the next request (replaces the list's query; the page size is added when absent). */
-  query: Query;
-  /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
-  how: string;
-}
-
 export interface PageReading {
   /** The rows of this page; undefined when the answer holds no list hedge can find. */
   rows?: unknown[];
   rowsAt: string;
   /** true: the server says more exist; false: it says this is the last; undefined: it says nothing. */
   more?: boolean;
-  next?: NextPage;
+  next?: {
+    /** The query of the next request (replaces the list's query; the page size is added when absent). */
+    query: Query;
+    /** How it was found, for --verbose and `hedge doctor`: "meta.next_cursor as cursor", "Link header", … */
+    how: string;
+  };
   /** A page-size name and value the answer states (`meta.page_size: 20`): the parameter the server reads, likely. */
   statedPageSize?: { name: string; value: number };
   total?: number;
@@ -149,7 +147,7 @@ export function cursorParameterFor(key: string) {
 export function readPage(
   answer: { data: unknown; meta: Json; linkHeader?: string | readonly string[] },
   request: { query: Query; listUrl: string; cursorParam?: string },
-): PageReading {
+) {
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
@@ -228,7 +226,7 @@ export function readPage(
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
 function markersIn(sources: Array<{ at: string; value: Json }>) {
-  const known = new Set<string>([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
+  const known = new Set([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
   ].filter((key) => !known.has(key));

@@ -48,7 +48,7 @@ export function resolveWireSettings(
   env: Env,
   profileWire: Readonly<JsonObject> = {},
   learnedWire: Readonly<JsonObject> = {},
-): { settings: WireSettings; sources: Record<keyof WireSettings, WireSource>; problem?: string } {
+) {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
   const sources = Object.fromEntries(Object.keys(settings).map((key) => [key, 'default'])) as Record<
     keyof WireSettings,

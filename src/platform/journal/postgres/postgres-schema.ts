@@ -6,14 +6,8 @@ export const SCHEMA = 'hedge';
 /** The advisory lock key (in `hashtextextended(text, 0)` terms) held while migrating. */
 const MIGRATION_LOCK = 'hedge:schema-migration';
 
-interface Migration {
-  version: number;
-  description: string;
-  sql: string;
-}
-
 /** In order; a migration, once released, is never edited (a new one follows it). */
-export const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
     description: 'journal entries and holders',

@@ -38,23 +38,14 @@ const UPSERT_HOLDER_SQL = `
 INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
-interface LockConnection {
-  client: pg.Client;
-  /** pg_backend_pid() of this session: what pg_locks names the holder by. */
-  backendPid: number;
-}
-
 /** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
 const JSON_TYPES = new Set([114, 3802, 199, 3807]);
-const JSON_AS_TEXT: pg.CustomTypesConfig = {
+const JSON_AS_TEXT = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
     JSON_TYPES.has(oid)
       ? (text: string) => text
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
-
-/** The query options pg takes beyond its typings: a bound for this one statement. */
-type TimedQuery = pg.QueryConfig & { query_timeout?: number };
 
 export class PostgresSessions implements LockerClient {
   readonly location: string;
@@ -63,7 +54,8 @@ export class PostgresSessions implements LockerClient {
   private readonly now: () => number;
   private readonly connectTimeoutMs: number;
   private dataConnection?: Promise<pg.Client>;
-  private lockConnection?: Promise<LockConnection>;
+  /** backendPid: pg_backend_pid() of this session, what pg_locks names the holder by. */
+  private lockConnection?: Promise<{ client: pg.Client; backendPid: number }>;
   /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
   private lockGeneration = 0;
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
@@ -210,9 +202,9 @@ export class PostgresSessions implements LockerClient {
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
   async run<R extends pg.QueryResultRow>(
     client: pg.ClientBase,
-    query: TimedQuery,
+    query: pg.QueryConfig & { query_timeout?: number },
     doing?: string,
-  ): Promise<pg.QueryResult<R>> {
+  ) {
     try {
       return await client.query<R>(query);
     } catch (error) {
