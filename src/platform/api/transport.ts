@@ -481,8 +481,8 @@ export class Transport {
       retryAfterMs: parseRetryAfterMs(retryAfter, clock.now()),
       error: new NetworkError(message, { endpoint, attempts: attempt, status, code, hint }),
     });
-    let parsed;
-    let unread;
+    let parsed: unknown;
+    let unread: string | undefined;
     try {
       parsed = JSON.parse(text);
     } catch {

@@ -5,6 +5,7 @@ import { checkBaseUrl } from '../../core/security/base-url.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../../core/security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
+import type { StoredProfile } from './store-schema.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
 import type { Env } from './env.js';
@@ -71,9 +72,9 @@ export async function resolveCredentials(input: {
   const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
 
   const needStore = needsProfileStore(input.profileFlag, env);
-  let profileName;
+  let profileName: string | undefined;
   let profileSource: Source | undefined;
-  let profile;
+  let profile: StoredProfile | undefined;
   if (needStore) {
     const data = (await input.store()).read();
     if (wanted) {

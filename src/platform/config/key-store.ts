@@ -55,7 +55,7 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
       { hint },
     );
   }
-  let key;
+  let key: string | null;
   try {
     key = await opening.keyring.get(location.account);
   } catch (error) {
@@ -104,7 +104,7 @@ export async function keepKey(
   if (choice === 'file') return { ok: true, at: { kind: 'file' } };
   const { openOsKeyring, keyringReason } = await import('./os-keyring.js');
   const opening = await openOsKeyring(env);
-  let reason;
+  let reason: string;
   if (opening.ok) {
     try {
       await opening.keyring.set(account, apiKey);

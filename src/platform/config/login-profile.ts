@@ -103,7 +103,7 @@ export async function saveLogin(
     journalUrl?: string | null;
   },
 ) {
-  let previousCurrent;
+  let previousCurrent: string | undefined;
   const data = await store.update((data) => {
     const existing = data.profiles[input.name];
     const profile = { ...existing, base_url: input.baseUrl, saved_at: input.savedAt };

@@ -118,7 +118,7 @@ export class ProfileStore {
 }
 
 function parseStoreText(text: string, file: string) {
-  let raw;
+  let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {

@@ -9,6 +9,7 @@ import {
   isRecordedHolder,
   newSession,
   publicHolder,
+  type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
 import type { HoldResult, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
@@ -263,7 +264,7 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
 
   /** Records this process as the entry's holder, unless a live other holds it or it is finished. */
   async function holdEntry(id: string): Promise<HoldResult> {
-    let heldBy;
+    let heldBy: Holder | undefined;
     await lockedAppend(place, (current) => {
       const entry = entryIn(foldJournal(current), id);
       if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);

@@ -38,7 +38,7 @@ export function kindOf(field: FieldSpec, rows: readonly JsonObject[]) {
 
 /** `NGN/USDT` when every row is of one USDT market; undefined when rows mix markets or say none. */
 export function rateUnitOf(rows: readonly JsonObject[]) {
-  let market;
+  let market: unknown;
   for (const row of rows) {
     if (market === undefined) market = row.market;
     else if (row.market !== market) return;
@@ -93,8 +93,8 @@ export function formatCell(
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
   const kind = field.kind ?? kindFromName(field.key, value);
-  let text;
-  let styled;
+  let text: string;
+  let styled: string | undefined;
   if (typeof value === 'number') {
     if (kind === 'pnl' || kind === 'charge') ({ text, styled } = signed(value, format.decimals ?? 2, c, kind));
     else if (kind === 'percent') text = formatPercent(value, format.decimals ?? 4);

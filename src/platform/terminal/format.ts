@@ -89,7 +89,7 @@ export function formatRelative(iso: string, nowMs: number) {
   const minutes = Math.floor(abs / 60_000);
   const hours = Math.floor(minutes / 60);
   const days = Math.floor(hours / 24);
-  let text;
+  let text: string;
   if (days > 0) text = `${days}d ${hours % 24}h`;
   else if (hours > 0) text = `${hours}h ${minutes % 60}m`;
   else if (minutes > 0) text = `${minutes}m`;

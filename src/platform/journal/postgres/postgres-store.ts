@@ -157,7 +157,7 @@ class PostgresRecords implements RecordsClient {
     const scope = scopeText({ entry: entry.id });
     if (!(await this.sessions.holdNew(scope))) return;
     const holder = entry.holder!;
-    let seq;
+    let seq: string | null | undefined;
     try {
       // A sealed row's seq is taken first: the seal covers it.
       const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0].seq : null;
