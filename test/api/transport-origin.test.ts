@@ -388,8 +388,8 @@ for (const tls of [false, true]) {
         problem,
       } = await client.readPrices(['USDTNGN']);
       expect(problem).toBeUndefined();
-      expect(price!.market).toBe('USDTNGN');
-      expect(price!.price).toBeGreaterThan(100);
+      expect(price.market).toBe('USDTNGN');
+      expect(price.price).toBeGreaterThan(100);
 
       const quote = await client.createQuote({ ...BUY, notional_usd: 10_000, tenor_days: 3 });
       expect(quote.tenor_days).toBe(3);

@@ -45,11 +45,11 @@ async function slot<T>(seed: number, body: () => Promise<T>): Promise<T> {
     return await body();
   } finally {
     const next = waiting.reduce<number>(
-      (best, candidate, index) => (best < 0 || candidate.seed < waiting[best]!.seed ? index : best),
+      (best, candidate, index) => (best < 0 || candidate.seed < waiting[best].seed ? index : best),
       -1,
     );
     // The slot passes straight to the next history; only when none waits is it freed.
-    if (next >= 0) waiting.splice(next, 1)[0]!.start();
+    if (next >= 0) waiting.splice(next, 1)[0].start();
     else running -= 1;
   }
 }

@@ -169,7 +169,7 @@ export function drawBehaviours(seed: number): {
   const delay = stream('settlement-delay');
   const settlementDelayMs = dayMs !== null && delay() < 0.5 ? real(delay, 500, 3_000) : 0;
   const side = stream('seeded');
-  const tenorDays = TENORS[Math.floor(side() * TENORS.length)]!;
+  const tenorDays = TENORS[Math.floor(side() * TENORS.length)];
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
   const ref = side() < 0.67 ? `deal-${seed}` : undefined;
   return {
@@ -217,8 +217,8 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
   const team = await teamOf(simulator, server);
   const machines = [team.a, team.b];
   return {
-    dirOf: (actor) => machines[actor % 2]!.dir,
-    hedge: (actor, args, options) => machines[actor % 2]!.hedge(args, options),
+    dirOf: (actor) => machines[actor % 2].dir,
+    hedge: (actor, args, options) => machines[actor % 2].hedge(args, options),
     journal: async () => {
       const store = await openTeamJournal({ url: team.url, shown: 'chaos', source: 'chaos', fallbackDir: team.a.dir });
       try {
@@ -299,7 +299,7 @@ export function drawOps(
             ? 1_000 + 10 * Math.floor(random() * 600)
             : 0;
       const killed = random() < options.killShare;
-      const tenorDays = TENORS[Math.floor(extras() * TENORS.length)]!;
+      const tenorDays = TENORS[Math.floor(extras() * TENORS.length)];
       // Half the opens name a deal, which every roll of their hedge must carry on.
       const ref = kind === 'open' && extras() < 0.5 ? `deal-${options.seed}-${actor}-${index}` : undefined;
       ops.push({

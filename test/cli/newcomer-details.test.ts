@@ -23,11 +23,11 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
     );
     const word = (rate: number) => `${rate > 0 ? '-' : '+'}${Math.abs(rate).toFixed(4)}% ${rate > 0 ? 'pay' : 'earn'}`;
     for (const shown of [table.stdout, dotted.stdout]) {
-      expect(shown).toContain(word(market!.net_rate_daily_pct.sell));
-      expect(shown).toContain(word(market!.net_rate_daily_pct.buy));
+      expect(shown).toContain(word(market.net_rate_daily_pct.sell));
+      expect(shown).toContain(word(market.net_rate_daily_pct.buy));
     }
     const tsv = await simulator.hedge('markets --fields market,net_rate_daily_pct.sell');
-    expect(tsv.stdout.split('\n')[1]).toBe(`${market!.market}\t${market!.net_rate_daily_pct.sell}`);
+    expect(tsv.stdout.split('\n')[1]).toBe(`${market.market}\t${market.net_rate_daily_pct.sell}`);
   });
 });
 

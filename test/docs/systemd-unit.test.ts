@@ -16,7 +16,7 @@ function documentedUnit(): string {
   const block = /```ini\n(# \/etc\/systemd\/system\/hedge-keep\.service\n[\s\S]*?)```/.exec(page);
   if (!block)
     throw new Error('docs/keep.md has no ```ini block starting with # /etc/systemd/system/hedge-keep.service');
-  return block[1]!;
+  return block[1];
 }
 
 function settings(unit: string, section: string): Map<string, string[]> {
@@ -24,9 +24,9 @@ function settings(unit: string, section: string): Map<string, string[]> {
   let current = '';
   for (const line of unit.split('\n')) {
     const header = /^\[(.+)\]$/.exec(line.trim());
-    if (header) current = header[1]!;
+    if (header) current = header[1];
     const setting = /^([A-Za-z]+)=(.*)$/.exec(line);
-    if (setting && current === section) found.set(setting[1]!, [...(found.get(setting[1]!) ?? []), setting[2]!]);
+    if (setting && current === section) found.set(setting[1], [...(found.get(setting[1]) ?? []), setting[2]]);
   }
   return found;
 }

@@ -132,7 +132,7 @@ describeWithPostgres(
       expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
       const table = await team.c.hedge(['journal', '--pending']);
       const [header, ...rows] = table.stdout.trimEnd().split('\n');
-      expect(header!.split('\t').at(-1)).toBe('seal');
+      expect(header.split('\t').at(-1)).toBe('seal');
       expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
       // Said under any table, whatever columns its width leaves out.
       expect(table.stderr).toContain(

@@ -363,7 +363,7 @@ export async function runExposuresSoak(options: SoakOptions) {
       sample('tick');
       const now = sim.sandbox.clock.now();
       if (now >= nextProgressMs) {
-        const last = samples[samples.length - 1]!;
+        const last = samples[samples.length - 1];
         log(
           `day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${samples.filter((s) => s.kind === 'cycle').length} cycles`,
         );
@@ -484,11 +484,11 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     open
       .filter((hedge) => hedge.openedAtMs <= ms)
       .reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
-  const price = report.prices[MARKET]!;
+  const price = report.prices[MARKET];
   const coverage = report.coverage.filter((row) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
-  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1]!.at);
+  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
   if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
     mismatches.push(
       `the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`,

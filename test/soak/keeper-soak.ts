@@ -502,7 +502,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       events,
       errorCodes,
       wallMs: realMs(),
-      serverMs: samples.at(-1)!.serverMs - samples[0]!.serverMs,
+      serverMs: samples.at(-1)!.serverMs - samples[0].serverMs,
       problems,
     };
   } finally {

@@ -87,7 +87,7 @@ describe('quote: requests on the wire', () => {
     try {
       const result = ok(await roomy.hedge('quote USDTNGN sell 5m --tenor 1'));
       const [listed] = (await apiData(roomy, 'GET', '/markets')) as Array<Record<string, any>>;
-      const capacity = (listed!.available_capacity_usd.sell as number).toLocaleString('en-US', {
+      const capacity = (listed.available_capacity_usd.sell as number).toLocaleString('en-US', {
         minimumFractionDigits: 2,
       });
       expect(result.stderr).toContain(

@@ -81,9 +81,9 @@ describe('hedge open wizard (pseudo-terminal)', () => {
       tenorDays: 3,
       clientReference: 'WIZ-7',
     });
-    expect(terminal.screen()).toContain(hedge!.id);
+    expect(terminal.screen()).toContain(hedge.id);
     // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
-    const fill = hedge!.fillTxHash!;
+    const fill = hedge.fillTxHash!;
     expect(terminal.screen()).toContain(`${fill.slice(0, 6)}…${fill.slice(-4)}`);
     expect(terminal.screen()).not.toContain(fill);
   });
@@ -218,12 +218,12 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     terminal.write(CTRL_C);
     expect(await terminal.exitCode).toBe(130);
     const [hedge] = trading.hedges();
-    expect(hedge!.status).toBe('submitted');
+    expect(hedge.status).toBe('submitted');
     const drawn = await terminal.drawn();
     const text = readAsText(drawn);
-    expect(text).toContain(`Submitted ${hedge!.id} (tx 0x`);
-    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge!.id} is still being processed.`);
-    expect(text).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(text).toContain(`Submitted ${hedge.id} (tx 0x`);
+    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge.id} is still being processed.`);
+    expect(text).toContain(`hedge hedges ${hedge.id} --wait`);
     expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
     expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
   });

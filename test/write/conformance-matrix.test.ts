@@ -56,7 +56,7 @@ const cli =
 const BUY = { market: MARKET, side: 'buy' };
 const answered = (answer: McpAnswer): Run => {
   const text = answer.content.map((part) => part.text).join('\n');
-  const code = answer.isError ? (JSON.parse(answer.content[0]!.text) as { exit_code: number }).exit_code : 0;
+  const code = answer.isError ? (JSON.parse(answer.content[0].text) as { exit_code: number }).exit_code : 0;
   return { code, stdout: text, stderr: text };
 };
 
@@ -81,7 +81,7 @@ const toolConfirmed =
   (name: string, args: Record<string, unknown>) => (simulator: Simulator, meanwhile: () => Promise<void>) =>
     live(simulator, (env) =>
       withMcpServer(simulator, { args: ['--allow-live'], env }, async (served) => {
-        const shown = JSON.parse((await served.call(name, args)).content[0]!.text) as { confirmation_token: string };
+        const shown = JSON.parse((await served.call(name, args)).content[0].text) as { confirmation_token: string };
         await meanwhile();
         return answered(await served.call(name, { ...args, confirmation_token: shown.confirmation_token }));
       }),
@@ -194,7 +194,7 @@ const resume: Row = {
   prepare: unresolvedOpen,
   run: async (simulator, flags) => {
     const [entry] = await journalEntries(simulator, '--pending');
-    return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
+    return simulator.hedge(['resume', entry.id, '--json', ...flags]);
   },
   effect: open.effect,
   omitted: {
@@ -266,7 +266,7 @@ const ROWS: Record<string, Row> = {
     ...resume,
     run: async (simulator, flags) => {
       const [entry] = await journalEntries(simulator, '--pending');
-      return tool('resume', { id: entry!.id })(simulator, flags);
+      return tool('resume', { id: entry.id })(simulator, flags);
     },
   },
   'mcp apply': {
