@@ -19,7 +19,7 @@ import { run, type Run } from './run-process.js';
  * rest of the tree is not compared, so that someone editing it while the suite runs does not read
  * as a change made by npm pack.
  */
-async function workTreeStatus(): Promise<string> {
+async function workTreeStatus() {
   const paths = ['package.json', 'package-lock.json', 'bin', 'dist', '*.tgz'];
   const status = await run('git', ['status', '--porcelain', '--untracked-files=all', '--', ...paths], { cwd: ROOT });
   expect(status.code).toBe(0);

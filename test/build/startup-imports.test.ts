@@ -22,7 +22,7 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
 const HEAVY = ['zod', '@inquirer/*', 'ora', 'undici', 'conf'];
-const has = (packages: Set<string>, name: string): boolean =>
+const has = (packages: Set<string>, name: string) =>
   name.endsWith('/*') ? [...packages].some((found) => found.startsWith(name.slice(0, -1))) : packages.has(name);
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
@@ -32,7 +32,7 @@ const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
 const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
 
 /** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
-function bundledPackages(file: string): Set<string> {
+function bundledPackages(file: string) {
   return new Set(
     [...distText(file).matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1]),
   );
@@ -190,12 +190,12 @@ async function loadedInOrder(
 }
 
 /** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
-function staticImports(file: string): string[] {
+function staticImports(file: string) {
   return [...distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]);
 }
 
 /** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
-function frontFiles(): Set<string> {
+function frontFiles() {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -207,7 +207,7 @@ function frontFiles(): Set<string> {
 }
 
 /** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
-function chunkHolding(source: string): string {
+function chunkHolding(source: string) {
   const holders = distScripts().filter((file) => distText(file).includes(`\n// ${source}\n`));
   expect(holders, source).toHaveLength(1);
   return holders[0];
@@ -329,7 +329,7 @@ function manyRuns(): NonNullable<typeof many> {
     // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
     const demo = join(work.path, 'demo');
     expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
-    const envOf = (name: Many): Record<string, string> => {
+    const envOf = (name: Many) => {
       if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
       if (name.startsWith('demo')) return baseEnv(demo);
       if (name === 'teamJournal')
@@ -462,7 +462,7 @@ describe('a real start', () => {
     // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
     const keyringChunks = distScripts().filter((file) => distText(file).includes('store: "secret-service"'));
     expect(keyringChunks).toHaveLength(1);
-    const profileIn = (name: string, profile: Record<string, string>): string => {
+    const profileIn = (name: string, profile: Record<string, string>) => {
       const dir = join(work.path, name);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(

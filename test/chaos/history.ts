@@ -242,7 +242,7 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
 
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
-function argsOf(desk: Desk, op: Op, index: number): string[] {
+function argsOf(desk: Desk, op: Op, index: number) {
   if (op.kind === 'apply' || op.kind === 'keep') {
     const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
     writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
@@ -261,7 +261,7 @@ function argsOf(desk: Desk, op: Op, index: number): string[] {
   return lines[op.kind].split(' ');
 }
 
-async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
+async function runOp(desk: Desk, op: Op, index: number) {
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
   const result = await desk.hedge(op.actor, [...argsOf(desk, op, index), ...WAIT_BOUND], {
@@ -540,7 +540,7 @@ function runModel(
   return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
-function describeAct(entry: Entry | undefined, act: ServerAct): string {
+function describeAct(entry: Entry | undefined, act: ServerAct) {
   const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
   const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
   const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
@@ -731,7 +731,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     // What the roll rolled: the hedges its close took part of, or the ended hedge it opened anew.
     const rolled = close
       ? (truth.seen.get(close.idempotency_key)?.parts.map((part) => part.id) ?? [])
-      : [open.context?.rolled_hedge_id].filter((id): id is string => typeof id === 'string');
+      : [open.context?.rolled_hedge_id].filter((id) => typeof id === 'string');
     if (newId === undefined || rolled.length === 0) continue;
     const references = new Set(rolled.map(referenceOf));
     rollsChecked += 1;

@@ -26,7 +26,7 @@ const read = (path: string) => readFileSync(path, 'utf8');
 const outsideCode = (markdown: string) => markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes; repeats get -1, -2. */
-function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string) {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of outsideCode(markdown).matchAll(/^#{1,6} +(.+?) *#*$/gm)) {

@@ -11,7 +11,7 @@ import { HEDGE_BIN, ROOT, tempDir } from '../support/hedge-cli.js';
 const ANALYZE = spawnSync('systemd-analyze', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** The ```ini block of docs/keep.md that is the unit file. */
-function documentedUnit(): string {
+function documentedUnit() {
   const page = readFileSync(join(ROOT, 'docs', 'keep.md'), 'utf8');
   const block = /```ini\n(# \/etc\/systemd\/system\/hedge-keep\.service\n[\s\S]*?)```/.exec(page);
   if (!block)
@@ -19,7 +19,7 @@ function documentedUnit(): string {
   return block[1];
 }
 
-function settings(unit: string, section: string): Map<string, string[]> {
+function settings(unit: string, section: string) {
   const found = new Map<string, string[]>();
   let current = '';
   for (const line of unit.split('\n')) {

@@ -127,7 +127,7 @@ describe('holds: one protocol, on the injected clock, saying what it cannot read
     const dir = stateDir();
     const slept: number[] = [];
     const mine = openJournal({ dir, now: () => T0 });
-    const theirs = openJournal({ dir, now: () => T0, sleep: async (ms: number) => void slept.push(ms) });
+    const theirs = openJournal({ dir, now: () => T0, sleep: async (ms) => void slept.push(ms) });
     expect((await mine.lock('scope', { waitMs: 0 })).held).toBe(true);
     expect(await theirs.lock('scope', { waitMs: 10_000 })).toMatchObject({
       held: false,

@@ -99,7 +99,7 @@ const amount = (expected: typeof reference, value: number) => (expected.amountsA
 /** Follows a list's pages from `path`: `next` gives the following request from an answer, or null. */
 async function walk(sandbox: ApiTarget, path: string, next: (answer: any) => string | null) {
   const sizes: number[] = [];
-  const seen: any[] = [];
+  const seen = [];
   for (let query: string | null = path; query !== null;) {
     const answer = (await api(sandbox, 'GET', query)).body;
     sizes.push(answer.data.length);

@@ -28,7 +28,7 @@ const statusOf = (simulator: Simulator, id: string) => simulator.hedges().find((
  * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
  * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
  */
-async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string): Promise<void> {
+async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string) {
   // The roll reads the side's records (GET /hedges, twice: every filled hedge, and the newest page)
   // to plan; after its close is answered, the close's wait reads them (twice) to see the close in
   // every view (journaled done then), and the roll reads them again right before the open: that

@@ -18,14 +18,14 @@ import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
-const spawnInTerminal = (trading: Simulator, args: string[]): Terminal =>
+const spawnInTerminal = (trading: Simulator, args: string[]) =>
   spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
 
 /**
  * The drawn screen as one line of text, its lines joined by a space: what a person reads. A word
  * split at a line end reads as two words here, so a sentence found whole was broken at spaces only.
  */
-const readAsText = (lines: readonly DrawnLine[]): string =>
+const readAsText = (lines: readonly DrawnLine[]) =>
   lines
     .map((line) => line.text.trim())
     .join(' ')

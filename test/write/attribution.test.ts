@@ -33,7 +33,7 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy'): Promise<void> {
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy') {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`);
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });

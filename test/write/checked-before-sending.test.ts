@@ -166,7 +166,7 @@ const CASES: WriteCase[] = [
 ];
 
 /** What the valid line needs on the server to do its work: an open buy side, a target file, an unresolved action. */
-async function prepare(simulator: Simulator, words: string[]): Promise<string> {
+async function prepare(simulator: Simulator, words: string[]) {
   // A side to add to, reduce, close or roll (the valid lines use the first side, buy).
   if (['add', 'reduce', 'close', 'roll', 'api'].includes(words[0])) simulator.seedOpen('buy', 10_000);
   const target = join(simulator.configDir, 'target.csv');

@@ -67,7 +67,7 @@ const tool =
     withMcpServer(simulator, { args: flags }, async (served) => answered(await served.call(name, args)));
 
 /** The simulator's account behind a LIVE key (a proxy that presents the simulator's own key upstream). */
-async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>): Promise<T> {
+async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>) {
   const proxy = await startLiveKeyProxy(simulator.sandbox);
   try {
     return await body({ HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl });
@@ -178,7 +178,7 @@ const apply: Row = {
 
 /** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. Once its first
  * attempt is held, each retry is refused at once (503, Retry-After: 0), so that the retries end without backing off. */
-async function unresolvedOpen(simulator: Simulator): Promise<void> {
+async function unresolvedOpen(simulator: Simulator) {
   const match = { method: 'POST', path: '/hedges' };
   simulator.sandbox.setFaults({ stall: 'headers', match });
   const running = simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']);
@@ -278,7 +278,7 @@ const ROWS: Record<string, Row> = {
 };
 
 /** A simulator for a cell, its side seeded when the row acts on one, and the row's own set-up done. */
-async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>): Promise<void> {
+async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>) {
   await withSimulator(options, async (simulator) => {
     if (row.seeded) simulator.seedOpen('buy', 1000);
     await row.prepare?.(simulator);
@@ -291,7 +291,7 @@ const keysOn = (simulator: Simulator, path: string) =>
   simulator.requests('POST', path).map((entry) => entry.idempotencyKey);
 
 /** Exit 0, the action's effect once, and every attempt of its send under one key the server answered once. */
-function actedOnce(simulator: Simulator, row: Row, run: Run): void {
+function actedOnce(simulator: Simulator, row: Row, run: Run) {
   exits(run, 0);
   row.effect(simulator);
   const keys = keysOn(simulator, row.path);

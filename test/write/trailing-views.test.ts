@@ -27,7 +27,7 @@ const LAG_MS = 3_000;
 const COMMAND_LAG_MS = 1_500;
 
 /** Samples the side's notional on the server every 50 ms until stopped; the largest seen. */
-function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): number } {
+function watchNotional(simulator: Simulator, side: 'buy' | 'sell') {
   let largest = activeNotional(simulator, side);
   const timer = setInterval(() => (largest = Math.max(largest, activeNotional(simulator, side))), 50);
   return {
@@ -41,14 +41,14 @@ function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): nu
 // The keepers (processes on 2 s cycles, each within a lag) one at a time; the commands after them side by side.
 describe.sequential('a keeper on a server whose positions list and history trail the hedge records by 3 s', () => {
   /** Waits until the keeper ran `count` more cycles: at 2 s each, two of them outlast the lag. */
-  async function cyclesAfter(keeper: KeeperRun, count: number): Promise<void> {
+  async function cyclesAfter(keeper: KeeperRun, count: number) {
     const cycles = () => eventsOf(keeper, 'cycle').length;
     const before = cycles();
     await until(() => cycles() >= before + count, `${count} more cycles`);
   }
 
   /** Runs the keeper on DEAL-7's row (1,000 buy, 1-day, rolled 6 h before maturity) while the side's notional is watched. */
-  async function withKeeper(simulator: Simulator, body: (keeper: KeeperRun) => Promise<void>): Promise<number> {
+  async function withKeeper(simulator: Simulator, body: (keeper: KeeperRun) => Promise<void>) {
     const file = join(simulator.configDir, 'target.csv');
     writeFileSync(
       file,
