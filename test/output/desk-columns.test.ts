@@ -13,7 +13,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldLabel, type FieldSpec } from '../../src/platform/fields/fields.js';
+import { fieldLabel } from '../../src/platform/fields/fields.js';
 import {
   BOOK_RESOURCE,
   COST_RESOURCE,
@@ -144,7 +144,7 @@ function tablesOf(lines: string[]) {
 /** Each header a field can have on screen (its label with its unit, the rate's as NGN/USDT), to its key. */
 function keysByHeader(resource: Resource) {
   const byHeader = new Map<string, string>();
-  for (const field of resource.fields as FieldSpec[]) {
+  for (const field of resource.fields) {
     for (const rateUnit of ['NGN/USDT', undefined])
       byHeader.set(fieldLabel(field, 'header', { kind: field.kind, rateUnit }), field.key);
   }
@@ -183,7 +183,7 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   const firstHidden = Math.min(...table.hidden.map(rank));
   expect(lastShown, `${where}: ${table.hidden.join(', ')} hidden before ${shown.join(', ')}`).toBeLessThan(firstHidden);
   // Ids and hashes are shortened before any money column goes: none is shown whole while one is hidden.
-  const kindOfKey = new Map((resource.fields as FieldSpec[]).map((field) => [field.key, field.kind]));
+  const kindOfKey = new Map(resource.fields.map((field) => [field.key, field.kind]));
   const hiddenMoney = table.hidden.filter((key) => ['money', 'pnl', 'charge'].includes(kindOfKey.get(key) ?? ''));
   const wholeIds = shown.filter((key, column) => {
     if (!['id', 'hash'].includes(kindOfKey.get(key) ?? '')) return false;

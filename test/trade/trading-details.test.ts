@@ -5,7 +5,6 @@
 // Assertions are on the simulator's own state and request log.
 import { describe, expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
-import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -20,12 +19,12 @@ function account(simulator: Simulator) {
   return Object.values(simulator.sandbox.engine.state.accounts)[0];
 }
 
-function hedge(simulator: Simulator, id: string): HedgeState {
+function hedge(simulator: Simulator, id: string) {
   return simulator.hedges().find((candidate) => candidate.id === id)!;
 }
 
 /** The Entry row's value: before → after, or one price when the two read the same. */
-function entryRow(before: number, after: number): string {
+function entryRow(before: number, after: number) {
   return formatRate(before) === formatRate(after)
     ? `${formatRate(after)} NGN per USDT (unchanged)`
     : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
@@ -35,7 +34,7 @@ function entryRow(before: number, after: number): string {
 const marginRow = (before: number, after: number) =>
   new RegExp(`Margin\\s+│ ${formatMoney(before)} → ${formatMoney(after)} USDC`);
 
-function writePaths(simulator: Simulator): string[] {
+function writePaths(simulator: Simulator) {
   return simulator.writes().map((entry) => entry.path);
 }
 
@@ -175,7 +174,7 @@ describe('hedge reduce: what it realized', () => {
     expect(record.hedge_id).toBe(buy.id);
     expect(result.stdout).toContain('Position closed');
     expect(result.stdout).toMatch(
-      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record.fees_usdc as number), { realized: true })}`),
+      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record.fees_usdc), { realized: true })}`),
     );
     expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
       market: MARKET,
@@ -205,8 +204,8 @@ describe('hedge reduce: what it realized', () => {
     // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
     const words = (paid: number) => payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&');
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record.fees_usdc as number)}`));
-    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record.carry_usdc as number)}`));
+    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record.fees_usdc)}`));
+    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record.carry_usdc)}`));
   });
 });
 
