@@ -572,7 +572,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
     if (key === seed.key || !request) continue;
-    const answer = JSON.parse(record.bodyJson) as { data?: Record<string, unknown> } | undefined;
+    const answer = JSON.parse(record.bodyJson);
     const data = answer?.data ?? {};
     const hedgeId =
       typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;
@@ -633,7 +633,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   // (3) every entry the journal has as landed was acted on and applied; none it has as not landed was.
   const landed = entries.filter((entry) => LANDED.has(entry.outcome) && TRADE_PATHS.has(entry.request?.path));
   for (const entry of landed) {
-    const key = entry.idempotency_key as string;
+    const key = entry.idempotency_key;
     const label = `${entry.command} ${entry.request.path} (${key})`;
     if (!actedKeys.has(key))
       violations.push(`the journal has ${label} as ${entry.outcome}, but the server never acted on its key`);
@@ -718,7 +718,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   // (6) a roll's new hedge carries the deal reference of the hedge(s) it rolled.
   const referenceOf = (id: string) => hedgeById.get(id)?.clientReference;
   const groups = new Set(
-    entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group as string),
+    entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group),
   );
   let rollsChecked = 0;
   let rollsWithReference = 0;
@@ -737,7 +737,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     rollsChecked += 1;
     if ([...references].some((reference) => reference !== undefined)) rollsWithReference += 1;
     const carried = referenceOf(newId);
-    const sent = (open.request?.body as Record<string, unknown> | undefined)?.client_reference;
+    const sent = open.request?.body?.client_reference;
     const name = (reference: string | undefined) => (reference === undefined ? 'none' : JSON.stringify(reference));
     // One reference among the rolled hedges must be carried on; of several different ones, one of them.
     if (!references.has(carried)) {

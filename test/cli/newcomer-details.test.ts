@@ -10,10 +10,7 @@ const start = useSimulators();
 describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
   it('shows the carry on the account side with its word, as the default table does; TSV keeps the server rate', async () => {
     const simulator = await start();
-    const [market] = (await simulator.api('GET', '/markets')).body.data as Array<{
-      market: string;
-      net_rate_daily_pct: { buy: number; sell: number };
-    }>;
+    const [market] = (await simulator.api('GET', '/markets')).body.data;
     const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
     const dotted = ok(
       await simulator.hedge(

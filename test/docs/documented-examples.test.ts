@@ -531,7 +531,7 @@ async function newest(state: BlockState, what: 'hedge' | 'journal') {
   // `journal` is a local command: withServer() leaves it as it is.
   const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
   const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
-  const id = JSON.parse(result.stdout || 'null') as unknown;
+  const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
   return id;
@@ -754,7 +754,7 @@ function inOrder(shown: readonly string[], all: readonly string[]) {
 /** Every key of a JSON document, or of NDJSON's lines. */
 function jsonKeys(text: string) {
   const keys = new Set<string>();
-  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value)) as unknown;
+  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value));
   try {
     read(text);
   } catch {
@@ -835,7 +835,7 @@ async function startKeeper(state: BlockState) {
       cwd: state.cwd,
       env: env(state, { HEDGE_FORCE_TTY: '0' }),
     });
-    if (status.code === 0 && (JSON.parse(status.stdout) as { state?: string }).state === 'running') break;
+    if (status.code === 0 && JSON.parse(status.stdout).state === 'running') break;
     if (Date.now() > deadline) {
       await keeper.stop();
       throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);

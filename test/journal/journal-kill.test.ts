@@ -25,7 +25,7 @@ const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: st
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {
   const opened = exits(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
   t.sandbox.clock.advance(LAND_MS);
-  const id = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
+  const id = JSON.parse(opened.stdout).hedge_id;
   const listed = await t.hedge(['hedges', id, '--json']);
   expect(JSON.parse(listed.stdout)).toMatchObject({ status: 'filled' });
   return id;

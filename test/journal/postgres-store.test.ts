@@ -214,7 +214,7 @@ describeWithPostgres(
       try {
         const error = await slow.update(first.id, { message: 'news from the slow desk' }).catch((caught) => caught);
         expect(error).toBeInstanceOf(JournalStoreError);
-        expect((error as Error).message).toMatch(
+        expect(error.message).toMatch(
           new RegExp(
             `cannot be reached: .* what happened to ${first.id} is kept in the local journal ${slowDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`,
           ),

@@ -131,7 +131,7 @@ describeWithPostgres(
         // As the INSERT: the row's JSON, a new id, created_at now, the store's next seq.
         replay: async (row) => {
           const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
-          const copy = replayOf(row, rows[0]!.next as number);
+          const copy = replayOf(row, rows[0]!.next);
           await insertRow(server(), team, copy);
           return String(copy.id);
         },
@@ -170,7 +170,7 @@ describe('a row is valid once', () => {
     const lost = await t.hedge(['add', MARKET, 'sell', '100', '--json']);
     t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
-    const key = lastJson(lost.stderr).error.idempotency_key as string;
+    const key = lastJson(lost.stderr).error.idempotency_key;
     const [entry] = await journalEntries(t, '--pending');
     exits(await t.hedge(['journal', 'resolve', entry.id, '--not-landed']), 0);
     const before = adds(t).length;

@@ -258,7 +258,7 @@ describeKeepers('hedge keep as a service', () => {
         (event) => event.code === 'metrics_listening',
         'the metrics address',
       );
-      const address = listening.address as string;
+      const address = listening.address;
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       await until(
         () => eventsOf(keeper, 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200,

@@ -81,11 +81,7 @@ beforeAll(async () => {
   await run(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', LONG_REF, '--json']);
   await run(['close', MARKET, 'sell', '--json']);
   // A hedge reduced while open, then closed: its history record's P&L is its whole life's.
-  resizedId = (
-    JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])) as {
-      id: string;
-    }
-  ).id;
+  resizedId = JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])).id;
   simulator.advance(600_000);
   await run(['reduce', MARKET, 'sell', '3000', '--json']);
   simulator.advance(600_000);
@@ -429,7 +425,7 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
   });
 
   it('hedges ID --watch (a card): fits, every field on its line', async () => {
-    const id = (JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42'])) as Array<{ id: string }>)[0].id;
+    const id = JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42']))[0].id;
     const { wide, at } = await screens(['hedges', id, '--watch', '1', '--count', '1']);
     const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
     const all = labels(wide);

@@ -16,7 +16,7 @@ import {
 } from '../../src/core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade-rules.js';
 import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
-import { REPORT_GROUPINGS, type Report } from '../../src/features/report/report-rules.js';
+import { REPORT_GROUPINGS } from '../../src/features/report/report-rules.js';
 import { buildReport, renderReportHtml } from '../support/report.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
 import {
@@ -320,7 +320,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       expect(report.groups.length).toBeGreaterThan(1);
 
       // JSON (and NDJSON, which a report prints as JSON): each group and the totals.
-      const json = JSON.parse(JSON.stringify(report)) as Report;
+      const json = JSON.parse(JSON.stringify(report));
       for (const figures of [...json.groups, json.totals])
         addsUp(`json ${by}`, [
           figures.gross_pnl_usd!,

@@ -25,7 +25,7 @@ describe('hedges ID', () => {
     const found: string[] = [];
     for (const typed of [...shown, ...shown.map((id) => id.split('…')[1])]) {
       const one = exits(await simulator.hedge(`hedges ${typed} --json`), 0);
-      found.push((JSON.parse(one.stdout) as { id: string }).id);
+      found.push(JSON.parse(one.stdout).id);
     }
     expect(found.slice(0, 2).sort()).toEqual([...ids].sort());
     expect(found.slice(2)).toEqual(found.slice(0, 2));

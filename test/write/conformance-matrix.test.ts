@@ -56,7 +56,7 @@ const cli =
 const BUY = { market: MARKET, side: 'buy' };
 const answered = (answer: McpAnswer): Run => {
   const text = answer.content.map((part) => part.text).join('\n');
-  const code = answer.isError ? (JSON.parse(answer.content[0].text) as { exit_code: number }).exit_code : 0;
+  const code = answer.isError ? JSON.parse(answer.content[0].text).exit_code : 0;
   return { code, stdout: text, stderr: text };
 };
 
@@ -81,7 +81,7 @@ const toolConfirmed =
   (name: string, args: Record<string, unknown>) => (simulator: Simulator, meanwhile: () => Promise<void>) =>
     live(simulator, (env) =>
       withMcpServer(simulator, { args: ['--allow-live'], env }, async (served) => {
-        const shown = JSON.parse((await served.call(name, args)).content[0].text) as { confirmation_token: string };
+        const shown = JSON.parse((await served.call(name, args)).content[0].text);
         await meanwhile();
         return answered(await served.call(name, { ...args, confirmation_token: shown.confirmation_token }));
       }),

@@ -167,9 +167,7 @@ describe.concurrent('commands on a server whose positions list and history trail
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
       ]);
       const positions = await simulator.api('GET', '/positions');
-      expect((positions.body as { data: Array<{ notional_usd: number; hedge_id: string }> }).data).toMatchObject([
-        { notional_usd: 1500, hedge_id: simulator.active('buy')[0].id },
-      ]);
+      expect(positions.body.data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0].id }]);
     }));
 });
 

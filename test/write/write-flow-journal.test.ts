@@ -18,7 +18,7 @@ const dir = tempDir('hedge-full-disk-');
 afterAll(() => dir.remove());
 function failingJournal(): Journal {
   const real = openJournal({ dir: dir.path });
-  return Object.assign(Object.create(real) as Journal, {
+  return Object.assign(Object.create(real), {
     update: () =>
       Promise.reject(
         new JournalError('Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).'),

@@ -256,7 +256,7 @@ function sharedCluster(dir: string) {
       mkdirSync(join(dir, 'claim'));
     } catch {
       for (;;) {
-        if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8')) as { port: number; password: string };
+        if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8'));
         if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
