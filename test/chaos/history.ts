@@ -179,7 +179,7 @@ export function drawBehaviours(seed: number): {
 }
 
 /** One line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms. */
-export function describeBehaviours(behaviours: Behaviours): string {
+export function describeBehaviours(behaviours: Behaviours) {
   const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
   return [
     behaviours.viewLagMs > 0
@@ -317,7 +317,7 @@ export function drawOps(
 }
 
 /** The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled. */
-function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded): { id: string; key: string } {
+function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded) {
   const key = randomUUID();
   const response = simulator.sandbox.engine.handle(
     {
@@ -779,7 +779,7 @@ export function verdictOf(
   return result.violations.length > 0 ? 'violation' : result.cannotTell.length > 0 ? 'cannot tell' : 'holds';
 }
 
-export function describeHistory(result: HistoryResult): string {
+export function describeHistory(result: HistoryResult) {
   const lines = result.ops.map(
     (op) =>
       `  actor ${op.actor}: ${op.kind}${op.amount ? ` ${op.amount}` : ''}${op.tenorDays ? ` --tenor ${op.tenorDays}` : ''}${op.ref ? ` --ref ${op.ref}` : ''}${op.killAfterMs === undefined ? '' : ` (kill -9 after ${op.killAfterMs} ms)`} → exit ${op.exit}`,
