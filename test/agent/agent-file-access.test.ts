@@ -22,7 +22,7 @@ async function refusal(promise: Promise<unknown>) {
     (failure) => failure,
   );
   expect(error).toBeInstanceOf(UsageError);
-  return (error as Error).message;
+  return error.message;
 }
 
 describe('roots', () => {

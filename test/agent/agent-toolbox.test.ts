@@ -52,7 +52,7 @@ describe('a live key with --allow-live', () => {
     expect(preview.confirmation_token).toMatch(/^hct_[A-Za-z0-9_-]{24}$/);
     expect(preview.expires_in_seconds).toBe(120);
     expect(preview.expires_at).toBe(new Date(1_000_000 + 120_000).toISOString());
-    expect(first.content[1]!.text).toContain(
+    expect(first.content[1].text).toContain(
       ' LIVE  production key hpk_live…0001: this will open a hedge with real funds.',
     );
     // Reads only (the pre-trade checks and the quote): no write reached the server, none was journaled.
@@ -143,7 +143,7 @@ describe('a live key with --allow-live', () => {
         file: 'target.csv',
         confirmation_token: data(back).new_preview.confirmation_token,
       });
-      expect(confirmed.isError, confirmed.content[0]!.text).toBeUndefined();
+      expect(confirmed.isError, confirmed.content[0].text).toBeUndefined();
       expect(adds()).toEqual([1_000]);
     } finally {
       desk.remove();

@@ -6,7 +6,7 @@ interface Answer {
   content: Array<{ text: string }>;
 }
 
-export const json = (answer: Answer): any => JSON.parse(answer.content[0]!.text);
+export const json = (answer: Answer): any => JSON.parse(answer.content[0].text);
 export const everything = (answer: Answer) => answer.content.map((part) => part.text).join('\n');
 
 /** The answer is an error whose JSON matches `shape`. */

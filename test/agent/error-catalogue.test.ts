@@ -46,8 +46,8 @@ describe('the error catalogue', () => {
     for (const code of GUIDED_CODES) expect(codes.has(code), code).toBe(true);
     const own = new Set<string>();
     for (const text of SOURCE) {
-      for (const match of text.matchAll(/new PreTradeCheckError\(\s*'([a-z_]+)'/g)) own.add(match[1]!);
-      for (const match of text.matchAll(/\bbase\(\s*\d+\s*,\s*'([a-z_]+)'/g)) own.add(match[1]!);
+      for (const match of text.matchAll(/new PreTradeCheckError\(\s*'([a-z_]+)'/g)) own.add(match[1]);
+      for (const match of text.matchAll(/\bbase\(\s*\d+\s*,\s*'([a-z_]+)'/g)) own.add(match[1]);
     }
     expect(own.size).toBeGreaterThan(10);
     for (const code of own)

@@ -293,13 +293,13 @@ describe('hedge mcp on a live key', () => {
     const [shownHedge] = simulator.active('buy');
     const { call } = await serveLive(simulator);
     const shown = json(await call('close', BUY));
-    expect(shown.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge!.id });
+    expect(shown.preview.position).toMatchObject({ notional_usd: 11_500, hedge_id: shownHedge.id });
 
     // Another desk closes DEAL-1 and opens DEAL-2 of the same notional on the same side.
     await colleagueCloses(simulator, 'buy');
     await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-2');
     const [swapped] = simulator.active('buy');
-    expect([swapped!.id === shownHedge!.id, swapped!.clientReference, swapped!.notionalUsd]).toEqual([
+    expect([swapped.id === shownHedge.id, swapped.clientReference, swapped.notionalUsd]).toEqual([
       false,
       'DEAL-2',
       11_500,
@@ -311,12 +311,12 @@ describe('hedge mcp on a live key', () => {
       error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 11_500, now_usd: 11_500 } },
       exit_code: 3,
     });
-    expect(json(refused).error.message).toContain(`${shownHedge!.id} then, ${swapped!.id} now`);
-    expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped!.id } } });
+    expect(json(refused).error.message).toContain(`${shownHedge.id} then, ${swapped.id} now`);
+    expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped.id } } });
     // Nothing was sent or journaled: the colleague's close is the only one, and DEAL-2 is still open.
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(closesBefore);
     expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.status, hedge.clientReference])).toEqual([
-      [swapped!.id, 'filled', 'DEAL-2'],
+      [swapped.id, 'filled', 'DEAL-2'],
     ]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });

@@ -53,4 +53,4 @@ export function toolboxOn(
 }
 
 /** A tool answer's JSON. */
-export const data = (result: ToolResult): any => JSON.parse(result.content[0]!.text);
+export const data = (result: ToolResult): any => JSON.parse(result.content[0].text);

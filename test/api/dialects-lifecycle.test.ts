@@ -62,7 +62,7 @@ function movingFields(dialect: SandboxDialect) {
       'bid',
       'ask',
       'as_of',
-    ].filter((name): name is string => typeof name === 'string'),
+    ].filter((name) => typeof name === 'string'),
   );
 }
 

@@ -286,7 +286,7 @@ describe('records in every output mode', () => {
       [],
       HEDGE_COLUMNS,
       [...Object.keys(hedge), 'closed_at'].sort(),
-      header.map((key) => cell(hedge[key as keyof typeof hedge])),
+      header.map((key) => cell(hedge[key])),
       [header, row],
     ]);
     expect(hedge.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
@@ -308,7 +308,7 @@ describe('records in every output mode', () => {
       'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd'.split(
         ' ',
       ),
-      header.map((key) => cell(account[key as keyof typeof account])),
+      header.map((key) => cell(account[key])),
       '1',
       [header, row],
     ]);

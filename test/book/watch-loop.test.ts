@@ -228,7 +228,7 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
     });
     const error = await watch(h, options, target).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
-    expect((error as Error).message).toMatch(message);
+    expect(error.message).toMatch(message);
     expect([describeError(error).exitCode, sent]).toEqual([2, 0]);
   });
 });

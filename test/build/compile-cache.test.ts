@@ -22,11 +22,7 @@ const withCache = NODES.filter(hasCompileCache);
 const withoutCache = NODES.filter((node) => !hasCompileCache(node));
 
 let runs = 0;
-function run(
-  node: string,
-  args: string,
-  extra: Record<string, string> = {},
-): { code: number | null; stdout: string; stderr: string } {
+function run(node: string, args: string, extra: Record<string, string> = {}) {
   const config = join(work.path, `config-${(runs += 1)}`);
   const env = { ...baseEnv(config), ...extra };
   const child = spawnSync(node, [HEDGE_BIN, ...args.split(' ')], { env, cwd: ROOT, encoding: 'utf8', timeout: 20_000 });

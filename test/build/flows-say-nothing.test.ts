@@ -25,7 +25,7 @@ const SAYS_OR_ENDS = [
   /exit-codes\.js/,
 ];
 
-function offences(text: string): string[] {
+function offences(text: string) {
   return text
     .split('\n')
     .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line) && SAYS_OR_ENDS.some((pattern) => pattern.test(line)));

@@ -19,7 +19,7 @@ import { run, type Run } from './run-process.js';
  * rest of the tree is not compared, so that someone editing it while the suite runs does not read
  * as a change made by npm pack.
  */
-async function workTreeStatus(): Promise<string> {
+async function workTreeStatus() {
   const paths = ['package.json', 'package-lock.json', 'bin', 'dist', '*.tgz'];
   const status = await run('git', ['status', '--porcelain', '--untracked-files=all', '--', ...paths], { cwd: ROOT });
   expect(status.code).toBe(0);
@@ -44,7 +44,7 @@ describe('installing from the packed tarball', () => {
   it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources or source maps', () => {
     expect(pack.code, pack.stderr).toBe(0);
     const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const files = packed!.files.map((file) => file.path);
+    const files = packed.files.map((file) => file.path);
     expect(files).toEqual(
       expect.arrayContaining([
         'bin/hedge.js',
@@ -54,8 +54,8 @@ describe('installing from the packed tarball', () => {
       ]),
     );
     expect(files.filter((path) => /^(src|test|scripts|bench)\//.test(path) || path.endsWith('.map'))).toEqual([]);
-    expect(existsSync(join(dir.path, packed!.filename))).toBe(true);
-    expect(existsSync(join(ROOT, packed!.filename))).toBe(false);
+    expect(existsSync(join(dir.path, packed.filename))).toBe(true);
+    expect(existsSync(join(ROOT, packed.filename))).toBe(false);
   });
 
   it('npm install -g of the tarball into a temp prefix, offline, installs hedge alone, its man page, and `hedge` on the prefix bin/', async () => {
@@ -73,7 +73,7 @@ describe('installing from the packed tarball', () => {
         '--offline',
         '--no-audit',
         '--no-fund',
-        join(dir.path, packed!.filename),
+        join(dir.path, packed.filename),
       ],
       { cwd: dir.path },
     );

@@ -20,7 +20,7 @@ const noNode = join(work.path, 'path-without-node');
 const home = join(work.path, 'home');
 let executable = '';
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 
 /** The executable with PATH holding no node, and only the environment given. */
 function env(extra: Record<string, string> = {}): Record<string, string> {
@@ -74,7 +74,7 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
   it('runs the demo: `--demo quote USDTNGN buy 10000 --tenor 3`', async () => {
     const result = await runExecutable('--demo quote USDTNGN buy 10000 --tenor 3 --json');
     expect(result.code, result.stderr).toBe(0);
-    const quote = JSON.parse(result.stdout) as Record<string, unknown>;
+    const quote = JSON.parse(result.stdout);
     expect(quote).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 });
     // The demo's state is kept where a user's would be.
     expect(existsSync(join(home, 'config', 'demo-state.json'))).toBe(true);

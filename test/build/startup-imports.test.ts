@@ -22,7 +22,7 @@ import { startSimulator, type Simulator } from '../support/simulator.js';
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
 const HEAVY = ['zod', '@inquirer/*', 'ora', 'undici', 'conf'];
-const has = (packages: Set<string>, name: string): boolean =>
+const has = (packages: Set<string>, name: string) =>
   name.endsWith('/*') ? [...packages].some((found) => found.startsWith(name.slice(0, -1))) : packages.has(name);
 const work = tempDir('hedge-startup-');
 afterAll(() => work.remove());
@@ -32,9 +32,9 @@ const distText = (file: string) => readFileSync(join(DIST, file), 'utf8');
 const distScripts = () => readdirSync(DIST).filter((file) => file.endsWith('.js'));
 
 /** The packages whose files esbuild bundled into a dist/ file, from its `// …/node_modules/x/…` markers. */
-function bundledPackages(file: string): Set<string> {
+function bundledPackages(file: string) {
   return new Set(
-    [...distText(file).matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1]!),
+    [...distText(file).matchAll(/^\/\/ .*?node_modules\/((?:@[^/\s]+\/)?[^/\s]+)\//gm)].map((match) => match[1]),
   );
 }
 
@@ -190,12 +190,12 @@ async function loadedInOrder(
 }
 
 /** A dist/ file's static imports of other dist/ files (`import … from "./chunk-X.js"`). */
-function staticImports(file: string): string[] {
-  return [...distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]!);
+function staticImports(file: string) {
+  return [...distText(file).matchAll(/^import\s[^;]*?from\s*"\.\/([\w.-]+\.js)";/gm)].map((match) => match[1]);
 }
 
 /** dist/cli.js and every chunk it loads as it starts: what `hedge --help` runs. */
-function frontFiles(): Set<string> {
+function frontFiles() {
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -207,10 +207,10 @@ function frontFiles(): Set<string> {
 }
 
 /** The dist/ chunk that holds a module of src/ (esbuild marks each with `// src/…`). */
-function chunkHolding(source: string): string {
+function chunkHolding(source: string) {
   const holders = distScripts().filter((file) => distText(file).includes(`\n// ${source}\n`));
   expect(holders, source).toHaveLength(1);
-  return holders[0]!;
+  return holders[0];
 }
 
 describe('the bundle', () => {
@@ -222,7 +222,7 @@ describe('the bundle', () => {
     expect([...packages]).toEqual(['commander']);
     // Besides dist/ files, the front imports Node built-ins only.
     for (const file of front) {
-      const imported = [...distText(file).matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]!);
+      const imported = [...distText(file).matchAll(/^import\s[^;]*?from\s*"([^"]+)";/gm)].map((match) => match[1]);
       expect(
         imported.filter((name) => !name.startsWith('./') && !name.startsWith('node:')),
         file,
@@ -232,7 +232,7 @@ describe('the bundle', () => {
 
   it('reaches each command only through a lazy import of a dist/ chunk', () => {
     const lazy = [...front].flatMap((file) =>
-      [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]!),
+      [...distText(file).matchAll(/\bimport\("\.\/([\w.-]+\.js)"\)/g)].map((match) => match[1]),
     );
     expect(lazy).toContain(chunkHolding('src/cli/run.ts'));
     expect(lazy).toContain(chunkHolding('src/cli/cmd/book/markets.ts'));
@@ -249,7 +249,7 @@ describe('the bundle', () => {
     const neverLoaded = ['pg-native'];
     const loads = /(?:^(?:import|export)\s[^;]*?from\s*|\bimport\(|(?<![\w$'"`.])(?:__)?require\()"([^"]+)"/gm;
     const strays = distScripts()
-      .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]!}`))
+      .flatMap((file) => [...distText(file).matchAll(loads)].map((match) => `${file}: ${match[1]}`))
       .filter((load) => {
         const name = load.slice(load.indexOf(': ') + 2);
         return (
@@ -317,7 +317,7 @@ function manyRuns(): NonNullable<typeof many> {
     const [tables, requestSimulator, profileSimulator] = await Promise.all(
       [1, 2, 3].map(() => startSimulator({ preset: 'frozen' })),
     );
-    simulators.push(tables!, requestSimulator!, profileSimulator!);
+    simulators.push(tables, requestSimulator, profileSimulator);
     const storedProfile = join(work.path, 'stored-profile');
     mkdirSync(storedProfile, { recursive: true, mode: 0o700 });
     const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
@@ -329,14 +329,14 @@ function manyRuns(): NonNullable<typeof many> {
     // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
     const demo = join(work.path, 'demo');
     expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
-    const envOf = (name: Many): Record<string, string> => {
+    const envOf = (name: Many) => {
       if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
       if (name.startsWith('demo')) return baseEnv(demo);
       if (name === 'teamJournal')
         // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
         return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
-      if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables!.env };
-      if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator!.env };
+      if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables.env };
+      if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator.env };
       return baseEnv(work.path);
     };
     const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
@@ -344,9 +344,9 @@ function manyRuns(): NonNullable<typeof many> {
       groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
     );
     const runs = Object.fromEntries(
-      groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group]![index]!])),
+      groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
     ) as Record<Many, Recorded>;
-    return { runs, requestSimulator: requestSimulator!, profileSimulator: profileSimulator!, storedProfile, demo };
+    return { runs, requestSimulator: requestSimulator, profileSimulator: profileSimulator, storedProfile, demo };
   })();
   return many;
 }
@@ -405,7 +405,7 @@ describe('what the demo loads', () => {
   it("`--demo quote` loads zod's English messages only: no other locale and no JSON Schema generator (the agent's)", async () => {
     const { runs } = await manyRuns();
     const zodFiles = runs.demoQuote.distFiles.flatMap((file) =>
-      [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]!),
+      [...distText(file).matchAll(/^\/\/ .*?node_modules\/zod\/(\S+)$/gm)].map((match) => match[1]),
     );
     expect(zodFiles).toContain('v4/locales/en.js');
     expect(zodFiles.filter((file) => /locales\/(?!en\.js)|json-schema-generator/.test(file))).toEqual([]);
@@ -462,7 +462,7 @@ describe('a real start', () => {
     // The dist/ file of src/platform/config/os-keyring.ts, found by what it asks the binding for.
     const keyringChunks = distScripts().filter((file) => distText(file).includes('store: "secret-service"'));
     expect(keyringChunks).toHaveLength(1);
-    const profileIn = (name: string, profile: Record<string, string>): string => {
+    const profileIn = (name: string, profile: Record<string, string>) => {
       const dir = join(work.path, name);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       writeFileSync(
@@ -490,14 +490,14 @@ describe('a real start', () => {
         { ...busEnv, HEDGE_DRIVER_MAPPED: 'keyring.' },
       );
       // The command ran (the front and its lazily loaded chunks), with its key from the file.
-      expect(file!.distFiles).toContain('cli.js');
-      expect(file!.distFiles.length).toBeGreaterThan(1);
-      expect(file!.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
-      if (process.platform === 'linux') expect(file!.mapped).toBe(false);
+      expect(file.distFiles).toContain('cli.js');
+      expect(file.distFiles.length).toBeGreaterThan(1);
+      expect(file.distFiles.filter((name) => keyringChunks.includes(name))).toEqual([]);
+      if (process.platform === 'linux') expect(file.mapped).toBe(false);
       // Positive control: a keyring profile loads both.
-      expect(keyring!.code).toBe(4);
-      expect(keyring!.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
-      if (process.platform === 'linux') expect(keyring!.mapped).toBe(true);
+      expect(keyring.code).toBe(4);
+      expect(keyring.added.distFiles).toEqual(expect.arrayContaining(keyringChunks));
+      if (process.platform === 'linux') expect(keyring.mapped).toBe(true);
     } finally {
       bus.close();
     }

@@ -38,23 +38,23 @@ const seeds = Array.from({ length: histories }, (_, index) => firstSeed + index)
  */
 let running = 0;
 const waiting: Array<{ seed: number; start: () => void }> = [];
-async function slot<T>(seed: number, body: () => Promise<T>): Promise<T> {
+async function slot<T>(seed: number, body: () => Promise<T>) {
   if (running >= parallel) await new Promise<void>((start) => waiting.push({ seed, start }));
   else running += 1;
   try {
     return await body();
   } finally {
     const next = waiting.reduce<number>(
-      (best, candidate, index) => (best < 0 || candidate.seed < waiting[best]!.seed ? index : best),
+      (best, candidate, index) => (best < 0 || candidate.seed < waiting[best].seed ? index : best),
       -1,
     );
     // The slot passes straight to the next history; only when none waits is it freed.
-    if (next >= 0) waiting.splice(next, 1)[0]!.start();
+    if (next >= 0) waiting.splice(next, 1)[0].start();
     else running -= 1;
   }
 }
 
-function report(result: HistoryResult): void {
+function report(result: HistoryResult) {
   if (!progressFile) return;
   const kinds: Record<string, number> = {};
   const exits: Record<string, number> = {};
@@ -125,7 +125,7 @@ async function runSeeds(
 }
 
 /** The "cannot tell" share, said (never failed): hedge declined to guess, and the history shows what the server did. */
-function sayCannotTell(count: number, cannotTell: string[]): void {
+function sayCannotTell(count: number, cannotTell: string[]) {
   if (cannotTell.length === 0) return;
   console.log(
     `cannot tell: ${cannotTell.length} of ${count} histories (${((100 * cannotTell.length) / count).toFixed(1)} %)\n\n${cannotTell.join('\n\n')}`,

@@ -169,7 +169,7 @@ export function drawBehaviours(seed: number): {
   const delay = stream('settlement-delay');
   const settlementDelayMs = dayMs !== null && delay() < 0.5 ? real(delay, 500, 3_000) : 0;
   const side = stream('seeded');
-  const tenorDays = TENORS[Math.floor(side() * TENORS.length)]!;
+  const tenorDays = TENORS[Math.floor(side() * TENORS.length)];
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
   const ref = side() < 0.67 ? `deal-${seed}` : undefined;
   return {
@@ -179,7 +179,7 @@ export function drawBehaviours(seed: number): {
 }
 
 /** One line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms. */
-export function describeBehaviours(behaviours: Behaviours): string {
+export function describeBehaviours(behaviours: Behaviours) {
   const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
   return [
     behaviours.viewLagMs > 0
@@ -217,8 +217,8 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
   const team = await teamOf(simulator, server);
   const machines = [team.a, team.b];
   return {
-    dirOf: (actor) => machines[actor % 2]!.dir,
-    hedge: (actor, args, options) => machines[actor % 2]!.hedge(args, options),
+    dirOf: (actor) => machines[actor % 2].dir,
+    hedge: (actor, args, options) => machines[actor % 2].hedge(args, options),
     journal: async () => {
       const store = await openTeamJournal({ url: team.url, shown: 'chaos', source: 'chaos', fallbackDir: team.a.dir });
       try {
@@ -242,7 +242,7 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
 
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
-function argsOf(desk: Desk, op: Op, index: number): string[] {
+function argsOf(desk: Desk, op: Op, index: number) {
   if (op.kind === 'apply' || op.kind === 'keep') {
     const file = join(desk.dirOf(op.actor), `target-${op.actor}-${index}.csv`);
     writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},${SIDE},${op.amount},${op.tenorDays}\n`);
@@ -261,7 +261,7 @@ function argsOf(desk: Desk, op: Op, index: number): string[] {
   return lines[op.kind].split(' ');
 }
 
-async function runOp(desk: Desk, op: Op, index: number): Promise<void> {
+async function runOp(desk: Desk, op: Op, index: number) {
   let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
   const result = await desk.hedge(op.actor, [...argsOf(desk, op, index), ...WAIT_BOUND], {
@@ -299,7 +299,7 @@ export function drawOps(
             ? 1_000 + 10 * Math.floor(random() * 600)
             : 0;
       const killed = random() < options.killShare;
-      const tenorDays = TENORS[Math.floor(extras() * TENORS.length)]!;
+      const tenorDays = TENORS[Math.floor(extras() * TENORS.length)];
       // Half the opens name a deal, which every roll of their hedge must carry on.
       const ref = kind === 'open' && extras() < 0.5 ? `deal-${options.seed}-${actor}-${index}` : undefined;
       ops.push({
@@ -317,7 +317,7 @@ export function drawOps(
 }
 
 /** The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled. */
-function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded): { id: string; key: string } {
+function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded) {
   const key = randomUUID();
   const response = simulator.sandbox.engine.handle(
     {
@@ -540,7 +540,7 @@ function runModel(
   return { live, seen, trace, totalUsd: total(), mostHedges };
 }
 
-function describeAct(entry: Entry | undefined, act: ServerAct): string {
+function describeAct(entry: Entry | undefined, act: ServerAct) {
   const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
   const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
   const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
@@ -572,7 +572,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
     if (key === seed.key || !request) continue;
-    const answer = JSON.parse(record.bodyJson) as { data?: Record<string, unknown> } | undefined;
+    const answer = JSON.parse(record.bodyJson);
     const data = answer?.data ?? {};
     const hedgeId =
       typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;
@@ -633,7 +633,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   // (3) every entry the journal has as landed was acted on and applied; none it has as not landed was.
   const landed = entries.filter((entry) => LANDED.has(entry.outcome) && TRADE_PATHS.has(entry.request?.path));
   for (const entry of landed) {
-    const key = entry.idempotency_key as string;
+    const key = entry.idempotency_key;
     const label = `${entry.command} ${entry.request.path} (${key})`;
     if (!actedKeys.has(key))
       violations.push(`the journal has ${label} as ${entry.outcome}, but the server never acted on its key`);
@@ -718,7 +718,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   // (6) a roll's new hedge carries the deal reference of the hedge(s) it rolled.
   const referenceOf = (id: string) => hedgeById.get(id)?.clientReference;
   const groups = new Set(
-    entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group as string),
+    entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group),
   );
   let rollsChecked = 0;
   let rollsWithReference = 0;
@@ -731,13 +731,13 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     // What the roll rolled: the hedges its close took part of, or the ended hedge it opened anew.
     const rolled = close
       ? (truth.seen.get(close.idempotency_key)?.parts.map((part) => part.id) ?? [])
-      : [open.context?.rolled_hedge_id].filter((id): id is string => typeof id === 'string');
+      : [open.context?.rolled_hedge_id].filter((id) => typeof id === 'string');
     if (newId === undefined || rolled.length === 0) continue;
     const references = new Set(rolled.map(referenceOf));
     rollsChecked += 1;
     if ([...references].some((reference) => reference !== undefined)) rollsWithReference += 1;
     const carried = referenceOf(newId);
-    const sent = (open.request?.body as Record<string, unknown> | undefined)?.client_reference;
+    const sent = open.request?.body?.client_reference;
     const name = (reference: string | undefined) => (reference === undefined ? 'none' : JSON.stringify(reference));
     // One reference among the rolled hedges must be carried on; of several different ones, one of them.
     if (!references.has(carried)) {
@@ -779,7 +779,7 @@ export function verdictOf(
   return result.violations.length > 0 ? 'violation' : result.cannotTell.length > 0 ? 'cannot tell' : 'holds';
 }
 
-export function describeHistory(result: HistoryResult): string {
+export function describeHistory(result: HistoryResult) {
   const lines = result.ops.map(
     (op) =>
       `  actor ${op.actor}: ${op.kind}${op.amount ? ` ${op.amount}` : ''}${op.tenorDays ? ` --tenor ${op.tenorDays}` : ''}${op.ref ? ` --ref ${op.ref}` : ''}${op.killAfterMs === undefined ? '' : ` (kill -9 after ${op.killAfterMs} ms)`} → exit ${op.exit}`,

@@ -159,9 +159,9 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
     })
       .split('\n')
       .map((line) => line.split(' ').sort().join(' '));
-    expect(output[0]!.split(' ')).toEqual(expect.arrayContaining('markets quote profile journal help'.split(' ')));
+    expect(output[0].split(' ')).toEqual(expect.arrayContaining('markets quote profile journal help'.split(' ')));
     // Options are offered whole (zsh filters them by what was typed): the command's and the global ones.
-    expect([output.slice(1, 5), output[5]!.split(' '), output[6]]).toEqual([
+    expect([output.slice(1, 5), output[5].split(' '), output[6]]).toEqual([
       ['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove reset-wire use'],
       expect.arrayContaining(['--fail-rate', '--fault-5xx', '--fault-429', '--json']),
       'FILES',

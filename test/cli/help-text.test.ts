@@ -61,8 +61,8 @@ describe('hedge --help', () => {
       if (/^\S.*:$/.test(line)) heading = line.slice(0, -1);
       const match = /^ {2}([a-z][a-z-]*) {2,}\S/.exec(line);
       if (match && !line.startsWith('  --')) {
-        expect(listed.has(match[1]!), `${match[1]} listed twice`).toBe(false);
-        listed.set(match[1]!, heading);
+        expect(listed.has(match[1]), `${match[1]} listed twice`).toBe(false);
+        listed.set(match[1], heading);
       }
     }
     const headingOf = new Map(COMMAND_GROUPS.map((group) => [group.id, group.heading]));

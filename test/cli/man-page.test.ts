@@ -9,7 +9,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 const page = renderManPage({
   commands: COMMANDS,
   globalOptions: GLOBAL_OPTIONS,

@@ -61,7 +61,7 @@ function inProcess(args: string[], path: string, env?: Record<string, string>, s
 
 /** The words of the first backticked command in `text` that starts with `program`. */
 function quotedCommand(text: string, program: string) {
-  const found = [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]!).find((quote) => quote.startsWith(program));
+  const found = [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1]).find((quote) => quote.startsWith(program));
   expect(found, text).toBeDefined();
   return found!.split(' ');
 }
@@ -75,7 +75,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
     expect(start.stdout).toContain('  ./bin/hedge.js --demo markets');
     expect(start.stdout).not.toMatch(/^ {2}hedge /m);
     const [program, ...words] = start.stdout.match(/\.\/bin\/hedge\.js --demo markets/)![0].split(' ');
-    const markets = await spawned(program!, [...words, '--json'], { cwd: ROOT, path: searchPath() });
+    const markets = await spawned(program, [...words, '--json'], { cwd: ROOT, path: searchPath() });
     expect(markets.code, markets.stderr).toBe(0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN' })]);
 

@@ -5,7 +5,7 @@
 // and argv shaped to trip a scanner (a global option's value named like a command, `--`, typos).
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseCommandLine, typedCommand, type Parsed } from '../../src/cli/main.js';
+import { parseCommandLine, typedCommand } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
 
@@ -36,7 +36,7 @@ async function parsedBy(argv: string[], wholeTree: boolean): Promise<{ parsed: u
   stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const io = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
-  const parsed: Parsed = await parseCommandLine([...argv], io, 80, 'hedge', wholeTree);
+  const parsed = await parseCommandLine([...argv], io, 80, 'hedge', wholeTree);
   // The spec is compared by its path (the objects are the manifest's own either way).
   const comparable =
     'invocation' in parsed ? { invocation: { ...parsed.invocation, spec: parsed.invocation.spec.name } } : parsed;

@@ -44,7 +44,7 @@ describe('every USD argument and option', () => {
       ...readFileSync(join(__dirname, '../../src/cli/cmd/specs.ts'), 'utf8').matchAll(
         /(?:flags: |opt\()'(--[a-z-]+) <usd>'/g,
       ),
-    ].map((match) => match[1]!);
+    ].map((match) => match[1]);
     expect(flags.length).toBeGreaterThan(0);
     for (const flag of new Set(flags)) expect(Object.keys(USD_INPUTS), flag).toContain(flag);
   });
@@ -89,10 +89,10 @@ describe('every USD argument and option', () => {
 
   it('which amounts each takes: a notional and a limit are positive, a tolerance and a headroom 0 or more, a P&L threshold signed', () => {
     for (const name of ['notional', '--max-notional', '--max-daily-notional'])
-      expect(() => USD_INPUTS[name]!('0'), name).toThrow(/expected a positive USD amount/);
+      expect(() => USD_INPUTS[name]('0'), name).toThrow(/expected a positive USD amount/);
     for (const name of ['--tolerance', '--alert-headroom']) {
-      expect(USD_INPUTS[name]!('0')).toBe(0);
-      expect(() => USD_INPUTS[name]!('-1'), name).toThrow(/expected a USD amount of 0 or more/);
+      expect(USD_INPUTS[name]('0')).toBe(0);
+      expect(() => USD_INPUTS[name]('-1'), name).toThrow(/expected a USD amount of 0 or more/);
     }
     expect(parseUsdAmount('-2.5k', '--alert-pnl', 'signed')).toBe(-2_500);
     expect(() => parseNotional('-5')).toThrow(/^notional: "-5" is not allowed/);

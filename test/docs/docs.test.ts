@@ -26,11 +26,11 @@ const read = (path: string) => readFileSync(path, 'utf8');
 const outsideCode = (markdown: string) => markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to dashes; repeats get -1, -2. */
-function anchorsOf(markdown: string): Set<string> {
+function anchorsOf(markdown: string) {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of outsideCode(markdown).matchAll(/^#{1,6} +(.+?) *#*$/gm)) {
-    const base = heading!
+    const base = heading
       .toLowerCase()
       .replace(/<[^>]+>/g, '')
       .replace(/[^\p{L}\p{N}\s_-]/gu, '')
@@ -50,7 +50,7 @@ function links(path: string): Array<{ target: string; line: number }> {
     .split('\n')
     .forEach((text, index) => {
       for (const match of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g))
-        found.push({ target: match[1]!, line: index + 1 });
+        found.push({ target: match[1], line: index + 1 });
     });
   return found;
 }
@@ -95,7 +95,7 @@ describe('README.md', () => {
   });
 
   it("spells a command the way that works after the set-up, at the binary's own cost: `./bin/hedge.js`, never a bare `hedge` at a prompt nor `npx hedge`", () => {
-    const blocks = [...readme.matchAll(/^```(sh|console)\n([\s\S]*?)^```/gm)].map((match) => match[2]!);
+    const blocks = [...readme.matchAll(/^```(sh|console)\n([\s\S]*?)^```/gm)].map((match) => match[2]);
     const lines = blocks.flatMap((block) => block.split('\n')).map((line) => line.replace(/\s+#.*$/, ''));
     const bare = lines.filter((line) => /^(\$ )?hedge\b/.test(line) || /[|;&]\s*hedge\b/.test(line));
     // The tarball install line names `hedge` only in its comment (after installing, it is on PATH).
@@ -108,7 +108,7 @@ describe('README.md', () => {
     const npx = FILES.flatMap((path) => {
       const text = read(path);
       const typed = [...text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)]
-        .flatMap((match) => match[1]!.split('\n'))
+        .flatMap((match) => match[1].split('\n'))
         .filter((line) => /^(\$ )?npx hedge\b|[|;&]\s*npx hedge\b/.test(line));
       const told = text.split('\n').filter((line) => /in a checkout, (type )?`npx hedge/.test(line));
       return [...typed, ...told].map((line) => `${relative(ROOT, path)}: ${line}`);

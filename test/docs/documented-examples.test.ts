@@ -168,14 +168,14 @@ function blocksOf(doc: string, markdown: string) {
   const blocks: Block[] = [];
   const lines = markdown.split('\n');
   for (let index = 0; index < lines.length; index++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/.exec(lines[index]!);
+    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/.exec(lines[index]);
     if (!open) continue;
     const [, indent, fence, kind] = open as unknown as [string, string, string, string];
     const close = new RegExp(`^\\s*\\${fence[0]}{${fence.length},}\\s*$`);
     const body: Array<{ line: number; text: string }> = [];
     let end = index + 1;
-    for (; end < lines.length && !close.test(lines[end]!); end++) {
-      const line = lines[end]!;
+    for (; end < lines.length && !close.test(lines[end]); end++) {
+      const line = lines[end];
       body.push({ line: end + 1, text: line.startsWith(indent) ? line.slice(indent.length) : line.trimStart() });
     }
     const start = index + 1;
@@ -185,14 +185,14 @@ function blocksOf(doc: string, markdown: string) {
     if (!prompt && kind !== 'sh' && kind !== 'bash' && kind !== 'shell') continue;
     const commands: DocLine[] = [];
     for (let at = 0; at < body.length; at++) {
-      const { line, text } = body[at]!;
+      const { line, text } = body[at];
       if (prompt && !text.startsWith('$ ')) {
         commands.at(-1)?.shown.push(text);
         continue;
       }
       let command = prompt ? text.slice(2) : text;
       while (command.endsWith('\\') && at + 1 < body.length)
-        command = `${command.slice(0, -1)} ${body[++at]!.text.trim()}`;
+        command = `${command.slice(0, -1)} ${body[++at].text.trim()}`;
       if (command.trim() !== '') commands.push({ doc, line, text: command.trim(), shown: [] });
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
@@ -249,9 +249,9 @@ function partsOf(text: string, pattern = PART) {
   return [...text.matchAll(pattern)].flatMap(
     ({ groups: { single, double, escaped, braced, substitution, name, literal } = {} }): Part[] => {
       if (double !== undefined) return partsOf(double, QUOTED);
-      if (braced !== undefined || name !== undefined) return [{ variable: (braced ?? name)! }];
+      if (braced !== undefined || name !== undefined) return [{ variable: braced ?? name }];
       if (substitution !== undefined) return [{ substitution }];
-      return [{ literal: (single ?? escaped ?? literal)! }];
+      return [{ literal: single ?? escaped ?? literal }];
     },
   );
 }
@@ -295,7 +295,7 @@ const ASSIGNMENT = /^([A-Za-z_]\w*)=/;
 /** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
 function launcher(simple: Simple): { assignments: Word[]; args: Word[] } | undefined {
   let at = 0;
-  while (at < simple.words.length && (KEYWORDS.has(simple.words[at]!.raw) || ASSIGNMENT.test(simple.words[at]!.raw)))
+  while (at < simple.words.length && (KEYWORDS.has(simple.words[at].raw) || ASSIGNMENT.test(simple.words[at].raw)))
     at++;
   const raw = (offset: number): string | undefined => simple.words[at + offset]?.raw;
   const assignments = simple.words.slice(0, at).filter((word) => ASSIGNMENT.test(word.raw));
@@ -446,11 +446,11 @@ beforeAll(async () => {
   flat = join(world.path, 'flat');
   booked = join(world.path, 'booked');
   mkdirSync(flat);
-  server = await startInBackground(['sandbox', 'serve'], { cwd: world.path, env: baseEnv(world.path) }, UP.sandbox!);
+  server = await startInBackground(['sandbox', 'serve'], { cwd: world.path, env: baseEnv(world.path) }, UP.sandbox);
   serverEnv = envLines(server.stdout());
   // `desk` first, so that it is the current profile, as after README's own login.
   for (const profile of ['desk', 'old-desk']) {
-    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL!], {
+    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL], {
       cwd: world.path,
       env: baseEnv(flat),
       stdin: serverEnv.HEDGE_API_KEY,
@@ -463,7 +463,7 @@ beforeAll(async () => {
     BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })),
   );
   for (const open of opens) expect(open.code, open.stderr).toBe(0);
-  const roll = await runHedge(BOOK[2]!, { cwd: world.path, env: baseEnv(booked) });
+  const roll = await runHedge(BOOK[2], { cwd: world.path, env: baseEnv(booked) });
   expect(roll.code, roll.stderr).toBe(0);
 });
 
@@ -474,14 +474,14 @@ afterAll(async () => {
 });
 
 function envLines(text: string) {
-  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
+  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]));
 }
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
 function commandOf(args: readonly string[]) {
   for (let at = 0; at < args.length; at++) {
-    if (GLOBALS_WITH_VALUE.has(args[at]!)) at++;
-    else if (!args[at]!.startsWith('-')) return args[at]!;
+    if (GLOBALS_WITH_VALUE.has(args[at])) at++;
+    else if (!args[at].startsWith('-')) return args[at];
   }
   return '';
 }
@@ -531,7 +531,7 @@ async function newest(state: BlockState, what: 'hedge' | 'journal') {
   // `journal` is a local command: withServer() leaves it as it is.
   const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
   const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
-  const id = JSON.parse(result.stdout || 'null') as unknown;
+  const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
   return id;
@@ -571,7 +571,7 @@ async function argument(state: BlockState, word: Word) {
 async function assign(state: BlockState, words: readonly Word[], into: Record<string, string>) {
   for (const word of words) {
     const [, name] = ASSIGNMENT.exec(word.raw)!;
-    into[name!] = (await expand(state, word)).slice(name!.length + 1);
+    into[name] = (await expand(state, word)).slice(name.length + 1);
   }
   return into;
 }
@@ -586,10 +586,10 @@ async function runLine(
   for (const pipeline of example.shell.pipelines) {
     const at = pipeline.stages.findIndex((stage) => launcher(stage));
     if (at < 0) {
-      const words = pipeline.stages.length === 1 ? pipeline.stages[0]!.words : [];
+      const words = pipeline.stages.length === 1 ? pipeline.stages[0].words : [];
       const raws = words.map((word) => word.raw);
       if ((raws[0] === '.' || raws[0] === 'source') && raws.length === 2) {
-        const file = state.files.get(raws[1]!.replace(/^\.\//, ''));
+        const file = state.files.get(raws[1].replace(/^\.\//, ''));
         if (!file) throw new Error(`${raws[1]} was written by no earlier line of the block`);
         state.served = envLines(file());
       } else if (raws.length > 0 && raws.every((raw) => ASSIGNMENT.test(raw))) {
@@ -601,19 +601,19 @@ async function runLine(
       continue;
     }
     if (pipeline.stages.slice(at + 1).some((stage) => launcher(stage))) throw new Error('two hedges in one pipe');
-    const { assignments, args: words } = launcher(pipeline.stages[at]!)!;
+    const { assignments, args: words } = launcher(pipeline.stages[at])!;
     let stdin: string | undefined;
     const before = pipeline.stages.slice(0, at);
     if (before.length > 1) throw new Error(`no rule for ${before.length} stages before hedge`);
     if (before.length === 1) {
-      const [command, ...rest] = await Promise.all(before[0]!.words.map((word) => expand(state, word)));
+      const [command, ...rest] = await Promise.all(before[0].words.map((word) => expand(state, word)));
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
       else if (command === 'echo' && rest.length === 1) stdin = `${rest[0]}\n`;
-      else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]!), 'utf8');
-      else throw new Error(`no rule for "${before[0]!.words.map((word) => word.raw).join(' ')} |" before hedge`);
+      else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
+      else throw new Error(`no rule for "${before[0].words.map((word) => word.raw).join(' ')} |" before hedge`);
     }
     let output: string | undefined;
-    for (const redirect of pipeline.stages[at]!.redirects) {
+    for (const redirect of pipeline.stages[at].redirects) {
       if (redirect.op === '<') stdin = readFileSync(join(state.cwd, await expand(state, redirect.target!)), 'utf8');
       else if (redirect.op === '>' || redirect.op === '>>') output = redirect.target!.raw.replace(/^\.\//, '');
     }
@@ -625,7 +625,7 @@ async function runLine(
       if (commandOf(args) !== 'sandbox' || !output) throw new Error('no rule for this in the background');
       const port = args.indexOf('--port');
       if (port >= 0) args[port + 1] = '0';
-      const started = await startInBackground(args, { cwd: state.cwd, env: env(state, extra) }, UP.sandbox!);
+      const started = await startInBackground(args, { cwd: state.cwd, env: env(state, extra) }, UP.sandbox);
       state.files.set(output, started.stdout);
       state.background.push(started.stop);
       continue;
@@ -676,7 +676,7 @@ async function run(
     (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
   if (serves) {
     const started = Date.now();
-    const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]!);
+    const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]);
     const code = await server.stop();
     return { code, signal: null, stdout: server.stdout(), stderr: server.stderr(), durationMs: Date.now() - started };
   }
@@ -734,7 +734,7 @@ function table(lines: readonly string[]): { at: number; columns: string[]; rows:
     if (line.trim() === '') break;
     rows.push(shape(line));
   }
-  return { at: rule - 1, columns: lines[rule - 1]!.trim().split(/\s{2,}/), rows };
+  return { at: rule - 1, columns: lines[rule - 1].trim().split(/\s{2,}/), rows };
 }
 
 function labels(lines: readonly string[]) {
@@ -754,7 +754,7 @@ function inOrder(shown: readonly string[], all: readonly string[]) {
 /** Every key of a JSON document, or of NDJSON's lines. */
 function jsonKeys(text: string) {
   const keys = new Set<string>();
-  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value)) as unknown;
+  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value));
   try {
     read(text);
   } catch {
@@ -777,7 +777,7 @@ function compare(doc: readonly string[], result: RunResult) {
     .split('\n');
   const first = (lines: readonly string[]): string => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
-    const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]!);
+    const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]);
     let have: Set<string>;
     try {
       have = jsonKeys(printed.join('\n'));
@@ -827,7 +827,7 @@ async function startKeeper(state: BlockState) {
   const keeper = await startInBackground(
     withServer(state, ['keep', 'docs/examples/target.csv']),
     { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
-    UP.keep!,
+    UP.keep,
   );
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -835,7 +835,7 @@ async function startKeeper(state: BlockState) {
       cwd: state.cwd,
       env: env(state, { HEDGE_FORCE_TTY: '0' }),
     });
-    if (status.code === 0 && (JSON.parse(status.stdout) as { state?: string }).state === 'running') break;
+    if (status.code === 0 && JSON.parse(status.stdout).state === 'running') break;
     if (Date.now() > deadline) {
       await keeper.stop();
       throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
@@ -866,7 +866,7 @@ function startBlock(block: Block): BlockState & { remove: () => void } {
     served: undefined,
     // What the docs' scripts read: the key and address of this file's simulator (README's scripted
     // login), and the deal id README's script keeps in `$DEAL` (any will do: it opens a new hedge).
-    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY!, HEDGE_URL: serverEnv.HEDGE_BASE_URL!, DEAL: 'DEAL-9' },
+    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY, HEDGE_URL: serverEnv.HEDGE_BASE_URL, DEAL: 'DEAL-9' },
     files: new Map(),
     background: [],
   };

@@ -16,10 +16,10 @@ import { RESULT_FIELDS } from '../../src/platform/results/result-fields.js';
 import { ROOT } from '../support/hedge-cli.js';
 
 const page = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8');
-const keys = (names: readonly string[]): string => names.map((name) => `\`${name}\``).join(', ');
+const keys = (names: readonly string[]) => names.map((name) => `\`${name}\``).join(', ');
 
 /** The lines under `### name`, up to the next heading. */
-function section(name: string): string {
+function section(name: string) {
   const start = page.indexOf(`### ${name}\n`);
   expect(start, `docs/output.md has no "### ${name}"`).toBeGreaterThanOrEqual(0);
   const end = page.indexOf('\n#', start + 4);

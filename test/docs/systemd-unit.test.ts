@@ -11,22 +11,22 @@ import { HEDGE_BIN, ROOT, tempDir } from '../support/hedge-cli.js';
 const ANALYZE = spawnSync('systemd-analyze', ['--version'], { stdio: 'ignore' }).status === 0;
 
 /** The ```ini block of docs/keep.md that is the unit file. */
-function documentedUnit(): string {
+function documentedUnit() {
   const page = readFileSync(join(ROOT, 'docs', 'keep.md'), 'utf8');
   const block = /```ini\n(# \/etc\/systemd\/system\/hedge-keep\.service\n[\s\S]*?)```/.exec(page);
   if (!block)
     throw new Error('docs/keep.md has no ```ini block starting with # /etc/systemd/system/hedge-keep.service');
-  return block[1]!;
+  return block[1];
 }
 
-function settings(unit: string, section: string): Map<string, string[]> {
+function settings(unit: string, section: string) {
   const found = new Map<string, string[]>();
   let current = '';
   for (const line of unit.split('\n')) {
     const header = /^\[(.+)\]$/.exec(line.trim());
-    if (header) current = header[1]!;
+    if (header) current = header[1];
     const setting = /^([A-Za-z]+)=(.*)$/.exec(line);
-    if (setting && current === section) found.set(setting[1]!, [...(found.get(setting[1]!) ?? []), setting[2]!]);
+    if (setting && current === section) found.set(setting[1], [...(found.get(setting[1]) ?? []), setting[2]]);
   }
   return found;
 }

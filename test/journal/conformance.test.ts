@@ -154,12 +154,12 @@ function conformance(fresh: () => Promise<Place>) {
       createdAt.push(Date.parse(entry.created_at));
       now += 60_000;
     }
-    await journal.update(made[3]!, { outcome: 'done' });
+    await journal.update(made[3], { outcome: 'done' });
     const ids = async (options: { since?: number; until?: number; pending?: boolean; limit?: number }) =>
       (await journal.list(options)).map((entry) => entry.id);
     expect([
       await ids({ since: createdAt[2] }),
-      await ids({ since: createdAt[2]! + 1 }),
+      await ids({ since: createdAt[2] + 1 }),
       await ids({ until: createdAt[2] }),
       await ids({ pending: true, since: createdAt[1], limit: 1 }),
       await ids({ limit: 0 }),

@@ -132,7 +132,7 @@ describeWithPostgres(
       expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
       const table = await team.c.hedge(['journal', '--pending']);
       const [header, ...rows] = table.stdout.trimEnd().split('\n');
-      expect(header!.split('\t').at(-1)).toBe('seal');
+      expect(header.split('\t').at(-1)).toBe('seal');
       expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
       // Said under any table, whatever columns its width leaves out.
       expect(table.stderr).toContain(
@@ -169,7 +169,7 @@ describeWithPostgres(
         team.database,
         `SELECT id, entry->>'created_at' AS created_at FROM hedge.entries WHERE command = 'open' AND entry->'request'->'body'->>'client_reference' = 'DEAL-77'`,
       );
-      const id = rows[0]!.id as string;
+      const id = rows[0]!.id;
       const reset = (at: string) =>
         server().query(
           team.database,
@@ -186,7 +186,7 @@ describeWithPostgres(
       );
       nothingSent();
 
-      await reset(rows[0]!.created_at as string);
+      await reset(rows[0]!.created_at);
       exits(
         await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
         0,
@@ -339,7 +339,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
     const opened = exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']), 0);
-    const hedgeId = JSON.parse(opened.stdout).id as string;
+    const hedgeId = JSON.parse(opened.stdout).id;
     // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
     exits(await t.hedge(['close', MARKET, 'buy', '--yes']), 0);
     // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).

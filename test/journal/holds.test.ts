@@ -127,7 +127,7 @@ describe('holds: one protocol, on the injected clock, saying what it cannot read
     const dir = stateDir();
     const slept: number[] = [];
     const mine = openJournal({ dir, now: () => T0 });
-    const theirs = openJournal({ dir, now: () => T0, sleep: async (ms: number) => void slept.push(ms) });
+    const theirs = openJournal({ dir, now: () => T0, sleep: async (ms) => void slept.push(ms) });
     expect((await mine.lock('scope', { waitMs: 0 })).held).toBe(true);
     expect(await theirs.lock('scope', { waitMs: 10_000 })).toMatchObject({
       held: false,
@@ -185,7 +185,7 @@ describe('segments: appends read only the active segment', () => {
     expect([all.slice(0, 3), await listed({ limit: 3 })]).toEqual([newest, newest]);
     expect((await listed({ pending: true })).sort()).toEqual([early.id, rollOpen.id].sort());
     expect(await listed({ since: T0 + 24 * 3_600_000 })).toEqual(ids.slice(48).reverse());
-    expect((await journal.get(ids[0]!))?.outcome).toBe('done');
+    expect((await journal.get(ids[0]))?.outcome).toBe('done');
     const { environment, base_url_host, command, request } = openFields();
     const match = { environment, base_url_host, key_id: KEY_ID, command, body: request.body };
     expect((await journal.findUnresolvedMatch(match))?.id).toBe(early.id);

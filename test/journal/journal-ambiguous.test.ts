@@ -34,11 +34,11 @@ describe('an ambiguous answer to POST /hedges', () => {
       simulator.sandbox.setFaults({ nextMalformed: { count: 2, kind }, match: { method: 'POST', path: '/hedges' } });
       const first = exits(await simulator.hedge(OPEN), 5);
       const [sent] = opens(simulator);
-      expect(sent!.fault).toBe(`malformed-${kind}`);
-      const key = sent!.idempotencyKey!;
+      expect(sent.fault).toBe(`malformed-${kind}`);
+      const key = sent.idempotencyKey!;
       const [pending] = await journalEntries(simulator, '--pending');
       expect(pending).toMatchObject({ command: 'open', outcome: 'unknown', idempotency_key: key });
-      for (const said of [key, `hedge resume ${pending!.id}`]) expect(first.stderr).toContain(said);
+      for (const said of [key, `hedge resume ${pending.id}`]) expect(first.stderr).toContain(said);
       expect(first.stderr).not.toMatch(/rejected/i);
       // Run again, its answer as ambiguous: the same key, the same exit (in JSON, outcome_unknown).
       const again = exits(await simulator.hedge([...OPEN, '--json']), 5);
@@ -61,14 +61,14 @@ describe('--idempotency-key names one request', () => {
     const writesBefore = simulator.writes().length;
 
     exits(
-      await simulator.hedge(['add', 'USDTNGN', 'buy', '700', '--idempotency-key', pending!.idempotency_key]),
+      await simulator.hedge(['add', 'USDTNGN', 'buy', '700', '--idempotency-key', pending.idempotency_key]),
       2,
-      `--idempotency-key: that key belongs to journal ${pending!.id}`,
-      `hedge resume ${pending!.id}`,
+      `--idempotency-key: that key belongs to journal ${pending.id}`,
+      `hedge resume ${pending.id}`,
     );
     expect(simulator.writes()).toHaveLength(writesBefore);
     const after = await journalEntries(simulator);
-    expect(after.map((entry) => [entry.id, entry.outcome])).toEqual([[pending!.id, 'unknown']]);
+    expect(after.map((entry) => [entry.id, entry.outcome])).toEqual([[pending.id, 'unknown']]);
   });
 });
 
@@ -90,7 +90,7 @@ describe('a write refused before it was sent', () => {
     expect(again.stderr).not.toContain('Resuming');
     const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
     expect(closes).toHaveLength(1);
-    expect(closes[0]!.idempotencyKey).not.toBe(entry!.idempotency_key);
+    expect(closes[0].idempotencyKey).not.toBe(entry.idempotency_key);
   });
 });
 

@@ -97,7 +97,7 @@ describe('hedge journal', () => {
       profile: 'desk',
       request: { path: '/hedges' },
     });
-    expect(entries[1]!.message).toBe(HOSTILE);
+    expect(entries[1].message).toBe(HOSTILE);
 
     const pending = await hedge(['journal', '--pending', '--json']);
     expect(JSON.parse(pending.stdout).map((e: any) => [e.id, e.outcome])).toEqual([
@@ -147,7 +147,7 @@ describe('hedge journal', () => {
       'hdg_1',
       'test · desk',
     ]);
-    expect(cells[0]!.slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
+    expect(cells[0].slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
     // --ref keeps the actions sent with that reference.
     const byRef = await exits(0, ['journal', '--ref', 'DEAL-42']);
     expect(
@@ -188,7 +188,7 @@ describe('hedge journal show', () => {
       .split('\n')
       .map((line) => line.split('\t'));
     expect(more).toEqual([]);
-    const shown = Object.fromEntries(keys!.map((key, index) => [key, values![index]]));
+    const shown = Object.fromEntries(keys.map((key, index) => [key, values[index]]));
     expect(shown).toMatchObject({
       idempotency_key: 'key-a_add00002',
       body: '{"market":"USDTNGN","side":"buy","notional_usd":500}',

@@ -113,8 +113,8 @@ describe('identical writes side by side', () => {
     expect(adds(t)).toHaveLength(1);
     const journal = await journalEntries(t, '--pending');
     expect(journal).toHaveLength(1);
-    expect(journal[0]!.holder?.pid).toBe(child!.pid);
-    expect(others[0]!.stderr).toContain(journal[0]!.id);
+    expect(journal[0].holder?.pid).toBe(child!.pid);
+    expect(others[0].stderr).toContain(journal[0].id);
 
     child!.kill('SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
@@ -150,7 +150,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     // taken (exit 3, as from any other desk), naming that hedge; nothing sent.
     expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
     for (const run of runs.filter((candidate) => candidate.code === 3)) {
-      expect(run.stderr).toContain(carrying[0]!.id);
+      expect(run.stderr).toContain(carrying[0].id);
       expect(run.stderr).toContain('DEAL-7');
       expect(run.stderr).toContain('Nothing was sent');
     }
@@ -170,8 +170,8 @@ describe('roll under the book lock', () => {
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
     const [active] = t.active('buy');
     expect(t.active('buy')).toEqual([expect.objectContaining({ tenorDays: 7 })]);
-    expect(active!.id).not.toBe(seeded.id);
-    expect(waited.stderr).toContain(active!.id);
+    expect(active.id).not.toBe(seeded.id);
+    expect(waited.stderr).toContain(active.id);
   });
 });
 
@@ -215,14 +215,14 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const [entry] = await journalEntries(pinned, '--pending');
     for (const text of [
       'The book cannot tell whether it landed',
-      `hedge journal resolve ${entry!.id} --landed`,
-      `hedge journal resolve ${entry!.id} --not-landed`,
+      `hedge journal resolve ${entry.id} --landed`,
+      `hedge journal resolve ${entry.id} --not-landed`,
     ])
       expect(again.stderr).toContain(text);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    exits(await pinned.hedge(['journal', 'resolve', entry!.id, '--landed']), 0, 'recorded as landed');
-    const shown = JSON.parse((await t.hedge(['journal', 'show', entry!.id, '--json'])).stdout);
+    exits(await pinned.hedge(['journal', 'resolve', entry.id, '--landed']), 0, 'recorded as landed');
+    const shown = JSON.parse((await t.hedge(['journal', 'show', entry.id, '--json'])).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
     expect(t.hedges()).toHaveLength(1);

@@ -25,7 +25,7 @@ const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: st
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {
   const opened = exits(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
   t.sandbox.clock.advance(LAND_MS);
-  const id = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
+  const id = JSON.parse(opened.stdout).hedge_id;
   const listed = await t.hedge(['hedges', id, '--json']);
   expect(JSON.parse(listed.stdout)).toMatchObject({ status: 'filled' });
   return id;
@@ -62,17 +62,17 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const resumed = exits(await t.hedge(again), 0);
     expect(resumed.stderr).toMatch(
       new RegExp(
-        `Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC (\\(journal ${left!.id}, outcome pending\\) )?with key ${left!.idempotency_key}`,
+        `Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC (\\(journal ${left.id}, outcome pending\\) )?with key ${left.idempotency_key}`,
       ),
     );
     const [hedge, ...more] = t.hedges();
     expect(more).toEqual([]);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ id: hedge!.id, status: 'filled' });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
     // Every POST /hedges carried the one key; the engine created one hedge for it.
     expect(new Set(t.requests('POST', '/hedges').map((entry) => entry.idempotencyKey))).toEqual(
-      new Set([left!.idempotency_key]),
+      new Set([left.idempotency_key]),
     );
-    expect(await journalEntries(t)).toMatchObject([{ id: left!.id, outcome: 'filled', hedge_id: hedge!.id }]);
+    expect(await journalEntries(t)).toMatchObject([{ id: left.id, outcome: 'filled', hedge_id: hedge.id }]);
   });
 
   it.each([
@@ -102,7 +102,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
       ]);
       // One realized record: the close's.
       if (command === 'close')
-        expect(Object.values(t.sandbox.engine.state.accounts)[0]!.history.map((record) => record.hedge_id)).toEqual([
+        expect(Object.values(t.sandbox.engine.state.accounts)[0].history.map((record) => record.hedge_id)).toEqual([
           id,
         ]);
     },
@@ -143,7 +143,7 @@ describe('hedge resume', () => {
 
     const before = t.sandbox.requestLog.length;
     let finished = false;
-    const running = t.hedge(['resume', left!.id, '--json']).finally(() => (finished = true));
+    const running = t.hedge(['resume', left.id, '--json']).finally(() => (finished = true));
     // The resumed run is waiting (polling the positions after its replayed add); only now does the add land.
     await until(
       () => {
@@ -160,8 +160,8 @@ describe('hedge resume', () => {
     const resumed = exits(await running, 0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
     expect(serverHedge(t, id).notionalUsd).toBe(10_500);
-    expect(keysAnswered(t, '/hedges/add')).toEqual([left!.idempotency_key]);
-    expect((await journalEntries(t)).find((entry) => entry.id === left!.id)).toMatchObject({ outcome: 'done' });
+    expect(keysAnswered(t, '/hedges/add')).toEqual([left.idempotency_key]);
+    expect((await journalEntries(t)).find((entry) => entry.id === left.id)).toMatchObject({ outcome: 'done' });
   });
 });
 
@@ -196,8 +196,8 @@ describe('stopped by a signal during the wait', () => {
       const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
       const stopped = exits(await runAndStop(t, [...args], waiting, 'the write was waiting', signal), code);
       const [pending, ...more] = await journalEntries(t, '--pending');
-      expect([pending!.outcome, more]).toEqual(['submitted', []]);
-      for (const said of [`hedge resume ${pending!.id}`, pending!.idempotency_key])
+      expect([pending.outcome, more]).toEqual(['submitted', []]);
+      for (const said of [`hedge resume ${pending.id}`, pending.idempotency_key])
         expect(stopped.stderr).toContain(said);
       expect((await journalEntries(t)).map((entry) => [entry.command, entry.outcome])).toEqual(journaled);
       expect(t.hedges()).toHaveLength(1);

@@ -99,7 +99,7 @@ describe('a damaged journal line', () => {
     const t = await start();
     exits(await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 0);
     const journal = join(t.configDir, 'journal.jsonl');
-    const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]!);
+    const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]);
     // An unresolved add of this account on the side the write below adds to: the row a write looks at first.
     const { seal: _seal, ...fields } = begin;
     const row = {

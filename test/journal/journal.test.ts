@@ -162,8 +162,8 @@ describe('the key guard', () => {
       const { journal, dir } = setUp();
       const error = await journal.begin(openFields(overrides)).catch((caught) => caught);
       expect(error).toBeInstanceOf(JournalError);
-      expect((error as Error).message).toContain(where);
-      expect((error as Error).message).not.toContain('Sup3rSecret');
+      expect(error.message).toContain(where);
+      expect(error.message).not.toContain('Sup3rSecret');
       expect(existsSync(dir)).toBe(false);
     },
   );

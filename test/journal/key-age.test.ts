@@ -92,11 +92,11 @@ describe('resume on a server whose Date header was 30 h fast at the first send',
     t.sandbox.setFaults({ dateSkewMs: 0, stall: null, match: null });
     const [row] = await journalEntries(t, '--pending');
     // The lie is in the row: the server's time at its send, 30 h ahead of the server's own.
-    expect(row!.context.server_time_ms).toBeGreaterThan(sentAt + 30 * HOUR_MS - 2000);
+    expect(row.context.server_time_ms).toBeGreaterThan(sentAt + 30 * HOUR_MS - 2000);
 
     t.advance(serverMs);
     expect(activeNotional(t, 'buy')).toBe(11_000);
-    expect(Object.keys(t.sandbox.engine.state.idempotency).some((scope) => scope.endsWith(row!.idempotency_key))).toBe(
+    expect(Object.keys(t.sandbox.engine.state.idempotency).some((scope) => scope.endsWith(row.idempotency_key))).toBe(
       false,
     );
     await colleagueAdds(t, 'buy', 500);
@@ -106,7 +106,7 @@ describe('resume on a server whose Date header was 30 h fast at the first send',
     const resumed = await t.hedge(['resume', '--yes', '--no-wait'], {
       env: { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(sentAt + localMs) },
     });
-    return { t, row: row!, resumed };
+    return { t, row: row, resumed };
   }
 
   const adds = (t: Simulator) => t.requests('POST', '/hedges/add');

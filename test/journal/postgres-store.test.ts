@@ -95,9 +95,9 @@ describeWithPostgres(
       await local.update(first.id, { outcome: 'filled', hedge_id: 'hdg_2' });
       const [pendingEntry, filledEntry] = await local.list();
       const team = journalAt(url);
-      expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'added', id: first.id });
-      expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'added', id: pending.id });
-      expect(await team.importEntry(filledEntry!)).toEqual({ outcome: 'present', id: first.id });
+      expect(await team.importEntry(filledEntry)).toEqual({ outcome: 'added', id: first.id });
+      expect(await team.importEntry(pendingEntry)).toEqual({ outcome: 'added', id: pending.id });
+      expect(await team.importEntry(filledEntry)).toEqual({ outcome: 'present', id: first.id });
       expect(await team.get(first.id)).toMatchObject({
         outcome: 'filled',
         hedge_id: 'hdg_2',
@@ -112,10 +112,10 @@ describeWithPostgres(
 
       // The team finished the pending one meanwhile: the older local record does not undo that.
       await team.update(pending.id, { outcome: 'done' });
-      expect(await team.importEntry(pendingEntry!)).toEqual({ outcome: 'present', id: pending.id });
+      expect(await team.importEntry(pendingEntry)).toEqual({ outcome: 'present', id: pending.id });
       expect((await team.get(pending.id))!.outcome).toBe('done');
 
-      expect(await team.importEntry({ ...filledEntry!, idempotency_key: 'another-action' })).toEqual({
+      expect(await team.importEntry({ ...filledEntry, idempotency_key: 'another-action' })).toEqual({
         outcome: 'conflict',
         id: first.id,
       });
@@ -214,7 +214,7 @@ describeWithPostgres(
       try {
         const error = await slow.update(first.id, { message: 'news from the slow desk' }).catch((caught) => caught);
         expect(error).toBeInstanceOf(JournalStoreError);
-        expect((error as Error).message).toMatch(
+        expect(error.message).toMatch(
           new RegExp(
             `cannot be reached: .* what happened to ${first.id} is kept in the local journal ${slowDir}/journal\\.jsonl \\(fallback record a_\\w+\\): \`hedge journal migrate\` merges it`,
           ),
@@ -246,19 +246,19 @@ describeWithPostgres(
         message: 'stale news from the fast desk',
       });
       // By their clocks the slow desk's record is a day older than the store's copy, the fast desk's a day newer.
-      expect(Date.parse(slowRecord!.updated_at)).toBeLessThan(
+      expect(Date.parse(slowRecord.updated_at)).toBeLessThan(
         Date.parse((await journalAt(url).get(first.id))!.updated_at),
       );
 
       const team = journalAt(url);
-      expect(await team.importEntry(slowRecord!)).toEqual({ outcome: 'merged', id: first.id });
+      expect(await team.importEntry(slowRecord)).toEqual({ outcome: 'merged', id: first.id });
       expect(await team.get(first.id)).toMatchObject({
         ...slowNews,
         idempotency_key: first.idempotency_key,
         revision: 3,
       });
-      expect(await team.importEntry(slowRecord!)).toEqual({ outcome: 'present', id: first.id });
-      expect(await team.importEntry(fastRecord!)).toEqual({ outcome: 'present', id: second.id });
+      expect(await team.importEntry(slowRecord)).toEqual({ outcome: 'present', id: first.id });
+      expect(await team.importEntry(fastRecord)).toEqual({ outcome: 'present', id: second.id });
       expect(await team.get(second.id)).toMatchObject({ message: 'the newer news', revision: 3 });
       expect(await team.list()).toHaveLength(2);
     });

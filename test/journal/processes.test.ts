@@ -133,7 +133,7 @@ describe('several processes at once', () => {
     const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8').split('\n');
     expect(lines.pop()).toBe('');
     expect(lines).toHaveLength(2 * WRITERS * ENTRIES);
-    const events = lines.map((line) => JSON.parse(line) as { id: string });
+    const events = lines.map((line) => JSON.parse(line));
     expect(new Set(events.map((event) => event.id)).size).toBe(WRITERS * ENTRIES);
 
     await expectEveryEntryOnce(dir, writers);

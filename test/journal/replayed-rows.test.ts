@@ -131,7 +131,7 @@ describeWithPostgres(
         // As the issue's INSERT: the row's JSON, a new id, created_at now, the store's next seq.
         replay: async (row) => {
           const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
-          const copy = replayOf(row, rows[0]!.next as number);
+          const copy = replayOf(row, rows[0]!.next);
           await insertRow(server(), team, copy);
           return String(copy.id);
         },
@@ -170,14 +170,14 @@ describe('a row is valid once', () => {
     const lost = await t.hedge(['add', MARKET, 'sell', '100', '--json']);
     t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
-    const key = lastJson(lost.stderr).error.idempotency_key as string;
+    const key = lastJson(lost.stderr).error.idempotency_key;
     const [entry] = await journalEntries(t, '--pending');
-    exits(await t.hedge(['journal', 'resolve', entry!.id, '--not-landed']), 0);
+    exits(await t.hedge(['journal', 'resolve', entry.id, '--not-landed']), 0);
     const before = adds(t).length;
     exits(
       await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]),
       2,
-      `that key's action (journal ${entry!.id}`,
+      `that key's action (journal ${entry.id}`,
       'ended abandoned; a key is one action, so nothing was sent',
     );
     expect(adds(t).length).toBe(before);
@@ -213,18 +213,18 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     const [entry] = await journalEntries(t, '--pending');
     const before = adds(t).length;
     const resumed = exits(await t.hedge(['resume', '--yes', '--json']), 12);
-    expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry!.id } });
+    expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry.id } });
     expect(resumed.stderr).toContain(
       'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
     );
     expect(resumed.stderr).toContain('a side back at its old figure proves nothing');
-    expect(resumed.stderr).toContain(`hedge resume ${entry!.id} --resend-unproven`);
+    expect(resumed.stderr).toContain(`hedge resume ${entry.id} --resend-unproven`);
     expect(adds(t).length).toBe(before);
     expect(sellUsd(t)).toBe(1_000);
 
     // A person's word: sent again with its own key (the server, having forgotten it, acts).
     exits(
-      await t.hedge(['resume', entry!.id, '--resend-unproven']),
+      await t.hedge(['resume', entry.id, '--resend-unproven']),
       0,
       'Sending it again with its key, as --resend-unproven asks',
     );
@@ -232,7 +232,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
       adds(t)
         .slice(before)
         .map((write) => write.idempotencyKey),
-    ).toEqual([entry!.idempotency_key]);
+    ).toEqual([entry.idempotency_key]);
     expect(sellUsd(t)).toBe(1_100);
   });
 

@@ -106,7 +106,7 @@ describe('the store URL', () => {
         (failure) => failure,
       );
       expect(error, url).toBeInstanceOf(UsageError);
-      const message = (error as Error).message;
+      const message = error.message;
       expect(message.split('\n')).toHaveLength(1);
       expect(message).toBe(
         `HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: ${why}; write postgres://USER:PASSWORD@HOST:PORT/DATABASE and ${STORE_URL_ENCODING}.`,

@@ -38,7 +38,7 @@ describeWithPostgres(
       expect(withRef).toHaveLength(1);
       expect(t.trades()).toHaveLength(1);
       expect(runs.filter((run) => run.code === 0)).toHaveLength(1);
-      for (const run of runs.filter((candidate) => candidate.code !== 0)) expect(run.stderr).toContain(withRef[0]!.id);
+      for (const run of runs.filter((candidate) => candidate.code !== 0)) expect(run.stderr).toContain(withRef[0].id);
     });
 
     it('2 machines `apply` one target at once: the server reaches it once', async () => {

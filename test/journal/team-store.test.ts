@@ -60,7 +60,7 @@ describeWithPostgres(
           pid: expect.any(Number),
           session: expect.stringMatching(/^[0-9a-f]{16}$/),
         });
-      expect(seen[0]!.holder!.session).not.toBe(seen[1]!.holder!.session);
+      expect(seen[0].holder!.session).not.toBe(seen[1].holder!.session);
 
       // Not in any machine's local file: the store is the journal.
       const rows = await server().query(
@@ -72,13 +72,13 @@ describeWithPostgres(
 
       // The table and TSV name the machine.
       const [tsvHeader, tsvRow] = (await team.c.hedge(['journal'])).stdout.split('\n').map((line) => line.split('\t'));
-      expect(tsvHeader!.slice(-2)).toEqual(['host', 'seal']);
-      expect(tsvRow![tsvHeader!.indexOf('host')]).toBe(hostname());
-      const show = await team.c.hedge(['journal', 'show', seen[1]!.id]);
+      expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
+      expect(tsvRow[tsvHeader.indexOf('host')]).toBe(hostname());
+      const show = await team.c.hedge(['journal', 'show', seen[1].id]);
       const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
-      expect(values![keys!.indexOf('host')]).toBe(hostname());
-      expect(values![keys!.indexOf('holder')]).toBe(
-        `pid ${seen[1]!.holder!.pid} on ${hostname()}, session ${seen[1]!.holder!.session}`,
+      expect(values[keys.indexOf('host')]).toBe(hostname());
+      expect(values[keys.indexOf('holder')]).toBe(
+        `pid ${seen[1].holder!.pid} on ${hostname()}, session ${seen[1].holder!.session}`,
       );
 
       // --verbose says which store, its password redacted.
@@ -152,15 +152,15 @@ describeWithPostgres(
       const [left] = await journalEntries(team.b, '--pending');
       expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
       t.advance(LAND_MS);
-      exits(await team.b.hedge(['resume', left!.id, '--json']), 0, `with key ${left!.idempotency_key}`);
+      exits(await team.b.hedge(['resume', left.id, '--json']), 0, `with key ${left.idempotency_key}`);
       expect(hedge().notionalUsd).toBe(10_500);
       const adds = t.requests('POST', '/hedges/add');
-      expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left!.idempotency_key]));
+      expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left.idempotency_key]));
 
       // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
       const [entry] = (await journalEntries(team.c)).filter((candidate) => candidate.command === 'add');
-      expect(entry).toMatchObject({ id: left!.id, outcome: 'done' });
-      exits(await team.c.hedge(['resume', left!.id]), 2, 'already resolved');
+      expect(entry).toMatchObject({ id: left.id, outcome: 'done' });
+      exits(await team.c.hedge(['resume', left.id]), 2, 'already resolved');
       expect(t.requests('POST', '/hedges/add')).toHaveLength(adds.length);
     });
 

@@ -98,7 +98,7 @@ describe('keeperCycles', () => {
       current_usd: 2000,
       next_action: 'roll',
     });
-    expect(Date.parse(held.rows[0]!.next_action_at!)).toBeLessThan(maturity);
+    expect(Date.parse(held.rows[0].next_action_at!)).toBeLessThan(maturity);
     expect(acted).toEqual([]);
   });
 

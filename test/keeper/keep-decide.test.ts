@@ -48,7 +48,7 @@ describe('decideRow', () => {
         [7, 100 * HOUR],
         [7, 30 * 24 * HOUR],
         [3, 6 * 24 * HOUR],
-      ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until! }, NOW)),
+      ].map(([tenorDays, until]) => tenorFor({ ...row, tenorDays: tenorDays as 3 | 7, untilMs: NOW + until }, NOW)),
     ).toEqual([1, 3, 7, 7, 3]);
     expect(decideRow({ ...row, tenorDays: 7, untilMs: NOW + 50 * HOUR }, {}, NOW, rules)).toEqual({
       kind: 'reopen',

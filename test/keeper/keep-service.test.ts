@@ -50,7 +50,7 @@ describeKeepers('hedge keep as a service', () => {
       const keeper = rig.keep(simulator, file);
       await eventAfter(keeper, 0, 'reopen', 'the first open');
       await oneFilled(simulator, 'sell', 'the fill');
-      const first = filledActive(simulator, 'sell')[0]!;
+      const first = filledActive(simulator, 'sell')[0];
 
       exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       expect(hedgeOf(simulator, first.id).status).toBe('closed');
@@ -105,7 +105,7 @@ describeKeepers('hedge keep as a service', () => {
       await until(() => sellCloses().length > 0, 'the sell close sent');
       // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
       await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
-      expect(sellCloses()[0]!.status).toBe('stalled');
+      expect(sellCloses()[0].status).toBe('stalled');
       const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
       expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
       expect(hedgeOf(simulator, buy.id).closeReason).not.toBe('settled');
@@ -156,7 +156,7 @@ describeKeepers('hedge keep as a service', () => {
       const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
       const events = await keepOnce(simulator, file);
       await oneFilled(simulator, 'buy', 'the fill');
-      expect(filledActive(simulator, 'buy')[0]!.tenorDays).toBe(3);
+      expect(filledActive(simulator, 'buy')[0].tenorDays).toBe(3);
       expect(events.find(eventIs('reopen'))).toMatchObject({ tenor_days: 3 });
     },
   );

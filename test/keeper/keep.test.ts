@@ -85,14 +85,14 @@ describeKeepers('hedge keep', () => {
       const [held] = simulator.active('sell');
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
       const keeper = rig.keep(simulator, file);
-      const reachedMaturity = () => hedgeOf(simulator, held!.id).closedAtMs ?? simulator.sandbox.clock.now();
+      const reachedMaturity = () => hedgeOf(simulator, held.id).closedAtMs ?? simulator.sandbox.clock.now();
       await until(() => {
         if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-        return keeper.events.some(eventIs('roll')) || reachedMaturity() >= held!.maturityAtMs;
+        return keeper.events.some(eventIs('roll')) || reachedMaturity() >= held.maturityAtMs;
       }, 'the roll');
-      const closed = hedgeOf(simulator, held!.id);
+      const closed = hedgeOf(simulator, held.id);
       expect(closed.status).toBe('closed');
-      expect(closed.closedAtMs).toBeLessThan(held!.maturityAtMs);
+      expect(closed.closedAtMs).toBeLessThan(held.maturityAtMs);
       expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
       expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
       await stopKeeper(keeper);
@@ -172,7 +172,7 @@ describeKeepers('hedge keep', () => {
       const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
       await oneFilled(simulator, 'sell', 'the fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
-      const first = filledActive(simulator, 'sell')[0]!;
+      const first = filledActive(simulator, 'sell')[0];
       expect(opened.hedge_ids).toEqual([first.id]);
       expect(opened.journal_id).toMatch(/^[0-9a-z]/);
 
@@ -181,10 +181,10 @@ describeKeepers('hedge keep', () => {
       simulator.advance(19 * HOUR);
       const rolled = await eventAfter(keeper, beforeRoll, 'roll', 'the roll');
       await until(
-        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== first.id,
+        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== first.id,
         'the rolled hedge filled',
       );
-      const second = filledActive(simulator, 'sell')[0]!;
+      const second = filledActive(simulator, 'sell')[0];
       expect(rolled.hedge_ids).toEqual([first.id, second.id]);
       expect(rolled.journal_group).toMatch(/^roll-/);
       expect(rolled.journal_id).not.toBe(rolled.journal_group);
@@ -196,7 +196,7 @@ describeKeepers('hedge keep', () => {
       simulator.advance(30 * HOUR);
       await eventAfter(keeper, beforeSettle, 'reopen', 'the re-open after the settlement');
       await until(
-        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0]!.id !== second.id,
+        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== second.id,
         'the re-opened hedge filled',
       );
       expect(activeNotional(simulator, 'sell')).toBe(2000);
@@ -243,7 +243,7 @@ describeKeepers('hedge keep', () => {
         );
         expect(activeNotional(simulator, 'sell')).toBe(2000);
         expect(simulator.active('sell')).toHaveLength(1);
-        expect(simulator.active('sell')[0]!.id).not.toBe(seeded.id);
+        expect(simulator.active('sell')[0].id).not.toBe(seeded.id);
         expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
       },
     );

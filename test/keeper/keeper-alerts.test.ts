@@ -67,7 +67,7 @@ describe('stepAlerts', () => {
       'recovered refused|USDTNGN sell +12m',
     ]);
     expect(notices[2]).toMatchObject({ duration_s: 720 });
-    expect(notices[0]!.text).toContain('USDTNGN buy: refused');
+    expect(notices[0].text).toContain('USDTNGN buy: refused');
     expect(state.active.size).toBe(0);
   });
 

@@ -547,7 +547,7 @@ describe('stepEnded', () => {
                 action: kind,
                 failures,
                 hedge_ids: ['hdg_1'],
-                retry_at: iso(NOW + retryInMs!),
+                retry_at: iso(NOW + retryInMs),
               }),
             },
           ]

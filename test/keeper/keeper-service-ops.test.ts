@@ -92,16 +92,16 @@ describeKeepers('hedge keep as a service', () => {
       );
       // That cycle's status says when the side's roll is due, though the keeper did not decide it.
       expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
-      expect(Date.parse(seenInFlight.rows[0].next_action_at)).toBeLessThan(simulator.active('sell')[0]!.maturityAtMs);
+      expect(Date.parse(seenInFlight.rows[0].next_action_at)).toBeLessThan(simulator.active('sell')[0].maturityAtMs);
       await eventAfter(keeper, 0, 'reopen', 'the re-open done');
-      const first = simulator.active('sell')[0]!;
+      const first = simulator.active('sell')[0];
       simulator.advance(30 * 3_600_000);
       await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', {
         process: keeper.done,
       });
       expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
       expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
-      expect(hook.posts[0]!.text).toContain('settled instead of being rolled');
+      expect(hook.posts[0].text).toContain('settled instead of being rolled');
       expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
@@ -258,7 +258,7 @@ describeKeepers('hedge keep as a service', () => {
         (event) => event.code === 'metrics_listening',
         'the metrics address',
       );
-      const address = listening.address as string;
+      const address = listening.address;
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       await until(
         () => eventsOf(keeper, 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200,
@@ -361,7 +361,7 @@ describeKeepers('hedge keep as a service', () => {
       expect(viaCommand).toHaveLength(1);
       const escaped =
         '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
-      for (const alert of [hook.posts[0]!, viaCommand[0]!]) {
+      for (const alert of [hook.posts[0], viaCommand[0]]) {
         expect(alert).toMatchObject({
           alert: 'started',
           cause: 'refused',

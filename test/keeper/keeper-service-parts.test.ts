@@ -124,7 +124,7 @@ describe('the service options', () => {
       ['ftp://hooks.example/x', /scheme/],
     ] as const)
       expect(() => parseAlertUrl(url)).toThrow(why);
-    expect(shownAlertUrl(good[0]!)).toBe('https://hooks.example/…');
+    expect(shownAlertUrl(good[0])).toBe('https://hooks.example/…');
   });
   it('--alert-headroom: a USD amount of 0 or more', () => {
     expect([parseKeeperServiceOptions({ alertHeadroom: '50,000' }), parseKeeperServiceOptions({})]).toEqual([

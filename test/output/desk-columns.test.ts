@@ -13,7 +13,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fieldLabel, type FieldSpec } from '../../src/platform/fields/fields.js';
+import { fieldLabel } from '../../src/platform/fields/fields.js';
 import {
   BOOK_RESOURCE,
   COST_RESOURCE,
@@ -81,11 +81,7 @@ beforeAll(async () => {
   await run(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', LONG_REF, '--json']);
   await run(['close', MARKET, 'sell', '--json']);
   // A hedge reduced while open, then closed: its history record's P&L is its whole life's.
-  resizedId = (
-    JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])) as {
-      id: string;
-    }
-  ).id;
+  resizedId = JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])).id;
   simulator.advance(600_000);
   await run(['reduce', MARKET, 'sell', '3000', '--json']);
   simulator.advance(600_000);
@@ -121,10 +117,10 @@ function tablesOf(lines: string[]) {
   );
   return rules.map((ruleAt, at) => {
     const table = printedTable(lines.join('\n'), ruleAt)!;
-    const end = at + 1 < rules.length ? rules[at + 1]! - 2 : lines.length;
+    const end = at + 1 < rules.length ? rules[at + 1] - 2 : lines.length;
     const body = [];
     for (let index = ruleAt + 1; index < end; index++) {
-      const line = lines[index]!;
+      const line = lines[index];
       // Rows lie over the columns; a note or a title runs across the gaps.
       if (
         line !== '' &&
@@ -144,7 +140,7 @@ function tablesOf(lines: string[]) {
 /** Each header a field can have on screen (its label with its unit, the rate's as NGN/USDT), to its key. */
 function keysByHeader(resource: Resource) {
   const byHeader = new Map<string, string>();
-  for (const field of resource.fields as FieldSpec[]) {
+  for (const field of resource.fields) {
     for (const rateUnit of ['NGN/USDT', undefined])
       byHeader.set(fieldLabel(field, 'header', { kind: field.kind, rateUnit }), field.key);
   }
@@ -183,11 +179,11 @@ function checkTable(name: string, table: ScreenTable, wide: ScreenTable, cols: n
   const firstHidden = Math.min(...table.hidden.map(rank));
   expect(lastShown, `${where}: ${table.hidden.join(', ')} hidden before ${shown.join(', ')}`).toBeLessThan(firstHidden);
   // Ids and hashes are shortened before any money column goes: none is shown whole while one is hidden.
-  const kindOfKey = new Map((resource.fields as FieldSpec[]).map((field) => [field.key, field.kind]));
+  const kindOfKey = new Map(resource.fields.map((field) => [field.key, field.kind]));
   const hiddenMoney = table.hidden.filter((key) => ['money', 'pnl', 'charge'].includes(kindOfKey.get(key) ?? ''));
   const wholeIds = shown.filter((key, column) => {
     if (!['id', 'hash'].includes(kindOfKey.get(key) ?? '')) return false;
-    const [start, end] = table.spans[column]!;
+    const [start, end] = table.spans[column];
     return table.body.every((line) => !line.slice(start, end).includes('…'));
   });
   if (hiddenMoney.length > 0)
@@ -205,8 +201,8 @@ function screens(args: string[]) {
     drawnScreens.set(
       key,
       Promise.all([screenOf(args, WIDE), ...WIDTHS.map((cols) => screenOf(args, cols))]).then(([wide, ...narrow]) => ({
-        wide: wide!,
-        at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]!])),
+        wide: wide,
+        at: new Map(WIDTHS.map((cols, index) => [cols, narrow[index]])),
       })),
     );
   return drawnScreens.get(key)!;
@@ -248,12 +244,12 @@ describe.each(LISTS)('$name at 60, 80 and 120 columns', ({ name, args, resource 
     expect(wideTable, wide.join('\n')).toBeDefined();
     for (const [cols, lines] of at) {
       const [table] = tablesOf(lines);
-      const shown = checkTable(name, table!, wideTable!, cols, resource);
+      const shown = checkTable(name, table, wideTable, cols, resource);
       // The desk's columns kept (and at 120 every one the list has at 80).
       const must = MUST_KEEP[name]?.[cols] ?? (cols === 120 ? (MUST_KEEP[name]?.[80] ?? []) : []);
       for (const key of must) expect(shown, `${name} at ${cols} keeps ${key}:\n${lines.join('\n')}`).toContain(key);
       // At 60 columns net P&L is never the one left out.
-      expect(table!.hidden, `${name} at ${cols}`).not.toContain('net_pnl_usd');
+      expect(table.hidden, `${name} at ${cols}`).not.toContain('net_pnl_usd');
     }
   });
 });
@@ -264,7 +260,7 @@ describe('notes under a table are about what it shows', () => {
     for (const [cols, lines] of at) {
       const [table] = tablesOf(lines);
       const text = lines.join(' ');
-      const shown = table!.headers.includes('Net margin USD');
+      const shown = table.headers.includes('Net margin USD');
       expect(text.includes('Net margin: what closing now would return'), `${cols}:\n${lines.join('\n')}`).toBe(shown);
       // The parts of a hedge's line the note names are on the line: an id, and the notional in USD.
       const named = /Under each side: its hedges as their records show them \(([^)]*)\)/.exec(text)?.[1];
@@ -288,7 +284,7 @@ describe('notes under a table are about what it shows', () => {
       );
       // The sign note is about gross P&L, carry and fees: said only with one of them.
       const [table] = tablesOf(lines);
-      const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table!.headers.includes(header));
+      const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table.headers.includes(header));
       expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
     }
   });
@@ -297,7 +293,7 @@ describe('notes under a table are about what it shows', () => {
     for (const cols of [40, 80]) {
       const lines = await screenOf(['markets'], cols);
       const [table] = tablesOf(lines);
-      const carry = table!.headers.some((header) => header.startsWith('Carry/day'));
+      const carry = table.headers.some((header) => header.startsWith('Carry/day'));
       // At 40 columns both carry columns wait (the capacities come first): the note waits with them.
       expect(carry, `${cols}`).toBe(cols === 80);
       expect(lines.join(' ').includes('Carry per day of the notional'), `${cols}:\n${lines.join('\n')}`).toBe(carry);
@@ -340,13 +336,13 @@ describe('exposures: its five tables at 60, 80 and 120 columns', () => {
       const tables = tablesOf(lines);
       expect(tables, `${cols}:\n${lines.join('\n')}`).toHaveLength(5);
       tables.forEach((table, index) =>
-        checkTable(`exposures ${names[index]}`, table, wideTables[index]!, cols, resources[index]),
+        checkTable(`exposures ${names[index]}`, table, wideTables[index], cols, resources[index]),
       );
       // The schedule's reasons, read down the Why column (a wrapped reason's lines joined): whole, word for word.
-      const schedule = tables[2]!;
+      const schedule = tables[2];
       const why = schedule.headers.indexOf('Why');
       expect(why, `${cols}: the reason is kept`).toBeGreaterThanOrEqual(0);
-      const [start, end] = schedule.spans[why]!;
+      const [start, end] = schedule.spans[why];
       const column = schedule.body.map((line) => line.slice(start, end).trim());
       expect(column.join(' ').replace(/\s+/g, ' '), `${cols}:\n${lines.join('\n')}`).toBe(reasons.join(' '));
       expect(column.join(' ')).not.toContain('…');
@@ -371,18 +367,18 @@ describe('the report table at 60, 80 and 120 columns', () => {
             .map((word) => word.trim())
             .filter(Boolean) ?? [];
         // The bar has no header: it is counted from the widest screen's columns.
-        const missing = wideTable!.spans.length - table!.spans.length;
+        const missing = wideTable.spans.length - table.spans.length;
         expect(words.length, `${cols}:\n${lines.join('\n')}`).toBe(missing);
         expect(
-          table!.headers.some((header) => /^Net( P&L)?/.test(header)),
+          table.headers.some((header) => /^Net( P&L)?/.test(header)),
           `${cols}`,
         ).toBe(true);
-        if (table!.body.some((line) => /hdg_\S*…/.test(line))) expect(text).toMatch(/[Hh]edge ids shortened/);
+        if (table.body.some((line) => /hdg_\S*…/.test(line))) expect(text).toMatch(/[Hh]edge ids shortened/);
         // An amount left out while a hedge id is shown whole: never (the id is shortened first).
         const amounts = ['notional', 'amount locked', 'gross P&L', 'carry', 'fees'];
-        if (words.some((word) => amounts.includes(word)) && table!.headers.includes('Hedge ID'))
+        if (words.some((word) => amounts.includes(word)) && table.headers.includes('Hedge ID'))
           expect(
-            table!.body.some((line) => /hdg_\S*…/.test(line)),
+            table.body.some((line) => /hdg_\S*…/.test(line)),
             `${cols}:\n${lines.join('\n')}`,
           ).toBe(true);
       }
@@ -396,24 +392,24 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
   it('positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
     const { wide, at } = await screens('positions --watch 1 --count 1'.split(' '));
     const [wideTable] = tablesOf(wide);
-    expect(wideTable!.headers).toEqual(
+    expect(wideTable.headers).toEqual(
       expect.arrayContaining(['Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left', 'P&L trend']),
     );
     for (const [cols, lines] of at) {
       const [table] = tablesOf(lines);
       const byHeader = new Map([...keysByHeader(POSITION_RESOURCE), ['P&L trend', 'trend']]);
-      const missing = wideTable!.headers
-        .filter((header) => !table!.headers.includes(header))
+      const missing = wideTable.headers
+        .filter((header) => !table.headers.includes(header))
         .map((header) => byHeader.get(header) ?? header);
-      expect([...table!.hidden].sort(), `${cols}:\n${lines.join('\n')}`).toEqual(missing.sort());
-      expect(table!.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
+      expect([...table.hidden].sort(), `${cols}:\n${lines.join('\n')}`).toEqual(missing.sort());
+      expect(table.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
       if (cols >= 80)
         for (const header of ['Side', 'Ref', 'Notional USD', 'Entry NGN/USDT', 'Mark NGN/USDT', 'Net P&L USD', 'Left'])
-          expect(table!.headers, `${cols}`).toContain(header);
-      expect(table!.headers, `${cols}`).toContain('Net P&L USD');
+          expect(table.headers, `${cols}`).toContain(header);
+      expect(table.headers, `${cols}`).toContain('Net P&L USD');
     }
     // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
-    expect(wideTable!.headers).not.toContain('Mark trend');
+    expect(wideTable.headers).not.toContain('Mark trend');
   });
 
   it('price --watch: fits and names what it leaves out', async () => {
@@ -421,15 +417,15 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
     const [wideTable] = tablesOf(wide);
     for (const [cols, lines] of at) {
       const [table] = tablesOf(lines);
-      const missing = wideTable!.headers.filter((header) => !table!.headers.includes(header));
-      expect(table!.hidden.length, `${cols}:\n${lines.join('\n')}`).toBe(missing.length);
-      for (const header of ['Market', 'Mid price NGN/USDT']) expect(table!.headers).toContain(header);
+      const missing = wideTable.headers.filter((header) => !table.headers.includes(header));
+      expect(table.hidden.length, `${cols}:\n${lines.join('\n')}`).toBe(missing.length);
+      for (const header of ['Market', 'Mid price NGN/USDT']) expect(table.headers).toContain(header);
     }
     expect(PRICE_RESOURCE.priority.slice(0, 2)).toEqual(['market', 'price']);
   });
 
   it('hedges ID --watch (a card): fits, every field on its line', async () => {
-    const id = (JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42'])) as Array<{ id: string }>)[0]!.id;
+    const id = JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42']))[0].id;
     const { wide, at } = await screens(['hedges', id, '--watch', '1', '--count', '1']);
     const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
     const all = labels(wide);

@@ -132,12 +132,12 @@ describe('hostile text in a pipe', () => {
         [read.args(), [...read.args(), '--json']].map((args) => simulator.hedge(args)),
       );
       for (const result of [plain, json]) {
-        expect(result!.code, result!.stderr).toBe(read.code);
-        expect([unsafeIn(result!.stdout), unsafeIn(result!.stderr)]).toEqual([undefined, undefined]);
+        expect(result.code, result.stderr).toBe(read.code);
+        expect([unsafeIn(result.stdout), unsafeIn(result.stderr)]).toEqual([undefined, undefined]);
       }
-      expect(`${plain!.stdout}${plain!.stderr}`).toMatch(/\\x1b|\\u202e/);
+      expect(`${plain.stdout}${plain.stderr}`).toMatch(/\\x1b|\\u202e/);
       // Data on stdout, or the error document on stderr: either parses.
-      expect(() => JSON.parse(read.code === 0 ? json!.stdout : json!.stderr)).not.toThrow();
+      expect(() => JSON.parse(read.code === 0 ? json.stdout : json.stderr)).not.toThrow();
     },
   );
 
@@ -147,20 +147,20 @@ describe('hostile text in a pipe', () => {
         simulator.hedge([...args, '--json']),
       ),
     );
-    const marketList = JSON.parse(markets!.stdout) as Array<Record<string, unknown>>;
+    const marketList = JSON.parse(markets.stdout) as Array<Record<string, unknown>>;
     expect(marketList.map((market) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
     for (const market of marketList) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     expect([
-      JSON.parse(hedges!.stdout),
-      (JSON.parse(hedges!.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference),
-      JSON.parse(history!.stdout),
+      JSON.parse(hedges.stdout),
+      (JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference),
+      JSON.parse(history.stdout),
     ]).toEqual([
       (await simulator.api('GET', '/hedges')).body.data,
       [HOSTILE_REFERENCE, HOSTILE_REFERENCE],
       (await simulator.api('GET', '/hedges/history')).body.data,
     ]);
-    expect(JSON.parse(positions!.stdout)[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
-    const error = JSON.parse(missing!.stderr).error;
+    expect(JSON.parse(positions.stdout)[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
+    const error = JSON.parse(missing.stderr).error;
     expect(error.code).toBe('hedge_not_found');
     expect(error.message).toContain(HOSTILE_TEXT);
   });

@@ -63,7 +63,7 @@ describe.each(WIDTHS)('at %i columns', (cols) => {
     '%s --watch: the title keeps the time of the last good refresh and how to stop',
     async (...command) => {
       // `hedges ID --watch`: the title carries the hedge's id.
-      const args = command[0] === 'hedges' ? ['hedges', simulator.active('sell')[0]!.id] : command;
+      const args = command[0] === 'hedges' ? ['hedges', simulator.active('sell')[0].id] : command;
       const { lines } = await onTerminal([...args, '--watch', '--count', '1'], cols);
       // Each part of the title whole on a line (a narrow title wraps between them), none cut.
       const title = lines.slice(0, 2);

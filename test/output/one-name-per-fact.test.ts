@@ -21,15 +21,15 @@ describe('the hedge id is hedge_id', () => {
     const sim = await simulator();
     const filled = JSON.parse(ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`)).stdout);
     const [hedge] = sim.hedges();
-    expect(hedge!.status).toBe('filled');
-    expect(filled).toMatchObject({ hedge_id: hedge!.id, status: 'filled' });
+    expect(hedge.status).toBe('filled');
+    expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
     expect(Object.keys(filled)[0]).toBe('hedge_id');
     const submitted = JSON.parse(ok(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`)).stdout);
-    expect(submitted.hedge_id).toBe(sim.active('sell')[0]!.id);
+    expect(submitted.hedge_id).toBe(sim.active('sell')[0].id);
     const other = await simulator();
     const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
-    expect(tsv[0]!.split('\t')[0]).toBe('hedge_id');
-    expect(tsv[1]!.split('\t')[0]).toBe(other.hedges()[0]!.id);
+    expect(tsv[0].split('\t')[0]).toBe('hedge_id');
+    expect(tsv[1].split('\t')[0]).toBe(other.hedges()[0].id);
   });
 });
 
@@ -71,10 +71,10 @@ describe("the plan's and the exposures' carry and fees are not under the server'
     expect(cents(plan.totals.carry_pnl_usdc) + cents(quote.carry.total_usdc)).toBe(0);
     const csv = exits(await sim.hedge(`plan ${target} --format csv`), 9);
     const [header, row] = csv.stdout.split('\n').map((line) => line.split(','));
-    expect(header!.join()).toBe(
+    expect(header.join()).toBe(
       'step,market,side,current_usd,target_usd,action,delta_usd,tenor_days,margin_usdc,fee_pnl_usdc,carry_pnl_usdc,line',
     );
-    const field = (name: string) => Number(row![header!.indexOf(name)]);
+    const field = (name: string) => Number(row[header.indexOf(name)]);
     expect(quote.upfront.platform_fee_usdc).toBeGreaterThan(0);
     expect(cents(field('fee_pnl_usdc'))).toBe(-cents(quote.upfront.platform_fee_usdc));
     expect(csv.stderr).toContain(`carry_pnl_usdc=${field('carry_pnl_usdc')}`);

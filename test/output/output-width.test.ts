@@ -102,9 +102,9 @@ describe.each([80, 120])('at %i columns', (cols) => {
     ]);
     expect(code, screen).toBe(0);
     expect(widest(screen), screen).toBeLessThanOrEqual(cols);
-    const [header, row] = parse(csv.stdout) as string[][];
+    const [header, row] = parse(csv.stdout);
     for (const key of ['order_key', 'order_tx_hash', 'fill_tx_hash']) {
-      const hash = row![header!.indexOf(key)]!;
+      const hash = row[header.indexOf(key)];
       expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
       expect(screen).not.toContain(hash);
       expect(screen).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);

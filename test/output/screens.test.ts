@@ -53,7 +53,7 @@ async function wordsOf(args: string[]) {
   ]);
   expect(wide.code, wide.stderr).toBe(0);
   const words = new Set(`${wide.stdout}\n${wide.stderr}`.split(/\s+/).filter(Boolean));
-  for (const key of tsv.stdout.split('\n')[0]!.split('\t')) for (const word of [key, `${key},`]) words.add(word);
+  for (const key of tsv.stdout.split('\n')[0].split('\t')) for (const word of [key, `${key},`]) words.add(word);
   return words;
 }
 
@@ -66,10 +66,10 @@ function splitWords(screen: string, cols: number, words: Set<string>) {
   const lines = screen.split('\n');
   const split = [];
   for (let index = 0; index + 1 < lines.length; index++) {
-    const line = lines[index]!;
+    const line = lines[index];
     if (stringWidth(line) < cols - 1) continue;
     const last = /(\S+)$/.exec(line)?.[1];
-    const first = /^(\S+)/.exec(lines[index + 1]!)?.[1];
+    const first = /^(\S+)/.exec(lines[index + 1])?.[1];
     if (last && first && words.has(last + first)) split.push(`${last}|${first}`);
   }
   return split;

@@ -134,7 +134,7 @@ describe('a key the server sends as a field name', () => {
       // The name is shown redacted, not dropped.
       for (const name of ['json', 'raw'] as const)
         expect(JSON.parse(runs[name].stdout), name).toMatchObject([{ [redactKey(key)]: 'named' }]);
-      expect(JSON.parse(runs.ndjson.stdout.split('\n')[0]!)).toMatchObject({ [redactKey(key)]: 'named' });
+      expect(JSON.parse(runs.ndjson.stdout.split('\n')[0])).toMatchObject({ [redactKey(key)]: 'named' });
       expect(runs.tsv.stdout.split('\n')[0]).toContain(redactKey(key));
       expect(runs.table.stdout.split('\n')[0]).toContain(`test…${key.slice(-4).toLowerCase()}`);
       expect(JSON.parse(runs.api.stdout)).toMatchObject({ data: [{ [redactKey(key)]: 'named' }] });
@@ -147,7 +147,7 @@ describe('a key the server sends as a field name', () => {
       const text = answer.content.map((part) => part.text).join('\n');
       expect(answer.isError, text).toBeFalsy();
       expect(text).not.toContain(key);
-      expect(JSON.parse(answer.content[0]!.text)).toMatchObject([{ [redactKey(key)]: 'named' }]);
+      expect(JSON.parse(answer.content[0].text)).toMatchObject([{ [redactKey(key)]: 'named' }]);
       expect(await mcp.close()).not.toContain(key);
       expect(simulator.requests('GET', '/positions').length).toBeGreaterThanOrEqual(6);
     } finally {

@@ -16,7 +16,7 @@ import {
 } from '../../src/core/money.js';
 import { additionQuoteTenor, daysUntil, sideAlreadyOpenNote } from '../../src/features/trade/pre-trade-rules.js';
 import { readHistoryRecord } from '../../src/platform/api/wire/fields.js';
-import { REPORT_GROUPINGS, type Report } from '../../src/features/report/report-rules.js';
+import { REPORT_GROUPINGS } from '../../src/features/report/report-rules.js';
 import { buildReport, renderReportHtml } from '../support/report.js';
 import { csvText } from '../../src/platform/terminal/csv.js';
 import {
@@ -48,7 +48,7 @@ function plainField(text: string, name: string) {
     .trim()
     .split('\n')
     .map((line) => line.split('\t'));
-  return row![header!.indexOf(name)];
+  return row[header.indexOf(name)];
 }
 
 const BUY_QUOTE: Quote = {
@@ -304,15 +304,13 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   const cents = (text: string | number) => Math.round(Number(String(text).replace(/[,+\s]/g, '')) * 100);
   /** gross + carry + fees = net, to the cent, for one row of one format. */
   const addsUp = (where: string, [gross, carry, fees, net]: Array<string | number>) =>
-    expect(cents(gross!) + cents(carry!) + cents(fees!), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(
-      cents(net!),
-    );
+    expect(cents(gross) + cents(carry) + cents(fees), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(cents(net));
 
   function columnsOf(lines: string[], where: string, split: (line: string) => string[]) {
     const [header, ...rows] = lines.map(split);
-    const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header!.indexOf(name));
+    const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header.indexOf(name));
     expect(at, where).not.toContain(-1);
-    return rows.map((row) => at.map((index) => row[index]!));
+    return rows.map((row) => at.map((index) => row[index]));
   }
 
   for (const by of REPORT_GROUPINGS) {
@@ -322,7 +320,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       expect(report.groups.length).toBeGreaterThan(1);
 
       // JSON (and NDJSON, which a report prints as JSON): each group and the totals.
-      const json = JSON.parse(JSON.stringify(report)) as Report;
+      const json = JSON.parse(JSON.stringify(report));
       for (const figures of [...json.groups, json.totals])
         addsUp(`json ${by}`, [
           figures.gross_pnl_usd!,
@@ -356,7 +354,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).
       const table = await renderReportTable(report, { chalk: makeChalk(false), columns: 250 });
       const labels = [...report.groups.map((group) => group.label), 'Total'];
-      const lines = table.split('\n').filter((line) => labels.includes(line.split(/\s{2,}/)[0]!));
+      const lines = table.split('\n').filter((line) => labels.includes(line.split(/\s{2,}/)[0]));
       expect(lines).toHaveLength(labels.length);
       for (const line of lines) addsUp(`table ${by}`, line.match(/[+-]?[\d,]+\.\d\d/g)!.slice(-4));
 
@@ -368,7 +366,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
         records: facts,
       });
       const rows = [...html.matchAll(/<tr>(.*?)<\/tr>/g)]
-        .map((row) => [...row[1]!.matchAll(/<t[dh] class="num[^"]*">([^<]*)<\/t[dh]>/g)].map((cell) => cell[1]!))
+        .map((row) => [...row[1].matchAll(/<t[dh] class="num[^"]*">([^<]*)<\/t[dh]>/g)].map((cell) => cell[1]))
         .filter((cells) => cells.length >= 5);
       expect(rows.length).toBeGreaterThan(raw.length);
       for (const cells of rows) addsUp(`html ${by}`, cells.slice(-4));

@@ -345,7 +345,7 @@ describe('the drawing, byte for byte', () => {
     ];
     const notes = ['市場 は 閉じて います まで 明日', '👍 ok', c.yellow('settling: views disagree, 東京 desk'), '—'];
     const rows = 7;
-    const cells = (texts: string[]) => cellsOf(rows, (row) => texts[row % texts.length]!);
+    const cells = (texts: string[]) => cellsOf(rows, (row) => texts[row % texts.length]);
     const wide = {
       columns: [
         textColumn('ref', 'Ref 参照', cells(references), { shrink: 'end', minWidth: 8 }),
@@ -411,7 +411,7 @@ describe('the drawing, byte for byte', () => {
         textColumn(
           'why',
           'Why',
-          cellsOf(rows, (row) => reasons[row]!),
+          cellsOf(rows, (row) => reasons[row]),
           { shrink: 'wrap', minWidth: 11 },
         ),
       ],
@@ -575,7 +575,7 @@ describe('every list, as the terminal widens', () => {
   }
 
   it('positions at 80 columns: side, reference, notional, entry, mark, net P&L and time to maturity (and the first amount of the rest, net margin)', async () => {
-    const { text } = await tableAt(LISTS[0]!, 80);
+    const { text } = await tableAt(LISTS[0], 80);
     expect(tableHeaders(text)).toEqual([
       'Side',
       'Ref',
@@ -590,7 +590,7 @@ describe('every list, as the terminal widens', () => {
   });
 
   it("rows of several markets: the market joins the desk's columns, first; of one market, the rate headers name it", async () => {
-    const mixed = { ...LISTS[0]!, rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
+    const mixed = { ...LISTS[0], rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
     const { text, notes } = await tableAt(mixed, 80);
     expect([tableHeaders(text)[0], tableHeaders(text)]).toEqual([
       'Market',

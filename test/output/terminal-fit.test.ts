@@ -19,8 +19,8 @@ describe('fitToTerminal (prompt texts)', () => {
     const fitted = fitToTerminal(QUESTION, 80, { lead: 2, tail: 7, hangingIndent: 2 });
     const lines = fitted.split('\n');
     expect(lines.length).toBe(2);
-    expect(2 + displayWidth(lines[0]!)).toBeLessThanOrEqual(79);
-    expect(displayWidth(lines[1]!) + 7).toBeLessThanOrEqual(79);
+    expect(2 + displayWidth(lines[0])).toBeLessThanOrEqual(79);
+    expect(displayWidth(lines[1]) + 7).toBeLessThanOrEqual(79);
     expect(lines[1]).toMatch(/^ {2}\S/);
     // Nothing lost, no word cut: the same words in the same order.
     expect(words(fitted)).toEqual(words(QUESTION));

@@ -37,9 +37,9 @@ describe('list', () => {
     expect(lines.at(-1)).toMatch(/^Total \(2 hedges\)\s+\+1,214\.50$/);
     expect(text).not.toMatch(/[│┌└┼]/);
     // Numbers are right-aligned: every cell of the column ends where its header ends.
-    const end = lines[0]!.indexOf('Net P&L (USD)') + 'Net P&L (USD)'.length;
-    expect(lines[2]!.indexOf('+1,234.50') + '+1,234.50'.length).toBe(end);
-    expect(lines[3]!.indexOf('-20.00') + '-20.00'.length).toBe(end);
+    const end = lines[0].indexOf('Net P&L (USD)') + 'Net P&L (USD)'.length;
+    expect(lines[2].indexOf('+1,234.50') + '+1,234.50'.length).toBe(end);
+    expect(lines[3].indexOf('-20.00') + '-20.00'.length).toBe(end);
     expect(lines.at(-1)!.indexOf('+1,214.50') + '+1,214.50'.length).toBe(end);
   });
 

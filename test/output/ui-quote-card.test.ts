@@ -83,7 +83,7 @@ describe('renderQuoteCard', () => {
     expect(card).toMatch(/Quote ID\s+│ q_1/);
     expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
     const [header, row] = renderQuoteCard(output('tsv'), richer, NOW).split('\n');
-    const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
+    const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
     expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
   });
 
@@ -96,8 +96,8 @@ describe('renderQuoteCard', () => {
     const text = renderQuoteCard(output('tsv'), QUOTE, NOW);
     const [header, row, ...rest] = text.split('\n');
     expect(rest).toEqual([]);
-    const plain = Object.fromEntries(header!.split('\t').map((key, index) => [key, row!.split('\t')[index]]));
-    expect(header!.split('\t').slice(0, 5)).toEqual(
+    const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
+    expect(header.split('\t').slice(0, 5)).toEqual(
       'market side notional_usd tenor_days pricing.market_price'.split(' '),
     );
     expect(plain).toMatchObject({

@@ -12,16 +12,16 @@ import type { HedgeArgs } from '../support/hedge-cli.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
-const day = (days: number): string => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
+const day = (days: number) => new Date(FROZEN_START_MS + days * DAY_MS).toISOString().slice(0, 10);
 
-function exposuresFile(rig: Simulator, name: string, lines: string[]): string {
+function exposuresFile(rig: Simulator, name: string, lines: string[]) {
   const path = join(rig.configDir, name);
   writeFileSync(path, `${lines.join('\n')}\n`);
   return path;
 }
 
 /** Six exposures over 90 days: NGN and USD amounts, receivables and payables, one due inside a 7-day tenor. */
-function schedule(rig: Simulator): string {
+function schedule(rig: Simulator) {
   return exposuresFile(rig, 'exposures.csv', [
     'id,market,type,amount,currency,due,hedge_ratio',
     `INV-1,USDTNGN,receivable,450m,NGN,${day(45)},`,
@@ -49,7 +49,7 @@ async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number
   };
 }
 
-function nothingTraded(rig: Simulator): void {
+function nothingTraded(rig: Simulator) {
   expect([rig.hedges(), rig.writes().every((entry) => entry.path === '/quotes')]).toEqual([[], true]);
 }
 

@@ -228,11 +228,11 @@ const ROWS: BadRow[] = [
 
 /** A shown command line's words, `"…"` one word, and the VAR=value words before them its environment. */
 function commandOf(line: string, extra: RowExtra = {}) {
-  const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]!);
+  const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]);
   const env: Record<string, string> = {};
   while (/^[A-Z_]+=/.test(words[0] ?? '')) {
     const [name, ...value] = words.shift()!.split('=');
-    env[name!] = value.join('=');
+    env[name] = value.join('=');
   }
   return { args: extra.args ?? words, env };
 }

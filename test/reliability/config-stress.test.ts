@@ -49,7 +49,7 @@ function readStore(
   try {
     return { ok: true, data: storeSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) };
   } catch (error) {
-    return { ok: false, reason: (error as Error).message.split('\n')[0]! };
+    return { ok: false, reason: (error as Error).message.split('\n')[0] };
   }
 }
 
@@ -93,10 +93,10 @@ describe('logins racing on one store', () => {
           for (let round = 1; round <= 2; round++) {
             const names = KEYS.map((_, index) => `desk-${round}-${index}`);
             const runs = await Promise.all(
-              names.map((name, index) => login(configDir, sandbox, name, KEYS[index]!, { spawn: index > 0 })),
+              names.map((name, index) => login(configDir, sandbox, name, KEYS[index], { spawn: index > 0 })),
             );
             runs.forEach((run, index) => {
-              if (run.code === 0) saved[names[index]!] = KEYS[index]!;
+              if (run.code === 0) saved[names[index]] = KEYS[index];
               else problems.push(`round ${round} ${names[index]}: exit ${run.code} ${firstLine(run.stderr)}`);
             });
             const store = readStore(configDir);
@@ -150,7 +150,7 @@ describe('a config folder that cannot be used', () => {
             mkdirSync(configDir, { mode: 0o700 });
             chmodSync(configDir, 0o500);
           }
-          const result = await login(configDir, sandbox, 'desk', KEYS[0]!);
+          const result = await login(configDir, sandbox, 'desk', KEYS[0]);
           observation.observed = `exit ${result.code}: "${firstLine(
             result.stderr
               .split('\n')
@@ -210,7 +210,7 @@ describe('a config folder that cannot be used', () => {
           const readDir = join(dir, 'missing-for-read', 'hedge');
           const read = await runHedge(['account'], { configDir: readDir });
           const loginDir = join(dir, 'missing-for-login', 'hedge');
-          const created = await login(loginDir, sandbox, 'desk', KEYS[1]!);
+          const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
           const store = readStore(loginDir);
           observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? (statSync(loginDir).mode & 0o777).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
           exits(read, 4);
@@ -246,7 +246,7 @@ describe('logins killed mid-way', () => {
           // server to the process exit. The store is written in that tail, so the kills land in it.
           const tails = [];
           for (const name of ['base', 'base-2']) {
-            const calibration = await login(configDir, sandbox, name, KEYS[0]!, { spawn: true });
+            const calibration = await login(configDir, sandbox, name, KEYS[0], { spawn: true });
             tails.push(Date.now() - sandbox.requestLog.at(-1)!.realTimeMs);
             exits(calibration, 0);
           }
@@ -259,7 +259,7 @@ describe('logins killed mid-way', () => {
             const checksBefore = sandbox.requestLog.length;
             const delay = Math.round((tailMs * 0.75 * round) / ROUNDS_KILLED);
             delays.push(delay);
-            const run = await login(configDir, sandbox, `victim-${round}`, KEYS[round % KEYS.length]!, {
+            const run = await login(configDir, sandbox, `victim-${round}`, KEYS[round % KEYS.length], {
               onSpawn: (child) => {
                 const watch = () => {
                   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -279,7 +279,7 @@ describe('logins killed mid-way', () => {
           }
           // A run killed while holding the lock must not block the next one (any process: this one).
           const started = Date.now();
-          const after = await login(configDir, sandbox, 'after', KEYS[2]!);
+          const after = await login(configDir, sandbox, 'after', KEYS[2]);
           const tookMs = Date.now() - started;
           const store = readStore(configDir);
           const remaining = leftovers(configDir);

@@ -72,7 +72,7 @@ describe('a server that never answers', () => {
           expect(result.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
           expect(result.stderr).not.toMatch(STACK_FRAME);
           // 5 attempts of 0.5 s plus the policy's backoffs, all within its total bound.
-          expect(attempts.at(-1)!.realTimeMs - attempts[0]!.realTimeMs).toBeLessThanOrEqual(
+          expect(attempts.at(-1)!.realTimeMs - attempts[0].realTimeMs).toBeLessThanOrEqual(
             DEFAULT_RETRY_POLICY.maxTotalMs,
           );
         },
@@ -204,7 +204,7 @@ describe('answers that are not the envelope', () => {
           expect(first.stderr).toMatch(/POST \/hedges/);
           expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
           expect(first.stderr).not.toMatch(STACK_FRAME);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+          expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
           const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
           const posts = sim.requests('POST', '/hedges');
           observation.attempts = posts.length;

@@ -15,8 +15,8 @@ afterAll(() => results.flush());
 function sameKey(entries: { idempotencyKey: string | null }[]) {
   return (
     entries.length > 0 &&
-    entries[0]!.idempotencyKey !== null &&
-    entries.every((entry) => entry.idempotencyKey === entries[0]!.idempotencyKey)
+    entries[0].idempotencyKey !== null &&
+    entries.every((entry) => entry.idempotencyKey === entries[0].idempotencyKey)
   );
 }
 
@@ -120,7 +120,7 @@ describe('idempotency_in_flight', () => {
         const posts = sim.requests('POST', '/hedges');
         const inFlight = posts.filter((entry) => entry.errorCode === 'idempotency_in_flight');
         observation.attempts = posts.length;
-        observation.timings = `last attempt ${posts.at(-1)!.realTimeMs - posts[0]!.realTimeMs} ms after the first`;
+        observation.timings = `last attempt ${posts.at(-1)!.realTimeMs - posts[0].realTimeMs} ms after the first`;
         observation.observed =
           `exit ${result.code}; ${posts.length} × POST /hedges (${posts.map((entry) => entry.errorCode ?? entry.status).join(' → ')}), ` +
           `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge`;
@@ -159,7 +159,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         expect(stalled.stderr).toContain(host);
         expect(stalled.stderr).toMatch(/within 4(\.0)?s|--timeout 4|4 ?s/);
         expect(stalled.stderr).toMatch(/outcome is unknown/i);
-        expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+        expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
         expect(stalled.stderr).not.toMatch(STACK_FRAME);
 
         sim.sandbox.setFaults({ stall: null, match: null });
@@ -171,7 +171,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
           `server: ${sim.hedges().length} hedge`;
         exits(resumed, 0);
         expect(sameKey(posts)).toBe(true);
-        expect(posts[0]!.idempotencyKey).toBe(key);
+        expect(posts[0].idempotencyKey).toBe(key);
         expect(sim.hedges()).toHaveLength(1);
         expect(sim.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
       },
@@ -205,7 +205,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         expect(stalled.stderr).toMatch(/within 0\.5s/);
         expect(stalled.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
         expect(stalled.stderr).toMatch(/outcome is unknown/i);
-        expect(key).toBe(sim.requests('POST', '/hedges/add')[0]!.idempotencyKey);
+        expect(key).toBe(sim.requests('POST', '/hedges/add')[0].idempotencyKey);
         expect(stalled.stderr).not.toMatch(STACK_FRAME);
 
         sim.sandbox.setFaults({ stall: null, match: null });

@@ -63,7 +63,7 @@ describe('5xx bursts', () => {
           expect(attempts).toHaveLength(4);
           expect([
             attempts.slice(0, 3).every((entry) => entry.status === 500 || entry.status === 503),
-            attempts[3]!.status,
+            attempts[3].status,
           ]).toEqual([true, 200]);
           expectWithinPolicy(between);
           if (what === 'write') {
@@ -97,7 +97,7 @@ describe('5xx bursts', () => {
           expect(attempts).toHaveLength(POLICY.maxAttempts);
           expectWithinPolicy(between);
           expect(result.stderr).toMatch(new RegExp(`after ${POLICY.maxAttempts} attempts`));
-          expect(resumeKeyFrom(result.stderr)).toBe(attempts[0]!.idempotencyKey);
+          expect(resumeKeyFrom(result.stderr)).toBe(attempts[0].idempotencyKey);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(sim.hedges()).toEqual([]);
         },
@@ -174,7 +174,7 @@ describe('429 with Retry-After', () => {
         const reads = sim.requests('GET', '/account');
         const limited = reads.filter((entry) => entry.status === 429);
         const waits = reads.flatMap((entry, index) =>
-          entry.status === 429 && reads[index + 1] ? [reads[index + 1]!.realTimeMs - entry.realTimeMs] : [],
+          entry.status === 429 && reads[index + 1] ? [reads[index + 1].realTimeMs - entry.realTimeMs] : [],
         );
         observation.attempts = reads.length;
         observation.timings = waits.length

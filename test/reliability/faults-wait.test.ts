@@ -116,7 +116,7 @@ describe('Ctrl-C during a wait', () => {
 
           // The action lands by itself: nothing was undone by the interrupt.
           sim.advance(LONG_FILL_MS + 1);
-          const after = sim.hedges()[0]!;
+          const after = sim.hedges()[0];
           if (testCase.action === 'open') expect(after.status).toBe('filled');
           if (testCase.action === 'add') expect(after.notionalUsd).toBe(1400);
           if (testCase.action === 'close') expect(after.status).toBe('closed');
@@ -156,7 +156,7 @@ describe('Ctrl-C during a wait', () => {
           ).toBe(true);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(sim.hedges()).toHaveLength(1);
-          expect(sim.hedges()[0]!.status).toBe('submitted');
+          expect(sim.hedges()[0].status).toBe('submitted');
         },
         { fillDelayMs: LONG_FILL_MS },
       );
@@ -190,7 +190,7 @@ describe('Ctrl-C during a wait', () => {
           observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
           exits(first, 130);
           expect(first.stderr).toMatch(/outcome .*is unknown/i);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0]!.idempotencyKey);
+          expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
           expect(first.stderr).not.toMatch(STACK_FRAME);
           // The server committed the open before its answer stalled: the resumed run replays it.
           expect(sim.hedges()).toHaveLength(1);
@@ -250,10 +250,10 @@ describe('polling cadence', () => {
               () => undefined,
             );
           const result = await sim.hedge(args, { onSpawn: landAfterThreePolls });
-          const submit = sim.requests('POST', submitPath)[0]!;
+          const submit = sim.requests('POST', submitPath)[0];
           const polls = pollsAfterSubmit(sim, submitPath, pollPath);
           const between = gaps(polls);
-          const first = polls[0]!.realTimeMs - submit.realTimeMs;
+          const first = polls[0].realTimeMs - submit.realTimeMs;
           observation.attempts = polls.length;
           observation.timings = `first poll ${first} ms after the submit, then gaps ${between.join(', ')} ms`;
           observation.observed = `exit ${result.code}; ${polls.length} polls (${pollsBeforeLanding} before the ${action} landed)`;

@@ -134,7 +134,7 @@ describe('--demo runs side by side on one state file', () => {
       ),
     );
     results.forEach((result, index) =>
-      expect(result.code, `add ${adds[index]!.side} ${adds[index]!.notional}\n${result.stderr}`).toBe(0),
+      expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
     );
     const { positions } = await demoBook(dir);
     const bySide = (lines: Side[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
@@ -173,7 +173,7 @@ describe('--demo runs side by side on one state file', () => {
       ]);
       results.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
       return results.slice(0, changes.length).map((result, index) => {
-        expect([0, 3], `${changes[index]!.join(' ')}: exit ${result.code}\n${result.stderr}`).toContain(result.code);
+        expect([0, 3], `${changes[index].join(' ')}: exit ${result.code}\n${result.stderr}`).toContain(result.code);
         return result;
       });
     };
@@ -186,9 +186,9 @@ describe('--demo runs side by side on one state file', () => {
     first.forEach((result, index) => {
       if (result.code !== 0) return;
       const hedge = JSON.parse(result.stdout) as { id: string; status: string };
-      expect(hedge.status, opens[index]!.join(' ')).toBe('submitted');
+      expect(hedge.status, opens[index].join(' ')).toBe('submitted');
       openedIds.push(hedge.id);
-      openedNotional[opens[index]![0]] = Number(opens[index]![1]);
+      openedNotional[opens[index][0]] = Number(opens[index][1]);
     });
     // Exactly one open of each side went through.
     expect(openedIds).toHaveLength(2);
@@ -213,11 +213,11 @@ describe('--demo runs side by side on one state file', () => {
     const { positions } = await demoBook(dir);
     for (const side of ['buy', 'sell']) {
       const accepted = (command: string) =>
-        changes.some((args, index) => args[0] === command && args[2] === side && second[index]!.code === 0);
+        changes.some((args, index) => args[0] === command && args[2] === side && second[index].code === 0);
       const position = positions.find((line) => line.side === side);
       const where = `${side}: exits ${second.map((result) => result.code).join(', ')}`;
       if (accepted('close')) expect(position, where).toBeUndefined();
-      else expect(position?.notional_usd, where).toBe(openedNotional[side]! - (accepted('reduce') ? 100 : 0));
+      else expect(position?.notional_usd, where).toBe(openedNotional[side] - (accepted('reduce') ? 100 : 0));
     }
     expectStateFileWhole(dir);
     expect(existsSync(join(dir, `${DEMO_STATE_FILE}.lock`))).toBe(false);

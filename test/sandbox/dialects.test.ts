@@ -99,7 +99,7 @@ const amount = (expected: typeof reference, value: number) => (expected.amountsA
 /** Follows a list's pages from `path`: `next` gives the following request from an answer, or null. */
 async function walk(sandbox: ApiTarget, path: string, next: (answer: any) => string | null) {
   const sizes: number[] = [];
-  const seen: any[] = [];
+  const seen = [];
   for (let query: string | null = path; query !== null;) {
     const answer = (await api(sandbox, 'GET', query)).body;
     sizes.push(answer.data.length);
@@ -331,7 +331,7 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
     ]);
     expect(markets.meta.allowed_markets).toEqual(['USDTNGN', 'USDTKES', 'USDTGHS']);
     expect(answered(await post(sandbox, '/hedges', openBody('buy', 10_000)))).toEqual([400, 'market_disabled']);
-    expect(Object.values(sandbox.engine.state.accounts)[0]!.hedges).toEqual({});
+    expect(Object.values(sandbox.engine.state.accounts)[0].hedges).toEqual({});
     const id = (await post(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).body.data.id;
     fill(sandbox);
     await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
@@ -373,7 +373,7 @@ describe('sandbox dialect delta: references in upper case, history pages by time
     for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
       expect(idsOf(await read(sandbox, `/hedges?client_reference=${encodeURIComponent(asked)}`))).toEqual([id]);
     sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
-    const newestFirst = [...Object.values(sandbox.engine.state.accounts)[0]!.history]
+    const newestFirst = [...Object.values(sandbox.engine.state.accounts)[0].history]
       .reverse()
       .map((record) => record.hedge_id);
     const { sizes, seen } = await walk(sandbox, '/hedges/history?limit=500', ({ data, meta }) => {

@@ -930,7 +930,7 @@ function walk(engine: HttpSandboxEngine, limit: number, pageTime = () => T0) {
 describe('history pages (reference dialect)', () => {
   const engine = makeEngine();
   engine.seedHedges(KEY_A, 1_234, 'closed', T0);
-  const account = () => Object.values(engine.state.accounts)[0]!;
+  const account = () => Object.values(engine.state.accounts)[0];
   const newestFirst = () => [...account().history].reverse().map((record) => record.hedge_id);
 
   it.each([[500], [37], [1]])('walks every record once, newest first, %i at a time', (limit) => {
@@ -943,7 +943,7 @@ describe('history pages (reference dialect)', () => {
   it('hedges closing during a walk do not shift it: the walk sees the history as it stood', () => {
     const growing = makeEngine();
     growing.seedHedges(KEY_A, 120, 'closed', T0);
-    const before = [...Object.values(growing.state.accounts)[0]!.history].reverse().map((record) => record.hedge_id);
+    const before = [...Object.values(growing.state.accounts)[0].history].reverse().map((record) => record.hedge_id);
     let now = T0 + DAY;
     const { ids } = walk(growing, 25, () => {
       // A hedge opened, filled and closed before each page: a newer record than any in the walk.

@@ -76,7 +76,7 @@ describe('serveSandbox', () => {
     expect(response.status).toBe(200);
     const added = process.listeners('SIGTERM').filter((listener) => !before.includes(listener));
     expect(added).toHaveLength(1);
-    added[0]!('SIGTERM');
+    added[0]('SIGTERM');
     await serving;
     expect(process.listeners('SIGTERM')).toEqual(before);
   });

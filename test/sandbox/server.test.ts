@@ -252,7 +252,7 @@ describe('sandbox faults: injected refusals', () => {
       const refused = async () => {
         const answer = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
         expect(statuses).toContain(answer.status);
-        const [code, message] = INJECTED[answer.status]!;
+        const [code, message] = INJECTED[answer.status];
         const details = retryAfter && { details: { retry_after: retryAfter } };
         expect(answer.body).toEqual({ data: null, error: { code, message, ...details }, meta: {} });
         expect(answer.headers.get('retry-after')).toBe(retryAfter ?? null);

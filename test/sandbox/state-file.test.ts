@@ -118,7 +118,7 @@ describe('the state file shared by several processes', () => {
       const before = readFileSync(stateFile);
 
       const marker = join(dirname(stateFile), 'in-save');
-      const killed = writer(stateFile, [KEYS[1]!], marker);
+      const killed = writer(stateFile, [KEYS[1]], marker);
       await until(
         () => existsSync(marker) && readFileSync(marker, 'utf8') !== '',
         'the writer to stop inside its save',
@@ -222,7 +222,7 @@ describe('the state file shared by several processes', () => {
     const { a, stateFile } = await savingWhileOvertaken(async (b) => {
       if (bWrites === 3) return;
       bWrites += 1;
-      const key = KEYS[bWrites]!;
+      const key = KEYS[bWrites];
       await mustOpen(b, 'sell', 2_000, key, key);
     });
     expectBusy(await openOn(a, 'buy', 1_000, 'never'));
@@ -255,7 +255,7 @@ describe('ids and formats of the state file', () => {
     // A restart carries on the file's id sequence.
     const first = await simulatorOn(stateFile);
     await open(first, 'first');
-    const again = await simulatorOn(stateFile, { apiKeys: [KEYS[1]!] });
+    const again = await simulatorOn(stateFile, { apiKeys: [KEYS[1]] });
     await open(again, 'again');
     // Two runs started on that state; each sees the file removed (a reset) before its write.
     const [c, d] = await Promise.all([simulatorOn(stateFile), simulatorOn(stateFile)]);

@@ -92,7 +92,7 @@ describe.skipIf(process.platform === 'win32')('a profile whose key comes from a 
   afterEach(() => tmp.remove());
 
   it("resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from", async () => {
-    expect(keyLocationOf(store.profile('desk')!)).toEqual({ kind: 'command', command: `echo ${KEY}` });
+    expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
     await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
       apiKey: KEY,
       profileName: 'desk',

@@ -129,7 +129,7 @@ export interface Sample {
   aboveUsd: number;
 }
 
-const round2 = (value: number): number => Math.round(value * 100) / 100;
+const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** The exposures file of a schedule from `startMs`: dues at 14:00 UTC of their day, written with their zone. */
 export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number): string {
@@ -142,7 +142,7 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
 }
 
-function heldBySide(sim: Simulator): { buy: number; sell: number } {
+function heldBySide(sim: Simulator) {
   const sum = (side: 'buy' | 'sell') =>
     sim
       .active(side)
@@ -151,22 +151,19 @@ function heldBySide(sim: Simulator): { buy: number; sell: number } {
   return { buy: round2(sum('buy')), sell: round2(sum('sell')) };
 }
 
-function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]): {
-  buy: number;
-  sell: number;
-} {
+function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]) {
   const of = (side: string) =>
     rows.filter((row) => row.side === side).reduce((total, row) => total + (row.notionalUsd ?? row.target_usd ?? 0), 0);
   return { buy: of('buy'), sell: of('sell') };
 }
 
 /** How far `held` is above `target` + band (0 when it is not). */
-function aboveBy(held: number, target: number, bandPct: number): number {
+function aboveBy(held: number, target: number, bandPct: number) {
   const ceiling = target * (1 + bandPct / 100) + 0.01;
   return held > ceiling ? round2(held - ceiling) : 0;
 }
 
-function withinBandOf(held: number, target: number, bandPct: number): boolean {
+function withinBandOf(held: number, target: number, bandPct: number) {
   return Math.abs(held - target) <= (target * bandPct) / 100 + 0.01;
 }
 
@@ -363,7 +360,7 @@ export async function runExposuresSoak(options: SoakOptions) {
       sample('tick');
       const now = sim.sandbox.clock.now();
       if (now >= nextProgressMs) {
-        const last = samples[samples.length - 1]!;
+        const last = samples[samples.length - 1];
         log(
           `day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${samples.filter((s) => s.kind === 'cycle').length} cycles`,
         );
@@ -477,18 +474,18 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   const open = accounts
     .flatMap((account) => Object.values(account.hedges))
     .filter((hedge) => hedge.market === MARKET && hedge.status === 'filled');
-  const signedHeldAt = (ms: number): number =>
+  const signedHeldAt = (ms: number) =>
     history
       .filter((record) => Date.parse(record.opened_at) <= ms && Date.parse(record.closed_at) > ms)
       .reduce((total, record) => total + (record.side === 'buy' ? 1 : -1) * record.notional_usd, 0) +
     open
       .filter((hedge) => hedge.openedAtMs <= ms)
       .reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
-  const price = report.prices[MARKET]!;
+  const price = report.prices[MARKET];
   const coverage = report.coverage.filter((row) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
-  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1]!.at);
+  const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
   if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
     mismatches.push(
       `the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`,

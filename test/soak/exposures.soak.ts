@@ -22,7 +22,7 @@ const options: SoakOptions = {
   schedule: days >= 30 ? NINETY_DAY_SCHEDULE : SHORT_SCHEDULE,
   samplesFile: soakSetting('HEDGE_SOAK_SAMPLES'),
   keeperLogFile: soakSetting('HEDGE_SOAK_KEEPER_LOG'),
-  log: (line: string) => console.log(line),
+  log: (line) => console.log(line),
 };
 const boundMs = ((options.days * 86_400_000) / options.clockSpeed) * 1.5 + 60_000;
 

@@ -23,7 +23,7 @@ export function spawnKeeper(options: {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  createInterface({ input: child.stdout }).on('line', (line) => {
     log?.write(`keeper ${number} ${line}\n`);
     let event: Record<string, unknown>;
     try {
@@ -35,7 +35,7 @@ export function spawnKeeper(options: {
     options.events[name] = (options.events[name] ?? 0) + 1;
     options.onEvent(name, event);
   });
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => log?.write(`keeper ${number} stderr: ${chunk}`));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => log?.write(`keeper ${number} stderr: ${chunk}`));
   return child;
 }
 

@@ -170,7 +170,7 @@ function hedgeIdOfKey(sim: Simulator, key: string | null): string | undefined {
   const suffix = `:${key}`;
   for (const [scope, record] of Object.entries(sim.sandbox.engine.state.idempotency)) {
     if (!scope.endsWith(suffix)) continue;
-    const body = JSON.parse(record.bodyJson) as { data?: { id?: string; hedge_id?: string } } | undefined;
+    const body = JSON.parse(record.bodyJson);
     return body?.data?.hedge_id ?? body?.data?.id;
   }
   return undefined;
@@ -502,7 +502,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       events,
       errorCodes,
       wallMs: realMs(),
-      serverMs: samples.at(-1)!.serverMs - samples[0]!.serverMs,
+      serverMs: samples.at(-1)!.serverMs - samples[0].serverMs,
       problems,
     };
   } finally {

@@ -16,7 +16,7 @@ const cpuLog = process.env.HEDGE_TEST_CPU_LOG;
 if (cpuLog) {
   // Children's CPU once they are reaped: cutime + cstime, in clock ticks of 10 ms.
   const childrenMs = () => {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
     return (Number(fields[13]) + Number(fields[14])) * 10;
   };
   let own = process.cpuUsage();

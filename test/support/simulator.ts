@@ -134,7 +134,7 @@ export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: s
 
 /** Gaps in ms between consecutive request-log entries (when the server received each). */
 export function gaps(entries: RequestLogEntry[]): number[] {
-  return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index]!.realTimeMs);
+  return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index].realTimeMs);
 }
 
 /** Opens a hedge through the CLI itself (`open … --json`, waiting for the fill) and returns its id. */

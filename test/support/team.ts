@@ -67,14 +67,14 @@ export async function teamOf(
       profiles: { [name]: { base_url: simulator.baseUrl, api_key: simulator.apiKey, journal_url: urlWithoutPassword } },
     });
   };
-  withProfile(dirs[0]!.path, 'desk-a');
-  withProfile(dirs[1]!.path, 'desk-b');
+  withProfile(dirs[0].path, 'desk-a');
+  withProfile(dirs[1].path, 'desk-b');
   const profileEnv = { PGPASSWORD: server.password };
   process.env.PGPASSWORD = server.password;
   return {
-    a: machine('a', dirs[0]!.path, profileEnv, 'desk-a'),
-    b: machine('b', dirs[1]!.path, profileEnv, 'desk-b'),
-    c: machine('c', dirs[2]!.path, {
+    a: machine('a', dirs[0].path, profileEnv, 'desk-a'),
+    b: machine('b', dirs[1].path, profileEnv, 'desk-b'),
+    c: machine('c', dirs[2].path, {
       HEDGE_BASE_URL: simulator.baseUrl,
       HEDGE_API_KEY: simulator.apiKey,
       HEDGE_JOURNAL_URL: url,

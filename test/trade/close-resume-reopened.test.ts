@@ -24,12 +24,12 @@ async function closeKilledThenReopened() {
   );
   expect(close.signal).toBe('SIGKILL');
   const [entry] = await journalEntries(simulator);
-  expect(entry!.outcome).toBe('submitted');
+  expect(entry.outcome).toBe('submitted');
   // The close lands (the test moves the server's clock), then another actor opens the side again.
   simulator.advance(61_000);
   expect(simulator.hedges().find((hedge) => hedge.id === closed.id)?.status).toBe('closed');
   const reopened = simulator.seedOpen('sell', 700);
-  return { simulator, entry: entry!, reopened };
+  return { simulator, entry: entry, reopened };
 }
 
 it("a close resumed after its side was opened again by another: done on its own hedge's close, no new close, the new hedge left alone", async () => {

@@ -87,7 +87,7 @@ describe('history on screen: the notional a P&L belongs to', () => {
     // None resized: nothing marked, no column moves.
     const plain: Record<string, unknown>[] = [{ hedge_id: OTHER }];
     markResized(plain, [false]);
-    expect(Object.getOwnPropertySymbols(plain[0]!)).toEqual([]);
+    expect(Object.getOwnPropertySymbols(plain[0])).toEqual([]);
   });
 
   it("says what it held and that the P&L is the whole life's: on up to its largest, not on the notional shown", () => {

@@ -86,8 +86,8 @@ describe('quote: requests on the wire', () => {
     const roomy = await startSimulator({ preset: 'frozen', exposureCapUsd: 100_000_000 });
     try {
       const result = ok(await roomy.hedge('quote USDTNGN sell 5m --tenor 1'));
-      const [listed] = (await apiData(roomy, 'GET', '/markets')) as Array<Record<string, any>>;
-      const capacity = (listed!.available_capacity_usd.sell as number).toLocaleString('en-US', {
+      const [listed] = await apiData(roomy, 'GET', '/markets');
+      const capacity = listed.available_capacity_usd.sell.toLocaleString('en-US', {
         minimumFractionDigits: 2,
       });
       expect(result.stderr).toContain(

@@ -48,7 +48,7 @@ describe('hedges ID --wait', () => {
 
     exits(failedPlain, 6);
     const [keys, values] = failedPlain.stdout.split('\n').map((line) => line.split('\t'));
-    expect(values![keys!.indexOf('status')]).toBe('failed');
+    expect(values[keys.indexOf('status')]).toBe('failed');
     expect(failedPlain.stderr).toContain(`Hedge ${toFail.id} failed on-chain`);
   });
 

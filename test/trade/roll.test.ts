@@ -28,7 +28,7 @@ const statusOf = (simulator: Simulator, id: string) => simulator.hedges().find((
  * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
  * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
  */
-async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string): Promise<void> {
+async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string) {
   // The roll reads the side's records (GET /hedges, twice: every filled hedge, and the newest page)
   // to plan; after its close is answered, the close's wait reads them (twice) to see the close in
   // every view (journaled done then), and the roll reads them again right before the open: that
@@ -143,9 +143,9 @@ describe('hedge roll', () => {
       ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
       ['/hedges', 200, { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
     ]);
-    expect(legs[0]!.idempotencyKey).not.toBe(legs[1]!.idempotencyKey);
+    expect(legs[0].idempotencyKey).not.toBe(legs[1].idempotencyKey);
     const log = simulator.sandbox.requestLog;
-    const between = log.slice(log.indexOf(legs[0]!) + 1, log.indexOf(legs[1]!));
+    const between = log.slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]));
     expect(between.some((entry) => entry.method === 'GET' && entry.path === '/positions')).toBe(true);
 
     // --json: both legs, each with its journal entry.
@@ -161,7 +161,7 @@ describe('hedge roll', () => {
         order_tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
         realized: { hedge_id: old.id },
       },
-      open: { outcome: 'filled', hedge_id: fresh!.id, hedge: { id: fresh!.id, status: 'filled', tenor_days: 3 } },
+      open: { outcome: 'filled', hedge_id: fresh.id, hedge: { id: fresh.id, status: 'filled', tenor_days: 3 } },
     });
     expect(rolled.open.quote).toMatchObject({ notional_usd: 10_000, tenor_days: 3 });
 
@@ -169,8 +169,8 @@ describe('hedge roll', () => {
     expect(
       entries.map((entry) => [entry.command, entry.leg, entry.outcome, entry.group, entry.idempotency_key]),
     ).toEqual([
-      ['close', 'close', 'done', rolled.journal_group, legs[0]!.idempotencyKey],
-      ['open', 'open', 'filled', rolled.journal_group, legs[1]!.idempotencyKey],
+      ['close', 'close', 'done', rolled.journal_group, legs[0].idempotencyKey],
+      ['open', 'open', 'filled', rolled.journal_group, legs[1].idempotencyKey],
     ]);
     expect([rolled.close.journal_id, rolled.open.journal_id]).toEqual(entries.map((entry) => entry.id));
   });
@@ -230,15 +230,13 @@ describe('hedge roll killed between its legs', () => {
 
     // One close (its one key, replayed), one open (the key journaled before anything was sent).
     const closesAnswered = posts(simulator, '/hedges/close').filter((entry) => entry.status === 200);
-    expect(new Set(closesAnswered.map((entry) => entry.idempotencyKey))).toEqual(
-      new Set([pending[0]!.idempotency_key]),
-    );
-    expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1]!.idempotency_key]);
+    expect(new Set(closesAnswered.map((entry) => entry.idempotencyKey))).toEqual(new Set([pending[0].idempotency_key]));
+    expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1].idempotency_key]);
     expect(statusOf(simulator, old.id)).toBe('closed');
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
     expect(JSON.parse(resumed.stdout)).toMatchObject({
-      close: { journal_id: pending[0]!.id, outcome: 'done' },
-      open: { journal_id: pending[1]!.id },
+      close: { journal_id: pending[0].id, outcome: 'done' },
+      open: { journal_id: pending[1].id },
     });
     expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
@@ -253,15 +251,15 @@ describe('hedge roll killed between its legs', () => {
 
     const again = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --json'));
     expect(again.stderr).toContain('Resuming the roll of USDTNGN buy to 7 days');
-    expect([legsSent(simulator), posts(simulator, '/hedges')[0]!.idempotencyKey]).toEqual([
+    expect([legsSent(simulator), posts(simulator, '/hedges')[0].idempotencyKey]).toEqual([
       [1, 1],
-      planned!.idempotency_key,
+      planned.idempotency_key,
     ]);
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 7, status: 'filled' }]);
     expect(JSON.parse(again.stdout)).toMatchObject({
       rolled_hedge_id: old.id,
       close: { outcome: 'done' },
-      open: { journal_id: planned!.id, outcome: 'filled' },
+      open: { journal_id: planned.id, outcome: 'filled' },
     });
     expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
@@ -277,7 +275,7 @@ describe('hedge roll killed between its legs', () => {
       await simulator.hedge('roll USDTNGN buy --tenor 1'),
       2,
       'An unfinished roll of USDTNGN buy to 7 days is in the journal',
-      `hedge resume ${planned!.id}`,
+      `hedge resume ${planned.id}`,
     );
 
     const dry = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json'));
@@ -285,7 +283,7 @@ describe('hedge roll killed between its legs', () => {
       {
         leg: 'open',
         path: '/hedges',
-        idempotency_key: planned!.idempotency_key,
+        idempotency_key: planned.idempotency_key,
         body: { market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 7 },
       },
     ]);
@@ -302,10 +300,10 @@ describe('hedge roll killed between its legs', () => {
     expect(fresh.stderr).toContain('--new: the unfinished roll of USDTNGN buy to 7 days');
     const opened = posts(simulator, '/hedges');
     expect(opened).toHaveLength(1);
-    expect(opened[0]!.idempotencyKey).not.toBe(planned!.idempotency_key);
-    expect(opened[0]!.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
+    expect(opened[0].idempotencyKey).not.toBe(planned.idempotency_key);
+    expect(opened[0].body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
     expect(JSON.parse(fresh.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null });
-    expect((await journalEntries(simulator)).find((entry) => entry.id === planned!.id)).toMatchObject({
+    expect((await journalEntries(simulator)).find((entry) => entry.id === planned.id)).toMatchObject({
       outcome: 'abandoned',
     });
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 8_000, tenorDays: 1 }]);

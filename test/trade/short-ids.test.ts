@@ -19,20 +19,20 @@ describe('hedges ID', () => {
     }
     const writes = simulator.writes().length;
     const table = ok(await simulator.hedge('hedges', { env: SCREEN }));
-    const shown = [...table.stdout.matchAll(/^(hdg_\S*…\S+) /gm)].map((match) => match[1]!);
+    const shown = [...table.stdout.matchAll(/^(hdg_\S*…\S+) /gm)].map((match) => match[1]);
     expect(shown).toHaveLength(2);
     const ids = simulator.hedges().map((hedge) => hedge.id);
     const found: string[] = [];
-    for (const typed of [...shown, ...shown.map((id) => id.split('…')[1]!)]) {
+    for (const typed of [...shown, ...shown.map((id) => id.split('…')[1])]) {
       const one = exits(await simulator.hedge(`hedges ${typed} --json`), 0);
-      found.push((JSON.parse(one.stdout) as { id: string }).id);
+      found.push(JSON.parse(one.stdout).id);
     }
     expect(found.slice(0, 2).sort()).toEqual([...ids].sort());
     expect(found.slice(2)).toEqual(found.slice(0, 2));
 
     // A live view of one hedge takes it too.
     const watched = ok(
-      await simulator.hedge(['hedges', shown[0]!, '--watch', '1', '--count', '1', '--format', 'ndjson']),
+      await simulator.hedge(['hedges', shown[0], '--watch', '1', '--count', '1', '--format', 'ndjson']),
     );
     expect(JSON.parse(watched.stdout.trim()).data.id).toBe(found[0]);
     expect(simulator.writes()).toHaveLength(writes);

@@ -5,7 +5,6 @@
 // Assertions are on the simulator's own state and request log.
 import { describe, expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
-import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { payOrEarn, toAccountSide } from '../../src/core/money.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -17,15 +16,15 @@ const start = useSimulators();
 const WIDE = { COLUMNS: '160' };
 
 function account(simulator: Simulator) {
-  return Object.values(simulator.sandbox.engine.state.accounts)[0]!;
+  return Object.values(simulator.sandbox.engine.state.accounts)[0];
 }
 
-function hedge(simulator: Simulator, id: string): HedgeState {
+function hedge(simulator: Simulator, id: string) {
   return simulator.hedges().find((candidate) => candidate.id === id)!;
 }
 
 /** The Entry row's value: before → after, or one price when the two read the same. */
-function entryRow(before: number, after: number): string {
+function entryRow(before: number, after: number) {
   return formatRate(before) === formatRate(after)
     ? `${formatRate(after)} NGN per USDT (unchanged)`
     : `${formatRate(before)} → ${formatRate(after)} NGN per USDT`;
@@ -35,7 +34,7 @@ function entryRow(before: number, after: number): string {
 const marginRow = (before: number, after: number) =>
   new RegExp(`Margin\\s+│ ${formatMoney(before)} → ${formatMoney(after)} USDC`);
 
-function writePaths(simulator: Simulator): string[] {
+function writePaths(simulator: Simulator) {
   return simulator.writes().map((entry) => entry.path);
 }
 
@@ -58,12 +57,12 @@ describe('hedge add: the quote for the addition, then the position before → af
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
     const [quote] = simulator.requests('POST', '/quotes');
     // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
-    expect(quote!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000, tenor_days: 7 });
+    expect(quote.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000, tenor_days: 7 });
     const [add] = simulator.requests('POST', '/hedges/add');
-    expect(add!.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
-    expect(add!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+    expect(add.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
+    expect(add.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     // Nothing is sent before the quote: the only request after it that writes is the add.
-    expect(simulator.sandbox.requestLog.indexOf(quote!)).toBeLessThan(simulator.sandbox.requestLog.indexOf(add!));
+    expect(simulator.sandbox.requestLog.indexOf(quote)).toBeLessThan(simulator.sandbox.requestLog.indexOf(add));
 
     // Waited until the add landed: nothing pending on the server.
     const after = hedge(simulator, seeded.id);
@@ -146,7 +145,7 @@ describe('hedge reduce: what it realized', () => {
       .trim()
       .split('\n')
       .map((line) => line.split('\t'));
-    expect(values![keys!.indexOf('notional_usd')]).toBe('12500');
+    expect(values[keys.indexOf('notional_usd')]).toBe('12500');
     expect(hedge(simulator, seeded.id)).toMatchObject({ notionalUsd: 12_500, status: 'filled' });
   });
 
@@ -172,10 +171,10 @@ describe('hedge reduce: what it realized', () => {
     const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];
     const result = ok(await simulator.hedge(`reduce ${MARKET} buy 6000 --format table`, { env: WIDE }));
     const [record] = account(simulator).history;
-    expect(record!.hedge_id).toBe(buy.id);
+    expect(record.hedge_id).toBe(buy.id);
     expect(result.stdout).toContain('Position closed');
     expect(result.stdout).toMatch(
-      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record!.fees_usdc as number), { realized: true })}`),
+      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record.fees_usdc), { realized: true })}`),
     );
     expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
       market: MARKET,
@@ -205,8 +204,8 @@ describe('hedge reduce: what it realized', () => {
     // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
     const words = (paid: number) => payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&');
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record!.fees_usdc as number)}`));
-    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record!.carry_usdc as number)}`));
+    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record.fees_usdc)}`));
+    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record.carry_usdc)}`));
   });
 });
 

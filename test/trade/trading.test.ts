@@ -18,7 +18,7 @@ function tsvRecord(stdout: string): Record<string, string> {
     .trim()
     .split('\n')
     .map((line) => line.split('\t'));
-  return Object.fromEntries(keys!.map((key, index) => [key, values![index]!]));
+  return Object.fromEntries(keys.map((key, index) => [key, values[index]]));
 }
 
 describe('hedge open', () => {
@@ -42,23 +42,23 @@ describe('hedge open', () => {
 
     const lines = tsvRecord(result.stdout);
     expect(lines).toMatchObject({
-      id: hedge!.id,
+      id: hedge.id,
       status: 'filled',
-      order_tx_hash: hedge!.orderTxHash,
-      fill_tx_hash: hedge!.fillTxHash,
-      order_key: hedge!.orderKey,
-      maturity_at: new Date(hedge!.maturityAtMs).toISOString(),
+      order_tx_hash: hedge.orderTxHash,
+      fill_tx_hash: hedge.fillTxHash,
+      order_key: hedge.orderKey,
+      maturity_at: new Date(hedge.maturityAtMs).toISOString(),
       units: '10000',
     });
-    expect(Number(lines.struck_rate)).toBe(hedge!.struckRate);
+    expect(Number(lines.struck_rate)).toBe(hedge.struckRate);
     // The quote's price, not the fill's: the simulator's market moves with real time between the
     // two, by far less than 0.1% in the seconds of a test.
     expect(
-      Math.abs(hedge!.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price),
+      Math.abs(hedge.struckRate! - Number(lines.quoted_execution_price)) / Number(lines.quoted_execution_price),
     ).toBeLessThan(0.001);
     // On the account's side (docs/output.md "Sign convention"): a buy struck below the quote is positive.
     const bps =
-      ((Number(lines.quoted_execution_price) - hedge!.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
+      ((Number(lines.quoted_execution_price) - hedge.struckRate!) / Number(lines.quoted_execution_price)) * 10_000;
     expect(Number(lines.slippage_bps)).toBeCloseTo(bps, 1);
 
     // Quote first, then exactly one POST /hedges carrying an Idempotency-Key; then polls of the hedge.
@@ -66,8 +66,8 @@ describe('hedge open', () => {
     expect(log.indexOf('POST /quotes')).toBeLessThan(log.indexOf('POST /hedges'));
     const writes = trading.requests('POST', '/hedges');
     expect(writes).toHaveLength(1);
-    expect(writes[0]!.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
-    expect(writes[0]!.body).toEqual({
+    expect(writes[0].idempotencyKey).toMatch(IDEMPOTENCY_KEY);
+    expect(writes[0].body).toEqual({
       market: 'USDTNGN',
       side: 'buy',
       notional_usd: 10_000,
@@ -75,18 +75,18 @@ describe('hedge open', () => {
       client_reference: 'DEAL-42',
     });
     const polls = trading.sandbox.requestLog.filter(
-      (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge!.id}`,
+      (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge.id}`,
     );
     // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
     expect(polls).toHaveLength(1);
-    expect(polls[0]!.realTimeMs - writes[0]!.realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(polls[0].realTimeMs - writes[0].realTimeMs).toBeGreaterThanOrEqual(1000);
   });
 
   it('--json prints only the final hedge on stdout', async () => {
     const trading = await startTrading();
     const result = ok(await trading.hedge('open USDTNGN sell 2500 --tenor 1 --json'));
     const hedge = JSON.parse(result.stdout);
-    expect(hedge).toMatchObject({ id: trading.hedges()[0]!.id, status: 'filled', side: 'sell', notional_usd: 2500 });
+    expect(hedge).toMatchObject({ id: trading.hedges()[0].id, status: 'filled', side: 'sell', notional_usd: 2500 });
     expect(typeof hedge.struck_rate).toBe('number');
     expect(result.stderr).not.toContain('waiting');
   });
@@ -96,8 +96,8 @@ describe('hedge open', () => {
     const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3'), 6);
     expect(result.stderr).toMatch(/failed on-chain: nothing was opened/);
     const [hedge] = trading.hedges();
-    expect(hedge!.status).toBe('failed');
-    expect(result.stderr).toContain(hedge!.id);
+    expect(hedge.status).toBe('failed');
+    expect(result.stderr).toContain(hedge.id);
   });
 
   it('--no-wait returns at submitted without polling the hedge', async () => {
@@ -105,7 +105,7 @@ describe('hedge open', () => {
     const result = okJson(await trading.hedge('open USDTNGN buy 10000 --tenor 7 --no-wait --json'));
     const submitted = result;
     expect(submitted.status).toBe('submitted');
-    expect(submitted.hedge_id).toBe(trading.hedges()[0]!.id);
+    expect(submitted.hedge_id).toBe(trading.hedges()[0].id);
     expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(
       trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/')),
@@ -120,8 +120,8 @@ describe('hedge open', () => {
     const result = exits(await trading.hedge('open USDTNGN buy 10000 --tenor 3 --timeout 4'), 7);
     expect(trading.requests('POST', '/hedges')).toHaveLength(1);
     const [hedge] = trading.hedges();
-    expect(hedge!.status).toBe('submitted');
-    expect(result.stderr).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(hedge.status).toBe('submitted');
+    expect(result.stderr).toContain(`hedge hedges ${hedge.id} --wait`);
     expect(result.stderr).toMatch(/order stands/);
   });
 
@@ -194,9 +194,9 @@ describe('hedge add / reduce / close', () => {
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
     const sellId = await openFilledThroughCli(trading, 'sell', '3000');
     const closed = okJson(await trading.hedge('close USDTNGN buy --json'));
-    const account = Object.values(trading.sandbox.engine.state.accounts)[0]!;
+    const account = Object.values(trading.sandbox.engine.state.accounts)[0];
     // The buy side is gone from the server's positions; the sell side is untouched.
-    expect(account.hedges[buyId]!.status).toBe('closed');
+    expect(account.hedges[buyId].status).toBe('closed');
     expect(Object.values(account.activeHedgeIds)).toEqual([sellId]);
     const record = account.history.find((entry) => entry.hedge_id === buyId)!;
     expect(closed).toMatchObject({ hedge_id: buyId, status: 'closed', market: 'USDTNGN', side: 'buy' });
@@ -217,10 +217,10 @@ describe('hedge add / reduce / close', () => {
     // then one read of the side's hedge records (every filled one, and the newest page) sees it there
     // too: the poll's list is not asked again.
     expect(polls).toHaveLength(1);
-    expect(polls[0]!.realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
+    expect(polls[0].realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
     expect(
       trading.sandbox.requestLog.filter(
-        (entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0]!.realTimeMs,
+        (entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0].realTimeMs,
       ),
     ).toHaveLength(2);
   });
@@ -231,7 +231,7 @@ describe('hedge add / reduce / close', () => {
     const result = ok(await trading.hedge('close USDTNGN sell'));
     expect(result.stderr).toContain('Closed: the sell position on USDTNGN is no longer open.');
     const lines = tsvRecord(result.stdout);
-    const record = Object.values(trading.sandbox.engine.state.accounts)[0]!.history[0]!;
+    const record = Object.values(trading.sandbox.engine.state.accounts)[0].history[0];
     expect(lines.hedge_id).toBe(id);
     // The record's figures as sent: carry and fees keep the server's sign (positive = the account pays).
     for (const key of ['net_pnl_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc'] as const)

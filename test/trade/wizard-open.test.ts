@@ -18,14 +18,14 @@ import { useSimulators, type Simulator } from '../support/simulator.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
-const spawnInTerminal = (trading: Simulator, args: string[]): Terminal =>
+const spawnInTerminal = (trading: Simulator, args: string[]) =>
   spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
 
 /**
  * The drawn screen as one line of text, its lines joined by a space: what a person reads. A word
  * split at a line end reads as two words here, so a sentence found whole was broken at spaces only.
  */
-const readAsText = (lines: readonly DrawnLine[]): string =>
+const readAsText = (lines: readonly DrawnLine[]) =>
   lines
     .map((line) => line.text.trim())
     .join(' ')
@@ -81,9 +81,9 @@ describe('hedge open wizard (pseudo-terminal)', () => {
       tenorDays: 3,
       clientReference: 'WIZ-7',
     });
-    expect(terminal.screen()).toContain(hedge!.id);
+    expect(terminal.screen()).toContain(hedge.id);
     // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
-    const fill = hedge!.fillTxHash!;
+    const fill = hedge.fillTxHash!;
     expect(terminal.screen()).toContain(`${fill.slice(0, 6)}…${fill.slice(-4)}`);
     expect(terminal.screen()).not.toContain(fill);
   });
@@ -218,12 +218,12 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     terminal.write(CTRL_C);
     expect(await terminal.exitCode).toBe(130);
     const [hedge] = trading.hedges();
-    expect(hedge!.status).toBe('submitted');
+    expect(hedge.status).toBe('submitted');
     const drawn = await terminal.drawn();
     const text = readAsText(drawn);
-    expect(text).toContain(`Submitted ${hedge!.id} (tx 0x`);
-    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge!.id} is still being processed.`);
-    expect(text).toContain(`hedge hedges ${hedge!.id} --wait`);
+    expect(text).toContain(`Submitted ${hedge.id} (tx 0x`);
+    expect(text).toContain(`Stopped waiting. The order stands: hedge ${hedge.id} is still being processed.`);
+    expect(text).toContain(`hedge hedges ${hedge.id} --wait`);
     expect(drawn.filter((line) => displayWidth(line.text) > 80)).toEqual([]);
     expect(wordsSplitAtLineEnd(drawn)).toEqual([]);
   });

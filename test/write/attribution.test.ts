@@ -33,7 +33,7 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy'): Promise<void> {
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy') {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`);
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
@@ -77,14 +77,14 @@ describe.concurrent('an add whose hedge settled first did not happen', () => {
     withSimulator({ fillDelayMs: 20_000 }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
       simulator.advance(24 * HOUR - 5_000);
-      expect(simulator.hedges()[0]!.status).toBe('filled');
+      expect(simulator.hedges()[0].status).toBe('filled');
       const add = await inFlight(simulator, 'add USDTNGN buy 100 --json', '/hedges/add');
       // The hedge matures 5 s later; the add would have filled after 20 s.
       simulator.advance(30_000);
       const result = await add;
       exits(result, 3);
       expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
-      expect([simulator.active('buy'), simulator.hedges()[0]!.notionalUsd]).toEqual([[], 1_000]);
+      expect([simulator.active('buy'), simulator.hedges()[0].notionalUsd]).toEqual([[], 1_000]);
     }));
 });
 
@@ -194,7 +194,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       exits(rerun, 16);
       expect(lastJson(rerun.stderr).error).toMatchObject({
         code: 'repeated_action',
-        details: { hedge_id: simulator.hedges()[0]!.id, side_unchanged: true },
+        details: { hedge_id: simulator.hedges()[0].id, side_unchanged: true },
       });
       expect(posts(simulator, '/hedges')).toHaveLength(1);
     }));
@@ -209,7 +209,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
         exits(rerun, 3);
         expect(lastJson(rerun.stderr).error).toMatchObject({
           code: 'duplicate_client_reference',
-          details: { client_reference: 'DEAL-2', hedge_ids: [simulator.hedges()[0]!.id] },
+          details: { client_reference: 'DEAL-2', hedge_ids: [simulator.hedges()[0].id] },
         });
         expect(posts(simulator, '/hedges')).toHaveLength(1);
       } finally {

@@ -166,9 +166,9 @@ const CASES: WriteCase[] = [
 ];
 
 /** What the valid line needs on the server to do its work: an open buy side, a target file, an unresolved action. */
-async function prepare(simulator: Simulator, words: string[]): Promise<string> {
+async function prepare(simulator: Simulator, words: string[]) {
   // A side to add to, reduce, close or roll (the valid lines use the first side, buy).
-  if (['add', 'reduce', 'close', 'roll', 'api'].includes(words[0]!)) simulator.seedOpen('buy', 10_000);
+  if (['add', 'reduce', 'close', 'roll', 'api'].includes(words[0])) simulator.seedOpen('buy', 10_000);
   const target = join(simulator.configDir, 'target.csv');
   writeFileSync(target, `market,side,notional_usd,tenor_days\n${MARKET},sell,2000,3\n`);
   if (words[0] === 'resume') {
@@ -192,7 +192,7 @@ async function inTurns(simulator: Simulator, commandLines: string[][]): Promise<
   const worker = async () => {
     while (next < commandLines.length) {
       const index = next++;
-      results[index] = await simulator.hedge(commandLines[index]!);
+      results[index] = await simulator.hedge(commandLines[index]);
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
@@ -219,7 +219,7 @@ describe('a write checks every argument, option and global before its first requ
           bad.map(([, args]) => [...valid, ...args]),
         );
         bad.forEach(([label, args, says, extra], index) => {
-          const result = results[index]!;
+          const result = results[index];
           const what = `hedge ${valid.join(' ')} ${args.join(' ')} (${label})`;
           expect(result.code, `${what}: ${result.stderr}`).toBe(2);
           expect(result.stdout, what).toBe('');

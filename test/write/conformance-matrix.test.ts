@@ -56,7 +56,7 @@ const cli =
 const BUY = { market: MARKET, side: 'buy' };
 const answered = (answer: McpAnswer): Run => {
   const text = answer.content.map((part) => part.text).join('\n');
-  const code = answer.isError ? (JSON.parse(answer.content[0]!.text) as { exit_code: number }).exit_code : 0;
+  const code = answer.isError ? JSON.parse(answer.content[0].text).exit_code : 0;
   return { code, stdout: text, stderr: text };
 };
 
@@ -67,7 +67,7 @@ const tool =
     withMcpServer(simulator, { args: flags }, async (served) => answered(await served.call(name, args)));
 
 /** The simulator's account behind a LIVE key (a proxy that presents the simulator's own key upstream). */
-async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>): Promise<T> {
+async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>) {
   const proxy = await startLiveKeyProxy(simulator.sandbox);
   try {
     return await body({ HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl });
@@ -81,7 +81,7 @@ const toolConfirmed =
   (name: string, args: Record<string, unknown>) => (simulator: Simulator, meanwhile: () => Promise<void>) =>
     live(simulator, (env) =>
       withMcpServer(simulator, { args: ['--allow-live'], env }, async (served) => {
-        const shown = JSON.parse((await served.call(name, args)).content[0]!.text) as { confirmation_token: string };
+        const shown = JSON.parse((await served.call(name, args)).content[0].text);
         await meanwhile();
         return answered(await served.call(name, { ...args, confirmation_token: shown.confirmation_token }));
       }),
@@ -178,7 +178,7 @@ const apply: Row = {
 
 /** An open whose answer never came (exit 5, outcome unknown): the journal entry `resume` finishes. Once its first
  * attempt is held, each retry is refused at once (503, Retry-After: 0), so that the retries end without backing off. */
-async function unresolvedOpen(simulator: Simulator): Promise<void> {
+async function unresolvedOpen(simulator: Simulator) {
   const match = { method: 'POST', path: '/hedges' };
   simulator.sandbox.setFaults({ stall: 'headers', match });
   const running = simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']);
@@ -194,7 +194,7 @@ const resume: Row = {
   prepare: unresolvedOpen,
   run: async (simulator, flags) => {
     const [entry] = await journalEntries(simulator, '--pending');
-    return simulator.hedge(['resume', entry!.id, '--json', ...flags]);
+    return simulator.hedge(['resume', entry.id, '--json', ...flags]);
   },
   effect: open.effect,
   omitted: {
@@ -266,7 +266,7 @@ const ROWS: Record<string, Row> = {
     ...resume,
     run: async (simulator, flags) => {
       const [entry] = await journalEntries(simulator, '--pending');
-      return tool('resume', { id: entry!.id })(simulator, flags);
+      return tool('resume', { id: entry.id })(simulator, flags);
     },
   },
   'mcp apply': {
@@ -278,7 +278,7 @@ const ROWS: Record<string, Row> = {
 };
 
 /** A simulator for a cell, its side seeded when the row acts on one, and the row's own set-up done. */
-async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>): Promise<void> {
+async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>) {
   await withSimulator(options, async (simulator) => {
     if (row.seeded) simulator.seedOpen('buy', 1000);
     await row.prepare?.(simulator);
@@ -291,7 +291,7 @@ const keysOn = (simulator: Simulator, path: string) =>
   simulator.requests('POST', path).map((entry) => entry.idempotencyKey);
 
 /** Exit 0, the action's effect once, and every attempt of its send under one key the server answered once. */
-function actedOnce(simulator: Simulator, row: Row, run: Run): void {
+function actedOnce(simulator: Simulator, row: Row, run: Run) {
   exits(run, 0);
   row.effect(simulator);
   const keys = keysOn(simulator, row.path);

@@ -31,7 +31,7 @@ interface ContextParts {
 }
 
 function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}) {
-  const given: ContextParts = 'read' in parts ? { targetFiles: parts as TargetFileSource } : (parts as ContextParts);
+  const given = 'read' in parts ? { targetFiles: parts } : parts;
   const { timeout, ...rest } = given;
   return testContext({
     origin,
@@ -42,7 +42,7 @@ function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource
 }
 
 /** The read was refused: a UsageError saying `message`. */
-async function refusal(promise: Promise<unknown>, message: string): Promise<void> {
+async function refusal(promise: Promise<unknown>, message: string) {
   const error = await promise.then(
     () => undefined,
     (reason: unknown) => reason,

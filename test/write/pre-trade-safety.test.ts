@@ -162,19 +162,17 @@ describe("a person's yes holds for the side the question showed", () => {
     });
     const error = await refused(ctx, () => runClose(ctx, CLOSE_BUY));
     const [swapped] = simulator.active('buy');
-    expect(swapped!.id).not.toBe(shown!.id);
+    expect(swapped.id).not.toBe(shown.id);
     expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
     expect(questions[0]).toContain(`of 3,000.00 USD`);
-    expect(questions[0]).toContain(shown!.id);
-    expect(questions[1]).toContain(swapped!.id);
+    expect(questions[0]).toContain(shown.id);
+    expect(questions[1]).toContain(swapped.id);
     expect(stderr()).toContain(
-      `The buy side of USDTNGN moved while you were asked: it holds 3,000.00 USD in ${swapped!.id} now, not the 3,000.00 USD in ${shown!.id} shown. Nothing was sent.`,
+      `The buy side of USDTNGN moved while you were asked: it holds 3,000.00 USD in ${swapped.id} now, not the 3,000.00 USD in ${shown.id} shown. Nothing was sent.`,
     );
     // Only the other desk's close reached the server; DEAL-4 is still open, and nothing was journaled.
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.clientReference])).toEqual([
-      [swapped!.id, 'DEAL-4'],
-    ]);
+    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.clientReference])).toEqual([[swapped.id, 'DEAL-4']]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 

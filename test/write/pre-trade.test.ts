@@ -7,7 +7,7 @@ import {
   type PreTradeFacts,
   type PreTradeRequest,
 } from '../../src/features/trade/pre-trade-rules.js';
-import { PreTradeCheckError, UsageError } from '../../src/core/errors.js';
+import { UsageError } from '../../src/core/errors.js';
 
 function facts(overrides: { status?: string; buy?: number; sell?: number; headroom?: number } = {}): PreTradeFacts {
   const market: Market = {
@@ -22,7 +22,7 @@ function facts(overrides: { status?: string; buy?: number; sell?: number; headro
 }
 
 /** The notional checks give PreTradeCheckError (exit 3); only an unlisted market is a UsageError. */
-function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest): PreTradeCheckError | undefined {
+function preTradeProblem(facts: PreTradeFacts, request: PreTradeRequest) {
   const problem = anyPreTradeProblem(facts, request);
   if (problem instanceof UsageError) throw problem;
   return problem;

@@ -27,7 +27,7 @@ const LAG_MS = 3_000;
 const COMMAND_LAG_MS = 1_500;
 
 /** Samples the side's notional on the server every 50 ms until stopped; the largest seen. */
-function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): number } {
+function watchNotional(simulator: Simulator, side: 'buy' | 'sell') {
   let largest = activeNotional(simulator, side);
   const timer = setInterval(() => (largest = Math.max(largest, activeNotional(simulator, side))), 50);
   return {
@@ -41,14 +41,14 @@ function watchNotional(simulator: Simulator, side: 'buy' | 'sell'): { stop(): nu
 // The keepers (processes on 2 s cycles, each within a lag) one at a time; the commands after them side by side.
 describe.sequential('a keeper on a server whose positions list and history trail the hedge records by 3 s', () => {
   /** Waits until the keeper ran `count` more cycles: at 2 s each, two of them outlast the lag. */
-  async function cyclesAfter(keeper: KeeperRun, count: number): Promise<void> {
+  async function cyclesAfter(keeper: KeeperRun, count: number) {
     const cycles = () => eventsOf(keeper, 'cycle').length;
     const before = cycles();
     await until(() => cycles() >= before + count, `${count} more cycles`);
   }
 
   /** Runs the keeper on DEAL-7's row (1,000 buy, 1-day, rolled 6 h before maturity) while the side's notional is watched. */
-  async function withKeeper(simulator: Simulator, body: (keeper: KeeperRun) => Promise<void>): Promise<number> {
+  async function withKeeper(simulator: Simulator, body: (keeper: KeeperRun) => Promise<void>) {
     const file = join(simulator.configDir, 'target.csv');
     writeFileSync(
       file,
@@ -88,13 +88,13 @@ describe.sequential('a keeper on a server whose positions list and history trail
       // The side as the keeper's earlier run left it: DEAL-7's hedge filled, shown in every view.
       await colleagueOpens(simulator, 'buy', 1000, 1, 'DEAL-7');
       simulator.advance(LAG_MS + 1);
-      const old = filledActive(simulator, 'buy')[0]!.id;
+      const old = filledActive(simulator, 'buy')[0].id;
       // Into roll_before of the 1-day hedge: the keeper's first cycle rolls it.
       simulator.advance(19 * HOUR);
       const largest = await withKeeper(simulator, async (keeper) => {
         await eventAfter(keeper, 0, 'roll', 'the roll');
         await until(
-          () => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0]!.id !== old,
+          () => filledActive(simulator, 'buy').length === 1 && filledActive(simulator, 'buy')[0].id !== old,
           'the roll filled',
         );
         await cyclesAfter(keeper, 2);
@@ -106,7 +106,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
         ['DEAL-7', 'DEAL-7'],
       ]);
       // The roll's open was seen in the positions list before the roll ended: at least the lag after it was sent.
-      const rollOpen = simulator.requests('POST', '/hedges')[1]!.realTimeMs;
+      const rollOpen = simulator.requests('POST', '/hedges')[1].realTimeMs;
       expect(
         simulator.requests('GET', '/positions').filter((entry) => entry.realTimeMs >= rollOpen + LAG_MS).length,
       ).toBeGreaterThan(0);
@@ -118,7 +118,7 @@ describe.concurrent('commands on a server whose positions list and history trail
     withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1'));
       // Exit 0 of the open came once the positions list showed its fill too.
-      const fill = simulator.hedges()[0]!;
+      const fill = simulator.hedges()[0];
       expect(fill.status).toBe('filled');
       const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
@@ -137,7 +137,7 @@ describe.concurrent('commands on a server whose positions list and history trail
         'the open waiting for the positions list',
         15_000,
       );
-      const hedge = simulator.hedges()[0]!;
+      const hedge = simulator.hedges()[0];
       simulator.advance(30 * HOUR);
       const opened = ok(await run);
       expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
@@ -167,9 +167,7 @@ describe.concurrent('commands on a server whose positions list and history trail
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-9', status: 'filled' },
       ]);
       const positions = await simulator.api('GET', '/positions');
-      expect((positions.body as { data: Array<{ notional_usd: number; hedge_id: string }> }).data).toMatchObject([
-        { notional_usd: 1500, hedge_id: simulator.active('buy')[0]!.id },
-      ]);
+      expect(positions.body.data).toMatchObject([{ notional_usd: 1500, hedge_id: simulator.active('buy')[0].id }]);
     }));
 });
 
@@ -250,33 +248,33 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       await until(() => hiddenReads(simulator).length >= 2, 'two polls of the hedge answered 404', { process: run });
       simulator.advance(RECORD_LAG_MS);
       const opened = okJson(await run);
-      const hedge = simulator.hedges()[0]!;
+      const hedge = simulator.hedges()[0];
       expect([opened.id, opened.status, hedge.status]).toEqual([hedge.id, 'filled', 'filled']);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(hiddenReads(simulator).length).toBeGreaterThanOrEqual(2);
       const [entry] = await journalEntries(simulator);
-      expect([entry!.command, entry!.outcome, entry!.hedge_id]).toEqual(['open', 'filled', hedge.id]);
+      expect([entry.command, entry.outcome, entry.hedge_id]).toEqual(['open', 'filled', hedge.id]);
     }));
 
   it('open whose hedge stays hidden past --timeout: the wait ran out (exit 7) with its key, not "not found"; the entry stays resumable and resume finishes it once', () =>
     withSimulator(REPLICA, async (simulator) => {
       const result = exits(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json --timeout 4'), 7);
-      const hedge = simulator.hedges()[0]!;
+      const hedge = simulator.hedges()[0];
       expect(hiddenReads(simulator).length).toBeGreaterThanOrEqual(1);
       expect(result.stderr).not.toContain('hedge_not_found');
       const [entry] = await journalEntries(simulator);
-      expect([entry!.outcome, entry!.hedge_id]).toEqual(['submitted', hedge.id]);
-      expect(result.stderr).toContain(entry!.idempotency_key);
+      expect([entry.outcome, entry.hedge_id]).toEqual(['submitted', hedge.id]);
+      expect(result.stderr).toContain(entry.idempotency_key);
       simulator.advance(RECORD_LAG_MS);
-      ok(await simulator.hedge(['resume', entry!.id, '--json']));
+      ok(await simulator.hedge(['resume', entry.id, '--json']));
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry!.id, outcome: 'filled' });
+      expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry.id, outcome: 'filled' });
     }));
 
   it('add right after an open --no-wait waits for the hedge the open was answered with, then adds to it: never a refusal of a side that is open', () =>
     withSimulator(REPLICA, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
-      const hedge = simulator.hedges()[0]!;
+      const hedge = simulator.hedges()[0];
       const listed = () => simulator.requests('GET', '/hedges').length;
       const before = listed();
       const run = simulator.hedge('add USDTNGN sell 500 --json');
@@ -294,7 +292,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
   it('add right after an open --no-wait, the hedge still hidden past --timeout: "cannot tell" (exit 12), nothing sent', () =>
     withSimulator(REPLICA, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
-      const hedge = simulator.hedges()[0]!;
+      const hedge = simulator.hedges()[0];
       const result = exits(await simulator.hedge('add USDTNGN sell 500 --json --timeout 4'), 12, hedge.id);
       expect(result.stderr).toContain('Nothing was sent');
       expect(result.stderr).not.toContain('no_open_hedge');

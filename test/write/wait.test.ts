@@ -108,7 +108,7 @@ async function waitOnHedge(
     expect(id).toBe('hdg_test1');
     reads.push(clock.now() - start);
     options.onRead?.(reads.length, controller);
-    const status = statuses[Math.min(reads.length, statuses.length) - 1]!;
+    const status = statuses[Math.min(reads.length, statuses.length) - 1];
     if (status === HIDDEN)
       throw new ApiError({
         status,
@@ -217,7 +217,7 @@ describe('waitForOwnChange and waitForSideClosed', () => {
     // Another actor's +100 shows first (not this add's landing); then this add's +5,000.
     const notionals = [10_000, 10_100, 10_100, 15_100];
     let polls = 0;
-    const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)]!)];
+    const listPositions = async () => [position(notionals[Math.min(polls++, notionals.length - 1)])];
     expect(await ownChange({ listPositions }, 'add', 10_100, 5_000)).toMatchObject({
       notionalUsd: 15_100,
       closed: false,
@@ -249,7 +249,7 @@ describe('waitForOwnChange and waitForSideClosed', () => {
     const [buy, sell] = [position(undefined), position(undefined, 'sell')];
     const answers = [[buy, sell], [buy, sell], [sell]];
     let polls = 0;
-    const { ctx } = makeContext({ clock, client: { listPositions: async () => answers[polls++]! } });
+    const { ctx } = makeContext({ clock, client: { listPositions: async () => answers[polls++] } });
     await waitForSideClosed(ctx, { label: 'close', startedAt: clock.now(), market: 'USDTNGN', side: 'buy' });
     expect(polls).toBe(3);
   });

@@ -18,7 +18,7 @@ const dir = tempDir('hedge-full-disk-');
 afterAll(() => dir.remove());
 function failingJournal(): Journal {
   const real = openJournal({ dir: dir.path });
-  return Object.assign(Object.create(real) as Journal, {
+  return Object.assign(Object.create(real), {
     update: () =>
       Promise.reject(
         new JournalError('Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).'),
@@ -79,5 +79,5 @@ it('a journal that cannot be written after the send: reports the action as sent 
   expect((error as OutcomeUnknownError).message).toBe(
     'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
   );
-  expect(described.hint).toContain(`hedge resume ${begun[0]!.id}`);
+  expect(described.hint).toContain(`hedge resume ${begun[0].id}`);
 });

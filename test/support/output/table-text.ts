@@ -16,7 +16,7 @@ export interface PrintedTable {
 
 /** Where the columns are on a rule line. */
 function spansOf(rule: string): Array<[number, number]> {
-  return [...rule.matchAll(/─+/g)].map((match) => [match.index!, match.index! + match[0].length]);
+  return [...rule.matchAll(/─+/g)].map((match) => [match.index, match.index + match[0].length]);
 }
 
 /** Whether every character of the line lies over a column (a header line; a title runs across the gaps). */
@@ -33,11 +33,11 @@ export function printedTable(text: string, from = 0): PrintedTable | undefined {
   const lines = text.split('\n').map((line) => line.trimEnd());
   const ruleAt = lines.findIndex((line, index) => index >= from && RULE.test(line));
   if (ruleAt < 1) return undefined;
-  const spans = spansOf(lines[ruleAt]!);
+  const spans = spansOf(lines[ruleAt]);
   const above: string[] = [];
   // A header is one line, or two (the label over its unit).
-  for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index]!, spans); index--)
-    above.unshift(lines[index]!);
+  for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index], spans); index--)
+    above.unshift(lines[index]);
   const headers = spans.map(([start, end]) =>
     above
       .map((line) => line.slice(start, end).trim())

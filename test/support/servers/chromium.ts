@@ -89,7 +89,7 @@ export function measureReportTable(htmlFile: string, options: { width: number; p
     const found = /<pre id="measured">([^<]*)<\/pre>/.exec(dom);
     if (!found) throw new Error('the measuring script left no result in the page');
     return JSON.parse(
-      found[1]!
+      found[1]
         .replace(/&quot;/g, '"')
         .replace(/&lt;/g, '<')
         .replace(/&gt;/g, '>')

@@ -23,7 +23,7 @@ export async function startConnectProxy(hosts: Record<string, string> = {}): Pro
   proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     tunnels.push(req.url ?? '');
     const [host, port] = (req.url ?? '').split(':');
-    const upstream = connect(Number(port), hosts[host!] ?? host, () => {
+    const upstream = connect(Number(port), hosts[host] ?? host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client).pipe(upstream);

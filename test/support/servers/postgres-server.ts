@@ -108,8 +108,8 @@ function runToEnd(command: string, args: string[], account: Account | undefined)
       detached: true,
     });
     let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}:\n${output}`))));
   });
@@ -256,7 +256,7 @@ function sharedCluster(dir: string) {
       mkdirSync(join(dir, 'claim'));
     } catch {
       for (;;) {
-        if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8')) as { port: number; password: string };
+        if (existsSync(info)) return JSON.parse(readFileSync(info, 'utf8'));
         if (existsSync(failed)) throw new Error(readFileSync(failed, 'utf8'));
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -291,7 +291,7 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
     const pair = [client, connect(cluster.port, '127.0.0.1')];
     pairs.add(pair);
     const end = () => pairs.delete(pair) && pair.forEach((socket) => socket.destroy());
-    for (const [from, to] of [pair, [...pair].reverse()]) from!.on('error', end).on('close', end).pipe(to!);
+    for (const [from, to] of [pair, [...pair].reverse()]) from.on('error', end).on('close', end).pipe(to);
   });
   const listen = (port: number) =>
     new Promise<void>((resolve, reject) => proxy.once('error', reject).listen(port, '127.0.0.1', resolve));
@@ -305,11 +305,11 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
     await queryAt(
       direct('postgres'),
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE client_port = ANY($1)`,
-      [[...pairs].map(([, upstream]) => upstream!.localPort)],
+      [[...pairs].map(([, upstream]) => upstream.localPort)],
     );
     for (let waited = 0; pairs.size > 0 && waited < 5_000; waited += 20)
       await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const [client] of pairs) client!.destroy();
+    for (const [client] of pairs) client.destroy();
     await closed;
   };
   return {

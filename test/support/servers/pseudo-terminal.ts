@@ -31,9 +31,9 @@ export interface DrawnLine {
 export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
   const split: string[] = [];
   for (let index = 1; index < lines.length; index++) {
-    const before = lines[index - 1]!.text;
-    const after = lines[index]!.text;
-    if (lines[index]!.wrapped && /\S$/.test(before) && /^\S/.test(after))
+    const before = lines[index - 1].text;
+    const after = lines[index].text;
+    if (lines[index].wrapped && /\S$/.test(before) && /^\S/.test(after))
       split.push(`${before.slice(-12)}|${after.slice(0, 12)}`);
   }
   return split;
@@ -79,7 +79,7 @@ function drawnBy(emulator: xterm.Terminal) {
         const line = buffer.getLine(index)!;
         lines.push({ text: line.translateToString(true), wrapped: line.isWrapped });
       }
-      while (lines.length > 0 && lines[lines.length - 1]!.text === '') lines.pop();
+      while (lines.length > 0 && lines[lines.length - 1].text === '') lines.pop();
       resolve(lines);
     });
   });

@@ -61,7 +61,7 @@ export async function startSecretService(): Promise<SecretService> {
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const match = /^BUS=(.+)$/m.exec(stdout);
-      if (match) resolve(match[1]!);
+      if (match) resolve(match[1]);
     });
     child.on('close', (code) =>
       reject(new Error(`the D-Bus session ended (${code}) before the keyring started: ${stderr}`)),
