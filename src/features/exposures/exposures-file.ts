@@ -2,14 +2,8 @@
 // CSV or JSON; a problem names the row and field, never the cell's content.
 import { parseMarket, readAmount, readDecimal } from '../../core/input.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import {
-  readInstant,
-  readRowFile,
-  type Field,
-  type RowFileLayout,
-  type RowFileOptions,
-  type RowFileProblem,
-} from '../../core/row-file.js';
+import { readInstant, readRowFile, type Field, type RowFileLayout } from '../../core/row-file.js';
+import type { RowFileOptions, RowFileProblem } from '../../core/row-file.js';
 import { withoutUndefined } from '../../core/objects.js';
 
 type ExposureType = 'receivable' | 'payable';
