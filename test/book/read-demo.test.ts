@@ -101,4 +101,15 @@ describe('--demo', () => {
     const next = await run('--demo positions --json');
     expect(next.stderr).toBe('');
   });
+
+  it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started', async () => {
+    for (const env of [{ HEDGE_MAX_ANSWER_MB: 'lots' }, { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per page' }]) {
+      const { run, stateFile } = fresh();
+      const result = await run(['--demo', 'markets'], env);
+      const variable = Object.keys(env)[0];
+      expect([result.code, result.stdout], variable).toEqual([2, '']);
+      expect(result.stderr.trim().split('\n'), variable).toEqual([expect.stringMatching(`^hedge: ${variable}: `)]);
+      expect(() => statSync(stateFile), variable).toThrow(/ENOENT/);
+    }
+  });
 });

@@ -51,7 +51,8 @@ export function createClient({
   );
 }
 
-function maxAnswerBytes(env: Env) {
+/** HEDGE_MAX_ANSWER_MB in bytes, undefined when unset; a value that is not a size in MiB is refused. */
+export function maxAnswerBytes(env: Env) {
   const raw = env.HEDGE_MAX_ANSWER_MB;
   if (!raw?.trim()) return;
   const range = { name: 'HEDGE_MAX_ANSWER_MB', unit: 'MiB', min: 0, aboveMin: true, max: 4096, example: '64' };

@@ -127,12 +127,17 @@ export async function readCredentials(ctx: ServiceHost) {
 }
 
 export async function buildClient(ctx: ServiceHost) {
-  const credentials = await ctx.credentials();
-  const [{ createClient }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+  const [{ createClient, maxAnswerBytes }, { resolveWireSettings }, { UsageError }] = await Promise.all([
     import('../api/create-client.js'),
     import('../api/wire/unspecified.js'),
     import('../../core/errors.js'),
   ]);
+  // What the environment alone sets is checked before the credentials are read: a bad value is the one
+  // line said, before a demo starts its simulator.
+  const fromEnv = resolveWireSettings(ctx.env);
+  if (fromEnv.problem) throw new UsageError(fromEnv.problem);
+  maxAnswerBytes(ctx.env);
+  const credentials = await ctx.credentials();
   const memory = await ctx.wireMemory();
   const learned = await memory.read();
   const wire = resolveWireSettings(ctx.env, credentials.profileWire, learned.names);
