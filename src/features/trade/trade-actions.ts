@@ -418,7 +418,6 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
               kind: 'addition-quote',
               level: 'note',
               text: `The addition of ${formatUsd(notionalUsd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-
               show: { card: 'addition-quote', quote, maturityAt, daysLeft: daysUntil(maturityAt, now), position },
             });
           }
