@@ -1,13 +1,11 @@
-// Check and act under one lock, across machines: machines on one team store and one account on a
-// server that allows several hedges per side (dialect alpha). The commands take journal.lock
-// around "read the book → decide → send → see it land"; with a team store the lock is a PostgreSQL
-// advisory lock, so it holds across machines and dies with the process that held it: of two
-// machines acting at once, one is a process of its own (the other runs in this one, on a session
-// of its own). What is asserted is the server's own state: one hedge
-// for the reference, the target reached once. The store's side alone is tested in
-// test/journal/postgres-store.test.ts.
+// Check and act under one lock, across machines, when the lock is the team store's: a PostgreSQL
+// advisory lock that dies with the session that held it. A keeper whose store restarts under it takes
+// its lock again; an apply whose store goes away after its send says what was sent. What is asserted
+// is the server's own state and the store's rows. That the store's locks are exclusive across
+// processes and die with a killed holder is the backends' conformance suite (conformance.test.ts);
+// the commands that take them are the same whichever backend holds them (journal-concurrency.test.ts,
+// test/keeper/keeper-service-ops.test.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeWithPostgres } from '../support/servers/postgres.js';
@@ -27,51 +25,6 @@ describeWithPostgres(
   'check and act under one lock, across machines, after a send and through a store outage',
   (server) => {
     const desk = useDesks(server);
-
-    it('2 machines `open --ref DEAL-7` at once: one hedge carries DEAL-7, the other is refused naming it', async () => {
-      const { t, team } = await desk({ dialect: 'alpha' });
-      const args = ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'];
-      const runs = await Promise.all([team.a.hedge(args), team.c.hedge(args, { spawn: true })]);
-      const withRef = t
-        .hedges()
-        .filter((hedge) => (hedge as { clientReference?: string }).clientReference === 'DEAL-7');
-      expect(withRef).toHaveLength(1);
-      expect(t.trades()).toHaveLength(1);
-      expect(runs.filter((run) => run.code === 0)).toHaveLength(1);
-      for (const run of runs.filter((candidate) => candidate.code !== 0)) expect(run.stderr).toContain(withRef[0].id);
-    });
-
-    it('2 machines `apply` one target at once: the server reaches it once', async () => {
-      const { t, team } = await desk({ dialect: 'alpha' });
-      const file = target(team.a, 'USDTNGN,sell,2000,3');
-      const runs = await Promise.all([
-        team.a.hedge(['apply', file, '--yes']),
-        team.b.hedge(['apply', file, '--yes'], { spawn: true }),
-      ]);
-      expect(activeNotional(t, 'sell')).toBe(2_000);
-      expect(t.trades()).toHaveLength(1);
-      // The one that acted exits 0; the other did not act (it found the target reached, or was held).
-      expect(runs.filter((run) => run.code === 0).length).toBeGreaterThanOrEqual(1);
-    });
-
-    it('a keeper on one machine blocks a keeper on another, naming its pid and host; killed, its lock dies with it', async () => {
-      const { t, team } = await desk({ dialect: 'alpha' });
-      const keeperA = followKeeper((onSpawn) =>
-        team.a.hedge(['keep', target(team.a, 'USDTNGN,buy,1000,3'), '--interval', '2'], { onSpawn }),
-      );
-      const fileB = target(team.b, 'USDTNGN,buy,1000,3');
-      // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
-      await eventAfter(keeperA, 0, 'reopen', "machine A's keeper's open");
-      const writes = t.writes().length;
-      exits(await team.b.hedge(['keep', fileB, '--once']), 11, `pid ${keeperA.child().pid} on ${hostname()}`);
-      expect(t.writes()).toHaveLength(writes);
-      keeperA.child().kill('SIGKILL');
-      await keeperA.done;
-      // Its session ended with it: machine B's keeper starts, finds the book at target and sends nothing.
-      exits(await team.b.hedge(['keep', fileB, '--once']), 0);
-      expect(activeNotional(t, 'buy')).toBe(1_000);
-      expect(t.trades()).toHaveLength(1);
-    });
 
     it('the keeper outlives its store: PostgreSQL restarted under it, it says so (an error event, its alert hook runs), takes its lock again and goes on', async () => {
       const { t, team } = await desk();
