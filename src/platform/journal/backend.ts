@@ -160,7 +160,4 @@ export interface TeamJournalOptions {
   log?: (line: string) => void;
   /** Told about every row a read had to skip (one that cannot be read as an entry), and every line of the local file's. */
   onSkip?: (skip: Skipped) => void;
-  /** Bounds, in ms: connecting, and each statement (a lock wait gets its own wait on top). */
-  connectTimeoutMs?: number;
-  queryTimeoutMs?: number;
 }

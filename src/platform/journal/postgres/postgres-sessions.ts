@@ -9,8 +9,9 @@ import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './post
 import { JournalStoreError } from '../store-error.js';
 import { sleep, within } from '../../../core/process/timers.js';
 
+/** Bounds, in ms: connecting (unless the URL's connect_timeout says otherwise), and each statement (a lock wait gets its own wait on top). */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
+const QUERY_TIMEOUT_MS = 15_000;
 const CLOSE_BOUND_MS = 2_000;
 /** Tries to either take a busy lock or read who has it (the holder's row lands just after its lock). */
 const HOLDER_ATTEMPTS = 20;
@@ -50,9 +51,7 @@ const JSON_AS_TEXT = {
 export class PostgresSessions implements LockerClient {
   readonly location: string;
   readonly host = hostname();
-  readonly queryTimeoutMs: number;
   private readonly now: () => number;
-  private readonly connectTimeoutMs: number;
   private dataConnection?: Promise<pg.Client>;
   /** backendPid: pg_backend_pid() of this session, what pg_locks names the holder by. */
   private lockConnection?: Promise<{ client: pg.Client; backendPid: number }>;
@@ -65,8 +64,6 @@ export class PostgresSessions implements LockerClient {
   constructor(private readonly options: TeamJournalOptions) {
     this.location = options.shown;
     this.now = options.now ?? Date.now;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? connectTimeoutOf(options.url) ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
   }
 
   holderAt(time: number) {
@@ -175,8 +172,8 @@ export class PostgresSessions implements LockerClient {
     if (this.closed) throw new JournalError('The journal store was closed.');
     const client = new pg.Client({
       connectionString: this.options.url,
-      connectionTimeoutMillis: this.connectTimeoutMs,
-      query_timeout: this.queryTimeoutMs,
+      connectionTimeoutMillis: connectTimeoutOf(this.options.url) ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      query_timeout: QUERY_TIMEOUT_MS,
       // A machine that vanishes (not a killed process: its socket closes) is noticed by the server's keepalive.
       keepAlive: true,
       application_name: `hedge ${purpose} ${this.host} pid ${process.pid}`,
@@ -271,7 +268,7 @@ export class PostgresSessions implements LockerClient {
       await this.run(client, {
         text: 'SELECT pg_advisory_lock(hashtextextended($1, 0))',
         values: [advisoryText(scope)],
-        query_timeout: waitMs + this.queryTimeoutMs,
+        query_timeout: waitMs + QUERY_TIMEOUT_MS,
       });
       return true;
     } catch (error) {

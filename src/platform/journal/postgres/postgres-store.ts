@@ -220,8 +220,11 @@ class PostgresRecords implements RecordsClient {
     write: async (scope, body) => {
       refuseKeyShaped(body, 'write a keeper heartbeat');
       const data = await this.sessions.data();
-      const query_timeout = Math.min(this.sessions.queryTimeoutMs, HEARTBEAT_QUERY_TIMEOUT_MS);
-      const query = { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout };
+      const query = {
+        text: WRITE_HEARTBEAT_SQL,
+        values: [scope, JSON.stringify(body)],
+        query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS,
+      };
       const result = await this.sessions.run<{ revision: string }>(data, query, "writing the keeper's heartbeat");
       return { revision: Number(result.rows[0].revision) };
     },
