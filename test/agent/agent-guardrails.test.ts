@@ -41,15 +41,6 @@ describe('--max-notional', () => {
     expectDone(close);
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
   });
-
-  it('a dry run is never refused (it sends nothing)', async () => {
-    const simulator = await startSimulator();
-    const { call } = toolbox(simulator, { maxNotionalUsd: 1_000 });
-    const dry = await call('open', { ...open(50_000), dry_run: true });
-    expectDone(dry);
-    expect(data(dry)).toMatchObject({ dry_run: true, body: { notional_usd: 50_000 } });
-    expect(simulator.writes()).toEqual([]);
-  });
 });
 
 describe('--max-daily-notional', () => {
