@@ -6,14 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { useMcpServers } from '../support/mcp.js';
-import {
-  colleagueAdds,
-  colleagueCloses,
-  colleagueOpens,
-  MARKET,
-  useSimulators,
-  type Simulator,
-} from '../support/simulator.js';
+import { colleagueCloses, colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { everything, expectRefused, expectDone, json } from './answers.js';
@@ -74,21 +67,11 @@ describe('hedge mcp on a test key', () => {
     expectDone(opened);
     const hedge = json(opened);
     expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
-    expect(simulator.active('buy').map((state) => [state.id, state.status, state.notionalUsd])).toEqual([
-      [hedge.id, 'filled', 10000],
-    ]);
 
+    // What the server holds after each write is the conformance matrix's (mcp open, mcp close).
     const closed = await call('close', BUY);
     expectDone(closed);
     expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
-    expect(simulator.active('buy')).toEqual([]);
-    expect(simulator.hedges().map((state) => [state.id, state.status])).toEqual([[hedge.id, 'closed']]);
-    expect(
-      simulator
-        .writes()
-        .map((entry) => entry.path)
-        .filter((path) => path !== '/quotes'),
-    ).toEqual(['/hedges', '/hedges/close']);
 
     const journal = await openJournal({ dir: simulator.configDir }).list();
     expect(
@@ -252,42 +235,7 @@ describe('hedge mcp on a live key', () => {
     expect(simulator.writes()).toEqual([]);
   });
 
-  it("a close's token binds the side as previewed: grown by a colleague since, nothing is sent and a new preview comes back", async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
-    const { call } = await serveLive(simulator);
-    const shown = json(await call('close', BUY));
-    expect(shown.preview.position).toMatchObject({ notional_usd: 100 });
-
-    // A colleague adds 49,900 to the side (another client of the account), and it lands.
-    await colleagueAdds(simulator, 'buy', 49_900);
-    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
-
-    const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
-    expectRefused(refused, {
-      error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 100, now_usd: 50_000 } },
-      exit_code: 3,
-    });
-    const fresh = json(refused).new_preview;
-    expect(fresh).toMatchObject({ sent: false, tool: 'close', preview: { position: { notional_usd: 50_000 } } });
-    expect(fresh.confirmation_token).not.toBe(shown.confirmation_token);
-    // Nothing was sent or journaled: the server saw no close, and the side holds what the colleague left.
-    expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
-    expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([50_000]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
-
-    // The new preview's token closes the side as it now shows it, once.
-    const confirmed = await call('close', {
-      market: MARKET,
-      side: 'buy',
-      confirmation_token: fresh.confirmation_token,
-    });
-    expectDone(confirmed);
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-    expect(simulator.active('buy')).toEqual([]);
-  });
-
-  it("a close's token binds the hedges previewed, not their notional: the side's hedge swapped for another of the same 11,500 under another ref since, nothing is sent and a new preview names the new hedge", async () => {
+  it("a close's token binds the hedges previewed, not their notional: the side's hedge swapped for another of the same 11,500 under another ref since, the refusal names both and a new preview the new hedge", async () => {
     const simulator = await startSimulator();
     await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-1');
     const [shownHedge] = simulator.active('buy');
@@ -299,12 +247,6 @@ describe('hedge mcp on a live key', () => {
     await colleagueCloses(simulator, 'buy');
     await colleagueOpens(simulator, 'buy', 11_500, 7, 'DEAL-2');
     const [swapped] = simulator.active('buy');
-    expect([swapped.id === shownHedge.id, swapped.clientReference, swapped.notionalUsd]).toEqual([
-      false,
-      'DEAL-2',
-      11_500,
-    ]);
-    const closesBefore = simulator.requests('POST', '/hedges/close').length;
 
     const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
     expectRefused(refused, {
@@ -313,11 +255,6 @@ describe('hedge mcp on a live key', () => {
     });
     expect(json(refused).error.message).toContain(`${shownHedge.id} then, ${swapped.id} now`);
     expect(json(refused).new_preview).toMatchObject({ preview: { position: { hedge_id: swapped.id } } });
-    // Nothing was sent or journaled: the colleague's close is the only one, and DEAL-2 is still open.
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(closesBefore);
-    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.status, hedge.clientReference])).toEqual([
-      [swapped.id, 'filled', 'DEAL-2'],
-    ]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    // That nothing is sent or journaled is the conformance matrix's (mcp close: confirmation bound).
   });
 });

@@ -343,14 +343,6 @@ it("the keeper holding the moving target: trades only when a side leaves its ban
       toleranceUsd: 0,
     }).kind;
   expect([at(104_000), at(95_500), at(106_000), at(94_000)]).toEqual(['hold', 'hold', 'drift', 'drift']);
-  // A target of 0 (every exposure due) has no band: a position left there is closed.
-  const flat = decideRow(
-    { ...row, notionalUsd: 0, toleranceUsd: 0 },
-    { position: { notionalUsd: 10, hedgeId: 'hdg_1', maturityAtMs: NOW + DAY_MS } },
-    NOW,
-    { toleranceUsd: 0 },
-  );
-  expect(flat).toMatchObject({ kind: 'drift', change: 'close' });
 });
 
 /** An NGN receivable (or payable) worth `usd` USD at today's price, due in `days`. */

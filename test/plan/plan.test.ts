@@ -10,7 +10,6 @@ import {
   type PlanMarket,
   type PlanPosition,
 } from '../../src/core/plan.js';
-import { parseTargetFile } from '../../src/core/target-file.js';
 import type { TargetRow } from '../../src/core/target-file.js';
 
 const openMarket = (market: string, buy = 1_000_000, sell = buy): PlanMarket => ({
@@ -283,22 +282,4 @@ describe('pre-trade checks over the whole plan', () => {
       'open USDTXYZ sell: market USDTXYZ is not listed for this account.',
     ]);
   });
-});
-
-it('from a target file to a plan: reads the rows a CSV file gives and diffs them against the book', () => {
-  const parsed = parseTargetFile(
-    'market,side,notional_usd,tenor_days,client_reference\r\nusdtngn,buy,25k,3,DEAL-1\r\n# flatten\r\nUSDTNGN,sell,0,,\r\n',
-    { sourceName: 'book.csv' },
-  );
-  if (!('rows' in parsed)) throw new Error(JSON.stringify(parsed.problems));
-  const result = plan({
-    targets: parsed.rows,
-    availableExposureUsd: 0,
-    positions: [held('USDTNGN', 'sell', 25_000, 7)],
-  });
-  expect(result.steps).toEqual([
-    step('close', 'USDTNGN', 'sell', [25_000, 0], 4, { currentTenorDays: 7 }),
-    step('open', 'USDTNGN', 'buy', [0, 25_000], 2, { tenorDays: 3, clientReference: 'DEAL-1' }),
-  ]);
-  expect(result.problems).toEqual([]);
 });

@@ -6,10 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryRecord } from '../../src/sandbox/engine-state.js';
-import { displayWidth } from '../../src/platform/terminal/width.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
-import { stripAnsi } from '../support/servers/pseudo-terminal.js';
 import { apiData, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 
 /** Monday 2 March 2026, 09:00 UTC; the simulator's clock moves only by advance(). */
@@ -282,23 +280,6 @@ describe('hedge report', () => {
     }
   });
 
-  it('on an 80-column terminal: a table that fits, a bar per group and a sparkline', async () => {
-    const lines = ok(await cli('report --by day', { HEDGE_FORCE_TTY: '1', COLUMNS: '80' }))
-      .stdout.trimEnd()
-      .split('\n');
-    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
-    const report = await reportJson('--by day');
-    for (const group of report.groups) {
-      const row = lines.find((line) => line.startsWith(group.key));
-      expect(row, group.key).toBeDefined();
-      expect(row).toMatch(/│/);
-      expect(row).toMatch(group.net_pnl_usd > 0 ? /│█/ : /▒│/);
-    }
-    expect(lines.some((line) => line.startsWith('Total'))).toBe(true);
-    expect(lines.find((line) => line.startsWith('Unrealized'))).toContain('1 open position');
-    expect(lines.find((line) => line.startsWith('Cumulative net P&L'))).toMatch(/[▁▂▃▄▅▆▇█]{2,}/);
-  });
-
   it('bad --by, --since, --until or --format: exit 2 naming the option and its forms, nothing sent', async () => {
     const before = trading.sandbox.requestLog.length;
     const cases: Array<[HedgeArgs, RegExp]> = [
@@ -372,15 +353,6 @@ describe('hedge report reconciles deal by deal', () => {
     const report = await reportJson('--by hedge');
     expect(sumCents(column('net_pnl_usd').map(Number))).toBe(cents(report.totals.net_pnl_usd));
     expect(sumCents(column('notional_usd').map(Number))).toBe(cents(report.totals.notional_usd));
-    // On a terminal: the same rows, and a totals row that is their sum.
-    const table = await cli('report --by hedge', { HEDGE_FORCE_TTY: '1', COLUMNS: '200' });
-    const lines = stripAnsi(table.stdout).split('\n');
-    // The net P&L is the last figure of a line (before its bar).
-    const netOf = (line: string) => Number(/([+-]?[\d,]+\.\d\d)[\s▒│█]*$/.exec(line)![1].replace(/,/g, ''));
-    const dealLines = lines.filter((line) => /^hdg_/.test(line));
-    expect(dealLines).toHaveLength(4);
-    for (const reference of ['DEAL-A', 'DEAL-B', 'DEAL-D']) expect(lines.join('\n')).toContain(reference);
-    expect(sumCents(dealLines.map(netOf))).toBe(cents(netOf(lines.find((line) => line.startsWith('Total'))!)));
   });
 
   it('--ref keeps the closed hedges that carry it', async () => {

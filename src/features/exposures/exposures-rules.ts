@@ -1,6 +1,7 @@
 // From a treasury's exposures to the hedge book that covers them, as pure rules over the exposures,
 // a policy, the prices and a time: direction by economics, ratio by bucket, netting, sizing (docs/exposures.md).
 import type { Exposure } from './exposures-file.js';
+import type { HistoryFacts } from '../../core/wire.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
@@ -417,22 +418,15 @@ export function dollarOffset(coverPnl: number, exposureChange: number) {
 // Coverage per week, cost to date and effectiveness (the dollar-offset ratio; ASC 815's 80–125% verdict)
 // of the account's hedges against the exposures.
 
-/** One hedge of the account, closed or open, as the report needs it. */
-export interface CoverHedge {
+/** One hedge of the account, closed or open, as the report needs it: its prices, realized P&L, carry and fees as history reads them (on the account's side). */
+export type CoverHedge = Pick<HistoryFacts, 'entryPrice' | 'exitPrice' | 'grossPnlUsd' | 'carryUsd' | 'feesUsd'> & {
   market: string;
   side: Side;
   notionalUsd: number;
   openedAtMs: number;
   /** Undefined while open. */
   closedAtMs?: number;
-  entryPrice?: number;
-  exitPrice?: number;
-  /** Realized price P&L (closed hedges). */
-  grossPnlUsd?: number;
-  /** As the server signs them: positive = paid by the account. */
-  carryUsd?: number;
-  feesUsd?: number;
-}
+};
 
 /** Whether a hedge was held at `ms` (opened at or before it, not yet closed). */
 function heldAt(hedge: CoverHedge, ms: number) {
