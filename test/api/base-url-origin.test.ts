@@ -64,7 +64,6 @@ describe('atBaseOrigin: the one origin check', () => {
       'http://127.0.0.1:4030/hedges?limit=2',
     );
     expect(buildUrl(BASE, { method: 'GET', path: '/@127.0.0.2:4044/x' }).host).toBe('api.example.com');
-    expect(() => buildUrl(BARE, { method: 'POST', path: '@127.0.0.2:4044/steal' })).toThrow(OffOriginError);
     expect(() => buildUrl(BARE, { method: 'POST', path: '@127.0.0.1:4031/x' })).toThrow(
       /would leave the base URL's origin \(http:\/\/127\.0\.0\.1:4030\) for http:\/\/127\.0\.0\.1:4031;/,
     );

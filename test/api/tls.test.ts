@@ -16,7 +16,14 @@ describe('HTTPS sandbox', () => {
   it('works with NODE_EXTRA_CA_CERTS and with HEDGE_CA_FILE, and explains an untrusted certificate', async () => {
     const [viaNode, viaHedge, untrusted] = await Promise.all([
       runHedge('markets --json', { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: simulator.sandbox.caFile } }),
-      runHedge('markets --json', { env: { ...simulator.env, HEDGE_CA_FILE: simulator.sandbox.caFile } }),
+      // By the name localhost, which the sandbox's certificate names too.
+      runHedge('markets --json', {
+        env: {
+          ...simulator.env,
+          HEDGE_CA_FILE: simulator.sandbox.caFile,
+          HEDGE_BASE_URL: simulator.baseUrl.replace('127.0.0.1', 'localhost'),
+        },
+      }),
       runHedge('markets --json', { env: simulator.env }),
     ]);
     expect(viaNode.code, viaNode.stderr).toBe(0);

@@ -312,14 +312,12 @@ describe('what the spec does not list is shown, not refused', () => {
     expect(okJson(await waiting)).toMatchObject({ id: hedge.id, status: 'closed' });
   });
 
-  it('gamma: numeric strings are numbers — account, positions and history in every format; --raw keeps the server text', async () => {
+  it("gamma: numeric strings are numbers — the account's table, the positions' TSV", async () => {
     const simulator = await on('gamma');
     simulator.seedOpen('buy', 25_000, KES);
-    const account = okJson(await simulator.hedge('account --json'));
+    // --json reads it as a number (one shape, below); --raw keeps the text (dialects-lifecycle.test.ts).
     const sent = (await simulator.api('GET', '/account')).body.data;
     expect(typeof sent.balance_usdc).toBe('string');
-    expect(account.balance_usdc).toBe(Number(sent.balance_usdc));
-    expect(okJson(await simulator.hedge('account --json --raw')).balance_usdc).toBe(sent.balance_usdc);
     const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
     expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
     const positions = ok(await simulator.hedge('positions --format tsv'));
@@ -327,6 +325,7 @@ describe('what the spec does not list is shown, not refused', () => {
   });
 });
 
+// --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
 describe('--json: one shape for scripts whatever the server', () => {
   /** The figures a script compares, per list, with the names of docs/output.md. */
   const NUMBERS = {
@@ -381,14 +380,6 @@ describe('--json: one shape for scripts whatever the server', () => {
       });
     });
   }
-
-  it('--raw with a text format is bad usage (exit 2), nothing sent', async () => {
-    const simulator = await start({ dialect: 'gamma' });
-    const result = await simulator.hedge('account --raw --format tsv');
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--raw applies to JSON output/);
-    expect(simulator.requests()).toEqual([]);
-  });
 });
 
 describe('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {

@@ -1,9 +1,8 @@
 // The alert rules of --watch (domain/alerts.ts): which conditions hold for a snapshot, that an
-// alert fires once per condition until it clears, and how --alert-pnl / --alert-maturity are read.
+// alert fires once per condition until it clears, and how --alert-maturity is read.
 import { describe, expect, it } from 'vitest';
 import { alertConditions, alertEdges, type AlertFacts } from '../../src/core/alerts.js';
 import { parseDuration } from '../../src/core/duration.js';
-import { parseUsdAmount } from '../../src/core/input.js';
 import { UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
@@ -94,27 +93,7 @@ describe('alertEdges', () => {
   });
 });
 
-describe('--alert-pnl', () => {
-  it.each([
-    ['-500', -500],
-    ['-1,000', -1000],
-    ['-1_000.5', -1000.5],
-    ['0', 0],
-    ['-0', 0],
-    ['+250', 250],
-    ['-.5', -0.5],
-  ])('%s → %d', (raw, expected) => {
-    expect(parseUsdAmount(raw, '--alert-pnl', 'signed')).toBe(expected);
-  });
-
-  it.each(['', '-', 'abc', '--5', '1,00', '-500x'])('refuses %j naming --alert-pnl', (raw) => {
-    expect(() => parseUsdAmount(raw, '--alert-pnl', 'signed')).toThrow(UsageError);
-    expect(() => parseUsdAmount(raw, '--alert-pnl', 'signed')).toThrow(
-      /^--alert-pnl: .* is not allowed; expected a USD amount, signed/,
-    );
-  });
-});
-
+// --alert-pnl reads the USD grammar, signed: usd-amounts.test.ts.
 describe('--alert-maturity', () => {
   it.each([
     ['30m', 30 * 60_000, '30m'],

@@ -1,6 +1,5 @@
 // The small things a newcomer tripped on , each against the simulator: the carry
-// of a market read the same way asked by its dotted name, doctor's figures and summary, one "Dry
-// run" line, one prefix on every error.
+// of a market read the same way asked by its dotted name, one "Dry run" line, one prefix on every error.
 import { describe, expect, it } from 'vitest';
 import { useSimulators } from '../support/simulator.js';
 import { ok } from '../support/cli-runs.js';
@@ -28,16 +27,7 @@ describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
   });
 });
 
-describe('doctor', () => {
-  it('on a server of decimal strings (gamma) prints no float noise such as 1506.9279999999999', async () => {
-    const simulator = await start({ dialect: 'gamma' });
-    const result = ok(await simulator.hedge('doctor --format table', { env: { COLUMNS: '120' } }));
-    expect(simulator.requests('GET', '/prices').length).toBeGreaterThan(0);
-    expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\d\.\d{9,}/);
-    expect(result.stdout).toMatch(/✓ Prices +USDTNGN \d[\d.]*\b/);
-  });
-});
-
+// doctor on gamma's decimal strings prints no float noise: doctor.test.ts (the human report).
 describe('one line per thing said', () => {
   it('a dry run says "Dry run" once, and sends nothing', async () => {
     const simulator = await start();

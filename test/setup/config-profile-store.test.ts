@@ -161,7 +161,8 @@ const KEY_A = 'hpk_test_UnitCredsKeyAlpha000000001';
 const KEY_B = 'hpk_live_UnitCredsKeyBravo000000002';
 const KEY_ENV = 'hpk_test_UnitCredsKeyEnv00000000003';
 
-// The key and the base URL of each, end to end: profiles-manage.test.ts (whoami --json).
+// The key and the base URL of each, end to end: profiles-manage.test.ts (whoami --json); with both
+// variables the store is never opened: guarded-files.test.ts.
 describe('resolveCredentials: flag > environment > stored profile', () => {
   let store: ProfileStore;
   beforeEach(async () => {
@@ -205,19 +206,5 @@ describe('resolveCredentials: flag > environment > stored profile', () => {
     ],
   ])('%s', async (_name, env, profileFlag, expected) => {
     expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
-  });
-
-  it('with both variables and no profile asked for, the store is never opened', async () => {
-    const result = await resolveCredentials({
-      env: { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2' },
-      store: () => {
-        throw new Error('opened');
-      },
-    });
-    expect(result).toMatchObject({
-      apiKey: KEY_ENV,
-      profileName: undefined,
-      sources: { apiKey: 'environment', baseUrl: 'environment' },
-    });
   });
 });

@@ -63,6 +63,9 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
       expect(result.stdout).toMatch(/^✓ Key +hpk_test…\w{4} — test key/m);
       expect(result.stdout).toMatch(/^✓ Markets +3 listed; open: USDTKES, USDTGHS; also USDTNGN \(disabled\)/m);
       expect(result.stdout).toMatch(/^· Rate limits +x-ratelimit-limit: 1000/m);
+      // gamma's decimal strings are shown without float noise (1506.9279999999999).
+      expect(result.stdout).toMatch(/^✓ Prices +USDTNGN \d[\d.]*\b/m);
+      expect(`${result.stdout}\n${result.stderr}`).not.toMatch(/\d\.\d{9,}/);
       expect(result.stderr).toContain('Ready: everything a write needs works.');
     }));
 });

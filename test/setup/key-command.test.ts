@@ -65,11 +65,15 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
       PGPASSWORD: 'pw',
       HEDGE_JOURNAL_URL: 'postgres://a@b/c',
       TOKEN: 'x hpk_live_RegisteredForUnitTest0000001',
+      // Shaped like a key, never registered.
+      LEAKY: 'hpk_live_NotForChildren0000000000001',
       KEEP: 'yes',
     };
     expect(childEnvironment(env)).toEqual({ PATH: process.env.PATH, KEEP: 'yes' });
     await expect(
-      run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN" && test "$KEEP" = yes && echo ${KEY}`, { env }),
+      run(`test -z "$HEDGE_API_KEY$PGPASSWORD$TOKEN$LEAKY$HEDGE_JOURNAL_URL" && test "$KEEP" = yes && echo ${KEY}`, {
+        env,
+      }),
     ).resolves.toBe(KEY);
   });
 });
