@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ResultRecorder } from './recorder.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
+import { lostThenResumed, ResultRecorder } from './recorder.js';
+import { STACK_FRAME, errorLine } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -197,21 +197,18 @@ describe('answers that are not the envelope', () => {
             match: { method: 'POST', path: '/hedges' },
           });
           const args = 'open USDTNGN buy 2500 --tenor 3';
-          const first = await sim.hedge(args);
-          const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          exits(first, 5);
-          expect(first.stderr).toMatch(/POST \/hedges/);
-          expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
-          expect(first.stderr).not.toMatch(STACK_FRAME);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
-          const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
-          const posts = sim.requests('POST', '/hedges');
-          observation.attempts = posts.length;
-          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-          exits(resumed, 0);
-          expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
-          expect(sim.hedges()).toHaveLength(1);
+          const first = async () => {
+            const answered = await sim.hedge(args);
+            expect(answered.stderr).toMatch(/POST \/hedges/);
+            return answered;
+          };
+          const unknown = /outcome (of this request )?is unknown/i;
+          const { resumed } = await lostThenResumed(sim, observation, '/hedges', {
+            first,
+            code: 5,
+            unknown,
+            resume: `${args} --json`,
+          });
           expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
         },
       );

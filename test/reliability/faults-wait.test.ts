@@ -8,9 +8,9 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
-import { ResultRecorder } from './recorder.js';
+import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { gaps, type Simulator } from '../support/simulator.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
+import { STACK_FRAME, errorLine } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -180,27 +180,19 @@ describe('Ctrl-C during a wait', () => {
           // the machine takes to deliver it (a hold of fixed length would be a race against it).
           sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
           const args = 'open USDTNGN buy 1200 --tenor 3';
-          const first = await sim.hedge(args, {
-            onSpawn: (child) =>
-              void until(() => sim.requests('POST', '/hedges').length >= 1, 'the POST').then(() =>
-                child.kill('SIGINT'),
-              ),
-          });
-          const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          exits(first, 130);
-          expect(first.stderr).toMatch(/outcome .*is unknown/i);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
-          expect(first.stderr).not.toMatch(STACK_FRAME);
-          // The server committed the open before its answer stalled: the resumed run replays it.
-          expect(sim.hedges()).toHaveLength(1);
-          sim.sandbox.setFaults({ stall: null, match: null });
-          const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
-          const posts = sim.requests('POST', '/hedges');
-          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-          exits(resumed, 0);
-          expect(new Set(posts.map((entry) => entry.idempotencyKey)).size).toBe(1);
-          expect(sim.hedges()).toHaveLength(1);
+          const first = async () => {
+            const interrupted = await sim.hedge(args, {
+              onSpawn: (child) =>
+                void until(() => sim.requests('POST', '/hedges').length >= 1, 'the POST').then(() =>
+                  child.kill('SIGINT'),
+                ),
+            });
+            // The server committed the open before its answer stalled: the resumed run replays it.
+            expect(sim.hedges()).toHaveLength(1);
+            return interrupted;
+          };
+          const unknown = /outcome .*is unknown/i;
+          await lostThenResumed(sim, observation, '/hedges', { first, code: 130, unknown, resume: `${args} --json` });
         },
       );
     },
