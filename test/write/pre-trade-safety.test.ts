@@ -18,14 +18,7 @@ import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
-import {
-  colleagueAdds,
-  colleagueCloses,
-  colleagueOpens,
-  MARKET,
-  useSimulators,
-  type Simulator,
-} from '../support/simulator.js';
+import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
@@ -52,18 +45,6 @@ describe('live key guard', () => {
     await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
       /--no-input forbids asking/,
     );
-  });
-
-  it('on a terminal it asks, defaulting to No; No ends the run with exit 8 (declined) and nothing sent', async () => {
-    const { ctx, questions } = context({ key: LIVE, tty: true, answer: false });
-    const guard = await guardLiveAction(ctx, { action: 'close a position', dryRun: false });
-    expect(guard).toMatchObject({ live: true, needsConfirmation: true });
-    const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NotConfirmedError);
-    expect([exitCodeFor(error), questions]).toEqual([
-      8,
-      [{ message: 'LIVE Close the buy position on USDTNGN?', default: false }],
-    ]);
   });
 
   it('a test key needs no confirmation and shows no banner', async () => {
@@ -147,33 +128,6 @@ describe("a person's yes holds for the side the question showed", () => {
     const [entry, ...others] = await openJournal({ dir: simulator.configDir }).list();
     expect(others).toEqual([]);
     expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 50_000 });
-  });
-
-  it("close: the side's hedge swapped for another of the same 3,000 while the question was open, nothing is sent; asked again naming the new hedge, a No ends it (exit 8)", async () => {
-    const simulator = await startSimulator();
-    await colleagueOpens(simulator, 'buy', 3_000, 7, 'DEAL-3');
-    const [shown] = simulator.active('buy');
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      if (asked > 1) return false;
-      // Yes to the close of DEAL-3; meanwhile another desk closes it and opens DEAL-4 of the same 3,000.
-      await colleagueCloses(simulator, 'buy');
-      await colleagueOpens(simulator, 'buy', 3_000, 7, 'DEAL-4');
-      return true;
-    });
-    const error = await refused(ctx, () => runClose(ctx, CLOSE_BUY));
-    const [swapped] = simulator.active('buy');
-    expect(swapped.id).not.toBe(shown.id);
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
-    expect(questions[0]).toContain(`of 3,000.00 USD`);
-    expect(questions[0]).toContain(shown.id);
-    expect(questions[1]).toContain(swapped.id);
-    expect(stderr()).toContain(
-      `The buy side of USDTNGN moved while you were asked: it holds 3,000.00 USD in ${swapped.id} now, not the 3,000.00 USD in ${shown.id} shown. Nothing was sent.`,
-    );
-    // Only the other desk's close reached the server; DEAL-4 is still open, and nothing was journaled.
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.clientReference])).toEqual([[swapped.id, 'DEAL-4']]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
