@@ -19,81 +19,43 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
   );
 }
 
-interface DropCase {
-  action: 'open' | 'add' | 'reduce' | 'close';
-  path: string;
-  args: string;
-  /** Open hedge (buy side) in place before the command, in USD. */
-  seeded?: number;
-  /** Open notional on the buy side the server must hold afterwards (0: none). */
-  expectedNotional: number;
-  expectedHistory: number;
-}
-
-const DROP_CASES: DropCase[] = [
-  {
-    action: 'open',
-    path: '/hedges',
-    args: 'open USDTNGN buy 1000 --tenor 3 --json',
-    expectedNotional: 1000,
-    expectedHistory: 0,
-  },
-  {
-    action: 'add',
-    path: '/hedges/add',
-    args: 'add USDTNGN buy 500 --json',
-    seeded: 1000,
-    expectedNotional: 1500,
-    expectedHistory: 0,
-  },
-  {
-    action: 'reduce',
-    path: '/hedges/reduce',
-    args: 'reduce USDTNGN buy 300 --json',
-    seeded: 1000,
-    expectedNotional: 700,
-    expectedHistory: 0,
-  },
-  {
-    action: 'close',
-    path: '/hedges/close',
-    args: 'close USDTNGN buy --json',
-    seeded: 1000,
-    expectedNotional: 0,
-    expectedHistory: 1,
-  },
-];
+/** Each write, the rest of its command line, and the buy side's notional after it (a side of 1,000 before, but for the open). */
+const DROP_CASES = [
+  ['open', ' 1000 --tenor 3', 1000],
+  ['add', ' 500', 1500],
+  ['reduce', ' 300', 700],
+  ['close', '', 0],
+] as const;
 
 describe('connection dropped after the server committed the write', () => {
   it.concurrent.each(DROP_CASES)(
-    '$action: retried with the same Idempotency-Key, exactly one effect',
-    async (testCase) => {
+    '%s: retried with the same Idempotency-Key, exactly one effect',
+    async (action, rest, expectedNotional) => {
+      const path = action === 'open' ? '/hedges' : `/hedges/${action}`;
       await results.onSimulator(
         {
-          order: 10 + DROP_CASES.indexOf(testCase),
-          name: `Connection dropped after commit: \`${testCase.action}\``,
-          injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
-          expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${testCase.action}`,
+          order: 10 + DROP_CASES.findIndex(([name]) => name === action),
+          name: `Connection dropped after commit: \`${action}\``,
+          injected: `POST ${path} committed by the server, then the socket destroyed before the answer (once)`,
+          expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${action}`,
         },
         async (sim, observation) => {
-          if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
-          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
-          const result = await sim.hedge(testCase.args);
-          const posts = sim.requests('POST', testCase.path);
-          const active = sim.active('buy');
-          const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+          if (action !== 'open') sim.seedOpen('buy', 1000);
+          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path } });
+          const result = await sim.hedge(`${action} USDTNGN buy${rest} --json`);
+          const posts = sim.requests('POST', path);
+          const active = sim.active('buy').map((hedge) => hedge.notionalUsd);
           const refused = sim.requests().filter((entry) => entry.errorCode !== null);
           observation.attempts = posts.length;
           observation.observed =
-            `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
-            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
+            `exit ${result.code}; ${posts.length} × POST ${path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
+            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${active.join(' + ') || 0} USD open, ${sim.historyCount()} closed`;
           exits(result, 0);
           expect([posts.map((entry) => entry.status), sameKey(posts), refused]).toEqual([['dropped', 200], true, []]);
           expect(sim.hedges()).toHaveLength(1);
-          expect(notional).toBe(testCase.expectedNotional);
-          expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
-          expect(sim.historyCount()).toBe(testCase.expectedHistory);
-          if (testCase.action === 'open')
+          expect(active).toEqual(expectedNotional ? [expectedNotional] : []);
+          expect(sim.historyCount()).toBe(action === 'close' ? 1 : 0);
+          if (action === 'open')
             expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
         },
       );
