@@ -363,7 +363,12 @@ const RULES = {
         expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
         expect(notionals(simulator)).toEqual([1000]);
       } else if (run.code === 0) actedOnce(simulator, row, run);
-      else expect([keysOn(simulator, row.path), notionals(simulator)]).toEqual([[], [1000]]);
+      else {
+        // "Cannot tell", naming the hedge the open was answered with: nothing sent, nothing journaled but the open.
+        expect([keysOn(simulator, row.path), notionals(simulator)]).toEqual([[], [1000]]);
+        expect(run.stderr).toMatch(new RegExp(`${simulator.hedges()[0].id}[^]*Nothing was sent`));
+        expect((await journalEntries(simulator)).map((entry) => entry.command)).toEqual(['open']);
+      }
     }),
 
   // The side changed between what was shown and the yes (its hedge swapped for another of the same notional; a flat
