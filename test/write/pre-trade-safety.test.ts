@@ -1,7 +1,8 @@
 // The guards that run before a write is sent, with fake streams and a scripted prompter: the live
-// key guard (banner, confirmation defaulting to No, --yes, no terminal), a person's "yes" holding
-// only for the side the question showed (against the simulator), the idempotency key (made once,
-// or taken from --idempotency-key and checked); the dry-run rendering: test/trade/trading.test.ts.
+// key guard (--no-input, a test key), a person's "yes" holding only for the side the question showed
+// (against the simulator), the idempotency key (made once, or taken from --idempotency-key and
+// checked). The confirmation at a terminal (y/N, a No is exit 8) and a hedge swapped meanwhile: the
+// conformance matrix's "confirmation bound" cells; the dry-run rendering: test/trade/trading.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
