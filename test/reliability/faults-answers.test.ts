@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ResultRecorder } from './recorder.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
+import { lostThenResumed, ResultRecorder } from './recorder.js';
+import { STACK_FRAME, errorLine } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -81,38 +81,22 @@ describe('a server that never answers', () => {
   );
 });
 
-interface MalformedCase {
-  name: string;
-  kind: 'html' | 'truncated' | 'wrong-types';
-  count: number;
-  method: 'GET' | 'POST';
-  path: string;
-  args: string;
-  injected: string;
-  expected: string;
-  exit: number;
-  /** What the one error line must contain. */
-  mentions: RegExp;
-}
-
-const MALFORMED: MalformedCase[] = [
+/** Each case: the fault on its GET, the command, and the exit and the one error line (none for 0) it must end with. */
+const MALFORMED = [
   {
     name: 'HTML error page from a proxy, once',
     kind: 'html',
     count: 1,
-    method: 'GET',
     path: '/markets',
     args: 'markets --json',
     injected: 'the next GET /markets answered 502 with an HTML page',
     expected: 'a 5xx: retried; exit 0 on the next attempt',
     exit: 0,
-    mentions: /^$/,
   },
   {
     name: 'HTML error page, every attempt',
     kind: 'html',
     count: 100,
-    method: 'GET',
     path: '/markets',
     args: 'markets',
     injected: 'every GET /markets answered 502 with an HTML page',
@@ -124,7 +108,6 @@ const MALFORMED: MalformedCase[] = [
     name: 'Truncated JSON',
     kind: 'truncated',
     count: 1,
-    method: 'GET',
     path: '/account',
     args: 'account',
     injected: 'GET /account answered 200 with the first half of its JSON',
@@ -136,7 +119,6 @@ const MALFORMED: MalformedCase[] = [
     name: 'Well-formed JSON, wrong types',
     kind: 'wrong-types',
     count: 1,
-    method: 'GET',
     path: '/markets',
     args: 'markets --json',
     injected: 'GET /markets answered 200 with every number a string and every string a number, `meta` an array',
@@ -146,7 +128,7 @@ const MALFORMED: MalformedCase[] = [
     mentions:
       /GET \/markets answered HTTP 200 with data hedge cannot read: data\[0\]\.market is 7 \(a number\), where text is expected/,
   },
-];
+] as const;
 
 describe('answers that are not the envelope', () => {
   it.concurrent.each(MALFORMED)('$name', async (testCase) => {
@@ -160,15 +142,15 @@ describe('answers that are not the envelope', () => {
       async (sim, observation) => {
         sim.sandbox.setFaults({
           nextMalformed: { count: testCase.count, kind: testCase.kind },
-          match: { method: testCase.method, path: testCase.path },
+          match: { method: 'GET', path: testCase.path },
         });
         const result = await sim.hedge(testCase.args);
-        const attempts = sim.requests(testCase.method, testCase.path);
+        const attempts = sim.requests('GET', testCase.path);
         observation.attempts = attempts.length;
         observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${errorLine(result.stderr)}"` : ''}`;
         exits(result, testCase.exit);
         expect(result.stderr).not.toMatch(STACK_FRAME);
-        if (testCase.exit === 0) {
+        if (!('mentions' in testCase)) {
           expect(attempts).toHaveLength(2);
           expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
         } else {
@@ -197,21 +179,18 @@ describe('answers that are not the envelope', () => {
             match: { method: 'POST', path: '/hedges' },
           });
           const args = 'open USDTNGN buy 2500 --tenor 3';
-          const first = await sim.hedge(args);
-          const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          exits(first, 5);
-          expect(first.stderr).toMatch(/POST \/hedges/);
-          expect(first.stderr).toMatch(/outcome (of this request )?is unknown/i);
-          expect(first.stderr).not.toMatch(STACK_FRAME);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
-          const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
-          const posts = sim.requests('POST', '/hedges');
-          observation.attempts = posts.length;
-          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-          exits(resumed, 0);
-          expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
-          expect(sim.hedges()).toHaveLength(1);
+          const first = async () => {
+            const answered = await sim.hedge(args);
+            expect(answered.stderr).toMatch(/POST \/hedges/);
+            return answered;
+          };
+          const unknown = /outcome (of this request )?is unknown/i;
+          const { resumed } = await lostThenResumed(sim, observation, '/hedges', {
+            first,
+            code: 5,
+            unknown,
+            resume: `${args} --json`,
+          });
           expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 2500, status: 'filled' });
         },
       );

@@ -5,9 +5,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
-import { ResultRecorder } from './recorder.js';
+import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { FILL_DELAY_MS } from '../support/simulator.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -20,81 +19,43 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
   );
 }
 
-interface DropCase {
-  action: 'open' | 'add' | 'reduce' | 'close';
-  path: string;
-  args: string;
-  /** Open hedge (buy side) in place before the command, in USD. */
-  seeded?: number;
-  /** Open notional on the buy side the server must hold afterwards (0: none). */
-  expectedNotional: number;
-  expectedHistory: number;
-}
-
-const DROP_CASES: DropCase[] = [
-  {
-    action: 'open',
-    path: '/hedges',
-    args: 'open USDTNGN buy 1000 --tenor 3 --json',
-    expectedNotional: 1000,
-    expectedHistory: 0,
-  },
-  {
-    action: 'add',
-    path: '/hedges/add',
-    args: 'add USDTNGN buy 500 --json',
-    seeded: 1000,
-    expectedNotional: 1500,
-    expectedHistory: 0,
-  },
-  {
-    action: 'reduce',
-    path: '/hedges/reduce',
-    args: 'reduce USDTNGN buy 300 --json',
-    seeded: 1000,
-    expectedNotional: 700,
-    expectedHistory: 0,
-  },
-  {
-    action: 'close',
-    path: '/hedges/close',
-    args: 'close USDTNGN buy --json',
-    seeded: 1000,
-    expectedNotional: 0,
-    expectedHistory: 1,
-  },
-];
+/** Each write, the rest of its command line, and the buy side's notional after it (a side of 1,000 before, but for the open). */
+const DROP_CASES = [
+  ['open', ' 1000 --tenor 3', 1000],
+  ['add', ' 500', 1500],
+  ['reduce', ' 300', 700],
+  ['close', '', 0],
+] as const;
 
 describe('connection dropped after the server committed the write', () => {
   it.concurrent.each(DROP_CASES)(
-    '$action: retried with the same Idempotency-Key, exactly one effect',
-    async (testCase) => {
+    '%s: retried with the same Idempotency-Key, exactly one effect',
+    async (action, rest, expectedNotional) => {
+      const path = action === 'open' ? '/hedges' : `/hedges/${action}`;
       await results.onSimulator(
         {
-          order: 10 + DROP_CASES.indexOf(testCase),
-          name: `Connection dropped after commit: \`${testCase.action}\``,
-          injected: `POST ${testCase.path} committed by the server, then the socket destroyed before the answer (once)`,
-          expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${testCase.action}`,
+          order: 10 + DROP_CASES.findIndex(([name]) => name === action),
+          name: `Connection dropped after commit: \`${action}\``,
+          injected: `POST ${path} committed by the server, then the socket destroyed before the answer (once)`,
+          expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${action}`,
         },
         async (sim, observation) => {
-          if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
-          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path: testCase.path } });
-          const result = await sim.hedge(testCase.args);
-          const posts = sim.requests('POST', testCase.path);
-          const active = sim.active('buy');
-          const notional = active.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+          if (action !== 'open') sim.seedOpen('buy', 1000);
+          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path } });
+          const result = await sim.hedge(`${action} USDTNGN buy${rest} --json`);
+          const posts = sim.requests('POST', path);
+          const active = sim.active('buy').map((hedge) => hedge.notionalUsd);
           const refused = sim.requests().filter((entry) => entry.errorCode !== null);
           observation.attempts = posts.length;
           observation.observed =
-            `exit ${result.code}; ${posts.length} × POST ${testCase.path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
-            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${notional} USD open, ${sim.historyCount()} closed`;
+            `exit ${result.code}; ${posts.length} × POST ${path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
+            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${active.join(' + ') || 0} USD open, ${sim.historyCount()} closed`;
           exits(result, 0);
           expect([posts.map((entry) => entry.status), sameKey(posts), refused]).toEqual([['dropped', 200], true, []]);
           expect(sim.hedges()).toHaveLength(1);
-          expect(notional).toBe(testCase.expectedNotional);
-          expect(active).toHaveLength(testCase.expectedNotional > 0 ? 1 : 0);
-          expect(sim.historyCount()).toBe(testCase.expectedHistory);
-          if (testCase.action === 'open')
+          expect(active).toEqual(expectedNotional ? [expectedNotional] : []);
+          expect(sim.historyCount()).toBe(action === 'close' ? 1 : 0);
+          if (action === 'open')
             expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
         },
       );
@@ -151,28 +112,13 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         const args = 'open USDTNGN buy 4000 --tenor 7 --skip-checks';
         // A write is sent only with a second of --timeout left: 4 s leaves the start-up seconds to
         // spare on a loaded machine, so the one attempt is always sent, then cut by the deadline.
-        const stalled = await sim.hedge(`${args} --timeout 4`);
-        const key = resumeKeyFrom(stalled.stderr);
-        const host = new URL(sim.sandbox.baseUrl).host;
-        observation.observed = `first run: exit ${stalled.code} in ${stalled.durationMs} ms: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-        exits(stalled, 5);
-        expect(stalled.stderr).toContain(host);
-        expect(stalled.stderr).toMatch(/within 4(\.0)?s|--timeout 4|4 ?s/);
-        expect(stalled.stderr).toMatch(/outcome is unknown/i);
-        expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
-        expect(stalled.stderr).not.toMatch(STACK_FRAME);
-
-        sim.sandbox.setFaults({ stall: null, match: null });
-        const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
-        const posts = sim.requests('POST', '/hedges');
-        observation.attempts = posts.length;
-        observation.observed +=
-          `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges, ${sameKey(posts) ? 'all with the printed key' : 'DIFFERENT keys'}; ` +
-          `server: ${sim.hedges().length} hedge`;
-        exits(resumed, 0);
-        expect(sameKey(posts)).toBe(true);
-        expect(posts[0].idempotencyKey).toBe(key);
-        expect(sim.hedges()).toHaveLength(1);
+        const first = async () => {
+          const stalled = await sim.hedge(`${args} --timeout 4`);
+          expect(stalled.stderr).toContain(new URL(sim.sandbox.baseUrl).host);
+          expect(stalled.stderr).toMatch(/within 4(\.0)?s|--timeout 4|4 ?s/);
+          return stalled;
+        };
+        await lostThenResumed(sim, observation, '/hedges', { first, code: 5, resume: `${args} --json` });
         expect(sim.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
       },
     );
@@ -194,33 +140,18 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         // Only --request-timeout bounds the run: every attempt ends the same way, so the one message
         // is "no answer within 0.5s … after 5 attempts". (With a --timeout as well, the budget could
         // run out before a retry instead, a second legitimate message, depending on the machine.)
-        const stalled = await sim.hedge(`${args} --request-timeout 0.5`);
-        const key = resumeKeyFrom(stalled.stderr);
-        const host = new URL(sim.sandbox.baseUrl).host;
-        const stalledPosts = sim.requests('POST', '/hedges/add').length;
-        observation.observed = `first run: exit ${stalled.code} after ${stalledPosts} attempts: "${errorLine(stalled.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-        exits(stalled, 5);
-        expect(stalledPosts).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
-        expect(stalled.stderr).toContain(host);
-        expect(stalled.stderr).toMatch(/within 0\.5s/);
-        expect(stalled.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
-        expect(stalled.stderr).toMatch(/outcome is unknown/i);
-        expect(key).toBe(sim.requests('POST', '/hedges/add')[0].idempotencyKey);
-        expect(stalled.stderr).not.toMatch(STACK_FRAME);
-
-        sim.sandbox.setFaults({ stall: null, match: null });
-        const resumed = await sim.hedge(`${args} --idempotency-key ${key}`);
+        const first = async () => {
+          const stalled = await sim.hedge(`${args} --request-timeout 0.5`);
+          expect(sim.requests('POST', '/hedges/add')).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
+          expect(stalled.stderr).toContain(new URL(sim.sandbox.baseUrl).host);
+          expect(stalled.stderr).toMatch(/within 0\.5s/);
+          expect(stalled.stderr).toMatch(new RegExp(`after ${DEFAULT_RETRY_POLICY.maxAttempts} attempts`));
+          return stalled;
+        };
+        const { posts } = await lostThenResumed(sim, observation, '/hedges/add', { first, code: 5, resume: args });
         sim.advance(FILL_DELAY_MS + 1);
-        const posts = sim.requests('POST', '/hedges/add');
-        const notional = sim.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-        observation.attempts = posts.length;
-        observation.observed +=
-          `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges/add, ${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; ` +
-          `server: ${notional} USD open (was 1000)`;
-        exits(resumed, 0);
-        expect([sameKey(posts), posts.filter((entry) => entry.errorCode !== null)]).toEqual([true, []]);
-        expect(sim.hedges()).toHaveLength(1);
-        expect(notional).toBe(1250);
+        expect(posts.filter((entry) => entry.errorCode !== null)).toEqual([]);
+        expect(sim.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(1250);
       },
     );
   });

@@ -8,9 +8,9 @@ import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
-import { ResultRecorder } from './recorder.js';
+import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { gaps, type Simulator } from '../support/simulator.js';
-import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
+import { STACK_FRAME, errorLine } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
 afterAll(() => results.flush());
@@ -42,74 +42,48 @@ function interruptAfterPolls(
   };
 }
 
-interface InterruptCase {
-  action: 'open' | 'add' | 'close';
-  args: string;
-  submitPath: string;
-  pollPath: RegExp;
-  /** The message says the action stands, and how to check it. */
-  stands: RegExp;
-  check: RegExp;
-  seeded?: number;
+/** What a write's wait polls after its submit: an open its hedge; an add or a close the positions list (the spec's way). */
+function waitOf(action: 'open' | 'add' | 'close') {
+  const open = action === 'open';
+  return { submitPath: open ? '/hedges' : `/hedges/${action}`, pollPath: open ? /^\/hedges\/hdg_/ : /^\/positions$/ };
 }
 
-const INTERRUPTS: InterruptCase[] = [
-  {
-    action: 'open',
-    args: 'open USDTNGN buy 1000 --tenor 3',
-    submitPath: '/hedges',
-    pollPath: /^\/hedges\/hdg_/,
-    stands: /Stopped waiting\. The order stands: hedge hdg_\w+ is still being processed/,
-    check: /Check it with: hedge hedges hdg_\w+ --wait/,
-  },
-  {
-    action: 'add',
-    args: 'add USDTNGN buy 400',
-    submitPath: '/hedges/add',
-    // An add is confirmed by the positions list (the spec's way), so that is what the wait polls.
-    pollPath: /^\/positions$/,
-    stands: /Stopped waiting\. The add stands/,
-    check: /Check it with: hedge positions/,
-    seeded: 1000,
-  },
-  {
-    action: 'close',
-    args: 'close USDTNGN buy',
-    submitPath: '/hedges/close',
-    pollPath: /^\/positions$/,
-    stands: /Stopped waiting\. The close stands/,
-    check: /Check it with: hedge positions/,
-    seeded: 1000,
-  },
-];
+/** Each write's command line, and what its message says stands and how to check it. */
+const INTERRUPTS = [
+  [
+    'open',
+    'open USDTNGN buy 1000 --tenor 3',
+    /Stopped waiting\. The order stands: hedge hdg_\w+ is still being processed/,
+    /Check it with: hedge hedges hdg_\w+ --wait/,
+  ],
+  ['add', 'add USDTNGN buy 400', /Stopped waiting\. The add stands/, /Check it with: hedge positions/],
+  ['close', 'close USDTNGN buy', /Stopped waiting\. The close stands/, /Check it with: hedge positions/],
+] as const;
 
 describe('Ctrl-C during a wait', () => {
   it.concurrent.each(INTERRUPTS)(
-    '$action: exit 130, the action stands on the server, the message says how to check',
-    async (testCase) => {
+    '%s: exit 130, the action stands on the server, the message says how to check',
+    async (action, args, stands, check) => {
+      const { submitPath, pollPath } = waitOf(action);
       await results.onSimulator(
         {
-          order: 80 + INTERRUPTS.indexOf(testCase),
-          name: `Ctrl-C while \`${testCase.action}\` waits`,
+          order: 80 + INTERRUPTS.findIndex(([name]) => name === action),
+          name: `Ctrl-C while \`${action}\` waits`,
           injected: `fill delay of ${LONG_FILL_MS / 1000} s; SIGINT once the CLI has polled twice`,
           expected:
             'exit 130; the server still holds the action, which then lands; the message says it stands and how to check it',
         },
         // The seeded hedge must fill at once; the action under test must not.
         async (sim, observation) => {
-          if (testCase.seeded) sim.seedOpen('buy', testCase.seeded);
-          const result = await sim.hedge(testCase.args, {
-            onSpawn: interruptAfterPolls(sim, testCase.submitPath, testCase.pollPath, 2),
-          });
+          if (action !== 'open') sim.seedOpen('buy', 1000);
+          const result = await sim.hedge(args, { onSpawn: interruptAfterPolls(sim, submitPath, pollPath, 2) });
           const hedge = sim.hedges()[0];
           const pendingOnServer =
-            testCase.action === 'open'
-              ? hedge?.status === 'submitted'
-              : hedge?.pendingChange?.action === testCase.action;
-          observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${testCase.action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${errorLine(result.stderr)}"`;
+            action === 'open' ? hedge?.status === 'submitted' : hedge?.pendingChange?.action === action;
+          observation.observed = `exit ${result.code}${result.signal ? ` (${result.signal})` : ''}; server: ${action} ${pendingOnServer ? 'pending (stands)' : 'NOT pending'}; "${errorLine(result.stderr)}"`;
           exits(result, 130);
-          expect(result.stderr).toMatch(testCase.stands);
-          expect(result.stderr).toMatch(testCase.check);
+          expect(result.stderr).toMatch(stands);
+          expect(result.stderr).toMatch(check);
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(sim.hedges()).toHaveLength(1);
           expect(pendingOnServer).toBe(true);
@@ -117,9 +91,9 @@ describe('Ctrl-C during a wait', () => {
           // The action lands by itself: nothing was undone by the interrupt.
           sim.advance(LONG_FILL_MS + 1);
           const after = sim.hedges()[0];
-          if (testCase.action === 'open') expect(after.status).toBe('filled');
-          if (testCase.action === 'add') expect(after.notionalUsd).toBe(1400);
-          if (testCase.action === 'close') expect(after.status).toBe('closed');
+          if (action === 'open') expect(after.status).toBe('filled');
+          if (action === 'add') expect(after.notionalUsd).toBe(1400);
+          if (action === 'close') expect(after.status).toBe('closed');
           observation.observed += `; after the fill delay: ${after.status}, ${after.notionalUsd} USD`;
         },
         { fillDelayMs: LONG_FILL_MS },
@@ -180,27 +154,19 @@ describe('Ctrl-C during a wait', () => {
           // the machine takes to deliver it (a hold of fixed length would be a race against it).
           sim.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
           const args = 'open USDTNGN buy 1200 --tenor 3';
-          const first = await sim.hedge(args, {
-            onSpawn: (child) =>
-              void until(() => sim.requests('POST', '/hedges').length >= 1, 'the POST').then(() =>
-                child.kill('SIGINT'),
-              ),
-          });
-          const key = resumeKeyFrom(first.stderr);
-          observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
-          exits(first, 130);
-          expect(first.stderr).toMatch(/outcome .*is unknown/i);
-          expect(key).toBe(sim.requests('POST', '/hedges')[0].idempotencyKey);
-          expect(first.stderr).not.toMatch(STACK_FRAME);
-          // The server committed the open before its answer stalled: the resumed run replays it.
-          expect(sim.hedges()).toHaveLength(1);
-          sim.sandbox.setFaults({ stall: null, match: null });
-          const resumed = await sim.hedge(`${args} --idempotency-key ${key} --json`);
-          const posts = sim.requests('POST', '/hedges');
-          observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST /hedges with one key; server: ${sim.hedges().length} hedge`;
-          exits(resumed, 0);
-          expect(new Set(posts.map((entry) => entry.idempotencyKey)).size).toBe(1);
-          expect(sim.hedges()).toHaveLength(1);
+          const first = async () => {
+            const interrupted = await sim.hedge(args, {
+              onSpawn: (child) =>
+                void until(() => sim.requests('POST', '/hedges').length >= 1, 'the POST').then(() =>
+                  child.kill('SIGINT'),
+                ),
+            });
+            // The server committed the open before its answer stalled: the resumed run replays it.
+            expect(sim.hedges()).toHaveLength(1);
+            return interrupted;
+          };
+          const unknown = /outcome .*is unknown/i;
+          await lostThenResumed(sim, observation, '/hedges', { first, code: 130, unknown, resume: `${args} --json` });
         },
       );
     },
@@ -208,24 +174,10 @@ describe('Ctrl-C during a wait', () => {
 });
 
 describe('polling cadence', () => {
-  it.concurrent.each([
-    {
-      action: 'open',
-      args: 'open USDTNGN buy 1000 --tenor 3',
-      pollPath: /^\/hedges\/hdg_/,
-      submitPath: '/hedges',
-      seeded: false,
-    },
-    {
-      action: 'close',
-      args: 'close USDTNGN buy',
-      pollPath: /^\/positions$/,
-      submitPath: '/hedges/close',
-      seeded: true,
-    },
-  ])(
-    '$action: the first poll at least 1 s after the submit, each next one at least 1 s after the one before',
-    async ({ action, args, pollPath, submitPath, seeded }) => {
+  it.concurrent.each([INTERRUPTS[0], INTERRUPTS[2]])(
+    '%s: the first poll at least 1 s after the submit, each next one at least 1 s after the one before',
+    async (action, args) => {
+      const { submitPath, pollPath } = waitOf(action);
       await results.onSimulator(
         {
           order: action === 'open' ? 90 : 91,
@@ -239,7 +191,7 @@ describe('polling cadence', () => {
         // Nothing lands by itself: the test moves the simulator's clock once the CLI has polled three
         // times, so the number of polls does not depend on how fast the machine is.
         async (sim, observation) => {
-          if (seeded) sim.seedOpen('buy', 1000);
+          if (action !== 'open') sim.seedOpen('buy', 1000);
           let pollsBeforeLanding: number | undefined;
           const landAfterThreePolls = () =>
             void until(() => pollsAfterSubmit(sim, submitPath, pollPath).length >= 3, `3 polls of ${pollPath}`).then(

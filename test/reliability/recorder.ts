@@ -3,8 +3,10 @@
 // turns into the report in .tmp/reliability/ when `npm run reliability-report` asks it to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { inject } from 'vitest';
-import { ROOT } from '../support/hedge-cli.js';
+import { expect, inject } from 'vitest';
+import { exits } from '../support/cli-runs.js';
+import { ROOT, type RunResult } from '../support/hedge-cli.js';
+import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 import { withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
 export type Suite = 'fault' | 'bad-input' | 'config';
@@ -108,4 +110,33 @@ export class ResultRecorder {
       `${JSON.stringify({ file: this.file, cases: this.cases }, null, 2)}\n`,
     );
   }
+}
+
+/**
+ * A write whose answer was lost: the `first` run (under the fault the case set) exits `code`, says the outcome is
+ * `unknown` with the key of its first POST to `path`, no stack trace; then, the stall cleared, `resume` with that
+ * `--idempotency-key` exits 0, every POST under that one key, and the server holds one hedge.
+ */
+export async function lostThenResumed(
+  sim: Simulator,
+  observation: CaseObservation,
+  path: string,
+  lost: { first: () => Promise<RunResult>; code: number; unknown?: RegExp; resume: string },
+) {
+  const first = await lost.first();
+  const key = resumeKeyFrom(first.stderr);
+  observation.observed = `first run: exit ${first.code}: "${errorLine(first.stderr)}", ${key ? 'the key printed' : 'NO key printed'}`;
+  exits(first, lost.code);
+  expect(first.stderr).toMatch(lost.unknown ?? /outcome is unknown/i);
+  expect(first.stderr).not.toMatch(STACK_FRAME);
+  expect(key).toBe(sim.requests('POST', path)[0].idempotencyKey);
+  sim.sandbox.setFaults({ stall: null, match: null });
+  const resumed = await sim.hedge(`${lost.resume} --idempotency-key ${key}`);
+  const posts = sim.requests('POST', path);
+  observation.attempts = posts.length;
+  observation.observed += `; resumed: exit ${resumed.code}; ${posts.length} × POST ${path}; server: ${sim.hedges().length} hedge`;
+  exits(resumed, 0);
+  expect(new Set(posts.map((entry) => entry.idempotencyKey))).toEqual(new Set([key]));
+  expect(sim.hedges()).toHaveLength(1);
+  return { first, resumed, posts };
 }

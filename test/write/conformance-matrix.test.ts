@@ -363,21 +363,35 @@ const RULES = {
         expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
         expect(notionals(simulator)).toEqual([1000]);
       } else if (run.code === 0) actedOnce(simulator, row, run);
-      else expect([keysOn(simulator, row.path), notionals(simulator)]).toEqual([[], [1000]]);
+      else {
+        // "Cannot tell", naming the hedge the open was answered with: nothing sent, nothing journaled but the open.
+        expect([keysOn(simulator, row.path), notionals(simulator)]).toEqual([[], [1000]]);
+        expect(run.stderr).toMatch(new RegExp(`${simulator.hedges()[0].id}[^]*Nothing was sent`));
+        expect((await journalEntries(simulator)).map((entry) => entry.command)).toEqual(['open']);
+      }
     }),
 
   // The side changed between what was shown and the yes (its hedge swapped for another of the same notional; a flat
-  // side opened meanwhile): nothing is sent. The person is asked again, naming what it holds now (and says no: exit 8);
-  // the agent's token is refused (preview_changed, exit 3).
+  // side opened meanwhile): nothing is sent. The person is told what the side holds now against what was shown (by its
+  // hedges, the notional being the same) and asked again (and says no: exit 8); the agent's token is refused
+  // (preview_changed, exit 3).
   'confirmation bound': (row: Row) =>
     cell(row, {}, async (simulator) => {
       let trades = 0;
+      const ids = () => simulator.active('buy').map((hedge) => hedge.id);
+      let shown: string[] = [];
       const run = await row.confirm!(simulator, async () => {
-        if (simulator.active('buy').length) await colleagueCloses(simulator, 'buy');
+        shown = ids();
+        if (shown.length) await colleagueCloses(simulator, 'buy');
         await colleagueOpens(simulator, 'buy', 1000, 7);
         trades = simulator.trades().length;
       });
-      const said = run.code === 3 ? 'preview_changed' : 'moved while you were asked';
+      const said =
+        run.code === 3
+          ? 'preview_changed'
+          : row.seeded
+            ? `moved while you were asked: it holds 1,000.00 USD in ${ids()} now, not the 1,000.00 USD in ${shown} shown`
+            : 'moved while you were asked';
       expect([run.code === 3 || run.code === 8, run.stdout.replace(/\s+/g, ' ')], run.stdout).toEqual([
         true,
         expect.stringContaining(said),

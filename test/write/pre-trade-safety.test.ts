@@ -1,7 +1,8 @@
 // The guards that run before a write is sent, with fake streams and a scripted prompter: the live
-// key guard (banner, confirmation defaulting to No, --yes, no terminal), a person's "yes" holding
-// only for the side the question showed (against the simulator), the idempotency key (made once,
-// or taken from --idempotency-key and checked); the dry-run rendering: test/trade/trading.test.ts.
+// key guard (--no-input, a test key), a person's "yes" holding only for the side the question showed
+// (against the simulator), the idempotency key (made once, or taken from --idempotency-key and
+// checked). The confirmation at a terminal (y/N, a No is exit 8) and a hedge swapped meanwhile: the
+// conformance matrix's "confirmation bound" cells; the dry-run rendering: test/trade/trading.test.ts.
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
@@ -18,14 +19,7 @@ import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
-import {
-  colleagueAdds,
-  colleagueCloses,
-  colleagueOpens,
-  MARKET,
-  useSimulators,
-  type Simulator,
-} from '../support/simulator.js';
+import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
@@ -52,18 +46,6 @@ describe('live key guard', () => {
     await expect(guardLiveAction(ctx, { action: 'close a position', dryRun: false })).rejects.toThrow(
       /--no-input forbids asking/,
     );
-  });
-
-  it('on a terminal it asks, defaulting to No; No ends the run with exit 8 (declined) and nothing sent', async () => {
-    const { ctx, questions } = context({ key: LIVE, tty: true, answer: false });
-    const guard = await guardLiveAction(ctx, { action: 'close a position', dryRun: false });
-    expect(guard).toMatchObject({ live: true, needsConfirmation: true });
-    const error = await guard.confirm('Close the buy position on USDTNGN?').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(NotConfirmedError);
-    expect([exitCodeFor(error), questions]).toEqual([
-      8,
-      [{ message: 'LIVE Close the buy position on USDTNGN?', default: false }],
-    ]);
   });
 
   it('a test key needs no confirmation and shows no banner', async () => {
@@ -147,33 +129,6 @@ describe("a person's yes holds for the side the question showed", () => {
     const [entry, ...others] = await openJournal({ dir: simulator.configDir }).list();
     expect(others).toEqual([]);
     expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 50_000 });
-  });
-
-  it("close: the side's hedge swapped for another of the same 3,000 while the question was open, nothing is sent; asked again naming the new hedge, a No ends it (exit 8)", async () => {
-    const simulator = await startSimulator();
-    await colleagueOpens(simulator, 'buy', 3_000, 7, 'DEAL-3');
-    const [shown] = simulator.active('buy');
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      if (asked > 1) return false;
-      // Yes to the close of DEAL-3; meanwhile another desk closes it and opens DEAL-4 of the same 3,000.
-      await colleagueCloses(simulator, 'buy');
-      await colleagueOpens(simulator, 'buy', 3_000, 7, 'DEAL-4');
-      return true;
-    });
-    const error = await refused(ctx, () => runClose(ctx, CLOSE_BUY));
-    const [swapped] = simulator.active('buy');
-    expect(swapped.id).not.toBe(shown.id);
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
-    expect(questions[0]).toContain(`of 3,000.00 USD`);
-    expect(questions[0]).toContain(shown.id);
-    expect(questions[1]).toContain(swapped.id);
-    expect(stderr()).toContain(
-      `The buy side of USDTNGN moved while you were asked: it holds 3,000.00 USD in ${swapped.id} now, not the 3,000.00 USD in ${shown.id} shown. Nothing was sent.`,
-    );
-    // Only the other desk's close reached the server; DEAL-4 is still open, and nothing was journaled.
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.clientReference])).toEqual([[swapped.id, 'DEAL-4']]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {

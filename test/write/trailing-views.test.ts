@@ -289,18 +289,6 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1500, status: 'filled' }]);
     }));
 
-  it('add right after an open --no-wait, the hedge still hidden past --timeout: "cannot tell" (exit 12), nothing sent', () =>
-    withSimulator(REPLICA, async (simulator) => {
-      ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
-      const hedge = simulator.hedges()[0];
-      const result = exits(await simulator.hedge('add USDTNGN sell 500 --json --timeout 4'), 12, hedge.id);
-      expect(result.stderr).toContain('Nothing was sent');
-      expect(result.stderr).not.toContain('no_open_hedge');
-      expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
-      expect((await journalEntries(simulator)).map((entry) => entry.command)).toEqual(['open']);
-      expect(simulator.active('sell')).toMatchObject([{ id: hedge.id, notionalUsd: 1000 }]);
-    }));
-
   it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open', () =>
     withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
