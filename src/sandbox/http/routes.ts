@@ -1,7 +1,7 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
 import { type Book, toIso } from '../book.js';
-import { type WireDialect, keptReference, renameFields, renderPrices, wireAmounts } from '../dialects.js';
+import { type WireDialect, keptReference, renderPrices, wireRecord } from '../dialects.js';
 import {
   type AccountState,
   type ChangeAction,
@@ -193,7 +193,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
     }
     const { page: records, meta } = page(newestFirst(), request, dialect);
     return succeeded(
-      records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
+      records.map((record) => wireRecord(record, dialect.historyFields, dialect)),
       meta,
     );
   }
@@ -207,8 +207,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const before = (index: number) => compareHistoryRecords(history[index], below as HistoryRecord) < 0;
   let next = below === undefined ? shown : Math.min(shown, partitionPoint(history.length, before));
   const served: Array<Record<string, unknown>> = [];
-  while (next > 0 && served.length < pageSize)
-    served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
+  while (next > 0 && served.length < pageSize) served.push(wireRecord(history[--next], dialect.historyFields, dialect));
   const more = next > 0 && served.length > 0;
   if (pages === 'time') return succeeded(served, { next_before: more ? history[next].closed_at : null });
   return succeeded(served, more ? { next_cursor: historyCursor(history[next]) } : {});
@@ -241,12 +240,12 @@ function readBefore(raw: string) {
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext) {
   return succeeded(
-    positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
+    positionViews(book, account, nowMs).map((line) => wireRecord(line, dialect.positionFields, dialect)),
   );
 }
 
 function getAccount({ book, account, nowMs, dialect }: RouteContext) {
-  return succeeded(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
+  return succeeded(wireRecord(accountView(book, account, nowMs), dialect.accountFields, dialect));
 }
 
 function postQuote({ book, request, nowMs }: RouteContext) {
