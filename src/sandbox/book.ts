@@ -258,10 +258,6 @@ export class Book {
     return roundMoney(total);
   }
 
-  availableExposureUsd(account: AccountState) {
-    return this.exposureLeftUsd(this.openExposureUsd(account));
-  }
-
   exposureLeftUsd(openExposureUsd: number) {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }

@@ -91,7 +91,7 @@ const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-const DEFAULT_SEED = 'hedge-sandbox';
+export const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
 export function createEngineState(

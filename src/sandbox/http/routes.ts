@@ -73,7 +73,7 @@ function requireRoomFor(
   side: Side,
   notionalUsd: number,
 ) {
-  const availableExposure = book.availableExposureUsd(account);
+  const availableExposure = book.exposureLeftUsd(book.openExposureUsd(account));
   if (notionalUsd > availableExposure)
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
       available_exposure_usd: availableExposure,
