@@ -5,7 +5,7 @@ import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import { type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState } from './engine-state.js';
-import { DAY_MS, MARKET_MODEL, type MarketStatus, type SideAmounts } from './market-model.js';
+import { DAY_MS, MARKET_MODEL, type MarketDefinition } from './market-model.js';
 import { hashString } from './prng.js';
 
 export interface EngineRequest {
@@ -49,13 +49,6 @@ export class ApiError extends Error {
   }
 }
 
-interface ExtraMarket {
-  market: string;
-  status: MarketStatus;
-  basePrice: number;
-  backgroundOpenInterestUsd?: SideAmounts;
-}
-
 export interface EngineOptions {
   apiKeys: readonly string[];
   /**
@@ -67,7 +60,8 @@ export interface EngineOptions {
   fillDelayMs?: number;
   failRate?: number;
   exposureCapUsd?: number;
-  extraMarkets?: readonly ExtraMarket[];
+  /** Markets listed besides (or instead of) the dialect's, none of their open interest held elsewhere. */
+  extraMarkets?: readonly Omit<MarketDefinition, 'backgroundOpenInterestUsd'>[];
   rateLimit?: number;
   dialect?: SandboxDialect;
   severalPerSide?: boolean;
@@ -155,7 +149,7 @@ export class SandboxEngine {
     }
     const extraMarkets = (options.extraMarkets ?? []).map((extra) => ({
       ...extra,
-      backgroundOpenInterestUsd: extra.backgroundOpenInterestUsd ?? { buy: 0, sell: 0 },
+      backgroundOpenInterestUsd: { buy: 0, sell: 0 },
     }));
     this.rateLimit = options.rateLimit;
     this.book = new Book(state, {
