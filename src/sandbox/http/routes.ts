@@ -199,7 +199,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   }
   const parameter = pages === 'time' ? 'before' : 'cursor';
   checkListQuery(request, dialect, [parameter]);
-  const asked = readPageSize(request.query, dialect.pageSizeParameter);
+  const asked = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
   const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
