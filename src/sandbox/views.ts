@@ -15,14 +15,9 @@ import {
   type Side,
 } from './market-model.js';
 
-/** A state saved before closeReason existed: settlement is the close that lands at maturity. */
-function closedEarly(hedge: HedgeState) {
-  return (hedge.closeReason ?? (hedge.closedAtMs === hedge.maturityAtMs ? 'settled' : 'closed')) === 'closed';
-}
-
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
 export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
-  if (hedge.status === 'closed' && closedEarly(hedge)) return dialect.statusAfterEarlyClose;
+  if (hedge.closeReason === 'closed') return dialect.statusAfterEarlyClose;
   if (hedge.status === 'filled' && dialect.closingStatus !== null && isClosing(hedge)) return dialect.closingStatus;
   return hedge.status;
 }
