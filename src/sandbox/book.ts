@@ -321,8 +321,7 @@ export class Book {
       else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
       else if (hedge.status !== 'filled') continue;
       else if (event.dueMs < hedge.maturityAtMs + this.config.settlementDelayMs) {
-        // Late settlement: due at maturity, it settles after the delay in effect then (a state saved before the
-        // delay existed has its events at maturity: they are moved the same way).
+        // Late settlement: due at maturity, it settles after the delay in effect then.
         this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
         continue;
       } else this.closeAt(account, hedge, 'settled', event.dueMs);
