@@ -258,10 +258,6 @@ export class Book {
     return roundMoney(total);
   }
 
-  availableExposureUsd(account: AccountState) {
-    return this.exposureLeftUsd(this.openExposureUsd(account));
-  }
-
   exposureLeftUsd(openExposureUsd: number) {
     return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
   }
@@ -325,8 +321,7 @@ export class Book {
       else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
       else if (hedge.status !== 'filled') continue;
       else if (event.dueMs < hedge.maturityAtMs + this.config.settlementDelayMs) {
-        // Late settlement: due at maturity, it settles after the delay in effect then (a state saved before the
-        // delay existed has its events at maturity: they are moved the same way).
+        // Late settlement: due at maturity, it settles after the delay in effect then.
         this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
         continue;
       } else this.closeAt(account, hedge, 'settled', event.dueMs);
@@ -464,38 +459,42 @@ export class Book {
   }
 
   private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number) {
-    const share = notionalUsd / hedge.notionalUsd;
-    const exitPrice = this.markOf(hedge, timeMs);
-    const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
-    const carry = roundMoney(hedge.accruedCarryUsdc * share);
-    const margin = roundMoney(hedge.marginUsdc * share);
-    const fee = platformFeeUsdc(notionalUsd);
-    this.credit(account, margin + gross - carry - fee);
-    hedge.accruedCarryUsdc -= carry;
+    const margin = roundMoney(hedge.marginUsdc * (notionalUsd / hedge.notionalUsd));
+    this.realize(account, hedge, notionalUsd, margin, platformFeeUsdc(notionalUsd), timeMs);
     hedge.marginUsdc = roundMoney(hedge.marginUsdc - margin);
-    hedge.realizedGrossUsd = roundMoney(hedge.realizedGrossUsd + gross);
-    hedge.realizedCarryUsdc = roundMoney(hedge.realizedCarryUsdc + carry);
-    hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + fee);
     hedge.notionalUsd -= notionalUsd;
     hedge.units = hedge.notionalUsd;
     this.moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
   }
 
+  /**
+   * Books `notionalUsd` of the hedge at the mid: its P&L and its share of the carry, with `marginUsdc` back, less
+   * `feeUsdc`, on the balance and in the hedge's realized totals; the exit price.
+   */
+  private realize(
+    account: AccountState,
+    hedge: HedgeState,
+    notionalUsd: number,
+    marginUsdc: number,
+    feeUsdc: number,
+    timeMs: number,
+  ) {
+    const exitPrice = this.markOf(hedge, timeMs);
+    const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
+    const carry = roundMoney(hedge.accruedCarryUsdc * (notionalUsd / hedge.notionalUsd));
+    this.credit(account, marginUsdc + gross - carry - feeUsdc);
+    hedge.accruedCarryUsdc -= carry;
+    hedge.realizedGrossUsd = roundMoney(hedge.realizedGrossUsd + gross);
+    hedge.realizedCarryUsdc = roundMoney(hedge.realizedCarryUsdc + carry);
+    hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + feeUsdc);
+    return exitPrice;
+  }
+
   /** An early close executes at the mid, so it credits what the position showed as net_margin_usd; settlement has no close fee. */
   private closeAt(account: AccountState, hedge: HedgeState, reason: CloseReason, timeMs: number) {
     this.accrueCarry(hedge, timeMs);
-    const exitPrice = this.markOf(hedge, timeMs);
-    const closeFeeUsdc = reason === 'closed' ? platformFeeUsdc(hedge.notionalUsd) : 0;
-    const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice as number, exitPrice));
-    const carry = roundMoney(hedge.accruedCarryUsdc);
-    this.credit(account, hedge.marginUsdc + gross - carry - closeFeeUsdc);
-
-    const grossTotal = roundMoney(hedge.realizedGrossUsd + gross);
-    const carryTotal = roundMoney(hedge.realizedCarryUsdc + carry);
-    const feesTotal = roundMoney(hedge.feesPaidUsdc + closeFeeUsdc);
-    hedge.realizedGrossUsd = grossTotal;
-    hedge.realizedCarryUsdc = carryTotal;
-    hedge.feesPaidUsdc = feesTotal;
+    const fee = reason === 'closed' ? platformFeeUsdc(hedge.notionalUsd) : 0;
+    const exitPrice = this.realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
     hedge.accruedCarryUsdc = 0;
     hedge.status = 'closed';
     hedge.closedAtMs = timeMs;
@@ -513,10 +512,10 @@ export class Book {
       close_reason: reason,
       entry_price: hedge.entryPrice as number,
       exit_price: exitPrice,
-      gross_pnl_usd: grossTotal,
-      carry_usdc: carryTotal,
-      fees_usdc: feesTotal,
-      net_pnl_usd: roundMoney(grossTotal - carryTotal - feesTotal),
+      gross_pnl_usd: hedge.realizedGrossUsd,
+      carry_usdc: hedge.realizedCarryUsdc,
+      fees_usdc: hedge.feesPaidUsdc,
+      net_pnl_usd: roundMoney(hedge.realizedGrossUsd - hedge.realizedCarryUsdc - hedge.feesPaidUsdc),
     };
     insertHistoryRecord(account.history, record);
   }

@@ -169,17 +169,6 @@ export function keptReference<T extends string | undefined>(reference: T, dialec
   return (dialect.references === 'upper-case' ? reference?.trim().toUpperCase() : reference) as T;
 }
 
-/** Copies `value` under the dialect's field names, in the same order, leaving out null names. */
-export function renameFields(value: object, names: FieldNames) {
-  const renamed: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    // A field the table does not know goes out under its own name rather than vanishing.
-    const name = Object.hasOwn(names, key) ? names[key] : key;
-    if (name !== null) renamed[name] = field;
-  }
-  return renamed;
-}
-
 interface PriceReading {
   market: string;
   price: number;
@@ -208,15 +197,22 @@ export function renderPrices(prices: readonly PriceReading[], shape: PricesShape
 const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);
 
 /**
- * A record as the dialect writes amounts: unchanged, or (amountsAsText) each number as a decimal string — money
- * (`_usd`, `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
+ * Copies `record` under the dialect's field names, in the same order, leaving out null names; its amounts as the
+ * dialect writes them: unchanged, or (amountsAsText) each number but a count as a decimal string — money (`_usd`,
+ * `_usdc`) to the cent ("99889.00"), prices and units as they are ("1532.418").
  */
-export function wireAmounts(record: Record<string, unknown>, dialect: Pick<DialectRules, 'amountsAsText'>) {
-  if (!dialect.amountsAsText) return record;
+export function wireRecord(record: object, names: FieldNames, dialect: Pick<DialectRules, 'amountsAsText'>) {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
-    if (typeof value !== 'number' || COUNT_FIELDS.has(key)) out[key] = value;
-    else out[key] = /_usdc?$/.test(key) ? value.toFixed(2) : String(value);
+    // A field the table does not know goes out under its own name rather than vanishing.
+    const name = Object.hasOwn(names, key) ? names[key] : key;
+    if (name === null) continue;
+    out[name] =
+      !dialect.amountsAsText || typeof value !== 'number' || COUNT_FIELDS.has(name)
+        ? value
+        : /_usdc?$/.test(name)
+          ? value.toFixed(2)
+          : String(value);
   }
   return out;
 }

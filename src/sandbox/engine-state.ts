@@ -1,7 +1,9 @@
 import type { SandboxDialect } from './dialect-names.js';
 import type { Side, SideAmounts } from './market-model.js';
 
-export type HedgeStatus = 'submitting' | 'submitted' | 'filled' | 'failed' | 'closed';
+/** The spec's five statuses of a hedge. */
+export const HEDGE_STATUSES = ['submitting', 'submitted', 'filled', 'failed', 'closed'] as const;
+export type HedgeStatus = (typeof HEDGE_STATUSES)[number];
 export type ChangeAction = 'add' | 'reduce' | 'close';
 export type CloseReason = 'closed' | 'settled';
 

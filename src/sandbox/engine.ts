@@ -1,11 +1,11 @@
-// The sandbox engine: a request's action run against a JSON state, its result or refusal out as plain data (the
-// HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
+// The sandbox engine: a request's action run against a JSON state, its result out as plain data, a refusal thrown as
+// an ApiError (the HTTP layer, http/, routes requests to actions and writes envelopes).
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import { type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState } from './engine-state.js';
-import { DAY_MS, MARKET_MODEL, type MarketStatus, type SideAmounts } from './market-model.js';
+import { DAY_MS, MARKET_MODEL, type MarketDefinition } from './market-model.js';
 import { hashString } from './prng.js';
 
 export interface EngineRequest {
@@ -27,31 +27,26 @@ export interface ActionContext {
   dialect: WireDialect;
 }
 
-/**
- * An action's data (`replayed`: an idempotent write answered from its record, nothing acted again) or a refusal;
- * `rate`: the key's rate limit and the requests left in it, when the sandbox has one.
- */
-export type EngineResult = (
-  | { ok: true; data: unknown; meta: Record<string, unknown>; replayed?: true }
-  | { ok: false; code: string; message: string; details?: Record<string, unknown> }
-) & { rate?: { limit: number; remaining: number } };
-export type EngineSuccess = Extract<EngineResult, { ok: true }>;
-
-/** A refusal of the engine's own (who, how often, which key), carried out of the request as its result. */
-class Refusal extends Error {
-  constructor(readonly failure: Extract<EngineResult, { ok: false }>) {
-    super(failure.message);
-  }
+/** An action's data; `replayed`: an idempotent write answered from its record, nothing acted again. */
+export interface EngineSuccess {
+  ok: true;
+  data: unknown;
+  meta: Record<string, unknown>;
+  replayed?: true;
 }
 
-const refuse = (code: string, message: string, details?: Record<string, unknown>) =>
-  new Refusal({ ok: false, code, message, details });
-
-interface ExtraMarket {
-  market: string;
-  status: MarketStatus;
-  basePrice: number;
-  backgroundOpenInterestUsd?: SideAmounts;
+/** A refusal, the engine's own (who, how often, which key) or an action's, with the status and headers it is sent with. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
 }
 
 export interface EngineOptions {
@@ -65,7 +60,8 @@ export interface EngineOptions {
   fillDelayMs?: number;
   failRate?: number;
   exposureCapUsd?: number;
-  extraMarkets?: readonly ExtraMarket[];
+  /** Markets listed besides (or instead of) the dialect's, none of their open interest held elsewhere. */
+  extraMarkets?: readonly Omit<MarketDefinition, 'backgroundOpenInterestUsd'>[];
   rateLimit?: number;
   dialect?: SandboxDialect;
   severalPerSide?: boolean;
@@ -89,7 +85,7 @@ const LIVE_KEY = /^[a-z]{2,8}_live_[A-Za-z0-9]{16,64}$/;
 /** Like common payment APIs: a key can be replayed for a day, then it may be reused freely. */
 const IDEMPOTENCY_TTL_MS = DAY_MS;
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-const DEFAULT_SEED = 'hedge-sandbox';
+export const DEFAULT_SEED = 'hedge-sandbox';
 export const DEFAULT_FILL_DELAY_MS = 2000;
 
 export function createEngineState(
@@ -153,7 +149,7 @@ export class SandboxEngine {
     }
     const extraMarkets = (options.extraMarkets ?? []).map((extra) => ({
       ...extra,
-      backgroundOpenInterestUsd: extra.backgroundOpenInterestUsd ?? { buy: 0, sell: 0 },
+      backgroundOpenInterestUsd: { buy: 0, sell: 0 },
     }));
     this.rateLimit = options.rateLimit;
     this.book = new Book(state, {
@@ -190,7 +186,7 @@ export class SandboxEngine {
 
   /**
    * One request: who sends it, within its rate, at its time. `act` runs at most once (a replayed write runs nothing);
-   * what it throws passes through.
+   * what it throws passes through; `rate`: the key's rate limit and the requests left in it, when the sandbox has one.
    */
   run(
     request: EngineRequest,
@@ -198,20 +194,13 @@ export class SandboxEngine {
     idempotent: boolean,
     act: (context: ActionContext) => EngineSuccess,
     context: HandleContext = {},
-  ): EngineResult {
-    try {
-      const principal = this.authenticate(request.headers.authorization);
-      const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
-      const now = this.advanceTo(nowMs);
-      const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
-      const result = idempotent
-        ? this.handleStateChanging(act, acting, request, principal, context.lease)
-        : act(acting);
-      return rate ? { ...result, rate } : result;
-    } catch (error) {
-      if (error instanceof Refusal) return error.failure;
-      throw error;
-    }
+  ) {
+    const principal = this.authenticate(request.headers.authorization);
+    const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
+    const now = this.advanceTo(nowMs);
+    const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
+    const result = idempotent ? this.handleStateChanging(act, acting, request, principal, context.lease) : act(acting);
+    return { ...result, rate };
   }
 
   /** Holds a write's Idempotency-Key in flight during injected latency. */
@@ -277,12 +266,12 @@ export class SandboxEngine {
 
   private authenticate(authorization: string | undefined) {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match) throw refuse('unauthorized', 'missing or malformed Authorization: Bearer <API key>');
+    if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
     const apiKey = match[1];
     const accountId = this.accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
-    if (LIVE_KEY.test(apiKey)) throw refuse('live_key_refused', 'the sandbox accepts test keys only');
-    throw refuse('unauthorized', 'unknown API key');
+    if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
+    throw new ApiError(401, 'unauthorized', 'unknown API key');
   }
 
   private accountOf(principal: Principal) {
@@ -305,13 +294,17 @@ export class SandboxEngine {
     }
     // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
     const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
-    throw new Refusal({
-      ok: false,
-      code: 'rate_limited',
-      message: `more than ${limit} requests per second for this key; retry later`,
-      details: { retry_after_ms: retryAfterMs },
-      rate: { limit, remaining: 0 },
-    });
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `more than ${limit} requests per second for this key; retry later`,
+      { retry_after_ms: retryAfterMs },
+      {
+        'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': '0',
+      },
+    );
   }
 
   private handleStateChanging(
@@ -325,7 +318,7 @@ export class SandboxEngine {
     if (key === undefined) return this.committed(act(context), context);
     const scope = idempotencyScope(principal, key);
     if (this.inFlight.has(scope) && lease?.scope !== scope)
-      throw refuse('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+      throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
     // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
@@ -334,7 +327,7 @@ export class SandboxEngine {
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest)
-        throw refuse('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+        throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
         });
       return { ...(JSON.parse(existing.bodyJson) as EngineSuccess), ok: true, replayed: true };
@@ -419,7 +412,7 @@ function readIdempotencyKey(headers: Record<string, string | undefined>) {
   if (key === undefined) return;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     const reason = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
-    throw refuse('validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
+    throw new ApiError(400, 'validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
   }
   return key;
 }

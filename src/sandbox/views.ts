@@ -15,14 +15,9 @@ import {
   type Side,
 } from './market-model.js';
 
-/** A state saved before closeReason existed: settlement is the close that lands at maturity. */
-function closedEarly(hedge: HedgeState) {
-  return (hedge.closeReason ?? (hedge.closedAtMs === hedge.maturityAtMs ? 'settled' : 'closed')) === 'closed';
-}
-
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
 export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
-  if (hedge.status === 'closed' && closedEarly(hedge)) return dialect.statusAfterEarlyClose;
+  if (hedge.closeReason === 'closed') return dialect.statusAfterEarlyClose;
   if (hedge.status === 'filled' && dialect.closingStatus !== null && isClosing(hedge)) return dialect.closingStatus;
   return hedge.status;
 }
@@ -81,10 +76,6 @@ type PositionLine = ReturnType<typeof hedgeLine>;
 function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
   const entry = hedge.entryPrice as number;
   const mark = book.markOf(hedge, nowMs);
-  const gross = roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark));
-  const carry = roundMoney(book.accruedCarryAt(hedge, nowMs));
-  const net = roundMoney(gross - carry);
-  const closeFee = platformFeeUsdc(hedge.notionalUsd);
   return {
     market: hedge.market,
     side: hedge.side,
@@ -93,14 +84,27 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
     units: roundMoney(hedge.units),
     entry_price: entry,
     mark_price: mark,
+    ...money(
+      roundMoney(grossPnlUsd(hedge.side, hedge.notionalUsd, entry, mark)),
+      roundMoney(book.accruedCarryAt(hedge, nowMs)),
+      platformFeeUsdc(hedge.notionalUsd),
+      hedge.marginUsdc,
+    ),
+    opened_at: toIso(hedge.openedAtMs),
+    maturity_at: toIso(hedge.maturityAtMs),
+  };
+}
+
+/** A line's money: its P&L net of carry, and what closing it returns (margin plus net P&L, less the close fee). */
+function money(gross: number, carry: number, closeFee: number, margin: number) {
+  const net = roundMoney(gross - carry);
+  return {
     gross_pnl_usd: gross,
     accrued_carry_usdc: carry,
     net_pnl_usd: net,
     close_fee_usdc: closeFee,
-    margin_usdc: hedge.marginUsdc,
-    net_margin_usd: roundMoney(hedge.marginUsdc + net - closeFee),
-    opened_at: toIso(hedge.openedAtMs),
-    maturity_at: toIso(hedge.maturityAtMs),
+    margin_usdc: margin,
+    net_margin_usd: roundMoney(margin + net - closeFee),
   };
 }
 
@@ -111,26 +115,20 @@ function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
  */
 function aggregateSide(lines: PositionLine[]) {
   if (lines.length === 1) return lines[0];
-  const newest = lines[lines.length - 1];
   const total = (pick: (line: PositionLine) => number) => roundMoney(lines.reduce((sum, line) => sum + pick(line), 0));
   const notional = total((line) => line.notional_usd);
-  const gross = total((line) => line.gross_pnl_usd);
-  const carry = total((line) => line.accrued_carry_usdc);
-  const net = roundMoney(gross - carry);
-  const closeFee = total((line) => line.close_fee_usdc);
-  const margin = total((line) => line.margin_usdc);
   const weightedEntry = lines.reduce((sum, line) => sum + line.entry_price * line.notional_usd, 0) / notional;
   return {
-    ...newest,
+    ...lines[lines.length - 1],
     notional_usd: notional,
     units: total((line) => line.units),
     entry_price: roundExecutionPrice(weightedEntry),
-    gross_pnl_usd: gross,
-    accrued_carry_usdc: carry,
-    net_pnl_usd: net,
-    close_fee_usdc: closeFee,
-    margin_usdc: margin,
-    net_margin_usd: roundMoney(margin + net - closeFee),
+    ...money(
+      total((line) => line.gross_pnl_usd),
+      total((line) => line.accrued_carry_usdc),
+      total((line) => line.close_fee_usdc),
+      total((line) => line.margin_usdc),
+    ),
   };
 }
 

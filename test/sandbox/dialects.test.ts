@@ -260,13 +260,21 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     const sandbox = await startDialect('alpha');
     const first = (await post(sandbox, '/hedges', openBody('buy', 100_000))).body.data.id;
     fill(sandbox);
-    const second = (await post(sandbox, '/hedges', openBody('buy', 60_000))).body.data.id;
+    const newest = (await post(sandbox, '/hedges', openBody('buy', 60_000))).body.data;
+    const second = newest.id;
     expect(second).not.toBe(first);
     fill(sandbox);
 
     const [line, ...others] = await read(sandbox, '/positions');
     expect(others).toEqual([]);
-    expect(line).toMatchObject({ direction: 'buy', hedge_id: second, size_usd: 160_000, collateral_usdc: 16_000 });
+    // The newest hedge names the line: its id and its maturity.
+    expect(line).toMatchObject({
+      direction: 'buy',
+      hedge_id: second,
+      maturity_time: newest.maturity_at,
+      size_usd: 160_000,
+      collateral_usdc: 16_000,
+    });
     expect(line.net_margin_usd).toBe(
       Math.round((line.collateral_usdc + line.pnl_usd - line.exit_fee_usdc) * 100) / 100,
     );

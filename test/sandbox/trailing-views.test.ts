@@ -157,32 +157,6 @@ describe('trailing views and the state file', () => {
 const iso = (timeMs: number) => new Date(timeMs).toISOString();
 
 describe('several hedges per side, whatever the dialect (severalPerSide)', () => {
-  it('the reference dialect with it on: two opens are two hedge records and one positions line', async () => {
-    const sandbox = await start({ severalPerSide: true });
-    const first = await postData(sandbox, '/hedges', openBody('buy', 30_000, 3));
-    sandbox.clock.advance(FILL_DELAY_MS);
-    const second = await postData(sandbox, '/hedges', openBody('buy', 12_500, 7));
-    sandbox.clock.advance(FILL_DELAY_MS);
-
-    expect(
-      (await getData(sandbox, '/hedges')).map((hedge: any) => [hedge.id, hedge.status, hedge.notional_usd]),
-    ).toEqual([
-      [second.id, 'filled', 12_500],
-      [first.id, 'filled', 30_000],
-    ]);
-    const [line, ...others] = await getData(sandbox, '/positions');
-    expect(others).toEqual([]);
-    // Reference field names; the newest hedge names the line (its id, opening and maturity).
-    expect(line).toMatchObject({
-      side: 'buy',
-      notional_usd: 42_500,
-      margin_usdc: 4_250,
-      hedge_id: second.id,
-      maturity_at: second.maturity_at,
-    });
-    expect((await getData(sandbox, '/account')).open_positions).toBe(1);
-  });
-
   it('alpha told otherwise takes one hedge per side', async () => {
     // Off by default on the reference dialect, on for alpha: dialects.test.ts (a second open of a side).
     const sandbox = await start({ dialect: 'alpha', severalPerSide: false });

@@ -18,34 +18,37 @@ interface RequestTarget {
 /** Limits injected faults to some requests, e.g. `{ method: 'POST' }` to fault only writes. */
 type FaultMatch = ((target: RequestTarget) => boolean) | { method?: string; path?: string | RegExp };
 
-export interface FaultSettings {
+/** No fault at all: every setting and its default. */
+const NO_FAULTS = {
   /** Share (0..1) of requests answered 500 or 503 without reaching the engine. */
-  fault5xx: number;
+  fault5xx: 0,
   /** Share (0..1) of requests answered 429 with Retry-After without reaching the engine. */
-  fault429: number;
+  fault429: 0,
   /** Share (0..1) of open/add/reduce/close requests the engine commits before the socket is destroyed. */
-  dropAfterCommit: number;
+  dropAfterCommit: 0,
   /** Delay before every request is handled; its Idempotency-Key is in flight meanwhile. */
-  latencyMs: number;
-  next5xx: number;
-  next429: number;
-  nextDropAfterCommit: number;
-  nextLatency: { count: number; ms: number } | null;
+  latencyMs: 0,
+  next5xx: 0,
+  next429: 0,
+  nextDropAfterCommit: 0,
+  nextLatency: null as { count: number; ms: number } | null,
   /** 503 `service_unavailable` with this Retry-After value sent verbatim: seconds ('2') or an HTTP-date. */
-  next503RetryAfter: { count: number; retryAfter: string } | null;
+  next503RetryAfter: null as { count: number; retryAfter: string } | null,
   /** The next matched GETs are answered for real, padded to `bytes` bytes (streamed, never held whole). */
-  nextOversized: { count: number; bytes: number } | null;
+  nextOversized: null as { count: number; bytes: number } | null,
   /** Terminal escapes and bidi/zero-width characters in server strings (hostile-text.ts). */
-  hostileText: boolean;
+  hostileText: false,
   /** How far every answer's `Date` header is off the sandbox's clock, as from a server or proxy whose clock is wrong. */
-  dateSkewMs: number;
+  dateSkewMs: 0,
   /** headers: never answer; body: send status, headers and part of the body, then hang. */
-  stall: StallMode | null;
-  nextMalformed: { count: number; kind: MalformedKind } | null;
+  stall: null as StallMode | null,
+  nextMalformed: null as { count: number; kind: MalformedKind } | null,
   /** Answers the simulator has no rule for (a gateway's 403), sent without reaching the engine. */
-  nextError: { count: number; status: number; code: string; message?: string } | null;
-  match: FaultMatch | null;
-}
+  nextError: null as { count: number; status: number; code: string; message?: string } | null,
+  match: null as FaultMatch | null,
+};
+
+export type FaultSettings = typeof NO_FAULTS;
 
 /** `answer`: answered without reaching the engine, with the fault's name in the request log. */
 export type FaultOutcome =
@@ -76,25 +79,6 @@ interface FaultPlan {
   outcome: FaultOutcome;
   hostileText: boolean;
 }
-
-const NO_FAULTS: FaultSettings = {
-  fault5xx: 0,
-  fault429: 0,
-  dropAfterCommit: 0,
-  latencyMs: 0,
-  next5xx: 0,
-  next429: 0,
-  nextDropAfterCommit: 0,
-  nextLatency: null,
-  next503RetryAfter: null,
-  nextOversized: null,
-  hostileText: false,
-  dateSkewMs: 0,
-  stall: null,
-  nextMalformed: null,
-  nextError: null,
-  match: null,
-};
 
 const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 

@@ -1,7 +1,7 @@
 // The twelve endpoints: each reads and checks its input, asks the book to act, renders the result.
 
 import { type Book, toIso } from '../book.js';
-import { type WireDialect, keptReference, renameFields, renderPrices, wireAmounts } from '../dialects.js';
+import { type WireDialect, keptReference, renderPrices, wireRecord } from '../dialects.js';
 import {
   type AccountState,
   type ChangeAction,
@@ -73,7 +73,7 @@ function requireRoomFor(
   side: Side,
   notionalUsd: number,
 ) {
-  const availableExposure = book.availableExposureUsd(account);
+  const availableExposure = book.exposureLeftUsd(book.openExposureUsd(account));
   if (notionalUsd > availableExposure)
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
       available_exposure_usd: availableExposure,
@@ -193,13 +193,13 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
     }
     const { page: records, meta } = page(newestFirst(), request, dialect);
     return succeeded(
-      records.map((record) => wireAmounts(renameFields(record, dialect.historyFields), dialect)),
+      records.map((record) => wireRecord(record, dialect.historyFields, dialect)),
       meta,
     );
   }
   const parameter = pages === 'time' ? 'before' : 'cursor';
   checkListQuery(request, dialect, [parameter]);
-  const asked = readPageSize(request.query, dialect.pageSizeParameter);
+  const asked = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
   const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
   const raw = request.query[parameter];
   const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
@@ -207,8 +207,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const before = (index: number) => compareHistoryRecords(history[index], below as HistoryRecord) < 0;
   let next = below === undefined ? shown : Math.min(shown, partitionPoint(history.length, before));
   const served: Array<Record<string, unknown>> = [];
-  while (next > 0 && served.length < pageSize)
-    served.push(wireAmounts(renameFields(history[--next], dialect.historyFields), dialect));
+  while (next > 0 && served.length < pageSize) served.push(wireRecord(history[--next], dialect.historyFields, dialect));
   const more = next > 0 && served.length > 0;
   if (pages === 'time') return succeeded(served, { next_before: more ? history[next].closed_at : null });
   return succeeded(served, more ? { next_cursor: historyCursor(history[next]) } : {});
@@ -241,12 +240,12 @@ function readBefore(raw: string) {
 
 function getPositions({ book, account, nowMs, dialect }: RouteContext) {
   return succeeded(
-    positionViews(book, account, nowMs).map((line) => wireAmounts(renameFields(line, dialect.positionFields), dialect)),
+    positionViews(book, account, nowMs).map((line) => wireRecord(line, dialect.positionFields, dialect)),
   );
 }
 
 function getAccount({ book, account, nowMs, dialect }: RouteContext) {
-  return succeeded(wireAmounts(renameFields(accountView(book, account, nowMs), dialect.accountFields), dialect));
+  return succeeded(wireRecord(accountView(book, account, nowMs), dialect.accountFields, dialect));
 }
 
 function postQuote({ book, request, nowMs }: RouteContext) {

@@ -7,7 +7,13 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
-import { type EngineOptions, type EngineRequest, type IdempotencyLease, createEngineState } from '../engine.js';
+import {
+  DEFAULT_SEED,
+  type EngineOptions,
+  type EngineRequest,
+  type IdempotencyLease,
+  createEngineState,
+} from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
 import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
 import { withHostileText } from './hostile-text.js';
@@ -39,7 +45,6 @@ import { INVALID_JSON } from './validation.js';
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
-const DEFAULT_SEED = 'hedge-sandbox';
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {

@@ -1,5 +1,5 @@
 import { ApiError, validationError } from './envelope.js';
-import type { HedgeStatus } from '../engine-state.js';
+import { HEDGE_STATUSES } from '../engine-state.js';
 import { MARKET_MODEL, type Side } from '../market-model.js';
 
 /** Marks a request body that arrived but was not valid JSON (the server parses, the engine judges). */
@@ -9,8 +9,6 @@ type JsonObject = Record<string, unknown>;
 
 const MAX_CLIENT_REFERENCE_LENGTH = 128;
 const MAX_MARKET_LENGTH = 32;
-const HEDGE_STATUSES: readonly HedgeStatus[] = ['submitting', 'submitted', 'filled', 'failed', 'closed'];
-const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 500;
 
 export function requireJsonObject(body: unknown) {
@@ -80,7 +78,7 @@ export function readClientReference(body: JsonObject) {
 }
 
 /** The page size under the dialect's parameter name (`limit` in the reference dialect). */
-export function readPageSize(query: Record<string, string>, parameter: string, defaultSize = DEFAULT_PAGE_SIZE) {
+export function readPageSize(query: Record<string, string>, parameter: string, defaultSize: number) {
   const raw = query[parameter];
   if (raw === undefined) return defaultSize;
   const size = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
@@ -103,7 +101,7 @@ export function refuseUnknownQuery(query: Record<string, string>, known: readonl
 }
 
 /** The status filter: the spec's five, and the dialect's own extra statuses. */
-export function readStatusFilter(query: Record<string, string>, extra: readonly string[] = []) {
+export function readStatusFilter(query: Record<string, string>, extra: readonly string[]) {
   const status = query.status;
   if (status === undefined) return;
   const allowed = [...HEDGE_STATUSES, ...extra];
