@@ -106,10 +106,10 @@ const need = (key: string, width: number, minWidth = width, more?: Partial<Colum
   ...more,
 });
 
-/** fitColumns with the table's gap of 2: the kept as [index, width] pairs, and the hidden. */
+/** fitColumns with the table's gap of 2: the kept as `index:width`, then ` | ` and the hidden (`0:28 2:7 | 1`). */
 function fitted(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
   const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
-  return { kept: kept.map((column) => [column.index, column.width]), hidden };
+  return `${kept.map((column) => `${column.index}:${column.width}`).join(' ')}${hidden.length ? ` | ${hidden.join(' ')}` : ''}`;
 }
 
 describe('fitColumns', () => {
@@ -120,34 +120,22 @@ describe('fitColumns', () => {
   it('stops at the first column that does not fit, even when a later, narrower one would', () => {
     const needs = [need('id', 28), need('maturity', 30), need('ref', 7)];
     expect([fitted(needs, ['id', 'maturity', 'ref'], 50), fitted(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
-      { kept: [[0, 28]], hidden: [1, 2] },
-      {
-        kept: [
-          [0, 28],
-          [2, 7],
-        ],
-        hidden: [1],
-      },
+      '0:28 | 1 2',
+      '0:28 2:7 | 1',
     ]);
   });
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
     const needs = [need('ref', 20, 8), need('net', 10)];
-    expect([40, 25, 19].map((width) => fitted(needs, ['net', 'ref'], width).kept)).toEqual([
-      [
-        [0, 20],
-        [1, 10],
-      ],
-      [
-        [0, 13],
-        [1, 10],
-      ],
-      [[1, 10]],
+    expect([40, 25, 19].map((width) => fitted(needs, ['net', 'ref'], width))).toEqual([
+      '0:20 1:10',
+      '0:13 1:10',
+      '1:10 | 0',
     ]);
   });
 
   it('keeps the first column of the list whatever the width', () => {
-    expect(fitted([need('a', 30)], ['a'], 20).kept).toEqual([[0, 20]]);
+    expect(fitted([need('a', 30)], ['a'], 20)).toBe('0:20');
   });
 
   it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
@@ -172,38 +160,18 @@ describe('fitColumns', () => {
       fitted(needs, priority, 24, 3),
       fitted(needs, priority, 40, 3),
       // Room for the id whole beside them: it is taken; market would need 9 more.
-      fitted(needs, priority, 70, 3).hidden,
+      fitted(needs, priority, 70, 3),
       // An id before an amount is shortened for it (no desk tier here: the money column alone), and
       // the header goes back on one line with the room left; side, of the rest, waits.
       fitted(needs.slice(0, 4), idFirst, 30),
       // Not money: the id stays whole and what does not fit beside it is hidden.
-      fitted(plain, idFirst, 30).kept,
+      fitted(plain, idFirst, 30),
     ]).toEqual([
-      {
-        kept: [
-          [1, 4],
-          [2, 8],
-          [3, 7],
-        ],
-        hidden: [0, 4],
-      },
-      {
-        kept: [
-          [1, 4],
-          [2, 14],
-          [3, 11],
-        ],
-        hidden: [0, 4],
-      },
-      [4],
-      {
-        kept: [
-          [0, 12],
-          [3, 11],
-        ],
-        hidden: [1, 2],
-      },
-      [[0, 28]],
+      '1:4 2:8 3:7 | 0 4',
+      '1:4 2:14 3:11 | 0 4',
+      '0:28 1:4 2:14 3:11 | 4',
+      '0:12 3:11 | 1 2',
+      '0:28 | 1 2 3',
     ]);
   });
 
@@ -220,24 +188,8 @@ describe('fitColumns', () => {
     // gaps), and market (of the rest) does not cut it further. At 67 there is room for it whole
     // beside the desk's columns, and market (of the rest) waits.
     expect([fitted(needs, priority, 60, 4), fitted(needs, priority, 67, 4)]).toEqual([
-      {
-        kept: [
-          [0, 4],
-          [1, 33],
-          [2, 11],
-          [3, 6],
-        ],
-        hidden: [4],
-      },
-      {
-        kept: [
-          [0, 4],
-          [1, 40],
-          [2, 11],
-          [3, 6],
-        ],
-        hidden: [4],
-      },
+      '0:4 1:33 2:11 3:6 | 4',
+      '0:4 1:40 2:11 3:6 | 4',
     ]);
   });
 });
