@@ -1,12 +1,17 @@
-// What a desk sees on a terminal at 80, 100, 120 and 160 columns (drawn in-process as on one), for the lists that carry the deal reference:
-// positions, hedges, history, maturities, the report (by day and deal by deal) and the journal.
-// On every screen: no line wider than the terminal, no word split at a line end, and the Ref column
-// present at every width where a narrower terminal showed it. The screens (frozen simulator, pinned
+// What a desk sees on a terminal at 80, 100, 120 and 160 columns (drawn in-process as on one; a hedge's
+// card also on a real pseudo-terminal, the same to the byte): the read commands (markets, price,
+// account, a quote), the lists that carry the deal reference (positions, hedges, history, maturities,
+// the report by day and deal by deal, the journal) and a hedge's card. On every screen: no line wider
+// than the terminal (measured as the terminal measures, string-width of the visible text), no word
+// split at a line end, and the Ref column present at every width where a narrower terminal showed it;
+// hashes are shortened on screen and whole in --format csv. The screens (frozen simulator, pinned
 // clock) are reviewed snapshots.
+import { parse } from 'csv-parse/sync';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HedgeArgs } from '../support/hedge-cli.js';
-import { FROZEN_KEY } from '../support/keys.js';
+import { writeStore } from '../support/config-store.js';
+import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/output/table-text.js';
@@ -17,11 +22,17 @@ const WIDTHS = [80, 100, 120, 160] as const;
 const WIDE = 400;
 
 let simulator: Simulator;
+let profiles: { path: string; remove: () => void };
+let buyId: string;
 
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
 const run = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 
 const SCREENS = [
+  ['markets'],
+  ['price'],
+  ['account'],
+  'quote USDTNGN buy 10000 --tenor 3'.split(' '),
   ['positions'],
   ['hedges'],
   ['history'],
@@ -34,15 +45,14 @@ const SCREENS = [
 /** A journal id's four random characters (`a_` + time + 4), masked so that the screen is the same on every run. */
 const maskJournalIds = (screen: string) => screen.replace(/\b(a_[0-9a-z]{8})[0-9a-z]{4}\b/g, '$1····');
 
-/** Drawn in-process as on a terminal. */
-function onTerminal(args: string[], cols: number) {
-  return drawScreen({
-    configDir: simulator.configDir,
-    args,
-    env: { ...simulator.env, ...pinnedClockEnv(simulator) },
-    cols,
-    rows: 60,
-  });
+/** Drawn in-process as on a terminal; `real`: on a pseudo-terminal. */
+function onTerminal(args: string[], cols: number, configDir = simulator.configDir, real = false) {
+  return drawScreen({ configDir, args, env: { ...simulator.env, ...pinnedClockEnv(simulator) }, cols, rows: 60, real });
+}
+
+/** Every line of the screen fits the terminal. */
+function fits(screen: string, cols: number) {
+  for (const line of screen.split('\n')) expect(stringWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
 }
 
 /** Every word the command can show: its screen with room for everything, and its TSV header (the keys a note names). */
@@ -83,22 +93,43 @@ function hasRef(screen: string) {
 beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
   simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
-  await apiData(simulator, 'POST', '/hedges', {
-    market: 'USDTNGN',
-    side: 'buy',
-    notional_usd: 25_000,
-    tenor_days: 7,
-    client_reference: 'DEAL-42',
-  });
+  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
+  buyId = (
+    await apiData(simulator, 'POST', '/hedges', {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      client_reference: 'DEAL-42',
+    })
+  ).id;
   simulator.sandbox.clock.advance(3_600_000);
   // Two actions through the CLI, so that the journal lists them (one with a reference).
   ok(await run('open USDTNGN sell 10000 --tenor 3 --ref DESK-7 --no-wait'));
   ok(await run('add USDTNGN buy 5000 --no-wait'));
   simulator.sandbox.clock.advance(60_000);
+  profiles = tempDir();
+  writeStore(profiles.path, {
+    current: 'desk',
+    profiles: {
+      desk: {
+        base_url: 'https://hedging-partner.example.com/partners/sandbox/v2',
+        api_key: FROZEN_KEY,
+        saved_at: '2026-03-01T09:00:00.000Z',
+      },
+      prod: {
+        base_url: 'https://hedging-partner.example.com/partners/v2',
+        api_key: LIVE_KEY,
+        ca_file: '/etc/ssl/certs/partner-ca-bundle.pem',
+      },
+      gone: { base_url: 'https://hedging-partner.example.com/partners/v2' },
+    },
+  });
 });
 
 afterAll(async () => {
   await simulator?.close();
+  profiles?.remove();
 });
 
 describe.each(SCREENS.map((args) => [args.join(' '), args] as const))('%s', (_name, args) => {
@@ -108,12 +139,45 @@ describe.each(SCREENS.map((args) => [args.join(' '), args] as const))('%s', (_na
     for (const cols of WIDTHS) {
       const { screen, code } = await onTerminal(args, cols);
       expect(code, screen).toBe(0);
-      for (const line of screen.split('\n')) expect(stringWidth(line), `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+      fits(screen, cols);
       expect(splitWords(screen, cols, words), `${cols} columns:\n${screen}`).toEqual([]);
       if (refShown) expect(hasRef(screen), `Ref shown narrower, hidden at ${cols}:\n${screen}`).toBe(true);
       refShown ||= hasRef(screen);
       expect(maskJournalIds(screen)).toMatchSnapshot(`${cols} columns`);
     }
+  });
+});
+
+describe('a hedge card and the profiles', () => {
+  it(`at ${WIDTHS.join(', ')} columns: the card fits, its hashes shortened on screen and whole in --format csv; the profile list fits`, async () => {
+    const csv = await run(`hedges ${buyId} --format csv`);
+    const [header, row] = parse(csv.stdout);
+    const hashes = ['order_key', 'order_tx_hash', 'fill_tx_hash'].map((key) => row[header.indexOf(key)]);
+    for (const cols of WIDTHS) {
+      const { screen, code } = await onTerminal(['hedges', buyId], cols);
+      expect(code, screen).toBe(0);
+      fits(screen, cols);
+      for (const hash of hashes) {
+        expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+        expect(screen).not.toContain(hash);
+        expect(screen).toContain(`${hash.slice(0, 6)}…${hash.slice(-4)}`);
+      }
+      expect(screen).toMatchSnapshot(`${cols} columns`);
+      const list = await onTerminal(['profile', 'list'], cols, profiles.path);
+      expect(list.code, list.screen).toBe(0);
+      expect(list.screen).toMatch(/\* desk\s+test/);
+      expect(list.screen).toMatch(/prod\s+LIVE/);
+      fits(list.screen, cols);
+    }
+  });
+
+  it('on a real terminal (its width read from the terminal itself) the card is the screen drawn in-process', async () => {
+    const [real, drawn] = await Promise.all([
+      onTerminal(['hedges', buyId], 80, simulator.configDir, true),
+      onTerminal(['hedges', buyId], 80),
+    ]);
+    expect(real.code, real.screen).toBe(0);
+    expect(real.screen).toBe(drawn.screen);
   });
 });
 
