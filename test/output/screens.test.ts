@@ -6,6 +6,8 @@
 // split at a line end, and the Ref column present at every width where a narrower terminal showed it;
 // hashes are shortened on screen and whole in --format csv. The screens (frozen simulator, pinned
 // clock) are reviewed snapshots.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -197,5 +199,78 @@ describe('the deal reference', () => {
     ]).toEqual([['sell'], ['DESK-7'], ['DESK-7'], ['open']]);
     // Nothing with that reference has closed yet.
     expect(JSON.parse(history.stdout)).toEqual([]);
+  });
+});
+
+// What a person acts on at 80 and 60 columns: keep's "reported only" on a drifted row, a watch's title
+// with the time of its last good refresh, whoami's base URL and labels whole, and a narrow report that
+// drops its bar (a figure drawn again) before any figure. Nothing is cut where it is read, no word
+// split across lines.
+describe.each([80, 60])('at %i columns', (cols) => {
+  /** Its lines as drawn (none wrapped by the terminal, none wider than it), and the text as read: lines joined, a wrapped line's indent gone. */
+  async function read(args: string[], width = cols) {
+    const { code, drawn, screen } = await onTerminal(args, width);
+    expect(code, screen).toBe(0);
+    fits(screen, width);
+    expect(drawn.filter((line) => line.wrapped)).toEqual([]);
+    const lines = drawn.map((line) => line.text);
+    return { lines, text: lines.join('\n').replace(/\s+/g, ' ') };
+  }
+
+  it('keep: a drifted row says, whole, that it is reported only and how to bring it back', async () => {
+    const file = join(simulator.configDir, 'target.csv');
+    writeFileSync(file, 'market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,7,,\n');
+    const writes = simulator.writes().length;
+    const { lines, text } = await read(['keep', file, '--once']);
+    // The row itself (it stays on screen while events scroll away) and the drift event.
+    expect(text).toContain('drifted to 10,000.00 USD (target 2,000.00 USD): reported only (run with --converge');
+    expect(text).toContain('reported only; run with --converge to bring it back');
+    expect(lines.filter((line) => line.includes('…'))).toEqual([]);
+    expect(simulator.writes()).toHaveLength(writes);
+  });
+
+  it.each([['price', 'USDTNGN'], ['hedges']])(
+    '%s --watch: the title keeps the time of the last good refresh and how to stop',
+    async (...command) => {
+      // `hedges ID --watch`: the title carries the hedge's id.
+      const { lines } = await read([
+        ...(command[0] === 'hedges' ? ['hedges', buyId] : command),
+        '--watch',
+        '--count',
+        '1',
+      ]);
+      // Each part of the title whole on a line (a narrow title wraps between them), none cut.
+      const title = lines.slice(0, 2);
+      for (const part of [/every 2s/, /last good refresh \d\d:\d\d:\d\d/, /\* changed/, /Ctrl-C to stop/])
+        expect(
+          title.some((line) => part.test(line)),
+          `${part}\n${lines.join('\n')}`,
+        ).toBe(true);
+      expect(title.filter((line) => line.includes('…'))).toEqual([]);
+    },
+  );
+
+  it('whoami: the base URL and every label whole, no word broken across lines', async () => {
+    const wide = (await read(['whoami'], 200)).lines.join(' ');
+    const { lines } = await read(['whoami']);
+    expect(
+      lines.some((line) => line.includes(simulator.baseUrl)),
+      lines.join('\n'),
+    ).toBe(true);
+    // Every word on the narrow card is one the wide card shows (none is the piece of a broken one).
+    const words = (text: string) => text.split(/[\s│┌┐└┘┬┴─]+/).filter(Boolean);
+    const known = new Set(words(wide));
+    expect(words(lines.join('\n')).filter((word) => !known.has(word))).toEqual([]);
+  });
+
+  it('report: the bar goes before any figure; a figure left out is named', async () => {
+    const { lines, text } = await read(['report']);
+    const notShown = /Not shown at \d+ columns: ([^(]*)\(/.exec(text)?.[1] ?? '';
+    const left = notShown.split(/[,;]\s*/).map((word) => word.trim());
+    const figures = ['gross P&L', 'carry', 'fees'].filter((figure) => left.includes(figure));
+    // A bar (net P&L drawn again) on screen only when every figure is.
+    if (figures.length) expect(left, lines.join('\n')).toContain('bars');
+    expect(lines.some((line) => /[▒█│]$/.test(line))).toBe(figures.length === 0);
+    if (cols === 60) expect(figures, lines.join('\n')).not.toEqual([]);
   });
 });
