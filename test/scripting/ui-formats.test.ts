@@ -1,5 +1,6 @@
-// The output formats on fake streams: tsv/csv headers and quoting, --no-header, ndjson, --fields in
-// every format (and its refusals), --query, and tables fitted to the width.
+// The output formats on fake streams: tsv/csv headers and quoting, ndjson, --fields in every format
+// (and its refusals), --query, and tables fitted to the width. --no-header, hashes whole
+// and the documented columns of each list: test/book/read-commands.test.ts.
 import { describe, expect, it } from 'vitest';
 import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -8,7 +9,7 @@ import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
 import { output } from '../support/output/fake-output.js';
 import { compileQuery } from '../../src/platform/fields/query.js';
-import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
+import { HEDGE_RESOURCE, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { leftOut, tableHeaders } from '../support/output/table-text.js';
 
@@ -51,13 +52,6 @@ describe('tsv and csv', () => {
     );
   });
 
-  it('--no-header drops the header row in tsv and csv', async () => {
-    for (const format of ['tsv', 'csv'] as const) {
-      const { stdout } = await listed(format, { header: false });
-      expect(stdout().split('\n')[0]).toMatch(/^hdg_1[\t,]USDTNGN/);
-    }
-  });
-
   it('csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
     const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
     const { out, stdout, stderr } = output('csv');
@@ -72,29 +66,6 @@ describe('tsv and csv', () => {
     const { out, stdout } = output('csv');
     out.record({ id: 'hdg_1', market: 'USDTNGN', capacity: { buy: 7 } }, FIELDS);
     expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd\nhdg_1,USDTNGN,,7\n');
-  });
-
-  it('hashes stay whole in TSV; screen-only fields are not columns', async () => {
-    const hash = `0x${'ab'.repeat(32)}`;
-    const { out, stdout } = output('tsv');
-    await out.list(
-      [
-        {
-          market: 'USDTNGN',
-          side: 'buy',
-          maturity_at: '2026-03-05T10:00:00.000Z',
-          hedge_id: 'hdg_1',
-          order_tx_hash: hash,
-        },
-      ],
-      POSITION_FIELDS,
-      { empty: 'none' },
-    );
-    const [header, row] = stdout().split('\n');
-    expect(header.split('\t')).not.toContain('matures_in');
-    // The deal reference (joined from the hedge) is a column of its own, right after the side.
-    expect(header.split('\t').slice(0, 4)).toEqual(['market', 'side', 'client_reference', 'notional_usd']);
-    expect(row).toContain(hash);
   });
 });
 
