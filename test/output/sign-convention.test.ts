@@ -28,7 +28,6 @@ import {
 import { renderRollPreview } from '../../src/platform/results/roll-outcome.js';
 import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
-import { renderPlan } from '../../src/features/plan/plan-view.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { NOW, output } from '../support/output/fake-output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
@@ -394,7 +393,9 @@ describe('the roll card in that convention', () => {
 });
 
 describe('a plan in that convention', () => {
-  it("each step's fee and carry and the plan's carry are on the account's side in TSV; the upfront is what is put up", async () => {
+  // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
+  // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
+  it("the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
     const plan = {
       atTarget: false,
       steps: [
@@ -413,15 +414,10 @@ describe('a plan in that convention', () => {
       unchanged: [],
       untouched: [],
     } as unknown as Plan;
-    const quotes = [{ quote: BUY_QUOTE }];
-    const totals = planTotals(plan, quotes);
-    expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_pnl_usdc: -6.3 });
-    const script = capture('tsv');
-    await renderPlan(script.out, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
-    expect([plainField(script.stdout(), 'fee_pnl_usdc'), plainField(script.stdout(), 'carry_pnl_usdc')]).toEqual([
-      '-2.5',
-      '-6.3',
-    ]);
-    expect(script.stderr()).toContain('carry_pnl_usdc=-6.3');
+    expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
+      platform_fee_usdc: 2.5,
+      total_upfront_usdc: 502.5,
+      carry_pnl_usdc: -6.3,
+    });
   });
 });
