@@ -266,7 +266,7 @@ describe('the drawing, byte for byte', () => {
         before: Math.floor(rows / 2),
         line: c.bold('Tue 03 Mar 2026 · a line longer than any terminal this table is drawn for, by far: it is cut'),
       },
-      // Under the last row (a side's hedges under its positions line): after the totals.
+      // Under the last row (a side's hedges under its positions line): after the totals, cut to the width.
       {
         before: rows,
         line: c.dim('  └ hdg_under_the_last_row  a line under the last row, longer than most terminals: it is cut'),
@@ -320,14 +320,6 @@ describe('the drawing, byte for byte', () => {
       chalk: c,
     };
     await snapshotsAt(wide, [60, 80, 120]);
-  });
-
-  it('a line under the last row comes after the rows and their totals, cut to the width', async () => {
-    const { text } = await drawTable({ ...input(3), width: 50 });
-    const lines = text.split('\n');
-    expect(stripAnsi(lines.at(-2)!)).toMatch(/^Total /);
-    expect(stripAnsi(lines.at(-1)!)).toMatch(/^ {2}└ hdg_under_the_last_row .*…$/);
-    expect(displayWidth(lines.at(-1)!)).toBe(50);
   });
 
   it('a header on two lines (bottom-aligned), compact cells and wrapped text', async () => {
