@@ -13,8 +13,6 @@ import {
   JOINED_REFERENCE,
   PLAN_RESOURCE,
   POSITION_RESOURCE,
-  PRICE_RESOURCE,
-  profilesResource,
   TOOL_RESOURCE,
 } from '../../src/platform/fields/resource-fields.js';
 import {
@@ -394,6 +392,7 @@ describe('the drawing, byte for byte', () => {
 });
 
 // ---- every list, at 80, 100, 120 and 160 columns -------------------------------------------------
+// (price and the profile list: their reviewed screens at these widths, screens.test.ts)
 
 const ID = (n: number) => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
 function positionRow(n: number) {
@@ -420,26 +419,6 @@ function positionRow(n: number) {
 
 const LISTS = [
   { name: 'positions', resource: POSITION_RESOURCE, rows: [0, 1].map(positionRow) },
-  {
-    name: 'prices',
-    resource: PRICE_RESOURCE,
-    rows: [{ market: 'USDTNGN', price: 1529.85, timestamp: '2026-03-02T10:00:00.000Z' }],
-  },
-  {
-    name: 'profiles',
-    resource: profilesResource(makeChalk(false), (environment) => environment ?? '—'),
-    rows: [
-      {
-        name: 'desk',
-        current: true,
-        environment: 'test',
-        base_url: 'https://hedging-partner.example.com/partners/sandbox/v2',
-        api_key: 'hpk_test_…wxyz',
-        ca_file: null,
-        saved_at: '2026-03-01T09:00:00.000Z',
-      },
-    ],
-  },
   {
     name: 'plan',
     resource: PLAN_RESOURCE,
