@@ -28,7 +28,6 @@ import {
 import { renderRollPreview } from '../../src/platform/results/roll-outcome.js';
 import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
-import { renderPlan } from '../../src/features/plan/plan-view.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { NOW, output } from '../support/output/fake-output.js';
 import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
@@ -41,15 +40,6 @@ import {
 
 /** An Output for people (a table), scripts (TSV) or JSON, 200 columns wide. */
 const capture = (format: 'table' | 'tsv' | 'json') => output(format, { columns: 200 });
-
-/** A field of the first record of tab-separated output (a header line, then the records). */
-function plainField(text: string, name: string) {
-  const [header, row] = text
-    .trim()
-    .split('\n')
-    .map((line) => line.split('\t'));
-  return row[header.indexOf(name)];
-}
 
 const BUY_QUOTE: Quote = {
   market: 'USDTNGN',
@@ -139,7 +129,8 @@ describe('the quote card in that convention', () => {
 });
 
 describe('results of open, add, reduce and close', () => {
-  it('open: slippage against the quote with words on a card, signed the same in TSV', () => {
+  // Signed the same in TSV: test/trade/trading.test.ts (its open's slippage_bps).
+  it('open: slippage against the quote with words on a card', () => {
     const hedge = {
       id: 'hdg_1',
       status: 'filled',
@@ -152,9 +143,6 @@ describe('results of open, add, reduce and close', () => {
     const human = capture('table');
     renderHedge(human.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
     expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
-    const plain = capture('tsv');
-    renderHedge(plain.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
-    expect(Number(plainField(plain.stdout(), 'slippage_bps'))).toBe(slippageBps('buy', 1530.6749, 1530.5219));
   });
 
   it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
@@ -394,7 +382,9 @@ describe('the roll card in that convention', () => {
 });
 
 describe('a plan in that convention', () => {
-  it("each step's fee and carry and the plan's carry are on the account's side in TSV; the upfront is what is put up", async () => {
+  // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
+  // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
+  it("the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
     const plan = {
       atTarget: false,
       steps: [
@@ -413,15 +403,10 @@ describe('a plan in that convention', () => {
       unchanged: [],
       untouched: [],
     } as unknown as Plan;
-    const quotes = [{ quote: BUY_QUOTE }];
-    const totals = planTotals(plan, quotes);
-    expect(totals).toMatchObject({ platform_fee_usdc: 2.5, total_upfront_usdc: 502.5, carry_pnl_usdc: -6.3 });
-    const script = capture('tsv');
-    await renderPlan(script.out, { plan, quotes, totals, source: 'target.csv' }, { columns: 200 });
-    expect([plainField(script.stdout(), 'fee_pnl_usdc'), plainField(script.stdout(), 'carry_pnl_usdc')]).toEqual([
-      '-2.5',
-      '-6.3',
-    ]);
-    expect(script.stderr()).toContain('carry_pnl_usdc=-6.3');
+    expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
+      platform_fee_usdc: 2.5,
+      total_upfront_usdc: 502.5,
+      carry_pnl_usdc: -6.3,
+    });
   });
 });

@@ -13,8 +13,6 @@ import {
   JOINED_REFERENCE,
   PLAN_RESOURCE,
   POSITION_RESOURCE,
-  PRICE_RESOURCE,
-  profilesResource,
   TOOL_RESOURCE,
 } from '../../src/platform/fields/resource-fields.js';
 import {
@@ -106,10 +104,10 @@ const need = (key: string, width: number, minWidth = width, more?: Partial<Colum
   ...more,
 });
 
-/** fitColumns with the table's gap of 2: the kept as [index, width] pairs, and the hidden. */
+/** fitColumns with the table's gap of 2: the kept as `index:width`, then ` | ` and the hidden (`0:28 2:7 | 1`). */
 function fitted(needs: ColumnNeed[], priority: string[], width: number, decisive?: number) {
   const { kept, hidden } = fitColumns(needs, priority, width, 2, decisive);
-  return { kept: kept.map((column) => [column.index, column.width]), hidden };
+  return `${kept.map((column) => `${column.index}:${column.width}`).join(' ')}${hidden.length ? ` | ${hidden.join(' ')}` : ''}`;
 }
 
 describe('fitColumns', () => {
@@ -120,34 +118,22 @@ describe('fitColumns', () => {
   it('stops at the first column that does not fit, even when a later, narrower one would', () => {
     const needs = [need('id', 28), need('maturity', 30), need('ref', 7)];
     expect([fitted(needs, ['id', 'maturity', 'ref'], 50), fitted(needs, ['id', 'ref', 'maturity'], 50)]).toEqual([
-      { kept: [[0, 28]], hidden: [1, 2] },
-      {
-        kept: [
-          [0, 28],
-          [2, 7],
-        ],
-        hidden: [1],
-      },
+      '0:28 | 1 2',
+      '0:28 2:7 | 1',
     ]);
   });
 
   it('shrinks a column only to let the ones after it in the list in, and gives room back most important first', () => {
     const needs = [need('ref', 20, 8), need('net', 10)];
-    expect([40, 25, 19].map((width) => fitted(needs, ['net', 'ref'], width).kept)).toEqual([
-      [
-        [0, 20],
-        [1, 10],
-      ],
-      [
-        [0, 13],
-        [1, 10],
-      ],
-      [[1, 10]],
+    expect([40, 25, 19].map((width) => fitted(needs, ['net', 'ref'], width))).toEqual([
+      '0:20 1:10',
+      '0:13 1:10',
+      '1:10 | 0',
     ]);
   });
 
   it('keeps the first column of the list whatever the width', () => {
-    expect(fitted([need('a', 30)], ['a'], 20).kept).toEqual([[0, 20]]);
+    expect(fitted([need('a', 30)], ['a'], 20)).toBe('0:20');
   });
 
   it("with the desk's tier, narrowed headers and short ids: still a prefix, kept at every wider width", () => {
@@ -172,38 +158,18 @@ describe('fitColumns', () => {
       fitted(needs, priority, 24, 3),
       fitted(needs, priority, 40, 3),
       // Room for the id whole beside them: it is taken; market would need 9 more.
-      fitted(needs, priority, 70, 3).hidden,
+      fitted(needs, priority, 70, 3),
       // An id before an amount is shortened for it (no desk tier here: the money column alone), and
       // the header goes back on one line with the room left; side, of the rest, waits.
       fitted(needs.slice(0, 4), idFirst, 30),
       // Not money: the id stays whole and what does not fit beside it is hidden.
-      fitted(plain, idFirst, 30).kept,
+      fitted(plain, idFirst, 30),
     ]).toEqual([
-      {
-        kept: [
-          [1, 4],
-          [2, 8],
-          [3, 7],
-        ],
-        hidden: [0, 4],
-      },
-      {
-        kept: [
-          [1, 4],
-          [2, 14],
-          [3, 11],
-        ],
-        hidden: [0, 4],
-      },
-      [4],
-      {
-        kept: [
-          [0, 12],
-          [3, 11],
-        ],
-        hidden: [1, 2],
-      },
-      [[0, 28]],
+      '1:4 2:8 3:7 | 0 4',
+      '1:4 2:14 3:11 | 0 4',
+      '0:28 1:4 2:14 3:11 | 4',
+      '0:12 3:11 | 1 2',
+      '0:28 | 1 2 3',
     ]);
   });
 
@@ -220,24 +186,8 @@ describe('fitColumns', () => {
     // gaps), and market (of the rest) does not cut it further. At 67 there is room for it whole
     // beside the desk's columns, and market (of the rest) waits.
     expect([fitted(needs, priority, 60, 4), fitted(needs, priority, 67, 4)]).toEqual([
-      {
-        kept: [
-          [0, 4],
-          [1, 33],
-          [2, 11],
-          [3, 6],
-        ],
-        hidden: [4],
-      },
-      {
-        kept: [
-          [0, 4],
-          [1, 40],
-          [2, 11],
-          [3, 6],
-        ],
-        hidden: [4],
-      },
+      '0:4 1:33 2:11 3:6 | 4',
+      '0:4 1:40 2:11 3:6 | 4',
     ]);
   });
 });
@@ -314,7 +264,7 @@ describe('the drawing, byte for byte', () => {
         before: Math.floor(rows / 2),
         line: c.bold('Tue 03 Mar 2026 · a line longer than any terminal this table is drawn for, by far: it is cut'),
       },
-      // Under the last row (a side's hedges under its positions line): after the totals.
+      // Under the last row (a side's hedges under its positions line): after the totals, cut to the width.
       {
         before: rows,
         line: c.dim('  └ hdg_under_the_last_row  a line under the last row, longer than most terminals: it is cut'),
@@ -368,14 +318,6 @@ describe('the drawing, byte for byte', () => {
       chalk: c,
     };
     await snapshotsAt(wide, [60, 80, 120]);
-  });
-
-  it('a line under the last row comes after the rows and their totals, cut to the width', async () => {
-    const { text } = await drawTable({ ...input(3), width: 50 });
-    const lines = text.split('\n');
-    expect(stripAnsi(lines.at(-2)!)).toMatch(/^Total /);
-    expect(stripAnsi(lines.at(-1)!)).toMatch(/^ {2}└ hdg_under_the_last_row .*…$/);
-    expect(displayWidth(lines.at(-1)!)).toBe(50);
   });
 
   it('a header on two lines (bottom-aligned), compact cells and wrapped text', async () => {
@@ -450,6 +392,7 @@ describe('the drawing, byte for byte', () => {
 });
 
 // ---- every list, at 80, 100, 120 and 160 columns -------------------------------------------------
+// (price and the profile list: their reviewed screens at these widths, screens.test.ts)
 
 const ID = (n: number) => `hdg_0000084560jvkcy5rq90dq${String(n).padStart(2, '0')}`;
 function positionRow(n: number) {
@@ -476,26 +419,6 @@ function positionRow(n: number) {
 
 const LISTS = [
   { name: 'positions', resource: POSITION_RESOURCE, rows: [0, 1].map(positionRow) },
-  {
-    name: 'prices',
-    resource: PRICE_RESOURCE,
-    rows: [{ market: 'USDTNGN', price: 1529.85, timestamp: '2026-03-02T10:00:00.000Z' }],
-  },
-  {
-    name: 'profiles',
-    resource: profilesResource(makeChalk(false), (environment) => environment ?? '—'),
-    rows: [
-      {
-        name: 'desk',
-        current: true,
-        environment: 'test',
-        base_url: 'https://hedging-partner.example.com/partners/sandbox/v2',
-        api_key: 'hpk_test_…wxyz',
-        ca_file: null,
-        saved_at: '2026-03-01T09:00:00.000Z',
-      },
-    ],
-  },
   {
     name: 'plan',
     resource: PLAN_RESOURCE,
@@ -574,21 +497,8 @@ describe('every list, as the terminal widens', () => {
     });
   }
 
-  it('positions at 80 columns: side, reference, notional, entry, mark, net P&L and time to maturity (and the first amount of the rest, net margin)', async () => {
-    const { text } = await tableAt(LISTS[0], 80);
-    expect(tableHeaders(text)).toEqual([
-      'Side',
-      'Ref',
-      'Notional USD',
-      'Entry NGN/USDT',
-      'Mark NGN/USDT',
-      'Net P&L USD',
-      'Net margin USD',
-      'Left',
-    ]);
-    expect(text).toContain('DEAL-42');
-  });
-
+  // Positions at 80 columns (side, reference, notional, entry, mark, net P&L, net margin, time left): the reviewed
+  // positions screen (test/output/screens.test.ts).
   it("rows of several markets: the market joins the desk's columns, first; of one market, the rate headers name it", async () => {
     const mixed = { ...LISTS[0], rows: [positionRow(0), { ...positionRow(1), market: 'USDTKES' }] };
     const { text, notes } = await tableAt(mixed, 80);

@@ -13,6 +13,8 @@ const BOLD = '\u001b[1m';
 const BOLD_OFF = '\u001b[22m';
 const RESET = '\u001b[0m';
 
+const HASH = '0x5f12a9c0d4e8b7f6a1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2157b';
+
 /** The visible text: escape sequences removed. */
 const plain = (text: string) => text.replace(/\u001b\[[0-9;:]*m|\u001b\][^\u0007]*\u0007/g, '');
 
@@ -111,50 +113,33 @@ describe('displayWidth', () => {
   });
 });
 
-describe('truncateEnd', () => {
-  it('returns text that fits as it is', () => {
-    expect(truncateEnd('filled', 6)).toBe('filled');
-    expect(truncateEnd(`${RED}filled${FG_OFF}`, 6)).toBe(`${RED}filled${FG_OFF}`);
-  });
-
-  it('cuts to the width with an ellipsis', () => {
-    expect([truncateEnd('submitting', 6), truncateEnd('submitting', 1), truncateEnd('submitting', 0)]).toEqual([
-      'submi…',
-      '…',
-      '',
-    ]);
-  });
-
-  it('never splits a wide character over the limit', () => {
-    expect([truncateEnd('東京市場', 6), truncateEnd('東京市場', 5), truncateEnd('東京市場', 4)]).toEqual([
-      '東京…',
-      '東京…',
-      '東…',
-    ]);
-  });
-
-  it('keeps colour codes, so the colour is still closed', () => {
-    expect(truncateEnd(`${RED}submitting${FG_OFF} now`, 6)).toBe(`${RED}submi…${FG_OFF}`);
-    expect(truncateEnd(`ab${BOLD}cdef${BOLD_OFF}gh`, 4)).toBe(`ab${BOLD}c…${BOLD_OFF}`);
-  });
-});
-
-describe('shortenMiddle', () => {
-  it('keeps the start and the end of a hash', () => {
-    expect([shortenMiddle(HASH, 11), displayWidth(shortenMiddle(HASH, 20)), shortenMiddle(HASH, 20)]).toEqual([
-      '0x5f12…157b',
-      20,
-      '0x5f12a9c0d4…1e2157b',
-    ]);
-  });
-
-  it('returns text that fits as it is, and handles tiny widths', () => {
-    expect([
-      shortenMiddle('hdg_42', 6),
-      shortenMiddle(HASH, 1),
-      shortenMiddle(HASH, 2),
-      shortenMiddle(HASH, 0),
-    ]).toEqual(['hdg_42', '…', '0…', '']);
+describe('truncateEnd and shortenMiddle', () => {
+  it.each([
+    // Text that fits is returned as it is.
+    ['truncateEnd', 'filled', 6, 'filled'],
+    ['truncateEnd', `${RED}filled${FG_OFF}`, 6, `${RED}filled${FG_OFF}`],
+    ['shortenMiddle', 'hdg_42', 6, 'hdg_42'],
+    // Cut to the width with an ellipsis, tiny widths included.
+    ['truncateEnd', 'submitting', 6, 'submi…'],
+    ['truncateEnd', 'submitting', 1, '…'],
+    ['truncateEnd', 'submitting', 0, ''],
+    ['shortenMiddle', HASH, 1, '…'],
+    ['shortenMiddle', HASH, 2, '0…'],
+    ['shortenMiddle', HASH, 0, ''],
+    // The start and the end of a hash kept.
+    ['shortenMiddle', HASH, 11, '0x5f12…157b'],
+    ['shortenMiddle', HASH, 20, '0x5f12a9c0d4…1e2157b'],
+    // A wide character never split over the limit.
+    ['truncateEnd', '東京市場', 6, '東京…'],
+    ['truncateEnd', '東京市場', 5, '東京…'],
+    ['truncateEnd', '東京市場', 4, '東…'],
+    ['shortenMiddle', '東京市場東京市場', 9, '東京…市場'],
+    // Colour codes kept, so the colour is still closed.
+    ['truncateEnd', `${RED}submitting${FG_OFF} now`, 6, `${RED}submi…${FG_OFF}`],
+    ['truncateEnd', `ab${BOLD}cdef${BOLD_OFF}gh`, 4, `ab${BOLD}c…${BOLD_OFF}`],
+  ] as const)('%s(%j, %i) is %j', (cut, text, width, expected) => {
+    expect({ truncateEnd, shortenMiddle }[cut](text, width)).toBe(expected);
+    expect(displayWidth(expected)).toBeLessThanOrEqual(width);
   });
 
   it('keeps the colours around the cut, the … in them', async () => {
@@ -164,14 +149,8 @@ describe('shortenMiddle', () => {
       await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
     ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
   });
-
-  it('counts wide characters', () => {
-    const out = shortenMiddle('東京市場東京市場', 9);
-    expect([out, displayWidth(out)]).toEqual(['東京…市場', 9]);
-  });
 });
 
-const HASH = '0x5f12a9c0d4e8b7f6a1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2157b';
 const PROSE =
   'Opens a hedge on MARKET for NOTIONAL USD on SIDE, waits for the fill and shows the struck rate, ' +
   'the margin reserved and the maturity. With no arguments on a terminal it starts the wizard, which ' +

@@ -1,5 +1,6 @@
-// The output formats on fake streams: tsv/csv headers and quoting, --no-header, ndjson, --fields in
-// every format (and its refusals), --query, and tables fitted to the width.
+// The output formats on fake streams: tsv/csv headers and quoting, ndjson, --fields in every format
+// (and its refusals), --query, and tables fitted to the width. --no-header, hashes whole
+// and the documented columns of each list: test/book/read-commands.test.ts.
 import { describe, expect, it } from 'vitest';
 import { spreadsheetSafe } from '../../src/platform/terminal/spreadsheet-cell.js';
 import { UsageError } from '../../src/core/errors.js';
@@ -8,9 +9,8 @@ import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import type { Output, DataFormat, OutputInit } from '../../src/platform/terminal/output.js';
 import { output } from '../support/output/fake-output.js';
 import { compileQuery } from '../../src/platform/fields/query.js';
-import { HEDGE_RESOURCE, POSITION_FIELDS, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
+import { HEDGE_RESOURCE, POSITION_RESOURCE } from '../../src/platform/fields/resource-fields.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
-import { leftOut, tableHeaders } from '../support/output/table-text.js';
 
 const FIELDS: FieldSpec[] = [
   { key: 'id', label: 'ID', kind: 'id' },
@@ -51,13 +51,6 @@ describe('tsv and csv', () => {
     );
   });
 
-  it('--no-header drops the header row in tsv and csv', async () => {
-    for (const format of ['tsv', 'csv'] as const) {
-      const { stdout } = await listed(format, { header: false });
-      expect(stdout().split('\n')[0]).toMatch(/^hdg_1[\t,]USDTNGN/);
-    }
-  });
-
   it('csv: RFC 4180 quoting of commas, quotes and (escaped) line breaks; no totals anywhere', async () => {
     const rows = [{ id: 'hdg_1', market: 'USDTNGN', notional_usd: 5, capacity: { buy: 1 }, note: 'a, "b"\nc' }];
     const { out, stdout, stderr } = output('csv');
@@ -72,29 +65,6 @@ describe('tsv and csv', () => {
     const { out, stdout } = output('csv');
     out.record({ id: 'hdg_1', market: 'USDTNGN', capacity: { buy: 7 } }, FIELDS);
     expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd\nhdg_1,USDTNGN,,7\n');
-  });
-
-  it('hashes stay whole in TSV; screen-only fields are not columns', async () => {
-    const hash = `0x${'ab'.repeat(32)}`;
-    const { out, stdout } = output('tsv');
-    await out.list(
-      [
-        {
-          market: 'USDTNGN',
-          side: 'buy',
-          maturity_at: '2026-03-05T10:00:00.000Z',
-          hedge_id: 'hdg_1',
-          order_tx_hash: hash,
-        },
-      ],
-      POSITION_FIELDS,
-      { empty: 'none' },
-    );
-    const [header, row] = stdout().split('\n');
-    expect(header.split('\t')).not.toContain('matures_in');
-    // The deal reference (joined from the hedge) is a column of its own, right after the side.
-    expect(header.split('\t').slice(0, 4)).toEqual(['market', 'side', 'client_reference', 'notional_usd']);
-    expect(row).toContain(hash);
   });
 });
 
@@ -183,12 +153,8 @@ describe('ndjson and --query', () => {
     expect(nd.stdout()).toBe('{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n');
   });
 
-  it('a bad expression or an unknown function is a UsageError naming --query before any data; a type error when the data shows it', async () => {
-    expect(() => compileQuery('[?')).toThrow(UsageError);
-    expect(() => compileQuery('[?')).toThrow(/^--query "\[\?": Syntax error/);
-    expect(() => compileQuery('nosuch(@)')).toThrow(
-      /^--query "nosuch\(@\)": unknown function nosuch\(\); expected a JMESPath expression \(https:\/\/jmespath\.site\)\.$/,
-    );
+  // A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
+  it('a type error is a UsageError naming --query once the data shows it', () => {
     const run = compileQuery('abs(@)');
     expect(() => run('text')).toThrow(UsageError);
     expect(() => run('text')).toThrow(/^--query "abs\(@\)": Invalid type/);
@@ -237,23 +203,9 @@ describe('tables fitted to the width', () => {
     order_tx_hash: `0x5f12${'0'.repeat(56)}157b`,
   }));
 
-  for (const columns of [80, 120, 200]) {
-    it(`no line wider than ${columns} columns; what was left out is named in one note`, async () => {
-      const { stdout, stderr } = await listed('table', { columns }, hedges, HEDGE_RESOURCE);
-      const lines = stdout().trimEnd().split('\n');
-      for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
-      expect(tableHeaders(stdout())[0]).toBe('Hedge ID');
-      // The columns hidden, and the ids shortened in the middle, named in one note.
-      if (columns < 200)
-        expect(stderr()).toMatch(
-          new RegExp(
-            `^Hidden at ${columns} columns: [a-z_,\\s]+(; shortened:\\s[a-z_,\\s]+)? — see --format tsv or\\s--fields\\.\\n$`,
-          ),
-        );
-      for (const line of stderr().trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(columns);
-    });
-  }
-
+  // No line wider than the terminal, what was left out named in one note, and at 80 columns the desk's
+  // columns kept with the id shortened in the middle (and named): the reviewed hedges screens at 80,
+  // 100, 120 and 160 columns (test/output/screens.test.ts).
   it('wide enough: hashes shortened in the middle, numbers right-aligned with one number of decimals, units in headers, no countdown once closed', async () => {
     const { stdout, stderr } = await listed('table', { columns: 300 }, hedges, HEDGE_RESOURCE);
     const text = stdout();
@@ -269,25 +221,6 @@ describe('tables fitted to the width', () => {
     expect(rows[0]).toContain('2026-03-09 09:00 (in 6d 23h)');
     expect(rows[2]).toContain('2026-03-09 09:00');
     expect(rows[2]).not.toContain('(in 6d 23h)');
-  });
-
-  it("at 80 columns the desk's columns stay: the id is shortened in the middle (and named) before one of them goes", async () => {
-    const { stdout, stderr } = await listed('table', { columns: 80 }, hedges, HEDGE_RESOURCE);
-    expect(tableHeaders(stdout())).toEqual([
-      'Hedge ID',
-      'Ref',
-      'Side',
-      'Notional USD',
-      'Status',
-      'Struck NGN/USDT',
-      'Maturity UTC',
-    ]);
-    expect(stdout()).not.toContain('hdg_000000000000000000000000');
-    expect(stdout()).toMatch(/^hdg_000…0000 /m);
-    expect(leftOut(stderr())).toEqual({
-      hidden: ['market', 'tenor_days', 'opened_at', 'order_tx_hash'],
-      shortened: ['id'],
-    });
   });
 
   it('an id is kept whole or hidden (named in the note), never cut while it is not the only column', async () => {

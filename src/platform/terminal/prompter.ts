@@ -59,49 +59,33 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): P
   const fitPrompt = (text: string, options: FitOptions) =>
     fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
   const fitError = (result: true | string) => (result === true ? true : fitPrompt(result, { lead: LEAD }));
+  /** One @inquirer prompt, its message fitted with `tail` columns kept after it. */
+  const ask = async <T, C extends { message: string }>(kind: keyof Prompter, config: C, tail: number) => {
+    const prompt = (await load())[kind] as (config: object, context: object) => Promise<T>;
+    return prompt({ ...config, message: fitPrompt(config.message, { lead: LEAD, tail }) }, context).catch(interrupted);
+  };
   return {
-    async select(options) {
-      const { select } = await load();
+    select: (options) => {
       const longestShort = Math.max(0, ...options.choices.map((choice) => (choice.short ?? choice.name).length));
       const choices = options.choices.map((choice) => ({
         ...choice,
         name: fitPrompt(choice.name, { lead: LEAD }),
         description: choice.description === undefined ? undefined : fitPrompt(choice.description, { hangingIndent: 0 }),
       }));
-      const message = fitPrompt(options.message, { lead: LEAD, tail: Math.min(longestShort + 1, INPUT_TAIL) });
-      return select({ message, choices, default: options.default }, context).catch(interrupted);
+      return ask('select', { ...options, choices }, Math.min(longestShort + 1, INPUT_TAIL));
     },
-    async input(options) {
-      const { input } = await load();
-      const validate = options.validate;
-      const tail = INPUT_TAIL + (options.default === undefined ? 0 : options.default.length + 3);
-      return input(
-        {
-          message: fitPrompt(options.message, { lead: LEAD, tail }),
-          default: options.default,
-          validate: validate && (async (value: string) => fitError(await validate(value))),
-        },
-        context,
-      ).catch(interrupted);
-    },
-    async password(options) {
-      const { password } = await load();
-      const validate = options.validate;
-      return password(
-        {
-          message: fitPrompt(options.message, { lead: LEAD, tail: INPUT_TAIL }),
-          mask: '*',
-          validate: validate && ((value: string) => fitError(validate(value))),
-        },
-        context,
-      ).catch(interrupted);
-    },
-    async confirm(options) {
-      const { confirm } = await load();
-      return confirm(
-        { message: fitPrompt(options.message, { lead: LEAD, tail: CONFIRM_TAIL }), default: options.default ?? false },
-        context,
-      ).catch(interrupted);
-    },
+    input: ({ validate, ...options }) =>
+      ask(
+        'input',
+        { ...options, validate: validate && (async (value: string) => fitError(await validate(value))) },
+        INPUT_TAIL + (options.default === undefined ? 0 : options.default.length + 3),
+      ),
+    password: ({ validate, ...options }) =>
+      ask(
+        'password',
+        { ...options, mask: '*', validate: validate && ((value: string) => fitError(validate(value))) },
+        INPUT_TAIL,
+      ),
+    confirm: (options) => ask('confirm', { ...options, default: options.default ?? false }, CONFIRM_TAIL),
   };
 }
