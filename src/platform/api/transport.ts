@@ -48,7 +48,6 @@ export interface TransportConfig {
   log?: (line: string) => void;
   /** Sees every answer that came back, whatever it held (`hedge doctor` reads Date and rate-limit headers). */
   observe?: (answer: ObservedAnswer) => void;
-  random?: () => number;
 }
 
 /** What one attempt was answered with, as it came (`hedge api --include` prints it). */
@@ -353,7 +352,7 @@ export class Transport {
       const outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
       if (!('reason' in outcome)) return outcome;
       const { reason, error, retryAfterMs } = outcome;
-      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
+      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
       const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
       const outOfAttempts = reason !== 'in-flight' && reason !== 'conflict' && attempt >= policy.maxAttempts;
