@@ -95,8 +95,6 @@ export interface ApiResponse {
   status: number;
   data: unknown;
   meta: Record<string, unknown>;
-  requestId?: string;
-  attempts: number;
   /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
   headers: HeaderMap;
   /** The URL asked (a relative next link is resolved against it). */
@@ -536,7 +534,7 @@ export class Transport {
       });
     const own = apiRequest.firstSend && apiRequest.stampedBy;
     this.serverClock.learnStamps(data, receivedAt, own ? { field: own, sentAt: firstSentAt } : undefined);
-    return { status, data, meta, requestId, attempts: attempt, headers: flat, url: url.toString() };
+    return { status, data, meta, headers: flat, url: url.toString() };
   }
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
