@@ -419,7 +419,8 @@ describe('errors and retries', () => {
     const proxy = await startFieldProxy(sandbox, 'venue', 'gmx-v2');
     try {
       const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
-      const opened = await client.openHedge(
+      const opened = await client.send(
+        'open',
         { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
         crypto.randomUUID(),
       );

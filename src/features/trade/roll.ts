@@ -546,7 +546,6 @@ async function dryRun(
   notes: RollNote[],
   legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
 ): Promise<RollOutcome> {
-  const plan = { close: client.planClose, open: client.planOpen } as const;
   return {
     kind: 'dry-run',
     notes,
@@ -555,7 +554,7 @@ async function dryRun(
         .filter((leg) => leg !== false)
         .map(async ({ leg, key, note }) => ({
           leg,
-          request: await planDryRun(ports, plan[leg].call(client, request, key ?? makeIdempotencyKey())),
+          request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
           note,
         })),
     ),
@@ -651,7 +650,7 @@ async function rollHoldingTheBook(
   // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
   const trades = rollTrades(market, plan);
   ports.planCheck?.check(
-    [...(plan.closing ? [client.planClose(request, '')] : []), client.planOpen(request, '')],
+    [...(plan.closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
     trades,
   );
   await ports.tradeGate?.admit(trades, 'roll');

@@ -105,13 +105,13 @@ interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeK
 /** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
 type KindHooks<S, R> = Omit<Partial<WriteKind<S, R>>, 'question' | 'wait'> & Pick<WriteKind<S, R>, 'question' | 'wait'>;
 
-/** Each kind once: its words, its endpoints (plan and send) and the hooks that ask, wait for and reconcile it.
+/** Each kind once: its words and the hooks that ask, wait for and reconcile it.
  * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
 const KINDS = {
-  open: { verb: 'open a hedge', plan: 'planOpen', send: 'openHedge', hooks: openHooks },
-  add: { verb: 'add to a hedge', plan: 'planAdd', send: 'addToHedge', hooks: changeHooks },
-  reduce: { verb: 'reduce a hedge', plan: 'planReduce', send: 'reduceHedge', hooks: changeHooks },
-  close: { verb: 'close a position', plan: 'planClose', send: 'closeHedge', hooks: closeHooks },
+  open: { verb: 'open a hedge', hooks: openHooks },
+  add: { verb: 'add to a hedge', hooks: changeHooks },
+  reduce: { verb: 'reduce a hedge', hooks: changeHooks },
+  close: { verb: 'close a position', hooks: closeHooks },
 } as const;
 
 /** A trade's record: its kind's words, the request, the side it moves, and what its caller adds. */
@@ -134,13 +134,13 @@ export function tradeRecord(
 }
 
 /** The record's kind's behaviour bound to it, for the write flow: the caller's checks before the kind's own (what
- * they could not read named in its question), its endpoints, and the ids every kind journals. */
+ * they could not read named in its question), its endpoint, and the ids every kind journals. */
 export function tradeAction(ports: WritePorts, client: HedgeClient, record: TradeRecord) {
-  const { plan, send, hooks } = KINDS[record.kind];
-  const turn: Turn = { ports, client, kind: record.kind, request: record.request, record };
-  const own = (hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
+  const { kind, request } = record;
+  const turn: Turn = { ports, client, kind, request, record };
+  const own = (KINDS[kind].hooks as (turn: Turn) => KindHooks<SubmittedAction, unknown>)(turn);
   const unchecked = uncheckedList(ports);
-  const { market, side, notional_usd: notionalUsd, client_reference: reference } = record.request as OpenRequest;
+  const { market, side, notional_usd: notionalUsd, client_reference: reference } = request as OpenRequest;
   const action: WriteAction<SubmittedAction, unknown> = {
     ...record,
     submitted: (answer) => ({
@@ -151,14 +151,14 @@ export function tradeAction(ports: WritePorts, client: HedgeClient, record: Trad
     check: async () => {
       if (reference && record.checks?.duplicateReference)
         await refuseDuplicateReference(ports, client, reference, unchecked);
-      const verb = record.kind === 'add' ? 'add' : 'open';
+      const verb = kind === 'add' ? 'add' : 'open';
       if (record.checks?.preTrade)
         await runPreTradeChecks(client, { market, side, notionalUsd, action: verb }, unchecked);
       await own.check?.();
     },
     question: () => questionWithUnchecked(record.question ?? own.question(), unchecked),
-    plan: (key) => client[plan](record.request as never, key),
-    send: (key, sendHooks) => client[send](record.request as never, key, sendHooks),
+    plan: (key) => client.plan(kind, request, key),
+    send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
     sideAfter: () => turn.after,
   };
   return action;

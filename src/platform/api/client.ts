@@ -87,6 +87,16 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
+/** The four writes: each one's path, and how its answer is read (an open's stamped with its `opened_at`). */
+const WRITES = {
+  open: { path: '/hedges', schema: openedHedgeSchema, stampedBy: 'opened_at' },
+  add: { path: '/hedges/add', schema: submittedActionSchema },
+  reduce: { path: '/hedges/reduce', schema: submittedActionSchema },
+  close: { path: '/hedges/close', schema: submittedActionSchema },
+};
+
+type Write = keyof typeof WRITES;
+
 export class HedgeClient {
   private wireSettings: WireSettings;
   private readonly learned = new Set<string>();
@@ -151,10 +161,6 @@ export class HedgeClient {
   private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const response = await this.transport.send(request);
     return this.parse(schema, response.data, response.status, `${request.method} ${request.path}`);
-  }
-
-  private submit(plan: ApiRequest, hooks?: SendHooks) {
-    return this.call(submittedActionSchema, { ...plan, ...hooks });
   }
 
   /** A list read page by page until `limit` rows (one page without a limit), learning the page-size name on the way. */
@@ -313,47 +319,27 @@ export class HedgeClient {
     return this.call(quoteSchema, { method: 'POST', path: '/quotes', body });
   }
 
-  planOpen(body: OpenRequest, idempotencyKey: string): ApiRequest {
-    return { method: 'POST', path: '/hedges', body: withoutUndefined(body), idempotencyKey };
+  /** A write's request as journaled: an add's or reduce's amount under the server's name for it (wire settings). */
+  plan(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string): ApiRequest {
+    const { market, side } = body;
+    const sent =
+      kind === 'open'
+        ? withoutUndefined(body)
+        : kind === 'close'
+          ? { market, side }
+          : { market, side, [this.wireSettings.changeNotionalField]: (body as ChangeRequest).notional_usd };
+    return { method: 'POST', path: WRITES[kind].path, body: sent, idempotencyKey };
   }
 
-  /** POST /hedges — returns at `submitted`; poll getHedge for the fill. */
-  openHedge(body: OpenRequest, idempotencyKey: string, hooks?: SendHooks) {
-    return this.call(openedHedgeSchema, { ...this.planOpen(body, idempotencyKey), ...hooks, stampedBy: 'opened_at' });
-  }
-
-  planAdd(body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return this.planChange('/hedges/add', body, idempotencyKey);
-  }
-
-  addToHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks) {
-    return this.submit(this.planAdd(body, idempotencyKey), hooks);
-  }
-
-  planReduce(body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return this.planChange('/hedges/reduce', body, idempotencyKey);
-  }
-
-  /** An add or a reduce: its amount under the server's name for it (wire settings). */
-  private planChange(path: string, body: ChangeRequest, idempotencyKey: string): ApiRequest {
-    return {
-      method: 'POST',
-      path,
-      body: { market: body.market, side: body.side, [this.wireSettings.changeNotionalField]: body.notional_usd },
-      idempotencyKey,
-    };
-  }
-
-  reduceHedge(body: ChangeRequest, idempotencyKey: string, hooks?: SendHooks) {
-    return this.submit(this.planReduce(body, idempotencyKey), hooks);
-  }
-
-  planClose(body: SideRequest, idempotencyKey: string): ApiRequest {
-    return { method: 'POST', path: '/hedges/close', body: { market: body.market, side: body.side }, idempotencyKey };
-  }
-
-  closeHedge(body: SideRequest, idempotencyKey: string, hooks?: SendHooks) {
-    return this.submit(this.planClose(body, idempotencyKey), hooks);
+  /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
+  send<K extends Write>(
+    kind: K,
+    body: OpenRequest | ChangeRequest | SideRequest,
+    idempotencyKey: string,
+    hooks?: SendHooks,
+  ) {
+    const { schema, stampedBy } = WRITES[kind] as (typeof WRITES)[K] & { stampedBy?: string };
+    return this.call(schema, { ...this.plan(kind, body, idempotencyKey), ...hooks, stampedBy });
   }
 
   /** GET /hedges — newest first, up to `limit` (across pages). */

@@ -48,7 +48,6 @@ export interface TransportConfig {
   log?: (line: string) => void;
   /** Sees every answer that came back, whatever it held (`hedge doctor` reads Date and rate-limit headers). */
   observe?: (answer: ObservedAnswer) => void;
-  random?: () => number;
 }
 
 /** What one attempt was answered with, as it came (`hedge api --include` prints it). */
@@ -96,8 +95,6 @@ export interface ApiResponse {
   status: number;
   data: unknown;
   meta: Record<string, unknown>;
-  requestId?: string;
-  attempts: number;
   /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
   headers: HeaderMap;
   /** The URL asked (a relative next link is resolved against it). */
@@ -353,7 +350,7 @@ export class Transport {
       const outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
       if (!('reason' in outcome)) return outcome;
       const { reason, error, retryAfterMs } = outcome;
-      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt, this.config.random);
+      const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
       const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
       const outOfAttempts = reason !== 'in-flight' && reason !== 'conflict' && attempt >= policy.maxAttempts;
@@ -537,7 +534,7 @@ export class Transport {
       });
     const own = apiRequest.firstSend && apiRequest.stampedBy;
     this.serverClock.learnStamps(data, receivedAt, own ? { field: own, sentAt: firstSentAt } : undefined);
-    return { status, data, meta, requestId, attempts: attempt, headers: flat, url: url.toString() };
+    return { status, data, meta, headers: flat, url: url.toString() };
   }
 
   /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */

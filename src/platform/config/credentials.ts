@@ -5,7 +5,7 @@ import { checkBaseUrl } from '../../core/security/base-url.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../../core/security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
-import type { StoredProfile } from './store-schema.js';
+import type { StoreData, StoredProfile } from './store-schema.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
 import type { Env } from './env.js';
@@ -48,6 +48,11 @@ export function requestedProfile(flag: string | undefined, env: Env) {
   return pick;
 }
 
+/** The store's current profile, when it names one there is. */
+export function currentProfile(data: StoreData) {
+  return data.current && data.profiles[data.current] ? data.current : undefined;
+}
+
 /** With key and base URL both in the environment and no profile asked for, the store is not even opened. */
 export function needsProfileStore(profileFlag: string | undefined, env: Env) {
   return (
@@ -77,21 +82,15 @@ export async function resolveCredentials(input: {
   let profile: StoredProfile | undefined;
   if (needStore) {
     const data = (await input.store()).read();
-    if (wanted) {
-      profile = data.profiles[wanted.name];
-      if (!profile) {
-        const known = Object.keys(data.profiles);
-        throw new UsageError(
-          `--profile: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
-        );
-      }
-      profileName = wanted.name;
-      profileSource = wanted.source;
-    } else if (data.current && data.profiles[data.current]) {
-      profileName = data.current;
-      profile = data.profiles[data.current];
-      profileSource = 'profile';
+    profileName = wanted?.name ?? currentProfile(data);
+    profile = profileName === undefined ? undefined : data.profiles[profileName];
+    if (wanted && !profile) {
+      const known = Object.keys(data.profiles);
+      throw new UsageError(
+        `--profile: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
+      );
     }
+    profileSource = wanted?.source ?? (profile && 'profile');
   }
 
   // The profile's key is fetched (a helper run, the keyring asked) only when the environment's does not win.

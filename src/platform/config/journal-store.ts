@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { Env } from './env.js';
 import { join } from 'node:path';
 import { checkStoreUrl } from '../../core/security/store-url.js';
-import { needsProfileStore, requestedProfile } from './credentials.js';
+import { currentProfile, needsProfileStore, requestedProfile } from './credentials.js';
 import type { ProfileStore } from './profile-store.js';
 
 type JournalStoreChoice =
@@ -33,7 +33,7 @@ export async function chooseJournalStore(input: {
   // A machine without profiles pays nothing.
   if (!existsSync(join(input.configDir, 'config.json'))) return { kind: 'file' };
   const data = (await input.store()).read();
-  const name = wanted?.name ?? (data.current && data.profiles[data.current] ? data.current : undefined);
+  const name = wanted?.name ?? currentProfile(data);
   // An unknown --profile is reported by the credentials, with the names there are.
   const url = name === undefined ? undefined : data.profiles[name]?.journal_url?.trim();
   return url ? postgresChoice(url, `profile "${name}"`) : { kind: 'file' };

@@ -7,6 +7,7 @@ import type { ProfileStore } from './profile-store.js';
 import type { StoreData, StoredProfile } from './store-schema.js';
 import { environmentOfKey, redactKey } from '../../core/security/secrets.js';
 import type { KeyLocation } from './key-store.js';
+import { currentProfile } from './credentials.js';
 import { checkStoreUrl, storeUrlHasPassword } from '../../core/security/store-url.js';
 import { ReadRefused, readBoundedStream, readCaFile } from '../../core/security/bounded-read.js';
 
@@ -18,9 +19,7 @@ const MAX_KEY_INPUT_BYTES = 4096;
 
 /** --profile, then HEDGE_PROFILE, then the current profile, then "default". */
 export function loginProfileName(requested: { name: string } | undefined, data: StoreData) {
-  if (requested) return requested.name;
-  if (data.current && data.profiles[data.current]) return data.current;
-  return DEFAULT_PROFILE_NAME;
+  return requested?.name ?? currentProfile(data) ?? DEFAULT_PROFILE_NAME;
 }
 
 /** The base URL to offer or use: --base-url, then HEDGE_BASE_URL, then what the profile has. */
@@ -112,7 +111,7 @@ export async function saveLogin(
     if (input.journalUrl === null) delete profile.journal_url;
     else if (input.journalUrl !== undefined) profile.journal_url = input.journalUrl;
     data.profiles[input.name] = profile;
-    if (!data.current || !data.profiles[data.current]) data.current = input.name;
+    if (!currentProfile(data)) data.current = input.name;
     else if (data.current !== input.name) previousCurrent = data.current;
   });
   return { name: input.name, current: data.current === input.name, previousCurrent, data };

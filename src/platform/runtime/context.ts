@@ -1,13 +1,47 @@
-// The services a command uses: each built on first use (services.ts says how), closed last opened first at the end.
+// The services a command uses: each built on first use, closed last opened first at the end.
 import type { Output } from '../terminal/output.js';
-import { sayNotice, type Notice } from '../results/notices.js';
+import { questionText, sayNotice, type Notice } from '../results/notices.js';
 import type { GlobalOptions } from './globals.js';
 import { hedgeCommandLine } from '../../core/program.js';
-import { commandDeadline } from '../config/wait-bound.js';
-import * as build from './services.js';
-import type { ContextInit, FlowSettings, ServiceHost } from './services.js';
+import { commandDeadline, waitDeadline } from '../config/wait-bound.js';
+import type { HedgeClient } from '../api/client.js';
+import type { Env } from '../config/env.js';
+import type { Clock, HttpConnections } from '../api/transport.js';
+import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
+import type { ProfileStore } from '../config/profile-store.js';
+import type { Journal } from '../journal/index.js';
+import type { Prompter } from '../terminal/prompter.js';
+import type { Io } from '../terminal/terminal.js';
+import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
+import type { DemoHandle } from './start-demo.js';
 
-export type { ContextInit } from './services.js';
+export interface ContextInit {
+  io: Io;
+  env: Env;
+  globals: GlobalOptions;
+  clock: Clock;
+  signal: AbortSignal;
+  output: Output;
+  prompter?: Prompter;
+  store?: ProfileStore;
+  startDemo?: (configDir: string) => Promise<DemoHandle>;
+  client?: HedgeClient;
+  credentials?: ResolvedCredentials;
+  journal?: Journal;
+  /** Someone else's connections (the agent server's, shared by its calls): used, never closed here. */
+  connections?: HttpConnections;
+  /** Who asked: a person or script at the CLI (default), an agent through `hedge mcp`, or a keeper's step. */
+  origin?: 'cli' | 'agent' | 'keeper';
+  targetFiles?: TargetFileSource;
+  tradeGate?: TradeGate;
+  planCheck?: PlanCheck;
+  /** Absolute clock time when --timeout runs out, when it must be another context's (derive()). */
+  deadline?: number;
+  /** Where the flows' notices go (unset: the output); a context whose notices are taken draws no progress. */
+  notify?: (notice: Notice) => void;
+  /** Confirmed before it ran (a keeper's step: by the keeper's start); unset: --yes says. */
+  confirmedAhead?: boolean;
+}
 
 // The class takes these settings as its own read-only fields (assigned in the constructor).
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
@@ -44,18 +78,18 @@ export class CommandContext {
     this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
     for (const name of ['store', 'prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
-    Object.assign(this, build.flowSettings(this));
+    Object.assign(this, flowSettings(this));
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
   private once<T>(
     name: 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter',
-    make: (ctx: ServiceHost) => Promise<T>,
+    make: () => Promise<T>,
     shared = true,
   ): Promise<T> {
     if (shared && this.parent) return this.parent[name]() as Promise<T>;
     let service = this.built.get(name) as Promise<T> | undefined;
-    if (!service) this.built.set(name, (service = make(this)));
+    if (!service) this.built.set(name, (service = make()));
     return service;
   }
 
@@ -122,35 +156,193 @@ export class CommandContext {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
   }
 
+  /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
   journal() {
-    return this.once('journal', build.openJournal);
+    return this.once('journal', async (): Promise<Journal> => {
+      const choice = await this.journalChoice();
+      const { openJournal, journalDir } = await import('../journal/index.js');
+      const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
+      const { env, clock } = this;
+      if (choice.kind === 'file')
+        return openJournal({
+          dir: journalDir(env),
+          now: clock.now,
+          sleep: clock.sleep,
+          onSkip,
+          notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
+        });
+      const { openTeamJournal } = await import('../journal/store.js');
+      const team = await openTeamJournal({
+        url: choice.url,
+        shown: choice.shown,
+        source: choice.source,
+        fallbackDir: journalDir(env),
+        now: clock.now,
+        sleep: clock.sleep,
+        log: (line) => this.log(line),
+        onSkip,
+      });
+      this.onDispose(() => team.close?.());
+      return team;
+    });
   }
 
   journalChoice() {
-    return this.once('journalChoice', build.chooseJournal, false);
+    return this.once(
+      'journalChoice',
+      async () =>
+        (await import('../config/journal-store.js')).chooseJournalStore({
+          demo: this.globals.demo,
+          profileFlag: this.globals.profile,
+          env: this.env,
+          configDir: configDir(this.env),
+          store: () => this.store(),
+        }),
+      false,
+    );
   }
 
   store() {
-    return this.once('store', build.openStore);
+    return this.once(
+      'store',
+      async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(this.env)),
+    );
   }
 
   credentials() {
-    return this.once('credentials', build.readCredentials);
+    return this.once('credentials', async () => {
+      const { globals, output, env } = this;
+      if (globals.demo) {
+        // Said when the simulator is actually used, so that bad input under --demo stays one line.
+        output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
+        const demoModule = await import('./start-demo.js');
+        const demo = await (this.init.startDemo ?? demoModule.startDemo)(configDir(env));
+        this.onDispose(() => demo.close());
+        if (demo.notice) output.warn(demo.notice);
+        return demoModule.demoCredentials(demo);
+      }
+      return resolveCredentials({
+        profileFlag: globals.profile,
+        env,
+        // The store module (conf) is loaded only when resolving reads it.
+        store: () => this.store(),
+        // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
+        reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
+      });
+    });
   }
 
   client() {
-    return this.once('client', build.buildClient, !this.ownClient);
+    return this.once(
+      'client',
+      async () => {
+        const [{ createClient, maxAnswerBytes }, { resolveWireSettings }, { UsageError }] = await Promise.all([
+          import('../api/create-client.js'),
+          import('../api/wire/unspecified.js'),
+          import('../../core/errors.js'),
+        ]);
+        // What the environment alone sets is checked before the credentials are read: a bad value is the one
+        // line said, before a demo starts its simulator.
+        const fromEnv = resolveWireSettings(this.env);
+        if (fromEnv.problem) throw new UsageError(fromEnv.problem);
+        maxAnswerBytes(this.env);
+        const credentials = await this.credentials();
+        const memory = await this.wireMemory();
+        const learned = await memory.read();
+        const wire = resolveWireSettings(this.env, credentials.profileWire, learned.names);
+        if (wire.problem) throw new UsageError(wire.problem);
+        const { globals } = this;
+        return createClient({
+          connections: await this.connections(),
+          wire: wire.settings,
+          learn: (found) => {
+            const keeping = memory.keep(learned.scope, found);
+            this.onDispose(() => keeping);
+          },
+          warn: (text) => this.notify({ kind: 'wire-warning', level: 'warn', text }),
+          credentials,
+          env: this.env,
+          clock: this.clock,
+          deadline: this.deadline,
+          timeoutSeconds: globals.timeout,
+          signal: this.signal,
+          requestTimeoutSeconds: globals.requestTimeout,
+          log: globals.verbose ? (line) => this.log(line) : undefined,
+        });
+      },
+      !this.ownClient,
+    );
   }
 
-  wireMemory() {
-    return build.openWireMemory(this);
+  async wireMemory() {
+    const [credentials, { WireMemory }] = await Promise.all([this.credentials(), import('./wire-memory.js')]);
+    return new WireMemory({
+      credentials,
+      configDir: configDir(this.env),
+      store: () => this.store(),
+      log: (line) => this.log(line),
+      notify: (notice) => this.notify(notice),
+      hedgeCommand: (...words) => this.hedgeCommand(...words),
+    });
   }
 
+  /** The agent server's when it gave them (never closed here). */
   connections() {
-    return this.once('connections', build.openConnections);
+    return this.once('connections', async () => {
+      if (this.init.connections) return this.init.connections;
+      const connections = new (await import('../api/transport.js')).HttpConnections();
+      this.onDispose(() => connections.close());
+      return connections;
+    });
   }
 
   prompter() {
-    return this.once('prompter', build.openPrompter, false);
+    return this.once(
+      'prompter',
+      async () => (await import('../terminal/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
+      false,
+    );
   }
+}
+
+// The settings src/features/write and src/features/trade read off the context (their ports name which); every
+// other flow reads them from `globals` and `io`.
+type FlowSettings = ReturnType<typeof flowSettings>;
+
+function flowSettings(
+  ctx: Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'output'>> & {
+    noticesTaken: boolean;
+    deadline?: number;
+    onDispose(dispose: () => void): void;
+    prompter(): Promise<Prompter>;
+  },
+) {
+  const { globals, io, output } = ctx;
+  return {
+    interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
+    inputAllowed: globals.input,
+    timeoutSeconds: globals.timeout,
+    stdin: io.stdin,
+    stdinIsTTY: io.stdinIsTTY,
+    /** A person reads the output: a human mode, and no caller takes the notices. */
+    forPeople: output.isHuman && !ctx.noticesTaken,
+    waitDeadline: (startedAt: number) => waitDeadline(globals.timeout, ctx.deadline, startedAt),
+    /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
+    startProgress: async (label: string, since: number) =>
+      (await import('../terminal/spinner.js')).startProgress(
+        {
+          quiet: globals.json || ctx.noticesTaken,
+          stderrIsTTY: io.stderrIsTTY,
+          stderr: io.stderr,
+          env: ctx.env,
+          output,
+          now: ctx.clock.now,
+          onDispose: (stop) => ctx.onDispose(stop),
+        },
+        label,
+        since,
+      ),
+    confirm: async (question: { message: string; default?: boolean; live?: boolean }) =>
+      (await ctx.prompter()).confirm({ message: questionText(output, question), default: question.default }),
+  };
 }

@@ -32,16 +32,8 @@ export function readLearned(data: StoreData, scope: LearnedScope) {
 
 export async function saveLearned(store: ProfileStore, scope: LearnedScope, key: string, value: string) {
   await store.update((data) => {
-    if (scope.kind === 'profile') {
-      const profile = data.profiles[scope.name];
-      if (!profile) return;
-      profile.wire_learned = { ...(profile.wire_learned ?? {}), [key]: value };
-    } else {
-      data.learned_wire = {
-        ...(data.learned_wire ?? {}),
-        [scope.key]: { ...(data.learned_wire?.[scope.key] ?? {}), [key]: value },
-      };
-    }
+    if (scope.kind === 'server') ((data.learned_wire ??= {})[scope.key] ??= {})[key] = value;
+    else if (data.profiles[scope.name]) (data.profiles[scope.name].wire_learned ??= {})[key] = value;
   });
 }
 

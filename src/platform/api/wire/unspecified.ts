@@ -46,8 +46,8 @@ type WireSource = 'default' | 'learned' | 'profile' | 'environment';
 /** Environment over profile over learned over default; a malformed name is refused with the setting named. */
 export function resolveWireSettings(
   env: Env,
-  profileWire: Readonly<JsonObject> = {},
-  learnedWire: Readonly<JsonObject> = {},
+  profileWire: Readonly<Record<string, string>> = {},
+  learnedWire: Readonly<Record<string, string>> = {},
 ) {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
   const sources = Object.fromEntries(Object.keys(settings).map((key) => [key, 'default'])) as Record<
@@ -55,15 +55,15 @@ export function resolveWireSettings(
     WireSource
   >;
   for (const [key, { env: variable, profileKey }] of Object.entries(WIRE_SETTING_SOURCES)) {
-    const candidates: Array<[unknown, WireSource]> = [
+    const candidates = [
       [env[variable]?.trim() || undefined, 'environment'],
       [profileWire[profileKey], 'profile'],
       [learnedWire[profileKey], 'learned'],
-    ];
+    ] as const;
     const found = candidates.find(([value]) => value !== undefined);
     if (!found) continue;
-    const [value, source] = found;
-    if (typeof value !== 'string' || !WIRE_NAME.test(value)) {
+    const [value, source] = found as readonly [string, WireSource];
+    if (!WIRE_NAME.test(value)) {
       // A learned name that went bad is forgotten rather than refused: nobody typed it.
       if (source === 'learned') continue;
       const where = source === 'environment' ? variable : `the profile's wire.${profileKey}`;
