@@ -2,7 +2,7 @@
 // command to the lazily loaded runner (run.ts). It bundles commander and no other package.
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Help, Option } from 'commander';
-import type { CommandSpec, RawInput } from './runner/command-spec.js';
+import { flagNames, type CommandSpec, type RawInput } from './runner/command-spec.js';
 import { jsonErrorsAsked, parseGlobals } from './globals.js';
 import { commandHelpEnd, invokedNote, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
@@ -142,11 +142,7 @@ export async function parseCommandLine(argv: string[], io: Io, width: number, na
   return parseWith(COMMANDS, argv, io, width, name);
 }
 
-const TAKES_VALUE = new Set(
-  GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) =>
-    option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-')),
-  ),
-);
+const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap(flagNames));
 
 /** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
 export function typedCommand(argv: readonly string[]) {

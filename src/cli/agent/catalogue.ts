@@ -5,7 +5,14 @@
 // schema for them: the check of a call's arguments and, as JSON Schema, what the tool publishes.
 // A namespace import, not `{ z }`: that object would keep all of zod (every locale) in the chunks a request loads.
 import * as z from 'zod';
-import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
+import {
+  commandPaths,
+  flagNames,
+  type ArgSpec,
+  type CommandSpec,
+  type OptionKind,
+  type OptionSpec,
+} from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
 
 /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
@@ -90,7 +97,7 @@ const INLINE_ROWS_ARGUMENT: AgentArgument = {
 };
 
 /** Every option has a long flag (`opt` reads its key from it). */
-const longFlag = (option: OptionSpec) => /--([a-z0-9-]+)/.exec(option.flags)![1];
+const longFlag = (option: OptionSpec) => flagNames(option).at(-1)!.slice(2);
 
 function placeholder(option: OptionSpec) {
   return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
@@ -189,17 +196,7 @@ const built = new WeakMap<readonly CommandSpec[], AgentTool[]>();
 export function agentTools(commands: readonly CommandSpec[]) {
   const known = built.get(commands);
   if (known) return known;
-  const tools: AgentTool[] = [];
-  const visit = (spec: CommandSpec, parents: string[]) => {
-    const path = [...parents, spec.name];
-    if (spec.subcommands) {
-      for (const sub of spec.subcommands) visit(sub, path);
-      return;
-    }
-    const tool = toolFor(spec, path);
-    if (tool) tools.push(tool);
-  };
-  for (const spec of commands) visit(spec, []);
+  const tools = commandPaths(commands).flatMap(({ spec, path }) => toolFor(spec, path) ?? []);
   built.set(commands, tools);
   return tools;
 }
