@@ -129,12 +129,9 @@ function startScreen(width: number, program: string) {
   ].join('\n');
 }
 
-/** The commands by group, in the groups' order; a command nobody grouped yet is still listed (a test asks every command for its group). */
+/** The commands by group, in the groups' order (test/cli/help-text.test.ts holds every command to a group). */
 export function groupedCommands(commands: readonly CommandSpec[]) {
-  return [
-    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })),
-    { heading: 'Other commands', members: commands.filter((spec) => spec.group === undefined) },
-  ].filter(({ members }) => members.length > 0);
+  return COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) }));
 }
 
 /**
