@@ -117,8 +117,8 @@ export const flagNames = (option: OptionSpec) => option.flags.split(/[\s,]+/).fi
 export function command<const S extends Omit<CommandSpec, 'load'>>(
   spec: S,
   load: () => Promise<CommandModule<InputOf<S>>>,
-): [CommandSpec, NonNullable<CommandSpec['load']>] {
-  return [spec, load];
+): CommandSpec {
+  return { ...spec, load };
 }
 
 type LongName<F extends string> = F extends `${string}--${infer L}`
