@@ -1,6 +1,6 @@
 // The bash, zsh and fish completion scripts, generated from the specs at build time. Profile names
 // are read from the store file by the shell itself, so that completing starts no node process.
-import type { ArgSpec, CommandSpec, OptionSpec } from './runner/command-spec.js';
+import { commandPaths, flagNames, type ArgSpec, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
@@ -40,7 +40,7 @@ function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, p
 
 function flagOf(option: OptionSpec): Flag {
   return {
-    names: option.flags.split(/[\s,]+/).filter((part) => part.startsWith('-')),
+    names: flagNames(option),
     takesValue: /[<[]/.test(option.flags),
     values: valuesOf(option, option.flags),
     description: option.description,
@@ -49,7 +49,7 @@ function flagOf(option: OptionSpec): Flag {
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
 function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
-  const nodes: CommandNode[] = [
+  return [
     {
       path: '',
       subcommands: [...commands, HELP_COMMAND],
@@ -62,21 +62,13 @@ function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[
       options: [],
       args: [],
     },
+    ...commandPaths(commands).map(({ spec, path }) => ({
+      path: path.join(' '),
+      subcommands: spec.subcommands ?? [],
+      options: (spec.options ?? []).map(flagOf),
+      args: (spec.args ?? []).map((arg) => valuesOf(arg)),
+    })),
   ];
-  const walk = (specs: readonly CommandSpec[], prefix: string) => {
-    for (const spec of specs) {
-      const path = prefix ? `${prefix} ${spec.name}` : spec.name;
-      nodes.push({
-        path,
-        subcommands: spec.subcommands ?? [],
-        options: (spec.options ?? []).map(flagOf),
-        args: (spec.args ?? []).map((arg) => valuesOf(arg)),
-      });
-      walk(spec.subcommands ?? [], path);
-    }
-  };
-  walk(commands, '');
-  return nodes;
 }
 
 export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS) {
@@ -335,14 +327,14 @@ end`;
 /** The `complete` lines of one command path: its subcommands, its options, its positional arguments. */
 function fishCompletions(node: CommandNode) {
   const at = node.path ? ` ${node.path}` : '';
+  const offer = (values: NonNullable<Values>) =>
+    'words' in values
+      ? `-a ${fishQuote(values.words.join(' '))}`
+      : 'profiles' in values
+        ? "-a '(__hedge_profiles)'"
+        : '-F';
   const valueFlags = (values: Values) =>
-    values === undefined
-      ? ' -x'
-      : 'words' in values
-        ? ` -x -a ${fishQuote(values.words.join(' '))}`
-        : 'profiles' in values
-          ? " -x -a '(__hedge_profiles)'"
-          : ' -r -F';
+    values === undefined ? ' -x' : 'files' in values ? ' -r -F' : ` -x ${offer(values)}`;
   const lines = node.subcommands.map(
     (sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
   );
@@ -357,14 +349,8 @@ function fishCompletions(node: CommandNode) {
     );
   }
   node.args.forEach((values, index) => {
-    if (values === undefined) return;
-    const offer =
-      'words' in values
-        ? `-a ${fishQuote(values.words.join(' '))}`
-        : 'profiles' in values
-          ? "-a '(__hedge_profiles)'"
-          : '-F';
-    lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer}`);
+    if (values)
+      lines.push(`complete -c hedge -n ${fishQuote(`__hedge_arg_at ${index} ${node.path}`)} ${offer(values)}`);
   });
   return lines;
 }

@@ -1,7 +1,7 @@
 // The overview, the grouped `hedge --help` and the end of each command's help, wrapped with
 // commander's own wrapping so that the front loads nothing more.
 import { Help } from 'commander';
-import { COMMAND_GROUPS, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
+import { COMMAND_GROUPS, flagNames, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
 import { hedgeCommandLine } from '../core/program.js';
 
 const INDENT = '  ';
@@ -75,7 +75,7 @@ export function invokedNote(program: string) {
 /** What every command's help ends with: its examples, then the global options by name. */
 export function commandHelpEnd(spec: CommandSpec, globals: readonly OptionSpec[], width: number) {
   const examples = spec.examples.flatMap((example) => exampleLines(example, width));
-  const names = globals.map((option) => option.flags.split(/[\s,]+/).find((part) => part.startsWith('--'))!).join(' ');
+  const names = globals.map((option) => flagNames(option).at(-1)).join(' ');
   const inherited = wrapText(`Global options (hedge --help says what each does): ${names}`, width, 2);
   return `\nExamples:\n${examples.join('\n')}\n\n${inherited}\n`;
 }
@@ -129,12 +129,9 @@ function startScreen(width: number, program: string) {
   ].join('\n');
 }
 
-/** The commands by group, in the groups' order; a command nobody grouped yet is still listed (a test asks every command for its group). */
+/** The commands by group, in the groups' order (test/cli/help-text.test.ts holds every command to a group). */
 export function groupedCommands(commands: readonly CommandSpec[]) {
-  return [
-    ...COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) })),
-    { heading: 'Other commands', members: commands.filter((spec) => spec.group === undefined) },
-  ].filter(({ members }) => members.length > 0);
+  return COMMAND_GROUPS.map(({ id, heading }) => ({ heading, members: commands.filter((spec) => spec.group === id) }));
 }
 
 /**

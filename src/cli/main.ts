@@ -2,7 +2,7 @@
 // command to the lazily loaded runner (run.ts). It bundles commander and no other package.
 import { isatty } from 'node:tty';
 import { Command, CommanderError, Help, Option } from 'commander';
-import type { CommandSpec, RawInput } from './runner/command-spec.js';
+import { flagNames, type CommandSpec, type RawInput } from './runner/command-spec.js';
 import { jsonErrorsAsked, parseGlobals } from './globals.js';
 import { commandHelpEnd, invokedNote, overview, rootHelp } from './help.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
@@ -142,11 +142,7 @@ export async function parseCommandLine(argv: string[], io: Io, width: number, na
   return parseWith(COMMANDS, argv, io, width, name);
 }
 
-const TAKES_VALUE = new Set(
-  GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap((option) =>
-    option.flags.split(/[\s,]+/).filter((flag) => flag.startsWith('-')),
-  ),
-);
+const TAKES_VALUE = new Set(GLOBAL_OPTIONS.filter((option) => option.kind === 'value').flatMap(flagNames));
 
 /** The command argv names as commander finds it: its first word that is not a global option or that option's value. */
 export function typedCommand(argv: readonly string[]) {
@@ -181,7 +177,17 @@ async function parseWith(
     })
     .description('Quote, open and manage FX hedges through the Hedging Partner API.')
     .version(VERSION, '-V, --version')
-    .showSuggestionAfterError(true);
+    .showSuggestionAfterError(true)
+    // Also copied by the subcommands: no usage problem exits past our streams.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // Reported by the runner's one error reporter (it redacts a key typed as an option).
+      outputError: (text) => {
+        usageProblem = oneLine(text.replace(/^error: /, ''));
+      },
+    });
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, option.description));
   const add = (parent: Command, spec: CommandSpec, path: string[]) => {
     const command = (parent as HedgeCommand)
@@ -224,21 +230,6 @@ async function parseWith(
   program.configureHelp({ helpWidth: width, formatHelp: () => rootHelp(COMMANDS, GLOBAL_OPTIONS, width) });
   const note = invokedNote(name);
   if (note !== undefined) program.addHelpText('beforeAll', note);
-  // Subcommands copy these settings when they are created, which happened in buildProgram:
-  // apply them to every command, or an unknown option of a subcommand exits 1 past our streams.
-  const configure = (command: Command) => {
-    command.exitOverride();
-    command.configureOutput({
-      writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
-      // Reported by the runner's one error reporter (it redacts a key typed as an option).
-      outputError: (text) => {
-        usageProblem = oneLine(text.replace(/^error: /, ''));
-      },
-    });
-    for (const sub of command.commands) configure(sub);
-  };
-  configure(program);
   try {
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {

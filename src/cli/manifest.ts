@@ -1,5 +1,5 @@
-// The command tree (commands/specs.ts, data only), each leaf with its command's code, imported lazily by path
-// when it runs. Nothing here imports command code: the front bundles only data.
+// The command tree: each declaration (cmd/specs.ts, data only) with its command's code, imported lazily by
+// path when it runs. Nothing here imports command code: the front bundles only data.
 import { OUTPUT_FORMATS } from '../core/vocabulary.js';
 import { command, opt, type CommandSpec } from './runner/command-spec.js';
 import * as SPECS from './cmd/specs.js';
@@ -23,8 +23,8 @@ export const GLOBAL_OPTIONS = [
   opt('--no-header', 'tsv and csv without their header row'),
 ];
 
-/** Each command's code, typed by its declaration. */
-const LOADS = new Map([
+/** Every command with its code (each typed by its declaration), in the order help, completions and the agent's tools list them. */
+export const COMMANDS: readonly CommandSpec[] = [
   command(SPECS.MARKETS, () => import('./cmd/book/markets.js')),
   command(SPECS.PRICE, () => import('./cmd/trade/price.js')),
   command(SPECS.QUOTE, () => import('./cmd/trade/quote.js')),
@@ -40,33 +40,42 @@ const LOADS = new Map([
   command(SPECS.ROLL, () => import('./cmd/trade/roll.js')),
   command(SPECS.LOGIN, () => import('./cmd/setup/login.js')),
   command(SPECS.LOGOUT, () => import('./cmd/setup/logout.js')),
-  command(SPECS.PROFILE_LIST, () => import('./cmd/setup/profile-list.js')),
-  command(SPECS.PROFILE_USE, () => import('./cmd/setup/profile-use.js')),
-  command(SPECS.PROFILE_REMOVE, () => import('./cmd/setup/profile-remove.js')),
-  command(SPECS.PROFILE_RESET_WIRE, () => import('./cmd/setup/profile-reset-wire.js')),
+  {
+    ...SPECS.PROFILE,
+    subcommands: [
+      command(SPECS.PROFILE_LIST, () => import('./cmd/setup/profile-list.js')),
+      command(SPECS.PROFILE_USE, () => import('./cmd/setup/profile-use.js')),
+      command(SPECS.PROFILE_REMOVE, () => import('./cmd/setup/profile-remove.js')),
+      command(SPECS.PROFILE_RESET_WIRE, () => import('./cmd/setup/profile-reset-wire.js')),
+    ],
+  },
   command(SPECS.WHOAMI, () => import('./cmd/setup/whoami.js')),
   command(SPECS.DOCTOR, () => import('./cmd/setup/doctor.js')),
   command(SPECS.PLAN, () => import('./cmd/automation/plan.js')),
   command(SPECS.APPLY, () => import('./cmd/automation/apply.js')),
-  command(SPECS.KEEP_RUN, () => import('./cmd/automation/keep.js')),
-  command(SPECS.KEEP_STATUS, () => import('./cmd/automation/keep-status.js')),
+  {
+    ...SPECS.KEEP,
+    subcommands: [
+      command(SPECS.KEEP_RUN, () => import('./cmd/automation/keep.js')),
+      command(SPECS.KEEP_STATUS, () => import('./cmd/automation/keep-status.js')),
+    ],
+  },
   command(SPECS.EXPOSURES, () => import('./cmd/automation/exposures.js')),
   command(SPECS.REPORT, () => import('./cmd/book/report.js')),
-  command(SPECS.JOURNAL_LIST, () => import('./cmd/journal/journal-list.js')),
-  command(SPECS.JOURNAL_SHOW, () => import('./cmd/journal/journal-show.js')),
-  command(SPECS.JOURNAL_RESOLVE, () => import('./cmd/journal/journal-resolve.js')),
-  command(SPECS.JOURNAL_MIGRATE, () => import('./cmd/journal/journal-migrate.js')),
+  {
+    ...SPECS.JOURNAL,
+    subcommands: [
+      command(SPECS.JOURNAL_LIST, () => import('./cmd/journal/journal-list.js')),
+      command(SPECS.JOURNAL_SHOW, () => import('./cmd/journal/journal-show.js')),
+      command(SPECS.JOURNAL_RESOLVE, () => import('./cmd/journal/journal-resolve.js')),
+      command(SPECS.JOURNAL_MIGRATE, () => import('./cmd/journal/journal-migrate.js')),
+    ],
+  },
   command(SPECS.RESUME, () => import('./cmd/journal/resume.js')),
-  command(SPECS.DEMO_RESET, () => import('./cmd/tools/demo-reset.js')),
+  { ...SPECS.DEMO, subcommands: [command(SPECS.DEMO_RESET, () => import('./cmd/tools/demo-reset.js'))] },
   command(SPECS.MCP, () => import('./cmd/tools/mcp.js').then((module) => module.withCommands(COMMANDS))),
   command(SPECS.TOOLS, () => import('./cmd/tools/tools.js').then((module) => module.withCommands(COMMANDS))),
   command(SPECS.API, () => import('./cmd/tools/api.js')),
   command(SPECS.COMPLETION, () => import('./cmd/tools/completion.js')),
-  command(SPECS.SANDBOX_SERVE, () => import('./cmd/tools/sandbox-serve.js')),
-]);
-
-/** The tree of specs.ts, each leaf able to load its code. */
-const withCode = (spec: CommandSpec): CommandSpec =>
-  spec.subcommands ? { ...spec, subcommands: spec.subcommands.map(withCode) } : { ...spec, load: LOADS.get(spec) };
-
-export const COMMANDS = SPECS.COMMAND_TREE.map(withCode);
+  { ...SPECS.SANDBOX, subcommands: [command(SPECS.SANDBOX_SERVE, () => import('./cmd/tools/sandbox-serve.js'))] },
+];

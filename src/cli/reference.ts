@@ -1,7 +1,7 @@
 // What the build generates from the specs (scripts/build.mjs bundles this as dist/reference.js):
 // the manual page's input, the completion scripts and docs/command-reference.md. Not loaded by
 // hedge when it runs.
-import { COMMAND_GROUPS, type CommandSpec } from './runner/command-spec.js';
+import { COMMAND_GROUPS, commandPaths, type CommandSpec } from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { groupedCommands, rootHelp } from './help.js';
 import { EXIT_CODES } from '../platform/terminal/exit-codes.js';
@@ -32,8 +32,7 @@ function usageOf(path: string[], spec: CommandSpec) {
   return ['hedge', ...path, ...args, ...((spec.options ?? []).length ? ['[options]'] : [])].join(' ');
 }
 
-function commandSection(path: string[], spec: CommandSpec): string[] {
-  if (spec.subcommands) return spec.subcommands.flatMap((sub) => commandSection([...path, sub.name], sub));
+function commandSection(path: string[], spec: CommandSpec) {
   // Compact: a list may interrupt the description, a fence the list and a heading either, as CommonMark allows.
   const lines = [
     `### hedge ${path.join(' ')}`,
@@ -64,7 +63,8 @@ export function commandReference() {
   ];
   for (const { heading, members } of groupedCommands(COMMANDS)) {
     lines.push(`## ${heading}`, '');
-    for (const spec of members) lines.push(...commandSection([spec.name], spec));
+    for (const { spec, path } of commandPaths(members))
+      if (!spec.subcommands) lines.push(...commandSection(path, spec));
     lines.push('');
   }
   lines.push(

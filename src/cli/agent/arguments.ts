@@ -73,14 +73,10 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
       if (argument.name === 'file' && value === '-')
         throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
       input.args[target.name] = String(value);
-    } else if (target.kind === 'flag') {
-      // Absent and false read the same to a command (commander leaves an unused flag undefined).
-      if (value === true) input.options[target.key] = true;
-    } else if (target.kind === 'negatable') input.options[target.key] = value;
-    else if (target.kind === 'optional-value') {
-      if (value !== false) input.options[target.key] = value;
-    } else if (target.kind === 'repeatable') input.options[target.key] = (value as string[]).map(String);
-    else input.options[target.key] = String(value);
+    } else if (value !== false || target.kind === 'negatable') {
+      // Absent and false read the same to a command but for a `--no-…` option (commander leaves an unused flag undefined).
+      input.options[target.key] = typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
+    }
   }
   return input;
 }

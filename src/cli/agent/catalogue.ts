@@ -5,7 +5,14 @@
 // schema for them: the check of a call's arguments and, as JSON Schema, what the tool publishes.
 // A namespace import, not `{ z }`: that object would keep all of zod (every locale) in the chunks a request loads.
 import * as z from 'zod';
-import type { ArgSpec, CommandSpec, OptionKind, OptionSpec } from '../runner/command-spec.js';
+import {
+  commandPaths,
+  flagNames,
+  type ArgSpec,
+  type CommandSpec,
+  type OptionKind,
+  type OptionSpec,
+} from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
 
 /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
@@ -53,9 +60,6 @@ const REQUIRED_FOR_AGENTS: Record<string, readonly string[]> = {
 /** Placeholders of options whose value is a number (`--limit <n>`): a JSON number is taken too. */
 const NUMERIC_PLACEHOLDERS = new Set(['n', 'usd', 'days', 'seconds', 'ms', 'share']);
 
-/** Positional arguments whose value is an amount (`notional`: 10000, "10k", "1.5m"). */
-const NUMERIC_ARGUMENTS = new Set(['notional']);
-
 export const CONFIRMATION_TOKEN = 'confirmation_token';
 
 /** The argument that carries a target inline, on the tools whose command reads a target `file`. */
@@ -90,7 +94,7 @@ const INLINE_ROWS_ARGUMENT: AgentArgument = {
 };
 
 /** Every option has a long flag (`opt` reads its key from it). */
-const longFlag = (option: OptionSpec) => /--([a-z0-9-]+)/.exec(option.flags)![1];
+const longFlag = (option: OptionSpec) => flagNames(option).at(-1)!.slice(2);
 
 function placeholder(option: OptionSpec) {
   return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
@@ -112,8 +116,8 @@ function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodN
 }
 
 function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
-  const numeric = NUMERIC_ARGUMENTS.has(arg.name);
-  const [expects, schema] = valueSchema(arg.values, numeric, z.number().positive());
+  // An amount (`notional`: 10000, "10k", "1.5m") takes a JSON number too.
+  const [expects, schema] = valueSchema(arg.values, arg.name === 'notional', z.number().positive());
   return {
     name: arg.name,
     target: { kind: 'positional', name: arg.name },
@@ -144,17 +148,15 @@ function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
   };
 }
 
-/** Tools whose `file` is not a target file (an exposures file): read under the roots only, never given as target rows. */
-const FILE_UNDER_ROOTS_ONLY = new Set(['exposures']);
-
 function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
-  if ((spec.tier !== 'read' && spec.tier !== 'write') || typeof spec.load !== 'function') return;
+  if ((spec.tier !== 'read' && spec.tier !== 'write') || !spec.load) return;
   const name = path.join('_');
   const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
   // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
   const positionals = (spec.args ?? []).flatMap((arg) => {
     if (arg.name !== 'file') return [positionalArgument(arg, arg.required || required.has(arg.name))];
-    const rootsOnly = FILE_UNDER_ROOTS_ONLY.has(name);
+    // The exposures file is not a target file: read under the roots only, never given as target rows.
+    const rootsOnly = name === 'exposures';
     const file = {
       ...positionalArgument(arg, rootsOnly),
       schema: z
@@ -189,17 +191,7 @@ const built = new WeakMap<readonly CommandSpec[], AgentTool[]>();
 export function agentTools(commands: readonly CommandSpec[]) {
   const known = built.get(commands);
   if (known) return known;
-  const tools: AgentTool[] = [];
-  const visit = (spec: CommandSpec, parents: string[]) => {
-    const path = [...parents, spec.name];
-    if (spec.subcommands) {
-      for (const sub of spec.subcommands) visit(sub, path);
-      return;
-    }
-    const tool = toolFor(spec, path);
-    if (tool) tools.push(tool);
-  };
-  for (const spec of commands) visit(spec, []);
+  const tools = commandPaths(commands).flatMap(({ spec, path }) => toolFor(spec, path) ?? []);
   built.set(commands, tools);
   return tools;
 }

@@ -609,28 +609,26 @@ export const API = automation('api', 'local', {
   ],
 });
 
-/** A command whose subcommands do the work (`hedge profile list`): listed under its group, with no tier of its own. */
+/** A command whose subcommands (given with their code in cli/manifest.ts) do the work (`hedge profile list`): listed under its group, with no tier of its own. */
 const parent = (
   group: CommandGroup,
   name: string,
   body: Omit<CommandSpec, 'name' | 'group' | 'tier'>,
 ): CommandSpec => ({ name, group, ...body });
 
-const PROFILE = parent('setup', 'profile', {
+export const PROFILE = parent('setup', 'profile', {
   summary: 'List, switch and remove stored profiles; forget learned wire names',
   examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
-  subcommands: [PROFILE_LIST, PROFILE_USE, PROFILE_REMOVE, PROFILE_RESET_WIRE],
 });
 
 // `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
-const KEEP = parent('automation', 'keep', {
+export const KEEP = parent('automation', 'keep', {
   summary: KEEP_RUN.summary,
   description: `${KEEP_RUN.description}; \`hedge keep status\` shows the running keeper`,
   examples: [...KEEP_RUN.examples, 'hedge keep status'],
-  subcommands: [KEEP_RUN, KEEP_STATUS],
 });
 
-const JOURNAL = parent('book', 'journal', {
+export const JOURNAL = parent('book', 'journal', {
   summary: 'The record of every action (this machine or the team store)',
   description:
     "The record of every action (this machine's, or the team's store): list, show one, resolve one by hand, migrate",
@@ -641,7 +639,6 @@ const JOURNAL = parent('book', 'journal', {
     'hedge journal resolve a_mwrrf5p1 --landed',
     'hedge journal migrate',
   ],
-  subcommands: [JOURNAL_LIST, JOURNAL_SHOW, JOURNAL_RESOLVE, JOURNAL_MIGRATE],
 });
 
 export const DEMO_RESET = subcommand('reset', 'local', {
@@ -649,49 +646,12 @@ export const DEMO_RESET = subcommand('reset', 'local', {
   examples: ['hedge demo reset'],
 });
 
-const DEMO = parent('setup', 'demo', {
+export const DEMO = parent('setup', 'demo', {
   summary: 'The --demo simulator: start it afresh',
   examples: ['hedge demo reset'],
-  subcommands: [DEMO_RESET],
 });
 
-const SANDBOX = parent('setup', 'sandbox', {
+export const SANDBOX = parent('setup', 'sandbox', {
   summary: 'Run the simulator of the API as a local server',
   examples: ['hedge sandbox serve --port 4010'],
-  subcommands: [SANDBOX_SERVE],
 });
-
-/** Every command, in the order help, completions and the agent's tools list them (cli/manifest.ts gives each its code). */
-export const COMMAND_TREE: readonly CommandSpec[] = [
-  MARKETS,
-  PRICE,
-  QUOTE,
-  OPEN,
-  ADD,
-  REDUCE,
-  CLOSE,
-  HEDGES,
-  HISTORY,
-  POSITIONS,
-  ACCOUNT,
-  MATURITIES,
-  ROLL,
-  LOGIN,
-  LOGOUT,
-  PROFILE,
-  WHOAMI,
-  DOCTOR,
-  PLAN,
-  APPLY,
-  KEEP,
-  EXPOSURES,
-  REPORT,
-  JOURNAL,
-  RESUME,
-  DEMO,
-  MCP,
-  TOOLS,
-  API,
-  COMPLETION,
-  SANDBOX,
-];

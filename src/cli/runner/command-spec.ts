@@ -100,12 +100,25 @@ export function declared(group?: CommandGroup) {
   });
 }
 
+/** Every command of the tree with its path of names, each before its subcommands. */
+export const commandPaths = (
+  specs: readonly CommandSpec[],
+  parents: readonly string[] = [],
+): { spec: CommandSpec; path: string[] }[] =>
+  specs.flatMap((spec) => {
+    const path = [...parents, spec.name];
+    return [{ spec, path }, ...commandPaths(spec.subcommands ?? [], path)];
+  });
+
+/** An option's flags (`-t`, `--tenor`), its long one last. */
+export const flagNames = (option: OptionSpec) => option.flags.split(/[\s,]+/).filter((part) => part.startsWith('-'));
+
 /** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
 export function command<const S extends Omit<CommandSpec, 'load'>>(
   spec: S,
   load: () => Promise<CommandModule<InputOf<S>>>,
-): [CommandSpec, NonNullable<CommandSpec['load']>] {
-  return [spec, load];
+): CommandSpec {
+  return { ...spec, load };
 }
 
 type LongName<F extends string> = F extends `${string}--${infer L}`

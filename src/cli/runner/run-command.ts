@@ -38,7 +38,7 @@ export async function runCommand(
   const declared = typeof module.OUTPUT_FIELDS === 'function' ? module.OUTPUT_FIELDS(input) : module.OUTPUT_FIELDS;
   ctx.output.prepare(declared, words.join(' '));
   const found = await untilCondition(spec, input, ctx.clock.now());
-  const until = found && { ...found, fields: found.dateToo ? module.CONDITION_FIELDS : undefined, command: spec.name };
+  const until = found && { ...found, fields: module.CONDITION_FIELDS, command: spec.name };
   if (!until) {
     const result = await module.run(ctx, input);
     return typeof result === 'number' ? result : 0;

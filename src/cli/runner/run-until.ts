@@ -13,9 +13,9 @@ interface UntilOptions {
   expression: string;
   /** The command also takes a date under --until (history, report): said when the value is neither. */
   dateToo?: boolean;
-  /** With `dateToo`: the names its data has; a condition on any other is exit 2, never polled. */
+  /** Where --until also takes a date: the names its data has; a condition on any other is exit 2, never polled. */
   fields?: readonly string[];
-  command?: string;
+  command: string;
 }
 
 type CommandRun = (ctx: CommandContext) => Promise<number | void>;
@@ -40,13 +40,12 @@ function compileCondition(options: UntilOptions) {
       );
     throw error;
   }
-  if (options.dateToo && options.fields) {
+  if (options.fields) {
     const known = new Set(options.fields);
     const unknown = fieldNames(options.expression).filter((name) => !known.has(name));
     if (unknown.length) {
-      const whose = options.command ? `${options.command}'s data` : 'the data';
       throw new UsageError(
-        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${whose}: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
+        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${options.command}'s data: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
         { hint: `e.g. --until 7d, or --until "length(@) >= \`10\`"` },
       );
     }

@@ -11,7 +11,7 @@ import type { PROFILE_REMOVE } from '../specs.js';
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
-  const name = input.args.name ?? '';
+  const name = input.args.name;
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   let wasCurrent = false;

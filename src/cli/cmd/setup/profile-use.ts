@@ -8,7 +8,7 @@ import type { PROFILE_USE } from '../specs.js';
 export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
-  const name = input.args.name ?? '';
+  const name = input.args.name;
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   const data = await store.update((latest) => {

@@ -9,7 +9,7 @@ import { SHELL_VALUES, type COMPLETION } from '../specs.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>) {
-  const shell = input.args.shell ?? '';
+  const { shell } = input.args;
   if (!(SHELL_VALUES as readonly string[]).includes(shell))
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   const name = `completions/hedge.${shell}`;
