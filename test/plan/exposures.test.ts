@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
-import { CHROMIUM } from '../support/servers/chromium.js';
+import { CHROMIUM, LAUNCH } from '../support/servers/chromium.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
@@ -287,12 +287,7 @@ describe('hedge exposures --report', () => {
         const dom = execFileSync(
           CHROMIUM!,
           [
-            '--headless',
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--no-first-run',
+            ...LAUNCH,
             `--user-data-dir=${join(work.path, 'profile')}`,
             '--window-size=800,1200',
             '--virtual-time-budget=5000',

@@ -46,7 +46,8 @@ const MEASURE = `<script>
 })();
 </script>`;
 
-const LAUNCH = [
+/** Headless Chromium with nothing of its own running beside the page. */
+export const LAUNCH = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
