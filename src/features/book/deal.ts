@@ -5,6 +5,7 @@ import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { sameReference } from '../../core/input.js';
 import { messageOf } from '../../core/security/safe-text.js';
+import { FINAL } from './book.js';
 
 export interface DealHedges {
   reference: string;
@@ -16,8 +17,6 @@ export interface DealHedges {
   /** The server's time when read: its maturities are shown against it. */
   nowMs: number;
 }
-
-const ENDED = new Set(['closed', 'failed']);
 
 /** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour it); a failed read is a problem to say, not a failure. */
 export async function readDeal(client: HedgeClient, reference: string): Promise<DealHedges> {
@@ -32,7 +31,7 @@ export async function readDeal(client: HedgeClient, reference: string): Promise<
     reference,
     ...read,
     ids: new Set(read.hedges.map((hedge) => hedge.id)),
-    live: read.hedges.filter((hedge) => !ENDED.has(hedge.status)),
+    live: read.hedges.filter((hedge) => !FINAL.has(hedge.status)),
     nowMs: client.transport.serverNow().bestMs,
   };
 }

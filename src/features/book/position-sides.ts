@@ -2,7 +2,7 @@
 // the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
-import type { SideBook, SideState } from './book.js';
+import { FINAL, type SideBook, type SideState } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
 import { referencesOf, type BookPosition } from './positions.js';
@@ -67,7 +67,7 @@ export async function readPositionSides(
   const seen = new Set<string>();
   for (const hedge of views.hedges) {
     const key = sideKey(hedge.market, hedge.side);
-    if (listed.has(key) || seen.has(key) || hedge.status === 'failed' || hedge.status === 'closed') continue;
+    if (listed.has(key) || seen.has(key) || FINAL.has(hedge.status)) continue;
     seen.add(key);
     // A line without a market stands for this side when the hedge's market is the only one there.
     if (positions.some((position) => position.side === hedge.side && position.market === undefined)) continue;

@@ -38,7 +38,7 @@ export async function readBook(reader: BookReader) {
           facts.side ??= hedge.side;
           facts.market ??= hedge.market.toUpperCase();
           // Several hedges may make up one side: the hedge's notional is the side's only when nothing better is known.
-          notionalFromHedge = facts.notionalUsd === undefined && hedge.notional_usd !== undefined;
+          notionalFromHedge = facts.notionalUsd === undefined;
           facts.notionalUsd ??= hedge.notional_usd;
           facts.maturityAt ??= hedge.maturity_at ?? undefined;
         }

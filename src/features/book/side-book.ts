@@ -4,7 +4,6 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
-import { readNumber } from '../../core/number-format.js';
 import { reconcileSide, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
@@ -35,12 +34,11 @@ export function sideUnchangedSince(book: SideBook, after: SideAfter) {
 
 function hedgeRecord(hedge: Hedge) {
   const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
-  // Read leniently, as every amount the spec types is (a decimal string is a number).
-  const notional = readNumber(hedge.notional_usd);
   return {
     id: hedge.id,
     status: hedge.status,
-    ...(notional !== undefined && { notionalUsd: notional }),
+    // Read leniently by the hedge's schema, as every amount the spec types is (a decimal string is a number).
+    notionalUsd: hedge.notional_usd,
     ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
     ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };

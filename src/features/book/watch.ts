@@ -457,8 +457,8 @@ export async function runWatch(
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
   const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
-  let active = new Map<string, Alert>();
-  const firedAt = new Map<string, number>();
+  // Each alert whose condition holds, with the time it fired (alertEdges keeps the first record).
+  let active = new Map<string, { key: string; alert: Alert; at: number }>();
   let nextAt = clock.now();
   let refreshes = 0;
   try {
@@ -486,15 +486,18 @@ export async function runWatch(
       const at = clock.now();
       nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
       sink.fresh(snapshot, at);
-      const holding = alertConditions(snapshot.facts, settings.rules, at);
-      const { started: fired, active: nowActive } = alertEdges(active, holding);
-      active = nowActive;
-      for (const key of [...firedAt.keys()]) if (!active.has(key)) firedAt.delete(key);
-      for (const alert of fired) firedAt.set(alert.key, at);
+      const holding = alertConditions(snapshot.facts, settings.rules, at).map((alert) => ({
+        key: alert.key,
+        alert,
+        at,
+      }));
+      const edges = alertEdges(active, holding);
+      active = edges.active;
+      const fired = edges.started.map(({ alert }) => alert);
       if (alerting)
         sink.alerts(
           fired,
-          holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
+          holding.map(({ key, alert }) => ({ alert, at: active.get(key)!.at })),
           at,
         );
       if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at };
