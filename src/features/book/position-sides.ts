@@ -2,23 +2,15 @@
 // the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
-import { FINAL, type SideBook, type SideState } from './book.js';
+import { FINAL, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
 import { referencesOf, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-/** A side as every view shows it. */
-export interface PositionSide {
-  market: string;
-  side: Side;
-  state: SideState;
-  why?: string;
-  hedges: Hedge[];
-  recordsUsd: number;
-  lineHedge?: Hedge;
-}
+/** A side as every view shows it (`lineHedge`: the hedge its positions line names, when not one of the side's own). */
+export type PositionSide = ReturnType<typeof toSide> & { lineHedge?: Hedge };
 
 interface PositionSides {
   lines: Array<PositionSide | undefined>;
