@@ -33,7 +33,7 @@ export function sideUnchangedSince(book: SideBook, after: SideAfter) {
 }
 
 function hedgeRecord(hedge: Hedge) {
-  const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
+  const maturity = Date.parse(hedge.maturity_at ?? '');
   return {
     id: hedge.id,
     status: hedge.status,
@@ -67,8 +67,8 @@ export const SideViews = {
         const mine = hedges
           .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
           .map(hedgeRecord);
-        const found = findSide([...listed], market, side);
-        const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
+        const found = findSide(listed, market, side);
+        const maturity = Date.parse(found?.maturityAt ?? '');
         const line = found
           ? {
               ...(found.notionalUsd !== undefined && !found.notionalFromHedge
