@@ -16,13 +16,11 @@ export async function readDeal(client: HedgeClient, reference: string) {
     .readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY })
     .catch((error: unknown) => {
       problem = `GET /hedges failed (${messageOf(error)})`;
-      return { items: [], more: false };
+      return { items: [] };
     });
   const hedges = list.items.filter((hedge) => sameReference(hedge.client_reference, reference));
   return {
     reference,
-    hedges,
-    more: list.more,
     problem,
     ids: new Set(hedges.map((hedge) => hedge.id)),
     live: hedges.filter((hedge) => !FINAL.has(hedge.status)),

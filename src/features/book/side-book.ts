@@ -122,8 +122,8 @@ export async function readSideInStep(
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ) {
-  const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
-  return { book: books[0], hedges, positions };
+  const { books, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
+  return { book: books[0], positions };
 }
 
 /** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
@@ -152,7 +152,7 @@ export async function readSidesInStep(
       (book, index) =>
         book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),
     );
-    if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
+    if (waiting < 0) return { books, positions: views.positions };
     const { market, side, opened } = sides[waiting];
     const book = books[waiting];
     const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);
