@@ -32,7 +32,8 @@ export interface SideBook {
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
 }
 
-const FINAL = new Set(['failed', 'closed']);
+/** The statuses a hedge ends in: it holds nothing any more. */
+export const FINAL = new Set(['failed', 'closed']);
 const SAME_USD = 0.005;
 
 /** The side's book from its hedges' records (any order; other sides' are ignored by the caller) and its positions line. */

@@ -10,7 +10,7 @@ export function dealStillHeld(deal: Pick<DealHedges, 'reference' | 'live' | 'now
   if (!deal.live.length) return;
   const described = deal.live.map((hedge) => {
     const parts = [
-      ...(typeof hedge.notional_usd === 'number' ? [`${formatMoney(hedge.notional_usd)} USD`] : []),
+      `${formatMoney(hedge.notional_usd)} USD`,
       safeText(hedge.status),
       ...(typeof hedge.maturity_at === 'string' && hedge.status === 'filled'
         ? [maturityText(hedge.maturity_at, deal.nowMs)]

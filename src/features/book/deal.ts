@@ -2,37 +2,28 @@
 // reference, it is joined from the hedge records by id.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
-import type { Hedge } from '../../platform/api/schemas.js';
 import { sameReference } from '../../core/input.js';
 import { messageOf } from '../../core/security/safe-text.js';
+import { FINAL } from './book.js';
 
-export interface DealHedges {
-  reference: string;
-  hedges: Hedge[];
-  ids: ReadonlySet<string>;
-  live: Hedge[];
-  more: boolean;
-  problem?: string;
-  /** The server's time when read: its maturities are shown against it. */
-  nowMs: number;
-}
-
-const ENDED = new Set(['closed', 'failed']);
+/** A deal's hedges (`live`: those not ended), and `nowMs`: the server's time when read, which its maturities are shown against. */
+export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 
 /** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour it); a failed read is a problem to say, not a failure. */
-export async function readDeal(client: HedgeClient, reference: string): Promise<DealHedges> {
-  const read = await client.readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY }).then(
-    (list) => ({
-      hedges: list.items.filter((hedge) => sameReference(hedge.client_reference, reference)),
-      more: list.more,
-    }),
-    (error: unknown) => ({ hedges: [], more: false, problem: `GET /hedges failed (${messageOf(error)})` }),
-  );
+export async function readDeal(client: HedgeClient, reference: string) {
+  let problem: string | undefined;
+  const list = await client
+    .readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY })
+    .catch((error: unknown) => {
+      problem = `GET /hedges failed (${messageOf(error)})`;
+      return { items: [] };
+    });
+  const hedges = list.items.filter((hedge) => sameReference(hedge.client_reference, reference));
   return {
     reference,
-    ...read,
-    ids: new Set(read.hedges.map((hedge) => hedge.id)),
-    live: read.hedges.filter((hedge) => !ENDED.has(hedge.status)),
+    problem,
+    ids: new Set(hedges.map((hedge) => hedge.id)),
+    live: hedges.filter((hedge) => !FINAL.has(hedge.status)),
     nowMs: client.transport.serverNow().bestMs,
   };
 }

@@ -3,11 +3,10 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { ApiError } from '../../core/errors.js';
 
+/** A market the live list does not show is refused (exit 2). */
 export async function requireListedMarket(client: HedgeClient, market: string) {
-  const list = await client.listMarkets();
-  const found = findMarket(list.markets, market);
-  if (!found) throw unlistedMarketError(list.markets, market);
-  return { market: found, list };
+  const { markets } = await client.listMarkets();
+  if (!findMarket(markets, market)) throw unlistedMarketError(markets, market);
 }
 
 const NOT_ABOUT_THE_MARKET = new Set([

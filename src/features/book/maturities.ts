@@ -28,21 +28,8 @@ export interface MaturityHedge {
   client_reference?: string | null;
 }
 
-/** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first (a type, not an interface: a list's row is a JsonObject). */
-export type Maturity = {
-  day: string;
-  maturity_at: string;
-  matures_in_seconds: number;
-  market: string;
-  side: Side;
-  hedge_id: string | null;
-  client_reference: string | null;
-  notional_usd: number | null;
-  tenor_days: number | null;
-  mark_price: number | null;
-  net_pnl_usd: number | null;
-  accrued_carry_usdc: number | null;
-};
+/** One settlement to come. The JSON of `hedge maturities` is a list of these, soonest first. */
+export type Maturity = ReturnType<typeof collectMaturities>['maturities'][number];
 
 export interface MaturityDay {
   day: string;
@@ -68,9 +55,9 @@ export function collectMaturities(
   const active = hedges.filter(
     (hedge) => hedge.status === 'filled' && positions.some((position) => onSide(position, hedge)),
   );
-  const found: Array<[string, Omit<Maturity, 'day' | 'maturity_at' | 'matures_in_seconds'>]> = [];
+  const found: Array<[string, ReturnType<typeof ofHedge>]> = [];
   let undated = 0;
-  const settle = (maturity: string | undefined, item: (typeof found)[number][1]) => {
+  const settle = (maturity: string | undefined, item: ReturnType<typeof ofHedge>) => {
     if (maturity) found.push([maturity, item]);
     else undated += 1;
   };

@@ -2,23 +2,15 @@
 // the records alone; unreadable records leave the positions as they are, with the reason.
 import type { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
-import type { SideBook, SideState } from './book.js';
+import { FINAL, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { sideKey } from '../../core/markets.js';
 import { referencesOf, type BookPosition } from './positions.js';
 import { SideViews } from './side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
-/** A side as every view shows it. */
-export interface PositionSide {
-  market: string;
-  side: Side;
-  state: SideState;
-  why?: string;
-  hedges: Hedge[];
-  recordsUsd: number;
-  lineHedge?: Hedge;
-}
+/** A side as every view shows it (`lineHedge`: the hedge its positions line names, when not one of the side's own). */
+export type PositionSide = ReturnType<typeof toSide> & { lineHedge?: Hedge };
 
 interface PositionSides {
   lines: Array<PositionSide | undefined>;
@@ -67,7 +59,7 @@ export async function readPositionSides(
   const seen = new Set<string>();
   for (const hedge of views.hedges) {
     const key = sideKey(hedge.market, hedge.side);
-    if (listed.has(key) || seen.has(key) || hedge.status === 'failed' || hedge.status === 'closed') continue;
+    if (listed.has(key) || seen.has(key) || FINAL.has(hedge.status)) continue;
     seen.add(key);
     // A line without a market stands for this side when the hedge's market is the only one there.
     if (positions.some((position) => position.side === hedge.side && position.market === undefined)) continue;

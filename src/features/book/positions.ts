@@ -12,33 +12,31 @@ export interface BookPosition extends PositionFacts {
   notionalFromHedge?: true;
 }
 
-interface BookReader {
-  client: HedgeClient;
-  log?: (line: string) => void;
-}
-
 const noted = new Set<string>();
 
-/** GET /positions, each line completed from its hedge where the line itself is silent. */
-export async function readBook(reader: BookReader) {
-  const raws = await reader.client.listPositions();
+/** GET /positions, each line completed from its hedge where the line itself is silent; each note logged once. */
+export async function readBook({ client, log }: { client: HedgeClient; log?: (line: string) => void }) {
+  const noteOnce = (line: string) => {
+    if (!noted.has(line)) log?.(line);
+    noted.add(line);
+  };
+  const raws = await client.listPositions();
   return Promise.all(
     raws.map(async (raw) => {
       const facts = readPosition(raw);
-      for (const name of facts.synonymsUsed)
-        noteOnce(reader, `positions: read "${name}" (a name the spec does not show)`);
+      for (const name of facts.synonymsUsed) noteOnce(`positions: read "${name}" (a name the spec does not show)`);
       let notionalFromHedge = false;
       if (
         (facts.side === undefined || facts.notionalUsd === undefined || facts.market === undefined) &&
         facts.hedgeId
       ) {
-        const hedge = await reader.client.getHedge(facts.hedgeId).catch(() => undefined);
+        const hedge = await client.getHedge(facts.hedgeId).catch(() => undefined);
         if (hedge) {
-          noteOnce(reader, 'positions: side, market or notional missing on a position; taken from its hedge');
+          noteOnce('positions: side, market or notional missing on a position; taken from its hedge');
           facts.side ??= hedge.side;
           facts.market ??= hedge.market.toUpperCase();
           // Several hedges may make up one side: the hedge's notional is the side's only when nothing better is known.
-          notionalFromHedge = facts.notionalUsd === undefined && hedge.notional_usd !== undefined;
+          notionalFromHedge = facts.notionalUsd === undefined;
           facts.notionalUsd ??= hedge.notional_usd;
           facts.maturityAt ??= hedge.maturity_at ?? undefined;
         }
@@ -46,12 +44,6 @@ export async function readBook(reader: BookReader) {
       return { ...facts, raw, ...(notionalFromHedge && { notionalFromHedge: true as const }) };
     }),
   );
-}
-
-function noteOnce(reader: BookReader, line: string) {
-  if (noted.has(line)) return;
-  noted.add(line);
-  reader.log?.(line);
 }
 
 /** The position on a market and side; a line without a market is taken as the account's only market. */

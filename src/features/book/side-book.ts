@@ -4,7 +4,6 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
-import { readNumber } from '../../core/number-format.js';
 import { reconcileSide, type SideBook } from './book.js';
 import type { Side } from '../../core/vocabulary.js';
 import { InvalidResponseError, UnresolvedError } from '../../core/errors.js';
@@ -34,13 +33,12 @@ export function sideUnchangedSince(book: SideBook, after: SideAfter) {
 }
 
 function hedgeRecord(hedge: Hedge) {
-  const maturity = typeof hedge.maturity_at === 'string' ? Date.parse(hedge.maturity_at) : NaN;
-  // Read leniently, as every amount the spec types is (a decimal string is a number).
-  const notional = readNumber(hedge.notional_usd);
+  const maturity = Date.parse(hedge.maturity_at ?? '');
   return {
     id: hedge.id,
     status: hedge.status,
-    ...(notional !== undefined && { notionalUsd: notional }),
+    // Read leniently by the hedge's schema, as every amount the spec types is (a decimal string is a number).
+    notionalUsd: hedge.notional_usd,
     ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
     ...(hedge.client_reference && { clientReference: hedge.client_reference }),
   };
@@ -69,8 +67,8 @@ export const SideViews = {
         const mine = hedges
           .filter((hedge) => hedge.market.toUpperCase() === market.toUpperCase() && hedge.side === side)
           .map(hedgeRecord);
-        const found = findSide([...listed], market, side);
-        const maturity = found?.maturityAt ? Date.parse(found.maturityAt) : NaN;
+        const found = findSide(listed, market, side);
+        const maturity = Date.parse(found?.maturityAt ?? '');
         const line = found
           ? {
               ...(found.notionalUsd !== undefined && !found.notionalFromHedge
@@ -124,8 +122,8 @@ export async function readSideInStep(
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
 ) {
-  const { books, hedges, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
-  return { book: books[0], hedges, positions };
+  const { books, positions } = await readSidesInStep(ports, client, [{ market, side }], until, justPolled);
+  return { book: books[0], positions };
 }
 
 /** The first of `ids` the book does not show at all (neither filled, opening nor ended): a read that trails the write. */
@@ -154,7 +152,7 @@ export async function readSidesInStep(
       (book, index) =>
         book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),
     );
-    if (waiting < 0) return { books, hedges: views.hedges, positions: views.positions };
+    if (waiting < 0) return { books, positions: views.positions };
     const { market, side, opened } = sides[waiting];
     const book = books[waiting];
     const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);

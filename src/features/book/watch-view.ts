@@ -55,7 +55,7 @@ interface WatchState {
   model?: WatchModel;
   intervalMs: number;
   lastGoodAt?: number;
-  stale?: { since: number; reason: string; nextAt?: number };
+  stale?: { since: number; reason: string; nextAt: number };
   alerts: Array<{ alert: Alert; at: number }>;
   series: Map<string, number[]>;
   previous: Map<string, JsonObject>;
@@ -67,7 +67,7 @@ interface RenderOptions {
   now: number;
   format: FormatValue;
   table: TableDrawer;
-  clockTime?: (ms: number) => string;
+  clockTime: (ms: number) => string;
 }
 
 const TOTAL_SERIES = '\u0000total';
@@ -155,8 +155,7 @@ export function describeAlert(alert: Alert, now: number) {
 
 /** The whole screen as lines of at most `columns` columns. */
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
-  const { chalk: c, columns, now } = options;
-  const clockTime = options.clockTime ?? clockTimeIn();
+  const { chalk: c, columns, now, clockTime } = options;
   const model = state.model;
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(
@@ -183,13 +182,11 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   }
   // What a person acts on (a stale view, an alert) wraps at its spaces rather than being cut.
   const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
-  if (state.stale) {
-    const next =
-      state.stale.nextAt !== undefined
-        ? ` · next try in ${Math.max(0, Math.ceil((state.stale.nextAt - now) / 1000))}s`
-        : '';
-    said(`${c.yellow.bold('STALE')} since ${clockTime(state.stale.since)} (${safeText(state.stale.reason)})${next}`);
-  }
+  const { stale } = state;
+  if (stale)
+    said(
+      `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
+    );
   for (const { alert, at } of state.alerts)
     said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
   return lines.map((line) => truncateEnd(line, columns));
@@ -290,12 +287,11 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   );
 }
 
-interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format'> {
+interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format' | 'clockTime'> {
   stream: NodeJS.WritableStream;
   intervalMs: number;
   now: () => number;
   columns: () => number;
-  clockTime: (ms: number) => string;
 }
 
 /** Starts drawing on the terminal, redrawn on resize. */
@@ -312,7 +308,7 @@ export async function openLiveView(init: LiveViewInit) {
       applyFresh(state, model, at, init.format);
       render();
     },
-    stale(at: number, reason: string, nextAt: number | undefined) {
+    stale(at: number, reason: string, nextAt: number) {
       state.stale = { since: state.stale?.since ?? at, reason, nextAt };
       render();
     },

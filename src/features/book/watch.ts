@@ -3,7 +3,7 @@
 import { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
 import { Transport } from '../../platform/api/transport.js';
-import { alertConditions, alertEdges, type Alert, type AlertFacts, type AlertRules } from '../../core/alerts.js';
+import { alertConditions, alertEdges, type Alert, type AlertRules } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import {
   echo,
@@ -29,8 +29,7 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, ownReference, positionForPeople, readBook, type BookPosition } from './positions.js';
 import { readPositionSides, sideReferences } from './position-sides.js';
-import { accountForPeople, type PositionFacts, type PriceQuote } from '../../platform/api/wire/fields.js';
-import type { Hedge } from '../../platform/api/schemas.js';
+import { accountForPeople } from '../../platform/api/wire/fields.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
@@ -186,28 +185,11 @@ function commandWords(target: WatchTarget) {
   }
 }
 
-/** What one refresh read, as data (the live view's model is made of it; NDJSON prints the refresh's `data`). */
-export type WatchReading =
-  | {
-      kind: 'positions';
-      positions: PositionFacts[];
-      references: Array<string | undefined>;
-      ref?: string;
-      netPnlUsd?: number;
-    }
-  /** `pnlField`: the account's field that carries its unrealized P&L, when one does. */
-  | { kind: 'account'; account: Record<string, unknown>; pnlField?: string }
-  | { kind: 'price'; market?: string; prices: PriceQuote[] }
-  /** `maturityAt`: set while the hedge can still mature. */
-  | { kind: 'hedge'; hedge: Hedge; maturityAt?: string };
+/** What one refresh read: `data` as NDJSON prints it, the facts alerts are about, and the reading the live view's model is made of. */
+type WatchSnapshot = Awaited<ReturnType<ReturnType<typeof sourceFor>>>;
 
-interface WatchSnapshot {
-  data: unknown;
-  facts: AlertFacts;
-  reading: WatchReading;
-}
-
-type WatchSource = (client: HedgeClient) => Promise<WatchSnapshot>;
+/** What one refresh read, as data (`pnlField`: the account's field that carries its unrealized P&L, when one does; `maturityAt`: set while the hedge can still mature). */
+export type WatchReading = WatchSnapshot['reading'];
 
 function positionsSource(
   ports: WatchPorts,
@@ -215,14 +197,14 @@ function positionsSource(
   ref: string | undefined,
   live: boolean,
   oneShape: boolean,
-): WatchSource {
+) {
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
   const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  return async (client) => {
+  return async (client: HedgeClient) => {
     const book = await readBook({ client, log: (line) => ports.log(line) });
     for (const position of book) {
       if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
@@ -272,7 +254,7 @@ function positionsSource(
         ),
       },
       reading: {
-        kind: 'positions',
+        kind: 'positions' as const,
         positions: shown,
         references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
         ref,
@@ -282,8 +264,8 @@ function positionsSource(
   };
 }
 
-function accountSource(oneShape: boolean): WatchSource {
-  return async (client) => {
+function accountSource(oneShape: boolean) {
+  return async (client: HedgeClient) => {
     const sent = await client.getAccount();
     // Our names, like `account --json` (the card too); --raw: as sent.
     const account = oneShape ? accountForPeople(sent) : sent;
@@ -292,14 +274,14 @@ function accountSource(oneShape: boolean): WatchSource {
     return {
       data: account,
       facts: { netPnlUsd: pnl, maturities: [] },
-      reading: { kind: 'account', account, pnlField },
+      reading: { kind: 'account' as const, account, pnlField },
     };
   };
 }
 
-function priceSource(market: string | undefined): WatchSource {
+function priceSource(market: string | undefined) {
   let listedChecked = false;
-  return async (client) => {
+  return async (client: HedgeClient) => {
     let markets: string[];
     if (market !== undefined) {
       // The live list decides whether the market exists (exit 2 when not); asked once.
@@ -316,15 +298,15 @@ function priceSource(market: string | undefined): WatchSource {
       problem,
     } = markets.length ? await client.readPrices(markets) : { data: [], quotes: [], problem: undefined };
     if (problem) throw problem;
-    return { data, facts: { maturities: [] }, reading: { kind: 'price', market, prices } };
+    return { data, facts: { maturities: [] }, reading: { kind: 'price' as const, market, prices } };
   };
 }
 
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
-function hedgeSource(typed: string): WatchSource {
+function hedgeSource(typed: string) {
   let id: string | undefined;
-  return async (client) => {
+  return async (client: HedgeClient) => {
     const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
     id = hedge.id;
     const maturityAt =
@@ -337,7 +319,7 @@ function hedgeSource(typed: string): WatchSource {
             ? []
             : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
       },
-      reading: { kind: 'hedge', hedge, maturityAt },
+      reading: { kind: 'hedge' as const, hedge, maturityAt },
     };
   };
 }
@@ -457,8 +439,8 @@ export async function runWatch(
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
   const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
-  let active = new Map<string, Alert>();
-  const firedAt = new Map<string, number>();
+  // Each alert whose condition holds, with the time it fired (alertEdges keeps the first record).
+  let active = new Map<string, { key: string; alert: Alert; at: number }>();
   let nextAt = clock.now();
   let refreshes = 0;
   try {
@@ -486,15 +468,18 @@ export async function runWatch(
       const at = clock.now();
       nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
       sink.fresh(snapshot, at);
-      const holding = alertConditions(snapshot.facts, settings.rules, at);
-      const { started: fired, active: nowActive } = alertEdges(active, holding);
-      active = nowActive;
-      for (const key of [...firedAt.keys()]) if (!active.has(key)) firedAt.delete(key);
-      for (const alert of fired) firedAt.set(alert.key, at);
+      const holding = alertConditions(snapshot.facts, settings.rules, at).map((alert) => ({
+        key: alert.key,
+        alert,
+        at,
+      }));
+      const edges = alertEdges(active, holding);
+      active = edges.active;
+      const fired = edges.started.map(({ alert }) => alert);
       if (alerting)
         sink.alerts(
           fired,
-          holding.map((alert) => ({ alert, at: firedAt.get(alert.key) ?? at })),
+          holding.map(({ key, alert }) => ({ alert, at: active.get(key)!.at })),
           at,
         );
       if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at };

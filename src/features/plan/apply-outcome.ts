@@ -1,6 +1,7 @@
 // What an apply run did, as data (commands/apply.ts renders it and chooses the exit code).
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { QuotedPlan } from './target-plan.js';
+import type { PlanStep } from '../../core/plan.js';
 
 /** One unfinished step of an earlier apply, as resuming it left it. */
 export interface ResumedStep {
@@ -11,18 +12,22 @@ export interface ResumedStep {
   outcome: string;
 }
 
-/** One step of the run as its report shows it (a type, not an interface: a list's row is a JsonObject). */
-export type ApplyReportRow = {
-  step: number;
-  action: string;
-  market: string;
-  side: string;
-  delta_usd: number;
-  /** filled / done / failed / rejected / unknown / pending / not_sent / not_run. */
-  outcome: string;
-  hedge_id: string | null;
-  journal_id: string | null;
-};
+/** One step of the run as its report shows it; its outcome one of filled / done / failed / rejected / unknown / pending / not_sent / not_run. */
+export type ApplyReportRow = ReturnType<typeof reportRow>;
+
+/** A step's row: `outcome` when the journal entry does not say it (or there is none). */
+export function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {
+  return {
+    step: index + 1,
+    action: step.action,
+    market: step.market,
+    side: step.side,
+    delta_usd: step.deltaUsd,
+    outcome: outcome ?? entry?.outcome ?? 'not_run',
+    hedge_id: entry?.hedge_id ?? null,
+    journal_id: entry?.id ?? null,
+  };
+}
 
 /** `resumed`: what an earlier apply left unfinished, finished before the plan was made. */
 export type ApplyOutcome = { quoted: QuotedPlan; resumed: ResumedStep[] } &

@@ -5,11 +5,11 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError } from '../../core/errors.js';
-import { describeHolder, type Holder, type JournalEntry, bodyOf } from '../../platform/journal/index.js';
+import { describeHolder, type Holder, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
-import type { ApplyOutcome, ApplyReportRow, ResumedStep } from './apply-outcome.js';
+import { reportRow, type ApplyOutcome, type ApplyReportRow, type ResumedStep } from './apply-outcome.js';
 import { finishJournaled, unfinishedOfThisAccount } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
@@ -182,19 +182,6 @@ async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly 
   }
   for (const [later, rest] of steps.entries()) if (later > stoppedAt) rows.push(reportRow(later, rest));
   return { kind: 'stopped' as const, rows, stoppedAt, error };
-}
-
-function reportRow(index: number, step: PlanStep, entry?: JournalEntry, outcome?: string) {
-  return {
-    step: index + 1,
-    action: step.action,
-    market: step.market,
-    side: step.side,
-    delta_usd: step.deltaUsd,
-    outcome: outcome ?? entry?.outcome ?? 'not_run',
-    hedge_id: entry?.hedge_id ?? null,
-    journal_id: entry?.id ?? null,
-  };
 }
 
 /** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */

@@ -22,7 +22,6 @@ import { safeText } from '../../core/security/safe-text.js';
 import { inputFileProblems, listedProblems, readInputFile, type InputPorts } from '../write/input-file.js';
 import type { BookPosition } from '../book/positions.js';
 import { sideAfterOf } from '../book/side-book.js';
-import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 
 /** What `plan` and `apply` share: where the target comes from and how close counts as there. */
@@ -39,16 +38,9 @@ export type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
  * may still be fine). */
 type StepQuote = NonNullable<Awaited<ReturnType<typeof quoteStep>>>;
 
-/** What `hedge plan` computes and `hedge apply` carries out, as data. */
-export interface QuotedPlan {
-  plan: Plan;
-  /** Parallel to plan.steps; undefined for reduce and close (nothing to quote). */
-  quotes: Array<StepQuote | undefined>;
-  totals: PlanTotals;
-  source: string;
-  /** Parallel to plan.steps: what each trades, with the hedges its side held (an agent's checks and apply's one yes bind them). */
-  trades: Trade[];
-}
+/** What `hedge plan` computes and `hedge apply` carries out, as data: `quotes` and `trades` parallel to plan.steps (a quote
+ * for each open and add; what each step trades, with the hedges its side held: an agent's checks and apply's one yes bind them). */
+export type QuotedPlan = Awaited<ReturnType<typeof buildTargetPlan>>;
 
 /** `--tolerance USD`: an amount of 0 or more (default 0), in the one USD grammar (domain/input.ts). */
 export function parseTolerance(raw: string | undefined) {

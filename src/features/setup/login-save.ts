@@ -89,7 +89,8 @@ async function checkBeforeSaving(
     });
     throw error;
   }
-  if (check.status !== 'ok') throw check.error ?? new Error(`key check ended ${check.status}`);
+  // Any other answer is one hedge cannot read: its error as it is.
+  if (check.status !== 'ok') throw error;
   // The team store is checked like the key: reached, and its schema made, before anything is saved.
   if (journalUrl) await migrateTeamStore(ports, journalUrl);
 }
@@ -133,7 +134,6 @@ async function keepLoginKey(
   return { keyAt: keeping.at, fallbackReason: keeping.fallbackReason };
 }
 
-/** Removes a keyring entry the key no longer lives in; what could not be removed is returned. */
 /** A keyring entry the key left that could not be removed: the person deletes it by hand. */
 async function dropKeyringEntry(ports: Pick<CommandContext, 'env'>, account: string) {
   const removal = await removeFromKeyring(account, ports.env);

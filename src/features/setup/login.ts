@@ -58,24 +58,21 @@ export async function askLogin(
   const { name, flagBaseUrl, offeredBaseUrl, fetchKey } = given;
   if (ports.globals.input && ports.io.stdinIsTTY) {
     const prompter = await ports.prompter();
-    let baseUrl: string;
-    let baseUrlSource: Source;
-    if (flagBaseUrl !== undefined) {
-      baseUrl = checkBaseUrl(flagBaseUrl, '--base-url');
-      baseUrlSource = 'flag';
-    } else {
-      const answer = await prompter.input({
-        message: 'Base URL of the API (https://…/v2)',
-        default: offeredBaseUrl,
-        // A key pasted here by mistake is neither echoed back nor kept: the key is asked next, hidden.
-        validate: (value) =>
-          environmentOfKey(value.trim())
-            ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
-            : validationMessage(() => checkBaseUrl(value, 'the answer')),
-      });
-      baseUrl = checkBaseUrl(answer, 'the answer');
-      baseUrlSource = 'profile';
-    }
+    const baseUrl =
+      flagBaseUrl !== undefined
+        ? checkBaseUrl(flagBaseUrl, '--base-url')
+        : checkBaseUrl(
+            await prompter.input({
+              message: 'Base URL of the API (https://…/v2)',
+              default: offeredBaseUrl,
+              // A key pasted here by mistake is neither echoed back nor kept: the key is asked next, hidden.
+              validate: (value) =>
+                environmentOfKey(value.trim())
+                  ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
+                  : validationMessage(() => checkBaseUrl(value, 'the answer')),
+            }),
+            'the answer',
+          );
     const apiKey = fetchKey
       ? await fetchKey()
       : (
@@ -84,7 +81,7 @@ export async function askLogin(
             validate: (value) => (environmentOfKey(value.trim()) ? true : KEY_SHAPE_HINT),
           })
         ).trim();
-    return { baseUrl, baseUrlSource, apiKey };
+    return { baseUrl, baseUrlSource: flagBaseUrl !== undefined ? 'flag' : 'profile', apiKey };
   }
   if (ports.io.stdinIsTTY && !fetchKey) {
     throw new UsageError(
