@@ -143,7 +143,7 @@ export async function serveKeeperMetrics(
     },
     close() {
       return new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
+        server.closeAllConnections();
         server.close(() => resolve());
       });
     },
