@@ -177,7 +177,7 @@ export async function runKeep(
             }
           }
           try {
-            if (keeperHold?.lost?.()) {
+            if (keeperHold?.lost()) {
               event({
                 event: 'notice',
                 code: 'keeper_lock_lost',

@@ -24,11 +24,6 @@ export function keeperStateDir(env: Env, home: string) {
   return join(stateDir(env, home), 'keepers');
 }
 
-/** The account a keeper holds, as lock scopes name it: `${environment}|${host}|${keyId}|keep`. */
-function keeperScope(identity: { environment: string; host: string; keyId: string }) {
-  return `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
-}
-
 export function readHeartbeat(path: string, skipped?: (problem: string) => void) {
   return heartbeatOf(readHeartbeatFile(path, skipped)?.body, skipped);
 }
@@ -87,11 +82,9 @@ export async function readKeeperStatus(
   ports: Pick<CommandContext, 'credentials' | 'origin' | 'env' | 'clock' | 'journal' | 'notify'>,
 ): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
-  const scope = keeperScope(identity);
-  const file = heartbeatFile(keeperStateDir(ports.env, homedir()), scope);
+  const { scope, dir, team } = await keeperLockPlace(ports, identity);
+  const file = heartbeatFile(dir, scope);
   const nowMs = ports.clock.now();
-  const journal = await ports.journal();
-  const team = isTeamJournal(journal) ? journal : undefined;
   // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
   // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
   const [holder, stored] = team
@@ -134,17 +127,15 @@ export interface KeeperLockPlace {
   take(): Promise<HoldResult>;
 }
 
-/** One keeper per account: its lock in the team store, else in the keeper folder every config folder shares. */
+/** One keeper per account (its scope `${environment}|${host}|${keyId}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
   ports: Pick<CommandContext, 'journal' | 'env'> & Partial<Pick<CommandContext, 'clock' | 'notify'>>,
   identity: Identity,
 ) {
-  const scope = keeperScope(identity);
+  const scope = `${identity.environment}|${identity.host}|${identity.keyId}|keep`;
   const dir = keeperStateDir(ports.env, homedir());
   const journal = await ports.journal();
   const team = isTeamJournal(journal) ? journal : undefined;
-  // Made inside the state folder: a link there is refused, not followed.
-  if (!team) ensureDir(dir, { inside: true });
   const holds =
     !team &&
     namedHolds({
@@ -158,7 +149,9 @@ export async function keeperLockPlace(
     scope,
     dir,
     where: team?.location ?? dir,
-    take: () => (holds ? holds.take(scope, 0) : team!.lock(scope, { waitMs: 0 })),
+    team,
+    // The folder is made inside the state folder: a link there is refused, not followed.
+    take: () => (holds ? (ensureDir(dir, { inside: true }), holds.take(scope, 0)) : team!.lock(scope, { waitMs: 0 })),
     storeHeartbeats: team?.keeperHeartbeats,
   };
 }

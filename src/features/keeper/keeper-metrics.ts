@@ -40,10 +40,6 @@ export async function serveKeeperMetrics(
 ) {
   const knownErrorCodes = new Set(options.knownErrorCodes);
   const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
-  const rowLabels = (row: { market: string; side: string }) => ({
-    market: boundedLabel(row.market, isMarketName),
-    side: boundedLabel(row.side, KNOWN_SIDES),
-  });
   const registry = new Registry();
   const counter = (name: string, help: string, label: string) =>
     new Counter({ name, help, labelNames: [label], registers: [registry] });
@@ -73,9 +69,6 @@ export async function serveKeeperMetrics(
     help: 'When the last good cycle ended, Unix time',
     registers: [registry],
   });
-  // Rows seen before: a row dropped from the target (SIGHUP) leaves the gauges.
-  let shown = new Map<string, { market: string; side: string }>();
-
   // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
   const server = process.getBuiltinModule('node:http').createServer(limits, (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
@@ -139,23 +132,18 @@ export async function serveKeeperMetrics(
       errors.inc({ code: boundedLabel(code, knownErrorCodes) });
     },
     rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>) {
-      const now = new Map<string, { market: string; side: string }>();
+      // Set afresh: a row dropped from the target (SIGHUP) leaves the gauges.
+      target.reset();
+      book.reset();
       for (const row of rows) {
-        const labels = rowLabels(row);
-        now.set(`${labels.market}|${labels.side}`, labels);
+        const labels = { market: boundedLabel(row.market, isMarketName), side: boundedLabel(row.side, KNOWN_SIDES) };
         target.set(labels, row.target_usd);
         book.set(labels, row.current_usd ?? 0);
       }
-      for (const [key, labels] of shown) {
-        if (now.has(key)) continue;
-        target.remove(labels);
-        book.remove(labels);
-      }
-      shown = now;
     },
     close() {
       return new Promise<void>((resolve) => {
-        server.closeAllConnections?.();
+        server.closeAllConnections();
         server.close(() => resolve());
       });
     },

@@ -137,7 +137,7 @@ export async function startKeeperService(
     host: hostname(),
     since: utcIso(startedAtMs),
     config_dir: configDir(ports.env),
-    journal: (journal as { location?: string }).location ?? configDir(ports.env),
+    journal: journal.location,
     // Absolute: status is read from other folders.
     file: options.file === '-' ? '-' : resolve(options.file),
     account: { environment: identity.environment, host: identity.host, key_id: identity.keyId },
