@@ -44,7 +44,6 @@ import {
 import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 
-/** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 
