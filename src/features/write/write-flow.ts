@@ -384,9 +384,20 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     };
     const record = (patch: JournalPatch) => afterSend(() => journal.update(entry.id, patch));
 
-    /** An agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
-     * checks; a resumed action skips them and reads what the book shows of its earlier send (landed: followed, not sent again). */
-    const check = async () => {
+    /** A failure of the send (`sentEarlier` given: whether an earlier run sent it) or of the wait is journaled as what
+     * it proves: rejected, never sent, unknown, or (a wait that ends without seeing it land) unresolved. */
+    const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
+      try {
+        return await work();
+      } catch (error) {
+        const sent = sentEarlier === undefined ? undefined : { earlier: sentEarlier, hint: hintFor(entry) };
+        throw await afterSend(() => recordFailure(ports, journal, entry, error, sent));
+      }
+    };
+    try {
+      // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
+      // pre-trade checks; a resumed action skips them and reads what the book shows of its earlier send (landed:
+      // followed, not sent again).
       const sendHooks = await gateTheSend(ports, action, run);
       if (!run.resumed && !action.checked) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
@@ -397,13 +408,12 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           : earlier && run.resumed
             ? await reconcileEarlier(ports, journal, action, earlier, options.resendUnproven === true)
             : undefined;
-      return { sendHooks, reconciled };
-    };
-    /** The facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts). */
-    const confirm = async () => {
+      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      if (reconciled?.kind === 'recorded') return reconciled;
+      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
       const readBefore = async () =>
-        run.entry
-          ? (await attributedContext(ports, journal, run.entry)).context
+        earlier
+          ? (await attributedContext(ports, journal, earlier)).context
           : options.wait
             ? withContext(await action.before?.(), action.context)
             : undefined;
@@ -415,11 +425,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
             before = await readBefore();
           });
       }
-      return before;
-    };
-    /** The entry on disk before the request may leave: a new one, or the resumed one set pending. */
-    const journaled = async (before: JsonObject | undefined) => {
-      if (run.entry) entry = run.entry;
+      // Journaled: the entry on disk before the request may leave, a new one or the resumed one set pending.
+      if (earlier) entry = earlier;
       else {
         try {
           // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
@@ -441,43 +448,13 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         begunAt = performance.now();
       }
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
-    };
-    /** The request with its key; a failure is journaled as what it proves (rejected, never sent, or unknown). */
-    const send = async (sendHooks: SendHooks | undefined) => {
-      try {
-        return await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
-      } catch (error) {
-        const sentBefore = run.entry !== undefined && run.entry.outcome !== 'planned';
-        throw await afterSend(() =>
-          recordFailure(ports, journal, entry, error, { earlier: sentBefore, hint: hintFor(entry) }),
-        );
-      }
-    };
-    /** Waits until the action is seen to land; a wait that ends without it leaves the entry unresolved. */
-    const prove = async (answer: S, context: WaitContext) => {
-      try {
-        return await action.wait(answer, context);
-      } catch (error) {
-        throw await afterSend(() => recordFailure(ports, journal, entry, error));
-      }
-    };
-    /** What the journal records once it resolved: filled, done or failed, with the side as every view showed it. */
-    const outcome = (result: R) => {
-      const sideAfter = action.sideAfter?.();
-      return record({
-        outcome: action.outcome?.(result) ?? 'done',
-        resolved_at: utcIso(ports.clock.now()),
-        ...(sideAfter && { side_after: sideAfter }),
-      });
-    };
-
-    try {
-      const { sendHooks, reconciled } = await check();
-      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
-      if (reconciled?.kind === 'recorded') return reconciled;
-      const before = await confirm();
-      await journaled(before);
-      const answer = reconciled?.kind === 'landed' ? reconciled.answer : await send(sendHooks);
+      const answer =
+        reconciled?.kind === 'landed'
+          ? reconciled.answer
+          : await proving(
+              () => action.send(run.key, { ...sendHooks, firstSend: !run.resumed }),
+              earlier !== undefined && earlier.outcome !== 'planned',
+            );
       const startedAt = ports.clock.now();
       await record({ outcome: 'submitted', ...action.submitted(answer) });
       if (!options.wait) {
@@ -489,8 +466,15 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         return { kind: 'submitted', answer, entry: recorded };
       }
       const sentEarlier = reconciled?.kind === 'landed';
-      const result = await prove(answer, { startedAt, before, sentEarlier });
-      return { kind: 'resolved', answer, result, entry: await outcome(result) };
+      const result = await proving(() => action.wait(answer, { startedAt, before, sentEarlier }));
+      // Resolved: filled, done or failed, with the side as every view showed it.
+      const sideAfter = action.sideAfter?.();
+      const resolved = await record({
+        outcome: action.outcome?.(result) ?? 'done',
+        resolved_at: utcIso(ports.clock.now()),
+        ...(sideAfter && { side_after: sideAfter }),
+      });
+      return { kind: 'resolved', answer, result, entry: resolved };
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
