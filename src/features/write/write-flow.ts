@@ -1,7 +1,6 @@
 // The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
 import { randomUUID } from 'node:crypto';
-import type { SideBook } from '../book/book.js';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { echo, parseDecimal } from '../../core/input.js';
@@ -229,8 +228,7 @@ async function chooseKey(
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
-  sideNow?: () => Promise<SideBook>,
-  check?: () => Promise<void>,
+  action: RepeatJudged,
 ) {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
@@ -284,18 +282,15 @@ async function chooseKey(
     });
     if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
   }
-  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow, check);
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, action);
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
+/** What judges a repeat: the side the action moves (read again), and its checks unless they ran already. */
+type RepeatJudged = Pick<WriteRecord, 'side' | 'checked'> & Pick<WriteKind<unknown, unknown>, 'check'>;
+
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-async function refuseRecentRepeat(
-  ports: WritePorts,
-  journal: Journal,
-  match: SameRequest,
-  sideNow: (() => Promise<SideBook>) | undefined,
-  check: (() => Promise<void>) | undefined,
-) {
+async function refuseRecentRepeat(ports: WritePorts, journal: Journal, match: SameRequest, action: RepeatJudged) {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
@@ -308,10 +303,14 @@ async function refuseRecentRepeat(
   if (!recent) return;
   // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
   let unchanged: boolean | undefined;
-  if (recent.side_after && sideNow) unchanged = sideUnchangedSince(await sideNow(), recent.side_after);
+  if (recent.side_after && action.side) {
+    const { market, side } = action.side;
+    const { book } = await readSideInStep(ports, await ports.client(), market, side as Side);
+    unchanged = sideUnchangedSince(book, recent.side_after);
+  }
   if (unchanged === false) return;
   // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-  await check?.();
+  if (!action.checked) await action.check?.();
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   // A close re-run on the side it left flat: that is the whole news.
@@ -390,8 +389,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       try {
         return await work();
       } catch (error) {
-        const sent = sentEarlier === undefined ? undefined : { earlier: sentEarlier, hint: hintFor(entry) };
-        throw await afterSend(() => recordFailure(ports, journal, entry, error, sent));
+        throw await afterSend(() => recordFailure(ports, journal, entry, error, hintFor(entry), sentEarlier));
       }
     };
     try {
@@ -500,17 +498,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;
-  const decide = async () =>
-    carryOut(
-      await chooseKey(
-        ports,
-        journal,
-        match,
-        options,
-        side && (async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book),
-        action.checked ? undefined : action.check?.bind(action),
-      ),
-    );
+  const decide = async () => carryOut(await chooseKey(ports, journal, match, options, action));
   return side ? withSideLock(ports, side.market, side.side, decide) : decide();
 }
 
@@ -756,28 +744,30 @@ function sentUnknown(entry: JournalEntry, what: string, hint: string, cause: unk
   });
 }
 
-/** The send (`sent` given) or the wait failed: the entry records what that proves, and the error names its key and
- * how to finish it. A send: a clear refusal is rejected, anything else unknown. A wait: the action stands, unresolved. */
+/** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
+ * proves, and the error names its key and how to finish it (`hint`). A send: a clear refusal is rejected, anything else
+ * unknown. A wait: the action stands, unresolved. */
 async function recordFailure(
   ports: WritePorts,
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-  sent?: { earlier: boolean; hint: string },
+  hint: string,
+  sentEarlier?: boolean,
 ) {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   const update = (patch: JournalPatch) => journal.update(entry.id, patch);
   const ended = (patch: JournalPatch) => update({ ...patch, resolved_at: utcIso(ports.clock.now()) });
   let said = error;
-  if (sent) {
+  if (sentEarlier !== undefined) {
     // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-    if (sent.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
+    if (sentEarlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
       await update({ error_code: error.code, message: error.message });
       return error;
     }
     // Refused before anything left the machine (no time left under --timeout): this run did nothing.
     if (error instanceof NetworkError && error.attempts === 0) {
-      if (!sent.earlier) await ended({ outcome: 'abandoned', message: `not sent: ${error.message}` });
+      if (!sentEarlier) await ended({ outcome: 'abandoned', message: `not sent: ${error.message}` });
       return error;
     }
     // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
@@ -788,9 +778,9 @@ async function recordFailure(
     const message = messageOf(error);
     await update({ outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
     if (!(error instanceof InterruptedError || error instanceof DeclinedError))
-      return sentUnknown(entry, `its outcome is unknown: ${message}`, sent.hint, error);
+      return sentUnknown(entry, `its outcome is unknown: ${message}`, hint, error);
     said = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
-      hint: sent.hint,
+      hint,
       stoppedBy: ports.signal.reason,
     });
   } else if (error instanceof StillPendingError) {
