@@ -661,7 +661,18 @@ async function keyAge(ports: WritePorts, entry: JournalEntry) {
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
 async function attributedContext(ports: WritePorts, journal: Journal, entry: JournalEntry) {
-  const others = await otherChangesOfTheSide(journal, entry);
+  const sideOf = (candidate: JournalEntry) =>
+    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
+  // The other changes of the side this account's journal knows began since.
+  const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+    (other) =>
+      other.id !== entry.id &&
+      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
+      other.environment === entry.environment &&
+      other.base_url_host === entry.base_url_host &&
+      other.key_id === entry.key_id &&
+      sideOf(other) === sideOf(entry),
+  );
   // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
   const own = await ownRowTest(ports);
   const uncertain: JournalEntry[] = [];
@@ -684,21 +695,6 @@ async function attributedContext(ports: WritePorts, journal: Journal, entry: Jou
     if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
   }
   return { context, uncertain };
-}
-
-async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
-  const sideOf = (candidate: JournalEntry) =>
-    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
-  const side = sideOf(entry);
-  return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
-    (other) =>
-      other.id !== entry.id &&
-      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
-      other.environment === entry.environment &&
-      other.base_url_host === entry.base_url_host &&
-      other.key_id === entry.key_id &&
-      sideOf(other) === side,
-  );
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
