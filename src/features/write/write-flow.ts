@@ -446,6 +446,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         begunAt = performance.now();
       }
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
+      // Send: with its one key (a resume that found it landed follows its earlier answer instead).
       const answer =
         reconciled?.kind === 'landed'
           ? reconciled.answer
@@ -464,8 +465,9 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         return { kind: 'submitted', answer, entry: recorded };
       }
       const sentEarlier = reconciled?.kind === 'landed';
+      // Prove: a bounded wait until it is seen to land.
       const result = await proving(() => action.wait(answer, { startedAt, before, sentEarlier }));
-      // Resolved: filled, done or failed, with the side as every view showed it.
+      // Outcome: filled, done or failed, with the side as every view showed it.
       const sideAfter = action.sideAfter?.();
       const resolved = await record({
         outcome: action.outcome?.(result) ?? 'done',
