@@ -67,7 +67,7 @@ export function questionWithUnchecked(question: string, unchecked: Unchecked) {
 }
 
 /** A failed read that must still stop the command: the key refused (the write would be too), a Ctrl-C, bad input. */
-export function mustStop(error: unknown) {
+function mustStop(error: unknown) {
   return (
     error instanceof AuthError ||
     error instanceof InterruptedError ||

@@ -44,7 +44,6 @@ import {
 import { confirmAsShown, confirmSideAsShown, sayMovedSinceAsked } from '../write/as-shown.js';
 import { utcClock, utcMinute, utcStamp } from '../../core/utc-text.js';
 
-/** Every roll's journal group starts with this; `hedge resume` hands such an entry to this flow. */
 /** With nothing open, a side is rolled (opened anew) when its newest ended hedge matured at most this long ago. */
 const ROLL_RECENT_MS = 7 * 24 * 3_600_000;
 
@@ -421,23 +420,23 @@ async function carryOut(
   const steps = rollSteps(ports, client, legs, options);
   const { results, stoppedAt, error } = await runSteps(ports, steps);
   if (stoppedAt !== undefined) throw error;
-  const carried = { close: steps.length === 2 ? results[0] : undefined, open: results.at(-1)! };
+  const [closeRun, openRun] = steps.length === 2 ? results : [undefined, results[0]];
   const { notes, quote } = options;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
-  const openEntry = carried.open.entry ?? legs.open;
-  const opened = carried.open.result as Hedge | undefined;
-  const answer = carried.open.answer as OpenedHedge | undefined;
-  const closeEntry = carried.close?.entry ?? legs.close;
-  const result = carried.close?.result as CloseResult | undefined;
+  const openEntry = openRun.entry ?? legs.open;
+  const opened = openRun.result as Hedge | undefined;
+  const answer = openRun.answer as OpenedHedge | undefined;
+  const closeEntry = closeRun?.entry ?? legs.close;
+  const result = closeRun?.result as CloseResult | undefined;
   const close =
-    !legs.closes || carried.close?.skipped
+    !legs.closes || closeRun?.skipped
       ? null
       : {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
           hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
           order_tx_hash:
-            (carried.close?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
+            (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
             result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
           realized: result?.realized ?? null,

@@ -1,7 +1,6 @@
 // The one write flow: every state-changing command goes through `runWrite`. The journal entry is on disk before
 // the request leaves, so a killed run leaves a key the next run reuses, and the action happens once.
 import { randomUUID } from 'node:crypto';
-import type { SideBook } from '../book/book.js';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { echo, parseDecimal } from '../../core/input.js';
@@ -229,8 +228,7 @@ async function chooseKey(
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
-  sideNow?: () => Promise<SideBook>,
-  check?: () => Promise<void>,
+  action: RepeatJudged,
 ) {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
@@ -284,18 +282,15 @@ async function chooseKey(
     });
     if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
   }
-  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, sideNow, check);
+  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, action);
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
+/** What judges a repeat: the side the action moves (read again), and its checks unless they ran already. */
+type RepeatJudged = Pick<WriteRecord, 'side' | 'checked'> & Pick<WriteKind<unknown, unknown>, 'check'>;
+
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-async function refuseRecentRepeat(
-  ports: WritePorts,
-  journal: Journal,
-  match: SameRequest,
-  sideNow: (() => Promise<SideBook>) | undefined,
-  check: (() => Promise<void>) | undefined,
-) {
+async function refuseRecentRepeat(ports: WritePorts, journal: Journal, match: SameRequest, action: RepeatJudged) {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
@@ -308,10 +303,14 @@ async function refuseRecentRepeat(
   if (!recent) return;
   // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
   let unchanged: boolean | undefined;
-  if (recent.side_after && sideNow) unchanged = sideUnchangedSince(await sideNow(), recent.side_after);
+  if (recent.side_after && action.side) {
+    const { market, side } = action.side;
+    const { book } = await readSideInStep(ports, await ports.client(), market, side as Side);
+    unchanged = sideUnchangedSince(book, recent.side_after);
+  }
   if (unchanged === false) return;
   // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-  await check?.();
+  if (!action.checked) await action.check?.();
   const ended = recent.resolved_at ?? recent.created_at;
   const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
   // A close re-run on the side it left flat: that is the whole news.
@@ -384,9 +383,19 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     };
     const record = (patch: JournalPatch) => afterSend(() => journal.update(entry.id, patch));
 
-    /** An agent's limits and the plan its token was issued for (asked again before every retry), then the pre-trade
-     * checks; a resumed action skips them and reads what the book shows of its earlier send (landed: followed, not sent again). */
-    const check = async () => {
+    /** A failure of the send (`sentEarlier` given: whether an earlier run sent it) or of the wait is journaled as what
+     * it proves: rejected, never sent, unknown, or (a wait that ends without seeing it land) unresolved. */
+    const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
+      try {
+        return await work();
+      } catch (error) {
+        throw await afterSend(() => recordFailure(ports, journal, entry, error, hintFor(entry), sentEarlier));
+      }
+    };
+    try {
+      // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
+      // pre-trade checks; a resumed action skips them and reads what the book shows of its earlier send (landed:
+      // followed, not sent again).
       const sendHooks = await gateTheSend(ports, action, run);
       if (!run.resumed && !action.checked) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
@@ -397,13 +406,12 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           : earlier && run.resumed
             ? await reconcileEarlier(ports, journal, action, earlier, options.resendUnproven === true)
             : undefined;
-      return { sendHooks, reconciled };
-    };
-    /** The facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts). */
-    const confirm = async () => {
+      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      if (reconciled?.kind === 'recorded') return reconciled;
+      // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
       const readBefore = async () =>
-        run.entry
-          ? (await attributedContext(ports, journal, run.entry)).context
+        earlier
+          ? (await attributedContext(ports, journal, earlier)).context
           : options.wait
             ? withContext(await action.before?.(), action.context)
             : undefined;
@@ -415,11 +423,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
             before = await readBefore();
           });
       }
-      return before;
-    };
-    /** The entry on disk before the request may leave: a new one, or the resumed one set pending. */
-    const journaled = async (before: JsonObject | undefined) => {
-      if (run.entry) entry = run.entry;
+      // Journaled: the entry on disk before the request may leave, a new one or the resumed one set pending.
+      if (earlier) entry = earlier;
       else {
         try {
           // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
@@ -441,43 +446,14 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         begunAt = performance.now();
       }
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
-    };
-    /** The request with its key; a failure is journaled as what it proves (rejected, never sent, or unknown). */
-    const send = async (sendHooks: SendHooks | undefined) => {
-      try {
-        return await action.send(run.key, { ...sendHooks, firstSend: !run.resumed });
-      } catch (error) {
-        const sentBefore = run.entry !== undefined && run.entry.outcome !== 'planned';
-        throw await afterSend(() =>
-          recordFailure(ports, journal, entry, error, { earlier: sentBefore, hint: hintFor(entry) }),
-        );
-      }
-    };
-    /** Waits until the action is seen to land; a wait that ends without it leaves the entry unresolved. */
-    const prove = async (answer: S, context: WaitContext) => {
-      try {
-        return await action.wait(answer, context);
-      } catch (error) {
-        throw await afterSend(() => recordFailure(ports, journal, entry, error));
-      }
-    };
-    /** What the journal records once it resolved: filled, done or failed, with the side as every view showed it. */
-    const outcome = (result: R) => {
-      const sideAfter = action.sideAfter?.();
-      return record({
-        outcome: action.outcome?.(result) ?? 'done',
-        resolved_at: utcIso(ports.clock.now()),
-        ...(sideAfter && { side_after: sideAfter }),
-      });
-    };
-
-    try {
-      const { sendHooks, reconciled } = await check();
-      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
-      if (reconciled?.kind === 'recorded') return reconciled;
-      const before = await confirm();
-      await journaled(before);
-      const answer = reconciled?.kind === 'landed' ? reconciled.answer : await send(sendHooks);
+      // Send: with its one key (a resume that found it landed follows its earlier answer instead).
+      const answer =
+        reconciled?.kind === 'landed'
+          ? reconciled.answer
+          : await proving(
+              () => action.send(run.key, { ...sendHooks, firstSend: !run.resumed }),
+              earlier !== undefined && earlier.outcome !== 'planned',
+            );
       const startedAt = ports.clock.now();
       await record({ outcome: 'submitted', ...action.submitted(answer) });
       if (!options.wait) {
@@ -489,8 +465,16 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         return { kind: 'submitted', answer, entry: recorded };
       }
       const sentEarlier = reconciled?.kind === 'landed';
-      const result = await prove(answer, { startedAt, before, sentEarlier });
-      return { kind: 'resolved', answer, result, entry: await outcome(result) };
+      // Prove: a bounded wait until it is seen to land.
+      const result = await proving(() => action.wait(answer, { startedAt, before, sentEarlier }));
+      // Outcome: filled, done or failed, with the side as every view showed it.
+      const sideAfter = action.sideAfter?.();
+      const resolved = await record({
+        outcome: action.outcome?.(result) ?? 'done',
+        resolved_at: utcIso(ports.clock.now()),
+        ...(sideAfter && { side_after: sideAfter }),
+      });
+      return { kind: 'resolved', answer, result, entry: resolved };
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
@@ -516,17 +500,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;
-  const decide = async () =>
-    carryOut(
-      await chooseKey(
-        ports,
-        journal,
-        match,
-        options,
-        side && (async () => (await readSideInStep(ports, await ports.client(), side.market, side.side as Side)).book),
-        action.checked ? undefined : action.check?.bind(action),
-      ),
-    );
+  const decide = async () => carryOut(await chooseKey(ports, journal, match, options, action));
   return side ? withSideLock(ports, side.market, side.side, decide) : decide();
 }
 
@@ -689,7 +663,18 @@ async function keyAge(ports: WritePorts, entry: JournalEntry) {
 
 /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
 async function attributedContext(ports: WritePorts, journal: Journal, entry: JournalEntry) {
-  const others = await otherChangesOfTheSide(journal, entry);
+  const sideOf = (candidate: JournalEntry) =>
+    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
+  // The other changes of the side this account's journal knows began since.
+  const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+    (other) =>
+      other.id !== entry.id &&
+      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
+      other.environment === entry.environment &&
+      other.base_url_host === entry.base_url_host &&
+      other.key_id === entry.key_id &&
+      sideOf(other) === sideOf(entry),
+  );
   // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
   const own = await ownRowTest(ports);
   const uncertain: JournalEntry[] = [];
@@ -712,21 +697,6 @@ async function attributedContext(ports: WritePorts, journal: Journal, entry: Jou
     if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
   }
   return { context, uncertain };
-}
-
-async function otherChangesOfTheSide(journal: Journal, entry: JournalEntry) {
-  const sideOf = (candidate: JournalEntry) =>
-    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
-  const side = sideOf(entry);
-  return (await journal.list({ since: Date.parse(entry.created_at) })).filter(
-    (other) =>
-      other.id !== entry.id &&
-      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
-      other.environment === entry.environment &&
-      other.base_url_host === entry.base_url_host &&
-      other.key_id === entry.key_id &&
-      sideOf(other) === side,
-  );
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
@@ -772,28 +742,30 @@ function sentUnknown(entry: JournalEntry, what: string, hint: string, cause: unk
   });
 }
 
-/** The send (`sent` given) or the wait failed: the entry records what that proves, and the error names its key and
- * how to finish it. A send: a clear refusal is rejected, anything else unknown. A wait: the action stands, unresolved. */
+/** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
+ * proves, and the error names its key and how to finish it (`hint`). A send: a clear refusal is rejected, anything else
+ * unknown. A wait: the action stands, unresolved. */
 async function recordFailure(
   ports: WritePorts,
   journal: Journal,
   entry: JournalEntry,
   error: unknown,
-  sent?: { earlier: boolean; hint: string },
+  hint: string,
+  sentEarlier?: boolean,
 ) {
   if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
   const update = (patch: JournalPatch) => journal.update(entry.id, patch);
   const ended = (patch: JournalPatch) => update({ ...patch, resolved_at: utcIso(ports.clock.now()) });
   let said = error;
-  if (sent) {
+  if (sentEarlier !== undefined) {
     // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-    if (sent.earlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
+    if (sentEarlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
       await update({ error_code: error.code, message: error.message });
       return error;
     }
     // Refused before anything left the machine (no time left under --timeout): this run did nothing.
     if (error instanceof NetworkError && error.attempts === 0) {
-      if (!sent.earlier) await ended({ outcome: 'abandoned', message: `not sent: ${error.message}` });
+      if (!sentEarlier) await ended({ outcome: 'abandoned', message: `not sent: ${error.message}` });
       return error;
     }
     // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
@@ -804,9 +776,9 @@ async function recordFailure(
     const message = messageOf(error);
     await update({ outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
     if (!(error instanceof InterruptedError || error instanceof DeclinedError))
-      return sentUnknown(entry, `its outcome is unknown: ${message}`, sent.hint, error);
+      return sentUnknown(entry, `its outcome is unknown: ${message}`, hint, error);
     said = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
-      hint: sent.hint,
+      hint,
       stoppedBy: ports.signal.reason,
     });
   } else if (error instanceof StillPendingError) {
