@@ -191,6 +191,34 @@ describe("a person's yes holds for the side the question showed", () => {
     expect(entries.map((entry) => [entry.leg, entry.outcome])).toEqual([['open', 'planned']]);
   });
 
+  it('roll resumed with its close sent and its answer lost: the question names the close too, and a No sends nothing (exit 8)', async () => {
+    const simulator = await startSimulator();
+    const held = simulator.seedOpen('buy', 100);
+    const { ctx, questions } = liveTerminal(simulator, async () => false);
+    const error = await refused(ctx, async () => {
+      // The open leg planned; the close journaled, sent, and its outcome unknown (the run died waiting for its answer).
+      const argv = ['roll', MARKET, 'buy', '--tenor', '7'];
+      const legs = { argv, group: 'roll-resumed-2' };
+      const BUY = { market: MARKET, side: 'buy' as const };
+      const client = await ctx.client();
+      const request = { ...BUY, notional_usd: 100, tenor_days: 7 };
+      const openRecord = tradeRecord('open', request, { ...legs, leg: 'open' });
+      await journalAhead(ctx, tradeAction(ctx, client, openRecord), makeIdempotencyKey(), {
+        roll_closes: true,
+        rolled_hedge_id: held.id,
+      });
+      const closeRecord = tradeRecord('close', BUY, { ...legs, leg: 'close' });
+      const close = await journalAhead(ctx, tradeAction(ctx, client, closeRecord), makeIdempotencyKey());
+      await (await ctx.journal()).update(close.id, { outcome: 'unknown' });
+      await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write: writeOptionsFrom({}) });
+    });
+    expect([exitCodeFor(error), questions.length]).toEqual([8, 1]);
+    expect(questions[0]).toMatch(
+      /\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/,
+    );
+    expect([simulator.writes(), simulator.active('buy').map((hedge) => hedge.notionalUsd)]).toEqual([[], [100]]);
+  });
+
   it('apply: a side moved while the plan was asked about, nothing is sent; the plan as the book is now is asked again, and carried out once', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 100);

@@ -491,10 +491,11 @@ async function finishRoll(
   for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
   const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = legs.request;
   const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  // A close not known to have landed is finished (sent again under its key) before the open: asked about and counted.
+  const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
   // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
   // asked about; otherwise it is said with the result.
   if (open.outcome === 'planned' && guard.needsConfirmation) {
-    const closeToSend = legs.closes && (close === undefined || close.outcome === 'planned');
     const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
     const trades = async () => {
       const { book } = await readSideInStep(ports, client, market, side);
@@ -506,7 +507,6 @@ async function finishRoll(
   }
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned') {
-    const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
     await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
   }
   return carryOut(ports, client, legs, { wait, notes, resumed: true });
