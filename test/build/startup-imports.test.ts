@@ -9,7 +9,6 @@
 //     own; other commands run one after another in a recorded process (loadedInOrder).
 // A positive control proves the recording sees lazily imported chunks and their packages.
 // Structure only: nothing here measures time (that is `npm run bench`).
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -18,6 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { run } from './run-process.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
@@ -79,16 +79,11 @@ let runs = 0;
 async function recorded(script: string, args: string[], env: Record<string, string>) {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
-  const child = spawn(process.execPath, ['--import', pathToFileURL(registerFile).href, script, ...args], {
+  const output = await run(process.execPath, ['--import', pathToFileURL(registerFile).href, script, ...args], {
     env: { ...baseEnv(work.path), ...env, HEDGE_LOAD_LOG: log },
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, ...output, entries: readFileSync(log, 'utf8').split('\n') };
+  return { ...output, entries: readFileSync(log, 'utf8').split('\n') };
 }
 
 /** A recorded start of bin/hedge.js. */

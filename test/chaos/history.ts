@@ -44,6 +44,7 @@ import { separateProcesses, type RunOptions, type RunResult } from '../support/h
 import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
+import { activeNotional } from '../support/keeper.js';
 import { randomStream as prng } from '../support/random-stream.js';
 
 // The actors are hedge processes, every run of them (the resumes after a history included).
@@ -594,7 +595,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   );
   const seeded = [{ id: seed.id, usd: SEED_USD }];
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
-  const serverUsd = cents(simulator.active(SIDE).reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
+  const serverUsd = cents(activeNotional(simulator, SIDE));
 
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
   // else the checker's model is wrong, or a trade reached the server without a key.

@@ -29,6 +29,7 @@ import {
 } from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { baseEnv } from '../support/hedge-cli.js';
+import { filledActive } from '../support/keeper.js';
 import { spawnKeeper, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { randomStream } from '../support/random-stream.js';
@@ -144,11 +145,8 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
 
 function heldBySide(sim: Simulator) {
   const sum = (side: 'buy' | 'sell') =>
-    sim
-      .active(side)
-      .filter((hedge) => hedge.status === 'filled')
-      .reduce((total, hedge) => total + hedge.notionalUsd, 0);
-  return { buy: round2(sum('buy')), sell: round2(sum('sell')) };
+    round2(filledActive(sim, side).reduce((total, hedge) => total + hedge.notionalUsd, 0));
+  return { buy: sum('buy'), sell: sum('sell') };
 }
 
 function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]) {
