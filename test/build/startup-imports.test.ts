@@ -10,11 +10,12 @@
 // A positive control proves the recording sees lazily imported chunks and their packages.
 // Structure only: nothing here measures time (that is `npm run bench`).
 import { createServer } from 'node:net';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readStore, writeStore } from '../support/config-store.js';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 import { run } from './run-process.js';
@@ -314,13 +315,8 @@ function manyRuns(): NonNullable<typeof many> {
     );
     simulators.push(tables, requestSimulator, profileSimulator);
     const storedProfile = join(work.path, 'stored-profile');
-    mkdirSync(storedProfile, { recursive: true, mode: 0o700 });
     const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
-    writeFileSync(
-      join(storedProfile, 'config.json'),
-      JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }),
-      { mode: 0o600 },
-    );
+    writeStore(storedProfile, { current: 'desk', profiles: { desk: profile, spare: profile } });
     // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
     const demo = join(work.path, 'demo');
     expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
@@ -377,7 +373,7 @@ describe('what a request loads', () => {
     // Positive control: a command that writes the store loads conf and the lock, and the write lands.
     const write = runs.profileWrite;
     expect(write.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(storedProfile, 'config.json'), 'utf8')).current).toBe('spare');
+    expect(readStore(storedProfile).current).toBe('spare');
     for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
   });
 });
@@ -459,12 +455,7 @@ describe('a real start', () => {
     expect(keyringChunks).toHaveLength(1);
     const profileIn = (name: string, profile: Record<string, string>) => {
       const dir = join(work.path, name);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(
-        join(dir, 'config.json'),
-        JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }),
-        { mode: 0o600 },
-      );
+      writeStore(dir, { current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } });
       return dir;
     };
     const args = 'positions --json --timeout 2'.split(' ');

@@ -45,6 +45,7 @@ import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
 import { activeNotional } from '../support/keeper.js';
+import { call, openBody } from '../support/engine.js';
 import { randomStream as prng } from '../support/random-stream.js';
 
 // The actors are hedge processes, every run of them (the resumes after a history included).
@@ -320,25 +321,14 @@ export function drawOps(
 /** The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled. */
 function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded) {
   const key = randomUUID();
-  const response = simulator.sandbox.engine.handle(
-    {
-      method: 'POST',
-      path: '/hedges',
-      query: {},
-      headers: { authorization: `Bearer ${simulator.apiKey}`, 'idempotency-key': key },
-      body: {
-        market: MARKET,
-        side: SIDE,
-        notional_usd: SEED_USD,
-        tenor_days: seeded.tenorDays,
-        ...(seeded.ref ? { client_reference: seeded.ref } : {}),
-      },
-    },
-    simulator.sandbox.clock.now(),
-  );
-  if (response.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(response.body)}`);
+  const opened = call(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges', {
+    key: simulator.apiKey,
+    idempotencyKey: key,
+    body: openBody(SIDE, SEED_USD, seeded.tenorDays, seeded.ref ? { client_reference: seeded.ref } : {}),
+  });
+  if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
   simulator.advance(fillDelayMs + 1);
-  return { id: (response.body.data as { id: string }).id, key };
+  return { id: opened.data.id as string, key };
 }
 
 /** Runs one random history and checks it; never throws for a failed check (violations lists them). */

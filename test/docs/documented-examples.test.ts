@@ -54,6 +54,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginWith } from '../support/config-store.js';
 import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { until } from '../support/polling.js';
@@ -451,11 +452,10 @@ beforeAll(async () => {
   serverEnv = envLines(server.stdout());
   // `desk` first, so that it is the current profile, as after README's own login.
   for (const profile of ['desk', 'old-desk']) {
-    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL], {
-      cwd: world.path,
-      env: baseEnv(flat),
-      stdin: serverEnv.HEDGE_API_KEY,
-    });
+    const login = await loginWith(flat, { baseUrl: serverEnv.HEDGE_BASE_URL }, serverEnv.HEDGE_API_KEY, [
+      '--profile',
+      profile,
+    ]);
     expect(login.code, login.stderr).toBe(0);
   }
   cpSync(flat, booked, { recursive: true });
