@@ -337,7 +337,7 @@ function manyRuns(): NonNullable<typeof many> {
     const runs = Object.fromEntries(
       groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
     ) as Record<Many, Recorded>;
-    return { runs, requestSimulator: requestSimulator, profileSimulator: profileSimulator, storedProfile, demo };
+    return { runs, requestSimulator, profileSimulator, storedProfile, demo };
   })();
   return many;
 }

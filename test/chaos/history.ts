@@ -283,10 +283,7 @@ async function runOp(desk: Desk, op: Op, index: number) {
  * kill come from `random` (the stream they came from); tenor and reference from a
  * stream of their own, so adding them left the rest of each seed's history as it was.
  */
-export function drawOps(
-  options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPerActor' | 'killShare'>,
-  random = prng(options.seed),
-): Op[] {
+export function drawOps(options: HistoryOptions, random = prng(options.seed)) {
   const extras = prng(hashString(`chaos-op-extras:${options.seed}`));
   const ops: Op[] = [];
   for (let actor = 0; actor < options.actors; actor++) {

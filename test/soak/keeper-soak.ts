@@ -123,7 +123,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The target file: the roll row, then the settle row (why their roll_before: the header comment). */
-export function targetCsv(options: Pick<KeeperSoakOptions, 'rollBefore'>): string {
+export function targetCsv(options: KeeperSoakOptions) {
   return (
     [
       'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
@@ -140,12 +140,7 @@ const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle
  * over once per day less its roll_before plus the roll (two lags: its close, then its open, shown),
  * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
  */
-export function estimatedRunMs(
-  options: Pick<
-    KeeperSoakOptions,
-    'maturities' | 'dayMs' | 'viewLagMs' | 'settlementDelayMs' | 'rollBefore' | 'intervalS'
-  >,
-): number {
+export function estimatedRunMs(options: KeeperSoakOptions) {
   const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
   const cycleMs = options.intervalS * 1000;
   const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
