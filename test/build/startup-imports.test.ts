@@ -9,15 +9,16 @@
 //     own; other commands run one after another in a recorded process (loadedInOrder).
 // A positive control proves the recording sees lazily imported chunks and their packages.
 // Structure only: nothing here measures time (that is `npm run bench`).
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readStore, writeStore } from '../support/config-store.js';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { run } from './run-process.js';
 
 const DIST = join(ROOT, 'dist');
 // @inquirer/prompts itself only re-exports, so its code in a bundle is that of @inquirer/*.
@@ -79,16 +80,11 @@ let runs = 0;
 async function recorded(script: string, args: string[], env: Record<string, string>) {
   const log = join(work.path, `load-${(runs += 1)}.log`);
   writeFileSync(log, '');
-  const child = spawn(process.execPath, ['--import', pathToFileURL(registerFile).href, script, ...args], {
+  const output = await run(process.execPath, ['--import', pathToFileURL(registerFile).href, script, ...args], {
     env: { ...baseEnv(work.path), ...env, HEDGE_LOAD_LOG: log },
     cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const output = { stdout: '', stderr: '' };
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, ...output, entries: readFileSync(log, 'utf8').split('\n') };
+  return { ...output, entries: readFileSync(log, 'utf8').split('\n') };
 }
 
 /** A recorded start of bin/hedge.js. */
@@ -319,13 +315,8 @@ function manyRuns(): NonNullable<typeof many> {
     );
     simulators.push(tables, requestSimulator, profileSimulator);
     const storedProfile = join(work.path, 'stored-profile');
-    mkdirSync(storedProfile, { recursive: true, mode: 0o700 });
     const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
-    writeFileSync(
-      join(storedProfile, 'config.json'),
-      JSON.stringify({ current: 'desk', profiles: { desk: profile, spare: profile } }),
-      { mode: 0o600 },
-    );
+    writeStore(storedProfile, { current: 'desk', profiles: { desk: profile, spare: profile } });
     // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
     const demo = join(work.path, 'demo');
     expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
@@ -346,7 +337,7 @@ function manyRuns(): NonNullable<typeof many> {
     const runs = Object.fromEntries(
       groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
     ) as Record<Many, Recorded>;
-    return { runs, requestSimulator: requestSimulator, profileSimulator: profileSimulator, storedProfile, demo };
+    return { runs, requestSimulator, profileSimulator, storedProfile, demo };
   })();
   return many;
 }
@@ -382,7 +373,7 @@ describe('what a request loads', () => {
     // Positive control: a command that writes the store loads conf and the lock, and the write lands.
     const write = runs.profileWrite;
     expect(write.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(storedProfile, 'config.json'), 'utf8')).current).toBe('spare');
+    expect(readStore(storedProfile).current).toBe('spare');
     for (const name of ['conf', 'proper-lockfile']) expect(has(write.added.packages, name), name).toBe(true);
   });
 });
@@ -464,12 +455,7 @@ describe('a real start', () => {
     expect(keyringChunks).toHaveLength(1);
     const profileIn = (name: string, profile: Record<string, string>) => {
       const dir = join(work.path, name);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      writeFileSync(
-        join(dir, 'config.json'),
-        JSON.stringify({ current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } }),
-        { mode: 0o600 },
-      );
+      writeStore(dir, { current: 'd', profiles: { d: { base_url: 'http://127.0.0.1:9/v2', ...profile } } });
       return dir;
     };
     const args = 'positions --json --timeout 2'.split(' ');

@@ -44,6 +44,8 @@ import { separateProcesses, type RunOptions, type RunResult } from '../support/h
 import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
+import { activeNotional } from '../support/keeper.js';
+import { call, openBody } from '../support/engine.js';
 import { randomStream as prng } from '../support/random-stream.js';
 
 // The actors are hedge processes, every run of them (the resumes after a history included).
@@ -281,10 +283,7 @@ async function runOp(desk: Desk, op: Op, index: number) {
  * kill come from `random` (the stream they came from); tenor and reference from a
  * stream of their own, so adding them left the rest of each seed's history as it was.
  */
-export function drawOps(
-  options: Pick<HistoryOptions, 'seed' | 'actors' | 'opsPerActor' | 'killShare'>,
-  random = prng(options.seed),
-): Op[] {
+export function drawOps(options: HistoryOptions, random = prng(options.seed)) {
   const extras = prng(hashString(`chaos-op-extras:${options.seed}`));
   const ops: Op[] = [];
   for (let actor = 0; actor < options.actors; actor++) {
@@ -319,25 +318,14 @@ export function drawOps(
 /** The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled. */
 function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded) {
   const key = randomUUID();
-  const response = simulator.sandbox.engine.handle(
-    {
-      method: 'POST',
-      path: '/hedges',
-      query: {},
-      headers: { authorization: `Bearer ${simulator.apiKey}`, 'idempotency-key': key },
-      body: {
-        market: MARKET,
-        side: SIDE,
-        notional_usd: SEED_USD,
-        tenor_days: seeded.tenorDays,
-        ...(seeded.ref ? { client_reference: seeded.ref } : {}),
-      },
-    },
-    simulator.sandbox.clock.now(),
-  );
-  if (response.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(response.body)}`);
+  const opened = call(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges', {
+    key: simulator.apiKey,
+    idempotencyKey: key,
+    body: openBody(SIDE, SEED_USD, seeded.tenorDays, seeded.ref ? { client_reference: seeded.ref } : {}),
+  });
+  if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
   simulator.advance(fillDelayMs + 1);
-  return { id: (response.body.data as { id: string }).id, key };
+  return { id: opened.data.id as string, key };
 }
 
 /** Runs one random history and checks it; never throws for a failed check (violations lists them). */
@@ -594,7 +582,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   );
   const seeded = [{ id: seed.id, usd: SEED_USD }];
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
-  const serverUsd = cents(simulator.active(SIDE).reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
+  const serverUsd = cents(activeNotional(simulator, SIDE));
 
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
   // else the checker's model is wrong, or a trade reached the server without a key.

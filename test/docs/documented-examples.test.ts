@@ -54,8 +54,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginWith } from '../support/config-store.js';
 import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
+import { until } from '../support/polling.js';
 
 // ---------------------------------------------------------------------------------------------
 // What cannot run here, each with why. `match` is tried on the line as written (spaces collapsed);
@@ -415,14 +417,14 @@ async function startInBackground(
   ready: (stdout: string, stderr: string) => boolean,
 ) {
   const { child, closed, stdout, stderr } = spawnHedge(args, options);
-  const deadline = Date.now() + 30_000;
-  while (!ready(stdout(), stderr())) {
-    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`hedge ${args.join(' ')} did not start:\n${stdout()}\n${stderr()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  const ended = closed.then((code) => ({ code, stderr: `${stdout()}\n${stderr()}` }));
+  await until(() => ready(stdout(), stderr()), `hedge ${args.join(' ')} to start`, {
+    timeoutMs: 30_000,
+    process: ended,
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
   return {
     stdout,
     stderr,
@@ -450,11 +452,10 @@ beforeAll(async () => {
   serverEnv = envLines(server.stdout());
   // `desk` first, so that it is the current profile, as after README's own login.
   for (const profile of ['desk', 'old-desk']) {
-    const login = await runHedge(['login', '--profile', profile, '--base-url', serverEnv.HEDGE_BASE_URL], {
-      cwd: world.path,
-      env: baseEnv(flat),
-      stdin: serverEnv.HEDGE_API_KEY,
-    });
+    const login = await loginWith(flat, { baseUrl: serverEnv.HEDGE_BASE_URL }, serverEnv.HEDGE_API_KEY, [
+      '--profile',
+      profile,
+    ]);
     expect(login.code, login.stderr).toBe(0);
   }
   cpSync(flat, booked, { recursive: true });

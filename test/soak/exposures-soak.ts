@@ -15,8 +15,7 @@
 //   flat      at every sample from the last due date on, both sides hold nothing;
 //   report    its cost per market (closed hedges, carry, fees) equals the server's history summed in
 //             cents, and its coverage's hedged_usd each week equals what the server's hedges held then.
-import type { ChildProcess } from 'node:child_process';
-import { createWriteStream, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseExposuresFile, type Exposure } from '../../src/features/exposures/exposures-file.js';
 import {
@@ -29,7 +28,8 @@ import {
 } from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { baseEnv } from '../support/hedge-cli.js';
-import { spawnKeeper, stopKeeper } from './keeper-process.js';
+import { filledActive } from '../support/keeper.js';
+import { soakKeepers, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { randomStream } from '../support/random-stream.js';
 
@@ -144,11 +144,8 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
 
 function heldBySide(sim: Simulator) {
   const sum = (side: 'buy' | 'sell') =>
-    sim
-      .active(side)
-      .filter((hedge) => hedge.status === 'filled')
-      .reduce((total, hedge) => total + hedge.notionalUsd, 0);
-  return { buy: round2(sum('buy')), sell: round2(sum('sell')) };
+    round2(filledActive(sim, side).reduce((total, hedge) => total + hedge.notionalUsd, 0));
+  return { buy: sum('buy'), sell: sum('sell') };
 }
 
 function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: number }[]) {
@@ -176,10 +173,25 @@ export async function runExposuresSoak(options: SoakOptions) {
   const tickMs = options.tickMs ?? 250;
   const wallStart = Date.now();
   const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
-  const keeperLog: WriteStream | undefined = options.keeperLogFile
-    ? createWriteStream(options.keeperLogFile, { flags: 'a' })
-    : undefined;
-  let keeper: ChildProcess | undefined;
+  /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
+  let lastCycleServerMs: number | undefined;
+  let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
+  const errorCodes: string[] = [];
+  const keepers = soakKeepers(
+    { ...baseEnv(sim.configDir), ...sim.env },
+    options.keeperLogFile,
+    (name, event, number) => {
+      if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
+      if (name === 'cycle' && number === keepers.number) {
+        const read = Date.parse(String(event.server_time));
+        const rows = (event.rows ?? []) as Array<{ target_usd?: number }>;
+        onCycle(
+          Number.isFinite(read) ? read : undefined,
+          rows.reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
+        );
+      }
+    },
+  );
   const timers = new Set<NodeJS.Timeout>();
   try {
     const file = join(sim.configDir, 'exposures.csv');
@@ -188,41 +200,15 @@ export async function runExposuresSoak(options: SoakOptions) {
     // machine, hours of server time) costs none of the schedule.
     const riskless: ScheduledExposure = { id: 'USD-0', type: 'payable', amount: 1000, currency: 'USD', dueShare: 1 };
     writeFileSync(file, exposuresCsv([riskless], sim.sandbox.clock.now(), options.days));
-    let keeperNumber = 0;
-    /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
-    let lastCycleServerMs: number | undefined;
-    let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
-    const events: Record<string, number> = {};
-    const errorCodes: string[] = [];
-    const env = { ...baseEnv(sim.configDir), ...sim.env };
-    const startKeeper = (): ChildProcess => {
-      keeperNumber += 1;
+    const startKeeper = () => {
       lastCycleServerMs = undefined;
-      const number = keeperNumber;
-      return spawnKeeper({
-        args: ['keep', file, '--exposures', '--interval', String(options.intervalS), '--json'],
-        env,
-        number,
-        log: keeperLog,
-        events,
-        onEvent: (name, event) => {
-          if (name === 'error') errorCodes.push(`${String(event.code)} (${String(event.phase ?? '')})`);
-          if (name === 'cycle' && number === keeperNumber) {
-            const read = Date.parse(String(event.server_time));
-            const rows = (event.rows ?? []) as Array<{ target_usd?: number }>;
-            onCycle(
-              Number.isFinite(read) ? read : undefined,
-              rows.reduce((sum, row) => sum + (row.target_usd ?? 0), 0),
-            );
-          }
-        },
-      });
+      return keepers.start(['keep', file, '--exposures', '--interval', String(options.intervalS), '--json']);
     };
 
-    keeper = startKeeper();
+    const first = startKeeper();
     await new Promise<void>((resolve, reject) => {
       onCycle = () => resolve();
-      keeper!.once('exit', (code) => reject(new Error(`the first keeper exited (${code}) before its first cycle`)));
+      first.once('exit', (code) => reject(new Error(`the first keeper exited (${code}) before its first cycle`)));
     });
     const startMs = sim.sandbox.clock.now();
     const csv = exposuresCsv(options.schedule, startMs, options.days);
@@ -279,7 +265,7 @@ export async function runExposuresSoak(options: SoakOptions) {
       );
       const entry: Sample = {
         kind,
-        keeper: keeperNumber,
+        keeper: keepers.number,
         realMs: Date.now() - wallStart,
         serverMs,
         price,
@@ -333,15 +319,15 @@ export async function runExposuresSoak(options: SoakOptions) {
     for (const atMs of killAtRealMs) {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        if (!keeper || keeper.exitCode !== null) return;
-        keeper.kill('SIGKILL');
+        if (keepers.current?.exitCode !== null) return;
+        keepers.current.kill('SIGKILL');
         killed += 1;
-        log(`kill -9 of keeper ${keeperNumber} at server ${new Date(sim.sandbox.clock.now()).toISOString()}`);
+        log(`kill -9 of keeper ${keepers.number} at server ${new Date(sim.sandbox.clock.now()).toISOString()}`);
         // Started again after a pause of up to a second, as a supervisor would.
         const restart = setTimeout(
           () => {
             timers.delete(restart);
-            if (sim.sandbox.clock.now() < lastEndMs) keeper = startKeeper();
+            if (sim.sandbox.clock.now() < lastEndMs) startKeeper();
           },
           Math.round(random() * 1000),
         );
@@ -369,8 +355,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     }
     for (const timer of timers) clearTimeout(timer);
     timers.clear();
-    await stopKeeper(keeper);
-    keeper = undefined;
+    await stopKeeper(keepers.current!);
     sample('tick');
     await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
 
@@ -408,8 +393,8 @@ export async function runExposuresSoak(options: SoakOptions) {
       flatSamplesAfterLastDue: afterLastDue.length - notFlat.length,
       notFlatAfterLastDue: notFlat.length,
       kills: killed,
-      keepers: keeperNumber,
-      events,
+      keepers: keepers.number,
+      events: keepers.events,
       errorCodes,
       wallMs: Date.now() - wallStart,
       serverDays: (sim.sandbox.clock.now() - startMs) / DAY_MS,
@@ -420,8 +405,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     };
   } finally {
     for (const timer of timers) clearTimeout(timer);
-    if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
-    await new Promise<void>((resolve) => (keeperLog ? keeperLog.end(resolve) : resolve()));
+    await keepers.close();
     await sim.close();
   }
 }

@@ -1,42 +1,71 @@
-// A `hedge keep … --json` run as its own process for a soak: each line it prints is copied to the
-// soak's log and, when it is an event, counted by name and handed to the soak; its stderr goes to
-// the log too. Both soaks (keeper-soak.ts, exposures-soak.ts) start and kill keepers this way.
+// The keepers of a soak: `hedge keep … --json` run as processes of their own, one after another (a
+// restart after each kill). Each line they print is copied to the soak's log and, when it is an
+// event, counted by name and handed to the soak; their stderr goes to the log too. Both soaks
+// (keeper-soak.ts, exposures-soak.ts) start and kill keepers this way.
 import { spawn, type ChildProcess } from 'node:child_process';
-import type { WriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { afterAll } from 'vitest';
 import { HEDGE_BIN, ROOT } from '../support/hedge-cli.js';
 
-export function spawnKeeper(options: {
-  /** The arguments after `hedge`: `keep FILE … --json`. */
-  args: readonly string[];
-  env: NodeJS.ProcessEnv;
-  /** Which keeper of the run this is (the log names it). */
-  number: number;
-  log: WriteStream | undefined;
-  /** Events counted by name, across the run's keepers. */
-  events: Record<string, number>;
-  onEvent: (name: string, event: Record<string, unknown>) => void;
-}): ChildProcess {
-  const { number, log } = options;
-  const child = spawn(process.execPath, [HEDGE_BIN, ...options.args], {
-    env: options.env,
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    log?.write(`keeper ${number} ${line}\n`);
-    let event: Record<string, unknown>;
-    try {
-      event = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      return;
-    }
-    const name = String(event.event);
-    options.events[name] = (options.events[name] ?? 0) + 1;
-    options.onEvent(name, event);
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => log?.write(`keeper ${number} stderr: ${chunk}`));
-  return child;
+/**
+ * Every keeper started and not exited: killed when the test file ends, so a soak that times out
+ * (its promise is then never finished) leaves no keeper running.
+ */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/**
+ * `number` is the newest keeper's (from 1), `current` its process, `events` the events counted by
+ * name across them; `onEvent` gets each event with the number of the keeper that printed it.
+ * close() kills the keeper still running and closes the log.
+ */
+export function soakKeepers(
+  env: NodeJS.ProcessEnv,
+  logFile: string | undefined,
+  onEvent: (name: string, event: Record<string, unknown>, number: number) => void,
+) {
+  const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
+  const keepers = {
+    number: 0,
+    current: undefined as ChildProcess | undefined,
+    events: {} as Record<string, number>,
+    log,
+    /** The arguments after `hedge`: `keep FILE … --json`. */
+    start(args: readonly string[]) {
+      const number = (keepers.number += 1);
+      const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
+        env,
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      running.add(child);
+      child.once('exit', () => running.delete(child));
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        log?.write(`keeper ${number} ${line}\n`);
+        let event: Record<string, unknown>;
+        try {
+          event = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        const name = String(event.event);
+        keepers.events[name] = (keepers.events[name] ?? 0) + 1;
+        onEvent(name, event, number);
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => log?.write(`keeper ${number} stderr: ${chunk}`));
+      keepers.current = child;
+      return child;
+    },
+    async close() {
+      const child = keepers.current;
+      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await new Promise<void>((resolve) => (log ? log.end(resolve) : resolve()));
+    },
+  };
+  return keepers;
 }
 
 /**

@@ -53,15 +53,13 @@
 //              at least two of them after the last restart (the keeper carried on after it), and
 //              every planned kill happened; a run that does not get there within `maxWallMs` has
 //              stalled.
-import type { ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll } from 'vitest';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
-import { spawnKeeper, stopKeeper } from './keeper-process.js';
+import { soakKeepers, stopKeeper } from './keeper-process.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { randomStream } from '../support/random-stream.js';
 
@@ -118,15 +116,6 @@ export interface Sample {
   sell: SideSample;
 }
 
-/**
- * Every keeper process this module started and that has not exited: killed when the test file ends,
- * so a soak that times out (its promise is then never finished) leaves no keeper running.
- */
-const keepers = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of keepers) child.kill('SIGKILL');
-});
-
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
 const sleep = (ms: number, stop?: AbortSignal) =>
   delay(Math.max(0, ms), undefined, stop ? { signal: stop } : {}).catch(() => undefined);
@@ -134,7 +123,7 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The target file: the roll row, then the settle row (why their roll_before: the header comment). */
-export function targetCsv(options: Pick<KeeperSoakOptions, 'rollBefore'>): string {
+export function targetCsv(options: KeeperSoakOptions) {
   return (
     [
       'market,side,notional_usd,tenor_days,client_reference,until,roll_before',
@@ -151,12 +140,7 @@ const rowOf = (side: Side) => (side === ROWS.roll.side ? ROWS.roll : ROWS.settle
  * over once per day less its roll_before plus the roll (two lags: its close, then its open, shown),
  * a settling side once per day plus the settlement delay, a lag and the re-open (a lag).
  */
-export function estimatedRunMs(
-  options: Pick<
-    KeeperSoakOptions,
-    'maturities' | 'dayMs' | 'viewLagMs' | 'settlementDelayMs' | 'rollBefore' | 'intervalS'
-  >,
-): number {
+export function estimatedRunMs(options: KeeperSoakOptions) {
   const rollBeforeMs = Number(/^(\d+(?:\.\d+)?)s$/.exec(options.rollBefore)?.[1] ?? 0) * 1000;
   const cycleMs = options.intervalS * 1000;
   const rollPeriod = options.dayMs - rollBeforeMs + 2 * options.viewLagMs + 2 * cycleMs;
@@ -192,13 +176,17 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     dayMs: options.dayMs,
   });
   const fillDelayMs = sim.sandbox.engine.fillDelayMs;
-  const keeperLog: WriteStream | undefined = options.keeperLogFile
-    ? createWriteStream(options.keeperLogFile, { flags: 'a' })
-    : undefined;
+  const errorCodes: string[] = [];
+  const keepers = soakKeepers({ ...baseEnv(sim.configDir), ...sim.env }, options.keeperLogFile, (name, event) => {
+    // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
+    if (name === 'error' && event.alert === undefined)
+      errorCodes.push(
+        `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
+      );
+  });
   const samplesOut: WriteStream | undefined = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
   // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
   const actorDir = mkdtempSync(join(tmpdir(), 'hedge-soak-actor-'));
-  let keeper: ChildProcess | undefined;
   let stopping = false;
   const stop = new AbortController();
   try {
@@ -223,7 +211,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
 
     // ---- samples of the server's own state ------------------------------------------------
     const samples: Sample[] = [];
-    let keeperNumber = 0;
     samplesOut?.write(
       'real_ms,server_ms,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n',
     );
@@ -244,7 +231,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           live: live.length,
         };
       };
-      const entry: Sample = { realMs: realMs(), serverMs, keeper: keeperNumber, buy: of('buy'), sell: of('sell') };
+      const entry: Sample = { realMs: realMs(), serverMs, keeper: keepers.number, buy: of('buy'), sell: of('sell') };
       samples.push(entry);
       samplesOut?.write(
         `${[entry.realMs, serverMs, entry.keeper, ...SIDES.flatMap((side) => Object.values(entry[side]))]}\n`,
@@ -253,30 +240,16 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     };
 
     // ---- the keeper process -----------------------------------------------------------------
-    const events: Record<string, number> = {};
-    const errorCodes: string[] = [];
-    const env = { ...baseEnv(sim.configDir), ...sim.env };
-    const startKeeper = (): ChildProcess => {
-      keeperNumber += 1;
-      const number = keeperNumber;
-      const child = spawnKeeper({
-        args: ['keep', file, '--interval', `${options.intervalS}`, '--tolerance', `${options.toleranceUsd}`, '--json'],
-        env,
-        number,
-        log: keeperLog,
-        events,
-        onEvent: (name, event) => {
-          // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
-          if (name === 'error' && event.alert === undefined)
-            errorCodes.push(
-              `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
-            );
-        },
-      });
-      keepers.add(child);
-      child.once('exit', () => keepers.delete(child));
-      return child;
-    };
+    const startKeeper = () =>
+      keepers.start([
+        'keep',
+        file,
+        '--interval',
+        `${options.intervalS}`,
+        '--tolerance',
+        `${options.toleranceUsd}`,
+        '--json',
+      ]);
 
     // ---- kills and the other actor, at seeded moments over the run's expected length ----------
     const random = randomStream(options.seed ^ 0x4b33);
@@ -304,18 +277,17 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           while (!stopping && keeperWrites().length === seen) await sleep(20);
           await sleep(plan.afterWriteMs, stop.signal);
         }
-        if (stopping || !keeper) return;
-        const victim = keeper;
+        if (stopping || !keepers.current) return;
         const serverMs = sim.sandbox.clock.now();
-        await stopKeeper(victim, 'SIGKILL');
+        await stopKeeper(keepers.current, 'SIGKILL');
         kills.push({ targeted: plan.targeted });
         log(
-          `kill -9 of keeper ${keeperNumber} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
+          `kill -9 of keeper ${keepers.number} at server ${iso(serverMs)}${plan.targeted ? ' (after its write)' : ''}; ${maturedHedges().length} maturities so far`,
         );
         // Started again after a pause of up to a second, as a supervisor would.
         await sleep(plan.pauseMs, stop.signal);
         if (stopping) return;
-        keeper = startKeeper();
+        startKeeper();
         lastRestartServerMs = sim.sandbox.clock.now();
       }
     })();
@@ -345,7 +317,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
             durationMs: 90_000,
           }));
           addRuns.push(result);
-          keeperLog?.write(`other actor: exit ${result.code}\n${result.stderr}`);
+          keepers.log?.write(`other actor: exit ${result.code}\n${result.stderr}`);
           const said = result.code === 0 ? '' : `: ${result.stderr.trim().split('\n').at(-1) ?? ''}`;
           log(
             `other actor: hedge add ${MARKET} ${ROWS.roll.side} ${options.addUsd} exited ${result.code ?? 'on its time bound'}${said.slice(0, 200)}`,
@@ -356,7 +328,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     })();
 
     // ---- the run: a sample every sampleMs until the count is reached ------------------------
-    keeper = startKeeper();
+    startKeeper();
     lastRestartServerMs = sim.sandbox.clock.now();
     const problems: string[] = [];
     let nextProgress = 0;
@@ -388,8 +360,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     stop.abort();
     await killer;
     await actor;
-    if (keeper) await stopKeeper(keeper);
-    keeper = undefined;
+    await stopKeeper(keepers.current!);
     sample();
     await new Promise<void>((resolve) => (samplesOut ? samplesOut.end(resolve) : resolve()));
 
@@ -493,13 +464,13 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     return {
       samples,
       kills,
-      keepers: keeperNumber,
+      keepers: keepers.number,
       maturities: { settled, rolled: matured.length - settled, total: matured.length, afterLastRestart },
       hedges: all.length,
       adds: { runs: addRuns.length, accepted: acceptedAdds, exits: addRuns.map((run) => String(run.code)) },
       worstMarginUsd: bySide((side) => round2(Math.max(...samples.map((s) => s[side].held - s[side].bound)))),
       reopens,
-      events,
+      events: keepers.events,
       errorCodes,
       wallMs: realMs(),
       serverMs: samples.at(-1)!.serverMs - samples[0].serverMs,
@@ -508,8 +479,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   } finally {
     stopping = true;
     stop.abort();
-    if (keeper && keeper.exitCode === null && keeper.signalCode === null) keeper.kill('SIGKILL');
-    await new Promise<void>((resolve) => (keeperLog ? keeperLog.end(resolve) : resolve()));
+    await keepers.close();
     if (samplesOut && !samplesOut.closed) samplesOut.end();
     await sim.close();
     rmSync(actorDir, { recursive: true, force: true });
