@@ -79,11 +79,6 @@ export function clientFor(
   return { client, log, sleeps, connections };
 }
 
-/** Advances the sandbox clock until every pending fill and change has landed. */
-export function settle(sandbox: RunningSandbox, ms = 5_000): void {
-  sandbox.clock.advance(ms);
-}
-
 // A CommandContext on in-memory pipes, for tests that run command code without a process: no
 // terminal unless `tty`, the usual globals, a fake client when given (never one built from the
 // environment), a clock that only moves when told, and what was printed on each stream.

@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
+import type { HedgeRunner } from './cli-runs.js';
 import type { RunOptions, RunResult } from './hedge-cli.js';
 import { until } from './polling.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
@@ -48,16 +49,14 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
   return { events, child: () => child!, done, ended: () => ended };
 }
 
-/** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
-export function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
-  return followKeeper((onSpawn) =>
-    simulator.hedge(['keep', file, '--interval', '2', ...extra], { configDir, onSpawn }),
-  );
-}
-
-/** Whatever runs hedge: a simulator, or a machine of a team (test/support/team.ts). */
-interface HedgeRunner {
-  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+/** `hedge keep FILE --interval 2 …` as a process of its own (NDJSON on stdout: not a terminal), followed. */
+export function startKeeper(
+  runner: HedgeRunner,
+  file: string,
+  extra: string[] = [],
+  options: RunOptions = {},
+): KeeperRun {
+  return followKeeper((onSpawn) => runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }));
 }
 
 export interface KeeperRig {
@@ -81,10 +80,8 @@ export const keeperTest = test.extend<{ rig: KeeperRig }>({
           cleanups.push(() => simulator.close());
           return simulator;
         },
-        keep(runner, file, extra = [], options = {}) {
-          const run = followKeeper((onSpawn) =>
-            runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }),
-          );
+        keep(runner, file, extra, options) {
+          const run = startKeeper(runner, file, extra, options);
           cleanups.push(() => {
             const child = run.child();
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -172,11 +169,6 @@ export async function stopKeeper(run: KeeperRun): Promise<Array<Record<string, a
 /** The server's hedge of that id. */
 export function hedgeOf(simulator: Simulator, id: string) {
   return simulator.hedges().find((hedge) => hedge.id === id)!;
-}
-
-/** The journal's unresolved actions (`hedge journal --pending`), as the CLI lists them. */
-export async function pendingActions(simulator: Simulator): Promise<unknown[]> {
-  return JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout);
 }
 
 export function lines(text: string): Array<Record<string, any>> {

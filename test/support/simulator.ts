@@ -37,7 +37,7 @@ export const FROZEN_START_MS = Date.parse('2026-03-02T09:00:00.000Z');
  * ids and hashes the same on every run). keys: accepts PROFILE_KEYS. quick: fills after 50 ms.
  * plain: the simulator's own defaults (2 s fill delay, one random key), as `hedge sandbox serve` starts it.
  */
-export const SIMULATOR_PRESETS = {
+const SIMULATOR_PRESETS = {
   trading: { fillDelayMs: FILL_DELAY_MS },
   reliability: { fillDelayMs: FILL_DELAY_MS, seed: 'reliability' },
   frozen: { seed: 7, fillDelayMs: FILL_DELAY_MS, apiKeys: [FROZEN_KEY], realNow: () => FROZEN_START_MS },
@@ -46,14 +46,14 @@ export const SIMULATOR_PRESETS = {
   plain: {},
 } as const satisfies Record<string, SandboxOptions>;
 
-export type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
+type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
 
 export interface SimulatorOptions extends SandboxOptions {
   /** Default `trading`. */
   preset?: SimulatorPreset;
 }
 
-export interface ApiCall {
+interface ApiCall {
   body?: unknown;
   /** Sent as is, instead of JSON-encoding `body`. */
   rawBody?: string;
@@ -150,40 +150,33 @@ export async function openFilledThroughCli(
   return hedge.id;
 }
 
-/** A colleague's add to a side: another client of the account (over HTTP, in the request log), landed. */
-export async function colleagueAdds(simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number): Promise<void> {
-  const added = await simulator.api('POST', '/hedges/add', {
-    body: { market: MARKET, side, notional_usd: notionalUsd },
-    idempotencyKey: randomUUID(),
-  });
-  if (added.status !== 200) throw new Error(`add failed: ${JSON.stringify(added.body?.error)}`);
+/** A colleague's write to the account (another client, over HTTP, in the request log), landed. */
+async function colleague(simulator: Simulator, path: string, what: string, body: Record<string, unknown>) {
+  const answer = await simulator.api('POST', path, { body: { market: MARKET, ...body }, idempotencyKey: randomUUID() });
+  if (answer.status !== 200) throw new Error(`${what} failed: ${JSON.stringify(answer.body?.error)}`);
   simulator.advance(FILL_DELAY_MS + 1);
 }
 
-/** A colleague's close of a side (another client of the account, over HTTP, in the request log), landed. */
-export async function colleagueCloses(simulator: Simulator, side: 'buy' | 'sell'): Promise<void> {
-  const closed = await simulator.api('POST', '/hedges/close', {
-    body: { market: MARKET, side },
-    idempotencyKey: randomUUID(),
-  });
-  if (closed.status !== 200) throw new Error(`close failed: ${JSON.stringify(closed.body?.error)}`);
-  simulator.advance(FILL_DELAY_MS + 1);
-}
+export const colleagueAdds = (simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number) =>
+  colleague(simulator, '/hedges/add', 'add', { side, notional_usd: notionalUsd });
 
-/** A colleague's open (another client of the account, over HTTP, in the request log) of a buy or sell, filled. */
-export async function colleagueOpens(
+export const colleagueCloses = (simulator: Simulator, side: 'buy' | 'sell') =>
+  colleague(simulator, '/hedges/close', 'close', { side });
+
+/** An open of a buy or sell, filled; without a client reference the body has none. */
+export const colleagueOpens = (
   simulator: Simulator,
   side: 'buy' | 'sell',
   notionalUsd: number,
   tenorDays: number,
   clientReference?: string,
-): Promise<void> {
-  const body = { market: MARKET, side, notional_usd: notionalUsd, tenor_days: tenorDays };
-  const call = { body: clientReference ? { ...body, client_reference: clientReference } : body };
-  const opened = await simulator.api('POST', '/hedges', { ...call, idempotencyKey: randomUUID() });
-  if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body?.error)}`);
-  simulator.advance(FILL_DELAY_MS + 1);
-}
+) =>
+  colleague(simulator, '/hedges', 'open', {
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
+    client_reference: clientReference,
+  });
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
@@ -257,31 +250,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-/**
- * Runs `body` with a simulator of its own and closes it after, whatever happens: for tests that run
- * concurrently (`it.concurrent`), where an afterEach of one test would close another's simulator.
- */
-export async function withSimulator<T>(
-  options: SimulatorOptions,
-  body: (simulator: Simulator) => Promise<T>,
-): Promise<T> {
-  const simulator = await startSimulator(options);
+/** Runs `body` with what `starting` gives and closes it after, whatever happens: for `it.concurrent`, where an afterEach of one test would close another's. */
+export async function closedAfter<T extends { close(): Promise<unknown> }, R>(
+  starting: Promise<T>,
+  body: (started: T) => Promise<R>,
+): Promise<R> {
+  const started = await starting;
   try {
-    return await body(simulator);
+    return await body(started);
   } finally {
-    await simulator.close();
+    await started.close();
   }
 }
 
-/** Starts simulators that are closed after each test of the file that calls it. */
-export function useSimulators(): (options?: SimulatorOptions) => Promise<Simulator> {
-  const started: Simulator[] = [];
+/** `start`, with what it started closed after each test of the file that calls this. */
+export function closedAfterEach<A extends unknown[], T extends { close(): Promise<unknown> }>(
+  start: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  const open: T[] = [];
   afterEach(async () => {
-    await Promise.all(started.splice(0).map((simulator) => simulator.close()));
+    await Promise.all(open.splice(0).map((started) => started.close()));
   });
-  return async (options = {}) => {
-    const simulator = await startSimulator(options);
-    started.push(simulator);
-    return simulator;
+  return async (...args) => {
+    const started = await start(...args);
+    open.push(started);
+    return started;
   };
 }
+
+/** Runs `body` with a simulator of its own and closes it after (closedAfter). */
+export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>) =>
+  closedAfter(startSimulator(options), body);
+
+/** Starts simulators that are closed after each test of the file that calls it. */
+export const useSimulators = () => closedAfterEach(startSimulator);

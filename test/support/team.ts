@@ -34,19 +34,15 @@ export interface Team {
   remove(): void;
 }
 
-export function withoutPassword(url: string): string {
-  const parsed = new URL(url);
-  parsed.password = '';
-  return parsed.toString();
-}
-
 export async function teamOf(
   simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>,
   server: PostgresServer,
   options: { profileStore?: boolean } = {},
 ): Promise<Team> {
   const url = await server.createDatabase();
-  const urlWithoutPassword = withoutPassword(url);
+  const parsed = new URL(url);
+  parsed.password = '';
+  const urlWithoutPassword = parsed.toString();
   const outputs: string[] = [];
   const dirs = [tempDir('hedge-machine-a-'), tempDir('hedge-machine-b-'), tempDir('hedge-machine-c-')];
   const machine = (name: Machine['name'], dir: string, env: Record<string, string>, profile?: string): Machine => ({
