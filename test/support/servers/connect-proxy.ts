@@ -2,7 +2,8 @@
 // what the client and the binary are tested through when HTTPS_PROXY is set. It records each
 // tunnel's target, so a test can tell whether a request went through it.
 import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { listening } from './loopback.js';
 
 export interface ConnectProxy {
   url: string;
@@ -31,13 +32,6 @@ export async function startConnectProxy(hosts: Record<string, string> = {}): Pro
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    tunnels,
-    close: async () => {
-      proxy.closeAllConnections?.();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
-    },
-  };
+  const { port, close } = await listening(proxy);
+  return { url: `http://127.0.0.1:${port}`, tunnels, close };
 }

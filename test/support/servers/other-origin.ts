@@ -2,7 +2,7 @@
 // origin than a simulator on 127.0.0.1), answering every request with an envelope and recording
 // it — what a key sent off-origin would reach. Stopped by the test that started it.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listening } from './loopback.js';
 
 export interface OtherOrigin {
   port: number;
@@ -19,13 +19,5 @@ export async function startOtherOrigin(): Promise<OtherOrigin> {
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify({ data: { received: true }, error: null, meta: {} }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    seen,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { ...(await listening(server, '127.0.0.2')), seen };
 }
