@@ -47,9 +47,6 @@ export interface Terminal {
   write(keys: string): void;
   /** Resizes the terminal as a person does: the emulator first (it reflows what it shows), then the pty (SIGWINCH). */
   resize(cols: number, rows: number): void;
-  /** Stops reading what the program writes (it waits in the pty, as behind a slow terminal) until `resume`. */
-  pause(): void;
-  resume(): void;
   screen(): string;
   /** Every byte the program wrote to the terminal, escape sequences included (the first MiB of a flood). */
   raw(): string;
@@ -141,8 +138,6 @@ export function spawnInTerminal(options: {
       emulator.resize(cols, rows);
       term.resize(cols, rows);
     },
-    pause: () => term.pause(),
-    resume: () => term.resume(),
     exitCode,
     exitWithin: (ms, what) => {
       let timer: NodeJS.Timeout | undefined;
