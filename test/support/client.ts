@@ -38,19 +38,11 @@ export async function closeClients(): Promise<void> {
  */
 export function clientFor(
   sandbox: RunningSandbox,
-  options: {
-    caFile?: string;
-    requestTimeoutSeconds?: number;
-    retry?: Partial<RetryPolicy>;
-    deadline?: number;
-    apiKey?: string;
-    env?: Record<string, string>;
-    connections?: HttpConnections;
-  } = {},
-): { client: HedgeClient; log: string[]; sleeps: number[]; connections: HttpConnections } {
+  options: { requestTimeoutSeconds?: number; retry?: Partial<RetryPolicy>; connections?: HttpConnections } = {},
+) {
   const log: string[] = [];
   const sleeps: number[] = [];
-  const apiKey = options.apiKey ?? sandbox.apiKey;
+  const { apiKey } = sandbox;
   registerSecret(apiKey);
   const connections = options.connections ?? new HttpConnections();
   opened.add(connections);
@@ -59,11 +51,10 @@ export function clientFor(
     credentials: {
       apiKey,
       baseUrl: sandbox.baseUrl,
-      caFile: options.caFile,
       environment: 'test',
       sources: { apiKey: 'environment', baseUrl: 'environment' },
     },
-    env: options.env ?? {},
+    env: {},
     clock: {
       now: realClock.now,
       sleep: (ms, signal) => {
@@ -71,12 +62,11 @@ export function clientFor(
         return realClock.sleep(ms, signal);
       },
     },
-    deadline: options.deadline,
     requestTimeoutSeconds: options.requestTimeoutSeconds,
     retry: { baseDelayMs: 50, maxDelayMs: 400, ...options.retry },
     log: (line) => log.push(line),
   });
-  return { client, log, sleeps, connections };
+  return { client, log, sleeps };
 }
 
 // A CommandContext on in-memory pipes, for tests that run command code without a process: no
