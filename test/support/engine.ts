@@ -22,7 +22,7 @@ export interface CallOptions {
   realTimeMs?: number;
 }
 
-export interface CallResult extends EngineResponse {
+interface CallResult extends EngineResponse {
   /** Test code reads arbitrary fields of the payload. */
   data: any;
   error: Envelope['error'];
@@ -52,19 +52,9 @@ export function openBody(side: 'buy' | 'sell', notional: number, tenor = 7, extr
 }
 
 /** Opens a hedge and moves time past its fill; returns the filled hedge and the time after. */
-export function openFilled(
-  engine: HttpSandboxEngine,
-  nowMs: number,
-  side: 'buy' | 'sell',
-  notional: number,
-  options: { tenor?: number; key?: string } = {},
-) {
-  const opened = call(engine, nowMs, 'POST', '/hedges', {
-    body: openBody(side, notional, options.tenor ?? 7),
-    key: options.key,
-  });
+export function openFilled(engine: HttpSandboxEngine, nowMs: number, side: 'buy' | 'sell', notional: number) {
+  const opened = call(engine, nowMs, 'POST', '/hedges', { body: openBody(side, notional) });
   if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body)}`);
-  const after = nowMs + 1500;
-  const hedge = call(engine, after, 'GET', `/hedges/${opened.data.id}`, { key: options.key }).data;
-  return { hedge, openedAt: nowMs, now: after };
+  const now = nowMs + 1500;
+  return { hedge: call(engine, now, 'GET', `/hedges/${opened.data.id}`).data, now };
 }
