@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
 import { ok, type HedgeRunner } from './cli-runs.js';
 import type { RunOptions, RunResult } from './hedge-cli.js';
+import { lines as printed } from './output/text.js';
 import { until } from './polling.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
@@ -120,21 +121,16 @@ export async function eventAfter(
   from: number,
   match: string | ((event: Record<string, any>) => boolean),
   what: string,
-  timeoutMs?: number,
 ): Promise<Record<string, any>> {
   const test = typeof match === 'string' ? (event: Record<string, any>) => event.event === match : match;
   let found: Record<string, any> | undefined;
-  await until(
-    () => {
-      const result = run.ended();
-      found = run.events.slice(from).find(test);
-      if (!found && result)
-        throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
-      return found !== undefined;
-    },
-    what,
-    timeoutMs,
-  );
+  await until(() => {
+    const result = run.ended();
+    found = run.events.slice(from).find(test);
+    if (!found && result)
+      throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
+    return found !== undefined;
+  }, what);
   return found!;
 }
 
@@ -169,9 +165,4 @@ export function hedgeOf(simulator: Simulator, id: string) {
   return simulator.hedges().find((hedge) => hedge.id === id)!;
 }
 
-export function lines(text: string): Array<Record<string, any>> {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
+export const lines = (text: string): Array<Record<string, any>> => printed(text).map((line) => JSON.parse(line));
