@@ -14,6 +14,14 @@ export function makeEngine(options: Partial<EngineOptions> = {}): HttpSandboxEng
   return new HttpSandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
 }
 
+/** A request's headers: `key` as its bearer (null: none) and its idempotency key, if any. */
+export function requestHeaders(key: string | null, idempotencyKey?: string) {
+  const headers: Record<string, string> = {};
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  return headers;
+}
+
 export interface CallOptions {
   key?: string | null;
   body?: unknown;
@@ -35,10 +43,7 @@ export function call(
   path: string,
   options: CallOptions = {},
 ): CallResult {
-  const key = options.key === undefined ? KEY_A : options.key;
-  const headers: Record<string, string | undefined> = {};
-  if (key !== null) headers.authorization = `Bearer ${key}`;
-  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  const headers = requestHeaders(options.key === undefined ? KEY_A : options.key, options.idempotencyKey);
   const response = engine.handle(
     { method, path, query: options.query ?? {}, headers, body: options.body },
     nowMs,

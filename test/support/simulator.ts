@@ -21,6 +21,7 @@ import {
   type RunOptions,
   type RunResult,
 } from './hedge-cli.js';
+import { call as callEngine, openBody, requestHeaders } from './engine.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
 export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
@@ -111,10 +112,7 @@ export function envFor(target: ApiTarget): Record<string, string> {
 
 /** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
 export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}): Promise<ApiResult> {
-  const headers: Record<string, string> = {};
-  const key = call.key === undefined ? target.apiKey : call.key;
-  if (key !== null) headers.authorization = `Bearer ${key}`;
-  if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+  const headers = requestHeaders(call.key === undefined ? target.apiKey : call.key, call.idempotencyKey);
   let body: string | undefined;
   if (call.rawBody !== undefined) body = call.rawBody;
   else if (call.body !== undefined) body = JSON.stringify(call.body);
@@ -225,20 +223,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     trades: () => requests('POST', /^\/hedges(\/(add|reduce|close))?$/),
     api: (method, path, call) => api(sandbox, method, path, call),
     seedOpen: (side, notionalUsd, market = MARKET) => {
-      const response = sandbox.engine.handle(
-        {
-          method: 'POST',
-          path: '/hedges',
-          query: {},
-          headers: { authorization: `Bearer ${sandbox.apiKey}`, 'idempotency-key': randomUUID() },
-          body: { market, side, notional_usd: notionalUsd, tenor_days: 7 },
-        },
-        sandbox.clock.now(),
-      );
-      if (response.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(response.body)}`);
+      const opened = callEngine(sandbox.engine, sandbox.clock.now(), 'POST', '/hedges', {
+        key: sandbox.apiKey,
+        idempotencyKey: randomUUID(),
+        body: openBody(side, notionalUsd, 7, { market }),
+      });
+      if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
       advance((sandboxOptions.fillDelayMs ?? FILL_DELAY_MS) + 1);
-      const id = (response.body.data as { id: string }).id;
-      const hedge = hedges().find((candidate) => candidate.id === id)!;
+      const hedge = hedges().find((candidate) => candidate.id === opened.data.id)!;
       if (hedge.status !== 'filled') throw new Error(`seeded hedge is ${hedge.status}`);
       return hedge;
     },
