@@ -6,21 +6,13 @@
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
-import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import {
   startSandbox,
   type RequestLogEntry,
   type RunningSandbox,
   type SandboxOptions,
 } from '../../src/sandbox/index.js';
-import {
-  FROZEN_CLOCK_PRELOAD,
-  runHedge,
-  tempDir,
-  type HedgeArgs,
-  type RunOptions,
-  type RunResult,
-} from './hedge-cli.js';
+import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type HedgeArgs, type RunOptions } from './hedge-cli.js';
 import { call as callEngine, openBody, requestHeaders } from './engine.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
@@ -71,33 +63,8 @@ export interface ApiResult {
   body: any;
 }
 
-export interface Simulator {
-  sandbox: RunningSandbox;
-  baseUrl: string;
-  apiKey: string;
-  configDir: string;
-  /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
-  env: Record<string, string>;
-  /** Runs the real binary against this simulator with its config dir (options.env on top). */
-  hedge(args: HedgeArgs, options?: RunOptions): Promise<RunResult>;
-  /** Every hedge the server holds, over all accounts. */
-  hedges(): HedgeState[];
-  /** The server's hedges that are submitted or filled on that side. */
-  active(side: 'buy' | 'sell', market?: string): HedgeState[];
-  historyCount(): number;
-  requests(method?: string, path?: string | RegExp): RequestLogEntry[];
-  /** The POST requests the server received. */
-  writes(): RequestLogEntry[];
-  /** The trades among them (a quote is a POST too, but moves nothing). */
-  trades(): RequestLogEntry[];
-  /** The API as another client would use it (plain fetch), for setting up or checking state. */
-  api(method: string, path: string, call?: ApiCall): Promise<ApiResult>;
-  /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */
-  seedOpen(side: 'buy' | 'sell', notionalUsd: number, market?: string): HedgeState;
-  /** Lets sandbox time run on by `ms` and applies what became due (fills, landings). */
-  advance(ms: number): void;
-  close(): Promise<void>;
-}
+/** A running simulator: its server, its config dir, the binary pointed at it, and the server's own view. */
+export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
 /** Where a client sends requests: a simulator, its sandbox, or a proxy in front of one. */
 export interface ApiTarget {
@@ -181,7 +148,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<s
   return { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(simulator.sandbox.clock.now()) };
 }
 
-export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+export async function startSimulator(options: SimulatorOptions = {}) {
   const { preset = 'trading', ...overrides } = options;
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
@@ -203,15 +170,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
     configDir: dir.path,
+    /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
     env,
-    hedge: (args, runOptions = {}) =>
+    /** Runs the real binary against this simulator with its config dir (options.env on top). */
+    hedge: (args: HedgeArgs, runOptions: RunOptions = {}) =>
       runHedge(args, {
         ...runOptions,
         configDir: runOptions.configDir ?? dir.path,
         env: { ...env, ...runOptions.env },
       }),
+    /** Every hedge the server holds, over all accounts. */
     hedges,
-    active: (side, market = MARKET) =>
+    /** The server's hedges that are submitted or filled on that side. */
+    active: (side: 'buy' | 'sell', market = MARKET) =>
       hedges().filter(
         (hedge) =>
           hedge.side === side && hedge.market === market && (hedge.status === 'submitted' || hedge.status === 'filled'),
@@ -219,10 +190,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     historyCount: () =>
       Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
     requests,
+    /** The POST requests the server received. */
     writes: () => requests('POST'),
+    /** The trades among them (a quote is a POST too, but moves nothing). */
     trades: () => requests('POST', /^\/hedges(\/(add|reduce|close))?$/),
-    api: (method, path, call) => api(sandbox, method, path, call),
-    seedOpen: (side, notionalUsd, market = MARKET) => {
+    /** The API as another client would use it (plain fetch), for setting up or checking state. */
+    api: (method: string, path: string, call?: ApiCall) => api(sandbox, method, path, call),
+    /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */
+    seedOpen: (side: 'buy' | 'sell', notionalUsd: number, market = MARKET) => {
       const opened = callEngine(sandbox.engine, sandbox.clock.now(), 'POST', '/hedges', {
         key: sandbox.apiKey,
         idempotencyKey: randomUUID(),
@@ -234,6 +209,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (hedge.status !== 'filled') throw new Error(`seeded hedge is ${hedge.status}`);
       return hedge;
     },
+    /** Lets sandbox time run on by `ms` and applies what became due (fills, landings). */
     advance,
     close: async () => {
       await sandbox.close();
