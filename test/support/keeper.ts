@@ -14,12 +14,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from './simulat
 
 export const HOUR = 3_600_000;
 
-export interface KeeperRun {
-  events: Array<Record<string, any>>;
-  child: () => ChildProcess;
-  done: Promise<RunResult>;
-  ended: () => RunResult | undefined;
-}
+export type KeeperRun = ReturnType<typeof followKeeper>;
 
 /** A target file in that config folder (a simulator's, or a team machine's). */
 export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv'): string {
@@ -32,7 +27,7 @@ export function writeTarget(place: { configDir: string }, rows: string[], name =
  * Follows a keeper started by `start` (any machine's `hedge`, handed the spawn hook): its NDJSON
  * events on stdout parsed as they come.
  */
-export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) => Promise<RunResult>): KeeperRun {
+export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) => Promise<RunResult>) {
   const events: Array<Record<string, any>> = [];
   let child: ChildProcess | undefined;
   let ended: RunResult | undefined;

@@ -30,12 +30,7 @@ interface McpServeOptions {
   spawn?: boolean;
 }
 
-interface McpServed {
-  client: Client;
-  call(name: string, args: Record<string, unknown>): Promise<McpAnswer>;
-  /** Closes the client and waits for the server to end: its stderr is then complete. */
-  close(): Promise<string>;
-}
+type McpServed = Awaited<ReturnType<typeof startMcpServer>>;
 
 /** The client's end of a server run in this process: writes go to its stdin, its stdout is read. */
 class PipeTransport implements Transport {
@@ -117,7 +112,7 @@ function spawned(env: Record<string, string>, args: string[], cwd: string) {
 }
 
 /** Starts `hedge mcp` against a simulator; the caller closes it. */
-async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}): Promise<McpServed> {
+async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}) {
   const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
   const args = options.args ?? [];
   const cwd = options.cwd ?? ROOT;
@@ -140,7 +135,9 @@ async function startMcpServer(simulator: Simulator, options: McpServeOptions = {
   let closing: Promise<string> | undefined;
   return {
     client,
-    call: async (name, callArgs) => (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
+    call: async (name: string, callArgs: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
+    /** Closes the client and waits for the server to end: its stderr is then complete. */
     close: () => (closing ??= client.close().then(() => served.stderr())),
   };
 }
