@@ -5,15 +5,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { listening } from './loopback.js';
 
-export interface ConnectProxy {
-  url: string;
-  /** `host:port` of every tunnel asked for, in order. */
-  tunnels: string[];
-  close(): Promise<void>;
-}
-
 /** `hosts`: names the proxy resolves itself (as a desk's proxy resolves names its clients cannot). */
-export async function startConnectProxy(hosts: Record<string, string> = {}): Promise<ConnectProxy> {
+export async function startConnectProxy(hosts: Record<string, string> = {}) {
   const tunnels: string[] = [];
   const proxy = createServer();
   // A plain request through the proxy (http:// via HTTP_PROXY) is recorded and refused.
@@ -33,5 +26,6 @@ export async function startConnectProxy(hosts: Record<string, string> = {}): Pro
     client.on('error', () => upstream.destroy());
   });
   const { port, close } = await listening(proxy);
+  // tunnels: `host:port` of every tunnel asked for, in order.
   return { url: `http://127.0.0.1:${port}`, tunnels, close };
 }

@@ -5,17 +5,13 @@ import { createServer } from 'node:http';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { bodyOf, forward, listening } from './loopback.js';
 
-export interface FieldProxy {
-  baseUrl: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
+export type FieldProxy = Awaited<ReturnType<typeof startAnswerProxy>>;
 
 /**
  * A real HTTP server in front of the sandbox that adds `field: value` to the `data` object, or to
  * every object of the `data` array, of each successful answer: a richer service than the contract.
  */
-export function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown): Promise<FieldProxy> {
+export function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown) {
   return startRewriteProxy(sandbox, (_path, item) => {
     item[field] = value;
   });
@@ -28,7 +24,7 @@ export function startFieldProxy(sandbox: RunningSandbox, field: string, value: u
 export function startRewriteProxy(
   sandbox: RunningSandbox,
   rewrite: (path: string, item: Record<string, unknown>) => void,
-): Promise<FieldProxy> {
+) {
   return startAnswerProxy(sandbox, (request, envelope) => {
     const each = (item: unknown) => {
       if (item && typeof item === 'object' && !Array.isArray(item))
@@ -49,7 +45,7 @@ export interface ProxiedRequest {
  * The same server passing every answer on as it came, with the sandbox's own key upstream in place
  * of the client's: a LIVE key (which the sandbox refuses) served by the sandbox's test account.
  */
-export function startLiveKeyProxy(sandbox: RunningSandbox): Promise<FieldProxy> {
+export function startLiveKeyProxy(sandbox: RunningSandbox) {
   return startAnswerProxy(sandbox, () => {}, `Bearer ${sandbox.apiKey}`);
 }
 
@@ -63,7 +59,7 @@ export async function startAnswerProxy(
   sandbox: RunningSandbox,
   rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void,
   authorization?: string,
-): Promise<FieldProxy> {
+) {
   const target = new URL(sandbox.baseUrl);
   const server = createServer((req, res) => {
     void (async () => {

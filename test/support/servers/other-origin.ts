@@ -4,15 +4,11 @@
 import { createServer } from 'node:http';
 import { listening } from './loopback.js';
 
-export interface OtherOrigin {
-  port: number;
-  /** Every request it received: method, path, whether it carried an Authorization header. */
-  seen: Array<{ method?: string; url?: string; authorization: boolean }>;
-  close(): Promise<void>;
-}
+export type OtherOrigin = Awaited<ReturnType<typeof startOtherOrigin>>;
 
-export async function startOtherOrigin(): Promise<OtherOrigin> {
-  const seen: OtherOrigin['seen'] = [];
+export async function startOtherOrigin() {
+  // Every request it received: method, path, whether it carried an Authorization header.
+  const seen: Array<{ method?: string; url?: string; authorization: boolean }> = [];
   const server = createServer((request, response) => {
     seen.push({ method: request.method, url: request.url, authorization: request.headers.authorization !== undefined });
     request.resume();

@@ -9,16 +9,11 @@ import { bodyOf, forward, listening } from './loopback.js';
 
 export type PagingStyle = 'cursor' | 'body-cursor' | 'link' | 'link-elsewhere';
 
-export interface PagingProxy {
-  baseUrl: string;
-  apiKey: string;
-  /** The list requests the proxy received: their query strings, in order. */
-  pages: Array<Record<string, string>>;
-  close(): Promise<void>;
-}
+export type PagingProxy = Awaited<ReturnType<typeof startPagingProxy>>;
 
-export async function startPagingProxy(sandbox: RunningSandbox, style: PagingStyle): Promise<PagingProxy> {
+export async function startPagingProxy(sandbox: RunningSandbox, style: PagingStyle) {
   const target = new URL(sandbox.baseUrl);
+  // The list requests the proxy received: their query strings, in order.
   const pages: Array<Record<string, string>> = [];
   let baseUrl = '';
   const server = createServer((req, res) => {

@@ -159,16 +159,6 @@ export function spawnInTerminal(options: {
   };
 }
 
-/** A finished command's screen. */
-export interface Screen {
-  code: number;
-  /** Every byte written to the terminal, escape sequences included. */
-  raw: string;
-  /** The text a person reads (stripAnsi of raw). */
-  screen: string;
-  drawn: DrawnLine[];
-}
-
 /**
  * A command that reads no keys on a terminal `cols` × `rows`: run in-process as on a terminal
  * (HEDGE_FORCE_TTY=1 and COLUMNS, src/cli/main.ts; stdout and stderr one stream of that size), its
@@ -182,7 +172,7 @@ export async function drawScreen(options: {
   cols?: number;
   rows?: number;
   real?: boolean;
-}): Promise<Screen> {
+}) {
   const cols = options.cols ?? 220;
   const rows = options.rows ?? 60;
   if (options.real || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
