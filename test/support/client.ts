@@ -72,24 +72,19 @@ export function clientFor(
 // A CommandContext on in-memory pipes, for tests that run command code without a process: no
 // terminal unless `tty`, the usual globals, a fake client when given (never one built from the
 // environment), a clock that only moves when told, and what was printed on each stream.
-export interface FakeClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Moves time without a sleep (a request that takes this long). */
-  advance(ms: number): void;
-  /** Every sleep asked for, in order. */
-  sleeps: number[];
-}
+export type FakeClock = ReturnType<typeof fakeClock>;
 
 /** Time moves only by sleep() and advance(); a sleep yields once, then calls `onSleep`, and honours the signal. */
-export function fakeClock(start = 1_000_000, onSleep?: () => void): FakeClock {
+export function fakeClock(start = 1_000_000, onSleep?: () => void) {
   let time = start;
   const sleeps: number[] = [];
   return {
+    /** Every sleep asked for, in order. */
     sleeps,
     now: () => time,
-    advance: (ms) => void (time += ms),
-    async sleep(ms, signal) {
+    /** Moves time without a sleep (a request that takes this long). */
+    advance: (ms: number) => void (time += ms),
+    async sleep(ms: number, signal?: AbortSignal) {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);
       time += ms;
