@@ -13,6 +13,7 @@ import {
   type SandboxOptions,
 } from '../../src/sandbox/index.js';
 import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type HedgeArgs, type RunOptions } from './hedge-cli.js';
+import { okJson } from './cli-runs.js';
 import { call as callEngine, openBody, requestHeaders } from './engine.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
@@ -103,16 +104,10 @@ export function gaps(entries: RequestLogEntry[]): number[] {
 }
 
 /** Opens a hedge through the CLI itself (`open … --json`, waiting for the fill) and returns its id. */
-export async function openFilledThroughCli(
-  simulator: Simulator,
-  side: 'buy' | 'sell',
-  notional: string,
-): Promise<string> {
-  const result = await simulator.hedge(['open', MARKET, side, notional, '--tenor', '3', '--json']);
-  if (result.code !== 0) throw new Error(`open failed (${result.code}): ${result.stderr}`);
-  const hedge = JSON.parse(result.stdout) as { id: string; status: string };
+export async function openFilledThroughCli(simulator: Simulator, side: 'buy' | 'sell', notional: string) {
+  const hedge = okJson(await simulator.hedge(['open', MARKET, side, notional, '--tenor', '3', '--json']));
   if (hedge.status !== 'filled') throw new Error(`open ended ${hedge.status}`);
-  return hedge.id;
+  return hedge.id as string;
 }
 
 /** A colleague's write to the account (another client, over HTTP, in the request log), landed. */
