@@ -14,7 +14,6 @@ import {
   keeperTest,
   keepOnce,
   lines,
-  pendingActions,
   stopKeeper,
   writeTarget,
   type KeeperRig,
@@ -22,7 +21,7 @@ import {
 import { until } from '../support/polling.js';
 import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
 import { oneFilled, eventIs } from './filled.js';
-import { exits } from '../support/cli-runs.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
 
 /**
  * A sell side of 1,500 kept at 2,000 on a server whose adds land only when the test moves its clock
@@ -207,7 +206,7 @@ describeKeepers('hedge keep', () => {
       expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
       for (const event of events) expect(typeof event.at).toBe('string');
       // Nothing is left half-done in the journal.
-      expect(await pendingActions(simulator)).toEqual([]);
+      expect(await journalEntries(simulator, '--pending')).toEqual([]);
       // At target and far from maturity: a --once cycle sends nothing.
       const writes = simulator.writes().length;
       await keepOnce(simulator, file);
@@ -263,7 +262,7 @@ describeKeepers('hedge keep', () => {
       keeper.child().kill('SIGTERM');
       const result = exits(await keeper.done, 143);
       expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
-      expect(await pendingActions(simulator)).toHaveLength(1);
+      expect(await journalEntries(simulator, '--pending')).toHaveLength(1);
 
       simulator.advance(HOUR + 1);
       await keepOnce(simulator, file);
@@ -288,7 +287,7 @@ describeKeepers('hedge keep', () => {
       expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
       await oneFilled(simulator, 'buy', 'the new hedge filled');
       expect(activeNotional(simulator, 'buy')).toBe(1500);
-      expect(await pendingActions(simulator)).toEqual([]);
+      expect(await journalEntries(simulator, '--pending')).toEqual([]);
     },
   );
 

@@ -33,9 +33,7 @@ export async function journalEntries<Entry = Record<string, any>>(
   runner: HedgeRunner,
   ...flags: string[]
 ): Promise<Entry[]> {
-  const result = await runner.hedge(['journal', '--json', ...flags]);
-  expect(result.code, result.stderr).toBe(0);
-  return JSON.parse(result.stdout) as Entry[];
+  return okJson(await runner.hedge(['journal', '--json', ...flags]));
 }
 
 /** Runs the command and sends it `signal` (SIGKILL) once `ready` holds; fails if it ended first. */

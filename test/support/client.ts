@@ -38,19 +38,11 @@ export async function closeClients(): Promise<void> {
  */
 export function clientFor(
   sandbox: RunningSandbox,
-  options: {
-    caFile?: string;
-    requestTimeoutSeconds?: number;
-    retry?: Partial<RetryPolicy>;
-    deadline?: number;
-    apiKey?: string;
-    env?: Record<string, string>;
-    connections?: HttpConnections;
-  } = {},
-): { client: HedgeClient; log: string[]; sleeps: number[]; connections: HttpConnections } {
+  options: { requestTimeoutSeconds?: number; retry?: Partial<RetryPolicy>; connections?: HttpConnections } = {},
+) {
   const log: string[] = [];
   const sleeps: number[] = [];
-  const apiKey = options.apiKey ?? sandbox.apiKey;
+  const { apiKey } = sandbox;
   registerSecret(apiKey);
   const connections = options.connections ?? new HttpConnections();
   opened.add(connections);
@@ -59,11 +51,10 @@ export function clientFor(
     credentials: {
       apiKey,
       baseUrl: sandbox.baseUrl,
-      caFile: options.caFile,
       environment: 'test',
       sources: { apiKey: 'environment', baseUrl: 'environment' },
     },
-    env: options.env ?? {},
+    env: {},
     clock: {
       now: realClock.now,
       sleep: (ms, signal) => {
@@ -71,40 +62,29 @@ export function clientFor(
         return realClock.sleep(ms, signal);
       },
     },
-    deadline: options.deadline,
     requestTimeoutSeconds: options.requestTimeoutSeconds,
     retry: { baseDelayMs: 50, maxDelayMs: 400, ...options.retry },
     log: (line) => log.push(line),
   });
-  return { client, log, sleeps, connections };
-}
-
-/** Advances the sandbox clock until every pending fill and change has landed. */
-export function settle(sandbox: RunningSandbox, ms = 5_000): void {
-  sandbox.clock.advance(ms);
+  return { client, log, sleeps };
 }
 
 // A CommandContext on in-memory pipes, for tests that run command code without a process: no
 // terminal unless `tty`, the usual globals, a fake client when given (never one built from the
 // environment), a clock that only moves when told, and what was printed on each stream.
-export interface FakeClock {
-  now(): number;
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /** Moves time without a sleep (a request that takes this long). */
-  advance(ms: number): void;
-  /** Every sleep asked for, in order. */
-  sleeps: number[];
-}
+export type FakeClock = ReturnType<typeof fakeClock>;
 
 /** Time moves only by sleep() and advance(); a sleep yields once, then calls `onSleep`, and honours the signal. */
-export function fakeClock(start = 1_000_000, onSleep?: () => void): FakeClock {
+export function fakeClock(start = 1_000_000, onSleep?: () => void) {
   let time = start;
   const sleeps: number[] = [];
   return {
+    /** Every sleep asked for, in order. */
     sleeps,
     now: () => time,
-    advance: (ms) => void (time += ms),
-    async sleep(ms, signal) {
+    /** Moves time without a sleep (a request that takes this long). */
+    advance: (ms: number) => void (time += ms),
+    async sleep(ms: number, signal?: AbortSignal) {
       if (signal?.aborted) throw signal.reason;
       sleeps.push(ms);
       time += ms;

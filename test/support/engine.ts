@@ -14,6 +14,14 @@ export function makeEngine(options: Partial<EngineOptions> = {}): HttpSandboxEng
   return new HttpSandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
 }
 
+/** A request's headers: `key` as its bearer (null: none) and its idempotency key, if any. */
+export function requestHeaders(key: string | null, idempotencyKey?: string) {
+  const headers: Record<string, string> = {};
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  return headers;
+}
+
 export interface CallOptions {
   key?: string | null;
   body?: unknown;
@@ -22,7 +30,7 @@ export interface CallOptions {
   realTimeMs?: number;
 }
 
-export interface CallResult extends EngineResponse {
+interface CallResult extends EngineResponse {
   /** Test code reads arbitrary fields of the payload. */
   data: any;
   error: Envelope['error'];
@@ -35,10 +43,7 @@ export function call(
   path: string,
   options: CallOptions = {},
 ): CallResult {
-  const key = options.key === undefined ? KEY_A : options.key;
-  const headers: Record<string, string | undefined> = {};
-  if (key !== null) headers.authorization = `Bearer ${key}`;
-  if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+  const headers = requestHeaders(options.key === undefined ? KEY_A : options.key, options.idempotencyKey);
   const response = engine.handle(
     { method, path, query: options.query ?? {}, headers, body: options.body },
     nowMs,
@@ -52,19 +57,9 @@ export function openBody(side: 'buy' | 'sell', notional: number, tenor = 7, extr
 }
 
 /** Opens a hedge and moves time past its fill; returns the filled hedge and the time after. */
-export function openFilled(
-  engine: HttpSandboxEngine,
-  nowMs: number,
-  side: 'buy' | 'sell',
-  notional: number,
-  options: { tenor?: number; key?: string } = {},
-) {
-  const opened = call(engine, nowMs, 'POST', '/hedges', {
-    body: openBody(side, notional, options.tenor ?? 7),
-    key: options.key,
-  });
+export function openFilled(engine: HttpSandboxEngine, nowMs: number, side: 'buy' | 'sell', notional: number) {
+  const opened = call(engine, nowMs, 'POST', '/hedges', { body: openBody(side, notional) });
   if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body)}`);
-  const after = nowMs + 1500;
-  const hedge = call(engine, after, 'GET', `/hedges/${opened.data.id}`, { key: options.key }).data;
-  return { hedge, openedAt: nowMs, now: after };
+  const now = nowMs + 1500;
+  return { hedge: call(engine, now, 'GET', `/hedges/${opened.data.id}`).data, now };
 }

@@ -33,12 +33,6 @@ export interface Person {
   type(keys: string): void;
 }
 
-export interface InProcessRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** A pipe that keeps what is written to it, as a spawned run's stdout and stderr are. */
 function collector() {
   const stream = new PassThrough();
@@ -75,7 +69,7 @@ export async function runMainInProcess(
   now?: () => number,
   screen?: ScreenSize,
   script?: string,
-): Promise<InProcessRun> {
+) {
   const main = await builtMain(root);
   // As bin/hedge.js's process on pipes: HEDGE_FORCE_TTY=1 alone makes them count as a terminal
   // (src/cli/main.ts), its width then from COLUMNS.

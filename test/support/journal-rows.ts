@@ -61,7 +61,7 @@ export function nextSeq(configDir: string): number {
  * A genuine row replayed: copied whole, seal and all, under a new id, a later time and the next
  * seq, set back to `unknown`, with what its answer and landing added dropped.
  */
-export function replayOf(row: Record<string, unknown>, seq: number, atMs = Date.now()): Record<string, unknown> {
+export function replayOf(row: Record<string, unknown>, seq: number): Record<string, unknown> {
   const {
     hedge_id: _hedge,
     order_tx_hash: _tx,
@@ -73,7 +73,7 @@ export function replayOf(row: Record<string, unknown>, seq: number, atMs = Date.
     message: _message,
     ...kept
   } = row;
-  const at = new Date(atMs).toISOString();
+  const at = new Date().toISOString();
   return {
     ...kept,
     id: `a_${randomBytes(5).toString('hex')}`,

@@ -6,18 +6,15 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test, vi } from 'vitest';
+import { ok, type HedgeRunner } from './cli-runs.js';
 import type { RunOptions, RunResult } from './hedge-cli.js';
+import { lines as printed } from './output/text.js';
 import { until } from './polling.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
 
 export const HOUR = 3_600_000;
 
-export interface KeeperRun {
-  events: Array<Record<string, any>>;
-  child: () => ChildProcess;
-  done: Promise<RunResult>;
-  ended: () => RunResult | undefined;
-}
+export type KeeperRun = ReturnType<typeof followKeeper>;
 
 /** A target file in that config folder (a simulator's, or a team machine's). */
 export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv'): string {
@@ -30,7 +27,7 @@ export function writeTarget(place: { configDir: string }, rows: string[], name =
  * Follows a keeper started by `start` (any machine's `hedge`, handed the spawn hook): its NDJSON
  * events on stdout parsed as they come.
  */
-export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) => Promise<RunResult>): KeeperRun {
+export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) => Promise<RunResult>) {
   const events: Array<Record<string, any>> = [];
   let child: ChildProcess | undefined;
   let ended: RunResult | undefined;
@@ -48,16 +45,14 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
   return { events, child: () => child!, done, ended: () => ended };
 }
 
-/** Starts `hedge keep FILE` (NDJSON on stdout: not a terminal); every line is parsed as it comes. */
-export function startKeeper(simulator: Simulator, file: string, extra: string[] = [], configDir?: string): KeeperRun {
-  return followKeeper((onSpawn) =>
-    simulator.hedge(['keep', file, '--interval', '2', ...extra], { configDir, onSpawn }),
-  );
-}
-
-/** Whatever runs hedge: a simulator, or a machine of a team (test/support/team.ts). */
-interface HedgeRunner {
-  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
+/** `hedge keep FILE --interval 2 …` as a process of its own (NDJSON on stdout: not a terminal), followed. */
+export function startKeeper(
+  runner: HedgeRunner,
+  file: string,
+  extra: string[] = [],
+  options: RunOptions = {},
+): KeeperRun {
+  return followKeeper((onSpawn) => runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }));
 }
 
 export interface KeeperRig {
@@ -81,10 +76,8 @@ export const keeperTest = test.extend<{ rig: KeeperRig }>({
           cleanups.push(() => simulator.close());
           return simulator;
         },
-        keep(runner, file, extra = [], options = {}) {
-          const run = followKeeper((onSpawn) =>
-            runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }),
-          );
+        keep(runner, file, extra, options) {
+          const run = startKeeper(runner, file, extra, options);
           cleanups.push(() => {
             const child = run.child();
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -123,21 +116,16 @@ export async function eventAfter(
   from: number,
   match: string | ((event: Record<string, any>) => boolean),
   what: string,
-  timeoutMs?: number,
 ): Promise<Record<string, any>> {
   const test = typeof match === 'string' ? (event: Record<string, any>) => event.event === match : match;
   let found: Record<string, any> | undefined;
-  await until(
-    () => {
-      const result = run.ended();
-      found = run.events.slice(from).find(test);
-      if (!found && result)
-        throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
-      return found !== undefined;
-    },
-    what,
-    timeoutMs,
-  );
+  await until(() => {
+    const result = run.ended();
+    found = run.events.slice(from).find(test);
+    if (!found && result)
+      throw new Error(`the keeper exited (${result.code}) before ${what}:\n${result.stderr}\n${result.stdout}`);
+    return found !== undefined;
+  }, what);
   return found!;
 }
 
@@ -164,9 +152,7 @@ export async function keepOnce(
 /** SIGTERM: the keeper finishes its steps and exits 0; what it printed, parsed. */
 export async function stopKeeper(run: KeeperRun): Promise<Array<Record<string, any>>> {
   run.child().kill('SIGTERM');
-  const result = await run.done;
-  expect(result.code, result.stderr).toBe(0);
-  return lines(result.stdout);
+  return lines(ok(await run.done).stdout);
 }
 
 /** The server's hedge of that id. */
@@ -174,14 +160,4 @@ export function hedgeOf(simulator: Simulator, id: string) {
   return simulator.hedges().find((hedge) => hedge.id === id)!;
 }
 
-/** The journal's unresolved actions (`hedge journal --pending`), as the CLI lists them. */
-export async function pendingActions(simulator: Simulator): Promise<unknown[]> {
-  return JSON.parse((await simulator.hedge(['journal', '--pending', '--json'])).stdout);
-}
-
-export function lines(text: string): Array<Record<string, any>> {
-  return text
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line));
-}
+export const lines = (text: string): Array<Record<string, any>> => printed(text).map((line) => JSON.parse(line));

@@ -8,17 +8,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach } from 'vitest';
 import { HEDGE_BIN, ROOT, baseEnv } from './hedge-cli.js';
 import { builtMain } from './hedge-in-process.js';
-import type { Simulator } from './simulator.js';
+import { closedAfter, closedAfterEach, type Simulator } from './simulator.js';
 
 export interface McpAnswer {
   isError?: boolean;
   content: Array<{ type: string; text: string }>;
 }
 
-export interface McpServeOptions {
+interface McpServeOptions {
   /** After `hedge mcp`. */
   args?: string[];
   /** On top of the simulator's environment. */
@@ -31,12 +30,7 @@ export interface McpServeOptions {
   spawn?: boolean;
 }
 
-export interface McpServed {
-  client: Client;
-  call(name: string, args: Record<string, unknown>): Promise<McpAnswer>;
-  /** Closes the client and waits for the server to end: its stderr is then complete. */
-  close(): Promise<string>;
-}
+type McpServed = Awaited<ReturnType<typeof startMcpServer>>;
 
 /** The client's end of a server run in this process: writes go to its stdin, its stdout is read. */
 class PipeTransport implements Transport {
@@ -118,7 +112,7 @@ function spawned(env: Record<string, string>, args: string[], cwd: string) {
 }
 
 /** Starts `hedge mcp` against a simulator; the caller closes it. */
-async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}): Promise<McpServed> {
+async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}) {
   const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
   const args = options.args ?? [];
   const cwd = options.cwd ?? ROOT;
@@ -141,34 +135,19 @@ async function startMcpServer(simulator: Simulator, options: McpServeOptions = {
   let closing: Promise<string> | undefined;
   return {
     client,
-    call: async (name, callArgs) => (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
+    call: async (name: string, callArgs: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: callArgs })) as McpAnswer,
+    /** Closes the client and waits for the server to end: its stderr is then complete. */
     close: () => (closing ??= client.close().then(() => served.stderr())),
   };
 }
 
 /** A starter of `hedge mcp` servers against a simulator, each closed after its test. */
-export function useMcpServers(): (simulator: Simulator, options?: McpServeOptions) => Promise<McpServed> {
-  const open: McpServed[] = [];
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((served) => served.close()));
-  });
-  return async (simulator, options = {}) => {
-    const served = await startMcpServer(simulator, options);
-    open.push(served);
-    return served;
-  };
-}
+export const useMcpServers = () => closedAfterEach(startMcpServer);
 
 /** Runs `body` with a server of its own and closes it after, whatever happens: for `it.concurrent`, as withSimulator. */
-export async function withMcpServer<T>(
+export const withMcpServer = <T>(
   simulator: Simulator,
   options: McpServeOptions,
   body: (served: McpServed) => Promise<T>,
-): Promise<T> {
-  const served = await startMcpServer(simulator, options);
-  try {
-    return await body(served);
-  } finally {
-    await served.close();
-  }
-}
+) => closedAfter(startMcpServer(simulator, options), body);

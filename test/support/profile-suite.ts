@@ -16,7 +16,7 @@ export interface ProfileSuite {
   tmp: TempDir;
 }
 
-export function useProfileSuite(prefix: string, options: { clearRequestLog?: boolean } = {}): ProfileSuite {
+export function useProfileSuite(prefix: string): ProfileSuite {
   const suite = {} as ProfileSuite;
   beforeAll(async () => {
     suite.simulator = await startSimulator({ preset: 'keys' });
@@ -27,7 +27,7 @@ export function useProfileSuite(prefix: string, options: { clearRequestLog?: boo
   });
   beforeEach(() => {
     suite.tmp = tempDir(prefix);
-    if (options.clearRequestLog !== false) suite.sandbox.requestLog.length = 0;
+    suite.sandbox.requestLog.length = 0;
   });
   afterEach(() => suite.tmp.remove());
   return suite;

@@ -6,21 +6,15 @@
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
 import { afterEach } from 'vitest';
-import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import {
   startSandbox,
   type RequestLogEntry,
   type RunningSandbox,
   type SandboxOptions,
 } from '../../src/sandbox/index.js';
-import {
-  FROZEN_CLOCK_PRELOAD,
-  runHedge,
-  tempDir,
-  type HedgeArgs,
-  type RunOptions,
-  type RunResult,
-} from './hedge-cli.js';
+import { FROZEN_CLOCK_PRELOAD, runHedge, tempDir, type HedgeArgs, type RunOptions } from './hedge-cli.js';
+import { okJson } from './cli-runs.js';
+import { call as callEngine, openBody, requestHeaders } from './engine.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
 export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
@@ -37,7 +31,7 @@ export const FROZEN_START_MS = Date.parse('2026-03-02T09:00:00.000Z');
  * ids and hashes the same on every run). keys: accepts PROFILE_KEYS. quick: fills after 50 ms.
  * plain: the simulator's own defaults (2 s fill delay, one random key), as `hedge sandbox serve` starts it.
  */
-export const SIMULATOR_PRESETS = {
+const SIMULATOR_PRESETS = {
   trading: { fillDelayMs: FILL_DELAY_MS },
   reliability: { fillDelayMs: FILL_DELAY_MS, seed: 'reliability' },
   frozen: { seed: 7, fillDelayMs: FILL_DELAY_MS, apiKeys: [FROZEN_KEY], realNow: () => FROZEN_START_MS },
@@ -46,14 +40,14 @@ export const SIMULATOR_PRESETS = {
   plain: {},
 } as const satisfies Record<string, SandboxOptions>;
 
-export type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
+type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
 
 export interface SimulatorOptions extends SandboxOptions {
   /** Default `trading`. */
   preset?: SimulatorPreset;
 }
 
-export interface ApiCall {
+interface ApiCall {
   body?: unknown;
   /** Sent as is, instead of JSON-encoding `body`. */
   rawBody?: string;
@@ -70,33 +64,8 @@ export interface ApiResult {
   body: any;
 }
 
-export interface Simulator {
-  sandbox: RunningSandbox;
-  baseUrl: string;
-  apiKey: string;
-  configDir: string;
-  /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
-  env: Record<string, string>;
-  /** Runs the real binary against this simulator with its config dir (options.env on top). */
-  hedge(args: HedgeArgs, options?: RunOptions): Promise<RunResult>;
-  /** Every hedge the server holds, over all accounts. */
-  hedges(): HedgeState[];
-  /** The server's hedges that are submitted or filled on that side. */
-  active(side: 'buy' | 'sell', market?: string): HedgeState[];
-  historyCount(): number;
-  requests(method?: string, path?: string | RegExp): RequestLogEntry[];
-  /** The POST requests the server received. */
-  writes(): RequestLogEntry[];
-  /** The trades among them (a quote is a POST too, but moves nothing). */
-  trades(): RequestLogEntry[];
-  /** The API as another client would use it (plain fetch), for setting up or checking state. */
-  api(method: string, path: string, call?: ApiCall): Promise<ApiResult>;
-  /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */
-  seedOpen(side: 'buy' | 'sell', notionalUsd: number, market?: string): HedgeState;
-  /** Lets sandbox time run on by `ms` and applies what became due (fills, landings). */
-  advance(ms: number): void;
-  close(): Promise<void>;
-}
+/** A running simulator: its server, its config dir, the binary pointed at it, and the server's own view. */
+export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
 /** Where a client sends requests: a simulator, its sandbox, or a proxy in front of one. */
 export interface ApiTarget {
@@ -111,10 +80,7 @@ export function envFor(target: ApiTarget): Record<string, string> {
 
 /** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
 export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}): Promise<ApiResult> {
-  const headers: Record<string, string> = {};
-  const key = call.key === undefined ? target.apiKey : call.key;
-  if (key !== null) headers.authorization = `Bearer ${key}`;
-  if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+  const headers = requestHeaders(call.key === undefined ? target.apiKey : call.key, call.idempotencyKey);
   let body: string | undefined;
   if (call.rawBody !== undefined) body = call.rawBody;
   else if (call.body !== undefined) body = JSON.stringify(call.body);
@@ -138,59 +104,46 @@ export function gaps(entries: RequestLogEntry[]): number[] {
 }
 
 /** Opens a hedge through the CLI itself (`open … --json`, waiting for the fill) and returns its id. */
-export async function openFilledThroughCli(
-  simulator: Simulator,
-  side: 'buy' | 'sell',
-  notional: string,
-): Promise<string> {
-  const result = await simulator.hedge(['open', MARKET, side, notional, '--tenor', '3', '--json']);
-  if (result.code !== 0) throw new Error(`open failed (${result.code}): ${result.stderr}`);
-  const hedge = JSON.parse(result.stdout) as { id: string; status: string };
+export async function openFilledThroughCli(simulator: Simulator, side: 'buy' | 'sell', notional: string) {
+  const hedge = okJson(await simulator.hedge(['open', MARKET, side, notional, '--tenor', '3', '--json']));
   if (hedge.status !== 'filled') throw new Error(`open ended ${hedge.status}`);
-  return hedge.id;
+  return hedge.id as string;
 }
 
-/** A colleague's add to a side: another client of the account (over HTTP, in the request log), landed. */
-export async function colleagueAdds(simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number): Promise<void> {
-  const added = await simulator.api('POST', '/hedges/add', {
-    body: { market: MARKET, side, notional_usd: notionalUsd },
-    idempotencyKey: randomUUID(),
-  });
-  if (added.status !== 200) throw new Error(`add failed: ${JSON.stringify(added.body?.error)}`);
+/** A colleague's write to the account (another client, over HTTP, in the request log), landed. */
+async function colleague(simulator: Simulator, path: string, what: string, body: Record<string, unknown>) {
+  const answer = await simulator.api('POST', path, { body: { market: MARKET, ...body }, idempotencyKey: randomUUID() });
+  if (answer.status !== 200) throw new Error(`${what} failed: ${JSON.stringify(answer.body?.error)}`);
   simulator.advance(FILL_DELAY_MS + 1);
 }
 
-/** A colleague's close of a side (another client of the account, over HTTP, in the request log), landed. */
-export async function colleagueCloses(simulator: Simulator, side: 'buy' | 'sell'): Promise<void> {
-  const closed = await simulator.api('POST', '/hedges/close', {
-    body: { market: MARKET, side },
-    idempotencyKey: randomUUID(),
-  });
-  if (closed.status !== 200) throw new Error(`close failed: ${JSON.stringify(closed.body?.error)}`);
-  simulator.advance(FILL_DELAY_MS + 1);
-}
+export const colleagueAdds = (simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number) =>
+  colleague(simulator, '/hedges/add', 'add', { side, notional_usd: notionalUsd });
 
-/** A colleague's open (another client of the account, over HTTP, in the request log) of a buy or sell, filled. */
-export async function colleagueOpens(
+export const colleagueCloses = (simulator: Simulator, side: 'buy' | 'sell') =>
+  colleague(simulator, '/hedges/close', 'close', { side });
+
+/** An open of a buy or sell, filled; without a client reference the body has none. */
+export const colleagueOpens = (
   simulator: Simulator,
   side: 'buy' | 'sell',
   notionalUsd: number,
   tenorDays: number,
   clientReference?: string,
-): Promise<void> {
-  const body = { market: MARKET, side, notional_usd: notionalUsd, tenor_days: tenorDays };
-  const call = { body: clientReference ? { ...body, client_reference: clientReference } : body };
-  const opened = await simulator.api('POST', '/hedges', { ...call, idempotencyKey: randomUUID() });
-  if (opened.status !== 200) throw new Error(`open failed: ${JSON.stringify(opened.body?.error)}`);
-  simulator.advance(FILL_DELAY_MS + 1);
-}
+) =>
+  colleague(simulator, '/hedges', 'open', {
+    side,
+    notional_usd: notionalUsd,
+    tenor_days: tenorDays,
+    client_reference: clientReference,
+  });
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
   return { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(simulator.sandbox.clock.now()) };
 }
 
-export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+export async function startSimulator(options: SimulatorOptions = {}) {
   const { preset = 'trading', ...overrides } = options;
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
@@ -212,15 +165,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     baseUrl: sandbox.baseUrl,
     apiKey: sandbox.apiKey,
     configDir: dir.path,
+    /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
     env,
-    hedge: (args, runOptions = {}) =>
+    /** Runs the real binary against this simulator with its config dir (options.env on top). */
+    hedge: (args: HedgeArgs, runOptions: RunOptions = {}) =>
       runHedge(args, {
         ...runOptions,
         configDir: runOptions.configDir ?? dir.path,
         env: { ...env, ...runOptions.env },
       }),
+    /** Every hedge the server holds, over all accounts. */
     hedges,
-    active: (side, market = MARKET) =>
+    /** The server's hedges that are submitted or filled on that side. */
+    active: (side: 'buy' | 'sell', market = MARKET) =>
       hedges().filter(
         (hedge) =>
           hedge.side === side && hedge.market === market && (hedge.status === 'submitted' || hedge.status === 'filled'),
@@ -228,27 +185,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     historyCount: () =>
       Object.values(sandbox.engine.state.accounts).reduce((sum, account) => sum + account.history.length, 0),
     requests,
+    /** The POST requests the server received. */
     writes: () => requests('POST'),
+    /** The trades among them (a quote is a POST too, but moves nothing). */
     trades: () => requests('POST', /^\/hedges(\/(add|reduce|close))?$/),
-    api: (method, path, call) => api(sandbox, method, path, call),
-    seedOpen: (side, notionalUsd, market = MARKET) => {
-      const response = sandbox.engine.handle(
-        {
-          method: 'POST',
-          path: '/hedges',
-          query: {},
-          headers: { authorization: `Bearer ${sandbox.apiKey}`, 'idempotency-key': randomUUID() },
-          body: { market, side, notional_usd: notionalUsd, tenor_days: 7 },
-        },
-        sandbox.clock.now(),
-      );
-      if (response.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(response.body)}`);
+    /** The API as another client would use it (plain fetch), for setting up or checking state. */
+    api: (method: string, path: string, call?: ApiCall) => api(sandbox, method, path, call),
+    /** Opens a hedge directly in the engine (no HTTP, nothing in the request log) and lets it fill. */
+    seedOpen: (side: 'buy' | 'sell', notionalUsd: number, market = MARKET) => {
+      const opened = callEngine(sandbox.engine, sandbox.clock.now(), 'POST', '/hedges', {
+        key: sandbox.apiKey,
+        idempotencyKey: randomUUID(),
+        body: openBody(side, notionalUsd, 7, { market }),
+      });
+      if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
       advance((sandboxOptions.fillDelayMs ?? FILL_DELAY_MS) + 1);
-      const id = (response.body.data as { id: string }).id;
-      const hedge = hedges().find((candidate) => candidate.id === id)!;
+      const hedge = hedges().find((candidate) => candidate.id === opened.data.id)!;
       if (hedge.status !== 'filled') throw new Error(`seeded hedge is ${hedge.status}`);
       return hedge;
     },
+    /** Lets sandbox time run on by `ms` and applies what became due (fills, landings). */
     advance,
     close: async () => {
       await sandbox.close();
@@ -257,31 +213,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-/**
- * Runs `body` with a simulator of its own and closes it after, whatever happens: for tests that run
- * concurrently (`it.concurrent`), where an afterEach of one test would close another's simulator.
- */
-export async function withSimulator<T>(
-  options: SimulatorOptions,
-  body: (simulator: Simulator) => Promise<T>,
-): Promise<T> {
-  const simulator = await startSimulator(options);
+/** Runs `body` with what `starting` gives and closes it after, whatever happens: for `it.concurrent`, where an afterEach of one test would close another's. */
+export async function closedAfter<T extends { close(): Promise<unknown> }, R>(
+  starting: Promise<T>,
+  body: (started: T) => Promise<R>,
+): Promise<R> {
+  const started = await starting;
   try {
-    return await body(simulator);
+    return await body(started);
   } finally {
-    await simulator.close();
+    await started.close();
   }
 }
 
-/** Starts simulators that are closed after each test of the file that calls it. */
-export function useSimulators(): (options?: SimulatorOptions) => Promise<Simulator> {
-  const started: Simulator[] = [];
+/** `start`, with what it started closed after each test of the file that calls this. */
+export function closedAfterEach<A extends unknown[], T extends { close(): Promise<unknown> }>(
+  start: (...args: A) => Promise<T>,
+): (...args: A) => Promise<T> {
+  const open: T[] = [];
   afterEach(async () => {
-    await Promise.all(started.splice(0).map((simulator) => simulator.close()));
+    await Promise.all(open.splice(0).map((started) => started.close()));
   });
-  return async (options = {}) => {
-    const simulator = await startSimulator(options);
-    started.push(simulator);
-    return simulator;
+  return async (...args) => {
+    const started = await start(...args);
+    open.push(started);
+    return started;
   };
 }
+
+/** Runs `body` with a simulator of its own and closes it after (closedAfter). */
+export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>) =>
+  closedAfter(startSimulator(options), body);
+
+/** Starts simulators that are closed after each test of the file that calls it. */
+export const useSimulators = () => closedAfterEach(startSimulator);

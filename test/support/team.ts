@@ -14,8 +14,6 @@ export interface Machine {
   name: 'a' | 'b' | 'c';
   /** Its config dir (and local journal). */
   dir: string;
-  /** The profile it uses, if any. */
-  profile?: string;
   env: Record<string, string>;
   hedge(args: string[], options?: RunOptions): Promise<RunResult>;
 }
@@ -34,25 +32,16 @@ export interface Team {
   remove(): void;
 }
 
-export function withoutPassword(url: string): string {
+export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, server: PostgresServer): Promise<Team> {
+  const url = await server.createDatabase();
   const parsed = new URL(url);
   parsed.password = '';
-  return parsed.toString();
-}
-
-export async function teamOf(
-  simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>,
-  server: PostgresServer,
-  options: { profileStore?: boolean } = {},
-): Promise<Team> {
-  const url = await server.createDatabase();
-  const urlWithoutPassword = withoutPassword(url);
+  const urlWithoutPassword = parsed.toString();
   const outputs: string[] = [];
   const dirs = [tempDir('hedge-machine-a-'), tempDir('hedge-machine-b-'), tempDir('hedge-machine-c-')];
-  const machine = (name: Machine['name'], dir: string, env: Record<string, string>, profile?: string): Machine => ({
+  const machine = (name: Machine['name'], dir: string, env: Record<string, string>): Machine => ({
     name,
     dir,
-    profile,
     env,
     async hedge(args, runOptions = {}) {
       const result = await runHedge(args, { ...runOptions, configDir: dir, env: { ...env, ...runOptions.env } });
@@ -60,20 +49,18 @@ export async function teamOf(
       return result;
     },
   });
-  const withProfile = (dir: string, name: string) => {
-    if (options.profileStore === false) return;
+  const withProfile = (dir: string, name: string) =>
     writeStore(dir, {
       current: name,
       profiles: { [name]: { base_url: simulator.baseUrl, api_key: simulator.apiKey, journal_url: urlWithoutPassword } },
     });
-  };
   withProfile(dirs[0].path, 'desk-a');
   withProfile(dirs[1].path, 'desk-b');
   const profileEnv = { PGPASSWORD: server.password };
   process.env.PGPASSWORD = server.password;
   return {
-    a: machine('a', dirs[0].path, profileEnv, 'desk-a'),
-    b: machine('b', dirs[1].path, profileEnv, 'desk-b'),
+    a: machine('a', dirs[0].path, profileEnv),
+    b: machine('b', dirs[1].path, profileEnv),
     c: machine('c', dirs[2].path, {
       HEDGE_BASE_URL: simulator.baseUrl,
       HEDGE_API_KEY: simulator.apiKey,

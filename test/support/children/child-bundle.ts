@@ -3,11 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+import { ROOT } from '../hedge-cli.js';
 
 export interface ChildBundle {
   /** The scratch folder (set before the file's tests run). */

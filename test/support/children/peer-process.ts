@@ -4,14 +4,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-export interface PeerProcess {
-  child: ChildProcess;
-  ask(command: Record<string, unknown>): Promise<any>;
-  exited: Promise<void>;
-}
-
 /** Drives `child` (spawned with piped stdin and stdout) as a peer. */
-export function drivePeer(child: ChildProcess): PeerProcess {
+export function drivePeer(child: ChildProcess) {
   const waiting = new Map<number, (answer: any) => void>();
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const answer = JSON.parse(line);
@@ -23,7 +17,7 @@ export function drivePeer(child: ChildProcess): PeerProcess {
   return {
     child,
     exited,
-    ask(command) {
+    ask(command: Record<string, unknown>) {
       seq += 1;
       const answer = new Promise<any>((resolve, reject) => {
         waiting.set(seq, resolve);

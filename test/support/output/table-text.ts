@@ -48,8 +48,8 @@ export function printedTable(text: string, from = 0): PrintedTable | undefined {
 }
 
 /** The column headers of the first table in `text` (both lines of a two-line header, joined). */
-export function tableHeaders(text: string, from = 0): string[] {
-  return printedTable(text, from)?.headers ?? [];
+export function tableHeaders(text: string): string[] {
+  return printedTable(text)?.headers ?? [];
 }
 
 /** The names a table's note says it left out: `Hidden at N columns: a, b; shortened: c — …`. */

@@ -23,11 +23,11 @@ export function firstLine(text: string, max = 160): string {
  * The line that reports how the command ended: the last one not indented (the report's details
  * and its "→ what to do" are indented; progress notes come before it).
  */
-export function errorLine(text: string, max = 200): string {
+export function errorLine(text: string): string {
   const found = lines(text)
     .filter((line) => !/^\s/.test(line))
     .at(-1);
-  return found ? firstLine(found, max) : '';
+  return found ? firstLine(found, 200) : '';
 }
 
 /** The idempotency key a write printed when its outcome is unknown. */

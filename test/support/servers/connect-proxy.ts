@@ -2,17 +2,11 @@
 // what the client and the binary are tested through when HTTPS_PROXY is set. It records each
 // tunnel's target, so a test can tell whether a request went through it.
 import { createServer, type IncomingMessage } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
-
-export interface ConnectProxy {
-  url: string;
-  /** `host:port` of every tunnel asked for, in order. */
-  tunnels: string[];
-  close(): Promise<void>;
-}
+import { connect, type Socket } from 'node:net';
+import { listening } from './loopback.js';
 
 /** `hosts`: names the proxy resolves itself (as a desk's proxy resolves names its clients cannot). */
-export async function startConnectProxy(hosts: Record<string, string> = {}): Promise<ConnectProxy> {
+export async function startConnectProxy(hosts: Record<string, string> = {}) {
   const tunnels: string[] = [];
   const proxy = createServer();
   // A plain request through the proxy (http:// via HTTP_PROXY) is recorded and refused.
@@ -31,13 +25,7 @@ export async function startConnectProxy(hosts: Record<string, string> = {}): Pro
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    tunnels,
-    close: async () => {
-      proxy.closeAllConnections?.();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
-    },
-  };
+  const { port, close } = await listening(proxy);
+  // tunnels: `host:port` of every tunnel asked for, in order.
+  return { url: `http://127.0.0.1:${port}`, tunnels, close };
 }

@@ -1,21 +1,17 @@
 // A real HTTP server in front of a sandbox that adds a field to every answer, or rewrites the
 // answers otherwise: how a test sees a service richer (or poorer) than the contract without mocking
 // anything.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { bodyOf, forward, listening } from './loopback.js';
 
-export interface FieldProxy {
-  baseUrl: string;
-  apiKey: string;
-  close(): Promise<void>;
-}
+export type FieldProxy = Awaited<ReturnType<typeof startAnswerProxy>>;
 
 /**
  * A real HTTP server in front of the sandbox that adds `field: value` to the `data` object, or to
  * every object of the `data` array, of each successful answer: a richer service than the contract.
  */
-export function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown): Promise<FieldProxy> {
+export function startFieldProxy(sandbox: RunningSandbox, field: string, value: unknown) {
   return startRewriteProxy(sandbox, (_path, item) => {
     item[field] = value;
   });
@@ -28,7 +24,7 @@ export function startFieldProxy(sandbox: RunningSandbox, field: string, value: u
 export function startRewriteProxy(
   sandbox: RunningSandbox,
   rewrite: (path: string, item: Record<string, unknown>) => void,
-): Promise<FieldProxy> {
+) {
   return startAnswerProxy(sandbox, (request, envelope) => {
     const each = (item: unknown) => {
       if (item && typeof item === 'object' && !Array.isArray(item))
@@ -49,7 +45,7 @@ export interface ProxiedRequest {
  * The same server passing every answer on as it came, with the sandbox's own key upstream in place
  * of the client's: a LIVE key (which the sandbox refuses) served by the sandbox's test account.
  */
-export function startLiveKeyProxy(sandbox: RunningSandbox): Promise<FieldProxy> {
+export function startLiveKeyProxy(sandbox: RunningSandbox) {
   return startAnswerProxy(sandbox, () => {}, `Bearer ${sandbox.apiKey}`);
 }
 
@@ -63,50 +59,23 @@ export async function startAnswerProxy(
   sandbox: RunningSandbox,
   rewrite: (request: ProxiedRequest, envelope: { data: unknown; [key: string]: unknown }) => void,
   authorization?: string,
-): Promise<FieldProxy> {
+) {
   const target = new URL(sandbox.baseUrl);
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const upstream = httpRequest(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: req.method,
-          path: req.url,
-          headers: { ...req.headers, host: target.host, ...(authorization ? { authorization } : {}) },
-        },
-        (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => parts.push(chunk));
-          answer.on('end', () => {
-            const envelope = JSON.parse(Buffer.concat(parts).toString('utf8'));
-            const path = new URL(req.url ?? '/', 'http://proxy').pathname.slice(SANDBOX_BASE_PATH.length);
-            rewrite({ method: req.method ?? 'GET', path }, envelope);
-            const text = JSON.stringify(envelope);
-            res.writeHead(answer.statusCode ?? 502, {
-              'content-type': 'application/json; charset=utf-8',
-              'content-length': Buffer.byteLength(text),
-              ...(answer.headers['x-request-id'] ? { 'x-request-id': answer.headers['x-request-id'] } : {}),
-            });
-            res.end(text);
-          });
-        },
-      );
-      upstream.on('error', () => res.destroy());
-      upstream.end(Buffer.concat(chunks));
-    });
+  const server = createServer((req, res) => {
+    void (async () => {
+      const answer = await forward(target, req, req.url ?? '/', await bodyOf(req), authorization);
+      const envelope = JSON.parse(answer.text);
+      const path = new URL(req.url ?? '/', 'http://proxy').pathname.slice(SANDBOX_BASE_PATH.length);
+      rewrite({ method: req.method ?? 'GET', path }, envelope);
+      const text = JSON.stringify(envelope);
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(text),
+        ...(answer.headers['x-request-id'] ? { 'x-request-id': answer.headers['x-request-id'] } : {}),
+      });
+      res.end(text);
+    })().catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}${SANDBOX_BASE_PATH}`,
-    apiKey: sandbox.apiKey,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { port, close } = await listening(server);
+  return { baseUrl: `http://127.0.0.1:${port}${SANDBOX_BASE_PATH}`, apiKey: sandbox.apiKey, close };
 }

@@ -2,30 +2,18 @@
 // origin than a simulator on 127.0.0.1), answering every request with an envelope and recording
 // it — what a key sent off-origin would reach. Stopped by the test that started it.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listening } from './loopback.js';
 
-export interface OtherOrigin {
-  port: number;
-  /** Every request it received: method, path, whether it carried an Authorization header. */
-  seen: Array<{ method?: string; url?: string; authorization: boolean }>;
-  close(): Promise<void>;
-}
+export type OtherOrigin = Awaited<ReturnType<typeof startOtherOrigin>>;
 
-export async function startOtherOrigin(): Promise<OtherOrigin> {
-  const seen: OtherOrigin['seen'] = [];
+export async function startOtherOrigin() {
+  // Every request it received: method, path, whether it carried an Authorization header.
+  const seen: Array<{ method?: string; url?: string; authorization: boolean }> = [];
   const server = createServer((request, response) => {
     seen.push({ method: request.method, url: request.url, authorization: request.headers.authorization !== undefined });
     request.resume();
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify({ data: { received: true }, error: null, meta: {} }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    seen,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { ...(await listening(server, '127.0.0.2')), seen };
 }

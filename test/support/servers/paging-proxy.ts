@@ -3,103 +3,52 @@
 // `meta.next_cursor` (sent back as `cursor`), by one in the body beside the rows (`data: {items,
 // next_cursor}`), or by a `Link: <…>; rel="next"` header — or, to test that a key never follows one,
 // by a link to another host. Every other request passes through.
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { bodyOf, forward, listening } from './loopback.js';
 
 export type PagingStyle = 'cursor' | 'body-cursor' | 'link' | 'link-elsewhere';
 
-export interface PagingProxy {
-  baseUrl: string;
-  apiKey: string;
-  /** The list requests the proxy received: their query strings, in order. */
-  pages: Array<Record<string, string>>;
-  close(): Promise<void>;
-}
+export type PagingProxy = Awaited<ReturnType<typeof startPagingProxy>>;
 
-function forward(
-  target: URL,
-  req: IncomingMessage,
-  path: string,
-  body: Buffer,
-): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
-  return new Promise((resolve, reject) => {
-    const upstream = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path,
-        headers: { ...req.headers, host: target.host },
-      },
-      (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk) => parts.push(chunk));
-        answer.on('end', () =>
-          resolve({
-            status: answer.statusCode ?? 502,
-            headers: answer.headers,
-            text: Buffer.concat(parts).toString('utf8'),
-          }),
-        );
-      },
-    );
-    upstream.on('error', reject);
-    upstream.end(body);
-  });
-}
-
-export async function startPagingProxy(sandbox: RunningSandbox, style: PagingStyle): Promise<PagingProxy> {
+export async function startPagingProxy(sandbox: RunningSandbox, style: PagingStyle) {
   const target = new URL(sandbox.baseUrl);
+  // The list requests the proxy received: their query strings, in order.
   const pages: Array<Record<string, string>> = [];
   let baseUrl = '';
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
+  const server = createServer((req, res) => {
     const send = (status: number, text: string, headers: Record<string, string> = {}) =>
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(text);
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://proxy');
-        if (req.method !== 'GET' || url.pathname !== `${SANDBOX_BASE_PATH}/hedges`) {
-          const answer = await forward(target, req, req.url ?? '/', Buffer.concat(chunks));
-          return send(answer.status, answer.text);
-        }
-        const query = Object.fromEntries(url.searchParams);
-        pages.push(query);
-        const size = Number(query.limit ?? '2');
-        const offset = Number(query.cursor ?? '0');
-        const upstreamQuery = new URLSearchParams(url.searchParams);
-        upstreamQuery.delete('cursor');
-        upstreamQuery.set('limit', '500');
-        const answer = await forward(target, req, `${url.pathname}?${upstreamQuery}`, Buffer.alloc(0));
-        if (answer.status !== 200) return send(answer.status, answer.text);
-        const { data, meta } = JSON.parse(answer.text) as { data: unknown[]; meta: Record<string, unknown> };
-        const rows = data.slice(offset, offset + size);
-        const next = offset + size < data.length ? String(offset + size) : null;
-        if (style === 'body-cursor')
-          return send(200, JSON.stringify({ data: { items: rows, next_cursor: next }, error: null, meta }));
-        if (style === 'cursor') Object.assign(meta, { next_cursor: next, has_more: next !== null });
-        const nextQuery = new URLSearchParams(url.searchParams);
-        nextQuery.set('cursor', String(next));
-        const origin = style === 'link' ? baseUrl : `https://elsewhere.example${SANDBOX_BASE_PATH}`;
-        const link: Record<string, string> =
-          next !== null && style !== 'cursor' ? { link: `<${origin}/hedges?${nextQuery}>; rel="next"` } : {};
-        send(200, JSON.stringify({ data: rows, error: null, meta }), link);
-      })().catch(() => res.destroy());
-    });
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://proxy');
+      if (req.method !== 'GET' || url.pathname !== `${SANDBOX_BASE_PATH}/hedges`) {
+        const answer = await forward(target, req, req.url ?? '/', await bodyOf(req));
+        return send(answer.status, answer.text);
+      }
+      const query = Object.fromEntries(url.searchParams);
+      pages.push(query);
+      const size = Number(query.limit ?? '2');
+      const offset = Number(query.cursor ?? '0');
+      const upstreamQuery = new URLSearchParams(url.searchParams);
+      upstreamQuery.delete('cursor');
+      upstreamQuery.set('limit', '500');
+      const answer = await forward(target, req, `${url.pathname}?${upstreamQuery}`, Buffer.alloc(0));
+      if (answer.status !== 200) return send(answer.status, answer.text);
+      const { data, meta } = JSON.parse(answer.text) as { data: unknown[]; meta: Record<string, unknown> };
+      const rows = data.slice(offset, offset + size);
+      const next = offset + size < data.length ? String(offset + size) : null;
+      if (style === 'body-cursor')
+        return send(200, JSON.stringify({ data: { items: rows, next_cursor: next }, error: null, meta }));
+      if (style === 'cursor') Object.assign(meta, { next_cursor: next, has_more: next !== null });
+      const nextQuery = new URLSearchParams(url.searchParams);
+      nextQuery.set('cursor', String(next));
+      const origin = style === 'link' ? baseUrl : `https://elsewhere.example${SANDBOX_BASE_PATH}`;
+      const link: Record<string, string> =
+        next !== null && style !== 'cursor' ? { link: `<${origin}/hedges?${nextQuery}>; rel="next"` } : {};
+      send(200, JSON.stringify({ data: rows, error: null, meta }), link);
+    })().catch(() => res.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listening(server);
   baseUrl = `http://127.0.0.1:${port}${SANDBOX_BASE_PATH}`;
-  return {
-    baseUrl,
-    apiKey: sandbox.apiKey,
-    pages,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { baseUrl, apiKey: sandbox.apiKey, pages, close };
 }

@@ -27,7 +27,7 @@ import pg from 'pg';
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
 /** The superuser of the throwaway cluster (not `postgres`: the tests log in by password as it). */
-export const PG_USER = 'hedge';
+const PG_USER = 'hedge';
 
 /** The folder with initdb, postgres and pg_ctl, or undefined when this machine has no server binaries. */
 export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -225,7 +225,7 @@ export async function startPostgres(): Promise<PostgresServer> {
 }
 
 /** Set by the global setup: the folder of the run's one shared cluster. */
-export const SHARED_CLUSTER_ENV = 'HEDGE_TEST_PG_SHARED';
+const SHARED_CLUSTER_ENV = 'HEDGE_TEST_PG_SHARED';
 
 /**
  * For the global setup: a folder for the run's shared cluster (named to the test processes by

@@ -39,31 +39,7 @@ export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
   return split;
 }
 
-export interface Terminal {
-  /** Resolves once `text` appears on the screen after everything already waited for. */
-  waitFor(text: string | RegExp, timeoutMs?: number): Promise<void>;
-  /** Every line the terminal emulator drew, scrolled-off ones included (trailing spaces dropped). */
-  drawn(): Promise<DrawnLine[]>;
-  write(keys: string): void;
-  /** Resizes the terminal as a person does: the emulator first (it reflows what it shows), then the pty (SIGWINCH). */
-  resize(cols: number, rows: number): void;
-  /** Stops reading what the program writes (it waits in the pty, as behind a slow terminal) until `resume`. */
-  pause(): void;
-  resume(): void;
-  screen(): string;
-  /** Every byte the program wrote to the terminal, escape sequences included (the first MiB of a flood). */
-  raw(): string;
-  /** How many bytes the program wrote to the terminal, all of a flood counted. */
-  bytes(): number;
-  /** Sizes the terminal as `stty` does, 0 included (node-pty refuses it): the program gets SIGWINCH. */
-  setSize(cols: number, rows: number): void;
-  exitCode: Promise<number>;
-  /** The program's exit code, or a failure naming `what` when it has not exited within `ms`. */
-  exitWithin(ms: number, what: string): Promise<number>;
-  /** Sends the program `name` (SIGTERM, SIGHUP). */
-  signal(name: NodeJS.Signals): void;
-  kill(): void;
-}
+export type Terminal = ReturnType<typeof spawnInTerminal>;
 
 /** What a terminal keeps of a program's output for the test to read: a program that floods it must not flood the test. */
 const KEPT_BYTES = 1 << 20;
@@ -95,7 +71,7 @@ export function spawnInTerminal(options: {
   env?: Record<string, string>;
   cols?: number;
   rows?: number;
-}): Terminal {
+}) {
   const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
   const unsized = options.cols === 0;
   const [file, argv]: [string, string[]] = unsized
@@ -129,34 +105,40 @@ export function spawnInTerminal(options: {
   );
   return {
     screen: () => stripAnsi(raw),
+    /** Every line the terminal emulator drew, scrolled-off ones included (trailing spaces dropped). */
     drawn: () => drawnBy(emulator),
+    /** Every byte the program wrote to the terminal, escape sequences included (the first MiB of a flood). */
     raw: () => raw,
+    /** How many bytes the program wrote to the terminal, all of a flood counted. */
     bytes: () => bytes,
-    setSize: (width, height) => {
+    /** Sizes the terminal as `stty` does, 0 included (node-pty refuses it): the program gets SIGWINCH. */
+    setSize: (width: number, height: number) => {
       const slave = (term as unknown as { ptsName: string }).ptsName;
       execFileSync('stty', ['-F', slave, 'cols', String(width), 'rows', String(height)]);
     },
-    write: (keys) => term.write(keys),
-    resize: (cols, rows) => {
+    write: (keys: string) => term.write(keys),
+    /** Resizes the terminal as a person does: the emulator first (it reflows what it shows), then the pty (SIGWINCH). */
+    resize: (cols: number, rows: number) => {
       emulator.resize(cols, rows);
       term.resize(cols, rows);
     },
-    pause: () => term.pause(),
-    resume: () => term.resume(),
     exitCode,
-    exitWithin: (ms, what) => {
+    /** The program's exit code, or a failure naming `what` when it has not exited within `ms`. */
+    exitWithin: (ms: number, what: string) => {
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error(`${what}: not exited after ${ms} ms (${bytes} bytes written)`)), ms);
       });
       return Promise.race([exitCode, late]).finally(() => clearTimeout(timer));
     },
-    signal: (name) => term.kill(name),
+    /** Sends the program `name` (SIGTERM, SIGHUP). */
+    signal: (name: NodeJS.Signals) => term.kill(name),
     kill: () => {
       if (!exited) term.kill('SIGKILL');
       emulator.dispose();
     },
-    async waitFor(text, timeoutMs = 15_000) {
+    /** Resolves once `text` appears on the screen after everything already waited for. */
+    async waitFor(text: string | RegExp, timeoutMs = 15_000) {
       const started = Date.now();
       for (;;) {
         const screen = stripAnsi(raw);
@@ -177,16 +159,6 @@ export function spawnInTerminal(options: {
   };
 }
 
-/** A finished command's screen. */
-export interface Screen {
-  code: number;
-  /** Every byte written to the terminal, escape sequences included. */
-  raw: string;
-  /** The text a person reads (stripAnsi of raw). */
-  screen: string;
-  drawn: DrawnLine[];
-}
-
 /**
  * A command that reads no keys on a terminal `cols` × `rows`: run in-process as on a terminal
  * (HEDGE_FORCE_TTY=1 and COLUMNS, src/cli/main.ts; stdout and stderr one stream of that size), its
@@ -200,7 +172,7 @@ export async function drawScreen(options: {
   cols?: number;
   rows?: number;
   real?: boolean;
-}): Promise<Screen> {
+}) {
   const cols = options.cols ?? 220;
   const rows = options.rows ?? 60;
   if (options.real || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {

@@ -6,15 +6,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../hedge-cli.js';
+import { hasTool } from '../tools.js';
 
 const TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'] as const;
 
 /** Why the keyring tests cannot run here (the Debian packages to install), or undefined when they can. */
 export function secretServiceMissing(): string | undefined {
   if (process.platform !== 'linux') return `the Secret Service tests run on Linux (this is ${process.platform})`;
-  const absent = TOOLS.filter(
-    (tool) => spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status !== 0,
-  );
+  const absent = TOOLS.filter((tool) => !hasTool(tool));
   return absent.length > 0
     ? `${absent.join(', ')} not installed (apt-get install gnome-keyring dbus libsecret-tools)`
     : undefined;

@@ -1,0 +1,58 @@
+// What the test servers in front of (or beside) a simulator share: listening on a free loopback
+// port, closing with the connections still open, and passing a request on to the sandbox.
+import { request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Listens on a free port of `host`; `close` ends open (kept-alive) connections first. */
+export async function listening(server: Server, host = '127.0.0.1') {
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The whole body of a request. */
+export async function bodyOf(req: IncomingMessage) {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Sends `req` on to `target` at `path` with `body` (and `authorization` in place of its own, when given); the whole answer. */
+export function forward(
+  target: URL,
+  req: IncomingMessage,
+  path: string,
+  body: Buffer,
+  authorization?: string,
+): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
+  return new Promise((resolve, reject) => {
+    const upstream = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path,
+        headers: { ...req.headers, host: target.host, ...(authorization ? { authorization } : {}) },
+      },
+      (answer) => {
+        const parts: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => parts.push(chunk));
+        answer.on('end', () =>
+          resolve({
+            status: answer.statusCode ?? 502,
+            headers: answer.headers,
+            text: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+      },
+    );
+    upstream.on('error', reject);
+    upstream.end(body);
+  });
+}
