@@ -1,5 +1,5 @@
-// The sandbox engine: a request's action run against a JSON state, its result out as plain data, a refusal thrown as
-// an ApiError (the HTTP layer, http/, routes requests to actions and writes envelopes).
+// The sandbox engine: a request's action run against a JSON state, its result or refusal out as plain data (the
+// HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
 
 import { Book, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
@@ -27,27 +27,25 @@ export interface ActionContext {
   dialect: WireDialect;
 }
 
-/** An action's data; `replayed`: an idempotent write answered from its record, nothing acted again. */
-export interface EngineSuccess {
-  ok: true;
-  data: unknown;
-  meta: Record<string, unknown>;
-  replayed?: true;
-}
+/**
+ * An action's data (`replayed`: an idempotent write answered from its record, nothing acted again) or a refusal;
+ * `rate`: the key's rate limit and the requests left in it, when the sandbox has one.
+ */
+export type EngineResult = (
+  | { ok: true; data: unknown; meta: Record<string, unknown>; replayed?: true }
+  | { ok: false; code: string; message: string; details?: Record<string, unknown> }
+) & { rate?: { limit: number; remaining: number } };
+export type EngineSuccess = Extract<EngineResult, { ok: true }>;
 
-/** A refusal, the engine's own (who, how often, which key) or an action's, with the status and headers it is sent with. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, unknown>,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
+/** A refusal of the engine's own (who, how often, which key), carried out of the request as its result. */
+class Refusal extends Error {
+  constructor(readonly failure: Extract<EngineResult, { ok: false }>) {
+    super(failure.message);
   }
 }
+
+const refuse = (code: string, message: string, details?: Record<string, unknown>) =>
+  new Refusal({ ok: false, code, message, details });
 
 export interface EngineOptions {
   apiKeys: readonly string[];
@@ -186,7 +184,7 @@ export class SandboxEngine {
 
   /**
    * One request: who sends it, within its rate, at its time. `act` runs at most once (a replayed write runs nothing);
-   * what it throws passes through; `rate`: the key's rate limit and the requests left in it, when the sandbox has one.
+   * what it throws passes through.
    */
   run(
     request: EngineRequest,
@@ -194,13 +192,20 @@ export class SandboxEngine {
     idempotent: boolean,
     act: (context: ActionContext) => EngineSuccess,
     context: HandleContext = {},
-  ) {
-    const principal = this.authenticate(request.headers.authorization);
-    const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
-    const now = this.advanceTo(nowMs);
-    const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
-    const result = idempotent ? this.handleStateChanging(act, acting, request, principal, context.lease) : act(acting);
-    return { ...result, rate };
+  ): EngineResult {
+    try {
+      const principal = this.authenticate(request.headers.authorization);
+      const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
+      const now = this.advanceTo(nowMs);
+      const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
+      const result = idempotent
+        ? this.handleStateChanging(act, acting, request, principal, context.lease)
+        : act(acting);
+      return rate ? { ...result, rate } : result;
+    } catch (error) {
+      if (error instanceof Refusal) return error.failure;
+      throw error;
+    }
   }
 
   /** Holds a write's Idempotency-Key in flight during injected latency. */
@@ -266,12 +271,12 @@ export class SandboxEngine {
 
   private authenticate(authorization: string | undefined) {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match) throw new ApiError(401, 'unauthorized', 'missing or malformed Authorization: Bearer <API key>');
+    if (!match) throw refuse('unauthorized', 'missing or malformed Authorization: Bearer <API key>');
     const apiKey = match[1];
     const accountId = this.accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
-    if (LIVE_KEY.test(apiKey)) throw new ApiError(401, 'live_key_refused', 'the sandbox accepts test keys only');
-    throw new ApiError(401, 'unauthorized', 'unknown API key');
+    if (LIVE_KEY.test(apiKey)) throw refuse('live_key_refused', 'the sandbox accepts test keys only');
+    throw refuse('unauthorized', 'unknown API key');
   }
 
   private accountOf(principal: Principal) {
@@ -294,17 +299,13 @@ export class SandboxEngine {
     }
     // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
     const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
-    throw new ApiError(
-      429,
-      'rate_limited',
-      `more than ${limit} requests per second for this key; retry later`,
-      { retry_after_ms: retryAfterMs },
-      {
-        'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))),
-        'x-ratelimit-limit': String(limit),
-        'x-ratelimit-remaining': '0',
-      },
-    );
+    throw new Refusal({
+      ok: false,
+      code: 'rate_limited',
+      message: `more than ${limit} requests per second for this key; retry later`,
+      details: { retry_after_ms: retryAfterMs },
+      rate: { limit, remaining: 0 },
+    });
   }
 
   private handleStateChanging(
@@ -318,7 +319,7 @@ export class SandboxEngine {
     if (key === undefined) return this.committed(act(context), context);
     const scope = idempotencyScope(principal, key);
     if (this.inFlight.has(scope) && lease?.scope !== scope)
-      throw new ApiError(409, 'idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+      throw refuse('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
       });
     // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
@@ -327,7 +328,7 @@ export class SandboxEngine {
     const existing = this.state.idempotency[scope];
     if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
       if (existing.fingerprintDigest !== digest)
-        throw new ApiError(409, 'idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+        throw refuse('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
           idempotency_key: key,
         });
       return { ...(JSON.parse(existing.bodyJson) as EngineSuccess), ok: true, replayed: true };
@@ -412,7 +413,7 @@ function readIdempotencyKey(headers: Record<string, string | undefined>) {
   if (key === undefined) return;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     const reason = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
-    throw new ApiError(400, 'validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
+    throw refuse('validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
   }
   return key;
 }

@@ -1,9 +1,7 @@
 // The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire contract's
 // additions).
 
-import { ApiError, type EngineSuccess } from '../engine.js';
-
-export { ApiError };
+import type { EngineSuccess } from '../engine.js';
 
 export interface EnvelopeError {
   code: string;
@@ -21,6 +19,19 @@ export interface EngineResponse {
   status: number;
   headers: Record<string, string>;
   body: Envelope;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
 }
 
 export function succeeded(data: unknown, meta: Record<string, unknown> = {}): EngineSuccess {

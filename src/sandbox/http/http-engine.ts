@@ -1,26 +1,27 @@
 // The engine behind HTTP: a request routed to its action, the engine's result shaped into status, headers and
 // envelope. The server and the engine tests answer requests through this one adapter.
 
-import { ApiError, type EngineRequest, type HandleContext, SandboxEngine } from '../engine.js';
-import { type EngineResponse, errorResponse } from './envelope.js';
+import { type EngineRequest, type EngineResult, type HandleContext, SandboxEngine } from '../engine.js';
+import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 import { matchRoute } from './routes.js';
 
+/** The statuses of the engine's own refusals. */
+const REFUSAL_STATUS: Record<string, number> = {
+  unauthorized: 401,
+  live_key_refused: 401,
+  rate_limited: 429,
+  idempotency_in_flight: 409,
+  idempotency_key_reuse: 409,
+  validation_error: 400,
+};
+
 export class HttpSandboxEngine extends SandboxEngine {
-  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
+  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}) {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
-      const { data, meta, replayed, rate } = this.run(
-        request,
-        nowMs,
-        idempotent,
-        (acting) => handle({ ...acting, request, params }),
-        context,
+      return toResponse(
+        this.run(request, nowMs, idempotent, (acting) => handle({ ...acting, request, params }), context),
       );
-      const headers = {
-        ...(replayed && { 'idempotent-replayed': 'true' }),
-        ...(rate && { 'x-ratelimit-limit': String(rate.limit), 'x-ratelimit-remaining': String(rate.remaining) }),
-      };
-      return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
       const message = error instanceof Error ? error.message : String(error);
@@ -37,4 +38,19 @@ export class HttpSandboxEngine extends SandboxEngine {
     }
     return super.acquireIdempotencyKey(request);
   }
+}
+
+function toResponse(result: EngineResult): EngineResponse {
+  const { rate } = result;
+  const headers = {
+    ...(result.ok
+      ? result.replayed && { 'idempotent-replayed': 'true' }
+      : result.code === 'rate_limited' && {
+          'retry-after': String(Math.max(1, Math.ceil(Number(result.details?.retry_after_ms) / 1000))),
+        }),
+    ...(rate && { 'x-ratelimit-limit': String(rate.limit), 'x-ratelimit-remaining': String(rate.remaining) }),
+  };
+  if (result.ok) return { status: 200, headers, body: { data: result.data, error: null, meta: result.meta } };
+  const { code, message, details } = result;
+  return errorResponse(new ApiError(REFUSAL_STATUS[code] ?? 500, code, message, details, headers));
 }
