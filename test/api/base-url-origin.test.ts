@@ -1,11 +1,11 @@
-// The one origin check (security/base-url.ts atBaseOrigin) and where it is applied — the transport's
-// request URL, a server's next-page link, a resumed `hedge api` journal row — and the loopback rule
-// for plain http:// (a literal 127.0.0.0/8 or ::1, or `localhost` itself; never a name under
-// .localhost, which DNS resolves). Pure: nothing here opens a connection (test/api/transport-origin.test.ts
-// sends for real).
+// The one origin check (security/base-url.ts atBaseOrigin) and where it is applied — a server's
+// next-page link, a resumed `hedge api` journal row; the transport's request URL is sent for real in
+// test/api/transport-origin.test.ts — and the loopback rule for plain http:// (a literal
+// 127.0.0.0/8 or ::1, or `localhost` itself; never a name under .localhost, which DNS resolves).
+// Pure: nothing here opens a connection.
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/platform/api/create-client.js';
-import { buildUrl, HttpConnections } from '../../src/platform/api/transport.js';
+import { HttpConnections } from '../../src/platform/api/transport.js';
 import { followPages, nextLink, readPathPage, type PageAnswer } from '../../src/platform/api/wire/pages.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/core/errors.js';
@@ -57,17 +57,6 @@ describe('atBaseOrigin: the one origin check', () => {
       `POST @127.0.0.2:4044/steal would leave the base URL's origin (http://127.0.0.1:4030) for ${where}; refused, it was not sent.`,
     );
     expect(describeError(thrown)).toMatchObject({ exitCode: 2, code: 'off_origin', kind: 'usage' });
-  });
-
-  it('is what the transport builds every request URL with: a glued path that names another host is refused there', () => {
-    expect(buildUrl(BARE, { method: 'GET', path: '/hedges', query: { limit: 2 } }).href).toBe(
-      'http://127.0.0.1:4030/hedges?limit=2',
-    );
-    expect(buildUrl(BASE, { method: 'GET', path: '/@127.0.0.2:4044/x' }).host).toBe('api.example.com');
-    expect(() => buildUrl(BARE, { method: 'POST', path: '@127.0.0.1:4031/x' })).toThrow(
-      /would leave the base URL's origin \(http:\/\/127\.0\.0\.1:4030\) for http:\/\/127\.0\.0\.1:4031;/,
-    );
-    expect(() => buildUrl(BARE, { method: 'POST', path: ':4031/x' })).toThrow(/for something that is not a URL;/);
   });
 
   it('is what a next-page link passes: another origin is OffOriginError, another path under the origin a usage error', () => {

@@ -8,7 +8,7 @@
 // tolerantly (decimal strings, a `settling` status, cursor pages, another prices shape).
 // Assertions are on the server's own state and request log; --json --raw must be the server's data
 // as it came (compared with a direct GET, the fields that move with the clock masked). hedge's own
-// one shape of --json, the same whatever the dialect, is checked in wire-tolerance.test.ts.
+// one shape of --json, the same whatever the dialect, is checked in json-keeps-everything.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { WIRE_SETTING_SOURCES } from '../../src/platform/api/wire/unspecified.js';

@@ -28,6 +28,15 @@ const EXTRA = {
 
 type Json = Record<string, unknown>;
 
+/** The figures a script compares, per read, with the names of docs/output.md: JSON numbers whatever the server sent. */
+const NUMBERS = {
+  account:
+    'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd',
+  positions:
+    'notional_usd entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd units',
+  history: 'notional_usd tenor_days entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd',
+};
+
 /**
  * The price objects inside GET /prices' data, with the market each is for, whatever the dialect's
  * shape: a list of them, an object keyed by market, or a list wrapped in `{rates: [...]}`.
@@ -209,7 +218,9 @@ describe('--json keeps every value the server sent, on every dialect', () => {
               'price',
               'timestamp',
             ]);
-            expect(typeof record.price).toBe('number');
+            // A price and the bid and ask it is made of (gamma's) are numbers, whatever text the server sent.
+            for (const name of ['price', 'bid', 'ask'])
+              if (name === 'price' || name in record) expect(typeof record[name], `${dialect} ${name}`).toBe('number');
             expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
           }
         }
@@ -223,7 +234,8 @@ describe('--json keeps every value the server sent, on every dialect', () => {
 
         everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
         expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
-        everyRecord('history', await sent('GET', '/hedges/history'), await printed('history'), renames.history);
+        const history = await printed('history');
+        everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
         const positions = await printed('positions');
         everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
         // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
@@ -231,7 +243,20 @@ describe('--json keeps every value the server sent, on every dialect', () => {
           ['buy', 20_000],
           ['sell', 7_500],
         ]);
-        expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), await printed('account'), renames.account);
+        const account = await printed('account');
+        expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
+        for (const [what, rows] of [
+          ['account', [account]],
+          ['positions', positions],
+          ['history', history],
+        ] as const)
+          for (const row of rows)
+            for (const name of NUMBERS[what].split(' '))
+              expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
+        // A live view's NDJSON lines are the same shape.
+        const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
+        const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
+        expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
       } finally {
         await proxy.close();
       }

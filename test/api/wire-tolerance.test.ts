@@ -315,7 +315,7 @@ describe('what the spec does not list is shown, not refused', () => {
   it("gamma: numeric strings are numbers — the account's table, the positions' TSV", async () => {
     const simulator = await on('gamma');
     simulator.seedOpen('buy', 25_000, KES);
-    // --json reads it as a number (one shape, below); --raw keeps the text (dialects-lifecycle.test.ts).
+    // --json reads it as a number (json-keeps-everything.test.ts); --raw keeps the text (dialects-lifecycle.test.ts).
     const sent = (await simulator.api('GET', '/account')).body.data;
     expect(typeof sent.balance_usdc).toBe('string');
     const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
@@ -326,62 +326,6 @@ describe('what the spec does not list is shown, not refused', () => {
 });
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
-describe('--json: one shape for scripts whatever the server', () => {
-  /** The figures a script compares, per list, with the names of docs/output.md. */
-  const NUMBERS = {
-    account:
-      'balance_usdc margin_in_use_usdc open_exposure_usd unrealized_pnl_usd open_positions available_exposure_usd exposure_cap_usd'.split(
-        ' ',
-      ),
-    positions:
-      'notional_usd entry_price mark_price gross_pnl_usd accrued_carry_usdc net_pnl_usd close_fee_usdc margin_usdc net_margin_usd units'.split(
-        ' ',
-      ),
-    history: 'notional_usd tenor_days entry_price exit_price gross_pnl_usd carry_usdc fees_usdc net_pnl_usd'.split(' '),
-  };
-
-  for (const dialect of ['gamma', 'alpha', 'beta'] as const) {
-    it(`${dialect}: account, positions, history and price carry the documented names, every figure a JSON number`, async () => {
-      const simulator = await on(dialect);
-      const market = dialect === 'gamma' ? KES : 'USDTNGN';
-      const closed = simulator.seedOpen('sell', 5_000, market);
-      expect((await simulator.api('POST', '/hedges/close', { body: { market, side: 'sell' } })).status).toBe(200);
-      simulator.advance(60_000);
-      simulator.seedOpen('buy', 25_000, market);
-      const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`));
-      const account = await json('account');
-      for (const name of NUMBERS.account) expect(typeof account[name], `account.${name}`).toBe('number');
-      const [position] = await json('positions');
-      expect(position).toMatchObject({ market, side: 'buy', notional_usd: 25_000 });
-      for (const name of NUMBERS.positions) expect(typeof position[name], `positions.${name}`).toBe('number');
-      const history = await json('history');
-      const record = history.find((entry: any) => entry.hedge_id === closed.id);
-      expect(record).toMatchObject({ hedge_id: closed.id, side: 'sell', notional_usd: 5_000 });
-      for (const name of NUMBERS.history) expect(typeof record[name], `history.${name}`).toBe('number');
-      // A script's comparison means what it says: a number against a number.
-      const query = okJson(await simulator.hedge(['history', '--query', 'length([?net_pnl_usd < `0`])', '--json']));
-      expect(typeof query).toBe('number');
-      const prices = await json('price');
-      for (const price of prices) {
-        // Our three names first; what the server sent beside the mid it was read from is kept
-        //: gamma's bid and ask, as numbers. alpha's mid/ts and beta's symbol/rate are ours.
-        expect(Object.keys(price)).toEqual(
-          dialect === 'gamma' ? ['market', 'price', 'timestamp', 'bid', 'ask'] : ['market', 'price', 'timestamp'],
-        );
-        expect(typeof price.price).toBe('number');
-        if (dialect === 'gamma') expect([typeof price.bid, typeof price.ask]).toEqual(['number', 'number']);
-      }
-      // A live view's NDJSON lines are the same shape.
-      const watched = ok(await simulator.hedge('positions --watch 1 --count 1 --json'));
-      expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data[0]).toMatchObject({
-        market,
-        side: 'buy',
-        notional_usd: 25_000,
-      });
-    });
-  }
-});
-
 describe('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
   it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async () => {
     const simulator = await on();

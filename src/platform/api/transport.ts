@@ -308,7 +308,7 @@ function errorCode(error: unknown) {
 }
 
 /** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
-export function buildUrl(baseUrl: string, request: ApiRequest) {
+function buildUrl(baseUrl: string, request: ApiRequest) {
   const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
   for (const [name, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) url.searchParams.set(name, String(value));
