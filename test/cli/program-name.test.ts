@@ -5,7 +5,6 @@
 // launcher answers it): they show the launcher passing the path it was run as.
 // Other runs call the front's main() in this process with that path, as bin/hedge.js passes it. A
 // missing argument gets the command's usage line and an example.
-import { spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { COMMANDS } from '../../src/cli/manifest.js';
 import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
+import { run } from '../build/run-process.js';
 
 const config = tempDir('hedge-program-');
 const installed = tempDir('hedge-installed-');
@@ -29,22 +29,15 @@ function searchPath(first?: string) {
 }
 
 /** Runs `command` (a path or a name on PATH) as a shell would, with the environment's PATH. */
-function spawned(
+const spawned = (
   command: string,
   args: string[],
   options: { cwd: string; path: string; env?: Record<string, string> },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...baseEnv(config.path), PATH: options.path, COLUMNS: '80', ...options.env };
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+) =>
+  run(command, args, {
+    cwd: options.cwd,
+    env: { ...baseEnv(config.path), PATH: options.path, COLUMNS: '80', ...options.env },
   });
-}
 
 /** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does when run as `script`, with PATH `path`. */
 function inProcess(args: string[], path: string, env?: Record<string, string>, script = HEDGE_BIN) {
