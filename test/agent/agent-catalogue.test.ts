@@ -3,7 +3,7 @@
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
 import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
-import { agentTools, catalogueEntry, inputSchema, offered, writeAccess } from '../../src/cli/agent/catalogue.js';
+import { agentTools, catalogueEntry, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
 import { usageRefusal as refusal } from '../support/refusal.js';
@@ -91,21 +91,8 @@ describe('tools from the manifest', () => {
 });
 
 describe('safety tiers', () => {
-  it('test keys (and --demo) get writes at once; live keys only with --allow-live, through a token', () => {
-    expect([
-      writeAccess('test', false),
-      writeAccess('test', true),
-      writeAccess('live', false),
-      writeAccess('live', true),
-      writeAccess(undefined, true),
-    ]).toEqual(words('direct direct none token none'));
-    expect([offered(tool('open'), 'none'), offered(tool('quote'), 'none'), offered(tool('open'), 'token')]).toEqual([
-      false,
-      true,
-      true,
-    ]);
-  });
-
+  // Which tools each key is offered (a test key and --demo every tool, a live key reads only, writes through a token
+  // with --allow-live, no key reads only): test/agent/tools.test.ts and test/agent/mcp.test.ts, end to end.
   it('the catalogue entry says the tier, whether it is offered, and how a live write is confirmed', () => {
     const entry = catalogueEntry(tool('open'), 'token', 120);
     expect(entry).toMatchObject({ name: 'open', command: 'hedge open', tier: 'write', offered: true });
