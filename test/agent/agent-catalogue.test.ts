@@ -3,7 +3,7 @@
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
 import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
-import { agentTools, catalogueEntry, inputSchema } from '../../src/cli/agent/catalogue.js';
+import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
 import { usageRefusal as refusal } from '../support/refusal.js';
@@ -93,6 +93,10 @@ describe('tools from the manifest', () => {
 describe('safety tiers', () => {
   // Which tools each key is offered (a test key and --demo every tool, a live key reads only, writes through a token
   // with --allow-live, no key reads only): test/agent/tools.test.ts and test/agent/mcp.test.ts, end to end.
+  it('a test key with --allow-live still writes at once, without a token', () => {
+    expect(writeAccess('test', true)).toBe('direct');
+  });
+
   it('the catalogue entry says the tier, whether it is offered, and how a live write is confirmed', () => {
     const entry = catalogueEntry(tool('open'), 'token', 120);
     expect(entry).toMatchObject({ name: 'open', command: 'hedge open', tier: 'write', offered: true });
