@@ -60,12 +60,7 @@ describe('tsv and csv', () => {
       '',
     ]);
   });
-
-  it('a record is a header row and one row, absent known fields kept as empty cells', async () => {
-    const { out, stdout } = output('csv');
-    out.record({ id: 'hdg_1', market: 'USDTNGN', capacity: { buy: 7 } }, FIELDS);
-    expect(stdout()).toBe('id,market,notional_usd,capacity_buy_usd\nhdg_1,USDTNGN,,7\n');
-  });
+  // A record (a header row and one row, an absent known field an empty cell): read-commands.test.ts ("hedges ID shows one hedge in full").
 });
 
 describe('--fields', () => {
@@ -88,18 +83,7 @@ describe('--fields', () => {
     ]);
   });
 
-  it('an unknown name is a UsageError naming it and the names there are, in every format', async () => {
-    for (const format of ['table', 'tsv', 'csv', 'json', 'ndjson'] as const) {
-      const { out, stdout } = output(format, { fields: ['id', 'nope'] });
-      const listing = out.list(ROWS, FIELDS, { empty: 'none' });
-      await expect(listing, format).rejects.toBeInstanceOf(UsageError);
-      await expect(listing).rejects.toThrow(
-        /^--fields: "nope" is not a field here; available: id, market, notional_usd, capacity_buy_usd, /,
-      );
-      expect(stdout()).toBe('');
-    }
-  });
-
+  // An unknown name in every format (exit 2, naming it and the names there are, nothing on stdout): test/book/read-commands.test.ts ("refusals").
   it('a list of zero rows accepts the known names (and refuses others)', async () => {
     const ok = output('tsv', { fields: ['market', 'id'] });
     await ok.out.list([], FIELDS, { empty: 'No hedges yet.' });

@@ -81,13 +81,7 @@ async function untilOn(
 }
 
 describe('--until: cadence and result', () => {
-  it('true at once: one read, the data printed once, exit 0, no pause', async () => {
-    const run = await untilOn(['filled']);
-    expect([run.outcome, run.at, run.sleeps]).toEqual([0, [0], []]);
-    expect(run.stdout.trim().split('\n')).toHaveLength(2); // header and one row
-    expect(run.stdout).toMatch(/^id\tclient_reference\tmarket/);
-  });
-
+  // True at once (one read, printed once, exit 0): scripting-until-fields.test.ts ("true at once").
   it('reads at once, then every 1.5 s; prints only the read that met the condition', async () => {
     const run = await untilOn(['submitted', 'submitted', 'filled'], { format: 'json' });
     expect([run.outcome, run.at]).toEqual([0, [0, 1500, 3000]]);

@@ -8,12 +8,10 @@ import type { HedgeClient } from '../api/client.js';
 import type { Env } from '../config/env.js';
 import type { Clock, HttpConnections } from '../api/transport.js';
 import { configDir, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
-import type { ProfileStore } from '../config/profile-store.js';
 import type { Journal } from '../journal/index.js';
 import type { Prompter } from '../terminal/prompter.js';
 import type { Io } from '../terminal/terminal.js';
 import type { PlanCheck, TargetFileSource, TradeGate } from './agent-limits.js';
-import type { DemoHandle } from './start-demo.js';
 
 export interface ContextInit {
   io: Io;
@@ -23,8 +21,6 @@ export interface ContextInit {
   signal: AbortSignal;
   output: Output;
   prompter?: Prompter;
-  store?: ProfileStore;
-  startDemo?: (configDir: string) => Promise<DemoHandle>;
   client?: HedgeClient;
   credentials?: ResolvedCredentials;
   journal?: Journal;
@@ -76,7 +72,7 @@ export class CommandContext {
     this.noticesTaken = init.notify !== undefined;
     this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
     this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
-    for (const name of ['store', 'prompter', 'client', 'credentials', 'journal'] as const)
+    for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
     Object.assign(this, flowSettings(this));
   }
@@ -216,7 +212,7 @@ export class CommandContext {
         // Said when the simulator is actually used, so that bad input under --demo stays one line.
         output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
         const demoModule = await import('./start-demo.js');
-        const demo = await (this.init.startDemo ?? demoModule.startDemo)(configDir(env));
+        const demo = await demoModule.startDemo(configDir(env));
         this.onDispose(() => demo.close());
         if (demo.notice) output.warn(demo.notice);
         return demoModule.demoCredentials(demo);
