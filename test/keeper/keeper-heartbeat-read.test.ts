@@ -23,25 +23,22 @@ async function heartbeatFolder() {
 }
 
 describe('a keeper heartbeat that is not one', () => {
-  it('is skipped with a warning naming its file and the field; keep status says none', async () => {
-    const { status, file } = await heartbeatFolder();
-    writeFileSync(file, JSON.stringify({ pid: 'x', host: 'desk-1', updated_at: '2026-03-02T09:00:00.000Z' }));
-
-    const run = exits(await status(['--json']), 15);
-    expect(JSON.parse(run.stdout).state).toBe('none');
-    expect(run.stderr).toContain(
-      `Keeper heartbeat skipped: ${file} (pid: Invalid input: expected number, received string).`,
-    );
-    expect(run.stderr).not.toMatch(/\n\s+at /);
-  });
-
-  it('that is not JSON at all (cut short, or written by hand) is skipped with a warning naming its file; keep status says none', async () => {
-    const { status, file } = await heartbeatFolder();
-    writeFileSync(file, '{"pid": 4242, "host": "desk-1", "upda');
-
-    const run = exits(await status(['--json']), 15);
-    expect(JSON.parse(run.stdout).state).toBe('none');
-    expect(run.stderr).toContain(`Keeper heartbeat skipped: ${file} (not valid JSON).`);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
-  });
+  it.each([
+    [
+      'a body that is not a heartbeat',
+      JSON.stringify({ pid: 'x', host: 'desk-1', updated_at: '2026-03-02T09:00:00.000Z' }),
+      'pid: Invalid input: expected number, received string',
+    ],
+    ['not JSON at all (cut short, or written by hand)', '{"pid": 4242, "host": "desk-1", "upda', 'not valid JSON'],
+  ])(
+    '%s is skipped with one warning line naming its file (and the field), never a stack trace; keep status says none',
+    async (_name, body, problem) => {
+      const { status, file } = await heartbeatFolder();
+      writeFileSync(file, body);
+      const run = exits(await status(['--json']), 15);
+      expect(JSON.parse(run.stdout).state).toBe('none');
+      expect(run.stderr).toContain(`Keeper heartbeat skipped: ${file} (${problem}).`);
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    },
+  );
 });

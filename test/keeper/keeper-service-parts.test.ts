@@ -12,7 +12,6 @@ import {
 import {
   alertPayload,
   parseAlertUrl,
-  parseKeeperServiceOptions,
   parseMetricsAddress,
   shownAlertUrl,
 } from '../../src/features/keeper/keeper-service.js';
@@ -125,13 +124,6 @@ describe('the service options', () => {
     ] as const)
       expect(() => parseAlertUrl(url)).toThrow(why);
     expect(shownAlertUrl(good[0])).toBe('https://hooks.example/…');
-  });
-  it('--alert-headroom: a USD amount of 0 or more', () => {
-    expect([parseKeeperServiceOptions({ alertHeadroom: '50,000' }), parseKeeperServiceOptions({})]).toEqual([
-      { alertHeadroomUsd: 50_000 },
-      {},
-    ]);
-    expect(() => parseKeeperServiceOptions({ alertHeadroom: '-1' })).toThrow(/^--alert-headroom: /);
   });
 });
 

@@ -10,12 +10,13 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { Heartbeat, KeeperState, KeeperStatus } from '../../core/keep-rules.js';
 import { identityOf, type Identity } from '../write/identity.js';
 import { HeldError } from '../../core/errors.js';
-import { ensureDir, type HoldResult, type KeeperHeartbeats } from '../../platform/journal/index.js';
+import { ensureDir } from '../../platform/journal/index.js';
 import { namedHolds } from '../../platform/journal/holds.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
+import { within } from '../../core/process/timers.js';
 
 export const HEARTBEAT_VERSION = 1;
 
@@ -82,8 +83,7 @@ export async function readKeeperStatus(
   ports: Pick<CommandContext, 'credentials' | 'origin' | 'env' | 'clock' | 'journal' | 'notify'>,
 ): Promise<KeeperStatus> {
   const identity = await identityOf(ports);
-  const { scope, dir, team } = await keeperLockPlace(ports, identity);
-  const file = heartbeatFile(dir, scope);
+  const { scope, file, team } = await keeperLockPlace(ports, identity);
   const nowMs = ports.clock.now();
   // The team store: who holds the keeper lock (alive, on whatever machine) and the heartbeat it
   // writes there. A keeper of an older hedge writes none to the store: this machine's file then.
@@ -116,16 +116,13 @@ export async function readKeeperStatus(
 
 // ---- one keeper per account ------------------------------------------------------------------
 
-export interface KeeperLockPlace {
-  scope: string;
-  /** The per-user keeper folder, where heartbeats are written in both cases. */
-  dir: string;
-  /** Where the lock itself is held, for messages: the team store's location or the folder. */
-  where: string;
-  /** With a team store: its keeper heartbeats, which every machine of the team reads. */
-  storeHeartbeats?: KeeperHeartbeats;
-  take(): Promise<HoldResult>;
-}
+export type KeeperLockPlace = Awaited<ReturnType<typeof keeperLockPlace>>;
+
+/** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
+const STORE_HEARTBEAT_BOUND_MS = 10_000;
+
+export const bounded = <T>(work: Promise<T>) =>
+  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
 /** One keeper per account (its scope `${environment}|${host}|${keyId}|keep`): its lock in the team store, else in the keeper folder every config folder shares. */
 export async function keeperLockPlace(
@@ -145,14 +142,24 @@ export async function keeperLockPlace(
       sleep: ports.clock?.sleep,
       notice: (text) => ports.notify?.({ kind: 'lock-record-skipped', level: 'warn', text }),
     });
+  const file = heartbeatFile(dir, scope);
+  const storeHeartbeats = team?.keeperHeartbeats;
   return {
     scope,
+    /** The per-user keeper folder, where heartbeats are written in both cases. */
     dir,
+    file,
+    /** Where the lock itself is held, for messages: the team store's location or the folder. */
     where: team?.location ?? dir,
     team,
     // The folder is made inside the state folder: a link there is refused, not followed.
     take: () => (holds ? (ensureDir(dir, { inside: true }), holds.take(scope, 0)) : team!.lock(scope, { waitMs: 0 })),
-    storeHeartbeats: team?.keeperHeartbeats,
+    /** With a team store: its keeper heartbeats, which every machine of the team reads. */
+    storeHeartbeats,
+    /** The account's last keeper's heartbeat: the store's (that keeper may have run on another machine), else this machine's. */
+    lastHeartbeat: async () =>
+      heartbeatOf(storeHeartbeats && (await bounded(storeHeartbeats.read(scope)).catch(() => undefined))?.body) ??
+      readHeartbeat(file),
   };
 }
 
@@ -166,10 +173,7 @@ export async function takeKeeperLock(
   if (taken.held) return taken.hold;
   const { holder } = taken;
   // The holder may run on another machine of the team store: its heartbeat there names its folder.
-  const stored = place.storeHeartbeats
-    ? heartbeatOf((await place.storeHeartbeats.read(place.scope).catch(() => undefined))?.body)
-    : undefined;
-  const heartbeat = stored ?? readHeartbeat(heartbeatFile(place.dir, place.scope));
+  const heartbeat = await place.lastHeartbeat();
   // The heartbeat names the config folder only when it is that keeper's own (same pid and host).
   const folder =
     heartbeat && heartbeat.pid === holder.pid && heartbeat.host === holder.host ? heartbeat.config_dir : undefined;

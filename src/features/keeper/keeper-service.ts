@@ -23,15 +23,8 @@ import { slackText } from '../../core/security/slack-text.js';
 import { containsKeyShape } from '../../core/security/secrets.js';
 import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
-import { within } from '../../core/process/timers.js';
-import {
-  heartbeatOf,
-  HEARTBEAT_VERSION,
-  readHeartbeat,
-  staleAfterMs,
-  type KeeperLockPlace,
-} from './keeper-heartbeat.js';
-import { heartbeatFile, writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
+import { bounded, HEARTBEAT_VERSION, staleAfterMs, type KeeperLockPlace } from './keeper-heartbeat.js';
+import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
 import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
@@ -121,14 +114,10 @@ export async function startKeeperService(
       ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
-  const path = place ? heartbeatFile(place.dir, place.scope) : undefined;
+  const path = place?.file;
   const store = place?.storeHeartbeats;
-  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts
-  // carry on — with a team store, the store's (the previous keeper may have run on another machine).
-  const previous = store
-    ? heartbeatOf((await bounded(store.read(place.scope)).catch(() => undefined))?.body)
-    : undefined;
-  let alerts = path ? carriedAlerts(previous ?? readHeartbeat(path)) : NO_ALERTS;
+  // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on.
+  let alerts = place ? carriedAlerts(await place.lastHeartbeat()) : NO_ALERTS;
   let pending: KeepEvent[] = [];
   const rollsToPrice: string[] = [];
   const heartbeat: Heartbeat = {
@@ -259,12 +248,6 @@ export async function startKeeperService(
     sinks?.send(notice);
   }
 }
-
-/** The team store's heartbeat write or read, bounded whatever the store does (a connect that hangs included). */
-const STORE_HEARTBEAT_BOUND_MS = 10_000;
-
-const bounded = <T>(work: Promise<T>) =>
-  within(work, STORE_HEARTBEAT_BOUND_MS, () => new Error(`no answer within ${STORE_HEARTBEAT_BOUND_MS / 1000} s`));
 
 function carriedAlerts(previous: Heartbeat | undefined) {
   if (!previous?.alerts?.length) return NO_ALERTS;
