@@ -1,8 +1,8 @@
 // The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts),
 // beyond what the backends' conformance suite (conformance.test.ts) asks of it: the schema made on
-// first use (once, however many start at the same moment) and migrated, a begin committed before it
-// returns, and the fallback record when the store fails after a send (a store that cannot be
-// reached at all: team-store.test.ts).
+// first use (once, however many start at the same moment) and migrated, local entries imported, and
+// the fallback record when the store fails after a send (a store that cannot be reached at all:
+// team-store.test.ts).
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -54,36 +54,6 @@ describeWithPostgres(
       expect(migrations.rows[0].applied_by).toContain(hostname());
       // Running it again applies nothing.
       expect(await journalAt(url).migrateSchema()).toEqual([]);
-    });
-
-    it('begin commits the entry before it returns, held by this process; a final update releases it', async () => {
-      const url = await server().createDatabase();
-      const database = new URL(url).pathname.slice(1);
-      const journal = journalAt(url);
-      const entry = await journal.begin(fields());
-      // Seen from another session: committed, not merely sent.
-      const stored = await server().query(
-        database,
-        'SELECT outcome, host, profile, entry FROM hedge.entries WHERE id = $1',
-        [entry.id],
-      );
-      expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk', entry }]);
-      expect(entry.holder).toMatchObject({
-        pid: process.pid,
-        host: hostname(),
-        session: expect.stringMatching(/^[0-9a-f]{16}$/),
-      });
-      expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
-
-      const submitted = await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_1' });
-      expect(submitted).toMatchObject({ outcome: 'submitted', hedge_id: 'hdg_1' });
-      expect(submitted.resolved_at).toBeUndefined();
-      expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
-
-      const done = await journal.update(entry.id, { outcome: 'done' });
-      expect(done.resolved_at).toBe(done.updated_at);
-      expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
-      expect((await server().query(database, 'SELECT scope FROM hedge.holders')).rows).toEqual([]);
     });
 
     it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
