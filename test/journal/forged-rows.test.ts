@@ -140,24 +140,6 @@ describeWithPostgres(
       );
     });
 
-    it('a row changed after it was written does not verify: its notional raised in the store, `resume --yes` sends nothing', async () => {
-      const { t, team, plant } = await desk();
-      const genuine = await plant({
-        command: 'add',
-        body: { side: 'sell', notional_usd: 1_000 },
-        sealWith: t.apiKey,
-      });
-      await server().query(
-        team.database,
-        `UPDATE hedge.entries SET entry = jsonb_set(entry, '{request,body,notional_usd}', '55000') WHERE id = $1`,
-        [genuine.id],
-      );
-      const nothingSent = mark(t);
-      exits(await team.c.hedge(['resume', genuine.id, '--yes']), 13, 'its seal does not match what it would send');
-      nothingSent();
-      expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
-    });
-
     it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
       const { t, team } = await desk();
       exits(await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']), 0);

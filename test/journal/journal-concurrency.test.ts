@@ -10,7 +10,8 @@
 //   alpha) waits for it and finds the target reached;
 // - 2 `open --ref DEAL-7` at once make one hedge; the other is refused naming it;
 // - an add killed after the server acted, resumed 30 simulated hours later (past the key lifetime,
-//   when the simulator has forgotten the key): it lands once; an open that cannot be told is never
+//   when the simulator has forgotten the key): it lands once, told as one story (the book read
+//   first, nothing sent again, the earlier send followed to its end); an open that cannot be told is never
 //   resent on its own (exit 12): `hedge journal resolve` records the operator's word.
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -195,13 +196,18 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
     t.advance(30 * HOUR_MS);
     expect(activeNotional(t, 'sell')).toBe(1_100);
-    exits(
+    const resumed = exits(
       await pinned.hedge(['add', 'USDTNGN', 'sell', '100']),
       0,
       '30 h ago by the server clock',
+      'the book is read first, and if it is sent again',
       'The book shows it landed',
-      'Nothing is sent again',
+      'Nothing is sent again; following it to its end.',
+      'Sent earlier: add, waiting for it to land',
+      'Added 100.00 USD',
     );
+    // One story: never "recorded as done, nothing was sent", then "submitted".
+    expect(resumed.stderr).not.toMatch(/Recorded as done|nothing was sent|Submitted|acts once/);
     expect(activeNotional(t, 'sell')).toBe(1_100);
     expect(adds(t)).toHaveLength(1);
     expect((await journalEntries(pinned))[0]).toMatchObject({ command: 'add', outcome: 'done' });

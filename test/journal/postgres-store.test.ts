@@ -1,8 +1,8 @@
 // The PostgreSQL journal at the interface level, against a real server (test/support/servers/postgres.ts),
 // beyond what the backends' conformance suite (conformance.test.ts) asks of it: the schema made on
-// first use (once, however many start at the same moment) and migrated, a begin committed before it
-// returns, and the fallback record when the store fails after a send (a store that cannot be
-// reached at all: team-store.test.ts).
+// first use (once, however many start at the same moment) and migrated, local entries imported, and
+// the fallback record when the store fails after a send (a store that cannot be reached at all:
+// team-store.test.ts).
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -56,36 +56,6 @@ describeWithPostgres(
       expect(await journalAt(url).migrateSchema()).toEqual([]);
     });
 
-    it('begin commits the entry before it returns, held by this process; a final update releases it', async () => {
-      const url = await server().createDatabase();
-      const database = new URL(url).pathname.slice(1);
-      const journal = journalAt(url);
-      const entry = await journal.begin(fields());
-      // Seen from another session: committed, not merely sent.
-      const stored = await server().query(
-        database,
-        'SELECT outcome, host, profile, entry FROM hedge.entries WHERE id = $1',
-        [entry.id],
-      );
-      expect(stored.rows).toEqual([{ outcome: 'pending', host: hostname(), profile: 'desk', entry }]);
-      expect(entry.holder).toMatchObject({
-        pid: process.pid,
-        host: hostname(),
-        session: expect.stringMatching(/^[0-9a-f]{16}$/),
-      });
-      expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
-
-      const submitted = await journal.update(entry.id, { outcome: 'submitted', hedge_id: 'hdg_1' });
-      expect(submitted).toMatchObject({ outcome: 'submitted', hedge_id: 'hdg_1' });
-      expect(submitted.resolved_at).toBeUndefined();
-      expect(await journalAt(url).holderOf(entry.id)).toEqual(entry.holder);
-
-      const done = await journal.update(entry.id, { outcome: 'done' });
-      expect(done.resolved_at).toBe(done.updated_at);
-      expect(await journalAt(url).holderOf(entry.id)).toBeUndefined();
-      expect((await server().query(database, 'SELECT scope FROM hedge.holders')).rows).toEqual([]);
-    });
-
     it('importing a local entry: added once, present the second time, a conflict when another action has its id; a final outcome is never taken back', async () => {
       const url = await server().createDatabase();
       const dir = join(built.scratch, `local-${Date.now()}`);
@@ -122,24 +92,23 @@ describeWithPostgres(
       expect(await team.list()).toHaveLength(2);
     });
 
-    /**
-     * A database as an older hedge left it: the schema up to `version`, and `entries` as it wrote them
-     * (no seq, no revision), in that order on disk. Gives a query on it.
-     */
-    async function olderStore(version: number, entries: Array<[id: string, at: string]>) {
+    it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on; it gains the keeper heartbeats', async () => {
+      // The database as an older hedge left it: schema 1, and two entries as it wrote them (no seq,
+      // no revision), the later one first on disk.
       const url = await server().createDatabase();
       const q = (text: string, values?: unknown[]) => server().query(new URL(url).pathname.slice(1), text, values);
       await q(
         `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
       );
-      for (const migration of MIGRATIONS.filter((candidate) => candidate.version <= version)) {
-        await q(migration.sql);
-        await q(
-          `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
-          [migration.version, migration.description],
-        );
-      }
-      for (const [id, at] of entries) {
+      await q(MIGRATIONS[0].sql);
+      await q(
+        `INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, 'an older hedge')`,
+        [MIGRATIONS[0].version, MIGRATIONS[0].description],
+      );
+      for (const [id, at] of [
+        ['a_old000000002', '2026-03-02T10:00:00.000Z'],
+        ['a_old000000001', '2026-03-02T09:00:00.000Z'],
+      ]) {
         const entry = {
           id,
           created_at: at,
@@ -153,23 +122,13 @@ describeWithPostgres(
           [id, at, entry.base_url_host, entry.key_id, entry.idempotency_key, JSON.stringify(entry)],
         );
       }
-      const versions = async () =>
-        (await q('SELECT version FROM hedge.schema_migrations ORDER BY version')).rows.map((row) => row.version);
-      return { url, q, versions };
-    }
-
-    it('a store made by an older hedge (schema 1) keeps its records: migrated on first use, numbered in creation order, then counted on', async () => {
-      // The later one first on disk.
-      const { url, versions } = await olderStore(1, [
-        ['a_old000000002', '2026-03-02T10:00:00.000Z'],
-        ['a_old000000001', '2026-03-02T09:00:00.000Z'],
-      ]);
       const journal = journalAt(url);
       expect((await journal.list()).map((entry) => [entry.id, entry.seq, entry.revision])).toEqual([
         ['a_old000000002', 2, 1],
         ['a_old000000001', 1, 1],
       ]);
-      expect(await versions()).toEqual([1, 2, 3]);
+      const versions = await q('SELECT version FROM hedge.schema_migrations ORDER BY version');
+      expect(versions.rows.map((row) => row.version)).toEqual([1, 2, 3]);
       const made = await journal.begin(fields());
       expect(made).toMatchObject({ seq: 3, revision: 1 });
       expect(await journal.update('a_old000000001', { outcome: 'unknown' })).toMatchObject({
@@ -178,20 +137,9 @@ describeWithPostgres(
         seq: 1,
       });
       expect((await journal.list()).map((entry) => entry.id)).toEqual([made.id, 'a_old000000002', 'a_old000000001']);
-    });
-
-    it('a store of schema 2 (the hedge before keeper heartbeats) keeps its records and gains the heartbeat table on first use', async () => {
-      const { url, q, versions } = await olderStore(2, [['a_old000000009', '2026-03-02T09:00:00.000Z']]);
-      expect((await q(`SELECT to_regclass('hedge.keeper_heartbeats') IS NULL AS absent`)).rows[0].absent).toBe(true);
-
-      const journal = journalAt(url);
+      // The keeper heartbeats' table, which schema 3 added, is there.
       const scope = 'test|127.0.0.1:9|0123456789ab|keep';
       expect(await journal.keeperHeartbeats.write(scope, { pid: 1, cycles: 1 })).toEqual({ revision: 1 });
-      expect(await versions()).toEqual([1, 2, 3]);
-      expect(await journal.get('a_old000000009')).toMatchObject({
-        outcome: 'pending',
-        idempotency_key: 'old-a_old000000009',
-      });
       expect(await journal.keeperHeartbeats.read(scope)).toMatchObject({ body: { pid: 1, cycles: 1 }, revision: 1 });
     });
 

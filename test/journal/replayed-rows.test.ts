@@ -2,7 +2,7 @@
 // forgotten only on proof that it did not land.
 // - A genuine row replayed — copied whole, seal and all, under a new id, a later time and the next
 //   seq, set back to `unknown` — after the server forgot its key is sent by nothing: not `resume ID
-//   --yes`, not the keeper, not apply; in the local file and in the team store alike.
+//   --yes`, not the keeper, not apply.
 // - A row whose key already has a finished row is a copy: never sent, and said to be one.
 // - An add that acted, moved back to its old figure by a colleague whose journal hedge never sees,
 //   is "cannot tell" past its key's lifetime (exit 12): not resent by resume, the keeper or apply;
@@ -11,135 +11,86 @@
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
-import { tempDir, type RunOptions, type RunResult } from '../support/hedge-cli.js';
-import { appendRow, insertRow, nextSeq, replayOf } from '../support/journal-rows.js';
+import { tempDir, type RunResult } from '../support/hedge-cli.js';
+import { appendRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
-import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { useDesks } from '../support/team.js';
 import { eventIs } from '../keeper/filled.js';
 
 const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
 
-/** One machine of a desk and its journal: the local file, or the team store. */
-interface Desk {
-  t: Simulator;
-  hedge(args: string[], options?: RunOptions): Promise<RunResult>;
-  /** Writes a replay of the row where a writer of this journal would, and gives its id. */
-  replay(row: Record<string, unknown>): Promise<string>;
-}
-
 const startSimulator = useSimulators();
 
-function fileDesk(t: Simulator): Desk {
-  return {
-    t,
-    hedge: t.hedge,
-    replay: async (row) => {
-      const copy = replayOf(row, nextSeq(t.configDir));
-      appendRow(t.configDir, copy);
-      return String(copy.id);
-    },
-  };
+/** Appends a replay of the row to the machine's journal file, and gives its id. */
+function replay(t: Simulator, row: Record<string, unknown>) {
+  const copy = replayOf(row, nextSeq(t.configDir));
+  appendRow(t.configDir, copy);
+  return String(copy.id);
 }
 
-/**
- * The cases each store is asked: a done add replayed after the server forgot its key (the side back
- * at 1,000 by a reduce since, so that the book reads as if it never landed).
- */
-function replayCases(newDesk: () => Promise<Desk>) {
+// A done add replayed after the server forgot its key (the side back at 1,000 by a reduce since, so
+// that the book reads as if it never landed). The store the row is read from does not matter: the
+// decision is above it, and each backend's list by idempotency key is conformance.test.ts's.
+describe('a genuine row replayed in the local journal file', () => {
   /** A side of 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
-  async function addedThenReduced(desk: Desk, landAdd: () => Promise<void>, command = 'add') {
-    desk.t.seedOpen('sell', 1_000);
-    await landAdd();
-    expect(sellUsd(desk.t)).toBe(1_100);
-    exits(await desk.hedge(['reduce', MARKET, 'sell', '100']), 0);
-    expect(sellUsd(desk.t)).toBe(1_000);
-    const row = (await journalEntries(desk)).find((entry) => entry.command === command && entry.outcome === 'done');
+  async function addedThenReduced(landAdd: (t: Simulator) => Promise<void>) {
+    const t = await startSimulator();
+    t.seedOpen('sell', 1_000);
+    await landAdd(t);
+    expect(sellUsd(t)).toBe(1_100);
+    exits(await t.hedge(['reduce', MARKET, 'sell', '100']), 0);
+    expect(sellUsd(t)).toBe(1_000);
+    const row = (await journalEntries(t)).find((entry) => entry.command === 'add' && entry.outcome === 'done');
     expect(row).toBeDefined();
     // A day on, on the server's clock: it has forgotten the add's key (the simulator keeps keys 24 h).
-    desk.t.advance(26 * HOUR);
-    return row!;
+    t.advance(26 * HOUR);
+    return { t, row: row!, id: replay(t, row!), nothingSent: mark(t) };
   }
 
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
-    const desk = await newDesk();
-    const row = await addedThenReduced(desk, async () => {
-      exits(await desk.hedge(['add', MARKET, 'sell', '100']), 0);
+    const { t, row, id, nothingSent } = await addedThenReduced(async (t) => {
+      exits(await t.hedge(['add', MARKET, 'sell', '100']), 0);
     });
-    const id = await desk.replay(row);
-    const nothingSent = mark(desk.t);
-    const resumed = exits(await desk.hedge(['resume', id, '--yes', '--json']), 13);
+    const resumed = exits(await t.hedge(['resume', id, '--yes', '--json']), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(resumed.stderr).toContain(`Its idempotency key is also journal ${row.id}'s (done): this row is a copy`);
     nothingSent();
-    expect(sellUsd(desk.t)).toBe(1_000);
+    expect(sellUsd(t)).toBe(1_000);
   });
 
   it("`keep --once` with a replay of the keeper's own add: not sent (an error event, exit 13), the side stays 1,000", async () => {
-    const desk = await newDesk();
-    const file = writeTarget(desk.t, [`${MARKET},sell,1100,7,,`]);
-    const row = await addedThenReduced(desk, async () => {
-      const kept = await desk.hedge(['keep', file, '--once', '--converge']);
+    let file = '';
+    const { t, row, id, nothingSent } = await addedThenReduced(async (t) => {
+      file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
+      const kept = await t.hedge(['keep', file, '--once', '--converge']);
       expect(kept.code, kept.stderr).toBe(0);
     });
     expect(row).toMatchObject({ via: 'keeper' });
-    const id = await desk.replay(row);
-    const nothingSent = mark(desk.t);
     // Without --converge: the keeper only reports the drift, so anything sent is the replay.
-    const kept = exits(await desk.hedge(['keep', file, '--once']), 13);
+    const kept = exits(await t.hedge(['keep', file, '--once']), 13);
     expect(lines(kept.stdout).filter(eventIs('error'))).toMatchObject([{ code: 'unverified_row', journal_id: id }]);
     nothingSent();
-    expect(sellUsd(desk.t)).toBe(1_000);
+    expect(sellUsd(t)).toBe(1_000);
   });
 
   it("`apply` with a replay of an earlier apply's step: not sent (exit 13), nothing sent at all", async () => {
-    const desk = await newDesk();
-    const row = await addedThenReduced(desk, async () => {
-      const applied = await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1100,7,,`])]);
+    const { t, row, id, nothingSent } = await addedThenReduced(async (t) => {
+      const applied = await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`])]);
       expect(applied.code, applied.stderr).toBe(0);
     });
     expect(String(row.group)).toMatch(/^apply-/);
-    const id = await desk.replay(row);
-    const nothingSent = mark(desk.t);
     // The target is what the side holds: anything sent is the replay (and what would undo it).
     const applied = exits(
-      await desk.hedge(['apply', writeTarget(desk.t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']),
+      await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']),
       13,
     );
     expect(lastJson(applied.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     nothingSent();
-    expect(sellUsd(desk.t)).toBe(1_000);
+    expect(sellUsd(t)).toBe(1_000);
   });
-}
-
-describe('a genuine row replayed in the local journal file', () => {
-  replayCases(async () => fileDesk(await startSimulator()));
 });
-
-describeWithPostgres(
-  'a genuine row replayed in the team store',
-  (server) => {
-    const desk = useDesks(server);
-    replayCases(async () => {
-      const { t, team } = await desk();
-      return {
-        t,
-        hedge: team.c.hedge,
-        // As the issue's INSERT: the row's JSON, a new id, created_at now, the store's next seq.
-        replay: async (row) => {
-          const { rows } = await server().query(team.database, 'SELECT max(seq)::int + 1 AS next FROM hedge.entries');
-          const copy = replayOf(row, rows[0]!.next);
-          await insertRow(server(), team, copy);
-          return String(copy.id);
-        },
-      };
-    });
-  },
-  { shared: true },
-);
 
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {

@@ -2,8 +2,7 @@
 // real PostgreSQL database (test/support/servers/postgres.ts) and one account on the simulator. What is
 // asserted is the server's own state and request log, and the store's own rows: the database down
 // refuses a write before anything is sent (exit 13) while reads still work; C sees A's and B's
-// actions; an add killed on A is finished on B exactly once; `journal migrate` twice adds nothing
-// the second time; the store failing after a send leaves a fallback record that migrate merges.
+// actions; `journal migrate` twice adds nothing the second time; the store failing after a send leaves a fallback record that migrate merges.
 import { hostname } from 'node:os';
 import { expect, it } from 'vitest';
 import { loginWith, readStore } from '../support/config-store.js';
@@ -11,7 +10,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { exits, journalEntries, killWhen, lastJson, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, waitingAfter } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -127,41 +126,6 @@ describeWithPostgres(
       exits(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
       expect(t.trades()).toHaveLength(1);
       passwordNowhere(team.outputs);
-    });
-
-    it('an add killed on machine A is finished on machine B with its own key: the notional moves once', async () => {
-      const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = exits(
-        await team.c.hedge(['open', 'USDTNGN', 'buy', '10000', '--tenor', '7', '--no-wait', '--json']),
-        0,
-      );
-      t.advance(LAND_MS);
-      const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
-
-      const killed = await killWhen(
-        team.a,
-        ['add', 'USDTNGN', 'buy', '500'],
-        waitingAfter(t, '/hedges/add'),
-        'the add was waiting',
-      );
-      expect(killed.signal).toBe('SIGKILL');
-      const hedge = () => t.hedges().find((candidate) => candidate.id === hedgeId)!;
-      expect(hedge().pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
-
-      // B sees A's unresolved add, begun on A.
-      const [left] = await journalEntries(team.b, '--pending');
-      expect(left).toMatchObject({ command: 'add', outcome: 'submitted', profile: 'desk-a' });
-      t.advance(LAND_MS);
-      exits(await team.b.hedge(['resume', left.id, '--json']), 0, `with key ${left.idempotency_key}`);
-      expect(hedge().notionalUsd).toBe(10_500);
-      const adds = t.requests('POST', '/hedges/add');
-      expect(new Set(adds.map((entry) => entry.idempotencyKey))).toEqual(new Set([left.idempotency_key]));
-
-      // Once: the entry is resolved for the whole desk, and resuming it again sends nothing.
-      const [entry] = (await journalEntries(team.c)).filter((candidate) => candidate.command === 'add');
-      expect(entry).toMatchObject({ id: left.id, outcome: 'done' });
-      exits(await team.c.hedge(['resume', left.id]), 2, 'already resolved');
-      expect(t.requests('POST', '/hedges/add')).toHaveLength(adds.length);
     });
 
     it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {

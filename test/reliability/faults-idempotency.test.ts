@@ -1,6 +1,7 @@
-// Nothing is done twice: a connection dropped after the server committed a write, a request the
-// server is still working on (idempotency_in_flight), and a write whose answer never comes (then
-// resumed by hand with the key the CLI printed) each leave exactly one effect on the server.
+// Nothing is done twice: a request the server is still working on (idempotency_in_flight), and a
+// write whose answer never comes (then resumed by hand with the key the CLI printed) each leave
+// exactly one effect on the server. (A connection dropped after the server committed, for every
+// entry point that writes: test/write/conformance-matrix.test.ts, "one key on every retry".)
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
@@ -18,50 +19,6 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
     entries.every((entry) => entry.idempotencyKey === entries[0].idempotencyKey)
   );
 }
-
-/** Each write, the rest of its command line, and the buy side's notional after it (a side of 1,000 before, but for the open). */
-const DROP_CASES = [
-  ['open', ' 1000 --tenor 3', 1000],
-  ['add', ' 500', 1500],
-  ['reduce', ' 300', 700],
-  ['close', '', 0],
-] as const;
-
-describe('connection dropped after the server committed the write', () => {
-  it.concurrent.each(DROP_CASES)(
-    '%s: retried with the same Idempotency-Key, exactly one effect',
-    async (action, rest, expectedNotional) => {
-      const path = action === 'open' ? '/hedges' : `/hedges/${action}`;
-      await results.onSimulator(
-        {
-          order: 10 + DROP_CASES.findIndex(([name]) => name === action),
-          name: `Connection dropped after commit: \`${action}\``,
-          injected: `POST ${path} committed by the server, then the socket destroyed before the answer (once)`,
-          expected: `exit 0; a retry with the same Idempotency-Key; the server holds exactly one ${action}`,
-        },
-        async (sim, observation) => {
-          if (action !== 'open') sim.seedOpen('buy', 1000);
-          sim.sandbox.setFaults({ nextDropAfterCommit: 1, match: { method: 'POST', path } });
-          const result = await sim.hedge(`${action} USDTNGN buy${rest} --json`);
-          const posts = sim.requests('POST', path);
-          const active = sim.active('buy').map((hedge) => hedge.notionalUsd);
-          const refused = sim.requests().filter((entry) => entry.errorCode !== null);
-          observation.attempts = posts.length;
-          observation.observed =
-            `exit ${result.code}; ${posts.length} × POST ${path} (${posts.map((entry) => entry.status).join(' → ')}), ` +
-            `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge, ${active.join(' + ') || 0} USD open, ${sim.historyCount()} closed`;
-          exits(result, 0);
-          expect([posts.map((entry) => entry.status), sameKey(posts), refused]).toEqual([['dropped', 200], true, []]);
-          expect(sim.hedges()).toHaveLength(1);
-          expect(active).toEqual(expectedNotional ? [expectedNotional] : []);
-          expect(sim.historyCount()).toBe(action === 'close' ? 1 : 0);
-          if (action === 'open')
-            expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 1000 });
-        },
-      );
-    },
-  );
-});
 
 describe('idempotency_in_flight', () => {
   it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
