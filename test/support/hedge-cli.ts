@@ -47,10 +47,11 @@ export interface RunOptions {
 
 /**
  * Environment variables read by Node or by a library from the process itself rather than from the
- * environment hedge is given (a preloaded module, extra CA certificates, libpq's PG* settings): a
- * run that sets one to other than the test process's own value is spawned.
+ * environment hedge is given (a preloaded module, extra CA certificates, libpq's PG* settings, the
+ * session bus the keyring's native binding connects to): a run that sets one to other than the test
+ * process's own value is spawned.
  */
-const PROCESS_LEVEL_VARIABLE = /^(NODE_|PG|UV_|SSL_CERT_)/;
+const PROCESS_LEVEL_VARIABLE = /^(NODE_|PG|UV_|SSL_CERT_|DBUS_)/;
 
 let everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
 
