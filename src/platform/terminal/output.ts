@@ -333,10 +333,7 @@ export class Output {
     }
     rows = asSent(rows);
     if (this.mode === 'plain') {
-      const fields = this.pick(
-        withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
-        rows,
-      );
+      const fields = this.picked(resource.fields, rows, true);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
@@ -361,9 +358,7 @@ export class Output {
     }
     resource = { ...resource, fields: onScreen(resource.fields) };
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = this.fields
-      ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
-      : tableFields(resource, rows, options.omit);
+    const fields = this.fields ? this.picked(resource.fields, rows) : tableFields(resource, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
     const { priority, decisive } = this.fields
       ? { priority: this.fields, decisive: this.fields.length }
@@ -419,8 +414,7 @@ export class Output {
       return;
     }
     known = onScreen(known);
-    const all = withExtraFields(known, [record]);
-    const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
+    const fields = this.fields ? this.picked(known, [record]) : withExtraFields(known, [record]);
     const unit = rateUnitOf([record]);
     const rows: Array<[string, string]> = fields.map((field) => {
       const format = numberFormatOf(field, [record], unit);
@@ -433,11 +427,13 @@ export class Output {
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {
-    const fields = this.pick(
-      withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
-      [record],
-    );
-    return this.rowsText(fields, [record]);
+    return this.rowsText(this.picked(known, [record], true), [record]);
+  }
+
+  /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). */
+  private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
+    const fields = withExtraFields(known, rows, { keepAbsentKnown: true });
+    return this.pick(plain ? fields.filter((field) => !field.screenOnly) : fields, rows);
   }
 
   card(rows: Array<[string, string]>, title?: string) {
