@@ -272,7 +272,7 @@ export class Output {
 
   /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
   note(text: string) {
-    this.say(text);
+    this.noteIn(undefined, text);
   }
 
   warn(text: string) {
@@ -290,7 +290,7 @@ export class Output {
 
   /** A line on stderr beside text output (table, TSV, CSV), never beside a JSON document, which carries the same facts. */
   textNote(text: string) {
-    if (this.mode !== 'json') this.say(text);
+    this.noteIn(['table', 'plain'], text);
   }
 
   /** A view a person reads as a card on stdout, any other reader as one line on stderr (a script's stdout keeps the document). */
@@ -301,7 +301,7 @@ export class Output {
 
   /** A line on stderr beside TSV or CSV only: a person's card says it already, a JSON document carries it. */
   plainNote(text: string) {
-    if (this.mode === 'plain') this.say(text);
+    this.noteIn(['plain'], text);
   }
 
   /** A warning beside a script's data (TSV, CSV, JSON): a person's table says it in place. */
@@ -311,7 +311,12 @@ export class Output {
 
   /** A pointer for the person reading a table or card; scripts get none. */
   tableNote(text: string) {
-    if (this.mode === 'table') this.say(text);
+    this.noteIn(['table'], text);
+  }
+
+  /** A line on stderr where this output's mode is one of `modes` (undefined: any); the one place a recording output keeps the notes it is given. */
+  noteIn(modes: readonly OutputMode[] | undefined, text: string) {
+    if (!modes || modes.includes(this.mode)) this.say(text);
   }
 
   /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
