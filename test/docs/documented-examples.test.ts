@@ -56,6 +56,9 @@ import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginWith } from '../support/config-store.js';
 import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
+
+/** A line's run: how it ended and what it printed. */
+type Ran = Omit<RunResult, 'durationMs'>;
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { until } from '../support/polling.js';
 
@@ -393,8 +396,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>): Promise<T> {
 async function runHedge(
   args: readonly string[],
   options: { cwd: string; env: Record<string, string>; stdin?: string },
-): Promise<RunResult> {
-  const started = Date.now();
+): Promise<Ran> {
   const inProcess =
     commandOf(args) !== 'mcp' &&
     options.env.TZ === 'UTC' &&
@@ -402,12 +404,12 @@ async function runHedge(
   if (inProcess) {
     const run = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
     const result = await (namesAFile(args) ? inFolder(options.cwd, run) : run());
-    return { ...result, signal: null, durationMs: Date.now() - started };
+    return { ...result, signal: null };
   }
   const { child, closed, stdout, stderr } = spawnHedge(args, options);
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const code = await closed.finally(() => clearTimeout(timer));
-  return { code, signal: child.signalCode, stdout: stdout(), stderr: stderr(), durationMs: Date.now() - started };
+  return { code, signal: child.signalCode, stdout: stdout(), stderr: stderr() };
 }
 
 /** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
@@ -581,7 +583,7 @@ async function assign(state: BlockState, words: readonly Word[], into: Record<st
 async function runLine(
   state: BlockState,
   example: Example,
-): Promise<{ last?: { result: RunResult; args: string[] }; echoStatus: boolean }> {
+): Promise<{ last?: { result: Ran; args: string[] }; echoStatus: boolean }> {
   let last;
   let echoStatus = false;
   for (const pipeline of example.shell.pipelines) {
@@ -669,17 +671,15 @@ async function run(
   args: string[],
   environment: Record<string, string>,
   stdin?: string,
-): Promise<RunResult> {
+): Promise<Ran> {
   const command = commandOf(args);
   const next = args[args.indexOf(command) + 1];
   const serves =
     command === 'sandbox' ||
     (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
   if (serves) {
-    const started = Date.now();
     const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]);
-    const code = await server.stop();
-    return { code, signal: null, stdout: server.stdout(), stderr: server.stderr(), durationMs: Date.now() - started };
+    return { code: await server.stop(), signal: null, stdout: server.stdout(), stderr: server.stderr() };
   }
   if (command === 'mcp') {
     const result = await runHedge(args, { cwd: state.cwd, env: environment, stdin: `${INITIALIZE}\n` });
@@ -765,7 +765,7 @@ function jsonKeys(text: string) {
 }
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(doc: readonly string[], result: RunResult) {
+function compare(doc: readonly string[], result: Pick<Ran, 'stdout' | 'stderr'>) {
   const printed = (
     result.stdout.trim() !== ''
       ? result.stdout
@@ -1012,7 +1012,7 @@ describe('the documented examples', () => {
     const table =
       'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n';
     const differences = (shown: string, stdout = table, stderr = '') =>
-      compare(shown.split('\n'), { code: 0, signal: null, durationMs: 0, stdout, stderr }).length;
+      compare(shown.split('\n'), { stdout, stderr }).length;
     const rule = '───────  ──────────────────────────  ───────────────────────';
     const header = 'Market   Capacity buy USD  Carry/day sell';
     // [differences expected, the doc's lines, what was printed (stdout, stderr)].

@@ -7,13 +7,21 @@
 // its own, so none may appear. --json stays valid JSON that parses back to the exact hostile
 // strings. A --ref carrying any of them is refused before anything is sent (in a pipe, one line:
 // test/reliability/bad-input.test.ts).
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOSTILE_FIELD_NAME, HOSTILE_FIELD_VALUE, HOSTILE_TEXT } from '../../src/sandbox/index.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
-import { envFor, MARKET, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
+import {
+  apiData,
+  colleagueCloses,
+  colleagueOpens,
+  envFor,
+  MARKET,
+  startSimulator,
+  withSimulator,
+  type Simulator,
+} from '../support/simulator.js';
 
 /** A listed market whose name carries a window-title escape, a clear-screen, a bidi override and a zero-width space (at most 32 characters). */
 const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
@@ -33,12 +41,6 @@ function unsafeIn(text: string) {
 let simulator: Simulator;
 let hostileHedgeId: string;
 
-async function post(path: string, body: Record<string, unknown>) {
-  const answer = await simulator.api('POST', path, { body, idempotencyKey: randomUUID() });
-  if (answer.status !== 200) throw new Error(`${path}: ${JSON.stringify(answer.body)}`);
-  return answer.body.data;
-}
-
 beforeAll(async () => {
   simulator = await startSimulator({
     hostileText: true,
@@ -47,7 +49,7 @@ beforeAll(async () => {
   });
   // An open hedge on the hostile market, and a closed one (history) on USDTNGN, both with a hostile reference.
   hostileHedgeId = (
-    await post('/hedges', {
+    await apiData(simulator, 'POST', '/hedges', {
       market: HOSTILE_MARKET,
       side: 'buy',
       notional_usd: 1000,
@@ -55,16 +57,8 @@ beforeAll(async () => {
       client_reference: HOSTILE_REFERENCE,
     })
   ).id;
-  await post('/hedges', {
-    market: MARKET,
-    side: 'sell',
-    notional_usd: 2000,
-    tenor_days: 1,
-    client_reference: HOSTILE_REFERENCE,
-  });
-  simulator.advance(20);
-  await post('/hedges/close', { market: MARKET, side: 'sell' });
-  simulator.advance(20);
+  await colleagueOpens(simulator, 'sell', 2000, 1, HOSTILE_REFERENCE);
+  await colleagueCloses(simulator, 'sell');
   expect(
     simulator
       .hedges()

@@ -78,8 +78,13 @@ describe('the one number formatter family', () => {
       '+1,234.56',
       '-3.00',
     ]);
-    // A figure that rounds to zero carries no sign (the sign convention).
-    expect(formatSignedMoney(-0.001)).toBe('0.00');
+    // Signed to the cent: a figure that rounds to zero carries no sign (the sign convention).
+    expect([-0.456, -0.004, -0.001, 0].map((value) => formatSignedMoney(value))).toEqual([
+      '-0.46',
+      '0.00',
+      '0.00',
+      '0.00',
+    ]);
     expect([formatRate(1530.3291), formatRate(1.23456), formatRate(0.0123456)]).toEqual([
       '1,530.33',
       '1.2346',

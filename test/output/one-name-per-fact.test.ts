@@ -19,12 +19,12 @@ const cents = (value: number) => Math.round(value * 100);
 describe('the hedge id is hedge_id', () => {
   it('open --json and its TSV name the opened hedge hedge_id, waited for or not', async () => {
     const sim = await simulator();
-    const filled = JSON.parse(ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`)).stdout);
+    const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
     const [hedge] = sim.hedges();
     expect(hedge.status).toBe('filled');
     expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
     expect(Object.keys(filled)[0]).toBe('hedge_id');
-    const submitted = JSON.parse(ok(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`)).stdout);
+    const submitted = okJson(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`));
     expect(submitted.hedge_id).toBe(sim.active('sell')[0].id);
     const other = await simulator();
     const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
@@ -40,7 +40,7 @@ describe("the report's fees are not the server's fees_usdc", () => {
     ok(await sim.hedge(`close ${MARKET} buy`));
     const wire = (await sim.api('GET', '/hedges/history')).body.data;
     expect(wire).toHaveLength(1);
-    const report = JSON.parse(ok(await sim.hedge('report --json')).stdout);
+    const report = okJson(await sim.hedge('report --json'));
     expect(report.totals).not.toHaveProperty('fees_usdc');
     expect(report.totals).not.toHaveProperty('carry_usdc');
     // The same amounts, of opposite sign: paid is positive on the wire, negative in the report.
@@ -49,7 +49,7 @@ describe("the report's fees are not the server's fees_usdc", () => {
       cents(report.totals.fees_pnl_usdc) + cents(wire[0]!.fees_usdc!),
       cents(report.totals.carry_pnl_usdc) + cents(wire[0]!.carry_usdc!),
     ]).toEqual([0, 0]);
-    const history = JSON.parse(ok(await sim.hedge('history --json')).stdout);
+    const history = okJson(await sim.hedge('history --json'));
     expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
     const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
     expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');

@@ -10,6 +10,7 @@ import { redactKey } from '../../src/core/security/secrets.js';
 import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
+import { journalEntries } from '../support/cli-runs.js';
 import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
@@ -92,7 +93,7 @@ describe('a key the server echoes in a data field', () => {
       expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
     }
     for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
-    const rows = JSON.parse((await simulator.hedge('journal --json')).stdout) as Array<Record<string, unknown>>;
+    const rows = await journalEntries(simulator);
     expect(rows.map((row) => [row.command, row.outcome, row.message])).toEqual([
       ['add', 'rejected', `key ${redactKey(key)} may not add today`],
       ['add', 'rejected', `key ${redactKey(key)} may not add today`],
@@ -175,7 +176,6 @@ describe('hedge api: a request that would carry the key', () => {
     }
     expect(simulator.sandbox.requestLog).toHaveLength(0);
     for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(simulator.apiKey);
-    const rows = JSON.parse((await simulator.hedge('journal --json')).stdout) as unknown[];
-    expect(rows).toEqual([]);
+    expect(await journalEntries(simulator)).toEqual([]);
   });
 });

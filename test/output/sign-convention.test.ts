@@ -5,7 +5,6 @@
 // addition implies, and the "already open" note.
 import { describe, expect, it } from 'vitest';
 import type { Quote } from '../../src/platform/api/schemas.js';
-import { formatSignedMoney } from '../../src/core/number-format.js';
 import {
   betterOrWorse,
   impliedAdditionPrice,
@@ -53,15 +52,6 @@ const BUY_QUOTE: Quote = {
 };
 
 describe('money words', () => {
-  it('signs an amount to the cent: a figure that rounds to zero has no sign', () => {
-    expect([1234.5, -0.456, -0.004, 0].map((value) => formatSignedMoney(value))).toEqual([
-      '+1,234.50',
-      '-0.46',
-      '0.00',
-      '0.00',
-    ]);
-  });
-
   it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
     expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
   });

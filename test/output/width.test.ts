@@ -45,32 +45,23 @@ async function painted(text: string) {
 const stream = (columns?: number) => Object.assign(new PassThrough(), { columns });
 
 describe('terminalColumns', () => {
-  it("takes the terminal's own width when the stream is one", () => {
-    expect(terminalColumns(stream(132), true, { COLUMNS: '100' })).toBe(132);
-  });
-
-  it('takes COLUMNS when the stream is not a terminal, or a terminal without a width', () => {
-    expect([
-      terminalColumns(stream(), false, { COLUMNS: '100' }),
-      terminalColumns(stream(), true, { COLUMNS: ' 64 ' }),
-      terminalColumns(stream(0), true, { COLUMNS: '72' }),
-      terminalColumns(stream(132), false, { COLUMNS: '90' }),
-    ]).toEqual([100, 64, 72, 90]);
-  });
-
-  it('falls back to 80 when COLUMNS is absent or not a positive integer', () => {
-    for (const COLUMNS of [undefined, '', '0', '-5', '80.5', 'wide', '1e2']) {
-      expect(terminalColumns(stream(), false, { COLUMNS })).toBe(80);
-    }
-  });
-
-  it('clamps to 20..500', () => {
-    expect([
-      terminalColumns(stream(8), true, {}),
-      terminalColumns(stream(), false, { COLUMNS: '9999' }),
-      terminalColumns(stream(500), true, {}),
-      terminalColumns(stream(20), true, {}),
-    ]).toEqual([20, 500, 500, 20]);
+  it.each([
+    // The terminal's own width when the stream is one.
+    [132, true, { COLUMNS: '100' }, 132],
+    // COLUMNS when the stream is not a terminal, or a terminal without a width.
+    [undefined, false, { COLUMNS: '100' }, 100],
+    [undefined, true, { COLUMNS: ' 64 ' }, 64],
+    [0, true, { COLUMNS: '72' }, 72],
+    [132, false, { COLUMNS: '90' }, 90],
+    // 80 when COLUMNS is absent or not a positive integer.
+    ...[undefined, '', '0', '-5', '80.5', 'wide', '1e2'].map((COLUMNS) => [undefined, false, { COLUMNS }, 80] as const),
+    // Clamped to 20..500.
+    [8, true, {}, 20],
+    [undefined, false, { COLUMNS: '9999' }, 500],
+    [500, true, {}, 500],
+    [20, true, {}, 20],
+  ] as const)('a stream of %s columns (a terminal: %s) and %o: %i', (columns, isTerminal, env, expected) => {
+    expect(terminalColumns(stream(columns), isTerminal, env)).toBe(expected);
   });
 });
 
@@ -214,39 +205,31 @@ describe('wrapWords', () => {
     });
   }
 
-  it('breaks at the last space that fits', () => {
-    expect([
-      wrapWords('aaa bbb ccc ddd', 7),
-      wrapWords('aaa bbb ccc ddd', 8),
-      wrapWords('aaa bbb ccc ddd', 11),
-    ]).toEqual(['aaa bbb\nccc ddd', 'aaa bbb\nccc ddd', 'aaa bbb ccc\nddd']);
-  });
-
-  it('hard-breaks only a word longer than the width, starting it on its own line', () => {
-    expect(wrapWords('id 0123456789abcdef end', 8)).toBe('id\n01234567\n89abcdef\nend');
-  });
-
-  it('keeps existing newlines and blank lines, and the leading spaces of a line', () => {
-    expect(wrapWords('first line\n\n  second  part here', 10)).toBe('first line\n\n  second\npart here');
-  });
-
-  it('indents the lines after the first by the hanging indent, and gives the first its whole width', () => {
-    expect([
-      wrapWords('--tenor D  one two three four', 20, { hangingIndent: 11 }),
-      [
-        wrapWords('alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 }),
-        wrapWords('aaa bbb ccc ddd eee', 11, { hangingIndent: 4 }),
-      ],
-    ]).toEqual([
+  it.each([
+    // At the last space that fits.
+    ['aaa bbb ccc ddd', 7, {}, 'aaa bbb\nccc ddd'],
+    ['aaa bbb ccc ddd', 8, {}, 'aaa bbb\nccc ddd'],
+    ['aaa bbb ccc ddd', 11, {}, 'aaa bbb ccc\nddd'],
+    // Only a word longer than the width is hard-broken, starting on its own line.
+    ['id 0123456789abcdef end', 8, {}, 'id\n01234567\n89abcdef\nend'],
+    // Existing newlines and blank lines kept, and the leading spaces of a line.
+    ['first line\n\n  second  part here', 10, {}, 'first line\n\n  second\npart here'],
+    // The lines after the first indented by the hanging indent; the first gets its whole width.
+    [
+      '--tenor D  one two three four',
+      20,
+      { hangingIndent: 11 },
       '--tenor D  one two\n           three\n           four',
-      ['alpha\n   beta\n\n   gamma', 'aaa bbb ccc\n    ddd eee'],
-    ]);
-  });
-
-  it('counts wide characters', () => {
-    const out = wrapWords('東京 市場 東京 市場', 9);
-    expect(out).toBe('東京 市場\n東京 市場');
-    for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(9);
+    ],
+    ['alpha\nbeta\n\ngamma', 20, { hangingIndent: 3 }, 'alpha\n   beta\n\n   gamma'],
+    ['aaa bbb ccc ddd eee', 11, { hangingIndent: 4 }, 'aaa bbb ccc\n    ddd eee'],
+    // Wide characters counted as two.
+    ['東京 市場 東京 市場', 9, {}, '東京 市場\n東京 市場'],
+    ['', 40, {}, ''],
+  ] as const)('wraps %j at %i columns (%o)', (text, width, options, expected) => {
+    const out = wrapWords(text, width, options);
+    expect(out).toBe(expected);
+    for (const line of out.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(width);
   });
 
   it('ignores colour codes when measuring, and carries a colour over a break', async () => {
@@ -262,9 +245,5 @@ describe('wrapWords', () => {
     const out = wrapWords(`${BOLD}${RED}aaa bbb${RESET}`, 5, { hangingIndent: 2 });
     expect(out.split('\n')[1]).toMatch(/^ {2}\u001b\[/);
     expect(await painted(out)).toEqual(await painted(`${BOLD}${RED}aaa${RESET}\n  ${BOLD}${RED}bbb${RESET}`));
-  });
-
-  it('returns an empty string for empty text', () => {
-    expect(wrapWords('', 40)).toBe('');
   });
 });

@@ -40,15 +40,7 @@ export function printAnswers(
     output.write(safeJson(printable[printable.length - 1].body, 2));
     return;
   }
-  if (output.format === 'ndjson' && printable.length > 1) {
-    // One envelope per line, as each page came.
-    output.json(
-      printable.map((page) => page.body),
-      [],
-      { asSent: true },
-    );
-    return;
-  }
-  // Any endpoint, as it answered: hedge's one shape is for the commands that know their data.
-  output.json(mergedEnvelope(printable), [], { asSent: true });
+  // Any endpoint, as it answered: hedge's one shape is for the commands that know their data. NDJSON: one envelope per line, as each page came.
+  const pagesApart = output.format === 'ndjson' && printable.length > 1;
+  output.json(pagesApart ? printable.map((page) => page.body) : mergedEnvelope(printable), [], { asSent: true });
 }

@@ -272,7 +272,7 @@ export class Output {
 
   /** A line for the operator, on stderr in every format; wrapped at word boundaries when a person reads it (a table on stdout, or stderr a terminal); one line per message for a script. */
   note(text: string) {
-    this.say(text);
+    this.noteIn(undefined, text);
   }
 
   warn(text: string) {
@@ -290,7 +290,7 @@ export class Output {
 
   /** A line on stderr beside text output (table, TSV, CSV), never beside a JSON document, which carries the same facts. */
   textNote(text: string) {
-    if (this.mode !== 'json') this.say(text);
+    this.noteIn(['table', 'plain'], text);
   }
 
   /** A view a person reads as a card on stdout, any other reader as one line on stderr (a script's stdout keeps the document). */
@@ -301,7 +301,7 @@ export class Output {
 
   /** A line on stderr beside TSV or CSV only: a person's card says it already, a JSON document carries it. */
   plainNote(text: string) {
-    if (this.mode === 'plain') this.say(text);
+    this.noteIn(['plain'], text);
   }
 
   /** A warning beside a script's data (TSV, CSV, JSON): a person's table says it in place. */
@@ -311,7 +311,12 @@ export class Output {
 
   /** A pointer for the person reading a table or card; scripts get none. */
   tableNote(text: string) {
-    if (this.mode === 'table') this.say(text);
+    this.noteIn(['table'], text);
+  }
+
+  /** A line on stderr where this output's mode is one of `modes` (undefined: any); the one place a recording output keeps the notes it is given. */
+  noteIn(modes: readonly OutputMode[] | undefined, text: string) {
+    if (!modes || modes.includes(this.mode)) this.say(text);
   }
 
   /** The line on stderr, every `hedge …` in it written as the user runs hedge. */
@@ -333,10 +338,7 @@ export class Output {
     }
     rows = asSent(rows);
     if (this.mode === 'plain') {
-      const fields = this.pick(
-        withExtraFields(resource.fields, rows, { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
-        rows,
-      );
+      const fields = this.picked(resource.fields, rows, true);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
@@ -361,9 +363,7 @@ export class Output {
     }
     resource = { ...resource, fields: onScreen(resource.fields) };
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = this.fields
-      ? this.pick(withExtraFields(resource.fields, rows, { keepAbsentKnown: true }), rows)
-      : tableFields(resource, rows, options.omit);
+    const fields = this.fields ? this.picked(resource.fields, rows) : tableFields(resource, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
     const { priority, decisive } = this.fields
       ? { priority: this.fields, decisive: this.fields.length }
@@ -419,8 +419,7 @@ export class Output {
       return;
     }
     known = onScreen(known);
-    const all = withExtraFields(known, [record]);
-    const fields = this.fields ? this.pick(withExtraFields(known, [record], { keepAbsentKnown: true }), [record]) : all;
+    const fields = this.fields ? this.picked(known, [record]) : withExtraFields(known, [record]);
     const unit = rateUnitOf([record]);
     const rows: Array<[string, string]> = fields.map((field) => {
       const format = numberFormatOf(field, [record], unit);
@@ -433,11 +432,13 @@ export class Output {
   }
 
   recordText(record: JsonObject, known: FieldSpec[]) {
-    const fields = this.pick(
-      withExtraFields(known, [record], { keepAbsentKnown: true }).filter((field) => !field.screenOnly),
-      [record],
-    );
-    return this.rowsText(fields, [record]);
+    return this.rowsText(this.picked(known, [record], true), [record]);
+  }
+
+  /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). */
+  private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
+    const fields = withExtraFields(known, rows, { keepAbsentKnown: true });
+    return this.pick(plain ? fields.filter((field) => !field.screenOnly) : fields, rows);
   }
 
   card(rows: Array<[string, string]>, title?: string) {

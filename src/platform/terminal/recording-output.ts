@@ -71,20 +71,8 @@ export class RecordingOutput extends Output {
     this.calls.push({ kind: 'text', play: (output) => output.write(text) });
   }
 
-  override note(text: string) {
-    this.calls.push({ kind: 'note', play: (output) => output.note(text) });
-  }
-
   // Kept for the output the calls are played onto, which decides whether it says them.
-  override textNote(text: string) {
-    this.calls.push({ kind: 'note', play: (output) => output.textNote(text) });
-  }
-
-  override plainNote(text: string) {
-    this.calls.push({ kind: 'note', play: (output) => output.plainNote(text) });
-  }
-
-  override tableNote(text: string) {
-    this.calls.push({ kind: 'note', play: (output) => output.tableNote(text) });
+  override noteIn(...note: Parameters<Output['noteIn']>) {
+    this.calls.push({ kind: 'note', play: (output) => output.noteIn(...note) });
   }
 }

@@ -283,32 +283,20 @@ function draw(Table: CliTable3, input: TableInput) {
   };
 }
 
-function columnNeeds(input: TableInput) {
+/** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */
+function columnNeeds(input: TableInput): ColumnNeed[] {
   return input.columns.map((column, index) => {
     let measured: ReturnType<typeof measureColumn> | undefined;
-    const need = () => (measured ??= measureColumn(input, column, index));
-    return {
+    const need = {
       key: column.key,
       // The deal reference: a desk reads it whole; other text may still be cut for columns.
       wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
       money: column.money === true,
       fills: column.drawn !== undefined,
-      get width() {
-        return need().width;
-      },
-      get minWidth() {
-        return need().minWidth;
-      },
-      get tightWidth() {
-        return need().tightWidth;
-      },
-      get shortWidth() {
-        return need().shortWidth;
-      },
-      get growsPartly() {
-        return need().growsPartly;
-      },
     };
+    for (const name of ['width', 'minWidth', 'tightWidth', 'shortWidth', 'growsPartly'] as const)
+      Object.defineProperty(need, name, { get: () => (measured ??= measureColumn(input, column, index))[name] });
+    return need as ColumnNeed;
   });
 }
 
