@@ -98,14 +98,18 @@ export class FaultInjector {
   private current: FaultSettings;
   private prngState: number;
 
+  /** `initial`: the sandbox's options, of which the settings here are taken. */
   constructor(initial: Partial<FaultSettings>, seed: string) {
     this.current = { ...NO_FAULTS };
     this.update(initial);
     this.prngState = hashString(`faults:${seed}`);
   }
 
+  /** Settings not given (or undefined) stay as they are. */
   update(partial: Partial<FaultSettings>) {
-    const next = { ...this.current, ...partial };
+    const next = { ...this.current };
+    for (const key of Object.keys(NO_FAULTS) as Array<keyof FaultSettings>)
+      if (partial[key] !== undefined) Object.assign(next, { [key]: partial[key] });
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
     }
