@@ -9,7 +9,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
+import {
+  type FaultInjector,
+  type FaultOutcome,
+  faultInjector,
+  type FaultSettings,
+  type MalformedKind,
+} from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
 import {
@@ -26,7 +32,8 @@ import {
   swapTypes,
 } from './http-io.js';
 import {
-  SharedStateFile,
+  type SharedStateFile,
+  sharedStateFile,
   StateFileBusyError,
   type StateFileContents,
   type StateFileLock,
@@ -101,7 +108,7 @@ function usesEngine(outcome: FaultOutcome) {
 export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
-  const faults = new FaultInjector(options, String(options.seed ?? DEFAULT_SEED));
+  const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
   const traffic = sandboxTraffic(options, host, faults);
@@ -153,7 +160,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   let shared: SharedStateFile | undefined;
   let savedRevision = 0;
   if (options.stateFile && options.stateFileLock)
-    shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
+    shared = sharedStateFile(options.stateFile, options.stateFileLock, {
       adopt: (contents) => adopt(contents),
       snapshot: () => snapshot(),
       changed: () => engine.revision !== savedRevision,
