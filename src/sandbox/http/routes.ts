@@ -270,16 +270,21 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   return succeeded({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
 
-const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const sideNotional = (hedges: readonly Pick<HedgeState, 'notionalUsd'>[]) =>
+  hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
-function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number) {
+export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
+  action: ChangeAction,
+  hedges: readonly H[],
+  requestedUsd: number,
+) {
   const newestFirst = [...hedges].reverse();
-  const whole = (hedge: HedgeState) => ({ hedge, notionalUsd: hedge.notionalUsd });
+  const whole = (hedge: H) => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
     return newestFirst.map(whole);
-  const parts: { hedge: HedgeState; notionalUsd: number }[] = [];
+  const parts: { hedge: H; notionalUsd: number }[] = [];
   let left = requestedUsd;
   for (const hedge of newestFirst) {
     if (left <= 0) break;
