@@ -24,7 +24,7 @@ import {
   carryUsdc,
   grossPnlUsd,
   marketHeadroomUsd,
-  midPrice,
+  midPrice as modelMidPrice,
   platformFeeUsdc,
   quoteIncrease,
   reductionClosesFully,
@@ -74,48 +74,38 @@ function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeSt
   return a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-export class Book {
-  readonly seedHash: number;
-  private readonly marketsByName: Map<string, MarketDefinition>;
+export type Book = ReturnType<typeof createBook>;
 
-  constructor(
-    readonly state: EngineState,
-    readonly config: BookConfig,
-  ) {
-    this.seedHash = seedHash(state.seed);
-    this.marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
-    // A state saved in another order (a heap) is put in order once.
-    state.events.sort(compareEvents);
+export function createBook(state: EngineState, config: BookConfig) {
+  const priceSeed = seedHash(state.seed);
+  const marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
+  // A state saved in another order (a heap) is put in order once.
+  state.events.sort(compareEvents);
+
+  function findMarket(market: string) {
+    return marketsByName.get(market);
   }
 
-  get markets() {
-    return this.config.markets;
-  }
-
-  findMarket(market: string) {
-    return this.marketsByName.get(market);
-  }
-
-  midPrice(definition: MarketDefinition, timeMs: number) {
-    return midPrice(this.seedHash, definition, timeMs);
+  function midPrice(definition: MarketDefinition, timeMs: number) {
+    return modelMidPrice(priceSeed, definition, timeMs);
   }
 
   /** The mid of a hedge's market: what a position is marked, closed early and settled at. */
-  markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number) {
-    return this.midPrice(this.findMarket(hedge.market) as MarketDefinition, timeMs);
+  function markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number) {
+    return midPrice(findMarket(hedge.market) as MarketDefinition, timeMs);
   }
 
   /** A fill's quote leaves out `counted`, which its own request already added to the open interest. */
-  quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0) {
-    const definition = this.findMarket(market) as MarketDefinition;
-    const openInterest = this.totalOpenInterest(definition);
+  function quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0) {
+    const definition = findMarket(market) as MarketDefinition;
+    const openInterest = totalOpenInterest(definition);
     openInterest[side] -= counted;
-    return quoteIncrease(this.seedHash, definition, openInterest, side, notionalUsd, timeMs);
+    return quoteIncrease(priceSeed, definition, openInterest, side, notionalUsd, timeMs);
   }
 
   /** Background open interest plus everything the sandbox's accounts hold or have pending. */
-  totalOpenInterest(definition: MarketDefinition) {
-    const own = this.state.openInterestUsd[definition.market] ?? { buy: 0, sell: 0 };
+  function totalOpenInterest(definition: MarketDefinition) {
+    const own = state.openInterestUsd[definition.market] ?? { buy: 0, sell: 0 };
     return {
       buy: definition.backgroundOpenInterestUsd.buy + own.buy,
       sell: definition.backgroundOpenInterestUsd.sell + own.sell,
@@ -123,21 +113,19 @@ export class Book {
   }
 
   /** The spec: the lower of the market's headroom and the account's cap (not net of its positions). */
-  availableCapacityUsd(definition: MarketDefinition, side: Side) {
-    return roundMoney(
-      Math.min(marketHeadroomUsd(this.totalOpenInterest(definition), side), this.config.exposureCapUsd),
-    );
+  function availableCapacityUsd(definition: MarketDefinition, side: Side) {
+    return roundMoney(Math.min(marketHeadroomUsd(totalOpenInterest(definition), side), config.exposureCapUsd));
   }
 
-  private moveOpenInterest(market: string, side: Side, deltaUsd: number) {
-    const own = (this.state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
+  function moveOpenInterest(market: string, side: Side, deltaUsd: number) {
+    const own = (state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
     const next = own[side] + deltaUsd;
     // Float residue must not leave an emptied side at 1e-10 (or below zero).
     own[side] = next < 1e-6 ? 0 : next;
   }
 
-  account(accountId: string) {
-    let account = this.state.accounts[accountId];
+  function account(accountId: string) {
+    let account = state.accounts[accountId];
     if (!account) {
       account = {
         id: accountId,
@@ -147,50 +135,50 @@ export class Book {
         activeHedgeStacks: {},
         history: [],
       };
-      if (this.config.viewLagMs > 0) account.trailing = viewsInStep(this.accountFigures(account), []);
-      this.state.accounts[accountId] = account;
+      if (config.viewLagMs > 0) account.trailing = viewsInStep(accountFigures(account), []);
+      state.accounts[accountId] = account;
     }
     return account;
   }
 
   /** Builds the trailing views a lag needs; without a lag drops them (a later start with one would show them stale). */
-  prepareTrailingViews() {
-    for (const account of Object.values(this.state.accounts)) {
-      if (this.config.viewLagMs <= 0) delete account.trailing;
-      else account.trailing ??= viewsInStep(this.accountFigures(account), this.filledHedges(account));
+  function prepareTrailingViews() {
+    for (const account of Object.values(state.accounts)) {
+      if (config.viewLagMs <= 0) delete account.trailing;
+      else account.trailing ??= viewsInStep(accountFigures(account), filledHedges(account));
     }
   }
 
-  accountFigures(account: AccountState) {
+  function accountFigures(account: AccountState) {
     return {
       balanceUsdc: account.balanceUsdc,
-      marginInUseUsdc: this.marginInUseUsdc(account),
-      openExposureUsd: this.openExposureUsd(account),
+      marginInUseUsdc: marginInUseUsdc(account),
+      openExposureUsd: openExposureUsd(account),
     };
   }
 
-  private filledHedges(account: AccountState) {
-    return this.activeHedges(account).filter((hedge) => hedge.status === 'filled');
+  function filledHedges(account: AccountState) {
+    return activeHedges(account).filter((hedge) => hedge.status === 'filled');
   }
 
   /** For views that trail the records; nothing without a lag. */
-  noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
+  function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
     const views = account.trailing;
-    if (this.config.viewLagMs <= 0 || views === undefined) return;
-    const figures = this.accountFigures(account);
+    if (config.viewLagMs <= 0 || views === undefined) return;
+    const figures = accountFigures(account);
     const line =
       hedge === undefined
         ? {}
         : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
-    appendChange(views, { atMs, figures, ...line }, this.config.viewLagMs);
+    appendChange(views, { atMs, figures, ...line }, config.viewLagMs);
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
-  shownBook(account: AccountState, nowMs: number) {
+  function shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
-    if (this.config.viewLagMs <= 0 || views === undefined)
-      return { asOfMs: nowMs, figures: this.accountFigures(account), positions: this.filledHedges(account) };
-    const asOfMs = nowMs - this.config.viewLagMs;
+    if (config.viewLagMs <= 0 || views === undefined)
+      return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
+    const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
     const positions = Object.values(views.positions).sort((a, b) => {
       const sideA = activeHedgeKey(a.market, a.side);
@@ -202,104 +190,103 @@ export class Book {
   }
 
   /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
-  shownHistoryLength(account: AccountState, nowMs: number) {
+  function shownHistoryLength(account: AccountState, nowMs: number) {
     const { history } = account;
-    if (this.config.viewLagMs <= 0) return history.length;
-    const cutoff = toIso(nowMs - this.config.viewLagMs);
+    if (config.viewLagMs <= 0) return history.length;
+    const cutoff = toIso(nowMs - config.viewLagMs);
     // Kept in closed_at order: the records shown are a prefix.
     return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
   }
 
-  activeHedges(account: AccountState) {
+  function activeHedges(account: AccountState) {
     return Object.keys(account.activeHedgeStacks)
       .sort()
       .flatMap((key) => account.activeHedgeStacks[key].map((id) => account.hedges[id]));
   }
 
-  activeHedge(account: AccountState, market: string, side: Side) {
+  function activeHedge(account: AccountState, market: string, side: Side) {
     const id = account.activeHedgeIds[activeHedgeKey(market, side)];
     return id ? account.hedges[id] : undefined;
   }
 
-  sideHedges(account: AccountState, market: string, side: Side) {
+  function sideHedges(account: AccountState, market: string, side: Side) {
     return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
   }
 
-  hedgesNewestFirst(account: AccountState) {
+  function hedgesNewestFirst(account: AccountState) {
     return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
   }
 
   /** Whether reads of the records show the hedge at `nowMs`: with a record lag, only once its open is that old. */
-  recordShown(hedge: HedgeState, nowMs: number) {
-    return hedge.openedAtMs <= nowMs - this.config.recordLagMs;
+  function recordShown(hedge: HedgeState, nowMs: number) {
+    return hedge.openedAtMs <= nowMs - config.recordLagMs;
   }
 
   /** Notional counted against the cap: open and pending hedges plus pending adds. */
-  openExposureUsd(account: AccountState) {
-    return this.activeTotal(account, 'notionalUsd', 'notionalUsd');
+  function openExposureUsd(account: AccountState) {
+    return activeTotal(account, 'notionalUsd', 'notionalUsd');
   }
 
   /** Margin of the open and pending hedges plus what pending adds reserved. */
-  marginInUseUsdc(account: AccountState) {
-    return this.activeTotal(account, 'marginUsdc', 'reservedMarginUsdc');
+  function marginInUseUsdc(account: AccountState) {
+    return activeTotal(account, 'marginUsdc', 'reservedMarginUsdc');
   }
 
   /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
-  private activeTotal(
+  function activeTotal(
     account: AccountState,
     ofHedge: 'notionalUsd' | 'marginUsdc',
     ofAdd: 'notionalUsd' | 'reservedMarginUsdc',
   ) {
     let total = 0;
-    for (const hedge of this.activeHedges(account)) {
+    for (const hedge of activeHedges(account)) {
       total += hedge[ofHedge];
       if (hedge.pendingChange?.action === 'add') total += hedge.pendingChange[ofAdd];
     }
     return roundMoney(total);
   }
 
-  exposureLeftUsd(openExposureUsd: number) {
-    return roundMoney(Math.max(0, this.config.exposureCapUsd - openExposureUsd));
+  function exposureLeftUsd(openExposureUsd: number) {
+    return roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd));
   }
 
-  private credit(account: AccountState, amountUsdc: number) {
+  function credit(account: AccountState, amountUsdc: number) {
     account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
   }
 
   /** The next draw of the main generator (`idState`: of the ids' own). */
-  random(generator: 'prngState' | 'idState' = 'prngState') {
-    const { state, value } = nextRandom(this.state[generator]);
-    this.state[generator] = state;
-    return value;
+  function random(generator: 'prngState' | 'idState' = 'prngState') {
+    const next = nextRandom(state[generator]);
+    state[generator] = next.state;
+    return next.value;
   }
 
   /** 0x + 64 hex digits, the shape of an on-chain transaction hash or order key. */
-  hex64() {
+  function hex64() {
     let hex = '0x';
     for (let i = 0; i < 8; i++)
-      hex += Math.floor(this.random() * 0x1_0000_0000)
+      hex += Math.floor(random() * 0x1_0000_0000)
         .toString(16)
         .padStart(8, '0');
     return hex;
   }
 
   /** `hdg_` + the sandbox time of the open (9 base-36 digits) + a sequence (5) + 10 random characters. */
-  private newHedgeId(nowMs: number) {
+  function newHedgeId(nowMs: number) {
     const time = Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0');
-    const sequence = (++this.state.sequence % 36 ** 5).toString(36).padStart(5, '0');
+    const sequence = (++state.sequence % 36 ** 5).toString(36).padStart(5, '0');
     let id = `hdg_${time}${sequence}`;
     // Eighteen draws of the main generator per id keep every seeded value drawn after it the same.
     for (let i = 0; i < ID_MAIN_DRAWS; i++) {
-      const draw = this.random();
-      if (i < ID_RANDOM_CHARS)
-        id += ALPHANUMERIC[Math.floor(((draw + this.random('idState')) % 1) * ALPHANUMERIC.length)];
+      const draw = random();
+      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + random('idState')) % 1) * ALPHANUMERIC.length)];
     }
     return id;
   }
 
-  private schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
-    const { events } = this.state;
-    const event: ScheduledEvent = { dueMs, sequence: ++this.state.sequence, kind, accountId, hedgeId };
+  function schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
+    const { events } = state;
+    const event: ScheduledEvent = { dueMs, sequence: ++state.sequence, kind, accountId, hedgeId };
     events.splice(
       partitionPoint(events.length, (index) => compareEvents(events[index], event) < 0),
       0,
@@ -308,143 +295,149 @@ export class Book {
   }
 
   /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
-  processDueEvents(nowMs: number) {
+  function processDueEvents(nowMs: number) {
     let processed = 0;
-    const { events } = this.state;
+    const { events } = state;
     while (events.length && events[0].dueMs <= nowMs) {
       const event = events.shift()!;
       processed++;
-      const account = this.state.accounts[event.accountId];
+      const account = state.accounts[event.accountId];
       const hedge = account?.hedges[event.hedgeId];
       if (!hedge) continue;
-      if (event.kind === 'fill') this.resolveOpen(account, hedge, event.dueMs);
-      else if (event.kind === 'change') this.landChange(account, hedge, event.dueMs);
+      if (event.kind === 'fill') resolveOpen(account, hedge, event.dueMs);
+      else if (event.kind === 'change') landChange(account, hedge, event.dueMs);
       else if (hedge.status !== 'filled') continue;
-      else if (event.dueMs < hedge.maturityAtMs + this.config.settlementDelayMs) {
+      else if (event.dueMs < hedge.maturityAtMs + config.settlementDelayMs) {
         // Late settlement: due at maturity, it settles after the delay in effect then.
-        this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + this.config.settlementDelayMs);
+        schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + config.settlementDelayMs);
         continue;
-      } else this.closeAt(account, hedge, 'settled', event.dueMs);
-      this.noteViewChange(account, event.dueMs, hedge);
+      } else closeAt(account, hedge, 'settled', event.dueMs);
+      noteViewChange(account, event.dueMs, hedge);
     }
     return processed;
   }
 
   /** Accepts an open: reserves margin and fee, counts the notional, schedules the fill. */
-  submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
-    const hedge = this.createHedge(account, request, nowMs, this.random() < this.config.failRate);
+  function submitOpen(account: AccountState, request: OpenRequest, nowMs: number) {
+    const hedge = createHedge(account, request, nowMs, random() < config.failRate);
     const key = activeHedgeKey(hedge.market, hedge.side);
     (account.activeHedgeStacks[key] ??= []).push(hedge.id);
     account.activeHedgeIds[key] = hedge.id;
-    this.schedule('fill', account.id, hedge.id, nowMs + this.config.fillDelayMs);
+    schedule('fill', account.id, hedge.id, nowMs + config.fillDelayMs);
     return hedge;
   }
 
   /** Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. */
-  recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
-    const hedge = this.createHedge(account, request, openedAtMs, outcome.kind === 'failed');
-    this.resolveOpen(account, hedge, openedAtMs + this.config.fillDelayMs);
-    if (outcome.kind === 'closed') this.closeAt(account, hedge, 'closed', outcome.closedAtMs);
+  function recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
+    const hedge = createHedge(account, request, openedAtMs, outcome.kind === 'failed');
+    resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
+    if (outcome.kind === 'closed') closeAt(account, hedge, 'closed', outcome.closedAtMs);
     // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
     return hedge;
   }
 
-  private createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
-    const quote = this.quote(request.market, request.side, request.notionalUsd, nowMs);
+  function createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
+    const priced = quote(request.market, request.side, request.notionalUsd, nowMs);
     const hedge: HedgeState = {
-      id: this.newHedgeId(nowMs),
+      id: newHedgeId(nowMs),
       market: request.market,
       side: request.side,
       notionalUsd: request.notionalUsd,
       tenorDays: request.tenorDays,
       status: 'submitted',
-      orderTxHash: this.hex64(),
-      orderKey: this.hex64(),
+      orderTxHash: hex64(),
+      orderKey: hex64(),
       units: request.notionalUsd,
       openedAtMs: nowMs,
-      maturityAtMs: nowMs + request.tenorDays * this.config.dayMs,
+      maturityAtMs: nowMs + request.tenorDays * config.dayMs,
       willFail,
-      marginUsdc: quote.requiredMarginUsdc,
-      dailyCarryRatePct: quote.dailyCarryRatePct,
+      marginUsdc: priced.requiredMarginUsdc,
+      dailyCarryRatePct: priced.dailyCarryRatePct,
       accruedCarryUsdc: 0,
       carryAccruedToMs: nowMs,
       realizedGrossUsd: 0,
       realizedCarryUsdc: 0,
-      feesPaidUsdc: quote.platformFeeUsdc,
+      feesPaidUsdc: priced.platformFeeUsdc,
     };
     if (request.clientReference !== undefined) hedge.clientReference = request.clientReference;
     account.hedges[hedge.id] = hedge;
-    this.credit(account, -(quote.requiredMarginUsdc + quote.platformFeeUsdc));
-    this.moveOpenInterest(hedge.market, hedge.side, hedge.notionalUsd);
+    credit(account, -(priced.requiredMarginUsdc + priced.platformFeeUsdc));
+    moveOpenInterest(hedge.market, hedge.side, hedge.notionalUsd);
     return hedge;
   }
 
-  private resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number) {
+  function resolveOpen(account: AccountState, hedge: HedgeState, timeMs: number) {
     if (hedge.status !== 'submitted') return;
     if (hedge.willFail) {
       // Nothing was opened on-chain: the reserved collateral and the fee come back.
       hedge.status = 'failed';
-      this.credit(account, hedge.marginUsdc + hedge.feesPaidUsdc);
+      credit(account, hedge.marginUsdc + hedge.feesPaidUsdc);
       hedge.feesPaidUsdc = 0;
-      this.release(account, hedge);
+      release(account, hedge);
       return;
     }
-    const fill = this.quote(hedge.market, hedge.side, hedge.notionalUsd, timeMs, hedge.notionalUsd);
+    const fill = quote(hedge.market, hedge.side, hedge.notionalUsd, timeMs, hedge.notionalUsd);
     hedge.status = 'filled';
-    hedge.fillTxHash = this.hex64();
+    hedge.fillTxHash = hex64();
     hedge.struckRate = fill.executionPrice;
     hedge.entryPrice = fill.executionPrice;
     hedge.filledAtMs = timeMs;
     // Carry runs from the fill: before it nothing was held.
     hedge.carryAccruedToMs = timeMs;
-    this.schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
+    schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
   }
 
-  submitChange(account: AccountState, hedge: HedgeState, action: ChangeAction, notionalUsd: number, nowMs: number) {
+  function submitChange(
+    account: AccountState,
+    hedge: HedgeState,
+    action: ChangeAction,
+    notionalUsd: number,
+    nowMs: number,
+  ) {
     const change: PendingChange = {
       action,
       notionalUsd,
-      orderTxHash: this.hex64(),
+      orderTxHash: hex64(),
       submittedAtMs: nowMs,
-      dueMs: nowMs + this.config.fillDelayMs,
+      dueMs: nowMs + config.fillDelayMs,
       reservedMarginUsdc: 0,
       reservedFeeUsdc: 0,
       dailyCarryRatePct: 0,
     };
     if (action === 'add') {
-      const quote = this.quote(hedge.market, hedge.side, notionalUsd, nowMs);
-      change.reservedMarginUsdc = quote.requiredMarginUsdc;
-      change.reservedFeeUsdc = quote.platformFeeUsdc;
-      change.dailyCarryRatePct = quote.dailyCarryRatePct;
-      this.credit(account, -(quote.requiredMarginUsdc + quote.platformFeeUsdc));
-      this.moveOpenInterest(hedge.market, hedge.side, notionalUsd);
+      const priced = quote(hedge.market, hedge.side, notionalUsd, nowMs);
+      change.reservedMarginUsdc = priced.requiredMarginUsdc;
+      change.reservedFeeUsdc = priced.platformFeeUsdc;
+      change.dailyCarryRatePct = priced.dailyCarryRatePct;
+      credit(account, -(priced.requiredMarginUsdc + priced.platformFeeUsdc));
+      moveOpenInterest(hedge.market, hedge.side, notionalUsd);
     }
     hedge.pendingChange = change;
-    this.schedule('change', account.id, hedge.id, change.dueMs);
+    schedule('change', account.id, hedge.id, change.dueMs);
     return change;
   }
 
-  private landChange(account: AccountState, hedge: HedgeState, timeMs: number) {
+  function landChange(account: AccountState, hedge: HedgeState, timeMs: number) {
     const change = hedge.pendingChange;
     if (!change) return;
     delete hedge.pendingChange;
     if (hedge.status !== 'filled') {
       // Settled at maturity before the change landed: an add never happened, so refund it.
       if (change.action === 'add') {
-        this.credit(account, change.reservedMarginUsdc + change.reservedFeeUsdc);
-        this.moveOpenInterest(hedge.market, hedge.side, -change.notionalUsd);
+        credit(account, change.reservedMarginUsdc + change.reservedFeeUsdc);
+        moveOpenInterest(hedge.market, hedge.side, -change.notionalUsd);
       }
       return;
     }
-    this.accrueCarry(hedge, timeMs);
-    if (change.action === 'add') this.landAdd(hedge, change, timeMs);
+    accrueCarry(hedge, timeMs);
+    if (change.action === 'add') landAdd(hedge, change, timeMs);
     else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
-      this.closeAt(account, hedge, 'closed', timeMs);
-    else this.landPartialReduce(account, hedge, change.notionalUsd, timeMs);
+      closeAt(account, hedge, 'closed', timeMs);
+    else landPartialReduce(account, hedge, change.notionalUsd, timeMs);
   }
 
-  private landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
-    const fill = this.quote(hedge.market, hedge.side, change.notionalUsd, timeMs, change.notionalUsd);
+  function landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
+    const fill = quote(hedge.market, hedge.side, change.notionalUsd, timeMs, change.notionalUsd);
     const combined = hedge.notionalUsd + change.notionalUsd;
     // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
     hedge.entryPrice = roundExecutionPrice(
@@ -458,20 +451,20 @@ export class Book {
     hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
   }
 
-  private landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number) {
+  function landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number) {
     const margin = roundMoney(hedge.marginUsdc * (notionalUsd / hedge.notionalUsd));
-    this.realize(account, hedge, notionalUsd, margin, platformFeeUsdc(notionalUsd), timeMs);
+    realize(account, hedge, notionalUsd, margin, platformFeeUsdc(notionalUsd), timeMs);
     hedge.marginUsdc = roundMoney(hedge.marginUsdc - margin);
     hedge.notionalUsd -= notionalUsd;
     hedge.units = hedge.notionalUsd;
-    this.moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
+    moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
   }
 
   /**
    * Books `notionalUsd` of the hedge at the mid: its P&L and its share of the carry, with `marginUsdc` back, less
    * `feeUsdc`, on the balance and in the hedge's realized totals; the exit price.
    */
-  private realize(
+  function realize(
     account: AccountState,
     hedge: HedgeState,
     notionalUsd: number,
@@ -479,10 +472,10 @@ export class Book {
     feeUsdc: number,
     timeMs: number,
   ) {
-    const exitPrice = this.markOf(hedge, timeMs);
+    const exitPrice = markOf(hedge, timeMs);
     const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc * (notionalUsd / hedge.notionalUsd));
-    this.credit(account, marginUsdc + gross - carry - feeUsdc);
+    credit(account, marginUsdc + gross - carry - feeUsdc);
     hedge.accruedCarryUsdc -= carry;
     hedge.realizedGrossUsd = roundMoney(hedge.realizedGrossUsd + gross);
     hedge.realizedCarryUsdc = roundMoney(hedge.realizedCarryUsdc + carry);
@@ -491,15 +484,15 @@ export class Book {
   }
 
   /** An early close executes at the mid, so it credits what the position showed as net_margin_usd; settlement has no close fee. */
-  private closeAt(account: AccountState, hedge: HedgeState, reason: CloseReason, timeMs: number) {
-    this.accrueCarry(hedge, timeMs);
+  function closeAt(account: AccountState, hedge: HedgeState, reason: CloseReason, timeMs: number) {
+    accrueCarry(hedge, timeMs);
     const fee = reason === 'closed' ? platformFeeUsdc(hedge.notionalUsd) : 0;
-    const exitPrice = this.realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
+    const exitPrice = realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
     hedge.accruedCarryUsdc = 0;
     hedge.status = 'closed';
     hedge.closedAtMs = timeMs;
     hedge.closeReason = reason;
-    this.release(account, hedge);
+    release(account, hedge);
     const record: HistoryRecord = {
       hedge_id: hedge.id,
       market: hedge.market,
@@ -520,8 +513,8 @@ export class Book {
     insertHistoryRecord(account.history, record);
   }
 
-  private release(account: AccountState, hedge: HedgeState) {
-    this.moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
+  function release(account: AccountState, hedge: HedgeState) {
+    moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
     const key = activeHedgeKey(hedge.market, hedge.side);
     const stack = account.activeHedgeStacks[key];
     const index = stack ? stack.indexOf(hedge.id) : -1;
@@ -534,22 +527,51 @@ export class Book {
     }
   }
 
-  private accrueCarry(hedge: HedgeState, timeMs: number) {
+  function accrueCarry(hedge: HedgeState, timeMs: number) {
     if (timeMs <= hedge.carryAccruedToMs) return;
     hedge.accruedCarryUsdc += carryUsdc(
       hedge.notionalUsd,
       hedge.dailyCarryRatePct,
       timeMs - hedge.carryAccruedToMs,
-      this.config.dayMs,
+      config.dayMs,
     );
     hedge.carryAccruedToMs = timeMs;
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
-  accruedCarryAt(hedge: PositionBasis, timeMs: number) {
+  function accruedCarryAt(hedge: PositionBasis, timeMs: number) {
     const pending = Math.max(0, timeMs - hedge.carryAccruedToMs);
-    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, this.config.dayMs);
+    return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, config.dayMs);
   }
+
+  return {
+    state,
+    config,
+    markets: config.markets,
+    findMarket,
+    midPrice,
+    markOf,
+    quote,
+    totalOpenInterest,
+    availableCapacityUsd,
+    account,
+    prepareTrailingViews,
+    noteViewChange,
+    shownBook,
+    shownHistoryLength,
+    activeHedge,
+    sideHedges,
+    hedgesNewestFirst,
+    recordShown,
+    openExposureUsd,
+    exposureLeftUsd,
+    random,
+    processDueEvents,
+    submitOpen,
+    recordPastHedge,
+    submitChange,
+    accruedCarryAt,
+  };
 }
 
 /** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */

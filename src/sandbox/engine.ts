@@ -1,7 +1,7 @@
 // The sandbox engine: a request's action run against a JSON state, its result or refusal out as plain data (the
 // HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
 
-import { Book, type OpenRequest, type PastOutcome } from './book.js';
+import { type Book, createBook, type OpenRequest, type PastOutcome } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import { type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState } from './engine-state.js';
@@ -150,7 +150,7 @@ export class SandboxEngine {
       backgroundOpenInterestUsd: { buy: 0, sell: 0 },
     }));
     this.rateLimit = options.rateLimit;
-    this.book = new Book(state, {
+    this.book = createBook(state, {
       fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,

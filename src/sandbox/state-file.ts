@@ -98,107 +98,83 @@ interface SharedStateFileHooks {
   beforeCommit?(): void | Promise<void>;
 }
 
-export class SharedStateFile {
+export type SharedStateFile = ReturnType<typeof sharedStateFile>;
+
+export function sharedStateFile(path: string, lock: StateFileLock, hooks: SharedStateFileHooks) {
   /** The version of the file memory holds; a value no file has forces a reload. */
-  private version = ABSENT;
+  let version = ABSENT;
   /** Requests under way, so flush() can wait for their saves. */
-  private readonly running = new Set<Promise<unknown>>();
+  const running = new Set<Promise<unknown>>();
   /** Locked runs of this process under way: memory may hold what one did and has not committed yet. */
-  private lockedRuns = 0;
+  let lockedRuns = 0;
 
-  constructor(
-    private readonly path: string,
-    private readonly lock: StateFileLock,
-    private readonly hooks: SharedStateFileHooks,
-  ) {}
-
-  /** The first read, before the server starts: what it finds is what memory holds. */
-  load() {
-    const read = readStateFile(this.path);
-    this.version = read.version;
-    return read;
-  }
-
-  /** Runs `act` on memory as the file holds it. */
-  transact<T>(act: () => T) {
-    const run = this.attempts(act);
-    this.running.add(run);
-    const forget = () => void this.running.delete(run);
-    run.then(forget, forget);
-    return run;
-  }
-
-  async flush() {
-    await Promise.allSettled([...this.running]);
-  }
-
-  private async attempts<T>(act: () => T) {
-    if (this.lockedRuns === 0) {
-      this.catchUp();
+  async function attempts<T>(act: () => T) {
+    if (lockedRuns === 0) {
+      catchUp();
       let result: T | undefined;
       let changed = true;
       try {
         result = act();
-        changed = this.hooks.changed();
+        changed = hooks.changed();
       } finally {
         // What `act` changed is not on disk: memory goes back to the file, and the locked run acts anew.
-        if (changed) this.reload();
+        if (changed) reload();
       }
       if (!changed) return result;
     }
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const done = await this.locked(act);
+      const done = await locked(act);
       if (done) return done.result;
     }
-    throw new StateFileBusyError(this.path);
+    throw new StateFileBusyError(path);
   }
 
   /** Memory becomes what the file holds, if another process saved it since. */
-  private catchUp() {
-    if (versionNow(this.path) !== this.version) this.reload();
+  function catchUp() {
+    if (versionNow(path) !== version) reload();
   }
 
-  private reload() {
-    const read = readStateFile(this.path);
-    this.hooks.adopt(read.contents);
-    this.version = read.version;
+  function reload() {
+    const read = readStateFile(path);
+    hooks.adopt(read.contents);
+    version = read.version;
   }
 
   /** Under the lock: catch up, act, save; undefined when the save found the file moved on. */
-  private async locked<T>(act: () => T) {
-    this.lockedRuns += 1;
+  async function locked<T>(act: () => T) {
+    lockedRuns += 1;
     try {
       let release: () => Promise<void>;
       try {
-        release = await this.lock(this.path);
+        release = await lock(path);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new StateFileBusyError(this.path, error);
+        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') throw new StateFileBusyError(path, error);
         throw error;
       }
       try {
-        this.catchUp();
+        catchUp();
         const result = act();
-        if (!this.hooks.changed() || (await this.commit())) return { result };
+        if (!hooks.changed() || (await commit())) return { result };
         return;
       } catch (error) {
-        this.version = '?';
+        version = '?';
         throw error;
       } finally {
         await release();
       }
     } finally {
-      this.lockedRuns -= 1;
+      lockedRuns -= 1;
     }
   }
 
   /** Writes memory as a new save, and commits it only on the file memory was loaded from. */
-  private async commit() {
-    const bytes = stateBytes(this.hooks.snapshot());
-    const write = prepareDurableWrite(this.path, bytes);
+  async function commit() {
+    const bytes = stateBytes(hooks.snapshot());
+    const write = prepareDurableWrite(path, bytes);
     try {
-      await this.hooks.beforeCommit?.();
+      await hooks.beforeCommit?.();
       // Compare and swap, with no await from here to the rename.
-      if (versionNow(this.path) !== this.version) {
+      if (versionNow(path) !== version) {
         write.abandon();
         return false;
       }
@@ -207,8 +183,26 @@ export class SharedStateFile {
       write.abandon();
       throw error;
     }
-    this.version = bytes.subarray(0, VERSION_BYTES).toString('latin1');
-    this.hooks.saved();
+    version = bytes.subarray(0, VERSION_BYTES).toString('latin1');
+    hooks.saved();
     return true;
   }
+
+  return {
+    /** The first read, before the server starts: what it finds is what memory holds. */
+    load() {
+      const read = readStateFile(path);
+      version = read.version;
+      return read;
+    },
+    /** Runs `act` on memory as the file holds it. */
+    transact<T>(act: () => T) {
+      const run = attempts(act);
+      running.add(run);
+      const forget = () => void running.delete(run);
+      run.then(forget, forget);
+      return run;
+    },
+    flush: () => Promise.allSettled([...running]),
+  };
 }

@@ -38,6 +38,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { openTeamJournal } from '../../src/platform/journal/store.js';
+import type { ChangeAction } from '../../src/sandbox/engine-state.js';
+import { changeParts } from '../../src/sandbox/http/routes.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
 import { hashString } from '../../src/sandbox/prng.js';
 import { separateProcesses, type RunOptions, type RunResult } from '../support/hedge-cli.js';
@@ -77,8 +79,6 @@ export interface HistoryOptions {
   killShare: number;
   /** Two machines sharing this PostgreSQL server's team store (a fresh database); absent: one config dir. */
   teamStore?: PostgresServer;
-  /** Instead of the seed's draw (to look at one behaviour alone). */
-  behaviours?: Behaviours;
 }
 
 export const OP_KINDS = ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'keep'] as const;
@@ -336,7 +336,7 @@ export async function runHistory(options: HistoryOptions) {
   // The fill delay and latency come first on the ops' stream, as they did.
   const fillDelayMs = 50 + Math.floor(random() * 300);
   const latencyMs = Math.floor(random() * 80);
-  const behaviours: Behaviours = options.behaviours ?? { ...drawn.server, fillDelayMs, latencyMs };
+  const behaviours: Behaviours = { ...drawn.server, fillDelayMs, latencyMs };
   const simulator = await startSimulator({
     fillDelayMs: behaviours.fillDelayMs,
     clockSpeed: CLOCK_SPEED,
@@ -420,7 +420,7 @@ interface ServerAct {
 
 interface ModelHedge {
   id: string;
-  usd: number;
+  notionalUsd: number;
 }
 
 /** What the model saw of one act. */
@@ -455,7 +455,7 @@ function runModel(
   const live: ModelHedge[] = seeded.map((hedge) => ({ ...hedge }));
   let mostHedges = live.length;
   const seen = new Map<string, ActSeen>();
-  const total = () => cents(live.reduce((sum, hedge) => sum + hedge.usd, 0));
+  const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
   /** What happened to the side, in order, each with the notional after it (for a person reading a history). */
   const trace: string[] = [];
   type Event = { atMs: number; rank: number; order: number; run: () => void };
@@ -482,24 +482,16 @@ function runModel(
     seen.set(act.key, record);
     const usd = amountOf(act.body);
     if (act.path === '/hedges') {
-      live.push({ id: act.hedgeId ?? act.key, usd });
+      live.push({ id: act.hedgeId ?? act.key, notionalUsd: usd });
       mostHedges = Math.max(mostHedges, live.length);
       trace.push(`${describe(act)} → ${total()}`);
       return;
     }
-    const newestFirst = [...live].reverse();
-    if (act.path === '/hedges/add') record.parts = newestFirst.slice(0, 1).map((hedge) => ({ id: hedge.id, usd }));
-    else if (act.path === '/hedges/close' || (live.length > 1 && reductionClosesFully(total(), usd)))
-      record.parts = newestFirst.map((hedge) => ({ id: hedge.id, usd: hedge.usd }));
-    else {
-      let left = usd;
-      for (const hedge of newestFirst) {
-        if (left <= 0) break;
-        const taken = Math.min(left, hedge.usd);
-        record.parts.push({ id: hedge.id, usd: taken });
-        left -= taken;
-      }
-    }
+    // The engine's own choice of the hedges a change takes part of (an add on a bare side takes none).
+    const action = act.path.slice('/hedges/'.length) as ChangeAction;
+    record.parts = live.length
+      ? changeParts(action, live, usd).map((part) => ({ id: part.hedge.id, usd: part.notionalUsd }))
+      : [];
     events.push({
       atMs: act.atMs + fillDelayMs,
       rank: 1,
@@ -512,9 +504,9 @@ function runModel(
             part.endedAtMs = ended.get(part.id);
             continue;
           }
-          if (act.path === '/hedges/add') hedge.usd = cents(hedge.usd + part.usd);
-          else if (act.path === '/hedges/close' || reductionClosesFully(hedge.usd, part.usd)) remove(hedge.id);
-          else hedge.usd = cents(hedge.usd - part.usd);
+          if (act.path === '/hedges/add') hedge.notionalUsd = cents(hedge.notionalUsd + part.usd);
+          else if (act.path === '/hedges/close' || reductionClosesFully(hedge.notionalUsd, part.usd)) remove(hedge.id);
+          else hedge.notionalUsd = cents(hedge.notionalUsd - part.usd);
         }
         trace.push(
           `${describe(act)}${record.parts.some((part) => part.applied) ? '' : ' (did not land: its hedge had ended)'} → ${total()}`,
@@ -580,7 +572,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   const ended = new Map(
     sideHedges.filter((hedge) => hedge.closedAtMs !== undefined).map((hedge) => [hedge.id, hedge.closedAtMs!]),
   );
-  const seeded = [{ id: seed.id, usd: SEED_USD }];
+  const seeded = [{ id: seed.id, notionalUsd: SEED_USD }];
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
   const serverUsd = cents(activeNotional(simulator, SIDE));
 
@@ -591,7 +583,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     .active(SIDE)
     .map((hedge) => `${hedge.id} ${cents(hedge.notionalUsd)}`)
     .sort();
-  const modelLive = truth.live.map((hedge) => `${hedge.id} ${hedge.usd}`).sort();
+  const modelLive = truth.live.map((hedge) => `${hedge.id} ${hedge.notionalUsd}`).sort();
   if (serverLive.join() !== modelLive.join()) {
     violations.push(
       `the server's acts, by its own rules, make ${modelLive.join(', ') || 'nothing'}; it holds ${serverLive.join(', ') || 'nothing'} (a trade without a key, or the checker's model is wrong)`,
@@ -699,7 +691,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     const held = truth.seen.get(act.key)?.liveBefore ?? [];
     if (act.path !== '/hedges' || entry?.group === undefined || held.length === 0) continue;
     violations.push(
-      `a second hedge on the side: ${describeAct(entry, act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.usd} USD)`).join(', ')}`,
+      `a second hedge on the side: ${describeAct(entry, act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
     );
   }
 

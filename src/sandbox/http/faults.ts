@@ -94,18 +94,18 @@ function matches(match: FaultMatch | null, target: RequestTarget) {
   return typeof match.path === 'string' ? match.path === target.path : match.path.test(target.path);
 }
 
-export class FaultInjector {
-  private current: FaultSettings;
-  private prngState: number;
+export type FaultInjector = ReturnType<typeof faultInjector>;
 
-  constructor(initial: Partial<FaultSettings>, seed: string) {
-    this.current = { ...NO_FAULTS };
-    this.update(initial);
-    this.prngState = hashString(`faults:${seed}`);
-  }
+/** `initial`: the sandbox's options, of which the settings here are taken. */
+export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
+  let current = { ...NO_FAULTS };
+  let prngState = hashString(`faults:${seed}`);
 
-  update(partial: Partial<FaultSettings>) {
-    const next = { ...this.current, ...partial };
+  /** Settings not given (or undefined) stay as they are. */
+  function update(partial: Partial<FaultSettings>) {
+    const next = { ...current };
+    for (const key of Object.keys(NO_FAULTS) as Array<keyof FaultSettings>)
+      if (partial[key] !== undefined) Object.assign(next, { [key]: partial[key] });
     for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
     }
@@ -119,42 +119,38 @@ export class FaultInjector {
       throw new Error('nextError.status must be an HTTP error status (400 to 599)');
     if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0))
       throw new Error('nextOversized.bytes must be a positive whole number');
-    this.current = next;
-  }
-
-  get dateSkewMs() {
-    return this.current.dateSkewMs;
+    current = next;
   }
 
   /** Decides (and consumes countdowns for) what happens to one request. */
-  plan(target: RequestTarget): FaultPlan {
-    const settings = this.current;
+  function plan(target: RequestTarget): FaultPlan {
+    const settings = current;
     if (!matches(settings.match, target)) return { latencyMs: 0, outcome: { kind: 'none' }, hostileText: false };
-    return { latencyMs: this.takeLatency(), outcome: this.takeOutcome(target), hostileText: settings.hostileText };
+    return { latencyMs: takeLatency(), outcome: takeOutcome(target), hostileText: settings.hostileText };
   }
 
-  private takeLatency() {
-    return this.take('nextLatency')?.ms ?? this.current.latencyMs;
+  function takeLatency() {
+    return take('nextLatency')?.ms ?? current.latencyMs;
   }
 
   /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
-  private take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
+  function take<K extends 'nextLatency' | 'next503RetryAfter' | 'nextError' | 'nextMalformed' | 'nextOversized'>(
     key: K,
   ) {
-    const next = this.current[key] as NonNullable<FaultSettings[K]> | null;
+    const next = current[key] as NonNullable<FaultSettings[K]> | null;
     if (!next || next.count <= 0) return;
-    this.current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
+    current[key] = next.count > 1 ? { ...next, count: next.count - 1 } : null;
     return next;
   }
 
-  private takeOutcome(target: RequestTarget): FaultOutcome {
-    const settings = this.current;
+  function takeOutcome(target: RequestTarget): FaultOutcome {
+    const settings = current;
     if (settings.stall) return { kind: 'stall', mode: settings.stall };
     if (settings.next5xx > 0) {
       settings.next5xx--;
-      return this.fault5xx();
+      return fault5xx();
     }
-    const retryAfter503 = this.take('next503RetryAfter')?.retryAfter;
+    const retryAfter503 = take('next503RetryAfter')?.retryAfter;
     if (retryAfter503)
       return answer(
         '503-retry-after',
@@ -168,7 +164,7 @@ export class FaultInjector {
       settings.next429--;
       return rateLimited();
     }
-    const injected = this.take('nextError');
+    const injected = take('nextError');
     if (injected)
       return answer(
         `error-${injected.status}`,
@@ -176,10 +172,10 @@ export class FaultInjector {
         injected.code,
         injected.message ?? `${injected.code} (injected)`,
       );
-    const malformed = this.take('nextMalformed');
+    const malformed = take('nextMalformed');
     if (malformed) return { kind: 'malformed', malformed: malformed.kind };
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
-    const oversized = target.method === 'GET' ? this.take('nextOversized') : undefined;
+    const oversized = target.method === 'GET' ? take('nextOversized') : undefined;
     if (oversized) return { kind: 'oversized', bytes: oversized.bytes };
     const committing = isCommittingWrite(target);
     if (committing && settings.nextDropAfterCommit > 0) {
@@ -188,25 +184,34 @@ export class FaultInjector {
     }
     // Draw only when a share is set, so turning shares on does not disturb other randomness.
     if (settings.fault5xx > 0 || settings.fault429 > 0) {
-      const draw = this.random();
-      if (draw < settings.fault5xx) return this.fault5xx();
+      const draw = random();
+      if (draw < settings.fault5xx) return fault5xx();
       if (draw < settings.fault5xx + settings.fault429) return rateLimited();
     }
-    if (committing && settings.dropAfterCommit > 0 && this.random() < settings.dropAfterCommit)
+    if (committing && settings.dropAfterCommit > 0 && random() < settings.dropAfterCommit)
       return { kind: 'drop-after-commit' };
     return { kind: 'none' };
   }
 
   /** 500 or 503, one draw deciding which. */
-  private fault5xx() {
-    return this.random() < 0.5
+  function fault5xx() {
+    return random() < 0.5
       ? answer('5xx', 500, 'internal_error', 'internal error (injected)')
       : answer('5xx', 503, 'service_unavailable', 'service unavailable (injected)');
   }
 
-  private random() {
-    const { state, value } = nextRandom(this.prngState);
-    this.prngState = state;
+  function random() {
+    const { state, value } = nextRandom(prngState);
+    prngState = state;
     return value;
   }
+
+  update(initial);
+  return {
+    update,
+    get dateSkewMs() {
+      return current.dateSkewMs;
+    },
+    plan,
+  };
 }

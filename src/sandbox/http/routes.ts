@@ -270,16 +270,21 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   return succeeded({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
 
-const sideNotional = (hedges: readonly HedgeState[]) => hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const sideNotional = (hedges: readonly Pick<HedgeState, 'notionalUsd'>[]) =>
+  hedges.reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 
 /** Add acts on the newest hedge; close closes all; reduce takes newest first, and about the whole side closes all. */
-function changeParts(action: ChangeAction, hedges: readonly HedgeState[], requestedUsd: number) {
+export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
+  action: ChangeAction,
+  hedges: readonly H[],
+  requestedUsd: number,
+) {
   const newestFirst = [...hedges].reverse();
-  const whole = (hedge: HedgeState) => ({ hedge, notionalUsd: hedge.notionalUsd });
+  const whole = (hedge: H) => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
     return newestFirst.map(whole);
-  const parts: { hedge: HedgeState; notionalUsd: number }[] = [];
+  const parts: { hedge: H; notionalUsd: number }[] = [];
   let left = requestedUsd;
   for (const hedge of newestFirst) {
     if (left <= 0) break;
@@ -291,52 +296,50 @@ function changeParts(action: ChangeAction, hedges: readonly HedgeState[], reques
 }
 
 /** Add, reduce and close resolve the side's hedges server-side (no id is sent), per changeParts. */
-function changeHedge(action: ChangeAction): Handler {
-  return ({ book, account, request, nowMs, dialect }) => {
-    const body = requireJsonObject(request.body);
-    const market = readMarket(body);
-    const side = readSide(body);
-    const requested =
-      action === 'close'
-        ? undefined
-        : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
-    // Leaving a position must stay possible on a disabled market; growing one must not.
-    const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
-    const hedges = book.sideHedges(account, market, side);
-    if (!hedges.length)
-      throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
-    const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
-    for (const hedge of involved) {
-      // Retry-After: the change lands within the fill delay; the same request may be sent again then.
-      if (hedge.status !== 'filled' || hedge.pendingChange)
-        throw new ApiError(
-          409,
-          'action_pending',
-          `hedge ${hedge.id} has a change that has not landed yet`,
-          { hedge_id: hedge.id },
-          { 'retry-after': '1' },
-        );
-    }
-    const openUsd = sideNotional(hedges);
-    const changeUsd = requested ?? openUsd;
-    if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
-    if (action === 'reduce' && changeUsd > openUsd)
-      throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
-        notional_usd: roundMoney(openUsd),
-      });
-    const parts = changeParts(action, hedges, changeUsd);
-    const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
-    return succeeded({
-      hedge_id: parts[0].hedge.id,
-      action,
-      market,
-      side,
-      status: 'submitted',
-      order_tx_hash: changes[0].orderTxHash,
-      notional_usd: roundMoney(changeUsd),
-      submitted_at: toIso(nowMs),
+function changeHedge({ book, account, request, nowMs, dialect, params }: RouteContext) {
+  const action = params[0] as ChangeAction;
+  const body = requireJsonObject(request.body);
+  const market = readMarket(body);
+  const side = readSide(body);
+  const requested =
+    action === 'close'
+      ? undefined
+      : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
+  // Leaving a position must stay possible on a disabled market; growing one must not.
+  const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
+  const hedges = book.sideHedges(account, market, side);
+  if (!hedges.length) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
+  const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
+  for (const hedge of involved) {
+    // Retry-After: the change lands within the fill delay; the same request may be sent again then.
+    if (hedge.status !== 'filled' || hedge.pendingChange)
+      throw new ApiError(
+        409,
+        'action_pending',
+        `hedge ${hedge.id} has a change that has not landed yet`,
+        { hedge_id: hedge.id },
+        { 'retry-after': '1' },
+      );
+  }
+  const openUsd = sideNotional(hedges);
+  const changeUsd = requested ?? openUsd;
+  if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
+  if (action === 'reduce' && changeUsd > openUsd)
+    throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
+      notional_usd: roundMoney(openUsd),
     });
-  };
+  const parts = changeParts(action, hedges, changeUsd);
+  const changes = parts.map((part) => book.submitChange(account, part.hedge, action, part.notionalUsd, nowMs));
+  return succeeded({
+    hedge_id: parts[0].hedge.id,
+    action,
+    market,
+    side,
+    status: 'submitted',
+    order_tx_hash: changes[0].orderTxHash,
+    notional_usd: roundMoney(changeUsd),
+    submitted_at: toIso(nowMs),
+  });
 }
 
 // Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
@@ -345,9 +348,7 @@ const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]
   ['/prices', { GET: getPrices }],
   ['/quotes', { POST: postQuote }],
   ['/hedges', { GET: listHedges, POST: openHedge }],
-  ['/hedges/add', { POST: changeHedge('add') }],
-  ['/hedges/reduce', { POST: changeHedge('reduce') }],
-  ['/hedges/close', { POST: changeHedge('close') }],
+  [/^\/hedges\/(add|reduce|close)$/, { POST: changeHedge }],
   ['/hedges/history', { GET: getHistory }],
   [/^\/hedges\/([^/]+)$/, { GET: getHedge }],
   ['/positions', { GET: getPositions }],

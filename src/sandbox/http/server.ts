@@ -7,15 +7,15 @@ import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 
 import { createClock } from '../clock.js';
-import {
-  DEFAULT_SEED,
-  type EngineOptions,
-  type EngineRequest,
-  type IdempotencyLease,
-  createEngineState,
-} from '../engine.js';
+import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { FaultInjector, type FaultOutcome, type FaultSettings, type MalformedKind } from './faults.js';
+import {
+  type FaultInjector,
+  type FaultOutcome,
+  faultInjector,
+  type FaultSettings,
+  type MalformedKind,
+} from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
 import {
@@ -32,7 +32,8 @@ import {
   swapTypes,
 } from './http-io.js';
 import {
-  SharedStateFile,
+  type SharedStateFile,
+  sharedStateFile,
   StateFileBusyError,
   type StateFileContents,
   type StateFileLock,
@@ -47,25 +48,23 @@ export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
 const KEEP_ALIVE_TIMEOUT_MS = 5000;
 const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'> {
+/** The faults a sandbox starts with (faults.ts says what each does). */
+type StartingFaults = Partial<
+  Pick<FaultSettings, 'fault5xx' | 'fault429' | 'dropAfterCommit' | 'latencyMs' | 'hostileText' | 'dateSkewMs'>
+>;
+
+export interface SandboxOptions extends Omit<EngineOptions, 'apiKeys'>, StartingFaults {
   port?: number;
   host?: string;
   /** A local socket instead of a TCP port (the demo: no port to pick, no IP address code run at start). */
   socketPath?: string;
   tls?: boolean;
   clockSpeed?: number;
-  fault5xx?: number;
-  fault429?: number;
-  dropAfterCommit?: number;
-  latencyMs?: number;
   apiKeys?: string[];
   stateFile?: string;
   stateFileLock?: StateFileLock;
   stateFileBeforeCommit?: () => void | Promise<void>;
   realNow?: () => number;
-  hostileText?: boolean;
-  /** `Date` header skew in ms, as on a server whose clock is off (`hedge doctor` checks it). */
-  dateSkewMs?: number;
   noDateHeader?: boolean;
 }
 
@@ -109,20 +108,10 @@ function usesEngine(outcome: FaultOutcome) {
 export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
   const host = await hostEngine(options, apiKeys);
-  const faults = new FaultInjector(
-    {
-      fault5xx: options.fault5xx ?? 0,
-      fault429: options.fault429 ?? 0,
-      dropAfterCommit: options.dropAfterCommit ?? 0,
-      latencyMs: options.latencyMs ?? 0,
-      hostileText: options.hostileText ?? false,
-      dateSkewMs: options.dateSkewMs ?? 0,
-    },
-    String(options.seed ?? DEFAULT_SEED),
-  );
+  const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
-  const traffic = new SandboxTraffic(options, host, faults);
+  const traffic = sandboxTraffic(options, host, faults);
   const { server, sockets } = httpServer(certificates, traffic.handler);
   const bindHost = options.host ?? '127.0.0.1';
   const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
@@ -171,7 +160,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   let shared: SharedStateFile | undefined;
   let savedRevision = 0;
   if (options.stateFile && options.stateFileLock)
-    shared = new SharedStateFile(options.stateFile, options.stateFileLock, {
+    shared = sharedStateFile(options.stateFile, options.stateFileLock, {
       adopt: (contents) => adopt(contents),
       snapshot: () => snapshot(),
       changed: () => engine.revision !== savedRevision,
@@ -234,82 +223,153 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   };
 }
 
-class SandboxTraffic {
-  readonly requestLog: RequestLogEntry[] = [];
-  closing = false;
-  private readonly holds = new AbortController();
-
-  constructor(
-    private readonly options: SandboxOptions,
-    private readonly host: EngineHost,
-    private readonly faults: FaultInjector,
-  ) {}
-
-  readonly handler = (req: IncomingMessage, res: ServerResponse) => {
-    this.onRequest(req, res).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
-      else res.destroy();
-    });
+/** The request handler, its request log, and close() (which cuts the requests held by injected latency). */
+function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: FaultInjector) {
+  const requestLog: RequestLogEntry[] = [];
+  const holds = new AbortController();
+  const traffic = {
+    requestLog,
+    closing: false,
+    close() {
+      traffic.closing = true;
+      holds.abort();
+    },
+    handler: (req: IncomingMessage, res: ServerResponse) => {
+      onRequest(req, res).catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+        else res.destroy();
+      });
+    },
   };
 
-  close() {
-    this.closing = true;
-    this.holds.abort();
-  }
-
-  private async onRequest(req: IncomingMessage, res: ServerResponse) {
-    const received = await this.receive(req, res);
+  async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    const received = await receive(req, res);
     if (!received) return;
     const { entry, rawPath, underBase, request } = received;
-    if (!underBase) {
-      new Exchange(req, res, entry, request, false, this.host).finish(errorResponse(notFoundError(rawPath)));
-      return;
-    }
+    const applied: string[] = [];
+    const noteFault = (name: string) => {
+      applied.push(name);
+      entry.fault = applied.join('+');
+    };
+    const record = (response: EngineResponse) => {
+      entry.status = response.status;
+      entry.errorCode = response.body.error?.code ?? null;
+      return response;
+    };
+    const finish = (response: EngineResponse) => sendEnvelope(res, record(response));
+    if (!underBase) return finish(errorResponse(notFoundError(rawPath)));
     const { body } = request;
-    const plan = this.faults.plan({
+    const plan = faults.plan({
       method: request.method,
       path: request.path,
       body: body === INVALID_JSON ? undefined : body,
     });
-    const exchange = new Exchange(req, res, entry, request, plan.hostileText, this.host);
-    const leasedBy = this.host.engine;
+    const dress = (response: EngineResponse) => (plan.hostileText ? withHostileText(response, request.path) : response);
+    let lease: IdempotencyLease | undefined;
+    let answered: EngineResponse | undefined;
+    const engineAnswer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
+    const runEngine = () => {
+      if (host.shared && !answered) throw new Error('shared state: the engine ran outside its lock');
+      const response = answered ?? engineAnswer();
+      host.saveIfChanged();
+      return dress(response);
+    };
+
+    const sendMalformed = (kind: MalformedKind) => {
+      if (kind === 'html') {
+        entry.status = 502;
+        sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
+        return;
+      }
+      const response = record(runEngine());
+      if (kind === 'truncated') {
+        const text = JSON.stringify(response.body);
+        entry.status = 200;
+        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+      } else if (kind === 'wrong-types') {
+        const { data, error } = response.body;
+        sendText(
+          res,
+          response.status,
+          JSON_TYPE,
+          JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }),
+        );
+      } else {
+        // The log keeps the engine's own error code (what really happened) and the status sent.
+        const ambiguous = ambiguousResponse(kind, response);
+        entry.status = ambiguous.status;
+        sendEnvelope(res, ambiguous);
+      }
+    };
+
+    const respond = (outcome: FaultOutcome) => {
+      switch (outcome.kind) {
+        case 'answer':
+          noteFault(outcome.fault);
+          return finish(dress(outcome.response));
+        case 'stall':
+          noteFault(`stall-${outcome.mode}`);
+          entry.status = 'stalled';
+          if (outcome.mode === 'body') stallBody(res, runEngine());
+          return;
+        case 'oversized':
+          noteFault('oversized');
+          return sendPadded(res, record(runEngine()), outcome.bytes);
+        case 'malformed':
+          noteFault(`malformed-${outcome.malformed}`);
+          return sendMalformed(outcome.malformed);
+        case 'drop-after-commit':
+          noteFault('drop-after-commit');
+          runEngine();
+          entry.status = 'dropped';
+          req.socket.destroy();
+          return;
+        case 'none':
+          finish(runEngine());
+      }
+    };
+
+    const leasedBy = host.engine;
     if (plan.latencyMs > 0) {
-      exchange.noteFault('latency');
-      const acquired = this.host.engine.acquireIdempotencyKey(request);
+      noteFault('latency');
+      const acquired = host.engine.acquireIdempotencyKey(request);
       // A same-key request already held elsewhere is answered now: handle() yields the 409.
       if (acquired !== 'in-flight') {
-        exchange.lease = acquired ?? undefined;
-        await this.hold(plan.latencyMs);
+        lease = acquired ?? undefined;
+        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
       }
     }
     try {
-      if (this.closing) {
-        req.socket.destroy();
-        return;
-      }
-      if (this.host.shared && usesEngine(plan.outcome)) {
-        if (!(await this.answerUnderLock(exchange, this.host.shared))) return;
-        if (this.closing) {
-          req.socket.destroy();
-          return;
+      if (traffic.closing) return req.socket.destroy();
+      // With a shared state file, the engine's answer is computed and saved under the lock first.
+      if (host.shared && usesEngine(plan.outcome)) {
+        try {
+          answered = await host.shared.transact(engineAnswer);
+        } catch (error) {
+          if (!(error instanceof StateFileBusyError)) throw error;
+          // Nothing was done: the client may retry, with the same Idempotency-Key.
+          return finish(
+            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
+          );
         }
+        if (traffic.closing) return req.socket.destroy();
       }
-      exchange.respond(plan.outcome);
+      respond(plan.outcome);
     } finally {
-      if (exchange.lease) leasedBy.releaseIdempotencyKey(exchange.lease);
+      if (lease) leasedBy.releaseIdempotencyKey(lease);
     }
   }
 
   /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
-  private async receive(req: IncomingMessage, res: ServerResponse) {
+  async function receive(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('x-request-id', requestId());
-    const realTimeMs = this.host.realNow();
-    const sandboxTimeMs = this.host.clock.now();
+    const realTimeMs = host.realNow();
+    const sandboxTimeMs = host.clock.now();
     // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
     // sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
-    if (this.options.noDateHeader) res.sendDate = false;
-    else res.setHeader('date', new Date(sandboxTimeMs + this.faults.dateSkewMs).toUTCString());
+    if (options.noDateHeader) res.sendDate = false;
+    else res.setHeader('date', new Date(sandboxTimeMs + faults.dateSkewMs).toUTCString());
     const method = req.method ?? 'GET';
     const { rawPath, query } = splitUrl(req.url ?? '/');
     const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
@@ -337,147 +397,13 @@ class SandboxTraffic {
       errorCode: null,
       fault: null,
     };
-    this.log(entry);
+    // A long-running server keeps the newest half once the log is full.
+    if (requestLog.length >= 100_000) requestLog.splice(0, 50_000);
+    requestLog.push(entry);
     return { entry, rawPath, underBase, request: { method, path, query, headers, body } };
   }
 
-  /** With a shared state file, the engine's answer is computed and saved under the lock first; false when the file stayed busy (answered 503). */
-  private async answerUnderLock(exchange: Exchange, shared: SharedStateFile) {
-    try {
-      exchange.answered = await shared.transact(() => exchange.engineAnswer());
-      return true;
-    } catch (error) {
-      if (!(error instanceof StateFileBusyError)) throw error;
-      // Nothing was done: the client may retry, with the same Idempotency-Key.
-      exchange.finish(
-        errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
-      );
-      return false;
-    }
-  }
-
-  private hold(ms: number) {
-    return delay(ms, undefined, { signal: this.holds.signal }).catch(() => undefined);
-  }
-
-  private log(entry: RequestLogEntry) {
-    // A long-running server keeps the newest half once the log is full.
-    if (this.requestLog.length >= 100_000) this.requestLog.splice(0, 50_000);
-    this.requestLog.push(entry);
-  }
-}
-
-class Exchange {
-  lease: IdempotencyLease | undefined;
-  answered: EngineResponse | undefined;
-  private readonly applied: string[] = [];
-
-  constructor(
-    private readonly req: IncomingMessage,
-    private readonly res: ServerResponse,
-    private readonly entry: RequestLogEntry,
-    readonly request: EngineRequest,
-    private readonly hostileText: boolean,
-    private readonly host: EngineHost,
-  ) {}
-
-  finish(response: EngineResponse) {
-    sendEnvelope(this.res, this.record(response));
-  }
-
-  private record(response: EngineResponse) {
-    this.entry.status = response.status;
-    this.entry.errorCode = response.body.error?.code ?? null;
-    return response;
-  }
-
-  noteFault(name: string) {
-    this.applied.push(name);
-    this.entry.fault = this.applied.join('+');
-  }
-
-  respond(outcome: FaultOutcome) {
-    const { res, entry } = this;
-    switch (outcome.kind) {
-      case 'answer':
-        this.noteFault(outcome.fault);
-        this.finish(this.dress(outcome.response));
-        return;
-      case 'stall':
-        this.noteFault(`stall-${outcome.mode}`);
-        entry.status = 'stalled';
-        if (outcome.mode === 'body') stallBody(res, this.runEngine());
-        return;
-      case 'oversized': {
-        this.noteFault('oversized');
-        sendPadded(res, this.record(this.runEngine()), outcome.bytes);
-        return;
-      }
-      case 'malformed':
-        this.noteFault(`malformed-${outcome.malformed}`);
-        this.sendMalformed(outcome.malformed);
-        return;
-      case 'drop-after-commit':
-        this.noteFault('drop-after-commit');
-        this.runEngine();
-        entry.status = 'dropped';
-        this.req.socket.destroy();
-        return;
-      case 'none':
-        this.finish(this.runEngine());
-    }
-  }
-
-  private dress(response: EngineResponse) {
-    return this.hostileText ? withHostileText(response, this.request.path) : response;
-  }
-
-  private runEngine() {
-    const { host } = this;
-    if (host.shared && !this.answered) throw new Error('shared state: the engine ran outside its lock');
-    const response = this.answered ?? this.engineAnswer();
-    host.saveIfChanged();
-    return this.dress(response);
-  }
-
-  engineAnswer() {
-    const { host } = this;
-    return host.engine.handle(this.request, host.clock.now(), { realTimeMs: host.realNow(), lease: this.lease });
-  }
-
-  private sendMalformed(kind: MalformedKind) {
-    const { res, entry } = this;
-    if (kind === 'html') {
-      entry.status = 502;
-      sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
-      return;
-    }
-    const response = this.record(this.runEngine());
-    switch (kind) {
-      case 'truncated': {
-        const text = JSON.stringify(response.body);
-        entry.status = 200;
-        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-        return;
-      }
-      case 'wrong-types': {
-        const { data, error } = response.body;
-        sendText(
-          res,
-          response.status,
-          JSON_TYPE,
-          JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }),
-        );
-        return;
-      }
-      default: {
-        // The log keeps the engine's own error code (what really happened) and the status sent.
-        const ambiguous = ambiguousResponse(kind, response);
-        entry.status = ambiguous.status;
-        sendEnvelope(res, ambiguous);
-      }
-    }
-  }
+  return traffic;
 }
 
 /** The HTTP or HTTPS server, and its open sockets (close() destroys them rather than waiting for keep-alive). */

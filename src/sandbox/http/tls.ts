@@ -18,7 +18,7 @@ const run = (command: string, args: string[]) =>
 
 const OPENSSL = 'openssl';
 const VALIDITY_DAYS = '30';
-const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+const EC_KEY = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
 
 // sandbox.hedge.test: a name that is not loopback to a client, so that a client can be shown reaching the sandbox
 // through a forward proxy that maps the name here (a client never sends a loopback request through a proxy).
@@ -40,82 +40,32 @@ subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 `;
 
-export interface SandboxCertificates {
-  /** PEM file of the CA a client must trust. */
-  caFile: string;
-  key: string;
-  cert: string;
-  /** Removes the temporary directory they were made in. */
-  cleanup(): Promise<void>;
-}
+export type SandboxCertificates = Awaited<ReturnType<typeof generateCertificates>>;
 
 /** Generates a CA and a leaf for localhost, 127.0.0.1 and ::1 into a new temporary directory. */
 export async function generateCertificates() {
   const target = await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-'));
   const path = (name: string) => join(target, name);
   const cleanup = () => rm(target, { recursive: true, force: true });
+  /** openssl with `words` split on spaces, each `@name` a file in the directory, then `subject` (it has spaces). */
+  const openssl = (words: string, subject: string[] = []) =>
+    run(OPENSSL, [...words.split(' ').map((word) => (word.startsWith('@') ? path(word.slice(1)) : word)), ...subject]);
   try {
     await writeFile(path('openssl.cnf'), OPENSSL_CONFIG);
-    const config = ['-config', path('openssl.cnf')];
-    await run(OPENSSL, [
-      'req',
-      '-x509',
-      '-new',
-      ...EC_KEY,
-      ...config,
-      '-extensions',
-      'ca_ext',
+    const request = `req -new ${EC_KEY} -config @openssl.cnf`;
+    await openssl(`${request} -x509 -extensions ca_ext -days ${VALIDITY_DAYS} -keyout @ca-key.pem -out @ca.pem`, [
       '-subj',
       '/CN=hedge sandbox local CA',
-      '-days',
-      VALIDITY_DAYS,
-      '-keyout',
-      path('ca-key.pem'),
-      '-out',
-      path('ca.pem'),
     ]);
-    await run(OPENSSL, [
-      'req',
-      '-new',
-      ...EC_KEY,
-      ...config,
-      '-subj',
-      '/CN=localhost',
-      '-keyout',
-      path('server-key.pem'),
-      '-out',
-      path('server.csr'),
-    ]);
-    await run(OPENSSL, [
-      'x509',
-      '-req',
-      '-in',
-      path('server.csr'),
-      '-CA',
-      path('ca.pem'),
-      '-CAkey',
-      path('ca-key.pem'),
-      '-set_serial',
-      `0x${randomBytes(16).toString('hex')}`,
-      '-days',
-      VALIDITY_DAYS,
-      '-extfile',
-      path('openssl.cnf'),
-      '-extensions',
-      'leaf_ext',
-      '-out',
-      path('server.pem'),
-    ]);
+    await openssl(`${request} -subj /CN=localhost -keyout @server-key.pem -out @server.csr`);
+    await openssl(
+      `x509 -req -in @server.csr -CA @ca.pem -CAkey @ca-key.pem -set_serial 0x${randomBytes(16).toString('hex')} -days ${VALIDITY_DAYS} -extfile @openssl.cnf -extensions leaf_ext -out @server.pem`,
+    );
     const [key, cert] = await Promise.all([
       readFile(path('server-key.pem'), 'utf8'),
       readFile(path('server.pem'), 'utf8'),
     ]);
-    return {
-      caFile: path('ca.pem'),
-      key,
-      cert,
-      cleanup,
-    };
+    return { caFile: path('ca.pem'), key, cert, cleanup };
   } catch (error) {
     await cleanup();
     const detail = error instanceof Error ? error.message : String(error);
