@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { within } from '../../src/core/process/timers.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -179,14 +180,6 @@ function runInProcess(
   started: number,
   done: () => void,
 ) {
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)),
-      timeoutMs,
-    );
-  });
   // The only NODE_OPTIONS an in-process run can have is the frozen-clock preload: its time goes as `now`.
   const now = pinnedNowOf(env);
   const { NODE_OPTIONS: _preload, ...mainEnv } = env;
@@ -198,10 +191,9 @@ function runInProcess(
     now === undefined ? undefined : () => now,
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
-  return Promise.race([run, timedOut]).finally(() => {
-    clearTimeout(timer);
-    done();
-  });
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const late = () => new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`);
+  return within(run, timeoutMs, late).finally(done);
 }
 
 /** Runs hedge with that config dir, and no key or base URL in the environment unless given. */

@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, test, vi } from 'vitest';
 import { ok, type HedgeRunner } from './cli-runs.js';
 import type { RunOptions, RunResult } from './hedge-cli.js';
@@ -31,15 +32,9 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
   const events: Array<Record<string, any>> = [];
   let child: ChildProcess | undefined;
   let ended: RunResult | undefined;
-  let buffer = '';
   const done = start((spawned) => {
     child = spawned;
-    spawned.stdout!.on('data', (chunk: string) => {
-      buffer += chunk;
-      const lines = buffer.split('\n');
-      buffer = lines.pop()!;
-      for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
-    });
+    createInterface({ input: spawned.stdout! }).on('line', (line) => line.trim() && events.push(JSON.parse(line)));
   });
   void done.then((result) => (ended = result)).catch(() => undefined);
   return { events, child: () => child!, done, ended: () => ended };

@@ -17,8 +17,6 @@ import { okJson } from './cli-runs.js';
 import { call as callEngine, openBody, requestHeaders } from './engine.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
-export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
-
 export const MARKET = 'USDTNGN';
 export const FILL_DELAY_MS = 100;
 
@@ -81,9 +79,7 @@ export function envFor(target: ApiTarget): Record<string, string> {
 /** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
 export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}): Promise<ApiResult> {
   const headers = requestHeaders(call.key === undefined ? target.apiKey : call.key, call.idempotencyKey);
-  let body: string | undefined;
-  if (call.rawBody !== undefined) body = call.rawBody;
-  else if (call.body !== undefined) body = JSON.stringify(call.body);
+  const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${target.baseUrl}${path}`, { method, headers, body, signal: call.signal });
   const text = await response.text();
