@@ -18,7 +18,7 @@ export const realClock: Clock = { now: Date.now, sleep };
 const opened = new Set<HttpConnections>();
 
 /** Closes the connections of every client clientFor made so far (a test file's afterAll, or between steps). */
-export async function closeClients(): Promise<void> {
+export async function closeClients() {
   const all = [...opened];
   opened.clear();
   await Promise.all(all.map((connections) => connections.close()));

@@ -60,7 +60,7 @@ let everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
  * hedge processes (two holders of a lock, a resume after another process's action) — in-process
  * runs would all be the test's own pid. Call at the file's top level.
  */
-export function separateProcesses(): void {
+export function separateProcesses() {
   // A worker runs several files (isolate: false): the setting holds for this file only.
   beforeAll(() => {
     everyRunSpawned = true;
@@ -117,7 +117,7 @@ export function baseEnv(configDir: string): Record<string, string> {
  */
 const running = new Set<import('node:child_process').ChildProcess>();
 /** Run after every test file (test/support/per-file.ts): a worker lives on to run the next file. */
-export function killRunningChildren(): void {
+export function killRunningChildren() {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
 }
@@ -197,6 +197,6 @@ function runInProcess(
 }
 
 /** Runs hedge with that config dir, and no key or base URL in the environment unless given. */
-export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}): Promise<RunResult> {
+export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}) {
   return runHedge(args, { ...options, configDir });
 }

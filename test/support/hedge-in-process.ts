@@ -42,7 +42,7 @@ function collector() {
 }
 
 /** The built front's main(), loaded once: for a run given streams of its own (an MCP server's stdio). */
-export async function builtMain(root: string): Promise<Front['main']> {
+export async function builtMain(root: string) {
   front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
   return (await front).main;
 }

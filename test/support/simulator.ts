@@ -87,7 +87,7 @@ export async function api(target: ApiTarget, method: string, path: string, call:
 }
 
 /** The `data` of a successful answer, for setting up state a test then reads; any error answer throws. */
-export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown) {
   const answer = await api(target, method, path, { body });
   if (answer.status < 200 || answer.status >= 300)
     throw new Error(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body?.error)}`);
@@ -95,7 +95,7 @@ export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: s
 }
 
 /** Gaps in ms between consecutive request-log entries (when the server received each). */
-export function gaps(entries: RequestLogEntry[]): number[] {
+export function gaps(entries: RequestLogEntry[]) {
   return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index].realTimeMs);
 }
 
@@ -213,7 +213,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
 export async function closedAfter<T extends { close(): Promise<unknown> }, R>(
   starting: Promise<T>,
   body: (started: T) => Promise<R>,
-): Promise<R> {
+) {
   const started = await starting;
   try {
     return await body(started);

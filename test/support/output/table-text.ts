@@ -48,7 +48,7 @@ export function printedTable(text: string, from = 0): PrintedTable | undefined {
 }
 
 /** The column headers of the first table in `text` (both lines of a two-line header, joined). */
-export function tableHeaders(text: string): string[] {
+export function tableHeaders(text: string) {
   return printedTable(text)?.headers ?? [];
 }
 

@@ -63,7 +63,7 @@ const SCROLLBAR = 15;
  * The closed hedges' table of an HTML report as Chromium lays it out: in a window `width` pixels
  * wide, or (`print`) with the page's print rules at `width` pixels of printable page.
  */
-export function measureReportTable(htmlFile: string, options: { width: number; print?: boolean }): TableLayout {
+export function measureReportTable(htmlFile: string, options: { width: number; print?: boolean }) {
   if (!CHROMIUM) throw new Error('no Chromium on this machine');
   const dir = mkdtempSync(join(tmpdir(), 'hedge-chromium-'));
   try {

@@ -37,7 +37,7 @@ export function describeWithPostgres(
   name: string,
   body: (server: () => PostgresServer) => void,
   options: PostgresUse = {},
-): void {
+) {
   if (POSTGRES_MISSING) console.warn(`${name}: ${POSTGRES_MISSING}${SKIP_POSTGRES ? ' Skipped (CI is not set).' : ''}`);
   describe.skipIf(SKIP_POSTGRES)(name, () => body(usePostgres(options)));
 }

@@ -29,7 +29,7 @@ export interface DrawnLine {
  * column leaves no such mark: read its text whole instead, lines joined by a space, where a word
  * it split shows as two.)
  */
-export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
+export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]) {
   const split: string[] = [];
   for (let index = 1; index < lines.length; index++) {
     const before = lines[index - 1].text;
