@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { until } from './polling.js';
 
-interface Front {
-  main(
-    argv: string[],
-    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number; script?: string },
-  ): Promise<number>;
-}
+type Front = typeof import('../../src/cli/main.js');
 
 let front: Promise<Front> | undefined;
 
