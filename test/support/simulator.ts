@@ -127,12 +127,12 @@ export const colleagueOpens = (
   tenorDays: number,
   clientReference?: string,
 ) =>
-  colleague(simulator, '/hedges', 'open', {
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: tenorDays,
-    client_reference: clientReference,
-  });
+  colleague(
+    simulator,
+    '/hedges',
+    'open',
+    openBody(side, notionalUsd, tenorDays, { client_reference: clientReference }),
+  );
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
