@@ -1,7 +1,7 @@
 // `--watch` through the real binary against the simulator. What is asserted is the server's own
 // record (the request log) and the process's outcome: the cadence of GET /positions, a fault burst
 // survived as stale records, Retry-After honoured, the alert exit (10), the authentication exit
-// (4), and the live view on a real pseudo-terminal (redrawn in place, Ctrl-C → exit 0, cursor back).
+// (4), and the live view on a real pseudo-terminal (redrawn on a resize, Ctrl-C → exit 0, cursor back).
 // Runs are bounded by --count (refreshes), not by --timeout: how many records a run writes never
 // depends on how fast a loaded machine is; faults are aimed at the Nth request, not at a moment.
 import { describe, expect, it } from 'vitest';
@@ -168,52 +168,6 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 });
 
-/** The frames log-update drew: each after the first starts by erasing the one before, line by line. */
-const ERASE = /((?:\u001b\[2K\u001b\[1A)*)\u001b\[2K\u001b\[G/g;
-
-describe('hedge positions --watch on a terminal', () => {
-  it('redraws the view in place (the scroll does not grow), and Ctrl-C ends it with exit 0 and the cursor shown', async () => {
-    const sim = await simulator();
-    sim.seedOpen('buy', 10_000);
-    const term = spawnInTerminal({
-      configDir: sim.configDir,
-      args: ['positions', '--watch', '1'],
-      env: sim.env,
-      cols: 100,
-      rows: 30,
-    });
-    try {
-      await term.waitFor('Positions · every 1s · last good refresh');
-      await term.waitFor('Left');
-      // Three more refreshes of the data (each draws the header again).
-      for (let refresh = 0; refresh < 3; refresh += 1) await term.waitFor('last good refresh');
-      while (positionReads(sim).length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
-      term.write(KEYS.CTRL_C);
-      expect(await term.exitCode).toBe(0);
-    } finally {
-      term.kill();
-    }
-    const raw = term.raw().replace(/\r/g, '');
-    const erases = [...raw.matchAll(ERASE)].map((match) => match[1].length / '\u001b[2K\u001b[1A'.length + 1);
-    const frames = raw.split(/(?:\u001b\[2K\u001b\[1A)*\u001b\[2K\u001b\[G/);
-    expect(erases.length).toBeGreaterThanOrEqual(3);
-    // Every redraw moves up over exactly the lines the frame before it wrote: the view stays put.
-    const drawn = frames.slice(0, -1).map((frame) => frame.split('\n').length);
-    expect(erases).toEqual(drawn);
-    // One position: the view keeps the same height from frame to frame.
-    expect(new Set(drawn).size).toBe(1);
-    const last = frames[frames.length - 1];
-    // Side, the deal reference (— for none), notional: the columns of `hedge positions`, in its
-    // priorities (one market: its unit in the rate headers names it; at 100 columns the market is
-    // left out, and the screen says so).
-    expect(last).toMatch(/^buy +— +10,000\.00/m);
-    expect(last).toMatch(/Hidden at 100 columns: market\b/);
-    expect(last).toContain('Net P&L');
-    // The cursor, hidden while drawing, is shown again once the watch is over.
-    expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));
-  });
-});
-
 describe('hedge positions --watch on a terminal that changes', () => {
   /** `positions --watch SECONDS` on a pseudo-terminal, one position open. */
   async function watching(seconds: string, cols: number) {
@@ -251,7 +205,8 @@ describe('hedge positions --watch on a terminal that changes', () => {
     }
   });
 
-  it('Ctrl-C leaves one final view, drawn whole over the echoed ^C', async () => {
+  // How each frame erases the one before is the in-process view's (watch-loop.test.ts); on a real terminal, what stays.
+  it('Ctrl-C ends it with exit 0, one final view drawn whole over the echoed ^C, and the cursor shown again', async () => {
     // Every 5 s at 60 columns: between refreshes the view does not change (no countdown column).
     const { term } = await watching('5', 60);
     try {
@@ -268,6 +223,9 @@ describe('hedge positions --watch on a terminal that changes', () => {
         screen,
       ).toHaveLength(1);
       expect(screen).toMatch(/last good refresh \d\d:\d\d:\d\d/);
+      // The cursor, hidden while drawing, is shown again once the watch is over.
+      const raw = term.raw();
+      expect(raw.lastIndexOf('\u001b[?25h')).toBeGreaterThan(raw.lastIndexOf('\u001b[?25l'));
     } finally {
       term.kill();
     }

@@ -43,7 +43,7 @@ export async function killWhen(
   ready: () => boolean,
   what: string,
   { signal = 'SIGKILL', ...options }: RunOptions & { signal?: NodeJS.Signals } = {},
-): Promise<RunResult> {
+) {
   let child: ChildProcess | undefined;
   const running = runner.hedge(args, { ...options, onSpawn: (spawned) => (child = spawned) });
   await until(ready, what, { process: running, timeoutMs: options.timeoutMs });

@@ -3,6 +3,7 @@ import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { RetryPolicy } from '../../src/platform/api/retry-policy.js';
 import { HttpConnections, type Clock } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
+import { sleep } from '../../src/core/process/timers.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { PassThrough } from 'node:stream';
 import { CommandContext, type ContextInit } from '../../src/platform/runtime/context.js';
@@ -11,22 +12,13 @@ import { makeChalk } from '../../src/platform/terminal/color.js';
 import { Output, type OutputInit } from '../../src/platform/terminal/output.js';
 import type { Prompter } from '../../src/platform/terminal/prompter.js';
 
-export const realClock: Clock = {
-  now: Date.now,
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, ms);
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(new Error('aborted'));
-      });
-    }),
-};
+// The clock hedge itself runs on: a sleep rejects with its signal's reason.
+export const realClock: Clock = { now: Date.now, sleep };
 
 const opened = new Set<HttpConnections>();
 
 /** Closes the connections of every client clientFor made so far (a test file's afterAll, or between steps). */
-export async function closeClients(): Promise<void> {
+export async function closeClients() {
   const all = [...opened];
   opened.clear();
   await Promise.all(all.map((connections) => connections.close()));

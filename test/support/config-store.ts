@@ -2,18 +2,18 @@
 // directly (to seed profiles or check what a command saved), and a login that feeds it a key.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hedgeIn, type RunResult } from './hedge-cli.js';
+import { hedgeIn } from './hedge-cli.js';
 
-export function storeFile(configDir: string): string {
+export function storeFile(configDir: string) {
   return join(configDir, 'config.json');
 }
 
-export function readStore(configDir: string): any {
+export function readStore(configDir: string) {
   return JSON.parse(readFileSync(storeFile(configDir), 'utf8'));
 }
 
 /** Writes the store the way the CLI keeps it: 0600 in a 0700 folder. */
-export function writeStore(configDir: string, data: unknown): void {
+export function writeStore(configDir: string, data: unknown) {
   if (!existsSync(configDir)) mkdirSync(configDir, { recursive: true, mode: 0o700 });
   writeFileSync(storeFile(configDir), `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
 }
@@ -25,6 +25,6 @@ export function loginWith(
   key: string,
   args: string[] = [],
   env: Record<string, string> = {},
-): Promise<RunResult> {
+) {
   return hedgeIn(configDir, ['login', '--base-url', server.baseUrl, ...args], { input: `${key}\n`, env });
 }

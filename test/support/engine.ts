@@ -10,7 +10,7 @@ export const DAY = 24 * 3_600_000;
 /** A fixed sandbox start time: 2026-11-22T08:00:00Z. */
 export const T0 = Date.UTC(2026, 10, 22, 8);
 
-export function makeEngine(options: Partial<EngineOptions> = {}): HttpSandboxEngine {
+export function makeEngine(options: Partial<EngineOptions> = {}) {
   return new HttpSandboxEngine({ apiKeys: [KEY_A, KEY_B], fillDelayMs: 1000, seed: 'engine-tests', ...options });
 }
 

@@ -4,12 +4,13 @@
 // dist/) is then spawned. What only a process shows — the launcher, a signal, a kill, a lock held
 // by another pid, an environment Node or a library reads at start — is tested on spawned runs;
 // HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (CONTRIBUTING.md#tests).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import { within } from '../../src/core/process/timers.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,7 +32,7 @@ export interface RunOptions {
   configDir?: string;
   timeoutMs?: number;
   /** Called once the process is started, e.g. to send it SIGINT later. */
-  onSpawn?: (child: import('node:child_process').ChildProcess) => void;
+  onSpawn?: (child: ChildProcess) => void;
   /** Run as this user and group (a test run as root uses it to meet a file it may not write). */
   user?: { uid: number; gid: number };
   /** A process of its own for this run: what is tested is between processes (a lock held by its pid, its store session). */
@@ -60,7 +61,7 @@ let everyRunSpawned = process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1';
  * hedge processes (two holders of a lock, a resume after another process's action) — in-process
  * runs would all be the test's own pid. Call at the file's top level.
  */
-export function separateProcesses(): void {
+export function separateProcesses() {
   // A worker runs several files (isolate: false): the setting holds for this file only.
   beforeAll(() => {
     everyRunSpawned = true;
@@ -115,9 +116,9 @@ export function baseEnv(configDir: string): Record<string, string> {
  * Every child still running, killed when its test file ends: a test that times out must not leave a
  * keeper or a wait running on the machine.
  */
-const running = new Set<import('node:child_process').ChildProcess>();
+const running = new Set<ChildProcess>();
 /** Run after every test file (test/support/per-file.ts): a worker lives on to run the next file. */
-export function killRunningChildren(): void {
+export function killRunningChildren() {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
 }
@@ -138,7 +139,12 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
   if (options.person) options = { screen: { columns: 100, rows: 40 }, ...options };
   if (options.screen) Object.assign(env, { HEDGE_FORCE_TTY: '1', COLUMNS: String(options.screen.columns) });
   const started = Date.now();
-  if (runsInProcess(env, options)) return runInProcess(args, env, options, started, () => ownDir?.remove());
+  const timeoutMs = options.timeoutMs ?? 20_000;
+  const late = (what = '') => new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms${what}`);
+  if (runsInProcess(env, options))
+    return within(runInProcess(args, env, options, started), timeoutMs, () => late(' (in-process)')).finally(() =>
+      ownDir?.remove(),
+    );
   // A spawned run's two pipes lose the order between them: a terminal for that is a pseudo-terminal.
   if (options.screen) return Promise.reject(new Error(`hedge ${args.join(' ')}: a screen run must run in-process`));
   return new Promise((resolve, reject) => {
@@ -155,12 +161,8 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(
-        new Error(
-          `hedge ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
-        ),
-      );
-    }, options.timeoutMs ?? 20_000);
+      reject(late(`\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       running.delete(child);
@@ -173,25 +175,11 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
   });
 }
 
-function runInProcess(
-  args: string[],
-  env: Record<string, string>,
-  options: RunOptions,
-  started: number,
-  done: () => void,
-) {
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`hedge ${args.join(' ')} did not finish within ${timeoutMs} ms (in-process)`)),
-      timeoutMs,
-    );
-  });
+function runInProcess(args: string[], env: Record<string, string>, options: RunOptions, started: number) {
   // The only NODE_OPTIONS an in-process run can have is the frozen-clock preload: its time goes as `now`.
   const now = pinnedNowOf(env);
   const { NODE_OPTIONS: _preload, ...mainEnv } = env;
-  const run = runMainInProcess(
+  return runMainInProcess(
     ROOT,
     args,
     mainEnv,
@@ -199,13 +187,9 @@ function runInProcess(
     now === undefined ? undefined : () => now,
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
-  return Promise.race([run, timedOut]).finally(() => {
-    clearTimeout(timer);
-    done();
-  });
 }
 
 /** Runs hedge with that config dir, and no key or base URL in the environment unless given. */
-export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}): Promise<RunResult> {
+export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}) {
   return runHedge(args, { ...options, configDir });
 }

@@ -8,12 +8,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { until } from './polling.js';
 
-interface Front {
-  main(
-    argv: string[],
-    overrides: { io: unknown; env: Record<string, string | undefined>; now?: () => number; script?: string },
-  ): Promise<number>;
-}
+type Front = typeof import('../../src/cli/main.js');
 
 let front: Promise<Front> | undefined;
 
@@ -42,7 +37,7 @@ function collector() {
 }
 
 /** The built front's main(), loaded once: for a run given streams of its own (an MCP server's stdio). */
-export async function builtMain(root: string): Promise<Front['main']> {
+export async function builtMain(root: string) {
   front ??= Promise.resolve().then(() => nodeRequire(join(root, 'dist', 'cli.js')) as Front);
   return (await front).main;
 }

@@ -13,7 +13,7 @@ export async function insertRow(
   team: Pick<Team, 'database'>,
   row: Record<string, unknown>,
   entry = JSON.stringify(row),
-): Promise<void> {
+) {
   await server.query(
     team.database,
     `INSERT INTO hedge.entries (id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, entry)
@@ -40,19 +40,19 @@ export async function insertRow(
 export const NESTED_HERE = 'nested-here';
 
 /** `value` as JSON text with NESTED_HERE replaced by arrays `depth` deep (too deep for JSON.stringify to write, or for a recursive walk to read). */
-export function nestedJson(value: unknown, depth: number): string {
+export function nestedJson(value: unknown, depth: number) {
   return JSON.stringify(value).replace(`"${NESTED_HERE}"`, `${'['.repeat(depth)}${']'.repeat(depth)}`);
 }
 
 /** Appends a row to a machine's local journal file (beside its config under HEDGE_CONFIG_DIR) as one creation event, begun as hedge begins one. */
-export function appendRow(configDir: string, row: Record<string, unknown>): void {
+export function appendRow(configDir: string, row: Record<string, unknown>) {
   const { created_at: at, updated_at: _updated, ...fields } = row;
   const stamp = { id: fields.id, at, ...(fields.seq === undefined ? {} : { seq: fields.seq }) };
   appendFileSync(join(configDir, 'journal.jsonl'), `${JSON.stringify({ ...stamp, ...fields })}\n`, { mode: 0o600 });
 }
 
 /** The next seq of a machine's local journal file. */
-export function nextSeq(configDir: string): number {
+export function nextSeq(configDir: string) {
   const text = readFileSync(join(configDir, 'journal.jsonl'), 'utf8');
   return Math.max(0, ...[...text.matchAll(/"seq":(\d+)/g)].map((match) => Number(match[1]))) + 1;
 }

@@ -5,19 +5,20 @@
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, test, vi } from 'vitest';
 import { ok, type HedgeRunner } from './cli-runs.js';
 import type { RunOptions, RunResult } from './hedge-cli.js';
 import { lines as printed } from './output/text.js';
 import { until } from './polling.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from './simulator.js';
+import { startSimulator, type Simulator } from './simulator.js';
 
 export const HOUR = 3_600_000;
 
 export type KeeperRun = ReturnType<typeof followKeeper>;
 
 /** A target file in that config folder (a simulator's, or a team machine's). */
-export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv'): string {
+export function writeTarget(place: { configDir: string }, rows: string[], name = 'target.csv') {
   const file = join(place.configDir, name);
   writeFileSync(file, ['market,side,notional_usd,tenor_days,until,roll_before', ...rows].join('\n') + '\n');
   return file;
@@ -31,35 +32,24 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
   const events: Array<Record<string, any>> = [];
   let child: ChildProcess | undefined;
   let ended: RunResult | undefined;
-  let buffer = '';
   const done = start((spawned) => {
     child = spawned;
-    spawned.stdout!.on('data', (chunk: string) => {
-      buffer += chunk;
-      const lines = buffer.split('\n');
-      buffer = lines.pop()!;
-      for (const line of lines) if (line.trim() !== '') events.push(JSON.parse(line));
-    });
+    createInterface({ input: spawned.stdout! }).on('line', (line) => line.trim() && events.push(JSON.parse(line)));
   });
   void done.then((result) => (ended = result)).catch(() => undefined);
   return { events, child: () => child!, done, ended: () => ended };
 }
 
 /** `hedge keep FILE --interval 2 …` as a process of its own (NDJSON on stdout: not a terminal), followed. */
-export function startKeeper(
-  runner: HedgeRunner,
-  file: string,
-  extra: string[] = [],
-  options: RunOptions = {},
-): KeeperRun {
+export function startKeeper(runner: HedgeRunner, file: string, extra: string[] = [], options: RunOptions = {}) {
   return followKeeper((onSpawn) => runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }));
 }
 
 export interface KeeperRig {
   /** A simulator of this test's own (preset `trading` unless given), closed after it. */
-  start(options?: SimulatorOptions): Promise<Simulator>;
+  start: typeof startSimulator;
   /** `hedge keep FILE --interval 2 …` as a process of its own, followed; killed after the test if still running. */
-  keep(runner: HedgeRunner, file: string, extra?: string[], options?: RunOptions): KeeperRun;
+  keep: typeof startKeeper;
   /** Run after the test, the last given first. */
   later(cleanup: () => unknown): void;
 }
@@ -97,13 +87,13 @@ export const keeperTest = test.extend<{ rig: KeeperRig }>({
  * Keeper tests side by side, a few at a time: each mostly waits for the keeper's cycles, but its
  * keeper and simulator want the CPU now and then, and every test keeps its own 20 s.
  */
-export function describeKeepers(name: string, body: () => void): void {
+export function describeKeepers(name: string, body: () => void) {
   vi.setConfig({ maxConcurrency: 2 });
   describe.concurrent(name, body);
 }
 
 /** The events of that kind the keeper printed so far. */
-export function eventsOf(run: KeeperRun, kind: string): Array<Record<string, any>> {
+export function eventsOf(run: KeeperRun, kind: string) {
   return run.events.filter((event) => event.event === kind);
 }
 
@@ -116,7 +106,7 @@ export async function eventAfter(
   from: number,
   match: string | ((event: Record<string, any>) => boolean),
   what: string,
-): Promise<Record<string, any>> {
+) {
   const test = typeof match === 'string' ? (event: Record<string, any>) => event.event === match : match;
   let found: Record<string, any> | undefined;
   await until(() => {
@@ -129,7 +119,7 @@ export async function eventAfter(
   return found!;
 }
 
-export function activeNotional(simulator: Simulator, side: 'buy' | 'sell'): number {
+export function activeNotional(simulator: Simulator, side: 'buy' | 'sell') {
   return simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
 }
 
@@ -138,19 +128,14 @@ export function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
 }
 
 /** `hedge keep FILE --once …`: its exit code must be `code`; its events, parsed. */
-export async function keepOnce(
-  runner: HedgeRunner,
-  file: string,
-  code = 0,
-  ...extra: string[]
-): Promise<Array<Record<string, any>>> {
+export async function keepOnce(runner: HedgeRunner, file: string, code = 0, ...extra: string[]) {
   const result = await runner.hedge(['keep', file, '--once', ...extra]);
   expect(result.code, result.stderr + result.stdout).toBe(code);
   return lines(result.stdout);
 }
 
 /** SIGTERM: the keeper finishes its steps and exits 0; what it printed, parsed. */
-export async function stopKeeper(run: KeeperRun): Promise<Array<Record<string, any>>> {
+export async function stopKeeper(run: KeeperRun) {
   run.child().kill('SIGTERM');
   return lines(ok(await run.done).stdout);
 }

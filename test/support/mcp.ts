@@ -5,9 +5,8 @@
 import { PassThrough } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { HEDGE_BIN, ROOT, baseEnv } from './hedge-cli.js';
 import { builtMain } from './hedge-in-process.js';
 import { closedAfter, closedAfterEach, type Simulator } from './simulator.js';
@@ -32,49 +31,38 @@ interface McpServeOptions {
 
 type McpServed = Awaited<ReturnType<typeof startMcpServer>>;
 
-/** The client's end of a server run in this process: writes go to its stdin, its stdout is read. */
-class PipeTransport implements Transport {
-  onmessage?: (message: JSONRPCMessage) => void;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  private readonly buffer = new ReadBuffer();
+/**
+ * The client's end of a server run in this process: the SDK's newline-delimited JSON-RPC, read from
+ * the server's stdout and written to its stdin (its stdio framing is the same both ways).
+ */
+class PipeTransport extends StdioServerTransport {
   private closed = false;
 
   constructor(
     private readonly toServer: PassThrough,
-    private readonly fromServer: PassThrough,
+    fromServer: PassThrough,
     private readonly ended: Promise<unknown>,
-  ) {}
+  ) {
+    super(fromServer, toServer);
+  }
 
-  async start() {
-    this.fromServer.on('data', (chunk) => {
-      this.buffer.append(chunk);
-      try {
-        for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage())
-          this.onmessage?.(message);
-      } catch (error) {
-        this.onerror?.(error as Error);
-      }
-    });
+  override async start() {
+    await super.start();
     // A server that stops by itself (a bad option, exit 2) closes the connection as a process would.
     void this.ended.then(() => this.finish());
   }
 
-  async send(message: JSONRPCMessage) {
-    this.toServer.write(serializeMessage(message));
-  }
-
-  async close() {
+  override async close() {
     // As the SDK's stdio client does: the server's stdin ends, and it stops.
     this.toServer.end();
     await this.ended;
-    this.finish();
+    await this.finish();
   }
 
-  private finish() {
+  private async finish() {
     if (this.closed) return;
     this.closed = true;
-    this.onclose?.();
+    await super.close();
   }
 }
 

@@ -11,11 +11,7 @@ export interface UntilOptions {
 }
 
 /** Resolves once `condition` holds; rejects naming `what` after the bound, or when the watched process ended first. */
-export async function until(
-  condition: () => boolean,
-  what = 'the condition',
-  options: number | UntilOptions = {},
-): Promise<void> {
+export async function until(condition: () => boolean, what = 'the condition', options: number | UntilOptions = {}) {
   const { timeoutMs = 15_000, process } = typeof options === 'number' ? { timeoutMs: options } : options;
   let ended: { code: number | null; stderr: string } | undefined;
   void process?.then((result) => (ended = result)).catch(() => undefined);

@@ -16,7 +16,7 @@ export interface ProfileSuite {
   tmp: TempDir;
 }
 
-export function useProfileSuite(prefix: string): ProfileSuite {
+export function useProfileSuite(prefix: string) {
   const suite = {} as ProfileSuite;
   beforeAll(async () => {
     suite.simulator = await startSimulator({ preset: 'keys' });

@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 
-export function usageRefusal(run: () => unknown): string {
+export function usageRefusal(run: () => unknown) {
   try {
     run();
   } catch (error) {

@@ -17,8 +17,6 @@ import { okJson } from './cli-runs.js';
 import { call as callEngine, openBody, requestHeaders } from './engine.js';
 import { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
 
-export { FROZEN_KEY, PROFILE_KEYS } from './keys.js';
-
 export const MARKET = 'USDTNGN';
 export const FILL_DELAY_MS = 100;
 
@@ -81,9 +79,7 @@ export function envFor(target: ApiTarget): Record<string, string> {
 /** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
 export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}): Promise<ApiResult> {
   const headers = requestHeaders(call.key === undefined ? target.apiKey : call.key, call.idempotencyKey);
-  let body: string | undefined;
-  if (call.rawBody !== undefined) body = call.rawBody;
-  else if (call.body !== undefined) body = JSON.stringify(call.body);
+  const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${target.baseUrl}${path}`, { method, headers, body, signal: call.signal });
   const text = await response.text();
@@ -91,7 +87,7 @@ export async function api(target: ApiTarget, method: string, path: string, call:
 }
 
 /** The `data` of a successful answer, for setting up state a test then reads; any error answer throws. */
-export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<any> {
+export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown) {
   const answer = await api(target, method, path, { body });
   if (answer.status < 200 || answer.status >= 300)
     throw new Error(`${method} ${path} → ${answer.status} ${JSON.stringify(answer.body?.error)}`);
@@ -99,7 +95,7 @@ export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: s
 }
 
 /** Gaps in ms between consecutive request-log entries (when the server received each). */
-export function gaps(entries: RequestLogEntry[]): number[] {
+export function gaps(entries: RequestLogEntry[]) {
   return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index].realTimeMs);
 }
 
@@ -131,12 +127,12 @@ export const colleagueOpens = (
   tenorDays: number,
   clientReference?: string,
 ) =>
-  colleague(simulator, '/hedges', 'open', {
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: tenorDays,
-    client_reference: clientReference,
-  });
+  colleague(
+    simulator,
+    '/hedges',
+    'open',
+    openBody(side, notionalUsd, tenorDays, { client_reference: clientReference }),
+  );
 
 /** Env that pins the CLI's own clock to the simulator's time (for frozen simulators). */
 export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<string, string> {
@@ -217,7 +213,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
 export async function closedAfter<T extends { close(): Promise<unknown> }, R>(
   starting: Promise<T>,
   body: (started: T) => Promise<R>,
-): Promise<R> {
+) {
   const started = await starting;
   try {
     return await body(started);

@@ -18,25 +18,14 @@ export interface Machine {
   hedge(args: string[], options?: RunOptions): Promise<RunResult>;
 }
 
-export interface Team {
-  a: Machine;
-  b: Machine;
-  c: Machine;
-  /** The store's URL with its password. */
-  url: string;
-  /** The same without the password, as A's and B's profiles keep it. */
-  urlWithoutPassword: string;
-  database: string;
-  /** Every output any machine printed, for checking that the password never shows. */
-  outputs: string[];
-  remove(): void;
-}
+export type Team = Awaited<ReturnType<typeof teamOf>>;
 
-export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, server: PostgresServer): Promise<Team> {
+export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, server: PostgresServer) {
   const url = await server.createDatabase();
   const parsed = new URL(url);
   parsed.password = '';
   const urlWithoutPassword = parsed.toString();
+  // Every output any machine printed, for checking that the password never shows.
   const outputs: string[] = [];
   const dirs = [tempDir('hedge-machine-a-'), tempDir('hedge-machine-b-'), tempDir('hedge-machine-c-')];
   const machine = (name: Machine['name'], dir: string, env: Record<string, string>): Machine => ({
@@ -66,7 +55,9 @@ export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, s
       HEDGE_API_KEY: simulator.apiKey,
       HEDGE_JOURNAL_URL: url,
     }),
+    /** The store's URL with its password. */
     url,
+    /** The same without the password, as A's and B's profiles keep it. */
     urlWithoutPassword,
     database: new URL(url).pathname.slice(1),
     outputs,
@@ -75,13 +66,11 @@ export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, s
 }
 
 /** A desk per test: a simulator and a team on the file's store, both gone after the test. */
-export function useDesks(
-  server: () => PostgresServer,
-): (options?: SimulatorOptions) => Promise<{ t: Simulator; team: Team }> {
+export function useDesks(server: () => PostgresServer) {
   const startSimulator = useSimulators();
   const teams: Team[] = [];
   afterEach(() => teams.splice(0).forEach((team) => team.remove()));
-  return async (options) => {
+  return async (options?: SimulatorOptions) => {
     const t = await startSimulator(options);
     const team = await teamOf(t, server());
     teams.push(team);

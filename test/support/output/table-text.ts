@@ -21,11 +21,10 @@ function spansOf(rule: string): Array<[number, number]> {
 
 /** Whether every character of the line lies over a column (a header line; a title runs across the gaps). */
 function overColumns(line: string, spans: ReadonlyArray<[number, number]>) {
-  if (line.trim() === '') return false;
-  for (let at = 0; at < line.length; at++) {
-    if (line[at] !== ' ' && !spans.some(([start, end]) => at >= start && at < end)) return false;
-  }
-  return true;
+  return (
+    line.trim() !== '' &&
+    line.split('').every((char, at) => char === ' ' || spans.some(([start, end]) => at >= start && at < end))
+  );
 }
 
 /** The first table at or after line `from`: its columns and their headers; undefined when there is none. */
@@ -48,7 +47,7 @@ export function printedTable(text: string, from = 0): PrintedTable | undefined {
 }
 
 /** The column headers of the first table in `text` (both lines of a two-line header, joined). */
-export function tableHeaders(text: string): string[] {
+export function tableHeaders(text: string) {
   return printedTable(text)?.headers ?? [];
 }
 

@@ -5,16 +5,16 @@
 export const STACK_FRAME = /^\s+at .+(\(|:\d+:\d+)/m;
 
 /** The lines that hold something (blank ones dropped): what a person reading stderr would count. */
-export function lines(text: string): string[] {
+export function lines(text: string) {
   return text.split('\n').filter((line) => line.trim() !== '');
 }
 
 /** Every printed line, blank ones kept, without the empty one after the final newline: a table as printed. */
-export function printedLines(text: string): string[] {
+export function printedLines(text: string) {
   return text.split('\n').filter((line, index, all) => !(line === '' && index === all.length - 1));
 }
 
-export function firstLine(text: string, max = 160): string {
+export function firstLine(text: string, max = 160) {
   const line = lines(text)[0] ?? '';
   return line.length > max ? `${line.slice(0, max)}…` : line;
 }
@@ -23,7 +23,7 @@ export function firstLine(text: string, max = 160): string {
  * The line that reports how the command ended: the last one not indented (the report's details
  * and its "→ what to do" are indented; progress notes come before it).
  */
-export function errorLine(text: string): string {
+export function errorLine(text: string) {
   const found = lines(text)
     .filter((line) => !/^\s/.test(line))
     .at(-1);
@@ -31,7 +31,7 @@ export function errorLine(text: string): string {
 }
 
 /** The idempotency key a write printed when its outcome is unknown. */
-export function resumeKeyFrom(stderr: string): string | undefined {
+export function resumeKeyFrom(stderr: string) {
   return /--idempotency-key ([0-9a-f-]{36})/.exec(stderr)?.[1];
 }
 

@@ -4,9 +4,9 @@
 // is all that is needed. Print is laid out by applying the page's print rules on screen at the
 // printable width of the page size its @page rule asks for.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../hedge-cli.js';
 
 /** The browser to drive, or undefined when the machine has none (the tests are then skipped, saying so). */
 export const CHROMIUM: string | undefined = ['chromium', 'chromium-browser', 'google-chrome'].find(
@@ -63,9 +63,9 @@ const SCROLLBAR = 15;
  * The closed hedges' table of an HTML report as Chromium lays it out: in a window `width` pixels
  * wide, or (`print`) with the page's print rules at `width` pixels of printable page.
  */
-export function measureReportTable(htmlFile: string, options: { width: number; print?: boolean }): TableLayout {
+export function measureReportTable(htmlFile: string, options: { width: number; print?: boolean }) {
   if (!CHROMIUM) throw new Error('no Chromium on this machine');
-  const dir = mkdtempSync(join(tmpdir(), 'hedge-chromium-'));
+  const { path: dir, remove } = tempDir('hedge-chromium-');
   try {
     let html = readFileSync(htmlFile, 'utf8');
     if (options.print) html = html.replace('@media print {', '@media all {');
@@ -89,14 +89,9 @@ export function measureReportTable(htmlFile: string, options: { width: number; p
     );
     const found = /<pre id="measured">([^<]*)<\/pre>/.exec(dom);
     if (!found) throw new Error('the measuring script left no result in the page');
-    return JSON.parse(
-      found[1]
-        .replace(/&quot;/g, '"')
-        .replace(/&lt;/g, '<')
-        .replace(/&gt;/g, '>')
-        .replace(/&amp;/g, '&'),
-    ) as TableLayout;
+    // A text node is serialized with &, < and > escaped; its quotes are left as they are.
+    return JSON.parse(found[1].replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as TableLayout;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    remove();
   }
 }

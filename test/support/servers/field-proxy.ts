@@ -2,8 +2,9 @@
 // answers otherwise: how a test sees a service richer (or poorer) than the contract without mocking
 // anything.
 import { createServer } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { bodyOf, forward, listening } from './loopback.js';
+import { forward, listening } from './loopback.js';
 
 export type FieldProxy = Awaited<ReturnType<typeof startAnswerProxy>>;
 
@@ -63,7 +64,7 @@ export async function startAnswerProxy(
   const target = new URL(sandbox.baseUrl);
   const server = createServer((req, res) => {
     void (async () => {
-      const answer = await forward(target, req, req.url ?? '/', await bodyOf(req), authorization);
+      const answer = await forward(target, req, req.url ?? '/', await buffer(req), authorization);
       const envelope = JSON.parse(answer.text);
       const path = new URL(req.url ?? '/', 'http://proxy').pathname.slice(SANDBOX_BASE_PATH.length);
       rewrite({ method: req.method ?? 'GET', path }, envelope);

@@ -2,6 +2,7 @@
 // port, closing with the connections still open, and passing a request on to the sandbox.
 import { request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 
 /** Listens on a free port of `host`; `close` ends open (kept-alive) connections first. */
 export async function listening(server: Server, host = '127.0.0.1') {
@@ -16,23 +17,10 @@ export async function listening(server: Server, host = '127.0.0.1') {
   };
 }
 
-/** The whole body of a request. */
-export async function bodyOf(req: IncomingMessage) {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /** Sends `req` on to `target` at `path` with `body` (and `authorization` in place of its own, when given); the whole answer. */
-export function forward(
-  target: URL,
-  req: IncomingMessage,
-  path: string,
-  body: Buffer,
-  authorization?: string,
-): Promise<{ status: number; headers: IncomingMessage['headers']; text: string }> {
-  return new Promise((resolve, reject) => {
-    const upstream = request(
+export async function forward(target: URL, req: IncomingMessage, path: string, body: Buffer, authorization?: string) {
+  const answer = await new Promise<IncomingMessage>((resolve, reject) =>
+    request(
       {
         host: target.hostname,
         port: target.port,
@@ -40,19 +28,10 @@ export function forward(
         path,
         headers: { ...req.headers, host: target.host, ...(authorization ? { authorization } : {}) },
       },
-      (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => parts.push(chunk));
-        answer.on('end', () =>
-          resolve({
-            status: answer.statusCode ?? 502,
-            headers: answer.headers,
-            text: Buffer.concat(parts).toString('utf8'),
-          }),
-        );
-      },
-    );
-    upstream.on('error', reject);
-    upstream.end(body);
-  });
+      resolve,
+    )
+      .on('error', reject)
+      .end(body),
+  );
+  return { status: answer.statusCode ?? 502, headers: answer.headers, text: await text(answer) };
 }

@@ -4,8 +4,9 @@
 // next_cursor}`), or by a `Link: <…>; rel="next"` header — or, to test that a key never follows one,
 // by a link to another host. Every other request passes through.
 import { createServer } from 'node:http';
+import { buffer } from 'node:stream/consumers';
 import { SANDBOX_BASE_PATH, type RunningSandbox } from '../../../src/sandbox/index.js';
-import { bodyOf, forward, listening } from './loopback.js';
+import { forward, listening } from './loopback.js';
 
 export type PagingStyle = 'cursor' | 'body-cursor' | 'link' | 'link-elsewhere';
 
@@ -22,7 +23,7 @@ export async function startPagingProxy(sandbox: RunningSandbox, style: PagingSty
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://proxy');
       if (req.method !== 'GET' || url.pathname !== `${SANDBOX_BASE_PATH}/hedges`) {
-        const answer = await forward(target, req, req.url ?? '/', await bodyOf(req));
+        const answer = await forward(target, req, req.url ?? '/', await buffer(req));
         return send(answer.status, answer.text);
       }
       const query = Object.fromEntries(url.searchParams);

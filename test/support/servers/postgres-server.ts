@@ -30,21 +30,21 @@ const DEBIAN_ROOT = '/usr/lib/postgresql';
 const PG_USER = 'hedge';
 
 /** The folder with initdb, postgres and pg_ctl, or undefined when this machine has no server binaries. */
-export function findPostgresBin(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates: string[] = [];
-  if (env.HEDGE_TEST_PG_BIN) candidates.push(env.HEDGE_TEST_PG_BIN);
-  candidates.push(join(DEBIAN_ROOT, '15', 'bin'));
-  if (existsSync(DEBIAN_ROOT)) {
-    const versions = readdirSync(DEBIAN_ROOT)
-      .filter((name) => /^\d+$/.test(name))
-      .sort((a, b) => Number(b) - Number(a));
-    for (const version of versions) candidates.push(join(DEBIAN_ROOT, version, 'bin'));
-  }
-  return candidates.find((dir) => ['initdb', 'postgres', 'pg_ctl'].every((name) => existsSync(join(dir, name))));
-}
+const BIN = (() => {
+  const versions = existsSync(DEBIAN_ROOT)
+    ? readdirSync(DEBIAN_ROOT)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const candidates = [
+    process.env.HEDGE_TEST_PG_BIN,
+    ...['15', ...versions].map((version) => join(DEBIAN_ROOT, version, 'bin')),
+  ];
+  return candidates.find((dir) => dir && ['initdb', 'postgres', 'pg_ctl'].every((name) => existsSync(join(dir, name))));
+})();
 
 /** One line saying why the team-store tests cannot run here, or undefined when they can. */
-export const POSTGRES_MISSING: string | undefined = findPostgresBin()
+export const POSTGRES_MISSING = BIN
   ? undefined
   : `No PostgreSQL server binaries (initdb, postgres, pg_ctl) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
 
@@ -68,10 +68,7 @@ export interface PostgresServer {
   close(): Promise<void>;
 }
 
-interface Account {
-  uid: number;
-  gid: number;
-}
+type Account = ReturnType<typeof postgresAccount>;
 
 function postgresAccount() {
   if (process.getuid?.() !== 0) return undefined;
@@ -98,7 +95,7 @@ function freePort(): Promise<number> {
 }
 
 /** Runs a server binary to its end; `detached`: what it starts outlives the test process (pg_ctl's postmaster). */
-function runToEnd(command: string, args: string[], account: Account | undefined): Promise<void> {
+function runToEnd(command: string, args: string[], account: Account): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       uid: account?.uid,
@@ -115,21 +112,11 @@ function runToEnd(command: string, args: string[], account: Account | undefined)
   });
 }
 
-/** A data folder made by initdb and the pg_ctl that runs it. */
-interface Cluster {
-  password: string;
-  /** Starts the postmaster on `port`; resolves once it accepts connections. */
-  launch(port: number): Promise<void>;
-  /** A fast shutdown: sessions are ended, the port refuses connections. */
-  stop(): Promise<void>;
-  root: string;
-}
-
 /** pg_ctl on a data folder; a failure to start says what the server logged. */
-function pgCtl(root: string, account: Account | undefined) {
+function pgCtl(root: string, account: Account) {
   const data = join(root, 'data');
   const log = join(root, 'log');
-  const ctl = (args: string[]) => runToEnd(join(findPostgresBin()!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
+  const ctl = (args: string[]) => runToEnd(join(BIN!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
   return {
     launch: (port: number, settings: string) =>
       ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error) => {
@@ -139,10 +126,12 @@ function pgCtl(root: string, account: Account | undefined) {
   };
 }
 
-/** initdb in a fresh folder under `parent` (no durability: tests need none, and are faster without). */
-async function initCluster(parent: string, maxConnections: number): Promise<Cluster> {
-  const bin = findPostgresBin();
-  if (!bin) throw new Error(POSTGRES_MISSING);
+/**
+ * initdb in a fresh folder under `parent` (no durability: tests need none, and are faster without),
+ * and the pg_ctl that runs it: `launch` resolves once it accepts connections, `stop` is a fast shutdown.
+ */
+async function initCluster(parent: string, maxConnections: number) {
+  if (!BIN) throw new Error(POSTGRES_MISSING);
   const account = postgresAccount();
   const root = mkdtempSync(join(parent, 'hedge-pg-'));
   const password = randomBytes(12).toString('hex');
@@ -154,7 +143,7 @@ async function initCluster(parent: string, maxConnections: number): Promise<Clus
   }
   chmodSync(root, 0o700);
   await runToEnd(
-    join(bin, 'initdb'),
+    join(BIN, 'initdb'),
     [
       ...['-D', join(root, 'data'), '-U', PG_USER, `--pwfile=${passwordFile}`, '--auth-local=trust'],
       ...['--auth-host=scram-sha-256', '-E', 'UTF8', '--locale=C', '--no-sync', '--no-instructions'],
@@ -163,11 +152,11 @@ async function initCluster(parent: string, maxConnections: number): Promise<Clus
   );
   const ctl = pgCtl(root, account);
   const settings = `-c fsync=off -c full_page_writes=off -c max_connections=${maxConnections}`;
-  return { password, root, launch: (port) => ctl.launch(port, settings), stop: ctl.stop };
+  return { password, root, launch: (port: number) => ctl.launch(port, settings), stop: ctl.stop };
 }
 
 /** Starts it on a port found free; one taken meanwhile by another process: another port. */
-async function onFreePort(cluster: Cluster) {
+async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     try {
@@ -283,7 +272,7 @@ function sharedCluster(dir: string) {
  */
 export async function sharedPostgres(): Promise<PostgresServer | undefined> {
   const dir = process.env[SHARED_CLUSTER_ENV];
-  if (!dir || !findPostgresBin()) return undefined;
+  if (!dir || !BIN) return undefined;
   const cluster = await sharedCluster(dir);
   const direct = urlOf(cluster.password, cluster.port);
   const pairs = new Set<Socket[]>();

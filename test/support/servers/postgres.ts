@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe } from 'vitest';
 import { POSTGRES_MISSING, sharedPostgres, startPostgres, type PostgresServer } from './postgres-server.js';
 
-export { findPostgresBin, POSTGRES_MISSING, startPostgres, type PostgresServer } from './postgres-server.js';
+export { POSTGRES_MISSING, type PostgresServer } from './postgres-server.js';
 
-export interface PostgresUse {
+interface PostgresUse {
   /** A view of the run's one cluster instead of a server of the file's own (falls back to one outside a run with it). */
   shared?: boolean;
 }
@@ -37,7 +37,7 @@ export function describeWithPostgres(
   name: string,
   body: (server: () => PostgresServer) => void,
   options: PostgresUse = {},
-): void {
+) {
   if (POSTGRES_MISSING) console.warn(`${name}: ${POSTGRES_MISSING}${SKIP_POSTGRES ? ' Skipped (CI is not set).' : ''}`);
   describe.skipIf(SKIP_POSTGRES)(name, () => body(usePostgres(options)));
 }

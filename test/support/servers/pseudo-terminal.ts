@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
+import { within } from '../../../src/core/process/timers.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge } from '../hedge-cli.js';
 
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
@@ -28,7 +29,7 @@ export interface DrawnLine {
  * column leaves no such mark: read its text whole instead, lines joined by a space, where a word
  * it split shows as two.)
  */
-export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
+export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]) {
   const split: string[] = [];
   for (let index = 1; index < lines.length; index++) {
     const before = lines[index - 1].text;
@@ -40,6 +41,15 @@ export function wordsSplitAtLineEnd(lines: readonly DrawnLine[]): string[] {
 }
 
 export type Terminal = ReturnType<typeof spawnInTerminal>;
+
+/** A command line on a terminal `cols` × `rows` (default 220 × 60). */
+interface TerminalRun {
+  configDir: string;
+  args: string[];
+  env?: Record<string, string>;
+  cols?: number;
+  rows?: number;
+}
 
 /** What a terminal keeps of a program's output for the test to read: a program that floods it must not flood the test. */
 const KEPT_BYTES = 1 << 20;
@@ -65,13 +75,7 @@ function drawnBy(emulator: xterm.Terminal) {
  * `cols: 0`: a terminal nobody sized, 0 × 0, as cron, CI and `script` without a terminal give: node-pty
  * refuses that size, so the terminal's own `stty` sets it before hedge starts.
  */
-export function spawnInTerminal(options: {
-  configDir: string;
-  args: string[];
-  env?: Record<string, string>;
-  cols?: number;
-  rows?: number;
-}) {
+export function spawnInTerminal(options: TerminalRun) {
   const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
   const unsized = options.cols === 0;
   const [file, argv]: [string, string[]] = unsized
@@ -124,13 +128,8 @@ export function spawnInTerminal(options: {
     },
     exitCode,
     /** The program's exit code, or a failure naming `what` when it has not exited within `ms`. */
-    exitWithin: (ms: number, what: string) => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`${what}: not exited after ${ms} ms (${bytes} bytes written)`)), ms);
-      });
-      return Promise.race([exitCode, late]).finally(() => clearTimeout(timer));
-    },
+    exitWithin: (ms: number, what: string) =>
+      within(exitCode, ms, () => new Error(`${what}: not exited after ${ms} ms (${bytes} bytes written)`)),
     /** Sends the program `name` (SIGTERM, SIGHUP). */
     signal: (name: NodeJS.Signals) => term.kill(name),
     kill: () => {
@@ -165,14 +164,7 @@ export function spawnInTerminal(options: {
  * output drawn by the same emulator. `real`, or every run spawned (HEDGE_TEST_SPAWN_EVERY_RUN=1):
  * on a pseudo-terminal, for what only a real one shows (the width read from the terminal itself).
  */
-export async function drawScreen(options: {
-  configDir: string;
-  args: string[];
-  env?: Record<string, string>;
-  cols?: number;
-  rows?: number;
-  real?: boolean;
-}) {
+export async function drawScreen(options: TerminalRun & { real?: boolean }) {
   const cols = options.cols ?? 220;
   const rows = options.rows ?? 60;
   if (options.real || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {

@@ -11,7 +11,7 @@ import { hasTool } from '../tools.js';
 const TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'] as const;
 
 /** Why the keyring tests cannot run here (the Debian packages to install), or undefined when they can. */
-export function secretServiceMissing(): string | undefined {
+export function secretServiceMissing() {
   if (process.platform !== 'linux') return `the Secret Service tests run on Linux (this is ${process.platform})`;
   const absent = TOOLS.filter((tool) => !hasTool(tool));
   return absent.length > 0
@@ -19,15 +19,7 @@ export function secretServiceMissing(): string | undefined {
     : undefined;
 }
 
-export interface SecretService {
-  /** DBUS_SESSION_BUS_ADDRESS (and the private home) for a process that should reach it. */
-  env: Record<string, string>;
-  /** What the keyring holds for service "hedge" and this account, read with secret-tool (null: nothing). */
-  lookup(account: string): string | null;
-  /** Stores an entry as another program would. */
-  store(account: string, secret: string): void;
-  stop(): Promise<void>;
-}
+export type SecretService = Awaited<ReturnType<typeof startSecretService>>;
 
 const SESSION_SCRIPT = [
   // The password that creates and unlocks the test's login keyring, on stdin as the daemon wants it.
@@ -37,7 +29,7 @@ const SESSION_SCRIPT = [
   'exec cat >/dev/null',
 ].join('\n');
 
-export async function startSecretService(): Promise<SecretService> {
+export async function startSecretService() {
   const home = tempDir('hedge-keyring-home-');
   const runtime = join(home.path, 'run');
   mkdirSync(runtime, { mode: 0o700 });
@@ -70,12 +62,15 @@ export async function startSecretService(): Promise<SecretService> {
   const tool = (args: string[], input?: string) =>
     spawnSync('secret-tool', args, { env, input, encoding: 'utf8', timeout: 10_000 });
   return {
+    /** DBUS_SESSION_BUS_ADDRESS for a process that should reach it. */
     env: { DBUS_SESSION_BUS_ADDRESS: address },
-    lookup(account) {
+    /** What the keyring holds for service "hedge" and this account, read with secret-tool (null: nothing). */
+    lookup(account: string) {
       const result = tool(['lookup', 'service', 'hedge', 'username', account]);
       return result.status === 0 ? result.stdout : null;
     },
-    store(account, secret) {
+    /** Stores an entry as another program would. */
+    store(account: string, secret: string) {
       const result = tool(['store', '--label', `hedge ${account}`, 'service', 'hedge', 'username', account], secret);
       if (result.status !== 0) throw new Error(`secret-tool store failed: ${result.stderr}`);
     },
