@@ -38,6 +38,7 @@ import {
   waitForSideClosed,
   readSidesAsAnswered,
   ownRecentOf,
+  sizedByRecords,
 } from '../write/wait.js';
 import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
 import {
@@ -333,14 +334,7 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
     (seen.position ??= readSidesAsAnswered(ports, client, [{ market, side }]).then(({ books: [book], positions }) => {
       seen.book = book;
       const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
-      // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
-      if (
-        !position ||
-        (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
-        book.filled.some((record) => record.notionalUsd === undefined)
-      )
-        return position;
-      return { ...position, notionalUsd: book.recordsUsd };
+      return position && sizedByRecords(position, book);
     }));
   // The side left the positions list although this change would not close it: settled or closed.
   const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
