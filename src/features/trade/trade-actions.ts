@@ -517,6 +517,12 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
       ]);
       return {
         ...outcome,
+        // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+        action,
+        market,
+        side,
+        notionalUsd,
+        afterNotionalUsd: outcome.notionalUsd,
         hedge,
         balanceAfterUsdc,
         realized,
@@ -727,11 +733,13 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   );
 }
 
-/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
+/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. What a change sent
+ * comes from its own result, never from the body its caller holds (`_body`: a journaled one names the amount as the
+ * server does). */
 export function tradeView(
   command: string,
   outcome: WriteOutcome<unknown, unknown>,
-  body: JsonObject,
+  _body?: JsonObject,
 ): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
   const submitted = outcome.kind === 'submitted';
@@ -748,16 +756,7 @@ export function tradeView(
   const result = submitted ? undefined : (outcome.result as ChangeResult | undefined);
   if (!result) return { kind: 'change-submitted', action: command, answer };
   const baseline = outcome.entry.context?.baseline_notional_usd;
-  const change = {
-    ...result,
-    action: command,
-    market: String(body.market ?? ''),
-    side: body.side === 'sell' ? 'sell' : 'buy',
-    notionalUsd:
-      typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
-    afterNotionalUsd: result.notionalUsd,
-    baselineUsd: typeof baseline === 'number' ? baseline : undefined,
-  } as const;
+  const change = { ...result, baselineUsd: typeof baseline === 'number' ? baseline : undefined };
   return { kind: 'change-landed', change, answer };
 }
 
