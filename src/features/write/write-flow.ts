@@ -20,7 +20,6 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { withSideLock } from './account-lock.js';
-import { bodyAmount } from './send-gate.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
 import { ownRowTest, requireOwnRow } from './row-trust.js';
 import {
@@ -30,6 +29,7 @@ import {
   JournalError,
   matchesRequest,
   NOT_WAITED_MESSAGE,
+  recordedUsd,
   type Hold,
   type Holder,
   type JournalEntry,
@@ -680,7 +680,7 @@ async function attributedContext(ports: WritePorts, journal: Journal, entry: Jou
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
-    const amount = bodyAmount(other);
+    const amount = recordedUsd(bodyOf(other));
     if (!own(other)) uncertain.push(other);
     else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined) {
       delta += other.command === 'add' ? amount : -amount;
