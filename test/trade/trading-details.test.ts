@@ -108,27 +108,6 @@ describe('hedge add: the quote for the addition, then the position before → af
       expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
     },
   );
-
-  it('a resumed add on a server that names the change delta_usd (beta) says the amount it added, read from the journaled request', async () => {
-    const simulator = await start({ dialect: 'beta' });
-    simulator.seedOpen('sell', 20_000);
-    const env = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
-    // The add lands, every answer to it lost: exit 5, journaled unknown; resume finds it landed.
-    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    exits(await simulator.hedge(`add ${MARKET} sell 4000`, { env }), 5);
-    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    exits(
-      await simulator.hedge('resume', { env }),
-      0,
-      'Added 4,000.00 USD: the sell hedge on USDTNGN is now 24,000.00 USD (was 20,000.00 USD).',
-    );
-    const adds = simulator.requests('POST', '/hedges/add');
-    expect([new Set(adds.map((entry) => entry.idempotencyKey)).size, adds[0].body]).toEqual([
-      1,
-      { market: MARKET, side: 'sell', delta_usd: 4000 },
-    ]);
-    expect(simulator.active('sell').map((entry) => entry.notionalUsd)).toEqual([24_000]);
-  });
 });
 
 describe('hedge reduce: what it realized', () => {

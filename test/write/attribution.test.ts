@@ -34,9 +34,9 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy') {
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy', env?: Record<string, string>) {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-  const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`);
+  const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`, { env });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
   exits(lost, 5);
   expect(sideUsd(simulator, side)).toBe(1_250);
@@ -295,13 +295,17 @@ describe.concurrent("a change's amount under the server's name for it", () => {
   it("resume adds up the journal's own reduce since: the add is seen landed, nothing sent", () =>
     withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env: BETA }));
-      simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-      exits(await simulator.hedge('add USDTNGN buy 250', { env: BETA }), 5);
-      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+      await landedButUnknown(simulator, 'buy', BETA);
       ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
       const adds = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge('resume --json', { env: { ...BETA, HEDGE_KEY_LIFETIME: '0.0001' } });
-      exits(resumed, 0, 'The book shows it landed');
+      const resumed = await simulator.hedge('resume', { env: { ...BETA, HEDGE_KEY_LIFETIME: '0.0001' } });
+      // Said with the amount it sent, read from its own request.
+      exits(
+        resumed,
+        0,
+        'The book shows it landed',
+        'Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).',
+      );
       expect([posts(simulator, '/hedges/add').length, sideUsd(simulator, 'buy')]).toEqual([adds, 1_000]);
     }));
 
