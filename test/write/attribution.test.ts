@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { tempDir } from '../support/hedge-cli.js';
+import { withMcpServer } from '../support/mcp.js';
 
 // The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own.
 const HOUR = 3_600_000;
@@ -33,9 +34,9 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
-async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy') {
+async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy', env?: Record<string, string>) {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-  const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`);
+  const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`, { env });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
   exits(lost, 5);
   expect(sideUsd(simulator, side)).toBe(1_250);
@@ -284,5 +285,46 @@ describe.concurrent('a close resumed after the side went by another action', () 
           (entry) => entry.idempotency_key === closeKey,
         )!.outcome,
       ).not.toBe('done');
+    }));
+});
+
+// A server that names a change's amount delta_usd (beta): each of this account's adds and reduces is counted at its amount.
+describe.concurrent("a change's amount under the server's name for it", () => {
+  const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
+
+  it("resume adds up the journal's own reduce since: the add is seen landed, nothing sent", () =>
+    withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
+      ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env: BETA }));
+      await landedButUnknown(simulator, 'buy', BETA);
+      ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
+      const adds = posts(simulator, '/hedges/add').length;
+      const resumed = await simulator.hedge('resume', { env: { ...BETA, HEDGE_KEY_LIFETIME: '0.0001' } });
+      // Said with the amount it sent, read from its own request.
+      exits(
+        resumed,
+        0,
+        'The book shows it landed',
+        'Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).',
+      );
+      expect([posts(simulator, '/hedges/add').length, sideUsd(simulator, 'buy')]).toEqual([adds, 1_000]);
+    }));
+
+  it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
+    withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
+      simulator.seedOpen('buy', 10_000);
+      const add = (notional: number) => ({ market: MARKET, side: 'buy', notional });
+      const [first, second] = await withMcpServer(
+        simulator,
+        { args: ['--max-daily-notional', '5000'], env: BETA },
+        async (served) => [await served.call('add', add(4_000)), await served.call('add', add(1_500))],
+      );
+      expect([first.isError ?? false, JSON.parse(second.content[0].text).error]).toEqual([
+        false,
+        expect.objectContaining({
+          code: 'max_daily_notional_exceeded',
+          details: expect.objectContaining({ this_call_usd: 1_500, used_last_24h_usd: 4_000 }),
+        }),
+      ]);
+      expect([posts(simulator, '/hedges/add').length, sideUsd(simulator, 'buy')]).toEqual([1, 14_000]);
     }));
 });

@@ -7,8 +7,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { run as runClose } from '../../src/cli/cmd/trade/close.js';
 import { runRoll } from '../../src/features/trade/roll.js';
 import { applyTarget } from '../../src/features/plan/apply.js';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   journalAhead,
   makeIdempotencyKey,
@@ -19,6 +17,7 @@ import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
+import { writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
@@ -222,8 +221,7 @@ describe("a person's yes holds for the side the question showed", () => {
   it('apply: a side moved while the plan was asked about, nothing is sent; the plan as the book is now is asked again, and carried out once', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 100);
-    const file = join(simulator.configDir, 'target.csv');
-    writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,7\n');
+    const file = writeTarget(simulator, ['USDTNGN,buy,1000,7,,']);
     let addsAtSecondQuestion: number | undefined;
     const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
       // Yes to "add 900"; meanwhile a colleague adds 400, so the plan becomes "add 500".

@@ -15,6 +15,7 @@ import {
   HOUR,
   startKeeper,
   type KeeperRun,
+  writeTarget,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import type { HedgeArgs } from '../support/hedge-cli.js';
@@ -151,9 +152,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       // Opened by another client (the partner desk): filled on its record, the positions list a lag behind.
       await colleagueOpens(simulator, 'buy', 1000, 3);
       expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
-      const file = join(simulator.configDir, 'target.csv');
-      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
-      ok(await simulator.hedge(`apply ${file} --yes --json`));
+      ok(await simulator.hedge(`apply ${writeTarget(simulator, [`${MARKET},buy,1000,3,,`])} --yes --json`));
       expect(simulator.writes().filter((entry) => entry.path !== '/quotes')).toHaveLength(1);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     }));
@@ -292,8 +291,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
   it('apply right after an open --no-wait plans from the hedge the open was answered with: at target, no second open', () =>
     withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
-      const file = join(simulator.configDir, 'target.csv');
-      writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,1000,3\n`);
+      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
       const listed = () => simulator.requests('GET', '/hedges').length;
       const before = listed();
       const run = simulator.hedge(`apply ${file} --yes --json`);

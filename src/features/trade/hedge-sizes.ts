@@ -29,7 +29,7 @@ function writeOf(entry: JournalEntry) {
   return;
 }
 
-/** The write's notional: `notional_usd`, or the one number its body carries under the server's own name for it. */
+/** The hedge a write acted on: the one the server's answer named, else the one its side held before the send. */
 function hedgeIdOf(entry: JournalEntry) {
   if (typeof entry.hedge_id === 'string' && entry.hedge_id !== '') return entry.hedge_id;
   const fromContext = entry.context?.hedge_id;

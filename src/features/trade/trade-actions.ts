@@ -38,6 +38,7 @@ import {
   waitForSideClosed,
   readSidesAsAnswered,
   ownRecentOf,
+  sizedByRecords,
 } from '../write/wait.js';
 import type { WriteAction, WriteKind, WriteOutcome, WriteRecord } from '../write/write-flow.js';
 import {
@@ -80,9 +81,9 @@ function argvOf(kind: TradeKind, { market, side, notional_usd, tenor_days, clien
   ];
 }
 
-/** What a wait's line says was sent: by this run, or earlier (a resume that found it landed sends nothing). */
-function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined) {
-  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}`;
+/** A wait's line: what was sent, by this run or earlier (a resume that found it landed sends nothing), and what it waits for. */
+function sentLine(what: string, hash: unknown, sentEarlier: boolean | undefined, waiting: string) {
+  return `${sentEarlier ? 'Sent earlier:' : 'Submitted'} ${what}${typeof hash === 'string' && hash ? ` (tx ${shortHash(hash)})` : ''}, waiting for ${waiting}`;
 }
 
 export function days(tenor: number) {
@@ -100,6 +101,8 @@ interface Turn<Q extends SideRequest = SideRequest, K extends TradeKind = TradeK
   record: TradeRecord<Q>;
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   after?: SideAfter;
+  /** The side's hedges as last read for what it trades (the confirmation question names them). */
+  held?: SideAfter;
 }
 
 /** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
@@ -147,6 +150,11 @@ export function tradeAction(ports: WritePorts, client: HedgeClient, record: Trad
       hedge_id: answer.hedge_id ?? undefined,
       order_tx_hash: answer.order_tx_hash ?? undefined,
     }),
+    // The amount is the request's; the side's hedges are read (a confirmation binds them).
+    trades: async () => {
+      turn.held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+      return [{ market, notionalUsd, held: turn.held }];
+    },
     ...own,
     check: async () => {
       if (reference && record.checks?.duplicateReference)
@@ -181,10 +189,7 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
         : '?'),
     // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
     // limits alone judge the notional, and refuse with nothing read.
-    trades: async () => {
-      if (ports.tradeGate && !ports.planCheck) return [{ market, notionalUsd }];
-      return [{ market, notionalUsd, held: sideAfterOf((await readSideInStep(ports, client, market, side)).book) }];
-    },
+    ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd }] }),
     // The hedge by its id (when the answer gave one), else by its client reference.
     reconcile: async (entry) => {
       if (entry.hedge_id) {
@@ -255,7 +260,7 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
     // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
     wait: async (answer, { startedAt, sentEarlier }) => {
       const hedge = await waitForHedgeStatus(ports, answer.hedge_id, {
-        label: `${sentLine(answer.hedge_id, answer.order_tx_hash, sentEarlier)}, waiting for the fill`,
+        label: sentLine(answer.hedge_id, answer.order_tx_hash, sentEarlier, 'the fill'),
         startedAt,
       });
       if (hedge.status === 'filled') {
@@ -307,8 +312,6 @@ interface ChangeSeen {
   before?: BookPosition;
   balanceBeforeUsdc?: number;
   quote?: Quote;
-  /** The side's hedges as last read for what the change trades (the confirmation question names them). */
-  held?: SideAfter;
 }
 
 /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
@@ -331,14 +334,7 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
     (seen.position ??= readSidesAsAnswered(ports, client, [{ market, side }]).then(({ books: [book], positions }) => {
       seen.book = book;
       const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
-      // A line without a notional hedge can read is sized by the side's records (book.ts), when every filled one shows its own.
-      if (
-        !position ||
-        (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
-        book.filled.some((record) => record.notionalUsd === undefined)
-      )
-        return position;
-      return { ...position, notionalUsd: book.recordsUsd };
+      return position && sizedByRecords(position, book);
     }));
   // The side left the positions list although this change would not close it: settled or closed.
   const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
@@ -440,15 +436,10 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
       };
     },
     question: () => {
-      const hedge = `the ${side} hedge on ${market}${seen.held?.hedge_ids.length ? ` (${hedgesWords(seen.held)})` : ''}`;
+      const hedge = `the ${side} hedge on ${market}${turn.held?.hedge_ids.length ? ` (${hedgesWords(turn.held)})` : ''}`;
       return action === 'add'
         ? `Add ${formatUsd(notionalUsd)} to ${hedge}${seen.quote ? ` at about ${formatRate(seen.quote.pricing.execution_price)}, ${formatMoney(seen.quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
         : `Remove ${formatUsd(notionalUsd)} from ${hedge}?`;
-    },
-    // The amount is the request's; the side's hedges are read (a confirmation binds them).
-    trades: async () => {
-      seen.held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
-      return [{ market, notionalUsd, held: seen.held }];
     },
     // The side's notional now, against the one recorded before the send.
     reconcile: async (entry) => {
@@ -497,7 +488,7 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
         );
       }
       const outcome = await waitForOwnChange(ports, {
-        label: `${sentLine(action, answer.order_tx_hash, sentEarlier)}, waiting for it to land`,
+        label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
         startedAt,
         market,
         side,
@@ -526,6 +517,12 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
       ]);
       return {
         ...outcome,
+        // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+        action,
+        market,
+        side,
+        notionalUsd,
+        afterNotionalUsd: outcome.notionalUsd,
         hedge,
         balanceAfterUsdc,
         realized,
@@ -556,9 +553,8 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
   let hedgeBefore: string | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
-  /** What it trades and the side's hedges, as last read (the confirmation question shows them). */
+  /** What it trades, as last read (the confirmation question shows it). */
   let traded: number | undefined;
-  let held: SideAfter | undefined;
   return {
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
@@ -580,7 +576,9 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     question: () => {
       const notes = [
         ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
-        ...(held?.hedge_ids.length ? [`hedge${held.hedge_ids.length === 1 ? '' : 's'} ${hedgesWords(held)}`] : []),
+        ...(turn.held?.hedge_ids.length
+          ? [`hedge${turn.held.hedge_ids.length === 1 ? '' : 's'} ${hedgesWords(turn.held)}`]
+          : []),
       ];
       return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
     },
@@ -592,8 +590,8 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       ]);
       inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
       traded = cents(inBook + landing);
-      held = sideAfterOf(book);
-      return [{ market, notionalUsd: traded, held }];
+      turn.held = sideAfterOf(book);
+      return [{ market, notionalUsd: traded, held: turn.held }];
     },
     // The side's presence in the positions list.
     reconcile: async (entry) => {
@@ -660,7 +658,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       const kept = before ?? {};
       const hedgeId = answer.hedge_id ?? (typeof kept.hedge_id === 'string' ? kept.hedge_id : undefined);
       const polled = await waitForSideClosed(ports, {
-        label: `${sentLine('close', answer.order_tx_hash, sentEarlier)}, waiting for the ${side} position to close`,
+        label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
         startedAt,
         market,
         side,
@@ -735,11 +733,13 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   );
 }
 
-/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. */
+/** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. What a change sent
+ * comes from its own result, never from the body its caller holds (`_body`: a journaled one names the amount as the
+ * server does). */
 export function tradeView(
   command: string,
   outcome: WriteOutcome<unknown, unknown>,
-  body: JsonObject,
+  _body?: JsonObject,
 ): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
   const submitted = outcome.kind === 'submitted';
@@ -756,16 +756,7 @@ export function tradeView(
   const result = submitted ? undefined : (outcome.result as ChangeResult | undefined);
   if (!result) return { kind: 'change-submitted', action: command, answer };
   const baseline = outcome.entry.context?.baseline_notional_usd;
-  const change = {
-    ...result,
-    action: command,
-    market: String(body.market ?? ''),
-    side: body.side === 'sell' ? 'sell' : 'buy',
-    notionalUsd:
-      typeof body.notional_usd === 'number' ? body.notional_usd : Number(body.notional_usd ?? body.amount_usd),
-    afterNotionalUsd: result.notionalUsd,
-    baselineUsd: typeof baseline === 'number' ? baseline : undefined,
-  } as const;
+  const change = { ...result, baselineUsd: typeof baseline === 'number' ? baseline : undefined };
   return { kind: 'change-landed', change, answer };
 }
 

@@ -193,6 +193,18 @@ export function expectedAfterChange(action: 'add' | 'reduce', baselineUsd: numbe
   return { notionalUsd, closes: action === 'reduce' && notionalUsd <= baselineUsd * WHOLE_REDUCE_SHARE };
 }
 
+/** A positions line without a notional hedge can read is sized by the side's records (book.ts), when every filled one
+ * shows its own (a line may aggregate several). */
+export function sizedByRecords(position: BookPosition, book: SideBook) {
+  if (
+    (position.notionalUsd !== undefined && !position.notionalFromHedge) ||
+    !book.filled.length ||
+    book.filled.some((record) => record.notionalUsd === undefined)
+  )
+    return position;
+  return { ...position, notionalUsd: book.recordsUsd };
+}
+
 /** Waits until an add or reduce shows its own effect in GET /positions (baseline ± this change), never merely a move. */
 export async function waitForOwnChange(
   ports: WritePorts,
@@ -217,8 +229,7 @@ export async function waitForOwnChange(
     const position = findSide(positions, market, side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
     const book = await (await SideViews.read(client, (line) => ports.log(line), positions)).book(market, side);
-    if (!book.filled.length || book.filled.some((record) => record.notionalUsd === undefined)) return positions;
-    return positions.map((line) => (line === position ? { ...line, notionalUsd: book.recordsUsd } : line));
+    return positions.map((line) => (line === position ? sizedByRecords(line, book) : line));
   };
   const book = await pollUntil(ports, {
     label,

@@ -29,6 +29,7 @@ import {
   JournalError,
   matchesRequest,
   NOT_WAITED_MESSAGE,
+  recordedUsd,
   type Hold,
   type Holder,
   type JournalEntry,
@@ -47,7 +48,6 @@ import { confirmSideAsShown } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
-import { readNumber } from '../../core/number-format.js';
 import type { JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
 
@@ -680,7 +680,7 @@ async function attributedContext(ports: WritePorts, journal: Journal, entry: Jou
   const uncertain: JournalEntry[] = [];
   let delta = 0;
   for (const other of others) {
-    const amount = readNumber(bodyOf(other).notional_usd);
+    const amount = recordedUsd(bodyOf(other));
     if (!own(other)) uncertain.push(other);
     else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined) {
       delta += other.command === 'add' ? amount : -amount;
