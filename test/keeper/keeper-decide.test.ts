@@ -13,6 +13,7 @@ import {
   heldReason,
   initialKeeperState,
   plan,
+  resumed,
   sending,
   stepEnded,
   toResume,
@@ -636,6 +637,19 @@ describe("this keeper's writes and unfinished rows", () => {
     expect(landed.state.expectations.size).toBe(expected);
     expect(landed.events.length).toBe(expected);
   });
+
+  it.each(['amount_usd', 'delta_usd'])(
+    "a resumed converge's event names the add's amount whatever the server calls it (%s)",
+    (name) => {
+      const add = entry({
+        command: 'add',
+        request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'sell', [name]: 500 } },
+      });
+      const done = { kind: 'sent', group: 'keep-1', result: { kind: 'resolved', result: {}, entry: add } };
+      const { events } = resumed(initialKeeperState(), { entry: add, group: 'keep-1' }, done as unknown as WriteDone);
+      expect(events).toMatchObject([{ say: { event: 'converge', resumed: true, notional_usd: 500 } }]);
+    },
+  );
 
   it("finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
     const rows = [ROW];

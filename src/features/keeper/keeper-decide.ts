@@ -14,7 +14,7 @@ import {
   type SideView,
 } from '../../core/keep-rules.js';
 import { HedgeError, HeldError, UnresolvedError } from '../../core/errors.js';
-import { bodyOf, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import { bodyOf, isUnresolved, recordedUsd, type Holder, type JournalEntry } from '../../platform/journal/index.js';
 import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { utcIso, utcMinute } from '../../core/utc-text.js';
@@ -630,7 +630,7 @@ export function resumed(
       say: {
         event: entry.leg === 'reopen' ? 'reopen' : 'converge',
         ...base,
-        notional_usd: body.notional_usd ?? body.amount_usd,
+        notional_usd: recordedUsd(body),
         journal_id: row.id,
         journal_group: group,
         idempotency_key: row.idempotency_key,

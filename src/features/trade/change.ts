@@ -80,7 +80,7 @@ export async function runChange(
   });
   const first = tradeAction(ports, client, record);
   try {
-    return { outcome: await runWrite(ports, first, opts.write), body: { ...request } };
+    return { outcome: await runWrite(ports, first, opts.write) };
   } catch (error) {
     const planned = first.plan('');
     // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
@@ -126,6 +126,6 @@ export async function runChange(
         })
         .catch(() => undefined);
     }
-    return { outcome, body: { ...request } };
+    return { outcome };
   }
 }

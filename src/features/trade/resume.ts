@@ -99,7 +99,7 @@ export async function chooseEntryToResume(ports: WritePorts, id: string | undefi
 export type ResumeOutcome =
   | { kind: 'roll'; rolled: RollOutcome }
   | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
-  | { kind: 'trade'; entry: JournalEntry; body: JsonObject; outcome: WriteOutcome<unknown, unknown> };
+  | { kind: 'trade'; entry: JournalEntry; outcome: WriteOutcome<unknown, unknown> };
 
 /** What `hedge resume` must do with an entry, decided (and refused with a usage error) before anything is sent, so
  * that the command can say what it resumes before it does; nothing is sent. */
@@ -159,7 +159,6 @@ export async function resumeEntry(
   return {
     kind: 'trade',
     entry,
-    body: plan.body,
     outcome: (await finishJournaled(ports, await ports.client(), entry, options))!,
   };
 }

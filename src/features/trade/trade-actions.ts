@@ -734,13 +734,8 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
 }
 
 /** What a trade's outcome shows; undefined for a dry run or an action recorded without sending. What a change sent
- * comes from its own result, never from the body its caller holds (`_body`: a journaled one names the amount as the
- * server does). */
-export function tradeView(
-  command: string,
-  outcome: WriteOutcome<unknown, unknown>,
-  _body?: JsonObject,
-): TradeView | undefined {
+ * comes from its own result, never from a body (a journaled one names the amount as the server does). */
+export function tradeView(command: string, outcome: WriteOutcome<unknown, unknown>): TradeView | undefined {
   if (outcome.kind === 'dry-run' || outcome.kind === 'recorded') return;
   const submitted = outcome.kind === 'submitted';
   const answer = outcome.answer as SubmittedAction;

@@ -52,7 +52,7 @@ function showResumed(ctx: CommandContext, resumed: ResumeOutcome) {
         printAnswers(ctx.output, [resumed.outcome.answer], { include: false, failed: false });
       return 0;
     case 'trade':
-      return showTrade(ctx, resumed.entry.command, resumed.outcome, resumed.body);
+      return showTrade(ctx, resumed.entry.command, resumed.outcome);
   }
 }
 

@@ -9,8 +9,8 @@ import { showTrade, tradeFields } from './trade-outcome.js';
 function changeCommand(action: 'add' | 'reduce'): CommandModule<InputOf<typeof REDUCE>> {
   return {
     async run(ctx, input) {
-      const { outcome, body } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));
-      return showTrade(ctx, action, outcome, body);
+      const { outcome } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));
+      return showTrade(ctx, action, outcome);
     },
     OUTPUT_FIELDS: tradeFields(action),
   };

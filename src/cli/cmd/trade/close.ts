@@ -17,7 +17,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
   const write = writeOptionsFrom(input.options);
   const client = await ctx.client();
   const outcome = await runWrite(ctx, tradeAction(ctx, client, tradeRecord('close', request)), write);
-  showTrade(ctx, 'close', outcome, { ...request });
+  showTrade(ctx, 'close', outcome);
   // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
   const open = outcome.kind === 'resolved' ? (outcome.result as CloseResult).openNow : undefined;
   if (open) {

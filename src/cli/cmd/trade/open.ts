@@ -58,8 +58,8 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>) {
     const answers = await runOpenWizard(ctx, client, given, { skipChecks });
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
-      const { outcome, body } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
-      return showTrade(ctx, 'add', outcome, body);
+      const { outcome } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
+      return showTrade(ctx, 'add', outcome);
     }
     request = requestOf(answers);
     asked = { quote: answers.quote, question: answers.question };
@@ -70,7 +70,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>) {
     write,
     ...asked,
   });
-  return showTrade(ctx, 'open', outcome, { ...request }, quote);
+  return showTrade(ctx, 'open', outcome, quote);
 }
 
 export const OUTPUT_FIELDS = tradeFields('open');

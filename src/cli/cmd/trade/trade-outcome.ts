@@ -14,19 +14,18 @@ export const tradeFields =
   (name: keyof typeof RESULT_FIELDS, dryRunNames?: readonly string[]) => (input: { options: { dryRun?: boolean } }) =>
     input.options.dryRun ? dryRunResult(dryRunNames) : writeResult(RESULT_FIELDS[name]);
 
-/** `body` is the request the trade sent (market, side, amount); `quote` the one shown before an open. */
+/** `quote`: the one shown before an open. */
 export function showTrade(
   ctx: CommandContext,
   command: string,
   outcome: WriteOutcome<unknown, unknown>,
-  body: Record<string, unknown>,
   quote?: Quote,
 ) {
   if (outcome.kind === 'dry-run') {
     renderDryRun(ctx.output, outcome.planned);
     return 0;
   }
-  const view = tradeView(command, outcome, body);
+  const view = tradeView(command, outcome);
   if (view) renderTrade(ctx.output, view, (...words) => ctx.hedgeCommand(...words), quote);
   const failure = tradeFailure(ctx, view);
   if (failure) throw failure;
