@@ -59,17 +59,8 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   };
 }
 
-/** The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it). Each comes back as a table section placed before row i + 1 (under the last row for the last). */
-export function sideSections(sides: Sides, options: SideLinesOptions) {
-  return sideLines(sides, options).sections;
-}
-
-/** What a hedge's line under its side shows at this width, in its order (for the note that names them: never a part left out). */
-export function sidePartsShown(sides: Sides, options: SideLinesOptions) {
-  return sideLines(sides, options).parts.map((part) => (part === 'left' ? 'time left' : part));
-}
-
-function sideLines(sides: Sides, options: SideLinesOptions) {
+/** The lines under each side's row, laid out once: `sides[i]` is the side of row i (undefined: nothing under it), each line a table section placed before row i + 1 (under the last row for the last); `parts`, what a hedge's line shows at this width, in its order (for the note that names them: never a part left out). */
+export function sideLines(sides: Sides, options: SideLinesOptions) {
   const c = options.chalk;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
   const cells = new Map(hedges.map((hedge) => [hedge, partsOf(hedge, options)]));
@@ -111,7 +102,7 @@ function sideLines(sides: Sides, options: SideLinesOptions) {
     }
     for (const hedge of side.hedges) sections.push({ before, line: lineOf(hedge) });
   });
-  return { sections, parts: kept.map(({ part }) => part) };
+  return { sections, parts: kept.map(({ part }) => (part === 'left' ? 'time left' : part)) };
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */

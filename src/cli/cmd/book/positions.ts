@@ -16,7 +16,7 @@ import {
   sideReferences,
   type PositionSide,
 } from '../../../features/book/position-sides.js';
-import { settlingSentence, sidePartsShown, sideSections } from '../../../features/book/positions-view.js';
+import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
   const { output } = ctx;
@@ -51,12 +51,12 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
       output.scriptWarn(settlingSentence(market, side.side, side.why));
   const records = sides.recordsProblem === undefined;
   const sideViews = shown.map(({ side }) => side);
-  const fit = { width: output.columns, chalk: output.chalk, nowMs };
+  const { sections, parts } = sideLines(sideViews, { width: output.columns, chalk: output.chalk, nowMs });
   // Said under the table only about what it shows: the net margin when its column is
   // there, the parts of the lines under each side that the width kept.
   const under =
     records && shown.some(({ side }) => side !== undefined)
-      ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).`
+      ? `Under each side: its hedges as their records show them (${parts.join(', ')}).`
       : undefined;
   const listOptions = {
     empty: unlisted.length
@@ -64,7 +64,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
       : options.ref === undefined
         ? 'No open positions.'
         : `No open position carries the reference ${options.ref}.`,
-    sections: sideSections(sideViews, fit),
+    sections,
     nowMs,
     columnNotes: [
       {
