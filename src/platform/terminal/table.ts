@@ -1,6 +1,7 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch).
 import type { ChalkInstance } from 'chalk';
 import { safeText } from '../../core/security/safe-text.js';
+import { NUMERIC_KINDS, type FieldKind } from '../fields/fields.js';
 import { displayWidth, shortenLongWords, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
@@ -38,6 +39,31 @@ export interface TableInput {
   sections?: ReadonlyArray<{ before: number; line: string }>;
   width: number;
   chalk: ChalkInstance;
+  /** Where what the width left out can be read: the drawing's `leftOut` note ends with it. */
+  seeAlso?: string;
+}
+
+/** A text column may be cut to this (with …) before columns are hidden. */
+const TEXT_MIN_WIDTH = 10;
+
+/** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with …, free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
+export function kindColumn(
+  kind: FieldKind | undefined,
+  wrap?: boolean,
+): Pick<TableColumn, 'align' | 'shrink' | 'minWidth' | 'money'> {
+  const shrink = wrap
+    ? 'wrap'
+    : kind === 'id' || kind === 'hash'
+      ? 'middle'
+      : kind === 'text' || kind === 'json'
+        ? 'end'
+        : undefined;
+  return {
+    align: kind !== undefined && NUMERIC_KINDS.has(kind) ? 'right' : 'left',
+    shrink,
+    minWidth: shrink === 'end' ? TEXT_MIN_WIDTH : undefined,
+    money: kind === 'money' || kind === 'pnl' || kind === 'charge',
+  };
 }
 
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
@@ -200,7 +226,7 @@ function wrapCell(styled: string, width: number) {
 }
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
-export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
+function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
   if (!hidden.length && !shortened.length) return;
   // Field names may be the server's: shown escaped, as its values are.
   const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
@@ -273,13 +299,17 @@ function draw(Table: CliTable3, input: TableInput) {
       return table.toString().split('\n');
     }).flat(),
   ]);
+  const hidden = fit.hidden.map((index) => input.columns[index].key);
+  // An id or hash drawn narrower than its widest value: shortened on screen.
+  const shortened = kept
+    .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
+    .map(({ column }) => column.key);
+  const leftOut = input.seeAlso === undefined ? undefined : leftOutNote(input.width, hidden, shortened);
   return {
     text: lines.map((line) => line.trimEnd()).join('\n'),
-    hidden: fit.hidden.map((index) => input.columns[index].key),
-    // An id or hash drawn narrower than its widest value: shortened on screen.
-    shortened: kept
-      .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
-      .map(({ column }) => column.key),
+    hidden,
+    shortened,
+    ...(leftOut === undefined ? {} : { leftOut: `${leftOut} — see ${input.seeAlso}.` }),
   };
 }
 
