@@ -41,6 +41,8 @@ export interface TableInput {
   chalk: ChalkInstance;
   /** Where what the width left out can be read: the drawing's `leftOut` note ends with it. */
   seeAlso?: string;
+  /** Rows alone, without the headers and their rule (lines aligned under another table's row). */
+  headless?: boolean;
 }
 
 /** A text column may be cut to this (with …) before columns are hidden. */
@@ -69,7 +71,7 @@ export function kindColumn(
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
 const REFERENCE_KEY = 'client_reference';
 
-export const COLUMN_GAP = 2;
+const COLUMN_GAP = 2;
 /** cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a time (each a table of its own, the same lines), so a long list costs in proportion to its rows. */
 const ROWS_PER_DRAWING = 50;
 /** An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the prefix people type) and its end (what tells ids made the same minute apart) are still there. */
@@ -271,7 +273,7 @@ function draw(Table: CliTable3, input: TableInput) {
     );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: [header, rule] }];
+  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: input.headless ? [] : [header, rule] }];
   let section = 0;
   for (let index = 0; index < input.rowCount; index++) {
     while (section < sections.length && sections[section].before <= index) {
@@ -430,6 +432,12 @@ export async function loadTableDrawer(): Promise<TableDrawer> {
 /** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
 export async function drawTable(input: TableInput) {
   return (await loadTableDrawer())(input);
+}
+
+/** The same, synchronously, once a screen's output has loaded cli-table3 (`loadTableDrawer`). */
+export function drawLoadedTable(input: TableInput) {
+  if (!Table) throw new Error('A table is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
+  return draw(Table, input);
 }
 
 /** Columns a card's borders and padding take: `│ label │ value │`. */
