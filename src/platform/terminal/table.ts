@@ -417,27 +417,25 @@ const NO_BORDERS = {
   middle: ' ',
 };
 
-/** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
-export type TableDrawer = (input: TableInput) => ReturnType<typeof draw>;
+/** The table fitted to `input.width`, drawn synchronously once a screen's output has loaded cli-table3 (`loadTableDrawer`): the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
+export function drawLoadedTable(input: TableInput) {
+  if (!Table) throw new Error('A table is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
+  return draw(Table, input);
+}
+
+/** Draws a table synchronously: for a screen redrawn in place (`--watch`). */
+export type TableDrawer = typeof drawLoadedTable;
 
 export async function loadTableDrawer(): Promise<TableDrawer> {
   if (!Table) {
     const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
     Table = loaded.default ?? (loaded as unknown as CliTable3);
   }
-  const drawer = Table;
-  return (input) => draw(drawer, input);
+  return drawLoadedTable;
 }
 
-/** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
 export async function drawTable(input: TableInput) {
   return (await loadTableDrawer())(input);
-}
-
-/** The same, synchronously, once a screen's output has loaded cli-table3 (`loadTableDrawer`). */
-export function drawLoadedTable(input: TableInput) {
-  if (!Table) throw new Error('A table is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
-  return draw(Table, input);
 }
 
 /** Columns a card's borders and padding take: `│ label │ value │`. */
