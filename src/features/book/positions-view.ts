@@ -5,7 +5,7 @@ import { formatMoney, readNumber } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { colorStatus } from '../../platform/terminal/cells.js';
 import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
-import { drawLoadedTable, type TableColumn } from '../../platform/terminal/table.js';
+import { drawLoadedTable, tableCell as cell, type TableColumn } from '../../platform/terminal/table.js';
 import { displayWidth, wrapWords } from '../../platform/terminal/width.js';
 
 interface SideHedgeView {
@@ -43,7 +43,6 @@ const REFERENCE_MIN_WIDTH = 8;
 
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
-  const cell = (styled: string, text = styled) => ({ styled, width: displayWidth(text) });
   const amount = readNumber(hedge.notional_usd);
   const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
   const reference = hedge.client_reference ? safeText(hedge.client_reference) : undefined;
@@ -52,10 +51,10 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const left = maturity !== undefined && hedge.status === 'filled' ? formatTimeLeft(maturity, options.nowMs) : '';
   return {
     id: cell(safeText(hedge.id)),
-    client_reference: reference === undefined ? cell(c.dim('—'), '—') : cell(reference),
+    client_reference: reference === undefined ? cell(c.dim('—')) : cell(reference),
     notional: cell(amount === undefined ? '' : `${formatMoney(amount)} USD`),
-    status: cell(colorStatus(c, status), status),
-    left: cell(left === 'due' ? c.yellow(left) : left, left),
+    status: cell(colorStatus(c, status)),
+    left: cell(left === 'due' ? c.yellow(left) : left),
     maturity: cell(maturity === undefined ? '' : `${formatUtcMinutes(maturity)} UTC`),
   };
 }
