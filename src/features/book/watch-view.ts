@@ -6,11 +6,11 @@ import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
 import type { FieldKind } from '../../platform/fields/fields.js';
 import {
+  drawLoadedTable,
   kindColumn,
   loadTableDrawer,
   tableCell,
   type TableColumn,
-  type TableDrawer,
 } from '../../platform/terminal/table.js';
 import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
@@ -66,7 +66,6 @@ interface RenderOptions {
   chalk: ChalkInstance;
   now: number;
   format: FormatValue;
-  table: TableDrawer;
   clockTime: (ms: number) => string;
 }
 
@@ -241,7 +240,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       },
     });
   }
-  const { text, leftOut } = options.table({
+  const { text, leftOut } = drawLoadedTable({
     columns,
     priority: model.priority,
     decisive: model.decisive,
@@ -288,12 +287,12 @@ interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format' | 'clockTi
 
 /** Starts drawing on the terminal, redrawn on resize. */
 export async function openLiveView(init: LiveViewInit) {
-  const table = await loadTableDrawer();
+  await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
   // Hides the cursor while it draws, and shows it again at the end (whatever way the process ends).
   const { render, close } = await liveScreen(init.stream, init.columns, () =>
-    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table }).join('\n')),
+    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now() }).join('\n')),
   );
   return {
     fresh(model: WatchModel, at: number) {

@@ -423,19 +423,17 @@ export function drawLoadedTable(input: TableInput) {
   return draw(Table, input);
 }
 
-/** Draws a table synchronously: for a screen redrawn in place (`--watch`). */
-export type TableDrawer = typeof drawLoadedTable;
-
-export async function loadTableDrawer(): Promise<TableDrawer> {
+/** Loads cli-table3, for the synchronous drawers (a card, a screen redrawn in place). */
+export async function loadTableDrawer() {
   if (!Table) {
     const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
     Table = loaded.default ?? (loaded as unknown as CliTable3);
   }
-  return drawLoadedTable;
 }
 
 export async function drawTable(input: TableInput) {
-  return (await loadTableDrawer())(input);
+  await loadTableDrawer();
+  return drawLoadedTable(input);
 }
 
 /** Columns a card's borders and padding take: `│ label │ value │`. */
