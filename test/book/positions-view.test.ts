@@ -4,7 +4,7 @@
 import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
-import { sideSections, type SideView } from '../../src/features/book/positions-view.js';
+import { sideLines, type SideView } from '../../src/features/book/positions-view.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
@@ -33,7 +33,7 @@ const buy = {
 };
 
 const lines = (width: number, sides: Array<SideView | undefined>) =>
-  sideSections(sides, { width, chalk: c, nowMs: NOW }).map((section) => ({
+  sideLines(sides, { width, chalk: c, nowMs: NOW }).sections.map((section) => ({
     ...section,
     line: stripAnsi(section.line),
   }));
@@ -75,7 +75,7 @@ describe('the hedges under a side', () => {
         { id: 'hdg_\u202eevil', status: 'filled\u0007', client_reference: 'REF\u001b]0;x\u0007', notional_usd: 1 },
       ],
     };
-    for (const { line } of sideSections([hostile], { width: 200, chalk: c, nowMs: NOW })) {
+    for (const { line } of sideLines([hostile], { width: 200, chalk: c, nowMs: NOW }).sections) {
       expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
     }
   });

@@ -1,7 +1,7 @@
 // The --watch screen (ui/watch-view.ts), rendered without a terminal: what changed since the last
 // refresh is marked (inverse video with colour, `*` without), the countdown ticks with the clock,
 // sparklines grow over the session, stale and alert lines, and every line fits the width.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { Output } from '../../src/platform/terminal/output.js';
 import {
@@ -13,16 +13,11 @@ import {
   renderWatchScreen,
   type WatchModel,
 } from '../../src/features/book/watch-view.js';
-import { loadTableDrawer, type TableDrawer } from '../../src/platform/terminal/table.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { PassThrough } from 'node:stream';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 const utc = clockTimeIn('UTC');
-let table: TableDrawer;
-beforeAll(async () => {
-  table = await loadTableDrawer();
-});
 
 function formatter(colour: boolean) {
   const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
@@ -39,7 +34,6 @@ const screen = (state: WatchState, ms: number, columns = 120, colour = false) =>
     chalk: makeChalk(colour),
     now: START + ms,
     format: formatter(colour),
-    table,
     clockTime: utc,
   });
 

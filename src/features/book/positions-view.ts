@@ -5,8 +5,8 @@ import { formatMoney, readNumber } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { colorStatus } from '../../platform/terminal/cells.js';
 import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format.js';
-import { COLUMN_GAP, fitColumns, type ColumnNeed } from '../../platform/terminal/table.js';
-import { displayWidth, truncateEnd, wrapWords } from '../../platform/terminal/width.js';
+import { drawLoadedTable, tableCell as cell, type TableColumn } from '../../platform/terminal/table.js';
+import { displayWidth, wrapWords } from '../../platform/terminal/width.js';
 
 interface SideHedgeView {
   id: string;
@@ -35,14 +35,14 @@ const BRANCH = '  └ ';
 const BRANCH_WIDTH = displayWidth(BRANCH);
 const NOTE_INDENT = 2;
 
-const PARTS = ['id', 'reference', 'notional', 'status', 'left', 'maturity'] as const;
-type Part = (typeof PARTS)[number];
-const PART_PRIORITY = ['id', 'notional', 'left', 'reference', 'status', 'maturity'];
+// The reference under the lists' name: the Table keeps it whole where the desk's parts leave room.
+const PARTS = ['id', 'client_reference', 'notional', 'status', 'left', 'maturity'] as const;
+const PART_PRIORITY = ['id', 'notional', 'left', 'client_reference', 'status', 'maturity'];
+const PART_NAMES: Record<string, string> = { client_reference: 'reference', left: 'time left' };
 const REFERENCE_MIN_WIDTH = 8;
 
 function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const c = options.chalk;
-  const cell = (styled: string, text = styled) => ({ styled, width: displayWidth(text) });
   const amount = readNumber(hedge.notional_usd);
   const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
   const reference = hedge.client_reference ? safeText(hedge.client_reference) : undefined;
@@ -51,53 +51,36 @@ function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
   const left = maturity !== undefined && hedge.status === 'filled' ? formatTimeLeft(maturity, options.nowMs) : '';
   return {
     id: cell(safeText(hedge.id)),
-    reference: reference === undefined ? cell(c.dim('—'), '—') : cell(reference),
+    client_reference: reference === undefined ? cell(c.dim('—')) : cell(reference),
     notional: cell(amount === undefined ? '' : `${formatMoney(amount)} USD`),
-    status: cell(colorStatus(c, status), status),
-    left: cell(left === 'due' ? c.yellow(left) : left, left),
+    status: cell(colorStatus(c, status)),
+    left: cell(left === 'due' ? c.yellow(left) : left),
     maturity: cell(maturity === undefined ? '' : `${formatUtcMinutes(maturity)} UTC`),
   };
 }
 
-/** The lines under each side's row: `sides[i]` is the side of row i (undefined: nothing under it). Each comes back as a table section placed before row i + 1 (under the last row for the last). */
-export function sideSections(sides: Sides, options: SideLinesOptions) {
-  return sideLines(sides, options).sections;
-}
-
-/** What a hedge's line under its side shows at this width, in its order (for the note that names them: never a part left out). */
-export function sidePartsShown(sides: Sides, options: SideLinesOptions) {
-  return sideLines(sides, options).parts.map((part) => (part === 'left' ? 'time left' : part));
-}
-
-function sideLines(sides: Sides, options: SideLinesOptions) {
+/** The lines under each side's row, laid out once: `sides[i]` is the side of row i (undefined: nothing under it), each line a table section placed before row i + 1 (under the last row for the last); `parts`, what a hedge's line shows at this width, in its order (for the note that names them: never a part left out). */
+export function sideLines(sides: Sides, options: SideLinesOptions) {
   const c = options.chalk;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
-  const cells = new Map(hedges.map((hedge) => [hedge, partsOf(hedge, options)]));
-  // One layout for every hedge of the table, so that their lines align down it.
-  const needs: ColumnNeed[] = PARTS.map((part) => {
-    const width = Math.max(0, ...[...cells.values()].map((parts) => parts[part].width));
-    return part === 'reference'
-      ? { key: part, width, minWidth: Math.min(width, REFERENCE_MIN_WIDTH), wholeWhenRoom: true }
-      : { key: part, width, minWidth: width };
+  const cells = hedges.map((hedge) => partsOf(hedge, options));
+  // One table of every hedge, without headers, so that their lines align down it; a part no hedge has (no maturity yet: all being opened) takes no room.
+  const columns = PARTS.map((part): TableColumn => {
+    const shown = cells.map((parts) => parts[part]);
+    return part === 'client_reference'
+      ? { key: part, header: '', align: 'left', shrink: 'end', minWidth: REFERENCE_MIN_WIDTH, cells: shown }
+      : { key: part, header: '', align: part === 'notional' || part === 'left' ? 'right' : 'left', cells: shown };
+  }).filter((column) => column.cells.some((cell) => cell.width > 0));
+  const { text, hidden } = drawLoadedTable({
+    columns,
+    priority: PART_PRIORITY,
+    rowCount: hedges.length,
+    headless: true,
+    width: Math.max(1, options.width - BRANCH_WIDTH),
+    chalk: c,
   });
-  // A part no hedge has (no maturity yet: all being opened) takes no room.
-  const present = needs.filter((need) => need.width > 0);
-  const fit = fitColumns(present, PART_PRIORITY, Math.max(1, options.width - BRANCH_WIDTH));
-  const kept = fit.kept.map(({ index, width }) => ({ part: present[index].key as Part, width }));
-  const right = new Set<Part>(['notional', 'left']);
-  const lineOf = (hedge: SideHedgeView) => {
-    const parts = cells.get(hedge)!;
-    const text = kept
-      .map(({ part, width }) => {
-        const { styled, width: used } = parts[part];
-        const shown = truncateEnd(styled, width);
-        const room = ' '.repeat(Math.max(0, width - used));
-        return right.has(part) ? room + shown : shown + room;
-      })
-      .join(' '.repeat(COLUMN_GAP))
-      .trimEnd();
-    return c.dim(BRANCH) + text;
-  };
+  const lines = new Map(text.split('\n').map((line, index) => [hedges[index], c.dim(BRANCH) + line]));
+  const parts = columns.map((column) => column.key).filter((key) => !hidden.includes(key));
 
   const sections: Array<{ before: number; line: string }> = [];
   sides.forEach((side, index) => {
@@ -109,9 +92,9 @@ function sideLines(sides: Sides, options: SideLinesOptions) {
       for (const line of wrapWords(note, options.width, { hangingIndent: NOTE_INDENT + 2 }).split('\n'))
         sections.push({ before, line });
     }
-    for (const hedge of side.hedges) sections.push({ before, line: lineOf(hedge) });
+    for (const hedge of side.hedges) sections.push({ before, line: lines.get(hedge)! });
   });
-  return { sections, parts: kept.map(({ part }) => part) };
+  return { sections, parts: parts.map((part) => PART_NAMES[part] ?? part) };
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */

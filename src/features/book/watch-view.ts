@@ -4,13 +4,13 @@ import type { ChalkInstance } from 'chalk';
 import { formatSignedMoney } from '../../core/number-format.js';
 import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
-import { NUMERIC_KINDS, type FieldKind } from '../../platform/fields/fields.js';
+import type { FieldKind } from '../../platform/fields/fields.js';
 import {
-  leftOutNote,
+  drawLoadedTable,
+  kindColumn,
   loadTableDrawer,
   tableCell,
   type TableColumn,
-  type TableDrawer,
 } from '../../platform/terminal/table.js';
 import { sparkline } from '../../platform/results/text-charts.js';
 import { stripVTControlCharacters } from 'node:util';
@@ -66,14 +66,12 @@ interface RenderOptions {
   chalk: ChalkInstance;
   now: number;
   format: FormatValue;
-  table: TableDrawer;
   clockTime: (ms: number) => string;
 }
 
 const TOTAL_SERIES = '\u0000total';
 const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
-const TEXT_MIN_WIDTH = 10;
 const TREND_MAX_WIDTH = 24;
 const GAP = 2;
 
@@ -212,14 +210,8 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
   const columns: TableColumn[] = model.fields.map((field) => ({
     key: field.key,
     header: field.label,
-    align: NUMERIC_KINDS.has(field.kind!) ? 'right' : 'left',
     // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
-    ...(field.kind === 'text'
-      ? { shrink: 'end' as const, minWidth: TEXT_MIN_WIDTH }
-      : field.kind === 'id'
-        ? { shrink: 'middle' as const }
-        : {}),
-    money: ['money', 'pnl', 'charge'].includes(field.kind!),
+    ...kindColumn(field.kind),
     cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
   }));
   if (model.countdown) {
@@ -248,19 +240,18 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
       },
     });
   }
-  const { text, hidden, shortened } = options.table({
+  const { text, leftOut } = drawLoadedTable({
     columns,
     priority: model.priority,
     decisive: model.decisive,
     rowCount: model.rows.length,
     width: options.columns,
     chalk: c,
+    seeAlso: '--json, or a wider terminal',
   });
   const lines = text.split('\n');
   // What the width left out is named on the screen itself, wrapped, never cut.
-  const left = leftOutNote(options.columns, hidden, shortened);
-  if (left !== undefined)
-    lines.push(...wrapWords(c.dim(`${left} — see --json, or a wider terminal.`), options.columns).split('\n'));
+  if (leftOut !== undefined) lines.push(...wrapWords(c.dim(leftOut), options.columns).split('\n'));
   return lines;
 }
 
@@ -296,12 +287,12 @@ interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format' | 'clockTi
 
 /** Starts drawing on the terminal, redrawn on resize. */
 export async function openLiveView(init: LiveViewInit) {
-  const table = await loadTableDrawer();
+  await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
   // Hides the cursor while it draws, and shows it again at the end (whatever way the process ends).
   const { render, close } = await liveScreen(init.stream, init.columns, () =>
-    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now(), table }).join('\n')),
+    safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now() }).join('\n')),
   );
   return {
     fresh(model: WatchModel, at: number) {

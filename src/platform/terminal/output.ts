@@ -8,7 +8,6 @@ import { formatCell, kindOf, numberFormatOf, rateUnitOf, valueOf } from './cells
 import {
   dottedNameExists,
   fieldLabel,
-  NUMERIC_KINDS,
   onScreen,
   pickFields,
   unknownFieldProblem,
@@ -25,7 +24,7 @@ import {
   drawCard,
   drawTable,
   EMPTY_CELL,
-  leftOutNote,
+  kindColumn,
   widthOnLines,
   type TableCell,
   type TableColumn,
@@ -81,8 +80,6 @@ export interface RecordOptions {
   people?: (output: Output) => string | void;
 }
 
-/** A text column may be cut to this (with …) before columns are hidden. */
-const TEXT_MIN_WIDTH = 10;
 /** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
 const WRAP_MAX_MIN_WIDTH = 20;
 
@@ -375,7 +372,7 @@ export class Output {
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const totals = options.totals;
     const { columns, totalsCells } = this.tableColumns(fields, rows, totals?.row, options.nowMs);
-    const { text, hidden, shortened } = await drawTable({
+    const { text, hidden, leftOut } = await drawTable({
       columns,
       priority,
       decisive,
@@ -388,10 +385,10 @@ export class Output {
       sections: options.sections,
       width: this.columns,
       chalk: this.chalk,
+      seeAlso: '--format tsv or --fields',
     });
     this.write(text);
-    const left = leftOutNote(this.columns, hidden, shortened);
-    if (left !== undefined) this.note(this.chalk.dim(`${left} — see --format tsv or --fields.`));
+    if (leftOut !== undefined) this.note(this.chalk.dim(leftOut));
     // A note about a column only under a table that shows it.
     const shown = new Set(fields.map((field) => field.key).filter((key) => !hidden.includes(key)));
     const said = (options.columnNotes ?? []).filter(
@@ -472,36 +469,22 @@ export class Output {
       const total = totals?.[field.key];
       totalsCells.push(total === undefined ? EMPTY_CELL : formatCell(field, total, totals!, format, context));
       const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
-      const shrink = field.wrap
-        ? 'wrap'
-        : kind === 'id' || kind === 'hash'
-          ? 'middle'
-          : kind === 'text' || kind === 'json'
-            ? 'end'
-            : undefined;
+      const shape = kindColumn(kind, field.wrap);
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
       let compact: TableCell[] | undefined;
       const column: TableColumn = {
         key: field.key,
         header,
-        align: NUMERIC_KINDS.has(kind) ? 'right' : 'left',
-        shrink,
-        money: kind === 'money' || kind === 'pnl' || kind === 'charge',
+        ...shape,
         get minWidth() {
-          if (shrink === 'end') return TEXT_MIN_WIDTH;
           // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
-          if (shrink === 'wrap') {
-            const longestWord = Math.max(
-              0,
-              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-            );
-            return Math.max(
-              longestWord,
-              Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
-            );
-          }
-          return;
+          if (shape.shrink !== 'wrap') return shape.minWidth;
+          const longestWord = Math.max(0, ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)));
+          return Math.max(
+            longestWord,
+            Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+          );
         },
         get cells() {
           return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));

@@ -1,6 +1,7 @@
 // The one Table every terminal table goes through (lists, maturities, plan, report, watch).
 import type { ChalkInstance } from 'chalk';
 import { safeText } from '../../core/security/safe-text.js';
+import { NUMERIC_KINDS, type FieldKind } from '../fields/fields.js';
 import { displayWidth, shortenLongWords, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
@@ -38,12 +39,39 @@ export interface TableInput {
   sections?: ReadonlyArray<{ before: number; line: string }>;
   width: number;
   chalk: ChalkInstance;
+  /** Where what the width left out can be read: the drawing's `leftOut` note ends with it. */
+  seeAlso?: string;
+  /** Rows alone, without the headers and their rule (lines aligned under another table's row). */
+  headless?: boolean;
+}
+
+/** A text column may be cut to this (with …) before columns are hidden. */
+const TEXT_MIN_WIDTH = 10;
+
+/** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with …, free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
+export function kindColumn(
+  kind: FieldKind | undefined,
+  wrap?: boolean,
+): Pick<TableColumn, 'align' | 'shrink' | 'minWidth' | 'money'> {
+  const shrink = wrap
+    ? 'wrap'
+    : kind === 'id' || kind === 'hash'
+      ? 'middle'
+      : kind === 'text' || kind === 'json'
+        ? 'end'
+        : undefined;
+  return {
+    align: kind !== undefined && NUMERIC_KINDS.has(kind) ? 'right' : 'left',
+    shrink,
+    minWidth: shrink === 'end' ? TEXT_MIN_WIDTH : undefined,
+    money: kind === 'money' || kind === 'pnl' || kind === 'charge',
+  };
 }
 
 /** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
 const REFERENCE_KEY = 'client_reference';
 
-export const COLUMN_GAP = 2;
+const COLUMN_GAP = 2;
 /** cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a time (each a table of its own, the same lines), so a long list costs in proportion to its rows. */
 const ROWS_PER_DRAWING = 50;
 /** An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the prefix people type) and its end (what tells ids made the same minute apart) are still there. */
@@ -200,7 +228,7 @@ function wrapCell(styled: string, width: number) {
 }
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
-export function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
+function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
   if (!hidden.length && !shortened.length) return;
   // Field names may be the server's: shown escaped, as its values are.
   const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
@@ -245,7 +273,7 @@ function draw(Table: CliTable3, input: TableInput) {
     );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: [header, rule] }];
+  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: input.headless ? [] : [header, rule] }];
   let section = 0;
   for (let index = 0; index < input.rowCount; index++) {
     while (section < sections.length && sections[section].before <= index) {
@@ -273,13 +301,17 @@ function draw(Table: CliTable3, input: TableInput) {
       return table.toString().split('\n');
     }).flat(),
   ]);
+  const hidden = fit.hidden.map((index) => input.columns[index].key);
+  // An id or hash drawn narrower than its widest value: shortened on screen.
+  const shortened = kept
+    .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
+    .map(({ column }) => column.key);
+  const leftOut = input.seeAlso === undefined ? undefined : leftOutNote(input.width, hidden, shortened);
   return {
     text: lines.map((line) => line.trimEnd()).join('\n'),
-    hidden: fit.hidden.map((index) => input.columns[index].key),
-    // An id or hash drawn narrower than its widest value: shortened on screen.
-    shortened: kept
-      .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
-      .map(({ column }) => column.key),
+    hidden,
+    shortened,
+    ...(leftOut === undefined ? {} : { leftOut: `${leftOut} — see ${input.seeAlso}.` }),
   };
 }
 
@@ -385,21 +417,23 @@ const NO_BORDERS = {
   middle: ' ',
 };
 
-/** Draws a table synchronously (cli-table3 already loaded): for a screen redrawn in place (`--watch`). */
-export type TableDrawer = (input: TableInput) => ReturnType<typeof draw>;
+/** The table fitted to `input.width`, drawn synchronously once a screen's output has loaded cli-table3 (`loadTableDrawer`): the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
+export function drawLoadedTable(input: TableInput) {
+  if (!Table) throw new Error('A table is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
+  return draw(Table, input);
+}
 
-export async function loadTableDrawer(): Promise<TableDrawer> {
+/** Loads cli-table3, for the synchronous drawers (a card, a screen redrawn in place). */
+export async function loadTableDrawer() {
   if (!Table) {
     const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
     Table = loaded.default ?? (loaded as unknown as CliTable3);
   }
-  const drawer = Table;
-  return (input) => draw(drawer, input);
 }
 
-/** The table fitted to `input.width`: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
 export async function drawTable(input: TableInput) {
-  return (await loadTableDrawer())(input);
+  await loadTableDrawer();
+  return drawLoadedTable(input);
 }
 
 /** Columns a card's borders and padding take: `│ label │ value │`. */

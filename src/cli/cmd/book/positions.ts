@@ -16,7 +16,7 @@ import {
   sideReferences,
   type PositionSide,
 } from '../../../features/book/position-sides.js';
-import { settlingSentence, sidePartsShown, sideSections } from '../../../features/book/positions-view.js';
+import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
 export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
   const { output } = ctx;
@@ -50,35 +50,16 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
     if (side?.state === 'settling' && market !== undefined)
       output.scriptWarn(settlingSentence(market, side.side, side.why));
   const records = sides.recordsProblem === undefined;
-  const sideViews = shown.map(({ side }) => side);
-  const fit = { width: output.columns, chalk: output.chalk, nowMs };
-  // Said under the table only about what it shows: the net margin when its column is
-  // there, the parts of the lines under each side that the width kept.
-  const under =
-    records && shown.some(({ side }) => side !== undefined)
-      ? `Under each side: its hedges as their records show them (${sidePartsShown(sideViews, fit).join(', ')}).`
-      : undefined;
-  const listOptions = {
-    empty: unlisted.length
-      ? 'The positions list shows no line yet.'
-      : options.ref === undefined
-        ? 'No open positions.'
-        : `No open position carries the reference ${options.ref}.`,
-    sections: sideSections(sideViews, fit),
-    nowMs,
-    columnNotes: [
-      {
-        columns: ['net_margin_usd'],
-        text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
-      },
-      ...(under === undefined ? [] : [{ text: under }]),
-    ],
-  };
+  const empty = unlisted.length
+    ? 'The positions list shows no line yet.'
+    : options.ref === undefined
+      ? 'No open positions.'
+      : `No open position carries the reference ${options.ref}.`;
   await output.list(
     listed.map(({ row }) => row),
     POSITION_RESOURCE,
     {
-      ...listOptions,
+      empty,
       // JSON: the server's position objects as they are, with the side's references at the top and its book
       // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
       ...(output.inOneShape
@@ -95,12 +76,34 @@ export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>)
             ],
           }
         : {}),
-      people: (table) =>
-        table.list(
+      people: (table) => {
+        const { sections, parts } = sideLines(
+          shown.map(({ side }) => side),
+          { width: table.columns, chalk: table.chalk, nowMs },
+        );
+        // Said under the table only about what it shows: the net margin when its column is
+        // there, the parts of the lines under each side that the width kept.
+        const under =
+          records && shown.some(({ side }) => side !== undefined)
+            ? [{ text: `Under each side: its hedges as their records show them (${parts.join(', ')}).` }]
+            : [];
+        return table.list(
           shown.map(({ row }) => row),
           POSITION_RESOURCE,
-          listOptions,
-        ),
+          {
+            empty,
+            sections,
+            nowMs,
+            columnNotes: [
+              {
+                columns: ['net_margin_usd'],
+                text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
+              },
+              ...under,
+            ],
+          },
+        );
+      },
     },
   );
 }
