@@ -41,7 +41,7 @@ interface Scenario {
   /** The JSON error code expected on stderr; absent for a code that is not an error (0, 9, 10, 15). */
   errorCode?: string;
   options?: SimulatorOptions;
-  /** Its time is a bound hedge waits out (retries, --timeout): run side by side with the others that do. */
+  /** Its time is hedge waiting (out its retries, its --timeout, for a fill): run side by side with the others that wait. */
   waits?: boolean;
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
@@ -93,6 +93,7 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
   name: `${signal}${name} while a write waits for its fill (the order stands)`,
   errorCode,
   options: { realNow: () => STOPPED_AT_MS },
+  waits: true,
   run: async (simulator) => {
     let child: ChildProcess | undefined;
     const running = simulator.hedge(`open ${MARKET} buy 5000 --tenor 1 --json`, {
