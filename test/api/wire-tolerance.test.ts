@@ -327,18 +327,6 @@ describe.concurrent('what the spec does not list is shown, not refused', () => {
     simulator.advance(60_000);
     expect(okJson(await waiting)).toMatchObject({ id: hedge.id, status: 'closed' });
   });
-
-  it("gamma: numeric strings are numbers — the account's table, the positions' TSV", async (on) => {
-    const simulator = await on('gamma');
-    simulator.seedOpen('buy', 25_000, KES);
-    // --json reads it as a number (json-keeps-everything.test.ts); --raw keeps the text (dialects-lifecycle.test.ts).
-    const sent = (await simulator.api('GET', '/account')).body.data;
-    expect(typeof sent.balance_usdc).toBe('string');
-    const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
-    expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
-    const positions = ok(await simulator.hedge('positions --format tsv'));
-    expect(positions.stdout).toMatch(/USDTKES\tbuy\t[^\t]*\t25000\.00\t/);
-  });
 });
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
