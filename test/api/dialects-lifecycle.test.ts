@@ -28,16 +28,13 @@ import { okJson } from '../support/cli-runs.js';
 const marketOf = (dialect: SandboxDialect) =>
   wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
 
-type Mode = 'table' | 'plain' | 'json';
-const MODES: readonly Mode[] = ['table', 'plain', 'json'];
-
-/** Table mode without a pseudo-terminal: HEDGE_FORCE_TTY; `--format table` once formats are in. */
-const MODE_ARGS = { table: ['--format', 'table'], plain: [], json: ['--json', '--raw'] };
-const MODE_ENV = {
-  table: { HEDGE_FORCE_TTY: '1', COLUMNS: '400' },
-  plain: {},
-  json: {},
-};
+/** Each output mode's arguments and environment (table mode without a pseudo-terminal: HEDGE_FORCE_TTY). */
+const MODE = {
+  table: [['--format', 'table'], { HEDGE_FORCE_TTY: '1', COLUMNS: '400' }],
+  plain: [[], {}],
+  json: [['--json', '--raw'], {}],
+} as const;
+type Mode = keyof typeof MODE;
 
 /** Fields whose values move with the sandbox clock (price path, carry): compared by type only. */
 function movingFields(dialect: SandboxDialect) {
@@ -86,14 +83,14 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   const moving = movingFields(dialect);
   /** One run in `mode` (no HEDGE_WIRE_* at all: what the client sends where the spec is silent, it guesses or learns). */
   const hedge = async (mode: Mode, ...args: string[]) => {
-    const result = await simulator.hedge([...args, ...MODE_ARGS[mode]], { env: { ...MODE_ENV[mode] } });
+    const result = await simulator.hedge([...args, ...MODE[mode][0]], { env: MODE[mode][1] });
     expect(result.code, `${dialect} dialect, ${mode} output: hedge ${args.join(' ')}\n${result.stderr}`).toBe(0);
     return result;
   };
   /** A read in every output mode, one after another on the same book: the runs' stdout by mode. */
   const read = async (...args: string[]) => {
     const out = {} as Record<Mode, string>;
-    for (const mode of MODES) out[mode] = (await hedge(mode, ...args)).stdout;
+    for (const mode of Object.keys(MODE) as Mode[]) out[mode] = (await hedge(mode, ...args)).stdout;
     return out;
   };
   /** The server's own data for the same read (a plain GET, no CLI). */
@@ -269,7 +266,7 @@ describe('hedge sandbox serve --dialect', () => {
         stdout
           .trimEnd()
           .split('\n')
-          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+          .map((line) => line.split(/=(.*)/s, 2)),
       );
       expect(Object.keys(settings)).toEqual([
         'HEDGE_BASE_URL',
