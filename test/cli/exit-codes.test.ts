@@ -20,7 +20,7 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { killWhen, ok } from '../support/cli-runs.js';
 
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
 const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -95,16 +95,13 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
   options: { realNow: () => STOPPED_AT_MS },
   waits: true,
   run: async (simulator) => {
-    let child: ChildProcess | undefined;
-    const running = simulator.hedge(`open ${MARKET} buy 5000 --tenor 1 --json`, {
-      onSpawn: (spawned) => (child = spawned),
-    });
-    await until(
+    const result = await killWhen(
+      simulator,
+      ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
       () => simulator.requests('GET').some((entry) => entry.path.startsWith('/hedges/hdg_')),
       'the server to see the open waiting',
+      { signal },
     );
-    child!.kill(signal);
-    const result = await running;
     // The order stands: the signal stopped the wait, not the action.
     expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['submitted']);
     return result;
@@ -449,18 +446,14 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       options: { preset: 'frozen' },
       run: async (simulator) => {
         simulator.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-        let child: ChildProcess | undefined;
         const args = ['open', MARKET, 'buy', '2000', '--tenor', '1'];
-        const killed = simulator.hedge(args, {
-          env: pinnedClockEnv(simulator),
-          onSpawn: (spawned) => (child = spawned),
-        });
-        await until(
+        await killWhen(
+          simulator,
+          args,
           () => simulator.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),
           'the open committed and held',
+          { env: pinnedClockEnv(simulator) },
         );
-        child!.kill('SIGKILL');
-        await killed;
         simulator.sandbox.setFaults({ stall: null, match: null });
         simulator.advance(30 * 3_600_000);
         const opens = simulator.requests('POST', '/hedges').length;
