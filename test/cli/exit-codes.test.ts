@@ -3,7 +3,6 @@
 // fault injection. Each case asserts the exit code, the JSON error code on stderr (--json), its
 // class, and what the server itself saw. The table below is keyed by exit code: a code added to
 // EXIT_CODES without a scenario here fails the first test, so the one who adds it adds one.
-import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import {
   type SimulatorOptions,
 } from '../support/simulator.js';
 import { killWhen, ok } from '../support/cli-runs.js';
+import { startKeeper, writeTarget } from '../support/keeper.js';
 
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
 const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -108,12 +108,9 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
   },
 });
 
-/** A target file of one row, `market,side,notional_usd,tenor_days`, in the simulator's config folder. */
-function targetFile(simulator: Simulator, notional: number) {
-  const file = join(simulator.configDir, 'target.csv');
-  writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},3\n`);
-  return file;
-}
+/** A target file of one buy row of `notional` in the simulator's config folder. */
+const targetFile = (simulator: Simulator, notional: number) =>
+  writeTarget(simulator, [`${MARKET},buy,${notional},3,,`]);
 
 // ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
 
@@ -419,22 +416,15 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       errorCode: 'held',
       run: async (simulator) => {
         const file = targetFile(simulator, 1000);
-        let first: ChildProcess | undefined;
-        let printed = '';
-        const running = simulator.hedge(`keep ${file} --interval 2`, {
-          onSpawn: (spawned) => {
-            first = spawned;
-            spawned.stdout!.on('data', (chunk) => (printed += chunk));
-          },
-        });
+        const first = startKeeper(simulator, file);
         // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
-        await until(() => printed.includes('"event":"reopen"'), "the first keeper's open");
+        await until(() => first.events.some((event) => event.event === 'reopen'), "the first keeper's open");
         const writes = simulator.writes().length;
         const second = await simulator.hedge(`keep ${file} --once --json`);
-        expect(second.stderr).toContain(`pid ${first!.pid}`);
+        expect(second.stderr).toContain(`pid ${first.child().pid}`);
         expect(simulator.writes()).toHaveLength(writes);
-        first!.kill('SIGTERM');
-        ok(await running);
+        first.child().kill('SIGTERM');
+        ok(await first.done);
         return second;
       },
     },
