@@ -13,7 +13,7 @@ import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { envFor, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
-import { lastJson, ok, okJson } from '../support/cli-runs.js';
+import { journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
 const KES = 'USDTKES';
 
@@ -54,8 +54,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     );
 
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
-    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);
-    const [retry, refused] = journal.filter((entry: any) => entry.command === 'add');
+    const [retry, refused] = (await journalEntries(simulator)).filter((entry) => entry.command === 'add');
     expect(refused).toMatchObject({
       outcome: 'rejected',
       error_code: 'validation_error',
@@ -71,7 +70,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
-    const whoami = JSON.parse((await simulator.hedge('whoami --json')).stdout);
+    const whoami = okJson(await simulator.hedge('whoami --json'));
     expect(whoami.wire.changeNotionalField).toEqual({
       value: 'notional_change_usd',
       source: 'learned',
