@@ -4,32 +4,39 @@
 // that never lose rows across pages, optional checks that warn instead of blocking, a status the
 // spec does not list, and exit 14 for an answer hedge cannot read. Every assertion that involves
 // the server is made on its own state and request log.
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { keeperTest } from '../support/keeper.js';
 import { existsSync } from 'node:fs';
 import { readStore, storeFile } from '../support/config-store.js';
 import { startAnswerProxy, startFieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
-import { envFor, useSimulators, type Simulator } from '../support/simulator.js';
+import { envFor, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
-import { lastJson, ok, okJson } from '../support/cli-runs.js';
+import { journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
-const start = useSimulators();
 const KES = 'USDTKES';
 
 /** What the config store keeps as learned per server (undefined when there is no store at all). */
 const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
 
-/** A simulator of this dialect whose fills land in 20 ms. */
-const on = (dialect?: SandboxDialect, fillDelayMs = 20) => start({ dialect, fillDelayMs });
+/**
+ * A simulator of this dialect whose fills land in 20 ms, closed when its test ends: the tests run
+ * side by side (most of their time is hedge waiting out its retries), each closing only its own.
+ */
+const it = (
+  name: string,
+  body: (on: (dialect?: SandboxDialect, fillDelayMs?: number) => Promise<Simulator>) => Promise<void>,
+) => keeperTest(name, ({ rig }) => body((dialect, fillDelayMs = 20) => rig.start({ dialect, fillDelayMs })));
+
 /** Closed hedges written straight into the simulator's history; their ids. */
 const seeded = (simulator: Simulator, count: number) =>
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
 const idSet = (list: any[]) => new Set(list.map((hedge) => hedge.id));
 
-describe('learning the add/reduce amount from the server', () => {
-  it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async () => {
+describe.concurrent('learning the add/reduce amount from the server', () => {
+  it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async (on) => {
     const simulator = await on('gamma');
     const hedge = simulator.seedOpen('buy', 10_000, KES);
 
@@ -47,8 +54,7 @@ describe('learning the add/reduce amount from the server', () => {
     );
 
     // Journaled as such: the refused entry rejected (naming the retry), a new entry done.
-    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);
-    const [retry, refused] = journal.filter((entry: any) => entry.command === 'add');
+    const [retry, refused] = (await journalEntries(simulator)).filter((entry) => entry.command === 'add');
     expect(refused).toMatchObject({
       outcome: 'rejected',
       error_code: 'validation_error',
@@ -64,7 +70,7 @@ describe('learning the add/reduce amount from the server', () => {
 
     // Kept for this server (credentials from the environment: keyed by base URL).
     expect(learnedIn(simulator.configDir)).toEqual({ [simulator.baseUrl]: { notional_field: 'notional_change_usd' } });
-    const whoami = JSON.parse((await simulator.hedge('whoami --json')).stdout);
+    const whoami = okJson(await simulator.hedge('whoami --json'));
     expect(whoami.wire.changeNotionalField).toEqual({
       value: 'notional_change_usd',
       source: 'learned',
@@ -109,7 +115,7 @@ describe('learning the add/reduce amount from the server', () => {
     expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.status)).toEqual([200]);
   });
 
-  it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async () => {
+  it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async (on) => {
     const simulator = await on('alpha');
     simulator.seedOpen('buy', 10_000);
     const key = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
@@ -130,8 +136,8 @@ describe('learning the add/reduce amount from the server', () => {
   });
 });
 
-describe('lists never lose rows', () => {
-  it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async () => {
+describe.concurrent('lists never lose rows', () => {
+  it('gamma (cursor pages of 20, its own page-size name): 47 hedges with --limit 100 are all read, and the history too', async (on) => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 47);
     const hedges = ok(await simulator.hedge('hedges --limit 100 --json'));
@@ -156,7 +162,7 @@ describe('lists never lose rows', () => {
     expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
   });
 
-  it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async () => {
+  it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async (on) => {
     const simulator = await on('gamma');
     const ids = seeded(simulator, 60);
     const result = ok(await simulator.hedge('hedges --json'));
@@ -173,7 +179,7 @@ describe('lists never lose rows', () => {
     expect(simulator.requests().length).toBe(sent);
   });
 
-  it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async () => {
+  it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async (on) => {
     const simulator = await on('beta');
     const ids = seeded(simulator, 47);
     const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
@@ -186,8 +192,8 @@ describe('lists never lose rows', () => {
   });
 });
 
-describe('references compared the way the server keeps them', () => {
-  it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async () => {
+describe.concurrent('references compared the way the server keeps them', () => {
+  it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async (on) => {
     const simulator = await on('delta');
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
     const [buy] = simulator.active('buy');
@@ -226,8 +232,8 @@ describe('references compared the way the server keeps them', () => {
   });
 });
 
-describe('lists paged by time', () => {
-  it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async () => {
+describe.concurrent('lists paged by time', () => {
+  it('delta (history pages of at most 40, meta.next_before sent back as before): --limit 100 reads 100, a period every one', async (on) => {
     const simulator = await on('delta');
     seeded(simulator, 120);
     const newestFirst = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history]
@@ -249,7 +255,7 @@ describe('lists paged by time', () => {
     expect(period.stderr).toBe('');
   });
 
-  it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async () => {
+  it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async (on) => {
     const simulator = await on('delta');
     seeded(simulator, 60);
     // The marker in a shape no rule reads: an object.
@@ -275,24 +281,33 @@ describe('lists paged by time', () => {
   });
 });
 
-describe('optional checks never block a write', () => {
-  it('open --ref with the hedge list failing, then add with the account unreadable: a warning names what was not checked, and each write goes on', async () => {
-    const simulator = await on();
-    simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
-    const result = ok(await simulator.hedge('open USDTNGN sell 10000 --tenor 1 --ref deal-77 --json'));
-    expect(result.stderr).toMatch(/Could not check whether an active hedge already carries client reference "deal-77"/);
-    expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
-    expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
+describe.concurrent(
+  'optional checks never block a write: a warning names what was not checked, and the write goes on',
+  () => {
+    it('open --ref with the hedge list failing', async (on) => {
+      const simulator = await on();
+      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/hedges' } });
+      const result = ok(await simulator.hedge('open USDTNGN sell 10000 --tenor 1 --ref deal-77 --json'));
+      expect(result.stderr).toMatch(
+        /Could not check whether an active hedge already carries client reference "deal-77"/,
+      );
+      expect(simulator.requests('GET', '/hedges').every((entry) => entry.fault === '5xx')).toBe(true);
+      expect(simulator.hedges().map((hedge) => [hedge.clientReference, hedge.status])).toEqual([['deal-77', 'filled']]);
+    });
 
-    simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-    const added = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
-    expect(added.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
-    expect(simulator.hedges()[0].notionalUsd).toBe(12_000);
-  });
-});
+    it('add with the account unreadable', async (on) => {
+      const simulator = await on();
+      simulator.seedOpen('sell', 10_000);
+      simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
+      const added = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
+      expect(added.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
+      expect(simulator.hedges()[0].notionalUsd).toBe(12_000);
+    });
+  },
+);
 
-describe('what the spec does not list is shown, not refused', () => {
-  it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async () => {
+describe.concurrent('what the spec does not list is shown, not refused', () => {
+  it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async (on) => {
     const simulator = await on('gamma', 60_000);
     const hedge = simulator.seedOpen('sell', 10_000, KES);
     ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
@@ -311,23 +326,11 @@ describe('what the spec does not list is shown, not refused', () => {
     simulator.advance(60_000);
     expect(okJson(await waiting)).toMatchObject({ id: hedge.id, status: 'closed' });
   });
-
-  it("gamma: numeric strings are numbers — the account's table, the positions' TSV", async () => {
-    const simulator = await on('gamma');
-    simulator.seedOpen('buy', 25_000, KES);
-    // --json reads it as a number (json-keeps-everything.test.ts); --raw keeps the text (dialects-lifecycle.test.ts).
-    const sent = (await simulator.api('GET', '/account')).body.data;
-    expect(typeof sent.balance_usdc).toBe('string');
-    const table = ok(await simulator.hedge('account --format table', { env: { COLUMNS: '200' } }));
-    expect(table.stdout).toContain(Number(sent.balance_usdc).toLocaleString('en-US', { minimumFractionDigits: 2 }));
-    const positions = ok(await simulator.hedge('positions --format tsv'));
-    expect(positions.stdout).toMatch(/USDTKES\tbuy\t[^\t]*\t25000\.00\t/);
-  });
 });
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
-describe('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
-  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async () => {
+describe.concurrent('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
+  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async (on) => {
     const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
     const proxy = await startFieldProxy(simulator.sandbox, 'side', 'long');
@@ -352,7 +355,7 @@ describe('an answer hedge cannot read is its own exit class (14), naming the fie
     }
   });
 
-  it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async () => {
+  it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async (on) => {
     // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
     const simulator = await on('beta');
     const proxy = await startFieldProxy(simulator.sandbox, 'rate', 'n/a');

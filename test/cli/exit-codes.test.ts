@@ -3,8 +3,7 @@
 // fault injection. Each case asserts the exit code, the JSON error code on stderr (--json), its
 // class, and what the server itself saw. The table below is keyed by exit code: a code added to
 // EXIT_CODES without a scenario here fails the first test, so the one who adds it adds one.
-import type { ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
@@ -16,13 +15,13 @@ import {
   apiData,
   gaps,
   pinnedClockEnv,
-  useSimulators,
+  withSimulator,
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { ok } from '../support/cli-runs.js';
+import { killWhen, ok } from '../support/cli-runs.js';
+import { startKeeper, writeTarget } from '../support/keeper.js';
 
-const startSimulator = useSimulators();
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
 const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
 
@@ -42,6 +41,8 @@ interface Scenario {
   /** The JSON error code expected on stderr; absent for a code that is not an error (0, 9, 10, 15). */
   errorCode?: string;
   options?: SimulatorOptions;
+  /** Its time is hedge waiting (out its retries, its --timeout, for a fill): run side by side with the others that wait. */
+  waits?: boolean;
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
@@ -65,11 +66,13 @@ function oneRun(
   check: (simulator: Simulator, result: RunResult) => void,
   options?: SimulatorOptions,
   before?: (simulator: Simulator) => unknown,
+  waits?: boolean,
 ): Scenario {
   return {
     name,
     errorCode,
     options,
+    waits,
     run: async (simulator) => {
       await before?.(simulator);
       const result = await simulator.hedge(args);
@@ -90,29 +93,24 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
   name: `${signal}${name} while a write waits for its fill (the order stands)`,
   errorCode,
   options: { realNow: () => STOPPED_AT_MS },
+  waits: true,
   run: async (simulator) => {
-    let child: ChildProcess | undefined;
-    const running = simulator.hedge(`open ${MARKET} buy 5000 --tenor 1 --json`, {
-      onSpawn: (spawned) => (child = spawned),
-    });
-    await until(
+    const result = await killWhen(
+      simulator,
+      ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
       () => simulator.requests('GET').some((entry) => entry.path.startsWith('/hedges/hdg_')),
       'the server to see the open waiting',
+      { signal },
     );
-    child!.kill(signal);
-    const result = await running;
     // The order stands: the signal stopped the wait, not the action.
     expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['submitted']);
     return result;
   },
 });
 
-/** A target file of one row, `market,side,notional_usd,tenor_days`, in the simulator's config folder. */
-function targetFile(simulator: Simulator, notional: number) {
-  const file = join(simulator.configDir, 'target.csv');
-  writeFileSync(file, `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},3\n`);
-  return file;
-}
+/** A target file of one buy row of `notional` in the simulator's config folder. */
+const targetFile = (simulator: Simulator, notional: number) =>
+  writeTarget(simulator, [`${MARKET},buy,${notional},3,,`]);
 
 // ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
 
@@ -188,6 +186,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
       // "outcome unknown" (exit 5) with the key, never "refused".
       name: 'the same key still in progress on the server, past --timeout (outcome unknown, key printed)',
       errorCode: 'outcome_unknown',
+      waits: true,
       run: async (simulator) => {
         simulator.seedOpen('buy', 5_000);
         const key = 'a2f1c7d0-5b8e-4e51-9c3a-000000000002';
@@ -227,13 +226,15 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
         expect(answers.every((entry) => entry.status === 429 && entry.errorCode === 'rate_limited')).toBe(true);
       },
       { fault429: 1 },
+      undefined,
+      true,
     ),
   },
 };
 
 // ---- Every exit code: add a scenario here when you add a code to EXIT_CODES ------------------
 
-const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
+const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: string }> = {
   0: [
     oneRun('a read that works', undefined, ['markets', '--json'], (_simulator, result) =>
       expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(MARKET),
@@ -311,6 +312,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       },
       undefined,
       (simulator) => simulator.sandbox.setFaults({ nextError: { count: 1_000, status: 502, code: 'bad_gateway' } }),
+      true,
     ),
   ],
   6: [
@@ -327,6 +329,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       name: 'a hedge still submitted when --timeout runs out (the clock stopped: it never fills)',
       errorCode: 'still_pending',
       options: { realNow: () => STOPPED_AT_MS },
+      waits: true,
       run: async (simulator) => {
         const hedge = await apiData(simulator, 'POST', '/hedges', {
           market: MARKET,
@@ -413,22 +416,15 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       errorCode: 'held',
       run: async (simulator) => {
         const file = targetFile(simulator, 1000);
-        let first: ChildProcess | undefined;
-        let printed = '';
-        const running = simulator.hedge(`keep ${file} --interval 2`, {
-          onSpawn: (spawned) => {
-            first = spawned;
-            spawned.stdout!.on('data', (chunk) => (printed += chunk));
-          },
-        });
+        const first = startKeeper(simulator, file);
         // Its open landed (a cycle may report before a slow step ends: rows do not wait for each other).
-        await until(() => printed.includes('"event":"reopen"'), "the first keeper's open");
+        await until(() => first.events.some((event) => event.event === 'reopen'), "the first keeper's open");
         const writes = simulator.writes().length;
         const second = await simulator.hedge(`keep ${file} --once --json`);
-        expect(second.stderr).toContain(`pid ${first!.pid}`);
+        expect(second.stderr).toContain(`pid ${first.child().pid}`);
         expect(simulator.writes()).toHaveLength(writes);
-        first!.kill('SIGTERM');
-        ok(await running);
+        first.child().kill('SIGTERM');
+        ok(await first.done);
         return second;
       },
     },
@@ -440,18 +436,14 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       options: { preset: 'frozen' },
       run: async (simulator) => {
         simulator.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-        let child: ChildProcess | undefined;
         const args = ['open', MARKET, 'buy', '2000', '--tenor', '1'];
-        const killed = simulator.hedge(args, {
-          env: pinnedClockEnv(simulator),
-          onSpawn: (spawned) => (child = spawned),
-        });
-        await until(
+        await killWhen(
+          simulator,
+          args,
           () => simulator.writes().some((entry) => entry.path === '/hedges' && entry.status === 'stalled'),
           'the open committed and held',
+          { env: pinnedClockEnv(simulator) },
         );
-        child!.kill('SIGKILL');
-        await killed;
         simulator.sandbox.setFaults({ stall: null, match: null });
         simulator.advance(30 * 3_600_000);
         const opens = simulator.requests('POST', '/hedges').length;
@@ -461,22 +453,8 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
       },
     },
   ],
-  13: [
-    {
-      name: 'a journal that is a symbolic link: refused before anything is sent',
-      errorCode: 'state',
-      run: async (simulator) => {
-        const { symlinkSync } = await import('node:fs');
-        const elsewhere = join(simulator.configDir, 'elsewhere.jsonl');
-        writeFileSync(elsewhere, '');
-        // HEDGE_CONFIG_DIR holds the journal too.
-        symlinkSync(elsewhere, join(simulator.configDir, 'journal.jsonl'));
-        const outcome = await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`);
-        expect(simulator.writes()).toEqual([]);
-        return outcome;
-      },
-    },
-  ],
+  // Shown once, with its --json code and class and nothing sent, where the journal's state is tested.
+  13: { file: 'test/journal/journal-state.test.ts', test: 'a journal.jsonl that is a symbolic link is refused' },
   14: [
     oneRun(
       'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
@@ -526,6 +504,9 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[]> = {
         expect(JSON.parse(result.stderr).error.details).toMatchObject({ until: 'length(@) > `0`' });
         for (const gap of gaps(simulator.requests('GET', '/positions'))) expect(gap).toBeGreaterThanOrEqual(1000);
       },
+      undefined,
+      undefined,
+      true,
     ),
   ],
   129: [stoppedBy('SIGHUP', '', 'hangup')],
@@ -540,7 +521,11 @@ describe('the exit-code table is covered', () => {
         .map(Number)
         .sort((a, b) => a - b),
     ).toEqual(EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b));
-    for (const scenarios of Object.values(EXIT_CODE_SCENARIOS)) expect(scenarios.length).toBeGreaterThan(0);
+    for (const scenarios of Object.values(EXIT_CODE_SCENARIOS)) {
+      if (Array.isArray(scenarios)) expect(scenarios.length).toBeGreaterThan(0);
+      // A code shown by another file: that file holds the test named.
+      else expect(readFileSync(new URL(`../../${scenarios.file}`, import.meta.url), 'utf8')).toContain(scenarios.test);
+    }
   });
 
   it("every row of the spec's error table has a scenario", () => {
@@ -550,11 +535,9 @@ describe('the exit-code table is covered', () => {
 
 const nameOf = (code: number) => EXIT_CODES.find((entry) => entry.code === code)!.name;
 
-// Each case on a fresh simulator: the exit code, and the --json error's code and class (the server's
-// code, except where the CLI knows more: an in-flight write is outcome unknown).
-describe.each([
+const CASES = [
   ...Object.entries(EXIT_CODE_SCENARIOS).flatMap(([code, scenarios]) =>
-    scenarios.map((scenario) => ({
+    (Array.isArray(scenarios) ? scenarios : []).map((scenario) => ({
       group: `exit ${code}`,
       name: nameOf(Number(code)),
       code: Number(code),
@@ -569,15 +552,24 @@ describe.each([
     const said = scenario.errorCode === code ? { status, ...refused } : {};
     return { group: `spec error ${status} ${code}`, name: `exit ${exit}`, code: exit, scenario, said };
   }),
-])('$group', ({ name, code, scenario, said }) => {
-  it(`${name}: ${scenario.name}`, async () => {
-    const outcome = outcomeOf(await scenario.run(await startSimulator(scenario.options)));
-    expect(outcome.code, JSON.stringify(outcome)).toBe(code);
-    if (scenario.errorCode === undefined) {
-      expect(outcome.error).toBeUndefined();
-    } else {
-      expect(outcome.error).toMatchObject({ code: scenario.errorCode, class: nameOf(code), ...said });
-      expect(outcome.error!.message).not.toBe('');
-    }
-  });
-});
+];
+
+// Each case on a fresh simulator: the exit code, and the --json error's code and class (the server's
+// code, except where the CLI knows more: an in-flight write is outcome unknown). The cases that
+// wait out a bound run side by side, the others one at a time.
+for (const waits of [true, false])
+  (waits ? describe.concurrent : describe).each(CASES.filter(({ scenario }) => !!scenario.waits === waits))(
+    '$group',
+    ({ name, code, scenario, said }) => {
+      it(`${name}: ${scenario.name}`, async () => {
+        const outcome = outcomeOf(await withSimulator(scenario.options ?? {}, scenario.run));
+        expect(outcome.code, JSON.stringify(outcome)).toBe(code);
+        if (scenario.errorCode === undefined) {
+          expect(outcome.error).toBeUndefined();
+        } else {
+          expect(outcome.error).toMatchObject({ code: scenario.errorCode, class: nameOf(code), ...said });
+          expect(outcome.error!.message).not.toBe('');
+        }
+      });
+    },
+  );
