@@ -81,7 +81,8 @@ function pinnedNowOf(env: Record<string, string>) {
 }
 
 function runsInProcess(env: Record<string, string>, options: RunOptions) {
-  if (everyRunSpawned || options.spawn || options.onSpawn || options.user) return false;
+  // A screen is read in-process only (a spawned run's two pipes lose their order), whatever the suite asks.
+  if ((everyRunSpawned && !options.screen) || options.spawn || options.onSpawn || options.user) return false;
   // In-process runs share the test process's time zone, which hedge-in-process.ts sets to UTC.
   if (env.TZ !== 'UTC') return false;
   // The frozen clock's preload is the one process-level setting an in-process run stands in for:
