@@ -115,6 +115,31 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.status)).toEqual([200]);
   });
 
+  it('beta: an add left unknown is resumed with the body it was journaled with, under its key, once the learned name is forgotten', async (on) => {
+    const simulator = await on('beta');
+    const hedge = simulator.seedOpen('buy', 10_000);
+    ok(await simulator.hedge('add USDTNGN buy 1000 --json'));
+    // The next add goes out under the learned name and its answer never comes: outcome unknown (exit 5).
+    simulator.sandbox.setFaults({ stall: 'headers', match: { method: 'POST', path: '/hedges/add' } });
+    const running = simulator.hedge('add USDTNGN buy 700 --again --request-timeout 0.5 --json');
+    await until(() => simulator.requests('POST', '/hedges/add').length === 3, 'the add held', { process: running });
+    simulator.sandbox.setFaults({ stall: null, next503RetryAfter: { count: 9, retryAfter: '0' } });
+    expect((await running).code).toBe(5);
+    simulator.sandbox.setFaults({ next503RetryAfter: null, match: null });
+    // What was learned is gone (forgotten, or never kept by a run killed after it sent): the journal still knows the body.
+    ok(await simulator.hedge('profile reset-wire --json'));
+    const [entry] = await journalEntries(simulator, '--pending');
+    expect(entry.request.body).toEqual({ market: 'USDTNGN', side: 'buy', delta_usd: 700 });
+
+    ok(await simulator.hedge(['resume', entry.id, '--json']));
+    const sent = simulator
+      .requests('POST', '/hedges/add')
+      .filter((one) => one.idempotencyKey === entry.idempotency_key);
+    expect(sent.at(-1)).toMatchObject({ status: 200, body: { market: 'USDTNGN', side: 'buy', delta_usd: 700 } });
+    expect(sent.filter((one) => one.status === 200)).toHaveLength(1);
+    expect(simulator.hedges().find((one) => one.id === hedge.id)!.notionalUsd).toBe(11_700);
+  });
+
   it('a run resuming a given key is never changed behind the user: the refusal stands, its hint names the setting and hedge doctor', async (on) => {
     const simulator = await on('alpha');
     simulator.seedOpen('buy', 10_000);

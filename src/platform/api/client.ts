@@ -50,6 +50,8 @@ export interface SideRequest {
 
 export interface ChangeRequest extends SideRequest {
   notional_usd: number;
+  /** The amount's name in the journaled body a resume sends again: its key goes with that body, whatever is set now. */
+  journaled_as?: string;
 }
 
 interface ListHedgesQuery {
@@ -263,6 +265,7 @@ export class HedgeClient {
       market: String(body.market),
       side: body.side as Side,
       notional_usd: amountKey === undefined ? 0 : readNumber(body[amountKey])!,
+      journaled_as: amountKey,
     };
   }
 
@@ -327,7 +330,12 @@ export class HedgeClient {
         ? withoutUndefined(body)
         : kind === 'close'
           ? { market, side }
-          : { market, side, [this.wireSettings.changeNotionalField]: (body as ChangeRequest).notional_usd };
+          : {
+              market,
+              side,
+              [(body as ChangeRequest).journaled_as ?? this.wireSettings.changeNotionalField]: (body as ChangeRequest)
+                .notional_usd,
+            };
     return { method: 'POST', path: WRITES[kind].path, body: sent, idempotencyKey };
   }
 
