@@ -76,6 +76,22 @@ describeKeepers('hedge keep', () => {
   );
 
   keeperTest(
+    'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
+    async ({ rig }) => {
+      const simulator = await rig.start({ dialect: 'beta', fillDelayMs: 20 });
+      simulator.seedOpen('sell', 1500);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      const events = await keepOnce(simulator, file, 0, '--converge');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
+        [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
+        [200, { market: MARKET, side: 'sell', delta_usd: 500 }],
+      ]);
+      expect(events.filter((event) => event.event === 'error')).toEqual([]);
+    },
+  );
+
+  keeperTest(
     'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
     async ({ rig }) => {
       const { simulator, file } = await addAnswerLost(rig);

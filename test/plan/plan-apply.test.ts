@@ -76,6 +76,25 @@ describe('hedge apply', () => {
     expect(book(trading)).toEqual({ 'USDTNGN buy': 12_000 });
   });
 
+  it('on a server with its own name for the add/reduce amount (beta): each change is refused once for the name, then sent under it; the server ends at the target', async () => {
+    const rig = await startTrading({ dialect: 'beta', fillDelayMs: 20 });
+    rig.seedOpen('buy', 10_000);
+    rig.seedOpen('sell', 5_000);
+    const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,2000,3']);
+    const report = okJson(await rig.hedge(`apply ${file} --json`));
+    expect(report.map((row: any) => [row.action, row.side, row.delta_usd, row.outcome])).toEqual([
+      ['reduce', 'sell', -3_000, 'done'],
+      ['add', 'buy', 2_000, 'done'],
+    ]);
+    expect(book(rig)).toEqual({ 'USDTNGN buy': 12_000, 'USDTNGN sell': 2_000 });
+    // The one refusal is the first change's guess; the second change goes out under the learned name at once.
+    expect(trades(rig).map((entry) => [entry.path, entry.status, entry.body])).toEqual([
+      ['/hedges/reduce', 400, { market: 'USDTNGN', side: 'sell', notional_usd: 3_000 }],
+      ['/hedges/reduce', 200, { market: 'USDTNGN', side: 'sell', delta_usd: 3_000 }],
+      ['/hedges/add', 200, { market: 'USDTNGN', side: 'buy', delta_usd: 2_000 }],
+    ]);
+  });
+
   it('killed with SIGKILL while its first write is held, then run again: the target is reached, every action once on the server', async () => {
     const rig = await startTrading();
     const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,7000,3', 'USDTNGN,sell,4000,7']);

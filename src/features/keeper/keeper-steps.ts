@@ -8,13 +8,13 @@ import type { WritePorts } from '../write/ports.js';
 import type { PlanStep } from '../../core/plan.js';
 import { withSideLock } from '../write/account-lock.js';
 import { ownRowTest } from '../write/row-trust.js';
-import { runWrite } from '../write/write-flow.js';
 import { sentBy, type Identity } from '../write/identity.js';
 import { answeredOpens } from '../write/wait.js';
 import { checkOpenAfterClose } from '../trade/pre-trade.js';
 import { finishJournaled } from '../trade/resume.js';
 import { newGroup, resumeRollOutcome, runRoll } from '../trade/roll.js';
-import { stepRecord, tradeAction } from '../trade/trade-actions.js';
+import { stepRecord } from '../trade/trade-actions.js';
+import { sendTrade } from '../trade/change.js';
 import { SideViews } from '../book/side-book.js';
 import {
   decide,
@@ -185,8 +185,8 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
   const send = async (ports: WritePorts, step: Partial<PlanStep>, leg: string): Promise<WriteDone> => {
     const client = await ports.client();
     const group = newGroup(KEEP_GROUP_PREFIX, ports);
-    const action = tradeAction(ports, client, { ...stepRecord(step as PlanStep, group, leg), confirmed: true });
-    return { kind: 'sent', result: await runWrite(ports, action, SEND_AND_WAIT), group };
+    const record = { ...stepRecord(step as PlanStep, group, leg), confirmed: true };
+    return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
   const carryOut = async (ports: WritePorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {

@@ -8,7 +8,7 @@ import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { parseMarket, parseNotional, parseSide } from '../../core/input.js';
 import { withAccountLock } from '../write/account-lock.js';
-import { tradeAction, tradeRecord } from './trade-actions.js';
+import { tradeAction, tradeRecord, type TradeRecord } from './trade-actions.js';
 import { isRejection, runWrite, writeOptionsFrom, type WriteOptions, type WriteRecord } from '../write/write-flow.js';
 import { notionalFieldFrom, refusedField, wireHint } from '../../platform/api/wire/unspecified.js';
 
@@ -64,13 +64,12 @@ export function parseChangeOptions(
   };
 }
 
-/** One add or reduce through the write flow. A refusal only of the amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and the name learned. */
+/** One add or reduce through the write flow. */
 export async function runChange(
   ports: WritePorts,
   action: 'add' | 'reduce',
   opts: ReturnType<typeof parseChangeOptions> & Pick<WriteRecord, 'ask'>,
 ) {
-  const client = await ports.client();
   const request = { market: opts.market, side: opts.side, notional_usd: opts.notionalUsd };
   // The checks are optional safety: what they could not read is said, and named in a live confirmation.
   const record = tradeRecord(action, request, {
@@ -78,19 +77,25 @@ export async function runChange(
     serverDecides: opts.skipChecks,
     checks: { preTrade: action === 'add' && !opts.skipChecks },
   });
+  return { outcome: await sendTrade(ports, await ports.client(), record, opts.write) };
+}
+
+/** A trade through the write flow (a command's, an apply's step, a keeper's). An add or reduce refused only for the
+ * amount's name did nothing, so it is sent once more under the server's name (a new key, the refused one noted) and
+ * the name learned. */
+export async function sendTrade(ports: WritePorts, client: HedgeClient, record: TradeRecord, write: WriteOptions) {
   const first = tradeAction(ports, client, record);
   try {
-    return { outcome: await runWrite(ports, first, opts.write) };
+    return await runWrite(ports, first, write);
   } catch (error) {
     const planned = first.plan('');
     // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
+    if (record.kind !== 'add' && record.kind !== 'reduce') throw error;
     if (!isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}`) throw error;
     const refused = error;
     // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
     const field =
-      opts.write.dryRun || opts.write.idempotencyKey !== undefined
-        ? undefined
-        : notionalFieldFrom(refused, planned.body);
+      write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(refused, planned.body);
     if (field === undefined || field === client.wire.changeNotionalField) {
       // A refusal at a field other than market and side is about the amount's name (the one guess in that body).
       const at = refusedField(refused);
@@ -117,7 +122,7 @@ export async function runChange(
     const outcome = await runWrite(
       ports,
       tradeAction(ports, client, { ...record, confirmed: true, checked: true, context }),
-      { ...opts.write, idempotencyKey: undefined, fresh: false },
+      { ...write, idempotencyKey: undefined, fresh: false },
     );
     if (entry && outcome.kind !== 'dry-run') {
       await journal
@@ -126,6 +131,6 @@ export async function runChange(
         })
         .catch(() => undefined);
     }
-    return { outcome };
+    return outcome;
   }
 }

@@ -3,8 +3,8 @@
 import type { JournalEntry, Holder } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { withAccountLock, withSideLocks } from '../write/account-lock.js';
-import { runWrite } from '../write/write-flow.js';
-import { tradeAction, type TradeRecord } from './trade-actions.js';
+import type { TradeRecord } from './trade-actions.js';
+import { sendTrade } from './change.js';
 
 /** One step: the record of its write, and what the plan knows of it from the journal. */
 export interface PlanStepRun {
@@ -65,7 +65,7 @@ async function send(ports: WritePorts, step: PlanStepRun, earlier: readonly Step
   const record = { ...step.record, confirmed: true, admitted: true, checked: true };
   const options = { wait: step.wait, dryRun: false, fresh: false, idempotencyKey: step.idempotencyKey };
   try {
-    const outcome = await runWrite(ports, tradeAction(ports, await ports.client(), record), options);
+    const outcome = await sendTrade(ports, await ports.client(), record, options);
     if (outcome.kind === 'dry-run') return {};
     if (outcome.kind === 'recorded') return { entry: outcome.entry };
     return {
