@@ -166,6 +166,36 @@ describe('hedge reduce: what it realized', () => {
     expect(result.stderr).toContain(`balance ${formatSignedMoney(balanceAfter - balanceBefore)} USDC.`);
   });
 
+  it('a side of two hedges (alpha): a reduce that takes all of the newest and part of, or none of, the other names the hedge that remains on every line of its card; an add the one it grew', async () => {
+    const simulator = await start({ dialect: 'alpha' });
+    /** The ids the card names: its Hedge ID row and the command it gives for the hedge in full. */
+    const named = (stdout: string) => ({
+      row: /Hedge ID\s+│ (\S+)/.exec(stdout)?.[1],
+      command: /The hedge in full: hedge hedges (\S+)/.exec(stdout)?.[1],
+    });
+    const reduce = async (usd: number) =>
+      ok(await simulator.hedge(`reduce ${MARKET} buy ${usd} --format table`, { env: WIDE })).stdout;
+    const older = simulator.seedOpen('buy', 1_000);
+    const newer = simulator.seedOpen('buy', 500);
+    // All of the newest and 200 of the older: the older is what remains.
+    const partOfOther = await reduce(700);
+    expect(simulator.active('buy').map((entry) => [entry.id, entry.notionalUsd])).toEqual([[older.id, 800]]);
+    expect(hedge(simulator, newer.id).status).toBe('closed');
+    expect(named(partOfOther)).toEqual({ row: older.id, command: older.id });
+    expect(partOfOther).not.toContain(newer.id);
+    // All of the newest and none of the other.
+    const newest = simulator.seedOpen('buy', 300);
+    const noneOfOther = await reduce(300);
+    expect(simulator.active('buy').map((entry) => [entry.id, entry.notionalUsd])).toEqual([[older.id, 800]]);
+    expect(hedge(simulator, newest.id).status).toBe('closed');
+    expect(named(noneOfOther)).toEqual({ row: older.id, command: older.id });
+    // An add grows the newest hedge: the one both lines name.
+    const grown = simulator.seedOpen('buy', 200);
+    const added = ok(await simulator.hedge(`add ${MARKET} buy 100 --format table`, { env: WIDE })).stdout;
+    expect(hedge(simulator, grown.id).notionalUsd).toBe(300);
+    expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
+  });
+
   it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
     const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];

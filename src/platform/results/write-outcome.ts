@@ -370,13 +370,16 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
     `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
   );
   const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
-  // People get the position before → after; other modes the same figures in a line on stderr.
-  if (!change.closed)
+  // People get the position before → after; other modes the same figures in a line on stderr. The command names the
+  // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
+  if (!change.closed) {
+    const shownId = (change.position ?? change.before)?.hedgeId ?? hedgeId;
     renderPositionChange(
       output,
       { ...change, changeUsd: notionalUsd, after: change.position, orderTxHash: answer.order_tx_hash ?? undefined },
-      hedgeId ? [`The hedge in full: ${hedgeCommand('hedges', hedgeId)}`] : [],
+      shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
     );
+  }
   // Scripts get the side after the change, however the server books it, with the server's answer beside it.
   const after = change.position
     ? output.inOneShape
