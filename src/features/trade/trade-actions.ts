@@ -595,9 +595,19 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     },
     // The side's presence in the positions list.
     reconcile: async (entry) => {
-      const { position, filled } = await sideInStep(ports, client, market, side);
       const answer = submittedAnswer(entry);
       const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+      const read = await sideInStep(ports, client, market, side).catch((error: unknown) => {
+        // Accepted (its answer journaled) and its side still settling at the read's bound: that is this close landing,
+        // followed to its end without a send. Unanswered, a settling side proves nothing: "cannot tell".
+        if (neverAnswered || !(error instanceof UnresolvedError) || ports.signal.aborted) throw error;
+        return { why: error.details.why };
+      });
+      if ('why' in read) {
+        const settling = `the ${side} side of ${market} is settling (${safeText(String(read.why ?? 'its views disagree'))})`;
+        return { verdict: 'landed', evidence: `the server accepted this close, and ${settling}`, answer };
+      }
+      const { position, filled } = read;
       if (!position) {
         const gone = `the ${side} side of ${market} is no longer in the positions list`;
         const context = entry.context;
