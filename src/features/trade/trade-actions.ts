@@ -446,7 +446,8 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
       const answer = submittedAnswer(entry);
       const baseline = entry.context?.baseline_notional_usd;
       // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
-      const { position } = await sideInStep(ports, client, market, side);
+      const { position, settling } = await sideInStep(ports, client, market, side, entry);
+      if (settling) return { verdict: 'landed', evidence: settling, answer };
       const now = position?.notionalUsd;
       const shown =
         position === undefined
@@ -595,9 +596,10 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     },
     // The side's presence in the positions list.
     reconcile: async (entry) => {
-      const { position, filled } = await sideInStep(ports, client, market, side);
+      const { position, filled, settling } = await sideInStep(ports, client, market, side, entry);
       const answer = submittedAnswer(entry);
-      const neverAnswered = entry.outcome === 'pending' || entry.outcome === 'unknown';
+      if (settling) return { verdict: 'landed', evidence: settling, answer };
+      const neverAnswered = !wasAnswered(entry);
       if (!position) {
         const gone = `the ${side} side of ${market} is no longer in the positions list`;
         const context = entry.context;
@@ -778,9 +780,23 @@ function submittedAnswer(entry: JournalEntry) {
   };
 }
 
-/** The side once its views agree: in step, its positions line and the ids of its filled hedges; flat, none. */
-async function sideInStep(ports: WritePorts, client: HedgeClient, market: string, side: Side) {
-  const { book, positions } = await readSideInStep(ports, client, market, side);
-  if (book.state !== 'in-step') return { filled: [] };
-  return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };
+/** Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`. */
+const wasAnswered = (entry: JournalEntry) => entry.outcome !== 'pending' && entry.outcome !== 'unknown';
+
+/** The side once its views agree, for a resume's reconcile: in step, its positions line and the ids of its filled
+ * hedges; flat, none. Still settling at the read's bound, an entry the server answered is that action landing
+ * (`settling` says so: followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
+async function sideInStep(ports: WritePorts, client: HedgeClient, market: string, side: Side, entry: JournalEntry) {
+  try {
+    const { book, positions } = await readSideInStep(ports, client, market, side);
+    if (book.state !== 'in-step') return { filled: [] };
+    return { position: findSide(positions, market, side), filled: book.filled.map((record) => record.id) };
+  } catch (error) {
+    if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || ports.signal.aborted) throw error;
+    const why = safeText(String(error.details.why ?? 'its views disagree'));
+    return {
+      filled: [],
+      settling: `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`,
+    };
+  }
 }
