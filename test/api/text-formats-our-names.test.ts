@@ -54,3 +54,24 @@ describe('TSV and CSV show what the server sent under our column names, on every
     });
   }
 });
+
+describe("TSV and CSV of a write's result: the side after it and the closed hedge's record under our names", () => {
+  it('alpha: reduce and close in tsv', async () => {
+    const simulator = await start({ dialect: 'alpha' });
+    simulator.seedOpen('buy', 2000);
+    const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
+    expect(reduced.code, reduced.stderr).toBe(0);
+    const [side] = rowsOf(reduced.stdout, '\t');
+    expect([side.side, side.notional_usd]).toEqual(['buy', '1500']);
+    const [position] = (await simulator.api('GET', '/positions')).body.data;
+    expect(side.entry_price).toBe(String(position.entry_rate));
+
+    const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
+    expect(closed.code, closed.stderr).toBe(0);
+    const [record] = (await simulator.api('GET', '/hedges/history')).body.data;
+    const [row] = rowsOf(closed.stdout, '\t');
+    expect(row.entry_price).toBe(String(record.entry_rate));
+    expect(row.exit_price).toBe(String(record.exit_rate));
+    expect(row.gross_pnl_usd).toBe(String(record.pnl_gross_usd));
+  });
+});
