@@ -145,6 +145,27 @@ describe('collectMaturities', () => {
     ]);
   });
 
+  it("a line whose hedge is listed in a status other than filled (a close landing: gamma's settling) keeps that hedge's reference and tenor", () => {
+    const lines: MaturityPosition[] = [
+      {
+        market: 'USDTKES',
+        side: 'buy',
+        hedgeId: 'hdg_s',
+        notionalUsd: 1_000,
+        maturityAt: at(2 * DAY),
+        netPnlUsd: -0.29,
+      },
+    ];
+    const settling = {
+      ...hedge('hdg_s', 'buy', 1_000, 2 * DAY, { status: 'settling', client_reference: 'g-1' }),
+      market: 'USDTKES',
+    };
+    const { maturities } = collectMaturities(lines, [settling], NOW);
+    expect(maturities).toMatchObject([
+      { hedge_id: 'hdg_s', client_reference: 'g-1', tenor_days: 7, notional_usd: 1_000, net_pnl_usd: -0.29 },
+    ]);
+  });
+
   it('a position without a market is the account’s only market', () => {
     const { maturities } = collectMaturities(
       [{ side: 'buy', notionalUsd: 10_000, netPnlUsd: 4 }],

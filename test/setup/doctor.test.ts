@@ -70,6 +70,20 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
     }));
 });
 
+describe('hedge doctor: the page-size check', () => {
+  it('one hedge asked, one came, and the hedges check read several: the name is honoured, never "too few hedges to page"', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 4 });
+    const { report } = await doctor(simulator);
+    expect(byId(report.checks, 'hedges').detail).toContain('(4 read)');
+    expect(byId(report.checks, 'wire.page_size')).toMatchObject({
+      status: 'ok',
+      detail: '`limit` honoured (1 asked, 1 came)',
+    });
+    expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.limit === '1')).toBe(true);
+  });
+});
+
 describe('hedge doctor fails with the right line', () => {
   it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked', async () => {
     const simulator = await start({ fillDelayMs: 20 });

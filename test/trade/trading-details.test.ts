@@ -266,6 +266,30 @@ describe('opening a side that is already open', () => {
     expect(simulator.active('sell')).toHaveLength(2);
   });
 
+  it('open --ref after an early close that leaves the hedge `filled` (alpha): the history shows it ended, so the reference is free; an open one still refuses it', async () => {
+    const simulator = await start({ dialect: 'alpha' });
+    ok(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`));
+    ok(await simulator.hedge(`close ${MARKET} sell`));
+    const [first] = simulator.hedges();
+    expect((await simulator.api('GET', `/hedges/${first.id}`)).body.data).toMatchObject({
+      status: 'filled',
+      client_reference: 'deal-c',
+    });
+    expect(simulator.historyCount()).toBe(1);
+
+    ok(await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`));
+    const carrying = simulator.hedges().filter((hedge) => hedge.clientReference === 'deal-c');
+    expect(carrying).toHaveLength(2);
+    expect(simulator.active('sell').map((hedge) => hedge.id)).toContain(carrying.find((hedge) => hedge !== first)!.id);
+
+    exits(
+      await simulator.hedge(`open ${MARKET} sell 1500 --tenor 7 --ref deal-c`),
+      3,
+      'An active hedge already carries',
+    );
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(2);
+  });
+
   it('the hint repeats --demo', async () => {
     const dir = tempDir('hedge-demo-open-');
     try {

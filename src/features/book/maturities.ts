@@ -83,12 +83,17 @@ export function collectMaturities(
     );
   }
   for (const hedge of unlisted) if (hedge.status === 'filled') settle(validTime(hedge.maturity_at), ofHedge(hedge));
-  // The lines no hedge record stands for: settled by their own maturity.
+  // The lines no filled hedge record stands for: settled by their own maturity, with what their hedge's record says (a close landing).
   for (const position of positions) {
     const { side, market } = position;
     if (side !== undefined && active.some((hedge) => onSide(position, hedge))) continue;
+    const record = hedges.find((hedge) => hedge.id === position.hedgeId);
     if (side === undefined || market === undefined) undated += 1;
-    else settle(validTime(position.maturityAt), ofHedge({ market, side, id: position.hedgeId }, position, position));
+    else
+      settle(
+        validTime(position.maturityAt),
+        ofHedge({ ...record, market, side, id: position.hedgeId }, position, position),
+      );
   }
 
   const maturities = found

@@ -59,7 +59,7 @@ export function findSide(book: BookPosition[], market: string, side: Side) {
   return { ...lines[0], notionalUsd: notional };
 }
 
-/** A position under the known names whatever the server calls them; TSV, CSV and --raw keep the raw records. */
+/** A position under the known names whatever the server calls them; --raw keeps the raw records. */
 export function positionForPeople(position: BookPosition) {
   return positionInOneShape(position.raw, position);
 }

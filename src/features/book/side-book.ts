@@ -44,6 +44,13 @@ function hedgeRecord(hedge: Hedge) {
   };
 }
 
+/** The hedges the history lists as ended (none when it cannot be read): a server may leave an early-closed hedge `filled`. */
+export const endedHedgeIds = (client: HedgeClient): Promise<ReadonlySet<string>> =>
+  client.listHistory().then(
+    (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
+    () => new Set<string>(),
+  );
+
 /** Both views read once, each side reconciled from them; the history is read only for a settling side with filled hedges, as a server may leave an early-closed hedge `filled`. */
 export const SideViews = {
   /** `positions`: the positions list as a poll just read it (not read again: the spec's cadence). */
@@ -80,10 +87,7 @@ export const SideViews = {
           : undefined;
         const book = reconcileSide(mine, line, nowMs);
         if (book.state !== 'settling' || !book.filled.length) return book;
-        historyIds ??= client.listHistory().then(
-          (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
-          () => new Set<string>(),
-        );
+        historyIds ??= endedHedgeIds(client);
         const ended = await historyIds;
         return reconcileSide(
           mine.map((record) =>

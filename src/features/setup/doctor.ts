@@ -226,6 +226,8 @@ interface ReadsSeen {
   pricesShape?: string;
   positionFields: string;
   statuses: string[];
+  /** How many hedges the hedges check read: more than one says a one-row answer was a page. */
+  hedgesRead?: number;
 }
 
 /** A read endpoint's check; `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped). */
@@ -301,6 +303,7 @@ const READS: EndpointCheck[] = [
       const list = await client.readHedges({ limit: 20 });
       seen.statuses = [...new Set(list.items.map((hedge) => hedge.status))];
       seen.newest = list.items[0]?.id;
+      seen.hedgesRead = list.items.length;
       return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
     },
   },
@@ -375,7 +378,7 @@ async function checkWireChoices(
   checks: DoctorChecks,
 ) {
   checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
-  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam)) checks.add(check);
+  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam, seen.hedgesRead)) checks.add(check);
   checks.add(info('wire.positions', 'Position fields', seen.positionFields));
   const amount = wire.sources.changeNotionalField;
   checks.add(
@@ -547,7 +550,7 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
 }
 
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
-async function pageSizeChecks(client: HedgeClient, name: string) {
+async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0) {
   const probe = async (parameter: string) => {
     const response = await client.transport.send({
       method: 'GET',
@@ -582,7 +585,7 @@ async function pageSizeChecks(client: HedgeClient, name: string) {
     if (stated?.name === parameter) return stated.value === 1;
     const rows = reading.rows?.length ?? 0;
     if (rows > 1) return false;
-    const several = reading.more === true || reading.next !== undefined || (reading.total ?? 0) > 1;
+    const several = reading.more === true || reading.next !== undefined || (reading.total ?? 0) > 1 || hedgesRead > 1;
     return rows === 1 && several ? true : undefined;
   };
   let first: PageReading;

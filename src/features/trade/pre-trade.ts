@@ -15,6 +15,7 @@ import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
 import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
+import { endedHedgeIds } from '../book/side-book.js';
 import { messageOf } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 
@@ -182,7 +183,12 @@ export async function refuseDuplicateReference(
       text: `Note: ${unknown.map((hedge) => `${hedge.id} (${hedge.status})`).join(', ')} carries this reference with a status hedge does not know; not counted as active.`,
     });
   }
-  const active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
+  let active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
+  // A `filled` hedge the history lists has ended: a server may leave an early-closed hedge so.
+  if (active.some((hedge) => hedge.status === 'filled')) {
+    const ended = await endedHedgeIds(client);
+    active = active.filter((hedge) => hedge.status !== 'filled' || !ended.has(hedge.id));
+  }
   if (!active.length) return;
   const first = active[0];
   throw new PreTradeCheckError(

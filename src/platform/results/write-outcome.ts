@@ -121,7 +121,7 @@ interface ClosedSummary extends JsonObject {
 /** The close: what it returned and, when the history record came in time, the realized figures. */
 function renderClosed(output: Output, summary: ClosedSummary) {
   const { realized, ...record } = summary;
-  for (const [key, value] of Object.entries(realized ?? {})) {
+  for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {})) {
     // The record's own figures, without repeating what the close already says.
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   }
@@ -381,10 +381,9 @@ function renderChangeLanded(output: Output, change: LandedChange, answer: Submit
     );
   }
   // Scripts get the side after the change, however the server books it, with the server's answer beside it.
-  const after = change.position
-    ? output.inOneShape
-      ? positionInOneShape(change.position.raw, change.position)
-      : change.position.raw
+  const position = change.position;
+  const after = position
+    ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
     : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
   output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
     // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.

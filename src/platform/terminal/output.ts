@@ -166,9 +166,9 @@ export class Output {
     return this.mode === 'json' && !this.raw;
   }
 
-  /** The data under hedge's names however the server names a fact, where this output shows them so: to people and in JSON's one shape; TSV, CSV and --raw keep it as sent. */
+  /** The data under hedge's names however the server names a fact: TSV and CSV head their columns with ours too; only --raw keeps it as sent. */
   named<T, U>(data: T, rename: (data: T) => U) {
-    return this.mode === 'table' || this.inOneShape ? rename(data) : data;
+    return this.raw ? data : rename(data);
   }
 
   /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */

@@ -1,0 +1,77 @@
+// TSV and CSV head their columns with hedge's names (docs/output.md): on a server that names a fact
+// its own way (alpha's `size_usd`, beta's `id` of a closed hedge), the value it sent is in our
+// column, never an empty cell beside a column of the server's name. The real binary, a real sandbox.
+import { describe, expect, it } from 'vitest';
+import { wireDialect } from '../../src/sandbox/index.js';
+import { useSimulators } from '../support/simulator.js';
+
+const start = useSimulators();
+
+/** The rows of a TSV or CSV output (no quoting in these values), each as {column: cell}. */
+function rowsOf(text: string, separator: string) {
+  const [header, ...lines] = text.trim().split('\n');
+  const names = header.split(separator);
+  return lines.map((line) => Object.fromEntries(line.split(separator).map((cell, at) => [names[at], cell])));
+}
+
+describe('TSV and CSV show what the server sent under our column names, on every dialect', () => {
+  for (const dialect of ['alpha', 'beta'] as const) {
+    it(`${dialect}: positions, account and history in tsv and csv`, async () => {
+      const simulator = await start({ dialect });
+      const fields = wireDialect(dialect);
+      simulator.seedOpen('sell', 3000);
+      await simulator.api('POST', '/hedges/close', {
+        body: { market: 'USDTNGN', side: 'sell' },
+        idempotencyKey: 'close-sell-1',
+      });
+      simulator.advance(1_000);
+      simulator.seedOpen('buy', 2000);
+      const [record] = (await simulator.api('GET', '/hedges/history')).body.data;
+      const account = (await simulator.api('GET', '/account')).body.data;
+      const [position] = (await simulator.api('GET', '/positions')).body.data;
+
+      for (const [format, separator] of [
+        ['tsv', '\t'],
+        ['csv', ','],
+      ] as const) {
+        const read = async (command: string) => {
+          const run = await simulator.hedge([command, '--format', format]);
+          expect(run.code, run.stderr).toBe(0);
+          return rowsOf(run.stdout, separator);
+        };
+        const [closed] = await read('history');
+        expect(closed.hedge_id).toBe(String(record[fields.historyFields.hedge_id!]));
+        expect(closed.side).toBe('sell');
+        expect(closed.notional_usd).toBe(String(record[fields.historyFields.notional_usd!]));
+        expect(closed.closed_at).toBe(record[fields.historyFields.closed_at!]);
+        const [line] = await read('positions');
+        expect(line.side).toBe('buy');
+        expect(line.notional_usd).toBe(String(position[fields.positionFields.notional_usd!]));
+        const [figures] = await read('account');
+        expect(figures.margin_in_use_usdc).toBe(String(account[fields.accountFields.margin_in_use_usdc!]));
+        expect(figures.open_positions).toBe(String(account[fields.accountFields.open_positions!]));
+      }
+    });
+  }
+});
+
+describe("TSV and CSV of a write's result: the side after it and the closed hedge's record under our names", () => {
+  it('alpha: reduce and close in tsv', async () => {
+    const simulator = await start({ dialect: 'alpha' });
+    simulator.seedOpen('buy', 2000);
+    const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
+    expect(reduced.code, reduced.stderr).toBe(0);
+    const [side] = rowsOf(reduced.stdout, '\t');
+    expect([side.side, side.notional_usd]).toEqual(['buy', '1500']);
+    const [position] = (await simulator.api('GET', '/positions')).body.data;
+    expect(side.entry_price).toBe(String(position.entry_rate));
+
+    const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
+    expect(closed.code, closed.stderr).toBe(0);
+    const [record] = (await simulator.api('GET', '/hedges/history')).body.data;
+    const [row] = rowsOf(closed.stdout, '\t');
+    expect(row.entry_price).toBe(String(record.entry_rate));
+    expect(row.exit_price).toBe(String(record.exit_rate));
+    expect(row.gross_pnl_usd).toBe(String(record.pnl_gross_usd));
+  });
+});
