@@ -204,6 +204,39 @@ describe.concurrent('lists never lose rows', () => {
     expect(simulator.requests().length).toBe(sent);
   });
 
+  it('alpha (one page of its own size, ignores `limit`, no paging facts): --all on 51 hedges says the list may be cut at 50', async (on) => {
+    const simulator = await on('alpha');
+    const ids = seeded(simulator, 51);
+    const result = ok(await simulator.hedge('hedges --all --json'));
+    const listed = JSON.parse(result.stdout).map((hedge: any) => hedge.id);
+    expect(listed).toHaveLength(50);
+    expect(
+      simulator
+        .hedges()
+        .map((hedge) => hedge.id)
+        .sort(),
+    ).toEqual([...ids].sort());
+    expect(ids).toHaveLength(51);
+    expect(result.stderr).toMatch(/may be cut at 50 hedges: the server gave no next page/);
+    // The list as asked, then one hedge asked for (alpha reads neither `limit`), nothing else.
+    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
+      [200, { limit: '500' }],
+      [200, { limit: '1' }],
+    ]);
+  });
+
+  it('a server that honours the page size and gives no paging facts: --all on 51 hedges is whole, no warning', async (on) => {
+    const simulator = await on();
+    const ids = seeded(simulator, 51);
+    const result = ok(await simulator.hedge('hedges --all --json'));
+    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
+    expect(result.stderr).not.toMatch(/cut|more/);
+    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([
+      { limit: '500' },
+      { limit: '1' },
+    ]);
+  });
+
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async (on) => {
     const simulator = await on('beta');
     const ids = seeded(simulator, 47);

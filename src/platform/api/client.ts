@@ -59,6 +59,8 @@ interface ListHedgesQuery {
   status?: string;
   clientReference?: string;
   limit?: number;
+  /** --all: a last page with no word on paging is checked for being one of more (a page of one asked). */
+  checkCut?: boolean;
 }
 
 export interface HistoryPage {
@@ -171,6 +173,7 @@ export class HedgeClient {
     path: string,
     filters: Record<string, string | undefined>,
     limit?: number,
+    checkCut = false,
   ) {
     const endpoint = `GET ${path}`;
     const items: Array<z.infer<S>> = [];
@@ -178,6 +181,7 @@ export class HedgeClient {
       this.learnWire({ setting: 'pageSizeParam', value, how, evidence: `${endpoint} ${evidence}` });
     let pages = 0;
     let reading!: PageReading;
+    let ended: 'page' | 'none' | 'repeated' = 'none';
     let refused = false;
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
@@ -214,6 +218,7 @@ export class HedgeClient {
     })) {
       pages += 1;
       reading = page.reading;
+      ended = page.next;
       items.push(...this.rows(schema, page.answer, endpoint, reading));
       const { pageSizeParam } = this.wireSettings;
       // The name the refusal gave worked: keep it.
@@ -244,7 +249,22 @@ export class HedgeClient {
       items.length = limit;
       more = true;
     }
-    return { items, more };
+    const name = this.wireSettings.pageSizeParam;
+    const rows = reading.rows?.length ?? 0;
+    const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
+    // A last page with no word on paging is one of more when it is as long as asked, or the server ignores the size.
+    const cut =
+      checkCut && !more && silent && rows > 1 && name in sent
+        ? rows >= Number(sent[name]) || !(await this.honoursPageSize(path, filters, name))
+        : false;
+    return { items, more, ...(cut && { cutAt: items.length }) };
+  }
+
+  /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). */
+  private async honoursPageSize(path: string, filters: Record<string, string | undefined>, name: string) {
+    const query = { ...(withoutUndefined(filters) as Query), [name]: 1 };
+    const { data } = await this.transport.send({ method: 'GET', path, query });
+    return (findRows(data).rows?.length ?? 0) <= 1;
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
@@ -361,6 +381,7 @@ export class HedgeClient {
       '/hedges',
       { status: query.status, client_reference: query.clientReference },
       query.limit,
+      query.checkCut,
     );
   }
 

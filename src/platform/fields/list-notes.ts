@@ -2,11 +2,13 @@
 
 /** The warning for a list that stopped short of what was asked while the server signals more, or that is one page of more (no --limit); undefined when the list is whole or as long as asked. */
 export function moreNote(
-  list: { items: readonly unknown[]; more: boolean },
+  list: { items: readonly unknown[]; more: boolean; cutAt?: number },
   limit: number | undefined,
   noun: string,
   how: { moreCommand: string; defaultLength?: boolean },
 ) {
+  if (list.cutAt !== undefined)
+    return `The list may be cut at ${list.cutAt} ${noun}: the server gave no next page (it may not read the page size hedge sends). \`hedge doctor\` shows how it pages.`;
   if (!list.more) return;
   const count = list.items.length;
   const { moreCommand } = how;
