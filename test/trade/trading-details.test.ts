@@ -196,6 +196,38 @@ describe('hedge reduce: what it realized', () => {
     expect(named(added.slice(added.indexOf('Position after the add')))).toEqual({ row: grown.id, command: grown.id });
   });
 
+  it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed', async () => {
+    const simulator = await start({ dialect: 'alpha' });
+    const ended = async (command: string) => {
+      const older = simulator.seedOpen('buy', 1_000);
+      const newer = simulator.seedOpen('buy', 500);
+      const result = ok(await simulator.hedge(command, { env: WIDE }));
+      expect([hedge(simulator, older.id).status, hedge(simulator, newer.id).status]).toEqual(['closed', 'closed']);
+      const records = account(simulator).history.filter((record) => [older.id, newer.id].includes(record.hedge_id));
+      const sum = (key: 'net_pnl_usd' | 'fees_usdc' | 'notional_usd') =>
+        records.reduce((total, record) => total + record[key], 0);
+      return { stdout: result.stdout, ids: [older.id, newer.id], sum };
+    };
+    for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
+      const { stdout, ids, sum } = await ended(`${command} --format table`);
+      // The row that names the hedge names both, in whatever order.
+      expect(/Hedge ID\s+│ (.+?) +│/.exec(stdout)?.[1].split(', ').sort()).toEqual([...ids].sort());
+      expect(stdout).toMatch(new RegExp(`Notional \\(USD\\)\\s+│ ${formatMoney(sum('notional_usd'))} `));
+      expect(stdout).toMatch(
+        new RegExp(`Net P&L \\(USD\\)\\s+│ ${formatMoney(sum('net_pnl_usd')).replace('.', '\\.')} `),
+      );
+      expect(stdout).toMatch(new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(sum('fees_usdc')), { realized: true })}`));
+    }
+    const { stdout, ids, sum } = await ended(`close ${MARKET} buy --json`);
+    const { realized } = JSON.parse(stdout);
+    expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
+    expect(realized).toMatchObject({
+      notional_usd: expect.closeTo(sum('notional_usd'), 6),
+      net_pnl_usd: expect.closeTo(sum('net_pnl_usd'), 6),
+      fees_usdc: expect.closeTo(sum('fees_usdc'), 6),
+    });
+  });
+
   it('a reduce of the whole position waits until its hedge is closed and reads as a close, with the realized figures of its history record', async () => {
     const simulator = await start();
     const [buy, sell] = [simulator.seedOpen('buy', 6_000), simulator.seedOpen('sell', 8_000)];

@@ -514,7 +514,9 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
         hedgeId ? client.getHedge(hedgeId).catch(() => undefined) : undefined,
         seen.balanceBeforeUsdc !== undefined ? readBalance() : undefined,
         // A reduce of about the whole position closed it: its record says what it realized.
-        outcome.closed && hedgeId && ports.forPeople ? findClosedRecord(ports, hedgeId) : undefined,
+        outcome.closed && hedgeId && ports.forPeople
+          ? findClosedRecord(ports, endedHedges(hedgeId, seen.book))
+          : undefined,
       ]);
       return {
         ...outcome,
@@ -535,6 +537,12 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
   } satisfies KindHooks<SubmittedAction, unknown>;
 }
 
+/** The hedges a close of the side ended: the one the answer named and those the side held before, less any open now. */
+function endedHedges(hedgeId: string, held: { filled: ReadonlyArray<{ id: string }> } | undefined, open?: SideAfter) {
+  const ended = held?.filled.map((record) => record.id).filter((id) => !open?.hedge_ids.includes(id)) ?? [];
+  return [...new Set([...ended, hedgeId])];
+}
+
 /** The deal references of a side's filled hedges, as the journal records them beside an action whose request names none. */
 function sideReference(book: { filled: ReadonlyArray<{ clientReference?: string }> } | undefined) {
   const references = [...new Set(book?.filled.flatMap((record) => record.clientReference ?? []) ?? [])];
@@ -552,6 +560,8 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
   } = turn;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
+  /** The side's hedges read before the send: on a side of several, the close ends every one. */
+  let bookBefore: SideBook | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
   /** What it trades, as last read (the confirmation question shows it). */
@@ -561,6 +571,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
       const book = readableBook(await views.book(market, side), market, side);
+      bookBefore = book;
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
@@ -675,7 +686,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
           (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
         polled,
       );
-      const realized = hedgeId ? await findClosedRecord(ports, hedgeId) : undefined;
+      const realized = hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, bookBefore, after)) : undefined;
       return {
         market,
         side,

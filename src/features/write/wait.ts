@@ -1,10 +1,10 @@
 // Waiting for an asynchronous action to resolve (design.md "Asynchronous actions").
-import type { Hedge } from '../../platform/api/schemas.js';
+import type { Hedge, HistoryRecord } from '../../platform/api/schemas.js';
 import type { SideBook } from '../book/book.js';
 import type { HedgeStatus, Side } from '../../core/vocabulary.js';
 import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
-import { historyHedgeId } from '../../platform/api/wire/fields.js';
+import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { readSidesInStep, SideViews } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
@@ -299,17 +299,19 @@ export async function waitForSideClosed(
   return lastRead;
 }
 
-/** Best effort: looks for a closed hedge's record in GET /hedges/history a few times at the polling cadence. */
-export async function findClosedRecord(ports: WritePorts, hedgeId: string) {
+/** Best effort: looks for the history records of the hedges a close ended a few times at the polling cadence; the
+ * records of several read as one, their figures summed and every hedge named, never one hedge's figures for the side. */
+export async function findClosedRecord(ports: WritePorts, hedgeIds: string | readonly string[]) {
   const { clock, signal, deadline } = ports;
+  const ids = [hedgeIds].flat();
   try {
     const client = await ports.client();
     for (let attempt = 1; attempt <= 3; attempt += 1) {
       if (signal.aborted) return;
       const records = await client.listHistory({ limit: 20 });
-      // The record's hedge id under any of its names.
-      const found = records.find((record) => historyHedgeId(record) === hedgeId);
-      if (found) return found;
+      // Each record's hedge id under any of its names.
+      const found = ids.flatMap((id) => records.find((record) => historyHedgeId(record) === id) ?? []);
+      if (found.length === ids.length) return found.length === 1 ? found[0] : summedRecords(found);
       if (attempt === 3) break;
       if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;
       await clock.sleep(POLL_CADENCE.intervalMs, signal);
@@ -318,4 +320,22 @@ export async function findClosedRecord(ports: WritePorts, hedgeId: string) {
     // Slow or unavailable history is not a failure of the close.
   }
   return;
+}
+
+/** Several hedges' records as one, in the one shape: the ids, the summed notional and P&L, the last close time. Prices
+ * differ per hedge, so none is given. */
+function summedRecords(records: HistoryRecord[]): HistoryRecord {
+  const shaped = records.map(historyRecordForPeople);
+  const summed = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
+    const values = shaped.map((record) => record[key]);
+    if (!values.every((value): value is number => typeof value === 'number')) return [];
+    // Summed to the micro-unit: no float residue in JSON.
+    return [[key, Math.round(values.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6]];
+  });
+  const closed = shaped.map((record) => record.closed_at).filter((at) => typeof at === 'string');
+  return {
+    hedge_ids: shaped.map((record) => record.hedge_id),
+    ...Object.fromEntries(summed),
+    ...(closed.length && { closed_at: closed.sort().at(-1) }),
+  };
 }

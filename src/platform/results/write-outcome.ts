@@ -135,6 +135,11 @@ function renderClosed(output: Output, summary: ClosedSummary) {
 /** The close as a person reads it: a card without the rows its title says, and what the figures mean. */
 function closedCard(output: Output, summary: ClosedSummary, record: JsonObject) {
   const { realized } = summary;
+  // A close that ended several hedges names them all in the row that names one.
+  if (Array.isArray(record.hedge_ids)) {
+    record.hedge_id = record.hedge_ids.join(', ');
+    delete record.hedge_ids;
+  }
   // Carry and fees on the account's side, with words; plain and JSON keep the record's paid-positive sign.
   const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
   for (const key in worded) {
