@@ -225,6 +225,23 @@ describe.concurrent('lists never lose rows', () => {
     ]);
   });
 
+  it('--all whose page-size check is refused: the list read is still given, with the warning it cannot be told whole', async (on) => {
+    const simulator = await on();
+    const ids = seeded(simulator, 51);
+    let lists = 0;
+    simulator.sandbox.setFaults({
+      nextError: { count: 1, status: 403, code: 'forbidden', message: 'one page a minute' },
+      match: (target) => target.method === 'GET' && target.path === '/hedges' && ++lists === 2,
+    });
+    const result = ok(await simulator.hedge('hedges --all --json'));
+    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
+    expect(result.stderr).toMatch(/may be cut at 51 hedges: the server gave no next page/);
+    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
+      [200, { limit: '500' }],
+      [403, { limit: '1' }],
+    ]);
+  });
+
   it('a server that honours the page size and gives no paging facts: --all on 51 hedges is whole, no warning', async (on) => {
     const simulator = await on();
     const ids = seeded(simulator, 51);

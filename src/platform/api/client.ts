@@ -260,11 +260,17 @@ export class HedgeClient {
     return { items, more, ...(cut && { cutAt: items.length }) };
   }
 
-  /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). */
+  /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). A refused or unreadable
+   * answer cannot tell: the list already read is still given, with the warning that it may be cut. */
   private async honoursPageSize(path: string, filters: Record<string, string | undefined>, name: string) {
     const query = { ...(withoutUndefined(filters) as Query), [name]: 1 };
-    const { data } = await this.transport.send({ method: 'GET', path, query });
-    return (findRows(data).rows?.length ?? 0) <= 1;
+    try {
+      const { data } = await this.transport.send({ method: 'GET', path, query });
+      return (findRows(data).rows?.length ?? 0) <= 1;
+    } catch (error) {
+      if (error instanceof ApiError || error instanceof InvalidResponseError) return false;
+      throw error;
+    }
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
