@@ -824,7 +824,8 @@ function compare(doc: readonly string[], result: Pick<Ran, 'stdout' | 'stderr'>)
 const needsKeeper = (example: Example) =>
   example.doc === 'docs/keep.md' && example.text === 'hedge keep status' && example.shown.length > 0;
 async function startKeeper(state: BlockState) {
-  // Its NDJSON says when its first cycle is done; the heartbeat is written right after it.
+  // Its NDJSON says when its first cycle is done; the heartbeat that records it is written a moment
+  // later (the one written at start already says "running"), so the wait is for a counted cycle.
   const keeper = await startInBackground(
     withServer(state, ['keep', 'docs/examples/target.csv']),
     { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
@@ -836,7 +837,8 @@ async function startKeeper(state: BlockState) {
       cwd: state.cwd,
       env: env(state, { HEDGE_FORCE_TTY: '0' }),
     });
-    if (status.code === 0 && JSON.parse(status.stdout).state === 'running') break;
+    const seen = status.code === 0 ? JSON.parse(status.stdout) : undefined;
+    if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) break;
     if (Date.now() > deadline) {
       await keeper.stop();
       throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
