@@ -217,6 +217,7 @@ const LISTS = [
   { name: 'history', args: ['history'], resource: HISTORY_RESOURCE },
   { name: 'maturities', args: ['maturities'], resource: MATURITY_RESOURCE },
   { name: 'journal', args: ['journal'], resource: JOURNAL_RESOURCE },
+  { name: 'price --watch', args: ['price', MARKET, '--watch', '1', '--count', '1'], resource: PRICE_RESOURCE },
 ];
 
 /** The columns a desk decides on (docs/output.md) that each list must keep at a width, as keys. */
@@ -235,6 +236,7 @@ const MUST_KEEP: Record<string, Partial<Record<(typeof WIDTHS)[number], string[]
   },
   maturities: { 80: 'time left side client_reference notional_usd net_pnl_usd mark_price'.split(' ') },
   journal: { 80: 'id command side client_reference notional_usd outcome created_at'.split(' ') },
+  'price --watch': { 60: ['market', 'price'], 80: ['market', 'price'] },
 };
 
 describe.each(LISTS)('$name at 60, 80 and 120 columns', ({ name, args, resource }) => {
@@ -410,18 +412,6 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
     }
     // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
     expect(wideTable.headers).not.toContain('Mark trend');
-  });
-
-  it('price --watch: fits and names what it leaves out', async () => {
-    const { wide, at } = await screens(['price', MARKET, '--watch', '1', '--count', '1']);
-    const [wideTable] = tablesOf(wide);
-    for (const [cols, lines] of at) {
-      const [table] = tablesOf(lines);
-      const missing = wideTable.headers.filter((header) => !table.headers.includes(header));
-      expect(table.hidden.length, `${cols}:\n${lines.join('\n')}`).toBe(missing.length);
-      for (const header of ['Market', 'Mid price NGN/USDT']) expect(table.headers).toContain(header);
-    }
-    expect(PRICE_RESOURCE.priority.slice(0, 2)).toEqual(['market', 'price']);
   });
 
   it('hedges ID --watch (a card): fits, every field on its line', async () => {

@@ -29,7 +29,7 @@ import type { Plan } from '../../src/core/plan.js';
 import { planTotals } from '../../src/features/plan/target-plan.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import { NOW, output } from '../support/output/fake-output.js';
-import { impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
+import { impactBps, impactForAccount, renderQuoteCard } from '../../src/platform/results/quote-card.js';
 import {
   renderAdditionQuote,
   renderHedge,
@@ -398,5 +398,77 @@ describe('a plan in that convention', () => {
       total_upfront_usdc: 502.5,
       carry_pnl_usdc: -6.3,
     });
+  });
+});
+
+// The quote card in every mode: people get the card and the "indicative" line, scripts raw values. The
+// card's every figure, as a desk reads it at 80 columns, is screens.test.ts's reviewed quote screen.
+/** An Output for people (a table) or scripts (TSV), coloured or not. */
+const cardOutput = (format: 'table' | 'tsv', color = false) => output(format, { chalk: makeChalk(color) }).out;
+const QUOTE: Quote = { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } };
+
+describe('renderQuoteCard', () => {
+  it('maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
+    const savedZone = process.env.TZ;
+    try {
+      process.env.TZ = 'UTC';
+      const inUtc = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
+      expect(inUtc).toContain('Maturity          │ 2026-03-05 10:00:00 UTC, in 3d 0h');
+      expect(inUtc).not.toContain(' local');
+      process.env.TZ = 'Africa/Lagos';
+      const inLagos = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
+      expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
+      expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
+      // A maturity that is not a time is shown as sent (made safe), with nothing made up beside it.
+      const unreadable = renderQuoteCard(cardOutput('table'), { ...QUOTE, maturity: 'next week' }, NOW);
+      expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
+    } finally {
+      if (savedZone === undefined) delete process.env.TZ;
+      else process.env.TZ = savedZone;
+    }
+  });
+
+  it('what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
+    const { out: terminal, stdout } = output('table');
+    const hostile = {
+      ...QUOTE,
+      market: 'USDTNGN\u001b[2J',
+      maturity: 'soon\u001b]0;pw\u0007',
+      note: 'x\u202ey',
+    } as Quote;
+    terminal.write(renderQuoteCard(terminal, hostile, NOW));
+    const written = stdout();
+    expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
+    expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
+    expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
+  });
+
+  it('shows fields it does not know, at the top level and inside the groups', () => {
+    const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
+    const card = renderQuoteCard(cardOutput('table'), richer, NOW);
+    expect(card).toMatch(/Quote ID\s+│ q_1/);
+    expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
+    const [header, row] = renderQuoteCard(cardOutput('tsv'), richer, NOW).split('\n');
+    const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
+    expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
+  });
+
+  it('colours impact and carry when colour is on', () => {
+    const card = renderQuoteCard(cardOutput('table', true), QUOTE, NOW);
+    expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m');
+  });
+
+  it("plain: a header row of keys, the quote's own first, and one row of the server's values; no card, no note on stdout", () => {
+    const [header, row, ...rest] = renderQuoteCard(cardOutput('tsv'), QUOTE, NOW).split('\n');
+    expect([rest, header.split('\t').slice(0, 5), row]).toEqual([
+      [],
+      'market side notional_usd tenor_days pricing.market_price'.split(' '),
+      expect.not.stringMatching(/reserves nothing|│/),
+    ]);
+  });
+
+  it('impact in bps is signed like the USD impact', () => {
+    expect(impactBps(QUOTE)).toBeCloseTo(-4.4, 10);
+    expect(impactBps({ ...QUOTE, pricing: { ...QUOTE.pricing, price_impact_usd: 2 } })).toBeCloseTo(2, 10);
   });
 });
