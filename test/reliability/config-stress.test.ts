@@ -9,7 +9,7 @@ import { exits } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
-import { ResultRecorder } from './recorder.js';
+import { ResultRecorder, type CaseMeta, type CaseObservation } from './recorder.js';
 import { withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, firstLine, lines } from '../support/output/text.js';
 
@@ -58,24 +58,30 @@ function leftovers(configDir: string) {
   return readdirSync(configDir).filter((name) => name !== 'config.json');
 }
 
-/** A simulator that accepts KEYS, and a folder of the test's own (its modes are what is under test). */
-async function withSandbox<T>(body: (sandbox: RunningSandbox, dir: string) => Promise<T>) {
-  return withSimulator({ preset: 'plain', apiKeys: KEYS, seed: 'reliability-store' }, async (simulator) => {
-    const dir = tempDir('hedge-reliability-store-');
-    try {
-      return await body(simulator.sandbox, dir.path);
-    } finally {
-      chmodSync(dir.path, 0o700);
-      dir.remove();
-    }
-  });
-}
+/**
+ * A case of the config suite, on a simulator that accepts KEYS and in a folder of the test's own (its
+ * modes are what is under test).
+ */
+const configCase = (
+  meta: Omit<CaseMeta, 'suite'>,
+  body: (sandbox: RunningSandbox, dir: string, observation: CaseObservation) => Promise<void>,
+) =>
+  results.track({ suite: 'config', ...meta }, (observation) =>
+    withSimulator({ preset: 'plain', apiKeys: KEYS, seed: 'reliability-store' }, async (simulator) => {
+      const dir = tempDir('hedge-reliability-store-');
+      try {
+        await body(simulator.sandbox, dir.path, observation);
+      } finally {
+        chmodSync(dir.path, 0o700);
+        dir.remove();
+      }
+    }),
+  );
 
 describe('logins racing on one store', () => {
-  it('3 logins at once, 2 rounds on the same store: every profile kept, the store always valid, nothing left over', async () => {
-    await results.track(
+  it('3 logins at once, 2 rounds on the same store: every profile kept, the store always valid, nothing left over', () =>
+    configCase(
       {
-        suite: 'config',
         order: 1,
         kind: 'concurrency',
         name: 'Concurrent `hedge login`',
@@ -84,46 +90,43 @@ describe('logins racing on one store', () => {
         expected:
           'all exit 0; after each round the store parses, validates and holds every profile saved so far with its own key; no temp or lock file left',
       },
-      async (observation) => {
-        await withSandbox(async (sandbox, configDir) => {
-          const saved: Record<string, string> = {};
-          const problems = [];
-          // The second round races on a store the first one made. Each login has a pid of its own: the
-          // first runs in this process, the others are processes of their own.
-          for (let round = 1; round <= 2; round++) {
-            const names = KEYS.map((_, index) => `desk-${round}-${index}`);
-            const runs = await Promise.all(
-              names.map((name, index) => login(configDir, sandbox, name, KEYS[index], { spawn: index > 0 })),
-            );
-            runs.forEach((run, index) => {
-              if (run.code === 0) saved[names[index]] = KEYS[index];
-              else problems.push(`round ${round} ${names[index]}: exit ${run.code} ${firstLine(run.stderr)}`);
-            });
-            const store = readStore(configDir);
-            if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
-            else {
-              for (const [name, key] of Object.entries(saved)) {
-                if (store.data.profiles[name]?.api_key !== key)
-                  problems.push(`round ${round}: profile ${name} lost or wrong`);
-              }
-              if (!store.data.current || !store.data.profiles[store.data.current])
-                problems.push(`round ${round}: no valid current profile`);
+      async (sandbox, configDir, observation) => {
+        const saved: Record<string, string> = {};
+        const problems = [];
+        // The second round races on a store the first one made. Each login has a pid of its own: the
+        // first runs in this process, the others are processes of their own.
+        for (let round = 1; round <= 2; round++) {
+          const names = KEYS.map((_, index) => `desk-${round}-${index}`);
+          const runs = await Promise.all(
+            names.map((name, index) => login(configDir, sandbox, name, KEYS[index], { spawn: index > 0 })),
+          );
+          runs.forEach((run, index) => {
+            if (run.code === 0) saved[names[index]] = KEYS[index];
+            else problems.push(`round ${round} ${names[index]}: exit ${run.code} ${firstLine(run.stderr)}`);
+          });
+          const store = readStore(configDir);
+          if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
+          else {
+            for (const [name, key] of Object.entries(saved)) {
+              if (store.data.profiles[name]?.api_key !== key)
+                problems.push(`round ${round}: profile ${name} lost or wrong`);
             }
-            const extra = leftovers(configDir);
-            if (extra.length) problems.push(`round ${round}: left over ${extra.join(', ')}`);
+            if (!store.data.current || !store.data.profiles[store.data.current])
+              problems.push(`round ${round}: no valid current profile`);
           }
-          const final = readStore(configDir);
-          observation.observed = `${Object.keys(saved).length}/6 logins exit 0; store ${final.ok ? `valid with ${Object.keys(final.data.profiles).length} profiles, current "${final.data.current}"` : final.reason}; ${problems.length} problems${problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''}`;
-          expect([problems, final.ok && Object.keys(final.data.profiles).sort()]).toEqual([
-            [],
-            Object.keys(saved).sort(),
-          ]);
-          expect(Object.keys(saved)).toHaveLength(6);
-          expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
-        });
+          const extra = leftovers(configDir);
+          if (extra.length) problems.push(`round ${round}: left over ${extra.join(', ')}`);
+        }
+        const final = readStore(configDir);
+        observation.observed = `${Object.keys(saved).length}/6 logins exit 0; store ${final.ok ? `valid with ${Object.keys(final.data.profiles).length} profiles, current "${final.data.current}"` : final.reason}; ${problems.length} problems${problems.length ? `: ${problems.slice(0, 3).join('; ')}` : ''}`;
+        expect([problems, final.ok && Object.keys(final.data.profiles).sort()]).toEqual([
+          [],
+          Object.keys(saved).sort(),
+        ]);
+        expect(Object.keys(saved)).toHaveLength(6);
+        expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
       },
-    );
-  });
+    ));
 });
 
 describe('a config folder that cannot be used', () => {
@@ -131,107 +134,95 @@ describe('a config folder that cannot be used', () => {
     const how = IS_ROOT
       ? 'HEDGE_CONFIG_DIR under a regular file, so creating it fails with ENOTDIR (the tests run as root, where chmod 0500 does not stop writes)'
       : 'HEDGE_CONFIG_DIR chmod 0500 (read-only)';
-    await results.track(
+    await configCase(
       {
-        suite: 'config',
         order: 2,
         name: 'Config folder not writable',
         injected: how,
         expected: 'exit 1; the error names the store path and what to do; no stack trace; stdout empty',
       },
-      async (observation) => {
-        await withSandbox(async (sandbox, dir) => {
-          let configDir: string;
-          if (IS_ROOT) {
-            writeFileSync(join(dir, 'a-file'), 'not a folder\n');
-            configDir = join(dir, 'a-file', 'hedge');
-          } else {
-            configDir = join(dir, 'read-only');
-            mkdirSync(configDir, { mode: 0o700 });
-            chmodSync(configDir, 0o500);
-          }
-          const result = await login(configDir, sandbox, 'desk', KEYS[0]);
-          observation.observed = `exit ${result.code}: "${firstLine(
-            result.stderr
-              .split('\n')
-              .filter((line) => /error/.test(line))
-              .join('\n'),
-          )}"`;
-          exits(result, 1);
-          expect(result.stderr).toContain(configDir);
-          expect(result.stderr).toMatch(
-            /^hedge: Cannot (read|write) the config store .*: (a part of the path is not a directory|permission denied)/m,
-          );
-          expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-          expect(result.stdout).toBe('');
-          if (!IS_ROOT) expect(readdirSync(configDir)).toEqual([]);
-        });
+      async (sandbox, dir, observation) => {
+        let configDir: string;
+        if (IS_ROOT) {
+          writeFileSync(join(dir, 'a-file'), 'not a folder\n');
+          configDir = join(dir, 'a-file', 'hedge');
+        } else {
+          configDir = join(dir, 'read-only');
+          mkdirSync(configDir, { mode: 0o700 });
+          chmodSync(configDir, 0o500);
+        }
+        const result = await login(configDir, sandbox, 'desk', KEYS[0]);
+        observation.observed = `exit ${result.code}: "${firstLine(
+          result.stderr
+            .split('\n')
+            .filter((line) => /error/.test(line))
+            .join('\n'),
+        )}"`;
+        exits(result, 1);
+        expect(result.stderr).toContain(configDir);
+        expect(result.stderr).toMatch(
+          /^hedge: Cannot (read|write) the config store .*: (a part of the path is not a directory|permission denied)/m,
+        );
+        expect(result.stderr).toMatch(/→ .*HEDGE_CONFIG_DIR/);
+        expect(result.stderr).not.toMatch(STACK_FRAME);
+        expect(result.stdout).toBe('');
+        if (!IS_ROOT) expect(readdirSync(configDir)).toEqual([]);
       },
     );
   });
 
-  it('not usable for a read either: `hedge profile list` is the same clear error', async () => {
-    await results.track(
+  it('not usable for a read either: `hedge profile list` is the same clear error', () =>
+    configCase(
       {
-        suite: 'config',
         order: 3,
         name: 'Config folder not readable (`profile list`)',
         injected: 'HEDGE_CONFIG_DIR under a regular file (ENOTDIR)',
         expected: 'exit 1; one error naming the store path, with what to do; no stack trace',
       },
-      async (observation) => {
-        await withSandbox(async (_sandbox, dir) => {
-          writeFileSync(join(dir, 'a-file'), 'not a folder\n');
-          const configDir = join(dir, 'a-file', 'hedge');
-          const result = await runHedge('profile list', { configDir });
-          observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
-          exits(result, 1);
-          expect(result.stderr).toContain(join(configDir, 'config.json'));
-          expect(lines(result.stderr)).toHaveLength(2);
-          expect(result.stderr).not.toMatch(STACK_FRAME);
-        });
+      async (_sandbox, dir, observation) => {
+        writeFileSync(join(dir, 'a-file'), 'not a folder\n');
+        const configDir = join(dir, 'a-file', 'hedge');
+        const result = await runHedge('profile list', { configDir });
+        observation.observed = `exit ${result.code}: "${firstLine(result.stderr)}"`;
+        exits(result, 1);
+        expect(result.stderr).toContain(join(configDir, 'config.json'));
+        expect(lines(result.stderr)).toHaveLength(2);
+        expect(result.stderr).not.toMatch(STACK_FRAME);
       },
-    );
-  });
+    ));
 
-  it('missing: login creates it (0700, store 0600); a read without a key says to log in (exit 4)', async () => {
-    await results.track(
+  it('missing: login creates it (0700, store 0600); a read without a key says to log in (exit 4)', () =>
+    configCase(
       {
-        suite: 'config',
         order: 4,
         name: 'Config folder missing',
         injected: 'HEDGE_CONFIG_DIR points at a folder that does not exist (its parent does)',
         expected:
           '`hedge account` with no key: exit 4, "No API key is configured", how to log in; `hedge login`: exit 0, the folder created 0700 and the store 0600',
       },
-      async (observation) => {
-        await withSandbox(async (sandbox, dir) => {
-          const readDir = join(dir, 'missing-for-read', 'hedge');
-          const read = await runHedge(['account'], { configDir: readDir });
-          const loginDir = join(dir, 'missing-for-login', 'hedge');
-          const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
-          const store = readStore(loginDir);
-          observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? (statSync(loginDir).mode & 0o777).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
-          exits(read, 4);
-          expect(read.stderr).toMatch(/No API key is configured/);
-          expect(read.stderr).toMatch(/hedge login/);
-          expect(read.stderr).not.toMatch(STACK_FRAME);
-          exits(created, 0);
-          expect(statSync(loginDir).mode & 0o777).toBe(0o700);
-          expect(statSync(join(loginDir, 'config.json')).mode & 0o777).toBe(0o600);
-          expect(store.ok && store.data.profiles.desk?.api_key).toBe(KEYS[1]);
-        });
+      async (sandbox, dir, observation) => {
+        const readDir = join(dir, 'missing-for-read', 'hedge');
+        const read = await runHedge(['account'], { configDir: readDir });
+        const loginDir = join(dir, 'missing-for-login', 'hedge');
+        const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
+        const store = readStore(loginDir);
+        observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? (statSync(loginDir).mode & 0o777).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
+        exits(read, 4);
+        expect(read.stderr).toMatch(/No API key is configured/);
+        expect(read.stderr).toMatch(/hedge login/);
+        expect(read.stderr).not.toMatch(STACK_FRAME);
+        exits(created, 0);
+        expect(statSync(loginDir).mode & 0o777).toBe(0o700);
+        expect(statSync(join(loginDir, 'config.json')).mode & 0o777).toBe(0o600);
+        expect(store.ok && store.data.profiles.desk?.api_key).toBe(KEYS[1]);
       },
-    );
-  });
+    ));
 });
 
 describe('logins killed mid-way', () => {
-  it('SIGKILL at random moments around the write, 8 times: the store always parses and keeps what was saved; the next login is not blocked', async () => {
-    await results.track(
+  it('SIGKILL at random moments around the write, 8 times: the store always parses and keeps what was saved; the next login is not blocked', () =>
+    configCase(
       {
-        suite: 'config',
         order: 5,
         kind: 'process',
         name: 'Login killed mid-way (SIGKILL), 8 times',
@@ -240,72 +231,68 @@ describe('logins killed mid-way', () => {
         expected:
           'after every kill the store parses and validates and holds every profile saved before; then a normal login succeeds at once (no lock left behind); at most a private (0600) temp file of a killed write remains, never a half-written store',
       },
-      async (observation) => {
-        await withSandbox(async (sandbox, configDir) => {
-          // A login that is not killed shows how long its tail is: from the key check reaching the
-          // server to the process exit. The store is written in that tail, so the kills land in it.
-          const tails = [];
-          for (const name of ['base', 'base-2']) {
-            const calibration = await login(configDir, sandbox, name, KEYS[0], { spawn: true });
-            tails.push(Date.now() - sandbox.requestLog.at(-1)!.realTimeMs);
-            exits(calibration, 0);
-          }
-          const tailMs = Math.max(4, Math.min(...tails));
-          const problems = [];
-          const delays = [];
-          let killed = 0;
-          let completed = 0;
-          for (let round = 0; round < ROUNDS_KILLED; round++) {
-            const checksBefore = sandbox.requestLog.length;
-            const delay = Math.round((tailMs * 0.75 * round) / ROUNDS_KILLED);
-            delays.push(delay);
-            const run = await login(configDir, sandbox, `victim-${round}`, KEYS[round % KEYS.length], {
-              onSpawn: (child) => {
-                const watch = () => {
-                  if (child.exitCode !== null || child.signalCode !== null) return;
-                  if (sandbox.requestLog.length > checksBefore) setTimeout(() => child.kill('SIGKILL'), delay);
-                  else setTimeout(watch, 1);
-                };
-                watch();
-              },
-            });
-            if (run.signal === 'SIGKILL') killed++;
-            else if (run.code === 0) completed++;
-            else problems.push(`round ${round}: exit ${run.code} ${firstLine(run.stderr)}`);
-            const store = readStore(configDir);
-            if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
-            else if (store.data.profiles.base?.api_key !== KEYS[0])
-              problems.push(`round ${round}: profile "base" lost`);
-          }
-          // A run killed while holding the lock must not block the next one (any process: this one).
-          const started = Date.now();
-          const after = await login(configDir, sandbox, 'after', KEYS[2]);
-          const tookMs = Date.now() - started;
+      async (sandbox, configDir, observation) => {
+        // A login that is not killed shows how long its tail is: from the key check reaching the
+        // server to the process exit. The store is written in that tail, so the kills land in it.
+        const tails = [];
+        for (const name of ['base', 'base-2']) {
+          const calibration = await login(configDir, sandbox, name, KEYS[0], { spawn: true });
+          tails.push(Date.now() - sandbox.requestLog.at(-1)!.realTimeMs);
+          exits(calibration, 0);
+        }
+        const tailMs = Math.max(4, Math.min(...tails));
+        const problems = [];
+        const delays = [];
+        let killed = 0;
+        let completed = 0;
+        for (let round = 0; round < ROUNDS_KILLED; round++) {
+          const checksBefore = sandbox.requestLog.length;
+          const delay = Math.round((tailMs * 0.75 * round) / ROUNDS_KILLED);
+          delays.push(delay);
+          const run = await login(configDir, sandbox, `victim-${round}`, KEYS[round % KEYS.length], {
+            onSpawn: (child) => {
+              const watch = () => {
+                if (child.exitCode !== null || child.signalCode !== null) return;
+                if (sandbox.requestLog.length > checksBefore) setTimeout(() => child.kill('SIGKILL'), delay);
+                else setTimeout(watch, 1);
+              };
+              watch();
+            },
+          });
+          if (run.signal === 'SIGKILL') killed++;
+          else if (run.code === 0) completed++;
+          else problems.push(`round ${round}: exit ${run.code} ${firstLine(run.stderr)}`);
           const store = readStore(configDir);
-          const remaining = leftovers(configDir);
-          observation.timings = `kills ${delays[0]}–${delays.at(-1)} ms after the key check (a login's tail: ${tailMs} ms); the login after them took ${tookMs} ms`;
-          observation.observed =
-            `${killed} killed, ${completed} finished first; store ${store.ok ? `valid (${Object.keys(store.data.profiles).length} profiles)` : store.reason} after every kill: ${problems.length === 0 ? 'yes' : problems.slice(0, 2).join('; ')}; ` +
-            `next login exit ${after.code}${
-              after.code === 0
-                ? ''
-                : ` "${firstLine(
-                    after.stderr
-                      .split('\n')
-                      .filter((line) => /error/.test(line))
-                      .join('\n'),
-                  )}"`
-            }; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
-          expect(problems).toEqual([]);
-          expect(killed).toBeGreaterThanOrEqual(4);
-          exits(after, 0);
-          expect(store.ok && store.data.profiles.after?.api_key).toBe(KEYS[2]);
-          // The write is a rename: a kill can leave a temp file of its own, never a half-written store.
-          expect(remaining.filter((name) => !/^config\.json\.tmp-/.test(name))).toEqual([]);
-          // Such a temp file holds keys: it is as private as the store (0600 in a 0700 folder).
-          for (const name of remaining) expect(statSync(join(configDir, name)).mode & 0o077).toBe(0);
-        });
+          if (!store.ok) problems.push(`round ${round}: store ${store.reason}`);
+          else if (store.data.profiles.base?.api_key !== KEYS[0]) problems.push(`round ${round}: profile "base" lost`);
+        }
+        // A run killed while holding the lock must not block the next one (any process: this one).
+        const started = Date.now();
+        const after = await login(configDir, sandbox, 'after', KEYS[2]);
+        const tookMs = Date.now() - started;
+        const store = readStore(configDir);
+        const remaining = leftovers(configDir);
+        observation.timings = `kills ${delays[0]}–${delays.at(-1)} ms after the key check (a login's tail: ${tailMs} ms); the login after them took ${tookMs} ms`;
+        observation.observed =
+          `${killed} killed, ${completed} finished first; store ${store.ok ? `valid (${Object.keys(store.data.profiles).length} profiles)` : store.reason} after every kill: ${problems.length === 0 ? 'yes' : problems.slice(0, 2).join('; ')}; ` +
+          `next login exit ${after.code}${
+            after.code === 0
+              ? ''
+              : ` "${firstLine(
+                  after.stderr
+                    .split('\n')
+                    .filter((line) => /error/.test(line))
+                    .join('\n'),
+                )}"`
+          }; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
+        expect(problems).toEqual([]);
+        expect(killed).toBeGreaterThanOrEqual(4);
+        exits(after, 0);
+        expect(store.ok && store.data.profiles.after?.api_key).toBe(KEYS[2]);
+        // The write is a rename: a kill can leave a temp file of its own, never a half-written store.
+        expect(remaining.filter((name) => !/^config\.json\.tmp-/.test(name))).toEqual([]);
+        // Such a temp file holds keys: it is as private as the store (0600 in a 0700 folder).
+        for (const name of remaining) expect(statSync(join(configDir, name)).mode & 0o077).toBe(0);
       },
-    );
-  });
+    ));
 });
