@@ -142,12 +142,12 @@ describe('hostile text in a pipe', () => {
         simulator.hedge([...args, '--json']),
       ),
     );
-    const marketList = JSON.parse(markets.stdout) as Array<Record<string, unknown>>;
-    expect(marketList.map((market) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
+    const marketList = JSON.parse(markets.stdout);
+    expect(marketList.map((market: any) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
     for (const market of marketList) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     expect([
       JSON.parse(hedges.stdout),
-      (JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((hedge) => hedge.client_reference),
+      JSON.parse(hedges.stdout).map((hedge: any) => hedge.client_reference),
       JSON.parse(history.stdout),
     ]).toEqual([
       (await simulator.api('GET', '/hedges')).body.data,

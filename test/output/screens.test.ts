@@ -183,10 +183,10 @@ describe('the deal reference', () => {
     );
     for (const result of [positions, hedges, maturities, journal, history]) expect(result.code, result.stderr).toBe(0);
     expect([
-      (JSON.parse(positions.stdout) as Array<{ side: string }>).map((row) => row.side),
-      (JSON.parse(hedges.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
-      (JSON.parse(maturities.stdout) as Array<{ client_reference: string }>).map((row) => row.client_reference),
-      (JSON.parse(journal.stdout) as Array<{ command: string }>).map((entry) => entry.command),
+      JSON.parse(positions.stdout).map((row: any) => row.side),
+      JSON.parse(hedges.stdout).map((row: any) => row.client_reference),
+      JSON.parse(maturities.stdout).map((row: any) => row.client_reference),
+      JSON.parse(journal.stdout).map((entry: any) => entry.command),
     ]).toEqual([['sell'], ['DESK-7'], ['DESK-7'], ['open']]);
     // Nothing with that reference has closed yet.
     expect(JSON.parse(history.stdout)).toEqual([]);

@@ -110,8 +110,8 @@ describe('a terminal of 0 columns', () => {
         .screen()
         .split('\n')
         .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as { data: Array<{ notional_usd: number }> });
-      expect(records.map((record) => record.data.map((position) => position.notional_usd))).toEqual([
+        .map((line) => JSON.parse(line));
+      expect(records.map((record) => record.data.map((position: any) => position.notional_usd))).toEqual([
         [10_000],
         [10_000],
       ]);

@@ -205,7 +205,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(idsOf(page.body.data)).toEqual([ids[2], ids[1]]);
     // Of two records, one a page: only the reference, gamma and delta say how to ask for the next.
     const history = (await api(sandbox, 'GET', `/hedges/history?${expected.pageSize}=1`)).body;
-    expect(history.data.map((record: Record<string, string>) => record[expected.historyHedgeId])).toEqual([ids[1]]);
+    expect(history.data.map((record: any) => record[expected.historyHedgeId])).toEqual([ids[1]]);
     expect(Object.keys(history.meta)).toEqual(HISTORY_META[dialect]);
     const tooBig = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=501`);
     expect(refusal(tooBig)).toEqual([400, 'validation_error', expected.pageSize]);
@@ -296,7 +296,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     fill(sandbox);
     expect(await notionals()).toEqual([70_000, 100_000]);
     expect(await read(sandbox, '/positions')).toEqual([expect.objectContaining({ hedge_id: first, size_usd: 70_000 })]);
-    expect((await read(sandbox, '/hedges/history')).map((record: { hedge: string }) => record.hedge)).toEqual([second]);
+    expect((await read(sandbox, '/hedges/history')).map((record: any) => record.hedge)).toEqual([second]);
 
     const third = (await post(sandbox, '/hedges', openBody('buy', 30_000))).body.data.id;
     fill(sandbox);
@@ -304,7 +304,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
     fill(sandbox);
     expect(await read(sandbox, '/positions')).toEqual([]);
-    const allHistory = (await read(sandbox, '/hedges/history')).map((record: { hedge: string }) => record.hedge);
+    const allHistory = (await read(sandbox, '/hedges/history')).map((record: any) => record.hedge);
     expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
     for (const id of [first, second, third]) expect((await read(sandbox, `/hedges/${id}`)).status).toBe('filled');
     const account = Object.values(sandbox.engine.state.accounts)[0];
@@ -332,7 +332,7 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
   it('lists USDTKES and USDTGHS open and USDTNGN disabled (an open there refused); shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
     const sandbox = await startDialect('gamma');
     const markets = (await api(sandbox, 'GET', '/markets')).body;
-    expect(markets.data.map((entry: { market: string; status: string }) => [entry.market, entry.status])).toEqual([
+    expect(markets.data.map((entry: any) => [entry.market, entry.status])).toEqual([
       ['USDTNGN', 'disabled'],
       ['USDTKES', 'open'],
       ['USDTGHS', 'open'],
