@@ -34,7 +34,7 @@ import {
 import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
-import { leftOut, printedTable, type PrintedTable } from '../support/output/table-text.js';
+import { leftOut, printedTable } from '../support/output/table-text.js';
 import { ok } from '../support/cli-runs.js';
 
 const WIDTHS = [60, 80, 120] as const;
@@ -97,20 +97,14 @@ afterAll(async () => {
 
 // ---- reading a screen ---------------------------------------------------------------------------
 
-interface ScreenTable extends PrintedTable {
-  /** The lines of its rows (continuation lines of wrapped cells included), up to what follows the table. */
-  body: string[];
-  /** What its note under it names. */
-  hidden: string[];
-  shortened: string[];
-  /** The lines between this table and the next (its notes), joined. */
-  after: string;
-}
-
 /** A header rule's line: under a table's headers (the totals' rule is followed by the totals). */
 const RULE = /^─+(?: +─+)*$/;
 
-/** Every table of a screen, in order, with the note under each. */
+/**
+ * Every table of a screen, in order, with the note under each: its `body` (the lines of its rows, continuation lines
+ * of wrapped cells included, up to what follows the table), `after` (the lines between it and the next, joined) and
+ * what that note names (`hidden`, `shortened`).
+ */
 function tablesOf(lines: string[]) {
   const rules = lines.flatMap((line, index) =>
     RULE.test(line) && !/^Total/.test(lines[index + 1] ?? '') ? [index] : [],
@@ -146,6 +140,8 @@ function keysByHeader(resource: Resource) {
   }
   return byHeader;
 }
+
+type ScreenTable = ReturnType<typeof tablesOf>[number];
 
 /**
  * What every table must do at every width: fit it, name each column the wide table shows that it
@@ -221,7 +217,7 @@ const LISTS = [
 ];
 
 /** The columns a desk decides on (docs/output.md) that each list must keep at a width, as keys. */
-const MUST_KEEP: Record<string, Partial<Record<(typeof WIDTHS)[number], string[]>>> = {
+const MUST_KEEP: Record<string, Record<number, string[]>> = {
   markets: {
     80: 'market status price capacity_buy_usd capacity_sell_usd carry_buy_daily_pct carry_sell_daily_pct'.split(' '),
   },

@@ -41,15 +41,13 @@ function login(
 }
 
 /** The store as the CLI will read it next time: parsed and validated, or the reason it is not. */
-function readStore(
-  configDir: string,
-): { ok: true; data: ReturnType<typeof storeSchema.parse> } | { ok: false; reason: string } {
+function readStore(configDir: string) {
   const file = join(configDir, 'config.json');
-  if (!existsSync(file)) return { ok: false, reason: 'no config.json' };
+  if (!existsSync(file)) return { ok: false as const, reason: 'no config.json' };
   try {
-    return { ok: true, data: storeSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) };
+    return { ok: true as const, data: storeSchema.parse(JSON.parse(readFileSync(file, 'utf8'))) };
   } catch (error) {
-    return { ok: false, reason: (error as Error).message.split('\n')[0] };
+    return { ok: false as const, reason: (error as Error).message.split('\n')[0] };
   }
 }
 

@@ -30,11 +30,6 @@ function configDir() {
   return dir.path;
 }
 
-interface Side {
-  side: string;
-  notional_usd: number;
-}
-
 /** A simulator in this process on the demo's state file, as a `--demo` run starts its own. */
 function demoSimulator(dir: string) {
   return startSimulator({
@@ -51,9 +46,9 @@ async function demoBook(dir: string) {
   const simulator = await demoSimulator(dir);
   try {
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
-    const positions = (await simulator.api('GET', '/positions')).body.data as Side[];
-    const hedges = (await simulator.api('GET', '/hedges')).body.data as Array<{ id: string }>;
-    return { positions, hedgeIds: hedges.map((hedge) => hedge.id).sort() };
+    const positions = (await simulator.api('GET', '/positions')).body.data;
+    const hedges = (await simulator.api('GET', '/hedges')).body.data;
+    return { positions, hedgeIds: hedges.map((hedge: any) => hedge.id).sort() };
   } finally {
     await simulator.close();
   }
@@ -68,8 +63,8 @@ async function seedDemoPositions(dir: string) {
       expect(opened.status).toBe(200);
     }
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
-    const hedges = (await simulator.api('GET', '/hedges')).body.data as Array<{ status: string }>;
-    expect(hedges.map((hedge) => hedge.status)).toEqual(['filled', 'filled']);
+    const hedges = (await simulator.api('GET', '/hedges')).body.data;
+    expect(hedges.map((hedge: any) => hedge.status)).toEqual(['filled', 'filled']);
   } finally {
     await simulator.close();
   }
@@ -137,14 +132,14 @@ describe('--demo runs side by side on one state file', () => {
       expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
     );
     const { positions } = await demoBook(dir);
-    const bySide = (lines: Side[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
+    const bySide = (lines: any[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
     expect(bySide(positions)).toEqual([
       ['buy', 1_075],
       ['sell', 1_080],
     ]);
     // And hedge itself reads the same book.
     const read = await demo(dir, ['positions', '--json']);
-    expect(bySide(JSON.parse(read.stdout) as Side[])).toEqual(bySide(positions));
+    expect(bySide(JSON.parse(read.stdout))).toEqual(bySide(positions));
     expectStateFileWhole(dir);
   });
 
@@ -185,7 +180,7 @@ describe('--demo runs side by side on one state file', () => {
     const openedNotional: Record<string, number> = {};
     first.forEach((result, index) => {
       if (result.code !== 0) return;
-      const hedge = JSON.parse(result.stdout) as { id: string; status: string };
+      const hedge = JSON.parse(result.stdout);
       expect(hedge.status, opens[index].join(' ')).toBe('submitted');
       openedIds.push(hedge.id);
       openedNotional[opens[index][0]] = Number(opens[index][1]);
@@ -195,7 +190,7 @@ describe('--demo runs side by side on one state file', () => {
     expect(Object.keys(openedNotional).sort()).toEqual(['buy', 'sell']);
     const afterOpens = await demoBook(dir);
     expect(afterOpens.hedgeIds).toEqual(openedIds.sort());
-    expect(afterOpens.positions.map((position) => [position.side, position.notional_usd]).sort()).toEqual([
+    expect(afterOpens.positions.map((position: any) => [position.side, position.notional_usd]).sort()).toEqual([
       ['buy', openedNotional.buy],
       ['sell', openedNotional.sell],
     ]);
@@ -214,7 +209,7 @@ describe('--demo runs side by side on one state file', () => {
     for (const side of ['buy', 'sell']) {
       const accepted = (command: string) =>
         changes.some((args, index) => args[0] === command && args[2] === side && second[index].code === 0);
-      const position = positions.find((line) => line.side === side);
+      const position = positions.find((line: any) => line.side === side);
       const where = `${side}: exits ${second.map((result) => result.code).join(', ')}`;
       if (accepted('close')) expect(position, where).toBeUndefined();
       else expect(position?.notional_usd, where).toBe(openedNotional[side] - (accepted('reduce') ? 100 : 0));
