@@ -225,6 +225,94 @@ describe.concurrent('lists never lose rows', () => {
     ]);
   });
 
+  it('alpha: --limit 100 on 51 hedges gives the 50 it could read and says the list may be cut, never silently fewer', async (on) => {
+    const simulator = await on('alpha');
+    seeded(simulator, 51);
+    const result = ok(await simulator.hedge('hedges --limit 100 --json'));
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(simulator.hedges()).toHaveLength(51);
+    expect(result.stderr).toMatch(/may be cut at 50 hedges: the server gave no next page/);
+    // The list as asked (alpha ignores `limit`), then a page of one to see whether the size is read.
+    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
+      [200, { limit: '100' }],
+      [200, { limit: '1' }],
+    ]);
+  });
+
+  it('alpha: history --all on 51 closed hedges gives the 50 it could read and says the list may be cut', async (on) => {
+    const simulator = await on('alpha');
+    seeded(simulator, 51);
+    const result = ok(await simulator.hedge('history --all --json'));
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(simulator.historyCount()).toBe(51);
+    expect(result.stderr).toMatch(/may be cut at 50 closed hedges: the server gave no next page/);
+    expect(simulator.requests('GET', '/hedges/history').map((entry) => [entry.status, entry.query])).toEqual([
+      [200, { limit: '500' }],
+      [200, { limit: '1' }],
+    ]);
+  });
+
+  /** 51 hedges on alpha: the ids of its one page (the 50 newest) and the one past it. */
+  const pastOnePage = async (simulator: Simulator) => {
+    seeded(simulator, 51);
+    const all: string[] = (await simulator.api('GET', '/hedges?page_size=500')).body.data.map((hedge: any) => hedge.id);
+    const read: string[] = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
+    expect(read).toHaveLength(50);
+    const [unread] = all.filter((id) => !read.includes(id));
+    return { read, unread, asked: simulator.requests().length };
+  };
+
+  it('alpha: the end of the id of a hedge past the one page read is not answered "no hedge matches": hedge cannot tell, and asks for the whole id', async (on) => {
+    const simulator = await on('alpha');
+    const { read, unread, asked } = await pastOnePage(simulator);
+    const typed = unread.slice(-8);
+    expect(read.filter((id) => id.endsWith(typed))).toEqual([]);
+    const result = await simulator.hedge(['hedges', typed]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).not.toMatch(/no hedge of this account matches/);
+    expect(result.stderr).toMatch(/cannot tell which hedge .* names: .* the server may hold more/);
+    expect(result.stderr).toMatch(/whole id/);
+    expect(
+      simulator
+        .requests()
+        .slice(asked)
+        .map((entry) => [entry.path, entry.query]),
+    ).toEqual([
+      ['/hedges', { limit: '500' }],
+      ['/hedges', { limit: '1' }],
+    ]);
+  });
+
+  // Frozen on a seed whose ids have such a part: the same ids, and the same part typed, every run.
+  keeperTest(
+    'alpha: a part of an id that fits one hedge read and the one past the page is not taken as the one read',
+    async ({ rig }) => {
+      const simulator = await rig.start({ preset: 'frozen', dialect: 'alpha', seed: 1 });
+      const { read, unread, asked } = await pastOnePage(simulator);
+      // An end (or else a start) of the unread id that exactly one hedge read shares (as hedge compares: case aside).
+      const fits = (part: string) => (id: string) =>
+        id.toLowerCase().startsWith(part.toLowerCase()) || id.toLowerCase().endsWith(part.toLowerCase());
+      const ends = Array.from({ length: unread.length - 1 }, (_, cut) => unread.slice(cut + 1));
+      const starts = Array.from({ length: unread.length - 5 }, (_, cut) => unread.slice(0, unread.length - 1 - cut));
+      const typed = [...ends, ...starts].find((part) => read.filter(fits(part)).length === 1)!;
+      expect(typed).toBeDefined();
+      const [other] = read.filter(fits(typed));
+      const result = await simulator.hedge(['hedges', typed]);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/cannot tell which hedge .* names/);
+      // Neither hedge was fetched as the one named.
+      expect(simulator.requests('GET', `/hedges/${other}`)).toEqual([]);
+      expect(simulator.requests('GET', `/hedges/${unread}`)).toEqual([]);
+      expect(
+        simulator
+          .requests()
+          .slice(asked)
+          .filter((entry) => entry.path === '/hedges')
+          .map((entry) => entry.query),
+      ).toEqual([{ limit: '500' }, { limit: '1' }]);
+    },
+  );
+
   it('--all whose page-size check is refused: the list read is still given, with the warning it cannot be told whole', async (on) => {
     const simulator = await on();
     const ids = seeded(simulator, 51);

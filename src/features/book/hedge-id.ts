@@ -18,9 +18,8 @@ export async function findHedge(client: HedgeClient, typed: string) {
       unknown = error;
     }
   }
-  const list = await client.readHedges({ limit: Number.POSITIVE_INFINITY });
+  const list = await client.readHedges({ limit: Number.POSITIVE_INFINITY, checkCut: true });
   const ids = [...new Set(list.items.map((hedge) => hedge.id).filter((id) => idMatches(typed, id)))];
-  if (ids.length === 1) return client.getHedge(ids[0]);
   if (ids.length > 1) {
     const more = ids.length > NAMED ? ` and ${ids.length - NAMED} more` : '';
     throw new UsageError(
@@ -28,9 +27,16 @@ export async function findHedge(client: HedgeClient, typed: string) {
       { hint: 'Type more of the id.' },
     );
   }
+  // A list that may be cut cannot tell: the hedge meant may be past what was read, beside or instead of a match.
+  if (list.more || list.cutAt !== undefined) {
+    const seen = ids.length ? ` (of those, ${safeText(ids[0])} matches)` : '';
+    throw new UsageError(
+      `id: hedge cannot tell which hedge ${echo(typed)} names: ${unknown ? 'no hedge has it as its whole id, and ' : ''}it read ${list.items.length} hedges${seen} where the server may hold more; type the whole id (hdg_…), which the server is asked for by name.`,
+    );
+  }
+  if (ids.length === 1) return client.getHedge(ids[0]);
   if (unknown) throw unknown;
-  const read = list.more ? ` among the ${list.items.length} hedges the server let hedge read` : '';
-  throw new UsageError(`id: no hedge of this account matches ${echo(typed)}${read}.`, {
+  throw new UsageError(`id: no hedge of this account matches ${echo(typed)}.`, {
     hint: 'List your hedges with `hedge hedges` and copy the id from there.',
   });
 }

@@ -59,7 +59,7 @@ interface ListHedgesQuery {
   status?: string;
   clientReference?: string;
   limit?: number;
-  /** --all: a last page with no word on paging is checked for being one of more (a page of one asked). */
+  /** A list short of `limit` whose last page says nothing on paging is checked for being one of more (a page of one asked). */
   checkCut?: boolean;
 }
 
@@ -88,6 +88,8 @@ export interface ClientOptions {
   warn?: (text: string) => void;
   /** Called when a wire name is learned (the runtime keeps it in the profile and says so once). */
   learn?: (learned: LearnedWire) => void;
+  /** The page-size name was learned from this server: it reads it, so a short last page under it is the whole list. */
+  pageSizeLearned?: boolean;
   log?: (line: string) => void;
 }
 
@@ -104,12 +106,14 @@ type Write = keyof typeof WRITES;
 export class HedgeClient {
   private wireSettings: WireSettings;
   private readonly learned = new Set<string>();
+  private pageSizeLearned: boolean;
 
   constructor(
     readonly transport: Transport,
     private readonly options: ClientOptions = {},
   ) {
     this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
+    this.pageSizeLearned = options.pageSizeLearned === true;
   }
 
   get wire() {
@@ -119,6 +123,7 @@ export class HedgeClient {
   /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
   learnWire(learned: LearnedWire) {
     this.wireSettings = { ...this.wireSettings, [learned.setting]: learned.value };
+    if (learned.setting === 'pageSizeParam') this.pageSizeLearned = true;
     const key = `${learned.setting}=${learned.value}`;
     if (this.learned.has(key)) return;
     this.learned.add(key);
@@ -252,9 +257,10 @@ export class HedgeClient {
     const name = this.wireSettings.pageSizeParam;
     const rows = reading.rows?.length ?? 0;
     const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
-    // A last page with no word on paging is one of more when it is as long as asked, or the server ignores the size.
+    // A last page short of `limit` with no word on paging is one of more when it is as long as asked, or the server
+    // ignores the size (a name learned from it is one it reads).
     const cut =
-      checkCut && !more && silent && rows > 1 && name in sent
+      checkCut && !more && silent && !this.pageSizeLearned && rows > 1 && items.length < (limit ?? 0) && name in sent
         ? rows >= Number(sent[name]) || !(await this.honoursPageSize(path, filters, name))
         : false;
     return { items, more, ...(cut && { cutAt: items.length }) };
@@ -400,8 +406,8 @@ export class HedgeClient {
     return (await this.readHistory(query)).items;
   }
 
-  readHistory(query: { limit?: number } = {}) {
-    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit);
+  readHistory(query: Pick<ListHedgesQuery, 'limit' | 'checkCut'> = {}) {
+    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit, query.checkCut);
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */

@@ -18,6 +18,7 @@ export function createClient({
   wire,
   warn,
   learn,
+  pageSizeLearned,
   ...transport
 }: ClientOptions &
   Pick<TransportConfig, 'connections' | 'clock' | 'deadline' | 'signal' | 'observe'> & {
@@ -47,7 +48,7 @@ export function createClient({
       deadlineTotalMs: timeoutSeconds !== undefined ? timeoutSeconds * 1000 : undefined,
       maxAnswerBytes: maxAnswerBytes(env),
     }),
-    { wire, warn, learn, log: transport.log },
+    { wire, warn, learn, pageSizeLearned, log: transport.log },
   );
 }
 

@@ -251,6 +251,7 @@ export class CommandContext {
         return createClient({
           connections: await this.connections(),
           wire: wire.settings,
+          pageSizeLearned: wire.sources.pageSizeParam === 'learned',
           learn: (found) => {
             const keeping = memory.keep(learned.scope, found);
             this.onDispose(() => keeping);

@@ -74,7 +74,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     );
   let records: HistoryRecord[];
   if (!filtering) {
-    const list = await client.readHistory({ limit });
+    const list = await client.readHistory({ limit, checkCut: !defaultLength });
     records = list.items;
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'closed hedges', {
