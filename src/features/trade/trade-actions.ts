@@ -515,7 +515,7 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
         seen.balanceBeforeUsdc !== undefined ? readBalance() : undefined,
         // A reduce of about the whole position closed it: its record says what it realized.
         outcome.closed && hedgeId && ports.forPeople
-          ? findClosedRecord(ports, endedHedges(hedgeId, seen.book))
+          ? findClosedRecord(ports, endedHedges(hedgeId, before))
           : undefined,
       ]);
       return {
@@ -537,16 +537,22 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
   } satisfies KindHooks<SubmittedAction, unknown>;
 }
 
-/** The hedges a close of the side ended: the one the answer named and those the side held before, less any open now. */
-function endedHedges(hedgeId: string, held: { filled: ReadonlyArray<{ id: string }> } | undefined, open?: SideAfter) {
-  const ended = held?.filled.map((record) => record.id).filter((id) => !open?.hedge_ids.includes(id)) ?? [];
-  return [...new Set([...ended, hedgeId])];
+/** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
+ * with the entry, so that a resume names them too), less any open now. */
+function endedHedges(hedgeId: string, before: JsonObject | undefined, open?: SideAfter) {
+  const held = Array.isArray(before?.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : [];
+  return [...new Set([...held.filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
 }
 
-/** The deal references of a side's filled hedges, as the journal records them beside an action whose request names none. */
-function sideReference(book: { filled: ReadonlyArray<{ clientReference?: string }> } | undefined) {
-  const references = [...new Set(book?.filled.flatMap((record) => record.clientReference ?? []) ?? [])];
-  return references.length ? { client_reference: references.join(', ') } : {};
+/** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
+ * references, and the hedges' ids when there are several (a close ends every one). */
+function sideReference(book: { filled: ReadonlyArray<{ id: string; clientReference?: string }> } | undefined) {
+  const filled = book?.filled ?? [];
+  const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
+  return {
+    ...(references.length && { client_reference: references.join(', ') }),
+    ...(filled.length > 1 && { hedge_ids: filled.map((record) => record.id) }),
+  };
 }
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
@@ -560,8 +566,6 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
   } = turn;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
-  /** The side's hedges read before the send: on a side of several, the close ends every one. */
-  let bookBefore: SideBook | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
   /** What it trades, as last read (the confirmation question shows it). */
@@ -571,7 +575,6 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
       const book = readableBook(await views.book(market, side), market, side);
-      bookBefore = book;
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
@@ -686,7 +689,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
           (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
         polled,
       );
-      const realized = hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, bookBefore, after)) : undefined;
+      const realized = hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, kept, after)) : undefined;
       return {
         market,
         side,
