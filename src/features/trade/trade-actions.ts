@@ -570,6 +570,8 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
   let inBook: number | undefined;
   /** What it trades, as last read (the confirmation question shows it). */
   let traded: number | undefined;
+  /** What a resumed close's entry recorded it trades: a side already closed by it reads 0 in the book. */
+  let tradedBefore: number | undefined;
   return {
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
@@ -610,6 +612,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     },
     // The side's presence in the positions list.
     reconcile: async (entry) => {
+      tradedBefore = entry.traded_usd;
       const { position, filled, settling } = await sideInStep(ports, client, market, side, entry);
       const answer = submittedAnswer(entry);
       if (settling) return { verdict: 'landed', evidence: settling, answer };
@@ -660,10 +663,11 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
       return { verdict: 'unknown', evidence };
     },
-    // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
+    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure and what a resumed
+    // entry recorded.
     submitted: (answer) => {
-      const said = readNumber(answer.notional_usd);
-      const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
+      const figures = [readNumber(answer.notional_usd), inBook, tradedBefore].filter((usd) => usd !== undefined);
+      const closed = figures.length ? Math.max(...figures.map(Math.abs)) : undefined;
       return {
         hedge_id: answer.hedge_id ?? hedgeBefore,
         order_tx_hash: answer.order_tx_hash ?? undefined,
