@@ -431,8 +431,8 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
       return {
         baseline_notional_usd: position.notionalUsd,
         ...(position.hedgeId && { hedge_id: position.hedgeId }),
-        // The deal it changes, for the journal's Ref (a change's request names none).
-        ...sideReference(seen.book),
+        // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+        ...sideContext(seen.book),
       };
     },
     question: () => {
@@ -546,7 +546,7 @@ function endedHedges(hedgeId: string, before: JsonObject | undefined, open?: Sid
 
 /** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
  * references, and the hedges' ids when there are several (a close ends every one). */
-function sideReference(book: { filled: ReadonlyArray<{ id: string; clientReference?: string }> } | undefined) {
+function sideContext(book: { filled: ReadonlyArray<{ id: string; clientReference?: string }> } | undefined) {
   const filled = book?.filled ?? [];
   const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
   return {
@@ -586,8 +586,8 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         net_margin_usd: estimate,
         ...(hedgeBefore && { hedge_id: hedgeBefore }),
         notional_usd: notional,
-        // The deal it closes, for the journal's Ref (a close's request names none).
-        ...sideReference(book),
+        // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+        ...sideContext(book),
       });
     },
     question: () => {
