@@ -580,7 +580,9 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-      const notional = book.filled.length ? book.recordsUsd : position?.notionalUsd;
+      // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
+      const flat = !position && book.state === 'flat' && !book.opening.length;
+      const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
       inBook ??= notional;
       return withoutUndefined({
         net_margin_usd: estimate,
@@ -621,8 +623,11 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         const gone = `the ${side} side of ${market} is no longer in the positions list`;
         const context = entry.context;
         const hedgeAtSend = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
-        // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
-        if (context !== undefined && hedgeAtSend === undefined && typeof context.notional_usd !== 'number') {
+        // What the side held at the send, as read before it (journaled with the entry): not read (a run that did not
+        // wait), its absence proves nothing; read empty, a gone side is not this close's doing.
+        if (hedgeAtSend === undefined && typeof context?.notional_usd !== 'number')
+          return { verdict: 'unknown', evidence: `${gone}, and what it held when the close was sent was not read` };
+        if (hedgeAtSend === undefined && context?.notional_usd === 0) {
           const evidence = `${gone}, and it was not open when the close was about to be sent`;
           return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
         }
