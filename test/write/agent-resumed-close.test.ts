@@ -37,3 +37,24 @@ it("a close of 4,000 resumed once it landed still counts 4,000 toward the agent'
     entry.idempotency_key,
   ]);
 });
+
+it("a close not waited for whose answer was lost (it landed) counts what the agent's limits judged it trades", async () => {
+  const simulator = await startSimulator();
+  simulator.seedOpen('buy', 4_000);
+  const { call } = await startMcp(simulator, { args: ['--max-daily-notional', '5000'] });
+  simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/close' } });
+  expect(json(await call('close', { market: MARKET, side: 'buy', wait: false }))).toMatchObject({
+    error: { code: 'outcome_unknown' },
+  });
+  simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+  expect([simulator.active('buy'), simulator.historyCount()]).toEqual([[], 1]);
+  const sent = simulator.requests('POST', '/hedges/close').length;
+
+  // 4,000 unresolved and 3,000 pass the cap: refused, nothing sent.
+  simulator.seedOpen('sell', 3_000);
+  expect(json(await call('close', { market: MARKET, side: 'sell' }))).toMatchObject({
+    error: { code: 'max_daily_notional_exceeded', details: { used_last_24h_usd: 4_000, this_call_usd: 3_000 } },
+  });
+  expect(simulator.requests('POST', '/hedges/close')).toHaveLength(sent);
+  expect(simulator.active('sell')).toHaveLength(1);
+});
