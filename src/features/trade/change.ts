@@ -121,7 +121,7 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     });
     const outcome = await runWrite(
       ports,
-      tradeAction(ports, client, { ...record, confirmed: true, checked: true, context }),
+      tradeAction(ports, client, { ...record, confirmed: true, checked: true, admitted: true, context }),
       { ...write, idempotencyKey: undefined, fresh: false },
     );
     if (entry && outcome.kind !== 'dry-run') {

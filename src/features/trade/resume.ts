@@ -13,7 +13,6 @@ import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import { heldError, ROLL_GROUP_PREFIX, runWrite, type WriteOutcome } from '../write/write-flow.js';
-import type { JsonObject } from '../../core/objects.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefixes: readonly string[]) {
@@ -141,7 +140,7 @@ export async function planResume(ports: WritePorts, entry: JournalEntry) {
       },
     );
   }
-  return { kind: 'trade' as const, entry, body: body as JsonObject };
+  return { kind: 'trade' as const, entry };
 }
 
 /** `hedge resume`: carries out a plan with the entry's own key and returns what happened. */

@@ -431,8 +431,8 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
       return {
         baseline_notional_usd: position.notionalUsd,
         ...(position.hedgeId && { hedge_id: position.hedgeId }),
-        // The deal it changes, for the journal's Ref (a change's request names none).
-        ...sideReference(seen.book),
+        // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+        ...sideContext(seen.book),
       };
     },
     question: () => {
@@ -515,7 +515,7 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
         seen.balanceBeforeUsdc !== undefined ? readBalance() : undefined,
         // A reduce of about the whole position closed it: its record says what it realized.
         outcome.closed && hedgeId && ports.forPeople
-          ? findClosedRecord(ports, endedHedges(hedgeId, seen.book))
+          ? findClosedRecord(ports, endedHedges(hedgeId, before))
           : undefined,
       ]);
       return {
@@ -537,16 +537,22 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
   } satisfies KindHooks<SubmittedAction, unknown>;
 }
 
-/** The hedges a close of the side ended: the one the answer named and those the side held before, less any open now. */
-function endedHedges(hedgeId: string, held: { filled: ReadonlyArray<{ id: string }> } | undefined, open?: SideAfter) {
-  const ended = held?.filled.map((record) => record.id).filter((id) => !open?.hedge_ids.includes(id)) ?? [];
-  return [...new Set([...ended, hedgeId])];
+/** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
+ * with the entry, so that a resume names them too), less any open now. */
+function endedHedges(hedgeId: string, before: JsonObject | undefined, open?: SideAfter) {
+  const held = Array.isArray(before?.hedge_ids) ? before.hedge_ids.filter((id) => typeof id === 'string') : [];
+  return [...new Set([...held.filter((id) => !open?.hedge_ids.includes(id)), hedgeId])];
 }
 
-/** The deal references of a side's filled hedges, as the journal records them beside an action whose request names none. */
-function sideReference(book: { filled: ReadonlyArray<{ clientReference?: string }> } | undefined) {
-  const references = [...new Set(book?.filled.flatMap((record) => record.clientReference ?? []) ?? [])];
-  return references.length ? { client_reference: references.join(', ') } : {};
+/** What the journal records of a side's filled hedges beside an action whose request names neither: the deal
+ * references, and the hedges' ids when there are several (a close ends every one). */
+function sideContext(book: { filled: ReadonlyArray<{ id: string; clientReference?: string }> } | undefined) {
+  const filled = book?.filled ?? [];
+  const references = [...new Set(filled.flatMap((record) => record.clientReference ?? []))];
+  return {
+    ...(references.length && { client_reference: references.join(', ') }),
+    ...(filled.length > 1 && { hedge_ids: filled.map((record) => record.id) }),
+  };
 }
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
@@ -560,29 +566,30 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
   } = turn;
   let estimate: number | undefined;
   let hedgeBefore: string | undefined;
-  /** The side's hedges read before the send: on a side of several, the close ends every one. */
-  let bookBefore: SideBook | undefined;
   /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
   let inBook: number | undefined;
   /** What it trades, as last read (the confirmation question shows it). */
   let traded: number | undefined;
+  /** What a resumed close's entry recorded it trades: a side already closed by it reads 0 in the book. */
+  let tradedBefore: number | undefined;
   return {
     // What closing is expected to return: the position's net margin right before the close.
     before: async () => {
       const views = await SideViews.read(client, (line) => ports.log(line));
       const book = readableBook(await views.book(market, side), market, side);
-      bookBefore = book;
       const position = findSide(views.positions, market, side);
       estimate = position?.netMarginUsd;
       hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-      const notional = book.filled.length ? book.recordsUsd : position?.notionalUsd;
+      // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
+      const flat = !position && book.state === 'flat' && !book.opening.length;
+      const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
       inBook ??= notional;
       return withoutUndefined({
         net_margin_usd: estimate,
         ...(hedgeBefore && { hedge_id: hedgeBefore }),
         notional_usd: notional,
-        // The deal it closes, for the journal's Ref (a close's request names none).
-        ...sideReference(book),
+        // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+        ...sideContext(book),
       });
     },
     question: () => {
@@ -607,6 +614,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
     },
     // The side's presence in the positions list.
     reconcile: async (entry) => {
+      tradedBefore = entry.traded_usd;
       const { position, filled, settling } = await sideInStep(ports, client, market, side, entry);
       const answer = submittedAnswer(entry);
       if (settling) return { verdict: 'landed', evidence: settling, answer };
@@ -615,8 +623,11 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         const gone = `the ${side} side of ${market} is no longer in the positions list`;
         const context = entry.context;
         const hedgeAtSend = typeof context?.hedge_id === 'string' ? context.hedge_id : undefined;
-        // The side read before the send (journaled with the entry) was already empty: a gone side is not this close's doing.
-        if (context !== undefined && hedgeAtSend === undefined && typeof context.notional_usd !== 'number') {
+        // What the side held at the send, as read before it (journaled with the entry): not read (a run that did not
+        // wait), its absence proves nothing; read empty, a gone side is not this close's doing.
+        if (hedgeAtSend === undefined && typeof context?.notional_usd !== 'number')
+          return { verdict: 'unknown', evidence: `${gone}, and what it held when the close was sent was not read` };
+        if (hedgeAtSend === undefined && context?.notional_usd === 0) {
           const evidence = `${gone}, and it was not open when the close was about to be sent`;
           return { verdict: neverAnswered ? 'not-landed' : 'unknown', evidence };
         }
@@ -657,10 +668,11 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
         return { verdict: 'not-landed', evidence: `${evidence}, and its hedge ${safeText(before)} is still filled` };
       return { verdict: 'unknown', evidence };
     },
-    // What it closed, for an agent's daily cap: the larger of the server's word and the book's figure.
+    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure and what a resumed
+    // entry recorded.
     submitted: (answer) => {
-      const said = readNumber(answer.notional_usd);
-      const closed = said === undefined ? inBook : Math.max(Math.abs(said), inBook ?? 0);
+      const figures = [readNumber(answer.notional_usd), inBook, tradedBefore].filter((usd) => usd !== undefined);
+      const closed = figures.length ? Math.max(...figures.map(Math.abs)) : undefined;
       return {
         hedge_id: answer.hedge_id ?? hedgeBefore,
         order_tx_hash: answer.order_tx_hash ?? undefined,
@@ -686,7 +698,7 @@ function closeHooks(turn: Turn<SideRequest>): KindHooks<SubmittedAction, CloseRe
           (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
         polled,
       );
-      const realized = hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, bookBefore, after)) : undefined;
+      const realized = hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, kept, after)) : undefined;
       return {
         market,
         side,

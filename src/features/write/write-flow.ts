@@ -48,7 +48,7 @@ import { confirmSideAsShown } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
-import type { JsonObject } from '../../core/objects.js';
+import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 import type { Env } from '../../platform/config/env.js';
 
 export interface WriteOptions {
@@ -396,7 +396,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
       // pre-trade checks; a resumed action skips them and reads what the book shows of its earlier send (landed:
       // followed, not sent again).
-      const sendHooks = await gateTheSend(ports, action, run);
+      const { sendHooks, judgedUsd } = await gateTheSend(ports, action, run);
       if (!run.resumed && !action.checked) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
@@ -429,7 +429,14 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         try {
           // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
           const serverTime = await serverNow(ports);
-          const context = serverTime === undefined ? before : { ...before, server_time_ms: serverTime.earliestMs };
+          // What an agent's limits judged it trades, kept when nothing else records it (a close not waited for whose
+          // answer is lost): its daily cap counts it until the action is resolved.
+          const fields = withoutUndefined({
+            ...before,
+            server_time_ms: serverTime?.earliestMs,
+            judged_usd: before === undefined ? judgedUsd : undefined,
+          });
+          const context = Object.keys(fields).length ? fields : undefined;
           begun = entry = await journal.begin(
             entryFields(identity, action, run.key, context),
             (await rowSealerOf(ports)).seal,
@@ -849,21 +856,22 @@ async function gateTheSend<S, R>(
   ports: WritePorts,
   action: WriteAction<S, R>,
   run: WriteRun,
-): Promise<SendHooks | undefined> {
+): Promise<{ sendHooks?: SendHooks; judgedUsd?: number }> {
   // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
   const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
   // What it trades as the side is now (a close: what it holds), under the side's lock.
   let judged = planCheck || gate ? await action.trades?.() : undefined;
   planCheck?.check([action.plan(run.key)], judged);
-  if (!gate) return;
+  if (!gate) return {};
   if (!action.admitted) {
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
     const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
     await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
   }
-  if (judged === undefined) return;
-  return {
+  if (judged === undefined) return {};
+  const judgedUsd = cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
+  const sendHooks: SendHooks = {
     beforeRetry: async (reason) => {
       const now = await action.trades?.();
       try {
@@ -876,6 +884,7 @@ async function gateTheSend<S, R>(
       judged = now;
     },
   };
+  return { sendHooks, judgedUsd };
 }
 
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was

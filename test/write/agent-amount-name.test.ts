@@ -1,0 +1,63 @@
+// An agent's add on a server with its own name for the amount (the simulator's beta dialect: `delta_usd`): the
+// first request, refused for the name, did nothing, and the add goes again under the server's name. The agent's
+// limits and its live confirmation judge that one trade once: neither the refused request nor the name it went out
+// under counts against it. Judged on the simulator's request log, its hedges and the journal.
+import { afterAll, expect, it } from 'vitest';
+import { HttpConnections } from '../../src/platform/api/transport.js';
+import { registerSecret } from '../../src/core/security/secrets.js';
+import { openJournal } from '../../src/platform/journal/index.js';
+import { data, toolboxOn } from '../agent/toolbox-on.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+
+const LIVE_KEY = 'hpk_live_AgentAmountNameLiveKey01';
+registerSecret(LIVE_KEY);
+const startSimulator = useSimulators();
+const connections = new HttpConnections();
+afterAll(() => connections.close());
+
+const BUY = { market: MARKET, side: 'buy' };
+const adds = (simulator: Simulator) =>
+  simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body]);
+const outcomes = async (simulator: Simulator) =>
+  (await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.outcome).sort();
+
+it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the daily count then holds it once (a further 6,000 is over)', async () => {
+  const simulator = await startSimulator({ dialect: 'beta' });
+  const hedge = simulator.seedOpen('buy', 10_000);
+  const limits = { maxNotionalUsd: 15_000, maxDailyNotionalUsd: 15_000 };
+  const { call } = toolboxOn(simulator, connections, { limits });
+
+  const added = await call('add', { ...BUY, notional: 10_000 });
+  expect(added.isError, added.content.map((part) => part.text).join('\n')).toBeFalsy();
+  expect(adds(simulator)).toEqual([
+    [400, { ...BUY, notional_usd: 10_000 }],
+    [200, { ...BUY, delta_usd: 10_000 }],
+  ]);
+  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[hedge.id, 20_000]]);
+  expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+
+  // The day's count is the one add that landed: 10,000 and 6,000 pass 15,000; nothing more is sent.
+  const refused = data(await call('add', { ...BUY, notional: 6_000 }));
+  expect(refused.error).toMatchObject({
+    code: 'max_daily_notional_exceeded',
+    details: { used_last_24h_usd: 10_000, this_call_usd: 6_000 },
+  });
+  expect(adds(simulator)).toHaveLength(2);
+});
+
+it('beta, live: an add confirmed with its token goes again under the server name and lands once', async () => {
+  const simulator = await startSimulator({ dialect: 'beta' });
+  const hedge = simulator.seedOpen('buy', 10_000);
+  const { call } = toolboxOn(simulator, connections, { liveKey: LIVE_KEY, allowLive: true });
+  const preview = data(await call('add', { ...BUY, notional: 5_000 }));
+  expect(adds(simulator)).toEqual([]);
+
+  const confirmed = await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token });
+  expect(confirmed.isError, confirmed.content.map((part) => part.text).join('\n')).toBeFalsy();
+  expect(adds(simulator)).toEqual([
+    [400, { ...BUY, notional_usd: 5_000 }],
+    [200, { ...BUY, delta_usd: 5_000 }],
+  ]);
+  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[hedge.id, 15_000]]);
+  expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+});
