@@ -391,6 +391,36 @@ describe('hedge report on more than a page of history', () => {
   });
 });
 
+describe('hedge report and history --since against a server that ignores the page size', () => {
+  it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51', async () => {
+    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha', dialect: 'alpha' });
+    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
+    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
+    expect(account.history).toHaveLength(51);
+    const warned =
+      /returned 50 closed hedges and no next page, and the server may not read the page size.*may be incomplete.*HEDGE_WIRE_PAGE_SIZE_PARAM/s;
+
+    const result = await alpha.hedge('report --by month --json');
+    const report = okJson(result);
+    expect([report.complete, report.totals.count]).toEqual([false, 50]);
+    expect(result.stderr).toMatch(warned);
+    // The history as asked (alpha ignores `limit`), then a page of one to see whether the size is read.
+    expect(historyQueries(alpha)).toEqual([{ limit: '500' }, { limit: '1' }]);
+
+    const period = await alpha.hedge('history --since 2000-01-01 --json');
+    expect(okJson(period)).toHaveLength(50);
+    expect(period.stderr).toMatch(warned);
+    expect(historyQueries(alpha).slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
+
+    // Its own name given: the page of one comes back as one, so the 51 read are the whole history.
+    const told = await alpha.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+    expect([okJson(told).complete, okJson(told).totals.count]).toEqual([true, 51]);
+    expect(cents(okJson(told).totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(told.stderr).not.toMatch(/incomplete/);
+    expect(historyQueries(alpha).slice(4)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
+  });
+});
+
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
     const odd = await start({ realNow: () => START_MS, seed: 'report-e2e-undated' });

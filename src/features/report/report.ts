@@ -20,7 +20,7 @@ import type { HedgeReferences } from '../book/deal.js';
 interface HistoryWalk {
   fetched: number;
   complete: boolean;
-  stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
+  stopped?: 'full-page' | 'repeated-cursor' | 'no-next' | 'page-size';
 }
 
 /** Every page of closed hedges, each record handed to `onRecord` (false stops the walk). */
@@ -39,10 +39,12 @@ export async function walkHistory(
   }
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
   if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
-  // A full last page without a cursor to the next may hide older closed hedges: the report then
-  // says `"complete": false` and the CLI warns.
+  // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
+  // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
   if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
     return { fetched, complete: false, stopped: 'full-page' };
+  if (last !== undefined && !last.paged && (await last.mayBeCut()))
+    return { fetched, complete: false, stopped: 'page-size' };
   return { fetched, complete: true };
 }
 
@@ -57,6 +59,13 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
     return (
       `GET /hedges/history returned ${fetched} closed hedges and says more exist, but gave no way hedge can ask for them: ` +
       'the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.'
+    );
+  }
+  if (stopped === 'page-size') {
+    return (
+      `GET /hedges/history returned ${fetched} closed hedges and no next page, and the server may not read the page size hedge sends: ` +
+      'closed hedges older than these may be missing, so the figures may be incomplete. `hedge doctor` shows how it pages; ' +
+      'set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.'
     );
   }
   return (
