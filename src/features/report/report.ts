@@ -23,20 +23,25 @@ interface HistoryWalk {
   stopped?: 'full-page' | 'repeated-cursor' | 'no-next' | 'page-size';
 }
 
-/** Every page of closed hedges, each record handed to `onRecord` (false stops the walk). */
+/** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed
+ * before `since` is read, as the history comes newest first. */
 export async function walkHistory(
   client: HedgeClient,
   onRecord: (raw: HistoryRecord) => boolean | void,
+  since?: Date,
 ): Promise<HistoryWalk> {
   let fetched = 0;
   let last: HistoryPage | undefined;
+  let passed = false;
   for await (const page of client.historyPages(MAX_PAGE_SIZE)) {
     last = page;
     for (const raw of page.records) {
       fetched += 1;
       if (onRecord(raw) === false) return { fetched, complete: true };
+      passed ||= since !== undefined && inPeriod(raw, { since }) === 'out';
     }
   }
+  if (passed) return { fetched, complete: true };
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
   if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
   // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
@@ -87,15 +92,19 @@ export async function gatherReport(
     // Reported below, once the history is read (or by the history's own failure first).
   });
   const builder = new ReportBuilder(options);
-  const walk = await walkHistory(client, (raw) => {
-    const facts = readHistoryRecord(raw);
-    // A record that carries no reference is its hedge's deal, as the hedge records say.
-    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
-      const joined = references.referenceOf(facts.hedgeId);
-      if (joined !== undefined) facts.clientReference = joined;
-    }
-    if (builder.add(facts)) onCovered?.(facts);
-  });
+  const walk = await walkHistory(
+    client,
+    (raw) => {
+      const facts = readHistoryRecord(raw);
+      // A record that carries no reference is its hedge's deal, as the hedge records say.
+      if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
+        const joined = references.referenceOf(facts.hedgeId);
+        if (joined !== undefined) facts.clientReference = joined;
+      }
+      if (builder.add(facts)) onCovered?.(facts);
+    },
+    options.since,
+  );
   const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
   return {
     report: builder.finish(open, { points }),
