@@ -256,9 +256,10 @@ export class HedgeClient {
       items.length = limit;
       more = true;
     }
-    const cut =
-      checkCut && !more && items.length < (limit ?? 0) && (await this.mayBeCut(path, filters, sent, reading, ended));
-    return { items, more, ...(cut && { cutAt: items.length }) };
+    /** Asked later by a reader for whom a cut matters only sometimes (one more request when it cannot tell). */
+    const mayBeCut = () => this.mayBeCut(path, filters, sent, reading, ended);
+    const cut = checkCut && !more && items.length < (limit ?? 0) && (await mayBeCut());
+    return { items, more, ...(cut && { cutAt: items.length }), mayBeCut };
   }
 
   /** Whether a last page with no word on paging may be one of more: it is as long as asked, or the server ignores the
