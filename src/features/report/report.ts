@@ -27,8 +27,8 @@ interface HistoryWalk {
  * before `since` is read, as the history comes newest first. */
 export async function walkHistory(
   client: HedgeClient,
+  since: Date | undefined,
   onRecord: (raw: HistoryRecord) => boolean | void,
-  since?: Date,
 ): Promise<HistoryWalk> {
   let fetched = 0;
   let last: HistoryPage | undefined;
@@ -92,19 +92,15 @@ export async function gatherReport(
     // Reported below, once the history is read (or by the history's own failure first).
   });
   const builder = new ReportBuilder(options);
-  const walk = await walkHistory(
-    client,
-    (raw) => {
-      const facts = readHistoryRecord(raw);
-      // A record that carries no reference is its hedge's deal, as the hedge records say.
-      if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
-        const joined = references.referenceOf(facts.hedgeId);
-        if (joined !== undefined) facts.clientReference = joined;
-      }
-      if (builder.add(facts)) onCovered?.(facts);
-    },
-    options.since,
-  );
+  const walk = await walkHistory(client, options.since, (raw) => {
+    const facts = readHistoryRecord(raw);
+    // A record that carries no reference is its hedge's deal, as the hedge records say.
+    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
+      const joined = references.referenceOf(facts.hedgeId);
+      if (joined !== undefined) facts.clientReference = joined;
+    }
+    if (builder.add(facts)) onCovered?.(facts);
+  });
   const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
   return {
     report: builder.finish(open, { points }),

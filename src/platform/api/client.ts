@@ -256,7 +256,7 @@ export class HedgeClient {
       items.length = limit;
       more = true;
     }
-    /** Asked later by a reader for whom a cut matters only sometimes (one more request when it cannot tell). */
+    // Also handed over, for a reader to whom a cut matters only sometimes (one more request when it cannot tell).
     const mayBeCut = () => this.mayBeCut(path, filters, sent, reading, ended);
     const cut = checkCut && !more && items.length < (limit ?? 0) && (await mayBeCut());
     return { items, more, ...(cut && { cutAt: items.length }), mayBeCut };

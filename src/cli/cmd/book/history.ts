@@ -109,20 +109,16 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     const kept: HistoryRecord[] = [];
     let unreadable = 0;
     let count = 0;
-    const walk = await walkHistory(
-      client,
-      (raw) => {
-        const verdict = inPeriod(raw, { since, until });
-        if (verdict === 'unreadable') unreadable += 1;
-        if (verdict !== 'in') return true;
-        if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
-        if (streamed) streamed.add(output.named(raw, historyRecordForPeople));
-        else kept.push(raw);
-        count += 1;
-        return count < keptAtMost;
-      },
-      since,
-    );
+    const walk = await walkHistory(client, since, (raw) => {
+      const verdict = inPeriod(raw, { since, until });
+      if (verdict === 'unreadable') unreadable += 1;
+      if (verdict !== 'in') return true;
+      if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
+      if (streamed) streamed.add(output.named(raw, historyRecordForPeople));
+      else kept.push(raw);
+      count += 1;
+      return count < keptAtMost;
+    });
     if (!walk.complete) output.warn(incompleteWarning(walk.fetched, walk.stopped));
     if (unreadable > 0)
       output.warn(
