@@ -95,10 +95,9 @@ export const SideViews = {
         // A line the records read fall short of (or cannot be checked against) may hold hedges past a cut read.
         const short =
           line !== undefined &&
-          (line.notionalUsd === undefined
-            ? book.state !== 'flat'
-            : line.notionalUsd - book.recordsUsd >= 0.005 ||
-              (line.hedgeId !== undefined && !mine.some((record) => record.id === line.hedgeId)));
+          (line.notionalUsd === undefined ||
+            line.notionalUsd - book.recordsUsd >= 0.005 ||
+            (line.hedgeId !== undefined && !mine.some((record) => record.id === line.hedgeId)));
         if (short && (await filledMayBeCut())) {
           const count = filled.items.length;
           return {
