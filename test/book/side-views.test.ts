@@ -249,6 +249,43 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
   });
 });
 
+describe('a server that ignores the page size (alpha: 50 a page, no next page)', () => {
+  it('a side whose hedge is past the 50 filled hedges read: positions says the records may be cut, and an add cannot tell at once, nothing sent', async () => {
+    const simulator = await startSimulator({ dialect: 'alpha' });
+    const buy = simulator.seedOpen('buy', 10_000);
+    // 50 newer filled hedges on the other side (alpha opens another hedge on an open side): the buy is the 51st.
+    for (let count = 0; count < 50; count++) simulator.seedOpen('sell', 1_000);
+    expect(simulator.hedges().filter((hedge) => hedge.status === 'filled')).toHaveLength(51);
+    const filledQueries = () =>
+      simulator
+        .requests('GET', '/hedges')
+        .map((entry) => entry.query)
+        .filter((query) => query.status === 'filled');
+    const cut = /the hedge records may be cut at 50 filled hedges/;
+
+    const positions = ok(await simulator.hedge('positions --json'));
+    expect(positions.stderr).toMatch(cut);
+    expect(filledQueries()).toEqual([
+      { status: 'filled', limit: '500' },
+      { status: 'filled', limit: '1' },
+    ]);
+
+    const add = await simulator.hedge('add USDTNGN buy 1000 --timeout 5 --json');
+    expect(add.code, add.stderr).toBe(12);
+    expect(add.stderr).toMatch(
+      /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/,
+    );
+    expect(add.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
+    expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
+    expect(simulator.hedges().find((hedge) => hedge.id === buy.id)!.notionalUsd).toBe(10_000);
+    // Read once, checked once: no wait on records that reading again would not change.
+    expect(filledQueries().slice(2)).toEqual([
+      { status: 'filled', limit: '500' },
+      { status: 'filled', limit: '1' },
+    ]);
+  });
+});
+
 describe('positions when the hedge records are not there', () => {
   it('GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });

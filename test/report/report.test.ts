@@ -391,6 +391,80 @@ describe('hedge report on more than a page of history', () => {
   });
 });
 
+describe('hedge report and history --since against a server that ignores the page size', () => {
+  it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51', async () => {
+    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha', dialect: 'alpha' });
+    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
+    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
+    expect(account.history).toHaveLength(51);
+    const warned =
+      /returned 50 closed hedges and no next page, and the server may not read the page size.*may be incomplete.*HEDGE_WIRE_PAGE_SIZE_PARAM/s;
+
+    const result = await alpha.hedge('report --by month --json');
+    const report = okJson(result);
+    expect([report.complete, report.totals.count]).toEqual([false, 50]);
+    expect(result.stderr).toMatch(warned);
+    // The history as asked (alpha ignores `limit`), then a page of one to see whether the size is read.
+    expect(historyQueries(alpha)).toEqual([{ limit: '500' }, { limit: '1' }]);
+
+    const period = await alpha.hedge('history --since 2000-01-01 --json');
+    expect(okJson(period)).toHaveLength(50);
+    expect(period.stderr).toMatch(warned);
+    expect(historyQueries(alpha).slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
+
+    // A period whose start lies inside the page read is whole, cut or not: nothing said, no page of one.
+    const since = account.history[10].closed_at;
+    const inside = account.history.filter((record) => Date.parse(record.closed_at) >= Date.parse(since));
+    const recent = await alpha.hedge(['history', '--since', since, '--json']);
+    expect(
+      okJson(recent)
+        .map((record: any) => record.hedge_id)
+        .sort(),
+    ).toEqual(inside.map((record) => record.hedge_id).sort());
+    expect(recent.stderr).toBe('');
+    expect(historyQueries(alpha).slice(4)).toEqual([{ limit: '500' }]);
+
+    // Its own name given: the page of one comes back as one, so the 51 read are the whole history.
+    const told = await alpha.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
+    expect([okJson(told).complete, okJson(told).totals.count]).toEqual([true, 51]);
+    expect(cents(okJson(told).totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(told.stderr).not.toMatch(/incomplete/);
+    expect(historyQueries(alpha).slice(5)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
+  });
+});
+
+describe('deal references read from hedge records against a server that ignores the page size', () => {
+  it('alpha: history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
+    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha-deal', dialect: 'alpha' });
+    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
+    // One deal of 51 hedges whose closed-hedge records carry no reference: it is joined from the hedge records.
+    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
+    for (const hedge of Object.values(account.hedges)) hedge.clientReference = 'DEAL-7';
+    for (const record of account.history) delete record.client_reference;
+    const hedgeQueries = () => alpha.requests('GET', '/hedges').map((entry) => entry.query);
+
+    const deal = await alpha.hedge('history --ref DEAL-7 --json');
+    expect(okJson(deal).length).toBeLessThanOrEqual(50);
+    expect(deal.stderr).toMatch(
+      /The list may be cut at 50 hedge records: .*HEDGE_WIRE_PAGE_SIZE_PARAM.* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
+    );
+    expect(hedgeQueries()).toEqual([
+      { client_reference: 'DEAL-7', limit: '500' },
+      { client_reference: 'DEAL-7', limit: '1' },
+    ]);
+
+    const byHedge = await alpha.hedge('report --by hedge --json');
+    expect(byHedge.stderr).toMatch(
+      /The list may be cut at 50 hedge records: .* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
+    );
+    expect(hedgeQueries().slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
+
+    const report = await alpha.hedge('report --by hedge --ref DEAL-7 --json');
+    expect(report.stderr).toMatch(/The list may be cut at 50 hedge records: .* is not joined to its deal/s);
+    expect(okJson(report).complete).toBe(false);
+  });
+});
+
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
     const odd = await start({ realNow: () => START_MS, seed: 'report-e2e-undated' });

@@ -30,6 +30,8 @@ export interface SideBook {
   recordsUsd: number;
   line?: PositionLine;
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
+  /** The filled hedges read, when that read may be cut short of the side's: reading again would not tell more. */
+  recordsCut?: number;
 }
 
 /** The statuses a hedge ends in: it holds nothing any more. */

@@ -9,19 +9,20 @@ import { FINAL } from './book.js';
 /** A deal's hedges (`live`: those not ended), and `nowMs`: the server's time when read, which its maturities are shown against. */
 export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 
-/** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour it); a failed read is a problem to say, not a failure. */
+/** The deal's hedges: GET /hedges filtered by `client_reference` on the server and again here (a server may not honour it); a failed read is a problem to say, not a failure; `read` says whether it may be short. */
 export async function readDeal(client: HedgeClient, reference: string) {
   let problem: string | undefined;
   const list = await client
-    .readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY })
+    .readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY, checkCut: true })
     .catch((error: unknown) => {
       problem = `GET /hedges failed (${messageOf(error)})`;
-      return { items: [] };
+      return { items: [], more: false };
     });
   const hedges = list.items.filter((hedge) => sameReference(hedge.client_reference, reference));
   return {
     reference,
     problem,
+    read: { ...list, limit: Number.POSITIVE_INFINITY },
     ids: new Set(hedges.map((hedge) => hedge.id)),
     live: hedges.filter((hedge) => !FINAL.has(hedge.status)),
     nowMs: client.transport.serverNow().bestMs,
@@ -32,15 +33,25 @@ export async function readDeal(client: HedgeClient, reference: string) {
 export interface HedgeReferences {
   referenceOf(hedgeId: string): string | undefined;
   problem?: string;
+  /** The hedge records read, which may be short of `limit` (lists' `more` and `cutAt`). */
+  read?: ShortRead;
+}
+
+/** A list read as far as `limit`, and whether it may hold less than the server has. */
+export interface ShortRead {
+  items: readonly unknown[];
+  more: boolean;
+  cutAt?: number;
+  limit: number;
 }
 
 export async function readHedgeReferences(client: HedgeClient): Promise<HedgeReferences> {
   try {
-    const hedges = await client.listHedges({ limit: MAX_PAGE_SIZE });
+    const list = await client.readHedges({ limit: MAX_PAGE_SIZE, checkCut: true });
     const byId = new Map(
-      hedges.flatMap((hedge) => (hedge.client_reference ? [[hedge.id, hedge.client_reference]] : [])),
+      list.items.flatMap((hedge) => (hedge.client_reference ? [[hedge.id, hedge.client_reference]] : [])),
     );
-    return { referenceOf: (hedgeId) => byId.get(hedgeId) };
+    return { referenceOf: (hedgeId) => byId.get(hedgeId), read: { ...list, limit: MAX_PAGE_SIZE } };
   } catch (error) {
     return {
       referenceOf: () => undefined,
@@ -54,5 +65,6 @@ export function dealReferences(deal: DealHedges): HedgeReferences {
   return {
     referenceOf: (hedgeId) => (deal.ids.has(hedgeId) ? deal.reference : undefined),
     problem: deal.problem,
+    read: deal.read,
   };
 }

@@ -167,7 +167,7 @@ async function coverHedges(client: HedgeClient) {
   const onlyMarket = list.markets.length === 1 ? list.markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
-  const walk = await walkHistory(client, (raw) => {
+  const walk = await walkHistory(client, undefined, (raw) => {
     const cover = closedCover(readHistoryRecord(raw), onlyMarket);
     if (cover) hedges.push(cover);
     else skipped += 1;

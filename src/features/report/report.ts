@@ -20,29 +20,36 @@ import type { HedgeReferences } from '../book/deal.js';
 interface HistoryWalk {
   fetched: number;
   complete: boolean;
-  stopped?: 'full-page' | 'repeated-cursor' | 'no-next';
+  stopped?: 'full-page' | 'repeated-cursor' | 'no-next' | 'page-size';
 }
 
-/** Every page of closed hedges, each record handed to `onRecord` (false stops the walk). */
+/** Every page of closed hedges, each record handed to `onRecord` (false stops the walk); whole once a record closed
+ * before `since` is read, as the history comes newest first. */
 export async function walkHistory(
   client: HedgeClient,
+  since: Date | undefined,
   onRecord: (raw: HistoryRecord) => boolean | void,
 ): Promise<HistoryWalk> {
   let fetched = 0;
   let last: HistoryPage | undefined;
+  let passed = false;
   for await (const page of client.historyPages(MAX_PAGE_SIZE)) {
     last = page;
     for (const raw of page.records) {
       fetched += 1;
       if (onRecord(raw) === false) return { fetched, complete: true };
+      passed ||= since !== undefined && inPeriod(raw, { since }) === 'out';
     }
   }
+  if (passed) return { fetched, complete: true };
   if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
   if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
-  // A full last page without a cursor to the next may hide older closed hedges: the report then
-  // says `"complete": false` and the CLI warns.
+  // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
+  // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
   if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
     return { fetched, complete: false, stopped: 'full-page' };
+  if (last !== undefined && !last.paged && (await last.mayBeCut()))
+    return { fetched, complete: false, stopped: 'page-size' };
   return { fetched, complete: true };
 }
 
@@ -57,6 +64,13 @@ export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped
     return (
       `GET /hedges/history returned ${fetched} closed hedges and says more exist, but gave no way hedge can ask for them: ` +
       'the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.'
+    );
+  }
+  if (stopped === 'page-size') {
+    return (
+      `GET /hedges/history returned ${fetched} closed hedges and no next page, and the server may not read the page size hedge sends: ` +
+      'closed hedges older than these may be missing, so the figures may be incomplete. `hedge doctor` shows how it pages; ' +
+      'set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.'
     );
   }
   return (
@@ -78,7 +92,7 @@ export async function gatherReport(
     // Reported below, once the history is read (or by the history's own failure first).
   });
   const builder = new ReportBuilder(options);
-  const walk = await walkHistory(client, (raw) => {
+  const walk = await walkHistory(client, options.since, (raw) => {
     const facts = readHistoryRecord(raw);
     // A record that carries no reference is its hedge's deal, as the hedge records say.
     if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {

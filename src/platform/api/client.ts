@@ -71,6 +71,8 @@ export interface HistoryPage {
   paged: boolean;
   /** The server says more exist (a has_more, a marker hedge could not send back). */
   more?: boolean;
+  /** As the last page: whether it may be one of more, though it says nothing on paging (lists' `cutAt`). */
+  mayBeCut: () => Promise<boolean>;
 }
 
 /** A wire name hedge learned from the server: a refusal that named it, or its answers. */
@@ -254,16 +256,26 @@ export class HedgeClient {
       items.length = limit;
       more = true;
     }
+    // Also handed over, for a reader to whom a cut matters only sometimes (one more request when it cannot tell).
+    const mayBeCut = () => this.mayBeCut(path, filters, sent, reading, ended);
+    const cut = checkCut && !more && items.length < (limit ?? 0) && (await mayBeCut());
+    return { items, more, ...(cut && { cutAt: items.length }), mayBeCut };
+  }
+
+  /** Whether a last page with no word on paging may be one of more: it is as long as asked, or the server ignores the
+   * size (a page of one asked; a name learned from it is one it reads). */
+  private async mayBeCut(
+    path: string,
+    filters: Record<string, string | undefined>,
+    sent: Record<string, string | number>,
+    reading: PageReading,
+    ended: 'page' | 'none' | 'repeated',
+  ) {
     const name = this.wireSettings.pageSizeParam;
     const rows = reading.rows?.length ?? 0;
     const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
-    // A last page short of `limit` with no word on paging is one of more when it is as long as asked, or the server
-    // ignores the size (a name learned from it is one it reads).
-    const cut =
-      checkCut && !more && silent && !this.pageSizeLearned && rows > 1 && items.length < (limit ?? 0) && name in sent
-        ? rows >= Number(sent[name]) || !(await this.honoursPageSize(path, filters, name))
-        : false;
-    return { items, more, ...(cut && { cutAt: items.length }) };
+    if (!silent || this.pageSizeLearned || rows <= 1 || !(name in sent)) return false;
+    return rows >= Number(sent[name]) || !(await this.honoursPageSize(path, filters, name));
   }
 
   /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). A refused or unreadable
@@ -411,15 +423,27 @@ export class HedgeClient {
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async *historyPages(pageSize = MAX_PAGE_SIZE) {
+  async *historyPages(pageSize = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
+    let sent: Record<string, string | number> = {};
     const fetchPage = (query: Query) =>
-      this.transport.send({ method: 'GET', path: '/hedges/history', query: this.withPageSize(query, pageSize) });
+      this.transport.send({
+        method: 'GET',
+        path: '/hedges/history',
+        query: (sent = this.withPageSize(query, pageSize)),
+      });
     let first = true;
     for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
       const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
       const next = records.length ? page.next : 'none';
-      yield { records, next, paged: !first || next === 'page', more: page.reading.more };
+      const asked = sent;
+      yield {
+        records,
+        next,
+        paged: !first || next === 'page',
+        more: page.reading.more,
+        mayBeCut: () => this.mayBeCut('/hedges/history', {}, asked, page.reading, next),
+      };
       first = false;
       if (next !== 'page') return;
     }

@@ -8,7 +8,7 @@ export function moreNote(
   how: { moreCommand: string; defaultLength?: boolean },
 ) {
   if (list.cutAt !== undefined)
-    return `The list may be cut at ${list.cutAt} ${noun}: the server gave no next page (it may not read the page size hedge sends). \`hedge doctor\` shows how it pages.`;
+    return `The list may be cut at ${list.cutAt} ${noun}: the server gave no next page (it may not read the page size hedge sends). \`hedge doctor\` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.`;
   if (!list.more) return;
   const count = list.items.length;
   const { moreCommand } = how;

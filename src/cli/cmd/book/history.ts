@@ -13,7 +13,7 @@ import { inPeriod, incompleteWarning, walkHistory } from '../../../features/repo
 import { readNumber } from '../../../core/number-format.js';
 import { historyRecordForPeople, readHistoryRecord } from '../../../platform/api/wire/fields.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
-import { readDeal, type DealHedges } from '../../../features/book/deal.js';
+import { readDeal, type DealHedges, type ShortRead } from '../../../features/book/deal.js';
 import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
@@ -57,6 +57,15 @@ export function noteStillHeld(ctx: CommandContext, deal: DealHedges | undefined)
   if (held !== undefined) ctx.output.note(held);
 }
 
+/** Hedge records deal references are joined from, read short of what the server may hold: said, with what it means. */
+export function noteShortRecords(ctx: CommandContext, read: ShortRead | undefined) {
+  const short = read && moreNote(read, read.limit, 'hedge records', { moreCommand: '' });
+  if (short)
+    ctx.output.warn(
+      `${short} A closed hedge past them whose history record carries no reference is not joined to its deal.`,
+    );
+}
+
 export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
   const { output } = ctx;
   const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
@@ -72,6 +81,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     output.warn(
       `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
     );
+  noteShortRecords(ctx, deal?.read);
   let records: HistoryRecord[];
   if (!filtering) {
     const list = await client.readHistory({ limit, checkCut: !defaultLength });
@@ -99,7 +109,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
     const kept: HistoryRecord[] = [];
     let unreadable = 0;
     let count = 0;
-    const walk = await walkHistory(client, (raw) => {
+    const walk = await walkHistory(client, since, (raw) => {
       const verdict = inPeriod(raw, { since, until });
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;

@@ -25,7 +25,7 @@ import {
   type ReportColumn,
 } from '../../../features/report/report-view.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../../../features/book/deal.js';
-import { closePeriod, noteStillHeld } from './history.js';
+import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
 
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
 export const CONDITION_FIELDS: readonly string[] =
@@ -85,6 +85,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
     output.warn(
       `Deal references not joined from the hedge records: ${references.problem}; closed hedges count under their own reference alone.`,
     );
+  noteShortRecords(ctx, references?.read);
   // The HTML listing's rows wait in a file beside the target while the history is read.
   const listing = html === undefined ? undefined : new ClosedHedgeListing(html, closedHedgeRow);
   let gathered: Awaited<ReturnType<typeof gatherReport>>;
