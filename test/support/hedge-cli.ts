@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import type { Clock } from '../../src/platform/api/transport.js';
 import { within } from '../../src/core/process/timers.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
@@ -44,6 +45,8 @@ export interface RunOptions {
   screen?: ScreenSize;
   /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
   person?: (person: Person) => Promise<void>;
+  /** hedge's clock in-process (a simulator's stepped clock); a spawned run keeps its own. */
+  clock?: Clock;
 }
 
 /**
@@ -185,7 +188,7 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
     args,
     mainEnv,
     options.person ?? options.input ?? '',
-    now === undefined ? undefined : () => now,
+    now === undefined ? options.clock : { now: () => now },
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
 }

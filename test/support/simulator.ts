@@ -5,6 +5,7 @@
 // a test started after that test, and `withSimulator()` closes its one when its body ends (for
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
+import { sleep } from '../../src/core/process/timers.js';
 import { afterEach } from 'vitest';
 import {
   startSandbox,
@@ -43,6 +44,25 @@ type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
 export interface SimulatorOptions extends SandboxOptions {
   /** Default `trading`. */
   preset?: SimulatorPreset;
+  /** hedge's in-process runs on a stepped clock (steppedClock): its waits and backoffs end at once. */
+  stepped?: boolean;
+}
+
+/**
+ * hedge's clock, stepped with the simulator's: each pause hedge takes (a wait's poll, a retry's backoff, a
+ * lock's look) passes a twentieth of it in real time, for what runs beside it, and moves both clocks by the rest.
+ */
+function steppedClock(advance: (ms: number) => void) {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      const real = Math.round(ms / 20);
+      await sleep(real, signal);
+      skipped += Math.round(ms) - real;
+      advance(Math.round(ms) - real);
+    },
+  };
 }
 
 interface ApiCall {
@@ -140,7 +160,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<s
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
-  const { preset = 'trading', ...overrides } = options;
+  const { preset = 'trading', stepped, ...overrides } = options;
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
@@ -156,6 +176,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
         (method === undefined || entry.method === method) &&
         (path === undefined || (typeof path === 'string' ? entry.path === path : path.test(entry.path))),
     );
+  const clock = stepped ? steppedClock(advance) : undefined;
   return {
     sandbox,
     baseUrl: sandbox.baseUrl,
@@ -163,9 +184,12 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     configDir: dir.path,
     /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
     env,
+    /** hedge's clock for the runs on this simulator (`stepped`), or none. */
+    clock,
     /** Runs the real binary against this simulator with its config dir (options.env on top). */
     hedge: (args: HedgeArgs, runOptions: RunOptions = {}) =>
       runHedge(args, {
+        clock,
         ...runOptions,
         configDir: runOptions.configDir ?? dir.path,
         env: { ...env, ...runOptions.env },

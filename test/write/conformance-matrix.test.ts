@@ -2,7 +2,8 @@
 // of the write path (columns), each cell a small test generated from the two tables below. A new
 // entry point is a row; a new rule of the write path is a column. What is asserted is the
 // simulator's own state and request log (and the journal as `hedge journal` lists it), never the
-// command's word alone. Every cell starts a simulator of its own, so the cells run side by side.
+// command's word alone. Every cell starts a simulator of its own, so the cells run side by side; hedge
+// runs on its stepped clock, so that a wait, a backoff or a lock's bound moves both clocks instead of passing.
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
@@ -279,7 +280,7 @@ const ROWS: Record<string, Row> = {
 
 /** A simulator for a cell, its side seeded when the row acts on one, and the row's own set-up done. */
 async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>) {
-  await withSimulator(options, async (simulator) => {
+  await withSimulator({ ...options, stepped: true }, async (simulator) => {
     if (row.seeded) simulator.seedOpen('buy', 1000);
     await row.prepare?.(simulator);
     await body(simulator);
@@ -342,7 +343,7 @@ const RULES = {
 
   // The server 45 s ahead and no Date header; a 7-day hedge is 140 s (a day of 20 s): in step, acted on once.
   'clock ahead': (row: Row) =>
-    withSimulator({ noDateHeader: true, dayMs: 20_000 }, async (simulator) => {
+    withSimulator({ noDateHeader: true, dayMs: 20_000, stepped: true }, async (simulator) => {
       simulator.advance(45_000);
       if (row.seeded) simulator.seedOpen('buy', 1000);
       await row.prepare?.(simulator);
@@ -352,7 +353,7 @@ const RULES = {
   // Right after an open --no-wait on a server whose reads trail by an hour (never caught up here): acted on once,
   // or "cannot tell" (exit 12) with nothing sent — never a refusal that claims the side is not open.
   'lagging reads': (row: Row) =>
-    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR }, async (simulator) => {
+    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR, stepped: true }, async (simulator) => {
       exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', row.seeded ? '7' : '3', '--no-wait']), 0);
       const opens = simulator.requests('POST', '/hedges').length;
       const run = await row.run(simulator, ['--timeout', '4']);
