@@ -11,7 +11,7 @@ import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { withMcpServer } from '../support/mcp.js';
 
-// The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own.
+// The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own, on its stepped clock.
 const HOUR = 3_600_000;
 
 const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') =>
@@ -20,7 +20,7 @@ const posts = (simulator: Simulator, path: string) => simulator.writes().filter(
 
 /** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */
 const withOpenSide = (side: 'buy' | 'sell', body: (simulator: Simulator) => Promise<void>) =>
-  withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+  withSimulator({ fillDelayMs: 100, stepped: true }, async (simulator) => {
     ok(await simulator.hedge(`open USDTNGN ${side} 1000 --tenor 7`));
     await body(simulator);
   });
@@ -44,7 +44,7 @@ async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'bu
 
 describe.concurrent('one change in flight per side', () => {
   it('a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan', () =>
-    withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 1_500, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
       const add = await inFlight(simulator, 'add USDTNGN sell 500', '/hedges/add');
       const roll = await simulator.hedge('roll USDTNGN sell --tenor 7 --json');
@@ -58,7 +58,7 @@ describe.concurrent('one change in flight per side', () => {
     }));
 
   it("an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", () =>
-    withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 1_500, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
       const first = await inFlight(simulator, 'add USDTNGN sell 100 --json', '/hedges/add');
       const second = await simulator.hedge('add USDTNGN sell 37 --json');
@@ -75,7 +75,7 @@ describe.concurrent('one change in flight per side', () => {
 
 describe.concurrent('an add whose hedge settled first did not happen', () => {
   it('the side settles while the add is in flight: exit 3 not_applied, the server holds nothing of it', () =>
-    withSimulator({ fillDelayMs: 20_000 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 20_000, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
       simulator.advance(24 * HOUR - 5_000);
       expect(simulator.hedges()[0].status).toBe('filled');
@@ -133,7 +133,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 100, stepped: true }, async (simulator) => {
       const runs = [];
       for (const args of [
         ['open', MARKET, 'sell', '1000', '--tenor', '1'],
@@ -188,7 +188,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 100, stepped: true }, async (simulator) => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
       const rerun = await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json');
@@ -201,7 +201,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 100, stepped: true }, async (simulator) => {
       const colleague = tempDir('hedge-colleague-');
       try {
         const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL-2', '--json'];
@@ -293,7 +293,7 @@ describe.concurrent("a change's amount under the server's name for it", () => {
   const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
 
   it("resume adds up the journal's own reduce since: the add is seen landed, nothing sent", () =>
-    withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ dialect: 'beta', fillDelayMs: 100, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env: BETA }));
       await landedButUnknown(simulator, 'buy', BETA);
       ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
@@ -310,7 +310,7 @@ describe.concurrent("a change's amount under the server's name for it", () => {
     }));
 
   it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
-    withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ dialect: 'beta', fillDelayMs: 100, stepped: true }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
       const add = (notional: number) => ({ market: MARKET, side: 'buy', notional });
       const [first, second] = await withMcpServer(
