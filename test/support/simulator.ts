@@ -48,19 +48,24 @@ export interface SimulatorOptions extends SandboxOptions {
   stepped?: boolean;
 }
 
+/** hedge's longest pause between two tries (a retry's backoff); a longer sleep bounds work it races (a keeper cycle's steps). */
+const LONGEST_PAUSE_MS = 5_000;
+
 /**
- * hedge's clock, stepped with the simulator's: each pause hedge takes (a wait's poll, a retry's backoff, a
- * lock's look) passes a twentieth of it in real time, for what runs beside it, and moves both clocks by the rest.
+ * hedge's clock, stepped with the simulator's: each pause hedge takes (a wait's poll, a retry's backoff, a lock's
+ * look) passes a twentieth of it in real time, for what runs beside it, and moves both clocks by the rest. A longer
+ * sleep passes in real time: stepped, it would end before the work it bounds.
  */
 function steppedClock(advance: (ms: number) => void) {
   let skipped = 0;
   return {
     now: () => Date.now() + skipped,
     sleep: async (ms: number, signal?: AbortSignal) => {
-      const real = Math.round(ms / 20);
+      const whole = Math.round(ms);
+      const real = whole > LONGEST_PAUSE_MS ? whole : Math.round(whole / 20);
       await sleep(real, signal);
-      skipped += Math.round(ms) - real;
-      advance(Math.round(ms) - real);
+      skipped += whole - real;
+      advance(whole - real);
     },
   };
 }
