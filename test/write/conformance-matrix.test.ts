@@ -2,8 +2,8 @@
 // of the write path (columns), each cell a small test generated from the two tables below. A new
 // entry point is a row; a new rule of the write path is a column. What is asserted is the
 // simulator's own state and request log (and the journal as `hedge journal` lists it), never the
-// command's word alone. Every cell starts a simulator of its own, so the cells run side by side; hedge
-// runs on its stepped clock, so that a wait, a backoff or a lock's bound moves both clocks instead of passing.
+// command's word alone. Every cell starts a simulator of its own, so the cells run side by side, hedge on its
+// stepped clock (waits and backoffs move it instead of passing).
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
