@@ -5,7 +5,7 @@
 // by another pid, an environment Node or a library reads at start — is tested on spawned runs;
 // HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (CONTRIBUTING.md#tests).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -95,6 +95,21 @@ function runsInProcess(env: Record<string, string>, options: RunOptions) {
     (name) =>
       PROCESS_LEVEL_VARIABLE.test(name) && env[name] !== process.env[name] && !(frozen && name === 'NODE_OPTIONS'),
   );
+}
+
+/**
+ * The temporary folders of the file that calls this on a RAM disk where there is one: a journal's fsyncs and lock files
+ * then wait on no disk shared with everything else the machine runs. Call at the file's top level.
+ */
+export function tempDirsInMemory() {
+  const before = process.env.TMPDIR;
+  beforeAll(() => {
+    if (existsSync('/dev/shm')) process.env.TMPDIR = '/dev/shm';
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  });
 }
 
 export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {

@@ -8,11 +8,14 @@ import { ok, exits, lastJson } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempDir, tempDirsInMemory } from '../support/hedge-cli.js';
 import { withMcpServer } from '../support/mcp.js';
 import { activeNotional, HOUR } from '../support/keeper.js';
 
+tempDirsInMemory();
+
 // The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own, on its stepped clock.
+
 const posts = (simulator: Simulator, path: string) => simulator.requests('POST', path);
 
 /** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */

@@ -12,7 +12,7 @@ import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import { tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/output/text.js';
 
@@ -22,6 +22,8 @@ function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ w
     spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ words: [...prefix, spec.name], spec }],
   );
 }
+
+tempDirsInMemory();
 
 const WRITES = leaves(COMMANDS).filter(({ spec }) => spec.tier === 'write');
 const DRY_RUN = WRITE_OPTIONS.find((option) => option.key === 'dryRun')!;

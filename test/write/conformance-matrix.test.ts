@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import type { Person } from '../support/hedge-in-process.js';
+import { tempDirsInMemory } from '../support/hedge-cli.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { withMcpServer, type McpAnswer } from '../support/mcp.js';
@@ -47,6 +48,8 @@ interface Row {
   /** The rules that do not apply to this row, each with why. */
   omitted?: Partial<Record<RuleName, string>>;
 }
+
+tempDirsInMemory();
 
 const notionals = (simulator: Simulator) => simulator.active('buy').map((hedge) => hedge.notionalUsd);
 const cli =

@@ -18,8 +18,10 @@ import {
   writeTarget,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import type { HedgeArgs } from '../support/hedge-cli.js';
+import { tempDirsInMemory, type HedgeArgs } from '../support/hedge-cli.js';
 import { colleagueOpens, envFor, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
+
+tempDirsInMemory();
 
 // Side by side, each with a simulator of its own: the keepers' lags and cycles pass in real time, the commands' on
 // hedge's stepped clock. The keeper's lag outlasts its 2 s cycle, so a cycle falls inside it.
