@@ -52,20 +52,22 @@ export interface SimulatorOptions extends SandboxOptions {
 const LONGEST_PAUSE_MS = 5_000;
 
 /**
- * hedge's clock, stepped with the simulator's: each pause hedge takes (a wait's poll, a retry's backoff, a lock's
- * look) passes a twentieth of it in real time, for what runs beside it, and moves both clocks by the rest. A longer
+ * hedge's clock, stepped with the simulator's: it moves only when hedge pauses (a wait's poll, a retry's backoff, a
+ * lock's look), to the pause's end, and moves the simulator's clock with it; a twentieth of the pause passes in real
+ * time, for what runs beside it. So a bound counts hedge's pauses, never how slowly a busy machine runs it. A longer
  * sleep passes in real time: stepped, it would end before the work it bounds.
  */
 function steppedClock(advance: (ms: number) => void) {
-  let skipped = 0;
+  let now = Date.now();
   return {
-    now: () => Date.now() + skipped,
+    now: () => now,
     sleep: async (ms: number, signal?: AbortSignal) => {
-      const whole = Math.round(ms);
-      const real = whole > LONGEST_PAUSE_MS ? whole : Math.round(whole / 20);
-      await sleep(real, signal);
-      skipped += whole - real;
-      advance(whole - real);
+      const end = now + Math.round(ms);
+      const stepped = ms <= LONGEST_PAUSE_MS;
+      await sleep(stepped ? Math.round(ms / 20) : ms, signal);
+      if (end <= now) return;
+      if (stepped) advance(end - now);
+      now = end;
     },
   };
 }
