@@ -335,10 +335,10 @@ const RULES = {
     }),
 
   // Fills and landings an hour away (hedge's own pauses never reach them): the command ends by itself, exit 7 or 5, with
-  // the key (the keeper's events are on stdout); the bound is on the stepped clock, so its sends fit on a busy machine.
+  // the key (the keeper's events are on stdout); the bound itself is the test's.
   'bounded wait': (row: Row) =>
     cell(row, { fillDelayMs: HOUR }, async (simulator) => {
-      const run = await row.run(simulator, ['--timeout', '10']);
+      const run = await row.run(simulator, ['--timeout', '3']);
       expect([5, 7], run.stderr + run.stdout).toContain(run.code);
       const [key] = keysOn(simulator, row.path);
       expect(run.stderr + run.stdout).toContain(key);
