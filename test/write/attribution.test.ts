@@ -14,13 +14,13 @@ import { activeNotional, HOUR } from '../support/keeper.js';
 
 tempDirsInMemory();
 
-// The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own, on its stepped clock.
-
+// The tests run side by side, each with a simulator of its own (trading fills), hedge on its stepped clock.
+const STEPPED = { stepped: true };
 const posts = (simulator: Simulator, path: string) => simulator.requests('POST', path);
 
 /** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */
 const withOpenSide = (side: 'buy' | 'sell', body: (simulator: Simulator) => Promise<void>) =>
-  withSimulator({ stepped: true }, async (simulator) => {
+  withSimulator(STEPPED, async (simulator) => {
     ok(await simulator.hedge(`open USDTNGN ${side} 1000 --tenor 7`));
     await body(simulator);
   });
@@ -133,7 +133,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
-    withSimulator({ stepped: true }, async (simulator) => {
+    withSimulator(STEPPED, async (simulator) => {
       const runs = [];
       for (const args of [
         ['open', MARKET, 'sell', '1000', '--tenor', '1'],
@@ -188,7 +188,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', () =>
-    withSimulator({ stepped: true }, async (simulator) => {
+    withSimulator(STEPPED, async (simulator) => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
       const rerun = await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json');
@@ -201,7 +201,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
-    withSimulator({ stepped: true }, async (simulator) => {
+    withSimulator(STEPPED, async (simulator) => {
       const colleague = tempDir('hedge-colleague-');
       try {
         const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL-2', '--json'];
