@@ -16,6 +16,7 @@ tempDirsInMemory();
 
 // The tests run side by side, each with a simulator of its own (trading fills), hedge on its stepped clock.
 const STEPPED = { stepped: true };
+
 const posts = (simulator: Simulator, path: string) => simulator.requests('POST', path);
 
 /** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */
