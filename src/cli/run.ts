@@ -2,6 +2,7 @@
 // SIGHUP handling, reports the outcome through the one error description and releases what the
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { describeFailure } from '../platform/terminal/exit-codes.js';
+import type { Clock } from '../platform/api/transport.js';
 import { CommandContext } from '../platform/runtime/context.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
@@ -48,7 +49,7 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[]; now?: () => number },
+  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[] } & Partial<Clock>,
 ) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
@@ -98,7 +99,7 @@ export async function runInvocation(
     io,
     env,
     globals,
-    clock: { now, sleep },
+    clock: { now, sleep: process_.sleep ?? sleep },
     signal: controller.signal,
     output,
   });

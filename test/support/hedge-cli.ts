@@ -5,11 +5,12 @@
 // by another pid, an environment Node or a library reads at start — is tested on spawned runs;
 // HEDGE_TEST_SPAWN_EVERY_RUN=1 spawns every run (CONTRIBUTING.md#tests).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
+import type { Clock } from '../../src/platform/api/transport.js';
 import { within } from '../../src/core/process/timers.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
@@ -44,6 +45,8 @@ export interface RunOptions {
   screen?: ScreenSize;
   /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
   person?: (person: Person) => Promise<void>;
+  /** hedge's clock in-process (a simulator's stepped clock); a spawned run keeps its own. */
+  clock?: Clock;
 }
 
 /**
@@ -92,6 +95,21 @@ function runsInProcess(env: Record<string, string>, options: RunOptions) {
     (name) =>
       PROCESS_LEVEL_VARIABLE.test(name) && env[name] !== process.env[name] && !(frozen && name === 'NODE_OPTIONS'),
   );
+}
+
+/**
+ * The temporary folders of the file that calls this on a RAM disk where there is one: a journal's fsyncs and lock files
+ * then wait on no disk shared with everything else the machine runs. Call at the file's top level.
+ */
+export function tempDirsInMemory() {
+  const before = process.env.TMPDIR;
+  beforeAll(() => {
+    if (existsSync('/dev/shm')) process.env.TMPDIR = '/dev/shm';
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+  });
 }
 
 export function tempDir(prefix = 'hedge-test-'): { path: string; remove: () => void } {
@@ -185,7 +203,7 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
     args,
     mainEnv,
     options.person ?? options.input ?? '',
-    now === undefined ? undefined : () => now,
+    now === undefined ? options.clock : { now: () => now },
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
 }

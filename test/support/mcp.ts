@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Clock } from '../../src/platform/api/transport.js';
 import { HEDGE_BIN, ROOT, baseEnv } from './hedge-cli.js';
 import { builtMain } from './hedge-in-process.js';
 import { closedAfter, closedAfterEach, type Simulator } from './simulator.js';
@@ -66,7 +67,7 @@ class PipeTransport extends StdioServerTransport {
   }
 }
 
-async function inProcess(env: Record<string, string>, args: string[]) {
+async function inProcess(env: Record<string, string>, args: string[], clock?: Clock) {
   const main = await builtMain(ROOT);
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
@@ -82,7 +83,9 @@ async function inProcess(env: Record<string, string>, args: string[]) {
     stderrIsTTY: false,
   };
   // The server takes the working directory as its default root when it starts, and keeps it.
-  const ended = main(['mcp', ...args], { io, env }).then(() => new Promise((settled) => setImmediate(settled)));
+  const ended = main(['mcp', ...args], { io, env, ...clock }).then(
+    () => new Promise((settled) => setImmediate(settled)),
+  );
   return { transport: new PipeTransport(toServer, fromServer, ended), stderr: () => stderr };
 }
 
@@ -114,7 +117,7 @@ async function startMcpServer(simulator: Simulator, options: McpServeOptions = {
     const before = process.cwd();
     process.chdir(cwd);
     try {
-      served = await inProcess(env, args);
+      served = await inProcess(env, args, simulator.clock);
       await client.connect(served.transport);
     } finally {
       process.chdir(before);

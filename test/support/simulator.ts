@@ -5,6 +5,7 @@
 // a test started after that test, and `withSimulator()` closes its one when its body ends (for
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
+import { sleep } from '../../src/core/process/timers.js';
 import { afterEach } from 'vitest';
 import {
   startSandbox,
@@ -43,6 +44,32 @@ type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
 export interface SimulatorOptions extends SandboxOptions {
   /** Default `trading`. */
   preset?: SimulatorPreset;
+  /** hedge's in-process runs on a stepped clock (steppedClock): its waits and backoffs end at once. */
+  stepped?: boolean;
+}
+
+/** hedge's longest pause between two tries (a retry's backoff); a longer sleep bounds work it races (a keeper cycle's steps). */
+const LONGEST_PAUSE_MS = 5_000;
+
+/**
+ * hedge's clock, stepped with the simulator's: it moves only when hedge pauses (a wait's poll, a retry's backoff, a
+ * lock's look), to the pause's end, and moves the simulator's clock with it; a twentieth of the pause passes in real
+ * time, for what runs beside it. So a bound counts hedge's pauses, never how slowly a busy machine runs it. A longer
+ * sleep passes in real time: stepped, it would end before the work it bounds.
+ */
+function steppedClock(advance: (ms: number) => void) {
+  let now = Date.now();
+  return {
+    now: () => now,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      const end = now + Math.round(ms);
+      const stepped = ms <= LONGEST_PAUSE_MS;
+      await sleep(stepped ? Math.round(ms / 20) : ms, signal);
+      if (end <= now) return;
+      if (stepped) advance(end - now);
+      now = end;
+    },
+  };
 }
 
 interface ApiCall {
@@ -140,7 +167,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<s
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
-  const { preset = 'trading', ...overrides } = options;
+  const { preset = 'trading', stepped, ...overrides } = options;
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
@@ -156,6 +183,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
         (method === undefined || entry.method === method) &&
         (path === undefined || (typeof path === 'string' ? entry.path === path : path.test(entry.path))),
     );
+  const clock = stepped ? steppedClock(advance) : undefined;
   return {
     sandbox,
     baseUrl: sandbox.baseUrl,
@@ -163,9 +191,12 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     configDir: dir.path,
     /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
     env,
+    /** hedge's clock for the runs on this simulator (`stepped`), or none. */
+    clock,
     /** Runs the real binary against this simulator with its config dir (options.env on top). */
     hedge: (args: HedgeArgs, runOptions: RunOptions = {}) =>
       runHedge(args, {
+        clock,
         ...runOptions,
         configDir: runOptions.configDir ?? dir.path,
         env: { ...env, ...runOptions.env },

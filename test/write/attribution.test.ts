@@ -8,19 +8,20 @@ import { ok, exits, lastJson } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempDir, tempDirsInMemory } from '../support/hedge-cli.js';
 import { withMcpServer } from '../support/mcp.js';
+import { activeNotional, HOUR } from '../support/keeper.js';
 
-// The tests mostly wait (fills, polls): they run side by side, each with a simulator of its own.
-const HOUR = 3_600_000;
+tempDirsInMemory();
 
-const sideUsd = (simulator: Simulator, side: 'buy' | 'sell') =>
-  simulator.active(side).reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
-const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
+// The tests run side by side, each with a simulator of its own (trading fills), hedge on its stepped clock.
+const STEPPED = { stepped: true };
+
+const posts = (simulator: Simulator, path: string) => simulator.requests('POST', path);
 
 /** A simulator (fills in 100 ms) whose `side` holds a 1,000 USD 7-day hedge this journal opened. */
 const withOpenSide = (side: 'buy' | 'sell', body: (simulator: Simulator) => Promise<void>) =>
-  withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+  withSimulator(STEPPED, async (simulator) => {
     ok(await simulator.hedge(`open USDTNGN ${side} 1000 --tenor 7`));
     await body(simulator);
   });
@@ -39,12 +40,12 @@ async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'bu
   const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`, { env });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
   exits(lost, 5);
-  expect(sideUsd(simulator, side)).toBe(1_250);
+  expect(activeNotional(simulator, side)).toBe(1_250);
 }
 
 describe.concurrent('one change in flight per side', () => {
   it('a roll beside an add: the roll waits for the add and rolls what the side holds (1,500), never re-opening its stale plan', () =>
-    withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 1_500, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
       const add = await inFlight(simulator, 'add USDTNGN sell 500', '/hedges/add');
       const roll = await simulator.hedge('roll USDTNGN sell --tenor 7 --json');
@@ -58,7 +59,7 @@ describe.concurrent('one change in flight per side', () => {
     }));
 
   it("an add waits for the add in flight on its side and exits 0 on its own effect, never on the other's", () =>
-    withSimulator({ fillDelayMs: 1_500 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 1_500, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
       const first = await inFlight(simulator, 'add USDTNGN sell 100 --json', '/hedges/add');
       const second = await simulator.hedge('add USDTNGN sell 37 --json');
@@ -68,14 +69,14 @@ describe.concurrent('one change in flight per side', () => {
       expect([
         JSON.parse(firstDone.stdout).notional_usd,
         JSON.parse(second.stdout).notional_usd,
-        sideUsd(simulator, 'sell'),
+        activeNotional(simulator, 'sell'),
       ]).toEqual([1_100, 1_137, 1_137]);
     }));
 });
 
 describe.concurrent('an add whose hedge settled first did not happen', () => {
   it('the side settles while the add is in flight: exit 3 not_applied, the server holds nothing of it', () =>
-    withSimulator({ fillDelayMs: 20_000 }, async (simulator) => {
+    withSimulator({ fillDelayMs: 20_000, stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait'));
       simulator.advance(24 * HOUR - 5_000);
       expect(simulator.hedges()[0].status).toBe('filled');
@@ -101,7 +102,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       exits(resumed, 0);
       expect(resumed.stderr).toContain('The book shows it landed');
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
-      expect(sideUsd(simulator, 'buy')).toBe(1_000);
+      expect(activeNotional(simulator, 'buy')).toBe(1_000);
     }));
 
   it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
@@ -112,7 +113,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       const addsBefore = posts(simulator, '/hedges/add').length;
       ok(await simulator.hedge('resume --json'));
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
-      expect(sideUsd(simulator, 'buy')).toBe(1_250);
+      expect(activeNotional(simulator, 'buy')).toBe(1_250);
     }));
 });
 
@@ -127,13 +128,13 @@ describe.concurrent('a finished write is not repeated silently', () => {
         details: { side_unchanged: true },
       });
       expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
-      expect(sideUsd(simulator, 'sell')).toBe(900);
+      expect(activeNotional(simulator, 'sell')).toBe(900);
       ok(await simulator.hedge('reduce USDTNGN sell 100 --again'));
-      expect(sideUsd(simulator, 'sell')).toBe(800);
+      expect(activeNotional(simulator, 'sell')).toBe(800);
     }));
 
   it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    withSimulator(STEPPED, async (simulator) => {
       const runs = [];
       for (const args of [
         ['open', MARKET, 'sell', '1000', '--tenor', '1'],
@@ -150,7 +151,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       expect(posts(simulator, '/hedges')).toHaveLength(3);
       expect(posts(simulator, '/hedges/close')).toHaveLength(2);
       expect(simulator.hedges().filter((hedge) => hedge.side === 'sell')).toHaveLength(3);
-      expect(sideUsd(simulator, 'sell')).toBe(1_000);
+      expect(activeNotional(simulator, 'sell')).toBe(1_000);
     }));
 
   it('a close run again on the side it left flat says so in one line: exit 16, nothing sent', () =>
@@ -181,14 +182,14 @@ describe.concurrent('a finished write is not repeated silently', () => {
         ).status,
       ).toBe(200);
       simulator.advance(1_000);
-      expect(sideUsd(simulator, 'buy')).toBe(1_150);
+      expect(activeNotional(simulator, 'buy')).toBe(1_150);
       ok(await simulator.hedge('add USDTNGN buy 200 --json'));
       expect(posts(simulator, '/hedges/add')).toHaveLength(2);
-      expect(sideUsd(simulator, 'buy')).toBe(1_350);
+      expect(activeNotional(simulator, 'buy')).toBe(1_350);
     }));
 
   it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    withSimulator(STEPPED, async (simulator) => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
       const rerun = await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json');
@@ -201,7 +202,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
     }));
 
   it("an open --ref run again while its hedge is active, from a colleague's own config folder: the duplicate reference refuses it (exit 3 duplicate_client_reference), before the repeat", () =>
-    withSimulator({ fillDelayMs: 100 }, async (simulator) => {
+    withSimulator(STEPPED, async (simulator) => {
       const colleague = tempDir('hedge-colleague-');
       try {
         const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL-2', '--json'];
@@ -225,7 +226,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
       const second = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
       expect([first.code, second.code]).toEqual([0, 0]);
       expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
-      expect(sideUsd(simulator, 'sell')).toBe(900);
+      expect(activeNotional(simulator, 'sell')).toBe(900);
     }));
 });
 
@@ -240,7 +241,7 @@ describe.concurrent('a change the journal cannot add up', () => {
       const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
       exits(resumed, 12);
       expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
-      expect(sideUsd(simulator, 'sell')).toBe(1_000);
+      expect(activeNotional(simulator, 'sell')).toBe(1_000);
     }));
 });
 
@@ -293,7 +294,7 @@ describe.concurrent("a change's amount under the server's name for it", () => {
   const BETA = { HEDGE_WIRE_NOTIONAL_FIELD: 'delta_usd' };
 
   it("resume adds up the journal's own reduce since: the add is seen landed, nothing sent", () =>
-    withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7', { env: BETA }));
       await landedButUnknown(simulator, 'buy', BETA);
       ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
@@ -306,11 +307,11 @@ describe.concurrent("a change's amount under the server's name for it", () => {
         'The book shows it landed',
         'Added 250.00 USD: the buy hedge on USDTNGN is now 1,000.00 USD (was 1,000.00 USD).',
       );
-      expect([posts(simulator, '/hedges/add').length, sideUsd(simulator, 'buy')]).toEqual([adds, 1_000]);
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'buy')]).toEqual([adds, 1_000]);
     }));
 
   it("an agent's daily cap counts its add at its amount: the next add past the cap is refused, nothing sent", () =>
-    withSimulator({ dialect: 'beta', fillDelayMs: 100 }, async (simulator) => {
+    withSimulator({ dialect: 'beta', stepped: true }, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
       const add = (notional: number) => ({ market: MARKET, side: 'buy', notional });
       const [first, second] = await withMcpServer(
@@ -325,6 +326,6 @@ describe.concurrent("a change's amount under the server's name for it", () => {
           details: expect.objectContaining({ this_call_usd: 1_500, used_last_24h_usd: 4_000 }),
         }),
       ]);
-      expect([posts(simulator, '/hedges/add').length, sideUsd(simulator, 'buy')]).toEqual([1, 14_000]);
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'buy')]).toEqual([1, 14_000]);
     }));
 });

@@ -12,7 +12,7 @@ import { ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import { tempDirsInMemory, type RunResult } from '../support/hedge-cli.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/output/text.js';
 
@@ -22,6 +22,11 @@ function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ w
     spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ words: [...prefix, spec.name], spec }],
   );
 }
+
+tempDirsInMemory();
+
+/** A test's simulator: trading fills, hedge on its stepped clock. */
+const STEPPED = { stepped: true };
 
 const WRITES = leaves(COMMANDS).filter(({ spec }) => spec.tier === 'write');
 const DRY_RUN = WRITE_OPTIONS.find((option) => option.key === 'dryRun')!;
@@ -209,7 +214,7 @@ describe('a write checks every argument, option and global before its first requ
   it.each(CASES)(
     'hedge $name: each bad global is exit 2, one line naming it, nothing sent; the same line without it reaches the server',
     async ({ words, line, spec }) => {
-      await withSimulator({ preset: 'trading' }, async (simulator) => {
+      await withSimulator(STEPPED, async (simulator) => {
         const target = await prepare(simulator, words);
         const valid = line(target);
         const bad = BAD_GLOBALS.filter(([, , , extra]) => !extra?.needs || (spec.options ?? []).includes(extra.needs));
@@ -243,7 +248,7 @@ describe('a write checks every argument, option and global before its first requ
 
 describe('after the send, the output never turns what was sent into exit 2', () => {
   it('a documented field the answer lacks is an empty cell (--no-wait has no struck rate yet), and the write exits 0', async () => {
-    await withSimulator({ preset: 'trading' }, async (simulator) => {
+    await withSimulator(STEPPED, async (simulator) => {
       const result = ok(
         await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --no-wait --fields hedge_id,struck_rate'),
       );
@@ -257,7 +262,7 @@ describe('after the send, the output never turns what was sent into exit 2', () 
   });
 
   it("a --query that only the data shows to be wrong (a type error) is a warning: the result is printed whole and the exit code is the close's own", async () => {
-    await withSimulator({ preset: 'trading' }, async (simulator) => {
+    await withSimulator(STEPPED, async (simulator) => {
       simulator.seedOpen('buy', 10_000);
       const result = ok(await simulator.hedge('close USDTNGN buy --query abs(@)'));
       expect(JSON.parse(result.stdout)).toMatchObject({ status: 'closed' });

@@ -2,11 +2,13 @@
 // of the write path (columns), each cell a small test generated from the two tables below. A new
 // entry point is a row; a new rule of the write path is a column. What is asserted is the
 // simulator's own state and request log (and the journal as `hedge journal` lists it), never the
-// command's word alone. Every cell starts a simulator of its own, so the cells run side by side.
+// command's word alone. Every cell starts a simulator of its own, so the cells run side by side, hedge on its
+// stepped clock (waits and backoffs move it instead of passing).
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import type { Person } from '../support/hedge-in-process.js';
+import { tempDirsInMemory } from '../support/hedge-cli.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { withMcpServer, type McpAnswer } from '../support/mcp.js';
@@ -46,6 +48,8 @@ interface Row {
   /** The rules that do not apply to this row, each with why. */
   omitted?: Partial<Record<RuleName, string>>;
 }
+
+tempDirsInMemory();
 
 const notionals = (simulator: Simulator) => simulator.active('buy').map((hedge) => hedge.notionalUsd);
 const cli =
@@ -279,7 +283,7 @@ const ROWS: Record<string, Row> = {
 
 /** A simulator for a cell, its side seeded when the row acts on one, and the row's own set-up done. */
 async function cell(row: Row, options: SimulatorOptions, body: (simulator: Simulator) => Promise<void>) {
-  await withSimulator(options, async (simulator) => {
+  await withSimulator({ ...options, stepped: true }, async (simulator) => {
     if (row.seeded) simulator.seedOpen('buy', 1000);
     await row.prepare?.(simulator);
     await body(simulator);
@@ -330,8 +334,8 @@ const RULES = {
       actedOnce(simulator, row, run);
     }),
 
-  // Fills and landings that never come (the clock is never moved): the command ends by itself, exit 7 or 5, with the
-  // key (the keeper's events are on stdout); the bound itself is the test's.
+  // Fills and landings an hour away (hedge's own pauses never reach them): the command ends by itself, exit 7 or 5, with
+  // the key (the keeper's events are on stdout); the bound itself is the test's.
   'bounded wait': (row: Row) =>
     cell(row, { fillDelayMs: HOUR }, async (simulator) => {
       const run = await row.run(simulator, ['--timeout', '3']);
@@ -342,7 +346,7 @@ const RULES = {
 
   // The server 45 s ahead and no Date header; a 7-day hedge is 140 s (a day of 20 s): in step, acted on once.
   'clock ahead': (row: Row) =>
-    withSimulator({ noDateHeader: true, dayMs: 20_000 }, async (simulator) => {
+    withSimulator({ noDateHeader: true, dayMs: 20_000, stepped: true }, async (simulator) => {
       simulator.advance(45_000);
       if (row.seeded) simulator.seedOpen('buy', 1000);
       await row.prepare?.(simulator);
@@ -352,7 +356,7 @@ const RULES = {
   // Right after an open --no-wait on a server whose reads trail by an hour (never caught up here): acted on once,
   // or "cannot tell" (exit 12) with nothing sent — never a refusal that claims the side is not open.
   'lagging reads': (row: Row) =>
-    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR }, async (simulator) => {
+    withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR, stepped: true }, async (simulator) => {
       exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', row.seeded ? '7' : '3', '--no-wait']), 0);
       const opens = simulator.requests('POST', '/hedges').length;
       const run = await row.run(simulator, ['--timeout', '4']);

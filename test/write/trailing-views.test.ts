@@ -18,14 +18,16 @@ import {
   writeTarget,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import type { HedgeArgs } from '../support/hedge-cli.js';
+import { tempDirsInMemory, type HedgeArgs } from '../support/hedge-cli.js';
 import { colleagueOpens, envFor, MARKET, withSimulator, type Simulator } from '../support/simulator.js';
 
-// The tests wait on lags and cycles in real time: they run side by side, each with a simulator of its own.
-// The keeper's lag outlasts its 2 s cycle, so a cycle falls inside it; a command only needs views
-// that trail while it runs.
+tempDirsInMemory();
+
+// Side by side, each with a simulator of its own: the keepers' lags and cycles pass in real time, the commands' on
+// hedge's stepped clock. The keeper's lag outlasts its 2 s cycle, so a cycle falls inside it.
 const LAG_MS = 3_000;
-const COMMAND_LAG_MS = 1_500;
+/** A command's server: views a lag behind, hedge on its stepped clock. */
+const TRAILING = { viewLagMs: 1_500, stepped: true };
 
 /** Samples the side's notional on the server every 50 ms until stopped; the largest seen. */
 function watchNotional(simulator: Simulator, side: 'buy' | 'sell') {
@@ -39,8 +41,7 @@ function watchNotional(simulator: Simulator, side: 'buy' | 'sell') {
   };
 }
 
-// The keepers (processes on 2 s cycles, each within a lag) one at a time; the commands after them side by side.
-describe.sequential('a keeper on a server whose positions list and history trail the hedge records by 3 s', () => {
+describe.concurrent('a keeper on a server whose positions list and history trail the hedge records by 3 s', () => {
   /** Waits until the keeper ran `count` more cycles: at 2 s each, two of them outlast the lag. */
   async function cyclesAfter(keeper: KeeperRun, count: number) {
     const cycles = () => eventsOf(keeper, 'cycle').length;
@@ -69,8 +70,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
 
   const references = (simulator: Simulator) =>
     simulator
-      .writes()
-      .filter((entry) => entry.path === '/hedges')
+      .requests('POST', '/hedges')
       .map((entry) => (entry.body as { client_reference?: string }).client_reference);
 
   it("the keeper never re-opens a side its own open just opened: one open, with the row's reference, and the side holds the target once the views catch up", () =>
@@ -116,7 +116,7 @@ describe.sequential('a keeper on a server whose positions list and history trail
 
 describe.concurrent('commands on a server whose positions list and history trail the hedge records', () => {
   it('open, then at once reduce the whole of it: the reduce waits for the side in every view and exits 0 on its own effect', () =>
-    withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
+    withSimulator(TRAILING, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1'));
       // Exit 0 of the open came once the positions list showed its fill too.
       const fill = simulator.hedges()[0];
@@ -129,7 +129,7 @@ describe.concurrent('commands on a server whose positions list and history trail
 
   it('an open whose hedge matures while the positions list still trails its fill exits 0: the hedge was seen filled, and has ended on its record since', () =>
     // The positions list an hour behind: it shows the fill only after the hedge has matured.
-    withSimulator({ viewLagMs: HOUR }, async (simulator) => {
+    withSimulator({ viewLagMs: HOUR, stepped: true }, async (simulator) => {
       const run = simulator.hedge('open USDTNGN sell 1000 --tenor 1 --json --timeout 20');
       // The fill is on the record and the open is reading the positions list for it: its wait for every view.
       const filledAt = () => simulator.hedges()[0]?.status === 'filled';
@@ -148,7 +148,7 @@ describe.concurrent('commands on a server whose positions list and history trail
     }));
 
   it("apply right after another client's open plans from the side in every view: at target, nothing more is sent", () =>
-    withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
+    withSimulator(TRAILING, async (simulator) => {
       // Opened by another client (the partner desk): filled on its record, the positions list a lag behind.
       await colleagueOpens(simulator, 'buy', 1000, 3);
       expect(simulator.active('buy')).toMatchObject([{ status: 'filled', notionalUsd: 1000 }]);
@@ -158,7 +158,7 @@ describe.concurrent('commands on a server whose positions list and history trail
     }));
 
   it('a roll right after an open rolls the side once, with its reference, and exits 0 once both views show the new hedge', () =>
-    withSimulator({ viewLagMs: COMMAND_LAG_MS }, async (simulator) => {
+    withSimulator(TRAILING, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1500 --tenor 1 --ref DEAL-9'));
       ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --yes --json'));
       expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
@@ -172,7 +172,7 @@ describe.concurrent('commands on a server whose positions list and history trail
 
 describe.concurrent('a side that aggregates several hedges, on a server whose views trail', () => {
   it("roll closes the side whole, says so before it sends, and opens one hedge of their sum carrying the soonest-maturing deal's reference", () =>
-    withSimulator({ viewLagMs: COMMAND_LAG_MS, severalPerSide: true }, async (simulator) => {
+    withSimulator({ ...TRAILING, severalPerSide: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-A'));
       // A second hedge on the same side by another client, maturing later, with its own deal.
       await colleagueOpens(simulator, 'buy', 500, 7, 'DEAL-B');
@@ -198,7 +198,7 @@ describe.concurrent('a side that aggregates several hedges, on a server whose vi
 
 describe.concurrent('a positions list that shows no notional hedge can read (the spec names no field for it)', () => {
   it('a side of two hedges: add, reduce and roll size it from all its hedge records (not the one hedge its line names); each exits 0 on its own effect, and the roll re-opens what the side held', () =>
-    withSimulator({ viewLagMs: COMMAND_LAG_MS, severalPerSide: true }, async (simulator) => {
+    withSimulator({ ...TRAILING, severalPerSide: true }, async (simulator) => {
       const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
         // Every name hedge would try for a position's notional (api/wire/fields.ts), gone.
         if (path === '/positions')
@@ -234,7 +234,7 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
 // never by itself while a command runs.
 describe.concurrent('commands on a server whose reads of a new hedge trail its answer (a replica behind)', () => {
   const RECORD_LAG_MS = HOUR;
-  const REPLICA = { recordLagMs: RECORD_LAG_MS, viewLagMs: RECORD_LAG_MS };
+  const REPLICA = { recordLagMs: RECORD_LAG_MS, viewLagMs: RECORD_LAG_MS, stepped: true };
   /** The requests for the hedge the server holds (its only one) that were answered 404. */
   const hiddenReads = (simulator: Simulator) => {
     const id = simulator.hedges()[0]?.id;
