@@ -12,6 +12,7 @@ import { Output } from '../platform/terminal/output.js';
 import { reportError } from '../platform/terminal/report-error.js';
 import { loadTableDrawer } from '../platform/terminal/table.js';
 import type { CommandSpec, RawInput } from './runner/command-spec.js';
+import type { Clock } from '../platform/api/transport.js';
 
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
 export function reportUsageProblem(
@@ -48,7 +49,7 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[]; now?: () => number },
+  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[] } & Partial<Clock>,
 ) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
@@ -98,7 +99,7 @@ export async function runInvocation(
     io,
     env,
     globals,
-    clock: { now, sleep },
+    clock: { now, sleep: process_.sleep ?? sleep },
     signal: controller.signal,
     output,
   });

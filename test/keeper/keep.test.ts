@@ -28,7 +28,7 @@ import { exits, journalEntries } from '../support/cli-runs.js';
  * (until then the book still shows 1,500), and whose answers to them are lost.
  */
 async function addAnswerLost(rig: KeeperRig) {
-  const simulator = await rig.start({ fillDelayMs: HOUR });
+  const simulator = await rig.start({ waitsMoveClock: true, fillDelayMs: HOUR });
   simulator.seedOpen('sell', 1500);
   const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
@@ -46,7 +46,7 @@ describeKeepers('hedge keep', () => {
       // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
       // three cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
       // roll: it knows it from below only (the stamps it reads).
-      const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
+      const simulator = await rig.start({ waitsMoveClock: true, noDateHeader: true, dayMs: 8_000 });
       simulator.advance(45_000);
       await colleagueOpens(simulator, 'sell', 2000, 1);
       const [held] = simulator.active('sell');
@@ -78,7 +78,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
     async ({ rig }) => {
-      const simulator = await rig.start({ dialect: 'beta', fillDelayMs: 20 });
+      const simulator = await rig.start({ waitsMoveClock: true, dialect: 'beta', fillDelayMs: 20 });
       simulator.seedOpen('sell', 1500);
       const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
       const events = await keepOnce(simulator, file, 0, '--converge');
@@ -157,7 +157,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ waitsMoveClock: true });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
       const keeper = rig.keep(simulator, file);
 
@@ -246,7 +246,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
     async ({ rig }) => {
-      const simulator = await rig.start({ fillDelayMs: HOUR });
+      const simulator = await rig.start({ waitsMoveClock: true, fillDelayMs: HOUR });
       const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
@@ -271,7 +271,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ waitsMoveClock: true });
       const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
       simulator.seedOpen('buy', 1500);
       simulator.advance(7 * 24 * HOUR - 3 * HOUR);
@@ -312,7 +312,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
     async ({ rig }) => {
-      const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
+      const simulator = await rig.start({ waitsMoveClock: true, realNow: () => Date.now() - 45_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the fill');
@@ -334,7 +334,7 @@ describeKeepers('hedge keep', () => {
   );
 
   keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
-    const simulator = await rig.start();
+    const simulator = await rig.start({ waitsMoveClock: true });
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
     await keepOnce(simulator, file);
@@ -352,7 +352,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ waitsMoveClock: true });
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
       const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);

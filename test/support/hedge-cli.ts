@@ -44,6 +44,8 @@ export interface RunOptions {
   screen?: ScreenSize;
   /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
   person?: (person: Person) => Promise<void>;
+  /** In-process: hedge's clock and pause instead of this machine's (a simulator's `waitsMoveClock`). */
+  clock?: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
 }
 
 /**
@@ -185,7 +187,7 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
     args,
     mainEnv,
     options.person ?? options.input ?? '',
-    now === undefined ? undefined : () => now,
+    now === undefined ? options.clock : { now: () => now },
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
 }

@@ -5,6 +5,7 @@
 // a test started after that test, and `withSimulator()` closes its one when its body ends (for
 // `it.concurrent`), so no server outlives its test. Tests of the server itself take `.sandbox`.
 import { randomUUID } from 'node:crypto';
+import { sleep } from '../../src/core/process/timers.js';
 import { afterEach } from 'vitest';
 import {
   startSandbox,
@@ -43,6 +44,14 @@ type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
 export interface SimulatorOptions extends SandboxOptions {
   /** Default `trading`. */
   preset?: SimulatorPreset;
+  /**
+   * In-process runs pause on this server's clock: a pause of a poll's length or less moves it and their
+   * own clock on at once, so a poll due in 1 s is sent at once and sees what the server did by then. A
+   * longer pause bounds other work (a keeper's cycle, an input read under --timeout) and passes in real
+   * time, so that work still ends first. Not for a cadence in real time, or a lock a killed process left
+   * (it goes stale in real time).
+   */
+  waitsMoveClock?: boolean;
 }
 
 interface ApiCall {
@@ -140,7 +149,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<s
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
-  const { preset = 'trading', ...overrides } = options;
+  const { preset = 'trading', waitsMoveClock, ...overrides } = options;
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
@@ -149,6 +158,18 @@ export async function startSimulator(options: SimulatorOptions = {}) {
   const advance = (ms: number) => {
     sandbox.clock.advance(ms);
     sandbox.engine.advanceTo(sandbox.clock.now());
+  };
+  // The runs' clock: this machine's, on by what their pauses moved the server's.
+  let paused = 0;
+  const clock = waitsMoveClock && {
+    now: () => Date.now() + paused,
+    async sleep(ms: number, signal?: AbortSignal) {
+      if (ms > 1_500) return sleep(ms, signal);
+      await new Promise(setImmediate);
+      if (signal?.aborted) throw signal.reason;
+      paused += Math.max(0, ms);
+      advance(Math.max(0, ms));
+    },
   };
   const requests = (method?: string, path?: string | RegExp) =>
     sandbox.requestLog.filter(
@@ -166,6 +187,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     /** Runs the real binary against this simulator with its config dir (options.env on top). */
     hedge: (args: HedgeArgs, runOptions: RunOptions = {}) =>
       runHedge(args, {
+        ...(clock && { clock }),
         ...runOptions,
         configDir: runOptions.configDir ?? dir.path,
         env: { ...env, ...runOptions.env },
@@ -241,5 +263,6 @@ export function closedAfterEach<A extends unknown[], T extends { close(): Promis
 export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>) =>
   closedAfter(startSimulator(options), body);
 
-/** Starts simulators that are closed after each test of the file that calls it. */
-export const useSimulators = () => closedAfterEach(startSimulator);
+/** Starts simulators (`defaults` under each one's options) that are closed after each test of the file that calls it. */
+export const useSimulators = (defaults: SimulatorOptions = {}) =>
+  closedAfterEach((options: SimulatorOptions = {}) => startSimulator({ ...defaults, ...options }));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ waitsMoveClock: true });
 
 const DAY_MS = 86_400_000;
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
