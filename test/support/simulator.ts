@@ -46,10 +46,9 @@ export interface SimulatorOptions extends SandboxOptions {
   preset?: SimulatorPreset;
   /**
    * In-process runs pause on this server's clock: a pause of a poll's length or less moves it and their
-   * own clock on at once, so a poll due in 1 s is sent at once and sees what the server did by then. A
-   * longer pause bounds other work (a keeper's cycle, an input read under --timeout) and passes in real
-   * time, so that work still ends first. Not for a cadence in real time, or a lock a killed process left
-   * (it goes stale in real time).
+   * own clock on at once, so a poll due in 1 s is sent at once and sees what the server did by then; a
+   * longer one (a keeper's cycle, an input read under --timeout) passes in real time. Not for a cadence
+   * checked in real time, or after a kill that may have left a lock (it goes stale in real time).
    */
   waitsMoveClock?: boolean;
 }
@@ -164,6 +163,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
   const clock = waitsMoveClock && {
     now: () => Date.now() + paused,
     async sleep(ms: number, signal?: AbortSignal) {
+      // Longer than a poll's pause (1.5 s): a bound on other work, which must still end first.
       if (ms > 1_500) return sleep(ms, signal);
       await new Promise(setImmediate);
       if (signal?.aborted) throw signal.reason;
