@@ -39,332 +39,328 @@ async function addAnswerLost(rig: KeeperRig) {
 const addKeys = (simulator: Simulator) =>
   new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
 
-describeKeepers(
-  'hedge keep',
-  () => {
-    keeperTest(
-      "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 8 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
-      async ({ rig }) => {
-        // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
-        // three cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
-        // roll: it knows it from below only (the stamps it reads).
-        const simulator = await rig.start({ waitsMoveClock: true, noDateHeader: true, dayMs: 8_000 });
-        simulator.advance(45_000);
-        await colleagueOpens(simulator, 'sell', 2000, 1);
-        const [held] = simulator.active('sell');
-        const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
-        const sells = () =>
-          simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
-        // Held to its maturity: settled there, or still filled past it.
-        const matured = () =>
-          sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
-        const keeper = rig.keep(simulator, file);
-        await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
-          timeoutMs: 18_000,
-          process: keeper.done,
-        });
-        expect(matured().map((hedge) => hedge.id)).toEqual([]);
-        expect(hedgeOf(simulator, held.id).closedAtMs).toBeLessThan(held.maturityAtMs);
-        await oneFilled(simulator, 'sell', 'the second roll filled');
-        await stopKeeper(keeper);
-        expect(matured().map((hedge) => hedge.id)).toEqual([]);
-        expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
-        expect(simulator.requests('POST', '/hedges/close')).toHaveLength(2);
-        expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
-        expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
-          /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
-        );
-      },
-    );
-
-    keeperTest(
-      'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true, dialect: 'beta', fillDelayMs: 20 });
-        simulator.seedOpen('sell', 1500);
-        const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-        const events = await keepOnce(simulator, file, 0, '--converge');
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
-        expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
-          [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
-          [200, { market: MARKET, side: 'sell', delta_usd: 500 }],
-        ]);
-        expect(events.filter((event) => event.event === 'error')).toEqual([]);
-      },
-    );
-
-    keeperTest(
-      'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
-      async ({ rig }) => {
-        const { simulator, file } = await addAnswerLost(rig);
-        const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
-        expect(lost.find(eventIs('error'))).toMatchObject({
-          action: 'drift',
-          code: 'outcome_unknown',
-        });
-        simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-
-        // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
-        const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
-        const held = pending.find(eventIs('skip', 'sell'));
-        expect(held?.reason).toMatch(/unresolved|left alone/);
-        expect(addKeys(simulator).size).toBe(1);
-
-        simulator.advance(HOUR + 1);
-        const done = await keepOnce(simulator, file, 0, '--converge');
-        expect([
-          addKeys(simulator).size,
-          activeNotional(simulator, 'sell'),
-          done.some(eventIs('converge', { resumed: true })),
-        ]).toEqual([1, 2000, true]);
-      },
-    );
-
-    keeperTest(
-      'a running keeper finishes its own lost add by its key on a later cycle, without a restart',
-      async ({ rig }) => {
-        // A keeper lives for weeks: an action of its own whose answer was lost must not stay held by its
-        // own process (every later cycle would then see it "in progress" and leave the side alone).
-        const { simulator, file } = await addAnswerLost(rig);
-        const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
-        const lost = await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add');
-        expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
-        simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-
-        const afterLoss = keeper.events.length;
-        simulator.advance(HOUR + 1);
-        const finished = await eventAfter(
-          keeper,
-          afterLoss,
-          eventIs('converge', { resumed: true }),
-          'the add finished by its key',
-        );
-        expect(finished.side).toBe('sell');
-        await until(
-          () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
-          'the side at 2,000',
-        );
-        expect(addKeys(simulator).size).toBe(1);
-        expect(
-          keeper.events
-            .slice(afterLoss)
-            .some((event) => event.event === 'skip' && /another process/.test(String(event.reason))),
-        ).toBe(false);
-
-        await stopKeeper(keeper);
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
-      },
-    );
-
-    keeperTest(
-      'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true });
-        const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-        const keeper = rig.keep(simulator, file);
-
-        const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
-        await oneFilled(simulator, 'sell', 'the fill');
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
-        const first = filledActive(simulator, 'sell')[0];
-        expect(opened.hedge_ids).toEqual([first.id]);
-        expect(opened.journal_id).toMatch(/^[0-9a-z]/);
-
-        // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
-        const beforeRoll = keeper.events.length;
-        simulator.advance(19 * HOUR);
-        const rolled = await eventAfter(keeper, beforeRoll, 'roll', 'the roll');
-        await until(
-          () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== first.id,
-          'the rolled hedge filled',
-        );
-        const second = filledActive(simulator, 'sell')[0];
-        expect(rolled.hedge_ids).toEqual([first.id, second.id]);
-        expect(rolled.journal_group).toMatch(/^roll-/);
-        expect(rolled.journal_id).not.toBe(rolled.journal_group);
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
-        expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
-
-        // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
-        const beforeSettle = keeper.events.length;
-        simulator.advance(30 * HOUR);
-        await eventAfter(keeper, beforeSettle, 'reopen', 'the re-open after the settlement');
-        await until(
-          () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== second.id,
-          'the re-opened hedge filled',
-        );
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
-        expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
-
-        const events = await stopKeeper(keeper);
-        expect(events.at(-1)!.event).toBe('stop');
-        expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
-        for (const event of events) expect(typeof event.at).toBe('string');
-        // Nothing is left half-done in the journal.
-        expect(await journalEntries(simulator, '--pending')).toEqual([]);
-        // At target and far from maturity: a --once cycle sends nothing.
-        const writes = simulator.writes().length;
-        await keepOnce(simulator, file);
-        expect(simulator.writes()).toHaveLength(writes);
-      },
-    );
-
-    for (const moment of ['after the close was sent', 'after the new open was sent'] as const) {
-      keeperTest(
-        `a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`,
-        async ({ rig }) => {
-          const simulator = await rig.start();
-          const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-          const seeded = simulator.seedOpen('sell', 2000);
-          const closesBefore = simulator.requests('POST', '/hedges/close').length;
-          const opensBefore = simulator.requests('POST', '/hedges').length;
-          // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
-          simulator.advance(7 * 24 * HOUR - 5 * HOUR);
-          const keeper = rig.keep(simulator, file);
-          await until(
-            () =>
-              moment === 'after the close was sent'
-                ? simulator.requests('POST', '/hedges/close').length > closesBefore
-                : simulator.requests('POST', '/hedges').length > opensBefore,
-            moment,
-            { process: keeper.done },
-          );
-          keeper.child().kill('SIGKILL');
-          await keeper.done;
-
-          const events = await keepOnce(simulator, file);
-          await until(
-            () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
-            'every sell hedge resolved',
-          );
-          expect(activeNotional(simulator, 'sell')).toBe(2000);
-          expect(simulator.active('sell')).toHaveLength(1);
-          expect(simulator.active('sell')[0].id).not.toBe(seeded.id);
-          expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
-        },
+describeKeepers('hedge keep', 3, () => {
+  keeperTest(
+    "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 8 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
+    async ({ rig }) => {
+      // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
+      // three cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
+      // roll: it knows it from below only (the stamps it reads).
+      const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
+      simulator.advance(45_000);
+      await colleagueOpens(simulator, 'sell', 2000, 1);
+      const [held] = simulator.active('sell');
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
+      const sells = () =>
+        simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
+      // Held to its maturity: settled there, or still filled past it.
+      const matured = () =>
+        sells().filter((hedge) => hedge.maturityAtMs <= (hedge.closedAtMs ?? simulator.sandbox.clock.now()));
+      const keeper = rig.keep(simulator, file);
+      await until(() => keeper.events.filter(eventIs('roll')).length >= 2 || matured().length > 0, 'two rolls', {
+        timeoutMs: 18_000,
+        process: keeper.done,
+      });
+      expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      expect(hedgeOf(simulator, held.id).closedAtMs).toBeLessThan(held.maturityAtMs);
+      await oneFilled(simulator, 'sell', 'the second roll filled');
+      await stopKeeper(keeper);
+      expect(matured().map((hedge) => hedge.id)).toEqual([]);
+      expect(sells().filter((hedge) => hedge.status === 'closed')).toHaveLength(2);
+      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(2);
+      expect(JSON.stringify(keeper.events)).not.toContain('past its maturity');
+      expect(keeper.events.find((event) => event.code === 'server_time_from_stamps')?.message).toMatch(
+        /its clock is 45 s ahead of this machine's, give or take \d+ ms \(from the stamps on its answers\)/,
       );
-    }
+    },
+  );
 
+  keeperTest(
+    'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
+    async ({ rig }) => {
+      const simulator = await rig.start({ waitsMoveClock: true, dialect: 'beta', fillDelayMs: 20 });
+      simulator.seedOpen('sell', 1500);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      const events = await keepOnce(simulator, file, 0, '--converge');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
+        [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
+        [200, { market: MARKET, side: 'sell', delta_usd: 500 }],
+      ]);
+      expect(events.filter((event) => event.event === 'error')).toEqual([]);
+    },
+  );
+
+  keeperTest(
+    'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
+    async ({ rig }) => {
+      const { simulator, file } = await addAnswerLost(rig);
+      const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
+      expect(lost.find(eventIs('error'))).toMatchObject({
+        action: 'drift',
+        code: 'outcome_unknown',
+      });
+      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+
+      // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
+      const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
+      const held = pending.find(eventIs('skip', 'sell'));
+      expect(held?.reason).toMatch(/unresolved|left alone/);
+      expect(addKeys(simulator).size).toBe(1);
+
+      simulator.advance(HOUR + 1);
+      const done = await keepOnce(simulator, file, 0, '--converge');
+      expect([
+        addKeys(simulator).size,
+        activeNotional(simulator, 'sell'),
+        done.some(eventIs('converge', { resumed: true })),
+      ]).toEqual([1, 2000, true]);
+    },
+  );
+
+  keeperTest(
+    'a running keeper finishes its own lost add by its key on a later cycle, without a restart',
+    async ({ rig }) => {
+      // A keeper lives for weeks: an action of its own whose answer was lost must not stay held by its
+      // own process (every later cycle would then see it "in progress" and leave the side alone).
+      const { simulator, file } = await addAnswerLost(rig);
+      const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
+      const lost = await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add');
+      expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
+      simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+
+      const afterLoss = keeper.events.length;
+      simulator.advance(HOUR + 1);
+      const finished = await eventAfter(
+        keeper,
+        afterLoss,
+        eventIs('converge', { resumed: true }),
+        'the add finished by its key',
+      );
+      expect(finished.side).toBe('sell');
+      await until(
+        () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
+        'the side at 2,000',
+      );
+      expect(addKeys(simulator).size).toBe(1);
+      expect(
+        keeper.events
+          .slice(afterLoss)
+          .some((event) => event.event === 'skip' && /another process/.test(String(event.reason))),
+      ).toBe(false);
+
+      await stopKeeper(keeper);
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+    },
+  );
+
+  keeperTest(
+    'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
+    async ({ rig }) => {
+      const simulator = await rig.start({ waitsMoveClock: true });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file);
+
+      const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
+      await oneFilled(simulator, 'sell', 'the fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      const first = filledActive(simulator, 'sell')[0];
+      expect(opened.hedge_ids).toEqual([first.id]);
+      expect(opened.journal_id).toMatch(/^[0-9a-z]/);
+
+      // 19 h on, the 1-day hedge matures within roll_before (6 h): the next cycle rolls it.
+      const beforeRoll = keeper.events.length;
+      simulator.advance(19 * HOUR);
+      const rolled = await eventAfter(keeper, beforeRoll, 'roll', 'the roll');
+      await until(
+        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== first.id,
+        'the rolled hedge filled',
+      );
+      const second = filledActive(simulator, 'sell')[0];
+      expect(rolled.hedge_ids).toEqual([first.id, second.id]);
+      expect(rolled.journal_group).toMatch(/^roll-/);
+      expect(rolled.journal_id).not.toBe(rolled.journal_group);
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
+
+      // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
+      const beforeSettle = keeper.events.length;
+      simulator.advance(30 * HOUR);
+      await eventAfter(keeper, beforeSettle, 'reopen', 'the re-open after the settlement');
+      await until(
+        () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== second.id,
+        'the re-opened hedge filled',
+      );
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
+
+      const events = await stopKeeper(keeper);
+      expect(events.at(-1)!.event).toBe('stop');
+      expect(events.filter(eventIs('cycle')).length).toBeGreaterThanOrEqual(3);
+      for (const event of events) expect(typeof event.at).toBe('string');
+      // Nothing is left half-done in the journal.
+      expect(await journalEntries(simulator, '--pending')).toEqual([]);
+      // At target and far from maturity: a --once cycle sends nothing.
+      const writes = simulator.writes().length;
+      await keepOnce(simulator, file);
+      expect(simulator.writes()).toHaveLength(writes);
+    },
+  );
+
+  for (const moment of ['after the close was sent', 'after the new open was sent'] as const) {
     keeperTest(
-      'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true, fillDelayMs: HOUR });
-        const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-        const keeper = rig.keep(simulator, file);
-        await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
-        keeper.child().kill('SIGTERM');
-        // Two signals sent at once may reach the process as one: the second goes once the first was taken.
-        await eventAfter(keeper, 0, eventIs('stop', { phase: 'requested' }), 'the first signal taken');
-        expect(keeper.ended()).toBeUndefined();
-        keeper.child().kill('SIGTERM');
-        const result = exits(await keeper.done, 143);
-        expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
-        expect(await journalEntries(simulator, '--pending')).toHaveLength(1);
-
-        simulator.advance(HOUR + 1);
-        await keepOnce(simulator, file);
-        expect([
-          new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size,
-          activeNotional(simulator, 'buy'),
-        ]).toEqual([1, 1000]);
-      },
-    );
-
-    keeperTest(
-      'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true });
-        const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
-        simulator.seedOpen('buy', 1500);
-        simulator.advance(7 * 24 * HOUR - 3 * HOUR);
-        const closesBefore = simulator.requests('POST', '/hedges/close').length;
-        const keeper = rig.keep(simulator, file);
-        await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
-        const events = await stopKeeper(keeper);
-        expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
-        await oneFilled(simulator, 'buy', 'the new hedge filled');
-        expect(activeNotional(simulator, 'buy')).toBe(1500);
-        expect(await journalEntries(simulator, '--pending')).toEqual([]);
-      },
-    );
-
-    keeperTest(
-      'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
+      `a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`,
       async ({ rig }) => {
         const simulator = await rig.start();
         const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-        const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
-        for (const delay of delays) {
-          const keeper = rig.keep(simulator, file);
-          await new Promise((resolve) => setTimeout(resolve, delay));
-          keeper.child().kill('SIGTERM');
-          const result = await keeper.done;
-          // Killed by the signal before Node set up its handlers, or stopped cleanly by the keeper.
-          expect(
-            [result.code === 0, result.code === null && result.signal === 'SIGTERM'],
-            `delay ${delay} ms: ${result.stderr}`,
-          ).toContain(true);
-        }
-        await keepOnce(simulator, file);
-        await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
-        expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
-      },
-    );
+        const seeded = simulator.seedOpen('sell', 2000);
+        const closesBefore = simulator.requests('POST', '/hedges/close').length;
+        const opensBefore = simulator.requests('POST', '/hedges').length;
+        // The seeded hedge is a 7-day one: 5 h before its maturity, within roll_before.
+        simulator.advance(7 * 24 * HOUR - 5 * HOUR);
+        const keeper = rig.keep(simulator, file);
+        await until(
+          () =>
+            moment === 'after the close was sent'
+              ? simulator.requests('POST', '/hedges/close').length > closesBefore
+              : simulator.requests('POST', '/hedges').length > opensBefore,
+          moment,
+          { process: keeper.done },
+        );
+        keeper.child().kill('SIGKILL');
+        await keeper.done;
 
-    keeperTest(
-      "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true, realNow: () => Date.now() - 45_000 });
-        const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
-        await keepOnce(simulator, file);
-        await oneFilled(simulator, 'sell', 'the fill');
-        // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
-        utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
-        exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
-        const opens = simulator.requests('POST', '/hedges').length;
-        expect((await keepOnce(simulator, file)).find(eventIs('drift'))).toMatchObject({
-          side: 'sell',
-          change: 'open',
-        });
-        expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
-        expect(simulator.active('sell')).toHaveLength(0);
-        const restored = await keepOnce(simulator, file, 0, '--converge');
-        expect(restored.some(eventIs('reopen', 'sell'))).toBe(true);
-        await oneFilled(simulator, 'sell', 'the restored fill');
+        const events = await keepOnce(simulator, file);
+        await until(
+          () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
+          'every sell hedge resolved',
+        );
         expect(activeNotional(simulator, 'sell')).toBe(2000);
+        expect(simulator.active('sell')).toHaveLength(1);
+        expect(simulator.active('sell')[0].id).not.toBe(seeded.id);
+        expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
       },
     );
+  }
 
-    keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
-      const simulator = await rig.start({ waitsMoveClock: true });
-      const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
+  keeperTest(
+    'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
+    async ({ rig }) => {
+      const simulator = await rig.start({ waitsMoveClock: true, fillDelayMs: HOUR });
+      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+      const keeper = rig.keep(simulator, file);
+      await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
+      keeper.child().kill('SIGTERM');
+      // Two signals sent at once may reach the process as one: the second goes once the first was taken.
+      await eventAfter(keeper, 0, eventIs('stop', { phase: 'requested' }), 'the first signal taken');
+      expect(keeper.ended()).toBeUndefined();
+      keeper.child().kill('SIGTERM');
+      const result = exits(await keeper.done, 143);
+      expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
+      expect(await journalEntries(simulator, '--pending')).toHaveLength(1);
+
+      simulator.advance(HOUR + 1);
+      await keepOnce(simulator, file);
+      expect([
+        new Set(simulator.requests('POST', '/hedges').map((entry) => entry.idempotencyKey)).size,
+        activeNotional(simulator, 'buy'),
+      ]).toEqual([1, 1000]);
+    },
+  );
+
+  keeperTest(
+    'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
+      simulator.seedOpen('buy', 1500);
+      simulator.advance(7 * 24 * HOUR - 3 * HOUR);
+      const closesBefore = simulator.requests('POST', '/hedges/close').length;
+      const keeper = rig.keep(simulator, file);
+      await until(() => simulator.requests('POST', '/hedges/close').length > closesBefore, "the roll's close");
+      const events = await stopKeeper(keeper);
+      expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
+      await oneFilled(simulator, 'buy', 'the new hedge filled');
+      expect(activeNotional(simulator, 'buy')).toBe(1500);
+      expect(await journalEntries(simulator, '--pending')).toEqual([]);
+    },
+  );
+
+  keeperTest(
+    'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
+      for (const delay of delays) {
+        const keeper = rig.keep(simulator, file);
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        keeper.child().kill('SIGTERM');
+        const result = await keeper.done;
+        // Killed by the signal before Node set up its handlers, or stopped cleanly by the keeper.
+        expect(
+          [result.code === 0, result.code === null && result.signal === 'SIGTERM'],
+          `delay ${delay} ms: ${result.stderr}`,
+        ).toContain(true);
+      }
+      await keepOnce(simulator, file);
+      await until(() => simulator.active('sell').every((hedge) => hedge.status === 'filled'), 'the fill');
+      expect(activeNotional(simulator, 'sell'), `delays ${delays.join(', ')} ms`).toBe(2000);
+    },
+  );
+
+  keeperTest(
+    "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
+    async ({ rig }) => {
+      const simulator = await rig.start({ waitsMoveClock: true, realNow: () => Date.now() - 45_000 });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the fill');
-      simulator.advance(19 * HOUR);
-      const due = await keepOnce(simulator, file);
-      expect(due.find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
-      expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
-      simulator.advance(10 * HOUR);
-      await keepOnce(simulator, file);
+      // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
+      utimesSync(file, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+      exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
+      const opens = simulator.requests('POST', '/hedges').length;
+      expect((await keepOnce(simulator, file)).find(eventIs('drift'))).toMatchObject({
+        side: 'sell',
+        change: 'open',
+      });
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
-      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-    });
+      const restored = await keepOnce(simulator, file, 0, '--converge');
+      expect(restored.some(eventIs('reopen', 'sell'))).toBe(true);
+      await oneFilled(simulator, 'sell', 'the restored fill');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+    },
+  );
 
-    keeperTest(
-      'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true });
-        simulator.seedOpen('buy', 1000);
-        simulator.advance(7 * 24 * HOUR - HOUR / 2);
-        const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
-        expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
-          action: 'close',
-        });
-        await until(() => simulator.active('buy').length === 0, 'the side closed');
-        expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
-      },
-    );
-  },
-  3,
-);
+  keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
+    const simulator = await rig.start({ waitsMoveClock: true });
+    const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
+    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
+    await keepOnce(simulator, file);
+    await oneFilled(simulator, 'sell', 'the fill');
+    simulator.advance(19 * HOUR);
+    const due = await keepOnce(simulator, file);
+    expect(due.find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
+    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
+    simulator.advance(10 * HOUR);
+    await keepOnce(simulator, file);
+    expect(simulator.active('sell')).toHaveLength(0);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+  });
+
+  keeperTest(
+    'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
+    async ({ rig }) => {
+      const simulator = await rig.start({ waitsMoveClock: true });
+      simulator.seedOpen('buy', 1000);
+      simulator.advance(7 * 24 * HOUR - HOUR / 2);
+      const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
+      expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
+        action: 'close',
+      });
+      await until(() => simulator.active('buy').length === 0, 'the side closed');
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(0);
+    },
+  );
+});

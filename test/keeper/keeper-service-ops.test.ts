@@ -71,345 +71,331 @@ async function refusedRows(rig: KeeperRig) {
   return { simulator, hook, commandLog, keeper, refusals };
 }
 
-describeKeepers(
-  'hedge keep as a service',
-  () => {
-    keeperTest(
-      "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
-      async ({ rig }) => {
-        const simulator = await rig.start();
-        // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
-        // cycle (2 s), which finds the side covered and does not decide it.
-        simulator.sandbox.setFaults({
-          nextLatency: { count: 1, ms: 3_000 },
-          match: { method: 'GET', path: /^\/hedges\/[^/]+$/ },
-        });
-        const { hook, keeper } = await rollingKeeper(rig, simulator);
-        const seenInFlight = await eventAfter(
-          keeper,
-          0,
-          (event) =>
-            event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state),
-          'a cycle that saw the side covered with the re-open in flight',
-        );
-        // That cycle's status says when the side's roll is due, though the keeper did not decide it.
-        expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
-        expect(Date.parse(seenInFlight.rows[0].next_action_at)).toBeLessThan(simulator.active('sell')[0].maturityAtMs);
-        await eventAfter(keeper, 0, 'reopen', 'the re-open done');
-        const first = simulator.active('sell')[0];
-        simulator.advance(30 * 3_600_000);
-        await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', {
-          process: keeper.done,
-        });
-        expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
-        expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
-        expect(hook.posts[0].text).toContain('settled instead of being rolled');
-        expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
-      },
-    );
+describeKeepers('hedge keep as a service', 3, () => {
+  keeperTest(
+    "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
+      // cycle (2 s), which finds the side covered and does not decide it.
+      simulator.sandbox.setFaults({
+        nextLatency: { count: 1, ms: 3_000 },
+        match: { method: 'GET', path: /^\/hedges\/[^/]+$/ },
+      });
+      const { hook, keeper } = await rollingKeeper(rig, simulator);
+      const seenInFlight = await eventAfter(
+        keeper,
+        0,
+        (event) =>
+          event.event === 'cycle' && event.rows?.[0]?.current_usd === 2000 && /in flight/.test(event.rows[0].state),
+        'a cycle that saw the side covered with the re-open in flight',
+      );
+      // That cycle's status says when the side's roll is due, though the keeper did not decide it.
+      expect(seenInFlight.rows[0]).toMatchObject({ next_action: 'roll', next_action_at: expect.any(String) });
+      expect(Date.parse(seenInFlight.rows[0].next_action_at)).toBeLessThan(simulator.active('sell')[0].maturityAtMs);
+      await eventAfter(keeper, 0, 'reopen', 'the re-open done');
+      const first = simulator.active('sell')[0];
+      simulator.advance(30 * 3_600_000);
+      await until(() => hook.posts.some((post) => post.alert === 'recovered'), 'an alert and its recovery', {
+        process: keeper.done,
+      });
+      expect(summary(hook.posts)).toEqual(['started missed_roll sell', 'recovered missed_roll sell']);
+      expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
+      expect(hook.posts[0].text).toContain('settled instead of being rolled');
+      expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
+      expect(activeNotional(simulator, 'sell')).toBe(2000);
+    },
+  );
 
-    keeperTest(
-      'two failing rows: once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
-      async ({ rig }) => {
-        const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
-        await until(
-          () => refusals('sell') >= 1 && refusals('buy') >= 1 && hook.posts.length >= 2,
-          'both rows alerted',
-          {
-            process: keeper.done,
-          },
-        );
-        // The target comes within the cap: both rows open, and each alert clears once.
-        writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,2000,3,,`]);
-        keeper.child().kill('SIGHUP');
-        await until(
-          () => hook.posts.filter((post) => post.alert === 'recovered').length >= 2,
-          'two recoveries posted',
-          {
-            process: keeper.done,
-          },
-        );
-        expect([activeNotional(simulator, 'sell'), activeNotional(simulator, 'buy')]).toEqual([1000, 2000]);
-        await eventAfter(keeper, keeper.events.length, 'cycle', 'one more cycle');
-        await stopKeeper(keeper);
+  keeperTest(
+    'two failing rows: once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
+    async ({ rig }) => {
+      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      await until(() => refusals('sell') >= 1 && refusals('buy') >= 1 && hook.posts.length >= 2, 'both rows alerted', {
+        process: keeper.done,
+      });
+      // The target comes within the cap: both rows open, and each alert clears once.
+      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,2000,3,,`]);
+      keeper.child().kill('SIGHUP');
+      await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
+        process: keeper.done,
+      });
+      expect([activeNotional(simulator, 'sell'), activeNotional(simulator, 'buy')]).toEqual([1000, 2000]);
+      await eventAfter(keeper, keeper.events.length, 'cycle', 'one more cycle');
+      await stopKeeper(keeper);
 
-        const all = summary(hook.posts).sort();
-        expect(all).toEqual([
-          'recovered refused buy',
-          'recovered refused sell',
-          'started refused buy',
-          'started refused sell',
-        ]);
-        const recovered = hook.posts.find((post) => post.alert === 'recovered')!;
-        expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
-        expect(recovered.text).toMatch(/recovered/);
-        expect(typeof recovered.duration_s).toBe('number');
-        // --alert-cmd got the very same alerts, one JSON line each.
-        expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
-        // And the keeper's own log says each alert once.
-        expect(eventsOf(keeper, 'alert')).toHaveLength(4);
-      },
-    );
+      const all = summary(hook.posts).sort();
+      expect(all).toEqual([
+        'recovered refused buy',
+        'recovered refused sell',
+        'started refused buy',
+        'started refused sell',
+      ]);
+      const recovered = hook.posts.find((post) => post.alert === 'recovered')!;
+      expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
+      expect(recovered.text).toMatch(/recovered/);
+      expect(typeof recovered.duration_s).toBe('number');
+      // --alert-cmd got the very same alerts, one JSON line each.
+      expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
+      // And the keeper's own log says each alert once.
+      expect(eventsOf(keeper, 'alert')).toHaveLength(4);
+    },
+  );
 
-    keeperTest(
-      'two failing rows over many cycles: each refused again and again, and alerted once, to --alert-cmd and --alert-url',
-      async ({ rig }) => {
-        const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
-        // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
-        await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
-          process: keeper.done,
-        });
-        await until(() => hook.posts.length >= 2, 'the two alerts posted');
-        const started = ['started refused buy', 'started refused sell'];
-        expect(summary(hook.posts).sort()).toEqual(started);
-        for (const post of hook.posts) {
-          expect(post._contentType).toBe('application/json');
-          expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
-          expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
-          expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
-        }
-        // Nothing was opened on either side while refused.
-        expect(simulator.active('sell')).toHaveLength(0);
-        expect(simulator.active('buy')).toHaveLength(0);
-        await stopKeeper(keeper);
-        // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
-        expect(summary(hook.posts).sort()).toEqual(started);
-        expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
-        expect(eventsOf(keeper, 'alert')).toHaveLength(2);
-      },
-    );
+  keeperTest(
+    'two failing rows over many cycles: each refused again and again, and alerted once, to --alert-cmd and --alert-url',
+    async ({ rig }) => {
+      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
+      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
+      await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
+        process: keeper.done,
+      });
+      await until(() => hook.posts.length >= 2, 'the two alerts posted');
+      const started = ['started refused buy', 'started refused sell'];
+      expect(summary(hook.posts).sort()).toEqual(started);
+      for (const post of hook.posts) {
+        expect(post._contentType).toBe('application/json');
+        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
+        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
+        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
+      }
+      // Nothing was opened on either side while refused.
+      expect(simulator.active('sell')).toHaveLength(0);
+      expect(simulator.active('buy')).toHaveLength(0);
+      await stopKeeper(keeper);
+      // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
+      expect(summary(hook.posts).sort()).toEqual(started);
+      expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
+      expect(eventsOf(keeper, 'alert')).toHaveLength(2);
+    },
+  );
 
-    keeperTest(
-      '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
-      async ({ rig }) => {
-        const simulator = await rig.start();
-        const home = tempDir('hedge-home-');
-        const other = tempDir('hedge-other-');
-        rig.later(() => home.remove());
-        rig.later(() => other.remove());
-        const file = writeTarget(simulator, [`${MARKET},sell,1500,3,,`]);
-        const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
-        // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
-        // the third is printed), the last with the re-open landed in every view and its step ended (the
-        // step waits for the positions list too, so on a loaded machine a cycle may still find it in
-        // flight — showing the roll time all the same).
-        await until(
-          () =>
-            eventsOf(keeper, 'cycle').length >= 3 &&
-            eventsOf(keeper, 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll' &&
-            !/in flight/.test(eventsOf(keeper, 'cycle').at(-1)!.rows[0].state),
-          'two cycles, the side covered',
-          { process: keeper.done },
-        );
+  keeperTest(
+    '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const home = tempDir('hedge-home-');
+      const other = tempDir('hedge-other-');
+      rig.later(() => home.remove());
+      rig.later(() => other.remove());
+      const file = writeTarget(simulator, [`${MARKET},sell,1500,3,,`]);
+      const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
+      // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
+      // the third is printed), the last with the re-open landed in every view and its step ended (the
+      // step waits for the positions list too, so on a loaded machine a cycle may still find it in
+      // flight — showing the roll time all the same).
+      await until(
+        () =>
+          eventsOf(keeper, 'cycle').length >= 3 &&
+          eventsOf(keeper, 'cycle').at(-1)?.rows?.[0]?.next_action === 'roll' &&
+          !/in flight/.test(eventsOf(keeper, 'cycle').at(-1)!.rows[0].state),
+        'two cycles, the side covered',
+        { process: keeper.done },
+      );
 
-        const status = (env: Record<string, string> = {}, args = ['--json']) =>
-          simulator.hedge(['keep', 'status', ...args], { configDir: other.path, env: { HOME: home.path, ...env } });
-        const running = exits(await status(), 0);
-        const shown = JSON.parse(running.stdout);
-        expect(shown.state).toBe('running');
-        expect(shown.heartbeat).toMatchObject({ pid: keeper.child().pid, config_dir: simulator.configDir, file });
-        expect(shown.heartbeat.cycles).toBeGreaterThanOrEqual(2);
-        expect(shown.heartbeat.rows).toEqual([
-          expect.objectContaining({
-            market: MARKET,
-            side: 'sell',
-            target_usd: 1500,
-            current_usd: 1500,
-            next_action: 'roll',
-          }),
-        ]);
-        expect(shown.heartbeat.actions).toEqual({ reopen: 1 });
-        expect(running.stdout).not.toContain(simulator.apiKey);
-        // On a screen: a card naming the keeper.
-        const card = exits(await status({ COLUMNS: '80' }, []), 0);
-        expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
-        for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
-
-        // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
-        for (const configDir of [simulator.configDir, other.path]) {
-          const second = exits(
-            await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
-            11,
-            `pid ${keeper.child().pid}`,
-            `config folder ${simulator.configDir}`,
-          );
-          expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
-        }
-        expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-
-        keeper.child().kill('SIGKILL');
-        await keeper.done;
-        const dead = exits(await status(), 15);
-        expect(JSON.parse(dead.stdout).state).toBe('dead');
-        exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
-        expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-        expect(activeNotional(simulator, 'sell')).toBe(1500);
-        // No keeper ever ran for this account in another home: exit 15, said as such.
-        const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
-        expect(JSON.parse(none.stdout).state).toBe('none');
-      },
-    );
-
-    keeperTest(
-      '--metrics serves Prometheus metrics (cycles, actions, book vs target, errors: a code the server made up, escape sequences and all, is `other`) and /healthz on 127.0.0.1',
-      async ({ rig }) => {
-        const simulator = await rig.start();
-        const file = writeTarget(simulator, [`${MARKET},buy,1200,3,,`]);
-        // The first re-open is refused with a code of the server's own making.
-        simulator.sandbox.setFaults({
-          nextError: { count: 1, status: 400, code: 'made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', message: 'refused' },
-          match: { method: 'POST', path: '/hedges' },
-        });
-        const keeper = rig.keep(simulator, file, ['--metrics', '127.0.0.1:0']);
-        const listening = await eventAfter(
-          keeper,
-          0,
-          (event) => event.code === 'metrics_listening',
-          'the metrics address',
-        );
-        const address = listening.address;
-        expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
-        await until(
-          () => eventsOf(keeper, 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200,
-          'two cycles and the fill',
-          { process: keeper.done },
-        );
-        await eventAfter(
-          keeper,
-          0,
-          (event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 1200,
-          'a cycle that saw the fill',
-        );
-        // An action may outlast its cycle (a cycle waits for its steps only until the next is due): the
-        // re-open is counted once it is done, when its event is out, which can come after a later
-        // cycle saw the fill.
-        await eventAfter(keeper, 0, 'reopen', 'the re-open done');
-        const metrics = await (await fetch(`http://${address}/metrics`)).text();
-        expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
-        for (const text of [
-          'hedge_keeper_actions_total{action="reopen"} 1',
-          `hedge_keeper_target_usd{market="${MARKET}",side="buy"} 1200`,
-          `hedge_keeper_book_usd{market="${MARKET}",side="buy"} 1200`,
-        ])
-          expect(metrics).toContain(text);
-        expect(metrics).toMatch(/hedge_keeper_seconds_since_last_good_cycle \d/);
-        expect(metrics.match(/^hedge_keeper_errors_total\{.*/gm)).toEqual([
-          'hedge_keeper_errors_total{code="other"} 1',
-        ]);
-        expect(metrics).not.toMatch(/made_up|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-        const health = await fetch(`http://${address}/healthz`);
-        expect(health.status).toBe(200);
-        expect(await health.json()).toMatchObject({ status: 'ok' });
-        await stopKeeper(keeper);
-        // Stopped with the keeper: nothing listens there any more.
-        await expect(fetch(`http://${address}/healthz`)).rejects.toThrow();
-      },
-    );
-
-    keeperTest(
-      'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
-      async ({ rig }) => {
-        const simulator = await rig.start({ waitsMoveClock: true, exposureCapUsd: 50_000 });
-        const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
-        const commandLog = join(simulator.configDir, 'alerts.ndjson');
-        const envSeen = join(simulator.configDir, 'hook-env.txt');
-        const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
-        const first = await keepOnce(simulator, file, 3, ...alerting);
-        expect(first.find(eventIs('error'))).toMatchObject({
+      const status = (env: Record<string, string> = {}, args = ['--json']) =>
+        simulator.hedge(['keep', 'status', ...args], { configDir: other.path, env: { HOME: home.path, ...env } });
+      const running = exits(await status(), 0);
+      const shown = JSON.parse(running.stdout);
+      expect(shown.state).toBe('running');
+      expect(shown.heartbeat).toMatchObject({ pid: keeper.child().pid, config_dir: simulator.configDir, file });
+      expect(shown.heartbeat.cycles).toBeGreaterThanOrEqual(2);
+      expect(shown.heartbeat.rows).toEqual([
+        expect.objectContaining({
           market: MARKET,
           side: 'sell',
-          action: 'reopen',
-          exit_code: 3,
-          failures: 1,
-        });
-        expect(first.some(eventIs('reopen', 'buy'))).toBe(true);
-        await oneFilled(simulator, 'buy', 'the buy fill');
-        for (let run = 1; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
-        expect(simulator.requests('POST', '/hedges')).toHaveLength(4);
-        expect(activeNotional(simulator, 'buy')).toBe(1000);
-        expect(simulator.active('sell')).toHaveLength(0);
-        // The hook got the error event once, as one JSON line on its stdin, and no key in its environment.
-        expect(alertsIn(commandLog)).toEqual([
-          expect.objectContaining({
-            alert: 'started',
-            cause: 'refused',
-            event: 'error',
-            side: 'sell',
-            code: 'exposure_exceeded',
-          }),
-        ]);
-        expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
-        writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,1000,3,,`]);
-        await keepOnce(simulator, file);
-        await oneFilled(simulator, 'sell', 'the sell fill');
-        await keepOnce(simulator, file, 0, ...alerting);
-        expect(summary(alertsIn(commandLog))).toEqual(['started refused sell', 'recovered refused sell']);
-      },
-    );
+          target_usd: 1500,
+          current_usd: 1500,
+          next_action: 'roll',
+        }),
+      ]);
+      expect(shown.heartbeat.actions).toEqual({ reopen: 1 });
+      expect(running.stdout).not.toContain(simulator.apiKey);
+      // On a screen: a card naming the keeper.
+      const card = exits(await status({ COLUMNS: '80' }, []), 0);
+      expect(card.stdout).toContain(`pid ${keeper.child().pid}`);
+      for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
 
-    keeperTest(
-      'server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
-      async ({ rig }) => {
-        const simulator = await rig.start();
-        const hook = await receiver(rig);
-        const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
-        simulator.sandbox.setFaults({
-          nextError: {
-            count: 1,
-            status: 400,
-            code: 'capacity_exceeded',
-            message: `${markup} \u001b]52;c;ZXZpbA==\u0007`,
-          },
-          match: { method: 'POST', path: '/hedges' },
-        });
-        const file = writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
-        const commandLog = join(simulator.configDir, 'alerts.ndjson');
-        await keepOnce(simulator, file, 3, '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`);
-        expect(simulator.active('sell')).toHaveLength(0);
-
-        const viaCommand = alertsIn(commandLog);
-        expect(hook.posts).toHaveLength(1);
-        expect(viaCommand).toHaveLength(1);
-        const escaped =
-          '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
-        for (const alert of [hook.posts[0], viaCommand[0]]) {
-          expect(alert).toMatchObject({
-            alert: 'started',
-            cause: 'refused',
-            code: 'capacity_exceeded',
-            market: MARKET,
-            side: 'sell',
-          });
-          expect(alert.text).toContain(`${MARKET} sell: refused`);
-          expect(alert.text).toContain(escaped);
-          expect(alert.message).toContain(escaped);
-          // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
-          for (const value of Object.values(alert))
-            if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
-        }
-      },
-    );
-
-    keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
-      const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-      for (const [args, named] of [
-        [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
-        [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
-        [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
-        [['--metrics', 'localhost:99999'], '--metrics'],
-        [['--alert-headroom', '-5'], '--alert-headroom'],
-        [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
-      ] as const) {
-        const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
-        expect(result.stderr.trim().split('\n')).toHaveLength(1);
-        expect(result.stderr).toContain(named);
-        expect(result.stderr).not.toContain(simulator.apiKey);
+      // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
+      for (const configDir of [simulator.configDir, other.path]) {
+        const second = exits(
+          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+          11,
+          `pid ${keeper.child().pid}`,
+          `config folder ${simulator.configDir}`,
+        );
+        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
       }
-      expect(simulator.requests()).toHaveLength(0);
-      expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
-    });
-  },
-  3,
-);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+
+      keeper.child().kill('SIGKILL');
+      await keeper.done;
+      const dead = exits(await status(), 15);
+      expect(JSON.parse(dead.stdout).state).toBe('dead');
+      exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+      expect(activeNotional(simulator, 'sell')).toBe(1500);
+      // No keeper ever ran for this account in another home: exit 15, said as such.
+      const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
+      expect(JSON.parse(none.stdout).state).toBe('none');
+    },
+  );
+
+  keeperTest(
+    '--metrics serves Prometheus metrics (cycles, actions, book vs target, errors: a code the server made up, escape sequences and all, is `other`) and /healthz on 127.0.0.1',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const file = writeTarget(simulator, [`${MARKET},buy,1200,3,,`]);
+      // The first re-open is refused with a code of the server's own making.
+      simulator.sandbox.setFaults({
+        nextError: { count: 1, status: 400, code: 'made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', message: 'refused' },
+        match: { method: 'POST', path: '/hedges' },
+      });
+      const keeper = rig.keep(simulator, file, ['--metrics', '127.0.0.1:0']);
+      const listening = await eventAfter(
+        keeper,
+        0,
+        (event) => event.code === 'metrics_listening',
+        'the metrics address',
+      );
+      const address = listening.address;
+      expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
+      await until(
+        () => eventsOf(keeper, 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200,
+        'two cycles and the fill',
+        { process: keeper.done },
+      );
+      await eventAfter(
+        keeper,
+        0,
+        (event) => event.event === 'cycle' && event.rows?.[0]?.current_usd === 1200,
+        'a cycle that saw the fill',
+      );
+      // An action may outlast its cycle (a cycle waits for its steps only until the next is due): the
+      // re-open is counted once it is done, when its event is out, which can come after a later
+      // cycle saw the fill.
+      await eventAfter(keeper, 0, 'reopen', 'the re-open done');
+      const metrics = await (await fetch(`http://${address}/metrics`)).text();
+      expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
+      for (const text of [
+        'hedge_keeper_actions_total{action="reopen"} 1',
+        `hedge_keeper_target_usd{market="${MARKET}",side="buy"} 1200`,
+        `hedge_keeper_book_usd{market="${MARKET}",side="buy"} 1200`,
+      ])
+        expect(metrics).toContain(text);
+      expect(metrics).toMatch(/hedge_keeper_seconds_since_last_good_cycle \d/);
+      expect(metrics.match(/^hedge_keeper_errors_total\{.*/gm)).toEqual(['hedge_keeper_errors_total{code="other"} 1']);
+      expect(metrics).not.toMatch(/made_up|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      const health = await fetch(`http://${address}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok' });
+      await stopKeeper(keeper);
+      // Stopped with the keeper: nothing listens there any more.
+      await expect(fetch(`http://${address}/healthz`)).rejects.toThrow();
+    },
+  );
+
+  keeperTest(
+    'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
+    async ({ rig }) => {
+      const simulator = await rig.start({ waitsMoveClock: true, exposureCapUsd: 50_000 });
+      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
+      const commandLog = join(simulator.configDir, 'alerts.ndjson');
+      const envSeen = join(simulator.configDir, 'hook-env.txt');
+      const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
+      const first = await keepOnce(simulator, file, 3, ...alerting);
+      expect(first.find(eventIs('error'))).toMatchObject({
+        market: MARKET,
+        side: 'sell',
+        action: 'reopen',
+        exit_code: 3,
+        failures: 1,
+      });
+      expect(first.some(eventIs('reopen', 'buy'))).toBe(true);
+      await oneFilled(simulator, 'buy', 'the buy fill');
+      for (let run = 1; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
+      expect(simulator.requests('POST', '/hedges')).toHaveLength(4);
+      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      expect(simulator.active('sell')).toHaveLength(0);
+      // The hook got the error event once, as one JSON line on its stdin, and no key in its environment.
+      expect(alertsIn(commandLog)).toEqual([
+        expect.objectContaining({
+          alert: 'started',
+          cause: 'refused',
+          event: 'error',
+          side: 'sell',
+          code: 'exposure_exceeded',
+        }),
+      ]);
+      expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
+      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,1000,3,,`]);
+      await keepOnce(simulator, file);
+      await oneFilled(simulator, 'sell', 'the sell fill');
+      await keepOnce(simulator, file, 0, ...alerting);
+      expect(summary(alertsIn(commandLog))).toEqual(['started refused sell', 'recovered refused sell']);
+    },
+  );
+
+  keeperTest(
+    'server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const hook = await receiver(rig);
+      const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
+      simulator.sandbox.setFaults({
+        nextError: {
+          count: 1,
+          status: 400,
+          code: 'capacity_exceeded',
+          message: `${markup} \u001b]52;c;ZXZpbA==\u0007`,
+        },
+        match: { method: 'POST', path: '/hedges' },
+      });
+      const file = writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
+      const commandLog = join(simulator.configDir, 'alerts.ndjson');
+      await keepOnce(simulator, file, 3, '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`);
+      expect(simulator.active('sell')).toHaveLength(0);
+
+      const viaCommand = alertsIn(commandLog);
+      expect(hook.posts).toHaveLength(1);
+      expect(viaCommand).toHaveLength(1);
+      const escaped =
+        '&lt;!channel&gt; &lt;https://evil.example/login|Your key expired: re-authenticate here&gt; \\x1b]52;c;ZXZpbA==\\x07';
+      for (const alert of [hook.posts[0], viaCommand[0]]) {
+        expect(alert).toMatchObject({
+          alert: 'started',
+          cause: 'refused',
+          code: 'capacity_exceeded',
+          market: MARKET,
+          side: 'sell',
+        });
+        expect(alert.text).toContain(`${MARKET} sell: refused`);
+        expect(alert.text).toContain(escaped);
+        expect(alert.message).toContain(escaped);
+        // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
+        for (const value of Object.values(alert))
+          if (typeof value === 'string') expect(value).not.toMatch(/[<>\u001b\u0007]/);
+      }
+    },
+  );
+
+  keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
+    const simulator = await rig.start();
+    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+    for (const [args, named] of [
+      [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
+      [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
+      [['--alert-url', 'https://user:pw@chat.example/hook'], '--alert-url'],
+      [['--metrics', 'localhost:99999'], '--metrics'],
+      [['--alert-headroom', '-5'], '--alert-headroom'],
+      [['--interval', '0.5'], '--interval: "0.5" is not allowed'],
+    ] as const) {
+      const result = exits(await simulator.hedge(['keep', file, '--once', ...args]), 2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toContain(named);
+      expect(result.stderr).not.toContain(simulator.apiKey);
+    }
+    expect(simulator.requests()).toHaveLength(0);
+    expect(existsSync(join(simulator.configDir, 'journal.jsonl'))).toBe(false);
+  });
+});
