@@ -39,7 +39,7 @@ async function rollOpenRefused(rig: KeeperRig) {
   return { simulator, seeded, file: writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]) };
 }
 
-describeKeepers('hedge keep as a service', 3, () => {
+describeKeepers('hedge keep as a service', () => {
   keeperTest(
     "a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again",
     async ({ rig }) => {
