@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { within } from '../../src/core/process/timers.js';
+import type { Clock } from '../../src/platform/api/transport.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,7 +46,7 @@ export interface RunOptions {
   /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
   person?: (person: Person) => Promise<void>;
   /** In-process: hedge's clock and pause instead of this machine's (a simulator's `waitsMoveClock`). */
-  clock?: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  clock?: Clock;
 }
 
 /**
