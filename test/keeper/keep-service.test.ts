@@ -29,7 +29,7 @@ const DAY = 24 * HOUR;
  * before the roll's close passes; the server then refuses the roll's open once.
  */
 async function rollOpenRefused(rig: KeeperRig) {
-  const simulator = await rig.start();
+  const simulator = await rig.start({ stepped: true });
   const seeded = simulator.seedOpen('sell', 2000);
   simulator.advance(7 * DAY - HOUR / 2);
   simulator.sandbox.setFaults({
@@ -43,7 +43,7 @@ describeKeepers('hedge keep as a service', () => {
   keeperTest(
     "a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again",
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ stepped: true });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
       // Written well before the close: the target has not spoken since.
       utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
@@ -151,7 +151,7 @@ describeKeepers('hedge keep as a service', () => {
   keeperTest(
     'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ stepped: true });
       const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
       const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
       const events = await keepOnce(simulator, file);

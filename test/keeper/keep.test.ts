@@ -28,7 +28,7 @@ import { exits, journalEntries } from '../support/cli-runs.js';
  * (until then the book still shows 1,500), and whose answers to them are lost.
  */
 async function addAnswerLost(rig: KeeperRig) {
-  const simulator = await rig.start({ fillDelayMs: HOUR });
+  const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
   simulator.seedOpen('sell', 1500);
   const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
@@ -39,7 +39,7 @@ async function addAnswerLost(rig: KeeperRig) {
 const addKeys = (simulator: Simulator) =>
   new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
 
-describeKeepers('hedge keep', () => {
+describeKeepers('hedge keep', 3, () => {
   keeperTest(
     "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 8 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
     async ({ rig }) => {
@@ -78,7 +78,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
     async ({ rig }) => {
-      const simulator = await rig.start({ dialect: 'beta', fillDelayMs: 20 });
+      const simulator = await rig.start({ stepped: true, dialect: 'beta', fillDelayMs: 20 });
       simulator.seedOpen('sell', 1500);
       const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
       const events = await keepOnce(simulator, file, 0, '--converge');
@@ -157,7 +157,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ stepped: true });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
       const keeper = rig.keep(simulator, file);
 
@@ -246,7 +246,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
     async ({ rig }) => {
-      const simulator = await rig.start({ fillDelayMs: HOUR });
+      const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
       const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
@@ -312,7 +312,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
     async ({ rig }) => {
-      const simulator = await rig.start({ realNow: () => Date.now() - 45_000 });
+      const simulator = await rig.start({ stepped: true, realNow: () => Date.now() - 45_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the fill');
@@ -334,7 +334,7 @@ describeKeepers('hedge keep', () => {
   );
 
   keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
-    const simulator = await rig.start();
+    const simulator = await rig.start({ stepped: true });
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
     const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
     await keepOnce(simulator, file);
@@ -352,7 +352,7 @@ describeKeepers('hedge keep', () => {
   keeperTest(
     'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
     async ({ rig }) => {
-      const simulator = await rig.start();
+      const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
       const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);

@@ -71,7 +71,7 @@ async function refusedRows(rig: KeeperRig) {
   return { simulator, hook, commandLog, keeper, refusals };
 }
 
-describeKeepers('hedge keep as a service', () => {
+describeKeepers('hedge keep as a service', 3, () => {
   keeperTest(
     "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
     async ({ rig }) => {
@@ -298,7 +298,7 @@ describeKeepers('hedge keep as a service', () => {
   keeperTest(
     'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
     async ({ rig }) => {
-      const simulator = await rig.start({ exposureCapUsd: 50_000 });
+      const simulator = await rig.start({ stepped: true, exposureCapUsd: 50_000 });
       const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       const envSeen = join(simulator.configDir, 'hook-env.txt');

@@ -84,11 +84,12 @@ export const keeperTest = test.extend<{ rig: KeeperRig }>({
 });
 
 /**
- * Keeper tests side by side, a few at a time: each mostly waits for the keeper's cycles, but its
- * keeper and simulator want the CPU now and then, and every test keeps its own 20 s.
+ * Keeper tests side by side, a few at a time (two unless given): each mostly waits for the keeper's
+ * cycles, but its keeper and simulator want the CPU now and then, and every test keeps its own 20 s.
  */
-export function describeKeepers(name: string, body: () => void) {
-  vi.setConfig({ maxConcurrency: 2 });
+export function describeKeepers(name: string, ...rest: [body: () => void] | [atOnce: number, body: () => void]) {
+  const [atOnce, body] = rest.length === 2 ? rest : [2, rest[0]];
+  vi.setConfig({ maxConcurrency: atOnce });
   describe.concurrent(name, body);
 }
 

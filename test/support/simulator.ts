@@ -272,5 +272,6 @@ export function closedAfterEach<A extends unknown[], T extends { close(): Promis
 export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>) =>
   closedAfter(startSimulator(options), body);
 
-/** Starts simulators that are closed after each test of the file that calls it. */
-export const useSimulators = () => closedAfterEach(startSimulator);
+/** Starts simulators (`defaults` under each one's options) that are closed after each test of the file that calls it. */
+export const useSimulators = (defaults: SimulatorOptions = {}) =>
+  closedAfterEach((options: SimulatorOptions = {}) => startSimulator({ ...defaults, ...options }));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 
-const start = useSimulators();
+const start = useSimulators({ stepped: true });
 
 /** A buy and a sell of 1,000 whose 7-day tenor is 140 s (a day of 20 s) on a server 45 s ahead, without Date. */
 async function aheadWithoutDate() {

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 import { journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ stepped: true });
 
 /** A close killed while it waits (its entry `submitted`), landed since, and the side opened again by another actor. */
 async function closeKilledThenReopened() {

@@ -9,7 +9,7 @@ import { exits, journalEntries, ok } from '../support/cli-runs.js';
 import { useSimulators } from '../support/simulator.js';
 import { HOUR } from '../support/keeper.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ stepped: true });
 // Gamma lists USDTNGN disabled.
 const KES = 'USDTKES';
 

@@ -3,11 +3,22 @@
 // and a roll killed (SIGKILL) between its legs, finished by `hedge resume` or the same command
 // again — exactly one close and one open on the server overall. Each kill is timed by the
 // simulator's own request log, never by a sleep; what is asserted is the server's state and log.
-import { describe, expect, it } from 'vitest';
-import { useSimulators, type Simulator } from '../support/simulator.js';
+import { describe, expect, it, type TestContext } from 'vitest';
+import {
+  startSimulator as startOwn,
+  useSimulators,
+  type Simulator,
+  type SimulatorOptions,
+} from '../support/simulator.js';
 import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ stepped: true });
+/** For tests side by side: a simulator closed when its own test ends. */
+async function ownSimulator({ onTestFinished }: TestContext, options: SimulatorOptions = {}) {
+  const simulator = await startOwn({ stepped: true, ...options });
+  onTestFinished(() => simulator.close());
+  return simulator;
+}
 
 const DAY_MS = 86_400_000;
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
@@ -202,9 +213,10 @@ describe('hedge roll', () => {
   });
 });
 
-describe('hedge roll killed between its legs', () => {
-  it('killed while the close waits: `hedge resume` finishes the close with its key, then opens once', async () => {
-    const simulator = await startSimulator({ fillDelayMs: LAND_MS });
+// Side by side: each mostly waits for the roll it runs as a process of its own.
+describe.concurrent('hedge roll killed between its legs', () => {
+  it('killed while the close waits: `hedge resume` finishes the close with its key, then opens once', async (test) => {
+    const simulator = await ownSimulator(test, { fillDelayMs: LAND_MS });
     const old = simulator.seedOpen('buy', 10_000);
     await killWhen(
       simulator,
@@ -241,8 +253,8 @@ describe('hedge roll killed between its legs', () => {
     expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
 
-  it('killed after the close landed, before the open was sent: the same roll again opens once', async () => {
-    const simulator = await startSimulator();
+  it('killed after the close landed, before the open was sent: the same roll again opens once', async (test) => {
+    const simulator = await ownSimulator(test);
     const old = simulator.seedOpen('buy', 10_000);
     await killBeforeTheOpen(simulator, 'buy', '7');
     expect(statusOf(simulator, old.id)).toBe('closed');
@@ -264,8 +276,8 @@ describe('hedge roll killed between its legs', () => {
     expect(await journalEntries(simulator, '--pending')).toEqual([]);
   });
 
-  it('an unfinished roll comes first: another tenor is refused, --dry-run shows what is left, --new sets it aside', async () => {
-    const simulator = await startSimulator();
+  it('an unfinished roll comes first: another tenor is refused, --dry-run shows what is left, --new sets it aside', async (test) => {
+    const simulator = await ownSimulator(test);
     const old = simulator.seedOpen('buy', 8_000);
     await killBeforeTheOpen(simulator, 'buy', '7');
     const [planned] = await journalEntries(simulator, '--pending');
@@ -309,8 +321,8 @@ describe('hedge roll killed between its legs', () => {
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 8_000, tenorDays: 1 }]);
   });
 
-  it('a side opened by someone else in between is never opened twice: the open leg is abandoned (exit 3)', async () => {
-    const simulator = await startSimulator();
+  it('a side opened by someone else in between is never opened twice: the open leg is abandoned (exit 3)', async (test) => {
+    const simulator = await ownSimulator(test);
     simulator.seedOpen('sell', 6_000);
     await killBeforeTheOpen(simulator, 'sell', '3');
     const other = simulator.seedOpen('sell', 2_000);

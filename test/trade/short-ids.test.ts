@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { ok, exits, journalEntries, okJson } from '../support/cli-runs.js';
 
-const start = useSimulators();
+const start = useSimulators({ stepped: true });
 const SCREEN = { HEDGE_FORCE_TTY: '1', COLUMNS: '80' };
 
 describe('hedges ID', () => {

@@ -11,7 +11,7 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 
-const start = useSimulators();
+const start = useSimulators({ stepped: true });
 /** Wide enough that no card row wraps: the assertions read whole rows. */
 const WIDE = { COLUMNS: '160' };
 

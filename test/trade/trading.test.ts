@@ -10,7 +10,7 @@ import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 
-const startTrading = useSimulators();
+const startTrading = useSimulators({ stepped: true });
 
 /** A record in TSV: a header row of keys and one row of values. */
 function tsvRecord(stdout: string): Record<string, string> {
@@ -23,7 +23,8 @@ function tsvRecord(stdout: string): Record<string, string> {
 
 describe('hedge open', () => {
   it('quotes, submits once and waits for the fill: struck rate against the quote, hashes whole, maturity', async () => {
-    const trading = await startTrading();
+    // In real time: the poll's cadence is checked.
+    const trading = await startTrading({ stepped: false });
     const result = exits(
       await trading.hedge('open USDTNGN buy 10k --tenor 3 --ref DEAL-42'),
       0,
@@ -193,7 +194,8 @@ describe('hedge add / reduce / close', () => {
     const trading = await startTrading();
     const buyId = await openFilledThroughCli(trading, 'buy', '12000');
     const sellId = await openFilledThroughCli(trading, 'sell', '3000');
-    const closed = okJson(await trading.hedge('close USDTNGN buy --json'));
+    // In real time: the poll's cadence is checked.
+    const closed = okJson(await trading.hedge('close USDTNGN buy --json', { clock: undefined }));
     const account = Object.values(trading.sandbox.engine.state.accounts)[0];
     // The buy side is gone from the server's positions; the sell side is untouched.
     expect(account.hedges[buyId].status).toBe('closed');
