@@ -23,6 +23,8 @@ interface MainOverrides {
   env?: Record<string, string | undefined>;
   /** The current time as hedge reads it (Date.now): a test pins it. */
   now?: () => number;
+  /** Every pause hedge takes (a wait's polls, a retry's backoff): a test runs them on the server's clock. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The script the process was started with (process.argv[1]): hints name hedge as it was run. Absent: `hedge`. */
   script?: string;
 }
@@ -124,7 +126,12 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   if ('usageProblem' in parsed)
     return reportUsageProblem(parsed.usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
   const { spec, input, globals, path } = parsed.invocation;
-  return runInvocation(spec, input, { ...globals, program: name }, { io, env, path, now: overrides.now });
+  return runInvocation(
+    spec,
+    input,
+    { ...globals, program: name },
+    { io, env, path, now: overrides.now, sleep: overrides.sleep },
+  );
 }
 
 export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };

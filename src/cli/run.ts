@@ -48,7 +48,13 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[]; now?: () => number },
+  process_: {
+    io: Io;
+    env: Record<string, string | undefined>;
+    path?: readonly string[];
+    now?: () => number;
+    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  },
 ) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
@@ -98,7 +104,7 @@ export async function runInvocation(
     io,
     env,
     globals,
-    clock: { now, sleep },
+    clock: { now, sleep: process_.sleep ?? sleep },
     signal: controller.signal,
     output,
   });

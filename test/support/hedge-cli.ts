@@ -44,6 +44,8 @@ export interface RunOptions {
   screen?: ScreenSize;
   /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
   person?: (person: Person) => Promise<void>;
+  /** An in-process run's time and pauses (onServerTime, simulator.ts); a spawned run keeps its own. */
+  clock?: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
 }
 
 /**
@@ -185,7 +187,7 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
     args,
     mainEnv,
     options.person ?? options.input ?? '',
-    now === undefined ? undefined : () => now,
+    now === undefined ? options.clock : { ...options.clock, now: () => now },
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
 }

@@ -49,7 +49,8 @@ export interface ScreenSize {
 }
 
 /**
- * `now`: the time hedge reads instead of Date.now (a spawned run pins it with a preload). `screen`:
+ * `clock`: the time hedge reads instead of Date.now (a spawned run pins it with a preload), and the
+ * sleep it pauses with instead of a timer. `screen`:
  * stdout and stderr are one stream, so that what both write reads in the order a terminal shows it
  * (in `stdout`); it has the terminal's `columns` and `rows`, which a library drawing on a terminal
  * (log-update under --watch) reads from the stream itself. `script`: the launcher's path as
@@ -61,7 +62,7 @@ export async function runMainInProcess(
   args: string[],
   env: Record<string, string>,
   input: string | ((person: Person) => Promise<void>),
-  now?: () => number,
+  clock?: { now?: () => number; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> },
   screen?: ScreenSize,
   script?: string,
 ) {
@@ -85,7 +86,7 @@ export async function runMainInProcess(
     stderrIsTTY: terminal,
     stdinIsTTY: person !== undefined,
   };
-  const running = main(args, { io, env, ...(now ? { now } : {}), ...(script === undefined ? {} : { script }) });
+  const running = main(args, { io, env, ...clock, ...(script === undefined ? {} : { script }) });
   let ended = false;
   const end = () => (ended = true);
   running.then(end, end);

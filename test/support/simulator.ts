@@ -43,6 +43,11 @@ type SimulatorPreset = keyof typeof SIMULATOR_PRESETS;
 export interface SimulatorOptions extends SandboxOptions {
   /** Default `trading`. */
   preset?: SimulatorPreset;
+  /**
+   * In-process runs pause on this simulator's clock: a sleep (a wait's poll, a retry's backoff) moves
+   * it, and hedge's own time with it, at once instead of waiting. Spawned runs wait in real time.
+   */
+  serverTime?: boolean;
 }
 
 interface ApiCall {
@@ -140,7 +145,7 @@ export function pinnedClockEnv(simulator: { sandbox: RunningSandbox }): Record<s
 }
 
 export async function startSimulator(options: SimulatorOptions = {}) {
-  const { preset = 'trading', ...overrides } = options;
+  const { preset = 'trading', serverTime, ...overrides } = options;
   const sandboxOptions: SandboxOptions = { ...SIMULATOR_PRESETS[preset], ...overrides };
   const sandbox = await startSandbox(sandboxOptions);
   const dir = tempDir('hedge-sim-');
@@ -150,6 +155,18 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     sandbox.clock.advance(ms);
     sandbox.engine.advanceTo(sandbox.clock.now());
   };
+  let slept = 0;
+  const clock = serverTime
+    ? {
+        now: () => Date.now() + slept,
+        async sleep(ms: number, signal?: AbortSignal) {
+          await new Promise(setImmediate);
+          if (signal?.aborted) throw signal.reason;
+          slept += ms;
+          advance(ms);
+        },
+      }
+    : undefined;
   const requests = (method?: string, path?: string | RegExp) =>
     sandbox.requestLog.filter(
       (entry) =>
@@ -163,9 +180,12 @@ export async function startSimulator(options: SimulatorOptions = {}) {
     configDir: dir.path,
     /** HEDGE_BASE_URL and HEDGE_API_KEY of this simulator. */
     env,
+    /** In-process runs' time and pauses, with `serverTime`. */
+    clock,
     /** Runs the real binary against this simulator with its config dir (options.env on top). */
     hedge: (args: HedgeArgs, runOptions: RunOptions = {}) =>
       runHedge(args, {
+        clock,
         ...runOptions,
         configDir: runOptions.configDir ?? dir.path,
         env: { ...env, ...runOptions.env },
@@ -241,5 +261,6 @@ export function closedAfterEach<A extends unknown[], T extends { close(): Promis
 export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Simulator) => Promise<T>) =>
   closedAfter(startSimulator(options), body);
 
-/** Starts simulators that are closed after each test of the file that calls it. */
-export const useSimulators = () => closedAfterEach(startSimulator);
+/** Starts simulators (with `defaults` under each one's options) that are closed after each test of the file that calls it. */
+export const useSimulators = (defaults: SimulatorOptions = {}) =>
+  closedAfterEach((options: SimulatorOptions = {}) => startSimulator({ ...defaults, ...options }));
