@@ -54,7 +54,7 @@ function rowFor(
 describeWithPostgres(
   'rows in the team store are verified before anything is sent again',
   (server) => {
-    const newDesk = useDesks(server);
+    const newDesk = useDesks(server, { serverTime: true });
 
     async function desk() {
       const { t, team } = await newDesk();
@@ -254,7 +254,7 @@ describeWithPostgres(
 );
 
 describe('rows in the local journal file are verified before anything is sent again', () => {
-  const startSimulator = useSimulators();
+  const startSimulator = useSimulators({ serverTime: true });
 
   it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
     const t = await startSimulator();

@@ -93,7 +93,7 @@ describe('identical writes side by side', () => {
   });
 
   it('an add in flight is not taken for a crashed one: identical runs stop (exit 11) naming its pid and send nothing; killed, it is resumed and lands once', async () => {
-    const t = await start();
+    const t = await start({ serverTime: true });
     t.seedOpen('sell', 1_000);
     // The server acts on the add, then its answer hangs: the first process is still carrying it.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
@@ -179,7 +179,7 @@ describe('roll under the book lock', () => {
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
   /** A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on a sell side of 1,000). */
   async function killedWhileHeld(args: string[], path: string) {
-    const t = await start({ preset: 'frozen' });
+    const t = await start({ preset: 'frozen', serverTime: true });
     const pinned = {
       hedge: (more: string[], options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
     };

@@ -9,7 +9,7 @@ import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, keysAnswered, killWhen, waitingAfter } from '../support/cli-runs.js';
 
-const startTrading = useSimulators();
+const startTrading = useSimulators({ serverTime: true });
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -143,7 +143,8 @@ describe('hedge resume', () => {
 
     const before = t.sandbox.requestLog.length;
     let finished = false;
-    const running = t.hedge(['resume', left.id, '--json']).finally(() => (finished = true));
+    // In real time: on the server's clock its own polls would move the time on to the landing.
+    const running = t.hedge(['resume', left.id, '--json'], { clock: undefined }).finally(() => (finished = true));
     // The resumed run is waiting (polling the positions after its replayed add); only now does the add land.
     await until(
       () => {

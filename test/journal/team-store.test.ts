@@ -24,7 +24,7 @@ async function migrate(machine: Machine) {
 describeWithPostgres(
   'the team journal store, three machines',
   (server) => {
-    const desk = useDesks(server);
+    const desk = useDesks(server, { serverTime: true });
     /** Nothing any machine printed carries the store's password. */
     const passwordNowhere = (outputs: string[]) => {
       for (const output of outputs) expect(output).not.toContain(server().password);
@@ -200,7 +200,8 @@ describeWithPostgres(
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
-      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60']);
+      // In real time: on the server's clock its own polls would move the time on to the landing.
+      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], { clock: undefined });
       let result: RunResult;
       try {
         await until(waitingAfter(t, '/hedges/add'), 'the add waiting', { process: running });
