@@ -70,6 +70,16 @@ export function waitingAfter(
   };
 }
 
+/**
+ * An in-process run's clock (RunOptions.clock) whose pauses end at once until `ready` holds; the next
+ * one lasts until `wake()`: the test acts (moves the server's clock, stops a store) while the run surely waits.
+ */
+export function pausedOnce(ready: () => boolean) {
+  let wake: (() => void) | undefined;
+  const sleep = () => (ready() ? new Promise<void>((resolve) => (wake = resolve)) : Promise.resolve());
+  return { clock: { now: Date.now, sleep }, paused: () => wake !== undefined, wake: () => wake!() };
+}
+
 /** The trade log marked now; the mark's check: nothing was sent since. */
 export function markTrades(t: Simulator) {
   const before = t.trades().length;
