@@ -191,8 +191,11 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     let file = '';
     const t = await landedThenMovedBack((t) => {
       file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
-      // In real time: the keeper races its steps against a sleep to its next cycle, which the server's clock would end first.
-      return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5'], { clock: undefined });
+      // Its pauses (the retries' backoffs) move the server's clock, not its own: the keeper races its step
+      // against a sleep to its next cycle, which would move hedge's time past --timeout first.
+      return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5'], {
+        clock: { ...t.clock!, now: Date.now },
+      });
     });
     const nothingSent = mark(t);
     const kept = exits(await t.hedge(['keep', file, '--once']), 12);
