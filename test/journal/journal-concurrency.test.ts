@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunOptions, RunResult } from '../support/hedge-cli.js';
-import { exits, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
+import { exits, heldPauses, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
@@ -45,7 +45,9 @@ function sideBySide(t: Simulator, args: string[], count: number) {
  */
 async function secondUnderLock(t: Simulator, args: string[], path: string) {
   let finished = 0;
-  const first = t.hedge(args).finally(() => (finished += 1));
+  // Once it has sent `path`, each of its pauses lasts until the test moves the clock.
+  const pauses = heldPauses(() => t.writes().some((entry) => entry.path === path));
+  const first = t.hedge(args, { clock: pauses.clock }).finally(() => (finished += 1));
   await until(() => t.writes().some((entry) => entry.path === path), `the first run sending ${path}`, {
     process: first,
   });
@@ -59,6 +61,7 @@ async function secondUnderLock(t: Simulator, args: string[], path: string) {
   await until(() => waiting, 'the second run waiting for the book', { process: second });
   while (finished < 2) {
     t.advance(HOUR_MS);
+    pauses.wake();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return Promise.all([first, second]);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, keysAnswered, killWhen, pausedOnce, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter } from '../support/cli-runs.js';
 
 const startTrading = useSimulators({ serverTime: true });
 
@@ -155,7 +155,7 @@ describe('hedge resume', () => {
 
     const before = t.sandbox.requestLog.length;
     // Its pauses end at once until it has polled the positions after its replayed add; the next one is the test's to end.
-    const pauses = pausedOnce(() => {
+    const pauses = heldPauses(() => {
       const log = t.sandbox.requestLog.slice(before);
       const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
       return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);

@@ -10,7 +10,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { exits, journalEntries, lastJson, pausedOnce, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, heldPauses, waitingAfter } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -200,7 +200,7 @@ describeWithPostgres(
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
-      const pauses = pausedOnce(waitingAfter(t, '/hedges/add'));
+      const pauses = heldPauses(waitingAfter(t, '/hedges/add'));
       const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], { clock: pauses.clock });
       let result: RunResult;
       try {

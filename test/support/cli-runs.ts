@@ -71,13 +71,18 @@ export function waitingAfter(
 }
 
 /**
- * An in-process run's clock (RunOptions.clock) whose pauses end at once until `ready` holds; the next
- * one lasts until `wake()`: the test acts (moves the server's clock, stops a store) while the run surely waits.
+ * An in-process run's clock (RunOptions.clock) whose pauses end at once until `from` holds; from then
+ * each lasts until `wake()`: the test acts (moves the server's clock, stops a store) while the run surely waits.
  */
-export function pausedOnce(ready: () => boolean) {
-  let wake: (() => void) | undefined;
-  const sleep = () => (ready() ? new Promise<void>((resolve) => (wake = resolve)) : Promise.resolve());
-  return { clock: { now: Date.now, sleep }, paused: () => wake !== undefined, wake: () => wake!() };
+export function heldPauses(from: () => boolean) {
+  let held: (() => void) | undefined;
+  const sleep = () => (from() ? new Promise<void>((resolve) => (held = resolve)) : Promise.resolve());
+  const wake = () => {
+    const resume = held;
+    held = undefined;
+    resume?.();
+  };
+  return { clock: { now: Date.now, sleep }, paused: () => held !== undefined, wake };
 }
 
 /** The trade log marked now; the mark's check: nothing was sent since. */
