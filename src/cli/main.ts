@@ -9,6 +9,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../core/version.js';
 import { invokedAs } from '../core/program.js';
+import type { Clock } from '../platform/api/transport.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 
@@ -18,13 +19,10 @@ export * from './manifest.js';
 export * from '../core/vocabulary.js';
 export * from '../core/version.js';
 
-interface MainOverrides {
+/** `now` and `sleep`: the clock hedge reads and pauses on (Date.now, timers), which a test pins or runs on the server's. */
+interface MainOverrides extends Partial<Clock> {
   io?: Io;
   env?: Record<string, string | undefined>;
-  /** The current time as hedge reads it (Date.now): a test pins it. */
-  now?: () => number;
-  /** Every pause hedge takes (a wait's polls, a retry's backoff): a test runs them on the server's clock. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The script the process was started with (process.argv[1]): hints name hedge as it was run. Absent: `hedge`. */
   script?: string;
 }
@@ -126,12 +124,7 @@ export async function main(argv: string[], overrides: MainOverrides = {}) {
   if ('usageProblem' in parsed)
     return reportUsageProblem(parsed.usageProblem, { io, json: jsonErrorsAsked(argv), env, program: name });
   const { spec, input, globals, path } = parsed.invocation;
-  return runInvocation(
-    spec,
-    input,
-    { ...globals, program: name },
-    { io, env, path, now: overrides.now, sleep: overrides.sleep },
-  );
+  return runInvocation(spec, input, { ...globals, program: name }, { ...overrides, io, env, path });
 }
 
 export type Parsed = { invocation: Invocation } | { usageProblem: string } | { exitCode: number };

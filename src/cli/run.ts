@@ -3,6 +3,7 @@
 // command opened. Loaded lazily by main.ts, also to report bad usage.
 import { describeFailure } from '../platform/terminal/exit-codes.js';
 import { CommandContext } from '../platform/runtime/context.js';
+import type { Clock } from '../platform/api/transport.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { StopSignal, UsageError } from '../core/errors.js';
@@ -48,13 +49,7 @@ export async function runInvocation(
   spec: CommandSpec,
   input: RawInput,
   globals: GlobalOptions,
-  process_: {
-    io: Io;
-    env: Record<string, string | undefined>;
-    path?: readonly string[];
-    now?: () => number;
-    sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  },
+  process_: { io: Io; env: Record<string, string | undefined>; path?: readonly string[] } & Partial<Clock>,
 ) {
   const { io, env } = process_;
   const now = process_.now ?? Date.now;
