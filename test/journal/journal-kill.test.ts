@@ -15,20 +15,13 @@ const startTrading = useSimulators({ serverTime: true });
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-/** The backstop of a run the test stops: its own bound, and the bound of the wait for its moment. */
-const RUN_BOUND_MS = 25_000;
-
-/** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
-const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: string, signal?: NodeJS.Signals) =>
-  killWhen(t, args, ready, what, { signal, timeoutMs: RUN_BOUND_MS });
-
 /**
  * From now, a write answered, recorded as submitted and the journal's file lock let go: its run is in
- * its wait, and writes nothing more until a poll shows the landing.
+ * its wait, and writes nothing more until a poll shows the landing. The journal holds a row already.
  */
 function inItsWait(t: Simulator) {
   const file = join(t.configDir, 'journal.jsonl');
-  const submitted = () => (existsSync(file) ? readFileSync(file, 'utf8').split('"outcome":"submitted"').length : 0);
+  const submitted = () => readFileSync(file, 'utf8').split('"outcome":"submitted"').length;
   const before = submitted();
   return () => submitted() > before && !existsSync(`${file}.lock`);
 }
@@ -59,7 +52,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const t = await startTrading();
     // The answer's status line and half its body are sent, then the socket hangs: the engine has acted.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    const killed = await runAndStop(
+    const killed = await killWhen(
       t,
       ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
       () => t.requests('POST', '/hedges').some((entry) => entry.status === 'stalled'),
@@ -98,7 +91,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
       const id = await filledHedge(t, side, notional);
       const args = [command, 'USDTNGN', side, ...(amount ? [amount] : [])];
       const path = `/hedges/${command}`;
-      const killed = await runAndStop(t, args, inItsWait(t), `the ${command} was waiting`);
+      const killed = await killWhen(t, args, inItsWait(t), `the ${command} was waiting`);
       expect(killed.signal).toBe('SIGKILL');
       if (command === 'add')
         expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
@@ -123,7 +116,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
   it('killed before the send (held at a pre-trade read): nothing was journaled or sent, the re-run is one fresh action', async () => {
     const t = await startTrading();
     t.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET' } });
-    const killed = await runAndStop(
+    const killed = await killWhen(
       t,
       ['open', 'USDTNGN', 'sell', '2000', '--tenor', '3'],
       () =>
@@ -149,7 +142,7 @@ describe('hedge resume', () => {
   it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '10000');
-    await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], inItsWait(t), 'the add was waiting');
+    await killWhen(t, ['add', 'USDTNGN', 'buy', '500'], inItsWait(t), 'the add was waiting');
     const [left] = await journalEntries(t, '--pending');
     expect(left).toMatchObject({ command: 'add' });
 
@@ -205,7 +198,7 @@ describe('stopped by a signal during the wait', () => {
       if (args[0] === 'add') await filledHedge(t, 'buy', '10000');
       // Its poll seen: a signal before the wait is under way is another story.
       const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
-      const stopped = exits(await runAndStop(t, [...args], waiting, 'the write was waiting', signal), code);
+      const stopped = exits(await killWhen(t, [...args], waiting, 'the write was waiting', { signal }), code);
       const [pending, ...more] = await journalEntries(t, '--pending');
       expect([pending.outcome, more]).toEqual(['submitted', []]);
       for (const said of [`hedge resume ${pending.id}`, pending.idempotency_key])

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { within } from '../../src/core/process/timers.js';
+import type { Clock } from '../../src/platform/api/transport.js';
 import { runMainInProcess, type Person, type ScreenSize } from './hedge-in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -44,8 +45,8 @@ export interface RunOptions {
   screen?: ScreenSize;
   /** A person at that terminal (in-process, stdin a terminal too): asked, they type their answers. */
   person?: (person: Person) => Promise<void>;
-  /** An in-process run's time and pauses (onServerTime, simulator.ts); a spawned run keeps its own. */
-  clock?: { now(): number; sleep(ms: number, signal?: AbortSignal): Promise<void> };
+  /** An in-process run's time and pauses (serverTime in simulator.ts, heldPauses); a spawned run keeps its own. */
+  clock?: Clock;
 }
 
 /**

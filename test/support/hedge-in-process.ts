@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { Clock } from '../../src/platform/api/transport.js';
 import { until } from './polling.js';
 
 type Front = typeof import('../../src/cli/main.js');
@@ -62,7 +63,7 @@ export async function runMainInProcess(
   args: string[],
   env: Record<string, string>,
   input: string | ((person: Person) => Promise<void>),
-  clock?: { now?: () => number; sleep?: (ms: number, signal?: AbortSignal) => Promise<void> },
+  clock?: Partial<Clock>,
   screen?: ScreenSize,
   script?: string,
 ) {

@@ -159,9 +159,7 @@ export async function startSimulator(options: SimulatorOptions = {}) {
   const clock = serverTime
     ? {
         now: () => Date.now() + slept,
-        async sleep(ms: number, signal?: AbortSignal) {
-          await new Promise(setImmediate);
-          if (signal?.aborted) throw signal.reason;
+        async sleep(ms: number) {
           slept += ms;
           advance(ms);
         },
