@@ -77,12 +77,8 @@ export function waitingAfter(
 export function heldPauses(from: () => boolean) {
   let held: (() => void) | undefined;
   const sleep = () => (from() ? new Promise<void>((resolve) => (held = resolve)) : Promise.resolve());
-  const wake = () => {
-    const resume = held;
-    held = undefined;
-    resume?.();
-  };
-  return { clock: { now: Date.now, sleep }, paused: () => held !== undefined, wake };
+  // `paused`: since the first held pause; waking one already ended does nothing.
+  return { clock: { now: Date.now, sleep }, paused: () => held !== undefined, wake: () => held?.() };
 }
 
 /** The trade log marked now; the mark's check: nothing was sent since. */
