@@ -45,12 +45,11 @@ function sideBySide(t: Simulator, args: string[], count: number) {
  */
 async function secondUnderLock(t: Simulator, args: string[], path: string) {
   let finished = 0;
+  const sent = () => t.writes().some((entry) => entry.path === path);
   // Once it has sent `path`, each of its pauses lasts until the test moves the clock.
-  const pauses = heldPauses(() => t.writes().some((entry) => entry.path === path));
+  const pauses = heldPauses(sent);
   const first = t.hedge(args, { clock: pauses.clock }).finally(() => (finished += 1));
-  await until(() => t.writes().some((entry) => entry.path === path), `the first run sending ${path}`, {
-    process: first,
-  });
+  await until(sent, `the first run sending ${path}`, { process: first });
   let waiting = false;
   const second = t
     .hedge(args, {
