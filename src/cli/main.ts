@@ -9,6 +9,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 import { unknownOptionMessage } from './nearest-option.js';
 import { VERSION } from '../core/version.js';
 import { invokedAs } from '../core/program.js';
+import type { Clock } from '../platform/api/transport.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 
@@ -18,7 +19,8 @@ export * from './manifest.js';
 export * from '../core/vocabulary.js';
 export * from '../core/version.js';
 
-interface MainOverrides {
+/** `now` and `sleep`: the clock hedge reads and pauses on (Date.now, timers), which a test pins or runs on the server's. */
+interface MainOverrides extends Partial<Clock> {
   io?: Io;
   env?: Record<string, string | undefined>;
   /** The current time as hedge reads it (Date.now): a test pins it. */

@@ -19,8 +19,6 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
 import { eventIs } from '../keeper/filled.js';
 
-const journal = journalEntries<Record<string, any>>;
-
 /**
  * A journal row as a writer with access to the store (but maybe not the key) would put it there:
  * its request `body` on MARKET, sealed under `sealWith` (a genuine row of that key) when given, with
@@ -54,7 +52,7 @@ function rowFor(
 describeWithPostgres(
   'rows in the team store are verified before anything is sent again',
   (server) => {
-    const newDesk = useDesks(server);
+    const newDesk = useDesks(server, { stepped: true });
 
     async function desk() {
       const { t, team } = await newDesk();
@@ -254,7 +252,7 @@ describeWithPostgres(
 );
 
 describe('rows in the local journal file are verified before anything is sent again', () => {
-  const startSimulator = useSimulators();
+  const startSimulator = useSimulators({ stepped: true });
 
   it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
     const t = await startSimulator();
@@ -289,7 +287,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
     // past the key's lifetime on the server's clock: the server has forgotten the key.
-    const genuine = (await journal(t)).find((entry) => entry.command === 'add')!;
+    const genuine = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     const at = new Date(Date.now() + 1_000).toISOString();
     appendFileSync(
       join(t.configDir, 'journal.jsonl'),
@@ -313,7 +311,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
     nothingSent();
-    expect((await journal(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
+    expect((await journalEntries(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
   });
 

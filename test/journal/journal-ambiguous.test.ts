@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ stepped: true });
 
 const OPEN = ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
 

@@ -18,7 +18,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunOptions, RunResult } from '../support/hedge-cli.js';
-import { exits, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
+import { exits, heldPauses, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
@@ -45,10 +45,11 @@ function sideBySide(t: Simulator, args: string[], count: number) {
  */
 async function secondUnderLock(t: Simulator, args: string[], path: string) {
   let finished = 0;
-  const first = t.hedge(args).finally(() => (finished += 1));
-  await until(() => t.writes().some((entry) => entry.path === path), `the first run sending ${path}`, {
-    process: first,
-  });
+  const sent = () => t.writes().some((entry) => entry.path === path);
+  // Once it has sent `path`, each of its pauses lasts until the test moves the clock.
+  const pauses = heldPauses(sent);
+  const first = t.hedge(args, { clock: pauses.clock }).finally(() => (finished += 1));
+  await until(sent, `the first run sending ${path}`, { process: first });
   let waiting = false;
   const second = t
     .hedge(args, {
@@ -59,6 +60,7 @@ async function secondUnderLock(t: Simulator, args: string[], path: string) {
   await until(() => waiting, 'the second run waiting for the book', { process: second });
   while (finished < 2) {
     t.advance(HOUR_MS);
+    pauses.wake();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return Promise.all([first, second]);
@@ -93,7 +95,7 @@ describe('identical writes side by side', () => {
   });
 
   it('an add in flight is not taken for a crashed one: identical runs stop (exit 11) naming its pid and send nothing; killed, it is resumed and lands once', async () => {
-    const t = await start();
+    const t = await start({ stepped: true });
     t.seedOpen('sell', 1_000);
     // The server acts on the add, then its answer hangs: the first process is still carrying it.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
@@ -179,7 +181,7 @@ describe('roll under the book lock', () => {
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
   /** A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on a sell side of 1,000). */
   async function killedWhileHeld(args: string[], path: string) {
-    const t = await start({ preset: 'frozen' });
+    const t = await start({ preset: 'frozen', stepped: true });
     const pinned = {
       hedge: (more: string[], options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
     };

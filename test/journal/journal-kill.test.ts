@@ -1,25 +1,30 @@
 // Killed writes, then the same command (or `hedge resume`) again: every action happens exactly once
 // on the server. Each kill is timed by the simulator's own request log (a write held mid-answer, a
-// read held by latency, the wait's polls), never by a sleep. What is asserted is the server's state
-// and its log: one idempotency key per action, one hedge, the notional moved once.
-import { readFileSync } from 'node:fs';
+// read held by latency, the wait's polls) or, for a kill -9 in a wait, by the journal's record of the
+// answer the wait follows; never by a sleep. What is asserted is the server's state and its log: one
+// idempotency key per action, one hedge, the notional moved once.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, keysAnswered, killWhen, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter } from '../support/cli-runs.js';
 
-const startTrading = useSimulators();
+const startTrading = useSimulators({ stepped: true });
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-/** The backstop of a run the test stops: its own bound, and the bound of the wait for its moment. */
-const RUN_BOUND_MS = 25_000;
-
-/** Runs the command and sends `signal` once `ready` holds; resolves with how the process ended. */
-const runAndStop = (t: Simulator, args: string[], ready: () => boolean, what: string, signal?: NodeJS.Signals) =>
-  killWhen(t, args, ready, what, { signal, timeoutMs: RUN_BOUND_MS });
+/**
+ * From now, a write answered, recorded as submitted and the journal's file lock let go: its run is in
+ * its wait, and writes nothing more until a poll shows the landing. The journal holds a row already.
+ */
+function inItsWait(t: Simulator) {
+  const file = join(t.configDir, 'journal.jsonl');
+  const submitted = () => readFileSync(file, 'utf8').split('"outcome":"submitted"').length;
+  const before = submitted();
+  return () => submitted() > before && !existsSync(`${file}.lock`);
+}
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {
@@ -47,7 +52,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     const t = await startTrading();
     // The answer's status line and half its body are sent, then the socket hangs: the engine has acted.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    const killed = await runAndStop(
+    const killed = await killWhen(
       t,
       ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
       () => t.requests('POST', '/hedges').some((entry) => entry.status === 'stalled'),
@@ -86,7 +91,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
       const id = await filledHedge(t, side, notional);
       const args = [command, 'USDTNGN', side, ...(amount ? [amount] : [])];
       const path = `/hedges/${command}`;
-      const killed = await runAndStop(t, args, waitingAfter(t, path), `the ${command} was waiting`);
+      const killed = await killWhen(t, args, inItsWait(t), `the ${command} was waiting`);
       expect(killed.signal).toBe('SIGKILL');
       if (command === 'add')
         expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
@@ -111,7 +116,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
   it('killed before the send (held at a pre-trade read): nothing was journaled or sent, the re-run is one fresh action', async () => {
     const t = await startTrading();
     t.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET' } });
-    const killed = await runAndStop(
+    const killed = await killWhen(
       t,
       ['open', 'USDTNGN', 'sell', '2000', '--tenor', '3'],
       () =>
@@ -137,26 +142,24 @@ describe('hedge resume', () => {
   it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '10000');
-    await runAndStop(t, ['add', 'USDTNGN', 'buy', '500'], waitingAfter(t, '/hedges/add'), 'the add was waiting');
+    await killWhen(t, ['add', 'USDTNGN', 'buy', '500'], inItsWait(t), 'the add was waiting');
     const [left] = await journalEntries(t, '--pending');
     expect(left).toMatchObject({ command: 'add' });
 
     const before = t.sandbox.requestLog.length;
+    // Its pauses end at once until it has polled the positions after its replayed add; the next one is the test's to end.
+    const pauses = heldPauses(() => {
+      const log = t.sandbox.requestLog.slice(before);
+      const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
+      return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
+    });
     let finished = false;
-    const running = t.hedge(['resume', left.id, '--json']).finally(() => (finished = true));
-    // The resumed run is waiting (polling the positions after its replayed add); only now does the add land.
-    await until(
-      () => {
-        const log = t.sandbox.requestLog.slice(before);
-        const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
-        return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
-      },
-      'the resumed add was waiting',
-      { process: running },
-    );
+    const running = t.hedge(['resume', left.id, '--json'], { clock: pauses.clock }).finally(() => (finished = true));
+    await until(pauses.paused, 'the resumed add waiting after a poll', { process: running });
     // Still running: waiting for the landing only this test can bring about.
     expect(finished).toBe(false);
     t.sandbox.clock.advance(LAND_MS);
+    pauses.wake();
     const resumed = exits(await running, 0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
     expect(serverHedge(t, id).notionalUsd).toBe(10_500);
@@ -193,8 +196,9 @@ describe('stopped by a signal during the wait', () => {
     async (signal, code, args, path, polled, journaled) => {
       const t = await startTrading({ fillDelayMs: LAND_MS });
       if (args[0] === 'add') await filledHedge(t, 'buy', '10000');
+      // Its poll seen: a signal before the wait is under way is another story.
       const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
-      const stopped = exits(await runAndStop(t, [...args], waiting, 'the write was waiting', signal), code);
+      const stopped = exits(await killWhen(t, [...args], waiting, 'the write was waiting', { signal }), code);
       const [pending, ...more] = await journalEntries(t, '--pending');
       expect([pending.outcome, more]).toEqual(['submitted', []]);
       for (const said of [`hedge resume ${pending.id}`, pending.idempotency_key])

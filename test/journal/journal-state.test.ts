@@ -22,7 +22,7 @@ import { useSimulators } from '../support/simulator.js';
 import { exits } from '../support/cli-runs.js';
 import { NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 
-const start = useSimulators();
+const start = useSimulators({ stepped: true });
 
 describe('a journal that cannot be used is exit 13, naming its path; nothing is sent', () => {
   it('a journal.jsonl that is a symbolic link is refused; the file it points to is untouched', async () => {

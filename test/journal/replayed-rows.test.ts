@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
-import { tempDir, type RunResult } from '../support/hedge-cli.js';
+import { runHedge, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
@@ -21,7 +21,7 @@ const HOUR = 3_600_000;
 const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ stepped: true });
 
 /** Appends a replay of the row to the machine's journal file, and gives its id. */
 function replay(t: Simulator, row: Record<string, unknown>) {
@@ -148,12 +148,8 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     expect(sellUsd(t)).toBe(1_100);
-    const colleague = tempDir('hedge-colleague-');
-    try {
-      exits(await t.hedge(['reduce', MARKET, 'sell', '100'], { configDir: colleague.path }), 0);
-    } finally {
-      colleague.remove();
-    }
+    // A config dir of its own, gone after the run.
+    exits(await runHedge(['reduce', MARKET, 'sell', '100'], { env: t.env, clock: t.clock }), 0);
     expect(sellUsd(t)).toBe(1_000);
     t.advance(30 * HOUR);
     return t;
@@ -191,7 +187,11 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     let file = '';
     const t = await landedThenMovedBack((t) => {
       file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
-      return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5']);
+      // Its pauses (the retries' backoffs) move the server's clock, not its own: the keeper races its step
+      // against a sleep to its next cycle, which would move hedge's time past --timeout first.
+      return t.hedge(['keep', file, '--once', '--converge', '--timeout', '5'], {
+        clock: { ...t.clock!, now: Date.now },
+      });
     });
     const nothingSent = mark(t);
     const kept = exits(await t.hedge(['keep', file, '--once']), 12);

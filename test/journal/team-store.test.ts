@@ -10,7 +10,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { exits, journalEntries, lastJson, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, heldPauses, waitingAfter } from '../support/cli-runs.js';
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -24,7 +24,7 @@ async function migrate(machine: Machine) {
 describeWithPostgres(
   'the team journal store, three machines',
   (server) => {
-    const desk = useDesks(server);
+    const desk = useDesks(server, { stepped: true });
     /** Nothing any machine printed carries the store's password. */
     const passwordNowhere = (outputs: string[]) => {
       for (const output of outputs) expect(output).not.toContain(server().password);
@@ -200,13 +200,15 @@ describeWithPostgres(
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
-      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60']);
+      const pauses = heldPauses(waitingAfter(t, '/hedges/add'));
+      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], { clock: pauses.clock });
       let result: RunResult;
       try {
-        await until(waitingAfter(t, '/hedges/add'), 'the add waiting', { process: running });
+        await until(pauses.paused, 'the add waiting', { process: running });
         // The add is recorded as submitted and waiting; the store goes away, then the change lands.
         await server().stop();
         t.advance(LAND_MS);
+        pauses.wake();
         result = await running;
       } finally {
         await server().start();

@@ -70,6 +70,17 @@ export function waitingAfter(
   };
 }
 
+/**
+ * An in-process run's clock (RunOptions.clock) whose pauses end at once until `from` holds; from then
+ * each lasts until `wake()`: the test acts (moves the server's clock, stops a store) while the run surely waits.
+ */
+export function heldPauses(from: () => boolean) {
+  let held: (() => void) | undefined;
+  const sleep = () => (from() ? new Promise<void>((resolve) => (held = resolve)) : Promise.resolve());
+  // `paused`: since the first held pause; waking one already ended does nothing.
+  return { clock: { now: Date.now, sleep }, paused: () => held !== undefined, wake: () => held?.() };
+}
+
 /** The trade log marked now; the mark's check: nothing was sent since. */
 export function markTrades(t: Simulator) {
   const before = t.trades().length;

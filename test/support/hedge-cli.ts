@@ -203,7 +203,7 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
     args,
     mainEnv,
     options.person ?? options.input ?? '',
-    now === undefined ? options.clock : { now: () => now },
+    now === undefined ? options.clock : { ...options.clock, now: () => now },
     options.screen,
   ).then(({ code, stdout, stderr }) => ({ code, signal: null, stdout, stderr, durationMs: Date.now() - started }));
 }

@@ -52,22 +52,22 @@ export interface SimulatorOptions extends SandboxOptions {
 const LONGEST_PAUSE_MS = 5_000;
 
 /**
- * hedge's clock, stepped with the simulator's: it moves only when hedge pauses (a wait's poll, a retry's backoff, a
- * lock's look), to the pause's end, and moves the simulator's clock with it; a twentieth of the pause passes in real
- * time, for what runs beside it. So a bound counts hedge's pauses, never how slowly a busy machine runs it. A longer
- * sleep passes in real time: stepped, it would end before the work it bounds.
+ * hedge's clock, stepped with the simulator's: each pause hedge takes (a wait's poll, a retry's backoff, a lock's look)
+ * ends at once on it, after a twentieth of the pause in real time for what runs beside it, and moves the simulator's
+ * clock with it. It is never behind this machine's clock: a row another party wrote now is never in hedge's future. A longer sleep passes in real time: stepped, it would end before the work it bounds.
  */
 function steppedClock(advance: (ms: number) => void) {
-  let now = Date.now();
+  let stepped = Date.now();
+  const now = () => (stepped = Math.max(stepped, Date.now()));
   return {
-    now: () => now,
+    now,
     sleep: async (ms: number, signal?: AbortSignal) => {
-      const end = now + Math.round(ms);
-      const stepped = ms <= LONGEST_PAUSE_MS;
-      await sleep(stepped ? Math.round(ms / 20) : ms, signal);
-      if (end <= now) return;
-      if (stepped) advance(end - now);
-      now = end;
+      const end = now() + Math.round(ms);
+      const short = ms <= LONGEST_PAUSE_MS;
+      await sleep(short ? Math.round(ms / 20) : ms, signal);
+      if (end <= now()) return;
+      if (short) advance(end - stepped);
+      stepped = end;
     },
   };
 }

@@ -20,7 +20,10 @@ export interface Machine {
 
 export type Team = Awaited<ReturnType<typeof teamOf>>;
 
-export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, server: PostgresServer) {
+export async function teamOf(
+  simulator: Pick<Simulator, 'baseUrl' | 'apiKey'> & Partial<Pick<Simulator, 'clock'>>,
+  server: PostgresServer,
+) {
   const url = await server.createDatabase();
   const parsed = new URL(url);
   parsed.password = '';
@@ -33,7 +36,12 @@ export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, s
     dir,
     env,
     async hedge(args, runOptions = {}) {
-      const result = await runHedge(args, { ...runOptions, configDir: dir, env: { ...env, ...runOptions.env } });
+      const result = await runHedge(args, {
+        clock: simulator.clock,
+        ...runOptions,
+        configDir: dir,
+        env: { ...env, ...runOptions.env },
+      });
       outputs.push(result.stdout, result.stderr);
       return result;
     },
@@ -66,8 +74,8 @@ export async function teamOf(simulator: Pick<Simulator, 'baseUrl' | 'apiKey'>, s
 }
 
 /** A desk per test: a simulator and a team on the file's store, both gone after the test. */
-export function useDesks(server: () => PostgresServer) {
-  const startSimulator = useSimulators();
+export function useDesks(server: () => PostgresServer, defaults?: SimulatorOptions) {
+  const startSimulator = useSimulators(defaults);
   const teams: Team[] = [];
   afterEach(() => teams.splice(0).forEach((team) => team.remove()));
   return async (options?: SimulatorOptions) => {
