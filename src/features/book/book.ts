@@ -30,7 +30,8 @@ export interface SideBook {
   recordsUsd: number;
   line?: PositionLine;
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
-  /** The filled hedges read, when that read may be cut short of the side's: reading again would not tell more. */
+  /** The records read (filled hedges, or the history's), when that read may be cut short of the side's: reading again
+   * would not tell more. */
   recordsCut?: number;
 }
 

@@ -44,12 +44,18 @@ function hedgeRecord(hedge: Hedge) {
   };
 }
 
-/** The hedges the history lists as ended (none when it cannot be read): a server may leave an early-closed hedge `filled`. */
-export const endedHedgeIds = (client: HedgeClient): Promise<ReadonlySet<string>> =>
-  client.listHistory().then(
-    (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
-    () => new Set<string>(),
+/** The hedges the history lists as ended (none when it cannot be read), up to MAX_PAGE_SIZE records under the page
+ * size: a server may leave an early-closed hedge `filled`. `cutAt`: the records read, when that read may be one page of
+ * more (asked only of a hedge it does not list, as a server that ignores the page size may hold it past the page). */
+export async function endedHedgeIds(client: HedgeClient) {
+  const read = await client.readHistory({ limit: MAX_PAGE_SIZE }).catch(() => undefined);
+  const ids: ReadonlySet<string> = new Set(
+    (read?.items ?? []).map(historyHedgeId).filter((id): id is string => id !== undefined),
   );
+  let cut: Promise<boolean> | undefined;
+  const cutAt = async () => (read && (read.more || (await (cut ??= read.mayBeCut()))) ? read.items.length : undefined);
+  return { ids, cutAt };
+}
 
 /** Both views read once, each side reconciled from them; the history is read only for a settling side with filled hedges, as a server may leave an early-closed hedge `filled`. */
 export const SideViews = {
@@ -64,7 +70,7 @@ export const SideViews = {
     const byId = new Map<string, Hedge>();
     for (const hedge of [...filled.items, ...newest]) byId.set(hedge.id, hedge);
     const hedges = [...byId.values()];
-    let historyIds: Promise<ReadonlySet<string>> | undefined;
+    let history: ReturnType<typeof endedHedgeIds> | undefined;
     // Fewer filled hedges than the newest page of all is the whole of them, however the server pages; as many may be
     // one page of more (a server that ignores the page size), asked once, only for a side the records may not hold.
     let cut: Promise<boolean> | undefined;
@@ -108,15 +114,22 @@ export const SideViews = {
           };
         }
         if (book.state !== 'settling' || !book.filled.length) return book;
-        historyIds ??= endedHedgeIds(client);
-        const ended = await historyIds;
-        return reconcileSide(
+        const { ids: ended, cutAt } = await (history ??= endedHedgeIds(client));
+        const reconciled = reconcileSide(
           mine.map((record) =>
             record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
           ),
           line,
           nowMs,
         );
+        // A filled hedge the history may list past what was read: reading again would not tell more.
+        const count = reconciled.state === 'settling' && reconciled.filled.length ? await cutAt() : undefined;
+        if (count === undefined) return reconciled;
+        return {
+          ...reconciled,
+          why: `the history may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends), so whether ${reconciled.filled.map((record) => record.id).join(', ')} ended cannot be read, and ${reconciled.why}`,
+          recordsCut: count,
+        };
       },
     };
   },
@@ -157,6 +170,18 @@ export function unseenIn(book: SideBook, ids: readonly string[] = []) {
   return ids.find((id) => !shown.has(id));
 }
 
+/** A side whose records may be cut (`recordsCut`): they stay so when read again, so it cannot be told now; says how to
+ * read them whole. Before a decision nothing was sent; after a write, the write flow says what was. */
+export function cutSide({ market, side }: { market: string; side: Side }, book: SideBook, beforeSend: boolean) {
+  return new UnresolvedError(
+    `The ${side} side of ${market} cannot be told: ${safeText(book.why!)}${beforeSend ? '. Nothing was sent' : ''}.`,
+    {
+      details: { market, side, why: book.why!, hedges_read: book.recordsCut! },
+      hint: '`hedge doctor` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare `hedge positions` with `hedge hedges --status filled --all`.',
+    },
+  );
+}
+
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
   ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
@@ -173,18 +198,8 @@ export async function readSidesInStep(
     const books = await Promise.all(
       sides.map(async ({ market, side }) => readableBook(await views.book(market, side), market, side)),
     );
-    // Records that may be cut stay so when read again: cannot tell now, and say how to read them whole.
     const cut = books.find((book) => book.recordsCut !== undefined);
-    if (cut) {
-      const { market, side } = sides[books.indexOf(cut)];
-      throw new UnresolvedError(
-        `The ${side} side of ${market} cannot be told: ${safeText(cut.why!)}${until ? '' : '. Nothing was sent'}.`,
-        {
-          details: { market, side, why: cut.why!, hedges_read: cut.recordsCut! },
-          hint: '`hedge doctor` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare `hedge positions` with `hedge hedges --status filled --all`.',
-        },
-      );
-    }
+    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, until === undefined);
     const waiting = books.findIndex(
       (book, index) =>
         book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),

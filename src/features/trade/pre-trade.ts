@@ -186,7 +186,7 @@ export async function refuseDuplicateReference(
   let active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   // A `filled` hedge the history lists has ended: a server may leave an early-closed hedge so.
   if (active.some((hedge) => hedge.status === 'filled')) {
-    const ended = await endedHedgeIds(client);
+    const { ids: ended } = await endedHedgeIds(client);
     active = active.filter((hedge) => hedge.status !== 'filled' || !ended.has(hedge.id));
   }
   if (!active.length) return;
