@@ -95,4 +95,37 @@ describe('a side whose hedge records may be cut', () => {
     ]);
     expect(after.filter((entry) => entry.path === '/positions')).toHaveLength(1);
   });
+
+  it('open --ref re-using the reference of an early-closed hedge (alpha leaves it `filled`) past the 50 history records read: cannot tell (exit 12), nothing sent, never "an active hedge already carries" it', async () => {
+    const simulator = await startSimulator({ dialect: 'alpha' });
+    const { hedge_id: early } = (
+      await simulator.api('POST', '/hedges', {
+        body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'DEAL-9' },
+        idempotencyKey: 'deal-9-open',
+      })
+    ).body.data;
+    simulator.advance(1_000);
+    await colleagueCloses(simulator, 'buy');
+    expect((await simulator.api('GET', `/hedges/${early}`)).body.data.status).toBe('filled');
+    simulator.advance(60 * 3_600_000);
+    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
+    expect(simulator.historyCount()).toBe(51);
+    const sentBefore = simulator.requests().length;
+    const open = await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes');
+    expect(open.code, open.stderr).toBe(12);
+    expect(open.stderr).toMatch(
+      new RegExp(
+        `Whether hedge ${early}, which carries client reference "DEAL-9", has ended cannot be told: .*history .*may be cut at 50 records.*Nothing was sent`,
+      ),
+    );
+    expect(open.stderr).not.toMatch(/An active hedge already carries/);
+    expect(open.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
+    expect(open.stderr).toMatch(/--allow-duplicate-ref/);
+    expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
+    const after = simulator.requests().slice(sentBefore);
+    expect(after.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query)).toEqual([
+      { limit: '500' },
+      { limit: '1' },
+    ]);
+  });
 });
