@@ -1,6 +1,6 @@
 // The book of a side as every decision reads it: the hedge records (GET /hedges) and the positions
 // line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
-import type { HedgeClient } from '../../platform/api/client.js';
+import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
@@ -44,16 +44,22 @@ function hedgeRecord(hedge: Hedge) {
   };
 }
 
-/** The hedges the history lists as ended (none when it cannot be read), up to MAX_PAGE_SIZE records under the page
- * size: a server may leave an early-closed hedge `filled`. `cutAt`: the records read, when that read may be one page of
- * more (asked only of a hedge it does not list, as a server that ignores the page size may hold it past the page). */
+/** The hedges the history's newest page lists as ended (none when it cannot be read), asked at MAX_PAGE_SIZE: a server
+ * may leave an early-closed hedge `filled`. `cutAt`: the records read, when more may follow (a next page, or a page
+ * that may be one of more: asked only of a hedge it does not list). */
 export async function endedHedgeIds(client: HedgeClient) {
-  const read = await client.readHistory({ limit: MAX_PAGE_SIZE }).catch(() => undefined);
+  let page: HistoryPage | undefined;
+  try {
+    for await (page of client.historyPages()) break;
+  } catch {
+    page = undefined;
+  }
   const ids: ReadonlySet<string> = new Set(
-    (read?.items ?? []).map(historyHedgeId).filter((id): id is string => id !== undefined),
+    (page?.records ?? []).map(historyHedgeId).filter((id): id is string => id !== undefined),
   );
   let cut: Promise<boolean> | undefined;
-  const cutAt = async () => (read && (read.more || (await (cut ??= read.mayBeCut()))) ? read.items.length : undefined);
+  const cutAt = async () =>
+    page && (page.next === 'page' || page.more || (await (cut ??= page.mayBeCut()))) ? page.records.length : undefined;
   return { ids, cutAt };
 }
 
