@@ -64,7 +64,7 @@ describe('a side whose hedge records may be cut', () => {
     }
   });
 
-  it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add cannot tell at once, nothing sent, never a wait to the bound', async () => {
+  it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add waits within its bound (a trailing view may still bring the side into step), then cannot tell, saying the history may be cut and what to set; nothing sent', async () => {
     const simulator = await startSimulator({ dialect: 'alpha' });
     const early = simulator.seedOpen('buy', 1_000);
     await colleagueCloses(simulator, 'buy');
@@ -78,22 +78,26 @@ describe('a side whose hedge records may be cut', () => {
     expect(newest).toContain(early.id);
     expect(simulator.historyCount()).toBe(51);
     const sentBefore = simulator.requests().length;
-    const add = await simulator.hedge('add USDTNGN buy 100 --timeout 5 --json', {
+    const add = await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
       env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
     });
     expect(add.code, add.stderr).toBe(12);
     expect(add.stderr).toMatch(
-      /The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*Nothing was sent/,
+      new RegExp(
+        `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early.id} ended cannot be read.*Nothing was sent`,
+      ),
     );
     expect(add.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
     expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
-    // The history read once under the page size, then a page of one: no reading again until the bound.
-    const after = simulator.requests().slice(sentBefore);
-    expect(after.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query)).toEqual([
-      { limit: '500' },
-      { limit: '1' },
-    ]);
-    expect(after.filter((entry) => entry.path === '/positions')).toHaveLength(1);
+    // Each read of the history asks its newest page under the page size; one page of one, once, to check it.
+    const history = simulator
+      .requests()
+      .slice(sentBefore)
+      .filter((entry) => entry.path === '/hedges/history')
+      .map((entry) => entry.query);
+    expect(history.filter((query) => query.limit === '1')).toEqual([{ limit: '1' }]);
+    expect(history.filter((query) => query.limit !== '1').length).toBeGreaterThan(1);
+    expect(history.every((query) => query.limit === '500' || query.limit === '1')).toBe(true);
   });
 
   it('open --ref re-using the reference of an early-closed hedge (alpha leaves it `filled`) past the 50 history records read: cannot tell (exit 12), nothing sent, never "an active hedge already carries" it', async () => {

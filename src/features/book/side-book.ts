@@ -128,13 +128,14 @@ export const SideViews = {
           line,
           nowMs,
         );
-        // A filled hedge the history may list past what was read: reading again would not tell more.
+        // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still
+        // bring the side into step); past the bound, cannot tell (readSidesInStep).
         const count = reconciled.state === 'settling' && reconciled.filled.length ? await cutAt() : undefined;
         if (count === undefined) return reconciled;
         return {
           ...reconciled,
           why: `the history may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends), so whether ${reconciled.filled.map((record) => record.id).join(', ')} ended cannot be read, and ${reconciled.why}`,
-          recordsCut: count,
+          historyCut: count,
         };
       },
     };
@@ -176,13 +177,13 @@ export function unseenIn(book: SideBook, ids: readonly string[] = []) {
   return ids.find((id) => !shown.has(id));
 }
 
-/** A side whose records may be cut (`recordsCut`): they stay so when read again, so it cannot be told now; says how to
+/** A side whose records may be cut (`recordsCut`, or `historyCut` past the wait's bound): cannot be told; says how to
  * read them whole. Before a decision nothing was sent; after a write, the write flow says what was. */
 export function cutSide({ market, side }: { market: string; side: Side }, book: SideBook, beforeSend: boolean) {
   return new UnresolvedError(
     `The ${side} side of ${market} cannot be told: ${safeText(book.why!)}${beforeSend ? '. Nothing was sent' : ''}.`,
     {
-      details: { market, side, why: book.why!, hedges_read: book.recordsCut! },
+      details: { market, side, why: book.why!, hedges_read: book.recordsCut ?? book.historyCut! },
       hint: '`hedge doctor` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare `hedge positions` with `hedge hedges --status filled --all`.',
     },
   );
@@ -216,6 +217,7 @@ export async function readSidesInStep(
     const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
+      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, until === undefined);
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`

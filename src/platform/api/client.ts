@@ -109,6 +109,7 @@ export class HedgeClient {
   private wireSettings: WireSettings;
   private readonly learned = new Set<string>();
   private pageSizeLearned: boolean;
+  private readonly honours = new Map<string, Promise<boolean>>();
 
   constructor(
     readonly transport: Transport,
@@ -275,7 +276,11 @@ export class HedgeClient {
     const rows = reading.rows?.length ?? 0;
     const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
     if (!silent || this.pageSizeLearned || rows <= 1 || !(name in sent)) return false;
-    return rows >= Number(sent[name]) || !(await this.honoursPageSize(path, filters, name));
+    if (rows >= Number(sent[name])) return true;
+    // Asked once a command: whether the server reads the page size does not change between its reads.
+    const key = JSON.stringify([path, filters, name]);
+    if (!this.honours.has(key)) this.honours.set(key, this.honoursPageSize(path, filters, name));
+    return !(await this.honours.get(key));
   }
 
   /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). A refused, unreadable or
