@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { journalEntries } from '../support/cli-runs.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import { colleagueCloses, envFor, useSimulators } from '../support/simulator.js';
+import { colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 
@@ -131,5 +131,23 @@ describe('a side whose hedge records may be cut', () => {
       { limit: '500' },
       { limit: '1' },
     ]);
+  });
+
+  it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {
+    const simulator = await startSimulator();
+    await colleagueOpens(simulator, 'buy', 1_000, 7, 'DEAL-5');
+    const [active] = simulator.active('buy');
+    // The deal's reference re-used 20 times since on the other side, each hedge closed again.
+    for (let count = 0; count < 20; count++) {
+      await colleagueOpens(simulator, 'sell', 1_000, 7, 'DEAL-5');
+      await colleagueCloses(simulator, 'sell');
+    }
+    expect(simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-5')).toHaveLength(21);
+    const opens = simulator.requests('POST', '/hedges').length;
+    const open = await simulator.hedge('open USDTNGN sell 1000 --tenor 3 --ref DEAL-5 --yes');
+    expect(open.code, open.stderr).toBe(3);
+    expect(open.stderr).toContain(`An active hedge already carries client reference "DEAL-5": ${active.id}`);
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+    expect(simulator.active('sell')).toEqual([]);
   });
 });

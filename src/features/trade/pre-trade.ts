@@ -11,6 +11,7 @@ import {
   type PreTradeRequest,
 } from './pre-trade-rules.js';
 import { findMarket } from '../../core/markets.js';
+import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
 import {
   ApiError,
@@ -172,7 +173,8 @@ export async function refuseDuplicateReference(
 ) {
   let hedges;
   try {
-    hedges = await client.listHedges({ clientReference: reference, limit: 20 });
+    // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
+    hedges = await client.listHedges({ clientReference: reference, limit: MAX_PAGE_SIZE });
   } catch (error) {
     if (!unchecked || mustStop(error)) throw error;
     unchecked.items.push('the duplicate reference');
