@@ -184,7 +184,7 @@ export function cutSide({ market, side }: { market: string; side: Side }, book: 
     `The ${side} side of ${market} cannot be told: ${safeText(book.why!)}${beforeSend ? '. Nothing was sent' : ''}.`,
     {
       details: { market, side, why: book.why!, hedges_read: book.recordsCut ?? book.historyCut! },
-      hint: '`hedge doctor` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare `hedge positions` with `hedge hedges --status filled --all`.',
+      hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare \`hedge positions\` with ${book.recordsCut === undefined ? '`hedge history --all`' : '`hedge hedges --status filled --all`'}.`,
     },
   );
 }
