@@ -32,6 +32,9 @@ export interface SideBook {
   unreadable?: { endpoint: 'GET /positions' | 'GET /hedges'; notionalUsd: number };
   /** The filled hedges read, when that read may be cut short of the side's: reading again would not tell more. */
   recordsCut?: number;
+  /** The history records read, when a filled hedge of the side may be listed ended past them: the side may still come
+   * into step (a view that trails), so it is waited on; past the bound, said with how to read the history whole. */
+  historyCut?: number;
 }
 
 /** The statuses a hedge ends in: it holds nothing any more. */

@@ -1,6 +1,6 @@
 // The book of a side as every decision reads it: the hedge records (GET /hedges) and the positions
 // line (GET /positions) read together and reconciled by domain/book.ts — never one view alone.
-import type { HedgeClient } from '../../platform/api/client.js';
+import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { historyHedgeId } from '../../platform/api/wire/fields.js';
@@ -44,12 +44,24 @@ function hedgeRecord(hedge: Hedge) {
   };
 }
 
-/** The hedges the history lists as ended (none when it cannot be read): a server may leave an early-closed hedge `filled`. */
-export const endedHedgeIds = (client: HedgeClient): Promise<ReadonlySet<string>> =>
-  client.listHistory().then(
-    (records) => new Set(records.map(historyHedgeId).filter((id): id is string => id !== undefined)),
-    () => new Set<string>(),
+/** The hedges the history's newest page lists as ended (none when it cannot be read), asked at MAX_PAGE_SIZE: a server
+ * may leave an early-closed hedge `filled`. `cutAt`: the records read, when more may follow (a next page, or a page
+ * that may be one of more: asked only of a hedge it does not list). */
+export async function endedHedgeIds(client: HedgeClient) {
+  let page: HistoryPage | undefined;
+  try {
+    for await (page of client.historyPages()) break;
+  } catch {
+    page = undefined;
+  }
+  const ids: ReadonlySet<string> = new Set(
+    (page?.records ?? []).map(historyHedgeId).filter((id): id is string => id !== undefined),
   );
+  let cut: Promise<boolean> | undefined;
+  const cutAt = async () =>
+    page && (page.next === 'page' || page.more || (await (cut ??= page.mayBeCut()))) ? page.records.length : undefined;
+  return { ids, cutAt };
+}
 
 /** Both views read once, each side reconciled from them; the history is read only for a settling side with filled hedges, as a server may leave an early-closed hedge `filled`. */
 export const SideViews = {
@@ -64,7 +76,7 @@ export const SideViews = {
     const byId = new Map<string, Hedge>();
     for (const hedge of [...filled.items, ...newest]) byId.set(hedge.id, hedge);
     const hedges = [...byId.values()];
-    let historyIds: Promise<ReadonlySet<string>> | undefined;
+    let history: ReturnType<typeof endedHedgeIds> | undefined;
     // Fewer filled hedges than the newest page of all is the whole of them, however the server pages; as many may be
     // one page of more (a server that ignores the page size), asked once, only for a side the records may not hold.
     let cut: Promise<boolean> | undefined;
@@ -108,15 +120,23 @@ export const SideViews = {
           };
         }
         if (book.state !== 'settling' || !book.filled.length) return book;
-        historyIds ??= endedHedgeIds(client);
-        const ended = await historyIds;
-        return reconcileSide(
+        const { ids: ended, cutAt } = await (history ??= endedHedgeIds(client));
+        const reconciled = reconcileSide(
           mine.map((record) =>
             record.status === 'filled' && ended.has(record.id) ? { ...record, status: 'closed' } : record,
           ),
           line,
           nowMs,
         );
+        // A filled hedge the history may list ended past what was read: said, and waited on (a trailing view may still
+        // bring the side into step); past the bound, cannot tell (readSidesInStep).
+        const count = reconciled.state === 'settling' && reconciled.filled.length ? await cutAt() : undefined;
+        if (count === undefined) return reconciled;
+        return {
+          ...reconciled,
+          why: `the history may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends), so whether ${reconciled.filled.map((record) => record.id).join(', ')} ended cannot be read, and ${reconciled.why}`,
+          historyCut: count,
+        };
       },
     };
   },
@@ -157,6 +177,18 @@ export function unseenIn(book: SideBook, ids: readonly string[] = []) {
   return ids.find((id) => !shown.has(id));
 }
 
+/** A side whose records may be cut (`recordsCut`, or `historyCut` past the wait's bound): cannot be told; says how to
+ * read them whole. Before a decision nothing was sent; after a write, the write flow says what was. */
+export function cutSide({ market, side }: { market: string; side: Side }, book: SideBook, beforeSend: boolean) {
+  return new UnresolvedError(
+    `The ${side} side of ${market} cannot be told: ${safeText(book.why!)}${beforeSend ? '. Nothing was sent' : ''}.`,
+    {
+      details: { market, side, why: book.why!, hedges_read: book.recordsCut ?? book.historyCut! },
+      hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare \`hedge positions\` with ${book.recordsCut === undefined ? '`hedge history --all`' : '`hedge hedges --status filled --all`'}.`,
+    },
+  );
+}
+
 /** readSideInStep for several sides at once (a plan's): every one of them in step, or flat, in the same read. */
 export async function readSidesInStep(
   ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'log'>,
@@ -173,18 +205,8 @@ export async function readSidesInStep(
     const books = await Promise.all(
       sides.map(async ({ market, side }) => readableBook(await views.book(market, side), market, side)),
     );
-    // Records that may be cut stay so when read again: cannot tell now, and say how to read them whole.
     const cut = books.find((book) => book.recordsCut !== undefined);
-    if (cut) {
-      const { market, side } = sides[books.indexOf(cut)];
-      throw new UnresolvedError(
-        `The ${side} side of ${market} cannot be told: ${safeText(cut.why!)}${until ? '' : '. Nothing was sent'}.`,
-        {
-          details: { market, side, why: cut.why!, hedges_read: cut.recordsCut! },
-          hint: '`hedge doctor` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter, then compare `hedge positions` with `hedge hedges --status filled --all`.',
-        },
-      );
-    }
+    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, until === undefined);
     const waiting = books.findIndex(
       (book, index) =>
         book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),
@@ -195,6 +217,7 @@ export async function readSidesInStep(
     const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
+      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, until === undefined);
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`

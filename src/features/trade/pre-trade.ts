@@ -11,12 +11,20 @@ import {
   type PreTradeRequest,
 } from './pre-trade-rules.js';
 import { findMarket } from '../../core/markets.js';
+import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
-import { ApiError, AuthError, InterruptedError, PreTradeCheckError, UsageError } from '../../core/errors.js';
+import {
+  ApiError,
+  AuthError,
+  InterruptedError,
+  PreTradeCheckError,
+  UnresolvedError,
+  UsageError,
+} from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { endedHedgeIds } from '../book/side-book.js';
-import { messageOf } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 
 /** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom. */
@@ -165,7 +173,8 @@ export async function refuseDuplicateReference(
 ) {
   let hedges;
   try {
-    hedges = await client.listHedges({ clientReference: reference, limit: 20 });
+    // Every hedge carrying it, up to MAX_PAGE_SIZE in one request: the active one need not be the newest.
+    hedges = await client.listHedges({ clientReference: reference, limit: MAX_PAGE_SIZE });
   } catch (error) {
     if (!unchecked || mustStop(error)) throw error;
     unchecked.items.push('the duplicate reference');
@@ -186,8 +195,18 @@ export async function refuseDuplicateReference(
   let active = carrying.filter((hedge) => ACTIVE.has(hedge.status));
   // A `filled` hedge the history lists has ended: a server may leave an early-closed hedge so.
   if (active.some((hedge) => hedge.status === 'filled')) {
-    const ended = await endedHedgeIds(client);
+    const { ids: ended, cutAt } = await endedHedgeIds(client);
     active = active.filter((hedge) => hedge.status !== 'filled' || !ended.has(hedge.id));
+    // Only filled ones left, and a history that may list them past what was read: neither in use nor free.
+    const count = active.every((hedge) => hedge.status === 'filled') ? await cutAt() : undefined;
+    if (active.length && count !== undefined)
+      throw new UnresolvedError(
+        `Whether hedge ${safeText(active[0].id)}, which carries client reference ${JSON.stringify(reference)}, has ended cannot be told: it is filled on its record, and the history read may be cut at ${count} records (the server gave no next page; it may not read the page size hedge sends). Nothing was sent.`,
+        {
+          details: { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id), history_read: count },
+          hint: `\`hedge doctor\` shows how the server pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter. Once it has ended, or to open another one anyway, add --allow-duplicate-ref.`,
+        },
+      );
   }
   if (!active.length) return;
   const first = active[0];

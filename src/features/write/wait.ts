@@ -6,7 +6,7 @@ import { formatUsd } from '../../core/number-format.js';
 import type { WritePorts } from './ports.js';
 import { historyHedgeId, historyRecordForPeople } from '../../platform/api/wire/fields.js';
 import { findSide, readBook, type BookPosition } from '../book/positions.js';
-import { readSidesInStep, SideViews } from '../book/side-book.js';
+import { cutSide, readSidesInStep, SideViews } from '../book/side-book.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import {
   ApiError,
@@ -229,6 +229,8 @@ export async function waitForOwnChange(
     const position = findSide(positions, market, side);
     if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
     const book = await (await SideViews.read(client, (line) => ports.log(line), positions)).book(market, side);
+    // Records that may be cut are no proof either way: never sized from them.
+    if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
     return positions.map((line) => (line === position ? sizedByRecords(line, book) : line));
   };
   const book = await pollUntil(ports, {

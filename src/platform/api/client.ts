@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { rememberSent } from '../../core/as-sent.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Side } from '../../core/vocabulary.js';
-import { ApiError, InvalidResponseError } from '../../core/errors.js';
+import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading, type Query } from './wire/pages.js';
 import {
   accountSchema,
@@ -109,6 +109,7 @@ export class HedgeClient {
   private wireSettings: WireSettings;
   private readonly learned = new Set<string>();
   private pageSizeLearned: boolean;
+  private readonly honours = new Map<string, Promise<boolean>>();
 
   constructor(
     readonly transport: Transport,
@@ -275,18 +276,23 @@ export class HedgeClient {
     const rows = reading.rows?.length ?? 0;
     const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
     if (!silent || this.pageSizeLearned || rows <= 1 || !(name in sent)) return false;
-    return rows >= Number(sent[name]) || !(await this.honoursPageSize(path, filters, name));
+    if (rows >= Number(sent[name])) return true;
+    // Asked once a command: whether the server reads the page size does not change between its reads.
+    const key = JSON.stringify([path, filters, name]);
+    if (!this.honours.has(key)) this.honours.set(key, this.honoursPageSize(path, filters, name));
+    return !(await this.honours.get(key));
   }
 
-  /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). A refused or unreadable
-   * answer cannot tell: the list already read is still given, with the warning that it may be cut. */
+  /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). A refused, unreadable or
+   * unreachable answer cannot tell: the list already read is still given, with the warning that it may be cut. */
   private async honoursPageSize(path: string, filters: Record<string, string | undefined>, name: string) {
     const query = { ...(withoutUndefined(filters) as Query), [name]: 1 };
     try {
       const { data } = await this.transport.send({ method: 'GET', path, query });
       return (findRows(data).rows?.length ?? 0) <= 1;
     } catch (error) {
-      if (error instanceof ApiError || error instanceof InvalidResponseError) return false;
+      if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
+        return false;
       throw error;
     }
   }
