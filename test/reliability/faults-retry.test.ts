@@ -7,6 +7,7 @@ import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
 import { gaps } from '../support/simulator.js';
+import { skippingClock } from '../support/skipping-clock.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -15,12 +16,6 @@ afterAll(() => results.flush());
 const POLICY = DEFAULT_RETRY_POLICY;
 /** The shortest backoff the policy allows before attempt n+1 (jitter at 0). */
 const minBackoff = (attempt: number) => backoffDelayMs(POLICY, attempt, () => 0);
-
-/** hedge's clock and the server's real time (`realNow`): a pause ends at once yet shows in full in the log and the rate limit. */
-function skippingClock() {
-  let skipped = 0;
-  return { now: () => Date.now() + skipped, sleep: async (ms: number) => void (skipped += ms) };
-}
 
 function describeGaps(values: number[]) {
   return values.length === 0
