@@ -162,10 +162,7 @@ describe('429 with Retry-After', () => {
       async (sim, observation) => {
         // Another user of the same key empties its budget (GET /markets, told apart in the log), then keeps
         // it empty until this run's own GET /account has arrived, so that run meets a 429 for sure.
-        const markets = () =>
-          fetch(`${sim.sandbox.baseUrl}/markets`, { headers: { authorization: `Bearer ${sim.sandbox.apiKey}` } }).then(
-            (answer) => answer.text().then(() => answer.status),
-          );
+        const markets = async () => (await sim.api('GET', '/markets')).status;
         const drainUntilRead = async (readsBefore: number) => {
           while (sim.requests('GET', '/account').length === readsBefore) {
             await markets();
