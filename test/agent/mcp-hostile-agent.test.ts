@@ -22,7 +22,7 @@ import { everything, expectDone, expectRefused, json } from './answers.js';
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ stepped: true });
 const startServer = useMcpServers();
 
 const desk = tempDir('hedge-hostile-desk-');

@@ -223,10 +223,10 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
 }
 
 // One simulator per dialect: the writes run once, each in one output mode, and every read in all
-// three. The dialects side by side: a lifecycle mostly waits for its fills.
+// three. The dialects side by side, on the stepped clock: the waits for fills end at once.
 describe.concurrent('the lifecycle against every wire dialect, with no wire setting given', () => {
   it.each(SANDBOX_DIALECTS)('%s: table, plain and --json output', async (dialect) => {
-    await withSimulator({ dialect, fillDelayMs: 20 }, async (simulator) => {
+    await withSimulator({ dialect, fillDelayMs: 20, stepped: true }, async (simulator) => {
       await lifecycle(simulator, dialect);
       // The only refusals of the whole run are the ones hedge learned from, each once: the
       // add's amount under hedge's guess, and (beta) the page-size guess on the first list.

@@ -4,11 +4,13 @@
 // (4), and the live view on a real pseudo-terminal (redrawn on a resize, Ctrl-C → exit 0, cursor back).
 // Runs are bounded by --count (refreshes), not by --timeout: how many records a run writes never
 // depends on how fast a loaded machine is; faults are aimed at the Nth request, not at a moment.
+// The NDJSON runs wait on a skipping clock that is the request log's too: a pause ends at once, in full in the log.
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
 import { ok } from '../support/cli-runs.js';
 import { lines as records } from '../support/keeper.js';
+import { onSkippingClock } from '../support/skipping-clock.js';
 
 const simulator = useSimulators();
 
@@ -23,7 +25,7 @@ function positionReads(sim: Simulator) {
 
 describe('hedge positions --watch (NDJSON)', () => {
   it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);
     const result = ok(await sim.hedge('positions --watch 1 --count 3'));
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
@@ -46,7 +48,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     const result = ok(await sim.hedge('positions --watch 1 --timeout 1'));
     expect(result.stderr).toContain('Watch ended: --timeout 1s reached.');
     // How many reads fit in a second is the machine's business (the unit test steps a fake clock
@@ -57,7 +59,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('survives a burst of 5xx answers: stale records while it lasts, fresh data after, exit 0', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     sim.seedOpen('sell', 5_000);
     // After the first good read, the next four GET /positions fail: two refreshes' worth (each
     // refresh tries twice).
@@ -87,7 +89,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('honours Retry-After: after a 503 asking for 3 s, the next read waits for it', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     // The second GET /positions is refused with Retry-After: 3.
     let seen = 0;
     sim.sandbox.setFaults({
@@ -105,7 +107,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     const hedge = sim.seedOpen('buy', 10_000);
     const result = await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert');
     expect(result.code).toBe(10);
@@ -125,7 +127,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);
     const result = await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert');
     expect(result.code).toBe(10);
@@ -138,7 +140,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('an authentication error ends the watch with exit 4 after one request', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     const result = await sim.hedge('positions --watch 1', {
       env: { HEDGE_API_KEY: 'hpk_test_NotAKeyThisServerKnows000001' },
     });
@@ -147,14 +149,14 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('applies --query to each record’s data, as --json does', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);
     const result = ok(await sim.hedge('positions --watch 1 --count 2 --query [].side'));
     expect(records(result.stdout).map((line) => line.data)).toEqual([['buy'], ['buy']]);
   });
 
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
-    const sim = await simulator();
+    const sim = await onSkippingClock(simulator);
     const hedge = sim.seedOpen('buy', 2_000);
     const hedgeRun = ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`));
     const hedgeLines = records(hedgeRun.stdout);

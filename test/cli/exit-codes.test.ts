@@ -14,13 +14,15 @@ import {
   MARKET,
   apiData,
   gaps,
+  closedAfter,
   pinnedClockEnv,
-  withSimulator,
+  startSimulator,
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
 import { killWhen, ok } from '../support/cli-runs.js';
 import { startKeeper, writeTarget } from '../support/keeper.js';
+import { onSkippingClock } from '../support/skipping-clock.js';
 
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
 const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
@@ -41,7 +43,7 @@ interface Scenario {
   /** The JSON error code expected on stderr; absent for a code that is not an error (0, 9, 10, 15). */
   errorCode?: string;
   options?: SimulatorOptions;
-  /** Its time is hedge waiting (out its retries, its --timeout, for a fill): run side by side with the others that wait. */
+  /** Its time is hedge waiting (out its retries, its --timeout, for a fill): run side by side with the others that wait, on a skipping clock. */
   waits?: boolean;
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
@@ -321,7 +323,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       'order_failed',
       ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
       (simulator) => expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['failed']),
-      { failRate: 1 },
+      { failRate: 1, stepped: true },
     ),
   ],
   7: [
@@ -472,6 +474,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
   15: [
     {
       name: '`hedge keep status` once the keeper stopped (a --once run): no keeper runs for the account',
+      options: { stepped: true },
       run: async (simulator) => {
         const file = targetFile(simulator, 1000);
         ok(await simulator.hedge(`keep ${file} --once`));
@@ -485,6 +488,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     {
       name: 'the same add run again at once: the side still shows what the first left (nothing sent)',
       errorCode: 'repeated_action',
+      options: { stepped: true },
       run: async (simulator) => {
         simulator.seedOpen('buy', 1_000);
         ok(await simulator.hedge(`add ${MARKET} buy 100`));
@@ -556,13 +560,15 @@ const CASES = [
 
 // Each case on a fresh simulator: the exit code, and the --json error's code and class (the server's
 // code, except where the CLI knows more: an in-flight write is outcome unknown). The cases that
-// wait out a bound run side by side, the others one at a time.
+// wait out a bound run side by side, their in-process runs on a skipping clock the server's log shares
+// (a stopped server clock stays stopped), the others one at a time.
 for (const waits of [true, false])
   (waits ? describe.concurrent : describe).each(CASES.filter(({ scenario }) => !!scenario.waits === waits))(
     '$group',
     ({ name, code, scenario, said }) => {
       it(`${name}: ${scenario.name}`, async () => {
-        const outcome = outcomeOf(await withSimulator(scenario.options ?? {}, scenario.run));
+        const start = (options: SimulatorOptions = {}) => startSimulator({ ...options, ...scenario.options });
+        const outcome = outcomeOf(await closedAfter(waits ? onSkippingClock(start) : start(), scenario.run));
         expect(outcome.code, JSON.stringify(outcome)).toBe(code);
         if (scenario.errorCode === undefined) {
           expect(outcome.error).toBeUndefined();

@@ -3,13 +3,20 @@
 // the process of its signals and timers while the write it waited for had landed. The real binary
 // on a real pseudo-terminal sized 0 × 0 (or shrunk to it while a spinner runs), against the
 // simulator: each run ends, writes a few KiB, and leaves the journal saying what happened.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { exits, journalEntries, waitingAfter } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { MARKET, startSimulator as start, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
-const startSimulator = useSimulators();
+// The cases run side by side (their time is real: processes starting, a --timeout): each simulator is closed when the file ends.
+const started: Simulator[] = [];
+afterAll(() => Promise.all(started.map((t) => t.close())));
+const startSimulator = async (options?: SimulatorOptions) => {
+  const t = await start(options);
+  started.push(t);
+  return t;
+};
 
 /** Sandbox time for an add to land: a test that needs it landed moves the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
@@ -55,7 +62,7 @@ const waitingOn = (t: Simulator, terminal: Terminal) =>
     process: terminal.exitCode.then((code) => ({ code, stderr: terminal.screen() })),
   });
 
-describe('a terminal of 0 columns', () => {
+describe.concurrent('a terminal of 0 columns', () => {
   it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done', async () => {
     const t = await startSimulator();
     t.seedOpen('buy', 10_000);

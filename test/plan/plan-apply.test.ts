@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { killWhen, ok, okJson, exits } from '../support/cli-runs.js';
 
-const startTrading = useSimulators();
+const startTrading = useSimulators({ stepped: true });
 
 const HEADER = 'market,side,notional_usd,tenor_days';
 
@@ -96,7 +96,8 @@ describe('hedge apply', () => {
   });
 
   it('killed with SIGKILL while its first write is held, then run again: the target is reached, every action once on the server', async () => {
-    const rig = await startTrading();
+    // In real time: the killed run may leave a lock that goes stale only as the wall clock moves.
+    const rig = await startTrading({ stepped: false });
     const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,7000,3', 'USDTNGN,sell,4000,7']);
     // The server commits the first open but never finishes its answer, so the kill lands while that
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).

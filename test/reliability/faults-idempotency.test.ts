@@ -3,6 +3,7 @@
 // exactly one effect on the server. (A connection dropped after the server committed, for every
 // entry point that writes: test/write/conformance-matrix.test.ts, "one key on every retry".)
 // Every count below is the server's own (engine state and request log), not the CLI's output.
+// Each case has its own simulator: they run side by side, their real-time holds and timeouts overlapping.
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
@@ -20,7 +21,7 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
   );
 }
 
-describe('idempotency_in_flight', () => {
+describe.concurrent('idempotency_in_flight', () => {
   it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
     await results.onSimulator(
       {
@@ -53,7 +54,7 @@ describe('idempotency_in_flight', () => {
   });
 });
 
-describe('a write whose answer never comes, then resumed with --idempotency-key', () => {
+describe.concurrent('a write whose answer never comes, then resumed with --idempotency-key', () => {
   it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {
     await results.onSimulator(
       {
@@ -78,6 +79,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         await lostThenResumed(sim, observation, '/hedges', { first, code: 5, resume: `${args} --json` });
         expect(sim.hedges()[0]).toMatchObject({ notionalUsd: 4000, status: 'filled' });
       },
+      { stepped: true },
     );
   });
 
@@ -110,6 +112,7 @@ describe('a write whose answer never comes, then resumed with --idempotency-key'
         expect(posts.filter((entry) => entry.errorCode !== null)).toEqual([]);
         expect(sim.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(1250);
       },
+      { stepped: true },
     );
   });
 });

@@ -1,11 +1,13 @@
 // Transient failures are retried within the configured bounds (src/platform/api/retry-policy.ts): bursts of
 // 5xx on reads and writes, 429 with Retry-After, and a script of 50 back-to-back reads under a
-// tight per-key rate limit. Attempts are counted and delays measured on the server's request log.
+// tight per-key rate limit. Attempts are counted and delays measured on the server's request log, whose
+// time is hedge's: this machine's plus every pause hedge took, each ended at once (skippingClock).
 import { afterAll, describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
 import { gaps } from '../support/simulator.js';
+import { skippingClock } from '../support/skipping-clock.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -42,6 +44,7 @@ describe('5xx bursts', () => {
   ])(
     '3 in a row on a $what: retried with backoff, succeeds, attempts and delay within the policy',
     async ({ what, label, method, path, args }) => {
+      const clock = skippingClock();
       await results.onSimulator(
         {
           order: what === 'read' ? 40 : 41,
@@ -51,7 +54,7 @@ describe('5xx bursts', () => {
         },
         async (sim, observation) => {
           sim.sandbox.setFaults({ next5xx: 3, match: { method, path } });
-          const result = await sim.hedge(args);
+          const result = await sim.hedge(args, { clock });
           const attempts = sim.requests(method, path);
           const between = gaps(attempts);
           observation.attempts = attempts.length;
@@ -71,6 +74,7 @@ describe('5xx bursts', () => {
             expect(sim.hedges()).toHaveLength(1);
           }
         },
+        { realNow: clock.now },
       );
     },
   );
@@ -78,6 +82,7 @@ describe('5xx bursts', () => {
   it.concurrent(
     '5xx that never ends on a write: gives up after the policy maximum, exit 5, outcome unknown with the key, nothing opened',
     async () => {
+      const clock = skippingClock();
       await results.onSimulator(
         {
           order: 42,
@@ -87,7 +92,7 @@ describe('5xx bursts', () => {
         },
         async (sim, observation) => {
           sim.sandbox.setFaults({ next5xx: 100, match: { method: 'POST', path: '/hedges' } });
-          const result = await sim.hedge('open USDTNGN buy 3000 --tenor 3 --skip-checks');
+          const result = await sim.hedge('open USDTNGN buy 3000 --tenor 3 --skip-checks', { clock });
           const attempts = sim.requests('POST', '/hedges');
           const between = gaps(attempts);
           observation.attempts = attempts.length;
@@ -101,6 +106,7 @@ describe('5xx bursts', () => {
           expect(result.stderr).not.toMatch(STACK_FRAME);
           expect(sim.hedges()).toEqual([]);
         },
+        { realNow: clock.now },
       );
     },
   );
@@ -117,6 +123,7 @@ describe('429 with Retry-After', () => {
       args: 'open USDTNGN sell 1500 --tenor 1 --json',
     },
   ])('on a $what: the retry comes no sooner than Retry-After', async ({ what, label, method, path, args }) => {
+    const clock = skippingClock();
     await results.onSimulator(
       {
         order: what === 'read' ? 50 : 51,
@@ -126,7 +133,7 @@ describe('429 with Retry-After', () => {
       },
       async (sim, observation) => {
         sim.sandbox.setFaults({ next429: 1, match: { method, path } });
-        const result = await sim.hedge(args);
+        const result = await sim.hedge(args, { clock });
         const attempts = sim.requests(method, path);
         const between = gaps(attempts);
         observation.attempts = attempts.length;
@@ -137,10 +144,12 @@ describe('429 with Retry-After', () => {
         expect(between[0]).toBeGreaterThanOrEqual(1000);
         if (what === 'write') expect(sim.hedges()).toHaveLength(1);
       },
+      { realNow: clock.now },
     );
   });
 
   it('a script of 50 back-to-back `hedge account --json` under a 5 requests/s limit: no failure, every 429 waited out', async () => {
+    const clock = skippingClock();
     await results.onSimulator(
       {
         order: 52,
@@ -151,22 +160,21 @@ describe('429 with Retry-After', () => {
           '50 × exit 0 with the account on stdout; every 429 followed by a retry at least Retry-After (1 s) later',
       },
       async (sim, observation) => {
-        // Another user of the same key keeps its budget empty (GET /markets, told apart in the
-        // log) until this run's own GET /account has arrived, so that run meets a 429 for sure.
-        const drainUntilRead = async () => {
-          const readsBefore = sim.requests('GET', '/account').length;
+        // Another user of the same key empties its budget (GET /markets, told apart in the log), then keeps
+        // it empty until this run's own GET /account has arrived, so that run meets a 429 for sure.
+        const markets = async () => (await sim.api('GET', '/markets')).status;
+        const drainUntilRead = async (readsBefore: number) => {
           while (sim.requests('GET', '/account').length === readsBefore) {
-            await fetch(`${sim.sandbox.baseUrl}/markets`, {
-              headers: { authorization: `Bearer ${sim.sandbox.apiKey}` },
-            }).then((r) => r.text());
+            await markets();
             await new Promise((resolve) => setTimeout(resolve, 50));
           }
         };
         const failures = [];
         for (let run = 1; run <= 50; run++) {
-          const result = await sim.hedge('account --json', {
-            onSpawn: run <= 3 ? () => void drainUntilRead() : undefined,
-          });
+          if (run <= 3) while ((await markets()) !== 429);
+          const running = sim.hedge('account --json', { clock });
+          if (run <= 3) void drainUntilRead(sim.requests('GET', '/account').length);
+          const result = await running;
           if (result.code !== 0 || typeof JSON.parse(result.stdout || 'null')?.balance_usdc !== 'number') {
             failures.push(`run ${run}: exit ${result.code} ${errorLine(result.stderr)}`);
           }
@@ -186,7 +194,7 @@ describe('429 with Retry-After', () => {
         expect(limited.length).toBeGreaterThanOrEqual(1);
         for (const wait of waits) expect(wait).toBeGreaterThanOrEqual(1000);
       },
-      { rateLimit: 5 },
+      { rateLimit: 5, realNow: clock.now },
     );
   });
 });
