@@ -8,7 +8,13 @@ import type { Simulator, SimulatorOptions } from './simulator.js';
  */
 export function skippingClock() {
   let skipped = 0;
-  return { now: () => Date.now() + skipped, sleep: async (ms: number) => void (skipped += ms) };
+  return {
+    now: () => Date.now() + skipped,
+    sleep: async (ms: number, signal?: AbortSignal) => {
+      signal?.throwIfAborted();
+      skipped += ms;
+    },
+  };
 }
 
 /** A simulator from `start` whose runs and request log share one skipping clock. */
