@@ -27,7 +27,7 @@ import {
   type ServerTime,
 } from '../../core/server-clock.js';
 import { expectationMet, type SideBook, type SideExpectation } from '../book/book.js';
-import { unseenIn } from '../book/side-book.js';
+import { cutSide, unseenIn } from '../book/side-book.js';
 import { begunElsewhere } from '../write/row-trust.js';
 import { ROLL_GROUP_PREFIX, type WriteOutcome } from '../write/write-flow.js';
 
@@ -361,7 +361,12 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
           : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
       const since = next.settlingSince.get(key) ?? nowMs;
       next.settlingSince.set(key, since);
-      if (nowMs - since > EXPECTATION_BOUND_MS)
+      // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
+      // once with what to set, and held; never read as a side short of its target.
+      if (side.recordsCut !== undefined || (side.historyCut !== undefined && nowMs - since > EXPECTATION_BOUND_MS)) {
+        if (once(`settling ${key}`))
+          events.push({ error: cutSide(row, side, true), fields: { market: row.market, side: row.side } });
+      } else if (nowMs - since > EXPECTATION_BOUND_MS)
         cannotTell(
           `settling ${key}`,
           row,
