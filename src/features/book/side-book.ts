@@ -197,6 +197,8 @@ export async function readSidesInStep(
   sides: ReadonlyArray<{ market: string; side: Side; opened?: readonly string[] }>,
   until?: (book: SideBook) => boolean,
   justPolled?: BookPosition[],
+  /** Read before a decision (nothing sent yet), as without `until`; after a write, the write flow says what was. */
+  beforeSend = until === undefined,
 ) {
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
@@ -206,7 +208,7 @@ export async function readSidesInStep(
       sides.map(async ({ market, side }) => readableBook(await views.book(market, side), market, side)),
     );
     const cut = books.find((book) => book.recordsCut !== undefined);
-    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, until === undefined);
+    if (cut) throw cutSide(sides[books.indexOf(cut)], cut, beforeSend);
     const waiting = books.findIndex(
       (book, index) =>
         book.state === 'settling' || unseenIn(book, sides[index].opened) !== undefined || !(until?.(book) ?? true),
@@ -217,16 +219,15 @@ export async function readSidesInStep(
     const unseen = book.state === 'settling' ? undefined : unseenIn(book, opened);
     const waited = ports.clock.now() - started;
     if (waited + SETTLE_POLL_MS > bound) {
-      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, until === undefined);
+      if (book.historyCut !== undefined) throw cutSide(sides[waiting], book, beforeSend);
       const why =
         book.state === 'settling'
           ? `is settling: ${safeText(book.why ?? 'its views disagree')}`
           : unseen !== undefined
             ? `does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it (its reads trail its writes)`
             : 'does not show in every view what this command waits for (a change landing, a hedge being opened)';
-      // Before a decision (no `until`) nothing was sent; after a write, the write flow says what was.
       throw new UnresolvedError(
-        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${until ? '' : '. Nothing was sent'}.`,
+        `The ${side} side of ${market} ${why}; still so after ${Math.round(waited / 1000)} s, so what it holds cannot be told${beforeSend ? '. Nothing was sent' : ''}.`,
         {
           details: { market, side, why: book.why ?? null, ...(unseen === undefined ? {} : { hedge_id: unseen }) },
           hint: 'Compare `hedge positions` with `hedge hedges`, and run the command again once both show the same book.',

@@ -170,7 +170,7 @@ export async function answeredOpens(ports: WritePorts) {
 }
 
 /**
- * readSidesInStep that also waits, within its bound, for the hedges the server named in its answers to this account's
+ * readSidesInStep before a decision (nothing sent yet) that also waits, within its bound, for the hedges the server named in its answers to this account's
  * own opens of these sides: a read that does not show one yet trails the write, never a flat side.
  */
 export async function readSidesAsAnswered(
@@ -181,7 +181,7 @@ export async function readSidesAsAnswered(
 ) {
   const opened = await answeredOpens(ports);
   const read = sides.map((one) => ({ ...one, opened: opened(one.market, one.side) }));
-  return readSidesInStep(ports, client, read, until);
+  return readSidesInStep(ports, client, read, until, undefined, true);
 }
 
 /** A reduction covering roughly the whole position closes it fully (spec section 3): within 1 %. */
