@@ -72,7 +72,7 @@ const LIST_LENGTH_OPTIONS = [
 const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)');
 
 /** `--since` of the lists of closed hedges (history, report). */
-const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago');
+const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1mo ago');
 
 const JOURNAL_ID = arg('id', 'a journal id (a_…) or a unique part of one (as a table shows it)');
 

@@ -320,10 +320,11 @@ export class ReportBuilder {
 
 /** A date, or a date and a time with its zone or none. */
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
-const TIME_AGO = /^(\d{1,4})([dwm])$/i;
+/** Months are `mo`: `m` is minutes in every other duration hedge reads, so a bare `m` is refused, never guessed. */
+const TIME_AGO = /^(\d{1,4})(mo|[dwm])$/i;
 
 const REPORT_DATE_FORMS =
-  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
+  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months)';
 
 /** The same time of day `months` calendar months back, on the same day or the month's last. */
 function monthsBefore(now: Date, months: number) {
@@ -340,7 +341,12 @@ export function parseReportDate(text: string, now: Date): { ok: true; date: Date
   if (ago) {
     const count = Number(ago[1]);
     const unit = ago[2].toLowerCase();
-    if (unit === 'm') return { ok: true, date: monthsBefore(now, count) };
+    if (unit === 'm')
+      return {
+        ok: false,
+        message: `"${value}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
+      };
+    if (unit === 'mo') return { ok: true, date: monthsBefore(now, count) };
     return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
   }
   const parts = DATE_TIME.exec(value);
