@@ -268,7 +268,7 @@ complete -c hedge -n '__hedge_command_at journal' -a show -d 'Show one journal e
 complete -c hedge -n '__hedge_command_at journal' -a resolve -d 'Record by hand whether an action landed'
 complete -c hedge -n '__hedge_command_at journal' -a migrate -d 'Move this machine\'s journal into the team store'
 complete -c hedge -n '__hedge_path_is journal list' -l pending -d 'only actions whose outcome is not known yet (pending, submitted, unknown)'
-complete -c hedge -n '__hedge_path_is journal list' -l since -x -d 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago'
+complete -c hedge -n '__hedge_path_is journal list' -l since -x -d 'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago'
 complete -c hedge -n '__hedge_path_is journal list' -l limit -x -d 'at most this many (default 50)'
 complete -c hedge -n '__hedge_path_is journal list' -l ref -x -d 'only what carries this client reference (your deal id)'
 complete -c hedge -n '__hedge_path_is journal list' -l until -x -d 'poll until this JMESPath condition over the --json data holds, e.g. "status==\'filled\'" (exit 124 at --timeout, default 120 s)'

@@ -322,7 +322,7 @@ export const JOURNAL_LIST = subcommand('list', 'read', {
   isDefault: true,
   options: [
     opt('--pending', 'only actions whose outcome is not known yet (pending, submitted, unknown)'),
-    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago'),
+    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago'),
     opt('--limit <n>', 'at most this many (default 50)'),
     REF_FILTER,
     UNTIL_OPTION,
