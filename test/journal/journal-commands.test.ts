@@ -125,6 +125,18 @@ describe('hedge journal', () => {
     await exits(2, ['journal', '--limit', '0']);
   });
 
+  it('--since 30m is thirty minutes (m is minutes, as in every duration hedge reads); a calendar month is 1mo', async () => {
+    writeJournal();
+    const ids = async (since: string) =>
+      JSON.parse((await hedge(['journal', '--json', '--since', since])).stdout).map((e: any) => e.id);
+    expect([await ids('30m'), await ids('179m'), await ids('181m'), await ids('1mo')]).toEqual([
+      ['a_close003'],
+      ['a_close003'],
+      ['a_close003', 'a_add00002'],
+      ['a_close003', 'a_add00002', 'a_open0001'],
+    ]);
+  });
+
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
     writeJournal();
     const result = await exits(0, ['journal']);

@@ -409,12 +409,23 @@ describe('parseReportDate', () => {
   });
 
   it('reads days, weeks and calendar months ago from the injected now', () => {
-    const ago = '7d 0d 2W 1m 3m 14m'.split(' ').map(parsed);
+    const ago = '7d 0d 2W 1mo 3MO 14mo'.split(' ').map(parsed);
     expect(ago).toEqual(
       '2026-03-24T12:34:56.000Z 2026-03-31T12:34:56.000Z 2026-03-17T12:34:56.000Z 2026-02-28T12:34:56.000Z 2025-12-31T12:34:56.000Z 2025-01-31T12:34:56.000Z'.split(
         ' ',
       ),
     );
+  });
+
+  it('refuses a bare m (minutes in hedge journal) naming the month form', () => {
+    for (const [text, count] of [
+      ['1m', '1'],
+      [' 30M ', '30'],
+    ])
+      expect(parseReportDate(text, now), text).toEqual({
+        ok: false,
+        message: `"${text.trim()}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
+      });
   });
 
   it('refuses anything else with a message naming the allowed forms', () => {
@@ -433,7 +444,7 @@ describe('parseReportDate', () => {
         ok: false,
         message:
           `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp ` +
-          '(2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months).',
+          '(2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).',
       });
     }
   });

@@ -194,6 +194,26 @@ describe('hedge report', () => {
     ).toEqual(['hedge_id', d.hedge_id]);
   });
 
+  it('history --since 30m is refused as ambiguous (exit 2, nothing sent); a month is written 1mo', async () => {
+    const before = trading.sandbox.requestLog.length;
+    const asked = historyQueries(trading).length;
+    for (const args of ['history --since 30m', 'report --until 1M']) {
+      const refused = await cli(args);
+      expect(refused.code, args).toBe(2);
+      expect(refused.stdout, args).toBe('');
+      const [flag, value] = args.split(' ').slice(1);
+      const count = value.slice(0, -1);
+      expect(refused.stderr.trim(), args).toBe(
+        `hedge: ${flag}: "${value}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
+      );
+    }
+    expect(trading.sandbox.requestLog.length).toBe(before);
+
+    // The month form is read: the history is asked for, as for any other --since.
+    ok(await cli('history --since 1mo --json'));
+    expect(historyQueries(trading).length).toBeGreaterThan(asked);
+  });
+
   it('--format csv: the documented header, then one row per group matching the JSON', async () => {
     const report = await reportJson('--by tenor');
     const [header, ...rows] = await cliLines('report --by tenor --format csv');

@@ -72,7 +72,7 @@ const LIST_LENGTH_OPTIONS = [
 const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)');
 
 /** `--since` of the lists of closed hedges (history, report). */
-const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1m ago');
+const CLOSED_SINCE = opt('--since <date>', 'closed on or after: 2026-11-01, an ISO time, or 7d / 2w / 1mo ago');
 
 const JOURNAL_ID = arg('id', 'a journal id (a_…) or a unique part of one (as a table shows it)');
 
@@ -322,7 +322,7 @@ export const JOURNAL_LIST = subcommand('list', 'read', {
   isDefault: true,
   options: [
     opt('--pending', 'only actions whose outcome is not known yet (pending, submitted, unknown)'),
-    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 2h / 3d / 1w ago'),
+    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago'),
     opt('--limit <n>', 'at most this many (default 50)'),
     REF_FILTER,
     UNTIL_OPTION,

@@ -25,7 +25,7 @@ function seconds(ms: number) {
 }
 
 /** The date forms of a `--until <date|expr>` (history, report), as a refusal names them. */
-const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1m ago';
+const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1mo ago';
 
 /** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
 function compileCondition(options: UntilOptions) {

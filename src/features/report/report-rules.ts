@@ -3,6 +3,7 @@
 import type { HistoryFacts } from '../../core/wire.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { utcDay, utcMonth } from '../../core/utc-text.js';
+import { readDateTime, readMonthsAgo } from '../../core/time-bound.js';
 import { sameReference } from '../../core/input.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 
@@ -318,20 +319,11 @@ export class ReportBuilder {
   }
 }
 
-/** A date, or a date and a time with its zone or none. */
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+/** Days and weeks; months are `mo` (readMonthsAgo), and a bare `m` is refused, never guessed: `m` is minutes in every other duration hedge reads. */
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
 const REPORT_DATE_FORMS =
-  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1m: days, weeks, months)';
-
-/** The same time of day `months` calendar months back, on the same day or the month's last. */
-function monthsBefore(now: Date, months: number) {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth() - months;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay)) + (now.getTime() % DAY_MS));
-}
+  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months)';
 
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
 export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
@@ -340,18 +332,15 @@ export function parseReportDate(text: string, now: Date): { ok: true; date: Date
   if (ago) {
     const count = Number(ago[1]);
     const unit = ago[2].toLowerCase();
-    if (unit === 'm') return { ok: true, date: monthsBefore(now, count) };
+    if (unit === 'm')
+      return {
+        ok: false,
+        message: `"${value}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
+      };
     return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
   }
-  const parts = DATE_TIME.exec(value);
-  // Date.parse takes 2026-02-30 for 2 March and 24:00 for the next midnight: the day and hour must be the ones written.
-  const ms =
-    parts && Number(parts[4] ?? 0) < 24 && utcDay(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) === value.slice(0, 10)
-      ? Date.parse(`${value}${parts[4] && !parts[7] ? 'Z' : ''}`.toUpperCase())
-      : NaN;
-  return Number.isFinite(ms)
-    ? { ok: true, date: new Date(ms) }
-    : { ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` };
+  const date = readMonthsAgo(value, now) ?? readDateTime(value);
+  return date ? { ok: true, date } : { ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` };
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */

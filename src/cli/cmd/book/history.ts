@@ -37,7 +37,7 @@ function historyTotals(records: HistoryRecord[]) {
   return totals;
 }
 
-/** --since and --until as close times (`now` anchors 7d, 2w, 1m): since inclusive, until exclusive. */
+/** --since and --until as close times (`now` anchors 7d, 2w, 1mo): since inclusive, until exclusive. */
 export function closePeriod(options: { since?: string; until?: string }, now: Date) {
   const [since, until] = (['since', 'until'] as const).map((name) => {
     const raw = options[name];

@@ -3,6 +3,7 @@
 import type { InputOf } from '../../runner/command-spec.js';
 import type { JOURNAL_LIST } from '../specs.js';
 import { parseDuration } from '../../../core/duration.js';
+import { readDateTime, readMonthsAgo } from '../../../core/time-bound.js';
 import { echo, parseClientReference, parseWholeNumber, sameReference } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
@@ -14,10 +15,12 @@ import { safeText } from '../../../core/security/safe-text.js';
 const MAX_AGO_MS = 100 * 366 * 86_400_000;
 const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
 
-/** --since: YYYY-MM-DD (UTC midnight), an ISO time, or `2h` / `3d` / `1w` before now. */
+/** --since: YYYY-MM-DD (UTC midnight), an ISO time (UTC when no zone is given), or `2h` / `3d` / `1w` / `1mo` before now. */
 export function parseSince(raw: string | undefined, nowMs: number) {
   if (raw === undefined) return;
   const value = raw.trim();
+  const months = readMonthsAgo(value, new Date(nowMs));
+  if (months) return months.getTime();
   if (/^\d+(\.\d+)?\s*[a-z]/i.test(value)) {
     try {
       return nowMs - parseDuration(value, '--since', 'mhdw', MAX_AGO_MS).ms;
@@ -25,13 +28,8 @@ export function parseSince(raw: string | undefined, nowMs: number) {
       // Said below with every form --since takes.
     }
   }
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const time = Date.parse(`${value}T00:00:00Z`);
-    if (!Number.isNaN(time) && new Date(time).toISOString().startsWith(value)) return time;
-  } else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) {
-    const time = Date.parse(value);
-    if (!Number.isNaN(time)) return time;
-  }
+  const time = readDateTime(value);
+  if (time) return time.getTime();
   throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
 }
 
