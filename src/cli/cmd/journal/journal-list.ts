@@ -11,7 +11,7 @@ import { journalReference, renderJournalList } from '../../../platform/results/j
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-/** A journal is kept for years: a time ago may reach back that far (domain/duration.ts's grammar). */
+/** A journal is kept for years: a time ago may reach back that far (core/duration.ts's grammar). */
 const MAX_AGO_MS = 100 * 366 * 86_400_000;
 const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
 
