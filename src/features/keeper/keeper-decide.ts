@@ -323,9 +323,11 @@ export function journalQuestions(state: KeeperState, book: Pick<BookObservation,
 
 /** The side's newest hedge when it was closed before its maturity (on the clock the book judged it by), and not by this keeper as far as it knows. */
 function closedElsewhere(state: KeeperState, { book, newest }: SideObservation, time: ServerTime) {
+  // A server may leave an early-closed hedge `filled` on its record: the book has it ended from the history.
   return book.state === 'flat' &&
     !book.opening[0] &&
-    newest?.status === 'closed' &&
+    newest !== undefined &&
+    (newest.status === 'closed' || (newest.status === 'filled' && book.ended.includes(newest.id))) &&
     !state.closedByKeeper.has(newest.id) &&
     Date.parse(String(newest.maturity_at)) > time.bestMs
     ? newest
