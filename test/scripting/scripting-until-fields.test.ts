@@ -110,7 +110,7 @@ describe('--until on history and report: a date, or a condition on their own dat
       expect(result.stdout).toBe('');
       const message = JSON.parse(result.stderr).error.message;
       expect(message).toContain(
-        `is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1m ago) nor a condition on ${command}'s data`,
+        `is neither a date (2026-11-01, an ISO time, or 7d / 2w / 1mo ago) nor a condition on ${command}'s data`,
       );
       expect(message).toContain(`${value.replace(/==.*/, '')} is not one of its fields`);
       expect(t.requests()).toEqual([]);

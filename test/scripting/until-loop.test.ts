@@ -195,7 +195,7 @@ describe('--until on history and report: a date is the close-date bound, anythin
   it('neither a date nor a condition: one line naming both forms', async () => {
     const { seen, outcome } = await historyGiven({ until: 'yesterday[' });
     expect(outcome.message).toMatch(
-      /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1m ago\) nor a JMESPath condition \(/,
+      /^--until: "yesterday\[" is neither a date \(2026-11-01, an ISO time, or 7d \/ 2w \/ 1mo ago\) nor a JMESPath condition \(/,
     );
     expect(seen).toEqual([]);
   });
