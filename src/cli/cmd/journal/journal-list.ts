@@ -13,7 +13,7 @@ import { safeText } from '../../../core/security/safe-text.js';
 
 /** A journal is kept for years: a time ago may reach back that far (core/duration.ts's grammar). */
 const MAX_AGO_MS = 100 * 366 * 86_400_000;
-const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w)';
+const SINCE_FORMS = 'a date (2026-11-20), an ISO time (2026-11-20T08:00:00Z) or a time ago (30m, 2h, 3d, 1w, 1mo)';
 
 /** --since: YYYY-MM-DD (UTC midnight), an ISO time (UTC when no zone is given), or `2h` / `3d` / `1w` / `1mo` before now. */
 export function parseSince(raw: string | undefined, nowMs: number) {
