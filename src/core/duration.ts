@@ -1,6 +1,10 @@
-// Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`.
+// Durations as a person types them: `30m`, `6h`, `1d`, `1d12h`, `2w`; and a point in time as `--since`/`--until`
+// take it, read one way by every command: a date (midnight UTC), an ISO time (UTC when no zone is given), or a time
+// ago whose calendar months are `mo`, as `m` is minutes.
 import { UsageError } from './errors.js';
 import { echo } from './input.js';
+import { utcDay } from './utc-text.js';
+import { DAY_MS } from './vocabulary.js';
 
 const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 const DURATION_SHAPE = /^(\d+(\.\d+)?[smhdw])+$/;
@@ -25,4 +29,34 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
       `${name}: ${echo(raw)} is not allowed; expected ${allowed}, more than 0${maxMs === MAX_DURATION_MS ? ' and at most 366d' : ''}.`,
     );
   return { ms: Math.round(ms), text: value };
+}
+
+/** A date, or a date and a time with its zone or none. */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
+const MONTHS_AGO = /^(\d{1,4})mo$/i;
+
+/** The same time of day `months` calendar months back, on the same day or the month's last. */
+function monthsBefore(now: Date, months: number) {
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() - months;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay)) + (now.getTime() % DAY_MS));
+}
+
+/** `3mo`: that many calendar months before `now`; undefined for any other text. */
+export function readMonthsAgo(text: string, now: Date) {
+  const months = MONTHS_AGO.exec(text.trim());
+  return months ? monthsBefore(now, Number(months[1])) : undefined;
+}
+
+/** A date or an ISO time as written; undefined for any other text. */
+export function readDateTime(text: string) {
+  const value = text.trim();
+  const parts = DATE_TIME.exec(value);
+  // Date.parse takes 2026-02-30 for 2 March and 24:00 for the next midnight: the day and hour must be the ones written.
+  const ms =
+    parts && Number(parts[4] ?? 0) < 24 && utcDay(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) === value.slice(0, 10)
+      ? Date.parse(`${value}${parts[4] && !parts[7] ? 'Z' : ''}`.toUpperCase())
+      : NaN;
+  return Number.isFinite(ms) ? new Date(ms) : undefined;
 }

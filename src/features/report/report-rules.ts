@@ -3,7 +3,7 @@
 import type { HistoryFacts } from '../../core/wire.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
 import { utcDay, utcMonth } from '../../core/utc-text.js';
-import { readDateTime, readMonthsAgo } from '../../core/time-bound.js';
+import { readDateTime, readMonthsAgo } from '../../core/duration.js';
 import { sameReference } from '../../core/input.js';
 import { DAY_MS } from '../../core/vocabulary.js';
 

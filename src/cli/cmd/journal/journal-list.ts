@@ -2,8 +2,7 @@
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
 import type { InputOf } from '../../runner/command-spec.js';
 import type { JOURNAL_LIST } from '../specs.js';
-import { parseDuration } from '../../../core/duration.js';
-import { readDateTime, readMonthsAgo } from '../../../core/time-bound.js';
+import { parseDuration, readDateTime, readMonthsAgo } from '../../../core/duration.js';
 import { echo, parseClientReference, parseWholeNumber, sameReference } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import type { CommandContext } from '../../../platform/runtime/context.js';
