@@ -1,7 +1,6 @@
 // The book: every money movement and state transition of a hedge, applied to the engine state.
 
 import {
-  type AccountFigures,
   type AccountState,
   type ChangeAction,
   type CloseReason,
@@ -11,7 +10,6 @@ import {
   type HistoryRecord,
   type PendingChange,
   type PositionBasis,
-  type ScheduledEvent,
   activeHedgeKey,
   compareEvents,
   compareHistoryRecords,
@@ -44,13 +42,6 @@ interface BookConfig {
   settlementDelayMs: number;
   viewLagMs: number;
   recordLagMs: number;
-}
-
-/** What the positions list and the account are computed from at a given moment. */
-export interface ShownBook {
-  asOfMs: number;
-  figures: AccountFigures;
-  positions: PositionBasis[];
 }
 
 export interface OpenRequest {
@@ -286,7 +277,7 @@ export function createBook(state: EngineState, config: BookConfig) {
 
   function schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
     const { events } = state;
-    const event: ScheduledEvent = { dueMs, sequence: ++state.sequence, kind, accountId, hedgeId };
+    const event = { dueMs, sequence: ++state.sequence, kind, accountId, hedgeId };
     events.splice(
       partitionPoint(events.length, (index) => compareEvents(events[index], event) < 0),
       0,
@@ -394,7 +385,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     notionalUsd: number,
     nowMs: number,
   ) {
-    const change: PendingChange = {
+    const change = {
       action,
       notionalUsd,
       orderTxHash: hex64(),
@@ -493,7 +484,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     hedge.closedAtMs = timeMs;
     hedge.closeReason = reason;
     release(account, hedge);
-    const record: HistoryRecord = {
+    const record = {
       hedge_id: hedge.id,
       market: hedge.market,
       side: hedge.side,

@@ -118,7 +118,7 @@ export interface WireDialect extends DialectRules {
   historyFields: FieldNames;
 }
 
-function columnOf(table: string, column: number): FieldNames {
+function columnOf(table: string, column: number) {
   return Object.fromEntries(
     table
       .trim()

@@ -192,7 +192,7 @@ export class SandboxEngine {
     idempotent: boolean,
     act: (context: ActionContext) => EngineSuccess,
     context: HandleContext = {},
-  ): EngineResult {
+  ) {
     try {
       const principal = this.authenticate(request.headers.authorization);
       const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
@@ -242,7 +242,7 @@ export class SandboxEngine {
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
     const market = this.book.markets.find((definition) => definition.status === 'open') ?? this.book.markets[0];
-    const ids: string[] = [];
+    const ids = [];
     for (let index = 0; index < count; index++) {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
       const endMs = now - (index + 1) * 3_600_000;

@@ -1,6 +1,6 @@
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
-import { type Book, type ShownBook, toIso } from './book.js';
+import { type Book, toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
 import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
 import {
@@ -60,7 +60,8 @@ export function positionViews(book: Book, account: AccountState, nowMs: number) 
   return positionLines(book, book.shownBook(account, nowMs));
 }
 
-function positionLines(book: Book, shown: ShownBook) {
+/** What the positions list and the account are computed from at a given moment. */
+function positionLines(book: Book, shown: ReturnType<Book['shownBook']>) {
   const linesBySide = new Map<string, PositionLine[]>();
   for (const hedge of shown.positions) {
     const key = `${hedge.market}:${hedge.side}`;

@@ -2,7 +2,7 @@
 // envelope. The server and the engine tests answer requests through this one adapter.
 
 import { type EngineRequest, type EngineResult, type HandleContext, SandboxEngine } from '../engine.js';
-import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { ApiError, errorResponse } from './envelope.js';
 import { matchRoute } from './routes.js';
 
 /** The statuses of the engine's own refusals. */
@@ -40,7 +40,7 @@ export class HttpSandboxEngine extends SandboxEngine {
   }
 }
 
-function toResponse(result: EngineResult): EngineResponse {
+function toResponse(result: EngineResult) {
   const { rate } = result;
   const headers = {
     ...(result.ok

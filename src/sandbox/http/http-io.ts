@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { ApiError, type EngineResponse, type EnvelopeError } from './envelope.js';
+import { ApiError, type EngineResponse } from './envelope.js';
 import type { MalformedKind } from './faults.js';
 import { INVALID_JSON } from './validation.js';
 
@@ -86,7 +86,7 @@ export function swapTypes(value: unknown): unknown {
   return value;
 }
 
-const AMBIGUOUS_ERROR: EnvelopeError = {
+const AMBIGUOUS_ERROR = {
   code: 'internal_error',
   message: 'an error was reported after the request was processed (injected)',
 };

@@ -127,11 +127,7 @@ function checkListQuery(request: EngineRequest, dialect: WireDialect, known: rea
 }
 
 /** Newest first; one item past the page is looked for to know whether a next page exists. */
-function page<T>(
-  items: Iterable<T>,
-  request: EngineRequest,
-  dialect: WireDialect,
-): { page: T[]; meta: Record<string, unknown> } {
+function page<T>(items: Iterable<T>, request: EngineRequest, dialect: WireDialect) {
   const pageSize = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
   const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
   const kept: T[] = [];

@@ -176,7 +176,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     speed: options.clockSpeed ?? 1,
     originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
   });
-  const engineOptions: EngineOptions = { ...options, apiKeys, seed };
+  const engineOptions = { ...options, apiKeys, seed };
   // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next after a
   // reset, never hand out the same ids.
   const fresh = () =>
@@ -187,7 +187,7 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     );
   let engine = new HttpSandboxEngine(engineOptions, saved?.engine ?? fresh());
   savedRevision = engine.revision;
-  const snapshot = (): StateFileContents => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  const snapshot = () => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
   /** Another process saved the shared file (or removed it): continue from what it holds. */
   const adopt = (contents: StateFileContents | undefined) => {
     engine = new HttpSandboxEngine(engineOptions, contents?.engine ?? fresh());
