@@ -28,7 +28,7 @@ export class HedgeError extends Error {
 /** A failure that says only its exit code, and its JSON code where that is not the exit code's name. */
 const failure = (exitCode: number, code?: string) =>
   class extends HedgeError {
-    override facts(): ErrorFacts {
+    override facts() {
       return { exitCode, ...(code && { code }) };
     }
   };
@@ -247,7 +247,7 @@ const detailed = (exitCode: number, code?: string) =>
       this.details = init.details ?? {};
     }
 
-    override facts(): ErrorFacts {
+    override facts() {
       return { exitCode, ...(code && { code }), details: this.details };
     }
   };

@@ -75,7 +75,7 @@ export class ServerClock {
     if (high !== undefined && (!this.high || high < this.high.ms)) this.high = { ms: high, from };
   }
 
-  at(localMs: number): ServerTime {
+  at(localMs: number) {
     const low = this.low?.ms;
     const high = this.high?.ms;
     // The least move from ours the answers allow: ours wherever they do not show the server's clock differs (a Date

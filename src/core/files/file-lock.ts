@@ -85,7 +85,7 @@ function hostname() {
   return process.getBuiltinModule('node:os').hostname();
 }
 
-export function currentHolder(nowMs: number, session: string): RecordedHolder {
+export function currentHolder(nowMs: number, session: string) {
   if (ownStart === null) ownStart = processStart(process.pid);
   return {
     pid: process.pid,

@@ -6,7 +6,7 @@ const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
 
 const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
 
-export const REDACTED = '***';
+const REDACTED = '***';
 
 export function isStoreUrl(raw: string) {
   const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(raw.trim())?.[1]?.toLowerCase();
