@@ -16,15 +16,6 @@ export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;
 
-export interface DemoHandle {
-  baseUrl: string;
-  localSocket?: string;
-  apiKey: string;
-  /** A line for the operator: the state file was of an earlier hedge, the demo started afresh. */
-  notice?: string;
-  close(): Promise<void>;
-}
-
 /** The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after this long. */
 const LOCK_STALE_MS = 10_000;
 
@@ -40,7 +31,9 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform) {
   return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
 }
 
-export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
+export function demoCredentials(
+  demo: Pick<ResolvedCredentials, 'apiKey' | 'baseUrl' | 'localSocket'>,
+): ResolvedCredentials {
   registerSecret(demo.apiKey);
   return {
     apiKey: demo.apiKey,
