@@ -1,5 +1,4 @@
 // `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
-import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
@@ -45,20 +44,7 @@ export function demoCredentials(
   };
 }
 
-/** Tests only: a file to write inside this process's first save of the demo state, before it stops itself (SIGSTOP). */
-export const STOP_IN_SAVE_ENV = 'HEDGE_TEST_DEMO_STOP_IN_SAVE';
-
-function stopInFirstSave(markerPath: string) {
-  let stopped = false;
-  return () => {
-    if (stopped) return;
-    stopped = true;
-    writeFileSync(markerPath, String(process.pid));
-    process.kill(process.pid, 'SIGSTOP');
-  };
-}
-
-export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env) {
+export async function startDemo(configDir: string) {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../../sandbox/http/server.js');
@@ -71,7 +57,6 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
       knownAccountIds: { [DEMO_API_KEY]: DEMO_ACCOUNT_ID },
       stateFile,
       stateFileLock: lockDemoState,
-      ...(env[STOP_IN_SAVE_ENV] ? { stateFileBeforeCommit: stopInFirstSave(env[STOP_IN_SAVE_ENV]) } : {}),
       fillDelayMs: DEMO_FILL_DELAY_MS,
     });
   } catch (error) {
