@@ -204,53 +204,27 @@ describe.concurrent('lists never lose rows', () => {
     expect(simulator.requests().length).toBe(sent);
   });
 
-  it('alpha (one page of its own size, ignores `limit`, no paging facts): --all on 51 hedges says the list may be cut at 50', async (on) => {
-    const simulator = await on('alpha');
-    const ids = seeded(simulator, 51);
-    const result = ok(await simulator.hedge('hedges --all --json'));
-    const listed = JSON.parse(result.stdout).map((hedge: any) => hedge.id);
-    expect(listed).toHaveLength(50);
-    expect(
-      simulator
-        .hedges()
-        .map((hedge) => hedge.id)
-        .sort(),
-    ).toEqual([...ids].sort());
-    expect(ids).toHaveLength(51);
-    expect(result.stderr).toMatch(/may be cut at 50 hedges: the server gave no next page/);
-    // The list as asked, then one hedge asked for (alpha reads neither `limit`), nothing else.
-    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
-      [200, { limit: '500' }],
-      [200, { limit: '1' }],
-    ]);
-  });
-
-  it('alpha: --limit 100 on 51 hedges gives the 50 it could read and says the list may be cut, never silently fewer', async (on) => {
-    const simulator = await on('alpha');
-    seeded(simulator, 51);
-    const result = ok(await simulator.hedge('hedges --limit 100 --json'));
-    expect(JSON.parse(result.stdout)).toHaveLength(50);
-    expect(simulator.hedges()).toHaveLength(51);
-    expect(result.stderr).toMatch(/may be cut at 50 hedges: the server gave no next page/);
-    // The list as asked (alpha ignores `limit`), then a page of one to see whether the size is read.
-    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
-      [200, { limit: '100' }],
-      [200, { limit: '1' }],
-    ]);
-  });
-
-  it('alpha: history --all on 51 closed hedges gives the 50 it could read and says the list may be cut', async (on) => {
-    const simulator = await on('alpha');
-    seeded(simulator, 51);
-    const result = ok(await simulator.hedge('history --all --json'));
-    expect(JSON.parse(result.stdout)).toHaveLength(50);
-    expect(simulator.historyCount()).toBe(51);
-    expect(result.stderr).toMatch(/may be cut at 50 closed hedges: the server gave no next page/);
-    expect(simulator.requests('GET', '/hedges/history').map((entry) => [entry.status, entry.query])).toEqual([
-      [200, { limit: '500' }],
-      [200, { limit: '1' }],
-    ]);
-  });
+  // alpha: one page of its own size, ignores `limit`, no paging facts.
+  for (const [command, path, what, asked] of [
+    ['hedges --all', '/hedges', 'hedges', '500'],
+    ['hedges --limit 100', '/hedges', 'hedges', '100'],
+    ['history --all', '/hedges/history', 'closed hedges', '500'],
+  ])
+    it(`alpha: ${command} on 51 ${what} gives the 50 it could read and says the list may be cut at 50, never silently fewer`, async (on) => {
+      const simulator = await on('alpha');
+      const ids = seeded(simulator, 51);
+      const result = ok(await simulator.hedge(`${command} --json`));
+      expect(JSON.parse(result.stdout)).toHaveLength(50);
+      expect(ids).toHaveLength(51);
+      expect(idSet(simulator.hedges())).toEqual(new Set(ids));
+      expect(simulator.historyCount()).toBe(51);
+      expect(result.stderr).toContain(`may be cut at 50 ${what}: the server gave no next page`);
+      // The list as asked, then a page of one to see whether the size is read (alpha reads no `limit`), nothing else.
+      expect(simulator.requests('GET', path).map((entry) => [entry.status, entry.query])).toEqual([
+        [200, { limit: asked }],
+        [200, { limit: '1' }],
+      ]);
+    });
 
   /** 51 hedges on alpha: the ids of its one page (the 50 newest) and the one past it. */
   const pastOnePage = async (simulator: Simulator) => {

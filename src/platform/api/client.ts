@@ -374,18 +374,13 @@ export class HedgeClient {
 
   /** A write's request as journaled: an add's or reduce's amount under the server's name for it (wire settings). */
   plan(kind: Write, body: OpenRequest | ChangeRequest | SideRequest, idempotencyKey: string): ApiRequest {
-    const { market, side } = body;
+    const { market, side, journaled_as, notional_usd } = body as ChangeRequest;
     const sent =
       kind === 'open'
         ? withoutUndefined(body)
         : kind === 'close'
           ? { market, side }
-          : {
-              market,
-              side,
-              [(body as ChangeRequest).journaled_as ?? this.wireSettings.changeNotionalField]: (body as ChangeRequest)
-                .notional_usd,
-            };
+          : { market, side, [journaled_as ?? this.wireSettings.changeNotionalField]: notional_usd };
     return { method: 'POST', path: WRITES[kind].path, body: sent, idempotencyKey };
   }
 

@@ -1,24 +1,17 @@
-export interface RetryPolicy {
+export const DEFAULT_RETRY_POLICY = {
   /** Attempts in all, the first included. */
-  maxAttempts: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** No retry is started once this much time has gone by since the first attempt. */
-  maxTotalMs: number;
-  /** A Retry-After longer than this is not waited out: the error is reported instead. */
-  maxRetryAfterMs: number;
-  /** How long a write refused for a conflict that names its Retry-After (another change landing on the side first) keeps being sent again: as long as a wait for its own landing would last. */
-  maxConflictWaitMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,
   baseDelayMs: 300,
   maxDelayMs: 5_000,
+  /** No retry is started once this much time has gone by since the first attempt. */
   maxTotalMs: 30_000,
+  /** A Retry-After longer than this is not waited out: the error is reported instead. */
   maxRetryAfterMs: 30_000,
+  /** How long a write refused for a conflict that names its Retry-After (another change landing on the side first) keeps being sent again: as long as a wait for its own landing would last. */
   maxConflictWaitMs: 120_000,
 };
+
+export type RetryPolicy = typeof DEFAULT_RETRY_POLICY;
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so clients spread out. */
 export function backoffDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random) {

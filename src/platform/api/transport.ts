@@ -289,7 +289,6 @@ async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportC
   ]);
   const { statusCode, headers, body } = await requestThroughProxy(url, {
     ...outgoing,
-    method: outgoing.method,
     dispatcher,
     // The signal bounds the attempt exactly; undici's own timers (which tick at about a second) are a backstop.
     headersTimeout: timeoutMs + 1000,

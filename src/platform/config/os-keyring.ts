@@ -31,7 +31,7 @@ let opened: KeyringOpening | undefined;
 const BUS_PROBE_MS = 3_000;
 
 /** Loads the binding once; never throws (a missing or broken binding is a reason, and the file is the fallback). */
-export async function openOsKeyring(env: Env = process.env): Promise<KeyringOpening> {
+export async function openOsKeyring(env: Env): Promise<KeyringOpening> {
   if (process.platform === 'linux') {
     // The Secret Service is reached over the D-Bus session bus.
     const address = env.DBUS_SESSION_BUS_ADDRESS;

@@ -22,15 +22,14 @@ const LOCK_STALE_MS = 3_000;
 const LOCK_WAIT_MS = 12_000;
 
 export class ProfileStore {
-  readonly dir: string;
   readonly file: string;
   private conf: Conf<StoreData> | undefined;
-  private readonly lockWaitMs: number;
 
-  constructor(dir: string, options: { lockWaitMs?: number } = {}) {
-    this.dir = dir;
+  constructor(
+    readonly dir: string,
+    private readonly options: { lockWaitMs?: number } = {},
+  ) {
     this.file = join(dir, 'config.json');
-    this.lockWaitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
   }
 
   private async open() {
@@ -105,7 +104,7 @@ export class ProfileStore {
   private async lock() {
     try {
       // Taken over while held, nothing is lost.
-      return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.lockWaitMs });
+      return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS });
     } catch (error) {
       if (isLockedError(error)) {
         throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {

@@ -1,5 +1,4 @@
 // `--demo`: the simulator in this very process, on a local socket of its own, with a built-in test key.
-import { writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
@@ -16,15 +15,6 @@ export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;
 
-export interface DemoHandle {
-  baseUrl: string;
-  localSocket?: string;
-  apiKey: string;
-  /** A line for the operator: the state file was of an earlier hedge, the demo started afresh. */
-  notice?: string;
-  close(): Promise<void>;
-}
-
 /** The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after this long. */
 const LOCK_STALE_MS = 10_000;
 
@@ -40,7 +30,9 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform) {
   return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
 }
 
-export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'localSocket'>): ResolvedCredentials {
+export function demoCredentials(
+  demo: Pick<ResolvedCredentials, 'apiKey' | 'baseUrl' | 'localSocket'>,
+): ResolvedCredentials {
   registerSecret(demo.apiKey);
   return {
     apiKey: demo.apiKey,
@@ -52,20 +44,7 @@ export function demoCredentials(demo: Pick<DemoHandle, 'apiKey' | 'baseUrl' | 'l
   };
 }
 
-/** Tests only: a file to write inside this process's first save of the demo state, before it stops itself (SIGSTOP). */
-export const STOP_IN_SAVE_ENV = 'HEDGE_TEST_DEMO_STOP_IN_SAVE';
-
-function stopInFirstSave(markerPath: string) {
-  let stopped = false;
-  return () => {
-    if (stopped) return;
-    stopped = true;
-    writeFileSync(markerPath, String(process.pid));
-    process.kill(process.pid, 'SIGSTOP');
-  };
-}
-
-export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = process.env) {
+export async function startDemo(configDir: string) {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../../sandbox/http/server.js');
@@ -78,7 +57,6 @@ export async function startDemo(configDir: string, env: NodeJS.ProcessEnv = proc
       knownAccountIds: { [DEMO_API_KEY]: DEMO_ACCOUNT_ID },
       stateFile,
       stateFileLock: lockDemoState,
-      ...(env[STOP_IN_SAVE_ENV] ? { stateFileBeforeCommit: stopInFirstSave(env[STOP_IN_SAVE_ENV]) } : {}),
       fillDelayMs: DEMO_FILL_DELAY_MS,
     });
   } catch (error) {

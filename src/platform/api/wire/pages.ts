@@ -97,20 +97,19 @@ function places(meta: Json, rest: Json) {
   return found;
 }
 
-function firstOf<T>(
-  sources: Array<{ at: string; value: Json }>,
-  keys: readonly string[],
-  read: (value: unknown) => T | undefined,
-) {
-  for (const source of sources) {
-    for (const key of keys) {
-      if (!(key in source.value)) continue;
-      const value = read(source.value[key]);
-      if (value !== undefined) return { at: source.at, key, value };
+/** In `sources`: the first of `keys` whose value `read` accepts, where it was and under which key. */
+const finder =
+  (sources: ReturnType<typeof places>) =>
+  <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
+    for (const source of sources) {
+      for (const key of keys) {
+        if (!(key in source.value)) continue;
+        const value = read(source.value[key]);
+        if (value !== undefined) return { at: source.at, key, value };
+      }
     }
-  }
-  return;
-}
+    return;
+  };
 
 const whole = (value: unknown) => {
   const number =
@@ -151,16 +150,16 @@ export function readPage(
   const { rest, ...reading }: PageReading & { rest: Json } = findRows(answer.data);
   const { rows } = reading;
   const sources = places(answer.meta, rest);
+  const firstOf = finder(sources);
 
   const stated = firstOf(
-    sources,
     PAGE_SIZE_NAMES.filter((name) => name !== 'count'),
     whole,
   );
   if (stated && stated.value > 0) reading.statedPageSize = { name: stated.key, value: stated.value };
-  const total = firstOf(sources, TOTAL_KEYS, whole);
+  const total = firstOf(TOTAL_KEYS, whole);
   if (total) reading.total = total.value;
-  const more = firstOf(sources, MORE_KEYS, flag);
+  const more = firstOf(MORE_KEYS, flag);
   if (more) reading.more = more.value;
   const follow = (query: Query, how: string) => {
     reading.next = { query, how };
@@ -171,7 +170,7 @@ export function readPage(
     follow({ ...request.query, [parameter]: value }, how);
 
   // 1. A next link: the server's own word for the next request.
-  const link = firstOf(sources, NEXT_LINK_KEYS, readString);
+  const link = firstOf(NEXT_LINK_KEYS, readString);
   const header = nextLink(answer.linkHeader);
   const given =
     link && looksLikeLink(link.value)
@@ -187,7 +186,7 @@ export function readPage(
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
   // 2. a cursor, or any other `next_<name>` marker, is sent back as `<name>` (`next_before` → `before`).
   const markers = [...CURSOR_KEYS, ...markersIn(sources)];
-  const cursor = link && !looksLikeLink(link.value) ? link : firstOf(sources, markers, readText);
+  const cursor = link && !looksLikeLink(link.value) ? link : firstOf(markers, readText);
   if (cursor && reading.more !== false) {
     const parameter =
       cursor === link
@@ -196,9 +195,9 @@ export function readPage(
     return sendBack(parameter, cursor.value, `${cursor.at}.${cursor.key}, sent back as ${parameter}`);
   }
   // 3. Page numbers.
-  const page = firstOf(sources, PAGE_KEYS, whole);
-  const pages = firstOf(sources, PAGES_KEYS, whole);
-  const nextPage = firstOf(sources, ['next_page', 'nextPage'], whole);
+  const page = firstOf(PAGE_KEYS, whole);
+  const pages = firstOf(PAGES_KEYS, whole);
+  const nextPage = firstOf(['next_page', 'nextPage'], whole);
   if (nextPage || (page && pages && page.value < pages.value)) {
     const number = nextPage?.value ?? page!.value + 1;
     const parameter = page && !page.key.startsWith('current') ? page.key : 'page';
@@ -206,7 +205,7 @@ export function readPage(
   }
   if (page && pages) reading.more ??= false;
   // 4. An offset.
-  const offset = firstOf(sources, ['offset', 'skip', 'start'], whole);
+  const offset = firstOf(['offset', 'skip', 'start'], whole);
   if (
     offset &&
     rows?.length &&
@@ -225,7 +224,7 @@ export function readPage(
 }
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
-function markersIn(sources: Array<{ at: string; value: Json }>) {
+function markersIn(sources: ReturnType<typeof places>) {
   const known = new Set([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
