@@ -38,7 +38,7 @@ function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, p
   return;
 }
 
-function flagOf(option: OptionSpec): Flag {
+function flagOf(option: OptionSpec) {
   return {
     names: flagNames(option),
     takesValue: /[<[]/.test(option.flags),
@@ -48,7 +48,7 @@ function flagOf(option: OptionSpec): Flag {
 }
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
-function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
+function commandNodes(commands: readonly CommandSpec[] = COMMANDS) {
   return [
     {
       path: '',
@@ -107,12 +107,6 @@ ${posixCompleter(zsh, offer)}
 
 ${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it registers itself.\nif [[ $zsh_eval_context[-1] == loadautofunc ]]; then\n  _hedge "$@"\nelse\n  compdef _hedge hedge\nfi' : 'complete -F _hedge hedge'}
 `;
-}
-
-/** The shell commands that offer candidates: the words in $REPLY, or file names. */
-interface PosixOffer {
-  words: string;
-  files: string;
 }
 
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
@@ -180,7 +174,7 @@ ${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')
 }
 
 /** `_hedge`, the completer: the same walk over the words typed for bash and zsh, which differ in where those words are. */
-function posixCompleter(zsh: boolean, offer: PosixOffer) {
+function posixCompleter(zsh: boolean, offer: { words: string; files: string }) {
   return `_hedge() {
   local cmdpath='' word option='' expecting='' REPLY cur
   local -i index=0 i first last
