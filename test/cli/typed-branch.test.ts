@@ -9,7 +9,7 @@ import { parseCommandLine, typedCommand } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { commandPaths } from '../../src/cli/runner/command-spec.js';
 
-async function parsedBy(argv: string[], wholeTree: boolean): Promise<{ parsed: unknown; out: string; err: string }> {
+async function parsedBy(argv: string[], wholeTree: boolean) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
