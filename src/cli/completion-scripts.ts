@@ -6,7 +6,7 @@ import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 export type Shell = 'bash' | 'zsh' | 'fish';
 
 /** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
-type Values = { words: readonly string[] } | { profiles: true } | { files: true } | undefined;
+type Values = readonly string[] | 'profile' | 'files' | undefined;
 
 interface Flag {
   names: string[];
@@ -31,14 +31,12 @@ const BUILT_IN_OPTIONS: Flag[] = [
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
 function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, placeholder = ''): Values {
-  if (Array.isArray(spec.values)) return { words: spec.values };
-  if (spec.values === 'profile') return { profiles: true };
+  if (typeof spec.values === 'object' || spec.values === 'profile') return spec.values;
   // A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths.
-  if (/<(file|dir|path)>/.test(placeholder)) return { files: true };
-  return;
+  return /<(file|dir|path)>/.test(placeholder) ? 'files' : undefined;
 }
 
-function flagOf(option: OptionSpec): Flag {
+function flagOf(option: OptionSpec) {
   return {
     names: flagNames(option),
     takesValue: /[<[]/.test(option.flags),
@@ -48,7 +46,7 @@ function flagOf(option: OptionSpec): Flag {
 }
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
-function commandNodes(commands: readonly CommandSpec[] = COMMANDS): CommandNode[] {
+function commandNodes(commands: readonly CommandSpec[] = COMMANDS) {
   return [
     {
       path: '',
@@ -109,12 +107,6 @@ ${zsh ? '# Loaded from fpath (autoload) it completes at once; sourced, it regist
 `;
 }
 
-/** The shell commands that offer candidates: the words in $REPLY, or file names. */
-interface PosixOffer {
-  words: string;
-  files: string;
-}
-
 /** The lookup functions the completer asks: subcommands, options and values per command path, and the profile names. */
 function posixTables(nodes: CommandNode[]) {
   const table = (name: string, rows: Array<[string, string]>, fallback = "REPLY=''") =>
@@ -129,18 +121,18 @@ function posixTables(nodes: CommandNode[]) {
   const valueBody = (values: Values) =>
     values === undefined
       ? "REPLY=''"
-      : 'words' in values
-        ? `REPLY=${quote(values.words.join(' '))}`
-        : 'profiles' in values
-          ? '_hedge_profiles'
-          : 'return 1';
+      : values === 'profile'
+        ? '_hedge_profiles'
+        : values === 'files'
+          ? 'return 1'
+          : `REPLY=${quote(values.join(' '))}`;
   const valued = allFlags(nodes).filter((flag) => flag.takesValue);
   const optionValueRows = new Map<string, string>();
   for (const flag of valued)
     if (flag.values) for (const name of flag.names) optionValueRows.set(name, valueBody(flag.values));
   const argRows: Array<[string, string]> = nodes.flatMap((node) =>
     node.args.flatMap((values, index): Array<[string, string]> =>
-      values && !('files' in values) ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [],
+      values && values !== 'files' ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [],
     ),
   );
   return `# Subcommands of a command path ('' is the top level).
@@ -170,17 +162,14 @@ _hedge_profiles() {
 }
 
 # Values of an option; returns 1 when the value is a file name.
-${table(
-  '_hedge_option_values',
-  [...optionValueRows].map(([name, body]) => [name, body]),
-)}
+${table('_hedge_option_values', [...optionValueRows])}
 
 # Values of the Nth positional argument (0-based) of a command path.
 ${table('_hedge_arg_values', argRows).replace('case "$1" in', 'case "$1:$2" in')}`;
 }
 
 /** `_hedge`, the completer: the same walk over the words typed for bash and zsh, which differ in where those words are. */
-function posixCompleter(zsh: boolean, offer: PosixOffer) {
+function posixCompleter(zsh: boolean, offer: { words: string; files: string }) {
   return `_hedge() {
   local cmdpath='' word option='' expecting='' REPLY cur
   local -i index=0 i first last
@@ -328,13 +317,9 @@ end`;
 function fishCompletions(node: CommandNode) {
   const at = node.path ? ` ${node.path}` : '';
   const offer = (values: NonNullable<Values>) =>
-    'words' in values
-      ? `-a ${fishQuote(values.words.join(' '))}`
-      : 'profiles' in values
-        ? "-a '(__hedge_profiles)'"
-        : '-F';
+    values === 'profile' ? "-a '(__hedge_profiles)'" : values === 'files' ? '-F' : `-a ${fishQuote(values.join(' '))}`;
   const valueFlags = (values: Values) =>
-    values === undefined ? ' -x' : 'files' in values ? ' -r -F' : ` -x ${offer(values)}`;
+    values === undefined ? ' -x' : values === 'files' ? ' -r -F' : ` -x ${offer(values)}`;
   const lines = node.subcommands.map(
     (sub) => `complete -c hedge -n ${fishQuote(`__hedge_command_at${at}`)} -a ${sub.name} -d ${fishQuote(sub.summary)}`,
   );

@@ -23,10 +23,6 @@ export * from '../core/version.js';
 interface MainOverrides extends Partial<Clock> {
   io?: Io;
   env?: Record<string, string | undefined>;
-  /** The current time as hedge reads it (Date.now): a test pins it. */
-  now?: () => number;
-  /** Every pause hedge takes (a wait's polls, a retry's backoff, a lock's looks): a test moves its own clock instead. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The script the process was started with (process.argv[1]): hints name hedge as it was run. Absent: `hedge`. */
   script?: string;
 }
@@ -38,7 +34,7 @@ interface Invocation {
   globals: GlobalOptions;
 }
 
-function processIo(env: Record<string, string | undefined>): Io {
+function processIo(env: Record<string, string | undefined>) {
   // HEDGE_FORCE_TTY=1 makes the human table output testable (and usable through `less -R`).
   const forced = env.HEDGE_FORCE_TTY === '1' ? true : env.HEDGE_FORCE_TTY === '0' ? false : undefined;
   return {

@@ -23,7 +23,7 @@ let executable = '';
 const VERSION = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version;
 
 /** The executable with PATH holding no node, and only the environment given. */
-function env(extra: Record<string, string> = {}): Record<string, string> {
+function env(extra: Record<string, string> = {}) {
   return {
     PATH: noNode,
     HOME: home,

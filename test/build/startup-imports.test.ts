@@ -88,7 +88,7 @@ async function recorded(script: string, args: string[], env: Record<string, stri
 }
 
 /** A recorded start of bin/hedge.js. */
-async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<Loaded> {
+async function loadedBy(args: string[], env: Record<string, string> = {}) {
   const { entries, ...run } = await recorded(HEDGE_BIN, args, env);
   return { ...run, ...loadsOf(entries) };
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderManPage } from '../../scripts/man-page.mjs';
-import { COMMAND_GROUPS, type CommandSpec } from '../../src/cli/runner/command-spec.js';
+import { COMMAND_GROUPS, commandPaths } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
 import { ROOT } from '../support/hedge-cli.js';
@@ -18,12 +18,6 @@ const page = renderManPage({
   version: VERSION,
 });
 const asRoff = (text: string) => text.replace(/-/g, '\\-');
-
-function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Array<{ path: string[]; spec: CommandSpec }> {
-  return specs.flatMap((spec) =>
-    spec.subcommands ? leaves(spec.subcommands, [...prefix, spec.name]) : [{ path: [...prefix, spec.name], spec }],
-  );
-}
 
 describe('hedge.1', () => {
   it('is what the build wrote into dist/ (from the same specs)', () => {
@@ -49,7 +43,7 @@ describe('hedge.1', () => {
   });
 
   it('describes every command with its arguments, options and examples', () => {
-    for (const { path, spec } of leaves(COMMANDS)) {
+    for (const { path, spec } of commandPaths(COMMANDS).filter(({ spec }) => !spec.subcommands)) {
       expect(page, path.join(' ')).toContain(`\\fBhedge ${asRoff(path.join(' '))}\\fR`);
       for (const arg of spec.args ?? []) expect(page).toContain(`.I ${arg.name}`);
       for (const option of spec.options ?? []) expect(page, option.flags).toContain(`.B ${asRoff(option.flags)}`);

@@ -9,7 +9,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
+import { commandPaths } from '../../src/cli/runner/command-spec.js';
 import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { run } from '../build/run-process.js';
@@ -172,9 +172,6 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
     expect(lines[0]).toBe(note);
     return { lines: lines.slice(1), tooWide: lines.slice(1).filter((line) => line.length > 80) };
   };
-  /** Every command path: `quote`, `profile`, `profile list`, … */
-  const paths = (specs: readonly CommandSpec[], prefix: string[] = []): string[][] =>
-    specs.flatMap((spec) => [[...prefix, spec.name], ...paths(spec.subcommands ?? [], [...prefix, spec.name])]);
 
   it('--help names the path once, above the help hedge prints as `hedge`: 80 columns, at most 60 lines', async () => {
     const help = await launch(['--help']);
@@ -186,7 +183,8 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
   });
 
   it("every command's help: the path once, then at most 44 lines of 80 columns", async () => {
-    for (const words of paths(COMMANDS)) {
+    // Every command path: `quote`, `profile`, `profile list`, …
+    for (const { path: words } of commandPaths(COMMANDS)) {
       const help = await inProcess([...words, '--help'], searchPath(), undefined, script);
       expect(help.code, words.join(' ')).toBe(0);
       const { lines, tooWide } = fitted(help.stdout);
@@ -225,18 +223,11 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
 });
 
 describe('a missing argument, every command', () => {
-  /** Every command that takes a required argument, as the words that name it. */
-  const needing = (specs: readonly CommandSpec[], path: string[] = []): string[][] =>
-    specs.flatMap((spec) =>
-      spec.subcommands
-        ? needing(spec.subcommands, [...path, spec.name])
-        : (spec.args ?? []).some((arg) => arg.required)
-          ? [[...path, spec.name]]
-          : [],
-    );
-
   it('says what is missing, the usage line and the first example; exit 2, nothing sent', async () => {
-    const commands = needing(COMMANDS);
+    // Every command that takes a required argument, as the words that name it.
+    const commands = commandPaths(COMMANDS)
+      .filter(({ spec }) => !spec.subcommands && spec.args?.some((arg) => arg.required))
+      .map(({ path }) => path);
     expect(commands.length).toBeGreaterThan(5);
     for (const words of commands) {
       const result = await runHedge(words);

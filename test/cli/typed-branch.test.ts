@@ -7,28 +7,9 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseCommandLine, typedCommand } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import type { CommandSpec } from '../../src/cli/runner/command-spec.js';
+import { commandPaths } from '../../src/cli/runner/command-spec.js';
 
-function commandPaths(specs: readonly CommandSpec[], prefix: string[] = []): string[][] {
-  return specs.flatMap((spec) => [
-    [...prefix, spec.name],
-    ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name]),
-  ]);
-}
-
-function examplesOf(specs: readonly CommandSpec[]): string[][] {
-  return specs.flatMap((spec) => [
-    ...spec.examples.map((example) =>
-      example
-        .replace(/^hedge\s+/, '')
-        .split(/\s+/)
-        .filter(Boolean),
-    ),
-    ...examplesOf(spec.subcommands ?? []),
-  ]);
-}
-
-async function parsedBy(argv: string[], wholeTree: boolean): Promise<{ parsed: unknown; out: string; err: string }> {
+async function parsedBy(argv: string[], wholeTree: boolean) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -43,7 +24,16 @@ async function parsedBy(argv: string[], wholeTree: boolean): Promise<{ parsed: u
   return { parsed: comparable, out, err };
 }
 
-const paths = commandPaths(COMMANDS);
+const tree = commandPaths(COMMANDS);
+const paths = tree.map(({ path }) => path);
+const examples = tree.flatMap(({ spec }) =>
+  spec.examples.map((example) =>
+    example
+      .replace(/^hedge\s+/, '')
+      .split(/\s+/)
+      .filter(Boolean),
+  ),
+);
 const shapes: string[][] = [
   ...paths.flatMap((path) => [
     path,
@@ -53,7 +43,7 @@ const shapes: string[][] = [
     ['--timeout=5', '--demo', ...path, '--bogus'],
     ['--format', 'markets', ...path],
   ]),
-  ...examplesOf(COMMANDS),
+  ...examples,
   ['quot', 'USDTNGN', 'buy', '10000'],
   ['--', 'quote', 'USDTNGN', 'buy', '10000'],
   ['help', 'quote'],
@@ -73,7 +63,7 @@ describe('the typed branch against the whole tree', () => {
         invocations++;
     }
     // The shapes reach commands, not only problems: every example is a command line that runs.
-    expect(invocations).toBeGreaterThan(examplesOf(COMMANDS).length / 2);
+    expect(invocations).toBeGreaterThan(examples.length / 2);
   });
 
   it('finds the command word past global options and their values', () => {

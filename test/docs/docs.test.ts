@@ -42,7 +42,7 @@ function anchorsOf(markdown: string) {
   return anchors;
 }
 
-function links(path: string): Array<{ target: string; line: number }> {
+function links(path: string) {
   const found: Array<{ target: string; line: number }> = [];
   // Outside code, inline code included: there a link is a link.
   outsideCode(read(path))

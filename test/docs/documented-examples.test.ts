@@ -373,7 +373,7 @@ const namesAFile = (args: readonly string[]) =>
  * no file and do not serve a folder go on meanwhile: no path of theirs is relative.
  */
 let folderTurn: Promise<unknown> = Promise.resolve();
-function inFolder<T>(cwd: string, run: () => Promise<T>): Promise<T> {
+function inFolder<T>(cwd: string, run: () => Promise<T>) {
   const result = folderTurn.then(async () => {
     const before = process.cwd();
     process.chdir(cwd);
@@ -860,7 +860,7 @@ function weight(block: Block) {
 const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun));
 
 /** A block's state: its folder, copied from the book it starts from; remove() deletes it. */
-function startBlock(block: Block): BlockState & { remove: () => void } {
+function startBlock(block: Block) {
   const folder = tempDir('hedge-docs-block-');
   const state: BlockState = {
     block,
@@ -903,7 +903,7 @@ function stepsOf(block: Block) {
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
 async function runStep(state: BlockState, step: Step) {
   const { example } = step;
-  const others = async (lines: readonly Example[]): Promise<void> => {
+  const others = async (lines: readonly Example[]) => {
     for (const line of lines) await runLine(state, line);
   };
   await others(step.before);

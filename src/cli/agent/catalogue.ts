@@ -15,13 +15,10 @@ import {
 } from '../runner/command-spec.js';
 import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
 
-/** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
-type ArgumentTarget =
-  { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
-
 export interface AgentArgument {
   name: string;
-  target: ArgumentTarget;
+  /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
+  target: { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
   cliName: string;
   required: boolean;
   /** What the argument takes, in words, for a value of the wrong JSON type. */

@@ -8,17 +8,6 @@ type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 /** Which tools can end with the code: every tool, the read or write tools, or the ones named. */
 type AppliesTo = 'every' | 'read' | 'write' | readonly string[];
 
-interface ErrorCatalogueEntry {
-  code: string;
-  exit_code: number;
-  class: string;
-  retryable: boolean;
-  retry: RetryGuidance;
-  retry_after?: string;
-  what_to_do: string;
-  applies_to: AppliesTo;
-}
-
 /** [code, class, retry, applies_to, what_to_do, retry_after?]; retrying helps for `same_call` and `resume`. */
 type Guidance = [string, string, RetryGuidance, AppliesTo, string, string?];
 
@@ -329,35 +318,24 @@ function apiGuidance(code: string): Guidance {
 }
 
 /** The whole catalogue, in exit-code order. */
-export function errorCatalogue(): ErrorCatalogueEntry[] {
-  const codeOf = new Map<string, number>(EXIT_CODES.map((entry) => [entry.name, entry.code]));
+export function errorCatalogue() {
   const seen = new Set<string>();
-  const entries: ErrorCatalogueEntry[] = [];
-  for (const [code, exit, retry, applies_to, what_to_do, retry_after] of [
-    ...OWN_CODES,
-    ...GUIDED_CODES.map(apiGuidance),
-  ]) {
-    const exit_code = codeOf.get(exit);
-    if (exit_code === undefined || seen.has(code)) continue;
-    seen.add(code);
-    const retryable = retry === 'same_call' || retry === 'resume';
-    entries.push({
-      code,
-      exit_code,
-      class: exit,
-      retryable,
-      retry,
-      ...(retry_after ? { retry_after } : {}),
-      what_to_do,
-      applies_to,
-    });
-  }
-  return entries.sort((a, b) => a.exit_code - b.exit_code);
+  return [...OWN_CODES, ...GUIDED_CODES.map(apiGuidance)]
+    .flatMap(([code, exit, retry, applies_to, what_to_do, retry_after]) => {
+      const exit_code = EXIT_CODES.find((entry) => entry.name === exit)?.code;
+      if (exit_code === undefined || seen.has(code)) return [];
+      seen.add(code);
+      const retryable = retry === 'same_call' || retry === 'resume';
+      return [
+        { code, exit_code, class: exit, retryable, retry, ...(retry_after && { retry_after }), what_to_do, applies_to },
+      ];
+    })
+    .sort((a, b) => a.exit_code - b.exit_code);
 }
 
 /** The part of the catalogue a tool can end with. */
 export function errorsOfTool(
-  catalogue: readonly ErrorCatalogueEntry[],
+  catalogue: ReturnType<typeof errorCatalogue>,
   tool: { name: string; tier: 'read' | 'write' },
 ) {
   return catalogue.filter(

@@ -162,7 +162,7 @@ export class AgentGuardrails {
   }
 
   /** The gate of one write call (see CallGate): the command's own run asks it, with the plan it is about to send, before anything is journaled or sent; a refusal is a PreTradeCheckError (exit 3). */
-  gateFor(tool: AgentTool): TradeGate & { readonly view: LimitsView } {
+  gateFor(tool: AgentTool) {
     return new CallGate(this.limits, tool.name, () => this.countedEntries());
   }
 

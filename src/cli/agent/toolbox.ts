@@ -2,7 +2,6 @@
 // arguments' shape, apply the safety tier (a write on a live key: a preview and a confirmation token first), run the
 // command in-process, and answer with its --json document or its error as `--json` reports it (code, class, message,
 // hint), plus the exit code.
-import type { RawInput } from '../runner/command-spec.js';
 import { UsageError } from '../../core/errors.js';
 import { describeError, errorAsJson, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
 import { safeJson } from '../../core/security/safe-text.js';
@@ -20,7 +19,7 @@ import {
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
 import type { TradeGate } from '../../platform/runtime/agent-limits.js';
-import { previewTradeNumbers } from './write-preview.js';
+import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -36,9 +35,6 @@ const text = (value: string) => ({ type: 'text' as const, text: value });
 
 /** An answer's content: a body, then what was said beside it (when anything was). */
 const content = (body: string, said: string) => [text(body), ...(said ? [text(said)] : [])];
-
-/** Runs a read tool for a preview; a failure is the call's answer. */
-type PreviewStep = (key: string, stepTool: AgentTool, stepInput: RawInput) => Promise<ToolResult | undefined>;
 
 export class AgentToolbox {
   readonly access: WriteAccess;
@@ -97,7 +93,7 @@ export class AgentToolbox {
         content: content(safeJson({ error, exit_code: description.exitCode, ...more }, 2), messages),
       };
     };
-    const answer = (run: CommandRun): ToolResult => {
+    const answer = (run: CommandRun) => {
       if (run.error) return failure(run.error, run.messages);
       const said = [
         ...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []),
@@ -126,7 +122,7 @@ export class AgentToolbox {
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
         const plan = new PlanWatch();
-        const step: PreviewStep = async (key, stepTool, stepInput) => {
+        const step: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
           // The dry run goes through the call's gate: a preview over a limit is refused like the call.
           const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false, rows, gate, plan });
           if (run.error) return failure(run.error, run.messages);
@@ -135,7 +131,7 @@ export class AgentToolbox {
           return undefined;
         };
         // A number that cannot be read is shown as such (null, and its error beside it).
-        const lookUp: PreviewStep = async (key, stepTool, stepInput) => {
+        const lookUp: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
           const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false });
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);

@@ -11,7 +11,7 @@ import type { AgentTool } from './catalogue.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** Runs a read tool and keeps its JSON under `key` in the preview; a failure is the call's answer. */
-type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => Promise<F | undefined>;
+export type PreviewStep<F> = (key: string, tool: AgentTool, input: RawInput) => Promise<F | undefined>;
 
 /** For open, the quote is a step (as it always was: a refused quote is the call's answer). */
 export async function previewTradeNumbers<F>(

@@ -26,14 +26,14 @@ export interface OptionSpec {
 type CommandTier = 'read' | 'write' | 'local';
 
 /** Where `hedge --help` lists a top-level command (gh's grouping: what a person comes to do). */
-export type CommandGroup = 'trading' | 'book' | 'automation' | 'setup';
+export type CommandGroup = (typeof COMMAND_GROUPS)[number]['id'];
 
-export const COMMAND_GROUPS: readonly { readonly id: CommandGroup; readonly heading: string }[] = [
+export const COMMAND_GROUPS = [
   { id: 'trading', heading: 'Core trading' },
   { id: 'book', heading: 'The book' },
   { id: 'automation', heading: 'Automation' },
   { id: 'setup', heading: 'Setup and agents' },
-];
+] as const;
 
 export interface CommandSpec {
   readonly name: string;

@@ -18,8 +18,6 @@ interface UntilOptions {
   command: string;
 }
 
-type CommandRun = (ctx: CommandContext) => Promise<number | void>;
-
 function seconds(ms: number) {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
@@ -53,7 +51,11 @@ function compileCondition(options: UntilOptions) {
   return condition;
 }
 
-export async function runUntil(ctx: CommandContext, options: UntilOptions, runOnce: CommandRun) {
+export async function runUntil(
+  ctx: CommandContext,
+  options: UntilOptions,
+  runOnce: (ctx: CommandContext) => Promise<number | void>,
+) {
   const condition = compileCondition(options);
   const { clock, signal } = ctx;
   // Start to start between polls.

@@ -1,17 +1,15 @@
 // `hedge apply FILE`: the run is the flow (flows/apply.ts); this shows the plan before the question, and the outcome.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { APPLY } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import { parseTolerance, planCheckError, planTarget } from '../../../features/plan/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import type { ApplyOutcome } from '../../../features/plan/apply-outcome.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof APPLY>) {
+export async function run(ctx: CommandContext, input: In<'APPLY'>) {
   const opts = { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
   if (input.options.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
@@ -60,5 +58,5 @@ async function renderApplyOutcome(ctx: CommandContext, file: string, outcome: Ap
  * What `hedge apply` prints, so that --fields is checked before anything is sent
  * (ui/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
  */
-export const OUTPUT_FIELDS = (input: InputOf<typeof APPLY>) =>
+export const OUTPUT_FIELDS = (input: In<'APPLY'>) =>
   input.options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply);

@@ -1,13 +1,11 @@
 // `hedge exposures FILE`: the target book a treasury's receivables and payables imply under a policy; no write.
 import { writeFileSync } from 'node:fs';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { EXPOSURES } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { echo, parseDecimal } from '../../../core/input.js';
 import { resolvePolicy, type PolicyFlags } from '../../../features/exposures/exposure-policy.js';
 import { UsageError } from '../../../core/errors.js';
 import { gatherExposureReport, gatherExposures } from '../../../features/exposures/exposures.js';
 import { accountName, htmlTarget } from '../../../features/report/report.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import {
   EXPOSURE_SECTIONS,
   exposureReportHtml,
@@ -18,7 +16,7 @@ import {
   type ReportSection,
 } from '../../../features/exposures/exposures-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof EXPOSURES>) {
+export async function run(ctx: CommandContext, input: In<'EXPOSURES'>) {
   // Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it.
   const { args, options } = input;
   const bps = { name: '--fee-bps', unit: 'basis points of the notional traded', min: 0, max: 1000, example: '5' };

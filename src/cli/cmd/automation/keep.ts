@@ -1,8 +1,7 @@
 // hedge keep FILE — a long-running keeper that holds the book at a target file through
 // maturities (flows/keep.ts): rolls what matures within roll_before, re-opens a side that settled,
 // reports drift (and with --converge brings it back), leaves a row past its `until` to mature.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { KEEP_RUN } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { stopExitCode, UsageError } from '../../../core/errors.js';
 import { describeError, errorAsEventFields } from '../../../platform/terminal/exit-codes.js';
@@ -10,13 +9,12 @@ import { DEFAULT_INTERVAL_MS, MAX_INTERVAL_MS, MIN_INTERVAL_MS, runKeep } from '
 import { liveReporter, ndjsonReporter } from '../../../features/keeper/keep-view.js';
 import { parseTolerance } from '../../../features/plan/target-plan.js';
 import { exposuresKeepTarget } from '../../../features/exposures/exposures.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseDecimal } from '../../../core/input.js';
 import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-service.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
-function parseKeepOptions(input: InputOf<typeof KEEP_RUN>) {
+function parseKeepOptions(input: In<'KEEP_RUN'>) {
   const { args, options } = input;
   const seconds = { name: '--interval', unit: 'seconds', min: MIN_INTERVAL_MS / 1000, max: MAX_INTERVAL_MS / 1000 };
   const intervalMs =
@@ -50,7 +48,7 @@ function parseKeepOptions(input: InputOf<typeof KEEP_RUN>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof KEEP_RUN>) {
+export async function run(ctx: CommandContext, input: In<'KEEP_RUN'>) {
   const options = parseKeepOptions(input);
   // On a terminal that can be redrawn (and not --json), the live status; otherwise NDJSON, one event a line.
   const reporter =

@@ -2,7 +2,7 @@
 // target, `changes` (10) when it would trade, the failed pre-trade checks raised (exit 3) after it.
 import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../../../features/plan/target-plan.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
 import { shellWord } from '../../../core/program.js';
 

@@ -1,15 +1,13 @@
 // `hedge account`: the balance and how much of the exposure cap is used. The spec names only
 // `balance_usdc` and `available_exposure_usd`; the other names follow the wire contract, and any
 // other field the server sends is shown after them.
-import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { ACCOUNT } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { ACCOUNT_FIELDS } from '../../../platform/fields/resource-fields.js';
 import { accountForPeople } from '../../../platform/api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof ACCOUNT>) {
+export async function run(ctx: CommandContext, input: In<'ACCOUNT'>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
   const client = await ctx.client();
   const account = await client.getAccount();

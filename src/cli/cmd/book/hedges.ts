@@ -1,18 +1,16 @@
 // `hedge hedges [ID]`: the list, newest first, with the spec's filters; or one hedge in full
 // (every field, tx hashes whole), optionally waiting for it to reach a final state.
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { parseClientReference, parseHedgeId, parseListLength, parseStatus } from '../../../core/input.js';
 import { OrderFailedError, StillPendingError, UsageError } from '../../../core/errors.js';
 import { HEDGE_FIELDS, HEDGE_RESOURCE } from '../../../platform/fields/resource-fields.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { HEDGES } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { findHedge } from '../../../features/book/hedge-id.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HEDGES>) {
+export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
   const { output } = ctx;
   const { options } = input;
   if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);

@@ -2,11 +2,9 @@
 // The spec names only `net_pnl_usd`; the rest follows the wire contract and any other field the
 // server sends is shown after these.
 import type { HistoryRecord } from '../../../platform/api/schemas.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
 import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { HISTORY } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../../../features/report/report.js';
@@ -20,9 +18,7 @@ import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
-export const CONDITION_FIELDS: readonly string[] = HISTORY_RESOURCE.fields
-  .filter((field) => !field.screenOnly)
-  .map((field) => field.key);
+export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
@@ -66,7 +62,7 @@ export function noteShortRecords(ctx: CommandContext, read: ShortRead | undefine
     );
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof HISTORY>) {
+export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
   const { output } = ctx;
   const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
   const { since, until } = closePeriod(input.options, new Date(ctx.clock.now()));

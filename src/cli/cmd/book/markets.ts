@@ -1,5 +1,5 @@
 // `hedge markets`: the live market list — status, indicative price, capacity and carry per side.
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { toAccountSide } from '../../../core/money.js';
 import { marketsResource } from '../../../platform/fields/resource-fields.js';
 import { formatPercent } from '../../../platform/terminal/format.js';

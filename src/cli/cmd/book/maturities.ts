@@ -1,15 +1,13 @@
 // `hedge maturities`: the positions list and each hedge's record reconciled side by side, so a side holding
 // several hedges is a row per hedge.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { MATURITIES } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference, sameReference } from '../../../core/input.js';
 import { collectMaturities, groupByDay, parseWithin } from '../../../features/book/maturities.js';
 import { readSides } from './positions.js';
 import { settlingSentence } from '../../../features/book/positions-view.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderMaturities } from '../../../features/book/maturities-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof MATURITIES>) {
+export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
   // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
   const raw = input.options.within;
   const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };

@@ -2,9 +2,7 @@
 // and the deal references they carry (one book from every view, flows/position-sides.ts).
 // The spec names only `net_margin_usd` (what closing now would return); the other names follow the
 // wire contract, and any other field the server sends is shown after them.
-import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { POSITIONS } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference } from '../../../core/input.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
@@ -18,7 +16,7 @@ import {
 } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof POSITIONS>) {
+export async function run(ctx: CommandContext, input: In<'POSITIONS'>) {
   const { output } = ctx;
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
   const options = { ref: parseClientReference(input.options.ref) };

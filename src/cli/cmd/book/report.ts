@@ -1,8 +1,7 @@
 // `hedge report`: P&L of closed hedges by day, week, month, side, tenor or market, with totals and
 // the open positions' unrealized P&L on its own line; a table (bars, sparkline) on a terminal,
 // tab-separated rows in a pipe, --format csv, --json / --format json, and --html FILE.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { REPORT } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { echo, parseClientReference } from '../../../core/input.js';
 import { REPORT_GROUPINGS, cumulativePoint } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
@@ -13,7 +12,6 @@ import {
   htmlTarget,
   incompleteWarning,
 } from '../../../features/report/report.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { closedHedgeRow, reportHtmlAround } from '../../../features/report/report-html.js';
 import {
   renderReportTable,
@@ -28,12 +26,12 @@ import { dealReferences, readDeal, readHedgeReferences } from '../../../features
 import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
 
 /** What a --until condition may read: every name of the report's JSON (a test checks it against a report). */
-export const CONDITION_FIELDS: readonly string[] =
+export const CONDITION_FIELDS =
   'by since until groups totals unrealized cumulative missing locked complete key label count notional_usd gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd deal positions at excluded undated amount client_reference market side tenor_days closed_at entry_price exit_price quote_currency quote_amount_locked hedge_id'.split(
     ' ',
   );
 
-export async function run(ctx: CommandContext, input: InputOf<typeof REPORT>) {
+export async function run(ctx: CommandContext, input: In<'REPORT'>) {
   const { output } = ctx;
   // Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it.
   const { options: given } = input;

@@ -12,7 +12,7 @@ import {
   type WatchSink,
   type WatchTarget,
 } from '../../../features/book/watch.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { safeJson } from '../../../core/security/safe-text.js';
 import { redrawsInPlace, terminalColumns } from '../../../platform/terminal/terminal.js';
 

@@ -1,11 +1,9 @@
 // `hedge journal`: the action journal, newest first — every write this machine sent (or, with a team
 // store, every machine of the desk), by which profile and host, when, and with what outcome. Filters: --pending (unresolved only), --since, --limit.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { JOURNAL_LIST } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { parseDuration, readDateTime, readMonthsAgo } from '../../../core/duration.js';
 import { echo, parseClientReference, parseWholeNumber, sameReference } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { journalReference, renderJournalList } from '../../../platform/results/journal-fields.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { safeText } from '../../../core/security/safe-text.js';
@@ -32,7 +30,7 @@ export function parseSince(raw: string | undefined, nowMs: number) {
   throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_LIST>) {
+export async function run(ctx: CommandContext, input: In<'JOURNAL_LIST'>) {
   const { output } = ctx;
   const given = input.options;
   const pending = given.pending === true;

@@ -4,7 +4,7 @@ import { UsageError } from '../../../core/errors.js';
 import { isTeamJournal } from '../../../platform/journal/backend.js';
 import { journalDir, openJournal } from '../../../platform/journal/index.js';
 import { JournalStoreError } from '../../../platform/journal/store-error.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
 export async function run(ctx: CommandContext) {

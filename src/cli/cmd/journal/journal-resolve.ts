@@ -1,17 +1,15 @@
 // `hedge journal resolve`: the operator's word on an action whose outcome hedge cannot tell; it sends nothing.
 // --not-landed sets it aside, so a re-run is a new action with a new key; a live process's action is left alone.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { JOURNAL_RESOLVE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { heldError } from '../../../features/write/write-flow.js';
 import { isUnresolved, type JournalEntry } from '../../../platform/journal/index.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 import { findJournalEntry } from '../../../features/write/journal-entry.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_RESOLVE>) {
+export async function run(ctx: CommandContext, input: In<'JOURNAL_RESOLVE'>) {
   const { landed, notLanded } = input.options;
   if (landed === true && notLanded === true)
     throw new UsageError('--landed and --not-landed: give one of them, not both.');

@@ -1,13 +1,11 @@
 // `hedge journal show ID`: one journal entry in full — request, idempotency key, outcome.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { JOURNAL_SHOW } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { findJournalEntry } from '../../../features/write/journal-entry.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { isUnresolved } from '../../../platform/journal/index.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof JOURNAL_SHOW>) {
+export async function run(ctx: CommandContext, input: In<'JOURNAL_SHOW'>) {
   const journal = await ctx.journal();
   const entry = await findJournalEntry(ctx, journal, input.args.id);
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);

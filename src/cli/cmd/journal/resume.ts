@@ -1,7 +1,6 @@
 // `hedge resume [ID]`: finishes an unresolved action with its own idempotency key, so the server answers it with
 // the original result, or acts once if the first request never arrived.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { RESUME } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { RESUMED_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { chooseEntryToResume, planResume, resumeEntry, type ResumeOutcome } from '../../../features/trade/resume.js';
 import type { JournalEntry } from '../../../platform/journal/index.js';
@@ -9,10 +8,9 @@ import { safeText } from '../../../core/security/safe-text.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
 import { showTrade } from '../trade/trade-outcome.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { utcClock } from '../../../core/utc-text.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof RESUME>) {
+export async function run(ctx: CommandContext, input: In<'RESUME'>) {
   // A journal id or a unique part of one; none: the newest unresolved entry.
   const id = input.args.id?.trim() || undefined;
   const entry = await chooseEntryToResume(ctx, id);

@@ -1,7 +1,7 @@
 // hedge doctor: exit 0 only when everything a write needs works; otherwise the class of the first failed check a
 // write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting). It sends no write.
 import type { CheckStatus, FailureClass } from '../../../features/setup/doctor.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 import { describeError } from '../../../platform/terminal/exit-codes.js';
 

@@ -19,13 +19,11 @@ import {
   type LoginSaved,
 } from '../../../features/setup/login-save.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { LOGIN } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-function parseLoginOptions(input: InputOf<typeof LOGIN>) {
+function parseLoginOptions(input: In<'LOGIN'>) {
   const { options } = input;
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
   if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))
@@ -70,7 +68,7 @@ function parseLoginOptions(input: InputOf<typeof LOGIN>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof LOGIN>) {
+export async function run(ctx: CommandContext, input: In<'LOGIN'>) {
   // The demo has no account to log in to; said before any flag is read.
   if (ctx.globals.demo) throw new UsageError('--demo: the demo needs no login; run `hedge --demo <command>` directly.');
   const opts = parseLoginOptions(input);

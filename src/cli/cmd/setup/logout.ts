@@ -12,7 +12,7 @@ import { ConfigError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/program.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;

@@ -4,11 +4,9 @@
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../platform/config/key-store.js';
 import { safeText } from '../../../core/security/safe-text.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { PROFILE_REMOVE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_REMOVE>) {
+export async function run(ctx: CommandContext, input: In<'PROFILE_REMOVE'>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
   const name = input.args.name;

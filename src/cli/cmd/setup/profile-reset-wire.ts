@@ -1,7 +1,6 @@
 // hedge profile reset-wire: forgets the wire names learned from the server; the next command learns anew, and what
 // you set yourself (HEDGE_WIRE_*, a profile's `wire`) stays.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { PROFILE_RESET_WIRE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import {
   describeScope,
   learnedScopeOf,
@@ -9,7 +8,6 @@ import {
   type LearnedScope,
 } from '../../../platform/runtime/wire-memory.js';
 import { AuthError } from '../../../core/errors.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 
 /** The scope in use, without starting the demo just to name it. */
 async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
@@ -24,7 +22,7 @@ async function scopeInUse(ctx: CommandContext): Promise<LearnedScope> {
   }
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_RESET_WIRE>) {
+export async function run(ctx: CommandContext, input: In<'PROFILE_RESET_WIRE'>) {
   const { output } = ctx;
   const scope = input.options.all === true ? 'all' : await scopeInUse(ctx);
   const where = scope === 'all' ? 'every profile and server' : describeScope(scope);

@@ -1,11 +1,9 @@
 // hedge profile use NAME — makes a stored profile the current one.
 import { profileRow, requireProfile } from '../../../platform/config/profile-view.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { PROFILE_USE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PROFILE_USE>) {
+export async function run(ctx: CommandContext, input: In<'PROFILE_USE'>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
   const name = input.args.name;

@@ -9,7 +9,7 @@ import {
   WIRE_SETTING_SOURCES,
   type WireSettings,
 } from '../../../platform/api/wire/unspecified.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import type { Output } from '../../../platform/terminal/output.js';
 import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';

@@ -1,8 +1,7 @@
 // `hedge api PATH`: any endpoint with the profile's key, as `gh api` does; the path must stay under the base URL.
 // Any method but GET is a write of the one write flow: its Idempotency-Key journaled before it leaves, resumable.
 // Unlike `gh api`, parameters never turn a GET into a POST: a write is always asked for with -X.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { API } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf, type ParamInput } from '../../../core/api-params.js';
 import { UsageError } from '../../../core/errors.js';
@@ -18,13 +17,12 @@ import {
   type ApiCall,
 } from '../../../features/trade/api-call.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { resolveApiPath } from '../../../core/security/base-url.js';
 import { containsKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 
-function parseApiOptions(input: InputOf<typeof API>) {
+function parseApiOptions(input: In<'API'>) {
   const { options } = input;
   // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
   const params: ParamInput[] = [
@@ -102,7 +100,7 @@ async function planCall(ctx: CommandContext, opts: ReturnType<typeof parseApiOpt
   return { method: opts.method, path, body, headers, argv };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof API>) {
+export async function run(ctx: CommandContext, input: In<'API'>) {
   const opts = parseApiOptions(input);
   const call = await planCall(ctx, opts);
   const client = await ctx.client();
@@ -131,7 +129,7 @@ export async function run(ctx: CommandContext, input: InputOf<typeof API>) {
  * What `hedge api` prints: for a method that writes, the server's envelope (its names checked
  * before anything is sent, ui/result-fields.ts); a GET is a read, checked on what came.
  */
-export const OUTPUT_FIELDS = (input: InputOf<typeof API>) => {
+export const OUTPUT_FIELDS = (input: In<'API'>) => {
   if (!isWriteMethod(parseApiMethod(input.options.method))) return;
   return input.options.dryRun ? dryRunResult() : writeResult(RESULT_FIELDS.api);
 };

@@ -2,13 +2,12 @@
 // Read, not generated here: the generator needs the manifest, which loads this command (an import cycle).
 import { readFile } from 'node:fs/promises';
 import { getAsset, isSea } from 'node:sea';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { ConfigError, UsageError } from '../../../core/errors.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import { SHELL_VALUES, type COMPLETION } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
+import { SHELL_VALUES } from '../specs.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof COMPLETION>) {
+export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
   const { shell } = input.args;
   if (!(SHELL_VALUES as readonly string[]).includes(shell))
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);

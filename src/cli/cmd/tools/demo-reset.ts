@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEMO_STATE_FILE } from '../../../platform/runtime/start-demo.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { configDir } from '../../../platform/config/credentials.js';
 
 export async function run(ctx: CommandContext) {

@@ -3,24 +3,23 @@
 // safety tier) is resolved before the first message, and --demo's simulator starts once and serves
 // every call. stdout carries the protocol only; messages go to stderr.
 import { stopExitCode } from '../../../core/errors.js';
-import type { CommandModule, CommandSpec, InputOf } from '../../runner/command-spec.js';
+import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
 import { agentTools, offered } from '../../agent/catalogue.js';
-import type { MCP } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { ConfirmationTokens, tokenTtlSeconds } from '../../agent/confirmation.js';
 import { resolve } from 'node:path';
 import { FileAccess, serverRoots } from '../../agent/file-access.js';
 import { AgentToolbox } from '../../agent/toolbox.js';
 import { describeLimits, hasLimits, parseAgentLimits } from '../../agent/guardrails.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { redactKey } from '../../../core/security/secrets.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 /** The command, given the tree it serves as tools (by the manifest, which loads it). */
-export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof MCP>> {
+export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'MCP'>> {
   return { run: (ctx, input) => runMcp(ctx, input, commands), OUTPUT_FIELDS };
 }
 
-async function runMcp(ctx: CommandContext, input: InputOf<typeof MCP>, commands: readonly CommandSpec[]) {
+async function runMcp(ctx: CommandContext, input: In<'MCP'>, commands: readonly CommandSpec[]) {
   // How long a live write's confirmation token is valid (HEDGE_MCP_TOKEN_TTL_SECONDS), checked first.
   const ttlSeconds = tokenTtlSeconds(ctx.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.

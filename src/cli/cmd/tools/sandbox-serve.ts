@@ -1,9 +1,8 @@
 import { isLoopbackHost } from '../../../core/security/base-url.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import { DIALECT_VALUES, type SANDBOX_SERVE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
+import { DIALECT_VALUES } from '../specs.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 /** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */
@@ -33,7 +32,7 @@ function dialect(raw: unknown) {
   return named;
 }
 
-export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
+export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
@@ -72,7 +71,7 @@ export function parseSandboxServeOptions(input: InputOf<typeof SANDBOX_SERVE>) {
   };
 }
 
-export async function run(ctx: CommandContext, input: InputOf<typeof SANDBOX_SERVE>) {
+export async function run(ctx: CommandContext, input: In<'SANDBOX_SERVE'>) {
   const options = parseSandboxServeOptions(input);
   const { serveSandbox } = await import('../../../sandbox/http/serve.js');
   try {

@@ -1,12 +1,11 @@
 // hedge tools: the catalogue `hedge mcp` serves, for agents that call the CLI directly. Sends nothing; with --demo
 // the simulator is not even started (its key is a test key).
-import type { CommandModule, CommandSpec, InputOf } from '../../runner/command-spec.js';
-import type { TOOLS } from '../specs.js';
+import type { CommandModule, CommandSpec } from '../../runner/command-spec.js';
+import type { CommandContext, In } from '../command-input.js';
 import { agentTools, catalogueEntry, writeAccess } from '../../agent/catalogue.js';
 import { tokenTtlSeconds } from '../../agent/confirmation.js';
 import { errorCatalogue } from '../../agent/error-catalogue.js';
 import { HedgeError } from '../../../core/errors.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { TOOL_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { fieldTable } from '../../../platform/fields/fields.js';
 
@@ -44,7 +43,7 @@ async function printErrorCatalogue(ctx: CommandContext) {
 }
 
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
-export function withCommands(commands: readonly CommandSpec[]): CommandModule<InputOf<typeof TOOLS>> {
+export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'TOOLS'>> {
   return {
     run: (ctx, input) => (input.options.errors === true ? printErrorCatalogue(ctx) : printTools(ctx, commands)),
   };

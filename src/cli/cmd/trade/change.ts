@@ -1,12 +1,12 @@
 // hedge add / reduce MARKET SIDE NOTIONAL: change the open hedge on a side (an add keeps its maturity), then wait
 // until the positions list shows the change (or the side is gone).
-import type { CommandModule, InputOf } from '../../runner/command-spec.js';
-import type { REDUCE } from '../specs.js';
+import type { CommandModule } from '../../runner/command-spec.js';
+import type { In } from '../command-input.js';
 import { parseChangeOptions, runChange } from '../../../features/trade/change.js';
 import { showTrade, tradeFields } from './trade-outcome.js';
 
 /** Typed by reduce's input: add's is the same and --skip-checks. */
-function changeCommand(action: 'add' | 'reduce'): CommandModule<InputOf<typeof REDUCE>> {
+function changeCommand(action: 'add' | 'reduce'): CommandModule<In<'REDUCE'>> {
   return {
     async run(ctx, input) {
       const { outcome } = await runChange(ctx, action, parseChangeOptions(input.args, input.options));

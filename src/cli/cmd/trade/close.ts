@@ -1,8 +1,7 @@
 // hedge close MARKET SIDE — closes the position on that side, waits until the side leaves
 // GET /positions (the spec's confirmation), then shows what closing returned (the position's
 // net_margin_usd just before the close) and, when the record appears in time, the realized figures.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { CLOSE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { parseMarket, parseSide } from '../../../core/input.js';
 import { tradeAction, tradeRecord, type CloseResult } from '../../../features/trade/trade-actions.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
@@ -10,9 +9,8 @@ import { showTrade, tradeFields } from './trade-outcome.js';
 import { hedgesWords } from '../../../features/write/as-shown.js';
 import { UnresolvedError } from '../../../core/errors.js';
 import { formatUsd } from '../../../core/number-format.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof CLOSE>) {
+export async function run(ctx: CommandContext, input: In<'CLOSE'>) {
   const request = { market: parseMarket(input.args.market), side: parseSide(input.args.side) };
   const write = writeOptionsFrom(input.options);
   const client = await ctx.client();

@@ -3,7 +3,7 @@
 import type { HedgeClient } from '../../../platform/api/client.js';
 import type { Account, Market, Side, Tenor } from '../../../platform/api/schemas.js';
 import { DAY_MS, TENORS } from '../../../core/vocabulary.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
 import { findMarket } from '../../../core/markets.js';
 import { marketProblem, notionalProblem } from '../../../features/trade/pre-trade-rules.js';

@@ -2,16 +2,14 @@
 // wizard. Quote first (the card on a terminal), then the one write flow: journaled, sent with one
 // Idempotency-Key, waited until `filled` (struck rate against the quote) or `failed` (exit 6).
 import type { OpenRequest } from '../../../platform/api/client.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { OPEN } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
 import { showTrade, tradeFields } from './trade-outcome.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof OPEN>) {
+export async function run(ctx: CommandContext, input: In<'OPEN'>) {
   const { args, options } = input;
   const given = {
     market: args.market === undefined ? undefined : parseMarket(args.market),

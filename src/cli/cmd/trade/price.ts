@@ -1,17 +1,15 @@
 // `hedge price [MARKET]`: the indicative mid rate (GET /prices). It is a reference, not what a
 // hedge executes at — that comes from `hedge quote`.
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from '../book/watch-outcome.js';
 import { parseMarket } from '../../../core/input.js';
 import { requireListedMarket } from '../../../features/book/markets.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { PRICE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 
 import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof PRICE>) {
+export async function run(ctx: CommandContext, input: In<'PRICE'>) {
   const { output } = ctx;
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
   // One market; absent: every listed market.

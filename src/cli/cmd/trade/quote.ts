@@ -1,14 +1,12 @@
 // `hedge quote`: only the server knows whether the market is listed, so a refusal is explained from the live list.
 // A size an open would be refused for (capacity, headroom) is said on stderr, and the quote is still printed.
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { parseMarket, parseNotional, parseSide, parseTenor } from '../../../core/input.js';
 import { explainMarketRefusal } from '../../../features/book/markets.js';
 import { quotedSizeProblem } from '../../../features/trade/pre-trade.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../../platform/results/quote-card.js';
-import type { InputOf } from '../../runner/command-spec.js';
-import type { QUOTE } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof QUOTE>) {
+export async function run(ctx: CommandContext, input: In<'QUOTE'>) {
   const { output } = ctx;
   const market = parseMarket(input.args.market);
   const side = parseSide(input.args.side);

@@ -1,16 +1,14 @@
 // hedge roll: closes the open hedge and opens the same notional for the new tenor, both legs journaled as one
 // action, so an interrupted roll is finished by `hedge resume` or by the same command again.
-import type { InputOf } from '../../runner/command-spec.js';
-import type { ROLL } from '../specs.js';
+import type { CommandContext, In } from '../command-input.js';
 import { ROLL_DRY_RUN_FIELDS } from '../../../platform/results/result-fields.js';
 import { tradeFields } from './trade-outcome.js';
 import { parseClientReference, parseMarket, parseSide, parseTenor } from '../../../core/input.js';
 import { runRoll } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
 
-export async function run(ctx: CommandContext, input: InputOf<typeof ROLL>) {
+export async function run(ctx: CommandContext, input: In<'ROLL'>) {
   const { args, options } = input;
   const request = {
     market: parseMarket(args.market),

@@ -4,7 +4,7 @@
 import type { Quote } from '../../../platform/api/schemas.js';
 import { tradeFailure, tradeView } from '../../../features/trade/trade-actions.js';
 import type { WriteOutcome } from '../../../features/write/write-flow.js';
-import type { CommandContext } from '../../../platform/runtime/context.js';
+import type { CommandContext } from '../command-input.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 import { renderTrade } from '../../../platform/results/write-outcome.js';
 import { dryRunResult, RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
