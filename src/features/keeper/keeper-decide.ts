@@ -520,16 +520,17 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
   const out = (failure?: HedgeError) => ({ state: next, events, failure });
   if (done.kind === 'rolled') {
     const { outcome } = done;
+    const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
     noteRolled(next, outcome);
     if (outcome.kind === 'rolled') {
       expect({
         what: 'roll',
         notionalUsd: outcome.view.notional_usd,
         ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
-        gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.view.close?.hedge_id),
+        gone: idList(rolledId, outcome.view.close?.hedge_id),
       });
     }
-    events.push({ say: rollEvent(outcome, base, write.kind === 'roll' ? write.hedgeId : undefined) });
+    events.push({ say: rollEvent(outcome, base, rolledId) });
     return out();
   }
   const { result, group } = done;
