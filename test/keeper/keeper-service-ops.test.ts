@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { MARKET, type Simulator } from '../support/simulator.js';
+import { MARKET } from '../support/simulator.js';
 import {
   activeNotional,
   describeKeepers,
@@ -49,13 +49,6 @@ const alertsIn = (file: string) => lines(readFileSync(file, 'utf8'));
 const summary = (alerts: Array<Record<string, any>>) =>
   alerts.map((alert) => `${alert.alert} ${alert.cause}${alert.side ? ` ${alert.side}` : ''}`);
 
-/** A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts. */
-async function rollingKeeper(rig: KeeperRig, simulator: Simulator) {
-  const hook = await receiver(rig);
-  const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-  return { hook, keeper: rig.keep(simulator, file, ['--alert-url', hook.url]) };
-}
-
 /**
  * A keeper of two rows the server refuses (each above its exposure cap), alerting to a receiver and
  * to `cat >> alerts.ndjson`; `refusals(side)` counts the refusals it printed.
@@ -82,7 +75,10 @@ describeKeepers('hedge keep as a service', 3, () => {
         nextLatency: { count: 1, ms: 3_000 },
         match: { method: 'GET', path: /^\/hedges\/[^/]+$/ },
       });
-      const { hook, keeper } = await rollingKeeper(rig, simulator);
+      // A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts.
+      const hook = await receiver(rig);
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file, ['--alert-url', hook.url]);
       const seenInFlight = await eventAfter(
         keeper,
         0,

@@ -53,7 +53,7 @@
 //              at least two of them after the last restart (the keeper carried on after it), and
 //              every planned kill happened; a run that does not get there within `maxWallMs` has
 //              stalled.
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -96,25 +96,25 @@ export interface KeeperSoakOptions {
   log?: (line: string) => void;
 }
 
-/** The two rows of the target file. */
-export const ROWS = {
-  roll: { side: 'buy' as Side, notionalUsd: 1000, reference: 'SOAK-ROLL' },
-  settle: { side: 'sell' as Side, notionalUsd: 1500, reference: 'SOAK-SETTLE' },
-} as const;
-
-export interface SideSample {
+interface SideSample {
   held: number;
   bound: number;
   live: number;
 }
 
-export interface Sample {
+interface Sample {
   realMs: number;
   serverMs: number;
   keeper: number;
   buy: SideSample;
   sell: SideSample;
 }
+
+/** The two rows of the target file. */
+export const ROWS = {
+  roll: { side: 'buy', notionalUsd: 1000, reference: 'SOAK-ROLL' },
+  settle: { side: 'sell', notionalUsd: 1500, reference: 'SOAK-SETTLE' },
+} as const;
 
 /** Resolves after `ms`, or at once when `stop` aborts (the run ended: nothing waits for a moment planned past it). */
 const sleep = (ms: number, stop?: AbortSignal) =>
@@ -184,7 +184,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         `${String(event.code)}${event.action ? ` (${String(event.action)})` : event.phase ? ` (${String(event.phase)})` : ''}`,
       );
   });
-  const samplesOut: WriteStream | undefined = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
+  const samplesOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
   // The other actor's desk: its own config folder and journal, so it takes none of the keeper's locks.
   const actorDir = mkdtempSync(join(tmpdir(), 'hedge-soak-actor-'));
   let stopping = false;
@@ -192,14 +192,14 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
   try {
     const file = join(sim.configDir, 'target.csv');
     writeFileSync(file, targetCsv(options));
-    const hedges = (): HedgeState[] => sim.hedges().filter((hedge) => hedge.market === MARKET);
-    const endOf = (hedge: HedgeState): number =>
+    const hedges = () => sim.hedges().filter((hedge) => hedge.market === MARKET);
+    const endOf = (hedge: HedgeState) =>
       hedge.closedAtMs ??
       (hedge.status === 'failed' ? (hedge.filledAtMs ?? hedge.openedAtMs + fillDelayMs) : Number.POSITIVE_INFINITY);
     /** Submitted or filled at `atMs`: from its open's acceptance to its close, settlement or failure. */
     const liveAt = (hedge: HedgeState, atMs: number) => hedge.openedAtMs <= atMs && atMs < endOf(hedge);
     /** Adds of the other actor the server took (acted on, or not answered yet) on a side by `atMs`. */
-    const addedBy = (side: Side, atMs: number): number =>
+    const addedBy = (side: Side, atMs: number) =>
       sim
         .requests('POST', '/hedges/add')
         .filter((entry) => (entry.body as { side?: string } | null)?.side === side && entry.sandboxTimeMs <= atMs)
@@ -218,7 +218,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       // The server's state at its own time: what became due (fills, landings, settlements) applied first, as a request would.
       const serverMs = sim.sandbox.clock.now();
       sim.sandbox.engine.advanceTo(serverMs);
-      const of = (side: Side): SideSample => {
+      const of = (side: Side) => {
         const live = sim.active(side);
         const held = live.reduce(
           (sum, hedge) =>
@@ -231,7 +231,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           live: live.length,
         };
       };
-      const entry: Sample = { realMs: realMs(), serverMs, keeper: keepers.number, buy: of('buy'), sell: of('sell') };
+      const entry = { realMs: realMs(), serverMs, keeper: keepers.number, buy: of('buy'), sell: of('sell') };
       samples.push(entry);
       samplesOut?.write(
         `${[entry.realMs, serverMs, entry.keeper, ...SIDES.flatMap((side) => Object.values(entry[side]))]}\n`,
@@ -487,7 +487,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
 }
 
 /** The figures, one per line, as the script prints them. */
-export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoakOptions): string[] {
+export function describeKeeperSoak(result: KeeperSoakResult, options: KeeperSoakOptions) {
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   const { maturities: m } = result;
   return [

@@ -199,8 +199,25 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     remembered.lastSkip = undefined;
     if (decision.kind === 'drift') {
       const signature = `${decision.change}:${decision.currentUsd}→${decision.targetUsd}`;
-      if (remembered.lastDrift !== signature || (settings.converge && !settings.dryRun))
-        events.push({ say: driftEvent(decision, view, base, settings) });
+      if (remembered.lastDrift !== signature || (settings.converge && !settings.dryRun)) {
+        const action = `${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)}`;
+        const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
+        events.push({
+          say: {
+            event: 'drift',
+            ...base,
+            notional_usd: decision.currentUsd,
+            target_usd: decision.targetUsd,
+            change: decision.change,
+            hedge_ids: idList(view.position?.hedgeId || view.closedOutside?.hedgeId),
+            message: settings.converge
+              ? `${closedBy}--converge ${settings.dryRun ? 'would ' : ''}${action} to reach the target`
+              : decision.change === 'open'
+                ? `${closedBy}left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge`
+                : 'reported only; run with --converge to bring it back',
+          },
+        });
+      }
       remembered.lastDrift = signature;
       // Reported only: a colleague's change stands until the target says otherwise (or --converge);
       // the row says so, so that nobody reads the drift as being brought back.
@@ -232,30 +249,6 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     });
   }
   return { state: next, actions, events, rows: statuses, serverTime: utcIso(serverNowMs) };
-}
-
-function driftEvent(
-  decision: Extract<KeepDecision, { kind: 'drift' }>,
-  view: SideView,
-  base: { market: string; side: string },
-  settings: KeeperSettings,
-) {
-  const would = settings.dryRun ? 'would ' : '';
-  const action = `${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)}`;
-  const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
-  return {
-    event: 'drift',
-    ...base,
-    notional_usd: decision.currentUsd,
-    target_usd: decision.targetUsd,
-    change: decision.change,
-    hedge_ids: idList(view.position?.hedgeId || view.closedOutside?.hedgeId),
-    message: settings.converge
-      ? `${closedBy}--converge ${would}${action} to reach the target`
-      : decision.change === 'open'
-        ? `${closedBy}left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge`
-        : 'reported only; run with --converge to bring it back',
-  };
 }
 
 /** What a live keeper would do to each row on this read: the question before it starts. */
@@ -527,16 +520,17 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
   const out = (failure?: HedgeError) => ({ state: next, events, failure });
   if (done.kind === 'rolled') {
     const { outcome } = done;
+    const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
     noteRolled(next, outcome);
     if (outcome.kind === 'rolled') {
       expect({
         what: 'roll',
         notionalUsd: outcome.view.notional_usd,
         ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
-        gone: idList(write.kind === 'roll' ? write.hedgeId : undefined, outcome.view.close?.hedge_id),
+        gone: idList(rolledId, outcome.view.close?.hedge_id),
       });
     }
-    events.push({ say: rollEvent(outcome, base, write.kind === 'roll' ? write.hedgeId : undefined) });
+    events.push({ say: rollEvent(outcome, base, rolledId) });
     return out();
   }
   const { result, group } = done;
@@ -596,23 +590,23 @@ const sideOf = (entry: JournalEntry) =>
 
 /** Which of this account's unfinished rows (`ours`, oldest last) the keeper finishes: its own (via keeper, begun on this machine) of the target's sides with no step in flight, one per group; a roll by its roll. */
 export function toResume(ours: readonly JournalEntry[], busy: ReadonlySet<string>, rows: readonly KeepRow[]) {
-  const pending = ours.filter(
-    (entry) =>
-      !busy.has(sideOf(entry)) &&
-      entry.via === 'keeper' &&
-      !begunElsewhere(entry) &&
-      rows.some((row) => rowKey(row) === sideOf(entry)),
-  );
   const groups = new Set<string>();
-  const resumes: Array<{ entry: JournalEntry; group: string; how: 'roll' | 'write' }> = [];
-  for (const entry of pending.reverse()) {
-    const group = entry.group;
-    if (!ofKeeper(group) || groups.has(group)) continue;
-    groups.add(group);
-    if (group.startsWith(ROLL_GROUP_PREFIX)) resumes.push({ entry, group, how: 'roll' });
-    else if (isUnresolved(entry)) resumes.push({ entry, group, how: 'write' });
-  }
-  return resumes;
+  return ours
+    .filter(
+      (entry) =>
+        !busy.has(sideOf(entry)) &&
+        entry.via === 'keeper' &&
+        !begunElsewhere(entry) &&
+        rows.some((row) => rowKey(row) === sideOf(entry)),
+    )
+    .reverse()
+    .flatMap((entry) => {
+      const { group } = entry;
+      if (!ofKeeper(group) || groups.has(group)) return [];
+      groups.add(group);
+      const how = group.startsWith(ROLL_GROUP_PREFIX) ? 'roll' : isUnresolved(entry) ? 'write' : undefined;
+      return how ? [{ entry, group, how }] : [];
+    });
 }
 
 /** What a finished row says (and a roll's close noted as this keeper's); a failure is said unless another live process holds the row: the side just waits for it. */

@@ -25,7 +25,7 @@ export function keeperStateDir(env: Env, home: string) {
   return join(stateDir(env, home), 'keepers');
 }
 
-export function readHeartbeat(path: string, skipped?: (problem: string) => void) {
+function readHeartbeat(path: string, skipped?: (problem: string) => void) {
   return heartbeatOf(readHeartbeatFile(path, skipped)?.body, skipped);
 }
 
@@ -39,7 +39,7 @@ const HEARTBEAT = z.looseObject({
 });
 
 /** A stored body as a heartbeat, or undefined (`skipped` is told why it is not one). */
-export function heartbeatOf(body: unknown, skipped?: (problem: string) => void) {
+function heartbeatOf(body: unknown, skipped?: (problem: string) => void) {
   const read = body === undefined ? undefined : HEARTBEAT.safeParse(body);
   if (read?.error) skipped?.(issueWords(read.error));
   return read?.data as Heartbeat | undefined;

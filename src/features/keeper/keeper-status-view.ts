@@ -8,6 +8,7 @@ import { utcSecond } from '../../core/utc-text.js';
 import { payOrEarn } from '../../core/money.js';
 import { formatUpTo } from '../../core/number-format.js';
 import type { KeeperStatus } from '../../core/keep-rules.js';
+import { isKeeperUp } from './keeper-heartbeat.js';
 
 const STATE_WORDS = {
   running: 'running',
@@ -20,7 +21,7 @@ const STATE_WORDS = {
 
 export function renderKeeperStatus(status: KeeperStatus, options: { columns: number; chalk: ChalkInstance }) {
   const c = options.chalk;
-  const up = status.state === 'running' || status.state === 'elsewhere';
+  const up = isKeeperUp(status.state);
   const word = STATE_WORDS[status.state];
   const rows: Array<[string, string]> = [['State', up ? c.green(word) : c.red(word)]];
   const beat = status.heartbeat;

@@ -181,21 +181,13 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
     return { sides, time, clock: client.transport.serverClock.reading(), closedByRoll };
   };
 
-  /** One add, reduce, close or re-open through the write flow, journaled in a keep group. */
-  const send = async (ports: WritePorts, step: Partial<PlanStep>, leg: string): Promise<WriteDone> => {
-    const client = await ports.client();
-    const group = newGroup(KEEP_GROUP_PREFIX, ports);
-    const record = { ...stepRecord(step as PlanStep, group, leg), confirmed: true };
-    return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
-  };
-
   const carryOut = async (ports: WritePorts, write: Exclude<KeeperWrite, { kind: 'would' }>): Promise<WriteDone> => {
     const { market, side, clientReference } = write.row;
-    const base = { market, side };
     if (write.kind === 'roll') {
       // The row's deal reference on every hedge it opens (the rolled hedge's own when the row names none).
       const outcome = await runRoll(ports, {
-        ...base,
+        market,
+        side,
         tenorDays: write.tenorDays!,
         skipChecks: false,
         write: SEND_AND_WAIT,
@@ -204,15 +196,21 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       });
       return { kind: 'rolled', outcome };
     }
-    if (write.kind === 'open') {
-      const { notionalUsd: deltaUsd, tenorDays } = write;
-      return send(
-        ports,
-        { ...base, action: 'open', deltaUsd, tenorDays, clientReference: clientReference || undefined },
-        'reopen',
-      );
-    }
-    return send(ports, { ...base, action: write.kind, deltaUsd: write.amountUsd }, 'converge');
+    // An add, reduce, close or re-open through the write flow, journaled in a keep group.
+    const client = await ports.client();
+    const group = newGroup(KEEP_GROUP_PREFIX, ports);
+    const step =
+      write.kind === 'open'
+        ? {
+            action: 'open',
+            deltaUsd: write.notionalUsd,
+            tenorDays: write.tenorDays,
+            clientReference: clientReference || undefined,
+          }
+        : { action: write.kind, deltaUsd: write.amountUsd };
+    const leg = write.kind === 'open' ? 'reopen' : 'converge';
+    const record = { ...stepRecord({ market, side, ...step } as PlanStep, group, leg), confirmed: true };
+    return { kind: 'sent', result: await sendTrade(ports, client, record, SEND_AND_WAIT), group };
   };
 
   const writeAll = async (ports: WritePorts, writes: readonly KeeperWrite[], memory: KeeperMemory) => {
