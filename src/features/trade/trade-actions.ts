@@ -122,7 +122,7 @@ export function tradeRecord(
   kind: TradeKind,
   request: SideRequest,
   fields: Partial<Omit<TradeRecord, 'kind' | 'request' | 'command' | 'verb' | 'side'>> = {},
-): TradeRecord {
+) {
   const { market, side } = request;
   const { verb } = KINDS[kind];
   return {

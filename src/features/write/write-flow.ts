@@ -81,7 +81,7 @@ export function writeOptionsFrom(options: {
   idempotencyKey?: string;
   new?: boolean;
   again?: boolean;
-}): WriteOptions {
+}) {
   return {
     wait: options.wait !== false,
     dryRun: options.dryRun === true,
