@@ -84,6 +84,17 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
 
 type Ctx = ReturnType<typeof liveTerminal>['ctx'];
 
+/** A buy side of 100 and a person at a LIVE terminal who says yes while a colleague adds 49,900, then no. */
+async function grownWhileAsked() {
+  const simulator = await startSimulator();
+  const held = simulator.seedOpen('buy', 100);
+  const terminal = liveTerminal(simulator, async (asked) => {
+    if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
+    return asked === 1;
+  });
+  return { simulator, held, ...terminal };
+}
+
 /** `hedge roll USDTNGN buy --tenor 7`. */
 const rollBuy = (ctx: Ctx) =>
   runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write: writeOptionsFrom({}) });
@@ -149,12 +160,7 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
-      return asked === 1;
-    });
+    const { simulator, ctx, questions, stderr } = await grownWhileAsked();
     const error = await refused(ctx, () => rollBuy(ctx));
     expect(error).toBeInstanceOf(NotConfirmedError);
     expect(exitCodeFor(error)).toBe(8);
@@ -170,12 +176,7 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 
   it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const simulator = await startSimulator();
-    const held = simulator.seedOpen('buy', 100);
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
-      return asked === 1;
-    });
+    const { simulator, held, ctx, questions, stderr } = await grownWhileAsked();
     const error = await refused(ctx, async () => {
       // A roll stopped before its close was journaled: its open leg alone, planned.
       await plannedRoll(ctx, held.id, 'roll-resumed-1');
