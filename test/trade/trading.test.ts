@@ -13,7 +13,7 @@ import { ok, okJson, exits } from '../support/cli-runs.js';
 const startTrading = useSimulators({ stepped: true });
 
 /** A record in TSV: a header row of keys and one row of values. */
-function tsvRecord(stdout: string): Record<string, string> {
+function tsvRecord(stdout: string) {
   const [keys, values] = stdout
     .trim()
     .split('\n')

@@ -105,34 +105,36 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open'], cols: 80 });
     // Each prompt is redrawn in place once answered: the screen is read while it is up.
     const screens: DrawnLine[][] = [];
+    /** The screen as drawn now, kept for the width checks at the end, as one line of text. */
+    const shot = async () => {
+      screens.push(await terminal!.drawn());
+      return readAsText(screens.at(-1)!);
+    };
     await terminal.waitFor('? Market');
     // The market choice is its name and price, both sides as its description.
     await terminal.waitFor(/buy: capacity [\d,.]+ USD, carry [+-]/);
     await terminal.waitFor(/sell: capacity [\d,.]+ USD, carry [+-]/);
-    screens.push(await terminal.drawn());
+    await shot();
     terminal.write(ENTER);
     await terminal.waitFor('? Side');
     await terminal.waitFor('sell');
-    screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toMatch(
+    const sides = await shot();
+    expect(sides).toMatch(
       /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
     );
-    expect(readAsText(screens.at(-1)!)).not.toMatch(/sell capacity [^—]*— already open/);
+    expect(sides).not.toMatch(/sell capacity [^—]*— already open/);
     terminal.write(ENTER);
     // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
     await terminal.waitFor('What now?');
     await terminal.waitFor('Cancel');
-    screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toMatch(
-      /The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/,
-    );
-    expect(readAsText(screens.at(-1)!)).toContain('Open on the sell side instead');
+    const whatNow = await shot();
+    expect(whatNow).toMatch(/The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/);
+    expect(whatNow).toContain('Open on the sell side instead');
     terminal.write(`${DOWN}${ENTER}`);
     await terminal.waitFor('? Notional in USD');
     terminal.write(`1O_000${ENTER}`);
     await terminal.waitFor('1.5m.');
-    screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toContain(
+    expect(await shot()).toContain(
       'notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
     );
     terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
@@ -142,15 +144,13 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     terminal.write(`DEAL-2026-000042${ENTER}`);
     await terminal.waitFor('Total upfront');
     await terminal.waitFor('(y/N)');
-    screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toMatch(
+    expect(await shot()).toMatch(
       /Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/,
     );
     terminal.write(`n${ENTER}`);
     expect(await terminal.exitCode).toBe(8);
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
-    screens.push(await terminal.drawn());
-    expect(readAsText(screens.at(-1)!)).toContain('Not confirmed; nothing was sent.');
+    expect(await shot()).toContain('Not confirmed; nothing was sent.');
 
     for (const screen of screens) {
       expect(screen.filter((line) => displayWidth(line.text) > 80)).toEqual([]);

@@ -270,22 +270,21 @@ describe.concurrent('a close resumed after the side went by another action', () 
       const old = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
       exits(old, 12);
       expect(acted()).toEqual([]);
-      const shown = await simulator.hedge('journal list --json');
-      const closeEntry = (JSON.parse(shown.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(
-        (entry) => entry.idempotency_key === closeKey,
-      )!;
-      expect(closeEntry.outcome).not.toBe('done');
+      /** The close's outcome as `hedge journal list` shows it. */
+      const closeOutcome = async () =>
+        (
+          JSON.parse((await simulator.hedge('journal list --json')).stdout) as Array<{
+            idempotency_key: string;
+            outcome: string;
+          }>
+        ).find((entry) => entry.idempotency_key === closeKey)!.outcome;
+      expect(await closeOutcome()).not.toBe('done');
 
       // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
       const young = await simulator.hedge('resume --json');
       expect(young.code, young.stderr).not.toBe(0);
       expect(acted()).toEqual([]);
-      const after = await simulator.hedge('journal list --json');
-      expect(
-        (JSON.parse(after.stdout) as Array<{ idempotency_key: string; outcome: string }>).find(
-          (entry) => entry.idempotency_key === closeKey,
-        )!.outcome,
-      ).not.toBe('done');
+      expect(await closeOutcome()).not.toBe('done');
     }));
 });
 

@@ -191,7 +191,7 @@ async function prepare(simulator: Simulator, words: string[]) {
 }
 
 /** Runs the command lines four at a time (two shared cores), in order of the results. */
-async function inTurns(simulator: Simulator, commandLines: string[][]): Promise<RunResult[]> {
+async function inTurns(simulator: Simulator, commandLines: string[][]) {
   const results: RunResult[] = new Array(commandLines.length);
   let next = 0;
   const worker = async () => {

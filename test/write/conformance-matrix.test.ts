@@ -58,17 +58,15 @@ const cli =
     simulator.hedge([...args, '--json', ...flags]);
 
 const BUY = { market: MARKET, side: 'buy' };
-const answered = (answer: McpAnswer): Run => {
+const answered = (answer: McpAnswer) => {
   const text = answer.content.map((part) => part.text).join('\n');
   const code = answer.isError ? JSON.parse(answer.content[0].text).exit_code : 0;
   return { code, stdout: text, stderr: text };
 };
 
 /** One call of an MCP write tool on a server of its own (`hedge mcp` with the front's flags): its answer as a run. */
-const tool =
-  (name: string, args: Record<string, unknown>) =>
-  (simulator: Simulator, flags: string[]): Promise<Run> =>
-    withMcpServer(simulator, { args: flags }, async (served) => answered(await served.call(name, args)));
+const tool = (name: string, args: Record<string, unknown>) => (simulator: Simulator, flags: string[]) =>
+  withMcpServer(simulator, { args: flags }, async (served) => answered(await served.call(name, args)));
 
 /** The simulator's account behind a LIVE key (a proxy that presents the simulator's own key upstream). */
 async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>) {
@@ -107,7 +105,7 @@ const answering = (answers: Answers, meanwhile?: () => Promise<void>) => async (
 };
 
 /** On a terminal stdout and stderr are one text: both fields of the run hold it. */
-const onScreen = (run: Run): Run => ({ ...run, stderr: run.stdout });
+const onScreen = (run: Run) => ({ ...run, stderr: run.stdout });
 
 /** The command at a terminal on a LIVE key: confirmed as `answering` does. */
 const asked =

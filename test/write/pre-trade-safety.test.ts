@@ -82,6 +82,35 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
   return { ctx, questions, stderr: () => stderr().replace(/\s+/g, ' ') };
 }
 
+type Ctx = ReturnType<typeof liveTerminal>['ctx'];
+
+/** A buy side of 100 and a person at a LIVE terminal who says yes while a colleague adds 49,900, then no. */
+async function grownWhileAsked() {
+  const simulator = await startSimulator();
+  const held = simulator.seedOpen('buy', 100);
+  const terminal = liveTerminal(simulator, async (asked) => {
+    if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
+    return asked === 1;
+  });
+  return { simulator, held, ...terminal };
+}
+
+/** `hedge roll USDTNGN buy --tenor 7`. */
+const rollBuy = (ctx: Ctx) =>
+  runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write: writeOptionsFrom({}) });
+
+/** A roll of USDTNGN buy 100 to 7 days begun earlier: its open leg journaled, planned; its legs' fields returned. */
+async function plannedRoll(ctx: Ctx, rolledHedgeId: string, group: string) {
+  const legs = { argv: ['roll', MARKET, 'buy', '--tenor', '7'], group };
+  const request = { market: MARKET, side: 'buy' as const, notional_usd: 100, tenor_days: 7 };
+  const record = tradeRecord('open', request, { ...legs, leg: 'open' });
+  await journalAhead(ctx, tradeAction(ctx, await ctx.client(), record), makeIdempotencyKey(), {
+    roll_closes: true,
+    rolled_hedge_id: rolledHedgeId,
+  });
+  return legs;
+}
+
 const CLOSE_BUY = {
   args: { market: MARKET, side: 'buy' },
   options: { wait: true, idempotencyKey: undefined, new: undefined, dryRun: undefined, again: undefined },
@@ -131,20 +160,8 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
-      return asked === 1;
-    });
-    const request = {
-      market: MARKET,
-      side: 'buy' as const,
-      tenorDays: 7 as const,
-      skipChecks: false,
-      write: writeOptionsFrom({}),
-    };
-    const error = await refused(ctx, () => runRoll(ctx, request));
+    const { simulator, ctx, questions, stderr } = await grownWhileAsked();
+    const error = await refused(ctx, () => rollBuy(ctx));
     expect(error).toBeInstanceOf(NotConfirmedError);
     expect(exitCodeFor(error)).toBe(8);
     expect(questions).toHaveLength(2);
@@ -159,21 +176,11 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 
   it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const simulator = await startSimulator();
-    const held = simulator.seedOpen('buy', 100);
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
-      return asked === 1;
-    });
+    const { simulator, held, ctx, questions, stderr } = await grownWhileAsked();
     const error = await refused(ctx, async () => {
       // A roll stopped before its close was journaled: its open leg alone, planned.
-      const request = { market: MARKET, side: 'buy' as const, notional_usd: 100, tenor_days: 7 };
-      const argv = ['roll', MARKET, 'buy', '--tenor', '7'];
-      const record = tradeRecord('open', request, { argv, group: 'roll-resumed-1', leg: 'open' });
-      const open = tradeAction(ctx, await ctx.client(), record);
-      await journalAhead(ctx, open, makeIdempotencyKey(), { roll_closes: true, rolled_hedge_id: held.id });
-      const write = writeOptionsFrom({});
-      await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write });
+      await plannedRoll(ctx, held.id, 'roll-resumed-1');
+      await rollBuy(ctx);
     });
     expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
     for (const question of questions)
@@ -196,20 +203,11 @@ describe("a person's yes holds for the side the question showed", () => {
     const { ctx, questions } = liveTerminal(simulator, async () => false);
     const error = await refused(ctx, async () => {
       // The open leg planned; the close journaled, sent, and its outcome unknown (the run died waiting for its answer).
-      const argv = ['roll', MARKET, 'buy', '--tenor', '7'];
-      const legs = { argv, group: 'roll-resumed-2' };
-      const BUY = { market: MARKET, side: 'buy' as const };
-      const client = await ctx.client();
-      const request = { ...BUY, notional_usd: 100, tenor_days: 7 };
-      const openRecord = tradeRecord('open', request, { ...legs, leg: 'open' });
-      await journalAhead(ctx, tradeAction(ctx, client, openRecord), makeIdempotencyKey(), {
-        roll_closes: true,
-        rolled_hedge_id: held.id,
-      });
-      const closeRecord = tradeRecord('close', BUY, { ...legs, leg: 'close' });
-      const close = await journalAhead(ctx, tradeAction(ctx, client, closeRecord), makeIdempotencyKey());
+      const legs = await plannedRoll(ctx, held.id, 'roll-resumed-2');
+      const closeRecord = tradeRecord('close', { market: MARKET, side: 'buy' }, { ...legs, leg: 'close' });
+      const close = await journalAhead(ctx, tradeAction(ctx, await ctx.client(), closeRecord), makeIdempotencyKey());
       await (await ctx.journal()).update(close.id, { outcome: 'unknown' });
-      await runRoll(ctx, { market: MARKET, side: 'buy', tenorDays: 7, skipChecks: false, write: writeOptionsFrom({}) });
+      await rollBuy(ctx);
     });
     expect([exitCodeFor(error), questions.length]).toEqual([8, 1]);
     expect(questions[0]).toMatch(

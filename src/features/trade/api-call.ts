@@ -136,12 +136,13 @@ export function apiRecord(call: ApiCall, answers: AnswerLog): ApiRecord {
 export function apiAction(client: HedgeClient, record: ApiRecord): WriteAction<ApiAnswer, ApiAnswer> {
   const { request: call, answers } = record;
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
+  const plan = (key: string) => request(call, call.path, key, answers.record(call.path));
   return {
     ...record,
-    plan: (key) => request(call, call.path, key, answers.record(call.path)),
+    plan,
     question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
     send: async (key) => {
-      await client.transport.send(request(call, call.path, key, answers.record(call.path)));
+      await client.transport.send(plan(key));
       return answers.last!;
     },
     submitted: idsOf,

@@ -100,7 +100,6 @@ async function legsOf(ports: WritePorts, group: string) {
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
   }
-  const context = open.context ?? {};
   const request: OpenRequest = {
     market: body.market,
     side: body.side,
@@ -109,6 +108,12 @@ async function legsOf(ports: WritePorts, group: string) {
     ...(typeof body.client_reference === 'string' &&
       body.client_reference !== '' && { client_reference: body.client_reference }),
   };
+  return legsFrom(group, request, open, close);
+}
+
+/** The roll as its open leg's entry holds it (what the roll is to do is journaled with that leg) and its close leg. */
+function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close?: JournalEntry) {
+  const context = open.context ?? {};
   return {
     group,
     request,
@@ -495,11 +500,12 @@ async function finishRoll(
   const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
   // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
   // asked about; otherwise it is said with the result.
+  const tradedUsd = (closeToSend ? 2 : 1) * notionalUsd;
   if (open.outcome === 'planned' && guard.needsConfirmation) {
     const question = `${resuming}\nFinish the roll of ${side} ${safeText(market)}: ${closeToSend ? 'close the position, then ' : ''}open ${formatUsd(notionalUsd)} for ${days(tenor)}?`;
     const trades = async () => {
       const { book } = await readSideInStep(ports, client, market, side);
-      return [{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd, held: sideAfterOf(book) }];
+      return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
     };
     await confirmSideAsShown(ports, legs.request, true, await trades(), () => question, trades);
   } else {
@@ -507,7 +513,7 @@ async function finishRoll(
   }
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned') {
-    await ports.tradeGate.admit([{ market, notionalUsd: (closeToSend ? 2 : 1) * notionalUsd }], 'roll');
+    await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
   }
   return carryOut(ports, client, legs, { wait, notes, resumed: true });
 }
@@ -702,16 +708,7 @@ async function rollHoldingTheBook(
     ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
     ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
   });
-  const legs = {
-    group,
-    request,
-    closes: plan.closing !== undefined,
-    rolledHedgeId,
-    open: openEntry,
-    close: undefined,
-    netMarginUsd: closing?.netMarginUsd,
-  };
-  return carryOut(ports, client, legs, {
+  return carryOut(ports, client, legsFrom(group, request, openEntry), {
     wait: req.write.wait,
     quote,
     notes,

@@ -122,7 +122,7 @@ export function tradeRecord(
   kind: TradeKind,
   request: SideRequest,
   fields: Partial<Omit<TradeRecord, 'kind' | 'request' | 'command' | 'verb' | 'side'>> = {},
-): TradeRecord {
+) {
   const { market, side } = request;
   const { verb } = KINDS[kind];
   return {
@@ -192,19 +192,15 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
     ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd }] }),
     // The hedge by its id (when the answer gave one), else by its client reference.
     reconcile: async (entry) => {
+      const landed = (hedge: Hedge, evidence: string, txHash?: string) => ({
+        verdict: 'landed' as const,
+        evidence,
+        answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? txHash, status: hedge.status },
+      });
       if (entry.hedge_id) {
         const hedge = await client.getHedge(entry.hedge_id).catch(() => undefined);
-        if (hedge) {
-          return {
-            verdict: 'landed',
-            evidence: `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`,
-            answer: {
-              hedge_id: hedge.id,
-              order_tx_hash: hedge.order_tx_hash ?? entry.order_tx_hash,
-              status: hedge.status,
-            },
-          };
-        }
+        if (hedge)
+          return landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash);
         return {
           verdict: 'unknown',
           evidence: `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`,
@@ -229,13 +225,11 @@ function openHooks(turn: Turn<OpenRequest>): KindHooks<OpenedHedge, Hedge> {
           (hedge) => sameReference(hedge.client_reference, reference) && since(hedge),
         );
         const hedge = carrying[0];
-        if (hedge) {
-          return {
-            verdict: 'landed',
-            evidence: `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-            answer: { hedge_id: hedge.id, order_tx_hash: hedge.order_tx_hash ?? undefined, status: hedge.status },
-          };
-        }
+        if (hedge)
+          return landed(
+            hedge,
+            `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+          );
         // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
         return {
           verdict: 'not-landed',

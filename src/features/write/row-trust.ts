@@ -5,7 +5,7 @@ import { isUnresolved, type JournalEntry } from '../../platform/journal/index.js
 import type { RowCheck } from '../../platform/journal/row-seal.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
+import { identityOf, rowSealerOf, sentBy } from './identity.js';
 import { confirmOrStop } from './live-guard.js';
 
 /** Which rows a decision may count: only those that verify under this key. */
@@ -71,12 +71,8 @@ export async function checkUnresolvedRows(
 ): Promise<Map<string, RowCheck> | undefined> {
   const unresolved = entries.filter(isUnresolved);
   if (!unresolved.length) return;
-  let identity: Identity;
-  try {
-    identity = await identityOf(ports);
-  } catch {
-    return;
-  }
+  const identity = await identityOf(ports).catch(() => undefined);
+  if (!identity) return;
   const sealer = await rowSealerOf(ports);
   return new Map(unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']));
 }

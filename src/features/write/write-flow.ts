@@ -68,7 +68,7 @@ export interface WriteOptions {
 /** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
 export function repeatWindowMs(env: Env) {
   const raw = env.HEDGE_REPEAT_WINDOW;
-  if (raw === undefined || raw.trim() === '') return 10 * 60_000;
+  if (!raw?.trim()) return 10 * 60_000;
   return (
     parseDecimal(raw, { name: 'HEDGE_REPEAT_WINDOW', unit: 'minutes', min: 0, max: 24 * 60, example: '10 (0: off)' }) *
     60_000
@@ -81,7 +81,7 @@ export function writeOptionsFrom(options: {
   idempotencyKey?: string;
   new?: boolean;
   again?: boolean;
-}): WriteOptions {
+}) {
   return {
     wait: options.wait !== false,
     dryRun: options.dryRun === true,
@@ -228,7 +228,7 @@ async function chooseKey(
   journal: Journal,
   match: SameRequest,
   options: WriteOptions,
-  action: RepeatJudged,
+  action: WriteAction<unknown, unknown>,
 ) {
   if (options.idempotencyKey) {
     const key = options.idempotencyKey;
@@ -286,11 +286,13 @@ async function chooseKey(
   return { key: makeIdempotencyKey(), resumed: false };
 }
 
-/** What judges a repeat: the side the action moves (read again), and its checks unless they ran already. */
-type RepeatJudged = Pick<WriteRecord, 'side' | 'checked'> & Pick<WriteKind<unknown, unknown>, 'check'>;
-
 /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-async function refuseRecentRepeat(ports: WritePorts, journal: Journal, match: SameRequest, action: RepeatJudged) {
+async function refuseRecentRepeat(
+  ports: WritePorts,
+  journal: Journal,
+  match: SameRequest,
+  action: WriteAction<unknown, unknown>,
+) {
   const windowMs = repeatWindowMs(ports.env);
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
@@ -852,11 +854,7 @@ export async function planDryRun(ports: WritePorts, request: ApiRequest) {
 }
 
 /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-async function gateTheSend<S, R>(
-  ports: WritePorts,
-  action: WriteAction<S, R>,
-  run: WriteRun,
-): Promise<{ sendHooks?: SendHooks; judgedUsd?: number }> {
+async function gateTheSend<S, R>(ports: WritePorts, action: WriteAction<S, R>, run: WriteRun) {
   // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
   const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
