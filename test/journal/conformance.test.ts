@@ -77,7 +77,7 @@ function conformance(fresh: () => Promise<Place>) {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
     const place = await fresh();
     const journal = place.open();
-    const first = await journal.begin(fields());
+    const first = await journal.begin(fields({ group: 'g_1', leg: 'open' }));
     const second = await journal.begin(fields({ command: 'reduce' }));
     const third = await journal.begin(fields());
     expect([first.revision, second.revision, third.revision]).toEqual([1, 1, 1]);
@@ -125,12 +125,21 @@ function conformance(fresh: () => Promise<Place>) {
     const reordered = Object.fromEntries(Object.entries(first.request.body as object).reverse());
     const match = { ...WHO, body: reordered };
     const found = async (changes = {}) => (await other.findUnresolvedMatch({ ...match, ...changes }))?.id;
-    // Another body or another key is another request.
-    expect([
-      await found(),
-      await found({ body: { ...reordered, notional_usd: 1 } }),
-      await found({ key_id: 'another00000' }),
-    ]).toEqual([first.id, undefined, undefined]);
+    // Another environment, host, key, command or body is another request; group and leg are compared only when given.
+    const others = [
+      { environment: 'live' },
+      { base_url_host: 'other.example' },
+      { key_id: 'another00000' },
+      { command: 'reduce' },
+      { body: { ...reordered, notional_usd: 1 } },
+      { group: 'g_2' },
+      { group: 'g_1', leg: 'close' },
+    ];
+    expect(await Promise.all([{}, { group: 'g_1', leg: 'open' }, ...others].map((changes) => found(changes)))).toEqual([
+      first.id,
+      first.id,
+      ...others.map(() => undefined),
+    ]);
     await journal.update(first.id, { outcome: 'rejected' });
     // A planned leg is never the request alone: only that leg of its group.
     const planned = await journal.begin({
