@@ -261,7 +261,7 @@ describe('rows in the local journal file are verified before anything is sent ag
       body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
     });
     appendRow(t.configDir, forged);
-    exits(await t.hedge(['resume', forged.id, '--yes']), 13, 'it carries no seal');
+    exits(await t.hedge(`resume ${forged.id} --yes`), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
     const done = {
@@ -272,18 +272,15 @@ describe('rows in the local journal file are verified before anything is sent ag
       outcome: 'done',
     };
     appendRow(t.configDir, done);
-    exits(
-      await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', done.idempotency_key]),
-      13,
-    );
+    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
     expect(t.trades()).toEqual([]);
   });
 
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
     const t = await startSimulator();
-    exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
+    exits(await t.hedge(`open ${MARKET} buy 1000 --tenor 7`), 0);
     // A process of its own, ended: its row is left to whoever resumes it.
-    exits(await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true }), 0);
+    exits(await t.hedge(`add ${MARKET} buy 500 --json`, { spawn: true }), 0);
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
     // past the key's lifetime on the server's clock: the server has forgotten the key.
@@ -306,7 +303,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     appendRow(t.configDir, forged);
     const nothingSent = mark(t);
     exits(
-      await t.hedge(['resume', genuine.id, '--yes']),
+      await t.hedge(`resume ${genuine.id} --yes`),
       0,
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
@@ -318,10 +315,10 @@ describe('rows in the local journal file are verified before anything is sent ag
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
-    const opened = exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']), 0);
+    const opened = exits(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`), 0);
     const hedgeId = JSON.parse(opened.stdout).id;
     // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
-    exits(await t.hedge(['close', MARKET, 'buy', '--yes']), 0);
+    exits(await t.hedge(`close ${MARKET} buy --yes`), 0);
     // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
     const forged = rowFor(t, {
       command: 'close',

@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunOptions, RunResult } from '../support/hedge-cli.js';
+import type { HedgeArgs, RunOptions, RunResult } from '../support/hedge-cli.js';
 import { exits, heldPauses, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
@@ -41,7 +41,7 @@ function sideBySide(t: Simulator, args: string[], count: number) {
  * process, until it has sent `path` (it holds the book lock and waits for the landing); then as a
  * process of its own, until that one says it is waiting for the lock. Then the clock is moved until
  * both have ended. So the second surely meets the lock held — whatever the machine's load — and is
- * let go only after.
+ * let go only after: the first acts (exit 0), the second says why it stopped (exit 11). The second's run.
  */
 async function secondUnderLock(t: Simulator, args: string[], path: string) {
   let finished = 0;
@@ -63,7 +63,12 @@ async function secondUnderLock(t: Simulator, args: string[], path: string) {
     pauses.wake();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return Promise.all([first, second]);
+  // The first acts; the second waits for it, then stops (exit 11) saying why.
+  const [acted, waited] = await Promise.all([first, second]);
+  expect([acted.code, waited.code]).toEqual([0, 11]);
+  expect(waited.stderr).toContain('Waiting for the book of this account');
+  saysWhy(waited);
+  return waited;
 }
 
 function saysWhy(run: RunResult) {
@@ -100,13 +105,13 @@ describe('identical writes side by side', () => {
     // The server acts on the add, then its answer hangs: the first process is still carrying it.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
     let child: ChildProcess | undefined;
-    const first = t.hedge(['add', 'USDTNGN', 'sell', '100', '--request-timeout', '120'], {
+    const first = t.hedge('add USDTNGN sell 100 --request-timeout 120', {
       onSpawn: (spawned) => (child = spawned),
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
 
     // The runs that meet it need no process of their own: the test's pid is not the holder's.
-    const others = [await t.hedge(['add', 'USDTNGN', 'sell', '100']), await t.hedge(['add', 'USDTNGN', 'sell', '100'])];
+    const others = [await t.hedge('add USDTNGN sell 100'), await t.hedge('add USDTNGN sell 100')];
     for (const run of others) {
       expect(run.code, run.stderr).toBe(11);
       expect(run.stderr).toContain(`pid ${child!.pid} on`);
@@ -122,7 +127,7 @@ describe('identical writes side by side', () => {
     child!.kill('SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
     t.sandbox.setFaults({ stall: null, match: null });
-    exits(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
+    exits(await t.hedge('add USDTNGN sell 100'), 0, 'Resuming the add started');
     expect([activeNotional(t, 'sell'), new Set(adds(t).map((entry) => entry.idempotencyKey)).size]).toEqual([1_100, 1]);
   });
 });
@@ -132,13 +137,10 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     const t = await start({ dialect: 'alpha', fillDelayMs: HOUR_MS });
     const file = join(t.configDir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
-    const [acted, waited] = await secondUnderLock(t, ['apply', file], '/hedges');
+    const waited = await secondUnderLock(t, ['apply', file], '/hedges');
     expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
-    expect([acted.code, waited.code]).toEqual([0, 11]);
-    expect(waited.stderr).toContain('Waiting for the book of this account');
     expect(waited.stderr).toContain('reached the target');
-    saysWhy(waited);
   });
 
   it('2 parallel `open … --ref DEAL-7` make one hedge; the other is refused with its id', async () => {
@@ -164,11 +166,8 @@ describe('roll under the book lock', () => {
   it('2 `roll USDTNGN buy --tenor 7`, the second under the lock of the first: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
     const t = await start({ fillDelayMs: HOUR_MS });
     const seeded = t.seedOpen('buy', 1_000);
-    const [rolled, waited] = await secondUnderLock(t, ['roll', 'USDTNGN', 'buy', '--tenor', '7'], '/hedges/close');
-    expect([rolled.code, waited.code]).toEqual([0, 11]);
-    expect(waited.stderr).toContain('Waiting for the book of this account');
+    const waited = await secondUnderLock(t, ['roll', 'USDTNGN', 'buy', '--tenor', '7'], '/hedges/close');
     expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
-    saysWhy(waited);
     expect(t.requests('POST', '/hedges/close')).toHaveLength(1);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
     const [active] = t.active('buy');
@@ -183,7 +182,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
   async function killedWhileHeld(args: string[], path: string) {
     const t = await start({ preset: 'frozen', stepped: true });
     const pinned = {
-      hedge: (more: string[], options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
+      hedge: (more: HedgeArgs, options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
     };
     if (path === '/hedges/add') t.seedOpen('sell', 1_000);
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
@@ -199,7 +198,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     t.advance(30 * HOUR_MS);
     expect(activeNotional(t, 'sell')).toBe(1_100);
     const resumed = exits(
-      await pinned.hedge(['add', 'USDTNGN', 'sell', '100']),
+      await pinned.hedge('add USDTNGN sell 100'),
       0,
       '30 h ago by the server clock',
       'the book is read first, and if it is sent again',
@@ -219,7 +218,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const { t, pinned } = await killedWhileHeld(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], '/hedges');
     t.advance(30 * HOUR_MS);
 
-    const again = exits(await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']), 12);
+    const again = exits(await pinned.hedge('open USDTNGN buy 2000 --tenor 1'), 12);
     const [entry] = await journalEntries(pinned, '--pending');
     for (const text of [
       'The book cannot tell whether it landed',
@@ -229,8 +228,8 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
       expect(again.stderr).toContain(text);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    exits(await pinned.hedge(['journal', 'resolve', entry.id, '--landed']), 0, 'recorded as landed');
-    const shown = JSON.parse((await t.hedge(['journal', 'show', entry.id, '--json'])).stdout);
+    exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
+    const shown = JSON.parse((await t.hedge(`journal show ${entry.id} --json`)).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
     expect(t.hedges()).toHaveLength(1);
@@ -248,7 +247,7 @@ describe('killed at a random moment, then run again two at a time', () => {
       // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
       const k = 1 + Math.floor(Math.random() * 7);
       let child: ChildProcess | undefined;
-      const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
+      const killed = t.hedge('add USDTNGN sell 100', {
         onSpawn: (spawned) => (child = spawned),
       });
       let finished = false;
