@@ -13,7 +13,7 @@
 // Counted on the simulator's request log and the journal on disk.
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
@@ -79,7 +79,7 @@ describe('a write refused before it was sent', () => {
     const [entry] = await journalEntries(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'abandoned' });
 
-    const again = exits(await simulator.hedge('close USDTNGN sell --no-wait'), 0);
+    const again = ok(await simulator.hedge('close USDTNGN sell --no-wait'));
     expect(again.stderr).not.toContain('Resuming');
     const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
     expect(closes).toHaveLength(1);

@@ -10,7 +10,7 @@
 // Asserted on the simulator's request log and state.
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark, ok } from '../support/cli-runs.js';
 import { runHedge, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
@@ -40,7 +40,7 @@ describe('a genuine row replayed in the local journal file', () => {
     t.seedOpen('sell', 1_000);
     await landAdd(t);
     expect(sellUsd(t)).toBe(1_100);
-    exits(await t.hedge(`reduce ${MARKET} sell 100`), 0);
+    ok(await t.hedge(`reduce ${MARKET} sell 100`));
     expect(sellUsd(t)).toBe(1_000);
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add' && entry.outcome === 'done');
     expect(row).toBeDefined();
@@ -51,7 +51,7 @@ describe('a genuine row replayed in the local journal file', () => {
 
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
     const { t, row, id, nothingSent } = await addedThenReduced(async (t) => {
-      exits(await t.hedge(`add ${MARKET} sell 100`), 0);
+      ok(await t.hedge(`add ${MARKET} sell 100`));
     });
     const resumed = exits(await t.hedge(`resume ${id} --yes --json`), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
@@ -96,7 +96,7 @@ describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
     const t = await startSimulator();
     t.seedOpen('sell', 1_000);
-    exits(await t.hedge(`add ${MARKET} sell 100`), 0);
+    ok(await t.hedge(`add ${MARKET} sell 100`));
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
     const copy = replayOf(row, nextSeq(t.configDir));
@@ -123,7 +123,7 @@ describe('a row is valid once', () => {
     expect(lost.code, lost.stderr).toBe(5);
     const key = lastJson(lost.stderr).error.idempotency_key;
     const [entry] = await journalEntries(t, '--pending');
-    exits(await t.hedge(`journal resolve ${entry.id} --not-landed`), 0);
+    ok(await t.hedge(`journal resolve ${entry.id} --not-landed`));
     const before = adds(t).length;
     exits(
       await t.hedge(`add ${MARKET} sell 100 --idempotency-key ${key}`),
@@ -149,7 +149,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     expect(lost.code, lost.stderr).toBe(5);
     expect(sellUsd(t)).toBe(1_100);
     // A config dir of its own, gone after the run.
-    exits(await runHedge(['reduce', MARKET, 'sell', '100'], { env: t.env, clock: t.clock }), 0);
+    ok(await runHedge(['reduce', MARKET, 'sell', '100'], { env: t.env, clock: t.clock }));
     expect(sellUsd(t)).toBe(1_000);
     t.advance(30 * HOUR);
     return t;
