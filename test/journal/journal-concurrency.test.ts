@@ -32,7 +32,7 @@ const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
  * `count` copies of `args` at once, each with a pid of its own (what is tested is between hedge
  * processes): the first in this process, the others processes of their own.
  */
-function sideBySide(t: Simulator, args: string[], count: number) {
+function sideBySide(t: Simulator, args: HedgeArgs, count: number) {
   return Promise.all(Array.from({ length: count }, (_, index) => t.hedge(args, { spawn: index > 0 })));
 }
 
@@ -43,7 +43,7 @@ function sideBySide(t: Simulator, args: string[], count: number) {
  * both have ended. So the second surely meets the lock held — whatever the machine's load — and is
  * let go only after: the first acts (exit 0), the second says why it stopped (exit 11). The second's run.
  */
-async function secondUnderLock(t: Simulator, args: string[], path: string) {
+async function secondUnderLock(t: Simulator, args: HedgeArgs, path: string) {
   let finished = 0;
   const sent = () => t.writes().some((entry) => entry.path === path);
   // Once it has sent `path`, each of its pauses lasts until the test moves the clock.
@@ -86,7 +86,7 @@ describe('identical writes side by side', () => {
   it('3 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
     const t = await start();
     t.seedOpen('sell', 1_000);
-    const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 3);
+    const runs = await sideBySide(t, 'add USDTNGN sell 100', 3);
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
@@ -145,7 +145,7 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
 
   it('2 parallel `open … --ref DEAL-7` make one hedge; the other is refused with its id', async () => {
     const t = await start({ dialect: 'alpha' });
-    const args = ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'];
+    const args = 'open USDTNGN buy 1000 --tenor 3 --ref DEAL-7';
     // One in this process, one a process of its own.
     const runs = await Promise.all([t.hedge(args), t.hedge(args, { spawn: true })]);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
@@ -166,7 +166,7 @@ describe('roll under the book lock', () => {
   it('2 `roll USDTNGN buy --tenor 7`, the second under the lock of the first: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
     const t = await start({ fillDelayMs: HOUR_MS });
     const seeded = t.seedOpen('buy', 1_000);
-    const waited = await secondUnderLock(t, ['roll', 'USDTNGN', 'buy', '--tenor', '7'], '/hedges/close');
+    const waited = await secondUnderLock(t, 'roll USDTNGN buy --tenor 7', '/hedges/close');
     expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
     expect(t.requests('POST', '/hedges/close')).toHaveLength(1);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
@@ -179,7 +179,7 @@ describe('roll under the book lock', () => {
 
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
   /** A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on a sell side of 1,000). */
-  async function killedWhileHeld(args: string[], path: string) {
+  async function killedWhileHeld(args: string, path: string) {
     const t = await start({ preset: 'frozen', stepped: true });
     const pinned = {
       hedge: (more: HedgeArgs, options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
@@ -187,13 +187,13 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     if (path === '/hedges/add') t.seedOpen('sell', 1_000);
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
     const held = () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
-    await killWhen(pinned, args, held, 'the write held at its body');
+    await killWhen(pinned, args.split(' '), held, 'the write held at its body');
     t.sandbox.setFaults({ stall: null, match: null });
     return { t, pinned };
   }
 
   it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
-    const { t, pinned } = await killedWhileHeld(['add', 'USDTNGN', 'sell', '100'], '/hedges/add');
+    const { t, pinned } = await killedWhileHeld('add USDTNGN sell 100', '/hedges/add');
     // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
     t.advance(30 * HOUR_MS);
     expect(activeNotional(t, 'sell')).toBe(1_100);
@@ -215,7 +215,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
   });
 
   it('an open that cannot be told (no id, no reference) past the key lifetime is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
-    const { t, pinned } = await killedWhileHeld(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], '/hedges');
+    const { t, pinned } = await killedWhileHeld('open USDTNGN buy 2000 --tenor 1', '/hedges');
     t.advance(30 * HOUR_MS);
 
     const again = exits(await pinned.hedge('open USDTNGN buy 2000 --tenor 1'), 12);
@@ -256,7 +256,7 @@ describe('killed at a random moment, then run again two at a time', () => {
       child!.kill('SIGKILL');
       const first = await killed;
 
-      const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 2);
+      const runs = await sideBySide(t, 'add USDTNGN sell 100', 2);
       const entries = await journalEntries(t);
       const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
       const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
