@@ -151,10 +151,7 @@ type Entry = Record<string, any>;
  * it, so a lag of 1–4 s is one to three polls — and handed to the simulator in its own
  * (× CLOCK_SPEED). The seeded hedge's tenor and deal reference come from here too.
  */
-export function drawBehaviours(seed: number): {
-  server: Omit<Behaviours, 'fillDelayMs' | 'latencyMs'>;
-  seeded: Seeded;
-} {
+export function drawBehaviours(seed: number) {
   // A stream per behaviour: changing how one is drawn leaves every other draw of a seed as it was.
   const stream = (name: string) => prng(hashString(`chaos-${name}:${seed}`));
   const real = (random: () => number, fromMs: number, toMs: number) =>
