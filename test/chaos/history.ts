@@ -449,7 +449,7 @@ function runModel(
   ended: ReadonlyMap<string, number>,
   describe: (act: ServerAct) => string = (act) => act.key,
 ) {
-  const live: ModelHedge[] = seeded.map((hedge) => ({ ...hedge }));
+  const live = seeded.map((hedge) => ({ ...hedge }));
   let mostHedges = live.length;
   const seen = new Map<string, ActSeen>();
   const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
