@@ -259,21 +259,13 @@ describe('rows in the local journal file are verified before anything is sent ag
 
   it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
     const t = await startSimulator();
-    const forged = rowFor(t, {
-      command: 'open',
-      body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
-    });
+    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
+    const forged = open();
     appendRow(t.configDir, forged);
     exits(await t.hedge(`resume ${forged.id} --yes`), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done = {
-      ...rowFor(t, {
-        command: 'open',
-        body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
-      }),
-      outcome: 'done',
-    };
+    const done = { ...open(), outcome: 'done' };
     appendRow(t.configDir, done);
     exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
     expect(t.trades()).toEqual([]);

@@ -17,7 +17,7 @@ import { exits, journalEntries, lastJson, ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
-const OPEN = ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
+const OPEN = 'open USDTNGN buy 10000 --tenor 3';
 
 function opens(simulator: Simulator) {
   return simulator.writes().filter((entry) => entry.path === '/hedges');
@@ -38,7 +38,7 @@ describe('an ambiguous answer to POST /hedges', () => {
       for (const said of [key, `hedge resume ${pending.id}`]) expect(first.stderr).toContain(said);
       expect(first.stderr).not.toMatch(/rejected/i);
       // Run again, its answer as ambiguous: the same key, the same exit (in JSON, outcome_unknown).
-      const again = exits(await simulator.hedge([...OPEN, '--json']), 5);
+      const again = exits(await simulator.hedge(`${OPEN} --json`), 5);
       expect(lastJson(again.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
       expect(opens(simulator).map((entry) => entry.idempotencyKey)).toEqual([key, key]);
       expect(simulator.hedges()).toHaveLength(1);
