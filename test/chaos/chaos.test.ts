@@ -91,10 +91,7 @@ function report(result: HistoryResult) {
 }
 
 /** Histories with a violation (or that did not complete), and those hedge could not tell, described. */
-async function runSeeds(
-  chosen: number[],
-  teamStore?: PostgresServer,
-): Promise<{ failures: string[]; cannotTell: string[] }> {
+async function runSeeds(chosen: number[], teamStore?: PostgresServer) {
   const failures: string[] = [];
   const cannotTell: string[] = [];
   await Promise.all(

@@ -151,10 +151,7 @@ type Entry = Record<string, any>;
  * it, so a lag of 1–4 s is one to three polls — and handed to the simulator in its own
  * (× CLOCK_SPEED). The seeded hedge's tenor and deal reference come from here too.
  */
-export function drawBehaviours(seed: number): {
-  server: Omit<Behaviours, 'fillDelayMs' | 'latencyMs'>;
-  seeded: Seeded;
-} {
+export function drawBehaviours(seed: number) {
   // A stream per behaviour: changing how one is drawn leaves every other draw of a seed as it was.
   const stream = (name: string) => prng(hashString(`chaos-${name}:${seed}`));
   const real = (random: () => number, fromMs: number, toMs: number) =>
@@ -452,7 +449,7 @@ function runModel(
   ended: ReadonlyMap<string, number>,
   describe: (act: ServerAct) => string = (act) => act.key,
 ) {
-  const live: ModelHedge[] = seeded.map((hedge) => ({ ...hedge }));
+  const live = seeded.map((hedge) => ({ ...hedge }));
   let mostHedges = live.length;
   const seen = new Map<string, ActSeen>();
   const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));

@@ -11,7 +11,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Journal } from '../../src/platform/journal/backend.js';
+import type { Journal, ListOptions } from '../../src/platform/journal/backend.js';
 import { openJournal, type BeginFields } from '../../src/platform/journal/index.js';
 import type { JournalEntry, Skipped } from '../../src/platform/journal/entry.js';
 import { JournalError } from '../../src/platform/journal/journal-error.js';
@@ -63,6 +63,10 @@ function fields(overrides: Partial<BeginFields> = {}) {
   };
 }
 
+/** The ids `journal` lists with `options`, newest first. */
+const ids = async (journal: Journal, options: ListOptions = {}) =>
+  (await journal.list(options)).map((entry) => entry.id);
+
 /** Asks until `answered` (another party acts on its own time: a server ending a session, a process dying); counted, not timed. */
 async function eventually<T>(question: () => T | Promise<T>, answered: (value: T) => boolean, what: string) {
   for (let attempt = 0; attempt < 400; attempt++) {
@@ -77,7 +81,7 @@ function conformance(fresh: () => Promise<Place>) {
   it('records: begin, update, list (newest first, pending, limit), get by id or a part of one, the same request found; each change one revision', async () => {
     const place = await fresh();
     const journal = place.open();
-    const first = await journal.begin(fields());
+    const first = await journal.begin(fields({ group: 'g_1', leg: 'open' }));
     const second = await journal.begin(fields({ command: 'reduce' }));
     const third = await journal.begin(fields());
     expect([first.revision, second.revision, third.revision]).toEqual([1, 1, 1]);
@@ -104,13 +108,12 @@ function conformance(fresh: () => Promise<Place>) {
     expect([submitted.resolved_at, filled.resolved_at]).toEqual([undefined, filled.updated_at]);
 
     const other = place.open();
-    const ids = async (options = {}) => (await other.list(options)).map((entry) => entry.id);
     // By idempotency key: every row of one key (a row whose key another row has is a copy: row-trust.ts).
     expect([
-      await ids(),
-      await ids({ pending: true }),
-      await ids({ limit: 1 }),
-      await ids({ idempotencyKey: second.idempotency_key }),
+      await ids(other),
+      await ids(other, { pending: true }),
+      await ids(other, { limit: 1 }),
+      await ids(other, { idempotencyKey: second.idempotency_key }),
     ]).toEqual([[third.id, second.id, first.id], [third.id, first.id], [third.id], [second.id]]);
     expect(await other.get(second.id)).toMatchObject({ outcome: 'filled', traded_usd: 18_000, revision: 3 });
     // A part of its id in any case; its end alone, or its start and end around … as a table shortens it.
@@ -125,12 +128,21 @@ function conformance(fresh: () => Promise<Place>) {
     const reordered = Object.fromEntries(Object.entries(first.request.body as object).reverse());
     const match = { ...WHO, body: reordered };
     const found = async (changes = {}) => (await other.findUnresolvedMatch({ ...match, ...changes }))?.id;
-    // Another body or another key is another request.
-    expect([
-      await found(),
-      await found({ body: { ...reordered, notional_usd: 1 } }),
-      await found({ key_id: 'another00000' }),
-    ]).toEqual([first.id, undefined, undefined]);
+    // Another environment, host, key, command or body is another request; group and leg are compared only when given.
+    const others = [
+      { environment: 'live' },
+      { base_url_host: 'other.example' },
+      { key_id: 'another00000' },
+      { command: 'reduce' },
+      { body: { ...reordered, notional_usd: 1 } },
+      { group: 'g_2' },
+      { group: 'g_1', leg: 'close' },
+    ];
+    expect(await Promise.all([{}, { group: 'g_1', leg: 'open' }, ...others].map((changes) => found(changes)))).toEqual([
+      first.id,
+      first.id,
+      ...others.map(() => undefined),
+    ]);
     await journal.update(first.id, { outcome: 'rejected' });
     // A planned leg is never the request alone: only that leg of its group.
     const planned = await journal.begin({
@@ -158,14 +170,12 @@ function conformance(fresh: () => Promise<Place>) {
       now += 60_000;
     }
     await journal.update(made[3], { outcome: 'done' });
-    const ids = async (options: { since?: number; until?: number; pending?: boolean; limit?: number }) =>
-      (await journal.list(options)).map((entry) => entry.id);
     expect([
-      await ids({ since: createdAt[2] }),
-      await ids({ since: createdAt[2] + 1 }),
-      await ids({ until: createdAt[2] }),
-      await ids({ pending: true, since: createdAt[1], limit: 1 }),
-      await ids({ limit: 0 }),
+      await ids(journal, { since: createdAt[2] }),
+      await ids(journal, { since: createdAt[2] + 1 }),
+      await ids(journal, { until: createdAt[2] }),
+      await ids(journal, { pending: true, since: createdAt[1], limit: 1 }),
+      await ids(journal, { limit: 0 }),
     ]).toEqual([[made[3], made[2]], [made[3]], [made[1], made[0]], [made[2]], []]);
     await expect(journal.get('a_')).rejects.toMatchObject({
       name: 'JournalError',
@@ -185,8 +195,7 @@ function conformance(fresh: () => Promise<Place>) {
     const a = await fast.begin(same);
     const b = await onTime.begin(fields());
     const c = await slow.begin({ ...same, idempotency_key: 'conformance-again' });
-    for (const reader of [onTime, slow, fast])
-      expect((await reader.list()).map((entry) => entry.id)).toEqual([c.id, b.id, a.id]);
+    for (const reader of [onTime, slow, fast]) expect(await ids(reader)).toEqual([c.id, b.id, a.id]);
     // The newest unresolved entry for the request is the one written last, though its clock says it is the oldest.
     const found = async () => (await onTime.findUnresolvedMatch({ ...WHO, body: same.request.body }))?.id;
     expect(await found()).toBe(c.id);
@@ -326,8 +335,8 @@ function conformance(fresh: () => Promise<Place>) {
     );
     const skipped = { ...named, reason: 'nested deeper than 64 levels' };
 
-    expect((await journal.list()).map((entry) => entry.id)).toEqual([first.id]);
-    expect((await journal.list({ pending: true })).map((entry) => entry.id)).toEqual([first.id]);
+    expect(await ids(journal)).toEqual([first.id]);
+    expect(await ids(journal, { pending: true })).toEqual([first.id]);
     expect(await journal.get(row.id)).toBeUndefined();
     expect((await journal.findUnresolvedMatch({ ...WHO, body: first.request.body }))?.id).toBe(first.id);
     expect(skips).toContainEqual(skipped);
@@ -346,7 +355,7 @@ function conformance(fresh: () => Promise<Place>) {
       (value) => JSON.stringify(value),
     );
 
-    expect((await journal.list()).map((entry) => entry.id)).toEqual([first.id]);
+    expect(await ids(journal)).toEqual([first.id]);
     expect(skips).toContainEqual({
       ...named,
       reason: expect.stringMatching(/^outcome: Invalid option: expected one of /),

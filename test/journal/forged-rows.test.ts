@@ -11,13 +11,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark, ok } from '../support/cli-runs.js';
 import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 import { lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
 import { eventIs } from '../keeper/filled.js';
+
+/** A team machine's command line, as a person types it. */
+const words = (line: string) => line.split(' ');
 
 /**
  * A journal row as a writer with access to the store (but maybe not the key) would put it there:
@@ -57,7 +60,7 @@ describeWithPostgres(
     async function desk() {
       const { t, team } = await newDesk();
       // The store's schema is made by the first write of any machine.
-      exits(await team.a.hedge(['open', MARKET, 'sell', '100', '--tenor', '1']), 0);
+      ok(await team.a.hedge(words(`open ${MARKET} sell 100 --tenor 1`)));
       /** rowFor's row, put in the store. */
       const plant = async (fields: Parameters<typeof rowFor>[1]) => {
         const row = rowFor(t, fields);
@@ -105,7 +108,7 @@ describeWithPostgres(
       });
       const nothingSent = mark(t);
 
-      const bare = exits(await team.c.hedge(['resume', '--json']), 13);
+      const bare = exits(await team.c.hedge(words('resume --json')), 13);
       expect(lastJson(bare.stderr).error).toMatchObject({
         code: 'unverified_row',
         details: { journal_id: unsealed.id, seal: 'unsealed' },
@@ -118,17 +121,17 @@ describeWithPostgres(
         sealWith: 'sk_test_someone_elses_key_0000000000',
       });
       exits(
-        await team.c.hedge(['resume', foreign.id, '--yes']),
+        await team.c.hedge(words(`resume ${foreign.id} --yes`)),
         13,
         `Journal ${foreign.id} (open: POST /hedges) does not verify as this account's own row`,
         'its seal does not match',
       );
       nothingSent();
 
-      const listed = await team.c.hedge(['journal', '--pending', '--json']);
+      const listed = await team.c.hedge(words('journal --pending --json'));
       const checks = Object.fromEntries(JSON.parse(listed.stdout).map((entry: any) => [entry.id, entry.seal_check]));
       expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
-      const table = await team.c.hedge(['journal', '--pending']);
+      const table = await team.c.hedge(words('journal --pending'));
       const [header, ...rows] = table.stdout.trimEnd().split('\n');
       expect(header.split('\t').at(-1)).toBe('seal');
       expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
@@ -140,7 +143,7 @@ describeWithPostgres(
 
     it("a genuine open set back to unknown in the store, its hedge id removed, past the key's lifetime: its time made new, it no longer verifies (exit 13); with its own time, resume finds its hedge and sends nothing", async () => {
       const { t, team } = await desk();
-      exits(await team.a.hedge(['open', MARKET, 'buy', '700', '--tenor', '7', '--ref', 'DEAL-77']), 0);
+      ok(await team.a.hedge(words(`open ${MARKET} buy 700 --tenor 7 --ref DEAL-77`)));
       // A day on: the server has forgotten the key (the simulator keeps keys 24 h).
       t.advance(25 * 3_600_000);
       // "Now" on the server's clock: the row made to look as if it began after its hedge was opened.
@@ -160,7 +163,7 @@ describeWithPostgres(
       const nothingSent = mark(t);
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
       exits(
-        await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
+        await team.c.hedge(words(`resume ${id} --yes`), { env: { HEDGE_KEY_LIFETIME: '1' } }),
         13,
         'its seal does not match what it would send',
       );
@@ -168,7 +171,7 @@ describeWithPostgres(
 
       await reset(rows[0]!.created_at);
       exits(
-        await team.c.hedge(['resume', id, '--yes'], { env: { HEDGE_KEY_LIFETIME: '1' } }),
+        await team.c.hedge(words(`resume ${id} --yes`), { env: { HEDGE_KEY_LIFETIME: '1' } }),
         0,
         'The book shows it landed',
       );
@@ -184,14 +187,14 @@ describeWithPostgres(
       const skipped = `row ${row.id} (nested deeper than 64 levels).`;
       const nothingSent = mark(t);
 
-      const listed = exits(await team.c.hedge(['journal', '--json']), 0, 'Journal row skipped: postgres://', skipped);
+      const listed = exits(await team.c.hedge(words('journal --json')), 0, 'Journal row skipped: postgres://', skipped);
       expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
       exits(await team.a.hedge(['journal']), 0, skipped);
-      exits(await team.c.hedge(['journal', 'show', row.id]), 2, skipped);
-      exits(await team.c.hedge(['journal', 'resolve', row.id, '--landed']), 2, skipped);
+      exits(await team.c.hedge(words(`journal show ${row.id}`)), 2, skipped);
+      exits(await team.c.hedge(words(`journal resolve ${row.id} --landed`)), 2, skipped);
       exits(await team.b.hedge(['resume']), 0, skipped);
       nothingSent();
-      const added = exits(await team.c.hedge(['add', MARKET, 'sell', '100']), 0, skipped);
+      const added = exits(await team.c.hedge(words(`add ${MARKET} sell 100`)), 0, skipped);
       expect(added.stderr).not.toMatch(/unexpected|call stack/i);
       expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([200]);
@@ -210,13 +213,13 @@ describeWithPostgres(
       const before = t.trades().length;
 
       exits(
-        await team.c.hedge(['resume', elsewhere.id]),
+        await team.c.hedge(words(`resume ${elsewhere.id}`)),
         2,
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
       expect(t.trades().slice(before)).toEqual([]);
 
-      exits(await team.c.hedge(['resume', elsewhere.id, '--yes']), 0);
+      ok(await team.c.hedge(words(`resume ${elsewhere.id} --yes`)));
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
@@ -237,7 +240,7 @@ describeWithPostgres(
         sealWith: t.apiKey,
       });
       const nothingSent = mark(t);
-      const kept = exits(await team.a.hedge(['keep', file, '--once']), 0);
+      const kept = ok(await team.a.hedge(['keep', file, '--once']));
       nothingSent();
       const skipped = lines(kept.stdout).filter(eventIs('skip'));
       expect(skipped.map((event) => [event.side, event.reason])).toEqual([
@@ -256,34 +259,23 @@ describe('rows in the local journal file are verified before anything is sent ag
 
   it('a forged row appended to the file: `resume ID --yes` and a re-run with its --idempotency-key send nothing (exit 13)', async () => {
     const t = await startSimulator();
-    const forged = rowFor(t, {
-      command: 'open',
-      body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
-    });
+    const open = () => rowFor(t, { command: 'open', body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 } });
+    const forged = open();
     appendRow(t.configDir, forged);
-    exits(await t.hedge(['resume', forged.id, '--yes']), 13, 'it carries no seal');
+    exits(await t.hedge(`resume ${forged.id} --yes`), 13, 'it carries no seal');
 
     // A forged "done" row under a script's key would have made the script's own open exit 0 unsent.
-    const done = {
-      ...rowFor(t, {
-        command: 'open',
-        body: { side: 'buy', notional_usd: 3_000, tenor_days: 3 },
-      }),
-      outcome: 'done',
-    };
+    const done = { ...open(), outcome: 'done' };
     appendRow(t.configDir, done);
-    exits(
-      await t.hedge(['open', MARKET, 'buy', '3000', '--tenor', '3', '--idempotency-key', done.idempotency_key]),
-      13,
-    );
+    exits(await t.hedge(`open ${MARKET} buy 3000 --tenor 3 --idempotency-key ${done.idempotency_key}`), 13);
     expect(t.trades()).toEqual([]);
   });
 
   it('a forged "landed add" on the side moves no baseline: a genuine add past its key lifetime is judged by its own effect, not sent a second time', async () => {
     const t = await startSimulator();
-    exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7']), 0);
+    ok(await t.hedge(`open ${MARKET} buy 1000 --tenor 7`));
     // A process of its own, ended: its row is left to whoever resumes it.
-    exits(await t.hedge(['add', MARKET, 'buy', '500', '--json'], { spawn: true }), 0);
+    ok(await t.hedge(`add ${MARKET} buy 500 --json`, { spawn: true }));
     expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
     // past the key's lifetime on the server's clock: the server has forgotten the key.
@@ -306,7 +298,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     appendRow(t.configDir, forged);
     const nothingSent = mark(t);
     exits(
-      await t.hedge(['resume', genuine.id, '--yes']),
+      await t.hedge(`resume ${genuine.id} --yes`),
       0,
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
@@ -318,10 +310,10 @@ describe('rows in the local journal file are verified before anything is sent ag
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {
     const t = await startSimulator();
     const file = writeTarget(t, [`${MARKET},buy,1000,7,,`]);
-    const opened = exits(await t.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--json']), 0);
+    const opened = ok(await t.hedge(`open ${MARKET} buy 1000 --tenor 7 --json`));
     const hedgeId = JSON.parse(opened.stdout).id;
     // A colleague closes the side by hand: the keeper leaves that to a person (drift, without --converge).
-    exits(await t.hedge(['close', MARKET, 'buy', '--yes']), 0);
+    ok(await t.hedge(`close ${MARKET} buy --yes`));
     // A row written without the key, claiming that hedge was closed by a roll (its close leg, done).
     const forged = rowFor(t, {
       command: 'close',

@@ -32,6 +32,9 @@ afterEach(() => {
 });
 
 const stateDir = () => join(tempFolder(), 'state');
+/** The journal in `dir` on the test's clock (T0). */
+const journalAt = (dir: string, options: Partial<Parameters<typeof openJournal>[0]> = {}) =>
+  openJournal({ dir, now: () => T0, ...options });
 const caught = (promise: Promise<unknown>) =>
   promise.then(
     () => new Error('no failure'),
@@ -75,7 +78,7 @@ const rotateAll = (file: string) =>
 
 describe('holds: an entry is held by the live process that carries it', () => {
   it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
-    const journal = openJournal({ dir: stateDir(), now: () => T0 });
+    const journal = journalAt(stateDir());
     const entry = await journal.begin(openFields());
     const mine = {
       pid: process.pid,
@@ -95,7 +98,7 @@ describe('holds: an entry is held by the live process that carries it', () => {
     await again.hold.release();
     expect([lines(), await journal.holderOf(entry.id)]).toEqual([begun + 1, undefined]);
     // Let go, it is free for the next run of this process (hedge mcp's next call, a keeper's next cycle).
-    const next = openJournal({ dir: journal.dir, now: () => T0 });
+    const next = journalAt(journal.dir);
     expect([(await next.hold(entry.id)).held, lines()]).toEqual([true, begun + 2]);
     const finisher = await journal.holderOf(entry.id);
     expect(finisher).toEqual({ ...mine, session: expect.not.stringMatching(mine.session) });
@@ -126,8 +129,8 @@ describe('holds: one protocol, on the injected clock, saying what it cannot read
   it('a wait for a held lock sleeps on the injected sleep: 10 s of it that returns at once ends at once, in sleeps growing to 100 ms, naming the holder', async () => {
     const dir = stateDir();
     const slept: number[] = [];
-    const mine = openJournal({ dir, now: () => T0 });
-    const theirs = openJournal({ dir, now: () => T0, sleep: async (ms) => void slept.push(ms) });
+    const mine = journalAt(dir);
+    const theirs = journalAt(dir, { sleep: async (ms) => void slept.push(ms) });
     expect((await mine.lock('scope', { waitMs: 0 })).held).toBe(true);
     expect(await theirs.lock('scope', { waitMs: 10_000 })).toMatchObject({
       held: false,
@@ -145,7 +148,7 @@ describe('holds: one protocol, on the injected clock, saying what it cannot read
     const file = join(dir, 'journal.jsonl');
     writeFileSync(file, readFileSync(file, 'utf8').replace(`"pid":${other.pid}`, `"pid":"${other.pid}"`));
     const notices: string[] = [];
-    const journal = openJournal({ dir, now: () => T0, notice: (text) => notices.push(text) });
+    const journal = journalAt(dir, { notice: (text) => notices.push(text) });
     expect(await journal.holderOf('a_badholder001')).toBeUndefined();
     expect((await journal.hold('a_badholder001')).held).toBe(true);
     expect(notices).toEqual([
@@ -193,7 +196,7 @@ describe('segments: appends read only the active segment', () => {
 
   it('a rotation that archives every resolved entry keeps the one with the highest seq: the journal counts on, every seq once', async () => {
     const dir = stateDir();
-    const journal = openJournal({ dir, now: () => T0 });
+    const journal = journalAt(dir);
     await resolved(journal, ['r-0', 'r-1', 'r-2']);
     rotateAll(journal.file);
     expect(readdirSync(join(dir, ARCHIVE_DIR_NAME))).toHaveLength(1);
@@ -227,7 +230,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   it('a locks/ or journal-archive/ folder that is a symbolic link is refused, never followed: its target keeps its mode and gets no file', async () => {
     const folder = tempFolder();
     const dir = join(folder, 'state');
-    const journal = openJournal({ dir, now: () => T0 });
+    const journal = journalAt(dir);
     await resolved(journal, ['idem-1', 'idem-2']);
     const target = linkedFolder(folder, join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME));
 
@@ -269,7 +272,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
   );
 
   it('a journal file another user may change, or that belongs to another user, is refused with the fix; a FIFO without waiting', async () => {
-    const journal = openJournal({ dir: stateDir(), now: () => T0 });
+    const journal = journalAt(stateDir());
     const { file } = journal;
     await journal.begin(openFields());
     const before = readFileSync(file, 'utf8');

@@ -13,11 +13,11 @@
 // Counted on the simulator's request log and the journal on disk.
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, lastJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, ok } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
-const OPEN = ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'];
+const OPEN = 'open USDTNGN buy 10000 --tenor 3';
 
 function opens(simulator: Simulator) {
   return simulator.writes().filter((entry) => entry.path === '/hedges');
@@ -38,7 +38,7 @@ describe('an ambiguous answer to POST /hedges', () => {
       for (const said of [key, `hedge resume ${pending.id}`]) expect(first.stderr).toContain(said);
       expect(first.stderr).not.toMatch(/rejected/i);
       // Run again, its answer as ambiguous: the same key, the same exit (in JSON, outcome_unknown).
-      const again = exits(await simulator.hedge([...OPEN, '--json']), 5);
+      const again = exits(await simulator.hedge(`${OPEN} --json`), 5);
       expect(lastJson(again.stderr)).toMatchObject({ error: { code: 'outcome_unknown', idempotency_key: key } });
       expect(opens(simulator).map((entry) => entry.idempotencyKey)).toEqual([key, key]);
       expect(simulator.hedges()).toHaveLength(1);
@@ -52,13 +52,13 @@ describe('--idempotency-key names one request', () => {
     simulator.seedOpen('buy', 10_000);
     // An add answered 5xx on every attempt: its outcome unknown, its entry unresolved, with its key.
     simulator.sandbox.setFaults({ next5xx: 5, match: { method: 'POST', path: '/hedges/add' } });
-    exits(await simulator.hedge(['add', 'USDTNGN', 'buy', '500']), 5);
+    exits(await simulator.hedge('add USDTNGN buy 500'), 5);
     const [pending] = await journalEntries(simulator);
     expect(pending).toMatchObject({ command: 'add', outcome: 'unknown' });
     const writesBefore = simulator.writes().length;
 
     exits(
-      await simulator.hedge(['add', 'USDTNGN', 'buy', '700', '--idempotency-key', pending.idempotency_key]),
+      await simulator.hedge(`add USDTNGN buy 700 --idempotency-key ${pending.idempotency_key}`),
       2,
       `--idempotency-key: that key belongs to journal ${pending.id}`,
       `hedge resume ${pending.id}`,
@@ -73,17 +73,13 @@ describe('a write refused before it was sent', () => {
   it('--timeout too short for the write: exit 5 saying nothing was sent; the entry is abandoned and the next run starts afresh', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('sell', 5_000);
-    const short = exits(
-      await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait', '--timeout', '0.5']),
-      5,
-      'nothing was sent',
-    );
+    const short = exits(await simulator.hedge('close USDTNGN sell --no-wait --timeout 0.5'), 5, 'nothing was sent');
     expect(short.stderr).not.toContain('outcome is unknown');
     expect(simulator.writes()).toHaveLength(0);
     const [entry] = await journalEntries(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'abandoned' });
 
-    const again = exits(await simulator.hedge(['close', 'USDTNGN', 'sell', '--no-wait']), 0);
+    const again = ok(await simulator.hedge('close USDTNGN sell --no-wait'));
     expect(again.stderr).not.toContain('Resuming');
     const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
     expect(closes).toHaveLength(1);
@@ -95,7 +91,7 @@ describe('--ref shaped like an API key', () => {
   it('is bad input: exit 2 naming --ref, no request at all', async () => {
     const simulator = await startSimulator();
     const result = exits(
-      await simulator.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'desk_live_20240101abcd']),
+      await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref desk_live_20240101abcd'),
       2,
       '--ref: the reference looks like an API key',
     );

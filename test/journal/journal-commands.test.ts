@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHedge, tempDir } from '../support/hedge-cli.js';
+import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
@@ -75,10 +75,13 @@ function writeJournal() {
   writeFileSync(join(dir.path, 'journal.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
 }
 
-const hedge = (args: string[]) => runHedge(args, { configDir: dir.path, env: ENV });
+const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir.path, env: ENV });
+/** The ids `hedge journal --json` lists with `flags`. */
+const ids = async (...flags: string[]) =>
+  JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
 
 /** Runs `args` and checks its exit code and that its stderr says each of `said`. */
-async function exits(code: number, args: string[], ...said: string[]) {
+async function exits(code: number, args: HedgeArgs, ...said: string[]) {
   const result = await hedge(args);
   expect(result.code, result.stderr).toBe(code);
   for (const text of said) expect(result.stderr).toContain(text);
@@ -88,7 +91,7 @@ async function exits(code: number, args: string[], ...said: string[]) {
 describe('hedge journal', () => {
   it('--json prints the entries as stored, newest first; --pending only the unresolved ones', async () => {
     writeJournal();
-    const all = await exits(0, ['journal', '--json']);
+    const all = await exits(0, 'journal --json');
     const entries = JSON.parse(all.stdout) as Array<Record<string, unknown>>;
     expect(entries.map((e) => e.id)).toEqual(['a_close003', 'a_add00002', 'a_open0001']);
     expect(entries[2]).toMatchObject({
@@ -99,7 +102,7 @@ describe('hedge journal', () => {
     });
     expect(entries[1].message).toBe(HOSTILE);
 
-    const pending = await hedge(['journal', '--pending', '--json']);
+    const pending = await hedge('journal --pending --json');
     expect(JSON.parse(pending.stdout).map((e: any) => [e.id, e.outcome])).toEqual([
       ['a_close003', 'submitted'],
       ['a_add00002', 'unknown'],
@@ -108,8 +111,6 @@ describe('hedge journal', () => {
 
   it('--since takes a date, an ISO time or a time ago; --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
     writeJournal();
-    const ids = async (...flags: string[]) =>
-      JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
     const newest = ['a_close003', 'a_add00002'];
     expect([
       await ids('--since', '1d'),
@@ -120,16 +121,19 @@ describe('hedge journal', () => {
       await ids('--limit', '1'),
     ]).toEqual([newest, ['a_close003'], [...newest, 'a_open0001'], newest, [], ['a_close003']]);
 
-    const bad = await exits(2, ['journal', '--since', 'yesterday'], '--since', '2h');
+    const bad = await exits(2, 'journal --since yesterday', '--since', '2h');
     expect(bad.stdout).toBe('');
-    await exits(2, ['journal', '--limit', '0']);
+    await exits(2, 'journal --limit 0');
   });
 
   it('--since 30m is thirty minutes (m is minutes, as in every duration hedge reads); a calendar month is 1mo', async () => {
     writeJournal();
-    const ids = async (since: string) =>
-      JSON.parse((await hedge(['journal', '--json', '--since', since])).stdout).map((e: any) => e.id);
-    expect([await ids('30m'), await ids('179m'), await ids('181m'), await ids('1mo')]).toEqual([
+    expect([
+      await ids('--since', '30m'),
+      await ids('--since', '179m'),
+      await ids('--since', '181m'),
+      await ids('--since', '1mo'),
+    ]).toEqual([
       ['a_close003'],
       ['a_close003'],
       ['a_close003', 'a_add00002'],
@@ -139,7 +143,7 @@ describe('hedge journal', () => {
 
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
     writeJournal();
-    const result = await exits(0, ['journal']);
+    const result = await exits(0, 'journal');
     const [header, ...lines] = result.stdout.trimEnd().split('\n');
     expect(header).toBe(
       'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal',
@@ -161,7 +165,7 @@ describe('hedge journal', () => {
     ]);
     expect(cells[0].slice(0, 8)).toEqual(['a_close003', ago(60_000), 'close', 'USDTNGN', 'buy', '', '', 'submitted']);
     // --ref keeps the actions sent with that reference.
-    const byRef = await exits(0, ['journal', '--ref', 'DEAL-42']);
+    const byRef = await exits(0, 'journal --ref DEAL-42');
     expect(
       byRef.stdout
         .trimEnd()
@@ -174,18 +178,18 @@ describe('hedge journal', () => {
   });
 
   it('an empty journal says so on stderr, stdout holds the header row alone (nothing with --no-header)', async () => {
-    const result = await exits(0, ['journal'], 'journal is empty');
+    const result = await exits(0, 'journal', 'journal is empty');
     expect(result.stdout).toBe(
       'id\tcreated_at\tcommand\tmarket\tside\tclient_reference\tnotional_usd\toutcome\thedge_id\tenvironment\thost\tseal\n',
     );
-    expect((await hedge(['journal', '--no-header'])).stdout).toBe('');
+    expect((await hedge('journal --no-header')).stdout).toBe('');
   });
 });
 
 describe('hedge journal show', () => {
   it('shows one entry by a unique prefix: JSON as stored, field lines when piped with text escaped', async () => {
     writeJournal();
-    const json = await exits(0, ['journal', 'show', 'a_add', '--json']);
+    const json = await exits(0, 'journal show a_add --json');
     expect(JSON.parse(json.stdout)).toMatchObject({
       id: 'a_add00002',
       outcome: 'unknown',
@@ -193,7 +197,7 @@ describe('hedge journal show', () => {
       message: HOSTILE,
     });
 
-    const plain = await exits(0, ['journal', 'show', 'a_add00002']);
+    const plain = await exits(0, 'journal show a_add00002');
     // One record: a header row of keys and one row (a tab inside a value is written \x09).
     const [keys, values, ...more] = plain.stdout
       .trimEnd()
@@ -211,17 +215,17 @@ describe('hedge journal show', () => {
 
   it('an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
-    await exits(2, ['journal', 'show', 'a_nope'], 'a_nope');
-    await exits(2, ['journal', 'show', 'a_'], 'a_close003', 'a_open0001');
+    await exits(2, 'journal show a_nope', 'a_nope');
+    await exits(2, 'journal show a_', 'a_close003', 'a_open0001');
   });
 });
 
 describe('hedge resume refusals (nothing is sent)', () => {
   it('a resolved entry is exit 2 saying its outcome; an entry sent with other credentials is exit 2 naming its profile; with no unresolved entry, a sentence on stderr, exit 0', async () => {
-    await exits(0, ['resume'], 'Nothing to resume');
+    await exits(0, 'resume', 'Nothing to resume');
     writeJournal();
-    await exits(2, ['resume', 'a_open0001'], 'outcome is filled');
+    await exits(2, 'resume a_open0001', 'outcome is filled');
     // Without an ID: the newest unresolved one, the close sent with another key under profile ops.
-    await exits(2, ['resume'], 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
+    await exits(2, 'resume', 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
   });
 });

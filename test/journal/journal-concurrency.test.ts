@@ -17,7 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { RunOptions, RunResult } from '../support/hedge-cli.js';
+import type { HedgeArgs, RunOptions, RunResult } from '../support/hedge-cli.js';
 import { exits, heldPauses, journalEntries, keysAnswered, killWhen } from '../support/cli-runs.js';
 import { activeNotional } from '../support/keeper.js';
 import { until } from '../support/polling.js';
@@ -32,7 +32,7 @@ const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
  * `count` copies of `args` at once, each with a pid of its own (what is tested is between hedge
  * processes): the first in this process, the others processes of their own.
  */
-function sideBySide(t: Simulator, args: string[], count: number) {
+function sideBySide(t: Simulator, args: HedgeArgs, count: number) {
   return Promise.all(Array.from({ length: count }, (_, index) => t.hedge(args, { spawn: index > 0 })));
 }
 
@@ -41,9 +41,9 @@ function sideBySide(t: Simulator, args: string[], count: number) {
  * process, until it has sent `path` (it holds the book lock and waits for the landing); then as a
  * process of its own, until that one says it is waiting for the lock. Then the clock is moved until
  * both have ended. So the second surely meets the lock held — whatever the machine's load — and is
- * let go only after.
+ * let go only after: the first acts (exit 0), the second says why it stopped (exit 11). The second's run.
  */
-async function secondUnderLock(t: Simulator, args: string[], path: string) {
+async function secondUnderLock(t: Simulator, args: HedgeArgs, path: string) {
   let finished = 0;
   const sent = () => t.writes().some((entry) => entry.path === path);
   // Once it has sent `path`, each of its pauses lasts until the test moves the clock.
@@ -63,7 +63,12 @@ async function secondUnderLock(t: Simulator, args: string[], path: string) {
     pauses.wake();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return Promise.all([first, second]);
+  // The first acts; the second waits for it, then stops (exit 11) saying why.
+  const [acted, waited] = await Promise.all([first, second]);
+  expect([acted.code, waited.code]).toEqual([0, 11]);
+  expect(waited.stderr).toContain('Waiting for the book of this account');
+  saysWhy(waited);
+  return waited;
 }
 
 function saysWhy(run: RunResult) {
@@ -81,7 +86,7 @@ describe('identical writes side by side', () => {
   it('3 parallel `add USDTNGN sell 100` on one config dir: the notional added is 100 × the exit-0 runs; every other run says why', async () => {
     const t = await start();
     t.seedOpen('sell', 1_000);
-    const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 3);
+    const runs = await sideBySide(t, 'add USDTNGN sell 100', 3);
     const succeeded = runs.filter((run) => run.code === 0);
     expect(succeeded.length).toBeGreaterThanOrEqual(1);
     // Every add that reported success is on the server once, and nothing else was added.
@@ -100,13 +105,13 @@ describe('identical writes side by side', () => {
     // The server acts on the add, then its answer hangs: the first process is still carrying it.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges/add' } });
     let child: ChildProcess | undefined;
-    const first = t.hedge(['add', 'USDTNGN', 'sell', '100', '--request-timeout', '120'], {
+    const first = t.hedge('add USDTNGN sell 100 --request-timeout 120', {
       onSpawn: (spawned) => (child = spawned),
     });
     await until(() => adds(t).some((entry) => entry.status === 'stalled'), 'the first add was held by the server');
 
     // The runs that meet it need no process of their own: the test's pid is not the holder's.
-    const others = [await t.hedge(['add', 'USDTNGN', 'sell', '100']), await t.hedge(['add', 'USDTNGN', 'sell', '100'])];
+    const others = [await t.hedge('add USDTNGN sell 100'), await t.hedge('add USDTNGN sell 100')];
     for (const run of others) {
       expect(run.code, run.stderr).toBe(11);
       expect(run.stderr).toContain(`pid ${child!.pid} on`);
@@ -122,7 +127,7 @@ describe('identical writes side by side', () => {
     child!.kill('SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
     t.sandbox.setFaults({ stall: null, match: null });
-    exits(await t.hedge(['add', 'USDTNGN', 'sell', '100']), 0, 'Resuming the add started');
+    exits(await t.hedge('add USDTNGN sell 100'), 0, 'Resuming the add started');
     expect([activeNotional(t, 'sell'), new Set(adds(t).map((entry) => entry.idempotencyKey)).size]).toEqual([1_100, 1]);
   });
 });
@@ -132,18 +137,15 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     const t = await start({ dialect: 'alpha', fillDelayMs: HOUR_MS });
     const file = join(t.configDir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
-    const [acted, waited] = await secondUnderLock(t, ['apply', file], '/hedges');
+    const waited = await secondUnderLock(t, ['apply', file], '/hedges');
     expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
-    expect([acted.code, waited.code]).toEqual([0, 11]);
-    expect(waited.stderr).toContain('Waiting for the book of this account');
     expect(waited.stderr).toContain('reached the target');
-    saysWhy(waited);
   });
 
   it('2 parallel `open … --ref DEAL-7` make one hedge; the other is refused with its id', async () => {
     const t = await start({ dialect: 'alpha' });
-    const args = ['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7'];
+    const args = 'open USDTNGN buy 1000 --tenor 3 --ref DEAL-7';
     // One in this process, one a process of its own.
     const runs = await Promise.all([t.hedge(args), t.hedge(args, { spawn: true })]);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
@@ -164,11 +166,8 @@ describe('roll under the book lock', () => {
   it('2 `roll USDTNGN buy --tenor 7`, the second under the lock of the first: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
     const t = await start({ fillDelayMs: HOUR_MS });
     const seeded = t.seedOpen('buy', 1_000);
-    const [rolled, waited] = await secondUnderLock(t, ['roll', 'USDTNGN', 'buy', '--tenor', '7'], '/hedges/close');
-    expect([rolled.code, waited.code]).toEqual([0, 11]);
-    expect(waited.stderr).toContain('Waiting for the book of this account');
+    const waited = await secondUnderLock(t, 'roll USDTNGN buy --tenor 7', '/hedges/close');
     expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
-    saysWhy(waited);
     expect(t.requests('POST', '/hedges/close')).toHaveLength(1);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
     const [active] = t.active('buy');
@@ -180,26 +179,26 @@ describe('roll under the book lock', () => {
 
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
   /** A frozen simulator, runs on its clock, and `args` killed while the server holds its answer to `path` (an add's on a sell side of 1,000). */
-  async function killedWhileHeld(args: string[], path: string) {
+  async function killedWhileHeld(args: string, path: string) {
     const t = await start({ preset: 'frozen', stepped: true });
     const pinned = {
-      hedge: (more: string[], options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
+      hedge: (more: HedgeArgs, options: RunOptions = {}) => t.hedge(more, { ...options, env: pinnedClockEnv(t) }),
     };
     if (path === '/hedges/add') t.seedOpen('sell', 1_000);
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path } });
     const held = () => t.requests('POST', path).some((entry) => entry.status === 'stalled');
-    await killWhen(pinned, args, held, 'the write held at its body');
+    await killWhen(pinned, args.split(' '), held, 'the write held at its body');
     t.sandbox.setFaults({ stall: null, match: null });
     return { t, pinned };
   }
 
   it('an add killed after the server acted, resumed 30 simulated hours later (the key forgotten): it landed, nothing is sent again', async () => {
-    const { t, pinned } = await killedWhileHeld(['add', 'USDTNGN', 'sell', '100'], '/hedges/add');
+    const { t, pinned } = await killedWhileHeld('add USDTNGN sell 100', '/hedges/add');
     // 30 hours on the server: the add has landed, and the simulator forgets keys after 24 h.
     t.advance(30 * HOUR_MS);
     expect(activeNotional(t, 'sell')).toBe(1_100);
     const resumed = exits(
-      await pinned.hedge(['add', 'USDTNGN', 'sell', '100']),
+      await pinned.hedge('add USDTNGN sell 100'),
       0,
       '30 h ago by the server clock',
       'the book is read first, and if it is sent again',
@@ -216,10 +215,10 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
   });
 
   it('an open that cannot be told (no id, no reference) past the key lifetime is never resent: exit 12 with the resolve command; resolved by hand, it stays sent once', async () => {
-    const { t, pinned } = await killedWhileHeld(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1'], '/hedges');
+    const { t, pinned } = await killedWhileHeld('open USDTNGN buy 2000 --tenor 1', '/hedges');
     t.advance(30 * HOUR_MS);
 
-    const again = exits(await pinned.hedge(['open', 'USDTNGN', 'buy', '2000', '--tenor', '1']), 12);
+    const again = exits(await pinned.hedge('open USDTNGN buy 2000 --tenor 1'), 12);
     const [entry] = await journalEntries(pinned, '--pending');
     for (const text of [
       'The book cannot tell whether it landed',
@@ -229,8 +228,8 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
       expect(again.stderr).toContain(text);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
-    exits(await pinned.hedge(['journal', 'resolve', entry.id, '--landed']), 0, 'recorded as landed');
-    const shown = JSON.parse((await t.hedge(['journal', 'show', entry.id, '--json'])).stdout);
+    exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
+    const shown = JSON.parse((await t.hedge(`journal show ${entry.id} --json`)).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
     expect(t.hedges()).toHaveLength(1);
@@ -248,7 +247,7 @@ describe('killed at a random moment, then run again two at a time', () => {
       // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
       const k = 1 + Math.floor(Math.random() * 7);
       let child: ChildProcess | undefined;
-      const killed = t.hedge(['add', 'USDTNGN', 'sell', '100'], {
+      const killed = t.hedge('add USDTNGN sell 100', {
         onSpawn: (spawned) => (child = spawned),
       });
       let finished = false;
@@ -257,7 +256,7 @@ describe('killed at a random moment, then run again two at a time', () => {
       child!.kill('SIGKILL');
       const first = await killed;
 
-      const runs = await sideBySide(t, ['add', 'USDTNGN', 'sell', '100'], 2);
+      const runs = await sideBySide(t, 'add USDTNGN sell 100', 2);
       const entries = await journalEntries(t);
       const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
       const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter, ok } from '../support/cli-runs.js';
 
 const startTrading = useSimulators({ stepped: true });
 
@@ -28,10 +28,10 @@ function inItsWait(t: Simulator) {
 
 /** A filled hedge to change: opened without waiting, then the clock moved past its fill. */
 async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string) {
-  const opened = exits(await t.hedge(['open', 'USDTNGN', side, notional, '--tenor', '7', '--no-wait', '--json']), 0);
+  const opened = ok(await t.hedge(`open USDTNGN ${side} ${notional} --tenor 7 --no-wait --json`));
   t.sandbox.clock.advance(LAND_MS);
   const id = JSON.parse(opened.stdout).hedge_id;
-  const listed = await t.hedge(['hedges', id, '--json']);
+  const listed = await t.hedge(`hedges ${id} --json`);
   expect(JSON.parse(listed.stdout)).toMatchObject({ status: 'filled' });
   return id;
 }
@@ -64,7 +64,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(left).toMatchObject({ command: 'open', outcome: 'pending' });
 
     t.sandbox.setFaults({ stall: null, match: null });
-    const resumed = exits(await t.hedge(again), 0);
+    const resumed = ok(await t.hedge(again));
     expect(resumed.stderr).toMatch(
       new RegExp(
         `Resuming the open started \\d\\d:\\d\\d:\\d\\d UTC (\\(journal ${left.id}, outcome pending\\) )?with key ${left.idempotency_key}`,
@@ -130,7 +130,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     expect(await journalEntries(t)).toEqual([]);
 
     t.sandbox.setFaults({ nextLatency: null, match: null });
-    const again = exits(await t.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '3']), 0);
+    const again = ok(await t.hedge('open USDTNGN sell 2000 --tenor 3'));
     expect(again.stderr).not.toContain('Resuming');
     expect(t.hedges()).toHaveLength(1);
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
@@ -154,13 +154,13 @@ describe('hedge resume', () => {
       return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
     });
     let finished = false;
-    const running = t.hedge(['resume', left.id, '--json'], { clock: pauses.clock }).finally(() => (finished = true));
+    const running = t.hedge(`resume ${left.id} --json`, { clock: pauses.clock }).finally(() => (finished = true));
     await until(pauses.paused, 'the resumed add waiting after a poll', { process: running });
     // Still running: waiting for the landing only this test can bring about.
     expect(finished).toBe(false);
     t.sandbox.clock.advance(LAND_MS);
     pauses.wake();
-    const resumed = exits(await running, 0);
+    const resumed = ok(await running);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
     expect(serverHedge(t, id).notionalUsd).toBe(10_500);
     expect(keysAnswered(t, '/hedges/add')).toEqual([left.idempotency_key]);

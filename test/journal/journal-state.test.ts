@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { useSimulators } from '../support/simulator.js';
-import { exits } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { NESTED_HERE, nestedJson } from '../support/journal-rows.js';
 
 const start = useSimulators({ stepped: true });
@@ -33,7 +33,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     symlinkSync(target, join(t.configDir, 'journal.jsonl'));
 
     const open = exits(
-      await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']),
+      await t.hedge('open USDTNGN buy 1000 --tenor 3'),
       13,
       `${join(t.configDir, 'journal.jsonl')} is a symbolic link`,
     );
@@ -42,7 +42,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     expect(readFileSync(target, 'utf8')).toBe("someone else's file\n");
     expect(lstatSync(target).mode & 0o777).toBe(0o644);
 
-    const listed = exits(await t.hedge(['journal', '--json']), 13);
+    const listed = exits(await t.hedge('journal --json'), 13);
     expect(JSON.parse(listed.stderr)).toMatchObject({
       error: { code: 'state', class: 'state', details: { path: join(t.configDir, 'journal.jsonl') } },
     });
@@ -50,7 +50,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
 
   it('a read-only journal: exit 13 with the path and what to do, not "unexpected"; nothing sent', async () => {
     const t = await start();
-    exits(await t.hedge(['open', 'USDTNGN', 'sell', '1000', '--tenor', '3']), 0);
+    ok(await t.hedge('open USDTNGN sell 1000 --tenor 3'));
     const journal = join(t.configDir, 'journal.jsonl');
     chmodSync(journal, 0o444);
     // Root may write any file: run the CLI as another user who owns the folder (as a desk user would).
@@ -66,7 +66,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
     // The add's quote (POST /quotes) is a read: what must not leave is the add itself.
     const adds = () => t.requests('POST', '/hedges/add');
     const add = exits(
-      await t.hedge(['add', 'USDTNGN', 'sell', '100'], { user: asUser }),
+      await t.hedge('add USDTNGN sell 100', { user: asUser }),
       13,
       `Cannot write the action journal ${journal}: permission denied.`,
       'Nothing was sent.',
@@ -80,7 +80,7 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
 describe('a damaged journal line', () => {
   it('a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
     const t = await start();
-    exits(await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']), 0);
+    ok(await t.hedge('open USDTNGN buy 1000 --tenor 3'));
     const journal = join(t.configDir, 'journal.jsonl');
     const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]);
     // An unresolved add of this account on the side the write below adds to: the row a write looks at first.
@@ -102,13 +102,13 @@ describe('a damaged journal line', () => {
     appendFileSync(journal, `${nestedJson(row, 150_000)}\n`);
     const skipped = `Journal line skipped: ${journal}:${line} (nested deeper than 64 levels).`;
 
-    const listed = exits(await t.hedge(['journal', '--json']), 0, skipped);
+    const listed = exits(await t.hedge('journal --json'), 0, skipped);
     expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
-    exits(await t.hedge(['journal']), 0, skipped);
-    exits(await t.hedge(['journal', 'show', 'a_nested000001']), 2, skipped, 'a_nested000001');
-    exits(await t.hedge(['journal', 'resolve', 'a_nested000001', '--landed', '--yes']), 2, skipped);
-    exits(await t.hedge(['resume']), 0, skipped);
-    const added = exits(await t.hedge(['add', 'USDTNGN', 'buy', '100']), 0, skipped);
+    exits(await t.hedge('journal'), 0, skipped);
+    exits(await t.hedge('journal show a_nested000001'), 2, skipped, 'a_nested000001');
+    exits(await t.hedge('journal resolve a_nested000001 --landed --yes'), 2, skipped);
+    exits(await t.hedge('resume'), 0, skipped);
+    const added = exits(await t.hedge('add USDTNGN buy 100'), 0, skipped);
     // Said once by a command, however often it reads the journal.
     expect(added.stderr.split(skipped)).toHaveLength(2);
     expect(added.stderr).not.toMatch(/unexpected|call stack/i);
@@ -127,7 +127,7 @@ describe('a damaged lock record', () => {
     writeFileSync(record, '{"scope": "test|', { mode: 0o600 });
 
     const opened = exits(
-      await t.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--ref', 'DEAL-7']),
+      await t.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-7'),
       0,
       `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
     );

@@ -1,6 +1,6 @@
 // The journal store in-process, on a real folder under the temp dir with an injected clock: what
-// goes into journal.jsonl, how events fold into entries, listing and lookup, the "same request"
-// rule, the key guard, and reading a file a crash left with a torn line.
+// goes into journal.jsonl, how events fold into entries, listing and lookup (the "same request" rule
+// for every backend: conformance.test.ts), the key guard, and reading a file a crash left with a torn line.
 import { redactKey } from '../../src/core/security/secrets.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -185,34 +185,6 @@ describe('list and get (the rest for every backend: conformance.test.ts)', () =>
     const request = { environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} } as const;
     expect(await journal.findUnresolvedMatch(request)).toBeUndefined();
     expect(existsSync(dir)).toBe(false);
-  });
-});
-
-describe('findUnresolvedMatch: the same request rule (the newest, in any key order: conformance.test.ts)', () => {
-  const body = { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 };
-  const same = {
-    environment: 'test' as const,
-    base_url_host: 'partner.example:8443',
-    key_id: KEY_ID,
-    command: 'open',
-    body,
-  };
-
-  it('does not match across environment, host, key, command or body; compares group and leg only when given', async () => {
-    const { journal } = setUp();
-    const leg = await journal.begin(openFields({ group: 'a_roll1', leg: 'open' }));
-    const found = async (changes: object) => (await journal.findUnresolvedMatch({ ...same, ...changes }))?.id;
-    for (const changes of [
-      { environment: 'live' },
-      { base_url_host: 'other.example' },
-      { key_id: keyFingerprint('hpk_test_AnotherKey000000') },
-      { command: 'add' },
-      { body: { ...body, notional_usd: 10000.01 } },
-      { group: 'a_roll2' },
-      { group: 'a_roll1', leg: 'close' },
-    ])
-      expect(await found(changes), JSON.stringify(changes)).toBeUndefined();
-    expect([await found({}), await found({ group: 'a_roll1', leg: 'open' })]).toEqual([leg.id, leg.id]);
   });
 });
 

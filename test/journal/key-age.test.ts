@@ -103,7 +103,7 @@ describe('resume on a server whose Date header was 30 h fast at the first send',
     expect(activeNotional(t, 'buy')).toBe(11_500);
 
     // --no-wait: a resend on this frozen clock would otherwise wait for a landing until the test's bound.
-    const resumed = await t.hedge(['resume', '--yes', '--no-wait'], {
+    const resumed = await t.hedge('resume --yes --no-wait', {
       env: { NODE_OPTIONS: `--import=${FROZEN_CLOCK_PRELOAD}`, READ_E2E_NOW_MS: String(sentAt + localMs) },
     });
     return { t, row: row, resumed };

@@ -40,15 +40,15 @@ function journalAt(url: string, options: { now?: () => number; fallbackDir?: str
 describeWithPostgres(
   'the PostgreSQL journal',
   (server) => {
+    /** A statement on the database `url` names. */
+    const sql = (url: string, text: string, values?: unknown[]) =>
+      server().query(new URL(url).pathname.slice(1), text, values);
     it('creates its schema on first use, once, however many processes start on a fresh database at the same moment', async () => {
       const url = await server().createDatabase();
       const firsts = Array.from({ length: 6 }, () => journalAt(url));
       const lists = await Promise.all(firsts.map((journal) => journal.list()));
       expect(lists).toEqual(firsts.map(() => []));
-      const migrations = await server().query(
-        new URL(url).pathname.slice(1),
-        'SELECT version, description, applied_by FROM hedge.schema_migrations',
-      );
+      const migrations = await sql(url, 'SELECT version, description, applied_by FROM hedge.schema_migrations');
       expect(migrations.rows).toHaveLength(LATEST_VERSION);
       expect(migrations.rows[0]).toMatchObject({ version: 1, description: 'journal entries and holders' });
       expect(migrations.rows[0].applied_by).toContain(hostname());
@@ -74,10 +74,7 @@ describeWithPostgres(
         profile: 'laptop',
         host: hostname(),
       });
-      const origin = await server().query(
-        new URL(url).pathname.slice(1),
-        'SELECT id, origin FROM hedge.entries ORDER BY id',
-      );
+      const origin = await sql(url, 'SELECT id, origin FROM hedge.entries ORDER BY id');
       expect(origin.rows.map((row) => row.origin)).toEqual(['migrated', 'migrated']);
 
       // The team finished the pending one meanwhile: the older local record does not undo that.
@@ -96,7 +93,7 @@ describeWithPostgres(
       // The database as an older hedge left it: schema 1, and two entries as it wrote them (no seq,
       // no revision), the later one first on disk.
       const url = await server().createDatabase();
-      const q = (text: string, values?: unknown[]) => server().query(new URL(url).pathname.slice(1), text, values);
+      const q = (text: string, values?: unknown[]) => sql(url, text, values);
       await q(
         `CREATE SCHEMA hedge; CREATE TABLE hedge.schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now(), applied_by text NOT NULL)`,
       );

@@ -10,7 +10,7 @@
 // Asserted on the simulator's request log and state.
 import { describe, expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
-import { exits, journalEntries, lastJson, markTrades as mark } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, markTrades as mark, ok } from '../support/cli-runs.js';
 import { runHedge, type RunResult } from '../support/hedge-cli.js';
 import { appendRow, nextSeq, replayOf } from '../support/journal-rows.js';
 import { activeNotional, lines, writeTarget } from '../support/keeper.js';
@@ -40,7 +40,7 @@ describe('a genuine row replayed in the local journal file', () => {
     t.seedOpen('sell', 1_000);
     await landAdd(t);
     expect(sellUsd(t)).toBe(1_100);
-    exits(await t.hedge(['reduce', MARKET, 'sell', '100']), 0);
+    ok(await t.hedge(`reduce ${MARKET} sell 100`));
     expect(sellUsd(t)).toBe(1_000);
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add' && entry.outcome === 'done');
     expect(row).toBeDefined();
@@ -51,9 +51,9 @@ describe('a genuine row replayed in the local journal file', () => {
 
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
     const { t, row, id, nothingSent } = await addedThenReduced(async (t) => {
-      exits(await t.hedge(['add', MARKET, 'sell', '100']), 0);
+      ok(await t.hedge(`add ${MARKET} sell 100`));
     });
-    const resumed = exits(await t.hedge(['resume', id, '--yes', '--json']), 13);
+    const resumed = exits(await t.hedge(`resume ${id} --yes --json`), 13);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unverified_row', details: { journal_id: id } });
     expect(resumed.stderr).toContain(`Its idempotency key is also journal ${row.id}'s (done): this row is a copy`);
     nothingSent();
@@ -96,7 +96,7 @@ describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
     const t = await startSimulator();
     t.seedOpen('sell', 1_000);
-    exits(await t.hedge(['add', MARKET, 'sell', '100']), 0);
+    ok(await t.hedge(`add ${MARKET} sell 100`));
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
     const copy = replayOf(row, nextSeq(t.configDir));
@@ -118,15 +118,15 @@ describe('a row is valid once', () => {
     const t = await startSimulator();
     t.seedOpen('sell', 1_000);
     t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const lost = await t.hedge(['add', MARKET, 'sell', '100', '--json']);
+    const lost = await t.hedge(`add ${MARKET} sell 100 --json`);
     t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
     expect(lost.code, lost.stderr).toBe(5);
     const key = lastJson(lost.stderr).error.idempotency_key;
     const [entry] = await journalEntries(t, '--pending');
-    exits(await t.hedge(['journal', 'resolve', entry.id, '--not-landed']), 0);
+    ok(await t.hedge(`journal resolve ${entry.id} --not-landed`));
     const before = adds(t).length;
     exits(
-      await t.hedge(['add', MARKET, 'sell', '100', '--idempotency-key', key]),
+      await t.hedge(`add ${MARKET} sell 100 --idempotency-key ${key}`),
       2,
       `that key's action (journal ${entry.id}`,
       'ended abandoned; a key is one action, so nothing was sent',
@@ -149,17 +149,17 @@ describe('after its key may be forgotten, an action is sent again only on proof 
     expect(lost.code, lost.stderr).toBe(5);
     expect(sellUsd(t)).toBe(1_100);
     // A config dir of its own, gone after the run.
-    exits(await runHedge(['reduce', MARKET, 'sell', '100'], { env: t.env, clock: t.clock }), 0);
+    ok(await runHedge(['reduce', MARKET, 'sell', '100'], { env: t.env, clock: t.clock }));
     expect(sellUsd(t)).toBe(1_000);
     t.advance(30 * HOUR);
     return t;
   }
 
   it('`resume --yes`: "cannot tell" (exit 12) with what to check, nothing sent; `resume ID --resend-unproven` sends it with its key', async () => {
-    const t = await landedThenMovedBack((t) => t.hedge(['add', MARKET, 'sell', '100', '--json']));
+    const t = await landedThenMovedBack((t) => t.hedge(`add ${MARKET} sell 100 --json`));
     const [entry] = await journalEntries(t, '--pending');
     const before = adds(t).length;
-    const resumed = exits(await t.hedge(['resume', '--yes', '--json']), 12);
+    const resumed = exits(await t.hedge('resume --yes --json'), 12);
     expect(lastJson(resumed.stderr).error).toMatchObject({ code: 'unresolved', details: { journal_id: entry.id } });
     expect(resumed.stderr).toContain(
       'The book cannot tell whether it landed: the sell side is 1,000.00 USD now; it was 1,000.00 USD before the add was sent',
@@ -171,7 +171,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
 
     // A person's word: sent again with its own key (the server, having forgotten it, acts).
     exits(
-      await t.hedge(['resume', entry.id, '--resend-unproven']),
+      await t.hedge(`resume ${entry.id} --resend-unproven`),
       0,
       'Sending it again with its key, as --resend-unproven asks',
     );

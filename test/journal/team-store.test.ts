@@ -10,14 +10,17 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { exits, journalEntries, lastJson, heldPauses, waitingAfter } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, heldPauses, waitingAfter, ok } from '../support/cli-runs.js';
+
+/** A team machine's command line, as a person types it. */
+const words = (line: string) => line.split(' ');
 
 /** Sandbox time for a fill or a change to land: the tests move the clock, nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 async function migrate(machine: Machine) {
-  const run = exits(await machine.hedge(['journal', 'migrate', '--json']), 0);
+  const run = ok(await machine.hedge(words('journal migrate --json')));
   return JSON.parse(run.stdout);
 }
 
@@ -32,9 +35,9 @@ describeWithPostgres(
 
     it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
-      exits(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
+      ok(await team.a.hedge(words('open USDTNGN buy 1000 --tenor 3 --json')));
       // B is another process: each row names the process and store session that began it.
-      exits(await team.b.hedge(['open', 'USDTNGN', 'sell', '2000', '--tenor', '7', '--json'], { spawn: true }), 0);
+      ok(await team.b.hedge(words('open USDTNGN sell 2000 --tenor 7 --json'), { spawn: true }));
       expect(t.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges']);
 
       const seen = await journalEntries(team.c);
@@ -73,7 +76,7 @@ describeWithPostgres(
       const [tsvHeader, tsvRow] = (await team.c.hedge(['journal'])).stdout.split('\n').map((line) => line.split('\t'));
       expect(tsvHeader.slice(-2)).toEqual(['host', 'seal']);
       expect(tsvRow[tsvHeader.indexOf('host')]).toBe(hostname());
-      const show = await team.c.hedge(['journal', 'show', seen[1].id]);
+      const show = await team.c.hedge(words(`journal show ${seen[1].id}`));
       const [keys, values] = show.stdout.split('\n').map((line) => line.split('\t'));
       expect(values[keys.indexOf('host')]).toBe(hostname());
       expect(values[keys.indexOf('holder')]).toBe(
@@ -81,11 +84,11 @@ describeWithPostgres(
       );
 
       // --verbose says which store, its password redacted.
-      const verbose = await team.c.hedge(['journal', '--json', '--verbose']);
+      const verbose = await team.c.hedge(words('journal --json --verbose'));
       expect(verbose.stderr).toContain(
         `journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`,
       );
-      const whoami = await team.c.hedge(['whoami', '--json']);
+      const whoami = await team.c.hedge(words('whoami --json'));
       expect(JSON.parse(whoami.stdout).journal).toEqual({
         store: 'postgres',
         location: team.url.replace(server().password, '***'),
@@ -99,7 +102,7 @@ describeWithPostgres(
       await server().stop();
       try {
         const refused = exits(
-          await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']),
+          await team.a.hedge(words('open USDTNGN buy 1000 --tenor 3')),
           13,
           `The team journal store ${team.urlWithoutPassword} cannot be reached: connection refused (while connecting).`,
         );
@@ -107,7 +110,7 @@ describeWithPostgres(
           /refuses writes before sending anything; reads of the API \(positions, hedges, account\) still work/,
         );
 
-        const json = exits(await team.c.hedge(['add', 'USDTNGN', 'buy', '500', '--json', '--verbose']), 13);
+        const json = exits(await team.c.hedge(words('add USDTNGN buy 500 --json --verbose')), 13);
         expect(lastJson(json.stderr).error).toMatchObject({
           code: 'state',
           class: 'state',
@@ -116,14 +119,14 @@ describeWithPostgres(
         // Nothing of any write reached the server.
         expect(t.writes()).toEqual([]);
 
-        const positions = exits(await team.a.hedge(['positions', '--json']), 0);
+        const positions = ok(await team.a.hedge(words('positions --json')));
         expect(JSON.parse(positions.stdout)).toEqual([]);
         expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
         exits(await team.b.hedge(['journal']), 13);
       } finally {
         await server().start();
       }
-      exits(await team.a.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
+      ok(await team.a.hedge(words('open USDTNGN buy 1000 --tenor 3 --json')));
       expect(t.trades()).toHaveLength(1);
       passwordNowhere(team.outputs);
     });
@@ -131,13 +134,13 @@ describeWithPostgres(
     it('`hedge journal migrate` moves a local journal into the store; run twice, nothing is added twice', async () => {
       const { t, team } = await desk();
       // A's profile "solo" starts without a store: its actions go to A's local file.
-      exits(await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']), 0);
+      ok(await loginWith(team.a.dir, t, t.apiKey, ['--profile', 'solo']));
       const solo: Machine = {
         ...team.a,
         hedge: (args, options) => team.a.hedge(['--profile', 'solo', ...args], options),
       };
-      exits(await solo.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json']), 0);
-      exits(await solo.hedge(['open', 'USDTNGN', 'sell', '1500', '--tenor', '1', '--json']), 0);
+      ok(await solo.hedge(words('open USDTNGN buy 1000 --tenor 3 --json')));
+      ok(await solo.hedge(words('open USDTNGN sell 1500 --tenor 1 --json')));
       const mine = await journalEntries(solo);
       expect(mine).toHaveLength(2);
       expect(await journalEntries(team.c)).toEqual([]);
@@ -151,7 +154,7 @@ describeWithPostgres(
         `Its journal is the team store ${team.urlWithoutPassword}`,
       );
       expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
-      const profiles = JSON.parse((await team.a.hedge(['profile', 'list', '--json'])).stdout) as Array<{
+      const profiles = JSON.parse((await team.a.hedge(words('profile list --json'))).stdout) as Array<{
         name: string;
         journal_url: string | null;
       }>;
@@ -166,7 +169,7 @@ describeWithPostgres(
         { added: ids, merged: [], present: [], conflicts: [] },
         { added: [], merged: [], present: ids, conflicts: [] },
       ]);
-      const human = await solo.hedge(['journal', 'migrate']);
+      const human = await solo.hedge(words('journal migrate'));
       expect(human.stderr).toContain('0 added, 0 merged (a later outcome or a fallback record), 2 already there.');
 
       const seen = await journalEntries(team.c);
@@ -193,15 +196,12 @@ describeWithPostgres(
 
     it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = exits(
-        await team.c.hedge(['open', 'USDTNGN', 'sell', '4000', '--tenor', '7', '--no-wait', '--json']),
-        0,
-      );
+      const opened = ok(await team.c.hedge(words('open USDTNGN sell 4000 --tenor 7 --no-wait --json')));
       t.advance(LAND_MS);
       const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
       const pauses = heldPauses(waitingAfter(t, '/hedges/add'));
-      const running = team.a.hedge(['add', 'USDTNGN', 'sell', '1000', '--timeout', '60'], { clock: pauses.clock });
+      const running = team.a.hedge(words('add USDTNGN sell 1000 --timeout 60'), { clock: pauses.clock });
       let result: RunResult;
       try {
         await until(pauses.paused, 'the add waiting', { process: running });

@@ -5,7 +5,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exits } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
@@ -209,7 +209,7 @@ describe('a config folder that cannot be used', () => {
         expect(read.stderr).toMatch(/No API key is configured/);
         expect(read.stderr).toMatch(/hedge login/);
         expect(read.stderr).not.toMatch(STACK_FRAME);
-        exits(created, 0);
+        ok(created);
         expect(statSync(loginDir).mode & 0o777).toBe(0o700);
         expect(statSync(join(loginDir, 'config.json')).mode & 0o777).toBe(0o600);
         expect(store.ok && store.data.profiles.desk?.api_key).toBe(KEYS[1]);
@@ -236,7 +236,7 @@ describe('logins killed mid-way', () => {
         for (const name of ['base', 'base-2']) {
           const calibration = await login(configDir, sandbox, name, KEYS[0], { spawn: true });
           tails.push(Date.now() - sandbox.requestLog.at(-1)!.realTimeMs);
-          exits(calibration, 0);
+          ok(calibration);
         }
         const tailMs = Math.max(4, Math.min(...tails));
         const problems = [];
@@ -285,7 +285,7 @@ describe('logins killed mid-way', () => {
           }; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
         expect(problems).toEqual([]);
         expect(killed).toBeGreaterThanOrEqual(4);
-        exits(after, 0);
+        ok(after);
         expect(store.ok && store.data.profiles.after?.api_key).toBe(KEYS[2]);
         // The write is a rename: a kill can leave a temp file of its own, never a half-written store.
         expect(remaining.filter((name) => !/^config\.json\.tmp-/.test(name))).toEqual([]);

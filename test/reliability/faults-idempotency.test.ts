@@ -5,7 +5,7 @@
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 // Each case has its own simulator: they run side by side, their real-time holds and timeouts overlapping.
 import { afterAll, describe, expect, it } from 'vitest';
-import { exits } from '../support/cli-runs.js';
+import { ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { FILL_DELAY_MS } from '../support/simulator.js';
@@ -43,7 +43,7 @@ describe.concurrent('idempotency_in_flight', () => {
         observation.observed =
           `exit ${result.code}; ${posts.length} × POST /hedges (${posts.map((entry) => entry.errorCode ?? entry.status).join(' → ')}), ` +
           `${sameKey(posts) ? 'one key' : 'DIFFERENT keys'}; server: ${sim.hedges().length} hedge`;
-        exits(result, 0);
+        ok(result);
         expect(inFlight.length).toBeGreaterThanOrEqual(1);
         expect([sameKey(posts), posts.at(-1)!.status]).toEqual([true, 200]);
         expect(sim.hedges()).toHaveLength(1);

@@ -3,7 +3,7 @@
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log, whose
 // time is hedge's: this machine's plus every pause hedge took, each ended at once (skippingClock).
 import { afterAll, describe, expect, it } from 'vitest';
-import { exits } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
 import { gaps } from '../support/simulator.js';
@@ -62,7 +62,7 @@ describe('5xx bursts', () => {
           observation.observed = `exit ${result.code}; ${attempts.length} attempts (${attempts.map((entry) => entry.status).join(' → ')})`;
           if (what === 'write')
             observation.observed += `; server: ${sim.hedges().length} hedge, ${new Set(attempts.map((entry) => entry.idempotencyKey)).size} key`;
-          exits(result, 0);
+          ok(result);
           expect(attempts).toHaveLength(4);
           expect([
             attempts.slice(0, 3).every((entry) => entry.status === 500 || entry.status === 503),
@@ -139,7 +139,7 @@ describe('429 with Retry-After', () => {
         observation.attempts = attempts.length;
         observation.timings = `retry ${between[0]} ms after the 429`;
         observation.observed = `exit ${result.code}; ${attempts.map((entry) => entry.status).join(' → ')}`;
-        exits(result, 0);
+        ok(result);
         expect(attempts.map((entry) => entry.status)).toEqual([429, 200]);
         expect(between[0]).toBeGreaterThanOrEqual(1000);
         if (what === 'write') expect(sim.hedges()).toHaveLength(1);

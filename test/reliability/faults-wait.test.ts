@@ -6,7 +6,7 @@
 // here races the wall clock: a landing happens when the test moves the simulator's clock.
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exits } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { gaps, type Simulator } from '../support/simulator.js';
@@ -209,7 +209,7 @@ describe('polling cadence', () => {
           observation.attempts = polls.length;
           observation.timings = `first poll ${first} ms after the submit, then gaps ${between.join(', ')} ms`;
           observation.observed = `exit ${result.code}; ${polls.length} polls (${pollsBeforeLanding} before the ${action} landed)`;
-          exits(result, 0);
+          ok(result);
           expect(pollsBeforeLanding).toBeGreaterThanOrEqual(3);
           // The first poll after the landing sees it, and the wait ends there.
           expect(polls).toHaveLength(pollsBeforeLanding! + 1);

@@ -9,7 +9,7 @@ import { ROOT, type RunResult } from '../support/hedge-cli.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 import { withSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
 
-export type Suite = 'fault' | 'bad-input' | 'config';
+type Suite = 'fault' | 'bad-input' | 'config';
 
 export interface CaseMeta {
   suite: Suite;
@@ -34,15 +34,8 @@ export interface CaseObservation {
   timings?: string;
 }
 
-export interface CaseResult extends CaseMeta, CaseObservation {
-  file: string;
-  pass: boolean;
-  durationMs: number;
-  order: number;
-}
-
 function resultsDir() {
-  let dir: string | undefined;
+  let dir;
   try {
     dir = inject('reliabilityResultsDir');
   } catch {
@@ -56,7 +49,7 @@ function resultsDir() {
  * memory and written once, in afterAll, to `<results dir>/<file>.json`.
  */
 export class ResultRecorder {
-  private readonly cases: CaseResult[] = [];
+  private readonly cases: Array<CaseMeta & CaseObservation & { file: string; pass: boolean; durationMs: number }> = [];
   private readonly file: string;
 
   constructor(testFileUrl: string) {
@@ -68,7 +61,7 @@ export class ResultRecorder {
     meta: Omit<CaseMeta, 'suite'> & { suite?: Suite },
     body: (sim: Simulator, observation: CaseObservation) => Promise<void>,
     options: SimulatorOptions = {},
-  ): Promise<void> {
+  ) {
     return this.track({ suite: 'fault', ...meta }, (observation) =>
       withSimulator({ preset: 'reliability', ...options }, (sim) => body(sim, observation)),
     );
@@ -78,7 +71,7 @@ export class ResultRecorder {
    * Runs one case: `body` fills in what it observed as it goes (so a failed assertion still leaves
    * the observation), and the case is recorded as passed only when `body` returns without throwing.
    */
-  async track(meta: CaseMeta, body: (observation: CaseObservation) => Promise<void>): Promise<void> {
+  async track(meta: CaseMeta, body: (observation: CaseObservation) => Promise<void>) {
     const observation: CaseObservation = {};
     const started = Date.now();
     let pass = false;
@@ -102,7 +95,7 @@ export class ResultRecorder {
     }
   }
 
-  flush(): void {
+  flush() {
     const dir = resultsDir();
     mkdirSync(dir, { recursive: true });
     writeFileSync(

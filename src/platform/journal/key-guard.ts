@@ -15,17 +15,10 @@ export const keyFingerprint = (apiKey: string) => sha256Hex(apiKey, 12);
 function findKeyShapedString(value: unknown, path = '$'): string | undefined {
   if (typeof value === 'string') return containsKeyShape(value) ? path : undefined;
   if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const found = findKeyShapedString(value[index], `${path}[${index}]`);
-      if (found) return found;
-    }
-    return;
-  }
   for (const [name, child] of Object.entries(value)) {
     // The name goes into the path only when it is safe to show.
     if (containsKeyShape(name)) return `${path} (a property name)`;
-    const found = findKeyShapedString(child, `${path}.${name}`);
+    const found = findKeyShapedString(child, Array.isArray(value) ? `${path}[${name}]` : `${path}.${name}`);
     if (found) return found;
   }
   return;

@@ -1,7 +1,6 @@
 import type { ClientBase } from 'pg';
 
-/** Everything hedge keeps lives in this schema of the database the URL names. */
-export const SCHEMA = 'hedge';
+// Everything hedge keeps lives in the schema "hedge" of the database the URL names.
 
 /** The advisory lock key (in `hashtextextended(text, 0)` terms) held while migrating. */
 const MIGRATION_LOCK = 'hedge:schema-migration';
@@ -12,7 +11,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; s
     version: 1,
     description: 'journal entries and holders',
     sql: `
-CREATE TABLE ${SCHEMA}.entries (
+CREATE TABLE hedge.entries (
   id              text PRIMARY KEY,
   created_at      timestamptz NOT NULL,
   updated_at      timestamptz NOT NULL,
@@ -30,11 +29,11 @@ CREATE TABLE ${SCHEMA}.entries (
   origin          text NOT NULL DEFAULT 'store',
   entry           jsonb NOT NULL
 );
-CREATE INDEX entries_newest ON ${SCHEMA}.entries (created_at DESC, id DESC);
-CREATE INDEX entries_unresolved ON ${SCHEMA}.entries (key_id, command, base_url_host, environment)
+CREATE INDEX entries_newest ON hedge.entries (created_at DESC, id DESC);
+CREATE INDEX entries_unresolved ON hedge.entries (key_id, command, base_url_host, environment)
   WHERE outcome IN ('planned', 'pending', 'submitted', 'unknown');
-CREATE INDEX entries_idempotency_key ON ${SCHEMA}.entries (idempotency_key);
-CREATE TABLE ${SCHEMA}.holders (
+CREATE INDEX entries_idempotency_key ON hedge.entries (idempotency_key);
+CREATE TABLE hedge.holders (
   scope       text PRIMARY KEY,
   pid         integer NOT NULL,
   host        text NOT NULL,
@@ -49,16 +48,16 @@ CREATE TABLE ${SCHEMA}.holders (
     version: 2,
     description: 'records ordered by seq and revision, not by clock',
     sql: `
-CREATE SEQUENCE ${SCHEMA}.entries_seq AS bigint;
-ALTER TABLE ${SCHEMA}.entries ADD COLUMN seq bigint, ADD COLUMN revision bigint NOT NULL DEFAULT 1;
-UPDATE ${SCHEMA}.entries e SET seq = numbered.n
-  FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM ${SCHEMA}.entries) numbered
+CREATE SEQUENCE hedge.entries_seq AS bigint;
+ALTER TABLE hedge.entries ADD COLUMN seq bigint, ADD COLUMN revision bigint NOT NULL DEFAULT 1;
+UPDATE hedge.entries e SET seq = numbered.n
+  FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM hedge.entries) numbered
   WHERE e.id = numbered.id;
-SELECT setval('${SCHEMA}.entries_seq', coalesce((SELECT max(seq) FROM ${SCHEMA}.entries), 0) + 1, false);
-UPDATE ${SCHEMA}.entries SET entry = entry || jsonb_build_object('seq', seq, 'revision', revision);
-ALTER TABLE ${SCHEMA}.entries ALTER COLUMN seq SET DEFAULT nextval('${SCHEMA}.entries_seq'), ALTER COLUMN seq SET NOT NULL;
-ALTER SEQUENCE ${SCHEMA}.entries_seq OWNED BY ${SCHEMA}.entries.seq;
-CREATE UNIQUE INDEX entries_by_seq ON ${SCHEMA}.entries (seq DESC);
+SELECT setval('hedge.entries_seq', coalesce((SELECT max(seq) FROM hedge.entries), 0) + 1, false);
+UPDATE hedge.entries SET entry = entry || jsonb_build_object('seq', seq, 'revision', revision);
+ALTER TABLE hedge.entries ALTER COLUMN seq SET DEFAULT nextval('hedge.entries_seq'), ALTER COLUMN seq SET NOT NULL;
+ALTER SEQUENCE hedge.entries_seq OWNED BY hedge.entries.seq;
+CREATE UNIQUE INDEX entries_by_seq ON hedge.entries (seq DESC);
 `,
   },
   {
@@ -66,7 +65,7 @@ CREATE UNIQUE INDEX entries_by_seq ON ${SCHEMA}.entries (seq DESC);
     version: 3,
     description: 'keeper heartbeats',
     sql: `
-CREATE TABLE ${SCHEMA}.keeper_heartbeats (
+CREATE TABLE hedge.keeper_heartbeats (
   scope      text PRIMARY KEY,
   body       jsonb NOT NULL,
   revision   bigint NOT NULL,
@@ -81,11 +80,11 @@ export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 /** The schema's version as the database has it; 0 when hedge never ran there. */
 async function schemaVersion(client: ClientBase) {
   const present = await client.query<{ present: boolean }>(
-    `SELECT to_regclass('${SCHEMA}.schema_migrations') IS NOT NULL AS present`,
+    `SELECT to_regclass('hedge.schema_migrations') IS NOT NULL AS present`,
   );
   if (!present.rows[0]?.present) return 0;
   const result = await client.query<{ version: number | null }>(
-    `SELECT max(version) AS version FROM ${SCHEMA}.schema_migrations`,
+    `SELECT max(version) AS version FROM hedge.schema_migrations`,
   );
   return result.rows[0]?.version ?? 0;
 }
@@ -104,9 +103,9 @@ export async function migrateSchema(client: ClientBase, appliedBy: string) {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [MIGRATION_LOCK]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA}`);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS hedge`);
     await client.query(
-      `CREATE TABLE IF NOT EXISTS ${SCHEMA}.schema_migrations (
+      `CREATE TABLE IF NOT EXISTS hedge.schema_migrations (
          version     integer PRIMARY KEY,
          description text NOT NULL,
          applied_at  timestamptz NOT NULL DEFAULT now(),
@@ -119,10 +118,11 @@ export async function migrateSchema(client: ClientBase, appliedBy: string) {
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;
       await client.query(migration.sql);
-      await client.query(
-        `INSERT INTO ${SCHEMA}.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`,
-        [migration.version, migration.description, appliedBy],
-      );
+      await client.query(`INSERT INTO hedge.schema_migrations (version, description, applied_by) VALUES ($1, $2, $3)`, [
+        migration.version,
+        migration.description,
+        appliedBy,
+      ]);
       applied.push(migration.version);
     }
     await client.query('COMMIT');

@@ -5,7 +5,7 @@ import pg from 'pg';
 import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
 import { holdOf } from '../client-journal.js';
 import { JournalError } from '../journal-error.js';
-import { LATEST_VERSION, migrateSchema, SchemaTooNewError, SCHEMA } from './postgres-schema.js';
+import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';
 import { sleep, within } from '../../../core/process/timers.js';
 
@@ -28,7 +28,7 @@ const advisoryText = (scope: string) => `hedge:${scope}`;
 /** pg_locks shows a bigint advisory key as classid (high 32 bits) and objid (low 32 bits). */
 const HOLDER_SQL = `
 SELECT h.pid, h.host, h.session, h.since
-FROM ${SCHEMA}.holders h
+FROM hedge.holders h
 JOIN pg_locks l
   ON l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid AND l.objsubid = 1
  AND l.classid::bigint = ((hashtextextended($2, 0) >> 32) & 4294967295)
@@ -36,7 +36,7 @@ JOIN pg_locks l
 WHERE h.scope = $1`;
 
 const UPSERT_HOLDER_SQL = `
-INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO hedge.holders (scope, pid, host, session, since, backend_pid) VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
 /** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
@@ -106,7 +106,7 @@ export class PostgresSessions implements LockerClient {
       // Tidy: the rows would name nobody anyway once the session ends.
       if (holdsLeft)
         await clients[1]
-          ?.query(`DELETE FROM ${SCHEMA}.holders WHERE session = $1`, [PROCESS_SESSION])
+          ?.query(`DELETE FROM hedge.holders WHERE session = $1`, [PROCESS_SESSION])
           .catch(() => undefined);
       await Promise.allSettled(clients.map((client) => client?.end()));
     })();
@@ -296,7 +296,7 @@ export class PostgresSessions implements LockerClient {
         // The last hold: the row goes in the same round trip as the lock.
         const { client } = await this.locks();
         await client.query(
-          `WITH gone AS (DELETE FROM ${SCHEMA}.holders WHERE scope = $1 AND session = $2 RETURNING scope)
+          `WITH gone AS (DELETE FROM hedge.holders WHERE scope = $1 AND session = $2 RETURNING scope)
            SELECT pg_advisory_unlock(hashtextextended($3, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
           [scope, PROCESS_SESSION, advisoryText(scope)],
         );
@@ -370,16 +370,16 @@ function describeFailure(error: unknown, source: string) {
   if (code === '42501') {
     return {
       sentence: `refused what hedge needs: ${message}`,
-      hint: `The store's user needs CREATE on the database the first time (hedge creates its schema "${SCHEMA}"), then read and write on that schema.`,
+      hint: `The store's user needs CREATE on the database the first time (hedge creates its schema "hedge"), then read and write on that schema.`,
     };
   }
   return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: `${fix} ${meanwhile}` };
 }
 
-function unreachableReason(code: string | undefined, message: string) {
+function unreachableReason(code = '', message: string) {
   if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'unknown host';
-  if (code === '57P01' || code === '57P02' || code === '57P03') return 'the server is shutting down or starting';
+  if (/^(ENOTFOUND|EAI_AGAIN)$/.test(code)) return 'unknown host';
+  if (/^57P0[123]$/.test(code)) return 'the server is shutting down or starting';
   if (/timeout/i.test(message)) return 'no answer in time';
   if (/terminated|closed|not queryable/i.test(message)) return 'the connection was lost';
   return message;

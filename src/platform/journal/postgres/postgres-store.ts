@@ -24,7 +24,7 @@ import { HEARTBEAT_BOUNDS } from '../heartbeat-file.js';
 import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../fallback-record.js';
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
-import { migrateSchema, SCHEMA } from './postgres-schema.js';
+import { migrateSchema } from './postgres-schema.js';
 import { PostgresSessions, scopeText } from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
@@ -35,20 +35,20 @@ const ROW_COLUMNS =
   'id, created_at, updated_at, outcome, environment, base_url_host, key_id, command, idempotency_key, group_id, leg, body_canonical, host, profile, origin';
 
 /** The next seq of the store's sequence, taken before a new row is sealed. */
-const NEXT_SEQ_SQL = `SELECT nextval('${SCHEMA}.entries_seq')::text AS seq`;
+const NEXT_SEQ_SQL = `SELECT nextval('hedge.entries_seq')::text AS seq`;
 
 /** A new row: its seq as taken ($24), or the store's next (in the row and in its JSON alike). */
 const INSERT_SQL = `
 WITH numbered AS (
-  SELECT coalesce($24::bigint, nextval('${SCHEMA}.entries_seq')) AS seq
+  SELECT coalesce($24::bigint, nextval('hedge.entries_seq')) AS seq
 ), inserted AS (
-  INSERT INTO ${SCHEMA}.entries (${ROW_COLUMNS}, entry, seq, revision)
+  INSERT INTO hedge.entries (${ROW_COLUMNS}, entry, seq, revision)
   SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $22::bigint), numbered.seq, $22
   FROM numbered
   ON CONFLICT (id) DO NOTHING
   RETURNING id, seq
 ), held AS (
-  INSERT INTO ${SCHEMA}.holders (scope, pid, host, session, since, backend_pid)
+  INSERT INTO hedge.holders (scope, pid, host, session, since, backend_pid)
   SELECT $17, $18, $19, $20, $21, $23 FROM inserted WHERE $17::text IS NOT NULL
   ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid
   RETURNING scope
@@ -57,7 +57,7 @@ SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int
 
 /** Every filter of RowFilter; a NULL parameter leaves its condition out. */
 const READ_SQL = `
-SELECT id, entry FROM ${SCHEMA}.entries
+SELECT id, entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
   AND ($2::text IS NULL OR left(id, length($2)) = $2)
   AND ($3::boolean IS NOT TRUE OR outcome IN (${UNRESOLVED_SQL}))
@@ -71,7 +71,7 @@ LIMIT $11`;
 
 /** A change folded into the row; `fresh` ($5) raises the revision to at least a migrated record's. */
 const CHANGE_SQL = `
-UPDATE ${SCHEMA}.entries
+UPDATE hedge.entries
 SET entry = entry || $2::jsonb || jsonb_build_object('revision', greatest(revision + 1, $5::bigint)),
     revision = greatest(revision + 1, $5::bigint), outcome = coalesce($3, outcome), updated_at = $4
 WHERE id = $1
@@ -79,13 +79,13 @@ RETURNING id, entry`;
 
 /** A heartbeat written whole; its revision counted by the store; its time the store's own. */
 const WRITE_HEARTBEAT_SQL = `
-INSERT INTO ${SCHEMA}.keeper_heartbeats AS h (scope, body, revision, written_at) VALUES ($1, $2::jsonb, 1, clock_timestamp())
+INSERT INTO hedge.keeper_heartbeats AS h (scope, body, revision, written_at) VALUES ($1, $2::jsonb, 1, clock_timestamp())
 ON CONFLICT (scope) DO UPDATE SET body = EXCLUDED.body, revision = h.revision + 1, written_at = EXCLUDED.written_at
 RETURNING revision::text AS revision`;
 
 const READ_HEARTBEAT_SQL = `
 SELECT body, revision::text AS revision, greatest(0, extract(epoch FROM clock_timestamp() - written_at) * 1000)::float8 AS age_ms
-FROM ${SCHEMA}.keeper_heartbeats WHERE scope = $1`;
+FROM hedge.keeper_heartbeats WHERE scope = $1`;
 
 /** A heartbeat is written every cycle: a store slower than this is a failed write (an `error` event), never a stuck keeper. */
 const HEARTBEAT_QUERY_TIMEOUT_MS = 5_000;
@@ -265,7 +265,7 @@ class PostgresRecords implements RecordsClient {
     try {
       await data.query('BEGIN');
       const found = await this.sessions.run<StoredRow>(data, {
-        text: `SELECT id, entry FROM ${SCHEMA}.entries WHERE id = $1 FOR UPDATE`,
+        text: `SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`,
         values: [target],
       });
       const existing = this.entries(found.rows)[0];
