@@ -182,13 +182,15 @@ export type BookTarget = ReturnType<typeof targetBook>[number];
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(...args: Parameters<typeof targetBook>) {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
-  const now = targetBook(exposures, policy, prices, nowMs, firstCover);
+  const bookAt = (atMs: number, lead = 0) =>
+    targetBook(exposures, policy, prices, atMs, firstCover, { dueLeadMs: lead });
+  const now = bookAt(nowMs);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
   // before its time (a netted payable let go early would raise it above today's cover).
-  const ahead = targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs });
+  const ahead = bookAt(nowMs, dueLeadMs);
   const between = changeTimes(exposures, policy, nowMs)
     .filter((atMs) => atMs <= nowMs + dueLeadMs)
-    .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover));
+    .map((atMs) => bookAt(atMs));
   return now.map((row, index) => {
     const later = ahead[index];
     const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index].target_usd));

@@ -316,26 +316,22 @@ function coverageChart(view: ExposureReportView, market: string) {
   let body = '';
   for (let tick = 0; tick <= 4; tick++) {
     const value = (top / 4) * tick;
-    body += `<line class="grid" x1="${PAD.left}" x2="${CHART.width - PAD.right}" y1="${fixed(y(value))}" y2="${fixed(y(value))}"/><text x="${PAD.left - 6}" y="${fixed(y(value) + 4)}" text-anchor="end">${compact(value)}</text>`;
+    const at = fixed(y(value));
+    body += `<line class="grid" x1="${PAD.left}" x2="${CHART.width - PAD.right}" y1="${at}" y2="${at}"/><text x="${PAD.left - 6}" y="${fixed(y(value) + 4)}" text-anchor="end">${compact(value)}</text>`;
   }
   weeks.forEach((row, index) => {
     const x = PAD.left + slot * index + slot / 2;
-    const column = (kind: string, left: number, usd: number, title: string) =>
+    const column = (kind: string, left: number, usd: number, more = '') =>
       svgBar(
         kind,
-        `Week of ${row.week}: ${title}`,
+        `Week of ${row.week}: ${kind} ${formatFixed(usd, 0)} USD${more}`,
         fixed(left),
         fixed(y(usd)),
         fixed(bar),
         fixed(PAD.top + plotH - y(usd)),
       );
-    body += column('exposure', x - bar, row.exposure_usd, `exposure ${formatFixed(row.exposure_usd, 0)} USD`);
-    body += column(
-      'hedged',
-      x,
-      row.hedged_usd,
-      `hedged ${formatFixed(row.hedged_usd, 0)} USD (${row.coverage_pct ?? '—'}%)`,
-    );
+    body += column('exposure', x - bar, row.exposure_usd);
+    body += column('hedged', x, row.hedged_usd, ` (${row.coverage_pct ?? '—'}%)`);
     body += `<circle class="target" cx="${fixed(x)}" cy="${fixed(y(row.target_usd))}" r="3"><title>Target ${formatFixed(row.target_usd, 0)} USD</title></circle>`;
     if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0)
       body += `<text x="${fixed(x)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;
