@@ -174,8 +174,7 @@ async function coverHedges(client: HedgeClient) {
   });
   for (const hedge of open) {
     // A filled hedge the server has not closed: still held. Its status list is read leniently.
-    const opened = hedge.opened_at || hedge.filled_at;
-    const openedAtMs = opened ? Date.parse(opened) : Number.NaN;
+    const openedAtMs = Date.parse(hedge.opened_at || hedge.filled_at || '');
     if (hedge.status !== 'filled' || !Number.isFinite(openedAtMs)) continue;
     hedges.push({
       market: hedge.market.toUpperCase(),
