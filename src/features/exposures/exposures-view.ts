@@ -18,7 +18,7 @@ export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stre
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
 
 /** Fields as fieldTable's lines, and the order a narrow table keeps them in (theirs when not given). */
-const resource = (table: string, priority?: string, extra?: Record<string, Partial<FieldSpec>>): Resource => {
+const resource = (table: string, priority?: string, extra?: Record<string, Partial<FieldSpec>>) => {
   const fields = fieldTable(table, extra);
   return { fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
 };
