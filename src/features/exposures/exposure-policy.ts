@@ -22,24 +22,21 @@ const RATIOS_ALLOWED =
 export function parseRatios(raw: string, where: string) {
   const parts = raw.split(',').map((part) => part.trim());
   const buckets: RatioBucket[] = [];
+  const refuse = (why: string) => new UsageError(`${where}: ${why}; expected ${RATIOS_ALLOWED}.`);
   for (const [index, part] of parts.entries()) {
     const match = /^(\*|\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)%?$/.exec(part);
-    const last = index === parts.length - 1;
-    if (!match) throw new UsageError(`${where}: ${echo(raw)} is not allowed; expected ${RATIOS_ALLOWED}.`);
+    if (!match) throw refuse(`${echo(raw)} is not allowed`);
     const ratio = Number(match[2]) / 100;
-    if (ratio > 1) throw new UsageError(`${where}: a ratio above 100% is not allowed; expected ${RATIOS_ALLOWED}.`);
+    if (ratio > 1) throw refuse('a ratio above 100% is not allowed');
     if (match[1] === '*') {
-      if (!last) throw new UsageError(`${where}: * (beyond) must be the last bucket; expected ${RATIOS_ALLOWED}.`);
+      if (index < parts.length - 1) throw refuse('* (beyond) must be the last bucket');
       buckets.push({ ratio });
       continue;
     }
     const withinDays = Number(match[1]);
     const previous = buckets.at(-1)?.withinDays;
-    if (!(withinDays > 0) || (previous !== undefined && withinDays <= previous)) {
-      throw new UsageError(
-        `${where}: the days must be above 0 and grow from one bucket to the next; expected ${RATIOS_ALLOWED}.`,
-      );
-    }
+    if (!(withinDays > 0) || (previous !== undefined && withinDays <= previous))
+      throw refuse('the days must be above 0 and grow from one bucket to the next');
     buckets.push({ withinDays, ratio });
   }
   // Without a * bucket, exposures beyond the last one are not covered: said by a bucket of 0.

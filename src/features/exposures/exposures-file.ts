@@ -6,14 +6,12 @@ import { readInstant, readRowFile, type Field, type RowFileLayout } from '../../
 import type { RowFileOptions, RowFileProblem } from '../../core/row-file.js';
 import { withoutUndefined } from '../../core/objects.js';
 
-type ExposureType = 'receivable' | 'payable';
-
 export interface Exposure {
   /** The treasury's own id of the invoice or deal (unique in the file). */
   id: string;
   /** Upper-cased; whether it is listed is the server's business, not the file's. */
   market: string;
-  type: ExposureType;
+  type: 'receivable' | 'payable';
   /** In `currency`, positive. */
   amount: number;
   /** `USD` or the market's quote currency (NGN for USDTNGN), upper-cased. */
@@ -73,15 +71,8 @@ function checkRow(field: Field<Column>) {
   const hedgeRatio = field('hedge_ratio', parseHedgeRatio);
   return {
     key: id,
-    value: {
-      id: id!,
-      market: market!,
-      type: type!,
-      amount: amount!,
-      currency: currency!,
-      dueMs: dueMs!,
-      ...withoutUndefined({ hedgeRatio }),
-    },
+    // Read only when every field is: a row with a problem is never used.
+    value: { id, market, type, amount, currency, dueMs, ...withoutUndefined({ hedgeRatio }) } as Exposure,
   };
 }
 
@@ -94,7 +85,7 @@ function parseId(raw: string | undefined) {
   return value;
 }
 
-function parseType(raw: string | undefined): ExposureType {
+function parseType(raw: string | undefined) {
   const value = raw?.trim().toLowerCase();
   if (value === 'receivable' || value === 'payable') return value;
   throw new Error('type: missing or not allowed; expected receivable or payable.');

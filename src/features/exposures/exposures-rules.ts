@@ -182,13 +182,15 @@ export type BookTarget = ReturnType<typeof targetBook>[number];
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(...args: Parameters<typeof targetBook>) {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
-  const now = targetBook(exposures, policy, prices, nowMs, firstCover);
+  const bookAt = (atMs: number, lead = 0) =>
+    targetBook(exposures, policy, prices, atMs, firstCover, { dueLeadMs: lead });
+  const now = bookAt(nowMs);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
   // before its time (a netted payable let go early would raise it above today's cover).
-  const ahead = targetBook(exposures, policy, prices, nowMs, firstCover, { dueLeadMs });
+  const ahead = bookAt(nowMs, dueLeadMs);
   const between = changeTimes(exposures, policy, nowMs)
     .filter((atMs) => atMs <= nowMs + dueLeadMs)
-    .map((atMs) => targetBook(exposures, policy, prices, atMs, firstCover));
+    .map((atMs) => bookAt(atMs));
   return now.map((row, index) => {
     const later = ahead[index];
     const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index].target_usd));
@@ -290,25 +292,16 @@ export function projectedCost(
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
     const bookAt = (ms: number) => targetBook(exposures, policy, prices, ms).filter((row) => row.market === market);
     const maturityOf = (row: BookTarget) => now + (row.tenor_days ?? 1) * DAY_MS;
-    const state = {} as Record<Side, { notional: number; maturityMs?: number }>;
+    // Both sides start flat: the first step opens today's target.
+    const state: Record<Side, { notional: number; maturityMs?: number }> = {
+      buy: { notional: 0 },
+      sell: { notional: 0 },
+    };
     let carryTotal = 0;
     let feesTotal = 0;
     let rolls = 0;
     let now = nowMs;
-    for (const row of bookAt(nowMs)) {
-      state[row.side] = { notional: row.target_usd, maturityMs: row.target_usd > 0 ? maturityOf(row) : undefined };
-      feesTotal += row.target_usd * fee;
-    }
-    const lastDue = Math.max(nowMs, ...mine.map((exposure) => exposure.dueMs));
-    const scheduled = times.filter((at) => at <= lastDue);
-    const out = [];
-    while (now < lastDue) {
-      const maturities = Object.values(state)
-        .map((side) => side.maturityMs)
-        .filter((ms): ms is number => ms !== undefined && ms > now);
-      const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
-      for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
-      now = next;
+    const step = () => {
       for (const row of bookAt(now)) {
         const held = state[row.side];
         const target = row.target_usd;
@@ -329,6 +322,17 @@ export function projectedCost(
           };
         }
       }
+    };
+    step();
+    const lastDue = Math.max(nowMs, ...mine.map((exposure) => exposure.dueMs));
+    const scheduled = times.filter((at) => at <= lastDue);
+    const out = [];
+    while (now < lastDue) {
+      const maturities = SIDES.map((side) => state[side].maturityMs ?? 0).filter((ms) => ms > now);
+      const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
+      for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
+      now = next;
+      step();
       const due = mine.filter((exposure) => exposure.dueMs === now);
       if (due.length) {
         out.push({

@@ -18,7 +18,7 @@ export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stre
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
 
 /** Fields as fieldTable's lines, and the order a narrow table keeps them in (theirs when not given). */
-const resource = (table: string, priority?: string, extra?: Record<string, Partial<FieldSpec>>): Resource => {
+const resource = (table: string, priority?: string, extra?: Record<string, Partial<FieldSpec>>) => {
   const fields = fieldTable(table, extra);
   return { fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
 };
@@ -98,13 +98,9 @@ const POLICY_RESOURCE = resource(`
   within_days  Within days  count
   ratio_pct    Ratio %      count`);
 
-/** The sections as data: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
+/** The sections as data after the head renderSections gives every document: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
 function exposuresAsData(view: ExposuresView) {
   return {
-    as_of: view.asOf,
-    source: view.source,
-    policy: policyAsData(view.policy),
-    prices: view.prices,
     fees: Object.fromEntries(
       Object.entries(view.fees).map(([name, fee]) => [
         name,
@@ -164,8 +160,7 @@ export async function renderExposures(output: Output, view: ExposuresView, optio
         `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
       );
   }
-  const data = exposuresAsData(view);
-  await renderSections(output, view, SECTIONS, data, {
+  await renderSections(output, view, SECTIONS, exposuresAsData(view), {
     ...options,
     all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
     fallback: 'book',
@@ -181,15 +176,22 @@ interface Section {
   rows?: (document: JsonObject) => unknown;
 }
 
-/** A document's sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
+/** A document (its head: the time, file, policy and prices; then `rest`)'s sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
 async function renderSections<S extends string>(
   output: Output,
-  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy'>,
+  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy' | 'prices'>,
   sections: Record<S, Section>,
-  document: JsonObject,
+  rest: JsonObject,
   options: { section?: S; all: readonly S[]; fallback: S; footer: string },
 ) {
   const { section } = options;
+  const document: JsonObject = {
+    as_of: view.asOf,
+    source: view.source,
+    policy: policyAsData(view.policy),
+    prices: view.prices,
+    ...rest,
+  };
   const list = (shown: Output, name: S, more: Pick<ListOptions, 'json' | 'people'> = {}) => {
     const { resource, title, empty, rows } = sections[name];
     return shown.list((rows?.(document) ?? document[name]) as JsonObject[], resource, { empty, title, ...more });
@@ -275,16 +277,12 @@ export async function renderExposureReport(
     output.warn(
       `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
     );
-  const data = {
-    as_of: view.asOf,
-    source: view.source,
-    policy: policyAsData(view.policy),
-    prices: view.prices,
+  const rest = {
     history_complete: view.historyComplete,
     effective_band_pct: [...EFFECTIVE_BAND_PCT],
     ...view.report,
   };
-  await renderSections(output, view, REPORT_SECTION_VIEWS, data, {
+  await renderSections(output, view, REPORT_SECTION_VIEWS, rest, {
     ...options,
     all: REPORT_SECTIONS,
     fallback: 'coverage',
@@ -318,26 +316,22 @@ function coverageChart(view: ExposureReportView, market: string) {
   let body = '';
   for (let tick = 0; tick <= 4; tick++) {
     const value = (top / 4) * tick;
-    body += `<line class="grid" x1="${PAD.left}" x2="${CHART.width - PAD.right}" y1="${fixed(y(value))}" y2="${fixed(y(value))}"/><text x="${PAD.left - 6}" y="${fixed(y(value) + 4)}" text-anchor="end">${compact(value)}</text>`;
+    const at = fixed(y(value));
+    body += `<line class="grid" x1="${PAD.left}" x2="${CHART.width - PAD.right}" y1="${at}" y2="${at}"/><text x="${PAD.left - 6}" y="${fixed(y(value) + 4)}" text-anchor="end">${compact(value)}</text>`;
   }
   weeks.forEach((row, index) => {
     const x = PAD.left + slot * index + slot / 2;
-    const column = (kind: string, left: number, usd: number, title: string) =>
+    const column = (kind: string, left: number, usd: number, more = '') =>
       svgBar(
         kind,
-        `Week of ${row.week}: ${title}`,
+        `Week of ${row.week}: ${kind} ${formatFixed(usd, 0)} USD${more}`,
         fixed(left),
         fixed(y(usd)),
         fixed(bar),
         fixed(PAD.top + plotH - y(usd)),
       );
-    body += column('exposure', x - bar, row.exposure_usd, `exposure ${formatFixed(row.exposure_usd, 0)} USD`);
-    body += column(
-      'hedged',
-      x,
-      row.hedged_usd,
-      `hedged ${formatFixed(row.hedged_usd, 0)} USD (${row.coverage_pct ?? '—'}%)`,
-    );
+    body += column('exposure', x - bar, row.exposure_usd);
+    body += column('hedged', x, row.hedged_usd, ` (${row.coverage_pct ?? '—'}%)`);
     body += `<circle class="target" cx="${fixed(x)}" cy="${fixed(y(row.target_usd))}" r="3"><title>Target ${formatFixed(row.target_usd, 0)} USD</title></circle>`;
     if (weeks.length <= 16 || index % Math.ceil(weeks.length / 16) === 0)
       body += `<text x="${fixed(x)}" y="${HEIGHT - PAD.bottom + 16}" text-anchor="middle">${row.week.slice(5)}</text>`;

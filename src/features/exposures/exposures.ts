@@ -46,7 +46,7 @@ const FIX_ROWS =
 type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
-async function readInputs(ports: InputPorts, input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>) {
+async function readInputs(ports: InputPorts, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) throw inputFileProblems(sourceName, parsed.problems, FIX_ROWS);
@@ -174,8 +174,7 @@ async function coverHedges(client: HedgeClient) {
   });
   for (const hedge of open) {
     // A filled hedge the server has not closed: still held. Its status list is read leniently.
-    const opened = hedge.opened_at || hedge.filled_at;
-    const openedAtMs = opened ? Date.parse(opened) : Number.NaN;
+    const openedAtMs = Date.parse(hedge.opened_at || hedge.filled_at || '');
     if (hedge.status !== 'filled' || !Number.isFinite(openedAtMs)) continue;
     hedges.push({
       market: hedge.market.toUpperCase(),
@@ -201,10 +200,7 @@ async function firstCoverPrices(client: HedgeClient, markets: readonly string[],
 }
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
-export async function gatherExposureReport(
-  ports: ExposuresPorts,
-  input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
-) {
+export async function gatherExposureReport(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
   const { list, hedges, walk, skipped } = await coverHedges(client);
@@ -251,10 +247,7 @@ export function rateBetween(serverFromMs: number, serverToMs: number, ownMs: num
 }
 
 /** The keeper's moving target (`hedge keep FILE --exposures`): the rows at each cycle, each side's band as its tolerance; an exposure due or a hedge maturing within two cycles is acted on now. */
-export function exposuresKeepTarget(
-  input: Pick<ExposuresInput, 'file' | 'policyFile' | 'flags'>,
-  intervalMs: number,
-): MovingTarget {
+export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): MovingTarget {
   // The server's time and ours at the last cycle: how far its clock moves per cycle, and how fast
   // it runs against ours (a simulator's may run fast: `sandbox serve --clock-speed`).
   let last: { serverMs: number; ownMs: number } | undefined;

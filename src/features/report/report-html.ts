@@ -55,13 +55,13 @@ function utcMinute(iso: string) {
 }
 
 // The page has room for longer words than the terminal's table.
-const GROUP_COLUMN_TITLES: Record<Report['by'], string> = {
+const GROUP_COLUMN_TITLES = {
   ...GROUP_TITLES,
   month: 'Month (UTC)',
   hedge: 'Hedge',
   ref: 'Deal reference',
 };
-const GROUPING_TITLES: Record<Report['by'], string> = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
+const GROUPING_TITLES = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
 
 export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
@@ -94,14 +94,14 @@ function tickLabel(value: number, step: number) {
 
 export const fixed = (value: number) => value.toFixed(1);
 
-function extent(values: ArrayLike<number>): [number, number] {
-  let low = values[0];
-  let high = values[0];
+/** The lowest and highest of finite values (a loop: a line may hold more points than a call takes arguments). */
+function extent(values: ArrayLike<number>) {
+  let [low, high] = [values[0], values[0]];
   for (let index = 1; index < values.length; index++) {
-    if (values[index] < low) low = values[index];
-    if (values[index] > high) high = values[index];
+    low = Math.min(low, values[index]);
+    high = Math.max(high, values[index]);
   }
-  return [low, high];
+  return [low, high] as const;
 }
 
 function yOf(scale: Scale, value: number) {
@@ -171,17 +171,10 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   const scale = niceScale(...extent(netUsd));
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  const chunks = [`M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`];
-  let segments: string[] = [];
-  for (let index = 0; index < length; index++) {
-    segments.push(` H${fixed(xOf(timesMs[index]))} V${fixed(yOf(scale, netUsd[index]))}`);
-    if (segments.length === 1_000) {
-      chunks.push(segments.join(''));
-      segments = [];
-    }
-  }
-  chunks.push(segments.join(''), ` H${fixed(xOf(end))}`);
-  const path = chunks.join('');
+  let path = `M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`;
+  for (let index = 0; index < length; index++)
+    path += ` H${fixed(xOf(timesMs[index]))} V${fixed(yOf(scale, netUsd[index]))}`;
+  path += ` H${fixed(xOf(end))}`;
 
   const tickCount = 5;
   const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));

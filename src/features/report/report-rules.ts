@@ -218,7 +218,6 @@ function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
 
 /** The report built one closed hedge at a time: a history read page by page is never held whole; memory grows with groups and close times, not records. */
 export class ReportBuilder {
-  private readonly needsCloseTime: boolean;
   private readonly totals = emptyTally();
   /** Each group's tally; `--by hedge`: its deal's own line (reference, rates, amounts) and close time, the first record's. */
   private readonly groups = new Map<
@@ -235,29 +234,28 @@ export class ReportBuilder {
   private excluded = 0;
   private undated = 0;
 
-  constructor(private readonly options: ReportOptions) {
-    this.needsCloseTime = options.since !== undefined || options.until !== undefined || TIME_GROUPINGS.has(options.by);
-  }
+  constructor(private readonly options: ReportOptions) {}
 
   /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
   add(record: HistoryFacts) {
     const closeTime = closedHedgeTime(record);
     const closedMs = Number.isFinite(closeTime) ? closeTime : undefined;
-    if (closedMs === undefined && this.needsCloseTime) {
+    const { since, until, by, ref } = this.options;
+    if (closedMs === undefined && (since || until || TIME_GROUPINGS.has(by))) {
       this.excluded += 1;
       return false;
     }
     if (closedMs !== undefined && outsidePeriod(closedMs, this.options)) return false;
-    if (this.options.ref !== undefined && !sameReference(record.clientReference, this.options.ref)) return false;
+    if (ref !== undefined && !sameReference(record.clientReference, ref)) return false;
 
-    const identity = groupOf(record, closedMs, this.options.by);
+    const identity = groupOf(record, closedMs, by);
     let group = this.groups.get(identity.key);
     if (!group) {
       // A hedge id seen twice is one group: its deal is the first record's.
       group = {
         identity,
         tally: emptyTally(),
-        ...(this.options.by === 'hedge' ? { deal: dealOf(record), closedMs } : {}),
+        ...(by === 'hedge' ? { deal: dealOf(record), closedMs } : {}),
       };
       this.groups.set(identity.key, group);
     }
@@ -291,15 +289,16 @@ export class ReportBuilder {
 
   /** The report of every record added, with the open positions' unrealized P&L. `points: false` leaves `cumulative` empty, for a caller that writes the line from cumulative() itself. */
   finish(openPositions: ReadonlyArray<{ netPnlUsd?: number }>, { points = true }: { points?: boolean } = {}) {
-    const order = compareKeys(this.options.by);
+    const { by, since, until } = this.options;
+    const order = compareKeys(by);
     // Deals in close-time order (undated last), as a deal list reads; other groups by their keys.
     const sorted = [...this.groups.values()].sort(
       (a, b) => (a.closedMs ?? Infinity) - (b.closedMs ?? Infinity) || order(a.identity.key, b.identity.key),
     );
     return {
-      by: this.options.by,
-      since: this.options.since ? this.options.since.toISOString() : null,
-      until: this.options.until ? this.options.until.toISOString() : null,
+      by,
+      since: since?.toISOString() ?? null,
+      until: until?.toISOString() ?? null,
       groups: sorted.map(({ identity, tally, deal }) => ({
         key: identity.key,
         label: identity.label,

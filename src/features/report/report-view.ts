@@ -171,19 +171,19 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   const lines = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
 
-  if (!report.groups.length) {
-    lines.push(c.dim('No closed hedges in this period.'));
-  } else {
-    lines.push(...(await groupTable(report, options)));
-  }
+  lines.push(
+    ...(report.groups.length ? await groupTable(report, options) : [c.dim('No closed hedges in this period.')]),
+  );
   lines.push(wrapWords(unrealizedLine(report, c), width), fitLine(cumulativeLine(report, c, width)));
   return lines.map((line) => line.trimEnd()).join('\n');
 }
 
 function tableKeys(by: ReportGrouping) {
-  return by === 'hedge'
-    ? [...REPORT_DEAL_CSV_COLUMNS.filter((key) => !['market', 'closed_at', 'quote_currency'].includes(key)), 'bar']
-    : [...REPORT_CSV_COLUMNS, 'bar'];
+  const keys =
+    by === 'hedge'
+      ? REPORT_DEAL_CSV_COLUMNS.filter((key) => !/^(market|closed_at|quote_currency)$/.test(key))
+      : REPORT_CSV_COLUMNS;
+  return [...keys, 'bar'];
 }
 
 async function groupTable(report: Report, options: ReportViewOptions) {

@@ -117,7 +117,7 @@ const FLUSH_BYTES = 1 << 20;
 export class ClosedHedgeListing {
   private readonly path: string;
   private readonly fd: number;
-  private pending: string[] = [];
+  private pending = '';
   private pendingBytes = 0;
   private written = 0;
   private count = 0;
@@ -150,7 +150,7 @@ export class ClosedHedgeListing {
     this.offsets[this.count] = this.written + this.pendingBytes;
     this.lengths[this.count] = bytes;
     this.count += 1;
-    this.pending.push(row);
+    this.pending += row;
     this.pendingBytes += bytes;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
   }
@@ -164,20 +164,18 @@ export class ClosedHedgeListing {
     const out = openSync(target, 'w');
     try {
       writeSync(out, before);
-      let chunk: string[] = [];
-      let chunkBytes = 0;
-      const reader = new BlockReader(this.fd);
+      let chunk = '';
       for (const index of order) {
-        const row = reader.read(this.offsets[index], this.lengths[index]);
-        chunk.push(row);
-        chunkBytes += row.length;
-        if (chunkBytes >= FLUSH_BYTES) {
-          writeSync(out, chunk.join(''));
-          chunk = [];
-          chunkBytes = 0;
+        // Read back one row at a time: memory holds no more than a chunk of the page.
+        const row = Buffer.alloc(this.lengths[index]);
+        readSync(this.fd, row, 0, row.length, this.offsets[index]);
+        chunk += row.toString('utf8');
+        if (chunk.length >= FLUSH_BYTES) {
+          writeSync(out, chunk);
+          chunk = '';
         }
       }
-      writeSync(out, chunk.join('') + after);
+      writeSync(out, chunk + after);
     } finally {
       closeSync(out);
       this.discard();
@@ -195,30 +193,10 @@ export class ClosedHedgeListing {
   }
 
   private flush() {
-    if (!this.pending.length) return;
-    writeSync(this.fd, this.pending.join(''), this.written);
+    writeSync(this.fd, this.pending, this.written);
     this.written += this.pendingBytes;
-    this.pending = [];
+    this.pending = '';
     this.pendingBytes = 0;
-  }
-}
-
-/** Reads rows back through a one-block window: rows come in close-time order, near the file's order. */
-class BlockReader {
-  private block = Buffer.alloc(0);
-  private start = 0;
-  constructor(private readonly fd: number) {}
-
-  read(offset: number, length: number) {
-    if (offset < this.start || offset + length > this.start + this.block.length) {
-      // The block is placed to hold this row and as much as fits on both sides of it.
-      const size = Math.max(FLUSH_BYTES, length);
-      this.start = Math.max(0, Math.floor(offset + length - size / 2));
-      this.block = Buffer.alloc(size);
-      const got = readSync(this.fd, this.block, 0, size, this.start);
-      this.block = this.block.subarray(0, got);
-    }
-    return this.block.toString('utf8', offset - this.start, offset - this.start + length);
   }
 }
 
