@@ -379,7 +379,7 @@ export class Output {
       rowCount: rows.length,
       totals: totals && {
         label: safeText(totals.label),
-        ...(totals.shortLabel === undefined ? {} : { shortLabel: safeText(totals.shortLabel) }),
+        shortLabel: totals.shortLabel && safeText(totals.shortLabel),
         cells: totalsCells,
       },
       sections: options.sections,
