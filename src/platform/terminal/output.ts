@@ -152,7 +152,11 @@ export class Output {
   /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; `people`, a person's instead of it; none: the command says its result on stderr. */
   document(data: unknown, otherwise?: () => string | void | Promise<void>, people = otherwise) {
     if (this.mode === 'json') return this.json(data);
-    const text = (this.mode === 'table' ? people : otherwise)?.();
+    return this.shown((this.mode === 'table' ? people : otherwise)?.());
+  }
+
+  /** A view's text written; a view that drew itself on this output returns nothing (or the promise of its drawing). */
+  private shown(text: string | void | Promise<void>) {
     if (typeof text !== 'string') return text;
     this.write(text);
   }
@@ -349,11 +353,7 @@ export class Output {
       }
       return;
     }
-    if (options.people) {
-      const text = await options.people(this);
-      if (typeof text === 'string') this.write(text);
-      return;
-    }
+    if (options.people) return this.shown(await options.people(this));
     if (!rows.length) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
@@ -410,11 +410,7 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
-    if (options.people) {
-      const text = options.people(this);
-      if (typeof text === 'string') this.write(text);
-      return;
-    }
+    if (options.people) return this.shown(options.people(this));
     known = onScreen(known);
     const fields = this.fields ? this.picked(known, [record]) : withExtraFields(known, [record]);
     const unit = rateUnitOf([record]);
