@@ -229,11 +229,7 @@ describe('add and open rules', () => {
   it('an addition is quoted with the shortest tenor covering the time to maturity', () => {
     const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
     expect([
-      additionQuoteTenor(inDays(0.5), NOW),
-      additionQuoteTenor(inDays(1), NOW),
-      additionQuoteTenor(inDays(2.9), NOW),
-      additionQuoteTenor(inDays(6.99), NOW),
-      additionQuoteTenor(inDays(9), NOW),
+      ...[0.5, 1, 2.9, 6.99, 9].map((days) => additionQuoteTenor(inDays(days), NOW)),
       additionQuoteTenor(undefined, NOW, 3),
       additionQuoteTenor(undefined, NOW, 5),
     ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
