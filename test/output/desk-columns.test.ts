@@ -72,7 +72,7 @@ async function screenOf(args: string[], cols: number, real = false) {
 const run = async (args: string[]) => ok(await simulator.hedge(args)).stdout;
 
 beforeAll(async () => {
-  simulator = await startSimulator();
+  simulator = await startSimulator({ stepped: true });
   await run(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42', '--json']);
   // A long reference on a closed hedge (in the history) and on the open sell (in positions).
   await run(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', LONG_REF, '--json']);
