@@ -103,10 +103,7 @@ export function fitColumns(
   const order = importanceOrder(needs, priority);
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
   // The last place in `order` of a column the desk decides on.
-  let lastDecisive = -1;
-  order.forEach((index, at) => {
-    if (decisiveKeys.has(needs[index].key)) lastDecisive = at;
-  });
+  const lastDecisive = order.findLastIndex((index) => decisiveKeys.has(needs[index].key));
   // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
   const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]].money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
@@ -181,9 +178,8 @@ function giveBackRoom(
   needs: readonly ColumnNeed[],
   kept: readonly number[],
   widths: Array<number | undefined>,
-  room: number,
+  spare: number,
 ) {
-  let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < kept.length && spare > 0; at++) {
       const index = kept[at];
