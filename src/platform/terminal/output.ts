@@ -503,10 +503,11 @@ export class Output {
   }
 
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
-    const table: string[][] = [];
     // Names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too.
-    if (this.init.header !== false) table.push(fields.map((field) => field.key));
-    for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
+    const table = [
+      ...(this.init.header === false ? [] : [fields.map((field) => field.key)]),
+      ...rows.map((row) => fields.map((field) => plainValue(valueOf(field, row)))),
+    ];
     if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
@@ -545,8 +546,10 @@ function projectFields(
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
-  const available = new Set(computed.keys());
-  for (const record of records as JsonObject[]) for (const key of Object.keys(record)) available.add(key);
+  const available = new Set([
+    ...computed.keys(),
+    ...(records as JsonObject[]).flatMap((record) => Object.keys(record)),
+  ]);
   const nested = new Set<string>();
   for (const name of wanted) {
     if (available.has(name)) continue;
@@ -592,5 +595,5 @@ function setAtPath(target: JsonObject, path: readonly string[], value: unknown) 
       next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
     node = node[segment] as JsonObject;
   }
-  node[path[path.length - 1]] = value;
+  node[path.at(-1)!] = value;
 }
