@@ -75,10 +75,13 @@ describe('money words', () => {
   });
 
   it('a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
-    expect(priceFavourBps('buy', 1499.85, 1500)).toBeCloseTo(1, 10);
-    expect(priceFavourBps('buy', 1500.15, 1500)).toBeCloseTo(-1, 10);
-    expect(priceFavourBps('sell', 1500.15, 1500)).toBeCloseTo(1, 10);
-    expect(priceFavourBps('sell', 1499.85, 1500)).toBeCloseTo(-1, 10);
+    for (const [side, price, bps] of [
+      ['buy', 1499.85, 1],
+      ['buy', 1500.15, -1],
+      ['sell', 1500.15, 1],
+      ['sell', 1499.85, -1],
+    ] as const)
+      expect(priceFavourBps(side, price, 1500)).toBeCloseTo(bps, 10);
     expect([
       betterOrWorse(0.3, 'quoted', 'as quoted'),
       betterOrWorse(-0.3, 'the market price', 'none'),
@@ -280,8 +283,8 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   const addsUp = (where: string, [gross, carry, fees, net]: Array<string | number>) =>
     expect(cents(gross) + cents(carry) + cents(fees), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(cents(net));
 
-  function columnsOf(lines: string[], where: string, split: (line: string) => string[]) {
-    const [header, ...rows] = lines.map(split);
+  function columnsOf(lines: readonly string[], where: string, separator: string) {
+    const [header, ...rows] = lines.map((line) => line.split(separator));
     const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header.indexOf(name));
     expect(at, where).not.toContain(-1);
     return rows.map((row) => at.map((index) => row[index]));
@@ -304,13 +307,14 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
         ]);
       expect(cents(json.totals.fees_pnl_usdc!)).toBe(paidFees);
 
-      const csv = columnsOf(reportCsv(report, csvText).trimEnd().split('\n'), `csv ${by}`, (line) => line.split(','));
-      expect(csv).toHaveLength(report.groups.length);
-      for (const row of csv) addsUp(`csv ${by}`, row);
-
-      const tsv = columnsOf(reportPlainRows(report), `tsv ${by}`, (line) => line.split('\t'));
-      expect(tsv).toHaveLength(report.groups.length);
-      for (const row of tsv) addsUp(`tsv ${by}`, row);
+      for (const [format, lines, separator] of [
+        ['csv', reportCsv(report, csvText).trimEnd().split('\n'), ','],
+        ['tsv', reportPlainRows(report), '\t'],
+      ] as const) {
+        const rows = columnsOf(lines, `${format} ${by}`, separator);
+        expect(rows).toHaveLength(report.groups.length);
+        for (const row of rows) addsUp(`${format} ${by}`, row);
+      }
       const totals = Object.fromEntries(
         reportPlainTotals(report)
           .split('\t')
