@@ -196,7 +196,10 @@ export class Output {
     // ndjson: a line per document of a list (none for an empty one).
     const text =
       this.format === 'ndjson'
-        ? (Array.isArray(shaped) ? shaped : [shaped]).map((document) => `${safeJson(document ?? null)}\n`).join('')
+        ? [shaped]
+            .flat()
+            .map((document) => `${safeJson(document ?? null)}\n`)
+            .join('')
         : `${safeJson(shaped ?? null, 2)}\n`;
     if (text !== '') this.init.streams.stdout.write(text);
   }
@@ -541,7 +544,7 @@ function projectFields(
   known: readonly FieldSpec[],
   accepted?: ReadonlySet<string>,
 ) {
-  const records = Array.isArray(data) ? data : [data];
+  const records = [data].flat();
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
