@@ -138,26 +138,23 @@ describe('hostile text in a pipe', () => {
 
   it('--json parses back to the exact strings the server sent', async () => {
     const [markets, hedges, history, positions, missing] = await Promise.all(
-      [['markets'], ['hedges'], ['history'], ['positions'], ['hedges', 'hdg_nosuchhedge0000000000000']].map((args) =>
-        simulator.hedge([...args, '--json']),
+      [['markets'], ['hedges'], ['history'], ['positions'], ['hedges', 'hdg_nosuchhedge0000000000000']].map(
+        async (args) => {
+          const run = await simulator.hedge([...args, '--json']);
+          return JSON.parse(run.stdout || run.stderr);
+        },
       ),
     );
-    const marketList = JSON.parse(markets.stdout);
-    expect(marketList.map((market: any) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
-    for (const market of marketList) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
-    expect([
-      JSON.parse(hedges.stdout),
-      JSON.parse(hedges.stdout).map((hedge: any) => hedge.client_reference),
-      JSON.parse(history.stdout),
-    ]).toEqual([
+    expect(markets.map((market: any) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
+    for (const market of markets) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+    expect([hedges, hedges.map((hedge: any) => hedge.client_reference), history]).toEqual([
       (await simulator.api('GET', '/hedges')).body.data,
       [HOSTILE_REFERENCE, HOSTILE_REFERENCE],
       (await simulator.api('GET', '/hedges/history')).body.data,
     ]);
-    expect(JSON.parse(positions.stdout)[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
-    const error = JSON.parse(missing.stderr).error;
-    expect(error.code).toBe('hedge_not_found');
-    expect(error.message).toContain(HOSTILE_TEXT);
+    expect(positions[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
+    expect(missing.error.code).toBe('hedge_not_found');
+    expect(missing.error.message).toContain(HOSTILE_TEXT);
   });
 });
 

@@ -12,7 +12,7 @@ import { ROOT } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 
-const simulator = useSimulators();
+const simulator = useSimulators({ stepped: true });
 
 const cents = (value: number) => Math.round(value * 100);
 

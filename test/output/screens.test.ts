@@ -176,20 +176,21 @@ describe('a hedge card and the profiles', () => {
 
 describe('the deal reference', () => {
   it('--ref filters every list the same way', async () => {
-    const [positions, hedges, maturities, journal, history] = await Promise.all(
+    const results = await Promise.all(
       ['positions', 'hedges', 'maturities', 'journal', 'history'].map((list) =>
         run([list, '--ref', 'DESK-7', '--json']),
       ),
     );
-    for (const result of [positions, hedges, maturities, journal, history]) expect(result.code, result.stderr).toBe(0);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const [positions, hedges, maturities, journal, history] = results.map((result) => JSON.parse(result.stdout));
     expect([
-      JSON.parse(positions.stdout).map((row: any) => row.side),
-      JSON.parse(hedges.stdout).map((row: any) => row.client_reference),
-      JSON.parse(maturities.stdout).map((row: any) => row.client_reference),
-      JSON.parse(journal.stdout).map((entry: any) => entry.command),
+      positions.map((row: any) => row.side),
+      hedges.map((row: any) => row.client_reference),
+      maturities.map((row: any) => row.client_reference),
+      journal.map((entry: any) => entry.command),
     ]).toEqual([['sell'], ['DESK-7'], ['DESK-7'], ['open']]);
     // Nothing with that reference has closed yet.
-    expect(JSON.parse(history.stdout)).toEqual([]);
+    expect(history).toEqual([]);
   });
 });
 

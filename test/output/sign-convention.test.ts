@@ -75,10 +75,13 @@ describe('money words', () => {
   });
 
   it('a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
-    expect(priceFavourBps('buy', 1499.85, 1500)).toBeCloseTo(1, 10);
-    expect(priceFavourBps('buy', 1500.15, 1500)).toBeCloseTo(-1, 10);
-    expect(priceFavourBps('sell', 1500.15, 1500)).toBeCloseTo(1, 10);
-    expect(priceFavourBps('sell', 1499.85, 1500)).toBeCloseTo(-1, 10);
+    for (const [side, price, bps] of [
+      ['buy', 1499.85, 1],
+      ['buy', 1500.15, -1],
+      ['sell', 1500.15, 1],
+      ['sell', 1499.85, -1],
+    ] as const)
+      expect(priceFavourBps(side, price, 1500)).toBeCloseTo(bps, 10);
     expect([
       betterOrWorse(0.3, 'quoted', 'as quoted'),
       betterOrWorse(-0.3, 'the market price', 'none'),
@@ -229,11 +232,7 @@ describe('add and open rules', () => {
   it('an addition is quoted with the shortest tenor covering the time to maturity', () => {
     const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
     expect([
-      additionQuoteTenor(inDays(0.5), NOW),
-      additionQuoteTenor(inDays(1), NOW),
-      additionQuoteTenor(inDays(2.9), NOW),
-      additionQuoteTenor(inDays(6.99), NOW),
-      additionQuoteTenor(inDays(9), NOW),
+      ...[0.5, 1, 2.9, 6.99, 9].map((days) => additionQuoteTenor(inDays(days), NOW)),
       additionQuoteTenor(undefined, NOW, 3),
       additionQuoteTenor(undefined, NOW, 5),
     ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
@@ -284,8 +283,8 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   const addsUp = (where: string, [gross, carry, fees, net]: Array<string | number>) =>
     expect(cents(gross) + cents(carry) + cents(fees), `${where}: ${gross} ${carry} ${fees} ${net}`).toBe(cents(net));
 
-  function columnsOf(lines: string[], where: string, split: (line: string) => string[]) {
-    const [header, ...rows] = lines.map(split);
+  function columnsOf(lines: readonly string[], where: string, separator: string) {
+    const [header, ...rows] = lines.map((line) => line.split(separator));
     const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header.indexOf(name));
     expect(at, where).not.toContain(-1);
     return rows.map((row) => at.map((index) => row[index]));
@@ -308,13 +307,14 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
         ]);
       expect(cents(json.totals.fees_pnl_usdc!)).toBe(paidFees);
 
-      const csv = columnsOf(reportCsv(report, csvText).trimEnd().split('\n'), `csv ${by}`, (line) => line.split(','));
-      expect(csv).toHaveLength(report.groups.length);
-      for (const row of csv) addsUp(`csv ${by}`, row);
-
-      const tsv = columnsOf(reportPlainRows(report), `tsv ${by}`, (line) => line.split('\t'));
-      expect(tsv).toHaveLength(report.groups.length);
-      for (const row of tsv) addsUp(`tsv ${by}`, row);
+      for (const [format, lines, separator] of [
+        ['csv', reportCsv(report, csvText).trimEnd().split('\n'), ','],
+        ['tsv', reportPlainRows(report), '\t'],
+      ] as const) {
+        const rows = columnsOf(lines, `${format} ${by}`, separator);
+        expect(rows).toHaveLength(report.groups.length);
+        for (const row of rows) addsUp(`${format} ${by}`, row);
+      }
       const totals = Object.fromEntries(
         reportPlainTotals(report)
           .split('\t')

@@ -12,9 +12,11 @@ import { MARKET, startSimulator as start, type Simulator, type SimulatorOptions 
 // The cases run side by side (their time is real: processes starting, a --timeout): each simulator is closed when the file ends.
 const started: Simulator[] = [];
 afterAll(() => Promise.all(started.map((t) => t.close())));
+/** A simulator whose buy side holds 10,000 USD. */
 const startSimulator = async (options?: SimulatorOptions) => {
   const t = await start(options);
   started.push(t);
+  t.seedOpen('buy', 10_000);
   return t;
 };
 
@@ -65,7 +67,6 @@ const waitingOn = (t: Simulator, terminal: Terminal) =>
 describe.concurrent('a terminal of 0 columns', () => {
   it('an add ends once it lands: its waiting line said once, nothing redrawn, a few KiB written, the journal row done', async () => {
     const t = await startSimulator();
-    t.seedOpen('buy', 10_000);
     await onTerminal(t, ADD, 0, async (terminal) => {
       expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add on a 0-column terminal')).toBe(0);
       expect(terminal.bytes()).toBeLessThan(MOST_BYTES);
@@ -78,7 +79,6 @@ describe.concurrent('a terminal of 0 columns', () => {
 
   it('SIGTERM while the add waits ends it with 143; its row stays submitted with its key, and `hedge resume` finishes it once', async () => {
     const t = await startSimulator({ fillDelayMs: LAND_MS });
-    t.seedOpen('buy', 10_000);
     let id = '';
     await onTerminal(t, ADD, 0, async (terminal) => {
       await waitingOn(t, terminal);
@@ -96,7 +96,6 @@ describe.concurrent('a terminal of 0 columns', () => {
 
   it('--timeout ends the wait with 7; the row stays submitted with its key and says it has not landed', async () => {
     const t = await startSimulator({ fillDelayMs: LAND_MS });
-    t.seedOpen('buy', 10_000);
     // The bound covers the whole command: start-up, the quote and the send fit well within it, so the run reaches the wait.
     await onTerminal(t, [...ADD, '--timeout', '5'], 0, async (terminal) => {
       expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the add under --timeout 5')).toBe(7);
@@ -109,7 +108,6 @@ describe.concurrent('a terminal of 0 columns', () => {
 
   it('--watch writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
     const t = await startSimulator();
-    t.seedOpen('buy', 10_000);
     await onTerminal(t, ['positions', '--watch', '1', '--count', '2'], 0, async (terminal) => {
       expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the watch on a 0-column terminal')).toBe(0);
       expect(terminal.raw()).not.toMatch(REDRAW);
@@ -127,7 +125,6 @@ describe.concurrent('a terminal of 0 columns', () => {
 
   it('a terminal shrunk to 0 columns while the spinner runs: the spinner gives way to a plain line, and the add ends once it lands', async () => {
     const t = await startSimulator({ fillDelayMs: LAND_MS });
-    t.seedOpen('buy', 10_000);
     await onTerminal(t, ADD, 100, async (terminal) => {
       await waitingOn(t, terminal);
       terminal.setSize(0, 0);

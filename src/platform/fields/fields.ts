@@ -152,10 +152,9 @@ export function withExtraFields(
       extra.set(key, { key, label: labelFromName(key), kind: kindFromName(key, value) });
     }
   }
-  const omitted = new Set(options.omit ?? []);
   const present = known.filter(
     (field) =>
-      !omitted.has(field.key) &&
+      !options.omit?.includes(field.key) &&
       (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
   );
   const extras = [...extra.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -176,10 +175,6 @@ export function valueAtPath(record: unknown, path: string) {
     }
   }
   return value;
-}
-
-function dottedField(name: string): FieldSpec {
-  return { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) };
 }
 
 /** Whether a dotted name reaches into what there is: its first part is a field there is (or was declared), or some record has a value at the whole path. */
@@ -205,11 +200,9 @@ export function pickFields(
   );
   for (const name of wanted) {
     let field = byKey.get(name) ?? aliased.get(name);
-    if (field && aliased.get(name) === field) byKey.set(name, field);
-    if (!field && (dottedNameExists(name, keys, records) || (accepted !== undefined && declaredName(name, accepted)))) {
-      field = dottedField(name);
-      byKey.set(name, field);
-    }
+    // A dotted name asked twice is one column.
+    if (!field && (dottedNameExists(name, keys, records) || (accepted !== undefined && declaredName(name, accepted))))
+      byKey.set(name, (field = { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) }));
     if (!field)
       return {
         problem: unknownFieldProblem(

@@ -13,10 +13,8 @@ function statusAndHeaders(answer: PrintableAnswer) {
   const lines = [
     `HTTP/1.1 ${answer.status} ${process.getBuiltinModule('node:http').STATUS_CODES[answer.status] ?? ''}`.trimEnd(),
   ];
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${one}`);
-  }
+  for (const [name, value] of Object.entries(answer.headers))
+    for (const one of [value ?? []].flat()) lines.push(`${name}: ${one}`);
   return `${lines.join('\n')}\n\n`;
 }
 

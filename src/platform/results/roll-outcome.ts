@@ -32,6 +32,7 @@ function rollCard(output: Output, preview: RollPreview, nowMs: number) {
   const { quote } = preview;
   const market = safeText(preview.market);
   const c = output.chalk;
+  const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
   const rows: Array<[string, string]> = [];
   if (preview.closing) {
     const several = preview.closing.hedges;
@@ -51,11 +52,7 @@ function rollCard(output: Output, preview: RollPreview, nowMs: number) {
           `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${matures}`,
         ]);
       }
-    } else if (preview.closing.maturityAt)
-      rows.push([
-        '   Matures',
-        `${formatUtc(preview.closing.maturityAt)} ${c.dim(`(${formatRelative(preview.closing.maturityAt, nowMs)})`)}`,
-      ]);
+    } else if (preview.closing.maturityAt) rows.push(['   Matures', matures(preview.closing.maturityAt)]);
     rows.push([
       '   Returns (est.)',
       preview.closing.netMarginUsd === undefined
@@ -76,7 +73,7 @@ function rollCard(output: Output, preview: RollPreview, nowMs: number) {
       '2. Open',
       `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`,
     ],
-    ['   Matures', `${formatUtc(quote.maturity)} ${c.dim(`(${formatRelative(quote.maturity, nowMs)})`)}`],
+    ['   Matures', matures(quote.maturity)],
     ['   Price (indicative)', formatRate(quote.pricing.execution_price)],
     [
       '   Upfront',

@@ -230,86 +230,78 @@ function beforeAfter(
   return `${format(before)} → ${format(after)} ${unit}`;
 }
 
-/** An add: the price it is implied to have executed at. A reduce: the share of the position it closed, that share of what the position showed, and the balance's change. */
-function derived({ action, before = {}, after = {}, changeUsd, balanceBeforeUsdc, balanceAfterUsdc }: PositionChange) {
-  const { notionalUsd = 0, entryPrice } = before;
-  const share = action === 'reduce' && notionalUsd > 0 ? Math.min(1, changeUsd / notionalUsd) : undefined;
-  const part = (value?: number) => (share === undefined || value === undefined ? undefined : value * share);
-  const carry = part(before.accruedCarryUsdc);
-  return {
-    addedAt:
-      action === 'add' &&
-      before.notionalUsd !== undefined &&
-      entryPrice !== undefined &&
-      after.notionalUsd !== undefined &&
-      after.entryPrice !== undefined
-        ? impliedAdditionPrice(
-            { notionalUsd, entryPrice },
-            { notionalUsd: after.notionalUsd, entryPrice: after.entryPrice },
-          )
-        : undefined,
-    share,
-    returned: part(before.netMarginUsd),
-    realizedNet: part(before.netPnlUsd),
-    realizedCarry: carry === undefined ? undefined : toAccountSide(carry),
-    balance:
-      action === 'reduce' && balanceBeforeUsdc !== undefined && balanceAfterUsdc !== undefined
-        ? balanceAfterUsdc - balanceBeforeUsdc
-        : undefined,
-  };
-}
-
-/** After an add or a partial reduce landed: the position before → after (notional, entry, margin) */
+/** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
-  const { before, after } = change;
+  const {
+    action,
+    before = {},
+    after,
+    changeUsd,
+    balanceBeforeUsdc: balanceBefore,
+    balanceAfterUsdc: balanceAfter,
+  } = change;
+  const c = output.chalk;
   const unit = priceUnit(change.market);
-  const figures = derived(change);
-  const notional = beforeAfter(before?.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
-  const entry = beforeAfter(before?.entryPrice, after?.entryPrice, formatRate, unit.trim());
-  const margin = beforeAfter(before?.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
-  const slippage =
-    figures.addedAt !== undefined && change.quotedPrice !== undefined
-      ? slippageBps(change.side, figures.addedAt, change.quotedPrice)
+  const notional = beforeAfter(before.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
+  const entry = beforeAfter(before.entryPrice, after?.entryPrice, formatRate, unit.trim());
+  const margin = beforeAfter(before.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
+  const addedAt =
+    action === 'add' &&
+    before.notionalUsd !== undefined &&
+    before.entryPrice !== undefined &&
+    after?.notionalUsd !== undefined &&
+    after.entryPrice !== undefined
+      ? impliedAdditionPrice(
+          { notionalUsd: before.notionalUsd, entryPrice: before.entryPrice },
+          { notionalUsd: after.notionalUsd, entryPrice: after.entryPrice },
+        )
       : undefined;
-  const slippageWords = slippage === undefined ? '' : slippageText(slippage);
+  const share =
+    action === 'reduce' && (before.notionalUsd ?? 0) > 0 ? Math.min(1, changeUsd / before.notionalUsd!) : undefined;
+  const part = (value?: number) => (share === undefined || value === undefined ? undefined : value * share);
+  const returned = part(before.netMarginUsd);
+  const realizedNet = part(before.netPnlUsd);
+  const carry = part(before.accruedCarryUsdc);
+  const carryText = carry === undefined ? undefined : payOrEarn(toAccountSide(carry), { realized: true });
+  const balance =
+    action === 'reduce' && balanceBefore !== undefined && balanceAfter !== undefined
+      ? balanceAfter - balanceBefore
+      : undefined;
+  const slippage =
+    addedAt !== undefined && change.quotedPrice !== undefined
+      ? slippageText(slippageBps(change.side, addedAt, change.quotedPrice))
+      : '';
 
   const parts = [
     notional && `notional ${notional}`,
     entry && `entry ${entry}`,
     margin && `margin ${margin}`,
-    figures.addedAt !== undefined &&
-      `added at about ${formatRate(figures.addedAt)}${slippageWords ? ` (${slippageWords})` : ''}`,
-    figures.returned !== undefined && `returned (est.) ${formatSignedMoney(figures.returned)} USD`,
-    figures.realizedNet !== undefined && `realized net P&L (est.) ${formatSignedMoney(figures.realizedNet)} USD`,
-    figures.realizedCarry !== undefined && `carry (est.) ${payOrEarn(figures.realizedCarry, { realized: true })}`,
-    figures.balance !== undefined && `balance ${formatSignedMoney(figures.balance)} USDC`,
+    addedAt !== undefined && `added at about ${formatRate(addedAt)}${slippage && ` (${slippage})`}`,
+    returned !== undefined && `returned (est.) ${formatSignedMoney(returned)} USD`,
+    realizedNet !== undefined && `realized net P&L (est.) ${formatSignedMoney(realizedNet)} USD`,
+    carryText && `carry (est.) ${carryText}`,
+    balance !== undefined && `balance ${formatSignedMoney(balance)} USDC`,
   ].filter(Boolean);
   const card = () => {
-    const c = output.chalk;
     const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
+    const hedge = after ?? change.before;
     const rows: Array<[string, string | false | undefined]> = [
-      ['Hedge ID', (after ?? before)?.hedgeId],
+      ['Hedge ID', hedge?.hedgeId],
       ['Notional', notional],
       ['Entry', entry],
       [
         'Added at (implied)',
-        figures.addedAt !== undefined &&
-          `${formatRate(figures.addedAt)}${unit}${slippageWords ? `, ${slippageWords}` : ''}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
+        addedAt !== undefined &&
+          `${formatRate(addedAt)}${unit}${slippage && `, ${slippage}`}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
       ],
       ['Margin', margin],
-      [
-        'Returned (est.)',
-        figures.returned !== undefined && `${formatSignedMoney(figures.returned)} USD to your balance`,
-      ],
-      ['Realized net P&L (est.)', figures.realizedNet !== undefined && `${pnl(figures.realizedNet)} USD`],
-      [
-        'Carry in it (est.)',
-        figures.realizedCarry !== undefined && payOrEarn(figures.realizedCarry, { realized: true }),
-      ],
+      ['Returned (est.)', returned !== undefined && `${formatSignedMoney(returned)} USD to your balance`],
+      ['Realized net P&L (est.)', realizedNet !== undefined && `${pnl(realizedNet)} USD`],
+      ['Carry in it (est.)', carryText],
       [
         'Balance change',
-        figures.balance !== undefined &&
-          `${pnl(figures.balance)} USDC ${c.dim(`(${formatMoney(change.balanceBeforeUsdc!)} → ${formatMoney(change.balanceAfterUsdc!)})`)}`,
+        balance !== undefined &&
+          `${pnl(balance)} USDC ${c.dim(`(${formatMoney(balanceBefore!)} → ${formatMoney(balanceAfter!)})`)}`,
       ],
       [
         'Net margin now',
@@ -318,32 +310,31 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
       ],
       [
         'Maturity (unchanged)',
-        (after ?? before)?.maturityAt !== undefined &&
-          output.humanValue({ key: 'maturity_at', kind: 'time' }, (after ?? before)!.maturityAt),
+        hedge?.maturityAt !== undefined && output.humanValue({ key: 'maturity_at', kind: 'time' }, hedge.maturityAt),
       ],
       [
-        `${change.action === 'add' ? 'Add' : 'Reduce'} tx`,
+        `${action === 'add' ? 'Add' : 'Reduce'} tx`,
         change.orderTxHash !== undefined &&
           output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
       ],
     ];
-    const shown = rows.filter((row): row is [string, string] => typeof row[1] === 'string');
-    const notes = [...footer];
-    if (figures.share !== undefined && (figures.returned !== undefined || figures.realizedNet !== undefined)) {
-      notes.push(
-        `(est.) is ${formatPercent(figures.share * 100, 1).replace(/^\+/, '')} (${formatMoney(change.changeUsd)} of ${formatMoney(before!.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
-      );
-    }
-    if (figures.balance !== undefined)
-      notes.push(
+    const notes = [
+      ...footer,
+      share !== undefined &&
+        (returned !== undefined || realizedNet !== undefined) &&
+        `(est.) is ${formatPercent(share * 100, 1).replace(/^\+/, '')} (${formatMoney(changeUsd)} of ${formatMoney(before.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
+      balance !== undefined &&
         'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
-      );
+    ];
     return [
-      output.card(shown, `Position after the ${change.action}: ${change.market} ${change.side}`),
-      ...notes.map((line) => c.dim(wrapWords(line, output.columns))),
+      output.card(
+        rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
+        `Position after the ${action}: ${change.market} ${change.side}`,
+      ),
+      ...notes.flatMap((line) => (typeof line === 'string' ? [c.dim(wrapWords(line, output.columns))] : [])),
     ].join('\n');
   };
-  output.cardOrNote(card, parts.length ? `Position after the ${change.action}: ${parts.join('; ')}.` : undefined);
+  output.cardOrNote(card, parts.length ? `Position after the ${action}: ${parts.join('; ')}.` : undefined);
 }
 
 type HedgeCommand = (...words: string[]) => string;

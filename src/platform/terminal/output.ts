@@ -152,7 +152,11 @@ export class Output {
   /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; `people`, a person's instead of it; none: the command says its result on stderr. */
   document(data: unknown, otherwise?: () => string | void | Promise<void>, people = otherwise) {
     if (this.mode === 'json') return this.json(data);
-    const text = (this.mode === 'table' ? people : otherwise)?.();
+    return this.shown((this.mode === 'table' ? people : otherwise)?.());
+  }
+
+  /** A view's text written; a view that drew itself on this output returns nothing (or the promise of its drawing). */
+  private shown(text: string | void | Promise<void>) {
     if (typeof text !== 'string') return text;
     this.write(text);
   }
@@ -192,7 +196,10 @@ export class Output {
     // ndjson: a line per document of a list (none for an empty one).
     const text =
       this.format === 'ndjson'
-        ? (Array.isArray(shaped) ? shaped : [shaped]).map((document) => `${safeJson(document ?? null)}\n`).join('')
+        ? [shaped]
+            .flat()
+            .map((document) => `${safeJson(document ?? null)}\n`)
+            .join('')
         : `${safeJson(shaped ?? null, 2)}\n`;
     if (text !== '') this.init.streams.stdout.write(text);
   }
@@ -349,11 +356,7 @@ export class Output {
       }
       return;
     }
-    if (options.people) {
-      const text = await options.people(this);
-      if (typeof text === 'string') this.write(text);
-      return;
-    }
+    if (options.people) return this.shown(await options.people(this));
     if (!rows.length) {
       this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
       return;
@@ -379,7 +382,7 @@ export class Output {
       rowCount: rows.length,
       totals: totals && {
         label: safeText(totals.label),
-        ...(totals.shortLabel === undefined ? {} : { shortLabel: safeText(totals.shortLabel) }),
+        shortLabel: totals.shortLabel && safeText(totals.shortLabel),
         cells: totalsCells,
       },
       sections: options.sections,
@@ -410,11 +413,7 @@ export class Output {
       this.write(this.recordText(record, known));
       return;
     }
-    if (options.people) {
-      const text = options.people(this);
-      if (typeof text === 'string') this.write(text);
-      return;
-    }
+    if (options.people) return this.shown(options.people(this));
     known = onScreen(known);
     const fields = this.fields ? this.picked(known, [record]) : withExtraFields(known, [record]);
     const unit = rateUnitOf([record]);
@@ -507,10 +506,11 @@ export class Output {
   }
 
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
-    const table: string[][] = [];
     // Names and values alike are escaped cell by cell (spreadsheetSafe), by the CSV encoder too.
-    if (this.init.header !== false) table.push(fields.map((field) => field.key));
-    for (const row of rows) table.push(fields.map((field) => plainValue(valueOf(field, row))));
+    const table = [
+      ...(this.init.header === false ? [] : [fields.map((field) => field.key)]),
+      ...rows.map((row) => fields.map((field) => plainValue(valueOf(field, row)))),
+    ];
     if (!table.length) return '';
     if (this.format === 'csv') {
       if (!this.init.csv) throw new Error('CSV output needs its encoder (ui/csv.ts).');
@@ -544,13 +544,15 @@ function projectFields(
   known: readonly FieldSpec[],
   accepted?: ReadonlySet<string>,
 ) {
-  const records = Array.isArray(data) ? data : [data];
+  const records = [data].flat();
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
-  const available = new Set(computed.keys());
-  for (const record of records as JsonObject[]) for (const key of Object.keys(record)) available.add(key);
+  const available = new Set([
+    ...computed.keys(),
+    ...(records as JsonObject[]).flatMap((record) => Object.keys(record)),
+  ]);
   const nested = new Set<string>();
   for (const name of wanted) {
     if (available.has(name)) continue;
@@ -596,5 +598,5 @@ function setAtPath(target: JsonObject, path: readonly string[], value: unknown) 
       next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
     node = node[segment] as JsonObject;
   }
-  node[path[path.length - 1]] = value;
+  node[path.at(-1)!] = value;
 }

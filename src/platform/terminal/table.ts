@@ -103,10 +103,7 @@ export function fitColumns(
   const order = importanceOrder(needs, priority);
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
   // The last place in `order` of a column the desk decides on.
-  let lastDecisive = -1;
-  order.forEach((index, at) => {
-    if (decisiveKeys.has(needs[index].key)) lastDecisive = at;
-  });
+  const lastDecisive = order.findLastIndex((index) => decisiveKeys.has(needs[index].key));
   // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
   const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]].money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
@@ -181,9 +178,8 @@ function giveBackRoom(
   needs: readonly ColumnNeed[],
   kept: readonly number[],
   widths: Array<number | undefined>,
-  room: number,
+  spare: number,
 ) {
-  let spare = room;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
     for (let at = 0; at < kept.length && spare > 0; at++) {
       const index = kept[at];
@@ -229,16 +225,13 @@ function wrapCell(styled: string, width: number) {
 
 /** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
 function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
-  if (!hidden.length && !shortened.length) return;
   // Field names may be the server's: shown escaped, as its values are.
   const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
-  const parts: string[] = [];
-  if (hidden.length) parts.push(`Hidden at ${columns} columns: ${names(hidden)}`);
-  if (shortened.length)
-    parts.push(
-      hidden.length ? `shortened: ${names(shortened)}` : `Shortened at ${columns} columns: ${names(shortened)}`,
-    );
-  return parts.join('; ');
+  const said = [
+    hidden.length && `Hidden at ${columns} columns: ${names(hidden)}`,
+    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${columns} columns`}: ${names(shortened)}`,
+  ].filter(Boolean);
+  return said.length ? said.join('; ') : undefined;
 }
 
 /** A cell as cli-table3 takes it: its lines joined, or with how it is placed (a header at the bottom of its row, the totals' label across the first columns). */
@@ -275,17 +268,14 @@ function draw(Table: CliTable3, input: TableInput) {
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: input.headless ? [] : [header, rule] }];
   let section = 0;
+  const sectionLine = () => blocks.push({ line: truncateEnd(sections[section++].line, input.width), rows: [] });
   for (let index = 0; index < input.rowCount; index++) {
-    while (section < sections.length && sections[section].before <= index) {
-      blocks.push({ line: truncateEnd(sections[section].line, input.width), rows: [] });
-      section += 1;
-    }
+    while (section < sections.length && sections[section].before <= index) sectionLine();
     blocks[blocks.length - 1].rows.push(row(index));
   }
   // The totals close the rows' last block, under a rule; lines under the last row (a side's hedges under its positions line) come after them.
   if (input.totals && kept.length) blocks[blocks.length - 1].rows.push(rule, totalsRow(input, input.totals, kept));
-  for (; section < sections.length; section++)
-    blocks.push({ line: truncateEnd(sections[section].line, input.width), rows: [] });
+  while (section < sections.length) sectionLine();
   const lines = (kept.length ? blocks : []).flatMap((block) => [
     ...(block.line === undefined ? [] : [block.line]),
     ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
