@@ -6,7 +6,7 @@ import type { Clock } from '../platform/api/transport.js';
 import { CommandContext } from '../platform/runtime/context.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
-import { StopSignal, UsageError } from '../core/errors.js';
+import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
@@ -139,7 +139,11 @@ export async function runInvocation(
     );
     return readerGone() ? 0 : code;
   } catch (error) {
-    return readerGone() ? 0 : report(error, ctx.globals);
+    if (readerGone()) return 0;
+    // A prompt or a request saw only its abort: the signal that stopped the command gives the code.
+    const stop = controller.signal.reason;
+    if (error instanceof InterruptedError && stop instanceof StopSignal) error.exitCode = stop.exitCode;
+    return report(error, ctx.globals);
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
