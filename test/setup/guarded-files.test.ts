@@ -132,6 +132,18 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
   });
 
+  it('one that holds no certificate (a key, a wrong file) is bad input naming it: exit 2 before any request, not an untrusted server', async () => {
+    const notPem = join(tls.configDir, 'server.key');
+    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
+    const sent = tls.requests().length;
+    const run = exits(await tls.hedge('markets --json', { env: { HEDGE_CA_FILE: notPem } }), 2);
+    expect(JSON.parse(run.stderr).error).toMatchObject({
+      class: 'usage',
+      message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
+    });
+    expect(tls.requests()).toHaveLength(sent);
+  });
+
   it('a FIFO is refused at once, never waited on', async () => {
     const fifo = join(tls.configDir, 'ca.fifo');
     execFileSync('mkfifo', [fifo]);
