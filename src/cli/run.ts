@@ -8,6 +8,8 @@ import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
+import { echo } from '../core/input.js';
+import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
 import { reportError } from '../platform/terminal/report-error.js';
@@ -68,6 +70,12 @@ export async function runInvocation(
   let output: Output;
   let tablesLoaded: Promise<unknown> | undefined;
   try {
+    const dir = env.HEDGE_CONFIG_DIR;
+    // The journal lives there: a relative folder moves with the working folder, and a re-run from another would not find its own action.
+    if (dir && !isAbsolute(dir))
+      throw new UsageError(
+        `HEDGE_CONFIG_DIR: ${echo(dir)} is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. ${echo(resolve(dir))}.`,
+      );
     const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
     // A screen's cards are drawn synchronously by cli-table3: loaded beside the command's own code.
     if (format === 'table') tablesLoaded = loadTableDrawer();

@@ -8,6 +8,7 @@ import {
   chmodSync,
   chownSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -17,10 +18,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { ROOT, runHedge } from '../support/hedge-cli.js';
 import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 
@@ -83,6 +84,25 @@ describe('the config store', () => {
       1,
       `Cannot read the config store ${storeFile(desk.configDir)}: it is a FIFO (named pipe), not a regular file.`,
     );
+  });
+});
+
+describe('HEDGE_CONFIG_DIR', () => {
+  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
+    const desk = await start();
+    const moved = join(desk.configDir, 'moved');
+    const given = relative(ROOT, moved);
+    const run = exits(
+      await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'], {
+        env: { HEDGE_CONFIG_DIR: given },
+      }),
+      2,
+    );
+    expect(JSON.parse(run.stderr).error).toMatchObject({
+      class: 'usage',
+      message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
+    });
+    expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
   });
 });
 
