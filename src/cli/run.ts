@@ -70,7 +70,11 @@ export async function runInvocation(
   let output: Output;
   let tablesLoaded: Promise<unknown> | undefined;
   try {
-    const dir = env.HEDGE_CONFIG_DIR;
+    const { HEDGE_CONFIG_DIR: dir, HEDGE_FORCE_TTY: tty } = env;
+    if (tty && tty !== '0' && tty !== '1')
+      throw new UsageError(
+        `HEDGE_FORCE_TTY: ${echo(tty)} is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).`,
+      );
     // The journal lives there: a relative folder moves with the working folder, and a re-run from another would not find its own action.
     if (dir && !isAbsolute(dir))
       throw new UsageError(
