@@ -6,8 +6,10 @@ import type { Clock } from '../platform/api/transport.js';
 import { CommandContext } from '../platform/runtime/context.js';
 import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
-import { StopSignal, UsageError } from '../core/errors.js';
+import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
+import { echo } from '../core/input.js';
+import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
 import { reportError } from '../platform/terminal/report-error.js';
@@ -68,6 +70,16 @@ export async function runInvocation(
   let output: Output;
   let tablesLoaded: Promise<unknown> | undefined;
   try {
+    const { HEDGE_CONFIG_DIR: dir, HEDGE_FORCE_TTY: tty } = env;
+    if (tty && tty !== '0' && tty !== '1')
+      throw new UsageError(
+        `HEDGE_FORCE_TTY: ${echo(tty)} is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).`,
+      );
+    // The journal lives there: a relative folder moves with the working folder, and a re-run from another would not find its own action.
+    if (dir && !isAbsolute(dir))
+      throw new UsageError(
+        `HEDGE_CONFIG_DIR: ${echo(dir)} is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. ${echo(resolve(dir))}.`,
+      );
     const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
     // A screen's cards are drawn synchronously by cli-table3: loaded beside the command's own code.
     if (format === 'table') tablesLoaded = loadTableDrawer();
@@ -139,7 +151,11 @@ export async function runInvocation(
     );
     return readerGone() ? 0 : code;
   } catch (error) {
-    return readerGone() ? 0 : report(error, ctx.globals);
+    if (readerGone()) return 0;
+    // A prompt or a request saw only its abort: the signal that stopped the command gives the code.
+    const stop = controller.signal.reason;
+    if (error instanceof InterruptedError && stop instanceof StopSignal) error.exitCode = stop.exitCode;
+    return report(error, ctx.globals);
   } finally {
     for (const { signal, handler } of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with

@@ -204,7 +204,8 @@ export function stopExitCode(reason: unknown): 129 | 130 | 143 {
 
 /** Ctrl-C (130), SIGTERM (143) or SIGHUP (129) at a prompt or during a wait. */
 export class InterruptedError extends HedgeError {
-  readonly exitCode: 129 | 130 | 143;
+  /** Set again by the runner, which knows the signal, where the interrupted part (a prompt, a request) saw only its abort. */
+  exitCode: 129 | 130 | 143;
   /** `stoppedBy`: the abort reason of the signal that stopped the command (a flow hands it over as it is); its exit code (129, 130, 143) is chosen here, with the other errors' codes, not by the flow. */
   constructor(message: string, options: { hint?: string; cause?: unknown; stoppedBy?: unknown } = {}) {
     super(message, options);

@@ -116,6 +116,23 @@ describe('hedge mcp on a test key', () => {
   });
 });
 
+describe('hedge mcp: a bad until', () => {
+  it('is named `until` in the error, as every other argument is by its own name; nothing is read', async () => {
+    const simulator = await startSimulator();
+    const { call } = await serve(simulator);
+    const result = await call('positions', { until: 'foo(@)' });
+    expect(json(result)).toMatchObject({
+      error: {
+        class: 'usage',
+        argument: 'until',
+        message: 'until "foo(@)": unknown function foo(); expected a JMESPath expression (https://jmespath.site).',
+      },
+      exit_code: 2,
+    });
+    expect(simulator.requests()).toEqual([]);
+  });
+});
+
 describe('hedge mcp on a live key', () => {
   it('without --allow-live no write tool is listed, and one called anyway is refused with nothing sent', async () => {
     const simulator = await startSimulator();

@@ -31,6 +31,23 @@ it('exits 0 without a stack trace when stdout is closed early', async () => {
   expect(result.code).toBe(0);
 });
 
+describe('HEDGE_FORCE_TTY', () => {
+  const start = useSimulators();
+
+  it.each(['yes', 'true', '2'])(
+    '%s (neither 1 nor 0) is refused with one line naming it, before any request: a pipe would get TSV where a table was asked for',
+    async (value) => {
+      const simulator = await start();
+      const result = exits(await simulator.hedge('positions', { env: { HEDGE_FORCE_TTY: value } }), 2);
+      expect([result.stdout, result.stderr]).toEqual([
+        '',
+        `hedge: HEDGE_FORCE_TTY: "${value}" is not allowed; expected 1 (the table output even in a pipe) or 0 (plain).\n`,
+      ]);
+      expect(simulator.requests()).toEqual([]);
+    },
+  );
+});
+
 describe('a closed stream never changes what happened', () => {
   const start = useSimulators();
 

@@ -8,6 +8,7 @@ import {
   chmodSync,
   chownSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   readFileSync,
   readdirSync,
@@ -17,10 +18,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { ROOT, runHedge } from '../support/hedge-cli.js';
 import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 
@@ -86,6 +87,25 @@ describe('the config store', () => {
   });
 });
 
+describe('HEDGE_CONFIG_DIR', () => {
+  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
+    const desk = await start();
+    const moved = join(desk.configDir, 'moved');
+    const given = relative(ROOT, moved);
+    const run = exits(
+      await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'], {
+        env: { HEDGE_CONFIG_DIR: given },
+      }),
+      2,
+    );
+    expect(JSON.parse(run.stderr).error).toMatchObject({
+      class: 'usage',
+      message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
+    });
+    expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
+  });
+});
+
 describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
   let tls: Simulator;
   beforeAll(async () => {
@@ -130,6 +150,18 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     );
     expect(tls.requests()).toHaveLength(sent);
     ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
+  });
+
+  it('one that holds no certificate (a key, a wrong file) is bad input naming it: exit 2 before any request, not an untrusted server', async () => {
+    const notPem = join(tls.configDir, 'server.key');
+    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
+    const sent = tls.requests().length;
+    const run = exits(await tls.hedge('markets --json', { env: { HEDGE_CA_FILE: notPem } }), 2);
+    expect(JSON.parse(run.stderr).error).toMatchObject({
+      class: 'usage',
+      message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
+    });
+    expect(tls.requests()).toHaveLength(sent);
   });
 
   it('a FIFO is refused at once, never waited on', async () => {

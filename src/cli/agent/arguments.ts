@@ -83,11 +83,12 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
 
 /** A command's refusal names the argument as the CLI does (`--tenor: …`); an agent gave `tenor`. */
 export function namedArgument(tool: AgentTool, message: string, given: JsonObject = {}) {
-  const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+):\s/.exec(message);
+  // The value may stand between the name and the colon, as a JSON string (`--until "expr": …`).
+  const match = /^(--[a-z0-9-]+|[A-Za-z0-9_]+)(?: "(?:[^"\\]|\\.)*")?:\s/.exec(message);
   if (!match) return;
   const named = match[1];
   const argument = tool.arguments.find((candidate) => candidate.cliName === named || candidate.name === named);
-  if (argument) return { argument: argument.name, message: `${argument.name}:${message.slice(named.length + 1)}` };
+  if (argument) return { argument: argument.name, message: `${argument.name}${message.slice(named.length)}` };
   // An argument the tool does not have, or the confirmation token.
   if (named === CONFIRMATION_TOKEN || Object.hasOwn(given, named)) return { argument: named, message };
   return;

@@ -232,13 +232,20 @@ export function readRegularFileSync(path: string, reading: FileReading) {
 
 /** A CA file's text (HEDGE_CA_FILE, a profile's ca_file, NODE_EXTRA_CA_CERTS beside them): it decides whom the key is sent to, so only its owner may change it, and a link (which another could point elsewhere) is not followed. */
 export function readCaFile(path: string, what: string) {
+  let text: string;
   try {
-    return readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'trusted' }).toString(
+    text = readRegularFileSync(path, { maxBytes: MAX_INPUT_FILE_BYTES, noFollow: true, guard: 'trusted' }).toString(
       'utf8',
     );
   } catch (error) {
     throw new UsageError(`${what}: cannot read ${path}: ${describeReadError(error)}; nothing was sent.`);
   }
+  // TLS ignores what is not a certificate: the server would then read as untrusted, a network failure.
+  if (!text.includes('-----BEGIN CERTIFICATE-----'))
+    throw new UsageError(
+      `${what}: ${path} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
+    );
+  return text;
 }
 
 export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }) {
