@@ -228,13 +228,23 @@ describe.concurrent('lists never lose rows', () => {
       expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
     });
 
-  it('reference: hedges on exactly 50 hedges shows them all with no word of more', async (on) => {
+  it('reference: hedges on exactly 50 hedges shows them all with no word of more or of a cut (a page of one is honoured)', async (on) => {
     const simulator = await on('reference');
     seeded(simulator, 50);
     const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
-    expect(result.stderr).not.toMatch(/more/);
-    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }]);
+    expect(result.stderr).not.toMatch(/more|cut/);
+    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }, { limit: '1' }]);
+  });
+
+  it('alpha: hedges on 51 hedges (its own page of 50, `limit` ignored) shows the default 50 and says the list may be cut, never silently fewer', async (on) => {
+    const simulator = await on('alpha');
+    seeded(simulator, 51);
+    const result = ok(await simulator.hedge('hedges --json'));
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(simulator.hedges()).toHaveLength(51);
+    expect(result.stderr).toContain('may be cut at 50 hedges: the server gave no next page');
+    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }, { limit: '1' }]);
   });
 
   // alpha: one page of its own size, ignores `limit`, no paging facts.

@@ -262,7 +262,9 @@ export class HedgeClient {
     }
     // Also handed over, for a reader to whom a cut matters only sometimes (one more request when it cannot tell).
     const mayBeCut = () => this.mayBeCut(path, filters, sent, reading, ended);
-    const cut = checkCut && !more && items.length < (shown ?? 0) && (await mayBeCut());
+    // A look-ahead that came back exactly as long as shown may be the server's own page size, our size ignored.
+    const unsure = checkCut ? items.length < (shown ?? 0) : lookAhead && items.length === shown;
+    const cut = unsure && !more && (await mayBeCut());
     return { items, more, ...(cut && { cutAt: items.length }), mayBeCut };
   }
 
