@@ -204,6 +204,49 @@ describe.concurrent('lists never lose rows', () => {
     expect(simulator.requests().length).toBe(sent);
   });
 
+  // One page that honours the size asked and says nothing of paging: the default length asks one row more.
+  for (const [dialect, command, path, what, sizeName] of [
+    ['reference', 'hedges', '/hedges', 'hedges', 'limit'],
+    ['delta', 'hedges', '/hedges', 'hedges', 'limit'],
+    ['beta', 'history', '/hedges/history', 'closed hedges', 'per_page'],
+  ] as const)
+    it(`${dialect}: ${command} on 51 ${what} (one page, no paging facts) shows the default 50 and says there are more, never silently fewer`, async (on) => {
+      const simulator = await on(dialect);
+      const ids = seeded(simulator, 51);
+      const result = ok(await simulator.hedge(`${command} --json`));
+      const shown = JSON.parse(result.stdout);
+      expect(shown).toHaveLength(50);
+      expect(ids).toHaveLength(51);
+      expect(simulator.historyCount()).toBe(51);
+      expect(result.stderr).toMatch(
+        new RegExp(`50 ${what} shown \\(the default\\); there are more: \`hedge ${command} --all\` lists every one`),
+      );
+      const asked = simulator.requests('GET', path).filter((entry) => entry.status === 200);
+      expect(asked.map((entry) => entry.query)).toEqual([{ [sizeName]: '51' }]);
+      // The 50 shown are the server's newest 50.
+      const server = (await simulator.api('GET', `${path}?${sizeName}=50`)).body.data;
+      expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
+    });
+
+  it('reference: hedges on exactly 50 hedges shows them all with no word of more or of a cut (a page of one is honoured)', async (on) => {
+    const simulator = await on('reference');
+    seeded(simulator, 50);
+    const result = ok(await simulator.hedge('hedges --json'));
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(result.stderr).not.toMatch(/more|cut/);
+    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }, { limit: '1' }]);
+  });
+
+  it('alpha: hedges on 51 hedges (its own page of 50, `limit` ignored) shows the default 50 and says the list may be cut, never silently fewer', async (on) => {
+    const simulator = await on('alpha');
+    seeded(simulator, 51);
+    const result = ok(await simulator.hedge('hedges --json'));
+    expect(JSON.parse(result.stdout)).toHaveLength(50);
+    expect(simulator.hedges()).toHaveLength(51);
+    expect(result.stderr).toContain('may be cut at 50 hedges: the server gave no next page');
+    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }, { limit: '1' }]);
+  });
+
   // alpha: one page of its own size, ignores `limit`, no paging facts.
   for (const [command, path, what, asked] of [
     ['hedges --all', '/hedges', 'hedges', '500'],

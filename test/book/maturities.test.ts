@@ -5,6 +5,7 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import {
   apiData,
+  envFor,
   FILL_DELAY_MS,
   FROZEN_START_MS,
   pinnedClockEnv,
@@ -12,6 +13,7 @@ import {
   type Simulator,
 } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
+import { startRewriteProxy } from '../support/servers/field-proxy.js';
 
 const startSimulator = useSimulators();
 
@@ -128,5 +130,40 @@ describe('hedge maturities', () => {
       { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
       { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
     ]);
+  });
+
+  it('times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
+    const simulator = await startSimulator({ preset: 'frozen' });
+    const { buy, sell } = await twoSides(simulator);
+    const env = { ...pinnedClockEnv(simulator), TZ: 'UTC' };
+    const asSent = okJson(await simulator.hedge(['maturities', '--json'], { env }));
+    // The same service writing its stamps as `2026-03-03T09:00:00.000` (no `Z`).
+    const zoneless = await startRewriteProxy(simulator.sandbox, (_path, item) => {
+      for (const [name, value] of Object.entries(item))
+        if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) item[name] = value.slice(0, -1);
+    });
+    try {
+      const sent = await apiData(zoneless, 'GET', '/hedges');
+      expect(sent.find((hedge: any) => hedge.id === buy).maturity_at).toBe('2026-03-03T09:00:00.000');
+      const lagos = okJson(
+        await simulator.hedge(['maturities', '--json'], { env: { ...env, ...envFor(zoneless), TZ: 'Africa/Lagos' } }),
+      );
+      expect(lagos).toEqual(asSent);
+      expect(lagos.map((item: any) => [item.hedge_id, item.maturity_at, item.matures_in_seconds])).toEqual([
+        [buy, '2026-03-03T09:00:00.000Z', 86_400],
+        [sell, '2026-03-05T09:00:00.000Z', 3 * 86_400],
+      ]);
+      // A position line and a hedge's record show that instant as UTC (the line keeps the server's text beside it).
+      const lagosEnv = { env: { ...env, ...envFor(zoneless), TZ: 'Africa/Lagos' } };
+      const lines = okJson(await simulator.hedge(['positions', '--json'], lagosEnv));
+      expect(lines.find((line: any) => line.side === 'buy')).toMatchObject({
+        maturity_at: '2026-03-03T09:00:00.000Z',
+        _wire: { maturity_at: '2026-03-03T09:00:00.000' },
+      });
+      const record = okJson(await simulator.hedge(['hedges', sell, '--json'], lagosEnv));
+      expect(record).toMatchObject({ maturity_at: '2026-03-05T09:00:00.000Z' });
+    } finally {
+      await zoneless.close();
+    }
   });
 });

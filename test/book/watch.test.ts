@@ -168,6 +168,34 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(sim.requests('GET', '/prices')).toHaveLength(2);
     for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
   });
+
+  it('--watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {
+    for (const dialect of ['alpha', 'gamma'] as const) {
+      const sim = await onSkippingClock((options) => simulator({ ...options, dialect }));
+      const once = JSON.parse(ok(await sim.hedge('price USDTNGN --json')).stdout);
+      expect(once).toEqual(
+        [{ market: 'USDTNGN', price: expect.any(Number), timestamp: expect.any(String) }].map((shape) =>
+          expect.objectContaining(shape),
+        ),
+      );
+      const watched = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 2')).stdout);
+      expect(watched).toHaveLength(2);
+      for (const line of watched) {
+        expect(Object.keys(line.data[0])).toEqual(Object.keys(once[0]));
+        expect(line.data).toEqual([expect.objectContaining({ market: 'USDTNGN', price: expect.any(Number) })]);
+      }
+      // --raw: GET /prices' data as the server sent it (alpha keyed by market, gamma `{rates: [...]}`).
+      const raw = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 1 --raw')).stdout);
+      const sent = (await sim.api('GET', '/prices?symbols=USDTNGN')).body.data;
+      expect(Object.keys(raw[0].data)).toEqual(Object.keys(sent));
+      // The account too: our names in the pipe, with or without --json (alpha says `upnl_usd`).
+      const account = JSON.parse(ok(await sim.hedge('account --json')).stdout);
+      for (const args of ['account --watch 1 --count 1', 'account --watch 1 --count 1 --json']) {
+        const [line] = records(ok(await sim.hedge(args)).stdout);
+        expect(Object.keys(line.data).sort()).toEqual(Object.keys(account).sort());
+      }
+    }
+  });
 });
 
 describe('hedge positions --watch on a terminal that changes', () => {

@@ -29,7 +29,7 @@ import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
 import { carriesReference, ownReference, positionForPeople, readBook, type BookPosition } from './positions.js';
 import { readPositionSides, sideReferences } from './position-sides.js';
-import { accountForPeople } from '../../platform/api/wire/fields.js';
+import { accountForPeople, pricesInOneShape } from '../../platform/api/wire/fields.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 /** The options every watchable command declares (WATCH_OPTIONS in the manifest). */
@@ -279,7 +279,7 @@ function accountSource(oneShape: boolean) {
   };
 }
 
-function priceSource(market: string | undefined) {
+function priceSource(market: string | undefined, oneShape: boolean) {
   let listedChecked = false;
   return async (client: HedgeClient) => {
     let markets: string[];
@@ -291,14 +291,18 @@ function priceSource(market: string | undefined) {
     } else {
       markets = (await client.listMarkets()).markets.map((entry) => entry.market);
     }
-    // --json prints GET /prices' data as the server sent it; the view reads the prices out of it.
+    // Like `price --json`, whatever GET /prices looks like; --raw: as sent. The view reads the prices out of it.
     const {
       data,
       quotes: prices,
       problem,
     } = markets.length ? await client.readPrices(markets) : { data: [], quotes: [], problem: undefined };
     if (problem) throw problem;
-    return { data, facts: { maturities: [] }, reading: { kind: 'price' as const, market, prices } };
+    return {
+      data: oneShape ? pricesInOneShape(prices) : data,
+      facts: { maturities: [] },
+      reading: { kind: 'price' as const, market, prices },
+    };
   };
 }
 
@@ -337,7 +341,7 @@ function sourceFor(ports: WatchPorts, target: WatchTarget, { settings, live, one
     case 'account':
       return accountSource(oneShape);
     case 'price':
-      return priceSource(target.market === undefined ? undefined : parseMarket(target.market));
+      return priceSource(target.market === undefined ? undefined : parseMarket(target.market), oneShape);
     case 'hedge':
       return hedgeSource(parseHedgeId(target.id));
   }

@@ -61,6 +61,8 @@ interface ListHedgesQuery {
   limit?: number;
   /** A list short of `limit` whose last page says nothing on paging is checked for being one of more (a page of one asked). */
   checkCut?: boolean;
+  /** Ask one row more than `limit`: a page that honours its size but says nothing of paging still shows more exist. */
+  lookAhead?: boolean;
 }
 
 export interface HistoryPage {
@@ -175,15 +177,16 @@ export class HedgeClient {
     return this.parse(schema, response.data, response.status, `${request.method} ${request.path}`);
   }
 
-  /** A list read page by page until `limit` rows (one page without a limit), learning the page-size name on the way. */
+  /** A list read page by page until `shown` rows (one page without a limit), learning the page-size name on the way. */
   private async list<S extends z.ZodMiniType>(
     schema: S,
     path: string,
     filters: Record<string, string | undefined>,
-    limit?: number,
-    checkCut = false,
+    shown?: number,
+    { checkCut = false, lookAhead = false }: Pick<ListHedgesQuery, 'checkCut' | 'lookAhead'> = {},
   ) {
     const endpoint = `GET ${path}`;
+    const limit = shown !== undefined && lookAhead ? shown + 1 : shown;
     const items: Array<z.infer<S>> = [];
     const learn = (value: string, how: LearnedWire['how'], evidence: string) =>
       this.learnWire({ setting: 'pageSizeParam', value, how, evidence: `${endpoint} ${evidence}` });
@@ -248,18 +251,20 @@ export class HedgeClient {
       if (full || last || limit === undefined) break;
     }
     let more = reading.more === true || (reading.total !== undefined && items.length < reading.total);
-    if (limit !== undefined && items.length > limit) {
-      if (pages === 1 && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
+    if (shown !== undefined && items.length > shown) {
+      if (pages === 1 && items.length > limit! && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
         this.options.warn?.(
-          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${limit}. ${wireHint('pageSizeParam')}`,
+          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
         );
       }
-      items.length = limit;
+      items.length = shown;
       more = true;
     }
     // Also handed over, for a reader to whom a cut matters only sometimes (one more request when it cannot tell).
     const mayBeCut = () => this.mayBeCut(path, filters, sent, reading, ended);
-    const cut = checkCut && !more && items.length < (limit ?? 0) && (await mayBeCut());
+    // A look-ahead that came back exactly as long as shown may be the server's own page size, our size ignored.
+    const unsure = checkCut ? items.length < (shown ?? 0) : lookAhead && items.length === shown;
+    const cut = unsure && !more && (await mayBeCut());
     return { items, more, ...(cut && { cutAt: items.length }), mayBeCut };
   }
 
@@ -406,7 +411,7 @@ export class HedgeClient {
       '/hedges',
       { status: query.status, client_reference: query.clientReference },
       query.limit,
-      query.checkCut,
+      query,
     );
   }
 
@@ -419,8 +424,8 @@ export class HedgeClient {
     return (await this.readHistory(query)).items;
   }
 
-  readHistory(query: Pick<ListHedgesQuery, 'limit' | 'checkCut'> = {}) {
-    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit, query.checkCut);
+  readHistory(query: Pick<ListHedgesQuery, 'limit' | 'checkCut' | 'lookAhead'> = {}) {
+    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit, query);
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */

@@ -4,7 +4,7 @@ import { en } from 'zod/locales';
 import { isNumericText } from '../../core/number-format.js';
 import { SIDES } from '../../core/vocabulary.js';
 import type { AccountFacts, MarketFacts } from '../../core/wire.js';
-import { isObject } from './wire/fields.js';
+import { asUtc, isObject } from './wire/fields.js';
 
 // zod/mini: the same checks as classic zod, with less of zod loaded and run by every request command.
 z.config(en());
@@ -77,7 +77,7 @@ export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unkn
   return { success: true, data: read };
 }
 
-const timestamp = z.string();
+const timestamp = z.pipe(z.string(), z.transform(asUtc));
 /** The spec lists five statuses; a server may have more (a transient one while a close settles). */
 const status = z.string().check(z.minLength(1));
 const perSide = ({ money }: FieldReaders) => z.looseObject({ buy: money, sell: money });

@@ -73,6 +73,8 @@ export async function startAnswerProxy(
         'content-type': 'application/json; charset=utf-8',
         'content-length': Buffer.byteLength(text),
         ...(answer.headers['x-request-id'] ? { 'x-request-id': answer.headers['x-request-id'] } : {}),
+        // The service's own clock (a frozen sandbox's), not this proxy's.
+        ...(answer.headers.date ? { date: answer.headers.date } : {}),
       });
       res.end(text);
     })().catch(() => res.destroy());

@@ -33,7 +33,13 @@ export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
     throw new UsageError(`${filter[1]}: filters the list; it cannot be combined with a hedge ID.`);
   const client = await ctx.client();
   if (id === undefined) {
-    const list = await client.readHedges({ status, clientReference, limit, checkCut: !defaultLength });
+    const list = await client.readHedges({
+      status,
+      clientReference,
+      limit,
+      checkCut: !defaultLength,
+      lookAhead: defaultLength,
+    });
     const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
     await output.list(hedges, HEDGE_RESOURCE, {

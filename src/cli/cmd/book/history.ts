@@ -80,7 +80,7 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
   noteShortRecords(ctx, deal?.read);
   let records: HistoryRecord[];
   if (!filtering) {
-    const list = await client.readHistory({ limit, checkCut: !defaultLength });
+    const list = await client.readHistory({ limit, checkCut: !defaultLength, lookAhead: defaultLength });
     records = list.items;
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'closed hedges', {

@@ -21,7 +21,9 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
   const settings = parseWatchSettings(ctx, target, { ...options, format: ctx.globals.format });
   const live = redrawsInPlace(ctx.io.stdout, ctx.io.stdoutIsTTY) && ctx.output.isHuman;
   const openSink = async () => (live ? liveSink(ctx, settings.intervalMs) : ndjsonSink(ctx));
-  return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape: ctx.output.inOneShape }, openSink));
+  // NDJSON carries what --json prints (our names), with or without --json; --raw: as sent.
+  const oneShape = !live && !ctx.output.raw;
+  return endWatch(ctx, await runWatch(ctx, target, { settings, live, oneShape }, openSink));
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */

@@ -269,7 +269,7 @@ const POSITION_FIELDS = fieldTable({
   // Net names first, then a bare `pnl_usd`; "unrealized" last: a venue's is often the price part alone.
   netPnlUsd:
     'net_pnl_usd net_pnl_usdc unrealized_net_pnl_usd net_unrealized_pnl_usd pnl_net_usd net_pnl pnl_usd total_pnl_usd unrealized_pnl_usd unrealised_pnl_usd upnl_usd unrealized_pnl',
-  maturityAt: ['maturity_at maturity expires_at settles_at maturity_time', readString],
+  maturityAt: ['maturity_at maturity expires_at settles_at maturity_time', readTime],
   markPrice: 'mark_price mark_rate mark current_price',
   entryPrice: 'entry_price entry_rate entry avg_entry_price',
   accruedCarryUsdc: 'accrued_carry_usdc carry_accrued_usdc carry_usdc accrued_carry funding_usdc',
@@ -277,7 +277,7 @@ const POSITION_FIELDS = fieldTable({
   grossPnlUsd: 'gross_pnl_usd pnl_gross_usd price_pnl_usd gross_pnl',
   closeFeeUsdc: 'close_fee_usdc exit_fee_usdc fee_to_close_usdc close_fee',
   units: 'units qty quantity',
-  openedAt: ['opened_at open_time created_at opened', readString],
+  openedAt: ['opened_at open_time created_at opened', readTime],
 });
 
 export const POSITION_FIELD_SYNONYMS = namesOf(POSITION_FIELDS);
@@ -357,6 +357,20 @@ const HAS_ZONE = /(Z|[+-]\d{2}:?\d{2})$/i;
 // Epoch numbers under this are seconds, over it milliseconds (1e11 s is the year 5138).
 const EPOCH_SECONDS_BELOW = 1e11;
 
+/** An ISO 8601 time given the `Z` it lacks (the spec's times are UTC; JavaScript reads a time without a zone as local); other text as sent. */
+export function asUtc(value: string) {
+  const text = value.trim();
+  if (!ISO_TIMESTAMP.test(text)) return value;
+  const iso = text.replace(' ', 'T');
+  return iso.length === 10 || HAS_ZONE.test(iso) ? iso : `${iso}Z`;
+}
+
+/** Text that is not blank, an ISO 8601 time without a zone read as UTC. */
+function readTime(value: unknown) {
+  const text = readString(value);
+  return text === undefined ? undefined : asUtc(text);
+}
+
 /** An ISO 8601 time (no zone: UTC, never local) or epoch seconds or milliseconds → an ISO string. */
 export function readTimestamp(value: unknown) {
   let ms: number | undefined;
@@ -364,9 +378,7 @@ export function readTimestamp(value: unknown) {
   if (epoch !== undefined) {
     ms = Math.abs(epoch) < EPOCH_SECONDS_BELOW ? epoch * 1000 : epoch;
   } else if (typeof value === 'string' && ISO_TIMESTAMP.test(value.trim())) {
-    const text = value.trim().replace(' ', 'T');
-    const zoned = text.length === 10 || HAS_ZONE.test(text) ? text : `${text}Z`;
-    ms = Date.parse(zoned);
+    ms = Date.parse(asUtc(value));
   }
   if (ms === undefined || !Number.isFinite(ms)) return;
   const date = new Date(ms);
