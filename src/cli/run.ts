@@ -8,7 +8,7 @@ import type { GlobalOptions } from '../platform/runtime/globals.js';
 import { terminalColumns, type Io } from '../platform/terminal/terminal.js';
 import { InterruptedError, StopSignal, UsageError } from '../core/errors.js';
 import { sleep } from '../core/process/timers.js';
-import { echo } from '../core/input.js';
+import { echo, keyLifetimeMs, repeatWindowMs } from '../core/input.js';
 import { isAbsolute, resolve } from 'node:path';
 import { colorEnabled, makeChalk } from '../platform/terminal/color.js';
 import { Output } from '../platform/terminal/output.js';
@@ -80,6 +80,9 @@ export async function runInvocation(
       throw new UsageError(
         `HEDGE_CONFIG_DIR: ${echo(dir)} is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. ${echo(resolve(dir))}.`,
       );
+    // A write's settings, refused before any command sends: a roll or a plan must not stop between its steps.
+    repeatWindowMs(env);
+    keyLifetimeMs(env);
     const format = globals.format ?? (io.stdoutIsTTY ? 'table' : 'tsv');
     // A screen's cards are drawn synchronously by cli-table3: loaded beside the command's own code.
     if (format === 'table') tablesLoaded = loadTableDrawer();

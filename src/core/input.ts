@@ -3,7 +3,9 @@ import { UsageError } from './errors.js';
 import { hasUnsafeText } from './security/safe-text.js';
 import { containsKeyShape } from './security/secrets.js';
 import { MAX_PAGE_SIZE } from './wire.js';
-import { HEDGE_STATUSES, type Side } from './vocabulary.js';
+import { HEDGE_STATUSES, HOUR_MS, type Side } from './vocabulary.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 const MARKET_SHAPE = /^[A-Z0-9]{3,20}$/;
 const HEDGE_ID_SHAPE = /^hdg_[A-Za-z0-9_-]{1,100}$/;
@@ -171,6 +173,32 @@ export function parseDecimal(raw: unknown, range: DecimalRange & { name: string;
   const { name, unit, min, max, example } = range;
   const bounds = range.aboveMin ? `above ${min} and at most ${max}` : `from ${min} to ${max}`;
   throw new UsageError(`${name}: ${echo(String(raw))} is not allowed; expected ${unit} ${bounds}, e.g. ${example}.`);
+}
+
+/** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
+export function repeatWindowMs(env: Env) {
+  const raw = env.HEDGE_REPEAT_WINDOW;
+  if (!raw?.trim()) return 10 * 60_000;
+  return (
+    parseDecimal(raw, { name: 'HEDGE_REPEAT_WINDOW', unit: 'minutes', min: 0, max: 24 * 60, example: '10 (0: off)' }) *
+    60_000
+  );
+}
+
+/** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
+export function keyLifetimeMs(env: Env) {
+  const raw = env.HEDGE_KEY_LIFETIME;
+  if (!raw?.trim()) return 12 * HOUR_MS;
+  return (
+    parseDecimal(raw, {
+      name: 'HEDGE_KEY_LIFETIME',
+      unit: 'hours',
+      min: 0,
+      aboveMin: true,
+      max: 24 * 365,
+      example: '12 or 0.5',
+    }) * HOUR_MS
+  );
 }
 
 export function parseStatus(raw: unknown) {

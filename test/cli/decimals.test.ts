@@ -10,7 +10,7 @@ import { HOUR_MS } from '../../src/core/vocabulary.js';
 import { parseWatchInterval } from '../../src/features/book/watch.js';
 import { parsePolicyFile, resolvePolicy } from '../../src/features/exposures/exposure-policy.js';
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
-import { keyLifetimeMs, repeatWindowMs } from '../../src/features/write/write-flow.js';
+import { keyLifetimeMs, repeatWindowMs } from '../../src/core/input.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { usageRefusal as refusal } from '../support/refusal.js';
 

@@ -273,3 +273,23 @@ describe('after the send, the output never turns what was sent into exit 2', () 
     });
   });
 });
+
+describe("a write's settings from the environment are checked before its first request", () => {
+  it.each(CASES)(
+    'hedge $name: a malformed HEDGE_KEY_LIFETIME or HEDGE_REPEAT_WINDOW is exit 2 naming it, nothing sent',
+    async ({ words, line }) => {
+      await withSimulator(STEPPED, async (simulator) => {
+        const valid = line(await prepare(simulator, words));
+        const before = simulator.requests().length;
+        for (const name of ['HEDGE_KEY_LIFETIME', 'HEDGE_REPEAT_WINDOW']) {
+          const result = await simulator.hedge(valid, { env: { [name]: 'soon' } });
+          expect(result.code, `${name}=soon hedge ${valid.join(' ')}: ${result.stderr}`).toBe(2);
+          expect(lines(result.stderr)).toEqual([
+            expect.stringMatching(new RegExp(`^hedge: ${name}: "soon" is not allowed`)),
+          ]);
+        }
+        expect(simulator.requests().slice(before)).toEqual([]);
+      });
+    },
+  );
+});

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiRequest, SendHooks } from '../../platform/api/transport.js';
 import { redactKey } from '../../core/security/secrets.js';
-import { echo, parseDecimal } from '../../core/input.js';
+import { echo, keyLifetimeMs, repeatWindowMs } from '../../core/input.js';
 import {
   ApiError,
   DeclinedError,
@@ -49,7 +49,6 @@ import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
-import type { Env } from '../../platform/config/env.js';
 
 export interface WriteOptions {
   /** false with --no-wait: return at `submitted`. */
@@ -63,16 +62,6 @@ export interface WriteOptions {
   again?: boolean;
   /** `resume --resend-unproven`: send an earlier action again although nothing proves it did not land (a person's word). */
   resendUnproven?: boolean;
-}
-
-/** How long after an identical write ended a re-run is refused without --again: HEDGE_REPEAT_WINDOW minutes (10; 0 turns it off). */
-export function repeatWindowMs(env: Env) {
-  const raw = env.HEDGE_REPEAT_WINDOW;
-  if (!raw?.trim()) return 10 * 60_000;
-  return (
-    parseDecimal(raw, { name: 'HEDGE_REPEAT_WINDOW', unit: 'minutes', min: 0, max: 24 * 60, example: '10 (0: off)' }) *
-    60_000
-  );
 }
 
 export function writeOptionsFrom(options: {
@@ -887,7 +876,6 @@ async function gateTheSend<S, R>(ports: WritePorts, action: WriteAction<S, R>, r
 
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
 // first sent (each action's `reconcile`), and the key's age with its lifetime.
-const DEFAULT_KEY_LIFETIME_HOURS = 12;
 
 interface Reconciliation<S> {
   /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
@@ -896,22 +884,6 @@ interface Reconciliation<S> {
   evidence: string;
   /** For landed: the submit answer as the server would have given it, to wait on and render. */
   answer?: S;
-}
-
-/** HEDGE_KEY_LIFETIME in hours (a positive number), in ms; the default when unset. */
-export function keyLifetimeMs(env: Env) {
-  const raw = env.HEDGE_KEY_LIFETIME;
-  if (!raw?.trim()) return DEFAULT_KEY_LIFETIME_HOURS * HOUR_MS;
-  return (
-    parseDecimal(raw, {
-      name: 'HEDGE_KEY_LIFETIME',
-      unit: 'hours',
-      min: 0,
-      aboveMin: true,
-      max: 24 * 365,
-      example: '12 or 0.5',
-    }) * HOUR_MS
-  );
 }
 
 function describeAge(ms: number) {
