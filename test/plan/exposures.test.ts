@@ -174,8 +174,8 @@ describe('hedge exposures', () => {
   });
 });
 
-async function withHistory() {
-  const rig = await startSimulator({ preset: 'frozen' });
+async function withHistory(options: { dialect?: 'alpha' } = {}) {
+  const rig = await startSimulator({ preset: 'frozen', ...options });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
   const closed = await rig.api('POST', '/hedges/close', {
@@ -254,6 +254,34 @@ describe('hedge exposures --report', () => {
     );
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_pnl_usdc,fees_pnl_usdc,cost_usdc');
     expect(rig.writes().length).toBe(postsBefore);
+  });
+
+  it('a server that leaves an early-closed hedge `filled` (alpha): it counts once, as closed, never as still held', async () => {
+    const rig = await withHistory({ dialect: 'alpha' });
+    const [closed] = (await rig.api('GET', '/hedges/history')).body.data;
+    const filled = (await rig.api('GET', '/hedges?status=filled')).body.data;
+    // The server lists the closed hedge in history and still as filled.
+    expect(filled.map((hedge: any) => hedge.id)).toContain(closed.hedge);
+    const held = (await rig.api('GET', '/positions')).body.data;
+    const net = held.reduce(
+      (sum: number, line: any) => sum + (line.direction === 'buy' ? 1 : -1) * Number(line.size_usd),
+      0,
+    );
+    expect(net).toBe(230_000);
+
+    const data = okJson(
+      await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) }),
+    );
+    expect(data.coverage.map((row: any) => [row.week, row.hedged_usd])).toEqual([['2026-03-02', net]]);
+    expect(data.cost).toMatchObject([{ market: 'USDTNGN', closed_hedges: 1 }]);
+    // The dollar offset of the covers held: the receivable's and the payable's shares as on a server that says `closed`.
+    const reference = okJson(
+      await (async () => {
+        const other = await withHistory();
+        return other.hedge(['exposures', reportFile(other), '--report', '--json'], { env: pinnedClockEnv(other) });
+      })(),
+    );
+    expect(data.effectiveness).toEqual(reference.effectiveness);
   });
 
   it.skipIf(!CHROMIUM)(

@@ -167,15 +167,18 @@ async function coverHedges(client: HedgeClient) {
   const onlyMarket = list.markets.length === 1 ? list.markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
+  const ended = new Set<string | undefined>();
   const walk = await walkHistory(client, undefined, (raw) => {
-    const cover = closedCover(readHistoryRecord(raw), onlyMarket);
+    const facts = readHistoryRecord(raw);
+    ended.add(facts.hedgeId);
+    const cover = closedCover(facts, onlyMarket);
     if (cover) hedges.push(cover);
     else skipped += 1;
   });
   for (const hedge of open) {
-    // A filled hedge the server has not closed: still held. Its status list is read leniently.
+    // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
     const openedAtMs = Date.parse(hedge.opened_at || hedge.filled_at || '');
-    if (hedge.status !== 'filled' || !Number.isFinite(openedAtMs)) continue;
+    if (hedge.status !== 'filled' || ended.has(hedge.id) || !Number.isFinite(openedAtMs)) continue;
     hedges.push({
       market: hedge.market.toUpperCase(),
       side: hedge.side,
