@@ -12,7 +12,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FILL_DELAY_MS, FROZEN_START_MS, pinnedClockEnv, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  envFor,
+  FILL_DELAY_MS,
+  FROZEN_START_MS,
+  pinnedClockEnv,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
+import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { CHROMIUM, LAUNCH } from '../support/servers/chromium.js';
@@ -282,6 +290,34 @@ describe('hedge exposures --report', () => {
       })(),
     );
     expect(data.effectiveness).toEqual(reference.effectiveness);
+  });
+
+  it('cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures', async () => {
+    const rig = await withHistory();
+    // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.
+    const precise = await startRewriteProxy(rig.sandbox, (path, item) => {
+      if (path === '/hedges/history') Object.assign(item, { carry_usdc: 0.125, fees_usdc: 1.005 });
+    });
+    try {
+      const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
+      const data = okJson(await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env }));
+      const report = okJson(await rig.hedge('report --by market --json', { env }));
+      const [market] = report.groups;
+      const history = Object.values(rig.sandbox.engine.state.accounts).flatMap((account) => account.history);
+      expect([market.key, market.count, history.length]).toEqual(['USDTNGN', 1, 1]);
+      expect(data.cost).toEqual([
+        {
+          market: 'USDTNGN',
+          closed_hedges: 1,
+          carry_pnl_usdc: market.carry_pnl_usdc,
+          fees_pnl_usdc: market.fees_pnl_usdc,
+          cost_usdc: -1.14,
+        },
+      ]);
+      expect([market.carry_pnl_usdc, market.fees_pnl_usdc]).toEqual([-0.13, -1.01]);
+    } finally {
+      await precise.close();
+    }
   });
 
   it.skipIf(!CHROMIUM)(

@@ -6,7 +6,7 @@ import { quoteCurrencyOf } from '../../core/markets.js';
 import { cents, toAccountSide } from '../../core/money.js';
 import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
-import { weekStart } from '../report/report-rules.js';
+import { toCents, weekStart } from '../report/report-rules.js';
 
 export interface RatioBucket {
   /** Up to this many days to due (inclusive); undefined: every exposure further away. */
@@ -485,9 +485,9 @@ export function coveragePerWeek(
 export function costToDate(markets: readonly string[], hedges: readonly CoverHedge[]) {
   return [...markets].sort().map((market) => {
     const closed = hedges.filter((hedge) => hedge.market === market && hedge.closedAtMs !== undefined);
-    // Summed in whole cents: the total reconciles to the cent with the records it comes from.
-    const carryCents = sum(closed, (hedge) => Math.round((hedge.carryUsd ?? 0) * 100));
-    const feeCents = sum(closed, (hedge) => Math.round((hedge.feesUsd ?? 0) * 100));
+    // Summed in whole cents, each rounded as `hedge report` rounds it: the two reconcile to the cent.
+    const carryCents = sum(closed, (hedge) => toCents(hedge.carryUsd ?? 0));
+    const feeCents = sum(closed, (hedge) => toCents(hedge.feesUsd ?? 0));
     return {
       market,
       closed_hedges: closed.length,
