@@ -359,6 +359,16 @@ describe('figures a record does not give are unknown, not 0', () => {
   });
 });
 
+describe('a report of no closed hedge', () => {
+  it('totals every figure as 0, as nothing open is: none is unknown', () => {
+    const empty = { count: 0, notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0, net_pnl_usd: 0 };
+    expect([
+      grouped([], 'side').totals,
+      grouped([closedAt('2026-11-02T00:00:00Z')], 'day', { since: new Date('2027-01-01') }).totals,
+    ]).toEqual([empty, empty]);
+  });
+});
+
 describe('unrealized P&L of open positions', () => {
   it('is summed to the cent on its own line', () => {
     const report = buildReport([], [{ netPnlUsd: 0.1 }, { netPnlUsd: 0.2 }], { by: 'day' });

@@ -175,6 +175,21 @@ describe('hedge report', () => {
     );
   });
 
+  it('a period with no closed hedge: totals of 0 in JSON and on stderr beside the rows, never unknown', async () => {
+    const closed = engineHistory().map((record) => Date.parse(record.closed_at));
+    expect(closed.every((ms) => ms < Date.parse('2026-05-01'))).toBe(true);
+    expect(JSON.parse(await cliOk('history --since 2026-05-01 --json'))).toEqual([]);
+    const report = await reportJson('--by side --since 2026-05-01');
+    expect([report.groups, report.totals]).toEqual([
+      [],
+      { count: 0, notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0, net_pnl_usd: 0 },
+    ]);
+    const plain = ok(await cli('report --by side --since 2026-05-01'));
+    expect(plain.stderr).toContain(
+      'Total\tcount=0\tnotional_usd=0.00\tgross_pnl_usd=0.00\tcarry_pnl_usdc=0.00\tfees_pnl_usdc=0.00\tnet_pnl_usd=0.00',
+    );
+  });
+
   it('history --since/--until lists exactly the closed hedges of the period', async () => {
     const [a, b, c, d] = engineHistory();
     const ids = async (args: string) =>

@@ -73,10 +73,13 @@ function addRecord(tally: ReportFigures, record: HistoryFacts) {
 
 const dollars = (cents: number | null) => (cents === null ? null : fromCents(cents));
 
-/** The tally in dollars. */
+/** The tally in dollars; with no record at all, every sum is 0 (nothing is unknown of nothing). */
 const figures = (tally: ReportFigures) =>
   Object.fromEntries(
-    Object.entries(tally).map(([name, value]) => [name, name === 'count' ? value : dollars(value)]),
+    Object.entries(tally).map(([name, value]) => [
+      name,
+      name === 'count' ? value : dollars(value ?? (tally.count ? null : 0)),
+    ]),
   ) as unknown as ReportFigures;
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
