@@ -292,6 +292,27 @@ describe('hedge exposures --report', () => {
     expect(data.effectiveness).toEqual(reference.effectiveness);
   });
 
+  it("every filled hedge counts as held, past the server's own page of 50 (alpha: several hedges a side)", async () => {
+    const rig = await startSimulator({ preset: 'frozen', dialect: 'alpha' });
+    for (let index = 0; index < 51; index += 1) rig.seedOpen('buy', 1000);
+    rig.advance(DAY_MS);
+    expect(rig.active('buy')).toHaveLength(51);
+    // Asked without a page size, the server answers its own page of 50.
+    expect((await rig.api('GET', '/hedges?status=filled')).body.data).toHaveLength(50);
+    // A server that does not read the page size hedge sends: the 50 it gives are counted, and said to be maybe cut.
+    const cut = ok(await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) }));
+    expect(JSON.parse(cut.stdout).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
+    expect(cut.stderr).toContain('may hold more than the 50 filled hedges read');
+    // Told the server's page-size name, hedge asks for its largest page.
+    const env = { ...pinnedClockEnv(rig), HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' };
+    const data = okJson(await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env }));
+    expect(data.coverage.map((row: any) => row.hedged_usd)).toEqual([51_000]);
+    expect(rig.requests('GET', '/hedges').map((entry) => entry.query)).toContainEqual({
+      status: 'filled',
+      page_size: '500',
+    });
+  });
+
   it('cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures', async () => {
     const rig = await withHistory();
     // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.

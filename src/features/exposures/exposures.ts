@@ -1,7 +1,7 @@
 // `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
 // from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
 import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
-import type { HistoryFacts, MarketFacts } from '../../core/wire.js';
+import { type HistoryFacts, type MarketFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
@@ -163,7 +163,10 @@ function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
 
 /** The markets, and every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
 async function coverHedges(client: HedgeClient) {
-  const [list, open] = await Promise.all([client.listMarkets(), client.listHedges({ status: 'filled' })]);
+  const [list, filled] = await Promise.all([
+    client.listMarkets(),
+    client.readHedges({ status: 'filled', limit: MAX_PAGE_SIZE, checkCut: true }),
+  ]);
   const onlyMarket = list.markets.length === 1 ? list.markets[0].market : undefined;
   const hedges: CoverHedge[] = [];
   let skipped = 0;
@@ -175,7 +178,7 @@ async function coverHedges(client: HedgeClient) {
     if (cover) hedges.push(cover);
     else skipped += 1;
   });
-  for (const hedge of open) {
+  for (const hedge of filled.items) {
     // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
     const openedAtMs = Date.parse(hedge.opened_at || hedge.filled_at || '');
     if (hedge.status !== 'filled' || ended.has(hedge.id) || !Number.isFinite(openedAtMs)) continue;
@@ -187,7 +190,14 @@ async function coverHedges(client: HedgeClient) {
       entryPrice: hedge.struck_rate ?? undefined,
     });
   }
-  return { list, hedges, walk, skipped };
+  return {
+    list,
+    hedges,
+    walk,
+    skipped,
+    // The filled hedges read, when more may exist (a next page hedge cannot ask for, or a page size the server ignores).
+    filledCut: filled.cutAt ?? (filled.more ? filled.items.length : undefined),
+  };
 }
 
 /** Sizing `fixed`: each market's first cover price (its earliest hedge's entry, as the report's effectiveness takes it); a market with no hedge yet is left out. */
@@ -206,7 +216,13 @@ async function firstCoverPrices(client: HedgeClient, markets: readonly string[],
 export async function gatherExposureReport(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
-  const { list, hedges, walk, skipped } = await coverHedges(client);
+  const { list, hedges, walk, skipped, filledCut } = await coverHedges(client);
+  if (filledCut !== undefined)
+    ports.notify({
+      kind: 'filled-cut',
+      level: 'warn',
+      text: `GET /hedges?status=filled may hold more than the ${filledCut} filled hedges read (the server gave no next page; it may not read the page size hedge sends): coverage and effectiveness count these only. \`hedge doctor\` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.`,
+    });
   const prices = pricesOf(listedFacts(list.markets, exposures));
   if (skipped > 0)
     ports.notify({
