@@ -160,6 +160,44 @@ describe('hedge exposures', () => {
     expect([rig.writes(), rig.hedges()]).toEqual([[], []]);
   });
 
+  it('warns of the exposure cap only for what reaching the target adds to what is held', async () => {
+    const rig = await startSimulator({ preset: 'frozen', exposureCapUsd: 400_000 });
+    const receivable = (name: string, naira: string) =>
+      exposuresFile(rig, name, [
+        'id,market,type,amount,currency,due',
+        `INV-1,USDTNGN,receivable,${naira},NGN,${day(20)}`,
+      ]);
+    const run = async (file: string) => {
+      const result = await rig.hedge(['exposures', file, '--show', 'book', '--fee-bps', '5', '--json'], {
+        env: pinnedClockEnv(rig),
+      });
+      return { target: okJson(result)[0].target_usd as number, stderr: result.stderr };
+    };
+    const above = /available exposure .*: the server would refuse part of it/;
+    const available = async () => (await rig.api('GET', '/account')).body.data.available_exposure_usd;
+
+    // About 250,000 USD bought at 100% (due in 20 days).
+    const file = receivable('ngn.csv', '382.5m');
+    const flat = await run(file);
+    expect(flat.target).toBeGreaterThan(200_000);
+    expect(flat.target).toBeLessThan(await available());
+    expect(flat.stderr).not.toMatch(above);
+
+    // Held already: reaching the target adds nothing, though the target is above the headroom left.
+    rig.seedOpen('buy', flat.target);
+    expect(await available()).toBe(400_000 - flat.target);
+    const held = await run(file);
+    expect(held.target).toBe(flat.target);
+    expect(held.target).toBeGreaterThan(await available());
+    expect(held.stderr).not.toMatch(above);
+
+    // About 450,000: more than held by over the headroom left.
+    const over = await run(receivable('bigger.csv', '688.5m'));
+    expect(over.target - flat.target).toBeGreaterThan(await available());
+    expect(over.stderr).toMatch(above);
+    expect(rig.writes().filter((entry) => entry.path !== '/quotes')).toEqual([]);
+  });
+
   it('a file with bad rows: exit 2, one line per row and field, and no request reaches the server', async () => {
     const { rig, run } = await frozen();
     const file = exposuresFile(rig, 'bad.csv', [

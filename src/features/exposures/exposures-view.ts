@@ -148,10 +148,11 @@ const SECTIONS: Record<ExposureSection, Section> = {
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
 export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }) {
-  const held = view.book.reduce((total, row) => total + row.target_usd, 0);
-  if (view.availableExposureUsd !== undefined && held > view.availableExposureUsd) {
+  const target = view.book.reduce((total, row) => total + row.target_usd, 0);
+  // The headroom is net of what is open: reaching the target adds only what it holds beyond that.
+  if (view.availableExposureUsd !== undefined && target - (view.heldUsd ?? 0) > view.availableExposureUsd) {
     output.warn(
-      `The target book (${formatMoney(held)} USD) is above the account's available exposure (${formatMoney(view.availableExposureUsd)} USD): the server would refuse part of it.`,
+      `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(view.heldUsd ?? 0)} USD) by more than the account's available exposure (${formatMoney(view.availableExposureUsd)} USD): the server would refuse part of it.`,
     );
   }
   for (const [market, fee] of Object.entries(view.fees)) {

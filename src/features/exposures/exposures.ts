@@ -22,7 +22,7 @@ import {
   type BookTarget,
   type CoverHedge,
 } from './exposures-rules.js';
-import { readHistoryRecord } from '../../platform/api/wire/fields.js';
+import { readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import { walkHistory } from '../report/report.js';
 import { findMarket, unlistedMarketError } from '../../core/markets.js';
 import { DEFAULT_ROLL_BEFORE_MS } from '../../core/keep-rules.js';
@@ -101,7 +101,11 @@ const pricesOf = (listed: ReturnType<typeof listedFacts>) =>
 export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInput) {
   const { exposures, sourceName, policy } = await readInputs(ports, input);
   const client = await ports.client();
-  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount().catch(() => undefined)]);
+  const [list, account, positions] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount().catch(() => undefined),
+    client.listPositions().catch(() => undefined),
+  ]);
   const nowMs = ports.clock.now();
   const listed = listedFacts(list.markets, exposures);
   const prices = pricesOf(listed);
@@ -124,6 +128,11 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
   }
   // No account (a read refused): NaN, left out.
   const available = Number(account?.available_exposure_usd);
+  // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
+  const held = positions
+    ?.map(readPosition)
+    .filter((line) => line.market === undefined || line.market in prices)
+    .reduce((sum, line) => sum + (line.notionalUsd ?? 0), 0);
   return {
     asOf: new Date(nowMs).toISOString(),
     source: sourceName,
@@ -135,7 +144,7 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
     schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
     cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
     stress: stressTable(exposures, policy, prices, nowMs),
-    ...(Number.isFinite(available) ? { availableExposureUsd: available } : {}),
+    ...(Number.isFinite(available) ? { availableExposureUsd: available, heldUsd: held ?? 0 } : {}),
   };
 }
 
