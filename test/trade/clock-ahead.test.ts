@@ -63,7 +63,7 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
   });
 });
 
-describe("a server 10 min ahead, its Date header and its records alike: --watch counts maturities on the server's clock", () => {
+describe("a server 10 min ahead, its Date header and its records alike: --watch and a hedge's card count maturities on its clock", () => {
   it('positions --watch --alert-maturity 5m fires for a hedge 140 s from its maturity there (14 min by ours), with its time left there', async () => {
     const simulator = await start({ dayMs: 20_000 });
     simulator.advance(600_000);
@@ -85,5 +85,14 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     // The closing line says the time left on the server's clock too: about two minutes, not fourteen.
     expect(run.stderr).toMatch(/matures in 00:02:\d\d /);
     expect(simulator.writes()).toEqual([]);
+  });
+
+  it("hedges ID: its card's maturity says the time left on the server's clock, as the hedges list does", async () => {
+    const simulator = await start({ dayMs: 20_000 });
+    simulator.advance(600_000);
+    const buy = simulator.seedOpen('buy', 1_000);
+    expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeLessThan(180_000);
+    const card = ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } }));
+    expect(card.stdout).toMatch(/Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /);
   });
 });
