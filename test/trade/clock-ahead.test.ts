@@ -95,4 +95,16 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     const card = ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } }));
     expect(card.stdout).toMatch(/Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /);
   });
+
+  it("add quotes its addition for the days the hedge has left on the server's clock: 3, not the 7 this machine's clock would say", async () => {
+    // A 7-day hedge on a server 4 days and 5 minutes on: 2 days 23 h 55 min left there.
+    const simulator = await start({});
+    const buy = simulator.seedOpen('buy', 1_000);
+    simulator.advance(4 * 86_400_000 + 300_000);
+    exits(await simulator.hedge(`add ${MARKET} buy 500 --yes`), 0);
+    expect(
+      simulator.requests('POST', '/quotes').map((entry) => (entry.body as { tenor_days: number }).tenor_days),
+    ).toEqual([3]);
+    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 1_500]]);
+  });
 });
