@@ -8,6 +8,9 @@ type ClockSource = 'date' | 'stamps';
 /** How far past what is known the server's clock is taken to be where nothing bounds it. */
 export const ASSUMED_SKEW_MS = 5 * 60_000;
 
+/** How far a Date header may lag the records' stamps and still be learned: a clock stepped back by NTP, not another clock. */
+const DATE_LAG_ALLOWED_MS = 5_000;
+
 /** Fields a record stamps with a time something already happened on the server. */
 const PAST_STAMPS = ['opened_at', 'filled_at', 'closed_at'];
 
@@ -50,7 +53,8 @@ export class ServerClock {
     const ms = Date.parse(header ?? '');
     if (!Number.isFinite(ms)) return;
     // A header from another clock (a gateway's) that is behind the records would move every maturity back and forth.
-    if (ms + 1000 - sentAt < this.stampedLow) this.dateBehindMs = this.stampedLow - (ms + 1000 - sentAt);
+    if (ms + 1000 - sentAt + DATE_LAG_ALLOWED_MS < this.stampedLow)
+      this.dateBehindMs = this.stampedLow - (ms + 1000 - sentAt);
     else this.learn('date', ms - receivedAt, ms + 1000 - sentAt);
   }
 
