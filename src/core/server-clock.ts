@@ -8,6 +8,9 @@ type ClockSource = 'date' | 'stamps';
 /** How far past what is known the server's clock is taken to be where nothing bounds it. */
 export const ASSUMED_SKEW_MS = 5 * 60_000;
 
+/** How far a Date header may lag the records' stamps and still be learned: a clock stepped back by NTP, not another clock. */
+const DATE_LAG_ALLOWED_MS = 5_000;
+
 /** Fields a record stamps with a time something already happened on the server. */
 const PAST_STAMPS = ['opened_at', 'filled_at', 'closed_at'];
 
@@ -33,17 +36,26 @@ export interface ClockReading {
   highMs?: number;
   from: ClockSource[];
   disagreedMs?: number;
+  /** How far a Date header was behind a time the server's records had already reached: that header is not believed. */
+  dateBehindMs?: number;
 }
 
 export class ServerClock {
   private low?: Bound;
   private high?: Bound;
   private disagreedMs?: number;
+  /** The least offset a record's past stamp proves: its clock has reached it, whatever a Date header says. */
+  private stampedLow = -Infinity;
+  private dateBehindMs?: number;
 
   /** An answer's Date header, written between `sentAt` and `receivedAt` (our clock). */
   learnDate(header: string | undefined, sentAt: number, receivedAt: number) {
     const ms = Date.parse(header ?? '');
-    if (Number.isFinite(ms)) this.learn('date', ms - receivedAt, ms + 1000 - sentAt);
+    if (!Number.isFinite(ms)) return;
+    // A header from another clock (a gateway's) that is behind the records would move every maturity back and forth.
+    if (ms + 1000 - sentAt + DATE_LAG_ALLOWED_MS < this.stampedLow)
+      this.dateBehindMs = this.stampedLow - (ms + 1000 - sentAt);
+    else this.learn('date', ms - receivedAt, ms + 1000 - sentAt);
   }
 
   /** An answer's data: its past stamps, and `own`, the field that stamps our own first send of it (at `sentAt`). */
@@ -66,6 +78,7 @@ export class ServerClock {
   }
 
   private learn(from: ClockSource, low: number, high?: number) {
+    if (from === 'stamps') this.stampedLow = Math.max(this.stampedLow, low);
     const apart = Math.max(this.high ? low - this.high.ms : 0, this.low && high !== undefined ? this.low.ms - high : 0);
     if (apart > 0) {
       this.disagreedMs = apart;
@@ -96,6 +109,7 @@ export class ServerClock {
       highMs: this.high?.ms,
       from: [...new Set([this.low?.from, this.high?.from].filter((from) => from !== undefined))].sort(),
       disagreedMs: this.disagreedMs,
+      dateBehindMs: this.dateBehindMs,
     });
   }
 }
@@ -130,11 +144,14 @@ export function describeServerClock(reading: ClockReading) {
   const sources = reading.from.map((from) => (from === 'date' ? 'its Date header' : 'the stamps on its answers'));
   const learned = `from ${sources.join(' and ')}`;
   const relation = (ms: number) => `${formatSpan(Math.abs(ms))} ${ms >= 0 ? 'ahead of' : 'behind'} this machine's`;
+  const behind = reading.dateBehindMs;
+  const header =
+    behind === undefined ? '' : `its Date header is ${formatSpan(behind)} behind the times in its records, so not used`;
   if (high === undefined)
-    return `${low >= 0 ? 'at least' : 'at most'} ${relation(low)} (${learned}; nothing bounds it from above: no Date header)`;
+    return `${low >= 0 ? 'at least' : 'at most'} ${relation(low)} (${learned}; nothing bounds it from above: ${header || 'no Date header'})`;
   const middle = (low + high) / 2;
   const around = Math.abs(middle) < 1000 ? "within a second of this machine's" : relation(middle);
-  return `${around}, give or take ${formatSpan((high - low) / 2)} (${learned})`;
+  return `${around}, give or take ${formatSpan((high - low) / 2)} (${learned}${header && `; ${header}`})`;
 }
 
 /** `12 ms`, `0.5 s`, `45 s`, `10 min 1 s`, `2 h 5 min`. */

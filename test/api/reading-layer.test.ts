@@ -264,6 +264,18 @@ describe('the server clock', () => {
     });
   });
 
+  it("a Date header behind a time the server's records have reached is not believed, on any later answer either", () => {
+    const clock = new ServerClock();
+    // A record stamped at T (our clock agrees), then answers whose Date header is 5 minutes behind it.
+    clock.learnStamps({ opened_at: iso(T) }, T + 100);
+    for (const at of [T + 200, T + 400]) clock.learnDate(new Date(at - 300_000).toUTCString(), at, at + 50);
+    expect(clock.reading()).toMatchObject({ lowMs: -100, from: ['stamps'] });
+    expect(clock.reading().highMs).toBeUndefined();
+    expect(clock.reading().dateBehindMs).toBeGreaterThan(298_000);
+    // Maturities stay on ours: the stamps do not move it, and the header moves it neither back nor forth.
+    expect(clock.at(T + 500).bestMs).toBe(T + 500);
+  });
+
   it('answers that agree narrow the range; one that cannot agree is believed, and the gap kept', () => {
     const clock = new ServerClock();
     clock.learnDate(new Date(T + 45_000).toUTCString(), T, T + 200);

@@ -128,6 +128,13 @@ describe('renderWatchScreen', () => {
     expect(at(3000)).toContain('2d 01:02:00');
   });
 
+  it("counts down on the server's clock: one 10 min ahead of ours shows 10 min less, and ticks with ours", () => {
+    const state = emptyWatchState(5000);
+    applyFresh(state, positionsModel(1530, 10), START, formatter(false), 600_000);
+    expect(screen(state, 0)[3]).toContain('2d 00:52:03');
+    expect(screen(state, 1000)[3]).toContain('2d 00:52:02');
+  });
+
   it('fits 40 columns by dropping the least important columns, never the market, side or P&L, and names on the screen what it left out: a dim note under the table, wrapped, never cut', () => {
     const state = emptyWatchState(2000);
     fresh(state, positionsModel(1530, 10));

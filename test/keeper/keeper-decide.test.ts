@@ -372,6 +372,15 @@ const DECIDE: DecideCase[] = [
     status: { state: 'covered' },
   },
   {
+    name: "a Date header behind the times in the server's records: said as not used, never as no Date header",
+    side: covered(2000, 24 * HOUR),
+    book: { clock: { from: ['stamps'], lowMs: 0, highMs: 0, dateBehindMs: 300_000 } },
+    said: [
+      /^notice server_time_from_stamps: The server's Date header is behind the times in its records \(not used\): its clock is .*its Date header is 5 min behind the times in its records, so not used\)\.$/,
+    ],
+    status: { state: 'covered' },
+  },
+  {
     name: "the server's clock 10 min ahead: said; the roll timed on the server's",
     side: covered(2000, 65 * MINUTE),
     book: {

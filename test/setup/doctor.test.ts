@@ -138,6 +138,20 @@ describe('hedge doctor fails with the right line', () => {
     expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.check)).toEqual(['clock']);
   });
 
+  it("a Date header 5 min behind the times in the server's records: the records' clock is used, the header named; ready, exit 0", async () => {
+    const simulator = await start({ fillDelayMs: 20, dateSkewMs: -300_000 });
+    // Opened on the server's own clock, which is ours: its opened_at proves the server is not 5 minutes behind.
+    simulator.seedOpen('buy', 1_000);
+    const { code, report } = await doctor(simulator);
+    const clock = byId(report.checks, 'clock');
+    expect(clock.status, clock.detail).toBe('warn');
+    expect(clock.detail).toMatch(
+      /^the server's clock is at (least|most) [\d.]+ m?s (ahead of|behind) this machine's \(from the stamps on its answers; nothing bounds it from above: its Date header is (4 min 5\d s|5 min( 1 s)?) behind the times in its records, so not used\)$/,
+    );
+    expect([code, report.ready]).toEqual([0, true]);
+    expect(writes(simulator)).toEqual([]);
+  });
+
   it('a server that sends no Date header, its clock 45 s ahead: the Clock line bounds it from the stamps on its answers', async () => {
     const simulator = await start({ fillDelayMs: 20, noDateHeader: true });
     simulator.advance(45_000);

@@ -2,7 +2,8 @@
 // opened a hedge knows its clock only from below (the stamps in its answers). A side whose hedge matures in about
 // two minutes by the server's clock is in step, never "past its maturity": positions shows its time left, and a
 // reduce (a full one too) goes through at once (an add: the conformance matrix's "add: clock ahead"). The server is
-// moved ahead with advance(), never waited for.
+// moved ahead with advance(), never waited for. On a server 10 min ahead, --watch's maturity alert and countdown
+// count on its clock too.
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
@@ -59,5 +60,51 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
     expect(full).toMatchObject({ market: MARKET, side: 'buy' });
     expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(2);
     expect(simulator.active('buy')).toEqual([]);
+  });
+});
+
+describe("a server 10 min ahead, its Date header and its records alike: --watch and a hedge's card count maturities on its clock", () => {
+  it('positions --watch --alert-maturity 5m fires for a hedge 140 s from its maturity there (14 min by ours), with its time left there', async () => {
+    const simulator = await start({ dayMs: 20_000 });
+    simulator.advance(600_000);
+    const buy = simulator.seedOpen('buy', 1_000);
+    const leftMs = buy.maturityAtMs - simulator.sandbox.clock.now();
+    expect(leftMs).toBeLessThan(300_000);
+
+    const run = await simulator.hedge(`positions --watch 5 --alert-maturity 5m --exit-on-alert --count 1`);
+    expect(run.code, run.stderr).toBe(10);
+    const alerts = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((record) => record.alert !== undefined);
+    expect(alerts).toMatchObject([{ alert: { kind: 'maturity', hedge_id: buy.id, side: 'buy', within: '5m' } }]);
+    const secondsLeft = alerts[0].alert.seconds_left;
+    expect(secondsLeft).toBeLessThanOrEqual(Math.ceil(leftMs / 1000));
+    expect(secondsLeft).toBeGreaterThan(leftMs / 1000 - 60);
+    // The closing line says the time left on the server's clock too: about two minutes, not fourteen.
+    expect(run.stderr).toMatch(/matures in 00:02:\d\d /);
+    expect(simulator.writes()).toEqual([]);
+  });
+
+  it("hedges ID: its card's maturity says the time left on the server's clock, as the hedges list does", async () => {
+    const simulator = await start({ dayMs: 20_000 });
+    simulator.advance(600_000);
+    const buy = simulator.seedOpen('buy', 1_000);
+    expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeLessThan(180_000);
+    const card = ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } }));
+    expect(card.stdout).toMatch(/Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /);
+  });
+
+  it("add quotes its addition for the days the hedge has left on the server's clock: 3, not the 7 this machine's clock would say", async () => {
+    // A 7-day hedge on a server 4 days and 5 minutes on: 2 days 23 h 55 min left there.
+    const simulator = await start({});
+    const buy = simulator.seedOpen('buy', 1_000);
+    simulator.advance(4 * 86_400_000 + 300_000);
+    exits(await simulator.hedge(`add ${MARKET} buy 500 --yes`), 0);
+    expect(
+      simulator.requests('POST', '/quotes').map((entry) => (entry.body as { tenor_days: number }).tenor_days),
+    ).toEqual([3]);
+    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 1_500]]);
   });
 });

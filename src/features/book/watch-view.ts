@@ -55,6 +55,8 @@ interface WatchState {
   model?: WatchModel;
   intervalMs: number;
   lastGoodAt?: number;
+  /** The server's clock less ours at the last good refresh: countdowns to its maturities run on its clock. */
+  offsetMs?: number;
   stale?: { since: number; reason: string; nextAt: number };
   alerts: Array<{ alert: Alert; at: number }>;
   series: Map<string, number[]>;
@@ -95,7 +97,7 @@ function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
 }
 
 /** A refresh that succeeded; sparkline points are values as shown, so the line moves only when the screen does. */
-export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue) {
+export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue, offsetMs = 0) {
   state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
   const trend = model.trend?.field;
   if (trend)
@@ -103,6 +105,7 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
   if (model.total) pushPoint(state.series, TOTAL_SERIES, model.total.value);
   state.model = model;
   state.lastGoodAt = at;
+  state.offsetMs = offsetMs;
   state.stale = undefined;
 }
 
@@ -155,6 +158,7 @@ export function describeAlert(alert: Alert, now: number) {
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now, clockTime } = options;
   const model = state.model;
+  const onServer = { ...options, now: now + (state.offsetMs ?? 0) };
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(
     [
@@ -168,8 +172,8 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     c.dim(' · '),
   );
   if (model === undefined) lines.push(c.dim('Waiting for the first refresh…'));
-  else if (model.layout === 'card') lines.push(...renderCard(state, model, options));
-  else lines.push(...renderTable(state, model, options));
+  else if (model.layout === 'card') lines.push(...renderCard(state, model, onServer));
+  else lines.push(...renderTable(state, model, onServer));
   if (model?.total) {
     const value = model.total.value;
     const shown = value === undefined ? c.dim('—') : options.format({ key: 'total', kind: 'pnl' }, value);
@@ -186,7 +190,7 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
       `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
     );
   for (const { alert, at } of state.alerts)
-    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, now)}`);
+    said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, onServer.now)}`);
   return lines.map((line) => truncateEnd(line, columns));
 }
 
@@ -295,8 +299,8 @@ export async function openLiveView(init: LiveViewInit) {
     safeStyled(renderWatchScreen(state, { ...init, columns: init.columns(), now: init.now() }).join('\n')),
   );
   return {
-    fresh(model: WatchModel, at: number) {
-      applyFresh(state, model, at, init.format);
+    fresh(model: WatchModel, at: number, offsetMs: number) {
+      applyFresh(state, model, at, init.format, offsetMs);
       render();
     },
     stale(at: number, reason: string, nextAt: number) {

@@ -364,7 +364,8 @@ export function alertRecord(alert: Alert) {
 
 /** Where the watch's refreshes go: a live view on a terminal, NDJSON otherwise (commands/watch-outcome.ts makes them). */
 export interface WatchSink {
-  fresh(snapshot: WatchSnapshot, at: number): void;
+  /** `offsetMs`: the server's clock less ours, as maturities are counted (core/server-clock.ts `bestMs`). */
+  fresh(snapshot: WatchSnapshot, at: number, offsetMs: number): void;
   stale(error: unknown, at: number, nextAt: number): void;
   /** `fired`: new this refresh (a record each, one bell); `holding`: every alert whose condition holds. */
   alerts(fired: Alert[], holding: Array<{ alert: Alert; at: number }>, at: number): void;
@@ -396,7 +397,7 @@ export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs:
 
 /** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts). */
 export type WatchOutcome =
-  | { ended: 'alert'; alert: Alert; at: number }
+  | { ended: 'alert'; alert: Alert; at: number; offsetMs: number }
   | { ended: 'deadline' }
   | { ended: 'count'; count: number }
   /** Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
@@ -471,8 +472,11 @@ export async function runWatch(
       }
       const at = clock.now();
       nextAt = nextRefreshAt(startedAt, at, settings.intervalMs);
-      sink.fresh(snapshot, at);
-      const holding = alertConditions(snapshot.facts, settings.rules, at).map((alert) => ({
+      // maturity_at is on the server's clock: counted from its time, as `hedge maturities` counts it.
+      const time = client.transport?.serverNow?.();
+      const offsetMs = time ? time.bestMs - time.localMs : 0;
+      sink.fresh(snapshot, at, offsetMs);
+      const holding = alertConditions(snapshot.facts, settings.rules, at + offsetMs).map((alert) => ({
         key: alert.key,
         alert,
         at,
@@ -486,7 +490,7 @@ export async function runWatch(
           holding.map(({ key, alert }) => ({ alert, at: active.get(key)!.at })),
           at,
         );
-      if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at };
+      if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at, offsetMs };
     }
   } finally {
     sink.close();

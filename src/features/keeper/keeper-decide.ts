@@ -413,13 +413,17 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
       settling: settling ? { why: settling } : undefined,
     });
   }
+  const noDate =
+    book.clock.dateBehindMs === undefined
+      ? 'The server sends no Date header'
+      : "The server's Date header is behind the times in its records (not used)";
   if (time.assumed) {
     say(
       'server_time_unknown',
-      `The server sends no Date header and no open of this keeper has been answered yet, so its clock is not known: rolls are taken as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (they come that much early) until an open's answer dates it.`,
+      `${noDate} and no open of this keeper has been answered yet, so its clock is not known: rolls are taken as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (they come that much early) until an open's answer dates it.`,
     );
   } else if (!book.clock.from.includes('date')) {
-    say('server_time_from_stamps', `The server sends no Date header: its clock is ${describeServerClock(book.clock)}.`);
+    say('server_time_from_stamps', `${noDate}: its clock is ${describeServerClock(book.clock)}.`);
   }
   const offsetMs = time.bestMs - time.localMs;
   if (Math.abs(offsetMs) > SKEW_WORTH_SAYING_MS) {

@@ -476,7 +476,7 @@ function firstRequestFailure(
 export function clockCheck(reading: ClockReading) {
   const learned = describeServerClock(reading);
   const moved =
-    reading.disagreedMs === undefined
+    reading.disagreedMs === undefined || reading.dateBehindMs !== undefined
       ? ''
       : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
@@ -496,7 +496,8 @@ export function clockCheck(reading: ClockReading) {
   const detail = `the server's clock is ${learned}${moved}`;
   if (least > CLOCK_FAIL_MS)
     return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
-  return most <= CLOCK_WARN_MS && !moved ? clock('ok', detail) : clock('warn', detail, { next });
+  const ok = most <= CLOCK_WARN_MS && !moved && reading.dateBehindMs === undefined;
+  return ok ? clock('ok', detail) : clock('warn', detail, { next });
 }
 
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */

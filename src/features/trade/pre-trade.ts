@@ -156,7 +156,7 @@ export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, reque
     kind: 'open-quote',
     level: 'note',
     text: `The open of ${formatUsd(notionalUsd)} ${side} on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    show: { card: 'open-quote', quote, nowMs: ports.clock.now() },
+    show: { card: 'open-quote', quote, nowMs: client.transport.serverNow().bestMs },
   });
   return quote;
 }

@@ -683,7 +683,7 @@ async function rollHoldingTheBook(
     kind: 'roll-preview',
     level: 'note',
     text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    show: { card: 'roll-preview', preview, nowMs: ports.clock.now() },
+    show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
   });
   const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
   const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;

@@ -397,7 +397,8 @@ function changeHooks(turn: Turn<ChangeRequest, 'add' | 'reduce'>) {
                 ? await client.getHedge(position.hedgeId).catch(() => undefined)
                 : undefined;
             const maturityAt = position.maturityAt ?? hedge?.maturity_at ?? undefined;
-            const now = ports.clock.now();
+            // Its days left on the server's clock, which its maturity is on.
+            const now = client.transport.serverNow().bestMs;
             const quote = (seen.quote = await client.createQuote({
               market,
               side,

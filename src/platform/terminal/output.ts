@@ -78,6 +78,8 @@ export interface RecordOptions {
   json?: unknown;
   /** What a person reads instead of the card: its text, or drawn on the output it is given. */
   people?: (output: Output) => string | void;
+  /** The time a relative time ("in 5h 10m") counts from: the server's, for its records' times. */
+  nowMs?: number;
 }
 
 /** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
@@ -420,7 +422,10 @@ export class Output {
     const rows: Array<[string, string]> = fields.map((field) => {
       const format = numberFormatOf(field, [record], unit);
       const label = safeText(fieldLabel(field, 'card', { rateUnit: unit }));
-      return [label, formatCell(field, valueOf(field, record), record, format, this.cellContext('card')).styled];
+      return [
+        label,
+        formatCell(field, valueOf(field, record), record, format, this.cellContext('card', options.nowMs)).styled,
+      ];
     });
     this.write(this.card(rows, options.title));
     // A footnote's `hedge …` as the user runs hedge, as in a note.

@@ -72,6 +72,7 @@ export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
   }
   output.record(hedge, HEDGE_FIELDS, {
     title: `Hedge ${hedge.id}`,
+    nowMs: client.transport.serverNow().bestMs,
     footer: [output.chalk.dim('Hashes are shortened on screen; whole with --format tsv, csv or json.')],
   });
   if (wait && hedge.status === 'failed')

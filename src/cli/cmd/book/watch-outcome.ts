@@ -34,7 +34,9 @@ async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<num
       const { describeAlert } = await import('../../../features/book/watch-view.js');
       const code = exitCodeNamed('alert');
       ctx.output.note(
-        c.red(`Alert: ${describeAlert(outcome.alert, outcome.at)}. Ended by --exit-on-alert (exit ${code}).`),
+        c.red(
+          `Alert: ${describeAlert(outcome.alert, outcome.at + outcome.offsetMs)}. Ended by --exit-on-alert (exit ${code}).`,
+        ),
       );
       return code;
     }
@@ -103,7 +105,7 @@ async function liveSink(ctx: CommandContext, intervalMs: number): Promise<WatchS
   // Whatever way the command ends, the terminal is left usable (cursor shown, screen kept).
   ctx.onDispose(view.close);
   return {
-    fresh: (snapshot, at) => view.fresh(watchModel(snapshot.reading), at),
+    fresh: (snapshot, at, offsetMs) => view.fresh(watchModel(snapshot.reading), at, offsetMs),
     stale: (error, at, nextAt) => {
       const description = describeError(error);
       view.stale(at, `${description.code}: ${description.message}`, nextAt);
