@@ -48,6 +48,8 @@ function hedgesUntil(ctx: CommandContext, until: string, options: Record<string,
 function hedgeReads(clock: FakeClock, statuses: Array<string | Error>, answerMs = 0) {
   const at: number[] = [];
   const client = {
+    // The one hedge's card counts its maturity on the server's clock: here, the test's.
+    transport: { serverNow: () => ({ bestMs: clock.now() }) } as unknown as HedgeClient['transport'],
     getHedge: async () => {
       at.push(clock.now() - START);
       clock.advance(answerMs);
