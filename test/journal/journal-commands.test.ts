@@ -230,7 +230,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
     await exits(2, 'resume', 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
   });
 
-  it("an entry sent under another profile, resumed under --profile desk: the command it suggests is the entry's own profile's, its words as typed then, never this run's profile", async () => {
+  it("an entry sent under another profile, resumed or shown under --profile desk: the command suggested is the entry's own profile's, its words as typed then, never this run's profile", async () => {
     writeStore(dir.path, {
       current: 'desk',
       profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
@@ -250,5 +250,13 @@ describe('hedge resume refusals (nothing is sent)', () => {
       /resume it with the credentials it was sent with: `hedge --profile ops resume a_open0009`$/m,
     );
     expect(refused.stderr).not.toContain('--profile desk');
+    // Its page in the journal, read under this profile, points at the same resume.
+    const shown = await runHedge(['--profile', 'desk', 'journal', 'show', 'a_open0009'], {
+      configDir: dir.path,
+      screen: { columns: 120, rows: 60 },
+    });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Unresolved: finish it with `hedge --profile ops resume a_open0009`');
+    expect(shown.stdout).not.toContain('--profile desk');
   });
 });

@@ -2,7 +2,12 @@
 // what it already did, or acts once).
 import type { HedgeClient } from '../../platform/api/client.js';
 import { UsageError } from '../../core/errors.js';
-import { isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import {
+  isUnresolved,
+  resumeWithItsCredentials,
+  type Holder,
+  type JournalEntry,
+} from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
@@ -47,15 +52,6 @@ export async function finishJournaled(
   });
 }
 
-/** How to select the credentials the entry was sent with, for the refusal's hint. */
-function selectorFor(entry: JournalEntry) {
-  const again = `resume ${entry.id}`;
-  // Quoted with its own environment flag, which the runner keeps (not this run's).
-  if (entry.profile === 'demo' || entry.base_url_host === 'demo') return `\`hedge --demo ${again}\``;
-  if (entry.profile) return `\`hedge --profile ${safeText(shellWord(entry.profile))} ${again}\``;
-  return `HEDGE_API_KEY=<the key with fingerprint ${safeText(entry.key_id)}> HEDGE_BASE_URL=<https://${safeText(entry.base_url_host)}/…> hedge ${again}`;
-}
-
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
 async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
   const current = await identityOf(ports);
@@ -75,7 +71,7 @@ async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
       : '';
   // A usage error is one line: what to run goes in the message itself.
   throw new UsageError(
-    `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${selectorFor(entry)}`,
+    `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${resumeWithItsCredentials(entry)}`,
   );
 }
 
