@@ -204,6 +204,18 @@ describe.concurrent('lists never lose rows', () => {
     expect(simulator.requests().length).toBe(sent);
   });
 
+  it('a filtered list past the default length: the --all it names keeps the filters, and run as printed lists the rest of that list only', async (on) => {
+    const simulator = await on();
+    const ids = seeded(simulator, 55);
+    simulator.seedOpen('buy', 1_000);
+    const shown = await simulator.hedge('hedges --status closed --json');
+    expect(JSON.parse(ok(shown).stdout)).toHaveLength(50);
+    const suggested = /there are more: `hedge (.*?)` lists every one/.exec(shown.stderr)?.[1];
+    expect(suggested).toBe('hedges --status closed --all');
+    const all = okJson(await simulator.hedge([...suggested!.split(' '), '--json']));
+    expect(idSet(all)).toEqual(new Set(ids));
+  });
+
   // One page that honours the size asked and says nothing of paging: the default length asks one row more.
   for (const [dialect, command, path, what, sizeName] of [
     ['reference', 'hedges', '/hedges', 'hedges', 'limit'],

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
+import { writeStore } from '../support/config-store.js';
 
 const KEY = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 const OTHER_KEY = 'hpk_test_ZyXwVuTsRqPoNmLkJiHgFeDc';
@@ -227,5 +228,35 @@ describe('hedge resume refusals (nothing is sent)', () => {
     await exits(2, 'resume a_open0001', 'outcome is filled');
     // Without an ID: the newest unresolved one, the close sent with another key under profile ops.
     await exits(2, 'resume', 'a_close003', 'key fingerprint', 'hedge --profile ops resume a_close003');
+  });
+
+  it("an entry sent under another profile, resumed or shown under --profile desk: the command suggested is the entry's own profile's, its words as typed then, never this run's profile", async () => {
+    writeStore(dir.path, {
+      current: 'desk',
+      profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
+    });
+    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '1', '--ref', 'DEAL 7'];
+    const sent = entry('a_open0009', ago(60_000), {
+      command: 'open',
+      argv,
+      key_id: keyFingerprint(OTHER_KEY),
+      profile: 'ops',
+    });
+    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify({ ...sent, outcome: 'unknown' })}\n`);
+    const refused = await runHedge(['--profile', 'desk', 'resume', 'a_open0009'], { configDir: dir.path });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain("Journal a_open0009 (open USDTNGN buy 100 --tenor 1 --ref 'DEAL 7') was sent");
+    expect(refused.stderr).toMatch(
+      /resume it with the credentials it was sent with: `hedge --profile ops resume a_open0009`$/m,
+    );
+    expect(refused.stderr).not.toContain('--profile desk');
+    // Its page in the journal, read under this profile, points at the same resume.
+    const shown = await runHedge(['--profile', 'desk', 'journal', 'show', 'a_open0009'], {
+      configDir: dir.path,
+      screen: { columns: 120, rows: 60 },
+    });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('Unresolved: finish it with `hedge --profile ops resume a_open0009`');
+    expect(shown.stdout).not.toContain('--profile desk');
   });
 });

@@ -31,6 +31,23 @@ describe('the hedge id is hedge_id', () => {
     expect(tsv[0].split('\t')[0]).toBe('hedge_id');
     expect(tsv[1].split('\t')[0]).toBe(other.hedges()[0].id);
   });
+
+  it("open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {
+    const sim = await simulator();
+    for (const [side, columns] of [
+      ['buy', 80],
+      ['sell', 60],
+    ] as const) {
+      const card = ok(
+        await sim.hedge(`open ${MARKET} ${side} 1000 --tenor 3`, { screen: { columns, rows: 60 } }),
+      ).stdout;
+      const id = sim.active(side)[0].id;
+      expect(card).toContain('Hedge filled');
+      expect(card.match(/Hedge ID\s+│ (\S+)/)?.[1]).toBe(id);
+      expect(card.split('\n').filter((line) => line.startsWith('│') && line.includes(id))).toHaveLength(1);
+      expect(card).not.toMatch(/│ ID\s+│/);
+    }
+  });
 });
 
 describe("the report's fees are not the server's fees_usdc", () => {

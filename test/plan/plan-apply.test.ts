@@ -4,7 +4,7 @@
 // the server, a plan over the exposure cap (exit 3, nothing sent), a file with bad rows (exit 2,
 // no request at all), and the plan's exit codes (0 at target, 9 with changes). Asserts on the
 // server's own state and log.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
@@ -145,6 +145,24 @@ describe('hedge apply', () => {
     );
     expect(JSON.parse(plan.stderr).error).toMatchObject({ code: 'plan_check_failed', class: 'rejected' });
     expect([trading.writes(), trading.hedges()]).toEqual([[], []]);
+  });
+
+  it("a step that fails: the re-run it suggests names the file as the shell reads it back and the run's --tolerance, and plans the same", async () => {
+    const trading = await startTrading({ failRate: 1 });
+    mkdirSync(join(trading.configDir, 'desk targets'));
+    // Within the tolerance, buy 50 is at target; a re-run without it would open it.
+    const file = targetFile(trading, 'desk targets/target.csv', ['USDTNGN,buy,50,3', 'USDTNGN,sell,5000,3']);
+    const failed = exits(await trading.hedge(['apply', file, '--tolerance', '100', '--yes']), 6);
+    const quoted = `'${file}' --tolerance 100`;
+    expect(failed.stderr).toContain(`Running \`hedge apply ${quoted}\` again`);
+    expect(failed.stderr).toContain(`then run \`hedge apply ${quoted}\` again`);
+    // The command as printed, read as a shell reads it.
+    const suggested = /then run `hedge (.*?)` again/.exec(failed.stderr)![1];
+    const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+    expect(words).toEqual(['apply', file, '--tolerance', '100']);
+    exits(await trading.hedge([...words, '--yes']), 6);
+    const sent = trades(trading).map((entry) => entry.body);
+    expect(sent).toEqual([1, 2].map(() => ({ market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 3 })));
   });
 });
 

@@ -89,6 +89,21 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(both.sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });
   });
 
+  it("a key refused from HEDGE_API_KEY: the hint names HEDGE_API_KEY (a login would not change it); unset, the profile's key answers", async () => {
+    const refused = exits(await hedgeIn(tmp.path, 'account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
+    expect(refused.stderr).toContain('The key is HEDGE_API_KEY, which comes before any saved profile');
+    expect(refused.stderr).not.toContain('hedge login');
+    expect(simulator.requests('GET', '/account')).toHaveLength(1);
+    expect(ok(await hedgeIn(tmp.path, 'account')).stdout).toContain('balance_usdc');
+    expect(simulator.requests('GET', '/account')).toHaveLength(2);
+    // The profile's own key refused: saving a new one is the fix.
+    writeStore(tmp.path, {
+      current: 'alpha',
+      profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
+    });
+    expect(exits(await hedgeIn(tmp.path, 'account'), 4).stderr).toContain('save a new one with `hedge login`');
+  });
+
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
     const plainCard = ok(await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
     expect(plainCard.stdout).toContain('HEDGE_API_KEY');

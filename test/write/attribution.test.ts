@@ -219,6 +219,22 @@ describe.concurrent('a finished write is not repeated silently', () => {
       }
     }));
 
+  it("the duplicate reference's hint, run as printed, lists the hedge that carries it (a reference with a space)", () =>
+    withSimulator(STEPPED, async (simulator) => {
+      ok(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '7', '--ref', 'DEAL 42']));
+      const refused = exits(
+        await simulator.hedge(['open', MARKET, 'sell', '500', '--tenor', '7', '--ref', 'DEAL 42']),
+        3,
+      );
+      expect(posts(simulator, '/hedges')).toHaveLength(1);
+      const suggested = /Look at it with `hedge (.*?)`/.exec(refused.stderr)![1];
+      expect(suggested).toBe("hedges --ref 'DEAL 42'");
+      // The command as printed, read as a shell reads it.
+      const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
+      const listed = ok(await simulator.hedge([...words, '--json']));
+      expect(JSON.parse(listed.stdout).map((hedge: { id: string }) => hedge.id)).toEqual([simulator.hedges()[0].id]);
+    }));
+
   it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", () =>
     withOpenSide('sell', async (simulator) => {
       const key = ['--idempotency-key', 'nightly-2026-11-23-reduce'];

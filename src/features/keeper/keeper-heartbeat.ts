@@ -13,6 +13,7 @@ import { HeldError } from '../../core/errors.js';
 import { ensureDir } from '../../platform/journal/index.js';
 import { namedHolds } from '../../platform/journal/holds.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { shellWord } from '../../core/program.js';
 import { issueWords } from '../../core/security/json-keys.js';
 import type { Env } from '../../platform/config/env.js';
 import { stateDir } from '../../platform/journal/location.js';
@@ -180,7 +181,7 @@ export async function takeKeeperLock(
   throw new HeldError(
     `Another keeper already holds this account (pid ${holder.pid} on ${safeText(holder.host)}, since ${safeText(holder.since)}${folder ? `, config folder ${safeText(folder)}` : ''}); this one did not start.`,
     {
-      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', file, '--dry-run')}\` to see what it would do.`,
+      hint: `Stop that keeper first (\`kill ${holder.pid}\` on ${safeText(holder.host)}), \`${ports.hedgeCommand('keep', 'status')}\` shows it, or run \`${ports.hedgeCommand('keep', shellWord(file), '--dry-run')}\` to see what it would do.`,
       holder,
       details: { ...(folder && { config_dir: folder }), lock: place.where },
     },

@@ -13,6 +13,7 @@ import { reportRow, type ApplyOutcome, type ApplyReportRow, type ResumedStep } f
 import { finishJournaled, unfinishedOfThisAccount } from '../trade/resume.js';
 import { confirmRowFromElsewhere } from '../write/row-trust.js';
 import {
+  applyWords,
   buildTargetPlan,
   checkPlanRequests,
   readTargetFile,
@@ -139,11 +140,11 @@ async function applyPlan(
     quoted = now;
   }
   const { steps } = quoted.plan;
-  return { ...(await carryOut(ports, client, steps, run.file)), quoted, resumed };
+  return { ...(await carryOut(ports, client, steps, run)), quoted, resumed };
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly PlanStep[], file: string) {
+async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly PlanStep[], run: TargetPlanOptions) {
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
   // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
@@ -157,7 +158,7 @@ async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly 
       throw new OrderFailedError(
         `Step ${index + 1} (${describeStep(steps[index])}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
         entry.hedge_id ?? '',
-        `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand('apply', file)}\` again: it plans anew from the book as it is.`,
+        `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`,
       );
     }
     ports.notify({

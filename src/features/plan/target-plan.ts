@@ -2,6 +2,7 @@
 // read, the plan computed (domain/plan.ts) and each open and add quoted.
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
+import { shellWord } from '../../core/program.js';
 import {
   computePlan,
   describePlanProblem,
@@ -29,6 +30,11 @@ export interface TargetPlanOptions {
   /** A path, or `-` for stdin. */
   file: string;
   toleranceUsd: number;
+}
+
+/** The words of the apply a hint suggests: the same file and tolerance, so it plans what this run planned. */
+export function applyWords(opts: TargetPlanOptions) {
+  return ['apply', shellWord(opts.file), ...(opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [])];
 }
 
 /** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */

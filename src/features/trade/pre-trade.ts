@@ -26,6 +26,7 @@ import { findSide, readBook, type BookPosition } from '../book/positions.js';
 import { endedHedgeIds } from '../book/side-book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
+import { shellWord } from '../../core/program.js';
 
 /** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom. */
 export async function checkOpenAfterClose(
@@ -214,6 +215,6 @@ export async function refuseDuplicateReference(
     'duplicate_client_reference',
     `An active hedge already carries client reference ${JSON.stringify(reference)}: ${first.id} (${first.status}, ${first.side} ${formatUsd(first.notional_usd)} on ${first.market}). Nothing was sent.`,
     { client_reference: reference, hedge_ids: active.map((hedge) => hedge.id) },
-    `Look at it with \`${ports.hedgeCommand('hedges', '--ref', reference)}\`; to open another one anyway, add --allow-duplicate-ref.`,
+    `Look at it with \`${ports.hedgeCommand('hedges', '--ref', shellWord(reference))}\`; to open another one anyway, add --allow-duplicate-ref.`,
   );
 }

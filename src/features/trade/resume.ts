@@ -2,9 +2,15 @@
 // what it already did, or acts once).
 import type { HedgeClient } from '../../platform/api/client.js';
 import { UsageError } from '../../core/errors.js';
-import { isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import {
+  isUnresolved,
+  resumeWithItsCredentials,
+  type Holder,
+  type JournalEntry,
+} from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { shellWord } from '../../core/program.js';
 import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
 import { findJournalEntry } from '../write/journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
@@ -46,14 +52,6 @@ export async function finishJournaled(
   });
 }
 
-/** How to select the credentials the entry was sent with, for the refusal's hint. */
-function selectorFor(entry: JournalEntry) {
-  const again = ['resume', entry.id];
-  if (entry.profile === 'demo' || entry.base_url_host === 'demo') return ['hedge', '--demo', ...again].join(' ');
-  if (entry.profile) return ['hedge', '--profile', safeText(entry.profile), ...again].join(' ');
-  return `HEDGE_API_KEY=<the key with fingerprint ${safeText(entry.key_id)}> HEDGE_BASE_URL=<https://${safeText(entry.base_url_host)}/…> hedge resume ${entry.id}`;
-}
-
 /** The entry must be resumed with the key and server it was sent to: another key is another account. */
 async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
   const current = await identityOf(ports);
@@ -66,10 +64,14 @@ async function checkSameCredentials(ports: WritePorts, entry: JournalEntry) {
     differences.push(`key fingerprint ${safeText(entry.key_id)} (now ${current.keyId})`);
   if (!differences.length) return;
   const by = entry.profile ? ` with profile "${safeText(entry.profile)}"` : '';
-  const typed = Array.isArray(entry.argv) && entry.argv.length ? ` (\`hedge ${safeText(entry.argv.join(' '))}\`)` : '';
+  // Its words as typed then, unquoted: a quoted `hedge …` would be given this run's environment.
+  const typed =
+    Array.isArray(entry.argv) && entry.argv.length
+      ? ` (${safeText(entry.argv.map(String).map(shellWord).join(' '))})`
+      : '';
   // A usage error is one line: what to run goes in the message itself.
   throw new UsageError(
-    `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${selectorFor(entry)}`,
+    `Journal ${entry.id}${typed} was sent${by} with other credentials: ${differences.join(', ')}. Nothing was sent; resume it with the credentials it was sent with: ${resumeWithItsCredentials(entry)}`,
   );
 }
 

@@ -28,6 +28,8 @@ export interface TransportConfig {
   /** A local socket the base URL is served on (the demo's simulator, in this process). */
   localSocket?: string;
   apiKey: string;
+  /** Where the key came from: a refused one from the environment is fixed there, not by a login. */
+  sources?: { apiKey: string };
   userAgent: string;
   /** PEM file trusted on top of the system roots (HEDGE_CA_FILE or the profile's ca_file). */
   caFile?: string;
@@ -514,7 +516,20 @@ export class Transport {
         );
       // Data beside an error, or an error on a 2xx.
       const ambiguous = data != null || ok;
-      const apiError = new ApiError({ status, code, message, details: error.details, requestId, endpoint, ambiguous });
+      const hint =
+        status === 401 && config.sources?.apiKey === 'environment'
+          ? 'The key is HEDGE_API_KEY, which comes before any saved profile: set the right key there, or unset it to use the profile (`hedge whoami` shows where each setting comes from).'
+          : undefined;
+      const apiError = new ApiError({
+        status,
+        code,
+        message,
+        details: error.details,
+        requestId,
+        endpoint,
+        ambiguous,
+        hint,
+      });
       apiError.idempotencyKey = apiRequest.idempotencyKey;
       if (status === 409 && code === 'idempotency_in_flight') return { reason: 'in-flight', error: apiError };
       // A conflict that says when to try again (Retry-After: another change still landing on the

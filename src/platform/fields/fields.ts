@@ -41,8 +41,8 @@ export interface FieldSpec {
   screenOnly?: boolean;
   relativeWhen?: (row: JsonObject) => boolean;
   style?: (text: string, row: JsonObject) => string;
-  /** How a person's table or card shows the field where it differs from what scripts read (the carry in words). */
-  onScreen?: Partial<Pick<FieldSpec, 'kind' | 'get' | 'compact'>>;
+  /** How a person's table or card shows the field where it differs from what scripts read (the carry in words, a key it stands for). */
+  onScreen?: Partial<Pick<FieldSpec, 'kind' | 'get' | 'compact' | 'covers'>>;
 }
 
 /** The fields as a person's table or card shows them. */

@@ -4,6 +4,8 @@ import type { JsonObject } from '../../core/objects.js';
 import * as z from 'zod/mini';
 import { readBoundedJson, type JsonBounds } from '../../core/security/json-keys.js';
 import { JournalError } from './journal-error.js';
+import { safeText } from '../../core/security/safe-text.js';
+import { shellWord } from '../../core/program.js';
 
 export type JournalEnvironment = 'live' | 'test';
 
@@ -132,6 +134,15 @@ export const NOT_WAITED_MESSAGE = 'submitted; not waited (--no-wait)';
 
 export function isUnresolved(entry: Pick<JournalEntry, 'outcome'>) {
   return UNRESOLVED.has(entry.outcome);
+}
+
+/** The resume of an entry under the credentials it was sent with: its own profile (or the demo), quoted; else the key and server to set. */
+export function resumeWithItsCredentials(entry: JournalEntry) {
+  const again = `resume ${entry.id}`;
+  // Quoted with its own environment flag, which the runner keeps (not this run's).
+  if (entry.profile === 'demo' || entry.base_url_host === 'demo') return `\`hedge --demo ${again}\``;
+  if (entry.profile) return `\`hedge --profile ${safeText(shellWord(entry.profile))} ${again}\``;
+  return `HEDGE_API_KEY=<the key with fingerprint ${safeText(entry.key_id)}> HEDGE_BASE_URL=<https://${safeText(entry.base_url_host)}/…> hedge ${again}`;
 }
 
 /** The request body an entry recorded, as fields; empty when it recorded none (or not an object). */

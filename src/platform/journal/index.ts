@@ -5,6 +5,7 @@ export {
   NOT_WAITED_MESSAGE,
   OUTCOMES,
   recordedUsd,
+  resumeWithItsCredentials,
   type BeginFields,
   type JournalEntry,
   type JournalPatch,

@@ -17,7 +17,8 @@ import type { JsonObject } from '../../core/objects.js';
 /** The hedge as opened, its id under `hedge_id` (as positions, close and history name it), with the quote's execution price and the slippage beside the struck rate. */
 export const OPENED_FIELDS = HEDGE_FIELDS.flatMap((field) =>
   field.key === 'id'
-    ? [{ ...field, key: 'hedge_id' }]
+    ? // Scripts get the server's `id` too (at the end); a person's card shows the id once.
+      [{ ...field, key: 'hedge_id', onScreen: { covers: ['id'] } }]
     : field.key === 'struck_rate'
       ? [
           field,

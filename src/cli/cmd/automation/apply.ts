@@ -2,7 +2,13 @@
 import type { CommandContext, In } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
-import { parseTolerance, planCheckError, planTarget } from '../../../features/plan/target-plan.js';
+import {
+  applyWords,
+  parseTolerance,
+  planCheckError,
+  planTarget,
+  type TargetPlanOptions,
+} from '../../../features/plan/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import type { ApplyOutcome } from '../../../features/plan/apply-outcome.js';
@@ -18,10 +24,10 @@ export async function run(ctx: CommandContext, input: In<'APPLY'>) {
       ? undefined
       : (quoted) => renderPlan(ctx.output, quoted, { columns: ctx.output.columns, preview: true }),
   });
-  return renderApplyOutcome(ctx, opts.file, outcome);
+  return renderApplyOutcome(ctx, opts, outcome);
 }
 
-async function renderApplyOutcome(ctx: CommandContext, file: string, outcome: ApplyOutcome) {
+async function renderApplyOutcome(ctx: CommandContext, opts: TargetPlanOptions, outcome: ApplyOutcome) {
   const { output } = ctx;
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
@@ -41,7 +47,7 @@ async function renderApplyOutcome(ctx: CommandContext, file: string, outcome: Ap
       await renderApplyReport(output, rows);
       const left = steps.length - index - 1;
       output.warn(
-        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand('apply', file)}\` again finishes what is unresolved and plans anew.`,
+        `Apply stopped at step ${index + 1} of ${steps.length}; ${left} step${left === 1 ? '' : 's'} not run. Running \`${ctx.hedgeCommand(...applyWords(opts))}\` again finishes what is unresolved and plans anew.`,
       );
       throw error;
     }

@@ -1,19 +1,22 @@
 // Shared by plan and apply (not a command): a quoted plan shown and turned into the exit code — 0 at
 // target, `changes` (10) when it would trade, the failed pre-trade checks raised (exit 3) after it.
 import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
-import { planCheckError, type QuotedPlan, type TargetPlanOptions } from '../../../features/plan/target-plan.js';
+import {
+  applyWords,
+  planCheckError,
+  type QuotedPlan,
+  type TargetPlanOptions,
+} from '../../../features/plan/target-plan.js';
 import type { CommandContext } from '../command-input.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
-import { shellWord } from '../../../core/program.js';
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
 export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions) {
   const { output } = ctx;
-  const tolerance = opts.toleranceUsd > 0 ? ['--tolerance', String(opts.toleranceUsd)] : [];
   await output.document(planAsData(quoted), () =>
     renderPlan(output, quoted, {
       columns: output.columns,
-      applyCommand: ctx.hedgeCommand('apply', shellWord(opts.file), ...tolerance),
+      applyCommand: ctx.hedgeCommand(...applyWords(opts)),
     }),
   );
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted);

@@ -9,6 +9,7 @@ import type { CommandContext, In } from '../command-input.js';
 import { moreNote } from '../../../platform/fields/list-notes.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { findHedge } from '../../../features/book/hedge-id.js';
+import { shellWord } from '../../../core/program.js';
 
 export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
   const { output } = ctx;
@@ -47,7 +48,15 @@ export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
       nowMs: client.transport.serverNow().bestMs,
     });
     // Never fewer rows without a word: said on stderr in every format.
-    const short = moreNote(list, limit, 'hedges', { defaultLength, moreCommand: ctx.hedgeCommand('hedges', '--all') });
+    // The rest of this list: its filters kept.
+    const filters = [
+      ...(status ? ['--status', status] : []),
+      ...(clientReference ? ['--ref', shellWord(clientReference)] : []),
+    ];
+    const short = moreNote(list, limit, 'hedges', {
+      defaultLength,
+      moreCommand: ctx.hedgeCommand('hedges', ...filters, '--all'),
+    });
     if (short) output.warn(short);
     if (hedges.length) output.tableNote(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;

@@ -2,7 +2,7 @@
 import type { CommandContext, In } from '../command-input.js';
 import { findJournalEntry } from '../../../features/write/journal-entry.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
-import { isUnresolved } from '../../../platform/journal/index.js';
+import { isUnresolved, resumeWithItsCredentials } from '../../../platform/journal/index.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
 export async function run(ctx: CommandContext, input: In<'JOURNAL_SHOW'>) {
@@ -20,7 +20,8 @@ export async function run(ctx: CommandContext, input: In<'JOURNAL_SHOW'>) {
         ]
       : [
           ctx.output.chalk.yellow(
-            `Unresolved: finish it with \`${ctx.hedgeCommand('resume', entry.id)}\` (same key, acts at most once).`,
+            // Under the profile it was sent with: another profile's key is another account, and is refused.
+            `Unresolved: finish it with ${entry.profile ? resumeWithItsCredentials(entry) : `\`${ctx.hedgeCommand('resume', entry.id)}\``} (same key, acts at most once).`,
           ),
         ];
   renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check ? { check } : {}) });
