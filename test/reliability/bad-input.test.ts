@@ -206,6 +206,10 @@ const ROWS: BadRow[] = [
     { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
   ]),
   [
+    'report --html -',
+    /^hedge: --html: "-" is not written to stdout; expected a file path \(\.\/- for a file named -\)\.$/,
+  ],
+  [
     'exposures x.csv --html x.html',
     /^hedge: --html: only with --report \(the HTML file is the report of coverage, cost and effectiveness\)\.$/,
   ],

@@ -210,6 +210,8 @@ export function inPeriod(record: HistoryRecord, filter: { since?: Date; until?: 
 /** The absolute path of an --html target, or why it cannot be written (said before anything is sent). */
 export function htmlTarget(path: string) {
   if (path.trim() === '') return { problem: 'expected a file path.' };
+  // `-` reads as stdout to a script author; the HTML is only ever written to a file.
+  if (path === '-') return { problem: '"-" is not written to stdout; expected a file path (./- for a file named -).' };
   const absolute = resolve(path);
   try {
     if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory())
