@@ -44,7 +44,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
-import { confirmSideAsShown } from './as-shown.js';
+import { confirmSideAsShown, sameAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -123,6 +123,9 @@ export interface WriteRecord<Q = unknown> {
   leg?: string;
   /** The caller already asked (the open wizard, a plan's one confirmation, the keeper). */
   confirmed?: boolean;
+  /** The trades a person's "yes" was given on (set when asked; a retry under the server's field name carries it): sent
+   * on that "yes" only while the side is as they show. */
+  confirmedOn?: readonly Trade[];
   /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
   ask?: boolean;
   /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
@@ -516,9 +519,16 @@ async function confirmWhatIsShown<S, R>(
 ) {
   if (!guard.needsConfirmation && !action.ask) return;
   const side = action.side;
-  const shown = side && (await action.trades?.());
-  if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
-  await confirmSideAsShown(
+  const held = action.confirmedOn;
+  let shown = side && (held ?? (await action.trades?.()));
+  if (!side || !shown) return confirmOrStop(ports, action.question(), { live: guard.live });
+  if (held) {
+    const now = (await action.trades?.()) ?? held;
+    if (sameAsShown(held, now)) return;
+    sayMovedSinceAsked(ports, side, held, now);
+    shown = now;
+  }
+  action.confirmedOn = await confirmSideAsShown(
     ports,
     side,
     guard.live,
