@@ -123,8 +123,8 @@ export interface WriteRecord<Q = unknown> {
   leg?: string;
   /** The caller already asked (the open wizard, a plan's one confirmation, the keeper). */
   confirmed?: boolean;
-  /** The trades a person's "yes" was given on (set when asked; a retry under the server's field name carries it): sent
-   * on that "yes" only while the side is as they show. */
+  /** The trades a person's "yes" or an agent's token was given on (a retry under the server's field name carries it):
+   * sent on it only while the side is as they show. */
   confirmedOn?: readonly Trade[];
   /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
   ask?: boolean;
@@ -858,8 +858,12 @@ async function gateTheSend<S, R>(ports: WritePorts, action: WriteAction<S, R>, r
   const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
   // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged = planCheck || gate ? await action.trades?.() : undefined;
+  const bound = ports.planCheck && action.confirmedOn;
+  let judged = planCheck || gate || bound ? await action.trades?.() : undefined;
   planCheck?.check([action.plan(run.key)], judged);
+  // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
+  if (planCheck) action.confirmedOn ??= judged;
+  else if (bound && !sameAsShown(bound, judged)) ports.planCheck!.check([action.plan(run.key)], judged);
   if (!gate) return {};
   if (!action.admitted) {
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
