@@ -123,7 +123,7 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
       ports,
       tradeAction(ports, client, {
         ...record,
-        // A person's "yes" goes with it, for the side as it was then.
+        // Its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
         confirmed: record.confirmed || first.confirmedOn === undefined,
         confirmedOn: first.confirmedOn,
         checked: true,
