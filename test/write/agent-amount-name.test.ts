@@ -7,7 +7,8 @@ import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { data, toolboxOn } from '../agent/toolbox-on.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { call as callEngine } from '../support/engine.js';
+import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const LIVE_KEY = 'hpk_live_AgentAmountNameLiveKey01';
 registerSecret(LIVE_KEY);
@@ -60,4 +61,33 @@ it('beta, live: an add confirmed with its token goes again under the server name
   ]);
   expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[hedge.id, 15_000]]);
   expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+});
+
+it('beta, live: the side swapped for a hedge of the same notional while the add refused for its name was answered, the token does not send it again (preview_changed, nothing more sent)', async () => {
+  const simulator = await startSimulator({ dialect: 'beta' });
+  const shown = simulator.seedOpen('buy', 10_000);
+  const { call } = toolboxOn(simulator, connections, { liveKey: LIVE_KEY, allowLive: true });
+  const preview = data(await call('add', { ...BUY, notional: 5_000 }));
+  // A colleague's close and open of the same 10,000, in the engine as the refused add arrives.
+  let swapped = '';
+  simulator.sandbox.setFaults({
+    match: ({ method, path }) => {
+      if (swapped || method !== 'POST' || path !== '/hedges/add') return false;
+      const closed = callEngine(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges/close', {
+        key: simulator.apiKey,
+        idempotencyKey: 'colleague-close',
+        body: BUY,
+      });
+      if (closed.status !== 200) throw new Error(`colleague close failed: ${JSON.stringify(closed.body)}`);
+      simulator.advance(FILL_DELAY_MS + 1);
+      swapped = simulator.seedOpen('buy', 10_000).id;
+      return false;
+    },
+  });
+
+  const refused = data(await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token }));
+  expect(refused.error, JSON.stringify(refused)).toMatchObject({ code: 'preview_changed' });
+  expect(JSON.stringify(refused.error)).toContain(`${shown.id} then, ${swapped} now`);
+  expect(adds(simulator)).toEqual([[400, { ...BUY, notional_usd: 5_000 }]]);
+  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[swapped, 10_000]]);
 });

@@ -121,7 +121,15 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     });
     const outcome = await runWrite(
       ports,
-      tradeAction(ports, client, { ...record, confirmed: true, checked: true, admitted: true, context }),
+      tradeAction(ports, client, {
+        ...record,
+        // Its confirmation (a person's "yes", an agent's token) goes with it, for the side as it was then.
+        confirmed: record.confirmed || first.confirmedOn === undefined,
+        confirmedOn: first.confirmedOn,
+        checked: true,
+        admitted: true,
+        context,
+      }),
       { ...write, idempotencyKey: undefined, fresh: false },
     );
     if (entry && outcome.kind !== 'dry-run') {

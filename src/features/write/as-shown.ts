@@ -84,7 +84,8 @@ export async function confirmAsShown(
 }
 
 /** Asks until a "yes" holds for the side as it is when answered (`shown`: as the question shows it): each time it
- * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. */
+ * moved, that is said, `reread` runs and the question (which names what it holds now) is asked anew. Returns what the
+ * "yes" holds for. */
 export async function confirmSideAsShown(
   ports: Pick<CommandContext, 'confirm' | 'notify'>,
   side: { market: string; side: string },
@@ -100,4 +101,5 @@ export async function confirmSideAsShown(
   };
   while (!(await confirmAsShown(ports, question(), { live, shown, now: async () => (await trades()) ?? shown, moved })))
     await reread?.();
+  return shown;
 }

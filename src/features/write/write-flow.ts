@@ -44,7 +44,7 @@ import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
 import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
-import { confirmSideAsShown } from './as-shown.js';
+import { confirmSideAsShown, sameAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
 import { cents } from '../../core/money.js';
@@ -123,6 +123,9 @@ export interface WriteRecord<Q = unknown> {
   leg?: string;
   /** The caller already asked (the open wizard, a plan's one confirmation, the keeper). */
   confirmed?: boolean;
+  /** The trades a person's "yes" or an agent's token was given on (a retry under the server's field name carries it):
+   * sent on it only while the side is as they show. */
+  confirmedOn?: readonly Trade[];
   /** Asked on any key, not only a live one (the open wizard asks before every write it makes). */
   ask?: boolean;
   /** The caller admitted this action with the whole of its plan (an apply's steps, a roll's legs). */
@@ -516,9 +519,16 @@ async function confirmWhatIsShown<S, R>(
 ) {
   if (!guard.needsConfirmation && !action.ask) return;
   const side = action.side;
-  const shown = side && (await action.trades?.());
-  if (!shown) return confirmOrStop(ports, action.question(), { live: guard.live });
-  await confirmSideAsShown(
+  const held = action.confirmedOn;
+  let shown = side && (held ?? (await action.trades?.()));
+  if (!side || !shown) return confirmOrStop(ports, action.question(), { live: guard.live });
+  if (held) {
+    const now = (await action.trades?.()) ?? held;
+    if (sameAsShown(held, now)) return;
+    sayMovedSinceAsked(ports, side, held, now);
+    shown = now;
+  }
+  action.confirmedOn = await confirmSideAsShown(
     ports,
     side,
     guard.live,
@@ -848,8 +858,12 @@ async function gateTheSend<S, R>(ports: WritePorts, action: WriteAction<S, R>, r
   const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
   const gate = ports.tradeGate;
   // What it trades as the side is now (a close: what it holds), under the side's lock.
-  let judged = planCheck || gate ? await action.trades?.() : undefined;
+  const bound = ports.planCheck && action.confirmedOn;
+  let judged = planCheck || gate || bound ? await action.trades?.() : undefined;
   planCheck?.check([action.plan(run.key)], judged);
+  // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
+  if (planCheck) action.confirmedOn ??= judged;
+  else if (bound && !sameAsShown(bound, judged)) ports.planCheck!.check([action.plan(run.key)], judged);
   if (!gate) return {};
   if (!action.admitted) {
     // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
