@@ -130,6 +130,37 @@ describe('hedge apply', () => {
     expect([rig.writes().length, book(rig)]).toEqual([writes, { 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 }]);
   });
 
+  it('a side opened outside hedge while an earlier step ran: its step is not sent, exit 12 naming the hedge, and apply again is at target', async () => {
+    const rig = await startTrading({ severalPerSide: true });
+    rig.seedOpen('buy', 5_000);
+    const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,7000,3', 'USDTNGN,sell,4000,3']);
+    // A colleague's open of the sell side lands on the server as the plan's first step (the buy add) arrives.
+    let colleague: string | undefined;
+    rig.sandbox.setFaults({
+      match: ({ method, path }) => {
+        if (colleague === undefined && method === 'POST' && path === '/hedges/add')
+          colleague = rig.seedOpen('sell', 4_000).id;
+        return false;
+      },
+    });
+    const run = exits(await rig.hedge(`apply ${file} --yes --json`), 12, 'Step 2 was not sent.');
+    expect(run.stderr).toContain(
+      `The sell side of USDTNGN moved since the plan was made: it holds 4,000.00 USD in ${colleague} now, not the no hedge planned on`,
+    );
+    expect(JSON.parse(run.stdout).map((row: any) => [row.step, row.action, row.side, row.outcome])).toEqual([
+      [1, 'add', 'buy', 'done'],
+      [2, 'open', 'sell', 'not_sent'],
+    ]);
+    // The server: the add, and no open of the sell side from hedge; the side holds the colleague's 4,000 alone.
+    expect(trades(rig).map((entry) => [entry.path, entry.body])).toEqual([
+      ['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 2_000 }],
+    ]);
+    expect(book(rig)).toEqual({ 'USDTNGN buy': 7_000, 'USDTNGN sell': 4_000 });
+    rig.sandbox.setFaults({ match: null });
+    expect(okJson(await rig.hedge(`apply ${file} --json`))).toEqual([]);
+    expect(trades(rig)).toHaveLength(1);
+  });
+
   it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 20_000 });
     const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);

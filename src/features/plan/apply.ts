@@ -4,8 +4,8 @@ import type { HedgeClient } from '../../platform/api/client.js';
 import type { PlanStep } from '../../core/plan.js';
 import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
-import { HeldError, OrderFailedError } from '../../core/errors.js';
-import { describeHolder, type Holder, bodyOf } from '../../platform/journal/index.js';
+import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
+import { describeHolder, type Holder, type SideAfter, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -23,7 +23,9 @@ import {
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
 import { runSteps, underPlanLocks } from '../trade/plan-steps.js';
-import { confirmAsShown } from '../write/as-shown.js';
+import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
+import { readSidesAsAnswered } from '../write/wait.js';
+import { sameSide, sideAfterOf } from '../book/side-book.js';
 
 /** Every apply run's journal group starts with this; a later apply finishes what one left open. */
 const APPLY_GROUP_PREFIX = 'apply-';
@@ -139,18 +141,32 @@ async function applyPlan(
     if (asShown) break;
     quoted = now;
   }
-  const { steps } = quoted.plan;
-  return { ...(await carryOut(ports, client, steps, run)), quoted, resumed };
+  return { ...(await carryOut(ports, client, quoted, run)), quoted, resumed };
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
-async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly PlanStep[], run: TargetPlanOptions) {
+async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan, run: TargetPlanOptions) {
+  const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
   // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
   const runs = steps.map((step, index) => ({
     record: stepRecord(step, group, `step-${index + 1}`),
     wait: true,
+    // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
+    before: async () => {
+      const held = quoted.trades[index].held;
+      const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
+      const now = sideAfterOf(books[0]);
+      if (sameSide(now, held)) return;
+      throw new UnresolvedError(
+        `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
+        {
+          details: { market: step.market, side: step.side, planned: held, now },
+          hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`,
+        },
+      );
+    },
   }));
   const { stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {
     rows.push(reportRow(index, steps[index], entry));
@@ -184,6 +200,10 @@ async function carryOut(ports: WritePorts, client: HedgeClient, steps: readonly 
   for (const [later, rest] of steps.entries()) if (later > stoppedAt) rows.push(reportRow(later, rest));
   return { kind: 'stopped' as const, rows, stoppedAt, error };
 }
+
+/** What a side holds, in words: "4,000.00 USD in hdg_1", or "no hedge". */
+const holds = (side: SideAfter) =>
+  side.hedge_ids.length ? `${formatUsd(side.notional_usd)} in ${hedgesWords(side)}` : 'no hedge';
 
 /** `[2/3] add 5,000.00 USD to buy USDTNGN`: a step of the run as its progress line names it. */
 export function stepLabel(index: number, steps: readonly PlanStep[]) {
