@@ -286,7 +286,8 @@ async function refuseRecentRepeat(
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
-  const recent = (await journal.list({ since }))
+  // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
+  const recent = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
     .filter(
       (entry) => landed(entry) && entry.group === undefined && matchesRequest(entry, match) && endedAt(entry) >= since,
     )
