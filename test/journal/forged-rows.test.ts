@@ -227,6 +227,33 @@ describeWithPostgres(
       expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
     });
 
+    it('the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key', async () => {
+      const { t, team, plant } = await desk();
+      const elsewhere = await plant({
+        command: 'add',
+        // Its keys in the order the store keeps a body (sorted), as a machine's own write stores it.
+        body: { notional_usd: 400, side: 'sell' },
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+        context: { baseline_notional_usd: 100 },
+      });
+      const before = t.trades().length;
+
+      exits(
+        await team.c.hedge(words(`add ${MARKET} sell 400`)),
+        2,
+        'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
+      );
+      expect(t.trades().slice(before)).toEqual([]);
+
+      ok(await team.c.hedge(words(`add ${MARKET} sell 400 --yes`)));
+      const sent = t.trades().slice(before);
+      expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+        ['/hedges/add', elsewhere.idempotency_key],
+      ]);
+      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+    });
+
     it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
       const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);

@@ -21,7 +21,7 @@ import {
 } from '../../core/errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
-import { ownRowTest, requireOwnRow } from './row-trust.js';
+import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
   bodyOf,
   describeHolder,
@@ -251,6 +251,8 @@ async function chooseKey(
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
     await requireOwnRow(ports, pending);
+    // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
+    if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
     const hold = await holdToResume(ports, journal, pending);
     ports.notify({
       kind: 'resuming',
