@@ -254,6 +254,21 @@ describeWithPostgres(
       expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
     });
 
+    it('a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat of an action that did not happen', async () => {
+      const { t, team } = await desk();
+      const at = new Date().toISOString();
+      // Written without the key: an add said to have ended just now, the same request as the one typed.
+      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
+      await insertRow(server(), team, { ...forged, resolved_at: at });
+      const before = t.trades().length;
+
+      ok(await team.c.hedge(words(`add ${MARKET} sell 400 --json`)));
+      const sent = t.trades().slice(before);
+      expect(sent.map((entry) => entry.path)).toEqual(['/hedges/add']);
+      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
+      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+    });
+
     it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
       const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);

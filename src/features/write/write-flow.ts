@@ -288,10 +288,17 @@ async function refuseRecentRepeat(
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
+  // Only this key's own rows tell what this account did: a forged "done" is no earlier run.
+  const own = await ownRowTest(ports);
   // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
   const recent = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
     .filter(
-      (entry) => landed(entry) && entry.group === undefined && matchesRequest(entry, match) && endedAt(entry) >= since,
+      (entry) =>
+        landed(entry) &&
+        entry.group === undefined &&
+        matchesRequest(entry, match) &&
+        endedAt(entry) >= since &&
+        own(entry),
     )
     .sort((a, b) => endedAt(b) - endedAt(a))[0];
   if (!recent) return;
