@@ -227,6 +227,48 @@ describeWithPostgres(
       expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
     });
 
+    it('the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key', async () => {
+      const { t, team, plant } = await desk();
+      const elsewhere = await plant({
+        command: 'add',
+        // Its keys in the order the store keeps a body (sorted), as a machine's own write stores it.
+        body: { notional_usd: 400, side: 'sell' },
+        host: 'desk-far-away',
+        sealWith: t.apiKey,
+        context: { baseline_notional_usd: 100 },
+      });
+      const before = t.trades().length;
+
+      exits(
+        await team.c.hedge(words(`add ${MARKET} sell 400`)),
+        2,
+        'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
+      );
+      expect(t.trades().slice(before)).toEqual([]);
+
+      ok(await team.c.hedge(words(`add ${MARKET} sell 400 --yes`)));
+      const sent = t.trades().slice(before);
+      expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
+        ['/hedges/add', elsewhere.idempotency_key],
+      ]);
+      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+    });
+
+    it('a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat of an action that did not happen', async () => {
+      const { t, team } = await desk();
+      const at = new Date().toISOString();
+      // Written without the key: an add said to have ended just now, the same request as the one typed.
+      const forged = { ...rowFor(t, { command: 'add', body: { notional_usd: 400, side: 'sell' } }), outcome: 'done' };
+      await insertRow(server(), team, { ...forged, resolved_at: at });
+      const before = t.trades().length;
+
+      ok(await team.c.hedge(words(`add ${MARKET} sell 400 --json`)));
+      const sent = t.trades().slice(before);
+      expect(sent.map((entry) => entry.path)).toEqual(['/hedges/add']);
+      expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
+      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+    });
+
     it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
       const { t, team, plant } = await desk();
       const file = writeTarget(t, [`${MARKET},sell,100,1,,`]);

@@ -133,6 +133,24 @@ describe.concurrent('a finished write is not repeated silently', () => {
       expect(activeNotional(simulator, 'sell')).toBe(800);
     }));
 
+  it('an add begun 20 min ago, found landed by a resume just now, run again: exit 16 by when it ended, not when it began; nothing sent', () =>
+    withOpenSide('buy', async (simulator) => {
+      await landedButUnknown(simulator);
+      // The resume and the re-run come 20 minutes after the add began (past the 10-minute window).
+      const stepped = simulator.clock!;
+      const later = { now: () => stepped.now() + HOUR / 3, sleep: stepped.sleep };
+      ok(await simulator.hedge('resume --json', { clock: later }));
+      const adds = posts(simulator, '/hedges/add').length;
+      const rerun = await simulator.hedge('add USDTNGN buy 250 --json', { clock: later });
+      exits(rerun, 16);
+      expect(lastJson(rerun.stderr).error).toMatchObject({
+        code: 'repeated_action',
+        details: { side_unchanged: true },
+      });
+      expect(posts(simulator, '/hedges/add')).toHaveLength(adds);
+      expect(activeNotional(simulator, 'buy')).toBe(1_250);
+    }));
+
   it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
     withSimulator(STEPPED, async (simulator) => {
       const runs = [];

@@ -21,7 +21,7 @@ import {
 } from '../../core/errors.js';
 import { withSideLock } from './account-lock.js';
 import { identityOf, rowSealerOf, type Identity } from './identity.js';
-import { ownRowTest, requireOwnRow } from './row-trust.js';
+import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
   bodyOf,
   describeHolder,
@@ -254,6 +254,8 @@ async function chooseKey(
   const pending = await journal.findUnresolvedMatch(match);
   if (pending && !options.fresh) {
     await requireOwnRow(ports, pending);
+    // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
+    if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
     const hold = await holdToResume(ports, journal, pending);
     ports.notify({
       kind: 'resuming',
@@ -289,9 +291,17 @@ async function refuseRecentRepeat(
   if (windowMs === 0) return;
   const since = ports.clock.now() - windowMs;
   const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
-  const recent = (await journal.list({ since }))
+  // Only this key's own rows tell what this account did: a forged "done" is no earlier run.
+  const own = await ownRowTest(ports);
+  // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
+  const recent = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
     .filter(
-      (entry) => landed(entry) && entry.group === undefined && matchesRequest(entry, match) && endedAt(entry) >= since,
+      (entry) =>
+        landed(entry) &&
+        entry.group === undefined &&
+        matchesRequest(entry, match) &&
+        endedAt(entry) >= since &&
+        own(entry),
     )
     .sort((a, b) => endedAt(b) - endedAt(a))[0];
   if (!recent) return;
