@@ -127,6 +127,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
         code: 'repeated_action',
         details: { side_unchanged: true },
       });
+      expect(lastJson(rerun.stderr).error.message).toMatch(/\) ended under a minute ago and the side still shows/);
       expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
       expect(activeNotional(simulator, 'sell')).toBe(900);
       ok(await simulator.hedge('reduce USDTNGN sell 100 --again'));

@@ -914,5 +914,5 @@ function describeAge(ms: number) {
   const hours = ms / HOUR_MS;
   if (hours >= 48) return `${Math.floor(hours / 24)} days`;
   if (hours >= 1) return `${Math.round(hours)} h`;
-  return `${Math.max(0, Math.round(ms / 60_000))} min`;
+  return ms < 60_000 ? 'under a minute' : `${Math.round(ms / 60_000)} min`;
 }
