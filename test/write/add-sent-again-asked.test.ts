@@ -6,11 +6,24 @@ import { expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { call as callEngine } from '../support/engine.js';
-import { FILL_DELAY_MS, MARKET, useSimulators } from '../support/simulator.js';
+import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 /** How many of the add's questions were answered on the screen. */
 const answered = (screen: string) => screen.split('✔ LIVE Add').length - 1;
+
+/** `hedge add USDTNGN buy 500` on a LIVE key, answering yes to the first question and no to any second. */
+async function addLive(simulator: Simulator) {
+  const proxy = await startLiveKeyProxy(simulator.sandbox);
+  return simulator
+    .hedge(['add', MARKET, 'buy', '500'], {
+      env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl },
+      person: async (person) => {
+        for (const answer of ['y\r', 'n\r']) if (await person.asked('(y/N)')) person.type(answer);
+      },
+    })
+    .finally(() => proxy.close());
+}
 
 it('beta, live: the side swapped for a hedge of the same notional while the add refused for its name was answered, the add is not sent again on the old "yes"; asked again naming the hedges, a No sends nothing (exit 8)', async () => {
   const simulator = await startSimulator({ dialect: 'beta' });
@@ -32,15 +45,7 @@ it('beta, live: the side swapped for a hedge of the same notional while the add 
       return false;
     },
   });
-  const proxy = await startLiveKeyProxy(simulator.sandbox);
-  const run = await simulator
-    .hedge(['add', MARKET, 'buy', '500'], {
-      env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl },
-      person: async (person) => {
-        for (const answer of ['y\r', 'n\r']) if (await person.asked('(y/N)')) person.type(answer);
-      },
-    })
-    .finally(() => proxy.close());
+  const run = await addLive(simulator);
 
   expect(swapped).not.toBe('');
   expect(simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body])).toEqual([
@@ -57,16 +62,8 @@ it('beta, live: the side swapped for a hedge of the same notional while the add 
 it('beta, live: the side as the question showed it, the add refused for its name goes again on the one "yes" and lands once (exit 0)', async () => {
   const simulator = await startSimulator({ dialect: 'beta' });
   const hedge = simulator.seedOpen('buy', 1000);
-  const proxy = await startLiveKeyProxy(simulator.sandbox);
-  const run = await simulator
-    .hedge(['add', MARKET, 'buy', '500'], {
-      env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl },
-      person: async (person) => {
-        // A second question would take the No.
-        for (const answer of ['y\r', 'n\r']) if (await person.asked('(y/N)')) person.type(answer);
-      },
-    })
-    .finally(() => proxy.close());
+  // A second question would take the No.
+  const run = await addLive(simulator);
 
   expect([run.code, answered(run.stdout)], run.stdout).toEqual([0, 1]);
   expect(simulator.requests('POST', '/hedges/add').map((request) => request.status)).toEqual([400, 200]);

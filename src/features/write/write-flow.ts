@@ -900,7 +900,6 @@ async function gateTheSend<S, R>(ports: WritePorts, action: WriteAction<S, R>, r
 
 // Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
 // first sent (each action's `reconcile`), and the key's age with its lifetime.
-
 interface Reconciliation<S> {
   /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
   verdict: 'landed' | 'not-landed' | 'unknown';
