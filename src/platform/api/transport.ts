@@ -2,7 +2,7 @@ import type { Agent as HttpAgent, ClientRequest } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
-import { readCaFile } from '../../core/security/bounded-read.js';
+import { readBoundedStream, readCaFile, ReadRefused } from '../../core/security/bounded-read.js';
 import { atBaseOrigin, connectsDirectly, isLoopbackAddress } from '../../core/security/base-url.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import { backoffDelayMs, parseRetryAfterMs, type RetryPolicy, type RetryReason } from './retry-policy.js';
@@ -121,30 +121,6 @@ const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 /** Less than this left before --timeout, and a write is not started. */
 const MIN_WRITE_BUDGET_MS = 1_000;
 
-type Body = AsyncIterable<Buffer> & { destroy(): unknown };
-
-/** A body as text; past the cap the connection is dropped and the answer refused, not retried (it would come the same). */
-async function readCapped(body: Body, capBytes: number, endpoint: string) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    if ((size += chunk.length) > capBytes) {
-      body.destroy();
-      throw new NetworkError(
-        `${endpoint} answered with more than ${Math.round(capBytes / 1024 / 1024)} MiB; reading stopped there.`,
-        {
-          endpoint,
-          attempts: 1,
-          code: 'answer_too_large',
-          hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
-        },
-      );
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
   let value = map.get(name);
@@ -225,7 +201,7 @@ function goesThroughProxy(config: TransportConfig) {
   return Boolean((httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (httpProxy ?? env.http_proxy ?? env.HTTP_PROXY));
 }
 
-type Answer = Omit<RawAnswer, 'text'> & { body: Body };
+type Answer = Omit<RawAnswer, 'text'> & { body: NodeJS.ReadableStream };
 
 interface Outgoing {
   method: string;
@@ -429,16 +405,29 @@ export class Transport {
     // Our own timer makes the bound exact and covers headers and body together.
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
+    const cap = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     try {
       const outgoing = { method: apiRequest.method, ...this.outgoing(apiRequest), signal };
       answer = await (goesThroughProxy(config) ? sendThroughProxy : sendDirect)(url, outgoing, config, timeoutMs);
-      text = await readCapped(answer.body, config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES, endpoint);
+      // Past the cap the connection is dropped and the answer refused, not retried (it would come the same).
+      text = (await readBoundedStream(answer.body, { maxBytes: cap })).toString('utf8');
     } catch (error) {
       // No answer was read: interrupted, refused before sending, too large, untrusted TLS (thrown), or a retry.
       if (config.signal?.aborted) throw new InterruptedError(`Interrupted during ${endpoint}.`);
       // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
       if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
-      if (error instanceof NetworkError) throw this.giveUp(error, apiRequest, attempt);
+      if (error instanceof ReadRefused) {
+        const tooLarge = new NetworkError(
+          `${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`,
+          {
+            endpoint,
+            attempts: 1,
+            code: 'answer_too_large',
+            hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
+          },
+        );
+        throw this.giveUp(tooLarge, apiRequest, attempt);
+      }
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
