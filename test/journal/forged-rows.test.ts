@@ -200,11 +200,23 @@ describeWithPostgres(
       expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([200]);
     });
 
-    it('a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key', async () => {
+    // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
+    it.each([
+      [
+        'a genuine row begun on another machine: without a terminal it needs --yes (exit 2, nothing sent); with --yes it is finished once, with its own key',
+        { side: 'sell', notional_usd: 400 },
+        (id: string) => `resume ${id}`,
+      ],
+      [
+        'the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key',
+        { notional_usd: 400, side: 'sell' },
+        () => `add ${MARKET} sell 400`,
+      ],
+    ])('%s', async (_, body, command) => {
       const { t, team, plant } = await desk();
       const elsewhere = await plant({
         command: 'add',
-        body: { side: 'sell', notional_usd: 400 },
+        body,
         host: 'desk-far-away',
         sealWith: t.apiKey,
         // As that machine's add journaled it: the side's notional before the send, which its wait compares with.
@@ -213,40 +225,13 @@ describeWithPostgres(
       const before = t.trades().length;
 
       exits(
-        await team.c.hedge(words(`resume ${elsewhere.id}`)),
+        await team.c.hedge(words(command(elsewhere.id))),
         2,
         'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
       );
       expect(t.trades().slice(before)).toEqual([]);
 
-      ok(await team.c.hedge(words(`resume ${elsewhere.id} --yes`)));
-      const sent = t.trades().slice(before);
-      expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
-        ['/hedges/add', elsewhere.idempotency_key],
-      ]);
-      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
-    });
-
-    it('the same add typed on this machine while a genuine one begun on another is unresolved: without a terminal it needs --yes (exit 2, nothing sent), as `hedge resume` does; with --yes it is finished once, with its own key', async () => {
-      const { t, team, plant } = await desk();
-      const elsewhere = await plant({
-        command: 'add',
-        // Its keys in the order the store keeps a body (sorted), as a machine's own write stores it.
-        body: { notional_usd: 400, side: 'sell' },
-        host: 'desk-far-away',
-        sealWith: t.apiKey,
-        context: { baseline_notional_usd: 100 },
-      });
-      const before = t.trades().length;
-
-      exits(
-        await team.c.hedge(words(`add ${MARKET} sell 400`)),
-        2,
-        'was begun on desk-far-away, not on this machine: pass --yes to resume it from here',
-      );
-      expect(t.trades().slice(before)).toEqual([]);
-
-      ok(await team.c.hedge(words(`add ${MARKET} sell 400 --yes`)));
+      ok(await team.c.hedge(words(`${command(elsewhere.id)} --yes`)));
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
