@@ -74,23 +74,11 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
   const struck = hedge.struck_rate;
   const quoted = options.quote?.pricing.execution_price;
   if (typeof quoted === 'number') record.quoted_execution_price = quoted;
-  if (
-    typeof struck === 'number' &&
-    typeof quoted === 'number' &&
-    quoted > 0 &&
-    (hedge.side === 'buy' || hedge.side === 'sell')
-  ) {
-    record.slippage_bps = slippageBps(hedge.side, struck, quoted);
-  }
+  if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0 && /^(buy|sell)$/.test(`${hedge.side}`))
+    record.slippage_bps = slippageBps(hedge.side as 'buy' | 'sell', struck, quoted);
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
   const json = output.named(hedge, (sent) => ({ hedge_id: sent.id, ...sent }));
   output.record(record, OPENED_FIELDS, { ...options, json });
-}
-
-/** `--no-wait`: the record the write returned, status `submitted`. */
-function renderSubmitted(output: Output, submitted: JsonObject, options: { title: string; footer?: string[] }) {
-  const fields = 'hedge_id' in submitted ? SUBMITTED_FIELDS.filter((field) => field.key !== 'id') : SUBMITTED_FIELDS;
-  output.record(submitted, fields, options);
 }
 
 export const CLOSE_FIELDS = [
@@ -113,15 +101,23 @@ export const CLOSE_FIELDS = [
     action        Action`),
 ];
 
-interface ClosedSummary extends JsonObject {
-  status: 'closed';
-  net_margin_usd: number | null;
-  realized: HistoryRecord | null;
-}
-
-/** The close: what it returned and, when the history record came in time, the realized figures. */
-function renderClosed(output: Output, summary: ClosedSummary) {
-  const { realized, ...record } = summary;
+/** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
+function renderClosed(
+  output: Output,
+  answer: SubmittedAction,
+  hedgeId: string | undefined,
+  estimate?: number,
+  realized?: HistoryRecord,
+) {
+  const summary = {
+    ...answer,
+    ...(hedgeId && { hedge_id: hedgeId }),
+    status: 'closed' as const,
+    net_margin_usd: estimate ?? null,
+    realized: realized ?? null,
+  };
+  const record: JsonObject = { ...summary };
+  delete record.realized;
   for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {})) {
     // The record's own figures, without repeating what the close already says.
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
@@ -130,48 +126,39 @@ function renderClosed(output: Output, summary: ClosedSummary) {
   const json = output.named(summary, (sent) =>
     sent.realized ? { ...sent, realized: historyRecordForPeople(sent.realized) } : sent,
   );
-  output.record(record, CLOSE_FIELDS, { json, people: (shown) => closedCard(shown, summary, record) });
-}
-
-/** The close as a person reads it: a card without the rows its title says, and what the figures mean. */
-function closedCard(output: Output, summary: ClosedSummary, record: JsonObject) {
-  const { realized } = summary;
-  // A close that ended several hedges names them all in the row that names one.
-  if (Array.isArray(record.hedge_ids)) {
-    record.hedge_id = record.hedge_ids.join(', ');
-    delete record.hedge_ids;
-  }
-  // Carry and fees on the account's side, with words; plain and JSON keep the record's paid-positive sign.
-  const worded: Record<string, string> = { carry_usdc: 'Carry', fees_usdc: 'Fees' };
-  for (const key in worded) {
-    const value = record[key];
-    if (typeof value === 'number') record[key] = payOrEarn(toAccountSide(value), { realized: true });
-  }
-  const footer = [
-    typeof summary.net_margin_usd === 'number' &&
-      'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
-    !realized && 'The realized figures were not in the history yet; see `hedge history` in a moment.',
-  ].flatMap((line) => (line ? [output.chalk.dim(line)] : []));
-  // A card fits 24 rows at 80 columns: rows that only repeat its title (market and side) go.
-  const named = typeof record.market === 'string' && typeof record.side === 'string';
-  const repeats = new Set([
-    'action',
-    ...(named ? ['market', 'side'] : []),
-    ...(record.close_reason === record.status ? ['close_reason'] : []),
-  ]);
-  const title = named
-    ? `Position closed: ${safeText(record.market as string)} ${safeText(record.side as string)}`
-    : 'Position closed';
-  for (const key of repeats) delete record[key];
-  output.record(
-    record,
-    CLOSE_FIELDS.flatMap((field) =>
-      repeats.has(field.key)
-        ? []
-        : [worded[field.key] ? { ...field, label: worded[field.key], kind: 'text' as const, unit: undefined } : field],
-    ),
-    { title, footer },
-  );
+  output.record(record, CLOSE_FIELDS, {
+    json,
+    // A person's card, without the rows its title says, and what the figures mean.
+    people: (shown) => {
+      // A close that ended several hedges names them all in the row that names one.
+      if (Array.isArray(record.hedge_ids)) {
+        record.hedge_id = record.hedge_ids.join(', ');
+        delete record.hedge_ids;
+      }
+      // A card fits 24 rows at 80 columns: rows that only repeat its title (market and side) go.
+      const named = typeof record.market === 'string' && typeof record.side === 'string';
+      const repeats = ['action', ...(named ? ['market', 'side'] : [])];
+      if (record.close_reason === record.status) repeats.push('close_reason');
+      const title = named
+        ? `Position closed: ${safeText(record.market as string)} ${safeText(record.side as string)}`
+        : 'Position closed';
+      for (const key of repeats) delete record[key];
+      const fields = CLOSE_FIELDS.flatMap((field) => {
+        if (repeats.includes(field.key)) return [];
+        if (field.kind !== 'charge') return [field];
+        // Carry and fees on the account's side, with words; plain and JSON keep the record's paid-positive sign.
+        const value = record[field.key];
+        if (typeof value === 'number') record[field.key] = payOrEarn(toAccountSide(value), { realized: true });
+        return [{ ...field, kind: 'text' as const, unit: undefined }];
+      });
+      const footer = [
+        estimate !== undefined &&
+          'Returned (est.) is the net margin the position showed just before the close; `hedge account` shows the balance.',
+        !realized && 'The realized figures were not in the history yet; see `hedge history` in a moment.',
+      ].flatMap((line) => (line ? [shown.chalk.dim(line)] : []));
+      shown.record(record, fields, { title, footer });
+    },
+  });
 }
 
 export type PositionFigures = Partial<PositionFacts>;
@@ -182,33 +169,29 @@ export function renderAdditionQuote(
   quote: Quote,
   context: { maturityAt?: string; daysLeft?: number; position?: PositionFigures },
 ) {
-  const unit = priceUnit(quote.market);
-  const days = context.daysLeft;
-  const carryPerDay = toAccountSide(quote.carry.daily_usdc);
+  const { maturityAt, daysLeft: days, position = {} } = context;
+  const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
   const card = () => {
     const c = output.chalk;
-    const entry = context.position?.entryPrice;
+    const entry = position.entryPrice;
     const rows: Array<[string, string]> = [
       ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
       ...upfrontRows(output, quote, fee),
-      ['Carry per day', payOrEarn(carryPerDay, { per: '/day' })],
+      ['Carry per day', payOrEarn(carry, { per: '/day' })],
     ];
-    if (days !== undefined) {
-      rows.push([
-        `Carry to maturity (est.)`,
-        `${payOrEarn(carryPerDay * days)} ${c.dim(`(${formatDays(days)} left)`)}`,
-      ]);
-    }
-    if (context.maturityAt)
-      rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, context.maturityAt)]);
-    const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${context.position?.notionalUsd === undefined ? '' : ` (now ${formatMoney(context.position.notionalUsd)} USD)`}`;
+    if (days !== undefined)
+      rows.push(['Carry to maturity (est.)', `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`]);
+    if (maturityAt)
+      rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt)]);
+    const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;
+    const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`;
     return quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.');
   };
   output.cardOrNote(
     card,
-    `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${unit}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
-      `fee ${payOrEarn(fee)}, carry ${payOrEarn(carryPerDay, { per: '/day' })}.`,
+    `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
+      `fee ${payOrEarn(fee)}, carry ${payOrEarn(carry, { per: '/day' })}.`,
   );
 }
 
@@ -218,45 +201,24 @@ type PositionChange = Pick<
   'action' | 'market' | 'side' | 'quotedPrice' | 'balanceBeforeUsdc' | 'balanceAfterUsdc'
 > & { changeUsd: number; before?: PositionFigures; after?: PositionFigures; orderTxHash?: string };
 
-function beforeAfter(
-  before: number | undefined,
-  after: number | undefined,
-  format: (value: number) => string,
-  unit: string,
-) {
-  if (before === undefined && after === undefined) return;
-  if (before === undefined) return `${format(after!)} ${unit}`;
-  if (after === undefined) return `${format(before)} ${unit} → —`;
-  if (format(before) === format(after)) return `${format(after)} ${unit} (unchanged)`;
-  return `${format(before)} → ${format(after)} ${unit}`;
-}
-
 /** After an add or a partial reduce landed: the position before → after (notional, entry, margin); an add, the price it is implied to have executed at; a reduce, the share of the position it closed, that share of what the position showed, and the balance's change. */
 export function renderPositionChange(output: Output, change: PositionChange, footer: string[] = []) {
-  const {
-    action,
-    before = {},
-    after,
-    changeUsd,
-    balanceBeforeUsdc: balanceBefore,
-    balanceAfterUsdc: balanceAfter,
-  } = change;
+  const { action, before = {}, after, changeUsd, quotedPrice, balanceBeforeUsdc: from, balanceAfterUsdc: to } = change;
   const c = output.chalk;
   const unit = priceUnit(change.market);
-  const notional = beforeAfter(before.notionalUsd, after?.notionalUsd, formatMoney, 'USD');
-  const entry = beforeAfter(before.entryPrice, after?.entryPrice, formatRate, unit.trim());
-  const margin = beforeAfter(before.marginUsdc, after?.marginUsdc, formatMoney, 'USDC');
-  const addedAt =
-    action === 'add' &&
-    before.notionalUsd !== undefined &&
-    before.entryPrice !== undefined &&
-    after?.notionalUsd !== undefined &&
-    after.entryPrice !== undefined
-      ? impliedAdditionPrice(
-          { notionalUsd: before.notionalUsd, entryPrice: before.entryPrice },
-          { notionalUsd: after.notionalUsd, entryPrice: after.entryPrice },
-        )
-      : undefined;
+  const shift = (key: 'notionalUsd' | 'entryPrice' | 'marginUsdc', format: (value: number) => string, unit: string) => {
+    const [was, now] = [before[key], after?.[key]].map((value) => (value === undefined ? undefined : format(value)));
+    if (was === undefined) return now && `${now} ${unit}`;
+    if (now === undefined) return `${was} ${unit} → —`;
+    return was === now ? `${now} ${unit} (unchanged)` : `${was} → ${now} ${unit}`;
+  };
+  const notional = shift('notionalUsd', formatMoney, 'USD');
+  const entry = shift('entryPrice', formatRate, unit.trim());
+  const margin = shift('marginUsdc', formatMoney, 'USDC');
+  type Priced = Parameters<typeof impliedAdditionPrice>[0];
+  // NaN where a figure of either side is missing.
+  const implied = action === 'add' && impliedAdditionPrice(before as Priced, (after ?? {}) as Priced);
+  const addedAt = Number.isFinite(implied) ? (implied as number) : undefined;
   const share =
     action === 'reduce' && (before.notionalUsd ?? 0) > 0 ? Math.min(1, changeUsd / before.notionalUsd!) : undefined;
   const part = (value?: number) => (share === undefined || value === undefined ? undefined : value * share);
@@ -264,15 +226,11 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const realizedNet = part(before.netPnlUsd);
   const carry = part(before.accruedCarryUsdc);
   const carryText = carry === undefined ? undefined : payOrEarn(toAccountSide(carry), { realized: true });
-  const balance =
-    action === 'reduce' && balanceBefore !== undefined && balanceAfter !== undefined
-      ? balanceAfter - balanceBefore
-      : undefined;
+  const balance = action === 'reduce' && from !== undefined && to !== undefined ? to - from : undefined;
   const slippage =
-    addedAt !== undefined && change.quotedPrice !== undefined
-      ? slippageText(slippageBps(change.side, addedAt, change.quotedPrice))
+    addedAt !== undefined && quotedPrice !== undefined
+      ? slippageText(slippageBps(change.side, addedAt, quotedPrice))
       : '';
-
   const parts = [
     notional && `notional ${notional}`,
     entry && `entry ${entry}`,
@@ -284,39 +242,35 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
     balance !== undefined && `balance ${formatSignedMoney(balance)} USDC`,
   ].filter(Boolean);
   const card = () => {
-    const pnl = (value: number) => output.humanValue({ key: 'pnl', kind: 'pnl' }, value);
-    const hedge = after ?? change.before;
-    const rows: Array<[string, string | false | undefined]> = [
-      ['Hedge ID', hedge?.hedgeId],
+    const shown = (kind: 'pnl' | 'time' | 'hash', value: unknown) => output.humanValue({ key: kind, kind }, value);
+    const hedge = after ?? before;
+    const rows = [
+      ['Hedge ID', hedge.hedgeId],
       ['Notional', notional],
       ['Entry', entry],
       [
         'Added at (implied)',
         addedAt !== undefined &&
-          `${formatRate(addedAt)}${unit}${slippage && `, ${slippage}`}${change.quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(change.quotedPrice)})`)}`,
+          `${formatRate(addedAt)}${unit}${slippage && `, ${slippage}`}${quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(quotedPrice)})`)}`,
       ],
       ['Margin', margin],
       ['Returned (est.)', returned !== undefined && `${formatSignedMoney(returned)} USD to your balance`],
-      ['Realized net P&L (est.)', realizedNet !== undefined && `${pnl(realizedNet)} USD`],
+      ['Realized net P&L (est.)', realizedNet !== undefined && `${shown('pnl', realizedNet)} USD`],
       ['Carry in it (est.)', carryText],
       [
         'Balance change',
         balance !== undefined &&
-          `${pnl(balance)} USDC ${c.dim(`(${formatMoney(balanceBefore!)} → ${formatMoney(balanceAfter!)})`)}`,
+          `${shown('pnl', balance)} USDC ${c.dim(`(${formatMoney(from!)} → ${formatMoney(to!)})`)}`,
       ],
       [
         'Net margin now',
         after?.netMarginUsd !== undefined &&
           `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
       ],
-      [
-        'Maturity (unchanged)',
-        hedge?.maturityAt !== undefined && output.humanValue({ key: 'maturity_at', kind: 'time' }, hedge.maturityAt),
-      ],
+      ['Maturity (unchanged)', hedge.maturityAt !== undefined && shown('time', hedge.maturityAt)],
       [
         `${action === 'add' ? 'Add' : 'Reduce'} tx`,
-        change.orderTxHash !== undefined &&
-          output.humanValue({ key: 'order_tx_hash', kind: 'hash' }, change.orderTxHash),
+        change.orderTxHash !== undefined && shown('hash', change.orderTxHash),
       ],
     ];
     const notes = [
@@ -338,69 +292,27 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   output.cardOrNote(card, parts.length ? `Position after the ${action}: ${parts.join('; ')}.` : undefined);
 }
 
-type HedgeCommand = (...words: string[]) => string;
-
-/** The close of a side as the close card shows it: the server's answer and what the side showed before it. */
-function closedSummary(
-  answer: SubmittedAction,
-  hedgeId: string | undefined,
-  estimate?: number,
-  realized?: HistoryRecord,
-) {
-  return {
-    ...answer,
-    ...(hedgeId && { hedge_id: hedgeId }),
-    status: 'closed' as const,
-    net_margin_usd: estimate ?? null,
-    realized: realized ?? null,
-  };
-}
-
-function renderChangeLanded(output: Output, change: LandedChange, answer: SubmittedAction, hedgeCommand: HedgeCommand) {
-  const { action, market, side, notionalUsd } = change;
-  const now = change.closed
-    ? 'is now closed'
-    : change.afterNotionalUsd !== undefined
-      ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
-      : 'has changed';
-  output.done(
-    `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
-  );
-  const hedgeId = change.hedge?.id ?? answer.hedge_id ?? change.before?.hedgeId;
-  // People get the position before → after; other modes the same figures in a line on stderr. The command names the
-  // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
-  if (!change.closed) {
-    const shownId = (change.position ?? change.before)?.hedgeId ?? hedgeId;
-    renderPositionChange(
-      output,
-      { ...change, changeUsd: notionalUsd, after: change.position, orderTxHash: answer.order_tx_hash ?? undefined },
-      shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
-    );
-  }
-  // Scripts get the side after the change, however the server books it, with the server's answer beside it.
-  const position = change.position;
-  const after = position
-    ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
-    : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
-  output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
-    // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
-    people: (shown) => {
-      if (change.closed)
-        renderClosed(shown, closedSummary(answer, hedgeId, change.before?.netMarginUsd, change.realized));
-    },
-  });
-}
-
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
-export function renderTrade(output: Output, view: TradeView, hedgeCommand: HedgeCommand, quote?: Quote) {
-  // Quoted: a command is wrapped as one word, never split while it fits a line.
-  const check = [`Check it with: \`${hedgeCommand('positions')}\``];
+export function renderTrade(
+  output: Output,
+  view: TradeView,
+  hedgeCommand: (...words: string[]) => string,
+  quote?: Quote,
+) {
+  /** `--no-wait`: the record the write returned, status `submitted`. */
+  const submitted = (answer: JsonObject, title: string, footer: string) =>
+    output.record(
+      answer,
+      SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
+      // Quoted: a command is wrapped as one word, never split while it fits a line.
+      { title, footer: [footer] },
+    );
+  const check = `Check it with: \`${hedgeCommand('positions')}\``;
   switch (view.kind) {
     case 'open-submitted': {
       const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
-      renderSubmitted(output, view.answer, { title: 'Hedge submitted', footer: [`Follow it with: \`${follow}\``] });
-      output.plainNote(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
-      return;
+      submitted(view.answer, 'Hedge submitted', `Follow it with: \`${follow}\``);
+      return output.plainNote(`Submitted ${view.answer.hedge_id}; follow it with: ${follow}`);
     }
     case 'open-resolved': {
       const { hedge } = view;
@@ -412,14 +324,42 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
       return renderHedge(output, hedge, { title, quote });
     }
     case 'change-submitted':
-      return renderSubmitted(output, view.answer, {
-        title: `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`,
-        footer: check,
-      });
-    case 'change-landed':
-      return renderChangeLanded(output, view.change, view.answer, hedgeCommand);
+      return submitted(view.answer, `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`, check);
     case 'close-submitted':
-      return renderSubmitted(output, view.answer, { title: 'Close submitted', footer: check });
+      return submitted(view.answer, 'Close submitted', check);
+    case 'change-landed': {
+      const { change, answer } = view;
+      const { action, market, side, notionalUsd, before, position } = change;
+      const now = change.closed
+        ? 'is now closed'
+        : change.afterNotionalUsd !== undefined
+          ? `is now ${formatUsd(change.afterNotionalUsd)}${change.baselineUsd !== undefined ? ` (was ${formatUsd(change.baselineUsd)})` : ''}`
+          : 'has changed';
+      output.done(
+        `${action === 'add' ? 'Added' : 'Reduced by'} ${formatUsd(notionalUsd)}: the ${side} hedge on ${market} ${now}.`,
+      );
+      const hedgeId = change.hedge?.id ?? answer.hedge_id ?? before?.hedgeId;
+      // People get the position before → after; other modes the same figures in a line on stderr. The command names the
+      // hedge the card's Hedge ID row does: on a side of several, the one the answer named may be one the reduce closed.
+      if (!change.closed) {
+        const shownId = (position ?? before)?.hedgeId ?? hedgeId;
+        renderPositionChange(
+          output,
+          { ...change, changeUsd: notionalUsd, after: position, orderTxHash: answer.order_tx_hash ?? undefined },
+          shownId ? [`The hedge in full: ${hedgeCommand('hedges', shownId)}`] : [],
+        );
+      }
+      // Scripts get the side after the change, however the server books it, with the server's answer beside it.
+      const after = position
+        ? output.named(position.raw, (raw) => positionInOneShape(raw, position))
+        : { market, side, notional_usd: change.closed ? 0 : (change.afterNotionalUsd ?? null) };
+      return output.record({ ...after, hedge: change.hedge ?? null, answer }, CHANGED_SIDE_FIELDS, {
+        // A reduce of about the whole position closes it: shown to people as a close; a change, by the card above.
+        people: (shown) => {
+          if (change.closed) renderClosed(shown, answer, hedgeId, before?.netMarginUsd, change.realized);
+        },
+      });
+    }
     case 'close-landed': {
       const { closed } = view;
       const open = closed.openNow;
@@ -429,7 +369,7 @@ export function renderTrade(output: Output, view: TradeView, hedgeCommand: Hedge
           `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
         );
       } else output.done(`Closed: the ${closed.side} position on ${closed.market} is no longer open.`);
-      return renderClosed(output, closedSummary(view.answer, closed.hedgeId, closed.estimate, closed.realized));
+      return renderClosed(output, view.answer, closed.hedgeId, closed.estimate, closed.realized);
     }
   }
 }

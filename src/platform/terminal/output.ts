@@ -85,22 +85,12 @@ export interface RecordOptions {
 /** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
 const WRAP_MAX_MIN_WIDTH = 20;
 
-/** A resource, or fields alone (kept in their own order when the width is short). */
-function asResource(known: Resource | readonly FieldSpec[]) {
-  return 'fields' in known ? known : { fields: [...known], priority: known.map((field) => field.key) };
-}
-
-/** Marks where jsonWithList writes its list (a NUL: no data of a document holds one as text). */
-const LIST_MARK = '\u0000hedge-list:';
-
 export class Output {
   readonly format: OutputFormat;
   readonly mode: OutputMode;
   readonly chalk: ChalkInstance;
   readonly columns: number;
-  private readonly fields?: readonly string[];
   readonly raw: boolean;
-  private readonly query?: (data: unknown) => unknown;
   /** Where notes wrap (a person reads them); undefined: one line each, for a script. */
   private readonly wrapAt?: number;
   private readonly documents?: unknown[];
@@ -110,23 +100,21 @@ export class Output {
   private afterSend = false;
 
   constructor(private readonly init: OutputInit) {
-    this.format = init.format ?? (init.mode === 'json' ? 'json' : init.mode === 'plain' ? 'tsv' : 'table');
-    this.mode =
-      this.format === 'table' ? 'table' : this.format === 'json' || this.format === 'ndjson' ? 'json' : 'plain';
+    this.format = init.format ?? ({ json: 'json', plain: 'tsv', table: 'table' } as const)[init.mode ?? 'table'];
+    this.mode = this.format === 'table' ? 'table' : this.format.endsWith('json') ? 'json' : 'plain';
     this.chalk = init.chalk;
     this.columns = init.columns ?? 80;
-    this.fields = init.fields;
     this.raw = init.raw === true;
-    this.query = init.query;
     this.wrapAt = init.stderrColumns ?? (this.format === 'table' ? this.columns : undefined);
-    if (init.documents && this.mode === 'json') this.documents = init.documents;
+    if (this.mode === 'json') this.documents = init.documents;
   }
 
   /** Before the command runs (runner/run-command.ts): --fields and --query checked against what the command prints, so that a mistake is exit 2 with nothing sent. */
   prepare(declared: OutputFields | undefined, commandWords: string) {
+    const { fields, query } = this.init;
     this.accepted = checkOutputOptions(
       declared,
-      { fields: this.fields, query: this.query !== undefined, json: this.mode === 'json' },
+      { fields, query: query !== undefined, json: this.isJson },
       commandWords,
     );
     this.afterSend = declared?.kind === 'records' && declared.sends;
@@ -151,10 +139,19 @@ export class Output {
     return this.mode === 'json';
   }
 
+  get isHuman() {
+    return this.mode === 'table';
+  }
+
+  /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
+  get inOneShape() {
+    return this.isJson && !this.raw;
+  }
+
   /** A result whose document only a JSON reader gets: `otherwise`, the text (or the view that writes it) of the other formats; `people`, a person's instead of it; none: the command says its result on stderr. */
   document(data: unknown, otherwise?: () => string | void | Promise<void>, people = otherwise) {
-    if (this.mode === 'json') return this.json(data);
-    return this.shown((this.mode === 'table' ? people : otherwise)?.());
+    if (this.isJson) return this.json(data);
+    return this.shown((this.isHuman ? people : otherwise)?.());
   }
 
   /** A view's text written; a view that drew itself on this output returns nothing (or the promise of its drawing). */
@@ -163,23 +160,9 @@ export class Output {
     this.write(text);
   }
 
-  get isHuman() {
-    return this.mode === 'table';
-  }
-
-  /** JSON in hedge's one shape for scripts (the names of docs/output.md, numbers as numbers): a command shows a record read under other names under ours when this is true, as it does for people. */
-  get inOneShape() {
-    return this.mode === 'json' && !this.raw;
-  }
-
   /** The data under hedge's names however the server names a fact: TSV and CSV head their columns with ours too; only --raw keeps it as sent. */
   named<T, U>(data: T, rename: (data: T) => U) {
     return this.raw ? data : rename(data);
-  }
-
-  /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
-  private forJson(data: unknown, known: readonly FieldSpec[]) {
-    return this.raw ? asSent(data) : forScripts(data, known);
   }
 
   /** Every string leaving here passes the untrusted-text filter: our colours pass, nothing else acts on a terminal. */
@@ -190,9 +173,9 @@ export class Output {
 
   /** The data as it came, as valid JSON whose invisible or control characters are written as escapes; --fields keeps only the named keys of each record (in that order), then --query reshapes it. */
   json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
-    const shaped = this.shapeJson(data, known, how);
+    const shaped = this.shapeJson(data, known, how) ?? null;
     if (this.documents) {
-      this.documents.push(shaped ?? null);
+      this.documents.push(shaped);
       return;
     }
     // ndjson: a line per document of a list (none for an empty one).
@@ -202,77 +185,70 @@ export class Output {
             .flat()
             .map((document) => `${safeJson(document ?? null)}\n`)
             .join('')
-        : `${safeJson(shaped ?? null, 2)}\n`;
+        : `${safeJson(shaped, 2)}\n`;
     if (text !== '') this.init.streams.stdout.write(text);
   }
 
-  /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
-  jsonListWriter(known: readonly FieldSpec[] = []): { add(item: unknown): void; end(): void } | undefined {
-    if (this.mode !== 'json' || this.fields || this.query || this.documents) return;
-    const stdout = this.init.streams.stdout;
+  /** Items written as they come, as the elements of a list `indent` deep in a JSON text (between `head` and `tail`), a chunk at a time — never held whole; ndjson: a line each. Undefined when --fields, --query or a caller's documents need the data whole. */
+  private streamed(head: string, indent: string, tail: string, shape: (item: unknown) => unknown) {
+    if (this.init.fields || this.init.query || this.documents) return;
     const ndjson = this.format === 'ndjson';
     let text = '';
     let count = 0;
     const flush = () => {
-      if (text !== '') stdout.write(text);
+      if (text !== '') this.init.streams.stdout.write(text);
       text = '';
     };
     return {
-      add: (item) => {
-        // JSON.stringify(list, null, 2) indents each element's lines by two more spaces.
-        const sent = this.forJson(item, known);
+      add: (item: unknown) => {
+        // JSON.stringify indents each element's lines by two more spaces than its list.
+        const json = shape(item) ?? null;
         text += ndjson
-          ? `${safeJson(sent ?? null)}\n`
-          : `${count === 0 ? '[\n  ' : ',\n  '}${safeJson(sent ?? null, 2).replace(/\n/g, '\n  ')}`;
+          ? `${safeJson(json)}\n`
+          : `${count ? ',' : `${head}[`}\n${indent}${safeJson(json, 2).replace(/\n/g, `\n${indent}`)}`;
         count += 1;
         if (text.length >= 65_536) flush();
       },
       end: () => {
-        if (!ndjson) text += count === 0 ? '[]\n' : '\n]\n';
+        if (!ndjson) text += count ? `\n${indent.slice(2)}]${tail}` : `${head}[]${tail}`;
         flush();
       },
     };
   }
 
+  /** A list written as its items come (history read page by page, never held whole): byte for byte what json() writes for the whole array, in json and ndjson. */
+  jsonListWriter(known: readonly FieldSpec[] = []) {
+    return this.isJson ? this.streamed('', '  ', '\n', (item) => this.forJson(item, known)) : undefined;
+  }
+
   /** A JSON document one of whose members is a long list, the list written a piece at a time from `item(index)` instead of being made whole first (the report's cumulative line over 100,000 closes): byte for byte what json() writes for the document with the list in it. */
   jsonWithList(document: JsonObject, key: string, count: number, item: (index: number) => unknown) {
-    // The list's place in the document's text, found by a member that can be nothing else.
-    const placeholder = `${LIST_MARK}${key}`;
+    // The list's place in the document's text, found by a member that can be nothing else (a NUL: no data of a document holds one as text).
+    const placeholder = `\u0000hedge-list:${key}`;
     const text = safeJson({ ...document, [key]: [placeholder] }, 2);
     const marked = `[\n    ${JSON.stringify(placeholder)}\n  ]`;
     const at = text.indexOf(marked);
-    if (
-      this.format !== 'json' ||
-      this.fields ||
-      this.query ||
-      this.documents ||
-      at < 0 ||
-      !(key in document) ||
-      count === 0
-    ) {
-      this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
-      return;
-    }
-    const stdout = this.init.streams.stdout;
-    let chunk = `${text.slice(0, at)}[\n    `;
-    for (let index = 0; index < count; index++) {
-      // A member of the document's top level: its elements are indented by four spaces.
-      chunk += `${index === 0 ? '' : ',\n    '}${safeJson(item(index) ?? null, 2).replace(/\n/g, '\n    ')}`;
-      if (chunk.length >= 65_536) {
-        stdout.write(chunk);
-        chunk = '';
-      }
-    }
-    stdout.write(`${chunk}\n  ]${text.slice(at + marked.length)}\n`);
+    // A member of the document's top level: its elements are indented by four spaces.
+    const list =
+      this.format === 'json' && at >= 0 && key in document && count > 0
+        ? this.streamed(text.slice(0, at), '    ', `${text.slice(at + marked.length)}\n`, (element) => element)
+        : undefined;
+    if (!list) return this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
+    for (let index = 0; index < count; index++) list.add(item(index));
+    list.end();
+  }
+
+  /** What JSON prints for `data`: the server's data as sent with --raw, else hedge's one shape. */
+  private forJson(data: unknown, known: readonly FieldSpec[]) {
+    return this.raw ? asSent(data) : forScripts(data, known);
   }
 
   /** The data shaped as json() shapes it (--fields, then --query), for a caller that wraps it (`--watch` records). */
   shapeJson(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     // One shape whatever the server (numbers as numbers), or with --raw the server's own data.
     const sent = how.asSent ? asSent(data) : this.forJson(data, known);
-    const fields = this.fields;
+    const { fields, query } = this.init;
     const picked = fields ? this.shapedOrWhole(() => projectFields(sent, fields, known, this.accepted), sent) : sent;
-    const query = this.query;
     return query ? this.shapedOrWhole(() => query(picked), picked) : picked;
   }
 
@@ -301,7 +277,7 @@ export class Output {
 
   /** A view a person reads as a card on stdout, any other reader as one line on stderr (a script's stdout keeps the document). */
   cardOrNote(card: () => string, note?: string) {
-    if (this.mode === 'table') this.write(card());
+    if (this.isHuman) this.write(card());
     else if (note !== undefined) this.note(note);
   }
 
@@ -312,7 +288,7 @@ export class Output {
 
   /** A warning beside a script's data (TSV, CSV, JSON): a person's table says it in place. */
   scriptWarn(text: string) {
-    if (this.mode !== 'table') this.warn(text);
+    if (!this.isHuman) this.warn(text);
   }
 
   /** A pointer for the person reading a table or card; scripts get none. */
@@ -335,48 +311,80 @@ export class Output {
 
   /** A list of records: a table fitted to the width, TSV/CSV rows under a header of keys, or the array itself. */
   async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
-    let resource = asResource(known);
-    if (this.mode === 'json') {
+    // A resource, or fields alone (kept in their own order when the width is short).
+    const resource = 'fields' in known ? known : { fields: [...known], priority: known.map((field) => field.key) };
+    if (this.isJson) {
       // A document of its own (not the rows) knows only its own fields: the table's do not name its keys.
       const rowFields = options.json === undefined || Array.isArray(options.json) ? resource.fields : [];
-      this.json(options.json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
-      return;
+      return this.json(options.json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
     }
     rows = asSent(rows);
+    const { totals, columnNotes = [] } = options;
     if (this.mode === 'plain') {
       const fields = this.picked(resource.fields, rows, true);
       // A list of zero rows keeps its header: the columns a script expects, like `[]` in JSON.
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
       if (!rows.length) this.note(options.empty);
-      if (options.totals && this.format === 'tsv' && rows.length) {
-        const totals = options.totals;
-        const sums = fields
-          .filter((field) => totals.row[field.key] !== undefined)
-          .map((field) => safeText(`${field.key}=${plainValue(totals.row[field.key])}`));
-        this.note([totals.label, ...sums].join('\t'));
-      }
+      const sums = fields.flatMap(({ key }) =>
+        totals?.row[key] === undefined ? [] : [safeText(`${key}=${plainValue(totals.row[key])}`)],
+      );
+      if (totals && this.format === 'tsv' && rows.length) this.note([totals.label, ...sums].join('\t'));
       return;
     }
     if (options.people) return this.shown(await options.people(this));
-    if (!rows.length) {
-      this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
-      return;
-    }
-    resource = { ...resource, fields: onScreen(resource.fields) };
+    if (!rows.length) return this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
+    const onScreenResource = { ...resource, fields: onScreen(resource.fields) };
+    const wanted = this.init.fields;
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = this.fields ? this.picked(resource.fields, rows) : tableFields(resource, rows, options.omit);
+    const fields = wanted
+      ? this.picked(onScreenResource.fields, rows)
+      : tableFields(onScreenResource, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
-    const { priority, decisive } = this.fields
-      ? { priority: this.fields, decisive: this.fields.length }
+    const { priority, decisive } = wanted
+      ? { priority: wanted, decisive: wanted.length }
       : rankedFor(
-          resource,
+          onScreenResource,
           rows.map((row) => row.market),
         );
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
-    const totals = options.totals;
-    const { columns, totalsCells } = this.tableColumns(fields, rows, totals?.row, options.nowMs);
+    const context = this.cellContext('table', options.nowMs);
+    const unit = rateUnitOf(rows);
+    const columns = fields.map((field): TableColumn & { total: TableCell } => {
+      // The totals count in the column's decimals (a sum can be more precise than any row).
+      const kind = kindOf(field, rows);
+      const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows, unit);
+      const total = totals?.row[field.key];
+      const cell = (row: JsonObject, value: unknown, absoluteOnly = false) =>
+        formatCell(field, value, row, format, { ...context, absoluteOnly });
+      const shape = kindColumn(kind, field.wrap);
+      // Made when the table first needs them: a column that does not fit the width is never formatted.
+      let cells: TableCell[] | undefined;
+      let compact: TableCell[] | undefined;
+      return {
+        key: field.key,
+        header: safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit })),
+        ...shape,
+        total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
+        get minWidth() {
+          // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
+          if (shape.shrink !== 'wrap') return shape.minWidth;
+          const longestWord = Math.max(0, ...this.cells.flatMap((one) => one.styled.split(' ').map(displayWidth)));
+          const onTwoLines = Math.max(0, ...this.cells.map((one) => widthOnLines(one.styled, 2)));
+          return Math.max(longestWord, Math.min(WRAP_MAX_MIN_WIDTH, onTwoLines));
+        },
+        get cells() {
+          return (cells ??= rows.map((row) => cell(row, valueOf(field, row))));
+        },
+        // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
+        get compact() {
+          const narrower = field.compact;
+          if (narrower === undefined && kind !== 'time') return;
+          return (compact ??= rows.map((row) => cell(row, narrower ? narrower(row) : valueOf(field, row), !narrower)));
+        },
+      };
+    });
     const { text, hidden, leftOut } = await drawTable({
       columns,
       priority,
@@ -385,7 +393,7 @@ export class Output {
       totals: totals && {
         label: safeText(totals.label),
         shortLabel: totals.shortLabel && safeText(totals.shortLabel),
-        cells: totalsCells,
+        cells: columns.map((column) => column.total),
       },
       sections: options.sections,
       width: this.columns,
@@ -395,38 +403,28 @@ export class Output {
     this.write(text);
     if (leftOut !== undefined) this.note(this.chalk.dim(leftOut));
     // A note about a column only under a table that shows it.
-    const shown = new Set(fields.map((field) => field.key).filter((key) => !hidden.includes(key)));
-    const said = (options.columnNotes ?? []).filter(
-      (note) => note.columns === undefined || note.columns.some((key) => shown.has(key)),
+    const said = columnNotes.filter(
+      (note) => !note.columns || note.columns.some((key) => !hidden.includes(key) && fields.some((f) => f.key === key)),
     );
-    const together = said.filter((note) => note.alone !== true).map((note) => note.text);
+    const together = said.filter((note) => !note.alone).map((note) => note.text);
     if (together.length) this.note(this.chalk.dim(together.join(' ')));
-    for (const note of said) if (note.alone === true) this.note(this.chalk.dim(note.text));
+    for (const note of said) if (note.alone) this.note(this.chalk.dim(note.text));
   }
 
   /** One record: a card, a header row of keys and one row (TSV/CSV), or the object itself. */
   record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
-    if (this.mode === 'json') {
-      this.json(options.json ?? record, options.json === undefined ? known : []);
-      return;
-    }
+    if (this.isJson) return this.json(options.json ?? record, options.json === undefined ? known : []);
     record = asSent(record);
-    if (this.mode === 'plain') {
-      this.write(this.recordText(record, known));
-      return;
-    }
+    if (this.mode === 'plain') return this.write(this.recordText(record, known));
     if (options.people) return this.shown(options.people(this));
-    known = onScreen(known);
-    const fields = this.fields ? this.picked(known, [record]) : withExtraFields(known, [record]);
-    const unit = rateUnitOf([record]);
-    const rows: Array<[string, string]> = fields.map((field) => {
-      const format = numberFormatOf(field, [record], unit);
-      const label = safeText(fieldLabel(field, 'card', { rateUnit: unit }));
-      return [
-        label,
-        formatCell(field, valueOf(field, record), record, format, this.cellContext('card', options.nowMs)).styled,
-      ];
-    });
+    const shown = onScreen(known);
+    const fields = this.init.fields ? this.picked(shown, [record]) : withExtraFields(shown, [record]);
+    const rateUnit = rateUnitOf([record]);
+    const context = this.cellContext('card', options.nowMs);
+    const rows = fields.map((field): [string, string] => [
+      safeText(fieldLabel(field, 'card', { rateUnit })),
+      formatCell(field, valueOf(field, record), record, numberFormatOf(field, [record], rateUnit), context).styled,
+    ]);
     this.write(this.card(rows, options.title));
     // A footnote's `hedge …` as the user runs hedge, as in a note.
     for (const line of options.footer ?? []) this.write(wrapWords(asRun(line, this.init.run ?? {}), this.columns));
@@ -436,78 +434,30 @@ export class Output {
     return this.rowsText(this.picked(known, [record], true), [record]);
   }
 
-  /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). */
-  private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
-    const fields = withExtraFields(known, rows, { keepAbsentKnown: true });
-    return this.pick(plain ? fields.filter((field) => !field.screenOnly) : fields, rows);
-  }
-
   card(rows: Array<[string, string]>, title?: string) {
     return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
   humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown) {
     const spec = field as FieldSpec;
-    return formatCell(
-      spec,
-      value,
-      {},
-      numberFormatOf(spec, [{ [field.key]: value }], undefined),
-      this.cellContext('card'),
-    ).styled;
+    const format = numberFormatOf(spec, [{ [field.key]: value }], undefined);
+    return formatCell(spec, value, {}, format, this.cellContext('card')).styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
     return { chalk: this.chalk, nowMs, where };
   }
 
-  /** Each field as a column of the Table (its header with unit, alignment, how it shortens, its cells), and its cell of the totals. */
-  private tableColumns(fields: FieldSpec[], rows: JsonObject[], totals?: JsonObject, nowMs?: number) {
-    const unit = rateUnitOf(rows);
-    const context = this.cellContext('table', nowMs);
-    const totalsCells: TableCell[] = [];
-    const columns = fields.map((field) => {
-      // The totals count in the column's decimals (a sum can be more precise than any row).
-      const kind = kindOf(field, rows);
-      const format = numberFormatOf(field, totals ? [...rows, totals] : rows, unit);
-      const total = totals?.[field.key];
-      totalsCells.push(total === undefined ? EMPTY_CELL : formatCell(field, total, totals!, format, context));
-      const header = safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit }));
-      const shape = kindColumn(kind, field.wrap);
-      // Made when the table first needs them: a column that does not fit the width is never formatted.
-      let cells: TableCell[] | undefined;
-      let compact: TableCell[] | undefined;
-      const column: TableColumn = {
-        key: field.key,
-        header,
-        ...shape,
-        get minWidth() {
-          // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
-          if (shape.shrink !== 'wrap') return shape.minWidth;
-          const longestWord = Math.max(0, ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)));
-          return Math.max(
-            longestWord,
-            Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
-          );
-        },
-        get cells() {
-          return (cells ??= rows.map((row) => formatCell(field, valueOf(field, row), row, format, context)));
-        },
-        // A narrower form for a narrow table: the field's own, or a time without its "(in 2d 3h)".
-        get compact() {
-          const narrower = field.compact;
-          if (narrower === undefined && kind !== 'time') return;
-          return (compact ??= rows.map((row) =>
-            formatCell(field, narrower ? narrower(row) : valueOf(field, row), row, format, {
-              ...context,
-              absoluteOnly: narrower === undefined,
-            }),
-          ));
-        },
-      };
-      return column;
-    });
-    return { columns, totalsCells };
+  /** --fields applied to every field there is (one left out of the table by default included); `plain`: but those only people see (TSV and CSV's columns). An unknown name is bad usage (exit 2). */
+  private picked(known: FieldSpec[], rows: JsonObject[], plain = false) {
+    const all = withExtraFields(known, rows, { keepAbsentKnown: true });
+    const available = plain ? all.filter((field) => !field.screenOnly) : all;
+    if (!this.init.fields) return available;
+    const picked = pickFields(available, this.init.fields, rows, this.accepted);
+    if (!('problem' in picked)) return picked.fields;
+    return this.shapedOrWhole(() => {
+      throw new UsageError(picked.problem);
+    }, available);
   }
 
   private rowsText(fields: FieldSpec[], rows: JsonObject[]) {
@@ -522,17 +472,6 @@ export class Output {
       return this.init.csv(table).replace(/\n$/, '');
     }
     return table.map((cells) => cells.map(spreadsheetSafe).join('\t')).join('\n');
-  }
-
-  /** --fields applied to the columns there are (dotted names reach into `records`); an unknown name is bad usage (exit 2). */
-  private pick(available: FieldSpec[], records: readonly JsonObject[]) {
-    if (!this.fields) return available;
-    const picked = pickFields(available, this.fields, records, this.accepted);
-    if ('problem' in picked)
-      return this.shapedOrWhole(() => {
-        throw new UsageError(picked.problem);
-      }, available);
-    return picked.fields;
   }
 }
 
@@ -549,32 +488,38 @@ function projectFields(
   known: readonly FieldSpec[],
   accepted?: ReadonlySet<string>,
 ) {
-  const records = [data].flat();
+  const records = [data].flat() as JsonObject[];
   if (!records.every((record) => record !== null && typeof record === 'object' && !Array.isArray(record))) {
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
-  const available = new Set([
-    ...computed.keys(),
-    ...(records as JsonObject[]).flatMap((record) => Object.keys(record)),
-  ]);
-  const nested = new Set<string>();
+  const available = new Set([...computed.keys(), ...records.flatMap((record) => Object.keys(record))]);
   for (const name of wanted) {
-    if (available.has(name)) continue;
     // A name checked before the run (a write's documented field) that this answer lacks is null.
-    const checked = accepted !== undefined && declaredName(name, accepted);
-    if (!checked && !dottedNameExists(name, available, records as JsonObject[]))
+    if (
+      !available.has(name) &&
+      !(accepted && declaredName(name, accepted)) &&
+      !dottedNameExists(name, available, records)
+    )
       throw new UsageError(unknownFieldProblem(name, [...available]));
-    if (name.includes('.')) nested.add(name);
   }
   const project = (record: JsonObject) => {
     const out: JsonObject = {};
     for (const name of wanted) {
-      if (nested.has(name)) setAtPath(out, name.split('.'), valueAtPath(record, name) ?? null);
-      else if (Object.hasOwn(record, name)) out[name] = record[name];
+      const field = computed.get(name);
+      if (available.has(name) || !name.includes('.'))
+        out[name] = Object.hasOwn(record, name) ? record[name] : ((field && valueOf(field, record)) ?? null);
       else {
-        const field = computed.get(name);
-        out[name] = (field && valueOf(field, record)) ?? null;
+        // Sets the value at the dotted path, making the objects on the way.
+        const path = name.split('.');
+        let node = out;
+        for (const segment of path.slice(0, -1)) {
+          const next = node[segment];
+          // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
+          node = node[segment] =
+            next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
+        }
+        node[path.at(-1)!] = valueAtPath(record, name) ?? null;
       }
     }
     return out;
@@ -584,24 +529,10 @@ function projectFields(
 
 /** The fields a table shows without --fields: the resource's, in its table order, then what the server sent that nobody named (sorted). */
 function tableFields(resource: Resource, rows: JsonObject[], omit: readonly string[] = []) {
-  const byKey = new Map(resource.fields.map((field) => [field.key, field]));
   const order = resource.table ?? resource.fields.map((field) => field.key);
-  const shown = order.flatMap((key) => (byKey.has(key) ? [byKey.get(key)!] : []));
+  const shown = order.flatMap((key) => resource.fields.filter((field) => field.key === key));
   const left = resource.fields
     .filter((field) => !order.includes(field.key))
     .flatMap((field) => [field.key, ...(field.covers ?? [])]);
   return withExtraFields(shown, rows, { omit: [...left, ...omit] });
-}
-
-/** Sets `value` at the path inside `target`, making the objects on the way (a dotted --fields name in JSON). */
-function setAtPath(target: JsonObject, path: readonly string[], value: unknown) {
-  let node = target;
-  for (const segment of path.slice(0, -1)) {
-    const next = node[segment];
-    // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
-    node[segment] =
-      next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
-    node = node[segment] as JsonObject;
-  }
-  node[path.at(-1)!] = value;
 }
