@@ -1,7 +1,7 @@
 // `hedge open` on a terminal without all its arguments: each choice shown with the numbers it depends on, answers
 // given on the command line not asked again; Ctrl-C ends with exit 130, a No with exit 8, nothing sent.
 import type { HedgeClient } from '../../../platform/api/client.js';
-import type { Account, Market, Side, Tenor } from '../../../platform/api/schemas.js';
+import type { Market, Side, Tenor } from '../../../platform/api/schemas.js';
 import { DAY_MS, TENORS } from '../../../core/vocabulary.js';
 import type { CommandContext } from '../command-input.js';
 import { parseClientReference, parseNotional } from '../../../core/input.js';
@@ -15,36 +15,15 @@ import { SideViews } from '../../../features/book/side-book.js';
 import { safeText, messageOf } from '../../../core/security/safe-text.js';
 import { Output } from '../../../platform/terminal/output.js';
 import { terminalColumns } from '../../../platform/terminal/terminal.js';
-import type { Prompter } from '../../../platform/terminal/prompter.js';
 import { renderQuoteCard } from '../../../platform/results/quote-card.js';
 import { displayWidth, wrapWords } from '../../../platform/terminal/width.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 
-interface WizardAnswers {
-  market?: string;
-  side?: Side;
-  notionalUsd?: number;
-  tenorDays?: Tenor;
-  clientReference?: string;
-}
-
-/** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
-interface SideHolding {
-  notionalUsd?: number;
-  hedgeId?: string;
-}
-
-/** The side's daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
-function carryWords(rate: number) {
-  const forAccount = toAccountSide(rate);
-  if (forAccount === 0) return `${formatPercent(0)}/day`;
-  return `${formatPercent(forAccount)}/day, ${payWords(forAccount)}`;
-}
-
+/** A side's capacity and its daily carry rate on the account's side (docs/output.md "Sign convention"): "-0.0384%/day, you pay". */
 function sideSummary(market: Market, side: Side) {
-  const capacity = market.available_capacity_usd[side];
-  const carry = market.net_rate_daily_pct[side];
-  return `capacity ${formatMoney(capacity)} USD, carry ${carryWords(carry)}`;
+  const carry = toAccountSide(market.net_rate_daily_pct[side]);
+  const rate = carry === 0 ? `${formatPercent(0)}/day` : `${formatPercent(carry)}/day, ${payWords(carry)}`;
+  return `capacity ${formatMoney(market.available_capacity_usd[side])} USD, carry ${rate}`;
 }
 
 /**
@@ -54,8 +33,8 @@ function sideSummary(market: Market, side: Side) {
 function marketChoice(market: Market, room: number) {
   const full = `${market.market}  ${formatMoney(market.price)}  │ buy: ${sideSummary(market, 'buy')} │ sell: ${sideSummary(market, 'sell')}`;
   if (displayWidth(full) <= room) return { name: full };
-  const sides = ['buy', 'sell']
-    .map((side) => wrapWords(`${side}: ${sideSummary(market, side as Side)}`, room, { hangingIndent: 2 }))
+  const sides = (['buy', 'sell'] as const)
+    .map((side) => wrapWords(`${side}: ${sideSummary(market, side)}`, room, { hangingIndent: 2 }))
     .join('\n');
   return { name: `${market.market}  ${formatMoney(market.price)}`, description: sides };
 }
@@ -70,28 +49,152 @@ function refusal(read: () => unknown) {
   }
 }
 
+/** What a side holds in every view the wizard read (one read: the records and the positions line, side-book.ts). */
+async function holding(views: SideViews | void, market: string, side: Side) {
+  if (!views) return;
+  const book = await views.book(market, side);
+  if (book.state === 'flat' && !book.opening.length) return;
+  const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
+  const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
+  return { notionalUsd, hedgeId };
+}
+
 export async function runOpenWizard(
   ctx: CommandContext,
   client: HedgeClient,
-  given: WizardAnswers,
-  options: { skipChecks: boolean },
+  given: { market?: string; side?: Side; notionalUsd?: number; tenorDays?: Tenor; clientReference?: string },
+  { skipChecks }: { skipChecks: boolean },
 ) {
   const prompter = await ctx.prompter();
-  const { list, account, holding } = await readWizardBook(ctx, client);
-  const market = await askMarket(ctx, prompter, list.markets, given.market, options.skipChecks);
+  // The markets, the account, and what each side holds. The book marks the sides already open — a
+  // side open in any view (a filled hedge on its record, a positions line, a hedge being opened), so an
+  // open the server may refuse is never offered as the way forward; without it the wizard still works, unmarked.
+  const [{ markets }, account, views] = await Promise.all([
+    client.listMarkets(),
+    client.getAccount(),
+    SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
+      if (ctx.signal.aborted) throw error;
+      ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
+      return;
+    }),
+  ]);
+
+  // The market given (checked unless --skip-checks), else one chosen among the open ones.
+  let market: Market;
+  if (given.market) {
+    const problem = skipChecks ? undefined : marketProblem(markets, given.market);
+    if (problem) throw problem;
+    market = findMarket(markets, given.market) ?? ({ market: given.market } as Market);
+  } else {
+    const open = markets.filter((entry) => entry.status === 'open');
+    if (!open.length) {
+      const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
+      throw new PreTradeCheckError(
+        'market_disabled',
+        `No market is open for trading right now (listed: ${listed}).`,
+        {},
+        'Try again later; `hedge markets` shows their status.',
+      );
+    }
+    market = await prompter.select({
+      message: 'Market',
+      // Room for a choice's text: the terminal's width less the prompt's pointer and a margin.
+      choices: open.map((entry) => ({
+        ...marketChoice(entry, Math.max(20, ctx.output.columns - 4)),
+        short: entry.market,
+        value: entry,
+      })),
+    });
+  }
   const known = market.available_capacity_usd !== undefined;
-  const held = { buy: await holding(market.market, 'buy'), sell: await holding(market.market, 'sell') };
-  const { side, adding } = await askSide(prompter, market, held, given.side, known);
-  const notionalUsd = await askNotional(
-    prompter,
-    { market, account, side, adding, known, skipChecks: options.skipChecks },
-    given.notionalUsd,
-  );
+  const held = { buy: await holding(views, market.market, 'buy'), sell: await holding(views, market.market, 'sell') };
+
+  // The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
+  // as an open the service may refuse; what the side holds is in the question itself, so it is on
+  // screen when answered.
+  let side =
+    given.side ??
+    (await prompter.select({
+      message: 'Side',
+      choices: (['buy', 'sell'] as const).map((value) => {
+        const open = held[value];
+        const mark = open
+          ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}`
+          : '';
+        // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
+        return {
+          name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
+          short: value,
+          value,
+        };
+      }),
+    }));
+  let adding = false;
+  const open = held[side];
+  if (open) {
+    const other: Side = side === 'buy' ? 'sell' : 'buy';
+    const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
+    const choice = await prompter.select<'add' | 'other' | 'cancel'>({
+      message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
+      choices: [
+        { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
+        ...(held[other] || given.side
+          ? []
+          : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
+        { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
+      ],
+    });
+    if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
+    if (choice === 'other') side = other;
+    else adding = true;
+  }
+
+  // The notional given (checked against the side's capacity and the account's headroom), else asked and checked as it is typed.
+  const problem = (notionalUsd: number) =>
+    skipChecks || !known
+      ? undefined
+      : notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
+  let notionalUsd = given.notionalUsd;
+  if (notionalUsd === undefined) {
+    // The largest notional the checks allow on this side (both the side capacity and the account headroom).
+    const ceiling = known
+      ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
+      : '';
+    const typed = await prompter.input({
+      message: `Notional in USD${ceiling}`,
+      validate: (raw) => {
+        const read = refusal(() => parseNotional(raw));
+        return read === true ? (problem(parseNotional(raw))?.message ?? true) : read;
+      },
+    });
+    notionalUsd = parseNotional(typed);
+  } else {
+    const refused = problem(notionalUsd);
+    if (refused) throw refused;
+  }
   // An add keeps the hedge's maturity and reference: no tenor, no reference to ask.
   // The side chosen already holds a hedge, and the operator chose to add to it (the add quotes and confirms itself).
   if (adding) return { kind: 'add' as const, market: market.market, side, notionalUsd };
-  const tenorDays = given.tenorDays ?? (await askTenor(prompter, ctx.clock.now()));
-  const clientReference = given.clientReference ?? (await askClientReference(prompter));
+  const now = ctx.clock.now();
+  const tenorDays =
+    given.tenorDays ??
+    (await prompter.select({
+      message: 'Tenor',
+      choices: TENORS.map((tenor) => ({
+        name: `${tenor} day${tenor === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + tenor * DAY_MS).toISOString())}`,
+        short: days(tenor),
+        value: tenor,
+      })),
+    }));
+  // An optional reference: Enter skips it.
+  let clientReference = given.clientReference;
+  if (clientReference === undefined) {
+    const typed = await prompter.input({
+      message: 'Client reference (optional, Enter to skip)',
+      validate: (raw) => raw.trim() === '' || refusal(() => parseClientReference(raw)),
+    });
+    clientReference = typed.trim() === '' ? undefined : parseClientReference(typed);
+  }
 
   const quote = await client.createQuote({
     market: market.market,
@@ -100,12 +203,11 @@ export async function runOpenWizard(
     tenor_days: tenorDays,
   });
   // The card is for the person at the prompt: under --json it goes to stderr, stdout stays JSON only.
-  const c = ctx.output.chalk;
   if (ctx.output.isJson) await loadTableDrawer();
   const cardOutput = ctx.output.isJson
     ? new Output({
         mode: 'table',
-        chalk: c,
+        chalk: ctx.output.chalk,
         streams: { stdout: ctx.io.stderr, stderr: ctx.io.stderr },
         now: ctx.clock.now,
         columns: terminalColumns(ctx.io.stderr, ctx.io.stderrIsTTY, ctx.env),
@@ -125,161 +227,4 @@ export async function runOpenWizard(
     quote,
     question,
   };
-}
-
-/**
- * The markets, the account, and what each side holds. The book marks the sides already open — a
- * side open in any view (a filled hedge on its record, a positions line, a hedge being opened), so an
- * open the server may refuse is never offered as the way forward; without it the wizard still works, unmarked.
- */
-async function readWizardBook(ctx: CommandContext, client: HedgeClient) {
-  const [list, account, views] = await Promise.all([
-    client.listMarkets(),
-    client.getAccount(),
-    SideViews.read(client, (line) => ctx.log(line)).catch((error: unknown) => {
-      if (ctx.signal.aborted) throw error;
-      ctx.log(`positions and hedges: not read for the wizard (${messageOf(error)})`);
-      return;
-    }),
-  ]);
-  const holding = async (marketName: string, side: Side) => {
-    if (!views) return;
-    const book = await views.book(marketName, side);
-    if (book.state === 'flat' && !book.opening.length) return;
-    const hedgeId = book.line?.hedgeId ?? book.filled[0]?.id ?? book.opening[0]?.id;
-    const notionalUsd = book.filled.length ? book.recordsUsd : (book.line?.notionalUsd ?? book.opening[0]?.notionalUsd);
-    return { ...(notionalUsd !== undefined && { notionalUsd }), ...(hedgeId ? { hedgeId } : {}) };
-  };
-  return { list, account, holding };
-}
-
-/** The market given (checked unless --skip-checks), else one chosen among the open ones. */
-async function askMarket(
-  ctx: CommandContext,
-  prompter: Prompter,
-  markets: Market[],
-  given: string | undefined,
-  skipChecks: boolean,
-) {
-  if (given) {
-    const problem = skipChecks ? undefined : marketProblem(markets, given);
-    if (problem) throw problem;
-    return findMarket(markets, given) ?? ({ market: given } as Market);
-  }
-  const open = markets.filter((entry) => entry.status === 'open');
-  if (!open.length) {
-    const listed = markets.map((entry) => `${entry.market} (${entry.status})`).join(', ') || 'none';
-    throw new PreTradeCheckError(
-      'market_disabled',
-      `No market is open for trading right now (listed: ${listed}).`,
-      {},
-      'Try again later; `hedge markets` shows their status.',
-    );
-  }
-  return prompter.select({
-    message: 'Market',
-    // Room for a choice's text: the terminal's width less the prompt's pointer and a margin.
-    choices: open.map((entry) => ({
-      ...marketChoice(entry, Math.max(20, ctx.output.columns - 4)),
-      short: entry.market,
-      value: entry,
-    })),
-  });
-}
-
-/**
- * The side given or chosen. A side that is open is offered as "add to it" (or the other side), never
- * as an open the service may refuse; what the side holds is in the question itself, so it is on
- * screen when answered.
- */
-async function askSide(
-  prompter: Prompter,
-  market: Market,
-  held: Record<Side, SideHolding | undefined>,
-  given: Side | undefined,
-  known: boolean,
-) {
-  const side =
-    given ??
-    (await prompter.select({
-      message: 'Side',
-      choices: (['buy', 'sell'] as const).map((value) => {
-        const open = held[value];
-        const mark = open
-          ? ` — already open${open.notionalUsd === undefined ? '' : `: ${formatUsd(open.notionalUsd)}`}`
-          : '';
-        // The prompter wraps a line too long for the terminal at its spaces (nothing is cut off).
-        return {
-          name: `${known ? `${value.padEnd(4)}  ${sideSummary(market, value)}` : value}${mark}`,
-          short: value,
-          value,
-        };
-      }),
-    }));
-  const open = held[side];
-  if (!open) return { side, adding: false };
-  const other: Side = side === 'buy' ? 'sell' : 'buy';
-  const size = open.notionalUsd === undefined ? '' : ` ${formatUsd(open.notionalUsd)}`;
-  const choice = await prompter.select<'add' | 'other' | 'cancel'>({
-    message: `The ${side} side of ${market.market} already holds${size}${open.hedgeId ? ` (${safeText(open.hedgeId)})` : ''}. What now?`,
-    choices: [
-      { name: `Add to it (same maturity as the hedge it holds)`, short: 'add to it', value: 'add' },
-      ...(held[other] || given
-        ? []
-        : [{ name: `Open on the ${other} side instead`, short: `${other} side`, value: 'other' as const }]),
-      { name: 'Cancel (nothing is sent)', short: 'cancel', value: 'cancel' },
-    ],
-  });
-  if (choice === 'cancel') throw new DeclinedError('Nothing was sent.');
-  return choice === 'other' ? { side: other, adding: false } : { side, adding: true };
-}
-
-/** The notional given (checked against the side's capacity and the account's headroom), else asked and checked as it is typed. */
-async function askNotional(
-  prompter: Prompter,
-  choice: { market: Market; account: Account; side: Side; adding: boolean; known: boolean; skipChecks: boolean },
-  given: number | undefined,
-) {
-  const { market, account, side, adding, known, skipChecks } = choice;
-  const problem = (notionalUsd: number) =>
-    skipChecks || !known
-      ? undefined
-      : notionalProblem(market, account, { side, notionalUsd, action: adding ? 'add' : 'open' });
-  if (given !== undefined) {
-    const refused = problem(given);
-    if (refused) throw refused;
-    return given;
-  }
-  // The largest notional the checks allow on this side (both the side capacity and the account headroom).
-  const ceiling = known
-    ? ` (at most ${formatMoney(Math.min(market.available_capacity_usd[side], account.available_exposure_usd))})`
-    : '';
-  const typed = await prompter.input({
-    message: `Notional in USD${ceiling}`,
-    validate: (raw) => {
-      const read = refusal(() => parseNotional(raw));
-      return read === true ? (problem(parseNotional(raw))?.message ?? true) : read;
-    },
-  });
-  return parseNotional(typed);
-}
-
-function askTenor(prompter: Prompter, now: number) {
-  return prompter.select({
-    message: 'Tenor',
-    choices: TENORS.map((tenor) => ({
-      name: `${tenor} day${tenor === 1 ? ' ' : 's'}  matures about ${formatUtc(new Date(now + tenor * DAY_MS).toISOString())}`,
-      short: days(tenor),
-      value: tenor,
-    })),
-  });
-}
-
-/** An optional reference: Enter skips it. */
-async function askClientReference(prompter: Prompter) {
-  const typed = await prompter.input({
-    message: 'Client reference (optional, Enter to skip)',
-    validate: (raw) => raw.trim() === '' || refusal(() => parseClientReference(raw)),
-  });
-  return typed.trim() === '' ? undefined : parseClientReference(typed);
 }
