@@ -22,7 +22,7 @@ import {
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { runSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { sendStep, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
@@ -149,56 +149,55 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
-  // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
-  const runs = steps.map((step, index) => ({
-    record: stepRecord(step, group, `step-${index + 1}`),
-    wait: true,
-    // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
-    before: async () => {
+  const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
+  for (const [index, step] of steps.entries()) {
+    try {
+      // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
       const held = quoted.trades[index].held;
       const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
       const now = sideAfterOf(books[0]);
-      if (sameSide(now, held)) return;
-      throw new UnresolvedError(
-        `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
-        {
-          details: { market: step.market, side: step.side, planned: held, now },
-          hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`,
-        },
-      );
-    },
-  }));
-  const { stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {
-    rows.push(reportRow(index, steps[index], entry));
-    if (entry?.outcome === 'failed') {
-      throw new OrderFailedError(
-        `Step ${index + 1} (${describeStep(steps[index])}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
-        entry.hedge_id ?? '',
-        `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`,
-      );
+      if (!sameSide(now, held))
+        throw new UnresolvedError(
+          `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
+          {
+            details: { market: step.market, side: step.side, planned: held, now },
+            hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
+          },
+        );
+      // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
+      const { entry } = await sendStep(ports, stepRecord(step, group, `step-${index + 1}`), true);
+      rows.push(reportRow(index, step, entry));
+      if (entry.outcome === 'failed')
+        throw new OrderFailedError(
+          `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+          entry.hedge_id ?? '',
+          `Check the market with \`${ports.hedgeCommand('markets')}\`, then ${rerun()}`,
+        );
+      ports.notify({
+        kind: 'applied-step',
+        level: 'note',
+        text: `${stepLabel(index, steps)} … ${entry.outcome}${entry.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
+      });
+    } catch (error) {
+      if (rows.length === index) {
+        // Reading the journal for the report never replaces the step's own outcome.
+        const entry = await ports
+          .journal()
+          .then((journal) => journal.list())
+          .then(
+            (entries) =>
+              entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
+            () => null,
+          );
+        rows.push(
+          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
+        );
+      }
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
     }
-    ports.notify({
-      kind: 'applied-step',
-      level: 'note',
-      text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-    });
-  });
-  if (stoppedAt === undefined) return { kind: 'applied' as const, rows };
-  if (rows.length === stoppedAt) {
-    // Reading the journal for the report never replaces the step's own outcome.
-    const entry = await ports
-      .journal()
-      .then((journal) => journal.list())
-      .then(
-        (entries) =>
-          entries.find((candidate) => candidate.group === group && candidate.leg === `step-${stoppedAt + 1}`),
-        () => null,
-      );
-    const outcome = entry === null ? 'unknown' : entry ? undefined : 'not_sent';
-    rows.push(reportRow(stoppedAt, steps[stoppedAt], entry ?? undefined, outcome));
   }
-  for (const [later, rest] of steps.entries()) if (later > stoppedAt) rows.push(reportRow(later, rest));
-  return { kind: 'stopped' as const, rows, stoppedAt, error };
+  return { kind: 'applied' as const, rows };
 }
 
 /** What a side holds, in words: "4,000.00 USD in hdg_1", or "no hedge". */
