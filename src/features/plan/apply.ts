@@ -5,7 +5,7 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
-import { describeHolder, type Holder, type SideAfter, bodyOf } from '../../platform/journal/index.js';
+import { describeHolder, type SideAfter, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -18,7 +18,6 @@ import {
   checkPlanRequests,
   readTargetFile,
   type QuotedPlan,
-  type TargetFile,
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
@@ -83,65 +82,49 @@ export async function applyTarget(ports: WritePorts, opts: TargetPlanOptions, ho
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
-  return underPlanLocks(ports, target.rows, async (waitedFor) => {
+  const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
+  return underPlanLocks(ports, target.rows, async (waitedFor): Promise<ApplyOutcome> => {
     const resumed = await resumeUnfinishedApplies(ports, client);
-    return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
-  });
-}
-
-interface LockedApply extends TargetPlanOptions {
-  target: TargetFile;
-  live: boolean;
-  waitedFor?: Holder;
-  resumed: ResumedStep[];
-}
-
-async function applyPlan(
-  ports: WritePorts,
-  client: HedgeClient,
-  run: LockedApply,
-  hooks: ApplyPorts,
-): Promise<ApplyOutcome> {
-  const { target, resumed } = run;
-  let quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
-  for (;;) {
-    const { steps } = quoted.plan;
-    await hooks.showPlan?.(quoted);
-    if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
-    // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
-    await checkPlanRequests(ports, client, quoted);
-    if (!steps.length) {
-      if (run.waitedFor && !resumed.length) {
-        // Exit 0 of a write means this command's action happened: here another process's did.
-        throw new HeldError(
-          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-          {
-            holder: run.waitedFor,
-            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
-          },
-        );
+    let quoted = await plan();
+    for (;;) {
+      const { steps } = quoted.plan;
+      await hooks.showPlan?.(quoted);
+      if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
+      // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
+      await checkPlanRequests(ports, client, quoted);
+      if (!steps.length) {
+        if (waitedFor && !resumed.length) {
+          // Exit 0 of a write means this command's action happened: here another process's did.
+          throw new HeldError(
+            `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+            {
+              holder: waitedFor,
+              hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+            },
+          );
+        }
+        return { kind: 'at-target', quoted, resumed };
       }
-      return { kind: 'at-target', quoted, resumed };
+      // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
+      if (!ports.interactive || ports.confirmedAhead) break;
+      // A colleague elsewhere may have moved a side while the question was open.
+      let now = quoted;
+      const asShown = await confirmAsShown(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, {
+        live: guard.live,
+        shown: quoted.trades,
+        now: async () => (now = await plan()).trades,
+        moved: () =>
+          ports.notify({
+            kind: 'moved-since-asked',
+            level: 'caution',
+            text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
+          }),
+      });
+      if (asShown) break;
+      quoted = now;
     }
-    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
-    if (!ports.interactive || ports.confirmedAhead) break;
-    // A colleague elsewhere may have moved a side while the question was open.
-    let now = quoted;
-    const asShown = await confirmAsShown(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, {
-      live: run.live,
-      shown: quoted.trades,
-      now: async () => (now = await buildTargetPlan(ports, client, target, run.toleranceUsd)).trades,
-      moved: () =>
-        ports.notify({
-          kind: 'moved-since-asked',
-          level: 'caution',
-          text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
-        }),
-    });
-    if (asShown) break;
-    quoted = now;
-  }
-  return { ...(await carryOut(ports, client, quoted, run)), quoted, resumed };
+    return { ...(await carryOut(ports, client, quoted, opts)), quoted, resumed };
+  });
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */

@@ -523,7 +523,116 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     dryRun: req.write.dryRun,
   });
   const client = await ports.client();
-  const roll = () => rollHoldingTheBook(ports, req, guard, client);
+  const { market, side, tenorDays } = req;
+  // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
+  // while a person was asked).
+  const roll = async (): Promise<RollOutcome> => {
+    const notes: RollNote[] = [];
+    const earlier = await earlierRoll(ports, req, notes);
+    if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
+    if (earlier) {
+      // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
+      const { open, close } = earlier;
+      notes.push({
+        level: 'note',
+        text: `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+      });
+      return dryRun(ports, client, earlier.request, notes, [
+        open.outcome === 'planned' &&
+          earlier.closes &&
+          (!close
+            ? { leg: 'close', note: 'if the side is still open' }
+            : isUnresolved(close) && {
+                leg: 'close',
+                key: close.idempotency_key,
+                note: `resumed, journal ${close.id}`,
+              }),
+        isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
+      ]);
+    }
+
+    const plan = await planRoll(ports, client, req);
+    const { notionalUsd, closing, trades } = plan;
+    if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, closing ? notionalUsd : 0);
+    // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
+    const reference = req.clientReference ?? plan.reference;
+    const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
+    if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
+    const request: OpenRequest = {
+      market,
+      side,
+      notional_usd: notionalUsd,
+      tenor_days: tenorDays,
+      ...(reference && { client_reference: reference }),
+    };
+    // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
+    ports.planCheck?.check(
+      [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
+      trades,
+    );
+    await ports.tradeGate?.admit(trades, 'roll');
+    if (req.write.dryRun)
+      return dryRun(ports, client, request, notes, [
+        !!closing && { leg: 'close' },
+        {
+          leg: 'open',
+          note: closing
+            ? 'sent once the close has landed'
+            : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
+        },
+      ]);
+
+    const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+    // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+    const preview = {
+      market,
+      side,
+      notionalUsd,
+      tenorDays,
+      closing: closing && { ...closing, hedges: several },
+      ended: plan.ended,
+      quote,
+    };
+    ports.notify({
+      kind: 'roll-preview',
+      level: 'note',
+      text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+      show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
+    });
+    const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
+    const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+    // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
+    if (
+      guard.needsConfirmation &&
+      !(await confirmAsShown(ports, question, {
+        live: true,
+        shown: trades,
+        now: async () => (await planRoll(ports, client, req)).trades,
+        moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
+      }))
+    )
+      return roll();
+
+    const group = newGroup(ROLL_GROUP_PREFIX, ports);
+    const rolledHedgeId = closing?.hedgeId ?? plan.ended?.id;
+    // Before anything is sent: from here on the journal holds the whole roll.
+    const openEntry = await journalAhead(
+      ports,
+      tradeAction(ports, client, legRecord('open', group, request, quote)),
+      makeIdempotencyKey(),
+      {
+        roll_closes: closing !== undefined,
+        ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
+        ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
+      },
+    );
+    return carryOut(ports, client, legsFrom(group, request, openEntry), {
+      wait: req.write.wait,
+      quote,
+      notes,
+      resumed: false,
+    });
+  };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
@@ -549,115 +658,5 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
       },
     );
-  });
-}
-
-async function rollHoldingTheBook(
-  ports: WritePorts,
-  req: RollRequest,
-  guard: LiveGuard,
-  client: HedgeClient,
-): Promise<RollOutcome> {
-  const { market, side, tenorDays } = req;
-  const notes: RollNote[] = [];
-  const earlier = await earlierRoll(ports, req, notes);
-  if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
-  if (earlier) {
-    // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
-    const { open, close } = earlier;
-    notes.push({
-      level: 'note',
-      text: `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
-    });
-    return dryRun(ports, client, earlier.request, notes, [
-      open.outcome === 'planned' &&
-        earlier.closes &&
-        (!close
-          ? { leg: 'close', note: 'if the side is still open' }
-          : isUnresolved(close) && { leg: 'close', key: close.idempotency_key, note: `resumed, journal ${close.id}` }),
-      isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
-    ]);
-  }
-
-  const plan = await planRoll(ports, client, req);
-  const { notionalUsd, closing, trades } = plan;
-  if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, closing ? notionalUsd : 0);
-  // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
-  const reference = req.clientReference ?? plan.reference;
-  const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
-  if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
-  const request: OpenRequest = {
-    market,
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: tenorDays,
-    ...(reference && { client_reference: reference }),
-  };
-  // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-  ports.planCheck?.check(
-    [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
-    trades,
-  );
-  await ports.tradeGate?.admit(trades, 'roll');
-  if (req.write.dryRun)
-    return dryRun(ports, client, request, notes, [
-      !!closing && { leg: 'close' },
-      {
-        leg: 'open',
-        note: closing
-          ? 'sent once the close has landed'
-          : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
-      },
-    ]);
-
-  const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
-  // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-  const preview = {
-    market,
-    side,
-    notionalUsd,
-    tenorDays,
-    closing: closing && { ...closing, hedges: several },
-    ended: plan.ended,
-    quote,
-  };
-  ports.notify({
-    kind: 'roll-preview',
-    level: 'note',
-    text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
-  });
-  const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-  const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-  // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-  if (
-    guard.needsConfirmation &&
-    !(await confirmAsShown(ports, question, {
-      live: true,
-      shown: trades,
-      now: async () => (await planRoll(ports, client, req)).trades,
-      moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
-    }))
-  )
-    return rollHoldingTheBook(ports, req, guard, client);
-
-  const group = newGroup(ROLL_GROUP_PREFIX, ports);
-  const rolledHedgeId = closing?.hedgeId ?? plan.ended?.id;
-  // Before anything is sent: from here on the journal holds the whole roll.
-  const openEntry = await journalAhead(
-    ports,
-    tradeAction(ports, client, legRecord('open', group, request, quote)),
-    makeIdempotencyKey(),
-    {
-      roll_closes: closing !== undefined,
-      ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
-      ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
-    },
-  );
-  return carryOut(ports, client, legsFrom(group, request, openEntry), {
-    wait: req.write.wait,
-    quote,
-    notes,
-    resumed: false,
   });
 }
