@@ -5,7 +5,7 @@ import type { PlanStep } from '../../core/plan.js';
 import { formatUsd } from '../../core/number-format.js';
 import { utcStamp } from '../../core/utc-text.js';
 import { HeldError, OrderFailedError, UnresolvedError } from '../../core/errors.js';
-import { describeHolder, type Holder, type SideAfter, bodyOf } from '../../platform/journal/index.js';
+import { describeHolder, type SideAfter, bodyOf } from '../../platform/journal/index.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { guardLiveAction } from '../write/live-guard.js';
@@ -18,11 +18,10 @@ import {
   checkPlanRequests,
   readTargetFile,
   type QuotedPlan,
-  type TargetFile,
   type TargetPlanOptions,
 } from './target-plan.js';
 import { days, recordFromJournal, stepRecord } from '../trade/trade-actions.js';
-import { runSteps, underPlanLocks } from '../trade/plan-steps.js';
+import { sendStep, underPlanLocks } from '../trade/plan-steps.js';
 import { confirmAsShown, hedgesWords } from '../write/as-shown.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { sameSide, sideAfterOf } from '../book/side-book.js';
@@ -83,65 +82,49 @@ export async function applyTarget(ports: WritePorts, opts: TargetPlanOptions, ho
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();
-  return underPlanLocks(ports, target.rows, async (waitedFor) => {
+  const plan = () => buildTargetPlan(ports, client, target, opts.toleranceUsd);
+  return underPlanLocks(ports, target.rows, async (waitedFor): Promise<ApplyOutcome> => {
     const resumed = await resumeUnfinishedApplies(ports, client);
-    return applyPlan(ports, client, { ...opts, target, live: guard.live, waitedFor, resumed }, hooks);
-  });
-}
-
-interface LockedApply extends TargetPlanOptions {
-  target: TargetFile;
-  live: boolean;
-  waitedFor?: Holder;
-  resumed: ResumedStep[];
-}
-
-async function applyPlan(
-  ports: WritePorts,
-  client: HedgeClient,
-  run: LockedApply,
-  hooks: ApplyPorts,
-): Promise<ApplyOutcome> {
-  const { target, resumed } = run;
-  let quoted = await buildTargetPlan(ports, client, target, run.toleranceUsd);
-  for (;;) {
-    const { steps } = quoted.plan;
-    await hooks.showPlan?.(quoted);
-    if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
-    // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
-    await checkPlanRequests(ports, client, quoted);
-    if (!steps.length) {
-      if (run.waitedFor && !resumed.length) {
-        // Exit 0 of a write means this command's action happened: here another process's did.
-        throw new HeldError(
-          `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(run.waitedFor))}): there was nothing left to do, and this run sent nothing.`,
-          {
-            holder: run.waitedFor,
-            hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
-          },
-        );
+    let quoted = await plan();
+    for (;;) {
+      const { steps } = quoted.plan;
+      await hooks.showPlan?.(quoted);
+      if (quoted.plan.problems.length) return { kind: 'fails-checks', quoted, resumed };
+      // An agent's checks judge this plan whole (its limits, and a live key's confirmation token).
+      await checkPlanRequests(ports, client, quoted);
+      if (!steps.length) {
+        if (waitedFor && !resumed.length) {
+          // Exit 0 of a write means this command's action happened: here another process's did.
+          throw new HeldError(
+            `The book reached the target of ${safeText(target.sourceName)} while this run waited for another hedge process (${safeText(describeHolder(waitedFor))}): there was nothing left to do, and this run sent nothing.`,
+            {
+              holder: waitedFor,
+              hint: `See what it did with \`${ports.hedgeCommand('journal')}\`; the book is at the target.`,
+            },
+          );
+        }
+        return { kind: 'at-target', quoted, resumed };
       }
-      return { kind: 'at-target', quoted, resumed };
+      // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
+      if (!ports.interactive || ports.confirmedAhead) break;
+      // A colleague elsewhere may have moved a side while the question was open.
+      let now = quoted;
+      const asShown = await confirmAsShown(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, {
+        live: guard.live,
+        shown: quoted.trades,
+        now: async () => (now = await plan()).trades,
+        moved: () =>
+          ports.notify({
+            kind: 'moved-since-asked',
+            level: 'caution',
+            text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
+          }),
+      });
+      if (asShown) break;
+      quoted = now;
     }
-    // One confirmation for the whole run (the guard already required --yes for a live key without a terminal).
-    if (!ports.interactive || ports.confirmedAhead) break;
-    // A colleague elsewhere may have moved a side while the question was open.
-    let now = quoted;
-    const asShown = await confirmAsShown(ports, `Apply ${steps.length} action${steps.length === 1 ? '' : 's'}?`, {
-      live: run.live,
-      shown: quoted.trades,
-      now: async () => (now = await buildTargetPlan(ports, client, target, run.toleranceUsd)).trades,
-      moved: () =>
-        ports.notify({
-          kind: 'moved-since-asked',
-          level: 'caution',
-          text: 'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent; here is the plan as the book is now.',
-        }),
-    });
-    if (asShown) break;
-    quoted = now;
-  }
-  return { ...(await carryOut(ports, client, quoted, run)), quoted, resumed };
+    return { ...(await carryOut(ports, client, quoted, opts)), quoted, resumed };
+  });
 }
 
 /** Each step sent and waited for in turn; the first that fails stops the run. */
@@ -149,56 +132,55 @@ async function carryOut(ports: WritePorts, client: HedgeClient, quoted: QuotedPl
   const { steps } = quoted.plan;
   const group = `${APPLY_GROUP_PREFIX}${utcStamp(ports.clock.now())}`;
   const rows: ApplyReportRow[] = [];
-  // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
-  const runs = steps.map((step, index) => ({
-    record: stepRecord(step, group, `step-${index + 1}`),
-    wait: true,
-    // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
-    before: async () => {
+  const rerun = () => `run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`;
+  for (const [index, step] of steps.entries()) {
+    try {
+      // The plan holds for each side as it was read: one moved by an actor outside hedge meanwhile is not acted on.
       const held = quoted.trades[index].held;
       const { books } = await readSidesAsAnswered(ports, client, [step], (side) => side.opening.length === 0);
       const now = sideAfterOf(books[0]);
-      if (sameSide(now, held)) return;
-      throw new UnresolvedError(
-        `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
-        {
-          details: { market: step.market, side: step.side, planned: held, now },
-          hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`,
-        },
-      );
-    },
-  }));
-  const { stoppedAt, error } = await runSteps(ports, runs, (index, { entry }) => {
-    rows.push(reportRow(index, steps[index], entry));
-    if (entry?.outcome === 'failed') {
-      throw new OrderFailedError(
-        `Step ${index + 1} (${describeStep(steps[index])}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
-        entry.hedge_id ?? '',
-        `Check the market with \`${ports.hedgeCommand('markets')}\`, then run \`${ports.hedgeCommand(...applyWords(run))}\` again: it plans anew from the book as it is.`,
-      );
+      if (!sameSide(now, held))
+        throw new UnresolvedError(
+          `The ${step.side} side of ${safeText(step.market)} moved since the plan was made: it holds ${holds(now)} now, not the ${holds(held)} planned on; something outside hedge changed it. Step ${index + 1} was not sent.`,
+          {
+            details: { market: step.market, side: step.side, planned: held, now },
+            hint: `See the side with \`${ports.hedgeCommand('positions')}\`, then ${rerun()}`,
+          },
+        );
+      // The run's one confirmation covered every step, and an agent's limits admitted the whole plan.
+      const { entry } = await sendStep(ports, stepRecord(step, group, `step-${index + 1}`), true);
+      rows.push(reportRow(index, step, entry));
+      if (entry.outcome === 'failed')
+        throw new OrderFailedError(
+          `Step ${index + 1} (${describeStep(step)}) failed on-chain: nothing was opened, and the reserved margin and fee were released.`,
+          entry.hedge_id ?? '',
+          `Check the market with \`${ports.hedgeCommand('markets')}\`, then ${rerun()}`,
+        );
+      ports.notify({
+        kind: 'applied-step',
+        level: 'note',
+        text: `${stepLabel(index, steps)} … ${entry.outcome}${entry.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
+      });
+    } catch (error) {
+      if (rows.length === index) {
+        // Reading the journal for the report never replaces the step's own outcome.
+        const entry = await ports
+          .journal()
+          .then((journal) => journal.list())
+          .then(
+            (entries) =>
+              entries.find((candidate) => candidate.group === group && candidate.leg === `step-${index + 1}`),
+            () => null,
+          );
+        rows.push(
+          reportRow(index, step, entry ?? undefined, entry === null ? 'unknown' : entry ? undefined : 'not_sent'),
+        );
+      }
+      for (const [later, rest] of steps.entries()) if (later > index) rows.push(reportRow(later, rest));
+      return { kind: 'stopped' as const, rows, stoppedAt: index, error };
     }
-    ports.notify({
-      kind: 'applied-step',
-      level: 'note',
-      text: `${stepLabel(index, steps)} … ${entry?.outcome ?? 'done'}${entry?.hedge_id ? ` (${safeText(entry.hedge_id)})` : ''}`,
-    });
-  });
-  if (stoppedAt === undefined) return { kind: 'applied' as const, rows };
-  if (rows.length === stoppedAt) {
-    // Reading the journal for the report never replaces the step's own outcome.
-    const entry = await ports
-      .journal()
-      .then((journal) => journal.list())
-      .then(
-        (entries) =>
-          entries.find((candidate) => candidate.group === group && candidate.leg === `step-${stoppedAt + 1}`),
-        () => null,
-      );
-    const outcome = entry === null ? 'unknown' : entry ? undefined : 'not_sent';
-    rows.push(reportRow(stoppedAt, steps[stoppedAt], entry ?? undefined, outcome));
   }
-  for (const [later, rest] of steps.entries()) if (later > stoppedAt) rows.push(reportRow(later, rest));
-  return { kind: 'stopped' as const, rows, stoppedAt, error };
+  return { kind: 'applied' as const, rows };
 }
 
 /** What a side holds, in words: "4,000.00 USD in hdg_1", or "no hedge". */

@@ -3,8 +3,7 @@
 // the hedge that ended). A plan of two steps, carried out (and finished from the journal) by the plan executor.
 import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
-import { formatRate, readNumber } from '../../core/number-format.js';
-import { formatMoney, formatUsd } from '../../core/number-format.js';
+import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
 import type { HedgeRecord } from '../book/book.js';
 import { sameReference } from '../../core/input.js';
@@ -19,9 +18,9 @@ import {
   UnresolvedError,
   UsageError,
 } from '../../core/errors.js';
-import { bodyOf, describeHolder, isUnresolved, type Holder, type JournalEntry } from '../../platform/journal/index.js';
+import { bodyOf, describeHolder, isUnresolved, type JournalEntry } from '../../platform/journal/index.js';
 import { withSideLock } from '../write/account-lock.js';
-import { runSteps, underPlanLocks, type PlanStepRun } from './plan-steps.js';
+import { sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome } from '../../platform/results/roll-outcome-types.js';
@@ -32,7 +31,7 @@ import { readSidesAsAnswered } from '../write/wait.js';
 import { checkOpenAfterClose } from './pre-trade.js';
 import { days, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
-import { identityOf, sentBy, type Identity } from '../write/identity.js';
+import { identityOf, sentBy } from '../write/identity.js';
 import {
   isRejection,
   journalAhead,
@@ -59,127 +58,112 @@ interface RollRequest {
   clientReference?: string;
 }
 
-/** One roll as the journal holds it. */
-type RollLegs = Awaited<ReturnType<typeof legsOf>>;
-
 /** A group id for the legs of one action: its prefix, the time and a random part. */
 export function newGroup(prefix: string, ports: WritePorts) {
   return `${prefix}${utcStamp(ports.clock.now())}-${randomBytes(3).toString('hex')}`;
 }
 
-function unfinished(legs: RollLegs) {
-  return isUnresolved(legs.open) || (legs.close !== undefined && isUnresolved(legs.close));
-}
+/** One roll as the journal holds it: what it is to do is journaled with its open leg (planned before anything is
+ * sent); its close leg is journaled right before the close is sent (absent before that, and when nothing is closed). */
+type RollLegs = ReturnType<typeof legsFrom>;
 
-/** The roll's two legs as records, journaled under the roll's command line (a leg's failure says how the whole roll
- * is finished: write-flow.ts resumeHint). */
-function legRecords(group: string, request: OpenRequest, quote?: Quote) {
-  const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
+function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close?: JournalEntry) {
+  const context = open.context ?? {};
+  // Whether the roll closes an open position first (false: the side had settled, it only opens).
+  const closes = context.roll_closes === true;
+  const closeWords = close
+    ? `close ${close.outcome} (journal ${close.id})`
+    : closes
+      ? 'close not sent yet'
+      : 'nothing to close';
   return {
-    close: tradeRecord('close', request, { argv, group, leg: 'close' }),
-    open: tradeRecord('open', request, { argv, group, leg: 'open', quote }),
+    group,
+    request,
+    open,
+    close,
+    closes,
+    rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    // The close's expected return, kept with the open leg for a resumed run's report.
+    netMarginUsd: readNumber(context.net_margin_usd),
+    unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
+    described: `${closeWords}; open ${open.outcome} (journal ${open.id}, key ${open.idempotency_key})`,
   };
 }
 
 /** The roll a journal group holds (any of its entries names the group). */
 async function legsOf(ports: WritePorts, group: string) {
   const entries = (await (await ports.journal()).list()).filter((entry) => entry.group === group);
-  const open = entries.find((entry) => entry.leg === 'open');
-  const close = entries.find((entry) => entry.leg === 'close');
-  const body = open ? bodyOf(open) : {};
-  const notional = readNumber(body.notional_usd);
-  const tenor = readNumber(body.tenor_days);
+  const leg = (name: string) => entries.find((entry) => entry.leg === name);
+  const open = leg('open');
+  const { market, side, notional_usd, tenor_days, client_reference: reference } = open ? bodyOf(open) : {};
+  const [notional, tenor] = [readNumber(notional_usd), readNumber(tenor_days)];
   if (
     !open ||
-    typeof body.market !== 'string' ||
-    (body.side !== 'buy' && body.side !== 'sell') ||
+    typeof market !== 'string' ||
+    (side !== 'buy' && side !== 'sell') ||
     notional === undefined ||
     tenor === undefined
-  ) {
+  )
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  }
-  const request: OpenRequest = {
-    market: body.market,
-    side: body.side,
-    notional_usd: notional,
-    tenor_days: tenor,
-    ...(typeof body.client_reference === 'string' &&
-      body.client_reference !== '' && { client_reference: body.client_reference }),
-  };
-  return legsFrom(group, request, open, close);
-}
-
-/** The roll as its open leg's entry holds it (what the roll is to do is journaled with that leg) and its close leg. */
-function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close?: JournalEntry) {
-  const context = open.context ?? {};
-  return {
+  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
+  return legsFrom(
     group,
-    request,
-    // Whether the roll closes an open position first (false: the side had settled, it only opens).
-    closes: context.roll_closes === true,
-    rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
-    // The close's expected return, kept with the open leg for a resumed run's report.
-    netMarginUsd: readNumber(context.net_margin_usd),
+    typeof reference === 'string' && reference ? { ...request, client_reference: reference } : request,
     open,
-    // Journaled right before the close is sent; absent before that, and when nothing is closed.
-    close,
-  };
-}
-
-/** Whether an entry is a leg of a roll of this market and side, sent with the current credentials. */
-function isRollLegOf(self: Identity, market: string, side: Side, entry: JournalEntry) {
-  return (
-    entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
-    sentBy(self, entry) &&
-    bodyOf(entry).market === market &&
-    bodyOf(entry).side === side
+    leg('close'),
   );
 }
 
-function describeLegs(legs: RollLegs) {
-  const close = legs.close
-    ? `close ${legs.close.outcome} (journal ${legs.close.id})`
-    : legs.closes
-      ? 'close not sent yet'
-      : 'nothing to close';
-  return `${close}; open ${legs.open.outcome} (journal ${legs.open.id}, key ${legs.open.idempotency_key})`;
+/** A leg's record, journaled under the roll's command line (a leg's failure says how the whole roll is finished:
+ * write-flow.ts resumeHint). */
+function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest, quote?: Quote) {
+  const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
+  return tradeRecord(leg, request, { argv, group, leg, ...(leg === 'open' && { quote }) });
+}
+
+/** The legs of rolls of this market and side sent with the current credentials (newest first). */
+async function rollLegsOf(ports: WritePorts, { market, side }: RollRequest, query: { pending?: true; limit?: number }) {
+  const self = await identityOf(ports);
+  return (await (await ports.journal()).list(query)).filter(
+    (entry) =>
+      entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+      sentBy(self, entry) &&
+      bodyOf(entry).market === market &&
+      bodyOf(entry).side === side,
+  );
 }
 
 /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
 async function earlierRoll(ports: WritePorts, req: RollRequest, notes: RollNote[]) {
   const journal = await ports.journal();
   const key = req.write.idempotencyKey;
+  const { market, side } = req;
   if (key !== undefined) {
     const [entry] = await journal.list({ idempotencyKey: key });
-    if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX)) {
+    if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
       throw new UsageError(
         `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
       );
-    }
     const legs = await legsOf(ports, entry.group);
-    if (legs.request.market !== req.market || legs.request.side !== req.side) {
+    if (legs.request.market !== market || legs.request.side !== side)
       throw new UsageError(
-        `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${req.market} ${req.side}.`,
+        `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${market} ${side}.`,
       );
-    }
-    if (!unfinished(legs)) {
+    if (!legs.unfinished)
       throw new UsageError(
         `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
       );
-    }
     return legs;
   }
   // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
-  const self = await identityOf(ports);
-  const group = (await journal.list({ pending: true })).find((entry) =>
-    isRollLegOf(self, req.market, req.side, entry),
-  )?.group;
+  const group = (await rollLegsOf(ports, req, { pending: true }))[0]?.group;
   if (!group) return;
   const legs = await legsOf(ports, group);
+  const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
   if (req.write.fresh) {
-    const roll = `the unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} (journal group ${safeText(group)}: ${describeLegs(legs)})`;
+    const roll = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
     notes.push({
       level: 'warn',
       text: req.write.dryRun
@@ -192,26 +176,26 @@ async function earlierRoll(ports: WritePorts, req: RollRequest, notes: RollNote[
           await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
     return;
   }
-  if (legs.request.tenor_days !== req.tenorDays) {
+  if (legs.request.tenor_days !== req.tenorDays)
     throw new UsageError(
-      `An unfinished roll of ${req.market} ${req.side} to ${days(legs.request.tenor_days)} is in the journal (group ${safeText(group)}: ${describeLegs(legs)}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
     );
-  }
   return legs;
 }
 
-/** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the notional and deal reference to open again; read once the side's views agree. */
-async function planRoll(ports: WritePorts, client: HedgeClient, req: RollRequest) {
-  const { market, side } = req;
+/** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
+ * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
+ * read once the side's views agree. */
+async function planRoll(ports: WritePorts, client: HedgeClient, { market, side, tenorDays }: RollRequest) {
   const {
     books: [book],
     positions,
   } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-  const position = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
-  if (position) {
-    const reference = book.filled.at(-1)?.clientReference;
+  const held = sideAfterOf(book);
+  const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+  if (closing) {
     // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
-    if (book.filled.some((record) => record.notionalUsd === undefined) && position.notionalUsd === undefined) {
+    if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
       throw new InvalidResponseError(
         `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
         {
@@ -220,27 +204,26 @@ async function planRoll(ports: WritePorts, client: HedgeClient, req: RollRequest
           hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
         },
       );
-    }
+    const notionalUsd = book.recordsUsd;
     return {
-      notionalUsd: book.recordsUsd,
-      clientReference: reference || undefined,
-      closing: position,
+      notionalUsd,
+      reference: book.filled.at(-1)?.clientReference || undefined,
+      closing,
       hedges: book.filled,
-      held: sideAfterOf(book),
+      trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
     };
   }
   const hedges = (await client.listHedges()).filter(
     (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
   );
   const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
-  if (opening) {
+  if (opening)
     throw new PreTradeCheckError(
       'hedge_not_filled',
       `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
       { market, side, hedge_id: opening.id, status: opening.status },
       `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
     );
-  }
   // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
   const since = ports.clock.now() - ROLL_RECENT_MS;
   const ended = hedges.find(
@@ -249,34 +232,30 @@ async function planRoll(ports: WritePorts, client: HedgeClient, req: RollRequest
       typeof hedge.maturity_at === 'string' &&
       Date.parse(hedge.maturity_at) >= since,
   );
-  if (!ended) {
+  if (!ended)
     throw new PreTradeCheckError(
       'nothing_to_roll',
       `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
       { market, side },
-      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(req.tenorDays))}\`.`,
+      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
     );
-  }
   const reference = ended.client_reference;
+  const notionalUsd = ended.notional_usd;
   return {
-    notionalUsd: ended.notional_usd,
+    notionalUsd,
+    reference: typeof reference === 'string' ? reference || undefined : undefined,
     ended,
-    clientReference: typeof reference === 'string' ? reference || undefined : undefined,
-    held: sideAfterOf(book),
+    hedges: undefined,
+    trades: [{ market, notionalUsd, held }],
   };
-}
-
-/** What a roll trades (both legs), with the hedges its side held: a confirmation binds them. */
-function rollTrades(market: string, plan: Awaited<ReturnType<typeof planRoll>>) {
-  return [{ market, notionalUsd: plan.closing ? 2 * plan.notionalUsd : plan.notionalUsd, held: plan.held }];
 }
 
 /** A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question. */
 function severalHedgesNote(
   req: RollRequest,
   hedges: readonly HedgeRecord[],
-  notionalUsd: number,
-  reference: string | undefined,
+  usd: number,
+  reference?: string,
 ): RollNote {
   const listed = [...hedges]
     .reverse()
@@ -287,9 +266,7 @@ function severalHedgesNote(
     .join('; ');
   const others = [
     ...new Set(
-      hedges
-        .map((record) => record.clientReference)
-        .filter((ref): ref is string => ref !== undefined && !sameReference(ref, reference)),
+      hedges.flatMap(({ clientReference: ref }) => (ref !== undefined && !sameReference(ref, reference) ? [ref] : [])),
     ),
   ];
   const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
@@ -300,89 +277,81 @@ function severalHedgesNote(
       : '';
   return {
     level: 'warn',
-    text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(req.tenorDays)}.${refs}`,
+    text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(usd)} for ${days(req.tenorDays)}.${refs}`,
   };
 }
 
 /** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
 async function sideCover(ports: WritePorts, client: HedgeClient, market: string, side: Side) {
-  const views = await SideViews.read(client, (line) => ports.log(line));
-  const book = await views.book(market, side);
-  const filled = book.filled[0];
+  const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
+  const [filled] = book.filled;
   if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
   if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };
-  const opening = book.opening[0];
-  return opening ? { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status } : undefined;
+  const [opening] = book.opening;
+  return opening && { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status };
 }
 
-/** How a roll's steps are carried out: `resumed` finishes one from the journal (a close never journaled is sent only
- * when the side still shows open). */
-interface RollRun {
-  wait: boolean;
-  quote?: Quote;
-  notes: RollNote[];
-  resumed: boolean;
-}
-
-/** The roll's two steps from wherever the journal says they are: the close (while the open is still `planned`: it is sent only after the close), then the open. */
-function rollSteps(ports: WritePorts, client: HedgeClient, legs: RollLegs, options: RollRun) {
-  const { market, side, notional_usd: planned } = legs.request;
-  const { open } = legs;
-  const records = legRecords(legs.group, legs.request, options.quote);
+/** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
+ * is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its
+ * error — and says what the roll did: both legs with their keys and journal ids, and whether the side is covered
+ * now. `resumed` finishes one from the journal (a close never journaled is sent only when the side still shows open). */
+async function carryOut(
+  ports: WritePorts,
+  client: HedgeClient,
+  legs: RollLegs,
+  { wait, quote, notes, resumed }: { wait: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
+): Promise<RollOutcome> {
+  const { group, request, open, close: closeLeg } = legs;
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
   const settled = (text: string) => {
-    options.notes.push({ level: 'note', text });
-    return { skipped: 'settled' };
+    notes.push({ level: 'note', text });
+    return { skipped: true };
   };
-  const closeStep: PlanStepRun = {
-    record: records.close,
-    idempotencyKey: legs.close?.idempotency_key,
-    wait: true,
-    before: async () => {
-      // An earlier run's close refused with no_open_hedge found the side already settled.
-      if (legs.close && !isUnresolved(legs.close))
-        return legs.close.outcome === 'rejected' && legs.close.error_code === 'no_open_hedge'
-          ? { skipped: 'settled' }
-          : { entry: legs.close };
-      // A resumed roll whose close was never journaled: the side is gone only when every view says so.
-      if (!legs.close && options.resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
-        return settled(
-          `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
-        );
-    },
-    failed: async (error) => {
-      if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
-        return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
-      // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
-      if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
-      else if (error instanceof Error) {
-        // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
-        error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
-      }
-      throw error;
-    },
-  };
-  const openStep: PlanStepRun = {
-    record: records.open,
-    idempotencyKey: open.idempotency_key,
-    wait: options.wait,
-    done: isUnresolved(open) ? undefined : open,
-    before: async ([close]) => {
-      if (open.outcome !== 'planned') return;
-      // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
-      const closedUsd = readNumber(close?.entry?.context?.notional_usd);
-      if (closedUsd !== undefined && Math.abs(closedUsd - planned) >= 0.005) {
-        await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(planned)}`);
-        throw new UnresolvedError(
-          `The roll planned to close and re-open ${formatUsd(planned)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
-          {
-            details: { journal_group: legs.group, planned_usd: planned, closed_usd: closedUsd, covered: false },
-            hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(legs.request.tenor_days))}\`.`,
-          },
-        );
-      }
-      const cover = await sideCover(ports, client, market, side);
-      if (!cover) return;
+  let closeRun: { entry?: JournalEntry; answer?: unknown; result?: unknown; skipped?: boolean } | undefined;
+  if (open.outcome === 'planned' && legs.closes) {
+    // An earlier run's close refused with no_open_hedge found the side already settled.
+    if (closeLeg && !isUnresolved(closeLeg))
+      closeRun =
+        closeLeg.outcome === 'rejected' && closeLeg.error_code === 'no_open_hedge'
+          ? { skipped: true }
+          : { entry: closeLeg };
+    // A resumed roll whose close was never journaled: the side is gone only when every view says so.
+    else if (!closeLeg && resumed && (await readSideInStep(ports, client, market, side)).book.state === 'flat')
+      closeRun = settled(
+        `The ${side} position on ${market} is no longer open (it settled or was closed meanwhile): nothing to close.`,
+      );
+    else
+      closeRun = await sendStep(ports, legRecord('close', group, request), true, closeLeg?.idempotency_key).catch(
+        async (error) => {
+          if (error instanceof ApiError && !error.ambiguous && error.code === 'no_open_hedge')
+            return settled(`Nothing to close: the ${side} hedge on ${market} had already settled or been closed.`);
+          // A refused close leaves the side as it was: the roll ends here, and its open is never sent.
+          if (isRejection(error)) await abandon(`not sent: the close was rejected (${error.code})`);
+          else if (error instanceof Error) {
+            // The close's outcome is not known here: say what that means for the side, with the error the operator sees.
+            error.message = `${error.message} The roll's new hedge was not sent: if this close landed, the ${side} side of ${market} is not covered now until \`${ports.hedgeCommand('resume', open.id)}\` finishes the roll; if it did not, the old hedge still covers it (\`${ports.hedgeCommand('positions')}\` shows which).`;
+          }
+          throw error;
+        },
+      );
+  }
+  let openRun: { entry: JournalEntry; answer?: unknown; result?: unknown } = { entry: open };
+  if (open.outcome === 'planned') {
+    // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
+    const closedUsd = readNumber(closeRun?.entry?.context?.notional_usd);
+    if (closedUsd !== undefined && Math.abs(closedUsd - notionalUsd) >= 0.005) {
+      await abandon(`not sent: the close closed ${formatUsd(closedUsd)}, the roll planned ${formatUsd(notionalUsd)}`);
+      throw new UnresolvedError(
+        `The roll planned to close and re-open ${formatUsd(notionalUsd)} on the ${side} side of ${market}, but the side held ${formatUsd(closedUsd)} when its close was sent: something outside hedge changed it since the plan. The close was sent; the new hedge was not, so the ${side} side is not covered now.`,
+        {
+          details: { journal_group: group, planned_usd: notionalUsd, closed_usd: closedUsd, covered: false },
+          hint: `Cover the side with what it should hold: \`${ports.hedgeCommand('open', market, side, String(closedUsd), '--tenor', String(tenorDays))}\`.`,
+        },
+      );
+    }
+    const cover = await sideCover(ports, client, market, side);
+    if (cover) {
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
       await abandon(`not sent: the side was already covered${by} (${cover.status})`);
       throw new PreTradeCheckError(
@@ -391,63 +360,49 @@ function rollSteps(ports: WritePorts, client: HedgeClient, legs: RollLegs, optio
         { market, side, hedge_id: cover.hedgeId ?? null, status: cover.status, journal_id: open.id },
         `See it with \`${ports.hedgeCommand('positions')}\`.`,
       );
-    },
-    failed: async (error, [close]) => {
-      const closed = close?.entry !== undefined;
-      if (closed && isRejection(error)) {
-        // Said with the error itself (the one line an operator sees): the side is bare now.
-        error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
-      }
-      // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
-      if (closed && error instanceof StateError) {
-        throw new UnresolvedError(
-          `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
-          {
-            details: { journal_group: legs.group, close: close.entry!.id, open: open.id, covered: false },
-            hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
-          },
-        );
-      }
-      throw error;
-    },
-  };
-  return open.outcome === 'planned' && legs.closes ? [closeStep, openStep] : [openStep];
-}
-
-/** Carries the roll's steps out through the plan executor (the first that fails ends the roll with its error), and
- * says what the roll did: both legs with their keys and journal ids, and whether the side is covered now. */
-async function carryOut(
-  ports: WritePorts,
-  client: HedgeClient,
-  legs: RollLegs,
-  options: RollRun,
-): Promise<RollOutcome> {
-  const steps = rollSteps(ports, client, legs, options);
-  const { results, stoppedAt, error } = await runSteps(ports, steps);
-  if (stoppedAt !== undefined) throw error;
-  const [closeRun, openRun] = steps.length === 2 ? results : [undefined, results[0]];
-  const { notes, quote } = options;
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = legs.request;
-  const openEntry = openRun.entry ?? legs.open;
+    }
+  }
+  if (isUnresolved(open))
+    openRun = await sendStep(ports, legRecord('open', group, request, quote), wait, open.idempotency_key).catch(
+      (error) => {
+        const closed = closeRun?.entry;
+        if (!closed) throw error;
+        if (isRejection(error)) {
+          // Said with the error itself (the one line an operator sees): the side is bare now.
+          error.message = `${error.message} The ${side} position on ${market} was closed, but the new hedge was rejected: the side is not covered now.`;
+        }
+        // The close landed: a journal lost before the open must not end the roll with "nothing was sent" (exit 13).
+        if (error instanceof StateError)
+          throw new UnresolvedError(
+            `The roll closed the ${side} position on ${market}, but its new hedge was not sent: ${error.message} The ${side} side is not covered now.`,
+            {
+              details: { journal_group: group, close: closed.id, open: open.id, covered: false },
+              hint: `Once the journal is usable again, finish the roll with \`${ports.hedgeCommand('resume', open.id)}\` (it opens with the key journaled for it), or cover the side yourself.`,
+            },
+          );
+        throw error;
+      },
+    );
+  const openEntry = openRun.entry;
   const opened = openRun.result as Hedge | undefined;
   const answer = openRun.answer as OpenedHedge | undefined;
-  const closeEntry = closeRun?.entry ?? legs.close;
-  const result = closeRun?.result as CloseResult | undefined;
+  const closeEntry = closeRun?.entry ?? closeLeg;
+  const closed = closeRun?.result as CloseResult | undefined;
+  const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
+  const failed = opened?.status === 'failed';
   const close =
-    !legs.closes || closeRun?.skipped
-      ? null
-      : {
+    legs.closes && !closeRun?.skipped
+      ? {
           journal_id: closeEntry?.id ?? null,
           outcome: closeEntry?.outcome ?? 'not sent',
-          hedge_id: result?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
+          hedge_id: closed?.hedgeId ?? closeEntry?.hedge_id ?? legs.rolledHedgeId ?? null,
           order_tx_hash:
             (closeRun?.answer as SubmittedAction | undefined)?.order_tx_hash ?? closeEntry?.order_tx_hash ?? null,
           net_margin_usd:
-            result?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
-          realized: result?.realized ?? null,
-        };
-  const hedgeId = opened?.id ?? answer?.hedge_id ?? openEntry.hedge_id ?? null;
-  const failed = opened?.status === 'failed';
+            closed?.estimate ?? readNumber(closeEntry?.context?.net_margin_usd) ?? legs.netMarginUsd ?? null,
+          realized: closed?.realized ?? null,
+        }
+      : null;
   return {
     kind: 'rolled',
     view: {
@@ -456,7 +411,7 @@ async function carryOut(
       notional_usd: notionalUsd,
       tenor_days: tenorDays,
       rolled_hedge_id: legs.rolledHedgeId ?? null,
-      journal_group: legs.group,
+      journal_group: group,
       close,
       open: {
         journal_id: openEntry.id,
@@ -492,10 +447,10 @@ async function finishRoll(
   notes: RollNote[],
 ) {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).
-  const { open, close } = legs;
+  const { open, close, request } = legs;
   for (const leg of [open, close]) if (leg) await requireOwnRow(ports, leg);
-  const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = legs.request;
-  const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${describeLegs(legs)}): each leg is finished with its own key, and the side is not opened twice.`;
+  const { market, side, notional_usd: notionalUsd, tenor_days: tenor } = request;
+  const resuming = `Resuming the roll of ${safeText(market)} ${side} to ${days(tenor)} started ${utcClock(open.created_at)} UTC (journal group ${safeText(legs.group)}: ${legs.described}): each leg is finished with its own key, and the side is not opened twice.`;
   // A close not known to have landed is finished (sent again under its key) before the open: asked about and counted.
   const closeToSend = legs.closes && (close === undefined || isUnresolved(close));
   // A leg never sent is a new request: on a live key it is confirmed like one, the "yes" bound to the side as it was
@@ -507,38 +462,33 @@ async function finishRoll(
       const { book } = await readSideInStep(ports, client, market, side);
       return [{ market, notionalUsd: tradedUsd, held: sideAfterOf(book) }];
     };
-    await confirmSideAsShown(ports, legs.request, true, await trades(), () => question, trades);
-  } else {
-    notes.push({ level: 'note', text: resuming });
-  }
+    await confirmSideAsShown(ports, request, true, await trades(), () => question, trades);
+  } else notes.push({ level: 'note', text: resuming });
   // An agent finishing a roll it did not journal itself trades what is left of it.
-  if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned') {
+  if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
     await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
-  }
   return carryOut(ports, client, legs, { wait, notes, resumed: true });
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
 export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, options: { wait: boolean }) {
   const legs = await legsOf(ports, entry.group!);
-  if (!unfinished(legs)) {
+  if (!legs.unfinished)
     throw new UsageError(
-      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${describeLegs(legs)}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
+      `Journal ${entry.id} is a leg of the roll ${safeText(legs.group)}, which is already finished (${legs.described}); see \`${ports.hedgeCommand('journal', 'show', legs.open.id)}\`.`,
     );
-  }
   const guard = await guardLiveAction(ports, { action: 'finish a roll', dryRun: false });
   const client = await ports.client();
   return underPlanLocks(ports, [legs.request], async () => {
-    const now = await legsOf(ports, entry.group!);
-    if (!unfinished(now)) {
+    const now = await legsOf(ports, legs.group);
+    if (!now.unfinished)
       throw new HeldError(
-        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${describeLegs(now)}). This run sent nothing.`,
+        `The roll ${safeText(now.group)} was finished by another hedge process meanwhile (${now.described}). This run sent nothing.`,
         {
           details: { journal_group: now.group },
           hint: `See it with \`${ports.hedgeCommand('journal', 'show', now.open.id)}\`.`,
         },
       );
-    }
     return finishRoll(ports, client, now, options.wait, guard, []);
   });
 }
@@ -566,45 +516,6 @@ async function dryRun(
   };
 }
 
-/** The dry run of a roll still to finish: the legs left, with the keys the journal holds. */
-function unfinishedDryRun(ports: WritePorts, client: HedgeClient, legs: RollLegs, notes: RollNote[]) {
-  const { open, close } = legs;
-  notes.push({
-    level: 'note',
-    text: `An unfinished roll of ${legs.request.market} ${legs.request.side} is in the journal (group ${safeText(legs.group)}: ${describeLegs(legs)}); without --dry-run this command finishes it.`,
-  });
-  return dryRun(ports, client, legs.request, notes, [
-    open.outcome === 'planned' &&
-      legs.closes &&
-      (!close
-        ? { leg: 'close', note: 'if the side is still open' }
-        : isUnresolved(close) && { leg: 'close', key: close.idempotency_key, note: `resumed, journal ${close.id}` }),
-    isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
-  ]);
-}
-
-/** After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11). */
-async function refuseIfRolledMeanwhile(ports: WritePorts, req: RollRequest, waitingSince: number, holder: Holder) {
-  const self = await identityOf(ports);
-  const rolled = (await (await ports.journal()).list({ limit: 200 })).find(
-    (entry) =>
-      isRollLegOf(self, req.market, req.side, entry) &&
-      entry.leg === 'open' &&
-      (entry.outcome === 'filled' || entry.outcome === 'done') &&
-      Date.parse(entry.resolved_at ?? '') >= waitingSince,
-  );
-  if (!rolled) return;
-  const tenor = readNumber(bodyOf(rolled).tenor_days);
-  throw new HeldError(
-    `The ${req.side} side of ${req.market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
-    {
-      holder,
-      details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
-      hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
-    },
-  );
-}
-
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const guard = await guardLiveAction(ports, {
@@ -612,106 +523,140 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     dryRun: req.write.dryRun,
   });
   const client = await ports.client();
-  const roll = () => rollHoldingTheBook(ports, req, guard, client);
+  const { market, side, tenorDays } = req;
+  // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
+  // while a person was asked).
+  const roll = async (): Promise<RollOutcome> => {
+    const notes: RollNote[] = [];
+    const earlier = await earlierRoll(ports, req, notes);
+    if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
+    if (earlier) {
+      // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
+      const { open, close } = earlier;
+      notes.push({
+        level: 'note',
+        text: `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
+      });
+      return dryRun(ports, client, earlier.request, notes, [
+        open.outcome === 'planned' &&
+          earlier.closes &&
+          (!close
+            ? { leg: 'close', note: 'if the side is still open' }
+            : isUnresolved(close) && {
+                leg: 'close',
+                key: close.idempotency_key,
+                note: `resumed, journal ${close.id}`,
+              }),
+        isUnresolved(open) && { leg: 'open', key: open.idempotency_key, note: `journal ${open.id}, ${open.outcome}` },
+      ]);
+    }
+
+    const plan = await planRoll(ports, client, req);
+    const { notionalUsd, closing, trades } = plan;
+    if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, closing ? notionalUsd : 0);
+    // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
+    const reference = req.clientReference ?? plan.reference;
+    const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
+    if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
+    const request: OpenRequest = {
+      market,
+      side,
+      notional_usd: notionalUsd,
+      tenor_days: tenorDays,
+      ...(reference && { client_reference: reference }),
+    };
+    // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
+    ports.planCheck?.check(
+      [...(closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
+      trades,
+    );
+    await ports.tradeGate?.admit(trades, 'roll');
+    if (req.write.dryRun)
+      return dryRun(ports, client, request, notes, [
+        !!closing && { leg: 'close' },
+        {
+          leg: 'open',
+          note: closing
+            ? 'sent once the close has landed'
+            : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
+        },
+      ]);
+
+    const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
+    // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
+    const preview = {
+      market,
+      side,
+      notionalUsd,
+      tenorDays,
+      closing: closing && { ...closing, hedges: several },
+      ended: plan.ended,
+      quote,
+    };
+    ports.notify({
+      kind: 'roll-preview',
+      level: 'note',
+      text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
+      show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
+    });
+    const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
+    const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
+    // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
+    if (
+      guard.needsConfirmation &&
+      !(await confirmAsShown(ports, question, {
+        live: true,
+        shown: trades,
+        now: async () => (await planRoll(ports, client, req)).trades,
+        moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
+      }))
+    )
+      return roll();
+
+    const group = newGroup(ROLL_GROUP_PREFIX, ports);
+    const rolledHedgeId = closing?.hedgeId ?? plan.ended?.id;
+    // Before anything is sent: from here on the journal holds the whole roll.
+    const openEntry = await journalAhead(
+      ports,
+      tradeAction(ports, client, legRecord('open', group, request, quote)),
+      makeIdempotencyKey(),
+      {
+        roll_closes: closing !== undefined,
+        ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
+        ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
+      },
+    );
+    return carryOut(ports, client, legsFrom(group, request, openEntry), {
+      wait: req.write.wait,
+      quote,
+      notes,
+      resumed: false,
+    });
+  };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
   // The keeper decided under the side's lock on a fresh read: the side's lock (re-entered) is enough.
   if (req.bookLock === false) return withSideLock(ports, req.market, req.side, roll);
   const waitingSince = ports.clock.now();
-  return underPlanLocks(ports, [req], async (waitedFor) => {
-    if (waitedFor) await refuseIfRolledMeanwhile(ports, req, waitingSince, waitedFor);
-    return roll();
-  });
-}
-
-async function rollHoldingTheBook(
-  ports: WritePorts,
-  req: RollRequest,
-  guard: LiveGuard,
-  client: HedgeClient,
-): Promise<RollOutcome> {
-  const { market, side, tenorDays } = req;
-  const notes: RollNote[] = [];
-  const earlier = await earlierRoll(ports, req, notes);
-  if (earlier)
-    return req.write.dryRun
-      ? unfinishedDryRun(ports, client, earlier, notes)
-      : finishRoll(ports, client, earlier, req.write.wait, guard, notes);
-
-  const plan = await planRoll(ports, client, req);
-  const { notionalUsd } = plan;
-  if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, plan.closing ? notionalUsd : 0);
-  // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
-  const reference = req.clientReference ?? plan.clientReference;
-  const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges! : undefined;
-  if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
-  const request: OpenRequest = {
-    market,
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: tenorDays,
-    ...(reference && { client_reference: reference }),
-  };
-  // An agent's checks judge the roll whole: its confirmation token's legs, and its limits on both legs.
-  const trades = rollTrades(market, plan);
-  ports.planCheck?.check(
-    [...(plan.closing ? [client.plan('close', request, '')] : []), client.plan('open', request, '')],
-    trades,
-  );
-  await ports.tradeGate?.admit(trades, 'roll');
-  if (req.write.dryRun)
-    return dryRun(ports, client, request, notes, [
-      !!plan.closing && { leg: 'close' },
+  return underPlanLocks(ports, [req], async (holder) => {
+    // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
+    const rolled =
+      holder &&
+      (await rollLegsOf(ports, req, { limit: 200 })).find(
+        (entry) =>
+          entry.leg === 'open' &&
+          (entry.outcome === 'filled' || entry.outcome === 'done') &&
+          Date.parse(entry.resolved_at ?? '') >= waitingSince,
+      );
+    if (!rolled) return roll();
+    const tenor = readNumber(bodyOf(rolled).tenor_days);
+    throw new HeldError(
+      `The ${req.side} side of ${req.market} was rolled${tenor === undefined ? '' : ` to ${days(tenor)}`} by another hedge process while this run waited for it (${safeText(describeHolder(holder))}): journal group ${safeText(rolled.group!)}, new hedge ${safeText(rolled.hedge_id ?? '?')}. This run sent nothing.`,
       {
-        leg: 'open',
-        note: plan.closing
-          ? 'sent once the close has landed'
-          : `nothing to close: ${safeText(plan.ended.id)} is ${safeText(plan.ended.status)}`,
+        holder,
+        details: { journal_group: rolled.group, hedge_id: rolled.hedge_id ?? null },
+        hint: `See it with \`${ports.hedgeCommand('positions')}\`; to roll the new hedge once more, run the command again.`,
       },
-    ]);
-
-  const quote = await client.createQuote({
-    market,
-    side,
-    notional_usd: notionalUsd,
-    tenor_days: tenorDays,
-  });
-  const closing = plan.closing && { ...plan.closing, hedges: several };
-  // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-  const preview = { market, side, notionalUsd, tenorDays, closing, ended: plan.ended, quote };
-  ports.notify({
-    kind: 'roll-preview',
-    level: 'note',
-    text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-    show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
-  });
-  const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
-  const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
-  // A person's "yes" holds for the card they saw: when the side moved since, nothing is sent and it is asked again.
-  if (
-    guard.needsConfirmation &&
-    !(await confirmAsShown(ports, question, {
-      live: true,
-      shown: trades,
-      now: async () => rollTrades(market, await planRoll(ports, client, req)),
-      moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
-    }))
-  )
-    return rollHoldingTheBook(ports, req, guard, client);
-
-  const group = newGroup(ROLL_GROUP_PREFIX, ports);
-  const records = legRecords(group, request, quote);
-  const rolledHedgeId = plan.closing?.hedgeId ?? plan.ended?.id;
-  // Before anything is sent: from here on the journal holds the whole roll.
-  const openEntry = await journalAhead(ports, tradeAction(ports, client, records.open), makeIdempotencyKey(), {
-    roll_closes: plan.closing !== undefined,
-    ...(rolledHedgeId && { rolled_hedge_id: rolledHedgeId }),
-    ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
-  });
-  return carryOut(ports, client, legsFrom(group, request, openEntry), {
-    wait: req.write.wait,
-    quote,
-    notes,
-    resumed: false,
+    );
   });
 }
