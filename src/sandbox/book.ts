@@ -54,8 +54,6 @@ export interface OpenRequest {
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
-
 export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
@@ -256,11 +254,19 @@ export function createBook(state: EngineState, config: BookConfig) {
     return hedge;
   }
 
-  /** Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. */
-  function recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
-    const hedge = createHedge(account, request, openedAtMs, outcome.kind === 'failed');
+  /**
+   * Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. It ends
+   * failed, settled, or closed early at the time given.
+   */
+  function recordPastHedge(
+    account: AccountState,
+    request: OpenRequest,
+    openedAtMs: number,
+    outcome: 'failed' | 'settled' | number,
+  ) {
+    const hedge = createHedge(account, request, openedAtMs, outcome === 'failed');
     resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
-    if (outcome.kind === 'closed') closeAt(account, hedge, 'closed', outcome.closedAtMs);
+    if (typeof outcome === 'number') closeAt(account, hedge, 'closed', outcome);
     // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
     return hedge;
   }

@@ -1,7 +1,7 @@
 // The sandbox engine: a request's action run against a JSON state, its result or refusal out as plain data (the
 // HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
 
-import { type Book, createBook, type PastOutcome } from './book.js';
+import { type Book, createBook } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import { type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState } from './engine-state.js';
@@ -173,21 +173,57 @@ export class SandboxEngine {
 
   /**
    * One request: who sends it, within its rate, at its time. `act` runs at most once (a replayed write runs nothing);
-   * what it throws passes through.
+   * what it throws passes through. An `idempotent` request (a write) honours Idempotency-Key.
    */
   run(
     request: EngineRequest,
     nowMs: number,
     idempotent: boolean,
     act: (context: ActionContext) => EngineSuccess,
-    context: HandleContext = {},
+    { realTimeMs, lease }: HandleContext = {},
   ): EngineSuccess {
     const principal = this.authenticate(request.headers.authorization);
-    const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
+    const rate = this.enforceRateLimit(principal.apiKey, realTimeMs ?? nowMs);
     const now = this.advanceTo(nowMs);
     const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
-    const result = idempotent ? this.handleStateChanging(act, acting, request, principal, context.lease) : act(acting);
-    return rate ? { ...result, rate } : result;
+    const withRate = (result: EngineSuccess) => (rate ? { ...result, rate } : result);
+    if (!idempotent) return withRate(act(acting));
+    /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
+    const acted = () => {
+      const result = act(acting);
+      this.revision++;
+      this.book.noteViewChange(acting.account, now);
+      return result;
+    };
+    const key = readIdempotencyKey(request.headers);
+    if (key === undefined) return withRate(acted());
+    const scope = idempotencyScope(principal, key);
+    if (this.inFlight.has(scope) && lease?.scope !== scope)
+      throw new Refusal('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+        idempotency_key: key,
+      });
+    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
+    // no body: neither is a request that acts, so neither is remembered.
+    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
+    const existing = this.state.idempotency[scope];
+    if (existing && now - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
+      if (existing.fingerprintDigest !== digest)
+        throw new Refusal('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+          idempotency_key: key,
+        });
+      return withRate({ ...(JSON.parse(existing.bodyJson) as EngineSuccess), replayed: true });
+    }
+    // Only successes are remembered: a refused request did nothing, so retrying it may act.
+    const result = acted();
+    this.state.idempotency[scope] = {
+      fingerprintDigest: digest,
+      createdAtMs: now,
+      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
+    };
+    // Not built yet: building it later reads this record from the state with the others.
+    this.expiryQueue?.push({ scope, createdAtMs: now });
+    return withRate(result);
   }
 
   /** Holds a write's Idempotency-Key in flight during injected latency. */
@@ -237,15 +273,9 @@ export class SandboxEngine {
         tenorDays,
         clientReference: `seed-${index + 1}`,
       };
-      const outcome: PastOutcome =
-        status === 'failed'
-          ? { kind: 'failed' }
-          : settled
-            ? { kind: 'settled' }
-            : { kind: 'closed', closedAtMs: endMs };
-      ids.push(
-        book.recordPastHedge(account, request, endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2), outcome).id,
-      );
+      const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
+      const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
+      ids.push(book.recordPastHedge(account, request, openedAtMs, outcome).id);
     }
     book.processDueEvents(now);
     book.noteViewChange(account, now);
@@ -289,51 +319,6 @@ export class SandboxEngine {
       { retry_after_ms: retryAfterMs },
       { limit, remaining: 0 },
     );
-  }
-
-  private handleStateChanging(
-    act: (context: ActionContext) => EngineSuccess,
-    context: ActionContext,
-    request: EngineRequest,
-    principal: Principal,
-    lease: IdempotencyLease | undefined,
-  ): EngineSuccess {
-    const key = readIdempotencyKey(request.headers);
-    if (key === undefined) return this.committed(act(context), context);
-    const scope = idempotencyScope(principal, key);
-    if (this.inFlight.has(scope) && lease?.scope !== scope)
-      throw new Refusal('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
-        idempotency_key: key,
-      });
-    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
-    // no body: neither is a request that acts, so neither is remembered.
-    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
-    const existing = this.state.idempotency[scope];
-    if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      if (existing.fingerprintDigest !== digest)
-        throw new Refusal('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
-          idempotency_key: key,
-        });
-      return { ...(JSON.parse(existing.bodyJson) as EngineSuccess), replayed: true };
-    }
-    // Only successes are remembered: a refused request did nothing, so retrying it may act.
-    const result = this.committed(act(context), context);
-    this.state.idempotency[scope] = {
-      fingerprintDigest: digest,
-      createdAtMs: context.nowMs,
-      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
-      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
-    };
-    // Not built yet: building it later reads this record from the state with the others.
-    this.expiryQueue?.push({ scope, createdAtMs: context.nowMs });
-    return result;
-  }
-
-  /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
-  private committed(result: EngineSuccess, context: ActionContext) {
-    this.revision++;
-    this.book.noteViewChange(context.account, context.nowMs);
-    return result;
   }
 
   private expireIdempotency(nowMs: number) {
