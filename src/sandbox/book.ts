@@ -53,16 +53,20 @@ export interface OpenRequest {
 }
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const ID_RANDOM_CHARS = 10;
-const ID_MAIN_DRAWS = 18;
-
-export type PastOutcome = { kind: 'settled' } | { kind: 'failed' } | { kind: 'closed'; closedAtMs: number };
 
 export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-function compareOpened(a: Pick<HedgeState, 'openedAtMs' | 'id'>, b: Pick<HedgeState, 'openedAtMs' | 'id'>) {
-  return a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const compareOpened = (a: PositionBasis, b: PositionBasis) =>
+  a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** Inserts `item` after every element that `before` keeps ahead of it (sorted insert by binary search). */
+function insertSorted<T>(list: T[], item: T, order: (a: T, b: T) => number) {
+  list.splice(
+    partitionPoint(list.length, (index) => order(list[index], item) <= 0),
+    0,
+    item,
+  );
 }
 
 export type Book = ReturnType<typeof createBook>;
@@ -72,43 +76,33 @@ export function createBook(state: EngineState, config: BookConfig) {
   const marketsByName = new Map(config.markets.map((definition) => [definition.market, definition]));
   // A state saved in another order (a heap) is put in order once.
   state.events.sort(compareEvents);
+  const lagged = config.viewLagMs > 0;
 
-  function findMarket(market: string) {
-    return marketsByName.get(market);
-  }
+  const findMarket = (market: string) => marketsByName.get(market);
 
-  function midPrice(definition: MarketDefinition, timeMs: number) {
-    return modelMidPrice(priceSeed, definition, timeMs);
-  }
-
-  /** The mid of a hedge's market: what a position is marked, closed early and settled at. */
-  function markOf(hedge: Pick<HedgeState, 'market'>, timeMs: number) {
-    return midPrice(findMarket(hedge.market) as MarketDefinition, timeMs);
-  }
+  /** The mid of a market: what a position is marked, closed early and settled at. */
+  const midPrice = (market: string, timeMs: number) =>
+    modelMidPrice(priceSeed, findMarket(market) as MarketDefinition, timeMs);
 
   /** A fill's quote leaves out `counted`, which its own request already added to the open interest. */
   function quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0) {
-    const definition = findMarket(market) as MarketDefinition;
-    const openInterest = totalOpenInterest(definition);
+    const openInterest = totalOpenInterest(market);
     openInterest[side] -= counted;
-    return quoteIncrease(priceSeed, definition, openInterest, side, notionalUsd, timeMs);
+    return quoteIncrease(priceSeed, findMarket(market) as MarketDefinition, openInterest, side, notionalUsd, timeMs);
   }
 
   /** Background open interest plus everything the sandbox's accounts hold or have pending. */
-  function totalOpenInterest(definition: MarketDefinition) {
-    const own = state.openInterestUsd[definition.market] ?? { buy: 0, sell: 0 };
-    return {
-      buy: definition.backgroundOpenInterestUsd.buy + own.buy,
-      sell: definition.backgroundOpenInterestUsd.sell + own.sell,
-    };
+  function totalOpenInterest(market: string) {
+    const background = (findMarket(market) as MarketDefinition).backgroundOpenInterestUsd;
+    const own = state.openInterestUsd[market] ?? { buy: 0, sell: 0 };
+    return { buy: background.buy + own.buy, sell: background.sell + own.sell };
   }
 
   /** The spec: the lower of the market's headroom and the account's cap (not net of its positions). */
-  function availableCapacityUsd(definition: MarketDefinition, side: Side) {
-    return roundMoney(Math.min(marketHeadroomUsd(totalOpenInterest(definition), side), config.exposureCapUsd));
-  }
+  const availableCapacityUsd = (market: string, side: Side) =>
+    roundMoney(Math.min(marketHeadroomUsd(totalOpenInterest(market), side), config.exposureCapUsd));
 
-  function moveOpenInterest(market: string, side: Side, deltaUsd: number) {
+  function moveOpenInterest({ market, side }: HedgeState, deltaUsd: number) {
     const own = (state.openInterestUsd[market] ??= { buy: 0, sell: 0 });
     const next = own[side] + deltaUsd;
     // Float residue must not leave an emptied side at 1e-10 (or below zero).
@@ -116,134 +110,83 @@ export function createBook(state: EngineState, config: BookConfig) {
   }
 
   function account(accountId: string) {
-    let account = state.accounts[accountId];
-    if (!account) {
-      account = {
-        id: accountId,
-        balanceUsdc: MARKET_MODEL.startBalanceUsdc,
-        hedges: {},
-        activeHedgeIds: {},
-        activeHedgeStacks: {},
-        history: [],
-      };
-      if (config.viewLagMs > 0) account.trailing = viewsInStep(accountFigures(account), []);
-      state.accounts[accountId] = account;
-    }
-    return account;
+    return (state.accounts[accountId] ??= withViews({
+      id: accountId,
+      balanceUsdc: MARKET_MODEL.startBalanceUsdc,
+      hedges: {},
+      activeHedgeIds: {},
+      activeHedgeStacks: {},
+      history: [],
+    }));
   }
 
   /** Builds the trailing views a lag needs; without a lag drops them (a later start with one would show them stale). */
-  function prepareTrailingViews() {
-    for (const account of Object.values(state.accounts)) {
-      if (config.viewLagMs <= 0) delete account.trailing;
-      else account.trailing ??= viewsInStep(accountFigures(account), filledHedges(account));
-    }
+  function withViews(account: AccountState) {
+    if (!lagged) delete account.trailing;
+    else account.trailing ??= viewsInStep(accountFigures(account), filledHedges(account));
+    return account;
   }
 
+  /** Margin and notional of the open and pending hedges plus what pending adds reserved, to the cent. */
   function accountFigures(account: AccountState) {
+    let marginInUseUsdc = 0;
+    let openExposureUsd = 0;
+    for (const hedge of activeHedges(account)) {
+      marginInUseUsdc += hedge.marginUsdc;
+      openExposureUsd += hedge.notionalUsd;
+      const change = hedge.pendingChange;
+      if (change?.action !== 'add') continue;
+      marginInUseUsdc += change.reservedMarginUsdc;
+      openExposureUsd += change.notionalUsd;
+    }
     return {
       balanceUsdc: account.balanceUsdc,
-      marginInUseUsdc: marginInUseUsdc(account),
-      openExposureUsd: openExposureUsd(account),
+      marginInUseUsdc: roundMoney(marginInUseUsdc),
+      openExposureUsd: roundMoney(openExposureUsd),
     };
   }
 
-  function filledHedges(account: AccountState) {
-    return activeHedges(account).filter((hedge) => hedge.status === 'filled');
-  }
+  const filledHedges = (account: AccountState) => activeHedges(account).filter((hedge) => hedge.status === 'filled');
 
   /** For views that trail the records; nothing without a lag. */
   function noteViewChange(account: AccountState, atMs: number, hedge?: HedgeState) {
-    const views = account.trailing;
-    if (config.viewLagMs <= 0 || views === undefined) return;
-    const figures = accountFigures(account);
-    const line =
-      hedge === undefined
-        ? {}
-        : { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
-    appendChange(views, { atMs, figures, ...line }, config.viewLagMs);
+    if (!lagged || !account.trailing) return;
+    const line = hedge && { hedgeId: hedge.id, position: hedge.status === 'filled' ? positionBasis(hedge) : null };
+    appendChange(account.trailing, { atMs, figures: accountFigures(account), ...line }, config.viewLagMs);
   }
 
   /** The positions and figures the views show at `nowMs`: the records', or as they stood a lag before. */
   function shownBook(account: AccountState, nowMs: number) {
     const views = account.trailing;
-    if (config.viewLagMs <= 0 || views === undefined)
-      return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
+    if (!lagged || !views) return { asOfMs: nowMs, figures: accountFigures(account), positions: filledHedges(account) };
     const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
-    const positions = Object.values(views.positions).sort((a, b) => {
-      const sideA = activeHedgeKey(a.market, a.side);
-      const sideB = activeHedgeKey(b.market, b.side);
-      if (sideA !== sideB) return sideA < sideB ? -1 : 1;
-      return compareOpened(a, b);
-    });
+    const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
+    const positions = Object.values(views.positions).sort((a, b) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : compareOpened(a, b),
+    );
     return { asOfMs, figures: views.figures, positions };
   }
 
   /** How many of the oldest history records the history shows at `nowMs`: those closed a lag before, or all. */
-  function shownHistoryLength(account: AccountState, nowMs: number) {
-    const { history } = account;
-    if (config.viewLagMs <= 0) return history.length;
+  function shownHistoryLength({ history }: AccountState, nowMs: number) {
+    if (!lagged) return history.length;
     const cutoff = toIso(nowMs - config.viewLagMs);
     // Kept in closed_at order: the records shown are a prefix.
     return partitionPoint(history.length, (index) => history[index].closed_at <= cutoff);
   }
 
-  function activeHedges(account: AccountState) {
-    return Object.keys(account.activeHedgeStacks)
+  const activeHedges = (account: AccountState) =>
+    Object.keys(account.activeHedgeStacks)
       .sort()
-      .flatMap((key) => account.activeHedgeStacks[key].map((id) => account.hedges[id]));
-  }
+      .flatMap((key) => sideHedges(account, key));
 
-  function activeHedge(account: AccountState, market: string, side: Side) {
-    const id = account.activeHedgeIds[activeHedgeKey(market, side)];
-    return id ? account.hedges[id] : undefined;
-  }
+  /** A side's open and pending hedges, oldest first (`market`: or the side's key). */
+  const sideHedges = (account: AccountState, market: string, side?: Side) =>
+    (account.activeHedgeStacks[side ? activeHedgeKey(market, side) : market] ?? []).map((id) => account.hedges[id]);
 
-  function sideHedges(account: AccountState, market: string, side: Side) {
-    return (account.activeHedgeStacks[activeHedgeKey(market, side)] ?? []).map((id) => account.hedges[id]);
-  }
-
-  function hedgesNewestFirst(account: AccountState) {
-    return Object.values(account.hedges).sort((a, b) => compareOpened(b, a));
-  }
-
-  /** Whether reads of the records show the hedge at `nowMs`: with a record lag, only once its open is that old. */
-  function recordShown(hedge: HedgeState, nowMs: number) {
-    return hedge.openedAtMs <= nowMs - config.recordLagMs;
-  }
-
-  /** Notional counted against the cap: open and pending hedges plus pending adds. */
-  function openExposureUsd(account: AccountState) {
-    return activeTotal(account, 'notionalUsd', 'notionalUsd');
-  }
-
-  /** Margin of the open and pending hedges plus what pending adds reserved. */
-  function marginInUseUsdc(account: AccountState) {
-    return activeTotal(account, 'marginUsdc', 'reservedMarginUsdc');
-  }
-
-  /** An amount summed over the submitted and filled hedges, with a pending add's share, to the cent. */
-  function activeTotal(
-    account: AccountState,
-    ofHedge: 'notionalUsd' | 'marginUsdc',
-    ofAdd: 'notionalUsd' | 'reservedMarginUsdc',
-  ) {
-    let total = 0;
-    for (const hedge of activeHedges(account)) {
-      total += hedge[ofHedge];
-      if (hedge.pendingChange?.action === 'add') total += hedge.pendingChange[ofAdd];
-    }
-    return roundMoney(total);
-  }
-
-  function exposureLeftUsd(openExposureUsd: number) {
-    return roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd));
-  }
-
-  function credit(account: AccountState, amountUsdc: number) {
-    account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc);
-  }
+  const credit = (account: AccountState, amountUsdc: number) =>
+    (account.balanceUsdc = roundMoney(account.balanceUsdc + amountUsdc));
 
   /** The next draw of the main generator (`idState`: of the ids' own). */
   function random(generator: 'prngState' | 'idState' = 'prngState') {
@@ -265,24 +208,17 @@ export function createBook(state: EngineState, config: BookConfig) {
   /** `hdg_` + the sandbox time of the open (9 base-36 digits) + a sequence (5) + 10 random characters. */
   function newHedgeId(nowMs: number) {
     const time = Math.max(0, Math.floor(nowMs)).toString(36).padStart(9, '0');
-    const sequence = (++state.sequence % 36 ** 5).toString(36).padStart(5, '0');
-    let id = `hdg_${time}${sequence}`;
+    let id = `hdg_${time}${(++state.sequence % 36 ** 5).toString(36).padStart(5, '0')}`;
     // Eighteen draws of the main generator per id keep every seeded value drawn after it the same.
-    for (let i = 0; i < ID_MAIN_DRAWS; i++) {
+    for (let i = 0; i < 18; i++) {
       const draw = random();
-      if (i < ID_RANDOM_CHARS) id += ALPHANUMERIC[Math.floor(((draw + random('idState')) % 1) * ALPHANUMERIC.length)];
+      if (i < 10) id += ALPHANUMERIC[Math.floor(((draw + random('idState')) % 1) * ALPHANUMERIC.length)];
     }
     return id;
   }
 
   function schedule(kind: EventKind, accountId: string, hedgeId: string, dueMs: number) {
-    const { events } = state;
-    const event = { dueMs, sequence: ++state.sequence, kind, accountId, hedgeId };
-    events.splice(
-      partitionPoint(events.length, (index) => compareEvents(events[index], event) < 0),
-      0,
-      event,
-    );
+    insertSorted(state.events, { dueMs, sequence: ++state.sequence, kind, accountId, hedgeId }, compareEvents);
   }
 
   /** Applies every fill, landing and maturity due by `nowMs`, each at its own due time; returns how many. */
@@ -290,20 +226,20 @@ export function createBook(state: EngineState, config: BookConfig) {
     let processed = 0;
     const { events } = state;
     while (events.length && events[0].dueMs <= nowMs) {
-      const event = events.shift()!;
+      const { kind, dueMs, accountId, hedgeId } = events.shift()!;
       processed++;
-      const account = state.accounts[event.accountId];
-      const hedge = account?.hedges[event.hedgeId];
+      const account = state.accounts[accountId];
+      const hedge = account?.hedges[hedgeId];
       if (!hedge) continue;
-      if (event.kind === 'fill') resolveOpen(account, hedge, event.dueMs);
-      else if (event.kind === 'change') landChange(account, hedge, event.dueMs);
+      if (kind === 'fill') resolveOpen(account, hedge, dueMs);
+      else if (kind === 'change') landChange(account, hedge, dueMs);
       else if (hedge.status !== 'filled') continue;
-      else if (event.dueMs < hedge.maturityAtMs + config.settlementDelayMs) {
+      else if (dueMs < hedge.maturityAtMs + config.settlementDelayMs) {
         // Late settlement: due at maturity, it settles after the delay in effect then.
-        schedule('maturity', account.id, hedge.id, hedge.maturityAtMs + config.settlementDelayMs);
+        schedule('maturity', accountId, hedgeId, hedge.maturityAtMs + config.settlementDelayMs);
         continue;
-      } else closeAt(account, hedge, 'settled', event.dueMs);
-      noteViewChange(account, event.dueMs, hedge);
+      } else closeAt(account, hedge, 'settled', dueMs);
+      noteViewChange(account, dueMs, hedge);
     }
     return processed;
   }
@@ -318,29 +254,37 @@ export function createBook(state: EngineState, config: BookConfig) {
     return hedge;
   }
 
-  /** Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. */
-  function recordPastHedge(account: AccountState, request: OpenRequest, openedAtMs: number, outcome: PastOutcome) {
-    const hedge = createHedge(account, request, openedAtMs, outcome.kind === 'failed');
+  /**
+   * Bench and test fixtures: a past hedge goes through the live arithmetic, so its record and balance agree. It ends
+   * failed, settled, or closed early at the time given.
+   */
+  function recordPastHedge(
+    account: AccountState,
+    request: OpenRequest,
+    openedAtMs: number,
+    outcome: 'failed' | 'settled' | number,
+  ) {
+    const hedge = createHedge(account, request, openedAtMs, outcome === 'failed');
     resolveOpen(account, hedge, openedAtMs + config.fillDelayMs);
-    if (outcome.kind === 'closed') closeAt(account, hedge, 'closed', outcome.closedAtMs);
+    if (typeof outcome === 'number') closeAt(account, hedge, 'closed', outcome);
     // A 'settled' hedge's maturity is already due: the next processDueEvents settles it.
     return hedge;
   }
 
   function createHedge(account: AccountState, request: OpenRequest, nowMs: number, willFail: boolean) {
-    const priced = quote(request.market, request.side, request.notionalUsd, nowMs);
+    const { market, side, notionalUsd, tenorDays, clientReference } = request;
+    const priced = quote(market, side, notionalUsd, nowMs);
     const hedge: HedgeState = {
       id: newHedgeId(nowMs),
-      market: request.market,
-      side: request.side,
-      notionalUsd: request.notionalUsd,
-      tenorDays: request.tenorDays,
+      market,
+      side,
+      notionalUsd,
+      tenorDays,
       status: 'submitted',
       orderTxHash: hex64(),
       orderKey: hex64(),
-      units: request.notionalUsd,
       openedAtMs: nowMs,
-      maturityAtMs: nowMs + request.tenorDays * config.dayMs,
+      maturityAtMs: nowMs + tenorDays * config.dayMs,
       willFail,
       marginUsdc: priced.requiredMarginUsdc,
       dailyCarryRatePct: priced.dailyCarryRatePct,
@@ -349,11 +293,11 @@ export function createBook(state: EngineState, config: BookConfig) {
       realizedGrossUsd: 0,
       realizedCarryUsdc: 0,
       feesPaidUsdc: priced.platformFeeUsdc,
+      ...(clientReference !== undefined && { clientReference }),
     };
-    if (request.clientReference !== undefined) hedge.clientReference = request.clientReference;
     account.hedges[hedge.id] = hedge;
     credit(account, -(priced.requiredMarginUsdc + priced.platformFeeUsdc));
-    moveOpenInterest(hedge.market, hedge.side, hedge.notionalUsd);
+    moveOpenInterest(hedge, notionalUsd);
     return hedge;
   }
 
@@ -364,17 +308,18 @@ export function createBook(state: EngineState, config: BookConfig) {
       hedge.status = 'failed';
       credit(account, hedge.marginUsdc + hedge.feesPaidUsdc);
       hedge.feesPaidUsdc = 0;
-      release(account, hedge);
-      return;
+      return release(account, hedge);
     }
     const fill = quote(hedge.market, hedge.side, hedge.notionalUsd, timeMs, hedge.notionalUsd);
-    hedge.status = 'filled';
-    hedge.fillTxHash = hex64();
-    hedge.struckRate = fill.executionPrice;
-    hedge.entryPrice = fill.executionPrice;
-    hedge.filledAtMs = timeMs;
     // Carry runs from the fill: before it nothing was held.
-    hedge.carryAccruedToMs = timeMs;
+    Object.assign(hedge, {
+      status: 'filled',
+      fillTxHash: hex64(),
+      struckRate: fill.executionPrice,
+      entryPrice: fill.executionPrice,
+      filledAtMs: timeMs,
+      carryAccruedToMs: timeMs,
+    });
     schedule('maturity', account.id, hedge.id, hedge.maturityAtMs);
   }
 
@@ -385,25 +330,21 @@ export function createBook(state: EngineState, config: BookConfig) {
     notionalUsd: number,
     nowMs: number,
   ) {
-    const change = {
+    const priced = action === 'add' ? quote(hedge.market, hedge.side, notionalUsd, nowMs) : undefined;
+    const change = (hedge.pendingChange = {
       action,
       notionalUsd,
       orderTxHash: hex64(),
       submittedAtMs: nowMs,
       dueMs: nowMs + config.fillDelayMs,
-      reservedMarginUsdc: 0,
-      reservedFeeUsdc: 0,
-      dailyCarryRatePct: 0,
-    };
-    if (action === 'add') {
-      const priced = quote(hedge.market, hedge.side, notionalUsd, nowMs);
-      change.reservedMarginUsdc = priced.requiredMarginUsdc;
-      change.reservedFeeUsdc = priced.platformFeeUsdc;
-      change.dailyCarryRatePct = priced.dailyCarryRatePct;
+      reservedMarginUsdc: priced?.requiredMarginUsdc ?? 0,
+      reservedFeeUsdc: priced?.platformFeeUsdc ?? 0,
+      dailyCarryRatePct: priced?.dailyCarryRatePct ?? 0,
+    });
+    if (priced) {
       credit(account, -(priced.requiredMarginUsdc + priced.platformFeeUsdc));
-      moveOpenInterest(hedge.market, hedge.side, notionalUsd);
+      moveOpenInterest(hedge, notionalUsd);
     }
-    hedge.pendingChange = change;
     schedule('change', account.id, hedge.id, change.dueMs);
     return change;
   }
@@ -416,7 +357,7 @@ export function createBook(state: EngineState, config: BookConfig) {
       // Settled at maturity before the change landed: an add never happened, so refund it.
       if (change.action === 'add') {
         credit(account, change.reservedMarginUsdc + change.reservedFeeUsdc);
-        moveOpenInterest(hedge.market, hedge.side, -change.notionalUsd);
+        moveOpenInterest(hedge, -change.notionalUsd);
       }
       return;
     }
@@ -424,31 +365,27 @@ export function createBook(state: EngineState, config: BookConfig) {
     if (change.action === 'add') landAdd(hedge, change, timeMs);
     else if (change.action === 'close' || reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
       closeAt(account, hedge, 'closed', timeMs);
-    else landPartialReduce(account, hedge, change.notionalUsd, timeMs);
+    else {
+      const reduced = change.notionalUsd;
+      const margin = roundMoney(hedge.marginUsdc * (reduced / hedge.notionalUsd));
+      realize(account, hedge, reduced, margin, platformFeeUsdc(reduced), timeMs);
+      hedge.marginUsdc = roundMoney(hedge.marginUsdc - margin);
+      hedge.notionalUsd -= reduced;
+      moveOpenInterest(hedge, -reduced);
+    }
   }
 
   function landAdd(hedge: HedgeState, change: PendingChange, timeMs: number) {
-    const fill = quote(hedge.market, hedge.side, change.notionalUsd, timeMs, change.notionalUsd);
-    const combined = hedge.notionalUsd + change.notionalUsd;
+    const added = change.notionalUsd;
+    const fill = quote(hedge.market, hedge.side, added, timeMs, added);
+    const combined = hedge.notionalUsd + added;
     // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
-    hedge.entryPrice = roundExecutionPrice(
-      ((hedge.entryPrice as number) * hedge.notionalUsd + fill.executionPrice * change.notionalUsd) / combined,
-    );
-    hedge.dailyCarryRatePct =
-      (hedge.dailyCarryRatePct * hedge.notionalUsd + change.dailyCarryRatePct * change.notionalUsd) / combined;
+    const weighted = (held: number, more: number) => (held * hedge.notionalUsd + more * added) / combined;
+    hedge.entryPrice = roundExecutionPrice(weighted(hedge.entryPrice as number, fill.executionPrice));
+    hedge.dailyCarryRatePct = weighted(hedge.dailyCarryRatePct, change.dailyCarryRatePct);
     hedge.notionalUsd = combined;
-    hedge.units = combined;
     hedge.marginUsdc = roundMoney(hedge.marginUsdc + change.reservedMarginUsdc);
     hedge.feesPaidUsdc = roundMoney(hedge.feesPaidUsdc + change.reservedFeeUsdc);
-  }
-
-  function landPartialReduce(account: AccountState, hedge: HedgeState, notionalUsd: number, timeMs: number) {
-    const margin = roundMoney(hedge.marginUsdc * (notionalUsd / hedge.notionalUsd));
-    realize(account, hedge, notionalUsd, margin, platformFeeUsdc(notionalUsd), timeMs);
-    hedge.marginUsdc = roundMoney(hedge.marginUsdc - margin);
-    hedge.notionalUsd -= notionalUsd;
-    hedge.units = hedge.notionalUsd;
-    moveOpenInterest(hedge.market, hedge.side, -notionalUsd);
   }
 
   /**
@@ -463,7 +400,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     feeUsdc: number,
     timeMs: number,
   ) {
-    const exitPrice = markOf(hedge, timeMs);
+    const exitPrice = midPrice(hedge.market, timeMs);
     const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc * (notionalUsd / hedge.notionalUsd));
     credit(account, marginUsdc + gross - carry - feeUsdc);
@@ -479,18 +416,15 @@ export function createBook(state: EngineState, config: BookConfig) {
     accrueCarry(hedge, timeMs);
     const fee = reason === 'closed' ? platformFeeUsdc(hedge.notionalUsd) : 0;
     const exitPrice = realize(account, hedge, hedge.notionalUsd, hedge.marginUsdc, fee, timeMs);
-    hedge.accruedCarryUsdc = 0;
-    hedge.status = 'closed';
-    hedge.closedAtMs = timeMs;
-    hedge.closeReason = reason;
+    Object.assign(hedge, { accruedCarryUsdc: 0, status: 'closed', closedAtMs: timeMs, closeReason: reason });
     release(account, hedge);
-    const record = {
+    const record: HistoryRecord = {
       hedge_id: hedge.id,
       market: hedge.market,
       side: hedge.side,
       notional_usd: roundMoney(hedge.notionalUsd),
       tenor_days: hedge.tenorDays,
-      ...(hedge.clientReference !== undefined ? { client_reference: hedge.clientReference } : {}),
+      ...(hedge.clientReference !== undefined && { client_reference: hedge.clientReference }),
       opened_at: toIso(hedge.openedAtMs),
       closed_at: toIso(timeMs),
       close_reason: reason,
@@ -501,14 +435,15 @@ export function createBook(state: EngineState, config: BookConfig) {
       fees_usdc: hedge.feesPaidUsdc,
       net_pnl_usd: roundMoney(hedge.realizedGrossUsd - hedge.realizedCarryUsdc - hedge.feesPaidUsdc),
     };
-    insertHistoryRecord(account.history, record);
+    // Closes come in time order, so this is nearly always the end; fixtures in the past land by search.
+    insertSorted(account.history, record, compareHistoryRecords);
   }
 
   function release(account: AccountState, hedge: HedgeState) {
-    moveOpenInterest(hedge.market, hedge.side, -hedge.notionalUsd);
+    moveOpenInterest(hedge, -hedge.notionalUsd);
     const key = activeHedgeKey(hedge.market, hedge.side);
-    const stack = account.activeHedgeStacks[key];
-    const index = stack ? stack.indexOf(hedge.id) : -1;
+    const stack = account.activeHedgeStacks[key] ?? [];
+    const index = stack.indexOf(hedge.id);
     if (index < 0) return;
     stack.splice(index, 1);
     if (stack.length) account.activeHedgeIds[key] = stack[stack.length - 1];
@@ -519,14 +454,8 @@ export function createBook(state: EngineState, config: BookConfig) {
   }
 
   function accrueCarry(hedge: HedgeState, timeMs: number) {
-    if (timeMs <= hedge.carryAccruedToMs) return;
-    hedge.accruedCarryUsdc += carryUsdc(
-      hedge.notionalUsd,
-      hedge.dailyCarryRatePct,
-      timeMs - hedge.carryAccruedToMs,
-      config.dayMs,
-    );
-    hedge.carryAccruedToMs = timeMs;
+    hedge.accruedCarryUsdc = accruedCarryAt(hedge, timeMs);
+    hedge.carryAccruedToMs = Math.max(timeMs, hedge.carryAccruedToMs);
   }
 
   /** Carry accrued up to `timeMs` without booking it (for views). */
@@ -541,21 +470,20 @@ export function createBook(state: EngineState, config: BookConfig) {
     markets: config.markets,
     findMarket,
     midPrice,
-    markOf,
     quote,
     totalOpenInterest,
     availableCapacityUsd,
     account,
-    prepareTrailingViews,
+    prepareTrailingViews: () => Object.values(state.accounts).forEach(withViews),
     noteViewChange,
     shownBook,
     shownHistoryLength,
-    activeHedge,
+    accountFigures,
     sideHedges,
-    hedgesNewestFirst,
-    recordShown,
-    openExposureUsd,
-    exposureLeftUsd,
+    hedgesNewestFirst: (account: AccountState) => Object.values(account.hedges).sort((a, b) => compareOpened(b, a)),
+    /** Whether reads of the records show the hedge at `nowMs`: with a record lag, only once its open is that old. */
+    recordShown: (hedge: HedgeState, nowMs: number) => hedge.openedAtMs <= nowMs - config.recordLagMs,
+    exposureLeftUsd: (openExposureUsd: number) => roundMoney(Math.max(0, config.exposureCapUsd - openExposureUsd)),
     random,
     processDueEvents,
     submitOpen,
@@ -563,14 +491,4 @@ export function createBook(state: EngineState, config: BookConfig) {
     submitChange,
     accruedCarryAt,
   };
-}
-
-/** Closes happen in time order, so this nearly always appends; fixtures in the past are placed by search. */
-function insertHistoryRecord(history: HistoryRecord[], record: HistoryRecord) {
-  const last = history.length - 1;
-  const at =
-    last < 0 || compareHistoryRecords(history[last], record) <= 0
-      ? history.length
-      : partitionPoint(last, (index) => compareHistoryRecords(history[index], record) <= 0);
-  history.splice(at, 0, record);
 }

@@ -31,7 +31,6 @@ export interface HedgeState {
   orderKey: string;
   fillTxHash?: string;
   struckRate?: number;
-  units: number;
   openedAtMs: number;
   filledAtMs?: number;
   maturityAtMs: number;
@@ -88,7 +87,6 @@ export const POSITION_BASIS = [
   'market',
   'side',
   'notionalUsd',
-  'units',
   'entryPrice',
   'marginUsdc',
   'dailyCarryRatePct',

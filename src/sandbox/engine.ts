@@ -1,7 +1,7 @@
 // The sandbox engine: a request's action run against a JSON state, its result or refusal out as plain data (the
 // HTTP layer, http/, routes requests to actions and shapes statuses, headers and envelopes).
 
-import { type Book, createBook, type OpenRequest, type PastOutcome } from './book.js';
+import { type Book, createBook } from './book.js';
 import { DEFAULT_DIALECT, type SandboxDialect } from './dialect-names.js';
 import { type WireDialect, parseDialect, wireDialect } from './dialects.js';
 import type { AccountState, EngineState } from './engine-state.js';
@@ -27,25 +27,26 @@ export interface ActionContext {
   dialect: WireDialect;
 }
 
-/**
- * An action's data (`replayed`: an idempotent write answered from its record, nothing acted again) or a refusal;
- * `rate`: the key's rate limit and the requests left in it, when the sandbox has one.
- */
-export type EngineResult = (
-  | { ok: true; data: unknown; meta: Record<string, unknown>; replayed?: true }
-  | { ok: false; code: string; message: string; details?: Record<string, unknown> }
-) & { rate?: { limit: number; remaining: number } };
-export type EngineSuccess = Extract<EngineResult, { ok: true }>;
-
-/** A refusal of the engine's own (who, how often, which key), carried out of the request as its result. */
-class Refusal extends Error {
-  constructor(readonly failure: Extract<EngineResult, { ok: false }>) {
-    super(failure.message);
-  }
+/** An action's data (`replayed`: an idempotent write answered from its record, nothing acted again). */
+export interface EngineSuccess {
+  data: unknown;
+  meta: Record<string, unknown>;
+  replayed?: true;
+  /** The key's rate limit and the requests left in it, when the sandbox has one. */
+  rate?: { limit: number; remaining: number };
 }
 
-const refuse = (code: string, message: string, details?: Record<string, unknown>) =>
-  new Refusal({ ok: false, code, message, details });
+/** A refusal of the engine's own (who, how often, which key): thrown out of the request, its answer. */
+export class Refusal extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: Record<string, unknown>,
+    readonly rate?: EngineSuccess['rate'],
+  ) {
+    super(message);
+  }
+}
 
 export interface EngineOptions {
   apiKeys: readonly string[];
@@ -114,6 +115,11 @@ interface Principal {
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export class SandboxEngine {
+  readonly state: EngineState;
+  readonly dialect: SandboxDialect;
+  readonly fillDelayMs: number;
+  /** Counts the changes of state: a save is due when it moved. */
+  revision = 0;
   private readonly book: Book;
   private readonly accountIdsByKey = new Map<string, string>();
   private readonly inFlight = new Set<string>();
@@ -126,7 +132,6 @@ export class SandboxEngine {
    */
   private expiryQueue: { scope: string; createdAtMs: number }[] | undefined;
   private expiryHead = 0;
-  private mutations = 0;
 
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
@@ -135,77 +140,90 @@ export class SandboxEngine {
       throw new Error(
         `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; start without a dialect to keep it, or from a fresh state for another`,
       );
-    const dialectWire = wireDialect(state.dialect);
-    this.wire =
-      options.severalPerSide === undefined
-        ? dialectWire
-        : { ...dialectWire, hedgesPerSide: options.severalPerSide ? 'several' : 'one' };
+    const several = options.severalPerSide;
+    this.wire = {
+      ...wireDialect(state.dialect),
+      ...(several !== undefined && { hedgesPerSide: several ? 'several' : 'one' }),
+    };
     for (const key of options.apiKeys) {
       if (!TEST_KEY.test(key))
         throw new Error('sandbox API keys must be test keys like hpk_test_<16-64 alphanumerics>');
       this.accountIdsByKey.set(key, options.knownAccountIds?.[key] ?? accountIdFor(key));
     }
-    const extraMarkets = (options.extraMarkets ?? []).map((extra) => ({
-      ...extra,
+    const extra = (options.extraMarkets ?? []).map((market) => ({
+      ...market,
       backgroundOpenInterestUsd: { buy: 0, sell: 0 },
     }));
+    this.state = state;
+    this.dialect = state.dialect;
+    this.fillDelayMs = options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS;
     this.rateLimit = options.rateLimit;
     this.book = createBook(state, {
-      fillDelayMs: options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS,
+      fillDelayMs: this.fillDelayMs,
       failRate: options.failRate ?? 0,
       exposureCapUsd: options.exposureCapUsd ?? MARKET_MODEL.defaultExposureCapUsd,
-      markets: [
-        ...listedMarkets(this.wire).filter((listed) => !extraMarkets.some((extra) => extra.market === listed.market)),
-        ...extraMarkets,
-      ],
+      markets: [...listedMarkets(this.wire).filter(({ market }) => !extra.some((e) => e.market === market)), ...extra],
       dayMs: durationOption('dayMs', options.dayMs, DAY_MS, 1),
-      settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs, 0, 0),
-      viewLagMs: durationOption('viewLagMs', options.viewLagMs, 0, 0),
-      recordLagMs: durationOption('recordLagMs', options.recordLagMs, 0, 0),
+      settlementDelayMs: durationOption('settlementDelayMs', options.settlementDelayMs),
+      viewLagMs: durationOption('viewLagMs', options.viewLagMs),
+      recordLagMs: durationOption('recordLagMs', options.recordLagMs),
     });
     this.book.prepareTrailingViews();
   }
 
-  get state() {
-    return this.book.state;
-  }
-
-  get dialect() {
-    return this.wire.name;
-  }
-
-  get fillDelayMs() {
-    return this.book.config.fillDelayMs;
-  }
-
-  get revision() {
-    return this.mutations;
-  }
-
   /**
    * One request: who sends it, within its rate, at its time. `act` runs at most once (a replayed write runs nothing);
-   * what it throws passes through.
+   * what it throws passes through. An `idempotent` request (a write) honours Idempotency-Key.
    */
   run(
     request: EngineRequest,
     nowMs: number,
     idempotent: boolean,
     act: (context: ActionContext) => EngineSuccess,
-    context: HandleContext = {},
-  ) {
-    try {
-      const principal = this.authenticate(request.headers.authorization);
-      const rate = this.enforceRateLimit(principal.apiKey, context.realTimeMs ?? nowMs);
-      const now = this.advanceTo(nowMs);
-      const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
-      const result = idempotent
-        ? this.handleStateChanging(act, acting, request, principal, context.lease)
-        : act(acting);
-      return rate ? { ...result, rate } : result;
-    } catch (error) {
-      if (error instanceof Refusal) return error.failure;
-      throw error;
+    { realTimeMs, lease }: HandleContext = {},
+  ): EngineSuccess {
+    const principal = this.authenticate(request.headers.authorization);
+    const rate = this.enforceRateLimit(principal.apiKey, realTimeMs ?? nowMs);
+    const now = this.advanceTo(nowMs);
+    const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
+    const withRate = (result: EngineSuccess) => (rate ? { ...result, rate } : result);
+    if (!idempotent) return withRate(act(acting));
+    /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
+    const acted = () => {
+      const result = act(acting);
+      this.revision++;
+      this.book.noteViewChange(acting.account, now);
+      return result;
+    };
+    const key = readIdempotencyKey(request.headers);
+    if (key === undefined) return withRate(acted());
+    const scope = idempotencyScope(principal, key);
+    if (this.inFlight.has(scope) && lease?.scope !== scope)
+      throw new Refusal('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
+        idempotency_key: key,
+      });
+    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
+    // no body: neither is a request that acts, so neither is remembered.
+    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
+    const existing = this.state.idempotency[scope];
+    if (existing && now - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
+      if (existing.fingerprintDigest !== digest)
+        throw new Refusal('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
+          idempotency_key: key,
+        });
+      return withRate({ ...(JSON.parse(existing.bodyJson) as EngineSuccess), replayed: true });
     }
+    // Only successes are remembered: a refused request did nothing, so retrying it may act.
+    const result = acted();
+    this.state.idempotency[scope] = {
+      fingerprintDigest: digest,
+      createdAtMs: now,
+      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
+      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
+    };
+    // Not built yet: building it later reads this record from the state with the others.
+    this.expiryQueue?.push({ scope, createdAtMs: now });
+    return withRate(result);
   }
 
   /** Holds a write's Idempotency-Key in flight during injected latency. */
@@ -230,57 +248,53 @@ export class SandboxEngine {
   /** Also expires day-old idempotency records; the time returned never moves backwards. */
   advanceTo(nowMs: number) {
     const now = Math.max(nowMs, this.state.nowMs);
-    if (this.book.processDueEvents(now) > 0) this.mutations++;
-    if (this.expireIdempotency(now) > 0) this.mutations++;
+    if (this.book.processDueEvents(now) > 0) this.revision++;
+    if (this.expireIdempotency(now) > 0) this.revision++;
     this.state.nowMs = now;
     return now;
   }
 
   /** Test and bench helper: `count` past hedges, newest first, one hour apart. */
   seedHedges(apiKey: string, count: number, status: 'closed' | 'failed', nowMs: number) {
+    const { book } = this;
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
-    const market = this.book.markets.find((definition) => definition.status === 'open') ?? this.book.markets[0];
+    const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
     const ids = [];
     for (let index = 0; index < count; index++) {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
       const endMs = now - (index + 1) * 3_600_000;
       const settled = status === 'closed' && index % 3 !== 2;
-      const openedAtMs = endMs - (tenorDays * this.book.config.dayMs) / (settled ? 1 : 2);
-      const request: OpenRequest = {
-        market: market.market,
-        side: index % 2 === 0 ? 'buy' : 'sell',
-        notionalUsd: 10_000 * (1 + Math.floor(this.book.random() * 25)),
+      const request = {
+        market,
+        side: index % 2 === 0 ? ('buy' as const) : ('sell' as const),
+        notionalUsd: 10_000 * (1 + Math.floor(book.random() * 25)),
         tenorDays,
         clientReference: `seed-${index + 1}`,
       };
-      const outcome: PastOutcome =
-        status === 'failed'
-          ? { kind: 'failed' }
-          : settled
-            ? { kind: 'settled' }
-            : { kind: 'closed', closedAtMs: endMs };
-      ids.push(this.book.recordPastHedge(account, request, openedAtMs, outcome).id);
+      const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
+      const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
+      ids.push(book.recordPastHedge(account, request, openedAtMs, outcome).id);
     }
-    this.book.processDueEvents(now);
-    this.book.noteViewChange(account, now);
-    this.mutations++;
+    book.processDueEvents(now);
+    book.noteViewChange(account, now);
+    this.revision++;
     return ids;
   }
 
   private authenticate(authorization: string | undefined) {
     const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
-    if (!match) throw refuse('unauthorized', 'missing or malformed Authorization: Bearer <API key>');
+    if (!match) throw new Refusal('unauthorized', 'missing or malformed Authorization: Bearer <API key>');
     const apiKey = match[1];
     const accountId = this.accountIdsByKey.get(apiKey);
     if (accountId) return { apiKey, accountId };
-    if (LIVE_KEY.test(apiKey)) throw refuse('live_key_refused', 'the sandbox accepts test keys only');
-    throw refuse('unauthorized', 'unknown API key');
+    if (LIVE_KEY.test(apiKey)) throw new Refusal('live_key_refused', 'the sandbox accepts test keys only');
+    throw new Refusal('unauthorized', 'unknown API key');
   }
 
   private accountOf(principal: Principal) {
-    if (!this.state.accounts[principal.accountId]) this.mutations++;
+    if (!this.state.accounts[principal.accountId]) this.revision++;
     return this.book.account(principal.accountId);
   }
 
@@ -299,58 +313,12 @@ export class SandboxEngine {
     }
     // The epsilon keeps float dust (0.6000000001 tokens missing) from adding a millisecond.
     const retryAfterMs = Math.ceil(((1 - bucket.tokens) * 1000) / limit - 1e-6);
-    throw new Refusal({
-      ok: false,
-      code: 'rate_limited',
-      message: `more than ${limit} requests per second for this key; retry later`,
-      details: { retry_after_ms: retryAfterMs },
-      rate: { limit, remaining: 0 },
-    });
-  }
-
-  private handleStateChanging(
-    act: (context: ActionContext) => EngineSuccess,
-    context: ActionContext,
-    request: EngineRequest,
-    principal: Principal,
-    lease: IdempotencyLease | undefined,
-  ): EngineSuccess {
-    const key = readIdempotencyKey(request.headers);
-    if (key === undefined) return this.committed(act(context), context);
-    const scope = idempotencyScope(principal, key);
-    if (this.inFlight.has(scope) && lease?.scope !== scope)
-      throw refuse('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
-        idempotency_key: key,
-      });
-    // Same method, path and JSON body (key order ignored) is "the same request". A body that did not parse reads as
-    // no body: neither is a request that acts, so neither is remembered.
-    const digest = sha256(`${request.method} ${request.path} ${canonicalJson(request.body)}`, 'base64url');
-    const existing = this.state.idempotency[scope];
-    if (existing && context.nowMs - existing.createdAtMs < IDEMPOTENCY_TTL_MS) {
-      if (existing.fingerprintDigest !== digest)
-        throw refuse('idempotency_key_reuse', 'this Idempotency-Key was used with a different request', {
-          idempotency_key: key,
-        });
-      return { ...(JSON.parse(existing.bodyJson) as EngineSuccess), ok: true, replayed: true };
-    }
-    // Only successes are remembered: a refused request did nothing, so retrying it may act.
-    const result = this.committed(act(context), context);
-    this.state.idempotency[scope] = {
-      fingerprintDigest: digest,
-      createdAtMs: context.nowMs,
-      // Flattened: JSON.stringify's string is a tree of pieces that would be kept as such for a day.
-      bodyJson: Buffer.from(JSON.stringify(result)).toString(),
-    };
-    // Not built yet: building it later reads this record from the state with the others.
-    this.expiryQueue?.push({ scope, createdAtMs: context.nowMs });
-    return result;
-  }
-
-  /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
-  private committed(result: EngineSuccess, context: ActionContext) {
-    this.mutations++;
-    this.book.noteViewChange(context.account, context.nowMs);
-    return result;
+    throw new Refusal(
+      'rate_limited',
+      `more than ${limit} requests per second for this key; retry later`,
+      { retry_after_ms: retryAfterMs },
+      { limit, remaining: 0 },
+    );
   }
 
   private expireIdempotency(nowMs: number) {
@@ -376,7 +344,7 @@ export class SandboxEngine {
   }
 }
 
-function durationOption(name: string, value: number | undefined, fallback: number, min: number) {
+function durationOption(name: string, value: number | undefined, fallback = 0, min = 0) {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min)
     throw new Error(`sandbox option ${name} must be a number of ms, at least ${min}; got ${String(value)}`);
@@ -413,7 +381,7 @@ function readIdempotencyKey(headers: Record<string, string | undefined>) {
   if (key === undefined) return;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
     const reason = `must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`;
-    throw refuse('validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
+    throw new Refusal('validation_error', `Idempotency-Key ${reason}`, { field: 'Idempotency-Key', reason });
   }
   return key;
 }

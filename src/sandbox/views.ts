@@ -45,7 +45,7 @@ export function hedgeView(hedge: HedgeState, dialect: WireDialect) {
     order_tx_hash: hedge.orderTxHash,
     ...(hedge.fillTxHash !== undefined && { fill_tx_hash: hedge.fillTxHash }),
     ...(hedge.struckRate !== undefined && { struck_rate: hedge.struckRate }),
-    units: roundMoney(hedge.units),
+    units: roundMoney(hedge.notionalUsd),
     order_key: hedge.orderKey,
     opened_at: toIso(hedge.openedAtMs),
     ...(hedge.filledAtMs !== undefined && { filled_at: toIso(hedge.filledAtMs) }),
@@ -76,13 +76,13 @@ type PositionLine = ReturnType<typeof hedgeLine>;
 
 function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
   const entry = hedge.entryPrice as number;
-  const mark = book.markOf(hedge, nowMs);
+  const mark = book.midPrice(hedge.market, nowMs);
   return {
     market: hedge.market,
     side: hedge.side,
     hedge_id: hedge.id,
     notional_usd: roundMoney(hedge.notionalUsd),
-    units: roundMoney(hedge.units),
+    units: roundMoney(hedge.notionalUsd),
     entry_price: entry,
     mark_price: mark,
     ...money(
@@ -150,14 +150,14 @@ export function accountView(book: Book, account: AccountState, nowMs: number) {
 }
 
 export function marketView(book: Book, definition: MarketDefinition, nowMs: number) {
-  const openInterest = book.totalOpenInterest(definition);
+  const openInterest = book.totalOpenInterest(definition.market);
   return {
     market: definition.market,
     status: definition.status,
-    price: book.midPrice(definition, nowMs),
+    price: book.midPrice(definition.market, nowMs),
     available_capacity_usd: {
-      buy: book.availableCapacityUsd(definition, 'buy'),
-      sell: book.availableCapacityUsd(definition, 'sell'),
+      buy: book.availableCapacityUsd(definition.market, 'buy'),
+      sell: book.availableCapacityUsd(definition.market, 'sell'),
     },
     net_rate_daily_pct: {
       buy: dailyCarryRatePct(openInterest, 'buy'),

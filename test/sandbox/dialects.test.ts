@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
+import type { EngineState } from '../../src/sandbox/engine-state.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
 import { openBody, T0 } from '../support/engine.js';
 import { api, startSimulator, type ApiResult, type ApiTarget } from '../support/simulator.js';
-import { answered, post, read, useSandboxes, useStateFiles } from './http-calls.js';
+import { answered, post, postData, read, useSandboxes, useStateFiles } from './http-calls.js';
 
 // These tests talk to the server itself.
 const start = useSandboxes();
@@ -93,6 +94,8 @@ const change = (side: 'buy' | 'sell', field: string, notional: number, market = 
 const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side });
 /** An error answer as [status, code, the field its details name]. */
 const refusal = ({ status, body }: ApiResult) => [status, body.error.code, body.error.details?.field];
+/** The one account a test's key opened. */
+const firstAccount = (sandbox: { engine: { state: EngineState } }) => Object.values(sandbox.engine.state.accounts)[0];
 const idsOf = (list: Array<{ id: string }>) => list.map((hedge) => hedge.id);
 /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
 const amount = (expected: typeof reference, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
@@ -164,7 +167,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect(hedge.status).toBe(expected.statusAfterEarlyClose);
     expect('closed_at' in hedge).toBe(expected.statusAfterEarlyClose === 'closed');
     // Whatever the wire says, the engine closed it once.
-    expect(Object.values(sandbox.engine.state.accounts)[0].hedges[id].status).toBe('closed');
+    expect(firstAccount(sandbox).hedges[id].status).toBe('closed');
 
     const [record] = await read(sandbox, '/hedges/history');
     expect(Object.keys(record)).toEqual(expected.historyKeys);
@@ -183,7 +186,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const ids: string[] = [];
     // Each side closed early: it leaves the positions list; the hedge shows the dialect's status.
     for (const side of ['buy', 'sell'] as const) {
-      const id = (await post(sandbox, '/hedges', open(side, 10_000))).body.data.id;
+      const id = (await postData(sandbox, '/hedges', open(side, 10_000))).id;
       ids.push(id);
       fill(sandbox);
       const closed = await post(sandbox, '/hedges/close', closeBody(side, market));
@@ -199,7 +202,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     }
     expect(await read(sandbox, '/hedges/history')).toHaveLength(2);
     expect(idsOf(await read(sandbox, `/hedges?status=${expected.statusAfterEarlyClose}`))).toEqual([ids[1], ids[0]]);
-    ids.push((await post(sandbox, '/hedges', open('buy', 10_000))).body.data.id);
+    ids.push((await postData(sandbox, '/hedges', open('buy', 10_000))).id);
 
     const page = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=2`);
     expect(idsOf(page.body.data)).toEqual([ids[2], ids[1]]);
@@ -258,9 +261,9 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
 describe('sandbox dialect alpha: several hedges per side', () => {
   it('opens a second hedge on an open side; positions aggregate; add → newest; reduce newest first; close closes all', async () => {
     const sandbox = await startDialect('alpha');
-    const first = (await post(sandbox, '/hedges', openBody('buy', 100_000))).body.data.id;
+    const first = (await postData(sandbox, '/hedges', openBody('buy', 100_000))).id;
     fill(sandbox);
-    const newest = (await post(sandbox, '/hedges', openBody('buy', 60_000))).body.data;
+    const newest = await postData(sandbox, '/hedges', openBody('buy', 60_000));
     const second = newest.id;
     expect(second).not.toBe(first);
     fill(sandbox);
@@ -298,7 +301,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     expect(await read(sandbox, '/positions')).toEqual([expect.objectContaining({ hedge_id: first, size_usd: 70_000 })]);
     expect((await read(sandbox, '/hedges/history')).map((record: any) => record.hedge)).toEqual([second]);
 
-    const third = (await post(sandbox, '/hedges', openBody('buy', 30_000))).body.data.id;
+    const third = (await postData(sandbox, '/hedges', openBody('buy', 30_000))).id;
     fill(sandbox);
     const closed = await post(sandbox, '/hedges/close', closeBody('buy'));
     expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
@@ -307,7 +310,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     const allHistory = (await read(sandbox, '/hedges/history')).map((record: any) => record.hedge);
     expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
     for (const id of [first, second, third]) expect((await read(sandbox, `/hedges/${id}`)).status).toBe('filled');
-    const account = Object.values(sandbox.engine.state.accounts)[0];
+    const account = firstAccount(sandbox);
     expect([account.activeHedgeIds, account.activeHedgeStacks]).toEqual([{}, {}]);
   });
 
@@ -339,8 +342,8 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
     ]);
     expect(markets.meta.allowed_markets).toEqual(['USDTNGN', 'USDTKES', 'USDTGHS']);
     expect(answered(await post(sandbox, '/hedges', openBody('buy', 10_000)))).toEqual([400, 'market_disabled']);
-    expect(Object.values(sandbox.engine.state.accounts)[0].hedges).toEqual({});
-    const id = (await post(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).body.data.id;
+    expect(firstAccount(sandbox).hedges).toEqual({});
+    const id = (await postData(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).id;
     fill(sandbox);
     await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
     expect((await read(sandbox, `/hedges/${id}`)).status).toBe('settling');
@@ -374,16 +377,13 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
 describe('sandbox dialect delta: references in upper case, history pages by time', () => {
   it('keeps client_reference trimmed in upper case and filters it without regard to case; pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {
     const sandbox = await startDialect('delta');
-    const id = (await post(sandbox, '/hedges', openBody('buy', 10_000, 7, { client_reference: ' deal-11' }))).body.data
-      .id;
+    const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 7, { client_reference: ' deal-11' }));
     await post(sandbox, '/hedges', openBody('sell', 10_000, 7, { client_reference: 'deal-12' }));
     expect((await read(sandbox, `/hedges/${id}`)).client_reference).toBe('DEAL-11');
     for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
       expect(idsOf(await read(sandbox, `/hedges?client_reference=${encodeURIComponent(asked)}`))).toEqual([id]);
     sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
-    const newestFirst = [...Object.values(sandbox.engine.state.accounts)[0].history]
-      .reverse()
-      .map((record) => record.hedge_id);
+    const newestFirst = [...firstAccount(sandbox).history].reverse().map((record) => record.hedge_id);
     const { sizes, seen } = await walk(sandbox, '/hedges/history?limit=500', ({ data, meta }) => {
       if (meta.next_before !== null) expect(meta.next_before).toBe(data.at(-1).closed_at);
       return meta.next_before && `/hedges/history?limit=500&before=${encodeURIComponent(meta.next_before)}`;

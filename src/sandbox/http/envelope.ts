@@ -35,7 +35,7 @@ export class ApiError extends Error {
 }
 
 export function succeeded(data: unknown, meta: Record<string, unknown> = {}): EngineSuccess {
-  return { ok: true, data, meta };
+  return { data, meta };
 }
 
 export function errorResponse(error: ApiError) {

@@ -1,8 +1,8 @@
 // The engine behind HTTP: a request routed to its action, the engine's result shaped into status, headers and
 // envelope. The server and the engine tests answer requests through this one adapter.
 
-import { type EngineRequest, type EngineResult, type HandleContext, SandboxEngine } from '../engine.js';
-import { ApiError, errorResponse } from './envelope.js';
+import { type EngineRequest, type EngineSuccess, type HandleContext, Refusal, SandboxEngine } from '../engine.js';
+import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
 import { matchRoute } from './routes.js';
 
 /** The statuses of the engine's own refusals. */
@@ -15,17 +15,24 @@ const REFUSAL_STATUS: Record<string, number> = {
   validation_error: 400,
 };
 
+const rateHeaders = (rate: EngineSuccess['rate']) =>
+  rate && { 'x-ratelimit-limit': String(rate.limit), 'x-ratelimit-remaining': String(rate.remaining) };
+
 export class HttpSandboxEngine extends SandboxEngine {
-  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}) {
+  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
-      return toResponse(
-        this.run(request, nowMs, idempotent, (acting) => handle({ ...acting, request, params }), context),
+      const { data, meta, replayed, rate } = this.run(
+        request,
+        nowMs,
+        idempotent,
+        (acting) => handle({ ...acting, request, params }),
+        context,
       );
+      const headers = { ...(replayed && { 'idempotent-replayed': 'true' }), ...rateHeaders(rate) };
+      return { status: 200, headers, body: { data, error: null, meta } };
     } catch (error) {
-      if (error instanceof ApiError) return errorResponse(error);
-      const message = error instanceof Error ? error.message : String(error);
-      return errorResponse(new ApiError(500, 'internal_error', `sandbox error: ${message}`));
+      return errorResponse(apiError(error));
     }
   }
 
@@ -40,17 +47,18 @@ export class HttpSandboxEngine extends SandboxEngine {
   }
 }
 
-function toResponse(result: EngineResult) {
-  const { rate } = result;
-  const headers = {
-    ...(result.ok
-      ? result.replayed && { 'idempotent-replayed': 'true' }
-      : result.code === 'rate_limited' && {
-          'retry-after': String(Math.max(1, Math.ceil(Number(result.details?.retry_after_ms) / 1000))),
-        }),
-    ...(rate && { 'x-ratelimit-limit': String(rate.limit), 'x-ratelimit-remaining': String(rate.remaining) }),
+/** What the client is told: a refusal of the engine's or a route's as the spec's error, anything else as a 500. */
+function apiError(error: unknown) {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof Refusal))
+    return new ApiError(
+      500,
+      'internal_error',
+      `sandbox error: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  const { code, details, rate } = error;
+  const retryAfter = code === 'rate_limited' && {
+    'retry-after': String(Math.max(1, Math.ceil(Number(details?.retry_after_ms) / 1000))),
   };
-  if (result.ok) return { status: 200, headers, body: { data: result.data, error: null, meta: result.meta } };
-  const { code, message, details } = result;
-  return errorResponse(new ApiError(REFUSAL_STATUS[code] ?? 500, code, message, details, headers));
+  return new ApiError(REFUSAL_STATUS[code], code, error.message, details, { ...retryAfter, ...rateHeaders(rate) });
 }

@@ -13,7 +13,6 @@ import {
 import type { ActionContext, EngineRequest, EngineSuccess } from '../engine.js';
 import { ApiError, notFoundError, succeeded, validationError } from './envelope.js';
 import {
-  type MarketDefinition,
   type Side,
   marketHeadroomUsd,
   platformFeeUsdc,
@@ -43,21 +42,17 @@ interface RouteContext extends ActionContext {
 
 type Handler = (context: RouteContext) => EngineSuccess;
 
-const onchainMeta = () => ({ source: 'onchain' });
+const ONCHAIN = { source: 'onchain' };
 
-function requireListedMarket(book: Book, market: string) {
+/** A listed market (`open`: and open to new notional), else the spec's refusal. */
+function requireMarket(book: Book, market: string, open = true) {
   const definition = book.findMarket(market);
   if (!definition)
     throw new ApiError(400, 'market_not_available', `market ${market} is not available to this account`, {
       market,
       allowed_markets: book.markets.map((listed) => listed.market),
     });
-  return definition;
-}
-
-function requireOpenMarket(book: Book, market: string) {
-  const definition = requireListedMarket(book, market);
-  if (definition.status !== 'open')
+  if (open && definition.status !== 'open')
     throw new ApiError(400, 'market_disabled', `market ${market} is ${definition.status}`, {
       market,
       status: definition.status,
@@ -66,24 +61,18 @@ function requireOpenMarket(book: Book, market: string) {
 }
 
 /** Cap first: a notional over the account's cap is `exposure_exceeded` whatever the market holds. */
-function requireRoomFor(
-  book: Book,
-  account: AccountState,
-  definition: MarketDefinition,
-  side: Side,
-  notionalUsd: number,
-) {
-  const availableExposure = book.exposureLeftUsd(book.openExposureUsd(account));
+function requireRoomFor(book: Book, account: AccountState, market: string, side: Side, notionalUsd: number) {
+  const availableExposure = book.exposureLeftUsd(book.accountFigures(account).openExposureUsd);
   if (notionalUsd > availableExposure)
     throw new ApiError(400, 'exposure_exceeded', 'this would push the account over its aggregate exposure cap', {
       available_exposure_usd: availableExposure,
       requested_usd: notionalUsd,
       exposure_cap_usd: book.config.exposureCapUsd,
     });
-  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(definition), side))
-    throw new ApiError(400, 'capacity_exceeded', `not enough ${side} capacity on ${definition.market}`, {
+  if (notionalUsd > marketHeadroomUsd(book.totalOpenInterest(market), side))
+    throw new ApiError(400, 'capacity_exceeded', `not enough ${side} capacity on ${market}`, {
       side,
-      available_capacity_usd: book.availableCapacityUsd(definition, side),
+      available_capacity_usd: book.availableCapacityUsd(market, side),
       requested_usd: notionalUsd,
     });
   const upfront = roundMoney(requiredMarginUsdc(notionalUsd) + platformFeeUsdc(notionalUsd));
@@ -94,118 +83,102 @@ function requireRoomFor(
     });
 }
 
-function getMarkets({ book, nowMs }: RouteContext) {
-  return succeeded(
-    book.markets.map((definition) => marketView(book, definition, nowMs)),
-    { ...onchainMeta(), allowed_markets: book.markets.map((definition) => definition.market) },
-  );
-}
-
 function getPrices({ book, request, nowMs, dialect }: RouteContext) {
-  const symbols = request.query.symbols;
-  const requested =
-    symbols === undefined
-      ? book.markets.map((definition) => definition.market)
-      : symbols
-          .split(',')
-          .map((symbol) => symbol.trim())
-          .filter((symbol) => symbol.length > 0);
+  const symbols = request.query.symbols?.split(',').map((symbol) => symbol.trim());
   const timestamp = toIso(nowMs);
-  const prices = requested.map((market) => ({
+  const prices = (symbols?.filter(Boolean) ?? book.markets.map((definition) => definition.market)).map((market) => ({
     market,
-    price: book.midPrice(requireListedMarket(book, market), nowMs),
+    price: book.midPrice(requireMarket(book, market, false).market, nowMs),
     timestamp,
   }));
-  return succeeded(renderPrices(prices, dialect.pricesShape), onchainMeta());
+  return succeeded(renderPrices(prices, dialect.pricesShape), ONCHAIN);
 }
 
-/** A strict dialect refuses what it does not know; the others ignore it. */
-function checkListQuery(request: EngineRequest, dialect: WireDialect, known: readonly string[]) {
-  const paging = dialect.paging === 'cursor' ? ['cursor'] : [];
+/** A strict dialect refuses a query parameter it does not know; the others ignore it. */
+function checkListQuery({ query }: EngineRequest, dialect: WireDialect, known: readonly string[]) {
   if (dialect.unknownListQuery === 'refused')
-    refuseUnknownQuery(request.query, [...known, dialect.pageSizeParameter, ...paging]);
+    refuseUnknownQuery(query, [
+      ...known,
+      dialect.pageSizeParameter,
+      ...(dialect.paging === 'cursor' ? ['cursor'] : []),
+    ]);
 }
 
-/** Newest first; one item past the page is looked for to know whether a next page exists. */
-function page<T>(items: Iterable<T>, request: EngineRequest, dialect: WireDialect) {
-  const pageSize = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
+const pageSizeOf = ({ query }: EngineRequest, dialect: WireDialect) =>
+  readPageSize(query, dialect.pageSizeParameter, dialect.defaultPageSize);
+
+/** Newest first, the items `keep` keeps; the scan stops at the first item past the page (a next page exists). */
+function page<T>(items: readonly T[], request: EngineRequest, dialect: WireDialect, keep = (_item: T) => true) {
+  const pageSize = pageSizeOf(request, dialect);
   const skip = dialect.paging === 'cursor' ? decodeCursor(request.query.cursor) : 0;
   const kept: T[] = [];
   let seen = 0;
   let more = false;
   for (const item of items) {
-    if (seen++ < skip) continue;
-    if (kept.length === pageSize) {
-      more = true;
-      break;
-    }
+    if (!keep(item) || seen++ < skip) continue;
+    if ((more = kept.length === pageSize)) break;
     kept.push(item);
   }
-  if (dialect.paging !== 'cursor') return { page: kept, meta: {} };
-  return { page: kept, meta: { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null } };
+  const meta = { page_size: pageSize, next_cursor: more ? encodeCursor(skip + kept.length) : null };
+  return { page: kept, meta: dialect.paging === 'cursor' ? meta : {} };
 }
 
-function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean) {
-  for (const item of items) if (keep(item)) yield item;
-}
-
-/** Newest first; the filters scan from the newest hedge and stop once the page is full. */
 function listHedges({ book, account, request, nowMs, dialect }: RouteContext) {
   checkListQuery(request, dialect, ['status', 'client_reference']);
   const status = readStatusFilter(request.query, dialect.closingStatus === null ? [] : [dialect.closingStatus]);
   const clientReference = keptReference(request.query.client_reference, dialect);
-  const matching = filtered(
+  const { page: hedges, meta } = page(
     book.hedgesNewestFirst(account),
+    request,
+    dialect,
     (hedge) =>
       book.recordShown(hedge, nowMs) &&
       (status === undefined || wireStatus(hedge, dialect) === status) &&
       (clientReference === undefined || hedge.clientReference === clientReference),
   );
-  const { page: hedges, meta } = page(matching, request, dialect);
   return succeeded(
     hedges.map((hedge) => hedgeView(hedge, dialect)),
     meta,
   );
 }
 
-function getHedge({ book, account, params, nowMs, dialect }: RouteContext) {
+function getHedge({ book, account, params: [id], nowMs, dialect }: RouteContext) {
   // Own records only: `__proto__` or `constructor` is no hedge of anyone's.
-  const hedge = Object.hasOwn(account.hedges, params[0]) ? account.hedges[params[0]] : undefined;
+  const hedge = Object.hasOwn(account.hedges, id) ? account.hedges[id] : undefined;
   if (!hedge || !book.recordShown(hedge, nowMs))
-    throw new ApiError(404, 'hedge_not_found', `hedge ${params[0]} is not one of yours`, { hedge_id: params[0] });
+    throw new ApiError(404, 'hedge_not_found', `hedge ${id} is not one of yours`, { hedge_id: id });
   return succeeded(hedgeView(hedge, dialect));
 }
 
-/** The history is kept oldest first, so the newest page is its tail, read backwards. */
+/** The history is kept oldest first (compareHistoryRecords), so the newest page is its tail, read backwards. */
 function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const pages = dialect.historyPages;
   const shown = book.shownHistoryLength(account, nowMs);
   const { history } = account;
+  const wire = (record: HistoryRecord) => wireRecord(record, dialect.historyFields, dialect);
   if (dialect.paging !== 'none' || pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request, dialect, []);
-    function* newestFirst() {
-      for (let index = shown - 1; index >= 0; index--) yield history[index];
-    }
-    const { page: records, meta } = page(newestFirst(), request, dialect);
-    return succeeded(
-      records.map((record) => wireRecord(record, dialect.historyFields, dialect)),
-      meta,
-    );
+    const { page: records, meta } = page(history.slice(0, shown).reverse(), request, dialect);
+    return succeeded(records.map(wire), meta);
   }
-  const parameter = pages === 'time' ? 'before' : 'cursor';
+  const byTime = pages === 'time';
+  const parameter = byTime ? 'before' : 'cursor';
   checkListQuery(request, dialect, [parameter]);
-  const asked = readPageSize(request.query, dialect.pageSizeParameter, dialect.defaultPageSize);
-  const pageSize = pages === 'time' ? Math.min(asked, TIME_PAGE) : asked;
+  const pageSize = Math.min(pageSizeOf(request, dialect), byTime ? TIME_PAGE : Infinity);
   const raw = request.query[parameter];
-  const below = raw === undefined ? undefined : pages === 'time' ? readBefore(raw) : readHistoryCursor(raw);
-  // History is kept in compareHistoryRecords order: the records before `below` are a prefix.
-  const before = (index: number) => compareHistoryRecords(history[index], below as HistoryRecord) < 0;
-  let next = below === undefined ? shown : Math.min(shown, partitionPoint(history.length, before));
-  const served: Array<Record<string, unknown>> = [];
-  while (next > 0 && served.length < pageSize) served.push(wireRecord(history[--next], dialect.historyFields, dialect));
+  const below = raw === undefined ? undefined : byTime ? readBefore(raw) : readHistoryCursor(raw);
+  // The records before `below` are a prefix.
+  let next = below
+    ? Math.min(
+        shown,
+        partitionPoint(history.length, (index) => compareHistoryRecords(history[index], below) < 0),
+      )
+    : shown;
+  const served = [];
+  while (next > 0 && served.length < pageSize) served.push(wire(history[--next]));
   const more = next > 0 && served.length > 0;
-  if (pages === 'time') return succeeded(served, { next_before: more ? history[next].closed_at : null });
+  if (byTime) return succeeded(served, { next_before: more ? history[next].closed_at : null });
   return succeeded(served, more ? { next_cursor: historyCursor(history[next]) } : {});
 }
 
@@ -213,14 +186,14 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
 const TIME_PAGE = 40;
 
 /** The position of a history record, as a cursor: its close time and id (the order history is kept in). */
-function historyCursor(record: HistoryRecord) {
-  return Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
-}
+const historyCursor = (record: HistoryRecord) =>
+  Buffer.from(JSON.stringify([record.closed_at, record.hedge_id])).toString('base64url');
 
 function readHistoryCursor(raw: string) {
   try {
     const [closedAt, hedgeId] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
-    if (typeof closedAt === 'string' && typeof hedgeId === 'string') return { closed_at: closedAt, hedge_id: hedgeId };
+    if (typeof closedAt === 'string' && typeof hedgeId === 'string')
+      return { closed_at: closedAt, hedge_id: hedgeId } as HistoryRecord;
   } catch {
     // Refused below.
   }
@@ -231,23 +204,7 @@ function readHistoryCursor(raw: string) {
 function readBefore(raw: string) {
   const ms = Date.parse(raw);
   if (!Number.isFinite(ms)) throw validationError('before', 'must be a time (ISO 8601)');
-  return { closed_at: toIso(ms), hedge_id: '' };
-}
-
-function getPositions({ book, account, nowMs, dialect }: RouteContext) {
-  return succeeded(
-    positionViews(book, account, nowMs).map((line) => wireRecord(line, dialect.positionFields, dialect)),
-  );
-}
-
-function getAccount({ book, account, nowMs, dialect }: RouteContext) {
-  return succeeded(wireRecord(accountView(book, account, nowMs), dialect.accountFields, dialect));
-}
-
-function postQuote({ book, request, nowMs }: RouteContext) {
-  const terms = readHedgeTerms(requireJsonObject(request.body));
-  const definition = requireOpenMarket(book, terms.market);
-  return succeeded(quoteView(book, { definition, ...terms }, nowMs), onchainMeta());
+  return { closed_at: toIso(ms), hedge_id: '' } as HistoryRecord;
 }
 
 function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
@@ -255,13 +212,13 @@ function openHedge({ book, account, request, nowMs, dialect }: RouteContext) {
   const terms = readHedgeTerms(body);
   const clientReference = keptReference(readClientReference(body), dialect);
   const { market, side, notionalUsd } = terms;
-  const definition = requireOpenMarket(book, market);
-  const existing = book.activeHedge(account, market, side);
+  requireMarket(book, market);
+  const existing = book.sideHedges(account, market, side).at(-1);
   if (existing && dialect.hedgesPerSide === 'one')
     throw new ApiError(409, 'hedge_already_open', `a ${side} hedge on ${market} is already open; use add`, {
       hedge_id: existing.id,
     });
-  requireRoomFor(book, account, definition, side, notionalUsd);
+  requireRoomFor(book, account, market, side, notionalUsd);
   const hedge = book.submitOpen(account, { ...terms, clientReference }, nowMs);
   return succeeded({ ...hedgeView(hedge, dialect), hedge_id: hedge.id });
 }
@@ -276,12 +233,10 @@ export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
   requestedUsd: number,
 ) {
   const newestFirst = [...hedges].reverse();
-  const whole = (hedge: H) => ({ hedge, notionalUsd: hedge.notionalUsd });
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
-  if (action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd)))
-    return newestFirst.map(whole);
+  const whole = action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd));
+  let left = whole ? Infinity : requestedUsd;
   const parts: { hedge: H; notionalUsd: number }[] = [];
-  let left = requestedUsd;
   for (const hedge of newestFirst) {
     if (left <= 0) break;
     const taken = Math.min(left, hedge.notionalUsd);
@@ -302,11 +257,10 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
       ? undefined
       : readChangeNotional(body, dialect.changeNotionalField, dialect.refusedNotionalFields);
   // Leaving a position must stay possible on a disabled market; growing one must not.
-  const definition = action === 'add' ? requireOpenMarket(book, market) : requireListedMarket(book, market);
+  requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);
   if (!hedges.length) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
-  const involved = action === 'add' ? hedges.slice(-1) : [...hedges].reverse();
-  for (const hedge of involved) {
+  for (const hedge of action === 'add' ? hedges.slice(-1) : [...hedges].reverse()) {
     // Retry-After: the change lands within the fill delay; the same request may be sent again then.
     if (hedge.status !== 'filled' || hedge.pendingChange)
       throw new ApiError(
@@ -319,7 +273,7 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
   }
   const openUsd = sideNotional(hedges);
   const changeUsd = requested ?? openUsd;
-  if (action === 'add') requireRoomFor(book, account, definition, side, changeUsd);
+  if (action === 'add') requireRoomFor(book, account, market, side, changeUsd);
   if (action === 'reduce' && changeUsd > openUsd)
     throw new ApiError(400, 'notional_too_large', 'cannot reduce by more than the open notional', {
       notional_usd: roundMoney(openUsd),
@@ -340,15 +294,44 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
 
 // Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
 const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]> = [
-  ['/markets', { GET: getMarkets }],
+  [
+    '/markets',
+    {
+      GET: ({ book, nowMs }) =>
+        succeeded(
+          book.markets.map((definition) => marketView(book, definition, nowMs)),
+          { ...ONCHAIN, allowed_markets: book.markets.map((definition) => definition.market) },
+        ),
+    },
+  ],
   ['/prices', { GET: getPrices }],
-  ['/quotes', { POST: postQuote }],
+  [
+    '/quotes',
+    {
+      POST: ({ book, request, nowMs }) => {
+        const terms = readHedgeTerms(requireJsonObject(request.body));
+        return succeeded(quoteView(book, { definition: requireMarket(book, terms.market), ...terms }, nowMs), ONCHAIN);
+      },
+    },
+  ],
   ['/hedges', { GET: listHedges, POST: openHedge }],
   [/^\/hedges\/(add|reduce|close)$/, { POST: changeHedge }],
   ['/hedges/history', { GET: getHistory }],
   [/^\/hedges\/([^/]+)$/, { GET: getHedge }],
-  ['/positions', { GET: getPositions }],
-  ['/account', { GET: getAccount }],
+  [
+    '/positions',
+    {
+      GET: ({ book, account, nowMs, dialect }) =>
+        succeeded(positionViews(book, account, nowMs).map((line) => wireRecord(line, dialect.positionFields, dialect))),
+    },
+  ],
+  [
+    '/account',
+    {
+      GET: ({ book, account, nowMs, dialect }) =>
+        succeeded(wireRecord(accountView(book, account, nowMs), dialect.accountFields, dialect)),
+    },
+  ],
 ];
 
 /** The endpoint; `idempotent`: it changes state, so it honours Idempotency-Key (spec section 7). */
