@@ -19,22 +19,8 @@ export interface HedgeSizes {
 /** Outcomes of a write that landed (journal/entry.ts). */
 const LANDED = new Set(['filled', 'done']);
 
-/** Which write an entry is, by what it sent: an open (a roll's or a plan's leg too), an add or a reduce. */
-function writeOf(entry: JournalEntry) {
-  if (entry.request?.method !== 'POST') return;
-  const path = String(entry.request.path ?? '').replace(/\/+$/, '');
-  if (path.endsWith('/hedges/add')) return 'add';
-  if (path.endsWith('/hedges/reduce')) return 'reduce';
-  if (path.endsWith('/hedges')) return 'open';
-  return;
-}
-
-/** The hedge a write acted on: the one the server's answer named, else the one its side held before the send. */
-function hedgeIdOf(entry: JournalEntry) {
-  if (typeof entry.hedge_id === 'string' && entry.hedge_id !== '') return entry.hedge_id;
-  const fromContext = entry.context?.hedge_id;
-  return typeof fromContext === 'string' && fromContext !== '' ? fromContext : undefined;
-}
+/** Which write an entry sent, by its path: an open (a roll's or a plan's leg too), an add or a reduce. */
+const WRITE_PATH = /\/hedges(?:\/(add|reduce))?\/*$/;
 
 /** The hedges of `ids` that this journal's adds or reduces changed, with what it knows of their size; a hedge only opened from here (never resized) is not in the map. */
 export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet<string>) {
@@ -42,37 +28,31 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
   const oldestFirst = [...entries].sort((a, b) =>
     a.seq !== undefined && b.seq !== undefined
       ? a.seq - b.seq
-      : a.created_at < b.created_at
-        ? -1
-        : a.created_at > b.created_at
-          ? 1
-          : 0,
+      : Number(a.created_at > b.created_at) - Number(a.created_at < b.created_at),
   );
   for (const entry of oldestFirst) {
-    const id = hedgeIdOf(entry);
-    const write = writeOf(entry);
+    // The hedge it acted on: the one the server's answer named, else the one its side held before the send.
+    // (None is in no set of ids.)
+    const id = [entry.hedge_id, entry.context?.hedge_id].find((id) => typeof id === 'string' && id) as string;
+    const write = entry.request?.method === 'POST' && WRITE_PATH.exec(String(entry.request.path ?? ''));
     const usd = recordedUsd(bodyOf(entry));
-    if (id === undefined || !ids.has(id) || write === undefined || usd === undefined || !LANDED.has(entry.outcome))
-      continue;
+    if (!ids.has(id) || !write || usd === undefined || !LANDED.has(entry.outcome)) continue;
     const sizes = found.get(id) ?? { changes: [] };
-    if (write === 'open') sizes.openedUsd = usd;
-    else sizes.changes.push({ action: write, usd });
+    if (write[1]) sizes.changes.push({ action: write[1] as 'add' | 'reduce', usd });
+    else sizes.openedUsd = usd;
     found.set(id, sizes);
   }
   for (const [id, sizes] of found) {
-    if (!sizes.changes.length) {
-      found.delete(id);
-      continue;
+    if (!sizes.changes.length) found.delete(id);
+    else if (sizes.openedUsd !== undefined) {
+      let now = sizes.openedUsd;
+      sizes.largestUsd = now;
+      for (const { action, usd } of sizes.changes) {
+        now += action === 'add' ? usd : -usd;
+        sizes.largestUsd = Math.max(sizes.largestUsd, now);
+      }
+      sizes.lastUsd = cents(now);
     }
-    if (sizes.openedUsd === undefined) continue;
-    let now = sizes.openedUsd;
-    let largest = now;
-    for (const change of sizes.changes) {
-      now += change.action === 'add' ? change.usd : -change.usd;
-      largest = Math.max(largest, now);
-    }
-    sizes.largestUsd = largest;
-    sizes.lastUsd = cents(now);
   }
   return found;
 }
@@ -81,8 +61,7 @@ export function resizedHedges(entries: readonly JournalEntry[], ids: ReadonlySet
 export async function readResizedHedges(ports: Pick<CommandContext, 'journal' | 'log'>, ids: ReadonlySet<string>) {
   if (ids.size === 0) return new Map();
   try {
-    const journal = await ports.journal();
-    return resizedHedges(await journal.list(), ids);
+    return resizedHedges(await (await ports.journal()).list(), ids);
   } catch (error) {
     ports.log(`history: the journal was not read for resized hedges (${messageOf(error)})`);
     return new Map();
