@@ -37,70 +37,55 @@ export async function readInputFile(
     throw new UsageError(
       `file: this call reads no ${what} from the disk; it is read only under the roots the server was started with.`,
     );
-  if (file === '-' && ports.stdinIsTTY) {
+  const stdin = file === '-';
+  if (stdin && ports.stdinIsTTY) {
     throw new UsageError(
       `the ${what} is - (stdin), but stdin is a terminal; pipe the file in${pipeExample ? ` (\`${pipeExample}\`)` : ''} or name it.`,
     );
   }
-  const sourceName = file === '-' ? 'stdin' : file;
-  const shown = file === '-' ? 'on stdin' : safeText(file);
+  const shown = stdin ? 'on stdin' : safeText(file);
   // Said under --verbose: a pipe that is slow to end is being waited on, not hung on.
-  if (file === '-') ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
-  // Only stdin waits on the command's signal: a keeper stopped while it starts still reads its target.
-  const bounded = file === '-' ? boundedSignal(ports) : undefined;
+  if (stdin) ports.log(`reading the ${what} from stdin (at most ${sizeInWords(MAX_INPUT_FILE_BYTES)})`);
+  // Only stdin waits on the command's signal (and --timeout's deadline, on the command's clock): a keeper stopped
+  // while it starts still reads its target.
+  const timer = new AbortController();
+  const timedOut = new AbortController();
+  if (stdin && ports.deadline !== undefined)
+    ports.clock.sleep(Math.max(0, ports.deadline - ports.clock.now()), timer.signal).then(
+      () => timedOut.abort(new ReadTimedOut()),
+      () => undefined,
+    );
+  const signal = AbortSignal.any([ports.signal, timedOut.signal]);
   try {
-    const bytes = bounded
-      ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal: bounded.signal })
+    const bytes = stdin
+      ? await readBoundedStream(ports.stdin, { maxBytes: MAX_INPUT_FILE_BYTES, signal })
       : await readRegularFile(file, { maxBytes: MAX_INPUT_FILE_BYTES });
-    return { text: bytes.toString('utf8'), sourceName };
+    return { text: bytes.toString('utf8'), sourceName: stdin ? 'stdin' : file };
   } catch (error) {
     if (error instanceof ReadTimedOut) {
       throw new UsageError(
         `the ${what} ${shown} was not read whole within --timeout (${ports.timeoutSeconds} s); nothing was read or sent. Close the pipe once the file is written, or give a longer --timeout (0 for none).`,
       );
     }
-    if (bounded?.signal.aborted)
+    if (stdin && signal.aborted)
       throw new InterruptedError(`Interrupted while reading the ${what} ${shown}; nothing was sent.`, {
         stoppedBy: ports.signal.reason,
       });
-    throw new UsageError(
-      `cannot read the ${what} ${shown}: ${describeReadError(error)}${whatToDo(error, file, whenTooLarge)}.`,
-    );
+    // The end of a refusal's line: what is allowed instead.
+    const refused = error instanceof ReadRefused ? error.refusal.kind : undefined;
+    const instead =
+      refused === 'too-large'
+        ? `, the most an input file may hold; ${whenTooLarge}`
+        : refused === 'not-regular' && !stdin
+          ? '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)'
+          : '';
+    throw new UsageError(`cannot read the ${what} ${shown}: ${describeReadError(error)}${instead}.`);
   } finally {
-    bounded?.release();
+    timer.abort();
   }
 }
 
-/** The end of a refusal's line: what is allowed instead. */
-function whatToDo(error: unknown, file: string, whenTooLarge: string) {
-  if (!(error instanceof ReadRefused)) return '';
-  if (error.refusal.kind === 'too-large') return `, the most an input file may hold; ${whenTooLarge}`;
-  if (error.refusal.kind === 'not-regular' && file !== '-')
-    return '; expected a regular file (to read a pipe, give - and redirect the pipe to stdin)';
-  return '';
-}
-
-/** The command's signal, and --timeout's deadline (on the command's clock) when there is one. */
-function boundedSignal(ports: InputPorts) {
-  const controller = new AbortController();
-  const stop = () => controller.abort(ports.signal.reason);
-  if (ports.signal.aborted) stop();
-  else ports.signal.addEventListener('abort', stop, { once: true });
-  const timer = new AbortController();
-  if (ports.deadline !== undefined) {
-    ports.clock.sleep(Math.max(0, ports.deadline - ports.clock.now()), timer.signal).then(
-      () => controller.abort(new ReadTimedOut()),
-      () => undefined,
-    );
-  }
-  return {
-    signal: controller.signal,
-    release: () => {
-      timer.abort();
-      ports.signal.removeEventListener('abort', stop);
-    },
-  };
-}
+const counted = (count: number, what: string) => `${count} ${what}${count === 1 ? '' : 's'}`;
 
 /** Every problem of an input file in one UsageError (exit 2), the first MAX_PROBLEM_LINES of them listed. */
 export function inputFileProblems(
@@ -112,9 +97,8 @@ export function inputFileProblems(
   const lines = problems.map(
     (problem) => `${shown}${problem.line > 0 ? `:${problem.line}` : ''}: ${safeText(problem.message)}`,
   );
-  const count = problems.length;
   return new UsageError(
-    `${shown}: ${count} problem${count === 1 ? '' : 's'}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
+    `${shown}: ${counted(lines.length, 'problem')}; nothing was read or sent.\n${listedProblems(lines).join('\n')}`,
     { hint },
   );
 }
@@ -122,6 +106,5 @@ export function inputFileProblems(
 /** At most MAX_PROBLEM_LINES lines, then `… and N more problems`. */
 export function listedProblems(lines: readonly string[]) {
   if (lines.length <= MAX_PROBLEM_LINES) return [...lines];
-  const more = lines.length - MAX_PROBLEM_LINES;
-  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${more} more problem${more === 1 ? '' : 's'}`];
+  return [...lines.slice(0, MAX_PROBLEM_LINES), `… and ${counted(lines.length - MAX_PROBLEM_LINES, 'more problem')}`];
 }
