@@ -20,7 +20,7 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import { withSideLock } from './account-lock.js';
-import { identityOf, rowSealerOf, type Identity } from './identity.js';
+import { identityOf, rowSealerOf, sentBy, type Identity } from './identity.js';
 import { confirmRowFromElsewhere, ownRowTest, requireOwnRow } from './row-trust.js';
 import {
   bodyOf,
@@ -33,9 +33,7 @@ import {
   type Hold,
   type Holder,
   type JournalEntry,
-  type Journal,
   type JournalPatch,
-  type SameRequest,
   type SideAfter,
 } from '../../platform/journal/index.js';
 import { readSideInStep, sideUnchangedSince } from '../book/side-book.js';
@@ -43,7 +41,7 @@ import { HOUR_MS, type Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from './ports.js';
 import type { Trade } from '../../platform/runtime/agent-limits.js';
-import { confirmOrStop, guardLiveAction, type LiveGuard } from './live-guard.js';
+import { confirmOrStop, guardLiveAction } from './live-guard.js';
 import { confirmSideAsShown, sameAsShown, sayMovedSinceAsked } from './as-shown.js';
 import { utcClock, utcDay, utcIso } from '../../core/utc-text.js';
 import { actionAge } from '../../core/server-clock.js';
@@ -64,21 +62,15 @@ export interface WriteOptions {
   resendUnproven?: boolean;
 }
 
-export function writeOptionsFrom(options: {
-  wait?: boolean;
-  dryRun?: boolean;
-  idempotencyKey?: string;
-  new?: boolean;
-  again?: boolean;
-}) {
-  return {
-    wait: options.wait !== false,
-    dryRun: options.dryRun === true,
-    idempotencyKey: parseIdempotencyKey(options.idempotencyKey),
-    fresh: options.new === true,
-    again: options.again === true,
-  };
-}
+export const writeOptionsFrom = (
+  options: Partial<Record<'wait' | 'dryRun' | 'new' | 'again', boolean>> & { idempotencyKey?: string },
+) => ({
+  wait: options.wait !== false,
+  dryRun: options.dryRun === true,
+  idempotencyKey: parseIdempotencyKey(options.idempotencyKey),
+  fresh: options.new === true,
+  again: options.again === true,
+});
 
 interface WriteRun {
   key: string;
@@ -163,6 +155,17 @@ export interface WriteKind<S, R> {
   reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
 }
 
+// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
+// first sent (each action's `reconcile`), and the key's age with its lifetime.
+interface Reconciliation<S> {
+  /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
+  verdict: 'landed' | 'not-landed' | 'unknown';
+  /** What the book shows, in a sentence (untrusted values already sanitised). */
+  evidence: string;
+  /** For landed: the submit answer as the server would have given it, to wait on and render. */
+  answer?: S;
+}
+
 /** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
 export type WriteAction<S, R> = WriteRecord & WriteKind<S, R>;
 
@@ -173,174 +176,15 @@ export type WriteOutcome<S, R> =
   | { kind: 'submitted'; answer: S; entry: JournalEntry }
   | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
 
-/** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
-function resumeHint(ports: WritePorts, entry: JournalEntry, record: WriteRecord) {
-  if (record.group?.startsWith(ROLL_GROUP_PREFIX))
-    return `The roll stopped part way. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run \`${ports.hedgeCommand(...record.argv)}\` again: each leg reuses its own key, and the side is never opened twice.`;
-  return `The server may have acted. Finish it safely with \`${ports.hedgeCommand('resume', entry.id)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
-}
-
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
 export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder, more = '') {
   const what = `${safeText(entry.command)}${entry.leg ? ` (${safeText(entry.leg)} of ${safeText(entry.group ?? '')})` : ''}`;
   return new HeldError(
-    `The same ${what} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
+    `The same ${what} (journal ${entry.id}, ${started(entry)}) is being carried out by another hedge process: ${safeText(describeHolder(holder))}. This run sent nothing${more}.`,
     {
       holder,
       details: { journal_id: entry.id },
       hint: `Its outcome shows in \`${ports.hedgeCommand('journal', 'show', entry.id)}\` once that process is done (\`${ports.hedgeCommand('resume', entry.id)}\` finishes it should that process die first); to send a separate ${safeText(entry.command)} anyway, run the command again with --new.`,
-    },
-  );
-}
-
-/** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
-async function holdToResume(ports: WritePorts, journal: Journal, entry: JournalEntry) {
-  const answer = await journal.hold(entry.id);
-  if (answer.held) return answer.hold;
-  const now = await journal.get(entry.id);
-  if (now && !isUnresolved(now)) {
-    // Another process finished it between our look and our hold: this run only saw its action.
-    throw new HeldError(
-      `The same ${safeText(entry.command)} (journal ${entry.id}, started ${utcClock(entry.created_at)} UTC) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
-      {
-        holder: answer.holder.pid > 0 ? answer.holder : undefined,
-        details: { journal_id: entry.id, outcome: now.outcome },
-        hint: `See it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
-      },
-    );
-  }
-  throw heldError(ports, entry, answer.holder);
-}
-
-const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
-
-/** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
-async function chooseKey(
-  ports: WritePorts,
-  journal: Journal,
-  match: SameRequest,
-  options: WriteOptions,
-  action: WriteAction<unknown, unknown>,
-) {
-  if (options.idempotencyKey) {
-    const key = options.idempotencyKey;
-    const [known] = await journal.list({ idempotencyKey: key });
-    if (known === undefined) return { key, resumed: true, unverified: true };
-    // A key stands for one request: the journal would otherwise credit this run to the earlier action.
-    const resume = `\`${ports.hedgeCommand('resume', known.id)}\``;
-    if (!matchesRequest(known, match)) {
-      throw new UsageError(
-        `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} started ${utcClock(known.created_at)} UTC) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
-      );
-    }
-    if (known.group !== undefined && known.group !== match.group) {
-      throw new UsageError(
-        `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
-      );
-    }
-    // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-    if (landed(known) || isUnresolved(known)) await requireOwnRow(ports, known);
-    // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
-    if (landed(known)) return { key, resumed: true, entry: known, finished: true };
-    // A row is valid once: a key whose action ended is never sent again, under a second row.
-    if (!isUnresolved(known))
-      throw new UsageError(
-        `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} started ${utcClock(known.created_at)} UTC) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
-      );
-    const hold = await holdToResume(ports, journal, known);
-    // A planned leg was never sent: nothing of it can have happened yet.
-    return { key, resumed: known.outcome !== 'planned', entry: known, hold };
-  }
-  const pending = await journal.findUnresolvedMatch(match);
-  if (pending && !options.fresh) {
-    await requireOwnRow(ports, pending);
-    // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
-    if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
-    const hold = await holdToResume(ports, journal, pending);
-    ports.notify({
-      kind: 'resuming',
-      level: 'caution',
-      text: `Resuming the ${pending.command} started ${utcClock(pending.created_at)} UTC (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
-    });
-    return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
-  }
-  if (pending && options.fresh) {
-    const holder = await journal.holderOf(pending.id);
-    const same = `--new: journal ${pending.id} (the same ${pending.command}, started ${utcClock(pending.created_at)} UTC`;
-    ports.notify({
-      kind: holder ? 'left-to-its-process' : 'set-aside',
-      level: 'warn',
-      text: holder
-        ? `${same}) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`
-        : `${same}, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
-    });
-    if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
-  }
-  if (!options.again && match.group === undefined) await refuseRecentRepeat(ports, journal, match, action);
-  return { key: makeIdempotencyKey(), resumed: false };
-}
-
-/** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
-async function refuseRecentRepeat(
-  ports: WritePorts,
-  journal: Journal,
-  match: SameRequest,
-  action: WriteAction<unknown, unknown>,
-) {
-  const windowMs = repeatWindowMs(ports.env);
-  if (windowMs === 0) return;
-  const since = ports.clock.now() - windowMs;
-  const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
-  // Only this key's own rows tell what this account did: a forged "done" is no earlier run.
-  const own = await ownRowTest(ports);
-  // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
-  const recent = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
-    .filter(
-      (entry) =>
-        landed(entry) &&
-        entry.group === undefined &&
-        matchesRequest(entry, match) &&
-        endedAt(entry) >= since &&
-        own(entry),
-    )
-    .sort((a, b) => endedAt(b) - endedAt(a))[0];
-  if (!recent) return;
-  // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
-  let unchanged: boolean | undefined;
-  if (recent.side_after && action.side) {
-    const { market, side } = action.side;
-    const { book } = await readSideInStep(ports, await ports.client(), market, side as Side);
-    unchanged = sideUnchangedSince(book, recent.side_after);
-  }
-  if (unchanged === false) return;
-  // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
-  if (!action.checked) await action.check?.();
-  const ended = recent.resolved_at ?? recent.created_at;
-  const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
-  // A close re-run on the side it left flat: that is the whole news.
-  if (unchanged && recent.command === 'close' && recent.side_after?.hedge_ids.length === 0) {
-    const { market, side } = bodyOf(recent);
-    const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
-    throw new RepeatedActionError(
-      `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`,
-      {
-        details: { journal_id: recent.id, hedge_id: recent.hedge_id ?? null, side_unchanged: true },
-        hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`.`,
-      },
-    );
-  }
-  const still = unchanged ? ' and the side still shows exactly what it left' : '';
-  throw new RepeatedActionError(
-    `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${still}; this run sent nothing, so a re-run of a finished command does not act twice.`,
-    {
-      details: {
-        journal_id: recent.id,
-        outcome: recent.outcome,
-        ended_at: ended,
-        hedge_id: recent.hedge_id ?? null,
-        side_unchanged: unchanged ?? null,
-      },
-      hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`. To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).`,
     },
   );
 }
@@ -357,103 +201,485 @@ export function isRejection(error: unknown): error is ApiError {
   );
 }
 
-/** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write path). */
+const started = (entry: JournalEntry) => `started ${utcClock(entry.created_at)} UTC`;
+
+const landed = (entry: JournalEntry) => entry.outcome === 'done' || entry.outcome === 'filled';
+
+/** The one write flow, in stages: check → confirm → journaled → send → prove → outcome (CONTRIBUTING.md, the write
+ * path). Its steps are the closures below, in that order; each reads the run's state from this scope. */
 export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R>, options: WriteOptions) {
   const guard = await guardLiveAction(ports, { action: action.verb, dryRun: options.dryRun });
   const journal = await ports.journal();
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
   const match = { ...probe, body: probe.request.body };
-  const hintFor = (entry: JournalEntry) => resumeHint(ports, entry, action);
+  const say = (kind: string, level: Parameters<WritePorts['notify']>[0]['level'], text: string) =>
+    void ports.notify({ kind, level, text });
+  const resumeCommand = (entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
+  const resolveCommands = (entry: JournalEntry) =>
+    `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
+  /** The server's time, when its answers told it. */
+  const serverNow = async () => {
+    const time = (await ports.client()).transport?.serverNow?.();
+    return time && !time.assumed ? time : undefined;
+  };
+
+  /** Takes hold of an earlier unresolved entry to resume it, or refuses (exit 11) when a live process holds it. */
+  const holdToResume = async (entry: JournalEntry) => {
+    const answer = await journal.hold(entry.id);
+    if (answer.held) return answer.hold;
+    const now = await journal.get(entry.id);
+    if (!now || isUnresolved(now)) throw heldError(ports, entry, answer.holder);
+    // Another process finished it between our look and our hold: this run only saw its action.
+    throw new HeldError(
+      `The same ${safeText(entry.command)} (journal ${entry.id}, ${started(entry)}) was carried out meanwhile by another hedge process (${safeText(describeHolder(answer.holder))}); its outcome is ${safeText(now.outcome)}. This run sent nothing.`,
+      {
+        holder: answer.holder.pid > 0 ? answer.holder : undefined,
+        details: { journal_id: entry.id, outcome: now.outcome },
+        hint: `See it with \`${ports.hedgeCommand('journal', 'show', entry.id)}\`; run the command again for another ${safeText(entry.command)}.`,
+      },
+    );
+  };
+
+  /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
+  const chooseKey = async (): Promise<WriteRun> => {
+    const key = options.idempotencyKey;
+    if (key) {
+      const [known] = await journal.list({ idempotencyKey: key });
+      if (!known) return { key, resumed: true, unverified: true };
+      // A key stands for one request: the journal would otherwise credit this run to the earlier action.
+      const resume = `\`${resumeCommand(known)}\``;
+      if (!matchesRequest(known, match))
+        throw new UsageError(
+          `--idempotency-key: that key belongs to journal ${known.id} (a ${known.command} ${started(known)}) with another request, account or environment; a key is reused only for the same request (${resume} finishes that one).`,
+        );
+      if (known.group !== undefined && known.group !== match.group)
+        throw new UsageError(
+          `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
+        );
+      const done = landed(known);
+      const open = isUnresolved(known);
+      // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
+      if (done || open) await requireOwnRow(ports, known);
+      // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
+      if (done) return { key, resumed: true, entry: known, finished: true };
+      // A row is valid once: a key whose action ended is never sent again, under a second row.
+      if (!open)
+        throw new UsageError(
+          `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
+        );
+      // A planned leg was never sent: nothing of it can have happened yet.
+      return { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(known) };
+    }
+    const pending = await journal.findUnresolvedMatch(match);
+    if (pending && !options.fresh) {
+      await requireOwnRow(ports, pending);
+      // A colleague's action is taken over by a lone command only on a person's word, as by `hedge resume` (multi-leg actions ask their own).
+      if (match.group === undefined) await confirmRowFromElsewhere(ports, pending, 'resume it');
+      const hold = await holdToResume(pending);
+      say(
+        'resuming',
+        'caution',
+        `Resuming the ${pending.command} ${started(pending)} (journal ${pending.id}, outcome ${pending.outcome}) with key ${pending.idempotency_key}: its process is gone; the book is read first, and if it is sent again, its key lets the server act at most once.`,
+      );
+      return { key: pending.idempotency_key, resumed: true, entry: pending, hold };
+    }
+    if (pending) {
+      const holder = await journal.holderOf(pending.id);
+      const same = `--new: journal ${pending.id} (the same ${pending.command}, ${started(pending)}`;
+      say(
+        holder ? 'left-to-its-process' : 'set-aside',
+        'warn',
+        holder
+          ? `${same}) is still being carried out by ${safeText(describeHolder(holder))}; it is left to that process, and this run is a separate action with a new key.`
+          : `${same}, outcome ${pending.outcome}) is set aside; this run is a new action with a new key.`,
+      );
+      if (!holder) await journal.update(pending.id, { outcome: 'abandoned', message: 'set aside by --new' });
+    }
+    if (!options.again && match.group === undefined) await refuseRecentRepeat();
+    return { key: makeIdempotencyKey(), resumed: false };
+  };
+
+  /** A re-run of a lone write that ended within the repeat window is refused (exit 11) without --again. */
+  const refuseRecentRepeat = async () => {
+    const windowMs = repeatWindowMs(ports.env);
+    if (windowMs === 0) return;
+    const since = ports.clock.now() - windowMs;
+    const endedAt = (entry: JournalEntry) => Date.parse(entry.resolved_at ?? entry.created_at);
+    // Only this key's own rows tell what this account did: a forged "done" is no earlier run.
+    const own = await ownRowTest(ports);
+    // The journal reads by when an action began: one resumed into the window may have begun a key lifetime before it.
+    const [recent] = (await journal.list({ since: since - keyLifetimeMs(ports.env) }))
+      .filter(
+        (entry) =>
+          landed(entry) &&
+          entry.group === undefined &&
+          matchesRequest(entry, match) &&
+          endedAt(entry) >= since &&
+          own(entry),
+      )
+      .sort((a, b) => endedAt(b) - endedAt(a));
+    if (!recent) return;
+    // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
+    let unchanged: boolean | undefined;
+    const moved = action.side;
+    if (recent.side_after && moved) {
+      const { book } = await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side);
+      unchanged = sideUnchangedSince(book, recent.side_after);
+    }
+    if (unchanged === false) return;
+    // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
+    if (!action.checked) await action.check?.();
+    const ended = recent.resolved_at ?? recent.created_at;
+    const hedge = recent.hedge_id ? `, hedge ${safeText(recent.hedge_id)}` : '';
+    // A close re-run on the side it left flat: that is the whole news.
+    const flat = unchanged && recent.command === 'close' && recent.side_after?.hedge_ids.length === 0;
+    const { market, side } = bodyOf(recent);
+    const which = typeof market === 'string' && typeof side === 'string' ? `${side} side of ${market}` : 'side';
+    throw new RepeatedActionError(
+      flat
+        ? `The ${safeText(which)} is already flat: the same close closed it at ${utcClock(ended)} UTC (journal ${recent.id}${hedge}); nothing was sent.`
+        : `The same ${safeText(recent.command)} (journal ${recent.id}, ${safeText(recent.outcome)} at ${utcClock(ended)} UTC${hedge}) ended ${describeAge(ports.clock.now() - Date.parse(ended))} ago${unchanged ? ' and the side still shows exactly what it left' : ''}; this run sent nothing, so a re-run of a finished command does not act twice.`,
+      {
+        details: {
+          journal_id: recent.id,
+          ...(!flat && { outcome: recent.outcome, ended_at: ended }),
+          hedge_id: recent.hedge_id ?? null,
+          side_unchanged: unchanged ?? null,
+        },
+        hint: `See it with \`${ports.hedgeCommand('journal', 'show', recent.id)}\`.${flat ? '' : ' To send another one, run the command again with --again; scripts that re-run on failure pass their own --idempotency-key instead (exactly once across any kill).'}`,
+      },
+    );
+  };
+
+  /** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
+  const attributedContext = async (entry: JournalEntry) => {
+    const sideOf = (candidate: JournalEntry) =>
+      `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
+    // The other changes of the side this account's journal knows began since.
+    const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
+      (other) =>
+        other.id !== entry.id &&
+        !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
+        // The entry is this account's (the key's choice matched it): so must its side's other changes be.
+        sentBy(identity, other) &&
+        sideOf(other) === sideOf(entry),
+    );
+    // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
+    const own = await ownRowTest(ports);
+    const uncertain: JournalEntry[] = [];
+    let delta = 0;
+    for (const other of others) {
+      const amount = recordedUsd(bodyOf(other));
+      if (!own(other)) uncertain.push(other);
+      else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined)
+        delta += other.command === 'add' ? amount : -amount;
+      // A whole roll closed and re-opened the same notional.
+      else if (
+        !other.group?.startsWith(ROLL_GROUP_PREFIX) ||
+        !others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
+      )
+        uncertain.push(other);
+    }
+    const context = entry.context && { ...entry.context };
+    for (const name of ['baseline_notional_usd', 'notional_usd']) {
+      const value = context?.[name];
+      if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
+    }
+    return { context, uncertain };
+  };
+
+  /** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both
+   * clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). With
+   * --idempotency-key of an action the journal has as done (`finished`), nothing is sent again. */
+  const reconcileEarlier = async (entry: JournalEntry, finished?: boolean) => {
+    if (entry.outcome === 'planned') return;
+    const attributed = finished ? { context: entry.context, uncertain: [] } : await attributedContext(entry);
+    const found: Reconciliation<S> = action.reconcile
+      ? await action.reconcile({ ...entry, context: attributed.context })
+      : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
+    const lifetime = keyLifetimeMs(ports.env);
+    // How old the entry's key is, on both clocks (core/server-clock.ts).
+    const sentAt = entry.context?.server_time_ms;
+    const begunAt = begunHere.get(entry.id);
+    const { ms: age, clock } = actionAge(
+      { serverMs: typeof sentAt === 'number' ? sentAt : undefined, localMs: Date.parse(entry.created_at) },
+      {
+        server: await serverNow(),
+        localMs: ports.clock.now(),
+        elapsedMs: begunAt === undefined ? undefined : performance.now() - begunAt,
+      },
+    );
+    const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
+    const others = attributed.uncertain;
+    // A close shows only as the side's absence, which another change of the side since could explain as well.
+    if (found.verdict === 'landed' && found.answer !== undefined && (entry.command !== 'close' || !others.length)) {
+      if (!finished)
+        say(
+          'earlier-landed',
+          'caution',
+          `${begun}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
+        );
+      return { kind: 'landed', answer: found.answer } as const;
+    }
+    if (finished) {
+      say(
+        'already-done',
+        'note',
+        `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
+      );
+      return { kind: 'recorded', entry } as const;
+    }
+    if (found.verdict === 'not-landed' && !others.length)
+      return say(
+        'earlier-not-landed',
+        'caution',
+        `${begun}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
+      );
+    if (age !== undefined && age < lifetime)
+      return void ports.log(
+        `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
+      );
+    const one = others.length === 1;
+    const since = others.length
+      ? ` ${others.length} other change${one ? '' : 's'} of the side ${one ? 'was' : 'were'} made since (${others
+          .slice(0, 3)
+          .map((other) => `${safeText(other.command)} ${other.id}`)
+          .join(', ')}), so the side's notional proves nothing.`
+      : '';
+    const question = `${begun} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone. The book cannot tell whether it landed: ${found.evidence}.${since}`;
+    if (options.resendUnproven)
+      return say(
+        'resend-unproven',
+        'warn',
+        `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
+      );
+    if (ports.interactive && ports.origin === 'cli') {
+      say('cannot-tell', 'caution', question);
+      const choice = await (
+        await ports.prompter()
+      ).select({
+        message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
+        choices: [
+          { name: 'It landed: record it as done, send nothing', value: 'landed' },
+          { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
+          { name: 'Stop: decide later', value: 'stop' },
+        ],
+        default: 'stop',
+      });
+      if (choice === 'not-landed') return;
+      if (choice === 'landed') {
+        const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
+        say('recorded-landed', 'success', `Journal ${entry.id} recorded as landed (done); nothing was sent.`);
+        return { kind: 'recorded', entry: recorded } as const;
+      }
+    }
+    throw new UnresolvedError(`${question} Nothing was sent.`, {
+      details: { journal_id: entry.id, age_ms: age ?? null, key_lifetime_ms: lifetime, clock },
+      hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
+    });
+  };
+
+  /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
+   * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
+  const gateTheSend = async (run: WriteRun) => {
+    // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
+    const fresh = !action.admitted && !run.resumed;
+    const { planCheck, tradeGate: gate } = ports;
+    const bound = planCheck && action.confirmedOn;
+    // What it trades as the side is now (a close: what it holds), under the side's lock.
+    let judged = (fresh && planCheck) || gate || bound ? await action.trades?.() : undefined;
+    // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
+    if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
+    if (fresh && planCheck) action.confirmedOn ??= judged;
+    if (!gate) return {};
+    if (!action.admitted) {
+      // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
+      const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
+      await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
+    }
+    if (judged === undefined) return {};
+    const judgedUsd = cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
+    const sendHooks: SendHooks = {
+      beforeRetry: async (reason) => {
+        const now = await action.trades?.();
+        await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
+          // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
+          throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
+            ? error
+            : new Error(error.message, { cause: error });
+        });
+        judged = now;
+      },
+    };
+    return { sendHooks, judgedUsd };
+  };
+
+  /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
+  const confirmWhatIsShown = async (reread: () => Promise<void>) => {
+    if (!guard.needsConfirmation && !action.ask) return;
+    const { side, confirmedOn: held } = action;
+    let shown = side && (held ?? (await action.trades?.()));
+    if (!side || !shown) return confirmOrStop(ports, action.question(), { live: guard.live });
+    if (held) {
+      const now = (await action.trades?.()) ?? held;
+      if (sameAsShown(held, now)) return;
+      sayMovedSinceAsked(ports, side, held, now);
+      shown = now;
+    }
+    action.confirmedOn = await confirmSideAsShown(
+      ports,
+      side,
+      guard.live,
+      shown,
+      () => action.question(),
+      () => action.trades!(),
+      reread,
+    );
+  };
 
   const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
     let begun: JournalEntry | undefined;
     let begunAt = 0;
     /** This run's entry, from the moment it is on disk. */
     let entry: JournalEntry;
+    /** The hint on every unresolved write: the way to finish it with its own key (a roll's leg: its whole roll). */
+    const hint = () =>
+      action.group?.startsWith(ROLL_GROUP_PREFIX)
+        ? `The roll stopped part way. Finish it safely with \`${resumeCommand(entry)}\`, or run \`${ports.hedgeCommand(...action.argv)}\` again: each leg reuses its own key, and the side is never opened twice.`
+        : `The server may have acted. Finish it safely with \`${resumeCommand(entry)}\`, or run the same command again (with --idempotency-key ${entry.idempotency_key} from another machine): the key is reused, so it cannot act twice.`;
+    /** The request left and what became of it is unknown: the error names the entry, its key and how to finish it. */
+    const sentUnknown = (what: string, cause: unknown) =>
+      new OutcomeUnknownError(`The ${entry.command} was sent, but ${what}`, {
+        idempotencyKey: entry.idempotency_key,
+        hint: hint(),
+        status: cause instanceof ApiError ? cause.status : undefined,
+        details: { journal_id: entry.id },
+        cause,
+      });
     // From here on the request has left: a journal write that fails must not hide that, nor the key.
-    const afterSend = async <T>(write: () => Promise<T>) => {
-      try {
-        return await write();
-      } catch (error) {
-        if (!(error instanceof JournalError)) throw error;
-        throw sentUnknown(
-          entry,
-          `the journal could not record what happened next: ${error.message}`,
-          hintFor(entry),
-          error,
-        );
-      }
+    const unrecorded = (error: unknown): never => {
+      if (!(error instanceof JournalError)) throw error;
+      throw sentUnknown(`the journal could not record what happened next: ${error.message}`, error);
     };
-    const record = (patch: JournalPatch) => afterSend(() => journal.update(entry.id, patch));
+    // The journal stamps a final outcome's resolved_at on this run's clock (the resolved record says it before side_after).
+    const record = (patch: JournalPatch) => journal.update(entry.id, patch).catch(unrecorded);
 
-    /** A failure of the send (`sentEarlier` given: whether an earlier run sent it) or of the wait is journaled as what
-     * it proves: rejected, never sent, unknown, or (a wait that ends without seeing it land) unresolved. */
+    /** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
+     * proves, and the error names its key and how to finish it. A send: a clear refusal is rejected, anything else
+     * unknown. A wait: the action stands, unresolved. */
     const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
       try {
         return await work();
-      } catch (error) {
-        throw await afterSend(() => recordFailure(ports, journal, entry, error, hintFor(entry), sentEarlier));
+      } catch (caught) {
+        throw await recordFailure(caught, sentEarlier);
       }
+    };
+    const recordFailure = async (error: unknown, sentEarlier?: boolean) => {
+      if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
+      const message = messageOf(error);
+      const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
+      const rejected = { outcome: 'rejected', error_code, message } as const;
+      const stopped = (text: string, hint: string) =>
+        new InterruptedError(text, { hint, stoppedBy: ports.signal.reason });
+      /** The entry records `patch`; the run says `said` with the key (unset: the error as it is). */
+      const settle = async (patch?: JournalPatch, said?: HedgeError) => {
+        if (patch) await record(patch);
+        if (!said) return error;
+        said.idempotencyKey = entry.idempotency_key;
+        return said;
+      };
+      if (sentEarlier === undefined) {
+        if (error instanceof StillPendingError)
+          return settle(
+            { message },
+            new StillPendingError(
+              `${message} (journal ${entry.id}: \`${resumeCommand(entry)}\` also finishes it)`,
+              error.resumeCommand,
+              error.record,
+            ),
+          );
+        if (error instanceof InterruptedError)
+          return settle(
+            undefined,
+            stopped(
+              message,
+              `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
+            ),
+          );
+        // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
+        if (error instanceof UnresolvedError)
+          return settle(
+            { outcome: 'unknown', message },
+            new UnresolvedError(message, {
+              hint: `${error.hint} ${resolveCommands(entry)}.`,
+              details: { ...error.details, journal_id: entry.id },
+            }),
+          );
+        return error instanceof NotAppliedError ? settle(rejected, error) : error;
+      }
+      // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+      if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
+      // Refused before anything left the machine (no time left under --timeout): this run did nothing.
+      if (error instanceof NetworkError && error.attempts === 0)
+        return settle(sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` });
+      // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
+      if (isRejection(error) || error instanceof PreTradeCheckError) return settle(rejected);
+      return settle(
+        { outcome: 'unknown', error_code, message },
+        error instanceof InterruptedError || error instanceof DeclinedError
+          ? stopped(`${message} The request may have reached the server: its outcome is unknown.`, hint())
+          : sentUnknown(`its outcome is unknown: ${message}`, error),
+      );
     };
     try {
       // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
       // pre-trade checks; a resumed action skips them and reads what the book shows of its earlier send (landed:
       // followed, not sent again).
-      const { sendHooks, judgedUsd } = await gateTheSend(ports, action, run);
+      const { sendHooks, judgedUsd } = await gateTheSend(run);
       if (!run.resumed && !action.checked) await action.check?.();
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
-      const reconciled =
-        earlier && run.finished
-          ? await alreadyDone(ports, action, earlier)
-          : earlier && run.resumed
-            ? await reconcileEarlier(ports, journal, action, earlier, options.resendUnproven === true)
-            : undefined;
+      const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
       if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
       if (reconciled?.kind === 'recorded') return reconciled;
       // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
-      const readBefore = async () =>
-        earlier
-          ? (await attributedContext(ports, journal, earlier)).context
-          : options.wait
-            ? withContext(await action.before?.(), action.context)
-            : undefined;
+      const readBefore = async () => {
+        if (earlier) return (await attributedContext(earlier)).context;
+        if (!options.wait) return;
+        const read = await action.before?.();
+        return action.context ? { ...read, ...action.context } : read;
+      };
       let before = await readBefore();
       if (!run.resumed || run.unverified) {
         if (!action.checked) await action.preview?.();
         if (!action.confirmed)
-          await confirmWhatIsShown(ports, guard, action, async () => {
+          await confirmWhatIsShown(async () => {
             before = await readBefore();
           });
       }
       // Journaled: the entry on disk before the request may leave, a new one or the resumed one set pending.
       if (earlier) entry = earlier;
       else {
-        try {
-          // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
-          const serverTime = await serverNow(ports);
-          // What an agent's limits judged it trades, kept when nothing else records it (a close not waited for whose
-          // answer is lost): its daily cap counts it until the action is resolved.
-          const fields = withoutUndefined({
-            ...before,
-            server_time_ms: serverTime?.earliestMs,
-            judged_usd: before === undefined ? judgedUsd : undefined,
-          });
-          const context = Object.keys(fields).length ? fields : undefined;
-          begun = entry = await journal.begin(
-            entryFields(identity, action, run.key, context),
-            (await rowSealerOf(ports)).seal,
-          );
-        } catch (error) {
-          if (error instanceof JournalError)
-            throw new JournalError(`${error.message} Nothing was sent.`, {
-              path: error.path,
-              hint: error.hint,
-              cause: error,
-            });
-          throw error;
-        }
+        // The earliest the server's time can be at the first send: a resume measures the key's age on its clock too.
+        // What an agent's limits judged it trades is kept when nothing else records it (a close not waited for whose
+        // answer is lost): its daily cap counts it until the action is resolved.
+        const fields = withoutUndefined({
+          ...before,
+          server_time_ms: (await serverNow())?.earliestMs,
+          judged_usd: before === undefined ? judgedUsd : undefined,
+        });
+        const context = Object.keys(fields).length ? fields : undefined;
+        const seal = (await rowSealerOf(ports)).seal;
+        begun = entry = await journal.begin(entryFields(identity, action, run.key, context), seal).catch((error) => {
+          throw error instanceof JournalError
+            ? new JournalError(`${error.message} Nothing was sent.`, {
+                path: error.path,
+                hint: error.hint,
+                cause: error,
+              })
+            : error;
+        });
         begunAt = performance.now();
       }
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
@@ -467,33 +693,24 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
             );
       const startedAt = ports.clock.now();
       await record({ outcome: 'submitted', ...action.submitted(answer) });
-      if (!options.wait) {
-        const recorded = await record({
-          outcome: 'done',
-          message: NOT_WAITED_MESSAGE,
-          resolved_at: utcIso(ports.clock.now()),
-        });
-        return { kind: 'submitted', answer, entry: recorded };
-      }
-      const sentEarlier = reconciled?.kind === 'landed';
+      if (!options.wait)
+        return { kind: 'submitted', answer, entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }) };
       // Prove: a bounded wait until it is seen to land.
-      const result = await proving(() => action.wait(answer, { startedAt, before, sentEarlier }));
+      const result = await proving(() =>
+        action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
+      );
       // Outcome: filled, done or failed, with the side as every view showed it.
-      const sideAfter = action.sideAfter?.();
       const resolved = await record({
         outcome: action.outcome?.(result) ?? 'done',
         resolved_at: utcIso(ports.clock.now()),
-        ...(sideAfter && { side_after: sideAfter }),
+        side_after: action.sideAfter?.(),
       });
       return { kind: 'resolved', answer, result, entry: resolved };
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
-      if (run.hold) await run.hold.release();
-      else if (begun) {
-        const own = await journal.hold(begun.id).catch(() => undefined);
-        if (own?.held) await own.hold.release();
-      }
+      const own = !run.hold && begun ? await journal.hold(begun.id).catch(() => undefined) : undefined;
+      await (run.hold ?? (own?.held ? own.hold : undefined))?.release();
       throw error;
     }
   };
@@ -511,148 +728,8 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   }
   // One change in flight per side: decided, sent and seen to land under the side's lock.
   const side = action.side;
-  const decide = async () => carryOut(await chooseKey(ports, journal, match, options, action));
+  const decide = async () => carryOut(await chooseKey());
   return side ? withSideLock(ports, side.market, side.side, decide) : decide();
-}
-
-/** The facts read before the send with what the record adds to them. */
-function withContext(before: JsonObject | undefined, context: JsonObject | undefined) {
-  return context ? { ...before, ...context } : before;
-}
-
-/** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
-async function confirmWhatIsShown<S, R>(
-  ports: WritePorts,
-  guard: LiveGuard,
-  action: WriteAction<S, R>,
-  reread: () => Promise<void>,
-) {
-  if (!guard.needsConfirmation && !action.ask) return;
-  const side = action.side;
-  const held = action.confirmedOn;
-  let shown = side && (held ?? (await action.trades?.()));
-  if (!side || !shown) return confirmOrStop(ports, action.question(), { live: guard.live });
-  if (held) {
-    const now = (await action.trades?.()) ?? held;
-    if (sameAsShown(held, now)) return;
-    sayMovedSinceAsked(ports, side, held, now);
-    shown = now;
-  }
-  action.confirmedOn = await confirmSideAsShown(
-    ports,
-    side,
-    guard.live,
-    shown,
-    () => action.question(),
-    () => action.trades!(),
-    reread,
-  );
-}
-
-function resolveCommands(ports: WritePorts, entry: Pick<JournalEntry, 'id'>) {
-  return `\`${ports.hedgeCommand('journal', 'resolve', entry.id, '--landed')}\` or \`${ports.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\``;
-}
-
-/** Resume reads the book before it resends: landed → follow it; proven not landed, or the key still young on both clocks → send again with the key; otherwise only a person's word sends it again (else exit 12). */
-async function reconcileEarlier<S, R>(
-  ports: WritePorts,
-  journal: Journal,
-  action: WriteAction<S, R>,
-  entry: JournalEntry,
-  resendUnproven: boolean,
-) {
-  if (entry.outcome === 'planned') return;
-  const attributed = await attributedContext(ports, journal, entry);
-  const found: Reconciliation<S> = action.reconcile
-    ? await action.reconcile({ ...entry, context: attributed.context })
-    : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
-  const lifetime = keyLifetimeMs(ports.env);
-  const { ms: age, clock } = await keyAge(ports, entry);
-  const started = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
-  const others = attributed.uncertain;
-  const say = (kind: string, level: 'caution' | 'warn' | 'success', text: string) =>
-    ports.notify({ kind, level, text });
-  // A close shows only as the side's absence, which another change of the side since could explain as well.
-  const presenceOnly = entry.command === 'close';
-  if (found.verdict === 'landed' && found.answer !== undefined && (!presenceOnly || !others.length)) {
-    say(
-      'earlier-landed',
-      'caution',
-      `${started}. The book shows it landed: ${found.evidence}. Nothing is sent again; following it to its end.`,
-    );
-    return { kind: 'landed', answer: found.answer } as const;
-  }
-  if (found.verdict === 'not-landed' && !others.length) {
-    say(
-      'earlier-not-landed',
-      'caution',
-      `${started}. The book shows it could not have landed (${found.evidence}), and no other change of the side is known since. Sending it again with its key.`,
-    );
-    return;
-  }
-  if (age !== undefined && age < lifetime) {
-    ports.log(
-      `Resuming ${entry.id}: the key is ${describeAge(age)} old by the ${clock} clock, within its lifetime; the server answers a repeated key with the original result.`,
-    );
-    return;
-  }
-  const since = others.length
-    ? ` ${others.length} other change${others.length === 1 ? '' : 's'} of the side ${others.length === 1 ? 'was' : 'were'} made since (${others
-        .slice(0, 3)
-        .map((other) => `${safeText(other.command)} ${other.id}`)
-        .join(', ')}), so the side's notional proves nothing.`
-    : '';
-  const past = `${started} ${age === undefined ? 'may be' : 'is'} past the key lifetime of ${describeAge(lifetime)} (HEDGE_KEY_LIFETIME): the server may have forgotten its key, so it is not sent again on the key alone.`;
-  const question = `${past} The book cannot tell whether it landed: ${found.evidence}.${since}`;
-  if (resendUnproven) {
-    say(
-      'resend-unproven',
-      'warn',
-      `${question} Sending it again with its key, as --resend-unproven asks: had it landed, it happens twice.`,
-    );
-    return;
-  }
-  if (ports.interactive && ports.origin === 'cli') {
-    say('cannot-tell', 'caution', question);
-    const prompter = await ports.prompter();
-    const choice = await prompter.select<'landed' | 'not-landed' | 'stop'>({
-      message: `Did the ${safeText(entry.command)} of journal ${entry.id} land?`,
-      choices: [
-        { name: 'It landed: record it as done, send nothing', value: 'landed' },
-        { name: 'I checked, it did not land: send it again with its key', value: 'not-landed' },
-        { name: 'Stop: decide later', value: 'stop' },
-      ],
-      default: 'stop',
-    });
-    if (choice === 'not-landed') return;
-    if (choice === 'landed') {
-      const recorded = await journal.update(entry.id, { outcome: 'done', message: 'resolved at the prompt: landed' });
-      say('recorded-landed', 'success', `Journal ${entry.id} recorded as landed (done); nothing was sent.`);
-      return { kind: 'recorded', entry: recorded } as const;
-    }
-  }
-  throw new UnresolvedError(`${question} Nothing was sent.`, {
-    details: { journal_id: entry.id, age_ms: age ?? null, key_lifetime_ms: lifetime, clock },
-    hint: `Look at the book (\`${ports.hedgeCommand('positions')}\`, \`${ports.hedgeCommand('hedges')}\`) and ask who else acts on this account: a side back at its old figure proves nothing. Then record what happened: ${resolveCommands(ports, entry)} (after --not-landed, run the command again for a new action); or, sure that it did not land, \`${ports.hedgeCommand('resume', entry.id, '--resend-unproven')}\` sends it again with its key.`,
-  });
-}
-
-/** --idempotency-key of an action the journal has as done: nothing is sent again. */
-async function alreadyDone<S, R>(ports: WritePorts, action: WriteAction<S, R>, entry: JournalEntry) {
-  const found = action.reconcile ? await action.reconcile(entry) : undefined;
-  if (found?.verdict === 'landed' && found.answer !== undefined)
-    return { kind: 'landed', answer: found.answer } as const;
-  ports.notify({
-    kind: 'already-done',
-    level: 'note',
-    text: `Journal ${entry.id} (this --idempotency-key) is already ${safeText(entry.outcome)}: the ${safeText(action.command)} happened once, and nothing was sent again.`,
-  });
-  return { kind: 'recorded', entry } as const;
-}
-
-async function serverNow(ports: WritePorts) {
-  const time = (await ports.client()).transport?.serverNow?.();
-  return time && !time.assumed ? time : undefined;
 }
 
 /** When each entry this process began and left unresolved was begun, on the monotonic clock: its age in this process never follows the wall clock back. */
@@ -665,61 +742,16 @@ const UNTOLD_AGE = {
     "its age cannot be told: this machine's clock puts its start in the future, and the server's answers do not tell the server's",
 };
 
-/** How old the entry's key is, on both clocks (core/server-clock.ts). */
-async function keyAge(ports: WritePorts, entry: JournalEntry) {
-  const sentAt = entry.context?.server_time_ms;
-  const begun = begunHere.get(entry.id);
-  return actionAge(
-    { serverMs: typeof sentAt === 'number' ? sentAt : undefined, localMs: Date.parse(entry.created_at) },
-    {
-      server: await serverNow(ports),
-      localMs: ports.clock.now(),
-      elapsedMs: begun === undefined ? undefined : performance.now() - begun,
-    },
-  );
-}
-
-/** The entry's context with its side's baseline moved by every change of the side the journal knows landed since. */
-async function attributedContext(ports: WritePorts, journal: Journal, entry: JournalEntry) {
-  const sideOf = (candidate: JournalEntry) =>
-    `${String(bodyOf(candidate).market ?? '').toUpperCase()}|${String(bodyOf(candidate).side ?? '')}`;
-  // The other changes of the side this account's journal knows began since.
-  const others = (await journal.list({ since: Date.parse(entry.created_at) })).filter(
-    (other) =>
-      other.id !== entry.id &&
-      !['planned', 'rejected', 'abandoned'].includes(other.outcome) &&
-      other.environment === entry.environment &&
-      other.base_url_host === entry.base_url_host &&
-      other.key_id === entry.key_id &&
-      sideOf(other) === sideOf(entry),
-  );
-  // Only a row this key sealed says what this account did: a forged row could move the baseline at will.
-  const own = await ownRowTest(ports);
-  const uncertain: JournalEntry[] = [];
-  let delta = 0;
-  for (const other of others) {
-    const amount = recordedUsd(bodyOf(other));
-    if (!own(other)) uncertain.push(other);
-    else if ((other.command === 'add' || other.command === 'reduce') && landed(other) && amount !== undefined) {
-      delta += other.command === 'add' ? amount : -amount;
-    } else if (
-      other.group?.startsWith(ROLL_GROUP_PREFIX) &&
-      others.filter((leg) => leg.group === other.group).every((leg) => landed(leg) && own(leg))
-    ) {
-      // A whole roll closed and re-opened the same notional.
-    } else uncertain.push(other);
-  }
-  const context = entry.context && { ...entry.context };
-  for (const name of ['baseline_notional_usd', 'notional_usd']) {
-    const value = context?.[name];
-    if (typeof value === 'number' && delta !== 0) context![name] = cents(value + delta);
-  }
-  return { context, uncertain };
+function describeAge(ms: number) {
+  const hours = ms / HOUR_MS;
+  if (hours >= 48) return `${Math.floor(hours / 24)} days`;
+  if (hours >= 1) return `${Math.round(hours)} h`;
+  return ms < 60_000 ? 'under a minute' : `${Math.round(ms / 60_000)} min`;
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
 function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: string, context?: JsonObject) {
-  const request = action.plan(key);
+  const { method, path, body = null } = action.plan(key);
   return {
     profile: identity.profile,
     environment: identity.environment,
@@ -727,7 +759,7 @@ function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: s
     key_id: identity.keyId,
     ...(identity.via && { via: identity.via }),
     command: action.command,
-    request: { method: request.method, path: request.path, body: request.body ?? null },
+    request: { method, path, body },
     idempotency_key: key,
     group: action.group,
     leg: action.leg,
@@ -749,98 +781,19 @@ export async function journalAhead<S, R>(
   );
 }
 
-/** The request left and what became of it is unknown: the error names the entry, its key and how to finish it. */
-function sentUnknown(entry: JournalEntry, what: string, hint: string, cause: unknown) {
-  return new OutcomeUnknownError(`The ${entry.command} was sent, but ${what}`, {
-    idempotencyKey: entry.idempotency_key,
-    hint,
-    status: cause instanceof ApiError ? cause.status : undefined,
-    details: { journal_id: entry.id },
-    cause,
-  });
-}
-
-/** The send (`sentEarlier` given: whether an earlier run sent it) or the wait failed: the entry records what that
- * proves, and the error names its key and how to finish it (`hint`). A send: a clear refusal is rejected, anything else
- * unknown. A wait: the action stands, unresolved. */
-async function recordFailure(
-  ports: WritePorts,
-  journal: Journal,
-  entry: JournalEntry,
-  error: unknown,
-  hint: string,
-  sentEarlier?: boolean,
-) {
-  if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
-  const update = (patch: JournalPatch) => journal.update(entry.id, patch);
-  const ended = (patch: JournalPatch) => update({ ...patch, resolved_at: utcIso(ports.clock.now()) });
-  let said = error;
-  if (sentEarlier !== undefined) {
-    // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-    if (sentEarlier && error instanceof ApiError && error.code === 'idempotency_key_reuse') {
-      await update({ error_code: error.code, message: error.message });
-      return error;
-    }
-    // Refused before anything left the machine (no time left under --timeout): this run did nothing.
-    if (error instanceof NetworkError && error.attempts === 0) {
-      if (!sentEarlier) await ended({ outcome: 'abandoned', message: `not sent: ${error.message}` });
-      return error;
-    }
-    // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
-    if (isRejection(error) || error instanceof PreTradeCheckError) {
-      await ended({ outcome: 'rejected', error_code: error.code, message: error.message });
-      return error;
-    }
-    const message = messageOf(error);
-    await update({ outcome: 'unknown', error_code: error instanceof ApiError ? error.code : undefined, message });
-    if (!(error instanceof InterruptedError || error instanceof DeclinedError))
-      return sentUnknown(entry, `its outcome is unknown: ${message}`, hint, error);
-    said = new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
-      hint,
-      stoppedBy: ports.signal.reason,
-    });
-  } else if (error instanceof StillPendingError) {
-    await update({ message: error.message });
-    said = new StillPendingError(
-      `${error.message} (journal ${entry.id}: \`${ports.hedgeCommand('resume', entry.id)}\` also finishes it)`,
-      error.resumeCommand,
-      error.record,
-    );
-  } else if (error instanceof InterruptedError) {
-    const hint = `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${ports.hedgeCommand('resume', entry.id)}`;
-    said = new InterruptedError(error.message, { hint, stoppedBy: ports.signal.reason });
-  } else if (error instanceof UnresolvedError) {
-    // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
-    await update({ outcome: 'unknown', message: error.message });
-    said = new UnresolvedError(error.message, {
-      hint: `${error.hint} ${resolveCommands(ports, entry)}.`,
-      details: { ...error.details, journal_id: entry.id },
-    });
-  } else if (error instanceof NotAppliedError) await ended({ outcome: 'rejected', message: error.message });
-  else return error;
-  (said as HedgeError).idempotencyKey = entry.idempotency_key;
-  return said;
-}
-
 // One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
 // key on every automatic retry, so the server acts at most once.
-/** The spec asks for "any unique string"; a header value must be visible ASCII, and we bound its length. */
-const KEY_SHAPE = /^[\x21-\x7e]{1,255}$/;
+export const makeIdempotencyKey = () => randomUUID();
 
-export function makeIdempotencyKey() {
-  return randomUUID();
-}
-
-/** Checks a key typed with --idempotency-key (exit 2 before anything is sent). */
+/** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
+ * a header value must be visible ASCII, and we bound its length. */
 export function parseIdempotencyKey(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw).trim();
-  if (!KEY_SHAPE.test(value)) {
-    throw new UsageError(
-      `--idempotency-key: ${echo(String(raw))} is not allowed; expected 1 to 255 visible ASCII characters without spaces (the key an earlier run printed).`,
-    );
-  }
-  return value;
+  if (/^[\x21-\x7e]{1,255}$/.test(value)) return value;
+  throw new UsageError(
+    `--idempotency-key: ${echo(String(raw))} is not allowed; expected 1 to 255 visible ASCII characters without spaces (the key an earlier run printed).`,
+  );
 }
 
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
@@ -848,70 +801,18 @@ export function parseIdempotencyKey(raw: unknown) {
 /** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
 export async function planDryRun(ports: WritePorts, request: ApiRequest) {
   const { baseUrl, apiKey } = await ports.credentials();
-  const headers: Record<string, string> = { Authorization: `Bearer ${redactKey(apiKey)}` };
-  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (request.idempotencyKey) headers['Idempotency-Key'] = request.idempotencyKey;
+  const { method, path, body, idempotencyKey } = request;
   return {
     dry_run: true as const,
-    method: request.method,
-    url: baseUrl + request.path,
-    path: request.path,
-    headers,
-    body: request.body ?? null,
-    idempotency_key: request.idempotencyKey,
-  };
-}
-
-/** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-async function gateTheSend<S, R>(ports: WritePorts, action: WriteAction<S, R>, run: WriteRun) {
-  // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
-  const planCheck = !action.admitted && !run.resumed ? ports.planCheck : undefined;
-  const gate = ports.tradeGate;
-  // What it trades as the side is now (a close: what it holds), under the side's lock.
-  const bound = ports.planCheck && action.confirmedOn;
-  let judged = planCheck || gate || bound ? await action.trades?.() : undefined;
-  planCheck?.check([action.plan(run.key)], judged);
-  // A token holds for the trades it was checked on: a retry under the server's field name goes only while they hold.
-  if (planCheck) action.confirmedOn ??= judged;
-  else if (bound && !sameAsShown(bound, judged)) ports.planCheck!.check([action.plan(run.key)], judged);
-  if (!gate) return {};
-  if (!action.admitted) {
-    // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-    const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
-    await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
-  }
-  if (judged === undefined) return {};
-  const judgedUsd = cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-  const sendHooks: SendHooks = {
-    beforeRetry: async (reason) => {
-      const now = await action.trades?.();
-      try {
-        await gate.admit(now, action.command, { replacing: judged });
-      } catch (error) {
-        if (reason === 'conflict' || !(error instanceof PreTradeCheckError)) throw error;
-        // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
-        throw new Error(error.message, { cause: error });
-      }
-      judged = now;
+    method,
+    url: baseUrl + path,
+    path,
+    headers: {
+      Authorization: `Bearer ${redactKey(apiKey)}`,
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(idempotencyKey && { 'Idempotency-Key': idempotencyKey }),
     },
+    body: body ?? null,
+    idempotency_key: idempotencyKey,
   };
-  return { sendHooks, judgedUsd };
-}
-
-// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
-// first sent (each action's `reconcile`), and the key's age with its lifetime.
-interface Reconciliation<S> {
-  /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
-  verdict: 'landed' | 'not-landed' | 'unknown';
-  /** What the book shows, in a sentence (untrusted values already sanitised). */
-  evidence: string;
-  /** For landed: the submit answer as the server would have given it, to wait on and render. */
-  answer?: S;
-}
-
-function describeAge(ms: number) {
-  const hours = ms / HOUR_MS;
-  if (hours >= 48) return `${Math.floor(hours / 24)} days`;
-  if (hours >= 1) return `${Math.round(hours)} h`;
-  return ms < 60_000 ? 'under a minute' : `${Math.round(ms / 60_000)} min`;
 }
