@@ -147,6 +147,17 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(sim.writes()).toEqual([]);
   });
 
+  it('the live view counts a side of several hedges down to its soonest maturity, not the one its positions line names', async () => {
+    const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
+    sim.seedOpen('buy', 10_000);
+    sim.advance(2 * 86_400_000);
+    sim.seedOpen('buy', 5_000);
+    const result = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }));
+    // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
+    const [row] = result.stdout.split('\n').filter((line) => /^buy\b/.test(line));
+    expect(row).toMatch(/ 4d 23:5\d:\d\d /);
+  });
+
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
     const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);

@@ -209,7 +209,7 @@ function positionsSource(
   const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
   const seen = (position: BookPosition, index: number) =>
-    needMaturity ? `${identity(position, index)} ${position.notionalUsd}` : identity(position, index);
+    needMaturity || live ? `${identity(position, index)} ${position.notionalUsd}` : identity(position, index);
   return async (client: HedgeClient) => {
     const book = await readBook({ client, log: (line) => ports.log(line) });
     for (const position of book) {
@@ -244,31 +244,22 @@ function positionsSource(
     const rounded = shown.every((position) => position.netPnlUsd !== undefined)
       ? cents(shown.reduce((sum, position) => sum + position.netPnlUsd!, 0))
       : undefined;
+    // Each line's maturities: its hedges', else the one the line names.
+    const dated = shown.map((position): MaturityFact[] => {
+      const index = book.indexOf(position);
+      const ofHedges = maturitiesOf.get(seen(position, index));
+      if (ofHedges?.length) return ofHedges;
+      const { maturityAt, market, side, hedgeId } = position;
+      return maturityAt === undefined ? [] : [{ key: identity(position, index), maturityAt, market, side, hedgeId }];
+    });
     return {
       // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
       data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-      facts: {
-        netPnlUsd: rounded,
-        maturities: shown.flatMap((position) => {
-          const index = book.indexOf(position);
-          const ofHedges = maturitiesOf.get(seen(position, index));
-          if (ofHedges?.length) return ofHedges;
-          return position.maturityAt === undefined
-            ? []
-            : [
-                {
-                  key: identity(position, index),
-                  maturityAt: position.maturityAt,
-                  market: position.market,
-                  side: position.side,
-                  hedgeId: position.hedgeId,
-                },
-              ];
-        }),
-      },
+      facts: { netPnlUsd: rounded, maturities: dated.flat() },
       reading: {
         kind: 'positions' as const,
-        positions: shown,
+        // The live view counts each side down to its soonest maturity, as its alerts do.
+        positions: shown.map((position, index) => ({ ...position, maturityAt: soonest(dated[index]) })),
         references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
         ref,
         netPnlUsd: rounded,
@@ -276,6 +267,12 @@ function positionsSource(
     };
   };
 }
+
+const soonest = (dated: readonly MaturityFact[]) =>
+  dated.reduce<string | undefined>(
+    (first, { maturityAt }) => (first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first),
+    undefined,
+  );
 
 function accountSource(oneShape: boolean) {
   return async (client: HedgeClient) => {
