@@ -337,9 +337,11 @@ export class Output {
   async list(rows: JsonObject[], known: Resource | readonly FieldSpec[], options: ListOptions) {
     let resource = asResource(known);
     if (this.mode === 'json') {
+      // NDJSON is a list's rows, a line each, also where --json prints a document of its own.
+      const json = this.format === 'ndjson' && !Array.isArray(options.json) ? undefined : options.json;
       // A document of its own (not the rows) knows only its own fields: the table's do not name its keys.
-      const rowFields = options.json === undefined || Array.isArray(options.json) ? resource.fields : [];
-      this.json(options.json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
+      const rowFields = json === undefined || Array.isArray(json) ? resource.fields : [];
+      this.json(json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
       return;
     }
     rows = asSent(rows);
