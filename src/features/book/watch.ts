@@ -231,7 +231,8 @@ function positionsSource(
         if (ref !== undefined) throw recordsError;
         ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
       }
-      // Every hedge of the side, as `hedge positions` joins them.
+      // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
+      maturitiesOf.clear();
       book.forEach((position, index) => {
         referenceOf.set(identity(position, index), ownReference(position) ?? sideReferences(lines[index]));
         maturitiesOf.set(seen(position, index), lines[index]?.hedges.flatMap(hedgeMaturity));
