@@ -15,7 +15,7 @@ export interface AlertFacts {
   maturities: MaturityFact[];
 }
 
-interface MaturityFact {
+export interface MaturityFact {
   key: string;
   maturityAt: string;
   market?: string;

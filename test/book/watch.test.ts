@@ -126,6 +126,38 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(positionReads(sim)).toHaveLength(1);
   });
 
+  it('--alert-maturity on a side of several hedges alerts on each hedge maturing within it, not only the one its positions line names', async () => {
+    const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
+    const older = sim.seedOpen('buy', 10_000);
+    sim.advance(2 * 86_400_000);
+    const newer = sim.seedOpen('buy', 5_000);
+    // The side's one line names the newest hedge and its maturity, 7 days out; the older one matures in 5.
+    const [line] = (await sim.api('GET', '/positions')).body.data;
+    expect([line.notional_usd, line.hedge_id, Date.parse(line.maturity_at)]).toEqual([
+      15_000,
+      newer.id,
+      newer.maturityAtMs,
+    ]);
+
+    const result = ok(await sim.hedge('positions --watch 1 --count 1 --alert-maturity 6d'));
+    const alerts = records(result.stdout).filter((record) => record.alert);
+    expect(alerts.map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)])).toEqual([
+      [older.id, older.maturityAtMs],
+    ]);
+    expect(sim.writes()).toEqual([]);
+  });
+
+  it('the live view counts a side of several hedges down to its soonest maturity, not the one its positions line names', async () => {
+    const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
+    sim.seedOpen('buy', 10_000);
+    sim.advance(2 * 86_400_000);
+    sim.seedOpen('buy', 5_000);
+    const result = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }));
+    // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
+    const [row] = result.stdout.split('\n').filter((line) => /^buy\b/.test(line));
+    expect(row).toMatch(/ 4d 23:5\d:\d\d /);
+  });
+
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
     const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);

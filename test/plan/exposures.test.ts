@@ -136,6 +136,16 @@ describe('hedge exposures', () => {
       ['-30', '-10', '10', '30'],
     ]);
 
+    // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
+    const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
+    const ndjson = ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`));
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(document.book);
+
     // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
     const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
     // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.

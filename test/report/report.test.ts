@@ -525,3 +525,25 @@ describe('closed hedges without a readable close time', () => {
     expect(byDay.stderr).toMatch(leftOut);
   });
 });
+
+describe('figures the server gives past the cent', () => {
+  it('history and report round each figure once, half away from zero: the Total row is the sum of the rows above it, and the report total', async () => {
+    const fine = await start({ realNow: () => START_MS, seed: 'report-e2e-half-cents' });
+    fine.sandbox.seedHedges({ apiKey: fine.apiKey, count: 2 });
+    const [account] = Object.values(fine.sandbox.engine.state.accounts);
+    // Half cents as the server may write them (a float holds 1.005 just below the half).
+    account.history[0].net_pnl_usd = 1.005;
+    account.history[1].net_pnl_usd = 2.675;
+    const wire = await apiData(fine, 'GET', '/hedges/history?limit=500');
+    expect(wire.map((record: any) => record.net_pnl_usd).sort()).toEqual([1.005, 2.675]);
+
+    const screen = ok(
+      await fine.hedge('history --fields hedge_id,net_pnl_usd', { screen: { columns: 120, rows: 20 } }),
+    );
+    const shown = [...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort();
+    expect(shown).toEqual(['+1.01', '+2.68']);
+    expect(screen.stdout).toMatch(/^Total \(2 hedges\) +\+3\.69$/m);
+    expect((await fine.hedge('history')).stderr).toContain('net_pnl_usd=3.69');
+    expect(okJson(await fine.hedge('report --by side --json')).totals.net_pnl_usd).toBe(3.69);
+  });
+});

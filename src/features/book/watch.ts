@@ -1,9 +1,10 @@
 // `--watch`: read the same thing again at a steady cadence until Ctrl-C, --timeout or --count;
 // passing failures mark the view stale, alerts fire once per condition until it clears.
 import { HedgeClient } from '../../platform/api/client.js';
+import type { Hedge } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
 import { Transport } from '../../platform/api/transport.js';
-import { alertConditions, alertEdges, type Alert, type AlertRules } from '../../core/alerts.js';
+import { alertConditions, alertEdges, type Alert, type AlertRules, type MaturityFact } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import {
   echo,
@@ -202,8 +203,13 @@ function positionsSource(
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
+  // A side's maturities are its live hedges' (a line of several hedges carries only one of them), read
+  // with its references and again when its notional moves (a hedge of it added, settled or closed).
+  const maturitiesOf = new Map<string, MaturityFact[] | undefined>();
   const identity = (position: BookPosition, index: number) =>
     position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
+  const seen = (position: BookPosition, index: number) =>
+    needMaturity || live ? `${identity(position, index)} ${position.notionalUsd}` : identity(position, index);
   return async (client: HedgeClient) => {
     const book = await readBook({ client, log: (line) => ports.log(line) });
     for (const position of book) {
@@ -214,18 +220,23 @@ function positionsSource(
       }
       position.maturityAt = maturityOfHedge.get(position.hedgeId);
     }
-    // Asked once per position seen: for the live view's Ref column, and for --ref (NDJSON is the data as sent).
-    if ((live || ref !== undefined) && book.some((position, index) => !referenceOf.has(identity(position, index)))) {
+    // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
+    if (
+      (live || ref !== undefined || needMaturity) &&
+      book.some((position, index) => !maturitiesOf.has(seen(position, index)))
+    ) {
       const { lines, recordsError } = await readPositionSides(client, book, (line) => ports.log(line));
       if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
         if (ref !== undefined) throw recordsError;
         ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
       }
-      // Every hedge of the side, as `hedge positions` joins them.
-      book.forEach((position, index) =>
-        referenceOf.set(identity(position, index), ownReference(position) ?? sideReferences(lines[index])),
-      );
+      // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
+      maturitiesOf.clear();
+      book.forEach((position, index) => {
+        referenceOf.set(identity(position, index), ownReference(position) ?? sideReferences(lines[index]));
+        maturitiesOf.set(seen(position, index), lines[index]?.hedges.flatMap(hedgeMaturity));
+      });
     }
     const shown =
       ref === undefined
@@ -234,28 +245,22 @@ function positionsSource(
     const rounded = shown.every((position) => position.netPnlUsd !== undefined)
       ? cents(shown.reduce((sum, position) => sum + position.netPnlUsd!, 0))
       : undefined;
+    // Each line's maturities: its hedges', else the one the line names.
+    const dated = shown.map((position): MaturityFact[] => {
+      const index = book.indexOf(position);
+      const ofHedges = maturitiesOf.get(seen(position, index));
+      if (ofHedges?.length) return ofHedges;
+      const { maturityAt, market, side, hedgeId } = position;
+      return maturityAt === undefined ? [] : [{ key: identity(position, index), maturityAt, market, side, hedgeId }];
+    });
     return {
       // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
       data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
-      facts: {
-        netPnlUsd: rounded,
-        maturities: shown.flatMap((position, index) =>
-          position.maturityAt === undefined
-            ? []
-            : [
-                {
-                  key: identity(position, index),
-                  maturityAt: position.maturityAt,
-                  market: position.market,
-                  side: position.side,
-                  hedgeId: position.hedgeId,
-                },
-              ],
-        ),
-      },
+      facts: { netPnlUsd: rounded, maturities: dated.flat() },
       reading: {
         kind: 'positions' as const,
-        positions: shown,
+        // The live view counts each side down to its soonest maturity, as its alerts do.
+        positions: shown.map((position, index) => ({ ...position, maturityAt: soonest(dated[index]) })),
         references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
         ref,
         netPnlUsd: rounded,
@@ -263,6 +268,12 @@ function positionsSource(
     };
   };
 }
+
+const soonest = (dated: readonly MaturityFact[]) =>
+  dated.reduce<string | undefined>(
+    (first, { maturityAt }) => (first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first),
+    undefined,
+  );
 
 function accountSource(oneShape: boolean) {
   return async (client: HedgeClient) => {
@@ -308,22 +319,23 @@ function priceSource(market: string | undefined, oneShape: boolean) {
 
 const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
 
+/** A hedge's maturity while it can still mature, as the facts alerts are about. */
+function hedgeMaturity(hedge: Hedge): MaturityFact[] {
+  return typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status)
+    ? [{ key: hedge.id, maturityAt: hedge.maturity_at, market: hedge.market, side: hedge.side, hedgeId: hedge.id }]
+    : [];
+}
+
 function hedgeSource(typed: string) {
   let id: string | undefined;
   return async (client: HedgeClient) => {
     const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
     id = hedge.id;
-    const maturityAt =
-      typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status) ? hedge.maturity_at : undefined;
+    const maturities = hedgeMaturity(hedge);
     return {
       data: hedge,
-      facts: {
-        maturities:
-          maturityAt === undefined
-            ? []
-            : [{ key: hedge.id, maturityAt, market: hedge.market, side: hedge.side, hedgeId: hedge.id }],
-      },
-      reading: { kind: 'hedge' as const, hedge, maturityAt },
+      facts: { maturities },
+      reading: { kind: 'hedge' as const, hedge, maturityAt: maturities[0]?.maturityAt },
     };
   };
 }

@@ -314,9 +314,11 @@ export class Output {
     // A resource, or fields alone (kept in their own order when the width is short).
     const resource = 'fields' in known ? known : { fields: [...known], priority: known.map((field) => field.key) };
     if (this.isJson) {
+      // NDJSON is a list's rows, a line each, also where --json prints a document of its own.
+      const json = this.format === 'ndjson' && !Array.isArray(options.json) ? undefined : options.json;
       // A document of its own (not the rows) knows only its own fields: the table's do not name its keys.
-      const rowFields = options.json === undefined || Array.isArray(options.json) ? resource.fields : [];
-      return this.json(options.json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
+      const rowFields = json === undefined || Array.isArray(json) ? resource.fields : [];
+      return this.json(json ?? rows, [...rowFields, ...(options.jsonFields ?? [])]);
     }
     rows = asSent(rows);
     const { totals, columnNotes = [] } = options;

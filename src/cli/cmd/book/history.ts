@@ -5,7 +5,7 @@ import type { HistoryRecord } from '../../../platform/api/schemas.js';
 import { parseClientReference, parseListLength, sameReference } from '../../../core/input.js';
 import { HISTORY_RESOURCE, JOINED_REFERENCE } from '../../../platform/fields/resource-fields.js';
 import type { CommandContext, In } from '../command-input.js';
-import { parseReportDate, reportPeriodProblem } from '../../../features/report/report-rules.js';
+import { parseReportDate, reportPeriodProblem, toCents } from '../../../features/report/report-rules.js';
 import { UsageError } from '../../../core/errors.js';
 import { inPeriod, incompleteWarning, walkHistory } from '../../../features/report/report.js';
 import { readNumber } from '../../../core/number-format.js';
@@ -22,12 +22,12 @@ export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field
 
 const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'];
 
-/** Sums to the cent of the money columns every record carries as a number (or a decimal string). */
+/** Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`. */
 function historyTotals(records: HistoryRecord[]) {
   const totals: Record<string, number> = {};
   for (const key of SUMMED) {
     if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
-    const cents = records.reduce((sum, record) => sum + Math.round(readNumber(record[key])! * 100), 0);
+    const cents = records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0);
     totals[key] = cents / 100;
   }
   return totals;
