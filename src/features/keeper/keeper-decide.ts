@@ -6,6 +6,7 @@ import {
   backoffMs,
   decideRow,
   rowKey,
+  tenorFor,
   type Actionable,
   type EventFields,
   type KeepDecision,
@@ -461,7 +462,7 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
           : { kind: change, row, amountUsd: decision.amountUsd, targetUsd: decision.targetUsd },
       );
     if (change !== 'open' && decision.alsoRollDue && view.position?.maturityAtMs !== undefined)
-      writes.push({ kind: 'roll', row, hedgeId: view.position.hedgeId, tenorDays: row.tenorDays });
+      writes.push({ kind: 'roll', row, hedgeId: view.position.hedgeId, tenorDays: tenorFor(row, book.time.latestMs) });
   }
   return { state: next, events, writes };
 }
