@@ -509,6 +509,14 @@ export function sending(state: KeeperState, write: KeeperWrite) {
   return next;
 }
 
+/** A roll that failed: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
+export function rollFailed(state: KeeperState, write: KeeperWrite) {
+  if (write.kind !== 'roll' || !write.hedgeId) return state;
+  const next = draftOf(state);
+  next.closedByKeeper.delete(write.hedgeId);
+  return next;
+}
+
 /** How a write of the keeper came back: the run through the write flow (a re-open or convergence, journaled in its keep group), or the roll's outcome. */
 export type WriteDone =
   { kind: 'sent'; result: WriteOutcome<unknown, unknown>; group: string } | { kind: 'rolled'; outcome: RollOutcome };

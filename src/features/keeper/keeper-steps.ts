@@ -27,6 +27,7 @@ import {
   plan,
   preview,
   resumed,
+  rollFailed,
   sending,
   stepEnded,
   toResume,
@@ -223,7 +224,10 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         continue;
       }
       memory.state = sending(memory.state, write);
-      const done = await carryOut(ports, write);
+      const done = await carryOut(ports, write).catch((error: unknown) => {
+        memory.state = rollFailed(memory.state, write);
+        throw error;
+      });
       // Counted from the server's time when the write landed (the bound is the server's, like maturities).
       const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
       if (failure) throw failure;
