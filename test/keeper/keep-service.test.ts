@@ -208,6 +208,33 @@ describeKeepers('hedge keep as a service', () => {
   );
 
   keeperTest(
+    "…and so is a roll whose close the server refused: the journal's roll of that hedge closed nothing",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const seeded = simulator.seedOpen('sell', 2000);
+      simulator.advance(7 * DAY - HOUR / 2);
+      // Every close is refused but the colleague's.
+      let colleagues = false;
+      simulator.sandbox.setFaults({
+        nextError: { count: 1000, status: 409, code: 'hedge_locked' },
+        match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
+      });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file);
+      await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code: 'hedge_locked' }), 'the refused roll');
+      const refusedAt = keeper.events.length;
+      colleagues = true;
+      await colleagueCloses(simulator, 'sell');
+      colleagues = false;
+      const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
+      expect(drift.hedge_ids).toEqual([seeded.id]);
+      await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
+      expect(simulator.requests('POST', '/hedges')).toEqual([]);
+      expect(simulator.active('sell')).toHaveLength(0);
+    },
+  );
+
+  keeperTest(
     'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     async ({ rig }) => {
       const simulator = await rig.start();

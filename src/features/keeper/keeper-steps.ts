@@ -282,9 +282,12 @@ async function closedByARoll(ports: Pick<CommandContext, 'journal' | 'credential
   const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
+  // A group whose close the server refused closed nothing: a close of that hedge since is a colleague's.
+  const refused = new Set(entries.filter((entry) => closes(entry) && entry.outcome === 'rejected').map((e) => e.group));
   return entries.some(
     (entry) =>
       ofKeeper(entry.group) &&
+      !refused.has(entry.group) &&
       ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
       // Only a row this key sealed: one written into the store without it would turn a colleague's
       // close (left alone, reported as drift) into a side for the keeper to open again.
