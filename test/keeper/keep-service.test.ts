@@ -18,7 +18,7 @@ import {
   type KeeperRig,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { MARKET } from '../support/simulator.js';
+import { colleagueCloses, MARKET } from '../support/simulator.js';
 import { oneFilled, eventIs } from './filled.js';
 import { exits } from '../support/cli-runs.js';
 
@@ -179,6 +179,58 @@ describeKeepers('hedge keep as a service', () => {
       });
       expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
       expect(hedgeOf(simulator, seeded.id).status).toBe('filled');
+    },
+  );
+
+  keeperTest(
+    "a roll refused before its close leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const seeded = simulator.seedOpen('sell', 2000);
+      simulator.advance(7 * DAY - HOUR / 2);
+      const market = (simulator.sandbox.engine as any).book.markets.find(
+        (one: { market: string }) => one.market === MARKET,
+      );
+      market.status = 'disabled';
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file);
+      await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code: 'market_disabled' }), 'the refused roll');
+      // Then a colleague closes it, and the market takes hedges again.
+      const refusedAt = keeper.events.length;
+      await colleagueCloses(simulator, 'sell');
+      market.status = 'open';
+      const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
+      expect(drift.hedge_ids).toEqual([seeded.id]);
+      await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
+      expect(simulator.requests('POST', '/hedges')).toEqual([]);
+      expect(simulator.active('sell')).toHaveLength(0);
+    },
+  );
+
+  keeperTest(
+    "…and so is a roll whose close the server refused: the journal's roll of that hedge closed nothing",
+    async ({ rig }) => {
+      const simulator = await rig.start();
+      const seeded = simulator.seedOpen('sell', 2000);
+      simulator.advance(7 * DAY - HOUR / 2);
+      // Every close is refused but the colleague's.
+      let colleagues = false;
+      simulator.sandbox.setFaults({
+        nextError: { count: 1000, status: 409, code: 'hedge_locked' },
+        match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
+      });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const keeper = rig.keep(simulator, file);
+      await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code: 'hedge_locked' }), 'the refused roll');
+      const refusedAt = keeper.events.length;
+      colleagues = true;
+      await colleagueCloses(simulator, 'sell');
+      colleagues = false;
+      const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
+      expect(drift.hedge_ids).toEqual([seeded.id]);
+      await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
+      expect(simulator.requests('POST', '/hedges')).toEqual([]);
+      expect(simulator.active('sell')).toHaveLength(0);
     },
   );
 

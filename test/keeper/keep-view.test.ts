@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEvent, renderKeepStatus } from '../../src/features/keeper/keep-view.js';
 import { renderKeeperStatus } from '../../src/features/keeper/keeper-status-view.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
+import type { KeepRowStatus } from '../../src/core/keep-rules.js';
 
 const chalk = new Chalk({ level: 0 });
 const AT = '2026-03-02T09:00:00.000Z';
@@ -62,53 +63,75 @@ describe('the keeper status screen', () => {
   });
 });
 
+/** `hedge keep status` of a running keeper whose last cycle showed `rows`. */
+function statusCard(rows: KeepRowStatus[]) {
+  const at = AT;
+  const account = { environment: 'test', host: 'api.example.com', key_id: 'k1' };
+  return renderKeeperStatus(
+    {
+      state: 'running',
+      heartbeat_file: '/home/ana/.local/state/hedge/keepers/a.json',
+      heartbeat_source: 'file',
+      heartbeat_revision: null,
+      account,
+      heartbeat_age_s: 3,
+      heartbeat: {
+        version: 1,
+        account,
+        interval_s: 60,
+        updated_at: at,
+        actions: {},
+        pid: 4242,
+        host: 'desk-1',
+        since: at,
+        config_dir: '/home/ana/.config/hedge',
+        file: 'target.csv',
+        journal: '/home/ana/.local/state/hedge',
+        last_cycle_at: at,
+        last_good_cycle_at: at,
+        next_cycle_at: at,
+        cycles: 12,
+        errors: 0,
+        last_error: null,
+        rolls: { count: 2, carry_usd: -1234.5, fees_usd: -12000 },
+        rows,
+      },
+    },
+    { columns: 120, chalk },
+  );
+}
+
 describe('hedge keep status', () => {
   it('reads every amount as the keeper screen does: 20,000 of 20,000 USD, and carry and fees with separators', () => {
-    const at = AT;
-    const account = { environment: 'test', host: 'api.example.com', key_id: 'k1' };
-    const card = renderKeeperStatus(
+    const card = statusCard([
       {
-        state: 'running',
-        heartbeat_file: '/home/ana/.local/state/hedge/keepers/a.json',
-        heartbeat_source: 'file',
-        heartbeat_revision: null,
-        account,
-        heartbeat_age_s: 3,
-        heartbeat: {
-          version: 1,
-          account,
-          interval_s: 60,
-          updated_at: at,
-          actions: {},
-          pid: 4242,
-          host: 'desk-1',
-          since: at,
-          config_dir: '/home/ana/.config/hedge',
-          file: 'target.csv',
-          journal: '/home/ana/.local/state/hedge',
-          last_cycle_at: at,
-          last_good_cycle_at: at,
-          next_cycle_at: at,
-          cycles: 12,
-          errors: 0,
-          last_error: null,
-          rolls: { count: 2, carry_usd: -1234.5, fees_usd: -12000 },
-          rows: [
-            {
-              market: 'USDTNGN',
-              side: 'buy',
-              target_usd: 20000,
-              current_usd: 20000,
-              state: 'covered',
-              next_action: 'roll',
-              next_action_at: at,
-            },
-          ],
-        },
+        market: 'USDTNGN',
+        side: 'buy',
+        target_usd: 20000,
+        current_usd: 20000,
+        state: 'covered',
+        next_action: 'roll',
+        next_action_at: AT,
       },
-      { columns: 120, chalk },
-    );
+    ]);
     expect(card).toContain('│ 20,000 of 20,000 USD: covered; roll at 2026-03-02 09:00:00 UTC');
     expect(card).toContain('2; carry -1,234.50 USDC, you paid, fees -12,000.00 USDC, you paid');
+  });
+
+  it('a side the last cycle could not tell reads "?", on the card and on the keeper\'s screen, never as flat', () => {
+    const unknown: KeepRowStatus = {
+      market: 'USDTNGN',
+      side: 'sell',
+      target_usd: 2000,
+      current_usd: null,
+      current_unknown: true,
+      state: 'unknown (the book could not be read)',
+      next_action: null,
+      next_action_at: null,
+    };
+    expect(statusCard([unknown])).toContain('│ ? of 2,000 USD: unknown (the book could not be read)');
+    const screen = renderKeepStatus({ ...status, rows: [unknown] }, [], 120, chalk);
+    expect(screen).toContain('USDTNGN sell ? of 2,000 USD');
+    expect(screen).not.toContain('flat');
   });
 });

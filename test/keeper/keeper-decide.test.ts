@@ -497,6 +497,12 @@ describe('plan (a live step, again under the side lock on a fresh read)', () => 
     const planned = plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings });
     expect(planned.writes).toEqual(writes.map((write) => expect.objectContaining(write)));
   });
+
+  it('a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
+    const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
+    const planned = plan(initialKeeperState(), bookOf(covered(1500, 30 * MINUTE)), weekly, LIVE);
+    expect(planned.writes).toEqual([expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 })]);
+  });
 });
 
 const step = (kind: KeeperStep['kind']) => ({

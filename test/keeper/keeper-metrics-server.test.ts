@@ -76,6 +76,20 @@ describe('--metrics labels', () => {
     expect(after).not.toContain('market="other"');
     expect(after).toContain('hedge_keeper_book_usd{market="USDTNGN",side="buy"} 1000');
   });
+
+  it('a side the cycle could not tell (settling, the book unread) has no book series, never a 0 that reads as flat', async () => {
+    const metrics = await serve();
+    metrics.rows([{ market: 'USDTNGN', side: 'sell', target_usd: 2000, current_usd: 2000 }]);
+    expect((await scrape(metrics)).text).toContain('hedge_keeper_book_usd{market="USDTNGN",side="sell"} 2000');
+    metrics.rows([
+      { market: 'USDTNGN', side: 'sell', target_usd: 2000, current_usd: null, current_unknown: true },
+      { market: 'USDTNGN', side: 'buy', target_usd: 1000, current_usd: null },
+    ]);
+    const { text } = await scrape(metrics);
+    expect(text).toContain('hedge_keeper_target_usd{market="USDTNGN",side="sell"} 2000');
+    expect(text).not.toMatch(/^hedge_keeper_book_usd\{market="USDTNGN",side="sell"\}/m);
+    expect(text).toContain('hedge_keeper_book_usd{market="USDTNGN",side="buy"} 0');
+  });
 });
 
 /** A socket that sends a request line and one header, never the blank line that ends the headers. */

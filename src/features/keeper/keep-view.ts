@@ -63,7 +63,7 @@ export function renderKeepStatus(status: KeepStatus, recent: readonly string[], 
     ]),
     '',
     ...status.rows.flatMap((row) => {
-      const current = row.current_usd === null ? 'flat' : formatUpTo(row.current_usd, 2);
+      const current = row.current_unknown ? '?' : row.current_usd === null ? 'flat' : formatUpTo(row.current_usd, 2);
       const ref = row.client_reference ? ` ${safeText(row.client_reference)}` : '';
       return wrapped([
         `${safeText(row.market)} ${row.side.padEnd(4)}${ref} ${current} of ${formatUpTo(row.target_usd, 2)} USD`,

@@ -6,6 +6,7 @@ import {
   backoffMs,
   decideRow,
   rowKey,
+  tenorFor,
   type Actionable,
   type EventFields,
   type KeepDecision,
@@ -461,7 +462,7 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
           : { kind: change, row, amountUsd: decision.amountUsd, targetUsd: decision.targetUsd },
       );
     if (change !== 'open' && decision.alsoRollDue && view.position?.maturityAtMs !== undefined)
-      writes.push({ kind: 'roll', row, hedgeId: view.position.hedgeId, tenorDays: row.tenorDays });
+      writes.push({ kind: 'roll', row, hedgeId: view.position.hedgeId, tenorDays: tenorFor(row, book.time.latestMs) });
   }
   return { state: next, events, writes };
 }
@@ -505,6 +506,14 @@ export function sending(state: KeeperState, write: KeeperWrite) {
   if (write.kind !== 'roll' || !write.hedgeId) return state;
   const next = draftOf(state);
   next.closedByKeeper.add(write.hedgeId);
+  return next;
+}
+
+/** A roll that failed: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
+export function rollFailed(state: KeeperState, write: KeeperWrite) {
+  if (write.kind !== 'roll' || !write.hedgeId) return state;
+  const next = draftOf(state);
+  next.closedByKeeper.delete(write.hedgeId);
   return next;
 }
 

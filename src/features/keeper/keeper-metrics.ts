@@ -6,6 +6,7 @@ import { SIDES } from '../../core/vocabulary.js';
 import { UsageError } from '../../core/errors.js';
 import { boundedLabel } from '../../core/security/metric-label.js';
 import { safeText } from '../../core/security/safe-text.js';
+import type { KeepRowStatus } from '../../core/keep-rules.js';
 
 /** Where --metrics listens (parsed by keeper-service.ts parseMetricsAddress). */
 export interface MetricsAddress {
@@ -131,14 +132,17 @@ export async function serveKeeperMetrics(
     error(code: string) {
       errors.inc({ code: boundedLabel(code, knownErrorCodes) });
     },
-    rows(rows: ReadonlyArray<{ market: string; side: string; target_usd: number; current_usd: number | null }>) {
+    rows(
+      rows: ReadonlyArray<Pick<KeepRowStatus, 'market' | 'side' | 'target_usd' | 'current_usd' | 'current_unknown'>>,
+    ) {
       // Set afresh: a row dropped from the target (SIGHUP) leaves the gauges.
       target.reset();
       book.reset();
       for (const row of rows) {
         const labels = { market: boundedLabel(row.market, isMarketName), side: boundedLabel(row.side, KNOWN_SIDES) };
         target.set(labels, row.target_usd);
-        book.set(labels, row.current_usd ?? 0);
+        // A side the cycle could not tell (settling, the book unread) is left out: a 0 would read as flat.
+        if (!row.current_unknown) book.set(labels, row.current_usd ?? 0);
       }
     },
     close() {

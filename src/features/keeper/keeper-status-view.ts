@@ -72,7 +72,7 @@ export function renderKeeperStatus(status: KeeperStatus, options: { columns: num
       rows.push([
         `${safeText(row.market)} ${safeText(row.side)}`,
         // As the keeper's own screen shows a row (ui/keep-view.ts).
-        `${formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${next}`,
+        `${row.current_unknown ? '?' : formatUpTo(row.current_usd ?? 0, 2)} of ${formatUpTo(row.target_usd, 2)} USD: ${safeText(row.state)}${next}`,
       ]);
     }
   }

@@ -27,6 +27,7 @@ import {
   plan,
   preview,
   resumed,
+  rollFailed,
   sending,
   stepEnded,
   toResume,
@@ -223,7 +224,10 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         continue;
       }
       memory.state = sending(memory.state, write);
-      const done = await carryOut(ports, write);
+      const done = await carryOut(ports, write).catch((error: unknown) => {
+        memory.state = rollFailed(memory.state, write);
+        throw error;
+      });
       // Counted from the server's time when the write landed (the bound is the server's, like maturities).
       const { failure } = memory.take(wrote(memory.state, write, done, client.transport.serverNow().latestMs));
       if (failure) throw failure;
@@ -278,9 +282,12 @@ async function closedByARoll(ports: Pick<CommandContext, 'journal' | 'credential
   const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
+  // A group whose close the server refused closed nothing: a close of that hedge since is a colleague's.
+  const refused = new Set(entries.filter((entry) => closes(entry) && entry.outcome === 'rejected').map((e) => e.group));
   return entries.some(
     (entry) =>
       ofKeeper(entry.group) &&
+      !refused.has(entry.group) &&
       ((closes(entry) && entry.hedge_id === hedgeId) || entry.context?.rolled_hedge_id === hedgeId) &&
       // Only a row this key sealed: one written into the store without it would turn a colleague's
       // close (left alone, reported as drift) into a side for the keeper to open again.
