@@ -1,6 +1,9 @@
 // `hedge doctor` through the real binary: it passes against every wire dialect with no wire setting
 // (and sends no write), and fails with the right line and exit code against a wrong key (4), a
-// wrong base URL (5), a server whose clock is off (5) and an answer it cannot read (14).
+// wrong base URL (5), a server whose clock is off (5), an answer it cannot read (14) and a journal a
+// write could not use (13).
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
@@ -43,7 +46,7 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
       const { code, report } = await doctor(simulator);
       expect([code, report.ready]).toEqual([0, true]);
       expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
-      for (const id of 'key base_url auth clock markets prices quote account positions hedges hedge history'.split(
+      for (const id of 'key base_url journal auth clock markets prices quote account positions hedges hedge history'.split(
         ' ',
       )) {
         expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
@@ -166,6 +169,27 @@ describe('hedge doctor fails with the right line', () => {
       ) ?? [];
     expect(Number(seconds), clock.detail).toBeGreaterThan(30);
     expect(Number(seconds)).toBeLessThanOrEqual(45);
+  });
+
+  it('a journal others may change: "Journal" fails naming the chmod, exit 13, as the write it stands for is refused', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const journal = join(simulator.configDir, 'journal.jsonl');
+    writeFileSync(journal, '', { mode: 0o600 });
+    chmodSync(journal, 0o620);
+    const { code, report, stderr } = await doctor(simulator);
+    expect(code).toBe(13);
+    expect(report).toMatchObject({ ready: false, exit_code: 13 });
+    expect(byId(report.checks, 'journal')).toMatchObject({
+      status: 'fail',
+      for_writes: true,
+      detail: expect.stringContaining(
+        `${journal}: other users can change it (mode 0620); run \`chmod go-w ${journal}\``,
+      ),
+    });
+    expect(stderr).toMatch(/Not ready: a write would fail \(✗ Journal\)/);
+    // What doctor said is what a write meets: refused before anything is sent.
+    exits(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --yes'), 13);
+    expect(simulator.trades()).toEqual([]);
   });
 
   it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {

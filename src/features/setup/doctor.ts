@@ -17,11 +17,11 @@ import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
-/** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
-export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
+/** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up, a journal that cannot be used. */
+export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage' | 'state';
 
 interface DoctorCheck {
-  /** Stable id a script can route on: key, base_url, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
+  /** Stable id a script can route on: key, base_url, journal, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
   id: string;
   title: string;
   status: CheckStatus;
@@ -53,13 +53,15 @@ const checkOf = (
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
 /** What the doctor uses of its command. */
-type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand'>;
+type DoctorPorts = CheckPorts &
+  Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
   const { credentials, baseUrl } = setUp;
+  checks.add(await journalCheck(ports));
   const observed = await observingClient(ports, credentials);
   const { client, answers } = observed;
 
@@ -192,6 +194,24 @@ async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: Do
     ),
   );
   return { credentials, baseUrl };
+}
+
+/** The journal every write records itself in before it is sent: where it cannot be read, a write is refused (exit 13). */
+async function journalCheck(ports: Pick<CommandContext, 'journal' | 'hedgeCommand'>) {
+  try {
+    const journal = await ports.journal();
+    const unresolved = (await journal.list({ pending: true })).length;
+    return checkOf(
+      'journal',
+      'Journal',
+      'ok',
+      `${journal.location}${unresolved ? `: ${unresolved} unresolved action${unresolved === 1 ? '' : 's'} (\`${ports.hedgeCommand('journal')}\`)` : ''}`,
+      true,
+    );
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    return checkOf('journal', 'Journal', 'fail', '', true, { failure: 'state', error });
+  }
 }
 
 /** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
