@@ -104,6 +104,28 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(exits(await hedgeIn(tmp.path, 'account'), 4).stderr).toContain('save a new one with `hedge login`');
   });
 
+  it('a key refused from HEDGE_API_KEY: whoami and doctor say to fix it there (a login alone would not replace it), as a command does', async () => {
+    const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
+    const env = { HEDGE_API_KEY: UNKNOWN_KEY };
+    expect(exits(await hedgeIn(tmp.path, 'whoami', { env }), 4).stderr).toContain(fixThere);
+    const doctor = await hedgeIn(tmp.path, 'doctor --json', { env });
+    exits(doctor, 4);
+    const auth = JSON.parse(doctor.stdout).checks.find((check: { check: string }) => check.check === 'auth');
+    expect(auth).toMatchObject({ status: 'fail', next: expect.stringContaining(fixThere) });
+    expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      'GET /account 401',
+      'GET /markets 401',
+    ]);
+    // The profile's own key refused: saving a new one is the fix.
+    writeStore(tmp.path, {
+      current: 'alpha',
+      profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
+    });
+    const own = exits(await hedgeIn(tmp.path, 'whoami'), 4).stderr;
+    expect(own).toContain('save the right one with `hedge login`');
+    expect(own).not.toContain('HEDGE_API_KEY');
+  });
+
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
     const plainCard = ok(await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
     expect(plainCard.stdout).toContain('HEDGE_API_KEY');

@@ -11,7 +11,7 @@ import { formatMoney, formatRate, isNumericText } from '../../core/number-format
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { checkClientOptions, type CheckPorts } from './key-check.js';
+import { checkClientOptions, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -472,7 +472,7 @@ function firstRequestFailure(
       `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
       true,
       {
-        next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ports.hedgeCommand('login')}\`.`,
+        next: refusedKeyNext(credentials, ports.hedgeCommand('login')),
         failure: 'auth',
       },
     );
