@@ -9,7 +9,7 @@ import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
 import { formatMoney, formatRate, isNumericText } from '../../core/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
-import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { checkClientOptions, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
@@ -17,8 +17,8 @@ import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
-/** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up, a journal that cannot be used. */
-export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage' | 'state';
+/** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
+export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
 interface DoctorCheck {
   /** Stable id a script can route on: key, base_url, journal, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
@@ -29,6 +29,7 @@ interface DoctorCheck {
   next?: string;
   /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
   forWrites: boolean;
+  /** Absent: the error's own class, as the write it stands for would end (a config store or journal that cannot be used). */
   failure?: FailureClass;
   /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
   error?: unknown;
@@ -113,13 +114,13 @@ class DoctorChecks {
     return check;
   }
 
-  /** Ready when no check a write needs failed; the failure is the first such check's class. */
+  /** Ready when no check a write needs failed; else the first such check. */
   report() {
     const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
     return {
       checks: this.checks,
       ready: failed === undefined,
-      ...(failed ? { failure: failed.failure ?? 'network' } : {}),
+      ...(failed ? { failed } : {}),
     };
   }
 
@@ -151,12 +152,7 @@ async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: Do
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    checks.add(
-      checkOf('key', 'Key and base URL', 'fail', '', true, {
-        failure: error instanceof UsageError ? 'usage' : 'auth',
-        error,
-      }),
-    );
+    checks.add(checkOf('key', 'Key and base URL', 'fail', '', true, { error }));
     checks.add(checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true));
     return;
   }
@@ -196,7 +192,7 @@ async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: Do
   return { credentials, baseUrl };
 }
 
-/** The journal every write records itself in before it is sent: where it cannot be read, a write is refused (exit 13). */
+/** The journal every write records itself in before it is sent: where it cannot be read, a write is refused. */
 async function journalCheck(ports: Pick<CommandContext, 'journal' | 'hedgeCommand'>) {
   try {
     const journal = await ports.journal();
@@ -210,7 +206,7 @@ async function journalCheck(ports: Pick<CommandContext, 'journal' | 'hedgeComman
     );
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    return checkOf('journal', 'Journal', 'fail', '', true, { failure: 'state', error });
+    return checkOf('journal', 'Journal', 'fail', '', true, { error });
   }
 }
 
