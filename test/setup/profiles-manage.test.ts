@@ -176,6 +176,22 @@ describe('profile list / use / remove', () => {
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
+  it('HEDGE_PROFILE naming no profile, or not a name: the refusal names HEDGE_PROFILE, not a --profile never given (exit 2, nothing sent)', async () => {
+    for (const [value, said] of [
+      ['nope', 'HEDGE_PROFILE: no profile named "nope" (profiles: '],
+      ['bad name', 'HEDGE_PROFILE: "bad name" is not a profile name'],
+    ]) {
+      for (const command of ['whoami', 'positions']) {
+        const { stderr } = exits(await hedgeIn(tmp.path, command, { env: { HEDGE_PROFILE: value } }), 2);
+        expect(stderr).toContain(`hedge: ${said}`);
+        expect(stderr).not.toContain('--profile');
+      }
+    }
+    // The flag is named when the flag said it.
+    exits(await hedgeIn(tmp.path, '--profile nope whoami'), 2, '--profile: no profile named "nope"');
+    expect(sandbox.requestLog).toEqual([]);
+  });
+
   it('use switches the current profile; an unknown name is exit 2 naming the existing ones', async () => {
     ok(await hedgeIn(tmp.path, 'profile use bravo'));
     expect([readStore(tmp.path).current, (await whoami()).profile]).toEqual(['bravo', 'bravo']);

@@ -1,6 +1,6 @@
 // hedge logout: forgets a profile's key only, so that `hedge login` only asks for a new one. A credential helper's
 // own store is the person's to manage: the profile only forgets the command.
-import { requestedProfile } from '../../../platform/config/credentials.js';
+import { profileArgument, requestedProfile } from '../../../platform/config/credentials.js';
 import {
   describeKeyLocation,
   keyLocationOf,
@@ -26,7 +26,7 @@ export async function run(ctx: CommandContext) {
     output.note('No profile is current: nothing to log out of.');
     return 0;
   }
-  requireProfile(data, name, requested?.source === 'environment' ? 'HEDGE_PROFILE' : '--profile');
+  requireProfile(data, name, requested ? profileArgument(requested) : '--profile');
   let had: KeyLocation | undefined;
   await store.update((latest) => {
     const profile = latest.profiles[name];
