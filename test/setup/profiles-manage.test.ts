@@ -246,6 +246,13 @@ describe('hedge logout', () => {
 
     exits(await hedgeIn(tmp.path, 'logout --profile nope'), 2, 'alpha, bravo');
   });
+
+  it('--demo: the demo has no login to end; the current profile keeps its key (exit 2, the store as it was)', async () => {
+    const before = readFileSync(storeFile(tmp.path), 'utf8');
+    for (const args of ['--demo logout', '--demo logout --profile bravo'])
+      exits(await hedgeIn(tmp.path, args), 2, '--demo: the demo has no login to end; leave out --demo');
+    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
+  });
 });
 
 describe('nothing configured', () => {

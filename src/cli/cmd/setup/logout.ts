@@ -8,13 +8,16 @@ import {
   type KeyLocation,
 } from '../../../platform/config/key-store.js';
 import { placeKey } from '../../../platform/config/login-profile.js';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/program.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
+  // The demo is the profile in use: the current one's key is not this command's to remove.
+  if (ctx.globals.demo)
+    throw new UsageError('--demo: the demo has no login to end; leave out --demo to log out of a profile.');
   const { output } = ctx;
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
