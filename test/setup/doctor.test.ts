@@ -2,7 +2,7 @@
 // (and sends no write), and fails with the right line and exit code against a wrong key (4), a
 // wrong base URL (5), a server whose clock is off (5), an answer it cannot read (14), and a config
 // store or journal a write could not use (the code the write ends with).
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
@@ -220,6 +220,22 @@ describe('hedge doctor fails with the right line', () => {
     });
     exits(await simulator.hedge(open, stateEnv), 2);
     expect(simulator.trades()).toEqual([]);
+  });
+
+  it('a CA file others may change: "Base URL" fails naming the chmod, exit 2 as a write, and the key is not said to be accepted: nothing was sent', async () => {
+    const simulator = await start({ fillDelayMs: 20, tls: true });
+    const ca = join(simulator.configDir, 'ca.pem');
+    copyFileSync(simulator.sandbox.caFile!, ca);
+    chmodSync(ca, 0o666);
+    const { code, report } = await doctor(simulator, { HEDGE_CA_FILE: ca });
+    expect([code, report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
+    expect(byId(report.checks, 'base_url')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`run \`chmod go-w ${ca}\``),
+    });
+    expect(byId(report.checks, 'auth')).toBeUndefined();
+    exits(await simulator.hedge('positions', { env: { HEDGE_CA_FILE: ca } }), 2);
+    expect(simulator.requests()).toEqual([]);
   });
 
   it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {

@@ -9,7 +9,7 @@ import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { asSent } from '../../core/as-sent.js';
 import { formatMoney, formatRate, isNumericText } from '../../core/number-format.js';
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
-import { ApiError, InterruptedError, InvalidResponseError, NetworkError } from '../../core/errors.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { checkClientOptions, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
@@ -479,6 +479,8 @@ function firstRequestFailure(
       `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
       'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
     );
+  // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
+  if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
   if (error instanceof InvalidResponseError && error.field === undefined)
     return failed(
       'unreadable',
