@@ -1,8 +1,10 @@
 // The binary against an HTTPS sandbox, trusting its CA the two ways a user would, and through a
 // proxy from the environment (the built binary loads undici's proxy code only then).
+import { chmodSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
@@ -32,6 +34,23 @@ describe('HTTPS sandbox', () => {
     expect([JSON.parse(viaHedge.stdout)[0].market, untrusted.code, untrusted.stdout]).toEqual(['USDTNGN', 5, '']);
     expect(untrusted.stderr).toMatch(/not trusted/);
     expect(untrusted.stderr).toMatch(/HEDGE_CA_FILE/);
+  });
+
+  it('a NODE_EXTRA_CA_CERTS others may change is refused as a HEDGE_CA_FILE would be (exit 2, the chmod), before the key is sent', async () => {
+    const dir = tempDir();
+    try {
+      const ca = join(dir.path, 'ca.pem');
+      copyFileSync(simulator.sandbox.caFile!, ca);
+      chmodSync(ca, 0o666);
+      const before = simulator.requests().length;
+      const result = await runHedge('markets --json', { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: ca } });
+      expect([result.code, result.stdout]).toEqual([2, '']);
+      expect(result.stderr).toContain(`NODE_EXTRA_CA_CERTS: cannot read ${ca}`);
+      expect(result.stderr).toContain(`chmod go-w ${ca}`);
+      expect(simulator.requests()).toHaveLength(before);
+    } finally {
+      dir.remove();
+    }
   });
 
   it('goes through HTTPS_PROXY (a CONNECT tunnel) to a remote name, and around it for a host NO_PROXY names', async () => {

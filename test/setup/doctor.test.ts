@@ -1,12 +1,15 @@
 // `hedge doctor` through the real binary: it passes against every wire dialect with no wire setting
 // (and sends no write), and fails with the right line and exit code against a wrong key (4), a
-// wrong base URL (5), a server whose clock is off (5) and an answer it cannot read (14).
+// wrong base URL (5), a server whose clock is off (5), an answer it cannot read (14), and a config
+// store or journal a write could not use (the code the write ends with).
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect } from '../../src/sandbox/index.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/output/text.js';
-import { runHedge } from '../support/hedge-cli.js';
+import { runHedge, type RunOptions } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 
@@ -20,8 +23,8 @@ interface Check {
   for_writes: boolean;
 }
 
-async function doctor(simulator: Simulator, env: Record<string, string> = {}) {
-  const result = await simulator.hedge('doctor --json', { env });
+async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configDir?: string) {
+  const result = await simulator.hedge('doctor --json', { env, configDir });
   expect(result.stderr).not.toMatch(STACK_FRAME);
   return {
     code: result.code,
@@ -43,7 +46,7 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
       const { code, report } = await doctor(simulator);
       expect([code, report.ready]).toEqual([0, true]);
       expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
-      for (const id of 'key base_url auth clock markets prices quote account positions hedges hedge history'.split(
+      for (const id of 'key base_url journal auth clock markets prices quote account positions hedges hedge history'.split(
         ' ',
       )) {
         expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
@@ -166,6 +169,73 @@ describe('hedge doctor fails with the right line', () => {
       ) ?? [];
     expect(Number(seconds), clock.detail).toBeGreaterThan(30);
     expect(Number(seconds)).toBeLessThanOrEqual(45);
+  });
+
+  it('a journal others may change: "Journal" fails naming the chmod, exit 13, as the write it stands for is refused', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const journal = join(simulator.configDir, 'journal.jsonl');
+    writeFileSync(journal, '', { mode: 0o600 });
+    chmodSync(journal, 0o620);
+    const { code, report, stderr } = await doctor(simulator);
+    expect(code).toBe(13);
+    expect(report).toMatchObject({ ready: false, exit_code: 13 });
+    expect(byId(report.checks, 'journal')).toMatchObject({
+      status: 'fail',
+      for_writes: true,
+      detail: expect.stringContaining(
+        `${journal}: other users can change it (mode 0620); run \`chmod go-w ${journal}\``,
+      ),
+    });
+    expect(stderr).toMatch(/Not ready: a write would fail \(✗ Journal\)/);
+    // What doctor said is what a write meets: refused before anything is sent.
+    exits(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --yes'), 13);
+    expect(simulator.trades()).toEqual([]);
+  });
+
+  it('a config store others may read, a state folder others may change: doctor exits as the write would (1, 2), naming the fix', async () => {
+    const simulator = await start({ fillDelayMs: 20 });
+    const open = 'open USDTNGN buy 1000 --tenor 1 --yes';
+    // The key in a profile whose store others may read: "Key and base URL" fails as a write does, exit 1.
+    const configDir = join(simulator.configDir, 'config');
+    ok(await simulator.hedge(['login', '--base-url', simulator.baseUrl], { configDir, input: simulator.apiKey }));
+    chmodSync(join(configDir, 'config.json'), 0o640);
+    const store = { configDir, env: { HEDGE_API_KEY: undefined, HEDGE_BASE_URL: undefined } };
+    const refusedStore = await doctor(simulator, store.env, configDir);
+    expect([refusedStore.code, refusedStore.report]).toMatchObject([1, { ready: false, exit_code: 1 }]);
+    expect(byId(refusedStore.report.checks, 'key')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`run \`chmod 600 ${join(configDir, 'config.json')}\``),
+    });
+    exits(await simulator.hedge(open, store), 1);
+    // The journal's folder (no HEDGE_CONFIG_DIR: the state folder) others may change: "Journal" fails, exit 2.
+    const state = join(simulator.configDir, 'state');
+    mkdirSync(join(state, 'hedge'), { recursive: true, mode: 0o700 });
+    chmodSync(join(state, 'hedge'), 0o777);
+    const stateEnv = { env: { HEDGE_CONFIG_DIR: undefined, XDG_STATE_HOME: state } };
+    const refusedState = await doctor(simulator, stateEnv.env);
+    expect([refusedState.code, refusedState.report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
+    expect(byId(refusedState.report.checks, 'journal')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`run \`chmod 700 ${join(state, 'hedge')}\``),
+    });
+    exits(await simulator.hedge(open, stateEnv), 2);
+    expect(simulator.trades()).toEqual([]);
+  });
+
+  it('a CA file others may change: "Base URL" fails naming the chmod, exit 2 as a write, and the key is not said to be accepted: nothing was sent', async () => {
+    const simulator = await start({ fillDelayMs: 20, tls: true });
+    const ca = join(simulator.configDir, 'ca.pem');
+    copyFileSync(simulator.sandbox.caFile!, ca);
+    chmodSync(ca, 0o666);
+    const { code, report } = await doctor(simulator, { HEDGE_CA_FILE: ca });
+    expect([code, report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
+    expect(byId(report.checks, 'base_url')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining(`run \`chmod go-w ${ca}\``),
+    });
+    expect(byId(report.checks, 'auth')).toBeUndefined();
+    exits(await simulator.hedge('positions', { env: { HEDGE_CA_FILE: ca } }), 2);
+    expect(simulator.requests()).toEqual([]);
   });
 
   it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {

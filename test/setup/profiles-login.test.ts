@@ -189,6 +189,24 @@ describe('hedge login on a terminal', () => {
     expect(sandbox.requestLog.filter((entry) => entry.path === '/account')).toHaveLength(1);
   });
 
+  it('a key pasted into the base URL prompt is wiped from the screen with its refusal, and the URL typed next is taken as it is', async () => {
+    terminal = spawnIn(tmp.path, ['login', '--profile', 'desk']);
+    await terminal.waitFor('Base URL');
+    terminal.write(`${KEY_B}${ENTER}`);
+    await terminal.waitFor('That is an API key, not a URL');
+    // As drawn: the echo of its typing is erased with the line.
+    const drawn = async () => (await terminal!.drawn()).map((line) => line.text).join('\n');
+    expect(await drawn()).not.toContain(KEY_B.slice(9));
+    // No Ctrl-U: the line is empty already.
+    terminal.write(`${sandbox.baseUrl}${ENTER}`);
+    await terminal.waitFor('API key for profile "desk" (hidden)');
+    terminal.write(`${KEY_A}${ENTER}`);
+    await terminal.waitFor('Saved profile "desk"');
+    expect(await terminal.exitCode).toBe(0);
+    expect(await drawn()).not.toContain(KEY_B.slice(9));
+    expect(readStore(tmp.path).profiles.desk).toMatchObject({ base_url: sandbox.baseUrl, api_key: KEY_A });
+  });
+
   it("offers the profile's current base URL, and refuses a malformed key as it is typed", async () => {
     writeStore(tmp.path, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_B } } });
     terminal = spawnIn(tmp.path, ['login']);

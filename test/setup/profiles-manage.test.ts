@@ -104,6 +104,28 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(exits(await hedgeIn(tmp.path, 'account'), 4).stderr).toContain('save a new one with `hedge login`');
   });
 
+  it('a key refused from HEDGE_API_KEY: whoami and doctor say to fix it there (a login alone would not replace it), as a command does', async () => {
+    const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
+    const env = { HEDGE_API_KEY: UNKNOWN_KEY };
+    expect(exits(await hedgeIn(tmp.path, 'whoami', { env }), 4).stderr).toContain(fixThere);
+    const doctor = await hedgeIn(tmp.path, 'doctor --json', { env });
+    exits(doctor, 4);
+    const auth = JSON.parse(doctor.stdout).checks.find((check: { check: string }) => check.check === 'auth');
+    expect(auth).toMatchObject({ status: 'fail', next: expect.stringContaining(fixThere) });
+    expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+      'GET /account 401',
+      'GET /markets 401',
+    ]);
+    // The profile's own key refused: saving a new one is the fix.
+    writeStore(tmp.path, {
+      current: 'alpha',
+      profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
+    });
+    const own = exits(await hedgeIn(tmp.path, 'whoami'), 4).stderr;
+    expect(own).toContain('save the right one with `hedge login`');
+    expect(own).not.toContain('HEDGE_API_KEY');
+  });
+
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
     const plainCard = ok(await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
     expect(plainCard.stdout).toContain('HEDGE_API_KEY');
@@ -152,6 +174,22 @@ describe('profile list / use / remove', () => {
     );
     expect(plain.stdout.split('\n')[1]).toMatch(/^alpha\ttrue\ttest\t/);
     expect(sandbox.requestLog).toHaveLength(0);
+  });
+
+  it('HEDGE_PROFILE naming no profile, or not a name: the refusal names HEDGE_PROFILE, not a --profile never given (exit 2, nothing sent)', async () => {
+    for (const [value, said] of [
+      ['nope', 'HEDGE_PROFILE: no profile named "nope" (profiles: '],
+      ['bad name', 'HEDGE_PROFILE: "bad name" is not a profile name'],
+    ]) {
+      for (const command of ['whoami', 'positions']) {
+        const { stderr } = exits(await hedgeIn(tmp.path, command, { env: { HEDGE_PROFILE: value } }), 2);
+        expect(stderr).toContain(`hedge: ${said}`);
+        expect(stderr).not.toContain('--profile');
+      }
+    }
+    // The flag is named when the flag said it.
+    exits(await hedgeIn(tmp.path, '--profile nope whoami'), 2, '--profile: no profile named "nope"');
+    expect(sandbox.requestLog).toEqual([]);
   });
 
   it('use switches the current profile; an unknown name is exit 2 naming the existing ones', async () => {
@@ -207,6 +245,13 @@ describe('hedge logout', () => {
     expect(store.profiles.alpha.api_key).toBe(KEY_A);
 
     exits(await hedgeIn(tmp.path, 'logout --profile nope'), 2, 'alpha, bravo');
+  });
+
+  it('--demo: the demo has no login to end; the current profile keeps its key (exit 2, the store as it was)', async () => {
+    const before = readFileSync(storeFile(tmp.path), 'utf8');
+    for (const args of ['--demo logout', '--demo logout --profile bravo'])
+      exits(await hedgeIn(tmp.path, args), 2, '--demo: the demo has no login to end; leave out --demo');
+    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
   });
 });
 

@@ -11,7 +11,7 @@ import { formatMoney, formatRate, isNumericText } from '../../core/number-format
 import { HEDGE_STATUSES, TENORS } from '../../core/vocabulary.js';
 import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { checkClientOptions, type CheckPorts } from './key-check.js';
+import { checkClientOptions, refusedKeyNext, type CheckPorts } from './key-check.js';
 import { ASSUMED_SKEW_MS, describeServerClock, formatSpan, type ClockReading } from '../../core/server-clock.js';
 import { redactKey } from '../../core/security/secrets.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -21,7 +21,7 @@ export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
 interface DoctorCheck {
-  /** Stable id a script can route on: key, base_url, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
+  /** Stable id a script can route on: key, base_url, journal, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
   id: string;
   title: string;
   status: CheckStatus;
@@ -29,6 +29,7 @@ interface DoctorCheck {
   next?: string;
   /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
   forWrites: boolean;
+  /** Absent: the error's own class, as the write it stands for would end (a config store or journal that cannot be used). */
   failure?: FailureClass;
   /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
   error?: unknown;
@@ -53,13 +54,15 @@ const checkOf = (
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
 
 /** What the doctor uses of its command. */
-type DoctorPorts = CheckPorts & Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand'>;
+type DoctorPorts = CheckPorts &
+  Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
   const checks = new DoctorChecks();
   const setUp = await checkSetUp(ports, checks);
   if (!setUp) return checks.report();
   const { credentials, baseUrl } = setUp;
+  checks.add(await journalCheck(ports));
   const observed = await observingClient(ports, credentials);
   const { client, answers } = observed;
 
@@ -111,13 +114,13 @@ class DoctorChecks {
     return check;
   }
 
-  /** Ready when no check a write needs failed; the failure is the first such check's class. */
+  /** Ready when no check a write needs failed; else the first such check. */
   report() {
     const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
     return {
       checks: this.checks,
       ready: failed === undefined,
-      ...(failed ? { failure: failed.failure ?? 'network' } : {}),
+      ...(failed ? { failed } : {}),
     };
   }
 
@@ -149,12 +152,7 @@ async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: Do
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    checks.add(
-      checkOf('key', 'Key and base URL', 'fail', '', true, {
-        failure: error instanceof UsageError ? 'usage' : 'auth',
-        error,
-      }),
-    );
+    checks.add(checkOf('key', 'Key and base URL', 'fail', '', true, { error }));
     checks.add(checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true));
     return;
   }
@@ -192,6 +190,24 @@ async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: Do
     ),
   );
   return { credentials, baseUrl };
+}
+
+/** The journal every write records itself in before it is sent: where it cannot be read, a write is refused. */
+async function journalCheck(ports: Pick<CommandContext, 'journal' | 'hedgeCommand'>) {
+  try {
+    const journal = await ports.journal();
+    const unresolved = (await journal.list({ pending: true })).length;
+    return checkOf(
+      'journal',
+      'Journal',
+      'ok',
+      `${journal.location}${unresolved ? `: ${unresolved} unresolved action${unresolved === 1 ? '' : 's'} (\`${ports.hedgeCommand('journal')}\`)` : ''}`,
+      true,
+    );
+  } catch (error) {
+    if (error instanceof InterruptedError) throw error;
+    return checkOf('journal', 'Journal', 'fail', '', true, { error });
+  }
 }
 
 /** A client that sees every answer, and what it saw: the answers, its warnings, the wire names it learned. */
@@ -452,7 +468,7 @@ function firstRequestFailure(
       `the server refused the key: ${error.endpoint} answered ${error.status} ${error.code} (${error.message})`,
       true,
       {
-        next: `Check the key (a ${credentials.environment} key for this server?) and save the right one with \`${ports.hedgeCommand('login')}\`.`,
+        next: refusedKeyNext(credentials, ports.hedgeCommand('login')),
         failure: 'auth',
       },
     );
@@ -463,6 +479,8 @@ function firstRequestFailure(
       `${error.endpoint} answered 404 ${error.code}: this address does not serve the API`,
       'Check the base URL: it is the partner-scoped address ending with the version segment (https://…/partners/NAME/v2), without /markets.',
     );
+  // Refused before it was sent (a CA file others may change): so would a write be, with the same exit code.
+  if (error instanceof UsageError) return Object.assign(baseUrl, { status: 'fail', detail: '', error });
   if (error instanceof InvalidResponseError && error.field === undefined)
     return failed(
       'unreadable',

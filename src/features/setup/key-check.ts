@@ -61,3 +61,11 @@ export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentia
     throw error;
   }
 }
+
+/** What to do about a refused key: one from HEDGE_API_KEY is fixed there, as it comes before any profile `hedge login` saves. */
+export function refusedKeyNext(credentials: ResolvedCredentials, login: string) {
+  const check = `Check the key (a ${credentials.environment} key for this server?)`;
+  return credentials.sources.apiKey === 'environment'
+    ? `${check}: it is HEDGE_API_KEY, which comes before any saved profile; set the right key there, or unset it and save one with \`${login}\`.`
+    : `${check} and save the right one with \`${login}\`.`;
+}

@@ -65,7 +65,8 @@ export async function askLogin(
             await prompter.input({
               message: 'Base URL of the API (https://…/v2)',
               default: offeredBaseUrl,
-              // A key pasted here by mistake is neither echoed back nor kept: the key is asked next, hidden.
+              // A key pasted here by mistake is neither echoed back nor left on the screen: the key is asked next, hidden.
+              wipeRefused: true,
               validate: (value) =>
                 environmentOfKey(value.trim())
                   ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'

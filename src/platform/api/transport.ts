@@ -187,9 +187,11 @@ export class ConnectionsClosedError extends Error {
 
 /** With a CA file, the CA list: passing `ca` replaces Node's default list. */
 function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
+  // Read without a CA file too: Node trusts it by itself, so one that others may change is refused here.
+  const extra = nodeExtraCaCerts ? readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS') : undefined;
   if (!caFile) return;
   const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
-  if (nodeExtraCaCerts) ca.push(readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS'));
+  if (extra) ca.push(extra);
   return ca;
 }
 

@@ -42,10 +42,15 @@ export function requestedProfile(flag: string | undefined, env: Env) {
         : undefined;
   if (pick && !PROFILE_NAME.test(pick.name)) {
     throw new UsageError(
-      `--profile: "${pick.name}" is not a profile name (letters, digits, ".", "_" and "-", at most 64).`,
+      `${profileArgument(pick)}: "${pick.name}" is not a profile name (letters, digits, ".", "_" and "-", at most 64).`,
     );
   }
   return pick;
+}
+
+/** What named the profile, as a refusal names it: the flag, or the variable. */
+export function profileArgument(requested: { source: Source }) {
+  return requested.source === 'flag' ? '--profile' : 'HEDGE_PROFILE';
 }
 
 /** The store's current profile, when it names one there is. */
@@ -87,7 +92,7 @@ export async function resolveCredentials(input: {
     if (wanted && !profile) {
       const known = Object.keys(data.profiles);
       throw new UsageError(
-        `--profile: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
+        `${profileArgument(wanted)}: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
       );
     }
     profileSource = wanted?.source ?? (profile && 'profile');

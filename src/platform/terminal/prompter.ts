@@ -14,6 +14,8 @@ export interface Prompter {
     message: string;
     default?: string;
     validate?: (value: string) => true | string | Promise<true | string>;
+    /** A refused answer is wiped from the line, not kept there to edit: it may be a key typed in the wrong place. */
+    wipeRefused?: boolean;
   }): Promise<string>;
   password(options: { message: string; validate?: (value: string) => true | string }): Promise<string>;
   confirm(options: { message: string; default?: boolean }): Promise<boolean>;
@@ -74,10 +76,14 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): P
       }));
       return ask('select', { ...options, choices }, Math.min(longestShort + 1, INPUT_TAIL));
     },
-    input: ({ validate, ...options }) =>
+    input: ({ validate, wipeRefused, ...options }) =>
       ask(
         'input',
-        { ...options, validate: validate && (async (value: string) => fitError(await validate(value))) },
+        {
+          ...options,
+          validate: validate && (async (value: string) => fitError(await validate(value))),
+          ...(wipeRefused && { theme: { validationFailureMode: 'clear' } }),
+        },
         INPUT_TAIL + (options.default === undefined ? 0 : options.default.length + 3),
       ),
     password: ({ validate, ...options }) =>

@@ -1,5 +1,6 @@
 // hedge doctor: exit 0 only when everything a write needs works; otherwise the class of the first failed check a
-// write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting). It sends no write.
+// write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting; a config store or journal that
+// cannot be used, the code a write would end with). It sends no write.
 import type { CheckStatus, FailureClass } from '../../../features/setup/doctor.js';
 import type { CommandContext } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
@@ -18,7 +19,8 @@ export async function run(ctx: CommandContext) {
     check.next ??= described.hint;
   }
   const { output } = ctx;
-  const exitCode = report.failure ? EXIT_OF[report.failure] : 0;
+  const first = report.failed;
+  const exitCode = !first ? 0 : first.failure ? EXIT_OF[first.failure] : describeError(first.error).exitCode;
   // One row per check: the JSON's checks, and the plain formats' rows.
   const rows = report.checks.map((check) => ({
     check: check.id,

@@ -1,6 +1,6 @@
 // hedge logout: forgets a profile's key only, so that `hedge login` only asks for a new one. A credential helper's
 // own store is the person's to manage: the profile only forgets the command.
-import { requestedProfile } from '../../../platform/config/credentials.js';
+import { profileArgument, requestedProfile } from '../../../platform/config/credentials.js';
 import {
   describeKeyLocation,
   keyLocationOf,
@@ -8,13 +8,16 @@ import {
   type KeyLocation,
 } from '../../../platform/config/key-store.js';
 import { placeKey } from '../../../platform/config/login-profile.js';
-import { ConfigError } from '../../../core/errors.js';
+import { ConfigError, UsageError } from '../../../core/errors.js';
 import { shellWord } from '../../../core/program.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { requireProfile } from '../../../platform/config/profile-view.js';
 import type { CommandContext } from '../command-input.js';
 
 export async function run(ctx: CommandContext) {
+  // The demo is the profile in use: the current one's key is not this command's to remove.
+  if (ctx.globals.demo)
+    throw new UsageError('--demo: the demo has no login to end; leave out --demo to log out of a profile.');
   const { output } = ctx;
   const requested = requestedProfile(ctx.globals.profile, ctx.env);
   const store = await ctx.store();
@@ -26,7 +29,7 @@ export async function run(ctx: CommandContext) {
     output.note('No profile is current: nothing to log out of.');
     return 0;
   }
-  requireProfile(data, name, requested?.source === 'environment' ? 'HEDGE_PROFILE' : '--profile');
+  requireProfile(data, name, requested ? profileArgument(requested) : '--profile');
   let had: KeyLocation | undefined;
   await store.update((latest) => {
     const profile = latest.profiles[name];

@@ -2,7 +2,7 @@
 // where each came from (flag > environment > profile), and whether the key works (one GET /account).
 // Exits 0 when the key works, 4 when the server refuses it, 5 when it cannot be reached.
 import { redactKey } from '../../../core/security/secrets.js';
-import { checkKey } from '../../../features/setup/key-check.js';
+import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
 import {
   resolveWireSettings,
@@ -198,7 +198,7 @@ export async function run(ctx: CommandContext) {
       ),
     );
   if (check.status === 'refused')
-    output.note(c.red('The server refused this key.') + ' → Check it, or save a new one with `hedge login`.');
+    output.note(`${c.red('The server refused this key.')} → ${refusedKeyNext(credentials, 'hedge login')}`);
   else if (check.status !== 'ok') output.note(`The key could not be checked: ${check.message ?? check.status}`);
   return EXIT_FOR_STATUS[check.status];
 }
