@@ -14,6 +14,8 @@ interface ErrorFacts {
 export class HedgeError extends Error {
   readonly hint?: string;
   idempotencyKey?: string;
+  /** The journal entry of the write that failed, where one was journaled. */
+  journalId?: string;
   constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -301,7 +303,6 @@ export class StateError extends HedgeError {
 
 /** A journal row that would be sent again does not verify as this account's own (no seal, or a seal that does not match what it would send), or its key already has a finished row (a duplicate): it is not sent (exit 13, `unverified_row`). */
 export class UnverifiedRowError extends StateError {
-  readonly journalId: string;
   readonly trust: 'unsealed' | 'forged' | 'duplicate';
   constructor(message: string, options: { journalId: string; trust: UnverifiedRowError['trust']; hint?: string }) {
     super(message, options);

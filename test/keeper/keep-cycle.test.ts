@@ -40,15 +40,21 @@ const covered = (notionalUsd: number, hedgeId: string, maturityAtMs: number) => 
   opened: [],
 });
 
-/** The book as a read at `nowMs` shows `sides`, on a server clock that agrees with ours. */
-const observed = (sides: Record<string, SideObservation>, nowMs: number) => ({
+/** The book as a read at `nowMs` shows `sides`, on a server clock `aheadMs` ahead of ours. */
+const observed = (sides: Record<string, SideObservation>, nowMs: number, aheadMs = 0) => ({
   sides: new Map(Object.entries(sides)),
-  time: { localMs: nowMs, earliestMs: nowMs, latestMs: nowMs, bestMs: nowMs, assumed: false },
+  time: {
+    localMs: nowMs,
+    earliestMs: nowMs + aheadMs,
+    latestMs: nowMs + aheadMs,
+    bestMs: nowMs + aheadMs,
+    assumed: false,
+  },
   clock: { from: ['date' as const] },
   closedByRoll: new Map<string, boolean>(),
 });
 
-function harness(views: Record<string, SideObservation>, settings: { dryRun?: boolean } = {}) {
+function harness(views: Record<string, SideObservation>, settings: { dryRun?: boolean } = {}, serverAheadMs = 0) {
   const rules = { dryRun: false, converge: false, intervalMs: 60_000, toleranceUsd: 0, ...settings };
   const clock = fakeClock();
   const events: EventFields[] = [];
@@ -56,7 +62,7 @@ function harness(views: Record<string, SideObservation>, settings: { dryRun?: bo
   const acted: Array<{ row: string; kind: string }> = [];
   const behaviour = new Map<string, () => Promise<void>>();
   const io: KeeperIo = {
-    observe: async () => observed(views, clock.now()),
+    observe: async () => observed(views, clock.now(), serverAheadMs),
     async carry(step) {
       acted.push({ row: step.key, kind: step.kind });
       await (behaviour.get(step.key) ?? (async () => {}))();
@@ -136,6 +142,20 @@ describe('keeperCycles', () => {
     await cycle();
     await scheduler.settle();
     expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(2);
+  });
+
+  it("on a server clock 45 s ahead of ours, a failed step's retry_at and its row's next_action_at are the server's time", async () => {
+    const { behaviour, cycle, clock, errors, scheduler } = harness({ 'USDTNGN sell': flat }, {}, 45_000);
+    behaviour.set('USDTNGN sell', async () => {
+      throw new Error('capacity');
+    });
+    await cycle([SELL]);
+    await scheduler.settle();
+    const retryAt = new Date(START + 45_000 + 60_000).toISOString();
+    expect(errors).toEqual([expect.objectContaining({ failures: 1, retry_at: retryAt })]);
+    clock.advance(30_000);
+    const waiting = await cycle([SELL]);
+    expect(waiting.rows[0]).toMatchObject({ state: 'backing off after 1 failure', next_action_at: retryAt });
   });
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {

@@ -20,7 +20,7 @@ import {
 import { until } from '../support/polling.js';
 import { colleagueCloses, MARKET } from '../support/simulator.js';
 import { oneFilled, eventIs } from './filled.js';
-import { exits } from '../support/cli-runs.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
 
 const DAY = 24 * HOUR;
 
@@ -147,6 +147,28 @@ describeKeepers('hedge keep as a service', () => {
     await oneFilled(simulator, 'sell', 'the re-opened fill');
     expect(activeNotional(simulator, 'sell')).toBe(2000);
   });
+
+  keeperTest(
+    "a re-open the server refuses is an error event naming its journal entry and key, the entry's own",
+    async ({ rig }) => {
+      const simulator = await rig.start({ stepped: true });
+      simulator.sandbox.setFaults({
+        nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+        match: { method: 'POST', path: '/hedges' },
+      });
+      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      const refused = (await keepOnce(simulator, file, 3)).find(eventIs('error', { action: 'reopen' }));
+      const [sent] = simulator.requests('POST', '/hedges');
+      const [entry] = await journalEntries(simulator);
+      expect([simulator.requests('POST', '/hedges').length, entry.outcome]).toEqual([1, 'rejected']);
+      expect(refused).toMatchObject({
+        code: 'capacity_exceeded',
+        journal_id: entry.id,
+        idempotency_key: sent.idempotencyKey,
+      });
+      expect(entry.idempotency_key).toBe(sent.idempotencyKey);
+    },
+  );
 
   keeperTest(
     'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',

@@ -510,6 +510,7 @@ const step = (kind: KeeperStep['kind']) => ({
   row: ROW,
   kind,
   hedgeIds: ['hdg_1'],
+  serverOffsetMs: 0,
   status: {
     market: 'USDTNGN',
     side: 'sell',

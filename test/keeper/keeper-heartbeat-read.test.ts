@@ -3,7 +3,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useSimulators } from '../support/simulator.js';
+import { MARKET, useSimulators } from '../support/simulator.js';
+import { writeTarget } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -19,8 +20,12 @@ async function heartbeatFolder() {
   const status = (args: string[]) => simulator.hedge(['keep', 'status', ...args], { env: { HOME: home.path } });
   const file = JSON.parse(exits(await status(['--json']), 15).stdout).heartbeat_file;
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  return { status, file };
+  return { simulator, home, status, file };
 }
+
+/** A heartbeat as a keeper writes it, but for `wrong`. */
+const heartbeatWith = (wrong: object) =>
+  JSON.stringify({ pid: 4242, host: 'desk-1', updated_at: '2026-03-02T09:00:00.000Z', ...wrong });
 
 describe('a keeper heartbeat that is not one', () => {
   it.each([
@@ -30,6 +35,11 @@ describe('a keeper heartbeat that is not one', () => {
       'pid: Invalid input: expected number, received string',
     ],
     ['not JSON at all (cut short, or written by hand)', '{"pid": 4242, "host": "desk-1", "upda', 'not valid JSON'],
+    [
+      'a row that is not an object',
+      heartbeatWith({ rows: [null] }),
+      'rows.0: Invalid input: expected object, received null',
+    ],
   ])(
     '%s is skipped with one warning line naming its file (and the field), never a stack trace; keep status says none',
     async (_name, body, problem) => {
@@ -41,4 +51,15 @@ describe('a keeper heartbeat that is not one', () => {
       expect(run.stderr.trim().split('\n')).toHaveLength(1);
     },
   );
+
+  it('a keeper starting over a heartbeat whose active alerts hold a row that is not an object skips it with one warning naming its file, and keeps its target', async () => {
+    const { simulator, home, file } = await heartbeatFolder();
+    writeFileSync(file, heartbeatWith({ alerts: [null, 'x'] }));
+    const target = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+    const run = exits(await simulator.hedge(['keep', target, '--once'], { env: { HOME: home.path } }), 0);
+    expect(run.stderr).toContain(
+      `Keeper heartbeat skipped: ${file} (alerts.0: Invalid input: expected object, received null).`,
+    );
+    expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
+  });
 });

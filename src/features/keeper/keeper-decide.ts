@@ -135,6 +135,8 @@ export interface KeeperStep {
   status: KeepRowStatus;
   hedgeIds: string[];
   writes?: KeeperWrite[];
+  /** The server's clock less ours on the read it was decided on: its retry time is said on the server's clock. */
+  serverOffsetMs: number;
 }
 
 // ---- The cycle.
@@ -159,6 +161,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
   }
   const views = viewSides(next, book, rows, events);
   const serverNowMs = book.time.latestMs;
+  const serverOffsetMs = book.time.bestMs - book.time.localMs;
   const statuses: KeepRowStatus[] = [];
   for (const row of rows) {
     const key = rowKey(row);
@@ -236,7 +239,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     if (nowMs < remembered.retryAtMs) {
       status.state = `backing off after ${remembered.failures} failure${remembered.failures === 1 ? '' : 's'}`;
       status.next_action = decision.kind;
-      status.next_action_at = utcIso(remembered.retryAtMs);
+      status.next_action_at = utcIso(remembered.retryAtMs + serverOffsetMs);
       continue;
     }
     status.state = `${decision.kind} in flight`;
@@ -246,6 +249,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       kind: decision.kind,
       status,
       hedgeIds: idList(view.position?.hedgeId || undefined),
+      serverOffsetMs,
       ...(settings.dryRun && { writes: wouldDo(row, decision) }),
     });
   }
@@ -299,7 +303,7 @@ export function stepEnded(
       action: step.kind,
       hedge_ids: step.hedgeIds,
       failures: remembered.failures,
-      retry_at: utcIso(remembered.retryAtMs),
+      retry_at: utcIso(remembered.retryAtMs + step.serverOffsetMs),
     },
   });
   const statusText = settings.dryRun ? `${step.kind} would be refused` : `${step.kind} failed; retrying`;

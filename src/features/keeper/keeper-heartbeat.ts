@@ -30,12 +30,47 @@ function readHeartbeat(path: string, skipped?: (problem: string) => void) {
   return heartbeatOf(readHeartbeatFile(path, skipped)?.body, skipped);
 }
 
-/** Lenient (another hedge's version may add fields) but strict on what status relies on; the lists it shows default to empty. */
+/** What a heartbeat that is skipped says: one warning naming where it was read. */
+const skippedAt = (ports: Partial<Pick<CommandContext, 'notify'>>, where: string) => (problem: string) =>
+  ports.notify?.({
+    kind: 'heartbeat-skipped',
+    level: 'warn',
+    text: `Keeper heartbeat skipped: ${where} (${problem}).`,
+  });
+
+const text = z.optional(z.nullable(z.string()));
+
+/** Lenient (another hedge's version may add fields) but strict on what status and the next keeper rely on; the lists default to empty. */
 const HEARTBEAT = z.looseObject({
   pid: z.number(),
   host: z.string(),
   updated_at: z.string(),
-  rows: z.catch(z.array(z.unknown()), []),
+  rows: z._default(
+    z.array(
+      z.looseObject({
+        market: z.string(),
+        side: z.string(),
+        target_usd: z.number(),
+        current_usd: z.optional(z.nullable(z.number())),
+        state: z.string(),
+        next_action: text,
+        next_action_at: text,
+      }),
+    ),
+    [],
+  ),
+  alerts: z.optional(
+    z.array(
+      z.looseObject({
+        key: z.string(),
+        cause: z.string(),
+        message: z.string(),
+        since: z.string(),
+        market: z.optional(z.string()),
+        side: z.optional(z.string()),
+      }),
+    ),
+  ),
   rolls: z.catch(z.looseObject({}), { count: 0, carry_usd: null, fees_usd: null }),
 });
 
@@ -91,14 +126,8 @@ export async function readKeeperStatus(
   const [holder, stored] = team
     ? await Promise.all([team.lockHolder(scope), team.keeperHeartbeats?.read(scope)])
     : [undefined, undefined];
-  const skipped = (where: string) => (problem: string) =>
-    ports.notify({
-      kind: 'heartbeat-skipped',
-      level: 'warn',
-      text: `Keeper heartbeat skipped: ${where} (${problem}).`,
-    });
-  const fromStore = heartbeatOf(stored?.body, team && skipped(team.location));
-  const heartbeat = fromStore ?? readHeartbeat(file, skipped(file));
+  const fromStore = heartbeatOf(stored?.body, team && skippedAt(ports, team.location));
+  const heartbeat = fromStore ?? readHeartbeat(file, skippedAt(ports, file));
   const ageMs =
     heartbeat &&
     (fromStore && stored?.ageMs !== undefined ? stored.ageMs : Math.max(0, nowMs - Date.parse(heartbeat.updated_at)));
@@ -159,8 +188,10 @@ export async function keeperLockPlace(
     storeHeartbeats,
     /** The account's last keeper's heartbeat: the store's (that keeper may have run on another machine), else this machine's. */
     lastHeartbeat: async () =>
-      heartbeatOf(storeHeartbeats && (await bounded(storeHeartbeats.read(scope)).catch(() => undefined))?.body) ??
-      readHeartbeat(file),
+      heartbeatOf(
+        storeHeartbeats && (await bounded(storeHeartbeats.read(scope)).catch(() => undefined))?.body,
+        team && skippedAt(ports, team.location),
+      ) ?? readHeartbeat(file, skippedAt(ports, file)),
   };
 }
 

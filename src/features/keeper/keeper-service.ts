@@ -252,10 +252,7 @@ export async function startKeeperService(
 function carriedAlerts(previous: Heartbeat | undefined) {
   if (!previous?.alerts?.length) return NO_ALERTS;
   const active = new Map<string, ActiveAlert>();
-  for (const alert of previous.alerts) {
-    if (typeof alert.key === 'string' && typeof alert.since === 'string')
-      active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
-  }
+  for (const alert of previous.alerts) active.set(alert.key, { ...alert, cause: alert.cause as AlertCause });
   return { active, rows: new Map(previous.rows.map((row) => [rowKeyOf(row.market, row.side), row])) };
 }
 

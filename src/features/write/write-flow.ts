@@ -576,7 +576,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       }
     };
     const recordFailure = async (error: unknown, sentEarlier?: boolean) => {
-      if (error instanceof HedgeError) error.idempotencyKey ??= entry.idempotency_key;
+      if (error instanceof HedgeError) {
+        error.idempotencyKey ??= entry.idempotency_key;
+        error.journalId ??= entry.id;
+      }
       const message = messageOf(error);
       const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
       const rejected = { outcome: 'rejected', error_code, message } as const;
@@ -587,6 +590,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         if (patch) await record(patch);
         if (!said) return error;
         said.idempotencyKey = entry.idempotency_key;
+        said.journalId = entry.id;
         return said;
       };
       if (sentEarlier === undefined) {

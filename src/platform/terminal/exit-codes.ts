@@ -88,6 +88,7 @@ export function describeError(error: unknown) {
     details: facts.details ?? {},
     status: facts.status ?? null,
     idempotencyKey: hedge?.idempotencyKey,
+    journalId: hedge?.journalId,
     ...(guide && { requestId: (error as ApiError).requestId, sentence: guide.sentence }),
   };
 }
@@ -109,7 +110,7 @@ export function errorAsJson(description: ErrorDescription) {
 /** A failure as one event's fields (a keeper's `error` event), described as every command describes it: its code, the exit code a command would end with, the sentence, what to do next, and the journal entry it names. */
 export function errorAsEventFields(error: unknown) {
   const described = describeError(error);
-  const journalId = described.details.journal_id;
+  const journalId = described.journalId ?? described.details.journal_id;
   return {
     code: described.code,
     exit_code: described.exitCode,
