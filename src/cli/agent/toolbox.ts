@@ -138,7 +138,7 @@ export class AgentToolbox {
           return undefined;
         };
         let failed: ToolResult | undefined;
-        if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
+        if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
             (await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
