@@ -17,13 +17,10 @@ import {
   type WriteAccess,
 } from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
-import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
-import type { TradeGate } from '../../platform/runtime/agent-limits.js';
+import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type CallGate } from './guardrails.js';
 import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
-
-type CallGateView = TradeGate & { readonly view: LimitsView };
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -117,14 +114,15 @@ export class AgentToolbox {
        * quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send
        * (confirmation.ts). As a value, or the failure that is the call's answer instead.
        */
-      const previewAnswer = async (gate?: CallGateView) => {
+      const previewAnswer = async (gate?: CallGate) => {
         const preview: JsonObject = {};
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
         const plan = new PlanWatch();
+        const named = (name: string) => this.tools.find((candidate) => candidate.name === name)!;
         const step: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
           // The dry run goes through the call's gate: a preview over a limit is refused like the call.
-          const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false, rows, gate, plan });
+          const run = await runInProcess(session, named(stepTool), stepInput, { signal, yes: false, rows, gate, plan });
           if (run.error) return failure(run.error, run.messages);
           preview[key] = run.document;
           if (run.messages) messages.push(run.messages);
@@ -132,7 +130,7 @@ export class AgentToolbox {
         };
         // A number that cannot be read is shown as such (null, and its error beside it).
         const lookUp: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
-          const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false });
+          const run = await runInProcess(session, named(stepTool), stepInput, { signal, yes: false });
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
           return undefined;
@@ -140,10 +138,9 @@ export class AgentToolbox {
         let failed: ToolResult | undefined;
         if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
-            (await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } })) ??
+            (await step('dry_run', tool.name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-            (await previewTradeNumbers(tool, input, {
-              tools: this.tools,
+            (await previewTradeNumbers(tool.name, input, {
               now: session.clock.now,
               step,
               lookUp,
@@ -156,12 +153,11 @@ export class AgentToolbox {
             throw new UsageError(
               'id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.',
             );
-          const show = this.tools.find((candidate) => candidate.name === 'journal_show');
-          if (show) failed = await step('journal_entry', show, { args: { id }, options: {} });
+          failed = await step('journal_entry', 'journal_show', { args: { id }, options: {} });
         }
         if (failed) return failed;
         // What the dry run admitted: the numbers the confirmation is given under.
-        if (gate) preview.limits = { ...gate.view };
+        if (gate) preview.limits = gate.view;
         const issued = tokens.issue(tool.name, args, plan.seen);
         const seconds = tokens.ttlSeconds;
         return {
@@ -178,7 +174,7 @@ export class AgentToolbox {
           messages,
         };
       };
-      const send = async (gate?: CallGateView): Promise<ToolResult> => {
+      const send = async (gate?: CallGate): Promise<ToolResult> => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
         if (!tokenGiven) {
