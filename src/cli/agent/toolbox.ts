@@ -19,7 +19,7 @@ import {
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
 import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type CallGate } from './guardrails.js';
 import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
-import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
+import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export interface ToolResult {
@@ -90,12 +90,9 @@ export class AgentToolbox {
         content: content(safeJson({ error, exit_code: description.exitCode, ...more }, 2), messages),
       };
     };
-    const answer = (run: CommandRun) => {
+    const answer = (run: Awaited<ReturnType<typeof runInProcess>>) => {
       if (run.error) return failure(run.error, run.messages);
-      const said = [
-        ...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []),
-        ...(run.messages ? [run.messages] : []),
-      ];
+      const said = [run.exitCode !== 0 && exitCodeMeaning(run.exitCode), run.messages].filter(Boolean);
       const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
       return { content: content(body, said.join('\n')) };
     };
@@ -119,20 +116,19 @@ export class AgentToolbox {
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
         const plan = new PlanWatch();
-        const named = (name: string) => this.tools.find((candidate) => candidate.name === name)!;
-        const step: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
-          // The dry run goes through the call's gate: a preview over a limit is refused like the call.
-          const run = await runInProcess(session, named(stepTool), stepInput, { signal, yes: false, rows, gate, plan });
-          if (run.error) return failure(run.error, run.messages);
-          preview[key] = run.document;
-          if (run.messages) messages.push(run.messages);
-          return undefined;
-        };
-        // A number that cannot be read is shown as such (null, and its error beside it).
-        const lookUp: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
-          const run = await runInProcess(session, named(stepTool), stepInput, { signal, yes: false });
+        // The dry run goes through the call's gate: a preview over a limit is refused like the call. A number only
+        // looked up (`lookUp`) that cannot be read is shown as such (null, and its error beside it).
+        const step: PreviewStep<ToolResult> = async (key, name, stepInput, lookUp) => {
+          const stepTool = this.tools.find((candidate) => candidate.name === name)!;
+          const run = await runInProcess(session, stepTool, stepInput, {
+            signal,
+            yes: false,
+            ...(!lookUp && { rows, gate, plan }),
+          });
+          if (run.error && !lookUp) return failure(run.error, run.messages);
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
+          else if (run.messages && !lookUp) messages.push(run.messages);
           return undefined;
         };
         let failed: ToolResult | undefined;
@@ -140,12 +136,7 @@ export class AgentToolbox {
           failed =
             (await step('dry_run', tool.name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-            (await previewTradeNumbers(tool.name, input, {
-              now: session.clock.now,
-              step,
-              lookUp,
-              preview,
-            }));
+            (await previewTradeNumbers(tool.name, input, { now: session.clock.now, step, preview }));
         } else if (tool.name === 'resume') {
           // `resume` has no dry run: the preview is the journal entry it would finish.
           const id = input.args.id;

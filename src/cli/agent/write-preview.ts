@@ -9,26 +9,21 @@ import { additionQuoteTenor } from '../../features/trade/pre-trade-rules.js';
 import { parseMarket, parseNotional } from '../../core/input.js';
 import type { JsonObject } from '../../core/objects.js';
 
-/** Runs a read tool (by name) and keeps its JSON under `key` in the preview; a failure is the call's answer. */
-export type PreviewStep<F> = (key: string, tool: string, input: RawInput) => Promise<F | undefined>;
+/** Runs a read tool (by name) and keeps its JSON under `key` in the preview; a failure is the call's answer, unless it is only looked up (`lookUp`: its error is kept beside it). */
+export type PreviewStep<F> = (key: string, tool: string, input: RawInput, lookUp?: boolean) => Promise<F | undefined>;
 
 /** For open, the quote is a step (as it always was: a refused quote is the call's answer). */
 export async function previewTradeNumbers<F>(
   tool: string,
   { args: { market, side, notional }, options: { tenor } }: RawInput,
-  {
-    now,
-    step,
-    lookUp,
-    preview,
-  }: { now: () => number; step: PreviewStep<F>; lookUp: PreviewStep<F>; preview: JsonObject },
+  { now, step, preview }: { now: () => number; step: PreviewStep<F>; preview: JsonObject },
 ) {
   if (tool === 'open')
     return market && side && notional && typeof tenor === 'string'
       ? step('quote', 'quote', { args: { market, side, notional }, options: { tenor } })
       : undefined;
   if (!['add', 'reduce', 'close', 'roll'].includes(tool) || !market || !side) return;
-  await lookUp('position', 'positions', { args: {}, options: {} });
+  await step('position', 'positions', { args: {}, options: {} }, true);
   const wanted = parseMarket(market);
   const rows = Array.isArray(preview.position) ? (preview.position as JsonObject[]) : [];
   const row = rows.find((candidate) => {
@@ -48,12 +43,14 @@ export async function previewTradeNumbers<F>(
       now(),
       typeof row?.tenor_days === 'number' ? row.tenor_days : undefined,
     );
-    return lookUp('quote', 'quote', { args: { market, side, notional }, options: { tenor: String(covering) } });
+    return step('quote', 'quote', { args: { market, side, notional }, options: { tenor: String(covering) } }, true);
   }
   if (tool === 'roll' && facts?.notionalUsd && typeof tenor === 'string')
-    return lookUp('quote', 'quote', {
-      args: { market, side, notional: String(facts.notionalUsd) },
-      options: { tenor },
-    });
+    return step(
+      'quote',
+      'quote',
+      { args: { market, side, notional: String(facts.notionalUsd) }, options: { tenor } },
+      true,
+    );
   return;
 }
