@@ -44,14 +44,13 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
     );
   }
   const input: RawInput = { args: {}, options: {} };
-  const inline = tool.arguments.some((argument) => argument.kind === 'inline-rows');
-  if (inline) {
+  if (tool.arguments.some((argument) => argument.kind === 'inline-rows')) {
     const hasFile = given.file !== undefined;
-    const hasRows = given[INLINE_ROWS] !== undefined;
-    if (hasFile && hasRows) throw new UsageError(`${INLINE_ROWS}: give the target as a file or as rows, not both.`);
-    if (!hasFile && !hasRows)
+    if (hasFile === (given[INLINE_ROWS] !== undefined))
       throw new UsageError(
-        'file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.',
+        hasFile
+          ? `${INLINE_ROWS}: give the target as a file or as rows, not both.`
+          : 'file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.',
       );
   }
   for (const argument of tool.arguments) {

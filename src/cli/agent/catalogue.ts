@@ -158,10 +158,9 @@ const built = new WeakMap<readonly CommandSpec[], AgentTool[]>();
 
 /** Every tool, in the manifest's order: built once per command tree (servers run in one process share it). */
 export function agentTools(commands: readonly CommandSpec[]) {
-  const known = built.get(commands);
-  if (known) return known;
-  const tools = commandPaths(commands).flatMap(({ spec, path }) => toolFor(spec, path) ?? []);
-  built.set(commands, tools);
+  let tools = built.get(commands);
+  if (!tools)
+    built.set(commands, (tools = commandPaths(commands).flatMap(({ spec, path }) => toolFor(spec, path) ?? [])));
   return tools;
 }
 

@@ -24,7 +24,7 @@ const REMEMBERED_SPENT = 1000;
 /** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
 export function tokenTtlSeconds(env: Env) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
+  if (!raw?.trim()) return DEFAULT_TOKEN_TTL_SECONDS;
   const value = readDecimal(raw, { min: 0, max: MAX_TOKEN_TTL_SECONDS });
   if (value === undefined)
     throw new UsageError(
@@ -34,13 +34,10 @@ export function tokenTtlSeconds(env: Env) {
 }
 
 /** What a plan does, as a token binds it: one hash of its requests, and what they trade (compared as-shown.ts does). */
-interface Plan {
-  hash: string;
-  trades?: readonly Trade[];
-}
+type Plan = ReturnType<typeof planOf>;
 
 /** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
-function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]) {
   const shown = requests.map(({ method, path, query, body }) => ({
     method,
     path,

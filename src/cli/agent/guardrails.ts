@@ -23,21 +23,29 @@ const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 
 /** `hedge mcp`'s limit options, checked (exit 2 for a bad one, before the server starts). */
-export function parseAgentLimits(options: { maxNotional?: string; maxDailyNotional?: string; markets?: string }) {
-  const limits: AgentLimits = {};
-  if (options.maxNotional !== undefined) limits.maxNotionalUsd = parseNotional(options.maxNotional, '--max-notional');
-  if (options.maxDailyNotional !== undefined)
-    limits.maxDailyNotionalUsd = parseNotional(options.maxDailyNotional, '--max-daily-notional');
-  if (options.markets !== undefined) {
-    const names = options.markets
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
-    if (!names.length)
-      throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
-    limits.markets = [...new Set(names.map((name) => parseMarket(name)))];
-  }
-  return limits;
+export function parseAgentLimits({
+  maxNotional,
+  maxDailyNotional,
+  markets,
+}: {
+  maxNotional?: string;
+  maxDailyNotional?: string;
+  markets?: string;
+}): AgentLimits {
+  const maxNotionalUsd = maxNotional === undefined ? undefined : parseNotional(maxNotional, '--max-notional');
+  const maxDailyNotionalUsd =
+    maxDailyNotional === undefined ? undefined : parseNotional(maxDailyNotional, '--max-daily-notional');
+  const names = markets
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names?.length === 0)
+    throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
+  return {
+    maxNotionalUsd,
+    maxDailyNotionalUsd,
+    markets: names && [...new Set(names.map((name) => parseMarket(name)))],
+  };
 }
 
 /** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */

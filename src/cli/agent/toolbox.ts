@@ -53,21 +53,17 @@ export class AgentToolbox {
     return this.tools
       .filter((tool) => offered(tool, this.access))
       .map((tool) => {
+        const read = tool.tier === 'read';
         // The catalogue's description, with the operator's limits on a write tool.
         let description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
-        if (tool.tier === 'write' && this.guardrails)
+        if (!read && this.guardrails)
           description += ` Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
         return {
           name: tool.name,
           title: tool.command,
           description,
           inputSchema: inputSchema(tool, this.access),
-          annotations: {
-            title: tool.command,
-            readOnlyHint: tool.tier === 'read',
-            destructiveHint: tool.tier === 'write',
-            idempotentHint: tool.tier === 'read',
-          },
+          annotations: { title: tool.command, readOnlyHint: read, destructiveHint: !read, idempotentHint: read },
         };
       });
   }
@@ -83,7 +79,7 @@ export class AgentToolbox {
       const error = errorAsJson(description);
       if (description.kind === 'usage') {
         const named = namedArgument(tool, description.message, args);
-        if (named) Object.assign(error, { message: named.message, argument: named.argument });
+        if (named) Object.assign(error, named);
       }
       return {
         isError: true,
@@ -101,7 +97,6 @@ export class AgentToolbox {
         throw new UsageError(
           `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
         );
-      const tokenGiven = given !== undefined && Object.hasOwn(given, CONFIRMATION_TOKEN);
       const needsToken = tool.tier === 'write' && this.access === 'token';
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
@@ -168,7 +163,7 @@ export class AgentToolbox {
       const send = async (gate?: CallGate): Promise<ToolResult> => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
-        if (!tokenGiven) {
+        if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) {
           const shown = await previewAnswer(gate);
           return 'content' in shown
             ? shown
