@@ -16,7 +16,7 @@ function shown(value: unknown) {
 /** A value of the wrong JSON type is refused here; one the schema's enum or minimum refuses, by the command in the CLI's words. */
 function wrongType(issue: z.core.$ZodIssue, argument: AgentArgument, value: unknown): boolean {
   // Each row's shape and values are the target file parser's to check, item by item.
-  if (issue.path.length > 1 && argument.target.kind !== 'repeatable') return false;
+  if (issue.path.length > 1 && argument.kind !== 'repeatable') return false;
   if (issue.code === 'invalid_type') return true;
   // An enum refuses a value of another type (an array for `side`) as one it does not list.
   if (issue.code === 'invalid_value') return !issue.values.some((allowed) => typeof allowed === typeof value);
@@ -44,14 +44,13 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
     );
   }
   const input: RawInput = { args: {}, options: {} };
-  const inline = tool.arguments.some((argument) => argument.target.kind === 'inline-rows');
-  if (inline) {
+  if (tool.arguments.some((argument) => argument.kind === 'inline-rows')) {
     const hasFile = given.file !== undefined;
-    const hasRows = given[INLINE_ROWS] !== undefined;
-    if (hasFile && hasRows) throw new UsageError(`${INLINE_ROWS}: give the target as a file or as rows, not both.`);
-    if (!hasFile && !hasRows)
+    if (hasFile === (given[INLINE_ROWS] !== undefined))
       throw new UsageError(
-        'file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.',
+        hasFile
+          ? `${INLINE_ROWS}: give the target as a file or as rows, not both.`
+          : 'file: missing; expected the path of a target file under the roots this server reads from, or the target inline as rows.',
       );
   }
   for (const argument of tool.arguments) {
@@ -60,22 +59,22 @@ export function rawInputFor(tool: AgentTool, call: JsonObject) {
       if (argument.required)
         throw new UsageError(`${argument.name}: missing; expected ${argument.schema.description ?? argument.expects}.`);
       // Commander's defaults: a `--no-…` option is on, anything else absent.
-      if (argument.target.kind === 'negatable') input.options[argument.target.key] = true;
+      if (argument.kind === 'negatable') input.options[argument.key] = true;
       continue;
     }
     if (issues.some((issue) => issue.path[0] === argument.name && wrongType(issue, argument, value)))
       throw new UsageError(`${argument.name}: expected ${argument.expects}, got ${shown(value)}.`);
-    const { target } = argument;
-    if (target.kind === 'inline-rows') {
+    const { kind, key } = argument;
+    if (kind === 'inline-rows') {
       // The command reads its `file` through the call's TargetFileSource, which serves the rows under this name.
       input.args.file = INLINE_ROWS;
-    } else if (target.kind === 'positional') {
+    } else if (kind === 'positional') {
       if (argument.name === 'file' && value === '-')
         throw new UsageError('file: - (stdin) is not available to a tool call; give the path of the file.');
-      input.args[target.name] = String(value);
-    } else if (value !== false || target.kind === 'negatable') {
+      input.args[key] = String(value);
+    } else if (value !== false || kind === 'negatable') {
       // Absent and false read the same to a command but for a `--no-…` option (commander leaves an unused flag undefined).
-      input.options[target.key] = typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
+      input.options[key] = typeof value === 'boolean' || Array.isArray(value) ? value : String(value);
     }
   }
   return input;

@@ -13,12 +13,13 @@ import {
   type OptionKind,
   type OptionSpec,
 } from '../runner/command-spec.js';
-import { errorCatalogue, errorsOfTool } from './error-catalogue.js';
+import { errorsOfTool } from './error-catalogue.js';
 
 export interface AgentArgument {
   name: string;
-  /** How a value reaches the command: a positional argument, an option (by its key), or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
-  target: { kind: 'positional'; name: string } | { kind: OptionKind; key: string } | { kind: 'inline-rows' };
+  /** How a value reaches the command: a positional argument or an option, under `key`, or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
+  kind: 'positional' | OptionKind | 'inline-rows';
+  key: string;
   cliName: string;
   required: boolean;
   /** What the argument takes, in words, for a value of the wrong JSON type. */
@@ -37,25 +38,17 @@ export interface AgentTool {
 }
 
 /** Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has one answer), `--html FILE` writes a file on the server's machine wherever it is told, and `--resend-unproven` is a person's word that an action did not land. */
-const LEFT_OUT_OPTIONS = new Set([
-  'watch',
-  'alertPnl',
-  'alertMaturity',
-  'exitOnAlert',
-  'count',
-  'html',
-  'resendUnproven',
-]);
+const LEFT_OUT_OPTIONS = new Set('watch alertPnl alertMaturity exitOnAlert count html resendUnproven'.split(' '));
 
 /** What the CLI finds out by asking on a terminal, an agent has to give: `hedge open` without its arguments starts a wizard, which a tool call cannot answer; a quote and a roll need their tenor. */
-const REQUIRED_FOR_AGENTS: Record<string, readonly string[]> = {
-  open: ['market', 'side', 'notional', 'tenor'],
-  quote: ['tenor'],
-  roll: ['tenor'],
+const REQUIRED_FOR_AGENTS: Record<string, string> = {
+  open: 'market side notional tenor',
+  quote: 'tenor',
+  roll: 'tenor',
 };
 
 /** Placeholders of options whose value is a number (`--limit <n>`): a JSON number is taken too. */
-const NUMERIC_PLACEHOLDERS = new Set(['n', 'usd', 'days', 'seconds', 'ms', 'share']);
+const NUMERIC_PLACEHOLDER = /[<[](n|usd|days|seconds|ms|share)[>\]]/;
 
 export const CONFIRMATION_TOKEN = 'confirmation_token';
 
@@ -78,7 +71,8 @@ const TARGET_ROW = z.strictObject({
 
 const INLINE_ROWS_ARGUMENT: AgentArgument = {
   name: INLINE_ROWS,
-  target: { kind: 'inline-rows' },
+  kind: 'inline-rows',
+  key: INLINE_ROWS,
   cliName: INLINE_ROWS,
   required: false,
   expects:
@@ -90,19 +84,6 @@ const INLINE_ROWS_ARGUMENT: AgentArgument = {
     ),
 };
 
-/** Every option has a long flag (`opt` reads its key from it). */
-const longFlag = (option: OptionSpec) => flagNames(option).at(-1)!.slice(2);
-
-function placeholder(option: OptionSpec) {
-  return /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1];
-}
-
-/** `--skip-checks` → skip_checks; `--no-wait` → wait (true unless given false). */
-function optionArgumentName(option: OptionSpec) {
-  // Only a negatable option's flag starts with no- (`opt` makes it one).
-  return longFlag(option).replace(/^no-/, '').replace(/-/g, '_');
-}
-
 /** Enums from the manifest; numeric choices (tenor: 1, 3, 7) as numbers or the CLI's strings. */
 function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodNumber): [string, z.ZodType] {
   if (!Array.isArray(values))
@@ -112,62 +93,53 @@ function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodN
   return ['a string', z.enum(values as [string, ...string[]])];
 }
 
-function positionalArgument(arg: ArgSpec, required: boolean): AgentArgument {
-  // An amount (`notional`: 10000, "10k", "1.5m") takes a JSON number too.
-  const [expects, schema] = valueSchema(arg.values, arg.name === 'notional', z.number().positive());
+/** A positional argument under its own name; an option under its long flag (`--skip-checks` → skip_checks; `--no-wait` → wait, true unless given false). */
+function argumentOf(spec: ArgSpec | OptionSpec, needed = ''): AgentArgument {
+  const option = 'flags' in spec ? spec : undefined;
+  // Every option has a long flag (`opt` reads its key from it); only a negatable one's starts with no-.
+  const cliName = 'name' in spec ? spec.name : flagNames(spec).at(-1)!;
+  const [expects, schema]: [string, z.ZodType] = option
+    ? (
+        {
+          flag: ['true or false', z.boolean().default(false)],
+          negatable: ['true or false', z.boolean().default(true)],
+          'optional-value': ['true, false or a string', z.union([z.boolean(), z.string()])],
+          repeatable: ['an array of strings', z.array(z.string())],
+          value: valueSchema(option.values, NUMERIC_PLACEHOLDER.test(option.flags), z.number()),
+        } satisfies Record<OptionKind, [string, z.ZodType]>
+      )[option.kind]
+    : // An amount (`notional`: 10000, "10k", "1.5m") takes a JSON number too.
+      valueSchema(spec.values, cliName === 'notional', z.number().positive());
+  const name = cliName.replace(/^--(no-)?/, '').replace(/-/g, '_');
   return {
-    name: arg.name,
-    target: { kind: 'positional', name: arg.name },
-    cliName: arg.name,
-    required,
+    name,
+    kind: option?.kind ?? 'positional',
+    key: option?.key ?? name,
+    cliName,
+    required: ('required' in spec && spec.required) || needed.split(' ').includes(name),
     expects,
-    schema: schema.describe(arg.description),
-  };
-}
-
-function optionArgument(option: OptionSpec, required: boolean): AgentArgument {
-  const numeric = NUMERIC_PLACEHOLDERS.has(placeholder(option) ?? '');
-  const kinds: Record<OptionKind, [string, z.ZodType]> = {
-    flag: ['true or false', z.boolean().default(false)],
-    negatable: ['true or false', z.boolean().default(true)],
-    'optional-value': ['true, false or a string', z.union([z.boolean(), z.string()])],
-    repeatable: ['an array of strings', z.array(z.string())],
-    value: valueSchema(option.values, numeric, z.number()),
-  };
-  const [expects, schema] = kinds[option.kind];
-  return {
-    name: optionArgumentName(option),
-    target: { kind: option.kind, key: option.key },
-    cliName: `--${longFlag(option)}`,
-    required,
-    expects,
-    schema: schema.describe(option.description),
+    schema: schema.describe(spec.description),
   };
 }
 
 function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
   if ((spec.tier !== 'read' && spec.tier !== 'write') || !spec.load) return;
   const name = path.join('_');
-  const required = new Set(REQUIRED_FOR_AGENTS[name] ?? []);
-  // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
-  const positionals = (spec.args ?? []).flatMap((arg) => {
-    if (arg.name !== 'file') return [positionalArgument(arg, arg.required || required.has(arg.name))];
+  const needed = REQUIRED_FOR_AGENTS[name];
+  const args = (spec.args ?? []).flatMap((arg) => {
+    if (arg.name !== 'file') return [argumentOf(arg, needed)];
+    // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
     // The exposures file is not a target file: read under the roots only, never given as target rows.
     const rootsOnly = name === 'exposures';
     const file = {
-      ...positionalArgument(arg, rootsOnly),
+      ...argumentOf({ ...arg, required: rootsOnly }),
       schema: z
         .string()
         .describe(`${arg.description}, under the roots the server reads from${rootsOnly ? '' : '; or give rows'}`),
     };
     return rootsOnly ? [file] : [file, INLINE_ROWS_ARGUMENT];
   });
-  const args: AgentArgument[] = [
-    ...positionals,
-    ...(spec.options ?? [])
-      .filter((option) => !LEFT_OUT_OPTIONS.has(option.key))
-      .map((option) => optionArgument(option, required.has(optionArgumentName(option)))),
-  ];
+  for (const option of spec.options ?? []) if (!LEFT_OUT_OPTIONS.has(option.key)) args.push(argumentOf(option, needed));
   return {
     name,
     command: ['hedge', ...path].join(' '),
@@ -186,10 +158,9 @@ const built = new WeakMap<readonly CommandSpec[], AgentTool[]>();
 
 /** Every tool, in the manifest's order: built once per command tree (servers run in one process share it). */
 export function agentTools(commands: readonly CommandSpec[]) {
-  const known = built.get(commands);
-  if (known) return known;
-  const tools = commandPaths(commands).flatMap(({ spec, path }) => toolFor(spec, path) ?? []);
-  built.set(commands, tools);
+  let tools = built.get(commands);
+  if (!tools)
+    built.set(commands, (tools = commandPaths(commands).flatMap(({ spec, path }) => toolFor(spec, path) ?? [])));
   return tools;
 }
 
@@ -259,6 +230,6 @@ export function catalogueEntry(tool: AgentTool, access: WriteAccess, tokenTtlSec
     offered: offered(tool, access),
     description: toolDescription(tool, access, tokenTtlSeconds),
     input_schema: inputSchema(tool, access),
-    errors: errorsOfTool(errorCatalogue(), tool),
+    errors: errorsOfTool(tool),
   };
 }

@@ -24,7 +24,7 @@ const REMEMBERED_SPENT = 1000;
 /** HEDGE_MCP_TOKEN_TTL_SECONDS: 0 to 3600 (0: every token has expired by the time it comes back). */
 export function tokenTtlSeconds(env: Env) {
   const raw = env.HEDGE_MCP_TOKEN_TTL_SECONDS;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_TOKEN_TTL_SECONDS;
+  if (!raw?.trim()) return DEFAULT_TOKEN_TTL_SECONDS;
   const value = readDecimal(raw, { min: 0, max: MAX_TOKEN_TTL_SECONDS });
   if (value === undefined)
     throw new UsageError(
@@ -34,13 +34,10 @@ export function tokenTtlSeconds(env: Env) {
 }
 
 /** What a plan does, as a token binds it: one hash of its requests, and what they trade (compared as-shown.ts does). */
-interface Plan {
-  hash: string;
-  trades?: readonly Trade[];
-}
+type Plan = ReturnType<typeof planOf>;
 
 /** Each request's method, path, query and canonical body, in order (never its key or headers), and what they trade. */
-function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]): Plan {
+function planOf(requests: readonly ApiRequest[], trades?: readonly Trade[]) {
   const shown = requests.map(({ method, path, query, body }) => ({
     method,
     path,
@@ -103,55 +100,42 @@ export class ConfirmationTokens {
 
   /** Takes the token for this call, or throws (nothing is sent then). */
   redeem(token: unknown, tool: string, args: JsonObject) {
-    const again = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`;
-    if (typeof token !== 'string' || token === '')
-      throw new UsageError(
-        `${CONFIRMATION_TOKEN}: expected the string a preview returned; nothing was sent. ${again}.`,
-      );
+    const refused = (why: string, next = `Call ${tool} without ${CONFIRMATION_TOKEN} for a new preview and token`) =>
+      new UsageError(`${CONFIRMATION_TOKEN}: ${why}; nothing was sent. ${next}.`);
+    if (typeof token !== 'string' || token === '') throw refused('expected the string a preview returned');
     const entry = this.issued.get(token);
     if (!entry) {
       const spent = this.spent.get(token);
-      const why =
-        spent === 'used'
-          ? 'has been used already (each token sends once)'
-          : spent === 'expired'
-            ? 'has expired'
-            : 'is not one this server issued';
-      throw new UsageError(`${CONFIRMATION_TOKEN}: this token ${why}; nothing was sent. ${again}.`);
-    }
-    const now = this.now();
-    if (now >= entry.expiresAt) {
-      this.issued.delete(token);
-      this.remember(token, 'expired');
-      throw new UsageError(
-        `${CONFIRMATION_TOKEN}: this token has expired (a token lasts ${this.ttlSeconds} s); nothing was sent. ${again}.`,
+      throw refused(
+        `this token ${spent === 'used' ? 'has been used already (each token sends once)' : spent === 'expired' ? 'has expired' : 'is not one this server issued'}`,
       );
     }
+    if (this.now() >= entry.expiresAt) {
+      this.spend(token, 'expired');
+      throw refused(`this token has expired (a token lasts ${this.ttlSeconds} s)`);
+    }
     if (entry.tool !== tool)
-      throw new UsageError(
-        `${CONFIRMATION_TOKEN}: this token was issued for the ${entry.tool} tool; nothing was sent. Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this.`,
+      throw refused(
+        `this token was issued for the ${entry.tool} tool`,
+        `Send exactly what was previewed, or call ${tool} without ${CONFIRMATION_TOKEN} for a preview of this`,
       );
     if (entry.bound !== canonicalJson(args))
       throw new NotPreviewedError(
         `${CONFIRMATION_TOKEN}: this token was issued for other arguments; nothing was sent. Send exactly what was previewed; the preview of these arguments is in this answer, with its own token.`,
       );
-    this.issued.delete(token);
-    this.remember(token, 'used');
+    this.spend(token, 'used');
     return { plan: entry.plan };
   }
 
-  private remember(token: string, how: 'used' | 'expired') {
+  /** Forgets an issued token, remembering how it ended (the oldest so remembered first forgotten). */
+  private spend(token: string, how: 'used' | 'expired') {
+    this.issued.delete(token);
     this.spent.set(token, how);
     if (this.spent.size > REMEMBERED_SPENT) this.spent.delete(this.spent.keys().next().value!);
   }
 
   private forgetExpired() {
     const now = this.now();
-    for (const [token, entry] of this.issued) {
-      if (now >= entry.expiresAt) {
-        this.issued.delete(token);
-        this.remember(token, 'expired');
-      }
-    }
+    for (const [token, entry] of this.issued) if (now >= entry.expiresAt) this.spend(token, 'expired');
   }
 }

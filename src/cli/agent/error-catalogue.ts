@@ -5,8 +5,8 @@ import { EXIT_CODES } from '../../platform/terminal/exit-codes.js';
 /** How to try again: `no` (the same call fails the same way), `after_fix` (change the arguments or the account first), `same_call` (the same call again, after `retry_after`), `resume` (the same call again — or `resume` — with the same idempotency key: it cannot act twice). */
 type RetryGuidance = 'no' | 'after_fix' | 'same_call' | 'resume';
 
-/** Which tools can end with the code: every tool, the read or write tools, or the ones named. */
-type AppliesTo = 'every' | 'read' | 'write' | readonly string[];
+/** Which tools can end with the code: `every` tool, the `read` or `write` tools, or the ones named (space-separated). */
+type AppliesTo = string;
 
 /** [code, class, retry, applies_to, what_to_do, retry_after?]; retrying helps for `same_call` and `resume`. */
 type Guidance = [string, string, RetryGuidance, AppliesTo, string, string?];
@@ -25,14 +25,14 @@ const API_CODE_CLASS: Record<string, [string, RetryGuidance, AppliesTo, string?]
   action_pending: [
     'rejected',
     'same_call',
-    ['add', 'reduce', 'close', 'roll', 'apply', 'resume'],
+    'add reduce close roll apply resume',
     'once the earlier change on that side landed (poll positions)',
   ],
-  hedge_not_found: ['rejected', 'after_fix', ['hedges', 'resume']],
+  hedge_not_found: ['rejected', 'after_fix', 'hedges resume'],
   market_disabled: [
     'rejected',
     'same_call',
-    ['quote', 'open', 'add', 'roll', 'apply', 'resume'],
+    'quote open add roll apply resume',
     'when markets shows the market open again',
   ],
 };
@@ -43,7 +43,7 @@ const OWN_CODES: Guidance[] = [
     'ok',
     'ok',
     'no',
-    [],
+    '',
     'Not an error: the call did what was asked; for a write, its action happened, once. (A tool result, never a tool error.)',
   ],
   [
@@ -131,30 +131,24 @@ const OWN_CODES: Guidance[] = [
     'order_failed',
     'order-failed',
     'after_fix',
-    ['hedges', 'open', 'roll', 'apply', 'resume'],
+    'hedges open roll apply resume',
     'The order failed on-chain: nothing was opened and the margin was released. Check markets, then open again (a new action).',
   ],
   [
     'still_pending',
     'pending',
     'resume',
-    ['hedges', 'open', 'add', 'reduce', 'close', 'roll', 'apply', 'resume'],
+    'hedges open add reduce close roll apply resume',
     'The action was sent and stands, but had not resolved when the wait ran out. Call `resume` (or hedges with the id and wait) to follow it; do not send it again as a new action.',
   ],
   ['declined', 'declined', 'no', 'write', 'The operator declined at a confirmation; nothing was sent.'],
-  [
-    'changes',
-    'changes',
-    'no',
-    ['plan'],
-    'Not an error: plan says the book is not at the target. apply brings it there.',
-  ],
-  ['alert', 'alert', 'no', [], 'Not an error: a --watch alert fired (--exit-on-alert). Watches are not tools.'],
+  ['changes', 'changes', 'no', 'plan', 'Not an error: plan says the book is not at the target. apply brings it there.'],
+  ['alert', 'alert', 'no', '', 'Not an error: a --watch alert fired (--exit-on-alert). Watches are not tools.'],
   [
     'keeper_down',
     'keeper-down',
     'no',
-    [],
+    '',
     'Not an error of a call: `hedge keep status` found no keeper running for the account (dead, hung, stopped or never started). The operator restarts it. The keeper is not a tool.',
   ],
   [
@@ -205,7 +199,7 @@ const OWN_CODES: Guidance[] = [
     'not_applied',
     'rejected',
     'after_fix',
-    ['add', 'reduce', 'apply', 'resume'],
+    'add reduce apply resume',
     'The add or reduce was accepted but did not happen: the hedge it was to change settled or was closed first. Nothing of it is on the book; the side is flat. Open a new hedge if the side should be covered.',
   ],
   [
@@ -226,7 +220,7 @@ const OWN_CODES: Guidance[] = [
     'unverified_row',
     'state',
     'no',
-    ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'resume'],
+    'open add reduce close roll apply resume',
     "A journal row this call would send again does not verify as this account's own (no seal, or a seal that does not match), or its key already has a finished row: it was not sent. A person looks at the book and records it with `hedge journal resolve ID --landed|--not-landed`.",
   ],
   [
@@ -237,25 +231,19 @@ const OWN_CODES: Guidance[] = [
     'The server answered in a way hedge could not read (the field is named); report it. A write in this state is resumed, not resent.',
     'a minute',
   ],
-  [
-    'capacity_exceeded',
-    'rejected',
-    'after_fix',
-    ['open', 'add', 'roll', 'apply', 'resume'],
-    guideFor('capacity_exceeded', 400).next,
-  ],
+  ['capacity_exceeded', 'rejected', 'after_fix', 'open add roll apply resume', guideFor('capacity_exceeded', 400).next],
   [
     'duplicate_client_reference',
     'rejected',
     'after_fix',
-    ['open'],
+    'open',
     'An active hedge already carries this ref: use another ref, or allow_duplicate_ref if a second hedge is meant.',
   ],
   [
     'hedge_not_filled',
     'rejected',
     'same_call',
-    ['roll'],
+    'roll',
     "The side's hedge has not filled yet; wait for it (hedges with the id and wait), then roll.",
     "once the side's hedge filled",
   ],
@@ -263,21 +251,21 @@ const OWN_CODES: Guidance[] = [
     'nothing_to_roll',
     'rejected',
     'after_fix',
-    ['roll'],
+    'roll',
     'No open hedge on that side (and none matured lately): open one instead.',
   ],
   [
     'side_already_open',
     'rejected',
     'no',
-    ['roll', 'resume'],
+    'roll resume',
     'The side was already covered: the roll did not open a second hedge. Read positions.',
   ],
   [
     'plan_check_failed',
     'rejected',
     'after_fix',
-    ['apply'],
+    'apply',
     'The plan fails pre-trade checks (listed in details): lower the targets, then plan again.',
   ],
   [
@@ -326,19 +314,26 @@ export function errorCatalogue() {
       if (exit_code === undefined || seen.has(code)) return [];
       seen.add(code);
       const retryable = retry === 'same_call' || retry === 'resume';
+      const applies = /^(every|read|write)$/.test(applies_to) ? applies_to : applies_to.split(' ').filter(Boolean);
       return [
-        { code, exit_code, class: exit, retryable, retry, ...(retry_after && { retry_after }), what_to_do, applies_to },
+        {
+          code,
+          exit_code,
+          class: exit,
+          retryable,
+          retry,
+          ...(retry_after && { retry_after }),
+          what_to_do,
+          applies_to: applies,
+        },
       ];
     })
     .sort((a, b) => a.exit_code - b.exit_code);
 }
 
 /** The part of the catalogue a tool can end with. */
-export function errorsOfTool(
-  catalogue: ReturnType<typeof errorCatalogue>,
-  tool: { name: string; tier: 'read' | 'write' },
-) {
-  return catalogue.filter(
+export function errorsOfTool(tool: { name: string; tier: string }) {
+  return errorCatalogue().filter(
     ({ applies_to: applies }) =>
       applies === 'every' || applies === tool.tier || (Array.isArray(applies) && applies.includes(tool.name)),
   );

@@ -18,35 +18,34 @@ export interface AgentLimits {
   markets?: readonly string[];
 }
 
-/** The limits as a preview shows them (snake_case, like the rest of the tool's JSON). */
-export interface LimitsView {
-  this_call_usd: number;
-  max_notional_usd?: number;
-  max_daily_notional_usd?: number;
-  used_last_24h_usd?: number;
-  allowed_markets?: readonly string[];
-}
-
 const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Entries that did nothing: they do not count toward the daily cap. */
 const DID_NOTHING = new Set(['rejected', 'abandoned', 'failed']);
 
 /** `hedge mcp`'s limit options, checked (exit 2 for a bad one, before the server starts). */
-export function parseAgentLimits(options: { maxNotional?: string; maxDailyNotional?: string; markets?: string }) {
-  const limits: AgentLimits = {};
-  if (options.maxNotional !== undefined) limits.maxNotionalUsd = parseNotional(options.maxNotional, '--max-notional');
-  if (options.maxDailyNotional !== undefined)
-    limits.maxDailyNotionalUsd = parseNotional(options.maxDailyNotional, '--max-daily-notional');
-  if (options.markets !== undefined) {
-    const names = options.markets
-      .split(',')
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
-    if (!names.length)
-      throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
-    limits.markets = [...new Set(names.map((name) => parseMarket(name)))];
-  }
-  return limits;
+export function parseAgentLimits({
+  maxNotional,
+  maxDailyNotional,
+  markets,
+}: {
+  maxNotional?: string;
+  maxDailyNotional?: string;
+  markets?: string;
+}): AgentLimits {
+  const maxNotionalUsd = maxNotional === undefined ? undefined : parseNotional(maxNotional, '--max-notional');
+  const maxDailyNotionalUsd =
+    maxDailyNotional === undefined ? undefined : parseNotional(maxDailyNotional, '--max-daily-notional');
+  const names = markets
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names?.length === 0)
+    throw new UsageError('--markets: expected market names separated by commas, e.g. USDTNGN,USDTKES.');
+  return {
+    maxNotionalUsd,
+    maxDailyNotionalUsd,
+    markets: names && [...new Set(names.map((name) => parseMarket(name)))],
+  };
 }
 
 /** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */
@@ -63,21 +62,28 @@ export function hasLimits(limits: AgentLimits) {
 }
 
 /** One call's gate: every trade the call's command is about to journal and send is admitted here first, from the plan the command will carry out (an apply's steps, a roll's legs, an open's request, a close's side as the book shows it under the command's lock). */
-class CallGate implements TradeGate {
+export class CallGate implements TradeGate {
   private callUsd = 0;
+  private usedUsd?: number;
   private countedBefore?: JournalEntry[];
   /** Entries this call finishes (resumes): judged as this call's trades, no longer as counted before. */
   private readonly finishing = new Set<string>();
-  readonly view: LimitsView = { this_call_usd: 0 };
 
   constructor(
     private readonly limits: AgentLimits,
     private readonly tool: string,
     private readonly counted: () => Promise<JournalEntry[]>,
-  ) {
-    if (limits.markets) this.view.allowed_markets = limits.markets;
-    if (limits.maxNotionalUsd !== undefined) this.view.max_notional_usd = limits.maxNotionalUsd;
-    if (limits.maxDailyNotionalUsd !== undefined) this.view.max_daily_notional_usd = limits.maxDailyNotionalUsd;
+  ) {}
+
+  /** The limits as a preview shows them (snake_case, like the rest of the tool's JSON; what is unset is left out). */
+  get view() {
+    return {
+      this_call_usd: this.callUsd,
+      allowed_markets: this.limits.markets,
+      max_notional_usd: this.limits.maxNotionalUsd,
+      max_daily_notional_usd: this.limits.maxDailyNotionalUsd,
+      used_last_24h_usd: this.usedUsd,
+    };
   }
 
   async admit(trades: readonly Trade[] | undefined, what: string, again: Readmission = {}) {
@@ -94,16 +100,14 @@ class CallGate implements TradeGate {
       );
     }
     const { markets, maxNotionalUsd, maxDailyNotionalUsd } = this.limits;
-    if (markets) {
-      const outside = trades.find((trade) => !markets.includes(trade.market.toUpperCase()));
-      if (outside)
-        throw new PreTradeCheckError(
-          'market_not_allowed',
-          `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); ${unsent}.`,
-          { market: outside.market, allowed_markets: markets },
-          'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
-        );
-    }
+    const outside = markets && trades.find((trade) => !markets.includes(trade.market.toUpperCase()));
+    if (outside)
+      throw new PreTradeCheckError(
+        'market_not_allowed',
+        `${name}: ${safeText(outside.market)} is not a market this agent may trade (hedge mcp --markets ${markets.join(',')}); ${unsent}.`,
+        { market: outside.market, allowed_markets: markets },
+        'Trade one of the allowed markets, or ask the operator to restart hedge mcp with another --markets list.',
+      );
     const thisCall = cents(this.callUsd - sumUsd(again.replacing ?? []) + sumUsd(trades));
     if (maxNotionalUsd !== undefined && thisCall > maxNotionalUsd)
       throw new PreTradeCheckError(
@@ -120,8 +124,7 @@ class CallGate implements TradeGate {
     if (maxDailyNotionalUsd !== undefined) {
       this.countedBefore ??= await this.counted();
       const entries = this.countedBefore.filter((entry) => !this.finishing.has(entry.id));
-      const used = cents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0));
-      this.view.used_last_24h_usd = used;
+      const used = (this.usedUsd = cents(entries.reduce((sum, entry) => sum + tradedUsd(entry), 0)));
       if (used + thisCall > maxDailyNotionalUsd) {
         const freesAt = freedAt(entries, thisCall, maxDailyNotionalUsd);
         throw new PreTradeCheckError(
@@ -141,7 +144,6 @@ class CallGate implements TradeGate {
       }
     }
     this.callUsd = thisCall;
-    this.view.this_call_usd = thisCall;
   }
 }
 
@@ -194,11 +196,9 @@ export function sumUsd(trades: readonly Trade[]) {
 /** When enough of the counted entries have left the 24 h window for `fresh` more to fit under the cap; undefined when `fresh` alone is over it. */
 function freedAt(counted: readonly JournalEntry[], fresh: number, cap: number) {
   if (fresh > cap) return;
-  const oldestFirst = [...counted].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
   let used = counted.reduce((sum, entry) => sum + tradedUsd(entry), 0);
-  for (const entry of oldestFirst) {
-    used -= tradedUsd(entry);
-    if (used + fresh <= cap) return Date.parse(entry.created_at) + DAY_WINDOW_MS;
-  }
-  return;
+  const freeing = [...counted]
+    .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+    .find((entry) => (used -= tradedUsd(entry)) + fresh <= cap);
+  return freeing && Date.parse(freeing.created_at) + DAY_WINDOW_MS;
 }

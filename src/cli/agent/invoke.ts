@@ -26,14 +26,6 @@ export interface AgentSession {
   connections?: HttpConnections;
 }
 
-export interface CommandRun {
-  exitCode: number;
-  document: unknown;
-  stdout: string;
-  messages: string;
-  error?: ErrorDescription;
-}
-
 class Capture extends Writable {
   text = '';
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
@@ -122,17 +114,16 @@ export async function runInProcess(
   } finally {
     await ctx.dispose();
   }
-  if (session.globals.verbose && stderr.text !== '') session.log?.(prefixed(tool.name, stderr.text));
+  if (session.globals.verbose && stderr.text !== '')
+    session.log?.(
+      stderr.text
+        .trimEnd()
+        .split('\n')
+        .map((line) => `[${tool.name}] ${line}`)
+        .join('\n'),
+    );
   const document = documents.length ? (documents.length === 1 ? documents[0] : documents) : null;
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
-}
-
-function prefixed(name: string, text: string) {
-  return text
-    .trimEnd()
-    .split('\n')
-    .map((line) => `[${name}] ${line}`)
-    .join('\n');
 }
 
 /** `9 (changes): …` — what a non-zero exit code without an error means. */

@@ -17,13 +17,10 @@ import {
   type WriteAccess,
 } from './catalogue.js';
 import { NotPreviewedError, PlanWatch, type ConfirmationTokens } from './confirmation.js';
-import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type LimitsView } from './guardrails.js';
-import type { TradeGate } from '../../platform/runtime/agent-limits.js';
+import { AgentGuardrails, describeLimits, hasLimits, type AgentLimits, type CallGate } from './guardrails.js';
 import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
-import { exitCodeMeaning, runInProcess, type AgentSession, type CommandRun } from './invoke.js';
+import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
-
-type CallGateView = TradeGate & { readonly view: LimitsView };
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -56,21 +53,17 @@ export class AgentToolbox {
     return this.tools
       .filter((tool) => offered(tool, this.access))
       .map((tool) => {
+        const read = tool.tier === 'read';
         // The catalogue's description, with the operator's limits on a write tool.
         let description = toolDescription(tool, this.access, this.tokens.ttlSeconds);
-        if (tool.tier === 'write' && this.guardrails)
+        if (!read && this.guardrails)
           description += ` Limits set by the operator: ${describeLimits(this.guardrails.limits)} (notional traded; close counts what the side holds when it is sent, adds still landing included, roll twice the side's notional; every retry is judged again); a call over them is refused before anything is sent (max_notional_exceeded, max_daily_notional_exceeded, market_not_allowed).`;
         return {
           name: tool.name,
           title: tool.command,
           description,
           inputSchema: inputSchema(tool, this.access),
-          annotations: {
-            title: tool.command,
-            readOnlyHint: tool.tier === 'read',
-            destructiveHint: tool.tier === 'write',
-            idempotentHint: tool.tier === 'read',
-          },
+          annotations: { title: tool.command, readOnlyHint: read, destructiveHint: !read, idempotentHint: read },
         };
       });
   }
@@ -86,19 +79,16 @@ export class AgentToolbox {
       const error = errorAsJson(description);
       if (description.kind === 'usage') {
         const named = namedArgument(tool, description.message, args);
-        if (named) Object.assign(error, { message: named.message, argument: named.argument });
+        if (named) Object.assign(error, named);
       }
       return {
         isError: true,
         content: content(safeJson({ error, exit_code: description.exitCode, ...more }, 2), messages),
       };
     };
-    const answer = (run: CommandRun) => {
+    const answer = (run: Awaited<ReturnType<typeof runInProcess>>) => {
       if (run.error) return failure(run.error, run.messages);
-      const said = [
-        ...(run.exitCode !== 0 ? [exitCodeMeaning(run.exitCode)] : []),
-        ...(run.messages ? [run.messages] : []),
-      ];
+      const said = [run.exitCode !== 0 && exitCodeMeaning(run.exitCode), run.messages].filter(Boolean);
       const body = run.document !== null || run.stdout.trim() === '' ? safeJson(run.document, 2) : run.stdout.trimEnd();
       return { content: content(body, said.join('\n')) };
     };
@@ -107,7 +97,6 @@ export class AgentToolbox {
         throw new UsageError(
           `${tool.name} is a write tool, and write tools are not offered on a LIVE key unless the server runs with \`hedge mcp --allow-live\`; nothing was sent.`,
         );
-      const tokenGiven = given !== undefined && Object.hasOwn(given, CONFIRMATION_TOKEN);
       const needsToken = tool.tier === 'write' && this.access === 'token';
       // Only a write on a live key takes a token: anywhere else it is an argument the tool lacks.
       const input = rawInputFor(tool, needsToken ? args : (given ?? {}));
@@ -117,38 +106,32 @@ export class AgentToolbox {
        * quote for an open, and a token bound to this tool, these arguments and the requests the dry run would send
        * (confirmation.ts). As a value, or the failure that is the call's answer instead.
        */
-      const previewAnswer = async (gate?: CallGateView) => {
+      const previewAnswer = async (gate?: CallGate) => {
         const preview: JsonObject = {};
         const messages: string[] = [];
         // What the dry run would send: the token is bound to it.
         const plan = new PlanWatch();
-        const step: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
-          // The dry run goes through the call's gate: a preview over a limit is refused like the call.
-          const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false, rows, gate, plan });
-          if (run.error) return failure(run.error, run.messages);
-          preview[key] = run.document;
-          if (run.messages) messages.push(run.messages);
-          return undefined;
-        };
-        // A number that cannot be read is shown as such (null, and its error beside it).
-        const lookUp: PreviewStep<ToolResult> = async (key, stepTool, stepInput) => {
-          const run = await runInProcess(session, stepTool, stepInput, { signal, yes: false });
+        // The dry run goes through the call's gate: a preview over a limit is refused like the call. A number only
+        // looked up (`lookUp`) that cannot be read is shown as such (null, and its error beside it).
+        const step: PreviewStep<ToolResult> = async (key, name, stepInput, lookUp) => {
+          const stepTool = this.tools.find((candidate) => candidate.name === name)!;
+          const run = await runInProcess(session, stepTool, stepInput, {
+            signal,
+            yes: false,
+            ...(!lookUp && { rows, gate, plan }),
+          });
+          if (run.error && !lookUp) return failure(run.error, run.messages);
           preview[key] = run.error ? null : run.document;
           if (run.error) preview[`${key}_error`] = errorAsJson(run.error);
+          else if (run.messages && !lookUp) messages.push(run.messages);
           return undefined;
         };
         let failed: ToolResult | undefined;
-        if (tool.arguments.some((argument) => argument.target.kind === 'flag' && argument.target.key === 'dryRun')) {
+        if (tool.arguments.some((argument) => argument.key === 'dryRun')) {
           failed =
-            (await step('dry_run', tool, { args: input.args, options: { ...input.options, dryRun: true } })) ??
+            (await step('dry_run', tool.name, { args: input.args, options: { ...input.options, dryRun: true } })) ??
             // The numbers a person sees before confirming: the quote, the position (agent/write-preview.ts).
-            (await previewTradeNumbers(tool, input, {
-              tools: this.tools,
-              now: session.clock.now,
-              step,
-              lookUp,
-              preview,
-            }));
+            (await previewTradeNumbers(tool.name, input, { now: session.clock.now, step, preview }));
         } else if (tool.name === 'resume') {
           // `resume` has no dry run: the preview is the journal entry it would finish.
           const id = input.args.id;
@@ -156,12 +139,11 @@ export class AgentToolbox {
             throw new UsageError(
               'id: on a LIVE key, name the journal entry to resume (a_…; journal_list with pending true lists them), so that the confirmation is bound to it.',
             );
-          const show = this.tools.find((candidate) => candidate.name === 'journal_show');
-          if (show) failed = await step('journal_entry', show, { args: { id }, options: {} });
+          failed = await step('journal_entry', 'journal_show', { args: { id }, options: {} });
         }
         if (failed) return failed;
         // What the dry run admitted: the numbers the confirmation is given under.
-        if (gate) preview.limits = { ...gate.view };
+        if (gate) preview.limits = gate.view;
         const issued = tokens.issue(tool.name, args, plan.seen);
         const seconds = tokens.ttlSeconds;
         return {
@@ -178,10 +160,10 @@ export class AgentToolbox {
           messages,
         };
       };
-      const send = async (gate?: CallGateView): Promise<ToolResult> => {
+      const send = async (gate?: CallGate): Promise<ToolResult> => {
         if (!needsToken || input.options.dryRun === true)
           return answer(await runInProcess(session, tool, input, { signal, yes: false, rows, gate }));
-        if (!tokenGiven) {
+        if (!Object.hasOwn(given ?? {}, CONFIRMATION_TOKEN)) {
           const shown = await previewAnswer(gate);
           return 'content' in shown
             ? shown
