@@ -106,18 +106,13 @@ export interface AlertNotice extends ActiveAlert {
   text: string;
 }
 
-interface HeadroomReading {
-  exposureHeadroomUsd?: number;
-  capacityUsd: ReadonlyMap<string, number>;
-}
-
 export interface CycleObservation {
   nowMs: number;
   events: readonly KeepEvent[];
   rows?: readonly KeepRowStatus[];
   serverNowMs?: number;
   toleranceUsd: number;
-  headroom?: HeadroomReading;
+  headroom?: { exposureHeadroomUsd?: number; capacityUsd: ReadonlyMap<string, number> };
   thresholdUsd?: number;
 }
 
@@ -130,37 +125,108 @@ interface AlertState {
 
 export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
 
-const ROW_CAUSES: ReadonlySet<AlertCause> = new Set(['missed_roll', 'drift', 'refused', 'capacity_low']);
-const SUCCESS_EVENTS: ReadonlySet<string> = new Set(['roll', 'reopen', 'converge']);
+/** The causes about one row that clear only once it is back at target. */
+const ROW_CAUSES: readonly string[] = ['missed_roll', 'drift', 'refused'];
+const SUCCESS_EVENTS: readonly string[] = ['roll', 'reopen', 'converge'];
 
 export function rowKeyOf(market: string, side: string) {
   return `${market.toUpperCase()} ${side}`;
 }
 
+/** "holds 1,000.00 USD, target 2,000.00 USD" */
+function describeDrift(current: unknown, target: unknown) {
+  const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
+  return `holds ${usd(current)}, target ${usd(target)}`;
+}
+
 /** One step: the conditions this cycle shows, against those active; what starts and what clears. */
 export function stepAlerts(state: AlertState, observation: CycleObservation) {
   const { rows, nowMs, toleranceUsd, headroom, thresholdUsd } = observation;
-  const holding: Holding = new Map();
-  const { succeeded, rolling, readFailed, storeFailed } = eventConditions(observation.events, holding);
+  // The conditions this cycle shows, by key; the first one seen for a key stands.
+  const holding = new Map<string, AlertCondition>();
+  const hold = (cause: AlertCause, message: string, row?: { market: string; side: string }, trigger?: KeepEvent) => {
+    const key = row ? `${cause}|${rowKeyOf(row.market, row.side)}` : cause;
+    if (!holding.has(key)) holding.set(key, { key, cause, ...row, message, ...(trigger && { trigger }) });
+  };
+
+  // The keeper's events: what they show, and which rows a step of it changed (succeeded) or tried to roll.
+  const succeeded = new Set<string>();
+  const rolling = new Set<string>();
+  for (const event of observation.events) {
+    const { market, side, action } = event;
+    const row =
+      typeof market === 'string' && typeof side === 'string' ? { market: market.toUpperCase(), side } : undefined;
+    const key = row && rowKeyOf(row.market, row.side);
+    if (key && SUCCESS_EVENTS.includes(event.event) && event.dry_run !== true) succeeded.add(key);
+    if (key && (event.event === 'roll' || (event.event === 'error' && action === 'roll'))) rolling.add(key);
+    if (event.event === 'drift' && row) hold('drift', describeDrift(event.notional_usd, event.target_usd), row, event);
+    if (event.event !== 'error') continue;
+    if (event.phase === 'cycle')
+      hold('store_unreachable', String(event.message ?? 'the journal or team store cannot be used'), undefined, event);
+    else if (event.phase === 'read')
+      hold(
+        'server_unreachable',
+        `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`,
+        undefined,
+        event,
+      );
+    else if (row && typeof action === 'string')
+      hold(
+        'refused',
+        `${action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(),
+        row,
+        event,
+      );
+  }
+
+  // The drifts and missed rolls this cycle's rows show, against the previous cycle's.
   const rowsNow = new Map((rows ?? []).map((row) => [rowKeyOf(row.market, row.side), row]));
-  if (rows) rowConditions(holding, state, rowsNow, rolling, observation.serverNowMs ?? nowMs, toleranceUsd);
-  if (headroom && thresholdUsd !== undefined) headroomConditions(holding, headroom, thresholdUsd);
+  for (const [key, row] of rowsNow) {
+    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
+    if (row.current_unknown === true) continue;
+    const base = { market: row.market.toUpperCase(), side: row.side };
+    const current = row.current_usd ?? 0;
+    if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)
+      hold('drift', describeDrift(current, row.target_usd), base);
+    const before = state.rows.get(key);
+    const dueAt =
+      before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
+    // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
+    const keeperRolled = state.rolling?.has(key) === true || rolling.has(key);
+    if (
+      before?.current_usd &&
+      before.current_usd > 0 &&
+      current === 0 &&
+      dueAt <= (observation.serverNowMs ?? nowMs) &&
+      !keeperRolled
+    )
+      hold(
+        'missed_roll',
+        `${formatUsd(before.current_usd)} settled instead of being rolled (its roll was due ${before.next_action_at})`,
+        base,
+      );
+  }
+
+  if (headroom && thresholdUsd !== undefined) {
+    const below = `below ${formatUsd(thresholdUsd)}`;
+    const usd = headroom.exposureHeadroomUsd;
+    if (usd !== undefined && usd < thresholdUsd)
+      hold('exposure_headroom_low', `headroom under the exposure cap is ${formatUsd(usd)}, ${below}`);
+    for (const [key, capacity] of headroom.capacityUsd) {
+      const [market, side] = key.split(' ');
+      if (capacity < thresholdUsd)
+        hold('capacity_low', `${key} has ${formatUsd(capacity)} of capacity left, ${below}`, { market, side });
+    }
+  }
 
   // What stands without being seen again: a condition this cycle could not judge, or one that clears only once its row is back at target (a refusal backs off and is not retried every cycle).
-  const stillHolds = (active: ActiveAlert) => {
-    switch (active.cause) {
-      case 'store_unreachable':
-        // Cleared by a cycle that finished (its rows came) without the store failing.
-        return !rows || storeFailed;
-      case 'server_unreachable':
-        return !rows || readFailed;
-      case 'exposure_headroom_low':
-      case 'capacity_low':
-        return !headroom;
-    }
-    if (!ROW_CAUSES.has(active.cause) || active.market === undefined || active.side === undefined) return false;
+  const stillHolds = ({ cause, market, side }: ActiveAlert) => {
+    // Cleared by a cycle that finished (its rows came) without the store or the read failing (a failure holds it above).
+    if (cause === 'store_unreachable' || cause === 'server_unreachable') return !rows;
+    if (cause === 'exposure_headroom_low' || cause === 'capacity_low') return !headroom;
+    if (!ROW_CAUSES.includes(cause) || market === undefined || side === undefined) return false;
     if (!rows) return true;
-    const key = rowKeyOf(active.market, active.side);
+    const key = rowKeyOf(market, side);
     const row = rowsNow.get(key);
     // A refusal, a missed roll or a drift clears when the row is back at target (or a step of it succeeded and it is) — never because a cycle did not see it: a side whose views disagree (settling, its own roll landing) shows no notional, which says nothing about the drift. A row no longer in the target has nothing left to alert about.
     if (!row) return false;
@@ -170,139 +236,12 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
   };
   for (const [key, active] of state.active) if (!holding.has(key) && stillHolds(active)) holding.set(key, active);
 
-  const { active, notices } = startsAndClears(state.active, holding, nowMs);
-  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
-  const told = new Map(
-    [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
-  );
-  return { state: { active, rows: rows ? told : state.rows, rolling }, notices };
-}
-
-/** The conditions a cycle shows, by key; the first one seen for a key stands. */
-type Holding = Map<string, AlertCondition>;
-
-function hold(holding: Holding, condition: Omit<AlertCondition, 'key'>) {
-  const { cause, market, side } = condition;
-  const key = market !== undefined && side !== undefined ? `${cause}|${rowKeyOf(market, side)}` : cause;
-  if (!holding.has(key)) holding.set(key, { key, ...condition });
-}
-
-/** "holds 1,000.00 USD, target 2,000.00 USD" */
-function describeDrift(current: unknown, target: unknown) {
-  const usd = (value: unknown) => (typeof value === 'number' ? formatUsd(value) : `${String(value ?? '?')} USD`);
-  return `holds ${usd(current)}, target ${usd(target)}`;
-}
-
-/** The conditions the keeper's events show, and what they tell of the rows (stepped, rolling) and of the cycle (failed). */
-function eventConditions(events: readonly KeepEvent[], holding: Holding) {
-  const succeeded = new Set<string>();
-  const rolling = new Set<string>();
-  let readFailed = false;
-  let storeFailed = false;
-  for (const event of events) {
-    const row =
-      typeof event.market === 'string' && typeof event.side === 'string'
-        ? { market: event.market.toUpperCase(), side: event.side }
-        : undefined;
-    const key = row && rowKeyOf(row.market, row.side);
-    if (SUCCESS_EVENTS.has(event.event) && key && event.dry_run !== true) succeeded.add(key);
-    if (key && (event.event === 'roll' || (event.event === 'error' && event.action === 'roll'))) rolling.add(key);
-    if (event.event === 'drift' && row)
-      hold(holding, {
-        cause: 'drift',
-        ...row,
-        message: describeDrift(event.notional_usd, event.target_usd),
-        trigger: event,
-      });
-    if (event.event !== 'error') continue;
-    if (event.phase === 'cycle') {
-      storeFailed = true;
-      hold(holding, {
-        cause: 'store_unreachable',
-        message: String(event.message ?? 'the journal or team store cannot be used'),
-        trigger: event,
-      });
-    } else if (event.phase === 'read') {
-      readFailed = true;
-      hold(holding, {
-        cause: 'server_unreachable',
-        message: `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`,
-        trigger: event,
-      });
-    } else if (row && typeof event.action === 'string') {
-      hold(holding, {
-        cause: 'refused',
-        ...row,
-        message: `${event.action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(),
-        trigger: event,
-      });
-    }
-  }
-  return { succeeded, rolling, readFailed, storeFailed };
-}
-
-/** The drifts and missed rolls this cycle's rows show, against the previous cycle's. */
-function rowConditions(
-  holding: Holding,
-  state: AlertState,
-  rowsNow: ReadonlyMap<string, KeepRowStatus>,
-  rolling: ReadonlySet<string>,
-  serverNowMs: number,
-  toleranceUsd: number,
-) {
-  for (const [key, row] of rowsNow) {
-    const base = { market: row.market.toUpperCase(), side: row.side };
-    // A side that cannot be told this cycle starts nothing; it is judged once it can, against the last cycle that could tell it (kept below).
-    if (row.current_unknown === true) continue;
-    const current = row.current_usd ?? 0;
-    if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)
-      hold(holding, { cause: 'drift', ...base, message: describeDrift(current, row.target_usd) });
-    const before = state.rows.get(key);
-    const dueAt =
-      before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
-    // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
-    const keeperRolled = state.rolling?.has(key) === true || rolling.has(key);
-    if (before?.current_usd && before.current_usd > 0 && current === 0 && dueAt <= serverNowMs && !keeperRolled) {
-      hold(holding, {
-        cause: 'missed_roll',
-        ...base,
-        message: `${formatUsd(before.current_usd)} settled instead of being rolled (its roll was due ${before.next_action_at})`,
-      });
-    }
-  }
-}
-
-function headroomConditions(holding: Holding, headroom: HeadroomReading, threshold: number) {
-  const { exposureHeadroomUsd, capacityUsd } = headroom;
-  if (exposureHeadroomUsd !== undefined && exposureHeadroomUsd < threshold) {
-    hold(holding, {
-      cause: 'exposure_headroom_low',
-      message: `headroom under the exposure cap is ${formatUsd(exposureHeadroomUsd)}, below ${formatUsd(threshold)}`,
-    });
-  }
-  for (const [key, capacity] of capacityUsd) {
-    if (capacity >= threshold) continue;
-    const [market, side] = key.split(' ');
-    hold(holding, {
-      cause: 'capacity_low',
-      market,
-      side,
-      message: `${key} has ${formatUsd(capacity)} of capacity left, below ${formatUsd(threshold)}`,
-    });
-  }
-}
-
-function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Holding, nowMs: number) {
   const at = new Date(nowMs).toISOString();
   const edges = alertEdges(
-    before,
+    state.active,
     [...holding.values()].map((condition) => ({ ...condition, since: at })),
   );
-  const notice = (
-    was: ActiveAlert,
-    alert: AlertNotice['alert'],
-    told: Pick<AlertNotice, 'text' | 'duration_s' | 'trigger'>,
-  ) => ({
+  const notice = (was: ActiveAlert, alert: AlertNotice['alert'], told: Partial<AlertNotice> & { text: string }) => ({
     alert,
     key: was.key,
     cause: was.cause,
@@ -322,18 +261,22 @@ function startsAndClears(before: ReadonlyMap<string, ActiveAlert>, holding: Hold
       }),
     ),
     ...edges.cleared.map((was) => {
-      const durationS = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
+      const seconds = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
+      const held =
+        seconds < 60
+          ? `${seconds}s`
+          : seconds < 3600
+            ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
+            : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
       return notice(was, 'recovered', {
-        duration_s: durationS,
-        text: `hedge keep recovered — ${subject(was)} (held ${formatSeconds(durationS)})`,
+        duration_s: seconds,
+        text: `hedge keep recovered — ${subject(was)} (held ${held})`,
       });
     }),
   ];
-  return { active: edges.active, notices };
-}
-
-function formatSeconds(seconds: number) {
-  if (seconds < 60) return `${seconds}s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ${seconds % 60}s`;
-  return `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+  // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
+  const told = new Map(
+    [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),
+  );
+  return { state: { active: edges.active, rows: rows ? told : state.rows, rolling }, notices };
 }

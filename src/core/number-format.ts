@@ -28,30 +28,23 @@ export function formatFixed(value: number, decimals: number) {
     if (fraction.length > decimals) {
       const roundUp = fraction.charCodeAt(decimals) >= 53; // '5'
       fraction = fraction.slice(0, decimals);
-      if (roundUp) [whole, fraction] = incremented(whole, fraction);
+      if (roundUp) {
+        // One unit in the last place, carried through the digits.
+        const digits = String(BigInt(whole + fraction) + 1n).padStart(whole.length + fraction.length, '0');
+        const split = digits.length - fraction.length;
+        [whole, fraction] = [digits.slice(0, split), digits.slice(split)];
+      }
     }
     fraction = fraction.padEnd(decimals, '0');
     const grouped = whole.length > 3 ? whole.replace(THOUSANDS, ',') : whole;
     const text = decimals > 0 ? `${grouped}.${fraction}` : grouped;
     return value < 0 || Object.is(value, -0) ? `-${text}` : text;
   }
-  let formatter = fixedFormatters.get(decimals);
-  if (formatter === undefined) {
-    formatter = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    fixedFormatters.set(decimals, formatter);
-  }
+  const formatter =
+    fixedFormatters.get(decimals) ??
+    new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  fixedFormatters.set(decimals, formatter);
   return formatter.format(value);
-}
-
-/** whole.fraction plus one unit in the last place of `fraction`, as digit strings. */
-function incremented(whole: string, fraction: string) {
-  const all = (whole + fraction).split('');
-  let index = all.length - 1;
-  while (index >= 0 && all[index] === '9') all[index--] = '0';
-  if (index < 0) all.unshift('1');
-  else all[index] = String.fromCharCode(all[index].charCodeAt(0) + 1);
-  const split = all.length - fraction.length;
-  return [all.slice(0, split).join(''), all.slice(split).join('')];
 }
 
 /** At most `decimals` decimals, trailing zeros dropped (Intl's maximumFractionDigits): 1,500.5 */
@@ -79,9 +72,7 @@ export function formatSignedMoney(value: number) {
 /** NGN per USDT (~1,500) wants 2 decimals; a rate near 1 wants 4; small ones more. */
 export function rateDecimals(value: number) {
   const size = Math.abs(value);
-  if (size >= 100) return 2;
-  if (size >= 1) return 4;
-  return 6;
+  return size >= 100 ? 2 : size >= 1 ? 4 : 6;
 }
 
 export function formatRate(value: number, decimals = rateDecimals(value)) {

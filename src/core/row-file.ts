@@ -16,6 +16,7 @@ interface RawRow<C extends string> {
   unit: 'line' | 'item';
   label: string;
   cells: Partial<Record<C, string>>;
+  /** Columns whose problem is already said: the row's check does not read them. */
   reported: Set<C>;
 }
 
@@ -40,50 +41,59 @@ export interface RowFileOptions {
 /** Reads one cell: `field(column, parse)` is the parsed value, or undefined with the parser's error among the row's problems. */
 export type Field<C extends string> = <T>(column: C, parse: (value: string | undefined) => T) => T | undefined;
 
-const BOM = '\ufeff';
+/** What both readers share: the layout in words, and the problems found so far. */
+interface Reading<C extends string> {
+  layout: RowFileLayout<C>;
+  columns: readonly C[];
+  expected: string;
+  empty: string;
+  problems: RowFileProblem[];
+}
 
 /** Reads the file and checks each row (`check` gives its value, trusted only when the file has no problem, and the key two rows may not share: `repeated` names the earlier row): the rows with their lines, or every problem in the order of the file. */
 export function readRowFile<C extends string, T>(
   text: string,
-  options: RowFileOptions,
+  { sourceName }: RowFileOptions,
   layout: RowFileLayout<C>,
   check: (field: Field<C>) => { key?: string; value: T },
   repeated: (earlier: RawRow<C>) => string,
 ): { rows: Array<T & { line: number }> } | { problems: RowFileProblem[] } {
-  const content = text.startsWith(BOM) ? text.slice(BOM.length) : text;
+  const content = text.replace(/^\ufeff/, '');
+  const expected = `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
+  const reading: Reading<C> = {
+    layout,
+    columns: [...layout.required, ...layout.optional],
+    expected,
+    empty: `${sourceName} is empty; expected a header row naming ${expected}, then one row per ${layout.rowIs}.`,
+    problems: [],
+  };
+  const { problems } = reading;
   const first = content.trimStart()[0];
-  const read = (first === '[' || first === '{' ? readJson : readCsv)(content, options.sourceName, layout);
-  const problems = [...read.problems];
+  const raws = first === '[' || first === '{' ? readJson(content, sourceName, reading) : readCsv(content, reading);
   const rows: Array<T & { line: number }> = [];
   const firstRowOf = new Map<string, RawRow<C>>();
-  for (const raw of read.rows) {
+  for (const raw of raws) {
     const said = (message: string) => problems.push({ line: raw.line, message: `${raw.label}${message}` });
-    const field: Field<C> = (column, parse) => {
+    const { key, value } = check((column, parse) => {
       if (raw.reported.has(column)) return;
       try {
         return parse(raw.cells[column]);
       } catch (error) {
         said(withoutEcho(messageOf(error)));
-        return;
       }
-    };
-    const { key, value } = check(field);
-    if (key !== undefined) {
-      const earlier = firstRowOf.get(key);
-      if (earlier) said(repeated(earlier));
-      else firstRowOf.set(key, raw);
-    }
+    });
+    const earlier = key === undefined ? undefined : firstRowOf.get(key);
+    if (earlier) said(repeated(earlier));
+    else if (key !== undefined) firstRowOf.set(key, raw);
     rows.push({ ...value, line: raw.line });
   }
   problems.sort((a, b) => a.line - b.line);
-  if (problems.length) return { problems };
-  if (!rows.length)
-    return {
-      problems: [
-        { line: 0, message: `${options.sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.` },
-      ],
-    };
-  return { rows };
+  if (!problems.length && !rows.length)
+    problems.push({
+      line: 0,
+      message: `${sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.`,
+    });
+  return problems.length ? { problems } : { rows };
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -101,40 +111,17 @@ export function readInstant(raw: string | undefined, refusal: string) {
   return ms;
 }
 
-function columnsExpected(layout: RowFileLayout<string>) {
-  return `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
-}
+/** csv-parse's own messages quote the field they stopped at: only the kind of problem is said. */
+const CSV_REASONS: Record<string, string> = {
+  CSV_INVALID_CLOSING_QUOTE: 'a closing quote is followed by something other than a comma or the end of the line.',
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed.',
+  CSV_INVALID_OPENING_QUOTE: 'a quote opens in the middle of a field.',
+};
 
-function columns<C extends string>(layout: RowFileLayout<C>) {
-  return [...layout.required, ...layout.optional];
-}
-
-function isColumn<C extends string>(layout: RowFileLayout<C>, name: string): name is C {
-  return (columns(layout) as string[]).includes(name);
-}
-
-/** Each of the layout's keys a string, a number or null (absent), and no other key. */
-function rowSchema(layout: RowFileLayout<string>) {
-  const cell = z.nullish(
-    z.union([z.string(), z.number()], {
-      error: (issue) => `expected a string or a number, found ${describeJsonValue(issue.input)}`,
-    }),
-  );
-  return z.strictObject(Object.fromEntries(columns(layout).map((key) => [key, cell])));
-}
-
-function emptyFileProblem(sourceName: string, layout: RowFileLayout<string>) {
-  return {
-    line: 0,
-    message: `${sourceName} is empty; expected a header row naming ${columnsExpected(layout)}, then one row per ${layout.rowIs}.`,
-  };
-}
-
-function readCsv<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
-  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
-  const normalised = content.replace(/\r\n?/g, '\n');
+function readCsv<C extends string>(content: string, { layout, columns: known, expected, empty, problems }: Reading<C>) {
   let framingError: RowFileProblem | undefined;
-  const records = parseCsv(normalised, {
+  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
+  const records = parseCsv(content.replace(/\r\n?/g, '\n'), {
     info: true,
     comment: '#',
     // A `#` inside a field (a deal id such as DEAL#42) is data; only whole lines are comments.
@@ -146,128 +133,106 @@ function readCsv<C extends string>(content: string, sourceName: string, layout: 
     on_skip: (error) => {
       // After a broken quote the reader no longer knows where rows begin: keep the first framing error and drop the rows read after it, whose lines and fields cannot be trusted.
       if (!error || framingError) return;
-      framingError = {
-        line: typeof error.lines === 'number' ? error.lines : 0,
-        message: `not valid CSV: ${csvErrorReason(error)}`,
-      };
+      const reason = CSV_REASONS[error.code] ?? `the reader stopped here (${error.code ?? 'unknown reason'}).`;
+      framingError = { line: typeof error.lines === 'number' ? error.lines : 0, message: `not valid CSV: ${reason}` };
       return;
     },
   }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
 
-  const problems: RowFileProblem[] = [];
   const located = records
-    .map(({ record, info }) => ({ fields: record, line: recordStartLine(record, info.lines) }))
+    // csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier.
+    .map(({ record, info }) => ({ fields: record, line: info.lines - record.join('').split('\n').length + 1 }))
     // A spreadsheet's empty row (`,,,`) is a blank line too.
-    .filter((entry) => entry.fields.some((field) => field.trim() !== ''))
-    .filter((entry) => !framingError || entry.line < framingError.line);
+    .filter(
+      ({ fields, line }) => fields.some((field) => field.trim() !== '') && line < (framingError?.line ?? Infinity),
+    );
   if (framingError) problems.push(framingError);
 
   const [header, ...body] = located;
   if (!header) {
-    if (!framingError) problems.push(emptyFileProblem(sourceName, layout));
-    return { rows: [], problems };
+    if (!framingError) problems.push({ line: 0, message: empty });
+    return [];
   }
+  const said = (message: string) => problems.push({ line: header.line, message });
   const columns = header.fields.map((name) => name.trim().toLowerCase());
   const seen = new Set<string>();
   columns.forEach((name, index) => {
-    if (!isColumn(layout, name))
-      problems.push({ line: header.line, message: layout.header.unknown(index + 1, columnsExpected(layout)) });
-    else if (seen.has(name)) problems.push({ line: header.line, message: layout.header.repeated(name) });
+    if (!known.includes(name as C)) said(layout.header.unknown(index + 1, expected));
+    else if (seen.has(name)) said(layout.header.repeated(name));
     seen.add(name);
   });
   const missing = layout.required.filter((name) => !seen.has(name));
   // Without a required column no row can be checked in full; its absence is the one problem.
   if (missing.length) {
-    problems.push({ line: header.line, message: layout.header.lacks(missing.join(', '), columnsExpected(layout)) });
-    return { rows: [], problems };
+    said(layout.header.lacks(missing.join(', '), expected));
+    return [];
   }
 
   const rows: RawRow<C>[] = [];
-  for (const [index, { fields, line }] of body.entries()) {
+  body.forEach(({ fields, line }, index) => {
     const label = layout.csvLabel(index);
-    if (fields.length !== columns.length) {
+    if (fields.length !== columns.length)
       problems.push({
         line,
         message: `${label}expected ${columns.length} fields as in the header, found ${fields.length}.`,
       });
-      continue;
+    else {
+      const cells: Partial<Record<C, string>> = {};
+      columns.forEach((name, at) => known.includes(name as C) && (cells[name as C] = fields[at]));
+      rows.push({ line, unit: 'line', label, cells, reported: new Set() });
     }
-    const cells: Partial<Record<C, string>> = {};
-    columns.forEach((name, index) => {
-      if (isColumn(layout, name)) cells[name] = fields[index];
-    });
-    rows.push({ line, unit: 'line', label, cells, reported: new Set() });
-  }
-  return { rows, problems };
+  });
+  return rows;
 }
 
-/** csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier. */
-function recordStartLine(fields: string[], endLine: number) {
-  const breaks = fields.reduce((count, field) => count + (field.match(/\n/g)?.length ?? 0), 0);
-  return endLine - breaks;
-}
-
-/** csv-parse's own messages quote the field they stopped at: only the kind of problem is said. */
-function csvErrorReason(error: { code?: string; message: string }) {
-  switch (error.code) {
-    case 'CSV_INVALID_CLOSING_QUOTE':
-      return 'a closing quote is followed by something other than a comma or the end of the line.';
-    case 'CSV_QUOTE_NOT_CLOSED':
-      return 'a quoted field is never closed.';
-    case 'CSV_INVALID_OPENING_QUOTE':
-      return 'a quote opens in the middle of a field.';
-    default:
-      return `the reader stopped here (${error.code ?? 'unknown reason'}).`;
-  }
-}
-
-function readJson<C extends string>(content: string, sourceName: string, layout: RowFileLayout<C>) {
-  if (content.trim() === '') return { rows: [], problems: [emptyFileProblem(sourceName, layout)] };
+function readJson<C extends string>(content: string, sourceName: string, reading: Reading<C>) {
+  const { layout, columns, expected, problems } = reading;
+  const refuse = (message: string) => {
+    problems.push({ line: 0, message });
+    return [];
+  };
+  if (content.trim() === '') return refuse(reading.empty);
   let document: unknown;
   try {
     document = JSON.parse(content);
   } catch (error) {
-    return {
-      rows: [],
-      problems: [{ line: 0, message: `${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}` }],
-    };
+    return refuse(`${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}`);
   }
-  const list = z.array(z.unknown());
-  const { data } = z.union([list, z.looseObject({ [layout.listKey]: list })]).safeParse(document);
-  const items = Array.isArray(data) ? data : data?.[layout.listKey];
-  if (!items) {
-    const message = `${sourceName}: expected an array of ${layout.listKey} or an object { "${layout.listKey}": [...] }.`;
-    return { rows: [], problems: [{ line: 0, message }] };
-  }
+  const { listKey } = layout;
+  const items = Array.isArray(document) ? document : (document as Record<string, unknown> | null)?.[listKey];
+  if (!Array.isArray(items))
+    return refuse(`${sourceName}: expected an array of ${listKey} or an object { "${listKey}": [...] }.`);
   // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  const problems: RowFileProblem[] = repeatedKeyProblems(content, layout.listKey, columns(layout));
-  const schema = rowSchema(layout);
+  problems.push(...repeatedKeyProblems(content, listKey, columns));
+  // Each of the layout's keys a string, a number or null (absent), and no other key.
+  const cell = z.nullish(
+    z.union([z.string(), z.number()], {
+      error: ({ input }) =>
+        `expected a string or a number, found ${Array.isArray(input) ? 'an array' : typeof input === 'object' ? 'an object' : `a ${typeof input}`}`,
+    }),
+  );
+  const schema = z.strictObject(Object.fromEntries(columns.map((key) => [key, cell])));
   const rows: RawRow<C>[] = [];
-  items.forEach((item, index) => {
+  items.forEach((item: Record<string, unknown>, index) => {
     const line = index + 1;
     const label = `item ${line}: `;
+    const said = (message: string) => problems.push({ line, message: `${label}${message}` });
     const issues = schema.safeParse(item).error?.issues ?? [];
-    if (issues.some((issue) => !issue.path.length && issue.code !== 'unrecognized_keys')) {
-      problems.push({ line, message: `${label}expected an object with ${columnsExpected(layout)}.` });
-      return;
-    }
+    if (issues.some((issue) => !issue.path.length && issue.code !== 'unrecognized_keys'))
+      return said(`expected an object with ${expected}.`);
     const row: RawRow<C> = { line, unit: 'item', label, cells: {}, reported: new Set() };
     for (const issue of issues) {
-      if (issue.code === 'unrecognized_keys')
-        problems.push({ line, message: `${label}a key that is not known; the keys are ${columnsExpected(layout)}.` });
+      if (issue.code === 'unrecognized_keys') said(`a key that is not known; the keys are ${expected}.`);
       else {
         const key = String(issue.path[0]) as C;
-        problems.push({ line, message: `${label}${key}: ${issue.message}.` });
+        said(`${key}: ${issue.message}.`);
         row.reported.add(key);
       }
     }
-    for (const key of columns(layout)) {
-      const value = (item as Record<string, unknown>)[key];
-      if (!row.reported.has(key) && value != null) row.cells[key] = String(value);
-    }
+    for (const key of columns) if (!row.reported.has(key) && item[key] != null) row.cells[key] = String(item[key]);
     rows.push(row);
   });
-  return { rows, problems };
+  return rows;
 }
 
 /** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
@@ -276,18 +241,9 @@ function jsonErrorReason(error: unknown, content: string) {
   if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON is complete.';
   const positioned = /^(.*?) in JSON at position (\d+)/.exec(message);
   if (positioned && !/["'`]/.test(positioned[1].replace(/'[}\]:,]'/g, ''))) {
-    return `${positioned[1]} (${where(content, Number(positioned[2]))}).`;
+    // `line 3, column 7` for the 0-based offset.
+    const before = content.slice(0, Number(positioned[2])).split('\n');
+    return `${positioned[1]} (line ${before.length}, column ${before.at(-1)!.length + 1}).`;
   }
   return 'a character that JSON does not allow there.';
-}
-
-/** `line 3, column 7` for a 0-based offset into the text. */
-function where(content: string, offset: number) {
-  const before = content.slice(0, offset).split('\n');
-  return `line ${before.length}, column ${before.at(-1)!.length + 1}`;
-}
-
-function describeJsonValue(value: unknown) {
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

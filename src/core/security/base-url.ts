@@ -3,10 +3,12 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { OffOriginError, UsageError } from '../errors.js';
 import { safeText } from './safe-text.js';
 
+const LOOPBACK_V4 = /^127(\.\d{1,3}){3}$/;
+
 /** Hosts plain http:// may go to: a literal 127.0.0.0/8 or ::1 address, or `localhost` itself, whose address the transport checks once connected (isLoopbackAddress). */
 export function isLoopbackHost(hostname: string) {
   const host = hostname.toLowerCase();
-  return host === 'localhost' || host === '[::1]' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return host === 'localhost' || host === '[::1]' || host === '::1' || LOOPBACK_V4.test(host);
 }
 
 /** Why plain http:// to a name under .localhost (`evil-api.localhost`, `localhost.`) is refused, for the refusal's message; undefined for any other host (its caller says why in its own words). */
@@ -18,9 +20,7 @@ export function localhostNameNote(hostname: string) {
 
 /** Whether a connected socket's remote address is this machine's (127.0.0.0/8 or ::1, an IPv4 one mapped into IPv6 too): plain http:// to `localhost` is sent only once it connected to one. */
 export function isLoopbackAddress(address: string | undefined) {
-  if (address === undefined) return false;
-  const v4 = address.toLowerCase().startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return address === '::1' || /^127(\.\d{1,3}){3}$/.test(v4);
+  return address === '::1' || LOOPBACK_V4.test(address?.replace(/^::ffff:/i, '') ?? '');
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -52,12 +52,7 @@ export function loopbackOnlyLookup(given?: Lookup): Lookup {
 /** The one origin check: the URL a request goes to (a client call, `hedge api`, a resumed journal row, a server's next-page link) is the base URL's origin — scheme, host and port — with no user or password, or the request is refused (OffOriginError) before anything is sent. */
 export function atBaseOrigin(baseUrl: string, target: string, what: string) {
   const base = new URL(baseUrl);
-  let url: URL | undefined;
-  try {
-    url = new URL(target);
-  } catch {
-    url = undefined;
-  }
+  const url = URL.canParse(target) ? new URL(target) : undefined;
   if (url && url.origin === base.origin && url.username === '' && url.password === '') return url;
   const where = !url
     ? 'something that is not a URL'
@@ -73,36 +68,38 @@ export function atBaseOrigin(baseUrl: string, target: string, what: string) {
 
 /** Whether a request to this base URL must connect directly, never through HTTP(S)_PROXY: a loopback target never crosses a network (so no proxy has any business seeing it), and a plain http:// target would hand the key to the proxy in clear text inside its tunnel. */
 export function connectsDirectly(baseUrl: string) {
-  try {
-    const url = new URL(baseUrl);
-    return url.protocol === 'http:' || isLoopbackHost(url.hostname);
-  } catch {
-    return true;
-  }
+  if (!URL.canParse(baseUrl)) return true;
+  const url = new URL(baseUrl);
+  return url.protocol === 'http:' || isLoopbackHost(url.hostname);
 }
 
 export function checkBaseUrl(raw: string, source: string) {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
+  if (!URL.canParse(raw.trim()))
     throw new UsageError(`The base URL from ${source} is not a URL: "${raw}". Expected https://host/path/v2.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  const url = new URL(raw.trim());
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new UsageError(`The base URL from ${source} must use https:// (got ${url.protocol}//).`);
-  }
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     const why = localhostNameNote(url.hostname) ?? 'the API is HTTPS only; http:// is allowed for loopback hosts alone';
     throw new UsageError(`Refusing plain http:// to ${url.hostname} (from ${source}): ${why}.`);
   }
-  if (url.username || url.password) {
-    throw new UsageError(`The base URL from ${source} must not carry credentials.`);
-  }
-  if (url.search || url.hash) {
-    throw new UsageError(`The base URL from ${source} must not have a query or fragment.`);
-  }
+  if (url.username || url.password) throw new UsageError(`The base URL from ${source} must not carry credentials.`);
+  if (url.search || url.hash) throw new UsageError(`The base URL from ${source} must not have a query or fragment.`);
   return url.toString().replace(/\/+$/, '');
 }
+
+/** What PATH may not be, the first that matches said. */
+const PATH_REFUSALS: ReadonlyArray<[RegExp, string]> = [
+  [/^\s*$/, 'is empty'],
+  [/[\u0000-\u0020\u007f-\u009f]/, 'has spaces or control characters'],
+  [/^[a-z][a-z0-9+.-]*:/i, "is an absolute URL (the key is only sent to the profile's base URL)"],
+  [/^\/\//, 'would name another host (//host)'],
+  [/\\/, 'has a backslash'],
+  [/#/, 'has a fragment (#)'],
+  // In the path, before the query.
+  [/^[^?]*%(2f|5c)/i, 'has an encoded slash or backslash'],
+  [/%(?![0-9a-f]{2})/i, 'has a % that is not an escape (%XX)'],
+];
 
 /** `hedge api PATH`: the path, relative to the base URL, as the request will carry it (the base's own path prefix left out, query kept). */
 export function resolveApiPath(baseUrl: string, raw: string) {
@@ -110,17 +107,8 @@ export function resolveApiPath(baseUrl: string, raw: string) {
     new UsageError(
       `PATH: ${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw).replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')} ${why}; nothing was sent. Give a path relative to the base URL, e.g. /hedges or hedges/hdg_….`,
     );
-  if (raw.trim() === '') throw refuse('is empty');
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(raw)) throw refuse('has spaces or control characters');
-  if (/^[a-z][a-z0-9+.-]*:/i.test(raw))
-    throw refuse("is an absolute URL (the key is only sent to the profile's base URL)");
-  if (raw.startsWith('//')) throw refuse('would name another host (//host)');
-  if (raw.includes('\\')) throw refuse('has a backslash');
-  if (raw.includes('#')) throw refuse('has a fragment (#)');
-  const questionMark = raw.indexOf('?');
-  const pathPart = questionMark < 0 ? raw : raw.slice(0, questionMark);
-  if (/%(2f|5c)/i.test(pathPart)) throw refuse('has an encoded slash or backslash');
-  if (/%(?![0-9a-f]{2})/i.test(raw)) throw refuse('has a % that is not an escape (%XX)');
+  const refused = PATH_REFUSALS.find(([pattern]) => pattern.test(raw));
+  if (refused) throw refuse(refused[1]);
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
   const relative = raw.replace(/^\/+/, '');
   const url = atBaseOrigin(baseUrl, new URL(relative, base).href, `PATH ${JSON.stringify(raw)}`);

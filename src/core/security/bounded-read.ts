@@ -18,35 +18,15 @@ import { dirname } from 'node:path';
 /** The most an input file of the CLI (target, exposures, policy; stdin for `-`), the config store or a CA file may hold: a target book of a few thousand rows is a few hundred KB; 4 MiB is some 180,000 target rows or 75,000 exposures, and still reads and checks in a few seconds. */
 export const MAX_INPUT_FILE_BYTES = 4 * 1024 * 1024;
 
-type ReadRefusal =
-  | {
-      kind: 'not-regular';
-      found: 'a FIFO (named pipe)' | 'a device' | 'a directory' | 'a socket' | 'not a regular file';
-    }
-  | { kind: 'too-large'; maxBytes: number }
-  | { kind: 'not-yours'; uid: number; chown?: string }
-  | { kind: 'open-to-others'; mode: number; secret: boolean; chmod: string };
-
 export class ReadRefused extends Error {
-  constructor(readonly refusal: ReadRefusal) {
-    super(describeRefusal(refusal));
+  readonly refusal: { kind: 'not-regular' | 'too-large' | 'not-yours' | 'open-to-others' };
+  constructor(kind: ReadRefused['refusal']['kind'], message: string) {
+    super(message);
+    this.refusal = { kind };
   }
 }
 
-function describeRefusal(refusal: ReadRefusal) {
-  switch (refusal.kind) {
-    case 'not-regular':
-      return refusal.found === 'not a regular file'
-        ? 'it is not a regular file'
-        : `it is ${refusal.found}, not a regular file`;
-    case 'too-large':
-      return `it holds more than ${sizeInWords(refusal.maxBytes)}`;
-    case 'not-yours':
-      return `it belongs to another user (uid ${refusal.uid}), who may change it; ${refusal.chown ? `run \`${refusal.chown}\`` : "hedge trusts only files of yours or root's"}`;
-    case 'open-to-others':
-      return `other users can ${refusal.secret ? 'read or change' : 'change'} it (mode ${refusal.mode.toString(8).padStart(4, '0')}); run \`${refusal.chmod}\``;
-  }
-}
+const tooLarge = (maxBytes: number) => new ReadRefused('too-large', `it holds more than ${sizeInWords(maxBytes)}`);
 
 export function sizeInWords(bytes: number) {
   if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
@@ -81,18 +61,18 @@ export interface FileReading {
   guard?: 'trusted' | 'private';
 }
 
-function kindOf(stats: Stats): ReadRefusal | undefined {
+function refuseKind(stats: Stats) {
   if (stats.isFile()) return;
   const found = stats.isFIFO()
-    ? 'a FIFO (named pipe)'
+    ? 'is a FIFO (named pipe), not'
     : stats.isCharacterDevice() || stats.isBlockDevice()
-      ? 'a device'
+      ? 'is a device, not'
       : stats.isDirectory()
-        ? 'a directory'
+        ? 'is a directory, not'
         : stats.isSocket()
-          ? 'a socket'
-          : 'not a regular file';
-  return { kind: 'not-regular', found };
+          ? 'is a socket, not'
+          : 'is not';
+  throw new ReadRefused('not-regular', `it ${found} a regular file`);
 }
 
 /** The read, or the signal's reason as soon as it fires; `onAbort` lets go of what the read holds. */
@@ -118,9 +98,8 @@ const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
 export function refuseUnfit(stats: Stats, reading: FileReading, path: string) {
-  const refusal: ReadRefusal | undefined =
-    kindOf(stats) ?? (stats.size > reading.maxBytes ? { kind: 'too-large', maxBytes: reading.maxBytes } : undefined);
-  if (refusal) throw new ReadRefused(refusal);
+  refuseKind(stats);
+  if (stats.size > reading.maxBytes) throw tooLarge(reading.maxBytes);
   if (reading.guard) refuseOthers(stats, reading.guard, path);
 }
 
@@ -131,19 +110,16 @@ function refuseOthers(stats: Stats, guard: NonNullable<FileReading['guard']> | '
   if (uid === undefined) return;
   const folder = guard === 'folder';
   if (stats.uid !== uid && stats.uid !== 0)
-    throw new ReadRefused({
-      kind: 'not-yours',
-      uid: stats.uid,
-      chown: folder ? `chown ${userName(uid)} ${path}` : undefined,
-    });
+    throw new ReadRefused(
+      'not-yours',
+      `it belongs to another user (uid ${stats.uid}), who may change it; ${folder ? `run \`chown ${userName(uid)} ${path}\`` : "hedge trusts only files of yours or root's"}`,
+    );
   const secret = guard === 'private';
   if (stats.mode & (secret ? 0o077 : 0o022))
-    throw new ReadRefused({
-      kind: 'open-to-others',
-      mode: stats.mode & 0o777,
-      secret,
-      chmod: `chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}`,
-    });
+    throw new ReadRefused(
+      'open-to-others',
+      `other users can ${secret ? 'read or change' : 'change'} it (mode ${(stats.mode & 0o777).toString(8).padStart(4, '0')}); run \`chmod ${secret ? '600' : folder ? '700' : 'go-w'} ${path}\``,
+    );
 }
 
 function userName(uid: number) {
@@ -222,7 +198,7 @@ export function readRegularFileSync(path: string, reading: FileReading) {
       if (bytesRead === 0) break;
       pieces.push(piece.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > reading.maxBytes) throw new ReadRefused({ kind: 'too-large', maxBytes: reading.maxBytes });
+      if (total > reading.maxBytes) throw tooLarge(reading.maxBytes);
     }
     return Buffer.concat(pieces, total);
   } finally {
@@ -248,8 +224,10 @@ export function readCaFile(path: string, what: string) {
   return text;
 }
 
-export function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }) {
-  return untilAborted(options.signal, async () => readRegularFileSync(path, options));
+/** The read is synchronous: a signal that fired before it starts stops it. */
+export async function readRegularFile(path: string, options: FileReading & { signal?: AbortSignal }) {
+  options.signal?.throwIfAborted();
+  return readRegularFileSync(path, options);
 }
 
 /** A stream's bytes up to its end, at most `maxBytes`: past the bound it is refused (ReadRefused) and the stream destroyed, as it is when the signal fires (a pipe held open must not keep the process). */
@@ -266,7 +244,7 @@ export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxB
         total += buffer.length;
         if (total > maxBytes) {
           letGo();
-          throw new ReadRefused({ kind: 'too-large', maxBytes });
+          throw tooLarge(maxBytes);
         }
         chunks.push(buffer);
       }

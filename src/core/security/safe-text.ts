@@ -9,19 +9,14 @@ const INVISIBLE = '\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\
 /** A UTF-16 surrogate not part of a pair (with the `u` flag a proper pair is one code point and does not match). */
 const LONE_SURROGATE = '\\ud800-\\udfff';
 
-const SINGLE_LINE_CLASS = `[${CONTROLS_EXCEPT_LF}\\n${INVISIBLE}${LONE_SURROGATE}]`;
-const MULTILINE_CLASS = `[${CONTROLS_EXCEPT_LF}${INVISIBLE}${LONE_SURROGATE}]`;
+/** One class of characters, global: `search` tests it from the start whatever its lastIndex, `replace` replaces them all. */
+const charClass = (chars: string, flags = 'gu') => new RegExp(`[${chars}]`, flags);
+const SINGLE_LINE = charClass(`${CONTROLS_EXCEPT_LF}\\n${INVISIBLE}${LONE_SURROGATE}`);
+const MULTILINE = charClass(`${CONTROLS_EXCEPT_LF}${INVISIBLE}${LONE_SURROGATE}`);
 /** What JSON.stringify leaves raw inside strings: it escapes C0 controls and lone surrogates itself, but not DEL, C1 controls or the invisible characters. */
-const JSON_RAW_CLASS = `[\\u007f-\\u009f${INVISIBLE}]`;
+const JSON_RAW = charClass(`\\u007f-\\u009f${INVISIBLE}`, 'g');
 
 const LAST_C1 = 0x9f;
-
-const SINGLE_LINE_TEST = new RegExp(SINGLE_LINE_CLASS, 'u');
-const SINGLE_LINE_ALL = new RegExp(SINGLE_LINE_CLASS, 'gu');
-const MULTILINE_TEST = new RegExp(MULTILINE_CLASS, 'u');
-const MULTILINE_ALL = new RegExp(MULTILINE_CLASS, 'gu');
-const JSON_RAW_TEST = new RegExp(JSON_RAW_CLASS);
-const JSON_RAW_ALL = new RegExp(JSON_RAW_CLASS, 'g');
 
 function visibleEscape(char: string, offset: number, whole: string) {
   if (char === ZERO_WIDTH_JOINER && joinsEmoji(whole, offset)) return char;
@@ -43,32 +38,28 @@ function joinsEmoji(whole: string, offset: number) {
   );
 }
 
-function jsonEscape(char: string) {
-  return `\\u${hex(char.charCodeAt(0), 4)}`;
-}
-
 function hex(code: number, digits: number) {
   return code.toString(16).padStart(digits, '0');
 }
 
-/** Each character of `class` in the value written as a visible escape; a clean value returned as it is, without allocating. */
-function visible(value: string, test: RegExp, all: RegExp) {
-  return test.test(value) ? value.replace(all, visibleEscape) : value;
+/** Each character of the class in the value written as a visible escape; a clean value returned as it is, without allocating. */
+function visible(value: string, chars: RegExp) {
+  return value.search(chars) < 0 ? value : value.replace(chars, visibleEscape);
 }
 
 /** The string as it may be printed in one cell or line: every control character (TAB and LF included), escape-sequence introducer, bidi control, zero-width or invisible character and lone surrogate written as a visible escape (a ZWJ inside an emoji excepted); a known secret redacted. */
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function safeText(value: string) {
-  return visible(scrubSecrets(value), SINGLE_LINE_TEST, SINGLE_LINE_ALL);
+  return visible(scrubSecrets(value), SINGLE_LINE);
 }
 
 export function safeMultiline(value: string) {
-  return visible(scrubSecrets(value), MULTILINE_TEST, MULTILINE_ALL);
+  return visible(scrubSecrets(value), MULTILINE);
 }
 
 export function hasUnsafeText(value: string) {
-  return visible(value, SINGLE_LINE_TEST, SINGLE_LINE_ALL) !== value;
+  return visible(value, SINGLE_LINE) !== value;
 }
 
 /** JSON.stringify, with the characters it leaves raw (DEL, C1 controls, bidi, zero-width, U+2028 and U+2029) written as `\uXXXX`. */
@@ -77,7 +68,7 @@ export function safeJson(value: unknown, space?: number) {
   if (json === undefined) return 'null';
   // Scrubbed name by name and value by value, so that a replacement never touches the JSON around it.
   if (holdsSecret(json)) json = JSON.stringify(safeDeep(value, scrubSecrets), null, space);
-  return JSON_RAW_TEST.test(json) ? json.replace(JSON_RAW_ALL, jsonEscape) : json;
+  return json.search(JSON_RAW) < 0 ? json : json.replace(JSON_RAW, (char) => `\\u${hex(char.charCodeAt(0), 4)}`);
 }
 
 /** A copy of a JSON value with every string and every object key passed through `escape` (safeText unless told): the one walker over names and values, for every output. */
@@ -97,20 +88,16 @@ function sanitiseValue(value: unknown, escape: (text: string) => string): unknow
   return value;
 }
 
-// Select Graphic Rendition only (colour, bold): what chalk writes.
-const SGR = /\u001b\[[0-9;]*m/g;
+// Select Graphic Rendition only (colour, bold): what chalk writes; captured, so that a split keeps each at an odd index.
+const SGR = /(\u001b\[[0-9;]*m)/;
 
 /** For text we compose and colour ourselves (tables, cards, notes) that may carry server strings: colour codes pass, everything else that could act on a terminal is made visible; newlines stay. */
 export function safeStyled(text: string) {
   const value = scrubSecrets(text);
-  if (!MULTILINE_TEST.test(value)) return value;
+  if (value.search(MULTILINE) < 0) return value;
   // Tabs and newlines are our own structure here (TSV, lines); values were filtered cell by cell.
-  const keepTabs = (part: string) => part.split('\t').map(safeMultiline).join('\t');
-  let out = '';
-  let last = 0;
-  for (const match of value.matchAll(SGR)) {
-    out += keepTabs(value.slice(last, match.index)) + match[0];
-    last = match.index + match[0].length;
-  }
-  return out + keepTabs(value.slice(last));
+  return value
+    .split(SGR)
+    .map((part, index) => (index % 2 ? part : part.split('\t').map(safeMultiline).join('\t')))
+    .join('');
 }

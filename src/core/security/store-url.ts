@@ -2,59 +2,42 @@
 import { UsageError } from '../errors.js';
 import { registerSecret } from './secrets.js';
 
-const STORE_URL_SCHEMES = ['postgres:', 'postgresql:'] as const;
-
-const SECRET_PARAMETERS = new Set(['password', 'sslpassword']);
+const SECRET_PARAMETERS = ['password', 'sslpassword'];
 
 const REDACTED = '***';
 
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
 export function isStoreUrl(raw: string) {
-  const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(raw.trim())?.[1]?.toLowerCase();
-  return scheme !== undefined && (STORE_URL_SCHEMES as readonly string[]).includes(scheme);
+  return /^postgres(ql)?:/i.test(raw.trim());
 }
 
-/** The URL as the database client reads it (pg-connection-string: spaces and stray `%` encoded first, and an empty host allowed before a socket path), or undefined when it reads none. */
-function parsedAsTheClientDoes(text: string) {
+/** Why the database client (pg-connection-string: spaces and stray `%` encoded first, and an empty host allowed before a socket path) would read the URL otherwise than written, if it would; and the URL as written, when there is no problem and it parses. */
+function readStoreUrl(raw: string) {
+  const text = raw.trim();
   const encoded = /\s|%[^a-f0-9]|%[a-f0-9][^a-f0-9]/i.test(text) ? encodeURI(text).replace(/%25(\d\d)/g, '%$1') : text;
-  for (const candidate of [encoded, encoded.replace('@/', '@___DUMMY___/')]) {
-    try {
-      return new URL(candidate);
-    } catch {
-      // The next form, or none.
-    }
-  }
-  return;
-}
-
-function storeUrlProblem(raw: string) {
-  const url = parsedAsTheClientDoes(raw.trim());
-  if (!url) return 'it does not parse as a URL';
+  const read = [encoded, encoded.replace('@/', '@___DUMMY___/')].find((candidate) => URL.canParse(candidate));
+  const url = read === undefined ? undefined : new URL(read);
   // A store URL has no fragment, and no query key holds `@` or `/`: either is a password split apart.
-  if (url.hash) return 'it has a # fragment, which a store URL never has';
-  if ([...url.searchParams.keys()].some((name) => /[@/]/.test(name))) return 'its query holds an @ or a /';
-  return;
-}
-
-/** The URL as written, when it is a store URL with no problem; else undefined. */
-function checkedStoreUrl(text: string) {
-  try {
-    return storeUrlProblem(text) === undefined ? new URL(text) : undefined;
-  } catch {
-    return;
-  }
+  const problem = !url
+    ? 'it does not parse as a URL'
+    : url.hash
+      ? 'it has a # fragment, which a store URL never has'
+      : [...url.searchParams.keys()].some((name) => /[@/]/.test(name))
+        ? 'its query holds an @ or a /'
+        : undefined;
+  return { problem, url: problem === undefined && URL.canParse(text) ? new URL(text) : undefined };
 }
 
 export function redactStoreUrl(raw: string) {
-  const text = raw.trim();
-  const url = checkedStoreUrl(text);
+  const { url } = readStoreUrl(raw);
   if (!url) {
-    const scheme = /^([a-z][a-z0-9+.-]*:)/i.exec(text)?.[1];
+    const scheme = SCHEME.exec(raw.trim())?.[0];
     return scheme ? `${scheme}//… (not a URL)` : '(not a URL)';
   }
   if (url.password) url.password = REDACTED;
-  for (const name of [...url.searchParams.keys()]) {
-    if (SECRET_PARAMETERS.has(name.toLowerCase())) url.searchParams.set(name, REDACTED);
-  }
+  for (const name of [...url.searchParams.keys()])
+    if (SECRET_PARAMETERS.includes(name.toLowerCase())) url.searchParams.set(name, REDACTED);
   // URLSearchParams percent-encodes the asterisks; the point is to read them.
   return url.toString().replace(/%2A%2A%2A/g, REDACTED);
 }
@@ -64,11 +47,10 @@ export const STORE_URL_ENCODING =
 
 /** The secret parts of the URL (to register with the scrubber, so they never leave the process). */
 export function storeUrlSecrets(raw: string) {
-  const text = raw.trim();
-  const url = checkedStoreUrl(text);
+  const { url } = readStoreUrl(raw);
   if (!url) {
     // Where the password ends cannot be told: all between the user's `:` and the last `@` is taken.
-    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:(.*)@/i.exec(text)?.[1];
+    const password = /^[a-z][a-z0-9+.-]*:\/\/[^:@/]*:(.*)@/i.exec(raw.trim())?.[1];
     return password ? [password] : [];
   }
   const secrets: string[] = [];
@@ -81,7 +63,7 @@ export function storeUrlSecrets(raw: string) {
     }
   }
   for (const [name, value] of url.searchParams)
-    if (SECRET_PARAMETERS.has(name.toLowerCase()) && value) secrets.push(value);
+    if (SECRET_PARAMETERS.includes(name.toLowerCase()) && value) secrets.push(value);
   return [...new Set(secrets)];
 }
 
@@ -94,7 +76,7 @@ export function checkStoreUrl(url: string, source: string, form: { notStore: str
   for (const secret of storeUrlSecrets(url)) registerSecret(secret, REDACTED);
   const shown = redactStoreUrl(url);
   if (!isStoreUrl(url)) throw new UsageError(`${source}: ${shown} ${form.notStore}.`);
-  const problem = storeUrlProblem(url);
+  const { problem } = readStoreUrl(url);
   if (problem)
     throw new UsageError(
       `${source}: ${shown} cannot be used: ${problem}; write ${form.write} and ${STORE_URL_ENCODING}.`,
