@@ -132,3 +132,17 @@ describe('hedge sandbox serve --port on a port another process holds', () => {
     }
   });
 });
+
+describe('hedge sandbox serve --host that is not a loopback address listen() takes', () => {
+  it.each(['127.0.0.256', '[::1]'])(
+    '%s: one line naming --host and what is allowed (exit 2), nothing started',
+    async (host) => {
+      const result = await runHedge(['sandbox', 'serve', '--host', host]);
+      expect([result.code, result.stdout, result.stderr]).toEqual([
+        2,
+        '',
+        `hedge: --host: "${host}" is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).\n`,
+      ]);
+    },
+  );
+});

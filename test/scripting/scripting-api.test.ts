@@ -102,6 +102,20 @@ describe('hedge api: the key never leaves for another host', () => {
     ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
     expect(t.requests()).toHaveLength(1);
   });
+
+  it('-H with a value no header can carry is exit 2 naming -H: nothing sent, nothing journaled', async () => {
+    const t = await start();
+    for (const args of [
+      ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy', '-H', 'X-Note: \u65e5\u672c'],
+      ['api', '/account', '-H', 'X-Note: a\u0001b'],
+    ]) {
+      const refused = exits(await t.hedge(args), 2);
+      expect(refused.stderr.trim().split('\n')).toEqual([
+        'hedge: -H: the value of X-Note has a line break, a control character or a character beyond Latin-1; a header value is printable ASCII or Latin-1 text; nothing was sent.',
+      ]);
+    }
+    expect([t.requests(), await journal(t)]).toEqual([[], []]);
+  });
 });
 
 describe('hedge api: writes go through the journal', () => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../../core/security/base-url.js';
 import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
 import { UsageError } from '../../../core/errors.js';
@@ -36,7 +37,8 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
   const o = input.options;
   const host = o.host === undefined ? '127.0.0.1' : String(o.host);
   // The simulator holds test keys and has no access control of its own: it never leaves this machine.
-  if (!isLoopbackHost(host))
+  // Named as listen() takes it: localhost or an address (a URL's [::1], or 127.0.0.256, is none).
+  if (!isLoopbackHost(host) || (isIP(host) === 0 && host.toLowerCase() !== 'localhost'))
     throw new UsageError(
       `--host: ${echo(host)} is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).`,
     );
