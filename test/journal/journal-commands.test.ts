@@ -284,3 +284,17 @@ describe('hedge journal resolve', () => {
     ]);
   });
 });
+
+describe('an unverified planned roll leg', () => {
+  it('resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
+    mkdirSync(dir.path, { recursive: true });
+    const leg = entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' });
+    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(leg)}\n`);
+    await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
+    await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
+    await exits(0, 'resume', 'Nothing to resume');
+    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+      { id: 'a_leg00001', outcome: 'abandoned', message: 'resolved by hand: did not land' },
+    ]);
+  });
+});
