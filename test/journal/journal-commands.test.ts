@@ -260,3 +260,41 @@ describe('hedge resume refusals (nothing is sent)', () => {
     expect(shown.stdout).not.toContain('--profile desk');
   });
 });
+
+describe('hedge journal resolve', () => {
+  it('hand-written unresolved rows whose id carries a quote and control characters, or is spelled with a JSON escape, resolved by the part a person types: recorded, said so, exit 0', async () => {
+    mkdirSync(dir.path, { recursive: true });
+    const id = `a_odd"${HOSTILE}`;
+    writeFileSync(
+      join(dir.path, 'journal.jsonl'),
+      `${JSON.stringify(entry(id, ago(60_000), { outcome: 'unknown' }))}\n`,
+    );
+    const result = await exits(0, ['journal', 'resolve', 'a_odd', '--not-landed'], 'not landed: outcome abandoned');
+    expect(result.stderr).not.toContain('No journal entry');
+    // The same id spelled with a JSON escape, as a hand may write it.
+    const spelled = JSON.stringify(entry('a_esc1', ago(30_000), { outcome: 'unknown' })).replace(
+      '"a_esc1"',
+      '"\\u0061_esc1"',
+    );
+    writeFileSync(join(dir.path, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
+    await exits(0, ['journal', 'resolve', 'a_esc', '--landed'], 'landed: outcome done');
+    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+      { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
+      { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
+    ]);
+  });
+});
+
+describe('an unverified planned roll leg', () => {
+  it('resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
+    mkdirSync(dir.path, { recursive: true });
+    const leg = entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' });
+    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(leg)}\n`);
+    await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
+    await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
+    await exits(0, 'resume', 'Nothing to resume');
+    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+      { id: 'a_leg00001', outcome: 'abandoned', message: 'resolved by hand: did not land' },
+    ]);
+  });
+});

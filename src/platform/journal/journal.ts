@@ -75,7 +75,7 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
   const { id, created_at: at, updated_at: _updated, ...fields } = entry;
   let event = '';
   await lockedAppend(place, (current) => {
-    if (current.includes(`{"id":"${id}"`)) return '';
+    if (current.includes(`{${idField(id)}`)) return '';
     const stamp = { id, at, seq: highestSeq(current) + 1 };
     // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
     const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
@@ -89,12 +89,14 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
 async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at: string) {
   let found = false;
   const text = await lockedAppend(place, (current) => {
-    found = current.includes(`{"id":"${id}"`) || foldJournal(current).some((entry) => entry.id === id);
+    found = current.includes(`{${idField(id)}`) || foldJournal(current).some((entry) => entry.id === id);
     if (!found) return '';
     const stamp = { id, at };
     return JSON.stringify(Object.assign({ ...stamp }, patch, stamp));
   });
-  return found ? foldJournal(linesOf(text, id)).find((entry) => entry.id === id) : undefined;
+  // A row spelled otherwise by hand (`\u0061_…`) is not among its marked lines: then it is read whole.
+  const byId = (events: string) => foldJournal(events).find((entry) => entry.id === id);
+  return found ? (byId(linesOf(text, id)) ?? byId(text)) : undefined;
 }
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
@@ -150,12 +152,14 @@ function withArchives(
 
 /** The event lines of one entry (what folding it needs), without parsing the others. */
 function linesOf(text: string, id: string) {
-  const marker = `"id":"${id}"`;
   return text
     .split('\n')
-    .filter((line) => line.includes(marker))
+    .filter((line) => line.includes(idField(id)))
     .join('\n');
 }
+
+/** An id as JSON writes it: a hand-written row's id may hold a quote or a control character. */
+const idField = (id: string) => `"id":${JSON.stringify(id)}`;
 
 /** Newest first by `seq`, the journal's own counter; records older than it after, newest first by their time (the later written first on a tie). */
 function newestFirst(entries: JournalEntry[]) {

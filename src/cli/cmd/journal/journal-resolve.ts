@@ -3,7 +3,7 @@
 import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { heldError } from '../../../features/write/write-flow.js';
-import { isUnresolved, type JournalEntry } from '../../../platform/journal/index.js';
+import { isUnresolved } from '../../../platform/journal/index.js';
 import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
@@ -21,13 +21,21 @@ export async function run(ctx: CommandContext, input: In<'JOURNAL_RESOLVE'>) {
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,
     );
-  if (entry.outcome === 'planned')
+  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
+  const unverified = check === 'unsealed' || check === 'forged';
+  // A planned leg is finished by its roll's resume, which never sends an unverified row: a person's word is then its only end.
+  if (entry.outcome === 'planned' && !unverified)
     throw new UsageError(
       `Journal ${entry.id} is a planned leg of ${safeText(entry.group ?? 'an action')}: it was never sent, so there is nothing to resolve; finish its action with \`${ctx.hedgeCommand('resume', entry.id)}\`.`,
     );
   const holder = await journal.holderOf(entry.id);
   if (holder) throw heldError(ctx, entry, holder, ' and changed nothing');
-  await noteUnverified(ctx, entry);
+  if (unverified)
+    ctx.notify({
+      kind: 'unverified-row',
+      level: 'warn',
+      text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
+    });
   const resolved = await journal.update(
     entry.id,
     landed
@@ -38,15 +46,4 @@ export async function run(ctx: CommandContext, input: In<'JOURNAL_RESOLVE'>) {
     `Journal ${entry.id} (${safeText(entry.command)}) recorded as ${landed ? 'landed: outcome done. Nothing was sent.' : 'not landed: outcome abandoned. Nothing was sent; run the command again for a new action with a new key.'}`,
   );
   renderJournalEntry(ctx.output, resolved, { now: ctx.clock.now(), footer: [] });
-}
-
-/** Said of a row that does not verify: resolving it sends nothing, but its request is not this key's to trust. */
-async function noteUnverified(ctx: CommandContext, entry: JournalEntry) {
-  const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
-  if (check !== 'unsealed' && check !== 'forged') return;
-  ctx.notify({
-    kind: 'unverified-row',
-    level: 'warn',
-    text: `Journal ${entry.id} does not verify as this account's own row (${check === 'unsealed' ? 'no seal this hedge accepts' : 'its seal does not match'}): it is recorded as you say, and hedge will never send it again.`,
-  });
 }
