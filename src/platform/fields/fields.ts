@@ -77,59 +77,60 @@ export function fieldLabel(
 /** Kinds whose values are numbers: right-aligned, with one number of decimals per column. */
 export const NUMERIC_KINDS: ReadonlySet<FieldKind> = new Set(['money', 'pnl', 'charge', 'rate', 'percent', 'count']);
 
-const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', tx: 'tx', pct: '%' };
+// `tx` reads as it is, but first in a label, capitalized like any word.
+const ACRONYMS: Record<string, string> = { usd: 'USD', usdc: 'USDC', pnl: 'P&L', id: 'ID', pct: '%' };
 
 /** `accrued_carry_usdc` → "Accrued carry (USDC)", `gross_pnl_usd` → "Gross P&L (USD)"; a server's name made safe first (a key in it redacted before its words are recased). */
 export function labelFromName(name: string) {
   const words = safeText(name)
+    .toLowerCase()
     .split(/[_\s]+/)
     .filter(Boolean);
-  let unit: string | undefined;
-  const last = words[words.length - 1]?.toLowerCase();
-  if (last === 'usd' || last === 'usdc' || last === 'pct') {
-    unit = ACRONYMS[last];
-    words.pop();
-  }
+  const unit = /^(usdc?|pct)$/.test(words.at(-1) ?? '') ? ACRONYMS[words.pop()!] : undefined;
   const text = words
-    .map((word, index) => {
-      const lower = word.toLowerCase();
-      const mapped = ACRONYMS[lower] ?? lower;
-      return index === 0 && mapped === lower ? mapped.charAt(0).toUpperCase() + mapped.slice(1) : mapped;
-    })
+    .map((word, index) => ACRONYMS[word] ?? (index ? word : word[0].toUpperCase() + word.slice(1)))
     .join(' ');
   return unit ? `${text || 'Value'} (${unit})` : text;
 }
 
+/** What a name says of a string's or a number's kind: the first pattern it matches. */
+const KINDS_BY_NAME: Record<string, Array<[RegExp, FieldKind]>> = {
+  string: [
+    [/_at$|^maturity$/i, 'time'],
+    [/_hash$|^order_key$/i, 'hash'],
+    [/^id$|_id$/i, 'id'],
+    [/^side$/i, 'side'],
+    [/^status$/i, 'status'],
+    [/(?:)/, 'text'],
+  ],
+  number: [
+    [/pnl/i, 'pnl'],
+    [/_usdc?$/i, 'money'],
+    [/_pct$/i, 'percent'],
+    [/price|rate/i, 'rate'],
+    [/(?:)/, 'count'],
+  ],
+};
+
 export function kindFromName(name: string, value: unknown): FieldKind {
   // A dotted name (`available_capacity_usd.buy`): the innermost part that says something about the value, so `.buy` of a USD object is money and `pricing.market_price` a rate.
-  if (name.includes('.')) {
-    const parts = name.split('.');
-    const plain = typeof value === 'number' ? 'count' : 'text';
-    for (let index = parts.length - 1; index >= 0; index--) {
-      const kind = kindFromName(parts[index], value);
-      if (kind !== plain) return kind;
-    }
-    return plain;
-  }
-  const lower = name.toLowerCase();
+  const plain = typeof value === 'number' ? 'count' : 'text';
+  if (name.includes('.'))
+    return (
+      name
+        .split('.')
+        .reverse()
+        .map((part) => kindFromName(part, value))
+        .find((kind) => kind !== plain) ?? plain
+    );
   if (value !== null && typeof value === 'object') return 'json';
-  if (typeof value === 'string') {
-    if (lower.endsWith('_at') || lower === 'maturity') return 'time';
-    if (lower.endsWith('_hash') || lower === 'order_key') return 'hash';
-    if (lower === 'id' || lower.endsWith('_id')) return 'id';
-    if (lower === 'side') return 'side';
-    if (lower === 'status') return 'status';
-    return 'text';
-  }
-  if (typeof value === 'number') {
-    if (lower.includes('pnl')) return 'pnl';
-    if (lower.endsWith('_usd') || lower.endsWith('_usdc')) return 'money';
-    if (lower.endsWith('_pct')) return 'percent';
-    if (lower.includes('price') || lower.includes('rate')) return 'rate';
-    return 'count';
-  }
-  return 'text';
+  return Object.hasOwn(KINDS_BY_NAME, typeof value)
+    ? KINDS_BY_NAME[typeof value].find(([pattern]) => pattern.test(name))![1]
+    : 'text';
 }
+
+/** The keys fields show: each its own and those it covers. */
+const keysOf = (fields: readonly FieldSpec[]) => fields.flatMap((field) => [field.key, ...(field.covers ?? [])]);
 
 /** Known fields first, in the order given, then every other field the server sent, sorted by name (a stable column order whatever order the server writes its keys in). */
 export function withExtraFields(
@@ -137,19 +138,14 @@ export function withExtraFields(
   rows: JsonObject[],
   options: { omit?: readonly string[]; keepAbsentKnown?: boolean } = {},
 ) {
-  const covered = new Set(options.omit ?? []);
-  for (const field of known) {
-    covered.add(field.key);
-    for (const key of field.covers ?? []) covered.add(key);
-  }
-  const extra = new Map<string, FieldSpec>();
+  const covered = new Set([...(options.omit ?? []), ...keysOf(known)]);
+  const extras: FieldSpec[] = [];
   for (const row of rows) {
     for (const key in row) {
-      if (covered.has(key) || extra.has(key) || !Object.hasOwn(row, key)) continue;
       // Kind from the first value that says something (a null says nothing).
-      const value = row[key];
-      if (value === undefined) continue;
-      extra.set(key, { key, label: labelFromName(key), kind: kindFromName(key, value) });
+      if (covered.has(key) || !Object.hasOwn(row, key) || row[key] === undefined) continue;
+      covered.add(key);
+      extras.push({ key, label: labelFromName(key), kind: kindFromName(key, row[key]) });
     }
   }
   const present = known.filter(
@@ -157,8 +153,7 @@ export function withExtraFields(
       !options.omit?.includes(field.key) &&
       (options.keepAbsentKnown || field.get || rows.some((row) => row[field.key] !== undefined)),
   );
-  const extras = [...extra.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return [...present, ...extras];
+  return [...present, ...extras.sort((a, b) => (a.key < b.key ? -1 : 1))];
 }
 
 /** The value at a dotted path (`pricing.market_price`): each segment a key of an object, or the index of a list element (`legs.0.side`); undefined where the path leads nowhere. */
@@ -166,13 +161,9 @@ export function valueAtPath(record: unknown, path: string) {
   let value = record;
   for (const segment of path.split('.')) {
     if (value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      if (!/^\d+$/.test(segment)) return;
-      value = value[Number(segment)];
-    } else {
-      if (!Object.hasOwn(value, segment)) return;
-      value = (value as JsonObject)[segment];
-    }
+    const list = Array.isArray(value);
+    if (list ? !/^\d+$/.test(segment) : !Object.hasOwn(value, segment)) return;
+    value = (value as JsonObject)[list ? Number(segment) : segment];
   }
   return value;
 }
@@ -192,8 +183,7 @@ export function pickFields(
   accepted?: ReadonlySet<string>,
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
-  const keys = new Set(byKey.keys());
-  for (const field of available) for (const key of field.covers ?? []) keys.add(key);
+  const keys = new Set(keysOf(available));
   const picked: FieldSpec[] = [];
   const aliased = new Map(
     available.flatMap((field) => (field.aliases ?? []).map((alias) => [alias, { ...field, key: alias }] as const)),

@@ -25,9 +25,7 @@ export function fieldNames(...groups: ReadonlyArray<readonly string[]>) {
 
 /** A name --fields may give for this declaration: one of its names, or a dotted name below one. */
 export function declaredName(name: string, names: ReadonlySet<string>) {
-  if (names.has(name)) return true;
-  const dot = name.indexOf('.');
-  return dot > 0 && names.has(name.slice(0, dot));
+  return names.has(name) || names.has(name.split('.')[0]);
 }
 
 /** Checks --fields and --query against what `hedge COMMAND` prints; throws UsageError (exit 2, one line naming the option and what is allowed) before anything is sent. */
@@ -37,11 +35,10 @@ export function checkOutputOptions(
   commandWords: string,
 ) {
   const command = `\`hedge ${commandWords}\``;
-  if (declared?.kind === 'records' && declared.jsonOnly && given.fields && !given.json) {
+  if (declared?.kind === 'records' && declared.jsonOnly && given.fields && !given.json)
     throw new UsageError(
       `--fields: here ${command} prints ${declared.jsonOnly}, which has no fields to pick; add --json to pick from its JSON document.`,
     );
-  }
   if (declared?.kind === 'none') {
     if (given.fields)
       throw new UsageError(
@@ -54,21 +51,17 @@ export function checkOutputOptions(
     return;
   }
   if (!given.fields) return;
-  for (const name of given.fields) {
-    if (!FIELD_NAME.test(name)) {
+  for (const name of given.fields)
+    if (!FIELD_NAME.test(name))
       throw new UsageError(
         `--fields: "${safeText(name)}" is not a field name; expected names of letters, digits, _ and - (dotted for a nested value), separated by commas, e.g. market,side,notional_usd.`,
       );
-    }
-  }
   if (!declared || declared.open) return;
   const names = new Set(declared.names);
-  for (const name of given.fields) {
-    if (!declaredName(name, names)) {
+  for (const name of given.fields)
+    if (!declaredName(name, names))
       throw new UsageError(
         `--fields: "${safeText(name)}" is not a field of what ${command} prints; allowed: ${declared.names.join(', ')} (dotted names below them too).`,
       );
-    }
-  }
   return names;
 }

@@ -7,20 +7,10 @@ import { fieldTable } from '../fields/fields.js';
 import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
-function text(value: unknown) {
-  if (value === undefined || value === null || value === '') return;
-  return safeText(
-    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value),
-  );
-}
-
-function whereOf(entry: JournalEntry) {
-  return [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · ');
-}
-
-function sealWord(check: RowCheck | undefined) {
-  return check === 'unsealed' || check === 'forged' ? 'unverified' : check === 'verified' ? 'verified' : undefined;
-}
+const text = (value: unknown) =>
+  value === undefined || value === null || value === ''
+    ? undefined
+    : safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /** `notional_usd`: also the one number an add/reduce body carries under the server's own name for it. */
 function listRow(entry: JournalEntry, check: RowCheck | undefined) {
@@ -35,9 +25,12 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined) {
     notional_usd: recordedUsd(body),
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
-    environment: safeText(whereOf(entry)),
+    environment: safeText(
+      [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · '),
+    ),
     host: text(entry.host),
-    seal: sealWord(check),
+    // `verified`, or `unverified` where the seal does not verify (SEAL_SAYS's first word).
+    seal: check && SEAL_SAYS[check]?.split(':')[0],
   };
 }
 
@@ -47,8 +40,8 @@ export async function renderJournalList(
   entries: JournalEntry[],
   options: { empty: string; now?: number; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
 ) {
-  const checks = options.checks ?? new Map<string, RowCheck>();
-  const rows = entries.map((entry) => listRow(entry, checks.get(entry.id)));
+  const { checks } = options;
+  const rows = entries.map((entry) => listRow(entry, checks?.get(entry.id)));
   // On one machine's journal every entry's host is this machine: the table shows the column for a
   // team store only (TSV, CSV and JSON always carry it); the seal column only when a row is unverified.
   const omit = [...(options.team ? [] : ['host']), ...(rows.some((row) => row.seal === 'unverified') ? [] : ['seal'])];
@@ -56,7 +49,7 @@ export async function renderJournalList(
     empty: options.empty,
     omit,
     // JSON: as stored, plus hedge's verdict on each unresolved row's seal (`seal_check`).
-    json: entries.map((entry) => (checks.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)),
+    json: entries.map((entry) => (checks?.has(entry.id) ? { ...entry, seal_check: checks.get(entry.id) } : entry)),
   });
 }
 
@@ -123,9 +116,9 @@ export function renderJournalEntry(
     holder:
       entry.holder &&
       (held
-        ? `pid ${String(entry.holder.pid)} on ${String(entry.holder.host)} since ${String(entry.holder.since)}`
+        ? `pid ${entry.holder.pid} on ${entry.holder.host} since ${entry.holder.since}`
         : `pid ${entry.holder.pid} on ${entry.holder.host}, session ${entry.holder.session}`),
-    request: `${String(request.method)} ${String(request.path)}`,
+    request: `${request.method} ${request.path}`,
     body: request.body,
   };
   const record = Object.fromEntries(

@@ -25,31 +25,21 @@ export function questionText(output: Output, question: { message: string; live?:
   return question.live ? `${output.chalk.red.bold('LIVE')} ${question.message}` : question.message;
 }
 
-export function sayNotice(output: Output, notice: Notice) {
-  switch (notice.show?.card) {
-    case 'addition-quote': {
-      const { quote, maturityAt, daysLeft, position } = notice.show;
-      return renderAdditionQuote(output, quote, { maturityAt, daysLeft, position });
-    }
-    case 'open-quote': {
-      const { quote, nowMs } = notice.show;
-      return output.cardOrNote(() => renderQuoteCard(output, quote, nowMs));
-    }
-    case 'roll-preview':
-      return renderRollPreview(output, notice.show.preview, notice.show.nowMs);
-  }
-  switch (notice.level) {
-    case 'note':
-      return output.note(notice.text);
-    case 'live':
-      return output.note(`${output.chalk.bgRed.white.bold(' LIVE ')} ${output.chalk.red.bold(notice.text)}`);
-    case 'info':
-      return output.note(output.chalk.cyan(notice.text));
-    case 'caution':
-      return output.note(output.chalk.yellow(notice.text));
-    case 'warn':
-      return output.warn(notice.text);
-    case 'success':
-      return output.done(notice.text);
-  }
+export function sayNotice(output: Output, { show, level, text }: Notice) {
+  const c = output.chalk;
+  // A card's own fields are what its renderer reads.
+  if (show?.card === 'addition-quote') return renderAdditionQuote(output, show.quote, show);
+  if (show?.card === 'open-quote') return output.cardOrNote(() => renderQuoteCard(output, show.quote, show.nowMs));
+  if (show?.card === 'roll-preview') return renderRollPreview(output, show.preview, show.nowMs);
+  if (level === 'warn') return output.warn(text);
+  if (level === 'success') return output.done(text);
+  output.note(
+    level === 'live'
+      ? `${c.bgRed.white.bold(' LIVE ')} ${c.red.bold(text)}`
+      : level === 'info'
+        ? c.cyan(text)
+        : level === 'caution'
+          ? c.yellow(text)
+          : text,
+  );
 }

@@ -72,17 +72,6 @@ export interface CellContext {
   absoluteOnly?: boolean;
 }
 
-/** A signed amount: +12.50, -3.00, 0.00; green when positive, red when negative. A charge: the server's positive is paid by the account, shown as money out of it. */
-function signed(amount: number, decimals: number, c: ChalkInstance, kind: 'pnl' | 'charge') {
-  const value = kind === 'charge' ? toAccountSide(amount) : amount;
-  const digits = formatFixed(Math.abs(value), decimals);
-  // A figure that rounds to zero carries no sign (core/number-format.ts formatSignedMoney).
-  const zero = /^[0.,]*$/.test(digits);
-  const text = zero ? digits : value > 0 ? `+${digits}` : value < 0 ? `-${digits}` : digits;
-  const styled = text.startsWith('+') ? c.green(text) : text.startsWith('-') ? c.red(text) : text;
-  return { text, styled };
-}
-
 export function formatCell(
   field: FieldSpec,
   value: unknown,
@@ -93,38 +82,52 @@ export function formatCell(
   const c = context.chalk;
   if (value === undefined || value === null || value === '') return { styled: c.dim('—'), width: 1 };
   const kind = field.kind ?? kindFromName(field.key, value);
+  // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
+  const numericText = typeof value === 'string' && NUMERIC_KINDS.has(kind) && isNumericText(value);
   let text: string;
   let styled: string | undefined;
-  if (typeof value === 'number') {
-    if (kind === 'pnl' || kind === 'charge') ({ text, styled } = signed(value, format.decimals ?? 2, c, kind));
-    else if (kind === 'percent') text = formatPercent(value, format.decimals ?? 4);
-    else text = NUMERIC_KINDS.has(kind) ? formatFixed(value, format.decimals ?? 2) : String(value);
-  } else if (typeof value === 'string' && NUMERIC_KINDS.has(kind) && isNumericText(value)) {
-    // A server's decimal string ("99889.00"): its own digits, grouped like our numbers; signed and coloured as P&L.
-    if (kind === 'pnl' || kind === 'charge')
-      ({ text, styled } = signed(Number(value), (value.trim().split('.')[1] ?? '').length, c, kind));
-    else text = groupDecimalText(value);
-  } else if (typeof value === 'string') {
+  if ((kind === 'pnl' || kind === 'charge') && (numericText || typeof value === 'number')) {
+    // A charge: the server's positive is paid by the account, shown as money out of it.
+    const amount = kind === 'charge' ? toAccountSide(Number(value)) : Number(value);
+    text = formatFixed(
+      Math.abs(amount),
+      numericText ? (value.trim().split('.')[1] ?? '').length : (format.decimals ?? 2),
+    );
+    // A figure that rounds to zero carries no sign (core/number-format.ts formatSignedMoney); green when positive, red when negative.
+    if (amount && !/^[0.,]*$/.test(text))
+      styled = c[amount > 0 ? 'green' : 'red']((text = `${amount > 0 ? '+' : '-'}${text}`));
+  } else if (typeof value === 'number')
+    text =
+      kind === 'percent'
+        ? formatPercent(value, format.decimals ?? 4)
+        : NUMERIC_KINDS.has(kind)
+          ? formatFixed(value, format.decimals ?? 2)
+          : String(value);
+  // `-1234567.50` → `-1,234,567.50`, the digits as sent; exponent form has no digits of its own to keep: shown as the number it is.
+  else if (numericText)
+    text = /e/i.test(value)
+      ? formatFixed(Number(value), 2)
+      : value
+          .trim()
+          .replace(/^\+/, '')
+          .replace(/^-?\d+/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ','));
+  else if (typeof value === 'string') {
     text = safeText(value);
     if (kind === 'time' || kind === 'utc') {
       const relative =
-        kind === 'time' &&
-        context.absoluteOnly !== true &&
-        (field.relativeWhen === undefined || field.relativeWhen(row))
+        kind === 'time' && !context.absoluteOnly && (field.relativeWhen?.(row) ?? true)
           ? formatRelative(value, context.nowMs)
           : '';
-      text = context.where === 'table' ? formatUtcMinutes(text) : formatUtc(text);
+      text = (context.where === 'table' ? formatUtcMinutes : formatUtc)(text);
       if (relative) {
         styled = `${text} ${c.dim(`(${relative})`)}`;
-        text = `${text} (${relative})`;
+        text += ` (${relative})`;
       }
     } else if (kind === 'countdown') text = formatTimeLeft(text, context.nowMs) || text;
     else if (kind === 'hash') text = shortHash(text);
     else if (kind === 'side') styled = value === 'buy' ? c.green(text) : value === 'sell' ? c.magenta(text) : text;
     else if (kind === 'status') styled = colorStatus(c, text);
-  } else {
-    text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
-  }
+  } else text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
   styled ??= text;
   if (!field.style) return { styled, width: displayWidth(text) };
   // A style may mark the value (`* name`): what it shows is what is measured.
@@ -132,33 +135,13 @@ export function formatCell(
   return { styled, width: displayWidth(styled) };
 }
 
-const STATUS_COLOURS: Record<string, 'green' | 'red' | 'yellow' | 'dim'> = {
-  filled: 'green',
-  open: 'green',
-  done: 'green',
-  failed: 'red',
-  disabled: 'red',
-  rejected: 'red',
-  submitted: 'yellow',
-  submitting: 'yellow',
-  pending: 'yellow',
-  planned: 'yellow',
-  closed: 'dim',
-  abandoned: 'dim',
-};
+const STATUS_COLOURS = Object.fromEntries(
+  'filled:green open:green done:green failed:red disabled:red rejected:red submitted:yellow submitting:yellow pending:yellow planned:yellow closed:dim abandoned:dim'
+    .split(' ')
+    .map((pair) => pair.split(':')),
+) as Record<string, 'green' | 'red' | 'yellow' | 'dim'>;
 
 export function colorStatus(c: ChalkInstance, status: string) {
   if (status === 'unknown') return c.yellow.bold(status);
   return Object.hasOwn(STATUS_COLOURS, status) ? c[STATUS_COLOURS[status]](status) : status;
-}
-
-/** `-1234567.50` → `-1,234,567.50`: thousands grouped, the digits as sent. */
-function groupDecimalText(value: string) {
-  // Exponent form has no digits of its own to keep: it is shown as the number it is.
-  if (/e/i.test(value)) return formatFixed(Number(value), 2);
-  const [whole, fraction] = value.trim().replace(/^\+/, '').split('.');
-  const sign = whole.startsWith('-') ? '-' : '';
-  const digits = sign ? whole.slice(1) : whole;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${sign}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
 }

@@ -13,43 +13,36 @@ export function fractionDigits(value: number) {
   return 6;
 }
 
-export function formatPercent(value: number, decimals = 4) {
-  return `${signOf(value)}${Math.abs(value).toFixed(decimals)}%`;
-}
+export const formatPercent = (value: number, decimals = 4) => signedFixed(value, decimals, '%');
 
 /** "1 day", "3 days", "2.5 days" (to a tenth). */
 export function formatDays(days: number) {
   return days === 1 ? '1 day' : `${Math.round(days * 10) / 10} days`;
 }
 
-export function formatBps(value: number) {
-  return `${signOf(value)}${Math.abs(value).toFixed(1)} bps`;
-}
+export const formatBps = (value: number) => signedFixed(value, 1, ' bps');
 
-const signOf = (value: number): string => (value > 0 ? '+' : value < 0 ? '-' : '');
+const signedFixed = (value: number, decimals: number, unit: string) =>
+  `${value > 0 ? '+' : value < 0 ? '-' : ''}${Math.abs(value).toFixed(decimals)}${unit}`;
 
-export function formatUtc(iso: string) {
+/** The time `iso` names as `show` says, or `iso` itself when it names none. */
+function onDate(iso: string, show: (date: Date) => string) {
   const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${utcSecond(date)} UTC`;
+  return Number.isNaN(date.getTime()) ? iso : show(date);
 }
+
+export const formatUtc = (iso: string) => onDate(iso, (date) => `${utcSecond(date)} UTC`);
 
 /** "2026-11-25 08:00" (UTC, to the minute): a time in a table column headed "UTC". */
 export function formatUtcMinutes(iso: string) {
   // A UTC timestamp as servers write it ("2026-11-21T23:44:18.103Z") reads as its own first 16 characters: no Date to make, per cell of a long table.
-  if (UTC_TIMESTAMP.test(iso)) return utcMinute(iso);
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return utcMinute(date);
+  return UTC_TIMESTAMP.test(iso) ? utcMinute(iso) : onDate(iso, utcMinute);
 }
 
 /** Time left until `iso`: "2d 23h", "5h 10m", "4m"; "due" once it has passed; '' when unreadable. */
 export function formatTimeLeft(iso: string, nowMs: number) {
   const target = Date.parse(iso);
-  if (Number.isNaN(target)) return '';
-  if (target <= nowMs) return 'due';
-  const relative = formatRelative(iso, nowMs);
-  return relative.startsWith('in ') ? relative.slice(3) : relative;
+  return Number.isNaN(target) ? '' : target <= nowMs ? 'due' : formatRelative(iso, nowMs).replace(/^in /, '');
 }
 
 /** `YYYY-MM-DDTHH:MM`, seconds and a fraction optional, `Z`: month, day, hour and minute in range. */
@@ -57,20 +50,23 @@ const UTC_TIMESTAMP = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-
 
 /** "2026-11-25 09:00 (local)" in the machine's time zone. */
 export function formatLocal(iso: string, timeZone?: string) {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZoneName: 'short',
-  }).formatToParts(date);
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+  return onDate(iso, (date) => {
+    const part = Object.fromEntries(
+      new Intl.DateTimeFormat('en-CA', {
+        timeZone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      })
+        .formatToParts(date)
+        .map(({ type, value }) => [type, value]),
+    );
+    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute} ${part.timeZoneName}`;
+  });
 }
 
 /** The local time to show beside a UTC one ("2026-11-25 09:00 GMT+1"), or '' when the machine's zone reads the same clock then (TZ=UTC, London in winter): a second line saying the same is noise. */
@@ -89,10 +85,13 @@ export function formatRelative(iso: string, nowMs: number) {
   const minutes = Math.floor(abs / 60_000);
   const hours = Math.floor(minutes / 60);
   const days = Math.floor(hours / 24);
-  let text: string;
-  if (days > 0) text = `${days}d ${hours % 24}h`;
-  else if (hours > 0) text = `${hours}h ${minutes % 60}m`;
-  else if (minutes > 0) text = `${minutes}m`;
-  else text = `${Math.floor(abs / 1000)}s`;
+  const text =
+    days > 0
+      ? `${days}d ${hours % 24}h`
+      : hours > 0
+        ? `${hours}h ${minutes % 60}m`
+        : minutes > 0
+          ? `${minutes}m`
+          : `${Math.floor(abs / 1000)}s`;
   return delta >= 0 ? `in ${text}` : `${text} ago`;
 }

@@ -2,27 +2,6 @@
 import { displayWidth } from './width.js';
 
 /**
- * What log-update draws on: `stream`, wrapped at the width hedge lays out for. A forced terminal
- * (HEDGE_FORCE_TTY on a pipe) has no size of its own: log-update would wrap at 80 and keep 24 rows.
- */
-function redrawTarget(stream: NodeJS.WritableStream, columns: () => number) {
-  const target = {
-    write: (chunk: string) => stream.write(chunk),
-    get columns() {
-      return columns();
-    },
-    get rows() {
-      return (stream as { rows?: number }).rows ?? Infinity;
-    },
-  };
-  // log-update uses write, columns and rows alone.
-  return target as unknown as NodeJS.WriteStream;
-}
-
-/** log-update's erase: `count` lines up from the cursor's, the cursor left at the start of the top one. */
-const eraseLines = (count: number) => `${'\u001b[2K\u001b[1A'.repeat(count - 1)}\u001b[2K\u001b[G`;
-
-/**
  * A screen redrawn in place (log-update, at the width hedge lays out for) that leaves no debris, drawn
  * from `frame` (undefined: nothing to show yet) on `render`, on a resize, and once more whole on `close`.
  * A terminal re-wraps what it shows when it narrows, so a frame drawn at another width first erases the
@@ -36,7 +15,17 @@ export async function liveScreen(
   options: { showCursor?: boolean } = {},
 ) {
   const { createLogUpdate } = await import('log-update');
-  const target = redrawTarget(stream, columns);
+  // What log-update draws on (it uses write, columns and rows alone): `stream`, wrapped at the width hedge lays out
+  // for. A forced terminal (HEDGE_FORCE_TTY on a pipe) has no size of its own: log-update would wrap at 80 and keep 24 rows.
+  const target = {
+    write: (chunk: string) => stream.write(chunk),
+    get columns() {
+      return columns();
+    },
+    get rows() {
+      return (stream as { rows?: number }).rows ?? Infinity;
+    },
+  } as unknown as NodeJS.WriteStream;
   let draw = createLogUpdate(target, options);
   let shown: { text: string; width: number } | undefined;
   let closed = false;
@@ -45,7 +34,8 @@ export async function liveScreen(
     const width = columns();
     let rows = 1;
     for (const line of shown.text.split('\n')) rows += Math.max(1, Math.ceil(displayWidth(line) / width));
-    stream.write(eraseLines(rows));
+    // log-update's erase: the rows up from the cursor's, the cursor left at the start of the top one.
+    stream.write(`${'\u001b[2K\u001b[1A'.repeat(rows - 1)}\u001b[2K\u001b[G`);
     draw = createLogUpdate(target, options);
   };
   const render = () => {

@@ -22,16 +22,13 @@ export interface Prompter {
 }
 
 function interrupted(error: unknown): never {
-  const name = (error as Error)?.name;
-  if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') {
-    throw new InterruptedError('Cancelled at the prompt; nothing was sent.');
-  }
-  throw error;
+  throw /^(Exit|Abort|Cancel)PromptError$/.test((error as Error)?.name)
+    ? new InterruptedError('Cancelled at the prompt; nothing was sent.')
+    : error;
 }
 
 /** Stands in for columns that are taken before or after the text; never part of our own text. */
 const HELD = '\ue000';
-const HELD_RUN = new RegExp(`${HELD}+`, 'g');
 
 /** What @inquirer puts before a text: the prompt's "? */
 const LEAD = 2;
@@ -46,24 +43,25 @@ interface FitOptions {
 }
 
 /** The text wrapped at spaces so that, with `lead` columns before it and `tail` after it, no line reaches the terminal's last column. */
-export function fitToTerminal(text: string, columns: number, options: FitOptions = {}) {
-  const lead = options.lead ?? 0;
-  const tail = options.tail ?? 0;
+export function fitToTerminal(
+  text: string,
+  columns: number,
+  { lead = 0, tail = 0, hangingIndent = 0 }: FitOptions = {},
+) {
   // The lead and the tail are glued to the first and last word, so they move with them.
-  const held = HELD.repeat(lead) + text + HELD.repeat(tail);
-  const wrapped = wrapWords(held, Math.max(10, columns - 1), { hangingIndent: options.hangingIndent ?? 0 });
-  return wrapped.replace(HELD_RUN, '');
+  return wrapWords(HELD.repeat(lead) + text + HELD.repeat(tail), Math.max(10, columns - 1), {
+    hangingIndent,
+  }).replaceAll(HELD, '');
 }
 
 export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): Prompter {
   const context = { input: io.stdin, output: io.stderr, signal };
-  const load = () => import('@inquirer/prompts');
   const fitPrompt = (text: string, options: FitOptions) =>
     fitToTerminal(text, terminalColumns(io.stderr, io.stderrIsTTY, env), { hangingIndent: LEAD, ...options });
   const fitError = (result: true | string) => (result === true ? true : fitPrompt(result, { lead: LEAD }));
   /** One @inquirer prompt, its message fitted with `tail` columns kept after it. */
   const ask = async <T, C extends { message: string }>(kind: keyof Prompter, config: C, tail: number) => {
-    const prompt = (await load())[kind] as (config: object, context: object) => Promise<T>;
+    const prompt = (await import('@inquirer/prompts'))[kind] as (config: object, context: object) => Promise<T>;
     return prompt({ ...config, message: fitPrompt(config.message, { lead: LEAD, tail }) }, context).catch(interrupted);
   };
   return {
@@ -72,7 +70,7 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): P
       const choices = options.choices.map((choice) => ({
         ...choice,
         name: fitPrompt(choice.name, { lead: LEAD }),
-        description: choice.description === undefined ? undefined : fitPrompt(choice.description, { hangingIndent: 0 }),
+        description: choice.description && fitPrompt(choice.description, { hangingIndent: 0 }),
       }));
       return ask('select', { ...options, choices }, Math.min(longestShort + 1, INPUT_TAIL));
     },

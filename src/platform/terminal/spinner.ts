@@ -4,16 +4,8 @@ import { redrawsInPlace, terminalColumns } from './terminal.js';
 import { displayWidth, wrapWords } from './width.js';
 import type { Env } from '../config/env.js';
 
-interface Progress {
-  /** Re-reads the text now (it is also re-read every second while spinning). */
-  refresh(): void;
-  /** Clears the spinner line; a final message, if any, is the caller's to print. */
-  stop(): void;
-}
-
-const REFRESH_MS = 1000;
-
-const silent: Progress = { refresh() {}, stop() {} };
+/** `refresh` re-reads the text now (it is also re-read every second while spinning); `stop` clears the spinner line (a final message, if any, is the caller's to print). */
+const silent = { refresh() {}, stop() {} };
 
 /** `label` says what is pending ("Submitted 0x12ab…6c1f, waiting for the fill"); the spinner shows it with the seconds elapsed since `since` (clock time), which is how long the action has been pending. */
 export async function startProgress(
@@ -41,7 +33,8 @@ export async function startProgress(
   }
   // One line, always: a spinner line that wraps leaves a copy of itself behind at every redraw.
   const columns = terminalColumns(ctx.stderr, true, ctx.env);
-  const room = Math.max(10, columns - 2 - ' 9999s'.length - 1);
+  // Less the frame and its space (2), the seconds (` 9999s`: 6) and the last column (1).
+  const room = Math.max(10, columns - 9);
   let shown = label;
   if (displayWidth(label) > room) {
     ctx.stderr.write(`${wrapWords(label, columns)}\n`);
@@ -55,10 +48,11 @@ export async function startProgress(
     // Leave stdin alone: Ctrl-C must reach the process as SIGINT (run.ts turns it into an abort).
     discardStdin: false,
   }).start();
-  const timer = setInterval(() => {
-    spinner.text = text();
-  }, REFRESH_MS);
   let stopped = false;
+  const refresh = () => {
+    if (!stopped) spinner.text = text();
+  };
+  const timer = setInterval(refresh, 1000);
   const stop = () => {
     if (stopped) return;
     stopped = true;
@@ -75,10 +69,5 @@ export async function startProgress(
   ctx.stderr.on('resize', unsized);
   // Whatever way the command ends, the terminal line is cleaned up and no timer keeps it alive.
   ctx.onDispose(stop);
-  return {
-    refresh() {
-      if (!stopped) spinner.text = text();
-    },
-    stop,
-  };
+  return { refresh, stop };
 }

@@ -110,16 +110,15 @@ export function fitColumns(
   const chosen = new Map<number, number>();
   /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
   const floor = (index: number, stage: number) => {
-    const fixed = chosen.get(index);
-    if (fixed !== undefined) return fixed;
-    const need = needs[index];
-    const width = Math.min(need.width, need.minWidth);
-    return narrowsFor(stage) ? Math.min(width, need.tightWidth ?? width, need.shortWidth ?? width) : width;
+    const { width, minWidth, tightWidth = width, shortWidth = width } = needs[index];
+    return (
+      chosen.get(index) ??
+      (narrowsFor(stage) ? Math.min(width, minWidth, tightWidth, shortWidth) : Math.min(width, minWidth))
+    );
   };
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
   const admitted = () => {
-    if (!order.length) return 0;
-    let count = 1;
+    let count = Math.min(1, order.length);
     for (; count < order.length; count++) {
       let used = gap * count;
       for (let at = 0; at <= count; at++) used += floor(order[at], count);
@@ -164,25 +163,10 @@ export function fitColumns(
     used = Math.max(1, available);
     widths[order[0]] = used;
   }
-  giveBackRoom(needs, order.slice(0, count), widths, available - used);
-  const kept: Array<{ index: number; width: number }> = [];
-  const hidden: number[] = [];
-  needs.forEach((_, index) =>
-    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index] }),
-  );
-  return { kept, hidden };
-}
-
-/** Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar). */
-function giveBackRoom(
-  needs: readonly ColumnNeed[],
-  kept: readonly number[],
-  widths: Array<number | undefined>,
-  spare: number,
-) {
+  // Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar).
+  let spare = available - used;
   for (const pass of ['cut text', 'whole', 'drawn'] as const) {
-    for (let at = 0; at < kept.length && spare > 0; at++) {
-      const index = kept[at];
+    for (const index of order.slice(0, count)) {
       const need = needs[index];
       const short = need.width - widths[index]!;
       const kind =
@@ -191,20 +175,24 @@ function giveBackRoom(
           : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
             ? 'cut text'
             : 'whole';
-      if (short <= 0 || kind !== pass) continue;
+      if (short <= 0 || kind !== pass || spare <= 0) continue;
       const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
       widths[index]! += grow;
       spare -= grow;
     }
   }
+  const kept: Array<{ index: number; width: number }> = [];
+  const hidden: number[] = [];
+  needs.forEach((_, index) =>
+    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index] }),
+  );
+  return { kept, hidden };
 }
 
 /** Column indexes, most important first: those `priority` names in its order, then the others left to right. */
 function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string[]) {
-  const position = new Map(needs.map((need, index) => [need.key, index]));
-  const named = priority.flatMap((key) => (position.has(key) ? [position.get(key)!] : []));
-  const seen = new Set(named);
-  return [...new Set(named), ...needs.map((_, index) => index).filter((index) => !seen.has(index))];
+  const named = priority.map((key) => needs.findLastIndex((need) => need.key === key)).filter((index) => index >= 0);
+  return [...new Set([...named, ...needs.keys()])];
 }
 
 /** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
@@ -216,45 +204,23 @@ export function widthOnLines(header: string, lines: number) {
   return whole;
 }
 
-/** A cell's text as lines of at most `width` columns, broken at its spaces; a word wider than the column alone is cut with … (never broken across lines). */
-function wrapCell(styled: string, width: number) {
-  // Each word alone cut to the width first, so that the wrapping never splits one.
-  const words = styled.split(' ').map((word) => (displayWidth(word) > width ? truncateEnd(word, width) : word));
-  return wrapWords(words.join(' '), width);
-}
+type Row = import('cli-table3').HorizontalTableRow;
 
-/** What a table left out, named (the README's promise): the columns it hid and the ids it shortened in the middle; undefined when it left out nothing. */
-function leftOutNote(columns: number, hidden: readonly string[], shortened: readonly string[]) {
-  // Field names may be the server's: shown escaped, as its values are.
-  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
-  const said = [
-    hidden.length && `Hidden at ${columns} columns: ${names(hidden)}`,
-    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${columns} columns`}: ${names(shortened)}`,
-  ].filter(Boolean);
-  return said.length ? said.join('; ') : undefined;
-}
-
-/** A cell as cli-table3 takes it: its lines joined, or with how it is placed (a header at the bottom of its row, the totals' label across the first columns). */
-type LaidCell = string | { content: string; colSpan?: number; hAlign?: 'left'; vAlign?: 'bottom' };
-
-interface KeptColumn {
-  column: TableColumn;
-  width: number;
-  whole: number;
-}
-
-/** The table laid out (cells fitted, shortened and styled) and drawn by cli-table3, a block of rows at a time. */
-function draw(Table: CliTable3, input: TableInput) {
+/** The table fitted to `input.width`, drawn synchronously once a screen's output has loaded cli-table3 (`loadTableDrawer`), a block of rows at a time: the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
+export function drawLoadedTable(input: TableInput) {
+  const Table = loaded();
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
-  const kept = fit.kept.map(({ index, width }) => ({
-    column: input.columns[index],
-    width,
-    whole: needs[index].width,
+  const kept = fit.kept.map(({ index, width }) => ({ column: input.columns[index], width, whole: needs[index].width }));
+  // The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label).
+  const header = kept.map(({ column, width }) => ({
+    content: wrapWords(column.header, width)
+      .split('\n')
+      .map((line) => c.bold(truncateEnd(line, width)))
+      .join('\n'),
+    vAlign: 'bottom' as const,
   }));
-
-  const header = headerCells(kept, c);
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
   // A column narrower than its whole width shows its compact cells, where it has them.
   const shown = kept.map(({ column, width, whole }) =>
@@ -266,15 +232,29 @@ function draw(Table: CliTable3, input: TableInput) {
     );
 
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Array<{ line?: string; rows: LaidCell[][] }> = [{ rows: input.headless ? [] : [header, rule] }];
+  const blocks: Array<{ line?: string; rows: Row[] }> = [{ rows: input.headless ? [] : [header, rule] }];
   let section = 0;
   const sectionLine = () => blocks.push({ line: truncateEnd(sections[section++].line, input.width), rows: [] });
   for (let index = 0; index < input.rowCount; index++) {
     while (section < sections.length && sections[section].before <= index) sectionLine();
-    blocks[blocks.length - 1].rows.push(row(index));
+    blocks.at(-1)!.rows.push(row(index));
   }
   // The totals close the rows' last block, under a rule; lines under the last row (a side's hedges under its positions line) come after them.
-  if (input.totals && kept.length) blocks[blocks.length - 1].rows.push(rule, totalsRow(input, input.totals, kept));
+  const { totals } = input;
+  if (totals && kept.length) {
+    // The label spans the first columns whose totals are empty (the first column may be hidden).
+    const cells = kept.map(({ column, width }) => {
+      const cell = totals.cells[input.columns.indexOf(column)];
+      return cell === undefined || cell.width === 0 ? '' : c.bold(fittedCell(cell, column, width).split('\n')[0]);
+    });
+    let span = 1;
+    while (span < cells.length && cells[span] === '') span += 1;
+    const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
+    const label =
+      [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
+      truncateEnd(totals.label.split(' ')[0], room);
+    blocks.at(-1)!.rows.push(rule, [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)]);
+  }
   while (section < sections.length) sectionLine();
   const lines = (kept.length ? blocks : []).flatMap((block) => [
     ...(block.line === undefined ? [] : [block.line]),
@@ -296,12 +276,19 @@ function draw(Table: CliTable3, input: TableInput) {
   const shortened = kept
     .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
     .map(({ column }) => column.key);
-  const leftOut = input.seeAlso === undefined ? undefined : leftOutNote(input.width, hidden, shortened);
+  // What the table left out, named (the README's promise); field names may be the server's: shown escaped, as its values are.
+  const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
+  const leftOut = [
+    hidden.length && `Hidden at ${input.width} columns: ${names(hidden)}`,
+    shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${input.width} columns`}: ${names(shortened)}`,
+  ].filter(Boolean);
   return {
     text: lines.map((line) => line.trimEnd()).join('\n'),
     hidden,
     shortened,
-    ...(leftOut === undefined ? {} : { leftOut: `${leftOut} — see ${input.seeAlso}.` }),
+    ...(input.seeAlso === undefined || !leftOut.length
+      ? {}
+      : { leftOut: `${leftOut.join('; ')} — see ${input.seeAlso}.` }),
   };
 }
 
@@ -322,28 +309,26 @@ function columnNeeds(input: TableInput): ColumnNeed[] {
   });
 }
 
+const widest = (cells: readonly TableCell[], from: number) =>
+  cells.reduce((most, cell) => (cell.width > most ? cell.width : most), from);
+
 function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const headerWidth = displayWidth(column.header);
-  let cellsWidth = column.drawn?.width ?? 0;
-  for (const cell of column.cells) if (cell.width > cellsWidth) cellsWidth = cell.width;
-  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty: totalsLine).
+  // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
   const totalsWidth =
     input.totals === undefined
       ? 0
       : index === 0
         ? displayWidth(input.totals.label)
         : (input.totals.cells[index]?.width ?? 0);
-  cellsWidth = Math.max(cellsWidth, totalsWidth);
+  const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
+  const least = column.drawn?.minWidth ?? column.minWidth;
   const shrinks = column.drawn !== undefined || column.shrink !== undefined;
-  const minWidth = shrinks ? Math.max(headerWidth, column.drawn?.minWidth ?? column.minWidth ?? width) : width;
+  const minWidth = shrinks ? Math.max(headerWidth, least ?? width) : width;
   // For the desk's columns: the header on two lines, the cells in their compact form.
-  let content = shrinks ? Math.min(cellsWidth, column.drawn?.minWidth ?? column.minWidth ?? cellsWidth) : cellsWidth;
-  if (column.compact) {
-    let compact = totalsWidth;
-    for (const cell of column.compact) if (cell.width > compact) compact = cell.width;
-    content = Math.min(content, compact);
-  }
+  let content = shrinks ? Math.min(cellsWidth, least ?? cellsWidth) : cellsWidth;
+  if (column.compact) content = Math.min(content, widest(column.compact, totalsWidth));
   const tight = Math.max(widthOnLines(column.header, HEADER_LINES), content);
   // An id shortened in the middle: never below its header on one line.
   const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
@@ -355,48 +340,29 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
   return { width, minWidth, tightWidth, shortWidth, growsPartly };
 }
 
-/** A cell at its column's width: whole, wrapped, shortened in the middle or cut at its end, as the column says. */
+/** A cell at its column's width: whole, shortened in the middle or cut at its end, as the column says; free text on lines broken at its spaces, a word wider than the column alone cut with … (never broken across lines). */
 function fittedCell(cell: TableCell | undefined, column: TableColumn, width: number) {
   if (cell === undefined) return '';
   if (cell.width <= width) return cell.styled;
-  if (column.shrink === 'wrap') return wrapCell(cell.styled, width);
+  if (column.shrink === 'wrap')
+    return wrapWords(
+      cell.styled
+        .split(' ')
+        .map((word) => truncateEnd(word, width))
+        .join(' '),
+      width,
+    );
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
-}
-
-/** The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label). */
-function headerCells(kept: readonly KeptColumn[], c: TableInput['chalk']): LaidCell[] {
-  return kept.map(({ column, width }) => ({
-    content: wrapWords(column.header, width)
-      .split('\n')
-      .map((line) => c.bold(truncateEnd(line, width)))
-      .join('\n'),
-    vAlign: 'bottom',
-  }));
-}
-
-/** The totals under the rule: the label spans the first columns whose totals are empty (the first column may be hidden). */
-function totalsRow(
-  input: TableInput,
-  totals: NonNullable<TableInput['totals']>,
-  kept: readonly KeptColumn[],
-): LaidCell[] {
-  const c = input.chalk;
-  const cells = kept.map(({ column, width }) => {
-    const cell = totals.cells[input.columns.indexOf(column)];
-    return cell === undefined || cell.width === 0 ? '' : c.bold(fittedCell(cell, column, width).split('\n')[0]);
-  });
-  let span = 1;
-  while (span < cells.length && cells[span] === '') span += 1;
-  const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
-  const label =
-    [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
-    truncateEnd(totals.label.split(' ')[0], room);
-  return [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)];
 }
 
 type CliTable3 = typeof import('cli-table3');
 /** cli-table3, once loaded: a card is drawn synchronously (`drawCard`), so a screen's output loads it first (`loadTableDrawer`). */
 let Table: CliTable3 | undefined;
+
+function loaded() {
+  if (!Table) throw new Error('A table or card is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
+  return Table;
+}
 
 const NO_BORDERS = {
   ...Object.fromEntries(
@@ -407,17 +373,11 @@ const NO_BORDERS = {
   middle: ' ',
 };
 
-/** The table fitted to `input.width`, drawn synchronously once a screen's output has loaded cli-table3 (`loadTableDrawer`): the text (no line wider than the width, trailing spaces trimmed), the columns it had to hide and the ids it shortened. */
-export function drawLoadedTable(input: TableInput) {
-  if (!Table) throw new Error('A table is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
-  return draw(Table, input);
-}
-
 /** Loads cli-table3, for the synchronous drawers (a card, a screen redrawn in place). */
 export async function loadTableDrawer() {
   if (!Table) {
-    const loaded = (await import('cli-table3')) as unknown as { default?: CliTable3 };
-    Table = loaded.default ?? (loaded as unknown as CliTable3);
+    const module = (await import('cli-table3')) as unknown as CliTable3 & { default?: CliTable3 };
+    Table = module.default ?? module;
   }
 }
 
@@ -437,7 +397,6 @@ export function drawCard(
   rows: ReadonlyArray<readonly [string, string]>,
   options: { columns: number; chalk: ChalkInstance; title?: string },
 ) {
-  if (!Table) throw new Error('A card is drawn once cli-table3 is loaded (loadTableDrawer).');
   const { columns, chalk: c } = options;
   const room = columns - CARD_FRAME;
   const labelNeed = Math.max(1, ...rows.map(([label]) => displayWidth(label)));
@@ -455,7 +414,7 @@ export function drawCard(
       .split('\n')
       .map((line) => wrapWords(shortenLongWords(line, width), width))
       .join('\n');
-  const card = new Table({
+  const card = new (loaded())({
     style: { head: [], border: [], compact: true },
     colWidths: [labelWidth + 2, valueWidth + 2],
     wordWrap: false,
