@@ -39,6 +39,25 @@ async function rollOpenRefused(rig: KeeperRig) {
   return { simulator, seeded, file: writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]) };
 }
 
+/** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
+ * drift, and re-opens nothing in the cycle after it. */
+async function colleagueCloseStands(
+  simulator: Awaited<ReturnType<KeeperRig['start']>>,
+  keeper: ReturnType<KeeperRig['keep']>,
+  hedgeId: string,
+  code: string,
+  close: () => Promise<void>,
+) {
+  await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code }), 'the refused roll');
+  const refusedAt = keeper.events.length;
+  await close();
+  const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
+  expect(drift.hedge_ids).toEqual([hedgeId]);
+  await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
+  expect(simulator.requests('POST', '/hedges')).toEqual([]);
+  expect(simulator.active('sell')).toHaveLength(0);
+}
+
 describeKeepers('hedge keep as a service', () => {
   keeperTest(
     "a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again",
@@ -215,17 +234,11 @@ describeKeepers('hedge keep as a service', () => {
       );
       market.status = 'disabled';
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-      const keeper = rig.keep(simulator, file);
-      await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code: 'market_disabled' }), 'the refused roll');
       // Then a colleague closes it, and the market takes hedges again.
-      const refusedAt = keeper.events.length;
-      await colleagueCloses(simulator, 'sell');
-      market.status = 'open';
-      const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
-      expect(drift.hedge_ids).toEqual([seeded.id]);
-      await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
-      expect(simulator.requests('POST', '/hedges')).toEqual([]);
-      expect(simulator.active('sell')).toHaveLength(0);
+      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'market_disabled', async () => {
+        await colleagueCloses(simulator, 'sell');
+        market.status = 'open';
+      });
     },
   );
 
@@ -242,17 +255,11 @@ describeKeepers('hedge keep as a service', () => {
         match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
       });
       const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-      const keeper = rig.keep(simulator, file);
-      await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code: 'hedge_locked' }), 'the refused roll');
-      const refusedAt = keeper.events.length;
-      colleagues = true;
-      await colleagueCloses(simulator, 'sell');
-      colleagues = false;
-      const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
-      expect(drift.hedge_ids).toEqual([seeded.id]);
-      await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
-      expect(simulator.requests('POST', '/hedges')).toEqual([]);
-      expect(simulator.active('sell')).toHaveLength(0);
+      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'hedge_locked', async () => {
+        colleagues = true;
+        await colleagueCloses(simulator, 'sell');
+        colleagues = false;
+      });
     },
   );
 
