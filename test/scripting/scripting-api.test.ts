@@ -193,6 +193,12 @@ describe('hedge api: writes go through the journal', () => {
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(message);
     }
+    // JSON null: the journal could not tell it from no body, so a resume would send another request.
+    const nothing = await t.hedge('api -X POST /quotes --input -', { input: 'null' });
+    exits(nothing, 2);
+    expect(nothing.stderr).toBe(
+      'hedge: --input: stdin is JSON null, not a body; leave out --input to send a request without one.\n',
+    );
     expect(t.requests()).toEqual([]);
     // Piped in, the body and a value are read (once each).
     ok(await t.hedge('api -X POST /quotes --input -', { input: JSON.stringify(BUY_1000) }));

@@ -202,13 +202,17 @@ export async function readInputBody(ports: InputPorts, file: string): Promise<un
     'hedge api -X POST PATH --input - < body.json',
     TOO_LARGE_FOR_A_REQUEST,
   );
+  const name = file === '-' ? 'stdin' : safeText(file);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(
-      `--input: ${file === '-' ? 'stdin' : safeText(file)} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`,
-    );
+    throw new UsageError(`--input: ${name} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`);
   }
+  // The journal keeps "no body" as null: a null body would be resumed as a request without one.
+  if (body === null)
+    throw new UsageError(`--input: ${name} is JSON null, not a body; leave out --input to send a request without one.`);
+  return body;
 }
 
 /** A file's text for `-F key=@file` (or @- for stdin). */
