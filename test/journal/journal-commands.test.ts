@@ -214,6 +214,14 @@ describe('hedge journal show', () => {
     expect(plain.stdout).toContain('\\x1b]0;pwned');
   });
 
+  it('the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
+    mkdirSync(dir.path, { recursive: true });
+    const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '3', '--ref', "DEAL 7's"];
+    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(entry('a_ref00001', ago(60_000), { argv }))}\n`);
+    const shown = await exits(0, 'journal show a_ref00001 --fields argv --no-header');
+    expect(shown.stdout).toBe(`hedge open USDTNGN buy 100 --tenor 3 --ref 'DEAL 7'\\''s'\n`);
+  });
+
   it('an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
     await exits(2, 'journal show a_nope', 'a_nope');

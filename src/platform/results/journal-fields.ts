@@ -3,6 +3,7 @@ import type { JournalEntry } from '../journal/index.js';
 import type { RowCheck } from '../journal/row-seal.js';
 import { bodyOf, isUnresolved, recordedUsd } from '../journal/entry.js';
 import { safeText } from '../../core/security/safe-text.js';
+import { shellWord } from '../../core/program.js';
 import { fieldTable } from '../fields/fields.js';
 import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
@@ -110,7 +111,9 @@ export function renderJournalEntry(
   const held = entry.holder && isUnresolved(entry);
   const own: Record<string, unknown> = {
     client_reference: journalReference(entry),
-    argv: Array.isArray(entry.argv) ? ['hedge', ...entry.argv.map(String)].join(' ') : undefined,
+    argv: Array.isArray(entry.argv)
+      ? ['hedge', ...entry.argv.map((word) => shellWord(String(word)))].join(' ')
+      : undefined,
     via: entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined,
     seal: SEAL_SAYS[options.check ?? 'not-checked'],
     holder:
