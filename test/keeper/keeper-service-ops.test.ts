@@ -375,6 +375,39 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
+  keeperTest(
+    'a dry run pages no hook: --alert-cmd and --alert-url get nothing, its alert event says it would have alerted',
+    async ({ rig }) => {
+      const simulator = await rig.start({ exposureCapUsd: 50_000 });
+      const hook = await receiver(rig);
+      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`]);
+      const commandLog = join(simulator.configDir, 'alerts.ndjson');
+      const result = await simulator.hedge([
+        'keep',
+        file,
+        '--dry-run',
+        '--alert-url',
+        hook.url,
+        '--alert-cmd',
+        `cat >> ${commandLog}`,
+      ]);
+      expect(result.code, result.stderr + result.stdout).toBe(3);
+      expect(hook.posts).toEqual([]);
+      expect(existsSync(commandLog)).toBe(false);
+      const alerts = lines(result.stdout).filter((event) => event.event === 'alert');
+      expect(alerts).toEqual([
+        expect.objectContaining({
+          alert: 'started',
+          cause: 'refused',
+          side: 'sell',
+          dry_run: true,
+          would_send: ['--alert-cmd', '--alert-url'],
+        }),
+      ]);
+      expect(simulator.requests('POST', '/hedges')).toEqual([]);
+    },
+  );
+
   keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
     const simulator = await rig.start();
     const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);

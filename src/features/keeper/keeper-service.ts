@@ -109,8 +109,10 @@ export async function startKeeperService(
       message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
     });
   }
+  // A dry run pages no one: its alert events name the hooks a real run would have sent them to.
+  const hooks = [options.alertCommand && '--alert-cmd', options.alertUrl && '--alert-url'].filter(Boolean);
   const sinks =
-    options.alertCommand || options.alertUrl
+    hooks.length && !options.dryRun
       ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
@@ -244,6 +246,7 @@ export async function startKeeperService(
       ...(notice.market !== undefined && { market: notice.market, side: notice.side }),
       message: notice.text,
       since: notice.since,
+      ...(options.dryRun && hooks.length && { would_send: hooks }),
     });
     sinks?.send(notice);
   }
