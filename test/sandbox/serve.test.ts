@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 
@@ -145,4 +147,27 @@ describe('hedge sandbox serve --host that is not a loopback address listen() tak
       ]);
     },
   );
+});
+
+describe('hedge sandbox serve --tls when its terminal closes', () => {
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGTERM', 0],
+  ] as const)('%s: exit %i, its temporary CA folder removed', async (signal, exitCode) => {
+    let caFile = '';
+    const result = await runHedge(['sandbox', 'serve', '--tls'], {
+      spawn: true,
+      onSpawn: (child) => {
+        let stdout = '';
+        child.stdout!.on('data', (chunk: string) => {
+          stdout += chunk;
+          caFile ||= /^NODE_EXTRA_CA_CERTS=(.+)$/m.exec(stdout)?.[1] ?? '';
+          if (caFile && stdout.includes('HEDGE_WIRE_CURSOR_PARAM=')) child.kill(signal);
+        });
+      },
+    });
+    expect([result.code, result.signal], result.stderr).toEqual([exitCode, null]);
+    expect(caFile).not.toBe('');
+    expect(existsSync(dirname(caFile))).toBe(false);
+  });
 });

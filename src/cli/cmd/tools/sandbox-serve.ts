@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { isLoopbackHost } from '../../../core/security/base-url.js';
 import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
-import { UsageError } from '../../../core/errors.js';
+import { StopSignal, UsageError } from '../../../core/errors.js';
 import type { CommandContext, In } from '../command-input.js';
 import { DIALECT_VALUES } from '../specs.js';
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
@@ -78,6 +78,9 @@ export async function run(ctx: CommandContext, input: In<'SANDBOX_SERVE'>) {
   const { serveSandbox } = await import('../../../sandbox/http/serve.js');
   try {
     await serveSandbox(options, { stdout: ctx.io.stdout, stderr: ctx.io.stderr, signal: ctx.signal });
+    // Ctrl-C and SIGTERM are how a sandbox is stopped (exit 0); a closed terminal is a hangup, 129 as for every command.
+    const stop: unknown = ctx.signal.reason;
+    return stop instanceof StopSignal && stop.signal === 'SIGHUP' ? stop.exitCode : 0;
   } catch (error) {
     // The port asked for cannot be had: the user's choice to change, not a fault of hedge.
     const code = (error as NodeJS.ErrnoException).code;
