@@ -4,7 +4,14 @@ import { rememberSent } from '../../core/as-sent.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { Side } from '../../core/vocabulary.js';
 import { ApiError, InvalidResponseError, NetworkError } from '../../core/errors.js';
-import { findRows, followPages, PAGE_SIZE_NAMES, type PageReading, type Query } from './wire/pages.js';
+import {
+  findRows,
+  followPages,
+  PAGE_SIZE_NAMES,
+  type FollowOptions,
+  type PageReading,
+  type Query,
+} from './wire/pages.js';
 import {
   accountSchema,
   hedgeSchema,
@@ -28,7 +35,7 @@ import {
   wireHint,
   type WireSettings,
 } from './wire/unspecified.js';
-import { parsePrices } from './wire/fields.js';
+import { historyRowKey, parsePrices } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
@@ -183,7 +190,11 @@ export class HedgeClient {
     path: string,
     filters: Record<string, string | undefined>,
     shown?: number,
-    { checkCut = false, lookAhead = false }: Pick<ListHedgesQuery, 'checkCut' | 'lookAhead'> = {},
+    {
+      checkCut = false,
+      lookAhead = false,
+      rowKey,
+    }: Pick<ListHedgesQuery, 'checkCut' | 'lookAhead'> & Pick<FollowOptions, 'rowKey'> = {},
   ) {
     const endpoint = `GET ${path}`;
     const limit = shown !== undefined && lookAhead ? shown + 1 : shown;
@@ -226,6 +237,7 @@ export class HedgeClient {
     for await (const page of followPages(fetchPage, {
       query: withoutUndefined(filters) as Query,
       cursorParam: this.wireSettings.cursorParam || undefined,
+      rowKey,
     })) {
       pages += 1;
       reading = page.reading;
@@ -425,7 +437,7 @@ export class HedgeClient {
   }
 
   readHistory(query: Pick<ListHedgesQuery, 'limit' | 'checkCut' | 'lookAhead'> = {}) {
-    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit, query);
+    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit, { ...query, rowKey: historyRowKey });
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
@@ -438,10 +450,11 @@ export class HedgeClient {
         query: (sent = this.withPageSize(query, pageSize)),
       });
     let first = true;
-    for await (const page of followPages(fetchPage, { cursorParam: this.wireSettings.cursorParam || undefined })) {
+    const cursorParam = this.wireSettings.cursorParam || undefined;
+    for await (const page of followPages(fetchPage, { cursorParam, rowKey: historyRowKey, widen: true })) {
       const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-      const next = records.length ? page.next : 'none';
+      const next = records.length || page.reading.repeats ? page.next : 'none';
       const asked = sent;
       yield {
         records,

@@ -411,6 +411,12 @@ export function historyCloseTime(raw: JsonObject) {
   return firstField(raw, ...HISTORY_FIELDS.closedAt);
 }
 
+/** A closed-hedge record's id and close time, where it carries them (to page the history by). */
+export function historyRowKey(raw: unknown) {
+  if (!isObject(raw)) return {};
+  return { id: firstField(raw, ...HISTORY_FIELDS.hedgeId), at: historyCloseTime(raw) };
+}
+
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
 export function historyRecordForPeople(raw: JsonObject) {
   return inOneShape(raw, HISTORY_FOR_PEOPLE);

@@ -66,6 +66,8 @@ export interface PageReading {
   total?: number;
   /** A next link the answer gives as a URL or path: `--paginate` follows it whole, the client only its query. */
   nextLink?: string;
+  /** Rows an earlier page already gave, left out of `rows`. */
+  repeats?: number;
 }
 
 type Json = Record<string, unknown>;
@@ -249,11 +251,14 @@ interface FollowedPage<A extends PageAnswer, R = Query> {
   following?: R;
 }
 
-interface FollowOptions {
+export interface FollowOptions {
   /** The first page's query (filters); every next page's query comes from the answer before it. */
   query?: Query;
   /** A configured name to send a cursor back under (else derived from the answer's key). */
   cursorParam?: string;
+  /** A row's id and time (ISO), for a list that may be paged by a time marker. */
+  rowKey?: (row: unknown) => { id?: string; at?: string };
+  widen?: boolean;
 }
 
 /** Page after page; a next request already made ends the walk as `repeated` (a server could loop us). */
@@ -275,18 +280,43 @@ async function* walkPages<A extends PageAnswer, R>(
   }
 }
 
-/** The client's lists: each next page asked at the list's path with the query the answer gives. */
+/** The client's lists: each next page asked at the list's path with the query the answer gives. With `rowKey`, rows an
+ * earlier page gave are left out by id (a time marker read as older-or-equal gives the rows at it again); with `widen`
+ * too, a marker that is the time of the page's last row (`next_before`) is sent 1 ms later, so rows sharing that time
+ * past the page are not skipped by a server that reads it as strictly older. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query) => Promise<A>,
   options: FollowOptions = {},
 ) {
-  return walkPages({ ...options.query }, fetchPage, (answer, query) => {
-    const reading = readPage(
-      { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
-      { query, listUrl: answer.url, cursorParam: options.cursorParam },
+  const { rowKey, widen } = options;
+  let edgeMs = NaN;
+  /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
+  let seen = new Map<string, number>();
+  const atEdge = (value: string) => widen && /^\d{4}-\d\d-\d\dT/.test(value) && Date.parse(value) === edgeMs;
+  const widened = (query: Query) =>
+    Object.fromEntries(
+      Object.entries(query).map(([name, value]) => [name, atEdge(value) ? new Date(edgeMs + 1).toISOString() : value]),
     );
-    return { reading, next: reading.more === false ? undefined : reading.next?.query };
-  });
+  return walkPages(
+    { ...options.query },
+    (query) => fetchPage(widened(query)),
+    (answer, query) => {
+      const reading = readPage(
+        { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
+        { query, listUrl: answer.url, cursorParam: options.cursorParam },
+      );
+      if (rowKey && reading.rows?.length) {
+        const keys = reading.rows.map(rowKey);
+        const fresh = reading.rows.filter((_, index) => !seen.has(keys[index].id!));
+        reading.repeats = reading.rows.length - fresh.length;
+        reading.rows = fresh;
+        edgeMs = Date.parse(keys.at(-1)!.at ?? '');
+        for (const { id, at } of keys) if (id !== undefined && at !== undefined) seen.set(id, Date.parse(at));
+        seen = new Map([...seen].filter(([, ms]) => ms <= edgeMs + 1));
+      }
+      return { reading, next: reading.more === false ? undefined : reading.next?.query };
+    },
+  );
 }
 
 /** `hedge api --paginate`: the same walk over paths under the base URL. */
