@@ -49,10 +49,10 @@ export function coverSide(exposure: Pick<Exposure, 'market' | 'type' | 'currency
   const quote = quoteCurrencyOf(exposure.market);
   // Books in another market's currency, or in a third currency, are looked at from USD: the
   // account settles in USD and one market's hedge cannot cover a cross.
-  const view = quote !== undefined && functional === quote ? quote : 'USD';
+  const view = functional === quote ? quote : 'USD';
   if (exposure.currency === view) return;
-  if (view === 'USD') return exposure.type === 'receivable' ? 'buy' : 'sell';
-  return exposure.type === 'payable' ? 'buy' : 'sell';
+  // From USD a receivable is covered by a buy; from the quote currency a payable is.
+  return (exposure.type === 'receivable') === (view === 'USD') ? 'buy' : 'sell';
 }
 
 /** The exposure in USD at a price (an amount in USD is itself). */
@@ -75,21 +75,16 @@ const sum = <T>(items: readonly T[], value: (item: T) => number) =>
 const liveIn = (exposures: readonly Exposure[], market: string, atMs: number) =>
   exposures.filter((exposure) => exposure.market === market && exposure.dueMs > atMs);
 
-/** "≤30d", "≤90d", ">90d" — the bucket a time to due falls in. */
-function bucketLabel(policy: ExposurePolicy, index: number) {
-  const bucket = policy.buckets[index];
-  if (bucket.withinDays !== undefined) return `≤${bucket.withinDays}d`;
-  const before = policy.buckets[index - 1]?.withinDays;
-  return before === undefined ? 'any' : `>${before}d`;
-}
-
-export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, policy: ExposurePolicy, nowMs: number) {
+/** The ratio and the bucket ("≤30d", "≤90d", ">90d") a time to due falls in. */
+export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, { buckets }: ExposurePolicy, nowMs: number) {
   const days = (exposure.dueMs - nowMs) / DAY_MS;
   if (days <= 0) return { ratio: 0, bucket: 'due' };
   if (exposure.hedgeRatio !== undefined) return { ratio: exposure.hedgeRatio, bucket: 'file' };
-  const index = policy.buckets.findIndex((bucket) => bucket.withinDays === undefined || days <= bucket.withinDays);
+  const index = buckets.findIndex(({ withinDays }) => withinDays === undefined || days <= withinDays);
   if (index < 0) return { ratio: 0, bucket: 'none' };
-  return { ratio: policy.buckets[index].ratio, bucket: bucketLabel(policy, index) };
+  const { ratio, withinDays } = buckets[index];
+  const before = buckets[index - 1]?.withinDays;
+  return { ratio, bucket: withinDays !== undefined ? `≤${withinDays}d` : before === undefined ? 'any' : `>${before}d` };
 }
 
 /** Each exposure as the policy sees it at `nowMs`. An exposure whose market has no price is sized 0. */
@@ -101,19 +96,20 @@ export function exposureLines(
   firstCover: Prices = {},
 ) {
   return exposures.map((exposure) => {
+    const { id, market, type, amount, currency, dueMs } = exposure;
     const { ratio, bucket } = ratioAt(exposure, policy, nowMs);
     const side = coverSide(exposure, policy.functional);
     // Sizing `fixed`: at the price of the exposure's first cover.
-    const price = (policy.sizing === 'fixed' ? firstCover[exposure.id] : undefined) ?? prices[exposure.market];
+    const price = (policy.sizing === 'fixed' ? firstCover[id] : undefined) ?? prices[market];
     const usd = price === undefined ? 0 : amountUsd(exposure, price);
     return {
-      id: exposure.id,
-      market: exposure.market,
-      type: exposure.type,
-      amount: exposure.amount,
-      currency: exposure.currency,
-      due: utcIso(exposure.dueMs),
-      days_to_due: cents((exposure.dueMs - nowMs) / DAY_MS),
+      id,
+      market,
+      type,
+      amount,
+      currency,
+      due: utcIso(dueMs),
+      days_to_due: cents((dueMs - nowMs) / DAY_MS),
       bucket,
       ratio,
       cover_side: side ?? null,
@@ -141,24 +137,24 @@ export function targetBook(
   firstCover: Prices = {},
   { dueLeadMs = 0 }: { dueLeadMs?: number } = {},
 ) {
-  const lines = exposureLines(exposures, policy, prices, nowMs, firstCover);
-  const dueOf = new Map(exposures.map((exposure) => [exposure.id, exposure.dueMs]));
+  const lines = exposureLines(exposures, policy, prices, nowMs, firstCover).map((line, index) => ({
+    ...line,
+    dueMs: exposures[index].dueMs,
+  }));
   return marketsOf(exposures).flatMap((market) => {
     const live = lines.filter(
-      (line, index) => line.market === market && line.cover_side !== null && exposures[index].dueMs > nowMs + dueLeadMs,
+      (line) => line.market === market && line.cover_side !== null && line.dueMs > nowMs + dueLeadMs,
     );
     const needs = { buy: 0, sell: 0 };
     for (const line of live) needs[line.cover_side as Side] += line.hedge_usd;
-    const held: Record<Side, number> = policy.netting
-      ? { buy: Math.max(0, needs.buy - needs.sell), sell: Math.max(0, needs.sell - needs.buy) }
-      : needs;
     return SIDES.map((side) => {
-      const target = cents(held[side]);
+      const need = needs[side];
+      const target = cents(policy.netting ? Math.max(0, need - needs[side === 'buy' ? 'sell' : 'buy']) : need);
       // Netted, the side covers every live exposure of its market; apart, its own.
       const covered = live.filter((line) => line.hedge_usd > 0 && (policy.netting || line.cover_side === side));
-      const untilMs = covered.length ? Math.max(...covered.map((line) => dueOf.get(line.id)!)) : undefined;
+      // A side holding anything covers a line of it (a sum above 0 has a part above 0).
+      const untilMs = Math.max(...covered.map((line) => line.dueMs));
       const band = (target * policy.bandPct) / 100;
-      const holds = target > 0 && untilMs !== undefined;
       return {
         market,
         side,
@@ -167,9 +163,9 @@ export function targetBook(
         band_low_usd: cents(Math.max(0, target - band)),
         band_high_usd: cents(target + band),
         /** The tenor an open uses: the longest that matures by the side's last due date (at least 1). */
-        tenor_days: holds ? tenorFor(untilMs, nowMs) : null,
+        tenor_days: target > 0 ? tenorFor(untilMs, nowMs) : null,
         /** The last due date the side covers: a hedge maturing after it is not renewed. */
-        until: holds ? utcIso(untilMs) : null,
+        until: target > 0 ? utcIso(untilMs) : null,
         /** The exposures this side covers (netted ones included). */
         exposures: target > 0 ? covered.map((line) => line.id) : [],
       };
@@ -182,25 +178,22 @@ export type BookTarget = ReturnType<typeof targetBook>[number];
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(...args: Parameters<typeof targetBook>) {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
-  const bookAt = (atMs: number, lead = 0) =>
-    targetBook(exposures, policy, prices, atMs, firstCover, { dueLeadMs: lead });
-  const now = bookAt(nowMs);
   // Within the lead each side holds the smallest target of any moment of it: nothing pushes a side up
   // before its time (a netted payable let go early would raise it above today's cover).
-  const ahead = bookAt(nowMs, dueLeadMs);
-  const between = changeTimes(exposures, policy, nowMs)
-    .filter((atMs) => atMs <= nowMs + dueLeadMs)
-    .map((atMs) => bookAt(atMs));
-  return now.map((row, index) => {
+  const ahead = targetBook(...args);
+  const books = [nowMs, ...changeTimes(exposures, policy, nowMs).filter((atMs) => atMs <= nowMs + dueLeadMs)].map(
+    (atMs) => targetBook(exposures, policy, prices, atMs, firstCover),
+  );
+  return books[0].map((row, index) => {
     const later = ahead[index];
-    const notionalUsd = Math.min(row.target_usd, ...between.map((book) => book[index].target_usd));
+    const notionalUsd = Math.min(...books.map((book) => book[index].target_usd));
+    // A side holds a tenor exactly when it holds an until.
     const { tenor_days: tenor, until } = later.target_usd > 0 ? later : row;
     return {
       market: row.market,
       side: row.side,
       notionalUsd,
-      ...(notionalUsd === 0 || tenor === null ? {} : { tenorDays: tenor }),
-      ...(notionalUsd === 0 || until === null ? {} : { untilMs: Date.parse(until) }),
+      ...(notionalUsd === 0 || until === null ? {} : { tenorDays: tenor!, untilMs: Date.parse(until) }),
       line: index + 1,
     };
   });
@@ -210,31 +203,24 @@ export function targetRowsAt(...args: Parameters<typeof targetBook>) {
 
 /** Each moment after `nowMs` the target can change without the price moving: a due date, a bucket boundary. */
 export function changeTimes(exposures: readonly Exposure[], policy: ExposurePolicy, nowMs: number) {
-  const times = new Set<number>();
-  for (const exposure of exposures) {
-    if (exposure.dueMs > nowMs) times.add(exposure.dueMs);
-    if (exposure.hedgeRatio !== undefined) continue;
-    for (const bucket of policy.buckets) {
-      if (bucket.withinDays === undefined) continue;
-      const at = exposure.dueMs - bucket.withinDays * DAY_MS;
-      if (at > nowMs && at < exposure.dueMs) times.add(at);
-    }
-  }
-  return [...times].sort((a, b) => a - b);
+  // A bucket's boundary is `withinDays` (always > 0) before the due date; the last bucket has none.
+  const times = exposures.flatMap(({ dueMs, hedgeRatio }) => [
+    dueMs,
+    ...(hedgeRatio === undefined ? policy.buckets.map(({ withinDays = 0 }) => dueMs - withinDays * DAY_MS) : []),
+  ]);
+  return [...new Set(times.filter((at) => at > nowMs))].sort((a, b) => a - b);
 }
 
 function reasonAt(exposures: readonly Exposure[], policy: ExposurePolicy, market: string, atMs: number) {
-  const parts: string[] = [];
-  for (const exposure of exposures) {
-    if (exposure.market !== market) continue;
-    if (exposure.dueMs === atMs) parts.push(`${exposure.id} due`);
-    else if (exposure.hedgeRatio === undefined) {
-      const before = ratioAt(exposure, policy, atMs - 1);
-      const after = ratioAt(exposure, policy, atMs);
-      if (before.bucket !== after.bucket) parts.push(`${exposure.id} enters ${after.bucket}`);
-    }
-  }
-  return parts.join(', ');
+  return exposures
+    .flatMap((exposure) => {
+      const { bucket } = ratioAt(exposure, policy, atMs);
+      if (exposure.market !== market) return [];
+      if (exposure.dueMs === atMs) return `${exposure.id} due`;
+      const enters = exposure.hedgeRatio === undefined && ratioAt(exposure, policy, atMs - 1).bucket !== bucket;
+      return enters ? `${exposure.id} enters ${bucket}` : [];
+    })
+    .join(', ');
 }
 
 /** The target's changes at today's price, each due date and bucket boundary in time order. */
@@ -244,12 +230,12 @@ export function scheduleOfChanges(
   prices: Prices,
   nowMs: number,
 ) {
-  let before = targetBook(exposures, policy, prices, nowMs);
-  return changeTimes(exposures, policy, nowMs).flatMap((at) => {
-    const after = targetBook(exposures, policy, prices, at);
-    // Every book has the same rows in the same order: a market's buy and sell.
-    const changes = after.flatMap((row, index) => {
-      const from = before[index].target_usd;
+  const times = changeTimes(exposures, policy, nowMs);
+  const books = [nowMs, ...times].map((at) => targetBook(exposures, policy, prices, at));
+  // Every book has the same rows in the same order: a market's buy and sell.
+  return times.flatMap((at, step) =>
+    books[step + 1].flatMap((row, index) => {
+      const from = books[step][index].target_usd;
       if (Math.abs(row.target_usd - from) < 0.005) return [];
       return {
         at: utcIso(at),
@@ -261,10 +247,8 @@ export function scheduleOfChanges(
         /** What happens then: "INV-1 due", "INV-2 enters ≤30d". */
         reason: reasonAt(exposures, policy, row.market, at),
       };
-    });
-    before = after;
-    return changes;
-  });
+    }),
+  );
 }
 
 // ---- the projected cost ----------------------------------------------------------------------
@@ -290,46 +274,44 @@ export function projectedCost(
     const feeRate = rates.feeRate[market];
     const fee = feeRate ?? 0;
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
-    const bookAt = (ms: number) => targetBook(exposures, policy, prices, ms).filter((row) => row.market === market);
-    const maturityOf = (row: BookTarget) => now + (row.tenor_days ?? 1) * DAY_MS;
-    // Both sides start flat: the first step opens today's target.
-    const state: Record<Side, { notional: number; maturityMs?: number }> = {
-      buy: { notional: 0 },
-      sell: { notional: 0 },
-    };
+    // Both sides start flat (never maturing): the first step opens today's target.
+    const state = { buy: { notional: 0, maturityMs: Infinity }, sell: { notional: 0, maturityMs: Infinity } };
     let carryTotal = 0;
     let feesTotal = 0;
     let rolls = 0;
     let now = nowMs;
     const step = () => {
-      for (const row of bookAt(now)) {
+      for (const row of targetBook(exposures, policy, prices, now).filter((row) => row.market === market)) {
         const held = state[row.side];
         const target = row.target_usd;
-        if (held.maturityMs !== undefined && held.maturityMs <= now) {
-          // Matured: rolled into the target, or let go.
-          if (target > 0) {
-            feesTotal += (held.notional + target) * fee;
-            rolls += 1;
-            state[row.side] = { notional: target, maturityMs: maturityOf(row) };
-          } else {
-            state[row.side] = { notional: 0 };
-          }
-        } else if (Math.abs(target - held.notional) >= 0.005) {
-          feesTotal += Math.abs(target - held.notional) * fee;
-          state[row.side] = {
-            notional: target,
-            maturityMs: target === 0 ? undefined : held.notional === 0 ? maturityOf(row) : held.maturityMs,
-          };
-        }
+        // Matured: rolled into the target (a fee on both legs), or let go.
+        const matured = held.maturityMs <= now;
+        const roll = matured && target > 0;
+        const traded = matured ? (roll ? held.notional + target : 0) : Math.abs(target - held.notional);
+        if (!matured && !(traded >= 0.005)) continue;
+        feesTotal += traded * fee;
+        rolls += Number(roll);
+        const notional = matured && !roll ? 0 : target;
+        state[row.side] = {
+          notional,
+          maturityMs:
+            notional === 0
+              ? Infinity
+              : roll || held.notional === 0
+                ? now + (row.tenor_days ?? 1) * DAY_MS
+                : held.maturityMs,
+        };
       }
     };
     step();
     const lastDue = Math.max(nowMs, ...mine.map((exposure) => exposure.dueMs));
-    const scheduled = times.filter((at) => at <= lastDue);
     const out = [];
     while (now < lastDue) {
-      const maturities = SIDES.map((side) => state[side].maturityMs ?? 0).filter((ms) => ms > now);
-      const next = Math.min(...maturities, scheduled.find((at) => at > now) ?? lastDue);
+      const next = Math.min(
+        ...SIDES.map((side) => state[side].maturityMs),
+        lastDue,
+        times.find((at) => at > now) ?? lastDue,
+      );
       for (const side of SIDES) carryTotal += (state[side].notional * carry[side] * (next - now)) / DAY_MS / 100;
       now = next;
       step();
@@ -432,11 +414,6 @@ export type CoverHedge = Pick<HistoryFacts, 'entryPrice' | 'exitPrice' | 'grossP
   closedAtMs?: number;
 };
 
-/** Whether a hedge was held at `ms` (opened at or before it, not yet closed). */
-function heldAt(hedge: CoverHedge, ms: number) {
-  return hedge.openedAtMs <= ms && (hedge.closedAtMs === undefined || hedge.closedAtMs > ms);
-}
-
 export function coveragePerWeek(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
@@ -446,18 +423,21 @@ export function coveragePerWeek(
 ) {
   const markets = marketsOf(exposures);
   const inMarkets = hedges.filter((hedge) => markets.includes(hedge.market));
-  const first = Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs));
   const rows = [];
-  for (let week = weekStart(first); week <= nowMs; week += 7 * DAY_MS) {
+  const first = weekStart(Math.min(nowMs, ...inMarkets.map((hedge) => hedge.openedAtMs)));
+  for (let week = first; week <= nowMs; week += 7 * DAY_MS) {
     const at = Math.min(week + 7 * DAY_MS, nowMs);
     const book = targetBook(exposures, policy, prices, at);
     for (const market of markets) {
       const price = prices[market];
       if (price === undefined) continue;
       const signed = liveIn(exposures, market, at).map((exposure) => signedUsd(exposure, policy.functional, price));
-      const held = inMarkets.filter((hedge) => hedge.market === market && heldAt(hedge, at));
       const net = sum(signed, (value) => value);
       const exposure = policy.netting ? Math.abs(net) : sum(signed, Math.abs);
+      // What was held then (opened at or before, not yet closed); netted, in the direction of the net exposure.
+      const held = inMarkets.filter(
+        (hedge) => hedge.market === market && hedge.openedAtMs <= at && (hedge.closedAtMs ?? Infinity) > at,
+      );
       const hedged = policy.netting
         ? Math.max(0, sum(held, (hedge) => signOf(hedge.side) * hedge.notionalUsd) * Math.sign(net))
         : sum(held, (hedge) => hedge.notionalUsd);
@@ -539,49 +519,42 @@ export function effectiveness(
   hedges: readonly CoverHedge[],
   nowMs: number,
 ) {
+  const { functional } = policy;
   return marketsOf(exposures).flatMap((market) => {
     const mine = hedgesOf(hedges, market);
     const price = prices[market];
     const first = firstCoverOf(mine);
+    const firstPrice = first?.entryPrice ?? 0;
+    const t0 = first?.openedAtMs ?? 0;
     const inMarket = exposures.filter((exposure) => exposure.market === market);
-    if (!first || price === undefined)
-      return inMarket.map((exposure) => ({
-        id: exposure.id,
-        market,
-        cover_side: coverSide(exposure, policy.functional) ?? null,
-        ...UNMEASURED,
-        price_to: price ?? null,
-      }));
-    const firstPrice = first.entryPrice!;
-    const t0 = first.openedAtMs;
-    const coverTotal = sum(mine, (hedge) => {
-      // Realized when closed (the server's figure, else from the exit price); marked at today's price while open.
-      const to = hedge.closedAtMs === undefined ? price : hedge.exitPrice;
-      if (hedge.closedAtMs !== undefined && hedge.grossPnlUsd !== undefined) return hedge.grossPnlUsd;
-      return hedge.entryPrice === undefined || to === undefined
+    const pnlTo = (hedge: CoverHedge, to: number | undefined) =>
+      hedge.entryPrice === undefined || to === undefined
         ? 0
         : coverPnlUsd(hedge.side, hedge.notionalUsd, hedge.entryPrice, to);
-    });
+    // Realized when closed (the server's figure, else from the exit price); marked at today's price while open.
+    const coverTotal = sum(mine, (hedge) =>
+      hedge.closedAtMs === undefined ? pnlTo(hedge, price) : (hedge.grossPnlUsd ?? pnlTo(hedge, hedge.exitPrice)),
+    );
     // Each exposure's signed weight: the size it was to be covered at when the first cover was struck.
     const weights = inMarket.map(
-      (exposure) => signedUsd(exposure, policy.functional, firstPrice) * ratioAt(exposure, policy, t0).ratio,
+      (exposure) => signedUsd(exposure, functional, firstPrice) * ratioAt(exposure, policy, t0).ratio,
     );
     const weightSum = sum(weights, (weight) => weight);
     return inMarket.map((exposure, index) => {
-      const side = coverSide(exposure, policy.functional);
+      const side = coverSide(exposure, functional);
+      const head = { id: exposure.id, market, cover_side: side ?? null };
+      if (!first || price === undefined) return { ...head, ...UNMEASURED, price_to: price ?? null };
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
-      const change = exposureRevaluationUsd(exposure, policy.functional, firstPrice, to);
+      const change = exposureRevaluationUsd(exposure, functional, firstPrice, to);
       const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]) / weightSum;
       const offset =
         side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
       return {
-        id: exposure.id,
-        market,
-        cover_side: side ?? null,
-        first_cover_at: utcIso(t0) as string | null,
-        first_price: firstPrice as number | null,
+        ...head,
+        first_cover_at: utcIso(t0),
+        first_price: firstPrice,
         /** The price the revaluation runs to: at the due date, or today. */
-        price_to: to as number | null,
+        price_to: to,
         exposure_change_usd: side === undefined ? null : cents(change),
         cover_pnl_usd: side === undefined ? null : cents(cover),
         offset_pct: offset.ratio_pct,
