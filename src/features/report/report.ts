@@ -56,7 +56,7 @@ export async function walkHistory(
 export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page') {
   if (stopped === 'repeated-cursor') {
     return (
-      `GET /hedges/history returned ${fetched} closed hedges, then handed back a cursor (meta.next_cursor) it had given before: ` +
+      `GET /hedges/history returned ${fetched} closed hedges, then pointed again at a page it had already given (the same cursor, link or time): ` +
       'the pages were not followed round again, so the figures may be incomplete.'
     );
   }
