@@ -58,11 +58,11 @@ type DoctorPorts = CheckPorts &
   Pick<CommandContext, 'credentials' | 'wireMemory' | 'onDispose' | 'hedgeCommand' | 'journal'>;
 
 export async function runDoctor(ports: DoctorPorts) {
-  const checks = new DoctorChecks();
+  const checks: DoctorCheck[] = [];
   const setUp = await checkSetUp(ports, checks);
-  if (!setUp) return checks.report();
+  if (!setUp) return report(checks);
   const { credentials, baseUrl } = setUp;
-  checks.add(await journalCheck(ports));
+  checks.push(await journalCheck(ports));
   const observed = await observingClient(ports, credentials);
   const { client, answers } = observed;
 
@@ -75,13 +75,13 @@ export async function runDoctor(ports: DoctorPorts) {
     if (error instanceof InterruptedError) throw error;
     const stop = firstRequestFailure(ports, error, credentials, baseUrl);
     if (stop) {
-      if (stop !== baseUrl) checks.add(stop);
-      checks.add(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
-      return checks.report();
+      if (stop !== baseUrl) checks.push(stop);
+      checks.push(checkOf('reads', 'Reads', 'skip', 'not asked: the server could not be used', true));
+      return report(checks);
     }
   }
   const firstAnswer = answers[0];
-  checks.add(
+  checks.push(
     checkOf(
       'auth',
       'Key accepted',
@@ -91,109 +91,81 @@ export async function runDoctor(ports: DoctorPorts) {
     ),
   );
   // Said here, learned from every answer the reads below get too.
-  const clock = checks.add(checkOf('clock', 'Clock', 'skip', ''));
+  const clock = checkOf('clock', 'Clock', 'skip', '');
+  checks.push(clock);
 
   const seen = await checkReads(ports, client, markets, checks);
   Object.assign(clock, clockCheck(client.transport.serverClock.reading()));
-  await checkWireChoices(observed, seen, checks);
+  checks.push(...(await checkWireChoices(observed, seen)));
 
   // ---- rate limits ----------------------------------------------------------------------------
-  checks.add(rateLimitCheck(answers));
-  for (const note of observed.notes) checks.add(info('note', 'Note', note));
-  return checks.report();
+  checks.push(rateLimitCheck(answers), ...observed.notes.map((note) => info('note', 'Note', note)));
+  return report(checks);
 }
 
 type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
 
-/** The checks in the order made, and the report they add up to. */
-class DoctorChecks {
-  private readonly checks: DoctorCheck[] = [];
-
-  add(check: DoctorCheck) {
-    this.checks.push(check);
-    return check;
-  }
-
-  /** Ready when no check a write needs failed; else the first such check. */
-  report() {
-    const failed = this.checks.find((check) => check.forWrites && check.status === 'fail');
-    return {
-      checks: this.checks,
-      ready: failed === undefined,
-      ...(failed ? { failed } : {}),
-    };
-  }
-
-  /** A read that failed (the command describes its error); an answer hedge cannot read names the command to report it with. */
-  readFailure(
-    ports: Pick<CommandContext, 'hedgeCommand'>,
-    { id, title, command, forWrites }: Pick<EndpointCheck, 'id' | 'title' | 'command' | 'forWrites'>,
-    error: unknown,
-  ) {
-    if (error instanceof InterruptedError) throw error;
-    const failure: FailureClass =
-      error instanceof InvalidResponseError
-        ? 'unreadable'
-        : error instanceof ApiError && (error.status === 401 || error.status === 403)
-          ? 'auth'
-          : 'network';
-    const next =
-      error instanceof InvalidResponseError
-        ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command, '--verbose')}\`.`
-        : undefined;
-    this.add(checkOf(id, title, 'fail', '', forWrites, { next, failure, error }));
-  }
+/** Ready when no check a write needs failed; else the first such check. */
+function report(checks: DoctorCheck[]) {
+  const failed = checks.find((check) => check.forWrites && check.status === 'fail');
+  return { checks, ready: failed === undefined, ...(failed ? { failed } : {}) };
 }
 
+const isRefusal = (error: unknown): error is ApiError =>
+  error instanceof ApiError && (error.status === 401 || error.status === 403);
+
 /** Key, environment, base URL (nothing sent); undefined without a usable key and base URL, else the credentials and the base URL's check (the first request may still fail it). */
-async function checkSetUp(ports: Pick<CommandContext, 'credentials'>, checks: DoctorChecks) {
+async function checkSetUp(ports: DoctorPorts, checks: DoctorCheck[]) {
   let credentials: ResolvedCredentials;
   try {
     credentials = await ports.credentials();
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
-    checks.add(checkOf('key', 'Key and base URL', 'fail', '', true, { error }));
-    checks.add(checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true));
+    checks.push(
+      checkOf('key', 'Key and base URL', 'fail', '', true, { error }),
+      checkOf('server', 'Server', 'skip', 'not asked: no usable key and base URL', true),
+    );
     return;
   }
-  const environment =
-    credentials.environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds';
-  checks.add(
+  const { apiKey, environment, sources, profileName, caFile } = credentials;
+  const from = (source: string, variable: string) =>
+    ({ environment: variable, demo: '--demo', flag: 'a flag' })[source] ??
+    (profileName ? `profile "${profileName}"` : 'the profile');
+  checks.push(
     checkOf(
       'key',
       'Key',
       'ok',
-      `${redactKey(credentials.apiKey)} — ${environment} (from ${sourceName(credentials.sources.apiKey, 'HEDGE_API_KEY', credentials.profileName)})`,
+      `${redactKey(apiKey)} — ${environment === 'live' ? 'LIVE key: production, real funds' : 'test key: the sandbox, test funds'} (from ${from(sources.apiKey, 'HEDGE_API_KEY')})`,
       true,
     ),
   );
   const url = new URL(credentials.baseUrl);
   const transportNote =
     url.protocol === 'https:'
-      ? `HTTPS${credentials.caFile ? `, trusting ${credentials.caFile} beside the system roots` : ''}`
+      ? `HTTPS${caFile ? `, trusting ${caFile} beside the system roots` : ''}`
       : credentials.localSocket !== undefined
         ? "plain HTTP over the demo simulator's own local socket, in this process (no network address)"
         : 'plain HTTP, allowed on loopback only (a local sandbox)';
   const versioned = /\/v\d+$/.test(url.pathname);
-  const baseUrl = checks.add(
-    checkOf(
-      'base_url',
-      'Base URL',
-      versioned ? 'ok' : 'warn',
-      `${credentials.baseUrl} — ${transportNote} (from ${sourceName(credentials.sources.baseUrl, 'HEDGE_BASE_URL', credentials.profileName)})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
-      true,
-      {
-        next: versioned
-          ? undefined
-          : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
-      },
-    ),
+  const baseUrl: DoctorCheck = checkOf(
+    'base_url',
+    'Base URL',
+    versioned ? 'ok' : 'warn',
+    `${credentials.baseUrl} — ${transportNote} (from ${from(sources.baseUrl, 'HEDGE_BASE_URL')})${versioned ? '' : '; it does not end with a version segment (…/v2) as the spec says it does'}`,
+    true,
+    {
+      next: versioned
+        ? undefined
+        : 'Check the address the partner desk gave: it ends with the version, e.g. https://…/partners/NAME/v2.',
+    },
   );
+  checks.push(baseUrl);
   return { credentials, baseUrl };
 }
 
 /** The journal every write records itself in before it is sent: where it cannot be read, a write is refused. */
-async function journalCheck(ports: Pick<CommandContext, 'journal' | 'hedgeCommand'>) {
+async function journalCheck(ports: DoctorPorts) {
   try {
     const journal = await ports.journal();
     const unresolved = (await journal.list({ pending: true })).length;
@@ -246,39 +218,37 @@ interface ReadsSeen {
   hedgesRead?: number;
 }
 
-/** A read endpoint's check; `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped). */
-interface EndpointCheck {
-  id: string;
-  title: string;
-  /** The command that reads the endpoint (named in a failure's next step). */
-  command: string[];
-  forWrites: boolean;
-  unasked?: string;
-  read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>;
-}
+/** A read endpoint's check: `read` resolves undefined when there is nothing to ask (`unasked`: said as skipped); the command that reads it is named in a failure's next step. */
+type EndpointCheck = [
+  id: string,
+  title: string,
+  command: string,
+  forWrites: boolean,
+  read: (client: HedgeClient, seen: ReadsSeen) => Promise<string | undefined>,
+  unasked?: string,
+];
 
-/** The read endpoints in the order checked; the command that reads each is named in a failure's next step. */
+/** The read endpoints in the order checked. */
 const READS: EndpointCheck[] = [
-  {
-    id: 'prices',
-    title: 'Prices',
-    command: ['price'],
-    forWrites: false,
-    read: async (client, seen) => {
+  [
+    'prices',
+    'Prices',
+    'price',
+    false,
+    async (client, seen) => {
       if (!seen.listed.length) return;
       const { data, quotes, problem } = await client.readPrices(seen.listed.slice(0, 1));
       seen.pricesShape = describeShape(data);
       if (problem) throw problem;
       return `${quotes[0].market} ${Number(quotes[0].price.toPrecision(12))} (GET /prices, read from ${seen.pricesShape})`;
     },
-  },
-  {
-    id: 'quote',
-    title: 'Quote',
-    command: ['quote', 'MARKET', 'buy', '1000', '--tenor', '1'],
-    forWrites: true,
-    unasked: 'no open market to quote',
-    read: async (client, { tradable }) => {
+  ],
+  [
+    'quote',
+    'Quote',
+    'quote MARKET buy 1000 --tenor 1',
+    true,
+    async (client, { tradable }) => {
       if (!tradable) return;
       const quote = await client.createQuote({
         market: tradable,
@@ -288,126 +258,133 @@ const READS: EndpointCheck[] = [
       });
       return `${formatMoney(QUOTE_PROBE_USD)} USD buy ${tradable}, ${TENORS[0]} day: execution ${formatRate(quote.pricing.execution_price)}, upfront ${formatMoney(quote.upfront.total_upfront_usdc)} USDC (POST /quotes opens nothing)`;
     },
-  },
-  {
-    id: 'account',
-    title: 'Account',
-    command: ['account'],
-    forWrites: true,
-    read: async (client) => {
+    'no open market to quote',
+  ],
+  [
+    'account',
+    'Account',
+    'account',
+    true,
+    async (client) => {
       const account = await client.getAccount();
-      return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${sentAsText(account) ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
+      // Whether the server sent any amount as a decimal string.
+      const asText = Object.values(asSent(account)).some((value) => typeof value === 'string' && isNumericText(value));
+      return `balance ${formatMoney(account.balance_usdc)} USDC, headroom ${formatMoney(account.available_exposure_usd)} USD${asText ? ' (amounts sent as decimal strings, read as numbers)' : ''}`;
     },
-  },
-  {
-    id: 'positions',
-    title: 'Positions',
-    command: ['positions'],
-    forWrites: true,
-    read: async (client, seen) => {
+  ],
+  [
+    'positions',
+    'Positions',
+    'positions',
+    true,
+    async (client, seen) => {
       const positions = await client.listPositions();
       if (positions.length) seen.positionFields = describePositionFields(positions);
       return `${positions.length} open line${positions.length === 1 ? '' : 's'} (GET /positions: what add, reduce and close wait on)`;
     },
-  },
-  {
-    id: 'hedges',
-    title: 'Hedges',
-    command: ['hedges'],
-    forWrites: true,
-    read: async (client, seen) => {
-      const list = await client.readHedges({ limit: 20 });
-      seen.statuses = [...new Set(list.items.map((hedge) => hedge.status))];
-      seen.newest = list.items[0]?.id;
-      seen.hedgesRead = list.items.length;
-      return `GET /hedges readable (${list.items.length} read${list.more ? ', more on the server' : ''})`;
+  ],
+  [
+    'hedges',
+    'Hedges',
+    'hedges',
+    true,
+    async (client, seen) => {
+      const { items, more } = await client.readHedges({ limit: 20 });
+      seen.statuses = [...new Set(items.map((hedge) => hedge.status))];
+      seen.newest = items[0]?.id;
+      seen.hedgesRead = items.length;
+      return `GET /hedges readable (${items.length} read${more ? ', more on the server' : ''})`;
     },
-  },
-  {
-    id: 'hedge',
-    title: 'One hedge',
-    command: ['hedges', 'ID'],
-    forWrites: true,
-    read: async (client, { newest }) => {
+  ],
+  [
+    'hedge',
+    'One hedge',
+    'hedges ID',
+    true,
+    async (client, { newest }) => {
       if (!newest) return;
       const hedge = await client.getHedge(newest);
       return `GET /hedges/${hedge.id} readable (${hedge.status}): what open waits on`;
     },
-  },
-  {
-    id: 'history',
-    title: 'History',
-    command: ['history'],
-    forWrites: false,
-    read: async (client) => {
-      const history = await client.readHistory({ limit: 20 });
-      return `GET /hedges/history readable (${history.items.length} read${history.more ? ', more on the server' : ''})`;
+  ],
+  [
+    'history',
+    'History',
+    'history',
+    false,
+    async (client) => {
+      const { items, more } = await client.readHistory({ limit: 20 });
+      return `GET /hedges/history readable (${items.length} read${more ? ', more on the server' : ''})`;
     },
-  },
+  ],
 ];
 
-/** Each read endpoint answered and readable: markets, then the table above in its order. */
+/** Each read endpoint answered and readable: markets, then the table above in its order. A read that failed: the command describes its error; an answer hedge cannot read names the command to report it with. */
 async function checkReads(
-  ports: Pick<CommandContext, 'hedgeCommand'>,
+  ports: DoctorPorts,
   client: HedgeClient,
   markets: MarketList | undefined,
-  checks: DoctorChecks,
+  checks: DoctorCheck[],
 ) {
-  if (markets) checks.add(marketsCheck(markets));
+  const listed = markets?.markets ?? [];
+  const open = listed.filter((entry) => entry.status === 'open').map((entry) => entry.market);
+  const other = listed.filter((entry) => entry.status !== 'open').map((entry) => `${entry.market} (${entry.status})`);
+  if (markets)
+    checks.push(
+      checkOf(
+        'markets',
+        'Markets',
+        open.length ? 'ok' : 'warn',
+        `${listed.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
+        true,
+        { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
+      ),
+    );
   const seen: ReadsSeen = {
-    listed: markets?.markets.map((entry) => entry.market) ?? [],
-    tradable: markets?.markets.find((entry) => entry.status === 'open')?.market,
+    listed: listed.map((entry) => entry.market),
+    tradable: open[0],
     positionFields: 'no open position to read its field names from',
     statuses: [],
   };
-  for (const { read, unasked, ...check } of READS) {
+  for (const [id, title, command, forWrites, read, unasked] of READS) {
     try {
       const detail = await read(client, seen);
-      if (detail !== undefined) checks.add({ ...check, status: 'ok', detail });
-      else if (unasked) checks.add(checkOf(check.id, check.title, 'skip', unasked));
+      if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
+      else if (unasked) checks.push(checkOf(id, title, 'skip', unasked));
     } catch (error) {
-      checks.readFailure(ports, check, error);
+      if (error instanceof InterruptedError) throw error;
+      const unreadable = error instanceof InvalidResponseError;
+      checks.push(
+        checkOf(id, title, 'fail', '', forWrites, {
+          next: unreadable
+            ? `hedge cannot read this answer (${error.field || 'data'}: ${error.received ?? '?'}); report it with the output of \`${ports.hedgeCommand(...command.split(' '), '--verbose')}\`.`
+            : undefined,
+          failure: unreadable ? 'unreadable' : isRefusal(error) ? 'auth' : 'network',
+          error,
+        }),
+      );
     }
   }
   return seen;
 }
 
-function marketsCheck(markets: MarketList) {
-  const open = markets.markets.filter((entry) => entry.status === 'open').map((entry) => entry.market);
-  const other = markets.markets
-    .filter((entry) => entry.status !== 'open')
-    .map((entry) => `${entry.market} (${entry.status})`);
-  return checkOf(
-    'markets',
-    'Markets',
-    open.length ? 'ok' : 'warn',
-    `${markets.markets.length} listed; open: ${open.join(', ') || 'none'}${other.length ? `; also ${other.join(', ')}` : ''}`,
-    true,
-    { next: open.length ? undefined : 'No market is open right now: opens and adds will be refused until one is.' },
-  );
-}
-
 /** The wire choices detected: prices shape, page-size parameter, list paging, position fields, the add/reduce amount, statuses, what was learned. */
 async function checkWireChoices(
   { client, wire, learned }: Awaited<ReturnType<typeof observingClient>>,
-  seen: ReadsSeen,
-  checks: DoctorChecks,
+  { pricesShape, positionFields, statuses, hedgesRead }: ReadsSeen,
 ) {
-  checks.add(info('wire.prices', 'Prices shape', seen.pricesShape ?? 'not seen'));
-  for (const check of await pageSizeChecks(client, wire.settings.pageSizeParam, seen.hedgesRead)) checks.add(check);
-  checks.add(info('wire.positions', 'Position fields', seen.positionFields));
   const amount = wire.sources.changeNotionalField;
-  checks.add(
+  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
+  return [
+    info('wire.prices', 'Prices shape', pricesShape ?? 'not seen'),
+    ...(await pageSizeChecks(client, wire.settings.pageSizeParam, hedgesRead)),
+    info('wire.positions', 'Position fields', positionFields),
     info(
       'wire.amount',
       'Add/reduce amount',
       `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); ` +
         'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
     ),
-  );
-  const { statuses } = seen;
-  const unknown = statuses.filter((status) => !(HEDGE_STATUSES as readonly string[]).includes(status));
-  checks.add(
     info(
       'wire.statuses',
       'Statuses',
@@ -415,35 +392,27 @@ async function checkWireChoices(
         ? 'no hedge to read statuses from'
         : `seen: ${statuses.join(', ')}${unknown.length ? ` (${unknown.join(', ')} not in the spec: shown as sent, treated as not final)` : ''}`,
     ),
-  );
-  for (const found of learned) {
-    checks.add(
+    ...learned.map((found) =>
       info(
         `wire.learned.${found.setting}`,
         'Learned',
         `${WIRE_SETTING_SOURCES[found.setting].profileKey} = ${found.value} (${found.evidence})`,
       ),
-    );
-  }
-  if (wire.problem)
-    checks.add(
-      checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
-        next: 'Fix or unset that setting.',
-        failure: 'usage',
-      }),
-    );
-}
-
-function sourceName(source: string, variable: string, profile: string | undefined) {
-  if (source === 'environment') return variable;
-  if (source === 'demo') return '--demo';
-  if (source === 'flag') return 'a flag';
-  return profile ? `profile "${profile}"` : 'the profile';
+    ),
+    ...(wire.problem
+      ? [
+          checkOf('wire.settings', 'Wire settings', 'fail', wire.problem, true, {
+            next: 'Fix or unset that setting.',
+            failure: 'usage',
+          }),
+        ]
+      : []),
+  ];
 }
 
 /** The first request failed: why, as the line that stops the rest. A TLS trust failure, no answer at all, a 404 (the base URL points elsewhere) and a refused key each name their next step. */
 function firstRequestFailure(
-  ports: Pick<CommandContext, 'hedgeCommand'>,
+  ports: DoctorPorts,
   error: unknown,
   credentials: ResolvedCredentials,
   baseUrl: DoctorCheck,
@@ -460,7 +429,7 @@ function firstRequestFailure(
         : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
     );
   }
-  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+  if (isRefusal(error)) {
     return checkOf(
       'auth',
       'Key accepted',
@@ -492,11 +461,12 @@ function firstRequestFailure(
 
 /** The server's clock against this machine's, as its answers told it (domain/server-clock.ts): the interval, and what taught it. */
 export function clockCheck(reading: ClockReading) {
+  const { disagreedMs, dateBehindMs, lowMs, highMs = Infinity } = reading;
   const learned = describeServerClock(reading);
   const moved =
-    reading.disagreedMs === undefined || reading.dateBehindMs !== undefined
+    disagreedMs === undefined || dateBehindMs !== undefined
       ? ''
-      : `; its answers disagreed by ${formatSpan(reading.disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
+      : `; its answers disagreed by ${formatSpan(disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
     "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
   const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}) =>
@@ -507,14 +477,13 @@ export function clockCheck(reading: ClockReading) {
       forWrites: false,
     });
   // How far apart the clocks are at least, and at most (unbounded: nothing bounds one side).
-  const low = reading.lowMs!;
-  const high = reading.highMs ?? Infinity;
-  const least = low > 0 ? low : high < 0 ? -high : 0;
-  const most = Math.max(Math.abs(low), Math.abs(high));
+  const low = lowMs!;
+  const least = low > 0 ? low : highMs < 0 ? -highMs : 0;
+  const most = Math.max(Math.abs(low), Math.abs(highMs));
   const detail = `the server's clock is ${learned}${moved}`;
   if (least > CLOCK_FAIL_MS)
     return clock('fail', `${detail}: more than ${CLOCK_FAIL_MS / 1000} s apart`, { next, failure: 'network' });
-  const ok = most <= CLOCK_WARN_MS && !moved && reading.dateBehindMs === undefined;
+  const ok = most <= CLOCK_WARN_MS && !moved && dateBehindMs === undefined;
   return ok ? clock('ok', detail) : clock('warn', detail, { next });
 }
 
@@ -548,11 +517,6 @@ export function describeShape(data: unknown, depth = 0): string {
   return typeof data === 'string' ? 'text' : typeof data;
 }
 
-/** Whether the server sent any amount of this record as a decimal string. */
-function sentAsText(record: object) {
-  return Object.values(asSent(record)).some((value) => typeof value === 'string' && isNumericText(value));
-}
-
 function describePositionFields(positions: Array<Record<string, unknown>>) {
   const raw = positions[0];
   const facts = readPosition(raw);
@@ -571,15 +535,12 @@ function describePositionFields(positions: Array<Record<string, unknown>>) {
 /** The page-size parameter: one hedge asked for; an ignored name makes a stated `meta.page_size` name tried and learned, and a refusal teaches the client its name. */
 async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0) {
   const probe = async (parameter: string) => {
-    const response = await client.transport.send({
+    const { data, meta, headers, url } = await client.transport.send({
       method: 'GET',
       path: '/hedges',
       query: parameter === NO_PAGE_SIZE ? {} : { [parameter]: 1 },
     });
-    return readPage(
-      { data: response.data, meta: response.meta, linkHeader: response.headers.link },
-      { query: {}, listUrl: response.url },
-    );
+    return readPage({ data, meta, linkHeader: headers.link }, { query: {}, listUrl: url });
   };
   /** The page-size check, and how the list pages when an answer showed it. */
   const say = (status: CheckStatus, detail: string, reading?: PageReading, next?: string) => [
@@ -599,13 +560,11 @@ async function pageSizeChecks(client: HedgeClient, name: string, hedgesRead = 0)
       : []),
   ];
   /** One row asked: the answer honours it when it states that size back, or gives one row of several. */
-  const honours = (reading: PageReading, parameter: string) => {
-    const stated = reading.statedPageSize;
+  const honours = ({ statedPageSize: stated, rows, more, next, total = 0 }: PageReading, parameter: string) => {
     if (stated?.name === parameter) return stated.value === 1;
-    const rows = reading.rows?.length ?? 0;
-    if (rows > 1) return false;
-    const several = reading.more === true || reading.next !== undefined || (reading.total ?? 0) > 1 || hedgesRead > 1;
-    return rows === 1 && several ? true : undefined;
+    const count = rows?.length ?? 0;
+    if (count > 1) return false;
+    return count === 1 && (more === true || next !== undefined || total > 1 || hedgesRead > 1) ? true : undefined;
   };
   let first: PageReading;
   try {
