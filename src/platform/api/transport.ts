@@ -1,4 +1,4 @@
-import type { Agent as HttpAgent, ClientRequest } from 'node:http';
+import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
@@ -93,28 +93,17 @@ export interface ObservedAnswer {
   receivedAt: number;
 }
 
-export interface ApiResponse {
-  status: number;
-  data: unknown;
-  meta: Record<string, unknown>;
-  /** The answer's headers, names in lower case (a `Link` to the next page, `Date`, rate limits). */
-  headers: HeaderMap;
-  /** The URL asked (a relative next link is resolved against it). */
-  url: string;
-}
-
 const TIMEOUT_CODES = 'UND_ERR_CONNECT_TIMEOUT UND_ERR_HEADERS_TIMEOUT UND_ERR_BODY_TIMEOUT'.split(' ');
-const RETRYABLE_NETWORK_CODES = new Set([
+const RETRYABLE_NETWORK_CODES = [
   ...'ECONNREFUSED ECONNRESET EPIPE ETIMEDOUT EAI_AGAIN ENETUNREACH EHOSTUNREACH UND_ERR_SOCKET UND_ERR_CLOSED'.split(
     ' ',
   ),
   ...TIMEOUT_CODES,
-]);
-const TLS_TRUST_CODES = new Set(
+];
+const TLS_TRUST_CODES =
   'SELF_SIGNED_CERT_IN_CHAIN DEPTH_ZERO_SELF_SIGNED_CERT UNABLE_TO_VERIFY_LEAF_SIGNATURE UNABLE_TO_GET_ISSUER_CERT_LOCALLY CERT_HAS_EXPIRED ERR_TLS_CERT_ALTNAME_INVALID'.split(
     ' ',
-  ),
-);
+  );
 
 /** Answers larger than this are refused while they are read (HEDGE_MAX_ANSWER_MB overrides it). */
 const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
@@ -123,9 +112,8 @@ const MIN_WRITE_BUDGET_MS = 1_000;
 
 function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
   const name = JSON.stringify(key);
-  let value = map.get(name);
-  if (value === undefined) map.set(name, (value = make()));
-  return value;
+  if (!map.has(name)) map.set(name, make());
+  return map.get(name)!;
 }
 
 /** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
@@ -168,7 +156,12 @@ export class HttpConnections {
     this.closed = true;
     for (const agent of this.agents.values()) agent.destroy();
     await Promise.all(
-      [...this.proxies.values()].map((opened) => opened.then((proxy) => proxy.destroy()).catch(() => {})),
+      [...this.proxies.values()].map((opened) =>
+        opened.then(
+          (proxy) => proxy.destroy(),
+          () => {},
+        ),
+      ),
     );
   }
 
@@ -188,78 +181,82 @@ export class ConnectionsClosedError extends Error {
 /** With a CA file, the CA list: passing `ca` replaces Node's default list. */
 function trustedCertificates({ caFile, nodeExtraCaCerts }: TransportConfig) {
   // Read without a CA file too: Node trusts it by itself, so one that others may change is refused here.
-  const extra = nodeExtraCaCerts ? readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS') : undefined;
-  if (!caFile) return;
-  const ca = [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file')];
-  if (extra) ca.push(extra);
-  return ca;
+  const extra = nodeExtraCaCerts ? [readCaFile(nodeExtraCaCerts, 'NODE_EXTRA_CA_CERTS')] : [];
+  if (caFile)
+    return [...process.getBuiltinModule('node:tls').rootCertificates, readCaFile(caFile, 'CA file'), ...extra];
 }
 
-function goesThroughProxy(config: TransportConfig) {
+function goesThroughProxy({ baseUrl, proxy }: TransportConfig) {
   // The key crosses a proxy only inside TLS to a remote host (src/core/security/base-url.ts).
-  if (connectsDirectly(config.baseUrl)) return false;
-  const { httpsProxy, httpProxy } = config.proxy;
   const env = process.env;
-  return Boolean((httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (httpProxy ?? env.http_proxy ?? env.HTTP_PROXY));
+  return (
+    !connectsDirectly(baseUrl) &&
+    Boolean(
+      (proxy.httpsProxy ?? env.https_proxy ?? env.HTTPS_PROXY) || (proxy.httpProxy ?? env.http_proxy ?? env.HTTP_PROXY),
+    )
+  );
 }
 
-type Answer = Omit<RawAnswer, 'text'> & { body: NodeJS.ReadableStream };
-
-interface Outgoing {
-  method: string;
-  headers: HeaderMap;
-  body?: string;
-  signal: AbortSignal;
+/** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
+function outgoing({ method, headers, body, idempotencyKey }: ApiRequest, config: TransportConfig, signal: AbortSignal) {
+  const sent: HeaderMap = {
+    'user-agent': config.userAgent,
+    accept: 'application/json',
+    ...flatHeaders(headers ?? {}),
+    authorization: `Bearer ${config.apiKey}`,
+  };
+  if (body !== undefined) sent['content-type'] = 'application/json';
+  if (idempotencyKey) sent['idempotency-key'] = idempotencyKey;
+  return { method, headers: sent, body: body === undefined ? undefined : JSON.stringify(body), signal };
 }
 
-function sendDirect(url: URL, outgoing: Outgoing, config: TransportConfig): Promise<Answer> {
+type Outgoing = ReturnType<typeof outgoing>;
+
+function sendDirect(url: URL, { method, headers, body, signal }: Outgoing, config: TransportConfig) {
   const { connectTimeoutMs, localSocket } = config;
   const secure = url.protocol === 'https:';
-  const headers: Record<string, string | number> = { ...outgoing.headers };
-  if (outgoing.body !== undefined) headers['content-length'] = Buffer.byteLength(outgoing.body);
-  // Over a local socket there is no server name.
-  const overSocket = localSocket === undefined ? {} : { socketPath: localSocket, servername: '' };
   const options = {
-    ...overSocket,
-    method: outgoing.method,
-    headers,
+    // Over a local socket there is no server name.
+    ...(localSocket !== undefined && { socketPath: localSocket, servername: '' }),
+    method,
+    headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
     agent: config.connections.agentFor(url, config),
-    signal: outgoing.signal,
+    signal,
   };
-  return new Promise((resolve, reject) => {
+  return new Promise<{ status: number; headers: Headers; body: NodeJS.ReadableStream }>((resolve, reject) => {
     const request = (secure ? https().request : http.request)(url, options, (response) =>
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
     request.on('error', reject);
     request.once('socket', (socket) => {
-      if (!secure && localSocket === undefined) sendOnlyToLoopback(request, url);
+      // Plain http:// goes to this machine alone.
+      const check = () => {
+        if (!isLoopbackAddress(socket.remoteAddress))
+          request.destroy(
+            new UsageError(
+              `Refusing plain http:// to ${url.hostname}: it connected to ${socket.remoteAddress ?? 'an unknown address'}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
+            ),
+          );
+      };
+      if (!secure && localSocket === undefined) {
+        if (socket.connecting) socket.prependOnceListener('connect', check);
+        else check();
+      }
       if (!socket.connecting) return;
-      const timer = setTimeout(() => {
-        const error = Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), {
-          code: 'UND_ERR_CONNECT_TIMEOUT',
-        });
-        request.destroy(error);
-      }, connectTimeoutMs).unref();
-      socket.once(secure ? 'secureConnect' : 'connect', () => clearTimeout(timer));
-      socket.once('close', () => clearTimeout(timer));
+      const timer = setTimeout(
+        () =>
+          request.destroy(
+            Object.assign(new Error(`not connected within ${connectTimeoutMs} ms`), {
+              code: 'UND_ERR_CONNECT_TIMEOUT',
+            }),
+          ),
+        connectTimeoutMs,
+      ).unref();
+      for (const event of [secure ? 'secureConnect' : 'connect', 'close'])
+        socket.once(event, () => clearTimeout(timer));
     });
-    request.end(outgoing.body);
+    request.end(body);
   });
-}
-
-/** Plain http:// goes to this machine alone. */
-function sendOnlyToLoopback(request: ClientRequest, url: URL) {
-  const socket = request.socket!;
-  const check = () => {
-    if (isLoopbackAddress(socket.remoteAddress)) return;
-    request.destroy(
-      new UsageError(
-        `Refusing plain http:// to ${url.hostname}: it connected to ${socket.remoteAddress ?? 'an unknown address'}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
-      ),
-    );
-  };
-  if (socket.connecting) socket.prependOnceListener('connect', check);
-  else check();
 }
 
 async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportConfig, timeoutMs: number) {
@@ -277,22 +274,10 @@ async function sendThroughProxy(url: URL, outgoing: Outgoing, config: TransportC
   return { status: statusCode, headers, body };
 }
 
-function errorCode(error: unknown) {
-  for (let current = error, depth = 0; current && depth < 4; depth += 1) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return;
-}
-
-/** The URL a request goes to: its path glued to the base URL (a path is relative to the base URL's own path). */
-function buildUrl(baseUrl: string, request: ApiRequest) {
-  const url = atBaseOrigin(baseUrl, baseUrl + request.path, `${request.method} ${request.path}`);
-  for (const [name, value] of Object.entries(request.query ?? {})) {
-    if (value !== undefined) url.searchParams.set(name, String(value));
-  }
-  return url;
+/** The first string `code` on the error or its causes. */
+function errorCode(error: unknown, depth = 0): string | undefined {
+  const { code, cause } = (error || {}) as { code?: unknown; cause?: unknown };
+  return typeof code === 'string' ? code : depth < 3 ? errorCode(cause, depth + 1) : undefined;
 }
 
 interface Retry {
@@ -302,12 +287,10 @@ interface Retry {
 }
 
 export class Transport {
-  private readonly host: string;
   /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
   readonly serverClock: ServerClock;
 
   constructor(readonly config: TransportConfig) {
-    this.host = new URL(config.baseUrl).host;
     this.serverClock = config.connections.serverClock(config.baseUrl);
   }
 
@@ -320,27 +303,28 @@ export class Transport {
     return this.serverClock.at(this.config.clock.now());
   }
 
-  async send(apiRequest: ApiRequest) {
-    const { clock, retry: policy, deadline } = this.config;
-    const endpoint = `${apiRequest.method} ${apiRequest.path}`;
+  async send(request: ApiRequest) {
+    const { clock, retry: policy, deadline, baseUrl } = this.config;
+    const endpoint = `${request.method} ${request.path}`;
     const started = clock.now();
-    const url = buildUrl(this.config.baseUrl, apiRequest);
+    // Its path glued to the base URL (a path is relative to the base URL's own path).
+    const url = atBaseOrigin(baseUrl, baseUrl + request.path, endpoint);
+    for (const [name, value] of Object.entries(request.query ?? {}))
+      if (value !== undefined) url.searchParams.set(name, String(value));
     for (let attempt = 1; ; attempt += 1) {
-      const outcome = await this.attempt(apiRequest, url, endpoint, attempt, started);
+      const outcome = await this.attempt(request, url, endpoint, attempt, started);
       if (!('reason' in outcome)) return outcome;
       const { reason, error, retryAfterMs } = outcome;
       const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
       const now = clock.now();
       // An in-flight idempotency key is the server still working on our own earlier attempt.
-      const outOfAttempts = reason !== 'in-flight' && reason !== 'conflict' && attempt >= policy.maxAttempts;
-      const budgetMs = reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs;
       if (
-        outOfAttempts ||
+        (reason !== 'in-flight' && reason !== 'conflict' && attempt >= policy.maxAttempts) ||
         (retryAfterMs ?? 0) > policy.maxRetryAfterMs ||
-        (deadline !== undefined && now + delay >= deadline) ||
-        now - started + delay > budgetMs
+        now + delay >= (deadline ?? Infinity) ||
+        now - started + delay > (reason === 'conflict' ? policy.maxConflictWaitMs : policy.maxTotalMs)
       ) {
-        const final = this.giveUp(error, apiRequest, attempt);
+        const final = this.giveUp(error, request, attempt);
         // Kept for a caller that retries on its own schedule (the --watch loop delays its next tick).
         if (final instanceof NetworkError && retryAfterMs !== undefined) final.retryAfterMs = retryAfterMs;
         throw final;
@@ -351,7 +335,7 @@ export class Transport {
       } catch {
         throw new InterruptedError(`Interrupted while retrying ${endpoint}.`);
       }
-      await apiRequest.beforeRetry?.(reason);
+      await request.beforeRetry?.(reason);
     }
   }
 
@@ -381,36 +365,40 @@ export class Transport {
   }
 
   /** One attempt: its answer read as the envelope, or why to try again; what ends the request is thrown. `firstSentAt`: when this send() began, the earliest an answer's own stamp can be. */
-  private async attempt(
-    apiRequest: ApiRequest,
-    url: URL,
-    endpoint: string,
-    attempt: number,
-    firstSentAt: number,
-  ): Promise<ApiResponse | Retry> {
-    const config = this.config;
-    const clock = config.clock;
-    const remaining = config.deadline === undefined ? Infinity : config.deadline - clock.now();
+  private async attempt(request: ApiRequest, url: URL, endpoint: string, attempt: number, firstSentAt: number) {
+    const { config } = this;
+    const { host } = url;
+    const { clock } = config;
+    const key = request.idempotencyKey;
+    const failed = (message: string, more: object) =>
+      new NetworkError(message, { endpoint, attempts: attempt, ...more });
+    const remaining = (config.deadline ?? Infinity) - clock.now();
     // A write sent with no time left to hear the answer would leave its outcome unknown for nothing.
-    if (remaining < (apiRequest.idempotencyKey ? MIN_WRITE_BUDGET_MS : 1)) {
-      throw new NetworkError(
+    if (remaining < (key ? MIN_WRITE_BUDGET_MS : 1)) {
+      throw failed(
         `--timeout ran out before ${endpoint} was ${attempt === 1 ? 'sent; nothing was sent' : 'sent again'}.`,
-        { endpoint, attempts: attempt - 1, hint: 'Run it again with a longer --timeout (or none).' },
+        {
+          attempts: attempt - 1,
+          hint: 'Run it again with a longer --timeout (or none).',
+        },
       );
     }
     const timeoutMs = Math.min(config.requestTimeoutMs, remaining);
-    const keyNote = apiRequest.idempotencyKey ? ` idempotency-key=${apiRequest.idempotencyKey}` : '';
+    const keyNote = key ? ` idempotency-key=${key}` : '';
     this.log(`→ ${endpoint} attempt ${attempt}${keyNote}`);
     const sentAt = clock.now();
-    let answer;
-    let text;
+    let answer, text;
     // Our own timer makes the bound exact and covers headers and body together.
     const timeoutSignal = AbortSignal.timeout(timeoutMs);
     const signal = config.signal ? AbortSignal.any([config.signal, timeoutSignal]) : timeoutSignal;
     const cap = config.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
     try {
-      const outgoing = { method: apiRequest.method, ...this.outgoing(apiRequest), signal };
-      answer = await (goesThroughProxy(config) ? sendThroughProxy : sendDirect)(url, outgoing, config, timeoutMs);
+      answer = await (goesThroughProxy(config) ? sendThroughProxy : sendDirect)(
+        url,
+        outgoing(request, config, signal),
+        config,
+        timeoutMs,
+      );
       // Past the cap the connection is dropped and the answer refused, not retried (it would come the same).
       text = (await readBoundedStream(answer.body, { maxBytes: cap })).toString('utf8');
     } catch (error) {
@@ -419,67 +407,63 @@ export class Transport {
       // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
       if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
       if (error instanceof ReadRefused) {
-        const tooLarge = new NetworkError(
+        const tooLarge = failed(
           `${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`,
           {
-            endpoint,
-            attempts: 1,
             code: 'answer_too_large',
             hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
           },
         );
-        throw this.giveUp(tooLarge, apiRequest, attempt);
+        throw this.giveUp(tooLarge, request, attempt);
       }
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
       this.log(`← ${endpoint} failed after ${clock.now() - sentAt} ms: ${reason}`);
-      if (code && TLS_TRUST_CODES.has(code)) {
-        throw new NetworkError(`TLS: the certificate of ${this.host} is not trusted (${code}) on ${endpoint}.`, {
-          endpoint,
-          attempts: attempt,
+      if (TLS_TRUST_CODES.includes(code!)) {
+        throw failed(`TLS: the certificate of ${host} is not trusted (${code}) on ${endpoint}.`, {
           code,
           hint: 'For a sandbox with its own CA, point HEDGE_CA_FILE (or NODE_EXTRA_CA_CERTS) at the CA file it printed.',
           cause: error,
         });
       }
       // When --timeout (not --request-timeout) bounds this attempt, the error names --timeout's own value.
-      const message = !TIMEOUT_CODES.includes(code!)
-        ? `Could not reach ${this.host} on ${endpoint}: ${reason}.`
-        : remaining < config.requestTimeoutMs && timeoutSignal.aborted
-          ? `No answer from ${this.host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
-          : `No answer from ${this.host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`;
-      const networkError = new NetworkError(message, { endpoint, attempts: attempt, code, cause: error });
-      if (code !== undefined && !RETRYABLE_NETWORK_CODES.has(code))
-        throw this.giveUp(networkError, apiRequest, attempt);
-      return { reason: 'network', error: networkError };
+      const networkError = failed(
+        !TIMEOUT_CODES.includes(code!)
+          ? `Could not reach ${host} on ${endpoint}: ${reason}.`
+          : remaining < config.requestTimeoutMs && timeoutSignal.aborted
+            ? `No answer from ${host} on ${endpoint} before --timeout ran out${config.deadlineTotalMs !== undefined ? ` (${formatSeconds(config.deadlineTotalMs)})` : ''}.`
+            : `No answer from ${host} within ${formatSeconds(timeoutMs)} on ${endpoint}.`,
+        { code, cause: error },
+      );
+      if (code !== undefined && !RETRYABLE_NETWORK_CODES.includes(code))
+        throw this.giveUp(networkError, request, attempt);
+      return { reason: 'network', error: networkError } satisfies Retry;
     }
     const { status, headers } = answer;
     const flat = flatHeaders(headers);
     const receivedAt = clock.now();
     config.observe?.({ endpoint, status, headers: flat, sentAt, receivedAt });
-    apiRequest.onAnswer?.({ status, headers, text });
+    request.onAnswer?.({ status, headers, text });
     const requestId = firstOf(headers['x-request-id']);
     this.serverClock.learnDate(flat.date, sentAt, receivedAt);
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
-    const retryAfter = firstOf(headers['retry-after']);
     // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget.
+    const retryAfterMs = () => parseRetryAfterMs(firstOf(headers['retry-after']), clock.now());
     const retry = (reason: RetryReason, message: string, code?: string, hint?: string): Retry => ({
       reason,
-      retryAfterMs: parseRetryAfterMs(retryAfter, clock.now()),
-      error: new NetworkError(message, { endpoint, attempts: attempt, status, code, hint }),
+      retryAfterMs: retryAfterMs(),
+      error: failed(message, { status, code, hint }),
     });
-    let parsed: unknown;
-    let unread: string | undefined;
+    let envelope;
     try {
-      parsed = JSON.parse(text);
+      envelope = envelopeSchema.safeParse(JSON.parse(text));
     } catch {
-      unread = text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+      // Not JSON: said below.
     }
-    const envelope = unread ? undefined : envelopeSchema.safeParse(parsed);
     if (!envelope?.success) {
-      const message = `${endpoint} answered HTTP ${status} with ${unread ?? 'JSON that is not the {data, error, meta} envelope'}.`;
+      const message = `${endpoint} answered HTTP ${status} with ${envelope ? 'JSON that is not the {data, error, meta} envelope' : text.trim() === '' ? 'an empty body' : 'a body that is not JSON'}.`;
       if (status >= 500) return retry('server-error', message);
       throw new InvalidResponseError(message, {
         endpoint,
@@ -490,7 +474,7 @@ export class Transport {
     const { data, error, meta } = envelope.data;
     const ok = status >= 200 && status < 300;
     if (error) {
-      const { code, message } = error;
+      const { code, message, details } = error;
       if (status === 429)
         return retry(
           'rate-limited',
@@ -511,25 +495,14 @@ export class Transport {
         status === 401 && config.sources?.apiKey === 'environment'
           ? 'The key is HEDGE_API_KEY, which comes before any saved profile: set the right key there, or unset it to use the profile (`hedge whoami` shows where each setting comes from).'
           : undefined;
-      const apiError = new ApiError({
-        status,
-        code,
-        message,
-        details: error.details,
-        requestId,
-        endpoint,
-        ambiguous,
-        hint,
-      });
-      apiError.idempotencyKey = apiRequest.idempotencyKey;
-      if (status === 409 && code === 'idempotency_in_flight') return { reason: 'in-flight', error: apiError };
+      const apiError = new ApiError({ status, code, message, details, requestId, endpoint, ambiguous, hint });
+      apiError.idempotencyKey = key;
+      if (status === 409 && code === 'idempotency_in_flight')
+        return { reason: 'in-flight', error: apiError } satisfies Retry;
       // A conflict that says when to try again (Retry-After: another change still landing on the
       // side) refused the request and did nothing: it is sent again then, with the same key.
-      const retryAfterMs =
-        status === 409 && code !== 'idempotency_key_reuse' && !ambiguous
-          ? parseRetryAfterMs(retryAfter, clock.now())
-          : undefined;
-      if (retryAfterMs !== undefined) return { reason: 'conflict', retryAfterMs, error: apiError };
+      const wait = status === 409 && code !== 'idempotency_key_reuse' && !ambiguous ? retryAfterMs() : undefined;
+      if (wait !== undefined) return { reason: 'conflict', retryAfterMs: wait, error: apiError } satisfies Retry;
       throw apiError;
     }
     if (!ok)
@@ -537,40 +510,22 @@ export class Transport {
         endpoint,
         status,
       });
-    const own = apiRequest.firstSend && apiRequest.stampedBy;
+    const own = request.firstSend && request.stampedBy;
     this.serverClock.learnStamps(data, receivedAt, own ? { field: own, sentAt: firstSentAt } : undefined);
     return { status, data, meta, headers: flat, url: url.toString() };
   }
-
-  /** The request's headers (the key last: a header given cannot replace it) and its JSON body. */
-  private outgoing(apiRequest: ApiRequest) {
-    const headers: HeaderMap = {
-      'user-agent': this.config.userAgent,
-      accept: 'application/json',
-      ...flatHeaders(apiRequest.headers ?? {}),
-      authorization: `Bearer ${this.config.apiKey}`,
-    };
-    let body: string | undefined;
-    if (apiRequest.body !== undefined) {
-      body = JSON.stringify(apiRequest.body);
-      headers['content-type'] = 'application/json';
-    }
-    if (apiRequest.idempotencyKey) headers['idempotency-key'] = apiRequest.idempotencyKey;
-    return { headers, body };
-  }
 }
+
+export type ApiResponse = Awaited<ReturnType<Transport['send']>>;
 
 /** Header names in lower case, repeated headers joined with ", " (as HTTP allows). */
 function flatHeaders(headers: Headers) {
   const flat: HeaderMap = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, value] of Object.entries(headers))
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
   return flat;
 }
 
 const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
-function formatSeconds(ms: number) {
-  return `${Number((ms / 1000).toFixed(3))}s`;
-}
+const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))}s`;
