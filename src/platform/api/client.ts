@@ -23,7 +23,6 @@ import {
   readRecord,
   readRows,
   submittedActionSchema,
-  type HistoryRecord,
 } from './schemas.js';
 import type { ApiRequest, ApiResponse, SendHooks, Transport } from './transport.js';
 import {
@@ -39,20 +38,18 @@ import { historyRowKey, parsePrices } from './wire/fields.js';
 import { isNumericText, readNumber } from '../../core/number-format.js';
 import { withoutUndefined, type JsonObject } from '../../core/objects.js';
 
-interface QuoteRequest {
+export interface SideRequest {
   market: string;
   side: Side;
+}
+
+interface QuoteRequest extends SideRequest {
   notional_usd: number;
   tenor_days: number;
 }
 
 export interface OpenRequest extends QuoteRequest {
   client_reference?: string;
-}
-
-export interface SideRequest {
-  market: string;
-  side: Side;
 }
 
 export interface ChangeRequest extends SideRequest {
@@ -72,17 +69,11 @@ interface ListHedgesQuery {
   lookAhead?: boolean;
 }
 
-export interface HistoryPage {
-  records: HistoryRecord[];
-  /** What follows: another page; nothing; nothing because the server repeated a cursor. */
-  next: 'page' | 'none' | 'repeated';
-  /** The server pages this list with cursors: a last page without one is the end of the history. */
-  paged: boolean;
-  /** The server says more exist (a has_more, a marker hedge could not send back). */
-  more?: boolean;
-  /** As the last page: whether it may be one of more, though it says nothing on paging (lists' `cutAt`). */
-  mayBeCut: () => Promise<boolean>;
-}
+/** One page of the history: its records; what follows (another page, nothing, or nothing because the server repeated
+ * a cursor); `paged`: the server pages it with cursors (a last page without one is the end); `more`: the server says
+ * more exist (a has_more, a marker hedge could not send back); `mayBeCut`: as the last page, whether it may be one of
+ * more though it says nothing on paging (lists' `cutAt`). */
+export type HistoryPage = HedgeClient['historyPages'] extends () => AsyncGenerator<infer P> ? P : never;
 
 /** A wire name hedge learned from the server: a refusal that named it, or its answers. */
 export interface LearnedWire {
@@ -113,9 +104,12 @@ const WRITES = {
 };
 
 type Write = keyof typeof WRITES;
+type Filters = Record<string, string | undefined>;
+type Sent = Record<string, string | number>;
 
 export class HedgeClient {
-  private wireSettings: WireSettings;
+  /** The wire names in use: as set, and as learned from now on. */
+  wire: WireSettings;
   private readonly learned = new Set<string>();
   private pageSizeLearned: boolean;
   private readonly honours = new Map<string, Promise<boolean>>();
@@ -124,19 +118,16 @@ export class HedgeClient {
     readonly transport: Transport,
     private readonly options: ClientOptions = {},
   ) {
-    this.wireSettings = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
+    this.wire = { ...(options.wire ?? DEFAULT_WIRE_SETTINGS) };
     this.pageSizeLearned = options.pageSizeLearned === true;
-  }
-
-  get wire() {
-    return this.wireSettings;
   }
 
   /** Uses a learned name from now on, and hands it to the runtime to keep (once per name). */
   learnWire(learned: LearnedWire) {
-    this.wireSettings = { ...this.wireSettings, [learned.setting]: learned.value };
-    if (learned.setting === 'pageSizeParam') this.pageSizeLearned = true;
-    const key = `${learned.setting}=${learned.value}`;
+    const { setting, value } = learned;
+    this.wire = { ...this.wire, [setting]: value };
+    if (setting === 'pageSizeParam') this.pageSizeLearned = true;
+    const key = `${setting}=${value}`;
     if (this.learned.has(key)) return;
     this.learned.add(key);
     this.options.learn?.(learned);
@@ -150,7 +141,7 @@ export class HedgeClient {
     const issue = result.error.issues[0];
     let [value, field] = [data, at];
     for (const key of issue.path) {
-      value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+      value = (value as Record<PropertyKey, unknown> | null | undefined)?.[key];
       field += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
     }
     let expected = issue.message;
@@ -180,34 +171,29 @@ export class HedgeClient {
   }
 
   private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
-    const response = await this.transport.send(request);
-    return this.parse(schema, response.data, response.status, `${request.method} ${request.path}`);
+    const { data, status } = await this.transport.send(request);
+    return this.parse(schema, data, status, `${request.method} ${request.path}`);
   }
 
   /** A list read page by page until `shown` rows (one page without a limit), learning the page-size name on the way. */
   private async list<S extends z.ZodMiniType>(
     schema: S,
     path: string,
-    filters: Record<string, string | undefined>,
-    shown?: number,
-    {
-      checkCut = false,
-      lookAhead = false,
-      rowKey,
-    }: Pick<ListHedgesQuery, 'checkCut' | 'lookAhead'> & Pick<FollowOptions, 'rowKey'> = {},
+    filters: Filters,
+    { limit: shown, checkCut, lookAhead, rowKey }: ListHedgesQuery & Pick<FollowOptions, 'rowKey'>,
   ) {
     const endpoint = `GET ${path}`;
-    const limit = shown !== undefined && lookAhead ? shown + 1 : shown;
+    const limit = lookAhead && shown !== undefined ? shown + 1 : shown;
     const items: Array<z.infer<S>> = [];
     const learn = (value: string, how: LearnedWire['how'], evidence: string) =>
       this.learnWire({ setting: 'pageSizeParam', value, how, evidence: `${endpoint} ${evidence}` });
     let pages = 0;
     let reading!: PageReading;
-    let ended: 'page' | 'none' | 'repeated' = 'none';
+    let ended: HistoryPage['next'] = 'none';
     let refused = false;
     /** A page-size name an answer stated, tried on the next page; learned once an answer confirms it. */
     let candidate: string | undefined;
-    let sent: Record<string, string | number> = {};
+    let sent: Sent = {};
     const fetchPage = async (query: Query) => {
       for (;;) {
         sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length);
@@ -215,7 +201,7 @@ export class HedgeClient {
           return await this.transport.send({ method: 'GET', path, query: sent });
         } catch (error) {
           // A 400 naming the page-size parameter hedge sent: asked again once, with the name it offers or none.
-          const name = this.wireSettings.pageSizeParam;
+          const name = this.wire.pageSizeParam;
           if (!(error instanceof ApiError) || error.status !== 400 || refusedField(error) !== name || !(name in sent))
             throw error;
           if (refused || error.ambiguous)
@@ -223,27 +209,24 @@ export class HedgeClient {
               `The server refused the page-size parameter \`${name}\` (its name is not shown in the spec). ${wireHint('pageSizeParam')}`,
             );
           refused = true;
-          const offered = namesIn(error.details).find(
-            (candidate) => candidate !== name && (PAGE_SIZE_NAMES as readonly string[]).includes(candidate),
-          );
+          const offered = namesIn(error.details).find((other) => other !== name && PAGE_SIZE_NAMES.includes(other));
           this.options.log?.(
             `${endpoint} refused ${name} and names ${offered ? `${offered}: asking again with it` : 'no other page-size parameter: asking again without one'}`,
           );
-          if (offered) this.wireSettings = { ...this.wireSettings, pageSizeParam: offered };
+          if (offered) this.wire = { ...this.wire, pageSizeParam: offered };
           else learn(NO_PAGE_SIZE, 'refused', `refused the page-size parameter \`${name}\` and named no other`);
         }
       }
     };
     for await (const page of followPages(fetchPage, {
       query: withoutUndefined(filters) as Query,
-      cursorParam: this.wireSettings.cursorParam || undefined,
+      cursorParam: this.wire.cursorParam || undefined,
       rowKey,
     })) {
       pages += 1;
-      reading = page.reading;
-      ended = page.next;
+      ({ reading, next: ended } = page);
       items.push(...this.rows(schema, page.answer, endpoint, reading));
-      const { pageSizeParam } = this.wireSettings;
+      const { pageSizeParam } = this.wire;
       // The name the refusal gave worked: keep it.
       if (refused && pages === 1 && pageSizeParam !== NO_PAGE_SIZE)
         learn(pageSizeParam, 'refused', `refused the page-size parameter hedge sent and named \`${pageSizeParam}\``);
@@ -256,17 +239,21 @@ export class HedgeClient {
         this.options.log?.(
           `${endpoint}: the answer states its page size as ${stated.name}=${stated.value}; trying ${stated.name} for the next page`,
         );
-        this.wireSettings = { ...this.wireSettings, pageSizeParam: (candidate = stated.name) };
+        this.wire = { ...this.wire, pageSizeParam: (candidate = stated.name) };
       }
-      const full = limit !== undefined && items.length >= limit;
-      const last = page.next !== 'page' || (reading.total !== undefined && items.length >= reading.total);
-      if (full || last || limit === undefined) break;
+      if (
+        limit === undefined ||
+        items.length >= limit ||
+        ended !== 'page' ||
+        (reading.total !== undefined && items.length >= reading.total)
+      )
+        break;
     }
     let more = reading.more === true || (reading.total !== undefined && items.length < reading.total);
     if (shown !== undefined && items.length > shown) {
-      if (pages === 1 && items.length > limit! && this.wireSettings.pageSizeParam !== NO_PAGE_SIZE) {
+      if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE) {
         this.options.warn?.(
-          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wireSettings.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
+          `${path} answered ${items.length} records where ${limit} were asked: the server may not know the page-size parameter \`${this.wire.pageSizeParam}\`; showing the first ${shown}. ${wireHint('pageSizeParam')}`,
         );
       }
       items.length = shown;
@@ -282,41 +269,34 @@ export class HedgeClient {
 
   /** Whether a last page with no word on paging may be one of more: it is as long as asked, or the server ignores the
    * size (a page of one asked; a name learned from it is one it reads). */
-  private async mayBeCut(
-    path: string,
-    filters: Record<string, string | undefined>,
-    sent: Record<string, string | number>,
-    reading: PageReading,
-    ended: 'page' | 'none' | 'repeated',
-  ) {
-    const name = this.wireSettings.pageSizeParam;
+  private async mayBeCut(path: string, filters: Filters, sent: Sent, reading: PageReading, ended: HistoryPage['next']) {
+    const name = this.wire.pageSizeParam;
     const rows = reading.rows?.length ?? 0;
     const silent = ended === 'none' && reading.more === undefined && reading.total === undefined;
     if (!silent || this.pageSizeLearned || rows <= 1 || !(name in sent)) return false;
     if (rows >= Number(sent[name])) return true;
-    // Asked once a command: whether the server reads the page size does not change between its reads.
+    // Asked once a command: whether the server reads the page size does not change between its reads. Whether a list
+    // answers one row when one is asked under `name` (as `hedge doctor` checks): a refused, unreadable or unreachable
+    // answer cannot tell, and the list already read is still given, with the warning that it may be cut.
     const key = JSON.stringify([path, filters, name]);
-    if (!this.honours.has(key)) this.honours.set(key, this.honoursPageSize(path, filters, name));
+    if (!this.honours.has(key))
+      this.honours.set(
+        key,
+        this.transport.send({ method: 'GET', path, query: { ...filters, [name]: 1 } }).then(
+          ({ data }) => (findRows(data).rows?.length ?? 0) <= 1,
+          (error) => {
+            if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
+              return false;
+            throw error;
+          },
+        ),
+      );
     return !(await this.honours.get(key));
   }
 
-  /** Whether a list answers one row when one is asked under `name` (as `hedge doctor` checks). A refused, unreadable or
-   * unreachable answer cannot tell: the list already read is still given, with the warning that it may be cut. */
-  private async honoursPageSize(path: string, filters: Record<string, string | undefined>, name: string) {
-    const query = { ...(withoutUndefined(filters) as Query), [name]: 1 };
-    try {
-      const { data } = await this.transport.send({ method: 'GET', path, query });
-      return (findRows(data).rows?.length ?? 0) <= 1;
-    } catch (error) {
-      if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
-        return false;
-      throw error;
-    }
-  }
-
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Query, remaining: number | undefined) {
-    const name = this.wireSettings.pageSizeParam;
+  private withPageSize(query: Query, remaining: number | undefined): Sent {
+    const name = this.wire.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
   }
@@ -324,7 +304,7 @@ export class HedgeClient {
   /** Reads an add/reduce body back into a request (for `hedge resume`), whatever the amount's name. */
   changeRequestFromBody(body: JsonObject) {
     const amountKey = [
-      this.wireSettings.changeNotionalField,
+      this.wire.changeNotionalField,
       'notional_usd',
       ...Object.keys(body).filter((key) => !CHANGE_BODY_FIELDS.has(key)),
     ].find((key) => readNumber(body[key]) !== undefined);
@@ -338,46 +318,35 @@ export class HedgeClient {
 
   async listMarkets() {
     const response = await this.transport.send({ method: 'GET', path: '/markets' });
-    const markets = this.rows(marketSchema, response, 'GET /markets');
-    const allowed = response.meta.allowed_markets;
+    const { allowed_markets: allowed, source } = response.meta;
     return {
-      markets,
+      markets: this.rows(marketSchema, response, 'GET /markets'),
       allowedMarkets: Array.isArray(allowed) ? allowed.filter((m): m is string => typeof m === 'string') : undefined,
-      source: typeof response.meta.source === 'string' ? response.meta.source : undefined,
+      source: typeof source === 'string' ? source : undefined,
       meta: response.meta,
     };
   }
 
   /** GET /prices?symbols=… (its shape is not shown; see unspecified.ts): `data` as the server sent it (for --json) and the prices read from it (for people). */
   async readPrices(markets: readonly string[]) {
-    const query = markets.length ? { [this.wireSettings.pricesParam]: markets.join(',') } : undefined;
-    let response;
-    try {
-      response = await this.transport.send({ method: 'GET', path: '/prices', query });
-    } catch (error) {
+    const { pricesParam } = this.wire;
+    const query = markets.length ? { [pricesParam]: markets.join(',') } : undefined;
+    const { data, status } = await this.transport.send({ method: 'GET', path: '/prices', query }).catch((error) => {
       // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
-      if (
-        error instanceof ApiError &&
-        error.status === 400 &&
-        query &&
-        refusedField(error) === this.wireSettings.pricesParam
-      ) {
-        throw error.withHint(
-          `The server refused the prices parameter \`${this.wireSettings.pricesParam}\`. ${wireHint('pricesParam')}`,
-        );
-      }
-      throw error;
-    }
-    const { data, status } = response;
+      throw error instanceof ApiError && error.status === 400 && query && refusedField(error) === pricesParam
+        ? error.withHint(`The server refused the prices parameter \`${pricesParam}\`. ${wireHint('pricesParam')}`)
+        : error;
+    });
     const quotes = parsePrices(data, markets);
     if (quotes) return { data, quotes };
+    const shown = received(data);
     const problem = new InvalidResponseError(
-      `GET /prices answered HTTP ${status} with no price hedge could read: data is ${received(data)}.`,
+      `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
       {
         endpoint: 'GET /prices',
         status,
         field: 'data',
-        received: received(data),
+        received: shown,
         hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
       },
     );
@@ -397,7 +366,7 @@ export class HedgeClient {
         ? withoutUndefined(body)
         : kind === 'close'
           ? { market, side }
-          : { market, side, [journaled_as ?? this.wireSettings.changeNotionalField]: notional_usd };
+          : { market, side, [journaled_as ?? this.wire.changeNotionalField]: notional_usd };
     return { method: 'POST', path: WRITES[kind].path, body: sent, idempotencyKey };
   }
 
@@ -418,13 +387,7 @@ export class HedgeClient {
   }
 
   readHedges(query: ListHedgesQuery = {}) {
-    return this.list(
-      hedgeSchema,
-      '/hedges',
-      { status: query.status, client_reference: query.clientReference },
-      query.limit,
-      query,
-    );
+    return this.list(hedgeSchema, '/hedges', { status: query.status, client_reference: query.clientReference }, query);
   }
 
   getHedge(id: string) {
@@ -436,32 +399,33 @@ export class HedgeClient {
     return (await this.readHistory(query)).items;
   }
 
-  readHistory(query: Pick<ListHedgesQuery, 'limit' | 'checkCut' | 'lookAhead'> = {}) {
-    return this.list(historyRecordSchema, '/hedges/history', {}, query.limit, { ...query, rowKey: historyRowKey });
+  readHistory(query: Omit<ListHedgesQuery, 'status' | 'clientReference'> = {}) {
+    return this.list(historyRecordSchema, '/hedges/history', {}, { ...query, rowKey: historyRowKey });
   }
 
   /** GET /hedges/history page after page, each handed over as it comes (never held whole). */
-  async *historyPages(pageSize = MAX_PAGE_SIZE): AsyncGenerator<HistoryPage> {
-    let sent: Record<string, string | number> = {};
+  async *historyPages(pageSize = MAX_PAGE_SIZE) {
+    const path = '/hedges/history';
+    let sent: Sent = {};
     const fetchPage = (query: Query) =>
-      this.transport.send({
-        method: 'GET',
-        path: '/hedges/history',
-        query: (sent = this.withPageSize(query, pageSize)),
-      });
+      this.transport.send({ method: 'GET', path, query: (sent = this.withPageSize(query, pageSize)) });
     let first = true;
-    const cursorParam = this.wireSettings.cursorParam || undefined;
-    for await (const page of followPages(fetchPage, { cursorParam, rowKey: historyRowKey, widen: true })) {
-      const records = this.rows(historyRecordSchema, page.answer, 'GET /hedges/history', page.reading);
+    const cursorParam = this.wire.cursorParam || undefined;
+    for await (const { answer, reading, next: given } of followPages(fetchPage, {
+      cursorParam,
+      rowKey: historyRowKey,
+      widen: true,
+    })) {
+      const records = this.rows(historyRecordSchema, answer, `GET ${path}`, reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
-      const next = records.length || page.reading.repeats ? page.next : 'none';
+      const next = records.length || reading.repeats ? given : 'none';
       const asked = sent;
       yield {
         records,
         next,
         paged: !first || next === 'page',
-        more: page.reading.more,
-        mayBeCut: () => this.mayBeCut('/hedges/history', {}, asked, page.reading, next),
+        more: reading.more,
+        mayBeCut: () => this.mayBeCut(path, {}, asked, reading, next),
       };
       first = false;
       if (next !== 'page') return;
@@ -484,10 +448,8 @@ export class HedgeClient {
 
 /** A value as an error shows it: short JSON and its kind (`"long" (text)`, `5 (a number)`, missing). */
 function received(value: unknown) {
-  if (value === undefined) return 'missing';
-  if (value === null) return 'null';
+  if (value == null) return value === null ? 'null' : 'missing';
   const json = JSON.stringify(value) ?? String(value);
-  const shown = json.length > 60 ? `${json.slice(0, 57)}…` : json;
   const kind = Array.isArray(value)
     ? 'a list'
     : typeof value === 'object'
@@ -495,7 +457,7 @@ function received(value: unknown) {
       : typeof value === 'string'
         ? 'text'
         : `a ${typeof value}`;
-  return `${shown} (${kind})`;
+  return `${json.length > 60 ? `${json.slice(0, 57)}…` : json} (${kind})`;
 }
 
 const TYPE_WORDS: Record<string, string> = {
