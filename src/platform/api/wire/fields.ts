@@ -2,7 +2,7 @@
 import { InvalidResponseError } from '../../../core/errors.js';
 import { toAccountSide } from '../../../core/money.js';
 import { readNumber } from '../../../core/number-format.js';
-import { SIDES, type Side } from '../../../core/vocabulary.js';
+import { SIDES } from '../../../core/vocabulary.js';
 import type { HistoryFacts } from '../../../core/wire.js';
 import type { JsonObject } from '../../../core/objects.js';
 
@@ -68,18 +68,14 @@ const PRICE_SENT = new WeakMap<PriceQuote, JsonObject>();
 const PRICE_LIST_KEYS = 'prices rates quotes data items results'.split(' ');
 
 function priceOf(value: unknown): number | undefined {
-  const direct = readNumber(value);
-  if (direct !== undefined) return direct;
-  if (isObject(value)) {
-    const found = firstField(value, PRICE_FIELDS, priceOf);
-    if (found !== undefined) return found;
-    // Only a two-sided price: its mid.
-    const bid = readNumber(value.bid);
-    const ask = readNumber(value.ask);
-    // Rounded to 12 significant digits: (15.2832 + 15.2908) / 2 is not 15.286999999999999.
-    if (bid !== undefined && ask !== undefined) return Number(((bid + ask) / 2).toPrecision(12));
-  }
-  return;
+  if (!isObject(value)) return readNumber(value);
+  const bid = readNumber(value.bid);
+  const ask = readNumber(value.ask);
+  // Only a two-sided price: its mid, rounded to 12 significant digits ((15.2832 + 15.2908) / 2 is not 15.286999999999999).
+  return (
+    firstField(value, PRICE_FIELDS, priceOf) ??
+    (bid !== undefined && ask !== undefined ? Number(((bid + ask) / 2).toPrecision(12)) : undefined)
+  );
 }
 
 const marketOf = (value: JsonObject) => firstField(value, MARKET_FIELDS, readString);
@@ -91,7 +87,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
   const fromObject = (value: unknown, fallbackMarket?: string) => {
     const price = priceOf(value);
     if (price === undefined) return;
-    const fields = value && typeof value === 'object' ? (value as JsonObject) : {};
+    const fields = isObject(value) ? value : {};
     const market = marketOf(fields) ?? fallbackMarket;
     if (!market) return;
     const timestamp = timeOf(fields);
@@ -99,7 +95,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
       ...fields,
       market,
       price,
-      ...(timestamp !== undefined && fields.timestamp === undefined ? { timestamp } : {}),
+      ...(timestamp !== undefined && fields.timestamp === undefined && { timestamp }),
     };
     PRICE_SENT.set(quote, fields);
     return quote;
@@ -107,16 +103,15 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
   const all = (quotes: Array<PriceQuote | undefined>) =>
     quotes.length && quotes.every((quote) => quote !== undefined) ? quotes : undefined;
   if (Array.isArray(data)) return all(data.map((item) => fromObject(item, only)));
-  if (data && typeof data === 'object') {
-    const object = data as JsonObject;
+  if (isObject(data)) {
     const single = fromObject(data, only);
-    if (single && marketOf(object)) return [single];
-    const keyed = all(Object.entries(object).map(([market, value]) => fromObject(value, market)));
+    if (single && marketOf(data)) return [single];
+    const keyed = all(Object.entries(data).map(([market, value]) => fromObject(value, market)));
     if (keyed) return keyed;
     if (single) return [single];
     // A wrapper: `{rates: [...]}`, `{data: {USDTKES: …}}` — looked into once.
     for (const key of depth === 0 ? PRICE_LIST_KEYS : []) {
-      const inner = typeof object[key] === 'object' ? parsePrices(object[key], requested, 1) : undefined;
+      const inner = typeof data[key] === 'object' ? parsePrices(data[key], requested, 1) : undefined;
       if (inner) return inner;
     }
   }
@@ -225,10 +220,6 @@ function fieldTable<T extends Record<string, string | readonly [string, Reader<u
   ) as never;
 }
 
-function namesOf<T extends FieldTable>(table: T): { [F in keyof T]: T[F][0] } {
-  return Object.fromEntries(Object.entries(table).map(([fact, [names]]) => [fact, names])) as never;
-}
-
 /** Each fact of `table` read from `raw`, in the table's order; a name other than the first is noted in `used`. */
 function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
   const fields = fieldsOf(raw);
@@ -258,10 +249,7 @@ function inOneShape(raw: JsonObject, table: FieldTable, facts: object = readFact
 const POSITION_FIELDS = fieldTable({
   side: [
     'side direction position_side hedge_side',
-    (value: unknown) => {
-      const word = typeof value === 'string' ? value.toLowerCase() : undefined;
-      return (SIDES as readonly string[]).includes(word ?? '') ? (word as Side) : undefined;
-    },
+    (value: unknown) => SIDES.find((side) => typeof value === 'string' && side === value.toLowerCase()),
   ],
   market: ['market symbol pair', (value: unknown) => readString(value)?.toUpperCase()],
   notionalUsd: 'notional_usd size_usd notional amount_usd exposure_usd position_usd',
@@ -280,7 +268,8 @@ const POSITION_FIELDS = fieldTable({
   openedAt: ['opened_at open_time created_at opened', readTime],
 });
 
-export const POSITION_FIELD_SYNONYMS = namesOf(POSITION_FIELDS);
+/** The names a side and a notional are read from (`hedge doctor` says which one a position used). */
+export const POSITION_FIELD_SYNONYMS = { side: POSITION_FIELDS.side[0], notionalUsd: POSITION_FIELDS.notionalUsd[0] };
 
 /** A position's facts; `synonymsUsed`: the names read other than ours (for --verbose). */
 export type PositionFacts = {
@@ -341,15 +330,15 @@ function readSide(value: unknown) {
 
 /** `7`, `"7"`, `"7d"`, `"7 days"`. */
 function readTenor(value: unknown) {
-  const text =
+  const days = readNumber(
     typeof value === 'string'
       ? value
           .trim()
           .toLowerCase()
           .replace(/\s*d(ays?)?$/, '')
-      : value;
-  const days = readNumber(text);
-  return days !== undefined && Number.isInteger(days) && days > 0 ? days : undefined;
+      : value,
+  );
+  return Number.isInteger(days) && days! > 0 ? days : undefined;
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -368,20 +357,22 @@ export function asUtc(value: string) {
 /** Text that is not blank, an ISO 8601 time without a zone read as UTC. */
 function readTime(value: unknown) {
   const text = readString(value);
-  return text === undefined ? undefined : asUtc(text);
+  return text && asUtc(text);
 }
 
 /** An ISO 8601 time (no zone: UTC, never local) or epoch seconds or milliseconds → an ISO string. */
 export function readTimestamp(value: unknown) {
-  let ms: number | undefined;
   const epoch = readNumber(value);
-  if (epoch !== undefined) {
-    ms = Math.abs(epoch) < EPOCH_SECONDS_BELOW ? epoch * 1000 : epoch;
-  } else if (typeof value === 'string' && ISO_TIMESTAMP.test(value.trim())) {
-    ms = Date.parse(asUtc(value));
-  }
-  if (ms === undefined || !Number.isFinite(ms)) return;
-  const date = new Date(ms);
+  const date = new Date(
+    epoch !== undefined
+      ? Math.abs(epoch) < EPOCH_SECONDS_BELOW
+        ? epoch * 1000
+        : epoch
+      : typeof value === 'string' && ISO_TIMESTAMP.test(value.trim())
+        ? Date.parse(asUtc(value))
+        : NaN,
+  );
+  // Not a time, or not one a date can hold.
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
@@ -414,7 +405,7 @@ export function historyCloseTime(raw: JsonObject) {
 /** A closed-hedge record's id and close time, where it carries them (to page the history by). */
 export function historyRowKey(raw: unknown) {
   if (!isObject(raw)) return {};
-  return { id: firstField(raw, ...HISTORY_FIELDS.hedgeId), at: historyCloseTime(raw) };
+  return { id: historyHedgeId(raw), at: historyCloseTime(raw) };
 }
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */

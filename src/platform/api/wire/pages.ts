@@ -3,9 +3,10 @@ import { UsageError } from '../../../core/errors.js';
 import { atBaseOrigin, resolveApiPath } from '../../../core/security/base-url.js';
 import { isObject, readString, readText } from './fields.js';
 
-function parsed(value: string) {
+/** The `rel="next"` link of a header value: its target (undefined: none; empty: one without a target). */
+function nextOf(value: string) {
   try {
-    return LinkHeader.parse(value);
+    return LinkHeader.parse(value).rel('next')[0]?.uri;
   } catch {
     return;
   }
@@ -13,22 +14,16 @@ function parsed(value: string) {
 
 /** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
 export function nextLink(header: string | readonly string[] | undefined) {
-  if (header === undefined) return;
-  const values = (typeof header === 'string' ? [header] : header).filter((value) => value.trim() !== '');
-  for (const value of values) {
-    const whole = parsed(value);
-    // The library reads leniently: a malformed parameter may swallow the links after it.
-    const found = whole?.rel('next')[0] ?? linkByLink(value);
-    if (found?.uri) return found.uri;
-  }
-  return;
-}
-
-/** The next link of a header that does not read whole: each `<…>` part on its own. */
-function linkByLink(value: string) {
-  for (const part of value.split(/,(?=\s*<)/)) {
-    const found = parsed(part)?.rel('next')[0];
-    if (found?.uri) return found;
+  for (const value of typeof header === 'string' ? [header] : (header ?? [])) {
+    // The library reads leniently: a malformed parameter may swallow the links after it; each `<…>` part on its own.
+    const found =
+      value.trim() &&
+      (nextOf(value) ??
+        value
+          .split(/,(?=\s*<)/)
+          .map(nextOf)
+          .find(Boolean));
+    if (found) return found;
   }
   return;
 }
@@ -37,17 +32,18 @@ function linkByLink(value: string) {
 export const PAGE_SIZE_NAMES =
   'limit page_size per_page pageSize perPage size page_limit max_results maxResults count'.split(' ');
 
-/** Where a list hides inside an object `data`, most likely first. */
-const LIST_KEYS = 'items data results records rows entries list hedges history positions markets'.split(' ');
-/** Objects that may hold paging facts, inside meta or beside the list. */
-const CONTAINERS = 'pagination paging page_info pageInfo page cursor links _links'.split(' ');
-const NEXT_LINK_KEYS = 'next next_url nextUrl next_page_url nextPageUrl next_link nextLink href'.split(' ');
-const CURSOR_KEYS =
-  'next_cursor nextCursor next_page_token nextPageToken next_token nextToken end_cursor endCursor after'.split(' ');
-const MORE_KEYS = 'has_more hasMore has_next hasNext has_next_page hasNextPage more'.split(' ');
-const PAGE_KEYS = 'page current_page currentPage page_number pageNumber'.split(' ');
-const PAGES_KEYS = 'total_pages totalPages page_count pageCount last_page lastPage pages'.split(' ');
-const TOTAL_KEYS = 'total total_count totalCount total_items totalItems total_results count'.split(' ');
+const [LIST_KEYS, CONTAINERS, NEXT_LINK_KEYS, CURSOR_KEYS, MORE_KEYS, PAGE_KEYS, PAGES_KEYS, TOTAL_KEYS] = [
+  // Where a list hides inside an object `data`, most likely first.
+  'items data results records rows entries list hedges history positions markets',
+  // Objects that may hold paging facts, inside meta or beside the list.
+  'pagination paging page_info pageInfo page cursor links _links',
+  'next next_url nextUrl next_page_url nextPageUrl next_link nextLink href',
+  'next_cursor nextCursor next_page_token nextPageToken next_token nextToken end_cursor endCursor after',
+  'has_more hasMore has_next hasNext has_next_page hasNextPage more',
+  'page current_page currentPage page_number pageNumber',
+  'total_pages totalPages page_count pageCount last_page lastPage pages',
+  'total total_count totalCount total_items totalItems total_results count',
+].map((keys) => keys.split(' '));
 
 export interface PageReading {
   /** The rows of this page; undefined when the answer holds no list hedge can find. */
@@ -77,14 +73,12 @@ export type Query = Record<string, string>;
 /** The rows of a list answer: the array itself, or the one array an object `data` carries. */
 export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; rest: Json } {
   if (Array.isArray(data)) return { rows: data, rowsAt: 'data', rest: {} };
-  if (!isObject(data)) return { rowsAt: 'data', rest: {} };
-  const arrays = Object.entries(data).filter(([, value]) => Array.isArray(value));
-  const named = LIST_KEYS.map((key) => arrays.find(([name]) => name === key)).find((entry) => entry !== undefined);
-  const found = named ?? (arrays.length === 1 ? arrays[0] : undefined);
-  if (!found) return { rowsAt: 'data', rest: data };
-  const rest = { ...data };
-  delete rest[found[0]];
-  return { rows: found[1] as unknown[], rowsAt: `data.${found[0]}`, rest };
+  const object = isObject(data) ? data : {};
+  const arrays = Object.keys(object).filter((name) => Array.isArray(object[name]));
+  const key = LIST_KEYS.find((name) => arrays.includes(name)) ?? (arrays.length === 1 ? arrays[0] : undefined);
+  if (key === undefined) return { rowsAt: 'data', rest: object };
+  const { [key]: rows, ...rest } = object;
+  return { rows: rows as unknown[], rowsAt: `data.${key}`, rest };
 }
 
 /** The places paging facts may be: meta, what `data` carries beside the rows, and objects inside either. */
@@ -120,7 +114,7 @@ const whole = (value: unknown) => {
       : typeof value === 'string' && /^\d+$/.test(value.trim())
         ? Number(value)
         : undefined;
-  return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
+  return Number.isInteger(number) && number! >= 0 ? number : undefined;
 };
 const flag = (value: unknown) =>
   typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
@@ -129,12 +123,7 @@ const looksLikeLink = (value: string) => value.includes('/') || value.includes('
 
 /** The query of a next link (absolute, or relative to the list's URL). */
 function queryOfLink(link: string, listUrl: string) {
-  try {
-    const url = new URL(link, listUrl);
-    return Object.fromEntries(url.searchParams.entries());
-  } catch {
-    return;
-  }
+  return URL.canParse(link, listUrl) ? Object.fromEntries(new URL(link, listUrl).searchParams) : undefined;
 }
 
 /** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
@@ -158,7 +147,7 @@ export function readPage(
     PAGE_SIZE_NAMES.filter((name) => name !== 'count'),
     whole,
   );
-  if (stated && stated.value > 0) reading.statedPageSize = { name: stated.key, value: stated.value };
+  if (stated?.value) reading.statedPageSize = { name: stated.key, value: stated.value };
   const total = firstOf(TOTAL_KEYS, whole);
   if (total) reading.total = total.value;
   const more = firstOf(MORE_KEYS, flag);
@@ -242,15 +231,6 @@ export interface PageAnswer {
   url: string;
 }
 
-interface FollowedPage<A extends PageAnswer, R = Query> {
-  answer: A;
-  reading: PageReading;
-  /** Another page follows, none, or none because the server repeated a next request. */
-  next: 'page' | 'none' | 'repeated';
-  /** The next request the answer gives (the one repeated, when `next` is `repeated`). */
-  following?: R;
-}
-
 export interface FollowOptions {
   /** The first page's query (filters); every next page's query comes from the answer before it. */
   query?: Query;
@@ -261,12 +241,13 @@ export interface FollowOptions {
   widen?: boolean;
 }
 
-/** Page after page; a next request already made ends the walk as `repeated` (a server could loop us). */
+/** Page after page, each with whether another page follows, none, or none because the server repeated a next request
+ * (`following`: the one it gives): a next request already made ends the walk as `repeated` (a server could loop us). */
 async function* walkPages<A extends PageAnswer, R>(
   first: R,
   fetchPage: (request: R) => Promise<A>,
   nextOf: (answer: A, request: R) => { reading: PageReading; next?: R },
-): AsyncGenerator<FollowedPage<A, R>> {
+) {
   const asked = new Set<string>();
   let request = first;
   for (;;) {
@@ -356,7 +337,7 @@ export function readPathPage(
 ) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
   const question = path.indexOf('?');
-  const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)).entries());
+  const query = Object.fromEntries(new URLSearchParams(question < 0 ? '' : path.slice(question + 1)));
   const reading = readPage(
     { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
     { query, listUrl, cursorParam },
