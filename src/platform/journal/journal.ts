@@ -12,8 +12,16 @@ import {
   type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
-import type { HoldResult, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
-import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
+import {
+  ClientJournal,
+  holdOf,
+  lastHolderOf,
+  type HoldResult,
+  type LockerClient,
+  type RecordsClient,
+  type RowFilter,
+  type RowSeal,
+} from './client-journal.js';
 import {
   foldJournal,
   isUnresolved,

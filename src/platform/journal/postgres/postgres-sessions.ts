@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
+import type { TeamJournalOptions } from '../backend.js';
 import type { Holder } from '../../../core/files/file-lock.js';
-import { holdOf } from '../client-journal.js';
+import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../client-journal.js';
 import { JournalError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';

@@ -1,15 +1,14 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
-import type {
-  ImportOutcome,
-  KeeperHeartbeats,
-  RecordsClient,
-  RowFilter,
-  RowSeal,
-  TeamJournal,
-  TeamJournalOptions,
-} from '../backend.js';
+import type { ImportOutcome, TeamJournal, TeamJournalOptions } from '../backend.js';
 import { canonicalJson } from '../canonical-json.js';
-import { ClientJournal, plainJson } from '../client-journal.js';
+import {
+  ClientJournal,
+  plainJson,
+  type KeeperHeartbeats,
+  type RecordsClient,
+  type RowFilter,
+  type RowSeal,
+} from '../client-journal.js';
 import {
   ANY_ROW,
   ENTRY,
