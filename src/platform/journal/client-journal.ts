@@ -201,16 +201,9 @@ export class ClientJournal {
   }
 
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
-  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}) {
-    return this.remember(
-      await this.records.read({
-        unresolved: pending === true,
-        idempotencyKey,
-        since,
-        until,
-        limit: limit === undefined ? undefined : Math.max(0, limit),
-      }),
-    );
+  async list({ pending, limit, ...filter }: ListOptions = {}) {
+    const atMost = limit === undefined ? undefined : Math.max(0, limit);
+    return this.remember(await this.records.read({ ...filter, unresolved: pending === true, limit: atMost }));
   }
 
   /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
