@@ -37,19 +37,21 @@ const ROW_COLUMNS =
 /** The next seq of the store's sequence, taken before a new row is sealed. */
 const NEXT_SEQ_SQL = `SELECT nextval('hedge.entries_seq')::text AS seq`;
 
-/** A new row ($1–$16 and its revision $17): its seq as taken ($18), or the store's next (in the row and in its JSON alike); with its holder's row ($19–$24) when one is given. */
+/** A new row from its entry ($1, each column a copy of its field), canonical body ($2), origin ($3) and revision ($4): its seq as taken ($5), or the store's next (in the row and in its JSON alike); with its holder's row ($6–$11) when one is given. */
 const INSERT_SQL = `
 WITH numbered AS (
-  SELECT coalesce($18::bigint, nextval('hedge.entries_seq')) AS seq
+  SELECT coalesce($5::bigint, nextval('hedge.entries_seq')) AS seq, $1::jsonb AS e
 ), inserted AS (
   INSERT INTO hedge.entries (${ROW_COLUMNS}, entry, seq, revision)
-  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $17::bigint), numbered.seq, $17
+  SELECT e->>'id', (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e->>'outcome', e->>'environment',
+    e->>'base_url_host', e->>'key_id', e->>'command', e->>'idempotency_key', e->>'group', e->>'leg', $2, e->>'host',
+    e->>'profile', $3, e || jsonb_build_object('seq', numbered.seq, 'revision', $4::bigint), numbered.seq, $4
   FROM numbered
   ON CONFLICT (id) DO NOTHING
   RETURNING id, seq
 ), held AS (
   INSERT INTO hedge.holders (scope, pid, host, session, since, backend_pid)
-  SELECT $19, $20, $21, $22, $23, $24 FROM inserted WHERE $19::text IS NOT NULL
+  SELECT $6, $7, $8, $9, $10, $11 FROM inserted WHERE $6::text IS NOT NULL
   ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid
   RETURNING scope
 )
@@ -283,7 +285,7 @@ class PostgresRecords implements RecordsClient {
   }
 }
 
-/** INSERT_SQL's values: ROW_COLUMNS and `entry`, the revision, the seq taken, and the holder's row (none when absent). */
+/** INSERT_SQL's values: the entry, its canonical body, origin, revision and seq taken, and its holder's row (none when absent). */
 function insertValues(
   entry: JournalEntry,
   origin: 'store' | 'migrated',
@@ -291,25 +293,5 @@ function insertValues(
   seq: string | null = null,
   holder: unknown[] = Array(6).fill(null),
 ) {
-  return [
-    entry.id,
-    entry.created_at,
-    entry.updated_at,
-    entry.outcome,
-    entry.environment,
-    entry.base_url_host,
-    entry.key_id,
-    entry.command,
-    entry.idempotency_key,
-    entry.group ?? null,
-    entry.leg ?? null,
-    canonicalJson(entry.request?.body ?? null),
-    entry.host ?? null,
-    entry.profile ?? null,
-    origin,
-    JSON.stringify(entry),
-    revision,
-    seq,
-    ...holder,
-  ];
+  return [JSON.stringify(entry), canonicalJson(entry.request?.body ?? null), origin, revision, seq, ...holder];
 }
