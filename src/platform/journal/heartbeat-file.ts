@@ -1,4 +1,4 @@
-// The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats).
+// The file backend's keeper heartbeats (client-journal.ts, KeeperHeartbeats).
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
 import type { KeeperHeartbeats } from './client-journal.js';

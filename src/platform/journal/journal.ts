@@ -250,7 +250,9 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
   const { now } = place;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
-  const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
+  /** The entry in the active segment, or in `text` (its contents under its lock). */
+  const entryOf = (id: string, text?: string) =>
+    (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);
   const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
   const holders = holderReader(notice);
   const named = namedHolds({ ...place, session, notice });
@@ -262,7 +264,7 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
     take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),
     async holderOf(scope) {
       if (!('entry' in scope)) return named.holderOf(scope.lock);
-      const holder = liveHolderIn(entryIn(activeEntries(place), scope.entry));
+      const holder = liveHolderIn(entryOf(scope.entry));
       return holder && publicHolder(holder);
     },
   };
@@ -271,7 +273,7 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
   async function holdEntry(id: string): Promise<HoldResult> {
     let heldBy: Holder | undefined;
     await lockedAppend(place, (current) => {
-      const entry = entryIn(foldJournal(current), id);
+      const entry = entryOf(id, current);
       if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
       // Finished meanwhile: its last holder is who finished it.
       if (!isUnresolved(entry)) {
@@ -287,14 +289,14 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
     if (heldBy) return { held: false, holder: heldBy };
     const release = () =>
       lockedAppend(place, (current) => {
-        const entry = entryIn(foldJournal(current), id);
+        const entry = entryOf(id, current);
         return entry && isUnresolved(entry) && ours(entry) ? event(id, null) : '';
       }).catch(() => {
         // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
       });
     // Still held while this session holds the entry, or the entry was finished (which ends a hold, never loses it).
     const stillHolds = () => {
-      const entry = entryIn(activeEntries(place), id);
+      const entry = entryOf(id);
       return !entry || !isUnresolved(entry) || ours(entry);
     };
     return { held: true, hold: holdOf(release, stillHolds) };

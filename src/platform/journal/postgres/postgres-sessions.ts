@@ -1,4 +1,4 @@
-// The team store's two sessions per process, and the locker over the second (backend.ts, LockerClient).
+// The team store's two sessions per process, and the locker over the second (client-journal.ts, LockerClient).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
