@@ -1,18 +1,14 @@
-// The journal's semantics, written once over a backend's two small clients (backend.ts: RecordsClient, LockerClient).
-import type {
-  HoldResult,
-  Journal,
-  KeeperHeartbeats,
-  ListOptions,
-  LockerClient,
-  RecordsClient,
-  RowSeal,
-  SameRequest,
-} from './backend.js';
+// The journal's semantics, written once over a backend's two small clients (RecordsClient, LockerClient below).
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
-import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
-import type { FallbackRecords } from './fallback-record.js';
+import {
+  isUnresolved,
+  OUTCOMES,
+  type BeginFields,
+  type JournalEntry,
+  type JournalEnvironment,
+  type JournalPatch,
+} from './entry.js';
 import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
@@ -26,7 +22,98 @@ const MAX_CANDIDATES_NAMED = 10;
 /** Ids are random past their time part: a taken one is drawn again, a few times at most. */
 const ID_TRIES = 5;
 
-export class ClientJournal implements Journal {
+/** Signs a new row as it is stored: its `seal`. */
+export type RowSeal = (entry: JournalEntry) => string;
+
+/** `pending`: only entries still unresolved (planned, pending, submitted, unknown). */
+export type ListOptions = Pick<RowFilter, 'idempotencyKey' | 'since' | 'until' | 'limit'> & { pending?: boolean };
+
+/** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
+export interface SameRequest {
+  environment: JournalEnvironment;
+  base_url_host: string;
+  key_id: string;
+  command: string;
+  /** The normalised request body; compared as canonicalJson. */
+  body: unknown;
+  /** Compared only when given. */
+  group?: string;
+  leg?: string;
+}
+
+/** A hold on an entry or a lock on an account scope, taken by this process. */
+export interface Hold {
+  release(): Promise<void>;
+  /** True once the hold is gone without a release. */
+  lost(): boolean;
+}
+
+export type HoldResult = { held: true; hold: Hold } | { held: false; holder: Holder };
+
+/** The optional part of a backend for `hedge keep`. */
+export interface KeeperHeartbeats {
+  /** Replaces the scope's heartbeat; resolves with its new revision once durable. */
+  write(scope: string, body: object): Promise<{ revision: number }>;
+  /** The scope's heartbeat, or undefined when none was ever written (or it cannot be read as one). */
+  read(scope: string): Promise<
+    | {
+        body: unknown;
+        /** How many times it was written (1 at the first write); 0 for a heartbeat file an older hedge wrote. */
+        revision: number;
+        /** Its age by the backend's own clock (the team store's: now() minus the time of its write). */
+        ageMs?: number;
+      }
+    | undefined
+  >;
+}
+
+/** Which rows a read wants; a client applies every field but `request`, which only narrows. */
+export interface RowFilter {
+  id?: string;
+  idPrefix?: string;
+  idSuffix?: string;
+  /** Only rows whose outcome is unresolved (entry.ts's UNRESOLVED_OUTCOMES, the one list). */
+  unresolved?: boolean;
+  idempotencyKey?: string;
+  /** Only rows created at or after / before these times (ms since the epoch; the row's own created_at). */
+  since?: number;
+  until?: number;
+  limit?: number;
+  /** A client may read only rows of this request's identity and body (the journal checks the rule itself). */
+  request?: SameRequest;
+}
+
+/** The rows of a journal: read, appended, changed — each atomically. */
+export interface RecordsClient {
+  readonly location: string;
+  append(entry: JournalEntry, seal?: RowSeal): Promise<JournalEntry | undefined>;
+  /** Folds `patch` into the row (later fields win, updated_at = at, revision + 1); undefined when there is no such row. */
+  change(id: string, patch: JournalPatch, at: string): Promise<JournalEntry | undefined>;
+  read(filter: RowFilter): Promise<JournalEntry[]>;
+  /** The keeper's heartbeats, stored as given (the journal refuses a key before). */
+  readonly heartbeats?: KeeperHeartbeats;
+  close?(): Promise<void>;
+}
+
+/** What a hold is on: an entry being carried out, or a per-account lock's scope. */
+export type HoldScope = { entry: string } | { lock: string };
+
+/** Holds on a scope, each dying with its process. */
+export interface LockerClient {
+  /** This process as the holder of a hold taken at `time` (a new row carries it). */
+  holderAt(time: number): Holder;
+  /** Takes the scope's hold, waiting up to waitMs; or names its live holder. (The journal asks for an entry's only while it is unresolved, and looks again after.) */
+  take(scope: HoldScope, waitMs: number): Promise<HoldResult>;
+  holderOf(scope: HoldScope): Promise<Holder | undefined>;
+  /** Lets go of every hold this process has on the scope: an entry's, once its outcome is final (absent where the outcome itself ends it). */
+  letGo?(scope: HoldScope): Promise<void>;
+}
+
+/** The journal as its callers use it. */
+export type Journal = Pick<ClientJournal, keyof ClientJournal>;
+
+export class ClientJournal {
+  /** For messages: the file path, or the store URL with any password redacted. */
   readonly location: string;
   readonly keeperHeartbeats?: KeeperHeartbeats;
   private readonly now: () => number;
@@ -41,7 +128,9 @@ export class ClientJournal implements Journal {
     private readonly options: {
       now?: () => number;
       /** Where an update goes when the store fails after a send (the team store's local file); absent: the error is thrown as it is. */
-      fallback?: FallbackRecords;
+      fallback?: {
+        record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never>;
+      };
       log?: (line: string) => void;
     } = {},
   ) {
@@ -51,6 +140,7 @@ export class ClientJournal implements Journal {
     this.keeperHeartbeats = records.heartbeats;
   }
 
+  /** Records a new action (outcome pending, or planned when asked), held by this process. */
   async begin(fields: BeginFields, seal?: RowSeal) {
     checkBeginFields(fields);
     refuseKeyShaped(
@@ -82,6 +172,7 @@ export class ClientJournal implements Journal {
     throw new JournalError(`Could not find a free journal id in ${ID_TRIES} tries; nothing was recorded.`);
   }
 
+  /** Records what became of an action (its revision goes up by one); a final outcome ends this process's hold. Returns the entry with every change folded in. */
   async update(id: string, patch: JournalPatch) {
     if (patch.outcome !== undefined && !OUTCOMES.includes(patch.outcome))
       throw new JournalError(`"${String(patch.outcome)}" is not a journal outcome.`);
@@ -109,18 +200,13 @@ export class ClientJournal implements Journal {
     return entry;
   }
 
-  async list({ pending, idempotencyKey, since, until, limit }: ListOptions = {}) {
-    return this.remember(
-      await this.records.read({
-        unresolved: pending === true,
-        idempotencyKey,
-        since,
-        until,
-        limit: limit === undefined ? undefined : Math.max(0, limit),
-      }),
-    );
+  /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
+  async list({ pending, limit, ...filter }: ListOptions = {}) {
+    const atMost = limit === undefined ? undefined : Math.max(0, limit);
+    return this.remember(await this.records.read({ ...filter, unresolved: pending === true, limit: atMost }));
   }
 
+  /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
   async get(typed: string) {
     const wanted = typed.trim().toLowerCase();
     if (wanted === '') return;
@@ -153,7 +239,7 @@ export class ClientJournal implements Journal {
     );
   }
 
-  /** An entry finished already, or meanwhile, is not taken: its last holder is named. */
+  /** Takes hold of an existing unresolved entry (to resume it); an entry finished already, or meanwhile, is not taken: its last holder is named. */
   async hold(id: string): Promise<HoldResult> {
     const before = await this.entry(id);
     if (!before) throw new JournalError(`No journal entry ${id} to hold in ${this.location}.`);
@@ -172,6 +258,7 @@ export class ClientJournal implements Journal {
     return this.locker.holderOf({ entry: id });
   }
 
+  /** A per-account lock. */
   lock(scope: string, options: { waitMs: number }) {
     return this.locker.take({ lock: scope }, Math.max(0, options.waitMs));
   }

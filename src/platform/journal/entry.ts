@@ -30,7 +30,7 @@ const UNRESOLVED = new Set(UNRESOLVED_OUTCOMES);
 
 export interface JournalEntry {
   id: string;
-  /** The record's place in its journal: a counter per journal, given at begin (backend.ts). Absent on records older than it. */
+  /** The record's place in its journal: a counter per journal, given at begin (client-journal.ts). Absent on records older than it. */
   seq?: number;
   /** How many times the record was written: 1 at begin, one more per change. Decides which copy of a record knows more. */
   revision?: number;

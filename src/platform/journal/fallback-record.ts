@@ -1,20 +1,20 @@
 // A local record of a team entry, written when the team store fails after a send and merged back by `hedge journal
 // migrate` by revisions (knowsMore), never by the clocks of the machines that wrote them.
-import type { LocalJournal } from './backend.js';
+import type { openJournal } from './journal.js';
 import { isUnresolved, PATCH_FIELDS, type JournalEntry, type JournalPatch } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { JournalStoreError } from './store-error.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export class FallbackRecords {
-  private local?: LocalJournal;
+  private local?: ReturnType<typeof openJournal>;
   /** Team entry id → the id of its local fallback record. */
   private readonly ids = new Map<string, string>();
 
   /** `store`: the store as shown (password redacted); `openLocal`: the local file journal, opened on the first fallback. */
   constructor(
     private readonly store: string,
-    private readonly openLocal: () => LocalJournal,
+    private readonly openLocal: () => ReturnType<typeof openJournal>,
   ) {}
 
   /** Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal. */

@@ -1,7 +1,7 @@
-// The file backend's keeper heartbeats (backend.ts, KeeperHeartbeats).
+// The file backend's keeper heartbeats (client-journal.ts, KeeperHeartbeats).
 import { dirname, join } from 'node:path';
 import { writeFileDurably } from '../../core/files/durable-write.js';
-import type { KeeperHeartbeats } from './backend.js';
+import type { KeeperHeartbeats } from './client-journal.js';
 import { refuseKeyShaped, sha256Hex } from './key-guard.js';
 import { ensureDir } from './segments.js';
 import { MAX_INPUT_FILE_BYTES, readRegularFileSync } from '../../core/security/bounded-read.js';

@@ -16,8 +16,7 @@ import {
   publicHolder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
-import type { HoldResult } from './backend.js';
-import { holdOf } from './client-journal.js';
+import { holdOf, type HoldResult } from './client-journal.js';
 import { readRow } from './entry.js';
 import { JournalError } from './journal-error.js';
 import { sha256Hex } from './key-guard.js';

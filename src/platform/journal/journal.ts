@@ -12,8 +12,16 @@ import {
   type Holder,
   type RecordedHolder,
 } from '../../core/files/file-lock.js';
-import type { HoldResult, LockerClient, RecordsClient, RowFilter, RowSeal } from './backend.js';
-import { ClientJournal, holdOf, lastHolderOf } from './client-journal.js';
+import {
+  ClientJournal,
+  holdOf,
+  lastHolderOf,
+  type HoldResult,
+  type LockerClient,
+  type RecordsClient,
+  type RowFilter,
+  type RowSeal,
+} from './client-journal.js';
 import {
   foldJournal,
   isUnresolved,
@@ -39,11 +47,18 @@ import {
   writeAll,
 } from './segments.js';
 
-interface OpenJournalOptions extends Partial<
-  Pick<FilePlace, 'lockStaleMs' | 'rotateBytes' | 'keepResolved' | 'sleep'>
-> {
+interface OpenJournalOptions {
+  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
   dir: string;
+  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
+  lockStaleMs?: number;
+  /** The active segment is rotated past this size (bytes); tests lower it. */
+  rotateBytes?: number;
+  /** Resolved entries kept in the active segment at a rotation. */
+  keepResolved?: number;
   now?: () => number;
+  /** The context clock's sleep (the one sleep when none is given). */
+  sleep?: (ms: number) => Promise<unknown>;
   /** Told about every line a read had to skip (a crash mid-write, a hand edit), with its file. */
   onSkip?: (skip: SkippedLine & { file?: string }) => void;
   /** Told, in one line naming the file, of a lock record or an entry's holder that names no holder. */
@@ -117,7 +132,7 @@ function readEntries(place: FilePlace, filter: RowFilter) {
     unresolved || (id !== undefined && active.length)
       ? active
       : withArchives(place, segment, filter, chosen).filter(chosen);
-  return limit === undefined ? found : found.slice(0, limit);
+  return found.slice(0, limit);
 }
 
 /** The active segment's entries and the archives' the filter may want (an entry caught mid-rotation is in both: the active copy wins), newest first. */
@@ -127,19 +142,15 @@ function withArchives(
   filter: RowFilter,
   chosen: (entry: JournalEntry) => boolean,
 ) {
-  const day = (ms: number | undefined) => (ms === undefined ? undefined : utcDay(ms));
-  const [sinceDay, untilDay] = [day(filter.since), day(filter.until)];
+  const { since, until, limit } = filter;
   const archives = archiveFiles(place.dir)
-    .filter(
-      (archive) =>
-        (sinceDay === undefined || archive.day >= sinceDay) && (untilDay === undefined || archive.day <= untilDay),
-    )
+    .filter(({ day }) => (since === undefined || day >= utcDay(since)) && (until === undefined || day <= utcDay(until)))
     .reverse();
   const byId = new Map<string, JournalEntry>(segment.map((entry) => [entry.id, entry]));
   for (const archive of archives) {
-    if (filter.limit !== undefined) {
+    if (limit !== undefined) {
       // Archives are by creation day: once `limit` entries are newer than this archive's whole day, it cannot add any.
-      const cut = newestFirst([...byId.values()].filter(chosen))[filter.limit - 1];
+      const cut = newestFirst([...byId.values()].filter(chosen))[limit - 1];
       if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
     for (const entry of entriesIn(archive.path, place.skipIn(archive.path))) {
@@ -183,21 +194,11 @@ function highestSeq(text: string) {
 }
 
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
-interface FilePlace {
-  /** The folder (journalDir(env) for the CLI). Created on the first write, never by a read. */
-  dir: string;
+type FilePlace = OpenJournalOptions & {
   file: string;
-  /** A lock older than this belongs to a process that died holding it (kill -9) and is taken over; tests shorten it. */
-  lockStaleMs?: number;
-  /** The active segment is rotated past this size (bytes); tests lower it. */
-  rotateBytes?: number;
-  /** Resolved entries kept in the active segment at a rotation. */
-  keepResolved?: number;
   now: () => number;
-  /** The context clock's sleep (the one sleep when none is given). */
-  sleep?: (ms: number) => Promise<unknown>;
   skipIn: (path: string) => (skip: SkippedLine) => void;
-}
+};
 
 /** The active segment's entries, in creation order (every unresolved entry is there). */
 function activeEntries(place: FilePlace) {
@@ -249,7 +250,9 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
   const { now } = place;
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
-  const entryIn = (entries: JournalEntry[], id: string) => entries.find((entry) => entry.id === id);
+  /** The entry in the active segment, or in `text` (its contents under its lock). */
+  const entryOf = (id: string, text?: string) =>
+    (text === undefined ? activeEntries(place) : foldJournal(text)).find((entry) => entry.id === id);
   const ours = (entry: JournalEntry) => isRecordedHolder(entry.holder) && entry.holder.session === session;
   const holders = holderReader(notice);
   const named = namedHolds({ ...place, session, notice });
@@ -261,7 +264,7 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
     take: (scope, waitMs) => ('entry' in scope ? holdEntry(scope.entry) : named.take(scope.lock, waitMs)),
     async holderOf(scope) {
       if (!('entry' in scope)) return named.holderOf(scope.lock);
-      const holder = liveHolderIn(entryIn(activeEntries(place), scope.entry));
+      const holder = liveHolderIn(entryOf(scope.entry));
       return holder && publicHolder(holder);
     },
   };
@@ -270,7 +273,7 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
   async function holdEntry(id: string): Promise<HoldResult> {
     let heldBy: Holder | undefined;
     await lockedAppend(place, (current) => {
-      const entry = entryIn(foldJournal(current), id);
+      const entry = entryOf(id, current);
       if (!entry) throw new JournalError(`No journal entry ${id} to hold.`);
       // Finished meanwhile: its last holder is who finished it.
       if (!isUnresolved(entry)) {
@@ -284,27 +287,18 @@ function fileLocker(place: FilePlace, session: string, notice?: (text: string) =
       return verdict.held && verdict.write ? event(id, me) : '';
     });
     if (heldBy) return { held: false, holder: heldBy };
-    return {
-      held: true,
-      hold: holdOf(
-        () => releaseEntry(id),
-        () => stillHolds(id),
-      ),
+    const release = () =>
+      lockedAppend(place, (current) => {
+        const entry = entryOf(id, current);
+        return entry && isUnresolved(entry) && ours(entry) ? event(id, null) : '';
+      }).catch(() => {
+        // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
+      });
+    // Still held while this session holds the entry, or the entry was finished (which ends a hold, never loses it).
+    const stillHolds = () => {
+      const entry = entryOf(id);
+      return !entry || !isUnresolved(entry) || ours(entry);
     };
-  }
-
-  async function releaseEntry(id: string) {
-    await lockedAppend(place, (current) => {
-      const entry = entryIn(foldJournal(current), id);
-      return entry && isUnresolved(entry) && ours(entry) ? event(id, null) : '';
-    }).catch(() => {
-      // Letting go is a courtesy: a hold of a process that ends is let go by its end anyway.
-    });
-  }
-
-  /** This session still holds the entry, or the entry was finished (which ends a hold, never loses it). */
-  function stillHolds(id: string) {
-    const entry = entryIn(activeEntries(place), id);
-    return !entry || !isUnresolved(entry) || ours(entry);
+    return { held: true, hold: holdOf(release, stillHolds) };
   }
 }

@@ -21,25 +21,24 @@ export const DEFAULT_ROTATE_BYTES = 1024 * 1024;
 /** Resolved entries kept in the active segment at a rotation (the newest), besides the unresolved ones. */
 export const DEFAULT_KEEP_RESOLVED = 200;
 
-/** What `read` returns, or undefined when the file or folder is not there; any other failure in the journal's terms. */
-function readOrMissing<T>(path: string, read: () => T) {
+/** `act` on a journal file or folder, any failure in the journal's terms; a read of one that is not there is undefined. */
+function journalIo<T>(path: string, action: 'read' | 'write', act: () => T) {
   try {
-    return read();
+    return act();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return;
-    throw asJournalError(error, path, 'read');
+    if (action === 'read' && (code === 'ENOENT' || code === 'ENOTDIR')) return;
+    throw asJournalError(error, path, action);
   }
 }
 
 /** The folder's archive files, oldest day first. */
 export function archiveFiles(dir: string) {
   const folder = join(dir, ARCHIVE_DIR_NAME);
-  return (readOrMissing(folder, () => readdirSync(folder)) ?? [])
-    .map((name) => ARCHIVE_FILE.exec(name))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ day: match[1], path: join(folder, match[0]) }))
-    .sort((a, b) => a.day.localeCompare(b.day));
+  return (journalIo(folder, 'read', () => readdirSync(folder)) ?? []).sort().flatMap((name) => {
+    const day = ARCHIVE_FILE.exec(name)?.[1];
+    return day ? [{ day, path: join(folder, name) }] : [];
+  });
 }
 
 const JOURNAL_FILE: FileReading = { maxBytes: Infinity, noFollow: true, guard: 'trusted' };
@@ -51,7 +50,7 @@ const NEWLINE = Buffer.from('\n');
 
 /** A file's text, never through a symbolic link; undefined when it does not exist. */
 export function readSegment(file: string, onLong: (line: number) => void = () => {}) {
-  const fd = readOrMissing(file, () => openRegularFileSync(file, JOURNAL_FILE));
+  const fd = journalIo(file, 'read', () => openRegularFileSync(file, JOURNAL_FILE));
   if (fd === undefined) return;
   try {
     const kept: Buffer[] = [];
@@ -94,22 +93,14 @@ export function entriesIn(file: string, onSkip: (skip: SkippedLine) => void) {
   return foldJournal(readSegment(file, tooLong) ?? '', onSkip);
 }
 
-function journalWrite<T>(path: string, act: () => T) {
-  try {
-    return act();
-  } catch (error) {
-    throw asJournalError(error, path, 'write');
-  }
-}
-
 /** The journal's folder, or (`inside`) one it makes inside it: files/durable-write.ts. */
 export function ensureDir(dir: string, options: { inside?: boolean } = {}) {
-  journalWrite(dir, () => makePrivateDir(dir, options));
+  journalIo(dir, 'write', () => makePrivateDir(dir, options));
 }
 
 /** Opens a journal file to append (created 0600), never through a symbolic link. */
 export function openForAppend(file: string) {
-  return journalWrite(file, () => {
+  return journalIo(file, 'write', () => {
     // Read access too: a rotation checks an archive's last byte through the same descriptor.
     const fd = openSync(
       file,
@@ -124,21 +115,21 @@ export function openForAppend(file: string) {
       throw error;
     }
     return fd;
-  });
+  })!;
 }
 
 /** Writes all of `bytes` (durable-write.ts), in the journal's terms when it fails. */
 export function writeAll(fd: number, bytes: Buffer, file: string) {
-  journalWrite(file, () => writeAllSync(fd, bytes));
+  journalIo(file, 'write', () => writeAllSync(fd, bytes));
 }
 
 export function syncFile(fd: number, file: string) {
-  journalWrite(file, () => fsyncSync(fd));
+  journalIo(file, 'write', () => fsyncSync(fd));
 }
 
 /** Replaces `target` with `text` whole and durably (files/durable-write.ts), in the journal's terms when it fails. */
 export function replaceFileDurably(target: string, text: string) {
-  journalWrite(target, () => writeFileDurably(target, text));
+  journalIo(target, 'write', () => writeFileDurably(target, text));
 }
 
 /** Moves the resolved entries of the active segment (all but the newest `keepResolved`, and any of a group with an unresolved entry) into the archive of their creation day, then replaces the active segment with what stays. */

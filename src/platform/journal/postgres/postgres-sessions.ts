@@ -1,9 +1,10 @@
-// The team store's two sessions per process, and the locker over the second (backend.ts, LockerClient).
+// The team store's two sessions per process, and the locker over the second (client-journal.ts, LockerClient).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import pg from 'pg';
-import type { HoldResult, HoldScope, LockerClient, TeamJournalOptions } from '../backend.js';
-import { holdOf } from '../client-journal.js';
+import type { TeamJournalOptions } from '../backend.js';
+import type { Holder } from '../../../core/files/file-lock.js';
+import { holdOf, type HoldResult, type HoldScope, type LockerClient } from '../client-journal.js';
 import { JournalError } from '../journal-error.js';
 import { LATEST_VERSION, migrateSchema, SchemaTooNewError } from './postgres-schema.js';
 import { JournalStoreError } from '../store-error.js';
@@ -27,7 +28,7 @@ const advisoryText = (scope: string) => `hedge:${scope}`;
 
 /** pg_locks shows a bigint advisory key as classid (high 32 bits) and objid (low 32 bits). */
 const HOLDER_SQL = `
-SELECT h.pid, h.host, h.session, h.since
+SELECT h.pid, h.host, h.session, to_char(h.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS since
 FROM hedge.holders h
 JOIN pg_locks l
   ON l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid AND l.objsubid = 1
@@ -40,6 +41,9 @@ INSERT INTO hedge.holders (scope, pid, host, session, since, backend_pid) VALUES
 ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid`;
 
 /** json, jsonb and their arrays, which pg would hand to JSON.parse: the store reads their text itself, within the journal's bounds (entry.ts, readRow). */
+/** A statement with its own bound (query_timeout), which pg takes beyond its typings. */
+type Query = pg.QueryConfig & { query_timeout?: number };
+
 const JSON_TYPES = new Set([114, 3802, 199, 3807]);
 const JSON_AS_TEXT = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
@@ -48,13 +52,17 @@ const JSON_AS_TEXT = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/** A session: its client, and (the lock session's) pg_backend_pid(), what pg_locks names the holder by. */
+interface Session {
+  client: pg.Client;
+  backendPid: number;
+}
+
 export class PostgresSessions implements LockerClient {
   readonly location: string;
   readonly host = hostname();
   private readonly now: () => number;
-  private dataConnection?: Promise<pg.Client>;
-  /** backendPid: pg_backend_pid() of this session, what pg_locks names the holder by. */
-  private lockConnection?: Promise<{ client: pg.Client; backendPid: number }>;
+  private readonly sessions = new Map<'data' | 'locks', Promise<Session>>();
   /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
   private lockGeneration = 0;
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
@@ -71,8 +79,10 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
-  holderOf(scope: HoldScope) {
-    return this.liveHolder(scopeText(scope));
+  async holderOf(scope: HoldScope) {
+    const text = scopeText(scope);
+    const query = { text: HOLDER_SQL, values: [text, advisoryText(text)] };
+    return (await this.query<Holder>(query, 'asking who holds an action')).rows[0];
   }
 
   async letGo(scope: HoldScope) {
@@ -96,10 +106,14 @@ export class PostgresSessions implements LockerClient {
   /** Ends both sessions: every hold and lock of this process goes with them. */
   async close() {
     if (this.closed) return;
-    const clients = await Promise.all([
-      this.dataConnection?.catch(() => undefined),
-      this.lockConnection?.then((connection) => connection.client).catch(() => undefined),
-    ]);
+    const clients = await Promise.all(
+      (['data', 'locks'] as const).map((purpose) =>
+        this.sessions.get(purpose)?.then(
+          ({ client }) => client,
+          () => undefined,
+        ),
+      ),
+    );
     const holdsLeft = this.holds.size > 0;
     this.closed = true;
     const ending = (async () => {
@@ -116,56 +130,58 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** The connection for entries, with the schema made current on first use. */
-  data() {
-    this.dataConnection ??= (async () => {
-      const started = this.now();
-      const client = await this.connect('data', () => {
-        // Lost (the server restarted, the network dropped): the next statement connects anew.
-        if (this.dataConnection === connection) this.dataConnection = undefined;
-      });
-      try {
-        const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
-        if (applied.length)
-          this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
-      } catch (error) {
-        await client.end().catch(() => undefined);
-        throw this.storeError(error, 'checking its schema');
-      }
+  async data() {
+    const ready = async (client: pg.Client, started: number) => {
+      const applied = await migrateSchema(client, `${this.host} pid ${process.pid}`);
+      if (applied.length)
+        this.options.log?.(`journal: created the team store's schema (version ${applied.join(', ')})`);
       this.options.log?.(
         `journal: team store ${this.location} (from ${this.options.source}), schema version ${LATEST_VERSION}, ready in ${this.now() - started} ms`,
       );
-      return client;
-    })();
-    const connection = this.dataConnection;
-    // A connection that could not be made is not kept either: the next call tries again.
-    connection.catch(() => {
-      if (this.dataConnection === connection) this.dataConnection = undefined;
-    });
-    return connection;
+      return 0;
+    };
+    // Lost (the server restarted, the network dropped): the next statement connects anew.
+    return (await this.session('data', 'checking its schema', ready)).client;
   }
 
   /** The connection that holds this process's advisory locks, and only them. */
   locks() {
-    this.lockConnection ??= (async () => {
-      const generation = this.lockGeneration;
-      const client = await this.connect('locks', () => {
-        // The session that held this process's advisory locks is gone, and every lock with it.
-        if (this.lockGeneration !== generation) return;
-        this.lockGeneration += 1;
-        this.lockConnection = undefined;
-        this.holds.clear();
-      });
-      const result = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid').catch(async (error) => {
-        await client.end().catch(() => undefined);
-        throw this.storeError(error, 'opening its lock session');
-      });
-      return { client, backendPid: result.rows[0].pid };
-    })();
-    const connection = this.lockConnection;
-    connection.catch(() => {
-      if (this.lockConnection === connection) this.lockConnection = undefined;
+    const ready = async (client: pg.Client) =>
+      (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    return this.session('locks', 'opening its lock session', ready, () => {
+      // The session that held this process's advisory locks is gone, and every lock with it.
+      this.lockGeneration += 1;
+      this.holds.clear();
     });
-    return connection;
+  }
+
+  /** The `purpose` session, connected and readied on first use; one lost, or never made, is made anew by the next call. */
+  private session(
+    purpose: 'data' | 'locks',
+    doing: string,
+    ready: (client: pg.Client, started: number) => Promise<number>,
+    lost = () => {},
+  ) {
+    let session = this.sessions.get(purpose);
+    if (session) return session;
+    const forget = () => {
+      if (this.sessions.get(purpose) !== session) return;
+      this.sessions.delete(purpose);
+      lost();
+    };
+    session = (async () => {
+      const started = this.now();
+      const client = await this.connect(purpose, forget);
+      try {
+        return { client, backendPid: await ready(client, started) };
+      } catch (error) {
+        await client.end().catch(() => undefined);
+        throw this.storeError(error, doing);
+      }
+    })();
+    this.sessions.set(purpose, session);
+    session.catch(forget);
+    return session;
   }
 
   async connect(purpose: 'data' | 'locks', onLost: () => void) {
@@ -197,11 +213,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   /** A statement with its own bound (query_timeout), which pg takes beyond its typings; given `doing`, a failure is a store error saying so. */
-  async run<R extends pg.QueryResultRow>(
-    client: pg.ClientBase,
-    query: pg.QueryConfig & { query_timeout?: number },
-    doing?: string,
-  ) {
+  async run<R extends pg.QueryResultRow>(client: pg.ClientBase, query: Query, doing?: string) {
     try {
       return await client.query<R>(query);
     } catch (error) {
@@ -209,41 +221,30 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
+  /** A statement on the data session (run's terms). */
+  async query<R extends pg.QueryResultRow>(query: Query, doing?: string) {
+    return this.run<R>(await this.data(), query, doing);
+  }
+
   /** Takes the scope's advisory lock (waiting up to waitMs) and says so in hedge.holders; or names who has it. */
   async take(held: HoldScope, waitMs: number): Promise<HoldResult> {
     const scope = scopeText(held);
     // The data connection makes the schema current: a lock may be the first thing a run asks for.
     const [, { client, backendPid }] = await Promise.all([this.data(), this.locks()]);
-    let got = await this.tryAdvisory(scope);
-    if (!got && waitMs > 0) got = await this.waitAdvisory(scope, waitMs);
+    let got = (await this.tryAdvisory(scope)) || (waitMs > 0 && (await this.waitAdvisory(scope, waitMs)));
     for (let attempt = 0; !got && attempt < HOLDER_ATTEMPTS; attempt++) {
-      const holder = await this.liveHolder(scope);
+      const holder = await this.holderOf(held);
       if (holder) return { held: false, holder };
       // Its holder let go between the two questions, or has not written its row yet.
       await (this.options.sleep ?? sleep)(HOLDER_RETRY_MS);
       got = await this.tryAdvisory(scope);
     }
-    if (!got) {
-      return {
-        held: false,
-        holder: {
-          pid: 0,
-          host: 'unknown (another session of the store)',
-          since: new Date(this.now()).toISOString(),
-          session: '',
-        },
-      };
-    }
+    const since = new Date(this.now()).toISOString();
+    if (!got)
+      return { held: false, holder: { pid: 0, host: 'unknown (another session of the store)', since, session: '' } };
     this.holds.set(scope, (this.holds.get(scope) ?? 0) + 1);
     try {
-      await client.query(UPSERT_HOLDER_SQL, [
-        scope,
-        process.pid,
-        this.host,
-        PROCESS_SESSION,
-        new Date(this.now()).toISOString(),
-        backendPid,
-      ]);
+      await client.query(UPSERT_HOLDER_SQL, [scope, process.pid, this.host, PROCESS_SESSION, since, backendPid]);
     } catch (error) {
       await this.release(scope);
       throw this.storeError(error, 'recording a hold');
@@ -254,10 +255,16 @@ export class PostgresSessions implements LockerClient {
     return { held: true, hold: holdOf(async () => (stillHeld() ? this.release(scope) : undefined), stillHeld) };
   }
 
-  private async tryAdvisory(scope: string) {
+  /** `SELECT <call>(hashtextextended(<the scope's text>, 0)) AS ok` on the lock session. */
+  private async advisory(call: string, scope: string, doing?: string, query_timeout?: number) {
     const { client } = await this.locks();
-    const query = { text: 'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS ok', values: [advisoryText(scope)] };
-    return (await this.run<{ ok: boolean }>(client, query, 'taking a lock')).rows[0]?.ok === true;
+    const text = `SELECT ${call}(hashtextextended($1, 0)) AS ok`;
+    return (await this.run<{ ok: boolean }>(client, { text, values: [advisoryText(scope)], query_timeout }, doing))
+      .rows[0]?.ok;
+  }
+
+  private async tryAdvisory(scope: string) {
+    return (await this.advisory('pg_try_advisory_lock', scope, 'taking a lock')) === true;
   }
 
   /** Waits for the lock up to waitMs, in the server (lock_timeout): no polling. */
@@ -265,11 +272,7 @@ export class PostgresSessions implements LockerClient {
     const { client } = await this.locks();
     try {
       await client.query(`SELECT set_config('lock_timeout', $1, false)`, [`${Math.max(1, Math.round(waitMs))}ms`]);
-      await this.run(client, {
-        text: 'SELECT pg_advisory_lock(hashtextextended($1, 0))',
-        values: [advisoryText(scope)],
-        query_timeout: waitMs + QUERY_TIMEOUT_MS,
-      });
+      await this.advisory('pg_advisory_lock', scope, undefined, waitMs + QUERY_TIMEOUT_MS);
       return true;
     } catch (error) {
       if ((error as { code?: string }).code === '55P03') return false;
@@ -280,8 +283,7 @@ export class PostgresSessions implements LockerClient {
   }
 
   private async unlockAdvisory(scope: string) {
-    const { client } = await this.locks();
-    await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [advisoryText(scope)]);
+    await this.advisory('pg_advisory_unlock', scope);
   }
 
   /** Lets go of one hold on the scope; the last one also clears this process's row. */
@@ -307,23 +309,6 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  private async liveHolder(scope: string) {
-    const data = await this.data();
-    const result = await this.run<{ pid: number; host: string; session: string; since: Date | string }>(
-      data,
-      { text: HOLDER_SQL, values: [scope, advisoryText(scope)] },
-      'asking who holds an action',
-    );
-    const row = result.rows[0];
-    if (!row) return;
-    return {
-      pid: row.pid,
-      host: row.host,
-      session: row.session,
-      since: row.since instanceof Date ? row.since.toISOString() : String(row.since),
-    };
-  }
-
   /** A failure of the store as the operator reads it: the store (redacted), what went wrong, what to do. */
   storeError(error: unknown, doing: string) {
     if (error instanceof JournalStoreError) return error;
@@ -345,21 +330,17 @@ const UNREACHABLE_CODES = new Set(
 function describeFailure(error: unknown, source: string) {
   const code = (error as { code?: string }).code;
   const message = (error as Error)?.message ?? String(error);
-  const fix = `Check that the database is up and reachable from this machine, or fix ${source}.`;
   const meanwhile =
     'Until then hedge refuses writes before sending anything; reads of the API (positions, hedges, account) still work.';
+  const fix = `Check that the database is up and reachable from this machine, or fix ${source}. ${meanwhile}`;
   if (error instanceof SchemaTooNewError) {
     return {
       sentence: `has schema version ${error.found}, newer than this hedge knows (${LATEST_VERSION})`,
       hint: 'Upgrade hedge on this machine to the version the rest of the desk uses.',
     };
   }
-  if (
-    (code !== undefined && UNREACHABLE_CODES.has(code)) ||
-    /timeout|terminated|closed|not queryable|ECONNREFUSED/i.test(message)
-  ) {
-    return { sentence: `cannot be reached: ${unreachableReason(code, message)}`, hint: `${fix} ${meanwhile}` };
-  }
+  if (UNREACHABLE_CODES.has(code!) || /timeout|terminated|closed|not queryable|ECONNREFUSED/i.test(message))
+    return { sentence: `cannot be reached: ${unreachableReason(code, message)}`, hint: fix };
   if (code === '28P01' || code === '28000')
     return {
       sentence: `refused the login: ${message}`,
@@ -373,7 +354,7 @@ function describeFailure(error: unknown, source: string) {
       hint: `The store's user needs CREATE on the database the first time (hedge creates its schema "hedge"), then read and write on that schema.`,
     };
   }
-  return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: `${fix} ${meanwhile}` };
+  return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: fix };
 }
 
 function unreachableReason(code = '', message: string) {
@@ -388,8 +369,7 @@ function unreachableReason(code = '', message: string) {
 /** `connect_timeout` (seconds, as libpq reads it) from the URL, if it has one. */
 function connectTimeoutOf(url: string) {
   try {
-    const value = new URL(url).searchParams.get('connect_timeout');
-    const seconds = value === null ? NaN : Number(value);
+    const seconds = Number(new URL(url).searchParams.get('connect_timeout'));
     return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
   } catch {
     return;

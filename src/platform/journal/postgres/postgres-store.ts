@@ -1,15 +1,14 @@
 // The journal on PostgreSQL: one store shared by every machine of a desk.
-import type {
-  ImportOutcome,
-  KeeperHeartbeats,
-  RecordsClient,
-  RowFilter,
-  RowSeal,
-  TeamJournal,
-  TeamJournalOptions,
-} from '../backend.js';
+import type { ImportOutcome, TeamJournal, TeamJournalOptions } from '../backend.js';
 import { canonicalJson } from '../canonical-json.js';
-import { ClientJournal, plainJson } from '../client-journal.js';
+import {
+  ClientJournal,
+  plainJson,
+  type KeeperHeartbeats,
+  type RecordsClient,
+  type RowFilter,
+  type RowSeal,
+} from '../client-journal.js';
 import {
   ANY_ROW,
   ENTRY,
@@ -25,6 +24,7 @@ import { FallbackRecords, importedRevision, knowsMore, outcomeFields } from '../
 import { openJournal } from '../journal.js';
 import { refuseKeyShaped } from '../key-guard.js';
 import { migrateSchema } from './postgres-schema.js';
+import type { QueryResultRow } from 'pg';
 import { PostgresSessions, scopeText } from './postgres-sessions.js';
 
 /** The unresolved outcomes as SQL, from the one list (entry.ts). */
@@ -37,19 +37,21 @@ const ROW_COLUMNS =
 /** The next seq of the store's sequence, taken before a new row is sealed. */
 const NEXT_SEQ_SQL = `SELECT nextval('hedge.entries_seq')::text AS seq`;
 
-/** A new row: its seq as taken ($24), or the store's next (in the row and in its JSON alike). */
+/** A new row from its entry ($1, each column a copy of its field), canonical body ($2), origin ($3) and revision ($4): its seq as taken ($5), or the store's next (in the row and in its JSON alike); with its holder's row ($6–$11) when one is given. */
 const INSERT_SQL = `
 WITH numbered AS (
-  SELECT coalesce($24::bigint, nextval('hedge.entries_seq')) AS seq
+  SELECT coalesce($5::bigint, nextval('hedge.entries_seq')) AS seq, $1::jsonb AS e
 ), inserted AS (
   INSERT INTO hedge.entries (${ROW_COLUMNS}, entry, seq, revision)
-  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::jsonb || jsonb_build_object('seq', numbered.seq, 'revision', $22::bigint), numbered.seq, $22
+  SELECT e->>'id', (e->>'created_at')::timestamptz, (e->>'updated_at')::timestamptz, e->>'outcome', e->>'environment',
+    e->>'base_url_host', e->>'key_id', e->>'command', e->>'idempotency_key', e->>'group', e->>'leg', $2, e->>'host',
+    e->>'profile', $3, e || jsonb_build_object('seq', numbered.seq, 'revision', $4::bigint), numbered.seq, $4
   FROM numbered
   ON CONFLICT (id) DO NOTHING
   RETURNING id, seq
 ), held AS (
   INSERT INTO hedge.holders (scope, pid, host, session, since, backend_pid)
-  SELECT $17, $18, $19, $20, $21, $23 FROM inserted WHERE $17::text IS NOT NULL
+  SELECT $6, $7, $8, $9, $10, $11 FROM inserted WHERE $6::text IS NOT NULL
   ON CONFLICT (scope) DO UPDATE SET pid = EXCLUDED.pid, host = EXCLUDED.host, session = EXCLUDED.session, since = EXCLUDED.since, backend_pid = EXCLUDED.backend_pid
   RETURNING scope
 )
@@ -98,28 +100,26 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
   readonly file: string;
   /** The store always keeps heartbeats (set by ClientJournal from the records client). */
   declare readonly keeperHeartbeats: KeeperHeartbeats;
-  private readonly rows: PostgresRecords;
+  declare protected readonly records: PostgresRecords;
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
-    const rows = new PostgresRecords(sessions, options.onSkip);
     const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip });
-    super(rows, sessions, {
+    super(new PostgresRecords(sessions, options.onSkip), sessions, {
       now: options.now,
       log: options.log,
       fallback: new FallbackRecords(options.shown, openLocal),
     });
-    this.rows = rows;
     this.dir = options.fallbackDir;
     this.file = options.shown;
   }
 
   migrateSchema() {
-    return this.rows.migrateSchema();
+    return this.records.migrateSchema();
   }
 
   importEntry(local: JournalEntry) {
-    return this.rows.importEntry(local);
+    return this.records.importEntry(local);
   }
 }
 
@@ -153,51 +153,36 @@ class PostgresRecords implements RecordsClient {
   /** The row and its holder's row in one statement, once the entry's advisory lock is taken (no one sees it unheld). */
   async append(entry: JournalEntry, seal?: RowSeal) {
     refuseUnreadable(JSON.stringify(entry));
-    const [data, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
+    const [, { backendPid }] = await Promise.all([this.sessions.data(), this.sessions.locks()]);
     const scope = scopeText({ entry: entry.id });
     if (!(await this.sessions.holdNew(scope))) return;
-    const holder = entry.holder!;
-    let seq: string | null | undefined;
+    const { pid, host, session, since } = entry.holder!;
+    let seq;
     try {
       // A sealed row's seq is taken first: the seal covers it.
-      const taken = seal ? (await this.sessions.run<{ seq: string }>(data, { text: NEXT_SEQ_SQL })).rows[0].seq : null;
+      const taken = seal ? (await this.sessions.query<{ seq: string }>({ text: NEXT_SEQ_SQL })).rows[0].seq : null;
       if (taken !== null) entry = { ...entry, seal: seal!({ ...entry, seq: Number(taken) }) };
-      const values = [
-        ...rowValues(entry, 'store'),
-        scope,
-        holder.pid,
-        holder.host,
-        holder.session,
-        holder.since,
-        1,
-        backendPid,
-        taken,
-      ];
-      seq = (await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values })).rows[0]?.seq;
+      const values = insertValues(entry, 'store', 1, taken, [scope, pid, host, session, since, backendPid]);
+      seq = (await this.sessions.query<{ seq: string | null }>({ text: INSERT_SQL, values })).rows[0]?.seq;
     } catch (error) {
       await this.sessions.dropNew(scope).catch(() => undefined);
       throw this.sessions.storeError(error, 'recording the action');
     }
-    if (seq === null || seq === undefined) {
-      await this.sessions.dropNew(scope);
-      return;
-    }
+    if (seq == null) return void (await this.sessions.dropNew(scope));
     return { ...entry, seq: Number(seq), revision: 1 };
   }
 
   async change(id: string, patch: JournalPatch, at: string) {
-    const data = await this.sessions.data();
     const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
-    const result = await this.sessions.run<StoredRow>(data, { text: CHANGE_SQL, values }, 'recording what happened');
-    return this.entries(result.rows)[0];
+    return this.entries(
+      (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
+    )[0];
   }
 
-  async read(filter: RowFilter) {
-    const { request } = filter;
+  async read({ request, ...filter }: RowFilter) {
     // Only a write asks for the same request, and a write's append needs the lock session too.
     if (request) this.sessions.locks().catch(() => undefined);
-    const data = await this.sessions.data();
-    const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+    const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
     const sameRequest = request
       ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
       : [null, null, null, null, null];
@@ -212,31 +197,28 @@ class PostgresRecords implements RecordsClient {
       filter.idempotencyKey ?? null,
       filter.idSuffix ?? null,
     ];
-    const result = await this.sessions.run<StoredRow>(data, { text: READ_SQL, values }, 'reading the journal');
-    return this.entries(result.rows);
+    return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
   }
 
   readonly heartbeats: KeeperHeartbeats = {
     write: async (scope, body) => {
       refuseKeyShaped(body, 'write a keeper heartbeat');
-      const data = await this.sessions.data();
       const query = {
         text: WRITE_HEARTBEAT_SQL,
         values: [scope, JSON.stringify(body)],
         query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS,
       };
-      const result = await this.sessions.run<{ revision: string }>(data, query, "writing the keeper's heartbeat");
-      return { revision: Number(result.rows[0].revision) };
+      const { rows } = await this.sessions.query<{ revision: string }>(query, "writing the keeper's heartbeat");
+      return { revision: Number(rows[0].revision) };
     },
     read: async (scope) => {
-      const data = await this.sessions.data();
       const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
-      const result = await this.sessions.run<{ body: string; revision: string; age_ms: number }>(
-        data,
-        query,
-        "reading the keeper's heartbeat",
-      );
-      const row = result.rows[0];
+      const [row] = (
+        await this.sessions.query<{ body: string; revision: string; age_ms: number }>(
+          query,
+          "reading the keeper's heartbeat",
+        )
+      ).rows;
       const body = row && readRow(row.body, ANY_ROW, HEARTBEAT_BOUNDS);
       if (!body || typeof body === 'string') return;
       return { body, revision: Number(row.revision), ageMs: Math.round(Number(row.age_ms)) };
@@ -261,13 +243,12 @@ class PostgresRecords implements RecordsClient {
   /** In one transaction: the local record added, merged (when it knows more: fallback-record.ts), or left. */
   async importEntry(local: JournalEntry) {
     const data = await this.sessions.data();
+    const run = <R extends QueryResultRow>(text: string, values?: unknown[]) =>
+      this.sessions.run<R>(data, { text, values });
     const target = local.fallback_for?.id ?? local.id;
     try {
-      await data.query('BEGIN');
-      const found = await this.sessions.run<StoredRow>(data, {
-        text: `SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`,
-        values: [target],
-      });
+      await run('BEGIN');
+      const found = await run<StoredRow>(`SELECT id, entry FROM hedge.entries WHERE id = $1 FOR UPDATE`, [target]);
       const existing = this.entries(found.rows)[0];
       let outcome: ImportOutcome = 'present';
       // A row under this id that cannot be read is another action's as far as anyone can tell: left alone.
@@ -276,57 +257,41 @@ class PostgresRecords implements RecordsClient {
         // Its place and revision are the store's (a local seq counts another journal).
         const { fallback_for: _fallback, seq: _seq, revision: _revision, ...fields } = local;
         const entry = plainJson({ ...fields, id: target, host: fields.host ?? this.sessions.host }) as JournalEntry;
-        const values = [
-          ...rowValues(entry, 'migrated'),
-          null,
-          null,
-          null,
-          null,
-          null,
-          importedRevision(local),
-          null,
-          null,
-        ];
-        const inserted = await this.sessions.run<{ seq: string | null }>(data, { text: INSERT_SQL, values });
+        const inserted = await run<{ seq: string | null }>(
+          INSERT_SQL,
+          insertValues(entry, 'migrated', importedRevision(local)),
+        );
         // Another migrate added it a moment ago: that one's row stands.
         if (inserted.rows[0]?.seq != null) outcome = 'added';
       } else if (existing.idempotency_key !== local.idempotency_key) {
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
         const change = { ...outcomeFields(local), updated_at: local.updated_at };
-        await this.sessions.run(data, {
-          text: CHANGE_SQL,
-          values: [target, JSON.stringify(change), local.outcome, local.updated_at, importedRevision(local)],
-        });
+        await run(CHANGE_SQL, [
+          target,
+          JSON.stringify(change),
+          local.outcome,
+          local.updated_at,
+          importedRevision(local),
+        ]);
         outcome = 'merged';
       }
-      await data.query('COMMIT');
+      await run('COMMIT');
       return { outcome, id: target };
     } catch (error) {
-      await data.query('ROLLBACK').catch(() => undefined);
+      await run('ROLLBACK').catch(() => undefined);
       throw this.sessions.storeError(error, 'moving the local journal in');
     }
   }
 }
 
-/** The values of ROW_COLUMNS and `entry` ($1–$16 of INSERT_SQL). */
-function rowValues(entry: JournalEntry, origin: 'store' | 'migrated') {
-  return [
-    entry.id,
-    entry.created_at,
-    entry.updated_at,
-    entry.outcome,
-    entry.environment,
-    entry.base_url_host,
-    entry.key_id,
-    entry.command,
-    entry.idempotency_key,
-    entry.group ?? null,
-    entry.leg ?? null,
-    canonicalJson(entry.request?.body ?? null),
-    entry.host ?? null,
-    entry.profile ?? null,
-    origin,
-    JSON.stringify(entry),
-  ];
+/** INSERT_SQL's values: the entry, its canonical body, origin, revision and seq taken, and its holder's row (none when absent). */
+function insertValues(
+  entry: JournalEntry,
+  origin: 'store' | 'migrated',
+  revision: number,
+  seq: string | null = null,
+  holder: unknown[] = Array(6).fill(null),
+) {
+  return [JSON.stringify(entry), canonicalJson(entry.request?.body ?? null), origin, revision, seq, ...holder];
 }
