@@ -43,9 +43,6 @@ export interface WatchModel {
   total?: { label: string; value: number | undefined };
 }
 
-/** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
-type FormatValue = (field: Omit<WatchField, 'label'>, value: unknown) => string;
-
 /** Everything on screen, as the flow last said it. */
 interface WatchState {
   model?: WatchModel;
@@ -63,7 +60,8 @@ interface RenderOptions {
   columns: number;
   chalk: ChalkInstance;
   now: number;
-  format: FormatValue;
+  /** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
+  format: (field: Omit<WatchField, 'label'>, value: unknown) => string;
   clockTime: (ms: number) => string;
 }
 
@@ -78,18 +76,23 @@ export function emptyWatchState(intervalMs: number): WatchState {
 }
 
 /** A refresh that succeeded; sparkline points are values as shown, so the line moves only when the screen does. */
-export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue, offsetMs = 0) {
-  const push = (key: string, value: unknown, shown = value) => {
-    if (!Number.isFinite(value)) return;
-    const points = state.series.get(key) ?? [];
-    points.push(Number.isFinite(shown) ? (shown as number) : (value as number));
-    state.series.set(key, points.slice(-SERIES_LIMIT));
-  };
+export function applyFresh(
+  state: WatchState,
+  model: WatchModel,
+  at: number,
+  format: RenderOptions['format'],
+  offsetMs = 0,
+) {
+  const push = (key: string, value: unknown) =>
+    Number.isFinite(value) &&
+    state.series.set(key, [...(state.series.get(key) ?? []), value as number].slice(-SERIES_LIMIT));
   const trend = model.trend?.field;
   for (const { key, values } of trend ? model.rows : []) {
     const value = values[trend!.key];
-    const text = typeof value === 'number' && stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '');
-    push(key, value, text === '' ? NaN : Number(text));
+    const shown = Number.isFinite(value)
+      ? Number(stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '') || NaN)
+      : NaN;
+    push(key, Number.isFinite(shown) ? shown : value);
   }
   if (model.total) push(TOTAL_SERIES, model.total.value);
   Object.assign(state, {
@@ -103,14 +106,8 @@ export function applyFresh(state: WatchState, model: WatchModel, at: number, for
 
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
 export function clockTimeIn(timeZone?: string) {
-  const inZone = (zone?: string) =>
-    new Intl.DateTimeFormat('en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZone: zone,
-    }).format;
+  // en-GB's medium time: HH:MM:SS on a 24-hour clock.
+  const inZone = (zone?: string) => new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium', timeZone: zone }).format;
   try {
     return inZone(timeZone);
   } catch {
@@ -124,8 +121,10 @@ export function formatCountdown(ms: number) {
   if (ms <= 0) return 'matured';
   const total = Math.floor(ms / 1000);
   const days = Math.floor(total / 86_400);
-  const two = (value: number) => String(value).padStart(2, '0');
-  const clock = `${two(Math.floor((total % 86_400) / 3600))}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+  // Hours of the day, minutes of the hour, seconds of the minute.
+  const clock = [3600, 60, 1]
+    .map((unit) => String(Math.floor(total / unit) % (unit === 3600 ? 24 : 60)).padStart(2, '0'))
+    .join(':');
   return days > 0 ? `${days}d ${clock}` : clock;
 }
 
@@ -134,10 +133,10 @@ export function describeAlert(alert: Alert, now: number) {
   if (alert.kind === 'pnl')
     return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
-  const id = alert.hedgeId !== undefined ? ` (${alert.hedgeId})` : '';
   const left = Date.parse(alert.maturityAt) - now;
-  const when = left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity';
-  return safeText(`${what}${id} ${when} (--alert-maturity ${alert.within})`);
+  return safeText(
+    `${what}${alert.hedgeId === undefined ? '' : ` (${alert.hedgeId})`} ${left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity'} (--alert-maturity ${alert.within})`,
+  );
 }
 
 /** The whole screen as lines of at most `columns` columns. */
@@ -263,15 +262,15 @@ function renderCard(state: WatchState, model: WatchModel, options: RenderOptions
   );
 }
 
-interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format' | 'clockTime'> {
-  stream: NodeJS.WritableStream;
-  intervalMs: number;
-  now: () => number;
-  columns: () => number;
-}
-
 /** Starts drawing on the terminal, redrawn on resize. */
-export async function openLiveView(init: LiveViewInit) {
+export async function openLiveView(
+  init: Pick<RenderOptions, 'chalk' | 'format' | 'clockTime'> & {
+    stream: NodeJS.WritableStream;
+    intervalMs: number;
+    now: () => number;
+    columns: () => number;
+  },
+) {
   await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.
