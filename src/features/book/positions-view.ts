@@ -25,14 +25,7 @@ export interface SideView {
 
 type Sides = ReadonlyArray<SideView | undefined>;
 
-interface SideLinesOptions {
-  width: number;
-  chalk: ChalkInstance;
-  nowMs: number;
-}
-
 const BRANCH = '  └ ';
-const BRANCH_WIDTH = displayWidth(BRANCH);
 const NOTE_INDENT = 2;
 
 // The reference under the lists' name: the Table keeps it whole where the desk's parts leave room.
@@ -41,60 +34,53 @@ const PART_PRIORITY = ['id', 'notional', 'left', 'client_reference', 'status', '
 const PART_NAMES: Record<string, string> = { client_reference: 'reference', left: 'time left' };
 const REFERENCE_MIN_WIDTH = 8;
 
-function partsOf(hedge: SideHedgeView, options: SideLinesOptions) {
-  const c = options.chalk;
-  const amount = readNumber(hedge.notional_usd);
-  const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
-  const reference = hedge.client_reference ? safeText(hedge.client_reference) : undefined;
-  const status = safeText(hedge.status);
-  // Only a filled hedge counts down to a settlement; one being opened has no maturity to speak of yet.
-  const left = maturity !== undefined && hedge.status === 'filled' ? formatTimeLeft(maturity, options.nowMs) : '';
-  return {
-    id: cell(safeText(hedge.id)),
-    client_reference: reference === undefined ? cell(c.dim('—')) : cell(reference),
-    notional: cell(amount === undefined ? '' : `${formatMoney(amount)} USD`),
-    status: cell(colorStatus(c, status)),
-    left: cell(left === 'due' ? c.yellow(left) : left),
-    maturity: cell(maturity === undefined ? '' : `${formatUtcMinutes(maturity)} UTC`),
-  };
-}
-
 /** The lines under each side's row, laid out once: `sides[i]` is the side of row i (undefined: nothing under it), each line a table section placed before row i + 1 (under the last row for the last); `parts`, what a hedge's line shows at this width, in its order (for the note that names them: never a part left out). */
-export function sideLines(sides: Sides, options: SideLinesOptions) {
-  const c = options.chalk;
+export function sideLines(sides: Sides, options: { width: number; chalk: ChalkInstance; nowMs: number }) {
+  const { chalk: c, width } = options;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
-  const cells = hedges.map((hedge) => partsOf(hedge, options));
+  const cells = hedges.map((hedge) => {
+    const amount = readNumber(hedge.notional_usd);
+    const maturity = typeof hedge.maturity_at === 'string' ? safeText(hedge.maturity_at) : undefined;
+    // Only a filled hedge counts down to a settlement; one being opened has no maturity to speak of yet.
+    const left = maturity !== undefined && hedge.status === 'filled' ? formatTimeLeft(maturity, options.nowMs) : '';
+    return {
+      id: safeText(hedge.id),
+      client_reference: hedge.client_reference ? safeText(hedge.client_reference) : c.dim('—'),
+      notional: amount === undefined ? '' : `${formatMoney(amount)} USD`,
+      status: colorStatus(c, safeText(hedge.status)),
+      left: left === 'due' ? c.yellow(left) : left,
+      maturity: maturity === undefined ? '' : `${formatUtcMinutes(maturity)} UTC`,
+    };
+  });
   // One table of every hedge, without headers, so that their lines align down it; a part no hedge has (no maturity yet: all being opened) takes no room.
-  const columns = PARTS.map((part): TableColumn => {
-    const shown = cells.map((parts) => parts[part]);
-    return part === 'client_reference'
-      ? { key: part, header: '', align: 'left', shrink: 'end', minWidth: REFERENCE_MIN_WIDTH, cells: shown }
-      : { key: part, header: '', align: part === 'notional' || part === 'left' ? 'right' : 'left', cells: shown };
-  }).filter((column) => column.cells.some((cell) => cell.width > 0));
+  const columns = PARTS.map((part): TableColumn => ({
+    key: part,
+    header: '',
+    align: part === 'notional' || part === 'left' ? 'right' : 'left',
+    ...(part === 'client_reference' && { shrink: 'end', minWidth: REFERENCE_MIN_WIDTH }),
+    cells: cells.map((parts) => cell(parts[part])),
+  })).filter((column) => column.cells.some((shown) => shown.width > 0));
   const { text, hidden } = drawLoadedTable({
     columns,
     priority: PART_PRIORITY,
     rowCount: hedges.length,
     headless: true,
-    width: Math.max(1, options.width - BRANCH_WIDTH),
+    width: Math.max(1, width - displayWidth(BRANCH)),
     chalk: c,
   });
-  const lines = new Map(text.split('\n').map((line, index) => [hedges[index], c.dim(BRANCH) + line]));
-  const parts = columns.map((column) => column.key).filter((key) => !hidden.includes(key));
-
-  const sections: Array<{ before: number; line: string }> = [];
-  sides.forEach((side, index) => {
-    if (!side) return;
-    const before = index + 1;
-    if (side.state === 'settling') {
-      // Why the views disagree is the point of the line: wrapped to the width, never cut.
-      const note = `${' '.repeat(NOTE_INDENT)}${c.yellow('settling:')} ${safeText(side.why ?? 'its views disagree')}`;
-      for (const line of wrapWords(note, options.width, { hangingIndent: NOTE_INDENT + 2 }).split('\n'))
-        sections.push({ before, line });
-    }
-    for (const hedge of side.hedges) sections.push({ before, line: lines.get(hedge)! });
+  const lines = text.split('\n');
+  const sections = sides.flatMap((side, index) => {
+    if (!side) return [];
+    // Why the views disagree is the point of the line: wrapped to the width, never cut.
+    const note = `${' '.repeat(NOTE_INDENT)}${c.yellow('settling:')} ${safeText(side.why ?? 'its views disagree')}`;
+    return [
+      ...(side.state === 'settling' ? wrapWords(note, width, { hangingIndent: NOTE_INDENT + 2 }).split('\n') : []),
+      // The table's lines in the order of the hedges.
+      ...side.hedges.map(() => c.dim(BRANCH) + lines.shift()),
+    ].map((line) => ({ before: index + 1, line }));
   });
-  return { sections, parts: parts.map((part) => PART_NAMES[part] ?? part) };
+  const parts = columns.flatMap(({ key }) => (hidden.includes(key) ? [] : [PART_NAMES[key] ?? key]));
+  return { sections, parts };
 }
 
 /** The sentence a script reads on stderr for a side whose views disagree. */

@@ -7,26 +7,10 @@ import { fieldLabel, kindFromName, labelFromName, type FieldSpec } from '../../p
 import { HEDGE_FIELDS, POSITION_RESOURCE, PRICE_RESOURCE, rankedFor } from '../../platform/fields/resource-fields.js';
 import { COUNTDOWN_KEY, TREND_KEY, type WatchModel } from './watch-view.js';
 
-const WATCHED_POSITION_KEYS = [
-  'market',
-  'side',
-  'client_reference',
-  'notional_usd',
-  'entry_price',
-  'mark_price',
-  'net_pnl_usd',
-  'accrued_carry_usdc',
-  'net_margin_usd',
-];
-
 /** A list's priorities with the trend column put right after `after`: one of the columns the desk decides on when `after` is (a watch is about what moves), else where it falls in the rest. */
-function withTrend(resource: { priority: readonly string[]; decisive?: number }, after: string) {
-  const decisive = resource.decisive ?? 0;
-  const at = resource.priority.indexOf(after) + 1;
-  return {
-    priority: [...resource.priority.slice(0, at), TREND_KEY, ...resource.priority.slice(at)],
-    decisive: at <= decisive ? decisive + 1 : decisive,
-  };
+function withTrend({ priority, decisive = 0 }: { priority: readonly string[]; decisive?: number }, after: string) {
+  const at = priority.indexOf(after) + 1;
+  return { priority: priority.toSpliced(at, 0, TREND_KEY), decisive: at <= decisive ? decisive + 1 : decisive };
 }
 
 // Each side's net P&L over the session (two sides of one market share one mark: a mark trend would
@@ -34,28 +18,15 @@ function withTrend(resource: { priority: readonly string[]; decisive?: number },
 const POSITIONS_RANKED = withTrend(POSITION_RESOURCE, COUNTDOWN_KEY);
 const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
 
-function watchFields(fields: readonly FieldSpec[], keys: readonly string[], market: string | undefined) {
-  const currency = market === undefined ? undefined : quoteCurrencyOf(market);
-  return keys.flatMap((key) => {
+/** The fields of `keys`, a rate's unit in its header when every row is of one market. */
+function watchFields(fields: readonly FieldSpec[], keys: string, markets: ReadonlyArray<string | undefined>) {
+  const currency = new Set(markets).size === 1 && markets[0] !== undefined ? quoteCurrencyOf(markets[0]) : undefined;
+  return keys.split(' ').flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
-    return field
-      ? [
-          {
-            key,
-            label: fieldLabel(field, 'header', {
-              kind: field.kind,
-              rateUnit: currency === undefined ? undefined : `${currency}/USDT`,
-            }),
-            kind: field.kind,
-          },
-        ]
-      : [];
+    const { kind } = field ?? {};
+    const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
+    return field ? [{ key, label: fieldLabel(field, 'header', { kind, rateUnit }), kind }] : [];
   });
-}
-
-function soleMarket(markets: ReadonlyArray<string | undefined>) {
-  const distinct = new Set(markets);
-  return distinct.size === 1 ? markets[0] : undefined;
 }
 
 /** The fields a command's --json knows for what it watches (what --fields may name beyond the data's own keys). */
@@ -67,98 +38,92 @@ export function watchKnownFields(reading: WatchReading) {
 const named = (entries: Array<[string, unknown]>) =>
   entries.map(([key, value]) => ({ key, label: labelFromName(key), kind: kindFromName(key, value) }));
 
-type Reading<Kind extends WatchReading['kind']> = Extract<WatchReading, { kind: Kind }>;
-
 export function watchModel(reading: WatchReading): WatchModel {
-  const models = { positions: positionsModel, account: accountModel, price: pricesModel, hedge: hedgeModel };
-  return models[reading.kind](reading as never);
-}
-
-function positionsModel(reading: Reading<'positions'>): WatchModel {
-  const { positions, references, ref } = reading;
-  const markets = positions.map((position) => position.market);
-  const fields = watchFields(POSITION_RESOURCE.fields, WATCHED_POSITION_KEYS, soleMarket(markets));
-  // Several markets on the screen: the market is one of the desk's columns, as in the list.
-  const { priority, decisive } = rankedFor(POSITIONS_RANKED, markets);
-  return {
-    title: 'Positions',
-    layout: 'table',
-    fields,
-    priority,
-    decisive,
-    rows: positions.map((position, index) => ({
-      key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
-      values: {
-        market: position.market,
-        side: position.side,
-        client_reference: references[index],
-        notional_usd: position.notionalUsd,
-        entry_price: position.entryPrice,
-        mark_price: position.markPrice,
-        net_pnl_usd: position.netPnlUsd,
-        accrued_carry_usdc: position.accruedCarryUsdc,
-        net_margin_usd: position.netMarginUsd,
-      },
-      maturityAt: position.maturityAt,
-    })),
-    empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
-    countdown: { label: 'Left' },
-    trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd')! },
-    total: { label: 'Net P&L', value: reading.netPnlUsd },
-  };
-}
-
-function accountModel(reading: Reading<'account'>): WatchModel {
-  const { account, pnlField } = reading;
-  const fields = named(Object.entries(account));
-  return {
-    title: 'Account',
-    layout: 'card',
-    fields,
-    priority: fields.map((field) => field.key),
-    rows: [{ key: 'account', values: account }],
-    empty: 'No account data.',
-    trend:
-      pnlField === undefined
-        ? undefined
-        : { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } },
-  };
-}
-
-function pricesModel(reading: Reading<'price'>): WatchModel {
-  const { market, prices } = reading;
-  // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
-  const fields = watchFields(
-    PRICE_RESOURCE.fields,
-    ['market', 'price', 'timestamp'],
-    soleMarket(prices.map((price) => price.market)),
-  ).map((field) => (field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field));
-  return {
-    title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
-    layout: 'table',
-    fields,
-    priority: PRICES_RANKED.priority,
-    decisive: PRICES_RANKED.decisive,
-    rows: prices.map((price) => ({ key: price.market, values: price })),
-    empty: 'No markets are available to this account.',
-    trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
-  };
-}
-
-function hedgeModel(reading: Reading<'hedge'>): WatchModel {
-  const { hedge, maturityAt } = reading;
-  const fields = HEDGE_FIELDS.map((field) => ({ key: field.key, label: field.label, kind: field.kind }));
-  const all = [
-    ...fields,
-    ...named(Object.entries(hedge).filter(([key]) => !fields.some((field) => field.key === key))),
-  ];
-  return {
-    title: `Hedge ${hedge.id}`,
-    layout: 'card',
-    fields: all,
-    priority: all.map((field) => field.key),
-    rows: [{ key: hedge.id, values: hedge, maturityAt }],
-    empty: 'No hedge data.',
-    countdown: { label: 'Matures in' },
-  };
+  switch (reading.kind) {
+    case 'positions': {
+      const { positions, references, ref } = reading;
+      const markets = positions.map((position) => position.market);
+      const fields = watchFields(
+        POSITION_RESOURCE.fields,
+        'market side client_reference notional_usd entry_price mark_price net_pnl_usd accrued_carry_usdc net_margin_usd',
+        markets,
+      );
+      return {
+        title: 'Positions',
+        layout: 'table',
+        fields,
+        // Several markets on the screen: the market is one of the desk's columns, as in the list.
+        ...rankedFor(POSITIONS_RANKED, markets),
+        rows: positions.map((position, index) => ({
+          key: `${position.market ?? ''}:${position.side ?? position.hedgeId ?? index}`,
+          values: {
+            market: position.market,
+            side: position.side,
+            client_reference: references[index],
+            notional_usd: position.notionalUsd,
+            entry_price: position.entryPrice,
+            mark_price: position.markPrice,
+            net_pnl_usd: position.netPnlUsd,
+            accrued_carry_usdc: position.accruedCarryUsdc,
+            net_margin_usd: position.netMarginUsd,
+          },
+          maturityAt: position.maturityAt,
+        })),
+        empty: ref === undefined ? 'No open positions.' : `No open position carries the reference ${ref}.`,
+        countdown: { label: 'Left' },
+        trend: { label: 'P&L trend', field: fields.find((field) => field.key === 'net_pnl_usd')! },
+        total: { label: 'Net P&L', value: reading.netPnlUsd },
+      };
+    }
+    case 'account': {
+      const { account, pnlField } = reading;
+      const fields = named(Object.entries(account));
+      return {
+        title: 'Account',
+        layout: 'card',
+        fields,
+        priority: fields.map((field) => field.key),
+        rows: [{ key: 'account', values: account }],
+        empty: 'No account data.',
+        trend: pnlField
+          ? { label: 'P&L trend', field: { key: pnlField, label: labelFromName(pnlField), kind: 'pnl' } }
+          : undefined,
+      };
+    }
+    case 'price': {
+      const { market, prices } = reading;
+      // The time is the view's own (to the minute, no relative part: the screen is redrawn every second).
+      const fields = watchFields(
+        PRICE_RESOURCE.fields,
+        'market price timestamp',
+        prices.map((price) => price.market),
+      ).map((field) => (field.key === 'timestamp' ? { ...field, kind: 'utc' as const } : field));
+      return {
+        title: market !== undefined ? `${market} indicative mid price` : 'Indicative mid prices',
+        layout: 'table',
+        fields,
+        ...PRICES_RANKED,
+        rows: prices.map((price) => ({ key: price.market, values: price })),
+        empty: 'No markets are available to this account.',
+        trend: { label: 'Price trend', field: fields.find((field) => field.key === 'price')! },
+      };
+    }
+    case 'hedge': {
+      const { hedge, maturityAt } = reading;
+      const known = HEDGE_FIELDS.map(({ key, label, kind }) => ({ key, label, kind }));
+      const fields = [
+        ...known,
+        ...named(Object.entries(hedge).filter(([key]) => !known.some((field) => field.key === key))),
+      ];
+      return {
+        title: `Hedge ${hedge.id}`,
+        layout: 'card',
+        fields,
+        priority: fields.map((field) => field.key),
+        rows: [{ key: hedge.id, values: hedge, maturityAt }],
+        empty: 'No hedge data.',
+        countdown: { label: 'Matures in' },
+      };
+    }
+  }
 }

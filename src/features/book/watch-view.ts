@@ -4,7 +4,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatSignedMoney } from '../../core/number-format.js';
 import type { Alert } from '../../core/alerts.js';
 import { safeStyled, safeText } from '../../core/security/safe-text.js';
-import type { FieldKind } from '../../platform/fields/fields.js';
+import type { FieldSpec } from '../../platform/fields/fields.js';
 import {
   drawLoadedTable,
   kindColumn,
@@ -18,11 +18,7 @@ import { liveScreen } from '../../platform/terminal/live-screen.js';
 import { displayWidth, truncateEnd, wrapParts, wrapWords } from '../../platform/terminal/width.js';
 import type { JsonObject } from '../../core/objects.js';
 
-interface WatchField {
-  key: string;
-  label: string;
-  kind?: FieldKind;
-}
+type WatchField = Pick<FieldSpec, 'key' | 'label' | 'kind'>;
 
 interface WatchRow {
   key: string;
@@ -47,9 +43,6 @@ export interface WatchModel {
   total?: { label: string; value: number | undefined };
 }
 
-/** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
-type FormatValue = (field: { key: string; kind?: FieldKind }, value: unknown) => string;
-
 /** Everything on screen, as the flow last said it. */
 interface WatchState {
   model?: WatchModel;
@@ -67,7 +60,8 @@ interface RenderOptions {
   columns: number;
   chalk: ChalkInstance;
   now: number;
-  format: FormatValue;
+  /** How a value is shown to people (Output.humanValue): the view formats nothing itself but time. */
+  format: (field: Omit<WatchField, 'label'>, value: unknown) => string;
   clockTime: (ms: number) => string;
 }
 
@@ -81,52 +75,45 @@ export function emptyWatchState(intervalMs: number): WatchState {
   return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
 }
 
-function pushPoint(series: Map<string, number[]>, key: string, value: number | undefined) {
-  if (value === undefined || !Number.isFinite(value)) return;
-  const points = series.get(key) ?? [];
-  points.push(value);
-  if (points.length > SERIES_LIMIT) points.splice(0, points.length - SERIES_LIMIT);
-  series.set(key, points);
-}
-
-function shownNumber(format: FormatValue, field: WatchField, value: unknown) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return;
-  const text = stripVTControlCharacters(format(field, value)).replace(/[^0-9.+-]/g, '');
-  const shown = Number(text);
-  return text !== '' && Number.isFinite(shown) ? shown : value;
-}
-
 /** A refresh that succeeded; sparkline points are values as shown, so the line moves only when the screen does. */
-export function applyFresh(state: WatchState, model: WatchModel, at: number, format: FormatValue, offsetMs = 0) {
-  state.previous = new Map((state.model?.rows ?? []).map((row) => [row.key, row.values]));
+export function applyFresh(
+  state: WatchState,
+  model: WatchModel,
+  at: number,
+  format: RenderOptions['format'],
+  offsetMs = 0,
+) {
+  const push = (key: string, value: unknown) =>
+    Number.isFinite(value) &&
+    state.series.set(key, [...(state.series.get(key) ?? []), value as number].slice(-SERIES_LIMIT));
   const trend = model.trend?.field;
-  if (trend)
-    for (const row of model.rows) pushPoint(state.series, row.key, shownNumber(format, trend, row.values[trend.key]));
-  if (model.total) pushPoint(state.series, TOTAL_SERIES, model.total.value);
-  state.model = model;
-  state.lastGoodAt = at;
-  state.offsetMs = offsetMs;
-  state.stale = undefined;
+  for (const { key, values } of trend ? model.rows : []) {
+    const value = values[trend!.key];
+    const shown = Number.isFinite(value)
+      ? Number(stripVTControlCharacters(format(trend!, value)).replace(/[^0-9.+-]/g, '') || NaN)
+      : NaN;
+    push(key, Number.isFinite(shown) ? shown : value);
+  }
+  if (model.total) push(TOTAL_SERIES, model.total.value);
+  Object.assign(state, {
+    previous: new Map((state.model?.rows ?? []).map((row) => [row.key, row.values])),
+    model,
+    lastGoodAt: at,
+    offsetMs,
+    stale: undefined,
+  });
 }
 
 /** The time of day in `timeZone` (an IANA name such as the environment's TZ), else the local one. */
 export function clockTimeIn(timeZone?: string) {
-  const inZone = (zone?: string) =>
-    new Intl.DateTimeFormat('en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZone: zone,
-    });
-  let format: Intl.DateTimeFormat;
+  // en-GB's medium time: HH:MM:SS on a 24-hour clock.
+  const inZone = (zone?: string) => new Intl.DateTimeFormat('en-GB', { timeStyle: 'medium', timeZone: zone }).format;
   try {
-    format = inZone(timeZone);
+    return inZone(timeZone);
   } catch {
     // A zone Intl does not know: the local one.
-    format = inZone();
+    return inZone();
   }
-  return (ms: number) => format.format(ms);
 }
 
 /** Time left to a maturity, to the second: "2d 03:04:05", "00:59:59", or "matured". */
@@ -134,13 +121,11 @@ export function formatCountdown(ms: number) {
   if (ms <= 0) return 'matured';
   const total = Math.floor(ms / 1000);
   const days = Math.floor(total / 86_400);
-  const two = (value: number) => String(value).padStart(2, '0');
-  const clock = `${two(Math.floor((total % 86_400) / 3600))}:${two(Math.floor((total % 3600) / 60))}:${two(total % 60)}`;
+  // Hours of the day, minutes of the hour, seconds of the minute.
+  const clock = [3600, 60, 1]
+    .map((unit) => String(Math.floor(total / unit) % (unit === 3600 ? 24 : 60)).padStart(2, '0'))
+    .join(':');
   return days > 0 ? `${days}d ${clock}` : clock;
-}
-
-function everyText(intervalMs: number) {
-  return `every ${Number((intervalMs / 1000).toFixed(3))}s`;
 }
 
 /** One line about an alert, for the screen and for stderr. Server text is made harmless. */
@@ -148,22 +133,22 @@ export function describeAlert(alert: Alert, now: number) {
   if (alert.kind === 'pnl')
     return `net P&L ${formatSignedMoney(alert.netPnlUsd)} USD is at or below ${formatSignedMoney(alert.thresholdUsd)} USD`;
   const what = [alert.market, alert.side].filter((part) => part !== undefined).join(' ') || 'a hedge';
-  const id = alert.hedgeId !== undefined ? ` (${alert.hedgeId})` : '';
   const left = Date.parse(alert.maturityAt) - now;
-  const when = left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity';
-  return safeText(`${what}${id} ${when} (--alert-maturity ${alert.within})`);
+  return safeText(
+    `${what}${alert.hedgeId === undefined ? '' : ` (${alert.hedgeId})`} ${left > 0 ? `matures in ${formatCountdown(left)}` : 'has reached maturity'} (--alert-maturity ${alert.within})`,
+  );
 }
 
 /** The whole screen as lines of at most `columns` columns. */
 export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   const { chalk: c, columns, now, clockTime } = options;
-  const model = state.model;
+  const { model, stale } = state;
   const onServer = { ...options, now: now + (state.offsetMs ?? 0) };
   // Wrapped between its parts, never cut: the time of the last good refresh is what tells the view is live.
   const lines = wrapParts(
     [
       c.bold(model?.title ?? 'Watching'),
-      everyText(state.intervalMs),
+      `every ${Number((state.intervalMs / 1000).toFixed(3))}s`,
       `last good refresh ${state.lastGoodAt === undefined ? '—' : clockTime(state.lastGoodAt)}`,
       ...(c.level === 0 ? ['* changed'] : []),
       'Ctrl-C to stop',
@@ -171,20 +156,20 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     columns,
     c.dim(' · '),
   );
-  if (model === undefined) lines.push(c.dim('Waiting for the first refresh…'));
-  else if (model.layout === 'card') lines.push(...renderCard(state, model, onServer));
-  else lines.push(...renderTable(state, model, onServer));
+  lines.push(
+    ...(model === undefined
+      ? [c.dim('Waiting for the first refresh…')]
+      : (model.layout === 'card' ? renderCard : renderTable)(state, model, onServer)),
+  );
   if (model?.total) {
-    const value = model.total.value;
+    const { label, value } = model.total;
     const shown = value === undefined ? c.dim('—') : options.format({ key: 'total', kind: 'pnl' }, value);
     const points = state.series.get(TOTAL_SERIES) ?? [];
-    const room = Math.max(0, columns - displayWidth(`${model.total.label}  ${shown}  `));
-    const line = `${c.bold(model.total.label)}  ${shown}${points.length && room >= 4 ? `  ${c.cyan(sparkline(points, Math.min(room, TREND_MAX_WIDTH * 2)))}` : ''}`;
-    lines.push(line);
+    const room = columns - displayWidth(`${label}  ${shown}  `);
+    lines.push(`${c.bold(label)}  ${shown}${points.length && room >= 4 ? `  ${trendLine(c, points, room)}` : ''}`);
   }
   // What a person acts on (a stale view, an alert) wraps at its spaces rather than being cut.
   const said = (line: string) => lines.push(...wrapParts([line], columns, '', 2));
-  const { stale } = state;
   if (stale)
     said(
       `${c.yellow.bold('STALE')} since ${clockTime(stale.since)} (${safeText(stale.reason)}) · next try in ${Math.max(0, Math.ceil((stale.nextAt - now) / 1000))}s`,
@@ -193,6 +178,13 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
     said(`${c.red.bold('ALERT')} ${clockTime(at)} ${describeAlert(alert, onServer.now)}`);
   return lines.map((line) => truncateEnd(line, columns));
 }
+
+const trendLine = (c: ChalkInstance, points: number[], width: number) =>
+  c.cyan(sparkline(points, Math.min(width, TREND_MAX_WIDTH * 2)));
+
+/** The time left to a row's maturity, when it has one. */
+const countdownOf = (row: WatchRow, now: number) =>
+  row.maturityAt === undefined ? undefined : formatCountdown(Date.parse(row.maturityAt) - now);
 
 /** A value as shown, marked when both the data and what is shown changed since the refresh before. */
 function shownValue(state: WatchState, row: WatchRow, field: WatchField, options: RenderOptions) {
@@ -210,87 +202,75 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
 
 function renderTable(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
-  if (!model.rows.length) return [c.dim(model.empty)];
+  const { rows, countdown, trend } = model;
+  if (!rows.length) return [c.dim(model.empty)];
+  const series = (index: number) => state.series.get(rows[index].key) ?? [];
   const columns: TableColumn[] = model.fields.map((field) => ({
     key: field.key,
     header: field.label,
     // As the lists: text (a reference) may be cut with …, an id in the middle, an amount is kept before an id whole.
     ...kindColumn(field.kind),
-    cells: model.rows.map((row) => tableCell(shownValue(state, row, field, options))),
+    cells: rows.map((row) => tableCell(shownValue(state, row, field, options))),
   }));
-  if (model.countdown) {
+  if (countdown)
     columns.push({
       key: COUNTDOWN_KEY,
-      header: model.countdown.label,
+      header: countdown.label,
       align: 'right',
-      cells: model.rows.map((row) =>
-        tableCell(
-          row.maturityAt === undefined ? c.dim('—') : formatCountdown(Date.parse(row.maturityAt) - options.now),
-        ),
-      ),
+      cells: rows.map((row) => tableCell(countdownOf(row, options.now) ?? c.dim('—'))),
     });
-  }
-  if (model.trend) {
-    const longest = Math.max(0, ...model.rows.map((row) => state.series.get(row.key)?.length ?? 0));
+  if (trend)
     columns.push({
       key: TREND_KEY,
-      header: model.trend.label,
+      header: trend.label,
       align: 'left',
       cells: [],
       drawn: {
-        width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, longest)),
+        width: Math.min(TREND_MAX_WIDTH, Math.max(TREND_MIN_WIDTH, ...rows.map((_, index) => series(index).length))),
         minWidth: TREND_MIN_WIDTH,
-        draw: (index, width) => c.cyan(sparkline(state.series.get(model.rows[index].key) ?? [], width)),
+        draw: (index, width) => c.cyan(sparkline(series(index), width)),
       },
     });
-  }
   const { text, leftOut } = drawLoadedTable({
     columns,
     priority: model.priority,
     decisive: model.decisive,
-    rowCount: model.rows.length,
+    rowCount: rows.length,
     width: options.columns,
     chalk: c,
     seeAlso: '--json, or a wider terminal',
   });
-  const lines = text.split('\n');
   // What the width left out is named on the screen itself, wrapped, never cut.
-  if (leftOut !== undefined) lines.push(...wrapWords(c.dim(leftOut), options.columns).split('\n'));
-  return lines;
+  return [text, ...(leftOut === undefined ? [] : [wrapWords(c.dim(leftOut), options.columns)])].join('\n').split('\n');
 }
 
 function renderCard(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   const row = model.rows[0];
   if (row === undefined) return [c.dim(model.empty)];
+  const left = countdownOf(row, options.now);
   const entries: Array<[string, string]> = model.fields
     .filter((field) => row.values[field.key] !== undefined)
     .map((field) => [field.label, shownValue(state, row, field, options)]);
-  if (model.countdown && row.maturityAt !== undefined)
-    entries.push([model.countdown.label, formatCountdown(Date.parse(row.maturityAt) - options.now)]);
-  const labelWidth = Math.max(
-    0,
-    ...entries.map(([label]) => displayWidth(label)),
-    model.trend ? displayWidth(model.trend.label) : 0,
-  );
+  if (model.countdown && left !== undefined) entries.push([model.countdown.label, left]);
+  const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), model.trend?.label ?? ''].map(displayWidth));
   const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
   const points = state.series.get(row.key) ?? [];
-  if (model.trend && points.length)
-    entries.push([model.trend.label, c.cyan(sparkline(points, Math.min(valueWidth, TREND_MAX_WIDTH * 2)))]);
+  if (model.trend && points.length) entries.push([model.trend.label, trendLine(c, points, valueWidth)]);
   return entries.map(
     ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,
   );
 }
 
-interface LiveViewInit extends Pick<RenderOptions, 'chalk' | 'format' | 'clockTime'> {
-  stream: NodeJS.WritableStream;
-  intervalMs: number;
-  now: () => number;
-  columns: () => number;
-}
-
 /** Starts drawing on the terminal, redrawn on resize. */
-export async function openLiveView(init: LiveViewInit) {
+export async function openLiveView(
+  init: Pick<RenderOptions, 'chalk' | 'format' | 'clockTime'> & {
+    stream: NodeJS.WritableStream;
+    intervalMs: number;
+    now: () => number;
+    columns: () => number;
+  },
+) {
   await loadTableDrawer();
   const state = emptyWatchState(init.intervalMs);
   // Values were filtered cell by cell; this keeps our colours and shows anything else escaped.

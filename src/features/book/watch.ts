@@ -4,7 +4,7 @@ import { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
 import { Transport } from '../../platform/api/transport.js';
-import { alertConditions, alertEdges, type Alert, type AlertRules, type MaturityFact } from '../../core/alerts.js';
+import { alertConditions, type Alert, type AlertRules, type MaturityFact } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import {
   echo,
@@ -28,7 +28,7 @@ import {
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
-import { carriesReference, ownReference, positionForPeople, readBook, type BookPosition } from './positions.js';
+import { carriesReference, ownReference, positionForPeople, readBook } from './positions.js';
 import { readPositionSides, sideReferences } from './position-sides.js';
 import { accountForPeople, pricesInOneShape } from '../../platform/api/wire/fields.js';
 import { messageOf } from '../../core/security/safe-text.js';
@@ -75,19 +75,20 @@ const ACCOUNT_PNL_FIELDS = [
   'unrealized_pnl',
   'net_pnl_usd',
   'pnl_usd',
-] as const;
+];
+
+/** The first of `flags` given in `values` (a switch given false was not). */
+const firstGiven = (values: object, flags: Record<string, string>) =>
+  Object.entries(flags).find(([key]) => ((values as Record<string, unknown>)[key] ?? false) !== false)?.[1];
 
 /** The first option given that needs --watch. */
 const givenWithWatch = (options: WatchOptionValues) =>
-  options.alertPnl !== undefined
-    ? '--alert-pnl'
-    : options.alertMaturity !== undefined
-      ? '--alert-maturity'
-      : options.exitOnAlert
-        ? '--exit-on-alert'
-        : options.count !== undefined
-          ? '--count'
-          : undefined;
+  firstGiven(options, {
+    alertPnl: '--alert-pnl',
+    alertMaturity: '--alert-maturity',
+    exitOnAlert: '--exit-on-alert',
+    count: '--count',
+  });
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues) {
@@ -115,9 +116,13 @@ export function parseWatchSettings(
   target: WatchTarget,
   options: WatchOptionValues & { format?: OutputFormat },
 ) {
+  const { kind } = target;
+  const [word, arg]: [string, string?] =
+    kind === 'hedge' ? ['hedges', target.id] : kind === 'price' ? ['price', target.market] : [kind];
+  const command = arg === undefined ? word : `${word} ${arg}`;
   if (options.watch === undefined)
     throw new UsageError(
-      `${givenWithWatch(options)}: only with --watch; add --watch to \`${ports.hedgeCommand(commandWords(target))}\`.`,
+      `${givenWithWatch(options)}: only with --watch; add --watch to \`${ports.hedgeCommand(command)}\`.`,
     );
   const intervalMs = parseWatchInterval(options.watch);
   const count =
@@ -136,54 +141,32 @@ export function parseWatchSettings(
       `--format ${format}: --watch writes a live view on a terminal, or NDJSON (one JSON document per refresh); use --format ndjson or leave --format out.`,
     );
   }
-  if (target.kind === 'hedge') {
+  if (kind === 'hedge') {
     if (target.id === undefined)
       throw new UsageError(
         '--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.',
       );
-    const { status, ref, limit, wait } = target.filters;
-    const other =
-      status !== undefined
-        ? '--status'
-        : ref !== undefined
-          ? '--ref'
-          : limit !== undefined
-            ? '--limit'
-            : wait
-              ? '--wait'
-              : undefined;
+    const other = firstGiven(target.filters, { status: '--status', ref: '--ref', limit: '--limit', wait: '--wait' });
     if (other) throw new UsageError(`${other}: cannot be combined with --watch.`);
   }
   const rules: AlertRules = {};
   if (options.alertPnl !== undefined) {
-    if (target.kind === 'price' || target.kind === 'hedge')
-      throw new UsageError(`--alert-pnl: \`${commandWords(target)}\` shows no P&L; use it with positions or account.`);
+    if (kind === 'price' || kind === 'hedge')
+      throw new UsageError(`--alert-pnl: \`${command}\` shows no P&L; use it with positions or account.`);
     rules.pnlAtOrBelowUsd = parseUsdAmount(options.alertPnl, '--alert-pnl', 'signed');
   }
   if (options.alertMaturity !== undefined) {
-    if (target.kind === 'price' || target.kind === 'account')
-      throw new UsageError(
-        `--alert-maturity: \`${commandWords(target)}\` shows no maturity; use it with positions or hedges ID.`,
-      );
+    if (kind === 'price' || kind === 'account')
+      throw new UsageError(`--alert-maturity: \`${command}\` shows no maturity; use it with positions or hedges ID.`);
     const within = parseDuration(options.alertMaturity, '--alert-maturity');
     rules.maturityWithinMs = within.ms;
     rules.maturityWithinText = within.text;
   }
-  if (options.exitOnAlert && rules.pnlAtOrBelowUsd === undefined && rules.maturityWithinMs === undefined) {
+  const alerting = rules.pnlAtOrBelowUsd !== undefined || rules.maturityWithinMs !== undefined;
+  if (options.exitOnAlert && !alerting) {
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
   }
-  return { intervalMs, rules, exitOnAlert: options.exitOnAlert === true, count };
-}
-
-function commandWords(target: WatchTarget) {
-  switch (target.kind) {
-    case 'hedge':
-      return target.id === undefined ? 'hedges' : `hedges ${target.id}`;
-    case 'price':
-      return target.market === undefined ? 'price' : `price ${target.market}`;
-    default:
-      return target.kind;
-  }
+  return { intervalMs, rules, alerting, exitOnAlert: options.exitOnAlert === true, count };
 }
 
 /** What one refresh read: `data` as NDJSON prints it, the facts alerts are about, and the reading the live view's model is made of. */
@@ -192,39 +175,30 @@ type WatchSnapshot = Awaited<ReturnType<ReturnType<typeof sourceFor>>>;
 /** What one refresh read, as data (`pnlField`: the account's field that carries its unrealized P&L, when one does; `maturityAt`: set while the hedge can still mature). */
 export type WatchReading = WatchSnapshot['reading'];
 
-function positionsSource(
-  ports: WatchPorts,
-  needMaturity: boolean,
-  ref: string | undefined,
-  live: boolean,
-  oneShape: boolean,
-) {
+function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchPlan, ref: string | undefined) {
+  const needMaturity = settings.rules.maturityWithinMs !== undefined;
   // A maturity the position line does not carry is read once from its hedge (it never changes).
   const maturityOfHedge = new Map<string, string | undefined>();
   // The deal references, joined from the hedges list when a position appears that was not seen yet.
   const referenceOf = new Map<string, string | undefined>();
   // A side's maturities are its live hedges' (a line of several hedges carries only one of them), read
   // with its references and again when its notional moves (a hedge of it added, settled or closed).
-  const maturitiesOf = new Map<string, MaturityFact[] | undefined>();
-  const identity = (position: BookPosition, index: number) =>
-    position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
-  const seen = (position: BookPosition, index: number) =>
-    needMaturity || live ? `${identity(position, index)} ${position.notionalUsd}` : identity(position, index);
+  let maturitiesOf = new Map<string, MaturityFact[] | undefined>();
   return async (client: HedgeClient) => {
     const book = await readBook({ client, log: (line) => ports.log(line) });
     for (const position of book) {
-      if (position.maturityAt !== undefined || !needMaturity || position.hedgeId === undefined) continue;
-      if (!maturityOfHedge.has(position.hedgeId)) {
-        const hedge = await client.getHedge(position.hedgeId).catch(() => undefined);
-        maturityOfHedge.set(position.hedgeId, hedge?.maturity_at ?? undefined);
-      }
-      position.maturityAt = maturityOfHedge.get(position.hedgeId);
+      const { hedgeId } = position;
+      if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
+      if (!maturityOfHedge.has(hedgeId))
+        maturityOfHedge.set(hedgeId, (await client.getHedge(hedgeId).catch(() => undefined))?.maturity_at ?? undefined);
+      position.maturityAt = maturityOfHedge.get(hedgeId);
     }
+    const rows = book.map((position, index) => {
+      const key = position.hedgeId ?? `${position.market ?? ''}:${position.side ?? index}`;
+      return { position, key, seen: needMaturity || live ? `${key} ${position.notionalUsd}` : key };
+    });
     // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
-    if (
-      (live || ref !== undefined || needMaturity) &&
-      book.some((position, index) => !maturitiesOf.has(seen(position, index)))
-    ) {
+    if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !maturitiesOf.has(seen))) {
       const { lines, recordsError } = await readPositionSides(client, book, (line) => ports.log(line));
       if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
@@ -232,87 +206,43 @@ function positionsSource(
         ports.log(`positions: deal references not read (${messageOf(recordsError)})`);
       }
       // Every hedge of the side, as `hedge positions` joins them; only the lines of now are kept (a watch may run for days).
-      maturitiesOf.clear();
-      book.forEach((position, index) => {
-        referenceOf.set(identity(position, index), ownReference(position) ?? sideReferences(lines[index]));
-        maturitiesOf.set(seen(position, index), lines[index]?.hedges.flatMap(hedgeMaturity));
+      maturitiesOf = new Map();
+      rows.forEach(({ position, key, seen }, index) => {
+        referenceOf.set(key, ownReference(position) ?? sideReferences(lines[index]));
+        maturitiesOf.set(seen, lines[index]?.hedges.flatMap(hedgeMaturity));
       });
     }
-    const shown =
-      ref === undefined
-        ? book
-        : book.filter((position, index) => carriesReference(referenceOf.get(identity(position, index)), ref));
-    const rounded = shown.every((position) => position.netPnlUsd !== undefined)
-      ? cents(shown.reduce((sum, position) => sum + position.netPnlUsd!, 0))
+    const shown = rows.filter(({ key }) => ref === undefined || carriesReference(referenceOf.get(key), ref));
+    const positions = shown.map(({ position }) => position);
+    const rounded = positions.every((position) => position.netPnlUsd !== undefined)
+      ? cents(positions.reduce((sum, position) => sum + position.netPnlUsd!, 0))
       : undefined;
     // Each line's maturities: its hedges', else the one the line names.
-    const dated = shown.map((position): MaturityFact[] => {
-      const index = book.indexOf(position);
-      const ofHedges = maturitiesOf.get(seen(position, index));
+    const dated = shown.map(({ position, key, seen }): MaturityFact[] => {
+      const ofHedges = maturitiesOf.get(seen);
       if (ofHedges?.length) return ofHedges;
       const { maturityAt, market, side, hedgeId } = position;
-      return maturityAt === undefined ? [] : [{ key: identity(position, index), maturityAt, market, side, hedgeId }];
+      return maturityAt === undefined ? [] : [{ key, maturityAt, market, side, hedgeId }];
     });
     return {
       // NDJSON in hedge's one shape (our names), like `positions --json`; --raw: as sent.
-      data: shown.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
+      data: positions.map((position) => (oneShape ? positionForPeople(position) : position.raw)),
       facts: { netPnlUsd: rounded, maturities: dated.flat() },
       reading: {
         kind: 'positions' as const,
         // The live view counts each side down to its soonest maturity, as its alerts do.
-        positions: shown.map((position, index) => ({ ...position, maturityAt: soonest(dated[index]) })),
-        references: shown.map((position) => referenceOf.get(identity(position, book.indexOf(position)))),
+        positions: positions.map((position, index) => ({
+          ...position,
+          maturityAt: dated[index].reduce<string | undefined>(
+            (first, { maturityAt }) =>
+              first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first,
+            undefined,
+          ),
+        })),
+        references: shown.map(({ key }) => referenceOf.get(key)),
         ref,
         netPnlUsd: rounded,
       },
-    };
-  };
-}
-
-const soonest = (dated: readonly MaturityFact[]) =>
-  dated.reduce<string | undefined>(
-    (first, { maturityAt }) => (first === undefined || Date.parse(maturityAt) < Date.parse(first) ? maturityAt : first),
-    undefined,
-  );
-
-function accountSource(oneShape: boolean) {
-  return async (client: HedgeClient) => {
-    const sent = await client.getAccount();
-    // Our names, like `account --json` (the card too); --raw: as sent.
-    const account = oneShape ? accountForPeople(sent) : sent;
-    const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
-    const pnl = pnlField === undefined ? undefined : readNumber(account[pnlField]);
-    return {
-      data: account,
-      facts: { netPnlUsd: pnl, maturities: [] },
-      reading: { kind: 'account' as const, account, pnlField },
-    };
-  };
-}
-
-function priceSource(market: string | undefined, oneShape: boolean) {
-  let listedChecked = false;
-  return async (client: HedgeClient) => {
-    let markets: string[];
-    if (market !== undefined) {
-      // The live list decides whether the market exists (exit 2 when not); asked once.
-      if (!listedChecked) await requireListedMarket(client, market);
-      listedChecked = true;
-      markets = [market];
-    } else {
-      markets = (await client.listMarkets()).markets.map((entry) => entry.market);
-    }
-    // Like `price --json`, whatever GET /prices looks like; --raw: as sent. The view reads the prices out of it.
-    const {
-      data,
-      quotes: prices,
-      problem,
-    } = markets.length ? await client.readPrices(markets) : { data: [], quotes: [], problem: undefined };
-    if (problem) throw problem;
-    return {
-      data: oneShape ? pricesInOneShape(prices) : data,
-      facts: { maturities: [] },
-      reading: { kind: 'price' as const, market, prices },
     };
   };
 }
@@ -326,36 +256,59 @@ function hedgeMaturity(hedge: Hedge): MaturityFact[] {
     : [];
 }
 
-function hedgeSource(typed: string) {
-  let id: string | undefined;
-  return async (client: HedgeClient) => {
-    const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
-    id = hedge.id;
-    const maturities = hedgeMaturity(hedge);
-    return {
-      data: hedge,
-      facts: { maturities },
-      reading: { kind: 'hedge' as const, hedge, maturityAt: maturities[0]?.maturityAt },
-    };
-  };
-}
-
-function sourceFor(ports: WatchPorts, target: WatchTarget, { settings, live, oneShape }: WatchPlan) {
+function sourceFor(ports: WatchPorts, target: WatchTarget, plan: WatchPlan) {
+  const { oneShape } = plan;
   switch (target.kind) {
     case 'positions':
-      return positionsSource(
-        ports,
-        settings.rules.maturityWithinMs !== undefined,
-        parseClientReference(target.ref),
-        live,
-        oneShape,
-      );
+      return positionsSource(ports, plan, parseClientReference(target.ref));
     case 'account':
-      return accountSource(oneShape);
-    case 'price':
-      return priceSource(target.market === undefined ? undefined : parseMarket(target.market), oneShape);
-    case 'hedge':
-      return hedgeSource(parseHedgeId(target.id));
+      return async (client: HedgeClient) => {
+        const sent = await client.getAccount();
+        // Our names, like `account --json` (the card too); --raw: as sent.
+        const account = oneShape ? accountForPeople(sent) : sent;
+        const pnlField = ACCOUNT_PNL_FIELDS.find((name) => readNumber(account[name]) !== undefined);
+        return {
+          data: account,
+          facts: { netPnlUsd: readNumber(pnlField && account[pnlField]), maturities: [] },
+          reading: { kind: 'account' as const, account, pnlField },
+        };
+      };
+    case 'price': {
+      const market = target.market === undefined ? undefined : parseMarket(target.market);
+      // The live list decides whether the market exists (exit 2 when not); asked once.
+      let checked = market === undefined;
+      return async (client: HedgeClient) => {
+        if (!checked) await requireListedMarket(client, market!);
+        checked = true;
+        const markets = market ? [market] : (await client.listMarkets()).markets.map((entry) => entry.market);
+        // Like `price --json`, whatever GET /prices looks like; --raw: as sent. The view reads the prices out of it.
+        const {
+          data,
+          quotes: prices,
+          problem,
+        } = markets.length ? await client.readPrices(markets) : { data: [], quotes: [], problem: undefined };
+        if (problem) throw problem;
+        return {
+          data: oneShape ? pricesInOneShape(prices) : data,
+          facts: { maturities: [] },
+          reading: { kind: 'price' as const, market, prices },
+        };
+      };
+    }
+    case 'hedge': {
+      const typed = parseHedgeId(target.id);
+      let id: string | undefined;
+      return async (client: HedgeClient) => {
+        const hedge = id === undefined ? await findHedge(client, typed) : await client.getHedge(id);
+        id = hedge.id;
+        const maturities = hedgeMaturity(hedge);
+        return {
+          data: hedge,
+          facts: { maturities },
+          reading: { kind: 'hedge' as const, hedge, maturityAt: maturities[0]?.maturityAt },
+        };
+      };
+    }
   }
 }
 
@@ -393,15 +346,6 @@ export function isPassingFailure(error: unknown) {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429);
 }
 
-function watchClient(ports: WatchPorts, client: HedgeClient) {
-  if (!(client.transport instanceof Transport)) return client;
-  const config = client.transport.config;
-  return new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
-    wire: client.wire,
-    warn: (text) => ports.notify({ kind: 'wire-warning', level: 'warn', text }),
-  });
-}
-
 /** Start to start at the interval, and never sooner than MIN_WATCH_SECONDS after the answer. */
 export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number) {
   return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
@@ -422,25 +366,6 @@ interface WatchPlan {
   oneShape: boolean;
 }
 
-async function pauseUntil(ports: WatchPorts, sink: WatchSink, live: boolean, at: number) {
-  const { clock, signal, deadline } = ports;
-  for (;;) {
-    if (signal.aborted) return 'stopped';
-    const now = clock.now();
-    if (deadline !== undefined && now >= deadline) return 'deadline';
-    if (now >= at) return 'due';
-    const until = Math.min(at, deadline ?? Infinity);
-    // On the second, so that a countdown moves in step with the clock on the wall.
-    const step = live ? Math.min(until - now, 1000 - (now % 1000)) : until - now;
-    try {
-      await clock.sleep(Math.max(1, step), signal);
-    } catch {
-      return 'stopped';
-    }
-    sink.tick();
-  }
-}
-
 /** Runs the watch until Ctrl-C, --timeout, --count, the first alert with --exit-on-alert, or an error that is not passing (thrown); what it read goes to the sink `openSink` opens (commands/watch-outcome.ts). */
 export async function runWatch(
   ports: WatchPorts,
@@ -451,34 +376,48 @@ export async function runWatch(
   const { settings, live } = plan;
   const source = sourceFor(ports, target, plan);
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
-  const { clock, signal, deadline } = ports;
-  const client = watchClient(ports, await ports.client());
+  const { clock, signal, deadline = Infinity } = ports;
+  let client = await ports.client();
+  if (client.transport instanceof Transport) {
+    const { config } = client.transport;
+    client = new HedgeClient(new Transport({ ...config, retry: { ...config.retry, ...WATCH_RETRY_POLICY } }), {
+      wire: client.wire,
+      warn: (text) => ports.notify({ kind: 'wire-warning', level: 'warn', text }),
+    });
+  }
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
-  const alerting = settings.rules.pnlAtOrBelowUsd !== undefined || settings.rules.maturityWithinMs !== undefined;
-  // Each alert whose condition holds, with the time it fired (alertEdges keeps the first record).
-  let active = new Map<string, { key: string; alert: Alert; at: number }>();
+  // When each alert whose condition holds fired.
+  let firedAt = new Map<string, number>();
   let nextAt = clock.now();
-  let refreshes = 0;
   try {
-    for (;;) {
-      if (settings.count !== undefined && refreshes >= settings.count) return { ended: 'count', count: settings.count };
-      const state = await pauseUntil(ports, sink, live, nextAt);
-      if (state === 'deadline') return { ended: 'deadline' };
-      if (state === 'stopped') return { ended: 'stopped' };
+    for (let refreshes = 0; ; refreshes += 1) {
+      if (refreshes === settings.count) return { ended: 'count', count: refreshes };
+      // Paused until due, on the second when live, so that a countdown moves in step with the clock on the wall.
+      for (;;) {
+        if (signal.aborted) return { ended: 'stopped' };
+        const now = clock.now();
+        if (now >= deadline) return { ended: 'deadline' };
+        if (now >= nextAt) break;
+        const until = Math.min(nextAt, deadline);
+        try {
+          await clock.sleep(Math.max(1, live ? Math.min(until - now, 1000 - (now % 1000)) : until - now), signal);
+        } catch {
+          return { ended: 'stopped' };
+        }
+        sink.tick();
+      }
       const startedAt = clock.now();
-      refreshes += 1;
       let snapshot: WatchSnapshot;
       try {
         snapshot = await source(client);
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
         if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' };
-        if (deadline !== undefined && clock.now() >= deadline && isPassingFailure(error)) return { ended: 'deadline' };
         if (!isPassingFailure(error)) throw error;
-        const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
-        if (retryAfterMs !== undefined)
-          nextAt = Math.max(nextAt, clock.now() + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
+        if (clock.now() >= deadline) return { ended: 'deadline' };
+        if (error instanceof NetworkError && error.retryAfterMs !== undefined)
+          nextAt = Math.max(nextAt, clock.now() + Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
         sink.stale(error, clock.now(), nextAt);
         continue;
       }
@@ -488,18 +427,14 @@ export async function runWatch(
       const time = client.transport?.serverNow?.();
       const offsetMs = time ? time.bestMs - time.localMs : 0;
       sink.fresh(snapshot, at, offsetMs);
-      const holding = alertConditions(snapshot.facts, settings.rules, at + offsetMs).map((alert) => ({
-        key: alert.key,
-        alert,
-        at,
-      }));
-      const edges = alertEdges(active, holding);
-      active = edges.active;
-      const fired = edges.started.map(({ alert }) => alert);
-      if (alerting)
+      // Fire once, clear once: an alert that holds on keeps the time it first fired.
+      const holding = alertConditions(snapshot.facts, settings.rules, at + offsetMs);
+      const fired = holding.filter((alert) => !firedAt.has(alert.key));
+      firedAt = new Map(holding.map((alert) => [alert.key, firedAt.get(alert.key) ?? at]));
+      if (settings.alerting)
         sink.alerts(
           fired,
-          holding.map(({ key, alert }) => ({ alert, at: active.get(key)!.at })),
+          holding.map((alert) => ({ alert, at: firedAt.get(alert.key)! })),
           at,
         );
       if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at, offsetMs };
