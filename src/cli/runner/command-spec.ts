@@ -90,15 +90,15 @@ export interface RawInput {
   options: Record<string, unknown>;
 }
 
-/** How commands listed under `group` in `hedge --help` are declared (no group: subcommands), e.g. `declared('book')('hedges', 'read', {…})`. */
-export function declared(group?: CommandGroup) {
-  return <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier'>>(name: string, tier: CommandTier, body: B) => ({
-    name,
-    ...(group && { group }),
-    tier,
-    ...body,
-  });
-}
+/** How commands listed under `group` in `hedge --help` are declared (no group: subcommands), e.g. `declared('book')('hedges', 'read', summary, {…})`. */
+export const declared =
+  (group?: CommandGroup) =>
+  <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier' | 'summary'>>(
+    name: string,
+    tier: CommandTier,
+    summary: string,
+    body: B,
+  ) => ({ name, ...(group && { group }), tier, summary, ...body });
 
 /** Every command of the tree with its path of names, each before its subcommands. */
 export const commandPaths = (
@@ -112,14 +112,6 @@ export const commandPaths = (
 
 /** An option's flags (`-t`, `--tenor`), its long one last. */
 export const flagNames = (option: OptionSpec) => option.flags.split(/[\s,]+/).filter((part) => part.startsWith('-'));
-
-/** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
-export function command<const S extends Omit<CommandSpec, 'load'>>(
-  spec: S,
-  load: () => Promise<CommandModule<InputOf<S>>>,
-): CommandSpec {
-  return { ...spec, load };
-}
 
 type LongName<F extends string> = F extends `${string}--${infer L}`
   ? L extends `${infer N} ${string}`
