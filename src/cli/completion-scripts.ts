@@ -1,33 +1,25 @@
 // The bash, zsh and fish completion scripts, generated from the specs at build time. Profile names
 // are read from the store file by the shell itself, so that completing starts no node process.
-import { commandPaths, flagNames, type ArgSpec, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
+import {
+  commandPaths,
+  flagNames,
+  opt,
+  type ArgSpec,
+  type CommandSpec,
+  type OptionSpec,
+} from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
 /** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
 type Values = readonly string[] | 'profile' | 'files' | undefined;
-
-interface Flag {
-  names: string[];
-  takesValue?: boolean;
-  values?: Values;
-  description: string;
-}
-
-interface CommandNode {
-  path: string;
-  subcommands: ReadonlyArray<{ name: string; summary: string }>;
-  options: Flag[];
-  args: Values[];
-}
+type Flag = ReturnType<typeof flagOf>;
+type CommandNode = ReturnType<typeof commandNodes>[number];
 
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
 // `hedge help exit-codes` itself.
-const BUILT_IN_OPTIONS: Flag[] = [
-  { names: ['-h', '--help'], description: 'help for hedge or for a command' },
-  { names: ['-V', '--version'], description: 'the version' },
-];
+const BUILT_IN_OPTIONS = [opt('-h, --help', 'help for hedge or for a command'), opt('-V, --version', 'the version')];
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
 function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, placeholder = ''): Values {
@@ -51,7 +43,7 @@ function commandNodes(commands: readonly CommandSpec[] = COMMANDS) {
     {
       path: '',
       subcommands: [...commands, HELP_COMMAND],
-      options: [...GLOBAL_OPTIONS.map(flagOf), ...BUILT_IN_OPTIONS],
+      options: [...GLOBAL_OPTIONS, ...BUILT_IN_OPTIONS].map(flagOf),
       args: [],
     },
     {
