@@ -22,44 +22,36 @@ type CommandNode = ReturnType<typeof commandNodes>[number];
 const BUILT_IN_OPTIONS = [opt('-h, --help', 'help for hedge or for a command'), opt('-V, --version', 'the version')];
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
-function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, placeholder = ''): Values {
-  if (typeof spec.values === 'object' || spec.values === 'profile') return spec.values;
-  // A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths.
-  return /<(file|dir|path)>/.test(placeholder) ? 'files' : undefined;
-}
+/** A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths. */
+const valuesOf = (values: OptionSpec['values'] | ArgSpec['values'], placeholder = ''): Values =>
+  typeof values === 'object' || values === 'profile'
+    ? values
+    : /<(file|dir|path)>/.test(placeholder)
+      ? 'files'
+      : undefined;
 
-function flagOf(option: OptionSpec) {
-  return {
-    names: flagNames(option),
-    takesValue: /[<[]/.test(option.flags),
-    values: valuesOf(option, option.flags),
-    description: option.description,
-  };
-}
+const flagOf = (option: OptionSpec) => ({
+  names: flagNames(option),
+  takesValue: /[<[]/.test(option.flags),
+  values: valuesOf(option.values, option.flags),
+  description: option.description,
+});
+
+const node = (
+  path: string,
+  subcommands: readonly { name: string; summary: string }[],
+  options: readonly OptionSpec[] = [],
+  args: readonly ArgSpec[] = [],
+) => ({ path, subcommands, options: options.map(flagOf), args: args.map((arg) => valuesOf(arg.values)) });
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
-function commandNodes(commands: readonly CommandSpec[] = COMMANDS) {
-  return [
-    {
-      path: '',
-      subcommands: [...commands, HELP_COMMAND],
-      options: [...GLOBAL_OPTIONS, ...BUILT_IN_OPTIONS].map(flagOf),
-      args: [],
-    },
-    {
-      path: 'help',
-      subcommands: [{ name: 'exit-codes', summary: 'The exit codes and what each means' }],
-      options: [],
-      args: [],
-    },
-    ...commandPaths(commands).map(({ spec, path }) => ({
-      path: path.join(' '),
-      subcommands: spec.subcommands ?? [],
-      options: (spec.options ?? []).map(flagOf),
-      args: (spec.args ?? []).map((arg) => valuesOf(arg)),
-    })),
-  ];
-}
+const commandNodes = (commands: readonly CommandSpec[]) => [
+  node('', [...commands, HELP_COMMAND], [...GLOBAL_OPTIONS, ...BUILT_IN_OPTIONS]),
+  node('help', [{ name: 'exit-codes', summary: 'The exit codes and what each means' }]),
+  ...commandPaths(commands).map(({ spec, path }) =>
+    node(path.join(' '), spec.subcommands ?? [], spec.options, spec.args),
+  ),
+];
 
 export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS) {
   const nodes = commandNodes(commands);
