@@ -1,73 +1,57 @@
 // The bash, zsh and fish completion scripts, generated from the specs at build time. Profile names
 // are read from the store file by the shell itself, so that completing starts no node process.
-import { commandPaths, flagNames, type ArgSpec, type CommandSpec, type OptionSpec } from './runner/command-spec.js';
+import {
+  commandPaths,
+  flagNames,
+  opt,
+  type ArgSpec,
+  type CommandSpec,
+  type OptionSpec,
+} from './runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from './manifest.js';
 
 export type Shell = 'bash' | 'zsh' | 'fish';
 
 /** How an option's or argument's value completes: fixed words, profile names, file names, or nothing. */
 type Values = readonly string[] | 'profile' | 'files' | undefined;
-
-interface Flag {
-  names: string[];
-  takesValue?: boolean;
-  values?: Values;
-  description: string;
-}
-
-interface CommandNode {
-  path: string;
-  subcommands: ReadonlyArray<{ name: string; summary: string }>;
-  options: Flag[];
-  args: Values[];
-}
+type Flag = ReturnType<typeof flagOf>;
+type CommandNode = ReturnType<typeof commandNodes>[number];
 
 // commander adds -h/--help to every command and -V/--version to the program; main.ts answers
 // `hedge help exit-codes` itself.
-const BUILT_IN_OPTIONS: Flag[] = [
-  { names: ['-h', '--help'], description: 'help for hedge or for a command' },
-  { names: ['-V', '--version'], description: 'the version' },
-];
+const BUILT_IN_OPTIONS = [opt('-h, --help', 'help for hedge or for a command'), opt('-V, --version', 'the version')];
 const HELP_COMMAND = { name: 'help', summary: 'Help on a topic: exit-codes' };
 
-function valuesOf(spec: { values?: OptionSpec['values'] | ArgSpec['values'] }, placeholder = ''): Values {
-  if (typeof spec.values === 'object' || spec.values === 'profile') return spec.values;
-  // A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths.
-  return /<(file|dir|path)>/.test(placeholder) ? 'files' : undefined;
-}
+/** A placeholder that names a file or folder (`--html <file>`, `--root <dir>`) completes paths. */
+const valuesOf = (values: OptionSpec['values'] | ArgSpec['values'], placeholder = ''): Values =>
+  typeof values === 'object' || values === 'profile'
+    ? values
+    : /<(file|dir|path)>/.test(placeholder)
+      ? 'files'
+      : undefined;
 
-function flagOf(option: OptionSpec) {
-  return {
-    names: flagNames(option),
-    takesValue: /[<[]/.test(option.flags),
-    values: valuesOf(option, option.flags),
-    description: option.description,
-  };
-}
+const flagOf = (option: OptionSpec) => ({
+  names: flagNames(option),
+  takesValue: /[<[]/.test(option.flags),
+  values: valuesOf(option.values, option.flags),
+  description: option.description,
+});
+
+const node = (
+  path: string,
+  subcommands: readonly { name: string; summary: string }[],
+  options: readonly OptionSpec[] = [],
+  args: readonly ArgSpec[] = [],
+) => ({ path, subcommands, options: options.map(flagOf), args: args.map((arg) => valuesOf(arg.values)) });
 
 /** Every command path of the tree ('' is the program itself, whose options hold after any command). */
-function commandNodes(commands: readonly CommandSpec[] = COMMANDS) {
-  return [
-    {
-      path: '',
-      subcommands: [...commands, HELP_COMMAND],
-      options: [...GLOBAL_OPTIONS.map(flagOf), ...BUILT_IN_OPTIONS],
-      args: [],
-    },
-    {
-      path: 'help',
-      subcommands: [{ name: 'exit-codes', summary: 'The exit codes and what each means' }],
-      options: [],
-      args: [],
-    },
-    ...commandPaths(commands).map(({ spec, path }) => ({
-      path: path.join(' '),
-      subcommands: spec.subcommands ?? [],
-      options: (spec.options ?? []).map(flagOf),
-      args: (spec.args ?? []).map((arg) => valuesOf(arg)),
-    })),
-  ];
-}
+const commandNodes = (commands: readonly CommandSpec[]) => [
+  node('', [...commands, HELP_COMMAND], [...GLOBAL_OPTIONS, ...BUILT_IN_OPTIONS]),
+  node('help', [{ name: 'exit-codes', summary: 'The exit codes and what each means' }]),
+  ...commandPaths(commands).map(({ spec, path }) =>
+    node(path.join(' '), spec.subcommands ?? [], spec.options, spec.args),
+  ),
+];
 
 export function completionScript(shell: Shell, commands: readonly CommandSpec[] = COMMANDS) {
   const nodes = commandNodes(commands);

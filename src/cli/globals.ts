@@ -17,13 +17,7 @@ function positiveSeconds(name: string, raw: unknown) {
 export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOptions } | { problem: string } {
   const timeout = positiveSeconds('--timeout', all.timeout);
   const requestTimeout = positiveSeconds('--request-timeout', all.requestTimeout);
-  if (typeof timeout === 'string') return { problem: timeout };
-  if (typeof requestTimeout === 'string') return { problem: requestTimeout };
-  const format = all.format === undefined ? undefined : String(all.format);
-  if (format !== undefined && !FORMATS.includes(format as OutputFormat))
-    return { problem: `--format: "${format}" is not allowed; expected one of ${FORMATS.join(', ')}.` };
-  if (all.json === true && format !== undefined && format !== 'json')
-    return { problem: `--json and --format ${format} disagree; give one of them.` };
+  const format = all.format === undefined ? undefined : (String(all.format) as OutputFormat);
   const fields =
     typeof all.fields === 'string'
       ? all.fields
@@ -31,30 +25,33 @@ export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOpt
           .map((field) => field.trim())
           .filter((field) => field !== '')
       : undefined;
-  if (fields !== undefined && !fields.length)
-    return { problem: '--fields: expected field names separated by commas, e.g. market,side,notional_usd.' };
   const query = typeof all.query === 'string' ? all.query : undefined;
+  const raw = all.raw === true;
   // A format that cannot carry JSON, which --query and --raw need.
   const notJson = format !== undefined && format !== 'json' && format !== 'ndjson';
-  if (query !== undefined && query.trim() === '')
-    return { problem: '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".' };
-  if (query !== undefined && notJson)
-    return {
-      problem: `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).`,
-    };
-  const raw = all.raw === true;
-  if (raw && notJson)
-    return {
-      problem: `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).`,
-    };
-  const chosen: OutputFormat | undefined =
-    format !== undefined
-      ? (format as OutputFormat)
-      : all.json === true || query !== undefined || raw
-        ? 'json'
-        : undefined;
-  if (requestTimeout === 0)
-    return { problem: '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").' };
+  // The first problem, in the order the options are checked.
+  const problem =
+    (typeof timeout === 'string' && timeout) ||
+    (typeof requestTimeout === 'string' && requestTimeout) ||
+    (format !== undefined &&
+      !FORMATS.includes(format) &&
+      `--format: "${format}" is not allowed; expected one of ${FORMATS.join(', ')}.`) ||
+    (all.json === true &&
+      format !== undefined &&
+      format !== 'json' &&
+      `--json and --format ${format} disagree; give one of them.`) ||
+    (fields?.length === 0 && '--fields: expected field names separated by commas, e.g. market,side,notional_usd.') ||
+    (query?.trim() === '' && '--query: expected a JMESPath expression, e.g. "[?side==\'buy\'].market".') ||
+    (query !== undefined &&
+      notJson &&
+      `--query applies to JSON output; --format ${format} cannot carry it (use --format json or ndjson).`) ||
+    (raw &&
+      notJson &&
+      `--raw applies to JSON output (the server's data as sent); --format ${format} cannot carry it (use --json, or --format json or ndjson).`) ||
+    (requestTimeout === 0 &&
+      '--request-timeout: expected a number of seconds greater than 0 and at most 86400 (got "0").');
+  if (problem) return { problem };
+  const chosen = format ?? (all.json === true || query !== undefined || raw ? 'json' : undefined);
   return {
     globals: {
       json: chosen === 'json' || chosen === 'ndjson',
@@ -72,8 +69,8 @@ export function parseGlobals(all: Record<string, unknown>): { globals: GlobalOpt
       input: all.input !== false,
       color: all.color !== false,
       verbose: all.verbose === true,
-      timeout,
-      requestTimeout,
+      timeout: timeout as number | undefined,
+      requestTimeout: requestTimeout as number | undefined,
     },
   };
 }

@@ -5,24 +5,17 @@ import { COMMAND_GROUPS, flagNames, type CommandSpec, type OptionSpec } from './
 import { hedgeCommandLine } from '../core/program.js';
 
 const INDENT = '  ';
-const GAP = 2;
 /** Below this many columns beside a term, its description goes on the lines under it instead. */
 const MIN_DESCRIPTION_ROOM = 24;
 
-function wrapper() {
-  const help = new Help();
-  // boxWrap leaves text unwrapped below this width; ours decides that itself.
-  help.minWidthToWrap = 1;
-  return help;
-}
+/** commander's Help at `width`; its boxWrap leaves text unwrapped below minWidthToWrap, ours decides that itself. */
+const wrapper = (width: number) => Object.assign(new Help(), { minWidthToWrap: 1, helpWidth: width });
 
 /** Plain text wrapped at spaces to `width`, every line after the first indented by `hanging`. */
-function wrapText(text: string, width: number, hanging = 0) {
-  const lines = wrapper()
+const wrapText = (text: string, width: number, hanging = 0) =>
+  wrapper(width)
     .boxWrap(text, Math.max(10, width - hanging))
-    .split('\n');
-  return lines.map((line, index) => (index === 0 || line === '' ? line : ' '.repeat(hanging) + line)).join('\n');
-}
+    .replace(/\n(?=[^\n])/g, `\n${' '.repeat(hanging)}`);
 
 /**
  * A heading, two columns (each term, then its description wrapped beside it: commander's layout), a
@@ -30,18 +23,15 @@ function wrapText(text: string, width: number, hanging = 0) {
  */
 function section(heading: string, items: readonly (readonly [string, string])[], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
-  const help = wrapper();
-  help.helpWidth = width;
+  const help = wrapper(width);
+  const under = width - termWidth - 4 < MIN_DESCRIPTION_ROOM;
   return [
     heading,
-    ...(width - INDENT.length - termWidth - GAP < MIN_DESCRIPTION_ROOM
-      ? items.flatMap(([term, description]) => [
-          INDENT + term,
-          ...wrapText(description, width - 6)
-            .split('\n')
-            .map((line) => `      ${line}`),
-        ])
-      : items.map(([term, description]) => help.formatItem(term, termWidth, description, help))),
+    ...items.map(([term, description]) =>
+      under
+        ? `${INDENT}${term}\n${wrapText(description, width - 6).replace(/^/gm, '      ')}`
+        : help.formatItem(term, termWidth, description, help),
+    ),
     '',
   ];
 }

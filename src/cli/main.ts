@@ -72,7 +72,7 @@ class HedgeCommand extends Command {
   unknownOption(flag: string) {
     const path = lineage(this);
     const words = path
-      .filter((command) => command.parent)
+      .slice(0, -1)
       .map((command) => command.name())
       .reverse();
     // This command's options first (they win a tie), then each parent's: the global ones last.
@@ -87,11 +87,6 @@ class HedgeCommand extends Command {
 /** The command and its parents, up to the program. */
 function lineage(command: Command | null): Command[] {
   return command ? [command, ...lineage(command.parent)] : [];
-}
-
-/** A bad global option, found while commander runs the action: reported like commander's own errors. */
-class GlobalsProblem {
-  constructor(readonly message: string) {}
 }
 
 /** Commander puts its suggestion on a second line; bad input is always exactly one line on stderr. */
@@ -216,7 +211,11 @@ async function parseWith(
       // A command option named like a global one (`hedge api --input FILE` beside `--no-input`)
       // shadows it in optsWithGlobals: the program's own values win for the globals.
       const parsed = parseGlobals({ ...self.optsWithGlobals(), ...program.opts() });
-      if ('problem' in parsed) throw new GlobalsProblem(parsed.problem);
+      // A bad global option: reported like commander's own errors.
+      if ('problem' in parsed) {
+        usageProblem = parsed.problem;
+        return;
+      }
       invocation = {
         spec,
         path: [...path, spec.name],
@@ -238,8 +237,7 @@ async function parseWith(
       if (['commander.helpDisplayed', 'commander.help', 'commander.version'].includes(error.code))
         return { exitCode: 0 };
       usageProblem ??= oneLine(error.message.replace(/^error: /, ''));
-    } else if (error instanceof GlobalsProblem) usageProblem = error.message;
-    else throw error;
+    } else throw error;
   }
   if (usageProblem !== undefined) return { usageProblem };
   return invocation ? { invocation } : { exitCode: 0 };

@@ -42,9 +42,9 @@ let interruptEndsCleanUp = false;
 
 /** The signals that stop a wait or a prompt (the action itself stands), with their exit codes. */
 const STOP_SIGNALS = [
-  { signal: 'SIGINT', exitCode: 130 },
-  { signal: 'SIGTERM', exitCode: 143 },
-  { signal: 'SIGHUP', exitCode: 129 },
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+  ['SIGHUP', 129],
 ] as const;
 
 export async function runInvocation(
@@ -134,15 +134,14 @@ export async function runInvocation(
   });
   const readerGone = () => stdoutClosed && spec.tier !== 'write';
   let stops = 0;
-  const handlers = STOP_SIGNALS.map(({ signal, exitCode }) => {
+  const handlers = STOP_SIGNALS.map(([signal, exitCode]) => {
     const handler = () => {
       if (ctx.offerSignal(signal)) return;
-      stops += 1;
-      if (stops > 1) process.exit(exitCode);
+      if (++stops > 1) process.exit(exitCode);
       controller.abort(new StopSignal(signal, exitCode));
     };
     process.on(signal, handler);
-    return { signal, handler };
+    return [signal, handler] as const;
   });
   try {
     const [{ runCommand }] = await Promise.all([import('./runner/run-command.js'), tablesLoaded]);
@@ -160,7 +159,7 @@ export async function runInvocation(
     if (error instanceof InterruptedError && stop instanceof StopSignal) error.exitCode = stop.exitCode;
     return report(error, ctx.globals);
   } finally {
-    for (const { signal, handler } of handlers) process.off(signal, handler);
+    for (const [signal, handler] of handlers) process.off(signal, handler);
     // The command is over and only clean-up is left: a Ctrl-C now ends the process at once, with
     // 130 like any other interrupt (not killed by the signal with no exit code).
     if (!interruptEndsCleanUp) {

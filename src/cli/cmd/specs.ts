@@ -79,31 +79,27 @@ const JOURNAL_ID = arg('id', 'a journal id (a_…) or a unique part of one (as a
 /** `--ref`: wherever a list is shown, only what carries this deal reference (the spec's client_reference). */
 const REF_FILTER = opt('--ref <client_reference>', 'only what carries this client reference (your deal id)');
 
-export const MARKETS = trading('markets', 'read', {
-  summary: 'Markets: status, price, capacity and daily carry per side',
+export const MARKETS = trading('markets', 'read', 'Markets: status, price, capacity and daily carry per side', {
   description: 'List the markets open to the account: status, price, capacity and daily carry per side',
   options: [UNTIL_OPTION],
   examples: ['hedge markets', 'hedge markets --json | jq ".[].market"'],
 });
 
-export const PRICE = trading('price', 'read', {
-  summary: 'The indicative mid price of a market, or of every one',
+export const PRICE = trading('price', 'read', 'The indicative mid price of a market, or of every one', {
   description: 'Show the indicative mid price of a market (every listed market without one)',
   args: [optional(MARKET_ARG)],
-  options: [...WATCH_OPTIONS],
+  options: WATCH_OPTIONS,
   examples: ['hedge price USDTNGN', 'hedge price --json', 'hedge price USDTNGN --watch'],
 });
 
-export const QUOTE = trading('quote', 'read', {
-  summary: 'Quote a hedge: price, impact, carry, margin and fee',
+export const QUOTE = trading('quote', 'read', 'Quote a hedge: price, impact, carry, margin and fee', {
   description: 'Quote a hedge: execution price, impact, carry, margin, fee and maturity (reserves nothing)',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('size')],
   options: [TENOR_OPTION, UNTIL_OPTION],
   examples: ['hedge quote USDTNGN buy 10000 --tenor 3', 'hedge quote USDTNGN sell 1.5m --tenor 7 --json'],
 });
 
-export const OPEN = trading('open', 'write', {
-  summary: 'Open a hedge and wait for the fill (a wizard on a terminal)',
+export const OPEN = trading('open', 'write', 'Open a hedge and wait for the fill (a wizard on a terminal)', {
   description: 'Open a hedge and wait for the fill (no arguments on a terminal starts a wizard)',
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
   options: [
@@ -120,32 +116,28 @@ export const OPEN = trading('open', 'write', {
   ],
 });
 
-export const ADD = trading('add', 'write', {
-  summary: "Add notional to a side's open hedge (same maturity)",
+export const ADD = trading('add', 'write', "Add notional to a side's open hedge (same maturity)", {
   description: 'Add notional to the open hedge on a market and side (same maturity)',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to add')],
   options: [SKIP_CHECKS, ...WRITE_OPTIONS],
   examples: ['hedge add USDTNGN buy 5000'],
 });
 
-export const REDUCE = trading('reduce', 'write', {
-  summary: "Remove notional from a side's open hedge",
+export const REDUCE = trading('reduce', 'write', "Remove notional from a side's open hedge", {
   description: 'Remove notional from the open hedge on a market and side (margin scales down with it)',
   args: [MARKET_ARG, SIDE_ARG, notionalArg('notional to remove')],
-  options: [...WRITE_OPTIONS],
+  options: WRITE_OPTIONS,
   examples: ['hedge reduce USDTNGN buy 2500'],
 });
 
-export const CLOSE = trading('close', 'write', {
-  summary: "Close a side's position and show what it returned",
+export const CLOSE = trading('close', 'write', "Close a side's position and show what it returned", {
   description: 'Close the position on a market and side, and show what it returned',
   args: [MARKET_ARG, SIDE_ARG],
-  options: [...WRITE_OPTIONS],
+  options: WRITE_OPTIONS,
   examples: ['hedge close USDTNGN buy', 'hedge close USDTNGN sell --yes --json'],
 });
 
-export const HEDGES = book('hedges', 'read', {
-  summary: 'List hedges, newest first, or show one in full',
+export const HEDGES = book('hedges', 'read', 'List hedges, newest first, or show one in full', {
   description: 'List hedges, newest first, or show one hedge in full',
   args: [optional(arg('id', 'a hedge id (hdg_…) to show in full, or a unique part of one (as a table shows it)'))],
   options: [
@@ -163,29 +155,25 @@ export const HEDGES = book('hedges', 'read', {
   ],
 });
 
-export const HISTORY = book('history', 'read', {
-  summary: 'Closed hedges: realized P&L, carry and fees, with totals',
+export const HISTORY = book('history', 'read', 'Closed hedges: realized P&L, carry and fees, with totals', {
   description: 'List closed hedges with realized P&L, carry and fees, with totals',
   options: [...LIST_LENGTH_OPTIONS, CLOSED_SINCE, UNTIL_DATE_OR_CONDITION, REF_FILTER],
   examples: ['hedge history', 'hedge history --ref DEAL-7', 'hedge history --json | jq "map(.net_pnl_usd) | add"'],
 });
 
-export const POSITIONS = book('positions', 'read', {
-  summary: 'Open positions: entry, mark, P&L, carry, time to maturity',
+export const POSITIONS = book('positions', 'read', 'Open positions: entry, mark, P&L, carry, time to maturity', {
   description: 'Show open positions per side: entry and mark, P&L, carry, fee to close, net margin',
   options: [REF_FILTER, ...WATCH_OPTIONS],
   examples: ['hedge positions', 'hedge positions --json', 'hedge positions --watch 5 --alert-pnl -500'],
 });
 
-export const ACCOUNT = book('account', 'read', {
-  summary: 'Balance, margin in use, exposure, unrealized P&L, headroom',
+export const ACCOUNT = book('account', 'read', 'Balance, margin in use, exposure, unrealized P&L, headroom', {
   description: 'Show the account: balance, margin in use, exposure, unrealized P&L and headroom',
-  options: [...WATCH_OPTIONS],
+  options: WATCH_OPTIONS,
   examples: ['hedge account', 'hedge account --json | jq .available_exposure_usd', 'hedge account --watch'],
 });
 
-export const LOGIN = setup('login', 'local', {
-  summary: 'Save a profile: base URL and API key',
+export const LOGIN = setup('login', 'local', 'Save a profile: base URL and API key', {
   description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
   options: [
     opt('--base-url <url>', 'the API base address, https://…/v2 (the partner desk gives it)'),
@@ -217,47 +205,45 @@ export const LOGIN = setup('login', 'local', {
   ],
 });
 
-export const LOGOUT = setup('logout', 'local', {
-  summary: "Remove a profile's stored API key",
+export const LOGOUT = setup('logout', 'local', "Remove a profile's stored API key", {
   description: 'Remove the stored API key of a profile (the current one by default)',
   examples: ['hedge logout', 'hedge logout --profile desk'],
 });
 
-export const PROFILE_LIST = subcommand('list', 'local', {
-  summary: 'List profiles: name, environment, base URL, which is current',
-  description: 'List profiles: name, environment, base URL, redacted key, which is current',
-  examples: ['hedge profile list'],
-});
+export const PROFILE_LIST = subcommand(
+  'list',
+  'local',
+  'List profiles: name, environment, base URL, which is current',
+  {
+    description: 'List profiles: name, environment, base URL, redacted key, which is current',
+    examples: ['hedge profile list'],
+  },
+);
 
-export const PROFILE_USE = subcommand('use', 'local', {
-  summary: 'Make a profile the current one',
+export const PROFILE_USE = subcommand('use', 'local', 'Make a profile the current one', {
   args: [PROFILE_NAME_ARG],
   examples: ['hedge profile use desk'],
 });
 
-export const PROFILE_REMOVE = subcommand('remove', 'local', {
-  summary: 'Delete a stored profile',
+export const PROFILE_REMOVE = subcommand('remove', 'local', 'Delete a stored profile', {
   args: [PROFILE_NAME_ARG],
   examples: ['hedge profile remove old-desk'],
 });
 
-export const PROFILE_RESET_WIRE = subcommand('reset-wire', 'local', {
-  summary: 'Forget the wire names learned from the server',
+export const PROFILE_RESET_WIRE = subcommand('reset-wire', 'local', 'Forget the wire names learned from the server', {
   description:
     'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
   options: [opt('--all', 'forget them for every profile and server')],
   examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
 });
 
-export const DOCTOR = setup('doctor', 'read', {
-  summary: 'Check key, URL, clock and every read; sends no write',
+export const DOCTOR = setup('doctor', 'read', 'Check key, URL, clock and every read; sends no write', {
   description:
     'Check the set-up against the server: key, base URL and TLS, clock, every read, the wire it speaks, rate limits — with next steps; sends no write',
   examples: ['hedge doctor', 'hedge --profile desk doctor --json', 'hedge --demo doctor'],
 });
 
-export const WHOAMI = setup('whoami', 'read', {
-  summary: 'The profile, environment and key in use, and whether it works',
+export const WHOAMI = setup('whoami', 'read', 'The profile, environment and key in use, and whether it works', {
   description:
     'Show the profile, environment, base URL and key in use, where each came from, and whether the key works',
   options: [UNTIL_OPTION],
@@ -266,8 +252,7 @@ export const WHOAMI = setup('whoami', 'read', {
 
 export const SHELL_VALUES = ['bash', 'zsh', 'fish'] as const;
 
-export const COMPLETION = setup('completion', 'local', {
-  summary: 'Print the shell completion script (bash, zsh or fish)',
+export const COMPLETION = setup('completion', 'local', 'Print the shell completion script (bash, zsh or fish)', {
   description: 'Print the shell completion script for bash, zsh or fish',
   args: [arg('shell', 'bash, zsh or fish', SHELL_VALUES)],
   examples: [
@@ -279,8 +264,7 @@ export const COMPLETION = setup('completion', 'local', {
 
 export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] as const;
 
-export const SANDBOX_SERVE = subcommand('serve', 'local', {
-  summary: 'Serve the simulator over HTTP(S) on loopback',
+export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator over HTTP(S) on loopback', {
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
   options: [
     opt('--port <n>', 'port (default: any free port)'),
@@ -316,8 +300,7 @@ export const SANDBOX_SERVE = subcommand('serve', 'local', {
   ],
 });
 
-export const JOURNAL_LIST = subcommand('list', 'read', {
-  summary: 'List the journal of actions, newest first',
+export const JOURNAL_LIST = subcommand('list', 'read', 'List the journal of actions, newest first', {
   description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
   isDefault: true,
   options: [
@@ -330,16 +313,14 @@ export const JOURNAL_LIST = subcommand('list', 'read', {
   examples: ['hedge journal', 'hedge journal --pending', 'hedge journal --since 1d --json'],
 });
 
-export const JOURNAL_SHOW = subcommand('show', 'read', {
-  summary: 'Show one journal entry in full',
+export const JOURNAL_SHOW = subcommand('show', 'read', 'Show one journal entry in full', {
   description: 'Show one journal entry in full: request, idempotency key, outcome',
   options: [UNTIL_OPTION],
   args: [JOURNAL_ID],
   examples: ['hedge journal show a_mwrrf5p1'],
 });
 
-export const JOURNAL_RESOLVE = subcommand('resolve', 'local', {
-  summary: 'Record by hand whether an action landed',
+export const JOURNAL_RESOLVE = subcommand('resolve', 'local', 'Record by hand whether an action landed', {
   description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
   args: [JOURNAL_ID],
   options: [
@@ -349,8 +330,7 @@ export const JOURNAL_RESOLVE = subcommand('resolve', 'local', {
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
 });
 
-export const JOURNAL_MIGRATE = subcommand('migrate', 'local', {
-  summary: "Move this machine's journal into the team store",
+export const JOURNAL_MIGRATE = subcommand('migrate', 'local', "Move this machine's journal into the team store", {
   description: "Move this machine's journal (and fallback records) into the team store; running it again adds nothing",
   examples: [
     'HEDGE_JOURNAL_URL=postgres://desk@db.internal:5432/hedge hedge journal migrate',
@@ -364,16 +344,14 @@ const RESEND_UNPROVEN = opt(
   'send it again with its key although its key may be forgotten and nothing proves it did not land (your word: had it landed, it happens twice)',
 );
 
-export const RESUME = automation('resume', 'write', {
-  summary: 'Finish an unresolved action with its own idempotency key',
+export const RESUME = automation('resume', 'write', 'Finish an unresolved action with its own idempotency key', {
   description: 'Finish an unresolved action from the journal with its own key (the newest one without an ID)',
   args: [optional(arg('id', 'a journal id (a_…) or a unique part of one; default: the newest unresolved action'))],
   options: [opt('--no-wait', 'return once the server answered, without waiting for the result'), RESEND_UNPROVEN],
   examples: ['hedge resume', 'hedge resume a_mwrrf5p1'],
 });
 
-export const PLAN = automation('plan', 'read', {
-  summary: 'The actions that bring the book to a target file; sends nothing',
+export const PLAN = automation('plan', 'read', 'The actions that bring the book to a target file; sends nothing', {
   description:
     'Show the actions that bring the book to a target file (CSV or JSON), their cost and checks; sends nothing',
   args: [arg('file', 'the target file (CSV: market,side,notional_usd,tenor_days[,client_reference]), or - for stdin')],
@@ -386,8 +364,7 @@ export const PLAN = automation('plan', 'read', {
   ],
 });
 
-export const APPLY = automation('apply', 'write', {
-  summary: 'Bring the book to a target file, each action journaled',
+export const APPLY = automation('apply', 'write', 'Bring the book to a target file, each action journaled', {
   description:
     'Bring the book to a target file: plan, confirm once, then each action through the journal; re-running is harmless',
   args: [arg('file', 'the target file, or - for stdin')],
@@ -397,9 +374,8 @@ export const APPLY = automation('apply', 'write', {
 });
 
 // A long-running process, not an agent's tool: started by a person, cron or systemd.
-export const KEEP_RUN = subcommand('run', 'local', {
+export const KEEP_RUN = subcommand('run', 'local', 'Hold a target book through maturities', {
   isDefault: true,
-  summary: 'Hold a target book through maturities',
   description:
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   args: [arg('file', 'the target file of plan/apply, with optional until and roll_before columns')],
@@ -428,59 +404,66 @@ export const KEEP_RUN = subcommand('run', 'local', {
 });
 
 // Reads local state only; started by a person or a monitoring script.
-export const KEEP_STATUS = subcommand('status', 'local', {
-  summary: "Show this account's keeper: running, hung or dead, its rows and rolls",
-  description:
-    "Show the keeper of this account from its heartbeat (any terminal of this user, or any machine with the team store): pid, host, since, last cycle, each row's next action, errors, rolls with their carry and fees. Exits 15 when no keeper is running (dead, hung, stopped or never started)",
-  // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
-  examples: [
-    'hedge keep status   # exit 15 when no keeper runs',
-    'hedge keep status --json   # exit 15 when none runs',
-    'hedge keep status || notify-desk "the keeper is down"   # exit 15',
-  ],
-});
+export const KEEP_STATUS = subcommand(
+  'status',
+  'local',
+  "Show this account's keeper: running, hung or dead, its rows and rolls",
+  {
+    description:
+      "Show the keeper of this account from its heartbeat (any terminal of this user, or any machine with the team store): pid, host, since, last cycle, each row's next action, errors, rolls with their carry and fees. Exits 15 when no keeper is running (dead, hung, stopped or never started)",
+    // `# exit 15`: what each prints and exits with when no keeper runs (a monitor pages on it).
+    examples: [
+      'hedge keep status   # exit 15 when no keeper runs',
+      'hedge keep status --json   # exit 15 when none runs',
+      'hedge keep status || notify-desk "the keeper is down"   # exit 15',
+    ],
+  },
+);
 
-export const EXPOSURES = automation('exposures', 'read', {
-  summary: 'Receivables and payables to a target book; cost, stress, report',
-  description:
-    'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
-  args: [
-    arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
-  ],
-  options: [
-    opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
-    opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
-    opt('--band <pct>', 're-size band, percent of the target (default 5)'),
-    opt('--sizing <how>', "USD sizing: current (today's price, the default) or fixed (the first cover's)", [
-      'current',
-      'fixed',
-    ]),
-    opt(
-      '--functional <currency>',
-      "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
-    ),
-    opt('--no-netting', 'cover receivables and payables of a market apart (default: net them)'),
-    opt('--fee-bps <bps>', 'the fee per notional traded, in basis points (default: one indicative quote per market)'),
-    opt(
-      '--show <section>',
-      'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
-      ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
-    ),
-    opt('--report', 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)'),
-    opt('--html <file>', 'with --report: also write a self-contained HTML report (charts) to this file'),
-  ],
-  examples: [
-    // The sample files of a checkout (docs/examples/): every example runs as written from its root.
-    'hedge exposures docs/examples/exposures.csv',
-    'hedge exposures docs/examples/exposures.csv --functional NGN --no-netting',
-    'hedge exposures docs/examples/exposures.csv --show cost --format csv',
-    'hedge exposures docs/examples/exposures.json --json',
-    'hedge exposures docs/examples/exposures.csv --report --html cover.html',
-  ],
-});
+export const EXPOSURES = automation(
+  'exposures',
+  'read',
+  'Receivables and payables to a target book; cost, stress, report',
+  {
+    description:
+      'From an exposures file (receivables and payables by due date) and a hedge-ratio policy to the target book now, its schedule of changes, the projected cost to each due date and a stress table; sends no write',
+    args: [
+      arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
+    ],
+    options: [
+      opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
+      opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
+      opt('--band <pct>', 're-size band, percent of the target (default 5)'),
+      opt('--sizing <how>', "USD sizing: current (today's price, the default) or fixed (the first cover's)", [
+        'current',
+        'fixed',
+      ]),
+      opt(
+        '--functional <currency>',
+        "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
+      ),
+      opt('--no-netting', 'cover receivables and payables of a market apart (default: net them)'),
+      opt('--fee-bps <bps>', 'the fee per notional traded, in basis points (default: one indicative quote per market)'),
+      opt(
+        '--show <section>',
+        'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
+        ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
+      ),
+      opt('--report', 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)'),
+      opt('--html <file>', 'with --report: also write a self-contained HTML report (charts) to this file'),
+    ],
+    examples: [
+      // The sample files of a checkout (docs/examples/): every example runs as written from its root.
+      'hedge exposures docs/examples/exposures.csv',
+      'hedge exposures docs/examples/exposures.csv --functional NGN --no-netting',
+      'hedge exposures docs/examples/exposures.csv --show cost --format csv',
+      'hedge exposures docs/examples/exposures.json --json',
+      'hedge exposures docs/examples/exposures.csv --report --html cover.html',
+    ],
+  },
+);
 
-export const REPORT = book('report', 'read', {
-  summary: 'P&L by day, week, month, side, tenor, market or deal; CSV, HTML',
+export const REPORT = book('report', 'read', 'P&L by day, week, month, side, tenor, market or deal; CSV, HTML', {
   description:
     'P&L by day, week, month, side, tenor, market, closed hedge or deal reference from history, with unrealized P&L; CSV; --html FILE',
   options: [
@@ -502,8 +485,7 @@ export const REPORT = book('report', 'read', {
   ],
 });
 
-export const MATURITIES = book('maturities', 'read', {
-  summary: 'What settles when, grouped by day, with countdowns',
+export const MATURITIES = book('maturities', 'read', 'What settles when, grouped by day, with countdowns', {
   description: 'Upcoming settlements grouped by day: market, side, notional, maturity and countdown, mark P&L, carry',
   options: [
     opt('--within <duration>', 'only hedges maturing within this long: 12h, 3d, 2w (default: all)'),
@@ -513,8 +495,7 @@ export const MATURITIES = book('maturities', 'read', {
   examples: ['hedge maturities', 'hedge maturities --within 3d --json'],
 });
 
-export const ROLL = trading('roll', 'write', {
-  summary: "Close a side's hedge and open it again for a new tenor",
+export const ROLL = trading('roll', 'write', "Close a side's hedge and open it again for a new tenor", {
   description: 'Keep a side covered past its maturity: close the open hedge and open the same notional for a new tenor',
   args: [MARKET_ARG, SIDE_ARG],
   options: [
@@ -530,8 +511,7 @@ export const ROLL = trading('roll', 'write', {
   ],
 });
 
-export const MCP = setup('mcp', 'local', {
-  summary: 'Serve the commands as MCP tools over stdio, for an AI agent',
+export const MCP = setup('mcp', 'local', 'Serve the commands as MCP tools over stdio, for an AI agent', {
   description: 'Serve the commands as Model Context Protocol tools over stdio, for an AI agent',
   options: [
     opt('--allow-live', 'offer write tools on a live key too (each write then needs a confirmation token)'),
@@ -555,8 +535,7 @@ export const MCP = setup('mcp', 'local', {
   ],
 });
 
-export const TOOLS = setup('tools', 'local', {
-  summary: 'The tools an agent may call: schemas, risk tiers, errors',
+export const TOOLS = setup('tools', 'local', 'The tools an agent may call: schemas, risk tiers, errors', {
   description:
     'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
   options: [
@@ -569,8 +548,7 @@ export const TOOLS = setup('tools', 'local', {
 });
 
 // Not an agent tool: agents get the typed tools, which the caps and the market allowlist govern.
-export const API = automation('api', 'local', {
-  summary: "Call any endpoint with the profile's key (as gh api)",
+export const API = automation('api', 'local', "Call any endpoint with the profile's key (as gh api)", {
   description:
     "Call any endpoint with the profile's key, as `gh api` does; prints the whole envelope; writes are journaled",
   args: [arg('path', 'relative to the base URL: /hedges, /hedges?status=filled')],
@@ -613,23 +591,26 @@ export const API = automation('api', 'local', {
 const parent = (
   group: CommandGroup,
   name: string,
-  body: Omit<CommandSpec, 'name' | 'group' | 'tier'>,
-): CommandSpec => ({ name, group, ...body });
+  summary: string,
+  body: Omit<CommandSpec, 'name' | 'group' | 'tier' | 'summary'>,
+): CommandSpec => ({ name, group, summary, ...body });
 
-export const PROFILE = parent('setup', 'profile', {
-  summary: 'List, switch and remove stored profiles; forget learned wire names',
-  examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
-});
+export const PROFILE = parent(
+  'setup',
+  'profile',
+  'List, switch and remove stored profiles; forget learned wire names',
+  {
+    examples: ['hedge profile list', 'hedge profile use desk', 'hedge profile reset-wire'],
+  },
+);
 
 // `hedge keep FILE` runs the keeper (the default subcommand, also `hedge keep run FILE`); `hedge keep status` looks at it.
-export const KEEP = parent('automation', 'keep', {
-  summary: KEEP_RUN.summary,
+export const KEEP = parent('automation', 'keep', KEEP_RUN.summary, {
   description: `${KEEP_RUN.description}; \`hedge keep status\` shows the running keeper`,
   examples: [...KEEP_RUN.examples, 'hedge keep status'],
 });
 
-export const JOURNAL = parent('book', 'journal', {
-  summary: 'The record of every action (this machine or the team store)',
+export const JOURNAL = parent('book', 'journal', 'The record of every action (this machine or the team store)', {
   description:
     "The record of every action (this machine's, or the team's store): list, show one, resolve one by hand, migrate",
   examples: [
@@ -641,17 +622,19 @@ export const JOURNAL = parent('book', 'journal', {
   ],
 });
 
-export const DEMO_RESET = subcommand('reset', 'local', {
-  summary: 'Start the --demo simulator afresh (deletes its state: test funds only)',
+export const DEMO_RESET = subcommand(
+  'reset',
+  'local',
+  'Start the --demo simulator afresh (deletes its state: test funds only)',
+  {
+    examples: ['hedge demo reset'],
+  },
+);
+
+export const DEMO = parent('setup', 'demo', 'The --demo simulator: start it afresh', {
   examples: ['hedge demo reset'],
 });
 
-export const DEMO = parent('setup', 'demo', {
-  summary: 'The --demo simulator: start it afresh',
-  examples: ['hedge demo reset'],
-});
-
-export const SANDBOX = parent('setup', 'sandbox', {
-  summary: 'Run the simulator of the API as a local server',
+export const SANDBOX = parent('setup', 'sandbox', 'Run the simulator of the API as a local server', {
   examples: ['hedge sandbox serve --port 4010'],
 });

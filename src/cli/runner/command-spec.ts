@@ -10,8 +10,15 @@ export interface ArgSpec {
   readonly values?: readonly string[] | 'profile' | 'market';
 }
 
-/** `negatable`: `--no-wait` gives `wait: false`; `optional-value`: `--watch` or `--watch 5`. */
-export type OptionKind = 'value' | 'flag' | 'negatable' | 'optional-value' | 'repeatable';
+/** What a command receives for an option of each kind. `negatable`: `--no-wait` gives `wait: false`; `optional-value`: `--watch` or `--watch 5`. */
+interface OptionValues {
+  value: string | undefined;
+  flag: boolean | undefined;
+  negatable: boolean;
+  'optional-value': string | true | undefined;
+  repeatable: string[] | undefined;
+}
+export type OptionKind = keyof OptionValues;
 
 export interface OptionSpec {
   readonly flags: string;
@@ -53,22 +60,12 @@ export interface CommandSpec {
 }
 
 type ArgValue<A extends ArgSpec> = A['required'] extends true ? string : string | undefined;
-type OptionValue<O extends OptionSpec> = O['kind'] extends 'value'
-  ? string | undefined
-  : O['kind'] extends 'negatable'
-    ? boolean
-    : O['kind'] extends 'optional-value'
-      ? string | true | undefined
-      : O['kind'] extends 'repeatable'
-        ? string[] | undefined
-        : boolean | undefined;
-
 type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
   ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
   : Record<never, never>;
 
 type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
-  ? { [O in S['options'][number] as O['key']]: OptionValue<O> }
+  ? { [O in S['options'][number] as O['key']]: OptionValues[O['kind']] }
   : Record<never, never>;
 
 export interface InputOf<S extends CommandSpec> {
@@ -90,15 +87,15 @@ export interface RawInput {
   options: Record<string, unknown>;
 }
 
-/** How commands listed under `group` in `hedge --help` are declared (no group: subcommands), e.g. `declared('book')('hedges', 'read', {…})`. */
-export function declared(group?: CommandGroup) {
-  return <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier'>>(name: string, tier: CommandTier, body: B) => ({
-    name,
-    ...(group && { group }),
-    tier,
-    ...body,
-  });
-}
+/** How commands listed under `group` in `hedge --help` are declared (no group: subcommands), e.g. `declared('book')('hedges', 'read', summary, {…})`. */
+export const declared =
+  (group?: CommandGroup) =>
+  <const B extends Omit<CommandSpec, 'name' | 'group' | 'tier' | 'summary'>>(
+    name: string,
+    tier: CommandTier,
+    summary: string,
+    body: B,
+  ) => ({ name, ...(group && { group }), tier, summary, ...body });
 
 /** Every command of the tree with its path of names, each before its subcommands. */
 export const commandPaths = (
@@ -112,14 +109,6 @@ export const commandPaths = (
 
 /** An option's flags (`-t`, `--tenor`), its long one last. */
 export const flagNames = (option: OptionSpec) => option.flags.split(/[\s,]+/).filter((part) => part.startsWith('-'));
-
-/** Ties a declaration to the module whose `run` takes exactly `InputOf<typeof spec>`. */
-export function command<const S extends Omit<CommandSpec, 'load'>>(
-  spec: S,
-  load: () => Promise<CommandModule<InputOf<S>>>,
-): CommandSpec {
-  return { ...spec, load };
-}
 
 type LongName<F extends string> = F extends `${string}--${infer L}`
   ? L extends `${infer N} ${string}`
