@@ -41,10 +41,15 @@ function entry(id: string, at: string, fields: Record<string, unknown>) {
   };
 }
 
+/** The journal file of `rows`, a line each. */
+function writeRows(...rows: object[]) {
+  mkdirSync(dir.path, { recursive: true });
+  writeFileSync(join(dir.path, 'journal.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+}
+
 /** Three entries, oldest first: a filled open (10 days ago), an unknown add (3 h ago), a submitted close (1 min ago). */
 function writeJournal() {
-  mkdirSync(dir.path, { recursive: true });
-  const lines = [
+  writeRows(
     entry('a_open0001', ago(10 * 86_400_000), {
       command: 'open',
       argv: ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
@@ -72,8 +77,7 @@ function writeJournal() {
       profile: 'ops',
     }),
     { id: 'a_close003', at: ago(59_000), outcome: 'submitted', hedge_id: `hdg_${HOSTILE}` },
-  ];
-  writeFileSync(join(dir.path, 'journal.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  );
 }
 
 const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir.path, env: ENV });
@@ -103,8 +107,7 @@ describe('hedge journal', () => {
     });
     expect(entries[1].message).toBe(HOSTILE);
 
-    const pending = await hedge('journal --pending --json');
-    expect(JSON.parse(pending.stdout).map((e: any) => [e.id, e.outcome])).toEqual([
+    expect(JSON.parse((await hedge('journal --pending --json')).stdout).map((e: any) => [e.id, e.outcome])).toEqual([
       ['a_close003', 'submitted'],
       ['a_add00002', 'unknown'],
     ]);
@@ -122,8 +125,7 @@ describe('hedge journal', () => {
       await ids('--limit', '1'),
     ]).toEqual([newest, ['a_close003'], [...newest, 'a_open0001'], newest, [], ['a_close003']]);
 
-    const bad = await exits(2, 'journal --since yesterday', '--since', '2h');
-    expect(bad.stdout).toBe('');
+    expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
     await exits(2, 'journal --limit 0');
   });
 
@@ -215,9 +217,8 @@ describe('hedge journal show', () => {
   });
 
   it('the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
-    mkdirSync(dir.path, { recursive: true });
     const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '3', '--ref', "DEAL 7's"];
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(entry('a_ref00001', ago(60_000), { argv }))}\n`);
+    writeRows(entry('a_ref00001', ago(60_000), { argv }));
     const shown = await exits(0, 'journal show a_ref00001 --fields argv --no-header');
     expect(shown.stdout).toBe(`hedge open USDTNGN buy 100 --tenor 3 --ref 'DEAL 7'\\''s'\n`);
   });
@@ -250,8 +251,8 @@ describe('hedge resume refusals (nothing is sent)', () => {
       key_id: keyFingerprint(OTHER_KEY),
       profile: 'ops',
     });
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify({ ...sent, outcome: 'unknown' })}\n`);
-    const refused = await runHedge(['--profile', 'desk', 'resume', 'a_open0009'], { configDir: dir.path });
+    writeRows({ ...sent, outcome: 'unknown' });
+    const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir.path });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain("Journal a_open0009 (open USDTNGN buy 100 --tenor 1 --ref 'DEAL 7') was sent");
     expect(refused.stderr).toMatch(
@@ -259,7 +260,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
     );
     expect(refused.stderr).not.toContain('--profile desk');
     // Its page in the journal, read under this profile, points at the same resume.
-    const shown = await runHedge(['--profile', 'desk', 'journal', 'show', 'a_open0009'], {
+    const shown = await runHedge('--profile desk journal show a_open0009', {
       configDir: dir.path,
       screen: { columns: 120, rows: 60 },
     });
@@ -271,13 +272,9 @@ describe('hedge resume refusals (nothing is sent)', () => {
 
 describe('hedge journal resolve', () => {
   it('hand-written unresolved rows whose id carries a quote and control characters, or is spelled with a JSON escape, resolved by the part a person types: recorded, said so, exit 0', async () => {
-    mkdirSync(dir.path, { recursive: true });
     const id = `a_odd"${HOSTILE}`;
-    writeFileSync(
-      join(dir.path, 'journal.jsonl'),
-      `${JSON.stringify(entry(id, ago(60_000), { outcome: 'unknown' }))}\n`,
-    );
-    const result = await exits(0, ['journal', 'resolve', 'a_odd', '--not-landed'], 'not landed: outcome abandoned');
+    writeRows(entry(id, ago(60_000), { outcome: 'unknown' }));
+    const result = await exits(0, 'journal resolve a_odd --not-landed', 'not landed: outcome abandoned');
     expect(result.stderr).not.toContain('No journal entry');
     // The same id spelled with a JSON escape, as a hand may write it.
     const spelled = JSON.stringify(entry('a_esc1', ago(30_000), { outcome: 'unknown' })).replace(
@@ -285,7 +282,7 @@ describe('hedge journal resolve', () => {
       '"\\u0061_esc1"',
     );
     writeFileSync(join(dir.path, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
-    await exits(0, ['journal', 'resolve', 'a_esc', '--landed'], 'landed: outcome done');
+    await exits(0, 'journal resolve a_esc --landed', 'landed: outcome done');
     expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
       { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
       { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
@@ -295,9 +292,7 @@ describe('hedge journal resolve', () => {
 
 describe('an unverified planned roll leg', () => {
   it('resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
-    mkdirSync(dir.path, { recursive: true });
-    const leg = entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' });
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(leg)}\n`);
+    writeRows(entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' }));
     await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
     await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
     await exits(0, 'resume', 'Nothing to resume');
