@@ -3,8 +3,9 @@
 // carry hostile text, which must reach the screen as visible escapes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
+import { tempFolders } from './local-journal.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { writeStore } from '../support/config-store.js';
 
@@ -15,12 +16,11 @@ const BASE_URL = 'http://127.0.0.1:9/partners/sandbox/v2';
 const ENV = { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: BASE_URL };
 const HOSTILE = 'evil\u001b]0;pwned\u0007\u202emsg';
 
-let dir: { path: string; remove: () => void };
-
+const tempFolder = tempFolders('hedge-journal-');
+let dir = '';
 beforeEach(() => {
-  dir = tempDir('hedge-journal-');
+  dir = tempFolder();
 });
-afterEach(() => dir.remove());
 
 const now = Date.now();
 const ago = (ms: number) => new Date(now - ms).toISOString();
@@ -43,8 +43,8 @@ function entry(id: string, at: string, fields: Record<string, unknown>) {
 
 /** The journal file of `rows`, a line each. */
 function writeRows(...rows: object[]) {
-  mkdirSync(dir.path, { recursive: true });
-  writeFileSync(join(dir.path, 'journal.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'journal.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
 }
 
 /** Three entries, oldest first: a filled open (10 days ago), an unknown add (3 h ago), a submitted close (1 min ago). */
@@ -80,7 +80,7 @@ function writeJournal() {
   );
 }
 
-const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir.path, env: ENV });
+const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir, env: ENV });
 /** The ids `hedge journal --json` lists with `flags`. */
 const ids = async (...flags: string[]) =>
   JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
@@ -240,7 +240,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
   });
 
   it("an entry sent under another profile, resumed or shown under --profile desk: the command suggested is the entry's own profile's, its words as typed then, never this run's profile", async () => {
-    writeStore(dir.path, {
+    writeStore(dir, {
       current: 'desk',
       profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
     });
@@ -252,7 +252,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
       profile: 'ops',
     });
     writeRows({ ...sent, outcome: 'unknown' });
-    const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir.path });
+    const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain("Journal a_open0009 (open USDTNGN buy 100 --tenor 1 --ref 'DEAL 7') was sent");
     expect(refused.stderr).toMatch(
@@ -261,7 +261,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
     expect(refused.stderr).not.toContain('--profile desk');
     // Its page in the journal, read under this profile, points at the same resume.
     const shown = await runHedge('--profile desk journal show a_open0009', {
-      configDir: dir.path,
+      configDir: dir,
       screen: { columns: 120, rows: 60 },
     });
     expect(shown.code, shown.stderr).toBe(0);
@@ -281,7 +281,7 @@ describe('hedge journal resolve', () => {
       '"a_esc1"',
       '"\\u0061_esc1"',
     );
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
+    writeFileSync(join(dir, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
     await exits(0, 'journal resolve a_esc --landed', 'landed: outcome done');
     expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
       { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
