@@ -90,20 +90,11 @@ function conformance(fresh: () => Promise<Place>) {
     // traded_usd: what the action moved on the server (a close's), which an agent's daily cap counts.
     const submitted = await journal.update(second.id, { outcome: 'submitted', hedge_id: 'hdg_2', traded_usd: 18_000 });
     const filled = await journal.update(second.id, { outcome: 'filled' });
-    expect(submitted).toMatchObject({
-      id: second.id,
-      outcome: 'submitted',
-      hedge_id: 'hdg_2',
-      traded_usd: 18_000,
-      revision: 2,
-      seq: second.seq,
-    });
-    expect(filled).toMatchObject({
-      outcome: 'filled',
-      hedge_id: 'hdg_2',
-      traded_usd: 18_000,
-      revision: 3,
-    });
+    const sent = { hedge_id: 'hdg_2', traded_usd: 18_000 };
+    expect([submitted, filled]).toMatchObject([
+      { id: second.id, outcome: 'submitted', ...sent, revision: 2, seq: second.seq },
+      { outcome: 'filled', ...sent, revision: 3 },
+    ]);
     // A final outcome is stamped resolved at the time of its update; one short of it is not.
     expect([submitted.resolved_at, filled.resolved_at]).toEqual([undefined, filled.updated_at]);
 
@@ -163,11 +154,10 @@ function conformance(fresh: () => Promise<Place>) {
     const journal = (await fresh()).open({ now: () => now });
     const made = [];
     const createdAt = [];
-    for (let index = 0; index < 4; index++) {
+    for (let index = 0; index < 4; index++, now += 60_000) {
       const entry = await journal.begin(fields());
       made.push(entry.id);
       createdAt.push(Date.parse(entry.created_at));
-      now += 60_000;
     }
     await journal.update(made[3], { outcome: 'done' });
     expect([
@@ -275,13 +265,16 @@ function conformance(fresh: () => Promise<Place>) {
     expect(await otherLocks()).toMatchObject({ held: true });
     const mine = place.open();
     const holder = await mine.holderOf(id);
-    expect(holder).toMatchObject({ pid: other.child.pid, host: hostname() });
+    const theirs = { pid: other.child.pid, host: hostname() };
+    expect(holder).toMatchObject(theirs);
     expect(await mine.hold(id)).toEqual({ held: false, holder });
     // Many looks while it holds the lock change nothing for it: it still holds it.
     for (let look = 0; look < 5; look++) expect(await mine.lockHolder(scope)).toMatchObject({ pid: other.child.pid });
-    const held = { held: false, holder: { pid: other.child.pid, host: hostname() } };
-    expect(await mine.lock(scope, { waitMs: 0 })).toMatchObject(held);
-    expect(await mine.lock(scope, { waitMs: 200 })).toMatchObject(held);
+    const held = { held: false, holder: theirs };
+    expect([await mine.lock(scope, { waitMs: 0 }), await mine.lock(scope, { waitMs: 200 })]).toMatchObject([
+      held,
+      held,
+    ]);
     // A wait that the other process's release ends; then this process is the holder it is told of.
     const waiting = mine.lock(scope, { waitMs: 20_000 });
     await other.ask({ do: 'release', name: 'roll' });
@@ -335,10 +328,12 @@ function conformance(fresh: () => Promise<Place>) {
     );
     const skipped = { ...named, reason: 'nested deeper than 64 levels' };
 
-    expect(await ids(journal)).toEqual([first.id]);
-    expect(await ids(journal, { pending: true })).toEqual([first.id]);
-    expect(await journal.get(row.id)).toBeUndefined();
-    expect((await journal.findUnresolvedMatch({ ...WHO, body: first.request.body }))?.id).toBe(first.id);
+    expect([
+      await ids(journal),
+      await ids(journal, { pending: true }),
+      await journal.get(row.id),
+      (await journal.findUnresolvedMatch({ ...WHO, body: first.request.body }))?.id,
+    ]).toEqual([[first.id], [first.id], undefined, first.id]);
     expect(skips).toContainEqual(skipped);
     expect(skips.every((skip) => skip.reason === skipped.reason)).toBe(true);
     await journal.update(first.id, { outcome: 'filled' });
@@ -369,15 +364,14 @@ function conformance(fresh: () => Promise<Place>) {
     const heartbeats = writer.keeperHeartbeats!;
     const scope = `${SCOPE}keep`;
     const read = (of = scope) => reader.keeperHeartbeats!.read(of);
-    expect(await read()).toBeUndefined();
-    expect(
+    expect([
+      await read(),
       await heartbeats.write(scope, { pid: 4242, cycles: 1, rows: [{ market: 'USDTNGN', side: 'sell' }] }),
-    ).toEqual({ revision: 1 });
-    expect(await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] })).toEqual({ revision: 2 });
+      await heartbeats.write(scope, { pid: 4242, cycles: 2, rows: [] }),
+    ]).toEqual([undefined, { revision: 1 }, { revision: 2 }]);
     const beat = await read();
     // Whole: nothing of the first body is left.
-    expect(beat).toMatchObject({ revision: 2 });
-    expect(beat!.body).toEqual({ pid: 4242, cycles: 2, rows: [] });
+    expect([beat!.revision, beat!.body]).toEqual([2, { pid: 4242, cycles: 2, rows: [] }]);
     if (beat!.ageMs !== undefined) expect(beat!.ageMs).toBeGreaterThanOrEqual(0);
     expect(await read(`${scope}-other`)).toBeUndefined();
     await expect(heartbeats.write(scope, { pid: 4242, note: 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx' })).rejects.toThrow(

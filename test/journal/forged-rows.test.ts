@@ -13,7 +13,7 @@ import { keyFingerprint } from '../../src/platform/journal/key-guard.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { exits, journalEntries, lastJson, markTrades as mark, ok } from '../support/cli-runs.js';
 import { appendRow, insertRow, NESTED_HERE, nestedJson } from '../support/journal-rows.js';
-import { lines, writeTarget } from '../support/keeper.js';
+import { activeNotional, lines, writeTarget } from '../support/keeper.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
@@ -90,9 +90,8 @@ describeWithPostgres(
       });
       const nothingSent = mark(t);
 
-      const kept = await team.a.hedge(['keep', file, '--once']);
       // The dressed row is refused by its seal (exit 13, named); the other is not the keeper's to finish.
-      expect(kept.code, kept.stderr).toBe(13);
+      const kept = exits(await team.a.hedge(['keep', file, '--once']), 13);
       const refused = lines(kept.stdout).filter(eventIs('error', { code: 'unverified_row' }));
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
       nothingSent();
@@ -128,8 +127,8 @@ describeWithPostgres(
       );
       nothingSent();
 
-      const listed = await team.c.hedge(words('journal --pending --json'));
-      const checks = Object.fromEntries(JSON.parse(listed.stdout).map((entry: any) => [entry.id, entry.seal_check]));
+      const listed = await journalEntries(team.c, '--pending');
+      const checks = Object.fromEntries(listed.map((entry) => [entry.id, entry.seal_check]));
       expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
       const table = await team.c.hedge(words('journal --pending'));
       const [header, ...rows] = table.stdout.trimEnd().split('\n');
@@ -159,22 +158,15 @@ describeWithPostgres(
           `UPDATE hedge.entries SET outcome = 'unknown', created_at = $2::timestamptz, entry = (entry - 'hedge_id' - 'resolved_at') || jsonb_build_object('outcome', 'unknown', 'created_at', $3::text) WHERE id = $1`,
           [id, at, at],
         );
+      const resume = () => team.c.hedge(words(`resume ${id} --yes`), { env: { HEDGE_KEY_LIFETIME: '1' } });
       await reset(now);
       const nothingSent = mark(t);
       // The seal covers the row's time: a row made to look newer is not this account's row as written.
-      exits(
-        await team.c.hedge(words(`resume ${id} --yes`), { env: { HEDGE_KEY_LIFETIME: '1' } }),
-        13,
-        'its seal does not match what it would send',
-      );
+      exits(await resume(), 13, 'its seal does not match what it would send');
       nothingSent();
 
       await reset(rows[0]!.created_at);
-      exits(
-        await team.c.hedge(words(`resume ${id} --yes`), { env: { HEDGE_KEY_LIFETIME: '1' } }),
-        0,
-        'The book shows it landed',
-      );
+      exits(await resume(), 0, 'The book shows it landed');
       nothingSent();
       expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
     });
@@ -236,7 +228,7 @@ describeWithPostgres(
       expect(sent.map((entry) => [entry.path, entry.idempotencyKey])).toEqual([
         ['/hedges/add', elsewhere.idempotency_key],
       ]);
-      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+      expect(activeNotional(t, 'sell')).toBe(500);
     });
 
     it('a forged "done" add in the store is no earlier run of the same add: the add is sent (exit 0), never refused as a repeat of an action that did not happen', async () => {
@@ -251,7 +243,7 @@ describeWithPostgres(
       const sent = t.trades().slice(before);
       expect(sent.map((entry) => entry.path)).toEqual(['/hedges/add']);
       expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
-      expect(t.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(500);
+      expect(activeNotional(t, 'sell')).toBe(500);
     });
 
     it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {

@@ -3,8 +3,9 @@
 // carry hostile text, which must reach the screen as visible escapes.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
+import { tempFolders } from './local-journal.js';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { writeStore } from '../support/config-store.js';
 
@@ -15,12 +16,11 @@ const BASE_URL = 'http://127.0.0.1:9/partners/sandbox/v2';
 const ENV = { HEDGE_API_KEY: KEY, HEDGE_BASE_URL: BASE_URL };
 const HOSTILE = 'evil\u001b]0;pwned\u0007\u202emsg';
 
-let dir: { path: string; remove: () => void };
-
+const tempFolder = tempFolders('hedge-journal-');
+let dir = '';
 beforeEach(() => {
-  dir = tempDir('hedge-journal-');
+  dir = tempFolder();
 });
-afterEach(() => dir.remove());
 
 const now = Date.now();
 const ago = (ms: number) => new Date(now - ms).toISOString();
@@ -41,10 +41,15 @@ function entry(id: string, at: string, fields: Record<string, unknown>) {
   };
 }
 
+/** The journal file of `rows`, a line each. */
+function writeRows(...rows: object[]) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'journal.jsonl'), rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
+}
+
 /** Three entries, oldest first: a filled open (10 days ago), an unknown add (3 h ago), a submitted close (1 min ago). */
 function writeJournal() {
-  mkdirSync(dir.path, { recursive: true });
-  const lines = [
+  writeRows(
     entry('a_open0001', ago(10 * 86_400_000), {
       command: 'open',
       argv: ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
@@ -72,11 +77,10 @@ function writeJournal() {
       profile: 'ops',
     }),
     { id: 'a_close003', at: ago(59_000), outcome: 'submitted', hedge_id: `hdg_${HOSTILE}` },
-  ];
-  writeFileSync(join(dir.path, 'journal.jsonl'), lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+  );
 }
 
-const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir.path, env: ENV });
+const hedge = (args: HedgeArgs) => runHedge(args, { configDir: dir, env: ENV });
 /** The ids `hedge journal --json` lists with `flags`. */
 const ids = async (...flags: string[]) =>
   JSON.parse((await hedge(['journal', '--json', ...flags])).stdout).map((e: any) => e.id);
@@ -103,8 +107,7 @@ describe('hedge journal', () => {
     });
     expect(entries[1].message).toBe(HOSTILE);
 
-    const pending = await hedge('journal --pending --json');
-    expect(JSON.parse(pending.stdout).map((e: any) => [e.id, e.outcome])).toEqual([
+    expect(JSON.parse((await hedge('journal --pending --json')).stdout).map((e: any) => [e.id, e.outcome])).toEqual([
       ['a_close003', 'submitted'],
       ['a_add00002', 'unknown'],
     ]);
@@ -122,8 +125,7 @@ describe('hedge journal', () => {
       await ids('--limit', '1'),
     ]).toEqual([newest, ['a_close003'], [...newest, 'a_open0001'], newest, [], ['a_close003']]);
 
-    const bad = await exits(2, 'journal --since yesterday', '--since', '2h');
-    expect(bad.stdout).toBe('');
+    expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
     await exits(2, 'journal --limit 0');
   });
 
@@ -215,9 +217,8 @@ describe('hedge journal show', () => {
   });
 
   it('the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
-    mkdirSync(dir.path, { recursive: true });
     const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '3', '--ref', "DEAL 7's"];
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(entry('a_ref00001', ago(60_000), { argv }))}\n`);
+    writeRows(entry('a_ref00001', ago(60_000), { argv }));
     const shown = await exits(0, 'journal show a_ref00001 --fields argv --no-header');
     expect(shown.stdout).toBe(`hedge open USDTNGN buy 100 --tenor 3 --ref 'DEAL 7'\\''s'\n`);
   });
@@ -239,7 +240,7 @@ describe('hedge resume refusals (nothing is sent)', () => {
   });
 
   it("an entry sent under another profile, resumed or shown under --profile desk: the command suggested is the entry's own profile's, its words as typed then, never this run's profile", async () => {
-    writeStore(dir.path, {
+    writeStore(dir, {
       current: 'desk',
       profiles: { desk: { base_url: BASE_URL, api_key: KEY, saved_at: ago(86_400_000) } },
     });
@@ -250,8 +251,8 @@ describe('hedge resume refusals (nothing is sent)', () => {
       key_id: keyFingerprint(OTHER_KEY),
       profile: 'ops',
     });
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify({ ...sent, outcome: 'unknown' })}\n`);
-    const refused = await runHedge(['--profile', 'desk', 'resume', 'a_open0009'], { configDir: dir.path });
+    writeRows({ ...sent, outcome: 'unknown' });
+    const refused = await runHedge('--profile desk resume a_open0009', { configDir: dir });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain("Journal a_open0009 (open USDTNGN buy 100 --tenor 1 --ref 'DEAL 7') was sent");
     expect(refused.stderr).toMatch(
@@ -259,8 +260,8 @@ describe('hedge resume refusals (nothing is sent)', () => {
     );
     expect(refused.stderr).not.toContain('--profile desk');
     // Its page in the journal, read under this profile, points at the same resume.
-    const shown = await runHedge(['--profile', 'desk', 'journal', 'show', 'a_open0009'], {
-      configDir: dir.path,
+    const shown = await runHedge('--profile desk journal show a_open0009', {
+      configDir: dir,
       screen: { columns: 120, rows: 60 },
     });
     expect(shown.code, shown.stderr).toBe(0);
@@ -271,21 +272,17 @@ describe('hedge resume refusals (nothing is sent)', () => {
 
 describe('hedge journal resolve', () => {
   it('hand-written unresolved rows whose id carries a quote and control characters, or is spelled with a JSON escape, resolved by the part a person types: recorded, said so, exit 0', async () => {
-    mkdirSync(dir.path, { recursive: true });
     const id = `a_odd"${HOSTILE}`;
-    writeFileSync(
-      join(dir.path, 'journal.jsonl'),
-      `${JSON.stringify(entry(id, ago(60_000), { outcome: 'unknown' }))}\n`,
-    );
-    const result = await exits(0, ['journal', 'resolve', 'a_odd', '--not-landed'], 'not landed: outcome abandoned');
+    writeRows(entry(id, ago(60_000), { outcome: 'unknown' }));
+    const result = await exits(0, 'journal resolve a_odd --not-landed', 'not landed: outcome abandoned');
     expect(result.stderr).not.toContain('No journal entry');
     // The same id spelled with a JSON escape, as a hand may write it.
     const spelled = JSON.stringify(entry('a_esc1', ago(30_000), { outcome: 'unknown' })).replace(
       '"a_esc1"',
       '"\\u0061_esc1"',
     );
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
-    await exits(0, ['journal', 'resolve', 'a_esc', '--landed'], 'landed: outcome done');
+    writeFileSync(join(dir, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
+    await exits(0, 'journal resolve a_esc --landed', 'landed: outcome done');
     expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
       { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
       { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
@@ -295,9 +292,7 @@ describe('hedge journal resolve', () => {
 
 describe('an unverified planned roll leg', () => {
   it('resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
-    mkdirSync(dir.path, { recursive: true });
-    const leg = entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' });
-    writeFileSync(join(dir.path, 'journal.jsonl'), `${JSON.stringify(leg)}\n`);
+    writeRows(entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' }));
     await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
     await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
     await exits(0, 'resume', 'Nothing to resume');

@@ -112,17 +112,11 @@ describe('identical writes side by side', () => {
 
     // The runs that meet it need no process of their own: the test's pid is not the holder's.
     const others = [await t.hedge('add USDTNGN sell 100'), await t.hedge('add USDTNGN sell 100')];
-    for (const run of others) {
-      expect(run.code, run.stderr).toBe(11);
-      expect(run.stderr).toContain(`pid ${child!.pid} on`);
-      expect(run.stderr).toContain('This run sent nothing');
-      saysWhy(run);
-    }
+    for (const run of others) saysWhy(exits(run, 11, `pid ${child!.pid} on`, 'This run sent nothing'));
     expect(adds(t)).toHaveLength(1);
-    const journal = await journalEntries(t, '--pending');
-    expect(journal).toHaveLength(1);
-    expect(journal[0].holder?.pid).toBe(child!.pid);
-    expect(others[0].stderr).toContain(journal[0].id);
+    const [pending, ...more] = await journalEntries(t, '--pending');
+    expect([more, pending.holder?.pid]).toEqual([[], child!.pid]);
+    expect(others[0].stderr).toContain(pending.id);
 
     child!.kill('SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
@@ -138,8 +132,10 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     const file = join(t.configDir, 'target.csv');
     writeFileSync(file, 'market,side,notional_usd,tenor_days\nUSDTNGN,sell,2000,7\n');
     const waited = await secondUnderLock(t, ['apply', file], '/hedges');
-    expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([2_000]);
-    expect(t.requests('POST', '/hedges')).toHaveLength(1);
+    expect([t.active('sell').map((hedge) => hedge.notionalUsd), t.requests('POST', '/hedges').length]).toEqual([
+      [2_000],
+      1,
+    ]);
     expect(waited.stderr).toContain('reached the target');
   });
 
@@ -149,16 +145,12 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
     // One in this process, one a process of its own.
     const runs = await Promise.all([t.hedge(args), t.hedge(args, { spawn: true })]);
     const carrying = t.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
-    expect(carrying).toHaveLength(1);
-    expect(t.requests('POST', '/hedges')).toHaveLength(1);
+    expect([carrying.length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
     // The other ran the same open after it ended, the side still holding its hedge: its reference is
     // taken (exit 3, as from any other desk), naming that hedge; nothing sent.
     expect(runs.map((run) => run.code).sort()).toEqual([0, 3]);
-    for (const run of runs.filter((candidate) => candidate.code === 3)) {
-      expect(run.stderr).toContain(carrying[0].id);
-      expect(run.stderr).toContain('DEAL-7');
-      expect(run.stderr).toContain('Nothing was sent');
-    }
+    for (const run of runs.filter((candidate) => candidate.code === 3))
+      exits(run, 3, carrying[0].id, 'DEAL-7', 'Nothing was sent');
   });
 });
 
@@ -167,13 +159,11 @@ describe('roll under the book lock', () => {
     const t = await start({ fillDelayMs: HOUR_MS });
     const seeded = t.seedOpen('buy', 1_000);
     const waited = await secondUnderLock(t, 'roll USDTNGN buy --tenor 7', '/hedges/close');
-    expect(waited.stderr).toContain('was rolled to 7 days by another hedge process');
-    expect(t.requests('POST', '/hedges/close')).toHaveLength(1);
-    expect(t.requests('POST', '/hedges')).toHaveLength(1);
     const [active] = t.active('buy');
+    exits(waited, 11, 'was rolled to 7 days by another hedge process', active.id);
+    expect([t.requests('POST', '/hedges/close').length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
     expect(t.active('buy')).toEqual([expect.objectContaining({ tenorDays: 7 })]);
     expect(active.id).not.toBe(seeded.id);
-    expect(waited.stderr).toContain(active.id);
   });
 });
 
@@ -209,8 +199,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     );
     // One story: never "recorded as done, nothing was sent", then "submitted".
     expect(resumed.stderr).not.toMatch(/Recorded as done|nothing was sent|Submitted|acts once/);
-    expect(activeNotional(t, 'sell')).toBe(1_100);
-    expect(adds(t)).toHaveLength(1);
+    expect([activeNotional(t, 'sell'), adds(t).length]).toEqual([1_100, 1]);
     expect((await journalEntries(pinned))[0]).toMatchObject({ command: 'add', outcome: 'done' });
   });
 
@@ -231,8 +220,7 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
     const shown = JSON.parse((await t.hedge(`journal show ${entry.id} --json`)).stdout);
     expect(shown).toMatchObject({ outcome: 'done', message: 'resolved by hand: landed' });
-    expect(t.requests('POST', '/hedges')).toHaveLength(1);
-    expect(t.hedges()).toHaveLength(1);
+    expect([t.requests('POST', '/hedges').length, t.hedges().length]).toEqual([1, 1]);
   });
 });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter, ok } from '../support/cli-runs.js';
+import { hedgeOf } from '../support/keeper.js';
 
 const startTrading = useSimulators({ stepped: true });
 
@@ -36,25 +37,21 @@ async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string)
   return id;
 }
 
-function serverHedge(t: Simulator, id: string) {
-  return t.hedges().find((hedge) => hedge.id === id)!;
-}
-
 describe('kill -9, then the same command again: the action happens once', () => {
   // The same killed open finished by running it again, or by `hedge resume`.
   it.each([
     [
       'open killed after the server committed, before its answer arrived: the re-run resumes, one hedge',
-      ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--json'],
+      'open USDTNGN buy 10000 --tenor 3 --json',
     ],
-    ['hedge resume finishes a killed open once, updating the same journal entry', ['resume', '--json']],
+    ['hedge resume finishes a killed open once, updating the same journal entry', 'resume --json'],
   ])('%s', async (_name, again) => {
     const t = await startTrading();
     // The answer's status line and half its body are sent, then the socket hangs: the engine has acted.
     t.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
     const killed = await killWhen(
       t,
-      ['open', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+      'open USDTNGN buy 10000 --tenor 3'.split(' '),
       () => t.requests('POST', '/hedges').some((entry) => entry.status === 'stalled'),
       'the open was committed and held',
     );
@@ -93,15 +90,16 @@ describe('kill -9, then the same command again: the action happens once', () => 
       const path = `/hedges/${command}`;
       const killed = await killWhen(t, args, inItsWait(t), `the ${command} was waiting`);
       expect(killed.signal).toBe('SIGKILL');
-      if (command === 'add')
-        expect(serverHedge(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
+      if (command === 'add') expect(hedgeOf(t, id).pendingChange).toMatchObject({ action: 'add', notionalUsd: 500 });
 
       t.sandbox.clock.advance(LAND_MS);
       exits(await t.hedge([...args, '--json']), 0, `Resuming the ${command} started`);
-      expect(serverHedge(t, id)).toMatchObject(after);
-      expect(serverHedge(t, id).pendingChange).toBeUndefined();
-      expect(keysAnswered(t, path)).toHaveLength(1);
-      expect(new Set(t.requests('POST', path).map((entry) => entry.idempotencyKey)).size).toBe(1);
+      expect(hedgeOf(t, id)).toMatchObject(after);
+      expect(hedgeOf(t, id).pendingChange).toBeUndefined();
+      expect([
+        keysAnswered(t, path).length,
+        new Set(t.requests('POST', path).map((entry) => entry.idempotencyKey)).size,
+      ]).toEqual([1, 1]);
       expect((await journalEntries(t)).filter((entry) => entry.command === command)).toMatchObject([
         { outcome: 'done' },
       ]);
@@ -118,7 +116,7 @@ describe('kill -9, then the same command again: the action happens once', () => 
     t.sandbox.setFaults({ nextLatency: { count: 1, ms: 60_000 }, match: { method: 'GET' } });
     const killed = await killWhen(
       t,
-      ['open', 'USDTNGN', 'sell', '2000', '--tenor', '3'],
+      'open USDTNGN sell 2000 --tenor 3'.split(' '),
       () =>
         t.sandbox.requestLog.some(
           (entry) => entry.method === 'GET' && entry.status === 'pending' && entry.fault === 'latency',
@@ -126,14 +124,12 @@ describe('kill -9, then the same command again: the action happens once', () => 
       'a pre-trade read was held',
     );
     expect(killed.signal).toBe('SIGKILL');
-    expect(t.writes()).toEqual([]);
-    expect(await journalEntries(t)).toEqual([]);
+    expect([t.writes(), await journalEntries(t)]).toEqual([[], []]);
 
     t.sandbox.setFaults({ nextLatency: null, match: null });
     const again = ok(await t.hedge('open USDTNGN sell 2000 --tenor 3'));
     expect(again.stderr).not.toContain('Resuming');
-    expect(t.hedges()).toHaveLength(1);
-    expect(t.requests('POST', '/hedges')).toHaveLength(1);
+    expect([t.hedges().length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
     expect(await journalEntries(t)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
   });
 });
@@ -142,7 +138,7 @@ describe('hedge resume', () => {
   it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
     const t = await startTrading({ fillDelayMs: LAND_MS });
     const id = await filledHedge(t, 'buy', '10000');
-    await killWhen(t, ['add', 'USDTNGN', 'buy', '500'], inItsWait(t), 'the add was waiting');
+    await killWhen(t, 'add USDTNGN buy 500'.split(' '), inItsWait(t), 'the add was waiting');
     const [left] = await journalEntries(t, '--pending');
     expect(left).toMatchObject({ command: 'add' });
 
@@ -162,7 +158,7 @@ describe('hedge resume', () => {
     pauses.wake();
     const resumed = ok(await running);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
-    expect(serverHedge(t, id).notionalUsd).toBe(10_500);
+    expect(hedgeOf(t, id).notionalUsd).toBe(10_500);
     expect(keysAnswered(t, '/hedges/add')).toEqual([left.idempotency_key]);
     expect((await journalEntries(t)).find((entry) => entry.id === left.id)).toMatchObject({ outcome: 'done' });
   });
@@ -174,7 +170,7 @@ describe('stopped by a signal during the wait', () => {
     [
       'SIGTERM',
       143,
-      ['add', 'USDTNGN', 'buy', '500'],
+      'add USDTNGN buy 500',
       '/hedges/add',
       '/positions',
       [
@@ -183,22 +179,15 @@ describe('stopped by a signal during the wait', () => {
       ],
     ],
     // An open waiting for its fill on its hedge record.
-    [
-      'SIGHUP',
-      129,
-      ['open', 'USDTNGN', 'sell', '3000', '--tenor', '3'],
-      '/hedges',
-      '/hedges/hdg_',
-      [['open', 'submitted']],
-    ],
+    ['SIGHUP', 129, 'open USDTNGN sell 3000 --tenor 3', '/hedges', '/hedges/hdg_', [['open', 'submitted']]],
   ] as const)(
     '%s → exit %i, names the resume command and the key; the entry stays unresolved (--pending lists it alone) and the key is never in the journal',
     async (signal, code, args, path, polled, journaled) => {
       const t = await startTrading({ fillDelayMs: LAND_MS });
-      if (args[0] === 'add') await filledHedge(t, 'buy', '10000');
+      if (args.startsWith('add')) await filledHedge(t, 'buy', '10000');
       // Its poll seen: a signal before the wait is under way is another story.
       const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
-      const stopped = exits(await killWhen(t, [...args], waiting, 'the write was waiting', { signal }), code);
+      const stopped = exits(await killWhen(t, args.split(' '), waiting, 'the write was waiting', { signal }), code);
       const [pending, ...more] = await journalEntries(t, '--pending');
       expect([pending.outcome, more]).toEqual(['submitted', []]);
       for (const said of [`hedge resume ${pending.id}`, pending.idempotency_key])

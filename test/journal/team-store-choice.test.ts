@@ -1,7 +1,7 @@
 // Which journal store a command uses, and how its address is shown: the URL's password never
 // leaves the process (redacted in messages, scrubbed from anything printed), and the store follows
 // the credentials' precedence (an explicit --profile taken whole; HEDGE_JOURNAL_URL; the profile in use).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseJournalStore } from '../../src/platform/config/journal-store.js';
 import { checkJournalUrl } from '../../src/platform/config/login-profile.js';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
@@ -9,17 +9,15 @@ import { scrubSecrets } from '../../src/core/security/secrets.js';
 import { STORE_URL_ENCODING, isStoreUrl, redactStoreUrl, storeUrlSecrets } from '../../src/core/security/store-url.js';
 import { UsageError } from '../../src/core/errors.js';
 import { writeStore } from '../support/config-store.js';
-import { tempDir } from '../support/hedge-cli.js';
+import { tempFolders } from './local-journal.js';
 
-const dirs: Array<{ remove(): void }> = [];
-afterEach(() => dirs.splice(0).forEach((dir) => dir.remove()));
+const tempFolder = tempFolders('hedge-store-choice-');
 
 /** A config folder of its own (holding `profiles` when given). */
 function configDir(profiles?: Parameters<typeof writeStore>[1]) {
-  const dir = tempDir();
-  dirs.push(dir);
-  if (profiles) writeStore(dir.path, profiles);
-  return dir.path;
+  const dir = tempFolder();
+  if (profiles) writeStore(dir, profiles);
+  return dir;
 }
 
 /** The store a command run in `dir` with `env` (and `--profile`, `--demo`) uses. */

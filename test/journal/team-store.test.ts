@@ -10,7 +10,7 @@ import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { useDesks, type Machine } from '../support/team.js';
-import { exits, journalEntries, lastJson, heldPauses, waitingAfter, ok } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, heldPauses, waitingAfter, ok, okJson } from '../support/cli-runs.js';
 
 /** A team machine's command line, as a person types it. */
 const words = (line: string) => line.split(' ');
@@ -32,6 +32,8 @@ describeWithPostgres(
     const passwordNowhere = (outputs: string[]) => {
       for (const output of outputs) expect(output).not.toContain(server().password);
     };
+    /** The store's URL as hedge shows it, its password redacted. */
+    const shownUrl = (url: string) => url.replace(server().password, '***');
 
     it("machine C's `hedge journal --json` shows A's and B's actions, with host and profile; the store holds each once", async () => {
       const { t, team } = await desk();
@@ -84,14 +86,12 @@ describeWithPostgres(
       );
 
       // --verbose says which store, its password redacted.
-      const verbose = await team.c.hedge(words('journal --json --verbose'));
-      expect(verbose.stderr).toContain(
-        `journal: team store ${team.url.replace(server().password, '***')} (from HEDGE_JOURNAL_URL)`,
+      expect((await team.c.hedge(words('journal --json --verbose'))).stderr).toContain(
+        `journal: team store ${shownUrl(team.url)} (from HEDGE_JOURNAL_URL)`,
       );
-      const whoami = await team.c.hedge(words('whoami --json'));
-      expect(JSON.parse(whoami.stdout).journal).toEqual({
+      expect(JSON.parse((await team.c.hedge(words('whoami --json'))).stdout).journal).toEqual({
         store: 'postgres',
-        location: team.url.replace(server().password, '***'),
+        location: shownUrl(team.url),
         source: 'HEDGE_JOURNAL_URL',
       });
       passwordNowhere(team.outputs);
@@ -114,7 +114,7 @@ describeWithPostgres(
         expect(lastJson(json.stderr).error).toMatchObject({
           code: 'state',
           class: 'state',
-          details: { store: team.url.replace(server().password, '***') },
+          details: { store: shownUrl(team.url) },
         });
         // Nothing of any write reached the server.
         expect(t.writes()).toEqual([]);
@@ -154,11 +154,8 @@ describeWithPostgres(
         `Its journal is the team store ${team.urlWithoutPassword}`,
       );
       expect(readStore(team.a.dir).profiles.solo.journal_url).toBe(team.urlWithoutPassword);
-      const profiles = JSON.parse((await team.a.hedge(words('profile list --json'))).stdout) as Array<{
-        name: string;
-        journal_url: string | null;
-      }>;
-      expect(profiles.map((row) => [row.name, row.journal_url])).toEqual([
+      const profiles = JSON.parse((await team.a.hedge(words('profile list --json'))).stdout);
+      expect(profiles.map((row: any) => [row.name, row.journal_url])).toEqual([
         ['desk-a', team.urlWithoutPassword],
         ['solo', team.urlWithoutPassword],
       ]);
@@ -196,9 +193,8 @@ describeWithPostgres(
 
     it('the store failing after the send: "sent, not recorded" with the key, a local fallback record, merged by migrate', async () => {
       const { t, team } = await desk({ fillDelayMs: LAND_MS });
-      const opened = ok(await team.c.hedge(words('open USDTNGN sell 4000 --tenor 7 --no-wait --json')));
+      const hedgeId = okJson(await team.c.hedge(words('open USDTNGN sell 4000 --tenor 7 --no-wait --json'))).hedge_id;
       t.advance(LAND_MS);
-      const hedgeId = (JSON.parse(opened.stdout) as { hedge_id: string }).hedge_id;
 
       const pauses = heldPauses(waitingAfter(t, '/hedges/add'));
       const running = team.a.hedge(words('add USDTNGN sell 1000 --timeout 60'), { clock: pauses.clock });
@@ -223,11 +219,11 @@ describeWithPostgres(
       ])
         expect(result.stderr).toContain(said);
 
-      const before = (await journalEntries(team.c)).find((entry) => entry.command === 'add')!;
+      const theAdd = async () => (await journalEntries(team.c)).find((entry) => entry.command === 'add')!;
+      const before = await theAdd();
       expect(before).toMatchObject({ outcome: 'submitted', idempotency_key: key });
       expect(await migrate(team.a)).toMatchObject({ added: [], merged: [before.id], conflicts: [] });
-      const after = (await journalEntries(team.c)).find((entry) => entry.command === 'add')!;
-      expect(after).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
+      expect(await theAdd()).toMatchObject({ id: before.id, outcome: 'done', idempotency_key: key });
       expect(await migrate(team.a)).toMatchObject({ merged: [], present: [before.id] });
       expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
       passwordNowhere(team.outputs);

@@ -5,8 +5,8 @@
 import { expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
-import { call as callEngine } from '../support/engine.js';
-import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { buySide, swappedAsAddArrives } from './swapped-side.js';
 
 const startSimulator = useSimulators();
 /** How many of the add's questions were answered on the screen. */
@@ -16,7 +16,7 @@ const answered = (screen: string) => screen.split('✔ LIVE Add').length - 1;
 async function addLive(simulator: Simulator) {
   const proxy = await startLiveKeyProxy(simulator.sandbox);
   return simulator
-    .hedge(['add', MARKET, 'buy', '500'], {
+    .hedge('add USDTNGN buy 500', {
       env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl },
       person: async (person) => {
         for (const answer of ['y\r', 'n\r']) if (await person.asked('(y/N)')) person.type(answer);
@@ -29,29 +29,15 @@ it('beta, live: the side swapped for a hedge of the same notional while the add 
   const simulator = await startSimulator({ dialect: 'beta' });
   const shown = simulator.seedOpen('buy', 1000);
   // A colleague's close and open of the same 1,000, in the engine as the refused add arrives.
-  let swapped = '';
-  simulator.sandbox.setFaults({
-    match: ({ method, path, body }) => {
-      if (swapped || method !== 'POST' || path !== '/hedges/add') return false;
-      if (!(body && typeof body === 'object' && 'notional_usd' in body)) return false;
-      const closed = callEngine(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges/close', {
-        key: simulator.apiKey,
-        idempotencyKey: 'colleague-close',
-        body: { market: MARKET, side: 'buy' },
-      });
-      if (closed.status !== 200) throw new Error(`colleague close failed: ${JSON.stringify(closed.body)}`);
-      simulator.advance(FILL_DELAY_MS + 1);
-      swapped = simulator.seedOpen('buy', 1000).id;
-      return false;
-    },
-  });
+  const swappedNow = swappedAsAddArrives(simulator, 1000);
   const run = await addLive(simulator);
+  const swapped = swappedNow();
 
   expect(swapped).not.toBe('');
   expect(simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body])).toEqual([
     [400, { market: MARKET, side: 'buy', notional_usd: 500 }],
   ]);
-  expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[swapped, 1000]]);
+  expect(buySide(simulator)).toEqual([[swapped, 1000]]);
   expect([run.code, answered(run.stdout), run.stdout.replace(/\s+/g, ' ')], run.stdout).toEqual([
     8,
     2,
@@ -67,5 +53,5 @@ it('beta, live: the side as the question showed it, the add refused for its name
 
   expect([run.code, answered(run.stdout)], run.stdout).toEqual([0, 1]);
   expect(simulator.requests('POST', '/hedges/add').map((request) => request.status)).toEqual([400, 200]);
-  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[hedge.id, 1500]]);
+  expect(buySide(simulator)).toEqual([[hedge.id, 1500]]);
 });

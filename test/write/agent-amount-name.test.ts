@@ -7,8 +7,9 @@ import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { data, toolboxOn } from '../agent/toolbox-on.js';
-import { call as callEngine } from '../support/engine.js';
-import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import type { McpAnswer } from '../support/mcp.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { buySide, swappedAsAddArrives } from './swapped-side.js';
 
 const LIVE_KEY = 'hpk_live_AgentAmountNameLiveKey01';
 registerSecret(LIVE_KEY);
@@ -22,20 +23,24 @@ const adds = (simulator: Simulator) =>
 const outcomes = async (simulator: Simulator) =>
   (await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.outcome).sort();
 
+/** The add of `notional` that `answer` answered: sent refused for its name, then under the server's, landed once. */
+async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: number, held: [string, number]) {
+  expect(answer.isError, answer.content.map((part) => part.text).join('\n')).toBeFalsy();
+  expect(adds(simulator)).toEqual([
+    [400, { ...BUY, notional_usd: notional }],
+    [200, { ...BUY, delta_usd: notional }],
+  ]);
+  expect(buySide(simulator)).toEqual([held]);
+  expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+}
+
 it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the daily count then holds it once (a further 6,000 is over)', async () => {
   const simulator = await startSimulator({ dialect: 'beta' });
   const hedge = simulator.seedOpen('buy', 10_000);
   const limits = { maxNotionalUsd: 15_000, maxDailyNotionalUsd: 15_000 };
   const { call } = toolboxOn(simulator, connections, { limits });
 
-  const added = await call('add', { ...BUY, notional: 10_000 });
-  expect(added.isError, added.content.map((part) => part.text).join('\n')).toBeFalsy();
-  expect(adds(simulator)).toEqual([
-    [400, { ...BUY, notional_usd: 10_000 }],
-    [200, { ...BUY, delta_usd: 10_000 }],
-  ]);
-  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[hedge.id, 20_000]]);
-  expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+  await landedOnce(simulator, await call('add', { ...BUY, notional: 10_000 }), 10_000, [hedge.id, 20_000]);
 
   // The day's count is the one add that landed: 10,000 and 6,000 pass 15,000; nothing more is sent.
   const refused = data(await call('add', { ...BUY, notional: 6_000 }));
@@ -54,13 +59,7 @@ it('beta, live: an add confirmed with its token goes again under the server name
   expect(adds(simulator)).toEqual([]);
 
   const confirmed = await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token });
-  expect(confirmed.isError, confirmed.content.map((part) => part.text).join('\n')).toBeFalsy();
-  expect(adds(simulator)).toEqual([
-    [400, { ...BUY, notional_usd: 5_000 }],
-    [200, { ...BUY, delta_usd: 5_000 }],
-  ]);
-  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[hedge.id, 15_000]]);
-  expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
+  await landedOnce(simulator, confirmed, 5_000, [hedge.id, 15_000]);
 });
 
 it('beta, live: the side swapped for a hedge of the same notional while the add refused for its name was answered, the token does not send it again (preview_changed, nothing more sent)', async () => {
@@ -69,25 +68,12 @@ it('beta, live: the side swapped for a hedge of the same notional while the add 
   const { call } = toolboxOn(simulator, connections, { liveKey: LIVE_KEY, allowLive: true });
   const preview = data(await call('add', { ...BUY, notional: 5_000 }));
   // A colleague's close and open of the same 10,000, in the engine as the refused add arrives.
-  let swapped = '';
-  simulator.sandbox.setFaults({
-    match: ({ method, path }) => {
-      if (swapped || method !== 'POST' || path !== '/hedges/add') return false;
-      const closed = callEngine(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges/close', {
-        key: simulator.apiKey,
-        idempotencyKey: 'colleague-close',
-        body: BUY,
-      });
-      if (closed.status !== 200) throw new Error(`colleague close failed: ${JSON.stringify(closed.body)}`);
-      simulator.advance(FILL_DELAY_MS + 1);
-      swapped = simulator.seedOpen('buy', 10_000).id;
-      return false;
-    },
-  });
+  const swappedNow = swappedAsAddArrives(simulator, 10_000);
 
   const refused = data(await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token }));
+  const swapped = swappedNow();
   expect(refused.error, JSON.stringify(refused)).toMatchObject({ code: 'preview_changed' });
   expect(JSON.stringify(refused.error)).toContain(`${shown.id} then, ${swapped} now`);
   expect(adds(simulator)).toEqual([[400, { ...BUY, notional_usd: 5_000 }]]);
-  expect(simulator.active('buy').map((state) => [state.id, state.notionalUsd])).toEqual([[swapped, 10_000]]);
+  expect(buySide(simulator)).toEqual([[swapped, 10_000]]);
 });

@@ -35,6 +35,16 @@ async function inFlight(simulator: Simulator, args: string, path: string) {
 }
 
 /** An add of 250 to a side of 1,000 that landed on the server while every answer to it was lost: exit 5, journaled pending. */
+/** A key lifetime every key is past. */
+const OLD_KEYS = { HEDGE_KEY_LIFETIME: '0.0001' };
+
+/** A re-run refused as a repeat (exit 16, repeated_action, the side unchanged, with `details`): its error. */
+function repeated(run: { code: number | null; stderr: string }, details = {}) {
+  const { error } = lastJson(exits(run, 16).stderr);
+  expect(error).toMatchObject({ code: 'repeated_action', details: { ...details, side_unchanged: true } });
+  return error;
+}
+
 async function landedButUnknown(simulator: Simulator, side: 'buy' | 'sell' = 'buy', env?: Record<string, string>) {
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   const lost = await simulator.hedge(`add USDTNGN ${side} 250 --json`, { env });
@@ -97,12 +107,9 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       // A colleague (same journal) reduces by the same amount: the side is back at 1,000.
       ok(await simulator.hedge('reduce USDTNGN buy 250'));
       const addsBefore = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
       // Before: "the book shows it did not land (1,000 = before)" → sent again → 1,250.
-      exits(resumed, 0);
-      expect(resumed.stderr).toContain('The book shows it landed');
-      expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
-      expect(activeNotional(simulator, 'buy')).toBe(1_000);
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 0, 'The book shows it landed');
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'buy')]).toEqual([addsBefore, 1_000]);
     }));
 
   it('a server whose clock ran 30 hours ahead: the resume sees the add landed and sends nothing', () =>
@@ -112,8 +119,7 @@ describe.concurrent('resume reconciles first, on the server clock', () => {
       simulator.advance(30 * HOUR);
       const addsBefore = posts(simulator, '/hedges/add').length;
       ok(await simulator.hedge('resume --json'));
-      expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
-      expect(activeNotional(simulator, 'buy')).toBe(1_250);
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'buy')]).toEqual([addsBefore, 1_250]);
     }));
 });
 
@@ -121,15 +127,9 @@ describe.concurrent('a finished write is not repeated silently', () => {
   it('the same reduce run again with nothing between: exit 16 repeated_action, nothing sent; --again sends it', () =>
     withOpenSide('sell', async (simulator) => {
       ok(await simulator.hedge('reduce USDTNGN sell 100'));
-      const rerun = await simulator.hedge('reduce USDTNGN sell 100 --json');
-      exits(rerun, 16);
-      expect(lastJson(rerun.stderr).error).toMatchObject({
-        code: 'repeated_action',
-        details: { side_unchanged: true },
-      });
-      expect(lastJson(rerun.stderr).error.message).toMatch(/\) ended under a minute ago and the side still shows/);
-      expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
-      expect(activeNotional(simulator, 'sell')).toBe(900);
+      const error = repeated(await simulator.hedge('reduce USDTNGN sell 100 --json'));
+      expect(error.message).toMatch(/\) ended under a minute ago and the side still shows/);
+      expect([posts(simulator, '/hedges/reduce').length, activeNotional(simulator, 'sell')]).toEqual([1, 900]);
       ok(await simulator.hedge('reduce USDTNGN sell 100 --again'));
       expect(activeNotional(simulator, 'sell')).toBe(800);
     }));
@@ -142,42 +142,32 @@ describe.concurrent('a finished write is not repeated silently', () => {
       const later = { now: () => stepped.now() + HOUR / 3, sleep: stepped.sleep };
       ok(await simulator.hedge('resume --json', { clock: later }));
       const adds = posts(simulator, '/hedges/add').length;
-      const rerun = await simulator.hedge('add USDTNGN buy 250 --json', { clock: later });
-      exits(rerun, 16);
-      expect(lastJson(rerun.stderr).error).toMatchObject({
-        code: 'repeated_action',
-        details: { side_unchanged: true },
-      });
-      expect(posts(simulator, '/hedges/add')).toHaveLength(adds);
-      expect(activeNotional(simulator, 'buy')).toBe(1_250);
+      repeated(await simulator.hedge('add USDTNGN buy 250 --json', { clock: later }));
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'buy')]).toEqual([adds, 1_250]);
     }));
 
   it('open, close, open, close, open with identical arguments: five exit 0 and three hedges — each run changes the side the last one left', () =>
     withSimulator(STEPPED, async (simulator) => {
       const runs = [];
-      for (const args of [
-        ['open', MARKET, 'sell', '1000', '--tenor', '1'],
-        ['close', MARKET, 'sell'],
-        ['open', MARKET, 'sell', '1000', '--tenor', '1'],
-        ['close', MARKET, 'sell'],
-        ['open', MARKET, 'sell', '1000', '--tenor', '1'],
-      ]) {
+      const [open, close] = ['open USDTNGN sell 1000 --tenor 1', 'close USDTNGN sell'];
+      for (const args of [open, close, open, close, open]) {
         const run = await simulator.hedge(args);
         runs.push(run.code);
-        expect(run.code, `${args.join(' ')}: ${run.stderr}`).toBe(0);
+        expect(run.code, `${args}: ${run.stderr}`).toBe(0);
       }
       expect(runs).toEqual([0, 0, 0, 0, 0]);
-      expect(posts(simulator, '/hedges')).toHaveLength(3);
-      expect(posts(simulator, '/hedges/close')).toHaveLength(2);
-      expect(simulator.hedges().filter((hedge) => hedge.side === 'sell')).toHaveLength(3);
-      expect(activeNotional(simulator, 'sell')).toBe(1_000);
+      expect([
+        posts(simulator, '/hedges').length,
+        posts(simulator, '/hedges/close').length,
+        simulator.hedges().filter((hedge) => hedge.side === 'sell').length,
+        activeNotional(simulator, 'sell'),
+      ]).toEqual([3, 2, 3, 1_000]);
     }));
 
   it('a close run again on the side it left flat says so in one line: exit 16, nothing sent', () =>
     withOpenSide('buy', async (simulator) => {
       ok(await simulator.hedge('close USDTNGN buy'));
-      const rerun = await simulator.hedge('close USDTNGN buy');
-      exits(rerun, 16);
+      const rerun = exits(await simulator.hedge('close USDTNGN buy'), 16);
       expect(rerun.stderr).toMatch(
         /^hedge: The buy side of USDTNGN is already flat: the same close closed it at .*nothing was sent\.$/m,
       );
@@ -188,8 +178,7 @@ describe.concurrent('a finished write is not repeated silently', () => {
   it("two identical adds in a row: the second is the guard's (exit 16); after the side moved, the same add is new work (exit 0)", () =>
     withOpenSide('buy', async (simulator) => {
       ok(await simulator.hedge('add USDTNGN buy 200'));
-      const repeat = await simulator.hedge('add USDTNGN buy 200 --json');
-      exits(repeat, 16);
+      exits(await simulator.hedge('add USDTNGN buy 200 --json'), 16);
       expect(posts(simulator, '/hedges/add')).toHaveLength(1);
       // A colleague's reduce moves the side: the same add is no longer a re-run of the last one.
       expect(
@@ -203,19 +192,15 @@ describe.concurrent('a finished write is not repeated silently', () => {
       simulator.advance(1_000);
       expect(activeNotional(simulator, 'buy')).toBe(1_150);
       ok(await simulator.hedge('add USDTNGN buy 200 --json'));
-      expect(posts(simulator, '/hedges/add')).toHaveLength(2);
-      expect(activeNotional(simulator, 'buy')).toBe(1_350);
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'buy')]).toEqual([2, 1_350]);
     }));
 
   it('an open run again after it was done (as a script re-runs one killed between "done" and its output): the side still shows its hedge, so exit 16 and nothing sent', () =>
     withSimulator(STEPPED, async (simulator) => {
       // Done in the journal and on the server, as a run killed between "done" and its output leaves it.
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'));
-      const rerun = await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json');
-      exits(rerun, 16);
-      expect(lastJson(rerun.stderr).error).toMatchObject({
-        code: 'repeated_action',
-        details: { hedge_id: simulator.hedges()[0].id, side_unchanged: true },
+      repeated(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --json'), {
+        hedge_id: simulator.hedges()[0].id,
       });
       expect(posts(simulator, '/hedges')).toHaveLength(1);
     }));
@@ -224,10 +209,9 @@ describe.concurrent('a finished write is not repeated silently', () => {
     withSimulator(STEPPED, async (simulator) => {
       const colleague = tempDir('hedge-colleague-');
       try {
-        const args = ['open', MARKET, 'sell', '1000', '--tenor', '7', '--ref', 'DEAL-2', '--json'];
+        const args = 'open USDTNGN sell 1000 --tenor 7 --ref DEAL-2 --json';
         ok(await simulator.hedge(args, { configDir: colleague.path }));
-        const rerun = await simulator.hedge(args, { configDir: colleague.path });
-        exits(rerun, 3);
+        const rerun = exits(await simulator.hedge(args, { configDir: colleague.path }), 3);
         expect(lastJson(rerun.stderr).error).toMatchObject({
           code: 'duplicate_client_reference',
           details: { client_reference: 'DEAL-2', hedge_ids: [simulator.hedges()[0].id] },
@@ -256,12 +240,11 @@ describe.concurrent('a finished write is not repeated silently', () => {
 
   it("a script's own --idempotency-key makes a re-run exactly once: the second run sends nothing and shows the same result", () =>
     withOpenSide('sell', async (simulator) => {
-      const key = ['--idempotency-key', 'nightly-2026-11-23-reduce'];
-      const first = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
-      const second = await simulator.hedge(['reduce', MARKET, 'sell', '100', '--json', ...key]);
+      const reduce = 'reduce USDTNGN sell 100 --json --idempotency-key nightly-2026-11-23-reduce';
+      const first = await simulator.hedge(reduce);
+      const second = await simulator.hedge(reduce);
       expect([first.code, second.code]).toEqual([0, 0]);
-      expect(posts(simulator, '/hedges/reduce')).toHaveLength(1);
-      expect(activeNotional(simulator, 'sell')).toBe(900);
+      expect([posts(simulator, '/hedges/reduce').length, activeNotional(simulator, 'sell')]).toEqual([1, 900]);
     }));
 });
 
@@ -273,10 +256,8 @@ describe.concurrent('a change the journal cannot add up', () => {
       ok(await simulator.hedge('close USDTNGN sell'));
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 7 --again'));
       const addsBefore = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-      exits(resumed, 12);
-      expect(posts(simulator, '/hedges/add')).toHaveLength(addsBefore);
-      expect(activeNotional(simulator, 'sell')).toBe(1_000);
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
+      expect([posts(simulator, '/hedges/add').length, activeNotional(simulator, 'sell')]).toEqual([addsBefore, 1_000]);
     }));
 });
 
@@ -302,17 +283,13 @@ describe.concurrent('a close resumed after the side went by another action', () 
       expect(simulator.active('sell')).toEqual([]);
 
       // Past the key lifetime: the book cannot say the close landed — exit 12, nothing sent, not recorded done.
-      const old = await simulator.hedge('resume --json', { env: { HEDGE_KEY_LIFETIME: '0.0001' } });
-      exits(old, 12);
+      exits(await simulator.hedge('resume --json', { env: OLD_KEYS }), 12);
       expect(acted()).toEqual([]);
       /** The close's outcome as `hedge journal list` shows it. */
       const closeOutcome = async () =>
-        (
-          JSON.parse((await simulator.hedge('journal list --json')).stdout) as Array<{
-            idempotency_key: string;
-            outcome: string;
-          }>
-        ).find((entry) => entry.idempotency_key === closeKey)!.outcome;
+        JSON.parse((await simulator.hedge('journal list --json')).stdout).find(
+          (entry: any) => entry.idempotency_key === closeKey,
+        ).outcome;
       expect(await closeOutcome()).not.toBe('done');
 
       // Within the key lifetime the key decides: sent again, the server refuses it (nothing to close), never "done".
@@ -333,7 +310,7 @@ describe.concurrent("a change's amount under the server's name for it", () => {
       await landedButUnknown(simulator, 'buy', BETA);
       ok(await simulator.hedge('reduce USDTNGN buy 250', { env: BETA }));
       const adds = posts(simulator, '/hedges/add').length;
-      const resumed = await simulator.hedge('resume', { env: { ...BETA, HEDGE_KEY_LIFETIME: '0.0001' } });
+      const resumed = await simulator.hedge('resume', { env: { ...BETA, ...OLD_KEYS } });
       // Said with the amount it sent, read from its own request.
       exits(
         resumed,

@@ -32,7 +32,7 @@ const WRITES = leaves(COMMANDS).filter(({ spec }) => spec.tier === 'write');
 const DRY_RUN = WRITE_OPTIONS.find((option) => option.key === 'dryRun')!;
 
 /** A valid value for a declared argument; a new kind of argument must be taught here, never skipped. */
-function argumentValue(arg: ArgSpec, target: string): string {
+function argumentValue(arg: ArgSpec, target: string) {
   if (arg.values === 'market') return MARKET;
   if (Array.isArray(arg.values)) return arg.values[0]!;
   if (arg.name === 'notional') return '1000';
@@ -43,7 +43,7 @@ function argumentValue(arg: ArgSpec, target: string): string {
 }
 
 /** The command line from the spec: its arguments, and each option that takes one of fixed values (e.g. --tenor) with its first. */
-function validLine(words: string[], spec: CommandSpec, target: string): string[] {
+function validLine(words: string[], spec: CommandSpec, target: string) {
   // An optional argument is given where this test knows a value for it (`open`'s, else it is a
   // wizard), and left out where it does not (`resume [id]`: the newest unresolved action).
   const args = (spec.args ?? []).flatMap((arg) => {
@@ -146,15 +146,8 @@ const BAD_GLOBALS: BadGlobal[] = [
   ],
 ];
 
-interface WriteCase {
-  name: string;
-  words: string[];
-  /** The valid command line (the bad global is added after it). */
-  line: (target: string) => string[];
-  spec: CommandSpec;
-}
-
-const CASES: WriteCase[] = [
+// Each with its valid command line (`line`: the bad global is added after it).
+const CASES = [
   ...WRITES.map(({ words, spec }) => ({
     name: words.join(' '),
     words,
@@ -192,7 +185,7 @@ async function prepare(simulator: Simulator, words: string[]) {
 
 /** Runs the command lines four at a time (two shared cores), in order of the results. */
 async function inTurns(simulator: Simulator, commandLines: string[][]) {
-  const results: RunResult[] = new Array(commandLines.length);
+  const results: RunResult[] = [];
   let next = 0;
   const worker = async () => {
     while (next < commandLines.length) {
@@ -228,8 +221,7 @@ describe('a write checks every argument, option and global before its first requ
           const what = `hedge ${valid.join(' ')} ${args.join(' ')} (${label})`;
           expect(result.code, `${what}: ${result.stderr}`).toBe(2);
           expect(result.stdout, what).toBe('');
-          expect(lines(result.stderr), what).toHaveLength(1);
-          expect(lines(result.stderr)[0], what).toMatch(says(words.join(' '), spec));
+          expect(lines(result.stderr), what).toEqual([expect.stringMatching(says(words.join(' '), spec))]);
           if (extra?.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
         });
         // Not one request — no read, no write — while every bad line ran.

@@ -16,6 +16,7 @@ import { until } from '../support/polling.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import {
   colleagueCloses,
+  closedAfter,
   colleagueOpens,
   MARKET,
   withSimulator,
@@ -52,12 +53,11 @@ interface Row {
 tempDirsInMemory();
 
 const notionals = (simulator: Simulator) => simulator.active('buy').map((hedge) => hedge.notionalUsd);
-const cli =
-  (...args: string[]) =>
-  (simulator: Simulator, flags: string[]) =>
-    simulator.hedge([...args, '--json', ...flags]);
+const cli = (line: string) => (simulator: Simulator, flags: string[]) =>
+  simulator.hedge([...line.split(' '), '--json', ...flags]);
 
 const BUY = { market: MARKET, side: 'buy' };
+const OPEN_BUY = `open ${MARKET} buy`;
 const answered = (answer: McpAnswer) => {
   const text = answer.content.map((part) => part.text).join('\n');
   const code = answer.isError ? JSON.parse(answer.content[0].text).exit_code : 0;
@@ -69,14 +69,10 @@ const tool = (name: string, args: Record<string, unknown>) => (simulator: Simula
   withMcpServer(simulator, { args: flags }, async (served) => answered(await served.call(name, args)));
 
 /** The simulator's account behind a LIVE key (a proxy that presents the simulator's own key upstream). */
-async function live<T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>) {
-  const proxy = await startLiveKeyProxy(simulator.sandbox);
-  try {
-    return await body({ HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl });
-  } finally {
-    await proxy.close();
-  }
-}
+const live = <T>(simulator: Simulator, body: (env: Record<string, string>) => Promise<T>) =>
+  closedAfter(startLiveKeyProxy(simulator.sandbox), (proxy) =>
+    body({ HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl }),
+  );
 
 /** The tool on a LIVE key (`--allow-live`): previewed, `meanwhile`, then called again with the preview's token. */
 const toolConfirmed =
@@ -108,17 +104,15 @@ const answering = (answers: Answers, meanwhile?: () => Promise<void>) => async (
 const onScreen = (run: Run) => ({ ...run, stderr: run.stdout });
 
 /** The command at a terminal on a LIVE key: confirmed as `answering` does. */
-const asked =
-  (...args: string[]) =>
-  (simulator: Simulator, meanwhile: () => Promise<void>) =>
-    live(simulator, async (env) => onScreen(await simulator.hedge(args, { env, person: answering([], meanwhile) })));
+const asked = (line: string) => (simulator: Simulator, meanwhile: () => Promise<void>) =>
+  live(simulator, async (env) => onScreen(await simulator.hedge(line, { env, person: answering([], meanwhile) })));
 
 /** The wizard (`hedge open` at a terminal without a notional): the person answers `answers` and confirms. */
 const wizard = (answers: Answers): Pick<Row, 'run' | 'confirm'> => ({
   run: async (simulator, flags) =>
-    onScreen(await simulator.hedge(['open', MARKET, 'buy', ...flags], { person: answering(answers) })),
+    onScreen(await simulator.hedge([...OPEN_BUY.split(' '), ...flags], { person: answering(answers) })),
   confirm: async (simulator, meanwhile) =>
-    onScreen(await simulator.hedge(['open', MARKET, 'buy'], { person: answering(answers, meanwhile) })),
+    onScreen(await simulator.hedge(OPEN_BUY, { person: answering(answers, meanwhile) })),
 });
 
 const TARGET = `${MARKET},buy,1000,3,,`;
@@ -127,41 +121,25 @@ const TARGET = `${MARKET},buy,1000,3,,`;
 const ADD_TO_HELD = `${MARKET},buy,1500,7,,`;
 const heldSide = (simulator: Simulator) => (simulator.seedOpen('buy', 1000), simulator);
 
-// The action each row takes, on a side seeded with a filled buy of 1,000 where it changes one.
-const open: Row = {
-  path: '/hedges',
-  seeded: false,
-  run: cli('open', MARKET, 'buy', '1000', '--tenor', '3'),
-  confirm: asked('open', MARKET, 'buy', '1000', '--tenor', '3'),
-  effect: (s) => expect(notionals(s)).toEqual([1000]),
-};
-const add: Row = {
-  path: '/hedges/add',
-  seeded: true,
-  run: cli('add', MARKET, 'buy', '500'),
-  confirm: asked('add', MARKET, 'buy', '500'),
-  effect: (s) => expect(notionals(s)).toEqual([1500]),
-};
-const reduce: Row = {
-  path: '/hedges/reduce',
-  seeded: true,
-  run: cli('reduce', MARKET, 'buy', '300'),
-  confirm: asked('reduce', MARKET, 'buy', '300'),
-  effect: (s) => expect(notionals(s)).toEqual([700]),
-};
+// The action each row takes, on a side seeded with a filled buy of 1,000 where it changes one: `line` run with --json
+// (and `yes` after it), or asked at a LIVE terminal; its effect the notionals of the buy side's hedges.
+const command = (path: string, seeded: boolean, line: string, effect: number[], yes = ''): Row => ({
+  path,
+  seeded,
+  run: cli(line + yes),
+  confirm: asked(line),
+  effect: (s) => expect(notionals(s)).toEqual(effect),
+});
+const open = command('/hedges', false, `${OPEN_BUY} 1000 --tenor 3`, [1000]);
+const add = command('/hedges/add', true, `add ${MARKET} buy 500`, [1500]);
+const reduce = command('/hedges/reduce', true, `reduce ${MARKET} buy 300`, [700]);
 const close: Row = {
-  path: '/hedges/close',
-  seeded: true,
-  run: cli('close', MARKET, 'buy', '--yes'),
-  confirm: asked('close', MARKET, 'buy'),
+  ...command('/hedges/close', true, `close ${MARKET} buy`, [], ' --yes'),
   effect: (s) => expect([notionals(s), s.historyCount()]).toEqual([[], 1]),
 };
 // A roll's first leg is its close; the open that follows carries the side on at the new tenor.
 const roll: Row = {
-  path: '/hedges/close',
-  seeded: true,
-  run: cli('roll', MARKET, 'buy', '--tenor', '3', '--yes'),
-  confirm: asked('roll', MARKET, 'buy', '--tenor', '3'),
+  ...command('/hedges/close', true, `roll ${MARKET} buy --tenor 3`, [], ' --yes'),
   effect: (s) => {
     expect(s.active('buy').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1000, 3]]);
     expect([s.requests('POST', '/hedges/close').filter((e) => e.status === 200).length, s.historyCount()]).toEqual([
@@ -174,7 +152,7 @@ const apply: Row = {
   seeded: false,
   run: (simulator, flags) => simulator.hedge(['apply', writeTarget(simulator, [TARGET]), '--yes', '--json', ...flags]),
   confirm: (simulator, meanwhile) =>
-    asked('apply', writeTarget(simulator, [ADD_TO_HELD]))(heldSide(simulator), meanwhile),
+    asked(`apply ${writeTarget(simulator, [ADD_TO_HELD])}`)(heldSide(simulator), meanwhile),
   effect: (s) => expect(notionals(s)).toEqual([1000]),
 };
 
@@ -183,7 +161,7 @@ const apply: Row = {
 async function unresolvedOpen(simulator: Simulator) {
   const match = { method: 'POST', path: '/hedges' };
   simulator.sandbox.setFaults({ stall: 'headers', match });
-  const running = simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', '3', '--request-timeout', '0.5']);
+  const running = simulator.hedge(`${OPEN_BUY} 1000 --tenor 3 --request-timeout 0.5`);
   await until(() => keysOn(simulator, '/hedges').length > 0, 'the open held', { process: running });
   simulator.sandbox.setFaults({ stall: null, next503RetryAfter: { count: 9, retryAfter: '0' } });
   exits(await running, 5);
@@ -310,7 +288,9 @@ const RULES = {
       await until(
         () => simulator.requests('POST', row.path).some((entry) => entry.status === 'stalled'),
         'the write held',
-        { process: running },
+        {
+          process: running,
+        },
       );
       const key = keysOn(simulator, row.path)[0];
       expect((await journalEntries(simulator)).map((entry) => entry.idempotency_key)).toContain(key);
@@ -355,7 +335,7 @@ const RULES = {
   // or "cannot tell" (exit 12) with nothing sent — never a refusal that claims the side is not open.
   'lagging reads': (row: Row) =>
     withSimulator({ recordLagMs: HOUR, viewLagMs: HOUR, stepped: true }, async (simulator) => {
-      exits(await simulator.hedge(['open', MARKET, 'buy', '1000', '--tenor', row.seeded ? '7' : '3', '--no-wait']), 0);
+      exits(await simulator.hedge(`${OPEN_BUY} 1000 --tenor ${row.seeded ? 7 : 3} --no-wait`), 0);
       const opens = simulator.requests('POST', '/hedges').length;
       const run = await row.run(simulator, ['--timeout', '4']);
       expect([0, 12], run.stderr + run.stdout).toContain(run.code);

@@ -6,7 +6,7 @@ import { ok, exits } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
-import { envFor, MARKET, useSimulators } from '../support/simulator.js';
+import { envFor, useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 
@@ -28,17 +28,12 @@ describe('an open side the server gives a notional of zero or less', () => {
       expect(JSON.parse(shown.stdout)).toMatchObject([{ side: 'buy', notional_usd: usd }]);
       expect(shown.stderr).toContain(`a notional of ${usd.toFixed(2)} USD, which cannot be`);
 
-      for (const args of [
-        ['reduce', MARKET, 'buy', '100'],
-        ['close', MARKET, 'buy', '--yes'],
-        ['add', MARKET, 'buy', '100', '--yes'],
-      ]) {
+      for (const args of ['reduce USDTNGN buy 100', 'close USDTNGN buy --yes', 'add USDTNGN buy 100 --yes'])
         exits(
           await hedge(args),
           14,
           `hedge: The buy side of USDTNGN is not acted on: the positions list gives the open side a notional of ${usd.toFixed(2)} USD, which cannot be.`,
         );
-      }
       expect([
         simulator.requests('POST', /^\/hedges\/(reduce|close|add)$/),
         simulator.active('buy').map((record) => record.notionalUsd),

@@ -151,20 +151,21 @@ describe("a person's yes holds for the side the question showed", () => {
       'The buy side of USDTNGN moved while you were asked: it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.',
     );
     // The first yes sent nothing; the second, given with the side as it is, closed it once.
-    expect(closesAtSecondQuestion).toBe(0);
-    expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-    expect(simulator.active('buy')).toEqual([]);
-    const [entry, ...others] = await openJournal({ dir: simulator.configDir }).list();
-    expect(others).toEqual([]);
-    expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 50_000 });
+    expect([
+      closesAtSecondQuestion,
+      simulator.requests('POST', '/hedges/close').length,
+      simulator.active('buy'),
+    ]).toEqual([0, 1, []]);
+    expect(await openJournal({ dir: simulator.configDir }).list()).toMatchObject([
+      { command: 'close', outcome: 'done', traded_usd: 50_000 },
+    ]);
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
     const { simulator, ctx, questions, stderr } = await grownWhileAsked();
     const error = await refused(ctx, () => rollBuy(ctx));
     expect(error).toBeInstanceOf(NotConfirmedError);
-    expect(exitCodeFor(error)).toBe(8);
-    expect(questions).toHaveLength(2);
+    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
     expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');

@@ -12,6 +12,7 @@ import {
   eventAfter,
   eventsOf,
   filledActive,
+  hedgeOf,
   HOUR,
   startKeeper,
   type KeeperRun,
@@ -119,12 +120,10 @@ describe.concurrent('commands on a server whose positions list and history trail
     withSimulator(TRAILING, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1'));
       // Exit 0 of the open came once the positions list showed its fill too.
-      const fill = simulator.hedges()[0];
-      expect(fill.status).toBe('filled');
+      expect(simulator.hedges()[0].status).toBe('filled');
       const reduced = ok(await simulator.hedge('reduce USDTNGN sell 2000 --json'));
       expect(reduced.stderr).not.toContain('cannot be watched');
-      expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(1);
-      expect(simulator.active('sell')).toEqual([]);
+      expect([simulator.requests('POST', '/hedges/reduce').length, simulator.active('sell')]).toEqual([1, []]);
     }));
 
   it('an open whose hedge matures while the positions list still trails its fill exits 0: the hedge was seen filled, and has ended on its record since', () =>
@@ -144,7 +143,7 @@ describe.concurrent('commands on a server whose positions list and history trail
       expect(JSON.parse(opened.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
       // One open, and the server's hedge has settled since.
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(simulator.hedges().find((candidate) => candidate.id === hedge.id)!.status).not.toBe('filled');
+      expect(hedgeOf(simulator, hedge.id).status).not.toBe('filled');
     }));
 
   it("apply right after another client's open plans from the side in every view: at target, nothing more is sent", () =>
@@ -188,8 +187,11 @@ describe.concurrent('a side that aggregates several hedges, on a server whose vi
       expect(rolled.stdout + rolled.stderr).toMatch(/holds 2 hedges/);
       expect(rolled.stdout + rolled.stderr).toContain('DEAL-B is not carried on');
       expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-      const opened = simulator.requests('POST', '/hedges');
-      expect(opened.at(-1)!.body).toMatchObject({ notional_usd: 1500, tenor_days: 3, client_reference: 'DEAL-A' });
+      expect(simulator.requests('POST', '/hedges').at(-1)!.body).toMatchObject({
+        notional_usd: 1500,
+        tenor_days: 3,
+        client_reference: 'DEAL-A',
+      });
       expect(simulator.active('buy')).toMatchObject([
         { notionalUsd: 1500, tenorDays: 3, clientReference: 'DEAL-A', status: 'filled' },
       ]);
@@ -210,10 +212,13 @@ describe.concurrent('a positions list that shows no notional hedge can read (the
         ok(await run('open USDTNGN buy 1000 --tenor 1'));
         // A second hedge of the side by another client: the line names one hedge, the side holds both.
         await colleagueOpens(simulator, 'buy', 400, 7);
-        ok(await run('add USDTNGN buy 500 --json'));
-        expect(activeNotional(simulator, 'buy')).toBe(1900);
-        ok(await run('reduce USDTNGN buy 300 --json'));
-        expect(activeNotional(simulator, 'buy')).toBe(1600);
+        for (const [args, held] of [
+          ['add USDTNGN buy 500 --json', 1900],
+          ['reduce USDTNGN buy 300 --json', 1600],
+        ] as const) {
+          ok(await run(args));
+          expect(activeNotional(simulator, 'buy')).toBe(held);
+        }
         ok(await run('roll USDTNGN buy --tenor 3 --yes --json'));
         expect(
           simulator
@@ -263,9 +268,9 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
       expect(result.stderr).not.toContain('hedge_not_found');
       const [entry] = await journalEntries(simulator);
       expect([entry.outcome, entry.hedge_id]).toEqual(['submitted', hedge.id]);
-      expect(result.stderr).toContain(entry.idempotency_key);
+      exits(result, 7, entry.idempotency_key);
       simulator.advance(RECORD_LAG_MS);
-      ok(await simulator.hedge(['resume', entry.id, '--json']));
+      ok(await simulator.hedge(`resume ${entry.id} --json`));
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect((await journalEntries(simulator))[0]).toMatchObject({ id: entry.id, outcome: 'filled' });
     }));

@@ -19,19 +19,9 @@ import {
   UnresolvedError,
 } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-import { fakeClock, testContext, type FakeClock } from '../support/client.js';
+import { fakeClock, testContext } from '../support/client.js';
 
 const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-
-function makeContext(options: {
-  clock: FakeClock;
-  timeoutSeconds?: number;
-  client?: Partial<HedgeClient>;
-  controller?: AbortController;
-}) {
-  const { clock, client = {}, controller, timeoutSeconds: timeout } = options;
-  return testContext({ clock, controller, fakeClient: client, globals: { timeout } });
-}
 
 function hedge(status: Hedge['status'], notional = 10_000): Hedge {
   return { id: 'hdg_test1', market: 'USDTNGN', side: 'buy', notional_usd: notional, tenor_days: 3, status };
@@ -40,7 +30,7 @@ function hedge(status: Hedge['status'], notional = 10_000): Hedge {
 /** The times of pollUntil's polls after the submit: `before` ms pass before the wait starts, each poll takes `takes` ms. */
 async function pollTimes(polls: number, { before = 0, takes = 0 } = {}) {
   const clock = fakeClock();
-  const { ctx } = makeContext({ clock });
+  const { ctx } = testContext({ clock, fakeClient: {} });
   const submittedAt = clock.now();
   clock.advance(before);
   const times: number[] = [];
@@ -118,11 +108,11 @@ async function waitOnHedge(
       });
     return hedge(status);
   };
-  const { ctx, stderr } = makeContext({
+  const { ctx, stderr } = testContext({
     clock,
     controller,
-    timeoutSeconds: options.timeoutSeconds,
-    client: { getHedge },
+    fakeClient: { getHedge },
+    globals: { timeout: options.timeoutSeconds },
   });
   const { label = 'Submitted', initial } = options;
   const outcome: any = await waitForHedgeStatus(ctx, 'hdg_test1', { label, startedAt: start, initial }).catch(
@@ -206,7 +196,7 @@ async function ownChange(
   timeoutSeconds?: number,
 ): Promise<any> {
   const clock = fakeClock();
-  const { ctx } = makeContext({ clock, timeoutSeconds, client });
+  const { ctx } = testContext({ clock, fakeClient: client, globals: { timeout: timeoutSeconds } });
   const change = { label: action, startedAt: clock.now(), market: 'USDTNGN', side: 'buy' as const };
   return waitForOwnChange(ctx, { ...change, baselineNotionalUsd, changeUsd, action }).catch((e: unknown) => e);
 }
@@ -249,7 +239,7 @@ describe('waitForOwnChange and waitForSideClosed', () => {
     const [buy, sell] = [position(undefined), position(undefined, 'sell')];
     const answers = [[buy, sell], [buy, sell], [sell]];
     let polls = 0;
-    const { ctx } = makeContext({ clock, client: { listPositions: async () => answers[polls++] } });
+    const { ctx } = testContext({ clock, fakeClient: { listPositions: async () => answers[polls++] } });
     await waitForSideClosed(ctx, { label: 'close', startedAt: clock.now(), market: 'USDTNGN', side: 'buy' });
     expect(polls).toBe(3);
   });
@@ -259,7 +249,7 @@ describe('findClosedRecord', () => {
   it('looks a few times at the cadence and gives up quietly when the record is slow', async () => {
     const clock = fakeClock();
     let calls = 0;
-    const { ctx } = makeContext({ clock, client: { listHistory: async () => (calls++, [] as HistoryRecord[]) } });
+    const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (calls++, [] as HistoryRecord[]) } });
     const start = clock.now();
     expect(await findClosedRecord(ctx, 'hdg_test1')).toBeUndefined();
     expect([calls, clock.now() - start]).toEqual([3, 3000]);
@@ -269,9 +259,9 @@ describe('findClosedRecord', () => {
     const clock = fakeClock();
     const record = { hedge_id: 'hdg_test1', net_pnl_usd: -3.5 } as HistoryRecord;
     let calls = 0;
-    const { ctx } = makeContext({ clock, client: { listHistory: async () => (++calls === 2 ? [record] : []) } });
+    const { ctx } = testContext({ clock, fakeClient: { listHistory: async () => (++calls === 2 ? [record] : []) } });
     expect(await findClosedRecord(ctx, 'hdg_test1')).toEqual(record);
-    const failing = makeContext({ clock, client: { listHistory: () => Promise.reject(new Error('boom')) } });
+    const failing = testContext({ clock, fakeClient: { listHistory: () => Promise.reject(new Error('boom')) } });
     expect(await findClosedRecord(failing.ctx, 'hdg_test1')).toBeUndefined();
   });
 });
