@@ -161,7 +161,7 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
     // Options are offered whole (zsh filters them by what was typed): the command's and the global ones.
     expect([output.slice(1, 5), output[5].split(' '), output[6]]).toEqual([
       ['buy sell', 'closed failed filled submitted submitting', 'desk ops.eu sandbox-2', 'list remove reset-wire use'],
-      expect.arrayContaining(['--fail-rate', '--fault-5xx', '--fault-429', '--json']),
+      expect.arrayContaining('--fail-rate --fault-5xx --fault-429 --json'.split(' ')),
       'FILES',
     ]);
   });

@@ -247,7 +247,7 @@ describe('input files are bounded', () => {
   );
 
   it('--timeout ends a read of stdin that never ends: exit 2, one line naming the bound, nothing sent', async () => {
-    const run = runOnOpenStdin(['plan', '-', '--timeout', '1'], simulator.env, config.path);
+    const run = runOnOpenStdin('plan - --timeout 1'.split(' '), simulator.env, config.path);
     try {
       await until(() => run.child.exitCode !== null || run.child.signalCode !== null, 'hedge to end at its --timeout');
       const result = await run.result;

@@ -81,7 +81,7 @@ describe('every USD argument and option', () => {
       expect(USD_INPUTS[name]('0')).toBe(0);
       expect(() => USD_INPUTS[name]('-1'), name).toThrow(/expected a USD amount of 0 or more/);
     }
-    expect(['-2.5k', '-1,000', '-1_000.5', '-0', '+250', '-.5'].map((raw) => USD_INPUTS['--alert-pnl'](raw))).toEqual([
+    expect('-2.5k -1,000 -1_000.5 -0 +250 -.5'.split(' ').map((raw) => USD_INPUTS['--alert-pnl'](raw))).toEqual([
       -2_500, -1_000, -1_000.5, 0, 250, -0.5,
     ]);
     for (const raw of ['-', '--5', '-500x'])

@@ -73,7 +73,7 @@ describe('the config store', () => {
 
     ok(await desk.hedge('positions'));
     expect(desk.requests('GET', '/positions')).toHaveLength(1);
-    ok(await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']));
+    ok(await desk.hedge('open USDTNGN buy 1000 --tenor 3'));
     expect(desk.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     expect(listener.requests()).toEqual([]);
     expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([text, 0o666]);
@@ -99,7 +99,7 @@ describe('HEDGE_CONFIG_DIR', () => {
     const moved = join(desk.configDir, 'moved');
     const given = relative(ROOT, moved);
     const run = exits(
-      await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'], {
+      await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {
         env: { HEDGE_CONFIG_DIR: given },
       }),
       2,
@@ -197,7 +197,7 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
       mkdirSync(shared);
       chownSync(shared, NOBODY, NOBODY);
       chmodSync(shared, 0o777);
-      expect(await refusal(desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: shared }), 2)).toBe(
+      expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: shared }), 2)).toBe(
         `hedge: Cannot use the folder ${shared}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${shared}\`.`,
       );
       expect(desk.writes()).toEqual([]);
@@ -211,14 +211,14 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
     const open = join(desk.configDir, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
-    expect(await refusal(desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: open }), 2)).toBe(
+    expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: open }), 2)).toBe(
       `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`,
     );
     expect(desk.writes()).toEqual([]);
     expect(leftAsItWas(open)).toEqual([0o777, []]);
 
     chmodSync(open, 0o700);
-    ok(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: open }));
+    ok(await desk.hedge('add USDTNGN sell 700', { configDir: open }));
     expect(desk.trades()).toHaveLength(1);
   });
 
@@ -235,7 +235,7 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
         XDG_CONFIG_HOME: join(desk.configDir, 'config'),
         XDG_STATE_HOME: state,
       };
-      expect(await refusal(desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'], { env }), 2)).toBe(
+      expect(await refusal(desk.hedge('open USDTNGN buy 1000 --tenor 3', { env }), 2)).toBe(
         `hedge: Cannot use the folder ${journalFolder}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${journalFolder}\`.`,
       );
       expect(desk.writes()).toEqual([]);

@@ -201,14 +201,14 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
 
   it('--key-store keyring and --move-key refuse without a keyring and change nothing', async () => {
     exits(
-      await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'keyring']),
+      await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store keyring'.split(' ')),
       1,
       '--key-store keyring:',
       'nothing was saved',
     );
     expect(existsSync(storeFile(configDir))).toBe(false);
 
-    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file']));
+    ok(await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store file'.split(' ')));
     const before = readFileSync(storeFile(configDir), 'utf8');
     sandbox.requestLog.length = 0;
     exits(await run('login --profile desk --move-key'), 1, 'the key stays where it was');
