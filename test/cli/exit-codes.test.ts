@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/platform/terminal/exit-codes.js';
-import type { RunResult } from '../support/hedge-cli.js';
+import type { HedgeArgs, RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
 import { KEYS, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import {
@@ -20,19 +20,15 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { killWhen, ok } from '../support/cli-runs.js';
+import { killWhen, lastJson, ok } from '../support/cli-runs.js';
 import { startKeeper, writeTarget } from '../support/keeper.js';
 import { onSkippingClock } from '../support/skipping-clock.js';
 
 /** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
 const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
 
-/** What a scenario ran, for the table's checks: the exit code, and the --json error on stderr if any. */
-interface Outcome {
-  code: number | null;
-  /** The error object `--json` wrote on stderr, when the command failed. */
-  error?: { code: string; class: string; message: string; idempotency_key?: string };
-}
+/** What a scenario ran, for the table's checks: the exit code, and the error object `--json` wrote on stderr, when the command failed. */
+type Outcome = { code: number | null; error?: any };
 
 /**
  * One case on a fresh simulator (started with `options`): `run` gives the run the table reads (its
@@ -48,23 +44,20 @@ interface Scenario {
   run(simulator: Simulator): Promise<RunResult | Outcome>;
 }
 
-function outcomeOf(result: RunResult | Outcome) {
+function outcomeOf(result: RunResult | Outcome): Outcome {
   if (!('stderr' in result)) return result;
-  const last = result.stderr.trim().split('\n').at(-1) ?? '';
-  let error: Outcome['error'];
   try {
-    error = (JSON.parse(last) as { error?: Outcome['error'] }).error;
+    return { code: result.code, error: lastJson(result.stderr).error };
   } catch {
-    error = undefined;
+    return { code: result.code };
   }
-  return { code: result.code, ...(error ? { error } : {}) };
 }
 
 /** A scenario of one command (`before` sets the simulator up), once `check` has looked at what the server saw. */
 function oneRun(
   name: string,
   errorCode: string | undefined,
-  args: string[],
+  args: HedgeArgs,
   check: (simulator: Simulator, result: RunResult) => void,
   options?: SimulatorOptions,
   before?: (simulator: Simulator) => unknown,
@@ -116,16 +109,17 @@ const targetFile = (simulator: Simulator, notional: number) =>
 
 // ---- The spec's error table (section 7), row by row, and one scenario per row -----------------
 
+// Each row: its status, its code and (in the comment) its condition.
 const SPEC_ERROR_TABLE = [
-  { status: 400, code: 'exposure_exceeded', condition: 'an open (or add) would exceed the aggregate exposure cap' },
-  { status: 404, code: 'no_open_hedge', condition: 'add (or reduce) on a market and side with no open hedge' },
-  { status: 404, code: 'hedge_not_found', condition: "hedge id is not one of the caller's" },
-  { status: 409, code: 'idempotency_key_reuse', condition: 'an Idempotency-Key reused with a different body' },
-  { status: 409, code: 'idempotency_in_flight', condition: 'a request with the same key is still in progress' },
-  { status: 429, code: 'rate_limited', condition: 'per-key rate limit exceeded' },
+  [400, 'exposure_exceeded'], // an open (or add) would exceed the aggregate exposure cap
+  [404, 'no_open_hedge'], // add (or reduce) on a market and side with no open hedge
+  [404, 'hedge_not_found'], // hedge id is not one of the caller's
+  [409, 'idempotency_key_reuse'], // an Idempotency-Key reused with a different body
+  [409, 'idempotency_in_flight'], // a request with the same key is still in progress
+  [429, 'rate_limited'], // per-key rate limit exceeded
 ] as const;
 
-type SpecErrorCode = (typeof SPEC_ERROR_TABLE)[number]['code'];
+type SpecErrorCode = (typeof SPEC_ERROR_TABLE)[number][1];
 
 const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenario }> = {
   exposure_exceeded: {
@@ -133,7 +127,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
     scenario: oneRun(
       'an open over the exposure cap (checks skipped: the server refuses it)',
       'exposure_exceeded',
-      ['open', MARKET, 'buy', '60000', '--tenor', '1', '--skip-checks', '--json'],
+      `open ${MARKET} buy 60000 --tenor 1 --skip-checks --json`,
       (simulator) => {
         expect([answers(simulator, 'POST', '/hedges'), simulator.hedges()]).toEqual([[[400, 'exposure_exceeded']], []]);
       },
@@ -145,7 +139,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
     scenario: oneRun(
       'an add to a side with no open hedge',
       'no_open_hedge',
-      ['add', MARKET, 'sell', '100', '--skip-checks', '--json'],
+      `add ${MARKET} sell 100 --skip-checks --json`,
       (simulator) => expect(answers(simulator, 'POST', '/hedges/add')).toEqual([[404, 'no_open_hedge']]),
     ),
   },
@@ -154,7 +148,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
     scenario: oneRun(
       'a hedge id that is not one of ours',
       'hedge_not_found',
-      ['hedges', 'hdg_doesnotexist', '--json'],
+      'hedges hdg_doesnotexist --json',
       (simulator) => expect(answers(simulator, 'GET', '/hedges/hdg_doesnotexist')).toEqual([[404, 'hedge_not_found']]),
     ),
   },
@@ -220,7 +214,7 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
     scenario: oneRun(
       'a 429 that never clears',
       'rate_limited',
-      ['markets', '--json'],
+      'markets --json',
       (simulator) => {
         const answers = simulator.requests('GET', '/markets');
         // Retried (with Retry-After), and every answer was the 429.
@@ -239,24 +233,19 @@ const SPEC_ROW_SCENARIOS: Record<SpecErrorCode, { exit: number; scenario: Scenar
 const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: string }> = {
   0: [
     oneRun('a read that works', undefined, ['markets', '--json'], (_simulator, result) =>
-      expect((JSON.parse(result.stdout) as Array<{ market: string }>).map((market) => market.market)).toContain(MARKET),
+      expect(JSON.parse(result.stdout).map((market: { market: string }) => market.market)).toContain(MARKET),
     ),
   ],
   1: [
-    oneRun(
-      'a config store that is not JSON',
-      'config',
-      ['profile', 'list', '--json'],
-      nothingSent,
-      undefined,
-      (simulator) => writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 }),
+    oneRun('a config store that is not JSON', 'config', 'profile list --json', nothingSent, undefined, (simulator) =>
+      writeFileSync(join(simulator.configDir, 'config.json'), '{"profiles": ', { mode: 0o600 }),
     ),
   ],
   2: [
     oneRun(
       'a side that is neither buy nor sell: one JSON line naming it, stdout empty, nothing sent',
       'usage',
-      ['quote', MARKET, 'hold', '100', '--tenor', '3', '--json'],
+      `quote ${MARKET} hold 100 --tenor 3 --json`,
       (simulator, result) => {
         nothingSent(simulator);
         expect([result.stdout, result.stderr.trimEnd().split('\n'), result.stderr]).toEqual([
@@ -272,7 +261,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     oneRun(
       "a pre-trade check: an open over the account's exposure headroom (nothing sent)",
       'exposure_exceeded',
-      ['open', MARKET, 'buy', '60000', '--tenor', '1', '--json'],
+      `open ${MARKET} buy 60000 --tenor 1 --json`,
       (simulator) => expect(simulator.requests('POST', '/hedges')).toEqual([]),
       { exposureCapUsd: 50_000 },
     ),
@@ -292,7 +281,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     oneRun(
       '403: a key the server refuses for this (injected: the simulator has no permissions)',
       'forbidden',
-      ['account', '--json'],
+      'account --json',
       // Refused, not retried.
       (simulator) => expect(answers(simulator)).toEqual([[403, 'forbidden']]),
       undefined,
@@ -306,7 +295,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     oneRun(
       'a 502 that never clears',
       'bad_gateway',
-      ['markets', '--json'],
+      'markets --json',
       (simulator) => {
         // Retried with backoff; every answer was the 502.
         expect(simulator.requests().length).toBeGreaterThan(1);
@@ -321,7 +310,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     oneRun(
       'an open that fails on-chain',
       'order_failed',
-      ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
+      `open ${MARKET} buy 5000 --tenor 1 --json`,
       (simulator) => expect(simulator.hedges().map((hedge) => hedge.status)).toEqual(['failed']),
       { failRate: 1, stepped: true },
     ),
@@ -402,11 +391,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
           result.stdout
             .trim()
             .split('\n')
-            .map((line) =>
-              Object.keys(JSON.parse(line) as object)
-                .sort()
-                .join(','),
-            ),
+            .map((line) => Object.keys(JSON.parse(line)).sort().join(',')),
         ).toEqual(['data,time', 'alert,time']);
         return result;
       },
@@ -461,7 +446,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     oneRun(
       'an account answer cut off half-way (HTTP 200, half the JSON): an answer came, but not one hedge can read',
       'unreadable',
-      ['account', '--json'],
+      'account --json',
       () => undefined,
       undefined,
       (simulator) =>
@@ -520,11 +505,10 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
 
 describe('the exit-code table is covered', () => {
   it('every code of EXIT_CODES (hedge help exit-codes) has a scenario here, and no scenario names a code it lacks', () => {
-    expect(
-      Object.keys(EXIT_CODE_SCENARIOS)
-        .map(Number)
-        .sort((a, b) => a - b),
-    ).toEqual(EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b));
+    // An object's integer keys come in ascending order.
+    expect(Object.keys(EXIT_CODE_SCENARIOS).map(Number)).toEqual(
+      EXIT_CODES.map((entry) => entry.code).sort((a, b) => a - b),
+    );
     for (const scenarios of Object.values(EXIT_CODE_SCENARIOS)) {
       if (Array.isArray(scenarios)) expect(scenarios.length).toBeGreaterThan(0);
       // A code shown by another file: that file holds the test named.
@@ -533,7 +517,7 @@ describe('the exit-code table is covered', () => {
   });
 
   it("every row of the spec's error table has a scenario", () => {
-    expect(Object.keys(SPEC_ROW_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map((row) => row.code).sort());
+    expect(Object.keys(SPEC_ROW_SCENARIOS).sort()).toEqual(SPEC_ERROR_TABLE.map(([, code]) => code).sort());
   });
 });
 
@@ -550,7 +534,7 @@ const CASES = [
     })),
   ),
   // Where the JSON code is the server's, so is the status; a refusal (exit 3) carries its details and request id too.
-  ...SPEC_ERROR_TABLE.map(({ status, code }) => {
+  ...SPEC_ERROR_TABLE.map(([status, code]) => {
     const { exit, scenario } = SPEC_ROW_SCENARIOS[code];
     const refused = exit === 3 ? { details: expect.any(Object), request_id: expect.stringMatching(/^req_/) } : {};
     const said = scenario.errorCode === code ? { status, ...refused } : {};

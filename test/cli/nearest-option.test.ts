@@ -51,7 +51,7 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
       stderr: "hedge: unknown option '--tenr' (did you mean --tenor?); `hedge quote --help` lists every option.\n",
     });
     // A global option is a candidate too, and a subcommand's help is named by its whole path.
-    expect(await run(['journal', 'show', 'a_x', '--jsno'])).toMatchObject({
+    expect(await run('journal show a_x --jsno'.split(' '))).toMatchObject({
       code: 2,
       stderr:
         "hedge: unknown option '--jsno' (did you mean --json?); `hedge journal show --help` lists every option.\n",
@@ -70,7 +70,7 @@ describe('hedge with an unknown option (the parser, in-process)', () => {
       expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'usage', class: 'usage' });
     }
     // --query makes the data JSON, not the errors.
-    expect((await run(['markets', '--bogus', '--query', 'length(@)'])).stderr).toMatch(
+    expect((await run('markets --bogus --query length(@)'.split(' '))).stderr).toMatch(
       /^hedge: unknown option '--bogus'/,
     );
   });

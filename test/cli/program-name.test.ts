@@ -10,9 +10,10 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { commandPaths } from '../../src/cli/runner/command-spec.js';
-import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir } from '../support/hedge-cli.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { run } from '../build/run-process.js';
+import { exits } from '../support/cli-runs.js';
 
 const config = tempDir('hedge-program-');
 const installed = tempDir('hedge-installed-');
@@ -40,10 +41,10 @@ const spawned = (
   });
 
 /** Runs main() in this process (its working directory is ROOT) as bin/hedge.js does when run as `script`, with PATH `path`. */
-function inProcess(args: string[], path: string, env?: Record<string, string>, script = HEDGE_BIN) {
+function inProcess(args: HedgeArgs, path: string, env?: Record<string, string>, script = HEDGE_BIN) {
   return runMainInProcess(
     ROOT,
-    args,
+    typeof args === 'string' ? args.split(' ') : args,
     { ...baseEnv(config.path), PATH: path, COLUMNS: '80', ...env },
     '',
     undefined,
@@ -60,37 +61,37 @@ function quotedCommand(text: string, program: string) {
 }
 
 describe('from a checkout: ./bin/hedge.js', () => {
-  const run = (args: string[], env?: Record<string, string>) => inProcess(args, searchPath(), env);
+  const run = (args: HedgeArgs, env?: Record<string, string>) => inProcess(args, searchPath(), env);
 
   it('the start screen names ./bin/hedge.js, and its first demo command runs as shown; help says what hedge is', async () => {
     const start = await spawned('./bin/hedge.js', [], { cwd: ROOT, path: searchPath() });
-    expect(start.code, start.stderr).toBe(0);
+    exits(start, 0);
     expect(start.stdout).toContain('  ./bin/hedge.js --demo markets');
     expect(start.stdout).not.toMatch(/^ {2}hedge /m);
     const [program, ...words] = start.stdout.match(/\.\/bin\/hedge\.js --demo markets/)![0].split(' ');
     const markets = await spawned(program, [...words, '--json'], { cwd: ROOT, path: searchPath() });
-    expect(markets.code, markets.stderr).toBe(0);
+    exits(markets, 0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN' })]);
 
     // The launcher's help (dist/help.txt) and the front's say the same.
     const launched = await spawned('./bin/hedge.js', ['--help'], { cwd: ROOT, path: searchPath() });
-    const help = await run(['--help']);
+    const help = await run('--help');
     expect(help.stdout).toMatch(/^hedge below is \.\/bin\/hedge\.js\nUsage: hedge <command>/);
     expect([launched.code, launched.stdout]).toEqual([0, help.stdout]);
-    const quoteHelp = await run(['quote', '--help']);
+    const quoteHelp = await run('quote --help');
     expect(quoteHelp.stdout).toMatch(/^hedge below is \.\/bin\/hedge\.js\nUsage: hedge quote /);
     expect(quoteHelp.stdout).toContain('$ hedge quote USDTNGN buy 10000 --tenor 3');
   });
 
   it("a hint names the command as run, and the command it names runs: the 404's list of hedges", async () => {
-    const missing = await run(['--demo', 'hedges', 'hdg_missing']);
+    const missing = await run('--demo hedges hdg_missing');
     expect(missing.code).toBe(3);
     const suggested = quotedCommand(missing.stderr, './bin/hedge.js');
     expect(suggested).toEqual(['./bin/hedge.js', '--demo', 'hedges']);
     const listed = await run(suggested.slice(1));
-    expect(listed.code, listed.stderr).toBe(0);
+    exits(listed, 0);
     // A note's hint too, on a screen.
-    const price = await run(['--demo', 'price', 'USDTNGN'], { HEDGE_FORCE_TTY: '1' });
+    const price = await run('--demo price USDTNGN', { HEDGE_FORCE_TTY: '1' });
     expect(price.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo quote` shows what a hedge would cost');
   });
 
@@ -101,7 +102,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
       const target = join(own.path, 'target.csv');
       writeFileSync(target, 'market,side,notional_usd,tenor_days\nUSDTNGN,buy,1000,1\n');
       const plan = await run(['--demo', 'plan', target], env);
-      expect(plan.code, plan.stderr).toBe(9);
+      exits(plan, 9);
       // Wrapped at 80 columns on a terminal, the command it suggests is not split: it fits one line.
       const apply = `\`./bin/hedge.js --demo apply ${target}\``;
       expect(apply.length).toBeLessThanOrEqual(80);
@@ -110,22 +111,22 @@ describe('from a checkout: ./bin/hedge.js', () => {
         plan.stderr,
       ).toBe(true);
 
-      expect((await run(['--demo', 'open', 'USDTNGN', 'buy', '1000', '--tenor', '1'], env)).code).toBe(0);
-      const close = await run(['--demo', 'close', 'USDTNGN', 'buy'], env);
-      expect(close.code, close.stderr).toBe(0);
+      expect((await run('--demo open USDTNGN buy 1000 --tenor 1', env)).code).toBe(0);
+      const close = await run('--demo close USDTNGN buy', env);
+      exits(close, 0);
       expect(close.stdout.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo account` shows the balance.');
       expect(close.stdout).not.toContain('`hedge ');
 
       // An open not waited for: the command that follows it is one line (81 columns with its lead-in).
-      const submitted = await run(['--demo', 'open', 'USDTNGN', 'sell', '1000', '--tenor', '1', '--no-wait'], env);
-      expect(submitted.code, submitted.stderr).toBe(0);
+      const submitted = await run('--demo open USDTNGN sell 1000 --tenor 1 --no-wait', env);
+      exits(submitted, 0);
       expect(submitted.stdout).toMatch(/^`\.\/bin\/hedge\.js --demo hedges hdg_\w+ --wait`$/m);
 
       const key = 'hpk_test_abcdefghijklmnopqrstuvwx';
       const store = { current: 'desk', profiles: { desk: { base_url: 'http://127.0.0.1:9/v2', api_key: key } } };
       writeFileSync(join(own.path, 'config.json'), JSON.stringify(store), { mode: 0o600 });
-      const logout = await run(['--profile', 'desk', 'logout'], env);
-      expect(logout.code, logout.stderr).toBe(0);
+      const logout = await run('--profile desk logout', env);
+      exits(logout, 0);
       expect(logout.stderr.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --profile desk login` asks for a new key');
     } finally {
       own.remove();
@@ -133,7 +134,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
   });
 
   it('a missing argument: the usage line and an example, named as run (exit 2)', async () => {
-    const result = await run(['quote', 'USDTNGN', 'buy']);
+    const result = await run('quote USDTNGN buy');
     expect([result.code, result.stderr]).toEqual([
       2,
       "hedge: missing required argument 'notional'; usage: `./bin/hedge.js quote [options] <market> <side> <notional>`, e.g. `./bin/hedge.js quote USDTNGN buy 10000 --tenor 3`.\n",
@@ -144,17 +145,17 @@ describe('from a checkout: ./bin/hedge.js', () => {
 describe('installed: `hedge` on PATH', () => {
   symlinkSync(HEDGE_BIN, join(installed.path, 'hedge'));
   const launch = (args: string[]) => spawned('hedge', args, { cwd: config.path, path: searchPath(installed.path) });
-  const run = (args: string[]) => inProcess(args, searchPath(installed.path));
+  const run = (args: HedgeArgs) => inProcess(args, searchPath(installed.path));
 
   it('the start screen, --help, examples and hints say `hedge`', async () => {
     const start = await launch([]);
-    expect(start.code, start.stderr).toBe(0);
+    exits(start, 0);
     expect(start.stdout).toContain('  hedge --demo markets');
     const help = await launch(['--help']);
     expect(help.stdout).toMatch(/^Usage: hedge <command>/);
-    const quoteHelp = await run(['quote', '--help']);
+    const quoteHelp = await run('quote --help');
     expect(quoteHelp.stdout).toContain('$ hedge quote USDTNGN buy 10000 --tenor 3');
-    const missing = await run(['--demo', 'hedges', 'hdg_missing']);
+    const missing = await run('--demo hedges hdg_missing');
     expect(quotedCommand(missing.stderr, 'hedge')).toEqual(['hedge', '--demo', 'hedges']);
   });
 });
@@ -175,7 +176,7 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
 
   it('--help names the path once, above the help hedge prints as `hedge`: 80 columns, at most 60 lines', async () => {
     const help = await launch(['--help']);
-    expect(help.code, help.stderr).toBe(0);
+    exits(help, 0);
     const { lines, tooWide } = fitted(help.stdout);
     expect(tooWide).toEqual([]);
     expect(lines.length + 1).toBeLessThanOrEqual(60);
@@ -214,7 +215,7 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
 
   it('the start screen names the path once and fits 24 lines of 80 columns', async () => {
     const start = await launch([]);
-    expect(start.code, start.stderr).toBe(0);
+    exits(start, 0);
     const { lines, tooWide } = fitted(start.stdout);
     expect(tooWide).toEqual([]);
     expect(lines.length + 1).toBeLessThanOrEqual(24);

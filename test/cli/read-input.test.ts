@@ -12,6 +12,7 @@ import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir, type HedgeArgs, type RunRe
 import { until } from '../support/polling.js';
 import { hasTool } from '../support/tools.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
+import { exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -36,7 +37,7 @@ describe('bad input on the read commands', () => {
   it('an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
     const before = sandbox.requestLog.length;
     const result = await hedge('price EURNGN');
-    expect(result.code, result.stderr).toBe(2);
+    exits(result, 2);
     expect([
       [result.stdout, result.stderr],
       sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`),
@@ -49,7 +50,7 @@ describe('bad input on the read commands', () => {
       const result = await hedge(args, {
         env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
       });
-      expect(result.code, result.stderr).toBe(2);
+      exits(result, 2);
       expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
       expect(result.stderr).toContain(
         'HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;',
@@ -164,7 +165,7 @@ describe('input files are bounded', () => {
     const bad = join(work.path, 'bad.csv');
     writeFileSync(bad, `market,side,notional_usd,tenor_days\n${'USDTNGN,hold,1000,3\n'.repeat(30)}`);
     const shown = await hedge(`plan ${bad}`);
-    expect(shown.code, shown.stderr).toBe(2);
+    exits(shown, 2);
     const lines = shown.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(22);
     expect(lines[0]).toBe(`hedge: ${bad}: 30 problems; nothing was read or sent.`);
@@ -196,13 +197,13 @@ describe('input files are bounded', () => {
     const policy = join(work.path, 'twice-policy.json');
     writeFileSync(policy, '{"band_pct":5,"band_pct":40}');
     const planned = await hedge(`plan ${target}`);
-    expect(planned.code, planned.stderr).toBe(2);
+    exits(planned, 2);
     expect(planned.stderr.trimEnd().split('\n')).toEqual([
       `hedge: ${target}: 1 problem; nothing was read or sent.`,
       `${target}:1: item 1: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).`,
     ]);
     const exposed = await hedge(`exposures ${exposures}`);
-    expect(exposed.code, exposed.stderr).toBe(2);
+    exits(exposed, 2);
     expect(exposed.stderr).toContain(
       `${exposures}: the key exposures appears more than once in one object; each key may appear once`,
     );
@@ -236,7 +237,7 @@ describe('input files are bounded', () => {
         );
         run.child.kill('SIGTERM');
         const result = await run.result;
-        expect(result.code, result.stderr).toBe(143);
+        exits(result, 143);
         expect(result.stderr).toContain(`Interrupted while reading the ${what} on stdin; nothing was sent.`);
         expect(result.stdout).toBe('');
       } finally {
@@ -246,11 +247,11 @@ describe('input files are bounded', () => {
   );
 
   it('--timeout ends a read of stdin that never ends: exit 2, one line naming the bound, nothing sent', async () => {
-    const run = runOnOpenStdin(['plan', '-', '--timeout', '1'], simulator.env, config.path);
+    const run = runOnOpenStdin('plan - --timeout 1'.split(' '), simulator.env, config.path);
     try {
       await until(() => run.child.exitCode !== null || run.child.signalCode !== null, 'hedge to end at its --timeout');
       const result = await run.result;
-      expect(result.code, result.stderr).toBe(2);
+      exits(result, 2);
       expect(
         result.stderr
           .trimEnd()

@@ -2,7 +2,7 @@
 // the command was when it came: a wait (exit-codes.test.ts), a request still out, a question on a terminal. A
 // supervisor stopping hedge, or a terminal closed under a wizard, is told apart from a Ctrl-C by the code alone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killWhen, lastJson } from '../support/cli-runs.js';
+import { killWhen, lastJson, exits } from '../support/cli-runs.js';
 import { spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 
@@ -34,7 +34,7 @@ describe('a signal ends a command with its own code', () => {
           'the read to be out',
           { signal },
         );
-        expect(result.code, result.stderr).toBe(code);
+        exits(result, code);
         expect(lastJson(result.stderr).error).toMatchObject({ code: name, class: name });
         expect(result.stdout).toBe('');
       } finally {

@@ -34,23 +34,26 @@ const examples = tree.flatMap(({ spec }) =>
       .filter(Boolean),
   ),
 );
-const shapes: string[][] = [
+const words = (line: string) => line.split(' ');
+const shapes = [
   ...paths.flatMap((path) => [
     path,
     [...path, '--help'],
-    [...path, 'one', 'two', 'three', 'four', 'five', 'six'],
+    [...path, ...words('one two three four five six')],
     ['--profile', 'quote', ...path, '--json'],
     ['--timeout=5', '--demo', ...path, '--bogus'],
     ['--format', 'markets', ...path],
   ]),
   ...examples,
-  ['quot', 'USDTNGN', 'buy', '10000'],
-  ['--', 'quote', 'USDTNGN', 'buy', '10000'],
-  ['help', 'quote'],
-  ['--demo'],
-  ['--jsn', 'quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
-  ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3', '--profile'],
-  ['-V'],
+  ...[
+    'quot USDTNGN buy 10000',
+    '-- quote USDTNGN buy 10000',
+    'help quote',
+    '--demo',
+    '--jsn quote USDTNGN buy 10000 --tenor 3',
+    'quote USDTNGN buy 10000 --tenor 3 --profile',
+    '-V',
+  ].map(words),
 ];
 
 describe('the typed branch against the whole tree', () => {
@@ -67,11 +70,11 @@ describe('the typed branch against the whole tree', () => {
   });
 
   it('finds the command word past global options and their values', () => {
-    expect(typedCommand(['--profile', 'quote', 'markets'])?.name).toBe('markets');
-    expect(typedCommand(['--timeout=5', '--demo', 'quote', 'USDTNGN'])?.name).toBe('quote');
-    expect(typedCommand(['--json', 'journal', 'list'])?.name).toBe('journal');
-    expect(typedCommand(['--', 'quote'])).toBeUndefined();
-    expect(typedCommand(['quot'])).toBeUndefined();
-    expect(typedCommand(['--demo'])).toBeUndefined();
+    expect(
+      ['--profile quote markets', '--timeout=5 --demo quote USDTNGN', '--json journal list'].map(
+        (line) => typedCommand(words(line))?.name,
+      ),
+    ).toEqual(['markets', 'quote', 'journal']);
+    for (const line of ['-- quote', 'quot', '--demo']) expect(typedCommand(words(line)), line).toBeUndefined();
   });
 });

@@ -31,7 +31,7 @@ import {
   PRICE_RESOURCE,
   type Resource,
 } from '../../src/platform/fields/resource-fields.js';
-import { ROOT } from '../support/hedge-cli.js';
+import { ROOT, type HedgeArgs } from '../support/hedge-cli.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { leftOut, printedTable } from '../support/output/table-text.js';
@@ -69,21 +69,21 @@ async function screenOf(args: string[], cols: number, real = false) {
   return lines;
 }
 
-const run = async (args: string[]) => ok(await simulator.hedge(args)).stdout;
+const run = async (args: HedgeArgs) => ok(await simulator.hedge(args)).stdout;
 
 beforeAll(async () => {
   simulator = await startSimulator({ stepped: true });
-  await run(['open', MARKET, 'buy', '10000', '--tenor', '3', '--ref', 'DEAL-42', '--json']);
+  await run(`open ${MARKET} buy 10000 --tenor 3 --ref DEAL-42 --json`);
   // A long reference on a closed hedge (in the history) and on the open sell (in positions).
-  await run(['open', MARKET, 'sell', '1000', '--tenor', '1', '--ref', LONG_REF, '--json']);
-  await run(['close', MARKET, 'sell', '--json']);
+  await run(`open ${MARKET} sell 1000 --tenor 1 --ref ${LONG_REF} --json`);
+  await run(`close ${MARKET} sell --json`);
   // A hedge reduced while open, then closed: its history record's P&L is its whole life's.
-  resizedId = JSON.parse(await run(['open', MARKET, 'sell', '5000', '--tenor', '7', '--ref', 'REPRO-1', '--json'])).id;
+  resizedId = JSON.parse(await run(`open ${MARKET} sell 5000 --tenor 7 --ref REPRO-1 --json`)).id;
   simulator.advance(600_000);
-  await run(['reduce', MARKET, 'sell', '3000', '--json']);
+  await run(`reduce ${MARKET} sell 3000 --json`);
   simulator.advance(600_000);
-  await run(['close', MARKET, 'sell', '--json']);
-  await run(['open', MARKET, 'sell', '20000', '--tenor', '7', '--ref', LONG_REF, '--json']);
+  await run(`close ${MARKET} sell --json`);
+  await run(`open ${MARKET} sell 20000 --tenor 7 --ref ${LONG_REF} --json`);
   // An hour on: the mark has moved off the entries.
   simulator.advance(3_600_000);
 });
@@ -409,7 +409,7 @@ describe('--watch views, one frame at 60, 80 and 120 columns', () => {
   });
 
   it('hedges ID --watch (a card): fits, every field on its line', async () => {
-    const id = JSON.parse(await run(['hedges', '--json', '--ref', 'DEAL-42']))[0].id;
+    const id = JSON.parse(await run('hedges --json --ref DEAL-42'))[0].id;
     const { wide, at } = await screens(['hedges', id, '--watch', '1', '--count', '1']);
     const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
     const all = labels(wide);

@@ -22,6 +22,7 @@ import {
   withSimulator,
   type Simulator,
 } from '../support/simulator.js';
+import { exits } from '../support/cli-runs.js';
 
 /** A listed market whose name carries a window-title escape, a clear-screen, a bidi override and a zero-width space (at most 32 characters). */
 const HOSTILE_MARKET = 'EVL\u001b]0;pw\u0007\u001b[2J\u202e\u200bX';
@@ -183,7 +184,7 @@ describe('colour codes from the server', () => {
           await hedge('report --by ref --format tsv'),
         ];
         for (const run of [table, csv, tsv]) {
-          expect(run.code, run.stderr).toBe(0);
+          exits(run, 0);
           expect([unsafeIn(run.stdout), unsafeIn(run.stderr)]).toEqual([undefined, undefined]);
         }
         expect(table.stderr.replace(/\s+/g, ' ')).toMatch(

@@ -74,7 +74,7 @@ describe("the report's fees are not the server's fees_usdc", () => {
 });
 
 describe("the plan's and the exposures' carry and fees are not under the server's names", () => {
-  const SERVER_NAMES = ['carry_usdc', 'fees_usdc', 'fee_usdc', 'carry_total_usdc'];
+  const SERVER_NAMES = 'carry_usdc fees_usdc fee_usdc carry_total_usdc'.split(' ');
   const withoutServerNames = (row: object) => SERVER_NAMES.forEach((name) => expect(row).not.toHaveProperty(name));
 
   it("plan: fee_pnl_usdc, carry_pnl_usdc and the total carry_pnl_usdc are the quote's turned to your side", async () => {
@@ -142,7 +142,7 @@ describe("the journal's reference of an add and a reduce", () => {
     const byRef = ok(await sim.hedge('journal --ref DEAL-9 --fields command'))
       .stdout.trimEnd()
       .split('\n');
-    expect(byRef).toEqual(['command', 'reduce', 'add', 'open']);
+    expect(byRef).toEqual('command reduce add open'.split(' '));
     const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
     expect(screen).toMatch(/ add +buy +DEAL-9 /);
     expect(screen).toMatch(/ reduce +buy +DEAL-9 /);

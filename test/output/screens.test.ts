@@ -15,7 +15,7 @@ import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
 import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/output/table-text.js';
-import { ok } from '../support/cli-runs.js';
+import { ok, exits } from '../support/cli-runs.js';
 
 const WIDTHS = [80, 100, 120, 160] as const;
 /** Wide enough that nothing is hidden, cut or wrapped: the words a narrower screen may show. */
@@ -61,7 +61,7 @@ async function wordsOf(args: string[]) {
     run(args, { HEDGE_FORCE_TTY: '1', COLUMNS: String(WIDE) }),
     run([...args, '--format', 'tsv']),
   ]);
-  expect(wide.code, wide.stderr).toBe(0);
+  exits(wide, 0);
   const words = new Set(`${wide.stdout}\n${wide.stderr}`.split(/\s+/).filter(Boolean));
   for (const key of tsv.stdout.split('\n')[0].split('\t')) for (const word of [key, `${key},`]) words.add(word);
   return words;
@@ -177,11 +177,9 @@ describe('a hedge card and the profiles', () => {
 describe('the deal reference', () => {
   it('--ref filters every list the same way', async () => {
     const results = await Promise.all(
-      ['positions', 'hedges', 'maturities', 'journal', 'history'].map((list) =>
-        run([list, '--ref', 'DESK-7', '--json']),
-      ),
+      'positions hedges maturities journal history'.split(' ').map((list) => run([list, '--ref', 'DESK-7', '--json'])),
     );
-    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    for (const result of results) exits(result, 0);
     const [positions, hedges, maturities, journal, history] = results.map((result) => JSON.parse(result.stdout));
     expect([
       positions.map((row: any) => row.side),

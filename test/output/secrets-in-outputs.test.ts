@@ -10,7 +10,7 @@ import { redactKey } from '../../src/core/security/secrets.js';
 import { startAnswerProxy, startRewriteProxy } from '../support/servers/field-proxy.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
-import { journalEntries } from '../support/cli-runs.js';
+import { journalEntries, exits } from '../support/cli-runs.js';
 import { envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
@@ -88,7 +88,7 @@ describe('a key the server echoes in a data field', () => {
     const person = await simulator.hedge(`add ${MARKET} buy 100`);
     const script = await simulator.hedge(`add ${MARKET} buy 200 --json`);
     for (const run of [person, script]) {
-      expect(run.code, run.stderr).toBe(3);
+      exits(run, 3);
       expect(run.stdout + run.stderr).not.toContain(key);
       expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
     }
@@ -168,7 +168,7 @@ describe('hedge api: a request that would carry the key', () => {
         ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', ...dry],
         spawned,
       );
-      expect(run.code, run.stderr).toBe(2);
+      exits(run, 2);
       expect(run.stdout + run.stderr).not.toContain(simulator.apiKey);
       expect(run.stderr).toMatch(
         /^hedge: PATH, -f, -F and --input: the request would carry an API key .*nothing was sent\.\n$/,

@@ -285,7 +285,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
 
   function columnsOf(lines: readonly string[], where: string, separator: string) {
     const [header, ...rows] = lines.map((line) => line.split(separator));
-    const at = ['gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'].map((name) => header.indexOf(name));
+    const at = 'gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' ').map((name) => header.indexOf(name));
     expect(at, where).not.toContain(-1);
     return rows.map((row) => at.map((index) => row[index]));
   }

@@ -215,7 +215,7 @@ describe('columns that do not fit', () => {
         column('note', () => 'x'.repeat(40), lazy),
         column('side', () => 'buy', lazy),
       ],
-      priority: ['id', 'market', 'note', 'side'],
+      priority: 'id market note side'.split(' '),
       rowCount: 3,
       width: 30,
       chalk: makeChalk(false),

@@ -70,16 +70,9 @@ describe('times', () => {
   it('relative to now, in the largest two units', () => {
     const now = Date.parse('2026-03-02T10:00:00.000Z');
     expect(
-      [
-        '2026-03-05T10:00:00.000Z',
-        '2026-03-05T09:59:00.000Z',
-        '2026-03-02T09:00:00.000Z',
-        '2026-03-02T09:55:00.000Z',
-        '2026-03-02T10:00:30.000Z',
-        '2026-03-02T10:00:00.400Z',
-        '2026-03-02T09:59:59.500Z',
-        'garbage',
-      ].map((iso) => formatRelative(iso, now)),
+      '2026-03-05T10:00:00.000Z 2026-03-05T09:59:00.000Z 2026-03-02T09:00:00.000Z 2026-03-02T09:55:00.000Z 2026-03-02T10:00:30.000Z 2026-03-02T10:00:00.400Z 2026-03-02T09:59:59.500Z garbage'
+        .split(' ')
+        .map((iso) => formatRelative(iso, now)),
     ).toEqual(['in 3d 0h', 'in 2d 23h', '1h 0m ago', '5m ago', 'in 30s', 'now', 'now', '']);
   });
 });
@@ -116,9 +109,9 @@ describe('table cells', () => {
     }
     expect([
       formatUtcMinutes('2026-13-05T10:00:00Z'),
-      ...['2026-03-05T09:59:00.000Z', '2026-03-02T10:05:00.000Z', '2026-03-02T09:00:00.000Z', 'garbage'].map((iso) =>
-        formatTimeLeft(iso, now),
-      ),
+      ...'2026-03-05T09:59:00.000Z 2026-03-02T10:05:00.000Z 2026-03-02T09:00:00.000Z garbage'
+        .split(' ')
+        .map((iso) => formatTimeLeft(iso, now)),
     ]).toEqual(['2026-13-05T10:00:00Z', '2d 23h', '5m', 'due', '']);
   });
 });

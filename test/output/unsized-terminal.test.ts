@@ -108,7 +108,7 @@ describe.concurrent('a terminal of 0 columns', () => {
 
   it('--watch writes NDJSON, one line a refresh, instead of a live view it cannot size', async () => {
     const t = await startSimulator();
-    await onTerminal(t, ['positions', '--watch', '1', '--count', '2'], 0, async (terminal) => {
+    await onTerminal(t, 'positions --watch 1 --count 2'.split(' '), 0, async (terminal) => {
       expect(await terminal.exitWithin(EXIT_BOUND_MS, 'the watch on a 0-column terminal')).toBe(0);
       expect(terminal.raw()).not.toMatch(REDRAW);
       const records = terminal

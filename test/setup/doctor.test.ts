@@ -11,29 +11,20 @@ import { UNKNOWN_KEY } from '../support/keys.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { runHedge, type RunOptions } from '../support/hedge-cli.js';
 import { envFor, useSimulators, withSimulator, type Simulator } from '../support/simulator.js';
-import { ok, exits } from '../support/cli-runs.js';
+import { ok, exits, okJson } from '../support/cli-runs.js';
 
-const start = useSimulators();
+const start = useSimulators({ fillDelayMs: 20 });
 
-interface Check {
-  check: string;
-  status: 'ok' | 'warn' | 'fail' | 'skip' | 'info';
-  detail: string;
-  next: string | null;
-  for_writes: boolean;
-}
-
+/** `doctor --json`'s report, no stack trace; `check(id)`: one of its checks; `failed`: the ids of those that failed. */
 async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configDir?: string) {
-  const result = await simulator.hedge('doctor --json', { env, configDir });
-  expect(result.stderr).not.toMatch(STACK_FRAME);
-  return {
-    code: result.code,
-    report: JSON.parse(result.stdout) as { ready: boolean; checks: Check[] },
-    stderr: result.stderr,
-  };
+  const { code, stdout, stderr } = await simulator.hedge('doctor --json', { env, configDir });
+  expect(stderr).not.toMatch(STACK_FRAME);
+  const report = JSON.parse(stdout);
+  const failed = report.checks.flatMap((check: any) => (check.status === 'fail' ? [check.check] : []));
+  return { code, report, stderr, failed, check: (id: string) => byId(report.checks, id) };
 }
 
-const byId = (checks: Check[], id: string) => checks.find((check) => check.check === id)!;
+const byId = (checks: Array<{ check: string }>, id: string): any => checks.find((check) => check.check === id);
 /** Nothing state-changing reached the server: its only POST is the indicative quote. */
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 
@@ -43,18 +34,18 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
       const market = wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
       simulator.seedOpen('buy', 10_000, market);
       simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 3 });
-      const { code, report } = await doctor(simulator);
+      const { code, report, check, failed } = await doctor(simulator);
       expect([code, report.ready]).toEqual([0, true]);
-      expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+      expect(failed).toEqual([]);
       for (const id of 'key base_url journal auth clock markets prices quote account positions hedges hedge history'.split(
         ' ',
       )) {
-        expect(byId(report.checks, id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
+        expect(check(id), `${dialect}: ${id}`).toMatchObject({ status: 'ok' });
       }
-      expect(byId(report.checks, 'markets').detail).toContain(market);
-      expect(byId(report.checks, 'quote').detail).toContain(market);
-      expect(byId(report.checks, 'wire.prices').status).toBe('info');
-      expect(byId(report.checks, 'wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
+      expect(check('markets').detail).toContain(market);
+      expect(check('quote').detail).toContain(market);
+      expect(check('wire.prices').status).toBe('info');
+      expect(check('wire.positions').detail).toMatch(/net margin from `net_margin_usd`/);
       expect(writes(simulator)).toEqual([]);
       expect(simulator.requests('POST', '/quotes')).toHaveLength(1);
     }),
@@ -75,11 +66,11 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
 
 describe('hedge doctor: the page-size check', () => {
   it('one hedge asked, one came, and the hedges check read several: the name is honoured, never "too few hedges to page"', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await start();
     simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 4 });
-    const { report } = await doctor(simulator);
-    expect(byId(report.checks, 'hedges').detail).toContain('(4 read)');
-    expect(byId(report.checks, 'wire.page_size')).toMatchObject({
+    const { check } = await doctor(simulator);
+    expect(check('hedges').detail).toContain('(4 read)');
+    expect(check('wire.page_size')).toMatchObject({
       status: 'ok',
       detail: '`limit` honoured (1 asked, 1 came)',
     });
@@ -89,16 +80,15 @@ describe('hedge doctor: the page-size check', () => {
 
 describe('hedge doctor fails with the right line', () => {
   it('a key the server does not know: "Key accepted" fails, exit 4, the reads not asked', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
-    const { code, report, stderr } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
-    expect(code).toBe(4);
-    expect(report).toMatchObject({ ready: false, exit_code: 4 });
-    expect(byId(report.checks, 'key').status).toBe('ok');
-    const auth = byId(report.checks, 'auth');
+    const simulator = await start();
+    const { code, report, stderr, check } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
+    expect([code, report]).toMatchObject([4, { ready: false, exit_code: 4 }]);
+    expect(check('key').status).toBe('ok');
+    const auth = check('auth');
     expect(auth).toMatchObject({ status: 'fail', for_writes: true });
     expect(auth.detail).toMatch(/the server refused the key: GET \/markets answered 401 unauthorized/);
     expect(auth.next).toMatch(/hedge login/);
-    expect(byId(report.checks, 'reads').status).toBe('skip');
+    expect(check('reads').status).toBe('skip');
     expect(stderr).toMatch(/Not ready: a write would fail \(✗ Key accepted\)/);
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
       'GET /markets 401',
@@ -106,47 +96,47 @@ describe('hedge doctor fails with the right line', () => {
   });
 
   it('a base URL that does not serve the API, or where nothing listens: "Base URL" fails naming the 404 or the refused connection, exit 5', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await start();
     const wrong = simulator.baseUrl.replace(/\/v2$/, '/v9');
-    const { code, report } = await doctor(simulator, { HEDGE_BASE_URL: wrong });
+    const { code, check } = await doctor(simulator, { HEDGE_BASE_URL: wrong });
     expect(code).toBe(5);
-    const baseUrl = byId(report.checks, 'base_url');
+    const baseUrl = check('base_url');
     expect(baseUrl).toMatchObject({ status: 'fail', for_writes: true });
     expect(baseUrl.detail).toBe(`${wrong} — GET /markets answered 404 not_found: this address does not serve the API`);
     expect(baseUrl.next).toMatch(/ending with the version segment/);
     expect(simulator.writes()).toEqual([]);
 
     // A port of this machine nothing listens on: a simulator's own, once closed.
-    const closed = await start({ fillDelayMs: 20 });
+    const closed = await start();
     await closed.close();
     const refused = await doctor(simulator, { HEDGE_BASE_URL: closed.baseUrl });
     expect(refused.code).toBe(5);
-    expect(byId(refused.report.checks, 'base_url')).toMatchObject({
+    expect(refused.check('base_url')).toMatchObject({
       status: 'fail',
       detail: expect.stringMatching(/ECONNREFUSED/),
     });
   });
 
   it('a server whose clock runs 10 minutes ahead: "Clock" fails, exit 5; everything else passes', async () => {
-    const simulator = await start({ fillDelayMs: 20, dateSkewMs: 600_000 });
-    const { code, report } = await doctor(simulator);
+    const simulator = await start({ dateSkewMs: 600_000 });
+    const { code, check, failed } = await doctor(simulator);
     expect(code).toBe(5);
-    const clock = byId(report.checks, 'clock');
+    const clock = check('clock');
     expect(clock).toMatchObject({ status: 'fail', for_writes: true });
     // The Date header has whole seconds: 10 min, give or take one.
     expect(clock.detail).toMatch(
       /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
     );
     expect(clock.next).toMatch(/NTP/);
-    expect(report.checks.filter((check) => check.status === 'fail').map((check) => check.check)).toEqual(['clock']);
+    expect(failed).toEqual(['clock']);
   });
 
   it("a Date header 5 min behind the times in the server's records: the records' clock is used, the header named; ready, exit 0", async () => {
-    const simulator = await start({ fillDelayMs: 20, dateSkewMs: -300_000 });
+    const simulator = await start({ dateSkewMs: -300_000 });
     // Opened on the server's own clock, which is ours: its opened_at proves the server is not 5 minutes behind.
     simulator.seedOpen('buy', 1_000);
-    const { code, report } = await doctor(simulator);
-    const clock = byId(report.checks, 'clock');
+    const { code, report, check } = await doctor(simulator);
+    const clock = check('clock');
     expect(clock.status, clock.detail).toBe('warn');
     expect(clock.detail).toMatch(
       /^the server's clock is at (least|most) [\d.]+ m?s (ahead of|behind) this machine's \(from the stamps on its answers; nothing bounds it from above: its Date header is (4 min 5\d s|5 min( 1 s)?) behind the times in its records, so not used\)$/,
@@ -156,11 +146,11 @@ describe('hedge doctor fails with the right line', () => {
   });
 
   it('a server that sends no Date header, its clock 45 s ahead: the Clock line bounds it from the stamps on its answers', async () => {
-    const simulator = await start({ fillDelayMs: 20, noDateHeader: true });
+    const simulator = await start({ noDateHeader: true });
     simulator.advance(45_000);
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --yes --json'));
-    const { report } = await doctor(simulator);
-    const clock = byId(report.checks, 'clock');
+    const { check } = await doctor(simulator);
+    const clock = check('clock');
     expect(clock.status).toBe('fail');
     // The newest stamp (the fill just made) lies before doctor's answer came back: a bound from below.
     const [, seconds] =
@@ -172,14 +162,13 @@ describe('hedge doctor fails with the right line', () => {
   });
 
   it('a journal others may change: "Journal" fails naming the chmod, exit 13, as the write it stands for is refused', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await start();
     const journal = join(simulator.configDir, 'journal.jsonl');
     writeFileSync(journal, '', { mode: 0o600 });
     chmodSync(journal, 0o620);
-    const { code, report, stderr } = await doctor(simulator);
-    expect(code).toBe(13);
-    expect(report).toMatchObject({ ready: false, exit_code: 13 });
-    expect(byId(report.checks, 'journal')).toMatchObject({
+    const { code, report, stderr, check } = await doctor(simulator);
+    expect([code, report]).toMatchObject([13, { ready: false, exit_code: 13 }]);
+    expect(check('journal')).toMatchObject({
       status: 'fail',
       for_writes: true,
       detail: expect.stringContaining(
@@ -193,7 +182,7 @@ describe('hedge doctor fails with the right line', () => {
   });
 
   it('a config store others may read, a state folder others may change: doctor exits as the write would (1, 2), naming the fix', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await start();
     const open = 'open USDTNGN buy 1000 --tenor 1 --yes';
     // The key in a profile whose store others may read: "Key and base URL" fails as a write does, exit 1.
     const configDir = join(simulator.configDir, 'config');
@@ -202,7 +191,7 @@ describe('hedge doctor fails with the right line', () => {
     const store = { configDir, env: { HEDGE_API_KEY: undefined, HEDGE_BASE_URL: undefined } };
     const refusedStore = await doctor(simulator, store.env, configDir);
     expect([refusedStore.code, refusedStore.report]).toMatchObject([1, { ready: false, exit_code: 1 }]);
-    expect(byId(refusedStore.report.checks, 'key')).toMatchObject({
+    expect(refusedStore.check('key')).toMatchObject({
       status: 'fail',
       detail: expect.stringContaining(`run \`chmod 600 ${join(configDir, 'config.json')}\``),
     });
@@ -214,7 +203,7 @@ describe('hedge doctor fails with the right line', () => {
     const stateEnv = { env: { HEDGE_CONFIG_DIR: undefined, XDG_STATE_HOME: state } };
     const refusedState = await doctor(simulator, stateEnv.env);
     expect([refusedState.code, refusedState.report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
-    expect(byId(refusedState.report.checks, 'journal')).toMatchObject({
+    expect(refusedState.check('journal')).toMatchObject({
       status: 'fail',
       detail: expect.stringContaining(`run \`chmod 700 ${join(state, 'hedge')}\``),
     });
@@ -223,34 +212,34 @@ describe('hedge doctor fails with the right line', () => {
   });
 
   it('a CA file others may change: "Base URL" fails naming the chmod, exit 2 as a write, and the key is not said to be accepted: nothing was sent', async () => {
-    const simulator = await start({ fillDelayMs: 20, tls: true });
+    const simulator = await start({ tls: true });
     const ca = join(simulator.configDir, 'ca.pem');
     copyFileSync(simulator.sandbox.caFile!, ca);
     chmodSync(ca, 0o666);
-    const { code, report } = await doctor(simulator, { HEDGE_CA_FILE: ca });
+    const { code, report, check } = await doctor(simulator, { HEDGE_CA_FILE: ca });
     expect([code, report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
-    expect(byId(report.checks, 'base_url')).toMatchObject({
+    expect(check('base_url')).toMatchObject({
       status: 'fail',
       detail: expect.stringContaining(`run \`chmod go-w ${ca}\``),
     });
-    expect(byId(report.checks, 'auth')).toBeUndefined();
+    expect(check('auth')).toBeUndefined();
     exits(await simulator.hedge('positions', { env: { HEDGE_CA_FILE: ca } }), 2);
     expect(simulator.requests()).toEqual([]);
   });
 
   it('an account hedge cannot read: "Account" fails naming the field and what came, exit 14', async () => {
-    const simulator = await start({ fillDelayMs: 20 });
+    const simulator = await start();
     const proxy = await startFieldProxy(simulator.sandbox, 'balance_usdc', 'n/a');
     try {
-      const { code, report } = await doctor(simulator, envFor(proxy));
+      const { code, check } = await doctor(simulator, envFor(proxy));
       expect(code).toBe(14);
-      const account = byId(report.checks, 'account');
+      const account = check('account');
       expect(account).toMatchObject({ status: 'fail', for_writes: true });
       expect(account.detail).toMatch(
         /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
       );
       expect(account.next).toMatch(/hedge account --verbose/);
-      expect(byId(report.checks, 'positions').status).toBe('ok');
+      expect(check('positions').status).toBe('ok');
     } finally {
       await proxy.close();
     }
@@ -260,12 +249,12 @@ describe('hedge doctor fails with the right line', () => {
 it('hedge --demo doctor: says the demo is reached over its own local socket, not a network address, and passes', async () => {
   const result = await runHedge('--demo doctor --json');
   expect(result.stderr).not.toMatch(STACK_FRAME);
-  exits(result, 0);
-  const report = JSON.parse(result.stdout);
+  const report = okJson(result);
+  const check = (id: string) => byId(report.checks, id);
   expect(report.ready).toBe(true);
-  expect(byId(report.checks, 'base_url')).toMatchObject({ status: 'ok' });
-  expect(byId(report.checks, 'base_url').detail).toMatch(
+  expect(check('base_url')).toMatchObject({ status: 'ok' });
+  expect(check('base_url').detail).toMatch(
     /^http:\/\/localhost\/partners\/sandbox\/v2 — plain HTTP over the demo simulator's own local socket, in this process/,
   );
-  expect(byId(report.checks, 'auth').status).toBe('ok');
+  expect(check('auth').status).toBe('ok');
 });

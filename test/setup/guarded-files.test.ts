@@ -21,11 +21,18 @@ import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeFile, writeStore } from '../support/config-store.js';
-import { ROOT, runHedge } from '../support/hedge-cli.js';
+import { ROOT, runHedge, type RunResult } from '../support/hedge-cli.js';
 import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
+
+/** A run that must exit `code`: the first line of its stderr. */
+const refusal = async (run: Promise<RunResult>, code: number) => exits(await run, code).stderr.split('\n')[0];
+/** Options for a run whose CA file is `file`. */
+const caFile = (file: string) => ({ env: { HEDGE_CA_FILE: file } });
+/** The folder's mode and what it holds. */
+const leftAsItWas = (folder: string) => [statSync(folder).mode & 0o777, readdirSync(folder)];
 
 function profileOf(simulator: Simulator) {
   return { current: 'desk', profiles: { desk: { base_url: simulator.baseUrl, api_key: simulator.apiKey } } };
@@ -40,8 +47,7 @@ describe('the config store', () => {
     writeStore(desk.configDir, profileOf(listener));
     for (const mode of [0o666, 0o644]) {
       chmodSync(file, mode);
-      const run = exits(await desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }), 1);
-      expect(run.stderr.split('\n')[0]).toBe(
+      expect(await refusal(desk.hedge('positions', { env: { HEDGE_BASE_URL: '', HEDGE_API_KEY: '' } }), 1)).toBe(
         `hedge: Cannot read the config store ${file}: other users can read or change it (mode ${mode.toString(8).padStart(4, '0')}); run \`chmod 600 ${file}\`.`,
       );
       expect(listener.requests()).toEqual([]);
@@ -67,7 +73,7 @@ describe('the config store', () => {
 
     ok(await desk.hedge('positions'));
     expect(desk.requests('GET', '/positions')).toHaveLength(1);
-    ok(await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3']));
+    ok(await desk.hedge('open USDTNGN buy 1000 --tenor 3'));
     expect(desk.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     expect(listener.requests()).toEqual([]);
     expect([readFileSync(file, 'utf8'), statSync(file).mode & 0o777]).toEqual([text, 0o666]);
@@ -93,7 +99,7 @@ describe('HEDGE_CONFIG_DIR', () => {
     const moved = join(desk.configDir, 'moved');
     const given = relative(ROOT, moved);
     const run = exits(
-      await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3', '--json'], {
+      await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {
         env: { HEDGE_CONFIG_DIR: given },
       }),
       2,
@@ -117,8 +123,7 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     const ca = join(tls.configDir, 'ca.pem');
     copyFileSync(tls.sandbox.caFile!, ca);
     chmodSync(ca, 0o666);
-    const writable = exits(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }), 2);
-    expect(writable.stderr.split('\n')[0]).toBe(
+    expect(await refusal(tls.hedge('markets', caFile(ca)), 2)).toBe(
       `hedge: CA file: cannot read ${ca}: other users can change it (mode 0666); run \`chmod go-w ${ca}\`; nothing was sent.`,
     );
     expect(tls.requests()).toEqual([]);
@@ -127,14 +132,14 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     writeFileSync(large, '');
     truncateSync(large, 5 * 1024 * 1024);
     exits(
-      await tls.hedge('markets', { env: { HEDGE_CA_FILE: large } }),
+      await tls.hedge('markets', caFile(large)),
       2,
       `CA file: cannot read ${large}: it holds more than 4 MiB; nothing was sent.`,
     );
     expect(tls.requests()).toEqual([]);
 
     chmodSync(ca, 0o644);
-    ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
+    ok(await tls.hedge('markets', caFile(ca)));
   });
 
   it('a symbolic link, even to a good CA file, is refused naming it, before any request', async () => {
@@ -144,19 +149,18 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     const link = join(tls.configDir, 'ca-link.pem');
     symlinkSync(ca, link);
     const sent = tls.requests().length;
-    const run = exits(await tls.hedge('markets', { env: { HEDGE_CA_FILE: link } }), 2);
-    expect(run.stderr.split('\n')[0]).toBe(
+    expect(await refusal(tls.hedge('markets', caFile(link)), 2)).toBe(
       `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
     );
     expect(tls.requests()).toHaveLength(sent);
-    ok(await tls.hedge('markets', { env: { HEDGE_CA_FILE: ca } }));
+    ok(await tls.hedge('markets', caFile(ca)));
   });
 
   it('one that holds no certificate (a key, a wrong file) is bad input naming it: exit 2 before any request, not an untrusted server', async () => {
     const notPem = join(tls.configDir, 'server.key');
     writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
     const sent = tls.requests().length;
-    const run = exits(await tls.hedge('markets --json', { env: { HEDGE_CA_FILE: notPem } }), 2);
+    const run = exits(await tls.hedge('markets --json', caFile(notPem)), 2);
     expect(JSON.parse(run.stderr).error).toMatchObject({
       class: 'usage',
       message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
@@ -193,14 +197,11 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
       mkdirSync(shared);
       chownSync(shared, NOBODY, NOBODY);
       chmodSync(shared, 0o777);
-      const run = exits(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: shared }), 2);
-      expect(run.stderr.split('\n')[0]).toBe(
+      expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: shared }), 2)).toBe(
         `hedge: Cannot use the folder ${shared}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${shared}\`.`,
       );
       expect(desk.writes()).toEqual([]);
-      expect(statSync(shared)).toMatchObject({ uid: NOBODY, mode: expect.any(Number) });
-      expect(statSync(shared).mode & 0o777).toBe(0o777);
-      expect(readdirSync(shared)).toEqual([]);
+      expect([statSync(shared).uid, ...leftAsItWas(shared)]).toEqual([NOBODY, 0o777, []]);
     },
   );
 
@@ -210,16 +211,14 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
     const open = join(desk.configDir, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
-    const run = exits(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: open }), 2);
-    expect(run.stderr.split('\n')[0]).toBe(
+    expect(await refusal(desk.hedge('add USDTNGN sell 700', { configDir: open }), 2)).toBe(
       `hedge: Cannot use the folder ${open}: other users can change it (mode 0777); run \`chmod 700 ${open}\`.`,
     );
     expect(desk.writes()).toEqual([]);
-    expect(statSync(open).mode & 0o777).toBe(0o777);
-    expect(readdirSync(open)).toEqual([]);
+    expect(leftAsItWas(open)).toEqual([0o777, []]);
 
     chmodSync(open, 0o700);
-    ok(await desk.hedge(['add', 'USDTNGN', 'sell', '700'], { configDir: open }));
+    ok(await desk.hedge('add USDTNGN sell 700', { configDir: open }));
     expect(desk.trades()).toHaveLength(1);
   });
 
@@ -236,8 +235,7 @@ describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state 
         XDG_CONFIG_HOME: join(desk.configDir, 'config'),
         XDG_STATE_HOME: state,
       };
-      const run = exits(await desk.hedge(['open', 'USDTNGN', 'buy', '1000', '--tenor', '3'], { env }), 2);
-      expect(run.stderr.split('\n')[0]).toBe(
+      expect(await refusal(desk.hedge('open USDTNGN buy 1000 --tenor 3', { env }), 2)).toBe(
         `hedge: Cannot use the folder ${journalFolder}: it belongs to another user (uid ${NOBODY}), who may change it; run \`chown ${me()} ${journalFolder}\`.`,
       );
       expect(desk.writes()).toEqual([]);

@@ -9,12 +9,12 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn } from '../support/hedge-cli.js';
+import { hedgeIn, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
 import type { Simulator } from '../support/simulator.js';
-import { ok, exits } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 let simulator: Simulator;
 let sandbox: RunningSandbox;
@@ -43,10 +43,9 @@ function everyFileText(dir: string) {
   return text;
 }
 
-const loginWithHelper = (command: string, args: string[] = [], env: Record<string, string> = {}) =>
-  hedgeIn(configDir, ['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command, ...args], {
-    env,
-  });
+const run = (args: HedgeArgs, options?: RunOptions) => hedgeIn(configDir, args, options);
+const loginWithHelper = (command: string) =>
+  run(['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command]);
 
 /** Logged in with the working helper, then the profile's helper changed to `command`; the request log cleared. */
 async function savedHelper(command: string) {
@@ -74,17 +73,16 @@ describe('a credential helper (key_command)', () => {
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY_A);
 
     // Every command runs the helper again: whoami says where the key lives, a trade goes out with it, no file holds it.
-    const whoami = ok(await hedgeIn(configDir, 'whoami --json'));
-    expect(JSON.parse(whoami.stdout)).toMatchObject({
+    expect(okJson(await run('whoami --json'))).toMatchObject({
       profile: 'desk',
       key_store: { kind: 'command', location: helper },
       key_check: { status: 'ok' },
     });
-    const card = await hedgeIn(configDir, 'whoami', { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
+    const card = await run('whoami', { env: { HEDGE_FORCE_TTY: '1', COLUMNS: '120' } });
     expect(card.stdout).toMatch(/Key stored in\s+│?\s*credential helper `cat '/);
 
     sandbox.requestLog.length = 0;
-    ok(await hedgeIn(configDir, 'open USDTNGN buy 1000 --tenor 3 --json'));
+    ok(await run('open USDTNGN buy 1000 --tenor 3 --json'));
     expect(simulator.requests('POST', '/hedges').map((entry) => entry.status)).toEqual([200]);
     // The journal, the config store and everything else hedge wrote under its home: no key in any of it.
     const written = everyFileText(tmp.path).replaceAll(readFileSync(keyFile, 'latin1'), '');
@@ -94,25 +92,25 @@ describe('a credential helper (key_command)', () => {
     // The helper now gives a key the server does not know: the next command sends that one.
     writeFileSync(keyFile, `${UNKNOWN_KEY}\n`);
     sandbox.requestLog.length = 0;
-    exits(await hedgeIn(configDir, 'positions'), 4);
+    exits(await run('positions'), 4);
     expect(simulator.requests().map((entry) => [entry.path, entry.errorCode])).toEqual([
       ['/positions', 'unauthorized'],
     ]);
 
     // Logout forgets the helper (its store keeps the key), and the next command sends nothing.
-    const logout = exits(await hedgeIn(configDir, 'logout --json'), 0, "The key itself stays in that helper's store");
-    expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
-    expect(readStore(configDir).profiles.desk).not.toHaveProperty('key_command');
-    expect(readStore(configDir).profiles.desk).not.toHaveProperty('key_shown');
+    const logout = exits(await run('logout --json'), 0, "The key itself stays in that helper's store").stdout;
+    expect(JSON.parse(logout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'command' });
+    for (const name of ['key_command', 'key_shown'])
+      expect(readStore(configDir).profiles.desk).not.toHaveProperty(name);
     sandbox.requestLog.length = 0;
-    exits(await hedgeIn(configDir, 'positions'), 4, 'logged out');
+    exits(await run('positions'), 4, 'logged out');
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
     await savedHelper(`printf 'gpg: decryption failed \\033[31mred\\n' >&2; exit 2`);
     const result = exits(
-      await hedgeIn(configDir, 'positions'),
+      await run('positions'),
       4,
       'The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.',
     );
@@ -140,7 +138,7 @@ describe('a credential helper (key_command)', () => {
     // A saved profile whose helper starts printing something else: the same, on every command.
     await savedHelper(`cat '${wrongFile}'`);
     for (const args of [['positions'], ['positions', '--json', '--verbose']]) {
-      const result = exits(await hedgeIn(configDir, args), 4, 'is malformed');
+      const result = exits(await run(args), 4, 'is malformed');
       expect(piecesShown(`${result.stdout}${result.stderr}`)).toEqual([]);
     }
     expect(sandbox.requestLog).toHaveLength(0);
@@ -149,10 +147,10 @@ describe('a credential helper (key_command)', () => {
   // The helper sees none of hedge's secrets in its environment: key-command.test.ts (runKeyCommand, which every helper runs through).
   it('HEDGE_API_KEY still wins over the profile, and the helper is then not run', async () => {
     const marker = join(tmp.path, 'ran.txt');
-    expect((await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`)).code).toBe(0);
+    ok(await loginWithHelper(`touch '${marker}'; cat '${keyFile}'`));
     rmSync(marker);
     sandbox.requestLog.length = 0;
-    ok(await hedgeIn(configDir, 'positions --json', { env: { HEDGE_API_KEY: KEY_A } }));
+    ok(await run('positions --json', { env: { HEDGE_API_KEY: KEY_A } }));
     expect(existsSync(marker)).toBe(false);
     // The positions list, then the sides' hedge records (every filled one, the newest page): all with the environment's key.
     expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([
@@ -171,10 +169,8 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     expect(readStore(configDir).profiles.desk).toMatchObject({ api_key: KEY_A });
     expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
 
-    const positions = ok(await hedgeIn(configDir, 'positions'));
-    expect(positions.stderr).not.toMatch(/keyring/i);
-    const whoami = await hedgeIn(configDir, 'whoami --json');
-    expect(JSON.parse(whoami.stdout).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
+    expect(ok(await run('positions')).stderr).not.toMatch(/keyring/i);
+    expect(okJson(await run('whoami --json')).key_store).toEqual({ kind: 'file', location: storeFile(configDir) });
   });
 
   it('a session bus that accepts and never answers is no keyring: login falls back, a keyring profile fails, neither hangs', async () => {
@@ -192,7 +188,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
       writeStore(configDir, store);
       sandbox.requestLog.length = 0;
       exits(
-        await hedgeIn(configDir, 'positions', { env }),
+        await run('positions', { env }),
         4,
         'is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.',
       );
@@ -205,17 +201,17 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
 
   it('--key-store keyring and --move-key refuse without a keyring and change nothing', async () => {
     exits(
-      await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'keyring']),
+      await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store keyring'.split(' ')),
       1,
       '--key-store keyring:',
       'nothing was saved',
     );
     expect(existsSync(storeFile(configDir))).toBe(false);
 
-    ok(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file']));
+    ok(await loginWith(configDir, sandbox, KEY_A, '--profile desk --key-store file'.split(' ')));
     const before = readFileSync(storeFile(configDir), 'utf8');
     sandbox.requestLog.length = 0;
-    exits(await hedgeIn(configDir, 'login --profile desk --move-key'), 1, 'the key stays where it was');
+    exits(await run('login --profile desk --move-key'), 1, 'the key stays where it was');
     expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
     expect(sandbox.requestLog).toHaveLength(0);
   });

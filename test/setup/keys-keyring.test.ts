@@ -9,7 +9,7 @@ import { loginWith, readStore, storeFile, writeStore } from '../support/config-s
 import { KEY_A } from '../support/keys.js';
 import { useProfileSuite } from '../support/profile-suite.js';
 import { secretServiceMissing, startSecretService, type SecretService } from '../support/servers/secret-service.js';
-import { ok, exits } from '../support/cli-runs.js';
+import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const missing = secretServiceMissing();
 const suite = useProfileSuite('hedge-keyring-');
@@ -27,13 +27,16 @@ describe.skipIf(missing !== undefined)(
 
     const run = (args: HedgeArgs, input?: string) => hedgeIn(suite.tmp.path, args, { env: secrets.env, input });
     const accountOf = (profile: string) => `${profile}@${suite.tmp.path}`;
+    /** `hedge login --profile PROFILE` with KEY_A on stdin, the keyring there. */
+    const login = (profile: string, ...args: string[]) =>
+      loginWith(suite.tmp.path, suite.sandbox, KEY_A, ['--profile', profile, ...args], secrets.env);
 
     it('login keeps the key in the keyring, not the file; every command reads it from there; whoami says so', async () => {
       const { sandbox, simulator, tmp } = suite;
-      const login = ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--json'], secrets.env));
-      expect(JSON.parse(login.stdout)).toMatchObject({ profile: 'desk', key_store: 'keyring' });
-      expect(login.stderr).toContain('its key hpk_test…0001 is in the OS keyring');
-      expect(login.stderr).not.toContain('No OS keyring');
+      const { stdout, stderr } = ok(await login('desk', '--json'));
+      expect(JSON.parse(stdout)).toMatchObject({ profile: 'desk', key_store: 'keyring' });
+      expect(stderr).toContain('its key hpk_test…0001 is in the OS keyring');
+      expect(stderr).not.toContain('No OS keyring');
       expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
 
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
@@ -43,15 +46,13 @@ describe.skipIf(missing !== undefined)(
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
 
       sandbox.requestLog.length = 0;
-      const whoami = ok(await run('whoami --json'));
-      expect(JSON.parse(whoami.stdout)).toMatchObject({
+      expect(okJson(await run('whoami --json'))).toMatchObject({
         key_store: { kind: 'keyring', location: `service hedge, account ${accountOf('desk')}` },
         key_check: { status: 'ok' },
       });
       expect(simulator.requests().map((entry) => [entry.path, entry.status])).toEqual([['/account', 200]]);
 
-      const list = await run('profile list --json');
-      expect(JSON.parse(list.stdout)).toEqual(
+      expect(okJson(await run('profile list --json'))).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
             name: 'desk',
@@ -65,7 +66,7 @@ describe.skipIf(missing !== undefined)(
 
     it('a keyring profile without its keyring, or with its entry gone, is exit 4 and sends nothing', async () => {
       const { sandbox, tmp } = suite;
-      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
+      ok(await login('desk'));
       sandbox.requestLog.length = 0;
       exits(await hedgeIn(tmp.path, 'positions'), 4, 'is in the OS keyring, but no D-Bus session');
       const store = readStore(tmp.path);
@@ -76,18 +77,17 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('logout deletes the keyring entry', async () => {
-      const { sandbox, tmp } = suite;
-      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
+      const { tmp } = suite;
+      ok(await login('desk'));
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
-      const logout = ok(await run('logout --json'));
-      expect(JSON.parse(logout.stdout)).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
+      expect(okJson(await run('logout --json'))).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       expect(readStore(tmp.path).profiles.desk.key_keyring).toBeUndefined();
     });
 
     it('profile remove takes the keyring entry with it', async () => {
-      const { sandbox, tmp } = suite;
-      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'ops'], secrets.env));
+      const { tmp } = suite;
+      ok(await login('ops'));
       expect(secrets.lookup(accountOf('ops'))).toBe(KEY_A);
       ok(await run('profile remove ops'));
       expect(secrets.lookup(accountOf('ops'))).toBeNull();
@@ -96,9 +96,7 @@ describe.skipIf(missing !== undefined)(
 
     it('login --move-key moves a plain-text key into the keyring and back, asking nothing and sending nothing', async () => {
       const { sandbox, tmp } = suite;
-      expect(
-        (await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk', '--key-store', 'file'], secrets.env)).code,
-      ).toBe(0);
+      ok(await login('desk', '--key-store', 'file'));
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
       expect(secrets.lookup(accountOf('desk'))).toBeNull();
       sandbox.requestLog.length = 0;
@@ -108,8 +106,11 @@ describe.skipIf(missing !== undefined)(
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
 
-      const again = await run('login --profile desk --move-key --json');
-      expect(JSON.parse(again.stdout)).toEqual({ profile: 'desk', key_store: 'keyring', moved: false });
+      expect(okJson(await run('login --profile desk --move-key --json'))).toEqual({
+        profile: 'desk',
+        key_store: 'keyring',
+        moved: false,
+      });
 
       ok(await run('login --profile desk --move-key --key-store file'));
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
@@ -119,7 +120,7 @@ describe.skipIf(missing !== undefined)(
 
     it('a key that moves to a helper leaves the keyring', async () => {
       const { sandbox, tmp } = suite;
-      ok(await loginWith(tmp.path, sandbox, KEY_A, ['--profile', 'desk'], secrets.env));
+      ok(await login('desk'));
       expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
       const keyFile = `${tmp.path}/key.txt`;
       writeFileSync(keyFile, `${KEY_A}\n`, { mode: 0o600 });

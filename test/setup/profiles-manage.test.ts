@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
-import { hedgeIn } from '../support/hedge-cli.js';
+import { hedgeIn, type HedgeArgs, type RunOptions } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
@@ -19,6 +19,7 @@ let sandbox: RunningSandbox;
 let tmp: TempDir;
 const suite = useProfileSuite('hedge-profiles-');
 beforeEach(() => ({ simulator, sandbox, tmp } = suite));
+const run = (args: HedgeArgs, options?: RunOptions) => hedgeIn(tmp.path, args, options);
 
 /** Two test profiles on the sandbox ("alpha" current) and a logged-out live one. */
 function seedProfiles() {
@@ -33,10 +34,14 @@ function seedProfiles() {
   });
 }
 
+/** The current profile's own key is one the server refuses. */
+const ownKeyRefused = () =>
+  writeStore(tmp.path, { current: 'alpha', profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } } });
+
 const redacted = (key: string) => `${key.slice(0, 8)}…${key.slice(-4)}`;
 
 const whoami = async (env: Record<string, string> = {}, args: string[] = []) =>
-  okJson(await hedgeIn(tmp.path, [...args, 'whoami', '--json'], { env }));
+  okJson(await run([...args, 'whoami', '--json'], { env }));
 
 describe('precedence: flag > environment > profile (whoami --json)', () => {
   beforeEach(seedProfiles);
@@ -61,7 +66,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       sources: { profile: 'flag' },
     });
     // A global option after the command counts the same.
-    expect(okJson(await hedgeIn(tmp.path, 'whoami --json --profile bravo'))).toMatchObject({
+    expect(okJson(await run('whoami --json --profile bravo'))).toMatchObject({
       profile: 'bravo',
       sources: { profile: 'flag' },
     });
@@ -90,25 +95,22 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
   });
 
   it("a key refused from HEDGE_API_KEY: the hint names HEDGE_API_KEY (a login would not change it); unset, the profile's key answers", async () => {
-    const refused = exits(await hedgeIn(tmp.path, 'account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
+    const refused = exits(await run('account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
     expect(refused.stderr).toContain('The key is HEDGE_API_KEY, which comes before any saved profile');
     expect(refused.stderr).not.toContain('hedge login');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
-    expect(ok(await hedgeIn(tmp.path, 'account')).stdout).toContain('balance_usdc');
+    expect(ok(await run('account')).stdout).toContain('balance_usdc');
     expect(simulator.requests('GET', '/account')).toHaveLength(2);
     // The profile's own key refused: saving a new one is the fix.
-    writeStore(tmp.path, {
-      current: 'alpha',
-      profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
-    });
-    expect(exits(await hedgeIn(tmp.path, 'account'), 4).stderr).toContain('save a new one with `hedge login`');
+    ownKeyRefused();
+    expect(exits(await run('account'), 4).stderr).toContain('save a new one with `hedge login`');
   });
 
   it('a key refused from HEDGE_API_KEY: whoami and doctor say to fix it there (a login alone would not replace it), as a command does', async () => {
     const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
     const env = { HEDGE_API_KEY: UNKNOWN_KEY };
-    expect(exits(await hedgeIn(tmp.path, 'whoami', { env }), 4).stderr).toContain(fixThere);
-    const doctor = await hedgeIn(tmp.path, 'doctor --json', { env });
+    expect(exits(await run('whoami', { env }), 4).stderr).toContain(fixThere);
+    const doctor = await run('doctor --json', { env });
     exits(doctor, 4);
     const auth = JSON.parse(doctor.stdout).checks.find((check: { check: string }) => check.check === 'auth');
     expect(auth).toMatchObject({ status: 'fail', next: expect.stringContaining(fixThere) });
@@ -117,19 +119,15 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       'GET /markets 401',
     ]);
     // The profile's own key refused: saving a new one is the fix.
-    writeStore(tmp.path, {
-      current: 'alpha',
-      profiles: { alpha: { base_url: sandbox.baseUrl, api_key: UNKNOWN_KEY } },
-    });
-    const own = exits(await hedgeIn(tmp.path, 'whoami'), 4).stderr;
+    ownKeyRefused();
+    const own = exits(await run('whoami'), 4).stderr;
     expect(own).toContain('save the right one with `hedge login`');
     expect(own).not.toContain('HEDGE_API_KEY');
   });
 
   it('the human card says where each setting came from and marks a live key LIVE', async () => {
-    const plainCard = ok(await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
-    expect(plainCard.stdout).toContain('HEDGE_API_KEY');
-    expect(plainCard.stdout).toContain('the current profile');
+    const plainCard = ok(await run('whoami', { env: { HEDGE_FORCE_TTY: '1', HEDGE_API_KEY: KEY_C } }));
+    for (const text of ['HEDGE_API_KEY', 'the current profile']) expect(plainCard.stdout).toContain(text);
     expect(plainCard.stdout).toMatch(/Key check.*ok/);
 
     // The live profile points at an address nobody listens on: unreachable, exit 5, still LIVE.
@@ -137,14 +135,14 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       current: 'prod',
       profiles: { prod: { base_url: 'https://127.0.0.1:9/v2', api_key: LIVE_KEY } },
     });
-    const live = await hedgeIn(tmp.path, 'whoami', { env: { HEDGE_FORCE_TTY: '1' } });
+    const live = await run('whoami', { env: { HEDGE_FORCE_TTY: '1' } });
     expect(live.stdout).toContain('LIVE');
     expect(live.stdout).toMatch(/unreachable/);
     exits(live, 5);
   });
 
   it('a key the server refuses: whoami shows it as refused and exits 4', async () => {
-    const result = exits(await hedgeIn(tmp.path, 'whoami --json', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
+    const result = exits(await run('whoami --json', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
     expect(JSON.parse(result.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
     expect(result.stderr).toContain('hedge login');
   });
@@ -154,7 +152,7 @@ describe('profile list / use / remove', () => {
   beforeEach(seedProfiles);
 
   it('lists every profile with environment, redacted key and the current one; --json never holds a whole key', async () => {
-    const json = ok(await hedgeIn(tmp.path, 'profile list --json'));
+    const json = ok(await run('profile list --json'));
     expect(JSON.parse(json.stdout)).toMatchObject([
       { name: 'alpha', current: true, environment: 'test', base_url: sandbox.baseUrl },
       { name: 'bravo' },
@@ -163,16 +161,12 @@ describe('profile list / use / remove', () => {
     ]);
     for (const key of [KEY_A, KEY_B, LIVE_KEY]) expect(json.stdout).not.toContain(key);
 
-    const table = ok(await hedgeIn(tmp.path, 'profile list', { env: { HEDGE_FORCE_TTY: '1' } }));
-    expect(table.stdout).toMatch(/\*.*alpha/);
-    expect(table.stdout).toMatch(/prod.*LIVE/);
-    expect(table.stdout).toMatch(/gone.*logged out/);
+    const table = ok(await run('profile list', { env: { HEDGE_FORCE_TTY: '1' } }));
+    for (const line of [/\*.*alpha/, /prod.*LIVE/, /gone.*logged out/]) expect(table.stdout).toMatch(line);
 
-    const plain = await hedgeIn(tmp.path, 'profile list');
-    expect(plain.stdout.split('\n')[0]).toBe(
-      'name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store',
-    );
-    expect(plain.stdout.split('\n')[1]).toMatch(/^alpha\ttrue\ttest\t/);
+    const [header, first] = (await run('profile list')).stdout.split('\n');
+    expect(header).toBe('name\tcurrent\tenvironment\tbase_url\tapi_key\tca_file\tjournal_url\tsaved_at\tkey_store');
+    expect(first).toMatch(/^alpha\ttrue\ttest\t/);
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
@@ -182,41 +176,40 @@ describe('profile list / use / remove', () => {
       ['bad name', 'HEDGE_PROFILE: "bad name" is not a profile name'],
     ]) {
       for (const command of ['whoami', 'positions']) {
-        const { stderr } = exits(await hedgeIn(tmp.path, command, { env: { HEDGE_PROFILE: value } }), 2);
+        const { stderr } = exits(await run(command, { env: { HEDGE_PROFILE: value } }), 2);
         expect(stderr).toContain(`hedge: ${said}`);
         expect(stderr).not.toContain('--profile');
       }
     }
     // The flag is named when the flag said it.
-    exits(await hedgeIn(tmp.path, '--profile nope whoami'), 2, '--profile: no profile named "nope"');
+    exits(await run('--profile nope whoami'), 2, '--profile: no profile named "nope"');
     expect(sandbox.requestLog).toEqual([]);
   });
 
   it('use switches the current profile; an unknown name is exit 2 naming the existing ones', async () => {
-    ok(await hedgeIn(tmp.path, 'profile use bravo'));
+    ok(await run('profile use bravo'));
     expect([readStore(tmp.path).current, (await whoami()).profile]).toEqual(['bravo', 'bravo']);
 
-    const live = ok(await hedgeIn(tmp.path, 'profile use prod'));
+    const live = ok(await run('profile use prod'));
     expect(live.stderr).toContain('LIVE');
 
-    exits(await hedgeIn(tmp.path, 'profile use nope'), 2, 'no profile named "nope"', 'alpha, bravo, gone, prod');
+    exits(await run('profile use nope'), 2, 'no profile named "nope"', 'alpha, bravo, gone, prod');
     expect(readStore(tmp.path).current).toBe('prod');
   });
 
   it('remove deletes a profile; removing the current one leaves none current', async () => {
-    ok(await hedgeIn(tmp.path, 'profile remove bravo'));
+    ok(await run('profile remove bravo'));
     expect(Object.keys(readStore(tmp.path).profiles)).toEqual(['alpha', 'prod', 'gone']);
 
-    const current = ok(await hedgeIn(tmp.path, 'profile remove alpha'));
+    const current = ok(await run('profile remove alpha'));
     expect(current.stderr).toContain('hedge profile use');
     const store = readStore(tmp.path);
-    expect(store.current).toBeUndefined();
-    expect(store.profiles.alpha).toBeUndefined();
+    expect([store.current, store.profiles.alpha]).toEqual([undefined, undefined]);
 
-    exits(await hedgeIn(tmp.path, 'profile remove alpha'), 2, 'gone, prod');
+    exits(await run('profile remove alpha'), 2, 'gone, prod');
 
     // With no current profile, a command says how to log in (exit 4).
-    exits(await hedgeIn(tmp.path, 'markets'), 4, 'hedge login');
+    exits(await run('markets'), 4, 'hedge login');
   });
 });
 
@@ -224,33 +217,33 @@ describe('hedge logout', () => {
   beforeEach(seedProfiles);
 
   it('removes the key of the current profile and keeps its base URL; commands then exit 4', async () => {
-    ok(await hedgeIn(tmp.path, 'logout'));
+    ok(await run('logout'));
     const store = readStore(tmp.path);
     expect(store.profiles.alpha).toEqual({ base_url: sandbox.baseUrl });
     expect(store.current).toBe('alpha');
     expect(store.profiles.bravo.api_key).toBe(KEY_B);
 
-    exits(await hedgeIn(tmp.path, 'markets'), 4, 'no API key', 'hedge login');
+    exits(await run('markets'), 4, 'no API key', 'hedge login');
     expect(sandbox.requestLog).toHaveLength(0);
 
-    const again = okJson(await hedgeIn(tmp.path, 'logout --json'));
+    const again = okJson(await run('logout --json'));
     expect(again).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
   });
 
   it('--profile logs out that profile only; an unknown one is exit 2', async () => {
-    const result = okJson(await hedgeIn(tmp.path, 'logout --profile bravo --json'));
+    const result = okJson(await run('logout --profile bravo --json'));
     expect(result).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
     const store = readStore(tmp.path);
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);
 
-    exits(await hedgeIn(tmp.path, 'logout --profile nope'), 2, 'alpha, bravo');
+    exits(await run('logout --profile nope'), 2, 'alpha, bravo');
   });
 
   it('--demo: the demo has no login to end; the current profile keeps its key (exit 2, the store as it was)', async () => {
     const before = readFileSync(storeFile(tmp.path), 'utf8');
     for (const args of ['--demo logout', '--demo logout --profile bravo'])
-      exits(await hedgeIn(tmp.path, args), 2, '--demo: the demo has no login to end; leave out --demo');
+      exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
     expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
   });
 });
@@ -258,18 +251,18 @@ describe('hedge logout', () => {
 describe('nothing configured', () => {
   it('every command that needs a key exits 4 and says how to log in or try --demo, sending nothing', async () => {
     for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
-      const result = exits(await hedgeIn(tmp.path, args), 4, 'hedge login', '--demo');
+      const result = exits(await run(args), 4, 'hedge login', '--demo');
       expect(result.stderr).not.toMatch(/\n\s+at /);
     }
-    const list = ok(await hedgeIn(tmp.path, 'profile list'));
+    const list = ok(await run('profile list'));
     expect(list.stderr).toContain('hedge login');
-    ok(await hedgeIn(tmp.path, 'logout'));
+    ok(await run('logout'));
     expect(sandbox.requestLog).toHaveLength(0);
   });
 
   it('a malformed HEDGE_API_KEY is exit 4 before any request, and is not echoed whole', async () => {
     const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-    const result = await hedgeIn(tmp.path, 'whoami', {
+    const result = await run('whoami', {
       env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl },
     });
     exits(result, 4, 'malformed');
@@ -291,18 +284,18 @@ const CORRUPTIONS = [
 describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
   it('stops every command with exit 1, naming the file and the fix, and leaves it untouched', async () => {
     writeFileSync(storeFile(tmp.path), text, { mode: 0o600 });
-    const runs: Array<[string[], string | undefined]> = [
-      [['profile', 'list'], undefined],
-      [['profile', 'use', 'desk'], undefined],
-      [['profile', 'remove', 'desk'], undefined],
-      [['logout'], undefined],
-      [['whoami'], undefined],
-      [['markets'], undefined],
+    const runs: Array<[HedgeArgs, string?]> = [
+      ['profile list'],
+      ['profile use desk'],
+      ['profile remove desk'],
+      ['logout'],
+      ['whoami'],
+      ['markets'],
       [['login', '--profile', 'desk', '--base-url', sandbox.baseUrl], KEY_A],
     ];
     for (const [args, input] of runs) {
-      const result = await hedgeIn(tmp.path, args, { input });
-      const label = args.join(' ');
+      const result = await run(args, { input });
+      const label = String(args);
       exits(result, 1, storeFile(tmp.path));
       expect(result.stderr, label).toMatch(says);
       expect(result.stderr, label).toMatch(/Fix (the file|that entry) by hand/);
@@ -310,7 +303,7 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
       expect(result.stdout, label).toBe('');
       expect(readFileSync(storeFile(tmp.path), 'utf8'), label).toBe(text);
     }
-    const json = exits(await hedgeIn(tmp.path, 'profile list --json'), 1);
+    const json = exits(await run('profile list --json'), 1);
     expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
     expect(sandbox.requestLog).toHaveLength(0);
   });
@@ -319,7 +312,7 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
 it('the environment alone still works past a corrupted store (it is not even opened)', async () => {
   writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
   const result = ok(
-    await hedgeIn(tmp.path, 'whoami --json', {
+    await run('whoami --json', {
       env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
     }),
   );
@@ -332,7 +325,7 @@ it('fields the CLI does not know are kept when it writes the store', async () =>
     note: 'kept',
     profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A, colour: 'blue' } },
   });
-  ok(await hedgeIn(tmp.path, 'logout'));
+  ok(await run('logout'));
   const store = JSON.parse(readFileSync(storeFile(tmp.path), 'utf8'));
   expect(store).toEqual({
     current: 'desk',
@@ -357,19 +350,20 @@ it.each([[['--verbose']], [['--verbose', '--json']]])(
       );
       everything += `${result.stdout}\n${result.stderr}\n`;
     }
-    const runs: Array<[args: string[], code: number, env?: Record<string, string>]> = [
-      [['whoami'], 0],
-      [['whoami'], 0, { HEDGE_API_KEY: KEY_B }],
-      [['whoami'], 4, { HEDGE_API_KEY: UNKNOWN_KEY }],
-      [['markets'], 0],
-      [['account'], 0],
-      [['profile', 'list'], 0],
-      [['markets'], 4, { HEDGE_API_KEY: UNKNOWN_KEY }],
-      [['account', '--timeout', '1'], 5, { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' }],
-      [['login', `--api-key=${KEY_A}`], 2],
+    const refused = { HEDGE_API_KEY: UNKNOWN_KEY };
+    const runs: Array<[string, number, Record<string, string>?]> = [
+      ['whoami', 0],
+      ['whoami', 0, { HEDGE_API_KEY: KEY_B }],
+      ['whoami', 4, refused],
+      ['markets', 0],
+      ['account', 0],
+      ['profile list', 0],
+      ['markets', 4, refused],
+      ['account --timeout 1', 5, { HEDGE_BASE_URL: 'http://127.0.0.1:9/v2' }],
+      [`login --api-key=${KEY_A}`, 2],
     ];
     for (const [args, code, env] of runs) {
-      const result = exits(await hedgeIn(tmp.path, [...args, ...mode], { env }), code);
+      const result = exits(await run([...args.split(' '), ...mode], { env }), code);
       everything += `${result.stdout}\n${result.stderr}\n`;
     }
     for (const key of [KEY_A, KEY_B, UNKNOWN_KEY]) expect(everything).not.toContain(key);
