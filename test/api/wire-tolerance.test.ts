@@ -11,7 +11,7 @@ import { readStore, storeFile } from '../support/config-store.js';
 import { startAnswerProxy, startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
-import { envFor, type Simulator } from '../support/simulator.js';
+import { envFor, FILL_DELAY_MS, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
@@ -374,6 +374,27 @@ describe.concurrent('lists never lose rows', () => {
       [200, { limit: '500' }],
       [403, { limit: '1' }],
     ]);
+  });
+
+  // A list's cut check that fails on the network: as for a refused check.
+  it('--all whose page-size check fails on the network (every attempt): the list read is still given, with the warning it may be cut', async (on, through) => {
+    const simulator = await on(undefined, FILL_DELAY_MS);
+    const ids = seeded(simulator, 51);
+    let lists = 0;
+    // The list passes; every later GET /hedges (the page of one) has its connection dropped after the server answered.
+    const env = await through(
+      startAnswerProxy(simulator.sandbox, (request) => {
+        if (request.method === 'GET' && request.path === '/hedges' && ++lists > 1)
+          throw new Error('connection dropped');
+      }),
+    );
+    const result = ok(await simulator.hedge('hedges --all --json', { env }));
+    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
+    expect(result.stderr).toMatch(/may be cut at 51 hedges: the server gave no next page/);
+    const [first, ...checks] = queries(simulator, '/hedges');
+    expect(first).toEqual({ limit: '500' });
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.every((query) => query.limit === '1')).toBe(true);
   });
 
   it('a server that honours the page size and gives no paging facts: --all on 51 hedges is whole, no warning', async (on) => {
