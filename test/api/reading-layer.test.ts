@@ -46,8 +46,7 @@ describe('paging by detection', () => {
   it('a bare array with nothing said: one page, no word on more', () => {
     const page = read([{ id: 'a' }]);
     expect(page).toMatchObject({ rows: [{ id: 'a' }], rowsAt: 'data' });
-    expect(page.more).toBeUndefined();
-    expect(page.next).toBeUndefined();
+    expect([page.more, page.next]).toEqual([undefined, undefined]);
   });
 
   it('meta.next_cursor: sent back as `cursor` with the filters kept; null says it was the last page', () => {
@@ -106,8 +105,7 @@ describe('paging by detection', () => {
   });
 
   it('an object with no list in it has no rows (the client names it unreadable)', () => {
-    expect(findRows({ balance: 1 }).rows).toBeUndefined();
-    expect(findRows({ data: [1], other: [2] }).rows).toEqual([1]);
+    expect([findRows({ balance: 1 }).rows, findRows({ data: [1], other: [2] }).rows]).toEqual([undefined, [1]]);
   });
 });
 
@@ -135,8 +133,8 @@ describe("the server's own data beside hedge's reading", () => {
     expect(asSent({ closed: true, realized: parsed })).toEqual({ closed: true, realized: sent });
     const plain = { a: 1 };
     expect(asSent(plain)).toBe(plain);
-    expect(() => hedgeSchema.parse({ ...sent, side: 'long' })).toThrow();
-    expect(() => hedgeSchema.parse({ ...sent, notional_usd: 'ten' })).toThrow();
+    for (const wrong of [{ side: 'long' }, { notional_usd: 'ten' }])
+      expect(() => hedgeSchema.parse({ ...sent, ...wrong })).toThrow();
   });
 });
 
@@ -179,19 +177,12 @@ describe('wire names: set > learned > guessed', () => {
           api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA',
         };
       });
-      const profile = learnedScopeOf({
-        sources: { apiKey: 'profile', baseUrl: 'profile' },
-        profileName: 'desk',
-        baseUrl: 'https://api.example.com/partners/acme/v2',
-      });
-      const server = learnedScopeOf({
-        sources: { apiKey: 'environment', baseUrl: 'environment' },
-        baseUrl: 'http://127.0.0.1:4010/partners/sandbox/v2/',
-      });
-      const demo = learnedScopeOf({
-        sources: { apiKey: 'demo', baseUrl: 'demo' },
-        baseUrl: 'http://127.0.0.1:5555/partners/sandbox/v2',
-      });
+      /** The scope of credentials whose key and base URL both come from `source`. */
+      const scope = (source: 'profile' | 'environment' | 'demo', baseUrl: string, profileName?: string) =>
+        learnedScopeOf({ sources: { apiKey: source, baseUrl: source }, profileName, baseUrl });
+      const profile = scope('profile', 'https://api.example.com/partners/acme/v2', 'desk');
+      const server = scope('environment', 'http://127.0.0.1:4010/partners/sandbox/v2/');
+      const demo = scope('demo', 'http://127.0.0.1:5555/partners/sandbox/v2');
       expect([profile, server, demo]).toEqual([
         { kind: 'profile', name: 'desk' },
         { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },

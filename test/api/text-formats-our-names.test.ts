@@ -18,7 +18,6 @@ describe('TSV and CSV show what the server sent under our column names, on every
   for (const dialect of ['alpha', 'beta'] as const) {
     it(`${dialect}: positions, account and history in tsv and csv`, async () => {
       const simulator = await start({ dialect });
-      const fields = wireDialect(dialect);
       simulator.seedOpen('sell', 3000);
       await simulator.api('POST', '/hedges/close', {
         body: { market: 'USDTNGN', side: 'sell' },
@@ -39,17 +38,21 @@ describe('TSV and CSV show what the server sent under our column names, on every
           expect(run.code, run.stderr).toBe(0);
           return rowsOf(run.stdout, separator);
         };
-        const [closed] = await read('history');
-        expect(closed.hedge_id).toBe(String(record[fields.historyFields.hedge_id!]));
-        expect(closed.side).toBe('sell');
-        expect(closed.notional_usd).toBe(String(record[fields.historyFields.notional_usd!]));
-        expect(closed.closed_at).toBe(record[fields.historyFields.closed_at!]);
-        const [line] = await read('positions');
-        expect(line.side).toBe('buy');
-        expect(line.notional_usd).toBe(String(position[fields.positionFields.notional_usd!]));
-        const [figures] = await read('account');
-        expect(figures.margin_in_use_usdc).toBe(String(account[fields.accountFields.margin_in_use_usdc!]));
-        expect(figures.open_positions).toBe(String(account[fields.accountFields.open_positions!]));
+        const { historyFields, positionFields, accountFields } = wireDialect(dialect);
+        expect((await read('history'))[0]).toMatchObject({
+          hedge_id: String(record[historyFields.hedge_id!]),
+          side: 'sell',
+          notional_usd: String(record[historyFields.notional_usd!]),
+          closed_at: record[historyFields.closed_at!],
+        });
+        expect((await read('positions'))[0]).toMatchObject({
+          side: 'buy',
+          notional_usd: String(position[positionFields.notional_usd!]),
+        });
+        expect((await read('account'))[0]).toMatchObject({
+          margin_in_use_usdc: String(account[accountFields.margin_in_use_usdc!]),
+          open_positions: String(account[accountFields.open_positions!]),
+        });
       }
     });
   }
@@ -61,17 +64,20 @@ describe("TSV and CSV of a write's result: the side after it and the closed hedg
     simulator.seedOpen('buy', 2000);
     const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
     expect(reduced.code, reduced.stderr).toBe(0);
-    const [side] = rowsOf(reduced.stdout, '\t');
-    expect([side.side, side.notional_usd]).toEqual(['buy', '1500']);
     const [position] = (await simulator.api('GET', '/positions')).body.data;
-    expect(side.entry_price).toBe(String(position.entry_rate));
+    expect(rowsOf(reduced.stdout, '\t')[0]).toMatchObject({
+      side: 'buy',
+      notional_usd: '1500',
+      entry_price: String(position.entry_rate),
+    });
 
     const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
     expect(closed.code, closed.stderr).toBe(0);
     const [record] = (await simulator.api('GET', '/hedges/history')).body.data;
-    const [row] = rowsOf(closed.stdout, '\t');
-    expect(row.entry_price).toBe(String(record.entry_rate));
-    expect(row.exit_price).toBe(String(record.exit_rate));
-    expect(row.gross_pnl_usd).toBe(String(record.pnl_gross_usd));
+    expect(rowsOf(closed.stdout, '\t')[0]).toMatchObject({
+      entry_price: String(record.entry_rate),
+      exit_price: String(record.exit_rate),
+      gross_pnl_usd: String(record.pnl_gross_usd),
+    });
   });
 });

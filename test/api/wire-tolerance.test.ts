@@ -8,10 +8,10 @@ import { describe, expect } from 'vitest';
 import { keeperTest } from '../support/keeper.js';
 import { existsSync } from 'node:fs';
 import { readStore, storeFile } from '../support/config-store.js';
-import { startAnswerProxy, startFieldProxy } from '../support/servers/field-proxy.js';
+import { startAnswerProxy, startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
-import { envFor, type Simulator } from '../support/simulator.js';
+import { envFor, FILL_DELAY_MS, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
@@ -22,18 +22,36 @@ const learnedIn = (configDir: string) =>
   existsSync(storeFile(configDir)) ? readStore(configDir).learned_wire : undefined;
 
 /**
- * A simulator of this dialect whose fills land in 20 ms, closed when its test ends: the tests run
- * side by side (most of their time is hedge waiting out its retries), each closing only its own.
+ * A simulator of this dialect whose fills land in 20 ms, and the environment that sends hedge through
+ * a proxy, each closed when its test ends: the tests run side by side (most of their time is hedge
+ * waiting out its retries), each closing only its own.
  */
 const it = (
   name: string,
-  body: (on: (dialect?: SandboxDialect, fillDelayMs?: number) => Promise<Simulator>) => Promise<void>,
-) => keeperTest(name, ({ rig }) => body((dialect, fillDelayMs = 20) => rig.start({ dialect, fillDelayMs })));
+  body: (
+    on: (dialect?: SandboxDialect, fillDelayMs?: number) => Promise<Simulator>,
+    through: (starting: Promise<FieldProxy>) => Promise<Record<string, string>>,
+  ) => Promise<void>,
+) =>
+  keeperTest(name, ({ rig }) =>
+    body(
+      (dialect, fillDelayMs = 20) => rig.start({ dialect, fillDelayMs }),
+      async (starting) => {
+        const proxy = await starting;
+        rig.later(() => proxy.close());
+        return envFor(proxy);
+      },
+    ),
+  );
 
 /** Closed hedges written straight into the simulator's history; their ids. */
 const seeded = (simulator: Simulator, count: number) =>
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
 const idSet = (list: any[]) => new Set(list.map((hedge) => hedge.id));
+/** The queries of the GETs of `path` the simulator answered, and [status, query] of each. */
+const queries = (simulator: Simulator, path: string) => simulator.requests('GET', path).map((entry) => entry.query);
+const statusQueries = (simulator: Simulator, path: string) =>
+  simulator.requests('GET', path).map((entry) => [entry.status, entry.query]);
 
 describe.concurrent('learning the add/reduce amount from the server', () => {
   it('gamma: the first add is refused for its field name and sent again once under a new key; the second add sends one request', async (on) => {
@@ -169,22 +187,19 @@ describe.concurrent('lists never lose rows', () => {
     const listed = JSON.parse(hedges.stdout).map((hedge: any) => hedge.id);
     expect(listed).toHaveLength(47);
     expect(new Set(listed)).toEqual(new Set(ids));
-    const pages = simulator.requests('GET', '/hedges');
+    const pages = queries(simulator, '/hedges');
     // Newest first, as the server orders them, page after page.
     const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map((hedge: any) => hedge.id);
     expect(listed).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
-    expect(pages.map((entry) => entry.query)).toEqual([
-      { limit: '100' },
-      { cursor: expect.any(String), page_size: '80' },
-    ]);
+    expect(pages).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
     expect(hedges.stderr).toMatch(/Learned from the server: the page size goes as `page_size`/);
     expect(hedges.stderr).not.toMatch(/more/);
 
     const history = ok(await simulator.hedge('history --limit 100 --format tsv'));
     expect(history.stdout.trim().split('\n')).toHaveLength(1 + 47);
     // Learned: the next run sends the server's name at once, one request.
-    expect(simulator.requests('GET', '/hedges/history').map((entry) => entry.query)).toEqual([{ page_size: '100' }]);
+    expect(queries(simulator, '/hedges/history')).toEqual([{ page_size: '100' }]);
   });
 
   it('past the default length: 50 shown and the rest named on stderr; --all reads every one; --limit with --all is exit 2', async (on) => {
@@ -227,14 +242,16 @@ describe.concurrent('lists never lose rows', () => {
       const ids = seeded(simulator, 51);
       const result = ok(await simulator.hedge(`${command} --json`));
       const shown = JSON.parse(result.stdout);
-      expect(shown).toHaveLength(50);
-      expect(ids).toHaveLength(51);
-      expect(simulator.historyCount()).toBe(51);
+      expect([shown.length, ids.length, simulator.historyCount()]).toEqual([50, 51, 51]);
       expect(result.stderr).toMatch(
         new RegExp(`50 ${what} shown \\(the default\\); there are more: \`hedge ${command} --all\` lists every one`),
       );
-      const asked = simulator.requests('GET', path).filter((entry) => entry.status === 200);
-      expect(asked.map((entry) => entry.query)).toEqual([{ [sizeName]: '51' }]);
+      expect(
+        simulator
+          .requests('GET', path)
+          .filter((entry) => entry.status === 200)
+          .map((entry) => entry.query),
+      ).toEqual([{ [sizeName]: '51' }]);
       // The 50 shown are the server's newest 50.
       const server = (await simulator.api('GET', `${path}?${sizeName}=50`)).body.data;
       expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
@@ -246,7 +263,7 @@ describe.concurrent('lists never lose rows', () => {
     const result = ok(await simulator.hedge('hedges --json'));
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(result.stderr).not.toMatch(/more|cut/);
-    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }, { limit: '1' }]);
+    expect(queries(simulator, '/hedges')).toEqual([{ limit: '51' }, { limit: '1' }]);
   });
 
   it('alpha: hedges on 51 hedges (its own page of 50, `limit` ignored) shows the default 50 and says the list may be cut, never silently fewer', async (on) => {
@@ -256,7 +273,7 @@ describe.concurrent('lists never lose rows', () => {
     expect(JSON.parse(result.stdout)).toHaveLength(50);
     expect(simulator.hedges()).toHaveLength(51);
     expect(result.stderr).toContain('may be cut at 50 hedges: the server gave no next page');
-    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([{ limit: '51' }, { limit: '1' }]);
+    expect(queries(simulator, '/hedges')).toEqual([{ limit: '51' }, { limit: '1' }]);
   });
 
   // alpha: one page of its own size, ignores `limit`, no paging facts.
@@ -269,13 +286,11 @@ describe.concurrent('lists never lose rows', () => {
       const simulator = await on('alpha');
       const ids = seeded(simulator, 51);
       const result = ok(await simulator.hedge(`${command} --json`));
-      expect(JSON.parse(result.stdout)).toHaveLength(50);
-      expect(ids).toHaveLength(51);
+      expect([JSON.parse(result.stdout).length, ids.length, simulator.historyCount()]).toEqual([50, 51, 51]);
       expect(idSet(simulator.hedges())).toEqual(new Set(ids));
-      expect(simulator.historyCount()).toBe(51);
       expect(result.stderr).toContain(`may be cut at 50 ${what}: the server gave no next page`);
       // The list as asked, then a page of one to see whether the size is read (alpha reads no `limit`), nothing else.
-      expect(simulator.requests('GET', path).map((entry) => [entry.status, entry.query])).toEqual([
+      expect(statusQueries(simulator, path)).toEqual([
         [200, { limit: asked }],
         [200, { limit: '1' }],
       ]);
@@ -284,8 +299,10 @@ describe.concurrent('lists never lose rows', () => {
   /** 51 hedges on alpha: the ids of its one page (the 50 newest) and the one past it. */
   const pastOnePage = async (simulator: Simulator) => {
     seeded(simulator, 51);
-    const all: string[] = (await simulator.api('GET', '/hedges?page_size=500')).body.data.map((hedge: any) => hedge.id);
-    const read: string[] = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
+    const idsAt = async (path: string): Promise<string[]> =>
+      (await simulator.api('GET', path)).body.data.map((hedge: any) => hedge.id);
+    const all = await idsAt('/hedges?page_size=500');
+    const read = await idsAt('/hedges');
     expect(read).toHaveLength(50);
     const [unread] = all.filter((id) => !read.includes(id));
     return { read, unread, asked: simulator.requests().length };
@@ -353,10 +370,31 @@ describe.concurrent('lists never lose rows', () => {
     const result = ok(await simulator.hedge('hedges --all --json'));
     expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
     expect(result.stderr).toMatch(/may be cut at 51 hedges: the server gave no next page/);
-    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
+    expect(statusQueries(simulator, '/hedges')).toEqual([
       [200, { limit: '500' }],
       [403, { limit: '1' }],
     ]);
+  });
+
+  // A list's cut check that fails on the network: as for a refused check.
+  it('--all whose page-size check fails on the network (every attempt): the list read is still given, with the warning it may be cut', async (on, through) => {
+    const simulator = await on(undefined, FILL_DELAY_MS);
+    const ids = seeded(simulator, 51);
+    let lists = 0;
+    // The list passes; every later GET /hedges (the page of one) has its connection dropped after the server answered.
+    const env = await through(
+      startAnswerProxy(simulator.sandbox, (request) => {
+        if (request.method === 'GET' && request.path === '/hedges' && ++lists > 1)
+          throw new Error('connection dropped');
+      }),
+    );
+    const result = ok(await simulator.hedge('hedges --all --json', { env }));
+    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
+    expect(result.stderr).toMatch(/may be cut at 51 hedges: the server gave no next page/);
+    const [first, ...checks] = queries(simulator, '/hedges');
+    expect(first).toEqual({ limit: '500' });
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.every((query) => query.limit === '1')).toBe(true);
   });
 
   it('a server that honours the page size and gives no paging facts: --all on 51 hedges is whole, no warning', async (on) => {
@@ -365,10 +403,7 @@ describe.concurrent('lists never lose rows', () => {
     const result = ok(await simulator.hedge('hedges --all --json'));
     expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
     expect(result.stderr).not.toMatch(/cut|more/);
-    expect(simulator.requests('GET', '/hedges').map((entry) => entry.query)).toEqual([
-      { limit: '500' },
-      { limit: '1' },
-    ]);
+    expect(queries(simulator, '/hedges')).toEqual([{ limit: '500' }, { limit: '1' }]);
   });
 
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async (on) => {
@@ -376,7 +411,7 @@ describe.concurrent('lists never lose rows', () => {
     const ids = seeded(simulator, 47);
     const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
     expect(idSet(result)).toEqual(new Set(ids));
-    expect(simulator.requests('GET', '/hedges').map((entry) => [entry.status, entry.query])).toEqual([
+    expect(statusQueries(simulator, '/hedges')).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],
     ]);
@@ -434,7 +469,7 @@ describe.concurrent('lists paged by time', () => {
     const limited = ok(await simulator.hedge('history --limit 100 --json'));
     expect(JSON.parse(limited.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst.slice(0, 100));
     expect(limited.stderr).toBe('');
-    const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query);
+    const asked = queries(simulator, '/hedges/history');
     expect(asked).toEqual([
       { limit: '100' },
       { limit: '60', before: expect.any(String) },
@@ -447,29 +482,26 @@ describe.concurrent('lists paged by time', () => {
     expect(period.stderr).toBe('');
   });
 
-  it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async (on) => {
+  it('a server that says more exist and gives no next request hedge can send: said on stderr, with where to look', async (on, through) => {
     const simulator = await on('delta');
     seeded(simulator, 60);
     // The marker in a shape no rule reads: an object.
-    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
-      const meta = envelope.meta as Record<string, unknown>;
-      if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
-        meta.next_before = { at: meta.next_before };
-    });
-    try {
-      const env = envFor(proxy);
-      const listed = ok(await simulator.hedge('history --limit 100 --json', { env }));
-      expect(JSON.parse(listed.stdout)).toHaveLength(40);
-      expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
-      const period = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
-      expect(JSON.parse(period.stdout)).toHaveLength(40);
-      expect(period.stderr).toMatch(
-        /returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/,
-      );
-      expect(simulator.requests('GET', '/hedges/history')).toHaveLength(2);
-    } finally {
-      await proxy.close();
-    }
+    const env = await through(
+      startAnswerProxy(simulator.sandbox, (request, envelope) => {
+        const meta = envelope.meta as Record<string, unknown>;
+        if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
+          meta.next_before = { at: meta.next_before };
+      }),
+    );
+    const listed = ok(await simulator.hedge('history --limit 100 --json', { env }));
+    expect(JSON.parse(listed.stdout)).toHaveLength(40);
+    expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
+    const period = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
+    expect(JSON.parse(period.stdout)).toHaveLength(40);
+    expect(period.stderr).toMatch(
+      /returned 40 closed hedges and says more exist, but gave no way hedge can ask for them/,
+    );
+    expect(simulator.requests('GET', '/hedges/history')).toHaveLength(2);
   });
 });
 
@@ -522,50 +554,42 @@ describe.concurrent('what the spec does not list is shown, not refused', () => {
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
 describe.concurrent('an answer hedge cannot read is its own exit class (14), naming the field and what came', () => {
-  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async (on) => {
+  it('a hedge whose side is neither buy nor sell: exit 14, the field and the value named, never "network"', async (on, through) => {
     const simulator = await on();
     const hedge = simulator.seedOpen('buy', 10_000);
-    const proxy = await startFieldProxy(simulator.sandbox, 'side', 'long');
-    try {
-      const result = await simulator.hedge(`hedges ${hedge.id}`, { env: envFor(proxy) });
-      expect([result.code, result.stdout]).toEqual([14, '']);
-      expect(result.stderr).toMatch(
-        /GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/,
-      );
-      expect(result.stderr).toMatch(/hedge doctor/);
-      expect(result.stderr).not.toMatch(/network/i);
-      expect(result.stderr).not.toMatch(STACK_FRAME);
-      const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env: envFor(proxy) });
-      expect(json.code).toBe(14);
-      expect(lastJson(json.stderr).error).toMatchObject({
-        code: 'unreadable',
-        class: 'unreadable',
-        details: { field: 'data.side', received: '"long" (text)' },
-      });
-    } finally {
-      await proxy.close();
-    }
+    const env = await through(startFieldProxy(simulator.sandbox, 'side', 'long'));
+    const result = await simulator.hedge(`hedges ${hedge.id}`, { env });
+    expect([result.code, result.stdout]).toEqual([14, '']);
+    expect(result.stderr).toMatch(
+      /GET \/hedges\/hdg_\w+ answered HTTP 200 with data hedge cannot read: data\.side is "long" \(text\), where one of "buy", "sell" is expected/,
+    );
+    expect(result.stderr).toMatch(/hedge doctor/);
+    expect(result.stderr).not.toMatch(/network/i);
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env });
+    expect(json.code).toBe(14);
+    expect(lastJson(json.stderr).error).toMatchObject({
+      code: 'unreadable',
+      class: 'unreadable',
+      details: { field: 'data.side', received: '"long" (text)' },
+    });
   });
 
-  it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async (on) => {
+  it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async (on, through) => {
     // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
     const simulator = await on('beta');
-    const proxy = await startFieldProxy(simulator.sandbox, 'rate', 'n/a');
-    try {
-      const result = await simulator.hedge('price USDTNGN --format tsv', { env: envFor(proxy) });
-      expect(result.code, result.stderr).toBe(14);
-      expect(result.stdout).toContain('n/a');
-      expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
-      // --raw never needs to read it: the server's data as sent.
-      expect(okJson(await simulator.hedge('price USDTNGN --raw', { env: envFor(proxy) }))[0]).toEqual({
-        symbol: 'USDTNGN',
-        rate: 'n/a',
-      });
-      // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
-      const json = await simulator.hedge('price USDTNGN --json', { env: envFor(proxy) });
-      expect([json.code, lastJson(json.stderr).error.hint]).toEqual([14, expect.stringContaining('hedge price --raw')]);
-    } finally {
-      await proxy.close();
-    }
+    const env = await through(startFieldProxy(simulator.sandbox, 'rate', 'n/a'));
+    const result = await simulator.hedge('price USDTNGN --format tsv', { env });
+    expect(result.code, result.stderr).toBe(14);
+    expect(result.stdout).toContain('n/a');
+    expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
+    // --raw never needs to read it: the server's data as sent.
+    expect(okJson(await simulator.hedge('price USDTNGN --raw', { env }))[0]).toEqual({
+      symbol: 'USDTNGN',
+      rate: 'n/a',
+    });
+    // --json is hedge's one shape: with no price to read, the same exit 14, the hint naming --raw.
+    const json = await simulator.hedge('price USDTNGN --json', { env });
+    expect([json.code, lastJson(json.stderr).error.hint]).toEqual([14, expect.stringContaining('hedge price --raw')]);
   });
 });

@@ -94,6 +94,11 @@ const change = (side: 'buy' | 'sell', field: string, notional: number, market = 
 const closeBody = (side: 'buy' | 'sell', market = 'USDTNGN') => ({ market, side });
 /** An error answer as [status, code, the field its details name]. */
 const refusal = ({ status, body }: ApiResult) => [status, body.error.code, body.error.details?.field];
+/** A GET refused as a validation_error naming `field`. */
+const refusesGet = async (sandbox: ApiTarget, path: string, field: string) =>
+  expect(refusal(await api(sandbox, 'GET', path))).toEqual([400, 'validation_error', field]);
+/** A hedge as the server shows it. */
+const hedgeOn = (sandbox: ApiTarget, id: string) => read(sandbox, `/hedges/${id}`);
 /** The one account a test's key opened. */
 const firstAccount = (sandbox: { engine: { state: EngineState } }) => Object.values(sandbox.engine.state.accounts)[0];
 const idsOf = (list: Array<{ id: string }>) => list.map((hedge) => hedge.id);
@@ -131,7 +136,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect([opened.status, opened.body.data.status]).toEqual([200, 'submitted']);
     const id = opened.body.data.hedge_id;
     fill(sandbox);
-    expect((await read(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    expect((await hedgeOn(sandbox, id)).status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
     const wrongName = await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField));
@@ -146,7 +151,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     }
     expect(added.body.data).toMatchObject({ hedge_id: id, action: 'add', status: 'submitted', notional_usd: 50_000 });
     fill(sandbox);
-    expect((await read(sandbox, `/hedges/${id}`)).notional_usd).toBe(150_000);
+    expect((await hedgeOn(sandbox, id)).notional_usd).toBe(150_000);
 
     const reduced = await post(sandbox, '/hedges/reduce', changeOf(50_000));
     expect(reduced.body.data).toMatchObject({ hedge_id: id, action: 'reduce', notional_usd: 50_000 });
@@ -163,7 +168,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect((await post(sandbox, '/hedges/reduce', changeOf(100_000))).status).toBe(200);
     fill(sandbox);
     expect(await read(sandbox, '/positions')).toEqual([]);
-    const hedge = await read(sandbox, `/hedges/${id}`);
+    const hedge = await hedgeOn(sandbox, id);
     expect(hedge.status).toBe(expected.statusAfterEarlyClose);
     expect('closed_at' in hedge).toBe(expected.statusAfterEarlyClose === 'closed');
     // Whatever the wire says, the engine closed it once.
@@ -198,7 +203,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
       });
       fill(sandbox);
       expect(await read(sandbox, '/positions')).toEqual([]);
-      expect((await read(sandbox, `/hedges/${id}`)).status).toBe(expected.statusAfterEarlyClose);
+      expect((await hedgeOn(sandbox, id)).status).toBe(expected.statusAfterEarlyClose);
     }
     expect(await read(sandbox, '/hedges/history')).toHaveLength(2);
     expect(idsOf(await read(sandbox, `/hedges?status=${expected.statusAfterEarlyClose}`))).toEqual([ids[1], ids[0]]);
@@ -210,18 +215,13 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const history = (await api(sandbox, 'GET', `/hedges/history?${expected.pageSize}=1`)).body;
     expect(history.data.map((record: any) => record[expected.historyHedgeId])).toEqual([ids[1]]);
     expect(Object.keys(history.meta)).toEqual(HISTORY_META[dialect]);
-    const tooBig = await api(sandbox, 'GET', `/hedges?${expected.pageSize}=501`);
-    expect(refusal(tooBig)).toEqual([400, 'validation_error', expected.pageSize]);
+    await refusesGet(sandbox, `/hedges?${expected.pageSize}=501`, expected.pageSize);
 
     const foreign = expected.pageSize === 'limit' ? 'page_size' : 'limit';
     const withForeign = await api(sandbox, 'GET', `/hedges?${foreign}=1`);
     if (dialect === 'beta') {
       expect(refusal(withForeign)).toEqual([400, 'validation_error', 'limit']);
-      expect(refusal(await api(sandbox, 'GET', '/hedges/history?cursor=abc'))).toEqual([
-        400,
-        'validation_error',
-        'cursor',
-      ]);
+      await refusesGet(sandbox, '/hedges/history?cursor=abc', 'cursor');
     } else {
       expect(withForeign.body.data).toHaveLength(3);
     }
@@ -290,7 +290,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     await post(sandbox, '/hedges/add', change('buy', 'amount_usd', 40_000));
     fill(sandbox);
     const notionals = async () =>
-      Promise.all([first, second].map(async (id) => (await read(sandbox, `/hedges/${id}`)).notional_usd));
+      Promise.all([first, second].map(async (id) => (await hedgeOn(sandbox, id)).notional_usd));
     expect(await notionals()).toEqual([100_000, 100_000]);
 
     // 130k: all of the newest (which closes it) and 30k of the older one.
@@ -309,7 +309,7 @@ describe('sandbox dialect alpha: several hedges per side', () => {
     expect(await read(sandbox, '/positions')).toEqual([]);
     const allHistory = (await read(sandbox, '/hedges/history')).map((record: any) => record.hedge);
     expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
-    for (const id of [first, second, third]) expect((await read(sandbox, `/hedges/${id}`)).status).toBe('filled');
+    for (const id of [first, second, third]) expect((await hedgeOn(sandbox, id)).status).toBe('filled');
     const account = firstAccount(sandbox);
     expect([account.activeHedgeIds, account.activeHedgeStacks]).toEqual([{}, {}]);
   });
@@ -346,14 +346,14 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
     const id = (await postData(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).id;
     fill(sandbox);
     await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
-    expect((await read(sandbox, `/hedges/${id}`)).status).toBe('settling');
+    expect((await hedgeOn(sandbox, id)).status).toBe('settling');
     expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
     // Still a position until the close lands.
     expect(await read(sandbox, '/positions')).toHaveLength(1);
     fill(sandbox);
-    expect((await read(sandbox, `/hedges/${id}`)).status).toBe('closed');
+    expect((await hedgeOn(sandbox, id)).status).toBe('closed');
     expect(await read(sandbox, '/positions')).toEqual([]);
-    expect(refusal(await api(sandbox, 'GET', '/hedges?status=pending'))).toEqual([400, 'validation_error', 'status']);
+    await refusesGet(sandbox, '/hedges?status=pending', 'status');
   });
 
   it('pages by cursor: 20 by default, meta.next_cursor to the next page, null on the last; every hedge once', async () => {
@@ -370,7 +370,7 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
     expect(history.data).toHaveLength(47);
     expect(history.meta).toEqual({ page_size: 50, next_cursor: null });
     expect(history.data[0].net_pnl_usd).toMatch(/^-?\d+\.\d\d$/);
-    expect(refusal(await api(sandbox, 'GET', '/hedges?cursor=nope'))).toEqual([400, 'validation_error', 'cursor']);
+    await refusesGet(sandbox, '/hedges?cursor=nope', 'cursor');
   });
 });
 
@@ -379,7 +379,7 @@ describe('sandbox dialect delta: references in upper case, history pages by time
     const sandbox = await startDialect('delta');
     const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 7, { client_reference: ' deal-11' }));
     await post(sandbox, '/hedges', openBody('sell', 10_000, 7, { client_reference: 'deal-12' }));
-    expect((await read(sandbox, `/hedges/${id}`)).client_reference).toBe('DEAL-11');
+    expect((await hedgeOn(sandbox, id)).client_reference).toBe('DEAL-11');
     for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
       expect(idsOf(await read(sandbox, `/hedges?client_reference=${encodeURIComponent(asked)}`))).toEqual([id]);
     sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
@@ -390,11 +390,7 @@ describe('sandbox dialect delta: references in upper case, history pages by time
     });
     expect(sizes).toEqual([40, 40, 15]);
     expect(seen.map((record) => record.hedge_id)).toEqual(newestFirst);
-    expect(refusal(await api(sandbox, 'GET', '/hedges/history?before=yesterday'))).toEqual([
-      400,
-      'validation_error',
-      'before',
-    ]);
+    await refusesGet(sandbox, '/hedges/history?before=yesterday', 'before');
   });
 });
 

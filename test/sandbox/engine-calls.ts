@@ -1,4 +1,4 @@
-// One engine's requests at a given sandbox time, shorter: a GET's data, a POST, an open (with an
+// One engine's requests at a given sandbox time, shorter: a GET's data (a hedge's by its id), a POST, an open (with an
 // Idempotency-Key when given one), and an add, reduce or close of one USDTNGN side (a close has no notional).
 import type { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { call, openBody, type CallOptions } from '../support/engine.js';
@@ -10,6 +10,7 @@ export function on(engine: HttpSandboxEngine) {
     engine,
     post,
     get: (t: number, path: string, options?: CallOptions) => call(engine, t, 'GET', path, options).data,
+    hedgeAt: (t: number, id: string) => call(engine, t, 'GET', `/hedges/${id}`).data,
     open: (t: number, ...body: Parameters<typeof openBody>) => post(t, '/hedges', openBody(...body)),
     keyed: (t: number, idempotencyKey: string, side: 'buy' | 'sell', notional: number, options: CallOptions = {}) =>
       post(t, '/hedges', openBody(side, notional), { idempotencyKey, ...options }),

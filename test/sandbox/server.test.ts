@@ -36,15 +36,25 @@ describe('sandbox server: endpoints over HTTP', () => {
       ['GET', '/account'],
       ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
     ];
-    expect(opened.status).toBe(200);
-    expect(opened.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
     for (const [method, path, body] of calls) {
-      const response = await api(sandbox, method, path, { body });
-      expect(response.status, `${method} ${path}`).toBe(200);
-      expect(Object.keys(response.body).sort()).toEqual(['data', 'error', 'meta']);
-      expect(response.body.error).toBeNull();
-      expect(response.headers.get('x-request-id')).toMatch(REQUEST_ID);
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const { status, body: envelope, headers } = await api(sandbox, method, path, { body });
+      expect(
+        [
+          status,
+          Object.keys(envelope).sort(),
+          envelope.error,
+          headers.get('x-request-id'),
+          headers.get('content-type'),
+        ],
+        `${method} ${path}`,
+      ).toEqual([
+        200,
+        ['data', 'error', 'meta'],
+        null,
+        expect.stringMatching(REQUEST_ID),
+        expect.stringMatching(/^application\/json/),
+      ]);
     }
   });
 
@@ -52,9 +62,11 @@ describe('sandbox server: endpoints over HTTP', () => {
     const sandbox = await start();
     // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
     const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
-    expect(outside.status).toBe(404);
-    expect(((await outside.json()) as { error: { code: string } }).error.code).toBe('not_found');
-    expect(outside.headers.get('x-request-id')).toMatch(REQUEST_ID);
+    expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
+      404,
+      'not_found',
+      expect.stringMatching(REQUEST_ID),
+    ]);
 
     expect(await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' })).toMatchObject({
       status: 400,
@@ -63,8 +75,7 @@ describe('sandbox server: endpoints over HTTP', () => {
   });
 
   it('logs every request with its outcome', async () => {
-    const realNow = T0;
-    const sandbox = await start({ realNow: () => realNow });
+    const sandbox = await start({ realNow: () => T0 });
     await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
     await api(sandbox, 'GET', '/hedges/hdg_nope');
     const [open, missing] = sandbox.requestLog;
@@ -79,7 +90,7 @@ describe('sandbox server: endpoints over HTTP', () => {
       fault: null,
     });
     // Real time stands still here, and sandbox time starts at it.
-    expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([realNow, realNow]);
+    expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
     expect(missing).toMatchObject({
       method: 'GET',
       status: 404,
@@ -103,8 +114,10 @@ describe('sandbox server: fault injection', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) statuses.push(await statusOf(sandbox, '/account'));
     // The shares are drawn from the seed: the same requests fault on every run.
-    expect(statuses.filter((status) => status === 200).length).toBe(20);
-    expect(statuses.filter((status) => status >= 500).length).toBe(20);
+    expect([
+      statuses.filter((status) => status === 200).length,
+      statuses.filter((status) => status >= 500).length,
+    ]).toEqual([20, 20]);
     expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
   });
 
@@ -156,20 +169,22 @@ describe('sandbox server: fault injection', () => {
 
   it('malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types', async () => {
     const sandbox = await start();
-    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'html' } });
+    const malformed = (kind: MalformedKind) => sandbox.setFaults({ nextMalformed: { count: 1, kind } });
+    malformed('html');
     const html = await raw(sandbox);
-    expect(html.status).toBe(502);
-    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await html.text()).toMatch(/^<html>/);
+    expect([html.status, html.headers.get('content-type'), await html.text()]).toEqual([
+      502,
+      expect.stringMatching(/^text\/html/),
+      expect.stringMatching(/^<html>/),
+    ]);
 
-    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'truncated' } });
+    malformed('truncated');
     const truncated = await raw(sandbox);
-    expect(truncated.status).toBe(200);
     const text = await truncated.text();
-    expect(text.startsWith('{"data":')).toBe(true);
+    expect([truncated.status, text.startsWith('{"data":')]).toEqual([200, true]);
     expect(() => JSON.parse(text)).toThrow();
 
-    sandbox.setFaults({ nextMalformed: { count: 1, kind: 'wrong-types' } });
+    malformed('wrong-types');
     const wrong = await api(sandbox, 'GET', '/markets');
     const [first] = wrong.body.data;
     expect([wrong.status, typeof first.price, typeof first.market, Array.isArray(wrong.body.meta)]).toEqual([
@@ -334,9 +349,11 @@ describe('sandbox faults: oversized answer', () => {
     const text = await response.text();
     expect(Buffer.byteLength(text)).toBe(bytes);
     const envelope = JSON.parse(text);
-    expect(envelope.data.map((market: any) => market.market)).toEqual(['USDTNGN']);
-    expect(envelope.error).toBeNull();
-    expect(Object.keys(envelope.meta)).toEqual(['source', 'allowed_markets', 'padding']);
+    expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
+      ['USDTNGN'],
+      null,
+      ['source', 'allowed_markets', 'padding'],
+    ]);
     expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
     expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
     expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
@@ -363,12 +380,12 @@ describe('sandbox faults: oversized answer', () => {
 describe('sandbox faults: hostile text', () => {
   it('markets keep a valid status and gain a field whose name and value carry escapes; error messages too', async () => {
     const sandbox = await start({ hostileText: true });
-    const [market] = await read(sandbox, '/markets');
-    expect(market.status).toBe('open');
-    expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
-    for (const sequence of HOSTILE_SEQUENCES) {
+    expect((await read(sandbox, '/markets'))[0]).toMatchObject({
+      status: 'open',
+      [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE,
+    });
+    for (const sequence of HOSTILE_SEQUENCES)
       expect(HOSTILE_FIELD_NAME.includes(sequence) && HOSTILE_FIELD_VALUE.includes(sequence)).toBe(true);
-    }
     expect(HOSTILE_SEQUENCES).toEqual([
       '\u001b]0;pwned\u0007',
       '\u001b[2J',
@@ -376,13 +393,19 @@ describe('sandbox faults: hostile text', () => {
       '\u202e',
       '\u200b',
     ]);
-    const missing = await api(sandbox, 'GET', '/hedges/hdg_nope');
-    expect(missing.body.error.code).toBe('hedge_not_found');
-    expect(missing.body.error.message).toBe(`hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`);
+    expect((await api(sandbox, 'GET', '/hedges/hdg_nope')).body.error).toMatchObject({
+      code: 'hedge_not_found',
+      message: `hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`,
+    });
 
     sandbox.setFaults({ hostileText: false });
-    const [plain] = await read(sandbox, '/markets');
-    expect(Object.keys(plain)).toEqual(['market', 'status', 'price', 'available_capacity_usd', 'net_rate_daily_pct']);
+    expect(Object.keys((await read(sandbox, '/markets'))[0])).toEqual([
+      'market',
+      'status',
+      'price',
+      'available_capacity_usd',
+      'net_rate_daily_pct',
+    ]);
   });
 
   it('stores and echoes any client_reference, control characters included', async () => {
