@@ -89,8 +89,7 @@ describe('--watch cadence', () => {
         },
       },
     });
-    const code = await watch(h, { watch: '1' });
-    expect(code).toBe(0);
+    expect(await watch(h, { watch: '1' })).toBe(0);
     expect(calls).toEqual([0, 1000, 2000, 3000, 4000]);
     const records = h.records();
     expect(records).toHaveLength(5);
@@ -101,11 +100,7 @@ describe('--watch cadence', () => {
 
   it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
     const answers = [[position()], serverDown(), [position()]];
-    const h = harness({
-      client: {
-        listPositions: inTurn(answers),
-      },
-    });
+    const h = harness({ client: { listPositions: inTurn(answers) } });
     expect(await watch(h, { watch: '1', count: '3' })).toBe(0);
     expect(h.kinds()).toEqual(['fresh', 'stale', 'fresh']);
     expect(answers).toEqual([]);
@@ -254,29 +249,29 @@ describe('--watch failures', () => {
   });
 
   it.each([
-    ['401', new ApiError({ status: 401, code: 'unauthorized', message: 'bad key', endpoint: 'GET /positions' }), 4],
-    ['403', new ApiError({ status: 403, code: 'forbidden', message: 'no', endpoint: 'GET /positions' }), 4],
-    [
-      'a 404',
-      new ApiError({ status: 404, code: 'not_found', message: 'no such hedge', endpoint: 'GET /positions' }),
-      3,
-    ],
-  ])('ends on %s with its own exit code, after the records already written', async (_name, error, exitCode) => {
-    let calls = 0;
-    const h = harness({
-      client: {
-        listPositions: async () => {
-          calls += 1;
-          if (calls === 3) throw error;
-          return [];
+    ['401', 401, 'unauthorized', 'bad key', 4],
+    ['403', 403, 'forbidden', 'no', 4],
+    ['a 404', 404, 'not_found', 'no such hedge', 3],
+  ])(
+    'ends on %s with its own exit code, after the records already written',
+    async (_name, status, code, message, exitCode) => {
+      const error = new ApiError({ status, code, message, endpoint: 'GET /positions' });
+      let calls = 0;
+      const h = harness({
+        client: {
+          listPositions: async () => {
+            calls += 1;
+            if (calls === 3) throw error;
+            return [];
+          },
         },
-      },
-    });
-    const thrown = await watch(h, { watch: '1' }).catch((caught) => caught);
-    expect(thrown).toBe(error);
-    expect(describeError(thrown).exitCode).toBe(exitCode);
-    expect(h.records()).toHaveLength(2);
-  });
+      });
+      const thrown = await watch(h, { watch: '1' }).catch((caught) => caught);
+      expect(thrown).toBe(error);
+      expect(describeError(thrown).exitCode).toBe(exitCode);
+      expect(h.records()).toHaveLength(2);
+    },
+  );
 });
 
 describe('--watch stops', () => {
@@ -322,8 +317,7 @@ describe('--watch alerts', () => {
 
   it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
     const h = harness({ client: pnlClient([100, 0, -600, -700]) });
-    const code = await watch(h, { watch: '1', alertPnl: '-500', exitOnAlert: true });
-    expect(code).toBe(10);
+    expect(await watch(h, { watch: '1', alertPnl: '-500', exitOnAlert: true })).toBe(10);
     expect(h.records()).toHaveLength(4);
     expect(h.records()[3]).toEqual({
       time: at(2000),

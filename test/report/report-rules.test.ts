@@ -111,9 +111,11 @@ describe('reconciliation to the cent', () => {
   });
 });
 
-function closedAt(iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}) {
-  return { netPnlUsd, closedAt: iso, ...extra };
-}
+const closedAt = (iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}) => ({
+  netPnlUsd,
+  closedAt: iso,
+  ...extra,
+});
 
 /** The report of closed `records` (no open positions) grouped `by`. */
 const grouped = (records: HistoryFacts[], by: ReportGrouping, period: { since?: Date; until?: Date } = {}) =>
@@ -439,17 +441,7 @@ describe('parseReportDate', () => {
   });
 
   it('refuses anything else with a message naming the allowed forms', () => {
-    for (const text of [
-      'yesterday',
-      '2026-02-30',
-      '2026-13-01',
-      '2026-11-01T24:00',
-      '7x',
-      '-7d',
-      '',
-      '1.5d',
-      '2026/11/01',
-    ]) {
+    for (const text of ['', ...'yesterday 2026-02-30 2026-13-01 2026-11-01T24:00 7x -7d 1.5d 2026/11/01'.split(' ')]) {
       expect(parseReportDate(text, now), text).toEqual({
         ok: false,
         message:

@@ -34,6 +34,15 @@ function engineHistory() {
 
 const cents = (value: number) => Math.round(value * 100);
 const sumCents = (values: number[]) => values.reduce((sum, value) => sum + cents(value), 0);
+/** The net P&L of closed-hedge records, in cents. */
+const netCents = (records: Array<{ net_pnl_usd: number }>) => sumCents(records.map((record) => record.net_pnl_usd));
+/** A simulator on START_MS with `count` closed hedges seeded (`report-e2e-NAME`), and its account. */
+async function seeded(name: string, count: number, options = {}) {
+  const simulator = await start({ realNow: () => START_MS, seed: `report-e2e-${name}`, ...options });
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
+  const [account] = Object.values(simulator.sandbox.engine.state.accounts);
+  return { simulator, account };
+}
 /** What a run that must exit 0 printed, line by line. */
 const cliLines = async (args: string) => (await cliOk(args)).trimEnd().split('\n');
 /** The keys of a report's groups, in its order. */
@@ -116,7 +125,7 @@ describe('hedge report', () => {
       const { totals, groups } = report;
 
       expect(report).toMatchObject({ by, complete: true, totals: { count: wire.length } });
-      expect(cents(totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
+      expect(cents(totals.net_pnl_usd)).toBe(netCents(wire));
       // Carry and fees on the account's side: the server's positive (paid) is negative in the report.
       for (const [figure, sign, sent] of [
         ['net_pnl_usd', 1, 'net_pnl_usd'],
@@ -242,9 +251,7 @@ describe('hedge report', () => {
       [keysOf(report), report.groups.map((group: any) => group.count)],
       report.groups.map((group: any) => cents(group.net_pnl_usd)),
     ]);
-    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(
-      sumCents(engineHistory().map((record) => record.net_pnl_usd)),
-    );
+    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(netCents(engineHistory()));
     for (const row of cells) for (const money of row.slice(2)) expect(money).toMatch(/^-?\d+\.\d{2}$/);
   });
 
@@ -399,8 +406,7 @@ describe('hedge report reconciles deal by deal', () => {
 
 describe('hedge report on more than a page of history', () => {
   it('follows the simulator\'s cursor to the last page: every closed hedge, "complete": true', async () => {
-    const paged = await start({ realNow: () => START_MS, seed: 'report-e2e-paged' });
-    paged.sandbox.seedHedges({ apiKey: paged.apiKey, count: 1_201 });
+    const { simulator: paged, account } = await seeded('paged', 1_201);
     const result = await paged.hedge('report --by month --json');
     const report = okJson(result);
     expect([report.complete, report.totals.count]).toEqual([true, 1_201]);
@@ -411,13 +417,11 @@ describe('hedge report on more than a page of history', () => {
       more.every((query) => query.limit === '500' && typeof query.cursor === 'string'),
     ]).toEqual([[{ limit: '500' }, 2], true]);
     // The net P&L is the server's own, record for record.
-    const [account] = Object.values(paged.sandbox.engine.state.accounts);
-    expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(cents(report.totals.net_pnl_usd)).toBe(netCents(account.history));
   });
 
   it('a server with no cursor, exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
-    const full = await start({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
-    full.sandbox.seedHedges({ apiKey: full.apiKey, count: 501 });
+    const { simulator: full } = await seeded('full', 501, { dialect: 'alpha' });
     const result = await full.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
     const report = okJson(result);
     expect([report.complete, report.totals.count]).toEqual([false, 500]);
@@ -428,9 +432,7 @@ describe('hedge report on more than a page of history', () => {
 
 describe('hedge report and history --since against a server that ignores the page size', () => {
   it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51', async () => {
-    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha', dialect: 'alpha' });
-    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
-    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
+    const { simulator: alpha, account } = await seeded('alpha', 51, { dialect: 'alpha' });
     expect(account.history).toHaveLength(51);
     const warned =
       /returned 50 closed hedges and no next page, and the server may not read the page size.*may be incomplete.*HEDGE_WIRE_PAGE_SIZE_PARAM/s;
@@ -462,7 +464,7 @@ describe('hedge report and history --since against a server that ignores the pag
     // Its own name given: the page of one comes back as one, so the 51 read are the whole history.
     const told = await alpha.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
     expect([okJson(told).complete, okJson(told).totals.count]).toEqual([true, 51]);
-    expect(cents(okJson(told).totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(cents(okJson(told).totals.net_pnl_usd)).toBe(netCents(account.history));
     expect(told.stderr).not.toMatch(/incomplete/);
     expect(historyQueries(alpha).slice(5)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
   });
@@ -470,10 +472,8 @@ describe('hedge report and history --since against a server that ignores the pag
 
 describe('deal references read from hedge records against a server that ignores the page size', () => {
   it('alpha: history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
-    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha-deal', dialect: 'alpha' });
-    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
+    const { simulator: alpha, account } = await seeded('alpha-deal', 51, { dialect: 'alpha' });
     // One deal of 51 hedges whose closed-hedge records carry no reference: it is joined from the hedge records.
-    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
     for (const hedge of Object.values(account.hedges)) hedge.clientReference = 'DEAL-7';
     for (const record of account.history) delete record.client_reference;
     const hedgeQueries = () => alpha.requests('GET', '/hedges').map((entry) => entry.query);
@@ -502,9 +502,7 @@ describe('deal references read from hedge records against a server that ignores 
 
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
-    const odd = await start({ realNow: () => START_MS, seed: 'report-e2e-undated' });
-    odd.sandbox.seedHedges({ apiKey: odd.apiKey, count: 3 });
-    const [account] = Object.values(odd.sandbox.engine.state.accounts);
+    const { simulator: odd, account } = await seeded('undated', 3);
     const undated = account.history[1] as Partial<HistoryRecord>;
     delete undated.closed_at;
     const leftOut = /1 closed hedge left out: no readable close time/;
@@ -518,7 +516,7 @@ describe('closed hedges without a readable close time', () => {
 
     const bySide = okJson(await odd.hedge('report --by side --json'));
     expect([bySide.totals.count, bySide.undated]).toEqual([3, 1]);
-    expect(cents(bySide.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(cents(bySide.totals.net_pnl_usd)).toBe(netCents(account.history));
 
     const byDay = await odd.hedge('report --by day --json');
     expect(okJson(byDay)).toMatchObject({ totals: { count: 2 }, excluded: 1 });
@@ -528,9 +526,7 @@ describe('closed hedges without a readable close time', () => {
 
 describe('figures the server gives past the cent', () => {
   it('history and report round each figure once, half away from zero: the Total row is the sum of the rows above it, and the report total', async () => {
-    const fine = await start({ realNow: () => START_MS, seed: 'report-e2e-half-cents' });
-    fine.sandbox.seedHedges({ apiKey: fine.apiKey, count: 2 });
-    const [account] = Object.values(fine.sandbox.engine.state.accounts);
+    const { simulator: fine, account } = await seeded('half-cents', 2);
     // Half cents as the server may write them (a float holds 1.005 just below the half).
     account.history[0].net_pnl_usd = 1.005;
     account.history[1].net_pnl_usd = 2.675;
