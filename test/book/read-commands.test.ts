@@ -42,11 +42,7 @@ let referenceOfHedge = new Map<string, unknown>();
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
 const hedge = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 /** What a run that must exit 0 printed. */
-async function ok(args: HedgeArgs) {
-  const result = await hedge(args);
-  expect(result.code, `hedge ${String(args)}\n${result.stderr}`).toBe(0);
-  return result.stdout;
-}
+const ok = async (args: HedgeArgs) => succeeded(await hedge(args)).stdout;
 
 /**
  * The same command three ways, concurrently: --json read against `schema` and, given `wire`, equal to
@@ -58,7 +54,7 @@ async function inAllModes<S extends z.ZodMiniType>(args: string, schema: S, wire
     hedge(args),
     hedge(args, { HEDGE_FORCE_TTY: '1' }),
   ]);
-  for (const result of [json, plain, tty]) expect(result.code, result.stderr).toBe(0);
+  [json, plain, tty].forEach(succeeded);
   const data = JSON.parse(json.stdout);
   const check = schema.safeParse(data);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
@@ -74,7 +70,7 @@ function tsvRecords(text: string) {
   return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
 }
 /** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
-const cell = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+const cell = (value: unknown) => String(value ?? '');
 
 /** The value of a column for a record: markets flatten their per-side objects into columns. */
 function columnValue(record: Record<string, any>, key: string) {

@@ -28,7 +28,7 @@ describe('--demo', () => {
       ['markets'],
       ['price'],
       ['price', 'USDTNGN'],
-      ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+      'quote USDTNGN buy 10000 --tenor 3'.split(' '),
       ['hedges'],
       ['history'],
       ['positions'],

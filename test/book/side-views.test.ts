@@ -174,7 +174,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const json = await frozen(simulator, 'positions --json');
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(json.stderr).toContain(
-      `The buy side of ${MARKET} is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
+      `The buy side of USDTNGN is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
     );
     // A script that asks for the side's book by name is not refused on a list that is empty for now.
     expect(await frozenJson(simulator, 'positions --json --fields side,side_book')).toEqual([]);
@@ -326,9 +326,9 @@ describe('positions when the hedge records are not there', () => {
 describe('one deal followed across its rolls', () => {
   it('opened with --ref DEAL-7 and rolled twice: history --ref and report follow it through all three hedges', async () => {
     const simulator = await startSimulator();
-    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-7 --json`));
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7 --json'));
     for (const roll of [1, 2]) {
-      const rolled = await simulator.hedge(`roll ${MARKET} buy --tenor 1 --yes`);
+      const rolled = await simulator.hedge('roll USDTNGN buy --tenor 1 --yes');
       expect(rolled.code, `roll ${roll}: ${rolled.stderr}`).toBe(0);
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
@@ -386,10 +386,10 @@ describe('one deal followed across its rolls', () => {
 
   it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
     const simulator = await startSimulator();
-    ok(await simulator.hedge(`open ${MARKET} sell 2000 --tenor 1 --ref DEAL-3 --json`));
-    ok(await simulator.hedge(`roll ${MARKET} sell --tenor 1 --yes`));
-    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-4 --json`));
-    ok(await simulator.hedge(`close ${MARKET} buy --json`));
+    ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1 --ref DEAL-3 --json'));
+    ok(await simulator.hedge('roll USDTNGN sell --tenor 1 --yes'));
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-4 --json'));
+    ok(await simulator.hedge('close USDTNGN buy --json'));
     const [dealFirst] = simulator
       .hedges()
       .filter((hedge) => hedge.clientReference === 'DEAL-3')

@@ -312,7 +312,7 @@ describe('--watch alerts', () => {
       { time: at(4000), alert: { kind: 'pnl', net_pnl_usd: -500, threshold_usd: -500 } },
     ]);
     // The alert follows the refresh it is about.
-    expect(h.kinds()).toEqual(['fresh', 'fresh', 'alert', 'fresh', 'fresh', 'fresh', 'alert', 'fresh']);
+    expect(h.kinds()).toEqual('fresh fresh alert fresh fresh fresh alert fresh'.split(' '));
   });
 
   it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {

@@ -52,16 +52,7 @@ function positionsModel(mark: number, pnl: number): WatchModel {
       { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
       { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money' },
     ],
-    priority: [
-      'market',
-      'side',
-      'net_pnl_usd',
-      'mark_price',
-      'matures_in',
-      'notional_usd',
-      'trend',
-      'accrued_carry_usdc',
-    ],
+    priority: 'market side net_pnl_usd mark_price matures_in notional_usd trend accrued_carry_usdc'.split(' '),
     rows: [
       {
         key: 'USDTNGN:buy',

@@ -16,7 +16,7 @@ describe("hedge keep after a colleague's early close", () => {
     async (dialect) => {
       const simulator = await startSimulator({ dialect });
       const hedge = simulator.seedOpen('buy', 1_000);
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,7,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1000,7,,']);
       await keepOnce(simulator, file);
       const colleague = tempDir('hedge-colleague-');
       colleagues.push(colleague);

@@ -36,7 +36,7 @@ async function rollOpenRefused(rig: KeeperRig) {
     nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
     match: { method: 'POST', path: '/hedges' },
   });
-  return { simulator, seeded, file: writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]) };
+  return { simulator, seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
 }
 
 /** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
@@ -63,7 +63,7 @@ describeKeepers('hedge keep as a service', () => {
     "a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again",
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
       // Written well before the close: the target has not spoken since.
       utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
       const keeper = rig.keep(simulator, file);
@@ -89,7 +89,7 @@ describeKeepers('hedge keep as a service', () => {
       expect(simulator.active('sell')).toHaveLength(0);
 
       // The target says so again: the file rewritten, SIGHUP — the side is re-opened.
-      writeFileSync(file, `market,side,notional_usd,tenor_days,until,roll_before\n${MARKET},sell,2000,7,,\n`);
+      writeFileSync(file, `market,side,notional_usd,tenor_days,until,roll_before\nUSDTNGN,sell,2000,7,,\n`);
       const before = keeper.events.length;
       keeper.child().kill('SIGHUP');
       await eventAfter(keeper, before, eventIs('reopen', 'sell'), 'the re-open after the target changed');
@@ -114,7 +114,7 @@ describeKeepers('hedge keep as a service', () => {
           target.path === '/hedges/close' &&
           (target.body as { side?: string } | undefined)?.side === 'sell',
       });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,1,,6h']);
       // A long request bound, so the hung close stays in flight for the whole test.
       const keeper = rig.keep(simulator, file, ['--request-timeout', '300']);
       const sellCloses = () =>
@@ -175,7 +175,7 @@ describeKeepers('hedge keep as a service', () => {
         nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
         match: { method: 'POST', path: '/hedges' },
       });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
       const refused = (await keepOnce(simulator, file, 3)).find(eventIs('error', { action: 'reopen' }));
       const [sent] = simulator.requests('POST', '/hedges');
       const [entry] = await journalEntries(simulator);
@@ -194,7 +194,7 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
       const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,7,${until_},`]);
+      const file = writeTarget(simulator, [`USDTNGN,buy,1000,7,${until_},`]);
       const events = await keepOnce(simulator, file);
       await oneFilled(simulator, 'buy', 'the fill');
       expect(filledActive(simulator, 'buy')[0].tenorDays).toBe(3);
@@ -233,7 +233,7 @@ describeKeepers('hedge keep as a service', () => {
         (one: { market: string }) => one.market === MARKET,
       );
       market.status = 'disabled';
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       // Then a colleague closes it, and the market takes hedges again.
       await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'market_disabled', async () => {
         await colleagueCloses(simulator, 'sell');
@@ -254,7 +254,7 @@ describeKeepers('hedge keep as a service', () => {
         nextError: { count: 1000, status: 409, code: 'hedge_locked' },
         match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
       });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'hedge_locked', async () => {
         colleagues = true;
         await colleagueCloses(simulator, 'sell');
@@ -267,14 +267,14 @@ describeKeepers('hedge keep as a service', () => {
     'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const plain = writeTarget(simulator, [`${MARKET},sell,2000,1,,`], 'plain.csv');
+      const plain = writeTarget(simulator, ['USDTNGN,sell,2000,1,,'], 'plain.csv');
       const dry = exits(await simulator.hedge(['keep', plain, '--dry-run']), 0);
       expect(lines(dry.stdout).find(eventIs('reopen'))).toMatchObject({
         dry_run: true,
         notional_usd: 2000,
       });
       const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
-      const huge = writeTarget(simulator, [`${MARKET},sell,999999999,1,,`], 'huge.csv');
+      const huge = writeTarget(simulator, ['USDTNGN,sell,999999999,1,,'], 'huge.csv');
       for (const [file, code, exit, message] of [
         [unknown, 'usage', 2, /not listed/],
         [huge, 'exposure_exceeded', 3, /exposure cap/],
@@ -296,7 +296,7 @@ describeKeepers('hedge keep as a service', () => {
       }
       // --dry-run --converge: what converge would do, not "run with --converge".
       simulator.seedOpen('sell', 1500);
-      const drifted = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'drifted.csv');
+      const drifted = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'drifted.csv');
       const converge = exits(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
       const events = lines(converge.stdout);
       expect(events.find(eventIs('converge'))).toMatchObject({
@@ -307,7 +307,7 @@ describeKeepers('hedge keep as a service', () => {
       });
       expect(JSON.stringify(events)).not.toContain('run with --converge');
       expect(simulator.writes()).toHaveLength(0);
-      const long = writeTarget(simulator, [`${MARKET},sell,2000,1,,1d`], 'long.csv');
+      const long = writeTarget(simulator, ['USDTNGN,sell,2000,1,,1d'], 'long.csv');
       exits(
         await simulator.hedge(['keep', long, '--once']),
         2,

@@ -21,7 +21,7 @@ async function desk(rig: KeeperRig, server: PostgresServer) {
   const simulator = await rig.start();
   const team = await teamOf(simulator, server);
   rig.later(() => team.remove());
-  const file = writeTarget({ configDir: team.a.dir }, [`${MARKET},buy,1000,3,,`]);
+  const file = writeTarget({ configDir: team.a.dir }, ['USDTNGN,buy,1000,3,,']);
   return { simulator, team, file };
 }
 
@@ -76,7 +76,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(rows.rows[0].body).not.toContain(simulator.apiKey);
 
       const card = exits(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } }), 0);
-      for (const text of [`pid ${pid} on `, '(team store)', `${MARKET} buy`]) expect(card.stdout).toContain(text);
+      for (const text of [`pid ${pid} on `, '(team store)', 'USDTNGN buy']) expect(card.stdout).toContain(text);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
       // Asking did not take the lock from it: a second keeper on another machine is still refused.
       exits(await team.c.hedge(['keep', file, '--once']), 11);

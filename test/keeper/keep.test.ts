@@ -30,7 +30,7 @@ import { exits, journalEntries } from '../support/cli-runs.js';
 async function addAnswerLost(rig: KeeperRig) {
   const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
   simulator.seedOpen('sell', 1500);
-  const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+  const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   return { simulator, file };
 }
@@ -50,7 +50,7 @@ describeKeepers('hedge keep', 3, () => {
       simulator.advance(45_000);
       await colleagueOpens(simulator, 'sell', 2000, 1);
       const [held] = simulator.active('sell');
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6s']);
       const sells = () =>
         simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
       // Held to its maturity: settled there, or still filled past it.
@@ -80,7 +80,7 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('sell', 2000);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'desk target.csv');
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'desk target.csv');
       const keeper = rig.keep(simulator, file);
       await until(() => keeper.events.length > 0, 'the first keeper running', { process: keeper.done });
       const refused = exits(await simulator.hedge(['keep', file, '--once']), 11);
@@ -100,7 +100,7 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, dialect: 'beta', fillDelayMs: 20 });
       simulator.seedOpen('sell', 1500);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
       const events = await keepOnce(simulator, file, 0, '--converge');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
@@ -178,7 +178,7 @@ describeKeepers('hedge keep', 3, () => {
     'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const keeper = rig.keep(simulator, file);
 
       const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
@@ -232,7 +232,7 @@ describeKeepers('hedge keep', 3, () => {
       `a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`,
       async ({ rig }) => {
         const simulator = await rig.start();
-        const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+        const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
         const seeded = simulator.seedOpen('sell', 2000);
         const closesBefore = simulator.requests('POST', '/hedges/close').length;
         const opensBefore = simulator.requests('POST', '/hedges').length;
@@ -267,7 +267,7 @@ describeKeepers('hedge keep', 3, () => {
     'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
       keeper.child().kill('SIGTERM');
@@ -292,7 +292,7 @@ describeKeepers('hedge keep', 3, () => {
     'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1500,3,,6h']);
       simulator.seedOpen('buy', 1500);
       simulator.advance(7 * 24 * HOUR - 3 * HOUR);
       const closesBefore = simulator.requests('POST', '/hedges/close').length;
@@ -310,7 +310,7 @@ describeKeepers('hedge keep', 3, () => {
     'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
       for (const delay of delays) {
         const keeper = rig.keep(simulator, file);
@@ -333,7 +333,7 @@ describeKeepers('hedge keep', 3, () => {
     "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, realNow: () => Date.now() - 45_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,']);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the fill');
       // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
@@ -356,7 +356,7 @@ describeKeepers('hedge keep', 3, () => {
   keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
     const simulator = await rig.start({ stepped: true });
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
+    const file = writeTarget(simulator, [`USDTNGN,sell,2000,1,${until_},6h`]);
     await keepOnce(simulator, file);
     await oneFilled(simulator, 'sell', 'the fill');
     simulator.advance(19 * HOUR);
@@ -375,7 +375,7 @@ describeKeepers('hedge keep', 3, () => {
       const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
-      const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,0,,,']);
       expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
         action: 'close',
       });

@@ -56,7 +56,7 @@ const summary = (alerts: Array<Record<string, any>>) =>
 async function refusedRows(rig: KeeperRig) {
   const simulator = await rig.start({ exposureCapUsd: 50_000 });
   const hook = await receiver(rig);
-  const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,900000,3,,`]);
+  const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
   const commandLog = join(simulator.configDir, 'alerts.ndjson');
   const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
   const refusals = (side: string) =>
@@ -77,7 +77,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       });
       // A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts.
       const hook = await receiver(rig);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const keeper = rig.keep(simulator, file, ['--alert-url', hook.url]);
       const seenInFlight = await eventAfter(
         keeper,
@@ -111,7 +111,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         process: keeper.done,
       });
       // The target comes within the cap: both rows open, and each alert clears once.
-      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,2000,3,,`]);
+      writeTarget(simulator, ['USDTNGN,sell,1000,1,,', 'USDTNGN,buy,2000,3,,']);
       keeper.child().kill('SIGHUP');
       await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
         process: keeper.done,
@@ -151,7 +151,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(summary(hook.posts).sort()).toEqual(started);
       for (const post of hook.posts) {
         expect(post._contentType).toBe('application/json');
-        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
+        expect(post.text).toContain(`USDTNGN ${post.side}: refused`);
         expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
         expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
       }
@@ -174,7 +174,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       const other = tempDir('hedge-other-');
       rig.later(() => home.remove());
       rig.later(() => other.remove());
-      const file = writeTarget(simulator, [`${MARKET},sell,1500,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,']);
       const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
       // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
       // the third is printed), the last with the re-open landed in every view and its step ended (the
@@ -241,7 +241,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     '--metrics serves Prometheus metrics (cycles, actions, book vs target, errors: a code the server made up, escape sequences and all, is `other`) and /healthz on 127.0.0.1',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},buy,1200,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1200,3,,']);
       // The first re-open is refused with a code of the server's own making.
       simulator.sandbox.setFaults({
         nextError: { count: 1, status: 400, code: 'made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', message: 'refused' },
@@ -275,8 +275,8 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
       for (const text of [
         'hedge_keeper_actions_total{action="reopen"} 1',
-        `hedge_keeper_target_usd{market="${MARKET}",side="buy"} 1200`,
-        `hedge_keeper_book_usd{market="${MARKET}",side="buy"} 1200`,
+        'hedge_keeper_target_usd{market="USDTNGN",side="buy"} 1200',
+        'hedge_keeper_book_usd{market="USDTNGN",side="buy"} 1200',
       ])
         expect(metrics).toContain(text);
       expect(metrics).toMatch(/hedge_keeper_seconds_since_last_good_cycle \d/);
@@ -295,7 +295,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, exposureCapUsd: 50_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,1000,3,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       const envSeen = join(simulator.configDir, 'hook-env.txt');
       const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
@@ -324,7 +324,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         }),
       ]);
       expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
-      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,1000,3,,`]);
+      writeTarget(simulator, ['USDTNGN,sell,1000,1,,', 'USDTNGN,buy,1000,3,,']);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the sell fill');
       await keepOnce(simulator, file, 0, ...alerting);
@@ -347,7 +347,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         },
         match: { method: 'POST', path: '/hedges' },
       });
-      const file = writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,1000,1,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       await keepOnce(simulator, file, 3, '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`);
       expect(simulator.active('sell')).toHaveLength(0);
@@ -365,7 +365,7 @@ describeKeepers('hedge keep as a service', 3, () => {
           market: MARKET,
           side: 'sell',
         });
-        expect(alert.text).toContain(`${MARKET} sell: refused`);
+        expect(alert.text).toContain('USDTNGN sell: refused');
         expect(alert.text).toContain(escaped);
         expect(alert.message).toContain(escaped);
         // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
@@ -380,7 +380,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ exposureCapUsd: 50_000 });
       const hook = await receiver(rig);
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       const result = await simulator.hedge([
         'keep',
@@ -410,7 +410,7 @@ describeKeepers('hedge keep as a service', 3, () => {
 
   keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
     const simulator = await rig.start();
-    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+    const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
     for (const [args, named] of [
       [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
       [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],
