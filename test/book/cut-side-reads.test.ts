@@ -46,8 +46,12 @@ describe('a side whose hedge records may be cut', () => {
       expect(add.stderr).not.toMatch(/something outside this run moved the side/);
       // Sent once; it landed on the newer hedge: the side holds 3 500, of which the read after it showed 2 500.
       expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-      const buys = simulator.active('buy');
-      expect(buys.map((hedge) => [hedge.id, hedge.notionalUsd]).sort()).toEqual(
+      expect(
+        simulator
+          .active('buy')
+          .map((hedge) => [hedge.id, hedge.notionalUsd])
+          .sort(),
+      ).toEqual(
         [
           [older.id, 1_000],
           [newer.id, 2_500],
@@ -58,8 +62,7 @@ describe('a side whose hedge records may be cut', () => {
       expect(entry).toMatchObject({ command: 'add', outcome: 'unknown' });
       // The wait read the side once after the add and stopped: one page of one asked, not a poll to the bound.
       const after = simulator.requests().slice(sentBefore);
-      const addAt = after.findIndex((entry) => entry.path === '/hedges/add');
-      const reads = after.slice(addAt + 1);
+      const reads = after.slice(after.findIndex((entry) => entry.path === '/hedges/add') + 1);
       expect(reads.filter((entry) => entry.path === '/positions')).toHaveLength(1);
       expect(reads.filter((entry) => entry.path === '/hedges' && entry.query.limit === '1')).toHaveLength(1);
     } finally {
@@ -77,18 +80,20 @@ describe('a side whose hedge records may be cut', () => {
     // alpha's one page, while the hedge itself is among the 50 newest hedges.
     simulator.advance(60 * 3_600_000);
     simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
-    const newest = (await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id);
-    expect(newest).toContain(early.id);
+    expect((await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toContain(
+      early.id,
+    );
     expect(simulator.historyCount()).toBe(51);
     const sentBefore = simulator.requests().length;
-    const add = exits(
-      await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
-        env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
-      }),
-      12,
-      'HEDGE_WIRE_PAGE_SIZE_PARAM',
-    );
-    expect(add.stderr).toMatch(
+    expect(
+      exits(
+        await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
+          env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
+        }),
+        12,
+        'HEDGE_WIRE_PAGE_SIZE_PARAM',
+      ).stderr,
+    ).toMatch(
       new RegExp(
         `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early.id} ended cannot be read.*Nothing was sent`,
       ),
@@ -133,11 +138,13 @@ describe('a side whose hedge records may be cut', () => {
     );
     expect(open.stderr).not.toMatch(/An active hedge already carries/);
     expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
-    const after = simulator.requests().slice(sentBefore);
-    expect(after.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query)).toEqual([
-      { limit: '500' },
-      { limit: '1' },
-    ]);
+    expect(
+      simulator
+        .requests()
+        .slice(sentBefore)
+        .filter((entry) => entry.path === '/hedges/history')
+        .map((entry) => entry.query),
+    ).toEqual([{ limit: '500' }, { limit: '1' }]);
   });
 
   it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {

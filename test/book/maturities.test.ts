@@ -92,18 +92,20 @@ describe('hedge maturities', () => {
   it('--within keeps what matures within it; nothing within is said, not an error', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     const { buy, sell } = await twoSides(simulator);
-    const twoDays = okJson(await maturities(simulator, '--within', '2d', '--json'));
-    expect(twoDays.map((item: any) => item.hedge_id)).toEqual([buy]);
-    const threeDays = okJson(await maturities(simulator, '--within', '3d', '--json'));
-    expect(threeDays.map((item: any) => item.hedge_id)).toEqual([buy, sell]);
-
-    const none = ok(await maturities(simulator, '--within', '12h', '--format', 'table'));
-    expect(none.stdout.trim()).toBe('Nothing matures within 12h.');
+    expect(okJson(await maturities(simulator, '--within', '2d', '--json')).map((item: any) => item.hedge_id)).toEqual([
+      buy,
+    ]);
+    expect(okJson(await maturities(simulator, '--within', '3d', '--json')).map((item: any) => item.hedge_id)).toEqual([
+      buy,
+      sell,
+    ]);
+    expect(ok(await maturities(simulator, '--within', '12h', '--format', 'table')).stdout.trim()).toBe(
+      'Nothing matures within 12h.',
+    );
   });
 
   it('no open hedges: an empty list, exit 0', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    expect(okJson(await maturities(simulator, '--json'))).toEqual([]);
+    expect(okJson(await maturities(await startSimulator({ preset: 'frozen' }), '--json'))).toEqual([]);
   });
 
   it.each(['3x', '0d', '3'])('--within %s is bad input: exit 2 naming --within, nothing sent', async (within) => {
@@ -132,8 +134,9 @@ describe('hedge maturities', () => {
         if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) item[name] = value.slice(0, -1);
     });
     try {
-      const sent = await apiData(zoneless, 'GET', '/hedges');
-      expect(sent.find((hedge: any) => hedge.id === buy).maturity_at).toBe('2026-03-03T09:00:00.000');
+      expect((await apiData(zoneless, 'GET', '/hedges')).find((hedge: any) => hedge.id === buy).maturity_at).toBe(
+        '2026-03-03T09:00:00.000',
+      );
       const lagosEnv = { env: { ...env, ...envFor(zoneless), TZ: 'Africa/Lagos' } };
       const lagos = okJson(await simulator.hedge(['maturities', '--json'], lagosEnv));
       expect(lagos).toEqual(asSent);
@@ -142,13 +145,15 @@ describe('hedge maturities', () => {
         [sell, '2026-03-05T09:00:00.000Z', 3 * 86_400],
       ]);
       // A position line and a hedge's record show that instant as UTC (the line keeps the server's text beside it).
-      const lines = okJson(await simulator.hedge(['positions', '--json'], lagosEnv));
-      expect(lines.find((line: any) => line.side === 'buy')).toMatchObject({
+      expect(
+        okJson(await simulator.hedge(['positions', '--json'], lagosEnv)).find((line: any) => line.side === 'buy'),
+      ).toMatchObject({
         maturity_at: '2026-03-03T09:00:00.000Z',
         _wire: { maturity_at: '2026-03-03T09:00:00.000' },
       });
-      const record = okJson(await simulator.hedge(['hedges', sell, '--json'], lagosEnv));
-      expect(record).toMatchObject({ maturity_at: '2026-03-05T09:00:00.000Z' });
+      expect(okJson(await simulator.hedge(['hedges', sell, '--json'], lagosEnv))).toMatchObject({
+        maturity_at: '2026-03-05T09:00:00.000Z',
+      });
     } finally {
       await zoneless.close();
     }

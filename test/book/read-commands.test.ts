@@ -88,14 +88,23 @@ beforeAll(async () => {
   // Three closed (settled and closed early) and one failed hedge, all in the past.
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  const buy = { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' };
-  buyId = (await apiData(sandbox, 'POST', '/hedges', buy)).id;
+  buyId = (
+    await apiData(sandbox, 'POST', '/hedges', {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      client_reference: 'DEAL-42',
+    })
+  ).id;
   // An hour later the buy has filled and carried; the sell submitted now stays `submitted` (frozen clock).
   sandbox.clock.advance(3_600_000);
-  const sell = { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 };
-  sellId = (await apiData(sandbox, 'POST', '/hedges', sell)).id;
-  const hedges = await apiData(simulator, 'GET', '/hedges?limit=500');
-  referenceOfHedge = new Map(hedges.map((entry: any) => [entry.id, entry.client_reference]));
+  sellId = (
+    await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })
+  ).id;
+  referenceOfHedge = new Map(
+    (await apiData(simulator, 'GET', '/hedges?limit=500')).map((entry: any) => [entry.id, entry.client_reference]),
+  );
 });
 
 afterAll(async () => {
@@ -319,8 +328,9 @@ describe('refusals', () => {
       expect(result.code, format).toBe(2);
       expect(result.stdout).toBe('');
       // Under --format json the error is JSON on stderr too.
-      const message = format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr;
-      expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
+      expect(format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr).toContain(
+        '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
+      );
     }
   });
 

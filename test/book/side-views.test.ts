@@ -72,8 +72,11 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(lines).toHaveLength(3);
     expect(table.stderr).not.toContain('settling');
     // Wider: the maturity in UTC joins each hedge's line.
-    const wide = await frozen(simulator, 'positions --format table', 120);
-    expect(wide.stdout.split('\n').filter((line) => line.startsWith('  └ '))).toEqual([
+    expect(
+      (await frozen(simulator, 'positions --format table', 120)).stdout
+        .split('\n')
+        .filter((line) => line.startsWith('  └ ')),
+    ).toEqual([
       expect.stringMatching(new RegExp(`^  └ ${short} .* 2026-03-03 09:00 UTC$`)),
       expect.stringMatching(new RegExp(`^  └ ${long} .* 2026-03-09 09:00 UTC$`)),
     ]);
@@ -87,8 +90,9 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect([one, all]).toEqual([null, ['DEAL-7', 'DEAL-8']]);
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
     // CSV: the one reference column, both joined.
-    const csv = await frozen(simulator, 'positions --format csv --fields side,client_reference');
-    expect(csv.stdout.trim().split('\n')).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
+    expect(
+      (await frozen(simulator, 'positions --format csv --fields side,client_reference')).stdout.trim().split('\n'),
+    ).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
     expect(book).toMatchObject({ state: 'in-step', why: null, records_notional_usd: 13_000 });
     expect(book.hedges).toEqual([
       await apiData(simulator, 'GET', `/hedges/${short}`),
@@ -144,8 +148,10 @@ describe('several hedges on one side (severalPerSide)', () => {
     simulator.advance(FILL_DELAY_MS + 1);
     expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
     const listed = await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side');
-    const watched = await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side');
-    expect([listed, JSON.parse(watched.stdout).data]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
+    expect([
+      listed,
+      JSON.parse((await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).stdout).data,
+    ]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
   });
 });
 
@@ -251,22 +257,14 @@ describe('a server that ignores the page size (alpha: 50 a page, no next page)',
         .map((entry) => entry.query)
         .filter((query) => query.status === 'filled');
     const cut = /the hedge records may be cut at 50 filled hedges/;
-
-    const positions = ok(await simulator.hedge('positions --json'));
-    expect(positions.stderr).toMatch(cut);
+    expect(ok(await simulator.hedge('positions --json')).stderr).toMatch(cut);
     expect(filledQueries()).toEqual([
       { status: 'filled', limit: '500' },
       { status: 'filled', limit: '1' },
     ]);
-
-    const add = exits(
-      await simulator.hedge('add USDTNGN buy 1000 --timeout 5 --json'),
-      12,
-      'HEDGE_WIRE_PAGE_SIZE_PARAM',
-    );
-    expect(add.stderr).toMatch(
-      /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/,
-    );
+    expect(
+      exits(await simulator.hedge('add USDTNGN buy 1000 --timeout 5 --json'), 12, 'HEDGE_WIRE_PAGE_SIZE_PARAM').stderr,
+    ).toMatch(/The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/);
     expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
     expect(hedgeOf(simulator, buy.id).notionalUsd).toBe(10_000);
     // Read once, checked once: no wait on records that reading again would not change.
@@ -332,8 +330,11 @@ describe('one deal followed across its rolls', () => {
       expect(rolled.code, `roll ${roll}: ${rolled.stderr}`).toBe(0);
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
-    const opens = simulator.requests('POST', '/hedges');
-    expect(opens.map((entry) => (entry.body as any).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
+    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).client_reference)).toEqual([
+      'DEAL-7',
+      'DEAL-7',
+      'DEAL-7',
+    ]);
     const deal = simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
@@ -408,11 +409,12 @@ describe('one deal followed across its rolls', () => {
       const records = okJson(await run('history --ref DEAL-3 --json'));
       expect(records.map((record: any) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
-      const tsv = ok(await run('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference'));
-      expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
-
-      const byRef = okJson(await run('report --by ref --json'));
-      expect(byRef.groups.map((group: any) => [group.key, group.count])).toEqual([
+      expect(
+        ok(await run('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference'))
+          .stdout.trim()
+          .split('\n'),
+      ).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
+      expect(okJson(await run('report --by ref --json')).groups.map((group: any) => [group.key, group.count])).toEqual([
         ['DEAL-3', 1],
         ['DEAL-4', 1],
       ]);

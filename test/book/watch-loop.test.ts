@@ -130,18 +130,20 @@ describe('--watch cadence', () => {
       let time = 0;
       const clock = fakeClock(START);
       const slowClock = { ...clock, now: () => clock.now() + time };
-      const h = harness({
-        clock: slowClock,
-        globals: { timeout: 7 },
-        client: {
-          listPositions: async () => {
-            calls.push(slowClock.now() - START);
-            time += answerMs; // the request itself takes this long
-            return [];
+      await watch(
+        harness({
+          clock: slowClock,
+          globals: { timeout: 7 },
+          client: {
+            listPositions: async () => {
+              calls.push(slowClock.now() - START);
+              time += answerMs; // the request itself takes this long
+              return [];
+            },
           },
-        },
-      });
-      await watch(h, { watch: seconds });
+        }),
+        { watch: seconds },
+      );
       expect(calls).toEqual(expected);
     },
   );
@@ -200,11 +202,14 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
   it.each(cases)('%s', async (_name, options, message, target, globals) => {
     let sent = 0;
     const count = async () => (sent++, [] as never);
-    const h = harness({
-      globals,
-      client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
-    });
-    const error = await watch(h, options, target).catch((caught) => caught);
+    const error = await watch(
+      harness({
+        globals,
+        client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
+      }),
+      options,
+      target,
+    ).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(message);
     expect([describeError(error).exitCode, sent]).toEqual([2, 0]);
@@ -213,19 +218,21 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
 
 describe('--watch failures', () => {
   it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
-    const answers = [
-      [position()],
-      serverDown(),
-      new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
-        endpoint: 'GET /positions',
-        status: 502,
-      }),
-      [position({ net_pnl_usd: 14 })],
-    ];
     const h = harness({
       globals: { timeout: 8 },
       client: {
-        listPositions: inTurn(answers, [position({ net_pnl_usd: 14 })]),
+        listPositions: inTurn(
+          [
+            [position()],
+            serverDown(),
+            new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
+              endpoint: 'GET /positions',
+              status: 502,
+            }),
+            [position({ net_pnl_usd: 14 })],
+          ],
+          [position({ net_pnl_usd: 14 })],
+        ),
       },
     });
     expect(await watch(h, { watch: '2' })).toBe(0);
@@ -306,8 +313,7 @@ describe('--watch alerts', () => {
   it('writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared', async () => {
     const h = harness({ globals: { timeout: 6 }, client: pnlClient([100, -600, -700, 50, -500, -800]) });
     expect(await watch(h, { watch: '1', alertPnl: '-500' })).toBe(0);
-    const alerts = h.records().filter((record) => 'alert' in record);
-    expect(alerts).toEqual([
+    expect(h.records().filter((record) => 'alert' in record)).toEqual([
       { time: at(1000), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
       { time: at(4000), alert: { kind: 'pnl', net_pnl_usd: -500, threshold_usd: -500 } },
     ]);
@@ -395,12 +401,11 @@ describe('--watch on a terminal', () => {
   });
 
   it('shows STALE since the first failed refresh over the last good data, then clears it', async () => {
-    const answers = [[position()], serverDown(), serverDown()];
     const h = harness({
       tty: true,
       globals: { timeout: 8 },
       client: {
-        listPositions: inTurn(answers, [position()]),
+        listPositions: inTurn([[position()], serverDown(), serverDown()], [position()]),
       },
     });
     await watch(h, { watch: '2' });

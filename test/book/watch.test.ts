@@ -38,8 +38,8 @@ describe('hedge positions --watch (NDJSON)', () => {
     // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
     // reads under a second apart, whatever the latency did.
     const arrivals = reads.map((entry) => entry.realTimeMs);
-    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000);
+    for (const gap of arrivals.slice(1).map((time, index) => time - arrivals[index]))
+      expect(gap).toBeGreaterThanOrEqual(1000);
     expect(sim.writes()).toEqual([]);
   });
 
@@ -135,13 +135,11 @@ describe('hedge positions --watch (NDJSON)', () => {
       newer.id,
       newer.maturityAtMs,
     ]);
-
-    const alerts = records(ok(await sim.hedge('positions --watch 1 --count 1 --alert-maturity 6d')).stdout).filter(
-      (record) => record.alert,
-    );
-    expect(alerts.map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)])).toEqual([
-      [older.id, older.maturityAtMs],
-    ]);
+    expect(
+      records(ok(await sim.hedge('positions --watch 1 --count 1 --alert-maturity 6d')).stdout)
+        .filter((record) => record.alert)
+        .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
+    ).toEqual([[older.id, older.maturityAtMs]]);
     expect(sim.writes()).toEqual([]);
   });
 
@@ -150,9 +148,10 @@ describe('hedge positions --watch (NDJSON)', () => {
     sim.seedOpen('buy', 10_000);
     sim.advance(2 * 86_400_000);
     sim.seedOpen('buy', 5_000);
-    const result = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }));
     // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
-    const [row] = result.stdout.split('\n').filter((line) => /^buy\b/.test(line));
+    const [row] = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }))
+      .stdout.split('\n')
+      .filter((line) => /^buy\b/.test(line));
     expect(row).toMatch(/ 4d 23:5\d:\d\d /);
   });
 
@@ -179,15 +178,17 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);
-    const result = records(ok(await sim.hedge('positions --watch 1 --count 2 --query [].side')).stdout);
-    expect(result.map((line) => line.data)).toEqual([['buy'], ['buy']]);
+    expect(
+      records(ok(await sim.hedge('positions --watch 1 --count 2 --query [].side')).stdout).map((line) => line.data),
+    ).toEqual([['buy'], ['buy']]);
   });
 
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await onSkippingClock(simulator);
     const hedge = sim.seedOpen('buy', 2_000);
-    const hedgeLines = records(ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`)).stdout);
-    expect(hedgeLines.map((line) => line.data.id)).toEqual([hedge.id, hedge.id]);
+    expect(
+      records(ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`)).stdout).map((line) => line.data.id),
+    ).toEqual([hedge.id, hedge.id]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
     const priceLines = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 2')).stdout);
     expect(priceLines).toHaveLength(2);

@@ -23,8 +23,7 @@ describe("hedge keep after a colleague's early close", () => {
       const closed = await simulator.hedge(['close', MARKET, 'buy', '--yes'], { configDir: colleague.path });
       expect(closed.code, closed.stderr).toBe(0);
       expect(simulator.active('buy')).toHaveLength(0);
-      const events = await keepOnce(simulator, file, 0, '--json');
-      expect(events.find((event) => event.event === 'drift')).toMatchObject({
+      expect((await keepOnce(simulator, file, 0, '--json')).find((event) => event.event === 'drift')).toMatchObject({
         side: 'buy',
         change: 'open',
         hedge_ids: [hedge.id],

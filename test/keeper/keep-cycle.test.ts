@@ -109,8 +109,7 @@ describe('keeperCycles', () => {
 
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
     const { cycle, clock } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) });
-    const reported = await cycle();
-    expect(reported.rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
+    expect((await cycle()).rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
     expect(clock.now()).toBe(START);
   });
 
@@ -127,8 +126,7 @@ describe('keeperCycles', () => {
       expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: retryAt }),
     ]);
     clock.advance(30_000);
-    const waiting = await cycle();
-    expect(waiting.rows[0]).toMatchObject({
+    expect((await cycle()).rows[0]).toMatchObject({
       state: 'backing off after 1 failure',
       next_action: 'reopen',
       next_action_at: retryAt,
@@ -149,8 +147,10 @@ describe('keeperCycles', () => {
     const retryAt = new Date(START + 45_000 + 60_000).toISOString();
     expect(errors).toEqual([expect.objectContaining({ failures: 1, retry_at: retryAt })]);
     clock.advance(30_000);
-    const waiting = await cycle([SELL]);
-    expect(waiting.rows[0]).toMatchObject({ state: 'backing off after 1 failure', next_action_at: retryAt });
+    expect((await cycle([SELL])).rows[0]).toMatchObject({
+      state: 'backing off after 1 failure',
+      next_action_at: retryAt,
+    });
   });
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {

@@ -67,11 +67,10 @@ describeKeepers('hedge keep on a terminal', () => {
 
   keeperTest('a dry run on a terminal says it is one, and what it would do', async ({ rig }) => {
     const simulator = await rig.start();
-    const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,']);
     // Drawn in-process as on an 80×30 terminal: a dry run ends, and redraws nothing.
     const { code, drawn } = await drawScreen({
       configDir: simulator.configDir,
-      args: ['keep', file, '--dry-run'],
+      args: ['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,']), '--dry-run'],
       env: simulator.env,
       cols: 80,
       rows: 30,

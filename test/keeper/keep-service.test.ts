@@ -51,8 +51,9 @@ async function colleagueCloseStands(
   await eventAfter(keeper, 0, eventIs('error', { action: 'roll', code }), 'the refused roll');
   const refusedAt = keeper.events.length;
   await close();
-  const drift = await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close");
-  expect(drift.hedge_ids).toEqual([hedgeId]);
+  expect(
+    (await eventAfter(keeper, refusedAt, eventIs('drift', { change: 'open' }), "the colleague's close")).hedge_ids,
+  ).toEqual([hedgeId]);
   await eventAfter(keeper, keeper.events.length, eventIs('cycle'), 'a cycle after the drift');
   expect(simulator.requests('POST', '/hedges')).toEqual([]);
   expect(simulator.active('sell')).toHaveLength(0);
@@ -73,8 +74,7 @@ describeKeepers('hedge keep as a service', () => {
 
       exits(await simulator.hedge(['close', MARKET, 'sell', '--yes']), 0);
       expect(hedgeOf(simulator, first.id).status).toBe('closed');
-      const drift = await eventAfter(keeper, 0, eventIs('drift', 'sell'), 'the drift event');
-      expect(drift).toMatchObject({
+      expect(await eventAfter(keeper, 0, eventIs('drift', 'sell'), 'the drift event')).toMatchObject({
         change: 'open',
         notional_usd: 0,
         target_usd: 2000,
@@ -114,9 +114,12 @@ describeKeepers('hedge keep as a service', () => {
           target.path === '/hedges/close' &&
           (target.body as { side?: string } | undefined)?.side === 'sell',
       });
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,1,,6h']);
       // A long request bound, so the hung close stays in flight for the whole test.
-      const keeper = rig.keep(simulator, file, ['--request-timeout', '300']);
+      const keeper = rig.keep(
+        simulator,
+        writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,1,,6h']),
+        ['--request-timeout', '300'],
+      );
       const sellCloses = () =>
         simulator
           .requests('POST', '/hedges/close')
@@ -125,8 +128,9 @@ describeKeepers('hedge keep as a service', () => {
       // While the sell close is still unanswered, the buy row is rolled: closed and opened anew.
       await until(() => filledActive(simulator, 'buy').some((hedge) => hedge.id !== buy.id), 'the buy side rolled');
       expect(sellCloses()[0].status).toBe('stalled');
-      const rolled = filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!;
-      expect(rolled.openedAtMs).toBeLessThan(buy.maturityAtMs);
+      expect(filledActive(simulator, 'buy').find((hedge) => hedge.id !== buy.id)!.openedAtMs).toBeLessThan(
+        buy.maturityAtMs,
+      );
       expect(hedgeOf(simulator, buy.id).closeReason).not.toBe('settled');
       expect(activeNotional(simulator, 'buy')).toBe(1000);
       // The hung row: still the old hedge, untouched by the server.
@@ -148,8 +152,10 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const { simulator, seeded, file } = await rollOpenRefused(rig);
       const keeper = rig.keep(simulator, file);
-      const refused = await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll');
-      expect([refused.code, hedgeOf(simulator, seeded.id).status]).toEqual(['capacity_exceeded', 'closed']);
+      expect([
+        (await eventAfter(keeper, 0, eventIs('error', { action: 'roll' }), 'the refused roll')).code,
+        hedgeOf(simulator, seeded.id).status,
+      ]).toEqual(['capacity_exceeded', 'closed']);
       await eventAfter(keeper, 0, eventIs('reopen', 'sell'), 'the re-open');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
       expect([activeNotional(simulator, 'sell'), keeper.events.some(eventIs('drift'))]).toEqual([2000, false]);
@@ -175,8 +181,9 @@ describeKeepers('hedge keep as a service', () => {
         nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
         match: { method: 'POST', path: '/hedges' },
       });
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
-      const refused = (await keepOnce(simulator, file, 3)).find(eventIs('error', { action: 'reopen' }));
+      const refused = (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 3)).find(
+        eventIs('error', { action: 'reopen' }),
+      );
       const [sent] = simulator.requests('POST', '/hedges');
       const [entry] = await journalEntries(simulator);
       expect([simulator.requests('POST', '/hedges').length, entry.outcome]).toEqual([1, 'rejected']);
@@ -213,8 +220,9 @@ describeKeepers('hedge keep as a service', () => {
         (market: { market: string }) => market.market === 'USDTKES',
       );
       definition.status = 'disabled';
-      const file = writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']);
-      expect((await keepOnce(simulator, file, 3)).find(eventIs('error'))).toMatchObject({
+      expect(
+        (await keepOnce(simulator, writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']), 3)).find(eventIs('error')),
+      ).toMatchObject({
         action: 'roll',
         code: 'market_disabled',
       });
@@ -233,12 +241,17 @@ describeKeepers('hedge keep as a service', () => {
         (one: { market: string }) => one.market === MARKET,
       );
       market.status = 'disabled';
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       // Then a colleague closes it, and the market takes hedges again.
-      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'market_disabled', async () => {
-        await colleagueCloses(simulator, 'sell');
-        market.status = 'open';
-      });
+      await colleagueCloseStands(
+        simulator,
+        rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h'])),
+        seeded.id,
+        'market_disabled',
+        async () => {
+          await colleagueCloses(simulator, 'sell');
+          market.status = 'open';
+        },
+      );
     },
   );
 
@@ -254,12 +267,17 @@ describeKeepers('hedge keep as a service', () => {
         nextError: { count: 1000, status: 409, code: 'hedge_locked' },
         match: ({ method, path }) => method === 'POST' && path === '/hedges/close' && !colleagues,
       });
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
-      await colleagueCloseStands(simulator, rig.keep(simulator, file), seeded.id, 'hedge_locked', async () => {
-        colleagues = true;
-        await colleagueCloses(simulator, 'sell');
-        colleagues = false;
-      });
+      await colleagueCloseStands(
+        simulator,
+        rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h'])),
+        seeded.id,
+        'hedge_locked',
+        async () => {
+          colleagues = true;
+          await colleagueCloses(simulator, 'sell');
+          colleagues = false;
+        },
+      );
     },
   );
 
@@ -267,17 +285,18 @@ describeKeepers('hedge keep as a service', () => {
     'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const plain = writeTarget(simulator, ['USDTNGN,sell,2000,1,,'], 'plain.csv');
-      const dry = exits(await simulator.hedge(['keep', plain, '--dry-run']), 0);
+      const dry = exits(
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,'], 'plain.csv'), '--dry-run']),
+        0,
+      );
       expect(lines(dry.stdout).find(eventIs('reopen'))).toMatchObject({
         dry_run: true,
         notional_usd: 2000,
       });
       const unknown = writeTarget(simulator, ['USDTXYZ,sell,2000,1,,'], 'unknown.csv');
-      const huge = writeTarget(simulator, ['USDTNGN,sell,999999999,1,,'], 'huge.csv');
       for (const [file, code, exit, message] of [
         [unknown, 'usage', 2, /not listed/],
-        [huge, 'exposure_exceeded', 3, /exposure cap/],
+        [writeTarget(simulator, ['USDTNGN,sell,999999999,1,,'], 'huge.csv'), 'exposure_exceeded', 3, /exposure cap/],
       ] as const) {
         const dry = await simulator.hedge(['keep', file, '--dry-run']);
         expect(dry.code, dry.stdout).toBe(exit);
@@ -296,8 +315,15 @@ describeKeepers('hedge keep as a service', () => {
       }
       // --dry-run --converge: what converge would do, not "run with --converge".
       simulator.seedOpen('sell', 1500);
-      const drifted = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'drifted.csv');
-      const converge = exits(await simulator.hedge(['keep', drifted, '--dry-run', '--converge']), 0);
+      const converge = exits(
+        await simulator.hedge([
+          'keep',
+          writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'drifted.csv'),
+          '--dry-run',
+          '--converge',
+        ]),
+        0,
+      );
       const events = lines(converge.stdout);
       expect(events.find(eventIs('converge'))).toMatchObject({
         action: 'add',
@@ -307,9 +333,8 @@ describeKeepers('hedge keep as a service', () => {
       });
       expect(JSON.stringify(events)).not.toContain('run with --converge');
       expect(simulator.writes()).toHaveLength(0);
-      const long = writeTarget(simulator, ['USDTNGN,sell,2000,1,,1d'], 'long.csv');
       exits(
-        await simulator.hedge(['keep', long, '--once']),
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,1d'], 'long.csv'), '--once']),
         2,
         'long.csv:2: roll_before must be shorter than the tenor',
       );

@@ -83,8 +83,11 @@ describeWithPostgres('hedge keep status from another machine of the team store',
 
       keeper.child().kill('SIGKILL');
       expect((await keeper.done).signal).toBe('SIGKILL');
-      const dead = exits(await status(), 15);
-      expect(JSON.parse(dead.stdout)).toMatchObject({ state: 'dead', store_holder: null, heartbeat: { pid } });
+      expect(JSON.parse(exits(await status(), 15).stdout)).toMatchObject({
+        state: 'dead',
+        store_holder: null,
+        heartbeat: { pid },
+      });
     },
   );
 

@@ -100,8 +100,7 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, dialect: 'beta', fillDelayMs: 20 });
       simulator.seedOpen('sell', 1500);
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
-      const events = await keepOnce(simulator, file, 0, '--converge');
+      const events = await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 0, '--converge');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
       expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
         [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
@@ -115,16 +114,16 @@ describeKeepers('hedge keep', 3, () => {
     'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
     async ({ rig }) => {
       const { simulator, file } = await addAnswerLost(rig);
-      const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
-      expect(lost.find(eventIs('error'))).toMatchObject({
-        action: 'drift',
-        code: 'outcome_unknown',
-      });
+      expect((await keepOnce(simulator, file, 5, '--converge', '--timeout', '5')).find(eventIs('error'))).toMatchObject(
+        {
+          action: 'drift',
+          code: 'outcome_unknown',
+        },
+      );
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
       // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
-      const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
-      const held = pending.find(eventIs('skip', 'sell'));
+      const held = (await keepOnce(simulator, file, 7, '--converge', '--timeout', '4')).find(eventIs('skip', 'sell'));
       expect(held?.reason).toMatch(/unresolved|left alone/);
       expect(addKeys(simulator).size).toBe(1);
 
@@ -145,19 +144,18 @@ describeKeepers('hedge keep', 3, () => {
       // own process (every later cycle would then see it "in progress" and leave the side alone).
       const { simulator, file } = await addAnswerLost(rig);
       const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
-      const lost = await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add');
-      expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
+      expect(await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add')).toMatchObject({
+        action: 'drift',
+        side: 'sell',
+      });
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
       const afterLoss = keeper.events.length;
       simulator.advance(HOUR + 1);
-      const finished = await eventAfter(
-        keeper,
-        afterLoss,
-        eventIs('converge', { resumed: true }),
-        'the add finished by its key',
-      );
-      expect(finished.side).toBe('sell');
+      expect(
+        (await eventAfter(keeper, afterLoss, eventIs('converge', { resumed: true }), 'the add finished by its key'))
+          .side,
+      ).toBe('sell');
       await until(
         () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
         'the side at 2,000',
@@ -275,8 +273,7 @@ describeKeepers('hedge keep', 3, () => {
       await eventAfter(keeper, 0, eventIs('stop', { phase: 'requested' }), 'the first signal taken');
       expect(keeper.ended()).toBeUndefined();
       keeper.child().kill('SIGTERM');
-      const result = exits(await keeper.done, 143);
-      expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
+      expect(lines(exits(await keeper.done, 143).stdout).at(-1)).toMatchObject({ event: 'stop' });
       expect(await journalEntries(simulator, '--pending')).toHaveLength(1);
 
       simulator.advance(HOUR + 1);
@@ -346,8 +343,7 @@ describeKeepers('hedge keep', 3, () => {
       });
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
-      const restored = await keepOnce(simulator, file, 0, '--converge');
-      expect(restored.some(eventIs('reopen', 'sell'))).toBe(true);
+      expect((await keepOnce(simulator, file, 0, '--converge')).some(eventIs('reopen', 'sell'))).toBe(true);
       await oneFilled(simulator, 'sell', 'the restored fill');
       expect(activeNotional(simulator, 'sell')).toBe(2000);
     },
@@ -360,8 +356,7 @@ describeKeepers('hedge keep', 3, () => {
     await keepOnce(simulator, file);
     await oneFilled(simulator, 'sell', 'the fill');
     simulator.advance(19 * HOUR);
-    const due = await keepOnce(simulator, file);
-    expect(due.find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
+    expect((await keepOnce(simulator, file)).find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
     await keepOnce(simulator, file);
@@ -375,8 +370,11 @@ describeKeepers('hedge keep', 3, () => {
       const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('buy', 1000);
       simulator.advance(7 * 24 * HOUR - HOUR / 2);
-      const file = writeTarget(simulator, ['USDTNGN,buy,0,,,']);
-      expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
+      expect(
+        (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,buy,0,,,']), 0, '--converge')).find(
+          eventIs('converge'),
+        ),
+      ).toMatchObject({
         action: 'close',
       });
       await until(() => simulator.active('buy').length === 0, 'the side closed');

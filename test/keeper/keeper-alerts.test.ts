@@ -54,12 +54,14 @@ function run(steps: Step[]) {
 
 describe('stepAlerts', () => {
   it('two rows refused for ten cycles: two alerts, then two recovered once both are at target', () => {
-    const failing = Array.from({ length: 10 }, (_, index) => ({
-      // Backing off, a row is not retried every cycle: no error event on odd cycles.
-      events: index % 2 === 0 ? [refused('buy'), refused('sell')] : [],
-      rows: [row('buy', null), row('sell', null)],
-    }));
-    const { notices, said, state } = run([...failing, { at: 12, rows: [row('buy', 1000), row('sell', 1000)] }]);
+    const { notices, said, state } = run([
+      ...Array.from({ length: 10 }, (_, index) => ({
+        // Backing off, a row is not retried every cycle: no error event on odd cycles.
+        events: index % 2 === 0 ? [refused('buy'), refused('sell')] : [],
+        rows: [row('buy', null), row('sell', null)],
+      })),
+      { at: 12, rows: [row('buy', 1000), row('sell', 1000)] },
+    ]);
     expect(said).toEqual([
       'started refused|USDTNGN buy +0m',
       'started refused|USDTNGN sell +0m',
@@ -109,10 +111,13 @@ describe('stepAlerts', () => {
 
   it("flat after the keeper's own roll (its open refused) is a refusal, not a missed roll; a re-open in the cycle that finds it settled does not hide the missed roll", () => {
     const covered = [row('sell', 1000, 0)];
-    const rollRefused = event('error', 'sell', { action: 'roll', code: 'capacity_exceeded', message: 'no capacity' });
     expect(
       run([
-        { events: [rollRefused], rows: covered, server: 1 },
+        {
+          events: [event('error', 'sell', { action: 'roll', code: 'capacity_exceeded', message: 'no capacity' })],
+          rows: covered,
+          server: 1,
+        },
         { rows: [row('sell', null)], server: 2 },
       ]).said,
     ).toEqual(['started refused|USDTNGN sell +0m']);
@@ -130,8 +135,9 @@ describe('stepAlerts', () => {
     expect(
       run([{ events: [drift('buy', 1500)], rows: over }, { rows: over }, { rows: [row('buy', 1000)] }]).said,
     ).toEqual(['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +2m']);
-    const within = stepAlerts(NO_ALERTS, { nowMs: T0, events: [], rows: [row('buy', 1040)], toleranceUsd: 50 });
-    expect(within.notices).toEqual([]);
+    expect(
+      stepAlerts(NO_ALERTS, { nowMs: T0, events: [], rows: [row('buy', 1040)], toleranceUsd: 50 }).notices,
+    ).toEqual([]);
   });
 
   it('drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target', () => {

@@ -466,14 +466,16 @@ const PLAN: PlanCase[] = [
 
 describe('plan (a live step, again under the side lock on a fresh read)', () => {
   it.each(PLAN)('$name', ({ side: observed, settings, book, writes }) => {
-    const planned = plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings });
-    expect(planned.writes).toEqual(writes.map((write) => expect.objectContaining(write)));
+    expect(plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings }).writes).toEqual(
+      writes.map((write) => expect.objectContaining(write)),
+    );
   });
 
   it('a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
     const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
-    const planned = plan(initialKeeperState(), bookOf(covered(1500, 30 * MINUTE)), weekly, LIVE);
-    expect(planned.writes).toEqual([expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 })]);
+    expect(plan(initialKeeperState(), bookOf(covered(1500, 30 * MINUTE)), weekly, LIVE).writes).toEqual([
+      expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }),
+    ]);
   });
 });
 
@@ -640,24 +642,25 @@ describe("this keeper's writes and unfinished rows", () => {
 
   it("finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
     const rows = [ROW];
-    const resumes = toResume(
-      [
-        entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
-        entry({ id: 'j5', group: 'roll-1' }),
-        entry({ id: 'j4', group: 'roll-1' }),
-        entry({ id: 'j3', group: 'keep-3', via: undefined }),
-        entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
-        entry({
-          id: 'j1',
-          group: 'keep-5',
-          request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
-        }),
-        entry({ id: 'j0', group: 'keep-1' }),
-      ],
-      new Set(),
-      rows,
-    );
-    expect(resumes.map(({ entry: row, how }) => `${row.id} ${how}`)).toEqual(['j0 write', 'j4 roll']);
+    expect(
+      toResume(
+        [
+          entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
+          entry({ id: 'j5', group: 'roll-1' }),
+          entry({ id: 'j4', group: 'roll-1' }),
+          entry({ id: 'j3', group: 'keep-3', via: undefined }),
+          entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
+          entry({
+            id: 'j1',
+            group: 'keep-5',
+            request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
+          }),
+          entry({ id: 'j0', group: 'keep-1' }),
+        ],
+        new Set(),
+        rows,
+      ).map(({ entry: row, how }) => `${row.id} ${how}`),
+    ).toEqual(['j0 write', 'j4 roll']);
     expect(toResume([entry({ id: 'j0' })], new Set([KEY]), rows)).toEqual([]);
     expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
       'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',

@@ -40,8 +40,7 @@ async function receiver(rig: KeeperRig) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   rig.later(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}/hooks/desk-alerts`, posts };
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/desk-alerts`, posts };
 }
 
 /** The alerts an --alert-cmd of `cat >> FILE` was given, one JSON line each. */
@@ -77,8 +76,10 @@ describeKeepers('hedge keep as a service', 3, () => {
       });
       // A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts.
       const hook = await receiver(rig);
-      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
-      const keeper = rig.keep(simulator, file, ['--alert-url', hook.url]);
+      const keeper = rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']), [
+        '--alert-url',
+        hook.url,
+      ]);
       const seenInFlight = await eventAfter(
         keeper,
         0,
@@ -214,26 +215,28 @@ describeKeepers('hedge keep as a service', 3, () => {
 
       // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
       for (const configDir of [simulator.configDir, other.path]) {
-        const second = exits(
-          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
-          11,
-          `pid ${keeper.child().pid}`,
-          `config folder ${simulator.configDir}`,
-        );
-        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
+        expect(
+          exits(
+            await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+            11,
+            `pid ${keeper.child().pid}`,
+            `config folder ${simulator.configDir}`,
+          ).stderr,
+        ).toMatch(/since \d{4}-\d\d-\d\dT/);
       }
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
 
       keeper.child().kill('SIGKILL');
       await keeper.done;
-      const dead = exits(await status(), 15);
-      expect(JSON.parse(dead.stdout).state).toBe('dead');
+      expect(JSON.parse(exits(await status(), 15).stdout).state).toBe('dead');
       exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
       expect(activeNotional(simulator, 'sell')).toBe(1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
-      const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
-      expect(JSON.parse(none.stdout).state).toBe('none');
+      expect(
+        JSON.parse(exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15).stdout)
+          .state,
+      ).toBe('none');
     },
   );
 
@@ -248,13 +251,9 @@ describeKeepers('hedge keep as a service', 3, () => {
         match: { method: 'POST', path: '/hedges' },
       });
       const keeper = rig.keep(simulator, file, ['--metrics', '127.0.0.1:0']);
-      const listening = await eventAfter(
-        keeper,
-        0,
-        (event) => event.code === 'metrics_listening',
-        'the metrics address',
-      );
-      const address = listening.address;
+      const address = (
+        await eventAfter(keeper, 0, (event) => event.code === 'metrics_listening', 'the metrics address')
+      ).address;
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       await until(
         () => eventsOf(keeper, 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200,
@@ -337,13 +336,13 @@ describeKeepers('hedge keep as a service', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       const hook = await receiver(rig);
-      const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
       simulator.sandbox.setFaults({
         nextError: {
           count: 1,
           status: 400,
           code: 'capacity_exceeded',
-          message: `${markup} \u001b]52;c;ZXZpbA==\u0007`,
+          message:
+            '<!channel> <https://evil.example/login|Your key expired: re-authenticate here> \u001b]52;c;ZXZpbA==\u0007',
         },
         match: { method: 'POST', path: '/hedges' },
       });
@@ -394,8 +393,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(result.code, result.stderr + result.stdout).toBe(3);
       expect(hook.posts).toEqual([]);
       expect(existsSync(commandLog)).toBe(false);
-      const alerts = lines(result.stdout).filter((event) => event.event === 'alert');
-      expect(alerts).toEqual([
+      expect(lines(result.stdout).filter((event) => event.event === 'alert')).toEqual([
         expect.objectContaining({
           alert: 'started',
           cause: 'refused',

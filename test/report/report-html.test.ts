@@ -88,10 +88,13 @@ describe('renderReportHtml', () => {
   }
 
   it('signs P&L and writes money with separators and 2 decimals', () => {
-    const report = buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], {
-      by: 'month',
-    });
-    const html = page(report, '2026-11-03T00:00:00Z', { account: 'a' });
+    const html = page(
+      buildReport([{ netPnlUsd: -1234.5, grossPnlUsd: 1000000, closedAt: '2026-11-02T00:00:00Z' }], [], {
+        by: 'month',
+      }),
+      '2026-11-03T00:00:00Z',
+      { account: 'a' },
+    );
     expect(['net_pnl_usd', 'gross_pnl_usd', 'carry_pnl_usdc'].map((field) => totalShown(html, field))).toEqual([
       '-1,234.50',
       '+1,000,000.00',
@@ -147,8 +150,9 @@ describe('renderReportHtml', () => {
 
   it('lists every closed hedge in close-time order', () => {
     const { html } = render('week');
-    const ids = [...html.matchAll(/<td class="id">(hdg_\d+)<\/td>/g)].map((match) => match[1]);
-    expect(ids).toEqual(Array.from({ length: 30 }, (_, index) => `hdg_${index}`));
+    expect([...html.matchAll(/<td class="id">(hdg_\d+)<\/td>/g)].map((match) => match[1])).toEqual(
+      Array.from({ length: 30 }, (_, index) => `hdg_${index}`),
+    );
   });
 
   it('labels every tick of the time axis differently: closes a minute apart get seconds, not the same minute five times', () => {
@@ -160,12 +164,13 @@ describe('renderReportHtml', () => {
         market: 'USDTNGN',
         closedAt: new Date(base + index * 40_000).toISOString(),
       }));
-    const report = buildReport(close, [], { by: 'hedge' });
-    const html = page(report, new Date(base + 80_000).toISOString(), { records: close });
-    const ticks = [
-      ...html.matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g),
-    ].map((match) => match[1]);
-    const timeTicks = ticks.filter((label) => /\d\d:\d\d/.test(label));
+    const timeTicks = [
+      ...page(buildReport(close, [], { by: 'hedge' }), new Date(base + 80_000).toISOString(), {
+        records: close,
+      }).matchAll(/<text class="tick" [^>]*text-anchor="(?:start|middle|end)"[^>]*>([^<]*)<\/text>/g),
+    ]
+      .map((match) => match[1])
+      .filter((label) => /\d\d:\d\d/.test(label));
     expect(timeTicks).toHaveLength(5);
     expect([new Set(timeTicks).size, timeTicks[0]]).toEqual([5, '11-23 11:53:05']);
   });
@@ -179,12 +184,12 @@ describe('renderReportHtml', () => {
   });
 
   it('says when some records do not give a figure or have no close time', () => {
-    const report = buildReport(
-      [{ netPnlUsd: 1, carryUsd: 1, closedAt: '2026-11-02T00:00:00Z' }, { netPnlUsd: 2 }],
-      [],
-      { by: 'side' },
+    const html = page(
+      buildReport([{ netPnlUsd: 1, carryUsd: 1, closedAt: '2026-11-02T00:00:00Z' }, { netPnlUsd: 2 }], [], {
+        by: 'side',
+      }),
+      '2026-11-30T12:00:00Z',
     );
-    const html = page(report, '2026-11-30T12:00:00Z');
     for (const note of [
       '<li>1 closed hedge without a close time is in the totals but not in the cumulative chart.</li>',
       '<li>The carry of 1 hedge is not given; sums cover the others (— where none is given).</li>',

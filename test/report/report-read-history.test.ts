@@ -79,14 +79,17 @@ describe('readHistoryRecord', () => {
   });
 
   it("shows each fact under the simulator's own name", () => {
-    const shown = historyRecordForPeople({
-      net_pnl: 1,
-      carry_paid_usdc: 2,
-      fees: 3,
-      close_time: '2026-11-22T08:00:00Z',
-      position_id: 'hdg_1',
-    });
-    expect(Object.keys(shown).sort()).toEqual('carry_usdc closed_at fees_usdc hedge_id net_pnl_usd'.split(' '));
+    expect(
+      Object.keys(
+        historyRecordForPeople({
+          net_pnl: 1,
+          carry_paid_usdc: 2,
+          fees: 3,
+          close_time: '2026-11-22T08:00:00Z',
+          position_id: 'hdg_1',
+        }),
+      ).sort(),
+    ).toEqual('carry_usdc closed_at fees_usdc hedge_id net_pnl_usd'.split(' '));
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {

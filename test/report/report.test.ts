@@ -170,8 +170,8 @@ describe('hedge report', () => {
   }
 
   it('--since (inclusive) and --until (exclusive) filter on the close time', async () => {
-    const history = engineHistory(); // oldest first: A, B, C, D
-    const [, b, c, d] = history;
+    // oldest first: A, B, C, D
+    const [, b, c, d] = engineHistory();
     /** Count and net P&L in cents of a report's totals. */
     const counted = ({ totals }: any) => [totals.count, cents(totals.net_pnl_usd)];
     const report = await reportJson(`--by side --since ${b.closed_at} --until ${d.closed_at}`);
@@ -185,16 +185,18 @@ describe('hedge report', () => {
   });
 
   it('a period with no closed hedge: totals of 0 in JSON and on stderr beside the rows, never unknown', async () => {
-    const closed = engineHistory().map((record) => Date.parse(record.closed_at));
-    expect(closed.every((ms) => ms < Date.parse('2026-05-01'))).toBe(true);
+    expect(
+      engineHistory()
+        .map((record) => Date.parse(record.closed_at))
+        .every((ms) => ms < Date.parse('2026-05-01')),
+    ).toBe(true);
     expect(JSON.parse(await cliOk('history --since 2026-05-01 --json'))).toEqual([]);
     const report = await reportJson('--by side --since 2026-05-01');
     expect([report.groups, report.totals]).toEqual([
       [],
       { count: 0, notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0, net_pnl_usd: 0 },
     ]);
-    const plain = ok(await cli('report --by side --since 2026-05-01'));
-    expect(plain.stderr).toContain(
+    expect(ok(await cli('report --by side --since 2026-05-01')).stderr).toContain(
       'Total\tcount=0\tnotional_usd=0.00\tgross_pnl_usd=0.00\tcarry_pnl_usdc=0.00\tfees_pnl_usdc=0.00\tnet_pnl_usd=0.00',
     );
   });
@@ -208,11 +210,10 @@ describe('hedge report', () => {
       await ids('--until 2026-03-03'),
       await ids('--since 2026-03-10T00:00:00Z --limit 1'),
     ]).toEqual([[c.hedge_id, b.hedge_id], [a.hedge_id], [d.hedge_id]]);
-    const plain = ok(await cli('history --since 2026-04-01'));
     // A header row of keys, then the one closed hedge of the period.
     expect(
-      plain.stdout
-        .trim()
+      ok(await cli('history --since 2026-04-01'))
+        .stdout.trim()
         .split('\n')
         .map((line) => line.split('\t')[0]),
     ).toEqual(['hedge_id', d.hedge_id]);
@@ -262,13 +263,11 @@ describe('hedge report', () => {
       'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_pnl_usdc\tfees_pnl_usdc\tnet_pnl_usd',
       keysOf(report),
     ]);
-    const picked = await cliLines('report --by side --format csv --fields net_pnl_usd,group');
-    expect(picked).toEqual([
+    expect(await cliLines('report --by side --format csv --fields net_pnl_usd,group')).toEqual([
       'net_pnl_usd,group',
       ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
-    const bare = await cliLines('report --by side --fields group --no-header');
-    expect(bare).toEqual(keysOf(report));
+    expect(await cliLines('report --by side --fields group --no-header')).toEqual(keysOf(report));
     const bad = await cli('report --format csv --fields group,bogus');
     exits(bad, 2);
     expect(bad.stderr).toContain(
@@ -299,13 +298,11 @@ describe('hedge report', () => {
     const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
     for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
       expect(heads).toContain(title);
-    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1];
-    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
+    const rows = [.../<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
       [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
     );
     expect(rows).toHaveLength(4);
-    const history = engineHistory();
-    for (const record of history) {
+    for (const record of engineHistory()) {
       // The id is shortened on the page (as in the terminal), whole in its title.
       const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
       expect(row[2]).toBe(record.client_reference ?? '—');
@@ -487,9 +484,7 @@ describe('deal references read from hedge records against a server that ignores 
       { client_reference: 'DEAL-7', limit: '500' },
       { client_reference: 'DEAL-7', limit: '1' },
     ]);
-
-    const byHedge = await alpha.hedge('report --by hedge --json');
-    expect(byHedge.stderr).toMatch(
+    expect((await alpha.hedge('report --by hedge --json')).stderr).toMatch(
       /The list may be cut at 50 hedge records: .* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
     );
     expect(hedgeQueries().slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
@@ -530,14 +525,17 @@ describe('figures the server gives past the cent', () => {
     // Half cents as the server may write them (a float holds 1.005 just below the half).
     account.history[0].net_pnl_usd = 1.005;
     account.history[1].net_pnl_usd = 2.675;
-    const wire = await apiData(fine, 'GET', '/hedges/history?limit=500');
-    expect(wire.map((record: any) => record.net_pnl_usd).sort()).toEqual([1.005, 2.675]);
+    expect(
+      (await apiData(fine, 'GET', '/hedges/history?limit=500')).map((record: any) => record.net_pnl_usd).sort(),
+    ).toEqual([1.005, 2.675]);
 
     const screen = ok(
       await fine.hedge('history --fields hedge_id,net_pnl_usd', { screen: { columns: 120, rows: 20 } }),
     );
-    const shown = [...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort();
-    expect(shown).toEqual(['+1.01', '+2.68']);
+    expect([...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort()).toEqual([
+      '+1.01',
+      '+2.68',
+    ]);
     expect(screen.stdout).toMatch(/^Total \(2 hedges\) +\+3\.69$/m);
     expect((await fine.hedge('history')).stderr).toContain('net_pnl_usd=3.69');
     expect(okJson(await fine.hedge('report --by side --json')).totals.net_pnl_usd).toBe(3.69);
