@@ -189,18 +189,19 @@ describe('collectMaturities', () => {
 describe('groupByDay', () => {
   it('groups by UTC day in order, with each day’s notional', () => {
     const positions: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 30_000.5 }];
-    const days = groupByDay(
-      collectMaturities(
-        positions,
-        [
-          hedge('a', 'buy', 10_000.25, 15 * HOUR),
-          hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000),
-          hedge('c', 'buy', 1, 2 * DAY),
-        ],
-        NOW,
-      ).maturities,
-    );
-    expect(days.map((day) => [day.day, day.maturities.map((item) => item.hedge_id), day.notional_usd])).toEqual([
+    expect(
+      groupByDay(
+        collectMaturities(
+          positions,
+          [
+            hedge('a', 'buy', 10_000.25, 15 * HOUR),
+            hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000),
+            hedge('c', 'buy', 1, 2 * DAY),
+          ],
+          NOW,
+        ).maturities,
+      ).map((day) => [day.day, day.maturities.map((item) => item.hedge_id), day.notional_usd]),
+    ).toEqual([
       ['2026-03-02', ['b'], 20_000.25],
       ['2026-03-03', ['a'], 10_000.25],
       ['2026-03-04', ['c'], 1],

@@ -147,9 +147,8 @@ describe('several hedges on one side (severalPerSide)', () => {
     const newest = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
     simulator.advance(FILL_DELAY_MS + 1);
     expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
-    const listed = await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side');
     expect([
-      listed,
+      await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side'),
       JSON.parse((await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).stdout).data,
     ]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
   });

@@ -55,15 +55,14 @@ describe('a keeper heartbeat that is not one', () => {
   it('a keeper starting over a heartbeat whose active alerts hold a row that is not an object skips it with one warning naming its file, and keeps its target', async () => {
     const { simulator, home, file } = await heartbeatFolder();
     writeFileSync(file, heartbeatWith({ alerts: [null, 'x'] }));
-    const run = exits(
-      await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), '--once'], {
-        env: { HOME: home.path },
-      }),
-      0,
-    );
-    expect(run.stderr).toContain(
-      `Keeper heartbeat skipped: ${file} (alerts.0: Invalid input: expected object, received null).`,
-    );
+    expect(
+      exits(
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), '--once'], {
+          env: { HOME: home.path },
+        }),
+        0,
+      ).stderr,
+    ).toContain(`Keeper heartbeat skipped: ${file} (alerts.0: Invalid input: expected object, received null).`);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 });
