@@ -16,7 +16,7 @@ import { exits, ok, okJson } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ preset: 'frozen' });
 
 const open = async (simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) =>
   (await apiData(simulator, 'POST', '/hedges', openBody(side, notional, tenor, { client_reference: ref }))).hedge_id;
@@ -35,7 +35,7 @@ async function twoSides(simulator: Simulator) {
 
 describe('hedge maturities', () => {
   it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     const { buy, sell } = await twoSides(simulator);
     const positions = await apiData(simulator, 'GET', '/positions');
     const line = (side: string) => positions.find((position: any) => position.side === side)!;
@@ -73,7 +73,7 @@ describe('hedge maturities', () => {
   });
 
   it('on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     await twoSides(simulator);
     const result = ok(await maturities(simulator, '--format', 'table'));
     const lines = result.stdout.trimEnd().split('\n');
@@ -90,7 +90,7 @@ describe('hedge maturities', () => {
   });
 
   it('--within keeps what matures within it; nothing within is said, not an error', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     const { buy, sell } = await twoSides(simulator);
     expect(okJson(await maturities(simulator, '--within', '2d', '--json')).map((item: any) => item.hedge_id)).toEqual([
       buy,
@@ -105,17 +105,17 @@ describe('hedge maturities', () => {
   });
 
   it('no open hedges: an empty list, exit 0', async () => {
-    expect(okJson(await maturities(await startSimulator({ preset: 'frozen' }), '--json'))).toEqual([]);
+    expect(okJson(await maturities(await startSimulator(), '--json'))).toEqual([]);
   });
 
   it.each(['3x', '0d', '3'])('--within %s is bad input: exit 2 naming --within, nothing sent', async (within) => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
     expect(simulator.requests()).toEqual([]);
   });
 
   it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
-    const simulator = await startSimulator({ preset: 'frozen', dialect: 'beta' });
+    const simulator = await startSimulator({ dialect: 'beta' });
     const { buy, sell } = await twoSides(simulator);
     expect(okJson(await maturities(simulator, '--json'))).toMatchObject([
       { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
@@ -124,7 +124,7 @@ describe('hedge maturities', () => {
   });
 
   it('times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     const { buy, sell } = await twoSides(simulator);
     const env = { ...pinnedClockEnv(simulator), TZ: 'UTC' };
     const asSent = okJson(await simulator.hedge(['maturities', '--json'], { env }));

@@ -36,6 +36,9 @@ const frozen = async (simulator: Simulator, args: HedgeArgs, columns = 80) =>
 /** …its stdout read as JSON. */
 const frozenJson = async (simulator: Simulator, args: HedgeArgs) => JSON.parse((await frozen(simulator, args)).stdout);
 
+/** Moves the server's clock past the fill of the hedges just opened. */
+const filled = (simulator: Simulator) => simulator.advance(FILL_DELAY_MS + 1);
+
 /** The printed lines, each checked to fit 80 columns. */
 function screenLines(stdout: string) {
   const lines = stdout.trimEnd().split('\n');
@@ -53,7 +56,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     // The server: two filled hedges on the side, and one positions line for it (the newest hedge's id).
     expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.status])).toEqual([
       [short, 'filled'],
@@ -132,7 +135,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     ]);
     // One hedge left on the side (a reduce takes the newest first): its reference is `client_reference`.
     await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(simulator.active('buy').map((hedge) => hedge.id)).toEqual([short]);
     expect(await frozenJson(simulator, 'positions --json --fields side,client_reference,client_references')).toEqual([
       { side: 'buy', client_reference: 'DEAL-7', client_references: ['DEAL-7'] },
@@ -145,7 +148,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const newest = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
     expect([
       await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side'),
@@ -160,7 +163,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
   it("right after another client's open the side is settling, not flat: a row with the reason on a terminal, a warning in JSON; in step once the list catches up", async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     // The server itself: the record is filled, the positions list shows nothing yet.
     expect(simulator.active('buy').map((hedge) => hedge.status)).toEqual(['filled']);
     expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
@@ -205,7 +208,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
   it('--until on a terminal draws the settling side as positions does: its row and the reason, never "no line yet"', async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
     const plain = await frozen(simulator, 'positions --format table');
     // The condition holds on the server's list (empty for now); what is drawn is the command's own table.
@@ -220,7 +223,7 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const id = await openByApi(simulator, 'sell', 4_000, 3, 'DEAL-5');
     simulator.advance(FILL_DELAY_MS + LAG_MS + 1);
     await apiData(simulator, 'POST', '/hedges/close', { market: MARKET, side: 'sell' });
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(hedgeOf(simulator, id).status).toBe('closed');
     const listed = await apiData(simulator, 'GET', '/positions');
     expect(listed).toMatchObject([{ side: 'sell', hedge_id: id }]);
@@ -278,7 +281,7 @@ describe('positions when the hedge records are not there', () => {
   it('GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     await openByApi(simulator, 'buy', 5_000, 3, 'DEAL-1');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     simulator.sandbox.setFaults({
       nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
       match: { method: 'GET', path: '/hedges' },
@@ -300,7 +303,7 @@ describe('positions when the hedge records are not there', () => {
   it('a server that lists no hedge records: the positions as sent, and that the records held none', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     await openByApi(simulator, 'sell', 7_000, 1);
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
       if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
     });

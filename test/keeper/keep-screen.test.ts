@@ -3,8 +3,9 @@
 // own progress lines leaking onto it, times in one clock labelled as such; and a dry run (drawn
 // in-process as on a terminal: it ends without a redraw) that says it is one.
 import { expect } from 'vitest';
-import { describeKeepers, HOUR, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
+import { describeKeepers, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
+import { nearMaturity } from './filled.js';
 import { drawScreen, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import type { Simulator } from '../support/simulator.js';
 
@@ -33,7 +34,7 @@ describeKeepers('hedge keep on a terminal', () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       simulator.seedOpen('sell', 2000);
-      simulator.advance(7 * 24 * HOUR - HOUR / 2);
+      nearMaturity(simulator);
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,3,,']);
       const startedAt = Date.now();
       // A local zone far from UTC: a local time labelled UTC would show.

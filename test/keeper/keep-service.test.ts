@@ -19,10 +19,14 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueCloses, MARKET } from '../support/simulator.js';
-import { oneFilled, eventIs } from './filled.js';
+import { oneFilled, eventIs, holds, nearMaturity } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
-const DAY = 24 * HOUR;
+/** The server's next open refused (capacity_exceeded). */
+const OPEN_REFUSED_ONCE = {
+  nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
+  match: { method: 'POST', path: '/hedges' },
+};
 
 /**
  * A 7-day sell of 2,000 half an hour from maturity, kept as a 1-day row rolled 6 h ahead: the check
@@ -31,11 +35,8 @@ const DAY = 24 * HOUR;
 async function rollOpenRefused(rig: KeeperRig) {
   const simulator = await rig.start({ stepped: true });
   const seeded = simulator.seedOpen('sell', 2000);
-  simulator.advance(7 * DAY - HOUR / 2);
-  simulator.sandbox.setFaults({
-    nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-    match: { method: 'POST', path: '/hedges' },
-  });
+  nearMaturity(simulator);
+  simulator.sandbox.setFaults(OPEN_REFUSED_ONCE);
   return { simulator, seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
 }
 
@@ -94,7 +95,7 @@ describeKeepers('hedge keep as a service', () => {
       keeper.child().kill('SIGHUP');
       await eventAfter(keeper, before, eventIs('reopen', 'sell'), 'the re-open after the target changed');
       await oneFilled(simulator, 'sell', 'the re-opened fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
@@ -105,7 +106,7 @@ describeKeepers('hedge keep as a service', () => {
       const sell = simulator.seedOpen('sell', 2000);
       const buy = simulator.seedOpen('buy', 1000);
       // Both 7-day hedges 30 min from maturity, within roll_before (6 h): both rolls are due at once.
-      simulator.advance(7 * DAY - HOUR / 2);
+      nearMaturity(simulator);
       // The sell side's close is never answered (the server holds it without acting).
       simulator.sandbox.setFaults({
         stall: 'headers',
@@ -132,7 +133,7 @@ describeKeepers('hedge keep as a service', () => {
         buy.maturityAtMs,
       );
       expect(hedgeOf(simulator, buy.id).closeReason).not.toBe('settled');
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       // The hung row: still the old hedge, untouched by the server.
       expect(hedgeOf(simulator, sell.id).status).toBe('filled');
       await eventAfter(
@@ -170,17 +171,14 @@ describeKeepers('hedge keep as a service', () => {
     const events = await keepOnce(simulator, file);
     expect([events.some(eventIs('reopen', 'sell')), events.some(eventIs('drift'))]).toEqual([true, false]);
     await oneFilled(simulator, 'sell', 'the re-opened fill');
-    expect(activeNotional(simulator, 'sell')).toBe(2000);
+    holds(simulator);
   });
 
   keeperTest(
     "a re-open the server refuses is an error event naming its journal entry and key, the entry's own",
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
-      simulator.sandbox.setFaults({
-        nextError: { count: 1, status: 400, code: 'capacity_exceeded' },
-        match: { method: 'POST', path: '/hedges' },
-      });
+      simulator.sandbox.setFaults(OPEN_REFUSED_ONCE);
       const refused = (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 3)).find(
         eventIs('error', { action: 'reopen' }),
       );
@@ -200,7 +198,7 @@ describeKeepers('hedge keep as a service', () => {
     'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
-      const until_ = new Date(simulator.sandbox.clock.now() + 2 * DAY).toISOString().replace(/\.\d+Z$/, 'Z');
+      const until_ = new Date(simulator.sandbox.clock.now() + 48 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
       const file = writeTarget(simulator, [`USDTNGN,buy,1000,7,${until_},`]);
       const events = await keepOnce(simulator, file);
       await oneFilled(simulator, 'buy', 'the fill');
@@ -214,7 +212,7 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const simulator = await rig.start({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
       const seeded = simulator.seedOpen('sell', 2000, 'USDTKES');
-      simulator.advance(7 * DAY - HOUR / 2);
+      nearMaturity(simulator);
       // The market stops taking new hedges (the server's own market list says so).
       const definition = (simulator.sandbox.engine as any).book.markets.find(
         (market: { market: string }) => market.market === 'USDTKES',
@@ -236,7 +234,7 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       const seeded = simulator.seedOpen('sell', 2000);
-      simulator.advance(7 * DAY - HOUR / 2);
+      nearMaturity(simulator);
       const market = (simulator.sandbox.engine as any).book.markets.find(
         (one: { market: string }) => one.market === MARKET,
       );
@@ -260,7 +258,7 @@ describeKeepers('hedge keep as a service', () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       const seeded = simulator.seedOpen('sell', 2000);
-      simulator.advance(7 * DAY - HOUR / 2);
+      nearMaturity(simulator);
       // Every close is refused but the colleague's.
       let colleagues = false;
       simulator.sandbox.setFaults({

@@ -12,9 +12,10 @@ import { expect } from 'vitest';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
-import { activeNotional, eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
+import { eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import type { PostgresServer } from '../support/servers/postgres.js';
 import { exits } from '../support/cli-runs.js';
+import { holds } from './filled.js';
 
 /** A simulator, a team on a database of its own, and A's target of a 1,000 buy. */
 async function desk(rig: KeeperRig, server: PostgresServer) {
@@ -60,7 +61,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(Date.parse(shown.heartbeat.last_cycle_at)).not.toBeNaN();
       expect(shown.heartbeat.cycles).toBeGreaterThanOrEqual(1);
       // The row as the server has it: the side the keeper opened, at its target.
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       expect(shown.heartbeat.rows).toEqual([
         expect.objectContaining({ market: MARKET, side: 'buy', target_usd: 1000, current_usd: 1000 }),
       ]);
@@ -142,7 +143,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
         expect(owner).toBe(process.pid);
       }
       // The book as the server has it: the side at its target, nothing opened on it again.
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       expect(simulator.writes()).toHaveLength(0);
     },
   );

@@ -20,7 +20,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled, eventIs } from './filled.js';
+import { oneFilled, eventIs, holds, nearMaturity } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
 /**
@@ -101,7 +101,7 @@ describeKeepers('hedge keep', 3, () => {
       const simulator = await rig.start({ stepped: true, dialect: 'beta', fillDelayMs: 20 });
       simulator.seedOpen('sell', 1500);
       const events = await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 0, '--converge');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
         [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
         [200, { market: MARKET, side: 'sell', delta_usd: 500 }],
@@ -168,7 +168,7 @@ describeKeepers('hedge keep', 3, () => {
       ).toBe(false);
 
       await stopKeeper(keeper);
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
@@ -181,7 +181,7 @@ describeKeepers('hedge keep', 3, () => {
 
       const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
       await oneFilled(simulator, 'sell', 'the fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       const first = filledActive(simulator, 'sell')[0];
       expect(opened.hedge_ids).toEqual([first.id]);
       expect(opened.journal_id).toMatch(/^[0-9a-z]/);
@@ -198,7 +198,7 @@ describeKeepers('hedge keep', 3, () => {
       expect(rolled.hedge_ids).toEqual([first.id, second.id]);
       expect(rolled.journal_group).toMatch(/^roll-/);
       expect(rolled.journal_id).not.toBe(rolled.journal_group);
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
 
       // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
@@ -209,7 +209,7 @@ describeKeepers('hedge keep', 3, () => {
         () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== second.id,
         'the re-opened hedge filled',
       );
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
       const events = await stopKeeper(keeper);
@@ -253,7 +253,7 @@ describeKeepers('hedge keep', 3, () => {
           () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
           'every sell hedge resolved',
         );
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
+        holds(simulator);
         expect(simulator.active('sell')).toHaveLength(1);
         expect(simulator.active('sell')[0].id).not.toBe(seeded.id);
         expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
@@ -298,7 +298,7 @@ describeKeepers('hedge keep', 3, () => {
       const events = await stopKeeper(keeper);
       expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
       await oneFilled(simulator, 'buy', 'the new hedge filled');
-      expect(activeNotional(simulator, 'buy')).toBe(1500);
+      holds(simulator, 1500, 'buy');
       expect(await journalEntries(simulator, '--pending')).toEqual([]);
     },
   );
@@ -345,7 +345,7 @@ describeKeepers('hedge keep', 3, () => {
       expect(simulator.active('sell')).toHaveLength(0);
       expect((await keepOnce(simulator, file, 0, '--converge')).some(eventIs('reopen', 'sell'))).toBe(true);
       await oneFilled(simulator, 'sell', 'the restored fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
@@ -369,7 +369,7 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('buy', 1000);
-      simulator.advance(7 * 24 * HOUR - HOUR / 2);
+      nearMaturity(simulator);
       expect(
         (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,buy,0,,,']), 0, '--converge')).find(
           eventIs('converge'),

@@ -45,6 +45,13 @@ const covered = (notionalUsd: number, inMs: number, hedgeId = 'hdg_1') =>
     hedgeId,
     maturityAtMs: NOW + inMs,
   });
+/** Covered at the target of 2,000 (or drifted to 1,500), maturing tomorrow or within roll_before. */
+const [COVERED, ROLL_DUE, DRIFTED, DRIFTED_DUE] = [
+  covered(2000, 24 * HOUR),
+  covered(2000, 30 * MINUTE),
+  covered(1500, 24 * HOUR),
+  covered(1500, 30 * MINUTE),
+];
 /** Flat after its newest hedge (maturing tomorrow) was closed an hour ago. */
 const closedEarly = {
   ...flat,
@@ -106,19 +113,19 @@ const DECIDE = [
   {
     name: 'an unresolved action of the side: left alone, said as a skip (once while it stays unresolved), and the roll it will need still shown',
     again: 1,
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
     said: ['skip: the add of journal j1 is unresolved'],
     status: { state: 'the add of journal j1 is unresolved', next_action: 'roll' },
   },
   {
     name: 'covered, its roll not due: held, naming when it rolls (roll_before ahead of maturity)',
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     status: { state: 'covered', current_usd: 2000, next_action: 'roll', next_action_at: iso(NOW + 23 * HOUR) },
   },
   {
     name: 'covered, within roll_before of its maturity: a roll of that hedge started',
-    side: covered(2000, 30 * MINUTE),
+    side: ROLL_DUE,
     actions: [{ kind: 'roll', key: KEY, hedgeIds: ['hdg_1'] }],
     status: 'roll in flight',
   },
@@ -155,7 +162,7 @@ const DECIDE = [
   },
   {
     name: 'roll due, --dry-run: checked as an open after a close that frees the same notional',
-    side: covered(2000, 30 * MINUTE),
+    side: ROLL_DUE,
     settings: { dryRun: true },
     actions: [
       {
@@ -180,13 +187,13 @@ const DECIDE = [
   {
     name: 'drifted (a colleague reduced it), without --converge: reported only (once while it stays the same drift), nothing started',
     again: 2,
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     said: ['drift: reported only; run with --converge to bring it back'],
     status: 'drifted to 1,500.00 USD (target 2,000.00 USD): reported only (run with --converge to bring it back)',
   },
   {
     name: 'drifted, with --converge: said every cycle, and brought back',
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     settings: { converge: true },
     earlier: 1,
     actions: [{ kind: 'drift', hedgeIds: ['hdg_1'] }],
@@ -195,7 +202,7 @@ const DECIDE = [
   },
   {
     name: 'drifted, --converge --dry-run: said with "would", the add checked as an open',
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     settings: { converge: true, dryRun: true },
     actions: [
       {
@@ -217,14 +224,14 @@ const DECIDE = [
   },
   {
     name: 'drifted and its roll due, without --converge: the drift reported, the roll started',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     actions: [{ kind: 'drift' }],
     said: ['drift: reported only; run with --converge to bring it back'],
     status: 'drift in flight',
   },
   {
     name: 'drifted and its roll due, --dry-run without --converge: reported only',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     settings: { dryRun: true },
     said: ['drift: reported only; run with --converge to bring it back'],
     status: { state: expect.stringMatching(/: reported only/) },
@@ -333,21 +340,21 @@ const DECIDE = [
   {
     name: "no Date header and no open answered: the server's clock unknown, said once",
     again: 1,
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
     said: [/^notice server_time_unknown: The server sends no Date header/],
     status: 'covered',
   },
   {
     name: "no Date header, the clock known from the answers' stamps: said",
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     book: { clock: { from: ['stamps' as const], lowMs: 0, highMs: 0 } },
     said: [/^notice server_time_from_stamps: The server sends no Date header: its clock is/],
     status: 'covered',
   },
   {
     name: "a Date header behind the times in the server's records: said as not used, never as no Date header",
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     book: { clock: { from: ['stamps' as const], lowMs: 0, highMs: 0, dateBehindMs: 300_000 } },
     said: [
       /^notice server_time_from_stamps: The server's Date header is behind the times in its records \(not used\): its clock is .*its Date header is 5 min behind the times in its records, so not used\)\.$/,
@@ -418,16 +425,16 @@ interface PlanCase {
 const PLAN: PlanCase[] = [
   {
     name: 'roll due: the roll of its hedge',
-    side: covered(2000, 30 * MINUTE),
+    side: ROLL_DUE,
     writes: [{ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 }],
   },
   { name: 'flat: a re-open of the target', side: flat, writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }] },
-  { name: 'covered (another step got there first): nothing', side: covered(2000, 24 * HOUR), writes: [] },
+  { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
   { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
-  { name: 'drifted, without --converge: nothing', side: covered(1500, 24 * HOUR), writes: [] },
+  { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
   {
     name: 'drifted, --converge: the add to the target',
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     settings: { converge: true },
     writes: [{ kind: 'add', amountUsd: 500, targetUsd: 2000 }],
   },
@@ -439,7 +446,7 @@ const PLAN: PlanCase[] = [
   },
   {
     name: 'drifted and its roll due, --converge: the add, then the roll',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     settings: { converge: true },
     writes: [
       { kind: 'add', amountUsd: 500 },
@@ -448,7 +455,7 @@ const PLAN: PlanCase[] = [
   },
   {
     name: 'drifted and its roll due, without --converge: the roll only',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     writes: [{ kind: 'roll', hedgeId: 'hdg_1' }],
   },
   {
@@ -473,7 +480,7 @@ describe('plan (a live step, again under the side lock on a fresh read)', () => 
 
   it('a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
     const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
-    expect(plan(initialKeeperState(), bookOf(covered(1500, 30 * MINUTE)), weekly, LIVE).writes).toEqual([
+    expect(plan(initialKeeperState(), bookOf(DRIFTED_DUE), weekly, LIVE).writes).toEqual([
       expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }),
     ]);
   });

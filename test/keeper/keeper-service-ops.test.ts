@@ -24,7 +24,7 @@ import {
   type KeeperRig,
 } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
-import { oneFilled, eventIs } from './filled.js';
+import { oneFilled, eventIs, holds } from './filled.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig) {
@@ -100,7 +100,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
       expect(hook.posts[0].text).toContain('settled instead of being rolled');
       expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
@@ -231,7 +231,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(JSON.parse(exits(await status(), 15).stdout).state).toBe('dead');
       exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(activeNotional(simulator, 'sell')).toBe(1500);
+      holds(simulator, 1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
       expect(
         JSON.parse(exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15).stdout)
@@ -310,7 +310,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       await oneFilled(simulator, 'buy', 'the buy fill');
       for (let run = 1; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(4);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       expect(simulator.active('sell')).toHaveLength(0);
       // The hook got the error event once, as one JSON line on its stdin, and no key in its environment.
       expect(alertsIn(commandLog)).toEqual([

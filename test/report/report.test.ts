@@ -120,8 +120,8 @@ describe('hedge report', () => {
     it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
       const before = trading.sandbox.requestLog.length;
       const report = await reportJson(`--by ${by}`);
-      const wire: any[] = await api('GET', '/hedges/history?limit=500');
-      const history: any[] = engineHistory();
+      const wire = await api('GET', '/hedges/history?limit=500');
+      const history = engineHistory();
       const { totals, groups } = report;
 
       expect(report).toMatchObject({ by, complete: true, totals: { count: wire.length } });
