@@ -3,7 +3,8 @@
 // on the simulator's state and request log; a proxy in front of it plays a server whose positions line gives no
 // notional (the spec names no field for it), so the side is sized from its records.
 import { describe, expect, it } from 'vitest';
-import { journalEntries } from '../support/cli-runs.js';
+import { exits, journalEntries } from '../support/cli-runs.js';
+import { hedgeOf } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
 import { colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
 
@@ -32,19 +33,25 @@ describe('a side whose hedge records may be cut', () => {
     });
     try {
       const sentBefore = simulator.requests().length;
-      const add = await simulator.hedge('add USDTNGN buy 500 --timeout 5 --json', {
-        env: { ...envFor(proxy), HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
-      });
-      expect(add.code, add.stderr).toBe(12);
+      const add = exits(
+        await simulator.hedge('add USDTNGN buy 500 --timeout 5 --json', {
+          env: { ...envFor(proxy), HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
+        }),
+        12,
+        'HEDGE_WIRE_PAGE_SIZE_PARAM',
+      );
       expect(add.stderr).toMatch(
         /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/,
       );
-      expect(add.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
       expect(add.stderr).not.toMatch(/something outside this run moved the side/);
       // Sent once; it landed on the newer hedge: the side holds 3 500, of which the read after it showed 2 500.
       expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-      const buys = simulator.active('buy');
-      expect(buys.map((hedge) => [hedge.id, hedge.notionalUsd]).sort()).toEqual(
+      expect(
+        simulator
+          .active('buy')
+          .map((hedge) => [hedge.id, hedge.notionalUsd])
+          .sort(),
+      ).toEqual(
         [
           [older.id, 1_000],
           [newer.id, 2_500],
@@ -55,8 +62,7 @@ describe('a side whose hedge records may be cut', () => {
       expect(entry).toMatchObject({ command: 'add', outcome: 'unknown' });
       // The wait read the side once after the add and stopped: one page of one asked, not a poll to the bound.
       const after = simulator.requests().slice(sentBefore);
-      const addAt = after.findIndex((entry) => entry.path === '/hedges/add');
-      const reads = after.slice(addAt + 1);
+      const reads = after.slice(after.findIndex((entry) => entry.path === '/hedges/add') + 1);
       expect(reads.filter((entry) => entry.path === '/positions')).toHaveLength(1);
       expect(reads.filter((entry) => entry.path === '/hedges' && entry.query.limit === '1')).toHaveLength(1);
     } finally {
@@ -68,26 +74,30 @@ describe('a side whose hedge records may be cut', () => {
     const simulator = await startSimulator({ dialect: 'alpha' });
     const early = simulator.seedOpen('buy', 1_000);
     await colleagueCloses(simulator, 'buy');
-    expect(simulator.hedges().find((hedge) => hedge.id === early.id)!.status).toBe('closed');
+    expect(hedgeOf(simulator, early.id).status).toBe('closed');
     expect((await simulator.api('GET', `/hedges/${early.id}`)).body.data.status).toBe('filled');
     // 50 hedges closed since (hours apart, most opened before it): the early close is the 51st history record, past
     // alpha's one page, while the hedge itself is among the 50 newest hedges.
     simulator.advance(60 * 3_600_000);
     simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
-    const newest = (await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id);
-    expect(newest).toContain(early.id);
+    expect((await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toContain(
+      early.id,
+    );
     expect(simulator.historyCount()).toBe(51);
     const sentBefore = simulator.requests().length;
-    const add = await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
-      env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
-    });
-    expect(add.code, add.stderr).toBe(12);
-    expect(add.stderr).toMatch(
+    expect(
+      exits(
+        await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
+          env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
+        }),
+        12,
+        'HEDGE_WIRE_PAGE_SIZE_PARAM',
+      ).stderr,
+    ).toMatch(
       new RegExp(
         `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early.id} ended cannot be read.*Nothing was sent`,
       ),
     );
-    expect(add.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
     expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
     // Each read of the history asks its newest page under the page size; one page of one, once, to check it.
     const history = simulator
@@ -115,22 +125,26 @@ describe('a side whose hedge records may be cut', () => {
     simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
     expect(simulator.historyCount()).toBe(51);
     const sentBefore = simulator.requests().length;
-    const open = await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes');
-    expect(open.code, open.stderr).toBe(12);
+    const open = exits(
+      await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes'),
+      12,
+      'HEDGE_WIRE_PAGE_SIZE_PARAM',
+      '--allow-duplicate-ref',
+    );
     expect(open.stderr).toMatch(
       new RegExp(
         `Whether hedge ${early}, which carries client reference "DEAL-9", has ended cannot be told: .*history .*may be cut at 50 records.*Nothing was sent`,
       ),
     );
     expect(open.stderr).not.toMatch(/An active hedge already carries/);
-    expect(open.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
-    expect(open.stderr).toMatch(/--allow-duplicate-ref/);
     expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
-    const after = simulator.requests().slice(sentBefore);
-    expect(after.filter((entry) => entry.path === '/hedges/history').map((entry) => entry.query)).toEqual([
-      { limit: '500' },
-      { limit: '1' },
-    ]);
+    expect(
+      simulator
+        .requests()
+        .slice(sentBefore)
+        .filter((entry) => entry.path === '/hedges/history')
+        .map((entry) => entry.query),
+    ).toEqual([{ limit: '500' }, { limit: '1' }]);
   });
 
   it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {
@@ -144,9 +158,11 @@ describe('a side whose hedge records may be cut', () => {
     }
     expect(simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-5')).toHaveLength(21);
     const opens = simulator.requests('POST', '/hedges').length;
-    const open = await simulator.hedge('open USDTNGN sell 1000 --tenor 3 --ref DEAL-5 --yes');
-    expect(open.code, open.stderr).toBe(3);
-    expect(open.stderr).toContain(`An active hedge already carries client reference "DEAL-5": ${active.id}`);
+    exits(
+      await simulator.hedge('open USDTNGN sell 1000 --tenor 3 --ref DEAL-5 --yes'),
+      3,
+      `An active hedge already carries client reference "DEAL-5": ${active.id}`,
+    );
     expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
     expect(simulator.active('sell')).toEqual([]);
   });

@@ -88,13 +88,18 @@ describe('collectMaturities', () => {
   });
 
   it('leaves out hedges that are not open: failed, closed, or filled but no longer in the positions list', () => {
-    const hedges = [
-      hedge('hdg_b', 'buy', 10_000, DAY),
-      hedge('hdg_f', 'buy', 1_000, DAY, { status: 'failed' }),
-      hedge('hdg_c', 'buy', 1_000, DAY, { status: 'closed' }),
-      hedge('hdg_gone', 'sell', 2_000, DAY, { market: 'USDTKES' }),
-    ];
-    expect(collectMaturities([positions[0]], hedges, NOW).maturities.map((item) => item.hedge_id)).toEqual(['hdg_b']);
+    expect(
+      collectMaturities(
+        [positions[0]],
+        [
+          hedge('hdg_b', 'buy', 10_000, DAY),
+          hedge('hdg_f', 'buy', 1_000, DAY, { status: 'failed' }),
+          hedge('hdg_c', 'buy', 1_000, DAY, { status: 'closed' }),
+          hedge('hdg_gone', 'sell', 2_000, DAY, { market: 'USDTKES' }),
+        ],
+        NOW,
+      ).maturities.map((item) => item.hedge_id),
+    ).toEqual(['hdg_b']);
   });
 
   it('a filled hedge the book holds on a side the positions list does not show yet is listed all the same, without the figures only a line gives', () => {
@@ -156,11 +161,16 @@ describe('collectMaturities', () => {
         netPnlUsd: -0.29,
       },
     ];
-    const settling = {
-      ...hedge('hdg_s', 'buy', 1_000, 2 * DAY, { status: 'settling', client_reference: 'g-1' }),
-      market: 'USDTKES',
-    };
-    const { maturities } = collectMaturities(lines, [settling], NOW);
+    const { maturities } = collectMaturities(
+      lines,
+      [
+        {
+          ...hedge('hdg_s', 'buy', 1_000, 2 * DAY, { status: 'settling', client_reference: 'g-1' }),
+          market: 'USDTKES',
+        },
+      ],
+      NOW,
+    );
     expect(maturities).toMatchObject([
       { hedge_id: 'hdg_s', client_reference: 'g-1', tenor_days: 7, notional_usd: 1_000, net_pnl_usd: -0.29 },
     ]);
@@ -179,13 +189,19 @@ describe('collectMaturities', () => {
 describe('groupByDay', () => {
   it('groups by UTC day in order, with each day’s notional', () => {
     const positions: MaturityPosition[] = [{ market: 'USDTNGN', side: 'buy', notionalUsd: 30_000.5 }];
-    const hedges = [
-      hedge('a', 'buy', 10_000.25, 15 * HOUR),
-      hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000),
-      hedge('c', 'buy', 1, 2 * DAY),
-    ];
-    const days = groupByDay(collectMaturities(positions, hedges, NOW).maturities);
-    expect(days.map((day) => [day.day, day.maturities.map((item) => item.hedge_id), day.notional_usd])).toEqual([
+    expect(
+      groupByDay(
+        collectMaturities(
+          positions,
+          [
+            hedge('a', 'buy', 10_000.25, 15 * HOUR),
+            hedge('b', 'buy', 20_000.25, 14 * HOUR + 59 * 60_000),
+            hedge('c', 'buy', 1, 2 * DAY),
+          ],
+          NOW,
+        ).maturities,
+      ).map((day) => [day.day, day.maturities.map((item) => item.hedge_id), day.notional_usd]),
+    ).toEqual([
       ['2026-03-02', ['b'], 20_000.25],
       ['2026-03-03', ['a'], 10_000.25],
       ['2026-03-04', ['c'], 1],

@@ -12,21 +12,14 @@ import {
   useSimulators,
   type Simulator,
 } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+import { openBody } from '../support/engine.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 
-const startSimulator = useSimulators();
+const startSimulator = useSimulators({ preset: 'frozen' });
 
-async function open(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) {
-  const body = {
-    market: 'USDTNGN',
-    side,
-    notional_usd: notional,
-    tenor_days: tenor,
-    ...(ref ? { client_reference: ref } : {}),
-  };
-  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id;
-}
+const open = async (simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) =>
+  (await apiData(simulator, 'POST', '/hedges', openBody(side, notional, tenor, { client_reference: ref }))).hedge_id;
 
 function maturities(simulator: Simulator, ...args: string[]) {
   return simulator.hedge(['maturities', ...args], { env: { ...pinnedClockEnv(simulator), COLUMNS: '80' } });
@@ -42,7 +35,7 @@ async function twoSides(simulator: Simulator) {
 
 describe('hedge maturities', () => {
   it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     const { buy, sell } = await twoSides(simulator);
     const positions = await apiData(simulator, 'GET', '/positions');
     const line = (side: string) => positions.find((position: any) => position.side === side)!;
@@ -80,7 +73,7 @@ describe('hedge maturities', () => {
   });
 
   it('on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     await twoSides(simulator);
     const result = ok(await maturities(simulator, '--format', 'table'));
     const lines = result.stdout.trimEnd().split('\n');
@@ -97,43 +90,41 @@ describe('hedge maturities', () => {
   });
 
   it('--within keeps what matures within it; nothing within is said, not an error', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     const { buy, sell } = await twoSides(simulator);
-    const twoDays = okJson(await maturities(simulator, '--within', '2d', '--json'));
-    expect(twoDays.map((item: any) => item.hedge_id)).toEqual([buy]);
-    const threeDays = await maturities(simulator, '--within', '3d', '--json');
-    expect(JSON.parse(threeDays.stdout).map((item: any) => item.hedge_id)).toEqual([buy, sell]);
-
-    const none = ok(await maturities(simulator, '--within', '12h', '--format', 'table'));
-    expect(none.stdout.trim()).toBe('Nothing matures within 12h.');
+    expect(okJson(await maturities(simulator, '--within', '2d', '--json')).map((item: any) => item.hedge_id)).toEqual([
+      buy,
+    ]);
+    expect(okJson(await maturities(simulator, '--within', '3d', '--json')).map((item: any) => item.hedge_id)).toEqual([
+      buy,
+      sell,
+    ]);
+    expect(ok(await maturities(simulator, '--within', '12h', '--format', 'table')).stdout.trim()).toBe(
+      'Nothing matures within 12h.',
+    );
   });
 
   it('no open hedges: an empty list, exit 0', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    const result = okJson(await maturities(simulator, '--json'));
-    expect(result).toEqual([]);
+    expect(okJson(await maturities(await startSimulator(), '--json'))).toEqual([]);
   });
 
   it.each(['3x', '0d', '3'])('--within %s is bad input: exit 2 naming --within, nothing sent', async (within) => {
-    const simulator = await startSimulator({ preset: 'frozen' });
-    const result = await maturities(simulator, '--within', within);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`--within: "${within}" is not allowed`);
+    const simulator = await startSimulator();
+    exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
     expect(simulator.requests()).toEqual([]);
   });
 
   it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
-    const simulator = await startSimulator({ preset: 'frozen', dialect: 'beta' });
+    const simulator = await startSimulator({ dialect: 'beta' });
     const { buy, sell } = await twoSides(simulator);
-    const result = okJson(await maturities(simulator, '--json'));
-    expect(result).toMatchObject([
+    expect(okJson(await maturities(simulator, '--json'))).toMatchObject([
       { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
       { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
     ]);
   });
 
   it('times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
-    const simulator = await startSimulator({ preset: 'frozen' });
+    const simulator = await startSimulator();
     const { buy, sell } = await twoSides(simulator);
     const env = { ...pinnedClockEnv(simulator), TZ: 'UTC' };
     const asSent = okJson(await simulator.hedge(['maturities', '--json'], { env }));
@@ -143,25 +134,26 @@ describe('hedge maturities', () => {
         if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T[\d:.]+Z$/.test(value)) item[name] = value.slice(0, -1);
     });
     try {
-      const sent = await apiData(zoneless, 'GET', '/hedges');
-      expect(sent.find((hedge: any) => hedge.id === buy).maturity_at).toBe('2026-03-03T09:00:00.000');
-      const lagos = okJson(
-        await simulator.hedge(['maturities', '--json'], { env: { ...env, ...envFor(zoneless), TZ: 'Africa/Lagos' } }),
+      expect((await apiData(zoneless, 'GET', '/hedges')).find((hedge: any) => hedge.id === buy).maturity_at).toBe(
+        '2026-03-03T09:00:00.000',
       );
+      const lagosEnv = { env: { ...env, ...envFor(zoneless), TZ: 'Africa/Lagos' } };
+      const lagos = okJson(await simulator.hedge(['maturities', '--json'], lagosEnv));
       expect(lagos).toEqual(asSent);
       expect(lagos.map((item: any) => [item.hedge_id, item.maturity_at, item.matures_in_seconds])).toEqual([
         [buy, '2026-03-03T09:00:00.000Z', 86_400],
         [sell, '2026-03-05T09:00:00.000Z', 3 * 86_400],
       ]);
       // A position line and a hedge's record show that instant as UTC (the line keeps the server's text beside it).
-      const lagosEnv = { env: { ...env, ...envFor(zoneless), TZ: 'Africa/Lagos' } };
-      const lines = okJson(await simulator.hedge(['positions', '--json'], lagosEnv));
-      expect(lines.find((line: any) => line.side === 'buy')).toMatchObject({
+      expect(
+        okJson(await simulator.hedge(['positions', '--json'], lagosEnv)).find((line: any) => line.side === 'buy'),
+      ).toMatchObject({
         maturity_at: '2026-03-03T09:00:00.000Z',
         _wire: { maturity_at: '2026-03-03T09:00:00.000' },
       });
-      const record = okJson(await simulator.hedge(['hedges', sell, '--json'], lagosEnv));
-      expect(record).toMatchObject({ maturity_at: '2026-03-05T09:00:00.000Z' });
+      expect(okJson(await simulator.hedge(['hedges', sell, '--json'], lagosEnv))).toMatchObject({
+        maturity_at: '2026-03-05T09:00:00.000Z',
+      });
     } finally {
       await zoneless.close();
     }

@@ -68,14 +68,18 @@ describe('the hedges under a side', () => {
   });
 
   it('server text reaches the terminal only through the safe-text filter', () => {
-    const hostile = {
-      state: 'settling',
-      why: 'views \u001b[2Jdisagree',
-      hedges: [
-        { id: 'hdg_\u202eevil', status: 'filled\u0007', client_reference: 'REF\u001b]0;x\u0007', notional_usd: 1 },
+    for (const { line } of sideLines(
+      [
+        {
+          state: 'settling',
+          why: 'views \u001b[2Jdisagree',
+          hedges: [
+            { id: 'hdg_\u202eevil', status: 'filled\u0007', client_reference: 'REF\u001b]0;x\u0007', notional_usd: 1 },
+          ],
+        },
       ],
-    };
-    for (const { line } of sideLines([hostile], { width: 200, chalk: c, nowMs: NOW }).sections) {
+      { width: 200, chalk: c, nowMs: NOW },
+    ).sections) {
       expect(line).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
     }
   });

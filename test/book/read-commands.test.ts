@@ -42,11 +42,7 @@ let referenceOfHedge = new Map<string, unknown>();
 /** The command with the CLI's clock pinned to the simulator's (`env` added). */
 const hedge = (args: HedgeArgs, env = {}) => simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), ...env } });
 /** What a run that must exit 0 printed. */
-async function ok(args: HedgeArgs) {
-  const result = await hedge(args);
-  expect(result.code, `hedge ${String(args)}\n${result.stderr}`).toBe(0);
-  return result.stdout;
-}
+const ok = async (args: HedgeArgs) => succeeded(await hedge(args)).stdout;
 
 /**
  * The same command three ways, concurrently: --json read against `schema` and, given `wire`, equal to
@@ -58,7 +54,7 @@ async function inAllModes<S extends z.ZodMiniType>(args: string, schema: S, wire
     hedge(args),
     hedge(args, { HEDGE_FORCE_TTY: '1' }),
   ]);
-  for (const result of [json, plain, tty]) expect(result.code, result.stderr).toBe(0);
+  [json, plain, tty].forEach(succeeded);
   const data = JSON.parse(json.stdout);
   const check = schema.safeParse(data);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
@@ -74,7 +70,7 @@ function tsvRecords(text: string) {
   return rows.map((cells) => Object.fromEntries(header.map((key, index) => [key, cells[index]])));
 }
 /** A cell as TSV/CSV write the value: raw numbers, ISO times, empty when absent. */
-const cell = (value: unknown) => (value === undefined || value === null ? '' : String(value));
+const cell = (value: unknown) => String(value ?? '');
 
 /** The value of a column for a record: markets flatten their per-side objects into columns. */
 function columnValue(record: Record<string, any>, key: string) {
@@ -92,14 +88,23 @@ beforeAll(async () => {
   // Three closed (settled and closed early) and one failed hedge, all in the past.
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
   sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  const buy = { market: 'USDTNGN', side: 'buy', notional_usd: 25_000, tenor_days: 7, client_reference: 'DEAL-42' };
-  buyId = (await apiData(sandbox, 'POST', '/hedges', buy)).id;
+  buyId = (
+    await apiData(sandbox, 'POST', '/hedges', {
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 25_000,
+      tenor_days: 7,
+      client_reference: 'DEAL-42',
+    })
+  ).id;
   // An hour later the buy has filled and carried; the sell submitted now stays `submitted` (frozen clock).
   sandbox.clock.advance(3_600_000);
-  const sell = { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 };
-  sellId = (await apiData(sandbox, 'POST', '/hedges', sell)).id;
-  const hedges = await apiData(simulator, 'GET', '/hedges?limit=500');
-  referenceOfHedge = new Map(hedges.map((entry: any) => [entry.id, entry.client_reference]));
+  sellId = (
+    await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })
+  ).id;
+  referenceOfHedge = new Map(
+    (await apiData(simulator, 'GET', '/hedges?limit=500')).map((entry: any) => [entry.id, entry.client_reference]),
+  );
 });
 
 afterAll(async () => {
@@ -323,8 +328,9 @@ describe('refusals', () => {
       expect(result.code, format).toBe(2);
       expect(result.stdout).toBe('');
       // Under --format json the error is JSON on stderr too.
-      const message = format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr;
-      expect(message).toContain('--fields: "nope" is not a field here; available: id, client_reference, market, side,');
+      expect(format === 'json' ? JSON.parse(result.stderr).error.message : result.stderr).toContain(
+        '--fields: "nope" is not a field here; available: id, client_reference, market, side,',
+      );
     }
   });
 

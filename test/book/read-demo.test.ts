@@ -28,7 +28,7 @@ describe('--demo', () => {
       ['markets'],
       ['price'],
       ['price', 'USDTNGN'],
-      ['quote', 'USDTNGN', 'buy', '10000', '--tenor', '3'],
+      'quote USDTNGN buy 10000 --tenor 3'.split(' '),
       ['hedges'],
       ['history'],
       ['positions'],
@@ -46,8 +46,7 @@ describe('--demo', () => {
 
   it('state persists: a hedge opened by one invocation is a position in the next, until `hedge demo reset`', async () => {
     const { stateFile, run } = fresh();
-    const opened = okJson(await run('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json'));
-    const hedge = hedgeSchema.parse(opened);
+    const hedge = hedgeSchema.parse(okJson(await run('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json')));
     expect(hedge.status).toBe('filled');
     expect(statSync(stateFile).mode & 0o777).toBe(0o600);
 
@@ -98,8 +97,7 @@ describe('--demo', () => {
     expect(result.stderr.trim().split('\n')).toEqual([
       `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
     ]);
-    const next = await run('--demo positions --json');
-    expect(next.stderr).toBe('');
+    expect((await run('--demo positions --json')).stderr).toBe('');
   });
 
   it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started', async () => {

@@ -73,7 +73,8 @@ describe('empty lists', () => {
 
 describe('a field the CLI does not know', () => {
   // --json keeps it (every value the server sent, on every dialect): json-keeps-everything.test.ts.
-  const commands = [
+
+  it.each([
     'markets',
     'price',
     'price USDTNGN',
@@ -82,9 +83,7 @@ describe('a field the CLI does not know', () => {
     'history',
     'positions',
     'account',
-  ];
-
-  it.each(commands)('%s shows it in the table (or names it hidden) and the TSV', async (command) => {
+  ])('%s shows it in the table (or names it hidden) and the TSV', async (command) => {
     const args = command.split(' ');
     const hedge = on(envFor(proxy));
     // A table wide enough for every column, and one at 80 columns.

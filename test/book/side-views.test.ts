@@ -19,27 +19,25 @@ import {
   type Simulator,
 } from '../support/simulator.js';
 import { printedTable } from '../support/output/table-text.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
+import { hedgeOf } from '../support/keeper.js';
+import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
 
 /** Opens a hedge as another client would (plain HTTP, nothing journaled here) and returns its id. */
-async function openByApi(simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) {
-  const body = {
-    market: MARKET,
-    side,
-    notional_usd: notional,
-    tenor_days: tenor,
-    ...(ref ? { client_reference: ref } : {}),
-  };
-  return (await apiData(simulator, 'POST', '/hedges', body)).hedge_id;
-}
+const openByApi = async (simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) =>
+  (await apiData(simulator, 'POST', '/hedges', openBody(side, notional, tenor, { client_reference: ref }))).hedge_id;
 
-/** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format. */
-function frozen(simulator: Simulator, args: HedgeArgs, columns = 80) {
-  return simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), COLUMNS: String(columns) } });
-}
+/** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format; it must exit 0. */
+const frozen = async (simulator: Simulator, args: HedgeArgs, columns = 80) =>
+  ok(await simulator.hedge(args, { env: { ...pinnedClockEnv(simulator), COLUMNS: String(columns) } }));
+/** …its stdout read as JSON. */
+const frozenJson = async (simulator: Simulator, args: HedgeArgs) => JSON.parse((await frozen(simulator, args)).stdout);
+
+/** Moves the server's clock past the fill of the hedges just opened. */
+const filled = (simulator: Simulator) => simulator.advance(FILL_DELAY_MS + 1);
 
 /** The printed lines, each checked to fit 80 columns. */
 function screenLines(stdout: string) {
@@ -58,7 +56,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     // The server: two filled hedges on the side, and one positions line for it (the newest hedge's id).
     expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.status])).toEqual([
       [short, 'filled'],
@@ -68,7 +66,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ side: 'buy', notional_usd: 13_000, hedge_id: long });
 
-    const table = ok(await frozen(simulator, 'positions --format table'));
+    const table = await frozen(simulator, 'positions --format table');
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/^buy +DEAL-7, DEAL-8 +13,000\.00 /);
     // Soonest maturity first, each with its own reference, notional, status and time left.
@@ -77,24 +75,27 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(lines).toHaveLength(3);
     expect(table.stderr).not.toContain('settling');
     // Wider: the maturity in UTC joins each hedge's line.
-    const wide = await frozen(simulator, 'positions --format table', 120);
-    expect(wide.stdout.split('\n').filter((line) => line.startsWith('  └ '))).toEqual([
+    expect(
+      (await frozen(simulator, 'positions --format table', 120)).stdout
+        .split('\n')
+        .filter((line) => line.startsWith('  └ ')),
+    ).toEqual([
       expect.stringMatching(new RegExp(`^  └ ${short} .* 2026-03-03 09:00 UTC$`)),
       expect.stringMatching(new RegExp(`^  └ ${long} .* 2026-03-09 09:00 UTC$`)),
     ]);
 
     // --json: the server's position object untouched; the side's references at the top (one field
     // only for one reference, all of them always) and its book beside it under `side_book`.
-    const json = okJson(await frozen(simulator, 'positions --json'));
-    const [position, ...more] = json;
+    const [position, ...more] = await frozenJson(simulator, 'positions --json');
     expect(more).toEqual([]);
     const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
     expect(Object.keys(position).slice(0, 2)).toEqual(['client_reference', 'client_references']);
     expect([one, all]).toEqual([null, ['DEAL-7', 'DEAL-8']]);
     expect(sent).toEqual((await apiData(simulator, 'GET', '/positions'))[0]);
     // CSV: the one reference column, both joined.
-    const csv = await frozen(simulator, 'positions --format csv --fields side,client_reference');
-    expect(csv.stdout.trim().split('\n')).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
+    expect(
+      (await frozen(simulator, 'positions --format csv --fields side,client_reference')).stdout.trim().split('\n'),
+    ).toEqual(['side,client_reference', 'buy,"DEAL-7, DEAL-8"']);
     expect(book).toMatchObject({ state: 'in-step', why: null, records_notional_usd: 13_000 });
     expect(book.hedges).toEqual([
       await apiData(simulator, 'GET', `/hedges/${short}`),
@@ -108,7 +109,7 @@ describe('several hedges on one side (severalPerSide)', () => {
         .sort(),
     ).toContain('filled');
     // maturities: a row per hedge, each with its own maturity, not one per side line (the side's P&L left to positions).
-    expect(okJson(await frozen(simulator, 'maturities --json'))).toMatchObject(
+    expect(await frozenJson(simulator, 'maturities --json')).toMatchObject(
       [
         [short, 'DEAL-7', 10_000, '2026-03-03', 1],
         [long, 'DEAL-8', 3_000, '2026-03-09', 7],
@@ -124,7 +125,7 @@ describe('several hedges on one side (severalPerSide)', () => {
         accrued_carry_usdc: null,
       })),
     );
-    const maturities = screenLines(ok(await frozen(simulator, 'maturities --format table')).stdout);
+    const maturities = screenLines((await frozen(simulator, 'maturities --format table')).stdout);
     expect(maturities).toEqual(
       expect.arrayContaining(['Tue 03 Mar 2026 · 1 hedge · 10,000.00 USD', 'Mon 09 Mar 2026 · 1 hedge · 3,000.00 USD']),
     );
@@ -134,26 +135,25 @@ describe('several hedges on one side (severalPerSide)', () => {
     ]);
     // One hedge left on the side (a reduce takes the newest first): its reference is `client_reference`.
     await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(simulator.active('buy').map((hedge) => hedge.id)).toEqual([short]);
-    const after = await frozen(simulator, 'positions --json --fields side,client_reference,client_references');
-    expect(JSON.parse(after.stdout)).toEqual([
+    expect(await frozenJson(simulator, 'positions --json --fields side,client_reference,client_references')).toEqual([
       { side: 'buy', client_reference: 'DEAL-7', client_references: ['DEAL-7'] },
     ]);
     // --raw: the server's data as sent, nothing added.
-    const raw = await frozen(simulator, 'positions --json --raw');
-    expect(JSON.parse(raw.stdout)[0]).not.toHaveProperty('client_references');
+    expect((await frozenJson(simulator, 'positions --json --raw'))[0]).not.toHaveProperty('client_references');
   });
 
   it('positions --watch --ref finds the side by any of its hedges, as positions --ref does (the line names only the newest)', async () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const newest = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
-    const listed = okJson(await frozen(simulator, 'positions --json --ref DEAL-7 --fields side'));
-    const watched = ok(await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side'));
-    expect([listed, JSON.parse(watched.stdout).data]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
+    expect([
+      await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side'),
+      JSON.parse((await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).stdout).data,
+    ]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
   });
 });
 
@@ -163,12 +163,12 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
   it("right after another client's open the side is settling, not flat: a row with the reason on a terminal, a warning in JSON; in step once the list catches up", async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     // The server itself: the record is filled, the positions list shows nothing yet.
     expect(simulator.active('buy').map((hedge) => hedge.status)).toEqual(['filled']);
     expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
 
-    const table = ok(await frozen(simulator, 'positions --format table'));
+    const table = await frozen(simulator, 'positions --format table');
     expect(table.stdout).not.toContain('No open positions');
     const lines = rowLines(table.stdout);
     expect(lines[0]).toMatch(/buy +DEAL-9 +2,000\.00 /);
@@ -179,16 +179,15 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(lines.at(-1)).toMatch(new RegExp(`^  └ ${id}  DEAL-9  2,000\\.00 USD  filled  23h 59m$`));
 
     // JSON is the server's list (empty); the side's state is said on stderr, not hidden.
-    const json = ok(await frozen(simulator, 'positions --json'));
+    const json = await frozen(simulator, 'positions --json');
     expect(JSON.parse(json.stdout)).toEqual([]);
     expect(json.stderr).toContain(
-      `The buy side of ${MARKET} is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
+      `The buy side of USDTNGN is settling: hedge ${id} is filled on its record, not in the positions list yet.`,
     );
     // A script that asks for the side's book by name is not refused on a list that is empty for now.
-    const picked = okJson(await frozen(simulator, 'positions --json --fields side,side_book'));
-    expect(picked).toEqual([]);
+    expect(await frozenJson(simulator, 'positions --json --fields side,side_book')).toEqual([]);
     // And the hedge matures all the same: maturities lists it (no positions line to give its P&L).
-    const maturities = ok(await frozen(simulator, 'maturities --json'));
+    const maturities = await frozen(simulator, 'maturities --json');
     expect(JSON.parse(maturities.stdout)).toMatchObject([
       { hedge_id: id, notional_usd: 2_000, client_reference: 'DEAL-9', net_pnl_usd: null },
     ]);
@@ -196,13 +195,12 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
 
     // Past the lag every view agrees: in step, nothing said.
     simulator.advance(LAG_MS);
-    const after = ok(await frozen(simulator, 'positions --json'));
+    const after = await frozen(simulator, 'positions --json');
     expect(JSON.parse(after.stdout)).toMatchObject([
       { side: 'buy', notional_usd: 2_000, side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
     expect(after.stderr).not.toContain('settling');
-    const pickedAfter = await frozen(simulator, 'positions --json --fields side,side_book');
-    expect(JSON.parse(pickedAfter.stdout)).toMatchObject([
+    expect(await frozenJson(simulator, 'positions --json --fields side,side_book')).toMatchObject([
       { side: 'buy', side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
   });
@@ -210,11 +208,11 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
   it('--until on a terminal draws the settling side as positions does: its row and the reason, never "no line yet"', async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
-    const plain = ok(await frozen(simulator, 'positions --format table'));
+    const plain = await frozen(simulator, 'positions --format table');
     // The condition holds on the server's list (empty for now); what is drawn is the command's own table.
-    const until = ok(await frozen(simulator, ['positions', '--until', 'length(@) == `0`', '--format', 'table']));
+    const until = await frozen(simulator, ['positions', '--until', 'length(@) == `0`', '--format', 'table']);
     expect(until.stdout).not.toContain('no line yet');
     expect(until.stdout).toContain(`settling: hedge ${id} is filled on its record`);
     expect(until.stdout).toBe(plain.stdout);
@@ -225,13 +223,12 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     const id = await openByApi(simulator, 'sell', 4_000, 3, 'DEAL-5');
     simulator.advance(FILL_DELAY_MS + LAG_MS + 1);
     await apiData(simulator, 'POST', '/hedges/close', { market: MARKET, side: 'sell' });
-    simulator.advance(FILL_DELAY_MS + 1);
-    expect(simulator.hedges().find((hedge) => hedge.id === id)!.status).toBe('closed');
+    filled(simulator);
+    expect(hedgeOf(simulator, id).status).toBe('closed');
     const listed = await apiData(simulator, 'GET', '/positions');
     expect(listed).toMatchObject([{ side: 'sell', hedge_id: id }]);
 
-    const json = okJson(await frozen(simulator, 'positions --json'));
-    const [position] = json;
+    const [position] = await frozenJson(simulator, 'positions --json');
     const { side_book: book, client_reference: one, client_references: all, ...sent } = position;
     expect(sent).toEqual(listed[0]);
     // The line's own (closed) hedge gives the reference, as the table's Ref column.
@@ -262,22 +259,16 @@ describe('a server that ignores the page size (alpha: 50 a page, no next page)',
         .map((entry) => entry.query)
         .filter((query) => query.status === 'filled');
     const cut = /the hedge records may be cut at 50 filled hedges/;
-
-    const positions = ok(await simulator.hedge('positions --json'));
-    expect(positions.stderr).toMatch(cut);
+    expect(ok(await simulator.hedge('positions --json')).stderr).toMatch(cut);
     expect(filledQueries()).toEqual([
       { status: 'filled', limit: '500' },
       { status: 'filled', limit: '1' },
     ]);
-
-    const add = await simulator.hedge('add USDTNGN buy 1000 --timeout 5 --json');
-    expect(add.code, add.stderr).toBe(12);
-    expect(add.stderr).toMatch(
-      /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/,
-    );
-    expect(add.stderr).toMatch(/HEDGE_WIRE_PAGE_SIZE_PARAM/);
+    expect(
+      exits(await simulator.hedge('add USDTNGN buy 1000 --timeout 5 --json'), 12, 'HEDGE_WIRE_PAGE_SIZE_PARAM').stderr,
+    ).toMatch(/The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/);
     expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
-    expect(simulator.hedges().find((hedge) => hedge.id === buy.id)!.notionalUsd).toBe(10_000);
+    expect(hedgeOf(simulator, buy.id).notionalUsd).toBe(10_000);
     // Read once, checked once: no wait on records that reading again would not change.
     expect(filledQueries().slice(2)).toEqual([
       { status: 'filled', limit: '500' },
@@ -290,21 +281,21 @@ describe('positions when the hedge records are not there', () => {
   it('GET /hedges refused: the positions still shown (side_book null), and why the hedges are not', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     await openByApi(simulator, 'buy', 5_000, 3, 'DEAL-1');
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     simulator.sandbox.setFaults({
       nextError: { count: 100, status: 403, code: 'forbidden', message: 'this key may not list hedges' },
       match: { method: 'GET', path: '/hedges' },
     });
-    const json = ok(await frozen(simulator, 'positions --json'));
+    const json = await frozen(simulator, 'positions --json');
     const [position] = JSON.parse(json.stdout);
     expect(position).toMatchObject({ side: 'buy', notional_usd: 5_000, side_book: null });
     expect(json.stderr).toMatch(/Hedges not shown: GET \/hedges failed \(.*this key may not list hedges.*\)/);
     expect(simulator.requests('GET', '/hedges').every((entry) => entry.errorCode === 'forbidden')).toBe(true);
-    const table = ok(await frozen(simulator, 'positions --format table'));
+    const table = await frozen(simulator, 'positions --format table');
     expect(rowLines(table.stdout)[0]).toMatch(/^buy +— +5,000\.00 /);
     expect(table.stdout).not.toContain('└');
     // maturities lists the side from its positions line alone, and says why.
-    const maturities = ok(await frozen(simulator, 'maturities --json'));
+    const maturities = await frozen(simulator, 'maturities --json');
     expect(JSON.parse(maturities.stdout)).toMatchObject([{ side: 'buy', notional_usd: 5_000 }]);
     expect(maturities.stderr).toContain('Hedges not read: GET /hedges failed');
   });
@@ -312,7 +303,7 @@ describe('positions when the hedge records are not there', () => {
   it('a server that lists no hedge records: the positions as sent, and that the records held none', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     await openByApi(simulator, 'sell', 7_000, 1);
-    simulator.advance(FILL_DELAY_MS + 1);
+    filled(simulator);
     const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
       if (request.method === 'GET' && request.path === '/hedges') envelope.data = [];
     });
@@ -335,14 +326,17 @@ describe('positions when the hedge records are not there', () => {
 describe('one deal followed across its rolls', () => {
   it('opened with --ref DEAL-7 and rolled twice: history --ref and report follow it through all three hedges', async () => {
     const simulator = await startSimulator();
-    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-7 --json`));
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7 --json'));
     for (const roll of [1, 2]) {
-      const rolled = await simulator.hedge(`roll ${MARKET} buy --tenor 1 --yes`);
+      const rolled = await simulator.hedge('roll USDTNGN buy --tenor 1 --yes');
       expect(rolled.code, `roll ${roll}: ${rolled.stderr}`).toBe(0);
     }
     // The server: three hedges of the deal, each open carrying its reference; two closed by the rolls.
-    const opens = simulator.requests('POST', '/hedges');
-    expect(opens.map((entry) => (entry.body as any).client_reference)).toEqual(['DEAL-7', 'DEAL-7', 'DEAL-7']);
+    expect(simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).client_reference)).toEqual([
+      'DEAL-7',
+      'DEAL-7',
+      'DEAL-7',
+    ]);
     const deal = simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-7');
     expect(deal.map((hedge) => hedge.status)).toEqual(['closed', 'closed', 'filled']);
     const [first, second, third] = deal.map((hedge) => hedge.id) as [string, string, string];
@@ -367,7 +361,7 @@ describe('one deal followed across its rolls', () => {
 
     // The third hedge settles at its maturity: the whole deal is in the history.
     simulator.advance(DAY_MS + 1_000);
-    expect(simulator.hedges().find((hedge) => hedge.id === third)!.status).toBe('closed');
+    expect(hedgeOf(simulator, third).status).toBe('closed');
     const settled = ok(await simulator.hedge('history --ref DEAL-7 --json'));
     const records = JSON.parse(settled.stdout);
     expect(records.map((record: any) => record.hedge_id).sort()).toEqual([first, second, third].sort());
@@ -395,10 +389,10 @@ describe('one deal followed across its rolls', () => {
 
   it("a history whose records carry no reference: the deal is joined from its hedges' records by hedge id, shown but never added to the JSON", async () => {
     const simulator = await startSimulator();
-    ok(await simulator.hedge(`open ${MARKET} sell 2000 --tenor 1 --ref DEAL-3 --json`));
-    ok(await simulator.hedge(`roll ${MARKET} sell --tenor 1 --yes`));
-    ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --ref DEAL-4 --json`));
-    ok(await simulator.hedge(`close ${MARKET} buy --json`));
+    ok(await simulator.hedge('open USDTNGN sell 2000 --tenor 1 --ref DEAL-3 --json'));
+    ok(await simulator.hedge('roll USDTNGN sell --tenor 1 --yes'));
+    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-4 --json'));
+    ok(await simulator.hedge('close USDTNGN buy --json'));
     const [dealFirst] = simulator
       .hedges()
       .filter((hedge) => hedge.clientReference === 'DEAL-3')
@@ -417,11 +411,12 @@ describe('one deal followed across its rolls', () => {
       const records = okJson(await run('history --ref DEAL-3 --json'));
       expect(records.map((record: any) => record.hedge_id)).toEqual([dealFirst]);
       expect(records[0]).not.toHaveProperty('client_reference');
-      const tsv = ok(await run('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference'));
-      expect(tsv.stdout.trim().split('\n')).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
-
-      const byRef = okJson(await run('report --by ref --json'));
-      expect(byRef.groups.map((group: any) => [group.key, group.count])).toEqual([
+      expect(
+        ok(await run('history --ref DEAL-3 --format tsv --fields hedge_id,client_reference'))
+          .stdout.trim()
+          .split('\n'),
+      ).toEqual(['hedge_id\tclient_reference', `${dealFirst}\tDEAL-3`]);
+      expect(okJson(await run('report --by ref --json')).groups.map((group: any) => [group.key, group.count])).toEqual([
         ['DEAL-3', 1],
         ['DEAL-4', 1],
       ]);

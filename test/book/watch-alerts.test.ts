@@ -23,25 +23,30 @@ describe('alertConditions', () => {
 
   it('holds a maturity alert for each hedge maturing within the window, a past maturity included', () => {
     const rules = { maturityWithinMs: 6 * HOUR, maturityWithinText: '6h' };
-    const list = facts(undefined, [
-      {
-        key: 'hdg_a',
-        maturityAt: at(5 * HOUR),
-        market: 'USDTNGN',
-        side: 'buy',
-        hedgeId: 'hdg_a',
-      },
-      {
-        key: 'hdg_b',
-        maturityAt: at(7 * HOUR),
-        market: 'USDTNGN',
-        side: 'sell',
-        hedgeId: 'hdg_b',
-      },
-      { key: 'hdg_c', maturityAt: at(-1000), hedgeId: 'hdg_c' },
-      { key: 'bad', maturityAt: 'not a time' },
-    ]);
-    expect(alertConditions(list, rules, NOW)).toEqual([
+    expect(
+      alertConditions(
+        facts(undefined, [
+          {
+            key: 'hdg_a',
+            maturityAt: at(5 * HOUR),
+            market: 'USDTNGN',
+            side: 'buy',
+            hedgeId: 'hdg_a',
+          },
+          {
+            key: 'hdg_b',
+            maturityAt: at(7 * HOUR),
+            market: 'USDTNGN',
+            side: 'sell',
+            hedgeId: 'hdg_b',
+          },
+          { key: 'hdg_c', maturityAt: at(-1000), hedgeId: 'hdg_c' },
+          { key: 'bad', maturityAt: 'not a time' },
+        ]),
+        rules,
+        NOW,
+      ),
+    ).toEqual([
       {
         kind: 'maturity',
         key: 'maturity:hdg_a',

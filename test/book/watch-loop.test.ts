@@ -89,8 +89,7 @@ describe('--watch cadence', () => {
         },
       },
     });
-    const code = await watch(h, { watch: '1' });
-    expect(code).toBe(0);
+    expect(await watch(h, { watch: '1' })).toBe(0);
     expect(calls).toEqual([0, 1000, 2000, 3000, 4000]);
     const records = h.records();
     expect(records).toHaveLength(5);
@@ -101,11 +100,7 @@ describe('--watch cadence', () => {
 
   it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
     const answers = [[position()], serverDown(), [position()]];
-    const h = harness({
-      client: {
-        listPositions: inTurn(answers),
-      },
-    });
+    const h = harness({ client: { listPositions: inTurn(answers) } });
     expect(await watch(h, { watch: '1', count: '3' })).toBe(0);
     expect(h.kinds()).toEqual(['fresh', 'stale', 'fresh']);
     expect(answers).toEqual([]);
@@ -135,18 +130,20 @@ describe('--watch cadence', () => {
       let time = 0;
       const clock = fakeClock(START);
       const slowClock = { ...clock, now: () => clock.now() + time };
-      const h = harness({
-        clock: slowClock,
-        globals: { timeout: 7 },
-        client: {
-          listPositions: async () => {
-            calls.push(slowClock.now() - START);
-            time += answerMs; // the request itself takes this long
-            return [];
+      await watch(
+        harness({
+          clock: slowClock,
+          globals: { timeout: 7 },
+          client: {
+            listPositions: async () => {
+              calls.push(slowClock.now() - START);
+              time += answerMs; // the request itself takes this long
+              return [];
+            },
           },
-        },
-      });
-      await watch(h, { watch: seconds });
+        }),
+        { watch: seconds },
+      );
       expect(calls).toEqual(expected);
     },
   );
@@ -205,11 +202,14 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
   it.each(cases)('%s', async (_name, options, message, target, globals) => {
     let sent = 0;
     const count = async () => (sent++, [] as never);
-    const h = harness({
-      globals,
-      client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
-    });
-    const error = await watch(h, options, target).catch((caught) => caught);
+    const error = await watch(
+      harness({
+        globals,
+        client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
+      }),
+      options,
+      target,
+    ).catch((caught) => caught);
     expect(error).toBeInstanceOf(UsageError);
     expect(error.message).toMatch(message);
     expect([describeError(error).exitCode, sent]).toEqual([2, 0]);
@@ -218,19 +218,21 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
 
 describe('--watch failures', () => {
   it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
-    const answers = [
-      [position()],
-      serverDown(),
-      new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
-        endpoint: 'GET /positions',
-        status: 502,
-      }),
-      [position({ net_pnl_usd: 14 })],
-    ];
     const h = harness({
       globals: { timeout: 8 },
       client: {
-        listPositions: inTurn(answers, [position({ net_pnl_usd: 14 })]),
+        listPositions: inTurn(
+          [
+            [position()],
+            serverDown(),
+            new InvalidResponseError('GET /positions answered HTTP 502 with a body that is not JSON.', {
+              endpoint: 'GET /positions',
+              status: 502,
+            }),
+            [position({ net_pnl_usd: 14 })],
+          ],
+          [position({ net_pnl_usd: 14 })],
+        ),
       },
     });
     expect(await watch(h, { watch: '2' })).toBe(0);
@@ -254,29 +256,29 @@ describe('--watch failures', () => {
   });
 
   it.each([
-    ['401', new ApiError({ status: 401, code: 'unauthorized', message: 'bad key', endpoint: 'GET /positions' }), 4],
-    ['403', new ApiError({ status: 403, code: 'forbidden', message: 'no', endpoint: 'GET /positions' }), 4],
-    [
-      'a 404',
-      new ApiError({ status: 404, code: 'not_found', message: 'no such hedge', endpoint: 'GET /positions' }),
-      3,
-    ],
-  ])('ends on %s with its own exit code, after the records already written', async (_name, error, exitCode) => {
-    let calls = 0;
-    const h = harness({
-      client: {
-        listPositions: async () => {
-          calls += 1;
-          if (calls === 3) throw error;
-          return [];
+    ['401', 401, 'unauthorized', 'bad key', 4],
+    ['403', 403, 'forbidden', 'no', 4],
+    ['a 404', 404, 'not_found', 'no such hedge', 3],
+  ])(
+    'ends on %s with its own exit code, after the records already written',
+    async (_name, status, code, message, exitCode) => {
+      const error = new ApiError({ status, code, message, endpoint: 'GET /positions' });
+      let calls = 0;
+      const h = harness({
+        client: {
+          listPositions: async () => {
+            calls += 1;
+            if (calls === 3) throw error;
+            return [];
+          },
         },
-      },
-    });
-    const thrown = await watch(h, { watch: '1' }).catch((caught) => caught);
-    expect(thrown).toBe(error);
-    expect(describeError(thrown).exitCode).toBe(exitCode);
-    expect(h.records()).toHaveLength(2);
-  });
+      });
+      const thrown = await watch(h, { watch: '1' }).catch((caught) => caught);
+      expect(thrown).toBe(error);
+      expect(describeError(thrown).exitCode).toBe(exitCode);
+      expect(h.records()).toHaveLength(2);
+    },
+  );
 });
 
 describe('--watch stops', () => {
@@ -311,19 +313,17 @@ describe('--watch alerts', () => {
   it('writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared', async () => {
     const h = harness({ globals: { timeout: 6 }, client: pnlClient([100, -600, -700, 50, -500, -800]) });
     expect(await watch(h, { watch: '1', alertPnl: '-500' })).toBe(0);
-    const alerts = h.records().filter((record) => 'alert' in record);
-    expect(alerts).toEqual([
+    expect(h.records().filter((record) => 'alert' in record)).toEqual([
       { time: at(1000), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
       { time: at(4000), alert: { kind: 'pnl', net_pnl_usd: -500, threshold_usd: -500 } },
     ]);
     // The alert follows the refresh it is about.
-    expect(h.kinds()).toEqual(['fresh', 'fresh', 'alert', 'fresh', 'fresh', 'fresh', 'alert', 'fresh']);
+    expect(h.kinds()).toEqual('fresh fresh alert fresh fresh fresh alert fresh'.split(' '));
   });
 
   it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
     const h = harness({ client: pnlClient([100, 0, -600, -700]) });
-    const code = await watch(h, { watch: '1', alertPnl: '-500', exitOnAlert: true });
-    expect(code).toBe(10);
+    expect(await watch(h, { watch: '1', alertPnl: '-500', exitOnAlert: true })).toBe(10);
     expect(h.records()).toHaveLength(4);
     expect(h.records()[3]).toEqual({
       time: at(2000),
@@ -401,12 +401,11 @@ describe('--watch on a terminal', () => {
   });
 
   it('shows STALE since the first failed refresh over the last good data, then clears it', async () => {
-    const answers = [[position()], serverDown(), serverDown()];
     const h = harness({
       tty: true,
       globals: { timeout: 8 },
       client: {
-        listPositions: inTurn(answers, [position()]),
+        listPositions: inTurn([[position()], serverDown(), serverDown()], [position()]),
       },
     });
     await watch(h, { watch: '2' });

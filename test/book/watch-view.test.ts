@@ -52,16 +52,7 @@ function positionsModel(mark: number, pnl: number): WatchModel {
       { key: 'net_pnl_usd', label: 'Net P&L', kind: 'pnl' },
       { key: 'accrued_carry_usdc', label: 'Carry', kind: 'money' },
     ],
-    priority: [
-      'market',
-      'side',
-      'net_pnl_usd',
-      'mark_price',
-      'matures_in',
-      'notional_usd',
-      'trend',
-      'accrued_carry_usdc',
-    ],
+    priority: 'market side net_pnl_usd mark_price matures_in notional_usd trend accrued_carry_usdc'.split(' '),
     rows: [
       {
         key: 'USDTNGN:buy',
@@ -88,8 +79,7 @@ describe('renderWatchScreen', () => {
     const state = emptyWatchState(2000);
     fresh(state, positionsModel(1530, 10));
     fresh(state, positionsModel(1531, 10), 2000);
-    const lines = screen(state, 2000);
-    expect(lines).toEqual([
+    expect(screen(state, 2000)).toEqual([
       'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
       'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
       '────────  ────  ──────────  ─────────  ───────  ─────  ───────────  ──────────',
@@ -102,9 +92,8 @@ describe('renderWatchScreen', () => {
     const state = emptyWatchState(2000);
     fresh(state, positionsModel(1530.001, 10));
     fresh(state, positionsModel(1530.004, 10), 2000);
-    const lines = screen(state, 2000);
     // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
-    expect(lines[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
+    expect(screen(state, 2000)[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
   });
 
   it('shows a change in inverse video with colour, and nothing else inverted', () => {
@@ -150,24 +139,21 @@ describe('renderWatchScreen', () => {
     expect(note).toMatch(/^Hidden at 40 columns: .* — see --json, or a wider terminal\. Net P&L/);
     // Every column of the model not in the header is named: the fields, the countdown, the trend.
     const hidden = /Hidden at 40 columns: (.*) — see/.exec(note)![1].split(', ');
-    const labels = [
+    for (const [key, label] of [
       ...positionsModel(1530, 10).fields.map(({ key, label }) => [key, label]),
       ['matures_in', 'Matures in'],
       ['trend', 'Mark trend'],
-    ];
-    for (const [key, label] of labels)
+    ])
       expect(shown.includes(label) || hidden.includes(key), `${key} neither shown nor named`).toBe(true);
     expect(hidden).toContain('accrued_carry_usdc');
     // Wide enough: nothing to say.
-    const wide = screen(state, 0, 200);
-    expect(wide.join('\n')).not.toContain('Hidden at');
+    expect(screen(state, 0, 200).join('\n')).not.toContain('Hidden at');
   });
 
   it('grows a sparkline over the session', () => {
     const state = emptyWatchState(1000);
     for (const [index, mark] of [1500, 1510, 1505, 1520].entries()) fresh(state, positionsModel(mark, 0), index * 1000);
-    const lines = screen(state, 3000);
-    expect(lines[3]).toMatch(/ ▁▅▃█$/);
+    expect(screen(state, 3000)[3]).toMatch(/ ▁▅▃█$/);
   });
 
   it('says stale since when, why and when the next try is, over the last good data', () => {
@@ -199,8 +185,7 @@ describe('renderWatchScreen', () => {
         at: START,
       },
     ];
-    const lines = screen(state, 0);
-    expect(lines.slice(-2)).toEqual([
+    expect(screen(state, 0).slice(-2)).toEqual([
       'ALERT 09:00:00 net P&L -600.00 USD is at or below -500.00 USD',
       'ALERT 09:00:00 USD\\x1b[2JNGN buy (hdg_x) matures in 01:00:00 (--alert-maturity 6h)',
     ]);
@@ -222,8 +207,7 @@ describe('renderWatchScreen', () => {
     });
     fresh(state, card(5));
     fresh(state, card(-5), 2000);
-    const lines = screen(state, 2000, 80);
-    expect(lines.slice(1)).toEqual([
+    expect(screen(state, 2000, 80).slice(1)).toEqual([
       'Balance (USDC)        1,000.00 ',
       'Unrealized P&L (USD)  -5.00*',
       'P&L trend             █▁',

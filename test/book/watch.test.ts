@@ -8,20 +8,16 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
-import { ok } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { lines as records } from '../support/keeper.js';
 import { onSkippingClock } from '../support/skipping-clock.js';
 
 const simulator = useSimulators();
 
-function kinds(list: any[]) {
-  return list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));
-}
+const kinds = (list: any[]) => list.map((record) => (record.alert ? 'alert' : record.stale ? 'stale' : 'data'));
 
 /** GET /positions as the server received them. */
-function positionReads(sim: Simulator) {
-  return sim.requests('GET', '/positions');
-}
+const positionReads = (sim: Simulator) => sim.requests('GET', '/positions');
 
 describe('hedge positions --watch (NDJSON)', () => {
   it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
@@ -42,8 +38,8 @@ describe('hedge positions --watch (NDJSON)', () => {
     // A refresh starts at least 1 s after the previous answer arrived, so the server never sees two
     // reads under a second apart, whatever the latency did.
     const arrivals = reads.map((entry) => entry.realTimeMs);
-    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]);
-    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(1000);
+    for (const gap of arrivals.slice(1).map((time, index) => time - arrivals[index]))
+      expect(gap).toBeGreaterThanOrEqual(1000);
     expect(sim.writes()).toEqual([]);
   });
 
@@ -68,8 +64,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next5xx: 4,
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = ok(await sim.hedge('positions --watch 1 --count 4'));
-    const list = records(result.stdout);
+    const list = records(ok(await sim.hedge('positions --watch 1 --count 4')).stdout);
     expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
     const stale = list[1];
     expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
@@ -96,8 +91,11 @@ describe('hedge positions --watch (NDJSON)', () => {
       next503RetryAfter: { count: 1, retryAfter: '3' },
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const result = ok(await sim.hedge('positions --watch 1 --count 3'));
-    expect(kinds(records(result.stdout))).toEqual(['data', 'stale', 'data']);
+    expect(kinds(records(ok(await sim.hedge('positions --watch 1 --count 3')).stdout))).toEqual([
+      'data',
+      'stale',
+      'data',
+    ]);
     const reads = positionReads(sim);
     const refused = reads.findIndex((entry) => entry.status === 503);
     expect(refused).toBe(1);
@@ -109,8 +107,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('--exit-on-alert ends at the first alert with exit 10, after the refresh and its alert record', async () => {
     const sim = await onSkippingClock(simulator);
     const hedge = sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert');
-    expect(result.code).toBe(10);
+    const result = exits(await sim.hedge('positions --watch 1 --alert-maturity 8d --exit-on-alert'), 10);
     const list = records(result.stdout);
     expect(kinds(list)).toEqual(['data', 'alert']);
     expect(list[1].alert).toEqual({
@@ -138,12 +135,11 @@ describe('hedge positions --watch (NDJSON)', () => {
       newer.id,
       newer.maturityAtMs,
     ]);
-
-    const result = ok(await sim.hedge('positions --watch 1 --count 1 --alert-maturity 6d'));
-    const alerts = records(result.stdout).filter((record) => record.alert);
-    expect(alerts.map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)])).toEqual([
-      [older.id, older.maturityAtMs],
-    ]);
+    expect(
+      records(ok(await sim.hedge('positions --watch 1 --count 1 --alert-maturity 6d')).stdout)
+        .filter((record) => record.alert)
+        .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
+    ).toEqual([[older.id, older.maturityAtMs]]);
     expect(sim.writes()).toEqual([]);
   });
 
@@ -152,18 +148,17 @@ describe('hedge positions --watch (NDJSON)', () => {
     sim.seedOpen('buy', 10_000);
     sim.advance(2 * 86_400_000);
     sim.seedOpen('buy', 5_000);
-    const result = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }));
     // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
-    const [row] = result.stdout.split('\n').filter((line) => /^buy\b/.test(line));
+    const [row] = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }))
+      .stdout.split('\n')
+      .filter((line) => /^buy\b/.test(line));
     expect(row).toMatch(/ 4d 23:5\d:\d\d /);
   });
 
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
     const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);
-    const result = await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert');
-    expect(result.code).toBe(10);
-    const [data, alert] = records(result.stdout);
+    const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
     expect(alert.alert).toEqual({
       kind: 'pnl',
       net_pnl_usd: data.data.unrealized_pnl_usd,
@@ -183,19 +178,19 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('applies --query to each record’s data, as --json does', async () => {
     const sim = await onSkippingClock(simulator);
     sim.seedOpen('buy', 10_000);
-    const result = ok(await sim.hedge('positions --watch 1 --count 2 --query [].side'));
-    expect(records(result.stdout).map((line) => line.data)).toEqual([['buy'], ['buy']]);
+    expect(
+      records(ok(await sim.hedge('positions --watch 1 --count 2 --query [].side')).stdout).map((line) => line.data),
+    ).toEqual([['buy'], ['buy']]);
   });
 
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await onSkippingClock(simulator);
     const hedge = sim.seedOpen('buy', 2_000);
-    const hedgeRun = ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`));
-    const hedgeLines = records(hedgeRun.stdout);
-    expect(hedgeLines.map((line) => line.data.id)).toEqual([hedge.id, hedge.id]);
+    expect(
+      records(ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`)).stdout).map((line) => line.data.id),
+    ).toEqual([hedge.id, hedge.id]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceRun = ok(await sim.hedge('price USDTNGN --watch 1 --count 2'));
-    const priceLines = records(priceRun.stdout);
+    const priceLines = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 2')).stdout);
     expect(priceLines).toHaveLength(2);
     expect(sim.requests('GET', '/prices')).toHaveLength(2);
     for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
@@ -235,14 +230,13 @@ describe('hedge positions --watch on a terminal that changes', () => {
   async function watching(seconds: string, cols: number) {
     const sim = await simulator();
     sim.seedOpen('buy', 10_000);
-    const term = spawnInTerminal({
+    return spawnInTerminal({
       configDir: sim.configDir,
       args: ['positions', '--watch', seconds],
       env: sim.env,
       cols,
       rows: 40,
     });
-    return { term };
   }
 
   /** Lines of the drawn screen (scrolled-off ones included) that start the view's title. */
@@ -250,7 +244,7 @@ describe('hedge positions --watch on a terminal that changes', () => {
     lines.filter((line) => line.text.startsWith('Positions · every'));
 
   it('a resize redraws the view at the new width with nothing of the old one left above it', async () => {
-    const { term } = await watching('1', 100);
+    const term = await watching('1', 100);
     try {
       await term.waitFor('Hidden at 100 columns');
       term.resize(60, 40);
@@ -270,7 +264,7 @@ describe('hedge positions --watch on a terminal that changes', () => {
   // How each frame erases the one before is the in-process view's (watch-loop.test.ts); on a real terminal, what stays.
   it('Ctrl-C ends it with exit 0, one final view drawn whole over the echoed ^C, and the cursor shown again', async () => {
     // Every 5 s at 60 columns: between refreshes the view does not change (no countdown column).
-    const { term } = await watching('5', 60);
+    const term = await watching('5', 60);
     try {
       await term.waitFor('Net P&L  ');
       term.write(KEYS.CTRL_C);

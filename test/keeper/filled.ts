@@ -1,5 +1,6 @@
-// Waiting for a keeper's side to hold exactly one filled hedge on the server, and matching its events.
-import { filledActive } from '../support/keeper.js';
+// Waiting for a keeper's side to hold exactly one filled hedge on the server, what a side holds, and matching its events.
+import { expect } from 'vitest';
+import { activeNotional, filledActive, HOUR } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import type { Simulator } from '../support/simulator.js';
 
@@ -13,3 +14,10 @@ export const eventIs =
   (event: Record<string, any>) =>
     event.event === kind &&
     Object.entries(typeof more === 'string' ? { side: more } : more).every(([key, value]) => event[key] === value);
+
+/** Asserts that the server's `side` holds `usd` in all (the sell side, 2,000, unless told). */
+export const holds = (simulator: Simulator, usd = 2000, side: 'buy' | 'sell' = 'sell') =>
+  expect(activeNotional(simulator, side)).toBe(usd);
+
+/** Moves the server's clock to half an hour before a 7-day hedge opened now matures: within any roll_before. */
+export const nearMaturity = (simulator: Simulator) => simulator.advance(7 * 24 * HOUR - HOUR / 2);

@@ -16,15 +16,14 @@ describe("hedge keep after a colleague's early close", () => {
     async (dialect) => {
       const simulator = await startSimulator({ dialect });
       const hedge = simulator.seedOpen('buy', 1_000);
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,7,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1000,7,,']);
       await keepOnce(simulator, file);
       const colleague = tempDir('hedge-colleague-');
       colleagues.push(colleague);
       const closed = await simulator.hedge(['close', MARKET, 'buy', '--yes'], { configDir: colleague.path });
       expect(closed.code, closed.stderr).toBe(0);
       expect(simulator.active('buy')).toHaveLength(0);
-      const events = await keepOnce(simulator, file, 0, '--json');
-      expect(events.find((event) => event.event === 'drift')).toMatchObject({
+      expect((await keepOnce(simulator, file, 0, '--json')).find((event) => event.event === 'drift')).toMatchObject({
         side: 'buy',
         change: 'open',
         hedge_ids: [hedge.id],

@@ -88,6 +88,10 @@ function harness(views: Record<string, SideObservation>, settings: { dryRun?: bo
 }
 
 const due = (notionalUsd: number) => covered(notionalUsd, `hdg_${notionalUsd}`, START + HOUR / 2);
+/** A step the server refuses. */
+const capacity = async () => {
+  throw new Error('capacity');
+};
 
 describe('keeperCycles', () => {
   it('a covered side held for an unresolved action shows when its roll is due, and nothing is started on it', async () => {
@@ -105,8 +109,7 @@ describe('keeperCycles', () => {
 
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
     const { cycle, clock } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) });
-    const reported = await cycle();
-    expect(reported.rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
+    expect((await cycle()).rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);
     expect(clock.now()).toBe(START);
   });
 
@@ -115,47 +118,39 @@ describe('keeperCycles', () => {
       'USDTNGN sell': flat,
       'USDTNGN buy': due(1000),
     });
-    behaviour.set('USDTNGN sell', async () => {
-      throw new Error('capacity');
-    });
+    behaviour.set('USDTNGN sell', capacity);
     await cycle();
     await scheduler.settle();
+    const retryAt = new Date(START + 60_000).toISOString();
     expect(errors).toEqual([
-      expect.objectContaining({
-        message: 'capacity',
-        side: 'sell',
-        action: 'reopen',
-        failures: 1,
-        retry_at: new Date(START + 60_000).toISOString(),
-      }),
+      expect.objectContaining({ message: 'capacity', side: 'sell', action: 'reopen', failures: 1, retry_at: retryAt }),
     ]);
     clock.advance(30_000);
-    const waiting = await cycle();
-    expect(waiting.rows[0]).toMatchObject({
+    expect((await cycle()).rows[0]).toMatchObject({
       state: 'backing off after 1 failure',
       next_action: 'reopen',
-      next_action_at: new Date(START + 60_000).toISOString(),
+      next_action_at: retryAt,
     });
-    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(1);
-    expect(acted.filter((step) => step.row === 'USDTNGN buy')).toHaveLength(2);
+    const steps = (row: string) => acted.filter((step) => step.row === row).length;
+    expect([steps('USDTNGN sell'), steps('USDTNGN buy')]).toEqual([1, 2]);
     clock.advance(30_000);
     await cycle();
     await scheduler.settle();
-    expect(acted.filter((step) => step.row === 'USDTNGN sell')).toHaveLength(2);
+    expect(steps('USDTNGN sell')).toBe(2);
   });
 
   it("on a server clock 45 s ahead of ours, a failed step's retry_at and its row's next_action_at are the server's time", async () => {
     const { behaviour, cycle, clock, errors, scheduler } = harness({ 'USDTNGN sell': flat }, {}, 45_000);
-    behaviour.set('USDTNGN sell', async () => {
-      throw new Error('capacity');
-    });
+    behaviour.set('USDTNGN sell', capacity);
     await cycle([SELL]);
     await scheduler.settle();
     const retryAt = new Date(START + 45_000 + 60_000).toISOString();
     expect(errors).toEqual([expect.objectContaining({ failures: 1, retry_at: retryAt })]);
     clock.advance(30_000);
-    const waiting = await cycle([SELL]);
-    expect(waiting.rows[0]).toMatchObject({ state: 'backing off after 1 failure', next_action_at: retryAt });
+    expect((await cycle([SELL])).rows[0]).toMatchObject({
+      state: 'backing off after 1 failure',
+      next_action_at: retryAt,
+    });
   });
 
   it('a dry run waits for its (read-only) steps, so the cycle reports them', async () => {

@@ -3,10 +3,11 @@
 // own progress lines leaking onto it, times in one clock labelled as such; and a dry run (drawn
 // in-process as on a terminal: it ends without a redraw) that says it is one.
 import { expect } from 'vitest';
-import { describeKeepers, HOUR, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
+import { describeKeepers, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
+import { nearMaturity } from './filled.js';
 import { drawScreen, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
-import { MARKET, type Simulator } from '../support/simulator.js';
+import type { Simulator } from '../support/simulator.js';
 
 /** The header's `last cycle MM-DD HH:MM:SS UTC`, as an instant. */
 function lastCycleAt(screen: string, year: number) {
@@ -33,8 +34,8 @@ describeKeepers('hedge keep on a terminal', () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       simulator.seedOpen('sell', 2000);
-      simulator.advance(7 * 24 * HOUR - HOUR / 2);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`, `${MARKET},buy,1000,3,,`]);
+      nearMaturity(simulator);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,3,,']);
       const startedAt = Date.now();
       // A local zone far from UTC: a local time labelled UTC would show.
       const terminal = onTerminal(rig, simulator, [file, '--interval', '2'], { TZ: 'Asia/Kathmandu' });
@@ -67,11 +68,10 @@ describeKeepers('hedge keep on a terminal', () => {
 
   keeperTest('a dry run on a terminal says it is one, and what it would do', async ({ rig }) => {
     const simulator = await rig.start();
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
     // Drawn in-process as on an 80×30 terminal: a dry run ends, and redraws nothing.
     const { code, drawn } = await drawScreen({
       configDir: simulator.configDir,
-      args: ['keep', file, '--dry-run'],
+      args: ['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,']), '--dry-run'],
       env: simulator.env,
       cols: 80,
       rows: 30,

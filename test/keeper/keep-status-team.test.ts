@@ -12,16 +12,17 @@ import { expect } from 'vitest';
 import { describeWithPostgres } from '../support/servers/postgres.js';
 import { teamOf } from '../support/team.js';
 import { MARKET } from '../support/simulator.js';
-import { activeNotional, eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
+import { eventAfter, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
 import type { PostgresServer } from '../support/servers/postgres.js';
 import { exits } from '../support/cli-runs.js';
+import { holds } from './filled.js';
 
 /** A simulator, a team on a database of its own, and A's target of a 1,000 buy. */
 async function desk(rig: KeeperRig, server: PostgresServer) {
   const simulator = await rig.start();
   const team = await teamOf(simulator, server);
   rig.later(() => team.remove());
-  const file = writeTarget({ configDir: team.a.dir }, [`${MARKET},buy,1000,3,,`]);
+  const file = writeTarget({ configDir: team.a.dir }, ['USDTNGN,buy,1000,3,,']);
   return { simulator, team, file };
 }
 
@@ -60,7 +61,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(Date.parse(shown.heartbeat.last_cycle_at)).not.toBeNaN();
       expect(shown.heartbeat.cycles).toBeGreaterThanOrEqual(1);
       // The row as the server has it: the side the keeper opened, at its target.
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       expect(shown.heartbeat.rows).toEqual([
         expect.objectContaining({ market: MARKET, side: 'buy', target_usd: 1000, current_usd: 1000 }),
       ]);
@@ -76,15 +77,18 @@ describeWithPostgres('hedge keep status from another machine of the team store',
       expect(rows.rows[0].body).not.toContain(simulator.apiKey);
 
       const card = exits(await team.c.hedge(['keep', 'status'], { env: { COLUMNS: '80' } }), 0);
-      for (const text of [`pid ${pid} on `, '(team store)', `${MARKET} buy`]) expect(card.stdout).toContain(text);
+      for (const text of [`pid ${pid} on `, '(team store)', 'USDTNGN buy']) expect(card.stdout).toContain(text);
       for (const line of card.stdout.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
       // Asking did not take the lock from it: a second keeper on another machine is still refused.
       exits(await team.c.hedge(['keep', file, '--once']), 11);
 
       keeper.child().kill('SIGKILL');
       expect((await keeper.done).signal).toBe('SIGKILL');
-      const dead = exits(await status(), 15);
-      expect(JSON.parse(dead.stdout)).toMatchObject({ state: 'dead', store_holder: null, heartbeat: { pid } });
+      expect(JSON.parse(exits(await status(), 15).stdout)).toMatchObject({
+        state: 'dead',
+        store_holder: null,
+        heartbeat: { pid },
+      });
     },
   );
 
@@ -139,7 +143,7 @@ describeWithPostgres('hedge keep status from another machine of the team store',
         expect(owner).toBe(process.pid);
       }
       // The book as the server has it: the side at its target, nothing opened on it again.
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       expect(simulator.writes()).toHaveLength(0);
     },
   );

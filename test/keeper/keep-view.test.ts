@@ -53,8 +53,9 @@ describe('the keeper status screen', () => {
   });
 
   it('a dry run says so in the header, and its actions read "would"', () => {
-    const screen = renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk);
-    expect(screen.split('\n')[0]).toContain('DRY RUN: nothing is sent');
+    expect(renderKeepStatus({ ...status, dry_run: true }, [], 80, chalk).split('\n')[0]).toContain(
+      'DRY RUN: nothing is sent',
+    );
     expect(renderKeepStatus(status, [], 80, chalk)).not.toContain('DRY RUN');
     expect([
       line('reopen', { dry_run: true }),

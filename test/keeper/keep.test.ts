@@ -20,7 +20,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled, eventIs } from './filled.js';
+import { oneFilled, eventIs, holds, nearMaturity } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
 /**
@@ -30,7 +30,7 @@ import { exits, journalEntries } from '../support/cli-runs.js';
 async function addAnswerLost(rig: KeeperRig) {
   const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
   simulator.seedOpen('sell', 1500);
-  const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
+  const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
   return { simulator, file };
 }
@@ -50,7 +50,7 @@ describeKeepers('hedge keep', 3, () => {
       simulator.advance(45_000);
       await colleagueOpens(simulator, 'sell', 2000, 1);
       const [held] = simulator.active('sell');
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6s`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6s']);
       const sells = () =>
         simulator.hedges().filter((hedge) => hedge.side === 'sell' && ['filled', 'closed'].includes(hedge.status));
       // Held to its maturity: settled there, or still filled past it.
@@ -80,7 +80,7 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('sell', 2000);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`], 'desk target.csv');
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'desk target.csv');
       const keeper = rig.keep(simulator, file);
       await until(() => keeper.events.length > 0, 'the first keeper running', { process: keeper.done });
       const refused = exits(await simulator.hedge(['keep', file, '--once']), 11);
@@ -100,9 +100,8 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, dialect: 'beta', fillDelayMs: 20 });
       simulator.seedOpen('sell', 1500);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-      const events = await keepOnce(simulator, file, 0, '--converge');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      const events = await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 0, '--converge');
+      holds(simulator);
       expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.body])).toEqual([
         [400, { market: MARKET, side: 'sell', notional_usd: 500 }],
         [200, { market: MARKET, side: 'sell', delta_usd: 500 }],
@@ -115,16 +114,16 @@ describeKeepers('hedge keep', 3, () => {
     'an add whose answer was lost is finished by its own key on the next cycles, never sent again with a new one',
     async ({ rig }) => {
       const { simulator, file } = await addAnswerLost(rig);
-      const lost = await keepOnce(simulator, file, 5, '--converge', '--timeout', '5');
-      expect(lost.find(eventIs('error'))).toMatchObject({
-        action: 'drift',
-        code: 'outcome_unknown',
-      });
+      expect((await keepOnce(simulator, file, 5, '--converge', '--timeout', '5')).find(eventIs('error'))).toMatchObject(
+        {
+          action: 'drift',
+          code: 'outcome_unknown',
+        },
+      );
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
       // Still 1,500 on the book: the keeper finishes the add by its key (still pending) and adds nothing new.
-      const pending = await keepOnce(simulator, file, 7, '--converge', '--timeout', '4');
-      const held = pending.find(eventIs('skip', 'sell'));
+      const held = (await keepOnce(simulator, file, 7, '--converge', '--timeout', '4')).find(eventIs('skip', 'sell'));
       expect(held?.reason).toMatch(/unresolved|left alone/);
       expect(addKeys(simulator).size).toBe(1);
 
@@ -145,19 +144,18 @@ describeKeepers('hedge keep', 3, () => {
       // own process (every later cycle would then see it "in progress" and leave the side alone).
       const { simulator, file } = await addAnswerLost(rig);
       const keeper = rig.keep(simulator, file, ['--converge', '--timeout', '5']);
-      const lost = await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add');
-      expect(lost).toMatchObject({ action: 'drift', side: 'sell' });
+      expect(await eventAfter(keeper, 0, eventIs('error', { code: 'outcome_unknown' }), 'the lost add')).toMatchObject({
+        action: 'drift',
+        side: 'sell',
+      });
       simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
 
       const afterLoss = keeper.events.length;
       simulator.advance(HOUR + 1);
-      const finished = await eventAfter(
-        keeper,
-        afterLoss,
-        eventIs('converge', { resumed: true }),
-        'the add finished by its key',
-      );
-      expect(finished.side).toBe('sell');
+      expect(
+        (await eventAfter(keeper, afterLoss, eventIs('converge', { resumed: true }), 'the add finished by its key'))
+          .side,
+      ).toBe('sell');
       await until(
         () => filledActive(simulator, 'sell').length > 0 && activeNotional(simulator, 'sell') === 2000,
         'the side at 2,000',
@@ -170,7 +168,7 @@ describeKeepers('hedge keep', 3, () => {
       ).toBe(false);
 
       await stopKeeper(keeper);
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
@@ -178,12 +176,12 @@ describeKeepers('hedge keep', 3, () => {
     'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const keeper = rig.keep(simulator, file);
 
       const opened = await eventAfter(keeper, 0, 'reopen', 'the first open');
       await oneFilled(simulator, 'sell', 'the fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       const first = filledActive(simulator, 'sell')[0];
       expect(opened.hedge_ids).toEqual([first.id]);
       expect(opened.journal_id).toMatch(/^[0-9a-z]/);
@@ -200,7 +198,7 @@ describeKeepers('hedge keep', 3, () => {
       expect(rolled.hedge_ids).toEqual([first.id, second.id]);
       expect(rolled.journal_group).toMatch(/^roll-/);
       expect(rolled.journal_id).not.toBe(rolled.journal_group);
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
 
       // Past the second maturity at once: it settles on the server; the keeper re-opens the side.
@@ -211,7 +209,7 @@ describeKeepers('hedge keep', 3, () => {
         () => filledActive(simulator, 'sell').length === 1 && filledActive(simulator, 'sell')[0].id !== second.id,
         'the re-opened hedge filled',
       );
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
       expect(simulator.historyCount()).toBeGreaterThanOrEqual(2);
 
       const events = await stopKeeper(keeper);
@@ -232,7 +230,7 @@ describeKeepers('hedge keep', 3, () => {
       `a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`,
       async ({ rig }) => {
         const simulator = await rig.start();
-        const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+        const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
         const seeded = simulator.seedOpen('sell', 2000);
         const closesBefore = simulator.requests('POST', '/hedges/close').length;
         const opensBefore = simulator.requests('POST', '/hedges').length;
@@ -255,7 +253,7 @@ describeKeepers('hedge keep', 3, () => {
           () => simulator.active('sell').every((hedge) => hedge.status === 'filled'),
           'every sell hedge resolved',
         );
-        expect(activeNotional(simulator, 'sell')).toBe(2000);
+        holds(simulator);
         expect(simulator.active('sell')).toHaveLength(1);
         expect(simulator.active('sell')[0].id).not.toBe(seeded.id);
         expect(events.some(eventIs('roll', { resumed: true }))).toBe(true);
@@ -267,7 +265,7 @@ describeKeepers('hedge keep', 3, () => {
     'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
-      const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
       keeper.child().kill('SIGTERM');
@@ -275,8 +273,7 @@ describeKeepers('hedge keep', 3, () => {
       await eventAfter(keeper, 0, eventIs('stop', { phase: 'requested' }), 'the first signal taken');
       expect(keeper.ended()).toBeUndefined();
       keeper.child().kill('SIGTERM');
-      const result = exits(await keeper.done, 143);
-      expect(lines(result.stdout).at(-1)).toMatchObject({ event: 'stop' });
+      expect(lines(exits(await keeper.done, 143).stdout).at(-1)).toMatchObject({ event: 'stop' });
       expect(await journalEntries(simulator, '--pending')).toHaveLength(1);
 
       simulator.advance(HOUR + 1);
@@ -292,7 +289,7 @@ describeKeepers('hedge keep', 3, () => {
     'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},buy,1500,3,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1500,3,,6h']);
       simulator.seedOpen('buy', 1500);
       simulator.advance(7 * 24 * HOUR - 3 * HOUR);
       const closesBefore = simulator.requests('POST', '/hedges/close').length;
@@ -301,7 +298,7 @@ describeKeepers('hedge keep', 3, () => {
       const events = await stopKeeper(keeper);
       expect([events.some(eventIs('roll')), events.at(-1)!.event]).toEqual([true, 'stop']);
       await oneFilled(simulator, 'buy', 'the new hedge filled');
-      expect(activeNotional(simulator, 'buy')).toBe(1500);
+      holds(simulator, 1500, 'buy');
       expect(await journalEntries(simulator, '--pending')).toEqual([]);
     },
   );
@@ -310,7 +307,7 @@ describeKeepers('hedge keep', 3, () => {
     'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
       for (const delay of delays) {
         const keeper = rig.keep(simulator, file);
@@ -333,7 +330,7 @@ describeKeepers('hedge keep', 3, () => {
     "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, realNow: () => Date.now() - 45_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,']);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the fill');
       // The target last changed 10 s ago by this machine's clock; a colleague closes the side now.
@@ -346,22 +343,20 @@ describeKeepers('hedge keep', 3, () => {
       });
       expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
       expect(simulator.active('sell')).toHaveLength(0);
-      const restored = await keepOnce(simulator, file, 0, '--converge');
-      expect(restored.some(eventIs('reopen', 'sell'))).toBe(true);
+      expect((await keepOnce(simulator, file, 0, '--converge')).some(eventIs('reopen', 'sell'))).toBe(true);
       await oneFilled(simulator, 'sell', 'the restored fill');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
   keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
     const simulator = await rig.start({ stepped: true });
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
-    const file = writeTarget(simulator, [`${MARKET},sell,2000,1,${until_},6h`]);
+    const file = writeTarget(simulator, [`USDTNGN,sell,2000,1,${until_},6h`]);
     await keepOnce(simulator, file);
     await oneFilled(simulator, 'sell', 'the fill');
     simulator.advance(19 * HOUR);
-    const due = await keepOnce(simulator, file);
-    expect(due.find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
+    expect((await keepOnce(simulator, file)).find(eventIs('skip', 'sell'))?.reason).toMatch(/until/);
     expect(simulator.requests('POST', '/hedges/close')).toHaveLength(0);
     simulator.advance(10 * HOUR);
     await keepOnce(simulator, file);
@@ -374,9 +369,12 @@ describeKeepers('hedge keep', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true });
       simulator.seedOpen('buy', 1000);
-      simulator.advance(7 * 24 * HOUR - HOUR / 2);
-      const file = writeTarget(simulator, [`${MARKET},buy,0,,,`]);
-      expect((await keepOnce(simulator, file, 0, '--converge')).find(eventIs('converge'))).toMatchObject({
+      nearMaturity(simulator);
+      expect(
+        (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,buy,0,,,']), 0, '--converge')).find(
+          eventIs('converge'),
+        ),
+      ).toMatchObject({
         action: 'close',
       });
       await until(() => simulator.active('buy').length === 0, 'the side closed');

@@ -19,6 +19,13 @@ function row(side: 'buy' | 'sell', current: number | null, rollAt?: number) {
   };
 }
 
+/** A cycle's rows: one side, flat or at its target. */
+const [BUY_FLAT, BUY_AT_TARGET, SELL_FLAT, SELL_AT_TARGET] = [
+  [row('buy', null)],
+  [row('buy', 1000)],
+  [row('sell', null)],
+  [row('sell', 1000)],
+];
 /** An event of the keeper's on USDTNGN `side`, or of the whole cycle without one. */
 const event = (name: string, side?: string, more: Record<string, unknown> = {}) =>
   ({ event: name, at: '', ...(side ? { market: 'USDTNGN', side } : {}), ...more }) as KeepEvent;
@@ -54,12 +61,14 @@ function run(steps: Step[]) {
 
 describe('stepAlerts', () => {
   it('two rows refused for ten cycles: two alerts, then two recovered once both are at target', () => {
-    const failing = Array.from({ length: 10 }, (_, index) => ({
-      // Backing off, a row is not retried every cycle: no error event on odd cycles.
-      events: index % 2 === 0 ? [refused('buy'), refused('sell')] : [],
-      rows: [row('buy', null), row('sell', null)],
-    }));
-    const { notices, said, state } = run([...failing, { at: 12, rows: [row('buy', 1000), row('sell', 1000)] }]);
+    const { notices, said, state } = run([
+      ...Array.from({ length: 10 }, (_, index) => ({
+        // Backing off, a row is not retried every cycle: no error event on odd cycles.
+        events: index % 2 === 0 ? [refused('buy'), refused('sell')] : [],
+        rows: [row('buy', null), row('sell', null)],
+      })),
+      { at: 12, rows: [row('buy', 1000), row('sell', 1000)] },
+    ]);
     expect(said).toEqual([
       'started refused|USDTNGN buy +0m',
       'started refused|USDTNGN sell +0m',
@@ -73,7 +82,7 @@ describe('stepAlerts', () => {
 
   it('a store outage of many cycles is one alert and one recovery; the rows stand meanwhile', () => {
     const storeDown = { events: [event('error', undefined, { phase: 'cycle', code: 'state', message: 'down' })] };
-    const rows = [row('buy', null)];
+    const rows = BUY_FLAT;
     expect(run([{ events: [refused('buy')], rows }, storeDown, storeDown, storeDown, { rows }]).said).toEqual([
       'started refused|USDTNGN buy +0m',
       'started store_unreachable +1m',
@@ -82,8 +91,8 @@ describe('stepAlerts', () => {
   });
 
   it('the server unreachable: once, and recovered by the first cycle that reads the book', () => {
-    const down = { events: [unreachable], rows: [row('buy', null)] };
-    expect(run([down, down, down, { rows: [row('buy', 1000)] }]).said).toEqual([
+    const down = { events: [unreachable], rows: BUY_FLAT };
+    expect(run([down, down, down, { rows: BUY_AT_TARGET }]).said).toEqual([
       'started server_unreachable +0m',
       'recovered server_unreachable +3m',
     ]);
@@ -91,71 +100,74 @@ describe('stepAlerts', () => {
 
   it('a side that settled instead of rolling is a missed roll, cleared when it is covered again', () => {
     const due = [row('sell', 1000, 30)];
-    const flat = [row('sell', null)];
     expect(
       run([
         { rows: due, server: 0 },
         // Not due yet and flat: a close by someone else, not a missed roll.
-        { rows: flat, server: 1 },
+        { rows: SELL_FLAT, server: 1 },
         { rows: due, server: 2 },
         // The server's clock passed the due time and the side is flat, with no roll: it settled.
-        { rows: flat, server: 40 },
-        { rows: flat, server: 41 },
-        { events: [event('reopen', 'sell')], rows: flat, server: 42 },
-        { rows: [row('sell', 1000)], server: 43 },
+        { rows: SELL_FLAT, server: 40 },
+        { rows: SELL_FLAT, server: 41 },
+        { events: [event('reopen', 'sell')], rows: SELL_FLAT, server: 42 },
+        { rows: SELL_AT_TARGET, server: 43 },
       ]).said,
     ).toEqual(['started missed_roll|USDTNGN sell +3m', 'recovered missed_roll|USDTNGN sell +6m']);
   });
 
   it("flat after the keeper's own roll (its open refused) is a refusal, not a missed roll; a re-open in the cycle that finds it settled does not hide the missed roll", () => {
     const covered = [row('sell', 1000, 0)];
-    const rollRefused = event('error', 'sell', { action: 'roll', code: 'capacity_exceeded', message: 'no capacity' });
     expect(
       run([
-        { events: [rollRefused], rows: covered, server: 1 },
-        { rows: [row('sell', null)], server: 2 },
+        {
+          events: [event('error', 'sell', { action: 'roll', code: 'capacity_exceeded', message: 'no capacity' })],
+          rows: covered,
+          server: 1,
+        },
+        { rows: SELL_FLAT, server: 2 },
       ]).said,
     ).toEqual(['started refused|USDTNGN sell +0m']);
     expect(
       run([
         { rows: covered, server: -1 },
-        { events: [event('reopen', 'sell')], rows: [row('sell', null)], server: 30 },
-        { rows: [row('sell', 1000)], server: 31 },
+        { events: [event('reopen', 'sell')], rows: SELL_FLAT, server: 30 },
+        { rows: SELL_AT_TARGET, server: 31 },
       ]).said,
     ).toEqual(['started missed_roll|USDTNGN sell +1m', 'recovered missed_roll|USDTNGN sell +2m']);
   });
 
   it('drift: once while it holds (said by an event or seen in the rows), recovered at target; within the tolerance is no drift', () => {
     const over = [row('buy', 1500)];
+    expect(run([{ events: [drift('buy', 1500)], rows: over }, { rows: over }, { rows: BUY_AT_TARGET }]).said).toEqual([
+      'started drift|USDTNGN buy +0m',
+      'recovered drift|USDTNGN buy +2m',
+    ]);
     expect(
-      run([{ events: [drift('buy', 1500)], rows: over }, { rows: over }, { rows: [row('buy', 1000)] }]).said,
-    ).toEqual(['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +2m']);
-    const within = stepAlerts(NO_ALERTS, { nowMs: T0, events: [], rows: [row('buy', 1040)], toleranceUsd: 50 });
-    expect(within.notices).toEqual([]);
+      stepAlerts(NO_ALERTS, { nowMs: T0, events: [], rows: [row('buy', 1040)], toleranceUsd: 50 }).notices,
+    ).toEqual([]);
   });
 
   it('drift is not recovered by a cycle that cannot tell what the side holds (settling on a server whose views trail): only at target', () => {
     // As in the keeper soak on a lagging server: a colleague's add left the side at 1250, and every
     // roll makes the side settle (current unknown) for a few cycles; none of those may clear the drift.
-    const unknown = [row('buy', null)];
+    const unknown = BUY_FLAT;
     expect(
       run([
         { events: [drift('buy', 1250)], rows: [row('buy', 1250)] },
         { rows: unknown },
         { events: [event('roll', 'buy')], rows: unknown },
         { rows: [row('buy', 1250)] },
-        { rows: [row('buy', 1000)] },
+        { rows: BUY_AT_TARGET },
       ]).said,
     ).toEqual(['started drift|USDTNGN buy +0m', 'recovered drift|USDTNGN buy +4m']);
   });
 
   it('a side closed outside the keeper (drift, change open) stays an alert while it is flat, and recovers once it holds its target again', () => {
-    const flat = [row('sell', null)];
     expect(
       run([
-        { events: [drift('sell', 0, { change: 'open' })], rows: flat },
-        { rows: flat },
-        { rows: [row('sell', 1000)] },
+        { events: [drift('sell', 0, { change: 'open' })], rows: SELL_FLAT },
+        { rows: SELL_FLAT },
+        { rows: SELL_AT_TARGET },
       ]).said,
     ).toEqual(['started drift|USDTNGN sell +0m', 'recovered drift|USDTNGN sell +2m']);
   });
@@ -180,8 +192,8 @@ describe('stepAlerts', () => {
         covered,
         { rows: unknown, server: 31 },
         { rows: unknown, server: 32 },
-        { rows: [row('buy', null)], server: 33 },
-        { rows: [row('buy', 1000)], server: 34 },
+        { rows: BUY_FLAT, server: 33 },
+        { rows: BUY_AT_TARGET, server: 34 },
       ]).said,
     ).toEqual(['started missed_roll|USDTNGN buy +3m', 'recovered missed_roll|USDTNGN buy +4m']);
   });
@@ -189,7 +201,7 @@ describe('stepAlerts', () => {
   it("headroom below the threshold: the exposure cap and a row's capacity, each once; not judged in a cycle that did not read it", () => {
     const low = { exposureHeadroomUsd: 900, capacityUsd: new Map([['USDTNGN buy', 400]]) };
     const fine = { exposureHeadroomUsd: 90_000, capacityUsd: new Map([['USDTNGN buy', 50_000]]) };
-    const rows = [row('buy', 1000)];
+    const rows = BUY_AT_TARGET;
     const thresholdUsd = 1000;
     expect(
       run([
@@ -207,7 +219,7 @@ describe('stepAlerts', () => {
   });
 
   it('a row removed from the target clears its alerts', () => {
-    expect(run([{ events: [refused('buy')], rows: [row('buy', null)] }, { rows: [] }]).said).toEqual([
+    expect(run([{ events: [refused('buy')], rows: BUY_FLAT }, { rows: [] }]).said).toEqual([
       'started refused|USDTNGN buy +0m',
       'recovered refused|USDTNGN buy +1m',
     ]);

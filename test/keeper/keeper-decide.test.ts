@@ -3,7 +3,7 @@
 // step's end and a write's outcome change what it remembers. No server, no clock, no I/O.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import type { KeepRow, KeepRowStatus } from '../../src/core/keep-rules.js';
+import type { KeepRow } from '../../src/core/keep-rules.js';
 import type { Hedge } from '../../src/platform/api/schemas.js';
 import type { JournalEntry } from '../../src/platform/journal/index.js';
 import type { RollOutcome } from '../../src/platform/results/roll-outcome-types.js';
@@ -19,7 +19,6 @@ import {
   toResume,
   wrote,
   type BookObservation,
-  type KeeperObservation,
   type KeeperSaid,
   type KeeperSettings,
   type KeeperState,
@@ -46,6 +45,13 @@ const covered = (notionalUsd: number, inMs: number, hedgeId = 'hdg_1') =>
     hedgeId,
     maturityAtMs: NOW + inMs,
   });
+/** Covered at the target of 2,000 (or drifted to 1,500), maturing tomorrow or within roll_before. */
+const [COVERED, ROLL_DUE, DRIFTED, DRIFTED_DUE] = [
+  covered(2000, 24 * HOUR),
+  covered(2000, 30 * MINUTE),
+  covered(1500, 24 * HOUR),
+  covered(1500, 30 * MINUTE),
+];
 /** Flat after its newest hedge (maturing tomorrow) was closed an hour ago. */
 const closedEarly = {
   ...flat,
@@ -64,7 +70,8 @@ const colleagueClosed = { side: closedEarly, book: { closedByRoll: new Map([['hd
 /** Filled on its record, not in the positions list yet. */
 const unlisted = side([{ id: 'hdg_1', status: 'filled', notionalUsd: 2000, maturityAtMs: NOW + 24 * HOUR }]);
 /** This keeper's own re-open, as it waits for it to show. */
-const reopened = { what: 're-open', notionalUsd: 2000, present: ['hdg_new'] };
+const reopened = (sinceMs: number) =>
+  remembered({ expectations: new Map([[KEY, { what: 're-open', notionalUsd: 2000, present: ['hdg_new'], sinceMs }]]) });
 
 const bookOf = (observed: SideObservation, more: Partial<BookObservation> = {}): BookObservation => ({
   sides: new Map([[KEY, observed]]),
@@ -83,31 +90,15 @@ const lines = (said: readonly KeeperSaid[]) =>
   );
 
 /** A state as earlier cycles left it. */
-const remembered = (changes: Partial<{ [K in keyof KeeperState]: KeeperState[K] }>) => ({
+const remembered = (changes: Partial<KeeperState>) => ({
   ...initialKeeperState(),
   ...changes,
 });
+/** …after `failures` failed steps of the row, retried at `retryAtMs`. */
+const failing = (failures: number, retryAtMs: number) =>
+  remembered({ rows: new Map([[KEY, { failures, retryAtMs }]]) });
 
-interface DecideCase {
-  name: string;
-  side?: SideObservation;
-  row?: Partial<KeepRow>;
-  state?: KeeperState;
-  observation?: Partial<KeeperObservation>;
-  book?: Partial<BookObservation>;
-  settings?: Partial<KeeperSettings>;
-  /** Cycles run on the same read before the one checked. */
-  earlier?: number;
-  /** Cycles run after it on the same read: nothing started, nothing said again, the row as it was. */
-  again?: number;
-  /** The steps started and what was said: none unless given. */
-  actions?: Array<Partial<KeeperStep>>;
-  said?: Array<string | RegExp>;
-  status: Partial<Record<keyof KeepRowStatus, unknown>>;
-  expectationsLeft?: number;
-}
-
-const DECIDE: DecideCase[] = [
+const DECIDE = [
   {
     name: 'a book that could not be read: the error said, nothing started, the side unknown (never flat)',
     observation: { book: { error: new Error('GET /positions timed out') } },
@@ -117,26 +108,26 @@ const DECIDE: DecideCase[] = [
   {
     name: 'a step of the row still in flight: nothing started again, the row says since when',
     observation: { inFlight: new Map([[KEY, { kind: 'reopen' as const, sinceMs: NOW - 30_000 }]]) },
-    status: { state: 'reopen in flight (30 s)' },
+    status: 'reopen in flight (30 s)',
   },
   {
     name: 'an unresolved action of the side: left alone, said as a skip (once while it stays unresolved), and the roll it will need still shown',
     again: 1,
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
     said: ['skip: the add of journal j1 is unresolved'],
     status: { state: 'the add of journal j1 is unresolved', next_action: 'roll' },
   },
   {
     name: 'covered, its roll not due: held, naming when it rolls (roll_before ahead of maturity)',
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     status: { state: 'covered', current_usd: 2000, next_action: 'roll', next_action_at: iso(NOW + 23 * HOUR) },
   },
   {
     name: 'covered, within roll_before of its maturity: a roll of that hedge started',
-    side: covered(2000, 30 * MINUTE),
+    side: ROLL_DUE,
     actions: [{ kind: 'roll', key: KEY, hedgeIds: ['hdg_1'] }],
-    status: { state: 'roll in flight' },
+    status: 'roll in flight',
   },
   {
     name: 'flat: a re-open started (planned again under the lock)',
@@ -167,11 +158,11 @@ const DECIDE: DecideCase[] = [
         ],
       },
     ],
-    status: { state: 'reopen in flight' },
+    status: 'reopen in flight',
   },
   {
     name: 'roll due, --dry-run: checked as an open after a close that frees the same notional',
-    side: covered(2000, 30 * MINUTE),
+    side: ROLL_DUE,
     settings: { dryRun: true },
     actions: [
       {
@@ -184,7 +175,7 @@ const DECIDE: DecideCase[] = [
         ],
       },
     ],
-    status: { state: 'roll in flight' },
+    status: 'roll in flight',
   },
   {
     name: 'flat past `until`: not re-opened, said as a skip, once',
@@ -196,24 +187,22 @@ const DECIDE: DecideCase[] = [
   {
     name: 'drifted (a colleague reduced it), without --converge: reported only (once while it stays the same drift), nothing started',
     again: 2,
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     said: ['drift: reported only; run with --converge to bring it back'],
-    status: {
-      state: 'drifted to 1,500.00 USD (target 2,000.00 USD): reported only (run with --converge to bring it back)',
-    },
+    status: 'drifted to 1,500.00 USD (target 2,000.00 USD): reported only (run with --converge to bring it back)',
   },
   {
     name: 'drifted, with --converge: said every cycle, and brought back',
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     settings: { converge: true },
     earlier: 1,
     actions: [{ kind: 'drift', hedgeIds: ['hdg_1'] }],
     said: ['drift: --converge add 500.00 USD to reach the target'],
-    status: { state: 'drift in flight' },
+    status: 'drift in flight',
   },
   {
     name: 'drifted, --converge --dry-run: said with "would", the add checked as an open',
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     settings: { converge: true, dryRun: true },
     actions: [
       {
@@ -231,18 +220,18 @@ const DECIDE: DecideCase[] = [
       },
     ],
     said: ['drift: --converge would add 500.00 USD to reach the target'],
-    status: { state: 'drift in flight' },
+    status: 'drift in flight',
   },
   {
     name: 'drifted and its roll due, without --converge: the drift reported, the roll started',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     actions: [{ kind: 'drift' }],
     said: ['drift: reported only; run with --converge to bring it back'],
-    status: { state: 'drift in flight' },
+    status: 'drift in flight',
   },
   {
     name: 'drifted and its roll due, --dry-run without --converge: reported only',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     settings: { dryRun: true },
     said: ['drift: reported only; run with --converge to bring it back'],
     status: { state: expect.stringMatching(/: reported only/) },
@@ -253,7 +242,7 @@ const DECIDE: DecideCase[] = [
     said: [
       'drift: closed outside the keeper (hdg_9); left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge',
     ],
-    status: { state: 'flat: closed outside the keeper (drift): reported only (run with --converge to bring it back)' },
+    status: 'flat: closed outside the keeper (drift): reported only (run with --converge to bring it back)',
   },
   {
     name: '…restored with --converge',
@@ -261,44 +250,44 @@ const DECIDE: DecideCase[] = [
     settings: { converge: true },
     actions: [{ kind: 'drift' }],
     said: ['drift: closed outside the keeper (hdg_9); --converge re-open 2,000.00 USD to reach the target'],
-    status: { state: 'drift in flight' },
+    status: 'drift in flight',
   },
   {
     name: '…and re-opened once the target file is written after the close',
     ...colleagueClosed,
     row: { statedAtMs: NOW - 30 * MINUTE },
     actions: [{ kind: 'reopen' }],
-    status: { state: 'reopen in flight' },
+    status: 'reopen in flight',
   },
   {
     name: "flat after this keeper's own roll closed its hedge: the keeper's to re-open, not drift",
     side: closedEarly,
     state: remembered({ closedByKeeper: new Set(['hdg_9']) }),
     actions: [{ kind: 'reopen' }],
-    status: { state: 'reopen in flight' },
+    status: 'reopen in flight',
   },
   {
     name: 'flat after a roll the journal shows closed its hedge (before a restart): re-opened, not drift',
     side: closedEarly,
     book: { closedByRoll: new Map([['hdg_9', true]]) },
     actions: [{ kind: 'reopen' }],
-    status: { state: 'reopen in flight' },
+    status: 'reopen in flight',
   },
   {
     name: 'a stop asked for: nothing new started',
     observation: { stopping: true },
-    status: { state: 'stopping: not started' },
+    status: 'stopping: not started',
   },
   {
     name: 'backing off after a failure: nothing started before the retry time, which the row names',
-    state: remembered({ rows: new Map([[KEY, { failures: 1, retryAtMs: NOW + 30_000 }]]) }),
+    state: failing(1, NOW + 30_000),
     status: { state: 'backing off after 1 failure', next_action: 'reopen', next_action_at: iso(NOW + 30_000) },
   },
   {
     name: '…and started again once it has come',
-    state: remembered({ rows: new Map([[KEY, { failures: 2, retryAtMs: NOW }]]) }),
+    state: failing(2, NOW),
     actions: [{ kind: 'reopen' }],
-    status: { state: 'reopen in flight' },
+    status: 'reopen in flight',
   },
   {
     name: 'views that disagree (filled on its record, not in the positions list): settling, what it holds unknown',
@@ -325,24 +314,18 @@ const DECIDE: DecideCase[] = [
   {
     name: 'a hedge of the side still opening: held until it resolves',
     side: side([{ id: 'hdg_2', status: 'pending' }]),
-    status: { state: 'hdg_2 is pending; waiting for it to resolve' },
+    status: 'hdg_2 is pending; waiting for it to resolve',
   },
   {
     name: "this keeper's own re-open not in every view yet: settling, nothing sent",
-    state: remembered({
-      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW }]]),
-    }),
-    status: {
-      state:
-        "settling: this keeper's own re-open (2,000.00 USD) is not in every view yet; waiting for every view to agree",
-    },
+    state: reopened(NOW),
+    status:
+      "settling: this keeper's own re-open (2,000.00 USD) is not in every view yet; waiting for every view to agree",
     expectationsLeft: 1,
   },
   {
     name: '…past 10 min after it landed: cannot tell',
-    state: remembered({
-      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW - 11 * MINUTE }]]),
-    }),
+    state: reopened(NOW - 11 * MINUTE),
     said: [/^error: this keeper's own re-open \(2,000.00 USD\) is not in every view yet 660 s after it landed/],
     status: { current_unknown: true },
     expectationsLeft: 1,
@@ -350,35 +333,33 @@ const DECIDE: DecideCase[] = [
   {
     name: '…shown in every view: the expectation dropped, the side decided again',
     side: covered(2000, 24 * HOUR, 'hdg_new'),
-    state: remembered({
-      expectations: new Map([[KEY, { ...reopened, sinceMs: NOW }]]),
-    }),
-    status: { state: 'covered' },
+    state: reopened(NOW),
+    status: 'covered',
     expectationsLeft: 0,
   },
   {
     name: "no Date header and no open answered: the server's clock unknown, said once",
     again: 1,
-    side: covered(2000, 24 * HOUR),
+    side: COVERED,
     book: { time: { localMs: NOW, earliestMs: NOW, latestMs: NOW + 5 * MINUTE, bestMs: NOW, assumed: true } },
     said: [/^notice server_time_unknown: The server sends no Date header/],
-    status: { state: 'covered' },
+    status: 'covered',
   },
   {
     name: "no Date header, the clock known from the answers' stamps: said",
-    side: covered(2000, 24 * HOUR),
-    book: { clock: { from: ['stamps'], lowMs: 0, highMs: 0 } },
+    side: COVERED,
+    book: { clock: { from: ['stamps' as const], lowMs: 0, highMs: 0 } },
     said: [/^notice server_time_from_stamps: The server sends no Date header: its clock is/],
-    status: { state: 'covered' },
+    status: 'covered',
   },
   {
     name: "a Date header behind the times in the server's records: said as not used, never as no Date header",
-    side: covered(2000, 24 * HOUR),
-    book: { clock: { from: ['stamps'], lowMs: 0, highMs: 0, dateBehindMs: 300_000 } },
+    side: COVERED,
+    book: { clock: { from: ['stamps' as const], lowMs: 0, highMs: 0, dateBehindMs: 300_000 } },
     said: [
       /^notice server_time_from_stamps: The server's Date header is behind the times in its records \(not used\): its clock is .*its Date header is 5 min behind the times in its records, so not used\)\.$/,
     ],
-    status: { state: 'covered' },
+    status: 'covered',
   },
   {
     name: "the server's clock 10 min ahead: said; the roll timed on the server's",
@@ -394,7 +375,7 @@ const DECIDE: DecideCase[] = [
     },
     actions: [{ kind: 'roll' }],
     said: [/^notice clock_skew: The server's clock is 10 min ahead of this machine's/],
-    status: { state: 'roll in flight' },
+    status: 'roll in flight',
   },
 ];
 
@@ -419,17 +400,15 @@ describe('decide', () => {
     expect(lines(decided.events)).toEqual(
       (row.said ?? []).map((one) => (typeof one === 'string' ? one : expect.stringMatching(one))),
     );
-    expect(decided.rows).toEqual([expect.objectContaining(row.status)]);
+    // A status given as a string is the row's state.
+    const status = typeof row.status === 'string' ? { state: row.status } : row.status;
+    expect(decided.rows).toEqual([expect.objectContaining(status)]);
     if (row.expectationsLeft !== undefined) expect(decided.state.expectations.size).toBe(row.expectationsLeft);
     // Pure: what it was handed is as it was.
     expect(JSON.stringify([...state.said])).toBe(before);
     for (let cycle = 0, after = decided.state; cycle < (row.again ?? 0); cycle++) {
       const repeated = decide(after, observation, NOW, settings);
-      expect([repeated.actions, repeated.events, repeated.rows]).toEqual([
-        [],
-        [],
-        [expect.objectContaining(row.status)],
-      ]);
+      expect([repeated.actions, repeated.events, repeated.rows]).toEqual([[], [], [expect.objectContaining(status)]]);
       after = repeated.state;
     }
   });
@@ -446,16 +425,16 @@ interface PlanCase {
 const PLAN: PlanCase[] = [
   {
     name: 'roll due: the roll of its hedge',
-    side: covered(2000, 30 * MINUTE),
+    side: ROLL_DUE,
     writes: [{ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 1 }],
   },
   { name: 'flat: a re-open of the target', side: flat, writes: [{ kind: 'open', notionalUsd: 2000, tenorDays: 1 }] },
-  { name: 'covered (another step got there first): nothing', side: covered(2000, 24 * HOUR), writes: [] },
+  { name: 'covered (another step got there first): nothing', side: COVERED, writes: [] },
   { name: 'settling on the fresh read: nothing', side: { ...flat, opened: ['hdg_new'] }, writes: [] },
-  { name: 'drifted, without --converge: nothing', side: covered(1500, 24 * HOUR), writes: [] },
+  { name: 'drifted, without --converge: nothing', side: DRIFTED, writes: [] },
   {
     name: 'drifted, --converge: the add to the target',
-    side: covered(1500, 24 * HOUR),
+    side: DRIFTED,
     settings: { converge: true },
     writes: [{ kind: 'add', amountUsd: 500, targetUsd: 2000 }],
   },
@@ -467,7 +446,7 @@ const PLAN: PlanCase[] = [
   },
   {
     name: 'drifted and its roll due, --converge: the add, then the roll',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     settings: { converge: true },
     writes: [
       { kind: 'add', amountUsd: 500 },
@@ -476,7 +455,7 @@ const PLAN: PlanCase[] = [
   },
   {
     name: 'drifted and its roll due, without --converge: the roll only',
-    side: covered(1500, 30 * MINUTE),
+    side: DRIFTED_DUE,
     writes: [{ kind: 'roll', hedgeId: 'hdg_1' }],
   },
   {
@@ -494,14 +473,16 @@ const PLAN: PlanCase[] = [
 
 describe('plan (a live step, again under the side lock on a fresh read)', () => {
   it.each(PLAN)('$name', ({ side: observed, settings, book, writes }) => {
-    const planned = plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings });
-    expect(planned.writes).toEqual(writes.map((write) => expect.objectContaining(write)));
+    expect(plan(initialKeeperState(), bookOf(observed, book), ROW, { ...LIVE, ...settings }).writes).toEqual(
+      writes.map((write) => expect.objectContaining(write)),
+    );
   });
 
   it('a roll due beside a drift left alone gets, near until, the shortest tenor that reaches it, as any roll does', () => {
     const weekly: KeepRow = { ...ROW, tenorDays: 7, untilMs: NOW + 2 * 24 * HOUR };
-    const planned = plan(initialKeeperState(), bookOf(covered(1500, 30 * MINUTE)), weekly, LIVE);
-    expect(planned.writes).toEqual([expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 })]);
+    expect(plan(initialKeeperState(), bookOf(DRIFTED_DUE), weekly, LIVE).writes).toEqual([
+      expect.objectContaining({ kind: 'roll', hedgeId: 'hdg_1', tenorDays: 3 }),
+    ]);
   });
 });
 
@@ -542,7 +523,7 @@ describe('stepEnded', () => {
     ],
     ["a dry run's refusal", 'reopen', 0, true, true, 1, MINUTE, 'reopen would be refused'],
   ] as const)('%s', (_name, kind, before, failed, dryRun, failures, retryInMs, text) => {
-    const state = remembered({ rows: new Map([[KEY, { failures: before, retryAtMs: 0 }]]) });
+    const state = failing(before, 0);
     const ended = stepEnded(
       state,
       step(kind),
@@ -617,38 +598,37 @@ describe("this keeper's writes and unfinished rows", () => {
     ]);
   });
 
+  const reopen = { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const };
+  /** The write flow's answer: sent, with `result`. */
+  const sent = (result: object) => ({ kind: 'sent', group: 'keep-1', result }) as unknown as WriteDone;
+  /** …resolved: the re-opened hedge hdg_3 in `status`. */
+  const resolved = (status: string) =>
+    sent({ kind: 'resolved', result: { id: 'hdg_3', status }, entry: entry({ hedge_id: 'hdg_3' }) });
+
   it.each([
-    {
-      name: 'a re-opened hedge that failed on-chain is a failure of the step, and nothing is expected of the side',
-      write: { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const },
-      done: {
-        kind: 'sent',
-        group: 'keep-1',
-        result: { kind: 'resolved', result: { id: 'hdg_3', status: 'failed' }, entry: entry({ hedge_id: 'hdg_3' }) },
-      },
-      failure: 'The re-opened hedge hdg_3 failed on-chain; nothing was opened.',
-      expected: 0,
-    },
-    {
-      name: 'a convergence the write flow did not send is a failure',
-      write: { kind: 'add' as const, row: ROW, amountUsd: 500, targetUsd: 2000 },
-      done: { kind: 'sent', group: 'keep-1', result: { kind: 'dry-run' } },
-      failure: 'Nothing was sent for the convergence.',
-      expected: 0,
-    },
-    {
-      name: 'a landed re-open: the side waits for its hedge, the re-open said with its journal row',
-      write: { kind: 'open' as const, row: ROW, notionalUsd: 2000, tenorDays: 1 as const },
-      done: {
-        kind: 'sent',
-        group: 'keep-1',
-        result: { kind: 'resolved', result: { id: 'hdg_3', status: 'filled' }, entry: entry({ hedge_id: 'hdg_3' }) },
-      },
-      failure: undefined,
-      expected: 1,
-    },
-  ])('$name', ({ write, done, failure, expected }) => {
-    const landed = wrote(initialKeeperState(), write, done as unknown as WriteDone, NOW);
+    [
+      'a re-opened hedge that failed on-chain is a failure of the step, and nothing is expected of the side',
+      reopen,
+      resolved('failed'),
+      'The re-opened hedge hdg_3 failed on-chain; nothing was opened.',
+      0,
+    ],
+    [
+      'a convergence the write flow did not send is a failure',
+      { kind: 'add', row: ROW, amountUsd: 500, targetUsd: 2000 },
+      sent({ kind: 'dry-run' }),
+      'Nothing was sent for the convergence.',
+      0,
+    ],
+    [
+      'a landed re-open: the side waits for its hedge, the re-open said with its journal row',
+      reopen,
+      resolved('filled'),
+      undefined,
+      1,
+    ],
+  ] as const)('%s', (_name, write, done, failure, expected) => {
+    const landed = wrote(initialKeeperState(), write, done, NOW);
     expect(landed.failure?.message).toBe(failure);
     expect(landed.state.expectations.size).toBe(expected);
     expect(landed.events.length).toBe(expected);
@@ -661,32 +641,33 @@ describe("this keeper's writes and unfinished rows", () => {
         command: 'add',
         request: { method: 'POST', path: '/hedges/add', body: { market: 'USDTNGN', side: 'sell', [name]: 500 } },
       });
-      const done = { kind: 'sent', group: 'keep-1', result: { kind: 'resolved', result: {}, entry: add } };
-      const { events } = resumed(initialKeeperState(), { entry: add, group: 'keep-1' }, done as unknown as WriteDone);
+      const done = sent({ kind: 'resolved', result: {}, entry: add });
+      const { events } = resumed(initialKeeperState(), { entry: add, group: 'keep-1' }, done);
       expect(events).toMatchObject([{ say: { event: 'converge', resumed: true, notional_usd: 500 } }]);
     },
   );
 
   it("finishes only its own rows of the target's idle sides, one per group, a roll by its roll", () => {
     const rows = [ROW];
-    const resumes = toResume(
-      [
-        entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
-        entry({ id: 'j5', group: 'roll-1' }),
-        entry({ id: 'j4', group: 'roll-1' }),
-        entry({ id: 'j3', group: 'keep-3', via: undefined }),
-        entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
-        entry({
-          id: 'j1',
-          group: 'keep-5',
-          request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
-        }),
-        entry({ id: 'j0', group: 'keep-1' }),
-      ],
-      new Set(),
-      rows,
-    );
-    expect(resumes.map(({ entry: row, how }) => `${row.id} ${how}`)).toEqual(['j0 write', 'j4 roll']);
+    expect(
+      toResume(
+        [
+          entry({ id: 'j6', group: 'keep-2', outcome: 'filled' }),
+          entry({ id: 'j5', group: 'roll-1' }),
+          entry({ id: 'j4', group: 'roll-1' }),
+          entry({ id: 'j3', group: 'keep-3', via: undefined }),
+          entry({ id: 'j2', group: 'keep-4', host: 'elsewhere.example' }),
+          entry({
+            id: 'j1',
+            group: 'keep-5',
+            request: { method: 'POST', path: '/hedges', body: { market: 'USDTNGN', side: 'buy' } },
+          }),
+          entry({ id: 'j0', group: 'keep-1' }),
+        ],
+        new Set(),
+        rows,
+      ).map(({ entry: row, how }) => `${row.id} ${how}`),
+    ).toEqual(['j0 write', 'j4 roll']);
     expect(toResume([entry({ id: 'j0' })], new Set([KEY]), rows)).toEqual([]);
     expect(heldReason(entry({ id: 'j0' }), { pid: 42, host: 'desk-2' } as never)).toBe(
       'open in progress by another process (pid 42 on desk-2, journal j0): left alone until it resolves',

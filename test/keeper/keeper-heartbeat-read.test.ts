@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { useSimulators } from '../support/simulator.js';
 import { writeTarget } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
@@ -55,11 +55,14 @@ describe('a keeper heartbeat that is not one', () => {
   it('a keeper starting over a heartbeat whose active alerts hold a row that is not an object skips it with one warning naming its file, and keeps its target', async () => {
     const { simulator, home, file } = await heartbeatFolder();
     writeFileSync(file, heartbeatWith({ alerts: [null, 'x'] }));
-    const target = writeTarget(simulator, [`${MARKET},sell,2000,7,,`]);
-    const run = exits(await simulator.hedge(['keep', target, '--once'], { env: { HOME: home.path } }), 0);
-    expect(run.stderr).toContain(
-      `Keeper heartbeat skipped: ${file} (alerts.0: Invalid input: expected object, received null).`,
-    );
+    expect(
+      exits(
+        await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), '--once'], {
+          env: { HOME: home.path },
+        }),
+        0,
+      ).stderr,
+    ).toContain(`Keeper heartbeat skipped: ${file} (alerts.0: Invalid input: expected object, received null).`);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 });

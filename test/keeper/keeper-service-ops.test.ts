@@ -24,7 +24,7 @@ import {
   type KeeperRig,
 } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
-import { oneFilled, eventIs } from './filled.js';
+import { oneFilled, eventIs, holds } from './filled.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig) {
@@ -40,8 +40,7 @@ async function receiver(rig: KeeperRig) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   rig.later(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const address = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${address.port}/hooks/desk-alerts`, posts };
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/desk-alerts`, posts };
 }
 
 /** The alerts an --alert-cmd of `cat >> FILE` was given, one JSON line each. */
@@ -56,7 +55,7 @@ const summary = (alerts: Array<Record<string, any>>) =>
 async function refusedRows(rig: KeeperRig) {
   const simulator = await rig.start({ exposureCapUsd: 50_000 });
   const hook = await receiver(rig);
-  const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,900000,3,,`]);
+  const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,900000,3,,']);
   const commandLog = join(simulator.configDir, 'alerts.ndjson');
   const keeper = rig.keep(simulator, file, ['--alert-cmd', `cat >> ${commandLog}`, '--alert-url', hook.url]);
   const refusals = (side: string) =>
@@ -77,8 +76,10 @@ describeKeepers('hedge keep as a service', 3, () => {
       });
       // A keeper of a 2,000 sell whose hedges live one day, rolled 6 h before maturity, posting its alerts.
       const hook = await receiver(rig);
-      const file = writeTarget(simulator, [`${MARKET},sell,2000,1,,6h`]);
-      const keeper = rig.keep(simulator, file, ['--alert-url', hook.url]);
+      const keeper = rig.keep(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']), [
+        '--alert-url',
+        hook.url,
+      ]);
       const seenInFlight = await eventAfter(
         keeper,
         0,
@@ -99,7 +100,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(hook.posts[0]).toMatchObject({ event: 'alert', market: MARKET, side: 'sell' });
       expect(hook.posts[0].text).toContain('settled instead of being rolled');
       expect(hedgeOf(simulator, first.id).status).not.toBe('filled');
-      expect(activeNotional(simulator, 'sell')).toBe(2000);
+      holds(simulator);
     },
   );
 
@@ -111,7 +112,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         process: keeper.done,
       });
       // The target comes within the cap: both rows open, and each alert clears once.
-      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,2000,3,,`]);
+      writeTarget(simulator, ['USDTNGN,sell,1000,1,,', 'USDTNGN,buy,2000,3,,']);
       keeper.child().kill('SIGHUP');
       await until(() => hook.posts.filter((post) => post.alert === 'recovered').length >= 2, 'two recoveries posted', {
         process: keeper.done,
@@ -151,7 +152,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(summary(hook.posts).sort()).toEqual(started);
       for (const post of hook.posts) {
         expect(post._contentType).toBe('application/json');
-        expect(post.text).toContain(`${MARKET} ${post.side}: refused`);
+        expect(post.text).toContain(`USDTNGN ${post.side}: refused`);
         expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
         expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
       }
@@ -174,7 +175,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       const other = tempDir('hedge-other-');
       rig.later(() => home.remove());
       rig.later(() => other.remove());
-      const file = writeTarget(simulator, [`${MARKET},sell,1500,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,1500,3,,']);
       const keeper = rig.keep(simulator, file, [], { env: { HOME: home.path } });
       // Three cycles (a cycle's heartbeat is written after its event, so the second's is written once
       // the third is printed), the last with the re-open landed in every view and its step ended (the
@@ -214,26 +215,28 @@ describeKeepers('hedge keep as a service', 3, () => {
 
       // One keeper per account, across config folders: the second ones exit 11 naming the first and send nothing.
       for (const configDir of [simulator.configDir, other.path]) {
-        const second = exits(
-          await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
-          11,
-          `pid ${keeper.child().pid}`,
-          `config folder ${simulator.configDir}`,
-        );
-        expect(second.stderr).toMatch(/since \d{4}-\d\d-\d\dT/);
+        expect(
+          exits(
+            await simulator.hedge(['keep', file, '--once'], { configDir, env: { HOME: home.path } }),
+            11,
+            `pid ${keeper.child().pid}`,
+            `config folder ${simulator.configDir}`,
+          ).stderr,
+        ).toMatch(/since \d{4}-\d\d-\d\dT/);
       }
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
 
       keeper.child().kill('SIGKILL');
       await keeper.done;
-      const dead = exits(await status(), 15);
-      expect(JSON.parse(dead.stdout).state).toBe('dead');
+      expect(JSON.parse(exits(await status(), 15).stdout).state).toBe('dead');
       exits(await simulator.hedge(['keep', file, '--once'], { configDir: other.path, env: { HOME: home.path } }), 0);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
-      expect(activeNotional(simulator, 'sell')).toBe(1500);
+      holds(simulator, 1500);
       // No keeper ever ran for this account in another home: exit 15, said as such.
-      const none = exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15);
-      expect(JSON.parse(none.stdout).state).toBe('none');
+      expect(
+        JSON.parse(exits(await simulator.hedge(['keep', 'status', '--json'], { configDir: other.path }), 15).stdout)
+          .state,
+      ).toBe('none');
     },
   );
 
@@ -241,20 +244,16 @@ describeKeepers('hedge keep as a service', 3, () => {
     '--metrics serves Prometheus metrics (cycles, actions, book vs target, errors: a code the server made up, escape sequences and all, is `other`) and /healthz on 127.0.0.1',
     async ({ rig }) => {
       const simulator = await rig.start();
-      const file = writeTarget(simulator, [`${MARKET},buy,1200,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,buy,1200,3,,']);
       // The first re-open is refused with a code of the server's own making.
       simulator.sandbox.setFaults({
         nextError: { count: 1, status: 400, code: 'made_up\u001b]52;c;ZXZpbA==\u0007\u001b[2J', message: 'refused' },
         match: { method: 'POST', path: '/hedges' },
       });
       const keeper = rig.keep(simulator, file, ['--metrics', '127.0.0.1:0']);
-      const listening = await eventAfter(
-        keeper,
-        0,
-        (event) => event.code === 'metrics_listening',
-        'the metrics address',
-      );
-      const address = listening.address;
+      const address = (
+        await eventAfter(keeper, 0, (event) => event.code === 'metrics_listening', 'the metrics address')
+      ).address;
       expect(address).toMatch(/^127\.0\.0\.1:\d+$/);
       await until(
         () => eventsOf(keeper, 'cycle').length >= 2 && activeNotional(simulator, 'buy') === 1200,
@@ -275,8 +274,8 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(metrics).toMatch(/hedge_keeper_cycles_total\{result="good"\} [1-9]/);
       for (const text of [
         'hedge_keeper_actions_total{action="reopen"} 1',
-        `hedge_keeper_target_usd{market="${MARKET}",side="buy"} 1200`,
-        `hedge_keeper_book_usd{market="${MARKET}",side="buy"} 1200`,
+        'hedge_keeper_target_usd{market="USDTNGN",side="buy"} 1200',
+        'hedge_keeper_book_usd{market="USDTNGN",side="buy"} 1200',
       ])
         expect(metrics).toContain(text);
       expect(metrics).toMatch(/hedge_keeper_seconds_since_last_good_cycle \d/);
@@ -295,7 +294,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
     async ({ rig }) => {
       const simulator = await rig.start({ stepped: true, exposureCapUsd: 50_000 });
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`, `${MARKET},buy,1000,3,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,1000,3,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       const envSeen = join(simulator.configDir, 'hook-env.txt');
       const alerting = ['--alert-cmd', `env > ${envSeen}; cat >> ${commandLog}`];
@@ -311,7 +310,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       await oneFilled(simulator, 'buy', 'the buy fill');
       for (let run = 1; run < 3; run += 1) await keepOnce(simulator, file, 3, ...alerting);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(4);
-      expect(activeNotional(simulator, 'buy')).toBe(1000);
+      holds(simulator, 1000, 'buy');
       expect(simulator.active('sell')).toHaveLength(0);
       // The hook got the error event once, as one JSON line on its stdin, and no key in its environment.
       expect(alertsIn(commandLog)).toEqual([
@@ -324,7 +323,7 @@ describeKeepers('hedge keep as a service', 3, () => {
         }),
       ]);
       expect(readFileSync(envSeen, 'utf8')).not.toContain(simulator.apiKey);
-      writeTarget(simulator, [`${MARKET},sell,1000,1,,`, `${MARKET},buy,1000,3,,`]);
+      writeTarget(simulator, ['USDTNGN,sell,1000,1,,', 'USDTNGN,buy,1000,3,,']);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the sell fill');
       await keepOnce(simulator, file, 0, ...alerting);
@@ -337,17 +336,17 @@ describeKeepers('hedge keep as a service', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start();
       const hook = await receiver(rig);
-      const markup = '<!channel> <https://evil.example/login|Your key expired: re-authenticate here>';
       simulator.sandbox.setFaults({
         nextError: {
           count: 1,
           status: 400,
           code: 'capacity_exceeded',
-          message: `${markup} \u001b]52;c;ZXZpbA==\u0007`,
+          message:
+            '<!channel> <https://evil.example/login|Your key expired: re-authenticate here> \u001b]52;c;ZXZpbA==\u0007',
         },
         match: { method: 'POST', path: '/hedges' },
       });
-      const file = writeTarget(simulator, [`${MARKET},sell,1000,1,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,1000,1,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       await keepOnce(simulator, file, 3, '--alert-url', hook.url, '--alert-cmd', `cat >> ${commandLog}`);
       expect(simulator.active('sell')).toHaveLength(0);
@@ -365,7 +364,7 @@ describeKeepers('hedge keep as a service', 3, () => {
           market: MARKET,
           side: 'sell',
         });
-        expect(alert.text).toContain(`${MARKET} sell: refused`);
+        expect(alert.text).toContain('USDTNGN sell: refused');
         expect(alert.text).toContain(escaped);
         expect(alert.message).toContain(escaped);
         // The values as parsed (a JSON escape such as \u003c shows here as the character): none came through raw.
@@ -380,7 +379,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     async ({ rig }) => {
       const simulator = await rig.start({ exposureCapUsd: 50_000 });
       const hook = await receiver(rig);
-      const file = writeTarget(simulator, [`${MARKET},sell,900000,1,,`]);
+      const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       const result = await simulator.hedge([
         'keep',
@@ -394,8 +393,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(result.code, result.stderr + result.stdout).toBe(3);
       expect(hook.posts).toEqual([]);
       expect(existsSync(commandLog)).toBe(false);
-      const alerts = lines(result.stdout).filter((event) => event.event === 'alert');
-      expect(alerts).toEqual([
+      expect(lines(result.stdout).filter((event) => event.event === 'alert')).toEqual([
         expect.objectContaining({
           alert: 'started',
           cause: 'refused',
@@ -410,7 +408,7 @@ describeKeepers('hedge keep as a service', 3, () => {
 
   keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
     const simulator = await rig.start();
-    const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
+    const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
     for (const [args, named] of [
       [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
       [['--alert-url', `https://chat.example/hook?k=${simulator.apiKey}`], '--alert-url'],

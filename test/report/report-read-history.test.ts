@@ -75,20 +75,21 @@ const CAMEL_CASE = {
 
 describe('readHistoryRecord', () => {
   it('reads the same facts from three naming styles', () => {
-    expect([readHistoryRecord(SIMULATOR_STYLE), readHistoryRecord(OTHER_NAMES), readHistoryRecord(CAMEL_CASE)]).toEqual(
-      [FACTS, FACTS, FACTS],
-    );
+    for (const record of [SIMULATOR_STYLE, OTHER_NAMES, CAMEL_CASE]) expect(readHistoryRecord(record)).toEqual(FACTS);
   });
 
   it("shows each fact under the simulator's own name", () => {
-    const shown = historyRecordForPeople({
-      net_pnl: 1,
-      carry_paid_usdc: 2,
-      fees: 3,
-      close_time: '2026-11-22T08:00:00Z',
-      position_id: 'hdg_1',
-    });
-    expect(Object.keys(shown).sort()).toEqual('carry_usdc closed_at fees_usdc hedge_id net_pnl_usd'.split(' '));
+    expect(
+      Object.keys(
+        historyRecordForPeople({
+          net_pnl: 1,
+          carry_paid_usdc: 2,
+          fees: 3,
+          close_time: '2026-11-22T08:00:00Z',
+          position_id: 'hdg_1',
+        }),
+      ).sort(),
+    ).toEqual('carry_usdc closed_at fees_usdc hedge_id net_pnl_usd'.split(' '));
   });
 
   it('leaves out what it cannot read, and never guesses 0', () => {
@@ -101,9 +102,7 @@ describe('readHistoryRecord', () => {
         tenor_days: 2.5,
         closed_at: 'yesterday',
       }),
-    ).toEqual({
-      netPnlUsd: -3.5,
-    });
+    ).toEqual({ netPnlUsd: -3.5 });
   });
 
   it('takes the first synonym with a usable value', () => {
@@ -123,15 +122,17 @@ describe('readHistoryRecord', () => {
 
 describe('readTimestamp', () => {
   it('reads ISO 8601 (UTC when no zone is written) and epoch seconds or milliseconds', () => {
-    expect([
-      readTimestamp('2026-11-22T08:00:00Z'),
-      readTimestamp('2026-11-22T08:00:00'),
-      readTimestamp('2026-11-22T09:00:00+0100'),
-      readTimestamp('2026-11-22'),
-      readTimestamp(1795334400),
-      readTimestamp(1795334400000),
-      readTimestamp('1795334400'),
-    ]).toEqual(
+    expect(
+      [
+        '2026-11-22T08:00:00Z',
+        '2026-11-22T08:00:00',
+        '2026-11-22T09:00:00+0100',
+        '2026-11-22',
+        1795334400,
+        1795334400000,
+        '1795334400',
+      ].map((value) => readTimestamp(value)),
+    ).toEqual(
       '2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T00:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z 2026-11-22T08:00:00.000Z'.split(
         ' ',
       ),

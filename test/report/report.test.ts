@@ -34,6 +34,15 @@ function engineHistory() {
 
 const cents = (value: number) => Math.round(value * 100);
 const sumCents = (values: number[]) => values.reduce((sum, value) => sum + cents(value), 0);
+/** The net P&L of closed-hedge records, in cents. */
+const netCents = (records: Array<{ net_pnl_usd: number }>) => sumCents(records.map((record) => record.net_pnl_usd));
+/** A simulator on START_MS with `count` closed hedges seeded (`report-e2e-NAME`), and its account. */
+async function seeded(name: string, count: number, options = {}) {
+  const simulator = await start({ realNow: () => START_MS, seed: `report-e2e-${name}`, ...options });
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
+  const [account] = Object.values(simulator.sandbox.engine.state.accounts);
+  return { simulator, account };
+}
 /** What a run that must exit 0 printed, line by line. */
 const cliLines = async (args: string) => (await cliOk(args)).trimEnd().split('\n');
 /** The keys of a report's groups, in its order. */
@@ -111,12 +120,12 @@ describe('hedge report', () => {
     it(`--by ${by}: groups sum to the totals, and the totals equal GET /hedges/history to the cent`, async () => {
       const before = trading.sandbox.requestLog.length;
       const report = await reportJson(`--by ${by}`);
-      const wire: any[] = await api('GET', '/hedges/history?limit=500');
-      const history: any[] = engineHistory();
+      const wire = await api('GET', '/hedges/history?limit=500');
+      const history = engineHistory();
       const { totals, groups } = report;
 
       expect(report).toMatchObject({ by, complete: true, totals: { count: wire.length } });
-      expect(cents(totals.net_pnl_usd)).toBe(sumCents(wire.map((record) => record.net_pnl_usd)));
+      expect(cents(totals.net_pnl_usd)).toBe(netCents(wire));
       // Carry and fees on the account's side: the server's positive (paid) is negative in the report.
       for (const [figure, sign, sent] of [
         ['net_pnl_usd', 1, 'net_pnl_usd'],
@@ -161,8 +170,8 @@ describe('hedge report', () => {
   }
 
   it('--since (inclusive) and --until (exclusive) filter on the close time', async () => {
-    const history = engineHistory(); // oldest first: A, B, C, D
-    const [, b, c, d] = history;
+    // oldest first: A, B, C, D
+    const [, b, c, d] = engineHistory();
     /** Count and net P&L in cents of a report's totals. */
     const counted = ({ totals }: any) => [totals.count, cents(totals.net_pnl_usd)];
     const report = await reportJson(`--by side --since ${b.closed_at} --until ${d.closed_at}`);
@@ -176,16 +185,18 @@ describe('hedge report', () => {
   });
 
   it('a period with no closed hedge: totals of 0 in JSON and on stderr beside the rows, never unknown', async () => {
-    const closed = engineHistory().map((record) => Date.parse(record.closed_at));
-    expect(closed.every((ms) => ms < Date.parse('2026-05-01'))).toBe(true);
+    expect(
+      engineHistory()
+        .map((record) => Date.parse(record.closed_at))
+        .every((ms) => ms < Date.parse('2026-05-01')),
+    ).toBe(true);
     expect(JSON.parse(await cliOk('history --since 2026-05-01 --json'))).toEqual([]);
     const report = await reportJson('--by side --since 2026-05-01');
     expect([report.groups, report.totals]).toEqual([
       [],
       { count: 0, notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0, net_pnl_usd: 0 },
     ]);
-    const plain = ok(await cli('report --by side --since 2026-05-01'));
-    expect(plain.stderr).toContain(
+    expect(ok(await cli('report --by side --since 2026-05-01')).stderr).toContain(
       'Total\tcount=0\tnotional_usd=0.00\tgross_pnl_usd=0.00\tcarry_pnl_usdc=0.00\tfees_pnl_usdc=0.00\tnet_pnl_usd=0.00',
     );
   });
@@ -199,11 +210,10 @@ describe('hedge report', () => {
       await ids('--until 2026-03-03'),
       await ids('--since 2026-03-10T00:00:00Z --limit 1'),
     ]).toEqual([[c.hedge_id, b.hedge_id], [a.hedge_id], [d.hedge_id]]);
-    const plain = ok(await cli('history --since 2026-04-01'));
     // A header row of keys, then the one closed hedge of the period.
     expect(
-      plain.stdout
-        .trim()
+      ok(await cli('history --since 2026-04-01'))
+        .stdout.trim()
         .split('\n')
         .map((line) => line.split('\t')[0]),
     ).toEqual(['hedge_id', d.hedge_id]);
@@ -242,9 +252,7 @@ describe('hedge report', () => {
       [keysOf(report), report.groups.map((group: any) => group.count)],
       report.groups.map((group: any) => cents(group.net_pnl_usd)),
     ]);
-    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(
-      sumCents(engineHistory().map((record) => record.net_pnl_usd)),
-    );
+    expect(sumCents(cells.map((row) => Number(row[6])))).toBe(netCents(engineHistory()));
     for (const row of cells) for (const money of row.slice(2)) expect(money).toMatch(/^-?\d+\.\d{2}$/);
   });
 
@@ -255,13 +263,11 @@ describe('hedge report', () => {
       'group\tcount\tnotional_usd\tgross_pnl_usd\tcarry_pnl_usdc\tfees_pnl_usdc\tnet_pnl_usd',
       keysOf(report),
     ]);
-    const picked = await cliLines('report --by side --format csv --fields net_pnl_usd,group');
-    expect(picked).toEqual([
+    expect(await cliLines('report --by side --format csv --fields net_pnl_usd,group')).toEqual([
       'net_pnl_usd,group',
       ...report.groups.map((group: any) => `${group.net_pnl_usd.toFixed(2)},${group.key}`),
     ]);
-    const bare = await cliLines('report --by side --fields group --no-header');
-    expect(bare).toEqual(keysOf(report));
+    expect(await cliLines('report --by side --fields group --no-header')).toEqual(keysOf(report));
     const bad = await cli('report --format csv --fields group,bogus');
     exits(bad, 2);
     expect(bad.stderr).toContain(
@@ -292,13 +298,11 @@ describe('hedge report', () => {
     const heads = [...table.matchAll(/<th[^>]*>(.*?)<\/th>/g)].map((match) => match[1]);
     for (const title of ['Ref', 'Entry rate', 'Exit rate', 'Notional (USD)', 'Locked', 'Net P&amp;L'])
       expect(heads).toContain(title);
-    const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1];
-    const rows = [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
+    const rows = [.../<tbody>([\s\S]*?)<\/tbody>/.exec(table)![1].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
       [...match[1].matchAll(/<td[^>]*>(.*?)<\/td>/g)].map((cell) => cell[1]),
     );
     expect(rows).toHaveLength(4);
-    const history = engineHistory();
-    for (const record of history) {
+    for (const record of engineHistory()) {
       // The id is shortened on the page (as in the terminal), whole in its title.
       const row = rows.find((cells) => cells[1].includes(`title="${record.hedge_id}"`))!;
       expect(row[2]).toBe(record.client_reference ?? '—');
@@ -399,8 +403,7 @@ describe('hedge report reconciles deal by deal', () => {
 
 describe('hedge report on more than a page of history', () => {
   it('follows the simulator\'s cursor to the last page: every closed hedge, "complete": true', async () => {
-    const paged = await start({ realNow: () => START_MS, seed: 'report-e2e-paged' });
-    paged.sandbox.seedHedges({ apiKey: paged.apiKey, count: 1_201 });
+    const { simulator: paged, account } = await seeded('paged', 1_201);
     const result = await paged.hedge('report --by month --json');
     const report = okJson(result);
     expect([report.complete, report.totals.count]).toEqual([true, 1_201]);
@@ -411,13 +414,11 @@ describe('hedge report on more than a page of history', () => {
       more.every((query) => query.limit === '500' && typeof query.cursor === 'string'),
     ]).toEqual([[{ limit: '500' }, 2], true]);
     // The net P&L is the server's own, record for record.
-    const [account] = Object.values(paged.sandbox.engine.state.accounts);
-    expect(cents(report.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(cents(report.totals.net_pnl_usd)).toBe(netCents(account.history));
   });
 
   it('a server with no cursor, exactly 500 closed hedges back: a warning on stderr and "complete": false', async () => {
-    const full = await start({ realNow: () => START_MS, seed: 'report-e2e-full', dialect: 'alpha' });
-    full.sandbox.seedHedges({ apiKey: full.apiKey, count: 501 });
+    const { simulator: full } = await seeded('full', 501, { dialect: 'alpha' });
     const result = await full.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
     const report = okJson(result);
     expect([report.complete, report.totals.count]).toEqual([false, 500]);
@@ -428,9 +429,7 @@ describe('hedge report on more than a page of history', () => {
 
 describe('hedge report and history --since against a server that ignores the page size', () => {
   it('alpha (one page of its own 50, `limit` ignored, no cursor): 51 closed hedges are never summed as 50 without a word; told its name, all 51', async () => {
-    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha', dialect: 'alpha' });
-    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
-    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
+    const { simulator: alpha, account } = await seeded('alpha', 51, { dialect: 'alpha' });
     expect(account.history).toHaveLength(51);
     const warned =
       /returned 50 closed hedges and no next page, and the server may not read the page size.*may be incomplete.*HEDGE_WIRE_PAGE_SIZE_PARAM/s;
@@ -462,7 +461,7 @@ describe('hedge report and history --since against a server that ignores the pag
     // Its own name given: the page of one comes back as one, so the 51 read are the whole history.
     const told = await alpha.hedge('report --by month --json', { env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' } });
     expect([okJson(told).complete, okJson(told).totals.count]).toEqual([true, 51]);
-    expect(cents(okJson(told).totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(cents(okJson(told).totals.net_pnl_usd)).toBe(netCents(account.history));
     expect(told.stderr).not.toMatch(/incomplete/);
     expect(historyQueries(alpha).slice(5)).toEqual([{ page_size: '500' }, { page_size: '1' }]);
   });
@@ -470,10 +469,8 @@ describe('hedge report and history --since against a server that ignores the pag
 
 describe('deal references read from hedge records against a server that ignores the page size', () => {
   it('alpha: history --ref and report --by hedge say their hedge records may be cut at 50, never join from them silently', async () => {
-    const alpha = await start({ realNow: () => START_MS, seed: 'report-e2e-alpha-deal', dialect: 'alpha' });
-    alpha.sandbox.seedHedges({ apiKey: alpha.apiKey, count: 51 });
+    const { simulator: alpha, account } = await seeded('alpha-deal', 51, { dialect: 'alpha' });
     // One deal of 51 hedges whose closed-hedge records carry no reference: it is joined from the hedge records.
-    const [account] = Object.values(alpha.sandbox.engine.state.accounts);
     for (const hedge of Object.values(account.hedges)) hedge.clientReference = 'DEAL-7';
     for (const record of account.history) delete record.client_reference;
     const hedgeQueries = () => alpha.requests('GET', '/hedges').map((entry) => entry.query);
@@ -487,9 +484,7 @@ describe('deal references read from hedge records against a server that ignores 
       { client_reference: 'DEAL-7', limit: '500' },
       { client_reference: 'DEAL-7', limit: '1' },
     ]);
-
-    const byHedge = await alpha.hedge('report --by hedge --json');
-    expect(byHedge.stderr).toMatch(
+    expect((await alpha.hedge('report --by hedge --json')).stderr).toMatch(
       /The list may be cut at 50 hedge records: .* A closed hedge past them whose history record carries no reference is not joined to its deal/s,
     );
     expect(hedgeQueries().slice(2)).toEqual([{ limit: '500' }, { limit: '1' }]);
@@ -502,9 +497,7 @@ describe('deal references read from hedge records against a server that ignores 
 
 describe('closed hedges without a readable close time', () => {
   it('are left out (and counted on stderr) when filtering or grouping by time, kept otherwise', async () => {
-    const odd = await start({ realNow: () => START_MS, seed: 'report-e2e-undated' });
-    odd.sandbox.seedHedges({ apiKey: odd.apiKey, count: 3 });
-    const [account] = Object.values(odd.sandbox.engine.state.accounts);
+    const { simulator: odd, account } = await seeded('undated', 3);
     const undated = account.history[1] as Partial<HistoryRecord>;
     delete undated.closed_at;
     const leftOut = /1 closed hedge left out: no readable close time/;
@@ -518,7 +511,7 @@ describe('closed hedges without a readable close time', () => {
 
     const bySide = okJson(await odd.hedge('report --by side --json'));
     expect([bySide.totals.count, bySide.undated]).toEqual([3, 1]);
-    expect(cents(bySide.totals.net_pnl_usd)).toBe(sumCents(account.history.map((record) => record.net_pnl_usd)));
+    expect(cents(bySide.totals.net_pnl_usd)).toBe(netCents(account.history));
 
     const byDay = await odd.hedge('report --by day --json');
     expect(okJson(byDay)).toMatchObject({ totals: { count: 2 }, excluded: 1 });
@@ -528,20 +521,21 @@ describe('closed hedges without a readable close time', () => {
 
 describe('figures the server gives past the cent', () => {
   it('history and report round each figure once, half away from zero: the Total row is the sum of the rows above it, and the report total', async () => {
-    const fine = await start({ realNow: () => START_MS, seed: 'report-e2e-half-cents' });
-    fine.sandbox.seedHedges({ apiKey: fine.apiKey, count: 2 });
-    const [account] = Object.values(fine.sandbox.engine.state.accounts);
+    const { simulator: fine, account } = await seeded('half-cents', 2);
     // Half cents as the server may write them (a float holds 1.005 just below the half).
     account.history[0].net_pnl_usd = 1.005;
     account.history[1].net_pnl_usd = 2.675;
-    const wire = await apiData(fine, 'GET', '/hedges/history?limit=500');
-    expect(wire.map((record: any) => record.net_pnl_usd).sort()).toEqual([1.005, 2.675]);
+    expect(
+      (await apiData(fine, 'GET', '/hedges/history?limit=500')).map((record: any) => record.net_pnl_usd).sort(),
+    ).toEqual([1.005, 2.675]);
 
     const screen = ok(
       await fine.hedge('history --fields hedge_id,net_pnl_usd', { screen: { columns: 120, rows: 20 } }),
     );
-    const shown = [...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort();
-    expect(shown).toEqual(['+1.01', '+2.68']);
+    expect([...screen.stdout.matchAll(/^hdg_\S+ +(\S+)$/gm)].map(([, value]) => value).sort()).toEqual([
+      '+1.01',
+      '+2.68',
+    ]);
     expect(screen.stdout).toMatch(/^Total \(2 hedges\) +\+3\.69$/m);
     expect((await fine.hedge('history')).stderr).toContain('net_pnl_usd=3.69');
     expect(okJson(await fine.hedge('report --by side --json')).totals.net_pnl_usd).toBe(3.69);
