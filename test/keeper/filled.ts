@@ -1,8 +1,9 @@
-// Waiting for a keeper's side to hold exactly one filled hedge on the server, what a side holds, and matching its events.
+// A keeper test on a simulator of its own; waiting for a keeper's side to hold exactly one filled hedge on the
+// server, what a side holds, and matching its events.
 import { expect } from 'vitest';
-import { activeNotional, filledActive, HOUR } from '../support/keeper.js';
+import { activeNotional, filledActive, HOUR, keeperTest, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import type { Simulator } from '../support/simulator.js';
+import type { Simulator, SimulatorOptions } from '../support/simulator.js';
 
 /** Resolves once the server's `side` holds one filled hedge; fails naming `what`. */
 export const oneFilled = (simulator: Simulator, side: 'buy' | 'sell', what: string) =>
@@ -21,3 +22,10 @@ export const holds = (simulator: Simulator, usd = 2000, side: 'buy' | 'sell' = '
 
 /** Moves the server's clock to half an hour before a 7-day hedge opened now matures: within any roll_before. */
 export const nearMaturity = (simulator: Simulator) => simulator.advance(7 * 24 * HOUR - HOUR / 2);
+
+/** A keeper test on a simulator of its own, started with `options`. */
+export const keeperCase = (
+  name: string,
+  options: SimulatorOptions,
+  body: (simulator: Simulator, rig: KeeperRig) => Promise<unknown>,
+) => keeperTest(name, async ({ rig }) => body(await rig.start(options), rig));

@@ -3,9 +3,9 @@
 // own progress lines leaking onto it, times in one clock labelled as such; and a dry run (drawn
 // in-process as on a terminal: it ends without a redraw) that says it is one.
 import { expect } from 'vitest';
-import { describeKeepers, keeperTest, writeTarget, type KeeperRig } from '../support/keeper.js';
+import { describeKeepers, writeTarget, type KeeperRig } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { nearMaturity } from './filled.js';
+import { nearMaturity, keeperCase } from './filled.js';
 import { drawScreen, spawnInTerminal } from '../support/servers/pseudo-terminal.js';
 import type { Simulator } from '../support/simulator.js';
 
@@ -29,10 +29,10 @@ function onTerminal(rig: KeeperRig, simulator: Simulator, args: string[], env: R
 }
 
 describeKeepers('hedge keep on a terminal', () => {
-  keeperTest(
+  keeperCase(
     'at 80 columns the status redraws in place: one header, no step progress lines, the cycle time in UTC',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       simulator.seedOpen('sell', 2000);
       nearMaturity(simulator);
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h', 'USDTNGN,buy,1000,3,,']);
@@ -66,8 +66,7 @@ describeKeepers('hedge keep on a terminal', () => {
     },
   );
 
-  keeperTest('a dry run on a terminal says it is one, and what it would do', async ({ rig }) => {
-    const simulator = await rig.start();
+  keeperCase('a dry run on a terminal says it is one, and what it would do', {}, async (simulator) => {
     // Drawn in-process as on an 80×30 terminal: a dry run ends, and redraws nothing.
     const { code, drawn } = await drawScreen({
       configDir: simulator.configDir,

@@ -19,7 +19,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueCloses, MARKET } from '../support/simulator.js';
-import { oneFilled, eventIs, holds, nearMaturity } from './filled.js';
+import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
 /** The server's next open refused (capacity_exceeded). */
@@ -61,10 +61,10 @@ async function colleagueCloseStands(
 }
 
 describeKeepers('hedge keep as a service', () => {
-  keeperTest(
+  keeperCase(
     "a colleague's close wins: it completes with exit 0, the keeper reports drift and does not re-open until the target says so again",
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true });
+    { stepped: true },
+    async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,']);
       // Written well before the close: the target has not spoken since.
       utimesSync(file, new Date(Date.now() - HOUR), new Date(Date.now() - HOUR));
@@ -99,10 +99,10 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     "one row's close that never answers does not hold another row's roll: it lands before that hedge matures",
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const sell = simulator.seedOpen('sell', 2000);
       const buy = simulator.seedOpen('buy', 1000);
       // Both 7-day hedges 30 min from maturity, within roll_before (6 h): both rolls are due at once.
@@ -174,10 +174,10 @@ describeKeepers('hedge keep as a service', () => {
     holds(simulator);
   });
 
-  keeperTest(
+  keeperCase(
     "a re-open the server refuses is an error event naming its journal entry and key, the entry's own",
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true });
+    { stepped: true },
+    async (simulator) => {
       simulator.sandbox.setFaults(OPEN_REFUSED_ONCE);
       const refused = (await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 3)).find(
         eventIs('error', { action: 'reopen' }),
@@ -194,10 +194,10 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'near `until`, a flat side is re-opened for what is left of the exposure, not the full tenor',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true });
+    { stepped: true },
+    async (simulator) => {
       const until_ = new Date(simulator.sandbox.clock.now() + 48 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
       const file = writeTarget(simulator, [`USDTNGN,buy,1000,7,${until_},`]);
       const events = await keepOnce(simulator, file);
@@ -207,10 +207,10 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'a roll whose open would be refused (the market disabled) sends no close: the side stays covered',
-    async ({ rig }) => {
-      const simulator = await rig.start({ extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] });
+    { extraMarkets: [{ market: 'USDTKES', status: 'open', basePrice: 129.4 }] },
+    async (simulator) => {
       const seeded = simulator.seedOpen('sell', 2000, 'USDTKES');
       nearMaturity(simulator);
       // The market stops taking new hedges (the server's own market list says so).
@@ -229,10 +229,10 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     "a roll refused before its close leaves the hedge the colleagues': their early close of it then stands as drift, nothing re-opened once the market takes hedges again",
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const seeded = simulator.seedOpen('sell', 2000);
       nearMaturity(simulator);
       const market = (simulator.sandbox.engine as any).book.markets.find(
@@ -253,10 +253,10 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     "…and so is a roll whose close the server refused: the journal's roll of that hedge closed nothing",
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const seeded = simulator.seedOpen('sell', 2000);
       nearMaturity(simulator);
       // Every close is refused but the colleague's.
@@ -279,10 +279,10 @@ describeKeepers('hedge keep as a service', () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'a dry run says what a cycle would do, refuses what a real run would (an unlisted market, a notional over the cap), marks every event dry_run and sends nothing; a roll_before as long as the tenor is exit 2 naming the line',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator) => {
       const dry = exits(
         await simulator.hedge(['keep', writeTarget(simulator, ['USDTNGN,sell,2000,1,,'], 'plain.csv'), '--dry-run']),
         0,

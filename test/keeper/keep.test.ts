@@ -20,7 +20,7 @@ import {
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
 import { colleagueOpens, MARKET, type Simulator } from '../support/simulator.js';
-import { oneFilled, eventIs, holds, nearMaturity } from './filled.js';
+import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
 /**
@@ -40,13 +40,13 @@ const addKeys = (simulator: Simulator) =>
   new Set(simulator.requests('POST', '/hedges/add').map((entry) => entry.idempotencyKey));
 
 describeKeepers('hedge keep', 3, () => {
-  keeperTest(
+  keeperCase(
     "with no Date header, the server's clock comes from the stamps on its answers: 45 s ahead on a short day, a colleague's hedge 8 s from its maturity is rolled before it with no open of the keeper's own answered yet (never taken as settling), and so is the hedge that roll opened: none settles",
-    async ({ rig }) => {
+    { noDateHeader: true, dayMs: 8_000 },
+    async (simulator, rig) => {
       // A tenor day lasts 8 s; the server's clock runs 45 s ahead of this machine's; roll_before 6 s,
       // three cycles of the keeper. Nothing this keeper sent dates the server's clock before its first
       // roll: it knows it from below only (the stamps it reads).
-      const simulator = await rig.start({ noDateHeader: true, dayMs: 8_000 });
       simulator.advance(45_000);
       await colleagueOpens(simulator, 'sell', 2000, 1);
       const [held] = simulator.active('sell');
@@ -75,10 +75,10 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'a second keeper of the account is refused (exit 11) naming the dry run to see what it would do, its file quoted as the shell reads it back; that dry run, as printed, runs and sends nothing',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true });
+    { stepped: true },
+    async (simulator, rig) => {
       simulator.seedOpen('sell', 2000);
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,7,,'], 'desk target.csv');
       const keeper = rig.keep(simulator, file);
@@ -95,10 +95,10 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'on a server with its own name for the add/reduce amount (beta), --once --converge brings a side back: its add refused once for the name, then sent under it and landed',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true, dialect: 'beta', fillDelayMs: 20 });
+    { stepped: true, dialect: 'beta', fillDelayMs: 20 },
+    async (simulator) => {
       simulator.seedOpen('sell', 1500);
       const events = await keepOnce(simulator, writeTarget(simulator, ['USDTNGN,sell,2000,7,,']), 0, '--converge');
       holds(simulator);
@@ -172,10 +172,10 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'holds a 1-day sell of 2,000 through a roll and a settlement, then stops on SIGTERM with exit 0',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true });
+    { stepped: true },
+    async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const keeper = rig.keep(simulator, file);
 
@@ -226,10 +226,10 @@ describeKeepers('hedge keep', 3, () => {
   );
 
   for (const moment of ['after the close was sent', 'after the new open was sent'] as const) {
-    keeperTest(
+    keeperCase(
       `a keeper killed with -9 mid-roll (${moment}) and started again keeps 2,000, never 4,000`,
-      async ({ rig }) => {
-        const simulator = await rig.start();
+      {},
+      async (simulator, rig) => {
         const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
         const seeded = simulator.seedOpen('sell', 2000);
         const closesBefore = simulator.requests('POST', '/hedges/close').length;
@@ -261,10 +261,10 @@ describeKeepers('hedge keep', 3, () => {
     );
   }
 
-  keeperTest(
+  keeperCase(
     'a second SIGTERM stops the step in progress: exit 143, its open left unresolved and finished by the next start',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true, fillDelayMs: HOUR });
+    { stepped: true, fillDelayMs: HOUR },
+    async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
       const keeper = rig.keep(simulator, file);
       await until(() => simulator.requests('POST', '/hedges').length === 1, 'the open');
@@ -285,10 +285,10 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'SIGTERM during a roll lets the roll finish: exit 0, nothing unresolved, the side covered',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,buy,1500,3,,6h']);
       simulator.seedOpen('buy', 1500);
       simulator.advance(7 * 24 * HOUR - 3 * HOUR);
@@ -303,10 +303,10 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'SIGTERM at a random moment of start-up or the first cycle never leaves a hang or a doubled side',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']);
       const delays = [0, 1, 2].map(() => Math.floor(Math.random() * 900));
       for (const delay of delays) {
@@ -326,10 +326,10 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     "a colleague's close after the target file last changed stands, judged on one clock (the server's 45 s behind ours), until --converge restores the side",
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true, realNow: () => Date.now() - 45_000 });
+    { stepped: true, realNow: () => Date.now() - 45_000 },
+    async (simulator) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,2000,1,,']);
       await keepOnce(simulator, file);
       await oneFilled(simulator, 'sell', 'the fill');
@@ -349,8 +349,7 @@ describeKeepers('hedge keep', 3, () => {
     },
   );
 
-  keeperTest('a row past `until` is left to mature and not renewed', async ({ rig }) => {
-    const simulator = await rig.start({ stepped: true });
+  keeperCase('a row past `until` is left to mature and not renewed', { stepped: true }, async (simulator) => {
     const until_ = new Date(simulator.sandbox.clock.now() + 10 * HOUR).toISOString().replace(/\.\d+Z$/, 'Z');
     const file = writeTarget(simulator, [`USDTNGN,sell,2000,1,${until_},6h`]);
     await keepOnce(simulator, file);
@@ -364,10 +363,10 @@ describeKeepers('hedge keep', 3, () => {
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
   });
 
-  keeperTest(
+  keeperCase(
     'a target of 0 closes what is left (--converge) and never renews it, even at maturity',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true });
+    { stepped: true },
+    async (simulator) => {
       simulator.seedOpen('buy', 1000);
       nearMaturity(simulator);
       expect(

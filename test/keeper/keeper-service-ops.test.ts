@@ -24,7 +24,7 @@ import {
   type KeeperRig,
 } from '../support/keeper.js';
 import { exits } from '../support/cli-runs.js';
-import { oneFilled, eventIs, holds } from './filled.js';
+import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig) {
@@ -64,10 +64,10 @@ async function refusedRows(rig: KeeperRig) {
 }
 
 describeKeepers('hedge keep as a service', 3, () => {
-  keeperTest(
+  keeperCase(
     "a side that settled instead of rolling is alerted (missed_roll), and recovered once the keeper has it covered again; seen covered while the keeper's own re-open was still in flight, it is a missed roll too",
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       // The re-open's first look at its hedge is held 3 s: its step is still in flight at the next
       // cycle (2 s), which finds the side covered and does not decide it.
       simulator.sandbox.setFaults({
@@ -167,10 +167,10 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     '`hedge keep status` from another config folder shows the running keeper (exit 0); a second keeper with the same key and host, from its own config folder or another, exits 11 naming the first; killed with -9 the first is shown dead (exit 15) and its place is free',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const home = tempDir('hedge-home-');
       const other = tempDir('hedge-other-');
       rig.later(() => home.remove());
@@ -240,10 +240,10 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     '--metrics serves Prometheus metrics (cycles, actions, book vs target, errors: a code the server made up, escape sequences and all, is `other`) and /healthz on 127.0.0.1',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const file = writeTarget(simulator, ['USDTNGN,buy,1200,3,,']);
       // The first re-open is refused with a code of the server's own making.
       simulator.sandbox.setFaults({
@@ -290,10 +290,10 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'cron-style --once runs carry their alerts on: a row refused (the exposure cap) at every run is an error event and exit 3, alerted once to a hook that never sees the key, while the other row goes on; its recovery is sent by a later run',
-    async ({ rig }) => {
-      const simulator = await rig.start({ stepped: true, exposureCapUsd: 50_000 });
+    { stepped: true, exposureCapUsd: 50_000 },
+    async (simulator) => {
       const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,', 'USDTNGN,buy,1000,3,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
       const envSeen = join(simulator.configDir, 'hook-env.txt');
@@ -331,10 +331,10 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'server text in an alert is Slack text at --alert-url and --alert-cmd: no channel ping, no link behind a label, no escape byte',
-    async ({ rig }) => {
-      const simulator = await rig.start();
+    {},
+    async (simulator, rig) => {
       const hook = await receiver(rig);
       simulator.sandbox.setFaults({
         nextError: {
@@ -374,10 +374,10 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest(
+  keeperCase(
     'a dry run pages no hook: --alert-cmd and --alert-url get nothing, its alert event says it would have alerted',
-    async ({ rig }) => {
-      const simulator = await rig.start({ exposureCapUsd: 50_000 });
+    { exposureCapUsd: 50_000 },
+    async (simulator, rig) => {
       const hook = await receiver(rig);
       const file = writeTarget(simulator, ['USDTNGN,sell,900000,1,,']);
       const commandLog = join(simulator.configDir, 'alerts.ndjson');
@@ -406,8 +406,7 @@ describeKeepers('hedge keep as a service', 3, () => {
     },
   );
 
-  keeperTest('bad options are one line naming the option, exit 2, nothing sent', async ({ rig }) => {
-    const simulator = await rig.start();
+  keeperCase('bad options are one line naming the option, exit 2, nothing sent', {}, async (simulator) => {
     const file = writeTarget(simulator, ['USDTNGN,buy,1000,3,,']);
     for (const [args, named] of [
       [['--alert-url', 'http://chat.example/hook'], '--alert-url'],
