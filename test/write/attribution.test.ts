@@ -4,7 +4,7 @@
 // landing; an add that never happened (its hedge settled first) exited 0; a resume reasoned from
 // "the notional equals the one before" after a colleague's change; a resume on a server whose clock
 // ran fast resent a forgotten key; a re-run of a finished command did it again.
-import { ok, exits, lastJson } from '../support/cli-runs.js';
+import { ok, okJson, exits, lastJson } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { MARKET, withSimulator, type Simulator } from '../support/simulator.js';
@@ -60,7 +60,7 @@ describe.concurrent('one change in flight per side', () => {
       const add = await inFlight(simulator, 'add USDTNGN sell 500', '/hedges/add');
       const roll = await simulator.hedge('roll USDTNGN sell --tenor 7 --json');
       ok(await add);
-      exits(roll, 0);
+      ok(roll);
       // The roll's open is the side's whole notional, the add included.
       expect(simulator.active('sell').map((hedge) => [hedge.notionalUsd, hedge.tenorDays])).toEqual([[1_500, 7]]);
       expect(posts(simulator, '/hedges').map((entry) => (entry.body as { notional_usd: number }).notional_usd)).toEqual(
@@ -73,14 +73,11 @@ describe.concurrent('one change in flight per side', () => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 3'));
       const first = await inFlight(simulator, 'add USDTNGN sell 100 --json', '/hedges/add');
       const second = await simulator.hedge('add USDTNGN sell 37 --json');
-      const firstDone = ok(await first);
-      exits(second, 0);
+      const firstDone = okJson(await first);
       // Each saw its own landing: 1,000 → 1,100 for the first, 1,100 → 1,137 for the second.
-      expect([
-        JSON.parse(firstDone.stdout).notional_usd,
-        JSON.parse(second.stdout).notional_usd,
-        activeNotional(simulator, 'sell'),
-      ]).toEqual([1_100, 1_137, 1_137]);
+      expect([firstDone.notional_usd, okJson(second).notional_usd, activeNotional(simulator, 'sell')]).toEqual([
+        1_100, 1_137, 1_137,
+      ]);
     }));
 });
 
@@ -93,8 +90,7 @@ describe.concurrent('an add whose hedge settled first did not happen', () => {
       const add = await inFlight(simulator, 'add USDTNGN buy 100 --json', '/hedges/add');
       // The hedge matures 5 s later; the add would have filled after 20 s.
       simulator.advance(30_000);
-      const result = await add;
-      exits(result, 3);
+      const result = exits(await add, 3);
       expect(lastJson(result.stderr).error).toMatchObject({ code: 'not_applied' });
       expect([simulator.active('buy'), simulator.hedges()[0].notionalUsd]).toEqual([[], 1_000]);
     }));
