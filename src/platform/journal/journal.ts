@@ -128,25 +128,12 @@ function readEntries(place: FilePlace, filter: RowFilter) {
     (until === undefined || Date.parse(entry.created_at) < until);
   const segment = activeEntries(place);
   const active = newestFirst(segment).filter(chosen);
-  const found =
-    unresolved || (id !== undefined && active.length)
-      ? active
-      : withArchives(place, segment, filter, chosen).filter(chosen);
-  return found.slice(0, limit);
-}
-
-/** The active segment's entries and the archives' the filter may want (an entry caught mid-rotation is in both: the active copy wins), newest first. */
-function withArchives(
-  place: FilePlace,
-  segment: JournalEntry[],
-  filter: RowFilter,
-  chosen: (entry: JournalEntry) => boolean,
-) {
-  const { since, until, limit } = filter;
+  if (unresolved || (id !== undefined && active.length)) return active.slice(0, limit);
+  // Then the archives the filter may want (an entry caught mid-rotation is in both: the active copy wins).
+  const byId = new Map(segment.map((entry) => [entry.id, entry]));
   const archives = archiveFiles(place.dir)
     .filter(({ day }) => (since === undefined || day >= utcDay(since)) && (until === undefined || day <= utcDay(until)))
     .reverse();
-  const byId = new Map<string, JournalEntry>(segment.map((entry) => [entry.id, entry]));
   for (const archive of archives) {
     if (limit !== undefined) {
       // Archives are by creation day: once `limit` entries are newer than this archive's whole day, it cannot add any.
@@ -158,7 +145,9 @@ function withArchives(
       if (!byId.has(entry.id)) byId.set(entry.id, entry);
     }
   }
-  return newestFirst([...byId.values()]);
+  return newestFirst([...byId.values()])
+    .filter(chosen)
+    .slice(0, limit);
 }
 
 /** The event lines of one entry (what folding it needs), without parsing the others. */
