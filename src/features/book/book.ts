@@ -47,19 +47,21 @@ export function reconcileSide(
   line: PositionLine | undefined,
   nowMs: number,
 ): SideBook {
-  const live = records.filter((record) => !FINAL.has(record.status));
-  const filled = live
+  const filled = records
     .filter((record) => record.status === 'filled')
     .sort((a, b) => (b.maturityAtMs ?? 0) - (a.maturityAtMs ?? 0));
-  const opening = live.filter((record) => record.status !== 'filled');
+  const opening = records.filter((record) => record.status !== 'filled' && !FINAL.has(record.status));
   // A record without a notional hedge can read says nothing about the side's size: the line's then stands for it.
-  const unsized = filled.some((record) => record.notionalUsd === undefined);
-  const summed = cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-  const recordsUsd = unsized && line?.notionalUsd !== undefined ? line.notionalUsd : summed;
-  const ended = records.filter((record) => FINAL.has(record.status)).map((record) => record.id);
+  const recordsUsd =
+    filled.some((record) => record.notionalUsd === undefined) && line?.notionalUsd !== undefined
+      ? line.notionalUsd
+      : cents(filled.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+  const ended = records.flatMap((record) => (FINAL.has(record.status) ? [record.id] : []));
   const book = { filled, opening, ended, recordsUsd, ...(line && { line }) };
-  const bad = filled.find((record) => record.notionalUsd !== undefined && record.notionalUsd <= 0);
-  const matured = filled.find((record) => record.maturityAtMs !== undefined && record.maturityAtMs <= nowMs);
+  const one = filled.length === 1;
+  // (An amount or a time not given compares false.)
+  const bad = filled.find((record) => record.notionalUsd! <= 0);
+  const matured = filled.find((record) => record.maturityAtMs! <= nowMs);
   const unreadable =
     line?.notionalUsd !== undefined && line.notionalUsd <= 0
       ? { endpoint: 'GET /positions' as const, notionalUsd: line.notionalUsd }
@@ -72,7 +74,7 @@ export function reconcileSide(
       ? `hedge ${matured.id} is past its maturity and not settled yet`
       : !line
         ? filled.length
-          ? `${describe(filled)} filled on ${filled.length === 1 ? 'its record' : 'their records'}, not in the positions list yet`
+          ? `${one ? 'hedge' : 'hedges'} ${filled.map((record) => record.id).join(', ')} ${one ? 'is filled on its record' : 'are filled on their records'}, not in the positions list yet`
           : undefined
         : filled.length
           ? line.notionalUsd !== undefined && Math.abs(line.notionalUsd - recordsUsd) >= SAME_USD
@@ -95,20 +97,14 @@ export interface SideExpectation {
 
 /** Whether every view shows the expectation; an expected hedge that has ended on its record since was seen land, and the side is the book's to say again. */
 export function expectationMet(book: SideBook, expected: SideExpectation) {
-  if (expected.present?.some((id) => book.ended.includes(id)) && book.state !== 'settling') return true;
   if (book.state === 'settling') return false;
+  if (expected.present?.some((id) => book.ended.includes(id))) return true;
   // A write that names its hedges is seen by them: a colleague's change of the side since is the
   // book's to show (drift), not a reason to wait. One that names none is seen by its notional.
-  const named = (expected.present?.length ?? 0) + (expected.gone?.length ?? 0) > 0;
+  const named = expected.present?.length || expected.gone?.length;
   if (!named && (book.opening.length || Math.abs(book.recordsUsd - expected.notionalUsd) >= SAME_USD)) return false;
   const ids = new Set(book.filled.map((record) => record.id));
   if (expected.present?.some((id) => !ids.has(id))) return false;
   if (expected.gone?.some((id) => ids.has(id) || book.line?.hedgeId === id)) return false;
   return true;
-}
-
-function describe(records: readonly HedgeRecord[]) {
-  return records.length === 1
-    ? `hedge ${records[0].id} is`
-    : `hedges ${records.map((record) => record.id).join(', ')} are`;
 }

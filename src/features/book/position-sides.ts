@@ -29,7 +29,7 @@ export async function readPositionSides(
     lines: positions.map(() => undefined),
     unlisted: [],
     recordsProblem,
-    ...(recordsError !== undefined && { recordsError }),
+    recordsError,
   });
   let views: SideViews;
   try {
@@ -44,22 +44,20 @@ export async function readPositionSides(
   const sideOf = async (market: string, side: Side) => toSide(market, side, await views.book(market, side), byId);
 
   const lines = await Promise.all(
-    positions.map(async (position) => {
-      if (position.side === undefined) return;
-      // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
-      const market = position.market ?? soleMarket(views.hedges, position.side);
-      if (market === undefined) return;
-      const side = await sideOf(market, position.side);
-      const named = position.hedgeId === undefined ? undefined : byId.get(position.hedgeId);
-      return named && !side.hedges.includes(named) ? { ...side, lineHedge: named } : side;
+    // A line without a market is the account's only market (flows/positions.ts findSide): its hedges say which.
+    positions.map(async ({ side, market = soleMarket(views.hedges, side), hedgeId }) => {
+      if (side === undefined || market === undefined) return;
+      const found = await sideOf(market, side);
+      const named = byId.get(hedgeId!);
+      return named && !found.hedges.includes(named) ? { ...found, lineHedge: named } : found;
     }),
   );
-  const listed = new Set(lines.flatMap((line) => (line ? [sideKey(line.market, line.side)] : [])));
+  // The sides the lines show, and those looked at since.
+  const seen = new Set(lines.map((line) => line && sideKey(line.market, line.side)));
   const unlisted: PositionSide[] = [];
-  const seen = new Set<string>();
   for (const hedge of views.hedges) {
     const key = sideKey(hedge.market, hedge.side);
-    if (listed.has(key) || seen.has(key) || FINAL.has(hedge.status)) continue;
+    if (seen.has(key) || FINAL.has(hedge.status)) continue;
     seen.add(key);
     // A line without a market stands for this side when the hedge's market is the only one there.
     if (positions.some((position) => position.side === hedge.side && position.market === undefined)) continue;
@@ -74,21 +72,17 @@ export async function readPositionSides(
 
 function toSide(market: string, side: Side, book: SideBook, byId: ReadonlyMap<string, Hedge>) {
   const soonest = [...book.filled].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity));
-  const hedges = [...soonest, ...book.opening].flatMap((record) => {
-    const hedge = byId.get(record.id);
-    return hedge ? [hedge] : [];
-  });
   return {
     market,
     side,
     state: book.state,
     ...(book.why !== undefined && { why: book.why }),
-    hedges,
+    hedges: [...soonest, ...book.opening].flatMap((record) => byId.get(record.id) ?? []),
     recordsUsd: book.recordsUsd,
   };
 }
 
-function soleMarket(hedges: readonly Hedge[], side: Side) {
+function soleMarket(hedges: readonly Hedge[], side: Side | undefined) {
   const markets = new Set(hedges.filter((hedge) => hedge.side === side).map((hedge) => hedge.market.toUpperCase()));
   return markets.size === 1 ? [...markets][0] : undefined;
 }
@@ -96,9 +90,9 @@ function soleMarket(hedges: readonly Hedge[], side: Side) {
 /** The distinct deal references of a side's hedges: the filled ones, else those being opened, else the line's own hedge. */
 export function sideReferenceList(side: PositionSide | undefined) {
   if (!side) return [];
-  const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
-  const behind = filled.length ? filled : side.hedges.length ? side.hedges : side.lineHedge ? [side.lineHedge] : [];
-  return referencesOf(behind);
+  const { hedges, lineHedge } = side;
+  const behind = [hedges.filter((hedge) => hedge.status === 'filled'), hedges, lineHedge ? [lineHedge] : []];
+  return referencesOf(behind.find((list) => list.length) ?? []);
 }
 
 /** Those references as a table cell shows them ("A, B"); undefined when none. */
