@@ -245,11 +245,11 @@ export class HedgeClient {
         limit === undefined ||
         items.length >= limit ||
         ended !== 'page' ||
-        (reading.total !== undefined && items.length >= reading.total)
+        items.length >= (reading.total ?? Infinity)
       )
         break;
     }
-    let more = reading.more === true || (reading.total !== undefined && items.length < reading.total);
+    let more = reading.more === true || items.length < (reading.total ?? 0);
     if (shown !== undefined && items.length > shown) {
       if (pages === 1 && items.length > limit! && this.wire.pageSizeParam !== NO_PAGE_SIZE) {
         this.options.warn?.(
@@ -311,7 +311,7 @@ export class HedgeClient {
     return {
       market: String(body.market),
       side: body.side as Side,
-      notional_usd: amountKey === undefined ? 0 : readNumber(body[amountKey])!,
+      notional_usd: readNumber(body[amountKey!]) ?? 0,
       journaled_as: amountKey,
     };
   }
@@ -340,17 +340,20 @@ export class HedgeClient {
     const quotes = parsePrices(data, markets);
     if (quotes) return { data, quotes };
     const shown = received(data);
-    const problem = new InvalidResponseError(
-      `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
-      {
-        endpoint: 'GET /prices',
-        status,
-        field: 'data',
-        received: shown,
-        hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
-      },
-    );
-    return { data, quotes: [], problem };
+    return {
+      data,
+      quotes: [],
+      problem: new InvalidResponseError(
+        `GET /prices answered HTTP ${status} with no price hedge could read: data is ${shown}.`,
+        {
+          endpoint: 'GET /prices',
+          status,
+          field: 'data',
+          received: shown,
+          hint: `The prices shape is not shown in the spec and this one is new to hedge; the data is shown as it came (\`hedge price --raw\`). \`hedge doctor\` shows the shape detected; report it with --verbose.`,
+        },
+      ),
+    };
   }
 
   /** POST /quotes — indicative; opens and stores nothing. */
@@ -409,7 +412,7 @@ export class HedgeClient {
     let sent: Sent = {};
     const fetchPage = (query: Query) =>
       this.transport.send({ method: 'GET', path, query: (sent = this.withPageSize(query, pageSize)) });
-    let first = true;
+    let pages = 0;
     const cursorParam = this.wire.cursorParam || undefined;
     for await (const { answer, reading, next: given } of followPages(fetchPage, {
       cursorParam,
@@ -423,11 +426,10 @@ export class HedgeClient {
       yield {
         records,
         next,
-        paged: !first || next === 'page',
+        paged: pages++ > 0 || next === 'page',
         more: reading.more,
         mayBeCut: () => this.mayBeCut(path, {}, asked, reading, next),
       };
-      first = false;
       if (next !== 'page') return;
     }
   }
@@ -450,13 +452,8 @@ export class HedgeClient {
 function received(value: unknown) {
   if (value == null) return value === null ? 'null' : 'missing';
   const json = JSON.stringify(value) ?? String(value);
-  const kind = Array.isArray(value)
-    ? 'a list'
-    : typeof value === 'object'
-      ? 'an object'
-      : typeof value === 'string'
-        ? 'text'
-        : `a ${typeof value}`;
+  // JSON's kinds: a boolean is named as itself here, not as what is expected.
+  const kind = typeof value === 'boolean' ? 'a boolean' : TYPE_WORDS[Array.isArray(value) ? 'array' : typeof value];
   return `${json.length > 60 ? `${json.slice(0, 57)}…` : json} (${kind})`;
 }
 

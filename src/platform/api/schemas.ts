@@ -34,45 +34,39 @@ const TOLERANT: FieldReaders = {
 let exactReaders: FieldReaders | undefined;
 const exact = () => (exactReaders ??= { money: z.number(), integer: z.int(), side: z.enum(SIDES) });
 
-const exactTwins = new WeakMap<object, { build: () => z.ZodMiniType; made?: z.ZodMiniType }>();
+const exactTwins = new WeakMap<object, () => z.ZodMiniType>();
 
-/** A resource schema read tolerantly, with its exact twin built from the same definition. */
+/** A resource schema read tolerantly, with its exact twin built (on first use) from the same definition. */
 function resource<T extends z.ZodMiniType>(define: (read: FieldReaders) => T) {
   const schema = define(TOLERANT);
-  exactTwins.set(schema, { build: () => define(exact()) });
+  let twin: T | undefined;
+  exactTwins.set(schema, () => (twin ??= define(exact())));
   return schema;
 }
 
-function exactTwin(schema: z.ZodMiniType) {
-  const twin = exactTwins.get(schema);
-  if (twin) twin.made ??= twin.build();
-  return twin?.made;
-}
+const exactTwin = (schema: z.ZodMiniType) => exactTwins.get(schema)?.();
 
-type Reading<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
+type Reading<T> = z.core.util.SafeParseResult<T>;
 
 /** One record (or any value) read by `schema`: exactly if it can be, else tolerantly. */
 export function readRecord<S extends z.ZodMiniType>(schema: S, data: unknown) {
   const fast = exactTwin(schema)?.safeParse(data);
-  if (fast?.success) return fast as Reading<z.infer<S>>;
-  return schema.safeParse(data) as Reading<z.infer<S>>;
+  return (fast?.success ? fast : schema.safeParse(data)) as Reading<z.infer<S>>;
 }
 
 /** A list of records read one by one, exactly while they can be. */
 export function readRows<S extends z.ZodMiniType>(schema: S, rows: readonly unknown[]): Reading<Array<z.infer<S>>> {
   // A server writes a page one way: once a record needs the tolerant reading, the rest get it first.
   let twin = exactTwin(schema);
-  const read: Array<z.infer<S>> = new Array(rows.length);
-  for (let index = 0; index < rows.length; index++) {
-    const fast = twin?.safeParse(rows[index]);
-    if (fast?.success) {
-      read[index] = fast.data as z.infer<S>;
-      continue;
+  const read: Array<z.infer<S>> = [];
+  for (const row of rows) {
+    let result = twin?.safeParse(row);
+    if (!result?.success) {
+      twin = undefined;
+      result = schema.safeParse(row);
+      if (!result.success) return z.array(schema).safeParse(rows);
     }
-    twin = undefined;
-    const tolerant = schema.safeParse(rows[index]);
-    if (!tolerant.success) return z.array(schema).safeParse(rows);
-    read[index] = tolerant.data;
+    read.push(result.data as z.infer<S>);
   }
   return { success: true, data: read };
 }

@@ -95,7 +95,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
       ...fields,
       market,
       price,
-      ...(timestamp !== undefined && fields.timestamp === undefined && { timestamp }),
+      ...(timestamp && fields.timestamp === undefined && { timestamp }),
     };
     PRICE_SENT.set(quote, fields);
     return quote;
@@ -171,7 +171,12 @@ export function showUnderKnownNames(
     names ??= Object.keys(row)
       .filter((name) => !facts.some((fact) => fact.known === name))
       .map((name) => [name, nameKey(name)] as const);
-    const source = sourceOf(row, names, value, synonyms);
+    // The field a fact was read from: the first of its synonyms whose value is that fact.
+    const source = synonyms
+      .map(synonymKey)
+      .flatMap((wanted) =>
+        names!.filter(([name, key]) => key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)),
+      )[0]?.[0];
     if (source !== undefined) delete row[source];
     if (current !== undefined) displaced[known] = current;
     row[known] = value;
@@ -182,23 +187,8 @@ export function showUnderKnownNames(
 
 /** The synonym lists are few and fixed: each name normalised once. */
 const synonymKeys = new Map<string, string>();
-
-/** The field a fact was read from: the first of its synonyms whose value is that fact. */
-function sourceOf(
-  row: JsonObject,
-  names: ReadonlyArray<readonly [string, string]>,
-  value: unknown,
-  synonyms: readonly string[],
-) {
-  for (const synonym of synonyms) {
-    let wanted = synonymKeys.get(synonym);
-    if (wanted === undefined) synonymKeys.set(synonym, (wanted = nameKey(synonym)));
-    for (const [name, key] of names) {
-      if (key === wanted && Object.hasOwn(row, name) && sameFact(row[name], value)) return name;
-    }
-  }
-  return;
-}
+const synonymKey = (synonym: string) =>
+  synonymKeys.get(synonym) ?? synonymKeys.set(synonym, nameKey(synonym)).get(synonym)!;
 
 /** Each fact's names, most likely first (the first ours), and its reader. */
 type FieldTable = Readonly<Record<string, readonly [names: readonly string[], read: Reader<unknown>]>>;
@@ -226,7 +216,7 @@ function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
   const facts: JsonObject = {};
   for (const [fact, [names, read]] of Object.entries(table)) {
     const found = pickField(fields, names, read);
-    if (found === undefined) continue;
+    if (!found) continue;
     if (found.name !== names[0]) used?.push(found.name);
     facts[fact] = found.value;
   }
@@ -234,12 +224,12 @@ function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
 }
 
 /** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
-function inOneShape(raw: JsonObject, table: FieldTable, facts: object = readFacts(raw, table)) {
+function inOneShape(raw: JsonObject, table: FieldTable, facts: JsonObject = readFacts(raw, table)) {
   return showUnderKnownNames(
     raw,
     Object.entries(table).map(([fact, [synonyms]]) => ({
       known: synonyms[0],
-      value: (facts as JsonObject)[fact],
+      value: facts[fact],
       synonyms,
     })),
   );
@@ -383,7 +373,7 @@ export function readHistoryRecord(raw: JsonObject) {
   for (const fact of ['carryUsd', 'feesUsd'] as const)
     if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
   if (facts.netPnlUsd === undefined) {
-    const id = typeof facts.hedgeId === 'string' ? ` (${facts.hedgeId})` : '';
+    const id = facts.hedgeId ? ` (${facts.hedgeId})` : '';
     throw new InvalidResponseError(`A closed-hedge record${id} has no net P&L (net_pnl_usd).`, {
       endpoint: 'GET /hedges/history',
       status: 200,
@@ -393,14 +383,10 @@ export function readHistoryRecord(raw: JsonObject) {
   return facts as HistoryFacts;
 }
 
-export function historyHedgeId(raw: JsonObject) {
-  return firstField(raw, ...HISTORY_FIELDS.hedgeId);
-}
+export const historyHedgeId = (raw: JsonObject) => firstField(raw, ...HISTORY_FIELDS.hedgeId);
 
 /** A closed-hedge record's close time, read even when the record gives no net P&L. */
-export function historyCloseTime(raw: JsonObject) {
-  return firstField(raw, ...HISTORY_FIELDS.closedAt);
-}
+export const historyCloseTime = (raw: JsonObject) => firstField(raw, ...HISTORY_FIELDS.closedAt);
 
 /** A closed-hedge record's id and close time, where it carries them (to page the history by). */
 export function historyRowKey(raw: unknown) {
@@ -409,9 +395,7 @@ export function historyRowKey(raw: unknown) {
 }
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
-export function historyRecordForPeople(raw: JsonObject) {
-  return inOneShape(raw, HISTORY_FOR_PEOPLE);
-}
+export const historyRecordForPeople = (raw: JsonObject) => inOneShape(raw, HISTORY_FOR_PEOPLE);
 
 /** Every name each account figure is read from, ours (docs/output.md) first. Extend here, and only here. */
 const ACCOUNT_FIELDS = fieldTable({
@@ -425,6 +409,4 @@ const ACCOUNT_FIELDS = fieldTable({
 });
 
 /** The account in the one shape: each figure read under another name shown under ours. */
-export function accountForPeople(raw: JsonObject) {
-  return inOneShape(raw, ACCOUNT_FIELDS);
-}
+export const accountForPeople = (raw: JsonObject) => inOneShape(raw, ACCOUNT_FIELDS);

@@ -128,7 +128,7 @@ function queryOfLink(link: string, listUrl: string) {
 
 /** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
 export function cursorParameterFor(key: string) {
-  if (key === 'end_cursor' || key === 'endCursor' || key === 'after') return 'after';
+  if (/^(end_cursor|endCursor|after)$/.test(key)) return 'after';
   const stripped = key.replace(/^next_?/i, '');
   return stripped.charAt(0).toLowerCase() + stripped.slice(1);
 }
@@ -216,10 +216,10 @@ export function readPage(
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
 function markersIn(sources: ReturnType<typeof places>) {
-  const known = new Set([...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage']);
+  const known = [...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage'];
   return [
     ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
-  ].filter((key) => !known.has(key));
+  ].filter((key) => !known.includes(key));
 }
 
 export interface PageAnswer {
@@ -269,7 +269,7 @@ export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query) => Promise<A>,
   options: FollowOptions = {},
 ) {
-  const { rowKey, widen } = options;
+  const { rowKey, widen, cursorParam } = options;
   let edgeMs = NaN;
   /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
   let seen = new Map<string, number>();
@@ -284,7 +284,7 @@ export function followPages<A extends PageAnswer>(
     (answer, query) => {
       const reading = readPage(
         { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
-        { query, listUrl: answer.url, cursorParam: options.cursorParam },
+        { query, listUrl: answer.url, cursorParam },
       );
       if (rowKey && reading.rows?.length) {
         const keys = reading.rows.map(rowKey);
@@ -313,13 +313,9 @@ export function followPaths<A extends PageAnswer>(
 /** A server's link as a path under the base URL; refused when it leads to another origin or out of that path. */
 function underBase(baseUrl: string, link: string) {
   const base = new URL(`${baseUrl.replace(/\/+$/, '')}/`);
-  let resolved: string;
-  try {
-    resolved = new URL(link, base).href;
-  } catch {
+  if (!URL.canParse(link, base.href))
     throw new UsageError(`--paginate: the server's next-page link ${JSON.stringify(link)} is not a URL; stopped.`);
-  }
-  const target = atBaseOrigin(baseUrl, resolved, "--paginate: the server's next-page link");
+  const target = atBaseOrigin(baseUrl, new URL(link, base).href, "--paginate: the server's next-page link");
   if (!target.pathname.startsWith(base.pathname)) {
     throw new UsageError(
       `--paginate: the server's next-page link leads outside the base URL (${target.origin}${target.pathname}); stopped, nothing more was sent.`,
