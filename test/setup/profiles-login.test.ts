@@ -37,8 +37,7 @@ describe('hedge login (key from stdin)', () => {
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
 
-    expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
-    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+    expect([storeFile(configDir), configDir].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o700]);
     // The trailing newline of `echo` is not part of the key.
     expect(readStore(configDir)).toMatchObject({
       current: 'desk',
