@@ -169,28 +169,17 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
 
 describe.skipIf(NO_FISH)('fish completion (a real fish; skipped: fish is not installed)', () => {
   it('completes commands, arguments, option values and profile names', () => {
-    const lines = [
-      'hedge qu',
-      'hedge quote USDTNGN ',
-      'hedge quote USDTNGN buy 10k --tenor ',
-      'hedge profile use ',
-      'hedge completion ',
-      'hedge profile ',
-      'hedge hedges --w',
-      'hedge --profile ',
-    ];
+    const lines =
+      'hedge qu,hedge quote USDTNGN ,hedge quote USDTNGN buy 10k --tenor ,hedge profile use ,hedge completion ,hedge profile ,hedge hedges --w,hedge --profile '.split(
+        ',',
+      );
     const output = fishComplete(lines, { HOME: store.path, HEDGE_CONFIG_DIR: store.path }).map((words) =>
       words.sort().join(' '),
     );
-    expect(output).toEqual([
-      'quote',
-      'buy sell',
-      '1 3 7',
-      'desk ops.eu sandbox-2',
-      'bash fish zsh',
-      'list remove reset-wire use',
-      '--wait --watch',
-      'desk ops.eu sandbox-2',
-    ]);
+    expect(output).toEqual(
+      'quote,buy sell,1 3 7,desk ops.eu sandbox-2,bash fish zsh,list remove reset-wire use,--wait --watch,desk ops.eu sandbox-2'.split(
+        ',',
+      ),
+    );
   });
 });

@@ -92,7 +92,7 @@ const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Sce
   run: async (simulator) => {
     const result = await killWhen(
       simulator,
-      ['open', MARKET, 'buy', '5000', '--tenor', '1', '--json'],
+      `open ${MARKET} buy 5000 --tenor 1 --json`.split(' '),
       () => simulator.requests('GET').some((entry) => entry.path.startsWith('/hedges/hdg_')),
       'the server to see the open waiting',
       { signal },
@@ -345,7 +345,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
         const terminal = spawnInTerminal({
           configDir: simulator.configDir,
           env: simulator.env,
-          args: ['open', MARKET, 'buy', '5000', '--ref', 'DECLINED-1'],
+          args: `open ${MARKET} buy 5000 --ref DECLINED-1`.split(' '),
         });
         try {
           await terminal.waitFor('? Tenor');
@@ -423,7 +423,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
       options: { preset: 'frozen' },
       run: async (simulator) => {
         simulator.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-        const args = ['open', MARKET, 'buy', '2000', '--tenor', '1'];
+        const args = `open ${MARKET} buy 2000 --tenor 1`.split(' ');
         await killWhen(
           simulator,
           args,

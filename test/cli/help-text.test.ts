@@ -23,14 +23,9 @@ describe('hedge alone', () => {
     expect(tooWide(lines, 80)).toEqual([]);
     const text = lines.join('\n');
     expect(text).toContain('Hedging Partner API');
-    for (const command of [
-      'hedge --demo markets',
-      'hedge --demo quote',
-      'hedge --demo open',
-      'hedge login',
-      'hedge --help',
-      'hedge help exit-codes',
-    ]) {
+    for (const command of 'hedge --demo markets,hedge --demo quote,hedge --demo open,hedge login,hedge --help,hedge help exit-codes'.split(
+      ',',
+    )) {
       expect(text).toContain(command);
     }
   });

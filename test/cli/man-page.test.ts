@@ -26,17 +26,9 @@ describe('hedge.1', () => {
 
   it('has the sections of a manual page, and the version', () => {
     expect(page).toMatch(new RegExp(`^\\.TH HEDGE 1 "" "hedge ${VERSION.replace(/\./g, '\\.')}"`, 'm'));
-    for (const section of [
-      'NAME',
-      'SYNOPSIS',
-      'DESCRIPTION',
-      'COMMANDS',
-      'OPTIONS',
-      'ENVIRONMENT',
-      'EXIT STATUS',
-      'FILES',
-      'SEE ALSO',
-    ]) {
+    for (const section of 'NAME,SYNOPSIS,DESCRIPTION,COMMANDS,OPTIONS,ENVIRONMENT,EXIT STATUS,FILES,SEE ALSO'.split(
+      ',',
+    )) {
       expect(page).toContain(`\n.SH ${section}\n`);
     }
     for (const { heading } of COMMAND_GROUPS) expect(page).toContain(`\n.SS ${heading}\n`);

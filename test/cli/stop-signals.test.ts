@@ -50,8 +50,7 @@ describe('a signal ends a command with its own code', () => {
       terminal.signal('SIGTERM');
       expect(await terminal.exitCode).toBe(143);
       expect(terminal.screen()).toContain('nothing was sent');
-      expect(simulator.writes()).toEqual([]);
-      expect(simulator.hedges().filter((hedge) => hedge.market === MARKET)).toEqual([]);
+      expect([simulator.writes(), simulator.hedges().filter((hedge) => hedge.market === MARKET)]).toEqual([[], []]);
     } finally {
       terminal.kill();
     }

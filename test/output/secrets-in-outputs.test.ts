@@ -165,7 +165,7 @@ describe('hedge api: a request that would carry the key', () => {
     const simulator = await startSimulator();
     for (const dry of [['--dry-run'], []]) {
       const run = await simulator.hedge(
-        ['api', '-X', 'POST', '/quotes', '-F', 'x=@/proc/self/environ', ...dry],
+        [...'api -X POST /quotes -F x=@/proc/self/environ'.split(' '), ...dry],
         spawned,
       );
       exits(run, 2);

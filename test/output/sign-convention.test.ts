@@ -277,6 +277,8 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       net_pnl_usd: (gross - carry - fees) / 100,
     };
   });
+  /** A row's figures, in the order they add up: gross + carry + fees = net. */
+  const FIGURES = 'gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' ');
   const paidFees = -raw.reduce((sum, record) => sum + Math.round(record.fees_usdc * 100), 0);
   const cents = (text: string | number) => Math.round(Number(String(text).replace(/[,+\s]/g, '')) * 100);
   /** gross + carry + fees = net, to the cent, for one row of one format. */
@@ -285,7 +287,7 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
 
   function columnsOf(lines: readonly string[], where: string, separator: string) {
     const [header, ...rows] = lines.map((line) => line.split(separator));
-    const at = 'gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' ').map((name) => header.indexOf(name));
+    const at = FIGURES.map((name) => header.indexOf(name));
     expect(at, where).not.toContain(-1);
     return rows.map((row) => at.map((index) => row[index]));
   }
@@ -299,13 +301,11 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
       // JSON (and NDJSON, which a report prints as JSON): each group and the totals.
       const json = JSON.parse(JSON.stringify(report));
       for (const figures of [...json.groups, json.totals])
-        addsUp(`json ${by}`, [
-          figures.gross_pnl_usd!,
-          figures.carry_pnl_usdc!,
-          figures.fees_pnl_usdc!,
-          figures.net_pnl_usd,
-        ]);
-      expect(cents(json.totals.fees_pnl_usdc!)).toBe(paidFees);
+        addsUp(
+          `json ${by}`,
+          FIGURES.map((name) => figures[name]),
+        );
+      expect(cents(json.totals.fees_pnl_usdc)).toBe(paidFees);
 
       for (const [format, lines, separator] of [
         ['csv', reportCsv(report, csvText).trimEnd().split('\n'), ','],
@@ -321,12 +321,10 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
           .slice(1)
           .map((pair) => pair.split('=')),
       );
-      addsUp(`tsv totals ${by}`, [
-        totals.gross_pnl_usd,
-        totals.carry_pnl_usdc,
-        totals.fees_pnl_usdc,
-        totals.net_pnl_usd,
-      ]);
+      addsUp(
+        `tsv totals ${by}`,
+        FIGURES.map((name) => totals[name]),
+      );
       expect(cents(totals.fees_pnl_usdc)).toBe(paidFees);
 
       // The table: each group's line and the totals' end in gross, carry, fees and net (the bar has no digits).

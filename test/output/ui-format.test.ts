@@ -31,7 +31,7 @@ describe('percentages and basis points', () => {
       formatPercent(0),
       formatBps(-4.4),
       formatBps(12.345),
-    ]).toEqual(['+0.0405%', '-0.0279%', '0.0000%', '-4.4 bps', '+12.3 bps']);
+    ]).toEqual('+0.0405%,-0.0279%,0.0000%,-4.4 bps,+12.3 bps'.split(','));
   });
 });
 

@@ -52,8 +52,7 @@ describe('ProfileStore', () => {
         `Cannot read the config store ${file}: other users can read or change it (mode ${shown}); run \`chmod 600 ${file}\`.`,
       );
       await expect(store.update((data) => void (data.current = undefined))).rejects.toThrow(`chmod 600 ${file}`);
-      expect(statSync(file).mode & 0o777).toBe(mode);
-      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect([statSync(file).mode & 0o777, readFileSync(file, 'utf8')]).toEqual([mode, text]);
     }
   });
 

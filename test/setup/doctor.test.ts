@@ -24,6 +24,8 @@ async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configD
   return { code, report, stderr, failed, check: (id: string) => byId(report.checks, id) };
 }
 
+/** A check that failed, a write being what it stands for. */
+const failedForWrites = { status: 'fail', for_writes: true };
 const byId = (checks: Array<{ check: string }>, id: string): any => checks.find((check) => check.check === id);
 /** Nothing state-changing reached the server: its only POST is the indicative quote. */
 const writes = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
@@ -84,10 +86,11 @@ describe('hedge doctor fails with the right line', () => {
     const { code, report, stderr, check } = await doctor(simulator, { HEDGE_API_KEY: UNKNOWN_KEY });
     expect([code, report]).toMatchObject([4, { ready: false, exit_code: 4 }]);
     expect(check('key').status).toBe('ok');
-    const auth = check('auth');
-    expect(auth).toMatchObject({ status: 'fail', for_writes: true });
-    expect(auth.detail).toMatch(/the server refused the key: GET \/markets answered 401 unauthorized/);
-    expect(auth.next).toMatch(/hedge login/);
+    expect(check('auth')).toMatchObject({
+      ...failedForWrites,
+      detail: expect.stringMatching(/the server refused the key: GET \/markets answered 401 unauthorized/),
+      next: expect.stringMatching(/hedge login/),
+    });
     expect(check('reads').status).toBe('skip');
     expect(stderr).toMatch(/Not ready: a write would fail \(✗ Key accepted\)/);
     expect(simulator.requests().map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
@@ -99,11 +102,14 @@ describe('hedge doctor fails with the right line', () => {
     const simulator = await start();
     const wrong = simulator.baseUrl.replace(/\/v2$/, '/v9');
     const { code, check } = await doctor(simulator, { HEDGE_BASE_URL: wrong });
-    expect(code).toBe(5);
-    const baseUrl = check('base_url');
-    expect(baseUrl).toMatchObject({ status: 'fail', for_writes: true });
-    expect(baseUrl.detail).toBe(`${wrong} — GET /markets answered 404 not_found: this address does not serve the API`);
-    expect(baseUrl.next).toMatch(/ending with the version segment/);
+    expect([code, check('base_url')]).toMatchObject([
+      5,
+      {
+        ...failedForWrites,
+        detail: `${wrong} — GET /markets answered 404 not_found: this address does not serve the API`,
+        next: expect.stringMatching(/ending with the version segment/),
+      },
+    ]);
     expect(simulator.writes()).toEqual([]);
 
     // A port of this machine nothing listens on: a simulator's own, once closed.
@@ -120,14 +126,17 @@ describe('hedge doctor fails with the right line', () => {
   it('a server whose clock runs 10 minutes ahead: "Clock" fails, exit 5; everything else passes', async () => {
     const simulator = await start({ dateSkewMs: 600_000 });
     const { code, check, failed } = await doctor(simulator);
-    expect(code).toBe(5);
-    const clock = check('clock');
-    expect(clock).toMatchObject({ status: 'fail', for_writes: true });
     // The Date header has whole seconds: 10 min, give or take one.
-    expect(clock.detail).toMatch(
-      /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
-    );
-    expect(clock.next).toMatch(/NTP/);
+    expect([code, check('clock')]).toMatchObject([
+      5,
+      {
+        ...failedForWrites,
+        detail: expect.stringMatching(
+          /^the server's clock is (9 min 59 s|10 min|10 min 1 s) ahead of this machine's, give or take [\d.]+ m?s \(from its Date header\): more than 30 s apart$/,
+        ),
+        next: expect.stringMatching(/NTP/),
+      },
+    ]);
     expect(failed).toEqual(['clock']);
   });
 
@@ -169,8 +178,7 @@ describe('hedge doctor fails with the right line', () => {
     const { code, report, stderr, check } = await doctor(simulator);
     expect([code, report]).toMatchObject([13, { ready: false, exit_code: 13 }]);
     expect(check('journal')).toMatchObject({
-      status: 'fail',
-      for_writes: true,
+      ...failedForWrites,
       detail: expect.stringContaining(
         `${journal}: other users can change it (mode 0620); run \`chmod go-w ${journal}\``,
       ),
@@ -232,13 +240,16 @@ describe('hedge doctor fails with the right line', () => {
     const proxy = await startFieldProxy(simulator.sandbox, 'balance_usdc', 'n/a');
     try {
       const { code, check } = await doctor(simulator, envFor(proxy));
-      expect(code).toBe(14);
-      const account = check('account');
-      expect(account).toMatchObject({ status: 'fail', for_writes: true });
-      expect(account.detail).toMatch(
-        /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
-      );
-      expect(account.next).toMatch(/hedge account --verbose/);
+      expect([code, check('account')]).toMatchObject([
+        14,
+        {
+          ...failedForWrites,
+          detail: expect.stringMatching(
+            /data\.balance_usdc is "n\/a" \(text\), where a number \(or a numeric string\) is expected/,
+          ),
+          next: expect.stringMatching(/hedge account --verbose/),
+        },
+      ]);
       expect(check('positions').status).toBe('ok');
     } finally {
       await proxy.close();

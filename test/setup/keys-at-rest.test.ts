@@ -44,6 +44,8 @@ function everyFileText(dir: string) {
 }
 
 const run = (args: HedgeArgs, options?: RunOptions) => hedgeIn(configDir, args, options);
+/** The sandbox saw no request (since its log was last emptied). */
+const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
 const loginWithHelper = (command: string) =>
   run(['login', '--base-url', sandbox.baseUrl, '--profile', 'desk', '--key-command', command]);
 
@@ -104,7 +106,7 @@ describe('a credential helper (key_command)', () => {
       expect(readStore(configDir).profiles.desk).not.toHaveProperty(name);
     sandbox.requestLog.length = 0;
     exits(await run('positions'), 4, 'logged out');
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
   });
 
   it('a helper that fails is exit 4 with its last line shown safely, and nothing is sent', async () => {
@@ -115,7 +117,7 @@ describe('a credential helper (key_command)', () => {
       'The key command of profile "desk" exited 2: gpg: decryption failed \\x1b[31mred; nothing was sent.',
     );
     expect(result.stderr).not.toContain('\u001b');
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
   });
 
   it('a helper that prints something that is not a key: exit 4, nothing sent, and none of it shown — not even its first or last characters', async () => {
@@ -141,7 +143,7 @@ describe('a credential helper (key_command)', () => {
       const result = exits(await run(args), 4, 'is malformed');
       expect(piecesShown(`${result.stdout}${result.stderr}`)).toEqual([]);
     }
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
   });
 
   // The helper sees none of hedge's secrets in its environment: key-command.test.ts (runKeyCommand, which every helper runs through).
@@ -192,7 +194,7 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
         4,
         'is in the OS keyring, but the D-Bus session bus did not answer within 3 s; nothing was sent.',
       );
-      expect(sandbox.requestLog).toHaveLength(0);
+      nothingSent();
     } finally {
       for (const socket of held) socket.destroy();
       bus.close();
@@ -213,6 +215,6 @@ describe('no OS keyring: the 0600 file is the fallback', () => {
     sandbox.requestLog.length = 0;
     exits(await run('login --profile desk --move-key'), 1, 'the key stays where it was');
     expect(readFileSync(storeFile(configDir), 'utf8')).toBe(before);
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
   });
 });

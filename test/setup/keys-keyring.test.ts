@@ -27,6 +27,8 @@ describe.skipIf(missing !== undefined)(
 
     const run = (args: HedgeArgs, input?: string) => hedgeIn(suite.tmp.path, args, { env: secrets.env, input });
     const accountOf = (profile: string) => `${profile}@${suite.tmp.path}`;
+    /** What the keyring holds for the profile (null: nothing). */
+    const inKeyring = (profile: string) => secrets.lookup(accountOf(profile));
     /** `hedge login --profile PROFILE` with KEY_A on stdin, the keyring there. */
     const login = (profile: string, ...args: string[]) =>
       loginWith(suite.tmp.path, suite.sandbox, KEY_A, ['--profile', profile, ...args], secrets.env);
@@ -39,7 +41,7 @@ describe.skipIf(missing !== undefined)(
       expect(stderr).not.toContain('No OS keyring');
       expect(simulator.requests('GET', '/account').map((entry) => entry.status)).toEqual([200]);
 
-      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      expect(inKeyring('desk')).toBe(KEY_A);
       const profile = readStore(tmp.path).profiles.desk;
       expect(profile).toMatchObject({ key_keyring: accountOf('desk'), key_shown: 'hpk_test…0001' });
       expect(profile.api_key).toBeUndefined();
@@ -79,18 +81,18 @@ describe.skipIf(missing !== undefined)(
     it('logout deletes the keyring entry', async () => {
       const { tmp } = suite;
       ok(await login('desk'));
-      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      expect(inKeyring('desk')).toBe(KEY_A);
       expect(okJson(await run('logout --json'))).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
-      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(inKeyring('desk')).toBeNull();
       expect(readStore(tmp.path).profiles.desk.key_keyring).toBeUndefined();
     });
 
     it('profile remove takes the keyring entry with it', async () => {
       const { tmp } = suite;
       ok(await login('ops'));
-      expect(secrets.lookup(accountOf('ops'))).toBe(KEY_A);
+      expect(inKeyring('ops')).toBe(KEY_A);
       ok(await run('profile remove ops'));
-      expect(secrets.lookup(accountOf('ops'))).toBeNull();
+      expect(inKeyring('ops')).toBeNull();
       expect(readStore(tmp.path).profiles.ops).toBeUndefined();
     });
 
@@ -98,12 +100,12 @@ describe.skipIf(missing !== undefined)(
       const { sandbox, tmp } = suite;
       ok(await login('desk', '--key-store', 'file'));
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
-      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(inKeyring('desk')).toBeNull();
       sandbox.requestLog.length = 0;
 
       const move = ok(await run('login --profile desk --move-key'));
       expect(move.stderr).toContain('Moved the key of profile "desk" from the config file');
-      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      expect(inKeyring('desk')).toBe(KEY_A);
       expect(readFileSync(storeFile(tmp.path), 'utf8')).not.toContain(KEY_A);
 
       expect(okJson(await run('login --profile desk --move-key --json'))).toEqual({
@@ -114,18 +116,18 @@ describe.skipIf(missing !== undefined)(
 
       ok(await run('login --profile desk --move-key --key-store file'));
       expect(readStore(tmp.path).profiles.desk.api_key).toBe(KEY_A);
-      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(inKeyring('desk')).toBeNull();
       expect(sandbox.requestLog).toHaveLength(0);
     });
 
     it('a key that moves to a helper leaves the keyring', async () => {
       const { sandbox, tmp } = suite;
       ok(await login('desk'));
-      expect(secrets.lookup(accountOf('desk'))).toBe(KEY_A);
+      expect(inKeyring('desk')).toBe(KEY_A);
       const keyFile = `${tmp.path}/key.txt`;
       writeFileSync(keyFile, `${KEY_A}\n`, { mode: 0o600 });
       ok(await run(['login', '--profile', 'desk', '--base-url', sandbox.baseUrl, '--key-command', `cat '${keyFile}'`]));
-      expect(secrets.lookup(accountOf('desk'))).toBeNull();
+      expect(inKeyring('desk')).toBeNull();
       expect(readStore(tmp.path).profiles.desk).toMatchObject({ key_command: `cat '${keyFile}'` });
     });
   },

@@ -28,14 +28,16 @@ beforeEach(() => {
   configDir = join(tmp.path, 'nested', 'hedge');
 });
 
+/** The sandbox saw no request (since its log was last emptied). */
+const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
+
 describe('hedge login (key from stdin)', () => {
   it('checks the key with one GET /account, saves the profile 0600 in a 0700 folder and makes it current', async () => {
     const result = exits(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']), 0, 'test key');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
 
-    expect(statSync(storeFile(configDir)).mode & 0o777).toBe(0o600);
-    expect(statSync(configDir).mode & 0o777).toBe(0o700);
+    expect([storeFile(configDir), configDir].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o700]);
     // The trailing newline of `echo` is not part of the key.
     expect(readStore(configDir)).toMatchObject({
       current: 'desk',
@@ -76,7 +78,7 @@ describe('hedge login (key from stdin)', () => {
       const { stderr } = exits(await loginWith(configDir, sandbox, key, ['--profile', 'desk']), 4, 'malformed');
       expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
     expect(existsSync(storeFile(configDir))).toBe(false);
   });
 
@@ -103,12 +105,12 @@ describe('hedge login (key from stdin)', () => {
     for (const input of ['', '\n']) {
       exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
     }
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
   });
 
   it('refuses a missing base URL with exit 2, reading no key and sending nothing', async () => {
     exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
     expect(existsSync(storeFile(configDir))).toBe(false);
   });
 
@@ -221,7 +223,7 @@ describe('hedge login on a terminal', () => {
     await after('--no-input');
     expect(await terminal.exitCode).toBe(2);
     expect(terminal.screen()).toContain('printf %s "$KEY" | hedge login');
-    expect(sandbox.requestLog).toHaveLength(0);
+    nothingSent();
     expect(existsSync(storeFile(tmp.path))).toBe(false);
   });
 });
