@@ -11,7 +11,15 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
-import { api, closedAfterEach, envFor, FILL_DELAY_MS, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  api,
+  apiData,
+  closedAfterEach,
+  envFor,
+  FILL_DELAY_MS,
+  type Simulator,
+  useSimulators,
+} from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -267,7 +275,7 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
       const proxy = await richerService(simulator);
       const closed = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
       expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
-      const history = (await api(proxy, 'GET', '/hedges/history')).body.data;
+      const history = await apiData(proxy, 'GET', '/hedges/history');
       const names = renamesOf(dialect).history;
       const idName = wireDialect(dialect).historyFields.hedge_id!;
       const record = history.find((entry: any) => entry[idName] === hedge.id)!;
@@ -289,7 +297,7 @@ describe("--json of a roll keeps the closed leg's history record, in the one sha
     );
     const realized = result.close.realized;
     expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-    const record = (await simulator.api('GET', '/hedges/history')).body.data.find((entry: any) => entry.id === old.id)!;
+    const record = (await apiData(simulator, 'GET', '/hedges/history')).find((entry: any) => entry.id === old.id)!;
     expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
   });
 });
@@ -306,19 +314,19 @@ describe('a server field under one of our names that means something else is kep
           Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
     });
     const printed = printedVia(simulator, proxy);
-    const [sentLine] = (await api(proxy, 'GET', '/positions')).body.data;
+    const [sentLine] = await apiData(proxy, 'GET', '/positions');
     const [line] = await printed('positions');
     // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
     expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
     expect(line).not.toHaveProperty('size_usd');
-    const sentAccount = (await api(proxy, 'GET', '/account')).body.data;
+    const sentAccount = await apiData(proxy, 'GET', '/account');
     const account = await printed('account');
     expect(account).toMatchObject({
       open_positions: sentAccount.open_position_count,
       _wire: { open_positions: 'two' },
     });
     expect(account).not.toHaveProperty('open_position_count');
-    const sentPrices = (await api(proxy, 'GET', '/prices?symbols=USDTNGN')).body.data;
+    const sentPrices = await apiData(proxy, 'GET', '/prices?symbols=USDTNGN');
     const [price] = await printed('price', 'USDTNGN');
     expect(price).toEqual({
       market: 'USDTNGN',

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { closedAfterEach, startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 /** CONNECT proxies, closed after each test. */
@@ -120,7 +120,7 @@ describe('Retry-After on a 503', () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
     const result = okJson(await simulator.hedge('markets --json'));
-    expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(withoutPrice(result)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
     // The CLI's two attempts, then the test's own GET above.
     const requests = simulator.requests('GET', '/markets');
     expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([
@@ -174,7 +174,7 @@ describe('an answer over the size cap', () => {
 
     oversize(512 * 1024);
     const read = okJson(await simulator.hedge('markets --json', capped));
-    expect(withoutPrice(read)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(withoutPrice(read)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
     expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
   });
 
