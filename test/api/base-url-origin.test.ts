@@ -21,6 +21,7 @@ import {
   resolveApiPath,
 } from '../../src/core/security/base-url.js';
 import { realClock } from '../support/client.js';
+import { usageRefusal } from '../support/refusal.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
 
 /** A base URL without a path: a path glued to it can name another host (`@host/x`). */
@@ -178,12 +179,13 @@ describe('plain http:// only to loopback', () => {
   });
 
   it('a base URL under .localhost is refused with one line saying why (exit 2); localhost itself is allowed', () => {
-    for (const raw of ['http://evil-api.localhost:4030/v2', 'http://localhost.:4030/v2']) {
-      expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL'), raw).toThrow(UsageError);
-      expect(() => checkBaseUrl(raw, 'HEDGE_BASE_URL'), raw).toThrow(
+    for (const raw of ['http://evil-api.localhost:4030/v2', 'http://localhost.:4030/v2'])
+      expect(
+        usageRefusal(() => checkBaseUrl(raw, 'HEDGE_BASE_URL')),
+        raw,
+      ).toMatch(
         /\(from HEDGE_BASE_URL\): a name under \.localhost .* is resolved through DNS like any other name, so it may not be this machine; http:\/\/ is allowed only to 127\.0\.0\.0\/8, ::1 and localhost itself\.$/,
       );
-    }
     expect([
       checkBaseUrl('http://localhost:4030/v2', 'HEDGE_BASE_URL'),
       checkBaseUrl('https://evil-api.localhost/v2', 'HEDGE_BASE_URL'),
@@ -259,8 +261,7 @@ describe('resolveApiPath: relative to the base URL, never another host', () => {
     ['/hedges/%zz', 'is not an escape'],
     ['', 'is empty'],
   ])('%j is refused: %s', (raw, why) => {
-    expect(() => resolveApiPath(BASE, raw)).toThrow(UsageError);
-    expect(() => resolveApiPath(BASE, raw)).toThrow(why);
+    expect(usageRefusal(() => resolveApiPath(BASE, raw))).toContain(why);
   });
 });
 
@@ -299,10 +300,14 @@ describe('-f / -F parameters', () => {
   });
 
   it('refuses what is not key=value, a key set twice, and a group in a query string', () => {
-    expect(() => buildParams([f('market')], () => '')).toThrow('-f: "market" is not key=value.');
-    expect(() => buildParams([F('=x')], () => '')).toThrow('-F: "=x" is not key=value.');
-    expect(() => buildParams([f('a=1'), f('a=2')], () => '')).toThrow(/sets a a second time/);
-    expect(() => buildParams([f('a[]x=1')], () => '')).toThrow(/no usable key/);
+    const built =
+      (...params: Array<ReturnType<typeof f>>) =>
+      () =>
+        buildParams(params, () => '');
+    expect(built(f('market'))).toThrow('-f: "market" is not key=value.');
+    expect(built(F('=x'))).toThrow('-F: "=x" is not key=value.');
+    expect(built(f('a=1'), f('a=2'))).toThrow(/sets a a second time/);
+    expect(built(f('a[]x=1'))).toThrow(/no usable key/);
     expect(queryStringOf({ status: 'filled', limit: 5, tags: ['a', 'b'] })).toBe('status=filled&limit=5&tags=a&tags=b');
     expect(() => queryStringOf({ leg: { side: 'buy' } })).toThrow(/a GET carries its parameters in the query string/);
   });

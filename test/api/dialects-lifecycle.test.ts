@@ -120,7 +120,6 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
     if (mode === 'json') expect(JSON.parse(result.stdout)).toMatchObject({ id: created[0].id });
     return created[0].id;
   };
-  const lastChangeBody = (path: string) => simulator.requests('POST', path).at(-1)!.body;
 
   // markets: every listed market, whatever it is; quote on the open one
   const markets = await read('markets');
@@ -148,16 +147,19 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   // dialect with another name refuses hedge's guess once, the first time: then hedge knows it)
   await hedge('table', 'add', MARKET, 'buy', '5000', '--yes', '--again');
   const adds = simulator.requests('POST', '/hedges/add');
-  expect(adds.at(-1)!.body).toEqual({ market: MARKET, side: 'buy', [wire.changeNotionalField]: 5000 });
-  expect(adds.at(-1)!.status).toBe(200);
-  expect(adds, dialect).toHaveLength(wire.changeNotionalField !== 'notional_usd' ? 2 : 1);
+  expect([adds.at(-1)!.body, adds.at(-1)!.status, adds.length], dialect).toEqual([
+    { market: MARKET, side: 'buy', [wire.changeNotionalField]: 5000 },
+    200,
+    wire.changeNotionalField !== 'notional_usd' ? 2 : 1,
+  ]);
   expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 15_000 });
   expect(hedgeState(buyId).pendingChange).toBeUndefined();
 
   // reduce: the learned name from the start, one request
   await hedge('plain', 'reduce', MARKET, 'buy', '3000', '--yes', '--again');
-  expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(1);
-  expect(lastChangeBody('/hedges/reduce')).toEqual({ market: MARKET, side: 'buy', [wire.changeNotionalField]: 3000 });
+  expect(simulator.requests('POST', '/hedges/reduce').map((entry) => entry.body)).toEqual([
+    { market: MARKET, side: 'buy', [wire.changeNotionalField]: 3000 },
+  ]);
   expect(hedgeState(buyId)).toMatchObject({ status: 'filled', notionalUsd: 12_000 });
   expect(hedgeState(buyId).pendingChange).toBeUndefined();
 
@@ -178,8 +180,7 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
 
   // full reduce: the side is flat, whatever status the dialect gives the hedge
   await hedge('table', 'reduce', MARKET, 'buy', '12000', '--yes', '--again');
-  expect(hedgeState(buyId).status).toBe('closed');
-  expect(simulator.active('buy', MARKET)).toEqual([]);
+  expect([hedgeState(buyId).status, simulator.active('buy', MARKET)]).toEqual(['closed', []]);
   expect(account().history.map((record) => record.hedge_id)).toContain(buyId);
 
   // open again, then close
@@ -187,9 +188,11 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   expect(hedgeState(sellId)).toMatchObject({ status: 'filled', side: 'sell', notionalUsd: 8000 });
   const close = await hedge('json', 'close', MARKET, 'sell', '--yes', '--again');
   expect(JSON.parse(close.stdout)).toMatchObject({ hedge_id: sellId, market: MARKET, side: 'sell' });
-  expect(hedgeState(sellId).status).toBe('closed');
-  expect(simulator.active('sell', MARKET)).toEqual([]);
-  expect(account().activeHedgeStacks).toEqual({});
+  expect([hedgeState(sellId).status, simulator.active('sell', MARKET), account().activeHedgeStacks]).toEqual([
+    'closed',
+    [],
+    {},
+  ]);
 
   // the lists: every hedge of the run, however the server pages (beta refuses any page-size name
   // but its own, and names it; the others ignore hedge's guess or honour it)

@@ -1,14 +1,19 @@
 // History paged by close time (`meta.next_before` sent back as `before`): records that share the close time at a page's
 // edge are neither lost nor counted twice, whichever way the server reads `before`.
 import { describe, expect, it } from 'vitest';
-import { apiData, envFor, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, closedAfterEach, envFor, MARKET, useSimulators } from '../support/simulator.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
 import { ok, okJson } from '../support/cli-runs.js';
 
 const startSimulator = useSimulators();
+const proxied = closedAfterEach(startAnswerProxy);
 
-/** `tied` hedges on one side ended by one close (one close time for all), then `later` closed one by one after. */
-async function closedTogether(simulator: Simulator, tied: number, later: number) {
+/**
+ * On delta with several hedges per side: `tied` hedges on one side ended by one close (one close time
+ * for all), then `later` closed one by one after.
+ */
+async function closedTogether(tied: number, later: number) {
+  const simulator = await startSimulator({ dialect: 'delta', severalPerSide: true });
   for (let index = 0; index < tied; index++) simulator.seedOpen('buy', 10_000 + index * 100);
   await apiData(simulator, 'POST', '/hedges/close', { market: MARKET, side: 'buy' });
   for (let index = 0; index < later; index++) {
@@ -18,9 +23,11 @@ async function closedTogether(simulator: Simulator, tied: number, later: number)
   }
   simulator.advance(1_000);
   const history = [...Object.values(simulator.sandbox.engine.state.accounts)[0].history];
-  expect(history).toHaveLength(tied + later);
-  expect(new Set(history.slice(0, tied).map((record) => record.closed_at)).size).toBe(1);
-  return history;
+  expect([history.length, new Set(history.slice(0, tied).map((record) => record.closed_at)).size]).toEqual([
+    tied + later,
+    1,
+  ]);
+  return { simulator, history, newestFirst: history.map((record) => record.hedge_id).reverse() };
 }
 
 /** The records' net P&L summed, to the cent. */
@@ -29,25 +36,19 @@ const summed = (records: Array<{ net_pnl_usd: unknown }>) =>
 
 describe('history paged by close time', () => {
   it('delta: 20 hedges ended by one close, the 40-record page edge among them: history and report read each once', async () => {
-    const simulator = await startSimulator({ dialect: 'delta', severalPerSide: true });
-    const history = await closedTogether(simulator, 20, 30);
+    const { simulator, history, newestFirst } = await closedTogether(20, 30);
     const listed = ok(await simulator.hedge('history --since 2000-01-01 --json'));
-    expect(JSON.parse(listed.stdout).map((record: any) => record.hedge_id)).toEqual(
-      history.map((record) => record.hedge_id).reverse(),
-    );
-    expect(listed.stderr).toBe('');
+    expect([JSON.parse(listed.stdout).map((record: any) => record.hedge_id), listed.stderr]).toEqual([newestFirst, '']);
     const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query.before);
     // The second page asked 1 ms past the shared close time: the 10 tied records the first page could not hold.
     expect(asked.slice(0, 2)).toEqual([undefined, new Date(Date.parse(history[0].closed_at) + 1).toISOString()]);
 
     const report = okJson(await simulator.hedge('report --since 2000-01-01 --json'));
-    expect(report.totals).toMatchObject({ count: 50, net_pnl_usd: summed(history) });
-    expect(report.complete).toBe(true);
+    expect(report).toMatchObject({ totals: { count: 50, net_pnl_usd: summed(history) }, complete: true });
   });
 
   it('delta: 45 hedges ended by one close, more than a 40-record page: no record counted twice, and the read said incomplete', async () => {
-    const simulator = await startSimulator({ dialect: 'delta', severalPerSide: true });
-    const history = await closedTogether(simulator, 45, 0);
+    const { simulator, history } = await closedTogether(45, 0);
     const listed = await simulator.hedge('history --since 2000-01-01 --json');
     const ids: string[] = JSON.parse(listed.stdout).map((record: any) => record.hedge_id);
     // One page of 40 can be asked, no more: each of them once, and the reader told the rest may be missing.
@@ -57,34 +58,28 @@ describe('history paged by close time', () => {
     expect(listed.stderr).toMatch(/returned 40 closed hedges.*may be incomplete/);
 
     const report = await simulator.hedge('report --since 2000-01-01 --json');
-    const json = JSON.parse(report.stdout);
-    expect(json.totals).toMatchObject({ count: 40, net_pnl_usd: summed(read) });
-    expect(json.complete).toBe(false);
+    expect(JSON.parse(report.stdout)).toMatchObject({
+      totals: { count: 40, net_pnl_usd: summed(read) },
+      complete: false,
+    });
     expect(report.stderr).toMatch(/returned 40 closed hedges.*may be incomplete/);
     // The marker was a time: the warning names no cursor field it never saw.
     expect(report.stderr).not.toContain('next_cursor');
   });
 
   it('a server whose marker keeps the edge (before read as older-or-equal): the records at the edge given again are counted once', async () => {
-    const simulator = await startSimulator({ dialect: 'delta', severalPerSide: true });
-    const history = await closedTogether(simulator, 20, 30);
+    const { simulator, history, newestFirst } = await closedTogether(20, 30);
     // The marker moved 1 ms on: the next page starts with every record closed at the edge, those already read too.
-    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
-      const meta = envelope.meta as Record<string, unknown>;
-      if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
-        meta.next_before = new Date(Date.parse(meta.next_before) + 1).toISOString();
-    });
-    try {
-      const env = envFor(proxy);
-      const listed = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
-      expect(JSON.parse(listed.stdout).map((record: any) => record.hedge_id)).toEqual(
-        history.map((record) => record.hedge_id).reverse(),
-      );
-      const report = okJson(await simulator.hedge('report --since 2000-01-01 --json', { env }));
-      expect(report.totals).toMatchObject({ count: 50, net_pnl_usd: summed(history) });
-      expect(report.complete).toBe(true);
-    } finally {
-      await proxy.close();
-    }
+    const env = envFor(
+      await proxied(simulator.sandbox, (request, envelope) => {
+        const meta = envelope.meta as Record<string, unknown>;
+        if (request.path === '/hedges/history' && typeof meta.next_before === 'string')
+          meta.next_before = new Date(Date.parse(meta.next_before) + 1).toISOString();
+      }),
+    );
+    const listed = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
+    expect(JSON.parse(listed.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst);
+    const report = okJson(await simulator.hedge('report --since 2000-01-01 --json', { env }));
+    expect(report).toMatchObject({ totals: { count: 50, net_pnl_usd: summed(history) }, complete: true });
   });
 });

@@ -11,10 +11,20 @@
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
-import { api, envFor, FILL_DELAY_MS, useSimulators, type Simulator } from '../support/simulator.js';
+import {
+  api,
+  apiData,
+  closedAfterEach,
+  envFor,
+  FILL_DELAY_MS,
+  type Simulator,
+  useSimulators,
+} from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
+/** Proxies in front of a simulator, closed after each test. */
+const proxied = closedAfterEach(startRewriteProxy);
 
 /** The market each dialect trades on: the first one it lists as open (gamma lists USDTNGN disabled). */
 const marketOf = (dialect: SandboxDialect) =>
@@ -52,7 +62,7 @@ function priceObjects(data: unknown) {
 
 /** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
 function richerService(simulator: Simulator) {
-  return startRewriteProxy(simulator.sandbox, (path, item) => {
+  return proxied(simulator.sandbox, (path, item) => {
     // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
     const targets =
       path !== '/prices'
@@ -180,86 +190,77 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
       await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);
-      try {
-        const sent = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-          const answer = await api(proxy, method, path, { body });
-          expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
-          return answer.body.data;
-        };
-        const printed = printedVia(simulator, proxy);
-        const everyRecord = (
-          what: string,
-          sentRows: Json[],
-          printedRows: Json[],
-          names: Record<string, string> = {},
-        ) => {
-          expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
-          sentRows.forEach((row, index) =>
-            expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names),
-          );
-        };
-
-        const markets = await sent('GET', '/markets');
-        everyRecord('markets', markets, await printed('markets'));
-
-        const listed = markets.map((entry: any) => String(entry.market));
-        for (const [args, symbols] of [
-          [['price', market], market],
-          [['price'], listed.join(',')],
-        ] as const) {
-          const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
-          const shown = await printed(...args);
-          expect(shown.map((price: any) => price.market)).toEqual(sentPrices.map((price) => price.market));
-          for (const { market: pricedMarket, fields } of sentPrices) {
-            const record = shown.find((price: any) => price.market === pricedMarket)!;
-            // One shape first: market, price, timestamp, whatever the dialect's prices look like.
-            expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
-              'market',
-              'price',
-              'timestamp',
-            ]);
-            // A price and the bid and ask it is made of (gamma's) are numbers, whatever text the server sent.
-            for (const name of ['price', 'bid', 'ask'])
-              if (name === 'price' || name in record) expect(typeof record[name], `${dialect} ${name}`).toBe('number');
-            expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
-          }
-        }
-
-        const quoteBody = { market, side: 'buy', notional_usd: 10_000, tenor_days: 3 };
-        expectEveryLeaf(
-          `${dialect} quote`,
-          await sent('POST', '/quotes', quoteBody),
-          await printed('quote', market, 'buy', '10000', '--tenor', '3'),
+      const sent = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
+        const answer = await api(proxy, method, path, { body });
+        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
+        return answer.body.data;
+      };
+      const printed = printedVia(simulator, proxy);
+      const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
+        expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
+        sentRows.forEach((row, index) =>
+          expectEveryLeaf(`${dialect} ${what}[${index}]`, row, printedRows[index], names),
         );
+      };
 
-        everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
-        expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
-        const history = await printed('history');
-        everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
-        const positions = await printed('positions');
-        everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
-        // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
-        expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
-          ['buy', 20_000],
-          ['sell', 7_500],
-        ]);
-        const account = await printed('account');
-        expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
-        for (const [what, rows] of [
-          ['account', [account]],
-          ['positions', positions],
-          ['history', history],
-        ] as const)
-          for (const row of rows)
-            for (const name of NUMBERS[what].split(' '))
-              expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
-        // A live view's NDJSON lines are the same shape.
-        const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
-        const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
-        expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
-      } finally {
-        await proxy.close();
+      const markets = await sent('GET', '/markets');
+      everyRecord('markets', markets, await printed('markets'));
+
+      const listed = markets.map((entry: any) => String(entry.market));
+      for (const [args, symbols] of [
+        [['price', market], market],
+        [['price'], listed.join(',')],
+      ] as const) {
+        const sentPrices = priceObjects(await sent('GET', `/prices?symbols=${symbols}`));
+        const shown = await printed(...args);
+        expect(shown.map((price: any) => price.market)).toEqual(sentPrices.map((price) => price.market));
+        for (const { market: pricedMarket, fields } of sentPrices) {
+          const record = shown.find((price: any) => price.market === pricedMarket)!;
+          // One shape first: market, price, timestamp, whatever the dialect's prices look like.
+          expect(Object.keys(record).slice(0, 3), `${dialect} ${args.join(' ')}`).toEqual([
+            'market',
+            'price',
+            'timestamp',
+          ]);
+          // A price and the bid and ask it is made of (gamma's) are numbers, whatever text the server sent.
+          for (const name of ['price', 'bid', 'ask'])
+            if (name === 'price' || name in record) expect(typeof record[name], `${dialect} ${name}`).toBe('number');
+          expectEveryLeaf(`${dialect} ${args.join(' ')} ${pricedMarket}`, fields, record, renames.prices);
+        }
       }
+
+      const quoteBody = { market, side: 'buy', notional_usd: 10_000, tenor_days: 3 };
+      expectEveryLeaf(
+        `${dialect} quote`,
+        await sent('POST', '/quotes', quoteBody),
+        await printed('quote', market, 'buy', '10000', '--tenor', '3'),
+      );
+
+      everyRecord('hedges', await sent('GET', '/hedges'), await printed('hedges'));
+      expectEveryLeaf(`${dialect} hedges ID`, await sent('GET', `/hedges/${buyId}`), await printed('hedges', buyId));
+      const history = await printed('history');
+      everyRecord('history', await sent('GET', '/hedges/history'), history, renames.history);
+      const positions = await printed('positions');
+      everyRecord('positions', await sent('GET', '/positions'), positions, renames.positions);
+      // The one shape: every line carries our side and notional, whatever the dialect calls them (beta: from the hedge).
+      expect(positions.map((line: any) => [line.side, line.notional_usd]).sort()).toEqual([
+        ['buy', 20_000],
+        ['sell', 7_500],
+      ]);
+      const account = await printed('account');
+      expectEveryLeaf(`${dialect} account`, await sent('GET', '/account'), account, renames.account);
+      for (const [what, rows] of [
+        ['account', [account]],
+        ['positions', positions],
+        ['history', history],
+      ] as const)
+        for (const row of rows)
+          for (const name of NUMBERS[what].split(' '))
+            expect(typeof row[name], `${dialect} ${what}.${name}`).toBe('number');
+      // A live view's NDJSON lines are the same shape.
+      const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
+      const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
+      expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
       // Some twenty runs of the binary one after another: the suite's 30 s is short on a busy machine.
     });
   }
@@ -272,19 +273,15 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
       const market = marketOf(dialect);
       const hedge = simulator.seedOpen('buy', 12_000, market);
       const proxy = await richerService(simulator);
-      try {
-        const closed = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
-        expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
-        const history = (await api(proxy, 'GET', '/hedges/history')).body.data;
-        const names = renamesOf(dialect).history;
-        const idName = wireDialect(dialect).historyFields.hedge_id!;
-        const record = history.find((entry: any) => entry[idName] === hedge.id)!;
-        expect(record, `${dialect}: the server's record of ${hedge.id}`).toBeDefined();
-        expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
-        expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
-      } finally {
-        await proxy.close();
-      }
+      const closed = okJson(await simulator.hedge(`close ${market} buy --json`, { env: envFor(proxy) }));
+      expect(closed.realized, `${dialect}: the history record came in time`).not.toBeNull();
+      const history = await apiData(proxy, 'GET', '/hedges/history');
+      const names = renamesOf(dialect).history;
+      const idName = wireDialect(dialect).historyFields.hedge_id!;
+      const record = history.find((entry: any) => entry[idName] === hedge.id)!;
+      expect(record, `${dialect}: the server's record of ${hedge.id}`).toBeDefined();
+      expect(closed.realized).toMatchObject({ hedge_id: hedge.id, side: 'buy', notional_usd: 12_000 });
+      expectEveryLeaf(`${dialect} close --json realized`, record, closed.realized, names);
     });
   }
 });
@@ -300,7 +297,7 @@ describe("--json of a roll keeps the closed leg's history record, in the one sha
     );
     const realized = result.close.realized;
     expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-    const record = (await simulator.api('GET', '/hedges/history')).body.data.find((entry: any) => entry.id === old.id)!;
+    const record = (await apiData(simulator, 'GET', '/hedges/history')).find((entry: any) => entry.id === old.id)!;
     expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
   });
 });
@@ -309,41 +306,37 @@ describe('a server field under one of our names that means something else is kep
   it('alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
     const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
     await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
-    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+    const proxy = await proxied(simulator.sandbox, (path, item) => {
       if (path === '/positions') item.notional_usd = 'n/a';
       if (path === '/account') item.open_positions = 'two';
       if (path === '/prices')
         for (const price of Object.values(item))
           Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
     });
-    try {
-      const printed = printedVia(simulator, proxy);
-      const [sentLine] = (await api(proxy, 'GET', '/positions')).body.data;
-      const [line] = await printed('positions');
-      // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
-      expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
-      expect(line).not.toHaveProperty('size_usd');
-      const sentAccount = (await api(proxy, 'GET', '/account')).body.data;
-      const account = await printed('account');
-      expect(account).toMatchObject({
-        open_positions: sentAccount.open_position_count,
-        _wire: { open_positions: 'two' },
-      });
-      expect(account).not.toHaveProperty('open_position_count');
-      const sentPrices = (await api(proxy, 'GET', '/prices?symbols=USDTNGN')).body.data;
-      const [price] = await printed('price', 'USDTNGN');
-      expect(price).toEqual({
-        market: 'USDTNGN',
-        price: sentPrices.USDTNGN.mid,
-        timestamp: sentPrices.USDTNGN.ts,
-        _wire: { price: { source: 'twap', window_s: 300 } },
-      });
-      // --raw is the server's data as sent, its names and its text.
-      const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
-      expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
-    } finally {
-      await proxy.close();
-    }
+    const printed = printedVia(simulator, proxy);
+    const [sentLine] = await apiData(proxy, 'GET', '/positions');
+    const [line] = await printed('positions');
+    // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
+    expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
+    expect(line).not.toHaveProperty('size_usd');
+    const sentAccount = await apiData(proxy, 'GET', '/account');
+    const account = await printed('account');
+    expect(account).toMatchObject({
+      open_positions: sentAccount.open_position_count,
+      _wire: { open_positions: 'two' },
+    });
+    expect(account).not.toHaveProperty('open_position_count');
+    const sentPrices = await apiData(proxy, 'GET', '/prices?symbols=USDTNGN');
+    const [price] = await printed('price', 'USDTNGN');
+    expect(price).toEqual({
+      market: 'USDTNGN',
+      price: sentPrices.USDTNGN.mid,
+      timestamp: sentPrices.USDTNGN.ts,
+      _wire: { price: { source: 'twap', window_s: 300 } },
+    });
+    // --raw is the server's data as sent, its names and its text.
+    const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
+    expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
   });
 });
 
@@ -354,17 +347,13 @@ describe("a position's P&L under two names", () => {
   it('positions and report read the same value from the same payload', async () => {
     const simulator = await start();
     simulator.seedOpen('buy', 10_000);
-    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+    const proxy = await proxied(simulator.sandbox, (path, item) => {
       if (path !== '/positions') return;
       delete item.net_pnl_usd;
       Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
     });
-    try {
-      const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
-      expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
-      expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
-    } finally {
-      await proxy.close();
-    }
+    const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
+    expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
+    expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
   });
 });

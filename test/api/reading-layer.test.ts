@@ -77,25 +77,21 @@ describe('paging by detection', () => {
   });
 
   it('next links: in meta (absolute or relative) and in a Link header', () => {
-    expect(read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query).toEqual({
-      page: '2',
-      limit: '100',
-    });
-    expect(read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query).toEqual({
-      after: 'hdg_9',
-    });
+    expect([
+      read([], { links: { next: '/partners/acme/v2/hedges?page=2&limit=100' } }).next?.query,
+      read([], { next: 'https://api.example.com/partners/acme/v2/hedges?after=hdg_9' }).next?.query,
+    ]).toEqual([{ page: '2', limit: '100' }, { after: 'hdg_9' }]);
     const header =
       '<https://api.example.com/partners/acme/v2/hedges?cursor=abc>; rel="next", <https://api.example.com/x?cursor=zz>; rel="prev"';
     expect(read([], {}, header).next).toEqual({ query: { cursor: 'abc' }, how: 'the Link header (rel="next")' });
   });
 
   it('page numbers, an offset, has_more and totals', () => {
-    expect(read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query).toEqual({
-      status: 'filled',
-      page: '2',
-    });
-    expect(read([{}], { pagination: { page: 3, total_pages: 3 } }).more).toBe(false);
-    expect(read([{}, {}], { offset: 10, total: 40 }).next?.query).toEqual({ status: 'filled', offset: '12' });
+    expect([
+      read([{}], { pagination: { page: 1, total_pages: 3 } }).next?.query,
+      read([{}], { pagination: { page: 3, total_pages: 3 } }).more,
+      read([{}, {}], { offset: 10, total: 40 }).next?.query,
+    ]).toEqual([{ status: 'filled', page: '2' }, false, { status: 'filled', offset: '12' }]);
     // has_more, or a marker hedge cannot send back (an object): more exist, no next request.
     for (const meta of [{ has_more: true }, { next_before: { at: 'x' } }]) {
       const page = read([{ id: 'a' }], meta);
@@ -606,20 +602,22 @@ describe('readNumber', () => {
   });
 
   it('every reader refuses hex the same way: position, history, account, prices', () => {
-    expect(readPosition({ side: 'buy', notional_usd: '0x10', size_usd: '16' }).notionalUsd).toBe(16);
-    expect(readHistoryRecord({ net_pnl_usd: '5', notional_usd: '0x10' }).notionalUsd).toBeUndefined();
-    expect(accountForPeople({ balance_usdc: '0x10' }).balance_usdc).toBe('0x10');
-    expect(parsePrices([{ market: 'USDTNGN', price: '0x10' }], ['USDTNGN'])).toBeUndefined();
+    expect([
+      readPosition({ side: 'buy', notional_usd: '0x10', size_usd: '16' }).notionalUsd,
+      readHistoryRecord({ net_pnl_usd: '5', notional_usd: '0x10' }).notionalUsd,
+      accountForPeople({ balance_usdc: '0x10' }).balance_usdc,
+      parsePrices([{ market: 'USDTNGN', price: '0x10' }], ['USDTNGN']),
+    ]).toEqual([16, undefined, '0x10', undefined]);
   });
 });
 
 describe('the field picker', () => {
   it('one name whatever its spelling style; the first usable of the list wins', () => {
-    expect(nameKey('Closed-At')).toBe(nameKey('closedAt'));
-    expect(pickField({ SizeUsd: 'n/a', notional: '12' }, ['notional_usd', 'size_usd', 'notional'], readNumber)).toEqual(
-      { value: 12, name: 'notional' },
-    );
-    expect(firstField({ pnlUsd: 5 }, ['net_pnl_usd', 'pnl_usd'], readNumber)).toBe(5);
+    expect([
+      nameKey('Closed-At'),
+      pickField({ SizeUsd: 'n/a', notional: '12' }, ['notional_usd', 'size_usd', 'notional'], readNumber),
+      firstField({ pnlUsd: 5 }, ['net_pnl_usd', 'pnl_usd'], readNumber),
+    ]).toEqual([nameKey('closedAt'), { value: 12, name: 'notional' }, 5]);
   });
 
   it('a position read under camelCase names, as history records always were', () => {

@@ -3,7 +3,7 @@
 // column, never an empty cell beside a column of the server's name. The real binary, a real sandbox.
 import { describe, expect, it } from 'vitest';
 import { wireDialect } from '../../src/sandbox/index.js';
-import { useSimulators } from '../support/simulator.js';
+import { apiData, useSimulators } from '../support/simulator.js';
 
 const start = useSimulators();
 
@@ -25,9 +25,9 @@ describe('TSV and CSV show what the server sent under our column names, on every
       });
       simulator.advance(1_000);
       simulator.seedOpen('buy', 2000);
-      const [record] = (await simulator.api('GET', '/hedges/history')).body.data;
-      const account = (await simulator.api('GET', '/account')).body.data;
-      const [position] = (await simulator.api('GET', '/positions')).body.data;
+      const [record] = await apiData(simulator, 'GET', '/hedges/history');
+      const account = await apiData(simulator, 'GET', '/account');
+      const [position] = await apiData(simulator, 'GET', '/positions');
 
       for (const [format, separator] of [
         ['tsv', '\t'],
@@ -64,7 +64,7 @@ describe("TSV and CSV of a write's result: the side after it and the closed hedg
     simulator.seedOpen('buy', 2000);
     const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
     expect(reduced.code, reduced.stderr).toBe(0);
-    const [position] = (await simulator.api('GET', '/positions')).body.data;
+    const [position] = await apiData(simulator, 'GET', '/positions');
     expect(rowsOf(reduced.stdout, '\t')[0]).toMatchObject({
       side: 'buy',
       notional_usd: '1500',
@@ -73,7 +73,7 @@ describe("TSV and CSV of a write's result: the side after it and the closed hedg
 
     const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
     expect(closed.code, closed.stderr).toBe(0);
-    const [record] = (await simulator.api('GET', '/hedges/history')).body.data;
+    const [record] = await apiData(simulator, 'GET', '/hedges/history');
     expect(rowsOf(closed.stdout, '\t')[0]).toMatchObject({
       entry_price: String(record.entry_rate),
       exit_price: String(record.exit_rate),

@@ -2,11 +2,14 @@
 // proxy from the environment (the built binary loads undici's proxy code only then).
 import { chmodSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { startSimulator, useSimulators, type Simulator } from '../support/simulator.js';
+import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
+
+/** CONNECT proxies, closed after each test. */
+const proxies = closedAfterEach(startConnectProxy);
 
 describe('HTTPS sandbox', () => {
   let simulator: Simulator;
@@ -38,59 +41,48 @@ describe('HTTPS sandbox', () => {
 
   it('a NODE_EXTRA_CA_CERTS others may change is refused as a HEDGE_CA_FILE would be (exit 2, the chmod), before the key is sent', async () => {
     const dir = tempDir();
-    try {
-      const ca = join(dir.path, 'ca.pem');
-      copyFileSync(simulator.sandbox.caFile!, ca);
-      chmodSync(ca, 0o666);
-      const before = simulator.requests().length;
-      const result = await runHedge('markets --json', { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: ca } });
-      expect([result.code, result.stdout]).toEqual([2, '']);
-      expect(result.stderr).toContain(`NODE_EXTRA_CA_CERTS: cannot read ${ca}`);
-      expect(result.stderr).toContain(`chmod go-w ${ca}`);
-      expect(simulator.requests()).toHaveLength(before);
-    } finally {
-      dir.remove();
-    }
+    onTestFinished(dir.remove);
+    const ca = join(dir.path, 'ca.pem');
+    copyFileSync(simulator.sandbox.caFile!, ca);
+    chmodSync(ca, 0o666);
+    const before = simulator.requests().length;
+    const result = await runHedge('markets --json', { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: ca } });
+    expect([result.code, result.stdout]).toEqual([2, '']);
+    expect(result.stderr).toContain(`NODE_EXTRA_CA_CERTS: cannot read ${ca}`);
+    expect(result.stderr).toContain(`chmod go-w ${ca}`);
+    expect(simulator.requests()).toHaveLength(before);
   });
 
   it('goes through HTTPS_PROXY (a CONNECT tunnel) to a remote name, and around it for a host NO_PROXY names', async () => {
-    const proxy = await startConnectProxy({ 'sandbox.hedge.test': '127.0.0.1' });
-    try {
-      const remote = `https://sandbox.hedge.test:${simulator.sandbox.port}${new URL(simulator.baseUrl).pathname}`;
-      const env = {
-        ...simulator.env,
-        HEDGE_BASE_URL: remote,
-        HEDGE_CA_FILE: simulator.sandbox.caFile,
-        HTTPS_PROXY: proxy.url,
-      };
-      const proxied = okJson(await runHedge('markets --json', { env }));
-      expect(proxied[0].market).toBe('USDTNGN');
-      expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${simulator.sandbox.port}`]);
-      // Around the proxy, the .test name does not resolve: the command fails without the tunnel.
-      const around = await runHedge('markets --json', { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } });
-      expect(around.code).toBe(5);
-      expect(proxy.tunnels).toHaveLength(1);
-    } finally {
-      await proxy.close();
-    }
+    const proxy = await proxies({ 'sandbox.hedge.test': '127.0.0.1' });
+    const remote = `https://sandbox.hedge.test:${simulator.sandbox.port}${new URL(simulator.baseUrl).pathname}`;
+    const env = {
+      ...simulator.env,
+      HEDGE_BASE_URL: remote,
+      HEDGE_CA_FILE: simulator.sandbox.caFile,
+      HTTPS_PROXY: proxy.url,
+    };
+    const proxied = okJson(await runHedge('markets --json', { env }));
+    expect(proxied[0].market).toBe('USDTNGN');
+    expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${simulator.sandbox.port}`]);
+    // Around the proxy, the .test name does not resolve: the command fails without the tunnel.
+    const around = await runHedge('markets --json', { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } });
+    expect(around.code).toBe(5);
+    expect(proxy.tunnels).toHaveLength(1);
   });
 
   it('never sends a loopback request through the proxy, whatever HTTPS_PROXY and NO_PROXY say', async () => {
-    const proxy = await startConnectProxy();
-    try {
-      const env = {
-        ...simulator.env,
-        HEDGE_CA_FILE: simulator.sandbox.caFile,
-        HTTPS_PROXY: proxy.url,
-        HTTP_PROXY: proxy.url,
-        NO_PROXY: '',
-      };
-      ok(await runHedge('markets --json', { env }));
-      expect(proxy.tunnels).toEqual([]);
-      expect(simulator.requests('GET', '/markets').length).toBeGreaterThan(0);
-    } finally {
-      await proxy.close();
-    }
+    const proxy = await proxies();
+    const env = {
+      ...simulator.env,
+      HEDGE_CA_FILE: simulator.sandbox.caFile,
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: '',
+    };
+    ok(await runHedge('markets --json', { env }));
+    expect(proxy.tunnels).toEqual([]);
+    expect(simulator.requests('GET', '/markets').length).toBeGreaterThan(0);
   });
 });
 
@@ -102,18 +94,14 @@ describe('plain http:// (the sandbox on loopback) and a proxy in the environment
   afterAll(() => simulator.close());
 
   it('the key never goes to HTTP_PROXY in clear: the request connects directly, the proxy sees nothing', async () => {
-    const proxy = await startConnectProxy();
-    try {
-      const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
-      for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
-        const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
-        expect(result.code, `${name}: ${result.stderr}`).toBe(0);
-      }
-      expect(proxy.tunnels).toEqual([]);
-      expect(simulator.requests('GET', '/account')).toHaveLength(4);
-    } finally {
-      await proxy.close();
+    const proxy = await proxies();
+    const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
+    for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
+      const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
+      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
     }
+    expect(proxy.tunnels).toEqual([]);
+    expect(simulator.requests('GET', '/account')).toHaveLength(4);
   });
 });
 
@@ -132,7 +120,7 @@ describe('Retry-After on a 503', () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
     const result = okJson(await simulator.hedge('markets --json'));
-    expect(withoutPrice(result)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(withoutPrice(result)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
     // The CLI's two attempts, then the test's own GET above.
     const requests = simulator.requests('GET', '/markets');
     expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([
@@ -186,7 +174,7 @@ describe('an answer over the size cap', () => {
 
     oversize(512 * 1024);
     const read = okJson(await simulator.hedge('markets --json', capped));
-    expect(withoutPrice(read)).toEqual(withoutPrice((await simulator.api('GET', '/markets')).body.data));
+    expect(withoutPrice(read)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
     expect(simulator.requests('GET', '/markets')[1].fault).toBe('oversized');
   });
 

@@ -23,7 +23,7 @@ import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
 import { until } from '../support/polling.js';
 import { startSimulator, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
-import { okJson } from '../support/cli-runs.js';
+import { lastJson, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const others: OtherOrigin[] = [];
@@ -54,16 +54,13 @@ describe("one origin: the transport refuses a request whose URL is not at the ba
     await expect(sent).rejects.toThrow(
       `POST @127.0.0.2:${other.port}/steal would leave the base URL's origin (http://127.0.0.1:${simulator.sandbox.port}) for http://127.0.0.2:${other.port}; refused, it was not sent.`,
     );
-    expect(sleeps).toEqual([]);
-    expect(other.seen).toEqual([]);
-    expect(simulator.requests().length).toBe(before);
+    expect([sleeps, other.seen, simulator.requests().length]).toEqual([[], [], before]);
 
     // The same client's requests at its own origin go out as ever (the other server is reachable, and untouched).
     await expect(client.transport.send({ method: 'GET', path: '/partners/sandbox/v2/markets' })).resolves.toMatchObject(
       { status: 200 },
     );
-    expect(simulator.requests().length).toBe(before + 1);
-    expect(other.seen).toEqual([]);
+    expect([simulator.requests().length, other.seen]).toEqual([before + 1, []]);
   });
 });
 
@@ -151,23 +148,20 @@ describe('plain http:// to localhost is written only once connected to a loopbac
 // loopback: one kept-alive connection for a command's requests, all of them closed when the
 // command's connections close, and a connection that never completes cut by the connect timeout.
 // A TCP relay in front of the simulator counts the connections; no mocked network.
-interface Relay {
-  port: number;
-  /** Connections accepted so far. */
-  accepted: number;
-  /** Connections still open. */
-  open: Set<Socket>;
-  close(): Promise<void>;
-}
-
-/** A TCP relay to `port` on loopback (or, without a port, a listener that accepts and never answers). */
+/**
+ * A TCP relay to `port` on loopback (or, without a port, a listener that accepts and never answers):
+ * the connections it accepted so far, and those still open.
+ */
 async function startRelay(port?: number) {
   const open = new Set<Socket>();
-  const relay: Relay = {
+  const relay = {
     port: 0,
     accepted: 0,
     open,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      for (const socket of open) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
   const server = createServer((client) => {
     relay.accepted += 1;
@@ -184,17 +178,12 @@ async function startRelay(port?: number) {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   relay.port = (server.address() as AddressInfo).port;
-  const close = relay.close;
-  relay.close = async () => {
-    for (const socket of open) socket.destroy();
-    await close();
-  };
   return relay;
 }
 
 describe('HTTP connections', () => {
   let simulator: Simulator;
-  let relay: Relay;
+  let relay: Awaited<ReturnType<typeof startRelay>>;
   beforeAll(async () => {
     simulator = await startSimulator({ preset: 'plain' });
     relay = await startRelay(simulator.sandbox.port);
@@ -305,13 +294,13 @@ describe('one origin', () => {
 
     const result = await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } });
     expect(result.code, result.stderr).toBe(2);
-    const { error } = JSON.parse(result.stderr.trim().split('\n').at(-1)!);
-    expect(error).toMatchObject({ code: 'off_origin', class: 'usage' });
-    expect(error.message).toBe(
-      `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
-    );
-    expect(other.seen).toEqual([]);
-    expect(t.requests()).toEqual([]);
+    const { error } = lastJson(result.stderr);
+    expect(error).toMatchObject({
+      code: 'off_origin',
+      class: 'usage',
+      message: `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
+    });
+    expect([other.seen, t.requests()]).toEqual([[], []]);
     expect(result.stderr).not.toContain(t.apiKey);
   });
 
@@ -390,8 +379,7 @@ describe('errors and retries', () => {
           .slice(before)
           .map((entry) => entry.status),
       ).toEqual(['stalled', 'stalled']);
-      expect(error.attempts).toBe(2);
-      expect(sleeps).toEqual([expect.toSatisfy((ms) => ms >= 25 && ms <= 50)]);
+      expect([error.attempts, sleeps]).toEqual([2, [expect.toSatisfy((ms) => ms >= 25 && ms <= 50)]]);
       expect(elapsed).toBeGreaterThanOrEqual(1000);
     }
     sandbox.setFaults({ stall: null });

@@ -11,7 +11,7 @@ import { readStore, storeFile } from '../support/config-store.js';
 import { startAnswerProxy, startFieldProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
-import { envFor, FILL_DELAY_MS, type Simulator } from '../support/simulator.js';
+import { apiData, envFor, FILL_DELAY_MS, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
 import { journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
@@ -189,7 +189,7 @@ describe.concurrent('lists never lose rows', () => {
     expect(new Set(listed)).toEqual(new Set(ids));
     const pages = queries(simulator, '/hedges');
     // Newest first, as the server orders them, page after page.
-    const server = (await simulator.api('GET', '/hedges?page_size=100')).body.data.map((hedge: any) => hedge.id);
+    const server = (await apiData(simulator, 'GET', '/hedges?page_size=100')).map((hedge: any) => hedge.id);
     expect(listed).toEqual(server);
     // hedge's guess `limit` is ignored; the answer states `page_size`, tried on the next page, honoured: learned.
     expect(pages).toEqual([{ limit: '100' }, { cursor: expect.any(String), page_size: '80' }]);
@@ -253,7 +253,7 @@ describe.concurrent('lists never lose rows', () => {
           .map((entry) => entry.query),
       ).toEqual([{ [sizeName]: '51' }]);
       // The 50 shown are the server's newest 50.
-      const server = (await simulator.api('GET', `${path}?${sizeName}=50`)).body.data;
+      const server = await apiData(simulator, 'GET', `${path}?${sizeName}=50`);
       expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
     });
 
@@ -300,7 +300,7 @@ describe.concurrent('lists never lose rows', () => {
   const pastOnePage = async (simulator: Simulator) => {
     seeded(simulator, 51);
     const idsAt = async (path: string): Promise<string[]> =>
-      (await simulator.api('GET', path)).body.data.map((hedge: any) => hedge.id);
+      (await apiData(simulator, 'GET', path)).map((hedge: any) => hedge.id);
     const all = await idsAt('/hedges?page_size=500');
     const read = await idsAt('/hedges');
     expect(read).toHaveLength(50);

@@ -16,7 +16,7 @@ import {
 import { readStateFile } from '../../src/sandbox/state-file.js';
 import { openBody } from '../support/engine.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
-import { startSimulator } from '../support/simulator.js';
+import { apiData, closedAfter, startSimulator } from '../support/simulator.js';
 
 const dirs: Array<{ remove: () => void }> = [];
 afterAll(() => dirs.forEach((dir) => dir.remove()));
@@ -42,33 +42,27 @@ function demoSimulator(dir: string) {
 }
 
 /** The demo's book as the simulator reads demo-state.json, once everything submitted has landed. */
-async function demoBook(dir: string) {
-  const simulator = await demoSimulator(dir);
-  try {
+const demoBook = (dir: string) =>
+  closedAfter(demoSimulator(dir), async (simulator) => {
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
-    const positions = (await simulator.api('GET', '/positions')).body.data;
-    const hedges = (await simulator.api('GET', '/hedges')).body.data;
+    const positions = await apiData(simulator, 'GET', '/positions');
+    const hedges = await apiData(simulator, 'GET', '/hedges');
     return { positions, hedgeIds: hedges.map((hedge: any) => hedge.id).sort() };
-  } finally {
-    await simulator.close();
-  }
-}
+  });
+/** Positions as [side, notional], sorted. */
+const bySide = (lines: any[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
 
 /** A filled position of 1,000 USD on each side in a fresh demo state, written by the simulator itself. */
-async function seedDemoPositions(dir: string) {
-  const simulator = await demoSimulator(dir);
-  try {
+const seedDemoPositions = (dir: string) =>
+  closedAfter(demoSimulator(dir), async (simulator) => {
     for (const side of ['buy', 'sell'] as const) {
       const opened = await simulator.api('POST', '/hedges', { body: openBody(side, 1_000, 3), idempotencyKey: side });
       expect(opened.status).toBe(200);
     }
     simulator.advance(DEMO_FILL_DELAY_MS + 1);
-    const hedges = (await simulator.api('GET', '/hedges')).body.data;
+    const hedges = await apiData(simulator, 'GET', '/hedges');
     expect(hedges.map((hedge: any) => hedge.status)).toEqual(['filled', 'filled']);
-  } finally {
-    await simulator.close();
-  }
-}
+  });
 
 /**
  * Awaits `runs` while landing every change they get accepted: as soon as the state file holds one
@@ -132,7 +126,6 @@ describe('--demo runs side by side on one state file', () => {
       expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
     );
     const { positions } = await demoBook(dir);
-    const bySide = (lines: any[]) => lines.map((position) => [position.side, position.notional_usd]).sort();
     expect(bySide(positions)).toEqual([
       ['buy', 1_075],
       ['sell', 1_080],
@@ -186,11 +179,10 @@ describe('--demo runs side by side on one state file', () => {
       openedNotional[opens[index][0]] = Number(opens[index][1]);
     });
     // Exactly one open of each side went through.
-    expect(openedIds).toHaveLength(2);
-    expect(Object.keys(openedNotional).sort()).toEqual(['buy', 'sell']);
+    expect([openedIds.length, Object.keys(openedNotional).sort()]).toEqual([2, ['buy', 'sell']]);
     const afterOpens = await demoBook(dir);
     expect(afterOpens.hedgeIds).toEqual(openedIds.sort());
-    expect(afterOpens.positions.map((position: any) => [position.side, position.notional_usd]).sort()).toEqual([
+    expect(bySide(afterOpens.positions)).toEqual([
       ['buy', openedNotional.buy],
       ['sell', openedNotional.sell],
     ]);

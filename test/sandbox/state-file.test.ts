@@ -93,6 +93,9 @@ function hedgesInFile(stateFile: string) {
   return Object.values(contents?.engine.accounts ?? {}).flatMap((account) => Object.values(account.hedges));
 }
 
+/** New states written beside the file and never committed. */
+const leftBeside = (stateFile: string) => readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'));
+
 const sides = (stateFile: string) =>
   hedgesInFile(stateFile)
     .map((hedge) => `${hedge.side} ${hedge.notionalUsd}`)
@@ -129,7 +132,7 @@ describe('the state file shared by several processes', () => {
       killed.child.kill('SIGKILL');
       await killed.exited;
       // Its new state was written beside the file (and left there), never renamed over it.
-      expect(readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1);
+      expect(leftBeside(stateFile)).toHaveLength(1);
       expect(readFileSync(stateFile).equals(before)).toBe(true);
       expect(sides(stateFile)).toEqual(['buy 1000']);
 
@@ -158,8 +161,10 @@ describe('the state file shared by several processes', () => {
     expect((await add(a, 11, 'add-b')).headers.get('idempotent-replayed')).toBe('true');
     a.sandbox.clock.advance(100);
     const positions = await a.api('GET', '/positions');
-    expect(positions.body.data.find((position: { side: string }) => position.side === 'buy').notional_usd).toBe(1_011);
-    expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.notionalUsd).toBe(1_011);
+    expect([
+      positions.body.data.find((position: any) => position.side === 'buy').notional_usd,
+      hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.notionalUsd,
+    ]).toEqual([1_011, 1_011]);
   });
 
   it('requests that change nothing write nothing and take no lock; a write takes it', async () => {
@@ -170,14 +175,15 @@ describe('the state file shared by several processes', () => {
     };
     const { a, stateFile } = await twoProcesses({ stateFileLock: counting });
     // The account's first request opens it: a change, saved under the lock.
-    expect((await a.api('GET', '/markets')).status).toBe(200);
-    expect(taken).toBe(1);
+    expect([(await a.api('GET', '/markets')).status, taken]).toEqual([200, 1]);
     const saved = readFileSync(stateFile);
     const quote = { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 3 };
-    expect((await a.api('POST', '/quotes', { body: quote })).status).toBe(200);
-    expect((await a.api('GET', '/positions')).status).toBe(200);
-    expect(taken).toBe(1);
-    expect(readFileSync(stateFile).equals(saved)).toBe(true);
+    expect([
+      (await a.api('POST', '/quotes', { body: quote })).status,
+      (await a.api('GET', '/positions')).status,
+      taken,
+      readFileSync(stateFile).equals(saved),
+    ]).toEqual([200, 200, 1, true]);
     await mustOpen(a, 'buy', 1_000, 'w');
     expect(taken).toBe(2);
   });
@@ -210,11 +216,10 @@ describe('the state file shared by several processes', () => {
       if (aSaves === 1) await mustOpen(b, 'sell', 2_000, 'b');
     });
     const opened = await mustOpen(a, 'buy', 1_000, 'a');
-    expect(aSaves).toBe(2);
-    expect(sides(stateFile)).toEqual(['buy 1000', 'sell 2000']);
+    expect([aSaves, sides(stateFile)]).toEqual([2, ['buy 1000', 'sell 2000']]);
     // The answer describes what is on disk: the hedge a's second run made.
     expect(hedgesInFile(stateFile).find((hedge) => hedge.side === 'buy')?.id).toBe(opened.body.data.id);
-    expect(readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(leftBeside(stateFile)).toEqual([]);
   });
 
   it('a save that finds the file moved on three times answers 503 and leaves the file as the other process saved it', async () => {
@@ -226,11 +231,10 @@ describe('the state file shared by several processes', () => {
       await mustOpen(b, 'sell', 2_000, key, key);
     });
     expectBusy(await openOn(a, 'buy', 1_000, 'never'));
-    expect(bWrites).toBe(3);
-    expect(sides(stateFile)).toEqual(['sell 2000', 'sell 2000', 'sell 2000']);
+    expect([bWrites, sides(stateFile)]).toEqual([3, ['sell 2000', 'sell 2000', 'sell 2000']]);
     // Nothing of it is kept in a's memory either.
     expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
-    expect(readdirSync(dirname(stateFile)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(leftBeside(stateFile)).toEqual([]);
   });
 
   it('a lock that cannot be taken answers 503 with Retry-After and acts on nothing', async () => {
@@ -240,8 +244,7 @@ describe('the state file shared by several processes', () => {
     const { a, stateFile } = await twoProcesses({ stateFileLock: busy });
     const answer = await openOn(a, 'buy', 1_000, 'busy');
     expectBusy(answer);
-    expect(answer.body.error.message).toContain(stateFile);
-    expect(existsSync(stateFile)).toBe(false);
+    expect([answer.body.error.message, existsSync(stateFile)]).toEqual([expect.stringContaining(stateFile), false]);
   });
 });
 
@@ -276,9 +279,11 @@ describe('ids and formats of the state file', () => {
     const stateFile = stateFileIn();
     writeFileSync(stateFile, text);
     const demo = await simulatorOn(stateFile);
-    expect(demo.sandbox.startedAfresh).toBe(true);
-    expect(readFileSync(stateFile, 'utf8')).toBe(text);
-    expect((await demo.api('GET', '/hedges')).body.data).toEqual([]);
+    expect([
+      demo.sandbox.startedAfresh,
+      readFileSync(stateFile, 'utf8'),
+      (await demo.api('GET', '/hedges')).body.data,
+    ]).toEqual([true, text, []]);
     await mustOpen(demo, 'buy', 1_000, 'o');
     expect(sides(stateFile)).toEqual(['buy 1000']);
     const next = await simulatorOn(stateFile);
