@@ -33,6 +33,7 @@ function linesOf(input: PlanViewInput) {
       action: step.action,
       delta_usd: step.deltaUsd,
       tenor_days: quote?.tenor_days ?? step.tenorDays,
+      // Only opens and adds are quoted: the cost columns of the other steps stay empty.
       margin_usdc: quote?.upfront.required_margin_usdc,
       // The quote's fee and carry on the account's side (- you pay), as every amount hedge shows.
       fee_pnl_usdc: quote && toAccountSide(quote.upfront.platform_fee_usdc),
@@ -88,12 +89,6 @@ export function planAsData(input: PlanViewInput) {
 
 // ---- the table ----
 
-/** What a line shows on screen: the cost columns only for the steps that are quoted (opens and adds). */
-function forScreen(line: PlanLine) {
-  const priced = line.action === 'open' || line.action === 'add';
-  return priced ? { ...line } : { ...line, margin_usdc: undefined, fee_pnl_usdc: undefined, carry_pnl_usdc: undefined };
-}
-
 /** The plan on stdout (table or TSV), with checks, notes and totals as messages. */
 export async function renderPlan(
   output: Output,
@@ -111,7 +106,7 @@ export async function renderPlan(
   const { plan, totals } = input;
   const c = output.chalk;
   if (output.isHuman) {
-    await output.list(lines.map(forScreen), planResourceFor(output), { empty: 'No target rows.' });
+    await output.list(lines, planResourceFor(output), { empty: 'No target rows.' });
     output.write(
       totalsLines(input)
         .map((line) => wrapWords(line, options.columns, { hangingIndent: 2 }))
@@ -188,17 +183,12 @@ export async function renderApplyReport(output: Output, rows: ApplyReportRow[]) 
 
 /** The plan's columns, with the action coloured by what it does (opens and adds green, reductions yellow). */
 function planResourceFor(output: Output): typeof PLAN_RESOURCE {
-  const c = output.chalk;
-  const colour = (action: unknown, text: string) =>
-    action === 'open' || action === 'add'
-      ? c.green(text)
-      : action === 'reduce' || action === 'close'
-        ? c.yellow(text)
-        : c.dim(text);
+  const { green, yellow, dim } = output.chalk;
+  const colours: Record<string, typeof dim> = { open: green, add: green, reduce: yellow, close: yellow };
   return {
     ...PLAN_RESOURCE,
     fields: PLAN_RESOURCE.fields.map((field) =>
-      field.key === 'action' ? { ...field, style: (text, row) => colour(row.action, text) } : field,
+      field.key === 'action' ? { ...field, style: (text, row) => (colours[String(row.action)] ?? dim)(text) } : field,
     ),
   };
 }

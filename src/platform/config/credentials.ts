@@ -5,7 +5,7 @@ import { checkBaseUrl } from '../../core/security/base-url.js';
 import { AuthError, UsageError } from '../../core/errors.js';
 import { registerSecret, validateApiKey, type Environment } from '../../core/security/secrets.js';
 import type { ProfileStore } from './profile-store.js';
-import type { StoreData, StoredProfile } from './store-schema.js';
+import type { StoreData } from './store-schema.js';
 import { PROFILE_NAME } from './profile-name.js';
 import { keyLocationOf, readProfileKey, type KeyLocation, type KeyReading } from './key-store.js';
 import type { Env } from './env.js';
@@ -81,21 +81,15 @@ export async function resolveCredentials(input: {
   const envBaseUrl = explicit ? undefined : env.HEDGE_BASE_URL?.trim() || undefined;
   const envCaFile = explicit ? undefined : env.HEDGE_CA_FILE || undefined;
 
-  const needStore = needsProfileStore(input.profileFlag, env);
-  let profileName: string | undefined;
-  let profileSource: Source | undefined;
-  let profile: StoredProfile | undefined;
-  if (needStore) {
-    const data = (await input.store()).read();
-    profileName = wanted?.name ?? currentProfile(data);
-    profile = profileName === undefined ? undefined : data.profiles[profileName];
-    if (wanted && !profile) {
-      const known = Object.keys(data.profiles);
-      throw new UsageError(
-        `${profileArgument(wanted)}: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
-      );
-    }
-    profileSource = wanted?.source ?? (profile && 'profile');
+  // `wanted` is set only where the store is needed (needsProfileStore).
+  const data = needsProfileStore(input.profileFlag, env) ? (await input.store()).read() : undefined;
+  const profileName = wanted?.name ?? (data && currentProfile(data));
+  const profile = profileName === undefined ? undefined : data?.profiles[profileName];
+  if (wanted && !profile) {
+    const known = Object.keys(data!.profiles);
+    throw new UsageError(
+      `${profileArgument(wanted)}: no profile named "${wanted.name}"${known.length ? ` (profiles: ${known.join(', ')})` : ' (none saved yet)'}.`,
+    );
   }
 
   // The profile's key is fetched (a helper run, the keyring asked) only when the environment's does not win.
@@ -132,7 +126,7 @@ export async function resolveCredentials(input: {
     sources: {
       apiKey: envKey ? 'environment' : 'profile',
       baseUrl: envBaseUrl ? 'environment' : 'profile',
-      profile: profileSource,
+      profile: wanted?.source ?? (profile && 'profile'),
       caFile: envCaFile ? 'environment' : profile?.ca_file ? 'profile' : undefined,
     },
     ...(keyLocation ? { keyLocation } : {}),

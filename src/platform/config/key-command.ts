@@ -22,8 +22,7 @@ export async function runKeyCommand(
   },
 ) {
   const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;
-  const shown = safeText(command);
-  const hint = `Run \`${shown}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;
+  const hint = `Run \`${safeText(command)}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;
   const refusal = (what: string) => new AuthError(`The key command of ${run.owner} ${what}`, { hint });
   let started;
   try {
@@ -61,24 +60,19 @@ export async function runKeyCommand(
   const { code, signal, stopped } = await ended;
   run.signal?.removeEventListener('abort', onAbort);
   if (stopped) throw stopped;
-  const said = lastLine(stderr);
+  // Its last line that says something, cut short.
+  const said = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1)
+    ?.slice(0, 300);
   if (code !== 0) {
     const how = code === null ? `was stopped by ${signal}` : `exited ${code}`;
     throw refusal(`${how}${said ? `: ${safeText(said)}` : ''}; nothing was sent.`);
   }
-  const key = firstLine(Buffer.concat(stdout).toString('utf8'));
+  // The first line (`pass show` prints notes after it), a CR or spaces around it dropped.
+  const key = Buffer.concat(stdout).toString('utf8').split('\n', 1)[0].trim();
   if (key === '') throw refusal('printed no key; nothing was sent.');
   return key;
-}
-
-function firstLine(text: string) {
-  return (text.split('\n', 1)[0] ?? '').replace(/\r$/, '').trim();
-}
-
-function lastLine(text: string) {
-  const lines = text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean);
-  return lines.at(-1)?.slice(0, 300) ?? '';
 }

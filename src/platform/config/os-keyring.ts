@@ -76,45 +76,41 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
 function socketOf(address: string) {
   for (const entry of address.split(';')) {
     const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
-    const keys = new Map(
+    const { path, abstract, host, port }: Record<string, string | undefined> = Object.fromEntries(
       rest
         .split(',')
-        .map((pair) => pair.split('=', 2) as [string, string])
+        .map((pair) => pair.split('=', 2))
         .map(([key, value]) => [key, decodeURIComponent(value ?? '')]),
     );
-    if (transport === 'unix' && keys.get('path')) return { path: keys.get('path')! };
-    if (transport === 'unix' && keys.get('abstract')) return { path: `\0${keys.get('abstract')}` };
-    if (transport === 'tcp' && keys.get('host') && keys.get('port'))
-      return { host: keys.get('host')!, port: Number(keys.get('port')) };
+    if (transport === 'unix' && (path || abstract)) return { path: path || `\0${abstract}` };
+    if (transport === 'tcp' && host && port) return { host, port: Number(port) };
   }
   return;
 }
 
 function open(): KeyringOpening {
-  const folders: string[] = [];
+  // The single executable has no dist/ folder: a binding placed beside the executable is used.
+  const folders = [dirname(process.execPath)];
   try {
-    folders.push(dirname(fileURLToPath(import.meta.url)));
+    folders.unshift(dirname(fileURLToPath(import.meta.url)));
   } catch {
     // Not a file on disk (code inside the single executable): only the executable's folder is left.
   }
-  // The single executable has no dist/ folder: a binding placed beside the executable is used.
-  folders.push(dirname(process.execPath));
-  const candidates = folders.flatMap((folder) => bindingFileNames().map((name) => join(folder, name)));
-  const present = candidates.filter((path) => existsSync(path));
-  if (!present.length)
-    return { ok: false, reason: `this build of hedge has no keyring binding for ${process.platform}-${process.arch}` };
-  let lastError = '';
-  for (const path of present) {
-    try {
-      const module = { exports: {} as Parameters<typeof wrap>[0] };
-      process.dlopen(module, path);
-      return { ok: true, keyring: wrap(module.exports) };
-    } catch (error) {
-      // A musl binding on glibc (or the reverse) fails to open: the next candidate may fit.
-      lastError = (error as Error).message.split('\n')[0] ?? 'error';
+  let reason = `this build of hedge has no keyring binding for ${process.platform}-${process.arch}`;
+  for (const folder of folders)
+    for (const name of bindingFileNames()) {
+      const path = join(folder, name);
+      if (!existsSync(path)) continue;
+      try {
+        const module = { exports: {} as Parameters<typeof wrap>[0] };
+        process.dlopen(module, path);
+        return { ok: true, keyring: wrap(module.exports) };
+      } catch (error) {
+        // A musl binding on glibc (or the reverse) fails to open: the next candidate may fit.
+        reason = `the keyring binding could not be loaded (${(error as Error).message.split('\n')[0] ?? 'error'})`;
+      }
     }
-  }
-  return { ok: false, reason: `the keyring binding could not be loaded (${lastError})` };
+  return { ok: false, reason };
 }
 
 /** The keyring's entries under hedge's service; `name` says where the keys go, for messages ("the macOS Keychain", …); `delete` is true when there was an entry to delete. */

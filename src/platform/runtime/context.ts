@@ -40,14 +40,20 @@ export interface ContextInit {
 }
 
 // The class takes these settings as its own read-only fields (assigned in the constructor).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- that merge is the point
-export interface CommandContext
-  extends
-    Readonly<
-      Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'signal' | 'output'>> &
-        Pick<ContextInit, 'targetFiles' | 'tradeGate' | 'planCheck'>
-    >,
-    FlowSettings {}
+const SETTINGS = [
+  'io',
+  'env',
+  'globals',
+  'clock',
+  'signal',
+  'output',
+  'targetFiles',
+  'tradeGate',
+  'planCheck',
+] as const;
+
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- that merge is the point
+export interface CommandContext extends Readonly<Pick<ContextInit, (typeof SETTINGS)[number]>> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
@@ -66,15 +72,13 @@ export class CommandContext {
 
   constructor(init: ContextInit) {
     this.init = init;
-    const { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck } = init;
-    Object.assign(this, { io, env, globals, clock, signal, output, targetFiles, tradeGate, planCheck });
+    for (const name of SETTINGS) Object.assign(this, { [name]: init[name] });
     this.origin = init.origin ?? 'cli';
     this.noticesTaken = init.notify !== undefined;
     this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
     this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
     for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
-    Object.assign(this, flowSettings(this));
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
@@ -106,10 +110,9 @@ export class CommandContext {
 
   /** The same command's context for `--until` or a keeper's step: credentials, journal and store shared. */
   derive(
-    changes: { output?: Output; globals?: Partial<GlobalOptions>; signal?: AbortSignal; origin?: 'keeper' } & Pick<
-      ContextInit,
-      'notify' | 'confirmedAhead'
-    >,
+    changes: Partial<Pick<ContextInit, 'output' | 'signal' | 'origin' | 'notify' | 'confirmedAhead'>> & {
+      globals?: Partial<GlobalOptions>;
+    },
   ) {
     // What is not changed is this context's (a test's injected client included).
     const child = new CommandContext({
@@ -159,12 +162,11 @@ export class CommandContext {
       const { openJournal, journalDir } = await import('../journal/index.js');
       const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
       const { env, clock } = this;
+      const shared = { now: clock.now, sleep: clock.sleep, onSkip };
       if (choice.kind === 'file')
         return openJournal({
           dir: journalDir(env),
-          now: clock.now,
-          sleep: clock.sleep,
-          onSkip,
+          ...shared,
           notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
         });
       const { openTeamJournal } = await import('../journal/store.js');
@@ -173,10 +175,8 @@ export class CommandContext {
         shown: choice.shown,
         source: choice.source,
         fallbackDir: journalDir(env),
-        now: clock.now,
-        sleep: clock.sleep,
+        ...shared,
         log: (line) => this.log(line),
-        onSkip,
       });
       this.onDispose(() => team.close?.());
       return team;
@@ -300,46 +300,57 @@ export class CommandContext {
       false,
     );
   }
-}
 
-// The settings src/features/write and src/features/trade read off the context (their ports name which); every
-// other flow reads them from `globals` and `io`.
-type FlowSettings = ReturnType<typeof flowSettings>;
+  // The settings src/features/write and src/features/trade read off the context (their ports name which); every
+  // other flow reads them from `globals` and `io`.
+  get interactive() {
+    return this.globals.input && this.io.stdinIsTTY && this.io.stdoutIsTTY;
+  }
 
-function flowSettings(
-  ctx: Required<Pick<ContextInit, 'io' | 'env' | 'globals' | 'clock' | 'output'>> & {
-    noticesTaken: boolean;
-    deadline?: number;
-    onDispose(dispose: () => void): void;
-    prompter(): Promise<Prompter>;
-  },
-) {
-  const { globals, io, output } = ctx;
-  return {
-    interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
-    inputAllowed: globals.input,
-    timeoutSeconds: globals.timeout,
-    stdin: io.stdin,
-    stdinIsTTY: io.stdinIsTTY,
-    /** A person reads the output: a human mode, and no caller takes the notices. */
-    forPeople: output.isHuman && !ctx.noticesTaken,
-    waitDeadline: (startedAt: number) => waitDeadline(globals.timeout, ctx.deadline, startedAt),
-    /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
-    startProgress: async (label: string, since: number) =>
-      (await import('../terminal/spinner.js')).startProgress(
-        {
-          quiet: globals.json || ctx.noticesTaken,
-          stderrIsTTY: io.stderrIsTTY,
-          stderr: io.stderr,
-          env: ctx.env,
-          output,
-          now: ctx.clock.now,
-          onDispose: (stop) => ctx.onDispose(stop),
-        },
-        label,
-        since,
-      ),
-    confirm: async (question: { message: string; default?: boolean; live?: boolean }) =>
-      (await ctx.prompter()).confirm({ message: questionText(output, question), default: question.default }),
-  };
+  get inputAllowed() {
+    return this.globals.input;
+  }
+
+  get timeoutSeconds() {
+    return this.globals.timeout;
+  }
+
+  get stdin() {
+    return this.io.stdin;
+  }
+
+  get stdinIsTTY() {
+    return this.io.stdinIsTTY;
+  }
+
+  /** A person reads the output: a human mode, and no caller takes the notices. */
+  get forPeople() {
+    return this.output.isHuman && !this.noticesTaken;
+  }
+
+  waitDeadline(startedAt: number) {
+    return waitDeadline(this.globals.timeout, this.deadline, startedAt);
+  }
+
+  /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
+  async startProgress(label: string, since: number) {
+    const { globals, io, output } = this;
+    return (await import('../terminal/spinner.js')).startProgress(
+      {
+        quiet: globals.json || this.noticesTaken,
+        stderrIsTTY: io.stderrIsTTY,
+        stderr: io.stderr,
+        env: this.env,
+        output,
+        now: this.clock.now,
+        onDispose: (stop) => this.onDispose(stop),
+      },
+      label,
+      since,
+    );
+  }
+
+  async confirm(question: { message: string; default?: boolean; live?: boolean }) {
+    return (await this.prompter()).confirm({ message: questionText(this.output, question), default: question.default });
+  }
 }
