@@ -431,17 +431,13 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       weeks,
       mismatches: [`exit ${result.code}: ${result.stderr.trim()}`],
     };
-  const report = JSON.parse(result.stdout) as {
-    prices: Record<string, number>;
-    cost: { market: string; closed_hedges: number; carry_pnl_usdc: number; fees_pnl_usdc: number; cost_usdc: number }[];
-    coverage: { week: string; at: string; market: string; hedged_usd: number }[];
-  };
+  const report = JSON.parse(result.stdout);
   const accounts = Object.values(sim.sandbox.engine.state.accounts);
   const history = accounts.flatMap((account) => account.history).filter((record) => record.market === MARKET);
   // The server's records count what the account paid as positive; the report, from the account's side, as negative.
   const carryCents = -history.reduce((total, record) => total + Math.round(record.carry_usdc * 100), 0);
   const feeCents = -history.reduce((total, record) => total + Math.round(record.fees_usdc * 100), 0);
-  const cost = report.cost.find((row) => row.market === MARKET);
+  const cost = report.cost.find((row: { market: string }) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
     const sums = {
@@ -466,7 +462,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       .filter((hedge) => hedge.openedAtMs <= ms)
       .reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
   const price = report.prices[MARKET];
-  const coverage = report.coverage.filter((row) => row.market === MARKET);
+  const coverage = report.coverage.filter((row: { market: string }) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
   const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
