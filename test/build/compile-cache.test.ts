@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { exits } from '../support/cli-runs.js';
 import { HEDGE_BIN, ROOT, baseEnv, tempDir } from '../support/hedge-cli.js';
 
 const work = tempDir('hedge-compile-cache-');
@@ -22,11 +23,13 @@ const withCache = NODES.filter(hasCompileCache);
 const withoutCache = NODES.filter((node) => !hasCompileCache(node));
 
 let runs = 0;
+/** A run that must exit 0: its stdout. */
 function run(node: string, args: string, extra: Record<string, string> = {}) {
   const config = join(work.path, `config-${(runs += 1)}`);
   const env = { ...baseEnv(config), ...extra };
   const child = spawnSync(node, [HEDGE_BIN, ...args.split(' ')], { env, cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+  exits({ code: child.status, stderr: child.stderr }, 0);
+  return child.stdout;
 }
 
 const files = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).map(String) : []);
@@ -37,24 +40,22 @@ describe.skipIf(withCache.length === 0)(
     it('is written under HEDGE_CACHE_DIR by the first run, and the next run prints the same', () => {
       for (const node of withCache) {
         const cacheDir = join(work.path, `cache-a-${runs}`);
-        const first = run(node, '--demo markets --json', { HEDGE_CACHE_DIR: cacheDir });
-        expect(first.code, first.stderr).toBe(0);
-        const written = files(join(cacheDir, 'compile-cache'));
-        expect(written.length).toBeGreaterThan(5);
-        const second = run(node, '--demo markets --json', { HEDGE_CACHE_DIR: cacheDir });
-        expect(second.code, second.stderr).toBe(0);
-        expect(JSON.parse(second.stdout).map((row: { market: string }) => row.market)).toEqual(
-          JSON.parse(first.stdout).map((row: { market: string }) => row.market),
-        );
+        const markets = () =>
+          JSON.parse(run(node, '--demo markets --json', { HEDGE_CACHE_DIR: cacheDir })).map(
+            (row: { market: string }) => row.market,
+          );
+        const first = markets();
+        expect(files(join(cacheDir, 'compile-cache')).length).toBeGreaterThan(5);
+        expect(markets()).toEqual(first);
       }
     });
 
     it('is off with NODE_DISABLE_COMPILE_CACHE=1', () => {
       for (const node of withCache) {
         const cacheDir = join(work.path, `cache-b-${runs}`);
-        const off = run(node, 'completion bash', { HEDGE_CACHE_DIR: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' });
-        expect(off.code).toBe(0);
-        expect(off.stdout).toMatch(/complete -F _hedge hedge/);
+        expect(run(node, 'completion bash', { HEDGE_CACHE_DIR: cacheDir, NODE_DISABLE_COMPILE_CACHE: '1' })).toMatch(
+          /complete -F _hedge hedge/,
+        );
         expect(files(join(cacheDir, 'compile-cache'))).toEqual([]);
       }
     });
@@ -63,9 +64,7 @@ describe.skipIf(withCache.length === 0)(
       for (const node of withCache) {
         const blocked = join(work.path, `not-a-folder-${runs}`);
         writeFileSync(blocked, 'a file where the cache folder would go');
-        const result = run(node, 'completion bash', { HEDGE_CACHE_DIR: blocked });
-        expect(result.code, result.stderr).toBe(0);
-        expect(result.stdout).toMatch(/complete -F _hedge hedge/);
+        expect(run(node, 'completion bash', { HEDGE_CACHE_DIR: blocked })).toMatch(/complete -F _hedge hedge/);
       }
     });
   },
@@ -75,9 +74,7 @@ describe.skipIf(withoutCache.length === 0)('Node < 22.1: no compile cache (skipp
   it('runs without one and writes nothing', () => {
     for (const node of withoutCache) {
       const cacheDir = join(work.path, `cache-c-${runs}`);
-      const result = run(node, '--demo markets --json', { HEDGE_CACHE_DIR: cacheDir });
-      expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toEqual(
+      expect(JSON.parse(run(node, '--demo markets --json', { HEDGE_CACHE_DIR: cacheDir }))).toEqual(
         expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
       );
       expect(existsSync(cacheDir)).toBe(false);

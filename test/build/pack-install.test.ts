@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseEnv, ROOT, tempDir } from '../support/hedge-cli.js';
 import { run, type Run } from './run-process.js';
+import { exits } from '../support/cli-runs.js';
 
 /**
  * What git sees of the paths npm pack could touch: the manifest and lockfile, what the package
@@ -26,7 +27,8 @@ async function workTreeStatus() {
   return status.stdout;
 }
 
-const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const VERSION = MANIFEST.version;
 
 // One install, in steps that each have the test bound: the tarball, the install, each command of it.
 describe('installing from the packed tarball', () => {
@@ -42,9 +44,9 @@ describe('installing from the packed tarball', () => {
   afterAll(() => dir.remove());
 
   it('npm pack writes the tarball in the temp folder, with bin/, dist/ (man page, completions) and no sources or source maps', () => {
-    expect(pack.code, pack.stderr).toBe(0);
-    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-    const files = packed.files.map((file) => file.path);
+    exits(pack, 0);
+    const [packed] = JSON.parse(pack.stdout);
+    const files: string[] = packed.files.map((file: { path: string }) => file.path);
     expect(files).toEqual(
       expect.arrayContaining([
         'bin/hedge.js',
@@ -59,10 +61,9 @@ describe('installing from the packed tarball', () => {
   });
 
   it('npm install -g of the tarball into a temp prefix, offline, installs hedge alone, its man page, and `hedge` on the prefix bin/', async () => {
-    const [packed] = JSON.parse(pack.stdout) as Array<{ filename: string }>;
+    const [packed] = JSON.parse(pack.stdout);
     // The manifest declares no dependency (dist/ bundles them) and ships the manual page.
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect([manifest.dependencies, manifest.man]).toEqual([undefined, ['./dist/hedge.1']]);
+    expect([MANIFEST.dependencies, MANIFEST.man]).toEqual([undefined, ['./dist/hedge.1']]);
     const install = await run(
       'npm',
       [
@@ -77,7 +78,7 @@ describe('installing from the packed tarball', () => {
       ],
       { cwd: dir.path },
     );
-    expect(install.code, install.stderr).toBe(0);
+    exits(install, 0);
     // Nothing but hedge: no dependency fetched, none installed beside it.
     expect(install.stdout).toMatch(/\badded 1 package\b/);
     const installed = join(prefix, 'lib', 'node_modules');
@@ -99,7 +100,7 @@ describe('installing from the packed tarball', () => {
     expect(version).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
 
     const markets = await run('hedge', ['--demo', 'markets', '--json'], { cwd: dir.path, env });
-    expect(markets.code, markets.stderr).toBe(0);
+    exits(markets, 0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN', status: 'open' })]);
   });
 
@@ -108,7 +109,7 @@ describe('installing from the packed tarball', () => {
       cwd: dir.path,
       env: { ...env, HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' },
     });
-    expect(store.code, store.stderr).toBe(13);
+    exits(store, 13);
     expect(JSON.parse(store.stderr).error).toMatchObject({
       code: 'state',
       message: expect.stringContaining('postgres://desk@127.0.0.1:9/hedge cannot be reached'),

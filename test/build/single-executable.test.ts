@@ -14,6 +14,7 @@ import { ROOT, tempDir } from '../support/hedge-cli.js';
 import { startSimulator } from '../support/simulator.js';
 import { until } from '../support/polling.js';
 import { run } from './run-process.js';
+import { exits } from '../support/cli-runs.js';
 
 const work = tempDir('hedge-sea-');
 const noNode = join(work.path, 'path-without-node');
@@ -35,9 +36,9 @@ function env(extra: Record<string, string> = {}) {
   };
 }
 
-/** `args`: a command line (split at spaces). */
-const runExecutable = (args: string, extra: Record<string, string> = {}) =>
-  run(executable, args.split(' '), { cwd: work.path, env: env(extra), timeoutMs: 20_000 });
+/** `args`: a command line (split at spaces), which must exit 0: its stdout. */
+const runExecutable = async (args: string, extra: Record<string, string> = {}) =>
+  exits(await run(executable, args.split(' '), { cwd: work.path, env: env(extra), timeoutMs: 20_000 }), 0).stdout;
 
 // A Node built without single executable applications, or without the startup snapshot the build
 // puts in one, cannot make it: skipped with that reason (failed under CI=true), as a missing tool is.
@@ -68,16 +69,16 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
   });
 
   it('--version prints the package version', async () => {
-    const result = await runExecutable('--version');
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`${VERSION}\n`);
+    expect(await runExecutable('--version')).toBe(`${VERSION}\n`);
   });
 
   it('runs the demo: `--demo quote USDTNGN buy 10000 --tenor 3`', async () => {
-    const result = await runExecutable('--demo quote USDTNGN buy 10000 --tenor 3 --json');
-    expect(result.code, result.stderr).toBe(0);
-    const quote = JSON.parse(result.stdout);
-    expect(quote).toMatchObject({ market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 });
+    expect(JSON.parse(await runExecutable('--demo quote USDTNGN buy 10000 --tenor 3 --json'))).toMatchObject({
+      market: 'USDTNGN',
+      side: 'buy',
+      notional_usd: 10000,
+      tenor_days: 3,
+    });
     // The demo's state is kept where a user's would be.
     expect(existsSync(join(home, 'config', 'demo-state.json'))).toBe(true);
   });
@@ -87,9 +88,9 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
     'prints the %s completion script the build generated, from its own code (no cache folder written)',
     async (shell) => {
       const cacheDir = join(work.path, 'cache');
-      const result = await runExecutable(`completion ${shell}`, { HEDGE_CACHE_DIR: cacheDir });
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stdout).toBe(readFileSync(join(ROOT, 'dist', 'completions', `hedge.${shell}`), 'utf8'));
+      expect(await runExecutable(`completion ${shell}`, { HEDGE_CACHE_DIR: cacheDir })).toBe(
+        readFileSync(join(ROOT, 'dist', 'completions', `hedge.${shell}`), 'utf8'),
+      );
       expect(existsSync(cacheDir)).toBe(false);
     },
   );
@@ -97,15 +98,12 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
   it('sends a real request to a simulator, which logs it', async () => {
     const simulator = await startSimulator({ preset: 'trading' });
     try {
-      const result = await runExecutable('markets --json', simulator.env);
-      expect(result.code, result.stderr).toBe(0);
-      expect(JSON.parse(result.stdout)).toEqual(
+      expect(JSON.parse(await runExecutable('markets --json', simulator.env))).toEqual(
         expect.arrayContaining([expect.objectContaining({ market: 'USDTNGN' })]),
       );
       expect(simulator.requests('GET', '/markets').map((entry) => entry.status)).toEqual([200]);
 
-      const opened = await runExecutable('open USDTNGN buy 1000 --tenor 3 --json --yes', simulator.env);
-      expect(opened.code, opened.stderr).toBe(0);
+      await runExecutable('open USDTNGN buy 1000 --tenor 3 --json --yes', simulator.env);
       expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1000]);
     } finally {
       await simulator.close();
@@ -132,17 +130,13 @@ describe.skipIf(SKIP_SEA)('the single executable, with no node on PATH', () => {
           .filter((line) => /^HEDGE_[A-Z_]+=/.test(line))
           .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
       );
-      const quote = await runExecutable('quote USDTNGN sell 2500 --tenor 7 --json', settings);
-      expect(quote.code, quote.stderr).toBe(0);
-      expect(JSON.parse(quote.stdout)).toMatchObject({
+      expect(JSON.parse(await runExecutable('quote USDTNGN sell 2500 --tenor 7 --json', settings))).toMatchObject({
         market: 'USDTNGN',
         side: 'sell',
         notional_usd: 2500,
         tenor_days: 7,
       });
-      const account = await runExecutable('account --json', settings);
-      expect(account.code, account.stderr).toBe(0);
-      expect(JSON.parse(account.stdout)).toHaveProperty('balance_usdc');
+      expect(JSON.parse(await runExecutable('account --json', settings))).toHaveProperty('balance_usdc');
     } finally {
       server.kill('SIGINT');
       await exited;

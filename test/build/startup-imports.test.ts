@@ -160,17 +160,12 @@ type Recorded = Loaded & { stderr: string; mapped?: boolean; added: Omit<Loads, 
 async function loadedInOrder(
   commands: Array<{ args: string[]; env: Record<string, string> }>,
   processEnv: Record<string, string> = {},
-): Promise<Recorded[]> {
+) {
   const spec = join(work.path, `runs-${runs}.json`);
   writeFileSync(spec, JSON.stringify(commands));
   const { code, stderr, entries } = await recorded(driverFile, [spec], processEnv);
   expect(code, stderr).toBe(0);
-  const results = JSON.parse(readFileSync(spec, 'utf8')) as Array<{
-    code: number;
-    stdout: string;
-    stderr: string;
-    mapped?: boolean;
-  }>;
+  const results: Recorded[] = JSON.parse(readFileSync(spec, 'utf8'));
   const marks = entries.flatMap((entry, at) => (entry === '#ran' ? [at] : []));
   expect(marks).toHaveLength(commands.length);
   return results.map((result, index) => {
@@ -294,52 +289,42 @@ const MANY = {
 type Many = keyof typeof MANY;
 const STORE: readonly Many[] = ['request', 'profileRead', 'profileWrite'];
 
-let many:
-  | Promise<{
-      runs: Record<Many, Recorded>;
-      requestSimulator: Simulator;
-      profileSimulator: Simulator;
-      storedProfile: string;
-      demo: string;
-    }>
-  | undefined;
+let many: ReturnType<typeof recordMany> | undefined;
 const simulators: Simulator[] = [];
 afterAll(async () => {
   for (const simulator of simulators) await simulator.close();
 });
 
-function manyRuns(): NonNullable<typeof many> {
-  many ??= (async () => {
-    const [tables, requestSimulator, profileSimulator] = await Promise.all(
-      [1, 2, 3].map(() => startSimulator({ preset: 'frozen' })),
-    );
-    simulators.push(tables, requestSimulator, profileSimulator);
-    const storedProfile = join(work.path, 'stored-profile');
-    const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
-    writeStore(storedProfile, { current: 'desk', profiles: { desk: profile, spare: profile } });
-    // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
-    const demo = join(work.path, 'demo');
-    expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
-    const envOf = (name: Many) => {
-      if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
-      if (name.startsWith('demo')) return baseEnv(demo);
-      if (name === 'teamJournal')
-        // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
-        return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
-      if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables.env };
-      if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator.env };
-      return baseEnv(work.path);
-    };
-    const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
-    const recorded = await Promise.all(
-      groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
-    );
-    const runs = Object.fromEntries(
-      groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
-    ) as Record<Many, Recorded>;
-    return { runs, requestSimulator, profileSimulator, storedProfile, demo };
-  })();
-  return many;
+const manyRuns = () => (many ??= recordMany());
+async function recordMany() {
+  const [tables, requestSimulator, profileSimulator] = await Promise.all(
+    [1, 2, 3].map(() => startSimulator({ preset: 'frozen' })),
+  );
+  simulators.push(tables, requestSimulator, profileSimulator);
+  const storedProfile = join(work.path, 'stored-profile');
+  const profile = { base_url: profileSimulator.env.HEDGE_BASE_URL, api_key: profileSimulator.env.HEDGE_API_KEY };
+  writeStore(storedProfile, { current: 'desk', profiles: { desk: profile, spare: profile } });
+  // The first run makes the demo's state (its random id part, a file written): the recorded one reads it.
+  const demo = join(work.path, 'demo');
+  expect((await runHedge(MANY.demoQuote, { configDir: demo })).code).toBe(0);
+  const envOf = (name: Many) => {
+    if (name === 'profileRead' || name === 'profileWrite') return baseEnv(storedProfile);
+    if (name.startsWith('demo')) return baseEnv(demo);
+    if (name === 'teamJournal')
+      // Nothing listens on port 9 of loopback: the client is loaded and the store refused.
+      return { ...baseEnv(work.path), HEDGE_JOURNAL_URL: 'postgres://desk@127.0.0.1:9/hedge' };
+    if (['json', 'tsv', 'csv', 'ndjson', 'table'].includes(name)) return { ...baseEnv(work.path), ...tables.env };
+    if (name === 'request') return { ...baseEnv(work.path), ...requestSimulator.env };
+    return baseEnv(work.path);
+  };
+  const groups = [(Object.keys(MANY) as Many[]).filter((name) => !STORE.includes(name)), STORE];
+  const recorded = await Promise.all(
+    groups.map((names) => loadedInOrder(names.map((name) => ({ args: MANY[name].split(' '), env: envOf(name) })))),
+  );
+  const runs = Object.fromEntries(
+    groups.flatMap((names, group) => names.map((name, index) => [name, recorded[group][index]])),
+  ) as Record<Many, Recorded>;
+  return { runs, requestSimulator, profileSimulator, storedProfile, demo };
 }
 
 describe('what a request loads', () => {

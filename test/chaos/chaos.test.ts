@@ -44,7 +44,7 @@ async function slot<T>(seed: number, body: () => Promise<T>) {
   try {
     return await body();
   } finally {
-    const next = waiting.reduce<number>(
+    const next = waiting.reduce(
       (best, candidate, index) => (best < 0 || candidate.seed < waiting[best].seed ? index : best),
       -1,
     );

@@ -32,7 +32,6 @@
 // Every keyed action carries its own --idempotency-key (as a careful script does), so each run's
 // fate is known. A history names its seed and its drawn server behaviours, so `npm run chaos --
 // --seed S --histories 1` replays it (the draws are seeded; the timing of the processes is not).
-import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -261,14 +260,12 @@ function argsOf(desk: Desk, op: Op, index: number) {
 }
 
 async function runOp(desk: Desk, op: Op, index: number) {
-  let child: ChildProcess | undefined;
   let timer: NodeJS.Timeout | undefined;
   const result = await desk.hedge(op.actor, [...argsOf(desk, op, index), ...WAIT_BOUND], {
     timeoutMs: RUN_BOUND_MS,
     env: { HEDGE_REPEAT_WINDOW: '0' },
-    onSpawn: (spawned) => {
-      child = spawned;
-      if (op.killAfterMs !== undefined) timer = setTimeout(() => child?.kill('SIGKILL'), op.killAfterMs);
+    onSpawn: (child) => {
+      if (op.killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), op.killAfterMs);
     },
   });
   if (timer) clearTimeout(timer);
@@ -333,7 +330,7 @@ export async function runHistory(options: HistoryOptions) {
   // The fill delay and latency come first on the ops' stream, as they did.
   const fillDelayMs = 50 + Math.floor(random() * 300);
   const latencyMs = Math.floor(random() * 80);
-  const behaviours: Behaviours = { ...drawn.server, fillDelayMs, latencyMs };
+  const behaviours = { ...drawn.server, fillDelayMs, latencyMs };
   const simulator = await startSimulator({
     fillDelayMs: behaviours.fillDelayMs,
     clockSpeed: CLOCK_SPEED,
@@ -457,7 +454,7 @@ function runModel(
   const trace: string[] = [];
   type Event = { atMs: number; rank: number; order: number; run: () => void };
   const events: Event[] = [
-    ...settlements.map((settled, order): Event => ({
+    ...settlements.map((settled, order) => ({
       atMs: settled.atMs,
       rank: 0,
       order,
@@ -467,7 +464,7 @@ function runModel(
         trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
       },
     })),
-    ...acts.map((act): Event => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
+    ...acts.map((act) => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
   ];
   const remove = (id: string) => {
     const index = live.findIndex((hedge) => hedge.id === id);

@@ -14,12 +14,8 @@ import { ROOT } from '../support/hedge-cli.js';
 import { run } from '../build/run-process.js';
 
 const DOCS = join(ROOT, 'docs');
-const FILES = [
-  join(ROOT, 'README.md'),
-  ...readdirSync(DOCS)
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => join(DOCS, name)),
-];
+const PAGES = readdirSync(DOCS).filter((name) => name.endsWith('.md'));
+const FILES = [join(ROOT, 'README.md'), ...PAGES.map((name) => join(DOCS, name))];
 const read = (path: string) => readFileSync(path, 'utf8');
 
 /** The text outside fenced code blocks. */
@@ -76,16 +72,13 @@ describe('README.md', () => {
   });
 
   it('names the Node version every locked package supports, as `engines` does, so `npm ci` on it warns of no engine', () => {
-    const manifest = JSON.parse(read(join(ROOT, 'package.json'))) as { engines: { node: string } };
+    const manifest = JSON.parse(read(join(ROOT, 'package.json')));
     const floor = /^>=(\d+\.\d+)\.\d+$/.exec(manifest.engines.node)?.[1];
     expect(readme).toContain(`Node ${floor} or newer`);
-    const lock = JSON.parse(read(join(ROOT, 'package-lock.json'))) as {
-      packages: Record<string, { engines?: { node?: string }; optional?: boolean }>;
-    };
-    const unmet = Object.entries(lock.packages)
+    const unmet = Object.entries<any>(JSON.parse(read(join(ROOT, 'package-lock.json'))).packages)
       .filter(([, entry]) => !entry.optional && entry.engines?.node)
-      .filter(([, entry]) => !semver.satisfies(semver.minVersion(manifest.engines.node)!, entry.engines!.node!))
-      .map(([name, entry]) => `${name} needs node ${entry.engines!.node}`);
+      .filter(([, entry]) => !semver.satisfies(semver.minVersion(manifest.engines.node)!, entry.engines.node))
+      .map(([name, entry]) => `${name} needs node ${entry.engines.node}`);
     expect(unmet).toEqual([]);
   });
 
@@ -124,7 +117,7 @@ describe('links in README.md and docs/', () => {
       const broken: string[] = [];
       for (const { target, line } of links(path)) {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
-        const [file, fragment] = target.split('#') as [string, string | undefined];
+        const [file, fragment] = target.split('#');
         const destination = file === '' ? path : resolve(dirname(path), decodeURIComponent(file));
         if (!existsSync(destination)) {
           broken.push(`line ${line}: ${target} (no such file)`);
@@ -152,9 +145,7 @@ describe('links in README.md and docs/', () => {
 
   it('README.md links every file of docs/', () => {
     const linked = new Set(links(join(ROOT, 'README.md')).map(({ target }) => target.split('#')[0]));
-    const missing = readdirSync(DOCS)
-      .filter((name) => name.endsWith('.md'))
-      .filter((name) => !linked.has(`docs/${name}`));
+    const missing = PAGES.filter((name) => !linked.has(`docs/${name}`));
     expect(missing).toEqual([]);
   });
 });

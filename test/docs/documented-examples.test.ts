@@ -175,7 +175,7 @@ function blocksOf(doc: string, markdown: string) {
   for (let index = 0; index < lines.length; index++) {
     const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/.exec(lines[index]);
     if (!open) continue;
-    const [, indent, fence, kind] = open as unknown as [string, string, string, string];
+    const [, indent, fence, kind] = open;
     const close = new RegExp(`^\\s*\\${fence[0]}{${fence.length},}\\s*$`);
     const body: Array<{ line: number; text: string }> = [];
     let end = index + 1;
@@ -267,7 +267,7 @@ function parseShell(text: string) {
   let simple: Simple = { words: [], redirects: [] };
   let pending: { op: string; target?: Word } | undefined;
   let comment = '';
-  const endPipeline = (then?: string): void => {
+  const endPipeline = (then?: string) => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
     if (simple.words.length > 0 || simple.redirects.length > 0) stages.push(simple);
     simple = { words: [], redirects: [] };
@@ -298,11 +298,11 @@ const KEYWORDS = new Set('until while if ! then do time'.split(' '));
 const ASSIGNMENT = /^([A-Za-z_]\w*)=/;
 
 /** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
-function launcher(simple: Simple): { assignments: Word[]; args: Word[] } | undefined {
+function launcher(simple: Simple) {
   let at = 0;
   while (at < simple.words.length && (KEYWORDS.has(simple.words[at].raw) || ASSIGNMENT.test(simple.words[at].raw)))
     at++;
-  const raw = (offset: number): string | undefined => simple.words[at + offset]?.raw;
+  const raw = (offset: number) => simple.words[at + offset]?.raw;
   const assignments = simple.words.slice(0, at).filter((word) => ASSIGNMENT.test(word.raw));
   if ((raw(0) === 'npx' && raw(1) === 'hedge') || (raw(0) === 'node' && raw(1) === 'bin/hedge.js'))
     return { assignments, args: simple.words.slice(at + 2) };
@@ -341,7 +341,11 @@ function isRun(example: DocLine) {
 const children = new Set<ChildProcess>();
 
 /** A hedge process; stdout() and stderr() are what it has printed so far. */
-function spawnHedge(args: readonly string[], options: { cwd: string; env: Record<string, string>; stdin?: string }) {
+/** Where and how a hedge process runs. */
+type Env = Record<string, string>;
+type RunIn = { cwd: string; env: Env; stdin?: string };
+
+function spawnHedge(args: readonly string[], options: RunIn) {
   const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
   children.add(child);
   // A process that could not start has no code: its run fails as such.
@@ -393,10 +397,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>) {
  * process of its own runs it in that folder where a setting is read by Node at start, and for
  * `hedge mcp`: its client's end of input is the end of a pipe, which it must have answered first.
  */
-async function runHedge(
-  args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; stdin?: string },
-): Promise<Ran> {
+async function runHedge(args: readonly string[], options: RunIn) {
   const inProcess =
     commandOf(args) !== 'mcp' &&
     options.env.TZ === 'UTC' &&
@@ -415,7 +416,7 @@ async function runHedge(
 /** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
 async function startInBackground(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string> },
+  options: RunIn,
   ready: (stdout: string, stderr: string) => boolean,
 ) {
   const { child, closed, stdout, stderr } = spawnHedge(args, options);
@@ -440,7 +441,7 @@ async function startInBackground(
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
 let server: Awaited<ReturnType<typeof startInBackground>> | undefined;
-let serverEnv: Record<string, string> = {};
+let serverEnv: Env = {};
 let world: { path: string; remove: () => void };
 let flat: string;
 let booked: string;
@@ -506,14 +507,14 @@ interface BlockState {
   cwd: string;
   config: string;
   /** What a sourced `hedge sandbox serve` printed: the block then runs against it, not the demo. */
-  served: Record<string, string> | undefined;
-  variables: Record<string, string>;
+  served: Env | undefined;
+  variables: Env;
   /** What a background line's stdout went to (`> sandbox.env`), for `. ./sandbox.env`. */
   files: Map<string, () => string>;
   background: Array<() => Promise<number | null>>;
 }
 
-function env(state: BlockState, extra: Record<string, string> = {}) {
+function env(state: BlockState, extra: Env = {}) {
   return {
     ...baseEnv(state.config),
     ...(state.served ?? {}),
@@ -522,6 +523,9 @@ function env(state: BlockState, extra: Record<string, string> = {}) {
     ...extra,
   };
 }
+
+/** A run of the block's, read by the test rather than a person: no terminal. */
+const asScript = (state: BlockState) => ({ cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
 
 /** `--demo` where a line reaches an account and no sourced simulator stands in for the reader's server. */
 function withServer(state: BlockState, args: string[]) {
@@ -533,7 +537,7 @@ function withServer(state: BlockState, args: string[]) {
 async function newest(state: BlockState, what: 'hedge' | 'journal') {
   // `journal` is a local command: withServer() leaves it as it is.
   const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
-  const result = await runHedge(args, { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) });
+  const result = await runHedge(args, asScript(state));
   const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
@@ -571,7 +575,7 @@ async function argument(state: BlockState, word: Word) {
 }
 
 /** `NAME=value` words, expanded into `into` (returned). */
-async function assign(state: BlockState, words: readonly Word[], into: Record<string, string>) {
+async function assign(state: BlockState, words: readonly Word[], into: Env) {
   for (const word of words) {
     const [, name] = ASSIGNMENT.exec(word.raw)!;
     into[name] = (await expand(state, word)).slice(name.length + 1);
@@ -580,10 +584,7 @@ async function assign(state: BlockState, words: readonly Word[], into: Record<st
 }
 
 /** Runs one doc line's pipelines in order; returns the last hedge run in the foreground. */
-async function runLine(
-  state: BlockState,
-  example: Example,
-): Promise<{ last?: { result: Ran; args: string[] }; echoStatus: boolean }> {
+async function runLine(state: BlockState, example: Example) {
   let last;
   let echoStatus = false;
   for (const pipeline of example.shell.pipelines) {
@@ -666,12 +667,7 @@ const INITIALIZE = JSON.stringify({
  * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
  * stdin: it gets one `initialize`, then the end of its input, and must have answered it.
  */
-async function run(
-  state: BlockState,
-  args: string[],
-  environment: Record<string, string>,
-  stdin?: string,
-): Promise<Ran> {
+async function run(state: BlockState, args: string[], environment: Env, stdin?: string) {
   const command = commandOf(args);
   const next = args[args.indexOf(command) + 1];
   const serves =
@@ -727,7 +723,7 @@ function shape(line: string) {
 
 const RULE = /^[\s─]*─[\s─]*$/;
 
-function table(lines: readonly string[]): { at: number; columns: string[]; rows: string[] } | undefined {
+function table(lines: readonly string[]) {
   const rule = lines.findIndex((line, index) => index > 0 && RULE.test(line));
   if (rule < 0) return undefined;
   const rows: string[] = [];
@@ -776,7 +772,7 @@ function compare(doc: readonly string[], result: Pick<Ran, 'stdout' | 'stderr'>)
   )
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
-  const first = (lines: readonly string[]): string => shape(lines.find((line) => line.trim() !== '') ?? '');
+  const first = (lines: readonly string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
     const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]);
     let have: Set<string>;
@@ -828,15 +824,12 @@ async function startKeeper(state: BlockState) {
   // later (the one written at start already says "running"), so the wait is for a counted cycle.
   const keeper = await startInBackground(
     withServer(state, ['keep', 'docs/examples/target.csv']),
-    { cwd: state.cwd, env: env(state, { HEDGE_FORCE_TTY: '0' }) },
+    asScript(state),
     UP.keep,
   );
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const status = await runHedge(withServer(state, 'keep status --json'.split(' ')), {
-      cwd: state.cwd,
-      env: env(state, { HEDGE_FORCE_TTY: '0' }),
-    });
+    const status = await runHedge(withServer(state, 'keep status --json'.split(' ')), asScript(state));
     const seen = status.code === 0 ? JSON.parse(status.stdout) : undefined;
     if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) break;
     if (Date.now() > deadline) {

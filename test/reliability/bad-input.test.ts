@@ -28,6 +28,10 @@ interface RowExtra {
   withProfile?: boolean;
 }
 
+/** The note and extra of a login row that reads its key from stdin, and of a row whose store holds "desk". */
+const KEY_ON_STDIN = ['key on stdin', { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' }] as const;
+const WITH_DESK = ['store has "desk"', { withProfile: true }] as const;
+
 /** The command line as shown in the table, what its one stderr line must match (naming the argument), a note. */
 type BadRow = [line: string, mentions: RegExp, note?: string, extra?: RowExtra];
 
@@ -142,40 +146,28 @@ const ROWS: BadRow[] = [
   ['--timeout -1 account', /^hedge: --timeout: .*"-1"/, '', { args: ['--timeout=-1', 'account'] }],
   ['--timeout abc account', /^hedge: --timeout: .*"abc"/],
   ['--request-timeout -1 account', /^hedge: --request-timeout: .*"-1"/],
-  [
-    '--profile nope account',
-    /^hedge: --profile: no profile named "nope" \(profiles: desk\)/,
-    'store has "desk"',
-    { withProfile: true },
-  ],
-  ['HEDGE_PROFILE=nope account', /no profile named "nope"/, 'store has "desk"', { withProfile: true }],
+  ['--profile nope account', /^hedge: --profile: no profile named "nope" \(profiles: desk\)/, ...WITH_DESK],
+  ['HEDGE_PROFILE=nope account', /no profile named "nope"/, ...WITH_DESK],
   ['--profile "bad name!" account', /^hedge: --profile: "bad name!" is not a profile name/],
   ['HEDGE_BASE_URL=http://api.example.com/v2 account', /Refusing plain http:\/\/ to api\.example\.com/],
   ['HEDGE_BASE_URL=not-a-url account', /HEDGE_BASE_URL is not a URL/],
   ['HEDGE_BASE_URL=ftp://127.0.0.1/v2 account', /must use https:\/\//],
   ['--demo quote USDTNGN hold 1000 --tenor 3', /^hedge: side: "hold"/],
   // profiles, login, completion, sandbox
-  ['profile use nope', /^hedge: name: no profile named "nope"/, 'store has "desk"', { withProfile: true }],
+  ['profile use nope', /^hedge: name: no profile named "nope"/, ...WITH_DESK],
   ['profile use', /^hedge: missing required argument 'name'/],
-  ['profile remove nope', /no profile named "nope"/, 'store has "desk"', { withProfile: true }],
+  ['profile remove nope', /no profile named "nope"/, ...WITH_DESK],
   ['profile bogus', /^hedge: unknown command 'bogus'/],
   [
     'login --profile x --base-url http://api.example.com/v2',
     /Refusing plain http:\/\/ to api\.example\.com/,
-    'key on stdin',
-    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
+    ...KEY_ON_STDIN,
   ],
-  [
-    'login --profile x --base-url not-a-url',
-    /--base-url is not a URL/,
-    'key on stdin',
-    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
-  ],
+  ['login --profile x --base-url not-a-url', /--base-url is not a URL/, ...KEY_ON_STDIN],
   [
     'login --base-url https://127.0.0.1/v2 --ca-file /nonexistent.pem',
     /^hedge: --ca-file: no such file/,
-    'key on stdin',
-    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
+    ...KEY_ON_STDIN,
   ],
   [
     'login --api-key hpk_test_…',
@@ -199,12 +191,7 @@ const ROWS: BadRow[] = [
         /^hedge: --move-key: moves the stored key only \(with --key-store keyring or file\); leave out --base-url\.$/,
       ],
     ] as const
-  ).map(([flags, says]): BadRow => [
-    `login --profile desk ${flags}`,
-    says,
-    'key on stdin',
-    { input: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA\n' },
-  ]),
+  ).map(([flags, says]): BadRow => [`login --profile desk ${flags}`, says, ...KEY_ON_STDIN]),
   [
     'report --html -',
     /^hedge: --html: "-" is not written to stdout; expected a file path \(\.\/- for a file named -\)\.$/,

@@ -51,6 +51,16 @@ function readStore(configDir: string) {
   }
 }
 
+/** The first line of `stderr` that mentions an error. */
+const errorOf = (stderr: string) =>
+  firstLine(
+    stderr
+      .split('\n')
+      .filter((line) => /error/.test(line))
+      .join('\n'),
+  );
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
 /** Anything in the folder besides the store itself (temp files of a write, a lock left behind). */
 function leftovers(configDir: string) {
   return readdirSync(configDir).filter((name) => name !== 'config.json');
@@ -122,7 +132,7 @@ describe('logins racing on one store', () => {
           Object.keys(saved).sort(),
         ]);
         expect(Object.keys(saved)).toHaveLength(6);
-        expect(statSync(join(configDir, 'config.json')).mode & 0o777).toBe(0o600);
+        expect(modeOf(join(configDir, 'config.json'))).toBe(0o600);
       },
     ));
 });
@@ -150,12 +160,7 @@ describe('a config folder that cannot be used', () => {
           chmodSync(configDir, 0o500);
         }
         const result = await login(configDir, sandbox, 'desk', KEYS[0]);
-        observation.observed = `exit ${result.code}: "${firstLine(
-          result.stderr
-            .split('\n')
-            .filter((line) => /error/.test(line))
-            .join('\n'),
-        )}"`;
+        observation.observed = `exit ${result.code}: "${errorOf(result.stderr)}"`;
         exits(result, 1);
         expect(result.stderr).toContain(configDir);
         expect(result.stderr).toMatch(
@@ -204,14 +209,14 @@ describe('a config folder that cannot be used', () => {
         const loginDir = join(dir, 'missing-for-login', 'hedge');
         const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
         const store = readStore(loginDir);
-        observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? (statSync(loginDir).mode & 0o777).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
+        observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? modeOf(loginDir).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
         exits(read, 4);
         expect(read.stderr).toMatch(/No API key is configured/);
         expect(read.stderr).toMatch(/hedge login/);
         expect(read.stderr).not.toMatch(STACK_FRAME);
         ok(created);
-        expect(statSync(loginDir).mode & 0o777).toBe(0o700);
-        expect(statSync(join(loginDir, 'config.json')).mode & 0o777).toBe(0o600);
+        expect(modeOf(loginDir)).toBe(0o700);
+        expect(modeOf(join(loginDir, 'config.json'))).toBe(0o600);
         expect(store.ok && store.data.profiles.desk?.api_key).toBe(KEYS[1]);
       },
     ));
@@ -274,14 +279,7 @@ describe('logins killed mid-way', () => {
         observation.observed =
           `${killed} killed, ${completed} finished first; store ${store.ok ? `valid (${Object.keys(store.data.profiles).length} profiles)` : store.reason} after every kill: ${problems.length === 0 ? 'yes' : problems.slice(0, 2).join('; ')}; ` +
           `next login exit ${after.code}${
-            after.code === 0
-              ? ''
-              : ` "${firstLine(
-                  after.stderr
-                    .split('\n')
-                    .filter((line) => /error/.test(line))
-                    .join('\n'),
-                )}"`
+            after.code === 0 ? '' : ` "${errorOf(after.stderr)}"`
           }; left over: ${remaining.length ? remaining.join(', ') : 'nothing'}`;
         expect(problems).toEqual([]);
         expect(killed).toBeGreaterThanOrEqual(4);

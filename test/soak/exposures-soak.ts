@@ -132,7 +132,7 @@ export interface Sample {
 const round2 = (value: number) => Math.round(value * 100) / 100;
 
 /** The exposures file of a schedule from `startMs`: dues at 14:00 UTC of their day, written with their zone. */
-export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number): string {
+export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number) {
   const rows = schedule.map((row) => {
     const raw = startMs + row.dueShare * days * DAY_MS;
     // Long soaks: 14:00 UTC of the day (inside any hedge's tenor); short ones keep the exact share.
@@ -169,7 +169,7 @@ export type SoakResult = Awaited<ReturnType<typeof runExposuresSoak>>;
 
 export async function runExposuresSoak(options: SoakOptions) {
   const log = options.log ?? (() => {});
-  const policy: ExposurePolicy = DEFAULT_POLICY;
+  const policy = DEFAULT_POLICY;
   const tickMs = options.tickMs ?? 250;
   const wallStart = Date.now();
   const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
@@ -216,7 +216,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     const parsed = parseExposuresFile(csv, { sourceName: 'exposures.csv' });
     if ('problems' in parsed)
       throw new Error(`the soak's own exposures file is bad: ${JSON.stringify(parsed.problems)}`);
-    const exposures: Exposure[] = parsed.exposures;
+    const exposures = parsed.exposures;
     const lastDueMs = Math.max(
       ...exposures
         .filter((exposure) => coverSide(exposure, policy.functional) !== undefined)
@@ -431,17 +431,13 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       weeks,
       mismatches: [`exit ${result.code}: ${result.stderr.trim()}`],
     };
-  const report = JSON.parse(result.stdout) as {
-    prices: Record<string, number>;
-    cost: { market: string; closed_hedges: number; carry_pnl_usdc: number; fees_pnl_usdc: number; cost_usdc: number }[];
-    coverage: { week: string; at: string; market: string; hedged_usd: number }[];
-  };
+  const report = JSON.parse(result.stdout);
   const accounts = Object.values(sim.sandbox.engine.state.accounts);
   const history = accounts.flatMap((account) => account.history).filter((record) => record.market === MARKET);
   // The server's records count what the account paid as positive; the report, from the account's side, as negative.
   const carryCents = -history.reduce((total, record) => total + Math.round(record.carry_usdc * 100), 0);
   const feeCents = -history.reduce((total, record) => total + Math.round(record.fees_usdc * 100), 0);
-  const cost = report.cost.find((row) => row.market === MARKET);
+  const cost = report.cost.find((row: { market: string }) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
     const sums = {
@@ -466,7 +462,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       .filter((hedge) => hedge.openedAtMs <= ms)
       .reduce((total, hedge) => total + (hedge.side === 'buy' ? 1 : -1) * hedge.notionalUsd, 0);
   const price = report.prices[MARKET];
-  const coverage = report.coverage.filter((row) => row.market === MARKET);
+  const coverage = report.coverage.filter((row: { market: string }) => row.market === MARKET);
   // The weeks run to the server's now (its clock is weeks ahead of ours here), not to ours.
   const serverNowMs = sim.sandbox.clock.now();
   const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
@@ -502,7 +498,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
 }
 
 /** The figures, one per line, as the script prints them. */
-export function describeSoak(result: SoakResult, options: SoakOptions): string[] {
+export function describeSoak(result: SoakResult, options: SoakOptions) {
   const day = (ms: number) => ((ms - result.startMs) / DAY_MS).toFixed(2);
   return [
     `soak: ${options.days} server days (ran ${result.serverDays.toFixed(2)}), seed ${options.seed}, clock speed ${options.clockSpeed}x, keeper --interval ${options.intervalS}`,

@@ -72,7 +72,7 @@ export function soakKeepers(
  * Sends `signal` (SIGTERM: the keeper finishes its step in flight and exits 0, as a supervisor
  * stops it) and waits until it has gone; SIGKILL if it has not within 30 s.
  */
-export async function stopKeeper(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+export async function stopKeeper(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const gone = new Promise((resolve) => child.once('exit', resolve));
   const bound = setTimeout(() => child.kill('SIGKILL'), 30_000);
