@@ -6,7 +6,7 @@ import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/a
 import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
-import { usageRefusal as refusal } from '../support/refusal.js';
+import { usageRefusal as refusal } from '../support/output/refusal.js';
 
 const tools = agentTools(COMMANDS);
 const tool = (name: string) => tools.find((candidate) => candidate.name === name)!;

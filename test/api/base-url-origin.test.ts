@@ -21,7 +21,7 @@ import {
   resolveApiPath,
 } from '../../src/core/security/base-url.js';
 import { realClock } from '../support/client.js';
-import { usageRefusal } from '../support/refusal.js';
+import { usageRefusal } from '../support/output/refusal.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
 
 /** A base URL without a path: a path glued to it can name another host (`@host/x`). */

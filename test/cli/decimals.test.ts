@@ -12,7 +12,7 @@ import { parsePolicyFile, resolvePolicy } from '../../src/features/exposures/exp
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
 import { keyLifetimeMs, repeatWindowMs } from '../../src/core/input.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
-import { usageRefusal as refusal } from '../support/refusal.js';
+import { usageRefusal as refusal } from '../support/output/refusal.js';
 
 type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
 const serve = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);

@@ -10,7 +10,7 @@ import {
   parseStatus,
   parseTenor,
 } from '../../src/core/input.js';
-import { usageRefusal as refusal } from '../support/refusal.js';
+import { usageRefusal as refusal } from '../support/output/refusal.js';
 
 describe('market', () => {
   it('is trimmed and upper-cased', () => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { HEDGE_BIN, ROOT, baseEnv, runHedge, tempDir, type HedgeArgs, type RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { hasTool } from '../support/tools.js';
+import { hasTool } from '../support/servers/tools.js';
 import { startSimulator, type Simulator } from '../support/simulator.js';
 import { exits } from '../support/cli-runs.js';
 

@@ -9,7 +9,7 @@ import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.
 import { serveSandbox } from '../../src/sandbox/index.js';
 import { until } from '../support/polling.js';
 import { runHedge } from '../support/hedge-cli.js';
-import { usageRefusal } from '../support/refusal.js';
+import { usageRefusal } from '../support/output/refusal.js';
 
 function capture() {
   const stream = new PassThrough();

@@ -13,7 +13,7 @@ import { MAX_PROBLEM_LINES, inputFileProblems, readInputFile } from '../../src/f
 import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.js';
 import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
 import { tempDir } from '../support/hedge-cli.js';
-import { hasTool } from '../support/tools.js';
+import { hasTool } from '../support/servers/tools.js';
 import { testContext } from '../support/client.js';
 
 const folder = tempDir('hedge-input-file-');

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../hedge-cli.js';
-import { hasTool } from '../tools.js';
+import { hasTool } from './tools.js';
 
 const TOOLS = ['dbus-run-session', 'gnome-keyring-daemon', 'secret-tool'] as const;
 
