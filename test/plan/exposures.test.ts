@@ -214,10 +214,11 @@ describe('hedge exposures', () => {
       `A,USDTNGN,receivible,1m,NGN,${day(5)}`,
       'B,USDTNGN,payable,12,EUR,soon',
     ]);
-    const problems = exits(await run(`exposures ${file}`), 2)
-      .stderr.split('\n')
-      .filter((line) => line.startsWith(`${file}:`));
-    expect(problems).toEqual([
+    expect(
+      exits(await run(`exposures ${file}`), 2)
+        .stderr.split('\n')
+        .filter((line) => line.startsWith(`${file}:`)),
+    ).toEqual([
       `${file}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
       `${file}:3: row 2: currency: missing or not allowed; expected USD or NGN (the market's quote currency).`,
       `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
@@ -231,11 +232,14 @@ async function withHistory(options: { dialect?: 'alpha' } = {}) {
   const rig = await startSimulator({ preset: 'frozen', ...options });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
-  const closed = await rig.api('POST', '/hedges/close', {
-    body: { market: 'USDTNGN', side: 'buy' },
-    idempotencyKey: 'close-1',
-  });
-  expect(closed.status).toBe(200);
+  expect(
+    (
+      await rig.api('POST', '/hedges/close', {
+        body: { market: 'USDTNGN', side: 'buy' },
+        idempotencyKey: 'close-1',
+      })
+    ).status,
+  ).toBe(200);
   rig.advance(FILL_DELAY_MS + 1);
   rig.seedOpen('buy', 250_000);
   rig.seedOpen('sell', 20_000);
@@ -317,8 +321,7 @@ describe('hedge exposures --report', () => {
     const filled = (await rig.api('GET', '/hedges?status=filled')).body.data;
     // The server lists the closed hedge in history and still as filled.
     expect(filled.map((hedge: any) => hedge.id)).toContain(closed.hedge);
-    const held = (await rig.api('GET', '/positions')).body.data;
-    const net = held.reduce(
+    const net = (await rig.api('GET', '/positions')).body.data.reduce(
       (sum: number, line: any) => sum + (line.direction === 'buy' ? 1 : -1) * Number(line.size_usd),
       0,
     );
@@ -362,8 +365,7 @@ describe('hedge exposures --report', () => {
     try {
       const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
       const data = okJson(await reportOf(rig, env));
-      const report = okJson(await rig.hedge('report --by market --json', { env }));
-      const [market] = report.groups;
+      const [market] = okJson(await rig.hedge('report --by market --json', { env })).groups;
       const history = Object.values(rig.sandbox.engine.state.accounts).flatMap((account) => account.history);
       expect([market.key, market.count, history.length]).toEqual(['USDTNGN', 1, 1]);
       expect(data.cost).toEqual([

@@ -68,8 +68,9 @@ describe('hedge apply', () => {
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
     ok(await trading.hedge(`apply ${start}`));
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
-    const report = okJson(await trading.hedge(`apply ${next} --json`));
-    expect(report.map((row: any) => [row.action, row.side, row.delta_usd])).toEqual([
+    expect(
+      okJson(await trading.hedge(`apply ${next} --json`)).map((row: any) => [row.action, row.side, row.delta_usd]),
+    ).toEqual([
       ['close', 'sell', -5_000],
       ['add', 'buy', 2_000],
     ]);
@@ -81,8 +82,14 @@ describe('hedge apply', () => {
     rig.seedOpen('buy', 10_000);
     rig.seedOpen('sell', 5_000);
     const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,2000,3']);
-    const report = okJson(await rig.hedge(`apply ${file} --json`));
-    expect(report.map((row: any) => [row.action, row.side, row.delta_usd, row.outcome])).toEqual([
+    expect(
+      okJson(await rig.hedge(`apply ${file} --json`)).map((row: any) => [
+        row.action,
+        row.side,
+        row.delta_usd,
+        row.outcome,
+      ]),
+    ).toEqual([
       ['reduce', 'sell', -3_000, 'done'],
       ['add', 'buy', 2_000, 'done'],
     ]);
@@ -102,8 +109,9 @@ describe('hedge apply', () => {
     // The server commits the first open but never finishes its answer, so the kill lands while that
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).
     rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    const first = await killWhen(rig, ['apply', file], () => trades(rig).length > 0, 'the first write');
-    expect(first.signal).toBe('SIGKILL');
+    expect((await killWhen(rig, ['apply', file], () => trades(rig).length > 0, 'the first write')).signal).toBe(
+      'SIGKILL',
+    );
     expect(trades(rig)).toHaveLength(1);
     expect(rig.hedges()).toHaveLength(1);
     rig.sandbox.setFaults({ stall: null, match: null });
@@ -192,8 +200,9 @@ describe('hedge apply', () => {
     const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
     expect(words).toEqual(['apply', file, '--tolerance', '100']);
     exits(await trading.hedge([...words, '--yes']), 6);
-    const sent = trades(trading).map((entry) => entry.body);
-    expect(sent).toEqual([1, 2].map(() => ({ market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 3 })));
+    expect(trades(trading).map((entry) => entry.body)).toEqual(
+      [1, 2].map(() => ({ market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 3 })),
+    );
   });
 });
 

@@ -153,8 +153,11 @@ describe('hedge roll', () => {
     ]);
     expect(legs[0].idempotencyKey).not.toBe(legs[1].idempotencyKey);
     const log = simulator.sandbox.requestLog;
-    const between = log.slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]));
-    expect(between.some((entry) => entry.method === 'GET' && entry.path === '/positions')).toBe(true);
+    expect(
+      log
+        .slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]))
+        .some((entry) => entry.method === 'GET' && entry.path === '/positions'),
+    ).toBe(true);
 
     // --json: both legs, each with its journal entry.
     expect(rolled).toMatchObject({

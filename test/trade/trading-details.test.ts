@@ -293,8 +293,9 @@ describe('opening a side that is already open', () => {
     simulator.seedOpen('sell', 3_000);
     // No note on a side that is not open.
     expect(ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`)).stderr).not.toContain('already open');
-    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
-    expect(result.stderr).toContain('Note: the sell side of USDTNGN is already open (3,000.00 USD');
+    expect(ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`)).stderr).toContain(
+      'Note: the sell side of USDTNGN is already open (3,000.00 USD',
+    );
     expect(simulator.active('sell')).toHaveLength(2);
   });
 
@@ -330,10 +331,13 @@ describe('opening a side that is already open', () => {
           configDir: dir.path,
         }),
       );
-      const second = await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
-        configDir: dir.path,
-      });
-      expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
+      expect(
+        (
+          await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
+            configDir: dir.path,
+          })
+        ).stderr,
+      ).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
     } finally {
       dir.remove();
     }

@@ -251,13 +251,14 @@ describe('hedge add / reduce / close', () => {
       ['add', 'USDTNGN', 'buy', '1000'],
       ['reduce', 'USDTNGN', 'sell', '1000'],
     ]) {
-      const result = exits(
-        await trading.hedge(args),
-        3,
-        `There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-        'hedge positions',
-      );
-      expect(result.stderr).not.toMatch(/idempotency key/);
+      expect(
+        exits(
+          await trading.hedge(args),
+          3,
+          `There is no ${args[2]} hedge on USDTNGN to ${args[0]}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          'hedge positions',
+        ).stderr,
+      ).not.toMatch(/idempotency key/);
     }
     // Both views were read; nothing was journaled, nothing was sent.
     expect(trading.requests('GET', '/positions').length).toBeGreaterThanOrEqual(2);
@@ -267,13 +268,14 @@ describe('hedge add / reduce / close', () => {
       ['add', 'USDTNGN', 'buy', '1000', '--skip-checks'],
       ['close', 'USDTNGN', 'buy'],
     ]) {
-      const result = exits(
-        await trading.hedge(args),
-        3,
-        'There is no open hedge on that market and side. (no_open_hedge, HTTP 404)',
-        'hedge positions',
-      );
-      expect(result.stderr).toMatch(/idempotency key: [0-9a-f-]{36}/);
+      expect(
+        exits(
+          await trading.hedge(args),
+          3,
+          'There is no open hedge on that market and side. (no_open_hedge, HTTP 404)',
+          'hedge positions',
+        ).stderr,
+      ).toMatch(/idempotency key: [0-9a-f-]{36}/);
     }
     expect(trading.writes().map((write) => [write.path, write.status])).toEqual([
       ['/hedges/add', 404],
@@ -335,13 +337,14 @@ describe('pre-trade checks', () => {
   it('with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
     await openFilledThroughCli(trading, 'buy', '40000');
-    const result = exits(
-      await trading.hedge('open USDTNGN sell 20000 --tenor 3 --skip-checks'),
-      3,
-      '(exposure_exceeded, HTTP 400)',
-      'available_exposure_usd: 10000',
-    );
-    expect(result.stderr).toMatch(/idempotency key: [0-9a-f-]{36}/);
+    expect(
+      exits(
+        await trading.hedge('open USDTNGN sell 20000 --tenor 3 --skip-checks'),
+        3,
+        '(exposure_exceeded, HTTP 400)',
+        'available_exposure_usd: 10000',
+      ).stderr,
+    ).toMatch(/idempotency key: [0-9a-f-]{36}/);
     expect(
       trading.writes().filter((entry) => entry.path === '/hedges' && entry.errorCode === 'exposure_exceeded'),
     ).toHaveLength(1);
