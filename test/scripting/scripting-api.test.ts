@@ -83,10 +83,7 @@ describe('hedge api: the key never leaves for another host', () => {
     ['\\\\evil.example\\x', /backslash/],
   ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
     const t = await start();
-    const result = await t.hedge(`api ${path}`);
-    exits(result, 2);
-    expect(result.stderr).toMatch(why);
-    expect(result.stderr).toContain('nothing was sent');
+    expect(exits(await t.hedge(`api ${path}`), 2, 'nothing was sent').stderr).toMatch(why);
     expect(t.requests()).toEqual([]);
   });
 
@@ -237,11 +234,11 @@ describe('hedge api: writes go through the journal', () => {
 
   it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
     const t = await start();
-    const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', {
-      env: { HEDGE_API_KEY: LIVE_KEY },
-    });
-    exits(result, 2);
-    expect(result.stderr).toContain('--yes is required to send POST /hedges/close with a LIVE key');
+    exits(
+      await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', { env: { HEDGE_API_KEY: LIVE_KEY } }),
+      2,
+      '--yes is required to send POST /hedges/close with a LIVE key',
+    );
     expect(t.requests()).toEqual([]);
   });
 
@@ -252,9 +249,7 @@ describe('hedge api: writes go through the journal', () => {
     await killedHeld(t, args, '/hedges/close');
     const [left] = await journal(t, '--pending');
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
-    const again = ok(await t.hedge(args));
-    expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
-    expect(again.stderr).toContain(left.idempotency_key);
+    const again = exits(await t.hedge(args), 0, 'Resuming the api POST /hedges/close started', left.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
     // Both sends carried the one key; the server replayed the first answer and acted once.
     expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
@@ -270,8 +265,7 @@ describe('hedge api: writes go through the journal', () => {
       'api -X POST /hedges -f market=USDTNGN -f side=sell -F notional_usd=3000 -F tenor_days=1',
       '/hedges',
     );
-    const resumed = ok(await t.hedge('resume --json'));
-    expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
+    const resumed = exits(await t.hedge('resume --json'), 0, 'Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0].id } });
     expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);
