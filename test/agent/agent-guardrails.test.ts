@@ -77,8 +77,7 @@ describe('--max-daily-notional', () => {
     expect(simulator.writes()).toHaveLength(before);
 
     // Exactly up to the cap is allowed.
-    const fits = await call('add', { ...BUY, notional: 5_000 });
-    expectDone(fits);
+    expectDone(await call('add', { ...BUY, notional: 5_000 }));
     expect((await journal(simulator)).filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual([
       'add',
       'open',

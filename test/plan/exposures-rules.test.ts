@@ -130,11 +130,12 @@ describe('the policy', () => {
   });
 
   it('takes a policy file and lets the flags win over it', () => {
-    const file = parsePolicyFile(
-      '{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}',
-      'p.json',
-    );
-    expect(resolvePolicy(file, { band: '7', functional: 'ngn' })).toEqual({
+    expect(
+      resolvePolicy(
+        parsePolicyFile('{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}', 'p.json'),
+        { band: '7', functional: 'ngn' },
+      ),
+    ).toEqual({
       buckets: [{ withinDays: 10, ratio: 1 }, { ratio: 0.2 }],
       bandPct: 7,
       sizing: 'fixed',

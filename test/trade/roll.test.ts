@@ -125,12 +125,13 @@ describe('hedge roll', () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
     // --dry-run first: both requests, in order, and nothing sent or journaled.
-    const dry = exits(
-      await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
-      0,
-      'Dry run: these requests were NOT sent.',
+    const shown = JSON.parse(
+      exits(
+        await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
+        0,
+        'Dry run: these requests were NOT sent.',
+      ).stdout,
     );
-    const shown = JSON.parse(dry.stdout);
     expect([shown.dry_run, ...shown.legs.map((leg: any) => [leg.leg, leg.method, leg.path, leg.body])]).toEqual([
       true,
       ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],

@@ -130,13 +130,12 @@ describe('hedge reduce: what it realized', () => {
     expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
 
     // Without a terminal: the side after it as TSV, and a line of what it was and is.
-    const plain = exits(
+    const [keys, values] = exits(
       await simulator.hedge(`reduce ${MARKET} sell 2500`),
       0,
       'Reduced by 2,500.00 USD: the sell hedge on USDTNGN is now 12,500.00 USD (was 15,000.00 USD).',
-    );
-    const [keys, values] = plain.stdout
-      .trim()
+    )
+      .stdout.trim()
       .split('\n')
       .map((line) => line.split('\t'));
     expect(values[keys.indexOf('notional_usd')]).toBe('12500');
