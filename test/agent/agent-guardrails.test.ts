@@ -42,12 +42,13 @@ describe('--max-notional', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
-    const roll = await call('roll', { ...BUY, tenor: 7 });
-    expect(data(roll).error).toMatchObject({ code: 'max_notional_exceeded', details: { this_call_usd: 20_000 } });
+    expect(data(await call('roll', { ...BUY, tenor: 7 })).error).toMatchObject({
+      code: 'max_notional_exceeded',
+      details: { this_call_usd: 20_000 },
+    });
     expect(simulator.writes()).toEqual([]);
     expect(simulator.requests('GET', '/positions').length).toBeGreaterThan(0);
-    const close = await call('close', BUY);
-    expectDone(close);
+    expectDone(await call('close', BUY));
     expect(simulator.writes().map((entry) => entry.path)).toEqual(['/hedges/close']);
   });
 });
@@ -76,10 +77,11 @@ describe('--max-daily-notional', () => {
     expect(simulator.writes()).toHaveLength(before);
 
     // Exactly up to the cap is allowed.
-    const fits = await call('add', { ...BUY, notional: 5_000 });
-    expectDone(fits);
-    const entries = await journal(simulator);
-    expect(entries.filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual(['add', 'open']);
+    expectDone(await call('add', { ...BUY, notional: 5_000 }));
+    expect((await journal(simulator)).filter((entry) => entry.via === 'agent').map((entry) => entry.command)).toEqual([
+      'add',
+      'open',
+    ]);
   });
 });
 
@@ -106,8 +108,10 @@ describe('the confirmation step of a live write previews the numbers', () => {
     expect(add.preview.position).toMatchObject({ ...BUY, notional_usd: 10_000 });
     expect(add.preview.quote).toMatchObject({ ...BUY, notional_usd: 2_500, tenor_days: 7 });
 
-    const reduce = data(await call('reduce', { ...BUY, notional: 2_500 }));
-    expect(reduce.preview).toMatchObject({ share_of_position: 0.25, position: { notional_usd: 10_000 } });
+    expect(data(await call('reduce', { ...BUY, notional: 2_500 })).preview).toMatchObject({
+      share_of_position: 0.25,
+      position: { notional_usd: 10_000 },
+    });
     const close = data(await call('close', BUY));
     expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
     expect(typeof close.preview.position.net_margin_usd).toBe('number');
@@ -285,8 +289,7 @@ describe('a live key with --allow-live', () => {
   it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
     const simulator = await startSimulator();
     const { call } = toolbox(simulator, {}, { live: true });
-    const result = await call('resume', {});
-    expect(data(result).error).toMatchObject({ code: 'usage', argument: 'id' });
+    expect(data(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
     expect(simulator.requests()).toEqual([]);
   });
 });

@@ -52,9 +52,11 @@ describe('the error catalogue', () => {
     expect(own.size).toBeGreaterThan(10);
     for (const code of own)
       expect(codes.has(code), `${code} is thrown in src/ but has no entry in the error catalogue`).toBe(true);
-    const named =
-      'max_notional_exceeded max_daily_notional_exceeded market_not_allowed until_not_met outcome_unknown rate_limited';
-    expect(named.split(' ').filter((code) => !codes.has(code))).toEqual([]);
+    expect(
+      'max_notional_exceeded max_daily_notional_exceeded market_not_allowed until_not_met outcome_unknown rate_limited'
+        .split(' ')
+        .filter((code) => !codes.has(code)),
+    ).toEqual([]);
   });
 
   it('each tool in hedge tools --json carries its risk and the errors it can end with', () => {
@@ -75,11 +77,12 @@ describe('the error catalogue', () => {
         expect(own.has('outcome_unknown')).toBe(false);
       }
     }
-    const plan = catalogueEntry(
-      agentTools(COMMANDS).find((tool) => tool.name === 'plan')!,
-      'direct',
-      120,
-    );
-    expect(plan.errors.map((error) => error.code)).toContain('changes');
+    expect(
+      catalogueEntry(
+        agentTools(COMMANDS).find((tool) => tool.name === 'plan')!,
+        'direct',
+        120,
+      ).errors.map((error) => error.code),
+    ).toContain('changes');
   });
 });

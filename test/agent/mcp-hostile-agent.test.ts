@@ -230,11 +230,11 @@ describe('the limits as documented', () => {
     const { client, call, close } = await startServer(simulator, {
       args: ['--max-notional', '5k', '--markets', 'USDTNGN'],
     });
-    const open = (await client.listTools()).tools.find((tool) => tool.name === 'open')!;
-    expect(open.description).toContain('Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN');
+    expect((await client.listTools()).tools.find((tool) => tool.name === 'open')!.description).toContain(
+      'Limits set by the operator: at most 5,000.00 USD per call, markets USDTNGN',
+    );
 
-    const big = await call('open', { ...BUY, notional: '10k', tenor: 3 });
-    expectRefused(big, {
+    expectRefused(await call('open', { ...BUY, notional: '10k', tenor: 3 }), {
       error: {
         code: 'max_notional_exceeded',
         class: 'rejected',
@@ -244,8 +244,7 @@ describe('the limits as documented', () => {
       },
       exit_code: 3,
     });
-    const elsewhere = await call('open', { market: 'USDTKES', side: 'buy', notional: 1_000, tenor: 3 });
-    expect(json(elsewhere)).toMatchObject({
+    expect(json(await call('open', { market: 'USDTKES', side: 'buy', notional: 1_000, tenor: 3 }))).toMatchObject({
       error: { code: 'market_not_allowed', details: { market: 'USDTKES', allowed_markets: ['USDTNGN'] } },
       exit_code: 3,
     });

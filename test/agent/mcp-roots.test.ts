@@ -154,8 +154,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     });
     expect(trades(simulator)).toEqual([]);
 
-    const applied = await call('apply', { rows });
-    expectDone(applied);
+    expectDone(await call('apply', { rows }));
     expect(simulator.active('buy').map((hedge) => [hedge.notionalUsd, hedge.clientReference])).toEqual([
       [4000, 'INLINE-1'],
     ]);
@@ -173,8 +172,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
     expect(message).toContain('rows:2: item 2: tenor_days: the value is not allowed; expected 1, 3 or 7 (days).');
     expectNoSecret(bad);
 
-    const both = await call('plan', { file: 'target.csv', rows });
-    expect(json(both).error).toMatchObject({
+    expect(json(await call('plan', { file: 'target.csv', rows })).error).toMatchObject({
       argument: 'rows',
       message: 'rows: give the target as a file or as rows, not both.',
     });
@@ -211,8 +209,7 @@ describe('hedge mcp: plan and apply read only under the roots', () => {
       args: ['--root', desk.path, '--root', books.path],
       clientRoots: [books.path, elsewhere.path],
     });
-    const planned = await call('plan', { file: join(books.path, 'book.json') });
-    expectDone(planned);
+    expectDone(await call('plan', { file: join(books.path, 'book.json') }));
     // In the server's roots but not the client's.
     expectRefused(await call('plan', { file: 'target.csv' }), /and the client's: .*books/);
     // In the client's roots but not the server's.

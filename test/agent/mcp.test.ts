@@ -120,8 +120,7 @@ describe('hedge mcp: a bad until', () => {
   it('is named `until` in the error, as every other argument is by its own name; nothing is read', async () => {
     const simulator = await startSimulator();
     const { call } = await serve(simulator);
-    const result = await call('positions', { until: 'foo(@)' });
-    expect(json(result)).toMatchObject({
+    expect(json(await call('positions', { until: 'foo(@)' }))).toMatchObject({
       error: {
         class: 'usage',
         argument: 'until',
@@ -170,8 +169,9 @@ describe('hedge mcp on a live key', () => {
     expect(simulator.writes()).toEqual([]);
 
     const { client, call } = await serveLive(simulator);
-    const closeTool = (await client.listTools()).tools.find((tool) => tool.name === 'close')!;
-    expect(Object.keys(closeTool.inputSchema.properties ?? {})).toContain('confirmation_token');
+    expect(
+      Object.keys((await client.listTools()).tools.find((tool) => tool.name === 'close')!.inputSchema.properties ?? {}),
+    ).toContain('confirmation_token');
 
     const preview = await call('close', BUY);
     expectDone(preview);
@@ -194,8 +194,7 @@ describe('hedge mcp on a live key', () => {
     expect(simulator.writes()).toEqual([]);
     const previewed = simulator.requests().length;
 
-    const wrong = await call('close', { ...BUY, confirmation_token: 'hct_madeup' });
-    expect(json(wrong).error).toMatchObject({
+    expect(json(await call('close', { ...BUY, confirmation_token: 'hct_madeup' })).error).toMatchObject({
       code: 'usage',
       argument: 'confirmation_token',
       message: expect.stringMatching(
@@ -220,8 +219,9 @@ describe('hedge mcp on a live key', () => {
     expect(simulator.active('buy')).toEqual([]);
 
     const afterConfirm = simulator.requests().length;
-    const reused = await call('close', { ...BUY, confirmation_token: token });
-    expect(json(reused).error.message).toMatch(/^confirmation_token: this token has been used already/);
+    expect(json(await call('close', { ...BUY, confirmation_token: token })).error.message).toMatch(
+      /^confirmation_token: this token has been used already/,
+    );
     expect(simulator.requests()).toHaveLength(afterConfirm);
   });
 

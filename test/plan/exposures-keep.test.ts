@@ -149,8 +149,9 @@ describeKeepers('hedge keep --exposures', () => {
       const file = exposuresFile(rig, [`R1,USDTNGN,receivable,${amount},NGN,${at(t0 + 20 * DAY)}`]);
       writeFileSync(policy, JSON.stringify({ sizing: 'fixed' }));
       const cycleTarget = async () => {
-        const result = ok(await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`));
-        const cycle = lines(result.stdout).find((event) => event.event === 'cycle')!;
+        const cycle = lines(
+          ok(await rig.hedge(`keep ${file} --exposures --policy ${policy} --once --json`)).stdout,
+        ).find((event) => event.event === 'cycle')!;
         return cycle.rows.find((row: any) => row.side === 'buy').target_usd;
       };
 

@@ -41,15 +41,23 @@ it('coverage per week: starts at the Monday of the first cover and takes the cur
     cover('buy', 90_000, NOW - 2 * DAY_MS),
     cover('sell', 10_000, NOW - 2 * DAY_MS),
   ];
-  const weeks = coveragePerWeek([receivable, payable], DEFAULT_POLICY, PRICES, hedges, NOW);
-  expect(weeks.map((row) => [row.week, row.at, row.exposure_usd, row.hedged_usd, row.coverage_pct])).toEqual([
+  expect(
+    coveragePerWeek([receivable, payable], DEFAULT_POLICY, PRICES, hedges, NOW).map((row) => [
+      row.week,
+      row.at,
+      row.exposure_usd,
+      row.hedged_usd,
+      row.coverage_pct,
+    ]),
+  ).toEqual([
     // The week of 2 March ends on Monday 9 March: the first buy alone was held then.
     ['2026-03-02', '2026-03-09T00:00:00.000Z', 80_000, 50_000, 62.5],
     // Now: 90,000 buy − 10,000 sell, netted against 100,000 − 20,000 of exposure.
     ['2026-03-09', new Date(NOW).toISOString(), 80_000, 80_000, 100],
   ]);
-  const apart = coveragePerWeek([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, hedges, NOW);
-  expect(apart.at(-1)).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
+  expect(
+    coveragePerWeek([receivable, payable], { ...DEFAULT_POLICY, netting: false }, PRICES, hedges, NOW).at(-1),
+  ).toMatchObject({ exposure_usd: 120_000, hedged_usd: 100_000 });
 });
 
 it("cost to date: sums closed hedges' carry and fees in whole cents; open hedges count for nothing yet", () => {

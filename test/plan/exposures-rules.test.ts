@@ -84,14 +84,18 @@ describe('the exposures file', () => {
   });
 
   it('names every bad row and field, one line each, without repeating what the cell held', () => {
-    const text = [
-      'id,market,type,amount,currency,due',
-      'A,USDTNGN,receivible,1m,NGN,2027-01-01',
-      'B,USDTNGN,payable,-5,EUR,tomorrow',
-      'A,USDTNGN,payable,5,USD,2027-01-01',
-      'C,USDTNGN,payable,5',
-    ].join('\n');
-    const problems = problemsOf(parseExposuresFile(text, { sourceName: 'e.csv' }));
+    const problems = problemsOf(
+      parseExposuresFile(
+        [
+          'id,market,type,amount,currency,due',
+          'A,USDTNGN,receivible,1m,NGN,2027-01-01',
+          'B,USDTNGN,payable,-5,EUR,tomorrow',
+          'A,USDTNGN,payable,5,USD,2027-01-01',
+          'C,USDTNGN,payable,5',
+        ].join('\n'),
+        { sourceName: 'e.csv' },
+      ),
+    );
     expect(problems.map((problem) => `${problem.line}: ${problem.message.split(';')[0]}`)).toEqual([
       '2: row 1: type: missing or not allowed',
       '3: row 2: amount: missing or not allowed',
@@ -126,12 +130,12 @@ describe('the policy', () => {
   });
 
   it('takes a policy file and lets the flags win over it', () => {
-    const file = parsePolicyFile(
-      '{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}',
-      'p.json',
-    );
-    const policy = resolvePolicy(file, { band: '7', functional: 'ngn' });
-    expect(policy).toEqual({
+    expect(
+      resolvePolicy(
+        parsePolicyFile('{"ratios": "10:100,*:20", "band_pct": 2, "sizing": "fixed", "netting": false}', 'p.json'),
+        { band: '7', functional: 'ngn' },
+      ),
+    ).toEqual({
       buckets: [{ withinDays: 10, ratio: 1 }, { ratio: 0.2 }],
       bandPct: 7,
       sizing: 'fixed',
@@ -194,8 +198,7 @@ describe('direction by economics', () => {
       const side = coverSide(item, functional)!;
       for (const moved of [1200, 1800]) {
         const loss = exposureRevaluationUsd(item, functional, PRICE, moved);
-        const gain = coverPnlUsd(side, 100_000, PRICE, moved);
-        expect(gain + loss).toBeCloseTo(0, 6);
+        expect(coverPnlUsd(side, 100_000, PRICE, moved) + loss).toBeCloseTo(0, 6);
         expect(loss).not.toBe(0);
       }
     }
@@ -236,8 +239,7 @@ describe('the target book', () => {
   });
 
   it('gives the keeper target rows as a target file would, flat after the last due date', () => {
-    const rows = targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW);
-    expect(rows).toEqual([
+    expect(targetRowsAt([receivable, payable], DEFAULT_POLICY, PRICES, NOW)).toEqual([
       { market: 'USDTNGN', side: 'buy', notionalUsd: 70_000, tenorDays: 7, untilMs: payable.dueMs, line: 1 },
       { market: 'USDTNGN', side: 'sell', notionalUsd: 0, line: 2 },
     ]);
@@ -254,8 +256,14 @@ describe('the target book', () => {
 it('the schedule of changes: lists each due date and bucket boundary where the target changes, in time order', () => {
   const far = exposure('F', 'receivable', 150_000_000, 'NGN', 100); // 50% now, 75% at day 10, 100% at day 70
   expect(changeTimes([far], DEFAULT_POLICY, NOW)).toEqual([NOW + 10 * DAY_MS, NOW + 70 * DAY_MS, NOW + 100 * DAY_MS]);
-  const schedule = scheduleOfChanges([far], DEFAULT_POLICY, PRICES, NOW);
-  expect(schedule.map((change) => [change.at, change.from_usd, change.to_usd, change.reason])).toEqual([
+  expect(
+    scheduleOfChanges([far], DEFAULT_POLICY, PRICES, NOW).map((change) => [
+      change.at,
+      change.from_usd,
+      change.to_usd,
+      change.reason,
+    ]),
+  ).toEqual([
     [new Date(NOW + 10 * DAY_MS).toISOString(), 50_000, 75_000, 'F enters ≤90d'],
     [new Date(NOW + 70 * DAY_MS).toISOString(), 75_000, 100_000, 'F enters ≤30d'],
     [new Date(NOW + 100 * DAY_MS).toISOString(), 100_000, 0, 'F due'],
@@ -309,8 +317,10 @@ it('the stress table: nets to zero at 100% cover, and to the uncovered part othe
   for (const row of full) expect(row.net_usd).toBeCloseTo(0, 1);
   // +30%: 1950 NGN/USDT; 100,000 USD of NGN is worth 76,923.08: a loss of 23,076.92.
   expect(full[3]).toMatchObject({ price: 1950, exposure_change_usd: -23_076.92, cover_pnl_usd: 23_076.92 });
-  const half = stressTable([{ ...near, hedgeRatio: 0.5 }], DEFAULT_POLICY, PRICES, NOW);
-  expect(half[3].net_usd).toBeCloseTo(-11_538.46, 2);
+  expect(stressTable([{ ...near, hedgeRatio: 0.5 }], DEFAULT_POLICY, PRICES, NOW)[3].net_usd).toBeCloseTo(
+    -11_538.46,
+    2,
+  );
 });
 
 it("the dollar offset: is the cover's P&L against the exposure's change, effective from 80% to 125%", () => {

@@ -54,13 +54,12 @@ async function frozen() {
 }
 
 /** The server's own price and carry of USDTNGN. */
-async function marketFacts(rig: Simulator): Promise<{ price: number; buy: number; sell: number }> {
+async function marketFacts(rig: Simulator) {
   const { body } = await rig.api('GET', '/markets');
-  const market = body.data.find((entry: any) => entry.market === 'USDTNGN')!;
+  const market = body.data.find((entry: any) => entry.market === 'USDTNGN');
   return {
     price: Number(market.price),
     buy: Number(market.net_rate_daily_pct.buy),
-    sell: Number(market.net_rate_daily_pct.sell),
   };
 }
 
@@ -78,7 +77,7 @@ describe('hedge exposures', () => {
     expect([data.prices, data.fees.USDTNGN]).toEqual([{ USDTNGN: price }, { rate_bps: 5, from: 'quote' }]);
     // Netted from USD books: INV-1 (75%), INV-5 (100%), INV-6 (its own 50%) bought; FRT-2 (75%) sold; USD amounts carry no risk.
     // Each exposure's cover is sized to the cent, and the book is their sum.
-    const cents = (value: number): number => Math.round(value * 100) / 100;
+    const cents = (value: number) => Math.round(value * 100) / 100;
     const net = cents(
       cents((450e6 * 0.75) / price) +
         cents(60e6 / price) +
@@ -129,8 +128,9 @@ describe('hedge exposures', () => {
   it('with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section', async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
-    const result = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`));
-    const lines = result.stdout.trim().split('\n');
+    const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
+      .stdout.trim()
+      .split('\n');
     expect([lines[0], lines.slice(1).map((line) => line.split(',')[0])]).toEqual([
       'shock_pct,net_usd',
       ['-30', '-10', '10', '30'],
@@ -161,9 +161,8 @@ describe('hedge exposures', () => {
       'Schedule of changes',
       'Projected cost to each due date',
       'Stress',
-    ]) {
+    ])
       expect(table.stdout).toContain(title);
-    }
     expect(table.stderr.replace(/\n/g, ' ')).toContain(
       'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
     );
@@ -215,17 +214,16 @@ describe('hedge exposures', () => {
       `A,USDTNGN,receivible,1m,NGN,${day(5)}`,
       'B,USDTNGN,payable,12,EUR,soon',
     ]);
-    const result = await run(`exposures ${file}`);
-    exits(result, 2);
-    const problems = result.stderr.split('\n').filter((line) => line.startsWith(`${file}:`));
-    expect(problems).toEqual([
+    expect(
+      exits(await run(`exposures ${file}`), 2)
+        .stderr.split('\n')
+        .filter((line) => line.startsWith(`${file}:`)),
+    ).toEqual([
       `${file}:2: row 1: type: missing or not allowed; expected receivable or payable.`,
       `${file}:3: row 2: currency: missing or not allowed; expected USD or NGN (the market's quote currency).`,
       `${file}:3: row 2: due: missing or not allowed; expected a date (2027-01-15, midnight UTC) or a timestamp with its zone (2027-01-15T17:00:00+01:00).`,
     ]);
-    const badFlag = await run(`exposures ${file} --ratios 90:75,30:100`);
-    exits(badFlag, 2);
-    expect(badFlag.stderr).toMatch(/--ratios: the days must be above 0 and grow/);
+    exits(await run(`exposures ${file} --ratios 90:75,30:100`), 2, '--ratios: the days must be above 0 and grow');
     expect(rig.requests()).toEqual([]);
   });
 });
@@ -234,11 +232,14 @@ async function withHistory(options: { dialect?: 'alpha' } = {}) {
   const rig = await startSimulator({ preset: 'frozen', ...options });
   rig.seedOpen('buy', 300_000);
   rig.advance(2 * DAY_MS);
-  const closed = await rig.api('POST', '/hedges/close', {
-    body: { market: 'USDTNGN', side: 'buy' },
-    idempotencyKey: 'close-1',
-  });
-  expect(closed.status).toBe(200);
+  expect(
+    (
+      await rig.api('POST', '/hedges/close', {
+        body: { market: 'USDTNGN', side: 'buy' },
+        idempotencyKey: 'close-1',
+      })
+    ).status,
+  ).toBe(200);
   rig.advance(FILL_DELAY_MS + 1);
   rig.seedOpen('buy', 250_000);
   rig.seedOpen('sell', 20_000);
@@ -255,13 +256,15 @@ const reportFile = (rig: Simulator) =>
     `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
   ]);
 
+/** `hedge exposures FILE --report --json` on the pinned clock (or `env`). */
+const reportOf = (rig: Simulator, env = pinnedClockEnv(rig)) =>
+  rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env });
+
 describe('hedge exposures --report', () => {
   it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent", async () => {
     const rig = await withHistory();
     const postsBefore = rig.writes().length;
-    const data = okJson(
-      await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) }),
-    );
+    const data = okJson(await reportOf(rig));
 
     const history = (await rig.api('GET', '/hedges/history')).body.data;
     expect(history).toHaveLength(1);
@@ -318,25 +321,17 @@ describe('hedge exposures --report', () => {
     const filled = (await rig.api('GET', '/hedges?status=filled')).body.data;
     // The server lists the closed hedge in history and still as filled.
     expect(filled.map((hedge: any) => hedge.id)).toContain(closed.hedge);
-    const held = (await rig.api('GET', '/positions')).body.data;
-    const net = held.reduce(
+    const net = (await rig.api('GET', '/positions')).body.data.reduce(
       (sum: number, line: any) => sum + (line.direction === 'buy' ? 1 : -1) * Number(line.size_usd),
       0,
     );
     expect(net).toBe(230_000);
 
-    const data = okJson(
-      await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) }),
-    );
+    const data = okJson(await reportOf(rig));
     expect(data.coverage.map((row: any) => [row.week, row.hedged_usd])).toEqual([['2026-03-02', net]]);
     expect(data.cost).toMatchObject([{ market: 'USDTNGN', closed_hedges: 1 }]);
     // The dollar offset of the covers held: the receivable's and the payable's shares as on a server that says `closed`.
-    const reference = okJson(
-      await (async () => {
-        const other = await withHistory();
-        return other.hedge(['exposures', reportFile(other), '--report', '--json'], { env: pinnedClockEnv(other) });
-      })(),
-    );
+    const reference = okJson(await reportOf(await withHistory()));
     expect(data.effectiveness).toEqual(reference.effectiveness);
   });
 
@@ -348,12 +343,12 @@ describe('hedge exposures --report', () => {
     // Asked without a page size, the server answers its own page of 50.
     expect((await rig.api('GET', '/hedges?status=filled')).body.data).toHaveLength(50);
     // A server that does not read the page size hedge sends: the 50 it gives are counted, and said to be maybe cut.
-    const cut = ok(await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env: pinnedClockEnv(rig) }));
+    const cut = ok(await reportOf(rig));
     expect(JSON.parse(cut.stdout).coverage.map((row: any) => row.hedged_usd)).toEqual([50_000]);
     expect(cut.stderr).toContain('may hold more than the 50 filled hedges read');
     // Told the server's page-size name, hedge asks for its largest page.
     const env = { ...pinnedClockEnv(rig), HEDGE_WIRE_PAGE_SIZE_PARAM: 'page_size' };
-    const data = okJson(await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env }));
+    const data = okJson(await reportOf(rig, env));
     expect(data.coverage.map((row: any) => row.hedged_usd)).toEqual([51_000]);
     expect(rig.requests('GET', '/hedges').map((entry) => entry.query)).toContainEqual({
       status: 'filled',
@@ -369,9 +364,8 @@ describe('hedge exposures --report', () => {
     });
     try {
       const env = { ...pinnedClockEnv(rig), ...envFor(precise) };
-      const data = okJson(await rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env }));
-      const report = okJson(await rig.hedge('report --by market --json', { env }));
-      const [market] = report.groups;
+      const data = okJson(await reportOf(rig, env));
+      const [market] = okJson(await rig.hedge('report --by market --json', { env })).groups;
       const history = Object.values(rig.sandbox.engine.state.accounts).flatMap((account) => account.history);
       expect([market.key, market.count, history.length]).toEqual(['USDTNGN', 1, 1]);
       expect(data.cost).toEqual([

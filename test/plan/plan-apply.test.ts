@@ -68,8 +68,9 @@ describe('hedge apply', () => {
     const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
     ok(await trading.hedge(`apply ${start}`));
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
-    const report = okJson(await trading.hedge(`apply ${next} --json`));
-    expect(report.map((row: any) => [row.action, row.side, row.delta_usd])).toEqual([
+    expect(
+      okJson(await trading.hedge(`apply ${next} --json`)).map((row: any) => [row.action, row.side, row.delta_usd]),
+    ).toEqual([
       ['close', 'sell', -5_000],
       ['add', 'buy', 2_000],
     ]);
@@ -81,8 +82,14 @@ describe('hedge apply', () => {
     rig.seedOpen('buy', 10_000);
     rig.seedOpen('sell', 5_000);
     const file = targetFile(rig, 'target.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,2000,3']);
-    const report = okJson(await rig.hedge(`apply ${file} --json`));
-    expect(report.map((row: any) => [row.action, row.side, row.delta_usd, row.outcome])).toEqual([
+    expect(
+      okJson(await rig.hedge(`apply ${file} --json`)).map((row: any) => [
+        row.action,
+        row.side,
+        row.delta_usd,
+        row.outcome,
+      ]),
+    ).toEqual([
       ['reduce', 'sell', -3_000, 'done'],
       ['add', 'buy', 2_000, 'done'],
     ]);
@@ -102,8 +109,9 @@ describe('hedge apply', () => {
     // The server commits the first open but never finishes its answer, so the kill lands while that
     // write is in flight however slow the machine is (a hold of fixed length would race the kill).
     rig.sandbox.setFaults({ stall: 'body', match: { method: 'POST', path: '/hedges' } });
-    const first = await killWhen(rig, ['apply', file], () => trades(rig).length > 0, 'the first write');
-    expect(first.signal).toBe('SIGKILL');
+    expect((await killWhen(rig, ['apply', file], () => trades(rig).length > 0, 'the first write')).signal).toBe(
+      'SIGKILL',
+    );
     expect(trades(rig)).toHaveLength(1);
     expect(rig.hedges()).toHaveLength(1);
     rig.sandbox.setFaults({ stall: null, match: null });
@@ -164,10 +172,7 @@ describe('hedge apply', () => {
   it('over the exposure cap: exit 3 listing the check, nothing sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 20_000 });
     const file = targetFile(trading, 'big.csv', ['USDTNGN,buy,30000,3']);
-    const apply = await trading.hedge(`apply ${file} --yes`);
-    exits(apply, 3);
-    expect(apply.stderr).toContain('exposure_exceeded');
-    expect(apply.stderr).toContain('big.csv:2:');
+    exits(await trading.hedge(`apply ${file} --yes`), 3, 'exposure_exceeded', 'big.csv:2:');
     const plan = await trading.hedge(`plan ${file} --json`);
     exits(plan, 3);
     // The sandbox also bounds a side's capacity by the cap: both checks are listed.
@@ -183,17 +188,21 @@ describe('hedge apply', () => {
     mkdirSync(join(trading.configDir, 'desk targets'));
     // Within the tolerance, buy 50 is at target; a re-run without it would open it.
     const file = targetFile(trading, 'desk targets/target.csv', ['USDTNGN,buy,50,3', 'USDTNGN,sell,5000,3']);
-    const failed = exits(await trading.hedge(['apply', file, '--tolerance', '100', '--yes']), 6);
     const quoted = `'${file}' --tolerance 100`;
-    expect(failed.stderr).toContain(`Running \`hedge apply ${quoted}\` again`);
-    expect(failed.stderr).toContain(`then run \`hedge apply ${quoted}\` again`);
+    const failed = exits(
+      await trading.hedge(['apply', file, '--tolerance', '100', '--yes']),
+      6,
+      `Running \`hedge apply ${quoted}\` again`,
+      `then run \`hedge apply ${quoted}\` again`,
+    );
     // The command as printed, read as a shell reads it.
     const suggested = /then run `hedge (.*?)` again/.exec(failed.stderr)![1];
     const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
     expect(words).toEqual(['apply', file, '--tolerance', '100']);
     exits(await trading.hedge([...words, '--yes']), 6);
-    const sent = trades(trading).map((entry) => entry.body);
-    expect(sent).toEqual([1, 2].map(() => ({ market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 3 })));
+    expect(trades(trading).map((entry) => entry.body)).toEqual(
+      [1, 2].map(() => ({ market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 3 })),
+    );
   });
 });
 
@@ -207,9 +216,7 @@ describe('hedge plan', () => {
       'USDTNGN,buy,10000,2',
     ]);
     for (const command of ['plan', 'apply']) {
-      const result = await trading.hedge(`${command} ${file}`);
-      exits(result, 2);
-      for (const line of [2, 4, 5]) expect(result.stderr).toContain(`bad.csv:${line}: `);
+      const result = exits(await trading.hedge(`${command} ${file}`), 2, 'bad.csv:2: ', 'bad.csv:4: ', 'bad.csv:5: ');
       expect(result.stderr).not.toContain('bad.csv:3:');
       expect(result.stdout).toBe('');
     }

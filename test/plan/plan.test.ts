@@ -114,11 +114,12 @@ describe('the actions that reach the target', () => {
   });
 
   it('sums a side the server lists as several hedges', () => {
-    const result = plan({
-      positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
-      targets: [row('USDTNGN', 'buy', 0.3, 2)],
-    });
-    expect(result.unchanged).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
+    expect(
+      plan({
+        positions: [held('USDTNGN', 'buy', 0.1, 3), held('usdtngn', 'buy', 0.2, 3)],
+        targets: [row('USDTNGN', 'buy', 0.3, 2)],
+      }).unchanged,
+    ).toEqual([{ market: 'USDTNGN', side: 'buy', currentUsd: 0.3, targetUsd: 0.3, line: 2 }]);
   });
 });
 

@@ -33,16 +33,21 @@ function rowsOf(result: TargetFileResult) {
 
 describe('CSV target files', () => {
   it('reads every notional form the CLI takes, 0 for flat, and the optional client reference', () => {
-    const text = [
-      'market,side,notional_usd,tenor_days,client_reference',
-      'usdtngn,BUY,10k,3,DEAL-1',
-      'USDTNGN,sell,0,,',
-      'USDTGHS,buy,"10,000",7,',
-      'USDTGHS,sell,1.5m,1d,  DEAL#2  ',
-      'USDTKES,buy,10_000.50,3,',
-      'USDTKES,sell,0.00,7,',
-    ].join('\n');
-    expect(rowsOf(csv(text))).toEqual([
+    expect(
+      rowsOf(
+        csv(
+          [
+            'market,side,notional_usd,tenor_days,client_reference',
+            'usdtngn,BUY,10k,3,DEAL-1',
+            'USDTNGN,sell,0,,',
+            'USDTGHS,buy,"10,000",7,',
+            'USDTGHS,sell,1.5m,1d,  DEAL#2  ',
+            'USDTKES,buy,10_000.50,3,',
+            'USDTKES,sell,0.00,7,',
+          ].join('\n'),
+        ),
+      ),
+    ).toEqual([
       target('USDTNGN', 'buy', 10_000, 2, 3, 'DEAL-1'),
       target('USDTNGN', 'sell', 0, 3),
       target('USDTGHS', 'buy', 10_000, 4, 7),
@@ -53,29 +58,38 @@ describe('CSV target files', () => {
   });
 
   it('takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
-    const text =
-      '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n';
-    expect(rowsOf(csv(text))).toEqual([target('USDTNGN', 'sell', 25_000, 4, 3), target('USDTNGN', 'buy', 5_000, 7, 7)]);
+    expect(
+      rowsOf(
+        csv(
+          '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n',
+        ),
+      ),
+    ).toEqual([target('USDTNGN', 'sell', 25_000, 4, 3), target('USDTNGN', 'buy', 5_000, 7, 7)]);
   });
 
   it('lists every problem of several bad rows with the file line of each (CRLF, blank and comment lines between)', () => {
-    const text = [
-      '# targets',
-      HEADER + ',client_reference',
-      'USDTNGN,buy,-5,3,',
-      '',
-      'X,hold,10k,,',
-      '# flat the sell side',
-      'USDTNGN,sell,0,5,',
-      '   ',
-      'USDTNGN,buy,20k,3,',
-      'USDTGHS,buy,10k,,DEAL\u0007',
-      'USDTGHS,sell,1.234,3,',
-      'USDTGHS,sell,1k,3,',
-      'USDTKES,buy,10k,3',
-      'USDTKES,sell,10k,3,OK-1',
-    ].join('\r\n');
-    expect(problemsOf(csv(text))).toEqual([
+    expect(
+      problemsOf(
+        csv(
+          [
+            '# targets',
+            HEADER + ',client_reference',
+            'USDTNGN,buy,-5,3,',
+            '',
+            'X,hold,10k,,',
+            '# flat the sell side',
+            'USDTNGN,sell,0,5,',
+            '   ',
+            'USDTNGN,buy,20k,3,',
+            'USDTGHS,buy,10k,,DEAL\u0007',
+            'USDTGHS,sell,1.234,3,',
+            'USDTGHS,sell,1k,3,',
+            'USDTKES,buy,10k,3',
+            'USDTKES,sell,10k,3,OK-1',
+          ].join('\r\n'),
+        ),
+      ),
+    ).toEqual([
       at(
         3,
         'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
@@ -97,8 +111,9 @@ describe('CSV target files', () => {
   });
 
   it('names the line a row starts on when a quoted field spans lines', () => {
-    const text = `${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`;
-    expect(problemsOf(csv(text))).toEqual([
+    expect(
+      problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`)),
+    ).toEqual([
       at(
         2,
         'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
@@ -117,8 +132,9 @@ describe('CSV target files', () => {
   });
 
   it('stops at a broken quote, keeping the problems of the rows before it', () => {
-    const text = [HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n');
-    expect(problemsOf(csv(text))).toEqual([
+    expect(
+      problemsOf(csv([HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n'))),
+    ).toEqual([
       at(
         2,
         'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
@@ -199,20 +215,29 @@ describe('JSON target files', () => {
   });
 
   it('accepts the { "targets": [...] } wrapper', () => {
-    const text =
-      '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }';
-    expect(rowsOf(json(text))).toEqual([target('USDTNGN', 'buy', 1_500.25, 1, 1)]);
+    expect(
+      rowsOf(
+        json(
+          '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }',
+        ),
+      ),
+    ).toEqual([target('USDTNGN', 'buy', 1_500.25, 1, 1)]);
   });
 
   it('lists every problem, each message naming its item', () => {
-    const text = JSON.stringify([
-      { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
-      { market: 'USDTNGN', side: 'buy', notional_usd: true, tenor_days: 3, desk: 'fx' },
-      'USDTNGN,sell,0',
-      { market: 'USDTGHS', side: 'short', notional_usd: 0.001, tenor_days: [3] },
-      { side: 'sell', notional_usd: -1 },
-    ]);
-    expect(problemsOf(json(text))).toEqual([
+    expect(
+      problemsOf(
+        json(
+          JSON.stringify([
+            { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
+            { market: 'USDTNGN', side: 'buy', notional_usd: true, tenor_days: 3, desk: 'fx' },
+            'USDTNGN,sell,0',
+            { market: 'USDTGHS', side: 'short', notional_usd: 0.001, tenor_days: [3] },
+            { side: 'sell', notional_usd: -1 },
+          ]),
+        ),
+      ),
+    ).toEqual([
       at(2, 'item 2: notional_usd: expected a string or a number, found a boolean.'),
       at(
         2,

@@ -17,8 +17,7 @@ async function runWithClosed(
   });
   child[stream].destroy();
   let other = '';
-  const open = stream === 'stdout' ? child.stderr : child.stdout;
-  open.setEncoding('utf8').on('data', (chunk) => (other += chunk));
+  (stream === 'stdout' ? child.stderr : child.stdout).setEncoding('utf8').on('data', (chunk) => (other += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, other };
 }
@@ -80,7 +79,9 @@ describe('a closed stream never changes what happened', () => {
     expect(result.other).not.toMatch(/EPIPE|at .*\(/);
     exits(result, 0);
     expect(simulator.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
-    const journal = JSON.parse((await simulator.hedge('journal --json')).stdout);
-    expect(journal.find((entry: any) => entry.command === 'close')?.outcome).toBe('done');
+    expect(
+      JSON.parse((await simulator.hedge('journal --json')).stdout).find((entry: any) => entry.command === 'close')
+        ?.outcome,
+    ).toBe('done');
   });
 });

@@ -31,15 +31,13 @@ describe('hedge api: reads', () => {
     expect(envelope.meta.allowed_markets).toContain(MARKET);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
 
-    const queried = await t.hedge('api markets --query data[0].market');
-    expect(JSON.parse(queried.stdout)).toBe(MARKET);
+    expect(JSON.parse((await t.hedge('api markets --query data[0].market')).stdout)).toBe(MARKET);
   });
 
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
     const t = await start();
     t.seedOpen('buy', 10_000);
-    const result = okJson(await t.hedge('api /hedges -f status=filled -F limit=5'));
-    expect(result.data).toHaveLength(1);
+    expect(okJson(await t.hedge('api /hedges -f status=filled -F limit=5')).data).toHaveLength(1);
     expect([t.requests().map((entry) => [entry.method, entry.path, entry.query]), t.writes()]).toEqual([
       [['GET', '/hedges', { status: 'filled', limit: '5' }]],
       [],
@@ -48,8 +46,7 @@ describe('hedge api: reads', () => {
 
   it('--include prints the status line and the headers before the body', async () => {
     const t = await start();
-    const result = ok(await t.hedge('api -i /account'));
-    const [head, body] = result.stdout.split('\n\n');
+    const [head, body] = ok(await t.hedge('api -i /account')).stdout.split('\n\n');
     expect(head.split('\n')[0]).toBe('HTTP/1.1 200 OK');
     expect(head).toMatch(/^x-request-id: req_[0-9a-f]{16}$/m);
     expect(head).toMatch(/^content-type: application\/json/m);
@@ -86,10 +83,7 @@ describe('hedge api: the key never leaves for another host', () => {
     ['\\\\evil.example\\x', /backslash/],
   ])('%s is refused (exit 2) and nothing is sent', async (path, why) => {
     const t = await start();
-    const result = await t.hedge(`api ${path}`);
-    exits(result, 2);
-    expect(result.stderr).toMatch(why);
-    expect(result.stderr).toContain('nothing was sent');
+    expect(exits(await t.hedge(`api ${path}`), 2, 'nothing was sent').stderr).toMatch(why);
     expect(t.requests()).toEqual([]);
   });
 
@@ -109,8 +103,11 @@ describe('hedge api: the key never leaves for another host', () => {
       ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy', '-H', 'X-Note: \u65e5\u672c'],
       ['api', '/account', '-H', 'X-Note: a\u0001b'],
     ]) {
-      const refused = exits(await t.hedge(args), 2);
-      expect(refused.stderr.trim().split('\n')).toEqual([
+      expect(
+        exits(await t.hedge(args), 2)
+          .stderr.trim()
+          .split('\n'),
+      ).toEqual([
         'hedge: -H: the value of X-Note has a line break, a control character or a character beyond Latin-1; a header value is printable ASCII or Latin-1 text; nothing was sent.',
       ]);
     }
@@ -122,8 +119,10 @@ describe('hedge api: writes go through the journal', () => {
   it('POST: sent once with an Idempotency-Key, journaled as api POST …, the server acted', async () => {
     const t = await start();
     const hedge = t.seedOpen('buy', 10_000);
-    const result = okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'));
-    expect(result).toMatchObject({ data: { status: 'submitted' }, error: null });
+    expect(okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'))).toMatchObject({
+      data: { status: 'submitted' },
+      error: null,
+    });
     const [post] = t.writes();
     expect(post).toMatchObject({ path: '/hedges/close', body: { market: MARKET, side: 'buy' }, status: 200 });
     expect(post.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
@@ -222,8 +221,9 @@ describe('hedge api: writes go through the journal', () => {
     expect(await journal(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
     ]);
-    const dry = okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=sell --dry-run --json'));
-    expect(dry).toMatchObject({
+    expect(
+      okJson(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=sell --dry-run --json')),
+    ).toMatchObject({
       dry_run: true,
       method: 'POST',
       path: '/hedges/close',
@@ -234,11 +234,11 @@ describe('hedge api: writes go through the journal', () => {
 
   it('on a LIVE key without a terminal a write needs --yes: refused, nothing sent', async () => {
     const t = await start();
-    const result = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', {
-      env: { HEDGE_API_KEY: LIVE_KEY },
-    });
-    exits(result, 2);
-    expect(result.stderr).toContain('--yes is required to send POST /hedges/close with a LIVE key');
+    exits(
+      await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy', { env: { HEDGE_API_KEY: LIVE_KEY } }),
+      2,
+      '--yes is required to send POST /hedges/close with a LIVE key',
+    );
     expect(t.requests()).toEqual([]);
   });
 
@@ -249,9 +249,7 @@ describe('hedge api: writes go through the journal', () => {
     await killedHeld(t, args, '/hedges/close');
     const [left] = await journal(t, '--pending');
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
-    const again = ok(await t.hedge(args));
-    expect(again.stderr).toContain('Resuming the api POST /hedges/close started');
-    expect(again.stderr).toContain(left.idempotency_key);
+    const again = exits(await t.hedge(args), 0, 'Resuming the api POST /hedges/close started', left.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
     // Both sends carried the one key; the server replayed the first answer and acted once.
     expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
@@ -267,8 +265,7 @@ describe('hedge api: writes go through the journal', () => {
       'api -X POST /hedges -f market=USDTNGN -f side=sell -F notional_usd=3000 -F tenor_days=1',
       '/hedges',
     );
-    const resumed = ok(await t.hedge('resume --json'));
-    expect(resumed.stderr).toContain('Resuming the api POST /hedges started');
+    const resumed = exits(await t.hedge('resume --json'), 0, 'Resuming the api POST /hedges started');
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0].id } });
     expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);

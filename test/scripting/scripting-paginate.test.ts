@@ -65,11 +65,11 @@ describe('hedge api --paginate', () => {
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor');
-    const one = await simulator.hedge('api /hedges?limit=2', { env });
-    expect(JSON.parse(one.stdout).data).toHaveLength(2);
+    expect(JSON.parse((await simulator.hedge('api /hedges?limit=2', { env })).stdout).data).toHaveLength(2);
     expect(proxy.pages).toHaveLength(1);
-    const counted = await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env });
-    expect(JSON.parse(counted.stdout)).toBe(5);
+    expect(
+      JSON.parse((await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env })).stdout),
+    ).toBe(5);
     const lines = await simulator.hedge('api /hedges?limit=2 --paginate --format ndjson', { env });
     expect(
       lines.stdout
@@ -87,8 +87,11 @@ describe('hedge api --paginate', () => {
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );
     expect(proxy.pages).toHaveLength(1);
-    const json = await simulator.hedge('api /hedges -F limit=2 --paginate --json', { env });
-    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+    expect(
+      JSON.parse(
+        (await simulator.hedge('api /hedges -F limit=2 --paginate --json', { env })).stderr.trim().split('\n').at(-1)!,
+      ),
+    ).toMatchObject({
       error: { code: 'off_origin', class: 'usage' },
     });
     expect(proxy.pages).toHaveLength(2);
@@ -96,8 +99,7 @@ describe('hedge api --paginate', () => {
 
   it('--paginate is for GET: with -X POST it is refused, nothing sent', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor', 1);
-    const result = await simulator.hedge('api -X POST /hedges --paginate', { env });
-    exits(result, 2);
+    exits(await simulator.hedge('api -X POST /hedges --paginate', { env }), 2);
     expect([proxy.pages, simulator.writes()]).toEqual([[], []]);
   });
 });

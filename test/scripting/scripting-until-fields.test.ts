@@ -15,8 +15,9 @@ const LAND_MS = 3_600_000;
 describe('--until', () => {
   it('true at once: exit 0, the data printed, one request', async () => {
     const t = await start();
-    const result = okJson(await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']));
-    expect(result).toHaveProperty('balance_usdc');
+    expect(okJson(await t.hedge(['account', '--until', 'balance_usdc > `0`', '--json']))).toHaveProperty(
+      'balance_usdc',
+    );
     expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([['GET', '/account']]);
   });
 
@@ -32,8 +33,7 @@ describe('--until', () => {
 
   it('hedges ID --until "status==\'filled\'": polls while submitted, prints the filled hedge once the fill lands', async () => {
     const t = await start({ fillDelayMs: LAND_MS });
-    const opened = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`));
-    const id = opened.hedge_id;
+    const id = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --no-wait --json`)).hedge_id;
     let child: ChildProcess | undefined;
     const running = t.hedge(`hedges ${id} --until status=='filled' --json`, {
       onSpawn: (spawned) => (child = spawned),
@@ -46,7 +46,7 @@ describe('--until', () => {
     t.advance(LAND_MS);
     const result = await running;
     expect(child).toBeDefined();
-    exits(result, 0);
+    ok(result);
     expect(JSON.parse(result.stdout)).toMatchObject({ id, status: 'filled' });
     // Printed once: the poll that met the condition, not the ones before it.
     expect(result.stdout.trim().split('\n')[0]).toBe('{');
@@ -65,16 +65,14 @@ describe('--until', () => {
     for (const [words, condition, path] of runs) {
       const shown = ok(await t.hedge(words, { screen }));
       const reads = t.requests('GET', path).length;
-      const met = ok(await t.hedge([...words, '--until', condition], { screen }));
-      expect(met.stdout).toBe(shown.stdout);
+      expect(ok(await t.hedge([...words, '--until', condition], { screen })).stdout).toBe(shown.stdout);
       expect(t.requests('GET', path).length - reads).toBe(1);
     }
   });
 
   it('an unknown hedge ends it at once (exit 3); a malformed condition sends nothing (exit 2)', async () => {
     const t = await start();
-    const unknown = await t.hedge("hedges hdg_missing --until status=='filled'");
-    exits(unknown, 3);
+    exits(await t.hedge("hedges hdg_missing --until status=='filled'"), 3);
     // The id asked for, then the list it might be a short form of: no wait, no second round.
     expect(t.requests().map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       'GET /hedges/hdg_missing',
@@ -119,8 +117,7 @@ describe('--until on history and report: a date, or a condition on their own dat
 
   it('a condition on a field the data has, or on none (length(@)), is still polled', async () => {
     const t = await start();
-    const result = okJson(await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']));
-    expect(result).toEqual([]);
+    expect(okJson(await t.hedge(['history', '--until', 'length(@) >= `0`', '--json']))).toEqual([]);
     ok(await t.hedge(['history', '--until', "[?side=='buy'] | length(@) == `0`", '--json']));
     expect(t.requests('GET', '/hedges/history').length).toBe(2);
   });
@@ -158,15 +155,13 @@ describe('dotted --fields', () => {
       await t.api('POST', '/quotes', { body: { market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 } })
     ).body.data;
 
-    const json = okJson(await t.hedge([...args, '--json']));
-    expect(json).toEqual({
+    expect(okJson(await t.hedge([...args, '--json']))).toEqual({
       market: MARKET,
       pricing: { market_price: direct.pricing.market_price },
       carry: { total_usdc: direct.carry.total_usdc },
     });
 
-    const csv = await t.hedge([...args, '--format', 'csv']);
-    expect(csv.stdout).toBe(
+    expect((await t.hedge([...args, '--format', 'csv'])).stdout).toBe(
       `market,pricing.market_price,carry.total_usdc\n${MARKET},${direct.pricing.market_price},${direct.carry.total_usdc}\n`,
     );
 
@@ -179,13 +174,13 @@ describe('dotted --fields', () => {
   // A dotted name that reaches nothing: dotted-fields.test.ts (in every format); exit 2: test/book/read-commands.test.ts ("refusals").
   it('markets: a nested side in every format', async () => {
     const t = await start();
-    const tsv = await t.hedge('markets --fields market,available_capacity_usd.buy');
-    const [header, row] = tsv.stdout.trim().split('\n');
+    const [header, row] = (await t.hedge('markets --fields market,available_capacity_usd.buy')).stdout
+      .trim()
+      .split('\n');
     expect(header).toBe('market\tavailable_capacity_usd.buy');
     const market = (await t.api('GET', '/markets')).body.data[0];
     expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
-    const json = await t.hedge('markets --json --fields market,net_rate_daily_pct.sell');
-    expect(JSON.parse(json.stdout)[0]).toEqual({
+    expect(JSON.parse((await t.hedge('markets --json --fields market,net_rate_daily_pct.sell')).stdout)[0]).toEqual({
       market: market.market,
       net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell },
     });

@@ -65,10 +65,10 @@ describe('tsv and csv', () => {
 
 describe('--fields', () => {
   it('picks and orders columns in tsv, csv and the table', async () => {
-    const tsv = await listed('tsv', { fields: ['capacity_buy_usd', 'id'] });
-    expect(tsv.stdout()).toBe('capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n');
-    const table = await listed('table', { fields: ['alpha', 'id'] });
-    expect(table.stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
+    expect((await listed('tsv', { fields: ['capacity_buy_usd', 'id'] })).stdout()).toBe(
+      'capacity_buy_usd\tid\n1\thdg_1\n3\thdg_2\n',
+    );
+    expect((await listed('table', { fields: ['alpha', 'id'] })).stdout().split('\n')[0]).toMatch(/^Alpha\s+ID$/);
   });
 
   it('json: objects with only those keys, in that order; a computed field is computed, an absent one null', async () => {
@@ -133,8 +133,9 @@ describe('ndjson and --query', () => {
       fields: ['id', 'notional_usd'],
     });
     expect(JSON.parse(stdout())).toEqual(['hdg_1']);
-    const nd = await listed('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') });
-    expect(nd.stdout()).toBe('{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n');
+    expect((await listed('ndjson', { query: compileQuery('[].{m: market, n: notional_usd}') })).stdout()).toBe(
+      '{"m":"USDTNGN","n":25000}\n{"m":"USDTNGN","n":10000.5}\n',
+    );
   });
 
   // A bad expression or an unknown function, refused before any request: test/book/read-commands.test.ts ("refusals").
@@ -224,8 +225,9 @@ describe('tables fitted to the width', () => {
     expect(line).toMatch(/^USDTNGN\s+buy\s+—\s+25,000\.00\s+-8\.35\s+6d 23h\s+2026-03-09 09:00$/);
     expect(narrow.stdout()).not.toContain('hdg_');
     expect(narrow.stderr()).toMatch(/^Hidden at 80 columns: [a-z_, ]*hedge_id/);
-    const wide = await listed('table', { columns: 120 }, rows, POSITION_RESOURCE);
-    expect(wide.stdout()).toContain('hdg_0000084560jvkcy5rq90dq9k');
+    expect((await listed('table', { columns: 120 }, rows, POSITION_RESOURCE)).stdout()).toContain(
+      'hdg_0000084560jvkcy5rq90dq9k',
+    );
   });
 
   it('cards fit the width: long values wrap at word boundaries, hashes are shortened', async () => {

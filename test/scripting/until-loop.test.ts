@@ -160,8 +160,10 @@ describe('--until: failures', () => {
   it('Ctrl-C while waiting ends it with 130', async () => {
     const controller = new AbortController();
     const clock = fakeClock(() => controller.abort(new StopSignal('SIGINT', 130)));
-    const h = harness({ clock, client: hedgeReads(clock, ['submitted']).client, controller });
-    const error = await hedgesUntil(h.ctx, "status=='filled'").catch((caught) => caught);
+    const error = await hedgesUntil(
+      harness({ clock, client: hedgeReads(clock, ['submitted']).client, controller }).ctx,
+      "status=='filled'",
+    ).catch((caught) => caught);
     expect(error).toBeInstanceOf(InterruptedError);
     expect(describeError(error).exitCode).toBe(130);
   });

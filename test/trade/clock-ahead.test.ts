@@ -6,7 +6,7 @@
 // count on its clock too.
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
-import { exits, ok, okJson } from '../support/cli-runs.js';
+import { ok, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators({ stepped: true });
 
@@ -49,15 +49,18 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
   it('reduce USDTNGN buy 300 exits 0 without reading the side again, and a full reduce of the rest too', async () => {
     const { simulator, buy } = await aheadWithoutDate();
     const from = simulator.sandbox.requestLog.length;
-    exits(await simulator.hedge(`reduce ${MARKET} buy 300 --yes --timeout 8`), 0);
+    ok(await simulator.hedge(`reduce ${MARKET} buy 300 --yes --timeout 8`));
     expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 700]]);
     // No side read again while it "settles": one read of the book before the send, none in a settling loop.
     const sent = since(simulator, from);
-    const beforeSend = sent.slice(0, sent.indexOf('POST /hedges/reduce'));
-    expect(beforeSend.filter((request) => request === 'GET /positions')).toHaveLength(1);
+    expect(
+      sent.slice(0, sent.indexOf('POST /hedges/reduce')).filter((request) => request === 'GET /positions'),
+    ).toHaveLength(1);
 
-    const full = okJson(await simulator.hedge(`reduce ${MARKET} buy 700 --yes --timeout 8 --json`));
-    expect(full).toMatchObject({ market: MARKET, side: 'buy' });
+    expect(okJson(await simulator.hedge(`reduce ${MARKET} buy 700 --yes --timeout 8 --json`))).toMatchObject({
+      market: MARKET,
+      side: 'buy',
+    });
     expect(simulator.requests('POST', '/hedges/reduce')).toHaveLength(2);
     expect(simulator.active('buy')).toEqual([]);
   });
@@ -92,8 +95,9 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     simulator.advance(600_000);
     const buy = simulator.seedOpen('buy', 1_000);
     expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeLessThan(180_000);
-    const card = ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } }));
-    expect(card.stdout).toMatch(/Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /);
+    expect(ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } })).stdout).toMatch(
+      /Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /,
+    );
   });
 
   it("add quotes its addition for the days the hedge has left on the server's clock: 3, not the 7 this machine's clock would say", async () => {
@@ -101,7 +105,7 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     const simulator = await start({});
     const buy = simulator.seedOpen('buy', 1_000);
     simulator.advance(4 * 86_400_000 + 300_000);
-    exits(await simulator.hedge(`add ${MARKET} buy 500 --yes`), 0);
+    ok(await simulator.hedge(`add ${MARKET} buy 500 --yes`));
     expect(
       simulator.requests('POST', '/quotes').map((entry) => (entry.body as { tenor_days: number }).tenor_days),
     ).toEqual([3]);

@@ -16,13 +16,16 @@ const startSimulator = useSimulators({ stepped: true });
 async function closeKilledThenReopened() {
   const simulator = await startSimulator({ fillDelayMs: 60_000 });
   const closed = simulator.seedOpen('sell', 1_000);
-  const close = await killWhen(
-    simulator,
-    ['close', MARKET, 'sell', '--yes'],
-    waitingAfter(simulator, '/hedges/close'),
-    'the close was answered and its wait began',
-  );
-  expect(close.signal).toBe('SIGKILL');
+  expect(
+    (
+      await killWhen(
+        simulator,
+        ['close', MARKET, 'sell', '--yes'],
+        waitingAfter(simulator, '/hedges/close'),
+        'the close was answered and its wait began',
+      )
+    ).signal,
+  ).toBe('SIGKILL');
   const [entry] = await journalEntries(simulator);
   expect(entry.outcome).toBe('submitted');
   // The close lands (the test moves the server's clock), then another actor opens the side again.

@@ -27,8 +27,9 @@ it('gamma: a close resumed while its hedge is still `settling` exits 7 as its fi
   exits(resumed, 7, 'the server accepted this close', 'Nothing is sent again', `hedge resume ${entry.id}`);
   expect(resumed.stderr).not.toContain('cannot be told');
   // The server received the one close, under this action's key; the hedge is still settling, nothing else moved.
-  const closes = simulator.requests('POST', '/hedges/close');
-  expect(closes.map((write) => [write.idempotencyKey, write.status])).toEqual([[entry.idempotency_key, 200]]);
+  expect(simulator.requests('POST', '/hedges/close').map((write) => [write.idempotencyKey, write.status])).toEqual([
+    [entry.idempotency_key, 200],
+  ]);
   expect([await settling(), simulator.historyCount()]).toEqual(['settling', 0]);
   expect((await journalEntries(simulator)).map((row) => [row.id, row.outcome])).toEqual([[entry.id, 'submitted']]);
 

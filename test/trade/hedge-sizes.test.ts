@@ -118,9 +118,14 @@ describe('history on screen: the notional a P&L belongs to', () => {
   });
 
   it('server text reaches the note only through the safe-text filter', () => {
-    const note = resizedNote([
-      { hedgeId: 'hdg_\u202eevil', reference: 'REF\u001b]0;x\u0007', sizes: { changes: [{ action: 'add', usd: 1 }] } },
-    ])!;
-    expect(note).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
+    expect(
+      resizedNote([
+        {
+          hedgeId: 'hdg_\u202eevil',
+          reference: 'REF\u001b]0;x\u0007',
+          sizes: { changes: [{ action: 'add', usd: 1 }] },
+        },
+      ])!,
+    ).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/);
   });
 });

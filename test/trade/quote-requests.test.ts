@@ -41,8 +41,7 @@ describe('quote: requests on the wire', () => {
     expect(simulator.requests('POST', '/quotes').at(-1)!.body).toMatchObject({ tenor_days: 3 });
     const before = simulator.requests().length;
     for (const tenor of ['1w', '72h', '3days']) {
-      const result = exits(await simulator.hedge(`quote USDTNGN buy 10000 --tenor ${tenor}`), 2);
-      expect(result.stderr).toBe(
+      expect(exits(await simulator.hedge(`quote USDTNGN buy 10000 --tenor ${tenor}`), 2).stderr).toBe(
         `hedge: --tenor: "${tenor}" is not allowed; expected 1, 3 or 7 (days); d is the only unit (3d is 3 days).\n`,
       );
     }

@@ -37,7 +37,7 @@ describe('hedges ID --wait', () => {
       runHedge(`hedges ${toFail.id} --wait --json`, { env: failing.env, configDir: config.path }),
       runHedge(`hedges ${toFail.id} --wait`, { env: failing.env, configDir: config.path }),
     ]);
-    exits(filled, 0);
+    ok(filled);
     expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
 
     exits(failed, 6);
@@ -57,13 +57,16 @@ describe('hedges ID --wait', () => {
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);
     const before = filling.sandbox.requestLog.length;
-    const result = ok(
-      await runHedge(`hedges ${hedge.id} --wait --json`, {
-        env: filling.env,
-        configDir: config.path,
-      }),
-    );
-    expect(JSON.parse(result.stdout)).toMatchObject({ id: hedge.id, status: 'filled' });
+    expect(
+      JSON.parse(
+        ok(
+          await runHedge(`hedges ${hedge.id} --wait --json`, {
+            env: filling.env,
+            configDir: config.path,
+          }),
+        ).stdout,
+      ),
+    ).toMatchObject({ id: hedge.id, status: 'filled' });
     expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       `GET /hedges/${hedge.id}`,
     ]);

@@ -21,12 +21,12 @@ async function ownSimulator({ onTestFinished }: TestContext, options: SimulatorO
 }
 
 const DAY_MS = 86_400_000;
+/** A run's stdout, a line each. */
+const lines = (result: { stdout: string }) => result.stdout.trim().split('\n');
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-function posts(simulator: Simulator, path: string) {
-  return simulator.writes().filter((entry) => entry.path === path);
-}
+const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
 
 /** How many closes and opens the server was sent. */
 const legsSent = (simulator: Simulator) => [
@@ -100,41 +100,39 @@ describe('hedge roll', () => {
     ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 1 --ref DEAL-7'));
     ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --yes'));
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-7', status: 'filled' }]);
-    const found = await simulator.hedge('hedges --ref DEAL-7 --json');
-    expect((JSON.parse(found.stdout) as Array<{ status: string }>).map((hedge) => hedge.status).sort()).toEqual([
-      'closed',
-      'filled',
-    ]);
+    const found: Array<{ status: string }> = okJson(await simulator.hedge('hedges --ref DEAL-7 --json'));
+    expect(found.map((hedge) => hedge.status).sort()).toEqual(['closed', 'filled']);
 
     ok(await simulator.hedge('roll USDTNGN buy --tenor 3 --ref DEAL-8 --yes'));
     expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 1000, clientReference: 'DEAL-8', tenorDays: 3 }]);
     // The journal carries the deal on each leg of a roll: a close's, the reference of the hedge it closed.
-    const journal = await simulator.hedge('journal --fields command,client_reference --no-header');
-    expect(journal.stdout.trim().split('\n')).toEqual([
+    expect(lines(await simulator.hedge('journal --fields command,client_reference --no-header'))).toEqual([
       'close\tDEAL-7',
       'open\tDEAL-8',
       'close\tDEAL-7',
       'open\tDEAL-7',
       'open\tDEAL-7',
     ]);
-    const deal = await simulator.hedge('journal --ref DEAL-7 --fields command --no-header');
-    expect(deal.stdout.trim().split('\n')).toEqual(['close', 'close', 'open', 'open']);
+    expect(lines(await simulator.hedge('journal --ref DEAL-7 --fields command --no-header'))).toEqual([
+      'close',
+      'close',
+      'open',
+      'open',
+    ]);
   });
 
   it('--dry-run prints both requests and sends nothing; then it closes the open hedge and opens the same notional for the new tenor: one close, one open, one journal group', async () => {
     const simulator = await startSimulator();
     const old = simulator.seedOpen('buy', 10_000);
     // --dry-run first: both requests, in order, and nothing sent or journaled.
-    const dry = exits(
-      await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
-      0,
-      'Dry run: these requests were NOT sent.',
+    const shown = JSON.parse(
+      exits(
+        await simulator.hedge('roll USDTNGN buy --tenor 3 --dry-run --json'),
+        0,
+        'Dry run: these requests were NOT sent.',
+      ).stdout,
     );
-    const shown = JSON.parse(dry.stdout);
-    expect([
-      shown.dry_run,
-      ...shown.legs.map((leg: Record<string, unknown>) => [leg.leg, leg.method, leg.path, leg.body]),
-    ]).toEqual([
+    expect([shown.dry_run, ...shown.legs.map((leg: any) => [leg.leg, leg.method, leg.path, leg.body])]).toEqual([
       true,
       ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
       ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
@@ -156,8 +154,11 @@ describe('hedge roll', () => {
     ]);
     expect(legs[0].idempotencyKey).not.toBe(legs[1].idempotencyKey);
     const log = simulator.sandbox.requestLog;
-    const between = log.slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]));
-    expect(between.some((entry) => entry.method === 'GET' && entry.path === '/positions')).toBe(true);
+    expect(
+      log
+        .slice(log.indexOf(legs[0]) + 1, log.indexOf(legs[1]))
+        .some((entry) => entry.method === 'GET' && entry.path === '/positions'),
+    ).toBe(true);
 
     // --json: both legs, each with its journal entry.
     expect(rolled).toMatchObject({
@@ -236,8 +237,11 @@ describe.concurrent('hedge roll killed between its legs', () => {
     expect(posts(simulator, '/hedges')).toEqual([]);
 
     simulator.advance(LAND_MS);
-    const resumed = ok(await simulator.hedge('resume --no-wait --json'));
-    expect(resumed.stderr).toContain('Resuming the roll of USDTNGN buy to 3 days');
+    const resumed = exits(
+      await simulator.hedge('resume --no-wait --json'),
+      0,
+      'Resuming the roll of USDTNGN buy to 3 days',
+    );
     simulator.advance(LAND_MS);
 
     // One close (its one key, replayed), one open (the key journaled before anything was sent).
@@ -261,8 +265,11 @@ describe.concurrent('hedge roll killed between its legs', () => {
     const [planned] = await journalEntries(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
-    const again = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --json'));
-    expect(again.stderr).toContain('Resuming the roll of USDTNGN buy to 7 days');
+    const again = exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 7 --json'),
+      0,
+      'Resuming the roll of USDTNGN buy to 7 days',
+    );
     expect([legsSent(simulator), posts(simulator, '/hedges')[0].idempotencyKey]).toEqual([
       [1, 1],
       planned.idempotency_key,
@@ -290,8 +297,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
       `hedge resume ${planned.id}`,
     );
 
-    const dry = ok(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json'));
-    expect(JSON.parse(dry.stdout).legs).toMatchObject([
+    expect(okJson(await simulator.hedge('roll USDTNGN buy --tenor 7 --dry-run --json')).legs).toMatchObject([
       {
         leg: 'open',
         path: '/hedges',
@@ -308,12 +314,15 @@ describe.concurrent('hedge roll killed between its legs', () => {
     expect(simulator.writes()).toHaveLength(writes);
 
     // Set aside, the old roll is abandoned; the new one finds the side flat (its hedge just closed) and opens it anew.
-    const fresh = ok(await simulator.hedge('roll USDTNGN buy --tenor 1 --new --json'));
-    expect(fresh.stderr).toContain('--new: the unfinished roll of USDTNGN buy to 7 days');
-    const opened = posts(simulator, '/hedges');
-    expect(opened).toHaveLength(1);
-    expect(opened[0].idempotencyKey).not.toBe(planned.idempotency_key);
-    expect(opened[0].body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
+    const fresh = exits(
+      await simulator.hedge('roll USDTNGN buy --tenor 1 --new --json'),
+      0,
+      '--new: the unfinished roll of USDTNGN buy to 7 days',
+    );
+    const [opened, ...more] = posts(simulator, '/hedges');
+    expect(more).toEqual([]);
+    expect(opened.idempotencyKey).not.toBe(planned.idempotency_key);
+    expect(opened.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
     expect(JSON.parse(fresh.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null });
     expect((await journalEntries(simulator)).find((entry) => entry.id === planned.id)).toMatchObject({
       outcome: 'abandoned',

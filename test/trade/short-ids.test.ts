@@ -24,8 +24,7 @@ describe('hedges ID', () => {
     const ids = simulator.hedges().map((hedge) => hedge.id);
     const found: string[] = [];
     for (const typed of [...shown, ...shown.map((id) => id.split('…')[1])]) {
-      const one = exits(await simulator.hedge(`hedges ${typed} --json`), 0);
-      found.push(JSON.parse(one.stdout).id);
+      found.push(okJson(await simulator.hedge(`hedges ${typed} --json`)).id);
     }
     expect(found.slice(0, 2).sort()).toEqual([...ids].sort());
     expect(found.slice(2)).toEqual(found.slice(0, 2));

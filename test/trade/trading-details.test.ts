@@ -15,13 +15,8 @@ const start = useSimulators({ stepped: true });
 /** Wide enough that no card row wraps: the assertions read whole rows. */
 const WIDE = { COLUMNS: '160' };
 
-function account(simulator: Simulator) {
-  return Object.values(simulator.sandbox.engine.state.accounts)[0];
-}
-
-function hedge(simulator: Simulator, id: string) {
-  return simulator.hedges().find((candidate) => candidate.id === id)!;
-}
+const account = (simulator: Simulator) => Object.values(simulator.sandbox.engine.state.accounts)[0];
+const hedge = (simulator: Simulator, id: string) => simulator.hedges().find((candidate) => candidate.id === id)!;
 
 /** The Entry row's value: before → after, or one price when the two read the same. */
 function entryRow(before: number, after: number) {
@@ -34,9 +29,7 @@ function entryRow(before: number, after: number) {
 const marginRow = (before: number, after: number) =>
   new RegExp(`Margin\\s+│ ${formatMoney(before)} → ${formatMoney(after)} USDC`);
 
-function writePaths(simulator: Simulator) {
-  return simulator.writes().map((entry) => entry.path);
-}
+const writePaths = (simulator: Simulator) => simulator.writes().map((entry) => entry.path);
 
 describe('hedge add: the quote for the addition, then the position before → after', () => {
   it('quotes the added notional (one POST /quotes) before the one POST /hedges/add; --json is the side, the details go to stderr', async () => {
@@ -67,8 +60,9 @@ describe('hedge add: the quote for the addition, then the position before → af
     // Waited until the add landed: nothing pending on the server.
     const after = hedge(simulator, seeded.id);
     expect(after.pendingChange).toBeUndefined();
-    const addedMargin = after.marginUsdc - before.margin;
-    expect(result.stderr).toContain(`margin ${formatMoney(addedMargin)} USDC, fee ${payOrEarn(-2.5)}`);
+    expect(result.stderr).toContain(
+      `margin ${formatMoney(after.marginUsdc - before.margin)} USDC, fee ${payOrEarn(-2.5)}`,
+    );
     expect(result.stderr).toContain(
       `Position after the add: notional 10,000.00 → 15,000.00 USD; entry ${entryRow(before.entry, after.entryPrice!)}; ` +
         `margin ${formatMoney(before.margin)} → ${formatMoney(after.marginUsdc)} USDC`,
@@ -136,13 +130,12 @@ describe('hedge reduce: what it realized', () => {
     expect(writePaths(simulator)).toEqual(['/hedges/reduce']);
 
     // Without a terminal: the side after it as TSV, and a line of what it was and is.
-    const plain = exits(
+    const [keys, values] = exits(
       await simulator.hedge(`reduce ${MARKET} sell 2500`),
       0,
       'Reduced by 2,500.00 USD: the sell hedge on USDTNGN is now 12,500.00 USD (was 15,000.00 USD).',
-    );
-    const [keys, values] = plain.stdout
-      .trim()
+    )
+      .stdout.trim()
       .split('\n')
       .map((line) => line.split('\t'));
     expect(values[keys.indexOf('notional_usd')]).toBe('12500');
@@ -255,7 +248,7 @@ describe('hedge reduce: what it realized', () => {
 
   it('the close card fits 24 rows at 80 columns, a deal reference included, and says at its top what it is', async () => {
     const simulator = await start();
-    expect((await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`)).code).toBe(0);
+    ok(await simulator.hedge(`open ${MARKET} sell 4000 --tenor 3 --ref DEAL-2026-000042`));
     const result = ok(await simulator.hedge(`close ${MARKET} sell --format table`, { env: { COLUMNS: '80' } }));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe(`Position closed: ${MARKET} sell`);
@@ -293,8 +286,11 @@ describe('opening a side that is already open', () => {
     simulator.seedOpen('sell', 3_000);
     // No note on a side that is not open.
     expect(ok(await simulator.hedge(`open ${MARKET} buy 1000 --tenor 1 --json`)).stderr).not.toContain('already open');
-    const result = ok(await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`));
-    expect(result.stderr).toContain('Note: the sell side of USDTNGN is already open (3,000.00 USD');
+    exits(
+      await simulator.hedge(`open ${MARKET} sell 1000 --tenor 1 --json`),
+      0,
+      'Note: the sell side of USDTNGN is already open (3,000.00 USD',
+    );
     expect(simulator.active('sell')).toHaveLength(2);
   });
 
@@ -330,10 +326,13 @@ describe('opening a side that is already open', () => {
           configDir: dir.path,
         }),
       );
-      const second = await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
-        configDir: dir.path,
-      });
-      expect(second.stderr).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
+      expect(
+        (
+          await runHedge(`--demo open ${MARKET} sell 500 --tenor 1 --json`, {
+            configDir: dir.path,
+          })
+        ).stderr,
+      ).toContain('To add to that hedge (same maturity): `hedge --demo add USDTNGN sell 500`.');
     } finally {
       dir.remove();
     }

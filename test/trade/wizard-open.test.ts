@@ -40,36 +40,39 @@ afterEach(() => {
   terminal = undefined;
 });
 
+/** Waits for each of `texts` on the terminal, in turn. */
+const see = async (...texts: Array<string | RegExp>) => {
+  for (const text of texts) await terminal!.waitFor(text);
+};
+
 describe('hedge open wizard (pseudo-terminal)', () => {
   it('walks market, side, notional (checked as typed), tenor, reference, quote card, confirm, then waits for the fill', async () => {
     const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 1_500 });
     terminal = spawnInTerminal(trading, ['open']);
 
-    await terminal.waitFor('? Market');
-    await terminal.waitFor(/USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
+    await see('? Market', /USDTNGN\s+[\d,.]+\s+│ buy: capacity 100,000\.00 USD, carry [+-]/);
     terminal.write(ENTER);
-    await terminal.waitFor('? Side');
-    await terminal.waitFor('sell  capacity 100,000.00 USD');
+    await see('? Side', 'sell  capacity 100,000.00 USD');
     terminal.write(ENTER);
-    await terminal.waitFor('? Notional in USD (at most 100,000.00)');
+    await see('? Notional in USD (at most 100,000.00)');
     terminal.write(`150000${ENTER}`);
-    await terminal.waitFor('would push the account over its exposure cap: 100,000.00 USD of headroom left');
+    await see('would push the account over its exposure cap: 100,000.00 USD of headroom left');
     terminal.write(`${BACKSPACE.repeat(6)}25k${ENTER}`);
-    await terminal.waitFor('? Tenor');
-    await terminal.waitFor(/7 days\s+matures about \d{4}-\d\d-\d\d/);
+    await see('? Tenor', /7 days\s+matures about \d{4}-\d\d-\d\d/);
     terminal.write(`${DOWN}${ENTER}`);
-    await terminal.waitFor('? Client reference (optional, Enter to skip)');
+    await see('? Client reference (optional, Enter to skip)');
     terminal.write(`WIZ-7${ENTER}`);
-    await terminal.waitFor('Quote USDTNGN buy 25,000.00 USD, 3 days');
-    await terminal.waitFor('Execution price');
-    await terminal.waitFor('Total upfront');
-    await terminal.waitFor('? Open buy 25,000.00 USD on USDTNGN for 3 days (ref WIZ-7)');
-    await terminal.waitFor('(y/N)');
+    await see(
+      'Quote USDTNGN buy 25,000.00 USD, 3 days',
+      'Execution price',
+      'Total upfront',
+      '? Open buy 25,000.00 USD on USDTNGN for 3 days (ref WIZ-7)',
+      '(y/N)',
+    );
     // Nothing is sent before the confirmation: only reads and the quote so far.
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes']);
     terminal.write(`y${ENTER}`);
-    await terminal.waitFor(/waiting for the fill \d+s/);
-    await terminal.waitFor('Hedge filled');
+    await see(/waiting for the fill \d+s/, 'Hedge filled');
     expect(await terminal.exitCode).toBe(0);
 
     const [hedge] = trading.hedges();
@@ -91,7 +94,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   it('Ctrl-C at the notional prompt, with market and side given on the command line, exits 130 with nothing sent', async () => {
     const trading = await startTrading();
     terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell']);
-    await terminal.waitFor('? Notional in USD');
+    await see('? Notional in USD');
     expect(terminal.screen()).not.toContain('? Market');
     terminal.write(`12${CTRL_C}`);
     expect(await terminal.exitCode).toBe(130);
@@ -110,14 +113,12 @@ describe('hedge open wizard (pseudo-terminal)', () => {
       screens.push(await terminal!.drawn());
       return readAsText(screens.at(-1)!);
     };
-    await terminal.waitFor('? Market');
+    await see('? Market');
     // The market choice is its name and price, both sides as its description.
-    await terminal.waitFor(/buy: capacity [\d,.]+ USD, carry [+-]/);
-    await terminal.waitFor(/sell: capacity [\d,.]+ USD, carry [+-]/);
+    await see(/buy: capacity [\d,.]+ USD, carry [+-]/, /sell: capacity [\d,.]+ USD, carry [+-]/);
     await shot();
     terminal.write(ENTER);
-    await terminal.waitFor('? Side');
-    await terminal.waitFor('sell');
+    await see('? Side', 'sell');
     const sides = await shot();
     expect(sides).toMatch(
       /buy capacity [\d,.]+ USD, carry [+-][\d.]+%\/day, you (pay|earn) — already open: 10,000\.00 USD/,
@@ -125,25 +126,23 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(sides).not.toMatch(/sell capacity [^—]*— already open/);
     terminal.write(ENTER);
     // The open side is offered as "add to it" or the other side — never as an open the server may refuse.
-    await terminal.waitFor('What now?');
-    await terminal.waitFor('Cancel');
+    await see('What now?', 'Cancel');
     const whatNow = await shot();
     expect(whatNow).toMatch(/The buy side of USDTNGN already holds 10,000\.00 USD \(hdg_\w+\)\. What now\?/);
     expect(whatNow).toContain('Open on the sell side instead');
     terminal.write(`${DOWN}${ENTER}`);
-    await terminal.waitFor('? Notional in USD');
+    await see('? Notional in USD');
     terminal.write(`1O_000${ENTER}`);
-    await terminal.waitFor('1.5m.');
+    await see('1.5m.');
     expect(await shot()).toContain(
       'notional: "1O_000" is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
     );
     terminal.write(`${BACKSPACE.repeat(6)}10_000${ENTER}`);
-    await terminal.waitFor('? Tenor');
+    await see('? Tenor');
     terminal.write(ENTER);
-    await terminal.waitFor('? Client reference');
+    await see('? Client reference');
     terminal.write(`DEAL-2026-000042${ENTER}`);
-    await terminal.waitFor('Total upfront');
-    await terminal.waitFor('(y/N)');
+    await see('Total upfront', '(y/N)');
     expect(await shot()).toMatch(
       /Open sell 10,000\.00 USD on USDTNGN for 1 day \(ref DEAL-2026-000042\), [\d,.]+ USDC upfront\? \(y\/N\)/,
     );
@@ -168,8 +167,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
       cols: 80,
       rows: 24,
     });
-    await terminal.waitFor('What now?');
-    await terminal.waitFor('Cancel');
+    await see('What now?', 'Cancel');
     const question = await terminal.drawn();
     // The side's holding is in the question itself: on screen when it is answered.
     expect(readAsText(question)).toContain(
@@ -178,11 +176,10 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     // The side was given on the command line: the other side is not offered in its place.
     expect(readAsText(question)).not.toContain('Open on the buy side instead');
     terminal.write(ENTER);
-    await terminal.waitFor('? Notional in USD');
+    await see('? Notional in USD');
     terminal.write(`500${ENTER}`);
     // The wizard asks before the add as before an open, on any key, with the addition's quote card in view.
-    await terminal.waitFor('Indicative only');
-    await terminal.waitFor('(y/N)');
+    await see('Indicative only', '(y/N)');
     expect(readAsText(await terminal.drawn())).toMatch(
       new RegExp(
         `Add 500\\.00 USD to the sell hedge on USDTNGN \\(${seeded.id}\\) at about [\\d,.]+, [\\d,.]+ USDC upfront\\? \\(y/N\\)`,
@@ -211,10 +208,9 @@ describe('hedge open wizard (pseudo-terminal)', () => {
       args: ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'],
       cols: 80,
     });
-    await terminal.waitFor('Execution price');
+    await see('Execution price');
     // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
-    await terminal.waitFor('waiting for the fill');
-    await terminal.waitFor(/waiting \d+s/);
+    await see('waiting for the fill', /waiting \d+s/);
     terminal.write(CTRL_C);
     expect(await terminal.exitCode).toBe(130);
     const [hedge] = trading.hedges();
