@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -55,17 +55,19 @@ describe('--until', () => {
   });
 
   it('on a terminal, a condition met at once shows what the command shows without it, from that one read', async () => {
-    const t = await start();
+    // Frozen server and CLI clocks: the two screens' "(… ago)" are read at the same instant.
+    const t = await start({ preset: 'frozen' });
+    const { id } = t.seedOpen('buy', 10_000);
     const screen = { columns: 80, rows: 40 };
-    const id = okJson(await t.hedge(`open ${MARKET} buy 10000 --tenor 3 --json`)).hedge_id;
+    const env = pinnedClockEnv(t);
     const runs: Array<[string[], string, string]> = [
       [['whoami'], "key_check.status=='ok'", '/account'],
       [['hedges', id], "status=='filled'", `/hedges/${id}`],
     ];
     for (const [words, condition, path] of runs) {
-      const shown = ok(await t.hedge(words, { screen }));
+      const shown = ok(await t.hedge(words, { screen, env }));
       const reads = t.requests('GET', path).length;
-      expect(ok(await t.hedge([...words, '--until', condition], { screen })).stdout).toBe(shown.stdout);
+      expect(ok(await t.hedge([...words, '--until', condition], { screen, env })).stdout).toBe(shown.stdout);
       expect(t.requests('GET', path).length - reads).toBe(1);
     }
   });
