@@ -16,94 +16,62 @@ import { requestText } from './dry-run-view.js';
 import { payOrEarn, toAccountSide } from '../../core/money.js';
 import type { Output } from '../terminal/output.js';
 
-/** On a terminal: a card of both legs. Otherwise one line on stderr. */
+/** On a terminal: a card of both legs, as a person reads them before confirming. Otherwise one line on stderr. */
 export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
-  const { quote } = preview;
+  const { quote, closing, ended, side } = preview;
   const market = safeText(preview.market);
-  const closeText = preview.closing
-    ? `close ${preview.side} ${market}${preview.closing.hedges ? ` (all ${preview.closing.hedges.length} of its hedges)` : preview.closing.hedgeId ? ` (${safeText(preview.closing.hedgeId)})` : ''}${preview.closing.netMarginUsd === undefined ? '' : `, returns about ${formatMoney(preview.closing.netMarginUsd)} USD`}`
-    : `nothing to close (${preview.ended ? `${safeText(preview.ended.id)} is ${safeText(preview.ended.status)}` : 'already settled'})`;
-  const openText = `open ${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront`;
-  output.cardOrNote(() => rollCard(output, preview, nowMs), `Roll: ${closeText}; then ${openText}.`);
-}
-
-/** Both legs as a person reads them before confirming. */
-function rollCard(output: Output, preview: RollPreview, nowMs: number) {
-  const { quote } = preview;
-  const market = safeText(preview.market);
-  const c = output.chalk;
-  const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
-  const rows: Array<[string, string]> = [];
-  if (preview.closing) {
-    const several = preview.closing.hedges;
-    rows.push([
-      '1. Close',
-      `${preview.side} ${market}${several ? ` · all ${several.length} hedges of the side` : preview.closing.hedgeId ? ` · ${safeText(preview.closing.hedgeId)}` : ''}`,
-    ]);
-    // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
-    if (several) {
-      for (const hedge of [...several].sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))) {
-        const matures =
-          hedge.maturityAtMs === undefined
-            ? 'maturity unknown'
-            : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`;
+  const days = formatDays(preview.tenorDays);
+  const several = closing?.hedges;
+  const one = closing?.hedgeId && safeText(closing.hedgeId);
+  const returns = closing?.netMarginUsd === undefined ? undefined : formatMoney(closing.netMarginUsd);
+  const upfront = formatMoney(quote.upfront.total_upfront_usdc);
+  const closeText = closing
+    ? `close ${side} ${market}${several ? ` (all ${several.length} of its hedges)` : one ? ` (${one})` : ''}${returns === undefined ? '' : `, returns about ${returns} USD`}`
+    : `nothing to close (${ended ? `${safeText(ended.id)} is ${safeText(ended.status)}` : 'already settled'})`;
+  const opens = `${side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days}`;
+  output.cardOrNote(() => {
+    const c = output.chalk;
+    const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
+    const rows: Array<[string, string]> = [];
+    if (closing) {
+      rows.push([
+        '1. Close',
+        `${side} ${market}${several ? ` · all ${several.length} hedges of the side` : one ? ` · ${one}` : ''}`,
+      ]);
+      // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
+      for (const hedge of [...(several ?? [])].sort(
+        (a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity),
+      )) {
         rows.push([
           `   ${safeText(hedge.id)}`,
-          `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${matures}`,
+          `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,
         ]);
       }
-    } else if (preview.closing.maturityAt) rows.push(['   Matures', matures(preview.closing.maturityAt)]);
-    rows.push([
-      '   Returns (est.)',
-      preview.closing.netMarginUsd === undefined
-        ? c.dim('unknown (no net margin in the positions list)')
-        : `${formatMoney(preview.closing.netMarginUsd)} USD`,
-    ]);
-  } else {
-    const ended = preview.ended;
-    rows.push([
-      '1. Close',
-      c.dim(
-        `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
-      ),
-    ]);
-  }
-  rows.push(
-    [
-      '2. Open',
-      `${preview.side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${formatDays(preview.tenorDays)}`,
-    ],
-    ['   Matures', matures(quote.maturity)],
-    ['   Price (indicative)', formatRate(quote.pricing.execution_price)],
-    [
-      '   Upfront',
-      `${formatMoney(quote.upfront.total_upfront_usdc)} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
-    ],
-    ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc))],
-  );
-  return output.card(rows, `Roll ${market} ${preview.side} to ${formatDays(preview.tenorDays)}`);
-}
-
-/** `--dry-run`: both requests, in the order they would be sent; one JSON document under --json. */
-function renderRollDryRun(output: Output, { legs }: Extract<RollOutcome, { kind: 'dry-run' }>) {
-  output.note(
-    output.chalk.yellow(
-      'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
-    ),
-  );
-  output.document(
-    {
-      dry_run: true,
-      legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })),
-    },
-    () =>
-      legs
-        .map(
-          ({ leg, request, note }, index) =>
-            `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
-        )
-        .join('\n\n'),
-  );
+      if (!several && closing.maturityAt) rows.push(['   Matures', matures(closing.maturityAt)]);
+      rows.push([
+        '   Returns (est.)',
+        returns === undefined ? c.dim('unknown (no net margin in the positions list)') : `${returns} USD`,
+      ]);
+    } else {
+      rows.push([
+        '1. Close',
+        c.dim(
+          `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
+        ),
+      ]);
+    }
+    rows.push(
+      ['2. Open', opens],
+      ['   Matures', matures(quote.maturity)],
+      ['   Price (indicative)', formatRate(quote.pricing.execution_price)],
+      [
+        '   Upfront',
+        `${upfront} USDC ${c.dim(`(margin ${formatMoney(quote.upfront.required_margin_usdc)} + fee ${formatMoney(quote.upfront.platform_fee_usdc)})`)}`,
+      ],
+      ['   Carry over the tenor', payOrEarn(toAccountSide(quote.carry.total_usdc))],
+    );
+    return output.card(rows, `Roll ${market} ${side} to ${days}`);
+  }, `Roll: ${closeText}; then open ${opens}, about ${upfront} USDC upfront.`);
 }
 
 /** The result's card and TSV columns, in this order. */
@@ -150,7 +118,45 @@ function flat(view: RollView) {
   };
 }
 
-function renderRoll(output: Output, view: RollView) {
+export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
+  for (const note of outcome.notes) {
+    if (note.level === 'warn') output.warn(note.text);
+    else output.note(output.chalk.yellow(note.text));
+  }
+  // `--dry-run`: both requests, in the order they would be sent; one JSON document under --json.
+  if (outcome.kind === 'dry-run') {
+    output.note(
+      output.chalk.yellow(
+        'Dry run: these requests were NOT sent. Run the same command without --dry-run to roll (each leg with its own key).',
+      ),
+    );
+    const { legs } = outcome;
+    output.document(
+      { dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) },
+      () =>
+        legs
+          .map(
+            ({ leg, request, note }, index) =>
+              `# ${index + 1}. ${leg}${note ? ` (${note})` : ''}\n${requestText(request)}`,
+          )
+          .join('\n\n'),
+    );
+    return 0;
+  }
+  const { view } = outcome;
+  const market = safeText(view.market);
+  const hedgeId = view.open.hedge_id;
+  const newId = hedgeId ? safeText(hedgeId) : 'the new hedge';
+  // Said beside text output only: the JSON document carries the same facts; a failed roll shows its card, then throws.
+  if (!outcome.failure && outcome.landed) {
+    const maturity = view.open.hedge?.maturity_at;
+    const until = typeof maturity === 'string' ? ` until ${formatUtcMinutes(maturity)} UTC` : '';
+    output.done(
+      `Rolled: the ${view.side} side of ${market} is covered by ${newId} (${formatDays(view.tenor_days)})${until}.`,
+    );
+  } else if (!outcome.failure && hedgeId) {
+    output.textNote(`Submitted ${newId}; follow it with: ${safeText(hedgeCommand('hedges', hedgeId, '--wait'))}`);
+  }
   // The closed leg's history record is a server object: in the one shape, as `hedge history --json` gives it.
   const realized = view.close?.realized;
   const json =
@@ -159,37 +165,9 @@ function renderRoll(output: Output, view: RollView) {
       : view;
   const title =
     view.open.outcome === 'filled'
-      ? `Rolled ${safeText(view.market)} ${view.side} to ${formatDays(view.tenor_days)}`
-      : `Roll of ${safeText(view.market)} ${view.side}`;
+      ? `Rolled ${market} ${view.side} to ${formatDays(view.tenor_days)}`
+      : `Roll of ${market} ${view.side}`;
   output.record(flat(view), ROLL_FIELDS, { title, json });
-}
-
-export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCommand: (...argv: string[]) => string) {
-  for (const note of outcome.notes) {
-    if (note.level === 'warn') output.warn(note.text);
-    else output.note(output.chalk.yellow(note.text));
-  }
-  if (outcome.kind === 'dry-run') {
-    renderRollDryRun(output, outcome);
-    return 0;
-  }
-  if (outcome.failure) {
-    renderRoll(output, outcome.view);
-    throw outcome.failure;
-  }
-  // Said beside text output only: the JSON document carries the same facts.
-  const { view } = outcome;
-  const hedgeId = view.open.hedge_id;
-  const newId = hedgeId ? safeText(hedgeId) : 'the new hedge';
-  if (outcome.landed) {
-    const maturity = view.open.hedge?.maturity_at;
-    const until = typeof maturity === 'string' ? ` until ${formatUtcMinutes(maturity)} UTC` : '';
-    output.done(
-      `Rolled: the ${view.side} side of ${safeText(view.market)} is covered by ${newId} (${formatDays(view.tenor_days)})${until}.`,
-    );
-  } else if (hedgeId) {
-    output.textNote(`Submitted ${newId}; follow it with: ${safeText(hedgeCommand('hedges', hedgeId, '--wait'))}`);
-  }
-  renderRoll(output, outcome.view);
+  if (outcome.failure) throw outcome.failure;
   return 0;
 }
