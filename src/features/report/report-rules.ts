@@ -34,8 +34,6 @@ const UNKNOWN_GROUP = { key: 'unknown', label: 'Unknown' };
 /** `--by ref`: the group of closed hedges that carry no deal reference. Empty, as no reference is (a deal may well be called `unknown`); its label says what it is. */
 const NO_REFERENCE_GROUP = { key: '', label: 'No reference' };
 
-const TIME_GROUPINGS: ReadonlySet<ReportGrouping> = new Set(['day', 'week', 'month']);
-
 /** Rounded half away from zero at the decimal the value was meant to have (1.005 → 101 cents). */
 export function toCents(value: number) {
   const cents = Math.round(Number((Math.abs(value) * 100).toPrecision(15)));
@@ -65,10 +63,14 @@ const emptyTally = (): ReportFigures => ({
 const addKnown = (sum: number | null, value: number | undefined) =>
   value === undefined ? sum : (sum ?? 0) + toCents(value);
 
-function addRecord(tally: ReportFigures, record: HistoryFacts) {
-  tally.count += 1;
-  tally.net_pnl_usd += toCents(record.netPnlUsd);
-  for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
+/** Adds a record to each tally; `missing` counts the figures it leaves out. */
+function addRecord(record: HistoryFacts, missing: Record<string, number>, ...tallies: ReportFigures[]) {
+  for (const tally of tallies) {
+    tally.count += 1;
+    tally.net_pnl_usd += toCents(record.netPnlUsd);
+    for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
+  }
+  for (const [figure, fact] of OPTIONAL_FIGURES) if (record[fact] === undefined) missing[figure] += 1;
 }
 
 const dollars = (cents: number | null) => (cents === null ? null : fromCents(cents));
@@ -111,8 +113,8 @@ const GROUP_KEYS: Record<ReportGrouping, (record: HistoryFacts, closedMs: number
   ref: (record) => record.clientReference,
 };
 
-function groupOf(record: HistoryFacts, closedMs: number | undefined, by: ReportGrouping) {
-  const key = GROUP_KEYS[by](record, closedMs as number);
+function groupOf(record: HistoryFacts, closedMs: number, by: ReportGrouping) {
+  const key = GROUP_KEYS[by](record, closedMs);
   if (key === undefined) return by === 'ref' ? NO_REFERENCE_GROUP : UNKNOWN_GROUP;
   return { key, label: by === 'tenor' ? `${key} ${key === '1' ? 'day' : 'days'}` : key };
 }
@@ -143,23 +145,11 @@ function dealOf(record: HistoryFacts) {
   };
 }
 
-function compareKeys(by: ReportGrouping) {
-  return (a: string, b: string) => {
-    if (a === b) return 0;
-    const last = by === 'ref' ? NO_REFERENCE_GROUP.key : UNKNOWN_GROUP.key;
-    if (a === last) return 1;
-    if (b === last) return -1;
-    if (by === 'tenor') return Number(a) - Number(b);
-    return a < b ? -1 : 1;
-  };
-}
-
-/** The array twice as long, its values kept (for arrays that grow with the records). */
-export function doubled<T extends Float64Array | Uint32Array>(array: T) {
-  const next = new (array.constructor as new (length: number) => T)(array.length * 2);
-  next.set(array);
-  return next;
-}
+/** Groups by key (tenors by number), the group without a key last. */
+const compareKeys = (by: ReportGrouping) => (a: string, b: string) => {
+  const last = (by === 'ref' ? NO_REFERENCE_GROUP : UNKNOWN_GROUP).key;
+  return Number(a === last) - Number(b === last) || (by === 'tenor' ? Number(a) - Number(b) : a < b ? -1 : 1);
+};
 
 /** Whether a close time falls outside [since, until); a bound not given holds every time. */
 export const outsidePeriod = (ms: number, { since, until }: { since?: Date; until?: Date }) =>
@@ -194,29 +184,18 @@ export function cumulativePoints(series: CumulativeSeries) {
   return Array.from({ length: series.length }, (_, index) => cumulativePoint(series, index));
 }
 
-function cumulativeSeries(timesMs: Float64Array, cents: Float64Array, count: number) {
-  const order = Uint32Array.from({ length: count }, (_, index) => index).sort((a, b) => timesMs[a] - timesMs[b]);
-  const times = new Float64Array(count);
-  const nets = new Float64Array(count);
-  let length = 0;
+function cumulativeSeries(timesMs: number[], cents: number[]) {
+  const order = Uint32Array.from(timesMs.keys()).sort((a, b) => timesMs[a] - timesMs[b]);
+  const times: number[] = [];
+  const nets: number[] = [];
   let runningCents = 0;
   for (const index of order) {
     runningCents += cents[index];
     // Closes at the same instant make one point, the total after all of them.
-    if (length > 0 && times[length - 1] === timesMs[index]) nets[length - 1] = fromCents(runningCents);
-    else {
-      times[length] = timesMs[index];
-      nets[length] = fromCents(runningCents);
-      length += 1;
-    }
+    if (times.at(-1) !== timesMs[index]) times.push(timesMs[index]);
+    nets[times.length - 1] = fromCents(runningCents);
   }
-  return { length, timesMs: times.subarray(0, length), netUsd: nets.subarray(0, length) };
-}
-
-function unrealizedOf(openPositions: ReadonlyArray<{ netPnlUsd?: number }>) {
-  let cents = openPositions.length ? null : 0;
-  for (const position of openPositions) cents = addKnown(cents, position.netPnlUsd);
-  return { positions: openPositions.length, net_pnl_usd: dollars(cents) };
+  return { length: times.length, timesMs: Float64Array.from(times), netUsd: Float64Array.from(nets) };
 }
 
 /** The report built one closed hedge at a time: a history read page by page is never held whole; memory grows with groups and close times, not records. */
@@ -228,9 +207,8 @@ export class ReportBuilder {
     { identity: typeof UNKNOWN_GROUP; tally: ReportFigures; deal?: ReturnType<typeof dealOf>; closedMs?: number }
   >();
   /** Close time (ms) and net P&L (cents) of each dated record, for the cumulative line. */
-  private closeTimes = new Float64Array(1024);
-  private closeCents = new Float64Array(1024);
-  private dated = 0;
+  private readonly closeTimes: number[] = [];
+  private readonly closeCents: number[] = [];
   private readonly missing = { notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0 };
   /** The quote-currency amount locked (notional × entry rate), per currency, in cents. */
   private readonly locked = new Map<string | null, { cents: number; count: number }>();
@@ -241,53 +219,44 @@ export class ReportBuilder {
 
   /** Counts one closed hedge; returns whether the report covers it (its period and close-time rule). */
   add(record: HistoryFacts) {
-    const closeTime = closedHedgeTime(record);
-    const closedMs = Number.isFinite(closeTime) ? closeTime : undefined;
+    const closedMs = closedHedgeTime(record);
+    const dated = Number.isFinite(closedMs);
     const { since, until, by, ref } = this.options;
-    if (closedMs === undefined && (since || until || TIME_GROUPINGS.has(by))) {
+    // Day, week and month (the first groupings) need a close time.
+    if (!dated && (since || until || REPORT_GROUPINGS.indexOf(by) < 3)) {
       this.excluded += 1;
       return false;
     }
-    if (closedMs !== undefined && outsidePeriod(closedMs, this.options)) return false;
-    if (ref !== undefined && !sameReference(record.clientReference, ref)) return false;
+    // NaN is outside no period: an undated record gets here only when no period is given.
+    if (outsidePeriod(closedMs, this.options) || (ref !== undefined && !sameReference(record.clientReference, ref)))
+      return false;
 
     const identity = groupOf(record, closedMs, by);
-    let group = this.groups.get(identity.key);
-    if (!group) {
-      // A hedge id seen twice is one group: its deal is the first record's.
-      group = {
-        identity,
-        tally: emptyTally(),
-        ...(by === 'hedge' ? { deal: dealOf(record), closedMs } : {}),
-      };
-      this.groups.set(identity.key, group);
-    }
-    addRecord(group.tally, record);
-    addRecord(this.totals, record);
-    if (closedMs !== undefined) this.addClose(closedMs, toCents(record.netPnlUsd));
-    else this.undated += 1;
-    for (const [figure, fact] of OPTIONAL_FIGURES) if (record[fact] === undefined) this.missing[figure] += 1;
+    // A hedge id seen twice is one group: its deal is the first record's.
+    const group = this.groups.get(identity.key) ?? {
+      identity,
+      tally: emptyTally(),
+      ...(by === 'hedge' ? { deal: dealOf(record), closedMs: dated ? closedMs : Infinity } : {}),
+    };
+    this.groups.set(identity.key, group);
+    addRecord(record, this.missing, group.tally, this.totals);
+    if (dated) {
+      this.closeTimes.push(closedMs);
+      this.closeCents.push(toCents(record.netPnlUsd));
+    } else this.undated += 1;
     const lockedAmount = lockedCents(record);
     if (lockedAmount !== undefined) {
       const sum = this.locked.get(quoteOf(record)) ?? { cents: 0, count: 0 };
-      this.locked.set(quoteOf(record), { cents: sum.cents + lockedAmount, count: sum.count + 1 });
+      sum.cents += lockedAmount;
+      sum.count += 1;
+      this.locked.set(quoteOf(record), sum);
     }
     return true;
   }
 
-  private addClose(ms: number, cents: number) {
-    if (this.dated === this.closeTimes.length) {
-      this.closeTimes = doubled(this.closeTimes);
-      this.closeCents = doubled(this.closeCents);
-    }
-    this.closeTimes[this.dated] = ms;
-    this.closeCents[this.dated] = cents;
-    this.dated += 1;
-  }
-
   /** The cumulative line of every record added, compact. */
   cumulative() {
-    return cumulativeSeries(this.closeTimes, this.closeCents, this.dated);
+    return cumulativeSeries(this.closeTimes, this.closeCents);
   }
 
   /** The report of every record added, with the open positions' unrealized P&L. `points: false` leaves `cumulative` empty, for a caller that writes the line from cumulative() itself. */
@@ -309,7 +278,15 @@ export class ReportBuilder {
         ...(deal ? { deal } : {}),
       })),
       totals: figures(this.totals),
-      unrealized: unrealizedOf(openPositions),
+      unrealized: {
+        positions: openPositions.length,
+        net_pnl_usd: dollars(
+          openPositions.reduce<number | null>(
+            (cents, position) => addKnown(cents, position.netPnlUsd),
+            openPositions.length ? null : 0,
+          ),
+        ),
+      },
       cumulative: points ? cumulativePoints(this.cumulative()) : [],
       excluded: this.excluded,
       undated: this.undated,
@@ -324,25 +301,25 @@ export class ReportBuilder {
 /** Days and weeks; months are `mo` (readMonthsAgo), and a bare `m` is refused, never guessed: `m` is minutes in every other duration hedge reads. */
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
-const REPORT_DATE_FORMS =
-  'a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months)';
-
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
 export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
   const value = text.trim();
-  const ago = TIME_AGO.exec(value);
-  if (ago) {
-    const count = Number(ago[1]);
-    const unit = ago[2].toLowerCase();
+  const [, count, unit] = TIME_AGO.exec(value)?.map((part) => part.toLowerCase()) ?? [];
+  if (unit) {
     if (unit === 'm')
       return {
         ok: false,
-        message: `"${value}" is ambiguous here: write ${count}mo for a month (m is minutes in hedge journal).`,
+        message: `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`,
       };
-    return { ok: true, date: new Date(now.getTime() - count * (unit === 'w' ? 7 : 1) * DAY_MS) };
+    return { ok: true, date: new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS) };
   }
   const date = readMonthsAgo(value, now) ?? readDateTime(value);
-  return date ? { ok: true, date } : { ok: false, message: `"${text}" is not allowed; expected ${REPORT_DATE_FORMS}.` };
+  return date
+    ? { ok: true, date }
+    : {
+        ok: false,
+        message: `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
+      };
 }
 
 /** A period that can hold nothing is a usage error, said before anything is fetched. */

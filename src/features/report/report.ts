@@ -6,14 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { HedgeClient, HistoryPage } from '../../platform/api/client.js';
 import { historyCloseTime, readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
 import type { HistoryRecord } from '../../platform/api/schemas.js';
-import {
-  closedHedgeTime,
-  compareListed,
-  doubled,
-  outsidePeriod,
-  ReportBuilder,
-  type ReportOptions,
-} from './report-rules.js';
+import { closedHedgeTime, compareListed, outsidePeriod, ReportBuilder, type ReportOptions } from './report-rules.js';
 import type { HedgeReferences } from '../book/deal.js';
 
 /** What a walk through the history pages found. */
@@ -120,10 +113,9 @@ export class ClosedHedgeListing {
   private pending = '';
   private pendingBytes = 0;
   private written = 0;
-  private count = 0;
-  private times = new Float64Array(1024);
-  private offsets = new Float64Array(1024);
-  private lengths = new Uint32Array(1024);
+  private readonly times: number[] = [];
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
 
   /** `target`: the report's file; the rows are kept beside it until written. */
   constructor(
@@ -135,21 +127,15 @@ export class ClosedHedgeListing {
   }
 
   get size() {
-    return this.count;
+    return this.times.length;
   }
 
   add(record: HistoryFacts) {
-    if (this.count === this.times.length) {
-      this.times = doubled(this.times);
-      this.offsets = doubled(this.offsets);
-      this.lengths = doubled(this.lengths);
-    }
     const row = this.row(record);
     const bytes = Buffer.byteLength(row);
-    this.times[this.count] = closedHedgeTime(record);
-    this.offsets[this.count] = this.written + this.pendingBytes;
-    this.lengths[this.count] = bytes;
-    this.count += 1;
+    this.times.push(closedHedgeTime(record));
+    this.offsets.push(this.written + this.pendingBytes);
+    this.lengths.push(bytes);
     this.pending += row;
     this.pendingBytes += bytes;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
@@ -158,9 +144,7 @@ export class ClosedHedgeListing {
   /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
   writeReport(target: string, before: string, after: string) {
     this.flush();
-    const order = Uint32Array.from({ length: this.count }, (_, index) => index).sort((a, b) =>
-      compareListed(this.times[a], a, this.times[b], b),
-    );
+    const order = Uint32Array.from(this.times.keys()).sort((a, b) => compareListed(this.times[a], a, this.times[b], b));
     const out = openSync(target, 'w');
     try {
       writeSync(out, before);
