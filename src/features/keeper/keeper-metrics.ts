@@ -1,5 +1,6 @@
 // `hedge keep --metrics ADDR`: Prometheus metrics and /healthz (503 once the last good cycle is stale).
 // Every label value is from a fixed set (anything else is `other`), so a server's code cannot reach the exposition.
+import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { isMarketName } from '../../core/input.js';
 import { SIDES } from '../../core/vocabulary.js';
@@ -42,59 +43,44 @@ export async function serveKeeperMetrics(
   const knownErrorCodes = new Set(options.knownErrorCodes);
   const limits = { ...METRICS_SERVER_LIMITS, ...options.limits };
   const registry = new Registry();
-  const counter = (name: string, help: string, label: string) =>
-    new Counter({ name, help, labelNames: [label], registers: [registry] });
-  const rowGauge = (name: string, help: string) =>
-    new Gauge({ name, help, labelNames: ['market', 'side'], registers: [registry] });
-  const cycles = counter(
-    'hedge_keeper_cycles_total',
-    'Cycles run, by result (good: the book was read and the journal answered)',
-    'result',
-  );
-  const actions = counter('hedge_keeper_actions_total', 'Actions done: roll, reopen, converge', 'action');
-  const errors = counter('hedge_keeper_errors_total', 'Error events, by code', 'code');
-  const target = rowGauge('hedge_keeper_target_usd', 'The target notional of each row, USD');
-  const book = rowGauge('hedge_keeper_book_usd', 'The notional the book held at the last cycle, USD (0 when flat)');
+  // Each is [name, help, ...label names], registered in the exposition's order.
+  const [cycles, actions, errors] = [
+    ['hedge_keeper_cycles_total', 'Cycles run, by result (good: the book was read and the journal answered)', 'result'],
+    ['hedge_keeper_actions_total', 'Actions done: roll, reopen, converge', 'action'],
+    ['hedge_keeper_errors_total', 'Error events, by code', 'code'],
+  ].map(([name, help, ...labelNames]) => new Counter({ name, help, labelNames, registers: [registry] }));
+  const [target, book, sinceLastGood, lastGood] = [
+    ['hedge_keeper_target_usd', 'The target notional of each row, USD', 'market', 'side'],
+    ['hedge_keeper_book_usd', 'The notional the book held at the last cycle, USD (0 when flat)', 'market', 'side'],
+    [
+      'hedge_keeper_seconds_since_last_good_cycle',
+      'Seconds since the last good cycle (since the start, before the first)',
+    ],
+    ['hedge_keeper_last_good_cycle_timestamp_seconds', 'When the last good cycle ended, Unix time'],
+  ].map(([name, help, ...labelNames]) => new Gauge({ name, help, labelNames, registers: [registry] }));
   let lastGoodMs: number | undefined;
   const since = () => (options.now() - (lastGoodMs ?? options.startedAtMs)) / 1000;
-  new Gauge({
-    name: 'hedge_keeper_seconds_since_last_good_cycle',
-    help: 'Seconds since the last good cycle (since the start, before the first)',
-    registers: [registry],
-    collect() {
-      this.set(Math.max(0, since()));
-    },
-  });
-  const lastGood = new Gauge({
-    name: 'hedge_keeper_last_good_cycle_timestamp_seconds',
-    help: 'When the last good cycle ended, Unix time',
-    registers: [registry],
-  });
   // node:http by getBuiltinModule: its ES import costs Node >= 22 its undici (api/transport.ts).
   const server = process.getBuiltinModule('node:http').createServer(limits, (request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, { allow: 'GET, HEAD' }).end();
-      return;
-    }
+    const path = request.url?.split('?')[0];
+    if (!['GET', 'HEAD'].includes(request.method!)) return void response.writeHead(405, { allow: 'GET, HEAD' }).end();
     if (path === '/metrics') {
-      registry.metrics().then(
+      sinceLastGood.set(Math.max(0, since()));
+      return void registry.metrics().then(
         (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
         () => response.writeHead(500).end(),
       );
-      return;
     }
-    if (path === '/healthz') {
-      const healthy = since() * 1000 <= options.staleAfterMs;
-      const body = JSON.stringify({
+    if (path !== '/healthz')
+      return void response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
+    const healthy = since() * 1000 <= options.staleAfterMs;
+    response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(
+      `${JSON.stringify({
         status: healthy ? 'ok' : 'stale',
         last_good_cycle_at: lastGoodMs === undefined ? null : new Date(lastGoodMs).toISOString(),
         seconds_since_last_good_cycle: Math.round(since()),
-      });
-      response.writeHead(healthy ? 200 : 503, { 'content-type': 'application/json' }).end(`${body}\n`);
-      return;
-    }
-    response.writeHead(404, { 'content-type': 'text/plain' }).end('not found: /metrics or /healthz\n');
+      })}\n`,
+    );
   });
   // Past this many sockets node closes a new one as it is accepted (and emits `drop`).
   server.maxConnections = limits.maxConnections;
@@ -110,28 +96,18 @@ export async function serveKeeperMetrics(
   });
   // The keeper's own end is its signal handling, never a scrape connection left open.
   server.unref();
-  const bound = server.address();
-  const shownAddress =
-    typeof bound === 'object' && bound
-      ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`
-      : `${address.host}:${address.port}`;
+  // A TCP listen: the bound address is always an AddressInfo.
+  const bound = server.address() as AddressInfo;
 
   return {
     /** The address actually bound ("127.0.0.1:41234"). */
-    address: shownAddress,
+    address: `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`,
     cycle(good: boolean, atMs: number) {
       cycles.inc({ result: good ? 'good' : 'failed' });
-      if (good) {
-        lastGoodMs = atMs;
-        lastGood.set(atMs / 1000);
-      }
+      if (good) lastGood.set((lastGoodMs = atMs) / 1000);
     },
-    action(kind: string) {
-      actions.inc({ action: kind });
-    },
-    error(code: string) {
-      errors.inc({ code: boundedLabel(code, knownErrorCodes) });
-    },
+    action: (kind: string) => actions.inc({ action: kind }),
+    error: (code: string) => errors.inc({ code: boundedLabel(code, knownErrorCodes) }),
     rows(
       rows: ReadonlyArray<Pick<KeepRowStatus, 'market' | 'side' | 'target_usd' | 'current_usd' | 'current_unknown'>>,
     ) {
@@ -146,10 +122,8 @@ export async function serveKeeperMetrics(
       }
     },
     close() {
-      return new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
     },
   };
 }
