@@ -30,10 +30,6 @@ const FINAL_HEDGE_STATUSES: readonly string[] = ['filled', 'failed', 'closed'] s
 /** Money compares to the cent: notionals are rounded to cents on the wire. */
 export const near = (a: number, b: number) => Math.abs(a - b) < 0.005;
 
-function seconds(ms: number) {
-  return `${Math.max(0, Math.round(ms / 1000))}s`;
-}
-
 /** Polls until `isDone`, within ports.deadline, with a spinner on a terminal. */
 export async function pollUntil<T>(
   ports: WritePorts,
@@ -43,67 +39,58 @@ export async function pollUntil<T>(
     startedAt: number;
     poll(): Promise<T>;
     isDone(value: T): boolean;
-    timedOut(last: T | undefined, waitedMs: number): Error;
+    /** `waited`: the time since startedAt, in whole seconds ("12s"). */
+    timedOut(last: T | undefined, waited: string): Error;
     /** What stands when Ctrl-C stops the wait (after "Stopped waiting."; the hint is the check command). */
     interrupted: string;
     checkCommand: string;
   },
 ) {
   const { clock, signal } = ports;
-  const deadline = ports.waitDeadline(options.startedAt);
-  let lastPollAt = options.startedAt;
-  let delay = POLL_CADENCE.firstDelayMs;
+  const { startedAt, checkCommand } = options;
+  const deadline = ports.waitDeadline(startedAt) ?? Infinity;
+  let dueAt = startedAt + POLL_CADENCE.firstDelayMs;
   let last: T | undefined;
-  const progress = await ports.startProgress(options.label, options.startedAt);
+  const timedOut = () => options.timedOut(last, `${Math.max(0, Math.round((clock.now() - startedAt) / 1000))}s`);
+  const progress = await ports.startProgress(options.label, startedAt);
   const interrupted = () =>
     new InterruptedError(`Stopped waiting. ${options.interrupted}`, {
-      hint: `Check it with: ${options.checkCommand}`,
+      hint: `Check it with: ${checkCommand}`,
       stoppedBy: signal.reason,
     });
-  const pause = async (ms: number) => {
-    if (ms <= 0) return;
-    try {
-      await clock.sleep(ms, signal);
-    } catch {
-      throw interrupted();
-    }
-  };
+  const pause = async (ms: number) => ms > 0 && clock.sleep(ms, signal).catch(() => Promise.reject(interrupted()));
   try {
     for (;;) {
       if (signal.aborted) throw interrupted();
-      const dueAt = lastPollAt + delay;
-      if (deadline !== undefined && dueAt >= deadline) {
+      if (dueAt >= deadline) {
         // No further poll fits before the deadline: wait it out, then report the action as pending.
         await pause(deadline - clock.now());
-        throw options.timedOut(last, clock.now() - options.startedAt);
+        throw timedOut();
       }
       await pause(dueAt - clock.now());
-      lastPollAt = clock.now();
+      dueAt = clock.now() + POLL_CADENCE.intervalMs;
       try {
         last = await options.poll();
       } catch (error) {
         if (signal.aborted || error instanceof InterruptedError) throw interrupted();
-        if (deadline !== undefined && clock.now() >= deadline)
-          throw options.timedOut(last, clock.now() - options.startedAt);
-        throw withActionStands(error, options.checkCommand);
+        if (clock.now() >= deadline) throw timedOut();
+        // A poll that failed after the transport's retries: the action itself still stands. The error is kept whole
+        // (its details say what could not be read); only its next step is the wait's.
+        if (error instanceof NetworkError || error instanceof InvalidResponseError)
+          Object.assign(error, {
+            hint: `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`,
+          });
+        throw error;
       }
       progress.refresh();
       if (options.isDone(last)) return last;
-      delay = POLL_CADENCE.intervalMs;
     }
   } finally {
     progress.stop();
   }
 }
 
-/** A poll that failed after the transport's retries: the action itself still stands. The error is kept whole (its
- * details say what could not be read); only its next step is the wait's. */
-function withActionStands(error: unknown, checkCommand: string) {
-  if (!(error instanceof NetworkError || error instanceof InvalidResponseError)) return error;
-  return Object.assign(error, {
-    hint: `The action was submitted and stands; only the wait failed. Check it with: ${checkCommand}`,
-  });
-}
+const isFinal = (hedge?: Hedge | null) => !!hedge && FINAL_HEDGE_STATUSES.includes(hedge.status);
 
 /**
  * Polls GET /hedges/{id} until the hedge is final; a failed hedge is returned, not thrown. The id came from the server
@@ -114,40 +101,35 @@ export async function waitForHedgeStatus(
   hedgeId: string,
   options: { label: string; startedAt?: number; initial?: Hedge },
 ) {
-  if (options.initial && FINAL_HEDGE_STATUSES.includes(options.initial.status)) return options.initial;
-  const client = await ports.client();
-  const resume = ports.hedgeCommand('hedges', hedgeId, '--wait');
   let seen = options.initial;
-  let hidden = false;
-  const read = async () => {
-    try {
-      seen = await client.getHedge(hedgeId);
-      hidden = false;
-      return seen;
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-      hidden = true;
-      ports.log(`hedge ${safeText(hedgeId)} is not visible yet (404): the server's reads trail its answer`);
-      return;
-    }
-  };
-  const hedge = await pollUntil(ports, {
-    label: options.label,
+  if (isFinal(seen)) return seen!;
+  const client = await ports.client();
+  const checkCommand = ports.hedgeCommand('hedges', hedgeId, '--wait');
+  return (await pollUntil(ports, {
+    ...options,
     startedAt: options.startedAt ?? ports.clock.now(),
-    poll: read,
-    isDone: (last) => last !== undefined && FINAL_HEDGE_STATUSES.includes(last.status),
-    checkCommand: resume,
-    timedOut: (_last, waitedMs) =>
+    checkCommand,
+    poll: async () => {
+      try {
+        return (seen = await client.getHedge(hedgeId));
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+        ports.log(`hedge ${safeText(hedgeId)} is not visible yet (404): the server's reads trail its answer`);
+        // null: the last read did not show it (undefined: no read yet).
+        return null;
+      }
+    },
+    isDone: isFinal,
+    timedOut: (last, waited) =>
       new StillPendingError(
-        hidden
-          ? `Hedge ${hedgeId}, named by the server's answer, is not visible in its reads after ${seconds(waitedMs)}, so whether it filled cannot be told yet. The order stands.`
-          : `Still ${seen?.status ?? 'submitted'} after ${seconds(waitedMs)}: hedge ${hedgeId} has not resolved yet. The order stands.`,
-        resume,
+        last === null
+          ? `Hedge ${hedgeId}, named by the server's answer, is not visible in its reads after ${waited}, so whether it filled cannot be told yet. The order stands.`
+          : `Still ${seen?.status ?? 'submitted'} after ${waited}: hedge ${hedgeId} has not resolved yet. The order stands.`,
+        checkCommand,
         seen,
       ),
     interrupted: `The order stands: hedge ${hedgeId} is still being processed.`,
-  });
-  return hedge!;
+  }))!;
 }
 
 /** This account's own entries of one command within a wait's bound (`since`), by side. */
@@ -220,53 +202,43 @@ export async function waitForOwnChange(
     action: 'add' | 'reduce';
   },
 ) {
-  const { label, startedAt, market, side, action, changeUsd, baselineNotionalUsd } = options;
+  const { market, side, action, changeUsd, baselineNotionalUsd: before } = options;
   const client = await ports.client();
-  const check = ports.hedgeCommand('positions');
-  const expected = expectedAfterChange(action, baselineNotionalUsd, changeUsd);
-  // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
-  const sized = async (positions: BookPosition[]) => {
-    const position = findSide(positions, market, side);
-    if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return positions;
-    const book = await (await SideViews.read(client, (line) => ports.log(line), positions)).book(market, side);
-    // Records that may be cut are no proof either way: never sized from them.
-    if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
-    return positions.map((line) => (line === position ? sizedByRecords(line, book) : line));
-  };
-  const book = await pollUntil(ports, {
-    label,
-    startedAt,
-    checkCommand: check,
-    poll: async () => sized(await readBook({ client, log: (line) => ports.log(line) })),
-    isDone: (current) => {
-      const position = findSide(current, market, side);
-      return !position || (position.notionalUsd !== undefined && near(position.notionalUsd, expected.notionalUsd));
+  const log = (line: string) => ports.log(line);
+  const checkCommand = ports.hedgeCommand('positions');
+  const expected = expectedAfterChange(action, before, changeUsd).notionalUsd;
+  const position = await pollUntil(ports, {
+    ...options,
+    checkCommand,
+    // The side's line after the change (undefined: gone).
+    poll: async () => {
+      const positions = await readBook({ client, log });
+      // A line without a notional is sized from all of the side's hedge records (a line may aggregate several).
+      const position = findSide(positions, market, side);
+      if (!position || (position.notionalUsd !== undefined && !position.notionalFromHedge)) return position;
+      const book = await (await SideViews.read(client, log, positions)).book(market, side);
+      // Records that may be cut are no proof either way: never sized from them.
+      if (book.recordsCut !== undefined) throw cutSide({ market, side }, book, false);
+      return sizedByRecords(position, book);
     },
-    timedOut: (last, waitedMs) => {
-      const seen = last ? findSide(last, market, side)?.notionalUsd : undefined;
-      if (seen !== undefined && !near(seen, baselineNotionalUsd)) {
-        return new UnresolvedError(
-          `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${seconds(waitedMs)} the side shows ${formatUsd(seen)} — neither ${formatUsd(baselineNotionalUsd)} (before it) nor ${formatUsd(expected.notionalUsd)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
-          {
-            hint: `Look at the side (\`${check}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
-            details: {
-              market,
-              side,
-              before_usd: baselineNotionalUsd,
-              expected_usd: expected.notionalUsd,
-              seen_usd: seen,
+    isDone: (line) => !line || (line.notionalUsd !== undefined && near(line.notionalUsd, expected)),
+    timedOut: (last, waited) => {
+      const seen = last?.notionalUsd;
+      return seen !== undefined && !near(seen, before)
+        ? new UnresolvedError(
+            `The ${action} of ${formatUsd(changeUsd)} on the ${side} hedge of ${market} was accepted, but after ${waited} the side shows ${formatUsd(seen)} — neither ${formatUsd(before)} (before it) nor ${formatUsd(expected)} (with it): something outside this run moved the side, so whether this ${action} is in it cannot be told.`,
+            {
+              hint: `Look at the side (\`${checkCommand}\`, \`${ports.hedgeCommand('journal')}\`), then record what happened.`,
+              details: { market, side, before_usd: before, expected_usd: expected, seen_usd: seen },
             },
-          },
-        );
-      }
-      return new StillPendingError(
-        `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${seconds(waitedMs)}.`,
-        check,
-      );
+          )
+        : new StillPendingError(
+            `The ${action} on the ${side} hedge of ${market} was accepted but has not shown in the positions list after ${waited}.`,
+            checkCommand,
+          );
     },
     interrupted: `The ${action} stands: it has not shown in the positions list yet.`,
   });
-  const position = findSide(book, market, side);
   return { position, notionalUsd: position?.notionalUsd, closed: !position };
 }
 
@@ -275,26 +247,30 @@ export async function waitForSideClosed(
   ports: WritePorts,
   options: { label: string; startedAt: number; market: string; side: Side; hedgeId?: string },
 ) {
-  const { label, startedAt, market, side, hedgeId } = options;
+  const { market, side, hedgeId } = options;
   const client = await ports.client();
-  const check = ports.hedgeCommand('positions');
+  const checkCommand = ports.hedgeCommand('positions');
   let lastRead: BookPosition[] = [];
   await pollUntil(ports, {
-    label,
-    startedAt,
+    ...options,
+    checkCommand,
     poll: async () => {
       lastRead = await readBook({ client, log: (line) => ports.log(line) });
       const position = findSide(lastRead, market, side);
-      if (!position) return true;
-      if (hedgeId === undefined || position.hedgeId === undefined || position.hedgeId === hedgeId) return false;
-      return (await client.getHedge(hedgeId)).status === 'closed';
+      // Another hedge on the side (a new open) is not this one: its own status says whether it closed.
+      return (
+        !position ||
+        (hedgeId !== undefined &&
+          position.hedgeId !== undefined &&
+          position.hedgeId !== hedgeId &&
+          (await client.getHedge(hedgeId)).status === 'closed')
+      );
     },
     isDone: (closed) => closed,
-    checkCommand: check,
-    timedOut: (_last, waitedMs) =>
+    timedOut: (_last, waited) =>
       new StillPendingError(
-        `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${seconds(waitedMs)}.`,
-        check,
+        `The close was accepted, but the ${side} position on ${market} is still in the positions list after ${waited}.`,
+        checkCommand,
       ),
     interrupted: `The close stands: the ${side} position on ${market} is still listed.`,
   });
@@ -304,18 +280,16 @@ export async function waitForSideClosed(
 /** Best effort: looks for the history records of the hedges a close ended a few times at the polling cadence; the
  * records of several read as one, their figures summed and every hedge named, never one hedge's figures for the side. */
 export async function findClosedRecord(ports: WritePorts, hedgeIds: string | readonly string[]) {
-  const { clock, signal, deadline } = ports;
+  const { clock, signal, deadline = Infinity } = ports;
   const ids = [hedgeIds].flat();
   try {
     const client = await ports.client();
-    for (let attempt = 1; attempt <= 3; attempt += 1) {
-      if (signal.aborted) return;
+    for (let attempt = 1; !signal.aborted; attempt += 1) {
       const records = await client.listHistory({ limit: 20 });
       // Each record's hedge id under any of its names.
       const found = ids.flatMap((id) => records.find((record) => historyHedgeId(record) === id) ?? []);
       if (found.length === ids.length) return found.length === 1 ? found[0] : summedRecords(found);
-      if (attempt === 3) break;
-      if (deadline !== undefined && clock.now() + POLL_CADENCE.intervalMs >= deadline) break;
+      if (attempt === 3 || clock.now() + POLL_CADENCE.intervalMs >= deadline) return;
       await clock.sleep(POLL_CADENCE.intervalMs, signal);
     }
   } catch {
@@ -330,8 +304,8 @@ function summedRecords(records: HistoryRecord[]): HistoryRecord {
   const shaped = records.map(historyRecordForPeople);
   const summed = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net_pnl_usd'].flatMap((key) => {
     const values = shaped.map((record) => record[key]);
-    if (!values.every((value): value is number => typeof value === 'number')) return [];
     // Summed to the micro-unit: no float residue in JSON.
+    if (!values.every((value): value is number => typeof value === 'number')) return [];
     return [[key, Math.round(values.reduce((sum, value) => sum + value, 0) * 1e6) / 1e6]];
   });
   const closed = shaped.map((record) => record.closed_at).filter((at) => typeof at === 'string');
