@@ -17,8 +17,14 @@ import {
 } from '../../src/platform/api/schemas.js';
 import { exits, ok as succeeded } from '../support/cli-runs.js';
 import type { HedgeArgs, RunResult } from '../support/hedge-cli.js';
-import { FROZEN_KEY } from '../support/keys.js';
-import { apiData, pinnedClockEnv, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
+import {
+  apiData,
+  pinnedClockEnv,
+  seedReadBook,
+  startSimulator,
+  withSimulator,
+  type Simulator,
+} from '../support/simulator.js';
 import { printedLines as lines } from '../support/output/text.js';
 import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
 
@@ -85,20 +91,9 @@ function columnValue(record: Record<string, any>, key: string) {
 beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
   const { sandbox } = simulator;
-  // Three closed (settled and closed early) and one failed hedge, all in the past.
-  sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
-  sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  buyId = (
-    await apiData(sandbox, 'POST', '/hedges', {
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 25_000,
-      tenor_days: 7,
-      client_reference: 'DEAL-42',
-    })
-  ).id;
-  // An hour later the buy has filled and carried; the sell submitted now stays `submitted` (frozen clock).
-  sandbox.clock.advance(3_600_000);
+  // Three closed (settled and closed early) and one failed hedge, all in the past; an hour later the buy has
+  // filled and carried; the sell submitted now stays `submitted` (frozen clock).
+  buyId = await seedReadBook(simulator);
   sellId = (
     await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })
   ).id;

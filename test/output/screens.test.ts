@@ -13,7 +13,7 @@ import { writeStore } from '../support/config-store.js';
 import { tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY, LIVE_KEY } from '../support/keys.js';
 import { drawScreen } from '../support/servers/pseudo-terminal.js';
-import { apiData, pinnedClockEnv, startSimulator, type Simulator } from '../support/simulator.js';
+import { pinnedClockEnv, seedReadBook, startSimulator, type Simulator } from '../support/simulator.js';
 import { tableHeaders } from '../support/output/table-text.js';
 import { ok, exits } from '../support/cli-runs.js';
 
@@ -92,18 +92,7 @@ function hasRef(screen: string) {
 
 beforeAll(async () => {
   simulator = await startSimulator({ preset: 'frozen' });
-  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
-  simulator.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
-  buyId = (
-    await apiData(simulator, 'POST', '/hedges', {
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 25_000,
-      tenor_days: 7,
-      client_reference: 'DEAL-42',
-    })
-  ).id;
-  simulator.sandbox.clock.advance(3_600_000);
+  buyId = await seedReadBook(simulator);
   // Two actions through the CLI, so that the journal lists them (one with a reference).
   ok(await run('open USDTNGN sell 10000 --tenor 3 --ref DESK-7 --no-wait'));
   ok(await run('add USDTNGN buy 5000 --no-wait'));

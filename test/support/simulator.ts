@@ -121,6 +121,23 @@ export async function apiData(target: ApiTarget, method: 'GET' | 'POST', path: s
   return answer.body.data;
 }
 
+/** The frozen book the read screens are drawn from: three closed and one failed hedge, then a 25,000 buy under
+ * DEAL-42, filled and carried an hour: its id. */
+export async function seedReadBook(simulator: Pick<Simulator, 'sandbox'>) {
+  const { sandbox } = simulator;
+  sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 3, status: 'closed' });
+  sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'failed' });
+  const opened = await apiData(sandbox, 'POST', '/hedges', {
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 25_000,
+    tenor_days: 7,
+    client_reference: 'DEAL-42',
+  });
+  sandbox.clock.advance(3_600_000);
+  return opened.id as string;
+}
+
 /** Gaps in ms between consecutive request-log entries (when the server received each). */
 export function gaps(entries: RequestLogEntry[]) {
   return entries.slice(1).map((entry, index) => entry.realTimeMs - entries[index].realTimeMs);
