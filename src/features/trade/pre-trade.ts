@@ -3,14 +3,7 @@
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import type { Account, Market } from '../../platform/api/schemas.js';
 import { formatRate, formatUsd } from '../../core/number-format.js';
-import {
-  notionalProblem,
-  marketProblem,
-  preTradeProblem,
-  sideAlreadyOpenNote,
-  type PreTradeRequest,
-} from './pre-trade-rules.js';
-import { findMarket } from '../../core/markets.js';
+import { preTradeProblem, sideAlreadyOpenNote, type PreTradeRequest } from './pre-trade-rules.js';
 import { MAX_PAGE_SIZE } from '../../core/wire.js';
 import { HEDGE_STATUSES, type Side } from '../../core/vocabulary.js';
 import {
@@ -22,53 +15,34 @@ import {
   UsageError,
 } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
-import { findSide, readBook, type BookPosition } from '../book/positions.js';
+import { findSide, readBook } from '../book/positions.js';
 import { endedHedgeIds } from '../book/side-book.js';
 import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { sameReference } from '../../core/input.js';
 import { shellWord } from '../../core/program.js';
 
-/** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom. */
-export async function checkOpenAfterClose(
+/** The checks of an open counted as after a close that freed `freedUsd` of the side (a roll's): that notional is back in the side's capacity and the account's headroom; a fact not read stops it. */
+export function checkOpenAfterClose(
   client: HedgeClient,
   market: string,
   side: Side,
   notionalUsd: number,
   freedUsd: number,
 ) {
-  const [list, account] = await Promise.all([client.listMarkets(), client.getAccount()]);
-  const markets = list.markets.map((listed) =>
-    listed.market.toUpperCase() === market
-      ? {
-          ...listed,
-          available_capacity_usd: {
-            ...listed.available_capacity_usd,
-            [side]: listed.available_capacity_usd[side] + freedUsd,
-          },
-        }
-      : listed,
-  );
-  const problem = preTradeProblem(
-    { markets, account: { ...account, available_exposure_usd: account.available_exposure_usd + freedUsd } },
-    { market, side, notionalUsd, action: 'open' },
-  );
-  if (problem) throw problem;
-}
-
-/** What the optional checks could not check, said before the write (and in a live confirmation). */
-interface Unchecked {
-  /** Short names: "the exposure headroom", "the duplicate reference". */
-  items: string[];
-  warn(text: string): void;
+  return runPreTradeChecks(client, { market, side, notionalUsd, action: 'open' }, undefined, freedUsd);
 }
 
 /** What the checks before a trade use: they read the book and say what they saw. */
 type PreTradePorts = Pick<CommandContext, 'notify' | 'log' | 'signal' | 'hedgeCommand' | 'clock'>;
 
-export function uncheckedList(ports: PreTradePorts): Unchecked {
-  const items: string[] = [];
-  return { items, warn: (text) => ports.notify({ kind: 'check-not-run', level: 'warn', text }) };
+/** What the optional checks could not check (short names: "the exposure headroom"), said before the write (and in a live confirmation). */
+export function uncheckedList(ports: PreTradePorts) {
+  return {
+    items: [] as string[],
+    warn: (text: string) => ports.notify({ kind: 'check-not-run', level: 'warn', text }),
+  };
 }
+type Unchecked = ReturnType<typeof uncheckedList>;
 
 /** A live confirmation question that says what was not checked. */
 export function questionWithUnchecked(question: string, unchecked: Unchecked) {
@@ -82,42 +56,59 @@ function mustStop(error: unknown) {
     error instanceof AuthError ||
     error instanceof InterruptedError ||
     error instanceof UsageError ||
-    (error instanceof ApiError && (error.status === 401 || error.status === 403))
+    (error instanceof ApiError && [401, 403].includes(error.status))
   );
 }
 
 /** Headroom and capacity without a limit: the check that needs them is skipped. */
 const NO_LIMIT = Number.POSITIVE_INFINITY;
 
-/** Fetches the facts and throws the first failed check; what could not be read is said, and the check skipped. */
-export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRequest, unchecked: Unchecked) {
+/** Fetches the facts and throws the first failed check; what could not be read is said, and the check skipped
+ * (without `unchecked`, thrown). `freedUsd` counts as back in the side's capacity and the account's headroom. */
+export async function runPreTradeChecks(
+  client: HedgeClient,
+  request: PreTradeRequest,
+  unchecked?: Unchecked,
+  freedUsd = 0,
+) {
+  const { market, side } = request;
   const [listRead, accountRead] = await Promise.allSettled([client.listMarkets(), client.getAccount()]);
-  for (const read of [listRead, accountRead])
-    if (read.status === 'rejected' && mustStop(read.reason)) throw read.reason;
-  const markets = listRead.status === 'fulfilled' ? listRead.value.markets : undefined;
-  const account = accountRead.status === 'fulfilled' ? accountRead.value : undefined;
-  const verb = request.action === 'add' ? 'add' : 'open';
-  if (!markets) {
-    unchecked.items.push('the market status', 'the side capacity');
-    unchecked.warn(
-      `Pre-trade check: the market's status and ${request.side} capacity could not be checked (GET /markets: ${messageOf((listRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
+  const unread = [
+    [listRead, ['the market status', 'the side capacity'], `the market's status and ${side} capacity`, '/markets'],
+    [accountRead, ['the exposure headroom'], "the account's exposure headroom", '/account'],
+  ] as const;
+  for (const [read] of unread)
+    if (read.status === 'rejected' && (!unchecked || mustStop(read.reason))) throw read.reason;
+  for (const [read, items, what, path] of unread) {
+    if (read.status === 'fulfilled') continue;
+    unchecked?.items.push(...items);
+    unchecked?.warn(
+      `Pre-trade check: ${what} could not be checked (GET ${path}: ${messageOf(read.reason)}); the ${request.action} goes on and the server decides.`,
     );
   }
-  if (!account) {
-    unchecked.items.push('the exposure headroom');
-    unchecked.warn(
-      `Pre-trade check: the account's exposure headroom could not be checked (GET /account: ${messageOf((accountRead as PromiseRejectedResult).reason)}); the ${verb} goes on and the server decides.`,
-    );
-  }
-  if (markets) {
-    const problem = marketProblem(markets, request.market);
-    if (problem) throw problem;
-  }
-  const market =
-    (markets && findMarket(markets, request.market)) ??
-    ({ market: request.market, available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market);
-  const headroom = account ?? ({ available_exposure_usd: NO_LIMIT } as Account);
-  const problem = notionalProblem(market, headroom, request);
+  // What was not read limits nothing: an open market without a capacity limit, an account without a headroom limit.
+  const account =
+    accountRead.status === 'fulfilled' ? accountRead.value : ({ available_exposure_usd: NO_LIMIT } as Account);
+  const problem = preTradeProblem(
+    {
+      markets:
+        listRead.status === 'fulfilled'
+          ? listRead.value.markets.map((listed) =>
+              listed.market.toUpperCase() === market
+                ? {
+                    ...listed,
+                    available_capacity_usd: {
+                      ...listed.available_capacity_usd,
+                      [side]: listed.available_capacity_usd[side] + freedUsd,
+                    },
+                  }
+                : listed,
+            )
+          : [{ market, status: 'open', available_capacity_usd: { buy: NO_LIMIT, sell: NO_LIMIT } } as Market],
+      account: { ...account, available_exposure_usd: account.available_exposure_usd + freedUsd },
+    },
+    request,
+  );
   if (problem) throw problem;
 }
 
@@ -125,7 +116,6 @@ export async function runPreTradeChecks(client: HedgeClient, request: PreTradeRe
 export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTradeRequest, 'action'>) {
   try {
     await runPreTradeChecks(client, { ...request, action: 'open' }, { items: [], warn: () => undefined });
-    return;
   } catch (error) {
     return error instanceof PreTradeCheckError ? error : undefined;
   }
@@ -135,7 +125,7 @@ export async function quotedSizeProblem(client: HedgeClient, request: Omit<PreTr
 export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, request: OpenRequest) {
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   // The side already in the positions list is said, pointing to `hedge add` (a note on stderr, never a refusal).
-  let open: BookPosition | undefined;
+  let open;
   try {
     open = findSide(await readBook({ client, log: (line) => ports.log(line) }), market, side);
   } catch (error) {
@@ -147,7 +137,7 @@ export async function quoteOpen(ports: PreTradePorts, client: HedgeClient, reque
       kind: 'side-already-open',
       level: 'warn',
       text: sideAlreadyOpenNote(
-        { market: market.toUpperCase(), side, notionalUsd: open.notionalUsd, hedgeId: open.hedgeId },
+        { ...open, market: market.toUpperCase(), side },
         ports.hedgeCommand('add', market, side, String(notionalUsd)),
       ),
     });
