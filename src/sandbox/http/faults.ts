@@ -59,39 +59,24 @@ export type FaultOutcome =
   | { kind: 'stall'; mode: StallMode }
   | { kind: 'malformed'; malformed: MalformedKind };
 
-const answer = (
-  fault: string,
-  status: number,
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-  headers?: Record<string, string>,
-): FaultOutcome => ({
+const answer = (fault: string, ...error: ConstructorParameters<typeof ApiError>): FaultOutcome => ({
   kind: 'answer',
   fault,
-  response: errorResponse(new ApiError(status, code, message, details, headers)),
+  response: errorResponse(new ApiError(...error)),
 });
 const rateLimited = () =>
   answer('429', 429, 'rate_limited', 'rate limited (injected)', { retry_after_ms: 1000 }, { 'retry-after': '1' });
 
-interface FaultPlan {
-  latencyMs: number;
-  outcome: FaultOutcome;
-  hostileText: boolean;
-}
-
+const NONE: FaultOutcome = { kind: 'none' };
 const COMMITTING_WRITES = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 
-function isCommittingWrite(target: RequestTarget) {
-  return target.method === 'POST' && COMMITTING_WRITES.has(target.path);
-}
-
 function matches(match: FaultMatch | null, target: RequestTarget) {
-  if (match === null) return true;
-  if (typeof match === 'function') return match(target);
-  if (match.method !== undefined && match.method.toUpperCase() !== target.method) return false;
-  if (match.path === undefined) return true;
-  return typeof match.path === 'string' ? match.path === target.path : match.path.test(target.path);
+  if (match === null || typeof match === 'function') return match?.(target) ?? true;
+  const { method, path } = match;
+  return (
+    (method === undefined || method.toUpperCase() === target.method) &&
+    (path === undefined || (typeof path === 'string' ? path === target.path : path.test(target.path)))
+  );
 }
 
 export type FaultInjector = ReturnType<typeof faultInjector>;
@@ -103,34 +88,29 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
 
   /** Settings not given (or undefined) stay as they are. */
   function update(partial: Partial<FaultSettings>) {
-    const next = { ...current };
-    for (const key of Object.keys(NO_FAULTS) as Array<keyof FaultSettings>)
-      if (partial[key] !== undefined) Object.assign(next, { [key]: partial[key] });
-    for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const) {
+    const given = Object.entries(partial).filter(([key, value]) => key in NO_FAULTS && value !== undefined);
+    const next: FaultSettings = { ...current, ...Object.fromEntries(given) };
+    for (const share of ['fault5xx', 'fault429', 'dropAfterCommit'] as const)
       if (!(next[share] >= 0 && next[share] <= 1)) throw new Error(`${share} must be a share between 0 and 1`);
-    }
+    const { next503RetryAfter: retry, nextError: error, nextOversized: oversized } = next;
     // Node refuses a header value with control characters only when the answer is written.
-    if (next.next503RetryAfter && !/^[\x20-\x7e]+$/.test(next.next503RetryAfter.retryAfter))
+    if (retry && !/^[\x20-\x7e]+$/.test(retry.retryAfter))
       throw new Error('next503RetryAfter.retryAfter must be printable ASCII, e.g. "2" or an HTTP-date');
-    if (
-      next.nextError &&
-      !(Number.isInteger(next.nextError.status) && next.nextError.status >= 400 && next.nextError.status <= 599)
-    )
+    if (error && !(Number.isInteger(error.status) && error.status >= 400 && error.status <= 599))
       throw new Error('nextError.status must be an HTTP error status (400 to 599)');
-    if (next.nextOversized && !(Number.isSafeInteger(next.nextOversized.bytes) && next.nextOversized.bytes > 0))
+    if (oversized && !(Number.isSafeInteger(oversized.bytes) && oversized.bytes > 0))
       throw new Error('nextOversized.bytes must be a positive whole number');
     current = next;
   }
 
   /** Decides (and consumes countdowns for) what happens to one request. */
-  function plan(target: RequestTarget): FaultPlan {
-    const settings = current;
-    if (!matches(settings.match, target)) return { latencyMs: 0, outcome: { kind: 'none' }, hostileText: false };
-    return { latencyMs: takeLatency(), outcome: takeOutcome(target), hostileText: settings.hostileText };
-  }
-
-  function takeLatency() {
-    return take('nextLatency')?.ms ?? current.latencyMs;
+  function plan(target: RequestTarget) {
+    if (!matches(current.match, target)) return { latencyMs: 0, outcome: NONE, hostileText: false };
+    return {
+      latencyMs: take('nextLatency')?.ms ?? current.latencyMs,
+      outcome: takeOutcome(target),
+      hostileText: current.hostileText,
+    };
   }
 
   /** One from a countdown: its setting while any is left (the last one taken sets it to null), else undefined. */
@@ -143,27 +123,23 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
     return next;
   }
 
+  /** Whether a plain-number countdown had one left (and takes it). */
+  const count = (key: 'next5xx' | 'next429' | 'nextDropAfterCommit') => current[key] > 0 && current[key]--;
+
   function takeOutcome(target: RequestTarget): FaultOutcome {
-    const settings = current;
-    if (settings.stall) return { kind: 'stall', mode: settings.stall };
-    if (settings.next5xx > 0) {
-      settings.next5xx--;
-      return fault5xx();
-    }
-    const retryAfter503 = take('next503RetryAfter')?.retryAfter;
-    if (retryAfter503)
+    if (current.stall) return { kind: 'stall', mode: current.stall };
+    if (count('next5xx')) return fault5xx();
+    const retryAfter = take('next503RetryAfter')?.retryAfter;
+    if (retryAfter)
       return answer(
         '503-retry-after',
         503,
         'service_unavailable',
         'service unavailable (injected)',
-        { retry_after: retryAfter503 },
-        { 'retry-after': retryAfter503 },
+        { retry_after: retryAfter },
+        { 'retry-after': retryAfter },
       );
-    if (settings.next429 > 0) {
-      settings.next429--;
-      return rateLimited();
-    }
+    if (count('next429')) return rateLimited();
     const injected = take('nextError');
     if (injected)
       return answer(
@@ -175,22 +151,19 @@ export function faultInjector(initial: Partial<FaultSettings>, seed: string) {
     const malformed = take('nextMalformed');
     if (malformed) return { kind: 'malformed', malformed: malformed.kind };
     // Only reads are padded: the countdown waits for a GET, as drop-after-commit waits for a write.
-    const oversized = target.method === 'GET' ? take('nextOversized') : undefined;
+    const oversized = target.method === 'GET' && take('nextOversized');
     if (oversized) return { kind: 'oversized', bytes: oversized.bytes };
-    const committing = isCommittingWrite(target);
-    if (committing && settings.nextDropAfterCommit > 0) {
-      settings.nextDropAfterCommit--;
-      return { kind: 'drop-after-commit' };
-    }
+    const committing = target.method === 'POST' && COMMITTING_WRITES.has(target.path);
+    if (committing && count('nextDropAfterCommit')) return { kind: 'drop-after-commit' };
     // Draw only when a share is set, so turning shares on does not disturb other randomness.
-    if (settings.fault5xx > 0 || settings.fault429 > 0) {
+    if (current.fault5xx > 0 || current.fault429 > 0) {
       const draw = random();
-      if (draw < settings.fault5xx) return fault5xx();
-      if (draw < settings.fault5xx + settings.fault429) return rateLimited();
+      if (draw < current.fault5xx) return fault5xx();
+      if (draw < current.fault5xx + current.fault429) return rateLimited();
     }
-    if (committing && settings.dropAfterCommit > 0 && random() < settings.dropAfterCommit)
+    if (committing && current.dropAfterCommit > 0 && random() < current.dropAfterCommit)
       return { kind: 'drop-after-commit' };
-    return { kind: 'none' };
+    return NONE;
   }
 
   /** 500 or 503, one draw deciding which. */
