@@ -261,7 +261,6 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const watched = await simulator.hedge('positions --watch 1 --count 1 --json', { env: envFor(proxy) });
       const line = (shown: Json) => [shown.market, shown.side, shown.notional_usd];
       expect(JSON.parse(watched.stdout.trim().split('\n')[0]).data.map(line)).toEqual(positions.map(line));
-      // Some twenty runs of the binary one after another: the suite's 30 s is short on a busy machine.
     });
   }
 });
