@@ -44,42 +44,34 @@ const FLAT_SIDE_BACKOFF_CAP_MS = 5 * 60_000;
 // ---- What goes in and out.
 
 /** What the keeper remembers between cycles (and between a cycle and its steps). */
-export interface KeeperState {
+export const initialKeeperState = () => ({
   /** Per row (`MARKET side`): its failures in a row, when it may try again, and what was last said of it (each said once). */
-  rows: ReadonlyMap<
+  rows: new Map<
     string,
     { failures: number; retryAtMs: number; lastSkip?: string; lastDrift?: string; lastHeld?: string }
-  >;
+  >(),
   /** Notices said once (by code), and sides past their bound said once each (by side and cause). */
-  said: ReadonlySet<string>;
+  said: new Set<string>(),
   /** Hedges this keeper closed itself (a roll's close): a side flat after one of these is not a colleague's. */
-  closedByKeeper: ReadonlySet<string>;
+  closedByKeeper: new Set<string>(),
   /** Hedge id → closed by a roll or keeper action, as the journal said (asked once per hedge). */
-  closedByRoll: ReadonlyMap<string, boolean>;
+  closedByRoll: new Map<string, boolean>(),
   /** Per side: what this keeper's own last write must show in every view before the side is decided again. */
-  expectations: ReadonlyMap<string, SideExpectation & { what: string }>;
+  expectations: new Map<string, SideExpectation & { what: string }>(),
   /** Per side: since when (server time) its views have disagreed, while they do. */
-  settlingSince: ReadonlyMap<string, number>;
+  settlingSince: new Map<string, number>(),
+});
+export type KeeperState = ReturnType<typeof initialKeeperState>;
+
+/** A pure step: `work` changes a copy of the state and says what it says; the state it was handed stays as it was. */
+function evolve<T extends object>(state: KeeperState, work: (next: KeeperState, events: KeeperSaid[]) => T) {
+  const next = structuredClone(state);
+  const events: KeeperSaid[] = [];
+  return { ...work(next, events), state: next, events };
 }
 
-/** A copy of the state a pure step changes and returns: what it was handed stays as it was. */
-type Draft = ReturnType<typeof draftOf>;
-
-export const initialKeeperState = (): KeeperState => draftOf();
-
-const memoryOf = (next: Draft, key: string) =>
+const memoryOf = (next: KeeperState, key: string) =>
   next.rows.get(key) ?? next.rows.set(key, { failures: 0, retryAtMs: 0 }).get(key)!;
-
-function draftOf(state?: KeeperState) {
-  return {
-    rows: new Map([...(state?.rows ?? [])].map(([key, memory]) => [key, { ...memory }])),
-    said: new Set(state?.said),
-    closedByKeeper: new Set(state?.closedByKeeper),
-    closedByRoll: new Map(state?.closedByRoll),
-    expectations: new Map(state?.expectations),
-    settlingSince: new Map(state?.settlingSince),
-  };
-}
 
 /** One side as a read showed it. */
 export interface SideObservation {
@@ -143,137 +135,113 @@ export interface KeeperStep {
 
 /** One cycle: each row's status, the steps to start, what to say. */
 export function decide(state: KeeperState, observation: KeeperObservation, nowMs: number, settings: KeeperSettings) {
-  const next = draftOf(state);
-  const events: KeeperSaid[] = [];
-  const actions: KeeperStep[] = [];
-  const withStep = (key: string, status: KeepRowStatus) => {
-    const step = observation.inFlight.get(key);
-    return step
-      ? { ...status, state: `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)` }
-      : status;
-  };
-  const { rows, book } = observation;
-  if ('error' in book) {
+  return evolve(state, (next, events) => {
+    const { rows, book, inFlight, unresolved } = observation;
+    const actions: KeeperStep[] = [];
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
-    events.push({ error: book.error, fields: { phase: 'read' } });
-    const unknown = (row: KeepRow) => rowStatus(row, undefined, 'unknown (the book could not be read)');
-    return { state: next, actions, events, rows: rows.map((row) => withStep(rowKey(row), unknown(row))) };
-  }
-  const views = viewSides(next, book, rows, events);
-  const serverNowMs = book.time.latestMs;
-  const serverOffsetMs = book.time.bestMs - book.time.localMs;
-  const statuses: KeepRowStatus[] = [];
-  for (const row of rows) {
-    const key = rowKey(row);
-    const view = views.get(key)!;
-    const remembered = memoryOf(next, key);
-    const base = { market: row.market, side: row.side };
-    // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
-    // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
-    // judge a side that settles before the next cycle as a missed roll by that time.
-    const decision = decideRow(row, view, serverNowMs, settings);
-    if (observation.inFlight.has(key)) {
-      statuses.push(withStep(key, rowStatus(row, view, '', decision)));
-      continue;
-    }
-    const unresolved = observation.unresolved.get(key);
-    if (unresolved) {
+    if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
+    const read = 'error' in book ? undefined : book;
+    const views = read && viewSides(next, read, rows, events);
+    const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
+    const statuses = rows.map((row) => {
+      const key = rowKey(row);
+      const view = views?.get(key);
+      // What the side's view alone decides: a row not acted on this cycle (its step in flight, an
+      // action of it unresolved) still shows when a covered side's roll falls due, since the alerts
+      // judge a side that settles before the next cycle as a missed roll by that time.
+      const decision = view && decideRow(row, view, read!.time.latestMs, settings);
+      const status = rowStatus(
+        row,
+        view,
+        decision ? describeDecision(decision) : 'unknown (the book could not be read)',
+        decision,
+      );
+      const step = inFlight.get(key);
+      if (step) status.state = `${step.kind} in flight (${Math.round((nowMs - step.sinceMs) / 1000)} s)`;
+      if (step || !decision) return status;
+      const memory = memoryOf(next, key);
+      // Whether what is remembered of the row changes (and it is remembered): each is said once while it stays so.
+      const renewed = (field: 'lastHeld' | 'lastSkip' | 'lastDrift', value?: string) =>
+        memory[field] !== (memory[field] = value);
+      const base = { market: row.market, side: row.side };
       // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
-      statuses.push(rowStatus(row, view, unresolved, decision));
-      if (remembered.lastHeld !== unresolved) events.push({ say: { event: 'skip', ...base, reason: unresolved } });
-      remembered.lastHeld = unresolved;
-      continue;
-    }
-    remembered.lastHeld = undefined;
-    const status = rowStatus(row, view, describeDecision(decision), decision);
-    statuses.push(status);
-    if (decision.kind === 'hold') {
-      remembered.lastSkip = undefined;
-      remembered.lastDrift = undefined;
-      continue;
-    }
-    if (decision.kind === 'skip') {
-      if (remembered.lastSkip !== decision.reason) {
-        const notional = view.position?.notionalUsd;
-        events.push({ say: { event: 'skip', ...base, notional_usd: notional, reason: decision.reason } });
-      }
-      remembered.lastSkip = decision.reason;
-      continue;
-    }
-    remembered.lastSkip = undefined;
-    if (decision.kind === 'drift') {
-      const signature = `${decision.change}:${decision.currentUsd}→${decision.targetUsd}`;
-      if (remembered.lastDrift !== signature || (settings.converge && !settings.dryRun)) {
-        const action = `${decision.change === 'open' ? 're-open' : decision.change} ${formatUsd(decision.amountUsd)}`;
+      const held = unresolved.get(key);
+      if (renewed('lastHeld', held) && held) events.push({ say: { event: 'skip', ...base, reason: held } });
+      if (held) return Object.assign(status, { state: held });
+      const skip = decision.kind === 'skip' ? decision.reason : undefined;
+      if (renewed('lastSkip', skip) && skip)
+        events.push({ say: { event: 'skip', ...base, notional_usd: view.position?.notionalUsd, reason: skip } });
+      if (decision.kind === 'skip') return status;
+      const drift = decision.kind === 'drift' ? decision : undefined;
+      const signature = drift && `${drift.change}:${drift.currentUsd}→${drift.targetUsd}`;
+      if ((renewed('lastDrift', signature) || (settings.converge && !settings.dryRun)) && drift) {
+        const action = `${drift.change === 'open' ? 're-open' : drift.change} ${formatUsd(drift.amountUsd)}`;
         const closedBy = view.closedOutside ? `closed outside the keeper (${view.closedOutside.hedgeId}); ` : '';
         events.push({
           say: {
             event: 'drift',
             ...base,
-            notional_usd: decision.currentUsd,
-            target_usd: decision.targetUsd,
-            change: decision.change,
+            notional_usd: drift.currentUsd,
+            target_usd: drift.targetUsd,
+            change: drift.change,
             hedge_ids: idList(view.position?.hedgeId || view.closedOutside?.hedgeId),
             message: settings.converge
               ? `${closedBy}--converge ${settings.dryRun ? 'would ' : ''}${action} to reach the target`
-              : decision.change === 'open'
+              : drift.change === 'open'
                 ? `${closedBy}left flat: not re-opened until the target file says so again (edit it, then SIGHUP), or run with --converge`
                 : 'reported only; run with --converge to bring it back',
           },
         });
       }
-      remembered.lastDrift = signature;
+      if (decision.kind === 'hold') return status;
       // Reported only: a colleague's change stands until the target says otherwise (or --converge);
       // the row says so, so that nobody reads the drift as being brought back.
-      if (!settings.converge && !(decision.alsoRollDue && !settings.dryRun)) {
+      if (drift && !settings.converge && !(drift.alsoRollDue && !settings.dryRun))
         status.state += ': reported only (run with --converge to bring it back)';
-        continue;
+      else if (observation.stopping) status.state = 'stopping: not started';
+      else if (nowMs < memory.retryAtMs)
+        Object.assign(status, {
+          state: `backing off after ${memory.failures} failure${memory.failures === 1 ? '' : 's'}`,
+          next_action: decision.kind,
+          next_action_at: utcIso(memory.retryAtMs + serverOffsetMs),
+        });
+      else {
+        status.state = `${decision.kind} in flight`;
+        actions.push({
+          key,
+          row,
+          kind: decision.kind,
+          status,
+          hedgeIds: idList(view.position?.hedgeId || undefined),
+          serverOffsetMs,
+          ...(settings.dryRun && { writes: wouldDo(row, decision) }),
+        });
       }
-    } else {
-      remembered.lastDrift = undefined;
-    }
-    if (observation.stopping) {
-      status.state = 'stopping: not started';
-      continue;
-    }
-    if (nowMs < remembered.retryAtMs) {
-      status.state = `backing off after ${remembered.failures} failure${remembered.failures === 1 ? '' : 's'}`;
-      status.next_action = decision.kind;
-      status.next_action_at = utcIso(remembered.retryAtMs + serverOffsetMs);
-      continue;
-    }
-    status.state = `${decision.kind} in flight`;
-    actions.push({
-      key,
-      row,
-      kind: decision.kind,
-      status,
-      hedgeIds: idList(view.position?.hedgeId || undefined),
-      serverOffsetMs,
-      ...(settings.dryRun && { writes: wouldDo(row, decision) }),
+      return status;
     });
-  }
-  return { state: next, actions, events, rows: statuses, serverTime: utcIso(serverNowMs) };
+    return { actions, rows: statuses, serverTime: read && utcIso(read.time.latestMs) };
+  });
 }
 
 /** What a live keeper would do to each row on this read: the question before it starts. */
 export function preview(state: KeeperState, book: BookObservation, rows: readonly KeepRow[], settings: KeeperSettings) {
-  const next = draftOf(state);
-  const events: KeeperSaid[] = [];
-  const views = viewSides(next, book, rows, events);
-  const lines = rows.map(
-    (row) =>
-      `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decideRow(row, views.get(rowKey(row))!, book.time.latestMs, settings))}`,
-  );
-  return { state: next, events, lines };
+  return evolve(state, (next, events) => {
+    const views = viewSides(next, book, rows, events);
+    const decided = (row: KeepRow) => decideRow(row, views.get(rowKey(row))!, book.time.latestMs, settings);
+    return {
+      lines: rows.map(
+        (row) => `${row.market} ${row.side} ${formatUsd(row.notionalUsd)}: ${describeDecision(decided(row))}`,
+      ),
+    };
+  });
 }
 
 /** A new target (SIGHUP): what was remembered about drift is the old target's. */
-export function forgetDrift(state: KeeperState) {
-  const next = draftOf(state);
-  for (const remembered of next.rows.values()) remembered.lastDrift = undefined;
-  return next;
-}
+export const forgetDrift = (state: KeeperState) =>
+  evolve(state, (next) => {
+    for (const memory of next.rows.values()) memory.lastDrift = undefined;
+    return {};
+  });
 
 /** How a step ended (`failure` when it threw): its row's failures and back-off, its status, and its error said with when it is tried again. */
 export function stepEnded(
@@ -283,31 +251,30 @@ export function stepEnded(
   settings: KeeperSettings,
   failure?: { error: unknown },
 ) {
-  const next = draftOf(state);
-  const remembered = memoryOf(next, step.key);
-  const events: KeeperSaid[] = [];
-  if (!failure) {
-    remembered.failures = 0;
-    remembered.retryAtMs = 0;
-    return { state: next, events, statusText: settings.dryRun ? `would ${step.kind}` : `${step.kind} done` };
-  }
-  remembered.failures += 1;
-  const capMs = step.kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
-  remembered.retryAtMs = nowMs + backoffMs(remembered.failures, settings.intervalMs, capMs);
-  events.push({
-    error: failure.error,
-    fields: {
-      market: step.row.market,
-      side: step.row.side,
-      notional_usd: step.row.notionalUsd,
-      action: step.kind,
-      hedge_ids: step.hedgeIds,
-      failures: remembered.failures,
-      retry_at: utcIso(remembered.retryAtMs + step.serverOffsetMs),
-    },
+  return evolve(state, (next, events) => {
+    const memory = memoryOf(next, step.key);
+    const { kind } = step;
+    memory.failures = failure ? memory.failures + 1 : 0;
+    const capMs = kind === 'reopen' ? Math.max(settings.intervalMs, FLAT_SIDE_BACKOFF_CAP_MS) : undefined;
+    memory.retryAtMs = failure ? nowMs + backoffMs(memory.failures, settings.intervalMs, capMs) : 0;
+    if (failure)
+      events.push({
+        error: failure.error,
+        fields: {
+          market: step.row.market,
+          side: step.row.side,
+          notional_usd: step.row.notionalUsd,
+          action: kind,
+          hedge_ids: step.hedgeIds,
+          failures: memory.failures,
+          retry_at: utcIso(memory.retryAtMs + step.serverOffsetMs),
+        },
+      });
+    const texts = settings.dryRun
+      ? [`would ${kind}`, `${kind} would be refused`]
+      : [`${kind} done`, `${kind} failed; retrying`];
+    return { statusText: texts[failure ? 1 : 0] };
   });
-  const statusText = settings.dryRun ? `${step.kind} would be refused` : `${step.kind} failed; retrying`;
-  return { state: next, events, statusText };
 }
 
 // ---- What the views of each side say: settling, this keeper's own write not shown yet, a colleague's close.
@@ -333,61 +300,66 @@ function closedElsewhere(state: KeeperState, { book, newest }: SideObservation, 
 }
 
 /** Each row's side as the rules read it; a side whose views disagree or miss this keeper's own last write is settling. Rolls are timed at the latest the server's clock can read. */
-function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[], events: KeeperSaid[]) {
-  const { time } = book;
+function viewSides(next: KeeperState, book: BookObservation, rows: readonly KeepRow[], events: KeeperSaid[]) {
+  const { time, clock } = book;
   const nowMs = time.latestMs;
   const once = (key: string) => !next.said.has(key) && !!next.said.add(key);
-  const say = (code: string, message: string) => {
-    if (once(code)) events.push({ say: { event: 'notice', code, message } });
-  };
-  /** The error a side past EXPECTATION_BOUND_MS gives (cannot tell), said once per side and cause: it still waits after that. */
-  const cannotTell = (key: string, row: KeepRow, message: string) => {
-    if (!once(key)) return;
-    const hint =
-      'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
-    events.push({ error: new UnresolvedError(message, { hint }), fields: { market: row.market, side: row.side } });
-  };
   const views = new Map<string, SideView>();
   for (const row of rows) {
     const key = rowKey(row);
     const observed = book.sides.get(key)!;
     const side = observed.book;
-    let settling: string | undefined;
+    const fields = { market: row.market, side: row.side };
+    /** Said once per side and cause (`what`): an error past EXPECTATION_BOUND_MS since `sinceMs` (cannot tell); the side still waits after that. */
+    const bounded = (what: string, sinceMs: number, error: (waitedS: number) => Error) => {
+      if (nowMs - sinceMs > EXPECTATION_BOUND_MS && once(what))
+        events.push({ error: error(Math.round((nowMs - sinceMs) / 1000)), fields });
+    };
+    const hint =
+      'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
     const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
-    if (side.state === 'settling' || unseen !== undefined) {
-      settling =
-        unseen === undefined
-          ? (side.why ?? 'its views disagree')
+    let settling =
+      side.state === 'settling'
+        ? (side.why ?? 'its views disagree')
+        : unseen === undefined
+          ? undefined
           : `it does not show hedge ${safeText(unseen)} yet, which the server named in its answer to an open of it`;
+    const expected = next.expectations.get(key);
+    if (settling !== undefined) {
       const since = next.settlingSince.get(key) ?? nowMs;
       next.settlingSince.set(key, since);
       // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
       // once with what to set, and held; never read as a side short of its target.
-      if (side.recordsCut !== undefined || (side.historyCut !== undefined && nowMs - since > EXPECTATION_BOUND_MS)) {
-        if (once(`settling ${key}`))
-          events.push({ error: cutSide(row, side, true), fields: { market: row.market, side: row.side } });
-      } else if (nowMs - since > EXPECTATION_BOUND_MS)
-        cannotTell(
+      if (side.recordsCut !== undefined || side.historyCut !== undefined)
+        bounded(`settling ${key}`, side.recordsCut === undefined ? since : -Infinity, () => cutSide(row, side, true));
+      else
+        bounded(
           `settling ${key}`,
-          row,
-          `The ${row.side} side of ${row.market} has been settling for ${Math.round((nowMs - since) / 1000)} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
+          since,
+          (waited) =>
+            new UnresolvedError(
+              `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
+              { hint },
+            ),
         );
     } else {
       next.settlingSince.delete(key);
       next.said.delete(`settling ${key}`);
       // The side waits for this keeper's own last write to show in every view; once it does, the expectation is dropped.
-      const expected = next.expectations.get(key);
       if (expected && expectationMet(side, expected)) {
         next.expectations.delete(key);
         next.said.delete(key);
       } else if (expected) {
         settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
-        if (nowMs - expected.sinceMs > EXPECTATION_BOUND_MS)
-          cannotTell(
-            key,
-            row,
-            `${settling} ${Math.round((nowMs - expected.sinceMs) / 1000)} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
-          );
+        bounded(
+          key,
+          expected.sinceMs,
+          (waited) =>
+            new UnresolvedError(
+              `${settling} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
+              { hint },
+            ),
+        );
       }
     }
     // The soonest to mature of the side's hedges decides when the side is rolled.
@@ -396,47 +368,41 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
     const opening = side.opening[0];
     // The side's newest hedge closed early by someone else: a colleague's close, which wins — unless the journal shows a roll closed it.
     const closed = closedElsewhere(next, observed, time);
-    let closedOutside: SideView['closedOutside'];
-    if (closed) {
-      const rolled = next.closedByRoll.get(closed.id) ?? book.closedByRoll.get(closed.id) ?? false;
-      next.closedByRoll.set(closed.id, rolled);
-      const closedAt = closed.closed_at;
-      const closedAtLocalMs =
-        (typeof closedAt === 'string' ? Date.parse(closedAt) : NaN) - time.earliestMs + time.localMs;
-      if (!rolled)
-        closedOutside = {
-          hedgeId: closed.id,
-          closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined,
-        };
-    }
+    const rolled = closed && (next.closedByRoll.get(closed.id) ?? book.closedByRoll.get(closed.id) ?? false);
+    if (closed) next.closedByRoll.set(closed.id, rolled!);
+    const closedAtLocalMs =
+      (typeof closed?.closed_at === 'string' ? Date.parse(closed.closed_at) : NaN) - time.earliestMs + time.localMs;
     views.set(key, {
       position: covered
         ? { notionalUsd: side.recordsUsd, hedgeId: soonest.id, maturityAtMs: soonest.maturityAtMs }
         : undefined,
       opening: opening && !covered ? { hedgeId: opening.id, status: opening.status } : undefined,
-      closedOutside,
+      closedOutside:
+        closed && !rolled
+          ? { hedgeId: closed.id, closedAtLocalMs: Number.isFinite(closedAtLocalMs) ? closedAtLocalMs : undefined }
+          : undefined,
       settling: settling ? { why: settling } : undefined,
     });
   }
+  const notice = (code: string, message: string) =>
+    once(code) && events.push({ say: { event: 'notice', code, message } });
   const noDate =
-    book.clock.dateBehindMs === undefined
+    clock.dateBehindMs === undefined
       ? 'The server sends no Date header'
       : "The server's Date header is behind the times in its records (not used)";
-  if (time.assumed) {
-    say(
+  if (time.assumed)
+    notice(
       'server_time_unknown',
       `${noDate} and no open of this keeper has been answered yet, so its clock is not known: rolls are taken as due up to ${formatSpan(ASSUMED_SKEW_MS)} sooner than they may be (they come that much early) until an open's answer dates it.`,
     );
-  } else if (!book.clock.from.includes('date')) {
-    say('server_time_from_stamps', `${noDate}: its clock is ${describeServerClock(book.clock)}.`);
-  }
+  else if (!clock.from.includes('date'))
+    notice('server_time_from_stamps', `${noDate}: its clock is ${describeServerClock(clock)}.`);
   const offsetMs = time.bestMs - time.localMs;
-  if (Math.abs(offsetMs) > SKEW_WORTH_SAYING_MS) {
-    say(
+  if (Math.abs(offsetMs) > SKEW_WORTH_SAYING_MS)
+    notice(
       'clock_skew',
       `The server's clock is ${formatSpan(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} this machine's: maturities are compared with the server's.`,
     );
-  }
   return views;
 }
 
@@ -444,35 +410,36 @@ function viewSides(next: Draft, book: BookObservation, rows: readonly KeepRow[],
 
 /** A live step's writes, decided again on a fresh read of its side under the side's lock: none when the side no longer needs them. */
 export function plan(state: KeeperState, book: BookObservation, row: KeepRow, settings: KeeperSettings) {
-  const next = draftOf(state);
-  const events: KeeperSaid[] = [];
-  const view = viewSides(next, book, [row], events).get(rowKey(row))!;
-  const decision = decideRow(row, view, book.time.latestMs, settings);
-  const writes: KeeperWrite[] = [];
-  if (decision.kind === 'roll' || decision.kind === 'reopen') {
-    const tenorDays = decision.tenorDays ?? row.tenorDays;
-    writes.push(
-      decision.kind === 'roll'
-        ? { kind: 'roll', row, hedgeId: decision.hedgeId, tenorDays }
-        : { kind: 'open', row, notionalUsd: decision.notionalUsd, tenorDays },
-    );
-  } else if (decision.kind === 'drift') {
-    const { change } = decision;
-    // A colleague's close is restored (re-opened) only with --converge, as any other drift.
-    if (settings.converge)
-      writes.push(
-        change === 'open'
-          ? { kind: 'open', row, notionalUsd: decision.targetUsd, tenorDays: decision.tenorDays ?? row.tenorDays }
-          : { kind: change, row, amountUsd: decision.amountUsd, targetUsd: decision.targetUsd },
-      );
-    if (change !== 'open' && decision.alsoRollDue && view.position?.maturityAtMs !== undefined)
-      writes.push({ kind: 'roll', row, hedgeId: view.position.hedgeId, tenorDays: tenorFor(row, book.time.latestMs) });
-  }
-  return { state: next, events, writes };
+  return evolve(state, (next, events) => {
+    const view = viewSides(next, book, [row], events).get(rowKey(row))!;
+    const decision = decideRow(row, view, book.time.latestMs, settings);
+    const writes: KeeperWrite[] = [];
+    const tenorDays = (decision as Partial<Actionable>).tenorDays ?? row.tenorDays;
+    if (decision.kind === 'roll') writes.push({ kind: 'roll', row, hedgeId: decision.hedgeId, tenorDays });
+    if (decision.kind === 'reopen') writes.push({ kind: 'open', row, notionalUsd: decision.notionalUsd, tenorDays });
+    if (decision.kind === 'drift') {
+      const { change, amountUsd, targetUsd } = decision;
+      // A colleague's close is restored (re-opened) only with --converge, as any other drift.
+      if (settings.converge)
+        writes.push(
+          change === 'open'
+            ? { kind: 'open', row, notionalUsd: targetUsd, tenorDays }
+            : { kind: change, row, amountUsd, targetUsd },
+        );
+      if (change !== 'open' && decision.alsoRollDue && view.position?.maturityAtMs !== undefined)
+        writes.push({
+          kind: 'roll',
+          row,
+          hedgeId: view.position.hedgeId,
+          tenorDays: tenorFor(row, book.time.latestMs),
+        });
+    }
+    return { writes };
+  });
 }
 
 /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
-function wouldDo(row: KeepRow, decision: Actionable) {
+function wouldDo(row: KeepRow, decision: Actionable): KeeperWrite[] {
   const base = { market: row.market, side: row.side, dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
@@ -481,8 +448,8 @@ function wouldDo(row: KeepRow, decision: Actionable) {
   if (decision.kind === 'drift') {
     // A drift a dry run starts a step for is one --converge brings back; only an open or add needs room.
     const { change, amountUsd } = decision;
-    const say = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`;
-    const converge = { event: 'converge' as const, ...base, notional_usd: amountUsd, action: change, message: say };
+    const message = `would ${change === 'open' ? 're-open' : change} ${formatUsd(amountUsd)} to reach the target of ${formatUsd(decision.targetUsd)}`;
+    const converge = { event: 'converge' as const, ...base, notional_usd: amountUsd, action: change, message };
     return would(converge, change === 'open' || change === 'add' ? amountUsd : undefined);
   }
   const { notionalUsd } = decision;
@@ -505,19 +472,12 @@ function wouldDo(row: KeepRow, decision: Actionable) {
   );
 }
 
-/** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift. */
-export function sending(state: KeeperState, write: KeeperWrite) {
+/** A write about to be sent: what a roll is about to close is noted first, since a roll whose open then fails leaves the side flat, and that side is the keeper's to re-open, not a colleague's drift.
+ * A roll that `failed`: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
+export function sending(state: KeeperState, write: KeeperWrite, failed = false) {
   if (write.kind !== 'roll' || !write.hedgeId) return state;
-  const next = draftOf(state);
-  next.closedByKeeper.add(write.hedgeId);
-  return next;
-}
-
-/** A roll that failed: whether its close landed is the journal's to say (the roll journals its legs before the close), so a colleague's later close of a hedge it never closed is theirs. */
-export function rollFailed(state: KeeperState, write: KeeperWrite) {
-  if (write.kind !== 'roll' || !write.hedgeId) return state;
-  const next = draftOf(state);
-  next.closedByKeeper.delete(write.hedgeId);
+  const next = structuredClone(state);
+  next.closedByKeeper[failed ? 'delete' : 'add'](write.hedgeId);
   return next;
 }
 
@@ -527,70 +487,71 @@ export type WriteDone =
 
 /** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
 export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
-  const next = draftOf(state);
-  const events: KeeperSaid[] = [];
-  const base = { market: write.row.market, side: write.row.side };
-  const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
-    next.expectations.set(rowKey(write.row), { ...expectation, sinceMs: serverNowMs });
-    next.said.delete(rowKey(write.row));
-  };
-  const out = (failure?: HedgeError) => ({ state: next, events, failure });
-  if (done.kind === 'rolled') {
-    const { outcome } = done;
-    const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
-    noteRolled(next, outcome);
-    if (outcome.kind === 'rolled') {
-      expect({
-        what: 'roll',
-        notionalUsd: outcome.view.notional_usd,
-        ...(outcome.view.open.hedge_id && { present: [outcome.view.open.hedge_id] }),
-        gone: idList(rolledId, outcome.view.close?.hedge_id),
+  return evolve(state, (next, events): { failure?: HedgeError } => {
+    const base = { market: write.row.market, side: write.row.side };
+    const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
+      next.expectations.set(rowKey(write.row), { ...expectation, sinceMs: serverNowMs });
+      next.said.delete(rowKey(write.row));
+    };
+    if (done.kind === 'rolled') {
+      const { outcome } = done;
+      const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
+      noteRolled(next, outcome);
+      if (outcome.kind === 'rolled') {
+        const { view } = outcome;
+        expect({
+          what: 'roll',
+          notionalUsd: view.notional_usd,
+          ...(view.open.hedge_id && { present: [view.open.hedge_id] }),
+          gone: idList(rolledId, view.close?.hedge_id),
+        });
+      }
+      events.push({ say: rollEvent(outcome, base, rolledId) });
+      return {};
+    }
+    const { result, group } = done;
+    if (result.kind === 'dry-run')
+      return write.kind === 'open' ? {} : { failure: new HedgeError('Nothing was sent for the convergence.') };
+    const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
+    const { entry } = result;
+    const hedgeIds = idList(entry.hedge_id || undefined);
+    if (write.kind === 'open') {
+      if (hedge?.status === 'failed')
+        return {
+          failure: new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`),
+        };
+      expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length && { present: hedgeIds }) });
+      events.push({
+        say: {
+          event: 'reopen',
+          ...base,
+          notional_usd: write.notionalUsd,
+          tenor_days: write.tenorDays,
+          hedge_ids: hedgeIds,
+          journal_id: entry.id,
+          journal_group: group,
+          idempotency_key: entry.idempotency_key,
+        },
+      });
+    } else if (write.kind !== 'roll' && write.kind !== 'would') {
+      expect({ what: write.kind, notionalUsd: write.targetUsd });
+      events.push({
+        say: {
+          event: 'converge',
+          ...base,
+          notional_usd: write.amountUsd,
+          action: write.kind,
+          journal_id: entry.id,
+          idempotency_key: entry.idempotency_key,
+          hedge_ids: hedgeIds,
+        },
       });
     }
-    events.push({ say: rollEvent(outcome, base, rolledId) });
-    return out();
-  }
-  const { result, group } = done;
-  if (write.kind === 'open') {
-    if (result.kind === 'dry-run') return out();
-    const hedge = result.kind === 'resolved' ? (result.result as Hedge | undefined) : undefined;
-    if (hedge?.status === 'failed')
-      return out(new HedgeError(`The re-opened hedge ${safeText(hedge.id)} failed on-chain; nothing was opened.`));
-    const hedgeIds = idList(result.entry.hedge_id || undefined);
-    expect({ what: 're-open', notionalUsd: write.notionalUsd, ...(hedgeIds.length && { present: hedgeIds }) });
-    events.push({
-      say: {
-        event: 'reopen',
-        ...base,
-        notional_usd: write.notionalUsd,
-        tenor_days: write.tenorDays,
-        hedge_ids: hedgeIds,
-        journal_id: result.entry.id,
-        journal_group: group,
-        idempotency_key: result.entry.idempotency_key,
-      },
-    });
-    return out();
-  }
-  if (write.kind === 'add' || write.kind === 'reduce' || write.kind === 'close') {
-    if (result.kind === 'dry-run') return out(new HedgeError('Nothing was sent for the convergence.'));
-    expect({ what: write.kind, notionalUsd: write.targetUsd });
-    events.push({
-      say: {
-        event: 'converge',
-        ...base,
-        notional_usd: write.amountUsd,
-        action: write.kind,
-        journal_id: result.entry.id,
-        idempotency_key: result.entry.idempotency_key,
-        hedge_ids: idList(result.entry.hedge_id || undefined),
-      },
-    });
-  }
-  return out();
+    return {};
+  });
 }
 
-function noteRolled(next: Draft, outcome: RollOutcome) {
+function noteRolled(next: KeeperState, outcome: RollOutcome) {
   const closed = outcome.kind === 'rolled' && outcome.view.close?.hedge_id;
   if (closed) next.closedByKeeper.add(closed);
 }
@@ -632,31 +593,31 @@ export function resumed(
   { entry, group }: { entry: JournalEntry; group: string },
   done: WriteDone | { kind: 'failed'; error: unknown },
 ) {
-  const next = draftOf(state);
-  const events: KeeperSaid[] = [];
-  const body = bodyOf(entry);
-  const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
-  if (done.kind === 'failed') {
-    if (!(done.error instanceof HeldError))
-      events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
-  } else if (done.kind === 'rolled') {
-    noteRolled(next, done.outcome);
-    events.push({ say: rollEvent(done.outcome, base) });
-  } else if (done.result.kind !== 'dry-run') {
-    const { entry: row } = done.result;
-    events.push({
-      say: {
-        event: entry.leg === 'reopen' ? 'reopen' : 'converge',
-        ...base,
-        notional_usd: recordedUsd(body),
-        journal_id: row.id,
-        journal_group: group,
-        idempotency_key: row.idempotency_key,
-        hedge_ids: idList(row.hedge_id || undefined),
-      },
-    });
-  }
-  return { state: next, events };
+  return evolve(state, (next, events) => {
+    const body = bodyOf(entry);
+    const base = { market: String(body.market ?? ''), side: String(body.side ?? ''), resumed: true };
+    if (done.kind === 'failed') {
+      if (!(done.error instanceof HeldError))
+        events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
+    } else if (done.kind === 'rolled') {
+      noteRolled(next, done.outcome);
+      events.push({ say: rollEvent(done.outcome, base) });
+    } else if (done.result.kind !== 'dry-run') {
+      const { entry: row } = done.result;
+      events.push({
+        say: {
+          event: entry.leg === 'reopen' ? 'reopen' : 'converge',
+          ...base,
+          notional_usd: recordedUsd(body),
+          journal_id: row.id,
+          journal_group: group,
+          idempotency_key: row.idempotency_key,
+          hedge_ids: idList(row.hedge_id || undefined),
+        },
+      });
+    }
+    return {};
+  });
 }
 
 /** The first of this account's unfinished rows on each side with no step in flight: the side is left alone until it resolves (a new key could double it). */

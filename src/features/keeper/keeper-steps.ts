@@ -27,7 +27,6 @@ import {
   plan,
   preview,
   resumed,
-  rollFailed,
   sending,
   stepEnded,
   toResume,
@@ -94,19 +93,15 @@ export function keeperCycles({
   const memory = keeperMemory(say);
   const inFlight = new Map<string, { kind: KeeperStep['kind']; sinceMs: number; done: Promise<void> }>();
   const start = (step: KeeperStep) => {
+    const done = io.carry(step, memory).then(
+      () => ended(),
+      (error: unknown) => ended({ error }),
+    );
     // The row's status says how its step ended once it has (what --once and a dry run report).
-    const end = (failure?: { error: unknown }) =>
-      (step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText);
-    const done = (async () => {
-      try {
-        await io.carry(step, memory);
-        end();
-      } catch (error) {
-        end({ error });
-      } finally {
-        inFlight.delete(step.key);
-      }
-    })();
+    function ended(failure?: { error: unknown }) {
+      step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText;
+      inFlight.delete(step.key);
+    }
     inFlight.set(step.key, { kind: step.kind, sinceMs: clock.now(), done });
     return done;
   };
@@ -125,35 +120,24 @@ export function keeperCycles({
       return memory.take(preview(memory.state, await io.observe(rows, memory), rows, settings)).lines;
     },
 
-    forgetDrift() {
-      memory.state = forgetDrift(memory.state);
-    },
+    forgetDrift: () => memory.take(forgetDrift(memory.state)),
 
     /** One cycle: every row's status (the live screen, the `cycle` event); its steps are awaited until `stepsDueBy` (always in a dry run), then left in flight. */
     async cycle(
       rows: readonly KeepRow[],
       state: { unresolved: ReadonlyMap<string, string>; isStopping: () => boolean; stepsDueBy?: number },
     ) {
-      let book: BookObservation | { error: unknown };
-      try {
-        book = await io.observe(rows, memory);
-      } catch (error) {
-        book = { error };
-      }
+      const book = await io.observe(rows, memory).catch((error: unknown) => ({ error }));
       const observation = { rows, book, unresolved: state.unresolved, inFlight, stopping: state.isStopping() };
       const cycle = memory.take(decide(memory.state, observation, clock.now(), settings));
       const started = cycle.actions.map(start);
       const dueBy = settings.dryRun ? undefined : state.stepsDueBy;
       const timer = new AbortController();
-      try {
-        if (started.length)
-          await Promise.race([
-            Promise.all(started),
-            ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
-          ]);
-      } finally {
-        timer.abort();
-      }
+      if (started.length)
+        await Promise.race([
+          Promise.all(started),
+          ...(dueBy === undefined ? [] : [clock.sleep(Math.max(0, dueBy - clock.now()), timer.signal)]),
+        ]).finally(() => timer.abort());
       return { rows: cycle.rows, serverTime: cycle.serverTime };
     },
   };
@@ -225,7 +209,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
       }
       memory.state = sending(memory.state, write);
       const done = await carryOut(ports, write).catch((error: unknown) => {
-        memory.state = rollFailed(memory.state, write);
+        memory.state = sending(memory.state, write, true);
         throw error;
       });
       // Counted from the server's time when the write landed (the bound is the server's, like maturities).
