@@ -100,35 +100,31 @@ export function fitColumns(
   gap = COLUMN_GAP,
   decisive = 0,
 ) {
-  const order = importanceOrder(needs, priority);
+  // Column indexes, most important first: those `priority` names in its order, then the others left to right.
+  const named = priority.map((key) => needs.findLastIndex((need) => need.key === key)).filter((index) => index >= 0);
+  const order = [...new Set([...named, ...needs.keys()])];
   const decisiveKeys = new Set(priority.slice(0, Math.max(0, decisive)));
   // The last place in `order` of a column the desk decides on.
   const lastDecisive = order.findLastIndex((index) => decisiveKeys.has(needs[index].key));
-  // Narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest.
-  const narrowsFor = (stage: number) => stage <= lastDecisive || needs[order[stage]].money === true;
   // A reference's width once decided (whole or cut): it holds at every later stage.
   const chosen = new Map<number, number>();
-  /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken. */
+  /** The narrowest column `index` may be while the column at place `stage` of `order` is being taken: narrower widths hold while the desk's columns, or an amount, are being taken — never for another column of the rest. */
   const floor = (index: number, stage: number) => {
     const { width, minWidth, tightWidth = width, shortWidth = width } = needs[index];
-    return (
-      chosen.get(index) ??
-      (narrowsFor(stage) ? Math.min(width, minWidth, tightWidth, shortWidth) : Math.min(width, minWidth))
-    );
+    const narrows = stage <= lastDecisive || needs[order[stage]].money === true;
+    return chosen.get(index) ?? Math.min(width, minWidth, ...(narrows ? [tightWidth, shortWidth] : []));
   };
+  /** The sum of the first `count` columns' floors and their gaps, at the stage of the last of them. */
+  const used = (count: number) =>
+    order.slice(0, count).reduce((sum, index) => sum + floor(index, count - 1), gap * (count - 1));
   /** How many columns of `order` are kept: the first whatever the width, then each while all fit. */
   const admitted = () => {
     let count = Math.min(1, order.length);
-    for (; count < order.length; count++) {
-      let used = gap * count;
-      for (let at = 0; at <= count; at++) used += floor(order[at], count);
-      if (used > available) break;
-    }
+    while (count < order.length && used(count + 1) <= available) count++;
     return count;
   };
   // Each reference, most important first: whole when the desk's columns still fit beside it, else as wide as they leave it.
-  for (let at = 0; at < order.length; at++) {
-    const index = order[at];
+  for (const [at, index] of order.entries()) {
     const need = needs[index];
     if (need.wholeWhenRoom !== true) continue;
     chosen.set(index, floor(index, at));
@@ -138,68 +134,44 @@ export function fitColumns(
     chosen.set(index, need.width);
     // Whole, if every column up to the last the desk decides on that fits beside it cut still fits.
     const horizon = Math.min(cut, Math.max(at, lastDecisive) + 1);
-    if (Math.min(admitted(), horizon) >= horizon) continue;
+    if (admitted() >= horizon) continue;
     const narrowest = Math.min(need.width, need.minWidth);
-    if (at > lastDecisive) {
-      // No desk's column after it: cut, and the columns after it may come in (room left comes back to it).
-      chosen.set(index, narrowest);
-      continue;
-    }
-    // Else as wide as the desk's columns leave it: a column of the rest never cuts it further.
-    let others = gap * (horizon - 1);
-    for (let place = 0; place < horizon; place++) if (place !== at) others += floor(order[place], horizon - 1);
-    chosen.set(index, Math.max(narrowest, Math.min(need.width, available - others)));
+    // No desk's column after it: cut, and the columns after it may come in (room left comes back to it). Else as
+    // wide as the desk's columns leave it: a column of the rest never cuts it further.
+    chosen.set(index, narrowest);
+    if (at <= lastDecisive)
+      chosen.set(index, Math.max(narrowest, Math.min(need.width, available - used(horizon) + narrowest)));
   }
   const count = admitted();
-  const widths = new Array<number | undefined>(needs.length);
-  let used = gap * Math.max(0, count - 1);
-  for (let at = 0; at < count; at++) {
-    const index = order[at];
-    widths[index] = floor(index, count - 1);
-    used += widths[index];
-  }
-  if (count === 1 && widths[order[0]]! > available) {
-    // The first column alone, wider than the terminal: cut to it.
-    used = Math.max(1, available);
-    widths[order[0]] = used;
-  }
+  const widths = new Map(order.slice(0, count).map((index) => [index, floor(index, count - 1)]));
+  // The first column alone, wider than the terminal: cut to it.
+  if (count === 1 && widths.get(order[0])! > available) widths.set(order[0], Math.max(1, available));
   // Room left goes first to text cut with … (any column more shows more of it), then — only whole: a little wider, they gain nothing — to an id shortened in the middle, a header on two lines, compact cells; what is left, to a drawn column (a bar).
-  let spare = available - used;
-  for (const pass of ['cut text', 'whole', 'drawn'] as const) {
-    for (const index of order.slice(0, count)) {
+  let spare = available - [...widths.values()].reduce((sum, width) => sum + width, gap * (count - 1));
+  for (const pass of ['cut text', 'whole', 'drawn'])
+    for (const [index, width] of widths) {
       const need = needs[index];
-      const short = need.width - widths[index]!;
-      const kind =
-        need.fills === true
-          ? 'drawn'
-          : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
-            ? 'cut text'
-            : 'whole';
+      const short = need.width - width;
+      const kind = need.fills
+        ? 'drawn'
+        : (need.growsPartly ?? (need.minWidth < need.width && need.shortWidth === undefined))
+          ? 'cut text'
+          : 'whole';
       if (short <= 0 || kind !== pass || spare <= 0) continue;
       const grow = short <= spare ? short : kind === 'whole' ? 0 : spare;
-      widths[index]! += grow;
+      widths.set(index, width + grow);
       spare -= grow;
     }
-  }
-  const kept: Array<{ index: number; width: number }> = [];
-  const hidden: number[] = [];
-  needs.forEach((_, index) =>
-    widths[index] === undefined ? hidden.push(index) : kept.push({ index, width: widths[index] }),
-  );
-  return { kept, hidden };
-}
-
-/** Column indexes, most important first: those `priority` names in its order, then the others left to right. */
-function importanceOrder(needs: readonly ColumnNeed[], priority: readonly string[]) {
-  const named = priority.map((key) => needs.findLastIndex((need) => need.key === key)).filter((index) => index >= 0);
-  return [...new Set([...named, ...needs.keys()])];
+  return {
+    kept: [...needs.keys()].flatMap((index) => (widths.has(index) ? [{ index, width: widths.get(index)! }] : [])),
+    hidden: [...needs.keys()].filter((index) => !widths.has(index)),
+  };
 }
 
 /** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
 export function widthOnLines(header: string, lines: number) {
   const whole = displayWidth(header);
-  const words = header.split(' ').filter((word) => word !== '');
-  let width = Math.max(0, ...words.map(displayWidth));
+  let width = Math.max(0, ...header.split(' ').map(displayWidth));
   for (; width < whole; width++) if (wrapWords(header, width).split('\n').length <= lines) return width;
   return whole;
 }
@@ -212,69 +184,81 @@ export function drawLoadedTable(input: TableInput) {
   const c = input.chalk;
   const needs = columnNeeds(input);
   const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
-  const kept = fit.kept.map(({ index, width }) => ({ column: input.columns[index], width, whole: needs[index].width }));
-  // The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label).
-  const header = kept.map(({ column, width }) => ({
-    content: wrapWords(column.header, width)
-      .split('\n')
-      .map((line) => c.bold(truncateEnd(line, width)))
-      .join('\n'),
-    vAlign: 'bottom' as const,
-  }));
+  const kept = fit.kept.map(({ index, width }) => {
+    const column = input.columns[index];
+    // A column narrower than its whole width shows its compact cells, where it has them.
+    const narrow = width < needs[index].width;
+    return { index, column, width, narrow, cells: (narrow && column.compact) || column.cells };
+  });
   const rule = kept.map(({ width }) => c.dim('─'.repeat(width)));
-  // A column narrower than its whole width shows its compact cells, where it has them.
-  const shown = kept.map(({ column, width, whole }) =>
-    column.compact !== undefined && width < whole ? column.compact : column.cells,
-  );
-  const row = (index: number) =>
-    kept.map(({ column, width }, at) =>
-      column.drawn ? column.drawn.draw(index, width) : fittedCell(shown[at][index], column, width),
-    );
-
+  const lines: string[] = [];
+  let rows: Row[] = [];
+  const flush = () => {
+    if (!rows.length) return;
+    // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
+    const table = new Table({
+      chars: NO_BORDERS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
+      colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
+      colAligns: kept.map(({ column }) => column.align),
+      wordWrap: false,
+    });
+    table.push(...rows);
+    lines.push(...table.toString().split('\n'));
+    rows = [];
+  };
+  const add = (...more: Row[]) => {
+    for (const row of more) if (rows.push(row) === ROWS_PER_DRAWING) flush();
+  };
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
-  const blocks: Array<{ line?: string; rows: Row[] }> = [{ rows: input.headless ? [] : [header, rule] }];
-  let section = 0;
-  const sectionLine = () => blocks.push({ line: truncateEnd(sections[section++].line, input.width), rows: [] });
+  const sectionsUpTo = (index: number) => {
+    while (sections.length && sections[0].before <= index) {
+      flush();
+      lines.push(truncateEnd(sections.shift()!.line, input.width));
+    }
+  };
+  // The headers, each on as many lines as its width needs, at the bottom of the header row (a unit under its label).
+  if (!input.headless)
+    add(
+      kept.map(({ column, width }) => ({
+        content: wrapWords(column.header, width)
+          .split('\n')
+          .map((line) => c.bold(truncateEnd(line, width)))
+          .join('\n'),
+        vAlign: 'bottom' as const,
+      })),
+      rule,
+    );
   for (let index = 0; index < input.rowCount; index++) {
-    while (section < sections.length && sections[section].before <= index) sectionLine();
-    blocks.at(-1)!.rows.push(row(index));
+    sectionsUpTo(index);
+    add(
+      kept.map(({ column, width, cells }) =>
+        column.drawn ? column.drawn.draw(index, width) : fittedCell(cells[index], column, width),
+      ),
+    );
   }
   // The totals close the rows' last block, under a rule; lines under the last row (a side's hedges under its positions line) come after them.
   const { totals } = input;
   if (totals && kept.length) {
     // The label spans the first columns whose totals are empty (the first column may be hidden).
-    const cells = kept.map(({ column, width }) => {
-      const cell = totals.cells[input.columns.indexOf(column)];
-      return cell === undefined || cell.width === 0 ? '' : c.bold(fittedCell(cell, column, width).split('\n')[0]);
+    const cells = kept.map(({ index, column, width }) => {
+      const cell = totals.cells[index];
+      return cell?.width ? c.bold(fittedCell(cell, column, width).split('\n')[0]) : '';
     });
     let span = 1;
     while (span < cells.length && cells[span] === '') span += 1;
-    const room = kept.slice(0, span).reduce((sum, { width }) => sum + width, 0) + COLUMN_GAP * (span - 1);
+    const room = kept.slice(0, span).reduce((sum, { width }) => sum + width + COLUMN_GAP, -COLUMN_GAP);
     const label =
       [totals.label, totals.shortLabel ?? totals.label].find((text) => displayWidth(text) <= room) ??
       truncateEnd(totals.label.split(' ')[0], room);
-    blocks.at(-1)!.rows.push(rule, [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)]);
+    add(rule, [{ content: c.bold(label), colSpan: span, hAlign: 'left' }, ...cells.slice(span)]);
   }
-  while (section < sections.length) sectionLine();
-  const lines = (kept.length ? blocks : []).flatMap((block) => [
-    ...(block.line === undefined ? [] : [block.line]),
-    ...Array.from({ length: Math.ceil(block.rows.length / ROWS_PER_DRAWING) }, (_, at) => {
-      // Columns joined by a space of padding and a blank border: a cell spanning columns gets their gaps too.
-      const table = new Table({
-        chars: NO_BORDERS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': COLUMN_GAP - 1, compact: true },
-        colWidths: kept.map(({ width }) => width + COLUMN_GAP - 1),
-        colAligns: kept.map(({ column }) => column.align),
-        wordWrap: false,
-      });
-      table.push(...block.rows.slice(at * ROWS_PER_DRAWING, (at + 1) * ROWS_PER_DRAWING));
-      return table.toString().split('\n');
-    }).flat(),
-  ]);
+  sectionsUpTo(Infinity);
+  flush();
   const hidden = fit.hidden.map((index) => input.columns[index].key);
   // An id or hash drawn narrower than its widest value: shortened on screen.
   const shortened = kept
-    .filter(({ column, width, whole }) => column.shrink === 'middle' && width < whole)
+    .filter(({ column, narrow }) => column.shrink === 'middle' && narrow)
     .map(({ column }) => column.key);
   // What the table left out, named (the README's promise); field names may be the server's: shown escaped, as its values are.
   const names = (keys: readonly string[]) => keys.map(safeText).join(', ');
@@ -283,7 +267,7 @@ export function drawLoadedTable(input: TableInput) {
     shortened.length && `${hidden.length ? 'shortened' : `Shortened at ${input.width} columns`}: ${names(shortened)}`,
   ].filter(Boolean);
   return {
-    text: lines.map((line) => line.trimEnd()).join('\n'),
+    text: kept.length ? lines.map((line) => line.trimEnd()).join('\n') : '',
     hidden,
     shortened,
     ...(input.seeAlso === undefined || !leftOut.length
@@ -315,29 +299,33 @@ const widest = (cells: readonly TableCell[], from: number) =>
 function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const headerWidth = displayWidth(column.header);
   // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
-  const totalsWidth =
-    input.totals === undefined
-      ? 0
-      : index === 0
-        ? displayWidth(input.totals.label)
-        : (input.totals.cells[index]?.width ?? 0);
+  const totalsWidth = !input.totals
+    ? 0
+    : index === 0
+      ? displayWidth(input.totals.label)
+      : (input.totals.cells[index]?.width ?? 0);
   const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
-  const least = column.drawn?.minWidth ?? column.minWidth;
-  const shrinks = column.drawn !== undefined || column.shrink !== undefined;
-  const minWidth = shrinks ? Math.max(headerWidth, least ?? width) : width;
+  const least = column.drawn || column.shrink ? (column.drawn?.minWidth ?? column.minWidth) : undefined;
+  const minWidth = least === undefined ? width : Math.max(headerWidth, least);
   // For the desk's columns: the header on two lines, the cells in their compact form.
-  let content = shrinks ? Math.min(cellsWidth, least ?? cellsWidth) : cellsWidth;
-  if (column.compact) content = Math.min(content, widest(column.compact, totalsWidth));
-  const tight = Math.max(widthOnLines(column.header, HEADER_LINES), content);
-  // An id shortened in the middle: never below its header on one line.
-  const short = column.shrink === 'middle' ? Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH)) : undefined;
-  const tightWidth = tight < minWidth ? tight : undefined;
-  const shortWidth = short !== undefined && short < minWidth ? short : undefined;
-  // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
-  const growsPartly =
-    (column.shrink === 'end' || column.shrink === 'wrap') && Math.min(minWidth, tightWidth ?? minWidth) < cellsWidth;
-  return { width, minWidth, tightWidth, shortWidth, growsPartly };
+  const content = Math.min(
+    cellsWidth,
+    least ?? cellsWidth,
+    column.compact ? widest(column.compact, totalsWidth) : width,
+  );
+  const below = (narrower: number) => (narrower < minWidth ? narrower : undefined);
+  const tightWidth = below(Math.max(widthOnLines(column.header, HEADER_LINES), content));
+  return {
+    width,
+    minWidth,
+    tightWidth,
+    // An id shortened in the middle: never below its header on one line.
+    shortWidth:
+      column.shrink === 'middle' ? below(Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH))) : undefined,
+    // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
+    growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
+  };
 }
 
 /** A cell at its column's width: whole, shortened in the middle or cut at its end, as the column says; free text on lines broken at its spaces, a word wider than the column alone cut with … (never broken across lines). */
@@ -389,9 +377,6 @@ export async function drawTable(input: TableInput) {
 /** Columns a card's borders and padding take: `│ label │ value │`. */
 const CARD_FRAME = 7;
 
-/** The widest word of a text (the narrowest it wraps to whole). */
-const longestWord = (text: string) => Math.max(0, ...text.split(/[ \n]/).map(displayWidth));
-
 /** A card: one record's label/value pairs (formatted for people; a value may hold its own line breaks) as a two-column table at most `columns` wide, each wrapped at its words inside its column. */
 export function drawCard(
   rows: ReadonlyArray<readonly [string, string]>,
@@ -399,14 +384,20 @@ export function drawCard(
 ) {
   const { columns, chalk: c } = options;
   const room = columns - CARD_FRAME;
-  const labelNeed = Math.max(1, ...rows.map(([label]) => displayWidth(label)));
-  const valueNeed = Math.max(1, ...rows.flatMap(([, value]) => value.split('\n').map(displayWidth)));
+  const most = (texts: string[], measure: (text: string) => number) => Math.max(1, ...texts.map(measure));
+  const labels = rows.map(([label]) => label);
+  const values = rows.map(([, value]) => value);
+  // The widest word of a text: the narrowest it wraps to whole.
+  const longestWord = (text: string) => most(text.split(/[ \n]/), displayWidth);
+  const [labelWord, valueWord] = [labels, values].map((texts) => most(texts, longestWord));
+  const valueNeed = most(values.join('\n').split('\n'), displayWidth);
   // Labels take what they need when values leave room, else at most a third, but never less than their
   // longest word while it fits; then less, to the same floor, so that the values' longest word (a URL) fits.
-  const labelWord = Math.max(1, ...rows.map(([label]) => longestWord(label)));
-  const valueWord = Math.max(1, ...rows.map(([, value]) => longestWord(value)));
   const labelRoom = Math.max(Math.floor(room / 3), room - valueNeed, Math.min(labelWord, room - 1));
-  const labelWidth = Math.max(1, Math.min(labelNeed, labelRoom, Math.max(labelWord, room - valueWord)));
+  const labelWidth = Math.max(
+    1,
+    Math.min(most(labels, displayWidth), labelRoom, Math.max(labelWord, room - valueWord)),
+  );
   const valueWidth = Math.max(1, Math.min(valueNeed, room - labelWidth));
   // A word wider than its column is shortened in the middle, never broken across lines.
   const fitted = (text: string, width: number) =>
