@@ -8,8 +8,8 @@ import type { MalformedKind } from './faults.js';
 import { INVALID_JSON } from './validation.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
-export const JSON_TYPE = 'application/json; charset=utf-8';
-export const BAD_GATEWAY_PAGE =
+const JSON_TYPE = 'application/json; charset=utf-8';
+const BAD_GATEWAY_PAGE =
   '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>';
 
 export function splitUrl(url: string) {
@@ -77,7 +77,7 @@ function writeJsonHead(res: ServerResponse, { status, headers }: EngineResponse,
 }
 
 /** Numbers become strings and strings become numbers: well-formed JSON, wrong types everywhere. */
-export function swapTypes(value: unknown): unknown {
+function swapTypes(value: unknown): unknown {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value.length;
   if (Array.isArray(value)) return value.map(swapTypes);
@@ -91,16 +91,31 @@ const AMBIGUOUS_ERROR = {
   message: 'an error was reported after the request was processed (injected)',
 };
 
-/** The engine's real answer, contradicted: its envelope no longer says clearly whether it worked. */
-export function ambiguousResponse(
-  kind: Extract<MalformedKind, 'error-in-200' | 'data-and-error' | 'data-in-400'>,
-  { status, headers, body }: EngineResponse,
-) {
-  const { data, meta } = body;
-  const error = body.error ?? AMBIGUOUS_ERROR;
-  if (kind === 'error-in-200') return { status: 200, headers, body: { data: null, error, meta } };
-  if (kind === 'data-and-error') return { status, headers, body: { data, error, meta } };
-  return { status: 400, headers, body: { data, error: null, meta } };
+/**
+ * A broken answer in place of the engine's (none: a proxy's HTML page); the status sent. The ambiguous kinds
+ * contradict the engine's real envelope, so that it no longer says clearly whether it worked.
+ */
+export function sendMalformed(res: ServerResponse, kind: MalformedKind, response?: EngineResponse) {
+  if (!response) {
+    sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
+    return 502;
+  }
+  const { status, headers, body } = response;
+  const { data, error, meta } = body;
+  const text = JSON.stringify(body);
+  const contradicted = { data, error: error ?? AMBIGUOUS_ERROR, meta };
+  const [sent, answer, answerHeaders]: [number, string, Record<string, string>?] =
+    kind === 'truncated'
+      ? [200, text.slice(0, Math.max(1, Math.floor(text.length / 2)))]
+      : kind === 'wrong-types'
+        ? [status, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] })]
+        : kind === 'error-in-200'
+          ? [200, JSON.stringify({ ...contradicted, data: null }), headers]
+          : kind === 'data-and-error'
+            ? [status, JSON.stringify(contradicted), headers]
+            : [400, JSON.stringify({ data, error: null, meta }), headers];
+  sendText(res, sent, JSON_TYPE, answer, answerHeaders);
+  return sent;
 }
 
 const PADDING_CHUNK = Buffer.alloc(64 * 1024, 'x');

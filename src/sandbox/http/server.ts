@@ -9,28 +9,10 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import {
-  type FaultInjector,
-  type FaultOutcome,
-  faultInjector,
-  type FaultSettings,
-  type MalformedKind,
-} from './faults.js';
+import { type FaultInjector, type FaultOutcome, faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
-import {
-  BAD_GATEWAY_PAGE,
-  JSON_TYPE,
-  ambiguousResponse,
-  parseBody,
-  readBody,
-  sendEnvelope,
-  sendPadded,
-  sendText,
-  splitUrl,
-  stallBody,
-  swapTypes,
-} from './http-io.js';
+import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
 import {
   type SharedStateFile,
   sharedStateFile,
@@ -98,11 +80,12 @@ function requestId() {
   return `req_${half()}${half()}`;
 }
 
-/** Whether answering this outcome runs the engine (the others answer without touching state). */
-function usesEngine(outcome: FaultOutcome) {
-  if (outcome.kind === 'stall') return outcome.mode === 'body';
-  if (outcome.kind === 'malformed') return outcome.malformed !== 'html';
-  return outcome.kind !== 'answer';
+/** The outcome's name in the request log. */
+function faultName(outcome: FaultOutcome) {
+  if (outcome.kind === 'answer') return outcome.fault;
+  if (outcome.kind === 'stall') return `stall-${outcome.mode}`;
+  if (outcome.kind === 'malformed') return `malformed-${outcome.malformed}`;
+  return outcome.kind === 'none' ? undefined : outcome.kind;
 }
 
 export async function startSandbox(options: SandboxOptions = {}) {
@@ -247,93 +230,27 @@ function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: Fault
     const received = await receive(req, res);
     if (!received) return;
     const { entry, rawPath, underBase, request } = received;
-    const applied: string[] = [];
-    const noteFault = (name: string) => {
-      applied.push(name);
-      entry.fault = applied.join('+');
+    const record = ({ status, body }: EngineResponse) => {
+      entry.status = status;
+      entry.errorCode = body.error?.code ?? null;
     };
-    const record = (response: EngineResponse) => {
-      entry.status = response.status;
-      entry.errorCode = response.body.error?.code ?? null;
-      return response;
+    const send = (response: EngineResponse) => {
+      record(response);
+      sendEnvelope(res, response);
     };
-    const finish = (response: EngineResponse) => sendEnvelope(res, record(response));
-    if (!underBase) return finish(errorResponse(notFoundError(rawPath)));
+    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
     const { body } = request;
     const plan = faults.plan({
       method: request.method,
       path: request.path,
       body: body === INVALID_JSON ? undefined : body,
     });
-    const dress = (response: EngineResponse) => (plan.hostileText ? withHostileText(response, request.path) : response);
+    const { outcome } = plan;
+    const engine = host.engine;
     let lease: IdempotencyLease | undefined;
-    let answered: EngineResponse | undefined;
-    const engineAnswer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
-    const runEngine = () => {
-      if (host.shared && !answered) throw new Error('shared state: the engine ran outside its lock');
-      const response = answered ?? engineAnswer();
-      host.saveIfChanged();
-      return dress(response);
-    };
-
-    const sendMalformed = (kind: MalformedKind) => {
-      if (kind === 'html') {
-        entry.status = 502;
-        sendText(res, 502, 'text/html', BAD_GATEWAY_PAGE);
-        return;
-      }
-      const response = record(runEngine());
-      if (kind === 'truncated') {
-        const text = JSON.stringify(response.body);
-        entry.status = 200;
-        sendText(res, 200, JSON_TYPE, text.slice(0, Math.max(1, Math.floor(text.length / 2))));
-      } else if (kind === 'wrong-types') {
-        const { data, error } = response.body;
-        sendText(
-          res,
-          response.status,
-          JSON_TYPE,
-          JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] }),
-        );
-      } else {
-        // The log keeps the engine's own error code (what really happened) and the status sent.
-        const ambiguous = ambiguousResponse(kind, response);
-        entry.status = ambiguous.status;
-        sendEnvelope(res, ambiguous);
-      }
-    };
-
-    const respond = (outcome: FaultOutcome) => {
-      switch (outcome.kind) {
-        case 'answer':
-          noteFault(outcome.fault);
-          return finish(dress(outcome.response));
-        case 'stall':
-          noteFault(`stall-${outcome.mode}`);
-          entry.status = 'stalled';
-          if (outcome.mode === 'body') stallBody(res, runEngine());
-          return;
-        case 'oversized':
-          noteFault('oversized');
-          return sendPadded(res, record(runEngine()), outcome.bytes);
-        case 'malformed':
-          noteFault(`malformed-${outcome.malformed}`);
-          return sendMalformed(outcome.malformed);
-        case 'drop-after-commit':
-          noteFault('drop-after-commit');
-          runEngine();
-          entry.status = 'dropped';
-          req.socket.destroy();
-          return;
-        case 'none':
-          finish(runEngine());
-      }
-    };
-
-    const leasedBy = host.engine;
     if (plan.latencyMs > 0) {
-      noteFault('latency');
-      const acquired = host.engine.acquireIdempotencyKey(request);
+      entry.fault = 'latency';
+      const acquired = engine.acquireIdempotencyKey(request);
       // A same-key request already held elsewhere is answered now: handle() yields the 409.
       if (acquired !== 'in-flight') {
         lease = acquired ?? undefined;
@@ -342,25 +259,48 @@ function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: Fault
     }
     try {
       if (traffic.closing) return req.socket.destroy();
-      // With a shared state file, the engine's answer is computed and saved under the lock first.
-      if (host.shared && usesEngine(plan.outcome)) {
+      const fault = faultName(outcome);
+      let response = outcome.kind === 'answer' ? outcome.response : undefined;
+      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
+        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
+        // With a shared state file, the engine's answer is computed and saved under the lock.
         try {
-          answered = await host.shared.transact(engineAnswer);
+          response = host.shared ? await host.shared.transact(answer) : answer();
         } catch (error) {
           if (!(error instanceof StateFileBusyError)) throw error;
           // Nothing was done: the client may retry, with the same Idempotency-Key.
-          return finish(
+          return send(
             errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
           );
         }
         if (traffic.closing) return req.socket.destroy();
+        host.saveIfChanged();
       }
-      respond(plan.outcome);
+      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
+      if (response && plan.hostileText) response = withHostileText(response, request.path);
+      switch (outcome.kind) {
+        case 'stall':
+          entry.status = 'stalled';
+          if (response) stallBody(res, response);
+          return;
+        case 'drop-after-commit':
+          entry.status = 'dropped';
+          return req.socket.destroy();
+        case 'malformed':
+          // The log keeps the engine's own error code (what really happened) and the status sent.
+          if (response) record(response);
+          entry.status = sendMalformed(res, outcome.malformed, response);
+          return;
+        case 'oversized':
+          record(response!);
+          return sendPadded(res, response!, outcome.bytes);
+        default:
+          send(response!);
+      }
     } finally {
-      if (lease) leasedBy.releaseIdempotencyKey(lease);
+      if (lease) engine.releaseIdempotencyKey(lease);
     }
   }
-
   /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
   async function receive(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('x-request-id', requestId());
