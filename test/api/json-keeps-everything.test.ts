@@ -285,74 +285,68 @@ describe('--json of a write keeps the server object it embeds, in the one shape'
   }
 });
 
-describe("--json of a roll keeps the closed leg's history record, in the one shape", () => {
-  it("beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
-    const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
-    const old = simulator.seedOpen('sell', 4_000);
-    const result = okJson(
-      await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
-        env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
-      }),
-    );
-    const realized = result.close.realized;
-    expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
-    const record = (await apiData(simulator, 'GET', '/hedges/history')).find((entry: any) => entry.id === old.id)!;
-    expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
-  });
+it("--json of a roll keeps the closed leg's history record, in the one shape: beta (the record's id is `id`): roll --json's close.realized is the record under our names, every value kept", async () => {
+  const simulator = await start({ dialect: 'beta', fillDelayMs: 20 });
+  const old = simulator.seedOpen('sell', 4_000);
+  const result = okJson(
+    await simulator.hedge('roll USDTNGN sell --tenor 1 --json', {
+      env: { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per_page' },
+    }),
+  );
+  const realized = result.close.realized;
+  expect(realized).toMatchObject({ hedge_id: old.id, side: 'sell', notional_usd: 4_000, close_reason: 'closed' });
+  const record = (await apiData(simulator, 'GET', '/hedges/history')).find((entry: any) => entry.id === old.id)!;
+  expectEveryLeaf('beta roll --json close.realized', record, realized, renamesOf('beta').history);
 });
 
-describe('a server field under one of our names that means something else is kept under _wire', () => {
-  it('alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
-    const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
-    await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
-    const proxy = await proxied(simulator.sandbox, (path, item) => {
-      if (path === '/positions') item.notional_usd = 'n/a';
-      if (path === '/account') item.open_positions = 'two';
-      if (path === '/prices')
-        for (const price of Object.values(item))
-          Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
-    });
-    const printed = printedVia(simulator, proxy);
-    const [sentLine] = await apiData(proxy, 'GET', '/positions');
-    const [line] = await printed('positions');
-    // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
-    expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
-    expect(line).not.toHaveProperty('size_usd');
-    const sentAccount = await apiData(proxy, 'GET', '/account');
-    const account = await printed('account');
-    expect(account).toMatchObject({
-      open_positions: sentAccount.open_position_count,
-      _wire: { open_positions: 'two' },
-    });
-    expect(account).not.toHaveProperty('open_position_count');
-    const sentPrices = await apiData(proxy, 'GET', '/prices?symbols=USDTNGN');
-    const [price] = await printed('price', 'USDTNGN');
-    expect(price).toEqual({
-      market: 'USDTNGN',
-      price: sentPrices.USDTNGN.mid,
-      timestamp: sentPrices.USDTNGN.ts,
-      _wire: { price: { source: 'twap', window_s: 300 } },
-    });
-    // --raw is the server's data as sent, its names and its text.
-    const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
-    expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
+it('a server field under one of our names that means something else is kept under _wire: alpha: a positions notional_usd of "n/a" beside size_usd, an account open_positions of "two", a price object beside the mid', async () => {
+  const simulator = await start({ preset: 'frozen', dialect: 'alpha' });
+  await openFilled(simulator, 'USDTNGN', 'buy', 20_000, 'DEAL-49-W');
+  const proxy = await proxied(simulator.sandbox, (path, item) => {
+    if (path === '/positions') item.notional_usd = 'n/a';
+    if (path === '/account') item.open_positions = 'two';
+    if (path === '/prices')
+      for (const price of Object.values(item))
+        Object.assign(price as Json, { price: { source: 'twap', window_s: 300 } });
   });
+  const printed = printedVia(simulator, proxy);
+  const [sentLine] = await apiData(proxy, 'GET', '/positions');
+  const [line] = await printed('positions');
+  // Our name holds what hedge read (alpha's size_usd, not repeated); the server's own value is not lost.
+  expect(line).toMatchObject({ notional_usd: sentLine.size_usd, side: 'buy', _wire: { notional_usd: 'n/a' } });
+  expect(line).not.toHaveProperty('size_usd');
+  const sentAccount = await apiData(proxy, 'GET', '/account');
+  const account = await printed('account');
+  expect(account).toMatchObject({
+    open_positions: sentAccount.open_position_count,
+    _wire: { open_positions: 'two' },
+  });
+  expect(account).not.toHaveProperty('open_position_count');
+  const sentPrices = await apiData(proxy, 'GET', '/prices?symbols=USDTNGN');
+  const [price] = await printed('price', 'USDTNGN');
+  expect(price).toEqual({
+    market: 'USDTNGN',
+    price: sentPrices.USDTNGN.mid,
+    timestamp: sentPrices.USDTNGN.ts,
+    _wire: { price: { source: 'twap', window_s: 300 } },
+  });
+  // --raw is the server's data as sent, its names and its text.
+  const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
+  expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
 });
 
 // One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is
 // read the same by every command. The one table (api/wire/fields.ts) reads `pnl_usd` first: the
 // spec's figure of a line is its net P&L; "unrealized" is the spec's word for the account's figure.
-describe("a position's P&L under two names", () => {
-  it('positions and report read the same value from the same payload', async () => {
-    const simulator = await start();
-    simulator.seedOpen('buy', 10_000);
-    const proxy = await proxied(simulator.sandbox, (path, item) => {
-      if (path !== '/positions') return;
-      delete item.net_pnl_usd;
-      Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
-    });
-    const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
-    expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
-    expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
+it("a position's P&L under two names: positions and report read the same value from the same payload", async () => {
+  const simulator = await start();
+  simulator.seedOpen('buy', 10_000);
+  const proxy = await proxied(simulator.sandbox, (path, item) => {
+    if (path !== '/positions') return;
+    delete item.net_pnl_usd;
+    Object.assign(item, { pnl_usd: 5, unrealized_pnl_usd: 7 });
   });
+  const json = async (args: string) => okJson(await simulator.hedge(`${args} --json`, { env: envFor(proxy) }));
+  expect(await json('positions')).toMatchObject([{ net_pnl_usd: 5 }]);
+  expect((await json('report')).unrealized).toEqual({ positions: 1, net_pnl_usd: 5 });
 });

@@ -105,33 +105,29 @@ describe('paging by detection', () => {
   });
 });
 
-describe('prices in any plausible shape', () => {
-  // Lists, keyed objects and decimal strings: pricesInOneShape below and every dialect's price in json-keeps-everything.test.ts.
-  it('an object with no price in it has no readable price', () => {
-    expect(parsePrices({ note: 'closed' }, ['USDTNGN'])).toBeUndefined();
-  });
+// Lists, keyed objects and decimal strings: pricesInOneShape below and every dialect's price in json-keeps-everything.test.ts.
+it('prices in any plausible shape: an object with no price in it has no readable price', () => {
+  expect(parsePrices({ note: 'closed' }, ['USDTNGN'])).toBeUndefined();
 });
 
-describe("the server's own data beside hedge's reading", () => {
-  it('a numeric string is a number for the rules; asSent gives back the text, in lists and inside our own objects', () => {
-    const sent = {
-      id: 'hdg_1',
-      market: 'USDTKES',
-      side: 'BUY',
-      notional_usd: '10000.00',
-      tenor_days: '3',
-      status: 'settling',
-    };
-    const parsed = rememberSent(hedgeSchema.parse(sent), sent);
-    expect(parsed).toMatchObject({ side: 'buy', notional_usd: 10_000, tenor_days: 3, status: 'settling' });
-    expect(asSent(parsed)).toBe(sent);
-    expect(asSent([parsed])).toEqual([sent]);
-    expect(asSent({ closed: true, realized: parsed })).toEqual({ closed: true, realized: sent });
-    const plain = { a: 1 };
-    expect(asSent(plain)).toBe(plain);
-    for (const wrong of [{ side: 'long' }, { notional_usd: 'ten' }])
-      expect(() => hedgeSchema.parse({ ...sent, ...wrong })).toThrow();
-  });
+it("the server's own data beside hedge's reading: a numeric string is a number for the rules; asSent gives back the text, in lists and inside our own objects", () => {
+  const sent = {
+    id: 'hdg_1',
+    market: 'USDTKES',
+    side: 'BUY',
+    notional_usd: '10000.00',
+    tenor_days: '3',
+    status: 'settling',
+  };
+  const parsed = rememberSent(hedgeSchema.parse(sent), sent);
+  expect(parsed).toMatchObject({ side: 'buy', notional_usd: 10_000, tenor_days: 3, status: 'settling' });
+  expect(asSent(parsed)).toBe(sent);
+  expect(asSent([parsed])).toEqual([sent]);
+  expect(asSent({ closed: true, realized: parsed })).toEqual({ closed: true, realized: sent });
+  const plain = { a: 1 };
+  expect(asSent(plain)).toBe(plain);
+  for (const wrong of [{ side: 'long' }, { notional_usd: 'ten' }])
+    expect(() => hedgeSchema.parse({ ...sent, ...wrong })).toThrow();
 });
 
 describe('wire names: set > learned > guessed', () => {
@@ -162,42 +158,40 @@ describe('wire names: set > learned > guessed', () => {
     ]);
   });
 
-  describe('where learned names are kept', () => {
-    it('in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
-      const dir = tempDir('hedge-learned-');
-      onTestFinished(dir.remove);
-      const store = new ProfileStore(dir.path);
-      await store.update((data) => {
-        data.profiles.desk = {
-          base_url: 'https://api.example.com/partners/acme/v2',
-          api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA',
-        };
-      });
-      /** The scope of credentials whose key and base URL both come from `source`. */
-      const scope = (source: 'profile' | 'environment' | 'demo', baseUrl: string, profileName?: string) =>
-        learnedScopeOf({ sources: { apiKey: source, baseUrl: source }, profileName, baseUrl });
-      const profile = scope('profile', 'https://api.example.com/partners/acme/v2', 'desk');
-      const server = scope('environment', 'http://127.0.0.1:4010/partners/sandbox/v2/');
-      const demo = scope('demo', 'http://127.0.0.1:5555/partners/sandbox/v2');
-      expect([profile, server, demo]).toEqual([
-        { kind: 'profile', name: 'desk' },
-        { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },
-        { kind: 'server', key: 'demo' },
-      ]);
-      await saveLearned(store, profile, 'notional_field', 'amount_usd');
-      await saveLearned(store, server, 'page_size_param', 'per_page');
-      await saveLearned(store, demo, 'notional_field', 'delta_usd');
-      const data = store.read();
-      expect(data.profiles.desk.wire_learned).toEqual({ notional_field: 'amount_usd' });
-      expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
-      expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
-      expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
-      expect(await resetLearned(store, 'all')).toEqual([
-        'http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page',
-        'the demo: notional_field=delta_usd',
-      ]);
-      expect(store.read().learned_wire).toBeUndefined();
+  it('where learned names are kept: in the profile that gives the base URL; per server for environment credentials; `demo` for the demo; reset forgets', async () => {
+    const dir = tempDir('hedge-learned-');
+    onTestFinished(dir.remove);
+    const store = new ProfileStore(dir.path);
+    await store.update((data) => {
+      data.profiles.desk = {
+        base_url: 'https://api.example.com/partners/acme/v2',
+        api_key: 'hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA',
+      };
     });
+    /** The scope of credentials whose key and base URL both come from `source`. */
+    const scope = (source: 'profile' | 'environment' | 'demo', baseUrl: string, profileName?: string) =>
+      learnedScopeOf({ sources: { apiKey: source, baseUrl: source }, profileName, baseUrl });
+    const profile = scope('profile', 'https://api.example.com/partners/acme/v2', 'desk');
+    const server = scope('environment', 'http://127.0.0.1:4010/partners/sandbox/v2/');
+    const demo = scope('demo', 'http://127.0.0.1:5555/partners/sandbox/v2');
+    expect([profile, server, demo]).toEqual([
+      { kind: 'profile', name: 'desk' },
+      { kind: 'server', key: 'http://127.0.0.1:4010/partners/sandbox/v2' },
+      { kind: 'server', key: 'demo' },
+    ]);
+    await saveLearned(store, profile, 'notional_field', 'amount_usd');
+    await saveLearned(store, server, 'page_size_param', 'per_page');
+    await saveLearned(store, demo, 'notional_field', 'delta_usd');
+    const data = store.read();
+    expect(data.profiles.desk.wire_learned).toEqual({ notional_field: 'amount_usd' });
+    expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
+    expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
+    expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
+    expect(await resetLearned(store, 'all')).toEqual([
+      'http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page',
+      'the demo: notional_field=delta_usd',
+    ]);
+    expect(store.read().learned_wire).toBeUndefined();
   });
 });
 
@@ -205,6 +199,9 @@ describe('wire names: set > learned > guessed', () => {
 // from the Date header and the stamps in the data, and an assumption said where nothing bounds it.
 const T = Date.parse('2026-11-22T08:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
+/** A Date header at `serverMs`, on an answer sent at `sentAt` and received at `receivedAt`. */
+const learnDate = (clock: ServerClock, serverMs: number, sentAt = T, receivedAt = T + 200) =>
+  clock.learnDate(new Date(serverMs).toUTCString(), sentAt, receivedAt);
 
 describe('the server clock', () => {
   it('knows nothing at first: the server is taken as up to the assumed skew either way', () => {
@@ -236,11 +233,11 @@ describe('the server clock', () => {
   it("the best reading (maturities' clock) is ours wherever the answers allow it, else their nearest edge: never an assumed skew", () => {
     // A Date header to the second that agrees with ours: the offset is within [−200 ms, 1 s], so ours to the ms.
     const agreeing = new ServerClock();
-    agreeing.learnDate(new Date(T).toUTCString(), T, T + 200);
+    learnDate(agreeing, T);
     expect(agreeing.at(T + 500).bestMs).toBe(T + 500);
     // 45 s ahead by its Date header: the least of what it allows, never past it.
     const ahead = new ServerClock();
-    ahead.learnDate(new Date(T + 45_000).toUTCString(), T, T + 200);
+    learnDate(ahead, T + 45_000);
     expect(ahead.at(T + 500).bestMs).toBe(T + 500 + 44_800);
     // 45 s ahead without a Date header, known from below only: the stamps' 45 s, not the assumed 5 min on top.
     const stamped = new ServerClock();
@@ -255,7 +252,7 @@ describe('the server clock', () => {
     const clock = new ServerClock();
     // A record stamped at T (our clock agrees), then answers whose Date header is 5 minutes behind it.
     clock.learnStamps({ opened_at: iso(T) }, T + 100);
-    for (const at of [T + 200, T + 400]) clock.learnDate(new Date(at - 300_000).toUTCString(), at, at + 50);
+    for (const at of [T + 200, T + 400]) learnDate(clock, at - 300_000, at, at + 50);
     expect(clock.reading()).toMatchObject({ lowMs: -100, from: ['stamps'] });
     expect(clock.reading().highMs).toBeUndefined();
     expect(clock.reading().dateBehindMs).toBeGreaterThan(298_000);
@@ -265,12 +262,12 @@ describe('the server clock', () => {
 
   it('answers that agree narrow the range; one that cannot agree is believed, and the gap kept', () => {
     const clock = new ServerClock();
-    clock.learnDate(new Date(T + 45_000).toUTCString(), T, T + 200);
+    learnDate(clock, T + 45_000);
     expect(clock.reading()).toEqual({ lowMs: 44_800, highMs: 46_000, from: ['date'] });
     clock.learnStamps({ opened_at: iso(T + 45_500) }, T + 100, { field: 'opened_at', sentAt: T + 50 });
     expect(clock.reading()).toEqual({ lowMs: 45_400, highMs: 45_451, from: ['stamps'] });
     // The server's clock was set 10 minutes on.
-    clock.learnDate(new Date(T + 645_000).toUTCString(), T, T + 200);
+    learnDate(clock, T + 645_000);
     expect(clock.reading()).toMatchObject({ lowMs: 644_800, highMs: 646_000, from: ['date'] });
     expect(clock.reading().disagreedMs).toBeGreaterThan(599_000);
   });
@@ -287,43 +284,41 @@ const credentials: ResolvedCredentials = {
   sources: { apiKey: 'environment', baseUrl: 'environment' },
 };
 
-describe('WireMemory.keep', () => {
-  it('a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
-    const notices: Notice[] = [];
-    const failing = {
-      update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
-    } as unknown as ProfileStore;
-    const memory = new WireMemory({
-      credentials,
-      configDir: tmpdir(),
-      store: async () => failing,
-      log: () => {},
-      notify: (notice) => notices.push(notice),
-      hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
-    });
-    const learned = {
-      setting: 'pageSizeParam',
-      value: 'per_page',
-      how: 'refused',
-      evidence: 'the server named per_page',
-    } as const;
-    await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
-    expect(notices).toHaveLength(1);
-    expect(notices[0].text).toMatch(
-      /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
-    );
+it('WireMemory.keep: a store that cannot be written: the notice says "not kept" and how to keep it; keep() does not reject', async () => {
+  const notices: Notice[] = [];
+  const failing = {
+    update: () => Promise.reject(new Error('Cannot write the config store: EROFS.')),
+  } as unknown as ProfileStore;
+  const memory = new WireMemory({
+    credentials,
+    configDir: tmpdir(),
+    store: async () => failing,
+    log: () => {},
+    notify: (notice) => notices.push(notice),
+    hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
   });
+  const learned = {
+    setting: 'pageSizeParam',
+    value: 'per_page',
+    how: 'refused',
+    evidence: 'the server named per_page',
+  } as const;
+  await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
+  expect(notices).toHaveLength(1);
+  expect(notices[0].text).toMatch(
+    /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
+  );
 });
 
 describe('doctor: clock, rate limits, shapes', () => {
-  const answer = (date: string | undefined, sentAt: number, headers: Record<string, string> = {}) => ({
+  /** An answer to GET /markets sent at T, with these headers. */
+  const answer = (headers = {}) => ({
     endpoint: 'GET /markets',
     status: 200,
-    headers: { ...(date ? { date } : {}), ...headers },
-    sentAt,
-    receivedAt: sentAt + 100,
+    headers,
+    sentAt: T,
+    receivedAt: T + 100,
   });
-  const at = T;
 
   it("the clock line is the interval the server's answers allow, and what taught it", () => {
     const learned = (teach: (clock: ServerClock) => void) => {
@@ -331,12 +326,12 @@ describe('doctor: clock, rate limits, shapes', () => {
       teach(clock);
       return clockCheck(clock.reading());
     };
-    // Sent at −450 ms, answered at −350 ms: the Date's second is [at, at + 1 s), the offset within [0.35 s, 1.45 s].
-    expect(learned((clock) => clock.learnDate(new Date(at).toUTCString(), at - 450, at - 350))).toMatchObject({
+    // Sent at −450 ms, answered at −350 ms: the Date's second is [T, T + 1 s), the offset within [0.35 s, 1.45 s].
+    expect(learned((clock) => learnDate(clock, T, T - 450, T - 350))).toMatchObject({
       status: 'ok',
       detail: "the server's clock is within a second of this machine's, give or take 0.6 s (from its Date header)",
     });
-    expect(learned((clock) => clock.learnDate(new Date(at - 10_000).toUTCString(), at + 450, at + 550))).toMatchObject({
+    expect(learned((clock) => learnDate(clock, T - 10_000, T + 450, T + 550))).toMatchObject({
       status: 'warn',
       detail: "the server's clock is 10 s behind this machine's, give or take 0.6 s (from its Date header)",
     });
@@ -345,10 +340,10 @@ describe('doctor: clock, rate limits, shapes', () => {
   });
 
   it('rate-limit headers are named when seen', () => {
-    expect(
-      rateLimitCheck([answer(undefined, at, { 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail,
-    ).toBe('x-ratelimit-limit: 20, x-ratelimit-remaining: 19');
-    expect(rateLimitCheck([answer(undefined, at)]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
+    expect(rateLimitCheck([answer({ 'x-ratelimit-limit': '20', 'x-ratelimit-remaining': '19' })]).detail).toBe(
+      'x-ratelimit-limit: 20, x-ratelimit-remaining: 19',
+    );
+    expect(rateLimitCheck([answer()]).detail).toMatch(/^no rate-limit headers seen on 1 answers/);
   });
 
   it('shapes are described in a few words', () => {
@@ -364,16 +359,14 @@ describe('doctor: clock, rate limits, shapes', () => {
   });
 });
 
-describe('optional checks in a live confirmation', () => {
-  it('the question names what could not be checked', () => {
-    const unchecked = { items: ['the exposure headroom', 'the duplicate reference'], warn: () => {} };
-    expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
-      'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
-    );
-    expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe(
-      'Close the sell position on USDTKES?',
-    );
-  });
+it('optional checks in a live confirmation: the question names what could not be checked', () => {
+  const unchecked = { items: ['the exposure headroom', 'the duplicate reference'], warn: () => {} };
+  expect(questionWithUnchecked('Open buy 10,000.00 USD on USDTKES for 3 days?', unchecked)).toBe(
+    'Open buy 10,000.00 USD on USDTKES for 3 days — not checked: the exposure headroom, the duplicate reference?',
+  );
+  expect(questionWithUnchecked('Close the sell position on USDTKES?', { items: [], warn: () => {} })).toBe(
+    'Close the sell position on USDTKES?',
+  );
 });
 
 describe('reading records exactly first, tolerantly when needed', () => {

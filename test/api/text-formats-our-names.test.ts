@@ -58,26 +58,24 @@ describe('TSV and CSV show what the server sent under our column names, on every
   }
 });
 
-describe("TSV and CSV of a write's result: the side after it and the closed hedge's record under our names", () => {
-  it('alpha: reduce and close in tsv', async () => {
-    const simulator = await start({ dialect: 'alpha' });
-    simulator.seedOpen('buy', 2000);
-    const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
-    expect(reduced.code, reduced.stderr).toBe(0);
-    const [position] = await apiData(simulator, 'GET', '/positions');
-    expect(rowsOf(reduced.stdout, '\t')[0]).toMatchObject({
-      side: 'buy',
-      notional_usd: '1500',
-      entry_price: String(position.entry_rate),
-    });
+it("TSV and CSV of a write's result: the side after it and the closed hedge's record under our names: alpha: reduce and close in tsv", async () => {
+  const simulator = await start({ dialect: 'alpha' });
+  simulator.seedOpen('buy', 2000);
+  const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
+  expect(reduced.code, reduced.stderr).toBe(0);
+  const [position] = await apiData(simulator, 'GET', '/positions');
+  expect(rowsOf(reduced.stdout, '\t')[0]).toMatchObject({
+    side: 'buy',
+    notional_usd: '1500',
+    entry_price: String(position.entry_rate),
+  });
 
-    const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
-    expect(closed.code, closed.stderr).toBe(0);
-    const [record] = await apiData(simulator, 'GET', '/hedges/history');
-    expect(rowsOf(closed.stdout, '\t')[0]).toMatchObject({
-      entry_price: String(record.entry_rate),
-      exit_price: String(record.exit_rate),
-      gross_pnl_usd: String(record.pnl_gross_usd),
-    });
+  const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
+  expect(closed.code, closed.stderr).toBe(0);
+  const [record] = await apiData(simulator, 'GET', '/hedges/history');
+  expect(rowsOf(closed.stdout, '\t')[0]).toMatchObject({
+    entry_price: String(record.entry_rate),
+    exit_price: String(record.exit_rate),
+    gross_pnl_usd: String(record.pnl_gross_usd),
   });
 });

@@ -37,31 +37,29 @@ async function twoOrigins(options?: SimulatorOptions) {
   return { simulator: await start(options), other };
 }
 
-describe("one origin: the transport refuses a request whose URL is not at the base URL's origin", () => {
-  it('a path glued to a base URL without a path that names another host (@127.0.0.2:port/…) is refused: neither server sees a request', async () => {
-    const { simulator, other } = await twoOrigins({ preset: 'plain' });
-    // The base URL of the review: scheme, host and port, no path.
-    const bare = { ...simulator.sandbox, baseUrl: `http://127.0.0.1:${simulator.sandbox.port}` };
-    const { client, sleeps } = clientFor(bare);
-    const before = simulator.requests().length;
-    const sent = client.transport.send({
-      method: 'POST',
-      path: `@127.0.0.2:${other.port}/steal`,
-      body: { side: 'buy' },
-      idempotencyKey: 'origin-test-1',
-    });
-    await expect(sent).rejects.toBeInstanceOf(OffOriginError);
-    await expect(sent).rejects.toThrow(
-      `POST @127.0.0.2:${other.port}/steal would leave the base URL's origin (http://127.0.0.1:${simulator.sandbox.port}) for http://127.0.0.2:${other.port}; refused, it was not sent.`,
-    );
-    expect([sleeps, other.seen, simulator.requests().length]).toEqual([[], [], before]);
-
-    // The same client's requests at its own origin go out as ever (the other server is reachable, and untouched).
-    await expect(client.transport.send({ method: 'GET', path: '/partners/sandbox/v2/markets' })).resolves.toMatchObject(
-      { status: 200 },
-    );
-    expect([simulator.requests().length, other.seen]).toEqual([before + 1, []]);
+it("one origin: the transport refuses a request whose URL is not at the base URL's origin: a path glued to a base URL without a path that names another host (@127.0.0.2:port/…) is refused: neither server sees a request", async () => {
+  const { simulator, other } = await twoOrigins({ preset: 'plain' });
+  // The base URL of the review: scheme, host and port, no path.
+  const bare = { ...simulator.sandbox, baseUrl: `http://127.0.0.1:${simulator.sandbox.port}` };
+  const { client, sleeps } = clientFor(bare);
+  const before = simulator.requests().length;
+  const sent = client.transport.send({
+    method: 'POST',
+    path: `@127.0.0.2:${other.port}/steal`,
+    body: { side: 'buy' },
+    idempotencyKey: 'origin-test-1',
   });
+  await expect(sent).rejects.toBeInstanceOf(OffOriginError);
+  await expect(sent).rejects.toThrow(
+    `POST @127.0.0.2:${other.port}/steal would leave the base URL's origin (http://127.0.0.1:${simulator.sandbox.port}) for http://127.0.0.2:${other.port}; refused, it was not sent.`,
+  );
+  expect([sleeps, other.seen, simulator.requests().length]).toEqual([[], [], before]);
+
+  // The same client's requests at its own origin go out as ever (the other server is reachable, and untouched).
+  await expect(client.transport.send({ method: 'GET', path: '/partners/sandbox/v2/markets' })).resolves.toMatchObject({
+    status: 200,
+  });
+  expect([simulator.requests().length, other.seen]).toEqual([before + 1, []]);
 });
 
 /** This machine's own address on a network interface (not loopback), if it has one. */
@@ -228,33 +226,31 @@ describe('HTTP connections', () => {
   });
 });
 
-describe('the connect timeout', () => {
-  it('cuts a connection whose TLS handshake never completes, as a connect timeout (not the request timeout)', async () => {
-    const silent = await startRelay();
-    const connections = new HttpConnections();
-    try {
-      const transport = new Transport({
-        connections,
-        baseUrl: `https://127.0.0.1:${silent.port}/v2`,
-        apiKey: 'hpk_test_TransportConnectTimeout01',
-        userAgent: 'hedge-test',
-        connectTimeoutMs: 200,
-        // Far longer than the connect timeout: the code below says which of the two ended the attempt.
-        requestTimeoutMs: 60_000,
-        proxy: { httpsProxy: '', httpProxy: '', noProxy: '' },
-        retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
-        clock: realClock,
-      });
-      const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
-      expect(error).toBeInstanceOf(NetworkError);
-      expect([error.code, error.attempts, silent.accepted]).toEqual(['UND_ERR_CONNECT_TIMEOUT', 1, 1]);
-      // The connection that never completed is dropped, not left open.
-      await until(() => silent.open.size === 0, 'the stalled connection dropped');
-    } finally {
-      await connections.close();
-      await silent.close();
-    }
-  });
+it('the connect timeout: cuts a connection whose TLS handshake never completes, as a connect timeout (not the request timeout)', async () => {
+  const silent = await startRelay();
+  const connections = new HttpConnections();
+  try {
+    const transport = new Transport({
+      connections,
+      baseUrl: `https://127.0.0.1:${silent.port}/v2`,
+      apiKey: 'hpk_test_TransportConnectTimeout01',
+      userAgent: 'hedge-test',
+      connectTimeoutMs: 200,
+      // Far longer than the connect timeout: the code below says which of the two ended the attempt.
+      requestTimeoutMs: 60_000,
+      proxy: { httpsProxy: '', httpProxy: '', noProxy: '' },
+      retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
+      clock: realClock,
+    });
+    const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect([error.code, error.attempts, silent.accepted]).toEqual(['UND_ERR_CONNECT_TIMEOUT', 1, 1]);
+    // The connection that never completed is dropped, not left open.
+    await until(() => silent.open.size === 0, 'the stalled connection dropped');
+  } finally {
+    await connections.close();
+    await silent.close();
+  }
 });
 
 // The key goes to the base URL's origin and nowhere else, and plain http:// only to this machine,
@@ -318,19 +314,17 @@ describe('one origin', () => {
   });
 });
 
-describe('plain http:// only to loopback', () => {
-  // A name under .localhost is refused: base-url-origin.test.ts (the rule, its one line) and
-  // reliability/bad-input.test.ts (HEDGE_BASE_URL refused before anything is sent).
-  it('a localhost base URL still reaches the simulator', async () => {
-    const t = await start();
-    const result = okJson(
-      await t.hedge('account --json', {
-        env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
-      }),
-    );
-    expect(result).toHaveProperty('balance_usdc');
-    expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);
-  });
+// A name under .localhost is refused: base-url-origin.test.ts (the rule, its one line) and
+// reliability/bad-input.test.ts (HEDGE_BASE_URL refused before anything is sent).
+it('plain http:// only to loopback: a localhost base URL still reaches the simulator', async () => {
+  const t = await start();
+  const result = okJson(
+    await t.hedge('account --json', {
+      env: { HEDGE_BASE_URL: t.baseUrl.replace('//127.0.0.1:', '//localhost:') },
+    }),
+  );
+  expect(result).toHaveProperty('balance_usdc');
+  expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/account', 200]]);
 });
 
 // Every client made here has its own keep-alive connections; they are closed when the file ends.

@@ -47,7 +47,14 @@ const it = (
 /** Closed hedges written straight into the simulator's history; their ids. */
 const seeded = (simulator: Simulator, count: number) =>
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count });
-const idSet = (list: any[]) => new Set(list.map((hedge) => hedge.id));
+/** `list` holds exactly the hedges of `ids`, in any order. */
+const sameIds = (list: any[], ids: string[]) => expect(new Set(list.map((hedge) => hedge.id))).toEqual(new Set(ids));
+/** `hedges --all --json` lists every one of `ids`; its stderr. */
+const listsAll = async (simulator: Simulator, ids: string[], env?: Record<string, string>) => {
+  const result = ok(await simulator.hedge('hedges --all --json', { env }));
+  sameIds(JSON.parse(result.stdout), ids);
+  return result.stderr;
+};
 /** The queries of the GETs of `path` the simulator answered, and [status, query] of each. */
 const queries = (simulator: Simulator, path: string) => simulator.requests('GET', path).map((entry) => entry.query);
 const statusQueries = (simulator: Simulator, path: string) =>
@@ -210,8 +217,7 @@ describe.concurrent('lists never lose rows', () => {
     expect(result.stderr).toMatch(
       /50 hedges shown \(the default\); there are more: `hedge hedges --all` lists every one/,
     );
-    const all = okJson(await simulator.hedge('hedges --all --json'));
-    expect(idSet(all)).toEqual(new Set(ids));
+    await listsAll(simulator, ids);
     const sent = simulator.requests().length;
     const both = await simulator.hedge('hedges --all --limit 5');
     expect(both.code).toBe(2);
@@ -227,8 +233,7 @@ describe.concurrent('lists never lose rows', () => {
     expect(JSON.parse(ok(shown).stdout)).toHaveLength(50);
     const suggested = /there are more: `hedge (.*?)` lists every one/.exec(shown.stderr)?.[1];
     expect(suggested).toBe('hedges --status closed --all');
-    const all = okJson(await simulator.hedge([...suggested!.split(' '), '--json']));
-    expect(idSet(all)).toEqual(new Set(ids));
+    sameIds(okJson(await simulator.hedge([...suggested!.split(' '), '--json'])), ids);
   });
 
   // One page that honours the size asked and says nothing of paging: the default length asks one row more.
@@ -257,24 +262,20 @@ describe.concurrent('lists never lose rows', () => {
       expect(shown.map((row: any) => row.id ?? row.hedge_id)).toEqual(server.map((row: any) => row.id ?? row.hedge_id));
     });
 
-  it('reference: hedges on exactly 50 hedges shows them all with no word of more or of a cut (a page of one is honoured)', async (on) => {
-    const simulator = await on('reference');
-    seeded(simulator, 50);
-    const result = ok(await simulator.hedge('hedges --json'));
-    expect(JSON.parse(result.stdout)).toHaveLength(50);
-    expect(result.stderr).not.toMatch(/more|cut/);
-    expect(queries(simulator, '/hedges')).toEqual([{ limit: '51' }, { limit: '1' }]);
-  });
-
-  it('alpha: hedges on 51 hedges (its own page of 50, `limit` ignored) shows the default 50 and says the list may be cut, never silently fewer', async (on) => {
-    const simulator = await on('alpha');
-    seeded(simulator, 51);
-    const result = ok(await simulator.hedge('hedges --json'));
-    expect(JSON.parse(result.stdout)).toHaveLength(50);
-    expect(simulator.hedges()).toHaveLength(51);
-    expect(result.stderr).toContain('may be cut at 50 hedges: the server gave no next page');
-    expect(queries(simulator, '/hedges')).toEqual([{ limit: '51' }, { limit: '1' }]);
-  });
+  // reference honours a page of one; alpha answers its own page of 50, `limit` ignored.
+  for (const [dialect, count, says] of [
+    ['reference', 50, 'shows them all with no word of more or of a cut (a page of one is honoured)'],
+    ['alpha', 51, 'shows the default 50 and says the list may be cut, never silently fewer'],
+  ] as const)
+    it(`${dialect}: hedges on ${count} hedges ${says}`, async (on) => {
+      const simulator = await on(dialect);
+      seeded(simulator, count);
+      const result = ok(await simulator.hedge('hedges --json'));
+      expect([JSON.parse(result.stdout).length, simulator.hedges().length]).toEqual([50, count]);
+      if (count === 50) expect(result.stderr).not.toMatch(/more|cut/);
+      else expect(result.stderr).toContain('may be cut at 50 hedges: the server gave no next page');
+      expect(queries(simulator, '/hedges')).toEqual([{ limit: '51' }, { limit: '1' }]);
+    });
 
   // alpha: one page of its own size, ignores `limit`, no paging facts.
   for (const [command, path, what, asked] of [
@@ -287,7 +288,7 @@ describe.concurrent('lists never lose rows', () => {
       const ids = seeded(simulator, 51);
       const result = ok(await simulator.hedge(`${command} --json`));
       expect([JSON.parse(result.stdout).length, ids.length, simulator.historyCount()]).toEqual([50, 51, 51]);
-      expect(idSet(simulator.hedges())).toEqual(new Set(ids));
+      sameIds(simulator.hedges(), ids);
       expect(result.stderr).toContain(`may be cut at 50 ${what}: the server gave no next page`);
       // The list as asked, then a page of one to see whether the size is read (alpha reads no `limit`), nothing else.
       expect(statusQueries(simulator, path)).toEqual([
@@ -367,9 +368,7 @@ describe.concurrent('lists never lose rows', () => {
       nextError: { count: 1, status: 403, code: 'forbidden', message: 'one page a minute' },
       match: (target) => target.method === 'GET' && target.path === '/hedges' && ++lists === 2,
     });
-    const result = ok(await simulator.hedge('hedges --all --json'));
-    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
-    expect(result.stderr).toMatch(/may be cut at 51 hedges: the server gave no next page/);
+    expect(await listsAll(simulator, ids)).toMatch(/may be cut at 51 hedges: the server gave no next page/);
     expect(statusQueries(simulator, '/hedges')).toEqual([
       [200, { limit: '500' }],
       [403, { limit: '1' }],
@@ -388,9 +387,7 @@ describe.concurrent('lists never lose rows', () => {
           throw new Error('connection dropped');
       }),
     );
-    const result = ok(await simulator.hedge('hedges --all --json', { env }));
-    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
-    expect(result.stderr).toMatch(/may be cut at 51 hedges: the server gave no next page/);
+    expect(await listsAll(simulator, ids, env)).toMatch(/may be cut at 51 hedges: the server gave no next page/);
     const [first, ...checks] = queries(simulator, '/hedges');
     expect(first).toEqual({ limit: '500' });
     expect(checks.length).toBeGreaterThan(0);
@@ -400,17 +397,14 @@ describe.concurrent('lists never lose rows', () => {
   it('a server that honours the page size and gives no paging facts: --all on 51 hedges is whole, no warning', async (on) => {
     const simulator = await on();
     const ids = seeded(simulator, 51);
-    const result = ok(await simulator.hedge('hedges --all --json'));
-    expect(idSet(JSON.parse(result.stdout))).toEqual(new Set(ids));
-    expect(result.stderr).not.toMatch(/cut|more/);
+    expect(await listsAll(simulator, ids)).not.toMatch(/cut|more/);
     expect(queries(simulator, '/hedges')).toEqual([{ limit: '500' }, { limit: '1' }]);
   });
 
   it('beta (refuses any page-size name but its own, and names it): 47 hedges with --limit 100, no setting given', async (on) => {
     const simulator = await on('beta');
     const ids = seeded(simulator, 47);
-    const result = okJson(await simulator.hedge('hedges --limit 100 --json'));
-    expect(idSet(result)).toEqual(new Set(ids));
+    sameIds(okJson(await simulator.hedge('hedges --limit 100 --json')), ids);
     expect(statusQueries(simulator, '/hedges')).toEqual([
       [400, { limit: '100' }],
       [200, { per_page: '100' }],

@@ -150,32 +150,26 @@ describe('links in README.md and docs/', () => {
   });
 });
 
-describe('docs/commands.md', () => {
-  it('documents every top-level command', () => {
-    const text = read(join(DOCS, 'commands.md'));
-    const missing = COMMANDS.map((spec) => spec.name).filter((name) => !text.includes(`hedge ${name}`));
-    expect(missing).toEqual([]);
-  });
+it('docs/commands.md: documents every top-level command', () => {
+  const text = read(join(DOCS, 'commands.md'));
+  const missing = COMMANDS.map((spec) => spec.name).filter((name) => !text.includes(`hedge ${name}`));
+  expect(missing).toEqual([]);
 });
 
-describe('docs/exit-codes.md', () => {
-  it('holds the table of src/platform/terminal/exit-codes.ts, row for row', () => {
-    const table = [
-      '| code | name | meaning |',
-      '|---:|---|---|',
-      ...EXIT_CODES.map(({ code, name, meaning }) => `| ${code} | \`${name}\` | ${meaning.replace(/\|/g, '\\|')} |`),
-    ].join('\n');
-    const text = read(join(DOCS, 'exit-codes.md'));
-    const block = /<!-- exit-codes:start -->\n([\s\S]*?)\n<!-- exit-codes:end -->/.exec(text)?.[1];
-    // On a difference, the expected table is the one to paste between the markers.
-    expect(block).toBe(table);
-  });
+it('docs/exit-codes.md: holds the table of src/platform/terminal/exit-codes.ts, row for row', () => {
+  const table = [
+    '| code | name | meaning |',
+    '|---:|---|---|',
+    ...EXIT_CODES.map(({ code, name, meaning }) => `| ${code} | \`${name}\` | ${meaning.replace(/\|/g, '\\|')} |`),
+  ].join('\n');
+  const text = read(join(DOCS, 'exit-codes.md'));
+  const block = /<!-- exit-codes:start -->\n([\s\S]*?)\n<!-- exit-codes:end -->/.exec(text)?.[1];
+  // On a difference, the expected table is the one to paste between the markers.
+  expect(block).toBe(table);
 });
 
-describe('docs/command-reference.md', () => {
-  it('is generated from the command specs (after a change to a spec: npm run build && node scripts/command-reference.mjs)', () => {
-    const reference = commandReference();
-    for (const spec of COMMANDS) expect(reference).toContain(`### hedge ${spec.name}`);
-    expect(read(join(DOCS, 'command-reference.md'))).toBe(reference);
-  });
+it('docs/command-reference.md: is generated from the command specs (after a change to a spec: npm run build && node scripts/command-reference.mjs)', () => {
+  const reference = commandReference();
+  for (const spec of COMMANDS) expect(reference).toContain(`### hedge ${spec.name}`);
+  expect(read(join(DOCS, 'command-reference.md'))).toBe(reference);
 });

@@ -12,12 +12,10 @@ import { accountIdFor } from '../../src/sandbox/engine.js';
 import { startSandbox } from '../../src/sandbox/http/server.js';
 import { realClock } from '../support/client.js';
 
-describe("the demo key's account", () => {
-  it('is the one the simulator derives from the key (SHA-256), so demo states saved before keep their positions', () => {
-    const sha = createHash('sha256').update(DEMO_API_KEY).digest('hex');
-    expect(accountIdFor(DEMO_API_KEY)).toBe(`acct_${sha.slice(0, 16)}`);
-    expect(DEMO_ACCOUNT_ID).toBe(accountIdFor(DEMO_API_KEY));
-  });
+it("the demo key's account: is the one the simulator derives from the key (SHA-256), so demo states saved before keep their positions", () => {
+  const sha = createHash('sha256').update(DEMO_API_KEY).digest('hex');
+  expect(accountIdFor(DEMO_API_KEY)).toBe(`acct_${sha.slice(0, 16)}`);
+  expect(DEMO_ACCOUNT_ID).toBe(accountIdFor(DEMO_API_KEY));
 });
 
 describe("the demo's socket", () => {

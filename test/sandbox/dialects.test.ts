@@ -374,24 +374,22 @@ describe('sandbox dialect gamma: more markets, a closing status, cursor pages, a
   });
 });
 
-describe('sandbox dialect delta: references in upper case, history pages by time', () => {
-  it('keeps client_reference trimmed in upper case and filters it without regard to case; pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {
-    const sandbox = await startDialect('delta');
-    const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 7, { client_reference: ' deal-11' }));
-    await post(sandbox, '/hedges', openBody('sell', 10_000, 7, { client_reference: 'deal-12' }));
-    expect((await hedgeOn(sandbox, id)).client_reference).toBe('DEAL-11');
-    for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
-      expect(idsOf(await read(sandbox, `/hedges?client_reference=${encodeURIComponent(asked)}`))).toEqual([id]);
-    sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
-    const newestFirst = [...firstAccount(sandbox).history].reverse().map((record) => record.hedge_id);
-    const { sizes, seen } = await walk(sandbox, '/hedges/history?limit=500', ({ data, meta }) => {
-      if (meta.next_before !== null) expect(meta.next_before).toBe(data.at(-1).closed_at);
-      return meta.next_before && `/hedges/history?limit=500&before=${encodeURIComponent(meta.next_before)}`;
-    });
-    expect(sizes).toEqual([40, 40, 15]);
-    expect(seen.map((record) => record.hedge_id)).toEqual(newestFirst);
-    await refusesGet(sandbox, '/hedges/history?before=yesterday', 'before');
+it('sandbox dialect delta: references in upper case, history pages by time: keeps client_reference trimmed in upper case and filters it without regard to case; pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {
+  const sandbox = await startDialect('delta');
+  const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 7, { client_reference: ' deal-11' }));
+  await post(sandbox, '/hedges', openBody('sell', 10_000, 7, { client_reference: 'deal-12' }));
+  expect((await hedgeOn(sandbox, id)).client_reference).toBe('DEAL-11');
+  for (const asked of ['deal-11', 'DEAL-11', 'Deal-11 '])
+    expect(idsOf(await read(sandbox, `/hedges?client_reference=${encodeURIComponent(asked)}`))).toEqual([id]);
+  sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 95 });
+  const newestFirst = [...firstAccount(sandbox).history].reverse().map((record) => record.hedge_id);
+  const { sizes, seen } = await walk(sandbox, '/hedges/history?limit=500', ({ data, meta }) => {
+    if (meta.next_before !== null) expect(meta.next_before).toBe(data.at(-1).closed_at);
+    return meta.next_before && `/hedges/history?limit=500&before=${encodeURIComponent(meta.next_before)}`;
   });
+  expect(sizes).toEqual([40, 40, 15]);
+  expect(seen.map((record) => record.hedge_id)).toEqual(newestFirst);
+  await refusesGet(sandbox, '/hedges/history?before=yesterday', 'before');
 });
 
 describe('sandbox dialects: choosing and remembering one', () => {

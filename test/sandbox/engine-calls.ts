@@ -1,9 +1,12 @@
 // One engine's requests at a given sandbox time, shorter: a GET's data (a hedge's by its id), a POST, an open (with an
 // Idempotency-Key when given one), and an add, reduce or close of one USDTNGN side (a close has no notional).
-import type { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
-import { call, openBody, type CallOptions } from '../support/engine.js';
+// Given options rather than an engine, a new engine of makeEngine()'s.
+import type { EngineOptions } from '../../src/sandbox/engine.js';
+import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
+import { call, makeEngine, openBody, type CallOptions } from '../support/engine.js';
 
-export function on(engine: HttpSandboxEngine) {
+export function on(from: HttpSandboxEngine | Partial<EngineOptions> = {}) {
+  const engine = from instanceof HttpSandboxEngine ? from : makeEngine(from);
   const post = (t: number, path: string, body: unknown, options: CallOptions = {}) =>
     call(engine, t, 'POST', path, { body, ...options });
   return {

@@ -48,7 +48,7 @@ describe('engine: authentication and accounts', () => {
   });
 
   it('keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
-    const { engine, get, keyed } = on(makeEngine());
+    const { engine, get, keyed } = on();
     const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
     const now = T0 + 1500;
     const ofB = (path: string) => get(now, path, { key: KEY_B });
@@ -65,7 +65,7 @@ describe('engine: authentication and accounts', () => {
 
 describe('engine: idempotency', () => {
   it('same key and same body returns the original response without acting twice', () => {
-    const { get, post, keyed } = on(makeEngine());
+    const { get, post, keyed } = on();
     const first = keyed(T0, 'k-1', 'buy', 10_000);
     // Same body with keys in another order is the same request.
     const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
@@ -78,7 +78,7 @@ describe('engine: idempotency', () => {
   });
 
   it('same key with another body is idempotency_key_reuse', () => {
-    const { keyed, change } = on(makeEngine());
+    const { keyed, change } = on();
     keyed(T0, 'k-1', 'buy', 10_000);
     const reuse = refused(409, 'idempotency_key_reuse', { idempotency_key: 'k-1' });
     expect(keyed(T0, 'k-1', 'buy', 20_000)).toMatchObject(reuse);
@@ -87,7 +87,7 @@ describe('engine: idempotency', () => {
   });
 
   it('a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
-    const { engine, get } = on(makeEngine());
+    const { engine, get } = on();
     const request = {
       method: 'POST',
       path: '/hedges',
@@ -113,38 +113,36 @@ describe('engine: idempotency', () => {
   });
 
   it('does not remember refused requests', () => {
-    const { keyed } = on(makeEngine({ exposureCapUsd: 50_000 }));
+    const { keyed } = on({ exposureCapUsd: 50_000 });
     expect(keyed(T0, 'k-2', 'buy', 60_000)).toMatchObject(refused(400, 'exposure_exceeded'));
     expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
   });
 
   it('rejects an empty or overlong Idempotency-Key', () => {
-    const { keyed } = on(makeEngine());
+    const { keyed } = on();
     for (const key of ['', 'x'.repeat(256)])
       expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
   });
 });
 
-describe('engine: rate limiting', () => {
-  it('answers 429 rate_limited with Retry-After once a key exceeds its requests per second', () => {
-    const engine = makeEngine({ rateLimit: 2 });
-    const at = (realTimeMs: number, key = KEY_A) => call(engine, T0, 'GET', '/markets', { key, realTimeMs });
-    expect(at(0).status).toBe(200);
-    expect(at(100).status).toBe(200);
-    expect(at(200)).toMatchObject({
-      ...refused(429, 'rate_limited', { retry_after_ms: 300 }),
-      headers: { 'retry-after': '1' },
-    });
-    // Per key: the other key has its own budget.
-    expect(at(200, KEY_B).status).toBe(200);
-    // Tokens refill at the configured rate.
-    expect([at(500).status, at(500).status]).toEqual([200, 429]);
+it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key exceeds its requests per second', () => {
+  const engine = makeEngine({ rateLimit: 2 });
+  const at = (realTimeMs: number, key = KEY_A) => call(engine, T0, 'GET', '/markets', { key, realTimeMs });
+  expect(at(0).status).toBe(200);
+  expect(at(100).status).toBe(200);
+  expect(at(200)).toMatchObject({
+    ...refused(429, 'rate_limited', { retry_after_ms: 300 }),
+    headers: { 'retry-after': '1' },
   });
+  // Per key: the other key has its own budget.
+  expect(at(200, KEY_B).status).toBe(200);
+  // Tokens refill at the configured rate.
+  expect([at(500).status, at(500).status]).toEqual([200, 429]);
 });
 
 describe('engine: business errors', () => {
   it('no_open_hedge for add, reduce and close on an empty side', () => {
-    const { engine, change } = on(makeEngine());
+    const { engine, change } = on();
     openFilled(engine, T0, 'buy', 10_000);
     for (const action of ['add', 'reduce', 'close'])
       expect(change(T0 + 2000, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
@@ -153,14 +151,14 @@ describe('engine: business errors', () => {
   });
 
   it('hedge_already_open for a second open on the same market and side', () => {
-    const { open } = on(makeEngine());
+    const { open } = on();
     const { id } = open(T0, 'buy', 10_000).data;
     expect(open(T0, 'buy', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
     expect(open(T0, 'sell', 10_000).status).toBe(200);
   });
 
   it('exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
-    const { engine, get, open, change } = on(makeEngine({ exposureCapUsd: 100_000 }));
+    const { engine, get, open, change } = on({ exposureCapUsd: 100_000 });
     const { now } = openFilled(engine, T0, 'buy', 60_000);
     expect(open(now, 'sell', 50_000)).toMatchObject(
       refused(400, 'exposure_exceeded', {
@@ -178,7 +176,7 @@ describe('engine: business errors', () => {
   });
 
   it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
-    const { get, post, open } = on(makeEngine({ exposureCapUsd: 10_000_000 }));
+    const { get, post, open } = on({ exposureCapUsd: 10_000_000 });
     const [before] = get(T0, '/markets');
     // Background open interest already holds 2.1M of the 5M buy side.
     expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
@@ -192,7 +190,7 @@ describe('engine: business errors', () => {
   });
 
   it('insufficient_balance when the balance cannot cover margin plus fee', () => {
-    const { engine, open } = on(makeEngine());
+    const { engine, open } = on();
     call(engine, T0, 'GET', '/account');
     firstAccount(engine).balanceUsdc = 1000;
     expect(open(T0, 'buy', 10_000)).toMatchObject(
@@ -222,8 +220,7 @@ describe('engine: business errors', () => {
 
 describe('engine: validation and routing', () => {
   // Refused requests change nothing: one engine answers them all.
-  const engine = makeEngine();
-  const { open, quoteFor } = on(engine);
+  const { engine, open, quoteFor } = on();
   const fieldOf = (path: string, query: Record<string, string>) =>
     call(engine, T0, 'GET', path, { query }).error?.details?.field;
 
@@ -269,7 +266,7 @@ describe('engine: validation and routing', () => {
 
 describe('engine: pricing', () => {
   it('a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
-    const { quoteFor } = on(makeEngine());
+    const { quoteFor } = on();
     const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
     const smallBuy = quote('buy', 10_000);
     const bigBuy = quote('buy', 900_000);
@@ -288,7 +285,7 @@ describe('engine: pricing', () => {
   });
 
   it('quotes are indicative: they persist nothing and echo the request', () => {
-    const { get, quoteFor } = on(makeEngine());
+    const { get, quoteFor } = on();
     const { body, data: quote } = quoteFor(T0, 'buy', 250_000, 3);
     expect(body.meta).toEqual({ source: 'onchain' });
     expect(quote).toMatchObject({
@@ -324,26 +321,22 @@ describe('engine: pricing', () => {
   });
 });
 
-describe('engine: lists', () => {
-  it('seedHedges writes past hedges whose history adds up to the balance', () => {
-    const { engine, get } = on(makeEngine());
-    expect(engine.seedHedges(KEY_A, 30, 'closed', T0)).toHaveLength(30);
-    const history = get(T0, '/hedges/history', { query: { limit: '500' } });
-    expect(new Set(history.map((r: any) => r.close_reason))).toEqual(new Set(['settled', 'closed']));
-    const closedAts = history.map((r: any) => r.closed_at);
-    expect([...closedAts].sort().reverse()).toEqual(closedAts);
-    const net = history.reduce((sum: number, r: any) => sum + r.net_pnl_usd, 0);
-    expect(get(T0, '/account')).toMatchObject(flatAfter(net, 1));
-    expect([history.length, get(T0, '/hedges', { query: { status: 'closed', limit: '500' } }).length]).toEqual([
-      30, 30,
-    ]);
+it('engine: lists: seedHedges writes past hedges whose history adds up to the balance', () => {
+  const { engine, get } = on();
+  expect(engine.seedHedges(KEY_A, 30, 'closed', T0)).toHaveLength(30);
+  const history = get(T0, '/hedges/history', { query: { limit: '500' } });
+  expect(new Set(history.map((r: any) => r.close_reason))).toEqual(new Set(['settled', 'closed']));
+  const closedAts = history.map((r: any) => r.closed_at);
+  expect([...closedAts].sort().reverse()).toEqual(closedAts);
+  const net = history.reduce((sum: number, r: any) => sum + r.net_pnl_usd, 0);
+  expect(get(T0, '/account')).toMatchObject(flatAfter(net, 1));
+  expect([history.length, get(T0, '/hedges', { query: { status: 'closed', limit: '500' } }).length]).toEqual([30, 30]);
 
-    engine.seedHedges(KEY_B, 5, 'failed', T0);
-    expect([
-      get(T0, '/hedges', { key: KEY_B, query: { status: 'failed' } }).length,
-      get(T0, '/account', { key: KEY_B }).balance_usdc,
-    ]).toEqual([5, 1_000_000]);
-  });
+  engine.seedHedges(KEY_B, 5, 'failed', T0);
+  expect([
+    get(T0, '/hedges', { key: KEY_B, query: { status: 'failed' } }).length,
+    get(T0, '/account', { key: KEY_B }).balance_usdc,
+  ]).toEqual([5, 1_000_000]);
 });
 
 const HEX_64 = /^0x[0-9a-f]{64}$/;
@@ -356,7 +349,7 @@ const reload = (engine: HttpSandboxEngine) =>
 
 describe('engine: hedge state machine', () => {
   it('opens as submitted with hashes, units and maturity, reserving margin and fee; submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
-    const { get, open, quoteFor, hedgeAt } = on(makeEngine());
+    const { get, open, quoteFor, hedgeAt } = on();
     const quote = quoteFor(T0, 'buy', 100_000, 3).data;
     const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
 
@@ -407,7 +400,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
-    const { get, open, hedgeAt } = on(makeEngine({ failRate: 1 }));
+    const { get, open, hedgeAt } = on({ failRate: 1 });
     const { id } = open(T0, 'sell', 50_000).data;
     // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
     expect(get(T0, '/account').balance_usdc).toBe(1_000_000 - 5_000 - 25);
@@ -426,7 +419,7 @@ describe('engine: hedge state machine', () => {
 
   it('fails a seeded share of opens, the same ones for the same seed', () => {
     const outcomes = (seed: string) => {
-      const { engine, open, change, hedgeAt } = on(makeEngine({ failRate: 0.5, seed }));
+      const { engine, open, change, hedgeAt } = on({ failRate: 0.5, seed });
       const statuses: string[] = [];
       for (let i = 0; i < 12; i++) {
         const t = T0 + i * 10_000;
@@ -444,7 +437,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('filled → closed at maturity: settles against the reference rate and credits the balance', () => {
-    const { get, open, quoteFor, hedgeAt } = on(makeEngine({ seed: 'settle' }));
+    const { get, open, quoteFor, hedgeAt } = on({ seed: 'settle' });
     const quote = quoteFor(T0, 'buy', 200_000, 1).data;
     const { id } = open(T0, 'buy', 200_000, 1).data;
     const filled = hedgeAt(T0 + 1000, id);
@@ -482,7 +475,7 @@ describe('engine: hedge state machine', () => {
   });
 
   it('settles lazily from a reloaded state, hours later, in time order', () => {
-    const { engine, open } = on(makeEngine({ seed: 'reload' }));
+    const { engine, open } = on({ seed: 'reload' });
     const { id } = open(T0, 'sell', 75_000, 1).data;
     const later = T0 + DAY + 6 * 3_600_000;
     const { get, hedgeAt } = on(reload(engine));
@@ -498,7 +491,7 @@ describe('engine: hedge state machine', () => {
 
 describe('engine: add, reduce, close', () => {
   it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
-    const { engine, get, change, hedgeAt } = on(makeEngine());
+    const { engine, get, change, hedgeAt } = on();
     const { hedge, now } = openFilled(engine, T0, 'buy', 100_000);
     expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
       status: 200,
@@ -531,7 +524,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
-    const { open, change } = on(makeEngine());
+    const { open, change } = on();
     const { id } = open(T0, 'buy', 100_000).data;
     const pending = refused(409, 'action_pending', { hedge_id: id });
     expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject(pending);
@@ -543,7 +536,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
-    const { engine, get, change } = on(makeEngine({ seed: 'reduce' }));
+    const { engine, get, change } = on({ seed: 'reduce' });
     const { hedge, now } = openFilled(engine, T0, 'sell', 200_000);
     const later = now + 2 * DAY;
     const [before] = get(later, '/positions');
@@ -579,7 +572,7 @@ describe('engine: add, reduce, close', () => {
       [100_000, 99_600],
       [150, 149.2],
     ] as const) {
-      const { engine, get, change, hedgeAt } = on(makeEngine());
+      const { engine, get, change, hedgeAt } = on();
       const { hedge, now } = openFilled(engine, T0, 'buy', notional);
       change(now, 'reduce', 'buy', reduceBy);
       const landed = now + 1000;
@@ -592,10 +585,9 @@ describe('engine: add, reduce, close', () => {
 
   it('a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
     // Two engines with the same seed and the same history: one closes, the twin only looks.
-    const [closing, twin] = [makeEngine({ seed: 'twin' }), makeEngine({ seed: 'twin' })];
+    const [closer, looker] = [on({ seed: 'twin' }), on({ seed: 'twin' })];
     const landsAt = T0 + 1500 + 2 * DAY + 1000;
-    for (const engine of [closing, twin]) openFilled(engine, T0, 'buy', 400_000);
-    const [closer, looker] = [on(closing), on(twin)];
+    for (const { engine } of [closer, looker]) openFilled(engine, T0, 'buy', 400_000);
     closer.change(landsAt - 1000, 'close', 'buy');
     const [position] = looker.get(landsAt, '/positions');
     expect([
@@ -608,7 +600,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
-    const { engine, get, change, hedgeAt } = on(makeEngine({ seed: 'lifecycle' }));
+    const { engine, get, change, hedgeAt } = on({ seed: 'lifecycle' });
     const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);
     let t = now + 3_600_000;
     change(t, 'add', 'sell', 40_000);
@@ -641,7 +633,7 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('an add still pending at maturity never lands and is refunded', () => {
-    const { get, open, change } = on(makeEngine({ fillDelayMs: 60_000 }));
+    const { get, open, change } = on({ fillDelayMs: 60_000 });
     const { id } = open(T0, 'buy', 100_000, 1).data;
     change(T0 + DAY - 30_000, 'add', 'buy', 100_000);
     const later = T0 + DAY + 120_000;
@@ -653,7 +645,7 @@ describe('engine: add, reduce, close', () => {
 
 describe('engine: carry', () => {
   it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
-    const { engine, get, post, quoteFor } = on(makeEngine());
+    const { engine, get, post, quoteFor } = on();
     const quote = quoteFor(T0, 'buy', 500_000).data;
     const { hedge } = openFilled(engine, T0, 'buy', 500_000);
     const filledAt = Date.parse(hedge.filled_at);
@@ -677,7 +669,7 @@ describe('engine: carry', () => {
   });
 
   it('the lighter side earns carry (negative rate) and the heavier side pays', () => {
-    const { engine, get } = on(makeEngine());
+    const { engine, get } = on();
     const [market] = get(T0, '/markets');
     expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
     expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
@@ -687,20 +679,18 @@ describe('engine: carry', () => {
 });
 
 // The sandbox clock and the market model the engine prices with.
-describe('sandbox clock', () => {
-  it('runs at origin + real elapsed × speed + manual offset; starts at the real time by default', () => {
-    let real = 1_000;
-    const clock = createClock({ realNow: () => real, speed: 60, originMs: 5_000_000 });
-    const first = clock.now();
-    real += 1_000;
-    const second = clock.now();
-    clock.advance(40_000);
-    expect([first, second, clock.now()]).toEqual([5_000_000, 5_060_000, 5_100_000]);
-    expect(() => clock.advance(-1)).toThrow();
-    expect(() => createClock({ speed: 0 })).toThrow();
-    // By default: at the real time.
-    expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
-  });
+it('sandbox clock: runs at origin + real elapsed × speed + manual offset; starts at the real time by default', () => {
+  let real = 1_000;
+  const clock = createClock({ realNow: () => real, speed: 60, originMs: 5_000_000 });
+  const first = clock.now();
+  real += 1_000;
+  const second = clock.now();
+  clock.advance(40_000);
+  expect([first, second, clock.now()]).toEqual([5_000_000, 5_060_000, 5_100_000]);
+  expect(() => clock.advance(-1)).toThrow();
+  expect(() => createClock({ speed: 0 })).toThrow();
+  // By default: at the real time.
+  expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
 });
 
 describe('market model', () => {
@@ -827,50 +817,44 @@ describe('growing the simulator to 10,000 hedges through real writes', () => {
   });
 });
 
-describe('idempotency expiry queue', () => {
-  it('a key reused after it expired keeps its new record until that one is a day old', () => {
-    const { engine, get, keyed } = on(makeEngine());
-    keyed(T0, 'k', 'buy', 1_000);
-    const renewed = keyed(T0 + DAY, 'k', 'sell', 1_000);
-    expect(renewed.headers['idempotent-replayed']).toBeUndefined();
-    const replay = keyed(T0 + DAY + 10, 'k', 'sell', 1_000);
-    expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
-    get(T0 + 2 * DAY - 1, '/markets');
-    expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
-    get(T0 + 2 * DAY, '/markets');
-    expect(engine.state.idempotency).toEqual({});
-  });
+it('idempotency expiry queue: a key reused after it expired keeps its new record until that one is a day old', () => {
+  const { engine, get, keyed } = on();
+  keyed(T0, 'k', 'buy', 1_000);
+  const renewed = keyed(T0 + DAY, 'k', 'sell', 1_000);
+  expect(renewed.headers['idempotent-replayed']).toBeUndefined();
+  const replay = keyed(T0 + DAY + 10, 'k', 'sell', 1_000);
+  expect([replay.headers['idempotent-replayed'], replay.data.id]).toEqual(['true', renewed.data.id]);
+  get(T0 + 2 * DAY - 1, '/markets');
+  expect(Object.keys(engine.state.idempotency)).toHaveLength(1);
+  get(T0 + 2 * DAY, '/markets');
+  expect(engine.state.idempotency).toEqual({});
 });
 
-describe('hedge list order', () => {
-  it('places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
-    const { engine, get, open } = on(makeEngine());
-    const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
-    expect(get(now, '/hedges').map((hedge: any) => hedge.id)).toEqual([live.id]);
-    engine.seedHedges(KEY_A, 12, 'closed', now);
-    open(now + 10, 'sell', 10_000);
-    const listed = get(now + 10, '/hedges', { query: { limit: '500' } });
-    expect(listed).toHaveLength(14);
-    // Ids and ISO times are of one length: as text, newest first and ties by id descending.
-    const keys = listed.map((hedge: any) => `${hedge.opened_at} ${hedge.id}`);
-    expect(keys).toEqual([...keys].sort().reverse());
-    expect(listed[0].opened_at).toBe(iso(now + 10));
-  });
+it('hedge list order: places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
+  const { engine, get, open } = on();
+  const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
+  expect(get(now, '/hedges').map((hedge: any) => hedge.id)).toEqual([live.id]);
+  engine.seedHedges(KEY_A, 12, 'closed', now);
+  open(now + 10, 'sell', 10_000);
+  const listed = get(now + 10, '/hedges', { query: { limit: '500' } });
+  expect(listed).toHaveLength(14);
+  // Ids and ISO times are of one length: as text, newest first and ties by id descending.
+  const keys = listed.map((hedge: any) => `${hedge.opened_at} ${hedge.id}`);
+  expect(keys).toEqual([...keys].sort().reverse());
+  expect(listed[0].opened_at).toBe(iso(now + 10));
 });
 
-describe('event queue', () => {
-  it('applies events in (dueMs, sequence) order', () => {
-    const dues = [50, 10, 30, 10, 70, 20, 30, 60, 10, 40];
-    const events = dues.map((dueMs, index) => ({
-      dueMs,
-      sequence: index + 1,
-      kind: 'fill' as const,
-      accountId: 'a',
-      hedgeId: `h${index}`,
-    }));
-    const popped = events.sort(compareEvents).map((event) => [event.dueMs, event.sequence]);
-    expect(popped.join(' ')).toBe('10,2 10,4 10,9 20,6 30,3 30,7 40,10 50,1 60,8 70,5');
-  });
+it('event queue: applies events in (dueMs, sequence) order', () => {
+  const dues = [50, 10, 30, 10, 70, 20, 30, 60, 10, 40];
+  const events = dues.map((dueMs, index) => ({
+    dueMs,
+    sequence: index + 1,
+    kind: 'fill' as const,
+    accountId: 'a',
+    hedgeId: `h${index}`,
+  }));
+  const popped = events.sort(compareEvents).map((event) => [event.dueMs, event.sequence]);
+  expect(popped.join(' ')).toBe('10,2 10,4 10,9 20,6 30,3 30,7 40,10 50,1 60,8 70,5');
 });
 
 // GET /hedges/history past its first page: the reference dialect hands out

@@ -118,22 +118,20 @@ describe('hedge sandbox serve: trailing views, several per side, late settlement
   });
 });
 
-describe('hedge sandbox serve --port on a port another process holds', () => {
-  it('says so in one line naming the port and --port (exit 2), not an unexpected failure', async () => {
-    const holder = createServer();
-    await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
-    try {
-      const { port } = holder.address() as AddressInfo;
-      const result = await runHedge(['sandbox', 'serve', '--port', String(port)]);
-      expect([result.code, result.stdout, result.stderr]).toEqual([
-        2,
-        '',
-        `hedge: --port: ${port} on 127.0.0.1 is in use by another process; choose another with --port, or leave --port out for any free one.\n`,
-      ]);
-    } finally {
-      await new Promise((closed) => holder.close(closed));
-    }
-  });
+it('hedge sandbox serve --port on a port another process holds: says so in one line naming the port and --port (exit 2), not an unexpected failure', async () => {
+  const holder = createServer();
+  await new Promise<void>((listening) => holder.listen(0, '127.0.0.1', listening));
+  try {
+    const { port } = holder.address() as AddressInfo;
+    const result = await runHedge(['sandbox', 'serve', '--port', String(port)]);
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      2,
+      '',
+      `hedge: --port: ${port} on 127.0.0.1 is in use by another process; choose another with --port, or leave --port out for any free one.\n`,
+    ]);
+  } finally {
+    await new Promise((closed) => holder.close(closed));
+  }
 });
 
 describe('hedge sandbox serve --host that is not a loopback address listen() takes', () => {

@@ -25,7 +25,7 @@ describe('sandbox server: endpoints over HTTP', () => {
     const sandbox = await start();
     const opened = await post(sandbox, '/hedges', openBody('buy', 10_000), 'open-1');
     sandbox.clock.advance(100);
-    const calls: Array<[string, string, unknown?]> = [
+    const calls = [
       ['GET', '/markets'],
       ['GET', '/prices?symbols=USDTNGN'],
       ['POST', '/quotes', openBody('sell', 5_000)],
@@ -35,7 +35,7 @@ describe('sandbox server: endpoints over HTTP', () => {
       ['GET', '/positions'],
       ['GET', '/account'],
       ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
-    ];
+    ] as const;
     expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
     for (const [method, path, body] of calls) {
       const { status, body: envelope, headers } = await api(sandbox, method, path, { body });
@@ -245,39 +245,33 @@ describe('sandbox faults: injected refusals', () => {
     403: ['forbidden', 'forbidden (injected)'],
   };
   // [its name in the log, the faults set, the statuses it may answer, the Retry-After it sends]
-  const cases: Array<[string, Partial<FaultSettings>, number[], string?]> = [
+  it.each<[string, Partial<FaultSettings>, number[], string?]>([
     ['5xx', { next5xx: 2 }, [500, 503]],
     ['503-retry-after', { next503RetryAfter: { count: 2, retryAfter: '2' } }, [503], '2'],
     ['error-403', { nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } }, [403]],
-  ];
-  it.each(cases)(
-    '%s: answers as asked, acting on nothing, counting down exactly',
-    async (fault, faults, statuses, retryAfter) => {
-      const sandbox = await start();
-      sandbox.setFaults(faults);
-      const refused = async () => {
-        const answer = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
-        expect(statuses).toContain(answer.status);
-        const [code, message] = INJECTED[answer.status];
-        const details = retryAfter && { details: { retry_after: retryAfter } };
-        expect(answer.body).toEqual({ data: null, error: { code, message, ...details }, meta: {} });
-        expect(answer.headers.get('retry-after')).toBe(retryAfter ?? null);
-        expect(answer.headers.get('x-request-id')).toMatch(REQUEST_ID);
-        return [answer.status, fault];
-      };
-      const first = await refused();
-      expect(sandbox.engine.state.accounts).toEqual({});
-      if (faults.match) expect(await statusOf(sandbox, '/markets')).toBe(200);
-      const second = await refused();
-      expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual(
-        [],
-      );
-      const retried = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
-      expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
-      const posts = sandbox.requestLog.filter((entry) => entry.method === 'POST');
-      expect(posts.map((entry) => [entry.status, entry.fault])).toEqual([first, second, [200, null]]);
-    },
-  );
+  ])('%s: answers as asked, acting on nothing, counting down exactly', async (fault, faults, statuses, retryAfter) => {
+    const sandbox = await start();
+    sandbox.setFaults(faults);
+    const refused = async () => {
+      const answer = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
+      expect(statuses).toContain(answer.status);
+      const [code, message] = INJECTED[answer.status];
+      const details = retryAfter && { details: { retry_after: retryAfter } };
+      expect(answer.body).toEqual({ data: null, error: { code, message, ...details }, meta: {} });
+      expect(answer.headers.get('retry-after')).toBe(retryAfter ?? null);
+      expect(answer.headers.get('x-request-id')).toMatch(REQUEST_ID);
+      return [answer.status, fault];
+    };
+    const first = await refused();
+    expect(sandbox.engine.state.accounts).toEqual({});
+    if (faults.match) expect(await statusOf(sandbox, '/markets')).toBe(200);
+    const second = await refused();
+    expect(Object.values(sandbox.engine.state.accounts).flatMap((account) => Object.keys(account.hedges))).toEqual([]);
+    const retried = await post(sandbox, '/hedges', openBody('buy', 1_000), 'k');
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    const posts = sandbox.requestLog.filter((entry) => entry.method === 'POST');
+    expect(posts.map((entry) => [entry.status, entry.fault])).toEqual([first, second, [200, null]]);
+  });
 
   it('next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
     const sandbox = await start();
@@ -294,13 +288,12 @@ describe('sandbox faults: injected refusals', () => {
 
 // A write that took effect, then was answered ambiguously or not at all (the connection dropped).
 describe('sandbox faults: ambiguous answers after a write took effect', () => {
-  const cases: Array<{ kind: MalformedKind | 'drop'; status: number | 'dropped'; data?: boolean; error?: boolean }> = [
+  it.each([
     { kind: 'error-in-200', status: 200, data: false, error: true },
     { kind: 'data-and-error', status: 200, data: true, error: true },
     { kind: 'data-in-400', status: 400, data: true, error: false },
     { kind: 'drop', status: 'dropped' },
-  ];
-  it.each(cases)(
+  ] as const)(
     '$kind: the hedge exists once and a same-key retry replays the real answer',
     async ({ kind, status, data, error }) => {
       // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.

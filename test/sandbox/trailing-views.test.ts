@@ -15,89 +15,85 @@ const KEY = 'hpk_test_TrailingViewsTrailingViews01';
 // Real time stands still: sandbox time moves only when a test advances it.
 const start = useSandboxes({ fillDelayMs: FILL_DELAY_MS, realNow: () => FROZEN_START_MS, apiKeys: [KEY] });
 
-describe('views that trail the records (viewLagMs)', () => {
-  it('answers at T + lag exactly what the same server without the lag answered at T; the records at once', async () => {
-    // Same seed, same start, same writes at the same times: the lagged server's positions,
-    // history and account must be the unlagged one's, lag ms later, to the digit (and, before the
-    // lag has passed, the views of an empty account) — fills, add and reduce landings, closes,
-    // several hedges on a side and late settlements (days of 1 s, settled 0.4 s late) included. Each change lands on a
-    // step: both sides of every step (1 ms before, then on it) are compared. The hedge records
-    // themselves never trail: both servers list the same hedges at the same time.
-    const common: SimulatorOptions = {
-      seed: 'trailing-exact',
-      severalPerSide: true,
-      dayMs: 1_000,
-      settlementDelayMs: 400,
-      fillDelayMs: 200,
-    };
-    const inStep = await start(common);
-    const trailing = await start({ ...common, viewLagMs: LAG_MS });
-    const t0 = inStep.clock.now();
-    expect(trailing.clock.now()).toBe(t0);
-    const writes: Record<number, Array<[string, unknown]>> = {
-      0: [['/hedges', openBody('buy', 30_000, 3)]],
-      200: [
-        ['/hedges', openBody('buy', 20_000, 1)],
-        ['/hedges', openBody('sell', 25_000, 7)],
-      ],
-      600: [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]],
-      1_000: [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]],
-      1_400: [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]],
-    };
-    const STEP_MS = 200;
-    const END_MS = 3_600 + LAG_MS;
-    const answered = new Map<number, any>();
-    const views = async (sandbox: RunningSandbox) => ({
-      positions: await getData(sandbox, '/positions'),
-      history: await getData(sandbox, '/hedges/history'),
-      account: await getData(sandbox, '/account'),
-    });
-    const empty = await views(trailing);
-    let compared = 0;
-    for (let step = 0; step <= END_MS; step += STEP_MS) {
-      for (const at of step === 0 ? [0] : [step - 1, step]) {
-        moveTo(inStep, t0 + at);
-        moveTo(trailing, t0 + at);
-        for (const [path, body] of at === step ? (writes[at] ?? []) : []) {
-          // One at a time and on both, as the same client would send them to either server.
-          expect((await api(inStep, 'POST', path, { body })).status).toBe(200);
-          expect((await api(trailing, 'POST', path, { body })).status).toBe(200);
-        }
-        expect(await getData(trailing, '/hedges'), `records at +${at} ms`).toEqual(await getData(inStep, '/hedges'));
-        answered.set(at, await views(inStep));
-        expect(await views(trailing), `at +${at} ms`).toEqual(at >= LAG_MS ? answered.get(at - LAG_MS) : empty);
-        compared++;
-      }
-    }
-    expect(compared).toBe((END_MS / STEP_MS) * 2 + 1);
-    // The run went through every kind of change: the last answers hold settled and closed hedges.
-    const reasons = answered.get(END_MS - LAG_MS).history.map((record: any) => record.close_reason);
-    expect(new Set(reasons)).toEqual(new Set(['settled', 'closed']));
+it('views that trail the records (viewLagMs): answers at T + lag exactly what the same server without the lag answered at T; the records at once', async () => {
+  // Same seed, same start, same writes at the same times: the lagged server's positions,
+  // history and account must be the unlagged one's, lag ms later, to the digit (and, before the
+  // lag has passed, the views of an empty account) — fills, add and reduce landings, closes,
+  // several hedges on a side and late settlements (days of 1 s, settled 0.4 s late) included. Each change lands on a
+  // step: both sides of every step (1 ms before, then on it) are compared. The hedge records
+  // themselves never trail: both servers list the same hedges at the same time.
+  const common: SimulatorOptions = {
+    seed: 'trailing-exact',
+    severalPerSide: true,
+    dayMs: 1_000,
+    settlementDelayMs: 400,
+    fillDelayMs: 200,
+  };
+  const inStep = await start(common);
+  const trailing = await start({ ...common, viewLagMs: LAG_MS });
+  const t0 = inStep.clock.now();
+  expect(trailing.clock.now()).toBe(t0);
+  const writes: Record<number, Array<[string, unknown]>> = {
+    0: [['/hedges', openBody('buy', 30_000, 3)]],
+    200: [
+      ['/hedges', openBody('buy', 20_000, 1)],
+      ['/hedges', openBody('sell', 25_000, 7)],
+    ],
+    600: [['/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 5_000 }]],
+    1_000: [['/hedges/reduce', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000 }]],
+    1_400: [['/hedges/close', { market: 'USDTNGN', side: 'sell' }]],
+  };
+  const STEP_MS = 200;
+  const END_MS = 3_600 + LAG_MS;
+  const answered = new Map<number, any>();
+  const views = async (sandbox: RunningSandbox) => ({
+    positions: await getData(sandbox, '/positions'),
+    history: await getData(sandbox, '/hedges/history'),
+    account: await getData(sandbox, '/account'),
   });
+  const empty = await views(trailing);
+  let compared = 0;
+  for (let step = 0; step <= END_MS; step += STEP_MS) {
+    for (const at of step === 0 ? [0] : [step - 1, step]) {
+      moveTo(inStep, t0 + at);
+      moveTo(trailing, t0 + at);
+      for (const [path, body] of at === step ? (writes[at] ?? []) : []) {
+        // One at a time and on both, as the same client would send them to either server.
+        expect((await api(inStep, 'POST', path, { body })).status).toBe(200);
+        expect((await api(trailing, 'POST', path, { body })).status).toBe(200);
+      }
+      expect(await getData(trailing, '/hedges'), `records at +${at} ms`).toEqual(await getData(inStep, '/hedges'));
+      answered.set(at, await views(inStep));
+      expect(await views(trailing), `at +${at} ms`).toEqual(at >= LAG_MS ? answered.get(at - LAG_MS) : empty);
+      compared++;
+    }
+  }
+  expect(compared).toBe((END_MS / STEP_MS) * 2 + 1);
+  // The run went through every kind of change: the last answers hold settled and closed hedges.
+  const reasons = answered.get(END_MS - LAG_MS).history.map((record: any) => record.close_reason);
+  expect(new Set(reasons)).toEqual(new Set(['settled', 'closed']));
 });
 
-describe('a new hedge whose record trails its open (recordLagMs)', () => {
-  it('reads as 404 and is not listed until its open is the lag old, then as it stands; writes act on it at once', async () => {
-    const sandbox = await start({ recordLagMs: LAG_MS });
-    const openedAt = sandbox.clock.now();
-    const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 3));
-    moveTo(sandbox, openedAt + LAG_MS - 1);
-    expect([answered(await api(sandbox, 'GET', `/hedges/${id}`)), await getData(sandbox, '/hedges')]).toEqual([
-      [404, 'hedge_not_found'],
-      [],
-    ]);
-    // The records themselves hold it: the side is taken (one hedge per side), and the positions list shows its fill.
-    expect(answered(await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 5_000, 3) }))).toEqual([
-      409,
-      'hedge_already_open',
-    ]);
-    expect(await lineIds(sandbox)).toEqual([id]);
-    moveTo(sandbox, openedAt + LAG_MS);
-    expect([
-      (await getData(sandbox, `/hedges/${id}`)).status,
-      (await getData(sandbox, '/hedges')).map((hedge: any) => hedge.id),
-    ]).toEqual(['filled', [id]]);
-  });
+it('a new hedge whose record trails its open (recordLagMs): reads as 404 and is not listed until its open is the lag old, then as it stands; writes act on it at once', async () => {
+  const sandbox = await start({ recordLagMs: LAG_MS });
+  const openedAt = sandbox.clock.now();
+  const { id } = await postData(sandbox, '/hedges', openBody('buy', 10_000, 3));
+  moveTo(sandbox, openedAt + LAG_MS - 1);
+  expect([answered(await api(sandbox, 'GET', `/hedges/${id}`)), await getData(sandbox, '/hedges')]).toEqual([
+    [404, 'hedge_not_found'],
+    [],
+  ]);
+  // The records themselves hold it: the side is taken (one hedge per side), and the positions list shows its fill.
+  expect(answered(await api(sandbox, 'POST', '/hedges', { body: openBody('buy', 5_000, 3) }))).toEqual([
+    409,
+    'hedge_already_open',
+  ]);
+  expect(await lineIds(sandbox)).toEqual([id]);
+  moveTo(sandbox, openedAt + LAG_MS);
+  expect([
+    (await getData(sandbox, `/hedges/${id}`)).status,
+    (await getData(sandbox, '/hedges')).map((hedge: any) => hedge.id),
+  ]).toEqual(['filled', [id]]);
 });
 
 describe('trailing views and the state file', () => {
@@ -157,16 +153,14 @@ describe('trailing views and the state file', () => {
 // per side (severalPerSide), late settlement (settlementDelayMs) and a short tenor day (dayMs).
 const iso = (timeMs: number) => new Date(timeMs).toISOString();
 
-describe('several hedges per side, whatever the dialect (severalPerSide)', () => {
-  it('alpha told otherwise takes one hedge per side', async () => {
-    // Off by default on the reference dialect, on for alpha: dialects.test.ts (a second open of a side).
-    const sandbox = await start({ dialect: 'alpha', severalPerSide: false });
-    await postData(sandbox, '/hedges', openBody('sell', 10_000));
-    expect(answered(await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 10_000) }))).toEqual([
-      409,
-      'hedge_already_open',
-    ]);
-  });
+it('several hedges per side, whatever the dialect (severalPerSide): alpha told otherwise takes one hedge per side', async () => {
+  // Off by default on the reference dialect, on for alpha: dialects.test.ts (a second open of a side).
+  const sandbox = await start({ dialect: 'alpha', severalPerSide: false });
+  await postData(sandbox, '/hedges', openBody('sell', 10_000));
+  expect(answered(await api(sandbox, 'POST', '/hedges', { body: openBody('sell', 10_000) }))).toEqual([
+    409,
+    'hedge_already_open',
+  ]);
 });
 
 describe('late settlement (settlementDelayMs)', () => {
