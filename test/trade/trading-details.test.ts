@@ -10,6 +10,7 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
+import { openBody } from '../support/engine.js';
 
 const start = useSimulators({ stepped: true });
 /** Wide enough that no card row wraps: the assertions read whole rows. */
@@ -50,7 +51,7 @@ describe('hedge add: the quote for the addition, then the position before → af
     expect(writePaths(simulator)).toEqual(['/quotes', '/hedges/add']);
     const [quote] = simulator.requests('POST', '/quotes');
     // The seeded hedge matures in 7 days: the quote takes the tenor covering what is left.
-    expect(quote.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000, tenor_days: 7 });
+    expect(quote.body).toEqual(openBody('buy', 5000, 7));
     const [add] = simulator.requests('POST', '/hedges/add');
     expect(add.body).toEqual({ market: MARKET, side: 'buy', notional_usd: 5000 });
     expect(add.idempotencyKey).toMatch(IDEMPOTENCY_KEY);
