@@ -167,16 +167,19 @@ describe('hedge reduce: what it realized', () => {
       ok(await simulator.hedge(`reduce ${MARKET} buy ${usd} --format table`, { env: WIDE })).stdout;
     const older = simulator.seedOpen('buy', 1_000);
     const newer = simulator.seedOpen('buy', 500);
+    /** The older hedge all the side holds, at 800. */
+    const olderLeft = () =>
+      expect(simulator.active('buy').map((entry) => [entry.id, entry.notionalUsd])).toEqual([[older.id, 800]]);
     // All of the newest and 200 of the older: the older is what remains.
     const partOfOther = await reduce(700);
-    expect(simulator.active('buy').map((entry) => [entry.id, entry.notionalUsd])).toEqual([[older.id, 800]]);
+    olderLeft();
     expect(hedge(simulator, newer.id).status).toBe('closed');
     expect(named(partOfOther)).toEqual({ row: older.id, command: older.id });
     expect(partOfOther).not.toContain(newer.id);
     // All of the newest and none of the other.
     const newest = simulator.seedOpen('buy', 300);
     const noneOfOther = await reduce(300);
-    expect(simulator.active('buy').map((entry) => [entry.id, entry.notionalUsd])).toEqual([[older.id, 800]]);
+    olderLeft();
     expect(hedge(simulator, newest.id).status).toBe('closed');
     expect(named(noneOfOther)).toEqual({ row: older.id, command: older.id });
     // An add grows the newest hedge: the one both lines name.
