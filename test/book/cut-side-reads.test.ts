@@ -7,6 +7,7 @@ import { exits, journalEntries } from '../support/cli-runs.js';
 import { hedgeOf } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
 import { colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
+import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators();
 
@@ -114,7 +115,7 @@ describe('a side whose hedge records may be cut', () => {
     const simulator = await startSimulator({ dialect: 'alpha' });
     const { hedge_id: early } = (
       await simulator.api('POST', '/hedges', {
-        body: { market: 'USDTNGN', side: 'buy', notional_usd: 1_000, tenor_days: 7, client_reference: 'DEAL-9' },
+        body: openBody('buy', 1_000, 7, { client_reference: 'DEAL-9' }),
         idempotencyKey: 'deal-9-open',
       })
     ).body.data;

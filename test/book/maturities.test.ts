@@ -13,13 +13,10 @@ import {
   type Simulator,
 } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
-import { openBody } from '../support/engine.js';
+import { openByApi } from './open-by-api.js';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
 
 const startSimulator = useSimulators({ preset: 'frozen' });
-
-const open = async (simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) =>
-  (await apiData(simulator, 'POST', '/hedges', openBody(side, notional, tenor, { client_reference: ref }))).hedge_id;
 
 function maturities(simulator: Simulator, ...args: string[]) {
   return simulator.hedge(['maturities', ...args], { env: { ...pinnedClockEnv(simulator), COLUMNS: '80' } });
@@ -27,8 +24,8 @@ function maturities(simulator: Simulator, ...args: string[]) {
 
 /** A buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
 async function twoSides(simulator: Simulator) {
-  const buy = await open(simulator, 'buy', 10_000, 1, 'DEAL-7');
-  const sell = await open(simulator, 'sell', 5_000, 3);
+  const buy = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
+  const sell = await openByApi(simulator, 'sell', 5_000, 3);
   simulator.advance(FILL_DELAY_MS + 1);
   return { buy, sell };
 }

@@ -27,6 +27,7 @@ import {
 } from '../support/simulator.js';
 import { printedLines as lines } from '../support/output/text.js';
 import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
+import { openBody } from '../support/engine.js';
 
 const priceSchema = z.looseObject({ market: z.string(), price: z.number(), timestamp: z.string() });
 const wireHistorySchema = z.extend(historyRecordSchema, {
@@ -94,9 +95,7 @@ beforeAll(async () => {
   // Three closed (settled and closed early) and one failed hedge, all in the past; an hour later the buy has
   // filled and carried; the sell submitted now stays `submitted` (frozen clock).
   buyId = await seedReadBook(simulator);
-  sellId = (
-    await apiData(sandbox, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 10_000, tenor_days: 3 })
-  ).id;
+  sellId = (await apiData(sandbox, 'POST', '/hedges', openBody('sell', 10_000, 3))).id;
   referenceOfHedge = new Map(
     (await apiData(simulator, 'GET', '/hedges?limit=500')).map((entry: any) => [entry.id, entry.client_reference]),
   );
@@ -245,14 +244,7 @@ describe.each(Object.keys(LISTS))('%s', (command) => {
 describe('records in every output mode', () => {
   it('quote USDTNGN buy 10000 --tenor 3 (the example, exactly as typed)', async () => {
     const { json, plain, tty, data: quote } = await inAllModes('quote USDTNGN buy 10000 --tenor 3', quoteSchema);
-    expect(quote).toEqual(
-      await apiData(simulator, 'POST', '/quotes', {
-        market: 'USDTNGN',
-        side: 'buy',
-        notional_usd: 10_000,
-        tenor_days: 3,
-      }),
-    );
+    expect(quote).toEqual(await apiData(simulator, 'POST', '/quotes', openBody('buy', 10_000, 3)));
     const [rows, ...more] = tsvRecords(plain.stdout);
     expect(more).toEqual([]);
     expect(rows).toMatchObject({

@@ -8,6 +8,7 @@ import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { FROZEN_KEY } from '../support/keys.js';
 import { apiData, envFor, startSimulator, type Simulator } from '../support/simulator.js';
 import { HEDGE_COLUMNS, HISTORY_COLUMNS, POSITION_COLUMNS } from './columns.js';
+import { openBody } from '../support/engine.js';
 
 let empty: Simulator;
 let rich: Simulator;
@@ -22,9 +23,7 @@ const EXTRA_VALUE = 'lagos-2';
 beforeAll(async () => {
   [empty, rich] = await Promise.all([startSimulator({ preset: 'frozen' }), startSimulator({ preset: 'frozen' })]);
   rich.sandbox.seedHedges({ apiKey: FROZEN_KEY, count: 1, status: 'closed' });
-  hedgeId = (
-    await apiData(rich, 'POST', '/hedges', { market: 'USDTNGN', side: 'sell', notional_usd: 20_000, tenor_days: 1 })
-  ).id;
+  hedgeId = (await apiData(rich, 'POST', '/hedges', openBody('sell', 20_000, 1))).id;
   rich.advance(60_000);
   proxy = await startFieldProxy(rich.sandbox, EXTRA_FIELD, EXTRA_VALUE);
   config = tempDir();

@@ -21,14 +21,10 @@ import {
 import { printedTable } from '../support/output/table-text.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { hedgeOf } from '../support/keeper.js';
-import { openBody } from '../support/engine.js';
+import { openByApi } from './open-by-api.js';
 
 const startSimulator = useSimulators();
 const DAY_MS = 86_400_000;
-
-/** Opens a hedge as another client would (plain HTTP, nothing journaled here) and returns its id. */
-const openByApi = async (simulator: Simulator, side: 'buy' | 'sell', notional: number, tenor: number, ref?: string) =>
-  (await apiData(simulator, 'POST', '/hedges', openBody(side, notional, tenor, { client_reference: ref }))).hedge_id;
 
 /** The command on a frozen simulator with the CLI's clock pinned to it, as a table at `columns` or in another format; it must exit 0. */
 const frozen = async (simulator: Simulator, args: HedgeArgs, columns = 80) =>

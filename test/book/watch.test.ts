@@ -18,11 +18,18 @@ const kinds = (list: any[]) => list.map((record) => (record.alert ? 'alert' : re
 
 /** GET /positions as the server received them. */
 const positionReads = (sim: Simulator) => sim.requests('GET', '/positions');
+/** The records of a watch that must exit 0. */
+const watched = async (sim: Simulator, args: string) => records(ok(await sim.hedge(args)).stdout);
+/** A simulator on a skipping clock with a buy of 10,000 open. */
+const withBuy = async () => {
+  const sim = await onSkippingClock(simulator);
+  sim.seedOpen('buy', 10_000);
+  return sim;
+};
 
 describe('hedge positions --watch (NDJSON)', () => {
   it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
-    const sim = await onSkippingClock(simulator);
-    sim.seedOpen('buy', 10_000);
+    const sim = await withBuy();
     const result = ok(await sim.hedge('positions --watch 1 --count 3'));
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
     const lines = records(result.stdout);
@@ -64,7 +71,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next5xx: 4,
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    const list = records(ok(await sim.hedge('positions --watch 1 --count 4')).stdout);
+    const list = await watched(sim, 'positions --watch 1 --count 4');
     expect(kinds(list)).toEqual(['data', 'stale', 'stale', 'data']);
     const stale = list[1];
     expect(['internal_error', 'service_unavailable']).toContain(stale.error!.code);
@@ -91,11 +98,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       next503RetryAfter: { count: 1, retryAfter: '3' },
       match: ({ method, path }) => method === 'GET' && path === '/positions' && ++seen >= 2,
     });
-    expect(kinds(records(ok(await sim.hedge('positions --watch 1 --count 3')).stdout))).toEqual([
-      'data',
-      'stale',
-      'data',
-    ]);
+    expect(kinds(await watched(sim, 'positions --watch 1 --count 3'))).toEqual(['data', 'stale', 'data']);
     const reads = positionReads(sim);
     const refused = reads.findIndex((entry) => entry.status === 503);
     expect(refused).toBe(1);
@@ -136,7 +139,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       newer.maturityAtMs,
     ]);
     expect(
-      records(ok(await sim.hedge('positions --watch 1 --count 1 --alert-maturity 6d')).stdout)
+      (await watched(sim, 'positions --watch 1 --count 1 --alert-maturity 6d'))
         .filter((record) => record.alert)
         .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
     ).toEqual([[older.id, older.maturityAtMs]]);
@@ -156,8 +159,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('--alert-pnl on account reads its unrealized P&L (exit 10 when at or below)', async () => {
-    const sim = await onSkippingClock(simulator);
-    sim.seedOpen('buy', 10_000);
+    const sim = await withBuy();
     const [data, alert] = records(exits(await sim.hedge('account --watch --alert-pnl 1m --exit-on-alert'), 10).stdout);
     expect(alert.alert).toEqual({
       kind: 'pnl',
@@ -176,21 +178,22 @@ describe('hedge positions --watch (NDJSON)', () => {
   });
 
   it('applies --query to each record’s data, as --json does', async () => {
-    const sim = await onSkippingClock(simulator);
-    sim.seedOpen('buy', 10_000);
-    expect(
-      records(ok(await sim.hedge('positions --watch 1 --count 2 --query [].side')).stdout).map((line) => line.data),
-    ).toEqual([['buy'], ['buy']]);
+    const sim = await withBuy();
+    expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
+      ['buy'],
+      ['buy'],
+    ]);
   });
 
   it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await onSkippingClock(simulator);
     const hedge = sim.seedOpen('buy', 2_000);
-    expect(
-      records(ok(await sim.hedge(`hedges ${hedge.id} --watch 1 --count 2`)).stdout).map((line) => line.data.id),
-    ).toEqual([hedge.id, hedge.id]);
+    expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
+      hedge.id,
+      hedge.id,
+    ]);
     expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceLines = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 2')).stdout);
+    const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
     expect(priceLines).toHaveLength(2);
     expect(sim.requests('GET', '/prices')).toHaveLength(2);
     for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
@@ -205,20 +208,20 @@ describe('hedge positions --watch (NDJSON)', () => {
           expect.objectContaining(shape),
         ),
       );
-      const watched = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 2')).stdout);
-      expect(watched).toHaveLength(2);
-      for (const line of watched) {
+      const streamed = await watched(sim, 'price USDTNGN --watch 1 --count 2');
+      expect(streamed).toHaveLength(2);
+      for (const line of streamed) {
         expect(Object.keys(line.data[0])).toEqual(Object.keys(once[0]));
         expect(line.data).toEqual([expect.objectContaining({ market: 'USDTNGN', price: expect.any(Number) })]);
       }
       // --raw: GET /prices' data as the server sent it (alpha keyed by market, gamma `{rates: [...]}`).
-      const raw = records(ok(await sim.hedge('price USDTNGN --watch 1 --count 1 --raw')).stdout);
+      const raw = await watched(sim, 'price USDTNGN --watch 1 --count 1 --raw');
       const sent = (await sim.api('GET', '/prices?symbols=USDTNGN')).body.data;
       expect(Object.keys(raw[0].data)).toEqual(Object.keys(sent));
       // The account too: our names in the pipe, with or without --json (alpha says `upnl_usd`).
       const account = JSON.parse(ok(await sim.hedge('account --json')).stdout);
       for (const args of ['account --watch 1 --count 1', 'account --watch 1 --count 1 --json']) {
-        const [line] = records(ok(await sim.hedge(args)).stdout);
+        const [line] = await watched(sim, args);
         expect(Object.keys(line.data).sort()).toEqual(Object.keys(account).sort());
       }
     }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { killWhen, ok, okJson, exits } from '../support/cli-runs.js';
+import { openBody } from '../support/engine.js';
 
 const startTrading = useSimulators({ stepped: true });
 
@@ -56,10 +57,7 @@ describe('hedge apply', () => {
     expect(result.stderr).toContain('[1/2] open 10,000.00 USD buy USDTNGN (3 days) … filled');
     expect(result.stderr).toContain('[2/2] open 5,000.00 USD sell USDTNGN (7 days) … filled');
     const opens = trades(trading);
-    expect(opens.map((entry) => entry.body)).toEqual([
-      { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 },
-      { market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 7 },
-    ]);
+    expect(opens.map((entry) => entry.body)).toEqual([openBody('buy', 10_000, 3), openBody('sell', 5_000, 7)]);
     expect(new Set(opens.map((entry) => entry.idempotencyKey)).size).toBe(2);
   });
 
@@ -200,9 +198,7 @@ describe('hedge apply', () => {
     const words = [...suggested.matchAll(/'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2]);
     expect(words).toEqual(['apply', file, '--tolerance', '100']);
     exits(await trading.hedge([...words, '--yes']), 6);
-    expect(trades(trading).map((entry) => entry.body)).toEqual(
-      [1, 2].map(() => ({ market: 'USDTNGN', side: 'sell', notional_usd: 5_000, tenor_days: 3 })),
-    );
+    expect(trades(trading).map((entry) => entry.body)).toEqual([1, 2].map(() => openBody('sell', 5_000, 3)));
   });
 });
 

@@ -8,7 +8,7 @@
 // own state and request log.
 import { expect, it } from 'vitest';
 import { journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
@@ -32,7 +32,13 @@ async function closeKilledThenReopened() {
   simulator.advance(61_000);
   expect(simulator.hedges().find((hedge) => hedge.id === closed.id)?.status).toBe('closed');
   const reopened = simulator.seedOpen('sell', 700);
-  return { simulator, entry: entry, reopened };
+  return { simulator, entry, reopened };
+}
+
+/** One close key on the server's log, and the other actor's hedge of 700 all the side holds. */
+function oneCloseKeyOtherHedgeOpen(simulator: Simulator, reopened: string) {
+  expect(new Set(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);
+  expect(simulator.active('sell').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[reopened, 700]]);
 }
 
 it("a close resumed after its side was opened again by another: done on its own hedge's close, no new close, the new hedge left alone", async () => {
@@ -41,8 +47,7 @@ it("a close resumed after its side was opened again by another: done on its own 
   const [after] = await journalEntries(simulator);
   expect(after).toMatchObject({ id: entry.id, outcome: 'done' });
   // No new close: at most its own key sent again (the server answers it from its record), and the other actor's hedge is untouched.
-  expect(new Set(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);
-  expect(simulator.active('sell').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[reopened.id, 700]]);
+  oneCloseKeyOtherHedgeOpen(simulator, reopened.id);
 });
 
 it('a close re-run after its earlier run closed the side and the side was opened again: names the hedge open now and exits 12, not 0; nothing new is closed', async () => {
@@ -52,6 +57,5 @@ it('a close re-run after its earlier run closed the side and the side was opened
   expect(rerun.stdout + rerun.stderr).not.toContain('is no longer open');
   expect(rerun.stderr).toContain(`${reopened.id} (700.00 USD)`);
   // Only the earlier run's key reached the server, and the other actor's hedge is still open.
-  expect(new Set(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);
-  expect(simulator.active('sell').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[reopened.id, 700]]);
+  oneCloseKeyOtherHedgeOpen(simulator, reopened.id);
 });

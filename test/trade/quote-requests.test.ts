@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
+import { openBody } from '../support/engine.js';
 
 let simulator: Simulator;
 /** The requests since `before`, sorted: the quote and its reads go out together. */
@@ -29,7 +30,7 @@ describe('quote: requests on the wire', () => {
   it('a good quote is POST /quotes with the normalised body, the pre-trade reads beside it, nothing said', async () => {
     const before = simulator.requests().length;
     const result = ok(await simulator.hedge('quote usdtngn Buy 10k --tenor 3 --json'));
-    const normalised = { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 };
+    const normalised = openBody('buy', 10_000, 3);
     expect(JSON.parse(result.stdout)).toMatchObject(normalised);
     expect(result.stderr).toBe('');
     expect(sent(before)).toEqual(['GET /account 200', 'GET /markets 200', 'POST /quotes 200']);

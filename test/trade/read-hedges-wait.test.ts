@@ -6,11 +6,12 @@ import { hedgeSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
+import { openBody } from '../support/engine.js';
 
 let filling: Simulator;
 let failing: Simulator;
 let config: { path: string; remove: () => void };
-const order = { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 1 };
+const order = openBody('buy', 10_000, 1);
 
 beforeAll(async () => {
   [filling, failing] = await Promise.all([

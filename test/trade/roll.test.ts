@@ -11,6 +11,7 @@ import {
   type SimulatorOptions,
 } from '../support/simulator.js';
 import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
+import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators({ stepped: true });
 /** For tests side by side: a simulator closed when its own test ends. */
@@ -135,7 +136,7 @@ describe('hedge roll', () => {
     expect([shown.dry_run, ...shown.legs.map((leg: any) => [leg.leg, leg.method, leg.path, leg.body])]).toEqual([
       true,
       ['close', 'POST', '/hedges/close', { market: 'USDTNGN', side: 'buy' }],
-      ['open', 'POST', '/hedges', { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
+      ['open', 'POST', '/hedges', openBody('buy', 10_000, 3)],
     ]);
     expect([simulator.writes(), await journalEntries(simulator)]).toEqual([[], []]);
 
@@ -150,7 +151,7 @@ describe('hedge roll', () => {
     const legs = simulator.writes().filter((entry) => entry.path === '/hedges/close' || entry.path === '/hedges');
     expect(legs.map((entry) => [entry.path, entry.status, entry.body])).toEqual([
       ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
-      ['/hedges', 200, { market: 'USDTNGN', side: 'buy', notional_usd: 10_000, tenor_days: 3 }],
+      ['/hedges', 200, openBody('buy', 10_000, 3)],
     ]);
     expect(legs[0].idempotencyKey).not.toBe(legs[1].idempotencyKey);
     const log = simulator.sandbox.requestLog;
@@ -162,10 +163,7 @@ describe('hedge roll', () => {
 
     // --json: both legs, each with its journal entry.
     expect(rolled).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 10_000,
-      tenor_days: 3,
+      ...openBody('buy', 10_000, 3),
       rolled_hedge_id: old.id,
       close: {
         outcome: 'done',
@@ -202,9 +200,7 @@ describe('hedge roll', () => {
 
     const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
-    expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([
-      { market: 'USDTNGN', side: 'sell', notional_usd: 4_000, tenor_days: 1 },
-    ]);
+    expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([openBody('sell', 4_000, 1)]);
     expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
     expect(result).toMatchObject({
       rolled_hedge_id: old.id,
@@ -302,7 +298,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
         leg: 'open',
         path: '/hedges',
         idempotency_key: planned.idempotency_key,
-        body: { market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 7 },
+        body: openBody('buy', 8_000, 7),
       },
     ]);
 
@@ -322,7 +318,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
     const [opened, ...more] = posts(simulator, '/hedges');
     expect(more).toEqual([]);
     expect(opened.idempotencyKey).not.toBe(planned.idempotency_key);
-    expect(opened.body).toEqual({ market: 'USDTNGN', side: 'buy', notional_usd: 8_000, tenor_days: 1 });
+    expect(opened.body).toEqual(openBody('buy', 8_000, 1));
     expect(JSON.parse(fresh.stdout)).toMatchObject({ rolled_hedge_id: old.id, close: null });
     expect((await journalEntries(simulator)).find((entry) => entry.id === planned.id)).toMatchObject({
       outcome: 'abandoned',

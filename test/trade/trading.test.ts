@@ -9,6 +9,7 @@ import { LIVE_KEY } from '../support/keys.js';
 import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
+import { openBody } from '../support/engine.js';
 
 const startTrading = useSimulators({ stepped: true });
 
@@ -68,13 +69,7 @@ describe('hedge open', () => {
     const writes = trading.requests('POST', '/hedges');
     expect(writes).toHaveLength(1);
     expect(writes[0].idempotencyKey).toMatch(IDEMPOTENCY_KEY);
-    expect(writes[0].body).toEqual({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 10_000,
-      tenor_days: 3,
-      client_reference: 'DEAL-42',
-    });
+    expect(writes[0].body).toEqual(openBody('buy', 10_000, 3, { client_reference: 'DEAL-42' }));
     const polls = trading.sandbox.requestLog.filter(
       (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge.id}`,
     );
@@ -160,7 +155,7 @@ describe('hedge open', () => {
         'Content-Type': 'application/json',
         'Idempotency-Key': planned.idempotency_key,
       },
-      body: { market: 'USDTNGN', side: 'sell', notional_usd: 1_000_000, tenor_days: 1 },
+      body: openBody('sell', 1_000_000, 1),
       idempotency_key: expect.stringMatching(IDEMPOTENCY_KEY),
     });
     // --skip-checks: not even the read-only pre-trade requests.
