@@ -97,7 +97,16 @@ async function grownWhileAsked(added = 49_900, path?: string) {
     else if (path) atSecond = simulator.requests('POST', path).length;
     return asked === 1 || !!path;
   });
-  return { simulator, held, atSecond: () => atSecond, ...terminal };
+  /** Asked again once it grew, and refused (exit 8): the server sent only `writes`, the side at 50,000. */
+  const refusedWhenAskedAgain = (error: unknown, writes: string[]) => {
+    expect([exitCodeFor(error), terminal.questions.length]).toEqual([8, 2]);
+    expect(terminal.stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
+    expect([
+      simulator.writes().map((entry) => entry.path),
+      simulator.active('buy').map((hedge) => hedge.notionalUsd),
+    ]).toEqual([writes, [50_000]]);
+  };
+  return { simulator, held, atSecond: () => atSecond, refusedWhenAskedAgain, ...terminal };
 }
 
 /** `hedge roll USDTNGN buy --tenor 7`. */
@@ -156,38 +165,28 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const { simulator, ctx, questions, stderr } = await grownWhileAsked();
+    const { simulator, ctx, questions, refusedWhenAskedAgain } = await grownWhileAsked();
     const error = await refused(ctx, () => rollBuy(ctx));
     expect(error).toBeInstanceOf(NotConfirmedError);
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
+    refusedWhenAskedAgain(error, ['/quotes', '/hedges/add', '/quotes']);
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
-    expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
-    expect([
-      simulator.writes().map((entry) => entry.path),
-      simulator.active('buy').map((hedge) => hedge.notionalUsd),
-    ]).toEqual([['/quotes', '/hedges/add', '/quotes'], [50_000]]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 
   it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const { simulator, held, ctx, questions, stderr } = await grownWhileAsked();
+    const { simulator, held, ctx, questions, refusedWhenAskedAgain } = await grownWhileAsked();
     const error = await refused(ctx, async () => {
       // A roll stopped before its close was journaled: its open leg alone, planned.
       await plannedRoll(ctx, held.id, 'roll-resumed-1');
       await rollBuy(ctx);
     });
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
+    // Only the colleague's add reached the server; the roll's open leg is still planned.
+    refusedWhenAskedAgain(error, ['/hedges/add']);
     for (const question of questions)
       expect(question).toMatch(
         /^LIVE Resuming the roll of USDTNGN buy to 7 days .*\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/s,
       );
-    expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
-    // Only the colleague's add reached the server; the roll's open leg is still planned.
-    expect([
-      simulator.writes().map((entry) => entry.path),
-      simulator.active('buy').map((hedge) => hedge.notionalUsd),
-    ]).toEqual([['/hedges/add'], [50_000]]);
     const entries = await openJournal({ dir: simulator.configDir }).list();
     expect(entries.map((entry) => [entry.leg, entry.outcome])).toEqual([['open', 'planned']]);
   });
