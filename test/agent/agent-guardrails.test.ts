@@ -28,12 +28,14 @@ const startSimulator = useSimulators();
 const connections = new HttpConnections();
 afterAll(() => connections.close());
 
-/** A toolbox under these limits, on a test key or (live) a live-shaped one allowed to write. */
-const toolbox = (
-  simulator: Simulator,
-  limits: AgentLimits,
-  { live = false, files }: { live?: boolean; files?: FileAccess } = {},
-) => toolboxOn(simulator, connections, { limits, files, ...(live ? { liveKey: LIVE_KEY, allowLive: true } : {}) });
+/** A toolbox under these limits, on a test key. */
+const toolbox = (simulator: Simulator, limits: AgentLimits) => toolboxOn(simulator, connections, { limits });
+/** A simulator whose buy side holds `held` (nothing at 0), and a toolbox on it under `limits` on a live-shaped key allowed to write. */
+async function liveOn(held: number, limits: AgentLimits = {}, files?: FileAccess) {
+  const simulator = await startSimulator();
+  if (held) simulator.seedOpen('buy', held);
+  return { simulator, ...toolboxOn(simulator, connections, { limits, files, liveKey: LIVE_KEY, allowLive: true }) };
+}
 const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
@@ -98,9 +100,7 @@ describe('--markets', () => {
 
 describe('the confirmation step of a live write previews the numbers', () => {
   it('add: the limits, the position and the quote of the addition; close: the position (what it returns); nothing sent', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 10_000);
-    const { call } = toolbox(simulator, { maxNotionalUsd: 50_000 }, { live: true });
+    const { simulator, call } = await liveOn(10_000, { maxNotionalUsd: 50_000 });
     const add = data(await call('add', { ...BUY, notional: 2_500 }));
     expect(add).toMatchObject({ sent: false, tool: 'add' });
     expect(add.preview.limits).toEqual({ this_call_usd: 2_500, max_notional_usd: 50_000 });
@@ -121,9 +121,7 @@ describe('the confirmation step of a live write previews the numbers', () => {
 
 describe('a live token binds the side as previewed; the limits judge it as it is when sent', () => {
   it('close previewed at 100 under a 1,000 cap, the side grown to 50,000: nothing sent, the new preview refused by the cap', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
-    const { call } = toolbox(simulator, { maxNotionalUsd: 1_000 }, { live: true });
+    const { simulator, call } = await liveOn(100, { maxNotionalUsd: 1_000 });
     const shown = data(await call('close', BUY));
     expect(shown.preview.limits).toEqual({ this_call_usd: 100, max_notional_usd: 1_000 });
     await colleagueAdds(simulator, 'buy', 49_900);
@@ -144,9 +142,7 @@ describe('a live token binds the side as previewed; the limits judge it as it is
   });
 
   it('roll: the new hedge it would open is the side as previewed; grown since, nothing sent and a new preview', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
-    const { call } = toolbox(simulator, {}, { live: true });
+    const { simulator, call } = await liveOn(100);
     const shown = data(await call('roll', { ...BUY, tenor: 7 }));
     await colleagueAdds(simulator, 'buy', 49_900);
     const refused = data(await call('roll', { ...BUY, tenor: 7, confirmation_token: shown.confirmation_token }));
@@ -165,8 +161,7 @@ const OPEN_ARGS = { ...BUY, notional: '10k', tenor: 3, ref: 'DEAL-7' };
 
 describe('a live key with --allow-live', () => {
   it('the first call sends nothing and previews the quote and the exact request; the token sends it once, journaled', async () => {
-    const simulator = await startSimulator();
-    const { toolbox: tools, call } = toolbox(simulator, {}, { live: true });
+    const { simulator, toolbox: tools, call } = await liveOn(0);
     expect(tools.list().find((tool) => tool.name === 'open')?.inputSchema).toMatchObject({
       properties: { confirmation_token: { type: 'string' } },
     });
@@ -193,8 +188,7 @@ describe('a live key with --allow-live', () => {
     // Reads only (the pre-trade checks and the quote): no write reached the server, none was journaled.
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
     expect(simulator.hedges()).toEqual([]);
-    const journal = openJournal({ dir: simulator.configDir });
-    expect(await journal.list()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
 
     const confirmed = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(confirmed.isError).toBeUndefined();
@@ -205,13 +199,12 @@ describe('a live key with --allow-live', () => {
     ).toEqual([[hedge.id, 'filled', 10000, 'DEAL-7']]);
     expect(simulator.requests('POST', '/hedges')).toHaveLength(1);
     expect(
-      (await journal.list()).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
+      (await journal(simulator)).map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id]),
     ).toEqual([['open', 'live', 'filled', hedge.id]]);
   });
 
   it('a bad argument is refused by the command parser, naming it, with no token and nothing sent', async () => {
-    const simulator = await startSimulator();
-    const { call } = toolbox(simulator, {}, { live: true });
+    const { simulator, call } = await liveOn(0);
     const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
     expect(result.isError).toBe(true);
     expect(data(result)).toEqual({
@@ -230,8 +223,6 @@ describe('a live key with --allow-live', () => {
   });
 
   it('a token confirms the plan it previewed, not the file: apply of a file rewritten since is refused with the new preview, nothing sent', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 10_000);
     const desk = tempDir('hedge-toolbox-desk-');
     try {
       const target = (notional: number) =>
@@ -239,11 +230,8 @@ describe('a live key with --allow-live', () => {
           join(desk.path, 'target.csv'),
           `market,side,notional_usd,tenor_days\n${MARKET},buy,${notional},7\n`,
         );
-      const { call } = toolbox(
-        simulator,
-        {},
-        { live: true, files: new FileAccess(await serverRoots([desk.path], desk.path), desk.path) },
-      );
+      const files = new FileAccess(await serverRoots([desk.path], desk.path), desk.path);
+      const { simulator, call } = await liveOn(10_000, {}, files);
       const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
 
       // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
@@ -267,7 +255,7 @@ describe('a live key with --allow-live', () => {
       });
       expect(fresh.confirmation_token).not.toBe(shown.confirmation_token);
       expect(adds()).toEqual([]);
-      expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+      expect(await journal(simulator)).toEqual([]);
 
       // The file put back as the new preview did not show it: that token is refused too.
       target(11_000);
@@ -287,8 +275,7 @@ describe('a live key with --allow-live', () => {
   });
 
   it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
-    const simulator = await startSimulator();
-    const { call } = toolbox(simulator, {}, { live: true });
+    const { simulator, call } = await liveOn(0);
     expect(data(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
     expect(simulator.requests()).toEqual([]);
   });

@@ -31,7 +31,7 @@ afterAll(() => [desk, plainDesk].forEach((dir) => dir.remove()));
 // The decoy: a file named `rows` (one small row) where the server starts.
 writeFileSync(join(desk.path, 'rows'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
 writeFileSync(join(desk.path, 'small.csv'), `market,side,notional_usd,tenor_days\n${MARKET},buy,500,7\n`);
-async function serve(simulator: Simulator, args: string[], cwd = desk.path) {
+async function serve(simulator: Simulator, args: string[], cwd = plainDesk.path) {
   return (await startServer(simulator, { args, cwd })).call;
 }
 
@@ -44,6 +44,7 @@ const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notiona
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
 /** The notionals of the trades the server was sent. */
+const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const sentUsd = (simulator: Simulator) => tradesSent(simulator).map((entry) => (entry.body as any).notional_usd);
 
 describe('the limits judge the plan that is carried out', () => {
@@ -71,7 +72,7 @@ describe('the limits judge the plan that is carried out', () => {
       (await simulator.api('POST', '/hedges', { body: row(15_000, 'sell'), idempotencyKey: 'desk-open-15k' })).status,
     ).toBe(200);
     simulator.advance(FILL_DELAY_MS + 1);
-    const call = await serve(simulator, ['--max-notional', '10000'], plainDesk.path);
+    const call = await serve(simulator, ['--max-notional', '10000']);
     expectRefused(await call('close', SELL), overLimit({ this_call_usd: 15_000 }));
     expect(simulator.writes().filter((entry) => entry.path === '/hedges/close')).toEqual([]);
     expect(heldUsd(simulator)).toBe(15_000);
@@ -99,7 +100,7 @@ describe('the limits judge the plan that is carried out', () => {
       `${JSON.stringify({ at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`,
       { mode: 0o600 },
     );
-    const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
+    const call = await serve(simulator, ['--max-notional', '1000']);
     expectRefused(await call('apply', { rows: [row(500, 'sell')] }), overLimit({ this_call_usd: 5_000 }));
     expect(tradesSent(simulator)).toEqual([]);
     expect(heldUsd(simulator)).toBe(0);
@@ -107,7 +108,7 @@ describe('the limits judge the plan that is carried out', () => {
 
   it('apply of a file under the roots is judged on that file, and its preview (dry run) is not limited', async () => {
     const simulator = await startSimulator();
-    const call = await serve(simulator, ['--max-notional', '400']);
+    const call = await serve(simulator, ['--max-notional', '400'], desk.path);
     expectRefused(await call('apply', { file: 'small.csv' }), overLimit({ this_call_usd: 500 }));
     expectDone(await call('apply', { file: 'small.csv', dry_run: true }));
     expect(tradesSent(simulator)).toEqual([]);
@@ -117,7 +118,7 @@ describe('the limits judge the plan that is carried out', () => {
     'odd spelling %j of an amount over the cap: nothing over it is sent',
     async (notional) => {
       const simulator = await startSimulator();
-      const call = await serve(simulator, ['--max-notional', '1000'], plainDesk.path);
+      const call = await serve(simulator, ['--max-notional', '1000']);
       const answer = await call('open', { ...BUY, notional, tenor: 3 });
       expect(answer.isError, everything(answer)).toBe(true);
       expect([2, 3]).toContain(json(answer).exit_code);
@@ -130,7 +131,7 @@ describe('calls racing the daily cap', () => {
   it('six adds of 1,000 at once under a 3,500 daily cap: three reach the server, the rest are refused', async () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
-    const call = await serve(simulator, ['--max-daily-notional', '3500'], plainDesk.path);
+    const call = await serve(simulator, ['--max-daily-notional', '3500']);
     const answers = await Promise.all(
       [0, 1, 2, 3, 4, 5].map(() => call('add', { ...BUY, notional: 1_000, again: true })),
     );
@@ -165,7 +166,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
   it('open 9k, add 9k with wait false, close under --max-notional 10k --max-daily-notional 30k: the close is refused, nothing closed', async () => {
     // Fills and landings take 2 s, so the add is still landing when the close comes.
     const simulator = await startSimulator({ fillDelayMs: 2_000 });
-    const call = await serve(simulator, ['--max-notional', '10k', '--max-daily-notional', '30k'], plainDesk.path);
+    const call = await serve(simulator, ['--max-notional', '10k', '--max-daily-notional', '30k']);
     expectDone(await call('open', { ...BUY, notional: 9_000, tenor: 7 }));
     expectDone(await call('add', { ...BUY, notional: 9_000, wait: false }));
     expectRefused(
@@ -174,17 +175,14 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     );
     expect(simulator.requests('POST', '/hedges/close')).toEqual([]);
     expect(simulator.active('buy')).toHaveLength(1);
-    expect((await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.command).sort()).toEqual([
-      'add',
-      'open',
-    ]);
+    expect((await journal(simulator)).map((entry) => entry.command).sort()).toEqual(['add', 'open']);
   });
 
   it('--max-notional 10k alone: a close that meets 409 while 9,100 lands is judged again before its retry (18,100), and refused', async () => {
     const simulator = await startSimulator({ preset: 'frozen' });
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_100);
-    const call = await serve(simulator, ['--max-notional', '10k'], plainDesk.path);
+    const call = await serve(simulator, ['--max-notional', '10k']);
     const [close] = await Promise.all([call('close', BUY), landAfterTheRefusedClose(simulator)]);
     expectRefused(close, {
       error: {
@@ -198,7 +196,7 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     // One close reached the server, and it did nothing; the side holds all of its 18,100.
     expect(closes(simulator)).toEqual([[409, 'action_pending']]);
     expect(simulator.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([18_100]);
-    const [entry] = await openJournal({ dir: simulator.configDir }).list();
+    const [entry] = await journal(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'rejected', error_code: 'max_notional_exceeded' });
   });
 
@@ -206,14 +204,14 @@ describe('a close is judged on what the side holds when it is sent, and counted 
     const simulator = await startSimulator({ preset: 'frozen' });
     simulator.seedOpen('buy', 9_000);
     await addElsewhere(simulator, 9_000);
-    const call = await serve(simulator, ['--max-daily-notional', '30k'], plainDesk.path);
+    const call = await serve(simulator, ['--max-daily-notional', '30k']);
     const [close] = await Promise.all([call('close', { ...BUY, wait: false }), landAfterTheRefusedClose(simulator)]);
     expectDone(close);
     expect(closes(simulator)).toEqual([
       [409, 'action_pending'],
       [200, null],
     ]);
-    const [entry] = await openJournal({ dir: simulator.configDir }).list();
+    const [entry] = await journal(simulator);
     expect(entry).toMatchObject({ command: 'close', outcome: 'done', traded_usd: 18_000 });
 
     expectRefused(
@@ -249,7 +247,7 @@ describe('the limits as documented', () => {
       exit_code: 3,
     });
     expect(simulator.requests()).toEqual([]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
     // Reads are not limited: a quote on the other market is answered.
     expectDone(await call('quote', { market: 'USDTKES', side: 'buy', notional: 10_000, tenor: 1 }));
 

@@ -22,6 +22,27 @@ const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 const sellUsd = (t: Simulator) => activeNotional(t, 'sell');
 
 const startSimulator = useSimulators({ stepped: true });
+/** A sell side of 1,000. */
+async function sideOf1000() {
+  const t = await startSimulator();
+  t.seedOpen('sell', 1_000);
+  return t;
+}
+/** From here on: checks that nothing is sent and the side stays at 1,000. */
+function unchangedFrom(t: Simulator) {
+  const nothingSent = mark(t);
+  return () => {
+    nothingSent();
+    expect(sellUsd(t)).toBe(1_000);
+  };
+}
+/** `run` (an add of 100) lands while its answer is lost: exit 5. */
+async function answerLost(t: Simulator, run: () => Promise<RunResult>) {
+  t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
+  const lost = await run();
+  t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+  return exits(lost, 5);
+}
 
 /** Appends a replay of the row to the machine's journal file, and gives its id. */
 function replay(t: Simulator, row: Record<string, unknown>) {
@@ -36,8 +57,7 @@ function replay(t: Simulator, row: Record<string, unknown>) {
 describe('a genuine row replayed in the local journal file', () => {
   /** A side of 1,000; `landAdd` adds 100 and returns its row; a reduce of 100 takes the side back to 1,000. */
   async function addedThenReduced(landAdd: (t: Simulator) => Promise<void>) {
-    const t = await startSimulator();
-    t.seedOpen('sell', 1_000);
+    const t = await sideOf1000();
     await landAdd(t);
     expect(sellUsd(t)).toBe(1_100);
     ok(await t.hedge(`reduce ${MARKET} sell 100`));
@@ -47,13 +67,7 @@ describe('a genuine row replayed in the local journal file', () => {
     // A day on, on the server's clock: it has forgotten the add's key (the simulator keeps keys 24 h).
     t.advance(26 * HOUR);
     const id = replay(t, row!);
-    const nothingSent = mark(t);
-    /** Nothing sent since the replay, and the side still at 1,000. */
-    const unchanged = () => {
-      nothingSent();
-      expect(sellUsd(t)).toBe(1_000);
-    };
-    return { t, row: row!, id, unchanged };
+    return { t, row: row!, id, unchanged: unchangedFrom(t) };
   }
 
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
@@ -99,8 +113,7 @@ describe('a genuine row replayed in the local journal file', () => {
 
 describe('a row is valid once', () => {
   it('a copy of a finished add sealed by a holder of the key: resume says it is a copy never sent as its own (exit 13) and sends nothing', async () => {
-    const t = await startSimulator();
-    t.seedOpen('sell', 1_000);
+    const t = await sideOf1000();
     ok(await t.hedge(`add ${MARKET} sell 100`));
     const row = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
     // Duplicated by hand, and sealed anew with the key: its seal verifies, its key is spent.
@@ -120,12 +133,9 @@ describe('a row is valid once', () => {
   });
 
   it('--idempotency-key of an action that ended (resolved as not landed) is refused: a key is one action (exit 2, nothing sent)', async () => {
-    const t = await startSimulator();
-    t.seedOpen('sell', 1_000);
-    t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const lost = await t.hedge(`add ${MARKET} sell 100 --json`);
-    t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    const key = lastJson(exits(lost, 5).stderr).error.idempotency_key;
+    const t = await sideOf1000();
+    const lost = await answerLost(t, () => t.hedge(`add ${MARKET} sell 100 --json`));
+    const key = lastJson(lost.stderr).error.idempotency_key;
     const [entry] = await journalEntries(t, '--pending');
     ok(await t.hedge(`journal resolve ${entry.id} --not-landed`));
     const before = adds(t).length;
@@ -145,22 +155,18 @@ describe('after its key may be forgotten, an action is sent again only on proof 
    * on another machine (a journal hedge never sees) reduces 100; then 30 hours pass on the server.
    */
   async function landedThenMovedBack(lose: (t: Simulator) => Promise<RunResult>) {
-    const t = await startSimulator();
-    t.seedOpen('sell', 1_000);
-    t.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/add' } });
-    const lost = await lose(t);
-    t.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    exits(lost, 5);
+    const t = await sideOf1000();
+    await answerLost(t, () => lose(t));
     expect(sellUsd(t)).toBe(1_100);
     // A config dir of its own, gone after the run.
     ok(await runHedge(['reduce', MARKET, 'sell', '100'], { env: t.env, clock: t.clock }));
     expect(sellUsd(t)).toBe(1_000);
     t.advance(30 * HOUR);
-    return t;
+    return { t, unchanged: unchangedFrom(t) };
   }
 
   it('`resume --yes`: "cannot tell" (exit 12) with what to check, nothing sent; `resume ID --resend-unproven` sends it with its key', async () => {
-    const t = await landedThenMovedBack((t) => t.hedge(`add ${MARKET} sell 100 --json`));
+    const { t } = await landedThenMovedBack((t) => t.hedge(`add ${MARKET} sell 100 --json`));
     const [entry] = await journalEntries(t, '--pending');
     const before = adds(t).length;
     const resumed = exits(
@@ -189,7 +195,7 @@ describe('after its key may be forgotten, an action is sent again only on proof 
 
   it("`keep --once`: the keeper's own add is not sent again (an unresolved error, exit 12), the side stays 1,000", async () => {
     let file = '';
-    const t = await landedThenMovedBack((t) => {
+    const { t, unchanged } = await landedThenMovedBack((t) => {
       file = writeTarget(t, [`${MARKET},sell,1100,7,,`]);
       // Its pauses (the retries' backoffs) move the server's clock, not its own: the keeper races its step
       // against a sleep to its next cycle, which would move hedge's time past --timeout first.
@@ -197,20 +203,16 @@ describe('after its key may be forgotten, an action is sent again only on proof 
         clock: { ...t.clock!, now: Date.now },
       });
     });
-    const nothingSent = mark(t);
     const kept = exits(await t.hedge(['keep', file, '--once']), 12);
     expect(lines(kept.stdout).filter(eventIs('error'))).toMatchObject([{ code: 'unresolved' }]);
-    nothingSent();
-    expect(sellUsd(t)).toBe(1_000);
+    unchanged();
   });
 
   it("`apply`: an earlier apply's add is not sent again (exit 12), nothing sent", async () => {
-    const t = await landedThenMovedBack((t) =>
+    const { t, unchanged } = await landedThenMovedBack((t) =>
       t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1100,7,,`]), '--json']),
     );
-    const nothingSent = mark(t);
     exits(await t.hedge(['apply', writeTarget(t, [`${MARKET},sell,1000,7,,`], 'same.csv'), '--json']), 12);
-    nothingSent();
-    expect(sellUsd(t)).toBe(1_000);
+    unchanged();
   });
 });

@@ -84,15 +84,29 @@ function liveTerminal(simulator: Simulator, answer: (asked: number) => Promise<b
 
 type Ctx = ReturnType<typeof liveTerminal>['ctx'];
 
-/** A buy side of 100 and a person at a LIVE terminal who says yes while a colleague adds 49,900, then no. */
-async function grownWhileAsked() {
+/**
+ * A buy side of 100 and a person at a LIVE terminal who says yes while a colleague adds `added`, then no; with
+ * `path`, yes again, `atSecond()` the POSTs to `path` when asked the second time.
+ */
+async function grownWhileAsked(added = 49_900, path?: string) {
   const simulator = await startSimulator();
   const held = simulator.seedOpen('buy', 100);
+  let atSecond: number | undefined;
   const terminal = liveTerminal(simulator, async (asked) => {
-    if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
-    return asked === 1;
+    if (asked === 1) await colleagueAdds(simulator, 'buy', added);
+    else if (path) atSecond = simulator.requests('POST', path).length;
+    return asked === 1 || !!path;
   });
-  return { simulator, held, ...terminal };
+  /** Asked again once it grew, and refused (exit 8): the server sent only `writes`, the side at 50,000. */
+  const refusedWhenAskedAgain = (error: unknown, writes: string[]) => {
+    expect([exitCodeFor(error), terminal.questions.length]).toEqual([8, 2]);
+    expect(terminal.stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
+    expect([
+      simulator.writes().map((entry) => entry.path),
+      simulator.active('buy').map((hedge) => hedge.notionalUsd),
+    ]).toEqual([writes, [50_000]]);
+  };
+  return { simulator, held, atSecond: () => atSecond, refusedWhenAskedAgain, ...terminal };
 }
 
 /** `hedge roll USDTNGN buy --tenor 7`. */
@@ -117,7 +131,7 @@ const CLOSE_BUY = {
 };
 
 /** What `run` was refused with (it must be refused), the context disposed after it. */
-async function refused(ctx: { dispose(): Promise<void> }, run: () => Promise<unknown>) {
+async function refused(ctx: Ctx, run: () => Promise<unknown>) {
   try {
     await run();
   } catch (error) {
@@ -130,20 +144,9 @@ async function refused(ctx: { dispose(): Promise<void> }, run: () => Promise<unk
 
 describe("a person's yes holds for the side the question showed", () => {
   it('close: the side grown while the question was open, nothing is sent; told what changed and asked again', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
-    let closesAtSecondQuestion: number | undefined;
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      // Yes to the close of 100; meanwhile a colleague adds 49,900.
-      if (asked === 1) await colleagueAdds(simulator, 'buy', 49_900);
-      else closesAtSecondQuestion = simulator.requests('POST', '/hedges/close').length;
-      return true;
-    });
-    try {
-      await runClose(ctx, CLOSE_BUY);
-    } finally {
-      await ctx.dispose();
-    }
+    // Yes to the close of 100; meanwhile a colleague adds 49,900.
+    const { simulator, ctx, questions, stderr, atSecond } = await grownWhileAsked(49_900, '/hedges/close');
+    await runClose(ctx, CLOSE_BUY).finally(() => ctx.dispose());
     expect(questions).toHaveLength(2);
     expect(questions[0]).toMatch(/^LIVE Close the buy position on USDTNGN of 100\.00 USD \(returns about .*\)\?$/);
     expect(questions[1]).toMatch(/^LIVE Close the buy position on USDTNGN of 50,000\.00 USD \(returns about .*\)\?$/);
@@ -151,49 +154,39 @@ describe("a person's yes holds for the side the question showed", () => {
       'The buy side of USDTNGN moved while you were asked: it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.',
     );
     // The first yes sent nothing; the second, given with the side as it is, closed it once.
-    expect([
-      closesAtSecondQuestion,
-      simulator.requests('POST', '/hedges/close').length,
-      simulator.active('buy'),
-    ]).toEqual([0, 1, []]);
+    expect([atSecond(), simulator.requests('POST', '/hedges/close').length, simulator.active('buy')]).toEqual([
+      0,
+      1,
+      [],
+    ]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toMatchObject([
       { command: 'close', outcome: 'done', traded_usd: 50_000 },
     ]);
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const { simulator, ctx, questions, stderr } = await grownWhileAsked();
+    const { simulator, ctx, questions, refusedWhenAskedAgain } = await grownWhileAsked();
     const error = await refused(ctx, () => rollBuy(ctx));
     expect(error).toBeInstanceOf(NotConfirmedError);
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
+    refusedWhenAskedAgain(error, ['/quotes', '/hedges/add', '/quotes']);
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
-    expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
-    expect([
-      simulator.writes().map((entry) => entry.path),
-      simulator.active('buy').map((hedge) => hedge.notionalUsd),
-    ]).toEqual([['/quotes', '/hedges/add', '/quotes'], [50_000]]);
     expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
   });
 
   it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
-    const { simulator, held, ctx, questions, stderr } = await grownWhileAsked();
+    const { simulator, held, ctx, questions, refusedWhenAskedAgain } = await grownWhileAsked();
     const error = await refused(ctx, async () => {
       // A roll stopped before its close was journaled: its open leg alone, planned.
       await plannedRoll(ctx, held.id, 'roll-resumed-1');
       await rollBuy(ctx);
     });
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 2]);
+    // Only the colleague's add reached the server; the roll's open leg is still planned.
+    refusedWhenAskedAgain(error, ['/hedges/add']);
     for (const question of questions)
       expect(question).toMatch(
         /^LIVE Resuming the roll of USDTNGN buy to 7 days .*\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/s,
       );
-    expect(stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
-    // Only the colleague's add reached the server; the roll's open leg is still planned.
-    expect([
-      simulator.writes().map((entry) => entry.path),
-      simulator.active('buy').map((hedge) => hedge.notionalUsd),
-    ]).toEqual([['/hedges/add'], [50_000]]);
     const entries = await openJournal({ dir: simulator.configDir }).list();
     expect(entries.map((entry) => [entry.leg, entry.outcome])).toEqual([['open', 'planned']]);
   });
@@ -218,27 +211,16 @@ describe("a person's yes holds for the side the question showed", () => {
   });
 
   it('apply: a side moved while the plan was asked about, nothing is sent; the plan as the book is now is asked again, and carried out once', async () => {
-    const simulator = await startSimulator();
-    simulator.seedOpen('buy', 100);
+    // Yes to "add 900"; meanwhile a colleague adds 400, so the plan becomes "add 500".
+    const { simulator, ctx, questions, stderr, atSecond } = await grownWhileAsked(400, '/hedges/add');
     const file = writeTarget(simulator, ['USDTNGN,buy,1000,7,,']);
-    let addsAtSecondQuestion: number | undefined;
-    const { ctx, questions, stderr } = liveTerminal(simulator, async (asked) => {
-      // Yes to "add 900"; meanwhile a colleague adds 400, so the plan becomes "add 500".
-      if (asked === 1) await colleagueAdds(simulator, 'buy', 400);
-      else addsAtSecondQuestion = simulator.requests('POST', '/hedges/add').length;
-      return true;
-    });
-    try {
-      await applyTarget(ctx, { file, toleranceUsd: 0 });
-    } finally {
-      await ctx.dispose();
-    }
+    await applyTarget(ctx, { file, toleranceUsd: 0 }).finally(() => ctx.dispose());
     expect(questions).toEqual(['LIVE Apply 1 action?', 'LIVE Apply 1 action?']);
     expect(stderr()).toContain(
       'The book moved while you were asked: the plan is no longer the one shown. Nothing was sent',
     );
     // Only the colleague's add before the second question; then this run's one add of 500.
-    expect(addsAtSecondQuestion).toBe(1);
+    expect(atSecond()).toBe(1);
     const adds = simulator
       .requests('POST', '/hedges/add')
       .map((entry) => (entry.body as { notional_usd: number }).notional_usd);
