@@ -157,7 +157,9 @@ export async function runKeep(
         async (number, startedAt) => {
           // The exposures are read again every cycle, so a SIGHUP needs nothing more there.
           const moving = options.movingTarget;
-          if (signals.takeReload() || moving) {
+          const reload = signals.reload;
+          signals.reload = false;
+          if (reload || moving) {
             try {
               rows = moving ? await moving(stepContext()) : await readRows();
               if (!moving) {
@@ -227,7 +229,7 @@ export async function runKeep(
       );
       // The steps still in flight finish before the keeper stops (a second signal interrupts their waits).
       await cycles.settle();
-      if (signals.interrupted) {
+      if (signals.stepSignal.aborted) {
         event({
           event: 'stop',
           message:
@@ -294,62 +296,42 @@ export async function runCycles(
 /** The keeper's signals: the first SIGTERM/SIGINT ends the loop after the steps in flight, a second aborts the steps' own signal; SIGHUP asks for the target to be read again. */
 function installSignals(ports: Pick<CommandContext, 'signal' | 'interceptSignals'>, clock: KeeperClock) {
   const steps = new AbortController();
-  // A signal that came before the keeper started listening was the runner's first: a graceful stop.
-  let stopping = ports.signal.aborted;
-  let reload = false;
   let wake: AbortController | undefined;
   let runnersStops = false;
-  const release = ports.interceptSignals((signal) => {
-    const hup = signal === 'SIGHUP';
-    if (runnersStops || (stopping && !hup)) return false;
-    if (hup) reload = true;
-    else stopping = true;
-    wake?.abort();
-    if (!hup) handle.onStopRequested?.(signal);
-    return true;
-  });
-  const onAbort = () => steps.abort(ports.signal.reason);
-  if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
   const handle = {
-    get stopping() {
-      return stopping;
-    },
-    /** True once a second stop signal interrupted the steps in progress. */
-    get interrupted() {
-      return steps.signal.aborted;
-    },
-    takeReload() {
-      const asked = reload;
-      reload = false;
-      return asked;
-    },
-    /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
-    async sleep(ms: number) {
-      if (stopping) return;
-      wake = new AbortController();
-      try {
-        await clock.sleep(ms, wake.signal);
-      } finally {
-        wake = undefined;
-      }
-    },
-    /** Aborted by a second stop signal only: what the steps run under. */
+    // A signal that came before the keeper started listening was the runner's first: a graceful stop.
+    stopping: ports.signal.aborted,
+    /** A SIGHUP came: the target is to be read again. */
+    reload: false,
+    /** Aborted by a second stop signal only: what the steps run under (aborted: they were interrupted). */
     stepSignal: steps.signal,
     /** Told when the first stop signal arrives (the keeper says it will stop after the current steps). */
     onStopRequested: undefined as ((signal: string) => void) | undefined,
+    /** Sleeps until `ms` passed, a stop, or a SIGHUP. */
+    async sleep(ms: number) {
+      if (handle.stopping) return;
+      wake = new AbortController();
+      await clock.sleep(ms, wake.signal).finally(() => (wake = undefined));
+    },
     /** Runs `work` with stop signals left to the runner: a stdin pipe that never ends must not hold a SIGTERM back. */
     async leaveStopsToRunner<T>(work: () => Promise<T>) {
       runnersStops = true;
-      try {
-        return await work();
-      } finally {
-        runnersStops = false;
-      }
+      return await work().finally(() => (runnersStops = false));
     },
     uninstall() {
       release();
       ports.signal.removeEventListener('abort', onAbort);
     },
   };
+  const release = ports.interceptSignals((signal) => {
+    const hup = signal === 'SIGHUP';
+    if (runnersStops || (handle.stopping && !hup)) return false;
+    handle[hup ? 'reload' : 'stopping'] = true;
+    wake?.abort();
+    if (!hup) handle.onStopRequested?.(signal);
+    return true;
+  });
+  const onAbort = () => steps.abort(ports.signal.reason);
+  if (!ports.signal.aborted) ports.signal.addEventListener('abort', onAbort, { once: true });
   return handle;
 }

@@ -310,13 +310,14 @@ function viewSides(next: KeeperState, book: BookObservation, rows: readonly Keep
     const observed = book.sides.get(key)!;
     const side = observed.book;
     const fields = { market: row.market, side: row.side };
-    /** Said once per side and cause (`what`): an error past EXPECTATION_BOUND_MS since `sinceMs` (cannot tell); the side still waits after that. */
-    const bounded = (what: string, sinceMs: number, error: (waitedS: number) => Error) => {
-      if (nowMs - sinceMs > EXPECTATION_BOUND_MS && once(what))
-        events.push({ error: error(Math.round((nowMs - sinceMs) / 1000)), fields });
+    /** Said once per side and cause (`what`) past EXPECTATION_BOUND_MS since `sinceMs`: cannot tell (the side still waits after that). */
+    const cannotTell = (what: string, sinceMs: number, said: (waitedS: number) => string | Error) => {
+      if (nowMs - sinceMs <= EXPECTATION_BOUND_MS || !once(what)) return;
+      const error = said(Math.round((nowMs - sinceMs) / 1000));
+      const hint =
+        'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
+      events.push({ error: typeof error === 'string' ? new UnresolvedError(error, { hint }) : error, fields });
     };
-    const hint =
-      'Compare `hedge positions` with `hedge hedges`; the keeper acts on the side again once both show the same book.';
     const unseen = side.state === 'settling' ? undefined : unseenIn(side, observed.opened);
     let settling =
       side.state === 'settling'
@@ -330,18 +331,12 @@ function viewSides(next: KeeperState, book: BookObservation, rows: readonly Keep
       next.settlingSince.set(key, since);
       // Records that may be cut stay so however long it waits (a history that may be cut, past the bound): said at
       // once with what to set, and held; never read as a side short of its target.
-      if (side.recordsCut !== undefined || side.historyCut !== undefined)
-        bounded(`settling ${key}`, side.recordsCut === undefined ? since : -Infinity, () => cutSide(row, side, true));
-      else
-        bounded(
-          `settling ${key}`,
-          since,
-          (waited) =>
-            new UnresolvedError(
-              `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
-              { hint },
-            ),
-        );
+      const cut = side.recordsCut !== undefined || side.historyCut !== undefined;
+      cannotTell(`settling ${key}`, side.recordsCut === undefined ? since : -Infinity, (waited) =>
+        cut
+          ? cutSide(row, side, true)
+          : `The ${row.side} side of ${row.market} has been settling for ${waited} s (server time): ${settling}. What it holds cannot be told, so nothing is sent on it.`,
+      );
     } else {
       next.settlingSince.delete(key);
       next.said.delete(`settling ${key}`);
@@ -351,14 +346,11 @@ function viewSides(next: KeeperState, book: BookObservation, rows: readonly Keep
         next.said.delete(key);
       } else if (expected) {
         settling = `this keeper's own ${expected.what} (${formatUsd(expected.notionalUsd)}) is not in every view yet`;
-        bounded(
+        cannotTell(
           key,
           expected.sinceMs,
           (waited) =>
-            new UnresolvedError(
-              `${settling} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
-              { hint },
-            ),
+            `${settling} ${waited} s after it landed (server time): cannot tell what the side holds, so nothing more is sent on it.`,
         );
       }
     }
@@ -496,7 +488,7 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     if (done.kind === 'rolled') {
       const { outcome } = done;
       const rolledId = write.kind === 'roll' ? write.hedgeId : undefined;
-      noteRolled(next, outcome);
+      events.push(rollEvent(next, outcome, base, rolledId));
       if (outcome.kind === 'rolled') {
         const { view } = outcome;
         expect({
@@ -506,7 +498,6 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
           gone: idList(rolledId, view.close?.hedge_id),
         });
       }
-      events.push({ say: rollEvent(outcome, base, rolledId) });
       return {};
     }
     const { result, group } = done;
@@ -549,11 +540,6 @@ export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, s
     }
     return {};
   });
-}
-
-function noteRolled(next: KeeperState, outcome: RollOutcome) {
-  const closed = outcome.kind === 'rolled' && outcome.view.close?.hedge_id;
-  if (closed) next.closedByKeeper.add(closed);
 }
 
 // ---- This keeper's own unfinished journal rows: finished with their keys, or the side left alone.
@@ -600,8 +586,7 @@ export function resumed(
       if (!(done.error instanceof HeldError))
         events.push({ error: done.error, fields: { ...base, phase: 'resume', journal_id: entry.id } });
     } else if (done.kind === 'rolled') {
-      noteRolled(next, done.outcome);
-      events.push({ say: rollEvent(done.outcome, base) });
+      events.push(rollEvent(next, done.outcome, base));
     } else if (done.result.kind !== 'dry-run') {
       const { entry: row } = done.result;
       events.push({
@@ -681,24 +666,28 @@ function describeDecision(decision: KeepDecision) {
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 
-/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group. */
+/** A roll's event from its outcome: the hedges old → new, the open leg's journal id (resume takes it), its key, the group; the hedge it closed is noted as this keeper's. */
 function rollEvent(
+  next: KeeperState,
   outcome: RollOutcome,
   base: { market: string; side: string; resumed?: boolean },
   oldHedgeId?: string,
-) {
-  if (outcome.kind !== 'rolled') return { event: 'roll', ...base, dry_run: true };
+): KeeperSaid {
+  if (outcome.kind !== 'rolled') return { say: { event: 'roll', ...base, dry_run: true } };
   const { view } = outcome;
+  if (view.close?.hedge_id) next.closedByKeeper.add(view.close.hedge_id);
   return {
-    event: 'roll',
-    ...base,
-    tenor_days: view.tenor_days,
-    notional_usd: view.notional_usd,
-    hedge_ids: idList(oldHedgeId ?? view.rolled_hedge_id ?? view.close?.hedge_id, view.open.hedge_id),
-    journal_id: view.open.journal_id,
-    journal_group: view.journal_group,
-    idempotency_key: outcome.idempotencyKey ?? undefined,
-    covered: outcome.covered,
-    ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note.text)) }),
+    say: {
+      event: 'roll',
+      ...base,
+      tenor_days: view.tenor_days,
+      notional_usd: view.notional_usd,
+      hedge_ids: idList(oldHedgeId ?? view.rolled_hedge_id ?? view.close?.hedge_id, view.open.hedge_id),
+      journal_id: view.open.journal_id,
+      journal_group: view.journal_group,
+      idempotency_key: outcome.idempotencyKey ?? undefined,
+      covered: outcome.covered,
+      ...(outcome.notes.length && { messages: outcome.notes.map((note) => safeText(note.text)) }),
+    },
   };
 }

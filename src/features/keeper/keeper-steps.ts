@@ -99,8 +99,11 @@ export function keeperCycles({
     );
     // The row's status says how its step ended once it has (what --once and a dry run report).
     function ended(failure?: { error: unknown }) {
-      step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText;
-      inFlight.delete(step.key);
+      try {
+        step.status.state = memory.take(stepEnded(memory.state, step, clock.now(), settings, failure)).statusText;
+      } finally {
+        inFlight.delete(step.key);
+      }
     }
     inFlight.set(step.key, { kind: step.kind, sinceMs: clock.now(), done });
     return done;
