@@ -20,16 +20,8 @@ import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
 import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
-import {
-  drawCard,
-  drawTable,
-  EMPTY_CELL,
-  kindColumn,
-  widthOnLines,
-  type TableCell,
-  type TableColumn,
-} from './table.js';
-import { displayWidth, wrapWords } from './width.js';
+import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell, type TableColumn } from './table.js';
+import { wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
@@ -81,9 +73,6 @@ export interface RecordOptions {
   /** The time a relative time ("in 5h 10m") counts from: the server's, for its records' times. */
   nowMs?: number;
 }
-
-/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
-const WRAP_MAX_MIN_WIDTH = 20;
 
 export class Output {
   readonly format: OutputFormat;
@@ -328,10 +317,15 @@ export class Output {
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
       if (!rows.length) this.note(options.empty);
-      const sums = fields.flatMap(({ key }) =>
-        totals?.row[key] === undefined ? [] : [safeText(`${key}=${plainValue(totals.row[key])}`)],
-      );
-      if (totals && this.format === 'tsv' && rows.length) this.note([totals.label, ...sums].join('\t'));
+      if (totals && this.format === 'tsv' && rows.length)
+        this.note(
+          [
+            totals.label,
+            ...fields.flatMap(({ key }) =>
+              totals.row[key] === undefined ? [] : [safeText(`${key}=${plainValue(totals.row[key])}`)],
+            ),
+          ].join('\t'),
+        );
       return;
     }
     if (options.people) return this.shown(await options.people(this));
@@ -360,22 +354,14 @@ export class Output {
       const total = totals?.row[field.key];
       const cell = (row: JsonObject, value: unknown, absoluteOnly = false) =>
         formatCell(field, value, row, format, { ...context, absoluteOnly });
-      const shape = kindColumn(kind, field.wrap);
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
       let compact: TableCell[] | undefined;
       return {
         key: field.key,
         header: safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit })),
-        ...shape,
+        ...kindColumn(kind, field.wrap),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
-        get minWidth() {
-          // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
-          if (shape.shrink !== 'wrap') return shape.minWidth;
-          const longestWord = Math.max(0, ...this.cells.flatMap((one) => one.styled.split(' ').map(displayWidth)));
-          const onTwoLines = Math.max(0, ...this.cells.map((one) => widthOnLines(one.styled, 2)));
-          return Math.max(longestWord, Math.min(WRAP_MAX_MIN_WIDTH, onTwoLines));
-        },
         get cells() {
           return (cells ??= rows.map((row) => cell(row, valueOf(field, row))));
         },
