@@ -214,8 +214,8 @@ export class Output {
   jsonWithList(document: JsonObject, key: string, count: number, item: (index: number) => unknown) {
     // The list's place in the document's text, found by a member that can be nothing else (a NUL: no data of a document holds one as text).
     const placeholder = `\u0000hedge-list:${key}`;
-    const text = safeJson({ ...document, [key]: [placeholder] }, 2);
-    const marked = `[\n    ${JSON.stringify(placeholder)}\n  ]`;
+    const text = safeJson({ ...document, [key]: placeholder }, 2);
+    const marked = JSON.stringify(placeholder);
     const at = text.indexOf(marked);
     // A member of the document's top level: its elements are indented by four spaces.
     const list =
@@ -330,17 +330,15 @@ export class Output {
     }
     if (options.people) return this.shown(await options.people(this));
     if (!rows.length) return this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
-    const onScreenResource = { ...resource, fields: onScreen(resource.fields) };
+    const shown = onScreen(resource.fields);
     const wanted = this.init.fields;
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = wanted
-      ? this.picked(onScreenResource.fields, rows)
-      : tableFields(onScreenResource, rows, options.omit);
+    const fields = wanted ? this.picked(shown, rows) : tableFields({ ...resource, fields: shown }, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
     const { priority, decisive } = wanted
       ? { priority: wanted, decisive: wanted.length }
       : rankedFor(
-          onScreenResource,
+          resource,
           rows.map((row) => row.market),
         );
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
@@ -481,7 +479,7 @@ function projectFields(
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
-  const available = new Set([...computed.keys(), ...records.flatMap((record) => Object.keys(record))]);
+  const available = new Set([...computed.keys(), ...records.flatMap(Object.keys)]);
   for (const name of wanted) {
     // A name checked before the run (a write's documented field) that this answer lacks is null.
     if (
