@@ -20,16 +20,8 @@ import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
 import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
-import {
-  drawCard,
-  drawTable,
-  EMPTY_CELL,
-  kindColumn,
-  widthOnLines,
-  type TableCell,
-  type TableColumn,
-} from './table.js';
-import { displayWidth, wrapWords } from './width.js';
+import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell, type TableColumn } from './table.js';
+import { wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
 /** Coarse modes for callers that only care whether output is for people, for scripts as text, or JSON. */
@@ -81,9 +73,6 @@ export interface RecordOptions {
   /** The time a relative time ("in 5h 10m") counts from: the server's, for its records' times. */
   nowMs?: number;
 }
-
-/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
-const WRAP_MAX_MIN_WIDTH = 20;
 
 export class Output {
   readonly format: OutputFormat;
@@ -225,8 +214,8 @@ export class Output {
   jsonWithList(document: JsonObject, key: string, count: number, item: (index: number) => unknown) {
     // The list's place in the document's text, found by a member that can be nothing else (a NUL: no data of a document holds one as text).
     const placeholder = `\u0000hedge-list:${key}`;
-    const text = safeJson({ ...document, [key]: [placeholder] }, 2);
-    const marked = `[\n    ${JSON.stringify(placeholder)}\n  ]`;
+    const text = safeJson({ ...document, [key]: placeholder }, 2);
+    const marked = JSON.stringify(placeholder);
     const at = text.indexOf(marked);
     // A member of the document's top level: its elements are indented by four spaces.
     const list =
@@ -328,25 +317,28 @@ export class Output {
       const text = this.rowsText(fields, rows);
       if (text !== '') this.write(text);
       if (!rows.length) this.note(options.empty);
-      const sums = fields.flatMap(({ key }) =>
-        totals?.row[key] === undefined ? [] : [safeText(`${key}=${plainValue(totals.row[key])}`)],
-      );
-      if (totals && this.format === 'tsv' && rows.length) this.note([totals.label, ...sums].join('\t'));
+      if (totals && this.format === 'tsv' && rows.length)
+        this.note(
+          [
+            totals.label,
+            ...fields.flatMap(({ key }) =>
+              totals.row[key] === undefined ? [] : [safeText(`${key}=${plainValue(totals.row[key])}`)],
+            ),
+          ].join('\t'),
+        );
       return;
     }
     if (options.people) return this.shown(await options.people(this));
     if (!rows.length) return this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
-    const onScreenResource = { ...resource, fields: onScreen(resource.fields) };
+    const shown = onScreen(resource.fields);
     const wanted = this.init.fields;
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = wanted
-      ? this.picked(onScreenResource.fields, rows)
-      : tableFields(onScreenResource, rows, options.omit);
+    const fields = wanted ? this.picked(shown, rows) : tableFields({ ...resource, fields: shown }, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
     const { priority, decisive } = wanted
       ? { priority: wanted, decisive: wanted.length }
       : rankedFor(
-          onScreenResource,
+          resource,
           rows.map((row) => row.market),
         );
     // A title is wrapped at its words like every other line a person reads (never wider than the terminal).
@@ -360,22 +352,14 @@ export class Output {
       const total = totals?.row[field.key];
       const cell = (row: JsonObject, value: unknown, absoluteOnly = false) =>
         formatCell(field, value, row, format, { ...context, absoluteOnly });
-      const shape = kindColumn(kind, field.wrap);
       // Made when the table first needs them: a column that does not fit the width is never formatted.
       let cells: TableCell[] | undefined;
       let compact: TableCell[] | undefined;
       return {
         key: field.key,
         header: safeText(fieldLabel(field, 'header', { kind, rateUnit: format.unit })),
-        ...shape,
+        ...kindColumn(kind, field.wrap),
         total: total === undefined ? EMPTY_CELL : cell(totals!.row, total),
-        get minWidth() {
-          // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
-          if (shape.shrink !== 'wrap') return shape.minWidth;
-          const longestWord = Math.max(0, ...this.cells.flatMap((one) => one.styled.split(' ').map(displayWidth)));
-          const onTwoLines = Math.max(0, ...this.cells.map((one) => widthOnLines(one.styled, 2)));
-          return Math.max(longestWord, Math.min(WRAP_MAX_MIN_WIDTH, onTwoLines));
-        },
         get cells() {
           return (cells ??= rows.map((row) => cell(row, valueOf(field, row))));
         },
@@ -495,7 +479,7 @@ function projectFields(
     throw new UsageError('--fields: this output is not a record or a list of records; use --query to shape it.');
   }
   const computed = new Map(known.filter((field) => !field.screenOnly).map((field) => [field.key, field]));
-  const available = new Set([...computed.keys(), ...records.flatMap((record) => Object.keys(record))]);
+  const available = new Set([...computed.keys(), ...records.flatMap(Object.keys)]);
   for (const name of wanted) {
     // A name checked before the run (a write's documented field) that this answer lacks is null.
     if (

@@ -45,6 +45,8 @@ export interface TableInput {
   headless?: boolean;
 }
 
+/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
+const WRAP_MAX_MIN_WIDTH = 20;
 /** A text column may be cut to this (with …) before columns are hidden. */
 const TEXT_MIN_WIDTH = 10;
 
@@ -306,7 +308,16 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
       : (input.totals.cells[index]?.width ?? 0);
   const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
-  const least = column.drawn || column.shrink ? (column.drawn?.minWidth ?? column.minWidth) : undefined;
+  // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
+  const wrapped = () =>
+    Math.max(
+      ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+      Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+    );
+  const least =
+    column.drawn || column.shrink
+      ? (column.drawn?.minWidth ?? column.minWidth ?? (column.shrink === 'wrap' ? wrapped() : undefined))
+      : undefined;
   const minWidth = least === undefined ? width : Math.max(headerWidth, least);
   // For the desk's columns: the header on two lines, the cells in their compact form.
   const content = Math.min(
