@@ -147,7 +147,8 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
   const rolling = new Set<string>();
   for (const event of observation.events) {
     const { market, side, action, message, code } = event;
-    const row = market !== undefined && side !== undefined ? { market: market.toUpperCase(), side } : undefined;
+    const row =
+      typeof market === 'string' && typeof side === 'string' ? { market: market.toUpperCase(), side } : undefined;
     const key = row && rowKeyOf(row.market, row.side);
     const kind = event.event;
     if (key && SUCCESS_EVENTS.includes(kind) && event.dry_run !== true) succeeded.add(key);
