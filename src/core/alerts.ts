@@ -28,29 +28,24 @@ export type Alert =
   | (MaturityFact & { kind: 'maturity'; secondsLeft: number; within: string });
 
 export function alertConditions(facts: AlertFacts, rules: AlertRules, nowMs: number) {
-  const holding: Alert[] = [];
-  if (
-    rules.pnlAtOrBelowUsd !== undefined &&
-    facts.netPnlUsd !== undefined &&
-    facts.netPnlUsd <= rules.pnlAtOrBelowUsd
-  ) {
-    holding.push({ kind: 'pnl', key: 'pnl', netPnlUsd: facts.netPnlUsd, thresholdUsd: rules.pnlAtOrBelowUsd });
-  }
-  if (rules.maturityWithinMs !== undefined) {
-    for (const fact of facts.maturities) {
-      const at = Date.parse(fact.maturityAt);
-      if (Number.isNaN(at)) continue;
-      const left = at - nowMs;
-      if (left > rules.maturityWithinMs) continue;
+  const { netPnlUsd } = facts;
+  const { pnlAtOrBelowUsd: thresholdUsd, maturityWithinMs: withinMs } = rules;
+  const holding: Alert[] =
+    thresholdUsd !== undefined && netPnlUsd !== undefined && netPnlUsd <= thresholdUsd
+      ? [{ kind: 'pnl', key: 'pnl', netPnlUsd, thresholdUsd }]
+      : [];
+  for (const { key, maturityAt, market, side, hedgeId } of withinMs === undefined ? [] : facts.maturities) {
+    // An unreadable time (NaN) is never within.
+    const left = Date.parse(maturityAt) - nowMs;
+    if (left <= withinMs!)
       holding.push({
         kind: 'maturity',
-        key: `maturity:${fact.key}`,
-        maturityAt: fact.maturityAt,
+        key: `maturity:${key}`,
+        maturityAt,
         secondsLeft: Math.max(0, Math.floor(left / 1000)),
-        within: rules.maturityWithinText ?? `${Math.round(rules.maturityWithinMs / 1000)}s`,
-        ...withoutUndefined({ market: fact.market, side: fact.side, hedgeId: fact.hedgeId }),
+        within: rules.maturityWithinText ?? `${Math.round(withinMs! / 1000)}s`,
+        ...withoutUndefined({ market, side, hedgeId }),
       });
-    }
   }
   return holding;
 }
@@ -129,9 +124,7 @@ export const NO_ALERTS: AlertState = { active: new Map(), rows: new Map() };
 const ROW_CAUSES: readonly string[] = ['missed_roll', 'drift', 'refused'];
 const SUCCESS_EVENTS: readonly string[] = ['roll', 'reopen', 'converge'];
 
-export function rowKeyOf(market: string, side: string) {
-  return `${market.toUpperCase()} ${side}`;
-}
+export const rowKeyOf = (market: string, side: string) => `${market.toUpperCase()} ${side}`;
 
 /** "holds 1,000.00 USD, target 2,000.00 USD" */
 function describeDrift(current: unknown, target: unknown) {
@@ -153,30 +146,26 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
   const succeeded = new Set<string>();
   const rolling = new Set<string>();
   for (const event of observation.events) {
-    const { market, side, action } = event;
+    const { market, side, action, message, code } = event;
     const row =
       typeof market === 'string' && typeof side === 'string' ? { market: market.toUpperCase(), side } : undefined;
     const key = row && rowKeyOf(row.market, row.side);
-    if (key && SUCCESS_EVENTS.includes(event.event) && event.dry_run !== true) succeeded.add(key);
-    if (key && (event.event === 'roll' || (event.event === 'error' && action === 'roll'))) rolling.add(key);
-    if (event.event === 'drift' && row) hold('drift', describeDrift(event.notional_usd, event.target_usd), row, event);
-    if (event.event !== 'error') continue;
+    const kind = event.event;
+    if (key && SUCCESS_EVENTS.includes(kind) && event.dry_run !== true) succeeded.add(key);
+    if (key && (kind === 'roll' || (kind === 'error' && action === 'roll'))) rolling.add(key);
+    if (kind === 'drift' && row) hold('drift', describeDrift(event.notional_usd, event.target_usd), row, event);
+    if (kind !== 'error') continue;
     if (event.phase === 'cycle')
-      hold('store_unreachable', String(event.message ?? 'the journal or team store cannot be used'), undefined, event);
+      hold('store_unreachable', String(message ?? 'the journal or team store cannot be used'), undefined, event);
     else if (event.phase === 'read')
       hold(
         'server_unreachable',
-        `the book could not be read: ${String(event.message ?? event.code ?? 'no answer')}`,
+        `the book could not be read: ${String(message ?? code ?? 'no answer')}`,
         undefined,
         event,
       );
     else if (row && typeof action === 'string')
-      hold(
-        'refused',
-        `${action} failed: ${String(event.code ?? 'error')}: ${String(event.message ?? '')}`.trim(),
-        row,
-        event,
-      );
+      hold('refused', `${action} failed: ${String(code ?? 'error')}: ${String(message ?? '')}`.trim(), row, event);
   }
 
   // The drifts and missed rolls this cycle's rows show, against the previous cycle's.
@@ -189,20 +178,19 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
     if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)
       hold('drift', describeDrift(current, row.target_usd), base);
     const before = state.rows.get(key);
-    const dueAt =
-      before?.next_action === 'roll' && before.next_action_at ? Date.parse(before.next_action_at) : Number.NaN;
+    const dueAt = before?.next_action === 'roll' ? Date.parse(before.next_action_at ?? '') : Number.NaN;
+    const held = before?.current_usd ?? 0;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
-    const keeperRolled = state.rolling?.has(key) === true || rolling.has(key);
     if (
-      before?.current_usd &&
-      before.current_usd > 0 &&
+      held > 0 &&
       current === 0 &&
       dueAt <= (observation.serverNowMs ?? nowMs) &&
-      !keeperRolled
+      !state.rolling?.has(key) &&
+      !rolling.has(key)
     )
       hold(
         'missed_roll',
-        `${formatUsd(before.current_usd)} settled instead of being rolled (its roll was due ${before.next_action_at})`,
+        `${formatUsd(held)} settled instead of being rolled (its roll was due ${before!.next_action_at})`,
         base,
       );
   }
@@ -241,39 +229,31 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
     state.active,
     [...holding.values()].map((condition) => ({ ...condition, since: at })),
   );
-  const notice = (was: ActiveAlert, alert: AlertNotice['alert'], told: Partial<AlertNotice> & { text: string }) => ({
-    alert,
-    key: was.key,
-    cause: was.cause,
-    ...(was.market !== undefined && was.side !== undefined && { market: was.market, side: was.side }),
-    message: was.message,
-    since: was.since,
-    at,
-    ...told,
-  });
-  const subject = ({ market, side, cause }: ActiveAlert) =>
-    market !== undefined ? `${market} ${side}: ${CAUSE_WORDS[cause]}` : CAUSE_WORDS[cause];
   const notices = [
-    ...edges.started.map((alert) =>
-      notice(alert, 'started', {
-        text: `hedge keep alert — ${subject(alert)} — ${alert.message}`,
-        ...(alert.trigger && { trigger: alert.trigger }),
-      }),
-    ),
-    ...edges.cleared.map((was) => {
-      const seconds = Math.max(0, Math.round((nowMs - Date.parse(was.since)) / 1000));
-      const held =
-        seconds < 60
-          ? `${seconds}s`
-          : seconds < 3600
-            ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
-            : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
-      return notice(was, 'recovered', {
-        duration_s: seconds,
-        text: `hedge keep recovered — ${subject(was)} (held ${held})`,
-      });
-    }),
-  ];
+    ...edges.started.map((was) => ['started', was] as const),
+    ...edges.cleared.map((was) => ['recovered', was] as const),
+  ].map(([alert, { key, cause, market, side, message, since, trigger }]): AlertNotice => {
+    const subject = market !== undefined ? `${market} ${side}: ${CAUSE_WORDS[cause]}` : CAUSE_WORDS[cause];
+    const head = {
+      alert,
+      key,
+      cause,
+      ...(market !== undefined && side !== undefined && { market, side }),
+      message,
+      since,
+      at,
+    };
+    if (alert === 'started')
+      return { ...head, text: `hedge keep alert — ${subject} — ${message}`, ...(trigger && { trigger }) };
+    const seconds = Math.max(0, Math.round((nowMs - Date.parse(since)) / 1000));
+    const held =
+      seconds < 60
+        ? `${seconds}s`
+        : seconds < 3600
+          ? `${Math.floor(seconds / 60)}m ${seconds % 60}s`
+          : `${Math.floor(seconds / 3600)}h ${Math.floor((seconds % 3600) / 60)}m`;
+    return { ...head, duration_s: seconds, text: `hedge keep recovered — ${subject} (held ${held})` };
+  });
   // The rows a next cycle is judged against: this cycle's, except a side it could not tell, whose last told row stands (a hedge that matured unrolled settles through cycles that cannot tell the side).
   const told = new Map(
     [...rowsNow].map(([key, row]) => [key, row.current_unknown === true ? (state.rows.get(key) ?? row) : row]),

@@ -41,15 +41,6 @@ export interface RowFileOptions {
 /** Reads one cell: `field(column, parse)` is the parsed value, or undefined with the parser's error among the row's problems. */
 export type Field<C extends string> = <T>(column: C, parse: (value: string | undefined) => T) => T | undefined;
 
-/** What both readers share: the layout in words, and the problems found so far. */
-interface Reading<C extends string> {
-  layout: RowFileLayout<C>;
-  columns: readonly C[];
-  expected: string;
-  empty: string;
-  problems: RowFileProblem[];
-}
-
 /** Reads the file and checks each row (`check` gives its value, trusted only when the file has no problem, and the key two rows may not share: `repeated` names the earlier row): the rows with their lines, or every problem in the order of the file. */
 export function readRowFile<C extends string, T>(
   text: string,
@@ -59,21 +50,116 @@ export function readRowFile<C extends string, T>(
   repeated: (earlier: RawRow<C>) => string,
 ): { rows: Array<T & { line: number }> } | { problems: RowFileProblem[] } {
   const content = text.replace(/^\ufeff/, '');
+  const known: readonly C[] = [...layout.required, ...layout.optional];
   const expected = `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
-  const reading: Reading<C> = {
-    layout,
-    columns: [...layout.required, ...layout.optional],
-    expected,
-    empty: `${sourceName} is empty; expected a header row naming ${expected}, then one row per ${layout.rowIs}.`,
-    problems: [],
+  const empty = `${sourceName} is empty; expected a header row naming ${expected}, then one row per ${layout.rowIs}.`;
+  const problems: RowFileProblem[] = [];
+  const refuse = (message: string, line = 0): RawRow<C>[] => {
+    problems.push({ line, message });
+    return [];
   };
-  const { problems } = reading;
+
+  function readCsv() {
+    let framingError: RowFileProblem | undefined;
+    // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
+    const records = parseCsv(content.replace(/\r\n?/g, '\n'), {
+      info: true,
+      comment: '#',
+      // A `#` inside a field (a deal id such as DEAL#42) is data; only whole lines are comments.
+      comment_no_infix: true,
+      skip_empty_lines: true,
+      // Rows with the wrong number of fields are reported here, with their line, not thrown.
+      relax_column_count: true,
+      skip_records_with_error: true,
+      on_skip: (error) => {
+        // After a broken quote the reader no longer knows where rows begin: keep the first framing error and drop the rows read after it, whose lines and fields cannot be trusted.
+        if (!error || framingError) return;
+        const reason = CSV_REASONS[error.code] ?? `the reader stopped here (${error.code ?? 'unknown reason'}).`;
+        framingError = { line: typeof error.lines === 'number' ? error.lines : 0, message: `not valid CSV: ${reason}` };
+      },
+    }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
+
+    const located = records
+      // csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier.
+      .map(({ record, info }) => ({ fields: record, line: info.lines - record.join('').split('\n').length + 1 }))
+      // A spreadsheet's empty row (`,,,`) is a blank line too.
+      .filter(
+        ({ fields, line }) => fields.some((field) => field.trim() !== '') && line < (framingError?.line ?? Infinity),
+      );
+    if (framingError) problems.push(framingError);
+
+    const [header, ...body] = located;
+    if (!header) return framingError ? [] : refuse(empty);
+    const columns = header.fields.map((name) => name.trim().toLowerCase() as C);
+    const seen = new Set<string>();
+    columns.forEach((name, index) => {
+      if (!known.includes(name)) refuse(layout.header.unknown(index + 1, expected), header.line);
+      else if (seen.has(name)) refuse(layout.header.repeated(name), header.line);
+      seen.add(name);
+    });
+    const missing = layout.required.filter((name) => !seen.has(name));
+    // Without a required column no row can be checked in full; its absence is the one problem.
+    if (missing.length) return refuse(layout.header.lacks(missing.join(', '), expected), header.line);
+
+    return body.flatMap(({ fields, line }, index): RawRow<C>[] => {
+      const label = layout.csvLabel(index);
+      if (fields.length !== columns.length)
+        return refuse(`${label}expected ${columns.length} fields as in the header, found ${fields.length}.`, line);
+      const cells: Partial<Record<C, string>> = {};
+      columns.forEach((name, at) => known.includes(name) && (cells[name] = fields[at]));
+      return [{ line, unit: 'line', label, cells, reported: new Set() }];
+    });
+  }
+
+  function readJson() {
+    if (content.trim() === '') return refuse(empty);
+    let document: unknown;
+    try {
+      document = JSON.parse(content);
+    } catch (error) {
+      return refuse(`${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}`);
+    }
+    const { listKey } = layout;
+    const items = Array.isArray(document) ? document : (document as Record<string, unknown> | null)?.[listKey];
+    if (!Array.isArray(items))
+      return refuse(`${sourceName}: expected an array of ${listKey} or an object { "${listKey}": [...] }.`);
+    // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
+    problems.push(...repeatedKeyProblems(content, listKey, known));
+    // Each of the layout's keys a string, a number or null (absent), and no other key.
+    const cell = z.nullish(
+      z.union([z.string(), z.number()], {
+        error: ({ input }) =>
+          `expected a string or a number, found ${Array.isArray(input) ? 'an array' : typeof input === 'object' ? 'an object' : `a ${typeof input}`}`,
+      }),
+    );
+    const schema = z.strictObject(Object.fromEntries(known.map((key) => [key, cell])));
+    return items.flatMap((item: Record<string, unknown>, index): RawRow<C>[] => {
+      const line = index + 1;
+      const label = `item ${line}: `;
+      const issues = schema.safeParse(item).error?.issues ?? [];
+      if (issues.some((issue) => !issue.path.length && issue.code !== 'unrecognized_keys'))
+        return refuse(`${label}expected an object with ${expected}.`, line);
+      const row: RawRow<C> = { line, unit: 'item', label, cells: {}, reported: new Set() };
+      for (const issue of issues) {
+        if (issue.code === 'unrecognized_keys')
+          refuse(`${label}a key that is not known; the keys are ${expected}.`, line);
+        else {
+          const key = String(issue.path[0]) as C;
+          refuse(`${label}${key}: ${issue.message}.`, line);
+          row.reported.add(key);
+        }
+      }
+      for (const key of known) if (!row.reported.has(key) && item[key] != null) row.cells[key] = String(item[key]);
+      return [row];
+    });
+  }
+
   const first = content.trimStart()[0];
-  const raws = first === '[' || first === '{' ? readJson(content, sourceName, reading) : readCsv(content, reading);
+  const raws = first === '[' || first === '{' ? readJson() : readCsv();
   const rows: Array<T & { line: number }> = [];
   const firstRowOf = new Map<string, RawRow<C>>();
   for (const raw of raws) {
-    const said = (message: string) => problems.push({ line: raw.line, message: `${raw.label}${message}` });
+    const said = (message: string) => refuse(`${raw.label}${message}`, raw.line);
     const { key, value } = check((column, parse) => {
       if (raw.reported.has(column)) return;
       try {
@@ -89,10 +175,7 @@ export function readRowFile<C extends string, T>(
   }
   problems.sort((a, b) => a.line - b.line);
   if (!problems.length && !rows.length)
-    problems.push({
-      line: 0,
-      message: `${sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.`,
-    });
+    refuse(`${sourceName} has no ${layout.rowsAre}; expected one row per ${layout.rowIs}.`);
   return problems.length ? { problems } : { rows };
 }
 
@@ -117,123 +200,6 @@ const CSV_REASONS: Record<string, string> = {
   CSV_QUOTE_NOT_CLOSED: 'a quoted field is never closed.',
   CSV_INVALID_OPENING_QUOTE: 'a quote opens in the middle of a field.',
 };
-
-function readCsv<C extends string>(content: string, { layout, columns: known, expected, empty, problems }: Reading<C>) {
-  let framingError: RowFileProblem | undefined;
-  // csv-parse counts a CRLF inside a quoted field as two lines; with LF only, its line numbers are the file's.
-  const records = parseCsv(content.replace(/\r\n?/g, '\n'), {
-    info: true,
-    comment: '#',
-    // A `#` inside a field (a deal id such as DEAL#42) is data; only whole lines are comments.
-    comment_no_infix: true,
-    skip_empty_lines: true,
-    // Rows with the wrong number of fields are reported here, with their line, not thrown.
-    relax_column_count: true,
-    skip_records_with_error: true,
-    on_skip: (error) => {
-      // After a broken quote the reader no longer knows where rows begin: keep the first framing error and drop the rows read after it, whose lines and fields cannot be trusted.
-      if (!error || framingError) return;
-      const reason = CSV_REASONS[error.code] ?? `the reader stopped here (${error.code ?? 'unknown reason'}).`;
-      framingError = { line: typeof error.lines === 'number' ? error.lines : 0, message: `not valid CSV: ${reason}` };
-      return;
-    },
-  }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-
-  const located = records
-    // csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier.
-    .map(({ record, info }) => ({ fields: record, line: info.lines - record.join('').split('\n').length + 1 }))
-    // A spreadsheet's empty row (`,,,`) is a blank line too.
-    .filter(
-      ({ fields, line }) => fields.some((field) => field.trim() !== '') && line < (framingError?.line ?? Infinity),
-    );
-  if (framingError) problems.push(framingError);
-
-  const [header, ...body] = located;
-  if (!header) {
-    if (!framingError) problems.push({ line: 0, message: empty });
-    return [];
-  }
-  const said = (message: string) => problems.push({ line: header.line, message });
-  const columns = header.fields.map((name) => name.trim().toLowerCase());
-  const seen = new Set<string>();
-  columns.forEach((name, index) => {
-    if (!known.includes(name as C)) said(layout.header.unknown(index + 1, expected));
-    else if (seen.has(name)) said(layout.header.repeated(name));
-    seen.add(name);
-  });
-  const missing = layout.required.filter((name) => !seen.has(name));
-  // Without a required column no row can be checked in full; its absence is the one problem.
-  if (missing.length) {
-    said(layout.header.lacks(missing.join(', '), expected));
-    return [];
-  }
-
-  const rows: RawRow<C>[] = [];
-  body.forEach(({ fields, line }, index) => {
-    const label = layout.csvLabel(index);
-    if (fields.length !== columns.length)
-      problems.push({
-        line,
-        message: `${label}expected ${columns.length} fields as in the header, found ${fields.length}.`,
-      });
-    else {
-      const cells: Partial<Record<C, string>> = {};
-      columns.forEach((name, at) => known.includes(name as C) && (cells[name as C] = fields[at]));
-      rows.push({ line, unit: 'line', label, cells, reported: new Set() });
-    }
-  });
-  return rows;
-}
-
-function readJson<C extends string>(content: string, sourceName: string, reading: Reading<C>) {
-  const { layout, columns, expected, problems } = reading;
-  const refuse = (message: string) => {
-    problems.push({ line: 0, message });
-    return [];
-  };
-  if (content.trim() === '') return refuse(reading.empty);
-  let document: unknown;
-  try {
-    document = JSON.parse(content);
-  } catch (error) {
-    return refuse(`${sourceName} is not valid JSON: ${jsonErrorReason(error, content)}`);
-  }
-  const { listKey } = layout;
-  const items = Array.isArray(document) ? document : (document as Record<string, unknown> | null)?.[listKey];
-  if (!Array.isArray(items))
-    return refuse(`${sourceName}: expected an array of ${listKey} or an object { "${listKey}": [...] }.`);
-  // JSON.parse kept the last of two equal keys: the file says two things, and is refused.
-  problems.push(...repeatedKeyProblems(content, listKey, columns));
-  // Each of the layout's keys a string, a number or null (absent), and no other key.
-  const cell = z.nullish(
-    z.union([z.string(), z.number()], {
-      error: ({ input }) =>
-        `expected a string or a number, found ${Array.isArray(input) ? 'an array' : typeof input === 'object' ? 'an object' : `a ${typeof input}`}`,
-    }),
-  );
-  const schema = z.strictObject(Object.fromEntries(columns.map((key) => [key, cell])));
-  const rows: RawRow<C>[] = [];
-  items.forEach((item: Record<string, unknown>, index) => {
-    const line = index + 1;
-    const label = `item ${line}: `;
-    const said = (message: string) => problems.push({ line, message: `${label}${message}` });
-    const issues = schema.safeParse(item).error?.issues ?? [];
-    if (issues.some((issue) => !issue.path.length && issue.code !== 'unrecognized_keys'))
-      return said(`expected an object with ${expected}.`);
-    const row: RawRow<C> = { line, unit: 'item', label, cells: {}, reported: new Set() };
-    for (const issue of issues) {
-      if (issue.code === 'unrecognized_keys') said(`a key that is not known; the keys are ${expected}.`);
-      else {
-        const key = String(issue.path[0]) as C;
-        said(`${key}: ${issue.message}.`);
-        row.reported.add(key);
-      }
-    }
-    for (const key of columns) if (!row.reported.has(key) && item[key] != null) row.cells[key] = String(item[key]);
-    rows.push(row);
-  });
-  return rows;
-}
 
 /** V8's reason, where it is in its own words with a position (`Unterminated string in JSON at position 5`); its "Unexpected token" quotes the input, so only where it stopped is said. */
 function jsonErrorReason(error: unknown, content: string) {

@@ -8,23 +8,33 @@ import type { ExposureReportView, ExposuresView } from './exposures.js';
 import { fieldTable, type FieldSpec } from '../../platform/fields/fields.js';
 import { formatFixed, formatMoney, formatSignedMoney, formatUpTo } from '../../core/number-format.js';
 import { payOrEarn } from '../../core/money.js';
-import type { ListOptions, Output } from '../../platform/terminal/output.js';
+import type { Output } from '../../platform/terminal/output.js';
 import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html.js';
-import type { Resource } from '../../platform/fields/resource-fields.js';
 import { utcMinute } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
 export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
 export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
+export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
+export type ReportSection = (typeof REPORT_SECTIONS)[number];
 
-/** Fields as fieldTable's lines, and the order a narrow table keeps them in (theirs when not given). */
-const resource = (table: string, priority?: string, extra?: Record<string, Partial<FieldSpec>>) => {
+/** A section: its title, what it says when empty, its fields as fieldTable's lines, and the order a narrow table keeps them in (theirs when not given). */
+const section = (
+  title: string,
+  empty: string,
+  table: string,
+  priority?: string,
+  extra?: Record<string, Partial<FieldSpec>>,
+) => {
   const fields = fieldTable(table, extra);
-  return { fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
+  return { title, empty, fields, priority: priority?.split(' ') ?? fields.map((field) => field.key) };
 };
+type Section = ReturnType<typeof section>;
 const WRAP = { wrap: true };
 
-export const EXPOSURE_LINE_RESOURCE = resource(
+export const EXPOSURE_LINE_RESOURCE = section(
+  'Exposures as the policy sees them now',
+  'No exposures.',
   `
   id            ID        text
   market        Market
@@ -43,7 +53,9 @@ export const EXPOSURE_LINE_RESOURCE = resource(
 );
 
 // Lists of ids and reasons wrap at their spaces in a narrow table, never cut inside an id or a word.
-export const BOOK_RESOURCE = resource(
+export const BOOK_RESOURCE = section(
+  'Target book now (hold each side within its band)',
+  'Nothing to hold.',
   `
   market         Market
   side           Side       side
@@ -57,7 +69,9 @@ export const BOOK_RESOURCE = resource(
   { exposures: { ...WRAP, get: (row) => (Array.isArray(row.exposures) ? row.exposures.join(' ') : row.exposures) } },
 );
 
-export const SCHEDULE_RESOURCE = resource(
+export const SCHEDULE_RESOURCE = section(
+  "Schedule of changes (at today's price)",
+  'No change ahead: every exposure is due.',
   `
   at          At      utc
   market      Market
@@ -70,7 +84,9 @@ export const SCHEDULE_RESOURCE = resource(
   { reason: WRAP },
 );
 
-export const COST_RESOURCE = resource(
+export const COST_RESOURCE = section(
+  "Projected cost to each due date (today's carry and fees, rolls included)",
+  'Nothing to hold, so no cost.',
   `
   due             Due       utc
   market          Market
@@ -83,7 +99,9 @@ export const COST_RESOURCE = resource(
   { exposures: WRAP },
 );
 
-export const STRESS_RESOURCE = resource(
+export const STRESS_RESOURCE = section(
+  'Stress: the price moves now by …',
+  'No price to stress.',
   `
   market               Market
   shock_pct            Shock %    count
@@ -94,87 +112,48 @@ export const STRESS_RESOURCE = resource(
   'shock_pct net_usd exposure_change_usd cover_pnl_usd price market',
 );
 
-const POLICY_RESOURCE = resource(`
-  within_days  Within days  count
-  ratio_pct    Ratio %      count`);
-
-/** The sections as data after the head renderSections gives every document: what JSON shows, and each section's rows for TSV/CSV/NDJSON. */
-function exposuresAsData(view: ExposuresView) {
-  return {
-    fees: Object.fromEntries(
-      Object.entries(view.fees).map(([name, fee]) => [
-        name,
-        { rate_bps: fee.rate === null ? null : Math.round(fee.rate * 1e6) / 100, from: fee.from },
-      ]),
-    ),
-    ...(view.availableExposureUsd === undefined ? {} : { available_exposure_usd: view.availableExposureUsd }),
-    exposures: view.exposures,
-    book: view.book,
-    schedule: view.schedule,
-    cost: view.cost,
-    stress: view.stress,
-  };
-}
-
 const SECTIONS: Record<ExposureSection, Section> = {
-  exposures: {
-    resource: EXPOSURE_LINE_RESOURCE,
-    title: 'Exposures as the policy sees them now',
-    empty: 'No exposures.',
-  },
-  book: {
-    resource: BOOK_RESOURCE,
-    title: 'Target book now (hold each side within its band)',
-    empty: 'Nothing to hold.',
-  },
-  schedule: {
-    resource: SCHEDULE_RESOURCE,
-    title: "Schedule of changes (at today's price)",
-    empty: 'No change ahead: every exposure is due.',
-  },
-  cost: {
-    resource: COST_RESOURCE,
-    title: "Projected cost to each due date (today's carry and fees, rolls included)",
-    empty: 'Nothing to hold, so no cost.',
-  },
-  stress: { resource: STRESS_RESOURCE, title: 'Stress: the price moves now by …', empty: 'No price to stress.' },
-  policy: {
-    resource: POLICY_RESOURCE,
-    title: 'Hedge ratio by time to due',
-    empty: 'No ratio buckets.',
-    rows: (document) => (document.policy as ReturnType<typeof policyAsData>).ratios,
-  },
+  exposures: EXPOSURE_LINE_RESOURCE,
+  book: BOOK_RESOURCE,
+  schedule: SCHEDULE_RESOURCE,
+  cost: COST_RESOURCE,
+  stress: STRESS_RESOURCE,
+  policy: section(
+    'Hedge ratio by time to due',
+    'No ratio buckets.',
+    `
+    within_days  Within days  count
+    ratio_pct    Ratio %      count`,
+  ),
 };
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
 export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }) {
+  const { availableExposureUsd: available, heldUsd = 0, fees, asOf, source, policy, prices, ...tables } = view;
   const target = view.book.reduce((total, row) => total + row.target_usd, 0);
   // The headroom is net of what is open: reaching the target adds only what it holds beyond that.
-  if (view.availableExposureUsd !== undefined && target - (view.heldUsd ?? 0) > view.availableExposureUsd) {
+  if (available !== undefined && target - heldUsd > available)
     output.warn(
-      `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(view.heldUsd ?? 0)} USD) by more than the account's available exposure (${formatMoney(view.availableExposureUsd)} USD): the server would refuse part of it.`,
+      `The target book (${formatMoney(target)} USD) is above what its markets hold (${formatMoney(heldUsd)} USD) by more than the account's available exposure (${formatMoney(available)} USD): the server would refuse part of it.`,
     );
-  }
-  for (const [market, fee] of Object.entries(view.fees)) {
-    if (fee.rate === null)
+  const bps = Object.entries(fees).map(([market, { rate, from }]) => {
+    if (rate === null)
       output.warn(
         `${market}: the fee could not be quoted; the projected cost shows carry only (give it with --fee-bps).`,
       );
-  }
-  await renderSections(output, view, SECTIONS, exposuresAsData(view), {
+    return [market, { rate_bps: rate === null ? null : Math.round(rate * 1e6) / 100, from }];
+  });
+  const rest = {
+    fees: Object.fromEntries(bps),
+    ...(available === undefined ? {} : { available_exposure_usd: available }),
+    ...tables,
+  };
+  await renderSections(output, view, SECTIONS, rest, {
     ...options,
     all: ['exposures', 'book', 'schedule', 'cost', 'stress'],
     fallback: 'book',
     footer: 'Nothing was sent. Carry and fees from your side (- you pay); stress: + a gain, - a loss, in USD.',
   });
-}
-
-interface Section {
-  resource: Resource;
-  title: string;
-  empty: string;
-  /** The rows a list shows, when they are not the document's member of the section's name. */
-  rows?: (document: JsonObject) => unknown;
 }
 
 /** A document (its head: the time, file, policy and prices; then `rest`)'s sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
@@ -186,17 +165,15 @@ async function renderSections<S extends string>(
   options: { section?: S; all: readonly S[]; fallback: S; footer: string },
 ) {
   const { section } = options;
-  const document: JsonObject = {
-    as_of: view.asOf,
-    source: view.source,
-    policy: policyAsData(view.policy),
-    prices: view.prices,
-    ...rest,
-  };
-  const list = (shown: Output, name: S, more: Pick<ListOptions, 'json' | 'people'> = {}) => {
-    const { resource, title, empty, rows } = sections[name];
-    return shown.list((rows?.(document) ?? document[name]) as JsonObject[], resource, { empty, title, ...more });
-  };
+  const policy = policyAsData(view.policy);
+  const document: JsonObject = { as_of: view.asOf, source: view.source, policy, prices: view.prices, ...rest };
+  // The policy section's rows are its ratio buckets.
+  const list = (shown: Output, name: S, more = {}) =>
+    shown.list((name === 'policy' ? policy.ratios : document[name]) as JsonObject[], sections[name], {
+      empty: sections[name].empty,
+      title: sections[name].title,
+      ...more,
+    });
   output.tableNote(
     output.chalk.dim(`${view.source} as of ${utcMinute(view.asOf)} UTC: ${describePolicy(view.policy)}.`),
   );
@@ -205,7 +182,7 @@ async function renderSections<S extends string>(
     ? list(output, section, { json: document[section] })
     : list(output, options.fallback, {
         json: document,
-        people: async (shown) => {
+        people: async (shown: Output) => {
           for (const name of options.all) await list(shown, name);
         },
       }));
@@ -214,59 +191,47 @@ async function renderSections<S extends string>(
 
 // ---- --report ------------------------------------------------------------------------------
 
-export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
-export type ReportSection = (typeof REPORT_SECTIONS)[number];
-
-const COVERAGE_RESOURCE = resource(
-  `
-  week          Week of
-  at            Taken      utc
-  market        Market
-  exposure_usd  Exposure   money  USD
-  target_usd    Target     money  USD
-  hedged_usd    Hedged     money  USD
-  coverage_pct  Covered %  count`,
-  'week coverage_pct hedged_usd exposure_usd target_usd market at',
-);
-
-const COST_TO_DATE_RESOURCE = resource(
-  `
-  market          Market
-  closed_hedges   Closed hedges  count
-  carry_pnl_usdc  Carry          pnl    USDC
-  fees_pnl_usdc   Fees           pnl    USDC
-  cost_usdc       Cost           pnl    USDC`,
-  'market cost_usdc carry_pnl_usdc fees_pnl_usdc closed_hedges',
-);
-
-const EFFECTIVENESS_RESOURCE = resource(
-  `
-  id                   ID           text
-  market               Market
-  cover_side           Cover        side
-  first_cover_at       First cover  utc
-  first_price          From         rate   rate
-  price_to             To           rate   rate
-  exposure_change_usd  Exposure     pnl    USD
-  cover_pnl_usd        Cover P&L    pnl    USD
-  offset_pct           Dollar offset %           count
-  effective            Within 80–125% (ASC 815)`,
-  'id offset_pct effective exposure_change_usd cover_pnl_usd cover_side first_price price_to first_cover_at market',
-);
-
 const REPORT_SECTION_VIEWS: Record<ReportSection, Section> = {
-  coverage: { resource: COVERAGE_RESOURCE, title: 'Coverage per week', empty: 'No week to show.' },
-  cost: {
-    resource: COST_TO_DATE_RESOURCE,
-    title: 'Cost to date (closed hedges, from history)',
-    empty: 'No closed hedges.',
-  },
-  effectiveness: {
-    resource: EFFECTIVENESS_RESOURCE,
-    title:
-      "Effectiveness: the dollar-offset ratio since the first cover; the verdict is ASC 815's 80–125% (under IFRS 9 the ratio is a diagnostic)",
-    empty: 'No exposures.',
-  },
+  coverage: section(
+    'Coverage per week',
+    'No week to show.',
+    `
+    week          Week of
+    at            Taken      utc
+    market        Market
+    exposure_usd  Exposure   money  USD
+    target_usd    Target     money  USD
+    hedged_usd    Hedged     money  USD
+    coverage_pct  Covered %  count`,
+    'week coverage_pct hedged_usd exposure_usd target_usd market at',
+  ),
+  cost: section(
+    'Cost to date (closed hedges, from history)',
+    'No closed hedges.',
+    `
+    market          Market
+    closed_hedges   Closed hedges  count
+    carry_pnl_usdc  Carry          pnl    USDC
+    fees_pnl_usdc   Fees           pnl    USDC
+    cost_usdc       Cost           pnl    USDC`,
+    'market cost_usdc carry_pnl_usdc fees_pnl_usdc closed_hedges',
+  ),
+  effectiveness: section(
+    "Effectiveness: the dollar-offset ratio since the first cover; the verdict is ASC 815's 80–125% (under IFRS 9 the ratio is a diagnostic)",
+    'No exposures.',
+    `
+    id                   ID           text
+    market               Market
+    cover_side           Cover        side
+    first_cover_at       First cover  utc
+    first_price          From         rate   rate
+    price_to             To           rate   rate
+    exposure_change_usd  Exposure     pnl    USD
+    cover_pnl_usd        Cover P&L    pnl    USD
+    offset_pct           Dollar offset %           count
+    effective            Within 80–125% (ASC 815)`,
+    'id offset_pct effective exposure_change_usd cover_pnl_usd cover_side first_price price_to first_cover_at market',
+  ),
 };
 
 export async function renderExposureReport(
@@ -278,11 +243,7 @@ export async function renderExposureReport(
     output.warn(
       `GET /hedges/history returned ${view.historyFetched} closed hedges and may hold older ones: the cost to date may be incomplete.`,
     );
-  const rest = {
-    history_complete: view.historyComplete,
-    effective_band_pct: [...EFFECTIVE_BAND_PCT],
-    ...view.report,
-  };
+  const rest = { history_complete: view.historyComplete, effective_band_pct: [...EFFECTIVE_BAND_PCT], ...view.report };
   await renderSections(output, view, REPORT_SECTION_VIEWS, rest, {
     ...options,
     all: REPORT_SECTIONS,
@@ -291,7 +252,6 @@ export async function renderExposureReport(
       "Exposure in USD at today's price; hedged: what the hedges held then, in the exposure's direction. Nothing was sent.",
   });
 }
-
 // ---- the report's HTML ---------------------------------------------------------------------
 
 const HEIGHT = 260;
@@ -309,9 +269,8 @@ function coverageChart(view: ExposureReportView, market: string) {
   const weeks = view.report.coverage.filter((row) => row.market === market);
   if (!weeks.length) return '';
   const top = Math.max(1, ...weeks.flatMap((row) => [row.exposure_usd, row.hedged_usd, row.target_usd])) * 1.1;
-  const plotW = CHART.width - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
-  const slot = plotW / weeks.length;
+  const slot = (CHART.width - PAD.left - PAD.right) / weeks.length;
   const bar = Math.max(2, Math.min(24, slot / 3));
   const y = (value: number) => PAD.top + plotH - (value / top) * plotH;
   let body = '';
@@ -364,27 +323,24 @@ function effectivenessChart(view: ExposureReportView) {
   return `${svgOpen(label, height, 'effectiveness')}${body}<text class="axis-title" x="120" y="${height - 6}">dollar offset: cover P&amp;L / exposure change (shaded: 80–125%, ASC 815)</text></svg>`;
 }
 
-function cell(value: unknown, field: FieldSpec) {
-  if (value === null || value === undefined) return '<td class="muted">—</td>';
-  if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
-  // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
-  if (typeof value === 'number')
-    return `<td class="num">${escapeHtml(field.unit === 'USDC' ? formatSignedMoney(value) : formatUpTo(value, 2))}</td>`;
-  return `<td>${escapeHtml(field.kind === 'utc' && typeof value === 'string' ? utcMinute(value) : String(value))}</td>`;
-}
-
-function table(rows: readonly object[], resourceOf: Resource) {
-  const fields = resourceOf.fields;
-  const head = fields
-    .map(
-      (field) =>
-        `<th>${escapeHtml(field.label)}${field.unit && field.unit !== 'rate' ? ` (${escapeHtml(field.unit)})` : ''}</th>`,
-    )
-    .join('');
-  const body = rows
-    .map((row) => `<tr>${fields.map((field) => cell((row as JsonObject)[field.key], field)).join('')}</tr>`)
-    .join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+/** A report section's table, whole: every row and column. */
+function table(view: ExposureReportView, name: ReportSection) {
+  const { fields } = REPORT_SECTION_VIEWS[name];
+  const cell = (value: unknown, field: FieldSpec) => {
+    if (value === null || value === undefined) return '<td class="muted">—</td>';
+    if (typeof value === 'boolean') return `<td>${value ? 'yes' : '<strong>no</strong>'}</td>`;
+    // Carry, fees and cost come on the account's side, signed as every screen shows them: -10.00 is paid.
+    if (typeof value === 'number')
+      return `<td class="num">${escapeHtml(field.unit === 'USDC' ? formatSignedMoney(value) : formatUpTo(value, 2))}</td>`;
+    return `<td>${escapeHtml(field.kind === 'utc' && typeof value === 'string' ? utcMinute(value) : String(value))}</td>`;
+  };
+  const head = fields.map(
+    ({ label, unit }) => `<th>${escapeHtml(label)}${unit && unit !== 'rate' ? ` (${escapeHtml(unit)})` : ''}</th>`,
+  );
+  const body = (view.report[name] as JsonObject[]).map(
+    (row) => `<tr>${fields.map((field) => cell(row[field.key], field)).join('')}</tr>`,
+  );
+  return `<div class="scroll"><table><thead><tr>${head.join('')}</tr></thead><tbody>${body.join('\n')}</tbody></table></div>`;
 }
 
 const CSS = `
@@ -410,8 +366,7 @@ svg.chart .bar.in { fill: var(--in); } svg.chart .bar.out { fill: var(--out); }
 /** The self-contained HTML report (no script, no request: it opens offline and prints on A4). */
 export function exposureReportHtml(view: ExposureReportView, context: { account: string; generatedAt: string }) {
   const markets = Object.keys(view.prices).sort();
-  const cost = view.report.cost;
-  const total = cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
+  const total = view.report.cost.reduce((sum, row) => sum + Math.round(row.cost_usdc * 100), 0) / 100;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Exposures report — ${escapeHtml(view.source)}</title><style>${CSS}</style></head>
@@ -421,13 +376,13 @@ export function exposureReportHtml(view: ExposureReportView, context: { account:
 <p>${escapeHtml(describePolicy(view.policy))}.</p>
 <h2>Coverage per week</h2>
 ${markets.map((name) => coverageChart(view, name)).join('\n')}
-<div class="scroll">${table(view.report.coverage, COVERAGE_RESOURCE)}</div>
+${table(view, 'coverage')}
 <h2>Cost to date</h2>
 <p>Carry and fees of the closed hedges of ${escapeHtml(markets.join(', '))}: ${escapeHtml(payOrEarn(total, { realized: true }))}${view.historyComplete ? '' : ' (history may be incomplete)'}.</p>
-<div class="scroll">${table(cost, COST_TO_DATE_RESOURCE)}</div>
+${table(view, 'cost')}
 <h2>Effectiveness (dollar offset)</h2>
 ${effectivenessChart(view)}
-<div class="scroll">${table(view.report.effectiveness, EFFECTIVENESS_RESOURCE)}</div>
+${table(view, 'effectiveness')}
 <p class="muted">Exposure in USD at today's price. The dollar-offset ratio is the cover's price P&amp;L against the exposure's revaluation since the market's first cover; within 80–125% is ASC 815's test of an effective hedge, while under IFRS 9 the ratio is a diagnostic, not a qualification (docs/exposures.md).</p>
 </body></html>
 `;

@@ -1,7 +1,7 @@
 // `hedge exposures FILE`: the target book, its schedule, the projected cost and the stress table,
 // from the exposures, the policy and the server's reads (a quote for each fee unless --fee-bps). No write.
 import { inputFileProblems, readInputFile, type InputPorts } from '../write/input-file.js';
-import { type HistoryFacts, type MarketFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
+import { type MarketFacts, MAX_PAGE_SIZE } from '../../core/wire.js';
 import type { HedgeClient } from '../../platform/api/client.js';
 import { parseExposuresFile, type Exposure } from './exposures-file.js';
 import { parsePolicyFile, resolvePolicy, type PolicyFlags } from './exposure-policy.js';
@@ -46,7 +46,7 @@ const FIX_ROWS =
 type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
-async function readInputs(ports: InputPorts, input: ExposuresInput) {
+async function readInputs(ports: InputPorts & Pick<CommandContext, 'client'>, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed) throw inputFileProblems(sourceName, parsed.problems, FIX_ROWS);
@@ -56,7 +56,7 @@ async function readInputs(ports: InputPorts, input: ExposuresInput) {
     policyFile ? parsePolicyFile(policyFile.text, safeText(policyFile.sourceName)) : {},
     input.flags,
   );
-  return { exposures: parsed.exposures, sourceName, policy };
+  return { exposures: parsed.exposures, source: sourceName, policy, client: await ports.client() };
 }
 
 /** A market's fee rate from one quote of the side and tenor it will hold; refused at that size, once more at 1,000 USD (the fee is a share of the notional either way). */
@@ -73,9 +73,8 @@ async function quotedFeeRate(
   for (const notional of sizes) {
     try {
       const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor });
-      const fee = Number(quote.upfront.platform_fee_usdc);
-      const quoted = Number(quote.notional_usd) || notional;
-      return Number.isFinite(fee) && quoted > 0 ? fee / quoted : null;
+      const quoted = quote.notional_usd || notional;
+      return quoted > 0 ? quote.upfront.platform_fee_usdc / quoted : null;
     } catch (error) {
       log(
         `${market}: no quote for ${formatUsd(notional)} (${error instanceof Error ? safeText(error.message) : 'unknown'})`,
@@ -85,47 +84,39 @@ async function quotedFeeRate(
   return null;
 }
 
-/** Each market of the exposures with the server's facts of it; an unlisted one is an error. */
-function listedFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
-  return marketsOf(exposures).map((market) => {
+/** Each market of the exposures: its price and its daily carry per side, from the server's list; an unlisted one is an error. */
+function marketFacts(listed: MarketFacts[], exposures: readonly Exposure[]) {
+  const prices: Record<string, number> = {};
+  const carryDailyPct: Record<string, MarketFacts['net_rate_daily_pct']> = {};
+  for (const market of marketsOf(exposures)) {
     const facts = findMarket(listed, market);
     if (!facts) throw unlistedMarketError(listed, market);
-    return [market, facts] as const;
-  });
+    prices[market] = facts.price;
+    carryDailyPct[market] = facts.net_rate_daily_pct;
+  }
+  return { prices, carryDailyPct };
 }
-
-const pricesOf = (listed: ReturnType<typeof listedFacts>) =>
-  Object.fromEntries(listed.map(([market, facts]) => [market, Number(facts.price)]));
 
 /** Everything `hedge exposures` shows, from the file, the policy and the server's reads. */
 export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInput) {
-  const { exposures, sourceName, policy } = await readInputs(ports, input);
-  const client = await ports.client();
+  const { exposures, source, policy, client } = await readInputs(ports, input);
   const [list, account, positions] = await Promise.all([
     client.listMarkets(),
     client.getAccount().catch(() => undefined),
     client.listPositions().catch(() => undefined),
   ]);
   const nowMs = ports.clock.now();
-  const listed = listedFacts(list.markets, exposures);
-  const prices = pricesOf(listed);
-  const carryDailyPct = Object.fromEntries(
-    listed.map(([market, facts]) => [
-      market,
-      { buy: Number(facts.net_rate_daily_pct.buy), sell: Number(facts.net_rate_daily_pct.sell) },
-    ]),
-  );
+  const { prices, carryDailyPct } = marketFacts(list.markets, exposures);
   const book = targetBook(exposures, policy, prices, nowMs);
   /** Market → the fee as a share of the notional, and where it came from. */
-  const fees: Record<string, { rate: number | null; from: 'quote' | '--fee-bps' | 'unknown' }> = {};
-  const feeRate: Record<string, number | undefined> = {};
+  const fees: Record<string, { rate: number | null; from: string }> = {};
+  const { feeBps } = input;
   for (const market of Object.keys(prices)) {
-    const bps = input.feeBps;
     const rate =
-      bps === undefined ? await quotedFeeRate(client, market, book, (line) => ports.log(line)) : bps / 10_000;
-    fees[market] = { rate, from: bps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote' };
-    feeRate[market] = rate ?? undefined;
+      feeBps === undefined ? await quotedFeeRate(client, market, book, (line) => ports.log(line)) : feeBps / 10_000;
+    fees[market] = { rate, from: feeBps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote' };
   }
+  const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
   // No account (a read refused): NaN, left out.
   const available = Number(account?.available_exposure_usd);
   // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
@@ -135,7 +126,7 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
     .reduce((sum, line) => sum + (line.notionalUsd ?? 0), 0);
   return {
     asOf: new Date(nowMs).toISOString(),
-    source: sourceName,
+    source,
     policy,
     prices,
     fees,
@@ -153,23 +144,6 @@ export type ExposuresView = Awaited<ReturnType<typeof gatherExposures>>;
 
 // ---- --report ------------------------------------------------------------------------------
 
-/** A closed hedge of history as the report needs it; undefined when it says too little (no side, size or time). */
-function closedCover(facts: HistoryFacts, onlyMarket: string | undefined) {
-  const { side, notionalUsd, openedAt, closedAt } = facts;
-  const market = facts.market ?? onlyMarket;
-  if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) return;
-  const closedAtMs = Date.parse(closedAt);
-  // The prices, P&L, carry and fees under the same names.
-  return {
-    ...facts,
-    market: market.toUpperCase(),
-    side,
-    notionalUsd,
-    openedAtMs: openedAt === undefined ? closedAtMs : Date.parse(openedAt),
-    closedAtMs,
-  };
-}
-
 /** The markets, and every hedge of the account as the report reads it: history's closed ones (every page), then the filled ones still open. */
 async function coverHedges(client: HedgeClient) {
   const [list, filled] = await Promise.all([
@@ -182,10 +156,18 @@ async function coverHedges(client: HedgeClient) {
   const ended = new Set<string | undefined>();
   const walk = await walkHistory(client, undefined, (raw) => {
     const facts = readHistoryRecord(raw);
-    ended.add(facts.hedgeId);
-    const cover = closedCover(facts, onlyMarket);
-    if (cover) hedges.push(cover);
-    else skipped += 1;
+    const { side, notionalUsd, openedAt, closedAt, hedgeId } = facts;
+    const market = facts.market ?? onlyMarket;
+    ended.add(hedgeId);
+    // A closed hedge that says too little (no side, size or time) is left out, and counted.
+    if (market === undefined || side === undefined || notionalUsd === undefined || closedAt === undefined) {
+      skipped += 1;
+      return;
+    }
+    const closedAtMs = Date.parse(closedAt);
+    // The prices, P&L, carry and fees under the same names.
+    const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
+    hedges.push({ ...facts, market: market.toUpperCase(), side, notionalUsd, openedAtMs, closedAtMs });
   });
   for (const hedge of filled.items) {
     // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
@@ -194,7 +176,7 @@ async function coverHedges(client: HedgeClient) {
     hedges.push({
       market: hedge.market.toUpperCase(),
       side: hedge.side,
-      notionalUsd: Number(hedge.notional_usd),
+      notionalUsd: hedge.notional_usd,
       openedAtMs,
       entryPrice: hedge.struck_rate ?? undefined,
     });
@@ -209,22 +191,23 @@ async function coverHedges(client: HedgeClient) {
   };
 }
 
-/** Sizing `fixed`: each market's first cover price (its earliest hedge's entry, as the report's effectiveness takes it); a market with no hedge yet is left out. */
-async function firstCoverPrices(client: HedgeClient, markets: readonly string[], known: Map<string, number>) {
-  const missing = markets.filter((market) => !known.has(market));
-  if (!missing.length) return;
-  const { hedges } = await coverHedges(client);
+/** Sizing `fixed`: each exposure's first cover price (its market's earliest hedge's entry, as the report's effectiveness takes it); an exposure of a market with no hedge yet is left out. */
+async function firstCoverPrices(client: HedgeClient, exposures: readonly Exposure[], known: Map<string, number>) {
+  const missing = marketsOf(exposures).filter((market) => !known.has(market));
+  const { hedges } = missing.length ? await coverHedges(client) : { hedges: [] };
   for (const market of missing) {
     const first = firstCoverOf(hedgesOf(hedges, market));
     // The earliest hedge never changes once there is one (hedges are opened now, never in the past): kept for the keeper's life.
     if (first) known.set(market, first.entryPrice!);
   }
+  return Object.fromEntries(
+    exposures.filter(({ market }) => known.has(market)).map((e) => [e.id, known.get(e.market)!]),
+  );
 }
 
 /** The report: the exposures and policy, the markets' prices, every closed hedge and the open ones. */
 export async function gatherExposureReport(ports: ExposuresPorts, input: ExposuresInput) {
-  const { exposures, sourceName, policy } = await readInputs(ports, input);
-  const client = await ports.client();
+  const { exposures, source, policy, client } = await readInputs(ports, input);
   const { list, hedges, walk, skipped, filledCut } = await coverHedges(client);
   if (filledCut !== undefined)
     ports.notify({
@@ -232,7 +215,7 @@ export async function gatherExposureReport(ports: ExposuresPorts, input: Exposur
       level: 'warn',
       text: `GET /hedges?status=filled may hold more than the ${filledCut} filled hedges read (the server gave no next page; it may not read the page size hedge sends): coverage and effectiveness count these only. \`hedge doctor\` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.`,
     });
-  const prices = pricesOf(listedFacts(list.markets, exposures));
+  const { prices } = marketFacts(list.markets, exposures);
   if (skipped > 0)
     ports.notify({
       kind: 'history-unreadable',
@@ -246,7 +229,7 @@ export async function gatherExposureReport(ports: ExposuresPorts, input: Exposur
   const nowMs = Math.abs(serverNowMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS ? serverNowMs : ports.clock.now();
   return {
     asOf: new Date(nowMs).toISOString(),
-    source: sourceName,
+    source,
     policy,
     prices,
     report: {
@@ -282,16 +265,8 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
   let rate = 1;
   const firstPrices = new Map<string, number>();
   return async (ports) => {
-    const { exposures, policy } = await readInputs(ports, input);
-    const client = await ports.client();
-    const firstCover: Record<string, number> = {};
-    if (policy.sizing === 'fixed') {
-      await firstCoverPrices(client, marketsOf(exposures), firstPrices);
-      for (const exposure of exposures) {
-        const price = firstPrices.get(exposure.market);
-        if (price !== undefined) firstCover[exposure.id] = price;
-      }
-    }
+    const { exposures, policy, client } = await readInputs(ports, input);
+    const firstCover = policy.sizing === 'fixed' ? await firstCoverPrices(client, exposures, firstPrices) : {};
     let list = await client.listMarkets();
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
     // The latest it can be: an exposure is let go, a hedge rolled, no later than the server's clock says.
@@ -317,21 +292,23 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.
     const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
     last = { serverMs: nowMs, ownMs: ports.clock.now() };
-    const prices = pricesOf(listedFacts(list.markets, exposures));
+    const { prices } = marketFacts(list.markets, exposures);
     const dueLeadMs = 2 * cycleMs;
-    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map((row) => ({
-      market: row.market,
-      side: row.side,
-      notionalUsd: row.notionalUsd,
-      tenorDays: row.tenorDays,
-      // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
-      untilMs: row.untilMs === undefined ? undefined : row.untilMs - dueLeadMs,
-      // Rolled at the last cycle before its maturity too (never as long as half its tenor: a new
-      // hedge would be rolled again at once).
-      ...(row.tenorDays === undefined
-        ? {}
-        : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (row.tenorDays * DAY_MS) / 2) }),
-      toleranceUsd: (row.notionalUsd * policy.bandPct) / 100,
-    }));
+    return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map(
+      ({ market, side, notionalUsd, tenorDays, untilMs }) => ({
+        market,
+        side,
+        notionalUsd,
+        tenorDays,
+        // The side ends when its last exposure is let go: a hedge maturing after that is not renewed.
+        untilMs: untilMs === undefined ? undefined : untilMs - dueLeadMs,
+        // Rolled at the last cycle before its maturity too (never as long as half its tenor: a new
+        // hedge would be rolled again at once).
+        ...(tenorDays === undefined
+          ? {}
+          : { rollBeforeMs: Math.min(Math.max(DEFAULT_ROLL_BEFORE_MS, dueLeadMs), (tenorDays * DAY_MS) / 2) }),
+        toleranceUsd: (notionalUsd * policy.bandPct) / 100,
+      }),
+    );
   };
 }
