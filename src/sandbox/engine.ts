@@ -118,7 +118,7 @@ export class SandboxEngine {
   readonly state: EngineState;
   readonly dialect: SandboxDialect;
   readonly fillDelayMs: number;
-  /** Counts the changes of state: a save is due when it moved. */
+  /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
   revision = 0;
   private readonly book: Book;
   private readonly accountIdsByKey = new Map<string, string>();

@@ -14,7 +14,6 @@ import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
 import {
-  type SharedStateFile,
   sharedStateFile,
   StateFileBusyError,
   type StateFileContents,
@@ -90,7 +89,7 @@ function faultName(outcome: FaultOutcome) {
 
 export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
-  const host = await hostEngine(options, apiKeys);
+  const host = hostEngine(options, apiKeys);
   const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
@@ -106,8 +105,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
     baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
     apiKey: apiKeys[0],
     apiKeys,
-    ...(certificates ? { caFile: certificates.caFile } : {}),
-    ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
+    ...(certificates && { caFile: certificates.caFile }),
+    ...(options.socketPath !== undefined && { socketPath: options.socketPath }),
     port,
     startedAfresh: host.startedAfresh,
     requestLog: traffic.requestLog,
@@ -123,8 +122,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
       return ids;
     },
     close: async () => {
-      if (traffic.closing) return;
-      traffic.close();
+      if (traffic.holds.signal.aborted) return;
+      traffic.holds.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
@@ -134,51 +133,47 @@ export async function startSandbox(options: SandboxOptions = {}) {
   };
 }
 
-type EngineHost = Awaited<ReturnType<typeof hostEngine>>;
+type EngineHost = ReturnType<typeof hostEngine>;
 
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
-async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
-  const seed = options.seed ?? DEFAULT_SEED;
-  const realNow = options.realNow ?? Date.now;
-  let shared: SharedStateFile | undefined;
-  let savedRevision = 0;
-  if (options.stateFile && options.stateFileLock)
-    shared = sharedStateFile(options.stateFile, options.stateFileLock, {
-      adopt: (contents) => adopt(contents),
-      snapshot: () => snapshot(),
-      changed: () => engine.revision !== savedRevision,
-      saved: () => {
-        savedRevision = engine.revision;
-      },
-      beforeCommit: options.stateFileBeforeCommit,
-    });
-  const read = options.stateFile ? (shared?.load() ?? readStateFile(options.stateFile)) : undefined;
-  const saved = read?.contents;
+function hostEngine(options: SandboxOptions, apiKeys: string[]) {
+  const { stateFile, stateFileLock, seed = DEFAULT_SEED, realNow = Date.now } = options;
+  const shared =
+    stateFile && stateFileLock
+      ? sharedStateFile(stateFile, stateFileLock, {
+          /** Another process saved the shared file (or removed it): continue from what it holds. */
+          adopt: (contents) => {
+            engine = engineOf(contents);
+            // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
+            const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
+            if (behind > 0) clock.advance(behind);
+          },
+          snapshot: () => snapshot(),
+          changed: () => engine.revision > 0,
+          saved: () => (engine.revision = 0),
+          beforeCommit: options.stateFileBeforeCommit,
+        })
+      : undefined;
+  const read = stateFile ? (shared?.load() ?? readStateFile(stateFile)) : undefined;
   const clock = createClock({
     realNow,
     speed: options.clockSpeed ?? 1,
-    originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
+    originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
   });
-  const engineOptions = { ...options, apiKeys, seed };
-  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next after a
-  // reset, never hand out the same ids.
-  const fresh = () =>
-    createEngineState(
-      seed,
-      options.dialect,
-      options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+  const engineOf = (contents?: StateFileContents) =>
+    new HttpSandboxEngine(
+      { ...options, apiKeys, seed },
+      contents?.engine ??
+        // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next
+        // after a reset, never hand out the same ids.
+        createEngineState(
+          seed,
+          options.dialect,
+          options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+        ),
     );
-  let engine = new HttpSandboxEngine(engineOptions, saved?.engine ?? fresh());
-  savedRevision = engine.revision;
+  let engine = engineOf(read?.contents);
   const snapshot = () => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
-  /** Another process saved the shared file (or removed it): continue from what it holds. */
-  const adopt = (contents: StateFileContents | undefined) => {
-    engine = new HttpSandboxEngine(engineOptions, contents?.engine ?? fresh());
-    savedRevision = engine.revision;
-    // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
-    const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
-    if (behind > 0) clock.advance(behind);
-  };
   let saveError: unknown;
   return {
     get engine() {
@@ -189,11 +184,11 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     shared,
     startedAfresh: read?.earlier === true,
     saveIfChanged: () => {
-      if (!options.stateFile || shared || engine.revision === savedRevision) return;
-      savedRevision = engine.revision;
+      if (!stateFile || shared || !engine.revision) return;
+      engine.revision = 0;
       // A failed save must not fail the request: it surfaces on close() via flush().
       try {
-        saveStateFile(options.stateFile, snapshot());
+        saveStateFile(stateFile, snapshot());
         saveError = undefined;
       } catch (error) {
         saveError = error;
@@ -206,103 +201,12 @@ async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
   };
 }
 
-/** The request handler, its request log, and close() (which cuts the requests held by injected latency). */
+/** The request handler, its request log, and `holds`: aborting it (close) cuts the requests held by injected latency. */
 function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: FaultInjector) {
   const requestLog: RequestLogEntry[] = [];
   const holds = new AbortController();
-  const traffic = {
-    requestLog,
-    closing: false,
-    close() {
-      traffic.closing = true;
-      holds.abort();
-    },
-    handler: (req: IncomingMessage, res: ServerResponse) => {
-      onRequest(req, res).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
-        else res.destroy();
-      });
-    },
-  };
-
+  /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    const received = await receive(req, res);
-    if (!received) return;
-    const { entry, rawPath, underBase, request } = received;
-    const record = ({ status, body }: EngineResponse) => {
-      entry.status = status;
-      entry.errorCode = body.error?.code ?? null;
-    };
-    const send = (response: EngineResponse) => {
-      record(response);
-      sendEnvelope(res, response);
-    };
-    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
-    const { body } = request;
-    const plan = faults.plan({
-      method: request.method,
-      path: request.path,
-      body: body === INVALID_JSON ? undefined : body,
-    });
-    const { outcome } = plan;
-    const engine = host.engine;
-    let lease: IdempotencyLease | undefined;
-    if (plan.latencyMs > 0) {
-      entry.fault = 'latency';
-      const acquired = engine.acquireIdempotencyKey(request);
-      // A same-key request already held elsewhere is answered now: handle() yields the 409.
-      if (acquired !== 'in-flight') {
-        lease = acquired ?? undefined;
-        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
-      }
-    }
-    try {
-      if (traffic.closing) return req.socket.destroy();
-      const fault = faultName(outcome);
-      let response = outcome.kind === 'answer' ? outcome.response : undefined;
-      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
-        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
-        // With a shared state file, the engine's answer is computed and saved under the lock.
-        try {
-          response = host.shared ? await host.shared.transact(answer) : answer();
-        } catch (error) {
-          if (!(error instanceof StateFileBusyError)) throw error;
-          // Nothing was done: the client may retry, with the same Idempotency-Key.
-          return send(
-            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
-          );
-        }
-        if (traffic.closing) return req.socket.destroy();
-        host.saveIfChanged();
-      }
-      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
-      if (response && plan.hostileText) response = withHostileText(response, request.path);
-      switch (outcome.kind) {
-        case 'stall':
-          entry.status = 'stalled';
-          if (response) stallBody(res, response);
-          return;
-        case 'drop-after-commit':
-          entry.status = 'dropped';
-          return req.socket.destroy();
-        case 'malformed':
-          // The log keeps the engine's own error code (what really happened) and the status sent.
-          if (response) record(response);
-          entry.status = sendMalformed(res, outcome.malformed, response);
-          return;
-        case 'oversized':
-          record(response!);
-          return sendPadded(res, response!, outcome.bytes);
-        default:
-          send(response!);
-      }
-    } finally {
-      if (lease) engine.releaseIdempotencyKey(lease);
-    }
-  }
-  /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
-  async function receive(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('x-request-id', requestId());
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
@@ -340,10 +244,88 @@ function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: Fault
     // A long-running server keeps the newest half once the log is full.
     if (requestLog.length >= 100_000) requestLog.splice(0, 50_000);
     requestLog.push(entry);
-    return { entry, rawPath, underBase, request: { method, path, query, headers, body } };
+    const request = { method, path, query, headers, body };
+    const record = ({ status, body }: EngineResponse) => {
+      entry.status = status;
+      entry.errorCode = body.error?.code ?? null;
+    };
+    const send = (response: EngineResponse) => {
+      record(response);
+      sendEnvelope(res, response);
+    };
+    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
+    const plan = faults.plan({
+      method: request.method,
+      path: request.path,
+      body: body === INVALID_JSON ? undefined : body,
+    });
+    const { outcome } = plan;
+    const engine = host.engine;
+    let lease: IdempotencyLease | undefined;
+    if (plan.latencyMs > 0) {
+      entry.fault = 'latency';
+      const acquired = engine.acquireIdempotencyKey(request);
+      // A same-key request already held elsewhere is answered now: handle() yields the 409.
+      if (acquired !== 'in-flight') {
+        lease = acquired ?? undefined;
+        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
+      }
+    }
+    try {
+      if (holds.signal.aborted) return req.socket.destroy();
+      const fault = faultName(outcome);
+      let response = outcome.kind === 'answer' ? outcome.response : undefined;
+      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
+        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
+        // With a shared state file, the engine's answer is computed and saved under the lock.
+        try {
+          response = host.shared ? await host.shared.transact(answer) : answer();
+        } catch (error) {
+          if (!(error instanceof StateFileBusyError)) throw error;
+          // Nothing was done: the client may retry, with the same Idempotency-Key.
+          return send(
+            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
+          );
+        }
+        if (holds.signal.aborted) return req.socket.destroy();
+        host.saveIfChanged();
+      }
+      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
+      if (response && plan.hostileText) response = withHostileText(response, request.path);
+      switch (outcome.kind) {
+        case 'stall':
+          entry.status = 'stalled';
+          if (response) stallBody(res, response);
+          return;
+        case 'drop-after-commit':
+          entry.status = 'dropped';
+          return req.socket.destroy();
+        case 'malformed':
+          // The log keeps the engine's own error code (what really happened) and the status sent.
+          if (response) record(response);
+          entry.status = sendMalformed(res, outcome.malformed, response);
+          return;
+        case 'oversized':
+          record(response!);
+          return sendPadded(res, response!, outcome.bytes);
+        default:
+          send(response!);
+      }
+    } finally {
+      if (lease) engine.releaseIdempotencyKey(lease);
+    }
   }
-
-  return traffic;
+  return {
+    requestLog,
+    holds,
+    handler: (req: IncomingMessage, res: ServerResponse) => {
+      onRequest(req, res).catch((error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+        else res.destroy();
+      });
+    },
+  };
 }
 
 /** The HTTP or HTTPS server, and its open sockets (close() destroys them rather than waiting for keep-alive). */
