@@ -261,8 +261,7 @@ export class SandboxEngine {
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
     const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
-    const ids = [];
-    for (let index = 0; index < count; index++) {
+    const ids = Array.from({ length: count }, (_, index) => {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
       const endMs = now - (index + 1) * 3_600_000;
       const settled = status === 'closed' && index % 3 !== 2;
@@ -275,8 +274,8 @@ export class SandboxEngine {
       };
       const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
       const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
-      ids.push(book.recordPastHedge(account, request, openedAtMs, outcome).id);
-    }
+      return book.recordPastHedge(account, request, openedAtMs, outcome).id;
+    });
     book.processDueEvents(now);
     book.noteViewChange(account, now);
     this.revision++;

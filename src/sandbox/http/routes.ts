@@ -91,7 +91,7 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
     price: book.midPrice(requireMarket(book, market, false).market, nowMs),
     timestamp,
   }));
-  return succeeded(renderPrices(prices, dialect.pricesShape), ONCHAIN);
+  return succeeded(renderPrices[dialect.pricesShape](prices), ONCHAIN);
 }
 
 /** A strict dialect refuses a query parameter it does not know; the others ignore it. */
@@ -312,7 +312,8 @@ const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]
     {
       POST: ({ book, request, nowMs }) => {
         const terms = readHedgeTerms(requireJsonObject(request.body));
-        return succeeded(quoteView(book, { definition: requireMarket(book, terms.market), ...terms }, nowMs), ONCHAIN);
+        requireMarket(book, terms.market);
+        return succeeded(quoteView(book, terms, nowMs), ONCHAIN);
       },
     },
   ],

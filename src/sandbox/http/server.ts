@@ -21,7 +21,6 @@ import {
   readStateFile,
   saveStateFile,
 } from '../state-file.js';
-import type { SandboxCertificates } from './tls.js';
 import { INVALID_JSON } from './validation.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
@@ -94,9 +93,28 @@ export async function startSandbox(options: SandboxOptions = {}) {
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
   const traffic = sandboxTraffic(options, host, faults);
-  const { server, sockets } = httpServer(certificates, traffic.handler);
+  const server: Server = certificates
+    ? process
+        .getBuiltinModule('node:https')
+        .createServer({ key: certificates.key, cert: certificates.cert }, traffic.handler)
+    : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
+      process.getBuiltinModule('node:http').createServer(traffic.handler);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Open sockets, which close() destroys rather than waiting for keep-alive. For HTTPS these are the raw TCP sockets
+  // under TLS: destroying them ends handshakes too.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const bindHost = options.host ?? '127.0.0.1';
-  const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
+  server.listen(
+    options.socketPath !== undefined ? { path: options.socketPath } : { host: bindHost, port: options.port ?? 0 },
+  );
+  await once(server, 'listening');
+  const address = server.address();
+  // 0 on a local socket.
+  const port = typeof address === 'object' && address ? address.port : 0;
   // On a local socket the URL names no port: `localhost` is only what the Host header says.
   const authority =
     options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
@@ -326,32 +344,4 @@ function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: Fault
       });
     },
   };
-}
-
-/** The HTTP or HTTPS server, and its open sockets (close() destroys them rather than waiting for keep-alive). */
-function httpServer(
-  certificates: SandboxCertificates | undefined,
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-) {
-  const server: Server = certificates
-    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
-    : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
-      process.getBuiltinModule('node:http').createServer(handler);
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  const sockets = new Set<Socket>();
-  // For HTTPS these are the raw TCP sockets under TLS: destroying them ends handshakes too.
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  return { server, sockets };
-}
-
-/** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
-async function listen(server: Server, where: string | { host: string; port: number }) {
-  if (typeof where === 'string') server.listen(where);
-  else server.listen(where.port, where.host);
-  await once(server, 'listening');
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : 0;
 }
