@@ -135,10 +135,9 @@ export class SandboxEngine {
 
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
-    const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
-    if (requested !== undefined && requested !== state.dialect)
+    if (options.dialect !== undefined && parseDialect(options.dialect) !== state.dialect)
       throw new Error(
-        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; start without a dialect to keep it, or from a fresh state for another`,
+        `this sandbox state speaks the ${state.dialect} dialect, not ${options.dialect}; start without a dialect to keep it, or from a fresh state for another`,
       );
     const several = options.severalPerSide;
     this.wire = {
@@ -168,7 +167,6 @@ export class SandboxEngine {
       viewLagMs: durationOption('viewLagMs', options.viewLagMs),
       recordLagMs: durationOption('recordLagMs', options.recordLagMs),
     });
-    this.book.prepareTrailingViews();
   }
 
   /**

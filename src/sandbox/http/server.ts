@@ -9,7 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { type FaultInjector, type FaultOutcome, faultInjector, type FaultSettings } from './faults.js';
+import { type FaultOutcome, faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
@@ -92,13 +92,20 @@ export async function startSandbox(options: SandboxOptions = {}) {
   const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
-  const traffic = sandboxTraffic(options, host, faults);
+  const requestLog: RequestLogEntry[] = [];
+  /** Aborted by close(): cuts the requests held by injected latency. */
+  const holds = new AbortController();
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    onRequest(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      else res.destroy();
+    });
+  };
   const server: Server = certificates
-    ? process
-        .getBuiltinModule('node:https')
-        .createServer({ key: certificates.key, cert: certificates.cert }, traffic.handler)
+    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
     : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
-      process.getBuiltinModule('node:http').createServer(traffic.handler);
+      process.getBuiltinModule('node:http').createServer(handler);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   // Open sockets, which close() destroys rather than waiting for keep-alive. For HTTPS these are the raw TCP sockets
   // under TLS: destroying them ends handshakes too.
@@ -127,7 +134,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     ...(options.socketPath !== undefined && { socketPath: options.socketPath }),
     port,
     startedAfresh: host.startedAfresh,
-    requestLog: traffic.requestLog,
+    requestLog,
     clock: host.clock,
     get engine() {
       return host.engine;
@@ -140,8 +147,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
       return ids;
     },
     close: async () => {
-      if (traffic.holds.signal.aborted) return;
-      traffic.holds.abort();
+      if (holds.signal.aborted) return;
+      holds.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
@@ -149,9 +156,114 @@ export async function startSandbox(options: SandboxOptions = {}) {
       await certificates?.cleanup();
     },
   };
-}
 
-type EngineHost = ReturnType<typeof hostEngine>;
+  /** One request: read, logged (pending), then answered as the faults plan it. */
+  async function onRequest(req: IncomingMessage, res: ServerResponse) {
+    res.setHeader('x-request-id', requestId());
+    const realTimeMs = host.realNow();
+    const sandboxTimeMs = host.clock.now();
+    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
+    // sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
+    if (options.noDateHeader) res.sendDate = false;
+    else res.setHeader('date', new Date(sandboxTimeMs + faults.dateSkewMs).toUTCString());
+    const method = req.method ?? 'GET';
+    const { rawPath, query } = splitUrl(req.url ?? '/');
+    const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
+    const path = underBase ? rawPath.slice(SANDBOX_BASE_PATH.length) : rawPath;
+
+    let rawBody: string;
+    try {
+      rawBody = await readBody(req);
+    } catch (error) {
+      if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
+      else req.socket.destroy();
+      return;
+    }
+    const body = parseBody(rawBody);
+    const headers = req.headers as Record<string, string | undefined>;
+    const entry: RequestLogEntry = {
+      realTimeMs,
+      sandboxTimeMs,
+      method,
+      path,
+      query,
+      idempotencyKey: headers['idempotency-key'] ?? null,
+      body: body === INVALID_JSON ? rawBody : (body ?? null),
+      status: 'pending',
+      errorCode: null,
+      fault: null,
+    };
+    // A long-running server keeps the newest half once the log is full.
+    if (requestLog.length >= 100_000) requestLog.splice(0, 50_000);
+    requestLog.push(entry);
+    const request = { method, path, query, headers, body };
+    const record = ({ status, body }: EngineResponse) => {
+      entry.status = status;
+      entry.errorCode = body.error?.code ?? null;
+    };
+    const send = (response: EngineResponse) => {
+      record(response);
+      sendEnvelope(res, response);
+    };
+    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
+    const plan = faults.plan({ method, path, body: body === INVALID_JSON ? undefined : body });
+    const { outcome } = plan;
+    const engine = host.engine;
+    let lease: IdempotencyLease | undefined;
+    if (plan.latencyMs > 0) {
+      entry.fault = 'latency';
+      const acquired = engine.acquireIdempotencyKey(request);
+      // A same-key request already held elsewhere is answered now: handle() yields the 409.
+      if (acquired !== 'in-flight') {
+        lease = acquired ?? undefined;
+        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
+      }
+    }
+    try {
+      if (holds.signal.aborted) return req.socket.destroy();
+      const fault = faultName(outcome);
+      let response = outcome.kind === 'answer' ? outcome.response : undefined;
+      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
+        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
+        // With a shared state file, the engine's answer is computed and saved under the lock.
+        try {
+          response = host.shared ? await host.shared.transact(answer) : answer();
+        } catch (error) {
+          if (!(error instanceof StateFileBusyError)) throw error;
+          // Nothing was done: the client may retry, with the same Idempotency-Key.
+          return send(
+            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
+          );
+        }
+        if (holds.signal.aborted) return req.socket.destroy();
+        host.saveIfChanged();
+      }
+      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
+      if (response && plan.hostileText) response = withHostileText(response, request.path);
+      switch (outcome.kind) {
+        case 'stall':
+          entry.status = 'stalled';
+          if (response) stallBody(res, response);
+          return;
+        case 'drop-after-commit':
+          entry.status = 'dropped';
+          return req.socket.destroy();
+        case 'malformed':
+          // The log keeps the engine's own error code (what really happened) and the status sent.
+          if (response) record(response);
+          entry.status = sendMalformed(res, outcome.malformed, response);
+          return;
+        case 'oversized':
+          record(response!);
+          return sendPadded(res, response!, outcome.bytes);
+        default:
+          send(response!);
+      }
+    } finally {
+      if (lease) engine.releaseIdempotencyKey(lease);
+    }
+  }
+}
 
 /** The engine, started from the state file when there is one (its clock carried on), else afresh. */
 function hostEngine(options: SandboxOptions, apiKeys: string[]) {
@@ -215,133 +327,6 @@ function hostEngine(options: SandboxOptions, apiKeys: string[]) {
     flush: async () => {
       await shared?.flush();
       if (saveError) throw saveError;
-    },
-  };
-}
-
-/** The request handler, its request log, and `holds`: aborting it (close) cuts the requests held by injected latency. */
-function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: FaultInjector) {
-  const requestLog: RequestLogEntry[] = [];
-  const holds = new AbortController();
-  /** One request: read, logged (pending), then answered as the faults plan it. */
-  async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    res.setHeader('x-request-id', requestId());
-    const realTimeMs = host.realNow();
-    const sandboxTimeMs = host.clock.now();
-    // The server's own time, as a real server's Date header gives it: with a fast or advanced clock it is the
-    // sandbox's, so a client that acts on maturities (hedge keep) sees the same time.
-    if (options.noDateHeader) res.sendDate = false;
-    else res.setHeader('date', new Date(sandboxTimeMs + faults.dateSkewMs).toUTCString());
-    const method = req.method ?? 'GET';
-    const { rawPath, query } = splitUrl(req.url ?? '/');
-    const underBase = rawPath.startsWith(`${SANDBOX_BASE_PATH}/`);
-    const path = underBase ? rawPath.slice(SANDBOX_BASE_PATH.length) : rawPath;
-
-    let rawBody: string;
-    try {
-      rawBody = await readBody(req);
-    } catch (error) {
-      if (error instanceof ApiError) sendEnvelope(res, errorResponse(error));
-      else req.socket.destroy();
-      return;
-    }
-    const body = parseBody(rawBody);
-    const headers = req.headers as Record<string, string | undefined>;
-    const entry: RequestLogEntry = {
-      realTimeMs,
-      sandboxTimeMs,
-      method,
-      path,
-      query,
-      idempotencyKey: headers['idempotency-key'] ?? null,
-      body: body === INVALID_JSON ? rawBody : (body ?? null),
-      status: 'pending',
-      errorCode: null,
-      fault: null,
-    };
-    // A long-running server keeps the newest half once the log is full.
-    if (requestLog.length >= 100_000) requestLog.splice(0, 50_000);
-    requestLog.push(entry);
-    const request = { method, path, query, headers, body };
-    const record = ({ status, body }: EngineResponse) => {
-      entry.status = status;
-      entry.errorCode = body.error?.code ?? null;
-    };
-    const send = (response: EngineResponse) => {
-      record(response);
-      sendEnvelope(res, response);
-    };
-    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
-    const plan = faults.plan({
-      method: request.method,
-      path: request.path,
-      body: body === INVALID_JSON ? undefined : body,
-    });
-    const { outcome } = plan;
-    const engine = host.engine;
-    let lease: IdempotencyLease | undefined;
-    if (plan.latencyMs > 0) {
-      entry.fault = 'latency';
-      const acquired = engine.acquireIdempotencyKey(request);
-      // A same-key request already held elsewhere is answered now: handle() yields the 409.
-      if (acquired !== 'in-flight') {
-        lease = acquired ?? undefined;
-        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
-      }
-    }
-    try {
-      if (holds.signal.aborted) return req.socket.destroy();
-      const fault = faultName(outcome);
-      let response = outcome.kind === 'answer' ? outcome.response : undefined;
-      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
-        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
-        // With a shared state file, the engine's answer is computed and saved under the lock.
-        try {
-          response = host.shared ? await host.shared.transact(answer) : answer();
-        } catch (error) {
-          if (!(error instanceof StateFileBusyError)) throw error;
-          // Nothing was done: the client may retry, with the same Idempotency-Key.
-          return send(
-            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
-          );
-        }
-        if (holds.signal.aborted) return req.socket.destroy();
-        host.saveIfChanged();
-      }
-      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
-      if (response && plan.hostileText) response = withHostileText(response, request.path);
-      switch (outcome.kind) {
-        case 'stall':
-          entry.status = 'stalled';
-          if (response) stallBody(res, response);
-          return;
-        case 'drop-after-commit':
-          entry.status = 'dropped';
-          return req.socket.destroy();
-        case 'malformed':
-          // The log keeps the engine's own error code (what really happened) and the status sent.
-          if (response) record(response);
-          entry.status = sendMalformed(res, outcome.malformed, response);
-          return;
-        case 'oversized':
-          record(response!);
-          return sendPadded(res, response!, outcome.bytes);
-        default:
-          send(response!);
-      }
-    } finally {
-      if (lease) engine.releaseIdempotencyKey(lease);
-    }
-  }
-  return {
-    requestLog,
-    holds,
-    handler: (req: IncomingMessage, res: ServerResponse) => {
-      onRequest(req, res).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
-        else res.destroy();
-      });
     },
   };
 }
