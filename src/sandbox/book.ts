@@ -464,6 +464,8 @@ export function createBook(state: EngineState, config: BookConfig) {
     return hedge.accruedCarryUsdc + carryUsdc(hedge.notionalUsd, hedge.dailyCarryRatePct, pending, config.dayMs);
   }
 
+  // A state saved under another lag setting gets the views this one needs (or loses those it does not).
+  Object.values(state.accounts).forEach(withViews);
   return {
     state,
     config,
@@ -474,7 +476,6 @@ export function createBook(state: EngineState, config: BookConfig) {
     totalOpenInterest,
     availableCapacityUsd,
     account,
-    prepareTrailingViews: () => Object.values(state.accounts).forEach(withViews),
     noteViewChange,
     shownBook,
     shownHistoryLength,

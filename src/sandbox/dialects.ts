@@ -175,7 +175,8 @@ interface PriceReading {
   timestamp: string;
 }
 
-const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[]) => unknown>> = {
+/** The prices in each shape a dialect may send (its pricesShape). */
+export const renderPrices: Readonly<Record<PricesShape, (prices: readonly PriceReading[]) => unknown>> = {
   list: (prices) => prices.map(({ market, price, timestamp }) => ({ market, price, timestamp })),
   keyed: (prices) =>
     Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
@@ -188,10 +189,6 @@ const PRICE_SHAPES: Readonly<Record<PricesShape, (prices: readonly PriceReading[
     }),
   }),
 };
-
-export function renderPrices(prices: readonly PriceReading[], shape: PricesShape) {
-  return PRICE_SHAPES[shape](prices);
-}
 
 /** Counts stay numbers even where amounts go out as text. */
 const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);

@@ -118,7 +118,7 @@ export class SandboxEngine {
   readonly state: EngineState;
   readonly dialect: SandboxDialect;
   readonly fillDelayMs: number;
-  /** Counts the changes of state: a save is due when it moved. */
+  /** Counts the changes of state since the last save (its host sets it back to 0 when it saves). */
   revision = 0;
   private readonly book: Book;
   private readonly accountIdsByKey = new Map<string, string>();
@@ -135,10 +135,9 @@ export class SandboxEngine {
 
   constructor(options: EngineOptions, state: EngineState = createEngineState(options.seed, options.dialect)) {
     if (state.version !== 1) throw new Error(`unsupported sandbox state version ${String(state.version)}`);
-    const requested = options.dialect === undefined ? undefined : parseDialect(options.dialect);
-    if (requested !== undefined && requested !== state.dialect)
+    if (options.dialect !== undefined && parseDialect(options.dialect) !== state.dialect)
       throw new Error(
-        `this sandbox state speaks the ${state.dialect} dialect, not ${requested}; start without a dialect to keep it, or from a fresh state for another`,
+        `this sandbox state speaks the ${state.dialect} dialect, not ${options.dialect}; start without a dialect to keep it, or from a fresh state for another`,
       );
     const several = options.severalPerSide;
     this.wire = {
@@ -168,7 +167,6 @@ export class SandboxEngine {
       viewLagMs: durationOption('viewLagMs', options.viewLagMs),
       recordLagMs: durationOption('recordLagMs', options.recordLagMs),
     });
-    this.book.prepareTrailingViews();
   }
 
   /**
@@ -261,8 +259,7 @@ export class SandboxEngine {
     const now = this.advanceTo(nowMs);
     const account = this.accountOf(principal);
     const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
-    const ids = [];
-    for (let index = 0; index < count; index++) {
+    const ids = Array.from({ length: count }, (_, index) => {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
       const endMs = now - (index + 1) * 3_600_000;
       const settled = status === 'closed' && index % 3 !== 2;
@@ -275,8 +272,8 @@ export class SandboxEngine {
       };
       const openedAtMs = endMs - (tenorDays * book.config.dayMs) / (settled ? 1 : 2);
       const outcome = status === 'failed' ? 'failed' : settled ? 'settled' : endMs;
-      ids.push(book.recordPastHedge(account, request, openedAtMs, outcome).id);
-    }
+      return book.recordPastHedge(account, request, openedAtMs, outcome).id;
+    });
     book.processDueEvents(now);
     book.noteViewChange(account, now);
     this.revision++;

@@ -127,12 +127,6 @@ export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: 
   return factor * (imbalanceBefore ** 2 - imbalanceAfter ** 2);
 }
 
-function executionPrice(mid: number, side: Side, impactUsd: number, sizeUsd: number) {
-  const impactShare = impactUsd / sizeUsd;
-  const price = side === 'buy' ? mid * (1 - impactShare) : mid * (1 + impactShare);
-  return roundExecutionPrice(price);
-}
-
 /** Signed daily carry of a side in percent: positive means the side pays, negative it earns. */
 export function dailyCarryRatePct(openInterest: SideAmounts, side: Side) {
   const { fundingDailyPctAtFullImbalance, borrowDailyPctAtFullUse, maxEarningMultiple } = MARKET_MODEL.carry;
@@ -197,7 +191,7 @@ export function quoteIncrease(
   const after = { ...openInterest, [side]: openInterest[side] + notionalUsd };
   return {
     marketPrice: mid,
-    executionPrice: executionPrice(mid, side, impact, notionalUsd),
+    executionPrice: roundExecutionPrice(mid * (side === 'buy' ? 1 - impact / notionalUsd : 1 + impact / notionalUsd)),
     priceImpactUsd: roundMoney(impact),
     // The carry a new hedge locks in is the rate of the book it creates, so a big trade that deepens the imbalance
     // also locks in a worse carry.

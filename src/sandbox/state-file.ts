@@ -98,8 +98,6 @@ interface SharedStateFileHooks {
   beforeCommit?(): void | Promise<void>;
 }
 
-export type SharedStateFile = ReturnType<typeof sharedStateFile>;
-
 export function sharedStateFile(path: string, lock: StateFileLock, hooks: SharedStateFileHooks) {
   /** The version of the file memory holds; a value no file has forces a reload. */
   let version = ABSENT;

@@ -1,6 +1,6 @@
 // Wire shapes of the resources (spec section 2 and src/platform/api/wire-contract.md).
 
-import { type Book, toIso } from './book.js';
+import { type Book, type OpenRequest, toIso } from './book.js';
 import type { WireDialect } from './dialects.js';
 import type { AccountState, HedgeState, PositionBasis } from './engine-state.js';
 import {
@@ -12,7 +12,6 @@ import {
   roundExecutionPrice,
   roundMoney,
   roundRatePct,
-  type Side,
 } from './market-model.js';
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
@@ -166,18 +165,11 @@ export function marketView(book: Book, definition: MarketDefinition, nowMs: numb
   };
 }
 
-interface QuoteInput {
-  definition: MarketDefinition;
-  side: Side;
-  notionalUsd: number;
-  tenorDays: number;
-}
-
-export function quoteView(book: Book, input: QuoteInput, nowMs: number) {
-  const quote = book.quote(input.definition.market, input.side, input.notionalUsd, nowMs);
+export function quoteView(book: Book, input: OpenRequest, nowMs: number) {
+  const quote = book.quote(input.market, input.side, input.notionalUsd, nowMs);
   const dailyCarry = (input.notionalUsd * quote.dailyCarryRatePct) / 100;
   return {
-    market: input.definition.market,
+    market: input.market,
     side: input.side,
     notional_usd: input.notionalUsd,
     tenor_days: input.tenorDays,

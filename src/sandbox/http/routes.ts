@@ -91,7 +91,7 @@ function getPrices({ book, request, nowMs, dialect }: RouteContext) {
     price: book.midPrice(requireMarket(book, market, false).market, nowMs),
     timestamp,
   }));
-  return succeeded(renderPrices(prices, dialect.pricesShape), ONCHAIN);
+  return succeeded(renderPrices[dialect.pricesShape](prices), ONCHAIN);
 }
 
 /** A strict dialect refuses a query parameter it does not know; the others ignore it. */
@@ -156,7 +156,7 @@ function getHistory({ book, account, request, nowMs, dialect }: RouteContext) {
   const shown = book.shownHistoryLength(account, nowMs);
   const { history } = account;
   const wire = (record: HistoryRecord) => wireRecord(record, dialect.historyFields, dialect);
-  if (dialect.paging !== 'none' || pages === null) {
+  if (pages === null) {
     // A dialect that pages every list its own way (gamma), or that sends history in one page.
     checkListQuery(request, dialect, []);
     const { page: records, meta } = page(history.slice(0, shown).reverse(), request, dialect);
@@ -232,7 +232,7 @@ export function changeParts<H extends Pick<HedgeState, 'notionalUsd'>>(
   hedges: readonly H[],
   requestedUsd: number,
 ) {
-  const newestFirst = [...hedges].reverse();
+  const newestFirst = hedges.toReversed();
   if (action === 'add') return [{ hedge: newestFirst[0], notionalUsd: requestedUsd }];
   const whole = action === 'close' || (hedges.length > 1 && reductionClosesFully(sideNotional(hedges), requestedUsd));
   let left = whole ? Infinity : requestedUsd;
@@ -260,17 +260,19 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
   requireMarket(book, market, action === 'add');
   const hedges = book.sideHedges(account, market, side);
   if (!hedges.length) throw new ApiError(404, 'no_open_hedge', `no open ${side} hedge on ${market}`, { market, side });
-  for (const hedge of action === 'add' ? hedges.slice(-1) : [...hedges].reverse()) {
-    // Retry-After: the change lands within the fill delay; the same request may be sent again then.
-    if (hedge.status !== 'filled' || hedge.pendingChange)
-      throw new ApiError(
-        409,
-        'action_pending',
-        `hedge ${hedge.id} has a change that has not landed yet`,
-        { hedge_id: hedge.id },
-        { 'retry-after': '1' },
-      );
-  }
+  // Newest first: add acts on the newest hedge alone.
+  const pending = (action === 'add' ? hedges.slice(-1) : hedges).findLast(
+    (hedge) => hedge.status !== 'filled' || hedge.pendingChange,
+  );
+  // Retry-After: the change lands within the fill delay; the same request may be sent again then.
+  if (pending)
+    throw new ApiError(
+      409,
+      'action_pending',
+      `hedge ${pending.id} has a change that has not landed yet`,
+      { hedge_id: pending.id },
+      { 'retry-after': '1' },
+    );
   const openUsd = sideNotional(hedges);
   const changeUsd = requested ?? openUsd;
   if (action === 'add') requireRoomFor(book, account, market, side, changeUsd);
@@ -310,7 +312,8 @@ const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]
     {
       POST: ({ book, request, nowMs }) => {
         const terms = readHedgeTerms(requireJsonObject(request.body));
-        return succeeded(quoteView(book, { definition: requireMarket(book, terms.market), ...terms }, nowMs), ONCHAIN);
+        requireMarket(book, terms.market);
+        return succeeded(quoteView(book, terms, nowMs), ONCHAIN);
       },
     },
   ],

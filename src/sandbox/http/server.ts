@@ -9,12 +9,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { createClock } from '../clock.js';
 import { DEFAULT_SEED, type EngineOptions, type IdempotencyLease, createEngineState } from '../engine.js';
 import { ApiError, type EngineResponse, errorResponse, notFoundError } from './envelope.js';
-import { type FaultInjector, type FaultOutcome, faultInjector, type FaultSettings } from './faults.js';
+import { type FaultOutcome, faultInjector, type FaultSettings } from './faults.js';
 import { withHostileText } from './hostile-text.js';
 import { HttpSandboxEngine } from './http-engine.js';
 import { parseBody, readBody, sendEnvelope, sendMalformed, sendPadded, splitUrl, stallBody } from './http-io.js';
 import {
-  type SharedStateFile,
   sharedStateFile,
   StateFileBusyError,
   type StateFileContents,
@@ -22,7 +21,6 @@ import {
   readStateFile,
   saveStateFile,
 } from '../state-file.js';
-import type { SandboxCertificates } from './tls.js';
 import { INVALID_JSON } from './validation.js';
 
 export const SANDBOX_BASE_PATH = '/partners/sandbox/v2';
@@ -90,14 +88,40 @@ function faultName(outcome: FaultOutcome) {
 
 export async function startSandbox(options: SandboxOptions = {}) {
   const apiKeys = options.apiKeys?.length ? [...options.apiKeys] : [generateTestKey()];
-  const host = await hostEngine(options, apiKeys);
+  const host = hostEngine(options, apiKeys);
   const faults = faultInjector(options, String(options.seed ?? DEFAULT_SEED));
   // tls.ts (openssl through child_process, os, fs/promises) is loaded only to serve HTTPS.
   const certificates = options.tls ? await (await import('./tls.js')).generateCertificates() : undefined;
-  const traffic = sandboxTraffic(options, host, faults);
-  const { server, sockets } = httpServer(certificates, traffic.handler);
+  const requestLog: RequestLogEntry[] = [];
+  /** Aborted by close(): cuts the requests held by injected latency. */
+  const holds = new AbortController();
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    onRequest(req, res).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
+      else res.destroy();
+    });
+  };
+  const server: Server = certificates
+    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
+    : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
+      process.getBuiltinModule('node:http').createServer(handler);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  // Open sockets, which close() destroys rather than waiting for keep-alive. For HTTPS these are the raw TCP sockets
+  // under TLS: destroying them ends handshakes too.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   const bindHost = options.host ?? '127.0.0.1';
-  const port = await listen(server, options.socketPath ?? { host: bindHost, port: options.port ?? 0 });
+  server.listen(
+    options.socketPath !== undefined ? { path: options.socketPath } : { host: bindHost, port: options.port ?? 0 },
+  );
+  await once(server, 'listening');
+  const address = server.address();
+  // 0 on a local socket.
+  const port = typeof address === 'object' && address ? address.port : 0;
   // On a local socket the URL names no port: `localhost` is only what the Host header says.
   const authority =
     options.socketPath !== undefined ? 'localhost' : `${bindHost.includes(':') ? `[${bindHost}]` : bindHost}:${port}`;
@@ -106,11 +130,11 @@ export async function startSandbox(options: SandboxOptions = {}) {
     baseUrl: `${certificates ? 'https' : 'http'}://${authority}${SANDBOX_BASE_PATH}`,
     apiKey: apiKeys[0],
     apiKeys,
-    ...(certificates ? { caFile: certificates.caFile } : {}),
-    ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
+    ...(certificates && { caFile: certificates.caFile }),
+    ...(options.socketPath !== undefined && { socketPath: options.socketPath }),
     port,
     startedAfresh: host.startedAfresh,
-    requestLog: traffic.requestLog,
+    requestLog,
     clock: host.clock,
     get engine() {
       return host.engine;
@@ -123,8 +147,8 @@ export async function startSandbox(options: SandboxOptions = {}) {
       return ids;
     },
     close: async () => {
-      if (traffic.closing) return;
-      traffic.close();
+      if (holds.signal.aborted) return;
+      holds.abort();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const socket of sockets) socket.destroy();
       await closed;
@@ -132,177 +156,9 @@ export async function startSandbox(options: SandboxOptions = {}) {
       await certificates?.cleanup();
     },
   };
-}
 
-type EngineHost = Awaited<ReturnType<typeof hostEngine>>;
-
-/** The engine, started from the state file when there is one (its clock carried on), else afresh. */
-async function hostEngine(options: SandboxOptions, apiKeys: string[]) {
-  const seed = options.seed ?? DEFAULT_SEED;
-  const realNow = options.realNow ?? Date.now;
-  let shared: SharedStateFile | undefined;
-  let savedRevision = 0;
-  if (options.stateFile && options.stateFileLock)
-    shared = sharedStateFile(options.stateFile, options.stateFileLock, {
-      adopt: (contents) => adopt(contents),
-      snapshot: () => snapshot(),
-      changed: () => engine.revision !== savedRevision,
-      saved: () => {
-        savedRevision = engine.revision;
-      },
-      beforeCommit: options.stateFileBeforeCommit,
-    });
-  const read = options.stateFile ? (shared?.load() ?? readStateFile(options.stateFile)) : undefined;
-  const saved = read?.contents;
-  const clock = createClock({
-    realNow,
-    speed: options.clockSpeed ?? 1,
-    originMs: saved ? realNow() + saved.clockOffsetMs : undefined,
-  });
-  const engineOptions = { ...options, apiKeys, seed };
-  // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next after a
-  // reset, never hand out the same ids.
-  const fresh = () =>
-    createEngineState(
-      seed,
-      options.dialect,
-      options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
-    );
-  let engine = new HttpSandboxEngine(engineOptions, saved?.engine ?? fresh());
-  savedRevision = engine.revision;
-  const snapshot = () => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
-  /** Another process saved the shared file (or removed it): continue from what it holds. */
-  const adopt = (contents: StateFileContents | undefined) => {
-    engine = new HttpSandboxEngine(engineOptions, contents?.engine ?? fresh());
-    savedRevision = engine.revision;
-    // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
-    const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
-    if (behind > 0) clock.advance(behind);
-  };
-  let saveError: unknown;
-  return {
-    get engine() {
-      return engine;
-    },
-    clock,
-    realNow,
-    shared,
-    startedAfresh: read?.earlier === true,
-    saveIfChanged: () => {
-      if (!options.stateFile || shared || engine.revision === savedRevision) return;
-      savedRevision = engine.revision;
-      // A failed save must not fail the request: it surfaces on close() via flush().
-      try {
-        saveStateFile(options.stateFile, snapshot());
-        saveError = undefined;
-      } catch (error) {
-        saveError = error;
-      }
-    },
-    flush: async () => {
-      await shared?.flush();
-      if (saveError) throw saveError;
-    },
-  };
-}
-
-/** The request handler, its request log, and close() (which cuts the requests held by injected latency). */
-function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: FaultInjector) {
-  const requestLog: RequestLogEntry[] = [];
-  const holds = new AbortController();
-  const traffic = {
-    requestLog,
-    closing: false,
-    close() {
-      traffic.closing = true;
-      holds.abort();
-    },
-    handler: (req: IncomingMessage, res: ServerResponse) => {
-      onRequest(req, res).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        if (!res.headersSent) sendEnvelope(res, errorResponse(new ApiError(500, 'internal_error', message)));
-        else res.destroy();
-      });
-    },
-  };
-
+  /** One request: read, logged (pending), then answered as the faults plan it. */
   async function onRequest(req: IncomingMessage, res: ServerResponse) {
-    const received = await receive(req, res);
-    if (!received) return;
-    const { entry, rawPath, underBase, request } = received;
-    const record = ({ status, body }: EngineResponse) => {
-      entry.status = status;
-      entry.errorCode = body.error?.code ?? null;
-    };
-    const send = (response: EngineResponse) => {
-      record(response);
-      sendEnvelope(res, response);
-    };
-    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
-    const { body } = request;
-    const plan = faults.plan({
-      method: request.method,
-      path: request.path,
-      body: body === INVALID_JSON ? undefined : body,
-    });
-    const { outcome } = plan;
-    const engine = host.engine;
-    let lease: IdempotencyLease | undefined;
-    if (plan.latencyMs > 0) {
-      entry.fault = 'latency';
-      const acquired = engine.acquireIdempotencyKey(request);
-      // A same-key request already held elsewhere is answered now: handle() yields the 409.
-      if (acquired !== 'in-flight') {
-        lease = acquired ?? undefined;
-        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
-      }
-    }
-    try {
-      if (traffic.closing) return req.socket.destroy();
-      const fault = faultName(outcome);
-      let response = outcome.kind === 'answer' ? outcome.response : undefined;
-      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
-        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
-        // With a shared state file, the engine's answer is computed and saved under the lock.
-        try {
-          response = host.shared ? await host.shared.transact(answer) : answer();
-        } catch (error) {
-          if (!(error instanceof StateFileBusyError)) throw error;
-          // Nothing was done: the client may retry, with the same Idempotency-Key.
-          return send(
-            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
-          );
-        }
-        if (traffic.closing) return req.socket.destroy();
-        host.saveIfChanged();
-      }
-      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
-      if (response && plan.hostileText) response = withHostileText(response, request.path);
-      switch (outcome.kind) {
-        case 'stall':
-          entry.status = 'stalled';
-          if (response) stallBody(res, response);
-          return;
-        case 'drop-after-commit':
-          entry.status = 'dropped';
-          return req.socket.destroy();
-        case 'malformed':
-          // The log keeps the engine's own error code (what really happened) and the status sent.
-          if (response) record(response);
-          entry.status = sendMalformed(res, outcome.malformed, response);
-          return;
-        case 'oversized':
-          record(response!);
-          return sendPadded(res, response!, outcome.bytes);
-        default:
-          send(response!);
-      }
-    } finally {
-      if (lease) engine.releaseIdempotencyKey(lease);
-    }
-  }
-  /** The request read and logged (still pending), or undefined when its body could not be read (answered or cut off). */
-  async function receive(req: IncomingMessage, res: ServerResponse) {
     res.setHeader('x-request-id', requestId());
     const realTimeMs = host.realNow();
     const sandboxTimeMs = host.clock.now();
@@ -340,36 +196,137 @@ function sandboxTraffic(options: SandboxOptions, host: EngineHost, faults: Fault
     // A long-running server keeps the newest half once the log is full.
     if (requestLog.length >= 100_000) requestLog.splice(0, 50_000);
     requestLog.push(entry);
-    return { entry, rawPath, underBase, request: { method, path, query, headers, body } };
+    const request = { method, path, query, headers, body };
+    const record = ({ status, body }: EngineResponse) => {
+      entry.status = status;
+      entry.errorCode = body.error?.code ?? null;
+    };
+    const send = (response: EngineResponse) => {
+      record(response);
+      sendEnvelope(res, response);
+    };
+    if (!underBase) return send(errorResponse(notFoundError(rawPath)));
+    const plan = faults.plan({ method, path, body: body === INVALID_JSON ? undefined : body });
+    const { outcome } = plan;
+    const engine = host.engine;
+    let lease: IdempotencyLease | undefined;
+    if (plan.latencyMs > 0) {
+      entry.fault = 'latency';
+      const acquired = engine.acquireIdempotencyKey(request);
+      // A same-key request already held elsewhere is answered now: handle() yields the 409.
+      if (acquired !== 'in-flight') {
+        lease = acquired ?? undefined;
+        await delay(plan.latencyMs, undefined, { signal: holds.signal }).catch(() => undefined);
+      }
+    }
+    try {
+      if (holds.signal.aborted) return req.socket.destroy();
+      const fault = faultName(outcome);
+      let response = outcome.kind === 'answer' ? outcome.response : undefined;
+      if (!response && fault !== 'stall-headers' && fault !== 'malformed-html') {
+        const answer = () => host.engine.handle(request, host.clock.now(), { realTimeMs: host.realNow(), lease });
+        // With a shared state file, the engine's answer is computed and saved under the lock.
+        try {
+          response = host.shared ? await host.shared.transact(answer) : answer();
+        } catch (error) {
+          if (!(error instanceof StateFileBusyError)) throw error;
+          // Nothing was done: the client may retry, with the same Idempotency-Key.
+          return send(
+            errorResponse(new ApiError(503, 'sandbox_state_busy', error.message, undefined, { 'retry-after': '1' })),
+          );
+        }
+        if (holds.signal.aborted) return req.socket.destroy();
+        host.saveIfChanged();
+      }
+      if (fault) entry.fault = entry.fault ? `${entry.fault}+${fault}` : fault;
+      if (response && plan.hostileText) response = withHostileText(response, request.path);
+      switch (outcome.kind) {
+        case 'stall':
+          entry.status = 'stalled';
+          if (response) stallBody(res, response);
+          return;
+        case 'drop-after-commit':
+          entry.status = 'dropped';
+          return req.socket.destroy();
+        case 'malformed':
+          // The log keeps the engine's own error code (what really happened) and the status sent.
+          if (response) record(response);
+          entry.status = sendMalformed(res, outcome.malformed, response);
+          return;
+        case 'oversized':
+          record(response!);
+          return sendPadded(res, response!, outcome.bytes);
+        default:
+          send(response!);
+      }
+    } finally {
+      if (lease) engine.releaseIdempotencyKey(lease);
+    }
   }
-
-  return traffic;
 }
 
-/** The HTTP or HTTPS server, and its open sockets (close() destroys them rather than waiting for keep-alive). */
-function httpServer(
-  certificates: SandboxCertificates | undefined,
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-) {
-  const server: Server = certificates
-    ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
-    : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
-      process.getBuiltinModule('node:http').createServer(handler);
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  const sockets = new Set<Socket>();
-  // For HTTPS these are the raw TCP sockets under TLS: destroying them ends handshakes too.
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+/** The engine, started from the state file when there is one (its clock carried on), else afresh. */
+function hostEngine(options: SandboxOptions, apiKeys: string[]) {
+  const { stateFile, stateFileLock, seed = DEFAULT_SEED, realNow = Date.now } = options;
+  const shared =
+    stateFile && stateFileLock
+      ? sharedStateFile(stateFile, stateFileLock, {
+          /** Another process saved the shared file (or removed it): continue from what it holds. */
+          adopt: (contents) => {
+            engine = engineOf(contents);
+            // Its clock may be ahead of ours (it was advanced); sandbox time never runs backwards.
+            const behind = contents ? realNow() + contents.clockOffsetMs - clock.now() : 0;
+            if (behind > 0) clock.advance(behind);
+          },
+          snapshot: () => snapshot(),
+          changed: () => engine.revision > 0,
+          saved: () => (engine.revision = 0),
+          beforeCommit: options.stateFileBeforeCommit,
+        })
+      : undefined;
+  const read = stateFile ? (shared?.load() ?? readStateFile(stateFile)) : undefined;
+  const clock = createClock({
+    realNow,
+    speed: options.clockSpeed ?? 1,
+    originMs: read?.contents && realNow() + read.contents.clockOffsetMs,
   });
-  return { server, sockets };
-}
-
-/** Listens on `host`:`port` (0: a free one) or on a local socket; the port it got (0 on a socket). */
-async function listen(server: Server, where: string | { host: string; port: number }) {
-  if (typeof where === 'string') server.listen(where);
-  else server.listen(where.port, where.host);
-  await once(server, 'listening');
-  const address = server.address();
-  return typeof address === 'object' && address ? address.port : 0;
+  const engineOf = (contents?: StateFileContents) =>
+    new HttpSandboxEngine(
+      { ...options, apiKeys, seed },
+      contents?.engine ??
+        // Unseeded, a fresh state's ids get a random part of their own: two simulators, or one demo and the next
+        // after a reset, never hand out the same ids.
+        createEngineState(
+          seed,
+          options.dialect,
+          options.seed === undefined ? process.getBuiltinModule('node:crypto').randomInt(0x1_0000_0000) : undefined,
+        ),
+    );
+  let engine = engineOf(read?.contents);
+  const snapshot = () => ({ clockOffsetMs: clock.now() - realNow(), engine: engine.state });
+  let saveError: unknown;
+  return {
+    get engine() {
+      return engine;
+    },
+    clock,
+    realNow,
+    shared,
+    startedAfresh: read?.earlier === true,
+    saveIfChanged: () => {
+      if (!stateFile || shared || !engine.revision) return;
+      engine.revision = 0;
+      // A failed save must not fail the request: it surfaces on close() via flush().
+      try {
+        saveStateFile(stateFile, snapshot());
+        saveError = undefined;
+      } catch (error) {
+        saveError = error;
+      }
+    },
+    flush: async () => {
+      await shared?.flush();
+      if (saveError) throw saveError;
+    },
+  };
 }
