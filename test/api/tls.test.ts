@@ -31,10 +31,12 @@ describe('HTTPS sandbox', () => {
       }),
       runHedge('markets --json', { env: simulator.env }),
     ]);
-    expect(viaNode.code, viaNode.stderr).toBe(0);
-    expect(JSON.parse(viaNode.stdout)[0].market).toBe('USDTNGN');
-    expect(viaHedge.code, viaHedge.stderr).toBe(0);
-    expect([JSON.parse(viaHedge.stdout)[0].market, untrusted.code, untrusted.stdout]).toEqual(['USDTNGN', 5, '']);
+    expect([okJson(viaNode)[0].market, okJson(viaHedge)[0].market, untrusted.code, untrusted.stdout]).toEqual([
+      'USDTNGN',
+      'USDTNGN',
+      5,
+      '',
+    ]);
     expect(untrusted.stderr).toMatch(/not trusted/);
     expect(untrusted.stderr).toMatch(/HEDGE_CA_FILE/);
   });
@@ -86,26 +88,19 @@ describe('HTTPS sandbox', () => {
   });
 });
 
-describe('plain http:// (the sandbox on loopback) and a proxy in the environment', () => {
-  let simulator: Simulator;
-  beforeAll(async () => {
-    simulator = await startSimulator({ preset: 'plain' });
-  });
-  afterAll(() => simulator.close());
-
-  it('the key never goes to HTTP_PROXY in clear: the request connects directly, the proxy sees nothing', async () => {
-    const proxy = await proxies();
-    const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
-    for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
-      const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
-      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
-    }
-    expect(proxy.tunnels).toEqual([]);
-    expect(simulator.requests('GET', '/account')).toHaveLength(4);
-  });
-});
-
 const start = useSimulators();
+
+it('plain http:// (the sandbox on loopback) and a proxy in the environment: the key never goes to HTTP_PROXY in clear: the request connects directly, the proxy sees nothing', async () => {
+  const simulator = await start({ preset: 'plain' });
+  const proxy = await proxies();
+  const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
+  for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
+    const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
+    expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+  }
+  expect(proxy.tunnels).toEqual([]);
+  expect(simulator.requests('GET', '/account')).toHaveLength(4);
+});
 
 // Server faults through the real binary: a 503 with Retry-After (seconds and HTTP-date) is waited
 // out before the one retry, a Retry-After past the budget is reported instead of waited, and an
