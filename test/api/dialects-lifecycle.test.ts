@@ -49,16 +49,9 @@ function movingFields(dialect: SandboxDialect) {
       position.net_margin_usd,
       position.close_fee_usdc,
       wire.accountFields.unrealized_pnl_usd,
-      // GET /prices in every shape: reference price/timestamp, alpha mid/ts, beta rate.
-      'price',
-      'timestamp',
-      'mid',
-      'ts',
-      'rate',
-      // gamma's prices: {rates: [{pair, bid, ask, as_of}]}
-      'bid',
-      'ask',
-      'as_of',
+      // GET /prices in every shape: reference price/timestamp, alpha mid/ts, beta rate, gamma's
+      // {rates: [{pair, bid, ask, as_of}]}.
+      ...'price timestamp mid ts rate bid ask as_of'.split(' '),
     ].filter((name) => typeof name === 'string'),
   );
 }
@@ -284,10 +277,10 @@ describe('hedge sandbox serve --dialect', () => {
       expect(stderr).toContain('beta wire dialect');
       expect(stderr).toContain('Injected faults: hostile text.');
       // beta refuses a page-size parameter it does not know: this only works with the printed setting.
-      const hedges = okJson(await runHedge('hedges --limit 5 --json', { env: settings, configDir: config.path }));
-      expect(hedges).toEqual([]);
-      const markets = okJson(await runHedge('markets --json', { env: settings, configDir: config.path }));
-      expect(markets[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+      const json = async (args: string) =>
+        okJson(await runHedge(`${args} --json`, { env: settings, configDir: config.path }));
+      expect(await json('hedges --limit 5')).toEqual([]);
+      expect((await json('markets'))[0][HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
     } finally {
       server?.kill('SIGTERM');
       await served;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { wireDialect } from '../../src/sandbox/index.js';
 import { apiData, useSimulators } from '../support/simulator.js';
+import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
@@ -33,11 +34,8 @@ describe('TSV and CSV show what the server sent under our column names, on every
         ['tsv', '\t'],
         ['csv', ','],
       ] as const) {
-        const read = async (command: string) => {
-          const run = await simulator.hedge([command, '--format', format]);
-          expect(run.code, run.stderr).toBe(0);
-          return rowsOf(run.stdout, separator);
-        };
+        const read = async (command: string) =>
+          rowsOf(ok(await simulator.hedge([command, '--format', format])).stdout, separator);
         const { historyFields, positionFields, accountFields } = wireDialect(dialect);
         expect((await read('history'))[0]).toMatchObject({
           hedge_id: String(record[historyFields.hedge_id!]),
@@ -61,8 +59,7 @@ describe('TSV and CSV show what the server sent under our column names, on every
 it("TSV and CSV of a write's result: the side after it and the closed hedge's record under our names: alpha: reduce and close in tsv", async () => {
   const simulator = await start({ dialect: 'alpha' });
   simulator.seedOpen('buy', 2000);
-  const reduced = await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']);
-  expect(reduced.code, reduced.stderr).toBe(0);
+  const reduced = ok(await simulator.hedge(['reduce', 'USDTNGN', 'buy', '500', '--format', 'tsv']));
   const [position] = await apiData(simulator, 'GET', '/positions');
   expect(rowsOf(reduced.stdout, '\t')[0]).toMatchObject({
     side: 'buy',
@@ -70,8 +67,7 @@ it("TSV and CSV of a write's result: the side after it and the closed hedge's re
     entry_price: String(position.entry_rate),
   });
 
-  const closed = await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']);
-  expect(closed.code, closed.stderr).toBe(0);
+  const closed = ok(await simulator.hedge(['close', 'USDTNGN', 'buy', '--format', 'tsv']));
   const [record] = await apiData(simulator, 'GET', '/hedges/history');
   expect(rowsOf(closed.stdout, '\t')[0]).toMatchObject({
     entry_price: String(record.entry_rate),

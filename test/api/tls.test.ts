@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { startConnectProxy } from '../support/servers/connect-proxy.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { apiData, closedAfterEach, type Simulator, startSimulator, useSimulators } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
 
 /** CONNECT proxies, closed after each test. */
 const proxies = closedAfterEach(startConnectProxy);
@@ -31,10 +31,12 @@ describe('HTTPS sandbox', () => {
       }),
       runHedge('markets --json', { env: simulator.env }),
     ]);
-    expect(viaNode.code, viaNode.stderr).toBe(0);
-    expect(JSON.parse(viaNode.stdout)[0].market).toBe('USDTNGN');
-    expect(viaHedge.code, viaHedge.stderr).toBe(0);
-    expect([JSON.parse(viaHedge.stdout)[0].market, untrusted.code, untrusted.stdout]).toEqual(['USDTNGN', 5, '']);
+    expect([okJson(viaNode)[0].market, okJson(viaHedge)[0].market, untrusted.code, untrusted.stdout]).toEqual([
+      'USDTNGN',
+      'USDTNGN',
+      5,
+      '',
+    ]);
     expect(untrusted.stderr).toMatch(/not trusted/);
     expect(untrusted.stderr).toMatch(/HEDGE_CA_FILE/);
   });
@@ -47,9 +49,7 @@ describe('HTTPS sandbox', () => {
     chmodSync(ca, 0o666);
     const before = simulator.requests().length;
     const result = await runHedge('markets --json', { env: { ...simulator.env, NODE_EXTRA_CA_CERTS: ca } });
-    expect([result.code, result.stdout]).toEqual([2, '']);
-    expect(result.stderr).toContain(`NODE_EXTRA_CA_CERTS: cannot read ${ca}`);
-    expect(result.stderr).toContain(`chmod go-w ${ca}`);
+    expect(exits(result, 2, `NODE_EXTRA_CA_CERTS: cannot read ${ca}`, `chmod go-w ${ca}`).stdout).toBe('');
     expect(simulator.requests()).toHaveLength(before);
   });
 
@@ -66,8 +66,7 @@ describe('HTTPS sandbox', () => {
     expect(proxied[0].market).toBe('USDTNGN');
     expect(proxy.tunnels).toEqual([`sandbox.hedge.test:${simulator.sandbox.port}`]);
     // Around the proxy, the .test name does not resolve: the command fails without the tunnel.
-    const around = await runHedge('markets --json', { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } });
-    expect(around.code).toBe(5);
+    exits(await runHedge('markets --json', { env: { ...env, NO_PROXY: 'sandbox.hedge.test' } }), 5);
     expect(proxy.tunnels).toHaveLength(1);
   });
 
@@ -86,26 +85,19 @@ describe('HTTPS sandbox', () => {
   });
 });
 
-describe('plain http:// (the sandbox on loopback) and a proxy in the environment', () => {
-  let simulator: Simulator;
-  beforeAll(async () => {
-    simulator = await startSimulator({ preset: 'plain' });
-  });
-  afterAll(() => simulator.close());
-
-  it('the key never goes to HTTP_PROXY in clear: the request connects directly, the proxy sees nothing', async () => {
-    const proxy = await proxies();
-    const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
-    for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
-      const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
-      expect(result.code, `${name}: ${result.stderr}`).toBe(0);
-    }
-    expect(proxy.tunnels).toEqual([]);
-    expect(simulator.requests('GET', '/account')).toHaveLength(4);
-  });
-});
-
 const start = useSimulators();
+
+it('plain http:// (the sandbox on loopback) and a proxy in the environment: the key never goes to HTTP_PROXY in clear: the request connects directly, the proxy sees nothing', async () => {
+  const simulator = await start({ preset: 'plain' });
+  const proxy = await proxies();
+  const withCredentials = proxy.url.replace('http://', 'http://desk:proxy-password@');
+  for (const name of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'ALL_PROXY']) {
+    const result = await runHedge('account --json', { env: { ...simulator.env, [name]: withCredentials } });
+    expect(result.code, `${name}: ${result.stderr}`).toBe(0);
+  }
+  expect(proxy.tunnels).toEqual([]);
+  expect(simulator.requests('GET', '/account')).toHaveLength(4);
+});
 
 // Server faults through the real binary: a 503 with Retry-After (seconds and HTTP-date) is waited
 // out before the one retry, a Retry-After past the budget is reported instead of waited, and an
@@ -146,11 +138,9 @@ describe('Retry-After on a 503', () => {
   it('longer than the retry budget allows: reported at once (exit 5), not waited out', async () => {
     const simulator = await start();
     simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '120' } });
-    const result = await simulator.hedge('markets');
-    expect([result.code, result.stdout]).toEqual([5, '']);
+    expect(exits(await simulator.hedge('markets'), 5, '503').stdout).toBe('');
     // One request: the CLI did not wait two minutes (runHedge would have timed out) nor retry.
     expect(simulator.requests('GET', '/markets')).toHaveLength(1);
-    expect(result.stderr).toContain('503');
   });
 });
 
@@ -161,14 +151,12 @@ describe('an answer over the size cap', () => {
     const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
     oversize(4 * 1024 * 1024);
     const result = await simulator.hedge('markets', capped);
-    expect([result.code, result.stdout]).toEqual([5, '']);
-    expect(result.stderr).toContain('GET /markets answered with more than 1 MiB; reading stopped there.');
-    expect(result.stderr).toContain('HEDGE_MAX_ANSWER_MB');
+    exits(result, 5, 'GET /markets answered with more than 1 MiB; reading stopped there.', 'HEDGE_MAX_ANSWER_MB');
+    expect(result.stdout).toBe('');
     expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
 
     oversize(4 * 1024 * 1024);
-    const json = await simulator.hedge('hedges --json', capped);
-    expect(json.code).toBe(5);
+    const json = exits(await simulator.hedge('hedges --json', capped), 5);
     expect(simulator.requests('GET', '/hedges')).toHaveLength(1);
     expect(`${json.stdout}${json.stderr}`).toContain('answer_too_large');
 

@@ -23,7 +23,7 @@ import { startFieldProxy } from '../support/servers/field-proxy.js';
 import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
 import { until } from '../support/polling.js';
 import { startSimulator, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
-import { lastJson, okJson } from '../support/cli-runs.js';
+import { exits, lastJson, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const others: OtherOrigin[] = [];
@@ -75,14 +75,9 @@ class ResolvingElsewhere extends HttpConnections {
   readonly agent: Agent;
   constructor(address: string) {
     super();
-    const lookup: LookupFunction = (_host, options, callback) => {
-      if (options.all)
-        (callback as unknown as (error: null, all: Array<{ address: string; family: number }>) => void)(null, [
-          { address, family: 4 },
-        ]);
-      else callback(null, address, 4);
-    };
-    this.agent = new Agent({ keepAlive: true, lookup } as ConstructorParameters<typeof Agent>[0]);
+    const lookup: LookupFunction = (_host, options, callback: any) =>
+      options.all ? callback(null, [{ address, family: 4 }]) : callback(null, address, 4);
+    this.agent = new Agent({ keepAlive: true, lookup });
   }
   override agentFor(_url: URL, _config: TransportConfig) {
     return this.agent;
@@ -288,10 +283,8 @@ describe('one origin', () => {
     };
     writeFileSync(join(t.configDir, 'journal.jsonl'), `${JSON.stringify(row)}\n`, { mode: 0o600 });
 
-    const result = await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } });
-    expect(result.code, result.stderr).toBe(2);
-    const { error } = lastJson(result.stderr);
-    expect(error).toMatchObject({
+    const result = exits(await t.hedge(`resume ${id} --json`, { env: { HEDGE_BASE_URL: bare } }), 2);
+    expect(lastJson(result.stderr).error).toMatchObject({
       code: 'off_origin',
       class: 'usage',
       message: `Journal ${id} (api POST ${path}) is not resumed: its path "${path}" is not one \`hedge api\` journals (resolved under the base URL it is "/${path}"); nothing was sent.`,
@@ -302,11 +295,13 @@ describe('one origin', () => {
 
   it("a fresh `hedge api` of the same path goes to the base URL's own host, never the other one", async () => {
     const { simulator: t, other } = await twoOrigins();
-    const result = await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], {
-      env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` },
-    });
     // The simulator has nothing at that path (404, exit 3): the point is where it was asked.
-    expect(result.code).toBe(3);
+    exits(
+      await t.hedge(['api', `@127.0.0.2:${other.port}/steal`], {
+        env: { HEDGE_BASE_URL: `http://127.0.0.1:${t.sandbox.port}` },
+      }),
+      3,
+    );
     expect(t.requests().map((entry) => [entry.method, entry.path])).toEqual([
       ['GET', `/@127.0.0.2:${other.port}/steal`],
     ]);

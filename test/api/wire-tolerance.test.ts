@@ -13,7 +13,7 @@ import { until } from '../support/polling.js';
 import { STACK_FRAME } from '../support/output/text.js';
 import { apiData, envFor, FILL_DELAY_MS, type Simulator } from '../support/simulator.js';
 import type { SandboxDialect } from '../../src/sandbox/index.js';
-import { journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
+import { exits, journalEntries, lastJson, ok, okJson } from '../support/cli-runs.js';
 
 const KES = 'USDTKES';
 
@@ -169,8 +169,7 @@ describe.concurrent('learning the add/reduce amount from the server', () => {
     const simulator = await on('alpha');
     simulator.seedOpen('buy', 10_000);
     const key = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
-    const result = await simulator.hedge(`add USDTNGN buy 1000 --idempotency-key ${key} --json`);
-    expect(result.code).toBe(3);
+    const result = exits(await simulator.hedge(`add USDTNGN buy 1000 --idempotency-key ${key} --json`), 3);
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(simulator.requests('POST', '/hedges/add').map((entry) => [entry.status, entry.idempotencyKey])).toEqual([
       [400, key],
@@ -219,9 +218,7 @@ describe.concurrent('lists never lose rows', () => {
     );
     await listsAll(simulator, ids);
     const sent = simulator.requests().length;
-    const both = await simulator.hedge('hedges --all --limit 5');
-    expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/--limit and --all disagree/);
+    exits(await simulator.hedge('hedges --all --limit 5'), 2, '--limit and --all disagree');
     expect(simulator.requests().length).toBe(sent);
   });
 
@@ -314,8 +311,7 @@ describe.concurrent('lists never lose rows', () => {
     const { read, unread, asked } = await pastOnePage(simulator);
     const typed = unread.slice(-8);
     expect(read.filter((id) => id.endsWith(typed))).toEqual([]);
-    const result = await simulator.hedge(['hedges', typed]);
-    expect(result.code, result.stderr).toBe(2);
+    const result = exits(await simulator.hedge(['hedges', typed]), 2);
     expect(result.stderr).not.toMatch(/no hedge of this account matches/);
     expect(result.stderr).toMatch(/cannot tell which hedge .* names: .* the server may hold more/);
     expect(result.stderr).toMatch(/whole id/);
@@ -344,8 +340,7 @@ describe.concurrent('lists never lose rows', () => {
       const typed = [...ends, ...starts].find((part) => read.filter(fits(part)).length === 1)!;
       expect(typed).toBeDefined();
       const [other] = read.filter(fits(typed));
-      const result = await simulator.hedge(['hedges', typed]);
-      expect(result.code, result.stderr).toBe(2);
+      const result = exits(await simulator.hedge(['hedges', typed]), 2);
       expect(result.stderr).toMatch(/cannot tell which hedge .* names/);
       // Neither hedge was fetched as the one named.
       expect(simulator.requests('GET', `/hedges/${other}`)).toEqual([]);
@@ -413,44 +408,43 @@ describe.concurrent('lists never lose rows', () => {
   });
 });
 
-describe.concurrent('references compared the way the server keeps them', () => {
-  it('delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async (on) => {
-    const simulator = await on('delta');
-    ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
-    const [buy] = simulator.active('buy');
-    expect(buy.clientReference).toBe('DEAL-11');
+it('references compared the way the server keeps them: delta (keeps client_reference in upper case, filters it without regard to case): every --ref finds DEAL-11 from deal-11', async (on) => {
+  const simulator = await on('delta');
+  ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 7 --ref deal-11 --json'));
+  const [buy] = simulator.active('buy');
+  expect(buy.clientReference).toBe('DEAL-11');
 
-    // The duplicate guard: the server's match is a match, whatever its case. Nothing sent.
-    const sent = simulator.writes().length;
-    const duplicate = await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', ' deal-11 ']);
-    expect(duplicate.code, duplicate.stderr).toBe(3);
-    expect(duplicate.stderr).toContain(`An active hedge already carries client reference " deal-11 ": ${buy.id}`);
-    expect(simulator.writes()).toHaveLength(sent);
-    expect(simulator.active('sell')).toEqual([]);
+  // The duplicate guard: the server's match is a match, whatever its case. Nothing sent.
+  const sent = simulator.writes().length;
+  exits(
+    await simulator.hedge(['open', 'USDTNGN', 'sell', '300', '--tenor', '7', '--ref', ' deal-11 ']),
+    3,
+    `An active hedge already carries client reference " deal-11 ": ${buy.id}`,
+  );
+  expect(simulator.writes()).toHaveLength(sent);
+  expect(simulator.active('sell')).toEqual([]);
 
-    expect(okJson(await simulator.hedge('positions --ref Deal-11 --json'))).toMatchObject([
-      { side: 'buy', hedge_id: buy.id },
-    ]);
-    expect(okJson(await simulator.hedge('maturities --ref deal-11 --json'))).toMatchObject([{ hedge_id: buy.id }]);
+  expect(okJson(await simulator.hedge('positions --ref Deal-11 --json'))).toMatchObject([
+    { side: 'buy', hedge_id: buy.id },
+  ]);
+  expect(okJson(await simulator.hedge('maturities --ref deal-11 --json'))).toMatchObject([{ hedge_id: buy.id }]);
 
-    expect((await simulator.hedge('close USDTNGN buy --json')).code).toBe(0);
-    expect(okJson(await simulator.hedge('history --ref deal-11 --json'))).toMatchObject([
-      { hedge_id: buy.id, client_reference: 'DEAL-11' },
-    ]);
-    expect(
-      okJson(await simulator.hedge('report --by hedge --ref deal-11 --json')).groups.map((group: any) => group.key),
-    ).toEqual([buy.id]);
+  ok(await simulator.hedge('close USDTNGN buy --json'));
+  expect(okJson(await simulator.hedge('history --ref deal-11 --json'))).toMatchObject([
+    { hedge_id: buy.id, client_reference: 'DEAL-11' },
+  ]);
+  expect(
+    okJson(await simulator.hedge('report --by hedge --ref deal-11 --json')).groups.map((group: any) => group.key),
+  ).toEqual([buy.id]);
 
-    // An open whose answer was lost is found by its reference: landed, not sent again.
-    simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
-    const lost = await simulator.hedge('open USDTNGN sell 300 --tenor 7 --ref deal-12');
-    simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    expect(lost.code, lost.stderr).toBe(5);
-    const opens = simulator.requests('POST', '/hedges').length;
-    expect(ok(await simulator.hedge('resume --json')).stderr).toMatch(/carries reference deal-12/);
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
-    expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
-  });
+  // An open whose answer was lost is found by its reference: landed, not sent again.
+  simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
+  exits(await simulator.hedge('open USDTNGN sell 300 --tenor 7 --ref deal-12'), 5);
+  simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
+  const opens = simulator.requests('POST', '/hedges').length;
+  expect(ok(await simulator.hedge('resume --json')).stderr).toMatch(/carries reference deal-12/);
+  expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+  expect(simulator.active('sell').map((hedge) => hedge.clientReference)).toEqual(['DEAL-12']);
 });
 
 describe.concurrent('lists paged by time', () => {
@@ -524,26 +518,24 @@ describe.concurrent(
   },
 );
 
-describe.concurrent('what the spec does not list is shown, not refused', () => {
-  it('gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async (on) => {
-    const simulator = await on('gamma', 60_000);
-    const hedge = simulator.seedOpen('sell', 10_000, KES);
-    ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
-    const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
-    expect(shown.stdout).toMatch(/\tsettling\t/);
-    expect(okJson(await simulator.hedge('hedges --limit 1 --json'))[0]).toMatchObject({
-      id: hedge.id,
-      status: 'settling',
-    });
-    // --wait does not stop at an unknown status: it ends when the close lands.
-    const waiting = simulator.hedge(`hedges ${hedge.id} --wait --json`);
-    await until(
-      () => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3,
-      'the wait to poll the settling hedge',
-    );
-    simulator.advance(60_000);
-    expect(okJson(await waiting)).toMatchObject({ id: hedge.id, status: 'closed' });
+it('what the spec does not list is shown, not refused: gamma: a hedge `settling` while its close lands is shown as sent, and waited on as not final', async (on) => {
+  const simulator = await on('gamma', 60_000);
+  const hedge = simulator.seedOpen('sell', 10_000, KES);
+  ok(await simulator.hedge(`close ${KES} sell --no-wait --json`));
+  const shown = ok(await simulator.hedge(`hedges ${hedge.id} --format tsv`));
+  expect(shown.stdout).toMatch(/\tsettling\t/);
+  expect(okJson(await simulator.hedge('hedges --limit 1 --json'))[0]).toMatchObject({
+    id: hedge.id,
+    status: 'settling',
   });
+  // --wait does not stop at an unknown status: it ends when the close lands.
+  const waiting = simulator.hedge(`hedges ${hedge.id} --wait --json`);
+  await until(
+    () => simulator.requests('GET', `/hedges/${hedge.id}`).length >= 3,
+    'the wait to poll the settling hedge',
+  );
+  simulator.advance(60_000);
+  expect(okJson(await waiting)).toMatchObject({ id: hedge.id, status: 'closed' });
 });
 
 // --raw with a text format is refused before anything is sent, as every global: checked-before-sending.test.ts.
@@ -560,21 +552,20 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
     expect(result.stderr).toMatch(/hedge doctor/);
     expect(result.stderr).not.toMatch(/network/i);
     expect(result.stderr).not.toMatch(STACK_FRAME);
-    const json = await simulator.hedge(`hedges ${hedge.id} --json`, { env });
-    expect(json.code).toBe(14);
-    expect(lastJson(json.stderr).error).toMatchObject({
-      code: 'unreadable',
-      class: 'unreadable',
-      details: { field: 'data.side', received: '"long" (text)' },
-    });
+    expect(lastJson(exits(await simulator.hedge(`hedges ${hedge.id} --json`, { env }), 14).stderr).error).toMatchObject(
+      {
+        code: 'unreadable',
+        class: 'unreadable',
+        details: { field: 'data.side', received: '"long" (text)' },
+      },
+    );
   });
 
   it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async (on, through) => {
     // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
     const simulator = await on('beta');
     const env = await through(startFieldProxy(simulator.sandbox, 'rate', 'n/a'));
-    const result = await simulator.hedge('price USDTNGN --format tsv', { env });
-    expect(result.code, result.stderr).toBe(14);
+    const result = exits(await simulator.hedge('price USDTNGN --format tsv', { env }), 14);
     expect(result.stdout).toContain('n/a');
     expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
     // --raw never needs to read it: the server's data as sent.

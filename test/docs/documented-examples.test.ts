@@ -55,10 +55,9 @@ import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginWith } from '../support/config-store.js';
+import { exits } from '../support/cli-runs.js';
 import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
 
-/** A line's run: how it ended and what it printed. */
-type Ran = Omit<RunResult, 'durationMs'>;
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { until } from '../support/polling.js';
 
@@ -459,16 +458,15 @@ beforeAll(async () => {
       '--profile',
       profile,
     ]);
-    expect(login.code, login.stderr).toBe(0);
+    exits(login, 0);
   }
   cpSync(flat, booked, { recursive: true });
   // The two opens are on two sides: they may go at once.
   const opens = await Promise.all(
     BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })),
   );
-  for (const open of opens) expect(open.code, open.stderr).toBe(0);
-  const roll = await runHedge(BOOK[2], { cwd: world.path, env: baseEnv(booked) });
-  expect(roll.code, roll.stderr).toBe(0);
+  for (const open of opens) exits(open, 0);
+  exits(await runHedge(BOOK[2], { cwd: world.path, env: baseEnv(booked) }), 0);
 });
 
 afterAll(async () => {
@@ -761,7 +759,7 @@ function jsonKeys(text: string) {
 }
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(doc: readonly string[], result: Pick<Ran, 'stdout' | 'stderr'>) {
+function compare(doc: readonly string[], result: Pick<RunResult, 'stdout' | 'stderr'>) {
   const printed = (
     result.stdout.trim() !== ''
       ? result.stdout

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { EngineState } from '../../src/sandbox/engine-state.js';
-import { SANDBOX_DIALECTS, type SandboxDialect } from '../../src/sandbox/index.js';
+import { SANDBOX_DIALECTS, type RunningSandbox, type SandboxDialect } from '../../src/sandbox/index.js';
 import { SANDBOX_DIALECTS as SERVE_DIALECTS } from '../../src/sandbox/http/serve.js';
 import { openBody, T0 } from '../support/engine.js';
 import { api, startSimulator, type ApiResult, type ApiTarget } from '../support/simulator.js';
@@ -34,8 +33,10 @@ const reference = {
   // Amounts of positions, account and history as decimal strings.
   amountsAsText: false,
 };
-const BY_HAND: Record<Exclude<SandboxDialect, 'delta'>, typeof reference> = {
+// delta names every field as the reference does; it differs in references and history pages (below).
+const EXPECTED: Record<SandboxDialect, typeof reference> = {
   reference,
+  delta: reference,
   alpha: {
     ...reference,
     positionKeys: keys(
@@ -75,8 +76,6 @@ const BY_HAND: Record<Exclude<SandboxDialect, 'delta'>, typeof reference> = {
     amountsAsText: true,
   },
 };
-// delta names every field as the reference does; it differs in references and history pages (below).
-const EXPECTED: Record<SandboxDialect, typeof reference> = { ...BY_HAND, delta: reference };
 /** The meta of a history page that has a next one. */
 const HISTORY_META: Record<SandboxDialect, string[]> = {
   reference: ['next_cursor'],
@@ -100,7 +99,7 @@ const refusesGet = async (sandbox: ApiTarget, path: string, field: string) =>
 /** A hedge as the server shows it. */
 const hedgeOn = (sandbox: ApiTarget, id: string) => read(sandbox, `/hedges/${id}`);
 /** The one account a test's key opened. */
-const firstAccount = (sandbox: { engine: { state: EngineState } }) => Object.values(sandbox.engine.state.accounts)[0];
+const firstAccount = (sandbox: RunningSandbox) => Object.values(sandbox.engine.state.accounts)[0];
 const idsOf = (list: Array<{ id: string }>) => list.map((hedge) => hedge.id);
 /** A money amount as the dialect writes it: a number, or its decimal text to the cent. */
 const amount = (expected: typeof reference, value: number) => (expected.amountsAsText ? value.toFixed(2) : value);
@@ -118,7 +117,7 @@ async function walk(sandbox: ApiTarget, path: string, next: (answer: any) => str
 }
 /** Real time stands still at T0: sandbox time moves only when a test advances it, so every figure is exact. */
 /** Lets a fill or change land. */
-const fill = (sandbox: { clock: { advance(ms: number): void } }) => sandbox.clock.advance(FILL_DELAY_MS);
+const fill = (sandbox: RunningSandbox) => sandbox.clock.advance(FILL_DELAY_MS);
 const startDialect = (dialect: SandboxDialect) => start({ dialect, fillDelayMs: FILL_DELAY_MS, realNow: () => T0 });
 
 describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {

@@ -134,25 +134,24 @@ it('hedge sandbox serve --port on a port another process holds: says so in one l
   }
 });
 
-describe('hedge sandbox serve --host that is not a loopback address listen() takes', () => {
-  it.each(['127.0.0.256', '[::1]'])(
-    '%s: one line naming --host and what is allowed (exit 2), nothing started',
-    async (host) => {
-      const result = await runHedge(['sandbox', 'serve', '--host', host]);
-      expect([result.code, result.stdout, result.stderr]).toEqual([
-        2,
-        '',
-        `hedge: --host: "${host}" is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).\n`,
-      ]);
-    },
-  );
-});
+it.each(['127.0.0.256', '[::1]'])(
+  'hedge sandbox serve --host that is not a loopback address listen() takes: %s: one line naming --host and what is allowed (exit 2), nothing started',
+  async (host) => {
+    const result = await runHedge(['sandbox', 'serve', '--host', host]);
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      2,
+      '',
+      `hedge: --host: "${host}" is not allowed; expected a loopback address (127.0.0.1, ::1, localhost).\n`,
+    ]);
+  },
+);
 
-describe('hedge sandbox serve --tls when its terminal closes', () => {
-  it.each([
-    ['SIGHUP', 129],
-    ['SIGTERM', 0],
-  ] as const)('%s: exit %i, its temporary CA folder removed', async (signal, exitCode) => {
+it.each([
+  ['SIGHUP', 129],
+  ['SIGTERM', 0],
+] as const)(
+  'hedge sandbox serve --tls when its terminal closes: %s: exit %i, its temporary CA folder removed',
+  async (signal, exitCode) => {
     let caFile = '';
     const result = await runHedge(['sandbox', 'serve', '--tls'], {
       spawn: true,
@@ -168,5 +167,5 @@ describe('hedge sandbox serve --tls when its terminal closes', () => {
     expect([result.code, result.signal], result.stderr).toEqual([exitCode, null]);
     expect(caFile).not.toBe('');
     expect(existsSync(dirname(caFile))).toBe(false);
-  });
-});
+  },
+);

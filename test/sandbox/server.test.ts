@@ -287,49 +287,47 @@ describe('sandbox faults: injected refusals', () => {
 });
 
 // A write that took effect, then was answered ambiguously or not at all (the connection dropped).
-describe('sandbox faults: ambiguous answers after a write took effect', () => {
-  it.each([
-    { kind: 'error-in-200', status: 200, data: false, error: true },
-    { kind: 'data-and-error', status: 200, data: true, error: true },
-    { kind: 'data-in-400', status: 400, data: true, error: false },
-    { kind: 'drop', status: 'dropped' },
-  ] as const)(
-    '$kind: the hedge exists once and a same-key retry replays the real answer',
-    async ({ kind, status, data, error }) => {
-      // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
-      const sandbox = await start({ realNow: () => FROZEN_START_MS });
-      sandbox.setFaults(
-        kind === 'drop'
-          ? { nextDropAfterCommit: 1 }
-          : { nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } },
-      );
-      // Reads are never dropped: the countdown waits for a committing write.
-      expect(await read(sandbox, '/hedges')).toEqual([]);
-      // A dropped answer is a failed fetch.
-      const answer = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`).catch(() => null);
-      expect(answer === null).toBe(kind === 'drop');
-      const [hedge] = await read(sandbox, '/hedges');
-      expect(hedge.status).toBe('submitted');
-      if (answer) {
-        expect(answer.status).toBe(status);
-        expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
-        expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
-        expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
-      }
+it.each([
+  { kind: 'error-in-200', status: 200, data: false, error: true },
+  { kind: 'data-and-error', status: 200, data: true, error: true },
+  { kind: 'data-in-400', status: 400, data: true, error: false },
+  { kind: 'drop', status: 'dropped' },
+] as const)(
+  'sandbox faults: ambiguous answers after a write took effect: $kind: the hedge exists once and a same-key retry replays the real answer',
+  async ({ kind, status, data, error }) => {
+    // The clock stands still: the hedge is still `submitted` when it is read, however slow the machine.
+    const sandbox = await start({ realNow: () => FROZEN_START_MS });
+    sandbox.setFaults(
+      kind === 'drop'
+        ? { nextDropAfterCommit: 1 }
+        : { nextMalformed: { count: 1, kind }, match: { method: 'POST', path: '/hedges' } },
+    );
+    // Reads are never dropped: the countdown waits for a committing write.
+    expect(await read(sandbox, '/hedges')).toEqual([]);
+    // A dropped answer is a failed fetch.
+    const answer = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`).catch(() => null);
+    expect(answer === null).toBe(kind === 'drop');
+    const [hedge] = await read(sandbox, '/hedges');
+    expect(hedge.status).toBe('submitted');
+    if (answer) {
+      expect(answer.status).toBe(status);
+      expect(Object.keys(answer.body)).toEqual(['data', 'error', 'meta']);
+      expect(answer.body.data === null ? null : answer.body.data.id).toBe(data ? hedge.id : null);
+      expect(answer.body.error === null ? null : answer.body.error.code).toBe(error ? 'internal_error' : null);
+    }
 
-      const retry = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`);
-      expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([
-        200,
-        'true',
-        hedge.id,
-        null,
-      ]);
-      expect(await read(sandbox, '/hedges')).toHaveLength(1);
-      const fault = kind === 'drop' ? 'drop-after-commit' : `malformed-${kind}`;
-      expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault });
-    },
-  );
-});
+    const retry = await post(sandbox, '/hedges', openBody('sell', 5_000), `amb-${kind}`);
+    expect([retry.status, retry.headers.get('idempotent-replayed'), retry.body.data.id, retry.body.error]).toEqual([
+      200,
+      'true',
+      hedge.id,
+      null,
+    ]);
+    expect(await read(sandbox, '/hedges')).toHaveLength(1);
+    const fault = kind === 'drop' ? 'drop-after-commit' : `malformed-${kind}`;
+    expect(sandbox.requestLog[1]).toMatchObject({ status, errorCode: null, fault });
+  },
+);
 
 describe('sandbox faults: oversized answer', () => {
   it('pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded', async () => {
