@@ -4,7 +4,7 @@
 // notional (the spec names no field for it), so the side is sized from its records.
 import { describe, expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
-import { hedgeOf } from '../support/keeper.js';
+import { hedgeOf, activeSizes } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
 import { colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
 import { openBody } from '../support/engine.js';
@@ -47,12 +47,7 @@ describe('a side whose hedge records may be cut', () => {
       expect(add.stderr).not.toMatch(/something outside this run moved the side/);
       // Sent once; it landed on the newer hedge: the side holds 3 500, of which the read after it showed 2 500.
       expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-      expect(
-        simulator
-          .active('buy')
-          .map((hedge) => [hedge.id, hedge.notionalUsd])
-          .sort(),
-      ).toEqual(
+      expect(activeSizes(simulator, 'buy').sort()).toEqual(
         [
           [older.id, 1_000],
           [newer.id, 2_500],

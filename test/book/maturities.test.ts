@@ -22,18 +22,18 @@ function maturities(simulator: Simulator, ...args: string[]) {
   return simulator.hedge(['maturities', ...args], { env: { ...pinnedClockEnv(simulator), COLUMNS: '80' } });
 }
 
-/** A buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
-async function twoSides(simulator: Simulator) {
+/** A simulator (started with `options`) with a buy for 1 day and a sell for 3 days, opened at the frozen start and filled. */
+async function twoSides(options = {}) {
+  const simulator = await startSimulator(options);
   const buy = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
   const sell = await openByApi(simulator, 'sell', 5_000, 3);
   simulator.advance(FILL_DELAY_MS + 1);
-  return { buy, sell };
+  return { simulator, buy, sell };
 }
 
 describe('hedge maturities', () => {
   it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
-    const simulator = await startSimulator();
-    const { buy, sell } = await twoSides(simulator);
+    const { simulator, buy, sell } = await twoSides();
     const positions = await apiData(simulator, 'GET', '/positions');
     const line = (side: string) => positions.find((position: any) => position.side === side)!;
     const now = FROZEN_START_MS + FILL_DELAY_MS + 1;
@@ -70,8 +70,7 @@ describe('hedge maturities', () => {
   });
 
   it('on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
-    const simulator = await startSimulator();
-    await twoSides(simulator);
+    const { simulator } = await twoSides();
     const result = ok(await maturities(simulator, '--format', 'table'));
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.every((text) => stringWidth(text) <= 80)).toBe(true);
@@ -87,8 +86,7 @@ describe('hedge maturities', () => {
   });
 
   it('--within keeps what matures within it; nothing within is said, not an error', async () => {
-    const simulator = await startSimulator();
-    const { buy, sell } = await twoSides(simulator);
+    const { simulator, buy, sell } = await twoSides();
     expect(okJson(await maturities(simulator, '--within', '2d', '--json')).map((item: any) => item.hedge_id)).toEqual([
       buy,
     ]);
@@ -112,8 +110,7 @@ describe('hedge maturities', () => {
   });
 
   it('positions that carry only their hedge id (dialect beta): side, notional and maturity come from the hedge', async () => {
-    const simulator = await startSimulator({ dialect: 'beta' });
-    const { buy, sell } = await twoSides(simulator);
+    const { simulator, buy, sell } = await twoSides({ dialect: 'beta' });
     expect(okJson(await maturities(simulator, '--json'))).toMatchObject([
       { hedge_id: buy, side: 'buy', notional_usd: 10_000, day: '2026-03-03', tenor_days: 1 },
       { hedge_id: sell, side: 'sell', notional_usd: 5_000, day: '2026-03-05', tenor_days: 3 },
@@ -121,8 +118,7 @@ describe('hedge maturities', () => {
   });
 
   it('times sent without a zone (the spec: UTC) are read as UTC, not as local time: the same settlements on a machine in Lagos (UTC+1)', async () => {
-    const simulator = await startSimulator();
-    const { buy, sell } = await twoSides(simulator);
+    const { simulator, buy, sell } = await twoSides();
     const env = { ...pinnedClockEnv(simulator), TZ: 'UTC' };
     const asSent = okJson(await simulator.hedge(['maturities', '--json'], { env }));
     // The same service writing its stamps as `2026-03-03T09:00:00.000` (no `Z`).

@@ -60,12 +60,16 @@ describe('empty lists', () => {
         hedge(args, { HEDGE_FORCE_TTY: '1' }),
       ]);
       for (const result of [json, plain, bare, tty]) expect(result.code, result.stderr).toBe(0);
-      expect([json.stdout, json.stderr]).toEqual(['[]\n', '']);
-      expect(plain.stdout).toBe(`${columns.join('\t')}\n`);
-      expect(plain.stderr).toBe(`${sentence}\n`);
-      expect(bare.stdout).toBe('');
-      expect(bare.stderr).toBe(`${sentence}\n`);
-      expect(tty.stdout).toBe(`${sentence}\n`);
+      const said = `${sentence}\n`;
+      expect([json.stdout, json.stderr, plain.stdout, plain.stderr, bare.stdout, bare.stderr, tty.stdout]).toEqual([
+        '[]\n',
+        '',
+        `${columns.join('\t')}\n`,
+        said,
+        '',
+        said,
+        said,
+      ]);
     },
   );
 });

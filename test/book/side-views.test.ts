@@ -148,7 +148,7 @@ describe('several hedges on one side (severalPerSide)', () => {
     expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
     expect([
       await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side'),
-      JSON.parse((await frozen(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).stdout).data,
+      (await frozenJson(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).data,
     ]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
   });
 });

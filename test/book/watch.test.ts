@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { spawnInTerminal, KEYS } from '../support/servers/pseudo-terminal.js';
-import { exits, ok } from '../support/cli-runs.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
 import { lines as records } from '../support/keeper.js';
 import { onSkippingClock } from '../support/skipping-clock.js';
 
@@ -202,7 +202,7 @@ describe('hedge positions --watch (NDJSON)', () => {
   it('--watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {
     for (const dialect of ['alpha', 'gamma'] as const) {
       const sim = await onSkippingClock((options) => simulator({ ...options, dialect }));
-      const once = JSON.parse(ok(await sim.hedge('price USDTNGN --json')).stdout);
+      const once = okJson(await sim.hedge('price USDTNGN --json'));
       expect(once).toEqual(
         [{ market: 'USDTNGN', price: expect.any(Number), timestamp: expect.any(String) }].map((shape) =>
           expect.objectContaining(shape),
@@ -219,7 +219,7 @@ describe('hedge positions --watch (NDJSON)', () => {
       const sent = (await sim.api('GET', '/prices?symbols=USDTNGN')).body.data;
       expect(Object.keys(raw[0].data)).toEqual(Object.keys(sent));
       // The account too: our names in the pipe, with or without --json (alpha says `upnl_usd`).
-      const account = JSON.parse(ok(await sim.hedge('account --json')).stdout);
+      const account = okJson(await sim.hedge('account --json'));
       for (const args of ['account --watch 1 --count 1', 'account --watch 1 --count 1 --json']) {
         const [line] = await watched(sim, args);
         expect(Object.keys(line.data).sort()).toEqual(Object.keys(account).sort());

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { ok } from '../support/cli-runs.js';
-import { describeKeepers, HOUR, keeperTest, lines } from '../support/keeper.js';
+import { describeKeepers, filledActive, HOUR, keeperTest, lines } from '../support/keeper.js';
 import type { Simulator } from '../support/simulator.js';
 
 const DAY = 24 * HOUR;
@@ -16,11 +16,7 @@ const at = (ms: number) => new Date(ms).toISOString();
 
 /** Filled notional per side, from the server's own state. */
 function held(rig: Simulator) {
-  const sum = (side: 'buy' | 'sell') =>
-    rig
-      .active(side)
-      .filter((hedge) => hedge.status === 'filled')
-      .reduce((total, hedge) => total + hedge.notionalUsd, 0);
+  const sum = (side: 'buy' | 'sell') => filledActive(rig, side).reduce((total, hedge) => total + hedge.notionalUsd, 0);
   return { buy: sum('buy'), sell: sum('sell') };
 }
 
@@ -98,7 +94,7 @@ describeKeepers('hedge keep --exposures', () => {
       rig.advance(opened.maturityAtMs - 30 * 60_000 - rig.sandbox.clock.now());
       await cycle();
       await checkBand();
-      const rolled = rig.active('buy').filter((hedge) => hedge.status === 'filled');
+      const rolled = filledActive(rig, 'buy');
       expect(rolled).toHaveLength(1);
       expect(rolled[0].id).not.toBe(opened.id);
       expect(rolled[0].maturityAtMs).toBeLessThanOrEqual(t0 + 10 * DAY);

@@ -2,13 +2,9 @@
 // anything is read from the server, every problem listed with the line it is on — and never with
 // what the line holds (a file can be anything an agent named: only line, column and what is allowed).
 import { describe, expect, it } from 'vitest';
-import { parseTargetFile, type TargetFileResult } from '../../src/core/target-file.js';
+import { parseTargetFile } from '../../src/core/target-file.js';
 
 const HEADER = 'market,side,notional_usd,tenor_days';
-
-function csv(text: string) {
-  return parseTargetFile(text, { sourceName: 'targets.csv' });
-}
 
 const at = (line: number, message: string) => ({ line, message });
 /** A parsed row; toEqual passes over the tenor and reference when they are undefined. */
@@ -21,12 +17,16 @@ const target = (
   clientReference?: string,
 ) => ({ market, side, notionalUsd, tenorDays, clientReference, line });
 
-function problemsOf(result: TargetFileResult) {
+/** The problems of `text` read as the file `sourceName`. */
+function problemsOf(text: string, sourceName = 'targets.csv') {
+  const result = parseTargetFile(text, { sourceName });
   if (!('problems' in result)) throw new Error(`expected problems, got rows: ${JSON.stringify(result)}`);
   return result.problems;
 }
 
-function rowsOf(result: TargetFileResult) {
+/** The rows of `text` read as the file `sourceName`. */
+function rowsOf(text: string, sourceName = 'targets.csv') {
+  const result = parseTargetFile(text, { sourceName });
   if (!('rows' in result)) throw new Error(`expected rows, got problems: ${JSON.stringify(result)}`);
   return result.rows;
 }
@@ -35,17 +35,15 @@ describe('CSV target files', () => {
   it('reads every notional form the CLI takes, 0 for flat, and the optional client reference', () => {
     expect(
       rowsOf(
-        csv(
-          [
-            'market,side,notional_usd,tenor_days,client_reference',
-            'usdtngn,BUY,10k,3,DEAL-1',
-            'USDTNGN,sell,0,,',
-            'USDTGHS,buy,"10,000",7,',
-            'USDTGHS,sell,1.5m,1d,  DEAL#2  ',
-            'USDTKES,buy,10_000.50,3,',
-            'USDTKES,sell,0.00,7,',
-          ].join('\n'),
-        ),
+        [
+          'market,side,notional_usd,tenor_days,client_reference',
+          'usdtngn,BUY,10k,3,DEAL-1',
+          'USDTNGN,sell,0,,',
+          'USDTGHS,buy,"10,000",7,',
+          'USDTGHS,sell,1.5m,1d,  DEAL#2  ',
+          'USDTKES,buy,10_000.50,3,',
+          'USDTKES,sell,0.00,7,',
+        ].join('\n'),
       ),
     ).toEqual([
       target('USDTNGN', 'buy', 10_000, 2, 3, 'DEAL-1'),
@@ -60,9 +58,7 @@ describe('CSV target files', () => {
   it('takes the columns in any order, with a BOM, CRLF, blank and comment lines counted in the line numbers', () => {
     expect(
       rowsOf(
-        csv(
-          '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n',
-        ),
+        '\ufeff# book for Monday\r\n TENOR_DAYS , notional_usd,side,Market\r\n\r\n3,25k,sell,USDTNGN\r\n# a note\r\n,,,\r\n7,5000,buy,USDTNGN\r\n',
       ),
     ).toEqual([target('USDTNGN', 'sell', 25_000, 4, 3), target('USDTNGN', 'buy', 5_000, 7, 7)]);
   });
@@ -70,24 +66,22 @@ describe('CSV target files', () => {
   it('lists every problem of several bad rows with the file line of each (CRLF, blank and comment lines between)', () => {
     expect(
       problemsOf(
-        csv(
-          [
-            '# targets',
-            HEADER + ',client_reference',
-            'USDTNGN,buy,-5,3,',
-            '',
-            'X,hold,10k,,',
-            '# flat the sell side',
-            'USDTNGN,sell,0,5,',
-            '   ',
-            'USDTNGN,buy,20k,3,',
-            'USDTGHS,buy,10k,,DEAL\u0007',
-            'USDTGHS,sell,1.234,3,',
-            'USDTGHS,sell,1k,3,',
-            'USDTKES,buy,10k,3',
-            'USDTKES,sell,10k,3,OK-1',
-          ].join('\r\n'),
-        ),
+        [
+          '# targets',
+          HEADER + ',client_reference',
+          'USDTNGN,buy,-5,3,',
+          '',
+          'X,hold,10k,,',
+          '# flat the sell side',
+          'USDTNGN,sell,0,5,',
+          '   ',
+          'USDTNGN,buy,20k,3,',
+          'USDTGHS,buy,10k,,DEAL\u0007',
+          'USDTGHS,sell,1.234,3,',
+          'USDTGHS,sell,1k,3,',
+          'USDTKES,buy,10k,3',
+          'USDTKES,sell,10k,3,OK-1',
+        ].join('\r\n'),
       ),
     ).toEqual([
       at(
@@ -111,9 +105,7 @@ describe('CSV target files', () => {
   });
 
   it('names the line a row starts on when a quoted field spans lines', () => {
-    expect(
-      problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`)),
-    ).toEqual([
+    expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,"two\nlines"\nUSDTNGN,sell,abc,3,\n`)).toEqual([
       at(
         2,
         'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
@@ -123,7 +115,7 @@ describe('CSV target files', () => {
         'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
       ),
     ]);
-    expect(problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`))).toEqual([
+    expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,"1\n0k",3,\n`)).toEqual([
       at(
         2,
         'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
@@ -132,19 +124,19 @@ describe('CSV target files', () => {
   });
 
   it('stops at a broken quote, keeping the problems of the rows before it', () => {
-    expect(
-      problemsOf(csv([HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n'))),
-    ).toEqual([
-      at(
-        2,
-        'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-      ),
-      at(3, 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.'),
-    ]);
+    expect(problemsOf([HEADER, 'USDTNGN,buy,nope,3', 'USDTNGN,sell,"10k"x,3', 'USDTGHS,buy,bad,3'].join('\n'))).toEqual(
+      [
+        at(
+          2,
+          'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+        ),
+        at(3, 'not valid CSV: a closing quote is followed by something other than a comma or the end of the line.'),
+      ],
+    );
   });
 
   it('refuses a header with unknown, repeated or missing columns', () => {
-    expect(problemsOf(csv('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n'))).toEqual([
+    expect(problemsOf('market,side,notional,tenor_days,side\nUSDTNGN,buy,10k,3,buy\n')).toEqual([
       at(
         1,
         'column 3 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
@@ -156,7 +148,7 @@ describe('CSV target files', () => {
       ),
     ]);
     // Every required column present: an extra one is a problem, and the rows are still checked.
-    expect(problemsOf(csv(`# c\n${HEADER},desk\nUSDTNGN,buy,10k,9,fx\n`))).toEqual([
+    expect(problemsOf(`# c\n${HEADER},desk\nUSDTNGN,buy,10k,9,fx\n`)).toEqual([
       at(
         2,
         'column 5 of the header is not a known column; the columns are market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before.',
@@ -166,21 +158,21 @@ describe('CSV target files', () => {
   });
 
   it('refuses an empty file and a header with no rows', () => {
-    expect(problemsOf(csv(''))).toEqual([
+    expect(problemsOf('')).toEqual([
       at(
         0,
         'targets.csv is empty; expected a header row naming market, side, notional_usd, tenor_days and optionally client_reference, until, roll_before, then one row per market and side.',
       ),
     ]);
-    expect(problemsOf(csv('\ufeff\n# only a comment\n\n'))).toHaveLength(1);
-    expect(problemsOf(csv(`${HEADER}\r\n\r\n`))).toEqual([
+    expect(problemsOf('\ufeff\n# only a comment\n\n')).toHaveLength(1);
+    expect(problemsOf(`${HEADER}\r\n\r\n`)).toEqual([
       at(0, 'targets.csv has no target rows; expected one row per market and side.'),
     ]);
   });
 
   it('refuses a client reference longer than the CLI allows, naming the column', () => {
     const long = 'R'.repeat(129);
-    expect(problemsOf(csv(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,${long}\n`))).toEqual([
+    expect(problemsOf(`${HEADER},client_reference\nUSDTNGN,buy,10k,3,${long}\n`)).toEqual([
       at(
         2,
         'client_reference: the value is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).',
@@ -189,7 +181,7 @@ describe('CSV target files', () => {
   });
 
   it('is read as JSON when it starts as JSON, and its reader quotes nothing of it', () => {
-    const [problem, ...more] = problemsOf(parseTargetFile(`[${HEADER}]\n`, { sourceName: 'stdin' }));
+    const [problem, ...more] = problemsOf(`[${HEADER}]\n`, 'stdin');
     expect([more, problem.line]).toEqual([[], 0]);
     // V8's "Unexpected token" quotes the input: only that a character is not allowed is said.
     expect(problem.message).toBe('stdin is not valid JSON: a character that JSON does not allow there.');
@@ -197,9 +189,7 @@ describe('CSV target files', () => {
 });
 
 describe('JSON target files', () => {
-  function json(text: string) {
-    return parseTargetFile(text, { sourceName: 'targets.json' });
-  }
+  const JSON_FILE = 'targets.json';
 
   it('reads an array of objects with the CSV keys, numbers or strings, line = item number', () => {
     const text = JSON.stringify([
@@ -207,7 +197,7 @@ describe('JSON target files', () => {
       { market: 'USDTNGN', side: 'sell', notional_usd: 0 },
       { market: 'USDTGHS', side: 'sell', notional_usd: '2.5k', tenor_days: '7', client_reference: null },
     ]);
-    expect(rowsOf(json(`  \n${text}`))).toEqual([
+    expect(rowsOf(`  \n${text}`, JSON_FILE)).toEqual([
       target('USDTNGN', 'buy', 10_000, 1, 3, 'DEAL-7'),
       target('USDTNGN', 'sell', 0, 2),
       target('USDTGHS', 'sell', 2_500, 3, 7),
@@ -217,9 +207,8 @@ describe('JSON target files', () => {
   it('accepts the { "targets": [...] } wrapper', () => {
     expect(
       rowsOf(
-        json(
-          '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }',
-        ),
+        '\ufeff{ "targets": [ { "market": "USDTNGN", "side": "buy", "notional_usd": 1500.25, "tenor_days": 1 } ] }',
+        JSON_FILE,
       ),
     ).toEqual([target('USDTNGN', 'buy', 1_500.25, 1, 1)]);
   });
@@ -227,15 +216,14 @@ describe('JSON target files', () => {
   it('lists every problem, each message naming its item', () => {
     expect(
       problemsOf(
-        json(
-          JSON.stringify([
-            { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
-            { market: 'USDTNGN', side: 'buy', notional_usd: true, tenor_days: 3, desk: 'fx' },
-            'USDTNGN,sell,0',
-            { market: 'USDTGHS', side: 'short', notional_usd: 0.001, tenor_days: [3] },
-            { side: 'sell', notional_usd: -1 },
-          ]),
-        ),
+        JSON.stringify([
+          { market: 'USDTNGN', side: 'buy', notional_usd: 10000, tenor_days: 3 },
+          { market: 'USDTNGN', side: 'buy', notional_usd: true, tenor_days: 3, desk: 'fx' },
+          'USDTNGN,sell,0',
+          { market: 'USDTGHS', side: 'short', notional_usd: 0.001, tenor_days: [3] },
+          { side: 'sell', notional_usd: -1 },
+        ]),
+        JSON_FILE,
       ),
     ).toEqual([
       at(2, 'item 2: notional_usd: expected a string or a number, found a boolean.'),
@@ -268,7 +256,7 @@ describe('JSON target files', () => {
       '  {"market": "USDTKES", "side": "buy", "notional_usd": 1, "tenor_days": 3, "secret-word": 1, "secret-word": 2}',
       ']}',
     ].join('\n');
-    expect(problemsOf(json(text))).toEqual([
+    expect(problemsOf(text, JSON_FILE)).toEqual([
       at(
         2,
         'item 2: the key notional_usd appears more than once; each key may appear once (JSON would keep only the last).',
@@ -281,7 +269,8 @@ describe('JSON target files', () => {
     ]);
     expect(
       problemsOf(
-        json('{"targets": [], "targets": [{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}]}'),
+        '{"targets": [], "targets": [{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}]}',
+        JSON_FILE,
       ),
     ).toEqual([
       at(
@@ -292,26 +281,25 @@ describe('JSON target files', () => {
     // The same key in two objects is not a repeat.
     expect(
       rowsOf(
-        json(
-          '[{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}, {"market": "USDTNGN", "side": "sell", "notional_usd": 0}]',
-        ),
+        '[{"market": "USDTNGN", "side": "buy", "notional_usd": 1, "tenor_days": 3}, {"market": "USDTNGN", "side": "sell", "notional_usd": 0}]',
+        JSON_FILE,
       ),
     ).toHaveLength(2);
   });
 
   it('refuses what is not JSON or not a list of targets, as a problem of the whole file', () => {
-    const [syntax, ...more] = problemsOf(json('[{"market": "USDTNGN"},]'));
+    const [syntax, ...more] = problemsOf('[{"market": "USDTNGN"},]', JSON_FILE);
     expect([more, syntax.line]).toEqual([[], 0]);
     // V8 says "Unexpected token ']'" and quotes the input after it: only the kind of problem is kept.
     expect(syntax.message).toBe('targets.json is not valid JSON: a character that JSON does not allow there.');
     // Where V8 gives a position in its own words, the reason and the line and column are said.
-    expect(problemsOf(json('[{"market": "USDTNGN",\n "side" "buy"}]'))[0].message).toMatch(
+    expect(problemsOf('[{"market": "USDTNGN",\n "side" "buy"}]', JSON_FILE)[0].message).toMatch(
       /^targets\.json is not valid JSON: [A-Z][^"]+ \(line 2, column 9\)\.$/,
     );
-    expect(problemsOf(json('{ "rows": [] }'))).toEqual([
+    expect(problemsOf('{ "rows": [] }', JSON_FILE)).toEqual([
       at(0, 'targets.json: expected an array of targets or an object { "targets": [...] }.'),
     ]);
-    expect(problemsOf(json('[]'))).toEqual([
+    expect(problemsOf('[]', JSON_FILE)).toEqual([
       at(0, 'targets.json has no target rows; expected one row per market and side.'),
     ]);
   });
@@ -349,7 +337,7 @@ describe('a file that is not a target file at all: what it holds never comes bac
     ['a quote opening inside a field', `${HEADER}\nUSD${SECRET}"x",buy,1k,3\n`],
   ];
   it.each(files)('%s: problems by line and column only', (_name, text) => {
-    const problems = problemsOf(parseTargetFile(text, { sourceName: 'secrets.txt' }));
+    const problems = problemsOf(text, 'secrets.txt');
     expect(problems.length).toBeGreaterThan(0);
     for (const problem of problems) {
       // Not the secret, and no piece of it a dozen characters long either.

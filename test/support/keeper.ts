@@ -128,6 +128,11 @@ export function filledActive(simulator: Simulator, side: 'buy' | 'sell') {
   return simulator.active(side).filter((hedge) => hedge.status === 'filled');
 }
 
+/** The side's open hedges as [id, notional] pairs. */
+export function activeSizes(simulator: Simulator, side: 'buy' | 'sell') {
+  return simulator.active(side).map((hedge) => [hedge.id, hedge.notionalUsd]);
+}
+
 /** `hedge keep FILE --once …`: its exit code must be `code`; its events, parsed. */
 export async function keepOnce(runner: HedgeRunner, file: string, code = 0, ...extra: string[]) {
   const result = await runner.hedge(['keep', file, '--once', ...extra]);

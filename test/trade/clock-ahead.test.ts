@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { ok, okJson } from '../support/cli-runs.js';
+import { activeSizes } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
 
@@ -50,7 +51,7 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
     const { simulator, buy } = await aheadWithoutDate();
     const from = simulator.sandbox.requestLog.length;
     ok(await simulator.hedge(`reduce ${MARKET} buy 300 --yes --timeout 8`));
-    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 700]]);
+    expect(activeSizes(simulator, 'buy')).toEqual([[buy.id, 700]]);
     // No side read again while it "settles": one read of the book before the send, none in a settling loop.
     const sent = since(simulator, from);
     expect(
@@ -109,6 +110,6 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     expect(
       simulator.requests('POST', '/quotes').map((entry) => (entry.body as { tenor_days: number }).tenor_days),
     ).toEqual([3]);
-    expect(simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[buy.id, 1_500]]);
+    expect(activeSizes(simulator, 'buy')).toEqual([[buy.id, 1_500]]);
   });
 });

@@ -9,6 +9,7 @@
 import { expect, it } from 'vitest';
 import { journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { activeSizes } from '../support/keeper.js';
 
 const startSimulator = useSimulators({ stepped: true });
 
@@ -38,7 +39,7 @@ async function closeKilledThenReopened() {
 /** One close key on the server's log, and the other actor's hedge of 700 all the side holds. */
 function oneCloseKeyOtherHedgeOpen(simulator: Simulator, reopened: string) {
   expect(new Set(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).size).toBe(1);
-  expect(simulator.active('sell').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([[reopened, 700]]);
+  expect(activeSizes(simulator, 'sell')).toEqual([[reopened, 700]]);
 }
 
 it("a close resumed after its side was opened again by another: done on its own hedge's close, no new close, the new hedge left alone", async () => {

@@ -35,6 +35,9 @@ const legsSent = (simulator: Simulator) => [
   posts(simulator, '/hedges').length,
 ];
 const statusOf = (simulator: Simulator, id: string) => simulator.hedges().find((hedge) => hedge.id === id)!.status;
+/** Asserts that the side holds one filled hedge of that notional and tenor. */
+const holdsOne = (simulator: Simulator, side: 'buy' | 'sell', notionalUsd: number, tenorDays: number) =>
+  expect(simulator.active(side)).toMatchObject([{ notionalUsd, tenorDays, status: 'filled' }]);
 
 /**
  * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
@@ -91,7 +94,7 @@ describe('hedge roll', () => {
       [1, 1],
       old.map(() => 'closed'),
     ]);
-    expect(simulator.active(side)).toMatchObject([{ notionalUsd: total, tenorDays: tenor, status: 'filled' }]);
+    holdsOne(simulator, side, total, tenor);
     expect(rolled).toMatchObject({ market: 'USDTNGN', side, notional_usd: total, tenor_days: tenor });
     expect(old.map((hedge) => hedge.id)).toContain(rolled.rolled_hedge_id);
   });
@@ -144,7 +147,7 @@ describe('hedge roll', () => {
 
     // The server: the old hedge closed, exactly one new hedge on the side, same notional, new tenor.
     expect(statusOf(simulator, old.id)).toBe('closed');
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
+    holdsOne(simulator, 'buy', 10_000, 3);
     const [fresh] = simulator.active('buy');
 
     // The log: the close first, then (once the side left the positions list) the open; each its own key.
@@ -201,7 +204,7 @@ describe('hedge roll', () => {
     const result = okJson(await simulator.hedge('roll USDTNGN sell --tenor 1 --json'));
     expect(posts(simulator, '/hedges/close')).toEqual([]);
     expect(posts(simulator, '/hedges').map((entry) => entry.body)).toEqual([openBody('sell', 4_000, 1)]);
-    expect(simulator.active('sell')).toMatchObject([{ notionalUsd: 4_000, tenorDays: 1, status: 'filled' }]);
+    holdsOne(simulator, 'sell', 4_000, 1);
     expect(result).toMatchObject({
       rolled_hedge_id: old.id,
       close: null,
@@ -245,7 +248,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
     expect(new Set(closesAnswered.map((entry) => entry.idempotencyKey))).toEqual(new Set([pending[0].idempotency_key]));
     expect(posts(simulator, '/hedges').map((entry) => entry.idempotencyKey)).toEqual([pending[1].idempotency_key]);
     expect(statusOf(simulator, old.id)).toBe('closed');
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 3, status: 'filled' }]);
+    holdsOne(simulator, 'buy', 10_000, 3);
     expect(JSON.parse(resumed.stdout)).toMatchObject({
       close: { journal_id: pending[0].id, outcome: 'done' },
       open: { journal_id: pending[1].id },
@@ -270,7 +273,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
       [1, 1],
       planned.idempotency_key,
     ]);
-    expect(simulator.active('buy')).toMatchObject([{ notionalUsd: 10_000, tenorDays: 7, status: 'filled' }]);
+    holdsOne(simulator, 'buy', 10_000, 7);
     expect(JSON.parse(again.stdout)).toMatchObject({
       rolled_hedge_id: old.id,
       close: { outcome: 'done' },

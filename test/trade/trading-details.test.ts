@@ -11,6 +11,7 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { openBody } from '../support/engine.js';
+import { activeSizes } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
 /** Wide enough that no card row wraps: the assertions read whole rows. */
@@ -168,8 +169,7 @@ describe('hedge reduce: what it realized', () => {
     const older = simulator.seedOpen('buy', 1_000);
     const newer = simulator.seedOpen('buy', 500);
     /** The older hedge all the side holds, at 800. */
-    const olderLeft = () =>
-      expect(simulator.active('buy').map((entry) => [entry.id, entry.notionalUsd])).toEqual([[older.id, 800]]);
+    const olderLeft = () => expect(activeSizes(simulator, 'buy')).toEqual([[older.id, 800]]);
     // All of the newest and 200 of the older: the older is what remains.
     const partOfOther = await reduce(700);
     olderLeft();

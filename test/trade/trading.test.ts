@@ -10,6 +10,7 @@ import { openFilledThroughCli, useSimulators } from '../support/simulator.js';
 import { IDEMPOTENCY_KEY } from '../support/output/text.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
+import { activeSizes } from '../support/keeper.js';
 
 const startTrading = useSimulators({ stepped: true });
 
@@ -170,7 +171,7 @@ describe('hedge add / reduce / close', () => {
     const second = trading.seedOpen('buy', 500);
     const added = okJson(await trading.hedge('add USDTNGN buy 200 --json'));
     // The server booked the add on its newest hedge; the side is what a script reads either way.
-    expect(trading.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd])).toEqual([
+    expect(activeSizes(trading, 'buy')).toEqual([
       [first.id, 1000],
       [second.id, 700],
     ]);
