@@ -10,7 +10,10 @@ import {
   parseStatus,
   parseTenor,
 } from '../../src/core/input.js';
-import { usageRefusal as refusal } from '../support/output/refusal.js';
+import { usageRefusal } from '../support/output/refusal.js';
+
+/** The one line `parse` refuses `raw` with. */
+const refusal = <Raw>(parse: (raw: Raw) => unknown, raw: Raw) => usageRefusal(() => parse(raw));
 
 describe('market', () => {
   it('is trimmed and upper-cased', () => {
@@ -18,21 +21,21 @@ describe('market', () => {
   });
 
   it('refuses what cannot be a market name, naming the argument', () => {
-    expect(refusal(() => parseMarket('USD-NGN'))).toMatch(/^market: "USD-NGN" is not a market name/);
-    expect(refusal(() => parseMarket('US'))).toMatch(/^market: /);
-    expect(refusal(() => parseMarket(undefined))).toBe('market: missing; expected a market such as USDTNGN.');
-    expect(refusal(() => parseMarket('USDТNGN'))).toMatch(/outside plain ASCII/); // Cyrillic Т
+    expect(refusal(parseMarket, 'USD-NGN')).toMatch(/^market: "USD-NGN" is not a market name/);
+    expect(refusal(parseMarket, 'US')).toMatch(/^market: /);
+    expect(refusal(parseMarket, undefined)).toBe('market: missing; expected a market such as USDTNGN.');
+    expect(refusal(parseMarket, 'USDТNGN')).toMatch(/outside plain ASCII/); // Cyrillic Т
   });
 });
 
 describe('side', () => {
   it('is buy or sell, in any case', () => {
-    expect([parseSide('buy'), parseSide('SELL'), refusal(() => parseSide('hold'))]).toEqual([
+    expect([parseSide('buy'), parseSide('SELL'), refusal(parseSide, 'hold')]).toEqual([
       'buy',
       'sell',
       'side: "hold" is not allowed; expected buy or sell.',
     ]);
-    expect(refusal(() => parseSide('long'))).toMatch(/^side: /);
+    expect(refusal(parseSide, 'long')).toMatch(/^side: /);
   });
 });
 
@@ -42,8 +45,8 @@ describe('tenor', () => {
       parseTenor('1'),
       parseTenor('3'),
       parseTenor('7d'),
-      refusal(() => parseTenor('2')),
-      refusal(() => parseTenor(undefined)),
+      refusal(parseTenor, '2'),
+      refusal(parseTenor, undefined),
     ]).toEqual([
       1,
       3,
@@ -51,7 +54,7 @@ describe('tenor', () => {
       '--tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
       '--tenor: missing; expected 1, 3 or 7 (days).',
     ]);
-    expect(refusal(() => parseTenor('30'))).toMatch(/^--tenor: /);
+    expect(refusal(parseTenor, '30')).toMatch(/^--tenor: /);
   });
 });
 
@@ -64,7 +67,7 @@ describe('limit', () => {
 
 describe('status', () => {
   it('is one of the five hedge states', () => {
-    expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(() => parseStatus('open'))]).toEqual([
+    expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(parseStatus, 'open')]).toEqual([
       [undefined, 'filled'],
       '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
     ]);
@@ -75,9 +78,9 @@ describe('hedge id and client reference', () => {
   it('accepts hdg_ ids, and the part of one a table shows (its start, its end, or both around …)', () => {
     expect(parseHedgeId('hdg_0000084560jvkcy5rq90dq9k')).toBe('hdg_0000084560jvkcy5rq90dq9k');
     for (const part of 'hdg_000…dq9k hdg_000...dq9k 9k hdg_00'.split(' ')) expect(parseHedgeId(part)).toBe(part);
-    expect(refusal(() => parseHedgeId('12.45'))).toMatch(/^id: "12.45" is not a hedge id/);
-    expect(refusal(() => parseHedgeId('hdg_../../account'))).toMatch(/^id: /);
-    expect(refusal(() => parseHedgeId('a…b…c'))).toMatch(/^id: /);
+    expect(refusal(parseHedgeId, '12.45')).toMatch(/^id: "12.45" is not a hedge id/);
+    expect(refusal(parseHedgeId, 'hdg_../../account')).toMatch(/^id: /);
+    expect(refusal(parseHedgeId, 'a…b…c')).toMatch(/^id: /);
   });
 
   it('a typed part names an id by its start, its end, or both around … (case aside)', () => {
@@ -90,7 +93,7 @@ describe('hedge id and client reference', () => {
 
   it('accepts a printable client reference up to 128 characters', () => {
     expect([parseClientReference('DEAL-42'), parseClientReference(undefined)]).toEqual(['DEAL-42', undefined]);
-    expect(refusal(() => parseClientReference('a\tb'))).toMatch(/^--ref: /);
-    expect(refusal(() => parseClientReference('x'.repeat(129)))).toMatch(/^--ref: .*\(129 characters\)/);
+    expect(refusal(parseClientReference, 'a\tb')).toMatch(/^--ref: /);
+    expect(refusal(parseClientReference, 'x'.repeat(129))).toMatch(/^--ref: .*\(129 characters\)/);
   });
 });

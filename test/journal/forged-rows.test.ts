@@ -19,6 +19,8 @@ import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { useDesks } from '../support/team.js';
 import { eventIs } from '../keeper/filled.js';
 
+/** The notionals of the hedges the server holds on that side. */
+const held = (t: Simulator, side: 'buy' | 'sell') => t.active(side).map((hedge) => hedge.notionalUsd);
 /** A team machine's command line, as a person types it. */
 const words = (line: string) => line.split(' ');
 
@@ -96,7 +98,7 @@ describeWithPostgres(
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
       nothingSent();
       expect(t.active('buy')).toEqual([]);
-      expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([100]);
+      expect(held(t, 'sell')).toEqual([100]);
     });
 
     it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
@@ -168,7 +170,7 @@ describeWithPostgres(
       await reset(rows[0]!.created_at);
       exits(await resume(), 0, 'The book shows it landed');
       nothingSent();
-      expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([700]);
+      expect(held(t, 'buy')).toEqual([700]);
     });
 
     it('a row nested 10,000 deep in the store is skipped with a notice naming it: journal, journal show, resume, journal resolve and a write go on', async () => {
@@ -189,7 +191,7 @@ describeWithPostgres(
       const added = exits(await team.c.hedge(words(`add ${MARKET} sell 100`)), 0, skipped);
       expect(added.stderr).not.toMatch(/unexpected|call stack/i);
       expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
-      expect(t.active('sell').map((hedge) => hedge.notionalUsd)).toEqual([200]);
+      expect(held(t, 'sell')).toEqual([200]);
     });
 
     // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
@@ -295,7 +297,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     ok(await t.hedge(`open ${MARKET} buy 1000 --tenor 7`));
     // A process of its own, ended: its row is left to whoever resumes it.
     ok(await t.hedge(`add ${MARKET} buy 500 --json`, { spawn: true }));
-    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
+    expect(held(t, 'buy')).toEqual([1_500]);
     // The add's row set back to "unknown" (as if its process died before the answer), and a day on,
     // past the key's lifetime on the server's clock: the server has forgotten the key.
     const genuine = (await journalEntries(t)).find((entry) => entry.command === 'add')!;
@@ -323,7 +325,7 @@ describe('rows in the local journal file are verified before anything is sent ag
     );
     nothingSent();
     expect((await journalEntries(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
-    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1_500]);
+    expect(held(t, 'buy')).toEqual([1_500]);
   });
 
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {

@@ -72,14 +72,14 @@ afterAll(async () => {
   await simulator?.close();
 });
 
-/** Read commands whose output carries hostile text; the last one fails with a hostile message. */
-const READS = [
-  { args: () => ['markets'], code: 0 },
-  { args: () => ['hedges'], code: 0 },
-  { args: () => ['hedges', hostileHedgeId], code: 0 },
-  { args: () => ['history'], code: 0 },
-  { args: () => ['positions'], code: 0 },
-  { args: () => ['hedges', 'hdg_nosuchhedge0000000000000'], code: 3 },
+/** Read commands whose output carries hostile text, numbered, with their exit; the last one fails with a hostile message. */
+const READS: Array<[number, () => string[], number]> = [
+  [0, () => ['markets'], 0],
+  [1, () => ['hedges'], 0],
+  [2, () => ['hedges', hostileHedgeId], 0],
+  [3, () => ['history'], 0],
+  [4, () => ['positions'], 0],
+  [5, () => ['hedges', 'hdg_nosuchhedge0000000000000'], 3],
 ];
 
 /**
@@ -91,16 +91,13 @@ function onTerminal(args: string[], real = false) {
 }
 
 describe('hostile text on a terminal', () => {
-  it.each(READS.map((read, index) => [index, read] as const))(
-    'read %i: nothing raw reaches the terminal; the text shows escaped',
-    async (index, read) => {
-      const { code, raw, screen } = await onTerminal(read.args(), index === READS.length - 1);
-      expect(code, screen).toBe(read.code);
-      expect(unsafeIn(raw)).toBeUndefined();
-      // The hostile text was shown, made visible, not silently dropped.
-      expect(screen).toMatch(/\\x1b|\\u202e/);
-    },
-  );
+  it.each(READS)('read %i: nothing raw reaches the terminal; the text shows escaped', async (index, args, exit) => {
+    const { code, raw, screen } = await onTerminal(args(), index === READS.length - 1);
+    expect(code, screen).toBe(exit);
+    expect(unsafeIn(raw)).toBeUndefined();
+    // The hostile text was shown, made visible, not silently dropped.
+    expect(screen).toMatch(/\\x1b|\\u202e/);
+  });
 
   it.each([
     ['a window-title escape', `deal\u001b]0;pwned\u0007`],
@@ -121,19 +118,17 @@ describe('hostile text on a terminal', () => {
 });
 
 describe('hostile text in a pipe', () => {
-  it.each(READS.map((read, index) => [index, read] as const))(
+  it.each(READS)(
     'read %i: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
-    async (_index, read) => {
-      const [plain, json] = await Promise.all(
-        [read.args(), [...read.args(), '--json']].map((args) => simulator.hedge(args)),
-      );
+    async (_index, args, exit) => {
+      const [plain, json] = await Promise.all([args(), [...args(), '--json']].map((words) => simulator.hedge(words)));
       for (const result of [plain, json]) {
-        expect(result.code, result.stderr).toBe(read.code);
+        expect(result.code, result.stderr).toBe(exit);
         expect([unsafeIn(result.stdout), unsafeIn(result.stderr)]).toEqual([undefined, undefined]);
       }
       expect(`${plain.stdout}${plain.stderr}`).toMatch(/\\x1b|\\u202e/);
       // Data on stdout, or the error document on stderr: either parses.
-      expect(() => JSON.parse(read.code === 0 ? json.stdout : json.stderr)).not.toThrow();
+      expect(() => JSON.parse(exit === 0 ? json.stdout : json.stderr)).not.toThrow();
     },
   );
 

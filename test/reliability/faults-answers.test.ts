@@ -81,85 +81,80 @@ describe('a server that never answers', () => {
   );
 });
 
-/** Each case: the fault on its GET, the command, and the exit and the one error line (none for 0) it must end with. */
+/** Each case: its name, its order in the report, the fault on its GET (kind, count, path), the command, what was done and expected, the exit and the one error line (none for 0) it must end with. */
 const MALFORMED = [
-  {
-    name: 'HTML error page from a proxy, once',
-    kind: 'html',
-    count: 1,
-    path: '/markets',
-    args: 'markets --json',
-    injected: 'the next GET /markets answered 502 with an HTML page',
-    expected: 'a 5xx: retried; exit 0 on the next attempt',
-    exit: 0,
-  },
-  {
-    name: 'HTML error page, every attempt',
-    kind: 'html',
-    count: 100,
-    path: '/markets',
-    args: 'markets',
-    injected: 'every GET /markets answered 502 with an HTML page',
-    expected: 'exit 5 after the retries; the message names GET /markets and says the body is not JSON; no stack trace',
-    exit: 5,
-    mentions: /GET \/markets answered HTTP 502 with a body that is not JSON/,
-  },
-  {
-    name: 'Truncated JSON',
-    kind: 'truncated',
-    count: 1,
-    path: '/account',
-    args: 'account',
-    injected: 'GET /account answered 200 with the first half of its JSON',
-    expected: 'exit 14 (unreadable, not a network failure); the message names GET /account; no stack trace',
-    exit: 14,
-    mentions: /GET \/account answered HTTP 200 with a body that is not JSON/,
-  },
-  {
-    name: 'Well-formed JSON, wrong types',
-    kind: 'wrong-types',
-    count: 1,
-    path: '/markets',
-    args: 'markets --json',
-    injected: 'GET /markets answered 200 with every number a string and every string a number, `meta` an array',
-    expected:
-      'exit 14 (unreadable); the message names GET /markets, the field and what came; no stack trace; nothing on stdout',
-    exit: 14,
-    mentions:
-      /GET \/markets answered HTTP 200 with data hedge cannot read: data\[0\]\.market is 7 \(a number\), where text is expected/,
-  },
+  [
+    'HTML error page from a proxy, once',
+    70,
+    'html',
+    1,
+    '/markets',
+    'markets --json',
+    'the next GET /markets answered 502 with an HTML page',
+    'a 5xx: retried; exit 0 on the next attempt',
+    0,
+    undefined,
+  ],
+  [
+    'HTML error page, every attempt',
+    71,
+    'html',
+    100,
+    '/markets',
+    'markets',
+    'every GET /markets answered 502 with an HTML page',
+    'exit 5 after the retries; the message names GET /markets and says the body is not JSON; no stack trace',
+    5,
+    /GET \/markets answered HTTP 502 with a body that is not JSON/,
+  ],
+  [
+    'Truncated JSON',
+    72,
+    'truncated',
+    1,
+    '/account',
+    'account',
+    'GET /account answered 200 with the first half of its JSON',
+    'exit 14 (unreadable, not a network failure); the message names GET /account; no stack trace',
+    14,
+    /GET \/account answered HTTP 200 with a body that is not JSON/,
+  ],
+  [
+    'Well-formed JSON, wrong types',
+    73,
+    'wrong-types',
+    1,
+    '/markets',
+    'markets --json',
+    'GET /markets answered 200 with every number a string and every string a number, `meta` an array',
+    'exit 14 (unreadable); the message names GET /markets, the field and what came; no stack trace; nothing on stdout',
+    14,
+    /GET \/markets answered HTTP 200 with data hedge cannot read: data\[0\]\.market is 7 \(a number\), where text is expected/,
+  ],
 ] as const;
 
 describe('answers that are not the envelope', () => {
-  it.concurrent.each(MALFORMED)('$name', async (testCase) => {
-    await results.onSimulator(
-      {
-        order: 70 + MALFORMED.indexOf(testCase),
-        name: testCase.name,
-        injected: testCase.injected,
-        expected: testCase.expected,
-      },
-      async (sim, observation) => {
-        sim.sandbox.setFaults({
-          nextMalformed: { count: testCase.count, kind: testCase.kind },
-          match: { method: 'GET', path: testCase.path },
-        });
-        const result = await sim.hedge(testCase.args);
-        const attempts = sim.requests('GET', testCase.path);
+  it.concurrent.each(MALFORMED)(
+    '%s',
+    async (name, order, kind, count, path, args, injected, expected, exit, mentions) => {
+      await results.onSimulator({ order, name, injected, expected }, async (sim, observation) => {
+        sim.sandbox.setFaults({ nextMalformed: { count, kind }, match: { method: 'GET', path } });
+        const result = await sim.hedge(args);
+        const attempts = sim.requests('GET', path);
         observation.attempts = attempts.length;
         observation.observed = `exit ${result.code} after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}${result.stderr ? `: "${errorLine(result.stderr)}"` : ''}`;
-        exits(result, testCase.exit);
+        exits(result, exit);
         expect(result.stderr).not.toMatch(STACK_FRAME);
-        if (!('mentions' in testCase)) {
+        if (!mentions) {
           expect(attempts).toHaveLength(2);
           expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
         } else {
-          expect(result.stderr.split('\n')[0]).toMatch(testCase.mentions);
+          expect(result.stderr.split('\n')[0]).toMatch(mentions);
           expect(result.stdout).toBe('');
         }
-      },
-    );
-  });
+      });
+    },
+  );
 
   it.concurrent(
     'a write answered with wrong types: exit 5, outcome unknown with the key; resuming with it leaves one hedge',

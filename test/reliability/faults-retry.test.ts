@@ -32,18 +32,13 @@ function expectWithinPolicy(values: number[]) {
 }
 
 describe('5xx bursts', () => {
+  // Each: what, its label, its method and path, the command.
   it.concurrent.each([
-    { what: 'read', label: '`hedge account`', method: 'GET', path: '/account', args: 'account --json' },
-    {
-      what: 'write',
-      label: '`hedge open`',
-      method: 'POST',
-      path: '/hedges',
-      args: 'open USDTNGN buy 3000 --tenor 3 --json',
-    },
+    ['read', '`hedge account`', 'GET', '/account', 'account --json'],
+    ['write', '`hedge open`', 'POST', '/hedges', 'open USDTNGN buy 3000 --tenor 3 --json'],
   ])(
-    '3 in a row on a $what: retried with backoff, succeeds, attempts and delay within the policy',
-    async ({ what, label, method, path, args }) => {
+    '3 in a row on a %s: retried with backoff, succeeds, attempts and delay within the policy',
+    async (what, label, method, path, args) => {
       const clock = skippingClock();
       await results.onSimulator(
         {
@@ -113,16 +108,11 @@ describe('5xx bursts', () => {
 });
 
 describe('429 with Retry-After', () => {
+  // Each: what, its label, its method and path, the command.
   it.concurrent.each([
-    { what: 'read', label: '`hedge positions`', method: 'GET', path: '/positions', args: 'positions --json' },
-    {
-      what: 'write',
-      label: '`hedge open`',
-      method: 'POST',
-      path: '/hedges',
-      args: 'open USDTNGN sell 1500 --tenor 1 --json',
-    },
-  ])('on a $what: the retry comes no sooner than Retry-After', async ({ what, label, method, path, args }) => {
+    ['read', '`hedge positions`', 'GET', '/positions', 'positions --json'],
+    ['write', '`hedge open`', 'POST', '/hedges', 'open USDTNGN sell 1500 --tenor 1 --json'],
+  ])('on a %s: the retry comes no sooner than Retry-After', async (what, label, method, path, args) => {
     const clock = skippingClock();
     await results.onSimulator(
       {

@@ -15,13 +15,21 @@ import { ok, exits, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators({ fillDelayMs: 20 });
 
-/** `doctor --json`'s report, no stack trace; `check(id)`: one of its checks; `failed`: the ids of those that failed. */
+/**
+ * `doctor --json`'s report, no stack trace; `check(id)`: one of its checks; `failed`: the ids of those that failed;
+ * `failsAt(exit, id, fix)`: not ready, exit `exit`, its `id` check failed saying to run `fix`.
+ */
 async function doctor(simulator: Simulator, env: RunOptions['env'] = {}, configDir?: string) {
   const { code, stdout, stderr } = await simulator.hedge('doctor --json', { env, configDir });
   expect(stderr).not.toMatch(STACK_FRAME);
   const report = JSON.parse(stdout);
   const failed = report.checks.flatMap((check: any) => (check.status === 'fail' ? [check.check] : []));
-  return { code, report, stderr, failed, check: (id: string) => byId(report.checks, id) };
+  const check = (id: string) => byId(report.checks, id);
+  const failsAt = (exit: number, id: string, fix: string) => {
+    expect([code, report]).toMatchObject([exit, { ready: false, exit_code: exit }]);
+    expect(check(id)).toMatchObject({ status: 'fail', detail: expect.stringContaining(`run \`${fix}\``) });
+  };
+  return { code, report, stderr, failed, check, failsAt };
 }
 
 /** A check that failed, a write being what it stands for. */
@@ -197,24 +205,14 @@ describe('hedge doctor fails with the right line', () => {
     ok(await simulator.hedge(['login', '--base-url', simulator.baseUrl], { configDir, input: simulator.apiKey }));
     chmodSync(join(configDir, 'config.json'), 0o640);
     const store = { configDir, env: { HEDGE_API_KEY: undefined, HEDGE_BASE_URL: undefined } };
-    const refusedStore = await doctor(simulator, store.env, configDir);
-    expect([refusedStore.code, refusedStore.report]).toMatchObject([1, { ready: false, exit_code: 1 }]);
-    expect(refusedStore.check('key')).toMatchObject({
-      status: 'fail',
-      detail: expect.stringContaining(`run \`chmod 600 ${join(configDir, 'config.json')}\``),
-    });
+    (await doctor(simulator, store.env, configDir)).failsAt(1, 'key', `chmod 600 ${join(configDir, 'config.json')}`);
     exits(await simulator.hedge(open, store), 1);
     // The journal's folder (no HEDGE_CONFIG_DIR: the state folder) others may change: "Journal" fails, exit 2.
     const state = join(simulator.configDir, 'state');
     mkdirSync(join(state, 'hedge'), { recursive: true, mode: 0o700 });
     chmodSync(join(state, 'hedge'), 0o777);
     const stateEnv = { env: { HEDGE_CONFIG_DIR: undefined, XDG_STATE_HOME: state } };
-    const refusedState = await doctor(simulator, stateEnv.env);
-    expect([refusedState.code, refusedState.report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
-    expect(refusedState.check('journal')).toMatchObject({
-      status: 'fail',
-      detail: expect.stringContaining(`run \`chmod 700 ${join(state, 'hedge')}\``),
-    });
+    (await doctor(simulator, stateEnv.env)).failsAt(2, 'journal', `chmod 700 ${join(state, 'hedge')}`);
     exits(await simulator.hedge(open, stateEnv), 2);
     expect(simulator.trades()).toEqual([]);
   });
@@ -224,12 +222,8 @@ describe('hedge doctor fails with the right line', () => {
     const ca = join(simulator.configDir, 'ca.pem');
     copyFileSync(simulator.sandbox.caFile!, ca);
     chmodSync(ca, 0o666);
-    const { code, report, check } = await doctor(simulator, { HEDGE_CA_FILE: ca });
-    expect([code, report]).toMatchObject([2, { ready: false, exit_code: 2 }]);
-    expect(check('base_url')).toMatchObject({
-      status: 'fail',
-      detail: expect.stringContaining(`run \`chmod go-w ${ca}\``),
-    });
+    const { check, failsAt } = await doctor(simulator, { HEDGE_CA_FILE: ca });
+    failsAt(2, 'base_url', `chmod go-w ${ca}`);
     expect(check('auth')).toBeUndefined();
     exits(await simulator.hedge('positions', { env: { HEDGE_CA_FILE: ca } }), 2);
     expect(simulator.requests()).toEqual([]);

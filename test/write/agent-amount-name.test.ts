@@ -23,6 +23,16 @@ const adds = (simulator: Simulator) =>
 const outcomes = async (simulator: Simulator) =>
   (await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.outcome).sort();
 
+/** A beta server whose buy side holds a hedge of 10,000, and an agent's toolbox on it with `options`. */
+function besideBeta(options = {}) {
+  return startSimulator({ dialect: 'beta' }).then((simulator) => ({
+    simulator,
+    hedge: simulator.seedOpen('buy', 10_000),
+    ...toolboxOn(simulator, connections, options),
+  }));
+}
+const LIVE = { liveKey: LIVE_KEY, allowLive: true };
+
 /** The add of `notional` that `answer` answered: sent refused for its name, then under the server's, landed once. */
 async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: number, held: [string, number]) {
   expect(answer.isError, answer.content.map((part) => part.text).join('\n')).toBeFalsy();
@@ -35,10 +45,8 @@ async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: num
 }
 
 it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the daily count then holds it once (a further 6,000 is over)', async () => {
-  const simulator = await startSimulator({ dialect: 'beta' });
-  const hedge = simulator.seedOpen('buy', 10_000);
   const limits = { maxNotionalUsd: 15_000, maxDailyNotionalUsd: 15_000 };
-  const { call } = toolboxOn(simulator, connections, { limits });
+  const { simulator, hedge, call } = await besideBeta({ limits });
 
   await landedOnce(simulator, await call('add', { ...BUY, notional: 10_000 }), 10_000, [hedge.id, 20_000]);
 
@@ -52,9 +60,7 @@ it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the
 });
 
 it('beta, live: an add confirmed with its token goes again under the server name and lands once', async () => {
-  const simulator = await startSimulator({ dialect: 'beta' });
-  const hedge = simulator.seedOpen('buy', 10_000);
-  const { call } = toolboxOn(simulator, connections, { liveKey: LIVE_KEY, allowLive: true });
+  const { simulator, hedge, call } = await besideBeta(LIVE);
   const preview = data(await call('add', { ...BUY, notional: 5_000 }));
   expect(adds(simulator)).toEqual([]);
 
@@ -63,9 +69,7 @@ it('beta, live: an add confirmed with its token goes again under the server name
 });
 
 it('beta, live: the side swapped for a hedge of the same notional while the add refused for its name was answered, the token does not send it again (preview_changed, nothing more sent)', async () => {
-  const simulator = await startSimulator({ dialect: 'beta' });
-  const shown = simulator.seedOpen('buy', 10_000);
-  const { call } = toolboxOn(simulator, connections, { liveKey: LIVE_KEY, allowLive: true });
+  const { simulator, hedge: shown, call } = await besideBeta(LIVE);
   const preview = data(await call('add', { ...BUY, notional: 5_000 }));
   // A colleague's close and open of the same 10,000, in the engine as the refused add arrives.
   const swappedNow = swappedAsAddArrives(simulator, 10_000);
