@@ -55,13 +55,10 @@ export function numberFormatOf(field: FieldSpec, rows: readonly JsonObject[], un
   if (kind === 'money' || kind === 'pnl' || kind === 'charge') return { decimals: 2 };
   if (kind === 'percent') return { decimals: 4 };
   if (kind !== 'rate' && kind !== 'count') return {};
-  let decimals = 0;
-  for (const row of rows) {
+  const decimals = rows.reduce((most, row) => {
     const value = valueOf(field, row);
-    if (typeof value !== 'number') continue;
-    const needed = kind === 'rate' ? rateDecimals(value) : fractionDigits(value);
-    if (needed > decimals) decimals = needed;
-  }
+    return typeof value === 'number' ? Math.max(most, (kind === 'rate' ? rateDecimals : fractionDigits)(value)) : most;
+  }, 0);
   return { decimals, unit: rateUnit };
 }
 
@@ -128,11 +125,9 @@ export function formatCell(
     else if (kind === 'side') styled = value === 'buy' ? c.green(text) : value === 'sell' ? c.magenta(text) : text;
     else if (kind === 'status') styled = colorStatus(c, text);
   } else text = safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
-  styled ??= text;
-  if (!field.style) return { styled, width: displayWidth(text) };
   // A style may mark the value (`* name`): what it shows is what is measured.
-  styled = field.style(styled, row);
-  return { styled, width: displayWidth(styled) };
+  styled = field.style ? field.style(styled ?? text, row) : styled;
+  return { styled: styled ?? text, width: displayWidth(styled ?? text) };
 }
 
 const STATUS_COLOURS = Object.fromEntries(

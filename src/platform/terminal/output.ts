@@ -330,10 +330,12 @@ export class Output {
     }
     if (options.people) return this.shown(await options.people(this));
     if (!rows.length) return this.write(this.chalk.dim(wrapWords(options.empty, this.columns)));
-    const shown = onScreen(resource.fields);
+    const onScreenFields = onScreen(resource.fields);
     const wanted = this.init.fields;
     // --fields names any column there is (one left out of the table by default included), and its order is the priority.
-    const fields = wanted ? this.picked(shown, rows) : tableFields({ ...resource, fields: shown }, rows, options.omit);
+    const fields = wanted
+      ? this.picked(onScreenFields, rows)
+      : tableFields({ ...resource, fields: onScreenFields }, rows, options.omit);
     // Columns --fields names are all asked for: each is kept as the desk's are (headers on two lines first).
     const { priority, decisive } = wanted
       ? { priority: wanted, decisive: wanted.length }

@@ -171,7 +171,7 @@ export function fitColumns(
 }
 
 /** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
-export function widthOnLines(header: string, lines: number) {
+function widthOnLines(header: string, lines: number) {
   const whole = displayWidth(header);
   let width = Math.max(0, ...header.split(' ').map(displayWidth));
   for (; width < whole; width++) if (wrapWords(header, width).split('\n').length <= lines) return width;
