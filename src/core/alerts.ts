@@ -80,16 +80,13 @@ const CAUSE_WORDS = {
 
 export type AlertCause = keyof typeof CAUSE_WORDS;
 
-interface AlertCondition {
+export interface ActiveAlert {
   key: string;
   cause: AlertCause;
   market?: string;
   side?: string;
   message: string;
   trigger?: KeepEvent;
-}
-
-export interface ActiveAlert extends AlertCondition {
   since: string;
 }
 
@@ -136,10 +133,11 @@ function describeDrift(current: unknown, target: unknown) {
 export function stepAlerts(state: AlertState, observation: CycleObservation) {
   const { rows, nowMs, toleranceUsd, headroom, thresholdUsd } = observation;
   // The conditions this cycle shows, by key; the first one seen for a key stands.
-  const holding = new Map<string, AlertCondition>();
+  const at = new Date(nowMs).toISOString();
+  const holding = new Map<string, ActiveAlert>();
   const hold = (cause: AlertCause, message: string, row?: { market: string; side: string }, trigger?: KeepEvent) => {
     const key = row ? `${cause}|${rowKeyOf(row.market, row.side)}` : cause;
-    if (!holding.has(key)) holding.set(key, { key, cause, ...row, message, ...(trigger && { trigger }) });
+    if (!holding.has(key)) holding.set(key, { key, cause, ...row, message, ...(trigger && { trigger }), since: at });
   };
 
   // The keeper's events: what they show, and which rows a step of it changed (succeeded) or tried to roll.
@@ -224,11 +222,8 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
   };
   for (const [key, active] of state.active) if (!holding.has(key) && stillHolds(active)) holding.set(key, active);
 
-  const at = new Date(nowMs).toISOString();
-  const edges = alertEdges(
-    state.active,
-    [...holding.values()].map((condition) => ({ ...condition, since: at })),
-  );
+  // One already active keeps its first record (alertEdges), its start time with it.
+  const edges = alertEdges(state.active, [...holding.values()]);
   const notices = [
     ...edges.started.map((was) => ['started', was] as const),
     ...edges.cleared.map((was) => ['recovered', was] as const),
