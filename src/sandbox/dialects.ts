@@ -177,7 +177,8 @@ interface PriceReading {
 
 /** The prices in each shape a dialect may send (its pricesShape). */
 export const renderPrices: Readonly<Record<PricesShape, (prices: readonly PriceReading[]) => unknown>> = {
-  list: (prices) => prices.map(({ market, price, timestamp }) => ({ market, price, timestamp })),
+  // The readings are {market, price, timestamp} already.
+  list: (prices) => prices,
   keyed: (prices) =>
     Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
   'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),

@@ -12,6 +12,7 @@ import {
   roundExecutionPrice,
   roundMoney,
   roundRatePct,
+  type Side,
 } from './market-model.js';
 
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
@@ -148,20 +149,15 @@ export function accountView(book: Book, account: AccountState, nowMs: number) {
   };
 }
 
-export function marketView(book: Book, definition: MarketDefinition, nowMs: number) {
-  const openInterest = book.totalOpenInterest(definition.market);
+export function marketView(book: Book, { market, status }: MarketDefinition, nowMs: number) {
+  const openInterest = book.totalOpenInterest(market);
+  const bySide = (value: (side: Side) => number) => ({ buy: value('buy'), sell: value('sell') });
   return {
-    market: definition.market,
-    status: definition.status,
-    price: book.midPrice(definition.market, nowMs),
-    available_capacity_usd: {
-      buy: book.availableCapacityUsd(definition.market, 'buy'),
-      sell: book.availableCapacityUsd(definition.market, 'sell'),
-    },
-    net_rate_daily_pct: {
-      buy: dailyCarryRatePct(openInterest, 'buy'),
-      sell: dailyCarryRatePct(openInterest, 'sell'),
-    },
+    market,
+    status,
+    price: book.midPrice(market, nowMs),
+    available_capacity_usd: bySide((side) => book.availableCapacityUsd(market, side)),
+    net_rate_daily_pct: bySide((side) => dailyCarryRatePct(openInterest, side)),
   };
 }
 

@@ -38,10 +38,9 @@ export function succeeded(data: unknown, meta: Record<string, unknown> = {}): En
   return { data, meta };
 }
 
-export function errorResponse(error: ApiError) {
-  const body: EnvelopeError = { code: error.code, message: error.message };
-  if (error.details) body.details = error.details;
-  return { status: error.status, headers: { ...error.headers }, body: { data: null, error: body, meta: {} } };
+export function errorResponse({ status, headers, code, message, details }: ApiError): EngineResponse {
+  const error = { code, message, ...(details && { details }) };
+  return { status, headers: { ...headers }, body: { data: null, error, meta: {} } };
 }
 
 export function validationError(field: string, reason: string) {

@@ -50,7 +50,7 @@ export function parseBody(text: string) {
   }
 }
 
-export function sendText(
+function sendText(
   res: ServerResponse,
   status: number,
   contentType: string,
@@ -103,17 +103,18 @@ export function sendMalformed(res: ServerResponse, kind: MalformedKind, response
   const { status, headers, body } = response;
   const { data, error, meta } = body;
   const text = JSON.stringify(body);
-  const contradicted = { data, error: error ?? AMBIGUOUS_ERROR, meta };
+  const envelope = (data: unknown, error: unknown) => JSON.stringify({ data, error, meta });
+  const contradicted = error ?? AMBIGUOUS_ERROR;
   const [sent, answer, answerHeaders]: [number, string, Record<string, string>?] =
     kind === 'truncated'
       ? [200, text.slice(0, Math.max(1, Math.floor(text.length / 2)))]
       : kind === 'wrong-types'
         ? [status, JSON.stringify({ data: swapTypes(data), error: swapTypes(error), meta: [] })]
         : kind === 'error-in-200'
-          ? [200, JSON.stringify({ ...contradicted, data: null }), headers]
+          ? [200, envelope(null, contradicted), headers]
           : kind === 'data-and-error'
-            ? [status, JSON.stringify(contradicted), headers]
-            : [400, JSON.stringify({ data, error: null, meta }), headers];
+            ? [status, envelope(data, contradicted), headers]
+            : [400, envelope(data, null), headers];
   sendText(res, sent, JSON_TYPE, answer, answerHeaders);
   return sent;
 }

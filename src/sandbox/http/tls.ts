@@ -40,8 +40,6 @@ subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid
 `;
 
-export type SandboxCertificates = Awaited<ReturnType<typeof generateCertificates>>;
-
 /** Generates a CA and a leaf for localhost, 127.0.0.1 and ::1 into a new temporary directory. */
 export async function generateCertificates() {
   const target = await mkdtemp(join(tmpdir(), 'hedge-sandbox-tls-'));
