@@ -16,6 +16,7 @@ import { dealStillHeld } from '../../../features/book/deal-view.js';
 import { shellWord } from '../../../core/program.js';
 import { readResizedHedges } from '../../../features/trade/hedge-sizes.js';
 import { markResized, resizedNote } from '../../../features/report/history-view.js';
+import type { ListOptions } from '../../../platform/terminal/output.js';
 
 /** What a --until condition may read: the fields of a closed hedge as --json prints them. */
 export const CONDITION_FIELDS = HISTORY_RESOURCE.fields.filter((field) => !field.screenOnly).map((field) => field.key);
@@ -24,13 +25,10 @@ const SUMMED = ['notional_usd', 'gross_pnl_usd', 'carry_usdc', 'fees_usdc', 'net
 
 /** Sums of the money columns every record carries as a number (or a decimal string): each figure rounded to the cent as its row shows it (toCents), so the total is the sum of the rows, as in `hedge report`. */
 function historyTotals(records: HistoryRecord[]) {
-  const totals: Record<string, number> = {};
-  for (const key of SUMMED) {
-    if (!records.every((record) => readNumber(record[key]) !== undefined)) continue;
-    const cents = records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0);
-    totals[key] = cents / 100;
-  }
-  return totals;
+  const sums = SUMMED.filter((key) => records.every((record) => readNumber(record[key]) !== undefined));
+  return Object.fromEntries(
+    sums.map((key) => [key, records.reduce((sum, record) => sum + toCents(readNumber(record[key])!), 0) / 100]),
+  );
 }
 
 /** --since and --until as close times (`now` anchors 7d, 2w, 1mo): since inclusive, until exclusive. */
@@ -78,10 +76,10 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       `The deal's hedge records were not read: ${deal.problem}; closed hedges are matched on their own reference alone.`,
     );
   noteShortRecords(ctx, deal?.read);
-  let records: HistoryRecord[];
+  let original: HistoryRecord[] = [];
   if (!filtering) {
     const list = await client.readHistory({ limit, checkCut: !defaultLength, lookAhead: defaultLength });
-    records = list.items;
+    original = list.items;
     // Never fewer rows without a word: said on stderr in every format.
     const short = moreNote(list, limit, 'closed hedges', {
       defaultLength,
@@ -92,28 +90,25 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
     // The closed hedges of a period (or a deal): every page is read (newest first) and filtered as it
     // comes, up to --limit kept. JSON goes out as it is kept, so a long history is never held whole;
     // the other formats get what was kept.
-    const joinedReference = (raw: HistoryRecord) => {
-      const own = referenceOf(raw);
-      if (own !== undefined || deal === undefined) return own;
-      const hedgeId = hedgeIdOf(raw);
-      return hedgeId !== undefined && deal.ids.has(hedgeId) ? deal.reference : undefined;
-    };
     const streamed = output.jsonListWriter(HISTORY_RESOURCE.fields);
     // A period (or a reference) lists every closed hedge in it unless --limit says fewer: it was
     // never one server page, so it keeps no default length.
     const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
-    const kept: HistoryRecord[] = [];
     let unreadable = 0;
     let count = 0;
     const walk = await walkHistory(client, since, (raw) => {
       const verdict = inPeriod(raw, { since, until });
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
-      if (reference !== undefined && !sameReference(joinedReference(raw), reference)) return true;
+      if (reference !== undefined) {
+        const { clientReference, hedgeId } = idsOf(raw);
+        const joined =
+          clientReference ?? (hedgeId !== undefined && deal?.ids.has(hedgeId) ? deal.reference : undefined);
+        if (!sameReference(joined, reference)) return true;
+      }
       if (streamed) streamed.add(output.named(raw, historyRecordForPeople));
-      else kept.push(raw);
-      count += 1;
-      return count < keptAtMost;
+      else original.push(raw);
+      return ++count < keptAtMost;
     });
     if (!walk.complete) output.warn(incompleteWarning(walk.fetched, walk.stopped));
     if (unreadable > 0)
@@ -124,20 +119,17 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
       streamed.end();
       return noteStillHeld(ctx, deal);
     }
-    records = kept;
   }
-  const count = records.length;
-  const original = records;
-  records = output.named(records, (sent) => sent.map(historyRecordForPeople) as HistoryRecord[]);
-  if (deal !== undefined) {
-    // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
+  const count = original.length;
+  const records = output.named(original, (sent) => sent.map(historyRecordForPeople) as HistoryRecord[]);
+  // The reference joined from the records is shown (table, TSV, CSV, --fields), never added to the JSON the server sent.
+  if (deal !== undefined)
     records.forEach((record, index) => {
-      if (referenceOf(original[index]) === undefined)
+      if (idsOf(original[index]).clientReference === undefined)
         (record as Record<PropertyKey, unknown>)[JOINED_REFERENCE] = deal.reference;
     });
-  }
   const totals = historyTotals(records);
-  const options = {
+  const options = (notes: ListOptions['columnNotes'] = []) => ({
     empty:
       reference !== undefined
         ? `No closed hedge carries the reference ${reference}.`
@@ -155,70 +147,47 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
         columns: ['gross_pnl_usd', 'carry_usdc', 'fees_usdc'],
         text: 'Net P&L = gross P&L + carry + fees, each from your side: - you paid, + you earned.',
       },
+      ...notes,
     ],
-  };
+  });
   await output.list(records, HISTORY_RESOURCE, {
-    ...options,
-    // A person's table marks the hedges this journal resized, and says what that means.
+    ...options(),
+    // A person's table marks the hedges this journal resized, and says what they held: a record's
+    // P&L is its hedge's whole life (TSV, CSV and JSON: as sent).
     people: async (shown) => {
-      const resized = await markResizedHedges(ctx, records, original, totals);
-      await shown.list(records, HISTORY_RESOURCE, {
-        ...options,
-        columnNotes: [
-          ...options.columnNotes,
-          ...(resized === undefined ? [] : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }]),
-        ],
-      });
+      const ids = original.map((record) => idsOf(record).hedgeId);
+      const sizes = await readResizedHedges(ctx, new Set(ids.filter((id) => id !== undefined)));
+      const found = ids.map((id) => (id === undefined ? undefined : sizes.get(id)));
+      markResized(records, found.map(Boolean), totals);
+      const resized = resizedNote(
+        found.flatMap((held, index) => {
+          if (held === undefined) return [];
+          const record = records[index] as Record<PropertyKey, unknown>;
+          const ref = record[JOINED_REFERENCE] ?? record.client_reference;
+          const shownUsd = readNumber(record.notional_usd);
+          return [
+            { hedgeId: ids[index]!, reference: typeof ref === 'string' ? ref : undefined, shownUsd, sizes: held },
+          ];
+        }),
+      );
+      const notes =
+        resized === undefined ? undefined : [{ columns: ['notional_usd', 'net_pnl_usd'], text: resized, alone: true }];
+      await shown.list(records, HISTORY_RESOURCE, options(notes));
     },
   });
   noteStillHeld(ctx, deal);
 }
 
 /**
- * A record's P&L is its hedge's whole life: where this journal resized the hedge while it
- * was open, the screen marks its notional and says what it held (TSV, CSV and JSON: as sent). The
- * note to show, if any hedge was resized.
+ * The hedge a record closed and its deal reference, read under any of their known names
+ * (api/wire/fields.ts). A record without a net P&L still lists (history shows what the server
+ * sends): its fields are then read alone, so one odd record never breaks the list.
  */
-async function markResizedHedges(
-  ctx: CommandContext,
-  records: HistoryRecord[],
-  original: HistoryRecord[],
-  totals: ReturnType<typeof historyTotals>,
-) {
-  const ids = original.map(hedgeIdOf);
-  const sizes = await readResizedHedges(ctx, new Set(ids.filter((id): id is string => id !== undefined)));
-  markResized(
-    records,
-    ids.map((id) => id !== undefined && sizes.has(id)),
-    totals,
-  );
-  return resizedNote(
-    ids.flatMap((id, index) => {
-      const found = id === undefined ? undefined : sizes.get(id);
-      if (id === undefined || found === undefined) return [];
-      const record = records[index] as Record<PropertyKey, unknown>;
-      const shown = readNumber(record.notional_usd);
-      const ref = record[JOINED_REFERENCE] ?? record.client_reference;
-      return [{ hedgeId: id, reference: typeof ref === 'string' ? ref : undefined, shownUsd: shown, sizes: found }];
-    }),
-  );
-}
-
-/** The hedge a record closed, read under any of its known names (one odd record never breaks the list). */
-function hedgeIdOf(record: HistoryRecord) {
+function idsOf(record: HistoryRecord) {
   try {
-    return readHistoryRecord(record).hedgeId;
+    return readHistoryRecord(record);
   } catch {
-    return typeof record.hedge_id === 'string' ? record.hedge_id : undefined;
-  }
-}
-
-/** A record's deal reference, read under any of its known names (api/wire/fields.ts). */
-function referenceOf(record: HistoryRecord) {
-  try {
-    return readHistoryRecord(record).clientReference;
-  } catch {
-    // A record without a net P&L still lists (history shows what the server sends); its reference is read alone.
-    return typeof record.client_reference === 'string' ? record.client_reference : undefined;
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+    return { hedgeId: text(record.hedge_id), clientReference: text(record.client_reference) };
   }
 }

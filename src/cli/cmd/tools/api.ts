@@ -14,7 +14,6 @@ import {
   readInputBody,
   readParamFile,
   type ApiAnswer,
-  type ApiCall,
 } from '../../../features/trade/api-call.js';
 import { runWrite, writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { resolveApiPath } from '../../../core/security/base-url.js';
@@ -22,69 +21,51 @@ import { containsKeyShape } from '../../../core/security/secrets.js';
 import { printAnswers } from '../../../platform/results/api-answer.js';
 import { renderDryRun } from '../../../platform/results/dry-run-view.js';
 
-function parseApiOptions(input: In<'API'>) {
-  const { options } = input;
-  // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
-  const params: ParamInput[] = [
-    ...(options.rawField ?? []).map((raw) => ({ raw, typed: false })),
-    ...(options.field ?? []).map((raw) => ({ raw, typed: true })),
-  ];
-  return {
-    method: parseApiMethod(options.method),
-    path: input.args.path,
-    params,
-    headers: options.header ?? [],
-    input: options.input,
-    paginate: options.paginate === true,
-    include: options.include === true,
-    until: options.until !== undefined,
-    write: writeOptionsFrom({ ...options, wait: true }),
-  };
-}
-
-/** Every `-F key=@file` read first (the parameters are built in one pure pass). */
-async function readParamFiles(ctx: CommandContext, params: readonly ParamInput[]) {
-  const files = new Map<string, string>();
-  for (const { raw, typed } of params) {
-    const value = raw.slice(raw.indexOf('=') + 1);
-    if (!typed || !value.startsWith('@') || value === '@' || files.has(value.slice(1))) continue;
-    const file = value.slice(1);
-    files.set(file, await readParamFile(ctx, file));
-  }
-  return files;
-}
-
 /** The request, decided whole before anything is sent: path under the base URL, method, body, headers. */
-async function planCall(ctx: CommandContext, opts: ReturnType<typeof parseApiOptions>): Promise<ApiCall> {
-  const write = isWriteMethod(opts.method);
-  if (opts.input !== undefined && !write)
+async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
+  const method = parseApiMethod(options.method);
+  const write = isWriteMethod(method);
+  const writeOptions = writeOptionsFrom({ ...options, wait: true });
+  if (options.input !== undefined && !write)
     throw new UsageError('--input sends a body; give the method too, e.g. -X POST (a GET has no body).');
-  if (opts.paginate && write)
-    throw new UsageError(`--paginate reads a list page by page; it works with GET only (not ${opts.method}).`);
-  if (opts.until && write)
+  if (options.paginate && write)
+    throw new UsageError(`--paginate reads a list page by page; it works with GET only (not ${method}).`);
+  if (options.until !== undefined && write)
     throw new UsageError(
-      `--until reads again until a condition holds; it works with GET only (a ${opts.method} is not sent again).`,
+      `--until reads again until a condition holds; it works with GET only (a ${method} is not sent again).`,
     );
-  if (!write && (opts.write.dryRun || opts.write.idempotencyKey !== undefined || opts.write.fresh))
+  if (!write && (writeOptions.dryRun || writeOptions.idempotencyKey !== undefined || writeOptions.fresh))
     throw new UsageError(
       '--dry-run, --idempotency-key and --new are for writes; a GET is sent as it is (add -X POST, PUT, PATCH or DELETE for a write).',
     );
-  const headers = Object.fromEntries(opts.headers.map(parseHeader));
-  if (opts.input === '-' && opts.params.some(({ raw, typed }) => typed && raw.slice(raw.indexOf('=') + 1) === '@-'))
+  const headers = Object.fromEntries((options.header ?? []).map(parseHeader));
+  // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
+  const inputs: ParamInput[] = [
+    ...(options.rawField ?? []).map((raw) => ({ raw, typed: false })),
+    ...(options.field ?? []).map((raw) => ({ raw, typed: true })),
+  ];
+  // The file of a `-F key=@file`.
+  const fileOf = ({ raw, typed }: ParamInput) => {
+    const value = raw.slice(raw.indexOf('=') + 1);
+    return typed && value.startsWith('@') && value !== '@' ? value.slice(1) : undefined;
+  };
+  if (options.input === '-' && inputs.some((param) => fileOf(param) === '-'))
     throw new UsageError(
       '--input - and -F key=@- both read stdin, which can be read once; name a file for one of them.',
     );
-  const files = await readParamFiles(ctx, opts.params);
-  const params = buildParams(opts.params, (file) => files.get(file)!);
+  // Every file read first (the parameters are built in one pure pass).
+  const files = new Map<string, string>();
+  for (const file of inputs.map(fileOf))
+    if (file !== undefined && !files.has(file)) files.set(file, await readParamFile(ctx, file));
+  const params = buildParams(inputs, (file) => files.get(file)!);
   const credentials = await ctx.credentials();
-  let path = resolveApiPath(credentials.baseUrl, opts.path);
+  let path = resolveApiPath(credentials.baseUrl, args.path);
   let body: unknown;
   const hasParams = Object.keys(params).length > 0;
-  if (opts.input !== undefined) body = await readInputBody(ctx, opts.input);
-  if (hasParams && (!write || opts.input !== undefined)) {
-    const query = queryStringOf(params);
-    path = `${path}${path.includes('?') ? '&' : '?'}${query}`;
-  } else if (hasParams) body = params;
+  if (options.input !== undefined) body = await readInputBody(ctx, options.input);
+  if (hasParams && (!write || options.input !== undefined))
+    path = `${path}${path.includes('?') ? '&' : '?'}${queryStringOf(params)}`;
+  else if (hasParams) body = params;
   // hedge's own key is never data the API needs: a request holding it (a file read whole, such as
   // /proc/self/environ) is refused before anything is sent or journaled, a dry run's included.
   if (containsKeyShape(`${path} ${JSON.stringify(body) ?? ''}`))
@@ -93,33 +74,35 @@ async function planCall(ctx: CommandContext, opts: ReturnType<typeof parseApiOpt
     );
   const argv = [
     'api',
-    ...(opts.method === 'GET' ? [] : ['-X', opts.method]),
-    opts.path,
-    ...opts.params.map(({ raw, typed }) => `${typed ? '-F' : '-f'} ${raw}`),
+    ...(method === 'GET' ? [] : ['-X', method]),
+    args.path,
+    ...inputs.map(({ raw, typed }) => `${typed ? '-F' : '-f'} ${raw}`),
   ];
-  return { method: opts.method, path, body, headers, argv };
+  return { call: { method, path, body, headers, argv }, write: writeOptions };
 }
 
 export async function run(ctx: CommandContext, input: In<'API'>) {
-  const opts = parseApiOptions(input);
-  const call = await planCall(ctx, opts);
+  const { call, write } = await planCall(ctx, input);
+  const include = input.options.include === true;
   const client = await ctx.client();
   const log = new AnswerLog();
   const pages: ApiAnswer[] = [];
-  const show = (answer: ApiAnswer) => printAnswers(ctx.output, [answer], { include: opts.include, failed: false });
   try {
     if (isWriteMethod(call.method)) {
-      const outcome = await runWrite(ctx, apiAction(client, apiRecord(call, log)), opts.write);
+      const outcome = await runWrite(ctx, apiAction(client, apiRecord(call, log)), write);
       if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
-      if (outcome.kind === 'submitted' || outcome.kind === 'resolved') show(outcome.answer);
-    } else {
-      await readApi(ctx, client, call, { paginate: opts.paginate, log, onPage: (page) => pages.push(page) });
-      printAnswers(ctx.output, pages, { include: opts.include, failed: false });
-    }
+      if (outcome.kind === 'submitted' || outcome.kind === 'resolved') pages.push(outcome.answer);
+    } else
+      await readApi(ctx, client, call, {
+        paginate: input.options.paginate === true,
+        log,
+        onPage: (page) => pages.push(page),
+      });
+    printAnswers(ctx.output, pages, { include, failed: false });
   } catch (error) {
     // What the server said, as it said it, before the error line (gh api prints the body too).
     const last = log.last;
-    if (last && last.status >= 400) printAnswers(ctx.output, [last], { include: opts.include, failed: true });
+    if (last && last.status >= 400) printAnswers(ctx.output, [last], { include, failed: true });
     throw error;
   }
   return 0;
