@@ -30,6 +30,8 @@ async function closedTogether(tied: number, later: number) {
   return { simulator, history, newestFirst: history.map((record) => record.hedge_id).reverse() };
 }
 
+/** The hedge ids of the records a run printed as JSON. */
+const idsIn = (run: { stdout: string }): string[] => JSON.parse(run.stdout).map((record: any) => record.hedge_id);
 /** The records' net P&L summed, to the cent. */
 const summed = (records: Array<{ net_pnl_usd: unknown }>) =>
   Math.round(records.reduce((total, record) => total + Number(record.net_pnl_usd) * 100, 0)) / 100;
@@ -38,7 +40,7 @@ describe('history paged by close time', () => {
   it('delta: 20 hedges ended by one close, the 40-record page edge among them: history and report read each once', async () => {
     const { simulator, history, newestFirst } = await closedTogether(20, 30);
     const listed = ok(await simulator.hedge('history --since 2000-01-01 --json'));
-    expect([JSON.parse(listed.stdout).map((record: any) => record.hedge_id), listed.stderr]).toEqual([newestFirst, '']);
+    expect([idsIn(listed), listed.stderr]).toEqual([newestFirst, '']);
     const asked = simulator.requests('GET', '/hedges/history').map((entry) => entry.query.before);
     // The second page asked 1 ms past the shared close time: the 10 tied records the first page could not hold.
     expect(asked.slice(0, 2)).toEqual([undefined, new Date(Date.parse(history[0].closed_at) + 1).toISOString()]);
@@ -50,7 +52,7 @@ describe('history paged by close time', () => {
   it('delta: 45 hedges ended by one close, more than a 40-record page: no record counted twice, and the read said incomplete', async () => {
     const { simulator, history } = await closedTogether(45, 0);
     const listed = await simulator.hedge('history --since 2000-01-01 --json');
-    const ids: string[] = JSON.parse(listed.stdout).map((record: any) => record.hedge_id);
+    const ids = idsIn(listed);
     // One page of 40 can be asked, no more: each of them once, and the reader told the rest may be missing.
     expect([ids.length, new Set(ids).size, listed.code]).toEqual([40, 40, 0]);
     const read = history.filter((record) => ids.includes(record.hedge_id));
@@ -78,7 +80,7 @@ describe('history paged by close time', () => {
       }),
     );
     const listed = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
-    expect(JSON.parse(listed.stdout).map((record: any) => record.hedge_id)).toEqual(newestFirst);
+    expect(idsIn(listed)).toEqual(newestFirst);
     const report = okJson(await simulator.hedge('report --since 2000-01-01 --json', { env }));
     expect(report).toMatchObject({ totals: { count: 50, net_pnl_usd: summed(history) }, complete: true });
   });

@@ -146,22 +146,24 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
   expect(missing, `${where}: what the server sent, missing from --json`).toEqual([]);
 }
 
-/** Opens a filled hedge through the API (with a deal reference) and lets the frozen clock run to its fill. */
-async function openFilled(
-  simulator: Simulator,
-  market: string,
-  side: 'buy' | 'sell',
-  notional: number,
-  reference: string,
-) {
-  const opened = await simulator.api('POST', '/hedges', {
-    body: { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
-    idempotencyKey: `open-${reference}`,
-  });
-  expect(opened.status, JSON.stringify(opened.body)).toBe(200);
+/** A write through the API (it must answer 200), then the frozen clock run past its fill; its data. */
+async function landed(simulator: Simulator, path: string, body: object, idempotencyKey: string) {
+  const answer = await simulator.api('POST', path, { body, idempotencyKey });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   simulator.advance(FILL_DELAY_MS + 1);
-  return opened.body.data.hedge_id;
+  return answer.body.data;
 }
+
+/** Opens a filled hedge through the API, with a deal reference; its id. */
+const openFilled = async (simulator: Simulator, market: string, side: string, notional: number, reference: string) =>
+  (
+    await landed(
+      simulator,
+      '/hedges',
+      { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
+      `open-${reference}`,
+    )
+  ).hedge_id;
 
 /** What `hedge … --json` printed through the proxy (the run must exit 0). */
 const printedVia =
@@ -181,12 +183,7 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const renames = renamesOf(dialect);
       // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
       await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
-      const closing = await simulator.api('POST', '/hedges/close', {
-        body: { market, side: 'sell' },
-        idempotencyKey: 'close-49-A',
-      });
-      expect(closing.status, JSON.stringify(closing.body)).toBe(200);
-      simulator.advance(FILL_DELAY_MS + 1);
+      await landed(simulator, '/hedges/close', { market, side: 'sell' }, 'close-49-A');
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
       await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);

@@ -40,19 +40,24 @@ describe("the demo's socket", () => {
       });
       const connections = new HttpConnections();
       try {
-        expect(sandbox.baseUrl).toBe('http://localhost/partners/sandbox/v2');
-        expect(sandbox.socketPath).toBe(socketPath);
-        expect(sandbox.port).toBe(0);
-        const credentials = {
-          apiKey: DEMO_API_KEY,
-          baseUrl: sandbox.baseUrl,
-          localSocket: socketPath,
-          environment: 'test' as const,
-          sources: { apiKey: 'demo' as const, baseUrl: 'demo' as const },
-        };
-        const client = createClient({ connections, credentials, env: {}, clock: realClock });
-        const markets = await client.listMarkets();
-        expect(JSON.stringify(markets)).toContain('USDTNGN');
+        expect([sandbox.baseUrl, sandbox.socketPath, sandbox.port]).toEqual([
+          'http://localhost/partners/sandbox/v2',
+          socketPath,
+          0,
+        ]);
+        const client = createClient({
+          connections,
+          credentials: {
+            apiKey: DEMO_API_KEY,
+            baseUrl: sandbox.baseUrl,
+            localSocket: socketPath,
+            environment: 'test',
+            sources: { apiKey: 'demo', baseUrl: 'demo' },
+          },
+          env: {},
+          clock: realClock,
+        });
+        expect(JSON.stringify(await client.listMarkets())).toContain('USDTNGN');
         await client.getAccount();
         expect(sandbox.requestLog.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
           'GET /markets 200',

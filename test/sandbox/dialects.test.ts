@@ -138,8 +138,11 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     expect((await hedgeOn(sandbox, id)).status).toBe('filled');
 
     // Another dialect's field name alone is refused, naming the field this dialect expects.
-    const wrongName = await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField));
-    expect(refusal(wrongName)).toEqual([400, 'validation_error', expected.notionalField]);
+    expect(refusal(await post(sandbox, '/hedges/add', changeOf(50_000, otherNotionalField)))).toEqual([
+      400,
+      'validation_error',
+      expected.notionalField,
+    ]);
     // Next to its own, the reference and delta let it be; the others refuse it.
     const add = changeOf(50_000);
     let added = await post(sandbox, '/hedges/add', { ...add, [otherNotionalField]: 5 }, 'd-add');

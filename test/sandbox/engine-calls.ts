@@ -3,7 +3,7 @@
 // Given options rather than an engine, a new engine of makeEngine()'s.
 import type { EngineOptions } from '../../src/sandbox/engine.js';
 import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
-import { call, makeEngine, openBody, type CallOptions } from '../support/engine.js';
+import { call, makeEngine, openBody, openFilled, T0, type CallOptions } from '../support/engine.js';
 
 export function on(from: HttpSandboxEngine | Partial<EngineOptions> = {}) {
   const engine = from instanceof HttpSandboxEngine ? from : makeEngine(from);
@@ -15,6 +15,8 @@ export function on(from: HttpSandboxEngine | Partial<EngineOptions> = {}) {
     get: (t: number, path: string, options?: CallOptions) => call(engine, t, 'GET', path, options).data,
     hedgeAt: (t: number, id: string) => call(engine, t, 'GET', `/hedges/${id}`).data,
     open: (t: number, ...body: Parameters<typeof openBody>) => post(t, '/hedges', openBody(...body)),
+    /** An open filled 1.5 s after `t`: the hedge then, and that time. */
+    filled: (side: 'buy' | 'sell', notional: number, t = T0) => openFilled(engine, t, side, notional),
     keyed: (t: number, idempotencyKey: string, side: 'buy' | 'sell', notional: number, options: CallOptions = {}) =>
       post(t, '/hedges', openBody(side, notional), { idempotencyKey, ...options }),
     quoteFor: (t: number, ...body: Parameters<typeof openBody>) => post(t, '/quotes', openBody(...body)),

@@ -142,8 +142,8 @@ it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key 
 
 describe('engine: business errors', () => {
   it('no_open_hedge for add, reduce and close on an empty side', () => {
-    const { engine, change } = on();
-    openFilled(engine, T0, 'buy', 10_000);
+    const { filled, change } = on();
+    filled('buy', 10_000);
     for (const action of ['add', 'reduce', 'close'])
       expect(change(T0 + 2000, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
         refused(404, 'no_open_hedge', { market: 'USDTNGN', side: 'sell' }),
@@ -158,8 +158,8 @@ describe('engine: business errors', () => {
   });
 
   it('exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
-    const { engine, get, open, change } = on({ exposureCapUsd: 100_000 });
-    const { now } = openFilled(engine, T0, 'buy', 60_000);
+    const { filled, get, open, change } = on({ exposureCapUsd: 100_000 });
+    const { now } = filled('buy', 60_000);
     expect(open(now, 'sell', 50_000)).toMatchObject(
       refused(400, 'exposure_exceeded', {
         available_exposure_usd: 40_000,
@@ -491,8 +491,8 @@ describe('engine: hedge state machine', () => {
 
 describe('engine: add, reduce, close', () => {
   it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
-    const { engine, get, change, hedgeAt } = on();
-    const { hedge, now } = openFilled(engine, T0, 'buy', 100_000);
+    const { filled, get, change, hedgeAt } = on();
+    const { hedge, now } = filled('buy', 100_000);
     expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
       status: 200,
       data: {
@@ -536,8 +536,8 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
-    const { engine, get, change } = on({ seed: 'reduce' });
-    const { hedge, now } = openFilled(engine, T0, 'sell', 200_000);
+    const { filled, get, change } = on({ seed: 'reduce' });
+    const { hedge, now } = filled('sell', 200_000);
     const later = now + 2 * DAY;
     const [before] = get(later, '/positions');
     const balanceBefore = get(later, '/account').balance_usdc;
@@ -572,8 +572,8 @@ describe('engine: add, reduce, close', () => {
       [100_000, 99_600],
       [150, 149.2],
     ] as const) {
-      const { engine, get, change, hedgeAt } = on();
-      const { hedge, now } = openFilled(engine, T0, 'buy', notional);
+      const { filled, get, change, hedgeAt } = on();
+      const { hedge, now } = filled('buy', notional);
       change(now, 'reduce', 'buy', reduceBy);
       const landed = now + 1000;
       expect([hedgeAt(landed, hedge.id).status, get(landed, '/positions')]).toEqual(['closed', []]);
@@ -587,7 +587,7 @@ describe('engine: add, reduce, close', () => {
     // Two engines with the same seed and the same history: one closes, the twin only looks.
     const [closer, looker] = [on({ seed: 'twin' }), on({ seed: 'twin' })];
     const landsAt = T0 + 1500 + 2 * DAY + 1000;
-    for (const { engine } of [closer, looker]) openFilled(engine, T0, 'buy', 400_000);
+    for (const { filled } of [closer, looker]) filled('buy', 400_000);
     closer.change(landsAt - 1000, 'close', 'buy');
     const [position] = looker.get(landsAt, '/positions');
     expect([
@@ -600,8 +600,8 @@ describe('engine: add, reduce, close', () => {
   });
 
   it('history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
-    const { engine, get, change, hedgeAt } = on({ seed: 'lifecycle' });
-    const { hedge, now } = openFilled(engine, T0, 'sell', 100_000);
+    const { filled, get, change, hedgeAt } = on({ seed: 'lifecycle' });
+    const { hedge, now } = filled('sell', 100_000);
     let t = now + 3_600_000;
     change(t, 'add', 'sell', 40_000);
     t += 3_600_000;
@@ -645,9 +645,9 @@ describe('engine: add, reduce, close', () => {
 
 describe('engine: carry', () => {
   it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
-    const { engine, get, post, quoteFor } = on();
+    const { filled, get, post, quoteFor } = on();
     const quote = quoteFor(T0, 'buy', 500_000).data;
-    const { hedge } = openFilled(engine, T0, 'buy', 500_000);
+    const { hedge } = filled('buy', 500_000);
     const filledAt = Date.parse(hedge.filled_at);
     const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
 
@@ -669,11 +669,11 @@ describe('engine: carry', () => {
   });
 
   it('the lighter side earns carry (negative rate) and the heavier side pays', () => {
-    const { engine, get } = on();
+    const { filled, get } = on();
     const [market] = get(T0, '/markets');
     expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
     expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
-    const { now } = openFilled(engine, T0, 'sell', 100_000);
+    const { now } = filled('sell', 100_000);
     expect(get(now + DAY, '/positions')[0].accrued_carry_usdc).toBeLessThan(0);
   });
 });
@@ -831,8 +831,8 @@ it('idempotency expiry queue: a key reused after it expired keeps its new record
 });
 
 it('hedge list order: places hedges written in the past (fixtures) among live ones by opened_at, ties by id', () => {
-  const { engine, get, open } = on();
-  const { hedge: live, now } = openFilled(engine, T0, 'buy', 10_000);
+  const { engine, filled, get, open } = on();
+  const { hedge: live, now } = filled('buy', 10_000);
   expect(get(now, '/hedges').map((hedge: any) => hedge.id)).toEqual([live.id]);
   engine.seedHedges(KEY_A, 12, 'closed', now);
   open(now + 10, 'sell', 10_000);

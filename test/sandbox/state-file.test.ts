@@ -17,7 +17,7 @@ import { useChildBundle } from '../support/children/child-bundle.js';
 import { openBody } from '../support/engine.js';
 import { until } from '../support/polling.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../support/simulator.js';
-import { useStateFiles } from './http-calls.js';
+import { read, useStateFiles } from './http-calls.js';
 
 const START_MS = Date.parse('2026-03-02T09:00:00.000Z');
 const KEYS = Array.from({ length: 12 }, (_, index) => `hpk_test_SharedStateAccount${String(index).padStart(4, '0')}`);
@@ -233,7 +233,7 @@ describe('the state file shared by several processes', () => {
     expectBusy(await openOn(a, 'buy', 1_000, 'never'));
     expect([bWrites, sides(stateFile)]).toEqual([3, ['sell 2000', 'sell 2000', 'sell 2000']]);
     // Nothing of it is kept in a's memory either.
-    expect((await a.api('GET', '/hedges')).body.data).toEqual([]);
+    expect(await read(a.sandbox, '/hedges')).toEqual([]);
     expect(leftBeside(stateFile)).toEqual([]);
   });
 
@@ -279,11 +279,11 @@ describe('ids and formats of the state file', () => {
     const stateFile = stateFileIn();
     writeFileSync(stateFile, text);
     const demo = await simulatorOn(stateFile);
-    expect([
-      demo.sandbox.startedAfresh,
-      readFileSync(stateFile, 'utf8'),
-      (await demo.api('GET', '/hedges')).body.data,
-    ]).toEqual([true, text, []]);
+    expect([demo.sandbox.startedAfresh, readFileSync(stateFile, 'utf8'), await read(demo.sandbox, '/hedges')]).toEqual([
+      true,
+      text,
+      [],
+    ]);
     await mustOpen(demo, 'buy', 1_000, 'o');
     expect(sides(stateFile)).toEqual(['buy 1000']);
     const next = await simulatorOn(stateFile);

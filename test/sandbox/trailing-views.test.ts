@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
-import { api, FROZEN_START_MS, type SimulatorOptions } from '../support/simulator.js';
+import { api, FROZEN_START_MS } from '../support/simulator.js';
 import { answered, getData, lineIds, moveTo, postData, useSandboxes, useStateFiles } from './http-calls.js';
 
 const LAG_MS = 3_000;
@@ -22,7 +22,7 @@ it('views that trail the records (viewLagMs): answers at T + lag exactly what th
   // several hedges on a side and late settlements (days of 1 s, settled 0.4 s late) included. Each change lands on a
   // step: both sides of every step (1 ms before, then on it) are compared. The hedge records
   // themselves never trail: both servers list the same hedges at the same time.
-  const common: SimulatorOptions = {
+  const common = {
     seed: 'trailing-exact',
     severalPerSide: true,
     dayMs: 1_000,
