@@ -24,8 +24,8 @@ import { killWhen, lastJson, ok } from '../support/cli-runs.js';
 import { startKeeper, writeTarget } from '../support/keeper.js';
 import { onSkippingClock } from '../support/skipping-clock.js';
 
-/** A real-time source that never moves: nothing fills or lands unless a test steps the clock. */
-const STOPPED_AT_MS = Date.parse('2026-03-02T09:00:00.000Z');
+/** A real-time source that never moves (nothing fills or lands unless a test steps the clock): a scenario that waits. */
+const STOPPED = { options: { realNow: () => Date.parse('2026-03-02T09:00:00.000Z') }, waits: true };
 
 /** What a scenario ran, for the table's checks: the exit code, and the error object `--json` wrote on stderr, when the command failed. */
 type Outcome = { code: number | null; error?: any };
@@ -87,8 +87,7 @@ const nothingSent = (simulator: Simulator) => expect(simulator.requests()).toEqu
 const stoppedBy = (signal: NodeJS.Signals, name: string, errorCode: string): Scenario => ({
   name: `${signal}${name} while a write waits for its fill (the order stands)`,
   errorCode,
-  options: { realNow: () => STOPPED_AT_MS },
-  waits: true,
+  ...STOPPED,
   run: async (simulator) => {
     const result = await killWhen(
       simulator,
@@ -319,8 +318,7 @@ const EXIT_CODE_SCENARIOS: Record<number, Scenario[] | { file: string; test: str
     {
       name: 'a hedge still submitted when --timeout runs out (the clock stopped: it never fills)',
       errorCode: 'still_pending',
-      options: { realNow: () => STOPPED_AT_MS },
-      waits: true,
+      ...STOPPED,
       run: async (simulator) => {
         const hedge = await apiData(simulator, 'POST', '/hedges', {
           market: MARKET,

@@ -98,7 +98,7 @@ describe('the store URL', () => {
         'it has a # fragment, which a store URL never has',
       ],
       ['postgres://desk:5432?Hn3Vc8Ty@db.internal/hedge', '5432?Hn3Vc8Ty', 'its query holds an @ or a /'],
-    ] as const) {
+    ]) {
       const error = await choose(dir, { HEDGE_JOURNAL_URL: url }).then(
         () => undefined,
         (failure) => failure,

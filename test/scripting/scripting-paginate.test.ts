@@ -5,13 +5,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
 import { envFor, useSimulators } from '../support/simulator.js';
-import { ok, okJson, exits } from '../support/cli-runs.js';
+import { ok, okJson, exits, lastJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
 const proxies: PagingProxy[] = [];
 afterEach(async () => {
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
+
+/** The cursor each page was asked for (none for the first). */
+const cursors = (proxy: PagingProxy) => proxy.pages.map((query) => query.cursor ?? null);
 
 async function pagedSimulator(style: PagingStyle, hedges = 5) {
   const simulator = await start();
@@ -33,7 +36,7 @@ describe('hedge api --paginate', () => {
         envelope.error,
         [
           envelope.data.map((hedge: any) => hedge.id),
-          proxy.pages.map((query) => query.cursor ?? null),
+          cursors(proxy),
           proxy.pages.every((query) => query.limit === '2'),
         ],
       ]).toEqual([null, [ids, [null, '2', '4'], true]]);
@@ -50,17 +53,14 @@ describe('hedge api --paginate', () => {
     expect([
       pages.map((page) => page.data.next_cursor),
       pages.flatMap((page) => page.data.items.map((hedge: any) => hedge.id)),
-      proxy.pages.map((query) => query.cursor ?? null),
+      cursors(proxy),
     ]).toEqual([['2', '4', null], ids, [null, '2', '4']]);
     // The list command reads the same pages the same way.
     proxy.pages.length = 0;
     const listed = okJson(
       await simulator.hedge('hedges --json', { env: { ...env, HEDGE_WIRE_PAGE_SIZE_PARAM: 'none' } }),
     );
-    expect([listed.map((hedge: any) => hedge.id), proxy.pages.map((query) => query.cursor ?? null)]).toEqual([
-      ids,
-      [null, '2', '4'],
-    ]);
+    expect([listed.map((hedge: any) => hedge.id), cursors(proxy)]).toEqual([ids, [null, '2', '4']]);
   });
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {
@@ -87,13 +87,11 @@ describe('hedge api --paginate', () => {
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );
     expect(proxy.pages).toHaveLength(1);
-    expect(
-      JSON.parse(
-        (await simulator.hedge('api /hedges -F limit=2 --paginate --json', { env })).stderr.trim().split('\n').at(-1)!,
-      ),
-    ).toMatchObject({
-      error: { code: 'off_origin', class: 'usage' },
-    });
+    expect(lastJson((await simulator.hedge('api /hedges -F limit=2 --paginate --json', { env })).stderr)).toMatchObject(
+      {
+        error: { code: 'off_origin', class: 'usage' },
+      },
+    );
     expect(proxy.pages).toHaveLength(2);
   });
 
