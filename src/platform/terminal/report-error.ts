@@ -15,63 +15,51 @@ export function reportError(
   error: unknown,
   out: { stderr: NodeJS.WritableStream; chalk: ChalkInstance; json: boolean; verbose: boolean; columns?: number },
 ) {
+  const { exitCode, kind, code, sentence, requestId, idempotencyKey, hint } = description;
   const columns = out.json ? undefined : out.columns;
-  const fitLine = (text: string) =>
-    columns === undefined
-      ? text
-      : text
-          .split('\n')
-          .map((line) => wrapWords(line, columns, { hangingIndent: hangingIndentOf(line) }))
-          .join('\n');
-  const write = (text: string) => out.stderr.write(`${fitLine(text)}\n`);
-  if (out.json) {
-    write(safeJson({ error: errorAsJson(description) }));
-    if (out.verbose && description.exitCode === 1 && error instanceof Error && error.stack)
-      write(safeMultiline(error.stack));
-    return description.exitCode;
-  }
+  const write = (text: string) =>
+    out.stderr.write(
+      `${
+        columns === undefined
+          ? text
+          : text
+              .split('\n')
+              .map((line) => wrapWords(line, columns, { hangingIndent: hangingIndentOf(line) }))
+              .join('\n')
+      }\n`,
+    );
+  const stack = out.verbose && exitCode === 1 && error instanceof Error ? error.stack : undefined;
   const c = out.chalk;
   const message = safeMultiline(description.message);
-  switch (description.kind) {
-    case 'usage':
-      // One prefix for every error, as Unix tools write theirs: `hedge: …` (docs/output.md, "Messages").
-      write(`hedge: ${message}`);
-      return description.exitCode;
-    case 'interrupted':
-    case 'terminated':
-    case 'hangup':
-    case 'declined':
-      // Stopping on request is not a failure: say what stands, without alarm.
-      write(c.yellow(message));
-      break;
-    default:
-      if (description.sentence !== undefined) {
-        write(c.red(`hedge: ${description.sentence} (${safeText(description.code)}, HTTP ${description.status})`));
-        write(`  ${message}`);
-      } else {
-        write(c.red(`hedge: ${description.code === 'unexpected' ? 'unexpected failure: ' : ''}${message}`));
-      }
-      for (const [key, value] of Object.entries(description.details)) {
-        // A plan's failed checks are the lines of its message already.
-        if (
-          description.code === 'still_pending' ||
-          description.kind === 'network' ||
-          description.code === 'order_failed' ||
-          description.code === 'plan_check_failed'
-        )
-          continue;
-        write(
-          c.dim(`  ${safeText(key)}: ${safeText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`),
-        );
-      }
-      if (description.requestId) write(c.dim(`  request id: ${safeText(description.requestId)}`));
+  if (out.json) {
+    write(safeJson({ error: errorAsJson(description) }));
+    if (stack) write(safeMultiline(stack));
   }
-  if (description.idempotencyKey) write(c.dim(`  idempotency key: ${safeText(description.idempotencyKey)}`));
-  if (description.hint) write(`  → ${safeMultiline(description.hint)}`);
-  if (out.verbose) {
-    if (description.exitCode === 1 && error instanceof Error && error.stack) write(safeMultiline(error.stack));
-    else if (error instanceof Error && error.cause instanceof Error)
+  // One prefix for every error, as Unix tools write theirs: `hedge: …` (docs/output.md, "Messages").
+  else if (kind === 'usage') write(`hedge: ${message}`);
+  else {
+    // Stopping on request is not a failure: say what stands, without alarm.
+    if (['interrupted', 'terminated', 'hangup', 'declined'].includes(kind)) write(c.yellow(message));
+    else {
+      if (sentence === undefined)
+        write(c.red(`hedge: ${code === 'unexpected' ? 'unexpected failure: ' : ''}${message}`));
+      else {
+        write(c.red(`hedge: ${sentence} (${safeText(code)}, HTTP ${description.status})`));
+        write(`  ${message}`);
+      }
+      // A plan's failed checks are the lines of its message already.
+      if (!['still_pending', 'order_failed', 'plan_check_failed'].includes(code) && kind !== 'network')
+        for (const [key, value] of Object.entries(description.details))
+          write(
+            c.dim(`  ${safeText(key)}: ${safeText(typeof value === 'object' ? JSON.stringify(value) : String(value))}`),
+          );
+      if (requestId) write(c.dim(`  request id: ${safeText(requestId)}`));
+    }
+    if (idempotencyKey) write(c.dim(`  idempotency key: ${safeText(idempotencyKey)}`));
+    if (hint) write(`  → ${safeMultiline(hint)}`);
+    if (stack) write(safeMultiline(stack));
+    else if (out.verbose && error instanceof Error && error.cause instanceof Error)
       write(c.dim(`  cause: ${safeText(error.cause.message)}`));
   }
-  return description.exitCode;
+  return exitCode;
 }
