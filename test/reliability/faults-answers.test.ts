@@ -135,7 +135,7 @@ const MALFORMED = [
 
 describe('answers that are not the envelope', () => {
   it.concurrent.each(MALFORMED)(
-    '%s',
+    "'%s'",
     async (name, order, kind, count, path, args, injected, expected, exit, mentions) => {
       await results.onSimulator({ order, name, injected, expected }, async (sim, observation) => {
         sim.sandbox.setFaults({ nextMalformed: { count, kind }, match: { method: 'GET', path } });

@@ -37,7 +37,7 @@ describe('5xx bursts', () => {
     ['read', '`hedge account`', 'GET', '/account', 'account --json'],
     ['write', '`hedge open`', 'POST', '/hedges', 'open USDTNGN buy 3000 --tenor 3 --json'],
   ])(
-    '3 in a row on a %s: retried with backoff, succeeds, attempts and delay within the policy',
+    "3 in a row on a '%s': retried with backoff, succeeds, attempts and delay within the policy",
     async (what, label, method, path, args) => {
       const clock = skippingClock();
       await results.onSimulator(
@@ -112,7 +112,7 @@ describe('429 with Retry-After', () => {
   it.concurrent.each([
     ['read', '`hedge positions`', 'GET', '/positions', 'positions --json'],
     ['write', '`hedge open`', 'POST', '/hedges', 'open USDTNGN sell 1500 --tenor 1 --json'],
-  ])('on a %s: the retry comes no sooner than Retry-After', async (what, label, method, path, args) => {
+  ])("on a '%s': the retry comes no sooner than Retry-After", async (what, label, method, path, args) => {
     const clock = skippingClock();
     await results.onSimulator(
       {
