@@ -40,16 +40,18 @@ interface ExposuresInput {
   feeBps?: number;
 }
 
-const FIX_ROWS =
-  'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).';
-
 type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
 async function readInputs(ports: InputPorts & Pick<CommandContext, 'client'>, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
-  if ('problems' in parsed) throw inputFileProblems(sourceName, parsed.problems, FIX_ROWS);
+  if ('problems' in parsed)
+    throw inputFileProblems(
+      sourceName,
+      parsed.problems,
+      'Fix every row listed, then run the command again. Columns: id,market,type,amount,currency,due[,hedge_ratio] (docs/exposures.md).',
+    );
   const policyFile =
     input.policyFile === undefined ? undefined : await readInputFile(ports, input.policyFile, 'policy file');
   const policy = resolvePolicy(
@@ -64,19 +66,21 @@ async function quotedFeeRate(
   client: HedgeClient,
   market: string,
   book: readonly BookTarget[],
-  log: (line: string) => void,
+  ports: Pick<CommandContext, 'log'>,
 ) {
   const held = book.find((row) => row.market === market && row.target_usd > 0);
-  const side = held?.side ?? 'buy';
-  const tenor = held?.tenor_days ?? 7;
-  const sizes = [...new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])];
-  for (const notional of sizes) {
+  for (const notional of new Set([Math.max(1000, Math.round(held?.target_usd ?? 1000)), 1000])) {
     try {
-      const quote = await client.createQuote({ market, side, notional_usd: notional, tenor_days: tenor });
+      const quote = await client.createQuote({
+        market,
+        side: held?.side ?? 'buy',
+        notional_usd: notional,
+        tenor_days: held?.tenor_days ?? 7,
+      });
       const quoted = quote.notional_usd || notional;
       return quoted > 0 ? quote.upfront.platform_fee_usdc / quoted : null;
     } catch (error) {
-      log(
+      ports.log(
         `${market}: no quote for ${formatUsd(notional)} (${error instanceof Error ? safeText(error.message) : 'unknown'})`,
       );
     }
@@ -107,18 +111,18 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
   ]);
   const nowMs = ports.clock.now();
   const { prices, carryDailyPct } = marketFacts(list.markets, exposures);
-  const book = targetBook(exposures, policy, prices, nowMs);
+  const facts = [exposures, policy, prices, nowMs] as const;
+  const book = targetBook(...facts);
   /** Market → the fee as a share of the notional, and where it came from. */
   const fees: Record<string, { rate: number | null; from: string }> = {};
   const { feeBps } = input;
   for (const market of Object.keys(prices)) {
-    const rate =
-      feeBps === undefined ? await quotedFeeRate(client, market, book, (line) => ports.log(line)) : feeBps / 10_000;
+    const rate = feeBps === undefined ? await quotedFeeRate(client, market, book, ports) : feeBps / 10_000;
     fees[market] = { rate, from: feeBps !== undefined ? '--fee-bps' : rate === null ? 'unknown' : 'quote' };
   }
   const feeRate = Object.fromEntries(Object.entries(fees).map(([market, fee]) => [market, fee.rate ?? undefined]));
-  // No account (a read refused): NaN, left out.
-  const available = Number(account?.available_exposure_usd);
+  // No account (a read refused): left out.
+  const available = account?.available_exposure_usd;
   // What the book's markets hold now (a line without a market is the only one): the headroom is net of it.
   const held = positions
     ?.map(readPosition)
@@ -130,12 +134,12 @@ export async function gatherExposures(ports: ExposuresPorts, input: ExposuresInp
     policy,
     prices,
     fees,
-    exposures: exposureLines(exposures, policy, prices, nowMs),
+    exposures: exposureLines(...facts),
     book,
-    schedule: scheduleOfChanges(exposures, policy, prices, nowMs),
+    schedule: scheduleOfChanges(...facts),
     cost: projectedCost(exposures, policy, prices, { carryDailyPct, feeRate }, nowMs),
-    stress: stressTable(exposures, policy, prices, nowMs),
-    ...(Number.isFinite(available) ? { availableExposureUsd: available, heldUsd: held ?? 0 } : {}),
+    stress: stressTable(...facts),
+    ...(available === undefined ? {} : { availableExposureUsd: available, heldUsd: held ?? 0 }),
   };
 }
 
@@ -166,20 +170,29 @@ async function coverHedges(client: HedgeClient) {
     }
     const closedAtMs = Date.parse(closedAt);
     // The prices, P&L, carry and fees under the same names.
-    const openedAtMs = openedAt === undefined ? closedAtMs : Date.parse(openedAt);
-    hedges.push({ ...facts, market: market.toUpperCase(), side, notionalUsd, openedAtMs, closedAtMs });
-  });
-  for (const hedge of filled.items) {
-    // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
-    const openedAtMs = Date.parse(hedge.opened_at || hedge.filled_at || '');
-    if (hedge.status !== 'filled' || ended.has(hedge.id) || !Number.isFinite(openedAtMs)) continue;
     hedges.push({
-      market: hedge.market.toUpperCase(),
-      side: hedge.side,
-      notionalUsd: hedge.notional_usd,
-      openedAtMs,
-      entryPrice: hedge.struck_rate ?? undefined,
+      ...facts,
+      market: market.toUpperCase(),
+      side,
+      notionalUsd,
+      openedAtMs: openedAt === undefined ? closedAtMs : Date.parse(openedAt),
+      closedAtMs,
     });
+  });
+  for (const {
+    market,
+    side,
+    notional_usd: notionalUsd,
+    struck_rate,
+    status,
+    id,
+    opened_at,
+    filled_at,
+  } of filled.items) {
+    // A filled hedge history does not list as closed: still held (a server may leave an early-closed hedge `filled`).
+    const openedAtMs = Date.parse(opened_at || filled_at || '');
+    if (status !== 'filled' || ended.has(id) || !Number.isFinite(openedAtMs)) continue;
+    hedges.push({ market: market.toUpperCase(), side, notionalUsd, openedAtMs, entryPrice: struck_rate ?? undefined });
   }
   return {
     list,
@@ -265,33 +278,31 @@ export function exposuresKeepTarget(input: ExposuresInput, intervalMs: number): 
   let rate = 1;
   const firstPrices = new Map<string, number>();
   return async (ports) => {
+    const { clock } = ports;
     const { exposures, policy, client } = await readInputs(ports, input);
     const firstCover = policy.sizing === 'fixed' ? await firstCoverPrices(client, exposures, firstPrices) : {};
     let list = await client.listMarkets();
     // The server's time, as the keeper compares maturities with it (a simulator's clock may run fast).
     // The latest it can be: an exposure is let go, a hedge rolled, no later than the server's clock says.
     let nowMs = client.transport.serverNow().latestMs;
-    if (
-      last === undefined &&
-      Math.abs(client.transport.serverNow().bestMs - ports.clock.now()) > OFFSET_WORTH_MEASURING_MS
-    ) {
+    if (last === undefined && Math.abs(client.transport.serverNow().bestMs - clock.now()) > OFFSET_WORTH_MEASURING_MS) {
       // A keeper (re)started against a server whose clock is far from ours: if that clock runs fast,
       // a cycle of ours is more of its time, and a lead of two of our intervals would let a due date
       // or a maturity pass before the next cycle. Its rate is measured once, before anything else.
-      const firstReadAtMs = ports.clock.now();
-      await ports.clock.sleep(RATE_PROBE_MS, ports.signal);
+      const firstReadAtMs = clock.now();
+      await clock.sleep(RATE_PROBE_MS, ports.signal);
       list = await client.listMarkets();
       const laterMs = client.transport.serverNow().latestMs;
-      rate = rateBetween(nowMs, laterMs, ports.clock.now() - firstReadAtMs);
+      rate = rateBetween(nowMs, laterMs, clock.now() - firstReadAtMs);
       nowMs = laterMs;
-    } else if (last !== undefined && ports.clock.now() - last.ownMs >= RATE_PROBE_MS) {
-      rate = rateBetween(last.serverMs, nowMs, ports.clock.now() - last.ownMs);
+    } else if (last !== undefined && clock.now() - last.ownMs >= RATE_PROBE_MS) {
+      rate = rateBetween(last.serverMs, nowMs, clock.now() - last.ownMs);
     }
     // Two cycles ahead: an exposure is let go at the last cycle before its due date, even when one
     // cycle is missed (a restart), so the book is never above its cover once the money has moved.
     // A cycle is our interval at the server's rate, or the server time the last one took if longer.
     const cycleMs = Math.max(intervalMs * rate, last === undefined ? 0 : nowMs - last.serverMs);
-    last = { serverMs: nowMs, ownMs: ports.clock.now() };
+    last = { serverMs: nowMs, ownMs: clock.now() };
     const { prices } = marketFacts(list.markets, exposures);
     const dueLeadMs = 2 * cycleMs;
     return targetRowsAt(exposures, policy, prices, nowMs, firstCover, { dueLeadMs }).map(
