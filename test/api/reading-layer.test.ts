@@ -303,13 +303,12 @@ it('WireMemory.keep: a store that cannot be written: the notice says "not kept" 
     notify: (notice) => notices.push(notice),
     hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
   });
-  const learned = {
-    setting: 'pageSizeParam',
-    value: 'per_page',
-    how: 'refused',
-    evidence: 'the server named per_page',
-  } as const;
-  await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
+  await expect(
+    memory.keep(
+      { kind: 'server', key: credentials.baseUrl },
+      { setting: 'pageSizeParam', value: 'per_page', how: 'refused', evidence: 'the server named per_page' },
+    ),
+  ).resolves.toBeUndefined();
   expect(notices).toHaveLength(1);
   expect(notices[0].text).toMatch(
     /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
