@@ -183,13 +183,19 @@ describe('wire names: set > learned > guessed', () => {
     await saveLearned(store, server, 'page_size_param', 'per_page');
     await saveLearned(store, demo, 'notional_field', 'delta_usd');
     const data = store.read();
-    expect(data.profiles.desk.wire_learned).toEqual({ notional_field: 'amount_usd' });
-    expect(readLearned(data, server)).toEqual({ page_size_param: 'per_page' });
-    expect(await resetLearned(store, profile)).toEqual(['profile "desk": notional_field=amount_usd']);
-    expect(readLearned(store.read(), demo)).toEqual({ notional_field: 'delta_usd' });
-    expect(await resetLearned(store, 'all')).toEqual([
-      'http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page',
-      'the demo: notional_field=delta_usd',
+    // In this order: each reset changes the store the next read sees.
+    expect([
+      data.profiles.desk.wire_learned,
+      readLearned(data, server),
+      await resetLearned(store, profile),
+      readLearned(store.read(), demo),
+      await resetLearned(store, 'all'),
+    ]).toEqual([
+      { notional_field: 'amount_usd' },
+      { page_size_param: 'per_page' },
+      ['profile "desk": notional_field=amount_usd'],
+      { notional_field: 'delta_usd' },
+      ['http://127.0.0.1:4010/partners/sandbox/v2: page_size_param=per_page', 'the demo: notional_field=delta_usd'],
     ]);
     expect(store.read().learned_wire).toBeUndefined();
   });
@@ -297,13 +303,12 @@ it('WireMemory.keep: a store that cannot be written: the notice says "not kept" 
     notify: (notice) => notices.push(notice),
     hedgeCommand: (...words) => `hedge ${words.join(' ')}`,
   });
-  const learned = {
-    setting: 'pageSizeParam',
-    value: 'per_page',
-    how: 'refused',
-    evidence: 'the server named per_page',
-  } as const;
-  await expect(memory.keep({ kind: 'server', key: credentials.baseUrl }, learned)).resolves.toBeUndefined();
+  await expect(
+    memory.keep(
+      { kind: 'server', key: credentials.baseUrl },
+      { setting: 'pageSizeParam', value: 'per_page', how: 'refused', evidence: 'the server named per_page' },
+    ),
+  ).resolves.toBeUndefined();
   expect(notices).toHaveLength(1);
   expect(notices[0].text).toMatch(
     /not kept \(Cannot write the config store: EROFS\.\); set HEDGE_\w+=per_page to keep it/,
