@@ -41,7 +41,7 @@ import type { ChangeAction } from '../../src/sandbox/engine-state.js';
 import { changeParts } from '../../src/sandbox/http/routes.js';
 import { reductionClosesFully } from '../../src/sandbox/market-model.js';
 import { hashString } from '../../src/sandbox/prng.js';
-import { separateProcesses, type RunOptions, type RunResult } from '../support/hedge-cli.js';
+import { separateProcesses, type RunOptions } from '../support/hedge-cli.js';
 import type { PostgresServer } from '../support/servers/postgres-server.js';
 import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
 import { teamOf } from '../support/team.js';
@@ -51,24 +51,6 @@ import { randomStream as prng } from '../support/random-stream.js';
 
 // The actors are hedge processes, every run of them (the resumes after a history included).
 separateProcesses();
-
-/**
- * How the server behaves in a history. Durations are in the simulator's ms; its clock runs
- * CLOCK_SPEED times as fast as the processes', so each was drawn in real time and multiplied.
- */
-export interface Behaviours {
-  /** The positions list, history and account trail the hedge records by this much (0: in step). */
-  viewLagMs: number;
-  /** Several hedges per side (a second open opens another hedge), summed into one positions line. */
-  severalPerSide: boolean;
-  /** The length of a tenor day; null: the simulator's own (a real day, so nothing matures in a history). */
-  dayMs: number | null;
-  /** A hedge past maturity stays filled this long before it settles. */
-  settlementDelayMs: number;
-  fillDelayMs: number;
-  /** Injected latency on every write. */
-  latencyMs: number;
-}
 
 export interface HistoryOptions {
   seed: number;
@@ -80,11 +62,9 @@ export interface HistoryOptions {
   teamStore?: PostgresServer;
 }
 
-export const OP_KINDS = ['open', 'add', 'reduce', 'close', 'roll', 'apply', 'keep'] as const;
-export type OpKind = (typeof OP_KINDS)[number];
 const TENORS = [1, 3, 7] as const;
 /** A draw below the number picks the kind: mostly the everyday moves, the side-resetting ones rarer. */
-const KIND_DRAWS: ReadonlyArray<[number, OpKind]> = [
+const KIND_DRAWS = [
   [0.3, 'add'],
   [0.52, 'reduce'],
   [0.62, 'roll'],
@@ -92,21 +72,14 @@ const KIND_DRAWS: ReadonlyArray<[number, OpKind]> = [
   [0.8, 'keep'],
   [0.9, 'open'],
   [1, 'close'],
-];
+] as const;
 
-export interface Op {
-  actor: number;
-  kind: OpKind;
-  /** USD: the amount of an open/add/reduce, the target of an apply or keep; 0 for close and roll. */
-  amount: number;
-  /** The tenor of an open or roll, and of an apply's or keeper's target (used when it opens). */
-  tenorDays: number;
-  /** An open's --ref. */
-  ref?: string;
-  key: string;
-  killAfterMs?: number;
-  exit?: number | null;
-}
+/**
+ * One action of an actor: `amount` is the USD of an open/add/reduce, the target of an apply or keep
+ * (0 for close and roll); `tenorDays` the tenor of an open or roll, and of an apply's or keeper's
+ * target (used when it opens); `ref` an open's --ref; `exit` the run's, once it ran.
+ */
+type Op = ReturnType<typeof drawOps>[number];
 
 /**
  * A history judged: `violations`, the server contradicting the journal or the exits (the history
@@ -117,16 +90,10 @@ export interface Op {
  */
 export type HistoryResult = Awaited<ReturnType<typeof runHistory>>;
 
-/** The side's seeded hedge: its tenor and deal reference (its notional is SEED_USD). */
-export interface Seeded {
-  tenorDays: number;
-  ref?: string;
-}
-
 const SEED_USD = 5_000;
 const SIDE = 'sell';
 /** Sandbox ms per real ms: a 7-day tenor of a short day settles inside a history. */
-export const CLOCK_SPEED = 60;
+const CLOCK_SPEED = 60;
 const TRADE_PATHS = new Set(['/hedges', '/hedges/add', '/hedges/reduce', '/hedges/close']);
 /**
  * Each run's own wait bound (--timeout): a wait that cannot end (a lock that is never freed, a
@@ -149,8 +116,12 @@ type Entry = Record<string, any>;
  * runs without them. The durations are drawn in the processes' time — hedge polls every 1.5 s of
  * it, so a lag of 1–4 s is one to three polls — and handed to the simulator in its own
  * (× CLOCK_SPEED). The seeded hedge's tenor and deal reference come from here too.
+ *   viewLagMs: the positions list, history and account trail the hedge records by this much (0: in step);
+ *   severalPerSide: a second open opens another hedge, summed into one positions line;
+ *   dayMs: the length of a tenor day; null: the simulator's own (a real day, so nothing matures in a history);
+ *   settlementDelayMs: a hedge past maturity stays filled this long before it settles.
  */
-export function drawBehaviours(seed: number) {
+function drawBehaviours(seed: number) {
   // A stream per behaviour: changing how one is drawn leaves every other draw of a seed as it was.
   const stream = (name: string) => prng(hashString(`chaos-${name}:${seed}`));
   const real = (random: () => number, fromMs: number, toMs: number) =>
@@ -170,62 +141,50 @@ export function drawBehaviours(seed: number) {
   const tenorDays = TENORS[Math.floor(side() * TENORS.length)];
   // Most histories' seeded hedge carries a deal reference, which every roll must keep.
   const ref = side() < 0.67 ? `deal-${seed}` : undefined;
-  return {
-    server: { viewLagMs, severalPerSide, dayMs, settlementDelayMs },
-    seeded: { tenorDays, ...(ref ? { ref } : {}) },
-  };
+  return { server: { viewLagMs, severalPerSide, dayMs, settlementDelayMs }, seeded: { tenorDays, ref } };
 }
 
 /** One line a person reads (and a replay is checked against): durations in real seconds, then the simulator's ms. */
-export function describeBehaviours(behaviours: Behaviours) {
+function describeBehaviours(behaviours: HistoryResult['behaviours']) {
   const seconds = (ms: number) => `${(ms / CLOCK_SPEED / 1000).toFixed(1)} s`;
+  const { viewLagMs, dayMs, settlementDelayMs } = behaviours;
   return [
-    behaviours.viewLagMs > 0
-      ? `views trail by ${seconds(behaviours.viewLagMs)} (viewLagMs ${behaviours.viewLagMs})`
-      : 'views in step',
+    viewLagMs > 0 ? `views trail by ${seconds(viewLagMs)} (viewLagMs ${viewLagMs})` : 'views in step',
     behaviours.severalPerSide ? 'several hedges per side' : 'one hedge per side',
-    behaviours.dayMs !== null ? `a day of ${seconds(behaviours.dayMs)} (dayMs ${behaviours.dayMs})` : 'real days',
-    behaviours.settlementDelayMs > 0
-      ? `settled ${seconds(behaviours.settlementDelayMs)} after maturity (settlementDelayMs ${behaviours.settlementDelayMs})`
+    dayMs !== null ? `a day of ${seconds(dayMs)} (dayMs ${dayMs})` : 'real days',
+    settlementDelayMs > 0
+      ? `settled ${seconds(settlementDelayMs)} after maturity (settlementDelayMs ${settlementDelayMs})`
       : 'settled at maturity',
     `fill delay ${behaviours.fillDelayMs} ms, latency ${behaviours.latencyMs} ms (simulator time)`,
   ].join('; ');
 }
 
-/** Where the actors run and where their journal is: one config dir, or two machines on a team store. */
-interface Desk {
-  /** The config dir actor `actor` runs in (its target files go there). */
-  dirOf(actor: number): string;
-  hedge(actor: number, args: string[], options?: RunOptions): Promise<RunResult>;
-  /** Every journal entry, whole (the team store's, plus any local fallback record). */
-  journal(): Promise<Entry[]>;
-  remove(): Promise<void>;
-}
-
-function localDesk(simulator: Simulator): Desk {
-  return {
-    dirOf: () => simulator.configDir,
-    hedge: (_actor, args, options) => simulator.hedge(args, options),
-    journal: async () => (await openJournal({ dir: simulator.configDir }).list()) as unknown as Entry[],
-    remove: async () => undefined,
-  };
-}
-
-async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<Desk> {
+/**
+ * Where the actors run and where their journal is: one config dir, or two machines on a team store
+ * (actor n on machine n % 2). `journal()` is every entry, whole: the team store's, plus any local
+ * fallback record.
+ */
+async function openDesk(simulator: Simulator, server?: PostgresServer) {
+  const list = async (dir: string) => (await openJournal({ dir }).list()) as unknown as Entry[];
+  if (!server) {
+    return {
+      dirOf: (_actor: number) => simulator.configDir,
+      hedge: (_actor: number, args: string[], options?: RunOptions) => simulator.hedge(args, options),
+      journal: () => list(simulator.configDir),
+      remove: async () => undefined,
+    };
+  }
   const team = await teamOf(simulator, server);
   const machines = [team.a, team.b];
   return {
-    dirOf: (actor) => machines[actor % 2].dir,
-    hedge: (actor, args, options) => machines[actor % 2].hedge(args, options),
+    dirOf: (actor: number) => machines[actor % 2].dir,
+    hedge: (actor: number, args: string[], options?: RunOptions) => machines[actor % 2].hedge(args, options),
     journal: async () => {
       const store = await openTeamJournal({ url: team.url, shown: 'chaos', source: 'chaos', fallbackDir: team.a.dir });
       try {
-        const shared = (await store.list()) as unknown as Entry[];
         // A record a machine kept locally because the store failed after a send is journal too.
-        const local = (
-          await Promise.all(machines.map((machine) => openJournal({ dir: machine.dir }).list()))
-        ).flat() as unknown as Entry[];
-        return [...shared, ...local];
+        const local = await Promise.all(machines.map((machine) => list(machine.dir)));
+        return [...((await store.list()) as unknown as Entry[]), ...local.flat()];
       } finally {
         await store.close?.();
       }
@@ -237,6 +196,7 @@ async function teamDesk(simulator: Simulator, server: PostgresServer): Promise<D
     },
   };
 }
+type Desk = Awaited<ReturnType<typeof openDesk>>;
 
 const cents = (usd: number) => Math.round(usd * 100) / 100;
 
@@ -259,67 +219,38 @@ function argsOf(desk: Desk, op: Op, index: number) {
   return lines[op.kind].split(' ');
 }
 
-async function runOp(desk: Desk, op: Op, index: number) {
-  let timer: NodeJS.Timeout | undefined;
-  const result = await desk.hedge(op.actor, [...argsOf(desk, op, index), ...WAIT_BOUND], {
-    timeoutMs: RUN_BOUND_MS,
-    env: { HEDGE_REPEAT_WINDOW: '0' },
-    onSpawn: (child) => {
-      if (op.killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), op.killAfterMs);
-    },
-  });
-  if (timer) clearTimeout(timer);
-  op.exit = result.code;
-}
-
 /**
- * The ops of a history, drawn from its seed alone (so the seed replays them). Kind, amount and
- * kill come from `random` (the stream they came from); tenor and reference from a
+ * The ops of a history, drawn from its seed alone (so the seed replays them), actor by actor. Kind,
+ * amount and kill come from `random` (the stream they came from); tenor and reference from a
  * stream of their own, so adding them left the rest of each seed's history as it was.
  */
-export function drawOps(options: HistoryOptions, random = prng(options.seed)) {
+function drawOps(options: HistoryOptions, random: () => number) {
   const extras = prng(hashString(`chaos-op-extras:${options.seed}`));
-  const ops: Op[] = [];
-  for (let actor = 0; actor < options.actors; actor++) {
-    for (let index = 0; index < options.opsPerActor; index++) {
-      const draw = random();
-      // Mostly the everyday moves; the side-resetting ones (close, open) rarer, so sides stay alive (KIND_DRAWS).
-      const kind = KIND_DRAWS.find(([below]) => draw < below)![1];
-      const amount =
-        kind === 'add' || kind === 'reduce'
-          ? 10 + Math.floor(random() * 190)
-          : kind === 'open' || kind === 'apply' || kind === 'keep'
-            ? 1_000 + 10 * Math.floor(random() * 600)
-            : 0;
-      const killed = random() < options.killShare;
-      const tenorDays = TENORS[Math.floor(extras() * TENORS.length)];
+  return Array.from({ length: options.actors * options.opsPerActor }, (_, at) => {
+    const actor = Math.floor(at / options.opsPerActor);
+    const draw = random();
+    const kind = KIND_DRAWS.find(([below]) => draw < below)![1];
+    const amount =
+      kind === 'add' || kind === 'reduce'
+        ? 10 + Math.floor(random() * 190)
+        : kind === 'close' || kind === 'roll'
+          ? 0
+          : 1_000 + 10 * Math.floor(random() * 600);
+    const killed = random() < options.killShare;
+    const tenorDays = TENORS[Math.floor(extras() * TENORS.length)];
+    const key = `chaos-${options.seed}-${actor}-${at % options.opsPerActor}`;
+    return {
+      actor,
+      kind,
+      amount,
+      tenorDays: kind === 'add' || kind === 'reduce' || kind === 'close' ? 0 : tenorDays,
       // Half the opens name a deal, which every roll of their hedge must carry on.
-      const ref = kind === 'open' && extras() < 0.5 ? `deal-${options.seed}-${actor}-${index}` : undefined;
-      ops.push({
-        actor,
-        kind,
-        amount,
-        tenorDays: kind === 'add' || kind === 'reduce' || kind === 'close' ? 0 : tenorDays,
-        ...(ref ? { ref } : {}),
-        key: `chaos-${options.seed}-${actor}-${index}`,
-        killAfterMs: killed ? Math.floor(random() * 1_500) : undefined,
-      });
-    }
-  }
-  return ops;
-}
-
-/** The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled. */
-function seedSide(simulator: Simulator, fillDelayMs: number, seeded: Seeded) {
-  const key = randomUUID();
-  const opened = call(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges', {
-    key: simulator.apiKey,
-    idempotencyKey: key,
-    body: openBody(SIDE, SEED_USD, seeded.tenorDays, seeded.ref ? { client_reference: seeded.ref } : {}),
+      ref: kind === 'open' && extras() < 0.5 ? key.replace('chaos-', 'deal-') : undefined,
+      key,
+      killAfterMs: killed ? Math.floor(random() * 1_500) : undefined,
+      exit: undefined as number | null | undefined,
+    };
   });
-  if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
-  simulator.advance(fillDelayMs + 1);
-  return { id: opened.data.id as string, key };
 }
 
 /** Runs one random history and checks it; never throws for a failed check (violations lists them). */
@@ -331,30 +262,45 @@ export async function runHistory(options: HistoryOptions) {
   const fillDelayMs = 50 + Math.floor(random() * 300);
   const latencyMs = Math.floor(random() * 80);
   const behaviours = { ...drawn.server, fillDelayMs, latencyMs };
+  const { dayMs, ...server } = drawn.server;
   const simulator = await startSimulator({
-    fillDelayMs: behaviours.fillDelayMs,
+    fillDelayMs,
     clockSpeed: CLOCK_SPEED,
-    viewLagMs: behaviours.viewLagMs,
-    severalPerSide: behaviours.severalPerSide,
-    settlementDelayMs: behaviours.settlementDelayMs,
-    ...(behaviours.dayMs !== null ? { dayMs: behaviours.dayMs } : {}),
+    ...server,
+    ...(dayMs !== null ? { dayMs } : {}),
   });
   let desk: Desk | undefined;
   try {
-    desk = options.teamStore ? await teamDesk(simulator, options.teamStore) : localDesk(simulator);
-    const seed = seedSide(simulator, behaviours.fillDelayMs, drawn.seeded);
-    simulator.sandbox.setFaults({
-      fault5xx: 0.05,
-      dropAfterCommit: 0.08,
-      latencyMs: behaviours.latencyMs,
-      match: { method: 'POST' },
+    const activeDesk = (desk = await openDesk(simulator, options.teamStore));
+    // The side's seeded hedge, opened in the engine (not over HTTP) with the drawn tenor and reference, and filled.
+    const seed = { id: '', key: randomUUID() };
+    const { tenorDays, ref } = drawn.seeded;
+    const opened = call(simulator.sandbox.engine, simulator.sandbox.clock.now(), 'POST', '/hedges', {
+      key: simulator.apiKey,
+      idempotencyKey: seed.key,
+      body: openBody(SIDE, SEED_USD, tenorDays, ref ? { client_reference: ref } : {}),
     });
+    if (opened.status !== 200) throw new Error(`seed open failed: ${JSON.stringify(opened.body)}`);
+    simulator.advance(fillDelayMs + 1);
+    seed.id = opened.data.id as string;
+    simulator.sandbox.setFaults({ fault5xx: 0.05, dropAfterCommit: 0.08, latencyMs, match: { method: 'POST' } });
     const ops = drawOps(options, random);
-    const activeDesk = desk;
     // Each actor runs its own ops one after another; the actors run at once.
     await Promise.all(
       Array.from({ length: options.actors }, async (_, actor) => {
-        for (const [index, op] of ops.entries()) if (op.actor === actor) await runOp(activeDesk, op, index);
+        for (const [index, op] of ops.entries()) {
+          if (op.actor !== actor) continue;
+          let timer: NodeJS.Timeout | undefined;
+          const result = await activeDesk.hedge(actor, [...argsOf(activeDesk, op, index), ...WAIT_BOUND], {
+            timeoutMs: RUN_BOUND_MS,
+            env: { HEDGE_REPEAT_WINDOW: '0' },
+            onSpawn: (child) => {
+              if (op.killAfterMs !== undefined) timer = setTimeout(() => child.kill('SIGKILL'), op.killAfterMs);
+            },
+          });
+          clearTimeout(timer);
+          op.exit = result.code;
+        }
       }),
     );
     // Finish what was left unresolved: the faults off, every unresolved entry resumed.
@@ -363,14 +309,14 @@ export async function runHistory(options: HistoryOptions) {
     // change on its side is resolved), until a round resolves nothing or three rounds have run.
     let resumes = 0;
     const unresolvedIds = async () =>
-      (await desk!.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
+      (await activeDesk.journal()).filter((entry) => UNRESOLVED.has(entry.outcome)).map((entry) => entry.id as string);
     for (let round = 0; round < 3; round++) {
       const pending = (await unresolvedIds()).reverse();
       if (pending.length === 0) break;
       for (const id of pending) {
         if (!(await unresolvedIds()).includes(id)) continue;
         resumes += 1;
-        const run = await desk.hedge(0, ['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
+        const run = await activeDesk.hedge(0, ['resume', id, '--yes', ...WAIT_BOUND], { timeoutMs: RUN_BOUND_MS });
         // HEDGE_CHAOS_DEBUG=1: what each resume said (why an entry stays "cannot tell").
         if (process.env.HEDGE_CHAOS_DEBUG) console.log(`resume ${id} → exit ${run.code}\n${run.stderr.slice(-1500)}`);
       }
@@ -380,15 +326,14 @@ export async function runHistory(options: HistoryOptions) {
     // when a request or an advance reaches its due time, so a change accepted by the last resume
     // (a reduce re-sent onto a roll's new hedge, seed 958) would otherwise still be pending when
     // judged, while the model lands it.
-    simulator.advance(behaviours.fillDelayMs + 1);
-    const judged = await check(simulator, desk, ops, seed);
+    simulator.advance(fillDelayMs + 1);
     return {
       seed: options.seed,
       team: options.teamStore !== undefined,
       behaviours,
       seeded: drawn.seeded,
       ops,
-      ...judged,
+      ...(await check(simulator, desk, ops, seed)),
       resumes,
       ms: Date.now() - started,
     };
@@ -398,160 +343,40 @@ export async function runHistory(options: HistoryOptions) {
   }
 }
 
-// ---- the server's side, as the server's own rules make it ------------------------------------
-
-/** A write the server acted on (the engine's own idempotency record: it keeps successes only). */
-interface ServerAct {
-  key: string;
-  atMs: number;
-  /** Its place in the request log, to order acts of the same ms. */
-  order: number;
-  path: string;
-  body: Record<string, unknown>;
-  /** The hedge an open created, or the newest one a change touched (the answer's). */
-  hedgeId?: string;
-}
-
-interface ModelHedge {
-  id: string;
-  notionalUsd: number;
-}
-
-/** What the model saw of one act. */
-interface ActSeen {
-  act: ServerAct;
-  /** The side's hedges when the server acted (oldest first). */
-  liveBefore: ModelHedge[];
-  /** add/reduce/close: the hedges it took part of, and whether each was still there when it landed. */
-  parts: Array<{ id: string; usd: number; applied?: boolean; endedAtMs?: number }>;
-}
+// ---- the checks, and the server's side as the server's own rules make it -------------------
 
 const amountOf = (body: Record<string, unknown>) => Number(body.notional_usd ?? body.amount_usd ?? 0);
-
-/**
- * The engine's rules for one side, run over the acts given and the settlements the server made (so
- * the checker does not trust the journal for what the server does with a write): an open adds a
- * hedge at once; add, reduce and close pick their hedges when the server acts (add: the newest;
- * close: all; reduce: from the newest, all of them when it is about the whole side) and land
- * `fillDelayMs` later on those still there — one that settled first is left alone; a reduce of about
- * a hedge's whole notional closes it. At one instant, due landings and settlements come before an
- * act (the engine applies what is due before it handles a request). `ended` is when each hedge of
- * the side ended on the server, for the parts' record.
- */
-function runModel(
-  acts: readonly ServerAct[],
-  settlements: ReadonlyArray<{ id: string; atMs: number }>,
-  seeded: ModelHedge[],
-  fillDelayMs: number,
-  ended: ReadonlyMap<string, number>,
-  describe: (act: ServerAct) => string = (act) => act.key,
-) {
-  const live = seeded.map((hedge) => ({ ...hedge }));
-  let mostHedges = live.length;
-  const seen = new Map<string, ActSeen>();
-  const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
-  /** What happened to the side, in order, each with the notional after it (for a person reading a history). */
-  const trace: string[] = [];
-  type Event = { atMs: number; rank: number; order: number; run: () => void };
-  const events: Event[] = [
-    ...settlements.map((settled, order) => ({
-      atMs: settled.atMs,
-      rank: 0,
-      order,
-      run: () => {
-        const held = live.some((hedge) => hedge.id === settled.id);
-        remove(settled.id);
-        trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
-      },
-    })),
-    ...acts.map((act) => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
-  ];
-  const remove = (id: string) => {
-    const index = live.findIndex((hedge) => hedge.id === id);
-    if (index >= 0) live.splice(index, 1);
-  };
-  let landings = 0;
-  const actOn = (act: ServerAct) => {
-    const record: ActSeen = { act, liveBefore: live.map((hedge) => ({ ...hedge })), parts: [] };
-    seen.set(act.key, record);
-    const usd = amountOf(act.body);
-    if (act.path === '/hedges') {
-      live.push({ id: act.hedgeId ?? act.key, notionalUsd: usd });
-      mostHedges = Math.max(mostHedges, live.length);
-      trace.push(`${describe(act)} → ${total()}`);
-      return;
-    }
-    // The engine's own choice of the hedges a change takes part of (an add on a bare side takes none).
-    const action = act.path.slice('/hedges/'.length) as ChangeAction;
-    record.parts = live.length
-      ? changeParts(action, live, usd).map((part) => ({ id: part.hedge.id, usd: part.notionalUsd }))
-      : [];
-    events.push({
-      atMs: act.atMs + fillDelayMs,
-      rank: 1,
-      order: landings++,
-      run: () => {
-        for (const part of record.parts) {
-          const hedge = live.find((candidate) => candidate.id === part.id);
-          part.applied = hedge !== undefined;
-          if (!hedge) {
-            part.endedAtMs = ended.get(part.id);
-            continue;
-          }
-          if (act.path === '/hedges/add') hedge.notionalUsd = cents(hedge.notionalUsd + part.usd);
-          else if (act.path === '/hedges/close' || reductionClosesFully(hedge.notionalUsd, part.usd)) remove(hedge.id);
-          else hedge.notionalUsd = cents(hedge.notionalUsd - part.usd);
-        }
-        trace.push(
-          `${describe(act)}${record.parts.some((part) => part.applied) ? '' : ' (did not land: its hedge had ended)'} → ${total()}`,
-        );
-      },
-    });
-  };
-  // The earliest event next (a landing is added as its act runs): by time, then rank, then order.
-  for (let next; (next = events.sort((a, b) => a.atMs - b.atMs || a.rank - b.rank || a.order - b.order).shift());)
-    next.run();
-  return { live, seen, trace, totalUsd: total(), mostHedges };
-}
-
-function describeAct(entry: Entry | undefined, act: ServerAct) {
-  const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
-  const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
-  const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
-  return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
-}
 
 async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: string; key: string }) {
   const entries = await desk.journal();
   const violations: string[] = [];
-  const cannotTell: string[] = [];
   const byKey = new Map<string, Entry>();
-  for (const entry of entries) if (!byKey.has(entry.idempotency_key)) byKey.set(entry.idempotency_key, entry);
+  const perKey = new Map<string, number>();
+  for (const entry of entries) {
+    const key = entry.idempotency_key;
+    if (!byKey.has(key)) byKey.set(key, entry);
+    perKey.set(key, (perKey.get(key) ?? 0) + 1);
+  }
 
   // What the server acted on: the engine's idempotency records (not the request log's statuses: an
   // answer dropped after the commit is logged `dropped`, though the engine acted), each with its
   // request as the log received it and its place there.
   const logged = new Map<string, { order: number; path: string; body: Record<string, unknown> }>();
-  simulator.writes().forEach((write, index) => {
-    if (write.idempotencyKey !== null && TRADE_PATHS.has(write.path) && !logged.has(write.idempotencyKey)) {
-      logged.set(write.idempotencyKey, {
-        order: index,
-        path: write.path,
-        body: (write.body ?? {}) as Record<string, unknown>,
-      });
-    }
+  simulator.writes().forEach(({ idempotencyKey: key, path, body }, order) => {
+    if (key !== null && TRADE_PATHS.has(path) && !logged.has(key))
+      logged.set(key, { order, path, body: (body ?? {}) as Record<string, unknown> });
   });
-  const allActs: ServerAct[] = [];
-  for (const [scope, record] of Object.entries(simulator.sandbox.engine.state.idempotency)) {
+  const allActs = Object.entries(simulator.sandbox.engine.state.idempotency).flatMap(([scope, record]) => {
     const key = scope.split(':').slice(2).join(':');
     const request = logged.get(key);
-    if (key === seed.key || !request) continue;
-    const answer = JSON.parse(record.bodyJson);
-    const data = answer?.data ?? {};
-    const hedgeId =
-      typeof data.hedge_id === 'string' ? data.hedge_id : typeof data.id === 'string' ? data.id : undefined;
-    allActs.push({ key, atMs: record.createdAtMs, ...request, ...(hedgeId ? { hedgeId } : {}) });
-  }
+    if (key === seed.key || !request) return [];
+    const data = JSON.parse(record.bodyJson)?.data ?? {};
+    // The hedge an open created, or the newest one a change touched (the answer's).
+    const hedgeId: string | undefined = [data.hedge_id, data.id].find((id) => typeof id === 'string') || undefined;
+    return [{ key, atMs: record.createdAtMs, ...request, hedgeId }];
+  });
+  /** A write the server acted on (the engine's own idempotency record: it keeps successes only); `order` is its place in the request log, to order acts of the same ms. */
+  type ServerAct = (typeof allActs)[number];
   // The side's acts, in the server's order (the actors trade only it; one elsewhere is still judged by check 3).
   const acts = allActs
     .filter((act) => act.body.side === SIDE && String(act.body.market).toUpperCase() === MARKET)
@@ -560,19 +385,102 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
 
   const sideHedges = simulator.hedges().filter((hedge) => hedge.market === MARKET && hedge.side === SIDE);
   const hedgeById = new Map(sideHedges.map((hedge) => [hedge.id, hedge]));
-  const settlements = sideHedges
-    .filter((hedge) => hedge.closeReason === 'settled' && hedge.closedAtMs !== undefined)
-    .map((hedge) => ({ id: hedge.id, atMs: hedge.closedAtMs! }));
   const ended = new Map(
     sideHedges.filter((hedge) => hedge.closedAtMs !== undefined).map((hedge) => [hedge.id, hedge.closedAtMs!]),
   );
-  const seeded = [{ id: seed.id, notionalUsd: SEED_USD }];
+  const settlements = [...ended]
+    .filter(([id]) => hedgeById.get(id)!.closeReason === 'settled')
+    .map(([id, atMs]) => ({ id, atMs }));
   const fillDelayMs = simulator.sandbox.engine.fillDelayMs;
   const serverUsd = cents(activeNotional(simulator, SIDE));
 
+  /**
+   * The engine's rules for one side, run over the acts given and the settlements the server made (so
+   * the checker does not trust the journal for what the server does with a write): an open adds a
+   * hedge at once; add, reduce and close pick their hedges when the server acts (add: the newest;
+   * close: all; reduce: from the newest, all of them when it is about the whole side) and land
+   * `fillDelayMs` later on those still there — one that settled first is left alone; a reduce of about
+   * a hedge's whole notional closes it. At one instant, due landings and settlements come before an
+   * act (the engine applies what is due before it handles a request). `ended` is when each hedge of
+   * the side ended on the server, for the parts' record. `seen` holds, per act, the side's hedges when
+   * the server acted (oldest first) and, for add/reduce/close, the hedges it took part of and whether
+   * each was still there when it landed.
+   */
+  const runModel = (acts: readonly ServerAct[], describe = (act: ServerAct) => act.key) => {
+    type Hedge = { id: string; notionalUsd: number };
+    const live: Hedge[] = [{ id: seed.id, notionalUsd: SEED_USD }];
+    let mostHedges = live.length;
+    type Part = { id: string; usd: number; applied?: boolean; endedAtMs?: number };
+    const seen = new Map<string, { act: ServerAct; liveBefore: Hedge[]; parts: Part[] }>();
+    const total = () => cents(live.reduce((sum, hedge) => sum + hedge.notionalUsd, 0));
+    /** What happened to the side, in order, each with the notional after it (for a person reading a history). */
+    const trace: string[] = [];
+    const remove = (id: string) => {
+      const index = live.findIndex((hedge) => hedge.id === id);
+      if (index >= 0) live.splice(index, 1);
+    };
+    const actOn = (act: ServerAct) => {
+      const usd = amountOf(act.body);
+      const record = { act, liveBefore: live.map((hedge) => ({ ...hedge })), parts: [] as Part[] };
+      seen.set(act.key, record);
+      if (act.path === '/hedges') {
+        live.push({ id: act.hedgeId ?? act.key, notionalUsd: usd });
+        mostHedges = Math.max(mostHedges, live.length);
+        trace.push(`${describe(act)} → ${total()}`);
+        return;
+      }
+      // The engine's own choice of the hedges a change takes part of (an add on a bare side takes none).
+      const action = act.path.slice('/hedges/'.length) as ChangeAction;
+      if (live.length)
+        record.parts = changeParts(action, live, usd).map((part) => ({ id: part.hedge.id, usd: part.notionalUsd }));
+      events.push({
+        atMs: act.atMs + fillDelayMs,
+        rank: 1,
+        order: landings++,
+        run: () => {
+          for (const part of record.parts) {
+            const hedge = live.find((candidate) => candidate.id === part.id);
+            part.applied = hedge !== undefined;
+            if (!hedge) part.endedAtMs = ended.get(part.id);
+            else if (action === 'add') hedge.notionalUsd = cents(hedge.notionalUsd + part.usd);
+            else if (action === 'close' || reductionClosesFully(hedge.notionalUsd, part.usd)) remove(hedge.id);
+            else hedge.notionalUsd = cents(hedge.notionalUsd - part.usd);
+          }
+          const landed = record.parts.some((part) => part.applied);
+          trace.push(`${describe(act)}${landed ? '' : ' (did not land: its hedge had ended)'} → ${total()}`);
+        },
+      });
+    };
+    let landings = 0;
+    const events = [
+      ...settlements.map((settled, order) => ({
+        atMs: settled.atMs,
+        rank: 0,
+        order,
+        run: () => {
+          const held = live.some((hedge) => hedge.id === settled.id);
+          remove(settled.id);
+          trace.push(`${settled.id} settled${held ? '' : ' (not held here)'} → ${total()}`);
+        },
+      })),
+      ...acts.map((act) => ({ atMs: act.atMs, rank: 2, order: act.order, run: () => actOn(act) })),
+    ];
+    // The earliest event next (a landing is added as its act runs): by time, then rank, then order.
+    for (let next; (next = events.sort((a, b) => a.atMs - b.atMs || a.rank - b.rank || a.order - b.order).shift());)
+      next.run();
+    return { live, seen, trace, totalUsd: total(), mostHedges };
+  };
+
+  const describeAct = (entry: Entry | undefined, act: ServerAct) => {
+    const what = act.path === '/hedges' ? 'open' : act.path.replace('/hedges/', '');
+    const by = entry?.group ? `${String(entry.group).split('-')[0]} ` : '';
+    const amount = act.path === '/hedges/close' ? '' : ` ${amountOf(act.body)}`;
+    return `${by}${what}${amount}${act.path === '/hedges' && act.hedgeId ? ` ${act.hedgeId}` : ''} (${act.key})`;
+  };
+
   // The server's own truth: every act it made, by its rules. It must make what the server holds —
   // else the checker's model is wrong, or a trade reached the server without a key.
-  const truth = runModel(acts, settlements, seeded, fillDelayMs, ended);
+  const truth = runModel(acts);
   const serverLive = simulator
     .active(SIDE)
     .map((hedge) => `${hedge.id} ${cents(hedge.notionalUsd)}`)
@@ -586,40 +494,36 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   // Whether the server applied an act: an open whose hedge did not fail, a change with a part that landed.
   const isApplied = (key: string) => {
     const seen = truth.seen.get(key);
-    if (!seen) return false;
-    if (seen.act.path === '/hedges') return hedgeById.get(seen.act.hedgeId ?? '')?.status !== 'failed';
-    return seen.parts.some((part) => part.applied);
+    if (seen?.act.path === '/hedges') return hedgeById.get(seen.act.hedgeId ?? '')?.status !== 'failed';
+    return !!seen?.parts.some((part) => part.applied);
   };
 
   // Cannot tell: what hedge left unresolved after the resumes, with what the server did.
   const unresolved = entries.filter((entry) => UNRESOLVED.has(entry.outcome));
-  for (const entry of unresolved) {
-    const did = !actedKeys.has(entry.idempotency_key)
+  const cannotTell = unresolved.map((entry) => {
+    const key = entry.idempotency_key;
+    const did = !actedKeys.has(key)
       ? 'the server never acted on its key'
-      : isApplied(entry.idempotency_key)
+      : isApplied(key)
         ? 'the server applied it'
         : 'the server acted on it, but it did not land';
-    cannotTell.push(
-      `${entry.command}${entry.leg ? ` (${entry.group?.split('-')[0]} ${entry.leg})` : ''} ${entry.id} ${entry.outcome}: ${did}`,
-    );
-  }
+    return `${entry.command}${entry.leg ? ` (${entry.group?.split('-')[0]} ${entry.leg})` : ''} ${entry.id} ${entry.outcome}: ${did}`;
+  });
 
   // (3) every entry the journal has as landed was acted on and applied; none it has as not landed was.
   const landed = entries.filter((entry) => LANDED.has(entry.outcome) && TRADE_PATHS.has(entry.request?.path));
   for (const entry of landed) {
     const key = entry.idempotency_key;
-    const label = `${entry.command} ${entry.request.path} (${key})`;
-    if (!actedKeys.has(key))
-      violations.push(`the journal has ${label} as ${entry.outcome}, but the server never acted on its key`);
-    else if (!isApplied(key)) {
-      const part = truth.seen.get(key)?.parts[0];
+    const label = `the journal has ${entry.command} ${entry.request.path} (${key}) as ${entry.outcome}, but`;
+    const part = truth.seen.get(key)?.parts[0];
+    if (!actedKeys.has(key)) violations.push(`${label} the server never acted on its key`);
+    else if (!isApplied(key))
       violations.push(
-        `the journal has ${label} as ${entry.outcome}, but it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`,
+        `${label} it never landed: its hedge ${part?.id ?? '?'} ended${part?.endedAtMs !== undefined ? ` at ${new Date(part.endedAtMs).toISOString()}` : ''} before it would have`,
       );
-    }
   }
   for (const entry of entries) {
-    if (NOT_LANDED.has(entry.outcome) && actedKeys.has(entry.idempotency_key) && isApplied(entry.idempotency_key)) {
+    if (NOT_LANDED.has(entry.outcome) && isApplied(entry.idempotency_key)) {
       violations.push(
         `the journal has ${entry.command} ${entry.request?.path} (${entry.idempotency_key}) as ${entry.outcome}${entry.error_code ? ` (${entry.error_code})` : ''}, but the server applied it`,
       );
@@ -628,13 +532,13 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
 
   // (1) the journal's fold: its landed entries (and, for what it left unresolved, the server's
   // answer) by the server's rules, in the server's order, with the server's settlements.
-  const counted = acts.filter(
-    (act) => LANDED.has(byKey.get(act.key)?.outcome) || UNRESOLVED.has(byKey.get(act.key)?.outcome),
+  const outcomeOf = (act: ServerAct) => byKey.get(act.key)?.outcome;
+  const counted = acts.filter((act) => LANDED.has(outcomeOf(act)) || UNRESOLVED.has(outcomeOf(act)));
+  const fold = runModel(
+    counted,
+    (act) =>
+      `${describeAct(byKey.get(act.key), act)}${UNRESOLVED.has(outcomeOf(act)) ? ` [${outcomeOf(act)}; as the server has it]` : ''}`,
   );
-  const fold = runModel(counted, settlements, seeded, fillDelayMs, ended, (act) => {
-    const entry = byKey.get(act.key);
-    return `${describeAct(entry, act)}${UNRESOLVED.has(entry?.outcome) ? ` [${entry!.outcome}; as the server has it]` : ''}`;
-  });
   if (fold.totalUsd !== serverUsd) {
     violations.push(
       `the server holds ${serverUsd} USD on the side; the journal's landed actions${unresolved.length > 0 ? ' (and its unresolved ones as the server has them)' : ''}, in the server's order and with its settlements, make ${fold.totalUsd}`,
@@ -643,8 +547,11 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
 
   // (3) every key the server acted on is a journal entry's, and no trade reached it without a key.
   for (const write of simulator.writes()) {
-    if (!TRADE_PATHS.has(write.path)) continue;
-    if (write.idempotencyKey === null && (write.status === 200 || write.status === 'dropped'))
+    if (
+      TRADE_PATHS.has(write.path) &&
+      write.idempotencyKey === null &&
+      (write.status === 200 || write.status === 'dropped')
+    )
       violations.push(`the server received ${write.method} ${write.path} without a key`);
   }
   for (const act of allActs)
@@ -655,12 +562,10 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
   for (const op of ops) {
     if (op.exit !== 0 || !['open', 'add', 'reduce', 'close'].includes(op.kind)) continue;
     const own = byKey.get(op.key);
+    const label = `${op.kind} ${op.amount} (${op.key}) exited 0, but`;
     if (!own || !LANDED.has(own.outcome))
-      violations.push(
-        `${op.kind} ${op.amount} (${op.key}) exited 0, but its journal entry is ${own ? own.outcome : 'missing'}`,
-      );
-    if (!actedKeys.has(op.key))
-      violations.push(`${op.kind} ${op.amount} (${op.key}) exited 0, but the server never acted on its key`);
+      violations.push(`${label} its journal entry is ${own ? own.outcome : 'missing'}`);
+    if (!actedKeys.has(op.key)) violations.push(`${label} the server never acted on its key`);
   }
   const rollsExited0 = ops.filter((op) => op.kind === 'roll' && op.exit === 0).length;
   const rollOpensLanded = landed.filter(
@@ -675,33 +580,33 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     violations.push(`${rollsExited0} rolls exited 0, but the journal has only ${rollOpensLanded} landed roll opens`);
 
   // (4) one journal entry per key.
-  const perKey = new Map<string, number>();
-  for (const entry of entries) perKey.set(entry.idempotency_key, (perKey.get(entry.idempotency_key) ?? 0) + 1);
   for (const [key, count] of perKey) if (count > 1) violations.push(`${count} journal entries share the key ${key}`);
 
   // (5) an open that apply, the keeper or a roll decided on never lands on a side that holds a hedge.
-  for (const act of acts) {
-    const entry = byKey.get(act.key);
+  const decided = acts.filter((act) => act.path === '/hedges' && byKey.get(act.key)?.group !== undefined);
+  for (const act of decided) {
     const held = truth.seen.get(act.key)?.liveBefore ?? [];
-    if (act.path !== '/hedges' || entry?.group === undefined || held.length === 0) continue;
+    if (held.length === 0) continue;
     violations.push(
-      `a second hedge on the side: ${describeAct(entry, act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
+      `a second hedge on the side: ${describeAct(byKey.get(act.key), act)} opened ${act.hedgeId ?? '?'} at ${new Date(act.atMs).toISOString()} while the side held ${held.map((hedge) => `${hedge.id} (${hedge.notionalUsd} USD)`).join(', ')}`,
     );
   }
 
   // (6) a roll's new hedge carries the deal reference of the hedge(s) it rolled.
   const referenceOf = (id: string) => hedgeById.get(id)?.clientReference;
+  const name = (reference: unknown) => (typeof reference === 'string' ? JSON.stringify(reference) : 'none');
   const groups = new Set(
     entries.filter((entry) => String(entry.group ?? '').startsWith('roll-')).map((entry) => entry.group),
   );
   let rollsChecked = 0;
   let rollsWithReference = 0;
   for (const group of groups) {
-    const legs = entries.filter((entry) => entry.group === group);
-    const open = legs.find((entry) => entry.leg === 'open' && actedKeys.has(entry.idempotency_key));
+    const leg = (which: string) =>
+      entries.find((entry) => entry.group === group && entry.leg === which && actedKeys.has(entry.idempotency_key));
+    const open = leg('open');
     if (!open) continue;
     const newId = truth.seen.get(open.idempotency_key)?.act.hedgeId;
-    const close = legs.find((entry) => entry.leg === 'close' && actedKeys.has(entry.idempotency_key));
+    const close = leg('close');
     // What the roll rolled: the hedges its close took part of, or the ended hedge it opened anew.
     const rolled = close
       ? (truth.seen.get(close.idempotency_key)?.parts.map((part) => part.id) ?? [])
@@ -712,7 +617,6 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     if ([...references].some((reference) => reference !== undefined)) rollsWithReference += 1;
     const carried = referenceOf(newId);
     const sent = open.request?.body?.client_reference;
-    const name = (reference: string | undefined) => (reference === undefined ? 'none' : JSON.stringify(reference));
     // One reference among the rolled hedges must be carried on; of several different ones, one of them.
     if (!references.has(carried)) {
       violations.push(
@@ -720,7 +624,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
       );
     } else if (sent !== carried) {
       violations.push(
-        `the roll ${group} journaled its open with reference ${name(typeof sent === 'string' ? sent : undefined)}, but the server's hedge ${newId} carries ${name(carried)}`,
+        `the roll ${group} journaled its open with reference ${name(sent)}, but the server's hedge ${newId} carries ${name(carried)}`,
       );
     }
   }
@@ -736,7 +640,7 @@ async function check(simulator: Simulator, desk: Desk, ops: Op[], seed: { id: st
     // (check 6), and those where one was carried; the most hedges held at once; changes the server
     // accepted on a hedge that ended before they landed.
     coverage: {
-      decidedOpens: acts.filter((act) => act.path === '/hedges' && byKey.get(act.key)?.group !== undefined).length,
+      decidedOpens: decided.length,
       rollsChecked,
       rollsWithReference,
       mostHedges: truth.mostHedges,

@@ -36,32 +36,18 @@ import { randomStream } from '../support/random-stream.js';
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
-/** One exposure of the schedule: its due date as a share of the soak's days (so a short soak keeps its shape). */
-export interface ScheduledExposure {
-  id: string;
-  type: 'receivable' | 'payable';
-  amount: number;
-  currency: 'NGN' | 'USD';
-  /** 0..1 of the soak's days after the start. */
-  dueShare: number;
-}
-
 /** A schedule from `id type amount currency due` lines, each due that many of `days` after the start. */
-function scheduleOf(lines: string, days: number): ScheduledExposure[] {
+function scheduleOf(lines: string, days: number) {
   return lines
     .trim()
     .split('\n')
     .map((line) => {
-      const [id, type, amount, currency, due] = line.trim().split(/\s+/) as [
-        string,
-        ScheduledExposure['type'],
-        string,
-        ScheduledExposure['currency'],
-        string,
-      ];
+      const [id, type, amount, currency, due] = line.trim().split(/\s+/);
       return { id, type, amount: Number(amount), currency, dueShare: Number(due) / days };
     });
 }
+/** One exposure of the schedule: its due date as a share (0..1) of the soak's days after the start (so a short soak keeps its shape). */
+type ScheduledExposure = ReturnType<typeof scheduleOf>[number];
 
 /**
  * The 90-day schedule: receivables and payables, NGN and USD amounts (a USD amount carries no risk
@@ -108,28 +94,8 @@ export interface SoakOptions {
   log?: (line: string) => void;
 }
 
-export interface Sample {
-  kind: 'cycle' | 'tick';
-  keeper: number;
-  realMs: number;
-  serverMs: number;
-  price: number;
-  heldBuy: number;
-  heldSell: number;
-  /** exposure × ratio now, per side (no lead). */
-  targetBuy: number;
-  targetSell: number;
-  /** The server time the keeper's cycle read (cycle samples only). */
-  keeperReadMs?: number;
-  /** What the keeper is asked to hold then (with its due lead); cycle samples only. */
-  keeperBuy?: number;
-  keeperSell?: number;
-  inBand?: boolean;
-  /** USD above exposure × ratio + band on the worse side (0 when not above). */
-  aboveUsd: number;
-}
-
 const round2 = (value: number) => Math.round(value * 100) / 100;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The exposures file of a schedule from `startMs`: dues at 14:00 UTC of their day, written with their zone. */
 export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: number, days: number) {
@@ -137,7 +103,7 @@ export function exposuresCsv(schedule: readonly ScheduledExposure[], startMs: nu
     const raw = startMs + row.dueShare * days * DAY_MS;
     // Long soaks: 14:00 UTC of the day (inside any hedge's tenor); short ones keep the exact share.
     const due = days >= 10 ? Math.floor(raw / DAY_MS) * DAY_MS + 14 * HOUR_MS : Math.round(raw / 1000) * 1000;
-    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${new Date(due).toISOString().replace('.000Z', '+00:00')},`;
+    return `${row.id},${MARKET},${row.type},${row.amount},${row.currency},${iso(due).replace('.000Z', '+00:00')},`;
   });
   return ['id,market,type,amount,currency,due,hedge_ratio', ...rows].join('\n') + '\n';
 }
@@ -192,7 +158,8 @@ export async function runExposuresSoak(options: SoakOptions) {
       }
     },
   );
-  const timers = new Set<NodeJS.Timeout>();
+  // Every kill and restart planned (clearing one that has run does nothing).
+  const timers: NodeJS.Timeout[] = [];
   try {
     const file = join(sim.configDir, 'exposures.csv');
     // The first keeper starts on an exposure without risk (USD: nothing to cover), and the schedule
@@ -229,41 +196,39 @@ export async function runExposuresSoak(options: SoakOptions) {
     const priceAt = (ms: number) => midPrice(seedHash(options.seed), market, ms);
     const intervalMs = options.intervalS * 1000;
 
-    const samples: Sample[] = [];
     const csvOut = options.samplesFile ? createWriteStream(options.samplesFile) : undefined;
-    /** The samples file's columns: every field of a sample, in this order (server times in ms). */
-    const COLUMNS = [
-      'kind',
-      'keeper',
-      'realMs',
-      'serverMs',
-      'price',
-      'heldBuy',
-      'heldSell',
-      'targetBuy',
-      'targetSell',
-      'keeperReadMs',
-      'keeperBuy',
-      'keeperSell',
-      'inBand',
-      'aboveUsd',
-    ] as const;
-    csvOut?.write(`${COLUMNS.join(',')}\n`);
-
-    /** `cycleServerMs`: the server time the keeper's cycle read (its `cycle` event's server_time). */
-    const sample = (kind: Sample['kind'], cycleServerMs?: number): Sample => {
+    /**
+     * A sample of the server's book: what it holds and exposure × ratio (no lead) per side; after a
+     * cycle (`cycleServerMs`: the server time the keeper's cycle read, its `cycle` event's
+     * server_time) also what the keeper was asked to hold then and whether the book was within the
+     * band of it; `aboveUsd`, USD above exposure × ratio + band on the worse side (0 when not above).
+     * Its keys, in order, are the samples file's columns (server times in ms).
+     */
+    const measure = (kind: 'cycle' | 'tick', cycleServerMs?: number) => {
       // The server's state at its own time: what became due (fills, maturities) applied first, as a request would.
       const serverMs = sim.sandbox.clock.now();
       sim.sandbox.engine.advanceTo(serverMs);
       const held = heldBySide(sim);
       const price = priceAt(serverMs);
-      const prices = { [MARKET]: price };
-      const target = sideTargets(targetBook(exposures, policy, prices, serverMs));
-      const aboveUsd = Math.max(
-        aboveBy(held.buy, target.buy, policy.bandPct),
-        aboveBy(held.sell, target.sell, policy.bandPct),
-      );
-      const entry: Sample = {
+      const target = sideTargets(targetBook(exposures, policy, { [MARKET]: price }, serverMs));
+      const readMs = cycleServerMs ?? serverMs;
+      let keeper;
+      if (kind === 'cycle') {
+        // What the keeper was asked to hold in this cycle: the target at the time its cycle read the
+        // server, at the price then, with its lead of two cycles (the server time between its cycles;
+        // a keeper restarted on a fast clock measures that rate before its first cycle).
+        // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
+        // few ms of ours), so it measures the rate before its first cycle.
+        const cycleMs = Math.max(
+          intervalMs * options.clockSpeed,
+          lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs,
+        );
+        lastCycleServerMs = readMs;
+        keeper = sideTargets(
+          targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }),
+        );
+      }
+      return {
         kind,
         keeper: keepers.number,
         realMs: Date.now() - wallStart,
@@ -273,34 +238,25 @@ export async function runExposuresSoak(options: SoakOptions) {
         heldSell: held.sell,
         targetBuy: round2(target.buy),
         targetSell: round2(target.sell),
-        aboveUsd,
+        keeperReadMs: keeper && readMs,
+        keeperBuy: keeper && round2(keeper.buy),
+        keeperSell: keeper && round2(keeper.sell),
+        inBand:
+          keeper &&
+          withinBandOf(held.buy, keeper.buy, policy.bandPct) &&
+          withinBandOf(held.sell, keeper.sell, policy.bandPct),
+        aboveUsd: Math.max(
+          aboveBy(held.buy, target.buy, policy.bandPct),
+          aboveBy(held.sell, target.sell, policy.bandPct),
+        ),
       };
-      if (kind === 'cycle') {
-        // What the keeper was asked to hold in this cycle: the target at the time its cycle read the
-        // server, at the price then, with its lead of two cycles (the server time between its cycles;
-        // a keeper restarted on a fast clock measures that rate before its first cycle).
-        const readMs = cycleServerMs ?? serverMs;
-        // Every keeper here starts with the server's clock minutes from ours (5 server minutes are a
-        // few ms of ours), so it measures the rate before its first cycle.
-        const cycleMs = Math.max(
-          intervalMs * options.clockSpeed,
-          lastCycleServerMs === undefined ? 0 : readMs - lastCycleServerMs,
-        );
-        lastCycleServerMs = readMs;
-        const keeperTarget = sideTargets(
-          targetRowsAt(exposures, policy, { [MARKET]: priceAt(readMs) }, readMs, {}, { dueLeadMs: 2 * cycleMs }),
-        );
-        entry.keeperReadMs = readMs;
-        entry.keeperBuy = round2(keeperTarget.buy);
-        entry.keeperSell = round2(keeperTarget.sell);
-        entry.inBand =
-          withinBandOf(held.buy, keeperTarget.buy, policy.bandPct) &&
-          withinBandOf(held.sell, keeperTarget.sell, policy.bandPct);
-      }
+    };
+    const samples: ReturnType<typeof measure>[] = [];
+    const sample = (...args: Parameters<typeof measure>) => {
+      const entry = measure(...args);
+      if (samples.length === 0) csvOut?.write(`${Object.keys(entry)}\n`);
       samples.push(entry);
-      csvOut?.write(`${COLUMNS.map((column) => entry[column] ?? '').join(',')}\n`);
-
-      return entry;
+      csvOut?.write(`${Object.values(entry).map((value) => value ?? '')}\n`);
     };
     // From the first cycle that read the schedule on (one that began before it was written has nothing to hold).
     let scheduled = false;
@@ -317,23 +273,16 @@ export async function runExposuresSoak(options: SoakOptions) {
     );
     let killed = 0;
     for (const atMs of killAtRealMs) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
+      const kill = () => {
         if (keepers.current?.exitCode !== null) return;
         keepers.current.kill('SIGKILL');
         killed += 1;
-        log(`kill -9 of keeper ${keepers.number} at server ${new Date(sim.sandbox.clock.now()).toISOString()}`);
+        log(`kill -9 of keeper ${keepers.number} at server ${iso(sim.sandbox.clock.now())}`);
         // Started again after a pause of up to a second, as a supervisor would.
-        const restart = setTimeout(
-          () => {
-            timers.delete(restart);
-            if (sim.sandbox.clock.now() < lastEndMs) startKeeper();
-          },
-          Math.round(random() * 1000),
-        );
-        timers.add(restart);
-      }, atMs);
-      timers.add(timer);
+        const restart = () => sim.sandbox.clock.now() < lastEndMs && startKeeper();
+        timers.push(setTimeout(restart, Math.round(random() * 1000)));
+      };
+      timers.push(setTimeout(kill, atMs));
     }
 
     let nextProgressMs = startMs;
@@ -346,15 +295,14 @@ export async function runExposuresSoak(options: SoakOptions) {
       sample('tick');
       const now = sim.sandbox.clock.now();
       if (now >= nextProgressMs) {
-        const last = samples[samples.length - 1];
+        const last = samples.at(-1)!;
         log(
-          `day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${samples.filter((s) => s.kind === 'cycle').length} cycles`,
+          `day ${((now - startMs) / DAY_MS).toFixed(1)}: held buy ${last.heldBuy} sell ${last.heldSell}, target buy ${last.targetBuy} sell ${last.targetSell}, ${cycled()} cycles`,
         );
         nextProgressMs = now + Math.max(DAY_MS, (options.days * DAY_MS) / 10);
       }
     }
-    for (const timer of timers) clearTimeout(timer);
-    timers.clear();
+    timers.forEach(clearTimeout);
     await stopKeeper(keepers.current!);
     sample('tick');
     await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
@@ -374,14 +322,12 @@ export async function runExposuresSoak(options: SoakOptions) {
       );
     for (const s of samples.filter((x) => x.aboveUsd > 0).slice(0, 5)) {
       problems.push(
-        `above: at ${new Date(s.serverMs).toISOString()} (${s.kind}, keeper ${s.keeper}) held buy ${s.heldBuy} sell ${s.heldSell} against exposure × ratio buy ${s.targetBuy} sell ${s.targetSell}: ${s.aboveUsd} USD above the band`,
+        `above: at ${iso(s.serverMs)} (${s.kind}, keeper ${s.keeper}) held buy ${s.heldBuy} sell ${s.heldSell} against exposure × ratio buy ${s.targetBuy} sell ${s.targetSell}: ${s.aboveUsd} USD above the band`,
       );
     }
     if (afterLastDue.length === 0) problems.push('flat: no sample after the last due date');
     for (const s of notFlat.slice(0, 5))
-      problems.push(
-        `flat: at ${new Date(s.serverMs).toISOString()}, after the last due date, held buy ${s.heldBuy} sell ${s.heldSell}`,
-      );
+      problems.push(`flat: at ${iso(s.serverMs)}, after the last due date, held buy ${s.heldBuy} sell ${s.heldSell}`);
     problems.push(...report.mismatches.map((line) => `report: ${line}`));
     if (killed < options.kills) problems.push(`kills: ${killed} of ${options.kills} happened (the run ended first)`);
     return {
@@ -404,7 +350,7 @@ export async function runExposuresSoak(options: SoakOptions) {
       problems,
     };
   } finally {
-    for (const timer of timers) clearTimeout(timer);
+    timers.forEach(clearTimeout);
     await keepers.close();
     await sim.close();
   }
@@ -445,8 +391,8 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
       carry_pnl_usdc: carryCents / 100,
       fees_pnl_usdc: feeCents / 100,
       cost_usdc: (carryCents + feeCents) / 100,
-    } as const;
-    for (const [key, sum] of Object.entries(sums) as Array<[keyof typeof sums, number]>)
+    };
+    for (const [key, sum] of Object.entries(sums))
       if (Math.round(cost[key] * 100) !== Math.round(sum * 100))
         mismatches.push(`${key} ${cost[key]}, history ${key === 'closed_hedges' ? 'holds' : 'sums to'} ${sum}`);
   }
@@ -468,7 +414,7 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   const lastAt = coverage.length === 0 ? undefined : Date.parse(coverage[coverage.length - 1].at);
   if (lastAt === undefined || lastAt < serverNowMs - DAY_MS) {
     mismatches.push(
-      `the coverage ends at ${lastAt === undefined ? 'nothing' : new Date(lastAt).toISOString()}; the server's time is ${new Date(serverNowMs).toISOString()}`,
+      `the coverage ends at ${lastAt === undefined ? 'nothing' : iso(lastAt)}; the server's time is ${iso(serverNowMs)}`,
     );
   }
   for (const week of coverage) {

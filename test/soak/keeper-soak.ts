@@ -60,7 +60,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { HedgeState } from '../../src/sandbox/engine-state.js';
 import { baseEnv, runHedge, type RunResult } from '../support/hedge-cli.js';
 import { soakKeepers, stopKeeper } from './keeper-process.js';
-import { MARKET, startSimulator, type Simulator } from '../support/simulator.js';
+import { MARKET, startSimulator } from '../support/simulator.js';
 import { randomStream } from '../support/random-stream.js';
 
 type Side = 'buy' | 'sell';
@@ -68,47 +68,30 @@ const SIDES: readonly Side[] = ['buy', 'sell'];
 /** Notionals that differ by less than a cent agree (money is booked to the cent). */
 const CENT = 0.005;
 
-export interface KeeperSoakOptions {
-  seed: number;
-  /** The run ends once the server shows at least this many maturities (settlements + rolls). */
-  maturities: number;
-  /** SIGKILLs of the keeper, each followed by a restart. */
-  kills: number;
-  /** `hedge add` runs of the other actor on the roll row's side. */
-  adds: number;
-  addUsd: number;
-  /** Sandbox ms of one tenor day. */
-  dayMs: number;
-  viewLagMs: number;
-  settlementDelayMs: number;
-  /** The roll row's roll_before, as the target file says it (e.g. `12s`). */
-  rollBefore: string;
-  /** The keeper's --interval, seconds. */
-  intervalS: number;
-  /** The keeper's --tolerance, USD. */
-  toleranceUsd: number;
-  /** Real ms between two samples of the server's state. */
-  sampleMs: number;
-  /** The run is a stall (a problem) if it has not reached `maturities` by then. */
-  maxWallMs: number;
-  samplesFile?: string;
-  keeperLogFile?: string;
-  log?: (line: string) => void;
-}
-
-interface SideSample {
-  held: number;
-  bound: number;
-  live: number;
-}
-
-interface Sample {
-  realMs: number;
-  serverMs: number;
-  keeper: number;
-  buy: SideSample;
-  sell: SideSample;
-}
+/**
+ * A run's settings: it ends once the server shows at least `maturities` maturities (settlements +
+ * rolls); `kills` SIGKILLs of the keeper, each followed by a restart; `adds` `hedge add` runs of the
+ * other actor on the roll row's side, of `addUsd` each; `dayMs` the sandbox ms of one tenor day;
+ * `rollBefore` the roll row's roll_before, as the target file says it (e.g. `12s`); `intervalS` and
+ * `toleranceUsd` the keeper's --interval (seconds) and --tolerance (USD); `sampleMs` the real ms
+ * between two samples of the server's state; the run is a stall (a problem) if it has not reached
+ * `maturities` by `maxWallMs`.
+ */
+export type KeeperSoakOptions = Record<
+  | 'seed'
+  | 'maturities'
+  | 'kills'
+  | 'adds'
+  | 'addUsd'
+  | 'dayMs'
+  | 'viewLagMs'
+  | 'settlementDelayMs'
+  | 'intervalS'
+  | 'toleranceUsd'
+  | 'sampleMs'
+  | 'maxWallMs',
+  number
+> & { rollBefore: string; samplesFile?: string; keeperLogFile?: string; log?: (line: string) => void };
 
 /** The two rows of the target file. */
 export const ROWS = {
@@ -148,17 +131,10 @@ export function estimatedRunMs(options: KeeperSoakOptions) {
   return options.maturities / (1 / rollPeriod + 1 / settlePeriod);
 }
 
-/** The hedge a write's answer named, from the server's idempotency record of its key (`data.id` / `data.hedge_id`). */
-function hedgeIdOfKey(sim: Simulator, key: string | null): string | undefined {
-  if (!key) return undefined;
-  const suffix = `:${key}`;
-  for (const [scope, record] of Object.entries(sim.sandbox.engine.state.idempotency)) {
-    if (!scope.endsWith(suffix)) continue;
-    const body = JSON.parse(record.bodyJson);
-    return body?.data?.hedge_id ?? body?.data?.id;
-  }
-  return undefined;
-}
+/** A request the server answered with success. */
+const ok = (entry: { status: unknown }) => typeof entry.status === 'number' && entry.status < 300;
+/** A logged request's body, as JSON. */
+const bodyOf = (entry: { body: unknown }) => (entry.body ?? {}) as Record<string, any>;
 
 /** What a run saw: worstMarginUsd is the largest held − bound per side (≤ 0 when never above). */
 export type KeeperSoakResult = Awaited<ReturnType<typeof runKeeperSoak>>;
@@ -202,19 +178,20 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     const addedBy = (side: Side, atMs: number) =>
       sim
         .requests('POST', '/hedges/add')
-        .filter((entry) => (entry.body as { side?: string } | null)?.side === side && entry.sandboxTimeMs <= atMs)
-        .filter((entry) => entry.status === 'pending' || (typeof entry.status === 'number' && entry.status < 300))
-        .reduce((sum, entry) => sum + Number((entry.body as { notional_usd?: number }).notional_usd ?? 0), 0);
+        .filter((entry) => bodyOf(entry).side === side && entry.sandboxTimeMs <= atMs)
+        .filter((entry) => entry.status === 'pending' || ok(entry))
+        .reduce((sum, entry) => sum + Number(bodyOf(entry).notional_usd ?? 0), 0);
     const keeperWrites = () =>
       sim.requests('POST').filter((entry) => entry.path === '/hedges' || entry.path === '/hedges/close');
     const maturedHedges = () => hedges().filter((hedge) => hedge.status === 'closed');
+    const afterRestart = (matured: HedgeState[]) =>
+      matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
 
     // ---- samples of the server's own state ------------------------------------------------
-    const samples: Sample[] = [];
     samplesOut?.write(
       'real_ms,server_ms,keeper,buy_held_usd,buy_bound_usd,buy_live,sell_held_usd,sell_bound_usd,sell_live\n',
     );
-    const sample = (): Sample => {
+    const measure = () => {
       // The server's state at its own time: what became due (fills, landings, settlements) applied first, as a request would.
       const serverMs = sim.sandbox.clock.now();
       sim.sandbox.engine.advanceTo(serverMs);
@@ -231,10 +208,14 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           live: live.length,
         };
       };
-      const entry = { realMs: realMs(), serverMs, keeper: keepers.number, buy: of('buy'), sell: of('sell') };
+      return { realMs: realMs(), serverMs, keeper: keepers.number, buy: of('buy'), sell: of('sell') };
+    };
+    const samples: ReturnType<typeof measure>[] = [];
+    const sample = () => {
+      const entry = measure();
       samples.push(entry);
       samplesOut?.write(
-        `${[entry.realMs, serverMs, entry.keeper, ...SIDES.flatMap((side) => Object.values(entry[side]))]}\n`,
+        `${[entry.realMs, entry.serverMs, entry.keeper, ...SIDES.flatMap((side) => Object.values(entry[side]))]}\n`,
       );
       return entry;
     };
@@ -309,13 +290,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
             configDir: actorDir,
             env: sim.env,
             timeoutMs: 90_000,
-          }).catch((error: unknown): RunResult => ({
-            code: null,
-            signal: 'SIGKILL',
-            stdout: '',
-            stderr: String(error),
-            durationMs: 90_000,
-          }));
+          }).catch((error: unknown) => ({ code: null, stderr: String(error) }) as RunResult);
           addRuns.push(result);
           keepers.log?.write(`other actor: exit ${result.code}\n${result.stderr}`);
           const said = result.code === 0 ? '' : `: ${result.stderr.trim().split('\n').at(-1) ?? ''}`;
@@ -339,7 +314,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       await sleep(nextSample - realMs());
       const s = sample();
       const matured = maturedHedges();
-      const afterRestart = matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
+      const afterLast = afterRestart(matured);
       if (s.realMs >= nextProgress) {
         log(
           `${(s.realMs / 1000).toFixed(0)} s: ${matured.length} maturities, ${kills.length} kills, buy ${s.buy.held}/${s.buy.bound} sell ${s.sell.held}/${s.sell.bound}`,
@@ -348,10 +323,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       }
       const killsDone = kills.length >= options.kills;
       // Every planned kill and add done too: a run that reaches its count early still has them all.
-      if (matured.length >= options.maturities && killsDone && addsDone && afterRestart >= 2) break;
+      if (matured.length >= options.maturities && killsDone && addsDone && afterLast >= 2) break;
       if (s.realMs > options.maxWallMs) {
         problems.push(
-          `stalled: ${matured.length} maturities (${afterRestart} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`,
+          `stalled: ${matured.length} maturities (${afterLast} after the last restart), ${kills.length} of ${options.kills} kills and ${addsDone ? 'every' : 'not every'} add in ${Math.round(s.realMs / 1000)} s, the bound`,
         );
         break;
       }
@@ -391,15 +366,19 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     const opens = sim.requests('POST', '/hedges');
     const createdBy = new Map<string, string>();
     for (const entry of opens) {
-      const body = (entry.body ?? {}) as { market?: string; side?: Side; client_reference?: unknown };
-      const expected = body.side === 'buy' || body.side === 'sell' ? rowOf(body.side).reference : undefined;
+      const body = bodyOf(entry);
+      const expected = SIDES.includes(body.side) ? rowOf(body.side).reference : undefined;
       if (body.client_reference !== expected) {
         problems.push(
           `reference: POST /hedges at ${iso(entry.sandboxTimeMs)} (${String(body.side)}) carried client_reference ${JSON.stringify(body.client_reference)}, its row's is ${String(expected)}`,
         );
       }
-      const id =
-        typeof entry.status === 'number' && entry.status < 300 ? hedgeIdOfKey(sim, entry.idempotencyKey) : undefined;
+      // The hedge its answer named, from the server's idempotency record of its key.
+      const record = Object.entries(sim.sandbox.engine.state.idempotency).find(([scope]) =>
+        scope.endsWith(`:${entry.idempotencyKey}`),
+      )?.[1];
+      const data = ok(entry) && entry.idempotencyKey && record ? JSON.parse(record.bodyJson)?.data : undefined;
+      const id = data?.hedge_id ?? data?.id;
       if (id) createdBy.set(id, entry.idempotencyKey!);
     }
     for (const hedge of all) {
@@ -415,11 +394,10 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     }
     const answered = new Set<string>();
     for (const entry of sim.requests('POST', '/hedges/close')) {
-      const ok = typeof entry.status === 'number' && entry.status < 300;
       if (entry.idempotencyKey && answered.has(entry.idempotencyKey)) continue;
-      if (ok && entry.idempotencyKey) answered.add(entry.idempotencyKey);
-      const side = (entry.body as { side?: Side } | null)?.side;
-      if (side !== 'buy' && side !== 'sell') continue;
+      if (ok(entry) && entry.idempotencyKey) answered.add(entry.idempotencyKey);
+      const side: Side = bodyOf(entry).side;
+      if (!SIDES.includes(side)) continue;
       const at = entry.sandboxTimeMs;
       const ofSide = all.filter((hedge) => hedge.side === side);
       const live = ofSide.filter((hedge) => liveAt(hedge, at));
@@ -441,7 +419,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     }
     const matured = maturedHedges();
     const settled = matured.filter((hedge) => hedge.closeReason === 'settled').length;
-    const afterLastRestart = matured.filter((hedge) => (hedge.closedAtMs ?? 0) > lastRestartServerMs).length;
+    const afterLastRestart = afterRestart(matured);
     if (matured.length < options.maturities)
       problems.push(`count: ${matured.length} maturities, at least ${options.maturities} expected`);
     if (afterLastRestart < 2)
@@ -457,10 +435,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         hedge.closeReason === 'settled' &&
         all.some((other) => other.side === hedge.side && other.openedAtMs >= endOf(hedge)),
     ).length;
-    const bySide = <T>(of: (side: Side) => T) => ({ buy: of('buy'), sell: of('sell') });
-    const acceptedAdds = sim
-      .requests('POST', '/hedges/add')
-      .filter((entry) => typeof entry.status === 'number' && entry.status < 300).length;
+    const worst = (side: Side) => round2(Math.max(...samples.map((s) => s[side].held - s[side].bound)));
+    const acceptedAdds = sim.requests('POST', '/hedges/add').filter(ok).length;
     return {
       samples,
       kills,
@@ -468,7 +444,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       maturities: { settled, rolled: matured.length - settled, total: matured.length, afterLastRestart },
       hedges: all.length,
       adds: { runs: addRuns.length, accepted: acceptedAdds, exits: addRuns.map((run) => String(run.code)) },
-      worstMarginUsd: bySide((side) => round2(Math.max(...samples.map((s) => s[side].held - s[side].bound)))),
+      worstMarginUsd: { buy: worst('buy'), sell: worst('sell') },
       reopens,
       events: keepers.events,
       errorCodes,
