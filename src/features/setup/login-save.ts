@@ -98,10 +98,9 @@ async function checkBeforeSaving(
 async function migrateTeamStore(ports: Pick<CommandContext, 'clock' | 'env' | 'log'>, journalUrl: string) {
   const { journalDir } = await import('../../platform/journal/index.js');
   const { openTeamJournal } = await import('../../platform/journal/store.js');
-  const shown = redactStoreUrl(journalUrl);
   const team = await openTeamJournal({
     url: journalUrl,
-    shown,
+    shown: redactStoreUrl(journalUrl),
     source: '--journal-url',
     fallbackDir: journalDir(ports.env),
     now: ports.clock.now,
@@ -148,27 +147,24 @@ export async function checkAndSaveLogin(
   given: LoginGiven,
 ) {
   const { apiKey, baseUrl } = credentials;
-  const { name, caFile, journalUrl } = given;
-  await checkBeforeSaving(ports, credentials, journalUrl);
+  await checkBeforeSaving(ports, credentials, given.journalUrl);
   const { keyAt, fallbackReason } = await keepLoginKey(ports, store, apiKey, given);
-  const before = given.existing ? keyLocationOf(given.existing) : undefined;
+  const before = given.existing && keyLocationOf(given.existing);
   const saved = await saveLogin(store, {
-    name,
+    ...given,
     baseUrl,
     apiKey,
     keyAt,
-    caFile,
-    journalUrl,
     savedAt: new Date(ports.clock.now()).toISOString(),
   });
-  const profile = saved.data.profiles[name];
+  const profile = saved.data.profiles[given.name];
   // The key now lives in one place: an older keyring entry of this profile goes.
   const oldKeyringLeft =
     before?.kind === 'keyring' && !(keyAt.kind === 'keyring' && keyAt.account === before.account)
       ? await dropKeyringEntry(ports, before.account)
       : undefined;
   return {
-    profile: name,
+    profile: given.name,
     environment: credentials.environment,
     baseUrl,
     /** The key as it may be shown (redactKey): the key itself is never part of what login says. */

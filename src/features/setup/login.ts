@@ -20,19 +20,22 @@ function validationMessage(check: () => unknown) {
   }
 }
 
+/** The time --timeout leaves, undefined without one. */
+const msLeft = (ports: Pick<CommandContext, 'clock' | 'deadline'>) =>
+  ports.deadline === undefined ? undefined : ports.deadline - ports.clock.now();
+
 /** The key from a credential helper (`--key-command`), bounded by --timeout like a key read from stdin. */
 export function keyFromCommand(
   ports: Pick<CommandContext, 'clock' | 'signal' | 'deadline' | 'env'>,
   keyCommand: string,
 ) {
-  return async () => {
-    const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('../../platform/config/key-command.js');
-    const timeoutMs =
-      ports.deadline === undefined
-        ? KEY_COMMAND_BOUND_MS
-        : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, ports.deadline - ports.clock.now()));
-    return runKeyCommand(keyCommand, { env: ports.env, signal: ports.signal, timeoutMs, owner: '--key-command' });
-  };
+  return async () =>
+    (await import('../../platform/config/key-command.js')).runKeyCommand(keyCommand, {
+      env: ports.env,
+      signal: ports.signal,
+      timeoutMs: msLeft(ports),
+      owner: '--key-command',
+    });
 }
 
 export interface LoginAnswers {
@@ -100,10 +103,9 @@ export async function askLogin(
   // The base URL is checked before the key is read, so a typo fails fast and reads nothing.
   const baseUrl = checkBaseUrl(offeredBaseUrl, sourceName);
   // --timeout bounds the wait for a key too: a pipe that never closes must not hang a script.
+  const left = msLeft(ports);
   const signal =
-    ports.deadline === undefined
-      ? ports.signal
-      : AbortSignal.any([ports.signal, AbortSignal.timeout(Math.max(0, ports.deadline - ports.clock.now()))]);
+    left === undefined ? ports.signal : AbortSignal.any([ports.signal, AbortSignal.timeout(Math.max(0, left))]);
   const apiKey = fetchKey ? await fetchKey() : await readKeyFromStdin(ports.io.stdin, signal);
   return { baseUrl, baseUrlSource, apiKey };
 }

@@ -5,7 +5,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import type { Env } from './env.js';
 
 /** Long enough for a helper that asks its own agent to unlock (1Password, gpg-agent), short of a hang. */
-export const KEY_COMMAND_BOUND_MS = 30_000;
+const KEY_COMMAND_BOUND_MS = 30_000;
 
 /** A key is a line of at most a few hundred characters; more output than this is not a key. */
 const MAX_OUTPUT_BYTES = 4096;
@@ -16,12 +16,13 @@ export async function runKeyCommand(
   run: {
     env: Env;
     signal?: AbortSignal;
+    /** What --timeout leaves; the helper's own bound caps it. */
     timeoutMs?: number;
     /** Who asked, for the messages: `profile "desk"` or `--key-command`. */
     owner: string;
   },
 ) {
-  const bound = run.timeoutMs ?? KEY_COMMAND_BOUND_MS;
+  const bound = Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, run.timeoutMs ?? Infinity));
   const hint = `Run \`${safeText(command)}\` yourself to see what it prints (its output's first line must be the key), or save a key another way with \`hedge login\`.`;
   const refusal = (what: string) => new AuthError(`The key command of ${run.owner} ${what}`, { hint });
   let started;

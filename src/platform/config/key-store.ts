@@ -33,15 +33,11 @@ export async function readProfileKey(profileName: string, profile: StoredProfile
   if (!location) return;
   if (location.kind === 'file') return profile.api_key;
   if (location.kind === 'command') {
-    const { runKeyCommand, KEY_COMMAND_BOUND_MS } = await import('./key-command.js');
-    const left =
-      reading.deadline === undefined || !reading.now
-        ? KEY_COMMAND_BOUND_MS
-        : Math.max(0, Math.min(KEY_COMMAND_BOUND_MS, reading.deadline - reading.now()));
+    const { runKeyCommand } = await import('./key-command.js');
     return runKeyCommand(location.command, {
       env: reading.env,
       signal: reading.signal,
-      timeoutMs: left,
+      timeoutMs: reading.deadline === undefined || !reading.now ? undefined : reading.deadline - reading.now(),
       owner: `profile "${profileName}"`,
     });
   }
