@@ -70,8 +70,9 @@ export function niceScale(min: number, max: number, target = 5) {
   // The tolerance keeps float noise (0.3 / 0.1 = 2.9999999999999996) from adding a step.
   const first = Math.floor(low / step + 1e-9);
   const last = Math.ceil(high / step - 1e-9);
-  const ticks: number[] = [];
-  for (let index = first; index <= last; index += 1) ticks.push(Number((index * step).toPrecision(12)));
+  const ticks = Array.from({ length: last - first + 1 }, (_, index) =>
+    Number(((first + index) * step).toPrecision(12)),
+  );
   return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
 }
 
@@ -235,7 +236,7 @@ function groupChart(report: Report) {
       );
     })
     .join('');
-  const title = GROUP_WORDS[report.by][3];
+  const title = GROUP_WORDS[report.by].pageWords;
   return plot(
     `Net P&L by ${title}`,
     scale,
@@ -311,7 +312,7 @@ function notes(report: Report) {
         `The ${escapeHtml(COLUMN_WORDS[key])} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
       );
   }
-  return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+  return `<ul class="notes"><li>${lines.join('</li><li>')}</li></ul>`;
 }
 
 const cells = (kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<number | null | undefined>) =>
@@ -326,7 +327,7 @@ function figuresRow(label: string, figures: ReportFigures, tag: string) {
 
 function groupTable(report: Report) {
   const head =
-    `<thead><tr><th>${GROUP_WORDS[report.by][2]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
+    `<thead><tr><th>${GROUP_WORDS[report.by].pageTitle}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
     '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
   const rows = report.groups.map((group) => figuresRow(escapeHtml(group.label), group, 'td')).join('');
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
@@ -341,9 +342,8 @@ function shortened(value: string | undefined, onScreen: (value: string) => strin
   if (value === undefined) return DASH;
   const shown = onScreen(value);
   if (shown === value) return escapeHtml(value);
-  return onPaper === undefined
-    ? `<span title="${escapeHtml(value)}">${escapeHtml(shown)}</span>`
-    : `<span class="screen" title="${escapeHtml(value)}">${escapeHtml(shown)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
+  const paper = onPaper !== undefined;
+  return `<span${paper ? ' class="screen"' : ''} title="${escapeHtml(value)}">${escapeHtml(shown)}</span>${paper ? `<span class="paper">${escapeHtml(onPaper)}</span>` : ''}`;
 }
 
 /** A line per closed hedge, as a desk reconciles it with its own deal list. */
@@ -468,7 +468,7 @@ table.hedges .paper { display: none; }
 
 /** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
 export function reportHtmlAround(report: Report, meta: ReportHtmlMeta, count: number) {
-  const by = escapeHtml(GROUP_WORDS[report.by][3]);
+  const by = escapeHtml(GROUP_WORDS[report.by].pageWords);
   const live = meta.environment === 'live';
   const page = `<!doctype html>
 <html lang="en">

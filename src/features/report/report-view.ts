@@ -119,9 +119,9 @@ export const GROUP_WORDS = Object.fromEntries(
     .split(/\n\s*/)
     .map((line) => {
       const [by, title, words, pageTitle, pageWords] = line.split('|');
-      return [by, [title, words, pageTitle || title, pageWords || words]];
+      return [by, { title, words, pageTitle: pageTitle || title, pageWords: pageWords || words }];
     }),
-) as Record<ReportGrouping, string[]>;
+) as Record<ReportGrouping, Record<'title' | 'words' | 'pageTitle' | 'pageWords', string>>;
 
 /** A column (or a figure `Report.missing` counts) in words. */
 export const COLUMN_WORDS: Record<string, string> = Object.fromEntries(
@@ -153,7 +153,7 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
   return [
-    fitLine(c.bold(`P&L by ${GROUP_WORDS[report.by][1]}, ${periodText(report, 'closed ')}`)),
+    fitLine(c.bold(`P&L by ${GROUP_WORDS[report.by].words}, ${periodText(report, 'closed ')}`)),
     ...(report.groups.length ? await groupTable(report, options) : [c.dim('No closed hedges in this period.')]),
     wrapWords(unrealizedLine(report, c), width),
     fitLine(cumulativeLine(report, c, width)),
@@ -272,7 +272,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
         key,
         header:
           key === 'group'
-            ? GROUP_WORDS[report.by][0]
+            ? GROUP_WORDS[report.by].title
             : field.kind === 'rate' && currency
               ? `${field.label} ${currency}/USDT`
               : key === 'quote_amount_locked' && lockedIn
