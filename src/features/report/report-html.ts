@@ -12,7 +12,7 @@ import {
   type ReportFigures,
 } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
-import { BY_WORDS, GROUP_TITLES, MISSING_WORDS, periodText, plural } from './report-view.js';
+import { COLUMN_WORDS, GROUP_WORDS, periodText, plural } from './report-view.js';
 import { shortenMiddle, truncateEnd } from '../../platform/terminal/width.js';
 import { utcClockMillis, utcDay, utcDayMinute, utcDaySecond, utcMinute as utcMinuteText } from '../../core/utc-text.js';
 
@@ -34,34 +34,25 @@ const DASH = '—';
 
 const isNumber = (value: unknown): value is number => Number.isFinite(value);
 
-const UNKNOWN_TITLE = 'not given by the server';
+// The class that closes a class attribute and titles the element's dash.
+const UNKNOWN = `unknown" title="not given by the server">${DASH}`;
 
 const pnlClass = (value: number) => (value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero');
 
 /** A number cell: money to the cent, a signed P&L to the cent, or a rate; a dash (titled) when not given. */
 function numberCell(value: number | null | undefined, kind: 'money' | 'pnl' | 'rate', tag = 'td') {
-  if (!isNumber(value)) return `<${tag} class="num unknown" title="${UNKNOWN_TITLE}">${DASH}</${tag}>`;
-  if (kind === 'rate') return `<${tag} class="num">${formatRate(value)}</${tag}>`;
-  const cents = toCents(value) / 100;
-  return kind === 'pnl'
-    ? `<${tag} class="num ${pnlClass(cents)}">${formatSignedMoney(cents)}</${tag}>`
-    : `<${tag} class="num">${formatMoney(cents)}</${tag}>`;
+  const cents = toCents(value ?? 0) / 100;
+  const body = !isNumber(value)
+    ? ` ${UNKNOWN}`
+    : kind === 'rate'
+      ? `">${formatRate(value)}`
+      : kind === 'pnl'
+        ? ` ${pnlClass(cents)}">${formatSignedMoney(cents)}`
+        : `">${formatMoney(cents)}`;
+  return `<${tag} class="num${body}</${tag}>`;
 }
 
-function utcMinute(iso: string) {
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return escapeHtml(iso);
-  return `${utcMinuteText(ms)} UTC`;
-}
-
-// The page has room for longer words than the terminal's table.
-const GROUP_COLUMN_TITLES = {
-  ...GROUP_TITLES,
-  month: 'Month (UTC)',
-  hedge: 'Hedge',
-  ref: 'Deal reference',
-};
-const GROUPING_TITLES = { ...BY_WORDS, week: 'ISO week (Monday to Sunday, UTC)' };
+const utcMinute = (iso: string, ms = Date.parse(iso)) => (isNumber(ms) ? `${utcMinuteText(ms)} UTC` : escapeHtml(iso));
 
 export const CHART = { width: 720, height: 270, left: 78, right: 16, top: 16, bottom: 46 } as const;
 const PLOT_WIDTH = CHART.width - CHART.left - CHART.right;
@@ -79,8 +70,9 @@ export function niceScale(min: number, max: number, target = 5) {
   // The tolerance keeps float noise (0.3 / 0.1 = 2.9999999999999996) from adding a step.
   const first = Math.floor(low / step + 1e-9);
   const last = Math.ceil(high / step - 1e-9);
-  const ticks: number[] = [];
-  for (let index = first; index <= last; index += 1) ticks.push(Number((index * step).toPrecision(12)));
+  const ticks = Array.from({ length: last - first + 1 }, (_, index) =>
+    Number(((first + index) * step).toPrecision(12)),
+  );
   return { low: ticks[0], high: ticks[ticks.length - 1], ticks, step };
 }
 
@@ -88,19 +80,15 @@ type Scale = ReturnType<typeof niceScale>;
 
 function tickLabel(value: number, step: number) {
   const decimals = step >= 1 ? 0 : Math.min(6, Math.ceil(-Math.log10(step)));
-  const text = formatFixed(Math.abs(value), decimals);
-  return value < 0 ? `-${text}` : text;
+  return (value < 0 ? '-' : '') + formatFixed(Math.abs(value), decimals);
 }
 
 export const fixed = (value: number) => value.toFixed(1);
 
 /** The lowest and highest of finite values (a loop: a line may hold more points than a call takes arguments). */
-function extent(values: ArrayLike<number>) {
-  let [low, high] = [values[0], values[0]];
-  for (let index = 1; index < values.length; index++) {
-    low = Math.min(low, values[index]);
-    high = Math.max(high, values[index]);
-  }
+function extent(values: Iterable<number>) {
+  let [low, high] = [Infinity, -Infinity];
+  for (const value of values) [low, high] = [Math.min(low, value), Math.max(high, value)];
   return [low, high] as const;
 }
 
@@ -108,13 +96,16 @@ function yOf(scale: Scale, value: number) {
   return PLOT_BOTTOM - ((value - scale.low) / (scale.high - scale.low)) * PLOT_HEIGHT;
 }
 
+const across = (kind: string, y: string) =>
+  `<line class="${kind}" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>`;
+
 /** A P&L chart: its net P&L axis (a line per tick), the body, the title under it. */
 function plot(label: string, scale: Scale, body: string, xTitle: string) {
   const titleY = fixed(CHART.top + PLOT_HEIGHT / 2);
   const lines = scale.ticks.map((tick) => {
     const y = fixed(yOf(scale, tick));
     return (
-      `<line class="${tick === 0 ? 'zero-line' : 'grid'}" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${y}" y2="${y}"/>` +
+      across(tick === 0 ? 'zero-line' : 'grid', y) +
       `<text class="tick" x="${CHART.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${tickLabel(tick, scale.step)}</text>`
     );
   });
@@ -141,10 +132,10 @@ export function svgBar(kind: string, title: string, ...[x, y, width, height]: un
 /** The x-axis labels: the coarsest precision at which every tick reads differently. */
 function timeTickLabels(ticksMs: readonly number[], spanMs: number) {
   for (const label of [...(spanMs >= 3 * 86_400_000 ? [utcDay] : []), utcDayMinute, utcDaySecond]) {
-    const labels = ticksMs.map((ms) => label(ms));
+    const labels = ticksMs.map(label);
     if (new Set(labels).size === labels.length) return labels;
   }
-  const finest = ticksMs.map((ms) => utcClockMillis(ms));
+  const finest = ticksMs.map(utcClockMillis);
   return finest.map((label, index) => (index > 0 && label === finest[index - 1] ? '' : label));
 }
 
@@ -155,47 +146,45 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
     netUsd: report.cumulative.map((point) => point.net_pnl_usd),
   };
   if (length === 0) return '<p class="empty">No closed hedges with a close time in this period.</p>';
-  const first = timesMs[0];
-  const last = timesMs[length - 1];
-  const sinceMs = report.since === null ? undefined : Date.parse(report.since);
-  const untilMs = report.until === null ? undefined : Date.parse(report.until);
+  const [first, last] = [timesMs[0], timesMs[length - 1]];
+  // NaN (no bound) compares false and leaves the first close as the start.
+  const since = Date.parse(report.since ?? '');
   const generatedMs = Date.parse(generatedAt);
-  let start = sinceMs !== undefined && sinceMs <= first ? sinceMs : first;
+  let start = since <= first ? since : first;
   // The line runs on to the end of the period, but not past the moment the report was made.
-  let end = Math.max(last, Math.min(untilMs ?? last, Number.isFinite(generatedMs) ? generatedMs : last));
+  let end = Math.max(
+    last,
+    Math.min(
+      report.until === null ? last : Date.parse(report.until),
+      Number.isFinite(generatedMs) ? generatedMs : last,
+    ),
+  );
   if (end === start) {
     start -= 43_200_000;
     end += 43_200_000;
   }
-  const xOf = (ms: number) => CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH;
+  const xOf = (ms: number) => fixed(CHART.left + ((ms - start) / (end - start)) * PLOT_WIDTH);
   const scale = niceScale(...extent(netUsd));
+  const points = Array.from({ length }, (_, index) => [xOf(timesMs[index]), fixed(yOf(scale, netUsd[index]))]);
 
   // Realized P&L moves only at a close: a step line, flat between closes, from 0 at the start.
-  let path = `M${fixed(xOf(start))} ${fixed(yOf(scale, 0))}`;
-  for (let index = 0; index < length; index++)
-    path += ` H${fixed(xOf(timesMs[index]))} V${fixed(yOf(scale, netUsd[index]))}`;
-  path += ` H${fixed(xOf(end))}`;
-
-  const tickCount = 5;
-  const timeTicks = Array.from({ length: tickCount }, (_, index) => start + ((end - start) * index) / (tickCount - 1));
+  const path = `M${xOf(start)} ${fixed(yOf(scale, 0))}${points.map(([x, y]) => ` H${x} V${y}`).join('')} H${xOf(end)}`;
+  const timeTicks = [0, 1, 2, 3, 4].map((index) => start + ((end - start) * index) / 4);
   const tickLabels = timeTickLabels(timeTicks, end - start);
   const xLabels = timeTicks
     .map((ms, index) => {
-      const anchor = index === 0 ? 'start' : index === tickCount - 1 ? 'end' : 'middle';
-      const x = fixed(xOf(ms));
+      const x = xOf(ms);
       return (
         `<line class="tick-mark" x1="${x}" x2="${x}" y1="${PLOT_BOTTOM}" y2="${PLOT_BOTTOM + 4}"/>` +
-        `<text class="tick" x="${x}" y="${PLOT_BOTTOM + 18}" text-anchor="${anchor}">${tickLabels[index]}</text>`
+        `<text class="tick" x="${x}" y="${PLOT_BOTTOM + 18}" text-anchor="${['start', 'middle', 'middle', 'middle', 'end'][index]}">${tickLabels[index]}</text>`
       );
     })
     .join('');
   const dots =
     length <= 60
-      ? Array.from(
-          { length },
-          (_, index) =>
-            `<circle class="dot ${pnlClass(netUsd[index])}" cx="${fixed(xOf(timesMs[index]))}" cy="${fixed(yOf(scale, netUsd[index]))}" r="2.5"/>`,
-        ).join('')
+      ? points
+          .map(([x, y], index) => `<circle class="dot ${pnlClass(netUsd[index])}" cx="${x}" cy="${y}" r="2.5"/>`)
+          .join('')
       : '';
   return plot(
     `Cumulative net P&L, ending at ${formatSignedMoney(netUsd[length - 1])} USD`,
@@ -210,21 +199,18 @@ const VALUE_LABEL_ROOM = 0.12;
 
 function compactMoney(value: number) {
   const size = Math.abs(value);
-  const sign = value > 0 ? '+' : value < 0 ? '-' : '';
-  if (size >= 1e6) return `${sign}${(size / 1e6).toFixed(1)}M`;
-  if (size >= 1e4) return `${sign}${(size / 1e3).toFixed(1)}k`;
-  return `${sign}${formatMoney(size)}`;
+  const [unit, suffix] = size >= 1e6 ? [1e6, 'M'] : size >= 1e4 ? [1e3, 'k'] : [];
+  return (value > 0 ? '+' : value < 0 ? '-' : '') + (unit ? (size / unit).toFixed(1) + suffix : formatMoney(size));
 }
 
 function groupChart(report: Report) {
   const groups = report.groups;
   if (!groups.length) return '<p class="empty">No closed hedges in this period.</p>';
-  const values = groups.map((group) => group.net_pnl_usd);
   const showValues = groups.length <= 14;
-  const [low, high] = extent(values);
   // Head-room for the value written past the end of the longest bar.
-  const room = showValues ? VALUE_LABEL_ROOM : 0;
-  const scale = niceScale(low * (1 + room), high * (1 + room));
+  const scale = niceScale(
+    ...extent(groups.map((group) => group.net_pnl_usd * (showValues ? 1 + VALUE_LABEL_ROOM : 1))),
+  );
   const slot = PLOT_WIDTH / groups.length;
   const barWidth = Math.min(56, Math.max(1, slot * 0.7));
   const labels = groups.map((group) => safeText(group.label));
@@ -233,107 +219,100 @@ function groupChart(report: Report) {
   const zeroY = yOf(scale, 0);
 
   const bars = groups
-    .map((group, index) => {
-      const value = group.net_pnl_usd;
+    .map(({ net_pnl_usd: value, count }, index) => {
       const center = CHART.left + slot * (index + 0.5);
       const y = yOf(scale, value);
       const top = Math.min(y, zeroY);
       const height = Math.max(value === 0 ? 0 : 1, Math.abs(zeroY - y));
-      const tooltip = `${labels[index]}: ${formatSignedMoney(value)} USD, ${plural(group.count, 'hedge')}`;
-      let markup = svgBar(
-        pnlClass(value),
-        escapeHtml(tooltip),
-        fixed(center - barWidth / 2),
-        fixed(top),
-        fixed(barWidth),
-        fixed(height),
+      const tooltip = `${labels[index]}: ${formatSignedMoney(value)} USD, ${plural(count, 'hedge')}`;
+      const text = (kind: string, y: string | number, body: string) =>
+        `<text class="${kind}" x="${fixed(center)}" y="${y}" text-anchor="middle">${body}</text>`;
+      return (
+        svgBar(pnlClass(value), escapeHtml(tooltip), ...[center - barWidth / 2, top, barWidth, height].map(fixed)) +
+        (showValues
+          ? text(`value ${pnlClass(value)}`, fixed(value < 0 ? top + height + 12 : top - 4), compactMoney(value))
+          : '') +
+        (index % labelEvery ? '' : text('tick', PLOT_BOTTOM + 16, escapeHtml(labels[index])))
       );
-      if (showValues) {
-        const valueY = value < 0 ? top + height + 12 : top - 4;
-        markup += `<text class="value ${pnlClass(value)}" x="${fixed(center)}" y="${fixed(valueY)}" text-anchor="middle">${compactMoney(value)}</text>`;
-      }
-      if (index % labelEvery === 0) {
-        markup += `<text class="tick" x="${fixed(center)}" y="${PLOT_BOTTOM + 16}" text-anchor="middle">${escapeHtml(labels[index])}</text>`;
-      }
-      return markup;
     })
     .join('');
-  const title = GROUPING_TITLES[report.by];
+  const title = GROUP_WORDS[report.by].pageWords;
   return plot(
     `Net P&L by ${title}`,
     scale,
-    `${bars}<line class="zero-line" x1="${CHART.left}" x2="${CHART.width - CHART.right}" y1="${fixed(zeroY)}" y2="${fixed(zeroY)}"/>`,
+    bars + across('zero-line', fixed(zeroY)),
     escapeHtml(title.charAt(0).toUpperCase() + title.slice(1)),
   );
 }
 
-/** `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees from your side: - paid), so a script can read the figures back whatever the page shows. */
-function card(label: string, field: string, value: number | null, body: string, extraClass = '') {
-  const data = value === null ? '' : ` data-value="${value}"`;
-  return `<div class="card ${extraClass}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${data}>${body}</div></div>`;
-}
-
 function figureText(value: number | null, signed = true) {
-  if (value === null) return `<span class="unknown" title="${UNKNOWN_TITLE}">${DASH}</span>`;
+  if (value === null) return `<span class="${UNKNOWN}</span>`;
   return signed ? `<span class="${pnlClass(value)}">${formatSignedMoney(value)}</span>` : formatMoney(value);
 }
 
-const TOTAL_CARDS = [
-  ['Net P&amp;L (USD)', 'net_pnl_usd'],
-  ['Gross P&amp;L (USD)', 'gross_pnl_usd'],
-  ['Carry (USDC)', 'carry_pnl_usdc'],
-  ['Fees (USDC)', 'fees_pnl_usdc'],
-  ['Closed hedges', 'count'],
-  ['Notional (USD)', 'notional_usd'],
-] as const;
+const TOTAL_CARDS = {
+  net_pnl_usd: 'Net P&amp;L (USD)',
+  gross_pnl_usd: 'Gross P&amp;L (USD)',
+  carry_pnl_usdc: 'Carry (USDC)',
+  fees_pnl_usdc: 'Fees (USDC)',
+  count: 'Closed hedges',
+  notional_usd: 'Notional (USD)',
+};
 
 function totalsSection(report: Report) {
   const { positions, net_pnl_usd: unrealized } = report.unrealized;
-  const unrealizedText =
+  const cards = [
+    ...Object.entries(TOTAL_CARDS).map(([field, label]) => {
+      const value = report.totals[field as keyof ReportFigures];
+      // Carry and fees say in words who paid.
+      const body =
+        field === 'count'
+          ? String(value)
+          : figureText(value, field !== 'notional_usd') +
+            (value !== null && field.endsWith('usdc') ? ` <span class="words">${payWords(value, true)}</span>` : '');
+      return [label, field, value, body] as const;
+    }),
+    ...report.locked.map(
+      (sum) =>
+        [
+          `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`,
+          'quote_amount_locked',
+          sum.amount,
+          formatMoney(sum.amount),
+        ] as const,
+    ),
+  ];
+  // `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees from your side: - paid), so a script can read the figures back whatever the page shows.
+  const html = cards.map(
+    ([label, field, value, body], index) =>
+      `<div class="card ${index ? '' : 'headline'}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${value === null ? '' : ` data-value="${value}"`}>${body}</div></div>`,
+  );
+  return `<section class="totals"><h2>Totals</h2><div class="cards">${html.join('')}</div><p class="unrealized">${
     positions === 0
       ? 'No open positions.'
-      : `${plural(positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized)} USD (price plus carry, before the fee to close), not included above.`;
-  const cards = TOTAL_CARDS.map(([label, field], index) => {
-    const value = report.totals[field];
-    const body =
-      field === 'count'
-        ? String(value)
-        : field === 'carry_pnl_usdc' || field === 'fees_pnl_usdc'
-          ? `${figureText(value)}${value === null ? '' : ` <span class="words">${payWords(value, true)}</span>`}`
-          : figureText(value, field !== 'notional_usd');
-    return card(label, field, value, body, index === 0 ? 'headline' : '');
-  });
-  const locked = report.locked.map((sum) =>
-    card(
-      `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`,
-      'quote_amount_locked',
-      sum.amount,
-      formatMoney(sum.amount),
-    ),
-  );
-  return `<section class="totals"><h2>Totals</h2><div class="cards">${[...cards, ...locked].join('')}</div><p class="unrealized">${unrealizedText}</p></section>`;
+      : `${plural(positions, 'open position')}: unrealized net P&amp;L ${figureText(unrealized)} USD (price plus carry, before the fee to close), not included above.`
+  }</p></section>`;
 }
 
 function notes(report: Report) {
   const lines = [
     "P&amp;L and notional in USD; carry and fees in USDC, signed from your side (− you paid, + you earned): net P&amp;L = gross P&amp;L + carry + fees. Locked: notional × entry rate, in the market's quote currency. Sums are to the cent: every total is the sum of the rows above it.",
   ];
-  if (report.excluded > 0)
-    lines.push(
-      `${plural(report.excluded, 'closed hedge')} without a usable close time ${report.excluded === 1 ? 'is' : 'are'} left out of this report.`,
-    );
-  if (report.undated > 0)
-    lines.push(
-      `${plural(report.undated, 'closed hedge')} without a close time ${report.undated === 1 ? 'is' : 'are'} in the totals but not in the cumulative chart.`,
-    );
-  for (const [key, words] of Object.entries(MISSING_WORDS)) {
-    const count = report.missing[key as keyof Report['missing']];
+  for (const [count, without, where] of [
+    [report.excluded, ' usable', 'left out of this report'],
+    [report.undated, '', 'in the totals but not in the cumulative chart'],
+  ] as const)
     if (count > 0)
       lines.push(
-        `The ${escapeHtml(words)} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
+        `${plural(count, 'closed hedge')} without a${without} close time ${count === 1 ? 'is' : 'are'} ${where}.`,
+      );
+  for (const [key, count] of Object.entries(report.missing)) {
+    if (count > 0)
+      lines.push(
+        `The ${escapeHtml(COLUMN_WORDS[key])} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
       );
   }
-  return `<ul class="notes">${lines.map((line) => `<li>${line}</li>`).join('')}</ul>`;
+  return `<ul class="notes"><li>${lines.join('</li><li>')}</li></ul>`;
 }
 
 const cells = (kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<number | null | undefined>) =>
@@ -348,7 +327,7 @@ function figuresRow(label: string, figures: ReportFigures, tag: string) {
 
 function groupTable(report: Report) {
   const head =
-    `<thead><tr><th>${GROUP_COLUMN_TITLES[report.by]}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
+    `<thead><tr><th>${GROUP_WORDS[report.by].pageTitle}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
     '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
   const rows = report.groups.map((group) => figuresRow(escapeHtml(group.label), group, 'td')).join('');
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
@@ -363,15 +342,13 @@ function shortened(value: string | undefined, onScreen: (value: string) => strin
   if (value === undefined) return DASH;
   const shown = onScreen(value);
   if (shown === value) return escapeHtml(value);
-  return onPaper === undefined
-    ? `<span title="${escapeHtml(value)}">${escapeHtml(shown)}</span>`
-    : `<span class="screen" title="${escapeHtml(value)}">${escapeHtml(shown)}</span><span class="paper">${escapeHtml(onPaper)}</span>`;
+  const paper = onPaper !== undefined;
+  return `<span${paper ? ' class="screen"' : ''} title="${escapeHtml(value)}">${escapeHtml(shown)}</span>${paper ? `<span class="paper">${escapeHtml(onPaper)}</span>` : ''}`;
 }
 
 /** A line per closed hedge, as a desk reconciles it with its own deal list. */
 export function closedHedgeRow(record: HistoryFacts) {
   const { closedAt, clientReference: reference, market } = record;
-  const text = (value: string | undefined) => (value === undefined ? DASH : escapeHtml(value));
   const cents = lockedCents(record);
   const currency = quoteOf(record);
   return (
@@ -380,8 +357,7 @@ export function closedHedgeRow(record: HistoryFacts) {
     `<td class="time">${closedAt === undefined ? DASH : utcMinute(closedAt).replace(' UTC', '').replace(' ', '<br>')}</td>` +
     `<td class="id">${shortened(record.hedgeId, (id) => shortenMiddle(id, HEDGE_ID_SHOWN))}</td>` +
     `<td class="ref">${shortened(reference, (ref) => truncateEnd(ref, REFERENCE_ON_SCREEN), reference && truncateEnd(reference, REFERENCE_ON_PAPER))}</td>` +
-    `<td class="word">${text(market)}</td>` +
-    `<td class="word">${text(record.side)}</td>` +
+    `<td class="word">${shortened(market, String)}</td><td class="word">${shortened(record.side, String)}</td>` +
     `<td class="num">${isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH}</td>` +
     cells('rate', 'td', record.entryPrice, record.exitPrice) +
     numberCell(record.notionalUsd, 'money') +
@@ -492,7 +468,7 @@ table.hedges .paper { display: none; }
 
 /** The page before the first and after the last of `count` closed-hedge rows, streamed in between. */
 export function reportHtmlAround(report: Report, meta: ReportHtmlMeta, count: number) {
-  const by = escapeHtml(GROUPING_TITLES[report.by]);
+  const by = escapeHtml(GROUP_WORDS[report.by].pageWords);
   const live = meta.environment === 'live';
   const page = `<!doctype html>
 <html lang="en">
@@ -530,8 +506,8 @@ ${count === 0 ? '<p class="empty">No closed hedges in this period.</p>' : `<tabl
 </body>
 </html>
 `;
-  const at = page.indexOf(ROWS);
-  return at < 0 ? [page, ''] : [page.slice(0, at), page.slice(at + ROWS.length)];
+  const [before, after = ''] = page.split(ROWS);
+  return [before, after];
 }
 
 const ROWS = '\u0000rows\u0000';

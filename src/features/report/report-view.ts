@@ -61,9 +61,8 @@ export const REPORT_PRIORITY = [
   ...REPORT_DECIDES,
   ...'quote_amount_locked gross_pnl_usd carry_pnl_usdc fees_pnl_usdc closed_at market bar'.split(' '),
 ];
-const REPORT_MONEY = new Set(
-  'notional_usd quote_amount_locked gross_pnl_usd carry_pnl_usdc fees_pnl_usdc net_pnl_usd'.split(' '),
-);
+// The amounts (money and P&L): notional_usd, quote_amount_locked and the four P&L figures.
+const isMoney = (key: string) => /_(usdc?|locked)$/.test(key);
 
 type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
 
@@ -73,11 +72,7 @@ const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.de
 /** A cell of CSV and TSV: money with two decimals, a figure no record gives empty; `group` is the group's key. */
 function csvCell(column: string, figures: Figures) {
   const value = column === 'group' ? figures.key : valueOf(column, figures);
-  return value === null || value === undefined
-    ? ''
-    : REPORT_MONEY.has(column)
-      ? (value as number).toFixed(2)
-      : String(value);
+  return value === null || value === undefined ? '' : isMoney(column) ? (value as number).toFixed(2) : String(value);
 }
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
@@ -111,41 +106,29 @@ export function reportPlainTotals(report: Report) {
   return ['Total', ...sums, ...(report.by === 'hedge' ? locked : [])].join('\t');
 }
 
-export const GROUP_TITLES: Record<ReportGrouping, string> = {
-  day: 'Day (UTC)',
-  week: 'ISO week',
-  month: 'Month',
-  side: 'Side',
-  tenor: 'Tenor',
-  market: 'Market',
-  hedge: 'Hedge ID',
-  ref: 'Ref',
-};
+/** Per grouping: the table's column title and the "by …" words; then the page's, where it has room for longer words. */
+export const GROUP_WORDS = Object.fromEntries(
+  `day|Day (UTC)|day (UTC)
+  week|ISO week|ISO week (UTC)||ISO week (Monday to Sunday, UTC)
+  month|Month|month (UTC)|Month (UTC)
+  side|Side|side
+  tenor|Tenor|tenor
+  market|Market|market
+  hedge|Hedge ID|closed hedge|Hedge
+  ref|Ref|deal reference|Deal reference`
+    .split(/\n\s*/)
+    .map((line) => {
+      const [by, title, words, pageTitle, pageWords] = line.split('|');
+      return [by, { title, words, pageTitle: pageTitle || title, pageWords: pageWords || words }];
+    }),
+) as Record<ReportGrouping, Record<'title' | 'words' | 'pageTitle' | 'pageWords', string>>;
 
-export const BY_WORDS: Record<ReportGrouping, string> = {
-  day: 'day (UTC)',
-  week: 'ISO week (UTC)',
-  month: 'month (UTC)',
-  side: 'side',
-  tenor: 'tenor',
-  market: 'market',
-  hedge: 'closed hedge',
-  ref: 'deal reference',
-};
-
-const COLUMN_WORDS: Record<string, string> = {
-  count: 'hedges',
-  notional_usd: 'notional',
-  gross_pnl_usd: 'gross P&L',
-  carry_pnl_usdc: 'carry',
-  fees_pnl_usdc: 'fees',
-  bar: 'bars',
-  client_reference: 'reference',
-  closed_at: 'close time',
-  entry_price: 'entry rate',
-  exit_price: 'exit rate',
-  quote_amount_locked: 'amount locked',
-};
+/** A column (or a figure `Report.missing` counts) in words. */
+export const COLUMN_WORDS: Record<string, string> = Object.fromEntries(
+  'count=hedges,notional_usd=notional,gross_pnl_usd=gross P&L,carry_pnl_usdc=carry,fees_pnl_usdc=fees,bar=bars,client_reference=reference,closed_at=close time,entry_price=entry rate,exit_price=exit rate,quote_amount_locked=amount locked'
+    .split(',')
+    .map((pair) => pair.split('=')),
+);
 
 const BAR_WIDTH = 21;
 const BAR_MIN_WIDTH = 9;
@@ -169,22 +152,20 @@ interface ReportViewOptions {
 export async function renderReportTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
   const fitLine = (line: string) => (displayWidth(line) > width ? truncateEnd(line, width) : line);
-  const lines = [fitLine(c.bold(`P&L by ${BY_WORDS[report.by]}, ${periodText(report, 'closed ')}`))];
-
-  lines.push(
+  return [
+    fitLine(c.bold(`P&L by ${GROUP_WORDS[report.by].words}, ${periodText(report, 'closed ')}`)),
     ...(report.groups.length ? await groupTable(report, options) : [c.dim('No closed hedges in this period.')]),
-  );
-  lines.push(wrapWords(unrealizedLine(report, c), width), fitLine(cumulativeLine(report, c, width)));
-  return lines.map((line) => line.trimEnd()).join('\n');
+    wrapWords(unrealizedLine(report, c), width),
+    fitLine(cumulativeLine(report, c, width)),
+  ]
+    .map((line) => line.trimEnd())
+    .join('\n');
 }
 
-function tableKeys(by: ReportGrouping) {
-  const keys =
-    by === 'hedge'
-      ? REPORT_DEAL_CSV_COLUMNS.filter((key) => !/^(market|closed_at|quote_currency)$/.test(key))
-      : REPORT_CSV_COLUMNS;
-  return [...keys, 'bar'];
-}
+const tableKeys = (by: ReportGrouping) => [
+  ...reportColumns(by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key)),
+  'bar',
+];
 
 async function groupTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
@@ -203,39 +184,33 @@ async function groupTable(report: Report, options: ReportViewOptions) {
     width,
     chalk: c,
   });
+  const wrap = (text: string) => wrapWords(text, width);
   const out = drawn.split('\n');
-  if (report.by === 'hedge' && report.locked.length > 1) {
-    for (const sum of report.locked)
-      out.push(
-        wrapWords(
-          `Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${plural(sum.count, 'hedge')})`,
-          width,
-        ),
-      );
-  }
+  for (const sum of report.by === 'hedge' && report.locked.length > 1 ? report.locked : [])
+    out.push(
+      wrap(
+        `Locked in ${sum.quote_currency ?? 'an unknown currency'}: ${formatFixed(sum.amount, 2)} (${plural(sum.count, 'hedge')})`,
+      ),
+    );
   out.push(
     c.dim(
-      wrapWords(
+      wrap(
         `Amounts in USD; carry and fees in USDC, from your side (- you paid, + you earned): net = gross + carry + fees.${
           report.by === 'hedge'
             ? ' Locked: notional × entry rate, in the quote currency.'
             : ' A line per deal, with its reference and rates: --by hedge.'
         }`,
-        width,
       ),
     ),
   );
   if (hidden.length || shortened.length) {
     const words = hidden.map((key) => COLUMN_WORDS[key] ?? key).join(', ');
-    const parts = [
-      ...(hidden.length ? [`Not shown at ${width} columns: ${words}`] : []),
-      ...(shortened.includes('group')
-        ? [
-            `${hidden.length ? 'hedge' : `Hedge`} ids shortened in the middle${hidden.length ? '' : ` at ${width} columns`}`,
-          ]
-        : []),
-    ];
-    out.push(c.dim(wrapWords(`${parts.join('; ')} (all in --format csv and --json).`, width)));
+    const parts = hidden.length ? [`Not shown at ${width} columns: ${words}`] : [];
+    if (shortened.includes('group'))
+      parts.push(
+        hidden.length ? 'hedge ids shortened in the middle' : `Hedge ids shortened in the middle at ${width} columns`,
+      );
+    out.push(c.dim(wrap(`${parts.join('; ')} (all in --format csv and --json).`)));
   }
   return out;
 }
@@ -250,26 +225,27 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
   const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
   const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
-  return tableKeys(report.by).map((key) => {
-    if (key === 'bar') {
-      const column: TableColumn = {
-        key,
-        header: '',
-        align: 'left',
-        // The bar draws each group's net P&L: kept like an amount (headers wrap, an id is shortened, before it goes).
-        money: true,
-        cells: [],
-        drawn: {
-          width: BAR_WIDTH,
-          minWidth: BAR_MIN_WIDTH,
-          draw: (row, barWidth) => {
-            const value = groups[row]?.net_pnl_usd;
-            return value === undefined ? '' : tone(c, value, bar(value, maxAbs, barWidth), c.dim);
+  return tableKeys(report.by).map((key): [TableColumn, TableCell] => {
+    if (key === 'bar')
+      return [
+        {
+          key,
+          header: '',
+          align: 'left',
+          // The bar draws each group's net P&L: kept like an amount (headers wrap, an id is shortened, before it goes).
+          money: true,
+          cells: [],
+          drawn: {
+            width: BAR_WIDTH,
+            minWidth: BAR_MIN_WIDTH,
+            draw: (row, barWidth) => {
+              const value = groups[row]?.net_pnl_usd;
+              return value === undefined ? '' : tone(c, value, bar(value, maxAbs, barWidth), c.dim);
+            },
           },
         },
-      };
-      return [column, EMPTY_CELL];
-    }
+        EMPTY_CELL,
+      ];
     const field = REPORT_FIELDS.find((known) => known.key === key)!;
     const values = groups.map((group) => (key === 'group' ? group.label : valueOf(key, group)));
     // Rates: one number of decimals for the whole column (what the smallest needs).
@@ -281,6 +257,7 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
             ? 0
             : 2,
     };
+    const cell = (value: unknown) => formatCell(field, value, {}, format, context);
     // The totals line: the sums of the CSV's columns; the amount locked when in one currency (several: each on its own line under the table).
     const total =
       key === 'quote_amount_locked'
@@ -288,29 +265,29 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
           ? tableCell(formatFixed(report.locked[0].amount, 2))
           : EMPTY_CELL
         : key !== 'group' && REPORT_CSV_COLUMNS.includes(key)
-          ? formatCell(field, valueOf(key, report.totals), {}, format, context)
+          ? cell(valueOf(key, report.totals))
           : EMPTY_CELL;
-    const column: TableColumn = {
-      key,
-      header:
-        key === 'group'
-          ? GROUP_TITLES[report.by]
-          : field.kind === 'rate' && currency
-            ? `${field.label} ${currency}/USDT`
-            : key === 'quote_amount_locked' && lockedIn
-              ? `${field.label} ${lockedIn}`
-              : field.label,
-      align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') ? 'left' : 'right',
-      // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
-      shrink:
-        key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
-      minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
-      money: REPORT_MONEY.has(key),
-      cells: values.map((value) =>
-        key === 'group' ? tableCell(safeText(String(value))) : formatCell(field, value, {}, format, context),
-      ),
-    };
-    return [column, total];
+    return [
+      {
+        key,
+        header:
+          key === 'group'
+            ? GROUP_WORDS[report.by].title
+            : field.kind === 'rate' && currency
+              ? `${field.label} ${currency}/USDT`
+              : key === 'quote_amount_locked' && lockedIn
+                ? `${field.label} ${lockedIn}`
+                : field.label,
+        align: ['text', 'side', 'utc'].includes(field.kind ?? 'text') ? 'left' : 'right',
+        // A group's name or a reference may be cut at the end; a hedge id is kept whole (cut in the middle only when it is all that fits).
+        shrink:
+          key === 'group' ? (report.by === 'hedge' ? 'middle' : 'end') : key === 'client_reference' ? 'end' : undefined,
+        minWidth: key === 'group' && report.by !== 'hedge' ? 10 : key === 'client_reference' ? 8 : undefined,
+        money: isMoney(key),
+        cells: values.map((value) => (key === 'group' ? tableCell(safeText(String(value))) : cell(value))),
+      },
+      total,
+    ];
   });
 }
 
@@ -328,7 +305,7 @@ function unrealizedLine(report: Report, c: ChalkInstance) {
 function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   const label = 'Cumulative net P&L ';
   if (!report.cumulative.length) return `${label}${c.dim('(no dated closes)')}`;
-  const last = report.cumulative[report.cumulative.length - 1].net_pnl_usd;
+  const last = report.cumulative.at(-1)!.net_pnl_usd;
   const end = ` ${formatSignedMoney(last)}`;
   const room = Math.max(1, width - displayWidth(label) - displayWidth(end));
   const line = sparkline(
@@ -337,13 +314,6 @@ function cumulativeLine(report: Report, c: ChalkInstance, width: number) {
   );
   return `${label}${c.cyan(line)}${tone(c, last, end)}`;
 }
-
-export const MISSING_WORDS: Record<keyof Report['missing'], string> = {
-  notional_usd: 'notional',
-  gross_pnl_usd: 'gross P&L',
-  carry_pnl_usdc: 'carry',
-  fees_pnl_usdc: 'fees',
-};
 
 export const plural = (count: number, one: string) => `${count} ${count === 1 ? one : `${one}s`}`;
 
@@ -359,11 +329,10 @@ export function reportNotes(report: Report) {
     notes.push(
       `${plural(report.undated, 'closed hedge')} without a close time counted in the figures but not in the cumulative line.`,
     );
-  for (const key of Object.keys(MISSING_WORDS) as Array<keyof Report['missing']>) {
-    const count = report.missing[key];
+  for (const [key, count] of Object.entries(report.missing)) {
     if (count > 0)
       notes.push(
-        `The ${MISSING_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`,
+        `The ${COLUMN_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`,
       );
   }
   return notes;
