@@ -16,17 +16,16 @@ import {
 } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
-export async function run(ctx: CommandContext, input: In<'POSITIONS'>) {
+export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
   const { output } = ctx;
-  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'positions', ref: input.options.ref }, input.options);
-  const options = { ref: parseClientReference(input.options.ref) };
+  if (watchAsked(options)) return watchCommand(ctx, { kind: 'positions', ref: options.ref }, options);
+  const ref = parseClientReference(options.ref);
   const { book, sides, nowMs } = await readSides(
     ctx,
-    options.ref,
+    ref,
     (problem) => `Hedges not shown: ${problem}; the positions are the positions list's alone.`,
   );
-  const carries = (reference: string | undefined) =>
-    options.ref === undefined || carriesReference(reference, options.ref);
+  const carries = (reference: string | undefined) => ref === undefined || carriesReference(reference, ref);
   const listed = book.flatMap((position, index) => {
     const side = sides.lines[index];
     const own = ownReference(position);
@@ -42,17 +41,16 @@ export async function run(ctx: CommandContext, input: In<'POSITIONS'>) {
 
   // The positions list is the server's: a side it does not show yet is a row of its own only in a
   // person's table, where the line under it says why; a script is told of every settling side on stderr.
-  const people = unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }));
-  const shown = [...listed, ...people];
+  const shown = [...listed, ...unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }))];
   for (const { side, market } of shown)
     if (side?.state === 'settling' && market !== undefined)
       output.scriptWarn(settlingSentence(market, side.side, side.why));
   const records = sides.recordsProblem === undefined;
   const empty = unlisted.length
     ? 'The positions list shows no line yet.'
-    : options.ref === undefined
+    : ref === undefined
       ? 'No open positions.'
-      : `No open position carries the reference ${options.ref}.`;
+      : `No open position carries the reference ${ref}.`;
   await output.list(
     listed.map(({ row }) => row),
     POSITION_RESOURCE,
@@ -60,31 +58,27 @@ export async function run(ctx: CommandContext, input: In<'POSITIONS'>) {
       empty,
       // JSON: the server's position objects as they are, with the side's references at the top and its book
       // beside them (--raw: as sent, nothing added). A `client_reference` the server sent stays as sent.
-      ...(output.inOneShape
-        ? {
-            json: listed.map(({ row, side, references }) => ({
-              client_reference: references.length === 1 ? references[0] : null,
-              [REFERENCES_FIELD]: references,
-              ...row,
-              [SIDE_BOOK_FIELD]: records && side ? sideBookOf(side) : null,
-            })),
-            jsonFields: [
-              { key: REFERENCES_FIELD, label: 'Refs', kind: 'json' as const },
-              { key: SIDE_BOOK_FIELD, label: 'Side book', kind: 'json' as const },
-            ],
-          }
-        : {}),
+      // `side_book`: the side's state as every view shows it, and its live hedges as the server sent them (docs/output.md).
+      ...(output.inOneShape && {
+        json: listed.map(({ row, side, references }) => ({
+          client_reference: references.length === 1 ? references[0] : null,
+          client_references: references,
+          ...row,
+          side_book:
+            records && side
+              ? { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges }
+              : null,
+        })),
+        jsonFields: [
+          { key: 'client_references', label: 'Refs', kind: 'json' as const },
+          { key: 'side_book', label: 'Side book', kind: 'json' as const },
+        ],
+      }),
       people: (table) => {
         const { sections, parts } = sideLines(
           shown.map(({ side }) => side),
           { width: table.columns, chalk: table.chalk, nowMs },
         );
-        // Said under the table only about what it shows: the net margin when its column is
-        // there, the parts of the lines under each side that the width kept.
-        const under =
-          records && shown.some(({ side }) => side !== undefined)
-            ? [{ text: `Under each side: its hedges as their records show them (${parts.join(', ')}).` }]
-            : [];
         return table.list(
           shown.map(({ row }) => row),
           POSITION_RESOURCE,
@@ -97,7 +91,11 @@ export async function run(ctx: CommandContext, input: In<'POSITIONS'>) {
                 columns: ['net_margin_usd'],
                 text: 'Net margin: what closing now would return (margin + net P&L − close fee).',
               },
-              ...under,
+              // Said under the table only about what it shows: the net margin when its column is
+              // there, the parts of the lines under each side that the width kept.
+              ...(records && shown.some(({ side }) => side !== undefined)
+                ? [{ text: `Under each side: its hedges as their records show them (${parts.join(', ')}).` }]
+                : []),
             ],
           },
         );
@@ -124,29 +122,17 @@ export async function readSides(ctx: CommandContext, ref: string | undefined, wi
   return { book, sides, nowMs: client.transport.serverNow().bestMs };
 }
 
-/** Every deal reference of the side's hedges in `positions --json` (`client_reference` holds it when there is one). */
-const REFERENCES_FIELD = 'client_references';
-
-/** The name of the side's book in `positions --json`: hedge's own, beside the server's fields (docs/output.md). */
-const SIDE_BOOK_FIELD = 'side_book';
-
-/** What `side_book` holds: the side's state as every view shows it, and its live hedges as the server sent them. */
-function sideBookOf(side: PositionSide) {
-  return { state: side.state, why: side.why ?? null, records_notional_usd: side.recordsUsd, hedges: side.hedges };
-}
-
 /** A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity. */
-function unlistedRow(side: PositionSide) {
+function unlistedRow(side: PositionSide): Record<string, unknown> {
   const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
   const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
-  const row: Record<PropertyKey, unknown> = {
+  const reference = sideReferences(side);
+  return {
     market: side.market,
     side: side.side,
-    ...(filled.length ? { notional_usd: side.recordsUsd } : {}),
-    ...(soonest ? { maturity_at: soonest.maturity_at } : {}),
+    ...(filled.length > 0 && { notional_usd: side.recordsUsd }),
+    ...(soonest && { maturity_at: soonest.maturity_at }),
     ...(side.hedges.length === 1 && { hedge_id: side.hedges[0].id }),
+    ...(reference !== undefined && { [JOINED_REFERENCE]: reference }),
   };
-  const reference = sideReferences(side);
-  if (reference !== undefined) row[JOINED_REFERENCE] = reference;
-  return row as Record<string, unknown>;
 }

@@ -20,7 +20,6 @@ import {
   reportNotes,
   reportPlainRows,
   reportPlainTotals,
-  type ReportColumn,
 } from '../../../features/report/report-view.js';
 import { dealReferences, readDeal, readHedgeReferences } from '../../../features/book/deal.js';
 import { closePeriod, noteShortRecords, noteStillHeld } from './history.js';
@@ -31,10 +30,9 @@ export const CONDITION_FIELDS =
     ' ',
   );
 
-export async function run(ctx: CommandContext, input: In<'REPORT'>) {
+export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>) {
   const { output } = ctx;
   // Every option checked before anything is sent: a bad one is a UsageError (exit 2) naming it.
-  const { options: given } = input;
   const by = given.by === undefined ? 'day' : REPORT_GROUPINGS.find((name) => name === given.by!.trim().toLowerCase());
   if (by === undefined)
     throw new UsageError(`--by: ${echo(given.by!)} is not allowed; expected one of ${REPORT_GROUPINGS.join(', ')}.`);
@@ -49,24 +47,17 @@ export async function run(ctx: CommandContext, input: In<'REPORT'>) {
         : asked === 'tsv' || !ctx.io.stdoutIsTTY
           ? 'plain'
           : 'table';
-  let html: string | undefined;
-  if (given.html !== undefined) {
-    const target = htmlTarget(given.html);
-    if ('problem' in target) throw new UsageError(`--html: ${target.problem}`);
-    html = target.path;
-  }
+  const target = given.html === undefined ? undefined : htmlTarget(given.html);
+  if (target && 'problem' in target) throw new UsageError(`--html: ${target.problem}`);
+  const html = target?.path;
   // --fields for tsv and csv: the report's own columns, in the order given.
-  const { fields } = ctx.globals;
-  let columns: ReportColumn[] | undefined;
-  if (fields !== undefined && (format === 'csv' || format === 'plain')) {
-    const allowed = reportColumns(by) as readonly string[];
-    const unknown = fields.filter((field) => !allowed.includes(field));
-    if (unknown.length)
-      throw new UsageError(
-        `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
-      );
-    columns = fields;
-  }
+  const columns = format === 'csv' || format === 'plain' ? ctx.globals.fields : undefined;
+  const allowed = reportColumns(by) as readonly string[];
+  const unknown = columns?.filter((field) => !allowed.includes(field));
+  if (unknown?.length)
+    throw new UsageError(
+      `--fields: ${unknown.map((field) => echo(field)).join(', ')} is not a report column; expected some of ${allowed.join(', ')}.`,
+    );
   const ref = parseClientReference(given.ref);
   const client = await ctx.client();
   // Deal references for closed-hedge records that carry none, from the hedge records: a
@@ -86,60 +77,46 @@ export async function run(ctx: CommandContext, input: In<'REPORT'>) {
   noteShortRecords(ctx, references?.read);
   // The HTML listing's rows wait in a file beside the target while the history is read.
   const listing = html === undefined ? undefined : new ClosedHedgeListing(html, closedHedgeRow);
-  let gathered: Awaited<ReturnType<typeof gatherReport>>;
-  try {
-    // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
-    // them for a long history); the terminal's and the plain formats' line reads the points.
-    const points = format !== 'json';
-    gathered = await gatherReport(client, { by, since, until, ref }, listing && ((record) => listing.add(record)), {
-      points,
-      ...(references !== undefined && { references }),
-    });
-  } catch (error) {
+  // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
+  // them for a long history); the terminal's and the plain formats' line reads the points.
+  const gathered = await gatherReport(client, { by, since, until, ref }, listing && ((record) => listing.add(record)), {
+    points: format !== 'json',
+    ...(references !== undefined && { references }),
+  }).catch((error: unknown) => {
     listing?.discard();
     throw error;
-  }
-  const { report } = gathered;
+  });
+  const { report, complete, cumulative } = gathered;
+  const shape = { columns, header: ctx.globals.header };
 
-  if (!gathered.complete) output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
+  if (!complete) output.warn(incompleteWarning(gathered.fetched, gathered.stopped));
   for (const note of reportNotes(report)) output.note(output.chalk.dim(note));
   // The report counts what the deal closed; what it still holds after its rolls is said beside it.
   noteStillHeld(ctx, deal);
 
   switch (format) {
-    case 'json': {
-      const line = gathered.cumulative;
-      output.jsonWithList({ ...report, complete: gathered.complete }, 'cumulative', line.length, (index) =>
-        cumulativePoint(line, index),
+    case 'json':
+      output.jsonWithList({ ...report, complete }, 'cumulative', cumulative.length, (index) =>
+        cumulativePoint(cumulative, index),
       );
       break;
-    }
     case 'csv':
       output.write(
-        reportCsv(report, (await import('../../../platform/terminal/csv.js')).csvText, {
-          columns: columns,
-          header: ctx.globals.header,
-        }).replace(/\n$/, ''),
+        reportCsv(report, (await import('../../../platform/terminal/csv.js')).csvText, shape).replace(/\n$/, ''),
       );
       break;
     case 'plain':
       if (!report.groups.length) output.note('No closed hedges in this period.');
-      for (const row of reportPlainRows(report, { columns: columns, header: ctx.globals.header })) output.write(row);
+      for (const row of reportPlainRows(report, shape)) output.write(row);
       output.note(reportPlainTotals(report));
       break;
-    case 'table': {
+    case 'table':
       output.write(
-        await renderReportTable(report, {
-          chalk: output.chalk,
-          columns: output.columns,
-          nowMs: ctx.clock.now(),
-        }),
+        await renderReportTable(report, { chalk: output.chalk, columns: output.columns, nowMs: ctx.clock.now() }),
       );
-      break;
-    }
   }
 
-  if (html !== undefined && listing) {
+  if (listing) {
     const credentials = await ctx.credentials();
     const [before, after] = reportHtmlAround(
       report,
@@ -147,11 +124,11 @@ export async function run(ctx: CommandContext, input: In<'REPORT'>) {
         account: accountName(credentials),
         environment: credentials.environment,
         generatedAt: new Date(ctx.clock.now()).toISOString(),
-        cumulative: gathered.cumulative,
+        cumulative,
       },
       listing.size,
     );
-    listing.writeReport(html, before, after);
+    listing.writeReport(html!, before, after);
     output.note(`HTML report written to ${html}`);
   }
 }
