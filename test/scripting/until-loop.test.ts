@@ -146,6 +146,15 @@ describe('--until: failures', () => {
     expect(run.stderr).toContain('trying again in 4 s');
   });
 
+  it('a read cut by --timeout ends it (exit 124) without promising another read', async () => {
+    const cut = new NetworkError('No answer from example on GET /hedges/hdg_one before --timeout ran out (3 s).', {
+      endpoint: 'GET /hedges/hdg_one',
+      attempts: 1,
+    });
+    const run = await untilOn(['submitted', cut], { answerMs: 1000, globals: { timeout: 3 } });
+    expect([run.outcome.constructor, run.at, run.elapsed, run.stderr]).toEqual([UntilNotMetError, [0, 2000], 3000, '']);
+  });
+
   it.each([
     [{ watch: true }, '--watch'],
     [{ wait: true }, '--wait'],

@@ -118,6 +118,8 @@ export async function runUntil(
       if (signal.aborted || error instanceof InterruptedError) throw interrupted();
       if (!isPassingFailure(error)) throw error;
       const now = clock.now();
+      // A read cut by the bound is the bound ending, not a read to try again: nothing to announce.
+      if (deadline !== undefined && now >= deadline) return notMet();
       const retryAfterMs = error instanceof NetworkError ? error.retryAfterMs : undefined;
       nextAt = nextRefreshAt(pollStartedAt, now, intervalMs);
       if (retryAfterMs !== undefined) nextAt = Math.max(nextAt, now + Math.min(retryAfterMs, MAX_RETRY_AFTER_MS));
