@@ -84,7 +84,7 @@ export async function readApi(
   };
   if (!options.paginate) {
     await fetchPath(call.path);
-    return 1;
+    return;
   }
   const { baseUrl } = await ports.credentials();
   let pages = 0;
@@ -99,7 +99,6 @@ export async function readApi(
     if (page.next === 'page' && pages >= MAX_PAGES)
       throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
   }
-  return pages;
 }
 
 /** Journal fields of a write's answer: the hedge it names, when it names one. */
@@ -143,7 +142,7 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
   if (!entry.command.startsWith(API_COMMAND_PREFIX)) return;
   const method = entry.request?.method as ApiMethod;
   const row = `Journal ${entry.id} (${safeText(entry.command)})`;
-  if (!isWriteMethod(method) || !(API_METHODS as readonly string[]).includes(method)) {
+  if (!isWriteMethod(method) || !API_METHODS.includes(method)) {
     throw new UsageError(
       `${row} is not resumed: its method ${JSON.stringify(safeText(String(method)))} is not one \`hedge api\` writes with (${API_METHODS.filter(isWriteMethod).join(', ')}); nothing was sent.`,
     );
