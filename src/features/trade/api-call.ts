@@ -7,9 +7,9 @@ import { OffOriginError, UsageError } from '../../core/errors.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { resolveApiPath } from '../../core/security/base-url.js';
-import { safeText } from '../../core/security/safe-text.js';
+import { messageOf, safeText } from '../../core/security/safe-text.js';
 import { readInputFile, type InputPorts } from '../write/input-file.js';
-import type { WriteAction, WriteRecord } from '../write/write-flow.js';
+import type { WriteAction } from '../write/write-flow.js';
 
 /** Journal commands of `hedge api` writes: `api POST /hedges/close`. */
 export const API_COMMAND_PREFIX = 'api ';
@@ -84,7 +84,7 @@ export async function readApi(
   };
   if (!options.paginate) {
     await fetchPath(call.path);
-    return 1;
+    return;
   }
   const { baseUrl } = await ports.credentials();
   let pages = 0;
@@ -99,46 +99,33 @@ export async function readApi(
     if (page.next === 'page' && pages >= MAX_PAGES)
       throw new UsageError(`--paginate: stopped after ${MAX_PAGES} pages; narrow the list with filters.`);
   }
-  return pages;
 }
 
 /** Journal fields of a write's answer: the hedge it names, when it names one. */
 function idsOf(answer: ApiAnswer) {
   const data = (answer.body as { data?: unknown } | undefined)?.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return {};
-  const record = data as Record<string, unknown>;
-  const hedgeId =
-    typeof record.hedge_id === 'string'
-      ? record.hedge_id
-      : typeof record.id === 'string' && record.id.startsWith('hdg_')
-        ? record.id
-        : undefined;
-  return {
-    ...(hedgeId && { hedge_id: hedgeId }),
-    ...(typeof record.order_tx_hash === 'string' && { order_tx_hash: record.order_tx_hash }),
-  };
+  const { hedge_id: named, id, order_tx_hash: hash } = data as Record<string, unknown>;
+  const hedgeId = typeof named === 'string' ? named : typeof id === 'string' && id.startsWith('hdg_') ? id : undefined;
+  return { ...(hedgeId && { hedge_id: hedgeId }), ...(typeof hash === 'string' && { order_tx_hash: hash }) };
 }
 
-/** A write as the one write flow's record: the call is its request. */
-interface ApiRecord extends WriteRecord<ApiCall> {
-  kind: 'api';
-  /** Where its answers are kept for the command to print (also one the transport threw on). */
-  answers: AnswerLog;
-}
-
-export function apiRecord(call: ApiCall, answers: AnswerLog): ApiRecord {
-  const command = `${API_COMMAND_PREFIX}${call.method} ${call.path}`;
-  return { kind: 'api', request: call, answers, command, verb: `send ${call.method} ${call.path}`, argv: call.argv };
-}
-
-/** The record with the api kind's hooks (`hedge api` loads no trade kind, trade-actions.ts): sent as the call
- * says, proven by its answer alone; no view of the book shows what it did, so unanswered its outcome is unknown. */
-export function apiAction(client: HedgeClient, record: ApiRecord): WriteAction<ApiAnswer, ApiAnswer> {
-  const { request: call, answers } = record;
+/** A write as the one write flow's action, its answers kept in `answers` for the command to print (also one the
+ * transport threw on). `hedge api` loads no trade kind (trade-actions.ts): sent as the call says, proven by its
+ * answer alone; no view of the book shows what it did, so unanswered its outcome is unknown. */
+export function apiAction(
+  client: HedgeClient,
+  call: ApiCall,
+  answers = new AnswerLog(),
+): WriteAction<ApiAnswer, ApiAnswer> {
   const body = call.body === undefined ? '' : ` ${JSON.stringify(call.body)}`;
   const plan = (key: string) => request(call, call.path, key, answers.record(call.path));
   return {
-    ...record,
+    kind: 'api',
+    request: call,
+    command: `${API_COMMAND_PREFIX}${call.method} ${call.path}`,
+    verb: `send ${call.method} ${call.path}`,
+    argv: call.argv,
     plan,
     question: () => `Send ${call.method} ${call.path}${body.length > 200 ? ` ${body.slice(0, 200)}…` : body}?`,
     send: async (key) => {
@@ -155,7 +142,7 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
   if (!entry.command.startsWith(API_COMMAND_PREFIX)) return;
   const method = entry.request?.method as ApiMethod;
   const row = `Journal ${entry.id} (${safeText(entry.command)})`;
-  if (!isWriteMethod(method) || !(API_METHODS as readonly string[]).includes(method)) {
+  if (!isWriteMethod(method) || !API_METHODS.includes(method)) {
     throw new UsageError(
       `${row} is not resumed: its method ${JSON.stringify(safeText(String(method)))} is not one \`hedge api\` writes with (${API_METHODS.filter(isWriteMethod).join(', ')}); nothing was sent.`,
     );
@@ -164,12 +151,12 @@ export function apiActionFromJournal(client: HedgeClient, entry: JournalEntry) {
   const call: ApiCall = {
     method,
     path,
-    ...(entry.request.body !== null && entry.request.body !== undefined && { body: entry.request.body }),
+    body: entry.request.body ?? undefined,
     // Extra -H headers are not journaled (they may carry anything); the resend goes without them.
     headers: {},
     argv: Array.isArray(entry.argv) ? entry.argv.map(String) : ['api', '-X', method, path],
   };
-  return apiAction(client, apiRecord(call, new AnswerLog()));
+  return apiAction(client, call);
 }
 
 /** A journaled path as a fresh `hedge api PATH` resolves it, or OffOriginError naming the row (nothing sent). */
@@ -179,7 +166,7 @@ function journaledPath(baseUrl: string, journaled: unknown, row: string) {
   try {
     resolved = resolveApiPath(baseUrl, raw);
   } catch {
-    resolved = undefined;
+    // Refused below, as off the base URL.
   }
   if (resolved === raw) return resolved;
   const shown = JSON.stringify(safeText(raw.length > 80 ? `${raw.slice(0, 80)}…` : raw));
@@ -207,7 +194,7 @@ export async function readInputBody(ports: InputPorts, file: string): Promise<un
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--input: ${name} is not JSON (${(error as Error).message}); the API takes JSON bodies only.`);
+    throw new UsageError(`--input: ${name} is not JSON (${messageOf(error)}); the API takes JSON bodies only.`);
   }
   // The journal keeps "no body" as null: a null body would be resumed as a request without one.
   if (body === null)

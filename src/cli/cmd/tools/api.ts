@@ -8,7 +8,6 @@ import { UsageError } from '../../../core/errors.js';
 import {
   AnswerLog,
   apiAction,
-  apiRecord,
   isWriteMethod,
   readApi,
   readInputBody,
@@ -89,7 +88,7 @@ export async function run(ctx: CommandContext, input: In<'API'>) {
   const pages: ApiAnswer[] = [];
   try {
     if (isWriteMethod(call.method)) {
-      const outcome = await runWrite(ctx, apiAction(client, apiRecord(call, log)), write);
+      const outcome = await runWrite(ctx, apiAction(client, call, log), write);
       if (outcome.kind === 'dry-run') renderDryRun(ctx.output, outcome.planned);
       if (outcome.kind === 'submitted' || outcome.kind === 'resolved') pages.push(outcome.answer);
     } else
