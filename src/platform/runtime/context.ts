@@ -52,17 +52,31 @@ const SETTINGS = [
   'planCheck',
 ] as const;
 
+// What the context works out from its settings, once.
+const derived = (init: ContextInit) => ({
+  origin: init.origin ?? 'cli',
+  /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
+  noticesTaken: init.notify !== undefined,
+  confirmedAhead: init.confirmedAhead ?? init.globals.yes,
+  deadline: init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now()),
+  // The settings src/features/write and src/features/trade read off the context (their ports name which); every
+  // other flow reads them from `globals` and `io`.
+  interactive: init.globals.input && init.io.stdinIsTTY && init.io.stdoutIsTTY,
+  inputAllowed: init.globals.input,
+  timeoutSeconds: init.globals.timeout,
+  stdin: init.io.stdin,
+  stdinIsTTY: init.io.stdinIsTTY,
+  /** A person reads the output: a human mode, and no caller takes the notices. */
+  forPeople: init.output.isHuman && init.notify === undefined,
+});
+
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- that merge is the point
-export interface CommandContext extends Readonly<Pick<ContextInit, (typeof SETTINGS)[number]>> {}
+export interface CommandContext extends Readonly<
+  Pick<ContextInit, (typeof SETTINGS)[number]> & ReturnType<typeof derived>
+> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
-  readonly deadline?: number;
-  readonly origin: 'cli' | 'agent' | 'keeper';
-  /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
-  readonly noticesTaken: boolean;
-  readonly confirmedAhead: boolean;
-  readonly init: ContextInit;
   private readonly built = new Map<string, Promise<unknown>>();
   private readonly disposers: Array<() => Promise<void> | void> = [];
   private parent?: CommandContext;
@@ -70,26 +84,18 @@ export class CommandContext {
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
 
-  constructor(init: ContextInit) {
-    this.init = init;
+  constructor(readonly init: ContextInit) {
+    Object.assign(this, derived(init));
     for (const name of SETTINGS) Object.assign(this, { [name]: init[name] });
-    this.origin = init.origin ?? 'cli';
-    this.noticesTaken = init.notify !== undefined;
-    this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
-    this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
     for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
-  private once<T>(
-    name: 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter',
-    make: () => Promise<T>,
-    shared = true,
-  ): Promise<T> {
-    if (shared && this.parent) return this.parent[name]() as Promise<T>;
-    let service = this.built.get(name) as Promise<T> | undefined;
-    if (!service) this.built.set(name, (service = make()));
+  private once<T>(name: keyof this, make: () => Promise<T>, shared = true): Promise<T> {
+    if (shared && this.parent) return (this.parent[name as keyof CommandContext] as () => Promise<T>)();
+    let service = this.built.get(name as string) as Promise<T> | undefined;
+    if (!service) this.built.set(name as string, (service = make()));
     return service;
   }
 
@@ -171,9 +177,7 @@ export class CommandContext {
         });
       const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
-        url: choice.url,
-        shown: choice.shown,
-        source: choice.source,
+        ...choice,
         fallbackDir: journalDir(env),
         ...shared,
         log: (line) => this.log(line),
@@ -211,11 +215,10 @@ export class CommandContext {
       if (globals.demo) {
         // Said when the simulator is actually used, so that bad input under --demo stays one line.
         output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
-        const demoModule = await import('./start-demo.js');
-        const demo = await demoModule.startDemo(configDir(env));
+        const demo = await (await import('./start-demo.js')).startDemo(configDir(env));
         this.onDispose(() => demo.close());
         if (demo.notice) output.warn(demo.notice);
-        return demoModule.demoCredentials(demo);
+        return demo.credentials;
       }
       return resolveCredentials({
         profileFlag: globals.profile,
@@ -299,33 +302,6 @@ export class CommandContext {
       async () => (await import('../terminal/prompter.js')).createInquirerPrompter(this.io, this.signal, this.env),
       false,
     );
-  }
-
-  // The settings src/features/write and src/features/trade read off the context (their ports name which); every
-  // other flow reads them from `globals` and `io`.
-  get interactive() {
-    return this.globals.input && this.io.stdinIsTTY && this.io.stdoutIsTTY;
-  }
-
-  get inputAllowed() {
-    return this.globals.input;
-  }
-
-  get timeoutSeconds() {
-    return this.globals.timeout;
-  }
-
-  get stdin() {
-    return this.io.stdin;
-  }
-
-  get stdinIsTTY() {
-    return this.io.stdinIsTTY;
-  }
-
-  /** A person reads the output: a human mode, and no caller takes the notices. */
-  get forPeople() {
-    return this.output.isHuman && !this.noticesTaken;
   }
 
   waitDeadline(startedAt: number) {
