@@ -39,45 +39,48 @@ export interface ContextInit {
   confirmedAhead?: boolean;
 }
 
-// The class takes these settings as its own read-only fields (assigned in the constructor).
-const SETTINGS = [
-  'io',
-  'env',
-  'globals',
-  'clock',
-  'signal',
-  'output',
-  'targetFiles',
-  'tradeGate',
-  'planCheck',
-] as const;
-
-// What the context works out from its settings, once.
-const derived = (init: ContextInit) => ({
+// The context's read-only fields: its settings, and what it works out from them once (assigned in the constructor).
+const fields = ({
+  io,
+  env,
+  globals,
+  clock,
+  signal,
+  output,
+  targetFiles,
+  tradeGate,
+  planCheck,
+  ...init
+}: ContextInit) => ({
+  io,
+  env,
+  globals,
+  clock,
+  signal,
+  output,
+  targetFiles,
+  tradeGate,
+  planCheck,
   origin: init.origin ?? 'cli',
-  /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
-  noticesTaken: init.notify !== undefined,
-  confirmedAhead: init.confirmedAhead ?? init.globals.yes,
-  deadline: init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now()),
+  confirmedAhead: init.confirmedAhead ?? globals.yes,
+  deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
   // The settings src/features/write and src/features/trade read off the context (their ports name which); every
   // other flow reads them from `globals` and `io`.
-  interactive: init.globals.input && init.io.stdinIsTTY && init.io.stdoutIsTTY,
-  inputAllowed: init.globals.input,
-  timeoutSeconds: init.globals.timeout,
-  stdin: init.io.stdin,
-  stdinIsTTY: init.io.stdinIsTTY,
+  interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
+  inputAllowed: globals.input,
+  timeoutSeconds: globals.timeout,
+  stdin: io.stdin,
+  stdinIsTTY: io.stdinIsTTY,
   /** A person reads the output: a human mode, and no caller takes the notices. */
-  forPeople: init.output.isHuman && init.notify === undefined,
+  forPeople: output.isHuman && init.notify === undefined,
 });
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- that merge is the point
-export interface CommandContext extends Readonly<
-  Pick<ContextInit, (typeof SETTINGS)[number]> & ReturnType<typeof derived>
-> {}
+export interface CommandContext extends Readonly<ReturnType<typeof fields>> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
-  private readonly built = new Map<string, Promise<unknown>>();
+  private readonly built = new Map<keyof CommandContext, Promise<unknown>>();
   private readonly disposers: Array<() => Promise<void> | void> = [];
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
@@ -85,17 +88,16 @@ export class CommandContext {
   private signals: { take?: (signal: string) => boolean } = {};
 
   constructor(readonly init: ContextInit) {
-    Object.assign(this, derived(init));
-    for (const name of SETTINGS) Object.assign(this, { [name]: init[name] });
+    Object.assign(this, fields(init));
     for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
-  private once<T>(name: keyof this, make: () => Promise<T>, shared = true): Promise<T> {
-    if (shared && this.parent) return (this.parent[name as keyof CommandContext] as () => Promise<T>)();
-    let service = this.built.get(name as string) as Promise<T> | undefined;
-    if (!service) this.built.set(name as string, (service = make()));
+  private once<T>(name: keyof CommandContext, make: () => Promise<T>, shared = true): Promise<T> {
+    if (shared && this.parent) return (this.parent[name] as () => Promise<T>)();
+    let service = this.built.get(name) as Promise<T> | undefined;
+    if (!service) this.built.set(name, (service = make()));
     return service;
   }
 
@@ -167,18 +169,18 @@ export class CommandContext {
       const choice = await this.journalChoice();
       const { openJournal, journalDir } = await import('../journal/index.js');
       const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
-      const { env, clock } = this;
-      const shared = { now: clock.now, sleep: clock.sleep, onSkip };
+      const dir = journalDir(this.env);
+      const shared = { now: this.clock.now, sleep: this.clock.sleep, onSkip };
       if (choice.kind === 'file')
         return openJournal({
-          dir: journalDir(env),
+          dir,
           ...shared,
           notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
         });
       const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
         ...choice,
-        fallbackDir: journalDir(env),
+        fallbackDir: dir,
         ...shared,
         log: (line) => this.log(line),
       });
@@ -310,14 +312,13 @@ export class CommandContext {
 
   /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
   async startProgress(label: string, since: number) {
-    const { globals, io, output } = this;
     return (await import('../terminal/spinner.js')).startProgress(
       {
-        quiet: globals.json || this.noticesTaken,
-        stderrIsTTY: io.stderrIsTTY,
-        stderr: io.stderr,
+        ...this.io,
+        // A caller that takes this context's notices (a keeper's step) is drawn nothing.
+        quiet: this.globals.json || this.init.notify !== undefined,
         env: this.env,
-        output,
+        output: this.output,
         now: this.clock.now,
         onDispose: (stop) => this.onDispose(stop),
       },
