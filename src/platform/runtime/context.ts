@@ -101,9 +101,10 @@ export class CommandContext {
     return service;
   }
 
-  onDispose(dispose: () => Promise<void> | void) {
+  // Arrow fields: handed on as they are, bound to this context.
+  readonly onDispose = (dispose: () => Promise<void> | void) => {
     this.disposers.push(dispose);
-  }
+  };
 
   async dispose() {
     for (const dispose of this.disposers.reverse()) {
@@ -139,9 +140,7 @@ export class CommandContext {
     return this.derive({ signal: step.signal, notify: step.notify, confirmedAhead: step.confirmed, origin: 'keeper' });
   }
 
-  hedgeCommand(...words: string[]) {
-    return hedgeCommandLine(this.globals, words);
-  }
+  readonly hedgeCommand = (...words: string[]) => hedgeCommandLine(this.globals, words);
 
   interceptSignals(take: (signal: string) => boolean) {
     this.signals.take = take;
@@ -154,14 +153,14 @@ export class CommandContext {
     return this.signals.take?.(signal) ?? false;
   }
 
-  notify(notice: Notice) {
+  readonly notify = (notice: Notice) => {
     if (this.init.notify) this.init.notify(notice);
     else sayNotice(this.output, notice);
-  }
+  };
 
-  log(line: string) {
+  readonly log = (line: string) => {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
-  }
+  };
 
   /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
   journal() {
@@ -182,7 +181,7 @@ export class CommandContext {
         ...choice,
         fallbackDir: dir,
         ...shared,
-        log: (line) => this.log(line),
+        log: this.log,
       });
       this.onDispose(() => team.close?.());
       return team;
@@ -198,18 +197,14 @@ export class CommandContext {
           profileFlag: this.globals.profile,
           env: this.env,
           configDir: configDir(this.env),
-          store: () => this.store(),
+          store: this.store,
         }),
       false,
     );
   }
 
-  store() {
-    return this.once(
-      'store',
-      async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(this.env)),
-    );
-  }
+  readonly store = () =>
+    this.once('store', async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(this.env)));
 
   credentials() {
     return this.once('credentials', async () => {
@@ -226,7 +221,7 @@ export class CommandContext {
         profileFlag: globals.profile,
         env,
         // The store module (conf) is loaded only when resolving reads it.
-        store: () => this.store(),
+        store: this.store,
         // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
         reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
       });
@@ -269,7 +264,7 @@ export class CommandContext {
           timeoutSeconds: globals.timeout,
           signal: this.signal,
           requestTimeoutSeconds: globals.requestTimeout,
-          log: globals.verbose ? (line) => this.log(line) : undefined,
+          log: globals.verbose ? this.log : undefined,
         });
       },
       !this.ownClient,
@@ -281,10 +276,10 @@ export class CommandContext {
     return new WireMemory({
       credentials,
       configDir: configDir(this.env),
-      store: () => this.store(),
-      log: (line) => this.log(line),
-      notify: (notice) => this.notify(notice),
-      hedgeCommand: (...words) => this.hedgeCommand(...words),
+      store: this.store,
+      log: this.log,
+      notify: this.notify,
+      hedgeCommand: this.hedgeCommand,
     });
   }
 
@@ -320,7 +315,7 @@ export class CommandContext {
         env: this.env,
         output: this.output,
         now: this.clock.now,
-        onDispose: (stop) => this.onDispose(stop),
+        onDispose: this.onDispose,
       },
       label,
       since,
