@@ -39,63 +39,72 @@ export interface ContextInit {
   confirmedAhead?: boolean;
 }
 
-// The class takes these settings as its own read-only fields (assigned in the constructor).
-const SETTINGS = [
-  'io',
-  'env',
-  'globals',
-  'clock',
-  'signal',
-  'output',
-  'targetFiles',
-  'tradeGate',
-  'planCheck',
-] as const;
+// The context's read-only fields: its settings, and what it works out from them once (assigned in the constructor).
+const fields = ({
+  io,
+  env,
+  globals,
+  clock,
+  signal,
+  output,
+  targetFiles,
+  tradeGate,
+  planCheck,
+  ...init
+}: ContextInit) => ({
+  io,
+  env,
+  globals,
+  clock,
+  signal,
+  output,
+  targetFiles,
+  tradeGate,
+  planCheck,
+  origin: init.origin ?? 'cli',
+  confirmedAhead: init.confirmedAhead ?? globals.yes,
+  deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
+  // The settings src/features/write and src/features/trade read off the context (their ports name which); every
+  // other flow reads them from `globals` and `io`.
+  interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
+  inputAllowed: globals.input,
+  timeoutSeconds: globals.timeout,
+  stdin: io.stdin,
+  stdinIsTTY: io.stdinIsTTY,
+  /** A person reads the output: a human mode, and no caller takes the notices. */
+  forPeople: output.isHuman && init.notify === undefined,
+});
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- that merge is the point
-export interface CommandContext extends Readonly<Pick<ContextInit, (typeof SETTINGS)[number]>> {}
+export interface CommandContext extends Readonly<ReturnType<typeof fields>> {}
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging -- see the interface above
 export class CommandContext {
-  readonly deadline?: number;
-  readonly origin: 'cli' | 'agent' | 'keeper';
-  /** A caller takes this context's notices (a keeper's step): nothing is drawn for people. */
-  readonly noticesTaken: boolean;
-  readonly confirmedAhead: boolean;
-  readonly init: ContextInit;
-  private readonly built = new Map<string, Promise<unknown>>();
+  private readonly built = new Map<keyof CommandContext, Promise<unknown>>();
   private readonly disposers: Array<() => Promise<void> | void> = [];
   private parent?: CommandContext;
   /** A derived context with a signal of its own builds its own client (requests stop with that signal). */
   private ownClient = false;
   private signals: { take?: (signal: string) => boolean } = {};
 
-  constructor(init: ContextInit) {
-    this.init = init;
-    for (const name of SETTINGS) Object.assign(this, { [name]: init[name] });
-    this.origin = init.origin ?? 'cli';
-    this.noticesTaken = init.notify !== undefined;
-    this.confirmedAhead = init.confirmedAhead ?? init.globals.yes;
-    this.deadline = init.deadline ?? commandDeadline(init.globals.timeout, init.clock.now());
+  constructor(readonly init: ContextInit) {
+    Object.assign(this, fields(init));
     for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
 
   /** Built once; a derived context asks its parent, but for its prompter, journal choice and a client of its own. */
-  private once<T>(
-    name: 'journal' | 'journalChoice' | 'store' | 'credentials' | 'client' | 'connections' | 'prompter',
-    make: () => Promise<T>,
-    shared = true,
-  ): Promise<T> {
-    if (shared && this.parent) return this.parent[name]() as Promise<T>;
+  private once<T>(name: keyof CommandContext, make: () => Promise<T>, shared = true): Promise<T> {
+    if (shared && this.parent) return (this.parent[name] as () => Promise<T>)();
     let service = this.built.get(name) as Promise<T> | undefined;
     if (!service) this.built.set(name, (service = make()));
     return service;
   }
 
-  onDispose(dispose: () => Promise<void> | void) {
+  // Arrow fields: handed on as they are, bound to this context.
+  readonly onDispose = (dispose: () => Promise<void> | void) => {
     this.disposers.push(dispose);
-  }
+  };
 
   async dispose() {
     for (const dispose of this.disposers.reverse()) {
@@ -131,9 +140,7 @@ export class CommandContext {
     return this.derive({ signal: step.signal, notify: step.notify, confirmedAhead: step.confirmed, origin: 'keeper' });
   }
 
-  hedgeCommand(...words: string[]) {
-    return hedgeCommandLine(this.globals, words);
-  }
+  readonly hedgeCommand = (...words: string[]) => hedgeCommandLine(this.globals, words);
 
   interceptSignals(take: (signal: string) => boolean) {
     this.signals.take = take;
@@ -146,14 +153,14 @@ export class CommandContext {
     return this.signals.take?.(signal) ?? false;
   }
 
-  notify(notice: Notice) {
+  readonly notify = (notice: Notice) => {
     if (this.init.notify) this.init.notify(notice);
     else sayNotice(this.output, notice);
-  }
+  };
 
-  log(line: string) {
+  readonly log = (line: string) => {
     if (this.globals.verbose) this.io.stderr.write(`${this.output.chalk.dim(line)}\n`);
-  }
+  };
 
   /** The local file, or the team's PostgreSQL store whose sessions (and locks) end with the command. */
   journal() {
@@ -161,22 +168,20 @@ export class CommandContext {
       const choice = await this.journalChoice();
       const { openJournal, journalDir } = await import('../journal/index.js');
       const onSkip = (await import('../journal/skip-report.js')).sayEachSkipOnce((text) => this.output.warn(text));
-      const { env, clock } = this;
-      const shared = { now: clock.now, sleep: clock.sleep, onSkip };
+      const dir = journalDir(this.env);
+      const shared = { now: this.clock.now, sleep: this.clock.sleep, onSkip };
       if (choice.kind === 'file')
         return openJournal({
-          dir: journalDir(env),
+          dir,
           ...shared,
           notice: (text) => this.notify({ kind: 'lock-record-skipped', level: 'warn', text }),
         });
       const { openTeamJournal } = await import('../journal/store.js');
       const team = await openTeamJournal({
-        url: choice.url,
-        shown: choice.shown,
-        source: choice.source,
-        fallbackDir: journalDir(env),
+        ...choice,
+        fallbackDir: dir,
         ...shared,
-        log: (line) => this.log(line),
+        log: this.log,
       });
       this.onDispose(() => team.close?.());
       return team;
@@ -192,18 +197,14 @@ export class CommandContext {
           profileFlag: this.globals.profile,
           env: this.env,
           configDir: configDir(this.env),
-          store: () => this.store(),
+          store: this.store,
         }),
       false,
     );
   }
 
-  store() {
-    return this.once(
-      'store',
-      async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(this.env)),
-    );
-  }
+  readonly store = () =>
+    this.once('store', async () => new (await import('../config/profile-store.js')).ProfileStore(configDir(this.env)));
 
   credentials() {
     return this.once('credentials', async () => {
@@ -211,17 +212,16 @@ export class CommandContext {
       if (globals.demo) {
         // Said when the simulator is actually used, so that bad input under --demo stays one line.
         output.textNote(output.chalk.cyan(`DEMO — local simulator with test funds (state in ${configDir(env)})`));
-        const demoModule = await import('./start-demo.js');
-        const demo = await demoModule.startDemo(configDir(env));
+        const demo = await (await import('./start-demo.js')).startDemo(configDir(env));
         this.onDispose(() => demo.close());
         if (demo.notice) output.warn(demo.notice);
-        return demoModule.demoCredentials(demo);
+        return demo.credentials;
       }
       return resolveCredentials({
         profileFlag: globals.profile,
         env,
         // The store module (conf) is loaded only when resolving reads it.
-        store: () => this.store(),
+        store: this.store,
         // A key helper or keyring that hangs ends with --timeout (or its own bound) and with Ctrl-C.
         reading: { signal: this.signal, deadline: this.deadline, now: () => this.clock.now() },
       });
@@ -264,7 +264,7 @@ export class CommandContext {
           timeoutSeconds: globals.timeout,
           signal: this.signal,
           requestTimeoutSeconds: globals.requestTimeout,
-          log: globals.verbose ? (line) => this.log(line) : undefined,
+          log: globals.verbose ? this.log : undefined,
         });
       },
       !this.ownClient,
@@ -276,10 +276,10 @@ export class CommandContext {
     return new WireMemory({
       credentials,
       configDir: configDir(this.env),
-      store: () => this.store(),
-      log: (line) => this.log(line),
-      notify: (notice) => this.notify(notice),
-      hedgeCommand: (...words) => this.hedgeCommand(...words),
+      store: this.store,
+      log: this.log,
+      notify: this.notify,
+      hedgeCommand: this.hedgeCommand,
     });
   }
 
@@ -301,49 +301,21 @@ export class CommandContext {
     );
   }
 
-  // The settings src/features/write and src/features/trade read off the context (their ports name which); every
-  // other flow reads them from `globals` and `io`.
-  get interactive() {
-    return this.globals.input && this.io.stdinIsTTY && this.io.stdoutIsTTY;
-  }
-
-  get inputAllowed() {
-    return this.globals.input;
-  }
-
-  get timeoutSeconds() {
-    return this.globals.timeout;
-  }
-
-  get stdin() {
-    return this.io.stdin;
-  }
-
-  get stdinIsTTY() {
-    return this.io.stdinIsTTY;
-  }
-
-  /** A person reads the output: a human mode, and no caller takes the notices. */
-  get forPeople() {
-    return this.output.isHuman && !this.noticesTaken;
-  }
-
   waitDeadline(startedAt: number) {
     return waitDeadline(this.globals.timeout, this.deadline, startedAt);
   }
 
   /** A spinner on a terminal, one line in a pipe, nothing under --json or when a caller takes the notices. */
   async startProgress(label: string, since: number) {
-    const { globals, io, output } = this;
     return (await import('../terminal/spinner.js')).startProgress(
       {
-        quiet: globals.json || this.noticesTaken,
-        stderrIsTTY: io.stderrIsTTY,
-        stderr: io.stderr,
+        ...this.io,
+        // A caller that takes this context's notices (a keeper's step) is drawn nothing.
+        quiet: this.globals.json || this.init.notify !== undefined,
         env: this.env,
-        output,
+        output: this.output,
         now: this.clock.now,
-        onDispose: (stop) => this.onDispose(stop),
+        onDispose: this.onDispose,
       },
       label,
       since,

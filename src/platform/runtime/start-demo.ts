@@ -30,29 +30,16 @@ export function demoSocketPath(platform: NodeJS.Platform = process.platform) {
   return join(process.getBuiltinModule('node:os').tmpdir(), `${name}.sock`);
 }
 
-export function demoCredentials(
-  demo: Pick<ResolvedCredentials, 'apiKey' | 'baseUrl' | 'localSocket'>,
-): ResolvedCredentials {
-  registerSecret(demo.apiKey);
-  return {
-    apiKey: demo.apiKey,
-    baseUrl: demo.baseUrl,
-    ...(demo.localSocket !== undefined ? { localSocket: demo.localSocket } : {}),
-    environment: 'test',
-    profileName: 'demo',
-    sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' },
-  };
-}
-
 export async function startDemo(configDir: string) {
   await mkdir(configDir, { recursive: true, mode: 0o700 });
   // The sandbox is only ever loaded here, so commands without --demo never pay for it.
   const { startSandbox } = await import('../../sandbox/http/server.js');
   const stateFile = join(configDir, DEMO_STATE_FILE);
+  const socketPath = demoSocketPath();
   let sandbox;
   try {
     sandbox = await startSandbox({
-      socketPath: demoSocketPath(),
+      socketPath,
       apiKeys: [DEMO_API_KEY],
       knownAccountIds: { [DEMO_API_KEY]: DEMO_ACCOUNT_ID },
       stateFile,
@@ -66,13 +53,17 @@ export async function startDemo(configDir: string) {
       cause: error,
     });
   }
-  return {
-    baseUrl: sandbox.baseUrl,
-    localSocket: sandbox.socketPath,
+  registerSecret(sandbox.apiKey);
+  const credentials: ResolvedCredentials = {
     apiKey: sandbox.apiKey,
-    ...(sandbox.startedAfresh
-      ? { notice: `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.` }
-      : {}),
-    close: () => sandbox.close(),
+    baseUrl: sandbox.baseUrl,
+    localSocket: socketPath,
+    environment: 'test',
+    profileName: 'demo',
+    sources: { apiKey: 'demo', baseUrl: 'demo', profile: 'demo' },
   };
+  const notice = sandbox.startedAfresh
+    ? `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`
+    : undefined;
+  return { credentials, notice, close: () => sandbox.close() };
 }

@@ -40,20 +40,17 @@ export async function saveLearned(store: ProfileStore, scope: LearnedScope, key:
 /** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
 export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all') {
   const forgotten: string[] = [];
-  const note = (where: string, names: Record<string, string> | undefined) => {
-    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${where}: ${key}=${value}`);
+  // Whether `each` is forgotten; its names are noted when it is (a scope's fields are its kind, then its name or key).
+  const forget = (each: LearnedScope, names: Record<string, string> | undefined) => {
+    if (scope !== 'all' && Object.values(scope).join() !== Object.values(each).join()) return false;
+    for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${describeScope(each)}: ${key}=${value}`);
+    return true;
   };
   await store.update((data) => {
-    for (const [name, profile] of Object.entries(data.profiles)) {
-      if (scope !== 'all' && !(scope.kind === 'profile' && scope.name === name)) continue;
-      note(describeScope({ kind: 'profile', name }), profile.wire_learned);
-      delete profile.wire_learned;
-    }
-    for (const key of Object.keys(data.learned_wire ?? {})) {
-      if (scope !== 'all' && !(scope.kind === 'server' && scope.key === key)) continue;
-      note(describeScope({ kind: 'server', key }), data.learned_wire![key]);
-      delete data.learned_wire![key];
-    }
+    for (const [name, profile] of Object.entries(data.profiles))
+      if (forget({ kind: 'profile', name }, profile.wire_learned)) delete profile.wire_learned;
+    for (const [key, names] of Object.entries(data.learned_wire ?? {}))
+      if (forget({ kind: 'server', key }, names)) delete data.learned_wire![key];
     if (data.learned_wire && !Object.keys(data.learned_wire).length) delete data.learned_wire;
   });
   return forgotten;
@@ -74,13 +71,14 @@ export class WireMemory {
   /** What was learned before for these credentials, and where it is kept. A store that cannot be read teaches nothing. */
   async read() {
     const scope = learnedScopeOf(this.deps.credentials);
-    if (!existsSync(join(this.deps.configDir, 'config.json'))) return { scope, names: {} };
+    let names: ReturnType<typeof readLearned> = {};
     try {
-      return { scope, names: readLearned((await this.deps.store()).read(), scope) };
+      if (existsSync(join(this.deps.configDir, 'config.json')))
+        names = readLearned((await this.deps.store()).read(), scope);
     } catch (error) {
       this.deps.log(`learned wire names not read: ${messageOf(error)}`);
-      return { scope, names: {} };
     }
+    return { scope, names };
   }
 
   /** Keeps a wire name the client learned, and says so once (the next run starts with it). */
