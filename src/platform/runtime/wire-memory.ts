@@ -40,9 +40,10 @@ export async function saveLearned(store: ProfileStore, scope: LearnedScope, key:
 /** Forgets what was learned for the scope (or everywhere); returns the names forgotten, as `where: key=value`. */
 export async function resetLearned(store: ProfileStore, scope: LearnedScope | 'all') {
   const forgotten: string[] = [];
-  // Whether `each` is forgotten; its names are noted when it is (a scope's fields are its kind, then its name or key).
+  const nameOf = (of: LearnedScope) => (of.kind === 'profile' ? of.name : of.key);
+  // Whether `each` is forgotten; its names are noted when it is.
   const forget = (each: LearnedScope, names: Record<string, string> | undefined) => {
-    if (scope !== 'all' && Object.values(scope).join() !== Object.values(each).join()) return false;
+    if (scope !== 'all' && (scope.kind !== each.kind || nameOf(scope) !== nameOf(each))) return false;
     for (const [key, value] of Object.entries(names ?? {})) forgotten.push(`${describeScope(each)}: ${key}=${value}`);
     return true;
   };
