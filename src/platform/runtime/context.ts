@@ -39,41 +39,28 @@ export interface ContextInit {
   confirmedAhead?: boolean;
 }
 
-// The context's read-only fields: its settings, and what it works out from them once (assigned in the constructor).
-const fields = ({
-  io,
-  env,
-  globals,
-  clock,
-  signal,
-  output,
-  targetFiles,
-  tradeGate,
-  planCheck,
-  ...init
-}: ContextInit) => ({
-  io,
-  env,
-  globals,
-  clock,
-  signal,
-  output,
-  targetFiles,
-  tradeGate,
-  planCheck,
-  origin: init.origin ?? 'cli',
-  confirmedAhead: init.confirmedAhead ?? globals.yes,
-  deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
-  // The settings src/features/write and src/features/trade read off the context (their ports name which); every
-  // other flow reads them from `globals` and `io`.
-  interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
-  inputAllowed: globals.input,
-  timeoutSeconds: globals.timeout,
-  stdin: io.stdin,
-  stdinIsTTY: io.stdinIsTTY,
-  /** A person reads the output: a human mode, and no caller takes the notices. */
-  forPeople: output.isHuman && init.notify === undefined,
-});
+// The context's read-only fields: its settings, and what it works out from them once (defined in the constructor).
+const fields = ({ prompter, client, credentials, journal, connections, notify, ...init }: ContextInit) => {
+  const { io, globals, clock, output } = init;
+  return {
+    ...init,
+    origin: init.origin ?? 'cli',
+    confirmedAhead: init.confirmedAhead ?? globals.yes,
+    deadline: init.deadline ?? commandDeadline(globals.timeout, clock.now()),
+    // The settings src/features/write and src/features/trade read off the context (their ports name which); every
+    // other flow reads them from `globals` and `io`.
+    interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
+    inputAllowed: globals.input,
+    timeoutSeconds: globals.timeout,
+    // Read when used: process.stdin loads file streams and readline, which most commands never need.
+    get stdin() {
+      return io.stdin;
+    },
+    stdinIsTTY: io.stdinIsTTY,
+    /** A person reads the output: a human mode, and no caller takes the notices. */
+    forPeople: output.isHuman && notify === undefined,
+  };
+};
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging, @typescript-eslint/no-empty-object-type -- that merge is the point
 export interface CommandContext extends Readonly<ReturnType<typeof fields>> {}
@@ -88,7 +75,7 @@ export class CommandContext {
   private signals: { take?: (signal: string) => boolean } = {};
 
   constructor(readonly init: ContextInit) {
-    Object.assign(this, fields(init));
+    Object.defineProperties(this, Object.getOwnPropertyDescriptors(fields(init)));
     for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
