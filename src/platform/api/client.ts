@@ -97,7 +97,7 @@ export interface ClientOptions {
 
 /** The four writes: each one's path, and how its answer is read (an open's stamped with its `opened_at`). */
 const WRITES = {
-  open: { path: '/hedges', schema: openedHedgeSchema, stampedBy: 'opened_at' },
+  open: { path: '/hedges', schema: openedHedgeSchema },
   add: { path: '/hedges/add', schema: submittedActionSchema },
   reduce: { path: '/hedges/reduce', schema: submittedActionSchema },
   close: { path: '/hedges/close', schema: submittedActionSchema },
@@ -241,13 +241,7 @@ export class HedgeClient {
         );
         this.wire = { ...this.wire, pageSizeParam: (candidate = stated.name) };
       }
-      if (
-        limit === undefined ||
-        items.length >= limit ||
-        ended !== 'page' ||
-        items.length >= (reading.total ?? Infinity)
-      )
-        break;
+      if (ended !== 'page' || items.length >= Math.min(limit ?? 0, reading.total ?? Infinity)) break;
     }
     let more = reading.more === true || items.length < (reading.total ?? 0);
     if (shown !== undefined && items.length > shown) {
@@ -279,19 +273,18 @@ export class HedgeClient {
     // answers one row when one is asked under `name` (as `hedge doctor` checks): a refused, unreadable or unreachable
     // answer cannot tell, and the list already read is still given, with the warning that it may be cut.
     const key = JSON.stringify([path, filters, name]);
-    if (!this.honours.has(key))
-      this.honours.set(
-        key,
-        this.transport.send({ method: 'GET', path, query: { ...filters, [name]: 1 } }).then(
-          ({ data }) => (findRows(data).rows?.length ?? 0) <= 1,
-          (error) => {
-            if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
-              return false;
-            throw error;
-          },
-        ),
+    const honours =
+      this.honours.get(key) ??
+      this.transport.send({ method: 'GET', path, query: { ...filters, [name]: 1 } }).then(
+        ({ data }) => (findRows(data).rows?.length ?? 0) <= 1,
+        (error) => {
+          if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
+            return false;
+          throw error;
+        },
       );
-    return !(await this.honours.get(key));
+    this.honours.set(key, honours);
+    return !(await honours);
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
@@ -380,8 +373,11 @@ export class HedgeClient {
     idempotencyKey: string,
     hooks?: SendHooks,
   ) {
-    const { schema, stampedBy } = WRITES[kind] as (typeof WRITES)[K] & { stampedBy?: string };
-    return this.call(schema, { ...this.plan(kind, body, idempotencyKey), ...hooks, stampedBy });
+    return this.call(WRITES[kind].schema, {
+      ...this.plan(kind, body, idempotencyKey),
+      ...hooks,
+      stampedBy: kind === 'open' ? 'opened_at' : undefined,
+    });
   }
 
   /** GET /hedges — newest first, up to `limit` (across pages). */
@@ -413,9 +409,8 @@ export class HedgeClient {
     const fetchPage = (query: Query) =>
       this.transport.send({ method: 'GET', path, query: (sent = this.withPageSize(query, pageSize)) });
     let pages = 0;
-    const cursorParam = this.wire.cursorParam || undefined;
     for await (const { answer, reading, next: given } of followPages(fetchPage, {
-      cursorParam,
+      cursorParam: this.wire.cursorParam || undefined,
       rowKey: historyRowKey,
       widen: true,
     })) {

@@ -1,4 +1,4 @@
-import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpAgent, IncomingHttpHeaders as Headers } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
@@ -58,8 +58,6 @@ export interface RawAnswer {
   headers: Headers;
   text: string;
 }
-
-type Headers = Record<string, string | string[] | undefined>;
 
 export interface ApiRequest {
   /** The endpoints of the spec use GET and POST; `hedge api` may send the others. */
@@ -280,12 +278,6 @@ function errorCode(error: unknown, depth = 0): string | undefined {
   return typeof code === 'string' ? code : depth < 3 ? errorCode(cause, depth + 1) : undefined;
 }
 
-interface Retry {
-  reason: RetryReason;
-  error: Error;
-  retryAfterMs?: number;
-}
-
 export class Transport {
   /** The server's clock as its answers tell it, shared by every client of this command on the same server. */
   readonly serverClock: ServerClock;
@@ -313,7 +305,7 @@ export class Transport {
       if (value !== undefined) url.searchParams.set(name, String(value));
     for (let attempt = 1; ; attempt += 1) {
       const outcome = await this.attempt(request, url, endpoint, attempt, started);
-      if (!('reason' in outcome)) return outcome;
+      if (!outcome.reason) return outcome;
       const { reason, error, retryAfterMs } = outcome;
       const delay = retryAfterMs ?? backoffDelayMs(policy, attempt);
       const now = clock.now();
@@ -437,21 +429,21 @@ export class Transport {
       );
       if (code !== undefined && !RETRYABLE_NETWORK_CODES.includes(code))
         throw this.giveUp(networkError, request, attempt);
-      return { reason: 'network', error: networkError } satisfies Retry;
+      return { reason: 'network' as const, error: networkError };
     }
     const { status, headers } = answer;
     const flat = flatHeaders(headers);
     const receivedAt = clock.now();
     config.observe?.({ endpoint, status, headers: flat, sentAt, receivedAt });
     request.onAnswer?.({ status, headers, text });
-    const requestId = firstOf(headers['x-request-id']);
+    const requestId = [headers['x-request-id']].flat()[0];
     this.serverClock.learnDate(flat.date, sentAt, receivedAt);
     this.log(
       `← ${status} ${endpoint} ${clock.now() - sentAt} ms attempt ${attempt}${keyNote}${requestId ? ` request-id=${requestId}` : ''}`,
     );
     // A retry after the answer's Retry-After (seconds or an HTTP date) when it has one, within the budget.
-    const retryAfterMs = () => parseRetryAfterMs(firstOf(headers['retry-after']), clock.now());
-    const retry = (reason: RetryReason, message: string, code?: string, hint?: string): Retry => ({
+    const retryAfterMs = () => parseRetryAfterMs([headers['retry-after']].flat()[0], clock.now());
+    const retry = (reason: RetryReason, message: string, code?: string, hint?: string) => ({
       reason,
       retryAfterMs: retryAfterMs(),
       error: failed(message, { status, code, hint }),
@@ -497,12 +489,11 @@ export class Transport {
           : undefined;
       const apiError = new ApiError({ status, code, message, details, requestId, endpoint, ambiguous, hint });
       apiError.idempotencyKey = key;
-      if (status === 409 && code === 'idempotency_in_flight')
-        return { reason: 'in-flight', error: apiError } satisfies Retry;
+      if (status === 409 && code === 'idempotency_in_flight') return { reason: 'in-flight' as const, error: apiError };
       // A conflict that says when to try again (Retry-After: another change still landing on the
       // side) refused the request and did nothing: it is sent again then, with the same key.
       const wait = status === 409 && code !== 'idempotency_key_reuse' && !ambiguous ? retryAfterMs() : undefined;
-      if (wait !== undefined) return { reason: 'conflict', retryAfterMs: wait, error: apiError } satisfies Retry;
+      if (wait !== undefined) return { reason: 'conflict' as const, retryAfterMs: wait, error: apiError };
       throw apiError;
     }
     if (!ok)
@@ -525,7 +516,5 @@ function flatHeaders(headers: Headers) {
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return flat;
 }
-
-const firstOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 const formatSeconds = (ms: number) => `${Number((ms / 1000).toFixed(3))}s`;

@@ -14,25 +14,37 @@ function nextOf(value: string) {
 
 /** The target of a `Link` header's `rel="next"`, as written; read link by link when the whole does not parse. */
 export function nextLink(header: string | readonly string[] | undefined) {
-  for (const value of typeof header === 'string' ? [header] : (header ?? [])) {
-    // The library reads leniently: a malformed parameter may swallow the links after it; each `<…>` part on its own.
-    const found =
-      value.trim() &&
-      (nextOf(value) ??
-        value
-          .split(/,(?=\s*<)/)
-          .map(nextOf)
-          .find(Boolean));
-    if (found) return found;
-  }
-  return;
+  // The library reads leniently: a malformed parameter may swallow the links after it; each `<…>` part on its own.
+  return [header ?? []]
+    .flat()
+    .map(
+      (value) =>
+        value.trim() &&
+        (nextOf(value) ??
+          value
+            .split(/,(?=\s*<)/)
+            .map(nextOf)
+            .find(Boolean)),
+    )
+    .find(Boolean);
 }
 
 /** Names a page-size query parameter goes by, most common first (the first is our default guess). */
 export const PAGE_SIZE_NAMES =
   'limit page_size per_page pageSize perPage size page_limit max_results maxResults count'.split(' ');
 
-const [LIST_KEYS, CONTAINERS, NEXT_LINK_KEYS, CURSOR_KEYS, MORE_KEYS, PAGE_KEYS, PAGES_KEYS, TOTAL_KEYS] = [
+const [
+  LIST_KEYS,
+  CONTAINERS,
+  NEXT_LINK_KEYS,
+  CURSOR_KEYS,
+  MORE_KEYS,
+  PAGE_KEYS,
+  PAGES_KEYS,
+  TOTAL_KEYS,
+  NEXT_PAGE_KEYS,
+  OFFSET_KEYS,
+] = [
   // Where a list hides inside an object `data`, most likely first.
   'items data results records rows entries list hedges history positions markets',
   // Objects that may hold paging facts, inside meta or beside the list.
@@ -43,6 +55,8 @@ const [LIST_KEYS, CONTAINERS, NEXT_LINK_KEYS, CURSOR_KEYS, MORE_KEYS, PAGE_KEYS,
   'page current_page currentPage page_number pageNumber',
   'total_pages totalPages page_count pageCount last_page lastPage pages',
   'total total_count totalCount total_items totalItems total_results count',
+  'next_page nextPage',
+  'offset skip start',
 ].map((keys) => keys.split(' '));
 
 export interface PageReading {
@@ -109,12 +123,8 @@ const finder =
 
 const whole = (value: unknown) => {
   const number =
-    typeof value === 'number'
-      ? value
-      : typeof value === 'string' && /^\d+$/.test(value.trim())
-        ? Number(value)
-        : undefined;
-  return Number.isInteger(number) && number! >= 0 ? number : undefined;
+    typeof value === 'number' || (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) ? Number(value) : NaN;
+  return Number.isInteger(number) && number >= 0 ? number : undefined;
 };
 const flag = (value: unknown) =>
   typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
@@ -128,9 +138,9 @@ function queryOfLink(link: string, listUrl: string) {
 
 /** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
 export function cursorParameterFor(key: string) {
-  if (/^(end_cursor|endCursor|after)$/.test(key)) return 'after';
-  const stripped = key.replace(/^next_?/i, '');
-  return stripped.charAt(0).toLowerCase() + stripped.slice(1);
+  return /^(end_cursor|endCursor|after)$/.test(key)
+    ? 'after'
+    : key.replace(/^next_?/i, '').replace(/^./, (first) => first.toLowerCase());
 }
 
 /** One answer of a list: `query` as asked (filters kept), `listUrl` to resolve a relative link, `cursorParam` as set. */
@@ -148,10 +158,8 @@ export function readPage(
     whole,
   );
   if (stated?.value) reading.statedPageSize = { name: stated.key, value: stated.value };
-  const total = firstOf(TOTAL_KEYS, whole);
-  if (total) reading.total = total.value;
-  const more = firstOf(MORE_KEYS, flag);
-  if (more) reading.more = more.value;
+  reading.total = firstOf(TOTAL_KEYS, whole)?.value;
+  reading.more = firstOf(MORE_KEYS, flag)?.value;
   const follow = (query: Query, how: string) => {
     reading.next = { query, how };
     reading.more ??= true;
@@ -188,7 +196,7 @@ export function readPage(
   // 3. Page numbers.
   const page = firstOf(PAGE_KEYS, whole);
   const pages = firstOf(PAGES_KEYS, whole);
-  const nextPage = firstOf(['next_page', 'nextPage'], whole);
+  const nextPage = firstOf(NEXT_PAGE_KEYS, whole);
   if (nextPage || (page && pages && page.value < pages.value)) {
     const number = nextPage?.value ?? page!.value + 1;
     const parameter = page && !page.key.startsWith('current') ? page.key : 'page';
@@ -196,12 +204,8 @@ export function readPage(
   }
   if (page && pages) reading.more ??= false;
   // 4. An offset.
-  const offset = firstOf(['offset', 'skip', 'start'], whole);
-  if (
-    offset &&
-    rows?.length &&
-    (reading.more === true || (reading.total !== undefined && offset.value + rows.length < reading.total))
-  ) {
+  const offset = firstOf(OFFSET_KEYS, whole);
+  if (offset && rows?.length && (reading.more === true || offset.value + rows.length < (reading.total ?? 0))) {
     reading.more = true;
     return sendBack(offset.key, String(offset.value + rows.length), `${offset.at}.${offset.key} (an offset)`);
   }
@@ -209,17 +213,21 @@ export function readPage(
   if (reading.more === undefined) {
     const values = sources.flatMap(({ value }) => markers.filter((key) => key in value).map((key) => value[key]));
     if (values.some((value) => value === null || value === '')) reading.more = false;
-    else if (values.some((value) => value !== undefined && value !== null && value !== false)) reading.more = true;
+    else if (values.some((value) => value != null && value !== false)) reading.more = true;
   }
   return reading;
 }
 
 /** The `next_<name>` (or `nextName`) keys of the answer that no other rule reads. */
 function markersIn(sources: ReturnType<typeof places>) {
-  const known = [...NEXT_LINK_KEYS, ...CURSOR_KEYS, 'next_page', 'nextPage'];
+  const known = [...NEXT_LINK_KEYS, ...CURSOR_KEYS, ...NEXT_PAGE_KEYS];
   return [
-    ...new Set(sources.flatMap(({ value }) => Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key)))),
-  ].filter((key) => !known.includes(key));
+    ...new Set(
+      sources.flatMap(({ value }) =>
+        Object.keys(value).filter((key) => /^next(_|[A-Z])/.test(key) && !known.includes(key)),
+      ),
+    ),
+  ];
 }
 
 export interface PageAnswer {
