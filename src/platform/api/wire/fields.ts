@@ -155,17 +155,13 @@ export function showUnderKnownNames(
   raw: JsonObject,
   facts: ReadonlyArray<{ known: string; value: unknown; synonyms: readonly string[] }>,
 ) {
-  const row: JsonObject = { ...raw };
-  const displaced: JsonObject = {};
-  if (Object.hasOwn(row, WIRE_HOLDER)) {
-    displaced[WIRE_HOLDER] = row[WIRE_HOLDER];
-    delete row[WIRE_HOLDER];
-  }
+  const { [WIRE_HOLDER]: held, ...row } = raw;
+  const displaced: JsonObject = Object.hasOwn(raw, WIRE_HOLDER) ? { [WIRE_HOLDER]: held } : {};
   // Each of the record's names normalised once: a long history is shaped record by record.
   let names: Array<readonly [name: string, key: string]> | undefined;
   for (const { known, value, synonyms } of facts) {
     if (value === undefined) continue;
-    const current = Object.hasOwn(row, known) ? row[known] : undefined;
+    const current = row[known];
     if (current !== undefined && sameFact(current, value)) continue;
     // Our own names are never a source: a fact already under one stays there.
     names ??= Object.keys(row)
@@ -211,7 +207,7 @@ function fieldTable<T extends Record<string, string | readonly [string, Reader<u
 }
 
 /** Each fact of `table` read from `raw`, in the table's order; a name other than the first is noted in `used`. */
-function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
+function readFacts<T extends FieldTable>(raw: JsonObject, table: T, used?: string[]) {
   const fields = fieldsOf(raw);
   const facts: JsonObject = {};
   for (const [fact, [names, read]] of Object.entries(table)) {
@@ -220,7 +216,7 @@ function readFacts(raw: JsonObject, table: FieldTable, used?: string[]) {
     if (found.name !== names[0]) used?.push(found.name);
     facts[fact] = found.value;
   }
-  return facts;
+  return facts as { [F in keyof T]?: NonNullable<ReturnType<T[F][1]>> };
 }
 
 /** `raw` in the one shape (docs/output.md): each fact under the first of its names. */
@@ -262,17 +258,18 @@ const POSITION_FIELDS = fieldTable({
 export const POSITION_FIELD_SYNONYMS = { side: POSITION_FIELDS.side[0], notionalUsd: POSITION_FIELDS.notionalUsd[0] };
 
 /** A position's facts; `synonymsUsed`: the names read other than ours (for --verbose). */
-export type PositionFacts = {
-  [F in keyof typeof POSITION_FIELDS]?: NonNullable<ReturnType<(typeof POSITION_FIELDS)[F][1]>>;
-} & {
+export type PositionFacts = ReturnType<typeof readFacts<typeof POSITION_FIELDS>> & {
   netMarginUsd?: number;
   synonymsUsed: string[];
 };
 
 export function readPosition(raw: JsonObject): PositionFacts {
   const synonymsUsed: string[] = [];
-  const facts = readFacts(raw, POSITION_FIELDS, synonymsUsed);
-  return { ...facts, netMarginUsd: readNumber(raw.net_margin_usd), synonymsUsed };
+  return {
+    ...readFacts(raw, POSITION_FIELDS, synonymsUsed),
+    netMarginUsd: readNumber(raw.net_margin_usd),
+    synonymsUsed,
+  };
 }
 
 /** A position in the one shape: a fact taken from its hedge (a position with no side) shown too. */
@@ -368,10 +365,10 @@ export function readTimestamp(value: unknown) {
 
 /** A closed-hedge record's facts; one not found is left out, never 0. No net P&L is off the contract. */
 export function readHistoryRecord(raw: JsonObject) {
-  const facts = readFacts(raw, HISTORY_FIELDS) as Partial<Record<keyof HistoryFacts, unknown>>;
+  const facts = readFacts(raw, HISTORY_FIELDS);
   // The rules reason on the account's side: the server's positive carry and fees are paid.
   for (const fact of ['carryUsd', 'feesUsd'] as const)
-    if (typeof facts[fact] === 'number') facts[fact] = toAccountSide(facts[fact]);
+    if (facts[fact] !== undefined) facts[fact] = toAccountSide(facts[fact]);
   if (facts.netPnlUsd === undefined) {
     const id = facts.hedgeId ? ` (${facts.hedgeId})` : '';
     throw new InvalidResponseError(`A closed-hedge record${id} has no net P&L (net_pnl_usd).`, {
@@ -390,8 +387,7 @@ export const historyCloseTime = (raw: JsonObject) => firstField(raw, ...HISTORY_
 
 /** A closed-hedge record's id and close time, where it carries them (to page the history by). */
 export function historyRowKey(raw: unknown) {
-  if (!isObject(raw)) return {};
-  return { id: historyHedgeId(raw), at: historyCloseTime(raw) };
+  return isObject(raw) ? { id: historyHedgeId(raw), at: historyCloseTime(raw) } : {};
 }
 
 /** A closed-hedge record in the one shape, how it ended (`close_reason`) included. */
