@@ -5,27 +5,22 @@ import type { Env } from '../../config/env.js';
 
 // The page size's upper bound is shown (500: MAX_PAGE_SIZE in core/wire.ts); its parameter's name is not.
 
-export interface WireSettings {
-  /** GET /hedges and GET /hedges/history: the page-size query parameter (`none`: send none). */
-  pageSizeParam: string;
-  /** POST /hedges/add and /hedges/reduce: the body's notional field (market and side are as for open). */
-  changeNotionalField: string;
-  /** GET /prices: the query parameter naming the market (the spec shows `symbols`). */
-  pricesParam: string;
-  /** Lists: the query parameter a page cursor is sent back under; empty: derived from the answer (`next_cursor` → `cursor`). */
-  cursorParam: string;
-}
-
 export const NO_PAGE_SIZE = 'none';
 
-export const DEFAULT_WIRE_SETTINGS: WireSettings = {
+export const DEFAULT_WIRE_SETTINGS = {
+  /** GET /hedges and GET /hedges/history: the page-size query parameter (`none`: send none). */
   pageSizeParam: 'limit',
+  /** POST /hedges/add and /hedges/reduce: the body's notional field (market and side are as for open). */
   changeNotionalField: 'notional_usd',
+  /** GET /prices: the query parameter naming the market (the spec shows `symbols`). */
   pricesParam: 'symbols',
+  /** Lists: the query parameter a page cursor is sent back under; empty: derived from the answer (`next_cursor` → `cursor`). */
   cursorParam: '',
 };
 
-export const WIRE_SETTING_SOURCES: Record<keyof WireSettings, { env: string; profileKey: string }> = {
+export type WireSettings = typeof DEFAULT_WIRE_SETTINGS;
+
+export const WIRE_SETTING_SOURCES = {
   pageSizeParam: { env: 'HEDGE_WIRE_PAGE_SIZE_PARAM', profileKey: 'page_size_param' },
   changeNotionalField: { env: 'HEDGE_WIRE_NOTIONAL_FIELD', profileKey: 'notional_field' },
   pricesParam: { env: 'HEDGE_WIRE_PRICES_PARAM', profileKey: 'prices_param' },
@@ -40,9 +35,6 @@ export function wireHint(setting: keyof WireSettings) {
 
 const WIRE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
-/** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
-type WireSource = 'default' | 'learned' | 'profile' | 'environment';
-
 /** Environment over profile over learned over default; a malformed name is refused with the setting named. */
 export function resolveWireSettings(
   env: Env,
@@ -50,19 +42,18 @@ export function resolveWireSettings(
   learnedWire: Readonly<Record<string, string>> = {},
 ) {
   const settings = { ...DEFAULT_WIRE_SETTINGS };
-  const sources = Object.fromEntries(Object.keys(settings).map((key) => [key, 'default'])) as Record<
-    keyof WireSettings,
-    WireSource
-  >;
+  /** default: our guess; learned: the server named it (kept in the profile); profile / environment: set by you. */
+  const sources: Record<string, string> = {};
+  for (const key in settings) sources[key] = 'default';
   for (const [key, { env: variable, profileKey }] of Object.entries(WIRE_SETTING_SOURCES)) {
-    const candidates = [
-      [env[variable]?.trim() || undefined, 'environment'],
-      [profileWire[profileKey], 'profile'],
-      [learnedWire[profileKey], 'learned'],
-    ] as const;
-    const found = candidates.find(([value]) => value !== undefined);
-    if (!found) continue;
-    const [value, source] = found as readonly [string, WireSource];
+    const [value, source] = (
+      [
+        [env[variable]?.trim() || undefined, 'environment'],
+        [profileWire[profileKey], 'profile'],
+        [learnedWire[profileKey], 'learned'],
+      ] as const
+    ).find(([value]) => value !== undefined) ?? [undefined, 'default'];
+    if (value === undefined) continue;
     if (!WIRE_NAME.test(value)) {
       // A learned name that went bad is forgotten rather than refused: nobody typed it.
       if (source === 'learned') continue;
@@ -74,7 +65,7 @@ export function resolveWireSettings(
       };
     }
     settings[key as keyof WireSettings] = value;
-    sources[key as keyof WireSettings] = source;
+    sources[key] = source;
   }
   return { settings, sources };
 }
