@@ -141,7 +141,7 @@ export class HedgeClient {
     const issue = result.error.issues[0];
     let [value, field] = [data, at];
     for (const key of issue.path) {
-      value = (value as Record<PropertyKey, unknown> | null | undefined)?.[key];
+      value = (value as never)?.[key];
       field += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
     }
     let expected = issue.message;

@@ -91,7 +91,7 @@ export function refusedField(error: ApiError) {
   for (const key of 'field param parameter name path'.split(' ')) {
     const value = error.details[key];
     if (typeof value === 'string' && value !== '') return value;
-    if (Array.isArray(value) && typeof value[value.length - 1] === 'string') return value[value.length - 1] as string;
+    if (Array.isArray(value) && typeof value.at(-1) === 'string') return value.at(-1) as string;
   }
   return;
 }
@@ -101,8 +101,7 @@ export function namesIn(details: JsonObject) {
   const names: string[] = [];
   for (const [key, value] of Object.entries(details)) {
     if (key === 'field') continue;
-    const values = Array.isArray(value) ? value : [value];
-    for (const item of values) if (typeof item === 'string' && WIRE_NAME.test(item)) names.push(item);
+    for (const item of [value].flat()) if (typeof item === 'string' && WIRE_NAME.test(item)) names.push(item);
     // A reason like "… (known: status, per_page)" lists the names in its own words.
     if (typeof value === 'string')
       for (const word of value.split(/[^A-Za-z0-9_.-]+/)) if (WIRE_NAME.test(word)) names.push(word);
