@@ -113,7 +113,6 @@ const finder =
   <T>(keys: readonly string[], read: (value: unknown) => T | undefined) => {
     for (const source of sources) {
       for (const key of keys) {
-        if (!(key in source.value)) continue;
         const value = read(source.value[key]);
         if (value !== undefined) return { at: source.at, key, value };
       }
@@ -130,11 +129,6 @@ const flag = (value: unknown) =>
   typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
 /** A next "link" that is a URL or a path; bare text (`"n1"`) is a cursor token under a link's name. */
 const looksLikeLink = (value: string) => value.includes('/') || value.includes('?');
-
-/** The query of a next link (absolute, or relative to the list's URL). */
-function queryOfLink(link: string, listUrl: string) {
-  return URL.canParse(link, listUrl) ? Object.fromEntries(new URL(link, listUrl).searchParams) : undefined;
-}
 
 /** `next_cursor` → `cursor`, `nextPageToken` → `pageToken`, `end_cursor` / `after` → `after`. */
 export function cursorParameterFor(key: string) {
@@ -179,8 +173,9 @@ export function readPage(
         : undefined;
   if (given) {
     reading.nextLink = given.value;
-    const linkQuery = queryOfLink(given.value, request.listUrl);
-    if (linkQuery && Object.keys(linkQuery).length) return follow(linkQuery, given.how);
+    // Its query, the link absolute or relative to the list's URL.
+    const linkQuery = URL.canParse(given.value, request.listUrl) && new URL(given.value, request.listUrl).searchParams;
+    if (linkQuery && linkQuery.size) return follow(Object.fromEntries(linkQuery), given.how);
   }
   // A next "link" that is bare text is a cursor token (`meta.cursor.next: "n1"`), sent back as a cursor;
   // 2. a cursor, or any other `next_<name>` marker, is sent back as `<name>` (`next_before` → `before`).
@@ -211,7 +206,7 @@ export function readPage(
   }
   // A cursor or marker present and empty says this was the last page; one that cannot be sent back, that more exist.
   if (reading.more === undefined) {
-    const values = sources.flatMap(({ value }) => markers.filter((key) => key in value).map((key) => value[key]));
+    const values = sources.flatMap(({ value }) => markers.map((key) => value[key]));
     if (values.some((value) => value === null || value === '')) reading.more = false;
     else if (values.some((value) => value != null && value !== false)) reading.more = true;
   }
@@ -275,20 +270,24 @@ async function* walkPages<A extends PageAnswer, R>(
  * past the page are not skipped by a server that reads it as strictly older. */
 export function followPages<A extends PageAnswer>(
   fetchPage: (query: Query) => Promise<A>,
-  options: FollowOptions = {},
+  { query: first, rowKey, widen, cursorParam }: FollowOptions = {},
 ) {
-  const { rowKey, widen, cursorParam } = options;
   let edgeMs = NaN;
   /** The rows read within 1 ms of the edge: the only ones a page after it can give again. */
   let seen = new Map<string, number>();
-  const atEdge = (value: string) => widen && /^\d{4}-\d\d-\d\dT/.test(value) && Date.parse(value) === edgeMs;
-  const widened = (query: Query) =>
-    Object.fromEntries(
-      Object.entries(query).map(([name, value]) => [name, atEdge(value) ? new Date(edgeMs + 1).toISOString() : value]),
-    );
   return walkPages(
-    { ...options.query },
-    (query) => fetchPage(widened(query)),
+    { ...first },
+    (query) =>
+      fetchPage(
+        Object.fromEntries(
+          Object.entries(query).map(([name, value]) => [
+            name,
+            widen && /^\d{4}-\d\d-\d\dT/.test(value) && Date.parse(value) === edgeMs
+              ? new Date(edgeMs + 1).toISOString()
+              : value,
+          ]),
+        ),
+      ),
     (answer, query) => {
       const reading = readPage(
         { data: answer.data, meta: answer.meta, linkHeader: answer.headers.link },
