@@ -1,5 +1,4 @@
 import type { Agent as HttpAgent, IncomingHttpHeaders as Headers } from 'node:http';
-import type { Agent as HttpsAgent } from 'node:https';
 import type { Dispatcher } from './transport-proxy.js';
 import { scrubSecrets } from '../../core/security/secrets.js';
 import { readBoundedStream, readCaFile, ReadRefused } from '../../core/security/bounded-read.js';
@@ -116,7 +115,8 @@ function memo<T>(map: Map<string, T>, key: unknown[], make: () => T) {
 
 /** The keep-alive connections of one command (or of one agent server and its calls), closed once when it ends. */
 export class HttpConnections {
-  private readonly agents = new Map<string, HttpAgent | HttpsAgent>();
+  // An https agent is an http one.
+  private readonly agents = new Map<string, HttpAgent>();
   private readonly proxies = new Map<string, Promise<Dispatcher>>();
   private readonly clocks = new Map<string, ServerClock>();
   private closed = false;
@@ -399,14 +399,14 @@ export class Transport {
       // A refusal before anything was written (plain http:// that did not connect to loopback): not retried.
       if (error instanceof ConnectionsClosedError || error instanceof UsageError) throw error;
       if (error instanceof ReadRefused) {
-        const tooLarge = failed(
-          `${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`,
-          {
+        throw this.giveUp(
+          failed(`${endpoint} answered with more than ${Math.round(cap / 1024 / 1024)} MiB; reading stopped there.`, {
             code: 'answer_too_large',
             hint: 'Ask for less (e.g. --limit), or raise the cap with HEDGE_MAX_ANSWER_MB if the answer is expected to be this large.',
-          },
+          }),
+          request,
+          attempt,
         );
-        throw this.giveUp(tooLarge, request, attempt);
       }
       const code = timeoutSignal.aborted ? 'UND_ERR_HEADERS_TIMEOUT' : errorCode(error);
       const reason = code ?? (error as Error).message;
