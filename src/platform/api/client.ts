@@ -406,14 +406,15 @@ export class HedgeClient {
   async *historyPages(pageSize = MAX_PAGE_SIZE) {
     const path = '/hedges/history';
     let sent: Sent = {};
-    const fetchPage = (query: Query) =>
-      this.transport.send({ method: 'GET', path, query: (sent = this.withPageSize(query, pageSize)) });
     let pages = 0;
-    for await (const { answer, reading, next: given } of followPages(fetchPage, {
-      cursorParam: this.wire.cursorParam || undefined,
-      rowKey: historyRowKey,
-      widen: true,
-    })) {
+    for await (const { answer, reading, next: given } of followPages(
+      (query) => this.transport.send({ method: 'GET', path, query: (sent = this.withPageSize(query, pageSize)) }),
+      {
+        cursorParam: this.wire.cursorParam || undefined,
+        rowKey: historyRowKey,
+        widen: true,
+      },
+    )) {
       const records = this.rows(historyRecordSchema, answer, `GET ${path}`, reading);
       // An empty page ends the history whatever it says next (a server that keeps handing a cursor over nothing).
       const next = records.length || reading.repeats ? given : 'none';
