@@ -67,11 +67,10 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
       nextIsList
         ? !Array.isArray(existing)
         : existing === null || typeof existing !== 'object' || Array.isArray(existing)
-    ) {
+    )
       throw new UsageError(
         `${flag}: ${echo(raw)} mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`,
       );
-    }
     node = node[segment] as Record<string, ParamValue> | ParamValue[];
   }
 }

@@ -77,20 +77,17 @@ export interface PlanTotals {
 }
 
 export function computePlan(input: PlanInput): Plan {
-  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0) {
+  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
-  }
   const book = bookBySide(input.positions);
   const unsorted: PlanStep[] = [];
   const unchanged: PlanRowAtTarget[] = [];
   for (const row of input.targets) {
     const held = book.get(sideKey(row.market, row.side));
     const currentUsd = held?.notionalUsd ?? 0;
-    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd) {
+    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd)
       unchanged.push({ market: row.market, side: row.side, currentUsd, targetUsd: row.notionalUsd, line: row.line });
-    } else {
-      unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
-    }
+    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
   }
   const steps = applyOrder(unsorted);
   const problems = simulateChecks(steps, input.markets, input.availableExposureUsd);
@@ -142,17 +139,15 @@ function stepFor(
     line: row.line,
     ...(heldTenors.length === 1 ? { currentTenorDays: heldTenors[0] } : {}),
   };
-  if (currentUsd === 0) {
+  if (currentUsd === 0)
     return {
       ...base,
       action: 'open',
       ...withoutUndefined({ tenorDays: row.tenorDays, clientReference: row.clientReference }),
       notes: [],
     };
-  }
-  if (row.notionalUsd < currentUsd) {
+  if (row.notionalUsd < currentUsd)
     return { ...base, action: row.notionalUsd === 0 ? 'close' : 'reduce', notes: marketNotes(market) };
-  }
   const tenorDiffers = row.tenorDays !== undefined && heldTenors.some((tenor) => tenor !== row.tenorDays);
   return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
 }
@@ -181,19 +176,17 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
     else if (market.status !== 'open')
       stepProblems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
     const requiredUsd = step.deltaUsd;
-    if (requiredUsd > headroomUsd) {
+    if (requiredUsd > headroomUsd)
       stepProblems.push({
         ...base,
         code: 'exposure_exceeded',
         details: { requiredUsd, availableExposureUsd: headroomUsd },
       });
-    }
     const key = sideKey(step.market, step.side);
     if (market) {
       const availableCapacityUsd = cents(market.available_capacity_usd[step.side] - (usedCapacityUsd.get(key) ?? 0));
-      if (requiredUsd > availableCapacityUsd) {
+      if (requiredUsd > availableCapacityUsd)
         stepProblems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
-      }
     }
     if (stepProblems.length) {
       problems.push(...stepProblems);

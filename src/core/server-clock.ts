@@ -62,12 +62,11 @@ export class ServerClock {
   learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }) {
     // Any past stamp bounds it: the greatest as text is one parse for a page of 500 records.
     let newest = '';
-    for (const record of Array.isArray(data) ? data : [data]) {
+    for (const record of Array.isArray(data) ? data : [data])
       for (const field of PAST_STAMPS) {
         const stamp = (record as JsonObject | null)?.[field];
         if (typeof stamp === 'string' && stamp > newest) newest = stamp;
       }
-    }
     const newestMs = Date.parse(newest);
     if (Number.isFinite(newestMs)) this.learn('stamps', newestMs - receivedAt);
     const stamp = own ? (data as JsonObject | null)?.[own.field] : undefined;

@@ -346,7 +346,7 @@ async function checkReads(
     positionFields: 'no open position to read its field names from',
     statuses: [],
   };
-  for (const [id, title, command, forWrites, read, unasked] of READS) {
+  for (const [id, title, command, forWrites, read, unasked] of READS)
     try {
       const detail = await read(client, seen);
       if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
@@ -364,7 +364,6 @@ async function checkReads(
         }),
       );
     }
-  }
   return seen;
 }
 
@@ -429,7 +428,7 @@ function firstRequestFailure(
         : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
     );
   }
-  if (isRefusal(error)) {
+  if (isRefusal(error))
     return checkOf(
       'auth',
       'Key accepted',
@@ -441,7 +440,6 @@ function firstRequestFailure(
         failure: 'auth',
       },
     );
-  }
   if (error instanceof ApiError && error.status === 404)
     return failed(
       'network',
@@ -490,11 +488,10 @@ export function clockCheck(reading: ClockReading) {
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
 export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
   const names = new Map<string, string>();
-  for (const answer of answers) {
+  for (const answer of answers)
     for (const [name, value] of Object.entries(answer.headers)) {
       if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
     }
-  }
   return info(
     'rate_limits',
     'Rate limits',

@@ -87,16 +87,14 @@ export async function askLogin(
         ).trim();
     return { baseUrl, baseUrlSource: flagBaseUrl !== undefined ? 'flag' : 'profile', apiKey };
   }
-  if (ports.io.stdinIsTTY && !fetchKey) {
+  if (ports.io.stdinIsTTY && !fetchKey)
     throw new UsageError(
       '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
     );
-  }
-  if (!offeredBaseUrl) {
+  if (!offeredBaseUrl)
     throw new UsageError(
       `--base-url: profile "${name}" has no base URL yet; pass --base-url https://…/v2 (the partner desk gives it) or set HEDGE_BASE_URL.`,
     );
-  }
   const baseUrlSource: Source = flagBaseUrl ? 'flag' : ports.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
   const sourceName =
     baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
