@@ -54,34 +54,13 @@ export interface PlanInput {
   toleranceUsd: number;
 }
 
-/** A target row that needs no action: shown as current → target with nothing to do. */
-type PlanRowAtTarget = Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd'> & { line: number };
-
-export interface Plan {
-  steps: PlanStep[];
-  atTarget: boolean;
-  problems: PlanProblem[];
-  unchanged: PlanRowAtTarget[];
-  untouched: PlanPosition[];
-}
-
-export interface PlanTotals {
-  actions: number;
-  added_usd: number;
-  removed_usd: number;
-  required_margin_usdc: number;
-  platform_fee_usdc: number;
-  total_upfront_usdc: number;
-  carry_pnl_usdc: number;
-  unquoted: number;
-}
-
-export function computePlan(input: PlanInput): Plan {
+export function computePlan(input: PlanInput) {
   if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
   const book = bookBySide(input.positions);
   const unsorted: PlanStep[] = [];
-  const unchanged: PlanRowAtTarget[] = [];
+  // A target row that needs no action: shown as current → target with nothing to do.
+  const unchanged: Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd' | 'line'>[] = [];
   for (const row of input.targets) {
     const held = book.get(sideKey(row.market, row.side));
     const currentUsd = held?.notionalUsd ?? 0;
@@ -99,6 +78,8 @@ export function computePlan(input: PlanInput): Plan {
   );
   return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
 }
+
+export type Plan = ReturnType<typeof computePlan>;
 
 /** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
 export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]) {
@@ -216,7 +197,7 @@ export function describePlanProblem(problem: PlanProblem) {
 export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   switch (note) {
     case 'tenor_differs':
-      return `the open ${step.market} ${step.side} position has ${heldTenor(step)} than the row; add keeps its maturity (roll is not implied).`;
+      return `the open ${step.market} ${step.side} position has ${step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`} than the row; add keeps its maturity (roll is not implied).`;
     case 'market_disabled':
       return `market ${step.market} is not open; taking exposure off is still attempted.`;
     case 'market_not_listed':
@@ -224,20 +205,8 @@ export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   }
 }
 
-function heldTenor(step: PlanStep) {
-  return step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`;
-}
-
 /** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */
-export function problemAsData(problem: PlanProblem): Record<string, unknown> {
-  return {
-    code: problem.code,
-    step: problem.stepIndex + 1,
-    line: problem.line,
-    action: problem.action,
-    market: problem.market,
-    side: problem.side,
-    message: describePlanProblem(problem),
-    details: problem.details,
-  };
+export function problemAsData(problem: PlanProblem) {
+  const { code, stepIndex, line, action, market, side, details } = problem;
+  return { code, step: stepIndex + 1, line, action, market, side, message: describePlanProblem(problem), details };
 }
