@@ -1,14 +1,7 @@
 // The target file of `hedge plan` / `hedge apply`: one row per market and side saying how much notional that side should hold, read as row-file.ts reads every row file (CSV or JSON, checked whole, every problem collected, the file's content never echoed).
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
-import {
-  readInstant,
-  readRowFile,
-  type Field,
-  type RowFileLayout,
-  type RowFileOptions,
-  type RowFileProblem,
-} from './row-file.js';
+import { readInstant, readRowFile, type Field, type RowFileLayout, type RowFileOptions } from './row-file.js';
 import { withoutUndefined } from './objects.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
 import { messageOf } from './security/safe-text.js';
@@ -23,8 +16,6 @@ export interface TargetRow {
   rollBeforeMs?: number;
   line: number;
 }
-
-export type TargetFileResult = { rows: TargetRow[] } | { problems: RowFileProblem[] };
 
 type Column = 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference' | 'until' | 'roll_before';
 
@@ -43,7 +34,7 @@ const LAYOUT: RowFileLayout<Column> = {
 };
 const FLAT = /^0+(?:\.0+)?$/;
 
-export function parseTargetFile(text: string, options: RowFileOptions): TargetFileResult {
+export function parseTargetFile(text: string, options: RowFileOptions) {
   return readRowFile(
     text,
     options,
@@ -105,8 +96,7 @@ function parseTargetClientReference(raw: string | undefined) {
   try {
     return parseClientReference(value);
   } catch (error) {
-    const message = messageOf(error);
-    throw new Error(message.replace(/^--ref:/, 'client_reference:'), { cause: error });
+    throw new Error(messageOf(error).replace(/^--ref:/, 'client_reference:'), { cause: error });
   }
 }
 
