@@ -116,12 +116,10 @@ const DEFAULT_LIST_LENGTH = 50;
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
 export function parseListLength(limitRaw: unknown, allRaw: unknown) {
   const limit = parseLimit(limitRaw);
-  if (allRaw === true) {
-    if (limit !== undefined)
-      throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
-    return { limit: Number.POSITIVE_INFINITY, defaulted: false };
-  }
-  return limit === undefined ? { limit: DEFAULT_LIST_LENGTH, defaulted: true } : { limit, defaulted: false };
+  const all = allRaw === true;
+  if (all && limit !== undefined)
+    throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
+  return { limit: all ? Infinity : (limit ?? DEFAULT_LIST_LENGTH), defaulted: !all && limit === undefined };
 }
 
 export function parseLimit(raw: unknown) {
