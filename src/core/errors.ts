@@ -150,7 +150,7 @@ export class InvalidResponseError extends HedgeError {
     return {
       exitCode: 14,
       status: this.status,
-      details: { endpoint, ...(field ? { field } : {}), ...(received !== undefined ? { received } : {}) },
+      details: { endpoint, ...(field && { field }), ...(received !== undefined && { received }) },
     };
   }
 }

@@ -65,9 +65,9 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
         change: 'open',
         amountUsd: row.notionalUsd,
         alsoRollDue: false,
-        ...(tenorDays ? { tenorDays } : {}),
+        ...(tenorDays && { tenorDays }),
       };
-    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays ? { tenorDays } : {}) };
+    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays && { tenorDays }) };
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
@@ -100,7 +100,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
     notionalUsd: current ?? row.notionalUsd,
     hedgeId: position.hedgeId,
     maturityAtMs: maturity,
-    ...(tenorDays ? { tenorDays } : {}),
+    ...(tenorDays && { tenorDays }),
   };
 }
 

@@ -118,7 +118,7 @@ function stepFor(
     targetUsd: row.notionalUsd,
     deltaUsd: cents(row.notionalUsd - currentUsd),
     line: row.line,
-    ...(heldTenors.length === 1 ? { currentTenorDays: heldTenors[0] } : {}),
+    ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
   };
   if (currentUsd === 0)
     return {
