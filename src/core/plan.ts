@@ -128,15 +128,14 @@ function stepFor(
       notes: [],
     };
   if (row.notionalUsd < currentUsd)
-    return { ...base, action: row.notionalUsd === 0 ? 'close' : 'reduce', notes: marketNotes(market) };
+    return {
+      ...base,
+      action: row.notionalUsd === 0 ? 'close' : 'reduce',
+      // Taking exposure off is allowed on any market; the notes say when it is not open.
+      notes: !market ? ['market_not_listed'] : market.status === 'open' ? [] : ['market_disabled'],
+    };
   const tenorDiffers = row.tenorDays !== undefined && heldTenors.some((tenor) => tenor !== row.tenorDays);
   return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
-}
-
-/** Taking exposure off is allowed on any market; the notes say when it is not open. */
-function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
-  if (!market) return ['market_not_listed'];
-  return market.status === 'open' ? [] : ['market_disabled'];
 }
 
 /** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */

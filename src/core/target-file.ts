@@ -47,7 +47,10 @@ export function parseTargetFile(text: string, options: RowFileOptions) {
 function checkRow(field: Field<Column>) {
   const market = field('market', parseMarket);
   const side = field('side', parseSide);
-  const notionalUsd = field('notional_usd', parseTargetNotional);
+  // The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes.
+  const notionalUsd = field('notional_usd', (raw) =>
+    raw !== undefined && FLAT.test(raw.trim()) ? 0 : parseNotional(raw, 'notional_usd'),
+  );
   const tenorDays = field('tenor_days', (value) => parseTargetTenor(value, notionalUsd));
   const clientReference = field('client_reference', parseTargetClientReference);
   const untilMs = field('until', (value) =>
@@ -68,12 +71,6 @@ function checkRow(field: Field<Column>) {
       ...withoutUndefined({ tenorDays, clientReference, untilMs, rollBeforeMs }),
     },
   };
-}
-
-/** The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes. */
-function parseTargetNotional(raw: string | undefined) {
-  if (raw !== undefined && FLAT.test(raw.trim())) return 0;
-  return parseNotional(raw, 'notional_usd');
 }
 
 /** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */

@@ -11,15 +11,6 @@ import { UsageError } from '../../core/errors.js';
 const KEY_SHAPE_HINT =
   'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
 
-function validationMessage(check: () => unknown) {
-  try {
-    check();
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 /** The time --timeout leaves, undefined without one. */
 const msLeft = (ports: Pick<CommandContext, 'clock' | 'deadline'>) =>
   ports.deadline === undefined ? undefined : ports.deadline - ports.clock.now();
@@ -70,10 +61,16 @@ export async function askLogin(
               default: offeredBaseUrl,
               // A key pasted here by mistake is neither echoed back nor left on the screen: the key is asked next, hidden.
               wipeRefused: true,
-              validate: (value) =>
-                environmentOfKey(value.trim())
-                  ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
-                  : validationMessage(() => checkBaseUrl(value, 'the answer')),
+              validate: (value) => {
+                if (environmentOfKey(value.trim()))
+                  return 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).';
+                try {
+                  checkBaseUrl(value, 'the answer');
+                  return true;
+                } catch (error) {
+                  return (error as Error).message;
+                }
+              },
             }),
             'the answer',
           );
