@@ -10,41 +10,33 @@ export interface ParamInput {
   typed: boolean;
 }
 
-const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+// JSON's own literals and number grammar: `-F` reads them as JSON does.
+const LITERAL = /^(true|false|null|-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?)$/;
 const KEY = /^([^[\]=]+)((?:\[[^[\]=]*\])*)$/;
 
-function flagOf(typed: boolean) {
-  return typed ? '-F' : '-f';
-}
+/** A refusal of one parameter: its flag and what was typed, then `problem`. */
+type Refuse = (problem: string) => UsageError;
 
 /** `a[b][]` → ['a', 'b', '']: the key's path, '' meaning "append to a list". */
-function keyPath(key: string, flag: string, raw: string) {
+function keyPath(key: string, refuse: Refuse) {
   const match = KEY.exec(key);
-  if (!match)
-    throw new UsageError(`${flag}: ${echo(raw)} has no usable key; expected key=value, key[sub]=value or key[]=value.`);
+  if (!match) throw refuse(' has no usable key; expected key=value, key[sub]=value or key[]=value.');
   const rest = [...match[2].matchAll(/\[([^[\]]*)\]/g)].map((part) => part[1]);
-  if (rest.slice(0, -1).includes('')) throw new UsageError(`${flag}: ${echo(raw)}: [] may only come last in a key.`);
+  if (rest.slice(0, -1).includes('')) throw refuse(': [] may only come last in a key.');
   return [match[1], ...rest];
 }
 
-/** The value of a typed (-F) parameter: literals and numbers as JSON, `@file` read by `readFile`. */
-function typedValue(text: string, readFile: (path: string) => string, raw: string) {
-  if (text === 'true') return true;
-  if (text === 'false') return false;
-  if (text === 'null') return null;
-  if (NUMBER.test(text)) {
-    const value = Number(text);
-    if (Number.isFinite(value)) return value;
-  }
-  if (text.startsWith('@')) {
-    const path = text.slice(1);
-    if (path === '') throw new UsageError(`-F: ${echo(raw)}: @ needs a file name (or @- for stdin).`);
-    return readFile(path);
-  }
-  return text;
+/** The value of a typed (-F) parameter: literals and numbers as JSON (a number too big for one stays text), `@file` read by `readFile`. */
+function typedValue(text: string, readFile: (path: string) => string, refuse: Refuse): ParamValue {
+  const value = LITERAL.test(text) ? JSON.parse(text) : text;
+  if (Math.abs(value) === Infinity) return text;
+  if (!text.startsWith('@')) return value;
+  const path = text.slice(1);
+  if (path === '') throw refuse(': @ needs a file name (or @- for stdin).');
+  return readFile(path);
 }
 
-function place(target: Params, path: string[], value: ParamValue, flag: string, raw: string) {
+function place(target: Params, path: string[], value: ParamValue, refuse: Refuse) {
   let node: Record<string, ParamValue> | ParamValue[] = target;
   for (let index = 0; index < path.length; index++) {
     const segment = path[index];
@@ -56,8 +48,7 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
       return;
     }
     if (last) {
-      if (Object.prototype.hasOwnProperty.call(node, segment))
-        throw new UsageError(`${flag}: ${echo(raw)} sets ${segment} a second time.`);
+      if (Object.hasOwn(node, segment)) throw refuse(` sets ${segment} a second time.`);
       node[segment] = value;
       return;
     }
@@ -67,11 +58,8 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
       nextIsList
         ? !Array.isArray(existing)
         : existing === null || typeof existing !== 'object' || Array.isArray(existing)
-    ) {
-      throw new UsageError(
-        `${flag}: ${echo(raw)} mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`,
-      );
-    }
+    )
+      throw refuse(` mixes a ${nextIsList ? 'list' : 'group'} with another value under ${segment}.`);
     node = node[segment] as Record<string, ParamValue> | ParamValue[];
   }
 }
@@ -80,12 +68,11 @@ function place(target: Params, path: string[], value: ParamValue, flag: string, 
 export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string) {
   const params: Params = {};
   for (const { raw, typed } of inputs) {
-    const flag = flagOf(typed);
+    const refuse = (problem: string) => new UsageError(`${typed ? '-F' : '-f'}: ${echo(raw)}${problem}`);
     const equals = raw.indexOf('=');
-    if (equals <= 0) throw new UsageError(`${flag}: ${echo(raw)} is not key=value.`);
-    const path = keyPath(raw.slice(0, equals), flag, raw);
+    if (equals <= 0) throw refuse(' is not key=value.');
     const text = raw.slice(equals + 1);
-    place(params, path, typed ? typedValue(text, readFile, raw) : text, flag, raw);
+    place(params, keyPath(raw.slice(0, equals), refuse), typed ? typedValue(text, readFile, refuse) : text, refuse);
   }
   return params;
 }

@@ -10,9 +10,8 @@ export function rememberSent<T>(read: T, original: unknown) {
   if (read === null || typeof read !== 'object' || read === original) return read;
   sent.set(read, original);
   if (original !== null && typeof original === 'object') originals.add(original);
-  if (Array.isArray(read) && Array.isArray(original) && read.length === original.length) {
+  if (Array.isArray(read) && Array.isArray(original) && read.length === original.length)
     read.forEach((item, index) => rememberSent(item, original[index]));
-  }
   return read;
 }
 

@@ -35,18 +35,14 @@ export function parseDuration(raw: string, name: string, units = 'mhdw', maxMs =
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/i;
 const MONTHS_AGO = /^(\d{1,4})mo$/i;
 
-/** The same time of day `months` calendar months back, on the same day or the month's last. */
-function monthsBefore(now: Date, months: number) {
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth() - months;
-  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
-  return new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay)) + (now.getTime() % DAY_MS));
-}
-
-/** `3mo`: that many calendar months before `now`; undefined for any other text. */
+/** `3mo`: that many calendar months before `now`, at the same time of day, on the same day or the month's last; undefined for any other text. */
 export function readMonthsAgo(text: string, now: Date) {
   const months = MONTHS_AGO.exec(text.trim());
-  return months ? monthsBefore(now, Number(months[1])) : undefined;
+  if (!months) return;
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() - Number(months[1]);
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return new Date(Date.UTC(year, month, Math.min(now.getUTCDate(), lastDay)) + (now.getTime() % DAY_MS));
 }
 
 /** A date or an ISO time as written; undefined for any other text. */

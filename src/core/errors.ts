@@ -150,7 +150,7 @@ export class InvalidResponseError extends HedgeError {
     return {
       exitCode: 14,
       status: this.status,
-      details: { endpoint, ...(field ? { field } : {}), ...(received !== undefined ? { received } : {}) },
+      details: { endpoint, ...(field && { field }), ...(received !== undefined && { received }) },
     };
   }
 }
@@ -255,21 +255,20 @@ const detailed = (exitCode: number, code?: string) =>
     }
   };
 
-/** Who holds an action or a lock (the journal's Holder, repeated here so that errors import nothing). */
-interface HolderFacts {
-  pid: number;
-  host: string;
-  since: string;
-  session: string;
-}
-
 /** Another live process holds this action (an in-flight journal entry) or the account lock this command needs, or the run only observed another process's action: this run did not act (exit 11). */
 export class HeldError extends HedgeError {
   readonly details: Details;
-  constructor(message: string, init: { holder?: HolderFacts; hint?: string; details?: Details } = {}) {
+  /** `holder`: the journal's Holder, of which its pid, host and since are said (errors import nothing). */
+  constructor(
+    message: string,
+    {
+      holder,
+      ...init
+    }: { holder?: { pid: number; host: string; since: string }; hint?: string; details?: Details } = {},
+  ) {
     super(message, init);
     this.details = {
-      ...(init.holder ? { holder: { pid: init.holder.pid, host: init.holder.host, since: init.holder.since } } : {}),
+      ...(holder && { holder: { pid: holder.pid, host: holder.host, since: holder.since } }),
       ...init.details,
     };
   }

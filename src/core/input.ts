@@ -40,17 +40,15 @@ export function isMarketName(value: string) {
 export function parseMarket(raw: string | undefined) {
   const value = required('market', raw, 'a market such as USDTNGN').trim();
 
-  if (/[^\x20-\x7e]/.test(value)) {
+  if (/[^\x20-\x7e]/.test(value))
     throw new UsageError(
       `market: ${echo(value)} has characters outside plain ASCII letters and digits (a look-alike?); expected e.g. USDTNGN.`,
     );
-  }
   const market = value.toUpperCase();
-  if (!MARKET_SHAPE.test(market)) {
+  if (!MARKET_SHAPE.test(market))
     throw new UsageError(
       `market: ${echo(value)} is not a market name; expected 3 to 20 letters and digits such as USDTNGN.`,
     );
-  }
   return market;
 }
 
@@ -118,12 +116,10 @@ const DEFAULT_LIST_LENGTH = 50;
 /** --limit N, or --all (every row, page after page: Infinity), else DEFAULT_LIST_LENGTH; both together is bad usage. */
 export function parseListLength(limitRaw: unknown, allRaw: unknown) {
   const limit = parseLimit(limitRaw);
-  if (allRaw === true) {
-    if (limit !== undefined)
-      throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
-    return { limit: Number.POSITIVE_INFINITY, defaulted: false };
-  }
-  return limit === undefined ? { limit: DEFAULT_LIST_LENGTH, defaulted: true } : { limit, defaulted: false };
+  const all = allRaw === true;
+  if (all && limit !== undefined)
+    throw new UsageError('--limit and --all disagree: give one of them (--all reads every page).');
+  return { limit: all ? Infinity : (limit ?? DEFAULT_LIST_LENGTH), defaulted: !all && limit === undefined };
 }
 
 export function parseLimit(raw: unknown) {
@@ -248,16 +244,14 @@ export function parseClientReference(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
-  if (value.trim() === '' || value.length > 128 || hasUnsafeText(value)) {
+  if (value.trim() === '' || value.length > 128 || hasUnsafeText(value))
     throw new UsageError(
       `--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).`,
     );
-  }
   // A reference is stored on the server, in the journal and in every listing: it must never be a key.
-  if (containsKeyShape(value)) {
+  if (containsKeyShape(value))
     throw new UsageError(
       '--ref: the reference looks like an API key (<prefix>_live_… or <prefix>_test_…), which is never sent as data; use a deal id such as DEAL-42.',
     );
-  }
   return value;
 }

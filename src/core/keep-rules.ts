@@ -45,9 +45,8 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
   const rollBeforeMs = row.rollBeforeMs ?? DEFAULT_ROLL_BEFORE_MS;
   const ended = row.untilMs !== undefined && row.untilMs <= nowMs;
   if (view.settling) return { kind: 'hold', reason: `settling: ${view.settling.why}; waiting for every view to agree` };
-  if (view.opening && !view.position) {
+  if (view.opening && !view.position)
     return { kind: 'hold', reason: `${view.opening.hedgeId} is ${view.opening.status}; waiting for it to resolve` };
-  }
   const position = view.position;
   if (!position) {
     if (row.notionalUsd === 0) return { kind: 'hold', reason: 'flat, as the target says' };
@@ -58,7 +57,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
     if (
       closed &&
       !(row.statedAtMs !== undefined && closed.closedAtLocalMs !== undefined && row.statedAtMs > closed.closedAtLocalMs)
-    ) {
+    )
       return {
         kind: 'drift',
         currentUsd: 0,
@@ -66,10 +65,9 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
         change: 'open',
         amountUsd: row.notionalUsd,
         alsoRollDue: false,
-        ...(tenorDays ? { tenorDays } : {}),
+        ...(tenorDays && { tenorDays }),
       };
-    }
-    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays ? { tenorDays } : {}) };
+    return { kind: 'reopen', notionalUsd: row.notionalUsd, ...(tenorDays && { tenorDays }) };
   }
   const current = position.notionalUsd;
   const maturity = position.maturityAtMs;
@@ -88,12 +86,11 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
     };
   }
   if (maturity === undefined) return { kind: 'hold', reason: 'covered; the server shows no maturity to roll at' };
-  if (untilBlocks && maturity - rollBeforeMs <= nowMs) {
+  if (untilBlocks && maturity - rollBeforeMs <= nowMs)
     return {
       kind: 'skip',
       reason: `the exposure ends (until ${iso(row.untilMs!)}) by this hedge's maturity (${iso(maturity)}): left to mature, not renewed`,
     };
-  }
   if (untilBlocks)
     return { kind: 'hold', reason: `covered until its maturity; not renewed (until ${iso(row.untilMs!)})` };
   if (!rollDue) return { kind: 'hold', reason: 'covered', nextAction: 'roll', nextActionAtMs: maturity - rollBeforeMs };
@@ -103,7 +100,7 @@ export function decideRow(row: KeepRow, view: SideView, nowMs: number, rules: { 
     notionalUsd: current ?? row.notionalUsd,
     hedgeId: position.hedgeId,
     maturityAtMs: maturity,
-    ...(tenorDays ? { tenorDays } : {}),
+    ...(tenorDays && { tenorDays }),
   };
 }
 

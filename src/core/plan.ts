@@ -54,43 +54,19 @@ export interface PlanInput {
   toleranceUsd: number;
 }
 
-/** A target row that needs no action: shown as current → target with nothing to do. */
-type PlanRowAtTarget = Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd'> & { line: number };
-
-export interface Plan {
-  steps: PlanStep[];
-  atTarget: boolean;
-  problems: PlanProblem[];
-  unchanged: PlanRowAtTarget[];
-  untouched: PlanPosition[];
-}
-
-export interface PlanTotals {
-  actions: number;
-  added_usd: number;
-  removed_usd: number;
-  required_margin_usdc: number;
-  platform_fee_usdc: number;
-  total_upfront_usdc: number;
-  carry_pnl_usdc: number;
-  unquoted: number;
-}
-
-export function computePlan(input: PlanInput): Plan {
-  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0) {
+export function computePlan(input: PlanInput) {
+  if (!Number.isFinite(input.toleranceUsd) || input.toleranceUsd < 0)
     throw new RangeError(`toleranceUsd must be a finite amount of 0 or more, got ${input.toleranceUsd}`);
-  }
   const book = bookBySide(input.positions);
   const unsorted: PlanStep[] = [];
-  const unchanged: PlanRowAtTarget[] = [];
+  // A target row that needs no action: shown as current → target with nothing to do.
+  const unchanged: Pick<PlanStep, 'market' | 'side' | 'currentUsd' | 'targetUsd' | 'line'>[] = [];
   for (const row of input.targets) {
     const held = book.get(sideKey(row.market, row.side));
     const currentUsd = held?.notionalUsd ?? 0;
-    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd) {
+    if (cents(Math.abs(row.notionalUsd - currentUsd)) <= input.toleranceUsd)
       unchanged.push({ market: row.market, side: row.side, currentUsd, targetUsd: row.notionalUsd, line: row.line });
-    } else {
-      unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
-    }
+    else unsorted.push(stepFor(row, currentUsd, held?.tenors ?? [], findMarket(input.markets, row.market)));
   }
   const steps = applyOrder(unsorted);
   const problems = simulateChecks(steps, input.markets, input.availableExposureUsd);
@@ -102,6 +78,8 @@ export function computePlan(input: PlanInput): Plan {
   );
   return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
 }
+
+export type Plan = ReturnType<typeof computePlan>;
 
 /** The order in which the steps are sent: closes and reduces first, then adds and opens, each group by file line. */
 export function applyOrder<T extends Pick<PlanStep, 'action' | 'line'>>(steps: readonly T[]) {
@@ -140,27 +118,24 @@ function stepFor(
     targetUsd: row.notionalUsd,
     deltaUsd: cents(row.notionalUsd - currentUsd),
     line: row.line,
-    ...(heldTenors.length === 1 ? { currentTenorDays: heldTenors[0] } : {}),
+    ...(heldTenors.length === 1 && { currentTenorDays: heldTenors[0] }),
   };
-  if (currentUsd === 0) {
+  if (currentUsd === 0)
     return {
       ...base,
       action: 'open',
       ...withoutUndefined({ tenorDays: row.tenorDays, clientReference: row.clientReference }),
       notes: [],
     };
-  }
-  if (row.notionalUsd < currentUsd) {
-    return { ...base, action: row.notionalUsd === 0 ? 'close' : 'reduce', notes: marketNotes(market) };
-  }
+  if (row.notionalUsd < currentUsd)
+    return {
+      ...base,
+      action: row.notionalUsd === 0 ? 'close' : 'reduce',
+      // Taking exposure off is allowed on any market; the notes say when it is not open.
+      notes: !market ? ['market_not_listed'] : market.status === 'open' ? [] : ['market_disabled'],
+    };
   const tenorDiffers = row.tenorDays !== undefined && heldTenors.some((tenor) => tenor !== row.tenorDays);
   return { ...base, action: 'add', notes: tenorDiffers ? ['tenor_differs'] : [] };
-}
-
-/** Taking exposure off is allowed on any market; the notes say when it is not open. */
-function marketNotes(market: PlanMarket | undefined): PlanStepNote[] {
-  if (!market) return ['market_not_listed'];
-  return market.status === 'open' ? [] : ['market_disabled'];
 }
 
 /** Walks the steps in execution order as the server would see them: headroom starts at the account's `available_exposure_usd`, a close or reduce frees its notional, an open or add uses it; capacity per side shrinks with each open or add on that side. */
@@ -181,19 +156,17 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
     else if (market.status !== 'open')
       stepProblems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
     const requiredUsd = step.deltaUsd;
-    if (requiredUsd > headroomUsd) {
+    if (requiredUsd > headroomUsd)
       stepProblems.push({
         ...base,
         code: 'exposure_exceeded',
         details: { requiredUsd, availableExposureUsd: headroomUsd },
       });
-    }
     const key = sideKey(step.market, step.side);
     if (market) {
       const availableCapacityUsd = cents(market.available_capacity_usd[step.side] - (usedCapacityUsd.get(key) ?? 0));
-      if (requiredUsd > availableCapacityUsd) {
+      if (requiredUsd > availableCapacityUsd)
         stepProblems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
-      }
     }
     if (stepProblems.length) {
       problems.push(...stepProblems);
@@ -223,7 +196,7 @@ export function describePlanProblem(problem: PlanProblem) {
 export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   switch (note) {
     case 'tenor_differs':
-      return `the open ${step.market} ${step.side} position has ${heldTenor(step)} than the row; add keeps its maturity (roll is not implied).`;
+      return `the open ${step.market} ${step.side} position has ${step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`} than the row; add keeps its maturity (roll is not implied).`;
     case 'market_disabled':
       return `market ${step.market} is not open; taking exposure off is still attempted.`;
     case 'market_not_listed':
@@ -231,20 +204,8 @@ export function describePlanStepNote(note: PlanStepNote, step: PlanStep) {
   }
 }
 
-function heldTenor(step: PlanStep) {
-  return step.currentTenorDays === undefined ? 'another tenor' : `a different tenor (${step.currentTenorDays} days)`;
-}
-
 /** A problem as the JSON output carries it (plan's `problems`, apply's refusal). */
-export function problemAsData(problem: PlanProblem): Record<string, unknown> {
-  return {
-    code: problem.code,
-    step: problem.stepIndex + 1,
-    line: problem.line,
-    action: problem.action,
-    market: problem.market,
-    side: problem.side,
-    message: describePlanProblem(problem),
-    details: problem.details,
-  };
+export function problemAsData(problem: PlanProblem) {
+  const { code, stepIndex, line, action, market, side, details } = problem;
+  return { code, step: stepIndex + 1, line, action, market, side, message: describePlanProblem(problem), details };
 }

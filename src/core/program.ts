@@ -36,16 +36,11 @@ export function shellWord(text: string) {
   return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The flags that chose the environment, to repeat in every suggested command: `--demo`, `--profile NAME`, or none. */
-function environmentFlagsOf(run: Invocation) {
-  if (run.demo) return ['--demo'];
-  if (run.profile !== undefined) return ['--profile', run.profile];
-  return [];
-}
-
 /** A command line to suggest: `./bin/hedge.js --demo hedges hdg_1 --wait`. */
 export function hedgeCommandLine(run: Invocation, words: readonly string[]) {
-  return [run.program ?? 'hedge', ...environmentFlagsOf(run), ...words].join(' ');
+  // The flags that chose the environment, repeated in every suggested command: `--demo`, `--profile NAME`, or none.
+  const flags = run.demo ? ['--demo'] : run.profile !== undefined ? ['--profile', run.profile] : [];
+  return [run.program ?? 'hedge', ...flags, ...words].join(' ');
 }
 
 /** Every `hedge …` a text quotes in backticks, as the user runs it: the program as run, and the flags that chose the environment once (a quote that names its own environment keeps it). */

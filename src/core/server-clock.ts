@@ -19,17 +19,6 @@ interface Bound {
   from: ClockSource;
 }
 
-/** The server's time at one instant of ours, as far as its answers tell it. */
-export interface ServerTime {
-  localMs: number;
-  /** The bounds, with ASSUMED_SKEW_MS where nothing bounds a side: for proof (an age, a hedge that may have settled) and to act early (a roll). */
-  earliestMs: number;
-  latestMs: number;
-  /** The one reading a maturity is judged and shown on (settling, time left): what the answers tell, else ours; never an assumed skew. */
-  bestMs: number;
-  assumed: boolean;
-}
-
 /** What was learned, for people: each side's bound (server − ours), what set it, and the last disagreement. */
 export interface ClockReading {
   lowMs?: number;
@@ -62,12 +51,11 @@ export class ServerClock {
   learnStamps(data: unknown, receivedAt: number, own?: { field: string; sentAt: number }) {
     // Any past stamp bounds it: the greatest as text is one parse for a page of 500 records.
     let newest = '';
-    for (const record of Array.isArray(data) ? data : [data]) {
+    for (const record of Array.isArray(data) ? data : [data])
       for (const field of PAST_STAMPS) {
         const stamp = (record as JsonObject | null)?.[field];
         if (typeof stamp === 'string' && stamp > newest) newest = stamp;
       }
-    }
     const newestMs = Date.parse(newest);
     if (Number.isFinite(newestMs)) this.learn('stamps', newestMs - receivedAt);
     const stamp = own ? (data as JsonObject | null)?.[own.field] : undefined;
@@ -88,6 +76,7 @@ export class ServerClock {
     if (high !== undefined && (!this.high || high < this.high.ms)) this.high = { ms: high, from };
   }
 
+  /** The server's time at one instant of ours, as far as its answers tell it. */
   at(localMs: number) {
     const low = this.low?.ms;
     const high = this.high?.ms;
@@ -96,8 +85,10 @@ export class ServerClock {
     const best = Math.min(Math.max(0, low ?? -Infinity), high ?? Infinity);
     return {
       localMs,
+      // The bounds, with ASSUMED_SKEW_MS where nothing bounds a side: for proof (an age, a hedge that may have settled) and to act early (a roll).
       earliestMs: localMs + (low ?? Math.min(high ?? 0, 0) - ASSUMED_SKEW_MS),
       latestMs: localMs + (high ?? Math.max(low ?? 0, 0) + ASSUMED_SKEW_MS),
+      // The one reading a maturity is judged and shown on (settling, time left): what the answers tell, else ours; never an assumed skew.
       bestMs: localMs + Math.round(best),
       assumed: low === undefined || high === undefined,
     };
@@ -113,6 +104,8 @@ export class ServerClock {
     });
   }
 }
+
+export type ServerTime = ReturnType<ServerClock['at']>;
 
 /** An action's age, or undefined when it cannot be told; `clock` names the clock that told it, or that contradicts itself. */
 interface ActionAge {

@@ -1,14 +1,7 @@
 // The target file of `hedge plan` / `hedge apply`: one row per market and side saying how much notional that side should hold, read as row-file.ts reads every row file (CSV or JSON, checked whole, every problem collected, the file's content never echoed).
 import { parseDuration } from './duration.js';
 import { parseClientReference, parseMarket, parseNotional, parseSide } from './input.js';
-import {
-  readInstant,
-  readRowFile,
-  type Field,
-  type RowFileLayout,
-  type RowFileOptions,
-  type RowFileProblem,
-} from './row-file.js';
+import { readInstant, readRowFile, type Field, type RowFileLayout, type RowFileOptions } from './row-file.js';
 import { withoutUndefined } from './objects.js';
 import { TENORS, type Side, type Tenor } from './vocabulary.js';
 import { messageOf } from './security/safe-text.js';
@@ -23,8 +16,6 @@ export interface TargetRow {
   rollBeforeMs?: number;
   line: number;
 }
-
-export type TargetFileResult = { rows: TargetRow[] } | { problems: RowFileProblem[] };
 
 type Column = 'market' | 'side' | 'notional_usd' | 'tenor_days' | 'client_reference' | 'until' | 'roll_before';
 
@@ -43,7 +34,7 @@ const LAYOUT: RowFileLayout<Column> = {
 };
 const FLAT = /^0+(?:\.0+)?$/;
 
-export function parseTargetFile(text: string, options: RowFileOptions): TargetFileResult {
+export function parseTargetFile(text: string, options: RowFileOptions) {
   return readRowFile(
     text,
     options,
@@ -56,7 +47,10 @@ export function parseTargetFile(text: string, options: RowFileOptions): TargetFi
 function checkRow(field: Field<Column>) {
   const market = field('market', parseMarket);
   const side = field('side', parseSide);
-  const notionalUsd = field('notional_usd', parseTargetNotional);
+  // The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes.
+  const notionalUsd = field('notional_usd', (raw) =>
+    raw !== undefined && FLAT.test(raw.trim()) ? 0 : parseNotional(raw, 'notional_usd'),
+  );
   const tenorDays = field('tenor_days', (value) => parseTargetTenor(value, notionalUsd));
   const clientReference = field('client_reference', parseTargetClientReference);
   const untilMs = field('until', (value) =>
@@ -79,12 +73,6 @@ function checkRow(field: Field<Column>) {
   };
 }
 
-/** The CLI's notional (10000, 10_000, 10k, 1.5m), plus 0 for flat, which the CLI never takes. */
-function parseTargetNotional(raw: string | undefined) {
-  if (raw !== undefined && FLAT.test(raw.trim())) return 0;
-  return parseNotional(raw, 'notional_usd');
-}
-
 /** Required when the side should hold something (an open needs a tenor, and the plan cannot know beforehand whether the side will be open). */
 function parseTargetTenor(raw: string | undefined, notionalUsd: number | undefined) {
   const value = raw?.trim().replace(/d$/i, '') ?? '';
@@ -105,8 +93,7 @@ function parseTargetClientReference(raw: string | undefined) {
   try {
     return parseClientReference(value);
   } catch (error) {
-    const message = messageOf(error);
-    throw new Error(message.replace(/^--ref:/, 'client_reference:'), { cause: error });
+    throw new Error(messageOf(error).replace(/^--ref:/, 'client_reference:'), { cause: error });
   }
 }
 

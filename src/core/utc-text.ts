@@ -4,24 +4,30 @@ type Instant = number | Date | string;
 
 export const utcIso = (at: Instant) => (typeof at === 'string' ? at : new Date(at).toISOString());
 
-export const utcDay = (at: Instant) => utcIso(at).slice(0, 10);
+/** The ISO text of a time from `start` to `end`; `spaced`: its T written as a space. */
+const cut = (start: number, end: number, spaced?: boolean) => (at: Instant) => {
+  const text = utcIso(at).slice(start, end);
+  return spaced ? text.replace('T', ' ') : text;
+};
 
-export const utcMonth = (at: Instant) => utcIso(at).slice(0, 7);
+export const utcDay = cut(0, 10);
 
-export const utcMinute = (at: Instant) => utcIso(at).slice(0, 16).replace('T', ' ');
+export const utcMonth = cut(0, 7);
 
-export const utcSecond = (at: Instant) => utcIso(at).slice(0, 19).replace('T', ' ');
+export const utcMinute = cut(0, 16, true);
+
+export const utcSecond = cut(0, 19, true);
 
 /** `11-25 08:00`: a time near now (a keeper's line), its year left out. */
-export const utcDayMinute = (at: Instant) => utcIso(at).slice(5, 16).replace('T', ' ');
+export const utcDayMinute = cut(5, 16, true);
 
-export const utcDaySecond = (at: Instant) => utcIso(at).slice(5, 19).replace('T', ' ');
+export const utcDaySecond = cut(5, 19, true);
 
-export const utcClockMinute = (at: Instant) => utcIso(at).slice(11, 16);
+export const utcClockMinute = cut(11, 16);
 
-export const utcClock = (at: Instant) => utcIso(at).slice(11, 19);
+export const utcClock = cut(11, 19);
 
-export const utcClockMillis = (at: Instant) => utcIso(at).slice(11, 23);
+export const utcClockMillis = cut(11, 23);
 
 /** `20261125T080000000Z`: a time in an id (a keeper's, a roll's, an apply's group). */
 export const utcStamp = (at: Instant) => utcIso(at).replace(/[-:.]/g, '');

@@ -92,7 +92,7 @@ export function currentHolder(nowMs: number, session: string) {
     host: hostname(),
     since: new Date(nowMs).toISOString(),
     session,
-    ...(ownStart ? { start: ownStart } : {}),
+    ...(ownStart && { start: ownStart }),
   };
 }
 

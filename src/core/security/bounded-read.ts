@@ -75,25 +75,6 @@ function refuseKind(stats: Stats) {
   throw new ReadRefused('not-regular', `it ${found} a regular file`);
 }
 
-/** The read, or the signal's reason as soon as it fires; `onAbort` lets go of what the read holds. */
-function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>, onAbort?: () => void) {
-  if (!signal) return work();
-  if (signal.aborted) {
-    onAbort?.();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => {
-      onAbort?.();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', stop, { once: true });
-    work()
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', stop));
-  });
-}
-
 const PIECE_BYTES = 256 * 1024;
 
 /** Throws why this file (judged by path, or already open: the journal to append) may not be read as `reading` asks. */
@@ -234,22 +215,34 @@ export async function readRegularFile(path: string, options: FileReading & { sig
 export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxBytes: number; signal?: AbortSignal }) {
   const { maxBytes, signal } = options;
   const letGo = () => (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-  return untilAborted(
-    signal,
-    async () => {
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of stream) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-        total += buffer.length;
-        if (total > maxBytes) {
-          letGo();
-          throw tooLarge(maxBytes);
-        }
-        chunks.push(buffer);
+  const read = async () => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for await (const chunk of stream) {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      total += buffer.length;
+      if (total > maxBytes) {
+        letGo();
+        throw tooLarge(maxBytes);
       }
-      return Buffer.concat(chunks, total);
-    },
-    letGo,
-  );
+      chunks.push(buffer);
+    }
+    return Buffer.concat(chunks, total);
+  };
+  if (!signal) return read();
+  // The read, or the signal's reason as soon as it fires, letting go of the stream.
+  if (signal.aborted) {
+    letGo();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const stop = () => {
+      letGo();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+    read()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', stop));
+  });
 }

@@ -112,14 +112,14 @@ export function repeatedKeyProblems(text: string, listKey: string, known: readon
     const named = known.includes(key) || key === listKey ? `the key ${key}` : 'a key';
     const index =
       typeof path[0] === 'number' ? path[0] : path[0] === listKey && typeof path[1] === 'number' ? path[1] : undefined;
-    if (index === undefined)
-      return {
-        line: 0,
-        message: `${named} appears more than once in one object; each key may appear once (JSON would keep only the last).`,
-      };
-    return {
-      line: index + 1,
-      message: `item ${index + 1}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
-    };
+    return index === undefined
+      ? {
+          line: 0,
+          message: `${named} appears more than once in one object; each key may appear once (JSON would keep only the last).`,
+        }
+      : {
+          line: index + 1,
+          message: `item ${index + 1}: ${named} appears more than once; each key may appear once (JSON would keep only the last).`,
+        };
   });
 }

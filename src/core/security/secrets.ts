@@ -19,12 +19,11 @@ export function environmentOfKey(key: string) {
 
 export function validateApiKey(key: string, source: string) {
   const environment = environmentOfKey(key);
-  if (!environment) {
+  if (!environment)
     throw new AuthError(
       `The API key from ${source} is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shapeOf(key)} (none of it is shown).`,
       { hint: 'Copy the key again from the settings area of the partner desk, then run `hedge login`.' },
     );
-  }
   return environment;
 }
 

@@ -10,7 +10,6 @@ import {
   type Plan,
   type PlanPosition,
   type PlanStep,
-  type PlanTotals,
 } from '../../core/plan.js';
 import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
 import { parseUsdAmount } from '../../core/input.js';
@@ -126,7 +125,7 @@ export function planTotals(plan: Plan, quotes: ReadonlyArray<StepQuote | undefin
     carry_pnl_usdc: 0,
     unquoted: 0,
   };
-  const add = (key: keyof PlanTotals, amount: number) => (totals[key] = cents(totals[key] + amount));
+  const add = (key: keyof typeof totals, amount: number) => (totals[key] = cents(totals[key] + amount));
   plan.steps.forEach((step, index) => {
     add(step.deltaUsd > 0 ? 'added_usd' : 'removed_usd', Math.abs(step.deltaUsd));
     const priced = quotes[index];

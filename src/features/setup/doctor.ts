@@ -20,35 +20,27 @@ export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip' | 'info';
 /** What a failed check is, as the exit code says it: a key problem, the network or server, an answer hedge cannot read, bad set-up. */
 export type FailureClass = 'auth' | 'network' | 'unreadable' | 'usage';
 
-interface DoctorCheck {
-  /** Stable id a script can route on: key, base_url, journal, auth, clock, markets, prices, quote, account, positions, hedges, hedge, history, wire.*, rate_limits. */
-  id: string;
-  title: string;
-  status: CheckStatus;
-  detail: string;
-  next?: string;
-  /** A write needs this to work: `doctor` exits 0 only when all of these pass. */
-  forWrites: boolean;
-  /** Absent: the error's own class, as the write it stands for would end (a config store or journal that cannot be used). */
-  failure?: FailureClass;
-  /** A failure's error: the command says its message (the detail) and its hint (the next step, unless one is set). */
-  error?: unknown;
-}
-
 /** A clock this far from the server's is a warning; further, a failure. */
 const CLOCK_WARN_MS = 5_000;
 const CLOCK_FAIL_MS = 30_000;
 const QUOTE_PROBE_USD = 1_000;
 
-/** A check: what it is, how it went, and whether a write needs it. */
+/**
+ * A check: its stable id a script can route on (key, base_url, journal, auth, clock, markets, prices, quote, account,
+ * positions, hedges, hedge, history, wire.*, rate_limits), what it is, how it went, and whether a write needs it
+ * (`doctor` exits 0 only when all of those pass). `failure`, absent: the error's own class, as the write it stands for
+ * would end (a config store or journal that cannot be used); `error`: the command says its message (the detail) and
+ * its hint (the next step, unless one is set).
+ */
 const checkOf = (
   id: string,
   title: string,
   status: CheckStatus,
   detail: string,
   forWrites = false,
-  more: Partial<DoctorCheck> = {},
+  more: { next?: string; failure?: FailureClass; error?: unknown; forWrites?: boolean } = {},
 ) => ({ id, title, status, detail, forWrites, ...more });
+type DoctorCheck = ReturnType<typeof checkOf>;
 
 /** A check that only says what was seen. */
 const info = (id: string, title: string, detail: string) => checkOf(id, title, 'info', detail);
@@ -108,7 +100,7 @@ type MarketList = Awaited<ReturnType<HedgeClient['listMarkets']>>;
 /** Ready when no check a write needs failed; else the first such check. */
 function report(checks: DoctorCheck[]) {
   const failed = checks.find((check) => check.forWrites && check.status === 'fail');
-  return { checks, ready: failed === undefined, ...(failed ? { failed } : {}) };
+  return { checks, ready: !failed, failed };
 }
 
 const isRefusal = (error: unknown): error is ApiError =>
@@ -346,7 +338,7 @@ async function checkReads(
     positionFields: 'no open position to read its field names from',
     statuses: [],
   };
-  for (const [id, title, command, forWrites, read, unasked] of READS) {
+  for (const [id, title, command, forWrites, read, unasked] of READS)
     try {
       const detail = await read(client, seen);
       if (detail !== undefined) checks.push(checkOf(id, title, 'ok', detail, forWrites));
@@ -364,7 +356,6 @@ async function checkReads(
         }),
       );
     }
-  }
   return seen;
 }
 
@@ -382,8 +373,7 @@ async function checkWireChoices(
     info(
       'wire.amount',
       'Add/reduce amount',
-      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); ` +
-        'only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name',
+      `\`${client.wire.changeNotionalField}\` (${amount === 'default' ? 'guessed: the spec does not show it' : amount === 'learned' ? 'learned from the server' : `set in the ${amount}`}); only a write can show it: a server that wants another name refuses the first add naming it, and hedge sends it again once with that name`,
     ),
     info(
       'wire.statuses',
@@ -429,7 +419,7 @@ function firstRequestFailure(
         : `Check the address and the network (proxy: HTTPS_PROXY/NO_PROXY); \`${ports.hedgeCommand('whoami')}\` shows where it came from.`,
     );
   }
-  if (isRefusal(error)) {
+  if (isRefusal(error))
     return checkOf(
       'auth',
       'Key accepted',
@@ -441,7 +431,6 @@ function firstRequestFailure(
         failure: 'auth',
       },
     );
-  }
   if (error instanceof ApiError && error.status === 404)
     return failed(
       'network',
@@ -469,7 +458,7 @@ export function clockCheck(reading: ClockReading) {
       : `; its answers disagreed by ${formatSpan(disagreedMs)} (a Date header from another clock, or a clock that moved): the newest is used`;
   const next =
     "Set this machine's clock right (NTP: `timedatectl set-ntp true`, or your OS's time settings); if it is right, the server's clock is off: tell the provider. Maturities, countdowns and --since/--until are read against these clocks.";
-  const clock = (status: CheckStatus, detail: string, more: Partial<DoctorCheck> = {}) =>
+  const clock = (status: CheckStatus, detail: string, more?: Parameters<typeof checkOf>[5]) =>
     checkOf('clock', 'Clock', status, detail, true, more);
   if (learned === undefined)
     return clock('warn', 'the server sent no Date header and no stamp that dates it: its clock is unknown', {
@@ -490,11 +479,10 @@ export function clockCheck(reading: ClockReading) {
 /** Rate-limit headers seen on any answer (the spec does not show the threshold). */
 export function rateLimitCheck(answers: readonly ObservedAnswer[]) {
   const names = new Map<string, string>();
-  for (const answer of answers) {
+  for (const answer of answers)
     for (const [name, value] of Object.entries(answer.headers)) {
       if (/^(x-)?ratelimit|^retry-after$/i.test(name)) names.set(name, value);
     }
-  }
   return info(
     'rate_limits',
     'Rate limits',

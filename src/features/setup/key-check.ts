@@ -52,12 +52,10 @@ export async function checkKey(ports: CheckPorts, credentials: ResolvedCredentia
       const refused = error.status === 401 || error.status === 403;
       return { status: refused ? 'refused' : 'error', code: error.code, message: error.message, error };
     }
-    if (error instanceof NetworkError) {
+    if (error instanceof NetworkError)
       return { status: 'unreachable', code: error.code, message: error.message, error };
-    }
-    if (error instanceof InvalidResponseError) {
+    if (error instanceof InvalidResponseError)
       return { status: 'error', code: 'invalid_response', message: error.message, error };
-    }
     throw error;
   }
 }

@@ -69,14 +69,13 @@ async function checkBeforeSaving(
   journalUrl: string | null | undefined,
 ) {
   const check = await checkKey(ports, credentials);
-  if (check.status === 'refused') {
+  if (check.status === 'refused')
     throw new AuthError(
       `The server refused this key (${check.code}, ${redactKey(credentials.apiKey)}): nothing was saved.`,
       {
         hint: 'Check the key (copy it again from the partner desk) and that it belongs to this base URL — a test key for the sandbox, a live key for production — then run `hedge login` again.',
       },
     );
-  }
   // The key check's own error, saying that nothing was saved and what to check.
   const { error } = check;
   if (error instanceof ApiError || error instanceof NetworkError) {
@@ -125,11 +124,10 @@ async function keepLoginKey(
 ): Promise<{ keyAt: KeyLocation; fallbackReason?: string }> {
   if (given.keyCommand !== undefined) return { keyAt: { kind: 'command', command: given.keyCommand } };
   const keeping = await keepKey(given.keyStore ?? 'auto', keyringAccount(given.name, store.dir), apiKey, ports.env);
-  if (!keeping.ok) {
+  if (!keeping.ok)
     throw new ConfigError(`--key-store keyring: ${keeping.reason}; nothing was saved.`, {
       hint: 'Leave out --key-store to keep the key in the 0600 config file instead, or name a credential helper with --key-command.',
     });
-  }
   return { keyAt: keeping.at, fallbackReason: keeping.fallbackReason };
 }
 
@@ -203,11 +201,10 @@ export async function moveProfileKey(
     throw new UsageError(
       `--move-key: profile "${name}" has no stored key (logged out); log in first with \`hedge login --profile ${name}\`.`,
     );
-  if (from.kind === 'command') {
+  if (from.kind === 'command')
     throw new UsageError(
       `--move-key: the key of profile "${name}" comes from its credential helper, and hedge keeps no copy to move; run \`hedge login --profile ${name}\` to store one instead.`,
     );
-  }
   if (from.kind === target) return { moved: false as const, at: from };
   const apiKey = await readProfileKey(name, profile, { env: ports.env, signal: ports.signal });
   if (!apiKey) throw new UsageError(`--move-key: profile "${name}" has no stored key (logged out).`);
@@ -215,14 +212,13 @@ export async function moveProfileKey(
   let to: KeyLocation = { kind: 'file' };
   if (target === 'keyring') {
     const keeping = await keepKey('keyring', keyringAccount(name, store.dir), apiKey, ports.env);
-    if (!keeping.ok) {
+    if (!keeping.ok)
       throw new ConfigError(
         `--move-key: ${keeping.reason}; the key stays where it was (the ${describeKeyLocation(from, store.file)}).`,
         {
           hint: 'Start or unlock the OS keyring (on Linux a Secret Service such as gnome-keyring or KeePassXC), then try again; or name a credential helper with `hedge login --key-command`.',
         },
       );
-    }
     to = keeping.at;
   }
   await store.update((data) => {

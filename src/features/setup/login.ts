@@ -11,15 +11,6 @@ import { UsageError } from '../../core/errors.js';
 const KEY_SHAPE_HINT =
   'Expected <prefix>_live_… or <prefix>_test_… (copy it from the settings area of the partner desk).';
 
-function validationMessage(check: () => unknown) {
-  try {
-    check();
-    return true;
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
 /** The time --timeout leaves, undefined without one. */
 const msLeft = (ports: Pick<CommandContext, 'clock' | 'deadline'>) =>
   ports.deadline === undefined ? undefined : ports.deadline - ports.clock.now();
@@ -70,10 +61,16 @@ export async function askLogin(
               default: offeredBaseUrl,
               // A key pasted here by mistake is neither echoed back nor left on the screen: the key is asked next, hidden.
               wipeRefused: true,
-              validate: (value) =>
-                environmentOfKey(value.trim())
-                  ? 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).'
-                  : validationMessage(() => checkBaseUrl(value, 'the answer')),
+              validate: (value) => {
+                if (environmentOfKey(value.trim()))
+                  return 'That is an API key, not a URL: the key is asked next, hidden. Type the base URL here (https://…/v2).';
+                try {
+                  checkBaseUrl(value, 'the answer');
+                  return true;
+                } catch (error) {
+                  return (error as Error).message;
+                }
+              },
             }),
             'the answer',
           );
@@ -87,16 +84,14 @@ export async function askLogin(
         ).trim();
     return { baseUrl, baseUrlSource: flagBaseUrl !== undefined ? 'flag' : 'profile', apiKey };
   }
-  if (ports.io.stdinIsTTY && !fetchKey) {
+  if (ports.io.stdinIsTTY && !fetchKey)
     throw new UsageError(
       '--no-input: login cannot ask for the key; pipe it in instead: printf %s "$KEY" | hedge login --profile NAME --base-url URL',
     );
-  }
-  if (!offeredBaseUrl) {
+  if (!offeredBaseUrl)
     throw new UsageError(
       `--base-url: profile "${name}" has no base URL yet; pass --base-url https://…/v2 (the partner desk gives it) or set HEDGE_BASE_URL.`,
     );
-  }
   const baseUrlSource: Source = flagBaseUrl ? 'flag' : ports.env.HEDGE_BASE_URL?.trim() ? 'environment' : 'profile';
   const sourceName =
     baseUrlSource === 'flag' ? '--base-url' : baseUrlSource === 'environment' ? 'HEDGE_BASE_URL' : `profile "${name}"`;
