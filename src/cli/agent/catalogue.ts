@@ -27,15 +27,7 @@ export interface AgentArgument {
   schema: z.ZodType;
 }
 
-export interface AgentTool {
-  name: string;
-  command: string;
-  tier: 'read' | 'write';
-  spec: CommandSpec & { load: NonNullable<CommandSpec['load']> };
-  arguments: AgentArgument[];
-  /** Every argument, strict: an argument the tool lacks is refused. */
-  input: z.ZodObject;
-}
+export type AgentTool = NonNullable<ReturnType<typeof toolFor>>;
 
 /** Options a tool call cannot use: a `--watch` view streams until it is stopped (a tool call has one answer), `--html FILE` writes a file on the server's machine wherever it is told, and `--resend-unproven` is a person's word that an action did not land. */
 const LEFT_OUT_OPTIONS = new Set('watch alertPnl alertMaturity exitOnAlert count html resendUnproven'.split(' '));
@@ -122,7 +114,7 @@ function argumentOf(spec: ArgSpec | OptionSpec, needed = ''): AgentArgument {
   };
 }
 
-function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
+function toolFor(spec: CommandSpec, path: string[]) {
   if ((spec.tier !== 'read' && spec.tier !== 'write') || !spec.load) return;
   const name = path.join('_');
   const needed = REQUIRED_FOR_AGENTS[name];
@@ -144,8 +136,9 @@ function toolFor(spec: CommandSpec, path: string[]): AgentTool | undefined {
     name,
     command: ['hedge', ...path].join(' '),
     tier: spec.tier,
-    spec: spec as AgentTool['spec'],
+    spec: spec as CommandSpec & { load: NonNullable<CommandSpec['load']> },
     arguments: args,
+    // Every argument, strict: an argument the tool lacks is refused.
     input: z.strictObject(
       Object.fromEntries(
         args.map((argument) => [argument.name, argument.required ? argument.schema : argument.schema.optional()]),

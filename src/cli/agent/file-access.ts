@@ -15,10 +15,7 @@ const PSEUDO_FILE_SYSTEMS = ['/proc', '/sys', '/dev'];
 /** A target file is a few rows; anything bigger is not one. */
 export const MAX_TARGET_FILE_BYTES = 1024 * 1024;
 
-export interface Root {
-  path: string;
-  real: string;
-}
+type Root = Awaited<ReturnType<typeof realRoot>>;
 
 /** The client's roots as directories (file:// URIs only), or undefined when the client declares none. */
 type ClientRoots = (signal: AbortSignal) => Promise<readonly string[] | undefined>;
@@ -39,17 +36,12 @@ export async function serverRoots(dirs: readonly string[] | undefined, cwd: stri
     const absolute = resolve(cwd);
     return parse(absolute).root === absolute ? [] : [await realRoot(absolute)];
   }
-  const roots: Root[] = [];
-  for (const dir of dirs) {
-    const absolute = resolve(cwd, dir);
-    const stats = await stat(absolute).catch(() => undefined);
-    if (!stats?.isDirectory())
+  for (const dir of dirs)
+    if (!(await stat(resolve(cwd, dir)).catch(() => undefined))?.isDirectory())
       throw new UsageError(
         `--root: ${echo(dir)} is not a directory; expected a directory plan and apply may read target files from.`,
       );
-    roots.push(await realRoot(absolute));
-  }
-  return roots;
+  return Promise.all(dirs.map((dir) => realRoot(resolve(cwd, dir))));
 }
 
 /** file:///home/desk/books → /home/desk/books; other schemes are not directories here. */
@@ -100,8 +92,8 @@ export class FileAccess {
         (roots) =>
           roots === undefined || roots.some((root) => inside(path, root.real) || (asGiven && inside(path, root.path))),
       );
-    const notRegular = `file: ${echo(file)} is not a regular file; expected a target file (CSV or JSON).`;
     const shown = echo(file);
+    const notRegular = `file: ${shown} is not a regular file; expected a target file (CSV or JSON).`;
     const where = this.describeRoots(client);
     const absolute = resolve(this.cwd, file);
     // Judged on the path as given first, so that a path outside is refused without touching it.
@@ -147,9 +139,8 @@ export class FileAccess {
       paths = await this.clientRoots(signal);
     } catch (error) {
       // Fail closed: a client that declares roots but cannot list them grants nothing.
-      const message = messageOf(error);
       throw new UsageError(
-        `file: the MCP client did not list its roots (${message}); nothing was read. Give the target inline as rows.`,
+        `file: the MCP client did not list its roots (${messageOf(error)}); nothing was read. Give the target inline as rows.`,
       );
     }
     return paths === undefined ? undefined : Promise.all(paths.map((path) => realRoot(path)));

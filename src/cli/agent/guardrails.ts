@@ -12,11 +12,7 @@ import { safeText } from '../../core/security/safe-text.js';
 import type { AgentTool } from './catalogue.js';
 import { withCallContext, type AgentSession } from './invoke.js';
 
-export interface AgentLimits {
-  maxNotionalUsd?: number;
-  maxDailyNotionalUsd?: number;
-  markets?: readonly string[];
-}
+export type AgentLimits = Partial<ReturnType<typeof parseAgentLimits>>;
 
 const DAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Entries that did nothing: they do not count toward the daily cap. */
@@ -27,11 +23,7 @@ export function parseAgentLimits({
   maxNotional,
   maxDailyNotional,
   markets,
-}: {
-  maxNotional?: string;
-  maxDailyNotional?: string;
-  markets?: string;
-}): AgentLimits {
+}: Partial<Record<'maxNotional' | 'maxDailyNotional' | 'markets', string>>) {
   const maxNotionalUsd = maxNotional === undefined ? undefined : parseNotional(maxNotional, '--max-notional');
   const maxDailyNotionalUsd =
     maxDailyNotional === undefined ? undefined : parseNotional(maxDailyNotional, '--max-daily-notional');
@@ -49,12 +41,14 @@ export function parseAgentLimits({
 }
 
 /** `at most 25,000.00 USD per call, 100,000.00 USD per 24 h, markets USDTNGN`. */
-export function describeLimits(limits: AgentLimits) {
-  const parts: string[] = [];
-  if (limits.maxNotionalUsd !== undefined) parts.push(`at most ${formatUsd(limits.maxNotionalUsd)} per call`);
-  if (limits.maxDailyNotionalUsd !== undefined) parts.push(`${formatUsd(limits.maxDailyNotionalUsd)} per 24 h`);
-  if (limits.markets) parts.push(`markets ${limits.markets.join(', ')}`);
-  return parts.join(', ');
+export function describeLimits({ maxNotionalUsd: call, maxDailyNotionalUsd: day, markets }: AgentLimits) {
+  return [
+    call !== undefined && `at most ${formatUsd(call)} per call`,
+    day !== undefined && `${formatUsd(day)} per 24 h`,
+    markets && `markets ${markets.join(', ')}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
 }
 
 export function hasLimits(limits: AgentLimits) {

@@ -1,13 +1,9 @@
 // Runs one command in-process, the way `hedge <command> --json --no-input` runs it in a pipe: its own `run` with a CommandContext whose output keeps the JSON document as a value (never text to parse back) and whose stderr is captured, no TTY and no prompts.
 import { PassThrough, Writable } from 'node:stream';
-import type { Env } from '../../platform/config/env.js';
-import type { Clock, HttpConnections } from '../../platform/api/transport.js';
 import type { RawInput } from '../runner/command-spec.js';
 import type { ResolvedCredentials } from '../../platform/config/credentials.js';
 import { describeFailure, EXIT_CODES, type ErrorDescription } from '../../platform/terminal/exit-codes.js';
 import { CommandContext, type ContextInit } from '../../platform/runtime/context.js';
-import type { GlobalOptions } from '../../platform/runtime/globals.js';
-import type { Io } from '../../platform/terminal/terminal.js';
 import type { PlanCheck, TradeGate } from '../../platform/runtime/agent-limits.js';
 import { makeChalk } from '../../platform/terminal/color.js';
 import { Output } from '../../platform/terminal/output.js';
@@ -15,16 +11,12 @@ import type { AgentTool } from './catalogue.js';
 import { FileAccess } from './file-access.js';
 
 /** What every call of one server shares: parsed once when `hedge mcp` starts. */
-export interface AgentSession {
-  env: Env;
-  globals: GlobalOptions;
-  clock: Clock;
+export type AgentSession = Pick<ContextInit, 'env' | 'globals' | 'clock' | 'connections'> & {
   credentials: ResolvedCredentials;
   log?: (text: string) => void;
   createContext?: (init: ContextInit) => CommandContext;
   files?: FileAccess;
-  connections?: HttpConnections;
-}
+};
 
 class Capture extends Writable {
   text = '';
@@ -41,7 +33,7 @@ class Capture extends Writable {
 function callContext(session: AgentSession, signal: AbortSignal, yes: boolean, more: Partial<ContextInit> = {}) {
   const stdout = new Capture();
   const stderr = new Capture();
-  const io: Io = {
+  const io = {
     stdout,
     stderr,
     stdin: new PassThrough().end(),

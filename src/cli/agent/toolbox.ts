@@ -22,11 +22,7 @@ import { previewTradeNumbers, type PreviewStep } from './write-preview.js';
 import { exitCodeMeaning, runInProcess, type AgentSession } from './invoke.js';
 import type { JsonObject } from '../../core/objects.js';
 
-export interface ToolResult {
-  [key: string]: unknown;
-  content: Array<{ type: 'text'; text: string }>;
-  isError?: boolean;
-}
+export type ToolResult = { [key: string]: unknown; content: ReturnType<typeof content>; isError?: boolean };
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
 
@@ -77,10 +73,7 @@ export class AgentToolbox {
     /** `more`: fields beside the error (a refused confirmation's new preview). */
     const failure = (description: ErrorDescription, messages: string, more: JsonObject = {}) => {
       const error = errorAsJson(description);
-      if (description.kind === 'usage') {
-        const named = namedArgument(tool, description.message, args);
-        if (named) Object.assign(error, named);
-      }
+      if (description.kind === 'usage') Object.assign(error, namedArgument(tool, description.message, args));
       return {
         isError: true,
         content: content(safeJson({ error, exit_code: description.exitCode, ...more }, 2), messages),
