@@ -20,7 +20,7 @@ import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
 import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
-import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell, type TableColumn } from './table.js';
+import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell } from './table.js';
 import { wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -347,7 +347,7 @@ export class Output {
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const context = this.cellContext('table', options.nowMs);
     const unit = rateUnitOf(rows);
-    const columns = fields.map((field): TableColumn & { total: TableCell } => {
+    const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows, unit);
@@ -426,7 +426,7 @@ export class Output {
     return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
-  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown) {
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
     const spec = field as FieldSpec;
     const format = numberFormatOf(spec, [{ [field.key]: value }], undefined);
     return formatCell(spec, value, {}, format, this.cellContext('card')).styled;
