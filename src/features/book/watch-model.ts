@@ -21,11 +21,10 @@ const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
 /** The fields of `keys`, a rate's unit in its header when every row is of one market. */
 function watchFields(fields: readonly FieldSpec[], keys: string, markets: ReadonlyArray<string | undefined>) {
   const currency = new Set(markets).size === 1 && markets[0] !== undefined ? quoteCurrencyOf(markets[0]) : undefined;
+  const rateUnit = currency && `${currency}/USDT`;
   return keys.split(' ').flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
-    const { kind } = field ?? {};
-    const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
-    return field ? [{ key, label: fieldLabel(field, 'header', { kind, rateUnit }), kind }] : [];
+    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit }), kind: field.kind }] : [];
   });
 }
 

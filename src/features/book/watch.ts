@@ -163,7 +163,7 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
   // with its references and again when its notional moves (a hedge of it added, settled or closed).
   let maturitiesOf = new Map<string, MaturityFact[] | undefined>();
   return async (client: HedgeClient) => {
-    const book = await readBook({ client, log: (line) => ports.log(line) });
+    const book = await readBook({ client, log: ports.log });
     for (const position of book) {
       const { hedgeId } = position;
       if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
@@ -177,7 +177,7 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
     });
     // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
     if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !maturitiesOf.has(seen))) {
-      const { lines, recordsError } = await readPositionSides(client, book, (line) => ports.log(line));
+      const { lines, recordsError } = await readPositionSides(client, book, ports.log);
       if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
         if (ref !== undefined) throw recordsError;
