@@ -54,9 +54,7 @@ export async function endedHedgeIds(client: HedgeClient) {
   } catch {
     page = undefined;
   }
-  const ids: ReadonlySet<string> = new Set(
-    (page?.records ?? []).map(historyHedgeId).filter((id): id is string => id !== undefined),
-  );
+  const ids = new Set((page?.records ?? []).flatMap((record) => historyHedgeId(record) ?? []));
   let cut: Promise<boolean> | undefined;
   const cutAt = async () =>
     page && (page.next === 'page' || page.more || (await (cut ??= page.mayBeCut()))) ? page.records.length : undefined;

@@ -17,14 +17,7 @@ import {
 } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
 import { findHedge } from './hedge-id.js';
-import {
-  ApiError,
-  AuthError,
-  InterruptedError,
-  InvalidResponseError,
-  NetworkError,
-  UsageError,
-} from '../../core/errors.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
@@ -317,9 +310,11 @@ export interface WatchSink {
 
 /** A refresh that failed for a reason that may pass: the watch goes on, stale. */
 export function isPassingFailure(error: unknown) {
-  if (error instanceof AuthError) return false;
-  if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
-  return error instanceof ApiError && (error.status >= 500 || error.status === 429);
+  return (
+    error instanceof NetworkError ||
+    error instanceof InvalidResponseError ||
+    (error instanceof ApiError && (error.status >= 500 || error.status === 429))
+  );
 }
 
 /** Start to start at the interval, and never sooner than a second (the shortest interval) after the answer. */
