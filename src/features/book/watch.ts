@@ -59,18 +59,14 @@ const WATCH_RETRY_POLICY = {
 
 const ACCOUNT_PNL_FIELDS = 'unrealized_pnl_usd upnl_usd floating_pnl_usd unrealized_pnl net_pnl_usd pnl_usd'.split(' ');
 
-/** The first of `flags` given in `values` (a switch given false was not). */
-const firstGiven = (values: object, flags: Record<string, string>) =>
-  Object.entries(flags).find(([key]) => ((values as Record<string, unknown>)[key] ?? false) !== false)?.[1];
+/** The first of `keys` given in `values` (a switch given false was not), as its flag: alertPnl is --alert-pnl. */
+const firstGiven = (values: object, keys: string) => {
+  const key = keys.split(' ').find((name) => ((values as Record<string, unknown>)[name] ?? false) !== false);
+  return key && `--${key.replace(/[A-Z]/g, '-$&').toLowerCase()}`;
+};
 
 /** The first option given that needs --watch. */
-const givenWithWatch = (options: WatchOptionValues) =>
-  firstGiven(options, {
-    alertPnl: '--alert-pnl',
-    alertMaturity: '--alert-maturity',
-    exitOnAlert: '--exit-on-alert',
-    count: '--count',
-  });
+const givenWithWatch = (options: WatchOptionValues) => firstGiven(options, 'alertPnl alertMaturity exitOnAlert count');
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues) {
@@ -122,7 +118,7 @@ export function parseWatchSettings(
       throw new UsageError(
         '--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.',
       );
-    const other = firstGiven(target.filters, { status: '--status', ref: '--ref', limit: '--limit', wait: '--wait' });
+    const other = firstGiven(target.filters, 'status ref limit wait');
     if (other) throw new UsageError(`${other}: cannot be combined with --watch.`);
   }
   const { alertPnl, alertMaturity } = options;
