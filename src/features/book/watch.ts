@@ -349,6 +349,7 @@ export async function runWatch(
   }
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
+  const stopped = { ended: 'stopped' } as const;
   // When each alert whose condition holds fired.
   let firedAt = new Map<string, number>();
   let nextAt = clock.now();
@@ -357,7 +358,7 @@ export async function runWatch(
       if (refreshes === settings.count) return { ended: 'count', count: refreshes } as const;
       // Paused until due, on the second when live, so that a countdown moves in step with the clock on the wall.
       for (;;) {
-        if (signal.aborted) return { ended: 'stopped' } as const;
+        if (signal.aborted) return stopped;
         const now = clock.now();
         if (now >= deadline) return { ended: 'deadline' } as const;
         if (now >= nextAt) break;
@@ -365,7 +366,7 @@ export async function runWatch(
         try {
           await clock.sleep(Math.max(1, live ? Math.min(until - now, 1000 - (now % 1000)) : until - now), signal);
         } catch {
-          return { ended: 'stopped' } as const;
+          return stopped;
         }
         sink.tick();
       }
@@ -375,7 +376,7 @@ export async function runWatch(
         snapshot = await source(client);
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
-        if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' } as const;
+        if (signal.aborted || error instanceof InterruptedError) return stopped;
         if (!isPassingFailure(error)) throw error;
         if (clock.now() >= deadline) return { ended: 'deadline' } as const;
         if (error instanceof NetworkError && error.retryAfterMs !== undefined)
