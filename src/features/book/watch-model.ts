@@ -81,7 +81,6 @@ export function watchModel(reading: WatchReading): WatchModel {
         title: 'Account',
         layout: 'card',
         fields,
-        priority: fields.map((field) => field.key),
         rows: [{ key: 'account', values: account }],
         empty: 'No account data.',
         trend: pnlField
@@ -118,7 +117,6 @@ export function watchModel(reading: WatchReading): WatchModel {
         title: `Hedge ${hedge.id}`,
         layout: 'card',
         fields,
-        priority: fields.map((field) => field.key),
         rows: [{ key: hedge.id, values: hedge, maturityAt }],
         empty: 'No hedge data.',
         countdown: { label: 'Matures in' },

@@ -34,7 +34,8 @@ export interface WatchModel {
   title: string;
   layout: 'table' | 'card';
   fields: WatchField[];
-  priority: readonly string[];
+  /** A table's columns, most important first (a card shows every field). */
+  priority?: readonly string[];
   decisive?: number;
   rows: WatchRow[];
   empty: string;
@@ -233,7 +234,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     });
   const { text, leftOut } = drawLoadedTable({
     columns,
-    priority: model.priority,
+    priority: model.priority ?? [],
     decisive: model.decisive,
     rowCount: rows.length,
     width: options.columns,
