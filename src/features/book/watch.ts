@@ -76,15 +76,17 @@ export function watchAsked(options: WatchOptionValues) {
 /** --watch's value: `true` alone (the default, 2 s), else seconds from 1 to 3600. Returns ms. */
 export function parseWatchInterval(raw: string | true) {
   if (raw === true) return 2000;
-  const allowed = 'a number of seconds from 1 to 3600 (default 2)';
   if (readDecimal(raw, { min: 0, max: Infinity }) === undefined) {
     // `hedge price --watch USDTNGN`: the optional value took the argument.
     throw new UsageError(
-      `--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`,
+      `--watch: ${echo(raw)} is not a number of seconds from 1 to 3600 (default 2); put --watch after the arguments, or give seconds (--watch 5).`,
     );
   }
   const seconds = readDecimal(raw, { min: 1, max: 3600 });
-  if (seconds === undefined) throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  if (seconds === undefined)
+    throw new UsageError(
+      `--watch: ${echo(raw)} is not allowed; expected a number of seconds from 1 to 3600 (default 2).`,
+    );
   return Math.round(seconds * 1000);
 }
 
