@@ -19,10 +19,8 @@ interface PositionLine {
   maturityAtMs?: number;
 }
 
-export type SideState = 'flat' | 'in-step' | 'settling';
-
 export interface SideBook {
-  state: SideState;
+  state: 'flat' | 'in-step' | 'settling';
   why?: string;
   filled: HedgeRecord[];
   opening: HedgeRecord[];

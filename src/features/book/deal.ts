@@ -13,7 +13,7 @@ export type DealHedges = Awaited<ReturnType<typeof readDeal>>;
 export async function readDeal(client: HedgeClient, reference: string) {
   let problem: string | undefined;
   const list = await client
-    .readHedges({ clientReference: reference, limit: Number.POSITIVE_INFINITY, checkCut: true })
+    .readHedges({ clientReference: reference, limit: Infinity, checkCut: true })
     .catch((error: unknown) => {
       problem = `GET /hedges failed (${messageOf(error)})`;
       return { items: [], more: false };
@@ -22,7 +22,7 @@ export async function readDeal(client: HedgeClient, reference: string) {
   return {
     reference,
     problem,
-    read: { ...list, limit: Number.POSITIVE_INFINITY },
+    read: { ...list, limit: Infinity },
     ids: new Set(hedges.map((hedge) => hedge.id)),
     live: hedges.filter((hedge) => !FINAL.has(hedge.status)),
     nowMs: client.transport.serverNow().bestMs,

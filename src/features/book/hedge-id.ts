@@ -18,7 +18,7 @@ export async function findHedge(client: HedgeClient, typed: string) {
       unknown = error;
     }
   }
-  const list = await client.readHedges({ limit: Number.POSITIVE_INFINITY, checkCut: true });
+  const list = await client.readHedges({ limit: Infinity, checkCut: true });
   const ids = [...new Set(list.items.map((hedge) => hedge.id).filter((id) => idMatches(typed, id)))];
   if (ids.length > 1) {
     const more = ids.length > NAMED ? ` and ${ids.length - NAMED} more` : '';

@@ -9,14 +9,10 @@ export async function requireListedMarket(client: HedgeClient, market: string) {
   if (!findMarket(markets, market)) throw unlistedMarketError(markets, market);
 }
 
-const NOT_ABOUT_THE_MARKET = new Set([
-  'exposure_exceeded',
-  'capacity_exceeded',
-  'insufficient_balance',
-  'idempotency_key_reuse',
-  'idempotency_in_flight',
-  'rate_limited',
-]);
+const NOT_ABOUT_THE_MARKET =
+  'exposure_exceeded capacity_exceeded insufficient_balance idempotency_key_reuse idempotency_in_flight rate_limited'.split(
+    ' ',
+  );
 
 /** A refused request naming `market`: bad input and the market not listed → the UsageError a pre-check gives (exit 2); listed but not open → the API's error with a hint; else the refusal as it was. Returns the error to throw. */
 export async function explainMarketRefusal(client: HedgeClient, market: string, error: unknown) {
@@ -26,7 +22,7 @@ export async function explainMarketRefusal(client: HedgeClient, market: string, 
     error.status < 400 ||
     error.status >= 500 ||
     [401, 403, 429].includes(error.status) ||
-    NOT_ABOUT_THE_MARKET.has(error.code)
+    NOT_ABOUT_THE_MARKET.includes(error.code)
   )
     return error;
   const list = await client.listMarkets().catch(() => undefined);

@@ -25,12 +25,11 @@ export async function renderMaturities(
   options: { empty: string; undated: number; nowMs: number },
 ) {
   const maturities = days.flatMap((day) => day.maturities);
-  const sections: Array<{ before: number; line: string }> = [];
-  let at = 0;
-  for (const day of days) {
-    sections.push({ before: at, line: output.chalk.bold(dayLine(day)) });
-    at += day.maturities.length;
-  }
+  // A day's line goes before its first settlement's row.
+  const sections = days.map((day) => ({
+    before: maturities.indexOf(day.maturities[0]),
+    line: output.chalk.bold(dayLine(day)),
+  }));
   const shared = maturities.some((item) => item.net_pnl_usd === null && item.hedge_id !== null);
   await output.list(maturities, MATURITY_RESOURCE, {
     empty: options.empty,

@@ -23,19 +23,18 @@ export interface SideView {
   hedges: readonly SideHedgeView[];
 }
 
-type Sides = ReadonlyArray<SideView | undefined>;
-
 const BRANCH = '  └ ';
-const NOTE_INDENT = 2;
 
 // The reference under the lists' name: the Table keeps it whole where the desk's parts leave room.
 const PARTS = ['id', 'client_reference', 'notional', 'status', 'left', 'maturity'] as const;
-const PART_PRIORITY = ['id', 'notional', 'left', 'client_reference', 'status', 'maturity'];
+const PART_PRIORITY = 'id notional left client_reference status maturity'.split(' ');
 const PART_NAMES: Record<string, string> = { client_reference: 'reference', left: 'time left' };
-const REFERENCE_MIN_WIDTH = 8;
 
 /** The lines under each side's row, laid out once: `sides[i]` is the side of row i (undefined: nothing under it), each line a table section placed before row i + 1 (under the last row for the last); `parts`, what a hedge's line shows at this width, in its order (for the note that names them: never a part left out). */
-export function sideLines(sides: Sides, options: { width: number; chalk: ChalkInstance; nowMs: number }) {
+export function sideLines(
+  sides: ReadonlyArray<SideView | undefined>,
+  options: { width: number; chalk: ChalkInstance; nowMs: number },
+) {
   const { chalk: c, width } = options;
   const hedges = sides.flatMap((side) => side?.hedges ?? []);
   const cells = hedges.map((hedge) => {
@@ -57,7 +56,7 @@ export function sideLines(sides: Sides, options: { width: number; chalk: ChalkIn
     key: part,
     header: '',
     align: part === 'notional' || part === 'left' ? 'right' : 'left',
-    ...(part === 'client_reference' && { shrink: 'end', minWidth: REFERENCE_MIN_WIDTH }),
+    ...(part === 'client_reference' && { shrink: 'end', minWidth: 8 }),
     cells: cells.map((parts) => cell(parts[part])),
   })).filter((column) => column.cells.some((shown) => shown.width > 0));
   const { text, hidden } = drawLoadedTable({
@@ -72,9 +71,9 @@ export function sideLines(sides: Sides, options: { width: number; chalk: ChalkIn
   const sections = sides.flatMap((side, index) => {
     if (!side) return [];
     // Why the views disagree is the point of the line: wrapped to the width, never cut.
-    const note = `${' '.repeat(NOTE_INDENT)}${c.yellow('settling:')} ${safeText(side.why ?? 'its views disagree')}`;
+    const note = `  ${c.yellow('settling:')} ${safeText(side.why ?? 'its views disagree')}`;
     return [
-      ...(side.state === 'settling' ? wrapWords(note, width, { hangingIndent: NOTE_INDENT + 2 }).split('\n') : []),
+      ...(side.state === 'settling' ? wrapWords(note, width, { hangingIndent: 4 }).split('\n') : []),
       // The table's lines in the order of the hedges.
       ...side.hedges.map(() => c.dim(BRANCH) + lines.shift()),
     ].map((line) => ({ before: index + 1, line }));

@@ -54,9 +54,7 @@ export async function endedHedgeIds(client: HedgeClient) {
   } catch {
     page = undefined;
   }
-  const ids: ReadonlySet<string> = new Set(
-    (page?.records ?? []).map(historyHedgeId).filter((id): id is string => id !== undefined),
-  );
+  const ids = new Set((page?.records ?? []).flatMap((record) => historyHedgeId(record) ?? []));
   let cut: Promise<boolean> | undefined;
   const cutAt = async () =>
     page && (page.next === 'page' || page.more || (await (cut ??= page.mayBeCut()))) ? page.records.length : undefined;
@@ -96,9 +94,7 @@ export const SideViews = {
         const maturity = Date.parse(found?.maturityAt ?? '');
         const line = found
           ? {
-              ...(found.notionalUsd !== undefined && !found.notionalFromHedge
-                ? { notionalUsd: found.notionalUsd }
-                : {}),
+              ...(found.notionalUsd !== undefined && !found.notionalFromHedge && { notionalUsd: found.notionalUsd }),
               ...(found.hedgeId && { hedgeId: found.hedgeId }),
               ...(Number.isFinite(maturity) && { maturityAtMs: maturity }),
             }
@@ -203,7 +199,7 @@ export async function readSidesInStep(
   const started = ports.clock.now();
   const bound = Math.min(SETTLE_WAIT_MS, ports.deadline === undefined ? Infinity : ports.deadline - started);
   for (let read = 0; ; read += 1) {
-    const views = await SideViews.read(client, (line) => ports.log(line), read === 0 ? justPolled : undefined);
+    const views = await SideViews.read(client, ports.log, read === 0 ? justPolled : undefined);
     const books = await Promise.all(
       sides.map(async ({ market, side }) => readableBook(await views.book(market, side), market, side)),
     );

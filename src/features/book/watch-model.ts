@@ -21,11 +21,10 @@ const PRICES_RANKED = withTrend(PRICE_RESOURCE, 'price');
 /** The fields of `keys`, a rate's unit in its header when every row is of one market. */
 function watchFields(fields: readonly FieldSpec[], keys: string, markets: ReadonlyArray<string | undefined>) {
   const currency = new Set(markets).size === 1 && markets[0] !== undefined ? quoteCurrencyOf(markets[0]) : undefined;
+  const rateUnit = currency && `${currency}/USDT`;
   return keys.split(' ').flatMap((key) => {
     const field = fields.find((candidate) => candidate.key === key);
-    const { kind } = field ?? {};
-    const rateUnit = currency === undefined ? undefined : `${currency}/USDT`;
-    return field ? [{ key, label: fieldLabel(field, 'header', { kind, rateUnit }), kind }] : [];
+    return field ? [{ key, label: fieldLabel(field, 'header', { kind: field.kind, rateUnit }), kind: field.kind }] : [];
   });
 }
 
@@ -82,7 +81,6 @@ export function watchModel(reading: WatchReading): WatchModel {
         title: 'Account',
         layout: 'card',
         fields,
-        priority: fields.map((field) => field.key),
         rows: [{ key: 'account', values: account }],
         empty: 'No account data.',
         trend: pnlField
@@ -119,7 +117,6 @@ export function watchModel(reading: WatchReading): WatchModel {
         title: `Hedge ${hedge.id}`,
         layout: 'card',
         fields,
-        priority: fields.map((field) => field.key),
         rows: [{ key: hedge.id, values: hedge, maturityAt }],
         empty: 'No hedge data.',
         countdown: { label: 'Matures in' },

@@ -34,7 +34,8 @@ export interface WatchModel {
   title: string;
   layout: 'table' | 'card';
   fields: WatchField[];
-  priority: readonly string[];
+  /** A table's columns, most important first (a card shows every field). */
+  priority?: readonly string[];
   decisive?: number;
   rows: WatchRow[];
   empty: string;
@@ -69,7 +70,6 @@ const TOTAL_SERIES = '\u0000total';
 const SERIES_LIMIT = 600;
 const TREND_MIN_WIDTH = 8;
 const TREND_MAX_WIDTH = 24;
-const GAP = 2;
 
 export function emptyWatchState(intervalMs: number): WatchState {
   return { intervalMs, alerts: [], series: new Map(), previous: new Map() };
@@ -159,7 +159,9 @@ export function renderWatchScreen(state: WatchState, options: RenderOptions) {
   lines.push(
     ...(model === undefined
       ? [c.dim('Waiting for the first refresh…')]
-      : (model.layout === 'card' ? renderCard : renderTable)(state, model, onServer)),
+      : model.rows.length
+        ? (model.layout === 'card' ? renderCard : renderTable)(state, model, onServer)
+        : [c.dim(model.empty)]),
   );
   if (model?.total) {
     const { label, value } = model.total;
@@ -203,7 +205,6 @@ function shownValue(state: WatchState, row: WatchRow, field: WatchField, options
 function renderTable(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   const { rows, countdown, trend } = model;
-  if (!rows.length) return [c.dim(model.empty)];
   const series = (index: number) => state.series.get(rows[index].key) ?? [];
   const columns: TableColumn[] = model.fields.map((field) => ({
     key: field.key,
@@ -233,7 +234,7 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
     });
   const { text, leftOut } = drawLoadedTable({
     columns,
-    priority: model.priority,
+    priority: model.priority ?? [],
     decisive: model.decisive,
     rowCount: rows.length,
     width: options.columns,
@@ -247,19 +248,17 @@ function renderTable(state: WatchState, model: WatchModel, options: RenderOption
 function renderCard(state: WatchState, model: WatchModel, options: RenderOptions) {
   const c = options.chalk;
   const row = model.rows[0];
-  if (row === undefined) return [c.dim(model.empty)];
   const left = countdownOf(row, options.now);
   const entries: Array<[string, string]> = model.fields
     .filter((field) => row.values[field.key] !== undefined)
     .map((field) => [field.label, shownValue(state, row, field, options)]);
   if (model.countdown && left !== undefined) entries.push([model.countdown.label, left]);
   const labelWidth = Math.max(0, ...[...entries.map(([label]) => label), model.trend?.label ?? ''].map(displayWidth));
-  const valueWidth = Math.max(1, options.columns - labelWidth - GAP);
+  // Two spaces between a label and its value.
+  const valueWidth = Math.max(1, options.columns - labelWidth - 2);
   const points = state.series.get(row.key) ?? [];
   if (model.trend && points.length) entries.push([model.trend.label, trendLine(c, points, valueWidth)]);
-  return entries.map(
-    ([label, value]) => `${c.dim(label.padEnd(labelWidth))}${' '.repeat(GAP)}${truncateEnd(value, valueWidth)}`,
-  );
+  return entries.map(([label, value]) => `${c.dim(label.padEnd(labelWidth))}  ${truncateEnd(value, valueWidth)}`);
 }
 
 /** Starts drawing on the terminal, redrawn on resize. */

@@ -4,7 +4,7 @@ import { HedgeClient } from '../../platform/api/client.js';
 import type { Hedge } from '../../platform/api/schemas.js';
 import { readNumber } from '../../core/number-format.js';
 import { Transport } from '../../platform/api/transport.js';
-import { alertConditions, type Alert, type AlertRules, type MaturityFact } from '../../core/alerts.js';
+import { alertConditions, type Alert, type MaturityFact } from '../../core/alerts.js';
 import { cents } from '../../core/money.js';
 import {
   echo,
@@ -17,14 +17,7 @@ import {
 } from '../../core/input.js';
 import { parseDuration } from '../../core/duration.js';
 import { findHedge } from './hedge-id.js';
-import {
-  ApiError,
-  AuthError,
-  InterruptedError,
-  InvalidResponseError,
-  NetworkError,
-  UsageError,
-} from '../../core/errors.js';
+import { ApiError, InterruptedError, InvalidResponseError, NetworkError, UsageError } from '../../core/errors.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import type { OutputFormat } from '../../core/vocabulary.js';
 import { requireListedMarket } from './markets.js';
@@ -52,10 +45,6 @@ export type WatchTarget =
   | { kind: 'price'; market?: string }
   | { kind: 'hedge'; id?: string; filters: { status?: string; ref?: string; limit?: string; wait?: boolean } };
 
-const DEFAULT_WATCH_SECONDS = 2;
-const MIN_WATCH_SECONDS = 1;
-const MAX_WATCH_SECONDS = 3600;
-const MAX_WATCH_COUNT = 1_000_000;
 /** A Retry-After longer than this is not waited out in full: the watch tries again after this long. */
 export const MAX_RETRY_AFTER_MS = 600_000;
 
@@ -68,45 +57,36 @@ const WATCH_RETRY_POLICY = {
   maxRetryAfterMs: 0,
 };
 
-const ACCOUNT_PNL_FIELDS = [
-  'unrealized_pnl_usd',
-  'upnl_usd',
-  'floating_pnl_usd',
-  'unrealized_pnl',
-  'net_pnl_usd',
-  'pnl_usd',
-];
+const ACCOUNT_PNL_FIELDS = 'unrealized_pnl_usd upnl_usd floating_pnl_usd unrealized_pnl net_pnl_usd pnl_usd'.split(' ');
 
-/** The first of `flags` given in `values` (a switch given false was not). */
-const firstGiven = (values: object, flags: Record<string, string>) =>
-  Object.entries(flags).find(([key]) => ((values as Record<string, unknown>)[key] ?? false) !== false)?.[1];
+/** The first of `keys` given in `values` (a switch given false was not), as its flag: alertPnl is --alert-pnl. */
+const firstGiven = (values: object, keys: string) => {
+  const key = keys.split(' ').find((name) => ((values as Record<string, unknown>)[name] ?? false) !== false);
+  return key && `--${key.replace(/[A-Z]/g, '-$&').toLowerCase()}`;
+};
 
 /** The first option given that needs --watch. */
-const givenWithWatch = (options: WatchOptionValues) =>
-  firstGiven(options, {
-    alertPnl: '--alert-pnl',
-    alertMaturity: '--alert-maturity',
-    exitOnAlert: '--exit-on-alert',
-    count: '--count',
-  });
+const givenWithWatch = (options: WatchOptionValues) => firstGiven(options, 'alertPnl alertMaturity exitOnAlert count');
 
 /** True when any watch option was given: the command hands over to runWatch (which refuses alerts without --watch). */
 export function watchAsked(options: WatchOptionValues) {
   return options.watch !== undefined || givenWithWatch(options) !== undefined;
 }
 
-/** --watch's value: `true` alone (the default), else seconds from 1 to 3600. Returns ms. */
+/** --watch's value: `true` alone (the default, 2 s), else seconds from 1 to 3600. Returns ms. */
 export function parseWatchInterval(raw: string | true) {
-  if (raw === true) return DEFAULT_WATCH_SECONDS * 1000;
-  const allowed = `a number of seconds from ${MIN_WATCH_SECONDS} to ${MAX_WATCH_SECONDS} (default ${DEFAULT_WATCH_SECONDS})`;
+  if (raw === true) return 2000;
   if (readDecimal(raw, { min: 0, max: Infinity }) === undefined) {
     // `hedge price --watch USDTNGN`: the optional value took the argument.
     throw new UsageError(
-      `--watch: ${echo(raw)} is not ${allowed}; put --watch after the arguments, or give seconds (--watch 5).`,
+      `--watch: ${echo(raw)} is not a number of seconds from 1 to 3600 (default 2); put --watch after the arguments, or give seconds (--watch 5).`,
     );
   }
-  const seconds = readDecimal(raw, { min: MIN_WATCH_SECONDS, max: MAX_WATCH_SECONDS });
-  if (seconds === undefined) throw new UsageError(`--watch: ${echo(raw)} is not allowed; expected ${allowed}.`);
+  const seconds = readDecimal(raw, { min: 1, max: 3600 });
+  if (seconds === undefined)
+    throw new UsageError(
+      `--watch: ${echo(raw)} is not allowed; expected a number of seconds from 1 to 3600 (default 2).`,
+    );
   return Math.round(seconds * 1000);
 }
 
@@ -128,13 +108,7 @@ export function parseWatchSettings(
   const count =
     options.count === undefined
       ? undefined
-      : parseWholeNumber(
-          options.count,
-          '--count',
-          1,
-          MAX_WATCH_COUNT,
-          `a whole number of refreshes from 1 to ${MAX_WATCH_COUNT.toLocaleString('en-US')}`,
-        );
+      : parseWholeNumber(options.count, '--count', 1, 1_000_000, 'a whole number of refreshes from 1 to 1,000,000');
   const { format } = options;
   if (format === 'csv' || format === 'tsv') {
     throw new UsageError(
@@ -146,23 +120,18 @@ export function parseWatchSettings(
       throw new UsageError(
         '--watch: on `hedges` it watches one hedge; give its ID, e.g. `hedge hedges hdg_… --watch`.',
       );
-    const other = firstGiven(target.filters, { status: '--status', ref: '--ref', limit: '--limit', wait: '--wait' });
+    const other = firstGiven(target.filters, 'status ref limit wait');
     if (other) throw new UsageError(`${other}: cannot be combined with --watch.`);
   }
-  const rules: AlertRules = {};
-  if (options.alertPnl !== undefined) {
-    if (kind === 'price' || kind === 'hedge')
-      throw new UsageError(`--alert-pnl: \`${command}\` shows no P&L; use it with positions or account.`);
-    rules.pnlAtOrBelowUsd = parseUsdAmount(options.alertPnl, '--alert-pnl', 'signed');
-  }
-  if (options.alertMaturity !== undefined) {
-    if (kind === 'price' || kind === 'account')
-      throw new UsageError(`--alert-maturity: \`${command}\` shows no maturity; use it with positions or hedges ID.`);
-    const within = parseDuration(options.alertMaturity, '--alert-maturity');
-    rules.maturityWithinMs = within.ms;
-    rules.maturityWithinText = within.text;
-  }
-  const alerting = rules.pnlAtOrBelowUsd !== undefined || rules.maturityWithinMs !== undefined;
+  const { alertPnl, alertMaturity } = options;
+  if (alertPnl !== undefined && (kind === 'price' || kind === 'hedge'))
+    throw new UsageError(`--alert-pnl: \`${command}\` shows no P&L; use it with positions or account.`);
+  const pnlAtOrBelowUsd = alertPnl === undefined ? undefined : parseUsdAmount(alertPnl, '--alert-pnl', 'signed');
+  if (alertMaturity !== undefined && (kind === 'price' || kind === 'account'))
+    throw new UsageError(`--alert-maturity: \`${command}\` shows no maturity; use it with positions or hedges ID.`);
+  const within = alertMaturity === undefined ? undefined : parseDuration(alertMaturity, '--alert-maturity');
+  const rules = { pnlAtOrBelowUsd, maturityWithinMs: within?.ms, maturityWithinText: within?.text };
+  const alerting = pnlAtOrBelowUsd !== undefined || within !== undefined;
   if (options.exitOnAlert && !alerting) {
     throw new UsageError('--exit-on-alert: needs an alert to wait for (--alert-pnl or --alert-maturity).');
   }
@@ -185,7 +154,7 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
   // with its references and again when its notional moves (a hedge of it added, settled or closed).
   let maturitiesOf = new Map<string, MaturityFact[] | undefined>();
   return async (client: HedgeClient) => {
-    const book = await readBook({ client, log: (line) => ports.log(line) });
+    const book = await readBook({ client, log: ports.log });
     for (const position of book) {
       const { hedgeId } = position;
       if (position.maturityAt !== undefined || !needMaturity || hedgeId === undefined) continue;
@@ -199,7 +168,7 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
     });
     // Asked once per position seen: for the live view's Ref column, for --ref (NDJSON is the data as sent) and --alert-maturity.
     if ((live || ref !== undefined || needMaturity) && rows.some(({ seen }) => !maturitiesOf.has(seen))) {
-      const { lines, recordsError } = await readPositionSides(client, book, (line) => ports.log(line));
+      const { lines, recordsError } = await readPositionSides(client, book, ports.log);
       if (recordsError !== undefined) {
         // The column is a help, not the data: without --ref the view goes on without it.
         if (ref !== undefined) throw recordsError;
@@ -247,11 +216,9 @@ function positionsSource(ports: WatchPorts, { settings, live, oneShape }: WatchP
   };
 }
 
-const LIVE_HEDGE_STATUSES = new Set(['submitted', 'filled']);
-
 /** A hedge's maturity while it can still mature, as the facts alerts are about. */
 function hedgeMaturity(hedge: Hedge): MaturityFact[] {
-  return typeof hedge.maturity_at === 'string' && LIVE_HEDGE_STATUSES.has(hedge.status)
+  return typeof hedge.maturity_at === 'string' && ['submitted', 'filled'].includes(hedge.status)
     ? [{ key: hedge.id, maturityAt: hedge.maturity_at, market: hedge.market, side: hedge.side, hedgeId: hedge.id }]
     : [];
 }
@@ -341,23 +308,20 @@ export interface WatchSink {
 
 /** A refresh that failed for a reason that may pass: the watch goes on, stale. */
 export function isPassingFailure(error: unknown) {
-  if (error instanceof AuthError) return false;
-  if (error instanceof NetworkError || error instanceof InvalidResponseError) return true;
-  return error instanceof ApiError && (error.status >= 500 || error.status === 429);
+  return (
+    error instanceof NetworkError ||
+    error instanceof InvalidResponseError ||
+    (error instanceof ApiError && (error.status >= 500 || error.status === 429))
+  );
 }
 
-/** Start to start at the interval, and never sooner than MIN_WATCH_SECONDS after the answer. */
+/** Start to start at the interval, and never sooner than a second (the shortest interval) after the answer. */
 export function nextRefreshAt(startedAt: number, answeredAt: number, intervalMs: number) {
-  return Math.max(startedAt + intervalMs, answeredAt + MIN_WATCH_SECONDS * 1000);
+  return Math.max(startedAt + intervalMs, answeredAt + 1000);
 }
 
-/** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts). */
-export type WatchOutcome =
-  | { ended: 'alert'; alert: Alert; at: number; offsetMs: number }
-  | { ended: 'deadline' }
-  | { ended: 'count'; count: number }
-  /** Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
-  | { ended: 'stopped' };
+/** How a watch ended (the command says it and picks the exit code: commands/watch-outcome.ts); `stopped`: Ctrl-C (how a watch is meant to end), SIGTERM or SIGHUP. */
+export type WatchOutcome = Awaited<ReturnType<typeof runWatch>>;
 
 /** The watch's settings, and whether it is shown live (a terminal, without --json: redrawn every second). */
 interface WatchPlan {
@@ -372,7 +336,7 @@ export async function runWatch(
   target: WatchTarget,
   plan: WatchPlan,
   openSink: () => Promise<WatchSink>,
-): Promise<WatchOutcome> {
+) {
   const { settings, live } = plan;
   const source = sourceFor(ports, target, plan);
   // --timeout bounds the watch; without it (or with --timeout 0) it runs until stopped, unlike a wait.
@@ -387,23 +351,24 @@ export async function runWatch(
   }
   // Opened once the client is: a key that cannot be read fails before the screen is taken over.
   const sink = await openSink();
+  const stopped = { ended: 'stopped' } as const;
   // When each alert whose condition holds fired.
   let firedAt = new Map<string, number>();
   let nextAt = clock.now();
   try {
     for (let refreshes = 0; ; refreshes += 1) {
-      if (refreshes === settings.count) return { ended: 'count', count: refreshes };
+      if (refreshes === settings.count) return { ended: 'count', count: refreshes } as const;
       // Paused until due, on the second when live, so that a countdown moves in step with the clock on the wall.
       for (;;) {
-        if (signal.aborted) return { ended: 'stopped' };
+        if (signal.aborted) return stopped;
         const now = clock.now();
-        if (now >= deadline) return { ended: 'deadline' };
+        if (now >= deadline) return { ended: 'deadline' } as const;
         if (now >= nextAt) break;
         const until = Math.min(nextAt, deadline);
         try {
           await clock.sleep(Math.max(1, live ? Math.min(until - now, 1000 - (now % 1000)) : until - now), signal);
         } catch {
-          return { ended: 'stopped' };
+          return stopped;
         }
         sink.tick();
       }
@@ -413,9 +378,9 @@ export async function runWatch(
         snapshot = await source(client);
       } catch (error) {
         nextAt = nextRefreshAt(startedAt, clock.now(), settings.intervalMs);
-        if (signal.aborted || error instanceof InterruptedError) return { ended: 'stopped' };
+        if (signal.aborted || error instanceof InterruptedError) return stopped;
         if (!isPassingFailure(error)) throw error;
-        if (clock.now() >= deadline) return { ended: 'deadline' };
+        if (clock.now() >= deadline) return { ended: 'deadline' } as const;
         if (error instanceof NetworkError && error.retryAfterMs !== undefined)
           nextAt = Math.max(nextAt, clock.now() + Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
         sink.stale(error, clock.now(), nextAt);
@@ -437,7 +402,7 @@ export async function runWatch(
           holding.map((alert) => ({ alert, at: firedAt.get(alert.key)! })),
           at,
         );
-      if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at, offsetMs };
+      if (fired.length && settings.exitOnAlert) return { ended: 'alert', alert: fired[0], at, offsetMs } as const;
     }
   } finally {
     sink.close();

@@ -20,7 +20,7 @@ import { asSent } from '../../core/as-sent.js';
 import { forScripts } from '../fields/script-shape.js';
 import { asRun, type Invocation } from '../../core/program.js';
 import { rankedFor, type Resource } from '../fields/resource-fields.js';
-import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell, type TableColumn } from './table.js';
+import { drawCard, drawTable, EMPTY_CELL, kindColumn, type TableCell } from './table.js';
 import { wrapWords } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
@@ -214,13 +214,11 @@ export class Output {
   jsonWithList(document: JsonObject, key: string, count: number, item: (index: number) => unknown) {
     // The list's place in the document's text, found by a member that can be nothing else (a NUL: no data of a document holds one as text).
     const placeholder = `\u0000hedge-list:${key}`;
-    const text = safeJson({ ...document, [key]: placeholder }, 2);
-    const marked = JSON.stringify(placeholder);
-    const at = text.indexOf(marked);
+    const [head, tail] = safeJson({ ...document, [key]: placeholder }, 2).split(JSON.stringify(placeholder));
     // A member of the document's top level: its elements are indented by four spaces.
     const list =
-      this.format === 'json' && at >= 0 && key in document && count > 0
-        ? this.streamed(text.slice(0, at), '    ', `${text.slice(at + marked.length)}\n`, (element) => element)
+      this.format === 'json' && tail !== undefined && key in document && count > 0
+        ? this.streamed(head, '    ', `${tail}\n`, (element) => element)
         : undefined;
     if (!list) return this.json({ ...document, [key]: Array.from({ length: count }, (_, index) => item(index)) });
     for (let index = 0; index < count; index++) list.add(item(index));
@@ -347,7 +345,7 @@ export class Output {
     if (options.title) this.write(this.chalk.bold(wrapWords(options.title, this.columns)));
     const context = this.cellContext('table', options.nowMs);
     const unit = rateUnitOf(rows);
-    const columns = fields.map((field): TableColumn & { total: TableCell } => {
+    const columns = fields.map((field) => {
       // The totals count in the column's decimals (a sum can be more precise than any row).
       const kind = kindOf(field, rows);
       const format = numberFormatOf(field, totals ? [...rows, totals.row] : rows, unit);
@@ -426,10 +424,15 @@ export class Output {
     return drawCard(rows, { columns: this.columns, chalk: this.chalk, title });
   }
 
-  humanValue(field: Pick<FieldSpec, 'key' | 'kind'> & Partial<FieldSpec>, value: unknown) {
+  humanValue(field: Pick<FieldSpec, 'key' | 'kind'>, value: unknown) {
     const spec = field as FieldSpec;
-    const format = numberFormatOf(spec, [{ [field.key]: value }], undefined);
-    return formatCell(spec, value, {}, format, this.cellContext('card')).styled;
+    return formatCell(
+      spec,
+      value,
+      {},
+      numberFormatOf(spec, [{ [field.key]: value }], undefined),
+      this.cellContext('card'),
+    ).styled;
   }
 
   private cellContext(where: 'table' | 'card', nowMs = this.init.now()) {
@@ -500,14 +503,15 @@ function projectFields(
       else {
         // Sets the value at the dotted path, making the objects on the way.
         const path = name.split('.');
+        const last = path.pop()!;
         let node = out;
-        for (const segment of path.slice(0, -1)) {
+        for (const segment of path) {
           const next = node[segment];
           // A copy: an object taken whole from the record (`--fields pricing,pricing.x`) is the server's own.
           node = node[segment] =
             next !== null && typeof next === 'object' && !Array.isArray(next) ? { ...(next as JsonObject) } : {};
         }
-        node[path.at(-1)!] = valueAtPath(record, name) ?? null;
+        node[last] = valueAtPath(record, name) ?? null;
       }
     }
     return out;
