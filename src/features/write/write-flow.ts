@@ -30,7 +30,6 @@ import {
   matchesRequest,
   NOT_WAITED_MESSAGE,
   recordedUsd,
-  type Hold,
   type Holder,
   type JournalEntry,
   type JournalPatch,
@@ -71,27 +70,6 @@ export const writeOptionsFrom = (
   fresh: options.new === true,
   again: options.again === true,
 });
-
-interface WriteRun {
-  key: string;
-  /** True when this run continues an earlier one (its key): checks are skipped, a change may have landed. */
-  resumed: boolean;
-  entry?: JournalEntry;
-  /** --idempotency-key named a key this journal does not know: nothing says it was confirmed here. */
-  unverified?: boolean;
-  /** This run's hold of the earlier entry it resumes (let go when the run ends without resolving it). */
-  hold?: Hold;
-  /** --idempotency-key named an action the journal already has as done: nothing is sent again. */
-  finished?: boolean;
-}
-
-/** What a wait is handed: when the request left, and the facts read before it (`before`). */
-interface WaitContext {
-  startedAt: number;
-  before?: JsonObject;
-  /** A resume found the earlier send landed and follows it. */
-  sentEarlier?: boolean;
-}
 
 /** Every roll's journal group starts with this (a leg's hint says how the whole roll is finished). */
 export const ROLL_GROUP_PREFIX = 'roll-';
@@ -143,38 +121,31 @@ export interface WriteKind<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved: what proves it landed. */
-  wait(answer: S, context: WaitContext): Promise<R>;
+  /** Waits until the action resolved: what proves it landed. `context`: when the request left, the facts read before
+   * it (`before`), and whether a resume found the earlier send landed and follows it (`sentEarlier`). */
+  wait(answer: S, context: { startedAt: number; before?: JsonObject; sentEarlier?: boolean }): Promise<R>;
   /** What the journal records once it resolved (unset: done). */
   outcome?(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
   /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
-  /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
-  reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
-}
-
-// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
-// first sent (each action's `reconcile`), and the key's age with its lifetime.
-interface Reconciliation<S> {
-  /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
-  verdict: 'landed' | 'not-landed' | 'unknown';
-  /** What the book shows, in a sentence (untrusted values already sanitised). */
-  evidence: string;
-  /** For landed: the submit answer as the server would have given it, to wait on and render. */
-  answer?: S;
+  /** What the book shows about an earlier send of this action, against what its entry recorded before it (compared
+   * before it is sent again): landed (record it done, send nothing; `answer`: the submit answer as the server would
+   * have given it, to wait on and render), not-landed (send it again with its key), or unknown (the book cannot tell);
+   * `evidence`: what the book shows, in a sentence (untrusted values already sanitised). */
+  reconcile?(entry: JournalEntry): Promise<{
+    verdict: 'landed' | 'not-landed' | 'unknown';
+    evidence: string;
+    answer?: S;
+  }>;
 }
 
 /** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
 export type WriteAction<S, R> = WriteRecord & WriteKind<S, R>;
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
-export type WriteOutcome<S, R> =
-  | { kind: 'dry-run'; planned: Awaited<ReturnType<typeof planDryRun>> }
-  | { kind: 'recorded'; entry: JournalEntry }
-  | { kind: 'submitted'; answer: S; entry: JournalEntry }
-  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
+export type WriteOutcome<S, R> = Awaited<ReturnType<typeof runWrite<S, R>>>;
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
 export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder, more = '') {
@@ -241,8 +212,11 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     );
   };
 
-  /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
-  const chooseKey = async (): Promise<WriteRun> => {
+  /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new.
+   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed);
+   * `unverified`, a key this journal does not know (nothing says it was confirmed here); `hold`, this run's hold of the
+   * earlier entry (let go when the run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
+  const chooseKey = async () => {
     const key = options.idempotencyKey;
     if (key) {
       const [known] = await journal.list({ idempotencyKey: key });
@@ -395,9 +369,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const reconcileEarlier = async (entry: JournalEntry, finished?: boolean) => {
     if (entry.outcome === 'planned') return;
     const attributed = finished ? { context: entry.context, uncertain: [] } : await attributedContext(entry);
-    const found: Reconciliation<S> = action.reconcile
-      ? await action.reconcile({ ...entry, context: attributed.context })
-      : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
+    const found = (await action.reconcile?.({ ...entry, context: attributed.context })) ?? {
+      verdict: 'unknown',
+      evidence: 'no view of the book shows what this request did',
+    };
     const lifetime = keyLifetimeMs(ports.env);
     // How old the entry's key is, on both clocks (core/server-clock.ts).
     const sentAt = entry.context?.server_time_ms;
@@ -482,7 +457,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
 
   /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
    * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-  const gateTheSend = async (run: WriteRun) => {
+  const gateTheSend = async (run: Awaited<ReturnType<typeof chooseKey>>) => {
     // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
     const fresh = !action.admitted && !run.resumed;
     const { planCheck, tradeGate: gate } = ports;
@@ -538,7 +513,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     );
   };
 
-  const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
+  const carryOut = async (run: Parameters<typeof gateTheSend>[0]) => {
     let begun: JournalEntry | undefined;
     let begunAt = 0;
     /** This run's entry, from the moment it is on disk. */
@@ -576,21 +551,18 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       }
     };
     const recordFailure = async (error: unknown, sentEarlier?: boolean) => {
-      if (error instanceof HedgeError) {
-        error.idempotencyKey ??= entry.idempotency_key;
-        error.journalId ??= entry.id;
-      }
       const message = messageOf(error);
       const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
       const rejected = { outcome: 'rejected', error_code, message } as const;
       const stopped = (text: string, hint: string) =>
         new InterruptedError(text, { hint, stoppedBy: ports.signal.reason });
-      /** The entry records `patch`; the run says `said` with the key (unset: the error as it is). */
-      const settle = async (patch?: JournalPatch, said?: HedgeError) => {
+      /** The entry records `patch`; the run says `said` (unset: the error as it is) with the key. */
+      const settle = async (patch?: JournalPatch, said: unknown = error) => {
         if (patch) await record(patch);
-        if (!said) return error;
-        said.idempotencyKey = entry.idempotency_key;
-        said.journalId = entry.id;
+        if (said instanceof HedgeError) {
+          said.idempotencyKey ??= entry.idempotency_key;
+          said.journalId ??= entry.id;
+        }
         return said;
       };
       if (sentEarlier === undefined) {
@@ -620,7 +592,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
               details: { ...error.details, journal_id: entry.id },
             }),
           );
-        return error instanceof NotAppliedError ? settle(rejected, error) : error;
+        return settle(error instanceof NotAppliedError ? rejected : undefined);
       }
       // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
       if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
@@ -645,7 +617,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
-      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;
       if (reconciled?.kind === 'recorded') return reconciled;
       // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
       const readBefore = async () => {
@@ -698,7 +670,11 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       const startedAt = ports.clock.now();
       await record({ outcome: 'submitted', ...action.submitted(answer) });
       if (!options.wait)
-        return { kind: 'submitted', answer, entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }) };
+        return {
+          kind: 'submitted',
+          answer,
+          entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
+        } as const;
       // Prove: a bounded wait until it is seen to land.
       const result = await proving(() =>
         action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
@@ -709,7 +685,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         resolved_at: utcIso(ports.clock.now()),
         side_after: action.sideAfter?.(),
       });
-      return { kind: 'resolved', answer, result, entry: resolved };
+      return { kind: 'resolved', answer, result, entry: resolved } as const;
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
       // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
@@ -787,7 +763,7 @@ export async function journalAhead<S, R>(
 
 // One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
 // key on every automatic retry, so the server acts at most once.
-export const makeIdempotencyKey = () => randomUUID();
+export const makeIdempotencyKey = (): string => randomUUID();
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
  * a header value must be visible ASCII, and we bound its length. */
