@@ -184,7 +184,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
   const match = { ...probe, body: probe.request.body };
-  const say = (kind: string, level: Parameters<WritePorts['notify']>[0]['level'], text: string) =>
+  const say = (kind: string, level: 'warn' | 'caution' | 'note' | 'success', text: string) =>
     void ports.notify({ kind, level, text });
   const resumeCommand = (entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
   const resolveCommands = (entry: JournalEntry) =>
@@ -295,12 +295,14 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       .sort((a, b) => endedAt(b) - endedAt(a));
     if (!recent) return;
     // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
-    let unchanged: boolean | undefined;
     const moved = action.side;
-    if (recent.side_after && moved) {
-      const { book } = await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side);
-      unchanged = sideUnchangedSince(book, recent.side_after);
-    }
+    const unchanged =
+      recent.side_after && moved
+        ? sideUnchangedSince(
+            (await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side)).book,
+            recent.side_after,
+          )
+        : undefined;
     if (unchanged === false) return;
     // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
     if (!action.checked) await action.check?.();
@@ -382,7 +384,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       {
         server: await serverNow(),
         localMs: ports.clock.now(),
-        elapsedMs: begunAt === undefined ? undefined : performance.now() - begunAt,
+        elapsedMs: begunAt && performance.now() - begunAt,
       },
     );
     const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
@@ -468,26 +470,29 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
     if (fresh && planCheck) action.confirmedOn ??= judged;
     if (!gate) return {};
-    if (!action.admitted) {
-      // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-      const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
-      await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
-    }
+    // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
+    if (!action.admitted)
+      await gate.admit(
+        judged,
+        action.command,
+        run.resumed && !run.unverified && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
+      );
     if (judged === undefined) return {};
-    const judgedUsd = cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-    const sendHooks: SendHooks = {
-      beforeRetry: async (reason) => {
-        const now = await action.trades?.();
-        await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
-          // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
-          throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
-            ? error
-            : new Error(error.message, { cause: error });
-        });
-        judged = now;
-      },
+    return {
+      judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
+      sendHooks: {
+        beforeRetry: async (reason) => {
+          const now = await action.trades?.();
+          await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
+            // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
+            throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
+              ? error
+              : new Error(error.message, { cause: error });
+          });
+          judged = now;
+        },
+      } satisfies SendHooks,
     };
-    return { sendHooks, judgedUsd };
   };
 
   /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
@@ -646,16 +651,17 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           judged_usd: before === undefined ? judgedUsd : undefined,
         });
         const context = Object.keys(fields).length ? fields : undefined;
-        const seal = (await rowSealerOf(ports)).seal;
-        begun = entry = await journal.begin(entryFields(identity, action, run.key, context), seal).catch((error) => {
-          throw error instanceof JournalError
-            ? new JournalError(`${error.message} Nothing was sent.`, {
-                path: error.path,
-                hint: error.hint,
-                cause: error,
-              })
-            : error;
-        });
+        begun = entry = await journal
+          .begin(entryFields(identity, action, run.key, context), (await rowSealerOf(ports)).seal)
+          .catch((error) => {
+            throw error instanceof JournalError
+              ? new JournalError(`${error.message} Nothing was sent.`, {
+                  path: error.path,
+                  hint: error.hint,
+                  cause: error,
+                })
+              : error;
+          });
         begunAt = performance.now();
       }
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
@@ -688,9 +694,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       return { kind: 'resolved', answer, result, entry: resolved } as const;
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
-      // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
-      const own = !run.hold && begun ? await journal.hold(begun.id).catch(() => undefined) : undefined;
-      await (run.hold ?? (own?.held ? own.hold : undefined))?.release();
+      // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
+      // that began its entry holds none of an earlier one).
+      const own = begun && (await journal.hold(begun.id).catch(() => undefined));
+      await (own?.held ? own.hold : run.hold)?.release();
       throw error;
     }
   };
