@@ -559,8 +559,6 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       const message = messageOf(error);
       const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
       const rejected = { outcome: 'rejected', error_code, message } as const;
-      const stopped = (text: string, hint: string) =>
-        new InterruptedError(text, { hint, stoppedBy: ports.signal.reason });
       /** The entry records `patch`; the run says `said` (unset: the error as it is) with the key. */
       const settle = async (patch?: JournalPatch, said: unknown = error) => {
         if (patch) await record(patch);
@@ -583,10 +581,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         if (error instanceof InterruptedError)
           return settle(
             undefined,
-            stopped(
-              message,
-              `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
-            ),
+            new InterruptedError(message, {
+              hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
+              stoppedBy: ports.signal.reason,
+            }),
           );
         // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
         if (error instanceof UnresolvedError)
@@ -609,7 +607,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       return settle(
         { outcome: 'unknown', error_code, message },
         error instanceof InterruptedError || error instanceof DeclinedError
-          ? stopped(`${message} The request may have reached the server: its outcome is unknown.`, hint())
+          ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
+              hint: hint(),
+              stoppedBy: ports.signal.reason,
+            })
           : sentUnknown(`its outcome is unknown: ${message}`, error),
       );
     };
@@ -737,7 +738,7 @@ function describeAge(ms: number) {
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
-function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: string, context?: JsonObject) {
+function entryFields(identity: Identity, action: WriteAction<unknown, unknown>, key: string, context?: JsonObject) {
   const { method, path, body = null } = action.plan(key);
   return {
     profile: identity.profile,
@@ -756,9 +757,9 @@ function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: s
 }
 
 /** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
-export async function journalAhead<S, R>(
+export async function journalAhead(
   ports: WritePorts,
-  action: WriteAction<S, R>,
+  action: WriteAction<unknown, unknown>,
   key: string,
   context?: JsonObject,
 ) {
@@ -786,9 +787,8 @@ export function parseIdempotencyKey(raw: unknown) {
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
 /** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
-export async function planDryRun(ports: WritePorts, request: ApiRequest) {
+export async function planDryRun(ports: WritePorts, { method, path, body, idempotencyKey }: ApiRequest) {
   const { baseUrl, apiKey } = await ports.credentials();
-  const { method, path, body, idempotencyKey } = request;
   return {
     dry_run: true as const,
     method,
