@@ -232,18 +232,18 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
         );
       const done = landed(known);
-      const open = isUnresolved(known);
-      // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-      if (done || open) await requireOwnRow(ports, known);
-      // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
-      if (done) return { key, resumed: true, entry: known, finished: true };
       // A row is valid once: a key whose action ended is never sent again, under a second row.
-      if (!open)
+      if (!done && !isUnresolved(known))
         throw new UsageError(
           `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
         );
-      // A planned leg was never sent: nothing of it can have happened yet.
-      return { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(known) };
+      // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
+      await requireOwnRow(ports, known);
+      // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
+      // leg was never sent: nothing of it can have happened yet.
+      return done
+        ? { key, resumed: true, entry: known, finished: true }
+        : { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(known) };
     }
     const pending = await journal.findUnresolvedMatch(match);
     if (pending && !options.fresh) {
