@@ -24,7 +24,7 @@ import { sendStep, underPlanLocks } from './plan-steps.js';
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { RollNote, RollOutcome } from '../../platform/results/roll-outcome-types.js';
-import { guardLiveAction, type LiveGuard } from '../write/live-guard.js';
+import { guardLiveAction } from '../write/live-guard.js';
 import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
@@ -443,7 +443,7 @@ async function finishRoll(
   client: HedgeClient,
   legs: RollLegs,
   wait: boolean,
-  guard: LiveGuard,
+  guard: { needsConfirmation: boolean },
   notes: RollNote[],
 ) {
   // Every leg the roll would send is this account's own, before its first request (a close that a forged open leg would start included).

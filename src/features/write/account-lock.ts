@@ -71,18 +71,17 @@ export function withSideLock<T>(ports: WritePorts, market: string, side: string,
   );
 }
 
-/** Several sides at once, always in the same order (so two holders of several never deadlock). */
+/** Several sides at once, always in the same order (so two holders of several never deadlock): by their keys, which
+ * lead each entry's text and never hold a comma. */
 export async function withSideLocks<T>(
   ports: WritePorts,
   sides: ReadonlyArray<{ market: string; side: string }>,
   body: () => Promise<T>,
 ) {
-  return [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .reduceRight(
-      (inner, [, one]) =>
-        () =>
-          withSideLock(ports, one.market, one.side, inner),
-      body,
-    )();
+  return [...new Map(sides.map((one) => [`${one.market.toUpperCase()}|${one.side}`, one]))].sort().reduceRight(
+    (inner, [, one]) =>
+      () =>
+        withSideLock(ports, one.market, one.side, inner),
+    body,
+  )();
 }

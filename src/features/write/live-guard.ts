@@ -4,14 +4,6 @@ import { redactKey } from '../../core/security/secrets.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
 import { DeclinedError, UsageError } from '../../core/errors.js';
 
-export interface LiveGuard {
-  live: boolean;
-  /** True when a confirmation prompt must come before the write (live key, terminal, no --yes). */
-  needsConfirmation: boolean;
-  /** Asks (default No) when needed; a "No" ends the command with nothing sent. */
-  confirm(question: string): Promise<void>;
-}
-
 /** Declining a confirmation ends the run with nothing sent: exit 8 (`declined`), not Ctrl-C's 130. */
 export class NotConfirmedError extends DeclinedError {
   constructor() {
@@ -19,7 +11,9 @@ export class NotConfirmedError extends DeclinedError {
   }
 }
 
-/** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". */
+/** `action` completes "this will …" and "--yes is required to …": "open a hedge", "close a position". The guard says
+ * whether a confirmation prompt must come before the write (live key, terminal, no --yes), and asks (default No) when
+ * needed: a "No" ends the command with nothing sent. */
 export async function guardLiveAction(
   ports: Pick<CommandContext, 'credentials' | 'notify' | 'confirmedAhead' | 'interactive' | 'inputAllowed' | 'confirm'>,
   input: { action: string; dryRun: boolean },

@@ -30,7 +30,6 @@ import {
   matchesRequest,
   NOT_WAITED_MESSAGE,
   recordedUsd,
-  type Hold,
   type Holder,
   type JournalEntry,
   type JournalPatch,
@@ -71,27 +70,6 @@ export const writeOptionsFrom = (
   fresh: options.new === true,
   again: options.again === true,
 });
-
-interface WriteRun {
-  key: string;
-  /** True when this run continues an earlier one (its key): checks are skipped, a change may have landed. */
-  resumed: boolean;
-  entry?: JournalEntry;
-  /** --idempotency-key named a key this journal does not know: nothing says it was confirmed here. */
-  unverified?: boolean;
-  /** This run's hold of the earlier entry it resumes (let go when the run ends without resolving it). */
-  hold?: Hold;
-  /** --idempotency-key named an action the journal already has as done: nothing is sent again. */
-  finished?: boolean;
-}
-
-/** What a wait is handed: when the request left, and the facts read before it (`before`). */
-interface WaitContext {
-  startedAt: number;
-  before?: JsonObject;
-  /** A resume found the earlier send landed and follows it. */
-  sentEarlier?: boolean;
-}
 
 /** Every roll's journal group starts with this (a leg's hint says how the whole roll is finished). */
 export const ROLL_GROUP_PREFIX = 'roll-';
@@ -143,38 +121,31 @@ export interface WriteKind<S, R> {
   send(key: string, hooks?: SendHooks): Promise<S>;
   /** Journal fields from the submit answer (a close: also what it closed). */
   submitted(answer: S): Pick<JournalPatch, 'hedge_id' | 'order_tx_hash' | 'traded_usd'>;
-  /** Waits until the action resolved: what proves it landed. */
-  wait(answer: S, context: WaitContext): Promise<R>;
+  /** Waits until the action resolved: what proves it landed. `context`: when the request left, the facts read before
+   * it (`before`), and whether a resume found the earlier send landed and follows it (`sentEarlier`). */
+  wait(answer: S, context: { startedAt: number; before?: JsonObject; sentEarlier?: boolean }): Promise<R>;
   /** What the journal records once it resolved (unset: done). */
   outcome?(result: R): 'filled' | 'done' | 'failed';
   /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
   sideAfter?(): SideAfter | undefined;
   /** What this action trades, for an agent's limits (the context's TradeGate): read when it is about to be sent. */
   trades?(): Promise<Trade[] | undefined>;
-  /** What the book shows about an earlier send of this action, against what its entry recorded before it. */
-  reconcile?(entry: JournalEntry): Promise<Reconciliation<S>>;
-}
-
-// Before an earlier action is sent again, the book is compared with what its journal entry recorded before it was
-// first sent (each action's `reconcile`), and the key's age with its lifetime.
-interface Reconciliation<S> {
-  /** landed: record it done, send nothing · not-landed: send it again with its key · unknown: the book cannot tell. */
-  verdict: 'landed' | 'not-landed' | 'unknown';
-  /** What the book shows, in a sentence (untrusted values already sanitised). */
-  evidence: string;
-  /** For landed: the submit answer as the server would have given it, to wait on and render. */
-  answer?: S;
+  /** What the book shows about an earlier send of this action, against what its entry recorded before it (compared
+   * before it is sent again): landed (record it done, send nothing; `answer`: the submit answer as the server would
+   * have given it, to wait on and render), not-landed (send it again with its key), or unknown (the book cannot tell);
+   * `evidence`: what the book shows, in a sentence (untrusted values already sanitised). */
+  reconcile?(entry: JournalEntry): Promise<{
+    verdict: 'landed' | 'not-landed' | 'unknown';
+    evidence: string;
+    answer?: S;
+  }>;
 }
 
 /** A record with its kind's behaviour bound to it: what `runWrite` carries out. */
 export type WriteAction<S, R> = WriteRecord & WriteKind<S, R>;
 
 /** What one write did — the flow prints none of it: the command (or keeper, roll, apply, agent) shows it. */
-export type WriteOutcome<S, R> =
-  | { kind: 'dry-run'; planned: Awaited<ReturnType<typeof planDryRun>> }
-  | { kind: 'recorded'; entry: JournalEntry }
-  | { kind: 'submitted'; answer: S; entry: JournalEntry }
-  | { kind: 'resolved'; answer: S; result: R; entry: JournalEntry };
+export type WriteOutcome<S, R> = Awaited<ReturnType<typeof runWrite<S, R>>>;
 
 /** The refusal of a run that found its action carried out by another live process: it sends nothing (exit 11). */
 export function heldError(ports: WritePorts, entry: JournalEntry, holder: Holder, more = '') {
@@ -213,7 +184,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const identity = await identityOf(ports);
   const probe = entryFields(identity, action, '');
   const match = { ...probe, body: probe.request.body };
-  const say = (kind: string, level: Parameters<WritePorts['notify']>[0]['level'], text: string) =>
+  const say = (kind: string, level: 'warn' | 'caution' | 'note' | 'success', text: string) =>
     void ports.notify({ kind, level, text });
   const resumeCommand = (entry: JournalEntry) => ports.hedgeCommand('resume', entry.id);
   const resolveCommands = (entry: JournalEntry) =>
@@ -241,8 +212,11 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     );
   };
 
-  /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new. */
-  const chooseKey = async (): Promise<WriteRun> => {
+  /** Decides the key: --idempotency-key, else an unresolved entry of the same request (exit 11 when live), else new.
+   * The run it returns: `resumed` continues an earlier run's key (checks skipped, a change may have landed);
+   * `unverified`, a key this journal does not know (nothing says it was confirmed here); `hold`, this run's hold of the
+   * earlier entry (let go when the run ends unresolved); `finished`, a key whose action is done (nothing sent again). */
+  const chooseKey = async () => {
     const key = options.idempotencyKey;
     if (key) {
       const [known] = await journal.list({ idempotencyKey: key });
@@ -258,18 +232,18 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           `--idempotency-key: that key belongs to a leg of ${known.group} (journal ${known.id}); finish that action with ${resume}.`,
         );
       const done = landed(known);
-      const open = isUnresolved(known);
-      // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
-      if (done || open) await requireOwnRow(ports, known);
-      // Done already (a script re-running a command killed after its action): exactly once, nothing sent.
-      if (done) return { key, resumed: true, entry: known, finished: true };
       // A row is valid once: a key whose action ended is never sent again, under a second row.
-      if (!open)
+      if (!done && !isUnresolved(known))
         throw new UsageError(
           `--idempotency-key: that key's action (journal ${known.id}, a ${known.command} ${started(known)}) ended ${safeText(known.outcome)}; a key is one action, so nothing was sent: run the command without --idempotency-key, or with a new key, for another.`,
         );
-      // A planned leg was never sent: nothing of it can have happened yet.
-      return { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(known) };
+      // What the run takes from the row (its key, its outcome, its request to resend) must be this account's own.
+      await requireOwnRow(ports, known);
+      // Done already (a script re-running a command killed after its action): exactly once, nothing sent. A planned
+      // leg was never sent: nothing of it can have happened yet.
+      return done
+        ? { key, resumed: true, entry: known, finished: true }
+        : { key, resumed: known.outcome !== 'planned', entry: known, hold: await holdToResume(known) };
     }
     const pending = await journal.findUnresolvedMatch(match);
     if (pending && !options.fresh) {
@@ -321,12 +295,14 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       .sort((a, b) => endedAt(b) - endedAt(a));
     if (!recent) return;
     // Judged by the side: only while it still shows what that action left is this run likely the same intent again.
-    let unchanged: boolean | undefined;
     const moved = action.side;
-    if (recent.side_after && moved) {
-      const { book } = await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side);
-      unchanged = sideUnchangedSince(book, recent.side_after);
-    }
+    const unchanged =
+      recent.side_after && moved
+        ? sideUnchangedSince(
+            (await readSideInStep(ports, await ports.client(), moved.market, moved.side as Side)).book,
+            recent.side_after,
+          )
+        : undefined;
     if (unchanged === false) return;
     // A refusal with a reason of its own (an open --ref whose deal is active: exit 3) comes before "repeated".
     if (!action.checked) await action.check?.();
@@ -395,9 +371,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
   const reconcileEarlier = async (entry: JournalEntry, finished?: boolean) => {
     if (entry.outcome === 'planned') return;
     const attributed = finished ? { context: entry.context, uncertain: [] } : await attributedContext(entry);
-    const found: Reconciliation<S> = action.reconcile
-      ? await action.reconcile({ ...entry, context: attributed.context })
-      : { verdict: 'unknown', evidence: 'no view of the book shows what this request did' };
+    const found = (await action.reconcile?.({ ...entry, context: attributed.context })) ?? {
+      verdict: 'unknown',
+      evidence: 'no view of the book shows what this request did',
+    };
     const lifetime = keyLifetimeMs(ports.env);
     // How old the entry's key is, on both clocks (core/server-clock.ts).
     const sentAt = entry.context?.server_time_ms;
@@ -407,7 +384,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       {
         server: await serverNow(),
         localMs: ports.clock.now(),
-        elapsedMs: begunAt === undefined ? undefined : performance.now() - begunAt,
+        elapsedMs: begunAt && performance.now() - begunAt,
       },
     );
     const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
@@ -482,7 +459,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
 
   /** What the write flow asks of an agent's call before a write leaves: the plan a live confirmation token was issued
    * for, and the operator's limits — before the first send; returns the hook that asks its limits before each retry. */
-  const gateTheSend = async (run: WriteRun) => {
+  const gateTheSend = async (run: Awaited<ReturnType<typeof chooseKey>>) => {
     // A plan's leg was checked with the plan by its caller; a journaled action finished again is no new plan.
     const fresh = !action.admitted && !run.resumed;
     const { planCheck, tradeGate: gate } = ports;
@@ -493,26 +470,29 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     if (fresh ? planCheck : bound && !sameAsShown(bound, judged)) planCheck!.check([action.plan(run.key)], judged);
     if (fresh && planCheck) action.confirmedOn ??= judged;
     if (!gate) return {};
-    if (!action.admitted) {
-      // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
-      const own = run.resumed && !run.unverified && run.entry?.via === 'agent' ? run.entry.id : undefined;
-      await gate.admit(judged, action.command, own === undefined ? undefined : { finishing: own });
-    }
+    // An entry the agent journaled itself is judged anew in place of what it recorded, not on top of it.
+    if (!action.admitted)
+      await gate.admit(
+        judged,
+        action.command,
+        run.resumed && !run.unverified && run.entry?.via === 'agent' ? { finishing: run.entry.id } : undefined,
+      );
     if (judged === undefined) return {};
-    const judgedUsd = cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0));
-    const sendHooks: SendHooks = {
-      beforeRetry: async (reason) => {
-        const now = await action.trades?.();
-        await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
-          // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
-          throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
-            ? error
-            : new Error(error.message, { cause: error });
-        });
-        judged = now;
-      },
+    return {
+      judgedUsd: cents(judged.reduce((sum, trade) => sum + Math.abs(trade.notionalUsd), 0)),
+      sendHooks: {
+        beforeRetry: async (reason) => {
+          const now = await action.trades?.();
+          await gate.admit(now, action.command, { replacing: judged }).catch((error: unknown) => {
+            // The attempt before may have acted: not a refusal of the action, whose outcome is unknown.
+            throw reason === 'conflict' || !(error instanceof PreTradeCheckError)
+              ? error
+              : new Error(error.message, { cause: error });
+          });
+          judged = now;
+        },
+      } satisfies SendHooks,
     };
-    return { sendHooks, judgedUsd };
   };
 
   /** A person's "yes" holds for what the question showed: its trades, with the side's hedges and their notional (as-shown.ts). */
@@ -538,7 +518,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     );
   };
 
-  const carryOut = async (run: WriteRun): Promise<WriteOutcome<S, R>> => {
+  const carryOut = async (run: Parameters<typeof gateTheSend>[0]) => {
     let begun: JournalEntry | undefined;
     let begunAt = 0;
     /** This run's entry, from the moment it is on disk. */
@@ -576,21 +556,16 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       }
     };
     const recordFailure = async (error: unknown, sentEarlier?: boolean) => {
-      if (error instanceof HedgeError) {
-        error.idempotencyKey ??= entry.idempotency_key;
-        error.journalId ??= entry.id;
-      }
       const message = messageOf(error);
       const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
       const rejected = { outcome: 'rejected', error_code, message } as const;
-      const stopped = (text: string, hint: string) =>
-        new InterruptedError(text, { hint, stoppedBy: ports.signal.reason });
-      /** The entry records `patch`; the run says `said` with the key (unset: the error as it is). */
-      const settle = async (patch?: JournalPatch, said?: HedgeError) => {
+      /** The entry records `patch`; the run says `said` (unset: the error as it is) with the key. */
+      const settle = async (patch?: JournalPatch, said: unknown = error) => {
         if (patch) await record(patch);
-        if (!said) return error;
-        said.idempotencyKey = entry.idempotency_key;
-        said.journalId = entry.id;
+        if (said instanceof HedgeError) {
+          said.idempotencyKey ??= entry.idempotency_key;
+          said.journalId ??= entry.id;
+        }
         return said;
       };
       if (sentEarlier === undefined) {
@@ -606,10 +581,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         if (error instanceof InterruptedError)
           return settle(
             undefined,
-            stopped(
-              message,
-              `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
-            ),
+            new InterruptedError(message, {
+              hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
+              stoppedBy: ports.signal.reason,
+            }),
           );
         // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
         if (error instanceof UnresolvedError)
@@ -620,7 +595,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
               details: { ...error.details, journal_id: entry.id },
             }),
           );
-        return error instanceof NotAppliedError ? settle(rejected, error) : error;
+        return settle(error instanceof NotAppliedError ? rejected : undefined);
       }
       // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
       if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
@@ -632,7 +607,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       return settle(
         { outcome: 'unknown', error_code, message },
         error instanceof InterruptedError || error instanceof DeclinedError
-          ? stopped(`${message} The request may have reached the server: its outcome is unknown.`, hint())
+          ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
+              hint: hint(),
+              stoppedBy: ports.signal.reason,
+            })
           : sentUnknown(`its outcome is unknown: ${message}`, error),
       );
     };
@@ -645,7 +623,7 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       else ports.log('Resuming: pre-trade checks skipped (the server replays the original outcome or decides).');
       const earlier = run.entry;
       const reconciled = earlier && (await reconcileEarlier(earlier, run.finished));
-      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) };
+      if (options.dryRun) return { kind: 'dry-run', planned: await planDryRun(ports, action.plan(run.key)) } as const;
       if (reconciled?.kind === 'recorded') return reconciled;
       // Confirm: the facts the wait needs, read before the send; a new action shows its preview and asks (as-shown.ts).
       const readBefore = async () => {
@@ -674,16 +652,17 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
           judged_usd: before === undefined ? judgedUsd : undefined,
         });
         const context = Object.keys(fields).length ? fields : undefined;
-        const seal = (await rowSealerOf(ports)).seal;
-        begun = entry = await journal.begin(entryFields(identity, action, run.key, context), seal).catch((error) => {
-          throw error instanceof JournalError
-            ? new JournalError(`${error.message} Nothing was sent.`, {
-                path: error.path,
-                hint: error.hint,
-                cause: error,
-              })
-            : error;
-        });
+        begun = entry = await journal
+          .begin(entryFields(identity, action, run.key, context), (await rowSealerOf(ports)).seal)
+          .catch((error) => {
+            throw error instanceof JournalError
+              ? new JournalError(`${error.message} Nothing was sent.`, {
+                  path: error.path,
+                  hint: error.hint,
+                  cause: error,
+                })
+              : error;
+          });
         begunAt = performance.now();
       }
       if (entry.outcome === 'planned') await journal.update(entry.id, { outcome: 'pending' });
@@ -698,7 +677,11 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       const startedAt = ports.clock.now();
       await record({ outcome: 'submitted', ...action.submitted(answer) });
       if (!options.wait)
-        return { kind: 'submitted', answer, entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }) };
+        return {
+          kind: 'submitted',
+          answer,
+          entry: await record({ outcome: 'done', message: NOT_WAITED_MESSAGE }),
+        } as const;
       // Prove: a bounded wait until it is seen to land.
       const result = await proving(() =>
         action.wait(answer, { startedAt, before, sentEarlier: reconciled?.kind === 'landed' }),
@@ -709,12 +692,13 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
         resolved_at: utcIso(ports.clock.now()),
         side_after: action.sideAfter?.(),
       });
-      return { kind: 'resolved', answer, result, entry: resolved };
+      return { kind: 'resolved', answer, result, entry: resolved } as const;
     } catch (error) {
       if (begun) begunHere.set(begun.id, begunAt);
-      // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume.
-      const own = !run.hold && begun ? await journal.hold(begun.id).catch(() => undefined) : undefined;
-      await (run.hold ?? (own?.held ? own.hold : undefined))?.release();
+      // A run that ends unresolved lets go of its hold at once, so a long-lived process never blocks a resume (a run
+      // that began its entry holds none of an earlier one).
+      const own = begun && (await journal.hold(begun.id).catch(() => undefined));
+      await (own?.held ? own.hold : run.hold)?.release();
       throw error;
     }
   };
@@ -754,7 +738,7 @@ function describeAge(ms: number) {
 }
 
 /** What the journal records of an action before it is sent (never the API key: only its fingerprint). */
-function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: string, context?: JsonObject) {
+function entryFields(identity: Identity, action: WriteAction<unknown, unknown>, key: string, context?: JsonObject) {
   const { method, path, body = null } = action.plan(key);
   return {
     profile: identity.profile,
@@ -773,9 +757,9 @@ function entryFields<S, R>(identity: Identity, action: WriteAction<S, R>, key: s
 }
 
 /** Journals a later leg of a multi-leg action as planned, before any leg is sent. */
-export async function journalAhead<S, R>(
+export async function journalAhead(
   ports: WritePorts,
-  action: WriteAction<S, R>,
+  action: WriteAction<unknown, unknown>,
   key: string,
   context?: JsonObject,
 ) {
@@ -787,7 +771,7 @@ export async function journalAhead<S, R>(
 
 // One Idempotency-Key per state-changing command: made here once, handed to the transport, which sends the same
 // key on every automatic retry, so the server acts at most once.
-export const makeIdempotencyKey = () => randomUUID();
+export const makeIdempotencyKey = (): string => randomUUID();
 
 /** Checks a key typed with --idempotency-key (exit 2 before anything is sent). The spec asks for "any unique string";
  * a header value must be visible ASCII, and we bound its length. */
@@ -803,9 +787,8 @@ export function parseIdempotencyKey(raw: unknown) {
 // --dry-run: the exact request a write would send (method, URL, headers, JSON body), described and not sent
 // (the command prints it).
 /** The planned request as a dry run shows it: its URL and headers, the key redacted (the command prints it: ui/dry-run-view.ts). */
-export async function planDryRun(ports: WritePorts, request: ApiRequest) {
+export async function planDryRun(ports: WritePorts, { method, path, body, idempotencyKey }: ApiRequest) {
   const { baseUrl, apiKey } = await ports.credentials();
-  const { method, path, body, idempotencyKey } = request;
   return {
     dry_run: true as const,
     method,

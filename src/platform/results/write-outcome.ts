@@ -77,8 +77,10 @@ export function renderHedge(output: Output, hedge: JsonObject, options: { title:
   if (typeof struck === 'number' && typeof quoted === 'number' && quoted > 0 && /^(buy|sell)$/.test(`${hedge.side}`))
     record.slippage_bps = slippageBps(hedge.side as 'buy' | 'sell', struck, quoted);
   // JSON: the server's record of the hedge (its `id` kept), its id first under hedge's name for it; --raw: as sent.
-  const json = output.named(hedge, (sent) => ({ hedge_id: sent.id, ...sent }));
-  output.record(record, OPENED_FIELDS, { ...options, json });
+  output.record(record, OPENED_FIELDS, {
+    ...options,
+    json: output.named(hedge, (sent) => ({ hedge_id: sent.id, ...sent })),
+  });
 }
 
 export const CLOSE_FIELDS = [
@@ -112,7 +114,7 @@ function renderClosed(
   const summary = {
     ...answer,
     ...(hedgeId && { hedge_id: hedgeId }),
-    status: 'closed' as const,
+    status: 'closed',
     net_margin_usd: estimate ?? null,
     realized: realized ?? null,
   };
@@ -123,11 +125,10 @@ function renderClosed(
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
   }
   // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
-  const json = output.named(summary, (sent) =>
-    sent.realized ? { ...sent, realized: historyRecordForPeople(sent.realized) } : sent,
-  );
   output.record(record, CLOSE_FIELDS, {
-    json,
+    json: output.named(summary, (sent) =>
+      sent.realized ? { ...sent, realized: historyRecordForPeople(sent.realized) } : sent,
+    ),
     // A person's card, without the rows its title says, and what the figures mean.
     people: (shown) => {
       // A close that ended several hedges names them all in the row that names one.
@@ -215,9 +216,10 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
   const notional = shift('notionalUsd', formatMoney, 'USD');
   const entry = shift('entryPrice', formatRate, unit.trim());
   const margin = shift('marginUsdc', formatMoney, 'USDC');
-  type Priced = Parameters<typeof impliedAdditionPrice>[0];
   // NaN where a figure of either side is missing.
-  const implied = action === 'add' && impliedAdditionPrice(before as Priced, (after ?? {}) as Priced);
+  const implied =
+    action === 'add' &&
+    impliedAdditionPrice(before as Required<PositionFigures>, (after ?? {}) as Required<PositionFigures>);
   const addedAt = Number.isFinite(implied) ? (implied as number) : undefined;
   const share =
     action === 'reduce' && (before.notionalUsd ?? 0) > 0 ? Math.min(1, changeUsd / before.notionalUsd!) : undefined;
