@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
-import type { HedgeRecord } from '../book/book.js';
 import { sameReference } from '../../core/input.js';
 import type { Side, Tenor } from '../../core/vocabulary.js';
 import {
@@ -107,10 +106,15 @@ async function legsOf(ports: WritePorts, group: string) {
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
   return legsFrom(
     group,
-    typeof reference === 'string' && reference ? { ...request, client_reference: reference } : request,
+    {
+      market,
+      side,
+      notional_usd: notional,
+      tenor_days: tenor,
+      ...(typeof reference === 'string' && reference && { client_reference: reference }),
+    },
     open,
     leg('close'),
   );
@@ -120,7 +124,7 @@ async function legsOf(ports: WritePorts, group: string) {
  * write-flow.ts resumeHint). */
 function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest, quote?: Quote) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  return tradeRecord(leg, request, { argv, group, leg, ...(leg === 'open' && { quote }) });
+  return tradeRecord(leg, request, { argv, group, leg, quote });
 }
 
 /** The legs of rolls of this market and side sent with the current credentials (newest first). */
@@ -245,39 +249,7 @@ async function planRoll(ports: WritePorts, client: HedgeClient, { market, side, 
     notionalUsd,
     reference: typeof reference === 'string' ? reference || undefined : undefined,
     ended,
-    hedges: undefined,
     trades: [{ market, notionalUsd, held }],
-  };
-}
-
-/** A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question. */
-function severalHedgesNote(
-  req: RollRequest,
-  hedges: readonly HedgeRecord[],
-  usd: number,
-  reference?: string,
-): RollNote {
-  const listed = [...hedges]
-    .reverse()
-    .map(
-      (record) =>
-        `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
-    )
-    .join('; ');
-  const others = [
-    ...new Set(
-      hedges.flatMap(({ clientReference: ref }) => (ref !== undefined && !sameReference(ref, reference) ? [ref] : [])),
-    ),
-  ];
-  const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
-  const refs = reference
-    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
-    : others.length
-      ? ` The new hedge carries no reference; ${notCarried}.`
-      : '';
-  return {
-    level: 'warn',
-    text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(usd)} for ${days(req.tenorDays)}.${refs}`,
   };
 }
 
@@ -557,7 +529,33 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
     const reference = req.clientReference ?? plan.reference;
     const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
-    if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
+    // A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question.
+    if (several) {
+      const listed = [...several]
+        .reverse()
+        .map(
+          (record) =>
+            `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+        )
+        .join('; ');
+      const others = [
+        ...new Set(
+          several.flatMap(({ clientReference: ref }) =>
+            ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
+          ),
+        ),
+      ];
+      const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
+      const refs = reference
+        ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
+        : others.length
+          ? ` The new hedge carries no reference; ${notCarried}.`
+          : '';
+      notes.push({
+        level: 'warn',
+        text: `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`,
+      });
+    }
     const request: OpenRequest = {
       market,
       side,
@@ -584,20 +582,23 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
 
     const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
     // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-    const preview = {
-      market,
-      side,
-      notionalUsd,
-      tenorDays,
-      closing: closing && { ...closing, hedges: several },
-      ended: plan.ended,
-      quote,
-    };
     ports.notify({
       kind: 'roll-preview',
       level: 'note',
       text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-      show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
+      show: {
+        card: 'roll-preview',
+        preview: {
+          market,
+          side,
+          notionalUsd,
+          tenorDays,
+          closing: closing && { ...closing, hedges: several },
+          ended: plan.ended,
+          quote,
+        },
+        nowMs: client.transport.serverNow().bestMs,
+      },
     });
     const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
     const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
