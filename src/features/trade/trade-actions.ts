@@ -136,6 +136,8 @@ export function tradeAction(
   /** The side's hedges as last read for what it trades (the confirmation question names them). */
   let held: SideAfter | undefined;
   const unchecked = uncheckedList(ports);
+  /** A hedge's record; undefined when it has no id or cannot be read. */
+  const readHedge = (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined);
   // The kind's own hooks (below), over the side and amount this action trades.
   const own = { open: openHooks, add: changeHooks, reduce: changeHooks, close: closeHooks }[kind]();
   return {
@@ -170,7 +172,7 @@ export function tradeAction(
   function openHooks(): KindHooks {
     return {
       // The quote is said (a card on a terminal) before the question, unless the caller quoted already.
-      preview: record.checks?.quote
+      preview: checks?.quote
         ? async () => {
             record.quote = await quoteOpen(ports, client, request as OpenRequest);
           }
@@ -192,7 +194,7 @@ export function tradeAction(
             status: hedge.status,
           });
         if (entry.hedge_id) {
-          const hedge = await readHedge(client, entry.hedge_id);
+          const hedge = await readHedge(entry.hedge_id);
           return hedge
             ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
             : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
@@ -276,7 +278,7 @@ export function tradeAction(
 
   /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
   function changeHooks(): KindHooks {
-    const action = record.kind as 'add' | 'reduce';
+    const action = kind as 'add' | 'reduce';
     // What it learns before it is sent, kept for its wait and its rendering: the side's position (read once by
     // whichever needs it first, the wait's baseline or the quote), its book, and a reduce's balance.
     let position: Promise<BookPosition | undefined> | undefined;
@@ -303,7 +305,7 @@ export function tradeAction(
       }));
     // The side left the positions list although this change would not close it: settled or closed.
     const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
-      const hedge = await readHedge(client, hedgeId);
+      const hedge = await readHedge(hedgeId);
       const notional = hedge?.notional_usd;
       if (notional !== undefined && near(notional, expected)) {
         ports.notify({
@@ -362,7 +364,7 @@ export function tradeAction(
                 return;
               }
               // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-              const hedge = line.maturityAt === undefined ? await readHedge(client, line.hedgeId) : undefined;
+              const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
               const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
               // Its days left on the server's clock, which its maturity is on.
               const now = client.transport.serverNow().bestMs;
@@ -465,7 +467,7 @@ export function tradeAction(
             outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
           );
         const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-          readHedge(client, hedgeId),
+          readHedge(hedgeId),
           balanceBeforeUsdc !== undefined ? readBalance() : undefined,
           // A reduce of about the whole position closed it: its record says what it realized.
           outcome.closed && hedgeId && ports.forPeople
@@ -531,12 +533,20 @@ export function tradeAction(
       },
       // A close trades what the side holds when sent, with every add still landing (read before each send).
       trades: async () => {
-        const [{ book }, landing] = await Promise.all([
+        const [{ book }, { since, of }] = await Promise.all([
           readSideInStep(ports, client, market, side),
-          addsStillLanding(ports, market, side),
+          ownRecentOf(ports, 'add'),
         ]);
+        // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
+        const landing = of(market, side).filter(
+          (entry) =>
+            (isUnresolved(entry) && entry.outcome !== 'planned') ||
+            (entry.outcome === 'done' &&
+              entry.message === NOT_WAITED_MESSAGE &&
+              Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+        );
         inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-        traded = cents(inBook + landing);
+        traded = cents(inBook + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
         held = sideAfterOf(book);
         return [{ market, notionalUsd: traded, held }];
       },
@@ -567,7 +577,7 @@ export function tradeAction(
             );
           // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
           if (before !== undefined) {
-            const hedge = await readHedge(client, before);
+            const hedge = await readHedge(before);
             const maturity = Date.parse(String(hedge?.maturity_at || ''));
             // The latest the server's clock can read: a hedge that may have matured may have settled.
             if (!hedge || !(maturity > client.transport.serverNow().latestMs)) {
@@ -653,10 +663,6 @@ export function tradeAction(
   }
 }
 
-/** A hedge's record; undefined when it has no id or cannot be read. */
-const readHedge = (client: HedgeClient, id: string | null | undefined) =>
-  id ? client.getHedge(id).catch(() => undefined) : undefined;
-
 const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
@@ -680,19 +686,6 @@ function sideContext(book: SideBook | undefined) {
 
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
 export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
-
-/** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
-async function addsStillLanding(ports: WritePorts, market: string, side: string) {
-  const { since, of } = await ownRecentOf(ports, 'add');
-  const landing = of(market, side).filter(
-    (entry) =>
-      (isUnresolved(entry) && entry.outcome !== 'planned') ||
-      (entry.outcome === 'done' &&
-        entry.message === NOT_WAITED_MESSAGE &&
-        Date.parse(entry.resolved_at ?? entry.created_at) >= since),
-  );
-  return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
-}
 
 /** One step of a plan (an apply's, the keeper's) as the record of the write that carries it out (and whose request a
  * live confirmation is bound to). */
