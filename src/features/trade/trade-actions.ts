@@ -303,40 +303,6 @@ export function tradeAction(
         const line = read.state === 'in-step' ? findSide(positions, market, side) : undefined;
         return line && sizedByRecords(line, read);
       }));
-    // The side left the positions list although this change would not close it: settled or closed.
-    const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
-      const hedge = await readHedge(hedgeId);
-      const notional = hedge?.notional_usd;
-      if (notional !== undefined && near(notional, expected)) {
-        ports.notify({
-          kind: 'change-then-settled',
-          level: 'note',
-          text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
-        });
-        return;
-      }
-      const details = {
-        market,
-        side,
-        hedge_id: hedgeId ?? null,
-        before_usd: baseline,
-        ...(notional !== undefined && { hedge_notional_usd: notional }),
-      };
-      if (notional !== undefined && near(notional, baseline)) {
-        throw new NotAppliedError(
-          `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-          {
-            hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
-            details,
-          },
-        );
-      }
-      throw new UnresolvedError(
-        `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-        { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
-      );
-    };
-
     return {
       check: async () => {
         if (record.serverDecides) return;
@@ -460,7 +426,39 @@ export function tradeAction(
         // Confirmed by the positions list; the hedge itself is read once more to show it whole.
         const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
         const expected = expectedAfterChange(action, baseline, usd);
-        if (outcome.closed && !expected.closes) await sideGoneFirst(baseline, expected.notionalUsd, hedgeId);
+        if (outcome.closed && !expected.closes) {
+          // The side left the positions list although this change would not close it: settled or closed.
+          const ended = await readHedge(hedgeId);
+          const notional = ended?.notional_usd;
+          if (notional !== undefined && near(notional, expected.notionalUsd))
+            ports.notify({
+              kind: 'change-then-settled',
+              level: 'note',
+              text: `The ${side} hedge on ${market} ${safeText(ended!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+            });
+          else {
+            const details = {
+              market,
+              side,
+              hedge_id: hedgeId ?? null,
+              before_usd: baseline,
+              ...(notional !== undefined && { hedge_notional_usd: notional }),
+            };
+            if (notional !== undefined && near(notional, baseline)) {
+              throw new NotAppliedError(
+                `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+                {
+                  hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
+                  details,
+                },
+              );
+            }
+            throw new UnresolvedError(
+              `The ${side} side of ${market} left the positions list during the ${action}, and ${ended ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+              { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
+            );
+          }
+        }
         // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
         else
           await alsoInEveryView(`The positions list shows the ${action}`, (seen) =>
