@@ -28,7 +28,7 @@ import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { days, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, stringOf, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import {
@@ -81,7 +81,7 @@ function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close
     open,
     close,
     closes,
-    rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    rolledHedgeId: stringOf(context.rolled_hedge_id),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
@@ -243,11 +243,10 @@ async function planRoll(ports: WritePorts, client: HedgeClient, { market, side, 
       { market, side },
       `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
     );
-  const reference = ended.client_reference;
   const notionalUsd = ended.notional_usd;
   return {
     notionalUsd,
-    reference: typeof reference === 'string' ? reference || undefined : undefined,
+    reference: ended.client_reference || undefined,
     ended,
     trades: [{ market, notionalUsd, held }],
   };
@@ -308,7 +307,7 @@ async function carryOut(
         },
       );
   }
-  let openRun: { entry: JournalEntry; answer?: unknown; result?: unknown } = { entry: open };
+  let openRun: Awaited<ReturnType<typeof sendStep>> = { entry: open };
   if (open.outcome === 'planned') {
     // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
     const closedUsd = readNumber(closeRun?.entry?.context?.notional_usd);

@@ -661,7 +661,7 @@ export function tradeAction(
   }
 }
 
-const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
