@@ -187,81 +187,6 @@ async function earlierRoll(ports: WritePorts, req: RollRequest, notes: RollNote[
   return legs;
 }
 
-/** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
- * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
- * read once the side's views agree. */
-async function planRoll(ports: WritePorts, client: HedgeClient, { market, side, tenorDays }: RollRequest) {
-  const {
-    books: [book],
-    positions,
-  } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-  const held = sideAfterOf(book);
-  const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
-  if (closing) {
-    // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
-    if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
-      throw new InvalidResponseError(
-        `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
-        {
-          endpoint: 'GET /positions',
-          status: 200,
-          hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
-        },
-      );
-    const notionalUsd = book.recordsUsd;
-    return {
-      notionalUsd,
-      reference: book.filled.at(-1)?.clientReference || undefined,
-      closing,
-      hedges: book.filled,
-      trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
-    };
-  }
-  const hedges = (await client.listHedges()).filter(
-    (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
-  );
-  const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
-  if (opening)
-    throw new PreTradeCheckError(
-      'hedge_not_filled',
-      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
-      { market, side, hedge_id: opening.id, status: opening.status },
-      `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
-    );
-  // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
-  const since = ports.clock.now() - ROLL_RECENT_MS;
-  const ended = hedges.find(
-    (hedge) =>
-      (hedge.status === 'closed' || hedge.status === 'filled') &&
-      typeof hedge.maturity_at === 'string' &&
-      Date.parse(hedge.maturity_at) >= since,
-  );
-  if (!ended)
-    throw new PreTradeCheckError(
-      'nothing_to_roll',
-      `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
-      { market, side },
-      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
-    );
-  const notionalUsd = ended.notional_usd;
-  return {
-    notionalUsd,
-    reference: ended.client_reference || undefined,
-    ended,
-    trades: [{ market, notionalUsd, held }],
-  };
-}
-
-/** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
-async function sideCover(ports: WritePorts, client: HedgeClient, market: string, side: Side) {
-  const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
-  const [filled] = book.filled;
-  if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
-  if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };
-  const [opening] = book.opening;
-  return opening && { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status };
-}
-
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
  * is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its
  * error — and says what the roll did: both legs with their keys and journal ids, and whether the side is covered
@@ -321,7 +246,15 @@ async function carryOut(
         },
       );
     }
-    const cover = await sideCover(ports, client, market, side);
+    // What already covers the side in any of its views (one read): any one is enough not to open a second time.
+    const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
+    const [filled] = book.filled;
+    const [opening] = book.opening;
+    const cover = filled
+      ? { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' }
+      : book.line
+        ? { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' }
+        : opening && { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status };
     if (cover) {
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
       await abandon(`not sent: the side was already covered${by} (${cover.status})`);
@@ -464,29 +397,6 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
   });
 }
 
-/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
-async function dryRun(
-  ports: WritePorts,
-  client: HedgeClient,
-  request: OpenRequest,
-  notes: RollNote[],
-  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
-): Promise<RollOutcome> {
-  return {
-    kind: 'dry-run',
-    notes,
-    legs: await Promise.all(
-      legs
-        .filter((leg) => leg !== false)
-        .map(async ({ leg, key, note }) => ({
-          leg,
-          request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
-          note,
-        })),
-    ),
-  };
-}
-
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const guard = await guardLiveAction(ports, {
@@ -495,10 +405,91 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   });
   const client = await ports.client();
   const { market, side, tenorDays } = req;
+  /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
+   * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
+   * read once the side's views agree. */
+  const planRoll = async () => {
+    const {
+      books: [book],
+      positions,
+    } = await readSidesAsAnswered(ports, client, [{ market, side }]);
+    const held = sideAfterOf(book);
+    const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+    if (closing) {
+      // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
+      if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
+        throw new InvalidResponseError(
+          `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
+          {
+            endpoint: 'GET /positions',
+            status: 200,
+            hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
+          },
+        );
+      const notionalUsd = book.recordsUsd;
+      return {
+        notionalUsd,
+        reference: book.filled.at(-1)?.clientReference || undefined,
+        closing,
+        hedges: book.filled,
+        trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
+      };
+    }
+    const hedges = (await client.listHedges()).filter(
+      (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
+    );
+    const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
+    if (opening)
+      throw new PreTradeCheckError(
+        'hedge_not_filled',
+        `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
+        { market, side, hedge_id: opening.id, status: opening.status },
+        `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+      );
+    // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
+    const since = ports.clock.now() - ROLL_RECENT_MS;
+    const ended = hedges.find(
+      (hedge) =>
+        (hedge.status === 'closed' || hedge.status === 'filled') &&
+        typeof hedge.maturity_at === 'string' &&
+        Date.parse(hedge.maturity_at) >= since,
+    );
+    if (!ended)
+      throw new PreTradeCheckError(
+        'nothing_to_roll',
+        `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
+        { market, side },
+        `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
+      );
+    const notionalUsd = ended.notional_usd;
+    return {
+      notionalUsd,
+      reference: ended.client_reference || undefined,
+      ended,
+      trades: [{ market, notionalUsd, held }],
+    };
+  };
   // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
   // while a person was asked).
   const roll = async (): Promise<RollOutcome> => {
     const notes: RollNote[] = [];
+    /** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
+    const dryRun = async (
+      request: OpenRequest,
+      legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
+    ) => ({
+      kind: 'dry-run' as const,
+      notes,
+      legs: await Promise.all(
+        legs
+          .filter((leg) => leg !== false)
+          .map(async ({ leg, key, note }) => ({
+            leg,
+            request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
+            note,
+          })),
+      ),
+    });
     const earlier = await earlierRoll(ports, req, notes);
     if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
     if (earlier) {
@@ -508,7 +499,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         level: 'note',
         text: `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
       });
-      return dryRun(ports, client, earlier.request, notes, [
+      return dryRun(earlier.request, [
         open.outcome === 'planned' &&
           earlier.closes &&
           (!close
@@ -522,7 +513,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       ]);
     }
 
-    const plan = await planRoll(ports, client, req);
+    const plan = await planRoll();
     const { notionalUsd, closing, trades } = plan;
     if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, closing ? notionalUsd : 0);
     // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
@@ -569,7 +560,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     );
     await ports.tradeGate?.admit(trades, 'roll');
     if (req.write.dryRun)
-      return dryRun(ports, client, request, notes, [
+      return dryRun(request, [
         !!closing && { leg: 'close' },
         {
           leg: 'open',
@@ -607,7 +598,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       !(await confirmAsShown(ports, question, {
         live: true,
         shown: trades,
-        now: async () => (await planRoll(ports, client, req)).trades,
+        now: async () => (await planRoll()).trades,
         moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
       }))
     )
