@@ -11,14 +11,13 @@ import {
 import type { WritePorts } from '../write/ports.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
-import { API_COMMAND_PREFIX, type ApiAnswer } from './api-call.js';
+import { API_COMMAND_PREFIX } from './api-call.js';
 import { findJournalEntry } from '../write/journal-entry.js';
 import { confirmRowFromElsewhere, requireOwnRow } from '../write/row-trust.js';
 import { resumeRollOutcome } from './roll.js';
-import type { RollOutcome } from '../../platform/results/roll-outcome-types.js';
 import { recordFromJournal, tradeAction } from './trade-actions.js';
 import { identityOf, sentBy } from '../write/identity.js';
-import { heldError, ROLL_GROUP_PREFIX, runWrite, type WriteOutcome } from '../write/write-flow.js';
+import { heldError, ROLL_GROUP_PREFIX, runWrite } from '../write/write-flow.js';
 
 /** The unresolved entries of this account whose group starts with one of these prefixes, oldest first. */
 export async function unfinishedOfThisAccount(ports: WritePorts, groupPrefixes: readonly string[]) {
@@ -97,10 +96,7 @@ export async function chooseEntryToResume(ports: WritePorts, id: string | undefi
 }
 
 /** What resuming did: the roll's outcome, or the write flow's, for the command to show. */
-export type ResumeOutcome =
-  | { kind: 'roll'; rolled: RollOutcome }
-  | { kind: 'api'; entry: JournalEntry; outcome: WriteOutcome<ApiAnswer, ApiAnswer> }
-  | { kind: 'trade'; entry: JournalEntry; outcome: WriteOutcome<unknown, unknown> };
+export type ResumeOutcome = Awaited<ReturnType<typeof resumeEntry>>;
 
 /** What `hedge resume` must do with an entry, decided (and refused with a usage error) before anything is sent, so
  * that the command can say what it resumes before it does; nothing is sent. */
@@ -150,15 +146,15 @@ export async function resumeEntry(
   ports: WritePorts,
   plan: Awaited<ReturnType<typeof planResume>>,
   options: { wait: boolean; resendUnproven: boolean },
-): Promise<ResumeOutcome> {
+) {
   const { entry } = plan;
-  if (plan.kind === 'roll') return { kind: 'roll', rolled: await resumeRollOutcome(ports, entry, options) };
+  if (plan.kind === 'roll') return { kind: 'roll' as const, rolled: await resumeRollOutcome(ports, entry, options) };
   if (plan.kind === 'api') {
     const again = { ...options, dryRun: false, idempotencyKey: entry.idempotency_key, fresh: false };
-    return { kind: 'api', entry, outcome: await runWrite(ports, plan.action, again) };
+    return { kind: 'api' as const, entry, outcome: await runWrite(ports, plan.action, again) };
   }
   return {
-    kind: 'trade',
+    kind: 'trade' as const,
     entry,
     outcome: (await finishJournaled(ports, await ports.client(), entry, options))!,
   };

@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import type { HedgeClient, OpenRequest } from '../../platform/api/client.js';
 import { formatMoney, formatRate, formatUsd, readNumber } from '../../core/number-format.js';
 import type { Hedge, OpenedHedge, Quote, SubmittedAction } from '../../platform/api/schemas.js';
-import type { HedgeRecord } from '../book/book.js';
 import { sameReference } from '../../core/input.js';
 import type { Side, Tenor } from '../../core/vocabulary.js';
 import {
@@ -29,7 +28,7 @@ import { findSide } from '../book/positions.js';
 import { readSideInStep, sideAfterOf, SideViews } from '../book/side-book.js';
 import { readSidesAsAnswered } from '../write/wait.js';
 import { checkOpenAfterClose } from './pre-trade.js';
-import { days, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
+import { days, stringOf, tradeAction, tradeRecord, type CloseResult } from './trade-actions.js';
 import { requireOwnRow } from '../write/row-trust.js';
 import { identityOf, sentBy } from '../write/identity.js';
 import {
@@ -82,7 +81,7 @@ function legsFrom(group: string, request: OpenRequest, open: JournalEntry, close
     open,
     close,
     closes,
-    rolledHedgeId: typeof context.rolled_hedge_id === 'string' ? context.rolled_hedge_id : undefined,
+    rolledHedgeId: stringOf(context.rolled_hedge_id),
     // The close's expected return, kept with the open leg for a resumed run's report.
     netMarginUsd: readNumber(context.net_margin_usd),
     unfinished: isUnresolved(open) || (close !== undefined && isUnresolved(close)),
@@ -107,10 +106,15 @@ async function legsOf(ports: WritePorts, group: string) {
     throw new UsageError(
       `Journal group ${safeText(group)} has no readable open leg, so the roll cannot be finished; see \`${ports.hedgeCommand('journal')}\`.`,
     );
-  const request: OpenRequest = { market, side, notional_usd: notional, tenor_days: tenor };
   return legsFrom(
     group,
-    typeof reference === 'string' && reference ? { ...request, client_reference: reference } : request,
+    {
+      market,
+      side,
+      notional_usd: notional,
+      tenor_days: tenor,
+      ...(typeof reference === 'string' && reference && { client_reference: reference }),
+    },
     open,
     leg('close'),
   );
@@ -120,7 +124,7 @@ async function legsOf(ports: WritePorts, group: string) {
  * write-flow.ts resumeHint). */
 function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest, quote?: Quote) {
   const argv = ['roll', request.market, request.side, '--tenor', String(request.tenor_days)];
-  return tradeRecord(leg, request, { argv, group, leg, ...(leg === 'open' && { quote }) });
+  return tradeRecord(leg, request, { argv, group, leg, quote });
 }
 
 /** The legs of rolls of this market and side sent with the current credentials (newest first). */
@@ -183,114 +187,6 @@ async function earlierRoll(ports: WritePorts, req: RollRequest, notes: RollNote[
   return legs;
 }
 
-/** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
- * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
- * read once the side's views agree. */
-async function planRoll(ports: WritePorts, client: HedgeClient, { market, side, tenorDays }: RollRequest) {
-  const {
-    books: [book],
-    positions,
-  } = await readSidesAsAnswered(ports, client, [{ market, side }]);
-  const held = sideAfterOf(book);
-  const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
-  if (closing) {
-    // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
-    if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
-      throw new InvalidResponseError(
-        `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
-        {
-          endpoint: 'GET /positions',
-          status: 200,
-          hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
-        },
-      );
-    const notionalUsd = book.recordsUsd;
-    return {
-      notionalUsd,
-      reference: book.filled.at(-1)?.clientReference || undefined,
-      closing,
-      hedges: book.filled,
-      trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
-    };
-  }
-  const hedges = (await client.listHedges()).filter(
-    (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
-  );
-  const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
-  if (opening)
-    throw new PreTradeCheckError(
-      'hedge_not_filled',
-      `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
-      { market, side, hedge_id: opening.id, status: opening.status },
-      `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
-    );
-  // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
-  const since = ports.clock.now() - ROLL_RECENT_MS;
-  const ended = hedges.find(
-    (hedge) =>
-      (hedge.status === 'closed' || hedge.status === 'filled') &&
-      typeof hedge.maturity_at === 'string' &&
-      Date.parse(hedge.maturity_at) >= since,
-  );
-  if (!ended)
-    throw new PreTradeCheckError(
-      'nothing_to_roll',
-      `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
-      { market, side },
-      `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
-    );
-  const reference = ended.client_reference;
-  const notionalUsd = ended.notional_usd;
-  return {
-    notionalUsd,
-    reference: typeof reference === 'string' ? reference || undefined : undefined,
-    ended,
-    hedges: undefined,
-    trades: [{ market, notionalUsd, held }],
-  };
-}
-
-/** A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question. */
-function severalHedgesNote(
-  req: RollRequest,
-  hedges: readonly HedgeRecord[],
-  usd: number,
-  reference?: string,
-): RollNote {
-  const listed = [...hedges]
-    .reverse()
-    .map(
-      (record) =>
-        `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
-    )
-    .join('; ');
-  const others = [
-    ...new Set(
-      hedges.flatMap(({ clientReference: ref }) => (ref !== undefined && !sameReference(ref, reference) ? [ref] : [])),
-    ),
-  ];
-  const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
-  const refs = reference
-    ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
-    : others.length
-      ? ` The new hedge carries no reference; ${notCarried}.`
-      : '';
-  return {
-    level: 'warn',
-    text: `The ${req.side} side of ${req.market} holds ${hedges.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${hedges.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(usd)} for ${days(req.tenorDays)}.${refs}`,
-  };
-}
-
-/** What already covers the side in any of its views (one read): any one is enough not to open a second time. */
-async function sideCover(ports: WritePorts, client: HedgeClient, market: string, side: Side) {
-  const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
-  const [filled] = book.filled;
-  if (filled) return { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' };
-  if (book.line) return { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' };
-  const [opening] = book.opening;
-  return opening && { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status };
-}
-
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
  * is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its
  * error — and says what the roll did: both legs with their keys and journal ids, and whether the side is covered
@@ -336,7 +232,7 @@ async function carryOut(
         },
       );
   }
-  let openRun: { entry: JournalEntry; answer?: unknown; result?: unknown } = { entry: open };
+  let openRun: Awaited<ReturnType<typeof sendStep>> = { entry: open };
   if (open.outcome === 'planned') {
     // The roll opens what it closed: the side's notional read right before its close was sent (under the side's lock).
     const closedUsd = readNumber(closeRun?.entry?.context?.notional_usd);
@@ -350,7 +246,15 @@ async function carryOut(
         },
       );
     }
-    const cover = await sideCover(ports, client, market, side);
+    // What already covers the side in any of its views (one read): any one is enough not to open a second time.
+    const book = await (await SideViews.read(client, (line) => ports.log(line))).book(market, side);
+    const [filled] = book.filled;
+    const [opening] = book.opening;
+    const cover = filled
+      ? { hedgeId: filled.id, notionalUsd: book.recordsUsd, status: 'filled' }
+      : book.line
+        ? { hedgeId: book.line.hedgeId, notionalUsd: book.line.notionalUsd, status: 'open' }
+        : opening && { hedgeId: opening.id, notionalUsd: opening.notionalUsd, status: opening.status };
     if (cover) {
       const by = cover.hedgeId ? ` by ${safeText(cover.hedgeId)}` : '';
       await abandon(`not sent: the side was already covered${by} (${cover.status})`);
@@ -493,29 +397,6 @@ export async function resumeRollOutcome(ports: WritePorts, entry: JournalEntry, 
   });
 }
 
-/** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
-async function dryRun(
-  ports: WritePorts,
-  client: HedgeClient,
-  request: OpenRequest,
-  notes: RollNote[],
-  legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
-): Promise<RollOutcome> {
-  return {
-    kind: 'dry-run',
-    notes,
-    legs: await Promise.all(
-      legs
-        .filter((leg) => leg !== false)
-        .map(async ({ leg, key, note }) => ({
-          leg,
-          request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
-          note,
-        })),
-    ),
-  };
-}
-
 /** `hedge roll`: finish an earlier roll of the side, or plan, check, confirm and carry out a new one — under the book lock. */
 export async function runRoll(ports: WritePorts, req: RollRequest) {
   const guard = await guardLiveAction(ports, {
@@ -524,10 +405,91 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   });
   const client = await ports.client();
   const { market, side, tenorDays } = req;
+  /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
+   * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
+   * read once the side's views agree. */
+  const planRoll = async () => {
+    const {
+      books: [book],
+      positions,
+    } = await readSidesAsAnswered(ports, client, [{ market, side }]);
+    const held = sideAfterOf(book);
+    const closing = book.state === 'in-step' ? findSide(positions, market, side) : undefined;
+    if (closing) {
+      // What the side holds is what its records sum to; only when neither view gives a figure is there nothing to re-open.
+      if (book.filled.some((record) => record.notionalUsd === undefined) && closing.notionalUsd === undefined)
+        throw new InvalidResponseError(
+          `Neither GET /positions nor the hedge records show the ${side} position on ${market} with a notional the CLI can read, so the roll cannot know what to open again. Nothing was sent.`,
+          {
+            endpoint: 'GET /positions',
+            status: 200,
+            hint: 'Run with --verbose and report it; `hedge close` then `hedge open` do the two legs by hand.',
+          },
+        );
+      const notionalUsd = book.recordsUsd;
+      return {
+        notionalUsd,
+        reference: book.filled.at(-1)?.clientReference || undefined,
+        closing,
+        hedges: book.filled,
+        trades: [{ market, notionalUsd: 2 * notionalUsd, held }],
+      };
+    }
+    const hedges = (await client.listHedges()).filter(
+      (hedge) => hedge.market.toUpperCase() === market && hedge.side === side,
+    );
+    const opening = hedges.find((hedge) => hedge.status === 'submitted' || hedge.status === 'submitting');
+    if (opening)
+      throw new PreTradeCheckError(
+        'hedge_not_filled',
+        `The ${side} hedge ${safeText(opening.id)} on ${market} is still ${opening.status}: there is no filled hedge to roll yet. Nothing was sent.`,
+        { market, side, hedge_id: opening.id, status: opening.status },
+        `Wait for its fill with \`${ports.hedgeCommand('hedges', opening.id, '--wait')}\`, then roll.`,
+      );
+    // Newest first: the side's latest hedge that has ended (settled, closed, or left the positions list).
+    const since = ports.clock.now() - ROLL_RECENT_MS;
+    const ended = hedges.find(
+      (hedge) =>
+        (hedge.status === 'closed' || hedge.status === 'filled') &&
+        typeof hedge.maturity_at === 'string' &&
+        Date.parse(hedge.maturity_at) >= since,
+    );
+    if (!ended)
+      throw new PreTradeCheckError(
+        'nothing_to_roll',
+        `Nothing to roll: no ${side} hedge is open on ${market}, and none matured in the last 7 days. Nothing was sent.`,
+        { market, side },
+        `Open one with \`${ports.hedgeCommand('open', market, side, 'NOTIONAL', '--tenor', String(tenorDays))}\`.`,
+      );
+    const notionalUsd = ended.notional_usd;
+    return {
+      notionalUsd,
+      reference: ended.client_reference || undefined,
+      ended,
+      trades: [{ market, notionalUsd, held }],
+    };
+  };
   // Finish an earlier roll of the side, or plan, check, confirm and carry out a new one (anew when the side moved
   // while a person was asked).
   const roll = async (): Promise<RollOutcome> => {
     const notes: RollNote[] = [];
+    /** A dry run: each leg's request with the key it would carry (the one its journal entry holds, else a new one). */
+    const dryRun = async (
+      request: OpenRequest,
+      legs: ReadonlyArray<{ leg: 'close' | 'open'; key?: string; note?: string } | false>,
+    ) => ({
+      kind: 'dry-run' as const,
+      notes,
+      legs: await Promise.all(
+        legs
+          .filter((leg) => leg !== false)
+          .map(async ({ leg, key, note }) => ({
+            leg,
+            request: await planDryRun(ports, client.plan(leg, request, key ?? makeIdempotencyKey())),
+            note,
+          })),
+      ),
+    });
     const earlier = await earlierRoll(ports, req, notes);
     if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
     if (earlier) {
@@ -537,7 +499,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         level: 'note',
         text: `An unfinished roll of ${market} ${side} is in the journal (group ${safeText(earlier.group)}: ${earlier.described}); without --dry-run this command finishes it.`,
       });
-      return dryRun(ports, client, earlier.request, notes, [
+      return dryRun(earlier.request, [
         open.outcome === 'planned' &&
           earlier.closes &&
           (!close
@@ -551,13 +513,39 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       ]);
     }
 
-    const plan = await planRoll(ports, client, req);
+    const plan = await planRoll();
     const { notionalUsd, closing, trades } = plan;
     if (!req.skipChecks) await checkOpenAfterClose(client, market, side, notionalUsd, closing ? notionalUsd : 0);
     // The deal lives through the roll: the new hedge carries the rolled one's reference unless --ref says another.
     const reference = req.clientReference ?? plan.reference;
     const several = (plan.hedges?.length ?? 0) > 1 ? plan.hedges : undefined;
-    if (several) notes.push(severalHedgesNote(req, several, notionalUsd, reference));
+    // A side of several hedges is rolled whole (a close takes a market and side): the note says so before the question.
+    if (several) {
+      const listed = [...several]
+        .reverse()
+        .map(
+          (record) =>
+            `${safeText(record.id)} ${record.notionalUsd === undefined ? '' : `${formatUsd(record.notionalUsd)} `}matures ${record.maturityAtMs === undefined ? 'unknown' : utcMinute(record.maturityAtMs)}`,
+        )
+        .join('; ');
+      const others = [
+        ...new Set(
+          several.flatMap(({ clientReference: ref }) =>
+            ref !== undefined && !sameReference(ref, reference) ? [ref] : [],
+          ),
+        ),
+      ];
+      const notCarried = `${others.map(safeText).join(', ')} ${others.length === 1 ? 'is' : 'are'} not carried on`;
+      const refs = reference
+        ? ` The new hedge carries the reference ${safeText(reference)}${others.length ? `; ${notCarried}` : ''}.`
+        : others.length
+          ? ` The new hedge carries no reference; ${notCarried}.`
+          : '';
+      notes.push({
+        level: 'warn',
+        text: `The ${side} side of ${market} holds ${several.length} hedges (${listed}). A close closes the whole side, so the roll closes all ${several.length} (the later ones before their maturity) and opens one hedge of ${formatUsd(notionalUsd)} for ${days(tenorDays)}.${refs}`,
+      });
+    }
     const request: OpenRequest = {
       market,
       side,
@@ -572,7 +560,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     );
     await ports.tradeGate?.admit(trades, 'roll');
     if (req.write.dryRun)
-      return dryRun(ports, client, request, notes, [
+      return dryRun(request, [
         !!closing && { leg: 'close' },
         {
           leg: 'open',
@@ -584,20 +572,23 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
 
     const quote = await client.createQuote({ market, side, notional_usd: notionalUsd, tenor_days: tenorDays });
     // Both legs before the confirmation: a card the command's output shows (the keeper's steps say nothing).
-    const preview = {
-      market,
-      side,
-      notionalUsd,
-      tenorDays,
-      closing: closing && { ...closing, hedges: several },
-      ended: plan.ended,
-      quote,
-    };
     ports.notify({
       kind: 'roll-preview',
       level: 'note',
       text: `Roll ${side} ${market} to ${days(tenorDays)}, the new hedge quoted at ${formatRate(quote.pricing.execution_price)}.`,
-      show: { card: 'roll-preview', preview, nowMs: client.transport.serverNow().bestMs },
+      show: {
+        card: 'roll-preview',
+        preview: {
+          market,
+          side,
+          notionalUsd,
+          tenorDays,
+          closing: closing && { ...closing, hedges: several },
+          ended: plan.ended,
+          quote,
+        },
+        nowMs: client.transport.serverNow().bestMs,
+      },
     });
     const returns = closing?.netMarginUsd === undefined ? '' : ` (returns about ${formatUsd(closing.netMarginUsd)})`;
     const question = `Roll ${side} ${market}: ${closing ? `close the position${several ? ` (all ${several.length} of its hedges)` : ''}${returns}, then ` : ''}open ${formatUsd(notionalUsd)} for ${days(tenorDays)}, about ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront?`;
@@ -607,7 +598,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
       !(await confirmAsShown(ports, question, {
         live: true,
         shown: trades,
-        now: async () => (await planRoll(ports, client, req)).trades,
+        now: async () => (await planRoll()).trades,
         moved: (now) => sayMovedSinceAsked(ports, req, trades, now),
       }))
     )

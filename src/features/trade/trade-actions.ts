@@ -20,7 +20,6 @@ import {
   type JournalEntry,
   type SideAfter,
 } from '../../platform/journal/index.js';
-import type { Side } from '../../core/vocabulary.js';
 import { safeText, messageOf } from '../../core/security/safe-text.js';
 import type { WritePorts } from '../write/ports.js';
 import type { CommandContext } from '../../platform/runtime/context.js';
@@ -80,32 +79,17 @@ export function days(tenor: number) {
 
 type TradeKind = keyof typeof KINDS;
 
-/** One write as its kind's hooks are handed it: its record, its side and amount, and what its run saw. */
-interface Turn {
-  ports: WritePorts;
-  client: HedgeClient;
-  record: TradeRecord;
-  market: string;
-  side: Side;
-  /** The request's notional (a close names none). */
-  usd: number;
-  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
-  after?: SideAfter;
-  /** The side's hedges as last read for what it trades (the confirmation question names them). */
-  held?: SideAfter;
-}
-
 /** What a kind declares beyond its words and endpoints: the hooks that ask, wait for and reconcile it. */
 type KindHooks = Partial<WriteKind<SubmittedAction, unknown>> &
   Pick<WriteKind<SubmittedAction, unknown>, 'question' | 'wait'>;
 
-/** Each kind once: its words and the hooks that ask, wait for and reconcile it.
+/** Each kind once, in words; tradeAction binds a record to its kind's hooks.
  * (`hedge api`'s writes are bound by api-call.ts apiAction: the request is the call, proven by the answer alone.) */
 const KINDS = {
-  open: { verb: 'open a hedge', hooks: openHooks },
-  add: { verb: 'add to a hedge', hooks: changeHooks },
-  reduce: { verb: 'reduce a hedge', hooks: changeHooks },
-  close: { verb: 'close a position', hooks: closeHooks },
+  open: 'open a hedge',
+  add: 'add to a hedge',
+  reduce: 'reduce a hedge',
+  close: 'close a position',
 };
 
 /** What the book shows about an earlier send, as a reconcile returns it (the answer followed when it landed). */
@@ -126,7 +110,7 @@ export function tradeRecord(kind: TradeKind, request: SideRequest, fields: Parti
     kind,
     request,
     command: kind,
-    verb: KINDS[kind].verb,
+    verb: KINDS[kind],
     argv: fields.argv ?? argv.map(String),
     side: { market, side },
   };
@@ -140,10 +124,22 @@ export function tradeAction(
   record: TradeRecord,
 ): WriteAction<SubmittedAction, unknown> {
   const { kind, request, checks } = record;
-  const { market, side, notional_usd: usd, client_reference: reference } = request as OpenRequest;
-  const turn: Turn = { ports, client, record, market, side, usd };
-  const own = KINDS[kind].hooks(turn);
+  const {
+    market,
+    side,
+    notional_usd: usd,
+    tenor_days: tenorDays,
+    client_reference: reference,
+  } = request as OpenRequest;
+  /** The side as every view showed it once the action was seen to land (journaled: a later identical run is judged by it). */
+  let after: SideAfter | undefined;
+  /** The side's hedges as last read for what it trades (the confirmation question names them). */
+  let held: SideAfter | undefined;
   const unchecked = uncheckedList(ports);
+  /** A hedge's record; undefined when it has no id or cannot be read. */
+  const readHedge = (id: string | null | undefined) => (id ? client.getHedge(id).catch(() => undefined) : undefined);
+  // The kind's own hooks (below), over the side and amount this action trades.
+  const own = { open: openHooks, add: changeHooks, reduce: changeHooks, close: closeHooks }[kind]();
   return {
     ...record,
     submitted: (answer) => ({
@@ -152,363 +148,520 @@ export function tradeAction(
     }),
     // The amount is the request's; the side's hedges are read (a confirmation binds them).
     trades: async () => {
-      turn.held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
-      return [{ market, notionalUsd: usd, held: turn.held }];
+      held = sideAfterOf((await readSideInStep(ports, client, market, side)).book);
+      return [{ market, notionalUsd: usd, held }];
     },
     ...own,
     check: async () => {
       if (reference && checks?.duplicateReference) await refuseDuplicateReference(ports, client, reference, unchecked);
-      const action = kind === 'add' ? 'add' : 'open';
-      if (checks?.preTrade) await runPreTradeChecks(client, { market, side, notionalUsd: usd, action }, unchecked);
+      if (checks?.preTrade)
+        await runPreTradeChecks(
+          client,
+          { market, side, notionalUsd: usd, action: kind === 'add' ? 'add' : 'open' },
+          unchecked,
+        );
       await own.check?.();
     },
     question: () => questionWithUnchecked(record.question ?? own.question(), unchecked),
     plan: (key) => client.plan(kind, request, key),
     send: (key, sendHooks) => client.send(kind, request, key, sendHooks),
-    sideAfter: () => turn.after,
-  };
-}
-
-function openHooks(turn: Turn): KindHooks {
-  const { ports, client, record, market, side, usd } = turn;
-  const request = record.request as OpenRequest;
-  return {
-    // The quote is said (a card on a terminal) before the question, unless the caller quoted already.
-    preview: record.checks?.quote
-      ? async () => {
-          record.quote = await quoteOpen(ports, client, request);
-        }
-      : undefined,
-    question: () =>
-      `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(request.tenor_days)}` +
-      (record.quote
-        ? ` at about ${formatRate(record.quote.pricing.execution_price)}, ${formatMoney(record.quote.upfront.total_upfront_usdc)} USDC upfront?`
-        : '?'),
-    // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
-    // limits alone judge the notional, and refuse with nothing read.
-    ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
-    // The hedge by its id (when the answer gave one), else by its client reference.
-    reconcile: async (entry) => {
-      const landed = (hedge: Hedge, evidence: string, txHash?: string) =>
-        found('landed', evidence, {
-          hedge_id: hedge.id,
-          order_tx_hash: hedge.order_tx_hash ?? txHash,
-          status: hedge.status,
-        });
-      if (entry.hedge_id) {
-        const hedge = await readHedge(client, entry.hedge_id);
-        return hedge
-          ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
-          : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
-      }
-      const body = bodyOf(entry);
-      const onMarket = String(body.market ?? '').toUpperCase();
-      const onSide = body.side;
-      // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
-      // time cannot hide the hedge).
-      const sentAt = numberOf(entry.context?.server_time_ms) ?? Infinity;
-      const time = client.transport.serverNow();
-      const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
-      const reference = stringOf(body.client_reference) || undefined;
-      const opened = (await client.listHedges(reference ? { clientReference: reference } : {})).filter(
-        (hedge) =>
-          hedge.market.toUpperCase() === onMarket &&
-          hedge.side === onSide &&
-          Date.parse(String(hedge.opened_at)) >= from &&
-          (!reference || sameReference(hedge.client_reference, reference)),
-      );
-      const [hedge] = opened;
-      // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
-      if (reference)
-        return hedge
-          ? landed(
-              hedge,
-              `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
-            )
-          : found(
-              'not-landed',
-              `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
-            );
-      const named = opened
-        .slice(0, 3)
-        .map(
-          (hedge) =>
-            `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
-        )
-        .join(', ');
-      const onThe = `${safeText(String(onSide))} hedge`;
-      return found(
-        'unknown',
-        opened.length
-          ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
-          : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
-      );
-    },
-    // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
-    wait: async (answer, { startedAt, sentEarlier }) => {
-      const hedge = await waitForHedgeStatus(ports, answer.hedge_id!, {
-        label: sentLine(answer.hedge_id!, answer.order_tx_hash, sentEarlier, 'the fill'),
-        startedAt,
-      });
-      // Waited for in every view, or until its record shows it ended since (the side has moved on).
-      if (hedge.status === 'filled')
-        await alsoInEveryView(
-          turn,
-          `Hedge ${safeText(hedge.id)} is filled on its record`,
-          (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
-        );
-      return hedge;
-    },
-    outcome: (hedge) => ((hedge as Hedge).status === 'failed' ? 'failed' : 'filled'),
-  };
-}
-
-/** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
-async function alsoInEveryView(
-  turn: Turn,
-  confirmed: string,
-  until: (book: SideBook) => boolean,
-  polled?: BookPosition[],
-) {
-  const { ports } = turn;
-  turn.after = await readSideInStep(ports, turn.client, turn.market, turn.side, until, polled).then(
-    ({ book }) => sideAfterOf(book),
-    (error: unknown) => {
-      if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
-      ports.notify({
-        kind: 'not-seen-everywhere',
-        level: 'warn',
-        text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
-      });
-      return undefined;
-    },
-  );
-  return turn.after;
-}
-
-/** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
-function changeHooks(turn: Turn): KindHooks {
-  const { ports, client, record, market, side, usd } = turn;
-  const action = record.kind as 'add' | 'reduce';
-  // What it learns before it is sent, kept for its wait and its rendering: the side's position (read once by
-  // whichever needs it first, the wait's baseline or the quote), its book, and a reduce's balance.
-  let position: Promise<BookPosition | undefined> | undefined;
-  let book: SideBook | undefined;
-  let positionBefore: BookPosition | undefined;
-  let balanceBeforeUsdc: number | undefined;
-  let quote: Quote | undefined;
-  const seePositions = `\`${ports.hedgeCommand('positions')}\``;
-  const readBalance = () =>
-    client.getAccount().then(
-      (account) => account.balance_usdc,
-      (error: unknown) => {
-        if (ports.signal.aborted) throw error;
-        return undefined;
-      },
-    );
-  // The side's positions line before the change, read once its views agree and show this account's fresh opens of it
-  // (a fresh fill is not a missing side).
-  const readPosition = () =>
-    (position ??= readSidesAsAnswered(ports, client, [{ market, side }]).then(({ books: [read], positions }) => {
-      book = read;
-      const line = read.state === 'in-step' ? findSide(positions, market, side) : undefined;
-      return line && sizedByRecords(line, read);
-    }));
-  // The side left the positions list although this change would not close it: settled or closed.
-  const sideGoneFirst = async (baseline: number, expected: number, hedgeId: string | undefined) => {
-    const hedge = await readHedge(client, hedgeId);
-    const notional = hedge?.notional_usd;
-    if (notional !== undefined && near(notional, expected)) {
-      ports.notify({
-        kind: 'change-then-settled',
-        level: 'note',
-        text: `The ${side} hedge on ${market} ${safeText(hedge!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
-      });
-      return;
-    }
-    const details = {
-      market,
-      side,
-      hedge_id: hedgeId ?? null,
-      before_usd: baseline,
-      ...(notional !== undefined && { hedge_notional_usd: notional }),
-    };
-    if (notional !== undefined && near(notional, baseline)) {
-      throw new NotAppliedError(
-        `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
-        {
-          hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
-          details,
-        },
-      );
-    }
-    throw new UnresolvedError(
-      `The ${side} side of ${market} left the positions list during the ${action}, and ${hedge ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
-      { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
-    );
+    sideAfter: () => after,
   };
 
-  return {
-    check: async () => {
-      if (record.serverDecides) return;
-      // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
-      await readPosition();
-      if (book?.state !== 'flat' || book.opening.length) return;
-      throw new PreTradeCheckError(
-        'no_open_hedge',
-        `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
-        { market, side },
-        `Check ${seePositions}; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
-      );
-    },
-    // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
-    preview:
-      action === 'add'
+  /** An open: quoted before its question, found again by its hedge's id or reference, waited for until it fills. */
+  function openHooks(): KindHooks {
+    return {
+      // The quote is said (a card on a terminal) before the question, unless the caller quoted already.
+      preview: checks?.quote
         ? async () => {
-            const line = await readPosition();
-            if (!line) {
-              ports.notify({
-                kind: 'addition-not-quoted',
-                level: 'note',
-                text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
-              });
-              return;
-            }
-            // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
-            const hedge = line.maturityAt === undefined ? await readHedge(client, line.hedgeId) : undefined;
-            const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
-            // Its days left on the server's clock, which its maturity is on.
-            const now = client.transport.serverNow().bestMs;
-            quote = await client.createQuote({
-              market,
-              side,
-              notional_usd: usd,
-              tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
-            });
-            ports.notify({
-              kind: 'addition-quote',
-              level: 'note',
-              text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
-              show: {
-                card: 'addition-quote',
-                quote,
-                maturityAt,
-                daysLeft: daysUntil(maturityAt, now),
-                position: line,
-              },
-            });
+            record.quote = await quoteOpen(ports, client, request as OpenRequest);
           }
         : undefined,
-    // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
-    before: async () => {
-      // A reduce: what it released, from the balance before and after.
-      [positionBefore, balanceBeforeUsdc] = await Promise.all([
-        readPosition(),
-        action === 'reduce' ? readBalance() : undefined,
-      ]);
-      if (positionBefore?.notionalUsd === undefined) return;
-      return {
-        baseline_notional_usd: positionBefore.notionalUsd,
-        ...(positionBefore.hedgeId && { hedge_id: positionBefore.hedgeId }),
-        // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
-        ...sideContext(book),
-      };
-    },
-    question: () => {
-      const hedge = `the ${side} hedge on ${market}${turn.held?.hedge_ids.length ? ` (${hedgesWords(turn.held)})` : ''}`;
-      return action === 'add'
-        ? `Add ${formatUsd(usd)} to ${hedge}${quote ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
-        : `Remove ${formatUsd(usd)} from ${hedge}?`;
-    },
-    // The side's notional now, against the one recorded before the send.
-    reconcile: async (entry) => {
-      const baseline = entry.context?.baseline_notional_usd;
-      // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
-      const { position, settled, moved } = await sideInStep(turn, entry);
-      if (settled) return settled;
-      const now = position?.notionalUsd;
-      const shown =
-        position === undefined
-          ? `no ${side} position on ${market}`
-          : now === undefined
-            ? `a ${side} position without a readable notional`
-            : `the ${side} side is ${formatUsd(now)}`;
-      if (typeof baseline !== 'number')
+      question: () =>
+        `Open ${side} ${formatMoney(usd)} USD on ${market} for ${days(tenorDays)}` +
+        (record.quote
+          ? ` at about ${formatRate(record.quote.pricing.execution_price)}, ${formatMoney(record.quote.upfront.total_upfront_usdc)} USDC upfront?`
+          : '?'),
+      // A confirmation (a person's yes, an agent's token) binds the side as shown, not one opened meanwhile; an agent's
+      // limits alone judge the notional, and refuse with nothing read.
+      ...(ports.tradeGate && !ports.planCheck && { trades: async () => [{ market, notionalUsd: usd }] }),
+      // The hedge by its id (when the answer gave one), else by its client reference.
+      reconcile: async (entry) => {
+        const landed = (hedge: Hedge, evidence: string, txHash?: string) =>
+          found('landed', evidence, {
+            hedge_id: hedge.id,
+            order_tx_hash: hedge.order_tx_hash ?? txHash,
+            status: hedge.status,
+          });
+        if (entry.hedge_id) {
+          const hedge = await readHedge(entry.hedge_id);
+          return hedge
+            ? landed(hedge, `hedge ${safeText(hedge.id)} is ${safeText(hedge.status)}`, entry.order_tx_hash)
+            : found('unknown', `hedge ${safeText(entry.hedge_id)}, named by the server's answer, cannot be read`);
+        }
+        const body = bodyOf(entry);
+        const onMarket = String(body.market ?? '').toUpperCase();
+        const onSide = body.side;
+        // From the earlier of the entry's creation and the server's sealed time at its first send (a rewritten creation
+        // time cannot hide the hedge).
+        const sentAt = numberOf(entry.context?.server_time_ms) ?? Infinity;
+        const time = client.transport.serverNow();
+        const from = Math.min(Date.parse(entry.created_at) + time.earliestMs - time.localMs, sentAt) - CLOCK_SKEW_MS;
+        const reference = stringOf(body.client_reference) || undefined;
+        const opened = (await client.listHedges(reference ? { clientReference: reference } : {})).filter(
+          (hedge) =>
+            hedge.market.toUpperCase() === onMarket &&
+            hedge.side === onSide &&
+            Date.parse(String(hedge.opened_at)) >= from &&
+            (!reference || sameReference(hedge.client_reference, reference)),
+        );
+        const [hedge] = opened;
+        // An accepted open is listed at once (submitted, then filled or failed), so none carrying its reference means none was made.
+        if (reference)
+          return hedge
+            ? landed(
+                hedge,
+                `hedge ${safeText(hedge.id)} carries reference ${safeText(reference)} (${safeText(hedge.status)}, opened ${safeText(String(hedge.opened_at))})`,
+              )
+            : found(
+                'not-landed',
+                `no hedge carrying reference ${safeText(reference)} was opened since the entry was made`,
+              );
+        const named = opened
+          .slice(0, 3)
+          .map(
+            (hedge) =>
+              `${safeText(hedge.id)} (${formatUsd(hedge.notional_usd)}, opened ${safeText(String(hedge.opened_at))})`,
+          )
+          .join(', ');
+        const onThe = `${safeText(String(onSide))} hedge`;
         return found(
           'unknown',
-          `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
+          opened.length
+            ? `${opened.length} ${onThe}${opened.length === 1 ? ' was' : 's were'} opened on ${safeText(onMarket)} since the entry was made: ${named}; any of them may be this one`
+            : `no ${onThe} on ${safeText(onMarket)} was opened since the entry was made, but without a hedge id or a reference that does not prove the open never arrived`,
         );
-      if (moved) return found('unknown', `${shown} now, under ${moved(`before the ${action}`)}`);
-      const expected = expectedAfterChange(action, baseline, usd);
-      const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
-      // The notional it had before is no proof: a change outside the journal may have moved it back.
-      return (now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes)
-        ? found('landed', evidence, submittedAnswer(entry))
-        : found('unknown', evidence);
-    },
-    // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
-    wait: async (answer, { startedAt, before, sentEarlier }) => {
-      const baseline = before?.baseline_notional_usd;
-      if (typeof baseline !== 'number') {
-        // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
-        throw new UnresolvedError(
-          `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
-          {
-            hint: `Look at ${seePositions} and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
-            details: { market, side },
-          },
+      },
+      // The fill shows on the hedge's record first; exit 0 once the positions list shows the side with it too.
+      wait: async (answer, { startedAt, sentEarlier }) => {
+        const hedge = await waitForHedgeStatus(ports, answer.hedge_id!, {
+          label: sentLine(answer.hedge_id!, answer.order_tx_hash, sentEarlier, 'the fill'),
+          startedAt,
+        });
+        // Waited for in every view, or until its record shows it ended since (the side has moved on).
+        if (hedge.status === 'filled')
+          await alsoInEveryView(
+            `Hedge ${safeText(hedge.id)} is filled on its record`,
+            (book) => book.filled.some((record) => record.id === hedge.id) || book.ended.includes(hedge.id),
+          );
+        return hedge;
+      },
+      outcome: (hedge) => ((hedge as Hedge).status === 'failed' ? 'failed' : 'filled'),
+    };
+  }
+
+  /** After a write's own view confirmed it, the other views are waited for too (side-book.ts): the side as they show it. */
+  async function alsoInEveryView(confirmed: string, until: (book: SideBook) => boolean, polled?: BookPosition[]) {
+    return (after = await readSideInStep(ports, client, market, side, until, polled).then(
+      ({ book }) => sideAfterOf(book),
+      (error: unknown) => {
+        if (error instanceof UnresolvedError || ports.signal.aborted) throw error;
+        ports.notify({
+          kind: 'not-seen-everywhere',
+          level: 'warn',
+          text: `${confirmed}; whether every other view shows it could not be read (${safeText(messageOf(error))}).`,
+        });
+        return undefined;
+      },
+    ));
+  }
+
+  /** Add or reduce: one shape; an add is quoted before its question, a reduce reads what it released from the balance. */
+  function changeHooks(): KindHooks {
+    const action = kind as 'add' | 'reduce';
+    // What it learns before it is sent, kept for its wait and its rendering: the side's position (read once by
+    // whichever needs it first, the wait's baseline or the quote), its book, and a reduce's balance.
+    let position: Promise<BookPosition | undefined> | undefined;
+    let book: SideBook | undefined;
+    let positionBefore: BookPosition | undefined;
+    let balanceBeforeUsdc: number | undefined;
+    let quote: Quote | undefined;
+    const seePositions = `\`${ports.hedgeCommand('positions')}\``;
+    const readBalance = () =>
+      client.getAccount().then(
+        (account) => account.balance_usdc,
+        (error: unknown) => {
+          if (ports.signal.aborted) throw error;
+          return undefined;
+        },
+      );
+    // The side's positions line before the change, read once its views agree and show this account's fresh opens of it
+    // (a fresh fill is not a missing side).
+    const readPosition = () =>
+      (position ??= readSidesAsAnswered(ports, client, [{ market, side }]).then(({ books: [read], positions }) => {
+        book = read;
+        const line = read.state === 'in-step' ? findSide(positions, market, side) : undefined;
+        return line && sizedByRecords(line, read);
+      }));
+    return {
+      check: async () => {
+        if (record.serverDecides) return;
+        // A hedge to change is needed: refused before anything is journaled when every view shows the side flat.
+        await readPosition();
+        if (book?.state !== 'flat' || book.opening.length) return;
+        throw new PreTradeCheckError(
+          'no_open_hedge',
+          `There is no ${side} hedge on ${market} to ${action}: its hedge records and the positions list both show the side flat. Nothing was sent.`,
+          { market, side },
+          `Check ${seePositions}; open one with \`${ports.hedgeCommand('open', market, side, '<usd>', '--tenor', '<days>')}\`.`,
         );
-      }
-      const outcome = await waitForOwnChange(ports, {
-        label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
-        startedAt,
-        market,
-        side,
-        baselineNotionalUsd: baseline,
-        changeUsd: usd,
-        action,
-      });
-      // Confirmed by the positions list; the hedge itself is read once more to show it whole.
-      const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
-      const expected = expectedAfterChange(action, baseline, usd);
-      if (outcome.closed && !expected.closes) await sideGoneFirst(baseline, expected.notionalUsd, hedgeId);
-      // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
-      else
-        await alsoInEveryView(turn, `The positions list shows the ${action}`, (seen) =>
-          outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
-        );
-      const [hedge, balanceAfterUsdc, realized] = await Promise.all([
-        readHedge(client, hedgeId),
-        balanceBeforeUsdc !== undefined ? readBalance() : undefined,
-        // A reduce of about the whole position closed it: its record says what it realized.
-        outcome.closed && hedgeId && ports.forPeople
-          ? findClosedRecord(ports, endedHedges(hedgeId, before))
+      },
+      // An add is quoted for its cost before it is confirmed, at the hedge's own maturity (and the quote shown).
+      preview:
+        action === 'add'
+          ? async () => {
+              const line = await readPosition();
+              if (!line) {
+                ports.notify({
+                  kind: 'addition-not-quoted',
+                  level: 'note',
+                  text: `No ${side} position on ${market} shows in the positions list, so the addition is not quoted; the server decides (${seePositions}).`,
+                });
+                return;
+              }
+              // The addition keeps the hedge's maturity; a position silent about it is completed from its hedge.
+              const hedge = line.maturityAt === undefined ? await readHedge(line.hedgeId) : undefined;
+              const maturityAt = line.maturityAt ?? hedge?.maturity_at ?? undefined;
+              // Its days left on the server's clock, which its maturity is on.
+              const now = client.transport.serverNow().bestMs;
+              quote = await client.createQuote({
+                market,
+                side,
+                notional_usd: usd,
+                tenor_days: additionQuoteTenor(maturityAt, now, hedge?.tenor_days),
+              });
+              ports.notify({
+                kind: 'addition-quote',
+                level: 'note',
+                text: `The addition of ${formatUsd(usd)} to the ${side} hedge on ${market} quoted at ${formatRate(quote.pricing.execution_price)}.`,
+                show: {
+                  card: 'addition-quote',
+                  quote,
+                  maturityAt,
+                  daysLeft: daysUntil(maturityAt, now),
+                  position: line,
+                },
+              });
+            }
           : undefined,
-      ]);
-      return {
-        ...outcome,
-        // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
-        action,
-        market,
-        side,
-        notionalUsd: usd,
-        afterNotionalUsd: outcome.notionalUsd,
-        hedge,
-        balanceAfterUsdc,
-        realized,
-        before: positionBefore,
-        quotedPrice: quote?.pricing.execution_price,
-        balanceBeforeUsdc,
-      };
-    },
-  };
+      // The notional before the change, journaled: the wait (and a resumed one) ends when the list shows another.
+      before: async () => {
+        // A reduce: what it released, from the balance before and after.
+        [positionBefore, balanceBeforeUsdc] = await Promise.all([
+          readPosition(),
+          action === 'reduce' ? readBalance() : undefined,
+        ]);
+        if (positionBefore?.notionalUsd === undefined) return;
+        return {
+          baseline_notional_usd: positionBefore.notionalUsd,
+          ...(positionBefore.hedgeId && { hedge_id: positionBefore.hedgeId }),
+          // The deal it changes, for the journal's Ref (a change's request names none), and the side's hedges.
+          ...sideContext(book),
+        };
+      },
+      question: () => {
+        const hedge = `the ${side} hedge on ${market}${held?.hedge_ids.length ? ` (${hedgesWords(held)})` : ''}`;
+        return action === 'add'
+          ? `Add ${formatUsd(usd)} to ${hedge}${quote ? ` at about ${formatRate(quote.pricing.execution_price)}, ${formatMoney(quote.upfront.total_upfront_usdc)} USDC upfront` : ''}?`
+          : `Remove ${formatUsd(usd)} from ${hedge}?`;
+      },
+      // The side's notional now, against the one recorded before the send.
+      reconcile: async (entry) => {
+        const baseline = entry.context?.baseline_notional_usd;
+        // The side once its records and positions line agree: a list lagging a landed change is never taken as not landed.
+        const { position, settled, moved } = await sideInStep(entry);
+        if (settled) return settled;
+        const now = position?.notionalUsd;
+        const shown =
+          position === undefined
+            ? `no ${side} position on ${market}`
+            : now === undefined
+              ? `a ${side} position without a readable notional`
+              : `the ${side} side is ${formatUsd(now)}`;
+        if (typeof baseline !== 'number')
+          return found(
+            'unknown',
+            `${shown} now, and the side was not in the positions list before the ${action} was sent, so there is nothing to compare with`,
+          );
+        if (moved) return found('unknown', `${shown} now, under ${moved(`before the ${action}`)}`);
+        const expected = expectedAfterChange(action, baseline, usd);
+        const evidence = `${shown} now; it was ${formatUsd(baseline)} before the ${action} was sent, and would be ${expected.notionalUsd > 0.005 ? formatUsd(expected.notionalUsd) : 'closed'} after it`;
+        // The notional it had before is no proof: a change outside the journal may have moved it back.
+        return (now !== undefined && near(now, expected.notionalUsd)) || (position === undefined && expected.closes)
+          ? found('landed', evidence, submittedAnswer(entry))
+          : found('unknown', evidence);
+      },
+      // Until the positions list shows the change, then the hedge is read (and a reduce's balance and record).
+      wait: async (answer, { startedAt, before, sentEarlier }) => {
+        const baseline = before?.baseline_notional_usd;
+        if (typeof baseline !== 'number') {
+          // Exit 0 rests on the change's own effect on the side: with no notional before it, there is none to see.
+          throw new UnresolvedError(
+            `The ${side} side of ${market} showed no notional hedge could read before the ${action}, so whether the ${action} landed cannot be told.`,
+            {
+              hint: `Look at ${seePositions} and \`${ports.hedgeCommand('hedges')}\`, then record what happened:`,
+              details: { market, side },
+            },
+          );
+        }
+        const outcome = await waitForOwnChange(ports, {
+          label: sentLine(action, answer.order_tx_hash, sentEarlier, 'it to land'),
+          startedAt,
+          market,
+          side,
+          baselineNotionalUsd: baseline,
+          changeUsd: usd,
+          action,
+        });
+        // Confirmed by the positions list; the hedge itself is read once more to show it whole.
+        const hedgeId = answer.hedge_id ?? outcome.position?.hedgeId ?? stringOf(before?.hedge_id);
+        const expected = expectedAfterChange(action, baseline, usd);
+        if (outcome.closed && !expected.closes) {
+          // The side left the positions list although this change would not close it: settled or closed.
+          const ended = await readHedge(hedgeId);
+          const notional = ended?.notional_usd;
+          if (notional !== undefined && near(notional, expected.notionalUsd))
+            ports.notify({
+              kind: 'change-then-settled',
+              level: 'note',
+              text: `The ${side} hedge on ${market} ${safeText(ended!.id)} carries the ${action} (${formatUsd(notional)}) and has since left the positions list (it settled or was closed).`,
+            });
+          else {
+            const details = {
+              market,
+              side,
+              hedge_id: hedgeId ?? null,
+              before_usd: baseline,
+              ...(notional !== undefined && { hedge_notional_usd: notional }),
+            };
+            if (notional !== undefined && near(notional, baseline)) {
+              throw new NotAppliedError(
+                `The ${action} of ${formatUsd(usd)} did not happen: the ${side} hedge on ${market} (${safeText(hedgeId!)}) settled or was closed at ${formatUsd(baseline)} before the ${action} reached it; its margin is back in the balance.`,
+                {
+                  hint: `The side is flat now: see ${seePositions}; open a new hedge if it should be covered.`,
+                  details,
+                },
+              );
+            }
+            throw new UnresolvedError(
+              `The ${side} side of ${market} left the positions list during the ${action}, and ${ended ? `its hedge shows ${notional === undefined ? 'no readable notional' : formatUsd(notional)}` : 'its hedge cannot be read'}: whether the ${action} happened before it settled or closed cannot be told.`,
+              { hint: `See \`${ports.hedgeCommand('history')}\`, then record what happened.`, details },
+            );
+          }
+        }
+        // ... and then on the hedge records: exit 0 once every view shows the change (domain/book.ts).
+        else
+          await alsoInEveryView(`The positions list shows the ${action}`, (seen) =>
+            outcome.closed ? seen.state === 'flat' : near(seen.recordsUsd, expected.notionalUsd),
+          );
+        const [hedge, balanceAfterUsdc, realized] = await Promise.all([
+          readHedge(hedgeId),
+          balanceBeforeUsdc !== undefined ? readBalance() : undefined,
+          // A reduce of about the whole position closed it: its record says what it realized.
+          outcome.closed && hedgeId && ports.forPeople
+            ? findClosedRecord(ports, endedHedges(hedgeId, before))
+            : undefined,
+        ]);
+        return {
+          ...outcome,
+          // What it sent, as its request holds it (under whatever name the server gives the amount), and the side after.
+          action,
+          market,
+          side,
+          notionalUsd: usd,
+          afterNotionalUsd: outcome.notionalUsd,
+          hedge,
+          balanceAfterUsdc,
+          realized,
+          before: positionBefore,
+          quotedPrice: quote?.pricing.execution_price,
+          balanceBeforeUsdc,
+        };
+      },
+    };
+  }
+
+  /** A close: asked with what it returns, trading what the side holds when sent, waited for until the side is flat. */
+  function closeHooks(): KindHooks {
+    let estimate: number | undefined;
+    let hedgeBefore: string | undefined;
+    /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
+    let inBook: number | undefined;
+    /** What it trades, as last read (the confirmation question shows it). */
+    let traded: number | undefined;
+    /** What a resumed close's entry recorded it trades: a side already closed by it reads 0 in the book. */
+    let tradedBefore: number | undefined;
+    return {
+      // What closing is expected to return: the position's net margin right before the close.
+      before: async () => {
+        const views = await SideViews.read(client, (line) => ports.log(line));
+        const book = readableBook(await views.book(market, side), market, side);
+        const position = findSide(views.positions, market, side);
+        estimate = position?.netMarginUsd;
+        hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
+        // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
+        const flat = !position && book.state === 'flat' && !book.opening.length;
+        const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
+        inBook ??= notional;
+        return withoutUndefined({
+          net_margin_usd: estimate,
+          hedge_id: hedgeBefore || undefined,
+          notional_usd: notional,
+          // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
+          ...sideContext(book),
+        });
+      },
+      question: () => {
+        const ids = held?.hedge_ids.length;
+        const notes = [
+          ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
+          ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(held!)}`] : []),
+        ];
+        return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
+      },
+      // A close trades what the side holds when sent, with every add still landing (read before each send).
+      trades: async () => {
+        const [{ book }, { since, of }] = await Promise.all([
+          readSideInStep(ports, client, market, side),
+          ownRecentOf(ports, 'add'),
+        ]);
+        // Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound.
+        const landing = of(market, side).filter(
+          (entry) =>
+            (isUnresolved(entry) && entry.outcome !== 'planned') ||
+            (entry.outcome === 'done' &&
+              entry.message === NOT_WAITED_MESSAGE &&
+              Date.parse(entry.resolved_at ?? entry.created_at) >= since),
+        );
+        inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
+        traded = cents(inBook + landing.reduce((sum, entry) => sum + tradedUsd(entry), 0));
+        held = sideAfterOf(book);
+        return [{ market, notionalUsd: traded, held }];
+      },
+      // The side's presence in the positions list.
+      reconcile: async (entry) => {
+        tradedBefore = entry.traded_usd;
+        const { position, filled, settled, moved } = await sideInStep(entry);
+        if (settled) return settled;
+        const neverAnswered = !wasAnswered(entry);
+        // What the side held at the send, as read before it (journaled with the entry).
+        const before = stringOf(entry.context?.hedge_id);
+        const heldUsd = entry.context?.notional_usd;
+        if (!position) {
+          const gone = `the ${side} side of ${market} is no longer in the positions list`;
+          // Not read (a run that did not wait), its absence proves nothing; read empty, a gone side is not this close's doing.
+          if (before === undefined && typeof heldUsd !== 'number')
+            return found('unknown', `${gone}, and what it held when the close was sent was not read`);
+          if (before === undefined && heldUsd === 0)
+            return found(
+              neverAnswered ? 'not-landed' : 'unknown',
+              `${gone}, and it was not open when the close was about to be sent`,
+            );
+          // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
+          if (typeof heldUsd === 'number' && heldUsd <= 0.005)
+            return found(
+              'unknown',
+              `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
+            );
+          // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
+          if (before !== undefined) {
+            const hedge = await readHedge(before);
+            const maturity = Date.parse(String(hedge?.maturity_at || ''));
+            // The latest the server's clock can read: a hedge that may have matured may have settled.
+            if (!hedge || !(maturity > client.transport.serverNow().latestMs)) {
+              const why = !hedge
+                ? 'cannot be read'
+                : Number.isNaN(maturity)
+                  ? 'shows no maturity'
+                  : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
+              return found('unknown', `${gone}, but its hedge ${safeText(before)} ${why}`);
+            }
+          }
+          return found('landed', gone, submittedAnswer(entry));
+        }
+        if (moved)
+          return found('unknown', `the ${side} side of ${market} is open under ${moved('the one it was to close')}`);
+        const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
+        // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
+        return neverAnswered && before !== undefined && filled.includes(before)
+          ? found('not-landed', `${evidence}, and its hedge ${safeText(before)} is still filled`)
+          : found('unknown', evidence);
+      },
+      // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure and what a resumed
+      // entry recorded.
+      submitted: (answer) => {
+        const figures = [readNumber(answer.notional_usd), inBook, tradedBefore].filter((usd) => usd !== undefined);
+        return {
+          hedge_id: answer.hedge_id ?? hedgeBefore,
+          order_tx_hash: answer.order_tx_hash ?? undefined,
+          ...(figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
+        };
+      },
+      wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
+        const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
+        const polled = await waitForSideClosed(ports, {
+          label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
+          startedAt,
+          market,
+          side,
+          hedgeId,
+        });
+        // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
+        await alsoInEveryView(
+          `The ${side} side of ${market} has left the positions list`,
+          (book) =>
+            book.state === 'flat' ||
+            (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
+          polled,
+        );
+        return {
+          market,
+          side,
+          estimate: numberOf(before.net_margin_usd),
+          hedgeId,
+          realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
+          ...(after?.hedge_ids.length && { openNow: after }),
+        };
+      },
+    };
+  }
+
+  /** The side once its views agree, for a resume's reconcile: in step, its positions line and the ids of its filled
+   * hedges, and `moved` (in words) when the line names another hedge than the one the entry recorded before the send;
+   * flat, none. Still settling at the read's bound, an entry the server answered is that action landing
+   * (`settled` says so: followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
+  async function sideInStep(entry: JournalEntry) {
+    try {
+      const { book, positions } = await readSideInStep(ports, client, market, side);
+      if (book.state !== 'in-step') return { filled: [] };
+      const position = findSide(positions, market, side);
+      const before = entry.context?.hedge_id;
+      const now = position?.hedgeId;
+      const moved =
+        typeof before === 'string' && now !== undefined && now !== before
+          ? (than: string) => `another hedge (${safeText(now)}) than ${than} (${safeText(before)})`
+          : undefined;
+      return { position, moved, filled: book.filled.map((record) => record.id) };
+    } catch (error) {
+      if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || ports.signal.aborted) throw error;
+      const why = safeText(String(error.details.why ?? 'its views disagree'));
+      const settling = `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`;
+      return { filled: [], settled: found('landed', settling, submittedAnswer(entry)) };
+    }
+  }
 }
 
-/** A hedge's record; undefined when it has no id or cannot be read. */
-const readHedge = (client: HedgeClient, id: string | null | undefined) =>
-  id ? client.getHedge(id).catch(() => undefined) : undefined;
-
-const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
+export const stringOf = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const numberOf = (value: unknown) => (typeof value === 'number' ? value : undefined);
 
 /** The hedges a close of the side ended: the one the answer named and those the side held before the send (journaled
@@ -532,157 +685,6 @@ function sideContext(book: SideBook | undefined) {
 /** What a close waited for: what it is expected to return, the hedge it closed and what that realized. */
 export type CloseResult = Extract<TradeView, { kind: 'close-landed' }>['closed'];
 
-function closeHooks(turn: Turn): KindHooks {
-  const { ports, client, market, side } = turn;
-  let estimate: number | undefined;
-  let hedgeBefore: string | undefined;
-  /** The side's notional in the book when last read before a send (by an agent's limits, or the wait's read). */
-  let inBook: number | undefined;
-  /** What it trades, as last read (the confirmation question shows it). */
-  let traded: number | undefined;
-  /** What a resumed close's entry recorded it trades: a side already closed by it reads 0 in the book. */
-  let tradedBefore: number | undefined;
-  return {
-    // What closing is expected to return: the position's net margin right before the close.
-    before: async () => {
-      const views = await SideViews.read(client, (line) => ports.log(line));
-      const book = readableBook(await views.book(market, side), market, side);
-      const position = findSide(views.positions, market, side);
-      estimate = position?.netMarginUsd;
-      hedgeBefore = position?.hedgeId ?? book.filled[0]?.id;
-      // A side read flat holds 0: journaled, a resume tells it from a side that was not read.
-      const flat = !position && book.state === 'flat' && !book.opening.length;
-      const notional = book.filled.length ? book.recordsUsd : flat ? 0 : position?.notionalUsd;
-      inBook ??= notional;
-      return withoutUndefined({
-        net_margin_usd: estimate,
-        hedge_id: hedgeBefore || undefined,
-        notional_usd: notional,
-        // The deal it closes, for the journal's Ref (a close's request names none), and the side's hedges.
-        ...sideContext(book),
-      });
-    },
-    question: () => {
-      const ids = turn.held?.hedge_ids.length;
-      const notes = [
-        ...(estimate === undefined ? [] : [`returns about ${formatMoney(estimate)} USD`]),
-        ...(ids ? [`hedge${ids === 1 ? '' : 's'} ${hedgesWords(turn.held!)}`] : []),
-      ];
-      return `Close the ${side} position on ${market}${traded === undefined ? '' : ` of ${formatUsd(traded)}`}${notes.length ? ` (${notes.join('; ')})` : ''}?`;
-    },
-    // A close trades what the side holds when sent, with every add still landing (read before each send).
-    trades: async () => {
-      const [{ book }, landing] = await Promise.all([
-        readSideInStep(ports, client, market, side),
-        addsStillLanding(ports, market, side),
-      ]);
-      inBook = cents(book.recordsUsd + book.opening.reduce((sum, record) => sum + (record.notionalUsd ?? 0), 0));
-      traded = cents(inBook + landing);
-      turn.held = sideAfterOf(book);
-      return [{ market, notionalUsd: traded, held: turn.held }];
-    },
-    // The side's presence in the positions list.
-    reconcile: async (entry) => {
-      tradedBefore = entry.traded_usd;
-      const { position, filled, settled, moved } = await sideInStep(turn, entry);
-      if (settled) return settled;
-      const neverAnswered = !wasAnswered(entry);
-      // What the side held at the send, as read before it (journaled with the entry).
-      const before = stringOf(entry.context?.hedge_id);
-      const held = entry.context?.notional_usd;
-      if (!position) {
-        const gone = `the ${side} side of ${market} is no longer in the positions list`;
-        // Not read (a run that did not wait), its absence proves nothing; read empty, a gone side is not this close's doing.
-        if (before === undefined && typeof held !== 'number')
-          return found('unknown', `${gone}, and what it held when the close was sent was not read`);
-        if (before === undefined && held === 0)
-          return found(
-            neverAnswered ? 'not-landed' : 'unknown',
-            `${gone}, and it was not open when the close was about to be sent`,
-          );
-        // The journal's own reduces since emptied the side: its absence is theirs, not necessarily this close's.
-        if (typeof held === 'number' && held <= 0.005)
-          return found(
-            'unknown',
-            `${gone}, but the changes the journal knows landed since this close began had already emptied it`,
-          );
-        // A hedge past its maturity leaves the list by settling: its absence says nothing of this close.
-        if (before !== undefined) {
-          const hedge = await readHedge(client, before);
-          const maturity = Date.parse(String(hedge?.maturity_at || ''));
-          // The latest the server's clock can read: a hedge that may have matured may have settled.
-          if (!hedge || !(maturity > client.transport.serverNow().latestMs)) {
-            const why = !hedge
-              ? 'cannot be read'
-              : Number.isNaN(maturity)
-                ? 'shows no maturity'
-                : `reached its maturity (${safeText(String(hedge.maturity_at))}) and may have settled`;
-            return found('unknown', `${gone}, but its hedge ${safeText(before)} ${why}`);
-          }
-        }
-        return found('landed', gone, submittedAnswer(entry));
-      }
-      if (moved)
-        return found('unknown', `the ${side} side of ${market} is open under ${moved('the one it was to close')}`);
-      const evidence = `the ${side} side of ${market} is still open${position.notionalUsd === undefined ? '' : ` (${formatUsd(position.notionalUsd)})`}`;
-      // A close ends every hedge of the side: the one it was to close still filled is proof it did not land.
-      return neverAnswered && before !== undefined && filled.includes(before)
-        ? found('not-landed', `${evidence}, and its hedge ${safeText(before)} is still filled`)
-        : found('unknown', evidence);
-    },
-    // What it closed, for an agent's daily cap: the largest of the server's word, the book's figure and what a resumed
-    // entry recorded.
-    submitted: (answer) => {
-      const figures = [readNumber(answer.notional_usd), inBook, tradedBefore].filter((usd) => usd !== undefined);
-      return {
-        hedge_id: answer.hedge_id ?? hedgeBefore,
-        order_tx_hash: answer.order_tx_hash ?? undefined,
-        ...(figures.length && { traded_usd: Math.max(...figures.map(Math.abs)) }),
-      };
-    },
-    wait: async (answer, { startedAt, before = {}, sentEarlier }) => {
-      const hedgeId = answer.hedge_id ?? stringOf(before.hedge_id);
-      const polled = await waitForSideClosed(ports, {
-        label: sentLine('close', answer.order_tx_hash, sentEarlier, `the ${side} position to close`),
-        startedAt,
-        market,
-        side,
-        hedgeId,
-      });
-      // The positions list confirms a close (the spec); exit 0 once the records (or the history) show it too.
-      const after = await alsoInEveryView(
-        turn,
-        `The ${side} side of ${market} has left the positions list`,
-        (book) =>
-          book.state === 'flat' ||
-          (hedgeId !== undefined && !book.filled.some((record) => record.id === hedgeId) && book.state === 'in-step'),
-        polled,
-      );
-      return {
-        market,
-        side,
-        estimate: numberOf(before.net_margin_usd),
-        hedgeId,
-        realized: hedgeId ? await findClosedRecord(ports, endedHedges(hedgeId, before, after)) : undefined,
-        ...(after?.hedge_ids.length && { openNow: after }),
-      };
-    },
-  };
-}
-
-/** Adds the journal knows and the book may not show yet: unresolved ones, and --no-wait ones within a wait's bound. */
-async function addsStillLanding(ports: WritePorts, market: string, side: string) {
-  const { since, of } = await ownRecentOf(ports, 'add');
-  const landing = of(market, side).filter(
-    (entry) =>
-      (isUnresolved(entry) && entry.outcome !== 'planned') ||
-      (entry.outcome === 'done' &&
-        entry.message === NOT_WAITED_MESSAGE &&
-        Date.parse(entry.resolved_at ?? entry.created_at) >= since),
-  );
-  return landing.reduce((sum, entry) => sum + tradedUsd(entry), 0);
-}
-
 /** One step of a plan (an apply's, the keeper's) as the record of the write that carries it out (and whose request a
  * live confirmation is bound to). */
 export function stepRecord(step: PlanStep, group: string, leg: string) {
@@ -704,11 +706,10 @@ export function recordFromJournal(client: HedgeClient, entry: JournalEntry) {
   const body = bodyOf(entry);
   // bodyOf gives the recorded body itself only when it is an object.
   if (!Object.hasOwn(KINDS, command) || body !== entry.request?.body) return;
-  const change = command === 'add' || command === 'reduce';
   // An apply step stays a leg of its run: its journal entry is matched with its group and leg.
   return tradeRecord(
     command as TradeKind,
-    change ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
+    command === 'add' || command === 'reduce' ? client.changeRequestFromBody(body) : (body as unknown as SideRequest),
     { argv: Array.isArray(entry.argv) ? entry.argv.map(String) : [command], group, leg },
   );
 }
@@ -728,8 +729,11 @@ export function tradeView(command: string, outcome: WriteOutcome<unknown, unknow
       : { kind: 'close-submitted', answer };
   if (command !== 'add' && command !== 'reduce') return;
   if (!result) return { kind: 'change-submitted', action: command, answer };
-  const baselineUsd = numberOf(outcome.entry.context?.baseline_notional_usd);
-  return { kind: 'change-landed', change: { ...(result as LandedChange), baselineUsd }, answer };
+  return {
+    kind: 'change-landed',
+    change: { ...(result as LandedChange), baselineUsd: numberOf(outcome.entry.context?.baseline_notional_usd) },
+    answer,
+  };
 }
 
 /** An open that failed on-chain is an error once shown (exit code from errors.ts, as any failure). */
@@ -757,27 +761,3 @@ function submittedAnswer(entry: JournalEntry) {
 
 /** Whether the server answered the entry's send (accepted it): an outcome past `pending` that is not `unknown`. */
 const wasAnswered = (entry: JournalEntry) => entry.outcome !== 'pending' && entry.outcome !== 'unknown';
-
-/** The side once its views agree, for a resume's reconcile: in step, its positions line and the ids of its filled
- * hedges, and `moved` (in words) when the line names another hedge than the one the entry recorded before the send;
- * flat, none. Still settling at the read's bound, an entry the server answered is that action landing
- * (`settled` says so: followed, never sent again); an unanswered one, "cannot tell" (exit 12). */
-async function sideInStep({ ports, client, market, side }: Turn, entry: JournalEntry) {
-  try {
-    const { book, positions } = await readSideInStep(ports, client, market, side);
-    if (book.state !== 'in-step') return { filled: [] };
-    const position = findSide(positions, market, side);
-    const before = entry.context?.hedge_id;
-    const now = position?.hedgeId;
-    const moved =
-      typeof before === 'string' && now !== undefined && now !== before
-        ? (than: string) => `another hedge (${safeText(now)}) than ${than} (${safeText(before)})`
-        : undefined;
-    return { position, moved, filled: book.filled.map((record) => record.id) };
-  } catch (error) {
-    if (!wasAnswered(entry) || !(error instanceof UnresolvedError) || ports.signal.aborted) throw error;
-    const why = safeText(String(error.details.why ?? 'its views disagree'));
-    const settling = `the server accepted this ${safeText(entry.command)}, and the ${side} side of ${market} is settling (${why})`;
-    return { filled: [], settled: found('landed', settling, submittedAnswer(entry)) };
-  }
-}
