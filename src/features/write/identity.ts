@@ -45,11 +45,7 @@ const sealers = new WeakMap<object, RowSealer>();
 /** The sealer of the current API key. */
 export async function rowSealerOf(ports: Pick<CommandContext, 'credentials'>) {
   const credentials = await ports.credentials();
-  let sealer = sealers.get(credentials);
-  if (!sealer) {
-    const { rowSealer } = await import('../../platform/journal/row-seal.js');
-    sealer = rowSealer(credentials.apiKey);
-    sealers.set(credentials, sealer);
-  }
-  return sealer;
+  if (!sealers.has(credentials))
+    sealers.set(credentials, (await import('../../platform/journal/row-seal.js')).rowSealer(credentials.apiKey));
+  return sealers.get(credentials)!;
 }

@@ -68,11 +68,13 @@ export async function confirmRowFromElsewhere(
 export async function checkUnresolvedRows(
   ports: Pick<CommandContext, 'credentials' | 'origin'>,
   entries: readonly JournalEntry[],
-): Promise<Map<string, RowCheck> | undefined> {
+) {
   const unresolved = entries.filter(isUnresolved);
   if (!unresolved.length) return;
   const identity = await identityOf(ports).catch(() => undefined);
   if (!identity) return;
   const sealer = await rowSealerOf(ports);
-  return new Map(unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']));
+  return new Map<string, RowCheck>(
+    unresolved.map((entry) => [entry.id, sentBy(identity, entry) ? sealer.trust(entry) : 'other-key']),
+  );
 }

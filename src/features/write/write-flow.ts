@@ -370,8 +370,10 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
    * --idempotency-key of an action the journal has as done (`finished`), nothing is sent again. */
   const reconcileEarlier = async (entry: JournalEntry, finished?: boolean) => {
     if (entry.outcome === 'planned') return;
-    const attributed = finished ? { context: entry.context, uncertain: [] } : await attributedContext(entry);
-    const found = (await action.reconcile?.({ ...entry, context: attributed.context })) ?? {
+    const { context, uncertain: others } = finished
+      ? { context: entry.context, uncertain: [] }
+      : await attributedContext(entry);
+    const found = (await action.reconcile?.({ ...entry, context })) ?? {
       verdict: 'unknown',
       evidence: 'no view of the book shows what this request did',
     };
@@ -388,7 +390,6 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
       },
     );
     const begun = `Journal ${entry.id} (the ${safeText(entry.command)} started ${utcDay(entry.created_at)} ${utcClock(entry.created_at)} UTC, ${age === undefined ? UNTOLD_AGE[clock] : `${describeAge(age)} ago by the ${clock} clock`})`;
-    const others = attributed.uncertain;
     // A close shows only as the side's absence, which another change of the side since could explain as well.
     if (found.verdict === 'landed' && found.answer !== undefined && (entry.command !== 'close' || !others.length)) {
       if (!finished)
@@ -551,68 +552,65 @@ export async function runWrite<S, R>(ports: WritePorts, action: WriteAction<S, R
     const proving = async <T>(work: () => Promise<T>, sentEarlier?: boolean) => {
       try {
         return await work();
-      } catch (caught) {
-        throw await recordFailure(caught, sentEarlier);
-      }
-    };
-    const recordFailure = async (error: unknown, sentEarlier?: boolean) => {
-      const message = messageOf(error);
-      const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
-      const rejected = { outcome: 'rejected', error_code, message } as const;
-      /** The entry records `patch`; the run says `said` (unset: the error as it is) with the key. */
-      const settle = async (patch?: JournalPatch, said: unknown = error) => {
-        if (patch) await record(patch);
-        if (said instanceof HedgeError) {
-          said.idempotencyKey ??= entry.idempotency_key;
-          said.journalId ??= entry.id;
+      } catch (error) {
+        const message = messageOf(error);
+        const error_code = error instanceof ApiError || error instanceof PreTradeCheckError ? error.code : undefined;
+        const rejected = { outcome: 'rejected', error_code, message } as const;
+        /** The entry records `patch`; the run throws `said` (unset: the error as it is) with the key. */
+        const settle = async (patch?: JournalPatch, said: unknown = error) => {
+          if (patch) await record(patch);
+          if (said instanceof HedgeError) {
+            said.idempotencyKey ??= entry.idempotency_key;
+            said.journalId ??= entry.id;
+          }
+          throw said;
+        };
+        if (sentEarlier === undefined) {
+          if (error instanceof StillPendingError)
+            return settle(
+              { message },
+              new StillPendingError(
+                `${message} (journal ${entry.id}: \`${resumeCommand(entry)}\` also finishes it)`,
+                error.resumeCommand,
+                error.record,
+              ),
+            );
+          if (error instanceof InterruptedError)
+            return settle(
+              undefined,
+              new InterruptedError(message, {
+                hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
+                stoppedBy: ports.signal.reason,
+              }),
+            );
+          // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
+          if (error instanceof UnresolvedError)
+            return settle(
+              { outcome: 'unknown', message },
+              new UnresolvedError(message, {
+                hint: `${error.hint} ${resolveCommands(entry)}.`,
+                details: { ...error.details, journal_id: entry.id },
+              }),
+            );
+          return settle(error instanceof NotAppliedError ? rejected : undefined);
         }
-        return said;
-      };
-      if (sentEarlier === undefined) {
-        if (error instanceof StillPendingError)
-          return settle(
-            { message },
-            new StillPendingError(
-              `${message} (journal ${entry.id}: \`${resumeCommand(entry)}\` also finishes it)`,
-              error.resumeCommand,
-              error.record,
-            ),
-          );
-        if (error instanceof InterruptedError)
-          return settle(
-            undefined,
-            new InterruptedError(message, {
-              hint: `${error.hint ? `${error.hint}; or` : 'The action stands.'} pick up the wait with: ${resumeCommand(entry)}`,
-              stoppedBy: ports.signal.reason,
-            }),
-          );
-        // Sent, and its effect cannot be told apart from another's: never exit 0, never resent blindly.
-        if (error instanceof UnresolvedError)
-          return settle(
-            { outcome: 'unknown', message },
-            new UnresolvedError(message, {
-              hint: `${error.hint} ${resolveCommands(entry)}.`,
-              details: { ...error.details, journal_id: entry.id },
-            }),
-          );
-        return settle(error instanceof NotAppliedError ? rejected : undefined);
+        // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
+        if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
+        // Refused before anything left the machine (no time left under --timeout): this run did nothing.
+        if (error instanceof NetworkError && error.attempts === 0)
+          return settle(sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` });
+        // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
+        if (isRejection(error) || error instanceof PreTradeCheckError) return settle(rejected);
+        return settle(
+          { outcome: 'unknown', error_code, message },
+          error instanceof InterruptedError || error instanceof DeclinedError
+            ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
+                hint: hint(),
+                stoppedBy: ports.signal.reason,
+              })
+            : sentUnknown(`its outcome is unknown: ${message}`, error),
+        );
       }
-      // An earlier send under this key may have acted: nothing this run learnt resolves the entry.
-      if (sentEarlier && error_code === 'idempotency_key_reuse') return settle({ error_code, message });
-      // Refused before anything left the machine (no time left under --timeout): this run did nothing.
-      if (error instanceof NetworkError && error.attempts === 0)
-        return settle(sentEarlier ? undefined : { outcome: 'abandoned', message: `not sent: ${message}` });
-      // Also an agent's limits refusing a retry after the server refused the last attempt: nothing happened.
-      if (isRejection(error) || error instanceof PreTradeCheckError) return settle(rejected);
-      return settle(
-        { outcome: 'unknown', error_code, message },
-        error instanceof InterruptedError || error instanceof DeclinedError
-          ? new InterruptedError(`${message} The request may have reached the server: its outcome is unknown.`, {
-              hint: hint(),
-              stoppedBy: ports.signal.reason,
-            })
-          : sentUnknown(`its outcome is unknown: ${message}`, error),
-      );
     };
     try {
       // Check: an agent's limits and the plan its token was issued for (asked again before every retry), then the
