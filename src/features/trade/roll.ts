@@ -135,8 +135,11 @@ async function carryOut(
   ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
-  { wait, quote, notes, resumed }: { wait: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
-): Promise<RollOutcome> {
+  wait: boolean,
+  notes: RollNote[],
+  resumed: boolean,
+  quote?: Quote,
+) {
   const { group, request, open, close: closeLeg } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
@@ -248,7 +251,7 @@ async function carryOut(
         }
       : null;
   return {
-    kind: 'rolled',
+    kind: 'rolled' as const,
     view: {
       market,
       side,
@@ -311,7 +314,7 @@ async function finishRoll(
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
     await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
-  return carryOut(ports, client, legs, { wait, notes, resumed: true });
+  return carryOut(ports, client, legs, wait, notes, true);
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
@@ -615,12 +618,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
       },
     );
-    return carryOut(ports, client, legsFrom(group, request, openEntry), {
-      wait: req.write.wait,
-      quote,
-      notes,
-      resumed: false,
-    });
+    return carryOut(ports, client, legsFrom(group, request, openEntry), req.write.wait, notes, false, quote);
   };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
