@@ -92,16 +92,15 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     // Only a clear refusal of this action's own request (nothing happened) says anything of the amount's name.
     if (record.kind !== 'add' && record.kind !== 'reduce') throw error;
     if (!isRejection(error) || error.endpoint !== `${planned.method} ${planned.path}`) throw error;
-    const refused = error;
     // Sent again only when that is safe: not a dry run, not a resume of a given key (one request, never changed behind the user's back).
     const field =
-      write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(refused, planned.body);
+      write.dryRun || write.idempotencyKey !== undefined ? undefined : notionalFieldFrom(error, planned.body);
     if (field === undefined || field === client.wire.changeNotionalField) {
       // A refusal at a field other than market and side is about the amount's name (the one guess in that body).
-      const at = refusedField(refused);
-      throw refused.status !== 400 || at === undefined || at === 'market' || at === 'side'
-        ? refused
-        : refused.withHint(
+      const at = refusedField(error);
+      throw error.status !== 400 || at === undefined || at === 'market' || at === 'side'
+        ? error
+        : error.withHint(
             `The server refused the add/reduce body at \`${at}\` (the amount's name is not shown in the spec). ${wireHint('changeNotionalField')}`,
           );
     }
@@ -109,10 +108,10 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
       setting: 'changeNotionalField',
       value: field,
       how: 'refused',
-      evidence: `${refused.endpoint} refused \`${client.wire.changeNotionalField}\` with ${refused.code} naming \`${field}\``,
+      evidence: `${error.endpoint} refused \`${client.wire.changeNotionalField}\` with ${error.code} naming \`${field}\``,
     });
     const journal = await ports.journal();
-    const [entry] = refused.idempotencyKey ? await journal.list({ idempotencyKey: refused.idempotencyKey }) : [];
+    const [entry] = error.idempotencyKey ? await journal.list({ idempotencyKey: error.idempotencyKey }) : [];
     const context = { retry_of: entry?.id ?? null, learned: { notional_field: field } };
     ports.notify({
       kind: 'sending-again',
@@ -135,7 +134,7 @@ export async function sendTrade(ports: WritePorts, client: HedgeClient, record: 
     if (entry && outcome.kind !== 'dry-run') {
       await journal
         .update(entry.id, {
-          message: `${refused.message} — refused for the field name; sent again as ${outcome.entry.id} with \`${field}\``,
+          message: `${error.message} — refused for the field name; sent again as ${outcome.entry.id} with \`${field}\``,
         })
         .catch(() => undefined);
     }

@@ -127,66 +127,6 @@ function legRecord(leg: 'close' | 'open', group: string, request: OpenRequest, q
   return tradeRecord(leg, request, { argv, group, leg, quote });
 }
 
-/** The legs of rolls of this market and side sent with the current credentials (newest first). */
-async function rollLegsOf(ports: WritePorts, { market, side }: RollRequest, query: { pending?: true; limit?: number }) {
-  const self = await identityOf(ports);
-  return (await (await ports.journal()).list(query)).filter(
-    (entry) =>
-      entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
-      sentBy(self, entry) &&
-      bodyOf(entry).market === market &&
-      bodyOf(entry).side === side,
-  );
-}
-
-/** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
-async function earlierRoll(ports: WritePorts, req: RollRequest, notes: RollNote[]) {
-  const journal = await ports.journal();
-  const key = req.write.idempotencyKey;
-  const { market, side } = req;
-  if (key !== undefined) {
-    const [entry] = await journal.list({ idempotencyKey: key });
-    if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
-      throw new UsageError(
-        `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
-      );
-    const legs = await legsOf(ports, entry.group);
-    if (legs.request.market !== market || legs.request.side !== side)
-      throw new UsageError(
-        `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${market} ${side}.`,
-      );
-    if (!legs.unfinished)
-      throw new UsageError(
-        `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
-      );
-    return legs;
-  }
-  // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
-  const group = (await rollLegsOf(ports, req, { pending: true }))[0]?.group;
-  if (!group) return;
-  const legs = await legsOf(ports, group);
-  const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
-  if (req.write.fresh) {
-    const roll = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
-    notes.push({
-      level: 'warn',
-      text: req.write.dryRun
-        ? `--new would set aside ${roll}; this dry run leaves it as it is.`
-        : `--new: ${roll} is set aside; this run is a new roll with new keys.`,
-    });
-    if (!req.write.dryRun)
-      for (const leg of [legs.close, legs.open])
-        if (leg && isUnresolved(leg))
-          await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
-    return;
-  }
-  if (legs.request.tenor_days !== req.tenorDays)
-    throw new UsageError(
-      `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
-    );
-  return legs;
-}
-
 /** Carries the roll out through the plan's steps from wherever the journal says they are — the close (while the open
  * is still `planned`: it is sent only after the close), then the open; the first that fails ends the roll with its
  * error — and says what the roll did: both legs with their keys and journal ids, and whether the side is covered
@@ -195,8 +135,11 @@ async function carryOut(
   ports: WritePorts,
   client: HedgeClient,
   legs: RollLegs,
-  { wait, quote, notes, resumed }: { wait: boolean; quote?: Quote; notes: RollNote[]; resumed: boolean },
-): Promise<RollOutcome> {
+  wait: boolean,
+  notes: RollNote[],
+  resumed: boolean,
+  quote?: Quote,
+) {
   const { group, request, open, close: closeLeg } = legs;
   const { market, side, notional_usd: notionalUsd, tenor_days: tenorDays } = request;
   const abandon = async (message: string) => (await ports.journal()).update(open.id, { outcome: 'abandoned', message });
@@ -308,7 +251,7 @@ async function carryOut(
         }
       : null;
   return {
-    kind: 'rolled',
+    kind: 'rolled' as const,
     view: {
       market,
       side,
@@ -371,7 +314,7 @@ async function finishRoll(
   // An agent finishing a roll it did not journal itself trades what is left of it.
   if (ports.tradeGate && open.via !== 'agent' && open.outcome === 'planned')
     await ports.tradeGate.admit([{ market, notionalUsd: tradedUsd }], 'roll');
-  return carryOut(ports, client, legs, { wait, notes, resumed: true });
+  return carryOut(ports, client, legs, wait, notes, true);
 }
 
 /** Finishes the whole roll any entry of it names (`hedge resume ID` of any leg, and the keeper's own rolls). */
@@ -405,6 +348,64 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
   });
   const client = await ports.client();
   const { market, side, tenorDays } = req;
+  /** The legs of rolls of this market and side sent with the current credentials (newest first). */
+  const rollLegsOf = async (query: { pending?: true; limit?: number }) => {
+    const self = await identityOf(ports);
+    return (await (await ports.journal()).list(query)).filter(
+      (entry) =>
+        entry.group?.startsWith(ROLL_GROUP_PREFIX) === true &&
+        sentBy(self, entry) &&
+        bodyOf(entry).market === market &&
+        bodyOf(entry).side === side,
+    );
+  };
+
+  /** An earlier roll of the side to finish instead: the one --idempotency-key names, or the newest unfinished one. */
+  const earlierRoll = async (notes: RollNote[]) => {
+    const journal = await ports.journal();
+    const key = req.write.idempotencyKey;
+    if (key !== undefined) {
+      const [entry] = await journal.list({ idempotencyKey: key });
+      if (!entry?.group?.startsWith(ROLL_GROUP_PREFIX))
+        throw new UsageError(
+          `--idempotency-key: ${key} is not the key of a roll leg in this machine's journal; a roll is finished from the journal that recorded it (\`${ports.hedgeCommand('journal', '--pending')}\` lists what is unfinished).`,
+        );
+      const legs = await legsOf(ports, entry.group);
+      if (legs.request.market !== market || legs.request.side !== side)
+        throw new UsageError(
+          `--idempotency-key: ${key} is a leg of the roll of ${safeText(legs.request.market)} ${legs.request.side} (journal ${entry.id}), not of ${market} ${side}.`,
+        );
+      if (!legs.unfinished)
+        throw new UsageError(
+          `--idempotency-key: the roll with key ${key} (journal group ${safeText(legs.group)}) is already finished; see \`${ports.hedgeCommand('journal', 'show', entry.id)}\`.`,
+        );
+      return legs;
+    }
+    // The newest roll of this market and side with a leg still unresolved, sent with the current credentials.
+    const group = (await rollLegsOf({ pending: true }))[0]?.group;
+    if (!group) return;
+    const legs = await legsOf(ports, group);
+    const to = `${market} ${side} to ${days(legs.request.tenor_days)}`;
+    if (req.write.fresh) {
+      const unfinished = `the unfinished roll of ${to} (journal group ${safeText(group)}: ${legs.described})`;
+      notes.push({
+        level: 'warn',
+        text: req.write.dryRun
+          ? `--new would set aside ${unfinished}; this dry run leaves it as it is.`
+          : `--new: ${unfinished} is set aside; this run is a new roll with new keys.`,
+      });
+      if (!req.write.dryRun)
+        for (const leg of [legs.close, legs.open])
+          if (leg && isUnresolved(leg))
+            await journal.update(leg.id, { outcome: 'abandoned', message: 'set aside by --new' });
+      return;
+    }
+    if (legs.request.tenor_days !== tenorDays)
+      throw new UsageError(
+        `An unfinished roll of ${to} is in the journal (group ${safeText(group)}: ${legs.described}); finish it with \`${ports.hedgeCommand('resume', legs.open.id)}\`, or pass --new to set it aside. Nothing was sent.`,
+      );
+    return legs;
+  };
   /** What the roll closes (and the side's filled hedges, soonest to mature last) or the hedge that already ended, and the
    * notional and deal reference to open again, with what a confirmation binds: both legs, and the hedges the side held;
    * read once the side's views agree. */
@@ -490,7 +491,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
           })),
       ),
     });
-    const earlier = await earlierRoll(ports, req, notes);
+    const earlier = await earlierRoll(notes);
     if (earlier && !req.write.dryRun) return finishRoll(ports, client, earlier, req.write.wait, guard, notes);
     if (earlier) {
       // The dry run of a roll still to finish: the legs left, with the keys the journal holds.
@@ -617,12 +618,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
         ...(closing?.netMarginUsd !== undefined && { net_margin_usd: closing.netMarginUsd }),
       },
     );
-    return carryOut(ports, client, legsFrom(group, request, openEntry), {
-      wait: req.write.wait,
-      quote,
-      notes,
-      resumed: false,
-    });
+    return carryOut(ports, client, legsFrom(group, request, openEntry), req.write.wait, notes, false, quote);
   };
   if (req.write.dryRun) return roll();
   // The side's lock from the plan to the open's landing: an add or reduce of the side waits for the roll.
@@ -633,7 +629,7 @@ export async function runRoll(ports: WritePorts, req: RollRequest) {
     // After waiting for the book lock: a roll of the side that another process finished meanwhile is refused (exit 11).
     const rolled =
       holder &&
-      (await rollLegsOf(ports, req, { limit: 200 })).find(
+      (await rollLegsOf({ limit: 200 })).find(
         (entry) =>
           entry.leg === 'open' &&
           (entry.outcome === 'filled' || entry.outcome === 'done') &&
