@@ -75,7 +75,7 @@ export const writeOptionsFrom = (
 export const ROLL_GROUP_PREFIX = 'roll-';
 
 /** One write as data (CONTRIBUTING.md, the write path): what it sends, the side it moves, how it is shown and asked,
- * where it belongs. Its kind's row of the table of kinds (trade-actions.ts `KINDS`) gives it its behaviour. */
+ * where it belongs. Its kind (trade-actions.ts `tradeAction`, api-call.ts) gives it its behaviour. */
 export interface WriteRecord<Q = unknown> {
   /** Its row of the table of kinds: open, add, reduce, close, api. */
   kind: string;
