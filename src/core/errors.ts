@@ -315,19 +315,11 @@ export class UnverifiedRowError extends StateError {
 }
 
 /** `--until EXPR` never held within the time bound: the reads were fine, the condition was not met. */
-export class UntilNotMetError extends HedgeError {
-  readonly expression: string;
-  readonly polls: number;
-  readonly waitedMs: number;
-  constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint?: string }) {
-    super(message, init);
-    this.expression = init.expression;
-    this.polls = init.polls;
-    this.waitedMs = init.waitedMs;
-  }
-
-  override facts() {
-    const details = { until: this.expression, polls: this.polls, waited_ms: this.waitedMs };
-    return { exitCode: 124, code: 'until_not_met', details };
+export class UntilNotMetError extends detailed(124, 'until_not_met') {
+  constructor(message: string, init: { expression: string; polls: number; waitedMs: number; hint: string }) {
+    super(message, {
+      hint: init.hint,
+      details: { until: init.expression, polls: init.polls, waited_ms: init.waitedMs },
+    });
   }
 }

@@ -92,10 +92,13 @@ export function parseUsdAmount(raw: string | undefined, name: string, sign: Amou
   // An argument left blank is missing; an option given a blank value (`--tolerance ""`) is a bad value.
   const value = (name.startsWith('--') ? (raw ?? '') : required(name, raw, allowed)).trim();
   const amount = readAmount(value, sign, MAX_NOTIONAL_USD);
-  if (amount === 'shape') throw new UsageError(`${name}: ${echo(value)} is not allowed; expected ${allowed}.`);
-  if (amount === 'too-big') throw new UsageError(`${name}: ${echo(value)} is more than 1,000,000,000,000 USD.`);
-  if (amount === 'cents') throw new UsageError(`${name}: ${echo(value)} has more than 2 decimals (cents).`);
-  return amount;
+  if (typeof amount === 'number') return amount;
+  const why = {
+    shape: `is not allowed; expected ${allowed}`,
+    'too-big': 'is more than 1,000,000,000,000 USD',
+    cents: 'has more than 2 decimals (cents)',
+  }[amount];
+  throw new UsageError(`${name}: ${echo(value)} ${why}.`);
 }
 
 export function parseNotional(raw: string | undefined, name = 'notional') {

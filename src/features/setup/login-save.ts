@@ -108,7 +108,7 @@ async function migrateTeamStore(ports: Pick<CommandContext, 'clock' | 'env' | 'l
   try {
     await team.migrateSchema();
   } catch (error) {
-    if (error instanceof HedgeError) error.message = `${error.message} Nothing was saved.`;
+    if (error instanceof HedgeError) error.message += ' Nothing was saved.';
     throw error;
   } finally {
     await team.close?.();
