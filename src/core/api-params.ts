@@ -53,7 +53,7 @@ function place(target: Params, path: string[], value: ParamValue, refuse: Refuse
       return;
     }
     const existing: ParamValue | undefined = node[segment];
-    if (existing === undefined) node[segment] = nextIsList ? [] : {};
+    if (existing === undefined) node[segment] = nextIsList ? [] : group();
     else if (
       nextIsList
         ? !Array.isArray(existing)
@@ -64,9 +64,12 @@ function place(target: Params, path: string[], value: ParamValue, refuse: Refuse
   }
 }
 
+// Without a prototype, every key typed is data: `__proto__[x]=1` is a group named __proto__, never Object.prototype.
+const group = (): Params => Object.create(null);
+
 /** Every -f/-F parameter, in the order typed, as one object. */
 export function buildParams(inputs: readonly ParamInput[], readFile: (path: string) => string) {
-  const params: Params = {};
+  const params = group();
   for (const { raw, typed } of inputs) {
     const refuse = (problem: string) => new UsageError(`${typed ? '-F' : '-f'}: ${echo(raw)}${problem}`);
     const equals = raw.indexOf('=');

@@ -309,6 +309,15 @@ describe('-f / -F parameters', () => {
     expect(() => queryStringOf({ leg: { side: 'buy' } })).toThrow(/a GET carries its parameters in the query string/);
   });
 
+  it('keeps __proto__ and constructor as keys of the body, never reaching the process objects', () => {
+    const params = buildParams([F('__proto__[polluted]=1'), f('constructor[x]=y'), f('__proto__[list][]=a')], () => '');
+    expect(JSON.stringify(params)).toBe('{"__proto__":{"polluted":1,"list":["a"]},"constructor":{"x":"y"}}');
+    expect([
+      ({} as Record<string, unknown>).polluted,
+      Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted'),
+    ]).toEqual([undefined, false]);
+  });
+
   it('-H: "Name: value"; Authorization and the headers hedge sets are refused', () => {
     expect(parseHeader('X-Desk:  fx-1 ')).toEqual(['X-Desk', 'fx-1']);
     for (const name of ['Authorization', 'authorization', 'Idempotency-Key', 'Host', 'Cookie', 'Content-Length']) {
