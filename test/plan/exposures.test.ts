@@ -383,6 +383,23 @@ describe('hedge exposures --report', () => {
     }
   });
 
+  it('a closed hedge whose close time cannot be read is left out and counted, never a NaN figure', async () => {
+    const rig = await withHistory();
+    const garbled = await startRewriteProxy(rig.sandbox, (path, item) => {
+      if (path === '/hedges/history') item.closed_at = 'yesterday';
+    });
+    try {
+      const run = await reportOf(rig, { ...pinnedClockEnv(rig), ...envFor(garbled) });
+      const data = okJson(run);
+      expect([data.cost[0].closed_hedges, /NaN/.test(run.stdout)]).toEqual([0, false]);
+      expect(run.stderr).toContain(
+        '1 closed hedge of history without a readable market, side, notional or close time: left out of the report.',
+      );
+    } finally {
+      await garbled.close();
+    }
+  });
+
   it.skipIf(!CHROMIUM)(
     'the HTML report in Chromium: both charts drawn, the 80–125% band marked, nothing wider than the window (needs chromium; skipped without it)',
     async () => {
