@@ -288,7 +288,7 @@ export class HedgeClient {
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Query, remaining: number | undefined): Sent {
+  private withPageSize(query: Query, remaining: number | undefined) {
     const name = this.wire.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };

@@ -85,7 +85,7 @@ type Json = Record<string, unknown>;
 export type Query = Record<string, string>;
 
 /** The rows of a list answer: the array itself, or the one array an object `data` carries. */
-export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; rest: Json } {
+export function findRows(data: unknown) {
   if (Array.isArray(data)) return { rows: data, rowsAt: 'data', rest: {} };
   const object = isObject(data) ? data : {};
   const arrays = Object.keys(object).filter((name) => Array.isArray(object[name]));
