@@ -95,12 +95,13 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
-/** The four writes: each one's path, and how its answer is read (an open's stamped with its `opened_at`). */
+/** The four writes, each with how its answer is read: POST /hedges for an open (stamped with its `opened_at`), else
+ * POST /hedges/<kind>. */
 const WRITES = {
-  open: { path: '/hedges', schema: openedHedgeSchema },
-  add: { path: '/hedges/add', schema: submittedActionSchema },
-  reduce: { path: '/hedges/reduce', schema: submittedActionSchema },
-  close: { path: '/hedges/close', schema: submittedActionSchema },
+  open: { schema: openedHedgeSchema },
+  add: { schema: submittedActionSchema },
+  reduce: { schema: submittedActionSchema },
+  close: { schema: submittedActionSchema },
 };
 
 type Write = keyof typeof WRITES;
@@ -363,7 +364,7 @@ export class HedgeClient {
         : kind === 'close'
           ? { market, side }
           : { market, side, [journaled_as ?? this.wire.changeNotionalField]: notional_usd };
-    return { method: 'POST', path: WRITES[kind].path, body: sent, idempotencyKey };
+    return { method: 'POST', path: kind === 'open' ? '/hedges' : `/hedges/${kind}`, body: sent, idempotencyKey };
   }
 
   /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
