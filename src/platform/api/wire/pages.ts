@@ -335,7 +335,7 @@ function underBase(baseUrl: string, link: string) {
 export function readPathPage(
   baseUrl: string,
   path: string,
-  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
+  answer: { data?: unknown; meta: Json; headers: PageAnswer['headers'] },
   cursorParam?: string,
 ) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
