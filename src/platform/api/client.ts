@@ -95,12 +95,13 @@ export interface ClientOptions {
   log?: (line: string) => void;
 }
 
-/** The four writes: each one's path, and how its answer is read (an open's stamped with its `opened_at`). */
+/** The four writes, each with how its answer is read: POST /hedges for an open (stamped with its `opened_at`), else
+ * POST /hedges/<kind>. */
 const WRITES = {
-  open: { path: '/hedges', schema: openedHedgeSchema },
-  add: { path: '/hedges/add', schema: submittedActionSchema },
-  reduce: { path: '/hedges/reduce', schema: submittedActionSchema },
-  close: { path: '/hedges/close', schema: submittedActionSchema },
+  open: { schema: openedHedgeSchema },
+  add: { schema: submittedActionSchema },
+  reduce: { schema: submittedActionSchema },
+  close: { schema: submittedActionSchema },
 };
 
 type Write = keyof typeof WRITES;
@@ -170,6 +171,10 @@ export class HedgeClient {
     return rememberSent(result.data, rows);
   }
 
+  private get(path: string, query?: ApiRequest['query']) {
+    return this.transport.send({ method: 'GET', path, query });
+  }
+
   private async call<S extends z.ZodMiniType>(schema: S, request: ApiRequest) {
     const { data, status } = await this.transport.send(request);
     return this.parse(schema, data, status, `${request.method} ${request.path}`);
@@ -198,7 +203,7 @@ export class HedgeClient {
       for (;;) {
         sent = this.withPageSize(query, limit === undefined ? undefined : limit - items.length);
         try {
-          return await this.transport.send({ method: 'GET', path, query: sent });
+          return await this.get(path, sent);
         } catch (error) {
           // A 400 naming the page-size parameter hedge sent: asked again once, with the name it offers or none.
           const name = this.wire.pageSizeParam;
@@ -275,7 +280,7 @@ export class HedgeClient {
     const key = JSON.stringify([path, filters, name]);
     const honours =
       this.honours.get(key) ??
-      this.transport.send({ method: 'GET', path, query: { ...filters, [name]: 1 } }).then(
+      this.get(path, { ...filters, [name]: 1 }).then(
         ({ data }) => (findRows(data).rows?.length ?? 0) <= 1,
         (error) => {
           if (error instanceof ApiError || error instanceof InvalidResponseError || error instanceof NetworkError)
@@ -288,7 +293,7 @@ export class HedgeClient {
   }
 
   /** The page size to ask for under the setting's name (none when the server takes none). */
-  private withPageSize(query: Query, remaining: number | undefined): Sent {
+  private withPageSize(query: Query, remaining: number | undefined) {
     const name = this.wire.pageSizeParam;
     if (remaining === undefined || name === NO_PAGE_SIZE || name in query) return query;
     return { ...query, [name]: Math.max(1, Math.min(MAX_PAGE_SIZE, remaining)) };
@@ -310,7 +315,7 @@ export class HedgeClient {
   }
 
   async listMarkets() {
-    const response = await this.transport.send({ method: 'GET', path: '/markets' });
+    const response = await this.get('/markets');
     const { allowed_markets: allowed, source } = response.meta;
     return {
       markets: this.rows(marketSchema, response, 'GET /markets'),
@@ -324,7 +329,7 @@ export class HedgeClient {
   async readPrices(markets: readonly string[]) {
     const { pricesParam } = this.wire;
     const query = markets.length ? { [pricesParam]: markets.join(',') } : undefined;
-    const { data, status } = await this.transport.send({ method: 'GET', path: '/prices', query }).catch((error) => {
+    const { data, status } = await this.get('/prices', query).catch((error) => {
       // A refusal naming the market parameter is about its name (not shown beyond `symbols`).
       throw error instanceof ApiError && error.status === 400 && query && refusedField(error) === pricesParam
         ? error.withHint(`The server refused the prices parameter \`${pricesParam}\`. ${wireHint('pricesParam')}`)
@@ -363,7 +368,7 @@ export class HedgeClient {
         : kind === 'close'
           ? { market, side }
           : { market, side, [journaled_as ?? this.wire.changeNotionalField]: notional_usd };
-    return { method: 'POST', path: WRITES[kind].path, body: sent, idempotencyKey };
+    return { method: 'POST', path: kind === 'open' ? '/hedges' : `/hedges/${kind}`, body: sent, idempotencyKey };
   }
 
   /** POST /hedges returns at `submitted` (poll getHedge for the fill); add, reduce and close at `submitted` too. */
@@ -408,7 +413,7 @@ export class HedgeClient {
     let sent: Sent = {};
     let pages = 0;
     for await (const { answer, reading, next: given } of followPages(
-      (query) => this.transport.send({ method: 'GET', path, query: (sent = this.withPageSize(query, pageSize)) }),
+      (query) => this.get(path, (sent = this.withPageSize(query, pageSize))),
       {
         cursorParam: this.wire.cursorParam || undefined,
         rowKey: historyRowKey,
@@ -432,11 +437,7 @@ export class HedgeClient {
 
   /** GET /positions — at most one line per market and side; empty when flat. */
   async listPositions() {
-    return this.rows(
-      positionSchema,
-      await this.transport.send({ method: 'GET', path: '/positions' }),
-      'GET /positions',
-    );
+    return this.rows(positionSchema, await this.get('/positions'), 'GET /positions');
   }
 
   getAccount() {

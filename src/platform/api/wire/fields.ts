@@ -91,7 +91,7 @@ export function parsePrices(data: unknown, requested: readonly string[], depth =
     const market = marketOf(fields) ?? fallbackMarket;
     if (!market) return;
     const timestamp = timeOf(fields);
-    const quote: PriceQuote = {
+    const quote = {
       ...fields,
       market,
       price,

@@ -85,7 +85,7 @@ type Json = Record<string, unknown>;
 export type Query = Record<string, string>;
 
 /** The rows of a list answer: the array itself, or the one array an object `data` carries. */
-export function findRows(data: unknown): { rows?: unknown[]; rowsAt: string; rest: Json } {
+export function findRows(data: unknown) {
   if (Array.isArray(data)) return { rows: data, rowsAt: 'data', rest: {} };
   const object = isObject(data) ? data : {};
   const arrays = Object.keys(object).filter((name) => Array.isArray(object[name]));
@@ -335,7 +335,7 @@ function underBase(baseUrl: string, link: string) {
 export function readPathPage(
   baseUrl: string,
   path: string,
-  answer: { data?: unknown; meta: Json; headers: Record<string, string | string[] | undefined> },
+  answer: { data?: unknown; meta: Json; headers: PageAnswer['headers'] },
   cursorParam?: string,
 ) {
   const listUrl = `${baseUrl.replace(/\/+$/, '')}${path.startsWith('/') ? '' : '/'}${path}`;
