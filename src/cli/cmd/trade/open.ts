@@ -9,8 +9,7 @@ import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
 import { showTrade, tradeFields } from './trade-outcome.js';
 
-export async function run(ctx: CommandContext, input: In<'OPEN'>) {
-  const { args, options } = input;
+export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   const given = {
     market: args.market === undefined ? undefined : parseMarket(args.market),
     side: args.side === undefined ? undefined : parseSide(args.side),
