@@ -52,7 +52,7 @@ export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   if (missing.length) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     const { runOpenWizard } = await import('./open-wizard.js');
-    const answers = await runOpenWizard(ctx, client, given, { skipChecks });
+    const answers = await runOpenWizard(ctx, client, given, skipChecks);
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
       const { outcome } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });
