@@ -15,17 +15,8 @@ import {
 } from '../runner/command-spec.js';
 import { errorsOfTool } from './error-catalogue.js';
 
-export interface AgentArgument {
-  name: string;
-  /** How a value reaches the command: a positional argument or an option, under `key`, or the target of plan/apply given inline (file-access.ts reads it instead of a file). */
-  kind: 'positional' | OptionKind | 'inline-rows';
-  key: string;
-  cliName: string;
-  required: boolean;
-  /** What the argument takes, in words, for a value of the wrong JSON type. */
-  expects: string;
-  schema: z.ZodType;
-}
+/** One argument of a tool: `kind` says how a value reaches the command (a positional argument or an option, under `key`, or the target of plan/apply given inline, which file-access.ts reads instead of a file); `expects` what it takes, in words, for a value of the wrong JSON type. */
+export type AgentArgument = ReturnType<typeof argumentOf> | typeof INLINE_ROWS_ARGUMENT;
 
 export type AgentTool = NonNullable<ReturnType<typeof toolFor>>;
 
@@ -61,9 +52,9 @@ const TARGET_ROW = z.strictObject({
   client_reference: z.string().describe('your deal id, for an open').optional(),
 });
 
-const INLINE_ROWS_ARGUMENT: AgentArgument = {
+const INLINE_ROWS_ARGUMENT = {
   name: INLINE_ROWS,
-  kind: 'inline-rows',
+  kind: 'inline-rows' as const,
   key: INLINE_ROWS,
   cliName: INLINE_ROWS,
   required: false,
@@ -86,7 +77,7 @@ function valueSchema(values: ArgSpec['values'], numeric: boolean, amount: z.ZodN
 }
 
 /** A positional argument under its own name; an option under its long flag (`--skip-checks` → skip_checks; `--no-wait` → wait, true unless given false). */
-function argumentOf(spec: ArgSpec | OptionSpec, needed = ''): AgentArgument {
+function argumentOf(spec: ArgSpec | OptionSpec, needed = '') {
   const option = 'flags' in spec ? spec : undefined;
   // Every option has a long flag (`opt` reads its key from it); only a negatable one's starts with no-.
   const cliName = 'name' in spec ? spec.name : flagNames(spec).at(-1)!;
@@ -105,7 +96,7 @@ function argumentOf(spec: ArgSpec | OptionSpec, needed = ''): AgentArgument {
   const name = cliName.replace(/^--(no-)?/, '').replace(/-/g, '_');
   return {
     name,
-    kind: option?.kind ?? 'positional',
+    kind: option?.kind ?? ('positional' as const),
     key: option?.key ?? name,
     cliName,
     required: ('required' in spec && spec.required) || needed.split(' ').includes(name),
@@ -118,7 +109,7 @@ function toolFor(spec: CommandSpec, path: string[]) {
   if ((spec.tier !== 'read' && spec.tier !== 'write') || !spec.load) return;
   const name = path.join('_');
   const needed = REQUIRED_FOR_AGENTS[name];
-  const args = (spec.args ?? []).flatMap((arg) => {
+  const args = (spec.args ?? []).flatMap((arg): AgentArgument[] => {
     if (arg.name !== 'file') return [argumentOf(arg, needed)];
     // A target `file` is read only under the server's roots, or given inline as `rows`: one of the two.
     // The exposures file is not a target file: read under the roots only, never given as target rows.

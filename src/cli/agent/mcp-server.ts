@@ -1,5 +1,5 @@
 // `hedge mcp` on the wire: a Model Context Protocol server over stdio, built with the official SDK.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
@@ -12,24 +12,6 @@ const LIST_ROOTS_TIMEOUT_MS = 10_000;
 
 const INSTRUCTIONS = `Tools of the hedge CLI (FX hedges through the Hedging Partner API), one per command, with the same arguments. A result is the JSON \`hedge <command> --json\` prints; an error is {"error": {code, class, message, hint, argument?}, "exit_code"}. Write tools (open, add, reduce, close, roll, apply, resume) act on the account and wait until the action resolves; on a live key each needs a preview call first and then a second call with the confirmation_token it returned.`;
 
-function createMcpServer(toolbox: AgentToolbox, track: (call: Promise<unknown>) => void, stopping: AbortSignal) {
-  const server = new McpServer(
-    { name: 'hedge', version: VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-  );
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.list() }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    // A call stops when the client cancels it or the server stops (its journal entry stays).
-    const signal = AbortSignal.any([extra.signal, stopping]);
-    const call = toolbox.call(request.params.name, request.params.arguments, signal);
-    track(call);
-    const result = await call;
-    if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    return result;
-  });
-  return server;
-}
-
 /** Serves until the client closes stdin or `signal` stops the server (Ctrl-C, SIGTERM); calls still running then are stopped like an interrupted command (what they sent stands, in the journal) and awaited, so that their journal entries are complete before the process ends. */
 export async function serveStdio(
   toolbox: AgentToolbox,
@@ -39,23 +21,37 @@ export async function serveStdio(
 ) {
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
-  const track = (call: Promise<unknown>) => {
+  // The SDK's low-level server, declaring its tools as its McpServer wrapper would (listChanged included).
+  const server = new Server(
+    { name: 'hedge', version: VERSION },
+    { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolbox.list() }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // A call stops when the client cancels it or the server stops (its journal entry stays).
+    const call = toolbox.call(
+      request.params.name,
+      request.params.arguments,
+      AbortSignal.any([extra.signal, stopping.signal]),
+    );
     running.add(call);
     void call.finally(() => running.delete(call)).catch(() => {});
-  };
-  const server = createMcpServer(toolbox, track, stopping.signal);
+    const result = await call;
+    if (!result) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    return result;
+  });
   // A client that declares roots has them honoured too: asked on each file read (so a change the client makes applies at once), and a file must be under one of them as well as the server's.
-  server.server.oninitialized = () => {
-    if (!files || !server.server.getClientCapabilities()?.roots) return;
+  server.oninitialized = () => {
+    if (!files || !server.getClientCapabilities()?.roots) return;
     files.useClientRoots(async (callSignal) => {
-      const listed = await server.server.listRoots(undefined, { signal: callSignal, timeout: LIST_ROOTS_TIMEOUT_MS });
+      const listed = await server.listRoots(undefined, { signal: callSignal, timeout: LIST_ROOTS_TIMEOUT_MS });
       return clientRootPaths(listed.roots.map((root) => root.uri));
     });
   };
   const stdin = streams.stdin as Readable;
   const transport = new StdioServerTransport(stdin, streams.stdout as Writable);
   const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => resolve();
+    server.onclose = () => resolve();
     stdin.once('end', () => resolve());
     stdin.once('close', () => resolve());
     if (signal.aborted) resolve();

@@ -4,14 +4,26 @@
 import { HEDGE_STATUSES, SIDES, TENORS } from '../../core/vocabulary.js';
 import { declared, opt, type ArgSpec, type CommandGroup, type CommandSpec } from '../runner/command-spec.js';
 
+/** Options given as flags and description, pair after pair: each one as `opt` makes it. */
+type Pairs<T> = T extends readonly [infer F extends string, string, ...infer R]
+  ? [ReturnType<typeof opt<F>>, ...Pairs<R>]
+  : [];
+const opts = <const T extends string[]>(...pairs: T) =>
+  pairs.flatMap((flags, i) => (i % 2 ? [] : [opt(flags, pairs[i + 1])])) as Pairs<T>;
+
 /** Options of every command that sends a write: how it is waited, resumed or only shown. */
-export const WRITE_OPTIONS = [
-  opt('--no-wait', 'return at `submitted` instead of waiting for the result'),
-  opt('--idempotency-key <key>', 'resume an earlier run whose outcome is unknown (reuses its key)'),
-  opt('--new', 'start a fresh action even if the same one is unresolved in the journal'),
-  opt('--dry-run', 'print the exact request that would be sent, and send nothing'),
-  opt('--again', 'send it even if the same write ended minutes ago'),
-];
+export const WRITE_OPTIONS = opts(
+  '--no-wait',
+  'return at `submitted` instead of waiting for the result',
+  '--idempotency-key <key>',
+  'resume an earlier run whose outcome is unknown (reuses its key)',
+  '--new',
+  'start a fresh action even if the same one is unresolved in the journal',
+  '--dry-run',
+  'print the exact request that would be sent, and send nothing',
+  '--again',
+  'send it even if the same write ended minutes ago',
+);
 
 const SKIP_CHECKS = opt('--skip-checks', 'skip the pre-trade checks and let the server decide');
 const TENOR_OPTION = opt('-t, --tenor <days>', 'tenor in days: 1, 3 or 7', TENORS.map(String));
@@ -54,19 +66,28 @@ const UNTIL_DATE_OR_CONDITION = opt(
 
 /** Options of the commands that can keep a view live (`--watch`), and `--until`. */
 const WATCH_OPTIONS = [
-  opt('--watch [seconds]', 'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal'),
-  opt('--alert-pnl <usd>', 'with --watch: alert when net P&L is at or below this many USD (e.g. -500)'),
-  opt('--alert-maturity <duration>', 'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)'),
-  opt('--exit-on-alert', 'with --watch: end at the first alert with exit code 10'),
-  opt('--count <n>', 'with --watch: stop after this many refreshes (exit 0)'),
+  ...opts(
+    '--watch [seconds]',
+    'refresh every few seconds (default 2, at least 1); NDJSON when not a terminal',
+    '--alert-pnl <usd>',
+    'with --watch: alert when net P&L is at or below this many USD (e.g. -500)',
+    '--alert-maturity <duration>',
+    'with --watch: alert when a hedge matures within this long (e.g. 6h, 1d)',
+    '--exit-on-alert',
+    'with --watch: end at the first alert with exit code 10',
+    '--count <n>',
+    'with --watch: stop after this many refreshes (exit 0)',
+  ),
   UNTIL_OPTION,
 ];
 
 /** `--limit` and `--all` of the lists that page (`hedges`, `history`): hedge's own default length otherwise. */
-const LIST_LENGTH_OPTIONS = [
-  opt('--limit <n>', "at most this many (1 to 500; default 50, across the server's pages)"),
-  opt('--all', 'every one there is, page after page'),
-];
+const LIST_LENGTH_OPTIONS = opts(
+  '--limit <n>',
+  "at most this many (1 to 500; default 50, across the server's pages)",
+  '--all',
+  'every one there is, page after page',
+);
 
 /** `--tolerance` of the commands that plan against a target file. */
 const TOLERANCE = opt('--tolerance <usd>', 'treat differences up to this many USD as at target (default 0)');
@@ -104,8 +125,12 @@ export const OPEN = trading('open', 'write', 'Open a hedge and wait for the fill
   args: [optional(MARKET_ARG), optional(SIDE_ARG), optional(notionalArg('size'))],
   options: [
     TENOR_OPTION,
-    opt('--ref <client_reference>', 'your own deal id, to find the hedge later with `hedge hedges --ref`'),
-    opt('--allow-duplicate-ref', 'open even if an active hedge already carries this --ref'),
+    ...opts(
+      '--ref <client_reference>',
+      'your own deal id, to find the hedge later with `hedge hedges --ref`',
+      '--allow-duplicate-ref',
+      'open even if an active hedge already carries this --ref',
+    ),
     SKIP_CHECKS,
     ...WRITE_OPTIONS,
   ],
@@ -176,13 +201,13 @@ export const ACCOUNT = book('account', 'read', 'Balance, margin in use, exposure
 export const LOGIN = setup('login', 'local', 'Save a profile: base URL and API key', {
   description: 'Save a profile: base URL and API key (asked hidden on a terminal, read from stdin otherwise)',
   options: [
-    opt('--base-url <url>', 'the API base address, https://…/v2 (the partner desk gives it)'),
-    opt('--ca-file <file>', 'a PEM CA file to trust for this profile (self-signed sandboxes)'),
-    opt(
+    ...opts(
+      '--base-url <url>',
+      'the API base address, https://…/v2 (the partner desk gives it)',
+      '--ca-file <file>',
+      'a PEM CA file to trust for this profile (self-signed sandboxes)',
       '--journal-url <url>',
       "the desk's shared journal store, postgres://USER@HOST:PORT/DB (password from ~/.pgpass or PGPASSWORD); `local` for this machine's file",
-    ),
-    opt(
       '--key-command <command>',
       "take the key from a credential helper each time it is needed: a shell command whose output's first line is the key (`op read …`, `pass show …`); hedge stores the command, not the key",
     ),
@@ -233,7 +258,7 @@ export const PROFILE_REMOVE = subcommand('remove', 'local', 'Delete a stored pro
 export const PROFILE_RESET_WIRE = subcommand('reset-wire', 'local', 'Forget the wire names learned from the server', {
   description:
     'Forget the wire names hedge learned from the server (page-size parameter, add/reduce amount) for the profile or server in use',
-  options: [opt('--all', 'forget them for every profile and server')],
+  options: opts('--all', 'forget them for every profile and server'),
   examples: ['hedge profile reset-wire', 'hedge --profile desk profile reset-wire', 'hedge profile reset-wire --all'],
 });
 
@@ -267,30 +292,53 @@ export const DIALECT_VALUES = ['reference', 'alpha', 'beta', 'gamma', 'delta'] a
 export const SANDBOX_SERVE = subcommand('serve', 'local', 'Serve the simulator over HTTP(S) on loopback', {
   description: 'Serve the simulator over HTTP(S) on loopback; prints HEDGE_BASE_URL and HEDGE_API_KEY first',
   options: [
-    opt('--port <n>', 'port (default: any free port)'),
-    opt('--host <host>', 'loopback address to listen on (default 127.0.0.1)'),
-    opt('--tls', 'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)'),
-    opt('--fill-delay <ms>', 'time from submitted to filled (default 2000)'),
-    opt('--fail-rate <share>', 'share of opens that fail on-chain, 0 to 1'),
-    opt('--clock-speed <x>', 'clock speed (3600: an hour a second)'),
-    opt('--seed <n>', 'seed of the price path and faults'),
-    opt('--fault-5xx <share>', 'share of requests answered 500/503, 0 to 1'),
-    opt('--fault-429 <share>', 'share of requests answered 429, 0 to 1'),
-    opt('--drop-after-commit <share>', 'share of writes whose connection drops after they took effect'),
-    opt('--latency <ms>', 'added latency per request'),
-    opt('--rate-limit <n>', 'requests per second per key before 429'),
+    ...opts(
+      '--port <n>',
+      'port (default: any free port)',
+      '--host <host>',
+      'loopback address to listen on (default 127.0.0.1)',
+      '--tls',
+      'serve HTTPS with a fresh CA (printed as NODE_EXTRA_CA_CERTS)',
+      '--fill-delay <ms>',
+      'time from submitted to filled (default 2000)',
+      '--fail-rate <share>',
+      'share of opens that fail on-chain, 0 to 1',
+      '--clock-speed <x>',
+      'clock speed (3600: an hour a second)',
+      '--seed <n>',
+      'seed of the price path and faults',
+      '--fault-5xx <share>',
+      'share of requests answered 500/503, 0 to 1',
+      '--fault-429 <share>',
+      'share of requests answered 429, 0 to 1',
+      '--drop-after-commit <share>',
+      'share of writes whose connection drops after they took effect',
+      '--latency <ms>',
+      'added latency per request',
+      '--rate-limit <n>',
+      'requests per second per key before 429',
+    ),
     opt(
       '--dialect <name>',
       'how the server answers what the spec leaves open: reference, alpha, beta, gamma or delta',
       DIALECT_VALUES,
     ),
-    opt('--clock-skew <seconds>', "run the Date header this many seconds off this machine's clock (negative: behind)"),
-    opt('--hostile-text', 'seed names, references and messages with terminal escape sequences'),
-    opt('--view-lag <seconds>', 'positions, history, account trail the records'),
-    opt('--record-lag <seconds>', 'a new hedge reads as 404, unlisted, this long'),
-    opt('--several-per-side', 'several hedges per side, in any dialect'),
-    opt('--settlement-delay <seconds>', 'hedges settle this many seconds past maturity'),
-    opt('--day <seconds>', "a tenor day's length (default 86400)"),
+    ...opts(
+      '--clock-skew <seconds>',
+      "run the Date header this many seconds off this machine's clock (negative: behind)",
+      '--hostile-text',
+      'seed names, references and messages with terminal escape sequences',
+      '--view-lag <seconds>',
+      'positions, history, account trail the records',
+      '--record-lag <seconds>',
+      'a new hedge reads as 404, unlisted, this long',
+      '--several-per-side',
+      'several hedges per side, in any dialect',
+      '--settlement-delay <seconds>',
+      'hedges settle this many seconds past maturity',
+      '--day <seconds>',
+      "a tenor day's length (default 86400)",
+    ),
   ],
   examples: [
     'hedge sandbox serve',
@@ -304,9 +352,14 @@ export const JOURNAL_LIST = subcommand('list', 'read', 'List the journal of acti
   description: 'List the journal of actions, newest first: every write, by which profile, when, with what outcome',
   isDefault: true,
   options: [
-    opt('--pending', 'only actions whose outcome is not known yet (pending, submitted, unknown)'),
-    opt('--since <when>', 'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago'),
-    opt('--limit <n>', 'at most this many (default 50)'),
+    ...opts(
+      '--pending',
+      'only actions whose outcome is not known yet (pending, submitted, unknown)',
+      '--since <when>',
+      'only actions from this time: 2026-11-20, an ISO time, or 30m / 2h / 3d / 1w / 1mo ago',
+      '--limit <n>',
+      'at most this many (default 50)',
+    ),
     REF_FILTER,
     UNTIL_OPTION,
   ],
@@ -323,10 +376,12 @@ export const JOURNAL_SHOW = subcommand('show', 'read', 'Show one journal entry i
 export const JOURNAL_RESOLVE = subcommand('resolve', 'local', 'Record by hand whether an action landed', {
   description: 'Record by hand whether an unresolved action landed (when hedge cannot tell); sends nothing',
   args: [JOURNAL_ID],
-  options: [
-    opt('--landed', 'it happened on the server: record it as done'),
-    opt('--not-landed', 'it did not happen: set it aside (run the command again for a new action)'),
-  ],
+  options: opts(
+    '--landed',
+    'it happened on the server: record it as done',
+    '--not-landed',
+    'it did not happen: set it aside (run the command again for a new action)',
+  ),
   examples: ['hedge journal resolve a_mwrrf5p1 --landed', 'hedge journal resolve a_mwrrf5p1 --not-landed'],
 });
 
@@ -380,20 +435,31 @@ export const KEEP_RUN = subcommand('run', 'local', 'Hold a target book through m
     'Hold the book at a target file through maturities: roll what matures, re-open what settled, report drift',
   args: [arg('file', 'the target file of plan/apply, with optional until and roll_before columns')],
   options: [
-    opt('--once', 'run one cycle and exit (for cron or a systemd timer)'),
-    opt('--interval <seconds>', 'seconds between cycles (default 60, at least 2)'),
-    opt('--converge', 'bring a drifted side back to its target (add, reduce or close); default: report only'),
+    ...opts(
+      '--once',
+      'run one cycle and exit (for cron or a systemd timer)',
+      '--interval <seconds>',
+      'seconds between cycles (default 60, at least 2)',
+      '--converge',
+      'bring a drifted side back to its target (add, reduce or close); default: report only',
+    ),
     TOLERANCE,
-    opt('--alert-cmd <command>', 'run this shell command with each alert (started, recovered) as JSON on its stdin'),
-    opt('--alert-url <url>', 'POST each alert (started, recovered) as JSON with a Slack-compatible text field'),
-    opt('--alert-headroom <usd>', "alert when a row's market capacity or the exposure headroom is below this"),
-    opt('--metrics <addr>', 'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)'),
-    opt('--dry-run', 'print what one cycle would do, and send nothing'),
-    opt(
+    ...opts(
+      '--alert-cmd <command>',
+      'run this shell command with each alert (started, recovered) as JSON on its stdin',
+      '--alert-url <url>',
+      'POST each alert (started, recovered) as JSON with a Slack-compatible text field',
+      '--alert-headroom <usd>',
+      "alert when a row's market capacity or the exposure headroom is below this",
+      '--metrics <addr>',
+      'serve Prometheus /metrics and /healthz on PORT or HOST:PORT (127.0.0.1 by default)',
+      '--dry-run',
+      'print what one cycle would do, and send nothing',
       '--exposures',
       'FILE is an exposures file: hold the moving target it implies (docs/exposures.md), converging within the band',
+      '--policy <file>',
+      'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)',
     ),
-    opt('--policy <file>', 'with --exposures: the policy file (JSON: ratios, band_pct, sizing, functional, netting)'),
   ],
   // A checkout's sample target (docs/examples/): the examples run as written from its root.
   examples: [
@@ -431,26 +497,37 @@ export const EXPOSURES = automation(
       arg('file', 'the exposures file (CSV or JSON: id,market,type,amount,currency,due[,hedge_ratio]), or - for stdin'),
     ],
     options: [
-      opt('--policy <file>', 'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it'),
-      opt('--ratios <buckets>', 'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)'),
-      opt('--band <pct>', 're-size band, percent of the target (default 5)'),
+      ...opts(
+        '--policy <file>',
+        'a policy file (JSON: ratios, band_pct, sizing, functional, netting); flags win over it',
+        '--ratios <buckets>',
+        'hedge ratio by days to due, e.g. 30:100,90:75,*:50 (the default)',
+        '--band <pct>',
+        're-size band, percent of the target (default 5)',
+      ),
       opt('--sizing <how>', "USD sizing: current (today's price, the default) or fixed (the first cover's)", [
         'current',
         'fixed',
       ]),
-      opt(
+      ...opts(
         '--functional <currency>',
         "the currency your books are in: USD (default) or the market's quote currency, e.g. NGN",
+        '--no-netting',
+        'cover receivables and payables of a market apart (default: net them)',
+        '--fee-bps <bps>',
+        'the fee per notional traded, in basis points (default: one indicative quote per market)',
       ),
-      opt('--no-netting', 'cover receivables and payables of a market apart (default: net them)'),
-      opt('--fee-bps <bps>', 'the fee per notional traded, in basis points (default: one indicative quote per market)'),
       opt(
         '--show <section>',
         'one section: book (default in tsv/csv), exposures, schedule, cost, stress, policy; with --report coverage, cost, effectiveness',
         ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy', 'coverage', 'effectiveness'],
       ),
-      opt('--report', 'how the book has covered them: coverage per week, cost to date, effectiveness (from history)'),
-      opt('--html <file>', 'with --report: also write a self-contained HTML report (charts) to this file'),
+      ...opts(
+        '--report',
+        'how the book has covered them: coverage per week, cost to date, effectiveness (from history)',
+        '--html <file>',
+        'with --report: also write a self-contained HTML report (charts) to this file',
+      ),
     ],
     examples: [
       // The sample files of a checkout (docs/examples/): every example runs as written from its root.
@@ -521,12 +598,14 @@ export const MCP = setup('mcp', 'local', 'Serve the commands as MCP tools over s
       undefined,
       'repeatable',
     ),
-    opt('--max-notional <usd>', 'refuse a write tool call that trades more than this many USD (nothing sent)'),
-    opt(
+    ...opts(
+      '--max-notional <usd>',
+      'refuse a write tool call that trades more than this many USD (nothing sent)',
       '--max-daily-notional <usd>',
       "refuse a write that would take the agent's trades of the last 24 h (journal, via agent) past this many USD",
+      '--markets <list>',
+      'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES',
     ),
-    opt('--markets <list>', 'the only markets write tools may trade, comma-separated: USDTNGN,USDTKES'),
   ],
   examples: [
     'hedge mcp --demo',
@@ -538,12 +617,10 @@ export const MCP = setup('mcp', 'local', 'Serve the commands as MCP tools over s
 export const TOOLS = setup('tools', 'local', 'The tools an agent may call: schemas, risk tiers, errors', {
   description:
     'Describe the commands an agent may call: names, argument schemas, risk tiers and the errors each can return',
-  options: [
-    opt(
-      '--errors',
-      'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do',
-    ),
-  ],
+  options: opts(
+    '--errors',
+    'print the error catalogue instead: every error code, its exit code, whether and how to retry, what to do',
+  ),
   examples: ['hedge tools --json', 'hedge tools --errors --json'],
 });
 
@@ -573,9 +650,14 @@ export const API = automation('api', 'local', "Call any endpoint with the profil
       'repeatable',
     ),
     opt('-H, --header <name:value>', 'an extra request header (never Authorization)', undefined, 'repeatable'),
-    opt('--input <file>', 'the JSON body from this file (- for stdin); -f/-F then go in the query string'),
-    opt('--paginate', 'GET every page of a list and print one envelope of all its rows'),
-    opt('-i, --include', 'print the HTTP status line and the response headers before the body'),
+    ...opts(
+      '--input <file>',
+      'the JSON body from this file (- for stdin); -f/-F then go in the query string',
+      '--paginate',
+      'GET every page of a list and print one envelope of all its rows',
+      '-i, --include',
+      'print the HTTP status line and the response headers before the body',
+    ),
     ...WRITE_OPTIONS.slice(1),
     UNTIL_OPTION,
   ],

@@ -15,9 +15,9 @@ import type { ApplyOutcome } from '../../../features/plan/apply-outcome.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
 
-export async function run(ctx: CommandContext, input: In<'APPLY'>) {
-  const opts = { file: input.args.file, toleranceUsd: parseTolerance(input.options.tolerance) };
-  if (input.options.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
+export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
+  const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };
+  if (options.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const outcome = await applyTarget(ctx, opts, {
     showPlan: ctx.output.isJson
@@ -64,5 +64,5 @@ async function renderApplyOutcome(ctx: CommandContext, opts: TargetPlanOptions, 
  * What `hedge apply` prints, so that --fields is checked before anything is sent
  * (ui/result-fields.ts); `--dry-run` is `hedge plan`, a read whose names are checked on its data.
  */
-export const OUTPUT_FIELDS = (input: In<'APPLY'>) =>
-  input.options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply);
+export const OUTPUT_FIELDS = ({ options }: In<'APPLY'>) =>
+  options.dryRun ? undefined : writeResult(RESULT_FIELDS.apply);

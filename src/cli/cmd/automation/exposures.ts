@@ -16,9 +16,8 @@ import {
   type ReportSection,
 } from '../../../features/exposures/exposures-view.js';
 
-export async function run(ctx: CommandContext, input: In<'EXPOSURES'>) {
+export async function run(ctx: CommandContext, { args, options }: In<'EXPOSURES'>) {
   // Every option checked before anything is read: a bad one is a UsageError (exit 2) naming it.
-  const { args, options } = input;
   const bps = { name: '--fee-bps', unit: 'basis points of the notional traded', min: 0, max: 1000, example: '5' };
   const feeBps = options.feeBps === undefined ? undefined : parseDecimal(options.feeBps, bps);
   // --report: coverage, cost to date and effectiveness from history, instead of the plan ahead.

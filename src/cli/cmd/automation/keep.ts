@@ -14,8 +14,7 @@ import { parseKeeperServiceOptions } from '../../../features/keeper/keeper-servi
 import type { OutputFields } from '../../../platform/fields/output-fields.js';
 import { redrawsInPlace } from '../../../platform/terminal/terminal.js';
 
-function parseKeepOptions(input: In<'KEEP_RUN'>) {
-  const { args, options } = input;
+function parseKeepOptions({ args, options }: In<'KEEP_RUN'>) {
   const seconds = { name: '--interval', unit: 'seconds', min: MIN_INTERVAL_MS / 1000, max: MAX_INTERVAL_MS / 1000 };
   const intervalMs =
     options.interval === undefined

@@ -9,9 +9,10 @@ import { accountForPeople } from '../../../platform/api/wire/fields.js';
 
 export async function run(ctx: CommandContext, input: In<'ACCOUNT'>) {
   if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'account' }, input.options);
-  const client = await ctx.client();
-  const account = await client.getAccount();
-  const environment = (await ctx.credentials()).environment;
-  const title = environment === 'live' ? `Account ${ctx.output.chalk.red.bold('LIVE')}` : 'Account (test funds)';
+  const account = await (await ctx.client()).getAccount();
+  const title =
+    (await ctx.credentials()).environment === 'live'
+      ? `Account ${ctx.output.chalk.red.bold('LIVE')}`
+      : 'Account (test funds)';
   ctx.output.record(ctx.output.named(account, accountForPeople), ACCOUNT_FIELDS, { title });
 }

@@ -11,11 +11,10 @@ import { safeText } from '../../../core/security/safe-text.js';
 import { findHedge } from '../../../features/book/hedge-id.js';
 import { shellWord } from '../../../core/program.js';
 
-export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
+export async function run(ctx: CommandContext, { args, options }: In<'HEDGES'>) {
   const { output } = ctx;
-  const { options } = input;
-  if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: input.args.id, filters: options }, options);
-  const id = input.args.id === undefined ? undefined : parseHedgeId(input.args.id);
+  if (watchAsked(options)) return watchCommand(ctx, { kind: 'hedge', id: args.id, filters: options }, options);
+  const id = args.id === undefined ? undefined : parseHedgeId(args.id);
   const status = parseStatus(options.status);
   const clientReference = parseClientReference(options.ref);
   const { limit, defaulted: defaultLength } = parseListLength(options.limit, options.all);
@@ -41,9 +40,8 @@ export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
       checkCut: !defaultLength,
       lookAhead: defaultLength,
     });
-    const hedges = list.items;
     const filtered = status !== undefined || clientReference !== undefined;
-    await output.list(hedges, HEDGE_RESOURCE, {
+    await output.list(list.items, HEDGE_RESOURCE, {
       empty: filtered ? 'No hedges match these filters.' : 'No hedges yet.',
       nowMs: client.transport.serverNow().bestMs,
     });
@@ -58,7 +56,8 @@ export async function run(ctx: CommandContext, input: In<'HEDGES'>) {
       moreCommand: ctx.hedgeCommand('hedges', ...filters, '--all'),
     });
     if (short) output.warn(short);
-    if (hedges.length) output.tableNote(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
+    if (list.items.length)
+      output.tableNote(output.chalk.dim(`One hedge in full: ${ctx.hedgeCommand('hedges', '<ID>')}`));
     return;
   }
   const startedAt = ctx.clock.now();

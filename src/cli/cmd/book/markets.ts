@@ -16,8 +16,7 @@ function carryText(rate: number, compact = false) {
 }
 
 export async function run(ctx: CommandContext) {
-  const client = await ctx.client();
-  const { markets } = await client.listMarkets();
+  const { markets } = await (await ctx.client()).listMarkets();
   await ctx.output.list(markets, marketsResource(carryText), {
     empty: 'No markets are available to this account.',
     columnNotes: [

@@ -10,34 +10,36 @@ import { renderMaturities } from '../../../features/book/maturities-view.js';
 export async function run(ctx: CommandContext, input: In<'MATURITIES'>) {
   // withinMs undefined: every open hedge; within, as typed, for the "nothing within" sentence.
   const raw = input.options.within;
-  const opts = { withinMs: parseWithin(raw), within: raw?.trim(), ref: parseClientReference(input.options.ref) };
+  const withinMs = parseWithin(raw);
+  const within = raw?.trim();
+  const ref = parseClientReference(input.options.ref);
   // Each hedge's maturity from its record, for every side as all its views show it: every
   // filled hedge however old (not one default page), a side's hedges however many, a fill the
   // positions list has not caught up with, and not a hedge the history shows ended.
   const { book, sides, nowMs } = await readSides(
     ctx,
-    opts.ref,
+    ref,
     (problem) => `Hedges not read: ${problem}; each side is listed from its positions line alone.`,
   );
   const hedges = sides.lines.flatMap((side) => side?.hedges ?? []);
   const unlisted = sides.unlisted.flatMap((side) => side.hedges);
-  const collected = collectMaturities(book, hedges, nowMs, opts.withinMs, unlisted);
+  const collected = collectMaturities(book, hedges, nowMs, withinMs, unlisted);
   const maturities =
-    opts.ref === undefined
+    ref === undefined
       ? collected.maturities
-      : collected.maturities.filter((item) => sameReference(item.client_reference, opts.ref));
+      : collected.maturities.filter((item) => sameReference(item.client_reference, ref));
   for (const side of [...sides.lines, ...sides.unlisted]) {
     if (side?.state !== 'settling') continue;
-    if (opts.ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side))
+    if (ref !== undefined && !maturities.some((item) => item.market === side.market && item.side === side.side))
       continue;
     ctx.output.warn(settlingSentence(side.market, side.side, side.why));
   }
   const empty =
     !book.length && !unlisted.length
       ? 'No open hedges: nothing to settle.'
-      : opts.ref !== undefined
-        ? `No open hedge carries the reference ${opts.ref}${opts.within === undefined ? '' : ` and matures within ${opts.within}`}.`
-        : `Nothing matures within ${opts.within}.`;
+      : ref !== undefined
+        ? `No open hedge carries the reference ${ref}${within === undefined ? '' : ` and matures within ${within}`}.`
+        : `Nothing matures within ${within}.`;
   await renderMaturities(ctx.output, groupByDay(maturities), { empty, undated: collected.undated, nowMs });
   return 0;
 }

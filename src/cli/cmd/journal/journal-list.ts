@@ -62,12 +62,13 @@ export async function run(ctx: CommandContext, input: In<'JOURNAL_LIST'>) {
   const unverified = [...(checks ?? [])]
     .filter(([, check]) => check === 'unsealed' || check === 'forged')
     .map(([id]) => safeText(id));
-  if (unverified.length) {
-    const named =
-      unverified.slice(0, 3).join(', ') + (unverified.length > 3 ? ` and ${unverified.length - 3} more` : '');
+  const count = unverified.length;
+  if (count) {
+    const named = unverified.slice(0, 3).join(', ') + (count > 3 ? ` and ${count - 3} more` : '');
+    const one = count === 1;
     output.textNote(
       output.chalk.yellow(
-        `${unverified.length === 1 ? 'Row' : `${unverified.length} rows`} ${named} ${unverified.length === 1 ? 'does' : 'do'} not verify as this account's own: hedge never sends ${unverified.length === 1 ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0])}\`).`,
+        `${one ? 'Row' : `${count} rows`} ${named} ${one ? 'does' : 'do'} not verify as this account's own: hedge never sends ${one ? 'it' : 'them'} again (\`${ctx.hedgeCommand('journal', 'show', unverified[0])}\`).`,
       ),
     );
   }

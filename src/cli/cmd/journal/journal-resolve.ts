@@ -9,14 +9,13 @@ import { safeText } from '../../../core/security/safe-text.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 import { findJournalEntry } from '../../../features/write/journal-entry.js';
 
-export async function run(ctx: CommandContext, input: In<'JOURNAL_RESOLVE'>) {
-  const { landed, notLanded } = input.options;
+export async function run(ctx: CommandContext, { args, options: { landed, notLanded } }: In<'JOURNAL_RESOLVE'>) {
   if (landed === true && notLanded === true)
     throw new UsageError('--landed and --not-landed: give one of them, not both.');
   if (landed !== true && notLanded !== true)
     throw new UsageError('give --landed (it happened on the server) or --not-landed (it did not).');
   const journal = await ctx.journal();
-  const entry = await findJournalEntry(ctx, journal, input.args.id);
+  const entry = await findJournalEntry(ctx, journal, args.id);
   if (!isUnresolved(entry))
     throw new UsageError(
       `Journal ${entry.id} (${safeText(entry.command)}) is already resolved: its outcome is ${safeText(entry.outcome)}; nothing was changed.`,

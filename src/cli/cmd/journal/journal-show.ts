@@ -5,24 +5,19 @@ import { checkUnresolvedRows } from '../../../features/write/row-trust.js';
 import { isUnresolved, resumeWithItsCredentials } from '../../../platform/journal/index.js';
 import { renderJournalEntry } from '../../../platform/results/journal-fields.js';
 
-export async function run(ctx: CommandContext, input: In<'JOURNAL_SHOW'>) {
-  const journal = await ctx.journal();
-  const entry = await findJournalEntry(ctx, journal, input.args.id);
+export async function run(ctx: CommandContext, { args }: In<'JOURNAL_SHOW'>) {
+  const entry = await findJournalEntry(ctx, await ctx.journal(), args.id);
   const check = (await checkUnresolvedRows(ctx, [entry]))?.get(entry.id);
   const unverified = check === 'unsealed' || check === 'forged';
   const footer = !isUnresolved(entry)
     ? []
-    : unverified
-      ? [
-          ctx.output.chalk.yellow(
-            `Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`,
-          ),
-        ]
-      : [
-          ctx.output.chalk.yellow(
-            // Under the profile it was sent with: another profile's key is another account, and is refused.
-            `Unresolved: finish it with ${entry.profile ? resumeWithItsCredentials(entry) : `\`${ctx.hedgeCommand('resume', entry.id)}\``} (same key, acts at most once).`,
-          ),
-        ];
-  renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check ? { check } : {}) });
+    : [
+        ctx.output.chalk.yellow(
+          unverified
+            ? `Unresolved and unverified: hedge will not send it again. Look at the book, then \`${ctx.hedgeCommand('journal', 'resolve', entry.id, '--not-landed')}\` (or --landed).`
+            : // Under the profile it was sent with: another profile's key is another account, and is refused.
+              `Unresolved: finish it with ${entry.profile ? resumeWithItsCredentials(entry) : `\`${ctx.hedgeCommand('resume', entry.id)}\``} (same key, acts at most once).`,
+        ),
+      ];
+  renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check && { check }) });
 }

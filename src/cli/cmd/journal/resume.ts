@@ -10,10 +10,9 @@ import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
 import { showTrade } from '../trade/trade-outcome.js';
 import { utcClock } from '../../../core/utc-text.js';
 
-export async function run(ctx: CommandContext, input: In<'RESUME'>) {
+export async function run(ctx: CommandContext, { args, options }: In<'RESUME'>) {
   // A journal id or a unique part of one; none: the newest unresolved entry.
-  const id = input.args.id?.trim() || undefined;
-  const entry = await chooseEntryToResume(ctx, id);
+  const entry = await chooseEntryToResume(ctx, args.id?.trim() || undefined);
   if (!entry) {
     ctx.output.note(
       `Nothing to resume: every action in the journal is resolved. See them with \`${ctx.hedgeCommand('journal')}\`.`,
@@ -26,8 +25,8 @@ export async function run(ctx: CommandContext, input: In<'RESUME'>) {
   return showResumed(
     ctx,
     await resumeEntry(ctx, plan, {
-      wait: input.options.wait !== false,
-      resendUnproven: input.options.resendUnproven === true,
+      wait: options.wait !== false,
+      resendUnproven: options.resendUnproven === true,
     }),
   );
 }

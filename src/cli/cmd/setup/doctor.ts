@@ -1,7 +1,7 @@
 // hedge doctor: exit 0 only when everything a write needs works; otherwise the class of the first failed check a
 // write needs (4 key, 5 network, server or clock, 14 an unreadable answer, 2 a setting; a config store or journal that
 // cannot be used, the code a write would end with). It sends no write.
-import type { CheckStatus, FailureClass } from '../../../features/setup/doctor.js';
+import type { FailureClass } from '../../../features/setup/doctor.js';
 import type { CommandContext } from '../command-input.js';
 import { wrapWords } from '../../../platform/terminal/width.js';
 import { describeError } from '../../../platform/terminal/exit-codes.js';
@@ -31,19 +31,13 @@ export async function run(ctx: CommandContext) {
     for_writes: check.forWrites,
   }));
   const c = output.chalk;
-  const marks: Record<CheckStatus, string> = {
-    ok: c.green('✓'),
-    warn: c.yellow('!'),
-    fail: c.red('✗'),
-    skip: c.dim('–'),
-    info: c.dim('·'),
-  };
   // A person reads each check as a line: its mark, its title and what it found, then what to do.
   const people = () => {
     const width = Math.max(...report.checks.map((check) => check.title.length));
     const lines = [c.bold('hedge doctor')];
     for (const check of report.checks) {
-      const head = `${marks[check.status]} ${check.title.padEnd(width)}  `;
+      const mark = { ok: c.green('✓'), warn: c.yellow('!'), fail: c.red('✗'), skip: c.dim('–'), info: c.dim('·') };
+      const head = `${mark[check.status]} ${check.title.padEnd(width)}  `;
       lines.push(wrapWords(`${head}${check.detail}`, output.columns, { hangingIndent: width + 4 }));
       if (check.next)
         lines.push(wrapWords(`${' '.repeat(width + 4)}→ ${check.next}`, output.columns, { hangingIndent: width + 6 }));

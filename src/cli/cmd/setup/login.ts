@@ -23,8 +23,7 @@ import type { CommandContext, In } from '../command-input.js';
 import { UsageError } from '../../../core/errors.js';
 import { safeText } from '../../../core/security/safe-text.js';
 
-function parseLoginOptions(input: In<'LOGIN'>) {
-  const { options } = input;
+function parseLoginOptions({ options }: In<'LOGIN'>) {
   const keyStore = typeof options.keyStore === 'string' ? options.keyStore.trim() : undefined;
   if (keyStore !== undefined && !['keyring', 'file'].includes(keyStore))
     throw new UsageError(`--key-store: "${safeText(keyStore)}" is not a place for the key; expected keyring or file.`);

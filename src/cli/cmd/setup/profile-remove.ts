@@ -6,10 +6,9 @@ import { keyLocationOf, removeFromKeyring, type KeyLocation } from '../../../pla
 import { safeText } from '../../../core/security/safe-text.js';
 import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, input: In<'PROFILE_REMOVE'>) {
+export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_REMOVE'>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
-  const name = input.args.name;
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   let wasCurrent = false;

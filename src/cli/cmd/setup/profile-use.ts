@@ -3,10 +3,9 @@ import { profileRow, requireProfile } from '../../../platform/config/profile-vie
 import { environmentLabel } from '../../../features/setup/profile-view.js';
 import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, input: In<'PROFILE_USE'>) {
+export async function run(ctx: CommandContext, { args: { name } }: In<'PROFILE_USE'>) {
   // Whether it exists only the store can say.
   const { output } = ctx;
-  const name = input.args.name;
   const store = await ctx.store();
   requireProfile(store.read(), name, 'name');
   const data = await store.update((latest) => {

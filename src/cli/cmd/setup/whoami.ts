@@ -16,14 +16,6 @@ import { safeText } from '../../../core/security/safe-text.js';
 
 const EXIT_FOR_STATUS = { ok: 0, refused: 4, unreachable: 5, error: 3 };
 
-/** The settings shown with where each came from: [JSON name, card label, environment variable]. */
-const SETTINGS = [
-  ['profile', 'Profile', 'HEDGE_PROFILE'],
-  ['base_url', 'Base URL', 'HEDGE_BASE_URL'],
-  ['api_key', 'API key', 'HEDGE_API_KEY'],
-  ['ca_file', 'CA file', 'HEDGE_CA_FILE'],
-] as const;
-
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
   const c = output.chalk;
@@ -118,18 +110,18 @@ export async function run(ctx: CommandContext) {
         journal,
         key_check: {
           status: check.status,
-          ...(check.code ? { code: check.code } : {}),
-          ...(check.message ? { message: check.message } : {}),
+          ...(check.code && { code: check.code }),
+          ...(check.message && { message: check.message }),
         },
       },
       people: (shown) => {
         const d = shown.chalk;
-        // A setting and, dimmed, where it came from.
-        const from = ([key, label, variable]: (typeof SETTINGS)[number]): [string, string] => {
+        // A setting (by its JSON name, card label and environment variable) and, dimmed, where it came from.
+        const from = (key: keyof typeof values, label: string, variable: string): [string, string] => {
           const source =
             sources[key] &&
             {
-              flag: variable === 'HEDGE_PROFILE' ? '--profile' : 'flag',
+              flag: key === 'profile' ? '--profile' : 'flag',
               environment: variable,
               current: 'the current profile',
               profile: profileName ? `profile "${profileName}"` : 'the profile',
@@ -139,10 +131,10 @@ export async function run(ctx: CommandContext) {
         };
         return shown.card(
           [
-            profileName ? from(SETTINGS[0]) : ['Profile', d.dim('— (none)')],
+            profileName ? from('profile', 'Profile', 'HEDGE_PROFILE') : ['Profile', d.dim('— (none)')],
             ['Environment', environmentLabel(environment, d)],
-            from(SETTINGS[1]),
-            from(SETTINGS[2]),
+            from('base_url', 'Base URL', 'HEDGE_BASE_URL'),
+            from('api_key', 'API key', 'HEDGE_API_KEY'),
             [
               'Key stored in',
               keyLocation
@@ -151,7 +143,7 @@ export async function run(ctx: CommandContext) {
                   ? 'the demo simulator'
                   : 'the environment (HEDGE_API_KEY)',
             ],
-            ...(caFile ? [from(SETTINGS[3])] : []),
+            ...(caFile ? [from('ca_file', 'CA file', 'HEDGE_CA_FILE')] : []),
             // A guess at what the spec does not show is the builders' detail: shown with --verbose (and in --json).
             ...wireRows
               .filter((row) => row.source !== 'default' || ctx.globals.verbose)

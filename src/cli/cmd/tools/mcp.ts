@@ -24,7 +24,6 @@ async function runMcp(ctx: CommandContext, input: In<'MCP'>, commands: readonly 
   const ttlSeconds = tokenTtlSeconds(ctx.env);
   // The operator's limits are checked before the key is even resolved: a typo is exit 2 at once.
   const limits = parseAgentLimits(input.options);
-  const allowLive = input.options.allowLive === true;
   const credentials = await ctx.credentials();
   const tokens = new ConfirmationTokens(ttlSeconds, ctx.clock.now);
   // Relative --root values and file paths start from the directory the server was started in.
@@ -42,7 +41,7 @@ async function runMcp(ctx: CommandContext, input: In<'MCP'>, commands: readonly 
       connections: await ctx.connections(),
     },
     tokens,
-    { allowLive, limits, tools },
+    { allowLive: input.options.allowLive === true, limits, tools },
   );
   const c = ctx.output.chalk;
   const tier =

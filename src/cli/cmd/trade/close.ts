@@ -10,11 +10,10 @@ import { hedgesWords } from '../../../features/write/as-shown.js';
 import { UnresolvedError } from '../../../core/errors.js';
 import { formatUsd } from '../../../core/number-format.js';
 
-export async function run(ctx: CommandContext, input: In<'CLOSE'>) {
-  const request = { market: parseMarket(input.args.market), side: parseSide(input.args.side) };
-  const write = writeOptionsFrom(input.options);
-  const client = await ctx.client();
-  const outcome = await runWrite(ctx, tradeAction(ctx, client, tradeRecord('close', request)), write);
+export async function run(ctx: CommandContext, { args, options }: In<'CLOSE'>) {
+  const request = { market: parseMarket(args.market), side: parseSide(args.side) };
+  const write = writeOptionsFrom(options);
+  const outcome = await runWrite(ctx, tradeAction(ctx, await ctx.client(), tradeRecord('close', request)), write);
   showTrade(ctx, 'close', outcome);
   // Asked to close the side: one open again under another hedge (another actor's since) is no exit 0.
   const open = outcome.kind === 'resolved' ? (outcome.result as CloseResult).openNow : undefined;

@@ -63,7 +63,7 @@ export async function runOpenWizard(
   ctx: CommandContext,
   client: HedgeClient,
   given: { market?: string; side?: Side; notionalUsd?: number; tenorDays?: Tenor; clientReference?: string },
-  { skipChecks }: { skipChecks: boolean },
+  skipChecks: boolean,
 ) {
   const prompter = await ctx.prompter();
   // The markets, the account, and what each side holds. The book marks the sides already open — a
@@ -82,7 +82,7 @@ export async function runOpenWizard(
   // The market given (checked unless --skip-checks), else one chosen among the open ones.
   let market: Market;
   if (given.market) {
-    const problem = skipChecks ? undefined : marketProblem(markets, given.market);
+    const problem = !skipChecks && marketProblem(markets, given.market);
     if (problem) throw problem;
     market = findMarket(markets, given.market) ?? ({ market: given.market } as Market);
   } else {

@@ -9,8 +9,7 @@ import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { openHedge, runChange } from '../../../features/trade/change.js';
 import { showTrade, tradeFields } from './trade-outcome.js';
 
-export async function run(ctx: CommandContext, input: In<'OPEN'>) {
-  const { args, options } = input;
+export async function run(ctx: CommandContext, { args, options }: In<'OPEN'>) {
   const given = {
     market: args.market === undefined ? undefined : parseMarket(args.market),
     side: args.side === undefined ? undefined : parseSide(args.side),
@@ -53,7 +52,7 @@ export async function run(ctx: CommandContext, input: In<'OPEN'>) {
   if (missing.length) {
     // Asked before anything is sent; the wizard confirms with the quote card in view.
     const { runOpenWizard } = await import('./open-wizard.js');
-    const answers = await runOpenWizard(ctx, client, given, { skipChecks });
+    const answers = await runOpenWizard(ctx, client, given, skipChecks);
     if (answers.kind === 'add') {
       // The side chosen is open, and the operator chose to add to it: the add quotes, and asks as the wizard's open does.
       const { outcome } = await runChange(ctx, 'add', { ...answers, skipChecks, write, ask: true });

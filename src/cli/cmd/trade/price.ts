@@ -9,11 +9,11 @@ import type { CommandContext, In } from '../command-input.js';
 import { PRICE_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { pricesInOneShape } from '../../../platform/api/wire/fields.js';
 
-export async function run(ctx: CommandContext, input: In<'PRICE'>) {
+export async function run(ctx: CommandContext, { args, options }: In<'PRICE'>) {
   const { output } = ctx;
-  if (watchAsked(input.options)) return watchCommand(ctx, { kind: 'price', market: input.args.market }, input.options);
+  if (watchAsked(options)) return watchCommand(ctx, { kind: 'price', market: args.market }, options);
   // One market; absent: every listed market.
-  const market = input.args.market === undefined ? undefined : parseMarket(input.args.market);
+  const market = args.market === undefined ? undefined : parseMarket(args.market);
   const client = await ctx.client();
   // The live markets list decides what exists: an unlisted market is named against it (exit 2),
   // and "every market" means every listed one, even on a server that needs `symbols`.

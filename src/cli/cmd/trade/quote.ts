@@ -6,12 +6,12 @@ import { quotedSizeProblem } from '../../../features/trade/pre-trade.js';
 import { QUOTE_INDICATIVE_NOTE, renderQuoteCard } from '../../../platform/results/quote-card.js';
 import type { CommandContext, In } from '../command-input.js';
 
-export async function run(ctx: CommandContext, input: In<'QUOTE'>) {
+export async function run(ctx: CommandContext, { args, options }: In<'QUOTE'>) {
   const { output } = ctx;
-  const market = parseMarket(input.args.market);
-  const side = parseSide(input.args.side);
-  const notionalUsd = parseNotional(input.args.notional);
-  const tenorDays = parseTenor(input.options.tenor);
+  const market = parseMarket(args.market);
+  const side = parseSide(args.side);
+  const notionalUsd = parseNotional(args.notional);
+  const tenorDays = parseTenor(options.tenor);
   const client = await ctx.client();
   const sizeProblem = quotedSizeProblem(client, { market, side, notionalUsd });
   const quote = await client

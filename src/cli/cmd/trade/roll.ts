@@ -8,17 +8,16 @@ import { runRoll } from '../../../features/trade/roll.js';
 import { writeOptionsFrom } from '../../../features/write/write-flow.js';
 import { renderRollOutcome } from '../../../platform/results/roll-outcome.js';
 
-export async function run(ctx: CommandContext, input: In<'ROLL'>) {
-  const { args, options } = input;
-  const request = {
+export async function run(ctx: CommandContext, { args, options }: In<'ROLL'>) {
+  const outcome = await runRoll(ctx, {
     market: parseMarket(args.market),
     side: parseSide(args.side),
     tenorDays: parseTenor(options.tenor),
     skipChecks: options.skipChecks === true,
     write: writeOptionsFrom(options),
     clientReference: parseClientReference(options.ref),
-  };
-  return renderRollOutcome(ctx.output, await runRoll(ctx, request), (...argv) => ctx.hedgeCommand(...argv));
+  });
+  return renderRollOutcome(ctx.output, outcome, (...argv) => ctx.hedgeCommand(...argv));
 }
 
 export const OUTPUT_FIELDS = tradeFields('roll', ROLL_DRY_RUN_FIELDS);
