@@ -25,7 +25,6 @@ import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
 import { bounded, HEARTBEAT_VERSION, staleAfterMs, type KeeperLockPlace } from './keeper-heartbeat.js';
 import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
-import type { MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
 import type { Identity } from '../write/identity.js';
@@ -73,7 +72,7 @@ export interface KeeperServiceOptions {
   alertUrl?: string;
   /** --alert-headroom: alert when a row's market capacity or the exposure headroom is below this many USD. */
   alertHeadroomUsd?: number;
-  metrics?: MetricsAddress;
+  metrics?: ReturnType<typeof parseMetricsAddress>;
   /** The error codes --metrics counts by name (the catalogue's, from the command); any other is `other`. */
   metricsErrorCodes?: readonly string[];
 }
