@@ -464,18 +464,17 @@ export function costToDate(markets: readonly string[], hedges: readonly CoverHed
 
 /** The price a hedge recorded nearest to `ms` (an entry at its open, an exit at its close), else `fallback`. */
 function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number) {
-  let best: { distance: number; price: number } | undefined;
-  for (const hedge of hedges) {
-    for (const [at, price] of [
+  let best = { distance: Infinity, price: fallback };
+  for (const hedge of hedges)
+    for (const [at = NaN, price = 0] of [
       [hedge.openedAtMs, hedge.entryPrice],
       [hedge.closedAtMs, hedge.exitPrice],
     ] as const) {
-      if (at === undefined || price === undefined || !(price > 0)) continue;
+      // A time or price not recorded is passed over (a NaN distance is never nearer).
       const distance = Math.abs(at - ms);
-      if (!best || distance < best.distance) best = { distance, price };
+      if (price > 0 && distance < best.distance) best = { distance, price };
     }
-  }
-  return best?.price ?? fallback;
+  return best.price;
 }
 
 /** An exposure's effectiveness before its market has a cover with a price, or a price today; price_to stays in its place. */
