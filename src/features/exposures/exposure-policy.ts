@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { UsageError } from '../../core/errors.js';
 import { repeatedKeys } from '../../core/security/json-keys.js';
-import { DEFAULT_POLICY, type ExposurePolicy, type RatioBucket } from './exposures-rules.js';
+import { DEFAULT_POLICY, type ExposurePolicy } from './exposures-rules.js';
 import { echo, parseDecimal } from '../../core/input.js';
 
 export interface PolicyFlags {
@@ -21,7 +21,7 @@ const RATIOS_ALLOWED =
 /** `30:100,90:75,*:50` → buckets. `where` names the option or the file's key in a problem. */
 export function parseRatios(raw: string, where: string) {
   const parts = raw.split(',').map((part) => part.trim());
-  const buckets: RatioBucket[] = [];
+  const buckets: ExposurePolicy['buckets'] = [];
   const refuse = (why: string) => new UsageError(`${where}: ${why}; expected ${RATIOS_ALLOWED}.`);
   for (const [index, part] of parts.entries()) {
     const match = /^(\*|\d+(?:\.\d+)?)\s*:\s*(\d+(?:\.\d+)?)%?$/.exec(part);

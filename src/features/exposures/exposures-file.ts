@@ -2,8 +2,7 @@
 // CSV or JSON; a problem names the row and field, never the cell's content.
 import { parseMarket, readAmount, readDecimal } from '../../core/input.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import { readInstant, readRowFile, type Field, type RowFileLayout } from '../../core/row-file.js';
-import type { RowFileOptions, RowFileProblem } from '../../core/row-file.js';
+import { readInstant, readRowFile, type Field, type RowFileLayout, type RowFileOptions } from '../../core/row-file.js';
 import { withoutUndefined } from '../../core/objects.js';
 
 export interface Exposure {
@@ -24,7 +23,7 @@ export interface Exposure {
   line: number;
 }
 
-export type ExposureFileResult = { exposures: Exposure[] } | { problems: RowFileProblem[] };
+export type ExposureFileResult = ReturnType<typeof parseExposuresFile>;
 
 type Column = 'id' | 'market' | 'type' | 'amount' | 'currency' | 'due' | 'hedge_ratio';
 
@@ -44,7 +43,7 @@ const LAYOUT: RowFileLayout<Column> = {
 /** An amount in any currency: NGN 450 million is 4.5e8; a thousand times more is still refused as a typo. */
 const MAX_AMOUNT = 1e15;
 
-export function parseExposuresFile(text: string, options: RowFileOptions): ExposureFileResult {
+export function parseExposuresFile(text: string, options: RowFileOptions) {
   const read = readRowFile(
     text,
     options,

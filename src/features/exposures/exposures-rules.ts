@@ -8,35 +8,25 @@ import { DAY_MS, SIDES, TENORS, type Side } from '../../core/vocabulary.js';
 import { utcDay, utcIso } from '../../core/utc-text.js';
 import { toCents, weekStart } from '../report/report-rules.js';
 
-export interface RatioBucket {
-  /** Up to this many days to due (inclusive); undefined: every exposure further away. */
-  withinDays?: number;
-  /** 0..1 */
-  ratio: number;
-}
-
-export interface ExposurePolicy {
-  /** Sorted by withinDays; the last has none (beyond). */
-  buckets: RatioBucket[];
+export const DEFAULT_POLICY = {
+  /** Sorted by withinDays (up to that many days to due, inclusive), ratio 0..1; the last has none (beyond). */
+  buckets: [{ withinDays: 30, ratio: 1 }, { withinDays: 90, ratio: 0.75 }, { ratio: 0.5 }] as {
+    withinDays?: number;
+    ratio: number;
+  }[],
   /** The re-size band, in percent of the target: nothing is traded while the book is within it. */
-  bandPct: number;
-  /** `current`: USD notional at today's price; `fixed`: at the price of the exposure's first cover. */
-  sizing: 'current' | 'fixed';
-  /** The currency the company's books are in: USD (default) or a market's quote currency. */
-  functional: string;
-  netting: boolean;
-}
-
-export const DEFAULT_POLICY: ExposurePolicy = {
-  buckets: [{ withinDays: 30, ratio: 1 }, { withinDays: 90, ratio: 0.75 }, { ratio: 0.5 }],
   bandPct: 5,
-  sizing: 'current',
+  /** `current`: USD notional at today's price; `fixed`: at the price of the exposure's first cover. */
+  sizing: 'current' as 'current' | 'fixed',
+  /** The currency the company's books are in: USD (default) or a market's quote currency. */
   functional: 'USD',
   netting: true,
 };
 
+export type ExposurePolicy = typeof DEFAULT_POLICY;
+
 /** Market → mid price (quote currency per USDT); as `firstCover`, exposure id → the price its first cover was sized at (sizing `fixed`). */
-export type Prices = Readonly<Record<string, number>>;
+export type Prices = Record<string, number>;
 
 /** The markets of the exposures, sorted. */
 export const marketsOf = (exposures: readonly Exposure[]) =>
@@ -173,8 +163,6 @@ export function targetBook(
   });
 }
 
-export type BookTarget = ReturnType<typeof targetBook>[number];
-
 /** The keeper's target rows at `nowMs`, every side a row (0 = flat). `dueLeadMs`: an exposure due within that long counts as due, so a keeper reduces the last cycle before a due date, never after (the book never above the cover). */
 export function targetRowsAt(...args: Parameters<typeof targetBook>) {
   const [exposures, policy, prices, nowMs, firstCover = {}, { dueLeadMs = 0 } = {}] = args;
@@ -253,19 +241,14 @@ export function scheduleOfChanges(
 
 // ---- the projected cost ----------------------------------------------------------------------
 
-interface CostRates {
-  /** Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays). */
-  carryDailyPct: Readonly<Record<string, Readonly<Record<Side, number>>>>;
-  /** Market → the platform fee as a share of the notional traded (a quote's fee / its notional); absent: unknown. */
-  feeRate: Readonly<Record<string, number | undefined>>;
-}
-
 /** The cost of holding the target to each due date at today's carry and fee (opens, changes and rolls each pay a fee). */
 export function projectedCost(
   exposures: readonly Exposure[],
   policy: ExposurePolicy,
   prices: Prices,
-  rates: CostRates,
+  // Market → the daily carry per side in percent, signed as the server signs it (positive: the account pays);
+  // market → the platform fee as a share of the notional traded (a quote's fee / its notional), absent: unknown.
+  rates: { carryDailyPct: Record<string, Record<Side, number>>; feeRate: Record<string, number | undefined> },
   nowMs: number,
 ) {
   const times = changeTimes(exposures, policy, nowMs);
@@ -386,8 +369,7 @@ export function exposureRevaluationUsd(
 
 /** A hedge's price P&L (USD) from entry to mark: the service's NDF. */
 export function coverPnlUsd(side: Side, notionalUsd: number, entryPrice: number, markPrice: number) {
-  const buy = (notionalUsd * (markPrice - entryPrice)) / markPrice;
-  return side === 'buy' ? buy : -buy;
+  return (signOf(side) * (notionalUsd * (markPrice - entryPrice))) / markPrice;
 }
 
 /** The dollar-offset ratio: how much of the exposure's change the cover offset, in percent (−cover P&L / exposure change). Undefined while the exposure has not moved. */
@@ -480,18 +462,17 @@ export function costToDate(markets: readonly string[], hedges: readonly CoverHed
 
 /** The price a hedge recorded nearest to `ms` (an entry at its open, an exit at its close), else `fallback`. */
 function priceNear(hedges: readonly CoverHedge[], ms: number, fallback: number) {
-  let best: { distance: number; price: number } | undefined;
-  for (const hedge of hedges) {
-    for (const [at, price] of [
+  let best = { distance: Infinity, price: fallback };
+  for (const hedge of hedges)
+    for (const [at = NaN, price = 0] of [
       [hedge.openedAtMs, hedge.entryPrice],
       [hedge.closedAtMs, hedge.exitPrice],
     ] as const) {
-      if (at === undefined || price === undefined || !(price > 0)) continue;
+      // A time or price not recorded is passed over (a NaN distance is never nearer).
       const distance = Math.abs(at - ms);
-      if (!best || distance < best.distance) best = { distance, price };
+      if (price > 0 && distance < best.distance) best = { distance, price };
     }
-  }
-  return best?.price ?? fallback;
+  return best.price;
 }
 
 /** An exposure's effectiveness before its market has a cover with a price, or a price today; price_to stays in its place. */
@@ -547,8 +528,8 @@ export function effectiveness(
       const to = exposure.dueMs <= nowMs ? priceNear(mine, exposure.dueMs, price) : price;
       const change = exposureRevaluationUsd(exposure, functional, firstPrice, to);
       const cover = Math.abs(weightSum) < 1e-9 ? 0 : (coverTotal * weights[index]) / weightSum;
-      const offset =
-        side === undefined || weights[index] === 0 ? { ratio_pct: null, effective: null } : dollarOffset(cover, change);
+      // Uncovered (no FX risk, or no weight): no ratio, as for an exposure that has not moved.
+      const offset = dollarOffset(cover, weights[index] === 0 ? 0 : change);
       return {
         ...head,
         first_cover_at: utcIso(t0),

@@ -112,7 +112,7 @@ export const STRESS_RESOURCE = section(
   'shock_pct net_usd exposure_change_usd cover_pnl_usd price market',
 );
 
-const SECTIONS: Record<ExposureSection, Section> = {
+const SECTIONS = {
   exposures: EXPOSURE_LINE_RESOURCE,
   book: BOOK_RESOURCE,
   schedule: SCHEDULE_RESOURCE,
@@ -191,7 +191,7 @@ async function renderSections<S extends string>(
 
 // ---- --report ------------------------------------------------------------------------------
 
-const REPORT_SECTION_VIEWS: Record<ReportSection, Section> = {
+const REPORT_SECTION_VIEWS = {
   coverage: section(
     'Coverage per week',
     'No week to show.',

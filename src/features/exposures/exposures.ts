@@ -19,7 +19,6 @@ import {
   effectiveness,
   firstCoverOf,
   hedgesOf,
-  type BookTarget,
   type CoverHedge,
 } from './exposures-rules.js';
 import { readHistoryRecord, readPosition } from '../../platform/api/wire/fields.js';
@@ -43,7 +42,7 @@ interface ExposuresInput {
 type ExposuresPorts = InputPorts & Pick<CommandContext, 'client' | 'notify'>;
 
 /** The exposures, or one UsageError (exit 2) listing every bad row as `file:LINE: row N: field: …`; and the policy: defaults, the policy file when given, then the flags. */
-async function readInputs(ports: InputPorts & Pick<CommandContext, 'client'>, input: ExposuresInput) {
+async function readInputs(ports: ExposuresPorts, input: ExposuresInput) {
   const { text, sourceName } = await readInputFile(ports, input.file, 'exposures file');
   const parsed = parseExposuresFile(text, { sourceName });
   if ('problems' in parsed)
@@ -65,7 +64,7 @@ async function readInputs(ports: InputPorts & Pick<CommandContext, 'client'>, in
 async function quotedFeeRate(
   client: HedgeClient,
   market: string,
-  book: readonly BookTarget[],
+  book: ReturnType<typeof targetBook>,
   ports: Pick<CommandContext, 'log'>,
 ) {
   const held = book.find((row) => row.market === market && row.target_usd > 0);

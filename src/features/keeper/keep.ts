@@ -48,14 +48,11 @@ interface KeepServices {
   errorFields: (error: unknown) => JsonObject;
 }
 
-/** How a keeper ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code. */
-type KeepOutcome = { kind: 'stopped'; interrupted: boolean } | { kind: 'one-cycle'; firstError?: unknown };
-
 export async function runKeep(
   ports: WritePorts & Pick<CommandContext, 'keeperStep' | 'interceptSignals'>,
   options: KeepOptions,
   services: KeepServices,
-): Promise<KeepOutcome> {
+) {
   // The context's clock; a wake-up ends a sleep early (no timer outlives the keeper).
   const clock: KeeperClock = {
     now: () => ports.clock.now(),
@@ -235,11 +232,12 @@ export async function runKeep(
           message:
             'stopped by a second signal: the steps in progress were interrupted; their journal entries stay unresolved and the next start finishes them',
         });
-        return { kind: 'stopped', interrupted: true };
+        return { kind: 'stopped', interrupted: true } as const;
       }
       if (signals.stopping)
         event({ event: 'stop', message: 'stopped by a signal after finishing the steps in flight' });
-      return once ? { kind: 'one-cycle', firstError } : { kind: 'stopped', interrupted: false };
+      // How it ended: stopped by a signal (`interrupted` when a second cut its steps short), or one cycle run with the first error for the exit code.
+      return once ? ({ kind: 'one-cycle', firstError } as const) : ({ kind: 'stopped', interrupted: false } as const);
     } finally {
       await service?.stop();
       reporter.close();

@@ -9,14 +9,6 @@ import { boundedLabel } from '../../core/security/metric-label.js';
 import { safeText } from '../../core/security/safe-text.js';
 import type { KeepRowStatus } from '../../core/keep-rules.js';
 
-/** Where --metrics listens (parsed by keeper-service.ts parseMetricsAddress). */
-export interface MetricsAddress {
-  host: string;
-  port: number;
-}
-
-export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
-
 /** A scrape is one short GET from a nearby collector: a slow client is cut, a socket past maxConnections closed on accept; the check interval is shorter than Node's default so the timeouts bite. */
 export const METRICS_SERVER_LIMITS = {
   maxConnections: 64,
@@ -26,10 +18,13 @@ export const METRICS_SERVER_LIMITS = {
   connectionsCheckingInterval: 1_000,
 };
 
+export type KeeperMetrics = Awaited<ReturnType<typeof serveKeeperMetrics>>;
+
 const KNOWN_SIDES = new Set<string>(SIDES);
 
 export async function serveKeeperMetrics(
-  address: MetricsAddress,
+  // Where --metrics listens (parsed by keeper-service.ts parseMetricsAddress).
+  address: { host: string; port: number },
   options: {
     now: () => number;
     staleAfterMs: number;

@@ -25,7 +25,6 @@ import { cents } from '../../core/money.js';
 import { utcIso } from '../../core/utc-text.js';
 import { bounded, HEARTBEAT_VERSION, staleAfterMs, type KeeperLockPlace } from './keeper-heartbeat.js';
 import { writeHeartbeatFile } from '../../platform/journal/heartbeat-file.js';
-import type { KeeperMetrics, MetricsAddress } from './keeper-metrics.js';
 import { UsageError } from '../../core/errors.js';
 import { parseUsdAmount } from '../../core/input.js';
 import type { Identity } from '../write/identity.js';
@@ -73,7 +72,7 @@ export interface KeeperServiceOptions {
   alertUrl?: string;
   /** --alert-headroom: alert when a row's market capacity or the exposure headroom is below this many USD. */
   alertHeadroomUsd?: number;
-  metrics?: MetricsAddress;
+  metrics?: ReturnType<typeof parseMetricsAddress>;
   /** The error codes --metrics counts by name (the catalogue's, from the command); any other is `other`. */
   metricsErrorCodes?: readonly string[];
 }
@@ -93,22 +92,23 @@ export async function startKeeperService(
 ) {
   const startedAtMs = ports.clock.now();
   const journal = await ports.journal();
-  let metrics: KeeperMetrics | undefined;
-  if (options.metrics) {
-    const { serveKeeperMetrics } = await import('./keeper-metrics.js');
-    metrics = await serveKeeperMetrics(options.metrics, {
+  const metrics =
+    options.metrics &&
+    (await (
+      await import('./keeper-metrics.js')
+    ).serveKeeperMetrics(options.metrics, {
       now: () => ports.clock.now(),
       staleAfterMs: staleAfterMs(options.intervalMs / 1000),
       startedAtMs,
       knownErrorCodes: [...(options.metricsErrorCodes ?? []), ...SERVICE_ERROR_CODES],
-    });
+    }));
+  if (metrics)
     emit({
       event: 'notice',
       code: 'metrics_listening',
       address: metrics.address,
       message: `Prometheus metrics on http://${metrics.address}/metrics, health on /healthz`,
     });
-  }
   // A dry run pages no one: its alert events name the hooks a real run would have sent them to.
   const hooks = [options.alertCommand && '--alert-cmd', options.alertUrl && '--alert-url'].filter(Boolean);
   const sinks =
@@ -417,10 +417,11 @@ async function postAlert(url: string, line: string, onProblem: (message: string)
     if (response.statusCode >= 300)
       onProblem(`--alert-url ${shownAlertUrl(url)} answered HTTP ${response.statusCode}.`);
   } catch (error) {
+    const { name, message } = error as Error;
     const why =
-      (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
+      name === 'TimeoutError' || name === 'AbortError'
         ? `did not answer within ${ALERT_BOUND_MS / 1000} s`
-        : safeText((error as Error).message);
+        : safeText(message);
     onProblem(`--alert-url ${shownAlertUrl(url)}: ${why}.`);
   } finally {
     await loopbackOnly?.close().catch(() => undefined);
