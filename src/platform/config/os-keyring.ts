@@ -107,7 +107,7 @@ function open(): KeyringOpening {
         return { ok: true, keyring: wrap(module.exports) };
       } catch (error) {
         // A musl binding on glibc (or the reverse) fails to open: the next candidate may fit.
-        reason = `the keyring binding could not be loaded (${(error as Error).message.split('\n')[0] ?? 'error'})`;
+        reason = `the keyring binding could not be loaded (${(error as Error).message.split('\n')[0]})`;
       }
     }
   return { ok: false, reason };
@@ -119,11 +119,8 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
   const entry = (account: string) =>
     new binding.AsyncEntry(KEYRING_SERVICE, account, { linux: { store: 'secret-service' } });
   const name =
-    process.platform === 'darwin'
-      ? 'the macOS Keychain'
-      : process.platform === 'win32'
-        ? 'the Windows Credential Manager'
-        : 'the Secret Service';
+    { darwin: 'the macOS Keychain', win32: 'the Windows Credential Manager' }[process.platform as string] ??
+    'the Secret Service';
   // The binding's AbortSignal only cancels work not yet started; the race ends the wait in any case.
   const bounded = <T>(work: (signal: AbortSignal) => Promise<T>) => {
     const signal = AbortSignal.timeout(KEYRING_BOUND_MS);
@@ -148,5 +145,5 @@ function wrap(binding: { AsyncEntry: typeof AsyncEntry }) {
 
 export function keyringReason(error: unknown) {
   const message = messageOf(error);
-  return (message.split('\n')[0] ?? 'error').slice(0, 300);
+  return message.split('\n')[0].slice(0, 300);
 }

@@ -61,7 +61,7 @@ export const HEDGE_FIELDS = fieldTable(
 );
 
 /** The id names the record (`hedge hedges ID`): first, shortened in the middle rather than dropped. */
-export const HEDGE_RESOURCE: Resource = {
+export const HEDGE_RESOURCE = {
   fields: HEDGE_FIELDS,
   ...ranked(
     'id side client_reference notional_usd struck_rate status maturity_at',
@@ -141,7 +141,7 @@ export const HISTORY_FIELDS = fieldTable(
 );
 
 /** A closed hedge as a desk reads it: side, reference, notional, net P&L, the rates it was struck and closed at, and when it closed — kept at 80 columns; net P&L before the rates, so that it is never the one left out at 60. */
-export const HISTORY_RESOURCE: Resource = {
+export const HISTORY_RESOURCE = {
   fields: HISTORY_FIELDS,
   ...ranked(
     'side client_reference notional_usd net_pnl_usd entry_price exit_price closed_at',
@@ -150,7 +150,7 @@ export const HISTORY_RESOURCE: Resource = {
 };
 
 /** `hedge maturities`: the flat list in TSV, CSV and JSON --fields (in this order); the table shows the time of day and the time left instead of the day and the exact time (a line per day above its settlements says the date). */
-export const MATURITY_RESOURCE: Resource = {
+export const MATURITY_RESOURCE = {
   fields: fieldTable(
     `
     day                 Day
@@ -196,7 +196,7 @@ export const ACCOUNT_FIELDS = fieldTable(`
   exposure_cap_usd        Exposure cap (USD)        money`);
 
 /** `hedge price`: the indicative mid rate per market (GET /prices). */
-export const PRICE_RESOURCE: Resource = {
+export const PRICE_RESOURCE = {
   fields: fieldTable(`
     market     Market
     price      Mid price  rate  rate
@@ -207,7 +207,7 @@ export const PRICE_RESOURCE: Resource = {
 type PerSide = { buy: number; sell: number };
 
 /** `hedge markets`: capacity and carry per side come nested (`available_capacity_usd.buy`) and are shown as a column per side. */
-export function marketsResource(carryText?: (ratePerDay: number, compact?: boolean) => string): Resource {
+export function marketsResource(carryText?: (ratePerDay: number, compact?: boolean) => string) {
   const capacity = (which: keyof PerSide): FieldSpec => ({
     key: `capacity_${which}_usd`,
     label: `Capacity ${which}`,
@@ -256,7 +256,7 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
 export function profilesResource(
   c: ChalkInstance,
   environmentLabel: (environment: 'live' | 'test' | null) => string,
-): Resource {
+) {
   return {
     fields: fieldTable(
       `
@@ -293,7 +293,7 @@ export function profilesResource(
 }
 
 /** `hedge journal` rows (ui/journal-fields.ts makes them from the entries). */
-export const JOURNAL_RESOURCE: Resource = {
+export const JOURNAL_RESOURCE = {
   // host: the machine that began it (a team store holds several desks' actions); seal: `unverified` for an
   // unresolved row whose seal does not verify under this key (never sent again).
   fields: fieldTable(`
@@ -356,7 +356,7 @@ export const APPLY_RESOURCE: Resource = {
   priority: words('action market side outcome delta_usd step hedge_id journal_id'),
 };
 
-export const TOOL_RESOURCE: Resource = {
+export const TOOL_RESOURCE = {
   fields: fieldTable(`
     name       Tool
     tier       Tier

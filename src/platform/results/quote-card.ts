@@ -41,18 +41,17 @@ export function priceUnit(market: string) {
 }
 
 function extraLeaves(quote: Quote) {
-  const extras: Array<[string, unknown]> = [];
-  for (const [key, value] of Object.entries(quote)) {
-    if (!KNOWN_TOP.includes(key)) extras.push([key, value]);
-  }
-  for (const [group, known] of Object.entries(KNOWN_GROUPS)) {
-    const fields = (quote as JsonObject)[group];
-    if (!fields || typeof fields !== 'object') continue;
-    for (const [key, value] of Object.entries(fields as JsonObject)) {
-      if (!known.includes(key)) extras.push([`${group}.${key}`, value]);
-    }
-  }
-  return extras;
+  return [
+    ...Object.entries(quote).filter(([key]) => !KNOWN_TOP.includes(key)),
+    ...Object.entries(KNOWN_GROUPS).flatMap(([group, known]) => {
+      const fields = (quote as JsonObject)[group];
+      return fields && typeof fields === 'object'
+        ? Object.entries(fields)
+            .filter(([key]) => !known.includes(key))
+            .map(([key, value]): [string, unknown] => [`${group}.${key}`, value])
+        : [];
+    }),
+  ];
 }
 
 function renderPlain(output: Output, quote: Quote) {
@@ -78,12 +77,19 @@ function renderPlain(output: Output, quote: Quote) {
 /** Carry on the account's side (docs/output.md "Sign convention"): "-4.19 USDC/day (-0.0419%), you pay". */
 function carryText(output: Output, usdc: number, pct: number, per: string) {
   const forAccount = toAccountSide(usdc);
-  const text = `${formatSignedMoney(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`;
-  return forAccount < 0 ? output.chalk.red(text) : forAccount > 0 ? output.chalk.green(text) : text;
+  return signed(
+    output,
+    forAccount,
+    `${formatSignedMoney(forAccount)} USDC${per} (${formatPercent(toAccountSide(pct))}), ${payWords(forAccount)}`,
+  );
 }
 
+/** Red where the account loses, green where it gains. */
+const signed = (output: Output, value: number, text: string) =>
+  value < 0 ? output.chalk.red(text) : value > 0 ? output.chalk.green(text) : text;
+
 /** On the account's side, from the two prices; the server's sign decides only when they agree to a tenth of a bp. */
-export function impactForAccount(quote: Quote): { usd: number; bps?: number } {
+export function impactForAccount(quote: Quote) {
   const { execution_price: execution, market_price: market, price_impact_usd: impact } = quote.pricing;
   const favour = priceFavourBps(quote.side, execution, market);
   const sign = Math.round(favour * 10) !== 0 ? Math.sign(favour) : Math.sign(impact);
@@ -101,14 +107,19 @@ function maturityText(maturity: string, nowMs: number) {
 
 /** The rows both quote cards (`hedge quote`, an addition's) begin with: the prices and the impact. */
 export function priceRows(output: Output, quote: Quote, executionNote = ''): Array<[string, string]> {
-  const c = output.chalk;
   const unit = priceUnit(quote.market);
   const { usd: impact, bps } = impactForAccount(quote);
-  const impactText = `${formatSignedMoney(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`;
   return [
     ['Market price', `${formatRate(quote.pricing.market_price)}${unit}`],
     ['Execution price', `${formatRate(quote.pricing.execution_price)}${unit}${executionNote}`],
-    ['Price impact', impact < 0 ? c.red(impactText) : impact > 0 ? c.green(impactText) : impactText],
+    [
+      'Price impact',
+      signed(
+        output,
+        impact,
+        `${formatSignedMoney(impact)} USD${bps === undefined ? '' : ` (${formatBps(bps)})`}, ${betterOrWorse(impact, 'the market price', 'none')}`,
+      ),
+    ],
   ];
 }
 
@@ -151,6 +162,5 @@ function renderTable(output: Output, quote: Quote, nowMs: number) {
 
 /** The quote as text for the output's mode (JSON prints the quote itself); `nowMs` is when "time from now" is measured from. */
 export function renderQuoteCard(output: Output, quote: Quote, nowMs: number) {
-  if (output.mode === 'plain') return renderPlain(output, quote);
-  return renderTable(output, quote, nowMs);
+  return output.mode === 'plain' ? renderPlain(output, quote) : renderTable(output, quote, nowMs);
 }

@@ -41,7 +41,7 @@ export const RESULT_FIELDS = {
 } as const satisfies Record<string, readonly string[]>;
 
 /** `hedge resume` finishes any of them, and prints what that command would have. */
-export const RESUMED_FIELDS: readonly string[] = fieldNames(...Object.values(RESULT_FIELDS));
+export const RESUMED_FIELDS = fieldNames(...Object.values(RESULT_FIELDS));
 
 /** A write's result: documented names only, checked before the send; shaped after it without ever turning its exit code into 2. */
 export function writeResult(names: readonly string[]): OutputFields {
@@ -54,4 +54,4 @@ export function dryRunResult(names: readonly string[] = Object.keys(DRY_RUN)): O
 }
 
 /** `hedge roll --dry-run` under --json: both legs' requests, in order. */
-export const ROLL_DRY_RUN_FIELDS: readonly string[] = ['dry_run', 'legs'];
+export const ROLL_DRY_RUN_FIELDS = ['dry_run', 'legs'];
