@@ -44,13 +44,7 @@ interface BookConfig {
   recordLagMs: number;
 }
 
-export interface OpenRequest {
-  market: string;
-  side: Side;
-  notionalUsd: number;
-  tenorDays: number;
-  clientReference?: string;
-}
+export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -81,19 +75,18 @@ export function createBook(state: EngineState, config: BookConfig) {
   const findMarket = (market: string) => marketsByName.get(market);
 
   /** The mid of a market: what a position is marked, closed early and settled at. */
-  const midPrice = (market: string, timeMs: number) =>
-    modelMidPrice(priceSeed, findMarket(market) as MarketDefinition, timeMs);
+  const midPrice = (market: string, timeMs: number) => modelMidPrice(priceSeed, findMarket(market)!, timeMs);
 
   /** A fill's quote leaves out `counted`, which its own request already added to the open interest. */
   function quote(market: string, side: Side, notionalUsd: number, timeMs: number, counted = 0) {
     const openInterest = totalOpenInterest(market);
     openInterest[side] -= counted;
-    return quoteIncrease(priceSeed, findMarket(market) as MarketDefinition, openInterest, side, notionalUsd, timeMs);
+    return quoteIncrease(priceSeed, findMarket(market)!, openInterest, side, notionalUsd, timeMs);
   }
 
   /** Background open interest plus everything the sandbox's accounts hold or have pending. */
   function totalOpenInterest(market: string) {
-    const background = (findMarket(market) as MarketDefinition).backgroundOpenInterestUsd;
+    const background = findMarket(market)!.backgroundOpenInterestUsd;
     const own = state.openInterestUsd[market] ?? { buy: 0, sell: 0 };
     return { buy: background.buy + own.buy, sell: background.sell + own.sell };
   }
@@ -381,7 +374,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     const combined = hedge.notionalUsd + added;
     // Weighting by notional keeps N×(M−E)/M additive across the open and the add.
     const weighted = (held: number, more: number) => (held * hedge.notionalUsd + more * added) / combined;
-    hedge.entryPrice = roundExecutionPrice(weighted(hedge.entryPrice as number, fill.executionPrice));
+    hedge.entryPrice = roundExecutionPrice(weighted(hedge.entryPrice!, fill.executionPrice));
     hedge.dailyCarryRatePct = weighted(hedge.dailyCarryRatePct, change.dailyCarryRatePct);
     hedge.notionalUsd = combined;
     hedge.marginUsdc = roundMoney(hedge.marginUsdc + change.reservedMarginUsdc);
@@ -401,7 +394,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     timeMs: number,
   ) {
     const exitPrice = midPrice(hedge.market, timeMs);
-    const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice as number, exitPrice));
+    const gross = roundMoney(grossPnlUsd(hedge.side, notionalUsd, hedge.entryPrice!, exitPrice));
     const carry = roundMoney(hedge.accruedCarryUsdc * (notionalUsd / hedge.notionalUsd));
     credit(account, marginUsdc + gross - carry - feeUsdc);
     hedge.accruedCarryUsdc -= carry;
@@ -428,7 +421,7 @@ export function createBook(state: EngineState, config: BookConfig) {
       opened_at: toIso(hedge.openedAtMs),
       closed_at: toIso(timeMs),
       close_reason: reason,
-      entry_price: hedge.entryPrice as number,
+      entry_price: hedge.entryPrice!,
       exit_price: exitPrice,
       gross_pnl_usd: hedge.realizedGrossUsd,
       carry_usdc: hedge.realizedCarryUsdc,

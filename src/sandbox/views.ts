@@ -62,20 +62,16 @@ export function positionViews(book: Book, account: AccountState, nowMs: number) 
 
 /** What the positions list and the account are computed from at a given moment. */
 function positionLines(book: Book, shown: ReturnType<Book['shownBook']>) {
-  const linesBySide = new Map<string, PositionLine[]>();
-  for (const hedge of shown.positions) {
-    const key = `${hedge.market}:${hedge.side}`;
-    const lines = linesBySide.get(key) ?? [];
-    lines.push(hedgeLine(book, hedge, shown.asOfMs));
-    linesBySide.set(key, lines);
-  }
-  return [...linesBySide.values()].map(aggregateSide);
+  const linesBySide: Record<string, PositionLine[]> = {};
+  for (const hedge of shown.positions)
+    (linesBySide[`${hedge.market}:${hedge.side}`] ??= []).push(hedgeLine(book, hedge, shown.asOfMs));
+  return Object.values(linesBySide).map(aggregateSide);
 }
 
 type PositionLine = ReturnType<typeof hedgeLine>;
 
 function hedgeLine(book: Book, hedge: PositionBasis, nowMs: number) {
-  const entry = hedge.entryPrice as number;
+  const entry = hedge.entryPrice!;
   const mark = book.midPrice(hedge.market, nowMs);
   return {
     market: hedge.market,

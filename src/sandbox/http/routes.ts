@@ -40,8 +40,6 @@ interface RouteContext extends ActionContext {
   params: string[];
 }
 
-type Handler = (context: RouteContext) => EngineSuccess;
-
 const ONCHAIN = { source: 'onchain' };
 
 /** A listed market (`open`: and open to new notional), else the spec's refusal. */
@@ -295,7 +293,7 @@ function changeHedge({ book, account, request, nowMs, dialect, params }: RouteCo
 }
 
 // Literal paths come before the `/hedges/{id}` pattern so `/hedges/history` is not an id.
-const ROUTES: Array<[pattern: string | RegExp, methods: Record<string, Handler>]> = [
+const ROUTES: [string | RegExp, Record<string, (context: RouteContext) => EngineSuccess>][] = [
   [
     '/markets',
     {

@@ -1,7 +1,7 @@
 // The sandbox over real HTTP(S): parses requests, injects faults, hands the rest to the engine and writes its
 // envelope.
 
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -102,7 +102,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
       else res.destroy();
     });
   };
-  const server: Server = certificates
+  const server = certificates
     ? process.getBuiltinModule('node:https').createServer({ key: certificates.key, cert: certificates.cert }, handler)
     : // Not an ES import: on Node >= 22 that loads Node's undici for node:http's WebSocket export (api/transport.ts).
       process.getBuiltinModule('node:http').createServer(handler);
