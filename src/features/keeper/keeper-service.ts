@@ -50,11 +50,7 @@ export function parseKeeperServiceOptions({
   alertUrl,
   alertHeadroom,
   metrics,
-}: {
-  alertUrl?: string;
-  alertHeadroom?: string;
-  metrics?: string;
-}) {
+}: Partial<Record<'alertUrl' | 'alertHeadroom' | 'metrics', string>>) {
   return {
     alertHeadroomUsd:
       alertHeadroom === undefined ? undefined : parseUsdAmount(alertHeadroom, '--alert-headroom', 'zero-or-more'),
