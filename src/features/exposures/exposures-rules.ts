@@ -443,9 +443,9 @@ export function coveragePerWeek(
   return rows;
 }
 
-/** Carry and fees of the closed hedges of each market, summed in cents on the account's side (- paid). */
+/** Carry and fees of the closed hedges of each market (in marketsOf's order), summed in cents on the account's side (- paid). */
 export function costToDate(markets: readonly string[], hedges: readonly CoverHedge[]) {
-  return [...markets].sort().map((market) => {
+  return markets.map((market) => {
     const closed = hedges.filter((hedge) => hedge.market === market && hedge.closedAtMs !== undefined);
     // Summed in whole cents, each rounded as `hedge report` rounds it: the two reconcile to the cent.
     const carryCents = sum(closed, (hedge) => toCents(hedge.carryUsd ?? 0));

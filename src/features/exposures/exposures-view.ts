@@ -13,11 +13,6 @@ import { CHART, escapeHtml, fixed, svgBar, svgOpen } from '../report/report-html
 import { utcMinute } from '../../core/utc-text.js';
 import type { JsonObject } from '../../core/objects.js';
 
-export const EXPOSURE_SECTIONS = ['book', 'exposures', 'schedule', 'cost', 'stress', 'policy'] as const;
-export type ExposureSection = (typeof EXPOSURE_SECTIONS)[number];
-export const REPORT_SECTIONS = ['coverage', 'cost', 'effectiveness'] as const;
-export type ReportSection = (typeof REPORT_SECTIONS)[number];
-
 /** A section: its title, what it says when empty, its fields as fieldTable's lines, and the order a narrow table keeps them in (theirs when not given). */
 const section = (
   title: string,
@@ -112,9 +107,10 @@ export const STRESS_RESOURCE = section(
   'shock_pct net_usd exposure_change_usd cover_pnl_usd price market',
 );
 
+// In the order --show lists them.
 const SECTIONS = {
-  exposures: EXPOSURE_LINE_RESOURCE,
   book: BOOK_RESOURCE,
+  exposures: EXPOSURE_LINE_RESOURCE,
   schedule: SCHEDULE_RESOURCE,
   cost: COST_RESOURCE,
   stress: STRESS_RESOURCE,
@@ -126,6 +122,9 @@ const SECTIONS = {
     ratio_pct    Ratio %      count`,
   ),
 };
+
+export type ExposureSection = keyof typeof SECTIONS;
+export const EXPOSURE_SECTIONS = Object.keys(SECTIONS) as ExposureSection[];
 
 /** The command's output: every section on a terminal and in JSON, one in the row formats. */
 export async function renderExposures(output: Output, view: ExposuresView, options: { section?: ExposureSection }) {
@@ -233,6 +232,9 @@ const REPORT_SECTION_VIEWS = {
     'id offset_pct effective exposure_change_usd cover_pnl_usd cover_side first_price price_to first_cover_at market',
   ),
 };
+
+export type ReportSection = keyof typeof REPORT_SECTION_VIEWS;
+export const REPORT_SECTIONS = Object.keys(REPORT_SECTION_VIEWS) as ReportSection[];
 
 export async function renderExposureReport(
   output: Output,

@@ -50,11 +50,7 @@ export function parseKeeperServiceOptions({
   alertUrl,
   alertHeadroom,
   metrics,
-}: {
-  alertUrl?: string;
-  alertHeadroom?: string;
-  metrics?: string;
-}) {
+}: Partial<Record<'alertUrl' | 'alertHeadroom' | 'metrics', string>>) {
   return {
     alertHeadroomUsd:
       alertHeadroom === undefined ? undefined : parseUsdAmount(alertHeadroom, '--alert-headroom', 'zero-or-more'),
@@ -116,8 +112,6 @@ export async function startKeeperService(
       ? alertSinks(options, (code, message) => emit({ event: 'error', code, message }))
       : undefined;
 
-  const path = place?.file;
-  const store = place?.storeHeartbeats;
   // This process holds the account's lock: a heartbeat there is a previous keeper's, whose alerts carry on.
   let alerts = place ? carriedAlerts(await place.lastHeartbeat()) : NO_ALERTS;
   let pending: KeepEvent[] = [];
@@ -158,10 +152,11 @@ export async function startKeeperService(
     }
   };
   const beat = async () => {
-    if (!path) return;
+    if (!place) return;
     heartbeat.alerts = [...alerts.active.values()].map(({ trigger: _trigger, ...alert }) => alert);
     heartbeat.updated_at = utcIso(ports.clock.now());
-    await write(() => writeHeartbeatFile(path, heartbeat), '', 'cannot see this keeper');
+    await write(() => writeHeartbeatFile(place.file, heartbeat), '', 'cannot see this keeper');
+    const store = place.storeHeartbeats;
     if (store)
       await write(
         () => bounded(store.write(place.scope, heartbeat)),
