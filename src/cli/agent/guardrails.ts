@@ -168,17 +168,16 @@ export class AgentGuardrails {
     const host = credentials.sources.baseUrl === 'demo' ? 'demo' : new URL(credentials.baseUrl).host;
     const keyId = keyFingerprint(credentials.apiKey);
     const since = this.session.clock.now() - DAY_WINDOW_MS;
-    return withCallContext(this.session, new AbortController().signal, async (ctx) => {
-      const entries = await (await ctx.journal()).list({ since });
-      return entries.filter(
+    return withCallContext(this.session, new AbortController().signal, async (ctx) =>
+      (await (await ctx.journal()).list({ since })).filter(
         (entry) =>
           entry.via === 'agent' &&
           entry.environment === credentials.environment &&
           entry.base_url_host === host &&
           entry.key_id === keyId &&
           !DID_NOTHING.has(entry.outcome),
-      );
-    });
+      ),
+    );
   }
 }
 

@@ -20,8 +20,9 @@ export type AgentSession = Pick<ContextInit, 'env' | 'globals' | 'clock' | 'conn
 
 class Capture extends Writable {
   text = '';
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void) {
-    this.text += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+  override _write(chunk: Buffer | string, _encoding: unknown, done: () => void) {
+    // A Buffer reads as its UTF-8 text, as a string is.
+    this.text += chunk;
     done();
   }
 }
@@ -107,13 +108,7 @@ export async function runInProcess(
     await ctx.dispose();
   }
   if (session.globals.verbose && stderr.text !== '')
-    session.log?.(
-      stderr.text
-        .trimEnd()
-        .split('\n')
-        .map((line) => `[${tool.name}] ${line}`)
-        .join('\n'),
-    );
+    session.log?.(stderr.text.trimEnd().replace(/^|\n/g, (start) => `${start}[${tool.name}] `));
   const document = documents.length ? (documents.length === 1 ? documents[0] : documents) : null;
   return { exitCode, document, stdout: stdout.text, messages: stderr.text.trimEnd(), error };
 }

@@ -27,7 +27,7 @@ export async function watchCommand(ctx: CommandContext, target: WatchTarget, opt
 }
 
 /** Ctrl-C, --timeout and --count end a watch with 0; the first alert under --exit-on-alert with 10; SIGTERM and SIGHUP keep their own codes for supervisors. */
-async function endWatch(ctx: CommandContext, outcome: WatchOutcome): Promise<number> {
+async function endWatch(ctx: CommandContext, outcome: WatchOutcome) {
   const c = ctx.output.chalk;
   switch (outcome.ended) {
     case 'alert': {

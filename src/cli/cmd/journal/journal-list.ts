@@ -30,9 +30,8 @@ export function parseSince(raw: string | undefined, nowMs: number) {
   throw new UsageError(`--since: ${echo(raw)} is not allowed; expected ${SINCE_FORMS}.`);
 }
 
-export async function run(ctx: CommandContext, input: In<'JOURNAL_LIST'>) {
+export async function run(ctx: CommandContext, { options: given }: In<'JOURNAL_LIST'>) {
   const { output } = ctx;
-  const given = input.options;
   const pending = given.pending === true;
   const since = parseSince(given.since, ctx.clock.now());
   const limit =
@@ -40,9 +39,8 @@ export async function run(ctx: CommandContext, input: In<'JOURNAL_LIST'>) {
       ? 50
       : parseWholeNumber(given.limit, '--limit', 1, Number.MAX_SAFE_INTEGER, 'a whole number of 1 or more');
   const ref = parseClientReference(given.ref);
-  const journal = await ctx.journal();
   // The journal knows no reference filter: with --ref every entry in the window is read, then kept or not.
-  const listed = await journal.list({ pending, since, limit: ref === undefined ? limit : undefined });
+  const listed = await (await ctx.journal()).list({ pending, since, limit: ref === undefined ? limit : undefined });
   const entries =
     ref === undefined ? listed : listed.filter((entry) => sameReference(journalReference(entry), ref)).slice(0, limit);
   const filtered = pending || since !== undefined || ref !== undefined;
