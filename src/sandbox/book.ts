@@ -34,16 +34,10 @@ import {
 import { nextRandom } from './prng.js';
 import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
-interface BookConfig {
-  fillDelayMs: number;
-  failRate: number;
-  exposureCapUsd: number;
-  markets: readonly MarketDefinition[];
-  dayMs: number;
-  settlementDelayMs: number;
-  viewLagMs: number;
-  recordLagMs: number;
-}
+type BookConfig = Record<
+  'fillDelayMs' | 'failRate' | 'exposureCapUsd' | 'dayMs' | 'settlementDelayMs' | 'viewLagMs' | 'recordLagMs',
+  number
+> & { markets: readonly MarketDefinition[] };
 
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
