@@ -13,6 +13,7 @@ import {
   activeHedgeKey,
   compareEvents,
   compareHistoryRecords,
+  compareText,
   partitionPoint,
 } from './engine-state.js';
 import {
@@ -33,16 +34,10 @@ import {
 import { nextRandom } from './prng.js';
 import { appendChange, foldChanges, positionBasis, viewsInStep } from './trailing-views.js';
 
-interface BookConfig {
-  fillDelayMs: number;
-  failRate: number;
-  exposureCapUsd: number;
-  markets: readonly MarketDefinition[];
-  dayMs: number;
-  settlementDelayMs: number;
-  viewLagMs: number;
-  recordLagMs: number;
-}
+type BookConfig = Record<
+  'fillDelayMs' | 'failRate' | 'exposureCapUsd' | 'dayMs' | 'settlementDelayMs' | 'viewLagMs' | 'recordLagMs',
+  number
+> & { markets: readonly MarketDefinition[] };
 
 export type OpenRequest = Pick<HedgeState, 'market' | 'side' | 'notionalUsd' | 'tenorDays' | 'clientReference'>;
 
@@ -51,8 +46,7 @@ const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const toIso = (timeMs: number) => new Date(timeMs).toISOString();
 
 /** The list order of hedges, oldest first: by opened_at, ties by id (ids grow with creation). */
-const compareOpened = (a: PositionBasis, b: PositionBasis) =>
-  a.openedAtMs - b.openedAtMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const compareOpened = (a: PositionBasis, b: PositionBasis) => a.openedAtMs - b.openedAtMs || compareText(a.id, b.id);
 
 /** Inserts `item` after every element that `before` keeps ahead of it (sorted insert by binary search). */
 function insertSorted<T>(list: T[], item: T, order: (a: T, b: T) => number) {
@@ -155,9 +149,7 @@ export function createBook(state: EngineState, config: BookConfig) {
     const asOfMs = nowMs - config.viewLagMs;
     foldChanges(views, asOfMs);
     const key = (hedge: PositionBasis) => activeHedgeKey(hedge.market, hedge.side);
-    const positions = Object.values(views.positions).sort((a, b) =>
-      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : compareOpened(a, b),
-    );
+    const positions = Object.values(views.positions).sort((a, b) => compareText(key(a), key(b)) || compareOpened(a, b));
     return { asOfMs, figures: views.figures, positions };
   }
 

@@ -1,18 +1,12 @@
-import type { MarketStatus } from './market-model.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from './dialect-names.js';
 
-/** A market a dialect lists, and its status there (base price and background come from MARKET_MODEL). */
-interface ListedMarket {
-  market: string;
-  status: MarketStatus;
-}
-
-const NGN_ONLY: readonly ListedMarket[] = [{ market: 'USDTNGN', status: 'open' }];
-const FRONTIER: readonly ListedMarket[] = [
+// The markets a dialect lists and their status there (base price and background come from MARKET_MODEL).
+const NGN_ONLY = [{ market: 'USDTNGN', status: 'open' }] as const;
+const FRONTIER = [
   { market: 'USDTNGN', status: 'disabled' },
   { market: 'USDTKES', status: 'open' },
   { market: 'USDTGHS', status: 'open' },
-];
+] as const;
 
 /**
  * What each dialect answers where the spec leaves it open, one row a rule, one column a dialect:
@@ -55,7 +49,6 @@ const RULES = {
 } as const;
 
 type DialectRules = { -readonly [K in keyof typeof RULES]: (typeof RULES)[K][number] };
-type PricesShape = DialectRules['pricesShape'];
 
 /**
  * A field a line: its reference name (the views produce it), then its names in alpha and beta (`-`: left out); a
@@ -176,20 +169,21 @@ interface PriceReading {
 }
 
 /** The prices in each shape a dialect may send (its pricesShape). */
-export const renderPrices: Readonly<Record<PricesShape, (prices: readonly PriceReading[]) => unknown>> = {
-  // The readings are {market, price, timestamp} already.
-  list: (prices) => prices,
-  keyed: (prices) =>
-    Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
-  'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
-  'pair-bid-ask': (prices) => ({
-    rates: prices.map(({ market, price, timestamp }) => {
-      // A symmetric spread of 5 bp around the mid, at the mid's own precision.
-      const half = price * 0.00025;
-      return { pair: market, bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp };
+export const renderPrices: Readonly<Record<DialectRules['pricesShape'], (prices: readonly PriceReading[]) => unknown>> =
+  {
+    // The readings are {market, price, timestamp} already.
+    list: (prices) => prices,
+    keyed: (prices) =>
+      Object.fromEntries(prices.map(({ market, price, timestamp }) => [market, { mid: price, ts: timestamp }])),
+    'symbol-rate': (prices) => prices.map(({ market, price }) => ({ symbol: market, rate: price })),
+    'pair-bid-ask': (prices) => ({
+      rates: prices.map(({ market, price, timestamp }) => {
+        // A symmetric spread of 5 bp around the mid, at the mid's own precision.
+        const half = price * 0.00025;
+        return { pair: market, bid: (price - half).toFixed(3), ask: (price + half).toFixed(3), as_of: timestamp };
+      }),
     }),
-  }),
-};
+  };
 
 /** Counts stay numbers even where amounts go out as text. */
 const COUNT_FIELDS = new Set(['open_positions', 'open_position_count', 'num_positions', 'tenor_days', 'tenor']);

@@ -152,10 +152,11 @@ export function activeHedgeKey(market: string, side: Side) {
   return `${market}:${side}`;
 }
 
-export function compareHistoryRecords(a: HistoryRecord, b: HistoryRecord) {
-  if (a.closed_at !== b.closed_at) return a.closed_at < b.closed_at ? -1 : 1;
-  return a.hedge_id < b.hedge_id ? -1 : a.hedge_id > b.hedge_id ? 1 : 0;
-}
+/** Code-unit order of two strings, as a sort's comparator answers. */
+export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export const compareHistoryRecords = (a: HistoryRecord, b: HistoryRecord) =>
+  compareText(a.closed_at, b.closed_at) || compareText(a.hedge_id, b.hedge_id);
 
 /** The order events are applied in (it decides the random draws): due time, then sequence. */
 export const compareEvents = (a: ScheduledEvent, b: ScheduledEvent) => a.dueMs - b.dueMs || a.sequence - b.sequence;

@@ -107,11 +107,6 @@ export function createEngineState(
   };
 }
 
-interface Principal {
-  apiKey: string;
-  accountId: string;
-}
-
 const EXPIRY_COMPACTION_MIN = 1024;
 
 export class SandboxEngine {
@@ -183,7 +178,7 @@ export class SandboxEngine {
     const principal = this.authenticate(request.headers.authorization);
     const rate = this.enforceRateLimit(principal.apiKey, realTimeMs ?? nowMs);
     const now = this.advanceTo(nowMs);
-    const acting = { book: this.book, account: this.accountOf(principal), nowMs: now, dialect: this.wire };
+    const acting = { book: this.book, account: this.accountOf(principal.accountId), nowMs: now, dialect: this.wire };
     const withRate = (result: EngineSuccess) => (rate ? { ...result, rate } : result);
     if (!idempotent) return withRate(act(acting));
     /** A write that acted (not a replay, not refused): the state moved, and trailing views show it later. */
@@ -195,7 +190,7 @@ export class SandboxEngine {
     };
     const key = readIdempotencyKey(request.headers);
     if (key === undefined) return withRate(acted());
-    const scope = idempotencyScope(principal, key);
+    const scope = idempotencyScope(principal.accountId, key);
     if (this.inFlight.has(scope) && lease?.scope !== scope)
       throw new Refusal('idempotency_in_flight', 'a request with this Idempotency-Key is still in progress', {
         idempotency_key: key,
@@ -230,7 +225,7 @@ export class SandboxEngine {
       const principal = this.authenticate(request.headers.authorization);
       const key = readIdempotencyKey(request.headers);
       if (key === undefined) return null;
-      const scope = idempotencyScope(principal, key);
+      const scope = idempotencyScope(principal.accountId, key);
       if (this.inFlight.has(scope)) return 'in-flight';
       this.inFlight.add(scope);
       return { scope };
@@ -257,7 +252,7 @@ export class SandboxEngine {
     const { book } = this;
     const principal = this.authenticate(`Bearer ${apiKey}`);
     const now = this.advanceTo(nowMs);
-    const account = this.accountOf(principal);
+    const account = this.accountOf(principal.accountId);
     const { market } = book.markets.find((definition) => definition.status === 'open') ?? book.markets[0];
     const ids = Array.from({ length: count }, (_, index) => {
       const tenorDays = MARKET_MODEL.tenorsDays[index % MARKET_MODEL.tenorsDays.length];
@@ -290,9 +285,9 @@ export class SandboxEngine {
     throw new Refusal('unauthorized', 'unknown API key');
   }
 
-  private accountOf(principal: Principal) {
-    if (!this.state.accounts[principal.accountId]) this.revision++;
-    return this.book.account(principal.accountId);
+  private accountOf(accountId: string) {
+    if (!this.state.accounts[accountId]) this.revision++;
+    return this.book.account(accountId);
   }
 
   /** Token bucket: bursts up to one second's worth, then `rateLimit` per second. */
@@ -357,10 +352,10 @@ function listedMarkets(wire: WireDialect) {
   });
 }
 
-function idempotencyScope(principal: Principal, key: string) {
+function idempotencyScope(accountId: string, key: string) {
   // Joined, not a template: the expiry queue keeps this string for a day, and V8 keeps a string made by
   // concatenation as a tree of its parts (book.ts, hex64).
-  return ['test', principal.accountId, key].join(':');
+  return ['test', accountId, key].join(':');
 }
 
 export function accountIdFor(apiKey: string) {
@@ -386,9 +381,10 @@ function readIdempotencyKey(headers: Record<string, string | undefined>) {
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value as Record<string, unknown>)
+    const record = value as Record<string, unknown>;
+    const entries = Object.keys(record)
       .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'undefined';

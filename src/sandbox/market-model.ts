@@ -3,7 +3,6 @@
 import { hashInts, hashString, unitInterval } from './prng.js';
 
 export type Side = 'buy' | 'sell';
-export type MarketStatus = 'open' | 'disabled';
 
 export interface SideAmounts {
   buy: number;
@@ -12,7 +11,7 @@ export interface SideAmounts {
 
 export interface MarketDefinition {
   market: string;
-  status: MarketStatus;
+  status: 'open' | 'disabled';
   /** Level the price path oscillates around, quote currency per USDT. */
   basePrice: number;
   /** Open interest held by the rest of the market (other venues' traders). */
@@ -78,7 +77,6 @@ export const MARKET_MODEL = {
     fastWave: { amplitude: 0.004, periodMs: 26 * HOUR_MS },
     noise: { amplitude: 0.0005, bucketMs: 60_000 },
   },
-  decimals: { midPrice: 3, executionPrice: 4, ratePct: 4, money: 2 },
   markets: CATALOGUE.slice(0, 1),
   catalogue: CATALOGUE,
 } as const;
@@ -89,10 +87,10 @@ function roundTo(value: number, decimals: number) {
   return Object.is(rounded, -0) ? 0 : rounded;
 }
 
-export const roundMoney = (value: number) => roundTo(value, MARKET_MODEL.decimals.money);
-const roundMidPrice = (value: number) => roundTo(value, MARKET_MODEL.decimals.midPrice);
-export const roundExecutionPrice = (value: number) => roundTo(value, MARKET_MODEL.decimals.executionPrice);
-export const roundRatePct = (value: number) => roundTo(value, MARKET_MODEL.decimals.ratePct);
+// Money to the cent, mid prices to 3 decimals, execution prices and rates to 4.
+export const roundMoney = (value: number) => roundTo(value, 2);
+export const roundExecutionPrice = (value: number) => roundTo(value, 4);
+export const roundRatePct = (value: number) => roundTo(value, 4);
 
 /** Turns a seed (text or number) into the uint32 the price path hashes with. */
 export function seedHash(seed: string | number) {
@@ -115,7 +113,7 @@ export function midPrice(seed: number, definition: MarketDefinition, timeMs: num
   const smooth = progress * progress * (3 - 2 * progress);
   const noiseShare = noise.amplitude * (anchor(bucket) + (anchor(bucket + 1) - anchor(bucket)) * smooth);
 
-  return roundMidPrice(definition.basePrice * (1 + wave(slowWave, 1) + wave(fastWave, 2) + noiseShare));
+  return roundTo(definition.basePrice * (1 + wave(slowWave, 1) + wave(fastWave, 2) + noiseShare), 3);
 }
 
 export function priceImpactUsd(openInterest: SideAmounts, side: Side, deltaUsd: number) {
@@ -144,7 +142,7 @@ export function dailyCarryRatePct(openInterest: SideAmounts, side: Side) {
 }
 
 /** Carry in USDC for a notional over a span of time at a fixed daily rate (a day `dayMs` long). */
-export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs = DAY_MS) {
+export function carryUsdc(notionalUsd: number, dailyRatePct: number, durationMs: number, dayMs: number) {
   return (notionalUsd * dailyRatePct * durationMs) / (100 * dayMs);
 }
 

@@ -18,18 +18,17 @@ import {
 /** The status a client sees: in some dialects an early close leaves the hedge `filled`. */
 export function wireStatus(hedge: HedgeState, dialect: WireDialect) {
   if (hedge.closeReason === 'closed') return dialect.statusAfterEarlyClose;
-  if (hedge.status === 'filled' && dialect.closingStatus !== null && isClosing(hedge)) return dialect.closingStatus;
-  return hedge.status;
-}
-
-/** A close, or a reduce of about the whole notional, has been accepted and has not landed yet. */
-function isClosing(hedge: HedgeState) {
   const change = hedge.pendingChange;
-  if (!change) return false;
-  return (
-    change.action === 'close' ||
-    (change.action === 'reduce' && reductionClosesFully(hedge.notionalUsd, change.notionalUsd))
-  );
+  // Closing: a close, or a reduce of about the whole notional, has been accepted and has not landed yet.
+  if (
+    hedge.status === 'filled' &&
+    dialect.closingStatus !== null &&
+    change &&
+    (change.action === 'close' ||
+      (change.action === 'reduce' && reductionClosesFully(hedge.notionalUsd, change.notionalUsd)))
+  )
+    return dialect.closingStatus;
+  return hedge.status;
 }
 
 export function hedgeView(hedge: HedgeState, dialect: WireDialect) {

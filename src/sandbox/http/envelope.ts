@@ -1,17 +1,9 @@
 // The response envelope and the error vocabulary of the sandbox (spec section 7 plus the wire contract's
 // additions).
 
-import type { EngineSuccess } from '../engine.js';
-
-export interface EnvelopeError {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
 export interface Envelope {
   data: unknown;
-  error: EnvelopeError | null;
+  error: { code: string; message: string; details?: Record<string, unknown> } | null;
   meta: Record<string, unknown>;
 }
 
@@ -34,11 +26,11 @@ export class ApiError extends Error {
   }
 }
 
-export function succeeded(data: unknown, meta: Record<string, unknown> = {}): EngineSuccess {
+export function succeeded(data: unknown, meta: Record<string, unknown> = {}) {
   return { data, meta };
 }
 
-export function errorResponse({ status, headers, code, message, details }: ApiError): EngineResponse {
+export function errorResponse({ status, headers, code, message, details }: ApiError) {
   const error = { code, message, ...(details && { details }) };
   return { status, headers: { ...headers }, body: { data: null, error, meta: {} } };
 }

@@ -2,7 +2,7 @@
 // envelope. The server and the engine tests answer requests through this one adapter.
 
 import { type EngineRequest, type EngineSuccess, type HandleContext, Refusal, SandboxEngine } from '../engine.js';
-import { ApiError, type EngineResponse, errorResponse } from './envelope.js';
+import { ApiError, errorResponse } from './envelope.js';
 import { matchRoute } from './routes.js';
 
 /** The statuses of the engine's own refusals. */
@@ -19,7 +19,7 @@ const rateHeaders = (rate: EngineSuccess['rate']) =>
   rate && { 'x-ratelimit-limit': String(rate.limit), 'x-ratelimit-remaining': String(rate.remaining) };
 
 export class HttpSandboxEngine extends SandboxEngine {
-  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}): EngineResponse {
+  handle(request: EngineRequest, nowMs: number, context: HandleContext = {}) {
     try {
       const { handle, idempotent, params } = matchRoute(request.method, request.path);
       const { data, meta, replayed, rate } = this.run(

@@ -1,6 +1,6 @@
 // `hedge sandbox serve`: runs the simulator in the foreground.
 
-import { type WireDialect, wireDialect } from '../dialects.js';
+import { wireDialect } from '../dialects.js';
 import { DEFAULT_FILL_DELAY_MS } from '../engine.js';
 import { startSandbox, type SandboxOptions } from './server.js';
 
@@ -18,8 +18,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
   const sandbox = await startSandbox(options);
-  const { dialect } = sandbox.engine;
-  const wire = wireDialect(dialect);
+  const wire = wireDialect(sandbox.engine.dialect);
   const exports = [
     `HEDGE_BASE_URL=${sandbox.baseUrl}`,
     `HEDGE_API_KEY=${sandbox.apiKey}`,
@@ -32,26 +31,7 @@ export async function serveSandbox(options: SandboxOptions, io: ServeIo) {
     'HEDGE_WIRE_CURSOR_PARAM=cursor',
   ];
   io.stdout.write(lines(exports));
-  io.stderr.write(describeSettings(options, sandbox.baseUrl, wire));
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      for (const signal of STOP_SIGNALS) process.off(signal, stop);
-      io.signal?.removeEventListener('abort', stop);
-      resolve();
-    };
-    for (const signal of STOP_SIGNALS) process.once(signal, stop);
-    if (io.signal?.aborted) stop();
-    else io.signal?.addEventListener('abort', stop, { once: true });
-  });
-  await sandbox.close();
-  io.stderr.write('Sandbox stopped.\n');
-}
-
-/** The lines given (falsy ones left out), each ended by a newline. */
-const lines = (given: unknown[]) => given.map((line) => (line ? `${line}\n` : '')).join('');
-
-function describeSettings(options: SandboxOptions, baseUrl: string, wire: WireDialect) {
   const { dateSkewMs, viewLagMs, recordLagMs, settlementDelayMs, dayMs } = options;
   const faults = [
     options.fault5xx && `5xx ${options.fault5xx}`,
@@ -76,13 +56,31 @@ function describeSettings(options: SandboxOptions, baseUrl: string, wire: WireDi
     wire.references === 'upper-case' && 'client references kept in upper case',
     `markets ${wire.markets.map((listed) => (listed.status === 'open' ? listed.market : `${listed.market} (${listed.status})`)).join(', ')}`,
   ].filter(Boolean);
-  return lines([
-    `Hedge sandbox listening on ${baseUrl} (test keys only, state in ${options.stateFile ? `memory and ${options.stateFile}` : 'memory'}).`,
-    `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}, ${wire.name} wire dialect.`,
-    `Injected faults: ${faults.length ? faults.join(', ') : 'none'}.`,
-    timing.length && `Timing: ${timing.join(', ')}.`,
-    options.tls && 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.',
-    `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ${extras.join(', ')} (the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).`,
-    'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
-  ]);
+  io.stderr.write(
+    lines([
+      `Hedge sandbox listening on ${sandbox.baseUrl} (test keys only, state in ${options.stateFile ? `memory and ${options.stateFile}` : 'memory'}).`,
+      `Fill delay ${options.fillDelayMs ?? DEFAULT_FILL_DELAY_MS} ms, fail rate ${options.failRate ?? 0}, clock speed ${options.clockSpeed ?? 1}x${options.seed !== undefined ? `, seed ${options.seed}` : ''}${options.rateLimit ? `, rate limit ${options.rateLimit}/s per key` : ''}, ${wire.name} wire dialect.`,
+      `Injected faults: ${faults.length ? faults.join(', ') : 'none'}.`,
+      timing.length && `Timing: ${timing.join(', ')}.`,
+      options.tls && 'HTTPS with a local CA: clients must trust the NODE_EXTRA_CA_CERTS file printed on stdout.',
+      `Wire: page size as ${wire.pageSizeParameter}, add/reduce notional as ${wire.changeNotionalField}, ${several ? 'several hedges' : 'one hedge'} per side, early close leaves a hedge ${wire.statusAfterEarlyClose}, ${extras.join(', ')} (the HEDGE_WIRE_* lines on stdout set the client to match; hedge also learns them on its own; see src/sandbox/DIALECTS.md).`,
+      'Export the lines printed on stdout in another shell to point hedge at this sandbox. Press Ctrl-C to stop.',
+    ]),
+  );
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, stop);
+      io.signal?.removeEventListener('abort', stop);
+      resolve();
+    };
+    for (const signal of STOP_SIGNALS) process.once(signal, stop);
+    if (io.signal?.aborted) stop();
+    else io.signal?.addEventListener('abort', stop, { once: true });
+  });
+  await sandbox.close();
+  io.stderr.write('Sandbox stopped.\n');
 }
+
+/** The lines given (falsy ones left out), each ended by a newline. */
+const lines = (given: unknown[]) => given.map((line) => (line ? `${line}\n` : '')).join('');

@@ -139,7 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}) {
     get engine() {
       return host.engine;
     },
-    setFaults: (partial: Partial<FaultSettings>) => faults.update(partial),
+    setFaults: faults.update,
     seedHedges: ({ apiKey, count, status }: { apiKey: string; count: number; status?: 'closed' | 'failed' }) => {
       if (host.shared) throw new Error('seedHedges is for a sandbox that owns its state (no stateFileLock)');
       const ids = host.engine.seedHedges(apiKey, count, status ?? 'closed', host.clock.now());

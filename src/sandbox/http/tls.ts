@@ -5,18 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-const execFileAsync = promisify(execFile);
 // openssl gets what it needs to start and nothing else: not the HEDGE_API_KEY (or any other secret) of the shell
 // that started the sandbox.
 const OPENSSL_VARIABLES = ['PATH', 'SystemRoot', 'SYSTEMROOT', 'TMPDIR', 'TEMP', 'TMP', 'LANG'];
-const run = (command: string, args: string[]) =>
-  execFileAsync(command, args, {
-    env: Object.fromEntries(
-      OPENSSL_VARIABLES.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
-    ),
-  });
-
-const OPENSSL = 'openssl';
 const VALIDITY_DAYS = '30';
 const EC_KEY = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
 
@@ -47,7 +38,15 @@ export async function generateCertificates() {
   const cleanup = () => rm(target, { recursive: true, force: true });
   /** openssl with `words` split on spaces, each `@name` a file in the directory, then `subject` (it has spaces). */
   const openssl = (words: string, subject: string[] = []) =>
-    run(OPENSSL, [...words.split(' ').map((word) => (word.startsWith('@') ? path(word.slice(1)) : word)), ...subject]);
+    promisify(execFile)(
+      'openssl',
+      [...words.split(' ').map((word) => (word.startsWith('@') ? path(word.slice(1)) : word)), ...subject],
+      {
+        env: Object.fromEntries(
+          OPENSSL_VARIABLES.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]),
+        ),
+      },
+    );
   try {
     await writeFile(path('openssl.cnf'), OPENSSL_CONFIG);
     const request = `req -new ${EC_KEY} -config @openssl.cnf`;
