@@ -124,9 +124,8 @@ export function kindFromName(name: string, value: unknown): FieldKind {
         .find((kind) => kind !== plain) ?? plain
     );
   if (value !== null && typeof value === 'object') return 'json';
-  return Object.hasOwn(KINDS_BY_NAME, typeof value)
-    ? KINDS_BY_NAME[typeof value].find(([pattern]) => pattern.test(name))![1]
-    : 'text';
+  // Only strings and numbers have patterns; each list ends with one that matches any name.
+  return KINDS_BY_NAME[typeof value]?.find(([pattern]) => pattern.test(name))![1] ?? 'text';
 }
 
 /** The keys fields show: each its own and those it covers. */
