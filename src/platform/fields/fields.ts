@@ -178,8 +178,8 @@ export function dottedNameExists(name: string, availableKeys: ReadonlySet<string
 export function pickFields(
   available: readonly FieldSpec[],
   wanted: readonly string[],
-  records: readonly unknown[] = [],
-  accepted?: ReadonlySet<string>,
+  records: readonly unknown[],
+  accepted: ReadonlySet<string> | undefined,
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
   const keys = new Set(keysOf(available));
@@ -190,7 +190,7 @@ export function pickFields(
   for (const name of wanted) {
     let field = byKey.get(name) ?? aliased.get(name);
     // A dotted name asked twice is one column.
-    if (!field && (dottedNameExists(name, keys, records) || (accepted !== undefined && declaredName(name, accepted))))
+    if (!field && (dottedNameExists(name, keys, records) || (accepted && declaredName(name, accepted))))
       byKey.set(name, (field = { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) }));
     if (!field)
       return {
