@@ -28,8 +28,7 @@ export interface ResolvedCredentials {
 }
 
 export function configDir(env: Env) {
-  if (env.HEDGE_CONFIG_DIR) return env.HEDGE_CONFIG_DIR;
-  return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
+  return env.HEDGE_CONFIG_DIR || join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'hedge');
 }
 
 /** --profile, then HEDGE_PROFILE; the store's current profile is looked up only when neither is set. */

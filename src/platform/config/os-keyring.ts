@@ -41,7 +41,7 @@ export async function openOsKeyring(env: Env): Promise<KeyringOpening> {
         reason: 'no D-Bus session to reach a Secret Service on, DBUS_SESSION_BUS_ADDRESS is not set',
       };
     // The binding connects to the bus synchronously, with no bound.
-    const silent = await busDoesNotAnswer(address, BUS_PROBE_MS);
+    const silent = await busDoesNotAnswer(address);
     if (silent) return { ok: false, reason: silent };
   }
   opened ??= open();
@@ -49,7 +49,7 @@ export async function openOsKeyring(env: Env): Promise<KeyringOpening> {
 }
 
 /** Opens the session bus's socket and starts D-Bus's authentication (a NUL byte, then `AUTH EXTERNAL <uid in hex>`): any answer line means the bus is alive. */
-async function busDoesNotAnswer(address: string, boundMs: number) {
+async function busDoesNotAnswer(address: string) {
   const target = socketOf(address);
   if (!target) return;
   const socket = connect(target);
@@ -68,7 +68,11 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
     });
     socket.on('end', () => resolve('the D-Bus session bus closed the connection'));
   });
-  return within(answer, boundMs, () => new Error(`the D-Bus session bus did not answer within ${boundMs / 1000} s`))
+  return within(
+    answer,
+    BUS_PROBE_MS,
+    () => new Error(`the D-Bus session bus did not answer within ${BUS_PROBE_MS / 1000} s`),
+  )
     .catch((late: Error) => late.message)
     .finally(() => socket.destroy());
 }
@@ -76,7 +80,7 @@ async function busDoesNotAnswer(address: string, boundMs: number) {
 function socketOf(address: string) {
   for (const entry of address.split(';')) {
     const [transport, rest = ''] = entry.split(/:(.*)/s, 2) as [string, string?];
-    const { path, abstract, host, port }: Record<string, string | undefined> = Object.fromEntries(
+    const { path, abstract, host, port } = Object.fromEntries(
       rest
         .split(',')
         .map((pair) => pair.split('=', 2))

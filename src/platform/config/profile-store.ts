@@ -32,26 +32,6 @@ export class ProfileStore {
     this.file = join(dir, 'config.json');
   }
 
-  private async open() {
-    if (this.conf) return this.conf;
-    const file = this.file;
-    const { default: ConfStore } = await import('conf');
-    try {
-      this.conf = new ConfStore<StoreData>({
-        cwd: this.dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
-        deserialize: (text) => parseStoreText(text, file),
-      });
-    } catch (error) {
-      throw asConfigError(error, file, 'read');
-    }
-    return this.conf;
-  }
-
   /** The whole store as it is on disk now (empty when there is no file yet). */
   read() {
     refuseUntrustedFolder(this.dir);
@@ -72,15 +52,46 @@ export class ProfileStore {
 
   /** Read, change and write back under the lock. */
   async update(change: (data: StoreData) => void) {
-    this.ensureDir();
-    const release = await this.lock();
+    try {
+      makePrivateDir(this.dir);
+    } catch (error) {
+      throw asConfigError(error, this.dir, 'write');
+    }
+    let release;
+    try {
+      // Taken over while held, nothing is lost.
+      release = await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS });
+    } catch (error) {
+      if (isLockedError(error)) {
+        throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
+          hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
+        });
+      }
+      throw asConfigError(error, `${this.file}.lock`, 'write');
+    }
     try {
       const data = this.read();
       change(data);
       const checked = storeSchema.parse(data);
-      const conf = await this.open();
+      if (!this.conf) {
+        const file = this.file;
+        const { default: ConfStore } = await import('conf');
+        try {
+          this.conf = new ConfStore<StoreData>({
+            cwd: this.dir,
+            configName: 'config',
+            configFileMode: 0o600,
+            clearInvalidConfig: false,
+            accessPropertiesByDotNotation: false,
+            serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+            deserialize: (text) => parseStoreText(text, file),
+          });
+        } catch (error) {
+          throw asConfigError(error, file, 'read');
+        }
+      }
       try {
-        conf.store = checked;
+        this.conf.store = checked;
         chmodSync(this.file, 0o600);
       } catch (error) {
         throw asConfigError(error, this.file, 'write');
@@ -90,28 +101,6 @@ export class ProfileStore {
       return checked;
     } finally {
       await release();
-    }
-  }
-
-  private ensureDir() {
-    try {
-      makePrivateDir(this.dir);
-    } catch (error) {
-      throw asConfigError(error, this.dir, 'write');
-    }
-  }
-
-  private async lock() {
-    try {
-      // Taken over while held, nothing is lost.
-      return await lockFile(this.file, { staleMs: LOCK_STALE_MS, waitMs: this.options.lockWaitMs ?? LOCK_WAIT_MS });
-    } catch (error) {
-      if (isLockedError(error)) {
-        throw new ConfigError(`The config store is locked by another hedge process (${this.file}.lock).`, {
-          hint: 'Wait for it to finish and try again; a lock left by a process that died is taken over by itself within seconds.',
-        });
-      }
-      throw asConfigError(error, `${this.file}.lock`, 'write');
     }
   }
 }

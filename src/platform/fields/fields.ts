@@ -124,9 +124,8 @@ export function kindFromName(name: string, value: unknown): FieldKind {
         .find((kind) => kind !== plain) ?? plain
     );
   if (value !== null && typeof value === 'object') return 'json';
-  return Object.hasOwn(KINDS_BY_NAME, typeof value)
-    ? KINDS_BY_NAME[typeof value].find(([pattern]) => pattern.test(name))![1]
-    : 'text';
+  // Only strings and numbers have patterns; each list ends with one that matches any name.
+  return KINDS_BY_NAME[typeof value]?.find(([pattern]) => pattern.test(name))![1] ?? 'text';
 }
 
 /** The keys fields show: each its own and those it covers. */
@@ -179,8 +178,8 @@ export function dottedNameExists(name: string, availableKeys: ReadonlySet<string
 export function pickFields(
   available: readonly FieldSpec[],
   wanted: readonly string[],
-  records: readonly unknown[] = [],
-  accepted?: ReadonlySet<string>,
+  records: readonly unknown[],
+  accepted: ReadonlySet<string> | undefined,
 ): { fields: FieldSpec[] } | { problem: string } {
   const byKey = new Map(available.map((field) => [field.key, field]));
   const keys = new Set(keysOf(available));
@@ -191,7 +190,7 @@ export function pickFields(
   for (const name of wanted) {
     let field = byKey.get(name) ?? aliased.get(name);
     // A dotted name asked twice is one column.
-    if (!field && (dottedNameExists(name, keys, records) || (accepted !== undefined && declaredName(name, accepted))))
+    if (!field && (dottedNameExists(name, keys, records) || (accepted && declaredName(name, accepted))))
       byKey.set(name, (field = { key: name, label: safeText(name), get: (row) => valueAtPath(row, name) }));
     if (!field)
       return {

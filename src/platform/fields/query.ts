@@ -38,13 +38,12 @@ function problem(expression: string, error: unknown, option: string, allowed = f
   });
 }
 
-/** Whether compiling `text` fails, and not only for want of what would follow (the parser met its end). */
-function breaksBeforeItsEnd(text: string) {
+/** What `work` throws; undefined when it does not. */
+function thrown(work: () => unknown) {
   try {
-    compile(text);
-    return false;
+    work();
   } catch (error) {
-    return !/\bEOF\b/.test(messageOf(error));
+    return error;
   }
 }
 
@@ -56,22 +55,16 @@ function whereItBreaks(expression: string) {
   } catch {
     // A character or literal the lexer refuses: it starts where the longest prefix that lexes ends.
     let at = expression.length - 1;
-    while (at > 0 && !lexes(expression.slice(0, at))) at -= 1;
+    while (at > 0 && thrown(() => tokenize(expression.slice(0, at)))) at -= 1;
     return at;
   }
   // Each prefix ends with a whole token: one that fails other than at its end fails at that token.
-  for (const [index, token] of tokens.entries())
-    if (breaksBeforeItsEnd(expression.slice(0, tokens[index + 1]?.start ?? expression.length))) return token.start;
-  return 'end';
-}
-
-function lexes(text: string) {
-  try {
-    tokenize(text);
-    return true;
-  } catch {
-    return false;
+  for (const [index, token] of tokens.entries()) {
+    // Not only for want of what would follow (the parser met its end).
+    const error = thrown(() => compile(expression.slice(0, tokens[index + 1]?.start ?? expression.length)));
+    if (error && !/\bEOF\b/.test(messageOf(error))) return token.start;
   }
+  return 'end';
 }
 
 /** Says where the expression breaks, and the parser's own reason when that is not only its end. */

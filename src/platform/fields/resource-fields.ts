@@ -253,10 +253,7 @@ export function marketsResource(carryText?: (ratePerDay: number, compact?: boole
 }
 
 /** `hedge profile list` (rows of config/profile-view.ts): one column order in every format; on a screen the current profile is marked with `*` (the `current` column is left out) and LIVE is red. */
-export function profilesResource(
-  c: ChalkInstance,
-  environmentLabel: (environment: 'live' | 'test' | null) => string,
-) {
+export function profilesResource(c: ChalkInstance, environmentLabel: (environment: 'live' | 'test' | null) => string) {
   return {
     fields: fieldTable(
       `

@@ -22,8 +22,7 @@ function mergedEnvelope(pages: readonly PrintableAnswer[]) {
   const bodies = pages.map((page) => page.body as { data?: unknown; error?: unknown; meta?: unknown } | undefined);
   if (bodies.length === 1 || !bodies.every((body) => body && Array.isArray(body.data)))
     return bodies.length === 1 ? bodies[0] : bodies;
-  const last = bodies[bodies.length - 1]!;
-  return { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: last.meta ?? {} };
+  return { data: bodies.flatMap((body) => body!.data as unknown[]), error: null, meta: bodies.at(-1)!.meta ?? {} };
 }
 
 export function printAnswers(
@@ -35,7 +34,7 @@ export function printAnswers(
   const printable = pages.filter((page) => page.body !== undefined);
   if (!printable.length) return;
   if (options.failed) {
-    output.write(safeJson(printable[printable.length - 1].body, 2));
+    output.write(safeJson(printable.at(-1)!.body, 2));
     return;
   }
   // Any endpoint, as it answered: hedge's one shape is for the commands that know their data. NDJSON: one envelope per line, as each page came.

@@ -39,7 +39,7 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined) {
 export async function renderJournalList(
   output: Output,
   entries: JournalEntry[],
-  options: { empty: string; now?: number; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
+  options: { empty: string; team?: boolean; checks?: ReadonlyMap<string, RowCheck> },
 ) {
   const { checks } = options;
   const rows = entries.map((entry) => listRow(entry, checks?.get(entry.id)));
@@ -104,7 +104,7 @@ const DETAIL_FIELDS = fieldTable(`
 export function renderJournalEntry(
   output: Output,
   entry: JournalEntry,
-  options: { now?: number; footer?: string[]; check?: RowCheck },
+  options: { footer?: string[]; check?: RowCheck },
 ) {
   const request = entry.request ?? { method: '', path: '', body: null };
   // Who carries it while unresolved (a live holder is carrying it now; `hedge resume` says which), else who began it.

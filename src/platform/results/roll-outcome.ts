@@ -32,34 +32,33 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   output.cardOrNote(() => {
     const c = output.chalk;
     const matures = (iso: string) => `${formatUtc(iso)} ${c.dim(`(${formatRelative(iso, nowMs)})`)}`;
-    const rows: Array<[string, string]> = [];
-    if (closing) {
-      rows.push([
-        '1. Close',
-        `${side} ${market}${several ? ` · all ${several.length} hedges of the side` : one ? ` · ${one}` : ''}`,
-      ]);
-      // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
-      for (const hedge of [...(several ?? [])].sort(
-        (a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity),
-      )) {
-        rows.push([
-          `   ${safeText(hedge.id)}`,
-          `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,
-        ]);
-      }
-      if (!several && closing.maturityAt) rows.push(['   Matures', matures(closing.maturityAt)]);
-      rows.push([
-        '   Returns (est.)',
-        returns === undefined ? c.dim('unknown (no net margin in the positions list)') : `${returns} USD`,
-      ]);
-    } else {
-      rows.push([
-        '1. Close',
-        c.dim(
-          `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
-        ),
-      ]);
-    }
+    const rows: Array<[string, string]> = closing
+      ? [
+          [
+            '1. Close',
+            `${side} ${market}${several ? ` · all ${several.length} hedges of the side` : one ? ` · ${one}` : ''}`,
+          ],
+          // Each hedge the close ends, soonest to mature first: the later ones end before their maturity.
+          ...[...(several ?? [])]
+            .sort((a, b) => (a.maturityAtMs ?? Infinity) - (b.maturityAtMs ?? Infinity))
+            .map((hedge): [string, string] => [
+              `   ${safeText(hedge.id)}`,
+              `${hedge.notionalUsd === undefined ? '' : `${formatMoney(hedge.notionalUsd)} USD, `}${hedge.maturityAtMs === undefined ? 'maturity unknown' : `matures ${formatUtc(new Date(hedge.maturityAtMs).toISOString())}`}`,
+            ]),
+          ...(!several && closing.maturityAt ? [['   Matures', matures(closing.maturityAt)] as [string, string]] : []),
+          [
+            '   Returns (est.)',
+            returns === undefined ? c.dim('unknown (no net margin in the positions list)') : `${returns} USD`,
+          ],
+        ]
+      : [
+          [
+            '1. Close',
+            c.dim(
+              `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
+            ),
+          ],
+        ];
     rows.push(
       ['2. Open', opens],
       ['   Matures', matures(quote.maturity)],

@@ -53,7 +53,6 @@ export async function run(ctx: CommandContext, { options: given }: In<'JOURNAL_L
   await renderJournalList(output, entries, {
     empty: filtered ? 'No journal entries match these filters.' : empty,
     team: choice.kind !== 'file',
-    now: ctx.clock.now(),
     checks,
   });
   // Said whatever the width: a narrow table may leave its seal column out.

@@ -19,5 +19,5 @@ export async function run(ctx: CommandContext, { args }: In<'JOURNAL_SHOW'>) {
               `Unresolved: finish it with ${entry.profile ? resumeWithItsCredentials(entry) : `\`${ctx.hedgeCommand('resume', entry.id)}\``} (same key, acts at most once).`,
         ),
       ];
-  renderJournalEntry(ctx.output, entry, { now: ctx.clock.now(), footer, ...(check && { check }) });
+  renderJournalEntry(ctx.output, entry, { footer, ...(check && { check }) });
 }
