@@ -33,8 +33,7 @@ export function reportUsageProblem(
 
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
 function stderrColumns(io: Io, env: Record<string, string | undefined>) {
-  if (!io.stderrIsTTY) return;
-  return terminalColumns(io.stderr, true, env);
+  return io.stderrIsTTY ? terminalColumns(io.stderr, true, env) : undefined;
 }
 
 /** Whether the interrupt that ends a command's clean-up is listened for already. */

@@ -5,12 +5,9 @@ import { NUMERIC_KINDS, type FieldKind } from '../fields/fields.js';
 import { displayWidth, shortenLongWords, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
-export interface TableCell {
-  styled: string;
-  width: number;
-}
+export type TableCell = ReturnType<typeof tableCell>;
 
-export const EMPTY_CELL: TableCell = { styled: '', width: 0 };
+export const EMPTY_CELL = { styled: '', width: 0 };
 
 export function tableCell(styled: string) {
   return { styled, width: displayWidth(styled) };
@@ -185,7 +182,7 @@ export function drawLoadedTable(input: TableInput) {
   const Table = loaded();
   const c = input.chalk;
   const needs = columnNeeds(input);
-  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
+  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive);
   const kept = fit.kept.map(({ index, width }) => {
     const column = input.columns[index];
     // A column narrower than its whole width shows its compact cells, where it has them.
@@ -279,7 +276,7 @@ export function drawLoadedTable(input: TableInput) {
 }
 
 /** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */
-function columnNeeds(input: TableInput): ColumnNeed[] {
+function columnNeeds(input: TableInput) {
   return input.columns.map((column, index) => {
     let measured: ReturnType<typeof measureColumn> | undefined;
     const need = {
