@@ -35,6 +35,5 @@ export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, e
  * process of its signals and timers, so such a terminal gets plain lines, as a pipe does.
  */
 export function redrawsInPlace(stream: NodeJS.WritableStream, isTTY: boolean) {
-  if (!isTTY) return false;
-  return (stream as { isTTY?: boolean }).isTTY !== true || reportedColumns(stream) !== undefined;
+  return isTTY && ((stream as { isTTY?: boolean }).isTTY !== true || reportedColumns(stream) !== undefined);
 }
