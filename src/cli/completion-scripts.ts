@@ -114,7 +114,7 @@ function posixTables(nodes: CommandNode[]) {
   const optionValueRows = new Map<string, string>();
   for (const flag of valued)
     if (flag.values) for (const name of flag.names) optionValueRows.set(name, valueBody(flag.values));
-  const argRows: Array<[string, string]> = nodes.flatMap((node) =>
+  const argRows = nodes.flatMap((node) =>
     node.args.flatMap((values, index): Array<[string, string]> =>
       values && values !== 'files' ? [[quote(`${node.path}:${index}`), valueBody(values)]] : [],
     ),

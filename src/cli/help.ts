@@ -5,8 +5,6 @@ import { COMMAND_GROUPS, flagNames, type CommandSpec, type OptionSpec } from './
 import { hedgeCommandLine } from '../core/program.js';
 
 const INDENT = '  ';
-/** Below this many columns beside a term, its description goes on the lines under it instead. */
-const MIN_DESCRIPTION_ROOM = 24;
 
 /** commander's Help at `width`; its boxWrap leaves text unwrapped below minWidthToWrap, ours decides that itself. */
 const wrapper = (width: number) => Object.assign(new Help(), { minWidthToWrap: 1, helpWidth: width });
@@ -24,7 +22,8 @@ const wrapText = (text: string, width: number, hanging = 0) =>
 function section(heading: string, items: readonly (readonly [string, string])[], width: number) {
   const termWidth = Math.max(0, ...items.map(([term]) => term.length));
   const help = wrapper(width);
-  const under = width - termWidth - 4 < MIN_DESCRIPTION_ROOM;
+  // Below 24 columns beside a term, its description goes on the lines under it instead.
+  const under = width - termWidth - 4 < 24;
   return [
     heading,
     ...items.map(([term, description]) =>

@@ -147,7 +147,6 @@ export function typedCommand(argv: readonly string[]) {
     if (!word.startsWith('-')) return COMMANDS.find((spec) => spec.name === word);
     if (TAKES_VALUE.has(word)) at++;
   }
-  return;
 }
 
 /** argv parsed by a program holding `specs`: the command chosen, a usage problem, or help printed. */

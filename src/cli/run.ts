@@ -19,7 +19,7 @@ import type { CommandSpec, RawInput } from './runner/command-spec.js';
 /** Bad usage found by the parser (main.ts): one line (wrapped on a terminal), or the JSON error under --json; exit 2. */
 export function reportUsageProblem(
   message: string,
-  out: { io: Io; json: boolean; env?: Record<string, string | undefined>; program?: string },
+  out: { io: Io; json: boolean; env: Record<string, string | undefined>; program: string },
 ) {
   const error = new UsageError(message.trim());
   return reportError(describeFailure(error, { program: out.program }), error, {
@@ -27,14 +27,13 @@ export function reportUsageProblem(
     chalk: makeChalk(false),
     json: out.json,
     verbose: false,
-    columns: stderrColumns(out.io, out.env ?? {}),
+    columns: stderrColumns(out.io, out.env),
   });
 }
 
 /** The width messages on stderr are wrapped to when stderr is a terminal; undefined in a pipe (one line per message). */
 function stderrColumns(io: Io, env: Record<string, string | undefined>) {
-  if (!io.stderrIsTTY) return;
-  return terminalColumns(io.stderr, true, env);
+  return io.stderrIsTTY ? terminalColumns(io.stderr, true, env) : undefined;
 }
 
 /** Whether the interrupt that ends a command's clean-up is listened for already. */

@@ -5,10 +5,7 @@ import type { CommandContext } from '../../platform/runtime/context.js';
 import type { CommandModule, CommandSpec, RawInput } from './command-spec.js';
 
 /** Options that cannot share a run with --until: a live view, and `hedges ID --wait` (its own wait). */
-const NOT_WITH_UNTIL = [
-  { key: 'watch', flag: '--watch' },
-  { key: 'wait', flag: '--wait' },
-];
+const NOT_WITH_UNTIL = ['watch', 'wait'];
 
 /** The --until condition, if any; where --until also takes a date, a value that reads as a date is one. */
 async function untilCondition(spec: CommandSpec, input: RawInput, now: number) {
@@ -43,11 +40,11 @@ export async function runCommand(
     const result = await module.run(ctx, input);
     return typeof result === 'number' ? result : 0;
   }
-  for (const { key, flag } of NOT_WITH_UNTIL) {
+  for (const key of NOT_WITH_UNTIL) {
     const value = input.options[key];
     if (value !== undefined && value !== false)
       throw new UsageError(
-        `${flag} cannot be combined with --until (--until already reads again until the condition holds).`,
+        `--${key} cannot be combined with --until (--until already reads again until the condition holds).`,
       );
   }
   // History and report would read the condition as a date: they never see it.

@@ -18,22 +18,25 @@ interface UntilOptions {
   command: string;
 }
 
-function seconds(ms: number) {
-  return `${Number((ms / 1000).toFixed(1))} s`;
-}
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
 
 /** The date forms of a `--until <date|expr>` (history, report), as a refusal names them. */
 const DATE_FORMS = '2026-11-01, an ISO time, or 7d / 2w / 1mo ago';
 
-/** The condition as a function, checked before anything is sent (exit 2 for a malformed one). */
-function compileCondition(options: UntilOptions) {
+export async function runUntil(
+  ctx: CommandContext,
+  options: UntilOptions,
+  runOnce: (ctx: CommandContext) => Promise<number | void>,
+) {
+  const quoted = JSON.stringify(safeText(options.expression));
+  // The condition as a function, checked before anything is sent (exit 2 for a malformed one).
   let condition: (data: unknown) => unknown;
   try {
     condition = compileQuery(options.expression, '--until');
   } catch (error) {
     if (options.dateToo && error instanceof UsageError)
       throw new UsageError(
-        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
+        `--until: ${quoted} is neither a date (${DATE_FORMS}) nor a JMESPath condition (${error.message.replace(/^--until "[^"]*": /, '').replace(/\.$/, '')}).`,
         { hint: error.hint },
       );
     throw error;
@@ -43,20 +46,11 @@ function compileCondition(options: UntilOptions) {
     const unknown = fieldNames(options.expression).filter((name) => !known.has(name));
     if (unknown.length) {
       throw new UsageError(
-        `--until: ${JSON.stringify(safeText(options.expression))} is neither a date (${DATE_FORMS}) nor a condition on ${options.command}'s data: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
+        `--until: ${quoted} is neither a date (${DATE_FORMS}) nor a condition on ${options.command}'s data: ${unknown.map(safeText).join(', ')} ${unknown.length === 1 ? 'is not one of its fields' : 'are not among its fields'} (${options.fields.join(', ')}).`,
         { hint: `e.g. --until 7d, or --until "length(@) >= \`10\`"` },
       );
     }
   }
-  return condition;
-}
-
-export async function runUntil(
-  ctx: CommandContext,
-  options: UntilOptions,
-  runOnce: (ctx: CommandContext) => Promise<number | void>,
-) {
-  const condition = compileCondition(options);
   const { clock, signal } = ctx;
   // Start to start between polls.
   const { intervalMs } = POLL_CADENCE;
@@ -67,7 +61,7 @@ export async function runUntil(
   let nextAt = startedAt;
 
   const interrupted = () =>
-    new InterruptedError(`--until stopped before ${JSON.stringify(safeText(options.expression))} held.`, {
+    new InterruptedError(`--until stopped before ${quoted} held.`, {
       stoppedBy: ctx.signal.reason,
     });
   const pauseUntil = async (at: number) => {
@@ -89,7 +83,7 @@ export async function runUntil(
         ? `the default bound of ${seconds(DEFAULT_WAIT_BOUND_MS)} (--timeout SECONDS changes it)`
         : `--timeout ${ctx.globals.timeout}s`;
     throw new UntilNotMetError(
-      `--until ${JSON.stringify(safeText(options.expression))} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
+      `--until ${quoted} did not hold within ${bound}: ${polls} ${polls === 1 ? 'read' : 'reads'}, ${last ? `the condition false on ${polls === 1 ? 'it' : 'each'}` : 'none answered'}.`,
       {
         expression: options.expression,
         polls,

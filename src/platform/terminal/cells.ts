@@ -16,12 +16,6 @@ import {
 import { displayWidth } from './width.js';
 import type { JsonObject } from '../../core/objects.js';
 
-/** How one column shows its numbers, decided once from all of its values. */
-interface ColumnFormat {
-  decimals?: number;
-  unit?: string;
-}
-
 export function valueOf(field: FieldSpec, row: JsonObject) {
   return field.get ? field.get(row) : row[field.key];
 }
@@ -73,7 +67,8 @@ export function formatCell(
   field: FieldSpec,
   value: unknown,
   row: JsonObject,
-  format: ColumnFormat,
+  /** How one column shows its numbers, decided once from all of its values. */
+  format: ReturnType<typeof numberFormatOf>,
   context: CellContext,
 ) {
   const c = context.chalk;

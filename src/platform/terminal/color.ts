@@ -2,13 +2,20 @@
 import { Chalk } from 'chalk';
 import type { Env } from '../config/env.js';
 
-export function colorEnabled(input: { flag: boolean | undefined; env: Env; stdoutIsTTY: boolean }) {
-  if (input.flag === false) return false;
-  if (input.env.NO_COLOR !== undefined && input.env.NO_COLOR !== '') return false;
-  const force = input.env.FORCE_COLOR;
+export function colorEnabled({
+  flag,
+  env,
+  stdoutIsTTY,
+}: {
+  flag: boolean | undefined;
+  env: Env;
+  stdoutIsTTY: boolean;
+}) {
+  // An empty NO_COLOR asks nothing.
+  if (flag === false || env.NO_COLOR) return false;
+  const force = env.FORCE_COLOR;
   if (force !== undefined) return force !== '0' && force !== 'false';
-  if (input.env.TERM === 'dumb') return false;
-  return input.stdoutIsTTY;
+  return env.TERM !== 'dumb' && stdoutIsTTY;
 }
 
 export function makeChalk(enabled: boolean) {

@@ -67,19 +67,16 @@ export function exitCodeNamed(name: (typeof EXIT_CODES)[number]['name']) {
 
 export type ErrorDescription = ReturnType<typeof describeError>;
 
-function nameOf(code: ExitCode) {
-  return EXIT_CODES.find((entry) => entry.code === code)!.name;
-}
-
 export function describeError(error: unknown) {
   const facts = error instanceof HedgeError ? error.facts() : { exitCode: 1, code: 'unexpected' };
   const exitCode = facts.exitCode as ExitCode;
   const guide = error instanceof ApiError ? guideFor(error.code, error.status) : undefined;
   const hedge = error instanceof HedgeError ? error : undefined;
+  const kind = EXIT_CODES.find((entry) => entry.code === exitCode)!.name;
   return {
     exitCode,
-    code: facts.code ?? nameOf(exitCode),
-    kind: nameOf(exitCode),
+    code: facts.code ?? kind,
+    kind,
     message: error instanceof Error ? error.message : String(error),
     hint:
       facts.code === 'unexpected'

@@ -32,8 +32,7 @@ const HELD = '\ue000';
 
 /** What @inquirer puts before a text: the prompt's "? */
 const LEAD = 2;
-/** Columns kept free at the end of a question: " (y/N) " and the answer; a short typed value. */
-const CONFIRM_TAIL = 7;
+/** Columns kept free at the end of a question for a short typed value (a confirm keeps 7: " (y/N) " and the answer). */
 const INPUT_TAIL = 16;
 
 interface FitOptions {
@@ -90,6 +89,6 @@ export function createInquirerPrompter(io: Io, signal: AbortSignal, env: Env): P
         { ...options, mask: '*', validate: validate && ((value: string) => fitError(validate(value))) },
         INPUT_TAIL,
       ),
-    confirm: (options) => ask('confirm', { ...options, default: options.default ?? false }, CONFIRM_TAIL),
+    confirm: (options) => ask('confirm', { ...options, default: options.default ?? false }, 7),
   };
 }

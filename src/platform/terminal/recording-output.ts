@@ -13,8 +13,8 @@ function discard() {
 }
 
 export class RecordingOutput extends Output {
-  private readonly calls: Array<{ kind: 'data' | 'text' | 'note'; play: (output: Output) => void | Promise<void> }> =
-    [];
+  /** Each call, played in order; `text`: a bare JSON document or text, which only a JSON output can take. */
+  private readonly calls: Array<{ text?: boolean; play: (output: Output) => void | Promise<void> }> = [];
   private captured: { data: unknown } | undefined;
 
   constructor(init: { chalk: ChalkInstance; columns: number; now: () => number }) {
@@ -35,7 +35,7 @@ export class RecordingOutput extends Output {
 
   /** Whether the calls can be played onto an output of another format: records and lists can (the output layer draws them in any format); a bare JSON document or text cannot. */
   playableAs(output: Output) {
-    return output.mode === 'json' || this.calls.every((call) => call.kind !== 'text');
+    return output.mode === 'json' || this.calls.every((call) => !call.text);
   }
 
   async playOnto(output: Output) {
@@ -54,25 +54,25 @@ export class RecordingOutput extends Output {
     this.captured = {
       data: forScripts(options.json ?? rows, 'fields' in known ? known.fields : known),
     };
-    this.calls.push({ kind: 'data', play: (output) => output.list(rows, known, options) });
+    this.calls.push({ play: (output) => output.list(rows, known, options) });
   }
 
   override record(record: JsonObject, known: FieldSpec[], options: RecordOptions = {}) {
     this.captured = { data: forScripts(options.json ?? record, known) };
-    this.calls.push({ kind: 'data', play: (output) => output.record(record, known, options) });
+    this.calls.push({ play: (output) => output.record(record, known, options) });
   }
 
   override json(data: unknown, known: readonly FieldSpec[] = [], how: { asSent?: boolean } = {}) {
     this.captured = { data: how.asSent ? data : forScripts(data, known) };
-    this.calls.push({ kind: 'text', play: (output) => output.json(data, known, how) });
+    this.calls.push({ text: true, play: (output) => output.json(data, known, how) });
   }
 
   override write(text: string) {
-    this.calls.push({ kind: 'text', play: (output) => output.write(text) });
+    this.calls.push({ text: true, play: (output) => output.write(text) });
   }
 
   // Kept for the output the calls are played onto, which decides whether it says them.
   override noteIn(...note: Parameters<Output['noteIn']>) {
-    this.calls.push({ kind: 'note', play: (output) => output.noteIn(...note) });
+    this.calls.push({ play: (output) => output.noteIn(...note) });
   }
 }

@@ -5,11 +5,6 @@ import { safeJson, safeMultiline, safeText } from '../../core/security/safe-text
 import { stripVTControlCharacters } from 'node:util';
 import { wrapWords } from './width.js';
 
-/** Spaces that continue a wrapped line under its text: ` → hint` continues under the hint. */
-function hangingIndentOf(line: string) {
-  return /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length;
-}
-
 export function reportError(
   description: ErrorDescription,
   error: unknown,
@@ -24,7 +19,12 @@ export function reportError(
           ? text
           : text
               .split('\n')
-              .map((line) => wrapWords(line, columns, { hangingIndent: hangingIndentOf(line) }))
+              // A wrapped line continues under its text: ` → hint` under the hint.
+              .map((line) =>
+                wrapWords(line, columns, {
+                  hangingIndent: /^ *(?:→ )?/.exec(stripVTControlCharacters(line))![0].length,
+                }),
+              )
               .join('\n')
       }\n`,
     );

@@ -5,12 +5,9 @@ import { NUMERIC_KINDS, type FieldKind } from '../fields/fields.js';
 import { displayWidth, shortenLongWords, shortenMiddle, truncateEnd, wrapWords } from './width.js';
 
 /** A value as shown: its text with colour, and the columns it takes (measured once). */
-export interface TableCell {
-  styled: string;
-  width: number;
-}
+export type TableCell = ReturnType<typeof tableCell>;
 
-export const EMPTY_CELL: TableCell = { styled: '', width: 0 };
+export const EMPTY_CELL = { styled: '', width: 0 };
 
 export function tableCell(styled: string) {
   return { styled, width: displayWidth(styled) };
@@ -45,11 +42,6 @@ export interface TableInput {
   headless?: boolean;
 }
 
-/** Wrapped text (a reason) gets at least the room for each value on two lines, up to this; a longer value takes more lines (its words whole). */
-const WRAP_MAX_MIN_WIDTH = 20;
-/** A text column may be cut to this (with …) before columns are hidden. */
-const TEXT_MIN_WIDTH = 10;
-
 /** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with …, free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
 export function kindColumn(
   kind: FieldKind | undefined,
@@ -65,21 +57,13 @@ export function kindColumn(
   return {
     align: kind !== undefined && NUMERIC_KINDS.has(kind) ? 'right' : 'left',
     shrink,
-    minWidth: shrink === 'end' ? TEXT_MIN_WIDTH : undefined,
+    // A text column may be cut to 10 (with …) before columns are hidden.
+    minWidth: shrink === 'end' ? 10 : undefined,
     money: kind === 'money' || kind === 'pnl' || kind === 'charge',
   };
 }
 
-/** The deal reference's column (ui/resource-fields.ts): never cut where the terminal has room for it whole. */
-const REFERENCE_KEY = 'client_reference';
-
 const COLUMN_GAP = 2;
-/** cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it this many at a time (each a table of its own, the same lines), so a long list costs in proportion to its rows. */
-const ROWS_PER_DRAWING = 50;
-/** An id is shortened in the middle to no fewer columns than this (`hdg_0mw…f1qp`): its start (the prefix people type) and its end (what tells ids made the same minute apart) are still there. */
-const ID_SHORT_WIDTH = 12;
-/** A header goes on at most this many lines (the label over its unit: `Notional` over `USD`). */
-const HEADER_LINES = 2;
 
 export interface ColumnNeed {
   key: string;
@@ -185,7 +169,7 @@ export function drawLoadedTable(input: TableInput) {
   const Table = loaded();
   const c = input.chalk;
   const needs = columnNeeds(input);
-  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive ?? 0);
+  const fit = fitColumns(needs, input.priority, input.width, COLUMN_GAP, input.decisive);
   const kept = fit.kept.map(({ index, width }) => {
     const column = input.columns[index];
     // A column narrower than its whole width shows its compact cells, where it has them.
@@ -210,7 +194,9 @@ export function drawLoadedTable(input: TableInput) {
     rows = [];
   };
   const add = (...more: Row[]) => {
-    for (const row of more) if (rows.push(row) === ROWS_PER_DRAWING) flush();
+    // cli-table3 lays each cell out against every cell drawn before it in the same table: rows go to it 50 at a
+    // time (each a table of its own, the same lines), so a long list costs in proportion to its rows.
+    for (const row of more) if (rows.push(row) === 50) flush();
   };
   const sections = [...(input.sections ?? [])].sort((a, b) => a.before - b.before);
   const sectionsUpTo = (index: number) => {
@@ -279,13 +265,13 @@ export function drawLoadedTable(input: TableInput) {
 }
 
 /** Each column's need, measured when fitColumns first reads a width: a column past the first that does not fit is never measured. */
-function columnNeeds(input: TableInput): ColumnNeed[] {
+function columnNeeds(input: TableInput) {
   return input.columns.map((column, index) => {
     let measured: ReturnType<typeof measureColumn> | undefined;
     const need = {
       key: column.key,
-      // The deal reference: a desk reads it whole; other text may still be cut for columns.
-      wholeWhenRoom: column.shrink === 'end' && column.key === REFERENCE_KEY,
+      // The deal reference (fields/resource-fields.ts): a desk reads it whole where the terminal has room; other text may still be cut for columns.
+      wholeWhenRoom: column.shrink === 'end' && column.key === 'client_reference',
       money: column.money === true,
       fills: column.drawn !== undefined,
     };
@@ -308,11 +294,11 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
       : (input.totals.cells[index]?.width ?? 0);
   const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
-  // Wrapped text: every word whole (never cut inside one), each value on two lines where that takes no more than WRAP_MAX_MIN_WIDTH.
+  // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
   const wrapped = () =>
     Math.max(
       ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-      Math.min(WRAP_MAX_MIN_WIDTH, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+      Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
     );
   const least =
     column.drawn || column.shrink
@@ -326,14 +312,14 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
     column.compact ? widest(column.compact, totalsWidth) : width,
   );
   const below = (narrower: number) => (narrower < minWidth ? narrower : undefined);
-  const tightWidth = below(Math.max(widthOnLines(column.header, HEADER_LINES), content));
+  // The header on at most 2 lines (the label over its unit: `Notional` over `USD`).
+  const tightWidth = below(Math.max(widthOnLines(column.header, 2), content));
   return {
     width,
     minWidth,
     tightWidth,
-    // An id shortened in the middle: never below its header on one line.
-    shortWidth:
-      column.shrink === 'middle' ? below(Math.max(headerWidth, Math.min(cellsWidth, ID_SHORT_WIDTH))) : undefined,
+    // An id shortened in the middle: never below its header on one line, nor 12 columns (`hdg_0mw…f1qp`: the prefix people type and the end that tells ids made the same minute apart).
+    shortWidth: column.shrink === 'middle' ? below(Math.max(headerWidth, Math.min(cellsWidth, 12))) : undefined,
     // Text shows more with any column more; an id shortened in the middle, a header or compact cells only once whole; a drawn column takes what is left.
     growsPartly: (column.shrink === 'end' || column.shrink === 'wrap') && (tightWidth ?? minWidth) < cellsWidth,
   };
@@ -385,16 +371,14 @@ export async function drawTable(input: TableInput) {
   return drawLoadedTable(input);
 }
 
-/** Columns a card's borders and padding take: `│ label │ value │`. */
-const CARD_FRAME = 7;
-
 /** A card: one record's label/value pairs (formatted for people; a value may hold its own line breaks) as a two-column table at most `columns` wide, each wrapped at its words inside its column. */
 export function drawCard(
   rows: ReadonlyArray<readonly [string, string]>,
   options: { columns: number; chalk: ChalkInstance; title?: string },
 ) {
   const { columns, chalk: c } = options;
-  const room = columns - CARD_FRAME;
+  // Less the card's borders and padding: `│ label │ value │`.
+  const room = columns - 7;
   const most = (texts: string[], measure: (text: string) => number) => Math.max(1, ...texts.map(measure));
   const labels = rows.map(([label]) => label);
   const values = rows.map(([, value]) => value);

@@ -9,11 +9,6 @@ export interface Io {
   stdinIsTTY: boolean;
 }
 
-const DEFAULT_COLUMNS = 80;
-// Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
-const MIN_COLUMNS = 20;
-const MAX_COLUMNS = 500;
-
 /** The width the stream reports, when it reports one: a terminal nobody sized (cron, CI, `script` without a terminal) reports 0. */
 function reportedColumns(stream: NodeJS.WritableStream) {
   const own = (stream as { columns?: unknown }).columns;
@@ -24,8 +19,9 @@ function reportedColumns(stream: NodeJS.WritableStream) {
 export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, env: Env) {
   const own = isTTY ? reportedColumns(stream) : undefined;
   const fromEnv = /^\s*\d+\s*$/.test(env.COLUMNS ?? '') ? Number(env.COLUMNS) : 0;
-  const chosen = own ?? (fromEnv > 0 ? fromEnv : DEFAULT_COLUMNS);
-  return Math.min(MAX_COLUMNS, Math.max(MIN_COLUMNS, chosen));
+  const chosen = own ?? (fromEnv > 0 ? fromEnv : 80);
+  // Below 20 nothing readable fits; above 500 a value is more likely garbage than a real terminal.
+  return Math.min(500, Math.max(20, chosen));
 }
 
 /**
@@ -35,6 +31,5 @@ export function terminalColumns(stream: NodeJS.WritableStream, isTTY: boolean, e
  * process of its signals and timers, so such a terminal gets plain lines, as a pipe does.
  */
 export function redrawsInPlace(stream: NodeJS.WritableStream, isTTY: boolean) {
-  if (!isTTY) return false;
-  return (stream as { isTTY?: boolean }).isTTY !== true || reportedColumns(stream) !== undefined;
+  return isTTY && ((stream as { isTTY?: boolean }).isTTY !== true || reportedColumns(stream) !== undefined);
 }

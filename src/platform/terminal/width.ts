@@ -24,8 +24,6 @@ function sliceAnsi(text: string, start: number, end?: number): string {
 
 const wrapAnsi = (text: string, columns: number) => loaded().wrapAnsi(text, columns);
 
-const ELLIPSIS = '…';
-
 export const displayWidth = (text: string) => loaded().stringWidth(text);
 
 export function truncateEnd(text: string, width: number) {
@@ -50,7 +48,7 @@ function cutAfter(text: string, columns: number) {
   const next = stripVTControlCharacters(sliceAnsi(text, at, at + 1) || sliceAnsi(text, at, at + 2));
   const upToNext = sliceAnsi(text, 0, at + displayWidth(next));
   const closing = /(?:\u001b\[[0-9;]*m)*$/.exec(upToNext)![0];
-  return upToNext.slice(0, upToNext.length - closing.length - next.length) + ELLIPSIS + closing;
+  return upToNext.slice(0, upToNext.length - closing.length - next.length) + '…' + closing;
 }
 
 /** Each word of `text` at most `width` columns: a longer one (a path, a URL, an id) shortened in the middle, so that wrapping never breaks it across lines. */
