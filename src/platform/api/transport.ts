@@ -214,8 +214,7 @@ function sendDirect(url: URL, { method, headers, body, signal }: Outgoing, confi
   const { connectTimeoutMs, localSocket } = config;
   const secure = url.protocol === 'https:';
   const options = {
-    // Over a local socket there is no server name.
-    ...(localSocket !== undefined && { socketPath: localSocket, servername: '' }),
+    ...(localSocket !== undefined && { socketPath: localSocket }),
     method,
     headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
     agent: config.connections.agentFor(url, config),
