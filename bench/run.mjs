@@ -14,7 +14,6 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const HERE = join(ROOT, 'bench');
 const RUNS = process.env.BENCH_RUNS ?? '12';
 const NODE26 =
   process.env.HEDGE_BENCH_NODE26 ||
@@ -125,12 +124,6 @@ try {
       node('--input-type=module', '-e', 'process.getBuiltinModule("node:http")'),
       node('--input-type=module', '-e', 'import "node:http"'),
     ],
-    [
-      "`servername: ''` over the demo's local socket",
-      node(join(HERE, 'socket-get.cjs')),
-      node(join(HERE, 'socket-get.cjs'), '--plain'),
-    ],
-    ['process.stdin made on first use', node('-e', '0'), node('-e', 'process.stdin')],
   ];
   const timed = hyperfine(
     Object.fromEntries(

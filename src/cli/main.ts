@@ -40,10 +40,7 @@ function processIo(env: Record<string, string | undefined>) {
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    // Made on first use: process.stdin loads file streams and readline, which most commands never need.
-    get stdin() {
-      return process.stdin;
-    },
+    stdin: process.stdin,
     stdoutIsTTY: forced ?? process.stdout.isTTY === true,
     stderrIsTTY: forced ?? process.stderr.isTTY === true,
     stdinIsTTY: isatty(0),

@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Notice } from '../../src/platform/results/notices.js';
-import { CommandContext } from '../../src/platform/runtime/context.js';
 import { testContext, type TestContextOptions } from '../support/client.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -17,23 +16,6 @@ describe('CommandContext', () => {
     expect(new Set(all).size).toBe(1);
     expect(await ctx.connections()).toBe(all[0]);
     await ctx.dispose();
-  });
-
-  it('reads stdin only when it is used (process.stdin is made on first use)', () => {
-    const { io, ctx: model } = testContext();
-    let reads = 0;
-    const ctx = new CommandContext({
-      ...model.init,
-      io: {
-        ...io,
-        get stdin() {
-          reads += 1;
-          return io.stdin;
-        },
-      },
-    });
-    expect(reads).toBe(0);
-    expect([ctx.stdin, reads]).toEqual([io.stdin, 1]);
   });
 
   it('serves a given service instead of building one, to derived contexts too', async () => {

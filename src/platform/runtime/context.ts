@@ -39,7 +39,7 @@ export interface ContextInit {
   confirmedAhead?: boolean;
 }
 
-// The context's read-only fields: its settings, and what it works out from them once (defined in the constructor).
+// The context's read-only fields: its settings, and what it works out from them once (assigned in the constructor).
 const fields = ({ prompter, client, credentials, journal, connections, notify, ...init }: ContextInit) => {
   const { io, globals, clock, output } = init;
   return {
@@ -52,10 +52,7 @@ const fields = ({ prompter, client, credentials, journal, connections, notify, .
     interactive: globals.input && io.stdinIsTTY && io.stdoutIsTTY,
     inputAllowed: globals.input,
     timeoutSeconds: globals.timeout,
-    // Read when used: process.stdin loads file streams and readline, which most commands never need.
-    get stdin() {
-      return io.stdin;
-    },
+    stdin: io.stdin,
     stdinIsTTY: io.stdinIsTTY,
     /** A person reads the output: a human mode, and no caller takes the notices. */
     forPeople: output.isHuman && notify === undefined,
@@ -75,7 +72,7 @@ export class CommandContext {
   private signals: { take?: (signal: string) => boolean } = {};
 
   constructor(readonly init: ContextInit) {
-    Object.defineProperties(this, Object.getOwnPropertyDescriptors(fields(init)));
+    Object.assign(this, fields(init));
     for (const name of ['prompter', 'client', 'credentials', 'journal'] as const)
       if (init[name]) this.built.set(name, Promise.resolve(init[name]));
   }
