@@ -79,7 +79,7 @@ export function openJournal(options: OpenJournalOptions) {
     change: (id, patch, at) => changeEntry(place, id, patch, at),
     read: async (filter) => readEntries(place, filter),
   };
-  return Object.assign(new ClientJournal(records, fileLocker(place, newSession(), options.notice), { now }), {
+  return Object.assign(new ClientJournal(records, fileLocker(place), { now }), {
     dir,
     file,
   });
@@ -91,7 +91,8 @@ async function appendEntry(place: FilePlace, entry: JournalEntry, seal?: RowSeal
   let event = '';
   await lockedAppend(place, (current) => {
     if (current.includes(`{${idField(id)}`)) return '';
-    const stamp = { id, at, seq: highestSeq(current) + 1 };
+    const highest = [...current.matchAll(BEGIN_SEQ)].reduce((seq, match) => Math.max(seq, Number(match[1])), 0);
+    const stamp = { id, at, seq: highest + 1 };
     // Stamped again after the fields, so that nothing in them can replace the id, time or seq.
     const sealed = seal ? { seal: seal({ ...entry, seq: stamp.seq }) } : {};
     event = JSON.stringify(Object.assign({ ...stamp }, fields, sealed, stamp));
@@ -111,7 +112,14 @@ async function changeEntry(place: FilePlace, id: string, patch: JournalPatch, at
   });
   // A row spelled otherwise by hand (`\u0061_…`) is not among its marked lines: then it is read whole.
   const byId = (events: string) => foldJournal(events).find((entry) => entry.id === id);
-  return found ? (byId(linesOf(text, id)) ?? byId(text)) : undefined;
+  return found
+    ? (byId(
+        text
+          .split('\n')
+          .filter((line) => line.includes(idField(id)))
+          .join('\n'),
+      ) ?? byId(text))
+    : undefined;
 }
 
 /** The entries the filter picks, newest first. Unresolved entries never leave the active segment; an id is looked for there first. */
@@ -150,14 +158,6 @@ function readEntries(place: FilePlace, filter: RowFilter) {
     .slice(0, limit);
 }
 
-/** The event lines of one entry (what folding it needs), without parsing the others. */
-function linesOf(text: string, id: string) {
-  return text
-    .split('\n')
-    .filter((line) => line.includes(idField(id)))
-    .join('\n');
-}
-
 /** An id as JSON writes it: a hand-written row's id may hold a quote or a control character. */
 const idField = (id: string) => `"id":${JSON.stringify(id)}`;
 
@@ -175,12 +175,6 @@ function newestFirst(entries: JournalEntry[]) {
 
 /** A begin event starts as begin writes it: `{"id":…,"at":…,"seq":N`. */
 const BEGIN_SEQ = /^\{"id":"[^"\\]+","at":"[^"\\]+","seq":(\d+)[,}]/gm;
-
-function highestSeq(text: string) {
-  let highest = 0;
-  for (const match of text.matchAll(BEGIN_SEQ)) highest = Math.max(highest, Number(match[1]));
-  return highest;
-}
 
 /** Where a file journal lives and how it appends: what its records client and its locker share. */
 type FilePlace = OpenJournalOptions & {
@@ -235,8 +229,9 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
   return text;
 }
 
-function fileLocker(place: FilePlace, session: string, notice?: (text: string) => void): LockerClient {
-  const { now } = place;
+function fileLocker(place: FilePlace): LockerClient {
+  const { now, notice } = place;
+  const session = newSession();
   const event = (id: string, holder: RecordedHolder | null) =>
     JSON.stringify({ id, at: new Date(now()).toISOString(), holder });
   /** The entry in the active segment, or in `text` (its contents under its lock). */
