@@ -1,14 +1,7 @@
 // The journal's semantics, written once over a backend's two small clients (RecordsClient, LockerClient below).
 import { canonicalJson } from './canonical-json.js';
 import { newEntryId } from './entry-id.js';
-import {
-  isUnresolved,
-  OUTCOMES,
-  type BeginFields,
-  type JournalEntry,
-  type JournalEnvironment,
-  type JournalPatch,
-} from './entry.js';
+import { isUnresolved, OUTCOMES, type BeginFields, type JournalEntry, type JournalPatch } from './entry.js';
 import { isRecordedHolder, publicHolder, type Holder } from '../../core/files/file-lock.js';
 import { JournalError } from './journal-error.js';
 import { refuseKeyShaped } from './key-guard.js';
@@ -29,26 +22,16 @@ export type RowSeal = (entry: JournalEntry) => string;
 export type ListOptions = Pick<RowFilter, 'idempotencyKey' | 'since' | 'until' | 'limit'> & { pending?: boolean };
 
 /** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
-export interface SameRequest {
-  environment: JournalEnvironment;
-  base_url_host: string;
-  key_id: string;
-  command: string;
-  /** The normalised request body; compared as canonicalJson. */
+export type SameRequest = Pick<
+  JournalEntry,
+  'environment' | 'base_url_host' | 'key_id' | 'command' | 'group' | 'leg'
+> & {
+  /** The normalised request body; compared as canonicalJson. (group and leg: compared only when given.) */
   body: unknown;
-  /** Compared only when given. */
-  group?: string;
-  leg?: string;
-}
+};
 
-/** A hold on an entry or a lock on an account scope, taken by this process. */
-export interface Hold {
-  release(): Promise<void>;
-  /** True once the hold is gone without a release. */
-  lost(): boolean;
-}
-
-export type HoldResult = { held: true; hold: Hold } | { held: false; holder: Holder };
+/** A hold on an entry or a lock on an account scope, taken by this process (holdOf). */
+export type HoldResult = { held: true; hold: ReturnType<typeof holdOf> } | { held: false; holder: Holder };
 
 /** The optional part of a backend for `hedge keep`. */
 export interface KeeperHeartbeats {

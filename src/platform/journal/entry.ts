@@ -7,8 +7,6 @@ import { JournalError } from './journal-error.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { shellWord } from '../../core/program.js';
 
-export type JournalEnvironment = 'live' | 'test';
-
 export const OUTCOMES = [
   'planned',
   'pending',
@@ -38,7 +36,7 @@ export interface JournalEntry {
   created_at: string;
   updated_at: string;
   profile?: string;
-  environment: JournalEnvironment;
+  environment: 'live' | 'test';
   base_url_host: string;
   /** keyFingerprint(apiKey): never the key itself. */
   key_id: string;
