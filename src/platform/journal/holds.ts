@@ -128,7 +128,19 @@ export function namedHolds(options: HoldsOptions) {
       { waitMs, capMs: LOOK_CAP_MS, sleep: options.sleep },
     );
     if (!answer.held) return answer;
-    dropAtExit(path, () => drop(path));
+    // Records this process holds are removed when it exits normally (after a crash, liveness frees them).
+    heldHere.set(path, () => drop(path));
+    if (!exitHook)
+      process.once('exit', () => {
+        for (const dropOne of heldHere.values()) {
+          try {
+            dropOne();
+          } catch {
+            // Best effort: a record left behind names a dead process, which the next taker replaces.
+          }
+        }
+      });
+    exitHook = true;
     return {
       held: true,
       hold: holdOf(
@@ -161,21 +173,5 @@ export function namedHolds(options: HoldsOptions) {
   };
 }
 
-// Records this process holds, removed when it exits normally (after a crash, liveness frees them).
 const heldHere = new Map<string, () => void>();
 let exitHook = false;
-
-function dropAtExit(path: string, drop: () => void) {
-  heldHere.set(path, drop);
-  if (exitHook) return;
-  exitHook = true;
-  process.once('exit', () => {
-    for (const dropOne of heldHere.values()) {
-      try {
-        dropOne();
-      } catch {
-        // Best effort: a record left behind names a dead process, which the next taker replaces.
-      }
-    }
-  });
-}
