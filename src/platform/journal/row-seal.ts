@@ -33,18 +33,15 @@ type RowTrust = 'verified' | 'unsealed' | 'forged';
 /** What `hedge journal` says of a row that could be sent again: its seal's verdict, or that another key sent it. */
 export type RowCheck = RowTrust | 'other-key';
 
-export interface RowSealer {
-  seal(fields: SealedFields): string;
-  trust(row: SealedFields & { seal?: unknown }): RowTrust;
-}
+export type RowSealer = ReturnType<typeof rowSealer>;
 
 /** A sealer for one API key; the key itself is not kept, only the derived sealing key. */
-export function rowSealer(apiKey: string): RowSealer {
+export function rowSealer(apiKey: string) {
   const sealingKey = Buffer.from(hkdfSync('sha256', apiKey, SALT, INFO, 32));
   const macOf = (fields: SealedFields) => createHmac('sha256', sealingKey).update(sealedText(fields)).digest();
   return {
-    seal: (fields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
-    trust(row) {
+    seal: (fields: SealedFields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
+    trust(row: SealedFields & { seal?: unknown }): RowTrust {
       if (row.seal === undefined || row.seal === null || /^v1\./.test(String(row.seal))) return 'unsealed';
       if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
       const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
