@@ -13,7 +13,7 @@ export {
   type SkippedLine,
 } from './entry.js';
 export type { Holder } from '../../core/files/file-lock.js';
-export type { HoldResult, Journal, KeeperHeartbeats, SameRequest } from './client-journal.js';
+export type { Journal } from './client-journal.js';
 export { describeHolder, matchesRequest } from './client-journal.js';
 export { openJournal } from './journal.js';
 export { JournalError } from './journal-error.js';
