@@ -48,17 +48,17 @@ export async function exclusively<T>(
   options: Pick<HoldsOptions, 'lockStaleMs' | 'sleep'>,
   body: () => T,
 ) {
-  let release: () => Promise<void>;
-  try {
-    release = await lockFile(file, { staleMs: options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS, sleep: options.sleep });
-  } catch (error) {
+  const release = await lockFile(file, {
+    staleMs: options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS,
+    sleep: options.sleep,
+  }).catch((error: unknown) => {
     if (!isLockedError(error)) throw asJournalError(error, file, 'write');
     throw new JournalError(`${file} stayed locked by another hedge process.`, {
       path: file,
       hint: `Try again; if no hedge process is running, remove ${file}.lock.`,
       cause: error,
     });
-  }
+  });
   try {
     return body();
   } finally {
