@@ -71,8 +71,8 @@ export function outcomeFields(record: Partial<JournalEntry>) {
 }
 
 export function knowsMore(local: JournalEntry, stored: JournalEntry) {
-  if (!isUnresolved(stored) && isUnresolved(local)) return false;
-  if (isUnresolved(stored) && !isUnresolved(local)) return true;
+  // Of a finished copy and an unfinished one, the finished one knows more.
+  if (isUnresolved(stored) !== isUnresolved(local)) return isUnresolved(stored);
   const storedRevision = stored.revision ?? 1;
   // A fallback record from before revisions were kept continues from nothing known: the store's copy stands.
   if (local.fallback_for) return storedRevision <= (local.fallback_for.revision ?? 0);
