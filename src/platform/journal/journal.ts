@@ -18,7 +18,6 @@ import {
   lastHolderOf,
   type HoldResult,
   type LockerClient,
-  type RecordsClient,
   type RowFilter,
   type RowSeal,
 } from './client-journal.js';
@@ -71,18 +70,21 @@ export function openJournal(options: OpenJournalOptions) {
   refuseUntrustedFolder(dir);
   const file = join(dir, JOURNAL_FILE_NAME);
   const place: FilePlace = { ...options, file, now, skipIn: (path) => (skip) => onSkip?.({ ...skip, file: path }) };
-  // The records: events appended to the active segment under its lock, folded into entries when read.
-  const records: RecordsClient = {
-    location: file,
-    heartbeats: fileKeeperHeartbeats(dir),
-    append: (entry, seal) => appendEntry(place, entry, seal),
-    change: (id, patch, at) => changeEntry(place, id, patch, at),
-    read: async (filter) => readEntries(place, filter),
-  };
-  return Object.assign(new ClientJournal(records, fileLocker(place), { now }), {
-    dir,
-    file,
-  });
+  return Object.assign(
+    new ClientJournal(
+      // The records: events appended to the active segment under its lock, folded into entries when read.
+      {
+        location: file,
+        heartbeats: fileKeeperHeartbeats(dir),
+        append: (entry, seal) => appendEntry(place, entry, seal),
+        change: (id, patch, at) => changeEntry(place, id, patch, at),
+        read: async (filter) => readEntries(place, filter),
+      },
+      fileLocker(place),
+      { now },
+    ),
+    { dir, file },
+  );
 }
 
 /** A begin event: `{"id":…,"at":…,"seq":N, …}`, its seq the next of this journal, given under its lock (its clock plays no part). */
