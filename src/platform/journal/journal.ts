@@ -205,7 +205,7 @@ async function lockedAppend(place: FilePlace, compose: (current: string) => stri
     const added = `${current && !current.endsWith('\n') ? '\n' : ''}${line}\n`;
     const appendFd = openForAppend(file);
     try {
-      writeAll(appendFd, Buffer.from(added, 'utf8'), file);
+      writeAll(appendFd, added, file);
       if (current === undefined) syncDirectory(dirname(file));
       const after = `${current ?? ''}${added}`;
       if (fstatSync(appendFd).size > rotateBytes) {

@@ -118,9 +118,9 @@ export function openForAppend(file: string) {
   })!;
 }
 
-/** Writes all of `bytes` (durable-write.ts), in the journal's terms when it fails. */
-export function writeAll(fd: number, bytes: Buffer, file: string) {
-  journalIo(file, 'write', () => writeAllSync(fd, bytes));
+/** Writes all of `text` as UTF-8 (durable-write.ts), in the journal's terms when it fails. */
+export function writeAll(fd: number, text: string, file: string) {
+  journalIo(file, 'write', () => writeAllSync(fd, Buffer.from(text, 'utf8')));
 }
 
 export function syncFile(fd: number, file: string) {
@@ -196,7 +196,7 @@ export function rotate(
       const last = Buffer.alloc(1);
       // A torn last line in the archive (a crash mid-rotation) must not swallow the first one added.
       const lead = size > 0 && readSync(fd, last, 0, 1, size - 1) && last[0] !== 0x0a ? '\n' : '';
-      writeAll(fd, Buffer.from(`${lead}${dayLines.join('\n')}\n`, 'utf8'), path);
+      writeAll(fd, `${lead}${dayLines.join('\n')}\n`, path);
       syncFile(fd, path);
     } finally {
       closeSync(fd);
