@@ -44,8 +44,6 @@ export const REPORT_DEAL_CSV_COLUMNS = [
   ...REPORT_CSV_COLUMNS.slice(3),
 ];
 
-export type ReportColumn = string;
-
 /** The columns of a report grouped this way, in CSV order. */
 export function reportColumns(by: ReportGrouping) {
   return by === 'hedge' ? REPORT_DEAL_CSV_COLUMNS : REPORT_CSV_COLUMNS;
@@ -77,7 +75,7 @@ function csvCell(column: string, figures: Figures) {
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
 interface ReportColumns {
-  columns?: readonly ReportColumn[];
+  columns?: readonly string[];
   header?: boolean;
 }
 
@@ -216,7 +214,7 @@ async function groupTable(report: Report, options: ReportViewOptions) {
 }
 
 /** Each column of the table with its cell on the totals line. */
-function groupColumns(report: Report, context: CellContext): Array<[TableColumn, TableCell]> {
+function groupColumns(report: Report, context: CellContext) {
   const c = context.chalk;
   const { groups } = report;
   const only = (values: Array<string | null>) => (new Set(values).size === 1 ? values[0] : null);
