@@ -169,11 +169,7 @@ export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: 
 }
 
 /** The cumulative line, compact: distinct close times and the running net P&L after each (a streaming writer reads it point by point). */
-export interface CumulativeSeries {
-  readonly length: number;
-  readonly timesMs: Float64Array;
-  readonly netUsd: Float64Array;
-}
+export type CumulativeSeries = ReturnType<typeof cumulativeSeries>;
 
 /** One point of the line, as Report.cumulative holds it. */
 export function cumulativePoint(series: CumulativeSeries, index: number) {
