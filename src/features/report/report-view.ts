@@ -37,8 +37,7 @@ export const REPORT_CSV_COLUMNS =
 
 /** `--by hedge`: a row per closed hedge, with the rates it was struck and closed at and the quote amount it locked (notional × entry rate). */
 export const REPORT_DEAL_CSV_COLUMNS = [
-  'group',
-  ...'client_reference market side closed_at entry_price exit_price notional_usd quote_currency quote_amount_locked'.split(
+  ...'group client_reference market side closed_at entry_price exit_price notional_usd quote_currency quote_amount_locked'.split(
     ' ',
   ),
   ...REPORT_CSV_COLUMNS.slice(3),
@@ -117,9 +116,9 @@ export const GROUP_WORDS = Object.fromEntries(
     .split(/\n\s*/)
     .map((line) => {
       const [by, title, words, pageTitle, pageWords] = line.split('|');
-      return [by, { title, words, pageTitle: pageTitle || title, pageWords: pageWords || words }];
+      return [by, { title, words, pageTitle: pageTitle || title, pageWords: pageWords || words }] as const;
     }),
-) as Record<ReportGrouping, Record<'title' | 'words' | 'pageTitle' | 'pageWords', string>>;
+);
 
 /** A column (or a figure `Report.missing` counts) in words. */
 export const COLUMN_WORDS: Record<string, string> = Object.fromEntries(
@@ -159,11 +158,6 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
     .map((line) => line.trimEnd())
     .join('\n');
 }
-
-const tableKeys = (by: ReportGrouping) => [
-  ...reportColumns(by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key)),
-  'bar',
-];
 
 async function groupTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
@@ -223,7 +217,8 @@ function groupColumns(report: Report, context: CellContext) {
   const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
   const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
-  return tableKeys(report.by).map((key): [TableColumn, TableCell] => {
+  const keys = reportColumns(report.by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key));
+  return [...keys, 'bar'].map((key): [TableColumn, TableCell] => {
     if (key === 'bar')
       return [
         {
@@ -327,11 +322,10 @@ export function reportNotes(report: Report) {
     notes.push(
       `${plural(report.undated, 'closed hedge')} without a close time counted in the figures but not in the cumulative line.`,
     );
-  for (const [key, count] of Object.entries(report.missing)) {
+  for (const [key, count] of Object.entries(report.missing))
     if (count > 0)
       notes.push(
         `The ${COLUMN_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`,
       );
-  }
   return notes;
 }
