@@ -39,10 +39,10 @@ export async function walkHistory(
   if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
   // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
   // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
-  if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
-    return { fetched, complete: false, stopped: 'full-page' };
-  if (last !== undefined && !last.paged && (await last.mayBeCut()))
-    return { fetched, complete: false, stopped: 'page-size' };
+  if (last !== undefined && !last.paged) {
+    if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
+    if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+  }
   return { fetched, complete: true };
 }
 
@@ -88,9 +88,7 @@ export async function gatherReport(
   return {
     report: builder.finish(open, { points }),
     cumulative: builder.cumulative(),
-    fetched: walk.fetched,
-    complete: walk.complete,
-    stopped: walk.stopped,
+    ...walk,
   };
 }
 
