@@ -141,8 +141,6 @@ export async function buildTargetPlan(
   target: TargetFile,
   toleranceUsd: number,
 ) {
-  const log = (line: string) => ports.log(line);
-
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
   // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
@@ -154,7 +152,7 @@ export async function buildTargetPlan(
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,
-    positions: planPositions(book, onlyMarket, log),
+    positions: planPositions(book, onlyMarket, (line) => ports.log(line)),
     markets: marketList.markets,
     availableExposureUsd: account.available_exposure_usd,
     toleranceUsd,
