@@ -61,7 +61,7 @@ export const REPORT_PRIORITY = [
 // The amounts (money and P&L): notional_usd, quote_amount_locked and the four P&L figures.
 const isMoney = (key: string) => /_(usdc?|locked)$/.test(key);
 
-type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
+type Figures = ReportFigures & Partial<Report['groups'][number]>;
 
 /** A figure of a group (or the totals) or of its deal, by the report's field name. */
 const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.deal }) as Record<string, unknown>)[key];
