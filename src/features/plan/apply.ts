@@ -53,10 +53,7 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
       text: `Finishing the ${what} of an earlier apply (journal ${entry.id}, ${safeText(entry.leg ?? '')}) with its own key ${entry.idempotency_key} …`,
     });
     // Not admitted with a plan: an agent's limits judge each step it finishes here (write-flow.ts).
-    const result = await finishJournaled(ports, client, entry, {
-      wait: true,
-      confirmed: true,
-    });
+    const result = await finishJournaled(ports, client, entry, { wait: true, confirmed: true });
     const outcome = !result || result.kind === 'dry-run' ? 'unknown' : result.entry.outcome;
     ports.notify({
       kind: 'resumed-step',
@@ -71,14 +68,13 @@ async function resumeUnfinishedApplies(ports: WritePorts, client: HedgeClient) {
   return steps;
 }
 
-/** What the command gives the run besides its options. */
-interface ApplyPorts {
-  /** Shows the plan before the one confirmation, awaited so the question follows the table. */
-  showPlan?: (quoted: QuotedPlan) => Promise<void>;
-}
-
 /** Brings the book to the target file: the file, then the live guard, then all else under the locks; a failed step stops the run. */
-export async function applyTarget(ports: WritePorts, opts: TargetPlanOptions, hooks: ApplyPorts = {}) {
+export async function applyTarget(
+  ports: WritePorts,
+  opts: TargetPlanOptions,
+  /** `showPlan` shows the plan before the one confirmation, awaited so the question follows the table. */
+  hooks: { showPlan?: (quoted: QuotedPlan) => Promise<void> } = {},
+) {
   const target = await readTargetFile(ports, opts.file);
   const guard = await guardLiveAction(ports, { action: 'apply a target book', dryRun: false });
   const client = await ports.client();

@@ -13,9 +13,6 @@ import { withoutUndefined } from '../../core/objects.js';
 /** What the views show of a plan (what its steps trade is the confirmation's, not shown). */
 type PlanViewInput = Omit<QuotedPlan, 'trades'>;
 
-/** One line of the plan as data: a step (numbered, in execution order) or a side already at target. */
-type PlanLine = ReturnType<typeof linesOf>[number];
-
 /** A row's side and its notional now and at target, as every view of the plan names them. */
 const sideOf = (row: { market: string; side: string; currentUsd: number; targetUsd: number }) => ({
   market: row.market,
@@ -104,7 +101,6 @@ export async function renderPlan(
 ) {
   const lines = linesOf(input);
   const { plan, totals } = input;
-  const c = output.chalk;
   if (output.isHuman) {
     await output.list(lines, planResourceFor(output), { empty: 'No target rows.' });
     output.write(
@@ -129,14 +125,14 @@ export async function renderPlan(
   }
   plan.steps.forEach((step, index) => {
     for (const note of step.notes)
-      output.note(c.dim(`note: step ${index + 1}: ${safeText(describePlanStepNote(note, step))}`));
+      output.note(output.chalk.dim(`note: step ${index + 1}: ${safeText(describePlanStepNote(note, step))}`));
     const error = input.quotes[index]?.error;
     if (error && error.code !== 'not_quoted')
       output.warn(`step ${index + 1}: no quote (${safeText(error.code)}): ${safeText(error.message)}`);
   });
   for (const position of plan.untouched) {
     output.note(
-      c.dim(
+      output.chalk.dim(
         `left alone: ${safeText(position.market)} ${position.side} ${formatUsd(position.notionalUsd)} (not in ${safeText(input.source)}; add a row with 0 to close it)`,
       ),
     );
@@ -164,7 +160,8 @@ function totalsLines(input: PlanViewInput) {
   return lines;
 }
 
-function describeLine(line: PlanLine) {
+/** One line of the plan (a step, or a side already at target) in words. */
+function describeLine(line: ReturnType<typeof linesOf>[number]) {
   const what = `${safeText(line.market)} ${line.side} ${formatMoney(line.current_usd)} → ${formatMoney(line.target_usd)}`;
   return line.action === 'none'
     ? `${what} (at target)`

@@ -3,14 +3,7 @@
 import type { HedgeClient } from '../../platform/api/client.js';
 import { readNumber } from '../../core/number-format.js';
 import { shellWord } from '../../core/program.js';
-import {
-  computePlan,
-  describePlanProblem,
-  problemAsData,
-  type Plan,
-  type PlanPosition,
-  type PlanStep,
-} from '../../core/plan.js';
+import { computePlan, describePlanProblem, problemAsData, type Plan, type PlanStep } from '../../core/plan.js';
 import { parseTargetFile, type TargetRow } from '../../core/target-file.js';
 import { parseUsdAmount } from '../../core/input.js';
 import { cents, toAccountSide } from '../../core/money.js';
@@ -37,7 +30,7 @@ export function applyWords(opts: TargetPlanOptions) {
 }
 
 /** The file's rows, and how problems and messages name it: the path as given, or `stdin`. */
-export type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
+type TargetFile = Awaited<ReturnType<typeof readTargetFile>>;
 
 /** The cost of an open or add, from POST /quotes (indicative); `error` when the quote could not be had (the step itself
  * may still be fine). */
@@ -68,30 +61,31 @@ export async function readTargetFile(ports: InputPorts, file: string) {
 
 /** The positions as the plan needs them; a line that names no market is the only listed market's. */
 function planPositions(book: BookPosition[], onlyMarket: string | undefined, log: (line: string) => void) {
-  const positions: PlanPosition[] = [];
-  for (const line of book) {
+  return book.flatMap((line) => {
     const market = line.market ?? onlyMarket;
     if (line.side === undefined || line.notionalUsd === undefined || market === undefined) {
       log('positions: a line without a readable side, notional or market is left out of the plan');
-      continue;
+      return [];
     }
-    positions.push({
-      market,
-      side: line.side,
-      notionalUsd: line.notionalUsd,
-      tenorDays: readNumber(line.raw.tenor_days),
-      hedgeId: line.hedgeId,
-    });
-  }
-  return positions;
+    return [
+      {
+        market,
+        side: line.side,
+        notionalUsd: line.notionalUsd,
+        tenorDays: readNumber(line.raw.tenor_days),
+        hedgeId: line.hedgeId,
+      },
+    ];
+  });
 }
 
 /** The tenor an add is quoted at: the open position's when it is a valid one, else the row's. */
 function quoteTenor(step: PlanStep, rows: readonly TargetRow[]) {
-  if (step.tenorDays !== undefined) return step.tenorDays;
-  const held = TENORS.find((tenor) => tenor === step.currentTenorDays);
-  if (held !== undefined) return held;
-  return rows.find((row) => row.line === step.line)?.tenorDays;
+  return (
+    step.tenorDays ??
+    TENORS.find((tenor) => tenor === step.currentTenorDays) ??
+    rows.find((row) => row.line === step.line)?.tenorDays
+  );
 }
 
 async function quoteStep(client: HedgeClient, step: PlanStep, rows: readonly TargetRow[], blocked: boolean) {
@@ -147,8 +141,6 @@ export async function buildTargetPlan(
   target: TargetFile,
   toleranceUsd: number,
 ) {
-  const log = (line: string) => ports.log(line);
-
   // Every side the target names is planned from its book: its records and positions line in step (side-book.ts).
   const sides = target.rows.map((row) => ({ market: row.market, side: row.side }));
   // A side with a hedge still being opened (another process's --no-wait open) is waited for: its notional is not known yet.
@@ -160,7 +152,7 @@ export async function buildTargetPlan(
   const onlyMarket = marketList.markets.length === 1 ? marketList.markets[0].market.toUpperCase() : undefined;
   const plan = computePlan({
     targets: target.rows,
-    positions: planPositions(book, onlyMarket, log),
+    positions: planPositions(book, onlyMarket, (line) => ports.log(line)),
     markets: marketList.markets,
     availableExposureUsd: account.available_exposure_usd,
     toleranceUsd,
@@ -210,8 +202,10 @@ export async function planTarget(ports: WritePorts, opts: TargetPlanOptions) {
 
 /** An agent's checks judge the plan whole: the requests its steps send, in order (its PlanCheck of a live write), and what it trades, step by step (its limits: the context's TradeGate). */
 export async function checkPlanRequests(ports: WritePorts, client: HedgeClient, quoted: QuotedPlan) {
-  const { plan, trades } = quoted;
-  const steps = plan.steps;
+  const {
+    plan: { steps },
+    trades,
+  } = quoted;
   if (ports.planCheck) {
     const { stepRecord, tradeAction } = await import('../trade/trade-actions.js');
     ports.planCheck.check(

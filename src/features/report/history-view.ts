@@ -3,18 +3,21 @@
 import { formatUsd as usd } from '../../core/number-format.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { NOTIONAL_MARK } from '../../platform/fields/resource-fields.js';
-import type { JsonObject } from '../../core/objects.js';
 import type { HedgeSizes } from '../trade/hedge-sizes.js';
 
 const RESIZED_MARK = '*';
 
 /** Marks the notional of each row whose hedge was resized (`resized` by row); when any is, the other rows and the totals get a space instead, so that the column's figures stay aligned. */
-export function markResized(rows: readonly JsonObject[], resized: ReadonlyArray<boolean>, totals?: JsonObject) {
+export function markResized(
+  rows: ReadonlyArray<Record<PropertyKey, unknown>>,
+  resized: ReadonlyArray<boolean>,
+  totals?: Record<PropertyKey, unknown>,
+) {
   if (!resized.some(Boolean)) return;
   rows.forEach((row, index) => {
-    (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
+    row[NOTIONAL_MARK] = resized[index] ? RESIZED_MARK : ' ';
   });
-  if (totals) (totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK] = ' ';
+  if (totals) totals[NOTIONAL_MARK] = ' ';
 }
 
 /** The note under the table, one sentence per resized hedge: `* DEAL-7 hdg_…: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.` */

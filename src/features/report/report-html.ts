@@ -194,9 +194,6 @@ function cumulativeChart(report: Report, generatedAt: string, series?: Cumulativ
   );
 }
 
-const APPROX_CHAR_WIDTH = 6.2;
-const VALUE_LABEL_ROOM = 0.12;
-
 function compactMoney(value: number) {
   const size = Math.abs(value);
   const [unit, suffix] = size >= 1e6 ? [1e6, 'M'] : size >= 1e4 ? [1e3, 'k'] : [];
@@ -207,15 +204,14 @@ function groupChart(report: Report) {
   const groups = report.groups;
   if (!groups.length) return '<p class="empty">No closed hedges in this period.</p>';
   const showValues = groups.length <= 14;
-  // Head-room for the value written past the end of the longest bar.
-  const scale = niceScale(
-    ...extent(groups.map((group) => group.net_pnl_usd * (showValues ? 1 + VALUE_LABEL_ROOM : 1))),
-  );
+  // Head-room (12%) for the value written past the end of the longest bar.
+  const scale = niceScale(...extent(groups.map((group) => group.net_pnl_usd * (showValues ? 1.12 : 1))));
   const slot = PLOT_WIDTH / groups.length;
   const barWidth = Math.min(56, Math.max(1, slot * 0.7));
   const labels = groups.map((group) => safeText(group.label));
   const longest = extent(labels.map((label) => label.length))[1];
-  const labelEvery = Math.max(1, Math.ceil(((longest * APPROX_CHAR_WIDTH + 10) * groups.length) / PLOT_WIDTH));
+  // 6.2: a character's approximate width at the labels' size.
+  const labelEvery = Math.max(1, Math.ceil(((longest * 6.2 + 10) * groups.length) / PLOT_WIDTH));
   const zeroY = yOf(scale, 0);
 
   const bars = groups
@@ -306,12 +302,11 @@ function notes(report: Report) {
       lines.push(
         `${plural(count, 'closed hedge')} without a${without} close time ${count === 1 ? 'is' : 'are'} ${where}.`,
       );
-  for (const [key, count] of Object.entries(report.missing)) {
+  for (const [key, count] of Object.entries(report.missing))
     if (count > 0)
       lines.push(
         `The ${escapeHtml(COLUMN_WORDS[key])} of ${plural(count, 'hedge')} is not given; sums cover the others (${DASH} where none is given).`,
       );
-  }
   return `<ul class="notes"><li>${lines.join('</li><li>')}</li></ul>`;
 }
 
@@ -326,18 +321,12 @@ function figuresRow(label: string, figures: ReportFigures, tag: string) {
 }
 
 function groupTable(report: Report) {
-  const head =
-    `<thead><tr><th>${GROUP_WORDS[report.by].pageTitle}</th><th class="num">Hedges</th><th class="num">Notional</th>` +
-    '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+  const head = `<thead><tr><th>${GROUP_WORDS[report.by].pageTitle}</th><th class="num">Hedges</th><th class="num">Notional</th><th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>`;
   const rows = report.groups.map((group) => figuresRow(escapeHtml(group.label), group, 'td')).join('');
   return `<table class="figures">${head}<tbody>${rows}</tbody><tfoot>${figuresRow('Total', report.totals, 'th')}</tfoot></table>`;
 }
 
-const HEDGE_ID_SHOWN = 11;
-const REFERENCE_ON_SCREEN = 16;
-const REFERENCE_ON_PAPER = 32;
-
-/** One line, never broken: an id shortened in the middle, a reference cut past REFERENCE_ON_SCREEN (whole in the title); on paper, where no title shows, whole up to REFERENCE_ON_PAPER. */
+/** One line, never broken: an id shortened in the middle (to 11), a reference cut past 16 characters (whole in the title); on paper, where no title shows, whole up to 32. */
 function shortened(value: string | undefined, onScreen: (value: string) => string, onPaper?: string) {
   if (value === undefined) return DASH;
   const shown = onScreen(value);
@@ -355,8 +344,8 @@ export function closedHedgeRow(record: HistoryFacts) {
     '<tr>' +
     // The date over the time: two parts, each whole, so that the numbers have the width.
     `<td class="time">${closedAt === undefined ? DASH : utcMinute(closedAt).replace(' UTC', '').replace(' ', '<br>')}</td>` +
-    `<td class="id">${shortened(record.hedgeId, (id) => shortenMiddle(id, HEDGE_ID_SHOWN))}</td>` +
-    `<td class="ref">${shortened(reference, (ref) => truncateEnd(ref, REFERENCE_ON_SCREEN), reference && truncateEnd(reference, REFERENCE_ON_PAPER))}</td>` +
+    `<td class="id">${shortened(record.hedgeId, (id) => shortenMiddle(id, 11))}</td>` +
+    `<td class="ref">${shortened(reference, (ref) => truncateEnd(ref, 16), reference && truncateEnd(reference, 32))}</td>` +
     `<td class="word">${shortened(market, String)}</td><td class="word">${shortened(record.side, String)}</td>` +
     `<td class="num">${isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH}</td>` +
     cells('rate', 'td', record.entryPrice, record.exitPrice) +
@@ -370,9 +359,7 @@ export function closedHedgeRow(record: HistoryFacts) {
 }
 
 const CLOSED_HEDGES_HEAD =
-  '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Ref</th><th>Market</th><th>Side</th><th class="num">Tenor</th>' +
-  '<th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th><th class="num">Locked</th>' +
-  '<th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
+  '<thead><tr><th>Closed (UTC)</th><th>Hedge</th><th>Ref</th><th>Market</th><th>Side</th><th class="num">Tenor</th><th class="num">Entry rate</th><th class="num">Exit rate</th><th class="num">Notional (USD)</th><th class="num">Locked</th><th class="num">Gross P&amp;L</th><th class="num">Carry (USDC)</th><th class="num">Fees (USDC)</th><th class="num">Net P&amp;L</th></tr></thead>';
 
 function closedHedgesFoot(report: Report) {
   const { totals, locked } = report;

@@ -18,14 +18,7 @@ export interface ReportOptions {
 }
 
 /** A figure the records do not give is unknown, not 0: an optional figure is the sum over the records that give it, null when none does (`Report.missing` counts the gaps); net P&L is always known. */
-export interface ReportFigures {
-  count: number;
-  notional_usd: number | null;
-  gross_pnl_usd: number | null;
-  carry_pnl_usdc: number | null;
-  fees_pnl_usdc: number | null;
-  net_pnl_usd: number;
-}
+export type ReportFigures = ReturnType<typeof emptyTally>;
 
 /** The report, as `--json` writes it: its groups (by hedge, each with its deal), totals, unrealized P&L, cumulative line and what the records left out. */
 export type Report = ReturnType<ReportBuilder['finish']>;
@@ -51,12 +44,12 @@ const OPTIONAL_FIGURES = [
 ] as const;
 
 /** A group's figures in cents while records are added. */
-const emptyTally = (): ReportFigures => ({
+const emptyTally = () => ({
   count: 0,
-  notional_usd: null,
-  gross_pnl_usd: null,
-  carry_pnl_usdc: null,
-  fees_pnl_usdc: null,
+  notional_usd: null as number | null,
+  gross_pnl_usd: null as number | null,
+  carry_pnl_usdc: null as number | null,
+  fees_pnl_usdc: null as number | null,
   net_pnl_usd: 0,
 });
 
@@ -162,18 +155,12 @@ export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>) {
 
 /** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
 export function compareListed(aMs: number, aIndex: number, bMs: number, bIndex: number) {
-  const aDated = Number.isFinite(aMs);
-  const bDated = Number.isFinite(bMs);
-  if (aDated !== bDated) return aDated ? -1 : 1;
-  return (aDated ? aMs - bMs : 0) || aIndex - bIndex;
+  // Two undated: NaN - NaN is NaN, so they fall through to their order of arrival.
+  return Number(!Number.isFinite(aMs)) - Number(!Number.isFinite(bMs)) || aMs - bMs || aIndex - bIndex;
 }
 
 /** The cumulative line, compact: distinct close times and the running net P&L after each (a streaming writer reads it point by point). */
-export interface CumulativeSeries {
-  readonly length: number;
-  readonly timesMs: Float64Array;
-  readonly netUsd: Float64Array;
-}
+export type CumulativeSeries = ReturnType<typeof cumulativeSeries>;
 
 /** One point of the line, as Report.cumulative holds it. */
 export function cumulativePoint(series: CumulativeSeries, index: number) {

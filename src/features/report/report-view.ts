@@ -37,14 +37,11 @@ export const REPORT_CSV_COLUMNS =
 
 /** `--by hedge`: a row per closed hedge, with the rates it was struck and closed at and the quote amount it locked (notional × entry rate). */
 export const REPORT_DEAL_CSV_COLUMNS = [
-  'group',
-  ...'client_reference market side closed_at entry_price exit_price notional_usd quote_currency quote_amount_locked'.split(
+  ...'group client_reference market side closed_at entry_price exit_price notional_usd quote_currency quote_amount_locked'.split(
     ' ',
   ),
   ...REPORT_CSV_COLUMNS.slice(3),
 ];
-
-export type ReportColumn = string;
 
 /** The columns of a report grouped this way, in CSV order. */
 export function reportColumns(by: ReportGrouping) {
@@ -64,7 +61,7 @@ export const REPORT_PRIORITY = [
 // The amounts (money and P&L): notional_usd, quote_amount_locked and the four P&L figures.
 const isMoney = (key: string) => /_(usdc?|locked)$/.test(key);
 
-type Figures = ReportFigures & { key?: string; label?: string; deal?: Report['groups'][number]['deal'] };
+type Figures = ReportFigures & Partial<Report['groups'][number]>;
 
 /** A figure of a group (or the totals) or of its deal, by the report's field name. */
 const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.deal }) as Record<string, unknown>)[key];
@@ -77,7 +74,7 @@ function csvCell(column: string, figures: Figures) {
 
 /** Which columns, in which order, tsv and csv print: --fields, or all of the grouping's. */
 interface ReportColumns {
-  columns?: readonly ReportColumn[];
+  columns?: readonly string[];
   header?: boolean;
 }
 
@@ -119,9 +116,9 @@ export const GROUP_WORDS = Object.fromEntries(
     .split(/\n\s*/)
     .map((line) => {
       const [by, title, words, pageTitle, pageWords] = line.split('|');
-      return [by, { title, words, pageTitle: pageTitle || title, pageWords: pageWords || words }];
+      return [by, { title, words, pageTitle: pageTitle || title, pageWords: pageWords || words }] as const;
     }),
-) as Record<ReportGrouping, Record<'title' | 'words' | 'pageTitle' | 'pageWords', string>>;
+);
 
 /** A column (or a figure `Report.missing` counts) in words. */
 export const COLUMN_WORDS: Record<string, string> = Object.fromEntries(
@@ -161,11 +158,6 @@ export async function renderReportTable(report: Report, options: ReportViewOptio
     .map((line) => line.trimEnd())
     .join('\n');
 }
-
-const tableKeys = (by: ReportGrouping) => [
-  ...reportColumns(by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key)),
-  'bar',
-];
 
 async function groupTable(report: Report, options: ReportViewOptions) {
   const { chalk: c, columns: width } = options;
@@ -216,7 +208,7 @@ async function groupTable(report: Report, options: ReportViewOptions) {
 }
 
 /** Each column of the table with its cell on the totals line. */
-function groupColumns(report: Report, context: CellContext): Array<[TableColumn, TableCell]> {
+function groupColumns(report: Report, context: CellContext) {
   const c = context.chalk;
   const { groups } = report;
   const only = (values: Array<string | null>) => (new Set(values).size === 1 ? values[0] : null);
@@ -225,7 +217,8 @@ function groupColumns(report: Report, context: CellContext): Array<[TableColumn,
   const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
   const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
-  return tableKeys(report.by).map((key): [TableColumn, TableCell] => {
+  const keys = reportColumns(report.by).filter((key) => !/^(market|closed_at|quote_currency)$/.test(key));
+  return [...keys, 'bar'].map((key): [TableColumn, TableCell] => {
     if (key === 'bar')
       return [
         {
@@ -329,11 +322,10 @@ export function reportNotes(report: Report) {
     notes.push(
       `${plural(report.undated, 'closed hedge')} without a close time counted in the figures but not in the cumulative line.`,
     );
-  for (const [key, count] of Object.entries(report.missing)) {
+  for (const [key, count] of Object.entries(report.missing))
     if (count > 0)
       notes.push(
         `The ${COLUMN_WORDS[key]} of ${plural(count, 'closed hedge')} is not given by the server; its sums cover the others.`,
       );
-  }
   return notes;
 }

@@ -39,37 +39,27 @@ export async function walkHistory(
   if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
   // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
   // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
-  if (last !== undefined && !last.paged && last.records.length >= MAX_PAGE_SIZE)
-    return { fetched, complete: false, stopped: 'full-page' };
-  if (last !== undefined && !last.paged && (await last.mayBeCut()))
-    return { fetched, complete: false, stopped: 'page-size' };
+  if (last !== undefined && !last.paged) {
+    if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
+    if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+  }
   return { fetched, complete: true };
 }
 
+/** What follows `GET /hedges/history returned N closed hedges` in the warning, by why the walk stopped. */
+const INCOMPLETE = {
+  'repeated-cursor':
+    ', then pointed again at a page it had already given (the same cursor, link or time): the pages were not followed round again, so the figures may be incomplete.',
+  'no-next':
+    ' and says more exist, but gave no way hedge can ask for them: the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.',
+  'page-size':
+    ' and no next page, and the server may not read the page size hedge sends: closed hedges older than these may be missing, so the figures may be incomplete. `hedge doctor` shows how it pages; set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.',
+  'full-page':
+    ', the most one page holds, and the API shows no way to ask for older ones: closed hedges older than these are missing, so the figures may be incomplete.',
+};
+
 export function incompleteWarning(fetched: number, stopped: HistoryWalk['stopped'] = 'full-page') {
-  if (stopped === 'repeated-cursor') {
-    return (
-      `GET /hedges/history returned ${fetched} closed hedges, then pointed again at a page it had already given (the same cursor, link or time): ` +
-      'the pages were not followed round again, so the figures may be incomplete.'
-    );
-  }
-  if (stopped === 'no-next') {
-    return (
-      `GET /hedges/history returned ${fetched} closed hedges and says more exist, but gave no way hedge can ask for them: ` +
-      'the figures may be incomplete. `hedge doctor` shows how the server pages; `hedge api /hedges/history` shows its answer.'
-    );
-  }
-  if (stopped === 'page-size') {
-    return (
-      `GET /hedges/history returned ${fetched} closed hedges and no next page, and the server may not read the page size hedge sends: ` +
-      'closed hedges older than these may be missing, so the figures may be incomplete. `hedge doctor` shows how it pages; ' +
-      'set HEDGE_WIRE_PAGE_SIZE_PARAM to its page-size parameter.'
-    );
-  }
-  return (
-    `GET /hedges/history returned ${fetched} closed hedges, the most one page holds, and the API shows no way to ask for older ones: ` +
-    'closed hedges older than these are missing, so the figures may be incomplete.'
-  );
+  return `GET /hedges/history returned ${fetched} closed hedges${INCOMPLETE[stopped]}`;
 }
 
 /** Reads the history page by page into the report; `onCovered` gets each closed hedge it covers. */
@@ -98,9 +88,7 @@ export async function gatherReport(
   return {
     report: builder.finish(open, { points }),
     cumulative: builder.cumulative(),
-    fetched: walk.fetched,
-    complete: walk.complete,
-    stopped: walk.stopped,
+    ...walk,
   };
 }
 

@@ -15,10 +15,8 @@ export const DEMO_STATE_FILE = 'demo-state.json';
 /** Long enough to see `submitted` then `filled`, short enough not to bore anyone. */
 export const DEMO_FILL_DELAY_MS = 1500;
 
-/** The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after this long. */
-const LOCK_STALE_MS = 10_000;
-
-export const lockDemoState = (path: string) => lockFile(path, { staleMs: LOCK_STALE_MS });
+/** The demo state's lock: a run killed holding it (it stopped refreshing it) is taken over after 10 s. */
+export const lockDemoState = (path: string) => lockFile(path, { staleMs: 10_000 });
 
 let socketsStarted = 0;
 
@@ -47,8 +45,7 @@ export async function startDemo(configDir: string) {
       fillDelayMs: DEMO_FILL_DELAY_MS,
     });
   } catch (error) {
-    const reason = messageOf(error);
-    throw new ConfigError(`The demo simulator could not start: ${reason}`, {
+    throw new ConfigError(`The demo simulator could not start: ${messageOf(error)}`, {
       hint: `Delete ${stateFile} to start the demo afresh (it only holds demo test funds).`,
       cause: error,
     });
