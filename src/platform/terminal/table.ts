@@ -287,22 +287,21 @@ const widest = (cells: readonly TableCell[], from: number) =>
 function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const headerWidth = displayWidth(column.header);
   // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
-  const totalsWidth = !input.totals
-    ? 0
-    : index === 0
-      ? displayWidth(input.totals.label)
-      : (input.totals.cells[index]?.width ?? 0);
+  const totalsWidth =
+    (index ? input.totals?.cells[index]?.width : input.totals && displayWidth(input.totals.label)) ?? 0;
   const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
   // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
-  const wrapped = () =>
-    Math.max(
-      ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-      Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
-    );
   const least =
     column.drawn || column.shrink
-      ? (column.drawn?.minWidth ?? column.minWidth ?? (column.shrink === 'wrap' ? wrapped() : undefined))
+      ? (column.drawn?.minWidth ??
+        column.minWidth ??
+        (column.shrink === 'wrap'
+          ? Math.max(
+              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+              Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+            )
+          : undefined))
       : undefined;
   const minWidth = least === undefined ? width : Math.max(headerWidth, least);
   // For the desk's columns: the header on two lines, the cells in their compact form.
@@ -360,10 +359,8 @@ const NO_BORDERS = {
 
 /** Loads cli-table3, for the synchronous drawers (a card, a screen redrawn in place). */
 export async function loadTableDrawer() {
-  if (!Table) {
-    const module = (await import('cli-table3')) as unknown as CliTable3 & { default?: CliTable3 };
-    Table = module.default ?? module;
-  }
+  const module = (await import('cli-table3')) as unknown as CliTable3 & { default?: CliTable3 };
+  Table = module.default ?? module;
 }
 
 export async function drawTable(input: TableInput) {
