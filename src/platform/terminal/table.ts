@@ -376,20 +376,15 @@ export function drawCard(
   const { columns, chalk: c } = options;
   // Less the card's borders and padding: `│ label │ value │`.
   const room = columns - 7;
-  const most = (texts: string[], measure: (text: string) => number) => Math.max(1, ...texts.map(measure));
-  const labels = rows.map(([label]) => label);
-  const values = rows.map(([, value]) => value);
-  // The widest word of a text: the narrowest it wraps to whole.
-  const longestWord = (text: string) => most(text.split(/[ \n]/), displayWidth);
-  const [labelWord, valueWord] = [labels, values].map((texts) => most(texts, longestWord));
-  const valueNeed = most(values.join('\n').split('\n'), displayWidth);
+  const most = (texts: string[]) => Math.max(1, ...texts.map(displayWidth));
+  const [labels, values] = [0, 1].map((at) => rows.map((row) => row[at]));
+  // The widest word of the texts: the narrowest they wrap to whole.
+  const [labelWord, valueWord] = [labels, values].map((texts) => most(texts.join(' ').split(/[ \n]/)));
+  const valueNeed = most(values.join('\n').split('\n'));
   // Labels take what they need when values leave room, else at most a third, but never less than their
   // longest word while it fits; then less, to the same floor, so that the values' longest word (a URL) fits.
   const labelRoom = Math.max(Math.floor(room / 3), room - valueNeed, Math.min(labelWord, room - 1));
-  const labelWidth = Math.max(
-    1,
-    Math.min(most(labels, displayWidth), labelRoom, Math.max(labelWord, room - valueWord)),
-  );
+  const labelWidth = Math.max(1, Math.min(most(labels), labelRoom, Math.max(labelWord, room - valueWord)));
   const valueWidth = Math.max(1, Math.min(valueNeed, room - labelWidth));
   // A word wider than its column is shortened in the middle, never broken across lines.
   const fitted = (text: string, width: number) =>
