@@ -43,10 +43,7 @@ export interface TableInput {
 }
 
 /** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with …, free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
-export function kindColumn(
-  kind: FieldKind | undefined,
-  wrap?: boolean,
-): Pick<TableColumn, 'align' | 'shrink' | 'minWidth' | 'money'> {
+export function kindColumn(kind: FieldKind | undefined, wrap?: boolean) {
   const shrink = wrap
     ? 'wrap'
     : kind === 'id' || kind === 'hash'
@@ -60,7 +57,7 @@ export function kindColumn(
     // A text column may be cut to 10 (with …) before columns are hidden.
     minWidth: shrink === 'end' ? 10 : undefined,
     money: kind === 'money' || kind === 'pnl' || kind === 'charge',
-  };
+  } as const;
 }
 
 const COLUMN_GAP = 2;
@@ -272,7 +269,7 @@ function columnNeeds(input: TableInput) {
       key: column.key,
       // The deal reference (fields/resource-fields.ts): a desk reads it whole where the terminal has room; other text may still be cut for columns.
       wholeWhenRoom: column.shrink === 'end' && column.key === 'client_reference',
-      money: column.money === true,
+      money: column.money,
       fills: column.drawn !== undefined,
     };
     for (const name of ['width', 'minWidth', 'tightWidth', 'shortWidth', 'growsPartly'] as const)
