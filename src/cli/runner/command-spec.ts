@@ -59,9 +59,8 @@ export interface CommandSpec {
   readonly load?: () => Promise<CommandModule<never>>;
 }
 
-type ArgValue<A extends ArgSpec> = A['required'] extends true ? string : string | undefined;
 type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
-  ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
+  ? { [A in S['args'][number] as A['name']]: A['required'] extends true ? string : string | undefined }
   : Record<never, never>;
 
 type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
@@ -131,10 +130,7 @@ export function opt<const F extends string, const K extends OptionKind = KindOf<
   description: string,
   values?: OptionSpec['values'],
   kind?: K,
-): { readonly flags: F; readonly key: KeyOf<F>; readonly kind: NoInfer<K>; readonly description: string } & Pick<
-  OptionSpec,
-  'values'
-> {
+): { flags: F; key: KeyOf<F>; kind: NoInfer<K>; description: string } & Pick<OptionSpec, 'values'> {
   const long = /--(?:no-)?([\w-]+)/.exec(flags)![1];
   const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
   const derived = flags.includes('<')
