@@ -336,9 +336,8 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
 }
 
-type CliTable3 = typeof import('cli-table3');
 /** cli-table3, once loaded: a card is drawn synchronously (`drawCard`), so a screen's output loads it first (`loadTableDrawer`). */
-let Table: CliTable3 | undefined;
+let Table: typeof import('cli-table3') | undefined;
 
 function loaded() {
   if (!Table) throw new Error('A table or card is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
@@ -356,8 +355,7 @@ const NO_BORDERS = {
 
 /** Loads cli-table3, for the synchronous drawers (a card, a screen redrawn in place). */
 export async function loadTableDrawer() {
-  const module = (await import('cli-table3')) as unknown as CliTable3 & { default?: CliTable3 };
-  Table = module.default ?? module;
+  Table = (await import('cli-table3')).default;
 }
 
 export async function drawTable(input: TableInput) {
