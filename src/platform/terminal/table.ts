@@ -151,11 +151,11 @@ export function fitColumns(
   };
 }
 
-/** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
-function widthOnLines(header: string, lines: number) {
-  const whole = displayWidth(header);
-  let width = Math.max(0, ...header.split(' ').map(displayWidth));
-  for (; width < whole; width++) if (wrapWords(header, width).split('\n').length <= lines) return width;
+/** The narrowest a text can be on at most two lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
+function widthOnTwoLines(text: string) {
+  const whole = displayWidth(text);
+  let width = Math.max(0, ...text.split(' ').map(displayWidth));
+  for (; width < whole; width++) if (wrapWords(text, width).split('\n').length <= 2) return width;
   return whole;
 }
 
@@ -296,7 +296,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
         (column.shrink === 'wrap'
           ? Math.max(
               ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-              Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
+              Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
             )
           : undefined))
       : undefined;
@@ -309,7 +309,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
   );
   const below = (narrower: number) => (narrower < minWidth ? narrower : undefined);
   // The header on at most 2 lines (the label over its unit: `Notional` over `USD`).
-  const tightWidth = below(Math.max(widthOnLines(column.header, 2), content));
+  const tightWidth = below(Math.max(widthOnTwoLines(column.header), content));
   return {
     width,
     minWidth,
