@@ -19,6 +19,7 @@ export interface TableColumn {
   align: 'left' | 'right';
   /** How a cell is cut when the column gets less than it needs: `middle` keeps the start and the end (ids, hashes), `end` cuts with … (text), `wrap` breaks free text at its spaces onto more lines of its row (a reason: never cut mid-word). */
   shrink?: 'middle' | 'end' | 'wrap';
+  /** The narrowest a column that shrinks may be cut to. */
   minWidth?: number;
   cells: readonly TableCell[];
   /** The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less than its whole width: a column the desk decides on may be kept that way (`TableInput.decisive`). */
@@ -290,16 +291,14 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const width = Math.max(headerWidth, cellsWidth);
   // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
   const least =
-    column.drawn || column.shrink
-      ? (column.drawn?.minWidth ??
-        column.minWidth ??
-        (column.shrink === 'wrap'
-          ? Math.max(
-              ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-              Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
-            )
-          : undefined))
-      : undefined;
+    column.drawn?.minWidth ??
+    column.minWidth ??
+    (column.shrink === 'wrap'
+      ? Math.max(
+          ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+          Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
+        )
+      : undefined);
   const minWidth = least === undefined ? width : Math.max(headerWidth, least);
   // For the desk's columns: the header on two lines, the cells in their compact form.
   const content = Math.min(
