@@ -59,17 +59,13 @@ export interface CommandSpec {
   readonly load?: () => Promise<CommandModule<never>>;
 }
 
-type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
-  ? { [A in S['args'][number] as A['name']]: A['required'] extends true ? string : string | undefined }
-  : Record<never, never>;
-
-type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
-  ? { [O in S['options'][number] as O['key']]: OptionValues[O['kind']] }
-  : Record<never, never>;
-
 export interface InputOf<S extends CommandSpec> {
-  args: ArgsOf<S>;
-  options: OptionsOf<S>;
+  args: S['args'] extends readonly ArgSpec[]
+    ? { [A in S['args'][number] as A['name']]: A['required'] extends true ? string : string | undefined }
+    : Record<never, never>;
+  options: S['options'] extends readonly OptionSpec[]
+    ? { [O in S['options'][number] as O['key']]: OptionValues[O['kind']] }
+    : Record<never, never>;
 }
 
 export interface CommandModule<I> {
