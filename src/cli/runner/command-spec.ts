@@ -59,18 +59,13 @@ export interface CommandSpec {
   readonly load?: () => Promise<CommandModule<never>>;
 }
 
-type ArgValue<A extends ArgSpec> = A['required'] extends true ? string : string | undefined;
-type ArgsOf<S extends CommandSpec> = S['args'] extends readonly ArgSpec[]
-  ? { [A in S['args'][number] as A['name']]: ArgValue<A> }
-  : Record<never, never>;
-
-type OptionsOf<S extends CommandSpec> = S['options'] extends readonly OptionSpec[]
-  ? { [O in S['options'][number] as O['key']]: OptionValues[O['kind']] }
-  : Record<never, never>;
-
 export interface InputOf<S extends CommandSpec> {
-  args: ArgsOf<S>;
-  options: OptionsOf<S>;
+  args: S['args'] extends readonly ArgSpec[]
+    ? { [A in S['args'][number] as A['name']]: A['required'] extends true ? string : string | undefined }
+    : Record<never, never>;
+  options: S['options'] extends readonly OptionSpec[]
+    ? { [O in S['options'][number] as O['key']]: OptionValues[O['kind']] }
+    : Record<never, never>;
 }
 
 export interface CommandModule<I> {
@@ -131,10 +126,7 @@ export function opt<const F extends string, const K extends OptionKind = KindOf<
   description: string,
   values?: OptionSpec['values'],
   kind?: K,
-): { readonly flags: F; readonly key: KeyOf<F>; readonly kind: NoInfer<K>; readonly description: string } & Pick<
-  OptionSpec,
-  'values'
-> {
+): { flags: F; key: KeyOf<F>; kind: NoInfer<K>; description: string } & Pick<OptionSpec, 'values'> {
   const long = /--(?:no-)?([\w-]+)/.exec(flags)![1];
   const key = long.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()) as KeyOf<F>;
   const derived = flags.includes('<')

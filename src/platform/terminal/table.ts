@@ -19,6 +19,7 @@ export interface TableColumn {
   align: 'left' | 'right';
   /** How a cell is cut when the column gets less than it needs: `middle` keeps the start and the end (ids, hashes), `end` cuts with … (text), `wrap` breaks free text at its spaces onto more lines of its row (a reason: never cut mid-word). */
   shrink?: 'middle' | 'end' | 'wrap';
+  /** The narrowest a column that shrinks may be cut to. */
   minWidth?: number;
   cells: readonly TableCell[];
   /** The cells in a narrower form (a time without its "(in 2d 3h)"), shown when the column gets less than its whole width: a column the desk decides on may be kept that way (`TableInput.decisive`). */
@@ -43,10 +44,7 @@ export interface TableInput {
 }
 
 /** How a field's column aligns, shortens and counts, in every list and on the watch screen alike: an id or hash shortened in the middle, text cut with …, free text (`wrap`) broken at its spaces, an amount kept before an id whole. */
-export function kindColumn(
-  kind: FieldKind | undefined,
-  wrap?: boolean,
-): Pick<TableColumn, 'align' | 'shrink' | 'minWidth' | 'money'> {
+export function kindColumn(kind: FieldKind | undefined, wrap?: boolean) {
   const shrink = wrap
     ? 'wrap'
     : kind === 'id' || kind === 'hash'
@@ -60,7 +58,7 @@ export function kindColumn(
     // A text column may be cut to 10 (with …) before columns are hidden.
     minWidth: shrink === 'end' ? 10 : undefined,
     money: kind === 'money' || kind === 'pnl' || kind === 'charge',
-  };
+  } as const;
 }
 
 const COLUMN_GAP = 2;
@@ -154,11 +152,11 @@ export function fitColumns(
   };
 }
 
-/** The narrowest a text can be on at most `lines` lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
-function widthOnLines(header: string, lines: number) {
-  const whole = displayWidth(header);
-  let width = Math.max(0, ...header.split(' ').map(displayWidth));
-  for (; width < whole; width++) if (wrapWords(header, width).split('\n').length <= lines) return width;
+/** The narrowest a text can be on at most two lines, broken at its spaces (the header `Notional USD` → `Notional` over `USD`: 8): never narrower than its longest word. */
+function widthOnTwoLines(text: string) {
+  const whole = displayWidth(text);
+  let width = Math.max(0, ...text.split(' ').map(displayWidth));
+  for (; width < whole; width++) if (wrapWords(text, width).split('\n').length <= 2) return width;
   return whole;
 }
 
@@ -272,7 +270,7 @@ function columnNeeds(input: TableInput) {
       key: column.key,
       // The deal reference (fields/resource-fields.ts): a desk reads it whole where the terminal has room; other text may still be cut for columns.
       wholeWhenRoom: column.shrink === 'end' && column.key === 'client_reference',
-      money: column.money === true,
+      money: column.money,
       fills: column.drawn !== undefined,
     };
     for (const name of ['width', 'minWidth', 'tightWidth', 'shortWidth', 'growsPartly'] as const)
@@ -287,23 +285,20 @@ const widest = (cells: readonly TableCell[], from: number) =>
 function measureColumn(input: TableInput, column: TableColumn, index: number) {
   const headerWidth = displayWidth(column.header);
   // The totals label stands in the first column, which makes room for it (when that column is hidden, the label is drawn across the first columns shown whose totals are empty).
-  const totalsWidth = !input.totals
-    ? 0
-    : index === 0
-      ? displayWidth(input.totals.label)
-      : (input.totals.cells[index]?.width ?? 0);
+  const totalsWidth =
+    (index ? input.totals?.cells[index]?.width : input.totals && displayWidth(input.totals.label)) ?? 0;
   const cellsWidth = Math.max(widest(column.cells, column.drawn?.width ?? 0), totalsWidth);
   const width = Math.max(headerWidth, cellsWidth);
   // Wrapped text (a reason): every word whole (never cut inside one), each value on two lines where that takes no more than 20.
-  const wrapped = () =>
-    Math.max(
-      ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
-      Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnLines(cell.styled, 2)))),
-    );
   const least =
-    column.drawn || column.shrink
-      ? (column.drawn?.minWidth ?? column.minWidth ?? (column.shrink === 'wrap' ? wrapped() : undefined))
-      : undefined;
+    column.drawn?.minWidth ??
+    column.minWidth ??
+    (column.shrink === 'wrap'
+      ? Math.max(
+          ...column.cells.flatMap((cell) => cell.styled.split(' ').map(displayWidth)),
+          Math.min(20, Math.max(0, ...column.cells.map((cell) => widthOnTwoLines(cell.styled)))),
+        )
+      : undefined);
   const minWidth = least === undefined ? width : Math.max(headerWidth, least);
   // For the desk's columns: the header on two lines, the cells in their compact form.
   const content = Math.min(
@@ -313,7 +308,7 @@ function measureColumn(input: TableInput, column: TableColumn, index: number) {
   );
   const below = (narrower: number) => (narrower < minWidth ? narrower : undefined);
   // The header on at most 2 lines (the label over its unit: `Notional` over `USD`).
-  const tightWidth = below(Math.max(widthOnLines(column.header, 2), content));
+  const tightWidth = below(Math.max(widthOnTwoLines(column.header), content));
   return {
     width,
     minWidth,
@@ -340,9 +335,8 @@ function fittedCell(cell: TableCell | undefined, column: TableColumn, width: num
   return column.shrink === 'middle' ? shortenMiddle(cell.styled, width) : truncateEnd(cell.styled, width);
 }
 
-type CliTable3 = typeof import('cli-table3');
 /** cli-table3, once loaded: a card is drawn synchronously (`drawCard`), so a screen's output loads it first (`loadTableDrawer`). */
-let Table: CliTable3 | undefined;
+let Table: typeof import('cli-table3') | undefined;
 
 function loaded() {
   if (!Table) throw new Error('A table or card is drawn synchronously once cli-table3 is loaded (loadTableDrawer).');
@@ -360,10 +354,7 @@ const NO_BORDERS = {
 
 /** Loads cli-table3, for the synchronous drawers (a card, a screen redrawn in place). */
 export async function loadTableDrawer() {
-  if (!Table) {
-    const module = (await import('cli-table3')) as unknown as CliTable3 & { default?: CliTable3 };
-    Table = module.default ?? module;
-  }
+  Table = (await import('cli-table3')).default;
 }
 
 export async function drawTable(input: TableInput) {
@@ -379,20 +370,15 @@ export function drawCard(
   const { columns, chalk: c } = options;
   // Less the card's borders and padding: `│ label │ value │`.
   const room = columns - 7;
-  const most = (texts: string[], measure: (text: string) => number) => Math.max(1, ...texts.map(measure));
-  const labels = rows.map(([label]) => label);
-  const values = rows.map(([, value]) => value);
-  // The widest word of a text: the narrowest it wraps to whole.
-  const longestWord = (text: string) => most(text.split(/[ \n]/), displayWidth);
-  const [labelWord, valueWord] = [labels, values].map((texts) => most(texts, longestWord));
-  const valueNeed = most(values.join('\n').split('\n'), displayWidth);
+  const most = (texts: string[]) => Math.max(1, ...texts.map(displayWidth));
+  const [labels, values] = [0, 1].map((at) => rows.map((row) => row[at]));
+  // The widest word of the texts: the narrowest they wrap to whole.
+  const [labelWord, valueWord] = [labels, values].map((texts) => most(texts.join(' ').split(/[ \n]/)));
+  const valueNeed = most(values.join('\n').split('\n'));
   // Labels take what they need when values leave room, else at most a third, but never less than their
   // longest word while it fits; then less, to the same floor, so that the values' longest word (a URL) fits.
   const labelRoom = Math.max(Math.floor(room / 3), room - valueNeed, Math.min(labelWord, room - 1));
-  const labelWidth = Math.max(
-    1,
-    Math.min(most(labels, displayWidth), labelRoom, Math.max(labelWord, room - valueWord)),
-  );
+  const labelWidth = Math.max(1, Math.min(most(labels), labelRoom, Math.max(labelWord, room - valueWord)));
   const valueWidth = Math.max(1, Math.min(valueNeed, room - labelWidth));
   // A word wider than its column is shortened in the middle, never broken across lines.
   const fitted = (text: string, width: number) =>
