@@ -219,6 +219,17 @@ describe('hedge report', () => {
     ).toEqual(['hedge_id', d.hedge_id]);
   });
 
+  it("a time ago counts back from the server's time, not this machine's (months ahead here)", async () => {
+    const [, , , d] = engineHistory();
+    const serverNow = trading.sandbox.clock.now();
+    expect(Date.now() - serverNow).toBeGreaterThan(30 * DAY);
+    const ids = JSON.parse(await cliOk('history --since 7d --json')).map((record: any) => record.hedge_id);
+    const report = await reportJson('--since 7d');
+    expect([ids, report.totals.count]).toEqual([[d.hedge_id], 1]);
+    // The Date header is to the second: the period starts within a few seconds of the server's time less 7 days.
+    expect(Math.abs(Date.parse(report.since) - (serverNow - 7 * DAY))).toBeLessThan(5000);
+  });
+
   it('history --since 30m is refused as ambiguous (exit 2, nothing sent); a month is written 1mo', async () => {
     const before = trading.sandbox.requestLog.length;
     const asked = historyQueries(trading).length;

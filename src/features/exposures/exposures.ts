@@ -157,7 +157,7 @@ async function coverHedges(client: HedgeClient) {
   const hedges: CoverHedge[] = [];
   let skipped = 0;
   const ended = new Set<string | undefined>();
-  const walk = await walkHistory(client, undefined, (raw) => {
+  const walk = await walkHistory(client, {}, (raw) => {
     const facts = readHistoryRecord(raw);
     const { side, notionalUsd, openedAt, closedAt, hedgeId } = facts;
     const market = facts.market ?? onlyMarket;

@@ -20,7 +20,7 @@ interface HistoryWalk {
  * before `since` is read, as the history comes newest first. */
 export async function walkHistory(
   client: HedgeClient,
-  since: Date | undefined,
+  period: { since?: Date },
   onRecord: (raw: HistoryRecord) => boolean | void,
 ): Promise<HistoryWalk> {
   let fetched = 0;
@@ -31,7 +31,7 @@ export async function walkHistory(
     for (const raw of page.records) {
       fetched += 1;
       if (onRecord(raw) === false) return { fetched, complete: true };
-      passed ||= since !== undefined && inPeriod(raw, { since }) === 'out';
+      passed ||= period.since !== undefined && inPeriod(raw, { since: period.since }) === 'out';
     }
   }
   if (passed) return { fetched, complete: true };
@@ -75,7 +75,7 @@ export async function gatherReport(
     // Reported below, once the history is read (or by the history's own failure first).
   });
   const builder = new ReportBuilder(options);
-  const walk = await walkHistory(client, options.since, (raw) => {
+  const walk = await walkHistory(client, options, (raw) => {
     const facts = readHistoryRecord(raw);
     // A record that carries no reference is its hedge's deal, as the hedge records say.
     if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {

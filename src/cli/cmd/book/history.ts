@@ -31,18 +31,32 @@ function historyTotals(records: HistoryRecord[]) {
   );
 }
 
-/** --since and --until as close times (`now` anchors 7d, 2w, 1mo): since inclusive, until exclusive. */
-export function closePeriod(options: { since?: string; until?: string }, now: Date) {
-  const [since, until] = (['since', 'until'] as const).map((name) => {
-    const raw = options[name];
-    if (raw === undefined) return;
-    const parsed = parseReportDate(raw, now);
-    if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
-    return parsed.date;
-  });
-  const problem = reportPeriodProblem(since, until);
-  if (problem) throw new UsageError(problem);
-  return { since, until };
+/** --since and --until as close times: since inclusive, until exclusive. A time ago (7d, 2w, 1mo) counts back from
+ * `now()` as it is when the period is first read: the server's time once an answer has told it, as the close times
+ * compared with it are the server's. Both are checked at once (on this machine's clock), before anything is sent. */
+export function closePeriod(options: { since?: string; until?: string }, now: () => number) {
+  const at = (ms: number) => {
+    const [since, until] = (['since', 'until'] as const).map((name) => {
+      const raw = options[name];
+      if (raw === undefined) return;
+      const parsed = parseReportDate(raw, new Date(ms));
+      if (!parsed.ok) throw new UsageError(`--${name}: ${parsed.message}`);
+      return parsed.date;
+    });
+    const problem = reportPeriodProblem(since, until);
+    if (problem) throw new UsageError(problem);
+    return { since, until };
+  };
+  at(now());
+  let period: ReturnType<typeof at> | undefined;
+  return {
+    get since() {
+      return (period ??= at(now())).since;
+    },
+    get until() {
+      return (period ??= at(now())).until;
+    },
+  };
 }
 
 /** What a deal still holds after its last roll, said beside what it closed (in every format). */
@@ -63,10 +77,13 @@ export function noteShortRecords(ctx: CommandContext, read: ShortRead | undefine
 export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
   const { output } = ctx;
   const { limit, defaulted: defaultLength } = parseListLength(input.options.limit, input.options.all);
-  const { since, until } = closePeriod(input.options, new Date(ctx.clock.now()));
+  // A time ago counts back from this machine's clock until the client can tell the server's.
+  const clock = { now: () => ctx.clock.now() };
+  const period = closePeriod(input.options, () => clock.now());
   const reference = parseClientReference(input.options.ref);
-  const filtering = since !== undefined || until !== undefined || reference !== undefined;
+  const filtering = input.options.since !== undefined || input.options.until !== undefined || reference !== undefined;
   const client = await ctx.client();
+  clock.now = () => client.transport.serverNow().bestMs;
   // Following one deal: its hedges from their records, so that a closed hedge whose
   // history record carries no reference is the deal's by its hedge id, and the deal's hedge still
   // held after its rolls can be named.
@@ -96,8 +113,8 @@ export async function run(ctx: CommandContext, input: In<'HISTORY'>) {
     const keptAtMost = defaultLength ? Number.POSITIVE_INFINITY : limit;
     let unreadable = 0;
     let count = 0;
-    const walk = await walkHistory(client, since, (raw) => {
-      const verdict = inPeriod(raw, { since, until });
+    const walk = await walkHistory(client, period, (raw) => {
+      const verdict = inPeriod(raw, period);
       if (verdict === 'unreadable') unreadable += 1;
       if (verdict !== 'in') return true;
       if (reference !== undefined) {

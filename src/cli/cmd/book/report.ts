@@ -36,7 +36,9 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const by = given.by === undefined ? 'day' : REPORT_GROUPINGS.find((name) => name === given.by!.trim().toLowerCase());
   if (by === undefined)
     throw new UsageError(`--by: ${echo(given.by!)} is not allowed; expected one of ${REPORT_GROUPINGS.join(', ')}.`);
-  const { since, until } = closePeriod(given, new Date(ctx.clock.now()));
+  // A time ago counts back from this machine's clock until the client can tell the server's.
+  const clock = { now: () => ctx.clock.now() };
+  const period = closePeriod(given, () => clock.now());
   // The global --format: a report is a table, CSV, JSON, or (tsv, and in a pipe) plain lines.
   const asked = ctx.globals.format;
   const format =
@@ -60,6 +62,7 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
     );
   const ref = parseClientReference(given.ref);
   const client = await ctx.client();
+  clock.now = () => client.transport.serverNow().bestMs;
   // Deal references for closed-hedge records that carry none, from the hedge records: a
   // deal followed with --ref is every hedge carrying it; a report by hedge or by reference labels
   // its rows from the newest hedge records. The others need none.
@@ -79,10 +82,15 @@ export async function run(ctx: CommandContext, { options: given }: In<'REPORT'>)
   const listing = html === undefined ? undefined : new ClosedHedgeListing(html, closedHedgeRow);
   // JSON and the HTML file take the cumulative line compact (a point per close time: 100,000 of
   // them for a long history); the terminal's and the plain formats' line reads the points.
-  const gathered = await gatherReport(client, { by, since, until, ref }, listing && ((record) => listing.add(record)), {
-    points: format !== 'json',
-    ...(references !== undefined && { references }),
-  }).catch((error: unknown) => {
+  const gathered = await gatherReport(
+    client,
+    Object.assign(period, { by, ref }),
+    listing && ((record) => listing.add(record)),
+    {
+      points: format !== 'json',
+      ...(references !== undefined && { references }),
+    },
+  ).catch((error: unknown) => {
     listing?.discard();
     throw error;
   });
