@@ -121,6 +121,23 @@ describe('--until: cadence and result', () => {
     expect([run.outcome, JSON.parse(run.stdout)]).toEqual([0, { id: 'hdg_one' }]);
   });
 
+  it('the read that met the condition says its warnings and successes too, as the command alone would', async () => {
+    const load = async () => ({
+      run: async (ctx: CommandContext) => {
+        ctx.output.warn('only 500 closed hedges were read');
+        ctx.output.success('read');
+        ctx.output.json([{ hedge_id: 'hdg_one' }]);
+      },
+    });
+    const spec = { ...HISTORY, load } as unknown as typeof HEDGES_COMMAND;
+    const h = harness({ clock: fakeClock(), client: {}, format: 'json' });
+    await runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id' } });
+    expect([JSON.parse(h.stdout()), h.stderr()]).toEqual([
+      [{ hedge_id: 'hdg_one' }],
+      'only 500 closed hedges were read\nread\n',
+    ]);
+  });
+
   it("truth is JMESPath's: 0 is true, an empty list is false", () => {
     expect([[0, 'x', [1], { a: 1 }, true].map(isTruthy), [null, false, '', [], {}].map(isTruthy)]).toEqual([
       [true, true, true, true, true],

@@ -71,8 +71,16 @@ export class RecordingOutput extends Output {
     this.calls.push({ text: true, play: (output) => output.write(text) });
   }
 
-  // Kept for the output the calls are played onto, which decides whether it says them.
+  // Kept for the output the calls are played onto, which decides whether and how it says them.
   override noteIn(...note: Parameters<Output['noteIn']>) {
     this.calls.push({ play: (output) => output.noteIn(...note) });
+  }
+
+  override warn(text: string) {
+    this.calls.push({ play: (output) => output.warn(text) });
+  }
+
+  override success(text: string) {
+    this.calls.push({ play: (output) => output.success(text) });
   }
 }
