@@ -561,6 +561,16 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
     );
   });
 
+  it('an account hedge cannot read: whoami says the key could not be checked and exits 14, not 3', async (on, through) => {
+    const simulator = await on();
+    const env = await through(startFieldProxy(simulator.sandbox, 'balance_usdc', 'lots'));
+    const result = await simulator.hedge('whoami', { env });
+    expect([result.code, result.stderr]).toEqual([
+      14,
+      expect.stringMatching(/The key could not be checked: GET \/account/),
+    ]);
+  });
+
   it('prices in a shape hedge cannot read: the data is shown as it came, then exit 14 naming GET /prices', async (on, through) => {
     // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
     const simulator = await on('beta');

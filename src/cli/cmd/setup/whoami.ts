@@ -1,6 +1,6 @@
 // hedge whoami — which profile, environment, base URL and key a command would use right now,
 // where each came from (flag > environment > profile), and whether the key works (one GET /account).
-// Exits 0 when the key works, 4 when the server refuses it, 5 when it cannot be reached.
+// Exits 0 when the key works, else as the check's error says: 4 refused, 5 unreachable, 14 an answer it cannot read, 3 other answers.
 import { redactKey } from '../../../core/security/secrets.js';
 import { checkKey, refusedKeyNext } from '../../../features/setup/key-check.js';
 import { environmentLabel } from '../../../features/setup/profile-view.js';
@@ -13,8 +13,7 @@ import type { CommandContext } from '../command-input.js';
 import { journalDir } from '../../../platform/journal/location.js';
 import { describeKeyLocation } from '../../../platform/config/key-store.js';
 import { safeText } from '../../../core/security/safe-text.js';
-
-const EXIT_FOR_STATUS = { ok: 0, refused: 4, unreachable: 5, error: 3 };
+import { HedgeError } from '../../../core/errors.js';
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
@@ -192,5 +191,5 @@ export async function run(ctx: CommandContext) {
   if (check.status === 'refused')
     output.note(`${c.red('The server refused this key.')} → ${refusedKeyNext(credentials, 'hedge login')}`);
   else if (check.status !== 'ok') output.note(`The key could not be checked: ${check.message ?? check.status}`);
-  return EXIT_FOR_STATUS[check.status];
+  return check.error instanceof HedgeError ? check.error.facts().exitCode : 0;
 }
