@@ -431,7 +431,7 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 }
 
 /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
-function wouldDo(row: KeepRow, decision: Actionable): KeeperWrite[] {
+function wouldDo(row: KeepRow, decision: Actionable) {
   const base = { market: row.market, side: row.side, dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
@@ -479,7 +479,7 @@ export type WriteDone =
 
 /** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
 export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
-  return evolve(state, (next, events): { failure?: HedgeError } => {
+  return evolve(state, (next, events) => {
     const base = { market: write.row.market, side: write.row.side };
     const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
       next.expectations.set(rowKey(write.row), { ...expectation, sinceMs: serverNowMs });
@@ -626,12 +626,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 
 // ---- How rows and events read.
 
-export function rowStatus(
-  row: KeepRow,
-  view: SideView | undefined,
-  state: string,
-  decision?: KeepDecision,
-): KeepRowStatus {
+export function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision) {
   const next = decision?.kind === 'hold' ? decision : undefined;
   return {
     market: row.market,

@@ -3,7 +3,6 @@
 // keeper-decide.ts's; nothing here decides.
 import { rowKey, type EventFields, type KeepRow } from '../../core/keep-rules.js';
 import type { JournalEntry } from '../../platform/journal/index.js';
-import type { CommandContext } from '../../platform/runtime/context.js';
 import type { WritePorts } from '../write/ports.js';
 import type { PlanStep } from '../../core/plan.js';
 import { withSideLock } from '../write/account-lock.js';
@@ -265,7 +264,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
 }
 
 /** Whether the journal shows this hedge closed by a roll or a keeper's action (this keeper before a restart, or a `hedge roll` whose open then failed): that side is to be covered again, not drift. */
-async function closedByARoll(ports: Pick<CommandContext, 'journal' | 'credentials'>, hedgeId: string) {
+async function closedByARoll(ports: WritePorts, hedgeId: string) {
   const [entries, own] = await Promise.all([(await ports.journal()).list(), ownRowTest(ports)]);
   // A close of the hedge (a roll's close leg, a convergence's close), or a roll's open planned to replace it — not the open that made it.
   const closes = (entry: JournalEntry) => entry.leg === 'close' || entry.request?.path?.endsWith('/close') === true;
