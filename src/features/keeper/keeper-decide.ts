@@ -636,7 +636,7 @@ export function rowStatus(row: KeepRow, view: SideView | undefined, state: strin
     current_usd: view?.position?.notionalUsd ?? null,
     // Null above is flat only when the side could be told: the alert rules must not read a settling
     // side, or a book that could not be read, as one that settled.
-    ...(view === undefined || view.settling ? { current_unknown: true as const } : {}),
+    ...((!view || view.settling) && { current_unknown: true as const }),
     state,
     next_action: next?.nextAction ?? null,
     next_action_at: next?.nextActionAtMs !== undefined ? utcIso(next.nextActionAtMs) : null,
