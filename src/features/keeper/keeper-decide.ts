@@ -435,7 +435,7 @@ function wouldDo(row: KeepRow, decision: Actionable) {
   const base = { market: row.market, side: row.side, dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
-    { kind: 'would', row, ...(notionalUsd === undefined ? {} : { check: { notionalUsd, freedUsd } }), say },
+    { kind: 'would', row, ...(notionalUsd !== undefined && { check: { notionalUsd, freedUsd } }), say },
   ];
   if (decision.kind === 'drift') {
     // A drift a dry run starts a step for is one --converge brings back; only an open or add needs room.
