@@ -12,16 +12,14 @@ export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
   if (!(SHELL_VALUES as readonly string[]).includes(shell))
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   const name = `completions/hedge.${shell}`;
-  let text: string | undefined;
+  let text: string;
   try {
     text = isSea() ? getAsset(name, 'utf8') : await readFile(new URL(`./${name}`, import.meta.url), 'utf8');
   } catch {
-    text = undefined;
-  }
-  if (text === undefined)
     throw new ConfigError(`The ${shell} completion script (dist/${name}) is missing from this installation.`, {
       hint: 'Rebuild (npm run build) or reinstall hedge: the build writes the scripts into dist/completions/.',
     });
+  }
   ctx.output.write(text);
 }
 
