@@ -20,5 +20,5 @@ export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: Ta
     }),
   );
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted);
-  return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
+  return exitCodeNamed(quoted.plan.atTarget ? 'ok' : 'changes');
 }
