@@ -15,11 +15,13 @@ const share = (name: string, raw: unknown) => decimal(name, raw, { unit: 'a shar
 const wholeNumber = (name: string, raw: unknown, min: number, max: number) =>
   raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
 
-/** Seconds from `min` to a day, to the millisecond (or `whole`), as ms. */
-function seconds(name: string, raw: unknown, min: number, whole = false) {
-  const range = whole
-    ? { unit: 'whole seconds', decimals: 0, example: '300 or -120' }
-    : { unit: 'seconds', decimals: 3, example: '3 or 0.5' };
+/** Seconds from `min` to a day, to the millisecond (or as `range` says), as ms. */
+function seconds(
+  name: string,
+  raw: unknown,
+  min: number,
+  range = { unit: 'seconds', decimals: 3, example: '3 or 0.5' },
+) {
   const value = decimal(name, raw, { ...range, min, max: 86_400 });
   return value === undefined ? undefined : Math.round(value * 1000);
 }
@@ -62,7 +64,11 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
     latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
     dialect: dialect(o.dialect),
-    dateSkewMs: seconds('--clock-skew', o.clockSkew, -86_400, true),
+    dateSkewMs: seconds('--clock-skew', o.clockSkew, -86_400, {
+      unit: 'whole seconds',
+      decimals: 0,
+      example: '300 or -120',
+    }),
     hostileText: o.hostileText === true,
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
     recordLagMs: seconds('--record-lag', o.recordLag, 0),
