@@ -5,7 +5,6 @@ import { getAsset, isSea } from 'node:sea';
 import { ConfigError, UsageError } from '../../../core/errors.js';
 import type { CommandContext, In } from '../command-input.js';
 import { SHELL_VALUES } from '../specs.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
   const { shell } = input.args;
@@ -24,4 +23,4 @@ export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'a shell script' };
+export const OUTPUT_FIELDS = { kind: 'none' as const, prints: 'a shell script' };

@@ -4,7 +4,6 @@ import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
 import { StopSignal, UsageError } from '../../../core/errors.js';
 import type { CommandContext, In } from '../command-input.js';
 import { DIALECT_VALUES } from '../specs.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 /** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */
 const decimal = (name: string, raw: unknown, range: Omit<Parameters<typeof parseDecimal>[1], 'name'>) =>
@@ -99,4 +98,4 @@ export async function run(ctx: CommandContext, input: In<'SANDBOX_SERVE'>) {
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: "the simulator's address as environment lines" };
+export const OUTPUT_FIELDS = { kind: 'none' as const, prints: "the simulator's address as environment lines" };
