@@ -2,7 +2,7 @@
 import type { CommandContext, In } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
-import { applyWords, parseTolerance, planCheckError, planTarget } from '../../../features/plan/target-plan.js';
+import { applyWords, parseTolerance, planCheckError } from '../../../features/plan/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
 import { safeText } from '../../../core/security/safe-text.js';
@@ -10,7 +10,7 @@ import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.
 
 export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
   const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };
-  if (options.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
+  if (options.dryRun) return showPlan(ctx, opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
   const { output } = ctx;
   const outcome = await applyTarget(ctx, opts, {
