@@ -126,9 +126,8 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
  */
 export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
   const client = await ctx.client();
-  const log = (line: string) => ctx.log(line);
-  const book = await readBook({ client, log });
-  const sides = await readPositionSides(client, book, log);
+  const book = await readBook({ client, log: ctx.log });
+  const sides = await readPositionSides(client, book, ctx.log);
   if (sides.recordsProblem !== undefined) {
     if (ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
     ctx.output.warn(without(sides.recordsProblem));
