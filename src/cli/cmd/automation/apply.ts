@@ -2,33 +2,22 @@
 import type { CommandContext, In } from '../command-input.js';
 import { RESULT_FIELDS, writeResult } from '../../../platform/results/result-fields.js';
 import { describeError, exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
-import {
-  applyWords,
-  parseTolerance,
-  planCheckError,
-  planTarget,
-  type TargetPlanOptions,
-} from '../../../features/plan/target-plan.js';
+import { applyWords, parseTolerance, planCheckError } from '../../../features/plan/target-plan.js';
 import { showPlan } from './plan-outcome.js';
 import { applyTarget, stepLabel } from '../../../features/plan/apply.js';
-import type { ApplyOutcome } from '../../../features/plan/apply-outcome.js';
 import { safeText } from '../../../core/security/safe-text.js';
 import { renderApplyReport, renderPlan } from '../../../features/plan/plan-view.js';
 
 export async function run(ctx: CommandContext, { args, options }: In<'APPLY'>) {
   const opts = { file: args.file, toleranceUsd: parseTolerance(options.tolerance) };
-  if (options.dryRun) return showPlan(ctx, await planTarget(ctx, opts), opts);
+  if (options.dryRun) return showPlan(ctx, opts);
   // Under --json the plan is not shown: the report (or the problems, as data) is the document.
-  const outcome = await applyTarget(ctx, opts, {
-    showPlan: ctx.output.isJson
-      ? undefined
-      : (quoted) => renderPlan(ctx.output, quoted, { columns: ctx.output.columns, preview: true }),
-  });
-  return renderApplyOutcome(ctx, opts, outcome);
-}
-
-async function renderApplyOutcome(ctx: CommandContext, opts: TargetPlanOptions, outcome: ApplyOutcome) {
   const { output } = ctx;
+  const outcome = await applyTarget(ctx, opts, {
+    showPlan: output.isJson
+      ? undefined
+      : (quoted) => renderPlan(output, quoted, { columns: output.columns, preview: true }),
+  });
   const { steps } = outcome.quoted.plan;
   switch (outcome.kind) {
     case 'fails-checks':

@@ -6,9 +6,6 @@ import type { CommandContext } from '../command-input.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
 
-/** The exit code when no keeper is running for the account (docs/exit-codes.md). */
-const KEEPER_DOWN_EXIT = 15;
-
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
   const status = await readKeeperStatus(ctx);
@@ -17,5 +14,6 @@ export async function run(ctx: CommandContext) {
     await loadTableDrawer();
     output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
   });
-  return isKeeperUp(status.state) ? 0 : KEEPER_DOWN_EXIT;
+  // 15: no keeper is running for the account (docs/exit-codes.md).
+  return isKeeperUp(status.state) ? 0 : 15;
 }

@@ -1,18 +1,14 @@
-// Shared by plan and apply (not a command): a quoted plan shown and turned into the exit code — 0 at
+// Shared by plan and apply (not a command): the plan quoted, shown and turned into the exit code — 0 at
 // target, `changes` (10) when it would trade, the failed pre-trade checks raised (exit 3) after it.
 import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
-import {
-  applyWords,
-  planCheckError,
-  type QuotedPlan,
-  type TargetPlanOptions,
-} from '../../../features/plan/target-plan.js';
+import { applyWords, planCheckError, planTarget, type TargetPlanOptions } from '../../../features/plan/target-plan.js';
 import type { CommandContext } from '../command-input.js';
 import { planAsData, renderPlan } from '../../../features/plan/plan-view.js';
 
 /** The plan as `hedge plan` (and `apply --dry-run`) shows it; `applyWords` name the command that carries it out. */
-export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: TargetPlanOptions) {
+export async function showPlan(ctx: CommandContext, opts: TargetPlanOptions) {
   const { output } = ctx;
+  const quoted = await planTarget(ctx, opts);
   await output.document(planAsData(quoted), () =>
     renderPlan(output, quoted, {
       columns: output.columns,
@@ -20,5 +16,5 @@ export async function showPlan(ctx: CommandContext, quoted: QuotedPlan, opts: Ta
     }),
   );
   if (quoted.plan.problems.length) throw planCheckError(ctx, quoted);
-  return quoted.plan.atTarget ? exitCodeNamed('ok') : exitCodeNamed('changes');
+  return exitCodeNamed(quoted.plan.atTarget ? 'ok' : 'changes');
 }

@@ -8,12 +8,7 @@ import { watchAsked } from '../../../features/book/watch.js';
 import { watchCommand } from './watch-outcome.js';
 import { JOINED_REFERENCE, POSITION_RESOURCE } from '../../../platform/fields/resource-fields.js';
 import { carriesReference, ownReference, positionForPeople, readBook } from '../../../features/book/positions.js';
-import {
-  readPositionSides,
-  sideReferenceList,
-  sideReferences,
-  type PositionSide,
-} from '../../../features/book/position-sides.js';
+import { readPositionSides, sideReferenceList, sideReferences } from '../../../features/book/position-sides.js';
 import { settlingSentence, sideLines } from '../../../features/book/positions-view.js';
 
 export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
@@ -41,7 +36,27 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
 
   // The positions list is the server's: a side it does not show yet is a row of its own only in a
   // person's table, where the line under it says why; a script is told of every settling side on stderr.
-  const shown = [...listed, ...unlisted.map((side) => ({ row: unlistedRow(side), side, market: side.market }))];
+  // A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity.
+  const shown = [
+    ...listed,
+    ...unlisted.map((side) => {
+      const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
+      const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
+      const reference = sideReferences(side);
+      return {
+        row: {
+          market: side.market,
+          side: side.side,
+          ...(filled.length > 0 && { notional_usd: side.recordsUsd }),
+          ...(soonest && { maturity_at: soonest.maturity_at }),
+          ...(side.hedges.length === 1 && { hedge_id: side.hedges[0].id }),
+          ...(reference !== undefined && { [JOINED_REFERENCE]: reference }),
+        },
+        side,
+        market: side.market,
+      };
+    }),
+  ];
   for (const { side, market } of shown)
     if (side?.state === 'settling' && market !== undefined)
       output.scriptWarn(settlingSentence(market, side.side, side.why));
@@ -111,28 +126,12 @@ export async function run(ctx: CommandContext, { options }: In<'POSITIONS'>) {
  */
 export async function readSides(ctx: CommandContext, ref: string | undefined, without: (problem: string) => string) {
   const client = await ctx.client();
-  const log = (line: string) => ctx.log(line);
-  const book = await readBook({ client, log });
-  const sides = await readPositionSides(client, book, log);
+  const book = await readBook({ client, log: ctx.log });
+  const sides = await readPositionSides(client, book, ctx.log);
   if (sides.recordsProblem !== undefined) {
     if (ref !== undefined && sides.recordsError !== undefined) throw sides.recordsError;
     ctx.output.warn(without(sides.recordsProblem));
   }
   // Time left is shown on the clock the sides' maturities were judged on: a side is never due in one and not the other.
   return { book, sides, nowMs: client.transport.serverNow().bestMs };
-}
-
-/** A side only the records show, as a row of the terminal's table: the records' notional, its soonest maturity. */
-function unlistedRow(side: PositionSide): Record<string, unknown> {
-  const filled = side.hedges.filter((hedge) => hedge.status === 'filled');
-  const soonest = filled.find((hedge) => typeof hedge.maturity_at === 'string');
-  const reference = sideReferences(side);
-  return {
-    market: side.market,
-    side: side.side,
-    ...(filled.length > 0 && { notional_usd: side.recordsUsd }),
-    ...(soonest && { maturity_at: soonest.maturity_at }),
-    ...(side.hedges.length === 1 && { hedge_id: side.hedges[0].id }),
-    ...(reference !== undefined && { [JOINED_REFERENCE]: reference }),
-  };
 }

@@ -39,7 +39,7 @@ async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
     );
   const headers = Object.fromEntries((options.header ?? []).map(parseHeader));
   // -f and -F in the order typed on the line is not kept by the parser: -f first, then -F.
-  const inputs: ParamInput[] = [
+  const inputs = [
     ...(options.rawField ?? []).map((raw) => ({ raw, typed: false })),
     ...(options.field ?? []).map((raw) => ({ raw, typed: true })),
   ];
@@ -59,9 +59,8 @@ async function planCall(ctx: CommandContext, { args, options }: In<'API'>) {
   const params = buildParams(inputs, (file) => files.get(file)!);
   const credentials = await ctx.credentials();
   let path = resolveApiPath(credentials.baseUrl, args.path);
-  let body: unknown;
+  let body = options.input === undefined ? undefined : await readInputBody(ctx, options.input);
   const hasParams = Object.keys(params).length > 0;
-  if (options.input !== undefined) body = await readInputBody(ctx, options.input);
   if (hasParams && (!write || options.input !== undefined))
     path = `${path}${path.includes('?') ? '&' : '?'}${queryStringOf(params)}`;
   else if (hasParams) body = params;
@@ -100,8 +99,7 @@ export async function run(ctx: CommandContext, input: In<'API'>) {
     printAnswers(ctx.output, pages, { include, failed: false });
   } catch (error) {
     // What the server said, as it said it, before the error line (gh api prints the body too).
-    const last = log.last;
-    if (last && last.status >= 400) printAnswers(ctx.output, [last], { include, failed: true });
+    if (log.last && log.last.status >= 400) printAnswers(ctx.output, [log.last], { include, failed: true });
     throw error;
   }
   return 0;

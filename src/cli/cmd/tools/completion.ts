@@ -5,25 +5,22 @@ import { getAsset, isSea } from 'node:sea';
 import { ConfigError, UsageError } from '../../../core/errors.js';
 import type { CommandContext, In } from '../command-input.js';
 import { SHELL_VALUES } from '../specs.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 export async function run(ctx: CommandContext, input: In<'COMPLETION'>) {
   const { shell } = input.args;
   if (!(SHELL_VALUES as readonly string[]).includes(shell))
     throw new UsageError(`shell: expected ${SHELL_VALUES.join(', ')} (got "${shell}").`);
   const name = `completions/hedge.${shell}`;
-  let text: string | undefined;
+  let text: string;
   try {
     text = isSea() ? getAsset(name, 'utf8') : await readFile(new URL(`./${name}`, import.meta.url), 'utf8');
   } catch {
-    text = undefined;
-  }
-  if (text === undefined)
     throw new ConfigError(`The ${shell} completion script (dist/${name}) is missing from this installation.`, {
       hint: 'Rebuild (npm run build) or reinstall hedge: the build writes the scripts into dist/completions/.',
     });
+  }
   ctx.output.write(text);
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: 'a shell script' };
+export const OUTPUT_FIELDS = { kind: 'none' as const, prints: 'a shell script' };

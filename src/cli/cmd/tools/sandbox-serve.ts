@@ -4,7 +4,6 @@ import { echo, parseDecimal, parseWholeNumber } from '../../../core/input.js';
 import { StopSignal, UsageError } from '../../../core/errors.js';
 import type { CommandContext, In } from '../command-input.js';
 import { DIALECT_VALUES } from '../specs.js';
-import type { OutputFields } from '../../../platform/fields/output-fields.js';
 
 /** A decimal flag's value (parseDecimal), or undefined when the flag is absent. */
 const decimal = (name: string, raw: unknown, range: Omit<Parameters<typeof parseDecimal>[1], 'name'>) =>
@@ -15,11 +14,13 @@ const share = (name: string, raw: unknown) => decimal(name, raw, { unit: 'a shar
 const wholeNumber = (name: string, raw: unknown, min: number, max: number) =>
   raw === undefined ? undefined : parseWholeNumber(raw, name, min, max);
 
-/** Seconds from `min` to a day, to the millisecond (or `whole`), as ms. */
-function seconds(name: string, raw: unknown, min: number, whole = false) {
-  const range = whole
-    ? { unit: 'whole seconds', decimals: 0, example: '300 or -120' }
-    : { unit: 'seconds', decimals: 3, example: '3 or 0.5' };
+/** Seconds from `min` to a day, to the millisecond (or as `range` says), as ms. */
+function seconds(
+  name: string,
+  raw: unknown,
+  min: number,
+  range = { unit: 'seconds', decimals: 3, example: '3 or 0.5' },
+) {
   const value = decimal(name, raw, { ...range, min, max: 86_400 });
   return value === undefined ? undefined : Math.round(value * 1000);
 }
@@ -62,7 +63,11 @@ export function parseSandboxServeOptions(input: In<'SANDBOX_SERVE'>) {
     latencyMs: wholeNumber('--latency', o.latency, 0, 600_000),
     rateLimit: wholeNumber('--rate-limit', o.rateLimit, 1, 1_000_000),
     dialect: dialect(o.dialect),
-    dateSkewMs: seconds('--clock-skew', o.clockSkew, -86_400, true),
+    dateSkewMs: seconds('--clock-skew', o.clockSkew, -86_400, {
+      unit: 'whole seconds',
+      decimals: 0,
+      example: '300 or -120',
+    }),
     hostileText: o.hostileText === true,
     viewLagMs: seconds('--view-lag', o.viewLag, 0),
     recordLagMs: seconds('--record-lag', o.recordLag, 0),
@@ -93,4 +98,4 @@ export async function run(ctx: CommandContext, input: In<'SANDBOX_SERVE'>) {
 }
 
 /** No records: --fields and --query are refused before it starts (ui/output-fields.ts). */
-export const OUTPUT_FIELDS: OutputFields = { kind: 'none', prints: "the simulator's address as environment lines" };
+export const OUTPUT_FIELDS = { kind: 'none' as const, prints: "the simulator's address as environment lines" };

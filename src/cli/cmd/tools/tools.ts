@@ -45,28 +45,27 @@ async function printErrorCatalogue(ctx: CommandContext) {
 /** The command, given the tree it lists as tools (by the manifest, which loads it). */
 export function withCommands(commands: readonly CommandSpec[]): CommandModule<In<'TOOLS'>> {
   return {
-    run: (ctx, input) => (input.options.errors === true ? printErrorCatalogue(ctx) : printTools(ctx, commands)),
+    async run(ctx, input) {
+      if (input.options.errors === true) return printErrorCatalogue(ctx);
+      const { output } = ctx;
+      const access = writeAccess(await environment(ctx), false);
+      const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
+      const rows = entries.map((entry) => {
+        const required = entry.input_schema.required ?? [];
+        const optional = Object.keys(entry.input_schema.properties ?? {}).length - required.length;
+        return {
+          name: entry.name,
+          tier: entry.tier,
+          offered: entry.offered ? 'yes' : 'no',
+          arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
+        };
+      });
+      await output.list(rows, TOOL_RESOURCE, { empty: 'No tools.', json: entries });
+      output.tableNote(
+        output.chalk.dim(
+          `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
+        ),
+      );
+    },
   };
-}
-
-async function printTools(ctx: CommandContext, commands: readonly CommandSpec[]) {
-  const { output } = ctx;
-  const access = writeAccess(await environment(ctx), false);
-  const entries = agentTools(commands).map((tool) => catalogueEntry(tool, access, tokenTtlSeconds(ctx.env)));
-  const rows = entries.map((entry) => {
-    const required = entry.input_schema.required ?? [];
-    const optional = Object.keys(entry.input_schema.properties ?? {}).length - required.length;
-    return {
-      name: entry.name,
-      tier: entry.tier,
-      offered: entry.offered ? 'yes' : 'no',
-      arguments: [...required, ...(optional > 0 ? [`(+${optional} optional)`] : [])].join(' '),
-    };
-  });
-  await output.list(rows, TOOL_RESOURCE, { empty: 'No tools.', json: entries });
-  output.tableNote(
-    output.chalk.dim(
-      `Schemas and descriptions: ${ctx.hedgeCommand('tools', '--json')}. Serve them to an agent: ${ctx.hedgeCommand('mcp')}.`,
-    ),
-  );
 }
