@@ -5,6 +5,7 @@ import { isKeeperUp, readKeeperStatus } from '../../../features/keeper/keeper-he
 import type { CommandContext } from '../command-input.js';
 import { loadTableDrawer } from '../../../platform/terminal/table.js';
 import { renderKeeperStatus } from '../../../features/keeper/keeper-status-view.js';
+import { exitCodeNamed } from '../../../platform/terminal/exit-codes.js';
 
 export async function run(ctx: CommandContext) {
   const { output } = ctx;
@@ -14,6 +15,5 @@ export async function run(ctx: CommandContext) {
     await loadTableDrawer();
     output.write(renderKeeperStatus(status, { columns: output.columns, chalk: output.chalk }));
   });
-  // 15: no keeper is running for the account (docs/exit-codes.md).
-  return isKeeperUp(status.state) ? 0 : 15;
+  return isKeeperUp(status.state) ? 0 : exitCodeNamed('keeper-down');
 }
