@@ -6,8 +6,10 @@
 import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { expect } from 'vitest';
 import { tempDir } from '../support/hedge-cli.js';
+import { listening } from '../support/servers/loopback.js';
 import { until } from '../support/polling.js';
 import { MARKET } from '../support/simulator.js';
 import {
@@ -29,18 +31,13 @@ import { oneFilled, eventIs, holds, keeperCase } from './filled.js';
 /** A local webhook receiver: every POST body, parsed; closed after the test. */
 async function receiver(rig: KeeperRig) {
   const posts: Array<Record<string, any>> = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      posts.push({ ...JSON.parse(body), _contentType: request.headers['content-type'] });
-      response.writeHead(200).end('ok');
-    });
+  const server = createServer(async (request, response) => {
+    posts.push({ ...JSON.parse(await text(request)), _contentType: request.headers['content-type'] });
+    response.writeHead(200).end('ok');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  rig.later(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/hooks/desk-alerts`, posts };
+  const { port, close } = await listening(server);
+  rig.later(close);
+  return { url: `http://127.0.0.1:${port}/hooks/desk-alerts`, posts };
 }
 
 /** The alerts an --alert-cmd of `cat >> FILE` was given, one JSON line each. */
@@ -105,12 +102,25 @@ describeKeepers('hedge keep as a service', 3, () => {
   );
 
   keeperTest(
-    'two failing rows: once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
+    'two failing rows: each refused again and again over many cycles and alerted once, to --alert-cmd and --alert-url; once the target read again (SIGHUP) is within the cap and both are at target, one "recovered" each',
     async ({ rig }) => {
       const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
-      await until(() => refusals('sell') >= 1 && refusals('buy') >= 1 && hook.posts.length >= 2, 'both rows alerted', {
+      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
+      await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
         process: keeper.done,
       });
+      await until(() => hook.posts.length >= 2, 'the two alerts posted');
+      expect(summary(hook.posts).sort()).toEqual(['started refused buy', 'started refused sell']);
+      for (const post of hook.posts) {
+        expect(post._contentType).toBe('application/json');
+        expect(post.text).toContain(`USDTNGN ${post.side}: refused`);
+        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
+        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
+      }
+      // Nothing was opened on either side while refused.
+      expect(simulator.active('sell')).toHaveLength(0);
+      expect(simulator.active('buy')).toHaveLength(0);
+
       // The target comes within the cap: both rows open, and each alert clears once.
       writeTarget(simulator, ['USDTNGN,sell,1000,1,,', 'USDTNGN,buy,2000,3,,']);
       keeper.child().kill('SIGHUP');
@@ -121,6 +131,7 @@ describeKeepers('hedge keep as a service', 3, () => {
       await eventAfter(keeper, keeper.events.length, 'cycle', 'one more cycle');
       await stopKeeper(keeper);
 
+      // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
       const all = summary(hook.posts).sort();
       expect(all).toEqual([
         'recovered refused buy',
@@ -132,38 +143,8 @@ describeKeepers('hedge keep as a service', 3, () => {
       expect(recovered).toMatchObject({ event: 'recovered', market: MARKET });
       expect(recovered.text).toMatch(/recovered/);
       expect(typeof recovered.duration_s).toBe('number');
-      // --alert-cmd got the very same alerts, one JSON line each.
       expect(summary(alertsIn(commandLog)).sort()).toEqual(all);
-      // And the keeper's own log says each alert once.
       expect(eventsOf(keeper, 'alert')).toHaveLength(4);
-    },
-  );
-
-  keeperTest(
-    'two failing rows over many cycles: each refused again and again, and alerted once, to --alert-cmd and --alert-url',
-    async ({ rig }) => {
-      const { simulator, hook, commandLog, keeper, refusals } = await refusedRows(rig);
-      // Each row refused twice (a back-off of one interval between): the errors repeat, the alerts must not.
-      await until(() => refusals('sell') >= 2 && refusals('buy') >= 2, 'two refusals of each row', {
-        process: keeper.done,
-      });
-      await until(() => hook.posts.length >= 2, 'the two alerts posted');
-      const started = ['started refused buy', 'started refused sell'];
-      expect(summary(hook.posts).sort()).toEqual(started);
-      for (const post of hook.posts) {
-        expect(post._contentType).toBe('application/json');
-        expect(post.text).toContain(`USDTNGN ${post.side}: refused`);
-        expect(post).toMatchObject({ event: 'error', code: 'exposure_exceeded', market: MARKET });
-        expect(JSON.stringify(post)).not.toContain(simulator.apiKey);
-      }
-      // Nothing was opened on either side while refused.
-      expect(simulator.active('sell')).toHaveLength(0);
-      expect(simulator.active('buy')).toHaveLength(0);
-      await stopKeeper(keeper);
-      // Said once each, everywhere: the receiver, --alert-cmd (one JSON line each) and the keeper's own log.
-      expect(summary(hook.posts).sort()).toEqual(started);
-      expect(summary(alertsIn(commandLog)).sort()).toEqual(started);
-      expect(eventsOf(keeper, 'alert')).toHaveLength(2);
     },
   );
 
