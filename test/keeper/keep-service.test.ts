@@ -16,9 +16,10 @@ import {
   lines,
   writeTarget,
   type KeeperRig,
+  type KeeperRun,
 } from '../support/keeper.js';
 import { until } from '../support/polling.js';
-import { colleagueCloses, MARKET } from '../support/simulator.js';
+import { colleagueCloses, MARKET, type Simulator } from '../support/simulator.js';
 import { oneFilled, eventIs, holds, nearMaturity, keeperCase } from './filled.js';
 import { exits, journalEntries } from '../support/cli-runs.js';
 
@@ -40,11 +41,15 @@ async function rollOpenRefused(rig: KeeperRig) {
   return { simulator, seeded, file: writeTarget(simulator, ['USDTNGN,sell,2000,1,,6h']) };
 }
 
+/** The simulator's own definition of `market` (its status may be changed). */
+const marketOf = (simulator: Simulator, market: string) =>
+  (simulator.sandbox.engine as any).book.markets.find((one: { market: string }) => one.market === market);
+
 /** After the keeper's roll of `hedgeId` was refused (`code`), a colleague closes it (`close`): the keeper reports the
  * drift, and re-opens nothing in the cycle after it. */
 async function colleagueCloseStands(
-  simulator: Awaited<ReturnType<KeeperRig['start']>>,
-  keeper: ReturnType<KeeperRig['keep']>,
+  simulator: Simulator,
+  keeper: KeeperRun,
   hedgeId: string,
   code: string,
   close: () => Promise<void>,
@@ -214,10 +219,7 @@ describeKeepers('hedge keep as a service', () => {
       const seeded = simulator.seedOpen('sell', 2000, 'USDTKES');
       nearMaturity(simulator);
       // The market stops taking new hedges (the server's own market list says so).
-      const definition = (simulator.sandbox.engine as any).book.markets.find(
-        (market: { market: string }) => market.market === 'USDTKES',
-      );
-      definition.status = 'disabled';
+      marketOf(simulator, 'USDTKES').status = 'disabled';
       expect(
         (await keepOnce(simulator, writeTarget(simulator, ['USDTKES,sell,2000,1,,6h']), 3)).find(eventIs('error')),
       ).toMatchObject({
@@ -235,9 +237,7 @@ describeKeepers('hedge keep as a service', () => {
     async (simulator, rig) => {
       const seeded = simulator.seedOpen('sell', 2000);
       nearMaturity(simulator);
-      const market = (simulator.sandbox.engine as any).book.markets.find(
-        (one: { market: string }) => one.market === MARKET,
-      );
+      const market = marketOf(simulator, MARKET);
       market.status = 'disabled';
       // Then a colleague closes it, and the market takes hedges again.
       await colleagueCloseStands(
