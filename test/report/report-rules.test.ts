@@ -87,29 +87,29 @@ describe('reconciliation to the cent', () => {
     expect([0.1 + 0.2, 1.005, -2.675, -0.004].map(toCents)).toEqual([30, 101, -268, 0]);
   });
 
-  for (const by of REPORT_GROUPINGS) {
-    it(`--by ${by}: groups sum exactly to the totals, and the totals to the records' net P&L`, () => {
+  // A month's closes (--since inclusive, --until exclusive), with the intended cents of each.
+  const since = new Date(Date.UTC(2026, 10, 1));
+  const until = new Date(Date.UTC(2026, 11, 1));
+  const inPeriod = netCents.filter(
+    (_, index) => records[index].closedAt! >= since.toISOString() && records[index].closedAt! < until.toISOString(),
+  );
+
+  it.each(REPORT_GROUPINGS)(
+    "--by %s: groups sum exactly to the totals, and the totals to the records' net P&L, over all and inside a period",
+    (by) => {
       const report = grouped(records, by);
       expect([report.excluded, report.totals.count]).toEqual([0, 200]);
       expect(report.totals.net_pnl_usd).toBe(exactNetCents / 100);
       expectGroupsSumToTotals(report);
       expect(report.cumulative[report.cumulative.length - 1].net_pnl_usd).toBe(exactNetCents / 100);
-    });
-  }
-
-  it('keeps the identities inside a period too', () => {
-    const since = new Date(Date.UTC(2026, 10, 1));
-    const until = new Date(Date.UTC(2026, 11, 1));
-    const inPeriod = records
-      .map((record, index) => ({ record, net: netCents[index] }))
-      .filter(({ record }) => record.closedAt! >= since.toISOString() && record.closedAt! < until.toISOString());
-    for (const by of REPORT_GROUPINGS) {
-      const report = grouped(records, by, { since, until });
-      expect(report.totals.count).toBe(inPeriod.length);
-      expect(report.totals.net_pnl_usd).toBe(inPeriod.reduce((sum, { net }) => sum + net, 0) / 100);
-      expectGroupsSumToTotals(report);
-    }
-  });
+      const period = grouped(records, by, { since, until });
+      expect([period.totals.count, period.totals.net_pnl_usd]).toEqual([
+        inPeriod.length,
+        inPeriod.reduce((sum, net) => sum + net, 0) / 100,
+      ]);
+      expectGroupsSumToTotals(period);
+    },
+  );
 });
 
 const closedAt = (iso: string, netPnlUsd = 1, extra: Partial<HistoryFacts> = {}) => ({
@@ -357,16 +357,6 @@ describe('figures a record does not give are unknown, not 0', () => {
       fees_pnl_usdc: null,
       net_pnl_usd: 3,
     });
-  });
-});
-
-describe('a report of no closed hedge', () => {
-  it('totals every figure as 0, as nothing open is: none is unknown', () => {
-    const empty = { count: 0, notional_usd: 0, gross_pnl_usd: 0, carry_pnl_usdc: 0, fees_pnl_usdc: 0, net_pnl_usd: 0 };
-    expect([
-      grouped([], 'side').totals,
-      grouped([closedAt('2026-11-02T00:00:00Z')], 'day', { since: new Date('2027-01-01') }).totals,
-    ]).toEqual([empty, empty]);
   });
 });
 
