@@ -78,9 +78,9 @@ function harness(views: Record<string, SideObservation>, settings: { dryRun?: bo
     io,
   });
   // Each cycle waits for its steps at most until the next cycle is due.
-  const cycle = (rows = [SELL, BUY], unresolved = new Map<string, string>()) =>
+  const cycle = (rows = [SELL, BUY]) =>
     scheduler.cycle(rows, {
-      unresolved,
+      unresolved: new Map(),
       isStopping: () => false,
       stepsDueBy: clock.now() + rules.intervalMs,
     });
@@ -94,19 +94,6 @@ const capacity = async () => {
 };
 
 describe('keeperCycles', () => {
-  it('a covered side held for an unresolved action shows when its roll is due, and nothing is started on it', async () => {
-    const maturity = START + 24 * HOUR;
-    const { cycle, acted } = harness({ 'USDTNGN sell': covered(2000, 'hdg_s', maturity) });
-    const held = await cycle([SELL], new Map([['USDTNGN sell', "a colleague's add is in flight"]]));
-    expect(held.rows[0]).toMatchObject({
-      state: "a colleague's add is in flight",
-      current_usd: 2000,
-      next_action: 'roll',
-    });
-    expect(Date.parse(held.rows[0].next_action_at!)).toBeLessThan(maturity);
-    expect(acted).toEqual([]);
-  });
-
   it('steps that end are waited for: the cycle reports them done, and sleeps no longer', async () => {
     const { cycle, clock } = harness({ 'USDTNGN sell': flat, 'USDTNGN buy': due(1000) });
     expect((await cycle()).rows.map((row) => row.state)).toEqual(['reopen done', 'roll done']);

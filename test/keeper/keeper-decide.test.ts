@@ -116,7 +116,12 @@ const DECIDE = [
     side: COVERED,
     observation: { unresolved: new Map([[KEY, 'the add of journal j1 is unresolved']]) },
     said: ['skip: the add of journal j1 is unresolved'],
-    status: { state: 'the add of journal j1 is unresolved', next_action: 'roll' },
+    status: {
+      state: 'the add of journal j1 is unresolved',
+      current_usd: 2000,
+      next_action: 'roll',
+      next_action_at: iso(NOW + 23 * HOUR),
+    },
   },
   {
     name: 'covered, its roll not due: held, naming when it rolls (roll_before ahead of maturity)',
