@@ -34,11 +34,8 @@ const unreachable = event('error', undefined, { phase: 'read', code: 'network', 
 const drift = (side: string, notional: number, more = {}) =>
   event('drift', side, { notional_usd: notional, target_usd: 1000, ...more });
 
-interface Step extends Partial<Omit<CycleObservation, 'nowMs' | 'serverNowMs' | 'toleranceUsd'>> {
-  /** Minutes after T0 of the cycle (by default its place in the list) and of the server's clock. */
-  at?: number;
-  server?: number;
-}
+/** A cycle's observation; `at` and `server`: minutes after T0 of the cycle (by default its place in the list) and of the server's clock. */
+type Step = Partial<CycleObservation> & { at?: number; server?: number };
 
 /** The cycles one after another: every notice, and each said as `started|recovered KEY +Nm`. */
 function run(steps: Step[]) {

@@ -31,7 +31,7 @@ describe('a keeper heartbeat that is not one', () => {
   it.each([
     [
       'a body that is not a heartbeat',
-      JSON.stringify({ pid: 'x', host: 'desk-1', updated_at: '2026-03-02T09:00:00.000Z' }),
+      heartbeatWith({ pid: 'x' }),
       'pid: Invalid input: expected number, received string',
     ],
     ['not JSON at all (cut short, or written by hand)', '{"pid": 4242, "host": "desk-1", "upda', 'not valid JSON'],
