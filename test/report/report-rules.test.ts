@@ -4,7 +4,6 @@ import {
   REPORT_GROUPINGS,
   type ReportGrouping,
   type Report,
-  type ReportFigures,
   isoWeekKey,
   parseReportDate,
   reportPeriodProblem,
@@ -60,13 +59,7 @@ function generate(count: number, seed: number) {
 }
 
 const cents = (value: number | null) => (value === null ? 0 : Math.round(value * 100));
-const FIGURES: Array<keyof Omit<ReportFigures, 'count'>> = [
-  'notional_usd',
-  'gross_pnl_usd',
-  'carry_pnl_usdc',
-  'fees_pnl_usdc',
-  'net_pnl_usd',
-];
+const FIGURES = ['notional_usd', 'gross_pnl_usd', 'carry_pnl_usdc', 'fees_pnl_usdc', 'net_pnl_usd'] as const;
 
 function expectGroupsSumToTotals(report: Report) {
   expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.totals.count);
