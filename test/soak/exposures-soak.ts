@@ -24,7 +24,6 @@ import {
   coverSide,
   targetBook,
   targetRowsAt,
-  type ExposurePolicy,
 } from '../../src/features/exposures/exposures-rules.js';
 import { MARKET_MODEL, midPrice, seedHash } from '../../src/sandbox/market-model.js';
 import { baseEnv } from '../support/hedge-cli.js';
@@ -120,14 +119,17 @@ function sideTargets(rows: { side: string; notionalUsd?: number; target_usd?: nu
   return { buy: of('buy'), sell: of('sell') };
 }
 
+/** The soak's policy: the project's default. */
+const policy = DEFAULT_POLICY;
+
 /** How far `held` is above `target` + band (0 when it is not). */
-function aboveBy(held: number, target: number, bandPct: number) {
-  const ceiling = target * (1 + bandPct / 100) + 0.01;
+function aboveBy(held: number, target: number) {
+  const ceiling = target * (1 + policy.bandPct / 100) + 0.01;
   return held > ceiling ? round2(held - ceiling) : 0;
 }
 
-function withinBandOf(held: number, target: number, bandPct: number) {
-  return Math.abs(held - target) <= (target * bandPct) / 100 + 0.01;
+function withinBandOf(held: number, target: number) {
+  return Math.abs(held - target) <= (target * policy.bandPct) / 100 + 0.01;
 }
 
 /** What a run saw, its report's reconciliation, and its `problems` (the checks failed). */
@@ -135,10 +137,10 @@ export type SoakResult = Awaited<ReturnType<typeof runExposuresSoak>>;
 
 export async function runExposuresSoak(options: SoakOptions) {
   const log = options.log ?? (() => {});
-  const policy = DEFAULT_POLICY;
   const tickMs = options.tickMs ?? 250;
   const wallStart = Date.now();
   const sim = await startSimulator({ clockSpeed: options.clockSpeed, seed: options.seed, fillDelayMs: 100 });
+  const serverNow = () => sim.sandbox.clock.now();
   /** The server time of the running keeper's previous cycle (its due lead is two cycles). */
   let lastCycleServerMs: number | undefined;
   let onCycle: (serverMs: number | undefined, targetUsd: number) => void = () => {};
@@ -166,7 +168,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     // is written from the server's time once it has cycled: its start-up (seconds on a loaded
     // machine, hours of server time) costs none of the schedule.
     const riskless: ScheduledExposure = { id: 'USD-0', type: 'payable', amount: 1000, currency: 'USD', dueShare: 1 };
-    writeFileSync(file, exposuresCsv([riskless], sim.sandbox.clock.now(), options.days));
+    writeFileSync(file, exposuresCsv([riskless], serverNow(), options.days));
     const startKeeper = () => {
       lastCycleServerMs = undefined;
       return keepers.start(['keep', file, '--exposures', '--interval', String(options.intervalS), '--json']);
@@ -177,7 +179,7 @@ export async function runExposuresSoak(options: SoakOptions) {
       onCycle = () => resolve();
       first.once('exit', (code) => reject(new Error(`the first keeper exited (${code}) before its first cycle`)));
     });
-    const startMs = sim.sandbox.clock.now();
+    const startMs = serverNow();
     const csv = exposuresCsv(options.schedule, startMs, options.days);
     writeFileSync(file, csv);
     const parsed = parseExposuresFile(csv, { sourceName: 'exposures.csv' });
@@ -206,7 +208,7 @@ export async function runExposuresSoak(options: SoakOptions) {
      */
     const measure = (kind: 'cycle' | 'tick', cycleServerMs?: number) => {
       // The server's state at its own time: what became due (fills, maturities) applied first, as a request would.
-      const serverMs = sim.sandbox.clock.now();
+      const serverMs = serverNow();
       sim.sandbox.engine.advanceTo(serverMs);
       const held = heldBySide(sim);
       const price = priceAt(serverMs);
@@ -241,14 +243,8 @@ export async function runExposuresSoak(options: SoakOptions) {
         keeperReadMs: keeper && readMs,
         keeperBuy: keeper && round2(keeper.buy),
         keeperSell: keeper && round2(keeper.sell),
-        inBand:
-          keeper &&
-          withinBandOf(held.buy, keeper.buy, policy.bandPct) &&
-          withinBandOf(held.sell, keeper.sell, policy.bandPct),
-        aboveUsd: Math.max(
-          aboveBy(held.buy, target.buy, policy.bandPct),
-          aboveBy(held.sell, target.sell, policy.bandPct),
-        ),
+        inBand: keeper && withinBandOf(held.buy, keeper.buy) && withinBandOf(held.sell, keeper.sell),
+        aboveUsd: Math.max(aboveBy(held.buy, target.buy), aboveBy(held.sell, target.sell)),
       };
     };
     const samples: ReturnType<typeof measure>[] = [];
@@ -277,9 +273,9 @@ export async function runExposuresSoak(options: SoakOptions) {
         if (keepers.current?.exitCode !== null) return;
         keepers.current.kill('SIGKILL');
         killed += 1;
-        log(`kill -9 of keeper ${keepers.number} at server ${iso(sim.sandbox.clock.now())}`);
+        log(`kill -9 of keeper ${keepers.number} at server ${iso(serverNow())}`);
         // Started again after a pause of up to a second, as a supervisor would.
-        const restart = () => sim.sandbox.clock.now() < lastEndMs && startKeeper();
+        const restart = () => serverNow() < lastEndMs && startKeeper();
         timers.push(setTimeout(restart, Math.round(random() * 1000)));
       };
       timers.push(setTimeout(kill, atMs));
@@ -290,10 +286,10 @@ export async function runExposuresSoak(options: SoakOptions) {
     // on past its end (the book flat by then, and checked so) until the keeper has cycled four
     // times, for at most as long again.
     const cycled = () => samples.filter((s) => s.kind === 'cycle').length;
-    while (sim.sandbox.clock.now() < endMs || (cycled() < 4 && sim.sandbox.clock.now() < lastEndMs)) {
+    while (serverNow() < endMs || (cycled() < 4 && serverNow() < lastEndMs)) {
       await new Promise((resolve) => setTimeout(resolve, tickMs));
       sample('tick');
-      const now = sim.sandbox.clock.now();
+      const now = serverNow();
       if (now >= nextProgressMs) {
         const last = samples.at(-1)!;
         log(
@@ -307,7 +303,7 @@ export async function runExposuresSoak(options: SoakOptions) {
     sample('tick');
     await new Promise<void>((resolve) => (csvOut ? csvOut.end(resolve) : resolve()));
 
-    const report = await reconcileReport(sim, file, exposures, policy);
+    const report = await reconcileReport(sim, file, exposures);
     const cycles = samples.filter((s) => s.kind === 'cycle');
     const inBand = cycles.filter((s) => s.inBand).length;
     const afterLastDue = samples.filter((s) => s.serverMs >= lastDueMs);
@@ -343,7 +339,7 @@ export async function runExposuresSoak(options: SoakOptions) {
       events: keepers.events,
       errorCodes,
       wallMs: Date.now() - wallStart,
-      serverDays: (sim.sandbox.clock.now() - startMs) / DAY_MS,
+      serverDays: (serverNow() - startMs) / DAY_MS,
       startMs,
       lastDueMs,
       report,
@@ -362,14 +358,13 @@ export async function runExposuresSoak(options: SoakOptions) {
  * each week's hedged_usd must equal what the server's hedges (history's closed ones, the filled ones
  * still open) held at that week's `at`, in the exposures' netted direction.
  */
-async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[], policy: ExposurePolicy) {
+async function reconcileReport(sim: Simulator, file: string, exposures: readonly Exposure[]) {
   const result = await sim.hedge(['exposures', file, '--report', '--json'], { timeoutMs: 60_000 });
   const mismatches: string[] = [];
   /** Each week's hedged_usd, as the report has it. */
   const weeks: { week: string; at: string; hedgedUsd: number }[] = [];
   if (result.code !== 0)
     return {
-      costRows: 0,
       coverageRows: 0,
       carryUsdc: 0,
       feesUsdc: 0,
@@ -381,8 +376,10 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
   const accounts = Object.values(sim.sandbox.engine.state.accounts);
   const history = accounts.flatMap((account) => account.history).filter((record) => record.market === MARKET);
   // The server's records count what the account paid as positive; the report, from the account's side, as negative.
-  const carryCents = -history.reduce((total, record) => total + Math.round(record.carry_usdc * 100), 0);
-  const feeCents = -history.reduce((total, record) => total + Math.round(record.fees_usdc * 100), 0);
+  const paidCents = (field: 'carry_usdc' | 'fees_usdc') =>
+    -history.reduce((total, record) => total + Math.round(record[field] * 100), 0);
+  const carryCents = paidCents('carry_usdc');
+  const feeCents = paidCents('fees_usdc');
   const cost = report.cost.find((row: { market: string }) => row.market === MARKET);
   if (!cost) mismatches.push(`no cost row for ${MARKET}`);
   else {
@@ -433,7 +430,6 @@ async function reconcileReport(sim: Simulator, file: string, exposures: readonly
     weeks.push({ week: week.week, at: week.at, hedgedUsd: week.hedged_usd });
   }
   return {
-    costRows: report.cost.length,
     coverageRows: report.coverage.length,
     carryUsdc: carryCents / 100,
     feesUsdc: feeCents / 100,

@@ -152,6 +152,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     dayMs: options.dayMs,
   });
   const fillDelayMs = sim.sandbox.engine.fillDelayMs;
+  const serverNow = () => sim.sandbox.clock.now();
   const errorCodes: string[] = [];
   const keepers = soakKeepers({ ...baseEnv(sim.configDir), ...sim.env }, options.keeperLogFile, (name, event) => {
     // An alert started by an error repeats that error's fields (event `error`, `alert`): counted once, as the error.
@@ -193,7 +194,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     );
     const measure = () => {
       // The server's state at its own time: what became due (fills, landings, settlements) applied first, as a request would.
-      const serverMs = sim.sandbox.clock.now();
+      const serverMs = serverNow();
       sim.sandbox.engine.advanceTo(serverMs);
       const of = (side: Side) => {
         const live = sim.active(side);
@@ -221,7 +222,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
     };
 
     // ---- the keeper process -----------------------------------------------------------------
-    const startKeeper = () =>
+    /** A keeper started, and when (server time): the last restart. */
+    const startKeeper = () => {
       keepers.start([
         'keep',
         file,
@@ -231,6 +233,8 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         `${options.toleranceUsd}`,
         '--json',
       ]);
+      lastRestartServerMs = serverNow();
+    };
 
     // ---- kills and the other actor, at seeded moments over the run's expected length ----------
     const random = randomStream(options.seed ^ 0x4b33);
@@ -259,7 +263,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
           await sleep(plan.afterWriteMs, stop.signal);
         }
         if (stopping || !keepers.current) return;
-        const serverMs = sim.sandbox.clock.now();
+        const serverMs = serverNow();
         await stopKeeper(keepers.current, 'SIGKILL');
         kills.push({ targeted: plan.targeted });
         log(
@@ -269,7 +273,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
         await sleep(plan.pauseMs, stop.signal);
         if (stopping) return;
         startKeeper();
-        lastRestartServerMs = sim.sandbox.clock.now();
       }
     })();
 
@@ -304,7 +307,6 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
 
     // ---- the run: a sample every sampleMs until the count is reached ------------------------
     startKeeper();
-    lastRestartServerMs = sim.sandbox.clock.now();
     const problems: string[] = [];
     let nextProgress = 0;
     let nextSample = realMs();
@@ -350,8 +352,9 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       }
     }
     const all = hedges();
+    const sideOf = (side: Side) => all.filter((hedge) => hedge.side === side);
     for (const side of SIDES) {
-      const ofSide = all.filter((hedge) => hedge.side === side).sort((a, b) => a.openedAtMs - b.openedAtMs);
+      const ofSide = sideOf(side).sort((a, b) => a.openedAtMs - b.openedAtMs);
       for (const hedge of ofSide) {
         const overlapping = ofSide.filter(
           (other) => other !== hedge && other.openedAtMs <= hedge.openedAtMs && liveAt(other, hedge.openedAtMs),
@@ -399,7 +402,7 @@ export async function runKeeperSoak(options: KeeperSoakOptions) {
       const side: Side = bodyOf(entry).side;
       if (!SIDES.includes(side)) continue;
       const at = entry.sandboxTimeMs;
-      const ofSide = all.filter((hedge) => hedge.side === side);
+      const ofSide = sideOf(side);
       const live = ofSide.filter((hedge) => liveAt(hedge, at));
       if (live.length === 0) {
         const last = ofSide.filter((hedge) => endOf(hedge) <= at).sort((a, b) => endOf(b) - endOf(a))[0];
