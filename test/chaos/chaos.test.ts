@@ -44,12 +44,9 @@ async function slot<T>(seed: number, body: () => Promise<T>) {
   try {
     return await body();
   } finally {
-    const next = waiting.reduce(
-      (best, candidate, index) => (best < 0 || candidate.seed < waiting[best].seed ? index : best),
-      -1,
-    );
+    const next = waiting.sort((a, b) => a.seed - b.seed).shift();
     // The slot passes straight to the next history; only when none waits is it freed.
-    if (next >= 0) waiting.splice(next, 1)[0].start();
+    if (next) next.start();
     else running -= 1;
   }
 }
