@@ -37,11 +37,10 @@ describe('hedge alone', () => {
 });
 
 describe('hedge --help', () => {
-  it('lists every top-level command once, under its group, in at most 60 lines at 80 columns', async () => {
+  // At most 60 lines of 80 columns: program-name.test.ts (--help names the path once).
+  it('lists every top-level command once, under its group', async () => {
     const { code, lines } = await printed(['--help']);
     expect(code).toBe(0);
-    expect(lines.length).toBeLessThanOrEqual(60);
-    expect(tooWide(lines, 80)).toEqual([]);
     const listed = new Map<string, string>();
     let heading = '';
     for (const line of lines) {

@@ -3,7 +3,6 @@
 // colours, wide characters and emoji in cells, long tables), and — for the lists desk-columns does
 // not draw from a live book — that widening the terminal from 80 to 160 columns only ever adds columns
 // (the --watch view's own widths: desk-columns.test.ts).
-import { stripVTControlCharacters as stripAnsi } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../support/report.js';
 import { makeChalk } from '../../src/platform/terminal/color.js';
@@ -273,10 +272,8 @@ describe('the drawing, byte for byte', () => {
   });
 
   it('a long table (several drawings of rows)', async () => {
-    const drawn = await drawTable({ ...input(250), width: 120 });
-    // Three section lines, the header over its rule, the rows, the totals under theirs.
-    expect(drawn.text.split('\n')).toHaveLength(3 + 2 + 250 + 2);
-    expect(drawn.text).toMatchSnapshot();
+    // Three section lines, the header over its rule, the 250 rows, the totals under theirs.
+    expect((await drawTable({ ...input(250), width: 120 })).text).toMatchSnapshot();
   });
 
   it('wide characters, emoji and colours in cells, at 60, 80 and 120 columns', async () => {
@@ -362,26 +359,11 @@ describe('the drawing, byte for byte', () => {
       width: 55,
       chalk: c,
     };
+    // At 55 columns (its third snapshot: 6 + 4 + 10 + 16 + 11 and four gaps, the id hidden): the header over two
+    // lines, its unit under its label; the time without its "(in …)"; a reason wrapped at its spaces onto a second
+    // line of its row, never cut inside a word; the totals label across the columns whose totals are empty (its short
+    // form: the long one has no room).
     await snapshotsAt(narrow, [30, 40, 55, 80]);
-    const { text, hidden } = await drawTable(narrow);
-    expect(hidden).toEqual(['id']);
-    const plain = stripAnsi(text).split('\n');
-    // At 55 columns (6 + 4 + 10 + 16 + 11 and four gaps): the header over two lines, its unit under
-    // its label; the time without its "(in …)"; a reason wrapped at its spaces onto a second line of
-    // its row, never cut inside a word; the totals label across the columns whose totals are empty
-    // (its short form: the long one has no room).
-    expect([plain.slice(0, 5), plain.at(-1), tableHeaders(stripAnsi(text))]).toEqual([
-      [
-        '                Notional',
-        'Ref     Side         USD  Time UTC          Why',
-        '──────  ────  ──────────  ────────────────  ───────────',
-        'DEAL-1  sell   10,000.00  2026-03-02 09:00  INV-1',
-        `${' '.repeat(44)}enters ≤30d`,
-      ],
-      'Total (4)     100,000.00',
-      'Ref,Side,Notional USD,Time UTC,Why'.split(','),
-    ]);
-    expect(plain.join('\n')).not.toContain('…');
   });
 });
 
