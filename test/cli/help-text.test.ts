@@ -70,23 +70,19 @@ describe('hedge --help', () => {
   });
 });
 
-describe("each command's help", () => {
-  // Each at most 45 lines of 80 columns, its usage line first: program-name.test.ts (every command's help).
-  it('an example too long for the terminal continues on the next line with the shell\'s " \\"', async () => {
-    const { lines } = await printed(['login', '--help']);
-    const at = lines.findIndex((line) => line.includes('printf %s "$HEDGE_KEY"'));
-    expect(at).toBeGreaterThan(0);
-    expect(lines[at]).toMatch(/ \\$/);
-    expect(lines[at + 1]).toMatch(/^ {6}\S/);
-  });
+// Each at most 45 lines of 80 columns, its usage line first: program-name.test.ts (every command's help).
+it(`each command's help: an example too long for the terminal continues on the next line with the shell's " \\"`, async () => {
+  const { lines } = await printed(['login', '--help']);
+  const at = lines.findIndex((line) => line.includes('printf %s "$HEDGE_KEY"'));
+  expect(at).toBeGreaterThan(0);
+  expect(lines[at]).toMatch(/ \\$/);
+  expect(lines[at + 1]).toMatch(/^ {6}\S/);
 });
 
-describe('a usage problem', () => {
-  it("is told with commander's suggestions, whatever other words name commands", async () => {
-    // `quote` is the profile's name here: the suggestion still comes from every command.
-    expect(await runMainInProcess(ROOT, ['--profile', 'quote', 'marketz'], {}, '')).toMatchObject({
-      code: 2,
-      stderr: "hedge: unknown command 'marketz' (did you mean markets?)\n",
-    });
+it("a usage problem is told with commander's suggestions, whatever other words name commands", async () => {
+  // `quote` is the profile's name here: the suggestion still comes from every command.
+  expect(await runMainInProcess(ROOT, ['--profile', 'quote', 'marketz'], {}, '')).toMatchObject({
+    code: 2,
+    stderr: "hedge: unknown command 'marketz' (did you mean markets?)\n",
   });
 });

@@ -28,50 +28,42 @@ describe('market', () => {
   });
 });
 
-describe('side', () => {
-  it('is buy or sell, in any case', () => {
-    expect([parseSide('buy'), parseSide('SELL'), refusal(parseSide, 'hold')]).toEqual([
-      'buy',
-      'sell',
-      'side: "hold" is not allowed; expected buy or sell.',
-    ]);
-    expect(refusal(parseSide, 'long')).toMatch(/^side: /);
-  });
+it('side is buy or sell, in any case', () => {
+  expect([parseSide('buy'), parseSide('SELL'), refusal(parseSide, 'hold')]).toEqual([
+    'buy',
+    'sell',
+    'side: "hold" is not allowed; expected buy or sell.',
+  ]);
+  expect(refusal(parseSide, 'long')).toMatch(/^side: /);
 });
 
-describe('tenor', () => {
-  it('is 1, 3 or 7 days', () => {
-    expect([
-      parseTenor('1'),
-      parseTenor('3'),
-      parseTenor('7d'),
-      refusal(parseTenor, '2'),
-      refusal(parseTenor, undefined),
-    ]).toEqual([
-      1,
-      3,
-      7,
-      '--tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
-      '--tenor: missing; expected 1, 3 or 7 (days).',
-    ]);
-    expect(refusal(parseTenor, '30')).toMatch(/^--tenor: /);
-  });
+it('tenor is 1, 3 or 7 days', () => {
+  expect([
+    parseTenor('1'),
+    parseTenor('3'),
+    parseTenor('7d'),
+    refusal(parseTenor, '2'),
+    refusal(parseTenor, undefined),
+  ]).toEqual([
+    1,
+    3,
+    7,
+    '--tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
+    '--tenor: missing; expected 1, 3 or 7 (days).',
+  ]);
+  expect(refusal(parseTenor, '30')).toMatch(/^--tenor: /);
 });
 
-describe('limit', () => {
-  // What it takes and refuses: decimals.test.ts (--limit).
-  it('is absent when not given', () => {
-    expect(parseLimit(undefined)).toBeUndefined();
-  });
+// What it takes and refuses: decimals.test.ts (--limit).
+it('limit is absent when not given', () => {
+  expect(parseLimit(undefined)).toBeUndefined();
 });
 
-describe('status', () => {
-  it('is one of the five hedge states', () => {
-    expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(parseStatus, 'open')]).toEqual([
-      [undefined, 'filled'],
-      '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
-    ]);
-  });
+it('status is one of the five hedge states', () => {
+  expect([[parseStatus(undefined), parseStatus('FILLED')], refusal(parseStatus, 'open')]).toEqual([
+    [undefined, 'filled'],
+    '--status: "open" is not allowed; expected one of submitting, submitted, filled, failed, closed.',
+  ]);
 });
 
 describe('hedge id and client reference', () => {

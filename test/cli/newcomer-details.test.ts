@@ -6,25 +6,23 @@ import { ok } from '../support/cli-runs.js';
 
 const start = useSimulators();
 
-describe('markets --fields net_rate_daily_pct.SIDE --format table', () => {
-  it('shows the carry on the account side with its word, as the default table does; TSV keeps the server rate', async () => {
-    const simulator = await start();
-    const [market] = (await simulator.api('GET', '/markets')).body.data;
-    const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
-    const dotted = ok(
-      await simulator.hedge(
-        'markets --fields market,net_rate_daily_pct.sell,net_rate_daily_pct.buy --format table'.split(' '),
-        { env: { COLUMNS: '160' } },
-      ),
-    );
-    const word = (rate: number) => `${rate > 0 ? '-' : '+'}${Math.abs(rate).toFixed(4)}% ${rate > 0 ? 'pay' : 'earn'}`;
-    for (const shown of [table.stdout, dotted.stdout]) {
-      expect(shown).toContain(word(market.net_rate_daily_pct.sell));
-      expect(shown).toContain(word(market.net_rate_daily_pct.buy));
-    }
-    const tsv = await simulator.hedge('markets --fields market,net_rate_daily_pct.sell');
-    expect(tsv.stdout.split('\n')[1]).toBe(`${market.market}\t${market.net_rate_daily_pct.sell}`);
-  });
+it('markets --fields net_rate_daily_pct.SIDE --format table: shows the carry on the account side with its word, as the default table does; TSV keeps the server rate', async () => {
+  const simulator = await start();
+  const [market] = (await simulator.api('GET', '/markets')).body.data;
+  const table = await simulator.hedge('markets --format table', { env: { COLUMNS: '160' } });
+  const dotted = ok(
+    await simulator.hedge(
+      'markets --fields market,net_rate_daily_pct.sell,net_rate_daily_pct.buy --format table'.split(' '),
+      { env: { COLUMNS: '160' } },
+    ),
+  );
+  const word = (rate: number) => `${rate > 0 ? '-' : '+'}${Math.abs(rate).toFixed(4)}% ${rate > 0 ? 'pay' : 'earn'}`;
+  for (const shown of [table.stdout, dotted.stdout]) {
+    expect(shown).toContain(word(market.net_rate_daily_pct.sell));
+    expect(shown).toContain(word(market.net_rate_daily_pct.buy));
+  }
+  const tsv = await simulator.hedge('markets --fields market,net_rate_daily_pct.sell');
+  expect(tsv.stdout.split('\n')[1]).toBe(`${market.market}\t${market.net_rate_daily_pct.sell}`);
 });
 
 // doctor on gamma's decimal strings prints no float noise: doctor.test.ts (the human report).

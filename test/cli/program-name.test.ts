@@ -223,21 +223,19 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
   });
 });
 
-describe('a missing argument, every command', () => {
-  it('says what is missing, the usage line and the first example; exit 2, nothing sent', async () => {
-    // Every command that takes a required argument, as the words that name it.
-    const commands = commandPaths(COMMANDS)
-      .filter(({ spec }) => !spec.subcommands && spec.args?.some((arg) => arg.required))
-      .map(({ path }) => path);
-    expect(commands.length).toBeGreaterThan(5);
-    for (const words of commands) {
-      const result = await runHedge(words);
-      expect(result.code, words.join(' ')).toBe(2);
-      expect(result.stderr).toMatch(
-        new RegExp(
-          `^hedge: missing required argument '\\w+'; usage: \`hedge ${words.join(' ')} .*<\\w+>.*\`, e\\.g\\. \`[^\`]*hedge ${words[0]}\\b[^\`]*\`\\.\\n$`,
-        ),
-      );
-    }
-  });
+it('a missing argument, every command: says what is missing, the usage line and the first example; exit 2, nothing sent', async () => {
+  // Every command that takes a required argument, as the words that name it.
+  const commands = commandPaths(COMMANDS)
+    .filter(({ spec }) => !spec.subcommands && spec.args?.some((arg) => arg.required))
+    .map(({ path }) => path);
+  expect(commands.length).toBeGreaterThan(5);
+  for (const words of commands) {
+    const result = await runHedge(words);
+    expect(result.code, words.join(' ')).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^hedge: missing required argument '\\w+'; usage: \`hedge ${words.join(' ')} .*<\\w+>.*\`, e\\.g\\. \`[^\`]*hedge ${words[0]}\\b[^\`]*\`\\.\\n$`,
+      ),
+    );
+  }
 });

@@ -72,14 +72,14 @@ afterAll(async () => {
   await simulator?.close();
 });
 
-/** Read commands whose output carries hostile text, numbered, with their exit; the last one fails with a hostile message. */
-const READS: Array<[number, () => string[], number]> = [
-  [0, () => ['markets'], 0],
-  [1, () => ['hedges'], 0],
-  [2, () => ['hedges', hostileHedgeId], 0],
-  [3, () => ['history'], 0],
-  [4, () => ['positions'], 0],
-  [5, () => ['hedges', 'hdg_nosuchhedge0000000000000'], 3],
+/** Read commands whose output carries hostile text, with their exit; the last one fails (exit 3) with a hostile message. */
+const READS: Array<[() => string[], number]> = [
+  [() => ['markets'], 0],
+  [() => ['hedges'], 0],
+  [() => ['hedges', hostileHedgeId], 0],
+  [() => ['history'], 0],
+  [() => ['positions'], 0],
+  [() => ['hedges', 'hdg_nosuchhedge0000000000000'], 3],
 ];
 
 /**
@@ -91,8 +91,8 @@ function onTerminal(args: string[], real = false) {
 }
 
 describe('hostile text on a terminal', () => {
-  it.each(READS)('read %i: nothing raw reaches the terminal; the text shows escaped', async (index, args, exit) => {
-    const { code, raw, screen } = await onTerminal(args(), index === READS.length - 1);
+  it.each(READS)('read %#: nothing raw reaches the terminal; the text shows escaped', async (args, exit) => {
+    const { code, raw, screen } = await onTerminal(args(), exit === 3);
     expect(code, screen).toBe(exit);
     expect(unsafeIn(raw)).toBeUndefined();
     // The hostile text was shown, made visible, not silently dropped.
@@ -119,8 +119,8 @@ describe('hostile text on a terminal', () => {
 
 describe('hostile text in a pipe', () => {
   it.each(READS)(
-    'read %i: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
-    async (_index, args, exit) => {
+    'read %#: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
+    async (args, exit) => {
       const [plain, json] = await Promise.all([args(), [...args(), '--json']].map((words) => simulator.hedge(words)));
       for (const result of [plain, json]) {
         expect(result.code, result.stderr).toBe(exit);

@@ -49,27 +49,25 @@ describe('the hedge id is hedge_id', () => {
   });
 });
 
-describe("the report's fees are not the server's fees_usdc", () => {
-  it("fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {
-    const sim = await simulator();
-    sim.seedOpen('buy', 2000);
-    ok(await sim.hedge(`close ${MARKET} buy`));
-    const wire = (await sim.api('GET', '/hedges/history')).body.data;
-    expect(wire).toHaveLength(1);
-    const report = okJson(await sim.hedge('report --json'));
-    expect(report.totals).not.toHaveProperty('fees_usdc');
-    expect(report.totals).not.toHaveProperty('carry_usdc');
-    // The same amounts, of opposite sign: paid is positive on the wire, negative in the report.
-    expect(wire[0]!.fees_usdc).toBeGreaterThan(0);
-    expect([
-      cents(report.totals.fees_pnl_usdc) + cents(wire[0]!.fees_usdc!),
-      cents(report.totals.carry_pnl_usdc) + cents(wire[0]!.carry_usdc!),
-    ]).toEqual([0, 0]);
-    const history = okJson(await sim.hedge('history --json'));
-    expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
-    const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
-    expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
-  });
+it("the report's fees are not the server's fees_usdc: fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {
+  const sim = await simulator();
+  sim.seedOpen('buy', 2000);
+  ok(await sim.hedge(`close ${MARKET} buy`));
+  const wire = (await sim.api('GET', '/hedges/history')).body.data;
+  expect(wire).toHaveLength(1);
+  const report = okJson(await sim.hedge('report --json'));
+  expect(report.totals).not.toHaveProperty('fees_usdc');
+  expect(report.totals).not.toHaveProperty('carry_usdc');
+  // The same amounts, of opposite sign: paid is positive on the wire, negative in the report.
+  expect(wire[0]!.fees_usdc).toBeGreaterThan(0);
+  expect([
+    cents(report.totals.fees_pnl_usdc) + cents(wire[0]!.fees_usdc!),
+    cents(report.totals.carry_pnl_usdc) + cents(wire[0]!.carry_usdc!),
+  ]).toEqual([0, 0]);
+  const history = okJson(await sim.hedge('history --json'));
+  expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
+  const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
+  expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
 });
 
 describe("the plan's and the exposures' carry and fees are not under the server's names", () => {
@@ -125,42 +123,38 @@ describe("the plan's and the exposures' carry and fees are not under the server'
   });
 });
 
-describe("the journal's reference of an add and a reduce", () => {
-  it('is the deal of the side it changed, in the table, TSV and --ref', async () => {
-    const sim = await simulator();
-    ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 7 --ref DEAL-9`));
-    ok(await sim.hedge(`add ${MARKET} buy 500`));
-    ok(await sim.hedge(`reduce ${MARKET} buy 200`));
-    // The server's hedge carries the reference, and took the add and the reduce.
-    expect(sim.active('buy').map((hedge) => [hedge.clientReference, hedge.notionalUsd])).toEqual([['DEAL-9', 1300]]);
-    expect(sim.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/add', '/hedges/reduce']);
-    const rows = ok(await sim.hedge('journal --fields command,client_reference'))
-      .stdout.trimEnd()
-      .split('\n');
-    expect(rows).toEqual(['command\tclient_reference', 'reduce\tDEAL-9', 'add\tDEAL-9', 'open\tDEAL-9']);
-    const byRef = ok(await sim.hedge('journal --ref DEAL-9 --fields command'))
-      .stdout.trimEnd()
-      .split('\n');
-    expect(byRef).toEqual('command reduce add open'.split(' '));
-    const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
-    expect(screen).toMatch(/ add +buy +DEAL-9 /);
-    expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
-  });
+it("the journal's reference of an add and a reduce: is the deal of the side it changed, in the table, TSV and --ref", async () => {
+  const sim = await simulator();
+  ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 7 --ref DEAL-9`));
+  ok(await sim.hedge(`add ${MARKET} buy 500`));
+  ok(await sim.hedge(`reduce ${MARKET} buy 200`));
+  // The server's hedge carries the reference, and took the add and the reduce.
+  expect(sim.active('buy').map((hedge) => [hedge.clientReference, hedge.notionalUsd])).toEqual([['DEAL-9', 1300]]);
+  expect(sim.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/add', '/hedges/reduce']);
+  const rows = ok(await sim.hedge('journal --fields command,client_reference'))
+    .stdout.trimEnd()
+    .split('\n');
+  expect(rows).toEqual(['command\tclient_reference', 'reduce\tDEAL-9', 'add\tDEAL-9', 'open\tDEAL-9']);
+  const byRef = ok(await sim.hedge('journal --ref DEAL-9 --fields command'))
+    .stdout.trimEnd()
+    .split('\n');
+  expect(byRef).toEqual('command reduce add open'.split(' '));
+  const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
+  expect(screen).toMatch(/ add +buy +DEAL-9 /);
+  expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
 });
 
-describe('effectiveness', () => {
-  it('names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
-    const sim = await simulator();
-    const file = join(ROOT, 'docs', 'examples', 'exposures.csv');
-    const args = ['exposures', file, '--report', '--show', 'effectiveness'];
-    const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
-    expect(code, screen).toBe(0);
-    expect(screen).toContain('Dollar offset %');
-    expect(screen).toContain('Within 80–125% (ASC 815)');
-    expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
-    // Scripts keep their names.
-    const csv = ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0];
-    expect(csv).toContain('offset_pct,effective');
-    expect(sim.writes()).toHaveLength(0);
-  });
+it('effectiveness: names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
+  const sim = await simulator();
+  const file = join(ROOT, 'docs', 'examples', 'exposures.csv');
+  const args = ['exposures', file, '--report', '--show', 'effectiveness'];
+  const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
+  expect(code, screen).toBe(0);
+  expect(screen).toContain('Dollar offset %');
+  expect(screen).toContain('Within 80–125% (ASC 815)');
+  expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
+  // Scripts keep their names.
+  const csv = ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0];
+  expect(csv).toContain('offset_pct,effective');
+  expect(sim.writes()).toHaveLength(0);
 });

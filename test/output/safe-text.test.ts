@@ -10,45 +10,43 @@ import {
 import { redactKey } from '../../src/core/security/secrets.js';
 import { slackText } from '../../src/core/security/slack-text.js';
 
-describe('safeText: escape sequences are shown, never obeyed; invisible characters made visible', () => {
-  it.each([
-    ['a window-title OSC, ESC and BEL included', '\u001b]0;pwned\u0007', '\\x1b]0;pwned\\x07'],
-    ['a clear-screen CSI', '\u001b[2J', '\\x1b[2J'],
-    ['cursor moves', 'ok\u001b[1A\u001b[2Kfilled', 'ok\\x1b[1A\\x1b[2Kfilled'],
-    [
-      'an OSC 52 clipboard write',
-      '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007',
-      '\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07',
-    ],
-    ['an OSC 52 ended by ST', '\u001b]52;c;aGk=\u001b\\', '\\x1b]52;c;aGk=\\x1b\\'],
-    ['the 8-bit CSI', '\u009b2J', '\\x9b2J'],
-    ['the other C1 controls', 'a\u0080b\u009fc', 'a\\x80b\\x9fc'],
-    ['NUL', '\u0000', '\\x00'],
-    ['TAB', 'a\tb', 'a\\x09b'],
-    ['LF', 'line1\nline2', 'line1\\x0aline2'],
-    ['CR', 'paid\rREFUND', 'paid\\x0dREFUND'],
-    ['the last C0 control and DEL', '\u001f\u007f', '\\x1f\\x7f'],
-    ['a right-to-left override', 'DEAL-\u202e24-LAED', 'DEAL-\\u202e24-LAED'],
-    [
-      'every bidi control',
-      '\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069',
-      '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069',
-    ],
-    ['a zero-width space', 'USDT\u200bNGN', 'USDT\\u200bNGN'],
-    [
-      'every zero-width and invisible character, the soft hyphen as \\u too',
-      '\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad',
-      '\\u200c\\u200d\\u2060\\u2061\\u2062\\u2063\\u2064\\ufeff\\u180e\\u00ad',
-    ],
-    ['the line and paragraph separators (a cell is one line)', 'a\u2028b\u2029c', 'a\\u2028b\\u2029c'],
-    ['a lone high surrogate', 'x\ud83dy', 'x\\ud83dy'],
-    ['a lone low surrogate', 'x\ude00y', 'x\\ude00y'],
-    ['surrogates in the wrong order', '\ude00\ud83d', '\\ude00\\ud83d'],
-    ['nothing of a proper pair', '\ud83d\ude00', '😀'],
-    ['nothing of a backslash already in the input', 'C:\\path\\x1b', 'C:\\path\\x1b'],
-  ])('%s', (_what, raw, shown) => {
-    expect(safeText(raw)).toBe(shown);
-  });
+it.each([
+  ['a window-title OSC, ESC and BEL included', '\u001b]0;pwned\u0007', '\\x1b]0;pwned\\x07'],
+  ['a clear-screen CSI', '\u001b[2J', '\\x1b[2J'],
+  ['cursor moves', 'ok\u001b[1A\u001b[2Kfilled', 'ok\\x1b[1A\\x1b[2Kfilled'],
+  [
+    'an OSC 52 clipboard write',
+    '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007',
+    '\\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\\x07',
+  ],
+  ['an OSC 52 ended by ST', '\u001b]52;c;aGk=\u001b\\', '\\x1b]52;c;aGk=\\x1b\\'],
+  ['the 8-bit CSI', '\u009b2J', '\\x9b2J'],
+  ['the other C1 controls', 'a\u0080b\u009fc', 'a\\x80b\\x9fc'],
+  ['NUL', '\u0000', '\\x00'],
+  ['TAB', 'a\tb', 'a\\x09b'],
+  ['LF', 'line1\nline2', 'line1\\x0aline2'],
+  ['CR', 'paid\rREFUND', 'paid\\x0dREFUND'],
+  ['the last C0 control and DEL', '\u001f\u007f', '\\x1f\\x7f'],
+  ['a right-to-left override', 'DEAL-\u202e24-LAED', 'DEAL-\\u202e24-LAED'],
+  [
+    'every bidi control',
+    '\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069',
+    '\\u061c\\u200e\\u200f\\u202a\\u202b\\u202c\\u202d\\u202e\\u2066\\u2067\\u2068\\u2069',
+  ],
+  ['a zero-width space', 'USDT\u200bNGN', 'USDT\\u200bNGN'],
+  [
+    'every zero-width and invisible character, the soft hyphen as \\u too',
+    '\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad',
+    '\\u200c\\u200d\\u2060\\u2061\\u2062\\u2063\\u2064\\ufeff\\u180e\\u00ad',
+  ],
+  ['the line and paragraph separators (a cell is one line)', 'a\u2028b\u2029c', 'a\\u2028b\\u2029c'],
+  ['a lone high surrogate', 'x\ud83dy', 'x\\ud83dy'],
+  ['a lone low surrogate', 'x\ude00y', 'x\\ude00y'],
+  ['surrogates in the wrong order', '\ude00\ud83d', '\\ude00\\ud83d'],
+  ['nothing of a proper pair', '\ud83d\ude00', '😀'],
+  ['nothing of a backslash already in the input', 'C:\\path\\x1b', 'C:\\path\\x1b'],
+])('safeText: escape sequences are shown, never obeyed; invisible characters made visible: %s', (_what, raw, shown) => {
+  expect(safeText(raw)).toBe(shown);
 });
 
 describe('safeText: clean text passes untouched', () => {
@@ -80,18 +78,14 @@ describe('safeText: clean text passes untouched', () => {
   });
 });
 
-describe('safeMultiline', () => {
-  it('keeps LF and escapes everything else, CR included', () => {
-    expect(safeMultiline('first\nsecond\u001b[2J\r\tend\u202e')).toBe('first\nsecond\\x1b[2J\\x0d\\x09end\\u202e');
-  });
+it('safeMultiline keeps LF and escapes everything else, CR included', () => {
+  expect(safeMultiline('first\nsecond\u001b[2J\r\tend\u202e')).toBe('first\nsecond\\x1b[2J\\x0d\\x09end\\u202e');
 });
 
-describe('hasUnsafeText', () => {
-  it('refuses controls, bidi, zero-width and lone surrogates', () => {
-    for (const bad of ['a\u001bb', 'a\tb', 'a\nb', 'a\u009bb', 'DEAL\u202e', 'DEAL\u200b', 'x\u00ady', 'x\ud800']) {
-      expect(hasUnsafeText(bad)).toBe(true);
-    }
-  });
+it('hasUnsafeText refuses controls, bidi, zero-width and lone surrogates', () => {
+  for (const bad of ['a\u001bb', 'a\tb', 'a\nb', 'a\u009bb', 'DEAL\u202e', 'DEAL\u200b', 'x\u00ady', 'x\ud800']) {
+    expect(hasUnsafeText(bad)).toBe(true);
+  }
 });
 
 // Everything a hostile server could put in a value or a key.

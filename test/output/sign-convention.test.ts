@@ -350,52 +350,48 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   }
 });
 
-describe('the roll card in that convention', () => {
-  it('carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
-    const human = capture('table');
-    renderRollPreview(
-      human.out,
-      {
-        market: 'USDTNGN',
-        side: 'buy',
-        notionalUsd: 5_000,
-        tenorDays: 3,
-        quote: BUY_QUOTE,
-        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
-      } as Parameters<typeof renderRollPreview>[1],
-      NOW,
-    );
-    expect(human.stdout()).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
-  });
+it('the roll card in that convention: carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
+  const human = capture('table');
+  renderRollPreview(
+    human.out,
+    {
+      market: 'USDTNGN',
+      side: 'buy',
+      notionalUsd: 5_000,
+      tenorDays: 3,
+      quote: BUY_QUOTE,
+      closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
+    } as Parameters<typeof renderRollPreview>[1],
+    NOW,
+  );
+  expect(human.stdout()).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
 });
 
-describe('a plan in that convention', () => {
-  // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
-  // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
-  it("the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
-    const plan = {
-      atTarget: false,
-      steps: [
-        {
-          action: 'open',
-          market: 'USDTNGN',
-          side: 'buy',
-          currentUsd: 0,
-          targetUsd: 5_000,
-          deltaUsd: 5_000,
-          line: 2,
-          notes: [],
-        },
-      ],
-      problems: [],
-      unchanged: [],
-      untouched: [],
-    } as unknown as Plan;
-    expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
-      platform_fee_usdc: 2.5,
-      total_upfront_usdc: 502.5,
-      carry_pnl_usdc: -6.3,
-    });
+// Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
+// test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
+it("a plan in that convention: the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
+  const plan = {
+    atTarget: false,
+    steps: [
+      {
+        action: 'open',
+        market: 'USDTNGN',
+        side: 'buy',
+        currentUsd: 0,
+        targetUsd: 5_000,
+        deltaUsd: 5_000,
+        line: 2,
+        notes: [],
+      },
+    ],
+    problems: [],
+    unchanged: [],
+    untouched: [],
+  } as unknown as Plan;
+  expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
+    platform_fee_usdc: 2.5,
+    total_upfront_usdc: 502.5,
+    carry_pnl_usdc: -6.3,
   });
 });
 

@@ -185,43 +185,41 @@ describe('fitColumns', () => {
   });
 });
 
-describe('columns that do not fit', () => {
-  it('past the first that does not fit are hidden without their cells being made; the drawing is the same', async () => {
-    const made: string[] = [];
-    const column = (key: string, text: (row: number) => string, lazy: boolean): Column => {
-      const cells = () => cellsOf(3, text);
-      if (!lazy) return textColumn(key, key, cells());
-      return {
-        key,
-        header: key,
-        align: 'left',
-        get cells() {
-          made.push(key);
-          return cells();
-        },
-      };
+it('columns that do not fit: past the first that does not fit are hidden without their cells being made; the drawing is the same', async () => {
+  const made: string[] = [];
+  const column = (key: string, text: (row: number) => string, lazy: boolean): Column => {
+    const cells = () => cellsOf(3, text);
+    if (!lazy) return textColumn(key, key, cells());
+    return {
+      key,
+      header: key,
+      align: 'left',
+      get cells() {
+        made.push(key);
+        return cells();
+      },
     };
-    const input = (lazy: boolean) => ({
-      columns: [
-        column('id', (row) => `hdg_${row}`, lazy),
-        column('market', () => 'USDTNGN', lazy),
-        column('note', () => 'x'.repeat(40), lazy),
-        column('side', () => 'buy', lazy),
-      ],
-      priority: 'id market note side'.split(' '),
-      rowCount: 3,
-      width: 30,
-      chalk: makeChalk(false),
-    });
-    const lazily = await drawTable(input(true));
-    // `note` does not fit 30 columns (measuring it says so): it and everything after it in the list
-    // are hidden, and what comes after it is never made.
-    expect([lazily.hidden, [...new Set(made)].sort(), lazily]).toEqual([
-      ['note', 'side'],
-      ['id', 'market', 'note'],
-      await drawTable(input(false)),
-    ]);
+  };
+  const input = (lazy: boolean) => ({
+    columns: [
+      column('id', (row) => `hdg_${row}`, lazy),
+      column('market', () => 'USDTNGN', lazy),
+      column('note', () => 'x'.repeat(40), lazy),
+      column('side', () => 'buy', lazy),
+    ],
+    priority: 'id market note side'.split(' '),
+    rowCount: 3,
+    width: 30,
+    chalk: makeChalk(false),
   });
+  const lazily = await drawTable(input(true));
+  // `note` does not fit 30 columns (measuring it says so): it and everything after it in the list
+  // are hidden, and what comes after it is never made.
+  expect([lazily.hidden, [...new Set(made)].sort(), lazily]).toEqual([
+    ['note', 'side'],
+    ['id', 'market', 'note'],
+    await drawTable(input(false)),
+  ]);
 });
 
 describe('the drawing, byte for byte', () => {

@@ -86,15 +86,13 @@ describe('reportError', () => {
   });
 });
 
-describe('Output.note', () => {
-  // In a pipe, one line (test/scripting/ui-formats.test.ts: notes wrap on a terminal, not in a pipe).
-  it("is wrapped to a terminal's stderr under --json too", () => {
-    const note =
-      'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
-    const { out, stderr } = fakeOutput('json', { chalk: new Chalk({ level: 0 }), columns: 80, stderrColumns: 50 });
-    out.note(note);
-    const lines = stderr().trimEnd().split('\n');
-    expect(lines.length).toBeGreaterThan(2);
-    expect(lines.every((line) => displayWidth(line) <= 50)).toBe(true);
-  });
+// In a pipe, one line (test/scripting/ui-formats.test.ts: notes wrap on a terminal, not in a pipe).
+it("Output.note is wrapped to a terminal's stderr under --json too", () => {
+  const note =
+    'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
+  const { out, stderr } = fakeOutput('json', { chalk: new Chalk({ level: 0 }), columns: 80, stderrColumns: 50 });
+  out.note(note);
+  const lines = stderr().trimEnd().split('\n');
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines.every((line) => displayWidth(line) <= 50)).toBe(true);
 });

@@ -12,27 +12,19 @@ import {
   fractionDigits,
 } from '../../src/platform/terminal/format.js';
 
-describe('rates', () => {
-  it('take the precision their size needs', () => {
-    expect([rateDecimals(1530.3312), rateDecimals(1.08), rateDecimals(0.00123), formatRate(1530.3312, 4)]).toEqual([
-      2,
-      4,
-      6,
-      '1,530.3312',
-    ]);
-  });
+it('rates take the precision their size needs', () => {
+  expect([rateDecimals(1530.3312), rateDecimals(1.08), rateDecimals(0.00123), formatRate(1530.3312, 4)]).toEqual([
+    2,
+    4,
+    6,
+    '1,530.3312',
+  ]);
 });
 
-describe('percentages and basis points', () => {
-  it('are signed', () => {
-    expect([
-      formatPercent(0.0405),
-      formatPercent(-0.0279),
-      formatPercent(0),
-      formatBps(-4.4),
-      formatBps(12.345),
-    ]).toEqual('+0.0405%,-0.0279%,0.0000%,-4.4 bps,+12.3 bps'.split(','));
-  });
+it('percentages and basis points are signed', () => {
+  expect([formatPercent(0.0405), formatPercent(-0.0279), formatPercent(0), formatBps(-4.4), formatBps(12.345)]).toEqual(
+    '+0.0405%,-0.0279%,0.0000%,-4.4 bps,+12.3 bps'.split(','),
+  );
 });
 
 describe('times', () => {
@@ -77,10 +69,8 @@ describe('times', () => {
   });
 });
 
-describe('hashes', () => {
-  it('are shortened for tables only when long', () => {
-    expect([shortHash(`0x${'ab'.repeat(32)}`), shortHash('0x1234')]).toEqual(['0xabab…abab', '0x1234']);
-  });
+it('hashes are shortened for tables only when long', () => {
+  expect([shortHash(`0x${'ab'.repeat(32)}`), shortHash('0x1234')]).toEqual(['0xabab…abab', '0x1234']);
 });
 
 describe('table cells', () => {
