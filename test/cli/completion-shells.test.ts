@@ -35,82 +35,78 @@ afterAll(() => store.remove());
 const complete = (lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }) =>
   bashComplete(lines, { HOME: store.path, ...env });
 
-describe('bash completion (a real bash)', () => {
-  it('registers itself for the hedge command', () => {
-    const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], {
-      encoding: 'utf8',
-    });
-    expect(output.trim()).toBe('complete -F _hedge hedge');
+it('bash completion (a real bash): registers itself for the hedge command', () => {
+  const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], {
+    encoding: 'utf8',
   });
+  expect(output.trim()).toBe('complete -F _hedge hedge');
+});
 
-  it('completes commands, arguments, option values and profile names', () => {
-    // Each line, and the words offered after it (none: '').
-    const cases = Object.entries({
-      'hedge qu': 'quote',
-      'hedge p': 'price positions profile plan',
-      'hedge quote USDTNGN ': 'buy sell',
-      'hedge open USDTNGN s': 'sell',
-      'hedge quote USDTNGN buy 10k --tenor ': '1 3 7',
-      'hedge quote USDTNGN buy 10k -t ': '1 3 7',
-      'hedge hedges --status ': 'submitting submitted filled failed closed',
-      'hedge hedges --status f': 'filled failed',
-      'hedge completion ': 'bash zsh fish',
-      'hedge profile use ': 'desk ops.eu sandbox-2',
-      'hedge profile remove s': 'sandbox-2',
-      'hedge --profile ': 'desk ops.eu sandbox-2',
-      'hedge --profile desk quote USDTNGN ': 'buy sell',
-      'hedge sandbox serve --fa': '--fail-rate --fault-5xx --fault-429',
-      'hedge hedges --w': '--wait --watch',
-      'hedge quote USDTNGN buy 10k ': '',
-      'hedge --ver': '--verbose --version',
-    });
-    const results = complete(cases.map(([line]) => line));
-    cases.forEach(([line, expected], index) => {
-      expect(results[index]?.slice().sort(), line).toEqual(expected.split(' ').filter(Boolean).sort());
-    });
+it('bash completion (a real bash): completes commands, arguments, option values and profile names', () => {
+  // Each line, and the words offered after it (none: '').
+  const cases = Object.entries({
+    'hedge qu': 'quote',
+    'hedge p': 'price positions profile plan',
+    'hedge quote USDTNGN ': 'buy sell',
+    'hedge open USDTNGN s': 'sell',
+    'hedge quote USDTNGN buy 10k --tenor ': '1 3 7',
+    'hedge quote USDTNGN buy 10k -t ': '1 3 7',
+    'hedge hedges --status ': 'submitting submitted filled failed closed',
+    'hedge hedges --status f': 'filled failed',
+    'hedge completion ': 'bash zsh fish',
+    'hedge profile use ': 'desk ops.eu sandbox-2',
+    'hedge profile remove s': 'sandbox-2',
+    'hedge --profile ': 'desk ops.eu sandbox-2',
+    'hedge --profile desk quote USDTNGN ': 'buy sell',
+    'hedge sandbox serve --fa': '--fail-rate --fault-5xx --fault-429',
+    'hedge hedges --w': '--wait --watch',
+    'hedge quote USDTNGN buy 10k ': '',
+    'hedge --ver': '--verbose --version',
   });
-
-  it('completes --status=VALUE, which bash splits at "="', () => {
-    const program = [
-      'source "$1"',
-      'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
-      'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
-    ].join('\n');
-    const output = execFileSync('bash', ['--norc', '-c', program, 'bash', BASH_FILE], { encoding: 'utf8' }).split('\n');
-    expect([output[0]?.split(' ').sort(), output[1]?.split(' ').sort()]).toEqual([
-      ['filled'],
-      'closed failed filled submitted submitting'.split(' '),
-    ]);
-  });
-
-  it('with no store file there are no profile names, and no error', () => {
-    const empty = tempDir('hedge-completion-empty-');
-    try {
-      expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
-      // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
-      expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
-    } finally {
-      empty.remove();
-    }
+  const results = complete(cases.map(([line]) => line));
+  cases.forEach(([line, expected], index) => {
+    expect(results[index]?.slice().sort(), line).toEqual(expected.split(' ').filter(Boolean).sort());
   });
 });
 
-describe('hedge completion SHELL', () => {
-  // Another shell: exit 2, one line naming the allowed ones (test/reliability/bad-input.test.ts).
-  it.each(['bash', 'zsh', 'fish'])('prints dist/completions/hedge.%s exactly', async (shell) => {
-    const { stdout, stderr } = ok(await runHedge(`completion ${shell}`));
-    expect([stdout, stderr]).toEqual([readFileSync(scriptFile(shell), 'utf8'), '']);
-  });
+it('bash completion (a real bash): completes --status=VALUE, which bash splits at "="', () => {
+  const program = [
+    'source "$1"',
+    'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
+    'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
+  ].join('\n');
+  const output = execFileSync('bash', ['--norc', '-c', program, 'bash', BASH_FILE], { encoding: 'utf8' }).split('\n');
+  expect([output[0]?.split(' ').sort(), output[1]?.split(' ').sort()]).toEqual([
+    ['filled'],
+    'closed failed filled submitted submitting'.split(' '),
+  ]);
+});
 
-  it('--help shows how to install each script', async () => {
-    const result = ok(await runHedge('completion --help'));
-    for (const part of [
-      'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
-      'hedge completion zsh > "${fpath[1]}/_hedge"',
-      'hedge completion fish > ~/.config/fish/completions/hedge.fish',
-    ])
-      expect(result.stdout).toContain(part);
-  });
+it('bash completion (a real bash): with no store file there are no profile names, and no error', () => {
+  const empty = tempDir('hedge-completion-empty-');
+  try {
+    expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
+    // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
+    expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
+  } finally {
+    empty.remove();
+  }
+});
+
+// Another shell: exit 2, one line naming the allowed ones (test/reliability/bad-input.test.ts).
+it.each(['bash', 'zsh', 'fish'])('hedge completion SHELL: prints dist/completions/hedge.%s exactly', async (shell) => {
+  const { stdout, stderr } = ok(await runHedge(`completion ${shell}`));
+  expect([stdout, stderr]).toEqual([readFileSync(scriptFile(shell), 'utf8'), '']);
+});
+
+it('hedge completion SHELL: --help shows how to install each script', async () => {
+  const result = ok(await runHedge('completion --help'));
+  for (const part of [
+    'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+    'hedge completion zsh > "${fpath[1]}/_hedge"',
+    'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+  ])
+    expect(result.stdout).toContain(part);
 });
 
 describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not installed)', () => {

@@ -92,34 +92,31 @@ describe('every USD argument and option', () => {
   });
 });
 
-describe('the file columns read the same grammar', () => {
-  it('a target row notional_usd and an exposure amount', () => {
-    const target = parseTargetFile(
-      'market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n',
-      { sourceName: 't.csv' },
-    );
-    expect('rows' in target && target.rows.map((row) => row.notionalUsd)).toEqual([10_000, 1_500_000]);
-    const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', {
-      sourceName: 't.csv',
-    });
-    expect('problems' in refused && refused.problems.map((problem) => problem.message)).toEqual([
-      'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-    ]);
-    const exposures = parseExposuresFile(
-      'id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n',
-      { sourceName: 'e.csv' },
-    );
-    expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
+it('the file columns read the same grammar: a target row notional_usd and an exposure amount', () => {
+  const target = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n', {
+    sourceName: 't.csv',
   });
+  expect('rows' in target && target.rows.map((row) => row.notionalUsd)).toEqual([10_000, 1_500_000]);
+  const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', {
+    sourceName: 't.csv',
+  });
+  expect('problems' in refused && refused.problems.map((problem) => problem.message)).toEqual([
+    'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+  ]);
+  const exposures = parseExposuresFile(
+    'id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n',
+    { sourceName: 'e.csv' },
+  );
+  expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
+});
 
-  it('readAmount: the one grammar under every parser', () => {
-    expect([
-      readAmount('10,000', 'positive', 1e12),
-      readAmount('1,0,0', 'zero-or-more', 1e12),
-      readAmount('-0', 'signed', 1e12),
-      readAmount('+5', 'positive', 1e12),
-      readAmount('2bn', 'positive', 1e9),
-      readAmount('0.005', 'positive', 1e12),
-    ]).toEqual([10_000, 'shape', 0, 'shape', 'too-big', 'cents']);
-  });
+it('the file columns read the same grammar: readAmount: the one grammar under every parser', () => {
+  expect([
+    readAmount('10,000', 'positive', 1e12),
+    readAmount('1,0,0', 'zero-or-more', 1e12),
+    readAmount('-0', 'signed', 1e12),
+    readAmount('+5', 'positive', 1e12),
+    readAmount('2bn', 'positive', 1e9),
+    readAmount('0.005', 'positive', 1e12),
+  ]).toEqual([10_000, 'shape', 0, 'shape', 'too-big', 'cents']);
 });

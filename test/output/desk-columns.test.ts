@@ -247,51 +247,49 @@ describe.each(LISTS)('%s at 60, 80 and 120 columns', (name, args, resource) => {
   });
 });
 
-describe('notes under a table are about what it shows', () => {
-  it('positions: the note on net margin only where its column is; the lines under each side name the parts shown', async () => {
-    const { at } = await screens(['positions']);
-    for (const [cols, lines] of at) {
-      const [table] = tablesOf(lines);
-      const text = lines.join(' ');
-      const shown = table.headers.includes('Net margin USD');
-      expect(text.includes('Net margin: what closing now would return'), `${cols}:\n${lines.join('\n')}`).toBe(shown);
-      // The parts of a hedge's line the note names are on the line: an id, and the notional in USD.
-      const named = /Under each side: its hedges as their records show them \(([^)]*)\)/.exec(text)?.[1];
-      expect(named, `${cols}`).toBeDefined();
-      const hedgeLines = lines.filter((line) => line.startsWith('  └ '));
-      expect(
-        hedgeLines.some((line) => line.includes('DEAL-42')),
-        `${cols}`,
-      ).toBe(named!.includes('reference'));
-    }
-  });
+it('notes under a table are about what it shows: positions: the note on net margin only where its column is; the lines under each side name the parts shown', async () => {
+  const { at } = await screens(['positions']);
+  for (const [cols, lines] of at) {
+    const [table] = tablesOf(lines);
+    const text = lines.join(' ');
+    const shown = table.headers.includes('Net margin USD');
+    expect(text.includes('Net margin: what closing now would return'), `${cols}:\n${lines.join('\n')}`).toBe(shown);
+    // The parts of a hedge's line the note names are on the line: an id, and the notional in USD.
+    const named = /Under each side: its hedges as their records show them \(([^)]*)\)/.exec(text)?.[1];
+    expect(named, `${cols}`).toBeDefined();
+    const hedgeLines = lines.filter((line) => line.startsWith('  └ '));
+    expect(
+      hedgeLines.some((line) => line.includes('DEAL-42')),
+      `${cols}`,
+    ).toBe(named!.includes('reference'));
+  }
+});
 
-  it('history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
-    const { at } = await screens(['history']);
-    for (const [cols, lines] of at) {
-      const row = lines.find((line) => line.includes('REPRO-1'))!;
-      expect(row, `${cols}:\n${lines.join('\n')}`).toMatch(/2,000\.00\*/);
-      const text = lines.join(' ').replace(/\s+/g, ' ');
-      expect(text).toContain(
-        `* REPRO-1 ${resizedId}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`,
-      );
-      // The sign note is about gross P&L, carry and fees: said only with one of them.
-      const [table] = tablesOf(lines);
-      const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table.headers.includes(header));
-      expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
-    }
-  });
+it('notes under a table are about what it shows: history: a hedge this journal reduced while open has its notional marked, and the note says what it held', async () => {
+  const { at } = await screens(['history']);
+  for (const [cols, lines] of at) {
+    const row = lines.find((line) => line.includes('REPRO-1'))!;
+    expect(row, `${cols}:\n${lines.join('\n')}`).toMatch(/2,000\.00\*/);
+    const text = lines.join(' ').replace(/\s+/g, ' ');
+    expect(text).toContain(
+      `* REPRO-1 ${resizedId}: opened with 5,000.00 USD, reduced by 3,000.00 USD (this journal); its P&L is its whole life's, on up to 5,000.00 USD, not on the 2,000.00 USD shown.`,
+    );
+    // The sign note is about gross P&L, carry and fees: said only with one of them.
+    const [table] = tablesOf(lines);
+    const parts = ['Gross P&L USD', 'Carry USDC', 'Fees USDC'].some((header) => table.headers.includes(header));
+    expect(text.includes('Net P&L = gross P&L + carry + fees'), `${cols}`).toBe(parts);
+  }
+});
 
-  it('markets: the carry note only under carry columns', async () => {
-    for (const cols of [40, 80]) {
-      const lines = await screenOf(['markets'], cols);
-      const [table] = tablesOf(lines);
-      const carry = table.headers.some((header) => header.startsWith('Carry/day'));
-      // At 40 columns both carry columns wait (the capacities come first): the note waits with them.
-      expect(carry, `${cols}`).toBe(cols === 80);
-      expect(lines.join(' ').includes('Carry per day of the notional'), `${cols}:\n${lines.join('\n')}`).toBe(carry);
-    }
-  });
+it('notes under a table are about what it shows: markets: the carry note only under carry columns', async () => {
+  for (const cols of [40, 80]) {
+    const lines = await screenOf(['markets'], cols);
+    const [table] = tablesOf(lines);
+    const carry = table.headers.some((header) => header.startsWith('Carry/day'));
+    // At 40 columns both carry columns wait (the capacities come first): the note waits with them.
+    expect(carry, `${cols}`).toBe(cols === 80);
+    expect(lines.join(' ').includes('Carry per day of the notional'), `${cols}:\n${lines.join('\n')}`).toBe(carry);
+  }
 });
 
 it('a reference is never cut where the terminal has room: positions and history at 160 columns show a 31-character reference whole; at 30 it is cut with …', async () => {
@@ -375,39 +373,37 @@ it.each([{ command: ['report'] }, { command: ['report', '--by', 'hedge'] }])(
 
 // ---- the --watch views: one frame each -----------------------------------------------------------
 
-describe('--watch views, one frame at 60, 80 and 120 columns', () => {
-  it('positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
-    const { wide, at } = await screens('positions --watch 1 --count 1'.split(' '));
-    const [wideTable] = tablesOf(wide);
-    expect(wideTable.headers).toEqual(
-      expect.arrayContaining('Entry NGN/USDT,Mark NGN/USDT,Net P&L USD,Left,P&L trend'.split(',')),
-    );
-    for (const [cols, lines] of at) {
-      const [table] = tablesOf(lines);
-      const byHeader = new Map([...keysByHeader(POSITION_RESOURCE), ['P&L trend', 'trend']]);
-      const missing = wideTable.headers
-        .filter((header) => !table.headers.includes(header))
-        .map((header) => byHeader.get(header) ?? header);
-      expect([...table.hidden].sort(), `${cols}:\n${lines.join('\n')}`).toEqual(missing.sort());
-      expect(table.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
-      if (cols >= 80)
-        for (const header of 'Side,Ref,Notional USD,Entry NGN/USDT,Mark NGN/USDT,Net P&L USD,Left'.split(','))
-          expect(table.headers, `${cols}`).toContain(header);
-      expect(table.headers, `${cols}`).toContain('Net P&L USD');
-    }
-    // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
-    expect(wideTable.headers).not.toContain('Mark trend');
-  });
+it('--watch views, one frame at 60, 80 and 120 columns: positions --watch: fits, keeps entry and time left at 80, names on the screen what it leaves out', async () => {
+  const { wide, at } = await screens('positions --watch 1 --count 1'.split(' '));
+  const [wideTable] = tablesOf(wide);
+  expect(wideTable.headers).toEqual(
+    expect.arrayContaining('Entry NGN/USDT,Mark NGN/USDT,Net P&L USD,Left,P&L trend'.split(',')),
+  );
+  for (const [cols, lines] of at) {
+    const [table] = tablesOf(lines);
+    const byHeader = new Map([...keysByHeader(POSITION_RESOURCE), ['P&L trend', 'trend']]);
+    const missing = wideTable.headers
+      .filter((header) => !table.headers.includes(header))
+      .map((header) => byHeader.get(header) ?? header);
+    expect([...table.hidden].sort(), `${cols}:\n${lines.join('\n')}`).toEqual(missing.sort());
+    expect(table.after).toMatch(missing.length > 0 ? /see --json, or a wider terminal/ : /^(?!.*Hidden at)/);
+    if (cols >= 80)
+      for (const header of 'Side,Ref,Notional USD,Entry NGN/USDT,Mark NGN/USDT,Net P&L USD,Left'.split(','))
+        expect(table.headers, `${cols}`).toContain(header);
+    expect(table.headers, `${cols}`).toContain('Net P&L USD');
+  }
+  // Each side's trend is its own P&L: the two rows of one market do not draw one line twice.
+  expect(wideTable.headers).not.toContain('Mark trend');
+});
 
-  it('hedges ID --watch (a card): fits, every field on its line', async () => {
-    const id = JSON.parse(await run('hedges --json --ref DEAL-42'))[0].id;
-    const { wide, at } = await screens(`hedges ${id} --watch 1 --count 1`.split(' '));
-    const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
-    const all = labels(wide);
-    for (const [cols, lines] of at) {
-      expect(labels(lines), `${cols}`).toEqual(all);
-    }
-  });
+it('--watch views, one frame at 60, 80 and 120 columns: hedges ID --watch (a card): fits, every field on its line', async () => {
+  const id = JSON.parse(await run('hedges --json --ref DEAL-42'))[0].id;
+  const { wide, at } = await screens(`hedges ${id} --watch 1 --count 1`.split(' '));
+  const labels = (lines: string[]) => lines.map((line) => /^(\S+(?: \S+)*?) {2}/.exec(line)?.[1]).filter(Boolean);
+  const all = labels(wide);
+  for (const [cols, lines] of at) {
+    expect(labels(lines), `${cols}`).toEqual(all);
+  }
 });
 
 // ---- the stand-in checked against a real terminal --------------------------------------------------

@@ -16,37 +16,33 @@ const simulator = useSimulators({ stepped: true });
 
 const cents = (value: number) => Math.round(value * 100);
 
-describe('the hedge id is hedge_id', () => {
-  it('open --json and its TSV name the opened hedge hedge_id, waited for or not', async () => {
-    const sim = await simulator();
-    const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
-    const [hedge] = sim.hedges();
-    expect(hedge.status).toBe('filled');
-    expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
-    expect(Object.keys(filled)[0]).toBe('hedge_id');
-    const submitted = okJson(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`));
-    expect(submitted.hedge_id).toBe(sim.active('sell')[0].id);
-    const other = await simulator();
-    const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
-    expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', other.hedges()[0].id]);
-  });
+it('the hedge id is hedge_id: open --json and its TSV name the opened hedge hedge_id, waited for or not', async () => {
+  const sim = await simulator();
+  const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
+  const [hedge] = sim.hedges();
+  expect(hedge.status).toBe('filled');
+  expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
+  expect(Object.keys(filled)[0]).toBe('hedge_id');
+  const submitted = okJson(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`));
+  expect(submitted.hedge_id).toBe(sim.active('sell')[0].id);
+  const other = await simulator();
+  const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
+  expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', other.hedges()[0].id]);
+});
 
-  it("open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {
-    const sim = await simulator();
-    for (const [side, columns] of [
-      ['buy', 80],
-      ['sell', 60],
-    ] as const) {
-      const card = ok(
-        await sim.hedge(`open ${MARKET} ${side} 1000 --tenor 3`, { screen: { columns, rows: 60 } }),
-      ).stdout;
-      const id = sim.active(side)[0].id;
-      expect(card).toContain('Hedge filled');
-      expect(card.match(/Hedge ID\s+│ (\S+)/)?.[1]).toBe(id);
-      expect(card.split('\n').filter((line) => line.startsWith('│') && line.includes(id))).toHaveLength(1);
-      expect(card).not.toMatch(/│ ID\s+│/);
-    }
-  });
+it("the hedge id is hedge_id: open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {
+  const sim = await simulator();
+  for (const [side, columns] of [
+    ['buy', 80],
+    ['sell', 60],
+  ] as const) {
+    const card = ok(await sim.hedge(`open ${MARKET} ${side} 1000 --tenor 3`, { screen: { columns, rows: 60 } })).stdout;
+    const id = sim.active(side)[0].id;
+    expect(card).toContain('Hedge filled');
+    expect(card.match(/Hedge ID\s+│ (\S+)/)?.[1]).toBe(id);
+    expect(card.split('\n').filter((line) => line.startsWith('│') && line.includes(id))).toHaveLength(1);
+    expect(card).not.toMatch(/│ ID\s+│/);
+  }
 });
 
 it("the report's fees are not the server's fees_usdc: fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {

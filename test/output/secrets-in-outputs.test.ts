@@ -35,73 +35,71 @@ async function runsThrough(simulator: Simulator, baseUrl: string, lines: Record<
   return runs;
 }
 
-describe('a key the server echoes in a data field', () => {
-  it('is redacted on stdout in every format (table, card, tsv, csv, ndjson, --json, --raw), in the HTML report and in a write’s answer', async () => {
-    const simulator = await startSimulator();
-    const key = simulator.apiKey;
-    simulator.seedOpen('buy', 1_000);
-    simulator.sandbox.seedHedges({ apiKey: key, count: 2 });
-    // Every object the server answers with carries the key twice: a field of its own, and inside text.
-    const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
-      item.echo = key;
-      item.note = `issued to ${key} today`;
-      if (path === '/hedges/history') item.client_reference = key;
-    });
-    const html = tempDir();
-    try {
-      const runs = await runsThrough(simulator, proxy.baseUrl, {
-        table: 'positions --format table --fields side,echo,note',
-        card: 'account --format table --fields echo,note',
-        tsv: 'hedges --format tsv',
-        csv: 'positions --format csv',
-        ndjson: 'history --format ndjson',
-        json: 'positions --json',
-        raw: 'account --json --raw',
-        api: 'api /positions',
-        report: `report --by ref --html ${join(html.path, 'r.html')}`,
-        add: `add ${MARKET} buy 100 --json`,
-      });
-      for (const [name, run] of Object.entries(runs)) {
-        expect(run.code, `${name}: ${run.stderr}`).toBe(0);
-        expect(run.stdout + run.stderr, name).not.toContain(key);
-      }
-      // The field is shown, redacted, not dropped: the server's data otherwise as sent.
-      for (const name of 'table card tsv csv ndjson json raw api add'.split(' '))
-        expect(runs[name].stdout, name).toContain(`issued to ${redactKey(key)} today`);
-      expect(JSON.parse(runs.json.stdout)[0]).toMatchObject({ side: 'buy', echo: redactKey(key) });
-      const report = readFileSync(join(html.path, 'r.html'), 'utf8');
-      expect(report).not.toContain(key);
-      // The add went through: the server acted once, and its answer was printed redacted.
-      expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-    } finally {
-      html.remove();
-      await proxy.close();
-    }
+it('a key the server echoes in a data field: is redacted on stdout in every format (table, card, tsv, csv, ndjson, --json, --raw), in the HTML report and in a write’s answer', async () => {
+  const simulator = await startSimulator();
+  const key = simulator.apiKey;
+  simulator.seedOpen('buy', 1_000);
+  simulator.sandbox.seedHedges({ apiKey: key, count: 2 });
+  // Every object the server answers with carries the key twice: a field of its own, and inside text.
+  const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
+    item.echo = key;
+    item.note = `issued to ${key} today`;
+    if (path === '/hedges/history') item.client_reference = key;
   });
+  const html = tempDir();
+  try {
+    const runs = await runsThrough(simulator, proxy.baseUrl, {
+      table: 'positions --format table --fields side,echo,note',
+      card: 'account --format table --fields echo,note',
+      tsv: 'hedges --format tsv',
+      csv: 'positions --format csv',
+      ndjson: 'history --format ndjson',
+      json: 'positions --json',
+      raw: 'account --json --raw',
+      api: 'api /positions',
+      report: `report --by ref --html ${join(html.path, 'r.html')}`,
+      add: `add ${MARKET} buy 100 --json`,
+    });
+    for (const [name, run] of Object.entries(runs)) {
+      expect(run.code, `${name}: ${run.stderr}`).toBe(0);
+      expect(run.stdout + run.stderr, name).not.toContain(key);
+    }
+    // The field is shown, redacted, not dropped: the server's data otherwise as sent.
+    for (const name of 'table card tsv csv ndjson json raw api add'.split(' '))
+      expect(runs[name].stdout, name).toContain(`issued to ${redactKey(key)} today`);
+    expect(JSON.parse(runs.json.stdout)[0]).toMatchObject({ side: 'buy', echo: redactKey(key) });
+    const report = readFileSync(join(html.path, 'r.html'), 'utf8');
+    expect(report).not.toContain(key);
+    // The add went through: the server acted once, and its answer was printed redacted.
+    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+  } finally {
+    html.remove();
+    await proxy.close();
+  }
+});
 
-  it('an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
-    const simulator = await startSimulator();
-    const key = simulator.apiKey;
-    simulator.seedOpen('buy', 1_000);
-    simulator.sandbox.setFaults({
-      nextError: { count: 2, status: 422, code: 'limit_exceeded', message: `key ${key} may not add today` },
-      match: { method: 'POST', path: '/hedges/add' },
-    });
-    const person = await simulator.hedge(`add ${MARKET} buy 100`);
-    const script = await simulator.hedge(`add ${MARKET} buy 200 --json`);
-    for (const run of [person, script]) {
-      exits(run, 3);
-      expect(run.stdout + run.stderr).not.toContain(key);
-      expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
-    }
-    for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
-    const rows = await journalEntries(simulator);
-    expect(rows.map((row) => [row.command, row.outcome, row.message])).toEqual([
-      ['add', 'rejected', `key ${redactKey(key)} may not add today`],
-      ['add', 'rejected', `key ${redactKey(key)} may not add today`],
-    ]);
-    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(2);
+it('a key the server echoes in a data field: an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
+  const simulator = await startSimulator();
+  const key = simulator.apiKey;
+  simulator.seedOpen('buy', 1_000);
+  simulator.sandbox.setFaults({
+    nextError: { count: 2, status: 422, code: 'limit_exceeded', message: `key ${key} may not add today` },
+    match: { method: 'POST', path: '/hedges/add' },
   });
+  const person = await simulator.hedge(`add ${MARKET} buy 100`);
+  const script = await simulator.hedge(`add ${MARKET} buy 200 --json`);
+  for (const run of [person, script]) {
+    exits(run, 3);
+    expect(run.stdout + run.stderr).not.toContain(key);
+    expect(run.stdout + run.stderr).toContain(`key ${redactKey(key)} may not add today`);
+  }
+  for (const file of filesUnder(simulator.configDir)) expect(file.text, file.path).not.toContain(key);
+  const rows = await journalEntries(simulator);
+  expect(rows.map((row) => [row.command, row.outcome, row.message])).toEqual([
+    ['add', 'rejected', `key ${redactKey(key)} may not add today`],
+    ['add', 'rejected', `key ${redactKey(key)} may not add today`],
+  ]);
+  expect(simulator.requests('POST', '/hedges/add')).toHaveLength(2);
 });
 
 it('a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {

@@ -103,42 +103,40 @@ it('displayWidth ignores colour codes and counts wide characters as two; ASCII, 
     expect(displayWidth(value), String(value)).toBe(expected);
 });
 
-describe('truncateEnd and shortenMiddle', () => {
-  it.each([
-    // Text that fits is returned as it is.
-    ['truncateEnd', 'filled', 6, 'filled'],
-    ['truncateEnd', `${RED}filled${FG_OFF}`, 6, `${RED}filled${FG_OFF}`],
-    ['shortenMiddle', 'hdg_42', 6, 'hdg_42'],
-    // Cut to the width with an ellipsis, tiny widths included.
-    ['truncateEnd', 'submitting', 6, 'submi…'],
-    ['truncateEnd', 'submitting', 1, '…'],
-    ['truncateEnd', 'submitting', 0, ''],
-    ['shortenMiddle', HASH, 1, '…'],
-    ['shortenMiddle', HASH, 2, '0…'],
-    ['shortenMiddle', HASH, 0, ''],
-    // The start and the end of a hash kept.
-    ['shortenMiddle', HASH, 11, '0x5f12…157b'],
-    ['shortenMiddle', HASH, 20, '0x5f12a9c0d4…1e2157b'],
-    // A wide character never split over the limit.
-    ['truncateEnd', '東京市場', 6, '東京…'],
-    ['truncateEnd', '東京市場', 5, '東京…'],
-    ['truncateEnd', '東京市場', 4, '東…'],
-    ['shortenMiddle', '東京市場東京市場', 9, '東京…市場'],
-    // Colour codes kept, so the colour is still closed.
-    ['truncateEnd', `${RED}submitting${FG_OFF} now`, 6, `${RED}submi…${FG_OFF}`],
-    ['truncateEnd', `ab${BOLD}cdef${BOLD_OFF}gh`, 4, `ab${BOLD}c…${BOLD_OFF}`],
-  ] as const)('%s(%j, %i) is %j', (cut, text, width, expected) => {
-    expect({ truncateEnd, shortenMiddle }[cut](text, width)).toBe(expected);
-    expect(displayWidth(expected)).toBeLessThanOrEqual(width);
-  });
+it.each([
+  // Text that fits is returned as it is.
+  ['truncateEnd', 'filled', 6, 'filled'],
+  ['truncateEnd', `${RED}filled${FG_OFF}`, 6, `${RED}filled${FG_OFF}`],
+  ['shortenMiddle', 'hdg_42', 6, 'hdg_42'],
+  // Cut to the width with an ellipsis, tiny widths included.
+  ['truncateEnd', 'submitting', 6, 'submi…'],
+  ['truncateEnd', 'submitting', 1, '…'],
+  ['truncateEnd', 'submitting', 0, ''],
+  ['shortenMiddle', HASH, 1, '…'],
+  ['shortenMiddle', HASH, 2, '0…'],
+  ['shortenMiddle', HASH, 0, ''],
+  // The start and the end of a hash kept.
+  ['shortenMiddle', HASH, 11, '0x5f12…157b'],
+  ['shortenMiddle', HASH, 20, '0x5f12a9c0d4…1e2157b'],
+  // A wide character never split over the limit.
+  ['truncateEnd', '東京市場', 6, '東京…'],
+  ['truncateEnd', '東京市場', 5, '東京…'],
+  ['truncateEnd', '東京市場', 4, '東…'],
+  ['shortenMiddle', '東京市場東京市場', 9, '東京…市場'],
+  // Colour codes kept, so the colour is still closed.
+  ['truncateEnd', `${RED}submitting${FG_OFF} now`, 6, `${RED}submi…${FG_OFF}`],
+  ['truncateEnd', `ab${BOLD}cdef${BOLD_OFF}gh`, 4, `ab${BOLD}c…${BOLD_OFF}`],
+] as const)('truncateEnd and shortenMiddle: %s(%j, %i) is %j', (cut, text, width, expected) => {
+  expect({ truncateEnd, shortenMiddle }[cut](text, width)).toBe(expected);
+  expect(displayWidth(expected)).toBeLessThanOrEqual(width);
+});
 
-  it('keeps the colours around the cut, the … in them', async () => {
-    const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
-    expect([
-      await painted(out),
-      await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
-    ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
-  });
+it('truncateEnd and shortenMiddle: keeps the colours around the cut, the … in them', async () => {
+  const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
+  expect([
+    await painted(out),
+    await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
+  ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
 });
 
 const PROSE =
