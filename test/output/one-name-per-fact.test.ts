@@ -16,6 +16,14 @@ const simulator = useSimulators({ stepped: true });
 
 const cents = (value: number) => Math.round(value * 100);
 
+/** A simulator whose buy side of 2,000 USD was closed through the CLI, and its history as the server sends it. */
+async function closedBuy() {
+  const sim = await simulator();
+  sim.seedOpen('buy', 2000);
+  ok(await sim.hedge(`close ${MARKET} buy`));
+  return { sim, history: (await sim.api('GET', '/hedges/history')).body.data };
+}
+
 it('the hedge id is hedge_id: open --json and its TSV name the opened hedge hedge_id, waited for or not', async () => {
   const sim = await simulator();
   const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
@@ -46,10 +54,7 @@ it("the hedge id is hedge_id: open's card on a screen names the hedge's id once,
 });
 
 it("the report's fees are not the server's fees_usdc: fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {
-  const sim = await simulator();
-  sim.seedOpen('buy', 2000);
-  ok(await sim.hedge(`close ${MARKET} buy`));
-  const wire = (await sim.api('GET', '/hedges/history')).body.data;
+  const { sim, history: wire } = await closedBuy();
   expect(wire).toHaveLength(1);
   const report = okJson(await sim.hedge('report --json'));
   expect(report.totals).not.toHaveProperty('fees_usdc');
@@ -92,10 +97,10 @@ describe("the plan's and the exposures' carry and fees are not under the server'
   });
 
   it("exposures: the projected cost and the cost to date are carry_pnl_usdc and fees_pnl_usdc, history's turned round", async () => {
-    const sim = await simulator();
-    sim.seedOpen('buy', 2000);
-    ok(await sim.hedge(`close ${MARKET} buy`));
-    const [record] = (await sim.api('GET', '/hedges/history')).body.data;
+    const {
+      sim,
+      history: [record],
+    } = await closedBuy();
     const due = new Date(sim.sandbox.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const file = join(sim.configDir, 'exposures.csv');
     writeFileSync(file, `id,market,type,amount,currency,due\nINV-1,${MARKET},receivable,45m,NGN,${due}\n`);

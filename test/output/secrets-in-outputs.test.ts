@@ -24,6 +24,13 @@ function filesUnder(dir: string): Array<{ path: string; text: string }> {
   });
 }
 
+/** A simulator whose buy side holds 1,000 USD, and its API key. */
+async function holdingBuy() {
+  const simulator = await startSimulator();
+  simulator.seedOpen('buy', 1_000);
+  return { simulator, key: simulator.apiKey };
+}
+
 /** Each command line, by name, run in turn against the simulator through `baseUrl` (a proxy), with its key and config dir. */
 async function runsThrough(simulator: Simulator, baseUrl: string, lines: Record<string, string>) {
   const runs: Record<string, RunResult> = {};
@@ -36,9 +43,7 @@ async function runsThrough(simulator: Simulator, baseUrl: string, lines: Record<
 }
 
 it('a key the server echoes in a data field: is redacted on stdout in every format (table, card, tsv, csv, ndjson, --json, --raw), in the HTML report and in a write’s answer', async () => {
-  const simulator = await startSimulator();
-  const key = simulator.apiKey;
-  simulator.seedOpen('buy', 1_000);
+  const { simulator, key } = await holdingBuy();
   simulator.sandbox.seedHedges({ apiKey: key, count: 2 });
   // Every object the server answers with carries the key twice: a field of its own, and inside text.
   const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
@@ -79,9 +84,7 @@ it('a key the server echoes in a data field: is redacted on stdout in every form
 });
 
 it('a key the server echoes in a data field: an error message echoing the key: stderr, --json and the journal hold it redacted, and the row is resolved', async () => {
-  const simulator = await startSimulator();
-  const key = simulator.apiKey;
-  simulator.seedOpen('buy', 1_000);
+  const { simulator, key } = await holdingBuy();
   simulator.sandbox.setFaults({
     nextError: { count: 2, status: 422, code: 'limit_exceeded', message: `key ${key} may not add today` },
     match: { method: 'POST', path: '/hedges/add' },
@@ -103,9 +106,7 @@ it('a key the server echoes in a data field: an error message echoing the key: s
 });
 
 it('a key the server sends as a field name: is redacted as a name of a position and of error.details: --json, --raw, ndjson, tsv, a table header, hedge api, an error answer and the MCP positions tool', async () => {
-  const simulator = await startSimulator();
-  const key = simulator.apiKey;
-  simulator.seedOpen('buy', 1_000);
+  const { simulator, key } = await holdingBuy();
   // Each position carries the key as a name (its value innocent); each error answer, as a name in its details.
   const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
     if (request.path === '/positions' && Array.isArray(envelope.data))
