@@ -32,14 +32,18 @@ beforeAll(async () => {
 });
 afterAll(() => store.remove());
 
+/** bash or zsh, without startup files, running `program` with `arg` as $1. */
+const shell = (name: 'bash' | 'zsh', program: string, arg: string, env: Record<string, string> = {}) =>
+  execFileSync(name, [name === 'bash' ? '--norc' : '-f', '-c', program, name, arg], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  });
+
 const complete = (lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }) =>
   bashComplete(lines, { HOME: store.path, ...env });
 
 it('bash completion (a real bash): registers itself for the hedge command', () => {
-  const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], {
-    encoding: 'utf8',
-  });
-  expect(output.trim()).toBe('complete -F _hedge hedge');
+  expect(shell('bash', 'source "$1" && complete -p hedge', BASH_FILE).trim()).toBe('complete -F _hedge hedge');
 });
 
 it('bash completion (a real bash): completes commands, arguments, option values and profile names', () => {
@@ -75,7 +79,7 @@ it('bash completion (a real bash): completes --status=VALUE, which bash splits a
     'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
     'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
   ].join('\n');
-  const output = execFileSync('bash', ['--norc', '-c', program, 'bash', BASH_FILE], { encoding: 'utf8' }).split('\n');
+  const output = shell('bash', program, BASH_FILE).split('\n');
   expect([output[0]?.split(' ').sort(), output[1]?.split(' ').sort()]).toEqual([
     ['filled'],
     'closed failed filled submitted submitting'.split(' '),
@@ -115,11 +119,7 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
     try {
       writeFileSync(join(dir.path, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));
       const program = 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[hedge]}';
-      const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', dir.path], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir.path },
-      });
-      expect(output.trim()).toBe('_hedge');
+      expect(shell('zsh', program, dir.path, { HOME: dir.path }).trim()).toBe('_hedge');
     } finally {
       dir.remove();
     }
@@ -142,10 +142,7 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
       't hedge sandbox serve --fa',
       "t hedge report --html ''",
     ].join('\n');
-    const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', scriptFile('zsh')], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEDGE_CONFIG_DIR: store.path },
-    })
+    const output = shell('zsh', program, scriptFile('zsh'), { HEDGE_CONFIG_DIR: store.path })
       .split('\n')
       .map((line) => line.split(' ').sort().join(' '));
     expect(output[0].split(' ')).toEqual(expect.arrayContaining('markets quote profile journal help'.split(' ')));
