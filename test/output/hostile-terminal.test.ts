@@ -126,7 +126,7 @@ it.each(READS)(
   async (args, exit) => {
     const [plain, json] = await Promise.all([args(), [...args(), '--json']].map((words) => simulator.hedge(words)));
     for (const result of [plain, json]) {
-      expect(result.code, result.stderr).toBe(exit);
+      exits(result, exit);
       expect([unsafeIn(result.stdout), unsafeIn(result.stderr)]).toEqual([undefined, undefined]);
     }
     expect(`${plain.stdout}${plain.stderr}`).toMatch(/\\x1b|\\u202e/);
