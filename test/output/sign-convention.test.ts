@@ -362,24 +362,8 @@ it('the roll card in that convention: carry over the new tenor reads "-… USDC,
 // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
 // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
 it("a plan in that convention: the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
-  const plan = {
-    atTarget: false,
-    steps: [
-      {
-        action: 'open',
-        market: 'USDTNGN',
-        side: 'buy',
-        currentUsd: 0,
-        targetUsd: 5_000,
-        deltaUsd: 5_000,
-        line: 2,
-        notes: [],
-      },
-    ],
-    problems: [],
-    unchanged: [],
-    untouched: [],
-  } as unknown as Plan;
+  // One open of 5,000 USD (planTotals reads each step's change).
+  const plan = { steps: [{ deltaUsd: 5_000 }] } as unknown as Plan;
   expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
     platform_fee_usdc: 2.5,
     total_upfront_usdc: 502.5,
