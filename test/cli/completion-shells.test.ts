@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProfileStore } from '../../src/platform/config/profile-store.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { bashComplete, fishComplete, hasShell, scriptFile } from './shell-completion.js';
-import { exits, ok } from '../support/cli-runs.js';
+import { ok } from '../support/cli-runs.js';
 
 const NO_ZSH = !hasShell('zsh');
 const NO_FISH = !hasShell('fish');
@@ -32,90 +32,85 @@ beforeAll(async () => {
 });
 afterAll(() => store.remove());
 
+/** bash or zsh, without startup files, running `program` with `arg` as $1. */
+const shell = (name: 'bash' | 'zsh', program: string, arg: string, env: Record<string, string> = {}) =>
+  execFileSync(name, [name === 'bash' ? '--norc' : '-f', '-c', program, name, arg], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  });
+
 const complete = (lines: string[], env: Record<string, string> = { HEDGE_CONFIG_DIR: store.path }) =>
   bashComplete(lines, { HOME: store.path, ...env });
 
-describe('bash completion (a real bash)', () => {
-  it('registers itself for the hedge command', () => {
-    const output = execFileSync('bash', ['--norc', '-c', 'source "$1" && complete -p hedge', 'bash', BASH_FILE], {
-      encoding: 'utf8',
-    });
-    expect(output.trim()).toBe('complete -F _hedge hedge');
-  });
+it('bash completion (a real bash): registers itself for the hedge command', () => {
+  expect(shell('bash', 'source "$1" && complete -p hedge', BASH_FILE).trim()).toBe('complete -F _hedge hedge');
+});
 
-  it('completes commands, arguments, option values and profile names', () => {
-    // Each line, and the words offered after it (none: '').
-    const cases = Object.entries({
-      'hedge qu': 'quote',
-      'hedge p': 'price positions profile plan',
-      'hedge quote USDTNGN ': 'buy sell',
-      'hedge open USDTNGN s': 'sell',
-      'hedge quote USDTNGN buy 10k --tenor ': '1 3 7',
-      'hedge quote USDTNGN buy 10k -t ': '1 3 7',
-      'hedge hedges --status ': 'submitting submitted filled failed closed',
-      'hedge hedges --status f': 'filled failed',
-      'hedge completion ': 'bash zsh fish',
-      'hedge profile use ': 'desk ops.eu sandbox-2',
-      'hedge profile remove s': 'sandbox-2',
-      'hedge --profile ': 'desk ops.eu sandbox-2',
-      'hedge --profile desk quote USDTNGN ': 'buy sell',
-      'hedge sandbox serve --fa': '--fail-rate --fault-5xx --fault-429',
-      'hedge hedges --w': '--wait --watch',
-      'hedge quote USDTNGN buy 10k ': '',
-      'hedge --ver': '--verbose --version',
-    });
-    const results = complete(cases.map(([line]) => line));
-    cases.forEach(([line, expected], index) => {
-      expect(results[index]?.slice().sort(), line).toEqual(expected.split(' ').filter(Boolean).sort());
-    });
+it('bash completion (a real bash): completes commands, arguments, option values and profile names', () => {
+  // Each line, and the words offered after it (none: '').
+  const cases = Object.entries({
+    'hedge qu': 'quote',
+    'hedge p': 'price positions profile plan',
+    'hedge quote USDTNGN ': 'buy sell',
+    'hedge open USDTNGN s': 'sell',
+    'hedge quote USDTNGN buy 10k --tenor ': '1 3 7',
+    'hedge quote USDTNGN buy 10k -t ': '1 3 7',
+    'hedge hedges --status ': 'submitting submitted filled failed closed',
+    'hedge hedges --status f': 'filled failed',
+    'hedge completion ': 'bash zsh fish',
+    'hedge profile use ': 'desk ops.eu sandbox-2',
+    'hedge profile remove s': 'sandbox-2',
+    'hedge --profile ': 'desk ops.eu sandbox-2',
+    'hedge --profile desk quote USDTNGN ': 'buy sell',
+    'hedge sandbox serve --fa': '--fail-rate --fault-5xx --fault-429',
+    'hedge hedges --w': '--wait --watch',
+    'hedge quote USDTNGN buy 10k ': '',
+    'hedge --ver': '--verbose --version',
   });
-
-  it('completes --status=VALUE, which bash splits at "="', () => {
-    const program = [
-      'source "$1"',
-      'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
-      'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
-    ].join('\n');
-    const output = execFileSync('bash', ['--norc', '-c', program, 'bash', BASH_FILE], { encoding: 'utf8' }).split('\n');
-    expect([output[0]?.split(' ').sort(), output[1]?.split(' ').sort()]).toEqual([
-      ['filled'],
-      'closed failed filled submitted submitting'.split(' '),
-    ]);
-  });
-
-  it('with no store file there are no profile names, and no error', () => {
-    const empty = tempDir('hedge-completion-empty-');
-    try {
-      expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
-      // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
-      expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
-    } finally {
-      empty.remove();
-    }
+  const results = complete(cases.map(([line]) => line));
+  cases.forEach(([line, expected], index) => {
+    expect(results[index]?.slice().sort(), line).toEqual(expected.split(' ').filter(Boolean).sort());
   });
 });
 
-describe('hedge completion SHELL', () => {
-  it.each(['bash', 'zsh', 'fish'])('prints dist/completions/hedge.%s exactly', async (shell) => {
-    const { stdout, stderr } = ok(await runHedge(`completion ${shell}`));
-    expect([stdout, stderr]).toEqual([readFileSync(scriptFile(shell), 'utf8'), '']);
-  });
+it('bash completion (a real bash): completes --status=VALUE, which bash splits at "="', () => {
+  const program = [
+    'source "$1"',
+    'COMP_WORDS=(hedge hedges --status = fi); COMP_CWORD=4; _hedge; echo "${COMPREPLY[*]}"',
+    'COMP_WORDS=(hedge hedges --status =); COMP_CWORD=3; _hedge; echo "${COMPREPLY[*]}"',
+  ].join('\n');
+  const output = shell('bash', program, BASH_FILE).split('\n');
+  expect([output[0]?.split(' ').sort(), output[1]?.split(' ').sort()]).toEqual([
+    ['filled'],
+    'closed failed filled submitted submitting'.split(' '),
+  ]);
+});
 
-  it('refuses another shell with exit 2 and one line naming the allowed ones', async () => {
-    const result = exits(await runHedge('completion powershell'), 2, 'bash, zsh, fish');
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stdout).toBe('');
-  });
+it('bash completion (a real bash): with no store file there are no profile names, and no error', () => {
+  const empty = tempDir('hedge-completion-empty-');
+  try {
+    expect(complete(['hedge profile use '], { HEDGE_CONFIG_DIR: empty.path })).toEqual([[]]);
+    // Without HEDGE_CONFIG_DIR the store is looked up under XDG_CONFIG_HOME, like the CLI does.
+    expect(complete(['hedge profile use '], { XDG_CONFIG_HOME: join(store.path, '..', 'nowhere') })).toEqual([[]]);
+  } finally {
+    empty.remove();
+  }
+});
 
-  it('--help shows how to install each script', async () => {
-    const result = ok(await runHedge('completion --help'));
-    for (const part of [
-      'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
-      'hedge completion zsh > "${fpath[1]}/_hedge"',
-      'hedge completion fish > ~/.config/fish/completions/hedge.fish',
-    ])
-      expect(result.stdout).toContain(part);
-  });
+// Another shell: exit 2, one line naming the allowed ones (test/reliability/bad-input.test.ts).
+it.each(['bash', 'zsh', 'fish'])('hedge completion SHELL: prints dist/completions/hedge.%s exactly', async (shell) => {
+  const { stdout, stderr } = ok(await runHedge(`completion ${shell}`));
+  expect([stdout, stderr]).toEqual([readFileSync(scriptFile(shell), 'utf8'), '']);
+});
+
+it('hedge completion SHELL: --help shows how to install each script', async () => {
+  const result = ok(await runHedge('completion --help'));
+  for (const part of [
+    'hedge completion bash > ~/.local/share/bash-completion/completions/hedge',
+    'hedge completion zsh > "${fpath[1]}/_hedge"',
+    'hedge completion fish > ~/.config/fish/completions/hedge.fish',
+  ])
+    expect(result.stdout).toContain(part);
 });
 
 describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not installed)', () => {
@@ -124,11 +119,7 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
     try {
       writeFileSync(join(dir.path, '_hedge'), readFileSync(scriptFile('zsh'), 'utf8'));
       const program = 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- ${_comps[hedge]}';
-      const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', dir.path], {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir.path },
-      });
-      expect(output.trim()).toBe('_hedge');
+      expect(shell('zsh', program, dir.path, { HOME: dir.path }).trim()).toBe('_hedge');
     } finally {
       dir.remove();
     }
@@ -151,10 +142,7 @@ describe.skipIf(NO_ZSH)('zsh completion (a real zsh; skipped: zsh is not install
       't hedge sandbox serve --fa',
       "t hedge report --html ''",
     ].join('\n');
-    const output = execFileSync('zsh', ['-f', '-c', program, 'zsh', scriptFile('zsh')], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HEDGE_CONFIG_DIR: store.path },
-    })
+    const output = shell('zsh', program, scriptFile('zsh'), { HEDGE_CONFIG_DIR: store.path })
       .split('\n')
       .map((line) => line.split(' ').sort().join(' '));
     expect(output[0].split(' ')).toEqual(expect.arrayContaining('markets quote profile journal help'.split(' ')));

@@ -93,12 +93,12 @@ describe.each(SHELLS)('hedge.%s', (shell) => {
 });
 
 describe.each([
-  { shell: 'bash', complete: (lines: string[]) => bashComplete(lines, { HOME: '/nonexistent' }), skip: false },
-  { shell: 'fish', complete: (lines: string[]) => fishComplete(lines, { HOME: '/nonexistent' }), skip: NO_FISH },
-])(
-  "$shell completes the manifest's tree, both ways (a real shell; skipped when not installed)",
-  ({ complete, skip }) => {
-    const offered = (lines: string[]) => complete(lines).map((words) => sorted(words));
+  ['bash', bashComplete, false],
+  ['fish', fishComplete, NO_FISH],
+] as const)(
+  "%s completes the manifest's tree, both ways (a real shell; skipped when not installed)",
+  (_shell, complete, skip) => {
+    const offered = (lines: string[]) => complete(lines, { HOME: '/nonexistent' }).map(sorted);
 
     it.skipIf(skip)('the subcommands of every command path', () => {
       const withSubs = PATHS.filter((row) => row.subcommands.length > 0);

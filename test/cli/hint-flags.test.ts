@@ -2,7 +2,7 @@
 // which the CLI runner (cli/run.ts) and the agent's in-process runs (agent/invoke.ts) both report
 // through. Every `hedge …` command a hint quotes gets --demo or --profile NAME once, as
 // ctx.hedgeCommand gives them to hints written with a context at hand.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { describeFailure } from '../../src/platform/terminal/exit-codes.js';
 import { testContext } from '../support/client.js';
@@ -17,21 +17,19 @@ const failure = () =>
     hint: 'See `hedge journal`, then `hedge --demo resume a_1` or `hedge --profile desk whoami`.',
   });
 
-describe('describeFailure', () => {
-  it.each([
-    ['--demo', { demo: true }, 'hedge --demo journal'],
-    ['--profile NAME', { profile: 'ops' }, 'hedge --profile ops journal'],
-    ['nothing (no flag chose the environment)', {}, 'hedge journal'],
-  ] as const)(
-    'puts %s into every hedge command of the hint once, as hedgeCommand does (cli and agent)',
-    (_flag, globals, journal) => {
-      for (const origin of ['cli', 'agent'] as const) {
-        const ctx = context(globals, origin);
-        expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')], origin).toEqual([
-          `See \`${journal}\`, then \`hedge --demo resume a_1\` or \`hedge --profile desk whoami\`.`,
-          journal,
-        ]);
-      }
-    },
-  );
-});
+it.each([
+  ['--demo', { demo: true }, 'hedge --demo journal'],
+  ['--profile NAME', { profile: 'ops' }, 'hedge --profile ops journal'],
+  ['nothing (no flag chose the environment)', {}, 'hedge journal'],
+] as const)(
+  'describeFailure puts %s into every hedge command of the hint once, as hedgeCommand does (cli and agent)',
+  (_flag, globals, journal) => {
+    for (const origin of ['cli', 'agent'] as const) {
+      const ctx = context(globals, origin);
+      expect([describeFailure(failure(), ctx.globals).hint, ctx.hedgeCommand('journal')], origin).toEqual([
+        `See \`${journal}\`, then \`hedge --demo resume a_1\` or \`hedge --profile desk whoami\`.`,
+        journal,
+      ]);
+    }
+  },
+);

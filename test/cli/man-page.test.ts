@@ -2,7 +2,7 @@
 // (scripts/man-page.mjs), so it names every command, option and exit code there is.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { renderManPage } from '../../scripts/man-page.mjs';
 import { COMMAND_GROUPS, commandPaths } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, GLOBAL_OPTIONS } from '../../src/cli/manifest.js';
@@ -19,36 +19,34 @@ const page = renderManPage({
 });
 const asRoff = (text: string) => text.replace(/-/g, '\\-');
 
-describe('hedge.1', () => {
-  it('is what the build wrote into dist/ (from the same specs)', () => {
-    expect(readFileSync(join(ROOT, 'dist', 'hedge.1'), 'utf8')).toBe(page);
-  });
+it('hedge.1 is what the build wrote into dist/ (from the same specs)', () => {
+  expect(readFileSync(join(ROOT, 'dist', 'hedge.1'), 'utf8')).toBe(page);
+});
 
-  it('has the sections of a manual page, and the version', () => {
-    expect(page).toMatch(new RegExp(`^\\.TH HEDGE 1 "" "hedge ${VERSION.replace(/\./g, '\\.')}"`, 'm'));
-    for (const section of 'NAME,SYNOPSIS,DESCRIPTION,COMMANDS,OPTIONS,ENVIRONMENT,EXIT STATUS,FILES,SEE ALSO'.split(
-      ',',
-    )) {
-      expect(page).toContain(`\n.SH ${section}\n`);
-    }
-    for (const { heading } of COMMAND_GROUPS) expect(page).toContain(`\n.SS ${heading}\n`);
-  });
+it('hedge.1 has the sections of a manual page, and the version', () => {
+  expect(page).toMatch(new RegExp(`^\\.TH HEDGE 1 "" "hedge ${VERSION.replace(/\./g, '\\.')}"`, 'm'));
+  for (const section of 'NAME,SYNOPSIS,DESCRIPTION,COMMANDS,OPTIONS,ENVIRONMENT,EXIT STATUS,FILES,SEE ALSO'.split(
+    ',',
+  )) {
+    expect(page).toContain(`\n.SH ${section}\n`);
+  }
+  for (const { heading } of COMMAND_GROUPS) expect(page).toContain(`\n.SS ${heading}\n`);
+});
 
-  it('describes every command with its arguments, options and examples', () => {
-    for (const { path, spec } of commandPaths(COMMANDS).filter(({ spec }) => !spec.subcommands)) {
-      expect(page, path.join(' ')).toContain(`\\fBhedge ${asRoff(path.join(' '))}\\fR`);
-      for (const arg of spec.args ?? []) expect(page).toContain(`.I ${arg.name}`);
-      for (const option of spec.options ?? []) expect(page, option.flags).toContain(`.B ${asRoff(option.flags)}`);
-      for (const example of spec.examples) expect(page).toContain(asRoff(example).replace(/…/g, '\\[u2026]'));
-    }
-    for (const option of GLOBAL_OPTIONS) expect(page, option.flags).toContain(`.B ${asRoff(option.flags)}`);
-  });
+it('hedge.1 describes every command with its arguments, options and examples', () => {
+  for (const { path, spec } of commandPaths(COMMANDS).filter(({ spec }) => !spec.subcommands)) {
+    expect(page, path.join(' ')).toContain(`\\fBhedge ${asRoff(path.join(' '))}\\fR`);
+    for (const arg of spec.args ?? []) expect(page).toContain(`.I ${arg.name}`);
+    for (const option of spec.options ?? []) expect(page, option.flags).toContain(`.B ${asRoff(option.flags)}`);
+    for (const example of spec.examples) expect(page).toContain(asRoff(example).replace(/…/g, '\\[u2026]'));
+  }
+  for (const option of GLOBAL_OPTIONS) expect(page, option.flags).toContain(`.B ${asRoff(option.flags)}`);
+});
 
-  it('lists every exit code with its name', () => {
-    for (const { code, name } of EXIT_CODES) expect(page).toContain(`.TP\n.B ${code}\n${asRoff(name)}: `);
-  });
+it('hedge.1 lists every exit code with its name', () => {
+  for (const { code, name } of EXIT_CODES) expect(page).toContain(`.TP\n.B ${code}\n${asRoff(name)}: `);
+});
 
-  it('is plain ASCII for groff: other characters by their code point', () => {
-    expect(page).toMatch(/^[\x00-\x7f]*$/);
-  });
+it('hedge.1 is plain ASCII for groff: other characters by their code point', () => {
+  expect(page).toMatch(/^[\x00-\x7f]*$/);
 });

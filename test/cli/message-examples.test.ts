@@ -1,6 +1,6 @@
 // Every example a refusal offers (`expected … such as 6h, 1d or 2w`, `e.g. 0.2`) is one the same
 // reader accepts: a message never suggests what it would refuse again.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseSince } from '../../src/cli/cmd/journal/journal-list.js';
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
 import { parseDuration } from '../../src/core/duration.js';
@@ -70,36 +70,34 @@ const READERS: Array<[string, (raw: string) => unknown, string]> = [
   ['functional', (raw) => parsePolicyFile(JSON.stringify({ functional: raw }), 'policy.json'), 'dollars'],
 ];
 
-describe('the examples a refusal offers', () => {
-  it.each(READERS)('%s: each is accepted', (_name, read, bad) => {
-    const examples = examplesIn(refusal(read, bad));
-    expect(examples.length).toBeGreaterThan(0);
-    for (const example of examples) expect(() => read(example), example).not.toThrow();
-  });
+it.each(READERS)('the examples a refusal offers: %s: each is accepted', (_name, read, bad) => {
+  const examples = examplesIn(refusal(read, bad));
+  expect(examples.length).toBeGreaterThan(0);
+  for (const example of examples) expect(() => read(example), example).not.toThrow();
+});
 
-  it('--since: each date, time and time ago in brackets is accepted', () => {
-    const message = refusal((raw) => parseSince(raw, NOW), '3x');
-    const examples = [...message.matchAll(/\(([^)]+)\)/g)].flatMap((match) => match[1].split(', '));
-    expect(examples).toEqual('2026-11-20 2026-11-20T08:00:00Z 30m 2h 3d 1w 1mo'.split(' '));
-    for (const example of examples) expect(() => parseSince(example, NOW), example).not.toThrow();
-  });
+it('the examples a refusal offers: --since: each date, time and time ago in brackets is accepted', () => {
+  const message = refusal((raw) => parseSince(raw, NOW), '3x');
+  const examples = [...message.matchAll(/\(([^)]+)\)/g)].flatMap((match) => match[1].split(', '));
+  expect(examples).toEqual('2026-11-20 2026-11-20T08:00:00Z 30m 2h 3d 1w 1mo'.split(' '));
+  for (const example of examples) expect(() => parseSince(example, NOW), example).not.toThrow();
+});
 
-  it('--within offers no minutes, which it refuses', () => {
-    expect(refusal(parseWithin, '30m')).toBe(
-      '--within: "30m" is not allowed; expected a duration such as 6h, 1d, 1d12h or 2w (h, d, w).',
-    );
-  });
+it('the examples a refusal offers: --within offers no minutes, which it refuses', () => {
+  expect(refusal(parseWithin, '30m')).toBe(
+    '--within: "30m" is not allowed; expected a duration such as 6h, 1d, 1d12h or 2w (h, d, w).',
+  );
+});
 
-  it('--tenor: a unit other than d says d is the only one, and its example 3d is 3 days', () => {
-    expect(refusal(parseTenor, '1w')).toBe(
-      '--tenor: "1w" is not allowed; expected 1, 3 or 7 (days); d is the only unit (3d is 3 days).',
-    );
-    expect(parseTenor('3d')).toBe(3);
-  });
+it('the examples a refusal offers: --tenor: a unit other than d says d is the only one, and its example 3d is 3 days', () => {
+  expect(refusal(parseTenor, '1w')).toBe(
+    '--tenor: "1w" is not allowed; expected 1, 3 or 7 (days); d is the only unit (3d is 3 days).',
+  );
+  expect(parseTenor('3d')).toBe(3);
+});
 
-  it('the policy file: the JSON object its refusal shows is a policy', () => {
-    const message = refusal((raw) => parsePolicyFile(raw, 'policy.json'), '{');
-    const shown = /such as (\{.*\})/.exec(message)![1];
-    expect(() => parsePolicyFile(shown, 'policy.json')).not.toThrow();
-  });
+it('the examples a refusal offers: the policy file: the JSON object its refusal shows is a policy', () => {
+  const message = refusal((raw) => parsePolicyFile(raw, 'policy.json'), '{');
+  const shown = /such as (\{.*\})/.exec(message)![1];
+  expect(() => parsePolicyFile(shown, 'policy.json')).not.toThrow();
 });

@@ -64,17 +64,18 @@ describe('from a checkout: ./bin/hedge.js', () => {
   const run = (args: HedgeArgs, env?: Record<string, string>) => inProcess(args, searchPath(), env);
 
   it('the start screen names ./bin/hedge.js, and its first demo command runs as shown; help says what hedge is', async () => {
-    const start = await spawned('./bin/hedge.js', [], { cwd: ROOT, path: searchPath() });
+    const launch = (args: string[]) => spawned('./bin/hedge.js', args, { cwd: ROOT, path: searchPath() });
+    const start = await launch([]);
     exits(start, 0);
     expect(start.stdout).toContain('  ./bin/hedge.js --demo markets');
     expect(start.stdout).not.toMatch(/^ {2}hedge /m);
-    const [program, ...words] = start.stdout.match(/\.\/bin\/hedge\.js --demo markets/)![0].split(' ');
-    const markets = await spawned(program, [...words, '--json'], { cwd: ROOT, path: searchPath() });
+    // The command as shown, run as a shell would.
+    const markets = await launch(['--demo', 'markets', '--json']);
     exits(markets, 0);
     expect(JSON.parse(markets.stdout)).toEqual([expect.objectContaining({ market: 'USDTNGN' })]);
 
     // The launcher's help (dist/help.txt) and the front's say the same.
-    const launched = await spawned('./bin/hedge.js', ['--help'], { cwd: ROOT, path: searchPath() });
+    const launched = await launch(['--help']);
     const help = await run('--help');
     expect(help.stdout).toMatch(/^hedge below is \.\/bin\/hedge\.js\nUsage: hedge <command>/);
     expect([launched.code, launched.stdout]).toEqual([0, help.stdout]);
@@ -85,7 +86,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
 
   it("a hint names the command as run, and the command it names runs: the 404's list of hedges", async () => {
     const missing = await run('--demo hedges hdg_missing');
-    expect(missing.code).toBe(3);
+    exits(missing, 3);
     const suggested = quotedCommand(missing.stderr, './bin/hedge.js');
     expect(suggested).toEqual(['./bin/hedge.js', '--demo', 'hedges']);
     const listed = await run(suggested.slice(1));
@@ -111,7 +112,7 @@ describe('from a checkout: ./bin/hedge.js', () => {
         plan.stderr,
       ).toBe(true);
 
-      expect((await run('--demo open USDTNGN buy 1000 --tenor 1', env)).code).toBe(0);
+      exits(await run('--demo open USDTNGN buy 1000 --tenor 1', env), 0);
       const close = await run('--demo close USDTNGN buy', env);
       exits(close, 0);
       expect(close.stdout.replace(/\s+/g, ' ')).toContain('`./bin/hedge.js --demo account` shows the balance.');
@@ -223,21 +224,19 @@ describe('run by a long path, as cron runs it: node /opt/tools/hedge/bin/hedge.j
   });
 });
 
-describe('a missing argument, every command', () => {
-  it('says what is missing, the usage line and the first example; exit 2, nothing sent', async () => {
-    // Every command that takes a required argument, as the words that name it.
-    const commands = commandPaths(COMMANDS)
-      .filter(({ spec }) => !spec.subcommands && spec.args?.some((arg) => arg.required))
-      .map(({ path }) => path);
-    expect(commands.length).toBeGreaterThan(5);
-    for (const words of commands) {
-      const result = await runHedge(words);
-      expect(result.code, words.join(' ')).toBe(2);
-      expect(result.stderr).toMatch(
-        new RegExp(
-          `^hedge: missing required argument '\\w+'; usage: \`hedge ${words.join(' ')} .*<\\w+>.*\`, e\\.g\\. \`[^\`]*hedge ${words[0]}\\b[^\`]*\`\\.\\n$`,
-        ),
-      );
-    }
-  });
+it('a missing argument, every command: says what is missing, the usage line and the first example; exit 2, nothing sent', async () => {
+  // Every command that takes a required argument, as the words that name it.
+  const commands = commandPaths(COMMANDS)
+    .filter(({ spec }) => !spec.subcommands && spec.args?.some((arg) => arg.required))
+    .map(({ path }) => path);
+  expect(commands.length).toBeGreaterThan(5);
+  for (const words of commands) {
+    const result = await runHedge(words);
+    expect(result.code, words.join(' ')).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^hedge: missing required argument '\\w+'; usage: \`hedge ${words.join(' ')} .*<\\w+>.*\`, e\\.g\\. \`[^\`]*hedge ${words[0]}\\b[^\`]*\`\\.\\n$`,
+      ),
+    );
+  }
 });

@@ -33,32 +33,30 @@ afterAll(async () => {
 const hedge = (args: HedgeArgs, options: Parameters<typeof runHedge>[1] = {}) =>
   runHedge(args, { env: simulator.env, configDir: config.path, ...options });
 
-describe('bad input on the read commands', () => {
-  it('an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
-    const before = sandbox.requestLog.length;
-    const result = await hedge('price EURNGN');
-    exits(result, 2);
-    expect([
-      [result.stdout, result.stderr],
-      sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`),
-    ]).toEqual([['', 'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.\n'], ['GET /markets']]);
-  });
+it('bad input on the read commands: an unlisted market names the listed ones (quote: quote-requests.test.ts)', async () => {
+  const before = sandbox.requestLog.length;
+  const result = await hedge('price EURNGN');
+  exits(result, 2);
+  expect([
+    [result.stdout, result.stderr],
+    sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`),
+  ]).toEqual([['', 'hedge: market: "EURNGN" is not listed for this account; listed: USDTNGN.\n'], ['GET /markets']]);
+});
 
-  it('a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown', async () => {
-    const password = 'Zk/Wq9vTr8Lm';
-    for (const args of [['journal'], ['journal', '--json']]) {
-      const result = await hedge(args, {
-        env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
-      });
-      exits(result, 2);
-      expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-      expect(result.stderr).toContain(
-        'HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;',
-      );
-      for (const piece of 'Zk/W Wq9v vTr8 Tr8L r8Lm'.split(' '))
-        expect(`${result.stdout}${result.stderr}`).not.toContain(piece);
-    }
-  });
+it('bad input on the read commands: a journal URL that does not parse (a password with /) is exit 2 in one line, the password not shown', async () => {
+  const password = 'Zk/Wq9vTr8Lm';
+  for (const args of [['journal'], ['journal', '--json']]) {
+    const result = await hedge(args, {
+      env: { ...simulator.env, HEDGE_JOURNAL_URL: `postgres://desk:${password}@127.0.0.1:9/hedge` },
+    });
+    exits(result, 2);
+    expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toContain(
+      'HEDGE_JOURNAL_URL: postgres://… (not a URL) cannot be used: it does not parse as a URL;',
+    );
+    for (const piece of 'Zk/W Wq9v vTr8 Tr8L r8Lm'.split(' '))
+      expect(`${result.stdout}${result.stderr}`).not.toContain(piece);
+  }
 });
 
 const hasMkfifo = hasTool('mkfifo');

@@ -4,24 +4,27 @@
 // problem word for word, the same help printed. Checked here over every command path, its examples
 // and argv shaped to trip a scanner (a global option's value named like a command, `--`, typos).
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { parseCommandLine, typedCommand } from '../../src/cli/main.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { commandPaths } from '../../src/cli/runner/command-spec.js';
+import { collector } from '../support/output/fake-output.js';
 
 async function parsedBy(argv: string[], wholeTree: boolean) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const io = { stdout, stderr, stdin: new PassThrough(), stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false };
+  const [out, err] = [collector(), collector()];
+  const io = {
+    stdout: out.stream,
+    stderr: err.stream,
+    stdin: new PassThrough(),
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+  };
   const parsed = await parseCommandLine([...argv], io, 80, 'hedge', wholeTree);
   // The spec is compared by its path (the objects are the manifest's own either way).
   const comparable =
     'invocation' in parsed ? { invocation: { ...parsed.invocation, spec: parsed.invocation.spec.name } } : parsed;
-  return { parsed: comparable, out, err };
+  return { parsed: comparable, out: out.text(), err: err.text() };
 }
 
 const tree = commandPaths(COMMANDS);
@@ -56,25 +59,23 @@ const shapes = [
   ].map(words),
 ];
 
-describe('the typed branch against the whole tree', () => {
-  it(`parses ${shapes.length} command lines exactly as the whole tree does`, async () => {
-    let invocations = 0;
-    for (const argv of shapes) {
-      const branch = await parsedBy(argv, false);
-      expect(branch, argv.join(' ')).toEqual(await parsedBy(argv, true));
-      if (typeof branch.parsed === 'object' && branch.parsed !== null && 'invocation' in (branch.parsed as object))
-        invocations++;
-    }
-    // The shapes reach commands, not only problems: every example is a command line that runs.
-    expect(invocations).toBeGreaterThan(examples.length / 2);
-  });
+it(`the typed branch against the whole tree: parses ${shapes.length} command lines exactly as the whole tree does`, async () => {
+  let invocations = 0;
+  for (const argv of shapes) {
+    const branch = await parsedBy(argv, false);
+    expect(branch, argv.join(' ')).toEqual(await parsedBy(argv, true));
+    if (typeof branch.parsed === 'object' && branch.parsed !== null && 'invocation' in (branch.parsed as object))
+      invocations++;
+  }
+  // The shapes reach commands, not only problems: every example is a command line that runs.
+  expect(invocations).toBeGreaterThan(examples.length / 2);
+});
 
-  it('finds the command word past global options and their values', () => {
-    expect(
-      ['--profile quote markets', '--timeout=5 --demo quote USDTNGN', '--json journal list'].map(
-        (line) => typedCommand(words(line))?.name,
-      ),
-    ).toEqual(['markets', 'quote', 'journal']);
-    for (const line of ['-- quote', 'quot', '--demo']) expect(typedCommand(words(line)), line).toBeUndefined();
-  });
+it('the typed branch against the whole tree: finds the command word past global options and their values', () => {
+  expect(
+    ['--profile quote markets', '--timeout=5 --demo quote USDTNGN', '--json journal list'].map(
+      (line) => typedCommand(words(line))?.name,
+    ),
+  ).toEqual(['markets', 'quote', 'journal']);
+  for (const line of ['-- quote', 'quot', '--demo']) expect(typedCommand(words(line)), line).toBeUndefined();
 });

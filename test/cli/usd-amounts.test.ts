@@ -9,10 +9,9 @@ import { parseAgentLimits } from '../../src/cli/agent/guardrails.js';
 import { parseExposuresFile } from '../../src/features/exposures/exposures-file.js';
 import { parseNotional, parseUsdAmount, readAmount } from '../../src/core/input.js';
 import { parseTargetFile } from '../../src/core/target-file.js';
-import { UsageError } from '../../src/core/errors.js';
-import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { parseKeeperServiceOptions } from '../../src/features/keeper/keeper-service.js';
 import { parseTolerance } from '../../src/features/plan/target-plan.js';
+import { usageRefusal } from '../support/output/refusal.js';
 
 /** Every USD argument and option, by the name a refusal gives, with how its command reads it. */
 const USD_INPUTS: Record<string, (raw: string) => number | undefined> = {
@@ -59,18 +58,9 @@ describe('every USD argument and option', () => {
       '1,0,0|1000,000|1,000_000|10,00|1,0000|10 000|1e3|1e400|0x10|5 usd|lots|1.5x|0.001|2000000m|Infinity|NaN|'.split(
         '|',
       ),
-    )('refuses %j: one line naming it, exit 2', (raw) => {
-      let refusal: unknown;
-      try {
-        read(raw);
-      } catch (error) {
-        refusal = error;
-      }
-      expect(refusal).toBeInstanceOf(UsageError);
-      const message = (refusal as Error).message;
+    )('refuses %j: one line naming it, exit 2 (a UsageError)', (raw) => {
+      const message = usageRefusal(() => read(raw));
       expect(message.startsWith(`${name}: `), message).toBe(true);
-      expect(message).not.toContain('\n');
-      expect(describeError(refusal).exitCode).toBe(2);
     });
   });
 
@@ -92,34 +82,31 @@ describe('every USD argument and option', () => {
   });
 });
 
-describe('the file columns read the same grammar', () => {
-  it('a target row notional_usd and an exposure amount', () => {
-    const target = parseTargetFile(
-      'market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n',
-      { sourceName: 't.csv' },
-    );
-    expect('rows' in target && target.rows.map((row) => row.notionalUsd)).toEqual([10_000, 1_500_000]);
-    const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', {
-      sourceName: 't.csv',
-    });
-    expect('problems' in refused && refused.problems.map((problem) => problem.message)).toEqual([
-      'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
-    ]);
-    const exposures = parseExposuresFile(
-      'id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n',
-      { sourceName: 'e.csv' },
-    );
-    expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
+it('the file columns read the same grammar: a target row notional_usd and an exposure amount', () => {
+  const target = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"10,000",7\nUSDTNGN,sell,1.5m,7\n', {
+    sourceName: 't.csv',
   });
+  expect('rows' in target && target.rows.map((row) => row.notionalUsd)).toEqual([10_000, 1_500_000]);
+  const refused = parseTargetFile('market,side,notional_usd,tenor_days\nUSDTNGN,buy,"1,0,0",7\n', {
+    sourceName: 't.csv',
+  });
+  expect('problems' in refused && refused.problems.map((problem) => problem.message)).toEqual([
+    'notional_usd: the value is not allowed; expected a positive USD amount such as 10000, 10_000, 10k or 1.5m.',
+  ]);
+  const exposures = parseExposuresFile(
+    'id,market,type,amount,currency,due\nA,USDTNGN,payable,"1,0,0",USD,2027-01-01\n',
+    { sourceName: 'e.csv' },
+  );
+  expect(JSON.stringify(exposures)).toMatch(/amount: missing or not allowed/);
+});
 
-  it('readAmount: the one grammar under every parser', () => {
-    expect([
-      readAmount('10,000', 'positive', 1e12),
-      readAmount('1,0,0', 'zero-or-more', 1e12),
-      readAmount('-0', 'signed', 1e12),
-      readAmount('+5', 'positive', 1e12),
-      readAmount('2bn', 'positive', 1e9),
-      readAmount('0.005', 'positive', 1e12),
-    ]).toEqual([10_000, 'shape', 0, 'shape', 'too-big', 'cents']);
-  });
+it('the file columns read the same grammar: readAmount: the one grammar under every parser', () => {
+  expect([
+    readAmount('10,000', 'positive', 1e12),
+    readAmount('1,0,0', 'zero-or-more', 1e12),
+    readAmount('-0', 'signed', 1e12),
+    readAmount('+5', 'positive', 1e12),
+    readAmount('2bn', 'positive', 1e9),
+    readAmount('0.005', 'positive', 1e12),
+  ]).toEqual([10_000, 'shape', 0, 'shape', 'too-big', 'cents']);
 });

@@ -72,14 +72,14 @@ afterAll(async () => {
   await simulator?.close();
 });
 
-/** Read commands whose output carries hostile text, numbered, with their exit; the last one fails with a hostile message. */
-const READS: Array<[number, () => string[], number]> = [
-  [0, () => ['markets'], 0],
-  [1, () => ['hedges'], 0],
-  [2, () => ['hedges', hostileHedgeId], 0],
-  [3, () => ['history'], 0],
-  [4, () => ['positions'], 0],
-  [5, () => ['hedges', 'hdg_nosuchhedge0000000000000'], 3],
+/** Read commands whose output carries hostile text, with their exit; the last one fails (exit 3) with a hostile message. */
+const READS: Array<[() => string[], number]> = [
+  [() => ['markets'], 0],
+  [() => ['hedges'], 0],
+  [() => ['hedges', hostileHedgeId], 0],
+  [() => ['history'], 0],
+  [() => ['positions'], 0],
+  [() => ['hedges', 'hdg_nosuchhedge0000000000000'], 3],
 ];
 
 /**
@@ -90,20 +90,24 @@ function onTerminal(args: string[], real = false) {
   return drawScreen({ configDir: simulator.configDir, args, env: simulator.env, cols: 200, real });
 }
 
-describe('hostile text on a terminal', () => {
-  it.each(READS)('read %i: nothing raw reaches the terminal; the text shows escaped', async (index, args, exit) => {
-    const { code, raw, screen } = await onTerminal(args(), index === READS.length - 1);
+it.each(READS)(
+  'hostile text on a terminal: read %#: nothing raw reaches the terminal; the text shows escaped',
+  async (args, exit) => {
+    const { code, raw, screen } = await onTerminal(args(), exit === 3);
     expect(code, screen).toBe(exit);
     expect(unsafeIn(raw)).toBeUndefined();
     // The hostile text was shown, made visible, not silently dropped.
     expect(screen).toMatch(/\\x1b|\\u202e/);
-  });
+  },
+);
 
-  it.each([
-    ['a window-title escape', `deal\u001b]0;pwned\u0007`],
-    ['a bidi override', 'deal\u202e24-LAED'],
-    ['a zero-width space', 'deal\u200b42'],
-  ])('open --ref with %s is refused (exit 2), shown escaped, nothing sent', async (name, reference) => {
+it.each([
+  ['a window-title escape', `deal\u001b]0;pwned\u0007`],
+  ['a bidi override', 'deal\u202e24-LAED'],
+  ['a zero-width space', 'deal\u200b42'],
+])(
+  'hostile text on a terminal: open --ref with %s is refused (exit 2), shown escaped, nothing sent',
+  async (name, reference) => {
     const writes = simulator.writes().length;
     const real = name === 'a window-title escape';
     const { code, raw, screen } = await onTerminal(
@@ -114,42 +118,40 @@ describe('hostile text on a terminal', () => {
     expect(screen).toMatch(/^hedge: --ref/m);
     expect(unsafeIn(raw)).toBeUndefined();
     expect(simulator.writes()).toHaveLength(writes);
-  });
-});
+  },
+);
 
-describe('hostile text in a pipe', () => {
-  it.each(READS)(
-    'read %i: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
-    async (_index, args, exit) => {
-      const [plain, json] = await Promise.all([args(), [...args(), '--json']].map((words) => simulator.hedge(words)));
-      for (const result of [plain, json]) {
-        expect(result.code, result.stderr).toBe(exit);
-        expect([unsafeIn(result.stdout), unsafeIn(result.stderr)]).toEqual([undefined, undefined]);
-      }
-      expect(`${plain.stdout}${plain.stderr}`).toMatch(/\\x1b|\\u202e/);
-      // Data on stdout, or the error document on stderr: either parses.
-      expect(() => JSON.parse(exit === 0 ? json.stdout : json.stderr)).not.toThrow();
-    },
+it.each(READS)(
+  'hostile text in a pipe: read %#: plain output and stderr carry nothing raw; --json is valid JSON with nothing raw',
+  async (args, exit) => {
+    const [plain, json] = await Promise.all([args(), [...args(), '--json']].map((words) => simulator.hedge(words)));
+    for (const result of [plain, json]) {
+      exits(result, exit);
+      expect([unsafeIn(result.stdout), unsafeIn(result.stderr)]).toEqual([undefined, undefined]);
+    }
+    expect(`${plain.stdout}${plain.stderr}`).toMatch(/\\x1b|\\u202e/);
+    // Data on stdout, or the error document on stderr: either parses.
+    expect(() => JSON.parse(exit === 0 ? json.stdout : json.stderr)).not.toThrow();
+  },
+);
+
+it('hostile text in a pipe: --json parses back to the exact strings the server sent', async () => {
+  const [markets, hedges, history, positions, missing] = await Promise.all(
+    ['markets', 'hedges', 'history', 'positions', 'hedges hdg_nosuchhedge0000000000000'].map(async (args) => {
+      const run = await simulator.hedge(`${args} --json`);
+      return JSON.parse(run.stdout || run.stderr);
+    }),
   );
-
-  it('--json parses back to the exact strings the server sent', async () => {
-    const [markets, hedges, history, positions, missing] = await Promise.all(
-      ['markets', 'hedges', 'history', 'positions', 'hedges hdg_nosuchhedge0000000000000'].map(async (args) => {
-        const run = await simulator.hedge(`${args} --json`);
-        return JSON.parse(run.stdout || run.stderr);
-      }),
-    );
-    expect(markets.map((market: any) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
-    for (const market of markets) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
-    expect([hedges, hedges.map((hedge: any) => hedge.client_reference), history]).toEqual([
-      (await simulator.api('GET', '/hedges')).body.data,
-      [HOSTILE_REFERENCE, HOSTILE_REFERENCE],
-      (await simulator.api('GET', '/hedges/history')).body.data,
-    ]);
-    expect(positions[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
-    expect(missing.error.code).toBe('hedge_not_found');
-    expect(missing.error.message).toContain(HOSTILE_TEXT);
-  });
+  expect(markets.map((market: any) => market.market)).toEqual(expect.arrayContaining([MARKET, HOSTILE_MARKET]));
+  for (const market of markets) expect(market[HOSTILE_FIELD_NAME]).toBe(HOSTILE_FIELD_VALUE);
+  expect([hedges, hedges.map((hedge: any) => hedge.client_reference), history]).toEqual([
+    (await simulator.api('GET', '/hedges')).body.data,
+    [HOSTILE_REFERENCE, HOSTILE_REFERENCE],
+    (await simulator.api('GET', '/hedges/history')).body.data,
+  ]);
+  expect(positions[0]).toMatchObject({ market: HOSTILE_MARKET, hedge_id: hostileHedgeId });
+  expect(missing.error.code).toBe('hedge_not_found');
+  expect(missing.error.message).toContain(HOSTILE_TEXT);
 });
 
 describe('colour codes from the server', () => {

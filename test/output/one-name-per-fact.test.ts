@@ -16,60 +16,59 @@ const simulator = useSimulators({ stepped: true });
 
 const cents = (value: number) => Math.round(value * 100);
 
-describe('the hedge id is hedge_id', () => {
-  it('open --json and its TSV name the opened hedge hedge_id, waited for or not', async () => {
-    const sim = await simulator();
-    const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
-    const [hedge] = sim.hedges();
-    expect(hedge.status).toBe('filled');
-    expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
-    expect(Object.keys(filled)[0]).toBe('hedge_id');
-    const submitted = okJson(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`));
-    expect(submitted.hedge_id).toBe(sim.active('sell')[0].id);
-    const other = await simulator();
-    const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
-    expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', other.hedges()[0].id]);
-  });
+/** A simulator whose buy side of 2,000 USD was closed through the CLI, and its history as the server sends it. */
+async function closedBuy() {
+  const sim = await simulator();
+  sim.seedOpen('buy', 2000);
+  ok(await sim.hedge(`close ${MARKET} buy`));
+  return { sim, history: (await sim.api('GET', '/hedges/history')).body.data };
+}
 
-  it("open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {
-    const sim = await simulator();
-    for (const [side, columns] of [
-      ['buy', 80],
-      ['sell', 60],
-    ] as const) {
-      const card = ok(
-        await sim.hedge(`open ${MARKET} ${side} 1000 --tenor 3`, { screen: { columns, rows: 60 } }),
-      ).stdout;
-      const id = sim.active(side)[0].id;
-      expect(card).toContain('Hedge filled');
-      expect(card.match(/Hedge ID\s+│ (\S+)/)?.[1]).toBe(id);
-      expect(card.split('\n').filter((line) => line.startsWith('│') && line.includes(id))).toHaveLength(1);
-      expect(card).not.toMatch(/│ ID\s+│/);
-    }
-  });
+it('the hedge id is hedge_id: open --json and its TSV name the opened hedge hedge_id, waited for or not', async () => {
+  const sim = await simulator();
+  const filled = okJson(await sim.hedge(`open ${MARKET} buy 1000 --tenor 3 --json`));
+  const [hedge] = sim.hedges();
+  expect(hedge.status).toBe('filled');
+  expect(filled).toMatchObject({ hedge_id: hedge.id, status: 'filled' });
+  expect(Object.keys(filled)[0]).toBe('hedge_id');
+  const submitted = okJson(await sim.hedge(`open ${MARKET} sell 1000 --tenor 3 --no-wait --json`));
+  expect(submitted.hedge_id).toBe(sim.active('sell')[0].id);
+  const other = await simulator();
+  const tsv = ok(await other.hedge(`open ${MARKET} buy 500 --tenor 1`)).stdout.split('\n');
+  expect(tsv.slice(0, 2).map((line) => line.split('\t')[0])).toEqual(['hedge_id', other.hedges()[0].id]);
 });
 
-describe("the report's fees are not the server's fees_usdc", () => {
-  it("fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {
-    const sim = await simulator();
-    sim.seedOpen('buy', 2000);
-    ok(await sim.hedge(`close ${MARKET} buy`));
-    const wire = (await sim.api('GET', '/hedges/history')).body.data;
-    expect(wire).toHaveLength(1);
-    const report = okJson(await sim.hedge('report --json'));
-    expect(report.totals).not.toHaveProperty('fees_usdc');
-    expect(report.totals).not.toHaveProperty('carry_usdc');
-    // The same amounts, of opposite sign: paid is positive on the wire, negative in the report.
-    expect(wire[0]!.fees_usdc).toBeGreaterThan(0);
-    expect([
-      cents(report.totals.fees_pnl_usdc) + cents(wire[0]!.fees_usdc!),
-      cents(report.totals.carry_pnl_usdc) + cents(wire[0]!.carry_usdc!),
-    ]).toEqual([0, 0]);
-    const history = okJson(await sim.hedge('history --json'));
-    expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
-    const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
-    expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
-  });
+it("the hedge id is hedge_id: open's card on a screen names the hedge's id once, as Hedge ID, at 80 columns and at 60", async () => {
+  const sim = await simulator();
+  for (const [side, columns] of [
+    ['buy', 80],
+    ['sell', 60],
+  ] as const) {
+    const card = ok(await sim.hedge(`open ${MARKET} ${side} 1000 --tenor 3`, { screen: { columns, rows: 60 } })).stdout;
+    const id = sim.active(side)[0].id;
+    expect(card).toContain('Hedge filled');
+    expect(card.match(/Hedge ID\s+│ (\S+)/)?.[1]).toBe(id);
+    expect(card.split('\n').filter((line) => line.startsWith('│') && line.includes(id))).toHaveLength(1);
+    expect(card).not.toMatch(/│ ID\s+│/);
+  }
+});
+
+it("the report's fees are not the server's fees_usdc: fees_pnl_usdc and carry_pnl_usdc are the server's fees and carry turned to your side; history keeps fees_usdc", async () => {
+  const { sim, history: wire } = await closedBuy();
+  expect(wire).toHaveLength(1);
+  const report = okJson(await sim.hedge('report --json'));
+  expect(report.totals).not.toHaveProperty('fees_usdc');
+  expect(report.totals).not.toHaveProperty('carry_usdc');
+  // The same amounts, of opposite sign: paid is positive on the wire, negative in the report.
+  expect(wire[0]!.fees_usdc).toBeGreaterThan(0);
+  expect([
+    cents(report.totals.fees_pnl_usdc) + cents(wire[0]!.fees_usdc!),
+    cents(report.totals.carry_pnl_usdc) + cents(wire[0]!.carry_usdc!),
+  ]).toEqual([0, 0]);
+  const history = okJson(await sim.hedge('history --json'));
+  expect(history[0].fees_usdc).toBe(wire[0]!.fees_usdc);
+  const csv = ok(await sim.hedge('report --format csv')).stdout.split('\n')[0];
+  expect(csv).toBe('group,count,notional_usd,gross_pnl_usd,carry_pnl_usdc,fees_pnl_usdc,net_pnl_usd');
 });
 
 describe("the plan's and the exposures' carry and fees are not under the server's names", () => {
@@ -98,10 +97,10 @@ describe("the plan's and the exposures' carry and fees are not under the server'
   });
 
   it("exposures: the projected cost and the cost to date are carry_pnl_usdc and fees_pnl_usdc, history's turned round", async () => {
-    const sim = await simulator();
-    sim.seedOpen('buy', 2000);
-    ok(await sim.hedge(`close ${MARKET} buy`));
-    const [record] = (await sim.api('GET', '/hedges/history')).body.data;
+    const {
+      sim,
+      history: [record],
+    } = await closedBuy();
     const due = new Date(sim.sandbox.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const file = join(sim.configDir, 'exposures.csv');
     writeFileSync(file, `id,market,type,amount,currency,due\nINV-1,${MARKET},receivable,45m,NGN,${due}\n`);
@@ -125,42 +124,38 @@ describe("the plan's and the exposures' carry and fees are not under the server'
   });
 });
 
-describe("the journal's reference of an add and a reduce", () => {
-  it('is the deal of the side it changed, in the table, TSV and --ref', async () => {
-    const sim = await simulator();
-    ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 7 --ref DEAL-9`));
-    ok(await sim.hedge(`add ${MARKET} buy 500`));
-    ok(await sim.hedge(`reduce ${MARKET} buy 200`));
-    // The server's hedge carries the reference, and took the add and the reduce.
-    expect(sim.active('buy').map((hedge) => [hedge.clientReference, hedge.notionalUsd])).toEqual([['DEAL-9', 1300]]);
-    expect(sim.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/add', '/hedges/reduce']);
-    const rows = ok(await sim.hedge('journal --fields command,client_reference'))
-      .stdout.trimEnd()
-      .split('\n');
-    expect(rows).toEqual(['command\tclient_reference', 'reduce\tDEAL-9', 'add\tDEAL-9', 'open\tDEAL-9']);
-    const byRef = ok(await sim.hedge('journal --ref DEAL-9 --fields command'))
-      .stdout.trimEnd()
-      .split('\n');
-    expect(byRef).toEqual('command reduce add open'.split(' '));
-    const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
-    expect(screen).toMatch(/ add +buy +DEAL-9 /);
-    expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
-  });
+it("the journal's reference of an add and a reduce: is the deal of the side it changed, in the table, TSV and --ref", async () => {
+  const sim = await simulator();
+  ok(await sim.hedge(`open ${MARKET} buy 1000 --tenor 7 --ref DEAL-9`));
+  ok(await sim.hedge(`add ${MARKET} buy 500`));
+  ok(await sim.hedge(`reduce ${MARKET} buy 200`));
+  // The server's hedge carries the reference, and took the add and the reduce.
+  expect(sim.active('buy').map((hedge) => [hedge.clientReference, hedge.notionalUsd])).toEqual([['DEAL-9', 1300]]);
+  expect(sim.trades().map((entry) => entry.path)).toEqual(['/hedges', '/hedges/add', '/hedges/reduce']);
+  const rows = ok(await sim.hedge('journal --fields command,client_reference'))
+    .stdout.trimEnd()
+    .split('\n');
+  expect(rows).toEqual(['command\tclient_reference', 'reduce\tDEAL-9', 'add\tDEAL-9', 'open\tDEAL-9']);
+  const byRef = ok(await sim.hedge('journal --ref DEAL-9 --fields command'))
+    .stdout.trimEnd()
+    .split('\n');
+  expect(byRef).toEqual('command reduce add open'.split(' '));
+  const { screen } = await drawScreen({ configDir: sim.configDir, args: ['journal'], env: sim.env, cols: 80 });
+  expect(screen).toMatch(/ add +buy +DEAL-9 /);
+  expect(screen).toMatch(/ reduce +buy +DEAL-9 /);
 });
 
-describe('effectiveness', () => {
-  it('names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
-    const sim = await simulator();
-    const file = join(ROOT, 'docs', 'examples', 'exposures.csv');
-    const args = ['exposures', file, '--report', '--show', 'effectiveness'];
-    const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
-    expect(code, screen).toBe(0);
-    expect(screen).toContain('Dollar offset %');
-    expect(screen).toContain('Within 80–125% (ASC 815)');
-    expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
-    // Scripts keep their names.
-    const csv = ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0];
-    expect(csv).toContain('offset_pct,effective');
-    expect(sim.writes()).toHaveLength(0);
-  });
+it('effectiveness: names the dollar-offset test and ASC 815 as the source of its 80–125% verdict', async () => {
+  const sim = await simulator();
+  const file = join(ROOT, 'docs', 'examples', 'exposures.csv');
+  const args = ['exposures', file, '--report', '--show', 'effectiveness'];
+  const { screen, code } = await drawScreen({ configDir: sim.configDir, args, env: sim.env, cols: 200 });
+  expect(code, screen).toBe(0);
+  expect(screen).toContain('Dollar offset %');
+  expect(screen).toContain('Within 80–125% (ASC 815)');
+  expect(screen).toContain('under IFRS 9 the ratio is a diagnostic');
+  // Scripts keep their names.
+  const csv = ok(await sim.hedge([...args, '--format', 'csv'])).stdout.split('\n')[0];
+  expect(csv).toContain('offset_pct,effective');
+  expect(sim.writes()).toHaveLength(0);
 });

@@ -164,22 +164,20 @@ describe('a hedge card and the profiles', () => {
   });
 });
 
-describe('the deal reference', () => {
-  it('--ref filters every list the same way', async () => {
-    const results = await Promise.all(
-      'positions hedges maturities journal history'.split(' ').map((list) => run([list, '--ref', 'DESK-7', '--json'])),
-    );
-    for (const result of results) exits(result, 0);
-    const [positions, hedges, maturities, journal, history] = results.map((result) => JSON.parse(result.stdout));
-    expect([
-      positions.map((row: any) => row.side),
-      hedges.map((row: any) => row.client_reference),
-      maturities.map((row: any) => row.client_reference),
-      journal.map((entry: any) => entry.command),
-    ]).toEqual([['sell'], ['DESK-7'], ['DESK-7'], ['open']]);
-    // Nothing with that reference has closed yet.
-    expect(history).toEqual([]);
-  });
+it('the deal reference: --ref filters every list the same way', async () => {
+  const results = await Promise.all(
+    'positions hedges maturities journal history'.split(' ').map((list) => run([list, '--ref', 'DESK-7', '--json'])),
+  );
+  for (const result of results) exits(result, 0);
+  const [positions, hedges, maturities, journal, history] = results.map((result) => JSON.parse(result.stdout));
+  expect([
+    positions.map((row: any) => row.side),
+    hedges.map((row: any) => row.client_reference),
+    maturities.map((row: any) => row.client_reference),
+    journal.map((entry: any) => entry.command),
+  ]).toEqual([['sell'], ['DESK-7'], ['DESK-7'], ['open']]);
+  // Nothing with that reference has closed yet.
+  expect(history).toEqual([]);
 });
 
 // What a person acts on at 80 and 60 columns: keep's "reported only" on a drifted row, a watch's title

@@ -51,206 +51,198 @@ const BUY_QUOTE: Quote = {
   upfront: { required_margin_usdc: 500, platform_fee_usdc: 2.5, total_upfront_usdc: 502.5 },
 };
 
-describe('money words', () => {
-  it('turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
-    expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
-  });
-
-  it('says who pays, now or once realized', () => {
-    expect([
-      payOrEarn(-4.19, { per: '/day' }),
-      payOrEarn(2.79),
-      payOrEarn(-12.5, { realized: true }),
-      payOrEarn(0.5, { realized: true }),
-      payOrEarn(-0.001),
-      payWords(0),
-    ]).toEqual([
-      '-4.19 USDC/day, you pay',
-      '+2.79 USDC, you earn',
-      '-12.50 USDC, you paid',
-      '+0.50 USDC, you earned',
-      '0.00 USDC, nothing to pay',
-      'nothing to pay',
-    ]);
-  });
-
-  it('a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
-    for (const [side, price, bps] of [
-      ['buy', 1499.85, 1],
-      ['buy', 1500.15, -1],
-      ['sell', 1500.15, 1],
-      ['sell', 1499.85, -1],
-    ] as const)
-      expect(priceFavourBps(side, price, 1500)).toBeCloseTo(bps, 10);
-    expect([
-      betterOrWorse(0.3, 'quoted', 'as quoted'),
-      betterOrWorse(-0.3, 'the market price', 'none'),
-      betterOrWorse(0, 'quoted', 'as quoted'),
-    ]).toEqual(['better than quoted', 'worse than the market price', 'as quoted']);
-  });
-
-  it('slippage of a fill is signed the same way for both sides', () => {
-    expect(slippageBps('buy', 1530.67, 1530.52)).toBeCloseTo(-0.98, 2);
-    expect(slippageBps('sell', 1530.67, 1530.52)).toBeCloseTo(0.98, 2);
-  });
+it('money words: turns the server sign of carry and fees (positive = the account pays) to the account side', () => {
+  expect([toAccountSide(4.19), toAccountSide(-2.79), Object.is(toAccountSide(0), 0)]).toEqual([-4.19, 2.79, true]);
 });
 
-describe('the quote card in that convention', () => {
-  it('earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"', () => {
-    const sell: Quote = {
-      ...BUY_QUOTE,
-      side: 'sell',
-      tenor_days: 1,
-      pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
-      carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
-    };
-    const card = renderQuoteCard(capture('table').out, sell, NOW);
-    expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
-    for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
-      expect(card).toContain(part);
-  });
-
-  it('the direction of impact comes from the two prices; the server sign only breaks a tie', () => {
-    // A server that signs impact the other way round (positive = paid) still reads "worse" for this buy.
-    const flat = { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } };
-    expect(
-      [{ ...BUY_QUOTE, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: 2.2 } }, flat].map(
-        (quote) => impactForAccount(quote).usd,
-      ),
-    ).toEqual([-2.2, 0.4]);
-  });
+it('money words: says who pays, now or once realized', () => {
+  expect([
+    payOrEarn(-4.19, { per: '/day' }),
+    payOrEarn(2.79),
+    payOrEarn(-12.5, { realized: true }),
+    payOrEarn(0.5, { realized: true }),
+    payOrEarn(-0.001),
+    payWords(0),
+  ]).toEqual([
+    '-4.19 USDC/day, you pay',
+    '+2.79 USDC, you earn',
+    '-12.50 USDC, you paid',
+    '+0.50 USDC, you earned',
+    '0.00 USDC, nothing to pay',
+    'nothing to pay',
+  ]);
 });
 
-describe('results of open, add, reduce and close', () => {
-  // Signed the same in TSV: test/trade/trading.test.ts (its open's slippage_bps).
-  it('open: slippage against the quote with words on a card', () => {
-    const hedge = {
-      id: 'hdg_1',
-      status: 'filled',
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 5000,
-      tenor_days: 3,
-      struck_rate: 1530.6749,
-    };
-    const human = capture('table');
-    renderHedge(human.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
-    expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
-  });
-
-  it('add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
-    const human = capture('table');
-    renderAdditionQuote(human.out, BUY_QUOTE, {
-      maturityAt: '2026-03-04T10:00:00.000Z',
-      daysLeft: 2,
-      position: { notionalUsd: 10_000, entryPrice: 1530.1 },
-    });
-    const card = human.stdout();
-    expect(card).toContain('Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)');
-    for (const part of [
-      /Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/,
-      /Required margin\s+│ 500\.00 USDC/,
-      /Platform fee\s+│ -2\.50 USDC, you pay/,
-      /Carry per day\s+│ -2\.10 USDC\/day, you pay/,
-      /Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/,
-    ])
-      expect(card).toMatch(part);
-    expect(human.stderr()).toBe('');
-
-    const script = capture('json');
-    renderAdditionQuote(script.out, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
-    expect([script.stdout(), script.stderr()]).toEqual([
-      '',
-      'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
-    ]);
-  });
-
-  it('add: the position before → after, and the price the entries imply against the quote', () => {
-    const human = capture('table');
-    const change = {
-      action: 'add' as const,
-      market: 'USDTNGN',
-      side: 'buy' as const,
-      changeUsd: 5_000,
-      before: { notionalUsd: 10_000, entryPrice: 1530, marginUsdc: 1000, hedgeId: 'hdg_1' },
-      after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
-      quotedPrice: 1530.55,
-    };
-    renderPositionChange(human.out, change);
-    // (1530.2 × 15,000 − 1530 × 10,000) / 5,000 = 1530.6: 0.3 bps above the quote, worse for a buy.
-    expect(impliedAdditionPrice(change.before, change.after)).toBeCloseTo(1530.6, 9);
-    for (const part of [
-      /Notional\s+│ 10,000\.00 → 15,000\.00 USD/,
-      /Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/,
-      /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
-      /Margin\s+│ 1,000\.00 → 1,500\.00 USDC/,
-    ])
-      expect(human.stdout()).toMatch(part);
-    const script = capture('tsv');
-    renderPositionChange(script.out, change);
-    expect(script.stdout()).toBe('');
-    expect(script.stderr()).toContain(
-      'Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC',
-    );
-  });
-
-  it('reduce: the reduced share of the figures before (proportional) and the balance before → after', () => {
-    const human = capture('table');
-    renderPositionChange(human.out, {
-      action: 'reduce',
-      market: 'USDTNGN',
-      side: 'sell',
-      changeUsd: 5_000,
-      before: {
-        notionalUsd: 20_000,
-        entryPrice: 1530,
-        marginUsdc: 2000,
-        netMarginUsd: 2010,
-        netPnlUsd: 16,
-        accruedCarryUsdc: 4,
-      },
-      after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
-      balanceBeforeUsdc: 10_000,
-      balanceAfterUsdc: 10_502.49,
-    });
-    const card = human.stdout();
-    for (const part of [
-      /Entry\s+│ 1,530\.00 NGN per USDT \(unchanged\)/,
-      /Returned \(est\.\)\s+│ \+502\.50 USD to your balance/,
-      /Realized net P&L \(est\.\)\s+│ \+4\.00 USD/,
-      /Carry in it \(est\.\)\s+│ -1\.00 USDC, you paid/,
-      /Balance change\s+│ \+502\.49 USDC \(10,000\.00 → 10,502\.49\)/,
-    ])
-      expect(card).toMatch(part);
-    expect(card).toContain(
-      '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
-    );
-  });
+it('money words: a price is better for a buy when lower and for a sell when higher, in bps of the reference', () => {
+  for (const [side, price, bps] of [
+    ['buy', 1499.85, 1],
+    ['buy', 1500.15, -1],
+    ['sell', 1500.15, 1],
+    ['sell', 1499.85, -1],
+  ] as const)
+    expect(priceFavourBps(side, price, 1500)).toBeCloseTo(bps, 10);
+  expect([
+    betterOrWorse(0.3, 'quoted', 'as quoted'),
+    betterOrWorse(-0.3, 'the market price', 'none'),
+    betterOrWorse(0, 'quoted', 'as quoted'),
+  ]).toEqual(['better than quoted', 'worse than the market price', 'as quoted']);
 });
 
-describe('add and open rules', () => {
-  it('an addition is quoted with the shortest tenor covering the time to maturity', () => {
-    const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
-    expect([
-      ...[0.5, 1, 2.9, 6.99, 9].map((days) => additionQuoteTenor(inDays(days), NOW)),
-      additionQuoteTenor(undefined, NOW, 3),
-      additionQuoteTenor(undefined, NOW, 5),
-    ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
-    expect(daysUntil(inDays(2.5), NOW)).toBeCloseTo(2.5, 10);
-    expect([daysUntil(inDays(-1), NOW), daysUntil('not a time', NOW)]).toEqual([0, undefined]);
-  });
+it('money words: slippage of a fill is signed the same way for both sides', () => {
+  expect(slippageBps('buy', 1530.67, 1530.52)).toBeCloseTo(-0.98, 2);
+  expect(slippageBps('sell', 1530.67, 1530.52)).toBeCloseTo(0.98, 2);
+});
 
-  it('the "already open" note names the position and the add command, and refuses nothing', () => {
-    expect(
-      sideAlreadyOpenNote(
-        { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' },
-        'hedge --demo add USDTNGN buy 5000',
-      ),
-    ).toBe(
-      'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): `hedge --demo add USDTNGN buy 5000`. ' +
-        'Opening anyway asks the service for another hedge on the same side, which it may refuse.',
-    );
+it('the quote card in that convention: earned carry is "+…, you earn"; a sell executing above the market price is better; a 1-day tenor reads "1 day"', () => {
+  const sell: Quote = {
+    ...BUY_QUOTE,
+    side: 'sell',
+    tenor_days: 1,
+    pricing: { market_price: 1529.85, execution_price: 1530.5, price_impact_usd: 1.1 },
+    carry: { daily_usdc: -1.2, daily_rate_pct: -0.024, total_usdc: -3.6, total_rate_pct: -0.072 },
+  };
+  const card = renderQuoteCard(capture('table').out, sell, NOW);
+  expect(card).toContain('+1.10 USD (+2.2 bps), better than the market price');
+  for (const part of ['+1.20 USDC/day (+0.0240%), you earn', 'Carry over 1 day │ +3.60 USDC'])
+    expect(card).toContain(part);
+});
+
+it('the quote card in that convention: the direction of impact comes from the two prices; the server sign only breaks a tie', () => {
+  // A server that signs impact the other way round (positive = paid) still reads "worse" for this buy.
+  const flat = { ...BUY_QUOTE, pricing: { market_price: 1500, execution_price: 1500, price_impact_usd: 0.4 } };
+  expect(
+    [{ ...BUY_QUOTE, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: 2.2 } }, flat].map(
+      (quote) => impactForAccount(quote).usd,
+    ),
+  ).toEqual([-2.2, 0.4]);
+});
+
+// Signed the same in TSV: test/trade/trading.test.ts (its open's slippage_bps).
+it('results of open, add, reduce and close: open: slippage against the quote with words on a card', () => {
+  const hedge = {
+    id: 'hdg_1',
+    status: 'filled',
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 5000,
+    tenor_days: 3,
+    struck_rate: 1530.6749,
+  };
+  const human = capture('table');
+  renderHedge(human.out, hedge, { title: 'Hedge filled', quote: BUY_QUOTE });
+  expect(human.stdout()).toMatch(/Slippage vs quote\s+│ -1\.0 bps, worse than quoted/);
+});
+
+it('results of open, add, reduce and close: add: the quote for the addition on a card (people) or one line on stderr (scripts), carry per day and to maturity', () => {
+  const human = capture('table');
+  renderAdditionQuote(human.out, BUY_QUOTE, {
+    maturityAt: '2026-03-04T10:00:00.000Z',
+    daysLeft: 2,
+    position: { notionalUsd: 10_000, entryPrice: 1530.1 },
   });
+  const card = human.stdout();
+  expect(card).toContain('Adding 5,000.00 USD to USDTNGN buy (now 10,000.00 USD)');
+  for (const part of [
+    /Execution price\s+│ 1,530\.52 NGN per USDT \(position entry 1,530\.10\)/,
+    /Required margin\s+│ 500\.00 USDC/,
+    /Platform fee\s+│ -2\.50 USDC, you pay/,
+    /Carry per day\s+│ -2\.10 USDC\/day, you pay/,
+    /Carry to maturity \(est\.\)\s+│ -4\.20 USDC, you pay \(2 days left\)/,
+  ])
+    expect(card).toMatch(part);
+  expect(human.stderr()).toBe('');
+
+  const script = capture('json');
+  renderAdditionQuote(script.out, BUY_QUOTE, { maturityAt: '2026-03-04T10:00:00.000Z', daysLeft: 2 });
+  expect([script.stdout(), script.stderr()]).toEqual([
+    '',
+    'Quote for the addition (indicative): execution 1,530.52 NGN per USDT, margin 500.00 USDC, fee -2.50 USDC, you pay, carry -2.10 USDC/day, you pay.\n',
+  ]);
+});
+
+it('results of open, add, reduce and close: add: the position before → after, and the price the entries imply against the quote', () => {
+  const human = capture('table');
+  const change = {
+    action: 'add' as const,
+    market: 'USDTNGN',
+    side: 'buy' as const,
+    changeUsd: 5_000,
+    before: { notionalUsd: 10_000, entryPrice: 1530, marginUsdc: 1000, hedgeId: 'hdg_1' },
+    after: { notionalUsd: 15_000, entryPrice: 1530.2, marginUsdc: 1500, netMarginUsd: 1490.12, hedgeId: 'hdg_1' },
+    quotedPrice: 1530.55,
+  };
+  renderPositionChange(human.out, change);
+  // (1530.2 × 15,000 − 1530 × 10,000) / 5,000 = 1530.6: 0.3 bps above the quote, worse for a buy.
+  expect(impliedAdditionPrice(change.before, change.after)).toBeCloseTo(1530.6, 9);
+  for (const part of [
+    /Notional\s+│ 10,000\.00 → 15,000\.00 USD/,
+    /Entry\s+│ 1,530\.00 → 1,530\.20 NGN per USDT/,
+    /Added at \(implied\)\s+│ 1,530\.60 NGN per USDT, -0\.3 bps, worse than quoted \(quoted 1,530\.55\)/,
+    /Margin\s+│ 1,000\.00 → 1,500\.00 USDC/,
+  ])
+    expect(human.stdout()).toMatch(part);
+  const script = capture('tsv');
+  renderPositionChange(script.out, change);
+  expect(script.stdout()).toBe('');
+  expect(script.stderr()).toContain(
+    'Position after the add: notional 10,000.00 → 15,000.00 USD; entry 1,530.00 → 1,530.20 NGN per USDT; margin 1,000.00 → 1,500.00 USDC',
+  );
+});
+
+it('results of open, add, reduce and close: reduce: the reduced share of the figures before (proportional) and the balance before → after', () => {
+  const human = capture('table');
+  renderPositionChange(human.out, {
+    action: 'reduce',
+    market: 'USDTNGN',
+    side: 'sell',
+    changeUsd: 5_000,
+    before: {
+      notionalUsd: 20_000,
+      entryPrice: 1530,
+      marginUsdc: 2000,
+      netMarginUsd: 2010,
+      netPnlUsd: 16,
+      accruedCarryUsdc: 4,
+    },
+    after: { notionalUsd: 15_000, entryPrice: 1530, marginUsdc: 1500 },
+    balanceBeforeUsdc: 10_000,
+    balanceAfterUsdc: 10_502.49,
+  });
+  const card = human.stdout();
+  for (const part of [
+    /Entry\s+│ 1,530\.00 NGN per USDT \(unchanged\)/,
+    /Returned \(est\.\)\s+│ \+502\.50 USD to your balance/,
+    /Realized net P&L \(est\.\)\s+│ \+4\.00 USD/,
+    /Carry in it \(est\.\)\s+│ -1\.00 USDC, you paid/,
+    /Balance change\s+│ \+502\.49 USDC \(10,000\.00 → 10,502\.49\)/,
+  ])
+    expect(card).toMatch(part);
+  expect(card).toContain(
+    '(est.) is 25.0% (5,000.00 of 20,000.00 USD) of what the position showed just before the reduce',
+  );
+});
+
+it('add and open rules: an addition is quoted with the shortest tenor covering the time to maturity', () => {
+  const inDays = (days: number) => new Date(NOW + days * 86_400_000).toISOString();
+  expect([
+    ...[0.5, 1, 2.9, 6.99, 9].map((days) => additionQuoteTenor(inDays(days), NOW)),
+    additionQuoteTenor(undefined, NOW, 3),
+    additionQuoteTenor(undefined, NOW, 5),
+  ]).toEqual([1, 1, 3, 7, 7, 3, 1]);
+  expect(daysUntil(inDays(2.5), NOW)).toBeCloseTo(2.5, 10);
+  expect([daysUntil(inDays(-1), NOW), daysUntil('not a time', NOW)]).toEqual([0, undefined]);
+});
+
+it('add and open rules: the "already open" note names the position and the add command, and refuses nothing', () => {
+  expect(
+    sideAlreadyOpenNote(
+      { market: 'USDTNGN', side: 'buy', notionalUsd: 10_000, hedgeId: 'hdg_7' },
+      'hedge --demo add USDTNGN buy 5000',
+    ),
+  ).toBe(
+    'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_7). To add to that hedge (same maturity): `hedge --demo add USDTNGN buy 5000`. ' +
+      'Opening anyway asks the service for another hedge on the same side, which it may refuse.',
+  );
 });
 
 describe("a report row's columns add up to its net P&L, in every grouping and format", () => {
@@ -350,52 +342,32 @@ describe("a report row's columns add up to its net P&L, in every grouping and fo
   }
 });
 
-describe('the roll card in that convention', () => {
-  it('carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
-    const human = capture('table');
-    renderRollPreview(
-      human.out,
-      {
-        market: 'USDTNGN',
-        side: 'buy',
-        notionalUsd: 5_000,
-        tenorDays: 3,
-        quote: BUY_QUOTE,
-        closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
-      } as Parameters<typeof renderRollPreview>[1],
-      NOW,
-    );
-    expect(human.stdout()).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
-  });
+it('the roll card in that convention: carry over the new tenor reads "-… USDC, you pay" like the quote card', () => {
+  const human = capture('table');
+  renderRollPreview(
+    human.out,
+    {
+      market: 'USDTNGN',
+      side: 'buy',
+      notionalUsd: 5_000,
+      tenorDays: 3,
+      quote: BUY_QUOTE,
+      closing: { netMarginUsd: 501.2, hedgeId: 'hdg_1', maturityAt: '2026-03-02T12:00:00.000Z' },
+    } as Parameters<typeof renderRollPreview>[1],
+    NOW,
+  );
+  expect(human.stdout()).toMatch(/Carry over the tenor\s+│ -6\.30 USDC, you pay/);
 });
 
-describe('a plan in that convention', () => {
-  // Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
-  // test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
-  it("the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
-    const plan = {
-      atTarget: false,
-      steps: [
-        {
-          action: 'open',
-          market: 'USDTNGN',
-          side: 'buy',
-          currentUsd: 0,
-          targetUsd: 5_000,
-          deltaUsd: 5_000,
-          line: 2,
-          notes: [],
-        },
-      ],
-      problems: [],
-      unchanged: [],
-      untouched: [],
-    } as unknown as Plan;
-    expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
-      platform_fee_usdc: 2.5,
-      total_upfront_usdc: 502.5,
-      carry_pnl_usdc: -6.3,
-    });
+// Each step's fee and carry, and the plan's carry, on the account's side in CSV and on stderr:
+// test/output/one-name-per-fact.test.ts ("plan: fee_pnl_usdc, carry_pnl_usdc …").
+it("a plan in that convention: the plan's totals: its carry on the account's side; the fee and upfront what is put up", () => {
+  // One open of 5,000 USD (planTotals reads each step's change).
+  const plan = { steps: [{ deltaUsd: 5_000 }] } as unknown as Plan;
+  expect(planTotals(plan, [{ quote: BUY_QUOTE }])).toMatchObject({
+    platform_fee_usdc: 2.5,
+    total_upfront_usdc: 502.5,
+    carry_pnl_usdc: -6.3,
   });
 });
 
@@ -405,68 +377,66 @@ describe('a plan in that convention', () => {
 const cardOutput = (format: 'table' | 'tsv', color = false) => output(format, { chalk: makeChalk(color) }).out;
 const QUOTE: Quote = { ...BUY_QUOTE, notional_usd: 10_000, pricing: { ...BUY_QUOTE.pricing, price_impact_usd: -4.4 } };
 
-describe('renderQuoteCard', () => {
-  it('maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
-    const savedZone = process.env.TZ;
-    try {
-      process.env.TZ = 'UTC';
-      const inUtc = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
-      expect(inUtc).toContain('Maturity          │ 2026-03-05 10:00:00 UTC, in 3d 0h');
-      expect(inUtc).not.toContain(' local');
-      process.env.TZ = 'Africa/Lagos';
-      const inLagos = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
-      expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
-      expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
-      // A maturity that is not a time is shown as sent (made safe), with nothing made up beside it.
-      const unreadable = renderQuoteCard(cardOutput('table'), { ...QUOTE, maturity: 'next week' }, NOW);
-      expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
-    } finally {
-      if (savedZone === undefined) delete process.env.TZ;
-      else process.env.TZ = savedZone;
-    }
-  });
+it('renderQuoteCard maturity: the local time on a line of its own only where the zone reads differently from UTC', () => {
+  const savedZone = process.env.TZ;
+  try {
+    process.env.TZ = 'UTC';
+    const inUtc = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
+    expect(inUtc).toContain('Maturity          │ 2026-03-05 10:00:00 UTC, in 3d 0h');
+    expect(inUtc).not.toContain(' local');
+    process.env.TZ = 'Africa/Lagos';
+    const inLagos = renderQuoteCard(cardOutput('table'), QUOTE, NOW);
+    expect(inLagos).toContain('Maturity          │ 2026-03-05 10:00:00 UTC');
+    expect(inLagos).toMatch(/│\s+│ 2026-03-05 11:00 GMT\+1 local, in 3d 0h/);
+    // A maturity that is not a time is shown as sent (made safe), with nothing made up beside it.
+    const unreadable = renderQuoteCard(cardOutput('table'), { ...QUOTE, maturity: 'next week' }, NOW);
+    expect(unreadable).toMatch(/Maturity {10}│ next week +│/);
+  } finally {
+    if (savedZone === undefined) delete process.env.TZ;
+    else process.env.TZ = savedZone;
+  }
+});
 
-  it('what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
-    const { out: terminal, stdout } = output('table');
-    const hostile = {
-      ...QUOTE,
-      market: 'USDTNGN\u001b[2J',
-      maturity: 'soon\u001b]0;pw\u0007',
-      note: 'x\u202ey',
-    } as Quote;
-    terminal.write(renderQuoteCard(terminal, hostile, NOW));
-    const written = stdout();
-    expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
-    expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
-    expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
-  });
+it('renderQuoteCard what the server sent is escaped where the card is written: the market in the title, a maturity that is not a time, an extra field', () => {
+  const { out: terminal, stdout } = output('table');
+  const hostile = {
+    ...QUOTE,
+    market: 'USDTNGN\u001b[2J',
+    maturity: 'soon\u001b]0;pw\u0007',
+    note: 'x\u202ey',
+  } as Quote;
+  terminal.write(renderQuoteCard(terminal, hostile, NOW));
+  const written = stdout();
+  expect(written).not.toMatch(/[\u001b\u0007\u202e]/u);
+  expect(written).toContain('Quote USDTNGN\\x1b[2J buy');
+  expect(written).toMatch(/Maturity +│ soon\\x1b]0;pw\\x07 +│/);
+});
 
-  it('shows fields it does not know, at the top level and inside the groups', () => {
-    const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
-    const card = renderQuoteCard(cardOutput('table'), richer, NOW);
-    expect(card).toMatch(/Quote ID\s+│ q_1/);
-    expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
-    const [header, row] = renderQuoteCard(cardOutput('tsv'), richer, NOW).split('\n');
-    const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
-    expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
-  });
+it('renderQuoteCard shows fields it does not know, at the top level and inside the groups', () => {
+  const richer = { ...QUOTE, quote_id: 'q_1', pricing: { ...QUOTE.pricing, spread_bps: 3 } } as Quote;
+  const card = renderQuoteCard(cardOutput('table'), richer, NOW);
+  expect(card).toMatch(/Quote ID\s+│ q_1/);
+  expect(card).toMatch(/Pricing: Spread bps\s+│ 3/);
+  const [header, row] = renderQuoteCard(cardOutput('tsv'), richer, NOW).split('\n');
+  const plain = Object.fromEntries(header.split('\t').map((key, index) => [key, row.split('\t')[index]]));
+  expect(plain).toMatchObject({ 'pricing.spread_bps': '3', quote_id: 'q_1' });
+});
 
-  it('colours impact and carry when colour is on', () => {
-    const card = renderQuoteCard(cardOutput('table', true), QUOTE, NOW);
-    expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m');
-  });
+it('renderQuoteCard colours impact and carry when colour is on', () => {
+  const card = renderQuoteCard(cardOutput('table', true), QUOTE, NOW);
+  expect(card).toContain('\u001b[31m-4.40 USD (-4.4 bps), worse than the market price\u001b[39m');
+});
 
-  it("plain: a header row of keys, the quote's own first, and one row of the server's values; no card, no note on stdout", () => {
-    const [header, row, ...rest] = renderQuoteCard(cardOutput('tsv'), QUOTE, NOW).split('\n');
-    expect([rest, header.split('\t').slice(0, 5), row]).toEqual([
-      [],
-      'market side notional_usd tenor_days pricing.market_price'.split(' '),
-      expect.not.stringMatching(/reserves nothing|│/),
-    ]);
-  });
+it("renderQuoteCard plain: a header row of keys, the quote's own first, and one row of the server's values; no card, no note on stdout", () => {
+  const [header, row, ...rest] = renderQuoteCard(cardOutput('tsv'), QUOTE, NOW).split('\n');
+  expect([rest, header.split('\t').slice(0, 5), row]).toEqual([
+    [],
+    'market side notional_usd tenor_days pricing.market_price'.split(' '),
+    expect.not.stringMatching(/reserves nothing|│/),
+  ]);
+});
 
-  it('impact in bps is signed like the USD impact', () => {
-    expect(impactBps(QUOTE)).toBeCloseTo(-4.4, 10);
-    expect(impactBps({ ...QUOTE, pricing: { ...QUOTE.pricing, price_impact_usd: 2 } })).toBeCloseTo(2, 10);
-  });
+it('renderQuoteCard impact in bps is signed like the USD impact', () => {
+  expect(impactBps(QUOTE)).toBeCloseTo(-4.4, 10);
+  expect(impactBps({ ...QUOTE, pricing: { ...QUOTE.pricing, price_impact_usd: 2 } })).toBeCloseTo(2, 10);
 });

@@ -14,34 +14,32 @@ import { collector, output as fakeOutput } from '../support/output/fake-output.j
 const QUESTION = 'Open buy 10,000.00 USD on USDTNGN for 3 days (ref DEAL-2026-000042), 1,507.50 USDC upfront?';
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
 
-describe('fitToTerminal (prompt texts)', () => {
-  it('leaves room for the prompt\'s "? " on the first line and for " (y/N) " after the last word, one column spare', () => {
-    const fitted = fitToTerminal(QUESTION, 80, { lead: 2, tail: 7, hangingIndent: 2 });
-    const lines = fitted.split('\n');
-    expect(lines.length).toBe(2);
-    expect(2 + displayWidth(lines[0])).toBeLessThanOrEqual(79);
-    expect(displayWidth(lines[1]) + 7).toBeLessThanOrEqual(79);
-    expect(lines[1]).toMatch(/^ {2}\S/);
-    // Nothing lost, no word cut: the same words in the same order.
-    expect(words(fitted)).toEqual(words(QUESTION));
-  });
+it('fitToTerminal (prompt texts): leaves room for the prompt\'s "? " on the first line and for " (y/N) " after the last word, one column spare', () => {
+  const fitted = fitToTerminal(QUESTION, 80, { lead: 2, tail: 7, hangingIndent: 2 });
+  const lines = fitted.split('\n');
+  expect(lines.length).toBe(2);
+  expect(2 + displayWidth(lines[0])).toBeLessThanOrEqual(79);
+  expect(displayWidth(lines[1]) + 7).toBeLessThanOrEqual(79);
+  expect(lines[1]).toMatch(/^ {2}\S/);
+  // Nothing lost, no word cut: the same words in the same order.
+  expect(words(fitted)).toEqual(words(QUESTION));
+});
 
-  it('moves the last word down with its tail rather than leaving the tail past the edge', () => {
-    // 70 columns of text then "upfront?": the tail does not fit after it on the first line.
-    const text = `${'x'.repeat(68)} upfront?`;
-    const fitted = fitToTerminal(text, 80, { lead: 2, tail: 7 });
-    expect(fitted.split('\n')).toEqual(['x'.repeat(68), 'upfront?']);
-  });
+it('fitToTerminal (prompt texts): moves the last word down with its tail rather than leaving the tail past the edge', () => {
+  // 70 columns of text then "upfront?": the tail does not fit after it on the first line.
+  const text = `${'x'.repeat(68)} upfront?`;
+  const fitted = fitToTerminal(text, 80, { lead: 2, tail: 7 });
+  expect(fitted.split('\n')).toEqual(['x'.repeat(68), 'upfront?']);
+});
 
-  it("keeps colour codes and the text's own line breaks", () => {
-    const red = new Chalk({ level: 1 }).red('LIVE');
-    const fitted = fitToTerminal(`${red} ${QUESTION}\nsecond line`, 60, { lead: 2 });
-    expect(fitted).toContain('\u001b[31mLIVE\u001b[39m');
-    expect([fitted.split('\n').at(-1), fitted.split('\n').every((line) => displayWidth(line) <= 59)]).toEqual([
-      'second line',
-      true,
-    ]);
-  });
+it("fitToTerminal (prompt texts): keeps colour codes and the text's own line breaks", () => {
+  const red = new Chalk({ level: 1 }).red('LIVE');
+  const fitted = fitToTerminal(`${red} ${QUESTION}\nsecond line`, 60, { lead: 2 });
+  expect(fitted).toContain('\u001b[31mLIVE\u001b[39m');
+  expect([fitted.split('\n').at(-1), fitted.split('\n').every((line) => displayWidth(line) <= 59)]).toEqual([
+    'second line',
+    true,
+  ]);
 });
 
 describe('reportError', () => {
@@ -86,15 +84,13 @@ describe('reportError', () => {
   });
 });
 
-describe('Output.note', () => {
-  // In a pipe, one line (test/scripting/ui-formats.test.ts: notes wrap on a terminal, not in a pipe).
-  it("is wrapped to a terminal's stderr under --json too", () => {
-    const note =
-      'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
-    const { out, stderr } = fakeOutput('json', { chalk: new Chalk({ level: 0 }), columns: 80, stderrColumns: 50 });
-    out.note(note);
-    const lines = stderr().trimEnd().split('\n');
-    expect(lines.length).toBeGreaterThan(2);
-    expect(lines.every((line) => displayWidth(line) <= 50)).toBe(true);
-  });
+// In a pipe, one line (test/scripting/ui-formats.test.ts: notes wrap on a terminal, not in a pipe).
+it("Output.note is wrapped to a terminal's stderr under --json too", () => {
+  const note =
+    'Note: the buy side of USDTNGN is already open (10,000.00 USD, hedge hdg_000001avyhmzx1xu6r26d644). To add to that hedge: hedge add USDTNGN buy 2500.';
+  const { out, stderr } = fakeOutput('json', { chalk: new Chalk({ level: 0 }), columns: 80, stderrColumns: 50 });
+  out.note(note);
+  const lines = stderr().trimEnd().split('\n');
+  expect(lines.length).toBeGreaterThan(2);
+  expect(lines.every((line) => displayWidth(line) <= 50)).toBe(true);
 });

@@ -1,34 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { kindFromName, labelFromName, withExtraFields, type FieldSpec } from '../../src/platform/fields/fields.js';
 
-describe('labelFromName', () => {
-  it('reads snake_case as words, with units in brackets', () => {
-    for (const [value, expected] of [
-      ['accrued_carry_usdc', 'Accrued carry (USDC)'],
-      ['gross_pnl_usd', 'Gross P&L (USD)'],
-      ['daily_rate_pct', 'Daily rate (%)'],
-      ['hedge_id', 'Hedge ID'],
-      ['desk_region', 'Desk region'],
-      ['usd', 'Value (USD)'],
-    ] as const)
-      expect(labelFromName(value), String(value)).toBe(expected);
-  });
+it('labelFromName reads snake_case as words, with units in brackets', () => {
+  for (const [value, expected] of [
+    ['accrued_carry_usdc', 'Accrued carry (USDC)'],
+    ['gross_pnl_usd', 'Gross P&L (USD)'],
+    ['daily_rate_pct', 'Daily rate (%)'],
+    ['hedge_id', 'Hedge ID'],
+    ['desk_region', 'Desk region'],
+    ['usd', 'Value (USD)'],
+  ] as const)
+    expect(labelFromName(value), String(value)).toBe(expected);
 });
 
-describe('kindFromName', () => {
-  it('infers how to show a field nobody named', () => {
-    expect([
-      kindFromName('realized_pnl_usd', 12),
-      kindFromName('fee_usdc', 1),
-      kindFromName('funding_pct', 0.1),
-      kindFromName('oracle_price', 1530),
-      kindFromName('settled_at', '2026-03-02T10:00:00Z'),
-      kindFromName('close_tx_hash', '0xab'),
-      kindFromName('legs', 3),
-      kindFromName('breakdown', { a: 1 }),
-      kindFromName('note', 'x'),
-    ]).toEqual('pnl money percent rate time hash count json text'.split(' '));
-  });
+it('kindFromName infers how to show a field nobody named', () => {
+  expect([
+    kindFromName('realized_pnl_usd', 12),
+    kindFromName('fee_usdc', 1),
+    kindFromName('funding_pct', 0.1),
+    kindFromName('oracle_price', 1530),
+    kindFromName('settled_at', '2026-03-02T10:00:00Z'),
+    kindFromName('close_tx_hash', '0xab'),
+    kindFromName('legs', 3),
+    kindFromName('breakdown', { a: 1 }),
+    kindFromName('note', 'x'),
+  ]).toEqual('pnl money percent rate time hash count json text'.split(' '));
 });
 
 describe('withExtraFields', () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { formatRate, rateDecimals, shortHash } from '../../src/core/number-format.js';
 import {
   formatBps,
@@ -12,106 +12,92 @@ import {
   fractionDigits,
 } from '../../src/platform/terminal/format.js';
 
-describe('rates', () => {
-  it('take the precision their size needs', () => {
-    expect([rateDecimals(1530.3312), rateDecimals(1.08), rateDecimals(0.00123), formatRate(1530.3312, 4)]).toEqual([
-      2,
-      4,
-      6,
-      '1,530.3312',
-    ]);
-  });
+it('rates take the precision their size needs', () => {
+  expect([rateDecimals(1530.3312), rateDecimals(1.08), rateDecimals(0.00123), formatRate(1530.3312, 4)]).toEqual([
+    2,
+    4,
+    6,
+    '1,530.3312',
+  ]);
 });
 
-describe('percentages and basis points', () => {
-  it('are signed', () => {
-    expect([
-      formatPercent(0.0405),
-      formatPercent(-0.0279),
-      formatPercent(0),
-      formatBps(-4.4),
-      formatBps(12.345),
-    ]).toEqual('+0.0405%,-0.0279%,0.0000%,-4.4 bps,+12.3 bps'.split(','));
-  });
+it('percentages and basis points are signed', () => {
+  expect([formatPercent(0.0405), formatPercent(-0.0279), formatPercent(0), formatBps(-4.4), formatBps(12.345)]).toEqual(
+    '+0.0405%,-0.0279%,0.0000%,-4.4 bps,+12.3 bps'.split(','),
+  );
 });
 
-describe('times', () => {
-  it('UTC with the zone said', () => {
-    expect([formatUtc('2026-03-05T10:00:00.000Z'), formatUtc('not a time')]).toEqual([
-      '2026-03-05 10:00:00 UTC',
-      'not a time',
-    ]);
-  });
-
-  it('local in a given zone', () => {
-    expect([
-      formatLocal('2026-03-05T10:00:00.000Z', 'Africa/Lagos'),
-      formatLocal('2026-03-05T10:00:00.000Z', 'UTC'),
-    ]).toEqual(['2026-03-05 11:00 GMT+1', '2026-03-05 10:00 UTC']);
-  });
-
-  it('local beside UTC only where it reads differently', () => {
-    expect([
-      localTimeBeside('2026-03-05T10:00:00.000Z', 'Africa/Lagos'),
-      localTimeBeside('2026-03-05T10:00:00.000Z', 'UTC'),
-    ]).toEqual(['2026-03-05 11:00 GMT+1', '']);
-    // London's clock is UTC's in winter and an hour on in summer.
-    expect([
-      localTimeBeside('2026-01-15T10:00:00.000Z', 'Europe/London'),
-      localTimeBeside('2026-07-15T10:00:00.000Z', 'Europe/London'),
-    ]).toEqual(['', '2026-07-15 11:00 GMT+1']);
-    // A zone behind UTC across midnight: the date differs too.
-    expect([
-      localTimeBeside('2026-03-05T02:00:00.000Z', 'America/New_York'),
-      localTimeBeside('not a time', 'Africa/Lagos'),
-    ]).toEqual(['2026-03-04 21:00 EST', '']);
-  });
-
-  it('relative to now, in the largest two units', () => {
-    const now = Date.parse('2026-03-02T10:00:00.000Z');
-    expect(
-      '2026-03-05T10:00:00.000Z 2026-03-05T09:59:00.000Z 2026-03-02T09:00:00.000Z 2026-03-02T09:55:00.000Z 2026-03-02T10:00:30.000Z 2026-03-02T10:00:00.400Z 2026-03-02T09:59:59.500Z garbage'
-        .split(' ')
-        .map((iso) => formatRelative(iso, now)),
-    ).toEqual(['in 3d 0h', 'in 2d 23h', '1h 0m ago', '5m ago', 'in 30s', 'now', 'now', '']);
-  });
+it('times: UTC with the zone said', () => {
+  expect([formatUtc('2026-03-05T10:00:00.000Z'), formatUtc('not a time')]).toEqual([
+    '2026-03-05 10:00:00 UTC',
+    'not a time',
+  ]);
 });
 
-describe('hashes', () => {
-  it('are shortened for tables only when long', () => {
-    expect([shortHash(`0x${'ab'.repeat(32)}`), shortHash('0x1234')]).toEqual(['0xabab…abab', '0x1234']);
-  });
+it('times: local in a given zone', () => {
+  expect([
+    formatLocal('2026-03-05T10:00:00.000Z', 'Africa/Lagos'),
+    formatLocal('2026-03-05T10:00:00.000Z', 'UTC'),
+  ]).toEqual(['2026-03-05 11:00 GMT+1', '2026-03-05 10:00 UTC']);
 });
 
-describe('table cells', () => {
-  it('the decimals a number has, up to 6', () => {
-    for (const [value, expected] of [
-      [3, 0],
-      [12.5, 1],
-      [1530.3291, 4],
-      [0.1 + 0.2, 1],
-      [1 / 3, 6],
-    ] as const)
-      expect(fractionDigits(value), String(value)).toBe(expected);
-  });
+it('times: local beside UTC only where it reads differently', () => {
+  expect([
+    localTimeBeside('2026-03-05T10:00:00.000Z', 'Africa/Lagos'),
+    localTimeBeside('2026-03-05T10:00:00.000Z', 'UTC'),
+  ]).toEqual(['2026-03-05 11:00 GMT+1', '']);
+  // London's clock is UTC's in winter and an hour on in summer.
+  expect([
+    localTimeBeside('2026-01-15T10:00:00.000Z', 'Europe/London'),
+    localTimeBeside('2026-07-15T10:00:00.000Z', 'Europe/London'),
+  ]).toEqual(['', '2026-07-15 11:00 GMT+1']);
+  // A zone behind UTC across midnight: the date differs too.
+  expect([
+    localTimeBeside('2026-03-05T02:00:00.000Z', 'America/New_York'),
+    localTimeBeside('not a time', 'Africa/Lagos'),
+  ]).toEqual(['2026-03-04 21:00 EST', '']);
+});
 
-  it('UTC to the minute, and time left until a moment', () => {
-    const now = Date.parse('2026-03-02T10:00:00.000Z');
-    expect([formatUtcMinutes('2026-03-05T10:00:59.000Z'), formatUtcMinutes('garbage')]).toEqual([
-      '2026-03-05 10:00',
-      'garbage',
-    ]);
-    // Whatever the form, the same minute as Date reads it: a canonical UTC stamp straight from its text, the rest through Date.
-    for (const iso of '2026-03-05T10:00Z 2026-03-05T10:00:59Z 2026-12-31T23:59:59.999999Z 2026-03-05T12:00:00+02:00 2026-03-05T10:00:00.000 2026-03-05 +002026-03-05T10:00:00Z'.split(
-      ' ',
-    )) {
-      expect(formatUtcMinutes(iso)).toBe(new Date(iso).toISOString().slice(0, 16).replace('T', ' '));
-    }
-    expect([
-      formatUtcMinutes('2026-13-05T10:00:00Z'),
-      ...'2026-03-05T09:59:00.000Z 2026-03-02T10:05:00.000Z 2026-03-02T09:00:00.000Z garbage'
-        .split(' ')
-        .map((iso) => formatTimeLeft(iso, now)),
-    ]).toEqual(['2026-13-05T10:00:00Z', '2d 23h', '5m', 'due', '']);
-  });
+it('times: relative to now, in the largest two units', () => {
+  const now = Date.parse('2026-03-02T10:00:00.000Z');
+  expect(
+    '2026-03-05T10:00:00.000Z 2026-03-05T09:59:00.000Z 2026-03-02T09:00:00.000Z 2026-03-02T09:55:00.000Z 2026-03-02T10:00:30.000Z 2026-03-02T10:00:00.400Z 2026-03-02T09:59:59.500Z garbage'
+      .split(' ')
+      .map((iso) => formatRelative(iso, now)),
+  ).toEqual(['in 3d 0h', 'in 2d 23h', '1h 0m ago', '5m ago', 'in 30s', 'now', 'now', '']);
+});
+
+it('hashes are shortened for tables only when long', () => {
+  expect([shortHash(`0x${'ab'.repeat(32)}`), shortHash('0x1234')]).toEqual(['0xabab…abab', '0x1234']);
+});
+
+it('table cells: the decimals a number has, up to 6', () => {
+  for (const [value, expected] of [
+    [3, 0],
+    [12.5, 1],
+    [1530.3291, 4],
+    [0.1 + 0.2, 1],
+    [1 / 3, 6],
+  ] as const)
+    expect(fractionDigits(value), String(value)).toBe(expected);
+});
+
+it('table cells: UTC to the minute, and time left until a moment', () => {
+  const now = Date.parse('2026-03-02T10:00:00.000Z');
+  expect([formatUtcMinutes('2026-03-05T10:00:59.000Z'), formatUtcMinutes('garbage')]).toEqual([
+    '2026-03-05 10:00',
+    'garbage',
+  ]);
+  // Whatever the form, the same minute as Date reads it: a canonical UTC stamp straight from its text, the rest through Date.
+  for (const iso of '2026-03-05T10:00Z 2026-03-05T10:00:59Z 2026-12-31T23:59:59.999999Z 2026-03-05T12:00:00+02:00 2026-03-05T10:00:00.000 2026-03-05 +002026-03-05T10:00:00Z'.split(
+    ' ',
+  )) {
+    expect(formatUtcMinutes(iso)).toBe(new Date(iso).toISOString().slice(0, 16).replace('T', ' '));
+  }
+  expect([
+    formatUtcMinutes('2026-13-05T10:00:00Z'),
+    ...'2026-03-05T09:59:00.000Z 2026-03-02T10:05:00.000Z 2026-03-02T09:00:00.000Z garbage'
+      .split(' ')
+      .map((iso) => formatTimeLeft(iso, now)),
+  ]).toEqual(['2026-13-05T10:00:00Z', '2d 23h', '5m', 'due', '']);
 });

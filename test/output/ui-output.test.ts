@@ -1,5 +1,5 @@
 // The output layer on fake streams: what each mode puts on stdout and stderr.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeChalk } from '../../src/platform/terminal/color.js';
 import type { FieldSpec } from '../../src/platform/fields/fields.js';
 import { output as fakeOutput } from '../support/output/fake-output.js';
@@ -19,80 +19,75 @@ const ROWS = [
 ];
 const TOTALS = { label: 'Total (2 hedges)', row: { net_pnl_usd: 1214.5 } };
 
-describe('list', () => {
-  it('table: labels, formatted values, extras labelled from their names, a totals row', async () => {
-    const { out, stdout } = output('table');
-    await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
-    const text = stdout();
-    expect(text).not.toContain('Ref'); // no row has a reference: no empty column for people
-    // Times in a table: UTC to the minute (the header says UTC), with how long ago.
-    for (const part of ['Hedge ID', 'Desk region', '+1,234.50', '-20.00', 'Closed UTC', '2026-03-02 09:00 (1h 0m ago)'])
-      expect(text).toContain(part);
-    // Columns under a ruled header, the totals under a rule of their own, no boxes.
-    const lines = text.trimEnd().split('\n');
-    expect(lines[1]).toMatch(/^─+ {2}─+ {2}─+ {2}─+$/);
-    expect(lines.at(-2)).toBe(lines[1]);
-    expect(lines.at(-1)).toMatch(/^Total \(2 hedges\)\s+\+1,214\.50$/);
-    expect(text).not.toMatch(/[│┌└┼]/);
-    // Numbers are right-aligned: every cell of the column ends where its header ends.
-    const endOf = (line: string, text: string) => line.indexOf(text) + text.length;
-    const end = endOf(lines[0], 'Net P&L (USD)');
-    expect([endOf(lines[2], '+1,234.50'), endOf(lines[3], '-20.00'), endOf(lines.at(-1)!, '+1,214.50')]).toEqual([
-      end,
-      end,
-      end,
-    ]);
-  });
-
-  it('omit leaves a field out of the table only: TSV and JSON keep it', async () => {
-    const hash = `0x${'a'.repeat(64)}`;
-    const rows = [{ hedge_id: 'hdg_1', order_tx_hash: hash }];
-    const table = output('table');
-    await table.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
-    expect(table.stdout()).not.toContain('0xaaaa');
-    const plain = output('tsv');
-    await plain.out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
-    expect(plain.stdout().split('\n')[1]).toContain(hash);
-    const { out, stdout } = output('json');
-    await out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
-    expect(JSON.parse(stdout())).toEqual(rows);
-  });
+it('list: table: labels, formatted values, extras labelled from their names, a totals row', async () => {
+  const { out, stdout } = output('table');
+  await out.list(ROWS, FIELDS, { empty: 'none', totals: TOTALS });
+  const text = stdout();
+  expect(text).not.toContain('Ref'); // no row has a reference: no empty column for people
+  // Times in a table: UTC to the minute (the header says UTC), with how long ago.
+  for (const part of ['Hedge ID', 'Desk region', '+1,234.50', '-20.00', 'Closed UTC', '2026-03-02 09:00 (1h 0m ago)'])
+    expect(text).toContain(part);
+  // Columns under a ruled header, the totals under a rule of their own, no boxes.
+  const lines = text.trimEnd().split('\n');
+  expect(lines[1]).toMatch(/^─+ {2}─+ {2}─+ {2}─+$/);
+  expect(lines.at(-2)).toBe(lines[1]);
+  expect(lines.at(-1)).toMatch(/^Total \(2 hedges\)\s+\+1,214\.50$/);
+  expect(text).not.toMatch(/[│┌└┼]/);
+  // Numbers are right-aligned: every cell of the column ends where its header ends.
+  const endOf = (line: string, text: string) => line.indexOf(text) + text.length;
+  const end = endOf(lines[0], 'Net P&L (USD)');
+  expect([endOf(lines[2], '+1,234.50'), endOf(lines[3], '-20.00'), endOf(lines.at(-1)!, '+1,214.50')]).toEqual([
+    end,
+    end,
+    end,
+  ]);
 });
 
-describe('record', () => {
-  it('plain: a header row of keys and one row, nested values as JSON', async () => {
-    const { out, stdout } = output('tsv');
-    out.record({ balance_usdc: 1000.5, limits: { a: 1 } }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }]);
-    expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
-  });
-
-  it('table: a titled card with the footer after it', async () => {
-    const { out, stdout } = output('table');
-    out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], {
-      title: 'Account',
-      footer: ['after'],
-    });
-    expect(stdout()).toMatch(/Account[\s\S]*Balance\s+│ 1,000\.50[\s\S]*\nafter\n$/);
-  });
+it('list: omit leaves a field out of the table only: TSV and JSON keep it', async () => {
+  const hash = `0x${'a'.repeat(64)}`;
+  const rows = [{ hedge_id: 'hdg_1', order_tx_hash: hash }];
+  const [table, plain, json] = await Promise.all(
+    (['table', 'tsv', 'json'] as const).map(async (format) => {
+      const { out, stdout } = output(format);
+      await out.list(rows, FIELDS, { empty: 'none', omit: ['order_tx_hash'] });
+      return stdout();
+    }),
+  );
+  expect(table).not.toContain('0xaaaa');
+  expect(plain.split('\n')[1]).toContain(hash);
+  expect(JSON.parse(json)).toEqual(rows);
 });
 
-describe('human values', () => {
-  it('P&L is green when positive and red when negative, only with colour on', async () => {
-    const colored = output('table', true).out;
-    expect([
-      colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5),
-      colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5),
-    ]).toEqual(['\u001b[32m+5.00\u001b[39m', '\u001b[31m-5.00\u001b[39m']);
-    const plain = output('table', false).out;
-    expect(plain.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('-5.00');
-  });
+it('record: plain: a header row of keys and one row, nested values as JSON', async () => {
+  const { out, stdout } = output('tsv');
+  out.record({ balance_usdc: 1000.5, limits: { a: 1 } }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }]);
+  expect(stdout()).toBe('balance_usdc\tlimits\n1000.5\t{"a":1}\n');
+});
 
-  it('missing values show a dash; utc times have no relative part', async () => {
-    const { out } = output('table');
-    expect([
-      out.humanValue({ key: 'x' }, undefined),
-      out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z'),
-      out.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z'),
-    ]).toEqual(['—', '2026-03-02 09:00:00 UTC', '2026-03-05 10:00:00 UTC (in 3d 0h)']);
+it('record: table: a titled card with the footer after it', async () => {
+  const { out, stdout } = output('table');
+  out.record({ balance_usdc: 1000.5 }, [{ key: 'balance_usdc', label: 'Balance', kind: 'money' }], {
+    title: 'Account',
+    footer: ['after'],
   });
+  expect(stdout()).toMatch(/Account[\s\S]*Balance\s+│ 1,000\.50[\s\S]*\nafter\n$/);
+});
+
+it('human values: P&L is green when positive and red when negative, only with colour on', async () => {
+  const colored = output('table', true).out;
+  expect([
+    colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, 5),
+    colored.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5),
+  ]).toEqual(['\u001b[32m+5.00\u001b[39m', '\u001b[31m-5.00\u001b[39m']);
+  const plain = output('table', false).out;
+  expect(plain.humanValue({ key: 'net_pnl_usd', kind: 'pnl' }, -5)).toBe('-5.00');
+});
+
+it('human values: missing values show a dash; utc times have no relative part', async () => {
+  const { out } = output('table');
+  expect([
+    out.humanValue({ key: 'x' }, undefined),
+    out.humanValue({ key: 'closed_at', kind: 'utc' }, '2026-03-02T09:00:00.000Z'),
+    out.humanValue({ key: 'maturity_at', kind: 'time' }, '2026-03-05T10:00:00.000Z'),
+  ]).toEqual(['—', '2026-03-02 09:00:00 UTC', '2026-03-05 10:00:00 UTC (in 3d 0h)']);
 });

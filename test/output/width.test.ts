@@ -44,26 +44,27 @@ async function painted(text: string) {
 /** A stream as a terminal of `columns` columns would be. */
 const stream = (columns?: number) => Object.assign(new PassThrough(), { columns });
 
-describe('terminalColumns', () => {
-  it.each([
-    // The terminal's own width when the stream is one.
-    [132, true, { COLUMNS: '100' }, 132],
-    // COLUMNS when the stream is not a terminal, or a terminal without a width.
-    [undefined, false, { COLUMNS: '100' }, 100],
-    [undefined, true, { COLUMNS: ' 64 ' }, 64],
-    [0, true, { COLUMNS: '72' }, 72],
-    [132, false, { COLUMNS: '90' }, 90],
-    // 80 when COLUMNS is absent or not a positive integer.
-    ...[undefined, '', '0', '-5', '80.5', 'wide', '1e2'].map((COLUMNS) => [undefined, false, { COLUMNS }, 80] as const),
-    // Clamped to 20..500.
-    [8, true, {}, 20],
-    [undefined, false, { COLUMNS: '9999' }, 500],
-    [500, true, {}, 500],
-    [20, true, {}, 20],
-  ] as const)('a stream of %s columns (a terminal: %s) and %o: %i', (columns, isTerminal, env, expected) => {
+it.each([
+  // The terminal's own width when the stream is one.
+  [132, true, { COLUMNS: '100' }, 132],
+  // COLUMNS when the stream is not a terminal, or a terminal without a width.
+  [undefined, false, { COLUMNS: '100' }, 100],
+  [undefined, true, { COLUMNS: ' 64 ' }, 64],
+  [0, true, { COLUMNS: '72' }, 72],
+  [132, false, { COLUMNS: '90' }, 90],
+  // 80 when COLUMNS is absent or not a positive integer.
+  ...[undefined, '', '0', '-5', '80.5', 'wide', '1e2'].map((COLUMNS) => [undefined, false, { COLUMNS }, 80] as const),
+  // Clamped to 20..500.
+  [8, true, {}, 20],
+  [undefined, false, { COLUMNS: '9999' }, 500],
+  [500, true, {}, 500],
+  [20, true, {}, 20],
+] as const)(
+  'terminalColumns: a stream of %s columns (a terminal: %s) and %o: %i',
+  (columns, isTerminal, env, expected) => {
     expect(terminalColumns(stream(columns), isTerminal, env)).toBe(expected);
-  });
-});
+  },
+);
 
 describe('redrawsInPlace', () => {
   /** A real terminal (the stream says isTTY) reporting `columns`. */
@@ -84,62 +85,58 @@ describe('redrawsInPlace', () => {
   });
 });
 
-describe('displayWidth', () => {
-  it('ignores colour codes and counts wide characters as two; ASCII, our colours and our narrow symbols in tables are one column each', () => {
-    for (const [value, expected] of [
-      ['USDTNGN', 7],
-      [`${RED}buy${FG_OFF}`, 3],
-      ['₦1,530.33', 9],
-      ['東京', 4],
-      ['😀', 2],
-      ['👩‍💻', 2],
-      ['', 0],
-      ['1,530.33', 8],
-      [`${RED}-8.35${FG_OFF}`, 5],
-      ['0x5f12…157b — ─│·', 17],
-      ['取引', 4],
-      [`${BOLD}取引${BOLD_OFF}`, 4],
-    ] as const)
-      expect(displayWidth(value), String(value)).toBe(expected);
-  });
+it('displayWidth ignores colour codes and counts wide characters as two; ASCII, our colours and our narrow symbols in tables are one column each', () => {
+  for (const [value, expected] of [
+    ['USDTNGN', 7],
+    [`${RED}buy${FG_OFF}`, 3],
+    ['₦1,530.33', 9],
+    ['東京', 4],
+    ['😀', 2],
+    ['👩‍💻', 2],
+    ['', 0],
+    ['1,530.33', 8],
+    [`${RED}-8.35${FG_OFF}`, 5],
+    ['0x5f12…157b — ─│·', 17],
+    ['取引', 4],
+    [`${BOLD}取引${BOLD_OFF}`, 4],
+  ] as const)
+    expect(displayWidth(value), String(value)).toBe(expected);
 });
 
-describe('truncateEnd and shortenMiddle', () => {
-  it.each([
-    // Text that fits is returned as it is.
-    ['truncateEnd', 'filled', 6, 'filled'],
-    ['truncateEnd', `${RED}filled${FG_OFF}`, 6, `${RED}filled${FG_OFF}`],
-    ['shortenMiddle', 'hdg_42', 6, 'hdg_42'],
-    // Cut to the width with an ellipsis, tiny widths included.
-    ['truncateEnd', 'submitting', 6, 'submi…'],
-    ['truncateEnd', 'submitting', 1, '…'],
-    ['truncateEnd', 'submitting', 0, ''],
-    ['shortenMiddle', HASH, 1, '…'],
-    ['shortenMiddle', HASH, 2, '0…'],
-    ['shortenMiddle', HASH, 0, ''],
-    // The start and the end of a hash kept.
-    ['shortenMiddle', HASH, 11, '0x5f12…157b'],
-    ['shortenMiddle', HASH, 20, '0x5f12a9c0d4…1e2157b'],
-    // A wide character never split over the limit.
-    ['truncateEnd', '東京市場', 6, '東京…'],
-    ['truncateEnd', '東京市場', 5, '東京…'],
-    ['truncateEnd', '東京市場', 4, '東…'],
-    ['shortenMiddle', '東京市場東京市場', 9, '東京…市場'],
-    // Colour codes kept, so the colour is still closed.
-    ['truncateEnd', `${RED}submitting${FG_OFF} now`, 6, `${RED}submi…${FG_OFF}`],
-    ['truncateEnd', `ab${BOLD}cdef${BOLD_OFF}gh`, 4, `ab${BOLD}c…${BOLD_OFF}`],
-  ] as const)('%s(%j, %i) is %j', (cut, text, width, expected) => {
-    expect({ truncateEnd, shortenMiddle }[cut](text, width)).toBe(expected);
-    expect(displayWidth(expected)).toBeLessThanOrEqual(width);
-  });
+it.each([
+  // Text that fits is returned as it is.
+  ['truncateEnd', 'filled', 6, 'filled'],
+  ['truncateEnd', `${RED}filled${FG_OFF}`, 6, `${RED}filled${FG_OFF}`],
+  ['shortenMiddle', 'hdg_42', 6, 'hdg_42'],
+  // Cut to the width with an ellipsis, tiny widths included.
+  ['truncateEnd', 'submitting', 6, 'submi…'],
+  ['truncateEnd', 'submitting', 1, '…'],
+  ['truncateEnd', 'submitting', 0, ''],
+  ['shortenMiddle', HASH, 1, '…'],
+  ['shortenMiddle', HASH, 2, '0…'],
+  ['shortenMiddle', HASH, 0, ''],
+  // The start and the end of a hash kept.
+  ['shortenMiddle', HASH, 11, '0x5f12…157b'],
+  ['shortenMiddle', HASH, 20, '0x5f12a9c0d4…1e2157b'],
+  // A wide character never split over the limit.
+  ['truncateEnd', '東京市場', 6, '東京…'],
+  ['truncateEnd', '東京市場', 5, '東京…'],
+  ['truncateEnd', '東京市場', 4, '東…'],
+  ['shortenMiddle', '東京市場東京市場', 9, '東京…市場'],
+  // Colour codes kept, so the colour is still closed.
+  ['truncateEnd', `${RED}submitting${FG_OFF} now`, 6, `${RED}submi…${FG_OFF}`],
+  ['truncateEnd', `ab${BOLD}cdef${BOLD_OFF}gh`, 4, `ab${BOLD}c…${BOLD_OFF}`],
+] as const)('truncateEnd and shortenMiddle: %s(%j, %i) is %j', (cut, text, width, expected) => {
+  expect({ truncateEnd, shortenMiddle }[cut](text, width)).toBe(expected);
+  expect(displayWidth(expected)).toBeLessThanOrEqual(width);
+});
 
-  it('keeps the colours around the cut, the … in them', async () => {
-    const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
-    expect([
-      await painted(out),
-      await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
-    ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
-  });
+it('truncateEnd and shortenMiddle: keeps the colours around the cut, the … in them', async () => {
+  const out = shortenMiddle(`${RED}${HASH}${FG_OFF}`, 11);
+  expect([
+    await painted(out),
+    await painted(shortenMiddle(`${HASH.slice(0, 6)}${RED}${HASH.slice(6)}${FG_OFF}`, 11)),
+  ]).toEqual([await painted(`${RED}0x5f12…157b${FG_OFF}`), await painted(`0x5f12${RED}…157b${FG_OFF}`)]);
 });
 
 const PROSE =
