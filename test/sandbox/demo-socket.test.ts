@@ -4,7 +4,7 @@
 // checks on the built binary is checked here at the seams: the id rule, the names, the transport.
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createClient } from '../../src/platform/api/create-client.js';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { DEMO_ACCOUNT_ID, DEMO_API_KEY, demoSocketPath } from '../../src/platform/runtime/start-demo.js';
@@ -18,57 +18,55 @@ it("the demo key's account: is the one the simulator derives from the key (SHA-2
   expect(DEMO_ACCOUNT_ID).toBe(accountIdFor(DEMO_API_KEY));
 });
 
-describe("the demo's socket", () => {
-  it('is an abstract name on Linux, a named pipe on Windows, a file in the temp folder elsewhere; each start its own', () => {
-    const linux = demoSocketPath('linux');
-    expect(linux.startsWith('\0hedge-demo-')).toBe(true);
-    expect(demoSocketPath('linux')).not.toBe(linux);
-    expect(demoSocketPath('win32')).toMatch(/^\\\\\.\\pipe\\hedge-demo-\d+-\d+-[0-9a-z]+$/);
-    const darwin = demoSocketPath('darwin');
-    expect(darwin.startsWith(tmpdir())).toBe(true);
-    expect(darwin).toMatch(/hedge-demo-\d+-\d+-[0-9a-z]+\.sock$/);
-  });
-
-  it.skipIf(process.platform === 'win32')(
-    "carries the client's requests to a simulator listening on it, under the known account id",
-    async () => {
-      const socketPath = demoSocketPath();
-      const sandbox = await startSandbox({
-        socketPath,
-        apiKeys: [DEMO_API_KEY],
-        knownAccountIds: { [DEMO_API_KEY]: 'acct_given0000000001' },
-      });
-      const connections = new HttpConnections();
-      try {
-        expect([sandbox.baseUrl, sandbox.socketPath, sandbox.port]).toEqual([
-          'http://localhost/partners/sandbox/v2',
-          socketPath,
-          0,
-        ]);
-        const client = createClient({
-          connections,
-          credentials: {
-            apiKey: DEMO_API_KEY,
-            baseUrl: sandbox.baseUrl,
-            localSocket: socketPath,
-            environment: 'test',
-            sources: { apiKey: 'demo', baseUrl: 'demo' },
-          },
-          env: {},
-          clock: realClock,
-        });
-        expect(JSON.stringify(await client.listMarkets())).toContain('USDTNGN');
-        await client.getAccount();
-        expect(sandbox.requestLog.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
-          'GET /markets 200',
-          'GET /account 200',
-        ]);
-        // The id handed in is the account's: the engine did not hash the key.
-        expect(Object.keys(sandbox.engine.state.accounts)).toEqual(['acct_given0000000001']);
-      } finally {
-        await connections.close();
-        await sandbox.close();
-      }
-    },
-  );
+it("the demo's socket: is an abstract name on Linux, a named pipe on Windows, a file in the temp folder elsewhere; each start its own", () => {
+  const linux = demoSocketPath('linux');
+  expect(linux.startsWith('\0hedge-demo-')).toBe(true);
+  expect(demoSocketPath('linux')).not.toBe(linux);
+  expect(demoSocketPath('win32')).toMatch(/^\\\\\.\\pipe\\hedge-demo-\d+-\d+-[0-9a-z]+$/);
+  const darwin = demoSocketPath('darwin');
+  expect(darwin.startsWith(tmpdir())).toBe(true);
+  expect(darwin).toMatch(/hedge-demo-\d+-\d+-[0-9a-z]+\.sock$/);
 });
+
+it.skipIf(process.platform === 'win32')(
+  "the demo's socket: carries the client's requests to a simulator listening on it, under the known account id",
+  async () => {
+    const socketPath = demoSocketPath();
+    const sandbox = await startSandbox({
+      socketPath,
+      apiKeys: [DEMO_API_KEY],
+      knownAccountIds: { [DEMO_API_KEY]: 'acct_given0000000001' },
+    });
+    const connections = new HttpConnections();
+    try {
+      expect([sandbox.baseUrl, sandbox.socketPath, sandbox.port]).toEqual([
+        'http://localhost/partners/sandbox/v2',
+        socketPath,
+        0,
+      ]);
+      const client = createClient({
+        connections,
+        credentials: {
+          apiKey: DEMO_API_KEY,
+          baseUrl: sandbox.baseUrl,
+          localSocket: socketPath,
+          environment: 'test',
+          sources: { apiKey: 'demo', baseUrl: 'demo' },
+        },
+        env: {},
+        clock: realClock,
+      });
+      expect(JSON.stringify(await client.listMarkets())).toContain('USDTNGN');
+      await client.getAccount();
+      expect(sandbox.requestLog.map((entry) => `${entry.method} ${entry.path} ${entry.status}`)).toEqual([
+        'GET /markets 200',
+        'GET /account 200',
+      ]);
+      // The id handed in is the account's: the engine did not hash the key.
+      expect(Object.keys(sandbox.engine.state.accounts)).toEqual(['acct_given0000000001']);
+    } finally {
+      await connections.close();
+      await sandbox.close();
+    }
+  },
+);

@@ -260,122 +260,116 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
   });
 });
 
-describe('sandbox dialect alpha: several hedges per side', () => {
-  it('opens a second hedge on an open side; positions aggregate; add → newest; reduce newest first; close closes all', async () => {
-    const sandbox = await startDialect('alpha');
-    const first = (await postData(sandbox, '/hedges', openBody('buy', 100_000))).id;
-    fill(sandbox);
-    const newest = await postData(sandbox, '/hedges', openBody('buy', 60_000));
-    const second = newest.id;
-    expect(second).not.toBe(first);
-    fill(sandbox);
+it('sandbox dialect alpha: several hedges per side: opens a second hedge on an open side; positions aggregate; add → newest; reduce newest first; close closes all', async () => {
+  const sandbox = await startDialect('alpha');
+  const first = (await postData(sandbox, '/hedges', openBody('buy', 100_000))).id;
+  fill(sandbox);
+  const newest = await postData(sandbox, '/hedges', openBody('buy', 60_000));
+  const second = newest.id;
+  expect(second).not.toBe(first);
+  fill(sandbox);
 
-    const [line, ...others] = await read(sandbox, '/positions');
-    expect(others).toEqual([]);
-    // The newest hedge names the line: its id and its maturity.
-    expect(line).toMatchObject({
-      direction: 'buy',
-      hedge_id: second,
-      maturity_time: newest.maturity_at,
-      size_usd: 160_000,
-      collateral_usdc: 16_000,
-    });
-    expect(line.net_margin_usd).toBe(
-      Math.round((line.collateral_usdc + line.pnl_usd - line.exit_fee_usdc) * 100) / 100,
-    );
-    expect(line.exit_fee_usdc).toBe(80);
-    expect(await read(sandbox, '/account')).toMatchObject({
-      open_position_count: 1,
-      exposure_usd: 160_000,
-    });
-
-    await post(sandbox, '/hedges/add', change('buy', 'amount_usd', 40_000));
-    fill(sandbox);
-    const notionals = async () =>
-      Promise.all([first, second].map(async (id) => (await hedgeOn(sandbox, id)).notional_usd));
-    expect(await notionals()).toEqual([100_000, 100_000]);
-
-    // 130k: all of the newest (which closes it) and 30k of the older one.
-    const reduced = await post(sandbox, '/hedges/reduce', change('buy', 'amount_usd', 130_000));
-    expect(reduced.body.data).toMatchObject({ hedge_id: second, action: 'reduce', notional_usd: 130_000 });
-    fill(sandbox);
-    expect(await notionals()).toEqual([70_000, 100_000]);
-    expect(await read(sandbox, '/positions')).toEqual([expect.objectContaining({ hedge_id: first, size_usd: 70_000 })]);
-    expect((await read(sandbox, '/hedges/history')).map((record: any) => record.hedge)).toEqual([second]);
-
-    const third = (await postData(sandbox, '/hedges', openBody('buy', 30_000))).id;
-    fill(sandbox);
-    const closed = await post(sandbox, '/hedges/close', closeBody('buy'));
-    expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
-    fill(sandbox);
-    expect(await read(sandbox, '/positions')).toEqual([]);
-    const allHistory = (await read(sandbox, '/hedges/history')).map((record: any) => record.hedge);
-    expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
-    for (const id of [first, second, third]) expect((await hedgeOn(sandbox, id)).status).toBe('filled');
-    const account = firstAccount(sandbox);
-    expect([account.activeHedgeIds, account.activeHedgeStacks]).toEqual([{}, {}]);
+  const [line, ...others] = await read(sandbox, '/positions');
+  expect(others).toEqual([]);
+  // The newest hedge names the line: its id and its maturity.
+  expect(line).toMatchObject({
+    direction: 'buy',
+    hedge_id: second,
+    maturity_time: newest.maturity_at,
+    size_usd: 160_000,
+    collateral_usdc: 16_000,
+  });
+  expect(line.net_margin_usd).toBe(Math.round((line.collateral_usdc + line.pnl_usd - line.exit_fee_usdc) * 100) / 100);
+  expect(line.exit_fee_usdc).toBe(80);
+  expect(await read(sandbox, '/account')).toMatchObject({
+    open_position_count: 1,
+    exposure_usd: 160_000,
   });
 
-  it('closing every hedge of a side returns exactly the aggregated net_margin_usd', async () => {
-    // No fill delay: the close lands at the very time the position was read.
-    const sandbox = await start({ dialect: 'alpha', fillDelayMs: 0, realNow: () => T0 });
-    for (const notional of [70_000, 45_000, 12_345.67]) {
-      await post(sandbox, '/hedges', openBody('sell', notional));
-      sandbox.clock.advance(3_600_000);
-    }
-    const [line] = await read(sandbox, '/positions');
-    expect(line.size_usd).toBe(127_345.67);
-    const balance = (await read(sandbox, '/account')).balance_usdc;
-    await post(sandbox, '/hedges/close', closeBody('sell'));
-    const after = await read(sandbox, '/account');
-    expect(after.balance_usdc).toBe(Math.round((balance + line.net_margin_usd) * 100) / 100);
-    expect(after.open_position_count).toBe(0);
-  });
+  await post(sandbox, '/hedges/add', change('buy', 'amount_usd', 40_000));
+  fill(sandbox);
+  const notionals = async () =>
+    Promise.all([first, second].map(async (id) => (await hedgeOn(sandbox, id)).notional_usd));
+  expect(await notionals()).toEqual([100_000, 100_000]);
+
+  // 130k: all of the newest (which closes it) and 30k of the older one.
+  const reduced = await post(sandbox, '/hedges/reduce', change('buy', 'amount_usd', 130_000));
+  expect(reduced.body.data).toMatchObject({ hedge_id: second, action: 'reduce', notional_usd: 130_000 });
+  fill(sandbox);
+  expect(await notionals()).toEqual([70_000, 100_000]);
+  expect(await read(sandbox, '/positions')).toEqual([expect.objectContaining({ hedge_id: first, size_usd: 70_000 })]);
+  expect((await read(sandbox, '/hedges/history')).map((record: any) => record.hedge)).toEqual([second]);
+
+  const third = (await postData(sandbox, '/hedges', openBody('buy', 30_000))).id;
+  fill(sandbox);
+  const closed = await post(sandbox, '/hedges/close', closeBody('buy'));
+  expect(closed.body.data).toMatchObject({ hedge_id: third, action: 'close', notional_usd: 100_000 });
+  fill(sandbox);
+  expect(await read(sandbox, '/positions')).toEqual([]);
+  const allHistory = (await read(sandbox, '/hedges/history')).map((record: any) => record.hedge);
+  expect(new Set(allHistory)).toEqual(new Set([first, second, third]));
+  for (const id of [first, second, third]) expect((await hedgeOn(sandbox, id)).status).toBe('filled');
+  const account = firstAccount(sandbox);
+  expect([account.activeHedgeIds, account.activeHedgeStacks]).toEqual([{}, {}]);
 });
 
-describe('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts as text', () => {
-  it('lists USDTKES and USDTGHS open and USDTNGN disabled (an open there refused); shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
-    const sandbox = await startDialect('gamma');
-    const markets = (await api(sandbox, 'GET', '/markets')).body;
-    expect(markets.data.map((entry: any) => [entry.market, entry.status])).toEqual([
-      ['USDTNGN', 'disabled'],
-      ['USDTKES', 'open'],
-      ['USDTGHS', 'open'],
-    ]);
-    expect([
-      markets.meta.allowed_markets,
-      answered(await post(sandbox, '/hedges', openBody('buy', 10_000))),
-      firstAccount(sandbox).hedges,
-    ]).toEqual([['USDTNGN', 'USDTKES', 'USDTGHS'], [400, 'market_disabled'], {}]);
-    const id = (await postData(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).id;
-    fill(sandbox);
-    await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
-    expect((await hedgeOn(sandbox, id)).status).toBe('settling');
-    expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
-    // Still a position until the close lands.
-    expect(await read(sandbox, '/positions')).toHaveLength(1);
-    fill(sandbox);
-    expect((await hedgeOn(sandbox, id)).status).toBe('closed');
-    expect(await read(sandbox, '/positions')).toEqual([]);
-    await refusesGet(sandbox, '/hedges?status=pending', 'status');
-  });
+it('sandbox dialect alpha: several hedges per side: closing every hedge of a side returns exactly the aggregated net_margin_usd', async () => {
+  // No fill delay: the close lands at the very time the position was read.
+  const sandbox = await start({ dialect: 'alpha', fillDelayMs: 0, realNow: () => T0 });
+  for (const notional of [70_000, 45_000, 12_345.67]) {
+    await post(sandbox, '/hedges', openBody('sell', notional));
+    sandbox.clock.advance(3_600_000);
+  }
+  const [line] = await read(sandbox, '/positions');
+  expect(line.size_usd).toBe(127_345.67);
+  const balance = (await read(sandbox, '/account')).balance_usdc;
+  await post(sandbox, '/hedges/close', closeBody('sell'));
+  const after = await read(sandbox, '/account');
+  expect(after.balance_usdc).toBe(Math.round((balance + line.net_margin_usd) * 100) / 100);
+  expect(after.open_position_count).toBe(0);
+});
 
-  it('pages by cursor: 20 by default, meta.next_cursor to the next page, null on the last; every hedge once', async () => {
-    const sandbox = await startDialect('gamma');
-    const ids = sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 47 });
-    const { sizes, seen } = await walk(sandbox, '/hedges?limit=100', ({ meta }) => {
-      expect(meta.page_size).toBe(20);
-      return meta.next_cursor && `/hedges?limit=100&cursor=${encodeURIComponent(meta.next_cursor)}`;
-    });
-    expect(sizes).toEqual([20, 20, 7]);
-    expect(seen).toHaveLength(47);
-    expect(new Set(idsOf(seen))).toEqual(new Set(ids));
-    const history = (await api(sandbox, 'GET', '/hedges/history?page_size=50')).body;
-    expect(history.data).toHaveLength(47);
-    expect(history.meta).toEqual({ page_size: 50, next_cursor: null });
-    expect(history.data[0].net_pnl_usd).toMatch(/^-?\d+\.\d\d$/);
-    await refusesGet(sandbox, '/hedges?cursor=nope', 'cursor');
+it('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts as text: lists USDTKES and USDTGHS open and USDTNGN disabled (an open there refused); shows `settling` while a close lands, then `closed`; the filter knows the word', async () => {
+  const sandbox = await startDialect('gamma');
+  const markets = (await api(sandbox, 'GET', '/markets')).body;
+  expect(markets.data.map((entry: any) => [entry.market, entry.status])).toEqual([
+    ['USDTNGN', 'disabled'],
+    ['USDTKES', 'open'],
+    ['USDTGHS', 'open'],
+  ]);
+  expect([
+    markets.meta.allowed_markets,
+    answered(await post(sandbox, '/hedges', openBody('buy', 10_000))),
+    firstAccount(sandbox).hedges,
+  ]).toEqual([['USDTNGN', 'USDTKES', 'USDTGHS'], [400, 'market_disabled'], {}]);
+  const id = (await postData(sandbox, '/hedges', openBody('sell', 20_000, 3, { market: 'USDTKES' }))).id;
+  fill(sandbox);
+  await post(sandbox, '/hedges/close', closeBody('sell', 'USDTKES'));
+  expect((await hedgeOn(sandbox, id)).status).toBe('settling');
+  expect(idsOf(await read(sandbox, '/hedges?status=settling'))).toEqual([id]);
+  // Still a position until the close lands.
+  expect(await read(sandbox, '/positions')).toHaveLength(1);
+  fill(sandbox);
+  expect((await hedgeOn(sandbox, id)).status).toBe('closed');
+  expect(await read(sandbox, '/positions')).toEqual([]);
+  await refusesGet(sandbox, '/hedges?status=pending', 'status');
+});
+
+it('sandbox dialect gamma: more markets, a closing status, cursor pages, amounts as text: pages by cursor: 20 by default, meta.next_cursor to the next page, null on the last; every hedge once', async () => {
+  const sandbox = await startDialect('gamma');
+  const ids = sandbox.seedHedges({ apiKey: sandbox.apiKey, count: 47 });
+  const { sizes, seen } = await walk(sandbox, '/hedges?limit=100', ({ meta }) => {
+    expect(meta.page_size).toBe(20);
+    return meta.next_cursor && `/hedges?limit=100&cursor=${encodeURIComponent(meta.next_cursor)}`;
   });
+  expect(sizes).toEqual([20, 20, 7]);
+  expect(seen).toHaveLength(47);
+  expect(new Set(idsOf(seen))).toEqual(new Set(ids));
+  const history = (await api(sandbox, 'GET', '/hedges/history?page_size=50')).body;
+  expect(history.data).toHaveLength(47);
+  expect(history.meta).toEqual({ page_size: 50, next_cursor: null });
+  expect(history.data[0].net_pnl_usd).toMatch(/^-?\d+\.\d\d$/);
+  await refusesGet(sandbox, '/hedges?cursor=nope', 'cursor');
 });
 
 it('sandbox dialect delta: references in upper case, history pages by time: keeps client_reference trimmed in upper case and filters it without regard to case; pages history by close time: at most 40 a page, meta.next_before sent back as before, null on the last', async () => {

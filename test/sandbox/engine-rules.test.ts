@@ -7,7 +7,7 @@ import { HttpSandboxEngine } from '../../src/sandbox/http/http-engine.js';
 import { INVALID_JSON } from '../../src/sandbox/http/validation.js';
 import { MARKET_MODEL, grossPnlUsd, midPrice, priceImpactUsd, seedHash } from '../../src/sandbox/market-model.js';
 import { createClock } from '../../src/sandbox/clock.js';
-import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled } from '../support/engine.js';
+import { KEY_A, KEY_B, DAY, T0, call, makeEngine, openBody, openFilled, requestHeaders } from '../support/engine.js';
 import { on } from './engine-calls.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -27,102 +27,98 @@ const firstAccount = (engine: HttpSandboxEngine) => Object.values(engine.state.a
 const historyNewestFirst = (engine: HttpSandboxEngine) =>
   [...firstAccount(engine).history].reverse().map((record) => record.hedge_id);
 
-describe('engine: authentication and accounts', () => {
-  it('refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused', () => {
-    const engine = makeEngine();
-    for (const [key, code] of [
-      [null, 'unauthorized'],
-      ['hpk_test_ZZZZZZZZZZZZZZZZZZZZZZZZ', 'unauthorized'],
-      ['not-a-key', 'unauthorized'],
-      [LIVE_KEY, 'live_key_refused'],
-    ] as const) {
-      expect(call(engine, T0, 'GET', '/markets', { key })).toMatchObject({
-        status: 401,
-        body: { data: null, error: { code }, meta: {} },
-      });
-    }
-  });
-
-  it('refuses to start with a key that is not a test key', () => {
-    expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
-  });
-
-  it('keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
-    const { engine, get, keyed } = on();
-    const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
-    const now = T0 + 1500;
-    const ofB = (path: string) => get(now, path, { key: KEY_B });
-    expect([ofB('/hedges'), ofB('/positions'), ofB('/account').balance_usdc]).toEqual([[], [], 1_000_000]);
-    expect(call(engine, now, 'GET', `/hedges/${hedge.id}`, { key: KEY_B })).toMatchObject(
-      refused(404, 'hedge_not_found', { hedge_id: hedge.id }),
-    );
-    // B can open the same side under the same key: one hedge per side, and keys, are per account.
-    const opened = keyed(now, 'shared', 'buy', 100_000, { key: KEY_B });
-    expect([opened.status, opened.headers['idempotent-replayed']]).toEqual([200, undefined]);
-    expect(opened.data.id).not.toBe(hedge.id);
-  });
+it('engine: authentication and accounts: refuses a missing or unknown key with unauthorized and a well-formed live key with live_key_refused', () => {
+  const engine = makeEngine();
+  for (const [key, code] of [
+    [null, 'unauthorized'],
+    ['hpk_test_ZZZZZZZZZZZZZZZZZZZZZZZZ', 'unauthorized'],
+    ['not-a-key', 'unauthorized'],
+    [LIVE_KEY, 'live_key_refused'],
+  ] as const) {
+    expect(call(engine, T0, 'GET', '/markets', { key })).toMatchObject({
+      status: 401,
+      body: { data: null, error: { code }, meta: {} },
+    });
+  }
 });
 
-describe('engine: idempotency', () => {
-  it('same key and same body returns the original response without acting twice', () => {
-    const { get, post, keyed } = on();
-    const first = keyed(T0, 'k-1', 'buy', 10_000);
-    // Same body with keys in another order is the same request.
-    const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
-    expect(post(T0 + 5000, '/hedges', reordered, { idempotencyKey: 'k-1' })).toMatchObject({
-      status: first.status,
-      body: first.body,
-      headers: { 'idempotent-replayed': 'true' },
-    });
-    expect([get(T0 + 5000, '/hedges').length, get(T0 + 5000, '/account').open_exposure_usd]).toEqual([1, 10_000]);
+it('engine: authentication and accounts: refuses to start with a key that is not a test key', () => {
+  expect(() => makeEngine({ apiKeys: [LIVE_KEY] })).toThrow(/test keys/);
+});
+
+it('engine: authentication and accounts: keeps accounts isolated: hedges, positions, balances, idempotency keys', () => {
+  const { engine, get, keyed } = on();
+  const hedge = keyed(T0, 'shared', 'buy', 100_000).data;
+  const now = T0 + 1500;
+  const ofB = (path: string) => get(now, path, { key: KEY_B });
+  expect([ofB('/hedges'), ofB('/positions'), ofB('/account').balance_usdc]).toEqual([[], [], 1_000_000]);
+  expect(call(engine, now, 'GET', `/hedges/${hedge.id}`, { key: KEY_B })).toMatchObject(
+    refused(404, 'hedge_not_found', { hedge_id: hedge.id }),
+  );
+  // B can open the same side under the same key: one hedge per side, and keys, are per account.
+  const opened = keyed(now, 'shared', 'buy', 100_000, { key: KEY_B });
+  expect([opened.status, opened.headers['idempotent-replayed']]).toEqual([200, undefined]);
+  expect(opened.data.id).not.toBe(hedge.id);
+});
+
+it('engine: idempotency: same key and same body returns the original response without acting twice', () => {
+  const { get, post, keyed } = on();
+  const first = keyed(T0, 'k-1', 'buy', 10_000);
+  // Same body with keys in another order is the same request.
+  const reordered = { tenor_days: 7, notional_usd: 10_000, side: 'buy', market: 'USDTNGN' };
+  expect(post(T0 + 5000, '/hedges', reordered, { idempotencyKey: 'k-1' })).toMatchObject({
+    status: first.status,
+    body: first.body,
+    headers: { 'idempotent-replayed': 'true' },
+  });
+  expect([get(T0 + 5000, '/hedges').length, get(T0 + 5000, '/account').open_exposure_usd]).toEqual([1, 10_000]);
+});
+
+it('engine: idempotency: same key with another body is idempotency_key_reuse', () => {
+  const { keyed, change } = on();
+  keyed(T0, 'k-1', 'buy', 10_000);
+  const reuse = refused(409, 'idempotency_key_reuse', { idempotency_key: 'k-1' });
+  expect(keyed(T0, 'k-1', 'buy', 20_000)).toMatchObject(reuse);
+  // Another endpoint is another request too.
+  expect(change(T0 + 2000, 'close', 'buy', undefined, { idempotencyKey: 'k-1' })).toMatchObject(reuse);
+});
+
+it('engine: idempotency: a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
+  const { engine, get } = on();
+  const request = {
+    method: 'POST',
+    path: '/hedges',
+    query: {},
+    headers: requestHeaders(KEY_A, 'k-held'),
+    body: openBody('sell', 10_000),
+  };
+  const lease = engine.acquireIdempotencyKey(request) as { scope: string };
+  // A lease (not null: the request is idempotent; not 'in-flight': nobody holds the key yet), scoped to the account and key.
+  expect(lease).toEqual({ scope: 'test:acct_2e11952c4def8e17:k-held' });
+  expect(engine.acquireIdempotencyKey(request)).toBe('in-flight');
+
+  expect(engine.handle(request, T0)).toMatchObject({
+    status: 409,
+    body: { error: { code: 'idempotency_in_flight' } },
   });
 
-  it('same key with another body is idempotency_key_reuse', () => {
-    const { keyed, change } = on();
-    keyed(T0, 'k-1', 'buy', 10_000);
-    const reuse = refused(409, 'idempotency_key_reuse', { idempotency_key: 'k-1' });
-    expect(keyed(T0, 'k-1', 'buy', 20_000)).toMatchObject(reuse);
-    // Another endpoint is another request too.
-    expect(change(T0 + 2000, 'close', 'buy', undefined, { idempotencyKey: 'k-1' })).toMatchObject(reuse);
-  });
+  const original = engine.handle(request, T0, { lease });
+  expect(original.status).toBe(200);
+  engine.releaseIdempotencyKey(lease);
+  expect(engine.handle(request, T0 + 10).body).toEqual(original.body);
+  expect(get(T0 + 10, '/hedges')).toHaveLength(1);
+});
 
-  it('a key held by a request still in progress is idempotency_in_flight, then replays once done', () => {
-    const { engine, get } = on();
-    const request = {
-      method: 'POST',
-      path: '/hedges',
-      query: {},
-      headers: { authorization: `Bearer ${KEY_A}`, 'idempotency-key': 'k-held' },
-      body: openBody('sell', 10_000),
-    };
-    const lease = engine.acquireIdempotencyKey(request) as { scope: string };
-    // A lease (not null: the request is idempotent; not 'in-flight': nobody holds the key yet), scoped to the account and key.
-    expect(lease).toEqual({ scope: 'test:acct_2e11952c4def8e17:k-held' });
-    expect(engine.acquireIdempotencyKey(request)).toBe('in-flight');
+it('engine: idempotency: does not remember refused requests', () => {
+  const { keyed } = on({ exposureCapUsd: 50_000 });
+  expect(keyed(T0, 'k-2', 'buy', 60_000)).toMatchObject(refused(400, 'exposure_exceeded'));
+  expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
+});
 
-    expect(engine.handle(request, T0)).toMatchObject({
-      status: 409,
-      body: { error: { code: 'idempotency_in_flight' } },
-    });
-
-    const original = engine.handle(request, T0, { lease });
-    expect(original.status).toBe(200);
-    engine.releaseIdempotencyKey(lease);
-    expect(engine.handle(request, T0 + 10).body).toEqual(original.body);
-    expect(get(T0 + 10, '/hedges')).toHaveLength(1);
-  });
-
-  it('does not remember refused requests', () => {
-    const { keyed } = on({ exposureCapUsd: 50_000 });
-    expect(keyed(T0, 'k-2', 'buy', 60_000)).toMatchObject(refused(400, 'exposure_exceeded'));
-    expect(keyed(T0, 'k-2', 'buy', 40_000).status).toBe(200);
-  });
-
-  it('rejects an empty or overlong Idempotency-Key', () => {
-    const { keyed } = on();
-    for (const key of ['', 'x'.repeat(256)])
-      expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
-  });
+it('engine: idempotency: rejects an empty or overlong Idempotency-Key', () => {
+  const { keyed } = on();
+  for (const key of ['', 'x'.repeat(256)])
+    expect(keyed(T0, key, 'buy', 1000)).toMatchObject(refused(400, 'validation_error', { field: 'Idempotency-Key' }));
 });
 
 it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key exceeds its requests per second', () => {
@@ -140,82 +136,79 @@ it('engine: rate limiting: answers 429 rate_limited with Retry-After once a key 
   expect([at(500).status, at(500).status]).toEqual([200, 429]);
 });
 
-describe('engine: business errors', () => {
-  it('no_open_hedge for add, reduce and close on an empty side', () => {
-    const { filled, change } = on();
-    filled('buy', 10_000);
-    for (const action of ['add', 'reduce', 'close'])
-      expect(change(T0 + 2000, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
-        refused(404, 'no_open_hedge', { market: 'USDTNGN', side: 'sell' }),
-      );
-  });
-
-  it('hedge_already_open for a second open on the same market and side', () => {
-    const { open } = on();
-    const { id } = open(T0, 'buy', 10_000).data;
-    expect(open(T0, 'buy', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
-    expect(open(T0, 'sell', 10_000).status).toBe(200);
-  });
-
-  it('exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
-    const { filled, get, open, change } = on({ exposureCapUsd: 100_000 });
-    const { now } = filled('buy', 60_000);
-    expect(open(now, 'sell', 50_000)).toMatchObject(
-      refused(400, 'exposure_exceeded', {
-        available_exposure_usd: 40_000,
-        requested_usd: 50_000,
-        exposure_cap_usd: 100_000,
-      }),
+it('engine: business errors: no_open_hedge for add, reduce and close on an empty side', () => {
+  const { filled, change } = on();
+  filled('buy', 10_000);
+  for (const action of ['add', 'reduce', 'close'])
+    expect(change(T0 + 2000, action, 'sell', action === 'close' ? undefined : 1000)).toMatchObject(
+      refused(404, 'no_open_hedge', { market: 'USDTNGN', side: 'sell' }),
     );
-    expect(change(now, 'add', 'buy', 30_000).status).toBe(200);
-    expect(open(now, 'sell', 10_001).error?.details?.available_exposure_usd).toBe(10_000);
-    const [market] = get(now, '/markets');
-    // Capacity shows the cap itself; headroom net of positions is the account's available exposure.
-    expect(market.available_capacity_usd).toEqual({ buy: 100_000, sell: 100_000 });
-    expect(get(now, '/account').available_exposure_usd).toBe(10_000);
-  });
+});
 
-  it('capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
-    const { get, post, open } = on({ exposureCapUsd: 10_000_000 });
-    const [before] = get(T0, '/markets');
-    // Background open interest already holds 2.1M of the 5M buy side.
-    expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
-    expect(open(T0, 'buy', 2_900_001)).toMatchObject(
-      refused(400, 'capacity_exceeded', { side: 'buy', available_capacity_usd: 2_900_000, requested_usd: 2_900_001 }),
-    );
-    expect(open(T0, 'buy', 2_900_000).status).toBe(200);
-    expect(get(T0, '/markets')[0].available_capacity_usd.buy).toBe(0);
-    // The market is shared: the other account finds the buy side full too.
-    expect(post(T0, '/hedges', openBody('buy', 1), { key: KEY_B }).error?.code).toBe('capacity_exceeded');
-  });
+it('engine: business errors: hedge_already_open for a second open on the same market and side', () => {
+  const { open } = on();
+  const { id } = open(T0, 'buy', 10_000).data;
+  expect(open(T0, 'buy', 10_000)).toMatchObject(refused(409, 'hedge_already_open', { hedge_id: id }));
+  expect(open(T0, 'sell', 10_000).status).toBe(200);
+});
 
-  it('insufficient_balance when the balance cannot cover margin plus fee', () => {
-    const { engine, open } = on();
-    call(engine, T0, 'GET', '/account');
-    firstAccount(engine).balanceUsdc = 1000;
-    expect(open(T0, 'buy', 10_000)).toMatchObject(
-      refused(400, 'insufficient_balance', { balance_usdc: 1000, required_usdc: 1005 }),
-    );
-  });
+it('engine: business errors: exposure_exceeded when an open or an add would pass the aggregate cap (both sides and pending adds count)', () => {
+  const { filled, get, open, change } = on({ exposureCapUsd: 100_000 });
+  const { now } = filled('buy', 60_000);
+  expect(open(now, 'sell', 50_000)).toMatchObject(
+    refused(400, 'exposure_exceeded', {
+      available_exposure_usd: 40_000,
+      requested_usd: 50_000,
+      exposure_cap_usd: 100_000,
+    }),
+  );
+  expect(change(now, 'add', 'buy', 30_000).status).toBe(200);
+  expect(open(now, 'sell', 10_001).error?.details?.available_exposure_usd).toBe(10_000);
+  const [market] = get(now, '/markets');
+  // Capacity shows the cap itself; headroom net of positions is the account's available exposure.
+  expect(market.available_capacity_usd).toEqual({ buy: 100_000, sell: 100_000 });
+  expect(get(now, '/account').available_exposure_usd).toBe(10_000);
+});
 
-  it('market_not_available for an unlisted market and market_disabled for a disabled one', () => {
-    const engine = makeEngine({ extraMarkets: [{ market: 'USDTGHS', status: 'disabled', basePrice: 15.4 }] });
-    const markets = call(engine, T0, 'GET', '/markets');
-    expect(markets.data.map((m: any) => [m.market, m.status])).toEqual([
-      ['USDTNGN', 'open'],
-      ['USDTGHS', 'disabled'],
-    ]);
-    expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN', 'USDTGHS'] });
+it('engine: business errors: capacity_exceeded when a side of the market is full, whatever the account’s cap', () => {
+  const { get, post, open } = on({ exposureCapUsd: 10_000_000 });
+  const [before] = get(T0, '/markets');
+  // Background open interest already holds 2.1M of the 5M buy side.
+  expect(before.available_capacity_usd).toEqual({ buy: 2_900_000, sell: 3_100_000 });
+  expect(open(T0, 'buy', 2_900_001)).toMatchObject(
+    refused(400, 'capacity_exceeded', { side: 'buy', available_capacity_usd: 2_900_000, requested_usd: 2_900_001 }),
+  );
+  expect(open(T0, 'buy', 2_900_000).status).toBe(200);
+  expect(get(T0, '/markets')[0].available_capacity_usd.buy).toBe(0);
+  // The market is shared: the other account finds the buy side full too.
+  expect(post(T0, '/hedges', openBody('buy', 1), { key: KEY_B }).error?.code).toBe('capacity_exceeded');
+});
 
-    const on = (path: string, market: string) =>
-      call(engine, T0, 'POST', path, { body: openBody('buy', 1000, 7, { market }) });
-    expect(on('/quotes', 'USDTKES').error).toMatchObject({
-      code: 'market_not_available',
-      details: { market: 'USDTKES', allowed_markets: ['USDTNGN', 'USDTGHS'] },
-    });
-    for (const path of ['/hedges', '/quotes'])
-      expect(on(path, 'USDTGHS')).toMatchObject(refused(400, 'market_disabled'));
+it('engine: business errors: insufficient_balance when the balance cannot cover margin plus fee', () => {
+  const { engine, open } = on();
+  call(engine, T0, 'GET', '/account');
+  firstAccount(engine).balanceUsdc = 1000;
+  expect(open(T0, 'buy', 10_000)).toMatchObject(
+    refused(400, 'insufficient_balance', { balance_usdc: 1000, required_usdc: 1005 }),
+  );
+});
+
+it('engine: business errors: market_not_available for an unlisted market and market_disabled for a disabled one', () => {
+  const engine = makeEngine({ extraMarkets: [{ market: 'USDTGHS', status: 'disabled', basePrice: 15.4 }] });
+  const markets = call(engine, T0, 'GET', '/markets');
+  expect(markets.data.map((m: any) => [m.market, m.status])).toEqual([
+    ['USDTNGN', 'open'],
+    ['USDTGHS', 'disabled'],
+  ]);
+  expect(markets.body.meta).toEqual({ source: 'onchain', allowed_markets: ['USDTNGN', 'USDTGHS'] });
+
+  const on = (path: string, market: string) =>
+    call(engine, T0, 'POST', path, { body: openBody('buy', 1000, 7, { market }) });
+  expect(on('/quotes', 'USDTKES').error).toMatchObject({
+    code: 'market_not_available',
+    details: { market: 'USDTKES', allowed_markets: ['USDTNGN', 'USDTGHS'] },
   });
+  for (const path of ['/hedges', '/quotes']) expect(on(path, 'USDTGHS')).toMatchObject(refused(400, 'market_disabled'));
 });
 
 describe('engine: validation and routing', () => {
@@ -264,60 +257,58 @@ describe('engine: validation and routing', () => {
   });
 });
 
-describe('engine: pricing', () => {
-  it('a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
-    const { quoteFor } = on();
-    const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
-    const smallBuy = quote('buy', 10_000);
-    const bigBuy = quote('buy', 900_000);
-    // Buying USDT pays more naira than mid, and more the bigger the trade.
-    expect(smallBuy.execution_price).toBeGreaterThan(smallBuy.market_price);
-    expect(bigBuy.execution_price).toBeGreaterThan(smallBuy.execution_price);
-    expect(bigBuy.price_impact_usd / 900_000).toBeLessThan(smallBuy.price_impact_usd / 10_000);
-    // The book is long USDT already: a sell heals the imbalance and earns positive impact.
-    const smallSell = quote('sell', 10_000);
-    expect(smallSell.price_impact_usd).toBeGreaterThan(0);
-    expect(smallSell.execution_price).toBeGreaterThan(smallSell.market_price);
-    // A sell so big that it flips the imbalance pays again, receiving fewer naira than mid.
-    const hugeSell = quote('sell', 2_000_000);
-    expect(hugeSell.price_impact_usd).toBeLessThan(0);
-    expect(hugeSell.execution_price).toBeLessThan(hugeSell.market_price);
-  });
+it('engine: pricing: a bigger trade quotes worse; an imbalance-reducing trade quotes better', () => {
+  const { quoteFor } = on();
+  const quote = (side: 'buy' | 'sell', notional: number) => quoteFor(T0, side, notional).data.pricing;
+  const smallBuy = quote('buy', 10_000);
+  const bigBuy = quote('buy', 900_000);
+  // Buying USDT pays more naira than mid, and more the bigger the trade.
+  expect(smallBuy.execution_price).toBeGreaterThan(smallBuy.market_price);
+  expect(bigBuy.execution_price).toBeGreaterThan(smallBuy.execution_price);
+  expect(bigBuy.price_impact_usd / 900_000).toBeLessThan(smallBuy.price_impact_usd / 10_000);
+  // The book is long USDT already: a sell heals the imbalance and earns positive impact.
+  const smallSell = quote('sell', 10_000);
+  expect(smallSell.price_impact_usd).toBeGreaterThan(0);
+  expect(smallSell.execution_price).toBeGreaterThan(smallSell.market_price);
+  // A sell so big that it flips the imbalance pays again, receiving fewer naira than mid.
+  const hugeSell = quote('sell', 2_000_000);
+  expect(hugeSell.price_impact_usd).toBeLessThan(0);
+  expect(hugeSell.execution_price).toBeLessThan(hugeSell.market_price);
+});
 
-  it('quotes are indicative: they persist nothing and echo the request', () => {
-    const { get, quoteFor } = on();
-    const { body, data: quote } = quoteFor(T0, 'buy', 250_000, 3);
-    expect(body.meta).toEqual({ source: 'onchain' });
-    expect(quote).toMatchObject({
-      market: 'USDTNGN',
-      side: 'buy',
-      notional_usd: 250_000,
-      tenor_days: 3,
-      maturity: iso(T0 + 3 * DAY),
-    });
-    expect(quote.upfront).toEqual({ required_margin_usdc: 25_000, platform_fee_usdc: 125, total_upfront_usdc: 25_125 });
-    expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
-    expect(quote.carry.total_rate_pct).toBeCloseTo(quote.carry.daily_rate_pct * 3, 4);
-    expect([get(T0, '/hedges'), get(T0, '/account').balance_usdc]).toEqual([[], 1_000_000]);
+it('engine: pricing: quotes are indicative: they persist nothing and echo the request', () => {
+  const { get, quoteFor } = on();
+  const { body, data: quote } = quoteFor(T0, 'buy', 250_000, 3);
+  expect(body.meta).toEqual({ source: 'onchain' });
+  expect(quote).toMatchObject({
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 250_000,
+    tenor_days: 3,
+    maturity: iso(T0 + 3 * DAY),
   });
+  expect(quote.upfront).toEqual({ required_margin_usdc: 25_000, platform_fee_usdc: 125, total_upfront_usdc: 25_125 });
+  expect(quote.carry.total_usdc).toBeCloseTo(quote.carry.daily_usdc * 3, 1);
+  expect(quote.carry.total_rate_pct).toBeCloseTo(quote.carry.daily_rate_pct * 3, 4);
+  expect([get(T0, '/hedges'), get(T0, '/account').balance_usdc]).toEqual([[], 1_000_000]);
+});
 
-  it('prices come from the seeded path: same seed and time, same price; around 1,530', () => {
-    const price = (seed: string, t = T0, symbols = 'USDTNGN') =>
-      call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols } });
-    const response = price('p');
-    expect(response.body.meta).toEqual({ source: 'onchain' });
-    expect(response.data).toEqual([{ market: 'USDTNGN', price: expect.any(Number), timestamp: iso(T0) }]);
-    expect(price('p').data[0].price).toBe(response.data[0].price);
-    expect(price('q').data[0].price).not.toBe(response.data[0].price);
-    for (let day = 0; day < 30; day++) {
-      const value = price('p', T0 + day * DAY).data[0].price;
-      expect(value).toBeGreaterThan(1530 * 0.97);
-      expect(value).toBeLessThan(1530 * 1.03);
-    }
-    // makeEngine()'s own seed.
-    expect(price('engine-tests', T0, 'USDTNGN,XYZ').error?.code).toBe('market_not_available');
-    expect(call(makeEngine(), T0, 'GET', '/prices').data).toHaveLength(1);
-  });
+it('engine: pricing: prices come from the seeded path: same seed and time, same price; around 1,530', () => {
+  const price = (seed: string, t = T0, symbols = 'USDTNGN') =>
+    call(makeEngine({ seed }), t, 'GET', '/prices', { query: { symbols } });
+  const response = price('p');
+  expect(response.body.meta).toEqual({ source: 'onchain' });
+  expect(response.data).toEqual([{ market: 'USDTNGN', price: expect.any(Number), timestamp: iso(T0) }]);
+  expect(price('p').data[0].price).toBe(response.data[0].price);
+  expect(price('q').data[0].price).not.toBe(response.data[0].price);
+  for (let day = 0; day < 30; day++) {
+    const value = price('p', T0 + day * DAY).data[0].price;
+    expect(value).toBeGreaterThan(1530 * 0.97);
+    expect(value).toBeLessThan(1530 * 1.03);
+  }
+  // makeEngine()'s own seed.
+  expect(price('engine-tests', T0, 'USDTNGN,XYZ').error?.code).toBe('market_not_available');
+  expect(call(makeEngine(), T0, 'GET', '/prices').data).toHaveLength(1);
 });
 
 it('engine: lists: seedHedges writes past hedges whose history adds up to the balance', () => {
@@ -346,335 +337,326 @@ const round2 = (value: number) => Math.round(value * 100) / 100;
 const reload = (engine: HttpSandboxEngine) =>
   new HttpSandboxEngine({ apiKeys: [KEY_A], fillDelayMs: 1000 }, JSON.parse(JSON.stringify(engine.state)));
 
-describe('engine: hedge state machine', () => {
-  it('opens as submitted with hashes, units and maturity, reserving margin and fee; submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
-    const { get, open, quoteFor, hedgeAt } = on();
-    const quote = quoteFor(T0, 'buy', 100_000, 3).data;
-    const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
+it('engine: hedge state machine: opens as submitted with hashes, units and maturity, reserving margin and fee; submitted → filled after the fill delay, with fill hash and a struck rate near the quote', () => {
+  const { get, open, quoteFor, hedgeAt } = on();
+  const quote = quoteFor(T0, 'buy', 100_000, 3).data;
+  const opened = open(T0, 'buy', 100_000, 3, { client_reference: 'deal-1' });
 
-    expect([opened.status, opened.body.meta, opened.data.hedge_id]).toEqual([200, {}, opened.data.id]);
-    expect(opened.data).toMatchObject({
-      status: 'submitted',
+  expect([opened.status, opened.body.meta, opened.data.hedge_id]).toEqual([200, {}, opened.data.id]);
+  expect(opened.data).toMatchObject({
+    status: 'submitted',
+    market: 'USDTNGN',
+    side: 'buy',
+    notional_usd: 100_000,
+    tenor_days: 3,
+    units: 100_000,
+    client_reference: 'deal-1',
+    opened_at: iso(T0),
+    maturity_at: iso(T0 + 3 * DAY),
+    id: expect.stringMatching(/^hdg_[a-z0-9]{24}$/),
+    order_tx_hash: expect.stringMatching(HEX_64),
+    order_key: expect.stringMatching(HEX_64),
+  });
+  expect(opened.data).not.toHaveProperty('fill_tx_hash');
+  expect(opened.data).not.toHaveProperty('struck_rate');
+
+  expect(get(T0, '/account')).toMatchObject({
+    balance_usdc: 1_000_000 - quote.upfront.total_upfront_usdc,
+    margin_in_use_usdc: quote.upfront.required_margin_usdc,
+    open_exposure_usd: 100_000,
+    available_exposure_usd: 900_000,
+  });
+  const { id } = opened.data;
+  // Submitted is not yet a position.
+  expect([get(T0, '/positions'), hedgeAt(T0 + 999, id).status]).toEqual([[], 'submitted']);
+  const hedge = hedgeAt(T0 + 1000, id);
+  expect(hedge).toMatchObject({
+    status: 'filled',
+    fill_tx_hash: expect.stringMatching(HEX_64),
+    filled_at: iso(T0 + 1000),
+  });
+  expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
+    0.001,
+  );
+
+  const [position] = get(T0 + 1000, '/positions');
+  expect(position).toMatchObject({
+    hedge_id: id,
+    side: 'buy',
+    entry_price: hedge.struck_rate,
+    notional_usd: 100_000,
+  });
+});
+
+it('engine: hedge state machine: submitted → failed releases the reserved collateral and fee and frees the side', () => {
+  const { get, open, hedgeAt } = on({ failRate: 1 });
+  const { id } = open(T0, 'sell', 50_000).data;
+  // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
+  expect(get(T0, '/account').balance_usdc).toBe(1_000_000 - 5_000 - 25);
+
+  const hedge = hedgeAt(T0 + 1000, id);
+  expect(hedge.status).toBe('failed');
+  expect(hedge).not.toHaveProperty('fill_tx_hash');
+  expect(get(T0 + 1000, '/account')).toMatchObject({
+    balance_usdc: 1_000_000,
+    margin_in_use_usdc: 0,
+    open_exposure_usd: 0,
+    open_positions: 0,
+  });
+  expect([get(T0 + 1000, '/positions'), open(T0 + 1000, 'sell', 50_000).status]).toEqual([[], 200]);
+});
+
+it('engine: hedge state machine: fails a seeded share of opens, the same ones for the same seed', () => {
+  const outcomes = (seed: string) => {
+    const { engine, open, change, hedgeAt } = on({ failRate: 0.5, seed });
+    const statuses: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const t = T0 + i * 10_000;
+      const { id } = open(t, 'buy', 1000, 1).data;
+      const hedge = hedgeAt(t + 1000, id);
+      statuses.push(hedge.status);
+      if (hedge.status === 'filled') change(t + 1000, 'close', 'buy');
+      call(engine, t + 2000, 'GET', '/account');
+    }
+    return statuses;
+  };
+  const first = outcomes('fail-seed');
+  expect(first).toEqual(outcomes('fail-seed'));
+  expect(first).toEqual(expect.arrayContaining(['failed', 'filled']));
+});
+
+it('engine: hedge state machine: filled → closed at maturity: settles against the reference rate and credits the balance', () => {
+  const { get, open, quoteFor, hedgeAt } = on({ seed: 'settle' });
+  const quote = quoteFor(T0, 'buy', 200_000, 1).data;
+  const { id } = open(T0, 'buy', 200_000, 1).data;
+  const filled = hedgeAt(T0 + 1000, id);
+  const maturity = T0 + DAY;
+
+  const after = maturity + 5000;
+  expect(hedgeAt(maturity - 1, id).status).toBe('filled');
+  expect(hedgeAt(after, id)).toMatchObject({ status: 'closed', closed_at: iso(maturity) });
+  expect(get(after, '/positions')).toEqual([]);
+
+  const [record] = get(after, '/hedges/history');
+  const exit = referenceRate('settle', maturity);
+  const gross = round2((200_000 * (exit - filled.struck_rate)) / exit);
+  const carry = round2((200_000 * quote.carry.daily_rate_pct * (maturity - (T0 + 1000))) / (100 * DAY));
+  const fees = quote.upfront.platform_fee_usdc;
+  expect(record).toMatchObject({
+    hedge_id: id,
+    close_reason: 'settled',
+    entry_price: filled.struck_rate,
+    exit_price: exit,
+    gross_pnl_usd: gross,
+    carry_usdc: carry,
+    fees_usdc: fees,
+    net_pnl_usd: round2(gross - carry - fees),
+    opened_at: iso(T0),
+    closed_at: iso(maturity),
+    notional_usd: 200_000,
+    tenor_days: 1,
+  });
+  expect(get(after, '/account')).toMatchObject({
+    ...flatAfter(record.net_pnl_usd),
+    margin_in_use_usdc: 0,
+    available_exposure_usd: 1_000_000,
+  });
+});
+
+it('engine: hedge state machine: settles lazily from a reloaded state, hours later, in time order', () => {
+  const { engine, open } = on({ seed: 'reload' });
+  const { id } = open(T0, 'sell', 75_000, 1).data;
+  const later = T0 + DAY + 6 * 3_600_000;
+  const { get, hedgeAt } = on(reload(engine));
+  expect(hedgeAt(later, id)).toMatchObject({ status: 'closed', filled_at: iso(T0 + 1000), closed_at: iso(T0 + DAY) });
+  expect(get(later, '/hedges/history')[0].exit_price).toBe(referenceRate('reload', T0 + DAY));
+});
+
+it('engine: hedge state machine: refuses a state of another version', () => {
+  const state = { ...createEngineState(), version: 2 as 1 };
+  expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
+});
+
+it('engine: add, reduce, close: add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
+  const { filled, get, change, hedgeAt } = on();
+  const { hedge, now } = filled('buy', 100_000);
+  expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
+    status: 200,
+    data: {
+      hedge_id: hedge.id,
+      action: 'add',
       market: 'USDTNGN',
       side: 'buy',
-      notional_usd: 100_000,
-      tenor_days: 3,
-      units: 100_000,
-      client_reference: 'deal-1',
-      opened_at: iso(T0),
-      maturity_at: iso(T0 + 3 * DAY),
-      id: expect.stringMatching(/^hdg_[a-z0-9]{24}$/),
-      order_tx_hash: expect.stringMatching(HEX_64),
-      order_key: expect.stringMatching(HEX_64),
-    });
-    expect(opened.data).not.toHaveProperty('fill_tx_hash');
-    expect(opened.data).not.toHaveProperty('struck_rate');
-
-    expect(get(T0, '/account')).toMatchObject({
-      balance_usdc: 1_000_000 - quote.upfront.total_upfront_usdc,
-      margin_in_use_usdc: quote.upfront.required_margin_usdc,
-      open_exposure_usd: 100_000,
-      available_exposure_usd: 900_000,
-    });
-    const { id } = opened.data;
-    // Submitted is not yet a position.
-    expect([get(T0, '/positions'), hedgeAt(T0 + 999, id).status]).toEqual([[], 'submitted']);
-    const hedge = hedgeAt(T0 + 1000, id);
-    expect(hedge).toMatchObject({
-      status: 'filled',
-      fill_tx_hash: expect.stringMatching(HEX_64),
-      filled_at: iso(T0 + 1000),
-    });
-    expect(Math.abs(hedge.struck_rate - quote.pricing.execution_price) / quote.pricing.execution_price).toBeLessThan(
-      0.001,
-    );
-
-    const [position] = get(T0 + 1000, '/positions');
-    expect(position).toMatchObject({
-      hedge_id: id,
-      side: 'buy',
-      entry_price: hedge.struck_rate,
-      notional_usd: 100_000,
-    });
-  });
-
-  it('submitted → failed releases the reserved collateral and fee and frees the side', () => {
-    const { get, open, hedgeAt } = on({ failRate: 1 });
-    const { id } = open(T0, 'sell', 50_000).data;
-    // Reserved while submitted: the 10% margin (5,000) and the 0.05% fee (25).
-    expect(get(T0, '/account').balance_usdc).toBe(1_000_000 - 5_000 - 25);
-
-    const hedge = hedgeAt(T0 + 1000, id);
-    expect(hedge.status).toBe('failed');
-    expect(hedge).not.toHaveProperty('fill_tx_hash');
-    expect(get(T0 + 1000, '/account')).toMatchObject({
-      balance_usdc: 1_000_000,
-      margin_in_use_usdc: 0,
-      open_exposure_usd: 0,
-      open_positions: 0,
-    });
-    expect([get(T0 + 1000, '/positions'), open(T0 + 1000, 'sell', 50_000).status]).toEqual([[], 200]);
-  });
-
-  it('fails a seeded share of opens, the same ones for the same seed', () => {
-    const outcomes = (seed: string) => {
-      const { engine, open, change, hedgeAt } = on({ failRate: 0.5, seed });
-      const statuses: string[] = [];
-      for (let i = 0; i < 12; i++) {
-        const t = T0 + i * 10_000;
-        const { id } = open(t, 'buy', 1000, 1).data;
-        const hedge = hedgeAt(t + 1000, id);
-        statuses.push(hedge.status);
-        if (hedge.status === 'filled') change(t + 1000, 'close', 'buy');
-        call(engine, t + 2000, 'GET', '/account');
-      }
-      return statuses;
-    };
-    const first = outcomes('fail-seed');
-    expect(first).toEqual(outcomes('fail-seed'));
-    expect(first).toEqual(expect.arrayContaining(['failed', 'filled']));
-  });
-
-  it('filled → closed at maturity: settles against the reference rate and credits the balance', () => {
-    const { get, open, quoteFor, hedgeAt } = on({ seed: 'settle' });
-    const quote = quoteFor(T0, 'buy', 200_000, 1).data;
-    const { id } = open(T0, 'buy', 200_000, 1).data;
-    const filled = hedgeAt(T0 + 1000, id);
-    const maturity = T0 + DAY;
-
-    const after = maturity + 5000;
-    expect(hedgeAt(maturity - 1, id).status).toBe('filled');
-    expect(hedgeAt(after, id)).toMatchObject({ status: 'closed', closed_at: iso(maturity) });
-    expect(get(after, '/positions')).toEqual([]);
-
-    const [record] = get(after, '/hedges/history');
-    const exit = referenceRate('settle', maturity);
-    const gross = round2((200_000 * (exit - filled.struck_rate)) / exit);
-    const carry = round2((200_000 * quote.carry.daily_rate_pct * (maturity - (T0 + 1000))) / (100 * DAY));
-    const fees = quote.upfront.platform_fee_usdc;
-    expect(record).toMatchObject({
-      hedge_id: id,
-      close_reason: 'settled',
-      entry_price: filled.struck_rate,
-      exit_price: exit,
-      gross_pnl_usd: gross,
-      carry_usdc: carry,
-      fees_usdc: fees,
-      net_pnl_usd: round2(gross - carry - fees),
-      opened_at: iso(T0),
-      closed_at: iso(maturity),
-      notional_usd: 200_000,
-      tenor_days: 1,
-    });
-    expect(get(after, '/account')).toMatchObject({
-      ...flatAfter(record.net_pnl_usd),
-      margin_in_use_usdc: 0,
-      available_exposure_usd: 1_000_000,
-    });
-  });
-
-  it('settles lazily from a reloaded state, hours later, in time order', () => {
-    const { engine, open } = on({ seed: 'reload' });
-    const { id } = open(T0, 'sell', 75_000, 1).data;
-    const later = T0 + DAY + 6 * 3_600_000;
-    const { get, hedgeAt } = on(reload(engine));
-    expect(hedgeAt(later, id)).toMatchObject({ status: 'closed', filled_at: iso(T0 + 1000), closed_at: iso(T0 + DAY) });
-    expect(get(later, '/hedges/history')[0].exit_price).toBe(referenceRate('reload', T0 + DAY));
-  });
-
-  it('refuses a state of another version', () => {
-    const state = { ...createEngineState(), version: 2 as 1 };
-    expect(() => new HttpSandboxEngine({ apiKeys: [KEY_A] }, state)).toThrow(/version/);
-  });
-});
-
-describe('engine: add, reduce, close', () => {
-  it('add lands after the fill delay: notional, weighted entry and margin grow, maturity stays', () => {
-    const { filled, get, change, hedgeAt } = on();
-    const { hedge, now } = filled('buy', 100_000);
-    expect(change(now, 'add', 'buy', 50_000)).toMatchObject({
-      status: 200,
-      data: {
-        hedge_id: hedge.id,
-        action: 'add',
-        market: 'USDTNGN',
-        side: 'buy',
-        status: 'submitted',
-        notional_usd: 50_000,
-        submitted_at: iso(now),
-        order_tx_hash: expect.stringMatching(HEX_64),
-      },
-    });
-    // Pending add counts against the cap at once, the hedge changes only when it lands.
-    expect([get(now, '/account').open_exposure_usd, hedgeAt(now + 999, hedge.id).notional_usd]).toEqual([
-      150_000, 100_000,
-    ]);
-
-    expect(hedgeAt(now + 1000, hedge.id)).toMatchObject({
-      notional_usd: 150_000,
-      units: 150_000,
-      maturity_at: hedge.maturity_at,
-      status: 'filled',
-    });
-    const [position] = get(now + 1000, '/positions');
-    expect(position.margin_usdc).toBe(15_000);
-    expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
-    expect(position.entry_price).not.toBe(hedge.struck_rate);
-  });
-
-  it('refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
-    const { open, change } = on();
-    const { id } = open(T0, 'buy', 100_000).data;
-    const pending = refused(409, 'action_pending', { hedge_id: id });
-    expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject(pending);
-    expect(change(T0 + 2000, 'reduce', 'buy', 100_001)).toMatchObject(
-      refused(400, 'notional_too_large', { notional_usd: 100_000 }),
-    );
-    change(T0 + 2000, 'reduce', 'buy', 1000);
-    expect(change(T0 + 2001, 'close', 'buy')).toMatchObject(pending);
-  });
-
-  it('reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
-    const { filled, get, change } = on({ seed: 'reduce' });
-    const { hedge, now } = filled('sell', 200_000);
-    const later = now + 2 * DAY;
-    const [before] = get(later, '/positions');
-    const balanceBefore = get(later, '/account').balance_usdc;
-
-    expect(change(later, 'reduce', 'sell', 50_000).data).toMatchObject({
-      action: 'reduce',
+      status: 'submitted',
       notional_usd: 50_000,
-      status: 'submitted',
-    });
-    const landedAt = later + 1000;
-    const [after] = get(landedAt, '/positions');
-    expect(after).toMatchObject({
-      hedge_id: hedge.id,
-      notional_usd: 150_000,
-      units: 150_000,
-      margin_usdc: 15_000,
-      maturity_at: hedge.maturity_at,
-    });
-    expect(after.entry_price).toBe(before.entry_price);
-
-    const credited = get(landedAt, '/account').balance_usdc - balanceBefore;
-    // A quarter of the margin (5,000) plus a quarter of the P&L net of carry, minus a 0.05% fee.
-    expect(Math.abs(credited - (5_000 + before.net_pnl_usd / 4 - 25))).toBeLessThan(20);
-    // Carry left on the position is three quarters of what had accrued (plus one second more).
-    expect(after.accrued_carry_usdc).toBeCloseTo((before.accrued_carry_usdc * 3) / 4, 0);
+      submitted_at: iso(now),
+      order_tx_hash: expect.stringMatching(HEX_64),
+    },
   });
+  // Pending add counts against the cap at once, the hedge changes only when it lands.
+  expect([get(now, '/account').open_exposure_usd, hedgeAt(now + 999, hedge.id).notional_usd]).toEqual([
+    150_000, 100_000,
+  ]);
 
-  it('a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
-    // The last: 99.47% of the notional, but it would leave 0.80 USD.
-    for (const [notional, reduceBy] of [
-      [100_000, 100_000],
-      [100_000, 99_600],
-      [150, 149.2],
-    ] as const) {
-      const { filled, get, change, hedgeAt } = on();
-      const { hedge, now } = filled('buy', notional);
-      change(now, 'reduce', 'buy', reduceBy);
-      const landed = now + 1000;
-      expect([hedgeAt(landed, hedge.id).status, get(landed, '/positions')]).toEqual(['closed', []]);
-      const [record] = get(landed, '/hedges/history');
-      expect(record).toMatchObject({ hedge_id: hedge.id, close_reason: 'closed', notional_usd: notional });
-      expect(get(landed, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
-    }
+  expect(hedgeAt(now + 1000, hedge.id)).toMatchObject({
+    notional_usd: 150_000,
+    units: 150_000,
+    maturity_at: hedge.maturity_at,
+    status: 'filled',
   });
-
-  it('a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
-    // Two engines with the same seed and the same history: one closes, the twin only looks.
-    const [closer, looker] = [on({ seed: 'twin' }), on({ seed: 'twin' })];
-    const landsAt = T0 + 1500 + 2 * DAY + 1000;
-    for (const { filled } of [closer, looker]) filled('buy', 400_000);
-    closer.change(landsAt - 1000, 'close', 'buy');
-    const [position] = looker.get(landsAt, '/positions');
-    expect([
-      closer.get(landsAt, '/account').balance_usdc,
-      closer.get(landsAt, '/hedges/history')[0].exit_price,
-    ]).toEqual([
-      expect.closeTo(looker.get(landsAt, '/account').balance_usdc + position.net_margin_usd, 2),
-      position.mark_price,
-    ]);
-  });
-
-  it('history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
-    const { filled, get, change, hedgeAt } = on({ seed: 'lifecycle' });
-    const { hedge, now } = filled('sell', 100_000);
-    let t = now + 3_600_000;
-    change(t, 'add', 'sell', 40_000);
-    t += 3_600_000;
-    change(t, 'reduce', 'sell', 70_000);
-    const closeAt = t + 3_600_000;
-    expect(change(closeAt, 'close', 'sell').data).toMatchObject({
-      hedge_id: hedge.id,
-      action: 'close',
-      status: 'submitted',
-      notional_usd: 70_000,
-    });
-    // The close lands after the fill delay: until then the side is still a position.
-    const landed = closeAt + 1000;
-    expect([get(closeAt + 999, '/positions').length, get(landed, '/positions')]).toEqual([1, []]);
-    expect(hedgeAt(landed, hedge.id)).toMatchObject({ status: 'closed', closed_at: iso(landed) });
-    t = landed + 3_600_000;
-
-    const [record, ...others] = get(t, '/hedges/history');
-    expect(others).toEqual([]);
-    // Fees: 0.05% of 100k open + 40k add + 70k reduce + 70k close.
-    expect(record).toMatchObject({
-      hedge_id: hedge.id,
-      notional_usd: 70_000,
-      close_reason: 'closed',
-      fees_usdc: 50 + 20 + 35 + 35,
-    });
-    expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
-    expect(get(t, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
-  });
-
-  it('an add still pending at maturity never lands and is refunded', () => {
-    const { get, open, change } = on({ fillDelayMs: 60_000 });
-    const { id } = open(T0, 'buy', 100_000, 1).data;
-    change(T0 + DAY - 30_000, 'add', 'buy', 100_000);
-    const later = T0 + DAY + 120_000;
-    const [record] = get(later, '/hedges/history');
-    expect(record).toMatchObject({ hedge_id: id, notional_usd: 100_000, close_reason: 'settled' });
-    expect(get(later, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
-  });
+  const [position] = get(now + 1000, '/positions');
+  expect(position.margin_usdc).toBe(15_000);
+  expect(position.entry_price).toBeGreaterThan(Math.min(hedge.struck_rate, position.mark_price) - 10);
+  expect(position.entry_price).not.toBe(hedge.struck_rate);
 });
 
-describe('engine: carry', () => {
-  it('accrues pro rata by sandbox time at the daily rate fixed at open', () => {
-    const { filled, get, post, quoteFor } = on();
-    const quote = quoteFor(T0, 'buy', 500_000).data;
-    const { hedge } = filled('buy', 500_000);
-    const filledAt = Date.parse(hedge.filled_at);
-    const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
+it('engine: add, reduce, close: refuses a second change while one is pending, changes on a hedge that is not filled yet, and a reduce past the notional', () => {
+  const { open, change } = on();
+  const { id } = open(T0, 'buy', 100_000).data;
+  const pending = refused(409, 'action_pending', { hedge_id: id });
+  expect(change(T0 + 10, 'add', 'buy', 1000)).toMatchObject(pending);
+  expect(change(T0 + 2000, 'reduce', 'buy', 100_001)).toMatchObject(
+    refused(400, 'notional_too_large', { notional_usd: 100_000 }),
+  );
+  change(T0 + 2000, 'reduce', 'buy', 1000);
+  expect(change(T0 + 2001, 'close', 'buy')).toMatchObject(pending);
+});
 
-    // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
-    post(filledAt, '/hedges', openBody('sell', 900_000), { key: KEY_B });
+it('engine: add, reduce, close: reduce is proportional: margin, carry and P&L of the reduced share come back minus its fee', () => {
+  const { filled, get, change } = on({ seed: 'reduce' });
+  const { hedge, now } = filled('sell', 200_000);
+  const later = now + 2 * DAY;
+  const [before] = get(later, '/positions');
+  const balanceBefore = get(later, '/account').balance_usdc;
 
-    const [atHalfDay] = get(filledAt + DAY / 2, '/positions');
-    const [atTwoDays] = get(filledAt + 2 * DAY, '/positions');
-    expect(quote.carry.daily_rate_pct).toBeGreaterThan(0);
-    expect([atHalfDay.accrued_carry_usdc, atTwoDays.accrued_carry_usdc]).toEqual([
-      expectedCarry(DAY / 2),
-      expectedCarry(2 * DAY),
-    ]);
-    expect(atTwoDays.net_pnl_usd).toBeCloseTo(atTwoDays.gross_pnl_usd - atTwoDays.accrued_carry_usdc, 2);
-    expect(atTwoDays.net_margin_usd).toBeCloseTo(
-      atTwoDays.margin_usdc + atTwoDays.net_pnl_usd - atTwoDays.close_fee_usdc,
-      2,
-    );
+  expect(change(later, 'reduce', 'sell', 50_000).data).toMatchObject({
+    action: 'reduce',
+    notional_usd: 50_000,
+    status: 'submitted',
   });
-
-  it('the lighter side earns carry (negative rate) and the heavier side pays', () => {
-    const { filled, get } = on();
-    const [market] = get(T0, '/markets');
-    expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
-    expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
-    const { now } = filled('sell', 100_000);
-    expect(get(now + DAY, '/positions')[0].accrued_carry_usdc).toBeLessThan(0);
+  const landedAt = later + 1000;
+  const [after] = get(landedAt, '/positions');
+  expect(after).toMatchObject({
+    hedge_id: hedge.id,
+    notional_usd: 150_000,
+    units: 150_000,
+    margin_usdc: 15_000,
+    maturity_at: hedge.maturity_at,
   });
+  expect(after.entry_price).toBe(before.entry_price);
+
+  const credited = get(landedAt, '/account').balance_usdc - balanceBefore;
+  // A quarter of the margin (5,000) plus a quarter of the P&L net of carry, minus a 0.05% fee.
+  expect(Math.abs(credited - (5_000 + before.net_pnl_usd / 4 - 25))).toBeLessThan(20);
+  // Carry left on the position is three quarters of what had accrued (plus one second more).
+  expect(after.accrued_carry_usdc).toBeCloseTo((before.accrued_carry_usdc * 3) / 4, 0);
+});
+
+it('engine: add, reduce, close: a reduce of the whole notional (or ≥ 99.5%, or leaving < 1 USD) closes the hedge fully', () => {
+  // The last: 99.47% of the notional, but it would leave 0.80 USD.
+  for (const [notional, reduceBy] of [
+    [100_000, 100_000],
+    [100_000, 99_600],
+    [150, 149.2],
+  ] as const) {
+    const { filled, get, change, hedgeAt } = on();
+    const { hedge, now } = filled('buy', notional);
+    change(now, 'reduce', 'buy', reduceBy);
+    const landed = now + 1000;
+    expect([hedgeAt(landed, hedge.id).status, get(landed, '/positions')]).toEqual(['closed', []]);
+    const [record] = get(landed, '/hedges/history');
+    expect(record).toMatchObject({ hedge_id: hedge.id, close_reason: 'closed', notional_usd: notional });
+    expect(get(landed, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
+  }
+});
+
+it('engine: add, reduce, close: a close credits exactly the net_margin_usd the position shows at the moment it lands', () => {
+  // Two engines with the same seed and the same history: one closes, the twin only looks.
+  const [closer, looker] = [on({ seed: 'twin' }), on({ seed: 'twin' })];
+  const landsAt = T0 + 1500 + 2 * DAY + 1000;
+  for (const { filled } of [closer, looker]) filled('buy', 400_000);
+  closer.change(landsAt - 1000, 'close', 'buy');
+  const [position] = looker.get(landsAt, '/positions');
+  expect([closer.get(landsAt, '/account').balance_usdc, closer.get(landsAt, '/hedges/history')[0].exit_price]).toEqual([
+    expect.closeTo(looker.get(landsAt, '/account').balance_usdc + position.net_margin_usd, 2),
+    position.mark_price,
+  ]);
+});
+
+it('engine: add, reduce, close: history covers the whole lifecycle: open, add, reduce and a close landing after the delay add up to the balance', () => {
+  const { filled, get, change, hedgeAt } = on({ seed: 'lifecycle' });
+  const { hedge, now } = filled('sell', 100_000);
+  let t = now + 3_600_000;
+  change(t, 'add', 'sell', 40_000);
+  t += 3_600_000;
+  change(t, 'reduce', 'sell', 70_000);
+  const closeAt = t + 3_600_000;
+  expect(change(closeAt, 'close', 'sell').data).toMatchObject({
+    hedge_id: hedge.id,
+    action: 'close',
+    status: 'submitted',
+    notional_usd: 70_000,
+  });
+  // The close lands after the fill delay: until then the side is still a position.
+  const landed = closeAt + 1000;
+  expect([get(closeAt + 999, '/positions').length, get(landed, '/positions')]).toEqual([1, []]);
+  expect(hedgeAt(landed, hedge.id)).toMatchObject({ status: 'closed', closed_at: iso(landed) });
+  t = landed + 3_600_000;
+
+  const [record, ...others] = get(t, '/hedges/history');
+  expect(others).toEqual([]);
+  // Fees: 0.05% of 100k open + 40k add + 70k reduce + 70k close.
+  expect(record).toMatchObject({
+    hedge_id: hedge.id,
+    notional_usd: 70_000,
+    close_reason: 'closed',
+    fees_usdc: 50 + 20 + 35 + 35,
+  });
+  expect(record.net_pnl_usd).toBeCloseTo(record.gross_pnl_usd - record.carry_usdc - record.fees_usdc, 2);
+  expect(get(t, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
+});
+
+it('engine: add, reduce, close: an add still pending at maturity never lands and is refunded', () => {
+  const { get, open, change } = on({ fillDelayMs: 60_000 });
+  const { id } = open(T0, 'buy', 100_000, 1).data;
+  change(T0 + DAY - 30_000, 'add', 'buy', 100_000);
+  const later = T0 + DAY + 120_000;
+  const [record] = get(later, '/hedges/history');
+  expect(record).toMatchObject({ hedge_id: id, notional_usd: 100_000, close_reason: 'settled' });
+  expect(get(later, '/account')).toMatchObject(flatAfter(record.net_pnl_usd));
+});
+
+it('engine: carry: accrues pro rata by sandbox time at the daily rate fixed at open', () => {
+  const { filled, get, post, quoteFor } = on();
+  const quote = quoteFor(T0, 'buy', 500_000).data;
+  const { hedge } = filled('buy', 500_000);
+  const filledAt = Date.parse(hedge.filled_at);
+  const expectedCarry = (ms: number) => round2((500_000 * quote.carry.daily_rate_pct * ms) / (100 * DAY));
+
+  // Another account's big sell shifts the market rates, but not this hedge's fixed rate.
+  post(filledAt, '/hedges', openBody('sell', 900_000), { key: KEY_B });
+
+  const [atHalfDay] = get(filledAt + DAY / 2, '/positions');
+  const [atTwoDays] = get(filledAt + 2 * DAY, '/positions');
+  expect(quote.carry.daily_rate_pct).toBeGreaterThan(0);
+  expect([atHalfDay.accrued_carry_usdc, atTwoDays.accrued_carry_usdc]).toEqual([
+    expectedCarry(DAY / 2),
+    expectedCarry(2 * DAY),
+  ]);
+  expect(atTwoDays.net_pnl_usd).toBeCloseTo(atTwoDays.gross_pnl_usd - atTwoDays.accrued_carry_usdc, 2);
+  expect(atTwoDays.net_margin_usd).toBeCloseTo(
+    atTwoDays.margin_usdc + atTwoDays.net_pnl_usd - atTwoDays.close_fee_usdc,
+    2,
+  );
+});
+
+it('engine: carry: the lighter side earns carry (negative rate) and the heavier side pays', () => {
+  const { filled, get } = on();
+  const [market] = get(T0, '/markets');
+  expect(market.net_rate_daily_pct.buy).toBeGreaterThan(0);
+  expect(market.net_rate_daily_pct.sell).toBeLessThan(0);
+  const { now } = filled('sell', 100_000);
+  expect(get(now + DAY, '/positions')[0].accrued_carry_usdc).toBeLessThan(0);
 });
 
 // The sandbox clock and the market model the engine prices with.
@@ -692,29 +674,24 @@ it('sandbox clock: runs at origin + real elapsed × speed + manual offset; start
   expect(createClock({ realNow: () => 42_000 }).now()).toBe(42_000);
 });
 
-describe('market model', () => {
-  it('is a continuous path: tiny moves over a second', () => {
-    const seed = seedHash('model');
-    const t = Date.UTC(2026, 0, 1);
-    expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
-  });
+it('market model: is a continuous path: tiny moves over a second', () => {
+  const seed = seedHash('model');
+  const t = Date.UTC(2026, 0, 1);
+  expect(Math.abs(midPrice(seed, USDTNGN, t + 1000) - midPrice(seed, USDTNGN, t))).toBeLessThan(1);
+});
 
-  it('prices impact as factor × (imbalance before² − imbalance after²)', () => {
-    const book = { buy: 2_000_000, sell: 1_000_000 };
-    expect(priceImpactUsd(book, 'buy', 100_000)).toBeCloseTo(
-      MARKET_MODEL.impact.negativeFactor * (1e12 - 1.1e6 ** 2),
-      6,
-    );
-    expect(priceImpactUsd(book, 'sell', 100_000)).toBeCloseTo(
-      MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2),
-      6,
-    );
-  });
+it('market model: prices impact as factor × (imbalance before² − imbalance after²)', () => {
+  const book = { buy: 2_000_000, sell: 1_000_000 };
+  expect(priceImpactUsd(book, 'buy', 100_000)).toBeCloseTo(MARKET_MODEL.impact.negativeFactor * (1e12 - 1.1e6 ** 2), 6);
+  expect(priceImpactUsd(book, 'sell', 100_000)).toBeCloseTo(
+    MARKET_MODEL.impact.positiveFactor * (1e12 - 0.9e6 ** 2),
+    6,
+  );
+});
 
-  it('computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
-    expect(grossPnlUsd('buy', 100_000, 1500, 1530)).toBeCloseTo((100_000 * 30) / 1530, 8);
-    expect(grossPnlUsd('sell', 100_000, 1500, 1530)).toBeCloseTo((-100_000 * 30) / 1530, 8);
-  });
+it('market model: computes P&L as notional × (mark − entry) / mark for a buy and the opposite for a sell', () => {
+  expect(grossPnlUsd('buy', 100_000, 1500, 1530)).toBeCloseTo((100_000 * 30) / 1530, 8);
+  expect(grossPnlUsd('sell', 100_000, 1500, 1530)).toBeCloseTo((-100_000 * 30) / 1530, 8);
 });
 
 // The simulator at 10,000 hedges, grown through real engine writes: order, pages, idempotency

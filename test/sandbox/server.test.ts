@@ -20,185 +20,175 @@ const start = useSandboxes();
 const raw = (sandbox: ApiTarget, path = '/markets', signal?: AbortSignal) =>
   fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${sandbox.apiKey}` }, signal });
 
-describe('sandbox server: endpoints over HTTP', () => {
-  it('answers every endpoint with the envelope and an x-request-id', async () => {
-    const sandbox = await start();
-    const opened = await post(sandbox, '/hedges', openBody('buy', 10_000), 'open-1');
-    sandbox.clock.advance(100);
-    const calls = [
-      ['GET', '/markets'],
-      ['GET', '/prices?symbols=USDTNGN'],
-      ['POST', '/quotes', openBody('sell', 5_000)],
-      ['GET', '/hedges?limit=10'],
-      ['GET', `/hedges/${opened.body.data.id}`],
-      ['GET', '/hedges/history'],
-      ['GET', '/positions'],
-      ['GET', '/account'],
-      ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
-    ] as const;
-    expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
-    for (const [method, path, body] of calls) {
-      const { status, body: envelope, headers } = await api(sandbox, method, path, { body });
-      expect(
-        [
-          status,
-          Object.keys(envelope).sort(),
-          envelope.error,
-          headers.get('x-request-id'),
-          headers.get('content-type'),
-        ],
-        `${method} ${path}`,
-      ).toEqual([
-        200,
-        ['data', 'error', 'meta'],
-        null,
-        expect.stringMatching(REQUEST_ID),
-        expect.stringMatching(/^application\/json/),
-      ]);
-    }
-  });
-
-  it('answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
-    const sandbox = await start();
-    // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
-    const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
-    expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
-      404,
-      'not_found',
+it('sandbox server: endpoints over HTTP: answers every endpoint with the envelope and an x-request-id', async () => {
+  const sandbox = await start();
+  const opened = await post(sandbox, '/hedges', openBody('buy', 10_000), 'open-1');
+  sandbox.clock.advance(100);
+  const calls = [
+    ['GET', '/markets'],
+    ['GET', '/prices?symbols=USDTNGN'],
+    ['POST', '/quotes', openBody('sell', 5_000)],
+    ['GET', '/hedges?limit=10'],
+    ['GET', `/hedges/${opened.body.data.id}`],
+    ['GET', '/hedges/history'],
+    ['GET', '/positions'],
+    ['GET', '/account'],
+    ['POST', '/hedges/add', { market: 'USDTNGN', side: 'buy', notional_usd: 1_000 }],
+  ] as const;
+  expect([opened.status, opened.headers.get('x-request-id')]).toEqual([200, expect.stringMatching(REQUEST_ID)]);
+  for (const [method, path, body] of calls) {
+    const { status, body: envelope, headers } = await api(sandbox, method, path, { body });
+    expect(
+      [status, Object.keys(envelope).sort(), envelope.error, headers.get('x-request-id'), headers.get('content-type')],
+      `${method} ${path}`,
+    ).toEqual([
+      200,
+      ['data', 'error', 'meta'],
+      null,
       expect.stringMatching(REQUEST_ID),
+      expect.stringMatching(/^application\/json/),
     ]);
+  }
+});
 
-    expect(await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' })).toMatchObject({
-      status: 400,
-      body: { data: null, error: { code: 'invalid_json' } },
-    });
-  });
+it('sandbox server: endpoints over HTTP: answers a path outside the base with a 404 envelope and malformed JSON with a 400 envelope', async () => {
+  const sandbox = await start();
+  // Unknown paths, wrong methods and keys under the base path: engine: validation and routing.
+  const outside = await fetch(sandbox.baseUrl.replace('/partners/sandbox/v2', '/v1/markets'));
+  expect([outside.status, ((await outside.json()) as any).error.code, outside.headers.get('x-request-id')]).toEqual([
+    404,
+    'not_found',
+    expect.stringMatching(REQUEST_ID),
+  ]);
 
-  it('logs every request with its outcome', async () => {
-    const sandbox = await start({ realNow: () => T0 });
-    await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
-    await api(sandbox, 'GET', '/hedges/hdg_nope');
-    const [open, missing] = sandbox.requestLog;
-    expect(open).toMatchObject({
-      method: 'POST',
-      path: '/hedges',
-      query: { x: '1' },
-      idempotencyKey: 'logged',
-      body: openBody('buy', 1_000),
-      status: 200,
-      errorCode: null,
-      fault: null,
-    });
-    // Real time stands still here, and sandbox time starts at it.
-    expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
-    expect(missing).toMatchObject({
-      method: 'GET',
-      status: 404,
-      errorCode: 'hedge_not_found',
-      idempotencyKey: null,
-      body: null,
-    });
+  expect(await api(sandbox, 'POST', '/hedges', { rawBody: '{"market": "USDTNGN",' })).toMatchObject({
+    status: 400,
+    body: { data: null, error: { code: 'invalid_json' } },
   });
 });
 
-describe('sandbox server: fault injection', () => {
-  it('shares given as options fault a seeded proportion of requests', async () => {
-    const sandbox = await start({ fault5xx: 1 });
-    expect(await statusOf(sandbox, '/markets')).toBeGreaterThanOrEqual(500);
-    sandbox.setFaults({ fault5xx: 0, fault429: 1 });
-    expect(await statusOf(sandbox, '/markets')).toBe(429);
-    sandbox.setFaults({ fault429: 0, dropAfterCommit: 1 });
-    expect(await statusOf(sandbox, '/markets')).toBe(200);
-    await expect(post(sandbox, '/hedges', openBody('buy', 1_000))).rejects.toThrow();
-    sandbox.setFaults({ dropAfterCommit: 0, fault5xx: 0.5 });
-    const statuses: number[] = [];
-    for (let i = 0; i < 40; i++) statuses.push(await statusOf(sandbox, '/account'));
-    // The shares are drawn from the seed: the same requests fault on every run.
-    expect([
-      statuses.filter((status) => status === 200).length,
-      statuses.filter((status) => status >= 500).length,
-    ]).toEqual([20, 20]);
-    expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
+it('sandbox server: endpoints over HTTP: logs every request with its outcome', async () => {
+  const sandbox = await start({ realNow: () => T0 });
+  await post(sandbox, '/hedges?x=1', openBody('buy', 1_000), 'logged');
+  await api(sandbox, 'GET', '/hedges/hdg_nope');
+  const [open, missing] = sandbox.requestLog;
+  expect(open).toMatchObject({
+    method: 'POST',
+    path: '/hedges',
+    query: { x: '1' },
+    idempotencyKey: 'logged',
+    body: openBody('buy', 1_000),
+    status: 200,
+    errorCode: null,
+    fault: null,
   });
-
-  it('latency holds the request (key in flight), and the held request completes even if the client hung up', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ nextLatency: { count: 1, ms: 150 } });
-    const started = Date.now();
-    expect(await statusOf(sandbox, '/markets')).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-    expect(sandbox.requestLog[0].fault).toBe('latency');
-
-    sandbox.setFaults({ latencyMs: 150, match: { method: 'POST' } });
-    const abort = new AbortController();
-    const hungUp = api(sandbox, 'POST', '/hedges', {
-      body: openBody('buy', 2_000),
-      idempotencyKey: 'gone',
-      signal: abort.signal,
-    });
-    await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'gone'));
-    const entry = sandbox.requestLog.find((logged) => logged.idempotencyKey === 'gone');
-    expect(entry?.status).toBe('pending');
-    abort.abort();
-    await expect(hungUp).rejects.toThrow();
-    await until(() => entry?.status === 200);
-    expect(await read(sandbox, '/hedges')).toHaveLength(1);
+  // Real time stands still here, and sandbox time starts at it.
+  expect([open.sandboxTimeMs, open.realTimeMs]).toEqual([T0, T0]);
+  expect(missing).toMatchObject({
+    method: 'GET',
+    status: 404,
+    errorCode: 'hedge_not_found',
+    idempotencyKey: null,
+    body: null,
   });
+});
 
-  it('stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
-    const sandbox = await start();
-    sandbox.setFaults({ stall: 'headers' });
-    await expect(api(sandbox, 'GET', '/markets', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
-    expect(sandbox.requestLog[0]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
+it('sandbox server: fault injection: shares given as options fault a seeded proportion of requests', async () => {
+  const sandbox = await start({ fault5xx: 1 });
+  expect(await statusOf(sandbox, '/markets')).toBeGreaterThanOrEqual(500);
+  sandbox.setFaults({ fault5xx: 0, fault429: 1 });
+  expect(await statusOf(sandbox, '/markets')).toBe(429);
+  sandbox.setFaults({ fault429: 0, dropAfterCommit: 1 });
+  expect(await statusOf(sandbox, '/markets')).toBe(200);
+  await expect(post(sandbox, '/hedges', openBody('buy', 1_000))).rejects.toThrow();
+  sandbox.setFaults({ dropAfterCommit: 0, fault5xx: 0.5 });
+  const statuses: number[] = [];
+  for (let i = 0; i < 40; i++) statuses.push(await statusOf(sandbox, '/account'));
+  // The shares are drawn from the seed: the same requests fault on every run.
+  expect([
+    statuses.filter((status) => status === 200).length,
+    statuses.filter((status) => status >= 500).length,
+  ]).toEqual([20, 20]);
+  expect(() => sandbox.setFaults({ fault5xx: 2 })).toThrow(/share/);
+});
 
-    sandbox.setFaults({ stall: 'body' });
-    const abort = new AbortController();
-    const response = await raw(sandbox, '/markets', abort.signal);
-    expect(response.status).toBe(200);
-    setTimeout(() => abort.abort(), 150);
-    await expect(response.text()).rejects.toThrow();
-    expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
+it('sandbox server: fault injection: latency holds the request (key in flight), and the held request completes even if the client hung up', async () => {
+  const sandbox = await start();
+  sandbox.setFaults({ nextLatency: { count: 1, ms: 150 } });
+  const started = Date.now();
+  expect(await statusOf(sandbox, '/markets')).toBe(200);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  expect(sandbox.requestLog[0].fault).toBe('latency');
 
-    // One more stalled request left open on purpose: close() must cut it.
-    void raw(sandbox).catch(() => undefined);
-    await until(() => sandbox.requestLog.length === 3);
-    sandbox.setFaults({ stall: null });
-    expect(await statusOf(sandbox, '/markets')).toBe(200);
-    await sandbox.close();
+  sandbox.setFaults({ latencyMs: 150, match: { method: 'POST' } });
+  const abort = new AbortController();
+  const hungUp = api(sandbox, 'POST', '/hedges', {
+    body: openBody('buy', 2_000),
+    idempotencyKey: 'gone',
+    signal: abort.signal,
   });
+  await until(() => sandbox.requestLog.some((entry) => entry.idempotencyKey === 'gone'));
+  const entry = sandbox.requestLog.find((logged) => logged.idempotencyKey === 'gone');
+  expect(entry?.status).toBe('pending');
+  abort.abort();
+  await expect(hungUp).rejects.toThrow();
+  await until(() => entry?.status === 200);
+  expect(await read(sandbox, '/hedges')).toHaveLength(1);
+});
 
-  it('malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types', async () => {
-    const sandbox = await start();
-    const malformed = (kind: MalformedKind) => sandbox.setFaults({ nextMalformed: { count: 1, kind } });
-    malformed('html');
-    const html = await raw(sandbox);
-    expect([html.status, html.headers.get('content-type'), await html.text()]).toEqual([
-      502,
-      expect.stringMatching(/^text\/html/),
-      expect.stringMatching(/^<html>/),
-    ]);
+it('sandbox server: fault injection: stall headers never answers and stall body hangs mid-body; close() still returns', async () => {
+  const sandbox = await start();
+  sandbox.setFaults({ stall: 'headers' });
+  await expect(api(sandbox, 'GET', '/markets', { signal: AbortSignal.timeout(150) })).rejects.toThrow();
+  expect(sandbox.requestLog[0]).toMatchObject({ status: 'stalled', fault: 'stall-headers' });
 
-    malformed('truncated');
-    const truncated = await raw(sandbox);
-    const text = await truncated.text();
-    expect([truncated.status, text.startsWith('{"data":')]).toEqual([200, true]);
-    expect(() => JSON.parse(text)).toThrow();
+  sandbox.setFaults({ stall: 'body' });
+  const abort = new AbortController();
+  const response = await raw(sandbox, '/markets', abort.signal);
+  expect(response.status).toBe(200);
+  setTimeout(() => abort.abort(), 150);
+  await expect(response.text()).rejects.toThrow();
+  expect(sandbox.requestLog[1]).toMatchObject({ status: 'stalled', fault: 'stall-body' });
 
-    malformed('wrong-types');
-    const wrong = await api(sandbox, 'GET', '/markets');
-    const [first] = wrong.body.data;
-    expect([wrong.status, typeof first.price, typeof first.market, Array.isArray(wrong.body.meta)]).toEqual([
-      200,
-      'string',
-      'number',
-      true,
-    ]);
-    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([
-      'malformed-html',
-      'malformed-truncated',
-      'malformed-wrong-types',
-    ]);
-  });
+  // One more stalled request left open on purpose: close() must cut it.
+  void raw(sandbox).catch(() => undefined);
+  await until(() => sandbox.requestLog.length === 3);
+  sandbox.setFaults({ stall: null });
+  expect(await statusOf(sandbox, '/markets')).toBe(200);
+  await sandbox.close();
+});
+
+it('sandbox server: fault injection: malformed responses: an HTML 502 page, truncated JSON with 200, an envelope with wrong types', async () => {
+  const sandbox = await start();
+  const malformed = (kind: MalformedKind) => sandbox.setFaults({ nextMalformed: { count: 1, kind } });
+  malformed('html');
+  const html = await raw(sandbox);
+  expect([html.status, html.headers.get('content-type'), await html.text()]).toEqual([
+    502,
+    expect.stringMatching(/^text\/html/),
+    expect.stringMatching(/^<html>/),
+  ]);
+
+  malformed('truncated');
+  const truncated = await raw(sandbox);
+  const text = await truncated.text();
+  expect([truncated.status, text.startsWith('{"data":')]).toEqual([200, true]);
+  expect(() => JSON.parse(text)).toThrow();
+
+  malformed('wrong-types');
+  const wrong = await api(sandbox, 'GET', '/markets');
+  const [first] = wrong.body.data;
+  expect([wrong.status, typeof first.price, typeof first.market, Array.isArray(wrong.body.meta)]).toEqual([
+    200,
+    'string',
+    'number',
+    true,
+  ]);
+  expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([
+    'malformed-html',
+    'malformed-truncated',
+    'malformed-wrong-types',
+  ]);
 });
 
 // Hedge ids: unique across simulator restarts (a script's log must not see the same id twice from
@@ -212,29 +202,27 @@ async function openId(simulator: { sandbox: ApiTarget }, side: 'buy' | 'sell', k
   return opened.body.data.id;
 }
 
-describe('sandbox hedge ids', () => {
-  it('two starts, even on one frozen clock without a seed, give different ids of one shape (the random part)', async () => {
-    const now = () => Date.parse('2026-03-02T09:00:00.000Z');
-    const first = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
-    const second = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
-    // Same instant, same default seed: only the per-start random part tells them apart.
-    expect([first, second]).toEqual([expect.stringMatching(ID), expect.stringMatching(ID)]);
-    expect(first.slice(0, 13)).toBe(second.slice(0, 13));
-    expect(second).not.toBe(first);
-  });
+it('sandbox hedge ids: two starts, even on one frozen clock without a seed, give different ids of one shape (the random part)', async () => {
+  const now = () => Date.parse('2026-03-02T09:00:00.000Z');
+  const first = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
+  const second = await openId(await simulators({ preset: 'plain', realNow: now }), 'buy', 'k-1');
+  // Same instant, same default seed: only the per-start random part tells them apart.
+  expect([first, second]).toEqual([expect.stringMatching(ID), expect.stringMatching(ID)]);
+  expect(first.slice(0, 13)).toBe(second.slice(0, 13));
+  expect(second).not.toBe(first);
+});
 
-  it('ids sort in creation order, also within one instant of sandbox time', async () => {
-    const simulator = await simulators({ preset: 'frozen' });
-    const ids: string[] = [];
-    for (const [index, side] of (['buy', 'sell'] as const).entries())
-      ids.push(await openId(simulator, side, `k-${index}`));
-    simulator.advance(3_600_000);
-    await post(simulator.sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' }, 'c-1');
-    simulator.advance(3_600_000);
-    ids.push(await openId(simulator, 'buy', 'k-9'));
-    expect([...ids].sort()).toEqual(ids);
-    expect(new Set(ids).size).toBe(ids.length);
-  });
+it('sandbox hedge ids: ids sort in creation order, also within one instant of sandbox time', async () => {
+  const simulator = await simulators({ preset: 'frozen' });
+  const ids: string[] = [];
+  for (const [index, side] of (['buy', 'sell'] as const).entries())
+    ids.push(await openId(simulator, side, `k-${index}`));
+  simulator.advance(3_600_000);
+  await post(simulator.sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' }, 'c-1');
+  simulator.advance(3_600_000);
+  ids.push(await openId(simulator, 'buy', 'k-9'));
+  expect([...ids].sort()).toEqual(ids);
+  expect(new Set(ids).size).toBe(ids.length);
 });
 
 // Each refuses the two requests it matches before the engine sees them: the same key then acts once.
@@ -331,89 +319,85 @@ it.each([
   },
 );
 
-describe('sandbox faults: oversized answer', () => {
-  it('pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded', async () => {
-    const sandbox = await start();
-    const bytes = 3_000_000;
-    sandbox.setFaults({ nextOversized: { count: 1, bytes } });
-    expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
-    const response = await raw(sandbox);
-    expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
-    const text = await response.text();
-    expect(Buffer.byteLength(text)).toBe(bytes);
-    const envelope = JSON.parse(text);
-    expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
-      ['USDTNGN'],
-      null,
-      ['source', 'allowed_markets', 'padding'],
-    ]);
-    expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
-    expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
-    expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
-  });
-
-  it('streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
-    const sandbox = await start();
-    const bytes = 2 ** 31;
-    sandbox.setFaults({ nextOversized: { count: 1, bytes }, match: { path: '/positions' } });
-    const abort = new AbortController();
-    const response = await raw(sandbox, '/positions', abort.signal);
-    expect(response.headers.get('content-length')).toBe(String(bytes));
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    let received = 0;
-    while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
-    abort.abort();
-    await reader.cancel().catch(() => undefined);
-    const after = await api(sandbox, 'GET', '/positions');
-    expect([after.status, after.body.data]).toEqual([200, []]);
-    expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
-  });
+it('sandbox faults: oversized answer: pads a matched GET to exactly the size asked, as a valid envelope; writes are never padded', async () => {
+  const sandbox = await start();
+  const bytes = 3_000_000;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes } });
+  expect((await post(sandbox, '/quotes', openBody('buy', 1_000))).status).toBe(200);
+  const response = await raw(sandbox);
+  expect([response.status, response.headers.get('content-length')]).toEqual([200, String(bytes)]);
+  const text = await response.text();
+  expect(Buffer.byteLength(text)).toBe(bytes);
+  const envelope = JSON.parse(text);
+  expect([envelope.data.map((market: any) => market.market), envelope.error, Object.keys(envelope.meta)]).toEqual([
+    ['USDTNGN'],
+    null,
+    ['source', 'allowed_markets', 'padding'],
+  ]);
+  expect(/^x+$/.test(envelope.meta.padding)).toBe(true);
+  expect((await api(sandbox, 'GET', '/markets')).headers.get('content-length')).not.toBe(String(bytes));
+  expect(sandbox.requestLog.map((entry) => entry.fault)).toEqual([null, 'oversized', null]);
 });
 
-describe('sandbox faults: hostile text', () => {
-  it('markets keep a valid status and gain a field whose name and value carry escapes; error messages too', async () => {
-    const sandbox = await start({ hostileText: true });
-    expect((await read(sandbox, '/markets'))[0]).toMatchObject({
-      status: 'open',
-      [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE,
-    });
-    for (const sequence of HOSTILE_SEQUENCES)
-      expect(HOSTILE_FIELD_NAME.includes(sequence) && HOSTILE_FIELD_VALUE.includes(sequence)).toBe(true);
-    expect(HOSTILE_SEQUENCES).toEqual([
-      '\u001b]0;pwned\u0007',
-      '\u001b[2J',
-      '\u001b]52;c;ZXZpbA==\u0007',
-      '\u202e',
-      '\u200b',
-    ]);
-    expect((await api(sandbox, 'GET', '/hedges/hdg_nope')).body.error).toMatchObject({
-      code: 'hedge_not_found',
-      message: `hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`,
-    });
+it('sandbox faults: oversized answer: streams a huge answer and stops when the client hangs up; the server keeps serving', async () => {
+  const sandbox = await start();
+  const bytes = 2 ** 31;
+  sandbox.setFaults({ nextOversized: { count: 1, bytes }, match: { path: '/positions' } });
+  const abort = new AbortController();
+  const response = await raw(sandbox, '/positions', abort.signal);
+  expect(response.headers.get('content-length')).toBe(String(bytes));
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  let received = 0;
+  while (received < 1_000_000) received += ((await reader.read()).value as Uint8Array).length;
+  abort.abort();
+  await reader.cancel().catch(() => undefined);
+  const after = await api(sandbox, 'GET', '/positions');
+  expect([after.status, after.body.data]).toEqual([200, []]);
+  expect(() => sandbox.setFaults({ nextOversized: { count: 1, bytes: 0 } })).toThrow(/positive whole number/);
+});
 
-    sandbox.setFaults({ hostileText: false });
-    expect(Object.keys((await read(sandbox, '/markets'))[0])).toEqual([
-      'market',
-      'status',
-      'price',
-      'available_capacity_usd',
-      'net_rate_daily_pct',
-    ]);
+it('sandbox faults: hostile text: markets keep a valid status and gain a field whose name and value carry escapes; error messages too', async () => {
+  const sandbox = await start({ hostileText: true });
+  expect((await read(sandbox, '/markets'))[0]).toMatchObject({
+    status: 'open',
+    [HOSTILE_FIELD_NAME]: HOSTILE_FIELD_VALUE,
+  });
+  for (const sequence of HOSTILE_SEQUENCES)
+    expect(HOSTILE_FIELD_NAME.includes(sequence) && HOSTILE_FIELD_VALUE.includes(sequence)).toBe(true);
+  expect(HOSTILE_SEQUENCES).toEqual([
+    '\u001b]0;pwned\u0007',
+    '\u001b[2J',
+    '\u001b]52;c;ZXZpbA==\u0007',
+    '\u202e',
+    '\u200b',
+  ]);
+  expect((await api(sandbox, 'GET', '/hedges/hdg_nope')).body.error).toMatchObject({
+    code: 'hedge_not_found',
+    message: `hedge hdg_nope is not one of yours ${HOSTILE_SEQUENCES.join('')}`,
   });
 
-  it('stores and echoes any client_reference, control characters included', async () => {
-    const sandbox = await start();
-    const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
-    const opened = await post(sandbox, '/hedges', { ...openBody('buy', 2_000), client_reference: reference });
-    expect(opened.body.data.client_reference).toBe(reference);
-    expect(
-      (await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`)).body.data.map(
-        (hedge: any) => hedge.id,
-      ),
-    ).toEqual([opened.body.data.id]);
-    sandbox.clock.advance(100);
-    await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
-    sandbox.clock.advance(100);
-    expect((await read(sandbox, '/hedges/history'))[0].client_reference).toBe(reference);
-  });
+  sandbox.setFaults({ hostileText: false });
+  expect(Object.keys((await read(sandbox, '/markets'))[0])).toEqual([
+    'market',
+    'status',
+    'price',
+    'available_capacity_usd',
+    'net_rate_daily_pct',
+  ]);
+});
+
+it('sandbox faults: hostile text: stores and echoes any client_reference, control characters included', async () => {
+  const sandbox = await start();
+  const reference = `deal\u001b]0;pwned\u0007\u001b[2J\u202e\u200b\u0000\t-42`;
+  const opened = await post(sandbox, '/hedges', { ...openBody('buy', 2_000), client_reference: reference });
+  expect(opened.body.data.client_reference).toBe(reference);
+  expect(
+    (await api(sandbox, 'GET', `/hedges?client_reference=${encodeURIComponent(reference)}`)).body.data.map(
+      (hedge: any) => hedge.id,
+    ),
+  ).toEqual([opened.body.data.id]);
+  sandbox.clock.advance(100);
+  await post(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
+  sandbox.clock.advance(100);
+  expect((await read(sandbox, '/hedges/history'))[0].client_reference).toBe(reference);
 });

@@ -210,39 +210,37 @@ describe('late settlement (settlementDelayMs)', () => {
   });
 });
 
-describe('a short tenor day (dayMs)', () => {
-  const SHORT_DAY_MS = 10_000;
+const SHORT_DAY_MS = 10_000;
 
-  it('a tenor of n days matures n × dayMs after the open, in the quote and the hedge alike', async () => {
-    const sandbox = await start({ dayMs: SHORT_DAY_MS });
-    const now = sandbox.clock.now();
-    const quote = await postData(sandbox, '/quotes', openBody('buy', 10_000, 3));
-    const oneDay = await postData(sandbox, '/hedges', openBody('buy', 10_000, 1));
-    const sevenDays = await postData(sandbox, '/hedges', openBody('sell', 10_000, 7));
-    expect([quote.maturity, oneDay.opened_at, oneDay.maturity_at, sevenDays.maturity_at]).toEqual([
-      iso(now + 3 * SHORT_DAY_MS),
-      iso(now),
-      iso(now + SHORT_DAY_MS),
-      iso(now + 7 * SHORT_DAY_MS),
-    ]);
+it('a short tenor day (dayMs): a tenor of n days matures n × dayMs after the open, in the quote and the hedge alike', async () => {
+  const sandbox = await start({ dayMs: SHORT_DAY_MS });
+  const now = sandbox.clock.now();
+  const quote = await postData(sandbox, '/quotes', openBody('buy', 10_000, 3));
+  const oneDay = await postData(sandbox, '/hedges', openBody('buy', 10_000, 1));
+  const sevenDays = await postData(sandbox, '/hedges', openBody('sell', 10_000, 7));
+  expect([quote.maturity, oneDay.opened_at, oneDay.maturity_at, sevenDays.maturity_at]).toEqual([
+    iso(now + 3 * SHORT_DAY_MS),
+    iso(now),
+    iso(now + SHORT_DAY_MS),
+    iso(now + 7 * SHORT_DAY_MS),
+  ]);
 
-    moveTo(sandbox, now + SHORT_DAY_MS - 1);
-    expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('filled');
-    moveTo(sandbox, now + SHORT_DAY_MS);
-    expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('closed');
-    expect((await getData(sandbox, `/hedges/${sevenDays.id}`)).status).toBe('filled');
-  });
+  moveTo(sandbox, now + SHORT_DAY_MS - 1);
+  expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('filled');
+  moveTo(sandbox, now + SHORT_DAY_MS);
+  expect((await getData(sandbox, `/hedges/${oneDay.id}`)).status).toBe('closed');
+  expect((await getData(sandbox, `/hedges/${sevenDays.id}`)).status).toBe('filled');
+});
 
-  it('carry accrues per tenor day: a hedge held to maturity pays what its quote said per day', async () => {
-    const sandbox = await start({ dayMs: SHORT_DAY_MS });
-    const quote = await postData(sandbox, '/quotes', openBody('buy', 500_000, 1));
-    const { id } = await postData(sandbox, '/hedges', openBody('buy', 500_000, 1));
-    sandbox.clock.advance(SHORT_DAY_MS);
-    const [record] = await getData(sandbox, '/hedges/history');
-    expect(record.hedge_id).toBe(id);
-    // Held from the fill to maturity: the day less the fill delay.
-    const expected = (500_000 * quote.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
-    expect(Math.abs(quote.carry.daily_usdc)).toBeGreaterThan(10);
-    expect(record.carry_usdc).toBeCloseTo(expected, 2);
-  });
+it('a short tenor day (dayMs): carry accrues per tenor day: a hedge held to maturity pays what its quote said per day', async () => {
+  const sandbox = await start({ dayMs: SHORT_DAY_MS });
+  const quote = await postData(sandbox, '/quotes', openBody('buy', 500_000, 1));
+  const { id } = await postData(sandbox, '/hedges', openBody('buy', 500_000, 1));
+  sandbox.clock.advance(SHORT_DAY_MS);
+  const [record] = await getData(sandbox, '/hedges/history');
+  expect(record.hedge_id).toBe(id);
+  // Held from the fill to maturity: the day less the fill delay.
+  const expected = (500_000 * quote.carry.daily_rate_pct * (SHORT_DAY_MS - FILL_DELAY_MS)) / (100 * SHORT_DAY_MS);
+  expect(Math.abs(quote.carry.daily_usdc)).toBeGreaterThan(10);
+  expect(record.carry_usdc).toBeCloseTo(expected, 2);
 });
