@@ -6,7 +6,7 @@
 // its clock stepped past every fill).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import {
   DEMO_API_KEY,
   DEMO_FILL_DELAY_MS,
@@ -103,110 +103,108 @@ function expectStateFileWhole(dir: string) {
   expect(readdirSync(dir).filter((name) => name.startsWith(DEMO_STATE_FILE))).toEqual([DEMO_STATE_FILE]);
 }
 
-describe('--demo runs side by side on one state file', () => {
-  it('10 parallel adds all land: each position ends at 1,000 plus every add on its side', async () => {
-    const dir = configDir();
-    await seedDemoPositions(dir);
-    // Ten processes on one state file, five to a side: the simulator takes one change per side at
-    // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
-    // hedge sends it again with the same key), so two queues of five race on the file as ten
-    // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
-    // add; what it then holds is read back below.
-    const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
-      side: index % 2 === 0 ? 'buy' : 'sell',
-      notional,
-    }));
-    const results = await landingWhile(
-      dir,
-      adds.map(({ side, notional }) =>
-        demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
-      ),
-    );
-    results.forEach((result, index) =>
-      expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
-    );
-    const { positions } = await demoBook(dir);
-    expect(bySide(positions)).toEqual([
-      ['buy', 1_075],
-      ['sell', 1_080],
+it('--demo runs side by side on one state file: 10 parallel adds all land: each position ends at 1,000 plus every add on its side', async () => {
+  const dir = configDir();
+  await seedDemoPositions(dir);
+  // Ten processes on one state file, five to a side: the simulator takes one change per side at
+  // a time (a later one is refused with 409 action_pending and Retry-After, nothing done, and
+  // hedge sends it again with the same key), so two queues of five race on the file as ten
+  // would on one side, in half the rounds. --no-wait: exit 0 means the simulator accepted the
+  // add; what it then holds is read back below.
+  const adds = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20].map((notional, index) => ({
+    side: index % 2 === 0 ? 'buy' : 'sell',
+    notional,
+  }));
+  const results = await landingWhile(
+    dir,
+    adds.map(({ side, notional }) =>
+      demo(dir, ['add', 'USDTNGN', side, String(notional), '--no-wait', '--json'], { spawn: true }),
+    ),
+  );
+  results.forEach((result, index) =>
+    expect(result.code, `add ${adds[index].side} ${adds[index].notional}\n${result.stderr}`).toBe(0),
+  );
+  const { positions } = await demoBook(dir);
+  expect(bySide(positions)).toEqual([
+    ['buy', 1_075],
+    ['sell', 1_080],
+  ]);
+  // And hedge itself reads the same book.
+  const read = await demo(dir, ['positions', '--json']);
+  expect(bySide(JSON.parse(read.stdout))).toEqual(bySide(positions));
+  expectStateFileWhole(dir);
+});
+
+it('--demo runs side by side on one state file: parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
+  const dir = configDir();
+  // Two opens race for the buy side (one hedge per side on this server), one takes the sell side.
+  const opens = [
+    ['buy', '1000', 'PAR-1'],
+    ['buy', '1500', 'PAR-2'],
+    ['sell', '2000', 'PAR-3'],
+  ] as const;
+  const reads = [
+    ['positions', '--json'],
+    ['account', '--json'],
+    ['hedges', '--json'],
+  ];
+  /**
+   * The buy side's two changes race as processes of their own; the sell side's one, and the reads,
+   * run in this process beside them (each with a simulator of its own, joined to the others by
+   * the state file alone). All that is not a change exits 0.
+   */
+  const race = async (changes: ReadonlyArray<readonly string[]>) => {
+    const results = await landingWhile(dir, [
+      ...changes.map((args) => demo(dir, [...args, '--no-wait', '--json'], { spawn: args[2] === 'buy' })),
+      ...reads.map((args) => demo(dir, args)),
     ]);
-    // And hedge itself reads the same book.
-    const read = await demo(dir, ['positions', '--json']);
-    expect(bySide(JSON.parse(read.stdout))).toEqual(bySide(positions));
-    expectStateFileWhole(dir);
-  });
-
-  it('parallel opens, then closes and reduces, with reads between, keep the file whole and the book what the exit codes say', async () => {
-    const dir = configDir();
-    // Two opens race for the buy side (one hedge per side on this server), one takes the sell side.
-    const opens = [
-      ['buy', '1000', 'PAR-1'],
-      ['buy', '1500', 'PAR-2'],
-      ['sell', '2000', 'PAR-3'],
-    ] as const;
-    const reads = [
-      ['positions', '--json'],
-      ['account', '--json'],
-      ['hedges', '--json'],
-    ];
-    /**
-     * The buy side's two changes race as processes of their own; the sell side's one, and the reads,
-     * run in this process beside them (each with a simulator of its own, joined to the others by
-     * the state file alone). All that is not a change exits 0.
-     */
-    const race = async (changes: ReadonlyArray<readonly string[]>) => {
-      const results = await landingWhile(dir, [
-        ...changes.map((args) => demo(dir, [...args, '--no-wait', '--json'], { spawn: args[2] === 'buy' })),
-        ...reads.map((args) => demo(dir, args)),
-      ]);
-      results.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
-      return results.slice(0, changes.length).map((result, index) => {
-        expect([0, 3], `${changes[index].join(' ')}: exit ${result.code}\n${result.stderr}`).toContain(result.code);
-        return result;
-      });
-    };
-
-    const first = await race(
-      opens.map(([side, notional, ref]) => ['open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref]),
-    );
-    const openedIds: string[] = [];
-    const openedNotional: Record<string, number> = {};
-    first.forEach((result, index) => {
-      if (result.code !== 0) return;
-      const hedge = JSON.parse(result.stdout);
-      expect(hedge.status, opens[index].join(' ')).toBe('submitted');
-      openedIds.push(hedge.id);
-      openedNotional[opens[index][0]] = Number(opens[index][1]);
+    results.slice(changes.length).forEach((result) => expect(result.code, result.stderr).toBe(0));
+    return results.slice(0, changes.length).map((result, index) => {
+      expect([0, 3], `${changes[index].join(' ')}: exit ${result.code}\n${result.stderr}`).toContain(result.code);
+      return result;
     });
-    // Exactly one open of each side went through.
-    expect([openedIds.length, Object.keys(openedNotional).sort()]).toEqual([2, ['buy', 'sell']]);
-    const afterOpens = await demoBook(dir);
-    expect(afterOpens.hedgeIds).toEqual(openedIds.sort());
-    expect(bySide(afterOpens.positions)).toEqual([
-      ['buy', openedNotional.buy],
-      ['sell', openedNotional.sell],
-    ]);
-    expectStateFileWhole(dir);
+  };
 
-    // A close and a reduce race for the buy side (one change per side at a time), a reduce takes the sell side.
-    const changes = [
-      ['close', 'USDTNGN', 'buy'],
-      ['reduce', 'USDTNGN', 'buy', '100'],
-      ['reduce', 'USDTNGN', 'sell', '100'],
-    ];
-    const second = await race(changes);
-
-    // Exit 0 of a --no-wait change: the simulator accepted it.
-    const { positions } = await demoBook(dir);
-    for (const side of ['buy', 'sell']) {
-      const accepted = (command: string) =>
-        changes.some((args, index) => args[0] === command && args[2] === side && second[index].code === 0);
-      const position = positions.find((line: any) => line.side === side);
-      const where = `${side}: exits ${second.map((result) => result.code).join(', ')}`;
-      if (accepted('close')) expect(position, where).toBeUndefined();
-      else expect(position?.notional_usd, where).toBe(openedNotional[side] - (accepted('reduce') ? 100 : 0));
-    }
-    expectStateFileWhole(dir);
-    expect(existsSync(join(dir, `${DEMO_STATE_FILE}.lock`))).toBe(false);
+  const first = await race(
+    opens.map(([side, notional, ref]) => ['open', 'USDTNGN', side, notional, '--tenor', '3', '--ref', ref]),
+  );
+  const openedIds: string[] = [];
+  const openedNotional: Record<string, number> = {};
+  first.forEach((result, index) => {
+    if (result.code !== 0) return;
+    const hedge = JSON.parse(result.stdout);
+    expect(hedge.status, opens[index].join(' ')).toBe('submitted');
+    openedIds.push(hedge.id);
+    openedNotional[opens[index][0]] = Number(opens[index][1]);
   });
+  // Exactly one open of each side went through.
+  expect([openedIds.length, Object.keys(openedNotional).sort()]).toEqual([2, ['buy', 'sell']]);
+  const afterOpens = await demoBook(dir);
+  expect(afterOpens.hedgeIds).toEqual(openedIds.sort());
+  expect(bySide(afterOpens.positions)).toEqual([
+    ['buy', openedNotional.buy],
+    ['sell', openedNotional.sell],
+  ]);
+  expectStateFileWhole(dir);
+
+  // A close and a reduce race for the buy side (one change per side at a time), a reduce takes the sell side.
+  const changes = [
+    ['close', 'USDTNGN', 'buy'],
+    ['reduce', 'USDTNGN', 'buy', '100'],
+    ['reduce', 'USDTNGN', 'sell', '100'],
+  ];
+  const second = await race(changes);
+
+  // Exit 0 of a --no-wait change: the simulator accepted it.
+  const { positions } = await demoBook(dir);
+  for (const side of ['buy', 'sell']) {
+    const accepted = (command: string) =>
+      changes.some((args, index) => args[0] === command && args[2] === side && second[index].code === 0);
+    const position = positions.find((line: any) => line.side === side);
+    const where = `${side}: exits ${second.map((result) => result.code).join(', ')}`;
+    if (accepted('close')) expect(position, where).toBeUndefined();
+    else expect(position?.notional_usd, where).toBe(openedNotional[side] - (accepted('reduce') ? 100 : 0));
+  }
+  expectStateFileWhole(dir);
+  expect(existsSync(join(dir, `${DEMO_STATE_FILE}.lock`))).toBe(false);
 });

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import { parseSandboxServeOptions } from '../../src/cli/cmd/tools/sandbox-serve.js';
 import { serveSandbox } from '../../src/sandbox/index.js';
@@ -89,31 +89,32 @@ it('serveSandbox: stops on SIGTERM and prints no CA line without TLS', async () 
 type ServeInput = Parameters<typeof parseSandboxServeOptions>[0];
 const parse = (options: Record<string, unknown>) => parseSandboxServeOptions({ args: {}, options } as ServeInput);
 
-describe('hedge sandbox serve: trailing views, several per side, late settlement, short days', () => {
-  it('maps seconds to ms and the flag to severalPerSide, and leaves each unset without its flag', () => {
-    expect(parse({ viewLag: '3', severalPerSide: true, settlementDelay: '2.5', day: '60' })).toMatchObject({
-      viewLagMs: 3_000,
-      severalPerSide: true,
-      settlementDelayMs: 2_500,
-      dayMs: 60_000,
-    });
-    expect(parse({ viewLag: '0', day: '0.001' })).toMatchObject({ viewLagMs: 0, dayMs: 1 });
-    // Each unset without its flag: the dialect and the simulator decide.
-    const unset = parse({});
-    expect([unset.viewLagMs, unset.severalPerSide, unset.settlementDelayMs, unset.dayMs]).toEqual(
-      Array(4).fill(undefined),
-    );
+it('hedge sandbox serve: trailing views, several per side, late settlement, short days: maps seconds to ms and the flag to severalPerSide, and leaves each unset without its flag', () => {
+  expect(parse({ viewLag: '3', severalPerSide: true, settlementDelay: '2.5', day: '60' })).toMatchObject({
+    viewLagMs: 3_000,
+    severalPerSide: true,
+    settlementDelayMs: 2_500,
+    dayMs: 60_000,
   });
-
-  // --day's refusals, word for word: test/cli/decimals.test.ts.
-  it.each([
-    ['viewLag', '-1', /^--view-lag: "-1" is not allowed/],
-    ['viewLag', 'soon', /^--view-lag: "soon" is not allowed/],
-    ['settlementDelay', '86401', /^--settlement-delay: "86401" is not allowed/],
-  ])('refuses --%s %s', (key, value, message) => {
-    expect(usageRefusal(() => parse({ [key]: value }))).toMatch(message);
-  });
+  expect(parse({ viewLag: '0', day: '0.001' })).toMatchObject({ viewLagMs: 0, dayMs: 1 });
+  // Each unset without its flag: the dialect and the simulator decide.
+  const unset = parse({});
+  expect([unset.viewLagMs, unset.severalPerSide, unset.settlementDelayMs, unset.dayMs]).toEqual(
+    Array(4).fill(undefined),
+  );
 });
+
+// --day's refusals, word for word: test/cli/decimals.test.ts.
+it.each([
+  ['viewLag', '-1', /^--view-lag: "-1" is not allowed/],
+  ['viewLag', 'soon', /^--view-lag: "soon" is not allowed/],
+  ['settlementDelay', '86401', /^--settlement-delay: "86401" is not allowed/],
+])(
+  'hedge sandbox serve: trailing views, several per side, late settlement, short days: refuses --%s %s',
+  (key, value, message) => {
+    expect(usageRefusal(() => parse({ [key]: value }))).toMatch(message);
+  },
+);
 
 it('hedge sandbox serve --port on a port another process holds: says so in one line naming the port and --port (exit 2), not an unexpected failure', async () => {
   const holder = createServer();

@@ -163,51 +163,49 @@ it('several hedges per side, whatever the dialect (severalPerSide): alpha told o
   ]);
 });
 
-describe('late settlement (settlementDelayMs)', () => {
-  const DELAY_MS = 5_000;
+const DELAY_MS = 5_000;
 
-  it('a hedge past maturity stays filled for the delay, then settles then', async () => {
-    const sandbox = await start({ settlementDelayMs: DELAY_MS });
-    const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
-    const maturityMs = Date.parse(maturityAt);
-    moveTo(sandbox, maturityMs);
-    expect([(await getData(sandbox, `/hedges/${id}`)).status, await lineIds(sandbox)]).toEqual(['filled', [id]]);
-    moveTo(sandbox, maturityMs + DELAY_MS - 1);
-    expect([(await getData(sandbox, `/hedges/${id}`)).status, await getData(sandbox, '/hedges/history')]).toEqual([
-      'filled',
-      [],
-    ]);
+it('late settlement (settlementDelayMs): a hedge past maturity stays filled for the delay, then settles then', async () => {
+  const sandbox = await start({ settlementDelayMs: DELAY_MS });
+  const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
+  const maturityMs = Date.parse(maturityAt);
+  moveTo(sandbox, maturityMs);
+  expect([(await getData(sandbox, `/hedges/${id}`)).status, await lineIds(sandbox)]).toEqual(['filled', [id]]);
+  moveTo(sandbox, maturityMs + DELAY_MS - 1);
+  expect([(await getData(sandbox, `/hedges/${id}`)).status, await getData(sandbox, '/hedges/history')]).toEqual([
+    'filled',
+    [],
+  ]);
 
-    moveTo(sandbox, maturityMs + DELAY_MS);
-    const settled = await getData(sandbox, `/hedges/${id}`);
-    // maturity_at stays the contract's date; closed_at says when it really settled.
-    expect([settled.status, settled.maturity_at, settled.closed_at]).toEqual([
-      'closed',
-      maturityAt,
-      iso(maturityMs + DELAY_MS),
-    ]);
-    expect(await getData(sandbox, '/positions')).toEqual([]);
-    expect((await getData(sandbox, '/hedges/history'))[0]).toMatchObject({
-      hedge_id: id,
-      close_reason: 'settled',
-      closed_at: iso(maturityMs + DELAY_MS),
-    });
+  moveTo(sandbox, maturityMs + DELAY_MS);
+  const settled = await getData(sandbox, `/hedges/${id}`);
+  // maturity_at stays the contract's date; closed_at says when it really settled.
+  expect([settled.status, settled.maturity_at, settled.closed_at]).toEqual([
+    'closed',
+    maturityAt,
+    iso(maturityMs + DELAY_MS),
+  ]);
+  expect(await getData(sandbox, '/positions')).toEqual([]);
+  expect((await getData(sandbox, '/hedges/history'))[0]).toMatchObject({
+    hedge_id: id,
+    close_reason: 'settled',
+    closed_at: iso(maturityMs + DELAY_MS),
   });
+});
 
-  it('a close sent during the delay closes the hedge early instead', async () => {
-    const sandbox = await start({ settlementDelayMs: DELAY_MS });
-    const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
-    moveTo(sandbox, Date.parse(maturityAt) + 1_000);
-    await postData(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
-    sandbox.clock.advance(FILL_DELAY_MS);
-    expect((await getData(sandbox, '/hedges/history'))[0]).toMatchObject({
-      hedge_id: id,
-      close_reason: 'closed',
-      closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS),
-    });
-    sandbox.clock.advance(DELAY_MS);
-    expect((await getData(sandbox, '/hedges/history')).length).toBe(1);
+it('late settlement (settlementDelayMs): a close sent during the delay closes the hedge early instead', async () => {
+  const sandbox = await start({ settlementDelayMs: DELAY_MS });
+  const { id, maturity_at: maturityAt } = await postData(sandbox, '/hedges', openBody('buy', 20_000, 1));
+  moveTo(sandbox, Date.parse(maturityAt) + 1_000);
+  await postData(sandbox, '/hedges/close', { market: 'USDTNGN', side: 'buy' });
+  sandbox.clock.advance(FILL_DELAY_MS);
+  expect((await getData(sandbox, '/hedges/history'))[0]).toMatchObject({
+    hedge_id: id,
+    close_reason: 'closed',
+    closed_at: iso(Date.parse(maturityAt) + 1_000 + FILL_DELAY_MS),
   });
+  sandbox.clock.advance(DELAY_MS);
+  expect((await getData(sandbox, '/hedges/history')).length).toBe(1);
 });
 
 const SHORT_DAY_MS = 10_000;
