@@ -34,7 +34,7 @@ const reference = {
   amountsAsText: false,
 };
 // delta names every field as the reference does; it differs in references and history pages (below).
-const EXPECTED: Record<SandboxDialect, typeof reference> = {
+const EXPECTED = {
   reference,
   delta: reference,
   alpha: {
@@ -77,7 +77,7 @@ const EXPECTED: Record<SandboxDialect, typeof reference> = {
   },
 };
 /** The meta of a history page that has a next one. */
-const HISTORY_META: Record<SandboxDialect, string[]> = {
+const HISTORY_META = {
   reference: ['next_cursor'],
   alpha: [],
   beta: [],
@@ -237,7 +237,7 @@ describe.each(SANDBOX_DIALECTS)('sandbox dialect %s over HTTP', (dialect) => {
     const prices = await api(sandbox, 'GET', `/prices?symbols=${listed}`);
     const half = price * 0.00025;
     const list = [{ market: 'USDTNGN', price, timestamp }];
-    const shapes: Record<SandboxDialect, unknown> = {
+    const shapes = {
       reference: list,
       alpha: { USDTNGN: { mid: price, ts: timestamp } },
       beta: [{ symbol: 'USDTNGN', rate: price }],
@@ -390,33 +390,31 @@ it('sandbox dialect delta: references in upper case, history pages by time: keep
   await refusesGet(sandbox, '/hedges/history?before=yesterday', 'before');
 });
 
-describe('sandbox dialects: choosing and remembering one', () => {
-  const stateFileIn = useStateFiles();
+const stateFileIn = useStateFiles();
 
-  it('a state file remembers its dialect and refuses another', async () => {
-    const stateFile = stateFileIn();
-    const apiKeys = ['hpk_test_DialectDialectDialect1234'];
-    const first = await startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'beta' });
-    await post(first, '/hedges', openBody('buy', 10_000));
-    await first.close();
+it('sandbox dialects: choosing and remembering one: a state file remembers its dialect and refuses another', async () => {
+  const stateFile = stateFileIn();
+  const apiKeys = ['hpk_test_DialectDialectDialect1234'];
+  const first = await startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'beta' });
+  await post(first, '/hedges', openBody('buy', 10_000));
+  await first.close();
 
-    const second = await startSimulator({ preset: 'plain', stateFile, apiKeys });
-    try {
-      expect(second.sandbox.engine.dialect).toBe('beta');
-      expect((await read(second, '/prices'))[0]).toHaveProperty('symbol', 'USDTNGN');
-    } finally {
-      await second.close();
-    }
-    await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
-      /beta dialect, not alpha/,
-    );
-  });
+  const second = await startSimulator({ preset: 'plain', stateFile, apiKeys });
+  try {
+    expect(second.sandbox.engine.dialect).toBe('beta');
+    expect((await read(second, '/prices'))[0]).toHaveProperty('symbol', 'USDTNGN');
+  } finally {
+    await second.close();
+  }
+  await expect(startSimulator({ preset: 'plain', stateFile, apiKeys, dialect: 'alpha' })).rejects.toThrow(
+    /beta dialect, not alpha/,
+  );
+});
 
-  it('refuses an unknown dialect and lists the names', async () => {
-    expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma', 'delta']);
-    expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
-    await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
-      /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
-    );
-  });
+it('sandbox dialects: choosing and remembering one: refuses an unknown dialect and lists the names', async () => {
+  expect(SANDBOX_DIALECTS).toEqual(['reference', 'alpha', 'beta', 'gamma', 'delta']);
+  expect(SERVE_DIALECTS).toBe(SANDBOX_DIALECTS);
+  await expect(startSimulator({ preset: 'plain', dialect: 'epsilon' as SandboxDialect })).rejects.toThrow(
+    /unknown sandbox dialect "epsilon".*reference, alpha, beta, gamma, delta/,
+  );
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import type { FaultSettings } from '../../src/sandbox/http/faults.js';
 import {
@@ -226,18 +226,19 @@ it('sandbox hedge ids: ids sort in creation order, also within one instant of sa
 });
 
 // Each refuses the two requests it matches before the engine sees them: the same key then acts once.
-describe('sandbox faults: injected refusals', () => {
-  const INJECTED: Record<number, [string, string]> = {
-    500: ['internal_error', 'internal error (injected)'],
-    503: ['service_unavailable', 'service unavailable (injected)'],
-    403: ['forbidden', 'forbidden (injected)'],
-  };
-  // [its name in the log, the faults set, the statuses it may answer, the Retry-After it sends]
-  it.each<[string, Partial<FaultSettings>, number[], string?]>([
-    ['5xx', { next5xx: 2 }, [500, 503]],
-    ['503-retry-after', { next503RetryAfter: { count: 2, retryAfter: '2' } }, [503], '2'],
-    ['error-403', { nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } }, [403]],
-  ])('%s: answers as asked, acting on nothing, counting down exactly', async (fault, faults, statuses, retryAfter) => {
+const INJECTED: Record<number, [string, string]> = {
+  500: ['internal_error', 'internal error (injected)'],
+  503: ['service_unavailable', 'service unavailable (injected)'],
+  403: ['forbidden', 'forbidden (injected)'],
+};
+// [its name in the log, the faults set, the statuses it may answer, the Retry-After it sends]
+it.each<[string, Partial<FaultSettings>, number[], string?]>([
+  ['5xx', { next5xx: 2 }, [500, 503]],
+  ['503-retry-after', { next503RetryAfter: { count: 2, retryAfter: '2' } }, [503], '2'],
+  ['error-403', { nextError: { count: 2, status: 403, code: 'forbidden' }, match: { method: 'POST' } }, [403]],
+])(
+  'sandbox faults: injected refusals: %s: answers as asked, acting on nothing, counting down exactly',
+  async (fault, faults, statuses, retryAfter) => {
     const sandbox = await start();
     sandbox.setFaults(faults);
     const refused = async () => {
@@ -259,19 +260,19 @@ describe('sandbox faults: injected refusals', () => {
     expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
     const posts = sandbox.requestLog.filter((entry) => entry.method === 'POST');
     expect(posts.map((entry) => [entry.status, entry.fault])).toEqual([first, second, [200, null]]);
-  });
+  },
+);
 
-  it('next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
-    const sandbox = await start();
-    const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
-    sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
-    expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
-    const response = await api(sandbox, 'GET', '/account');
-    expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
-    expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
-    expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
-    expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
-  });
+it('sandbox faults: injected refusals: next503RetryAfter sends an HTTP-date verbatim and follows the match; values and statuses are checked', async () => {
+  const sandbox = await start();
+  const date = 'Sun, 22 Nov 2026 08:00:05 GMT';
+  sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: date }, match: { path: '/account' } });
+  expect((await api(sandbox, 'GET', '/markets')).status).toBe(200);
+  const response = await api(sandbox, 'GET', '/account');
+  expect([response.status, response.headers.get('retry-after')]).toEqual([503, date]);
+  expect((await api(sandbox, 'GET', '/account')).status).toBe(200);
+  expect(() => sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '2\r\nx: y' } })).toThrow(/printable/);
+  expect(() => sandbox.setFaults({ nextError: { count: 1, status: 302, code: 'moved' } })).toThrow(/400 to 599/);
 });
 
 // A write that took effect, then was answered ambiguously or not at all (the connection dropped).

@@ -1,7 +1,7 @@
 // Views that trail the records (viewLagMs): the positions list, the history and the account show
 // each change of a hedge the lag after the hedge record does. Asserted on the server's own answers
 // over HTTP, on a clock that moves only when a test advances it, so every boundary is exact.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { openBody } from '../support/engine.js';
@@ -96,57 +96,55 @@ it('a new hedge whose record trails its open (recordLagMs): reads as 404 and is 
   ]).toEqual(['filled', [id]]);
 });
 
-describe('trailing views and the state file', () => {
-  const stateFileIn = useStateFiles();
+const stateFileIn = useStateFiles();
 
-  it('a change not shown yet when the server stops is shown on time by the next one', async () => {
-    const stateFile = stateFileIn();
-    const first = await start({ stateFile, viewLagMs: LAG_MS });
-    const openedAt = first.clock.now();
-    const { id } = await postData(first, '/hedges', openBody('buy', 10_000, 3));
-    moveTo(first, openedAt + FILL_DELAY_MS + 1_000);
-    expect(await getData(first, '/positions')).toEqual([]);
-    await first.close();
+it('trailing views and the state file: a change not shown yet when the server stops is shown on time by the next one', async () => {
+  const stateFile = stateFileIn();
+  const first = await start({ stateFile, viewLagMs: LAG_MS });
+  const openedAt = first.clock.now();
+  const { id } = await postData(first, '/hedges', openBody('buy', 10_000, 3));
+  moveTo(first, openedAt + FILL_DELAY_MS + 1_000);
+  expect(await getData(first, '/positions')).toEqual([]);
+  await first.close();
 
-    const second = await start({ stateFile, viewLagMs: LAG_MS });
-    expect([second.clock.now(), await getData(second, '/positions')]).toEqual([openedAt + FILL_DELAY_MS + 1_000, []]);
-    moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS - 1);
-    expect(await getData(second, '/positions')).toEqual([]);
-    moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS);
-    expect(await lineIds(second)).toEqual([id]);
-    // Closed here, not after the test: the directory is removed first.
-    await second.close();
-  });
+  const second = await start({ stateFile, viewLagMs: LAG_MS });
+  expect([second.clock.now(), await getData(second, '/positions')]).toEqual([openedAt + FILL_DELAY_MS + 1_000, []]);
+  moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS - 1);
+  expect(await getData(second, '/positions')).toEqual([]);
+  moveTo(second, openedAt + FILL_DELAY_MS + LAG_MS);
+  expect(await lineIds(second)).toEqual([id]);
+  // Closed here, not after the test: the directory is removed first.
+  await second.close();
+});
 
-  it('a state saved without a lag starts in step under one, then trails its changes', async () => {
-    const stateFile = stateFileIn();
-    const plain = await start({ stateFile });
-    const { id } = await postData(plain, '/hedges', openBody('sell', 10_000, 3));
-    plain.clock.advance(FILL_DELAY_MS);
-    expect(await lineIds(plain)).toEqual([id]);
-    const account = await getData(plain, '/account');
-    await plain.close();
+it('trailing views and the state file: a state saved without a lag starts in step under one, then trails its changes', async () => {
+  const stateFile = stateFileIn();
+  const plain = await start({ stateFile });
+  const { id } = await postData(plain, '/hedges', openBody('sell', 10_000, 3));
+  plain.clock.advance(FILL_DELAY_MS);
+  expect(await lineIds(plain)).toEqual([id]);
+  const account = await getData(plain, '/account');
+  await plain.close();
 
-    const lagged = await start({ stateFile, viewLagMs: LAG_MS });
-    expect(await lineIds(lagged)).toEqual([id]);
-    // In step with the records; valued (mark, carry, unrealized P&L) as of the lag before, as always.
-    const { unrealized_pnl_usd: _valuedThen, ...figures } = account;
-    expect(await getData(lagged, '/account')).toMatchObject(figures);
-    const closedAt = lagged.clock.now() + FILL_DELAY_MS;
-    await postData(lagged, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
-    moveTo(lagged, closedAt + LAG_MS - 1);
-    expect(await lineIds(lagged)).toEqual([id]);
-    moveTo(lagged, closedAt + LAG_MS);
-    expect(await getData(lagged, '/positions')).toEqual([]);
-    await lagged.close();
+  const lagged = await start({ stateFile, viewLagMs: LAG_MS });
+  expect(await lineIds(lagged)).toEqual([id]);
+  // In step with the records; valued (mark, carry, unrealized P&L) as of the lag before, as always.
+  const { unrealized_pnl_usd: _valuedThen, ...figures } = account;
+  expect(await getData(lagged, '/account')).toMatchObject(figures);
+  const closedAt = lagged.clock.now() + FILL_DELAY_MS;
+  await postData(lagged, '/hedges/close', { market: 'USDTNGN', side: 'sell' });
+  moveTo(lagged, closedAt + LAG_MS - 1);
+  expect(await lineIds(lagged)).toEqual([id]);
+  moveTo(lagged, closedAt + LAG_MS);
+  expect(await getData(lagged, '/positions')).toEqual([]);
+  await lagged.close();
 
-    // Started again without the lag, the views are the records' at once.
-    const again = await start({ stateFile });
-    const opened = await postData(again, '/hedges', openBody('sell', 5_000, 3));
-    again.clock.advance(FILL_DELAY_MS);
-    expect(await lineIds(again)).toEqual([opened.id]);
-    await again.close();
-  });
+  // Started again without the lag, the views are the records' at once.
+  const again = await start({ stateFile });
+  const opened = await postData(again, '/hedges', openBody('sell', 5_000, 3));
+  again.clock.advance(FILL_DELAY_MS);
+  expect(await lineIds(again)).toEqual([opened.id]);
+  await again.close();
 });
 
 // Behaviours a test can switch on independently of the dialect, with the same server: several hedges
