@@ -31,7 +31,7 @@ async function twoSides(options = {}) {
   return { simulator, buy, sell };
 }
 
-it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry', async () => {
+it('--json: one settlement per open hedge, soonest first, with its day and the positions list’s mark, P&L and carry; --within keeps what matures within it, nothing within is said, not an error', async () => {
   const { simulator, buy, sell } = await twoSides();
   const positions = await apiData(simulator, 'GET', '/positions');
   const line = (side: string) => positions.find((position: any) => position.side === side)!;
@@ -66,6 +66,13 @@ it('--json: one settlement per open hedge, soonest first, with its day and the p
     settlement('buy', buy, 'DEAL-7', 10_000, '2026-03-03', 1),
     settlement('sell', sell, null, 5_000, '2026-03-05', 3),
   ]);
+
+  const within = async (days: string) =>
+    okJson(await maturities(simulator, '--within', days, '--json')).map((item: any) => item.hedge_id);
+  expect([await within('2d'), await within('3d')]).toEqual([[buy], [buy, sell]]);
+  expect(ok(await maturities(simulator, '--within', '12h', '--format', 'table')).stdout.trim()).toBe(
+    'Nothing matures within 12h.',
+  );
 });
 
 it('on a terminal: one table fitting 80 columns, a line per UTC day above its settlements', async () => {
@@ -84,27 +91,14 @@ it('on a terminal: one table fitting 80 columns, a line per UTC day above its se
   expect(result.stderr).toMatch(/^Hidden at 80 columns: market, /m);
 });
 
-it('--within keeps what matures within it; nothing within is said, not an error', async () => {
-  const { simulator, buy, sell } = await twoSides();
-  expect(okJson(await maturities(simulator, '--within', '2d', '--json')).map((item: any) => item.hedge_id)).toEqual([
-    buy,
-  ]);
-  expect(okJson(await maturities(simulator, '--within', '3d', '--json')).map((item: any) => item.hedge_id)).toEqual([
-    buy,
-    sell,
-  ]);
-  expect(ok(await maturities(simulator, '--within', '12h', '--format', 'table')).stdout.trim()).toBe(
-    'Nothing matures within 12h.',
-  );
-});
-
 it('no open hedges: an empty list, exit 0', async () => {
   expect(okJson(await maturities(await startSimulator(), '--json'))).toEqual([]);
 });
 
-it.each(['3x', '0d', '3'])('--within %s is bad input: exit 2 naming --within, nothing sent', async (within) => {
+it('--within 3x, 0d or 3 is bad input: exit 2 naming --within, nothing sent', async () => {
   const simulator = await startSimulator();
-  exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
+  for (const within of ['3x', '0d', '3'])
+    exits(await maturities(simulator, '--within', within), 2, `--within: "${within}" is not allowed`);
   expect(simulator.requests()).toEqual([]);
 });
 
