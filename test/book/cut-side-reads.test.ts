@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { hedgeOf, activeSizes } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import { colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
+import { colleagueCloses, colleagueOpens, envFor, useSimulators, type Simulator } from '../support/simulator.js';
 import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators();
@@ -15,6 +15,26 @@ const startSimulator = useSimulators();
 const withoutNotional = (item: Record<string, unknown>) => {
   for (const name of Object.keys(item)) if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
 };
+
+/**
+ * Closes the buy side's `early` hedge (alpha leaves it `filled`), then 50 hedges closed since, hours later (most opened
+ * before it): the early close is the 51st history record, past alpha's one page. Returns what reads the history then
+ * asked (each query).
+ */
+async function pastTheHistoryPage(simulator: Simulator, early: string) {
+  await colleagueCloses(simulator, 'buy');
+  expect((await simulator.api('GET', `/hedges/${early}`)).body.data.status).toBe('filled');
+  simulator.advance(60 * 3_600_000);
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
+  expect(simulator.historyCount()).toBe(51);
+  const sentBefore = simulator.requests().length;
+  return () =>
+    simulator
+      .requests()
+      .slice(sentBefore)
+      .filter((entry) => entry.path === '/hedges/history')
+      .map((entry) => entry.query);
+}
 
 it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile): cannot tell at the first read, never "something outside this run moved the side" after the whole wait', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
@@ -68,18 +88,12 @@ it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile
 it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add waits within its bound (a trailing view may still bring the side into step), then cannot tell, saying the history may be cut and what to set; nothing sent', async () => {
   const simulator = await startSimulator({ dialect: 'alpha' });
   const early = simulator.seedOpen('buy', 1_000);
-  await colleagueCloses(simulator, 'buy');
+  const historyReads = await pastTheHistoryPage(simulator, early.id);
   expect(hedgeOf(simulator, early.id).status).toBe('closed');
-  expect((await simulator.api('GET', `/hedges/${early.id}`)).body.data.status).toBe('filled');
-  // 50 hedges closed since (hours apart, most opened before it): the early close is the 51st history record, past
-  // alpha's one page, while the hedge itself is among the 50 newest hedges.
-  simulator.advance(60 * 3_600_000);
-  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
+  // The hedge itself is among the 50 newest hedges.
   expect((await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toContain(
     early.id,
   );
-  expect(simulator.historyCount()).toBe(51);
-  const sentBefore = simulator.requests().length;
   expect(
     exits(
       await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
@@ -95,11 +109,7 @@ it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 hi
   );
   expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
   // Each read of the history asks its newest page under the page size; one page of one, once, to check it.
-  const history = simulator
-    .requests()
-    .slice(sentBefore)
-    .filter((entry) => entry.path === '/hedges/history')
-    .map((entry) => entry.query);
+  const history = historyReads();
   expect(history.filter((query) => query.limit === '1')).toEqual([{ limit: '1' }]);
   expect(history.filter((query) => query.limit !== '1').length).toBeGreaterThan(1);
   expect(history.every((query) => query.limit === '500' || query.limit === '1')).toBe(true);
@@ -114,12 +124,7 @@ it('open --ref re-using the reference of an early-closed hedge (alpha leaves it 
     })
   ).body.data;
   simulator.advance(1_000);
-  await colleagueCloses(simulator, 'buy');
-  expect((await simulator.api('GET', `/hedges/${early}`)).body.data.status).toBe('filled');
-  simulator.advance(60 * 3_600_000);
-  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
-  expect(simulator.historyCount()).toBe(51);
-  const sentBefore = simulator.requests().length;
+  const historyReads = await pastTheHistoryPage(simulator, early);
   const open = exits(
     await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes'),
     12,
@@ -133,13 +138,7 @@ it('open --ref re-using the reference of an early-closed hedge (alpha leaves it 
   );
   expect(open.stderr).not.toMatch(/An active hedge already carries/);
   expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
-  expect(
-    simulator
-      .requests()
-      .slice(sentBefore)
-      .filter((entry) => entry.path === '/hedges/history')
-      .map((entry) => entry.query),
-  ).toEqual([{ limit: '500' }, { limit: '1' }]);
+  expect(historyReads()).toEqual([{ limit: '500' }, { limit: '1' }]);
 });
 
 it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {

@@ -64,9 +64,49 @@ async function marketFacts(rig: Simulator) {
 }
 
 describe('hedge exposures', () => {
-  it("shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
+  it("with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section. Then it shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
+    const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
+      .stdout.trim()
+      .split('\n');
+    expect([lines[0], lines.slice(1).map((line) => line.split(',')[0])]).toEqual([
+      'shock_pct,net_usd',
+      ['-30', '-10', '10', '30'],
+    ]);
+
+    // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
+    const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
+    const ndjson = ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`));
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(document.book);
+
+    // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
+    const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
+    // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
+    expect(book.map((row: any) => [row.side, row.target_usd, row.exposures, row.tenor_days])).toEqual([
+      ['buy', 100_000, ['AP-4'], 7],
+      ['sell', 250_000, ['INV-3'], 7],
+    ]);
+
+    const table = ok(await run(['exposures', file, '--format', 'table', '--fee-bps', '5']));
+    for (const title of [
+      'Exposures as the policy sees them now',
+      'Target book now',
+      'Schedule of changes',
+      'Projected cost to each due date',
+      'Stress',
+    ])
+      expect(table.stdout).toContain(title);
+    expect(table.stderr.replace(/\n/g, ' ')).toContain(
+      'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
+    );
+    expect([rig.writes(), rig.hedges()]).toEqual([[], []]);
+
     const data = okJson(await run(`exposures ${file} --json`));
     const { price, buy } = await marketFacts(rig);
     expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
@@ -119,50 +159,6 @@ describe('hedge exposures', () => {
     for (const row of data.stress) expect(row.net_usd).toBeCloseTo(row.exposure_change_usd + row.cover_pnl_usd, 1);
     // Nothing traded: one quote, no hedge.
     expect([rig.hedges(), rig.writes().map((entry) => entry.path)]).toEqual([[], ['/quotes']]);
-  });
-
-  it('with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section', async () => {
-    const { rig, run } = await frozen();
-    const file = schedule(rig);
-    const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
-      .stdout.trim()
-      .split('\n');
-    expect([lines[0], lines.slice(1).map((line) => line.split(',')[0])]).toEqual([
-      'shock_pct,net_usd',
-      ['-30', '-10', '10', '30'],
-    ]);
-
-    // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
-    const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
-    const ndjson = ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`));
-    expect(
-      ndjson.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual(document.book);
-
-    // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
-    const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
-    // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
-    expect(book.map((row: any) => [row.side, row.target_usd, row.exposures, row.tenor_days])).toEqual([
-      ['buy', 100_000, ['AP-4'], 7],
-      ['sell', 250_000, ['INV-3'], 7],
-    ]);
-
-    const table = ok(await run(['exposures', file, '--format', 'table', '--fee-bps', '5']));
-    for (const title of [
-      'Exposures as the policy sees them now',
-      'Target book now',
-      'Schedule of changes',
-      'Projected cost to each due date',
-      'Stress',
-    ])
-      expect(table.stdout).toContain(title);
-    expect(table.stderr.replace(/\n/g, ' ')).toContain(
-      'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
-    );
-    expect([rig.writes(), rig.hedges()]).toEqual([[], []]);
   });
 
   it('warns of the exposure cap only for what reaching the target adds to what is held', async () => {
