@@ -348,7 +348,7 @@ describe('hedge exposures --report', () => {
     });
   });
 
-  it('cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures', async () => {
+  it('cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures; a closed hedge whose close time cannot be read is left out and counted, never a NaN figure', async () => {
     const rig = await withHistory();
     // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.
     const precise = await startRewriteProxy(rig.sandbox, (path, item) => {
@@ -373,10 +373,6 @@ describe('hedge exposures --report', () => {
     } finally {
       await precise.close();
     }
-  });
-
-  it('a closed hedge whose close time cannot be read is left out and counted, never a NaN figure', async () => {
-    const rig = await withHistory();
     const garbled = await startRewriteProxy(rig.sandbox, (path, item) => {
       if (path === '/hedges/history') item.closed_at = 'yesterday';
     });

@@ -39,7 +39,7 @@ function trades(rig: Simulator) {
 }
 
 describe('hedge apply', () => {
-  it('from an empty book opens both sides; the server holds the target', async () => {
+  it('from an empty book opens both sides, then rebalances: closes and reduces first, then adds; the server holds each target', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
     const result = ok(await trading.hedge(`apply ${file} --json`));
@@ -59,12 +59,7 @@ describe('hedge apply', () => {
     const opens = trades(trading);
     expect(opens.map((entry) => entry.body)).toEqual([openBody('buy', 10_000, 3), openBody('sell', 5_000, 7)]);
     expect(new Set(opens.map((entry) => entry.idempotencyKey)).size).toBe(2);
-  });
 
-  it('rebalances: closes and reduces first, then adds; the server ends at the target', async () => {
-    const trading = await startTrading();
-    const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
-    ok(await trading.hedge(`apply ${start}`));
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
     expect(
       okJson(await trading.hedge(`apply ${next} --json`)).map((row: any) => [row.action, row.side, row.delta_usd]),
