@@ -28,7 +28,7 @@ const withBuy = async () => {
 };
 
 describe('hedge positions --watch (NDJSON)', () => {
-  it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
+  it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await withBuy();
     const result = ok(await sim.hedge('positions --watch 1 --count 3'));
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
@@ -48,6 +48,21 @@ describe('hedge positions --watch (NDJSON)', () => {
     for (const gap of arrivals.slice(1).map((time, index) => time - arrivals[index]))
       expect(gap).toBeGreaterThanOrEqual(1000);
     expect(sim.writes()).toEqual([]);
+
+    expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
+      ['buy'],
+      ['buy'],
+    ]);
+    const [hedge] = sim.hedges();
+    expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
+      hedge.id,
+      hedge.id,
+    ]);
+    expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
+    const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
+    expect(priceLines).toHaveLength(2);
+    expect(sim.requests('GET', '/prices')).toHaveLength(2);
+    for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
   });
 
   it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
@@ -175,28 +190,6 @@ describe('hedge positions --watch (NDJSON)', () => {
     });
     expect([result.code, result.stdout]).toEqual([4, '']);
     expect(sim.requests()).toHaveLength(1);
-  });
-
-  it('applies --query to each record’s data, as --json does', async () => {
-    const sim = await withBuy();
-    expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
-      ['buy'],
-      ['buy'],
-    ]);
-  });
-
-  it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
-    const sim = await onSkippingClock(simulator);
-    const hedge = sim.seedOpen('buy', 2_000);
-    expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
-      hedge.id,
-      hedge.id,
-    ]);
-    expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
-    expect(priceLines).toHaveLength(2);
-    expect(sim.requests('GET', '/prices')).toHaveLength(2);
-    for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
   });
 
   it('--watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {

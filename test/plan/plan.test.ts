@@ -46,7 +46,7 @@ function step(
   side: 'buy' | 'sell',
   [currentUsd, targetUsd]: [number, number],
   line: number,
-  extra: Record<string, unknown> = {},
+  extra = {},
 ) {
   return { action, market, side, currentUsd, targetUsd, deltaUsd: targetUsd - currentUsd, line, notes: [], ...extra };
 }
