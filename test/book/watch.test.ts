@@ -141,7 +141,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(positionReads(sim)).toHaveLength(1);
   });
 
-  it('--alert-maturity on a side of several hedges alerts on each hedge maturing within it, not only the one its positions line names', async () => {
+  it('--alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
     const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
     const older = sim.seedOpen('buy', 10_000);
     sim.advance(2 * 86_400_000);
@@ -159,13 +159,6 @@ describe('hedge positions --watch (NDJSON)', () => {
         .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
     ).toEqual([[older.id, older.maturityAtMs]]);
     expect(sim.writes()).toEqual([]);
-  });
-
-  it('the live view counts a side of several hedges down to its soonest maturity, not the one its positions line names', async () => {
-    const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
-    sim.seedOpen('buy', 10_000);
-    sim.advance(2 * 86_400_000);
-    sim.seedOpen('buy', 5_000);
     // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
     const [row] = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }))
       .stdout.split('\n')
