@@ -248,9 +248,9 @@ const reportFile = (rig: Simulator) =>
     `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
   ]);
 
-/** `hedge exposures FILE --report --json` on the pinned clock (or `env`). */
-const reportOf = (rig: Simulator, env = pinnedClockEnv(rig)) =>
-  rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env });
+/** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`). */
+const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) =>
+  rig.hedge(['exposures', reportFile(rig), '--report', ...(args.length > 0 ? args : ['--json'])], { env });
 
 describe('hedge exposures --report', () => {
   it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent", async () => {
@@ -298,11 +298,7 @@ describe('hedge exposures --report', () => {
     expect(byId['INV-1'].offset_pct).toBeCloseTo(byId['FRT-2'].offset_pct, 6);
 
     // --show cost --format csv is the cost rows alone.
-    const csv = ok(
-      await rig.hedge(`exposures ${reportFile(rig)} --report --show cost --format csv`, {
-        env: pinnedClockEnv(rig),
-      }),
-    );
+    const csv = ok(await reportOf(rig, undefined, '--show', 'cost', '--format', 'csv'));
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_pnl_usdc,fees_pnl_usdc,cost_usdc');
     expect(rig.writes().length).toBe(postsBefore);
   });
@@ -393,11 +389,7 @@ describe('hedge exposures --report', () => {
     async () => {
       const rig = await withHistory();
       const html = join(rig.configDir, 'report.html');
-      ok(
-        await rig.hedge(['exposures', reportFile(rig), '--report', '--html', html, '--json'], {
-          env: pinnedClockEnv(rig),
-        }),
-      );
+      ok(await reportOf(rig, undefined, '--html', html, '--json'));
       const page = readFileSync(html, 'utf8');
       expect(page).not.toMatch(/<script|https?:\/\//);
 
