@@ -2,25 +2,14 @@
 // and the hedges list together), --within, their order and their grouping by UTC day. How --within is
 // read is the duration grammar's (watch-alerts.test.ts, test/cli/durations.test.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  collectMaturities,
-  groupByDay,
-  type MaturityHedge,
-  type MaturityPosition,
-} from '../../src/features/book/maturities.js';
+import { collectMaturities, groupByDay, type MaturityPosition } from '../../src/features/book/maturities.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const at = (ms: number) => new Date(NOW + ms).toISOString();
 
-function hedge(
-  id: string,
-  side: 'buy' | 'sell',
-  notional: number,
-  maturesInMs: number,
-  extra: Partial<MaturityHedge> = {},
-) {
+function hedge(id: string, side: 'buy' | 'sell', notional: number, maturesInMs: number, extra = {}) {
   return {
     id,
     market: 'USDTNGN',

@@ -37,7 +37,7 @@ function exposure(
   amount: number,
   currency: string,
   dueInDays: number,
-  extra: Partial<Exposure> = {},
+  extra = {},
 ) {
   return { id, market: 'USDTNGN', type, amount, currency, dueMs: NOW + dueInDays * DAY_MS, line: 1, ...extra };
 }
