@@ -2,11 +2,11 @@
 // confirms or decides a write: what the read cannot hold is "cannot tell" (exit 12), said with what to set. Asserted
 // on the simulator's state and request log; a proxy in front of it plays a server whose positions line gives no
 // notional (the spec names no field for it), so the side is sized from its records.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
 import { hedgeOf, activeSizes } from '../support/keeper.js';
 import { startAnswerProxy } from '../support/servers/field-proxy.js';
-import { colleagueCloses, colleagueOpens, envFor, useSimulators } from '../support/simulator.js';
+import { colleagueCloses, colleagueOpens, envFor, useSimulators, type Simulator } from '../support/simulator.js';
 import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators();
@@ -16,150 +16,147 @@ const withoutNotional = (item: Record<string, unknown>) => {
   for (const name of Object.keys(item)) if (/notional|size|amount|exposure|position_usd/.test(name)) delete item[name];
 };
 
-describe('a side whose hedge records may be cut', () => {
-  it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile): cannot tell at the first read, never "something outside this run moved the side" after the whole wait', async () => {
-    const simulator = await startSimulator({ dialect: 'alpha' });
-    const older = simulator.seedOpen('buy', 1_000);
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 1, status: 'closed' });
-    const newer = simulator.seedOpen('buy', 2_000);
-    let added = false;
-    const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
-      if (request.path === '/positions')
-        for (const line of envelope.data as Array<Record<string, unknown>>) withoutNotional(line);
-      // Once the add is answered, 49 newer filled hedges on the other side put the older buy past the page of 50.
-      if (request.method === 'POST' && request.path === '/hedges/add' && envelope.data && !added) {
-        added = true;
-        for (let count = 0; count < 49; count++) simulator.seedOpen('sell', 1_000);
-      }
-    });
-    try {
-      const sentBefore = simulator.requests().length;
-      const add = exits(
-        await simulator.hedge('add USDTNGN buy 500 --timeout 5 --json', {
-          env: { ...envFor(proxy), HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
-        }),
-        12,
-        'HEDGE_WIRE_PAGE_SIZE_PARAM',
-      );
-      expect(add.stderr).toMatch(
-        /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/,
-      );
-      expect(add.stderr).not.toMatch(/something outside this run moved the side/);
-      // Sent once; it landed on the newer hedge: the side holds 3 500, of which the read after it showed 2 500.
-      expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
-      expect(activeSizes(simulator, 'buy').sort()).toEqual(
-        [
-          [older.id, 1_000],
-          [newer.id, 2_500],
-        ].sort(),
-      );
-      // Journaled as what it is: sent, its outcome unknown (for `hedge journal resolve`).
-      const [entry] = await journalEntries(simulator);
-      expect(entry).toMatchObject({ command: 'add', outcome: 'unknown' });
-      // The wait read the side once after the add and stopped: one page of one asked, not a poll to the bound.
-      const after = simulator.requests().slice(sentBefore);
-      const reads = after.slice(after.findIndex((entry) => entry.path === '/hedges/add') + 1);
-      expect(reads.filter((entry) => entry.path === '/positions')).toHaveLength(1);
-      expect(reads.filter((entry) => entry.path === '/hedges' && entry.query.limit === '1')).toHaveLength(1);
-    } finally {
-      await proxy.close();
-    }
-  });
-
-  it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add waits within its bound (a trailing view may still bring the side into step), then cannot tell, saying the history may be cut and what to set; nothing sent', async () => {
-    const simulator = await startSimulator({ dialect: 'alpha' });
-    const early = simulator.seedOpen('buy', 1_000);
-    await colleagueCloses(simulator, 'buy');
-    expect(hedgeOf(simulator, early.id).status).toBe('closed');
-    expect((await simulator.api('GET', `/hedges/${early.id}`)).body.data.status).toBe('filled');
-    // 50 hedges closed since (hours apart, most opened before it): the early close is the 51st history record, past
-    // alpha's one page, while the hedge itself is among the 50 newest hedges.
-    simulator.advance(60 * 3_600_000);
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
-    expect((await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toContain(
-      early.id,
-    );
-    expect(simulator.historyCount()).toBe(51);
-    const sentBefore = simulator.requests().length;
-    expect(
-      exits(
-        await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
-          env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
-        }),
-        12,
-        'HEDGE_WIRE_PAGE_SIZE_PARAM',
-      ).stderr,
-    ).toMatch(
-      new RegExp(
-        `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early.id} ended cannot be read.*Nothing was sent`,
-      ),
-    );
-    expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
-    // Each read of the history asks its newest page under the page size; one page of one, once, to check it.
-    const history = simulator
+/**
+ * Closes the buy side's `early` hedge (alpha leaves it `filled`), then 50 hedges closed since, hours later (most opened
+ * before it): the early close is the 51st history record, past alpha's one page. Returns what reads the history then
+ * asked (each query).
+ */
+async function pastTheHistoryPage(simulator: Simulator, early: string) {
+  await colleagueCloses(simulator, 'buy');
+  expect((await simulator.api('GET', `/hedges/${early}`)).body.data.status).toBe('filled');
+  simulator.advance(60 * 3_600_000);
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
+  expect(simulator.historyCount()).toBe(51);
+  const sentBefore = simulator.requests().length;
+  return () =>
+    simulator
       .requests()
       .slice(sentBefore)
       .filter((entry) => entry.path === '/hedges/history')
       .map((entry) => entry.query);
-    expect(history.filter((query) => query.limit === '1')).toEqual([{ limit: '1' }]);
-    expect(history.filter((query) => query.limit !== '1').length).toBeGreaterThan(1);
-    expect(history.every((query) => query.limit === '500' || query.limit === '1')).toBe(true);
-  });
+}
 
-  it('open --ref re-using the reference of an early-closed hedge (alpha leaves it `filled`) past the 50 history records read: cannot tell (exit 12), nothing sent, never "an active hedge already carries" it', async () => {
-    const simulator = await startSimulator({ dialect: 'alpha' });
-    const { hedge_id: early } = (
-      await simulator.api('POST', '/hedges', {
-        body: openBody('buy', 1_000, 7, { client_reference: 'DEAL-9' }),
-        idempotencyKey: 'deal-9-open',
-      })
-    ).body.data;
-    simulator.advance(1_000);
-    await colleagueCloses(simulator, 'buy');
-    expect((await simulator.api('GET', `/hedges/${early}`)).body.data.status).toBe('filled');
-    simulator.advance(60 * 3_600_000);
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 50 });
-    expect(simulator.historyCount()).toBe(51);
+it('an add whose wait reads the side cut (a colleague opened 49 hedges meanwhile): cannot tell at the first read, never "something outside this run moved the side" after the whole wait', async () => {
+  const simulator = await startSimulator({ dialect: 'alpha' });
+  const older = simulator.seedOpen('buy', 1_000);
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 1, status: 'closed' });
+  const newer = simulator.seedOpen('buy', 2_000);
+  let added = false;
+  const proxy = await startAnswerProxy(simulator.sandbox, (request, envelope) => {
+    if (request.path === '/positions')
+      for (const line of envelope.data as Array<Record<string, unknown>>) withoutNotional(line);
+    // Once the add is answered, 49 newer filled hedges on the other side put the older buy past the page of 50.
+    if (request.method === 'POST' && request.path === '/hedges/add' && envelope.data && !added) {
+      added = true;
+      for (let count = 0; count < 49; count++) simulator.seedOpen('sell', 1_000);
+    }
+  });
+  try {
     const sentBefore = simulator.requests().length;
-    const open = exits(
-      await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes'),
+    const add = exits(
+      await simulator.hedge('add USDTNGN buy 500 --timeout 5 --json', {
+        env: { ...envFor(proxy), HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
+      }),
       12,
       'HEDGE_WIRE_PAGE_SIZE_PARAM',
-      '--allow-duplicate-ref',
     );
-    expect(open.stderr).toMatch(
-      new RegExp(
-        `Whether hedge ${early}, which carries client reference "DEAL-9", has ended cannot be told: .*history .*may be cut at 50 records.*Nothing was sent`,
-      ),
+    expect(add.stderr).toMatch(
+      /The buy side of USDTNGN cannot be told: the hedge records may be cut at 50 filled hedges/,
     );
-    expect(open.stderr).not.toMatch(/An active hedge already carries/);
-    expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
-    expect(
-      simulator
-        .requests()
-        .slice(sentBefore)
-        .filter((entry) => entry.path === '/hedges/history')
-        .map((entry) => entry.query),
-    ).toEqual([{ limit: '500' }, { limit: '1' }]);
-  });
+    expect(add.stderr).not.toMatch(/something outside this run moved the side/);
+    // Sent once; it landed on the newer hedge: the side holds 3 500, of which the read after it showed 2 500.
+    expect(simulator.requests('POST', '/hedges/add')).toHaveLength(1);
+    expect(activeSizes(simulator, 'buy').sort()).toEqual(
+      [
+        [older.id, 1_000],
+        [newer.id, 2_500],
+      ].sort(),
+    );
+    // Journaled as what it is: sent, its outcome unknown (for `hedge journal resolve`).
+    const [entry] = await journalEntries(simulator);
+    expect(entry).toMatchObject({ command: 'add', outcome: 'unknown' });
+    // The wait read the side once after the add and stopped: one page of one asked, not a poll to the bound.
+    const after = simulator.requests().slice(sentBefore);
+    const reads = after.slice(after.findIndex((entry) => entry.path === '/hedges/add') + 1);
+    expect(reads.filter((entry) => entry.path === '/positions')).toHaveLength(1);
+    expect(reads.filter((entry) => entry.path === '/hedges' && entry.query.limit === '1')).toHaveLength(1);
+  } finally {
+    await proxy.close();
+  }
+});
 
-  it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {
-    const simulator = await startSimulator();
-    await colleagueOpens(simulator, 'buy', 1_000, 7, 'DEAL-5');
-    const [active] = simulator.active('buy');
-    // The deal's reference re-used 20 times since on the other side, each hedge closed again.
-    for (let count = 0; count < 20; count++) {
-      await colleagueOpens(simulator, 'sell', 1_000, 7, 'DEAL-5');
-      await colleagueCloses(simulator, 'sell');
-    }
-    expect(simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-5')).toHaveLength(21);
-    const opens = simulator.requests('POST', '/hedges').length;
+it('a side whose early-closed hedge (alpha leaves it `filled`) is past the 50 history records read: an add waits within its bound (a trailing view may still bring the side into step), then cannot tell, saying the history may be cut and what to set; nothing sent', async () => {
+  const simulator = await startSimulator({ dialect: 'alpha' });
+  const early = simulator.seedOpen('buy', 1_000);
+  const historyReads = await pastTheHistoryPage(simulator, early.id);
+  expect(hedgeOf(simulator, early.id).status).toBe('closed');
+  // The hedge itself is among the 50 newest hedges.
+  expect((await simulator.api('GET', '/hedges')).body.data.map((hedge: { id: string }) => hedge.id)).toContain(
+    early.id,
+  );
+  expect(
     exits(
-      await simulator.hedge('open USDTNGN sell 1000 --tenor 3 --ref DEAL-5 --yes'),
-      3,
-      `An active hedge already carries client reference "DEAL-5": ${active.id}`,
-    );
-    expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
-    expect(simulator.active('sell')).toEqual([]);
-  });
+      await simulator.hedge('add USDTNGN buy 100 --timeout 3 --json', {
+        env: { HEDGE_WIRE_NOTIONAL_FIELD: 'amount_usd' },
+      }),
+      12,
+      'HEDGE_WIRE_PAGE_SIZE_PARAM',
+    ).stderr,
+  ).toMatch(
+    new RegExp(
+      `The buy side of USDTNGN cannot be told: the history may be cut at 50 records .*whether ${early.id} ended cannot be read.*Nothing was sent`,
+    ),
+  );
+  expect(simulator.requests('POST', '/hedges/add')).toEqual([]);
+  // Each read of the history asks its newest page under the page size; one page of one, once, to check it.
+  const history = historyReads();
+  expect(history.filter((query) => query.limit === '1')).toEqual([{ limit: '1' }]);
+  expect(history.filter((query) => query.limit !== '1').length).toBeGreaterThan(1);
+  expect(history.every((query) => query.limit === '500' || query.limit === '1')).toBe(true);
+});
+
+it('open --ref re-using the reference of an early-closed hedge (alpha leaves it `filled`) past the 50 history records read: cannot tell (exit 12), nothing sent, never "an active hedge already carries" it', async () => {
+  const simulator = await startSimulator({ dialect: 'alpha' });
+  const { hedge_id: early } = (
+    await simulator.api('POST', '/hedges', {
+      body: openBody('buy', 1_000, 7, { client_reference: 'DEAL-9' }),
+      idempotencyKey: 'deal-9-open',
+    })
+  ).body.data;
+  simulator.advance(1_000);
+  const historyReads = await pastTheHistoryPage(simulator, early);
+  const open = exits(
+    await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-9 --yes'),
+    12,
+    'HEDGE_WIRE_PAGE_SIZE_PARAM',
+    '--allow-duplicate-ref',
+  );
+  expect(open.stderr).toMatch(
+    new RegExp(
+      `Whether hedge ${early}, which carries client reference "DEAL-9", has ended cannot be told: .*history .*may be cut at 50 records.*Nothing was sent`,
+    ),
+  );
+  expect(open.stderr).not.toMatch(/An active hedge already carries/);
+  expect(simulator.requests('POST', '/hedges').slice(1)).toEqual([]);
+  expect(historyReads()).toEqual([{ limit: '500' }, { limit: '1' }]);
+});
+
+it('open --ref whose reference an active hedge carries behind 20 newer closed ones carrying it: refused (exit 3), nothing sent, no second hedge of the deal', async () => {
+  const simulator = await startSimulator();
+  await colleagueOpens(simulator, 'buy', 1_000, 7, 'DEAL-5');
+  const [active] = simulator.active('buy');
+  // The deal's reference re-used 20 times since on the other side, each hedge closed again.
+  for (let count = 0; count < 20; count++) {
+    await colleagueOpens(simulator, 'sell', 1_000, 7, 'DEAL-5');
+    await colleagueCloses(simulator, 'sell');
+  }
+  expect(simulator.hedges().filter((hedge) => hedge.clientReference === 'DEAL-5')).toHaveLength(21);
+  const opens = simulator.requests('POST', '/hedges').length;
+  exits(
+    await simulator.hedge('open USDTNGN sell 1000 --tenor 3 --ref DEAL-5 --yes'),
+    3,
+    `An active hedge already carries client reference "DEAL-5": ${active.id}`,
+  );
+  expect(simulator.requests('POST', '/hedges')).toHaveLength(opens);
+  expect(simulator.active('sell')).toEqual([]);
 });

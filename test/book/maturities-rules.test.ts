@@ -1,27 +1,15 @@
-// The pure rules of `hedge maturities`: --within, which hedges are settlements to come (from the
-// positions list and the hedges list together), their order and their grouping by UTC day.
+// The pure rules of `hedge maturities`: which hedges are settlements to come (from the positions list
+// and the hedges list together), --within, their order and their grouping by UTC day. How --within is
+// read is the duration grammar's (watch-alerts.test.ts, test/cli/durations.test.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  collectMaturities,
-  groupByDay,
-  parseWithin,
-  type MaturityHedge,
-  type MaturityPosition,
-} from '../../src/features/book/maturities.js';
-import { UsageError } from '../../src/core/errors.js';
+import { collectMaturities, groupByDay, type MaturityPosition } from '../../src/features/book/maturities.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const NOW = Date.parse('2026-03-02T09:00:00.000Z');
 const at = (ms: number) => new Date(NOW + ms).toISOString();
 
-function hedge(
-  id: string,
-  side: 'buy' | 'sell',
-  notional: number,
-  maturesInMs: number,
-  extra: Partial<MaturityHedge> = {},
-) {
+function hedge(id: string, side: 'buy' | 'sell', notional: number, maturesInMs: number, extra = {}) {
   return {
     id,
     market: 'USDTNGN',
@@ -33,27 +21,6 @@ function hedge(
     ...extra,
   };
 }
-
-describe('parseWithin', () => {
-  it.each([
-    ['12h', 12 * HOUR],
-    ['3d', 3 * DAY],
-    ['2w', 14 * DAY],
-    ['1.5d', 36 * HOUR],
-    [' 6H ', 6 * HOUR],
-  ])('%s is %d ms', (raw, ms) => {
-    expect(parseWithin(raw)).toBe(ms);
-  });
-
-  it('is undefined when not given', () => {
-    expect(parseWithin(undefined)).toBeUndefined();
-  });
-
-  it.each(['3', 'd', '0d', '-1d', '2 days', '', '400d'])('%j is refused, naming --within', (raw) => {
-    expect(() => parseWithin(raw)).toThrow(UsageError);
-    expect(() => parseWithin(raw)).toThrow(/^--within: /);
-  });
-});
 
 describe('collectMaturities', () => {
   const positions: MaturityPosition[] = [

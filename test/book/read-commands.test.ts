@@ -55,7 +55,7 @@ const ok = async (args: HedgeArgs) => succeeded(await hedge(args)).stdout;
  * The same command three ways, concurrently: --json read against `schema` and, given `wire`, equal to
  * what GET `wire` answers (nothing dropped).
  */
-async function inAllModes<S extends z.ZodMiniType>(args: string, schema: S, wire?: string) {
+async function inAllModes(args: string, schema: z.ZodMiniType, wire?: string) {
   const [json, plain, tty] = await Promise.all([
     hedge(`${args} --json`),
     hedge(args),
@@ -66,7 +66,7 @@ async function inAllModes<S extends z.ZodMiniType>(args: string, schema: S, wire
   const check = schema.safeParse(data);
   expect(check.success, JSON.stringify(check.error?.issues)).toBe(true);
   if (wire) expect(data).toEqual(await apiData(simulator, 'GET', wire));
-  return { json, plain, tty, data: data as z.infer<S> };
+  return { json, plain, tty, data };
 }
 
 /** Tab-separated lines as cells. */

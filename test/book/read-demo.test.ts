@@ -4,7 +4,7 @@
 import * as z from 'zod/mini';
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { hedgeSchema, positionSchema } from '../../src/platform/api/schemas.js';
 import { runHedge, tempDir, type HedgeArgs } from '../support/hedge-cli.js';
 import { ok, okJson } from '../support/cli-runs.js';
@@ -22,92 +22,90 @@ afterAll(() => {
   for (const dir of dirs) dir.remove();
 });
 
-describe('--demo', () => {
-  it('every read command works on a fresh config dir and says DEMO on stderr', async () => {
-    const commands = [
-      ['markets'],
-      ['price'],
-      ['price', 'USDTNGN'],
-      'quote USDTNGN buy 10000 --tenor 3'.split(' '),
-      ['hedges'],
-      ['history'],
-      ['positions'],
-      ['account'],
-    ];
-    const results = await Promise.all(commands.map((args) => fresh().run(['--demo', ...args])));
-    results.forEach((result, index) => {
-      const where = `hedge --demo ${commands[index].join(' ')}\n${result.stderr}`;
-      expect(result.code, where).toBe(0);
-      expect(result.stderr.split('\n')[0], where).toMatch(/^DEMO — local simulator with test funds/);
-    });
-    expect(results[3].stdout).toMatch(/^market\tside\tnotional_usd\ttenor_days\t.*\nUSDTNGN\tbuy\t10000\t3\t/);
-    expect(results[6].stderr).toContain('No open positions.');
+it('every read command works on a fresh config dir and says DEMO on stderr', async () => {
+  const commands = [
+    ['markets'],
+    ['price'],
+    ['price', 'USDTNGN'],
+    'quote USDTNGN buy 10000 --tenor 3'.split(' '),
+    ['hedges'],
+    ['history'],
+    ['positions'],
+    ['account'],
+  ];
+  const results = await Promise.all(commands.map((args) => fresh().run(['--demo', ...args])));
+  results.forEach((result, index) => {
+    const where = `hedge --demo ${commands[index].join(' ')}\n${result.stderr}`;
+    expect(result.code, where).toBe(0);
+    expect(result.stderr.split('\n')[0], where).toMatch(/^DEMO — local simulator with test funds/);
   });
+  expect(results[3].stdout).toMatch(/^market\tside\tnotional_usd\ttenor_days\t.*\nUSDTNGN\tbuy\t10000\t3\t/);
+  expect(results[6].stderr).toContain('No open positions.');
+});
 
-  it('state persists: a hedge opened by one invocation is a position in the next, until `hedge demo reset`', async () => {
-    const { stateFile, run } = fresh();
-    const hedge = hedgeSchema.parse(okJson(await run('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json')));
-    expect(hedge.status).toBe('filled');
-    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+it('state persists: a hedge opened by one invocation is a position in the next, until `hedge demo reset`', async () => {
+  const { stateFile, run } = fresh();
+  const hedge = hedgeSchema.parse(okJson(await run('--demo open USDTNGN buy 10000 --tenor 3 --ref DEMO-1 --json')));
+  expect(hedge.status).toBe('filled');
+  expect(statSync(stateFile).mode & 0o777).toBe(0o600);
 
-    const [positions, hedges, table] = await Promise.all([
-      run('--demo positions --json'),
-      run('--demo hedges --ref DEMO-1 --json'),
-      run('--demo positions', { HEDGE_FORCE_TTY: '1' }),
-    ]);
-    for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
-    const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
-    expect(others).toEqual([]);
-    expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });
-    expect(
-      z
-        .array(hedgeSchema)
-        .parse(JSON.parse(hedges.stdout))
-        .map((h) => h.id),
-    ).toEqual([hedge.id]);
-    // The terminal table keeps to what a desk watches at 80 columns, the deal reference included (the id is in JSON and TSV).
-    expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
-    expect(table.stderr).toContain('DEMO');
+  const [positions, hedges, table] = await Promise.all([
+    run('--demo positions --json'),
+    run('--demo hedges --ref DEMO-1 --json'),
+    run('--demo positions', { HEDGE_FORCE_TTY: '1' }),
+  ]);
+  for (const result of [positions, hedges, table]) expect(result.code, result.stderr).toBe(0);
+  const [position, ...others] = z.array(positionSchema).parse(JSON.parse(positions.stdout));
+  expect(others).toEqual([]);
+  expect(position).toMatchObject({ market: 'USDTNGN', side: 'buy', hedge_id: hedge.id, notional_usd: 10_000 });
+  expect(
+    z
+      .array(hedgeSchema)
+      .parse(JSON.parse(hedges.stdout))
+      .map((h) => h.id),
+  ).toEqual([hedge.id]);
+  // The terminal table keeps to what a desk watches at 80 columns, the deal reference included (the id is in JSON and TSV).
+  expect(table.stdout).toMatch(/buy\s+DEMO-1\s+10,000\.00/);
+  expect(table.stderr).toContain('DEMO');
 
-    // `hedge demo reset` starts it afresh: a second reset says there was no state, and the position is gone.
-    expect(okJson(await run('demo reset --json'))).toEqual({
-      reset: true,
-      state_file: stateFile,
-      removed: true,
-    });
-    const again = ok(await run('demo reset'));
-    expect(again.stdout + again.stderr).toContain('it had no state yet');
-    expect(okJson(await run('--demo positions --json'))).toEqual([]);
+  // `hedge demo reset` starts it afresh: a second reset says there was no state, and the position is gone.
+  expect(okJson(await run('demo reset --json'))).toEqual({
+    reset: true,
+    state_file: stateFile,
+    removed: true,
   });
+  const again = ok(await run('demo reset'));
+  expect(again.stdout + again.stderr).toContain('it had no state yet');
+  expect(okJson(await run('--demo positions --json'))).toEqual([]);
+});
 
-  it('a damaged state file is named, with how to start afresh', async () => {
-    const { stateFile, run } = fresh();
-    writeFileSync(stateFile, '{"version":1,"engine":');
-    const result = await run('--demo positions');
-    expect([result.code, result.stdout]).toEqual([1, '']);
-    expect(result.stderr).toContain('The demo simulator could not start');
-    expect(result.stderr).toContain(`Delete ${stateFile} to start the demo afresh`);
-  });
+it('a damaged state file is named, with how to start afresh', async () => {
+  const { stateFile, run } = fresh();
+  writeFileSync(stateFile, '{"version":1,"engine":');
+  const result = await run('--demo positions');
+  expect([result.code, result.stdout]).toEqual([1, '']);
+  expect(result.stderr).toContain('The demo simulator could not start');
+  expect(result.stderr).toContain(`Delete ${stateFile} to start the demo afresh`);
+});
 
-  it('a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
-    const { stateFile, run } = fresh();
-    writeFileSync(stateFile, '{"version":2,"revision":4,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n');
-    const result = ok(await run('--demo positions --json'));
-    expect(JSON.parse(result.stdout)).toEqual([]);
-    expect(result.stderr.trim().split('\n')).toEqual([
-      `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
-    ]);
-    expect((await run('--demo positions --json')).stderr).toBe('');
-  });
+it('a state file an earlier hedge wrote in another format: the demo starts afresh and says so in one line', async () => {
+  const { stateFile, run } = fresh();
+  writeFileSync(stateFile, '{"version":2,"revision":4,"clockOffsetMs":0,"parts":[],"lengths":[2]}\n{}\n');
+  const result = ok(await run('--demo positions --json'));
+  expect(JSON.parse(result.stdout)).toEqual([]);
+  expect(result.stderr.trim().split('\n')).toEqual([
+    `The demo starts afresh: ${stateFile} was written by an earlier hedge, in another format.`,
+  ]);
+  expect((await run('--demo positions --json')).stderr).toBe('');
+});
 
-  it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started', async () => {
-    for (const env of [{ HEDGE_MAX_ANSWER_MB: 'lots' }, { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per page' }]) {
-      const { run, stateFile } = fresh();
-      const result = await run(['--demo', 'markets'], env);
-      const variable = Object.keys(env)[0];
-      expect([result.code, result.stdout], variable).toEqual([2, '']);
-      expect(result.stderr.trim().split('\n'), variable).toEqual([expect.stringMatching(`^hedge: ${variable}: `)]);
-      expect(() => statSync(stateFile), variable).toThrow(/ENOENT/);
-    }
-  });
+it('a bad answer cap or wire name in the environment is the one line said, before DEMO, exit 2, no simulator started', async () => {
+  for (const env of [{ HEDGE_MAX_ANSWER_MB: 'lots' }, { HEDGE_WIRE_PAGE_SIZE_PARAM: 'per page' }]) {
+    const { run, stateFile } = fresh();
+    const result = await run(['--demo', 'markets'], env);
+    const variable = Object.keys(env)[0];
+    expect([result.code, result.stdout], variable).toEqual([2, '']);
+    expect(result.stderr.trim().split('\n'), variable).toEqual([expect.stringMatching(`^hedge: ${variable}: `)]);
+    expect(() => statSync(stateFile), variable).toThrow(/ENOENT/);
+  }
 });

@@ -42,16 +42,15 @@ afterAll(async () => {
 });
 
 describe('empty lists', () => {
-  const cases: Array<[string[], string, string[]]> = [
-    [['hedges'], 'No hedges yet.', HEDGE_COLUMNS],
-    [['hedges', '--status', 'failed'], 'No hedges match these filters.', HEDGE_COLUMNS],
-    [['history'], 'No closed hedges yet.', HISTORY_COLUMNS],
-    [['positions'], 'No open positions.', POSITION_COLUMNS],
-  ];
-
-  it.each(cases.map(([args, sentence, columns]) => [args.join(' '), args, sentence, columns] as const))(
+  it.each([
+    ['hedges', 'No hedges yet.', HEDGE_COLUMNS],
+    ['hedges --status failed', 'No hedges match these filters.', HEDGE_COLUMNS],
+    ['history', 'No closed hedges yet.', HISTORY_COLUMNS],
+    ['positions', 'No open positions.', POSITION_COLUMNS],
+  ])(
     '%s: [] in JSON, a sentence for people, the header row alone in plain mode (nothing with --no-header)',
-    async (_name, args, sentence, columns) => {
+    async (command, sentence, columns) => {
+      const args = command.split(' ');
       const hedge = on(envFor(empty));
       const [json, plain, bare, tty] = await Promise.all([
         hedge([...args, '--json']),

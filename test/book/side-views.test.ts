@@ -48,7 +48,7 @@ function rowLines(stdout: string) {
 }
 
 describe('several hedges on one side (severalPerSide)', () => {
-  it("positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns; maturities: a row per hedge", async () => {
+  it("positions: the side's one line with both its hedges under it (id, reference, notional, status, time left), every line within 80 columns; maturities: a row per hedge; positions --ref and --watch --ref find the side by any of its hedges (the line names only the newest)", async () => {
     const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
     const short = await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
     const long = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
@@ -129,6 +129,10 @@ describe('several hedges on one side (severalPerSide)', () => {
       expect.stringMatching(/ buy +DEAL-7 +10,000\.00 /),
       expect.stringMatching(/ buy +DEAL-8 +3,000\.00 /),
     ]);
+    expect([
+      await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side'),
+      (await frozenJson(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).data,
+    ]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
     // One hedge left on the side (a reduce takes the newest first): its reference is `client_reference`.
     await apiData(simulator, 'POST', '/hedges/reduce', { market: MARKET, side: 'buy', notional_usd: 3_000 });
     filled(simulator);
@@ -139,24 +143,12 @@ describe('several hedges on one side (severalPerSide)', () => {
     // --raw: the server's data as sent, nothing added.
     expect((await frozenJson(simulator, 'positions --json --raw'))[0]).not.toHaveProperty('client_references');
   });
-
-  it('positions --watch --ref finds the side by any of its hedges, as positions --ref does (the line names only the newest)', async () => {
-    const simulator = await startSimulator({ preset: 'frozen', severalPerSide: true });
-    await openByApi(simulator, 'buy', 10_000, 1, 'DEAL-7');
-    const newest = await openByApi(simulator, 'buy', 3_000, 7, 'DEAL-8');
-    filled(simulator);
-    expect(await apiData(simulator, 'GET', '/positions')).toMatchObject([{ side: 'buy', hedge_id: newest }]);
-    expect([
-      await frozenJson(simulator, 'positions --json --ref DEAL-7 --fields side'),
-      (await frozenJson(simulator, 'positions --watch 1 --count 1 --ref DEAL-7 --fields side')).data,
-    ]).toEqual([[{ side: 'buy' }], [{ side: 'buy' }]]);
-  });
 });
 
 describe('a server whose positions list trails the hedge records (viewLagMs)', () => {
   const LAG_MS = 3_000;
 
-  it("right after another client's open the side is settling, not flat: a row with the reason on a terminal, a warning in JSON; in step once the list catches up", async () => {
+  it('right after another client\'s open the side is settling, not flat: a row with the reason on a terminal (--until draws it as positions does, never "no line yet"), a warning in JSON; in step once the list catches up', async () => {
     const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
     const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
     filled(simulator);
@@ -173,6 +165,11 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
       `settling: hedge ${id} is filled on its record, not in the positions list yet`,
     );
     expect(lines.at(-1)).toMatch(new RegExp(`^  └ ${id}  DEAL-9  2,000\\.00 USD  filled  23h 59m$`));
+    // The condition holds on the server's list (empty for now); what is drawn is the command's own table.
+    const until = await frozen(simulator, ['positions', '--until', 'length(@) == `0`', '--format', 'table']);
+    expect(until.stdout).not.toContain('no line yet');
+    expect(until.stdout).toContain(`settling: hedge ${id} is filled on its record`);
+    expect(until.stdout).toBe(table.stdout);
 
     // JSON is the server's list (empty); the side's state is said on stderr, not hidden.
     const json = await frozen(simulator, 'positions --json');
@@ -199,19 +196,6 @@ describe('a server whose positions list trails the hedge records (viewLagMs)', (
     expect(await frozenJson(simulator, 'positions --json --fields side,side_book')).toMatchObject([
       { side: 'buy', side_book: { state: 'in-step', hedges: [{ id }] } },
     ]);
-  });
-
-  it('--until on a terminal draws the settling side as positions does: its row and the reason, never "no line yet"', async () => {
-    const simulator = await startSimulator({ preset: 'frozen', viewLagMs: LAG_MS });
-    const id = await openByApi(simulator, 'buy', 2_000, 1, 'DEAL-9');
-    filled(simulator);
-    expect(await apiData(simulator, 'GET', '/positions')).toEqual([]);
-    const plain = await frozen(simulator, 'positions --format table');
-    // The condition holds on the server's list (empty for now); what is drawn is the command's own table.
-    const until = await frozen(simulator, ['positions', '--until', 'length(@) == `0`', '--format', 'table']);
-    expect(until.stdout).not.toContain('no line yet');
-    expect(until.stdout).toContain(`settling: hedge ${id} is filled on its record`);
-    expect(until.stdout).toBe(plain.stdout);
   });
 
   it('right after a close the list still shows the side whose hedge has closed on its record: settling, with the line kept as sent', async () => {

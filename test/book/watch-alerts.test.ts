@@ -107,6 +107,7 @@ describe('--alert-maturity', () => {
     ['1d12h', 36 * HOUR, '1d12h'],
     ['2W', 14 * 24 * HOUR, '2w'],
     ['1.5h', 1.5 * HOUR, '1.5h'],
+    [' 6H ', 6 * HOUR, '6h'],
   ])('%s → %d ms', (raw, ms, text) => {
     expect(parseDuration(raw, '--alert-maturity')).toEqual({ ms, text });
   });

@@ -2,7 +2,6 @@
 // loop — its cadence, stale refreshes and Retry-After, the errors that end it, alerts that fire once
 // and --exit-on-alert, Ctrl-C, --timeout — not the network (book/watch.test.ts runs it for real).
 import { describe, expect, it } from 'vitest';
-import type { HedgeClient } from '../../src/platform/api/client.js';
 import type { Hedge, Position } from '../../src/platform/api/schemas.js';
 import { ApiError, InvalidResponseError, NetworkError, UsageError } from '../../src/core/errors.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
@@ -10,26 +9,19 @@ import type { WatchOptionValues, WatchTarget } from '../../src/features/book/wat
 import { watchCommand } from '../../src/cli/cmd/book/watch-outcome.js';
 import { StopSignal } from '../../src/core/errors.js';
 import type { GlobalOptions } from '../../src/platform/runtime/globals.js';
-import { fakeClock, testContext, type FakeClock } from '../support/client.js';
+import { fakeClock, testContext, type TestContextOptions } from '../support/client.js';
 import { lines } from '../support/keeper.js';
 
 const START = Date.parse('2026-03-02T09:00:00.000Z');
 /** The time `ms` after the start, as the records write it. */
 const at = (ms = 0) => new Date(START + ms).toISOString();
 
-/** A context on pipes over a fake client (stdout `columns` wide), its clock, and the NDJSON records printed. */
-function harness(options: {
-  clock?: FakeClock;
-  client: Partial<HedgeClient>;
-  globals?: Partial<GlobalOptions>;
-  tty?: boolean;
-  columns?: number;
-  controller?: AbortController;
-  /** --fields and --query as the output layer applies them. */
-  shape?: { fields?: string[]; query?: (data: unknown) => unknown };
-}) {
-  const { client, shape, columns = 100, clock = fakeClock(START), ...rest } = options;
-  const run = testContext({ ...rest, clock, env: { TZ: 'UTC' }, fakeClient: client, output: shape });
+/**
+ * A context on pipes over a fake client (stdout `columns` wide; `output`: --fields and --query as the output
+ * layer applies them), its clock, and the NDJSON records printed.
+ */
+function harness({ columns = 100, clock = fakeClock(START), ...rest }: TestContextOptions & { columns?: number }) {
+  const run = testContext({ ...rest, clock, env: { TZ: 'UTC' } });
   Object.assign(run.io.stdout, { columns });
   const records = () => lines(run.stdout());
   /** Each record's kind: fresh data, a stale refresh, or an alert. */
@@ -41,7 +33,7 @@ function harness(options: {
 }
 type Harness = ReturnType<typeof harness>;
 
-function position(overrides: Partial<Position> & Record<string, unknown> = {}) {
+function position(overrides = {}) {
   return {
     market: 'USDTNGN',
     side: 'buy',
@@ -82,7 +74,7 @@ describe('--watch cadence', () => {
     const calls: number[] = [];
     const h = harness({
       globals: { timeout: 5 },
-      client: {
+      fakeClient: {
         listPositions: async () => {
           calls.push(h.clock.now() - START);
           return [position()];
@@ -100,7 +92,7 @@ describe('--watch cadence', () => {
 
   it('--count N ends after N refreshes (stale ones count too) with exit 0 and a note, without a last pause', async () => {
     const answers = [[position()], serverDown(), [position()]];
-    const h = harness({ client: { listPositions: inTurn(answers) } });
+    const h = harness({ fakeClient: { listPositions: inTurn(answers) } });
     expect(await watch(h, { watch: '1', count: '3' })).toBe(0);
     expect(h.kinds()).toEqual(['fresh', 'stale', 'fresh']);
     expect(answers).toEqual([]);
@@ -111,8 +103,8 @@ describe('--watch cadence', () => {
   it('carries the data as --json would print it: --fields applied', async () => {
     const picked = harness({
       globals: { timeout: 1 },
-      shape: { fields: ['market', 'net_pnl_usd'] },
-      client: { listPositions: async () => [position()] },
+      output: { fields: ['market', 'net_pnl_usd'] },
+      fakeClient: { listPositions: async () => [position()] },
     });
     await watch(picked, { watch: true });
     expect(picked.records()).toEqual([{ time: at(), data: [{ market: 'USDTNGN', net_pnl_usd: 12.5 }] }]);
@@ -134,7 +126,7 @@ describe('--watch cadence', () => {
         harness({
           clock: slowClock,
           globals: { timeout: 7 },
-          client: {
+          fakeClient: {
             listPositions: async () => {
               calls.push(slowClock.now() - START);
               time += answerMs; // the request itself takes this long
@@ -205,7 +197,7 @@ describe('--watch option checks (exit 2, nothing sent)', () => {
     const error = await watch(
       harness({
         globals,
-        client: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
+        fakeClient: { listPositions: count, getAccount: count, getHedge: count, listMarkets: count },
       }),
       options,
       target,
@@ -220,7 +212,7 @@ describe('--watch failures', () => {
   it('marks a failed refresh stale and keeps going: fresh, stale, stale, fresh', async () => {
     const h = harness({
       globals: { timeout: 8 },
-      client: {
+      fakeClient: {
         listPositions: inTurn(
           [
             [position()],
@@ -265,7 +257,7 @@ describe('--watch failures', () => {
       const error = new ApiError({ status, code, message, endpoint: 'GET /positions' });
       let calls = 0;
       const h = harness({
-        client: {
+        fakeClient: {
           listPositions: async () => {
             calls += 1;
             if (calls === 3) throw error;
@@ -291,7 +283,7 @@ describe('--watch stops', () => {
     const clock = fakeClock(START, () => {
       if (refreshes === after) controller.abort(signal);
     });
-    const h = harness({ clock, controller, client: { listPositions: async () => (refreshes++, []) } });
+    const h = harness({ clock, controller, fakeClient: { listPositions: async () => (refreshes++, []) } });
     expect(await watch(h, { watch: '1' })).toBe(exitCode);
     expect([refreshes, h.records().length]).toEqual([after, after]);
   });
@@ -311,7 +303,7 @@ describe('--watch alerts', () => {
   }
 
   it('writes one alert record when net P&L (summed over positions) goes at or below the threshold, again only after it cleared', async () => {
-    const h = harness({ globals: { timeout: 6 }, client: pnlClient([100, -600, -700, 50, -500, -800]) });
+    const h = harness({ globals: { timeout: 6 }, fakeClient: pnlClient([100, -600, -700, 50, -500, -800]) });
     expect(await watch(h, { watch: '1', alertPnl: '-500' })).toBe(0);
     expect(h.records().filter((record) => 'alert' in record)).toEqual([
       { time: at(1000), alert: { kind: 'pnl', net_pnl_usd: -600, threshold_usd: -500 } },
@@ -322,7 +314,7 @@ describe('--watch alerts', () => {
   });
 
   it('--exit-on-alert ends at the first alert with exit 10 (`alert`)', async () => {
-    const h = harness({ client: pnlClient([100, 0, -600, -700]) });
+    const h = harness({ fakeClient: pnlClient([100, 0, -600, -700]) });
     expect(await watch(h, { watch: '1', alertPnl: '-500', exitOnAlert: true })).toBe(10);
     expect(h.records()).toHaveLength(4);
     expect(h.records()[3]).toEqual({
@@ -345,7 +337,7 @@ describe('--watch alerts', () => {
       status: 'filled',
       maturity_at: maturity,
     };
-    const h = harness({ globals: { timeout: 3 }, client: { getHedge: async () => hedge } });
+    const h = harness({ globals: { timeout: 3 }, fakeClient: { getHedge: async () => hedge } });
     expect(await watch(h, { watch: '1', alertMaturity: '6h' }, { kind: 'hedge', id: 'hdg_soon', filters: {} })).toBe(0);
     expect(h.records().filter((record) => 'alert' in record)).toEqual([
       {
@@ -371,7 +363,7 @@ describe('--watch on a terminal', () => {
       tty: true,
       columns: 80,
       globals: { timeout: 4 },
-      client: { listPositions: async () => [position({ net_pnl_usd: (pnl += 1), mark_price: 1500 + pnl })] },
+      fakeClient: { listPositions: async () => [position({ net_pnl_usd: (pnl += 1), mark_price: 1500 + pnl })] },
     });
     expect(await watch(h, { watch: '2' })).toBe(0);
     // log-update: every frame after the first starts by erasing the previous one, line by line.
@@ -404,7 +396,7 @@ describe('--watch on a terminal', () => {
     const h = harness({
       tty: true,
       globals: { timeout: 8 },
-      client: {
+      fakeClient: {
         listPositions: inTurn([[position()], serverDown(), serverDown()], [position()]),
       },
     });

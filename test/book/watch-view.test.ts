@@ -40,6 +40,13 @@ const screen = (state: WatchState, ms: number, columns = 120, colour = false) =>
 /** A refresh of `model` that came `ms` after START. */
 const fresh = (state: WatchState, model: WatchModel, ms = 0) => applyFresh(state, model, START + ms, formatter(false));
 
+/** A watch refreshing every `everyMs`, with a refresh of each of `models` in turn, 2 s apart from START. */
+function watching(everyMs: number, ...models: WatchModel[]) {
+  const state = emptyWatchState(everyMs);
+  models.forEach((model, index) => fresh(state, model, index * 2000));
+  return state;
+}
+
 function positionsModel(mark: number, pnl: number): WatchModel {
   return {
     title: 'Positions',
@@ -76,9 +83,7 @@ function positionsModel(mark: number, pnl: number): WatchModel {
 
 describe('renderWatchScreen', () => {
   it('marks the values that changed since the previous refresh with `*` without colour, and only those', () => {
-    const state = emptyWatchState(2000);
-    fresh(state, positionsModel(1530, 10));
-    fresh(state, positionsModel(1531, 10), 2000);
+    const state = watching(2000, positionsModel(1530, 10), positionsModel(1531, 10));
     expect(screen(state, 2000)).toEqual([
       'Positions · every 2s · last good refresh 09:00:02 · * changed · Ctrl-C to stop',
       'Market    Side    Notional       Mark  Net P&L  Carry   Matures in  Mark trend',
@@ -89,17 +94,13 @@ describe('renderWatchScreen', () => {
   });
 
   it('does not mark a move below the shown precision, nor a value that did not change; its trend stays level', () => {
-    const state = emptyWatchState(2000);
-    fresh(state, positionsModel(1530.001, 10));
-    fresh(state, positionsModel(1530.004, 10), 2000);
+    const state = watching(2000, positionsModel(1530.001, 10), positionsModel(1530.004, 10));
     // The trend is drawn from the marks as shown (1,530.00 twice): level, not a rise.
     expect(screen(state, 2000)[3]).toBe('USDTNGN   buy   10,000.00   1,530.00   +10.00   1.25   2d 01:02:01  ▄▄');
   });
 
   it('shows a change in inverse video with colour, and nothing else inverted', () => {
-    const state = emptyWatchState(2000);
-    fresh(state, positionsModel(1530, 10));
-    fresh(state, positionsModel(1530, -4), 2000);
+    const state = watching(2000, positionsModel(1530, 10), positionsModel(1530, -4));
     const lines = screen(state, 2000, 120, true);
     const row = lines[3];
     // SGR 7 is inverse: around the P&L only.
@@ -109,8 +110,7 @@ describe('renderWatchScreen', () => {
   });
 
   it('ticks the countdown with the clock between refreshes', () => {
-    const state = emptyWatchState(5000);
-    fresh(state, positionsModel(1530, 10));
+    const state = watching(5000, positionsModel(1530, 10));
     const at = (ms: number) => screen(state, ms)[3];
     expect(at(0)).toContain('2d 01:02:03');
     expect(at(1000)).toContain('2d 01:02:02');
@@ -125,8 +125,7 @@ describe('renderWatchScreen', () => {
   });
 
   it('fits 40 columns by dropping the least important columns, never the market, side or P&L, and names on the screen what it left out: a dim note under the table, wrapped, never cut', () => {
-    const state = emptyWatchState(2000);
-    fresh(state, positionsModel(1530, 10));
+    const state = watching(2000, positionsModel(1530, 10));
     const lines = screen(state, 0, 40);
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     // The title wraps between its parts at 40 columns: the table starts after its last line.
@@ -157,8 +156,7 @@ describe('renderWatchScreen', () => {
   });
 
   it('says stale since when, why and when the next try is, over the last good data', () => {
-    const state = emptyWatchState(2000);
-    fresh(state, positionsModel(1530, 10));
+    const state = watching(2000, positionsModel(1530, 10));
     state.stale = { since: START + 2000, reason: 'service_unavailable: HTTP 503', nextAt: START + 7000 };
     const lines = screen(state, 4000);
     expect(lines[0]).toContain('last good refresh 09:00:00');
@@ -167,8 +165,7 @@ describe('renderWatchScreen', () => {
   });
 
   it('lists the alerts that hold, with the time each fired; server text is made harmless', () => {
-    const state = emptyWatchState(2000);
-    fresh(state, positionsModel(1530, -600));
+    const state = watching(2000, positionsModel(1530, -600));
     state.alerts = [
       { alert: { kind: 'pnl', key: 'pnl', netPnlUsd: -600, thresholdUsd: -500 }, at: START },
       {
@@ -192,7 +189,6 @@ describe('renderWatchScreen', () => {
   });
 
   it('shows a card (account, one hedge) with its trend line, and an empty list as its sentence', () => {
-    const state = emptyWatchState(2000);
     const card = (pnl: number): WatchModel => ({
       title: 'Account',
       layout: 'card',
@@ -205,15 +201,12 @@ describe('renderWatchScreen', () => {
       empty: '',
       trend: { label: 'P&L trend', field: { key: 'unrealized_pnl_usd', label: 'Unrealized P&L (USD)', kind: 'pnl' } },
     });
-    fresh(state, card(5));
-    fresh(state, card(-5), 2000);
-    expect(screen(state, 2000, 80).slice(1)).toEqual([
+    expect(screen(watching(2000, card(5), card(-5)), 2000, 80).slice(1)).toEqual([
       'Balance (USDC)        1,000.00 ',
       'Unrealized P&L (USD)  -5.00*',
       'P&L trend             █▁',
     ]);
-    const empty = emptyWatchState(2000);
-    fresh(empty, { ...positionsModel(1, 1), rows: [], total: undefined });
+    const empty = watching(2000, { ...positionsModel(1, 1), rows: [], total: undefined });
     expect(screen(empty, 0, 80).slice(1)).toEqual(['No open positions.']);
   });
 });

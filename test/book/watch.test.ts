@@ -28,7 +28,7 @@ const withBuy = async () => {
 };
 
 describe('hedge positions --watch (NDJSON)', () => {
-  it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0', async () => {
+  it('writes one {time, data} line per refresh, never reading /positions twice within a second, and ends after --count refreshes with exit 0; applies --query to each record’s data, as --json does; watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
     const sim = await withBuy();
     const result = ok(await sim.hedge('positions --watch 1 --count 3'));
     expect(result.stderr).toContain('Watch ended: --count 3 refreshes made.');
@@ -48,6 +48,21 @@ describe('hedge positions --watch (NDJSON)', () => {
     for (const gap of arrivals.slice(1).map((time, index) => time - arrivals[index]))
       expect(gap).toBeGreaterThanOrEqual(1000);
     expect(sim.writes()).toEqual([]);
+
+    expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
+      ['buy'],
+      ['buy'],
+    ]);
+    const [hedge] = sim.hedges();
+    expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
+      hedge.id,
+      hedge.id,
+    ]);
+    expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
+    const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
+    expect(priceLines).toHaveLength(2);
+    expect(sim.requests('GET', '/prices')).toHaveLength(2);
+    for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
   });
 
   it('--timeout bounds a watch too: it ends with exit 0 and a note, one record per read the server answered', async () => {
@@ -126,7 +141,7 @@ describe('hedge positions --watch (NDJSON)', () => {
     expect(positionReads(sim)).toHaveLength(1);
   });
 
-  it('--alert-maturity on a side of several hedges alerts on each hedge maturing within it, not only the one its positions line names', async () => {
+  it('--alert-maturity on a side of several hedges alerts on each hedge maturing within it, and the live view counts the side down to its soonest maturity, not the one its positions line names', async () => {
     const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
     const older = sim.seedOpen('buy', 10_000);
     sim.advance(2 * 86_400_000);
@@ -144,13 +159,6 @@ describe('hedge positions --watch (NDJSON)', () => {
         .map((record) => [record.alert.hedge_id, Date.parse(record.alert.maturity_at)]),
     ).toEqual([[older.id, older.maturityAtMs]]);
     expect(sim.writes()).toEqual([]);
-  });
-
-  it('the live view counts a side of several hedges down to its soonest maturity, not the one its positions line names', async () => {
-    const sim = await onSkippingClock((options) => simulator({ ...options, severalPerSide: true }));
-    sim.seedOpen('buy', 10_000);
-    sim.advance(2 * 86_400_000);
-    sim.seedOpen('buy', 5_000);
     // The older hedge settles in 5 days less the moments the opens took; the line names the newer, 7 days out.
     const [row] = ok(await sim.hedge('positions --watch 1 --count 1', { screen: { columns: 120, rows: 30 } }))
       .stdout.split('\n')
@@ -175,28 +183,6 @@ describe('hedge positions --watch (NDJSON)', () => {
     });
     expect([result.code, result.stdout]).toEqual([4, '']);
     expect(sim.requests()).toHaveLength(1);
-  });
-
-  it('applies --query to each record’s data, as --json does', async () => {
-    const sim = await withBuy();
-    expect((await watched(sim, 'positions --watch 1 --count 2 --query [].side')).map((line) => line.data)).toEqual([
-      ['buy'],
-      ['buy'],
-    ]);
-  });
-
-  it('watches one hedge with `hedges ID --watch` and price with `price MARKET --watch`', async () => {
-    const sim = await onSkippingClock(simulator);
-    const hedge = sim.seedOpen('buy', 2_000);
-    expect((await watched(sim, `hedges ${hedge.id} --watch 1 --count 2`)).map((line) => line.data.id)).toEqual([
-      hedge.id,
-      hedge.id,
-    ]);
-    expect(sim.requests('GET', `/hedges/${hedge.id}`)).toHaveLength(2);
-    const priceLines = await watched(sim, 'price USDTNGN --watch 1 --count 2');
-    expect(priceLines).toHaveLength(2);
-    expect(sim.requests('GET', '/prices')).toHaveLength(2);
-    for (const line of priceLines) expect(JSON.stringify(line.data)).toContain('USDTNGN');
   });
 
   it('--watch in a pipe: each record’s data is what --json prints (one shape whatever the server names and shapes), --raw as sent', async () => {

@@ -66,7 +66,7 @@ import { until } from '../support/polling.js';
 // `compare: false` runs the line but does not compare the output it shows (shown from a server
 // the simulator cannot be). Every entry must match a line of the docs (a stale entry fails).
 // ---------------------------------------------------------------------------------------------
-const SKIPPED: ReadonlyArray<{ match: RegExp; why: string; compare?: false }> = [
+const SKIPPED = [
   {
     match: /^(?:\.\/bin\/hedge\.js|hedge) login --profile desk --base-url https:\/\/<your partner address>/,
     why: "a placeholder for your partner's address; asks for the key on a terminal (test/setup/profiles-login-tty.test.ts types one in a pty)",
@@ -143,33 +143,17 @@ const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
 // ---------------------------------------------------------------------------------------------
 // The docs' blocks and their command lines.
 // ---------------------------------------------------------------------------------------------
-interface DocLine {
-  doc: string;
-  /** Its line in the doc (1-based). */
-  line: number;
-  /** As written, without the `$ ` prompt; continuation lines joined. */
-  text: string;
-  /** What the doc shows it printed (prompt blocks only). */
-  shown: string[];
-  /** As sh reads it; absent where it cannot be read (a `case` of a shell loop). */
-  shell?: ShellLine;
-  /** Whether it runs hedge. */
-  hedge?: boolean;
-  skip?: { why: string; compare?: false };
-}
-
-interface Block {
-  doc: string;
-  line: number;
-  /** `$ ` prompts: a terminal, and output shown under the commands. */
-  prompt: boolean;
-  lines: DocLine[];
-}
-
 const SHELL_KINDS = new Set(['sh', 'bash', 'shell', 'console', '']);
 
+/**
+ * A doc's shell blocks (`prompt`: `$ ` prompts, a terminal, and output shown under the commands) and
+ * their command lines: each with its line in the doc (1-based), its text as written (without the
+ * `$ ` prompt; continuation lines joined), what the doc shows it printed (prompt blocks only), as sh
+ * reads it (no `shell` where it cannot be read: a `case` of a shell loop), whether it runs hedge,
+ * and why it is skipped.
+ */
 function blocksOf(doc: string, markdown: string) {
-  const blocks: Block[] = [];
+  const blocks = [];
   const lines = markdown.split('\n');
   for (let index = 0; index < lines.length; index++) {
     const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)\s*$/.exec(lines[index]);
@@ -187,7 +171,7 @@ function blocksOf(doc: string, markdown: string) {
     if (!SHELL_KINDS.has(kind)) continue;
     const prompt = body.some(({ text }) => text.startsWith('$ '));
     if (!prompt && kind !== 'sh' && kind !== 'bash' && kind !== 'shell') continue;
-    const commands: DocLine[] = [];
+    const commands: Array<{ line: number; text: string; shown: string[] }> = [];
     for (let at = 0; at < body.length; at++) {
       const { line, text } = body[at];
       if (prompt && !text.startsWith('$ ')) {
@@ -197,22 +181,28 @@ function blocksOf(doc: string, markdown: string) {
       let command = prompt ? text.slice(2) : text;
       while (command.endsWith('\\') && at + 1 < body.length)
         command = `${command.slice(0, -1)} ${body[++at].text.trim()}`;
-      if (command.trim() !== '') commands.push({ doc, line, text: command.trim(), shown: [] });
+      if (command.trim() !== '') commands.push({ line, text: command.trim(), shown: [] });
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
-    blocks.push({ doc, line: start, prompt, lines: commands });
+    const read = commands.map(({ line, text, shown }) => {
+      let shell;
+      try {
+        shell = parseShell(text);
+      } catch (error) {
+        // A line of another language (a `case` of a shell loop) is none of the docs' commands, unless it starts hedge.
+        if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(text))
+          UNREADABLE.push(`${doc}:${line}: ${(error as Error).message}`);
+      }
+      const hedge = shell?.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage))) ?? false;
+      const skip = SKIPPED.find((entry) => entry.match.test(text.replace(/\s+/g, ' ')));
+      return { doc, line, text, shown, shell, hedge, skip };
+    });
+    blocks.push({ doc, line: start, prompt, lines: read });
   }
   return blocks;
 }
-
-const DOCS = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .sort()
-    .map((name) => `docs/${name}`),
-];
-const BLOCKS = DOCS.flatMap((doc) => blocksOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
+type Block = ReturnType<typeof blocksOf>[number];
+type DocLine = Block['lines'][number];
 
 // ---------------------------------------------------------------------------------------------
 // A shell line, read as sh reads it (what the docs use of it).
@@ -232,10 +222,7 @@ interface Pipeline {
   /** What follows it: `;`, `&&`, `||`, `&` (in the background) or nothing. */
   then: string;
 }
-interface ShellLine {
-  pipelines: Pipeline[];
-  comment: string;
-}
+type ShellLine = ReturnType<typeof parseShell>;
 
 /**
  * A line's tokens: blanks, a comment, an operator (`||`, `&&`, a redirection, `|`, `;`, `&`), a word
@@ -312,21 +299,18 @@ function launcher(simple: Simple) {
 
 type Example = DocLine & { shell: ShellLine };
 
-/** A doc line that runs hedge, parsed; a line that names hedge but cannot be read is a failure. */
+/** A line that names hedge but cannot be read is a failure. */
 const UNREADABLE: string[] = [];
-for (const line of BLOCKS.flatMap((block) => block.lines)) {
-  try {
-    line.shell = parseShell(line.text);
-    line.hedge = line.shell.pipelines.some((pipeline) => pipeline.stages.some((stage) => launcher(stage)));
-  } catch (error) {
-    // A line of another language (a `case` of a shell loop) is none of the docs' commands, unless it starts hedge.
-    if (/(?:^|[\s|;&(])(?:hedge|\.\/bin\/hedge\.js|bin\/hedge\.js)\s/.test(line.text))
-      UNREADABLE.push(`${line.doc}:${line.line}: ${(error as Error).message}`);
-  }
-  line.skip = SKIPPED.find((entry) => entry.match.test(line.text.replace(/\s+/g, ' ')));
-}
+const DOCS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
+const BLOCKS = DOCS.flatMap((doc) => blocksOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
 
-const examplesIn = (block: Block) => block.lines.filter((line): line is Example => line.hedge === true);
+const examplesIn = (block: Block) => block.lines.filter((line): line is Example => line.hedge);
 const EXAMPLES = BLOCKS.flatMap(examplesIn);
 
 /** Whether a doc line is run: not skipped, or skipped only from the comparison of its output. */
@@ -344,7 +328,7 @@ const children = new Set<ChildProcess>();
 type Env = Record<string, string>;
 type RunIn = { cwd: string; env: Env; stdin?: string };
 
-function spawnHedge(args: readonly string[], options: RunIn) {
+function spawnHedge(args: string[], options: RunIn) {
   const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
   children.add(child);
   // A process that could not start has no code: its run fails as such.
@@ -364,7 +348,7 @@ function spawnHedge(args: readonly string[], options: RunIn) {
 }
 
 /** Whether a run may read a file relative to its folder: an argument (or an option's value after `=`) like a relative path. */
-const namesAFile = (args: readonly string[]) =>
+const namesAFile = (args: string[]) =>
   args.some((arg) => {
     const value = arg.slice(arg.indexOf('=') + 1);
     return !isAbsolute(value) && !value.includes('://') && /[/\\~]|\.[A-Za-z]\w*$/.test(value);
@@ -396,7 +380,7 @@ function inFolder<T>(cwd: string, run: () => Promise<T>) {
  * process of its own runs it in that folder where a setting is read by Node at start, and for
  * `hedge mcp`: its client's end of input is the end of a pipe, which it must have answered first.
  */
-async function runHedge(args: readonly string[], options: RunIn) {
+async function runHedge(args: string[], options: RunIn) {
   const inProcess =
     commandOf(args) !== 'mcp' &&
     options.env.TZ === 'UTC' &&
@@ -413,11 +397,7 @@ async function runHedge(args: readonly string[], options: RunIn) {
 }
 
 /** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
-async function startInBackground(
-  args: readonly string[],
-  options: RunIn,
-  ready: (stdout: string, stderr: string) => boolean,
-) {
+async function startInBackground(args: string[], options: RunIn, ready: (stdout: string, stderr: string) => boolean) {
   const { child, closed, stdout, stderr } = spawnHedge(args, options);
   const ended = closed.then((code) => ({ code, stderr: `${stdout()}\n${stderr()}` }));
   await until(() => ready(stdout(), stderr()), `hedge ${args.join(' ')} to start`, {
@@ -480,7 +460,7 @@ function envLines(text: string) {
 }
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
-function commandOf(args: readonly string[]) {
+function commandOf(args: string[]) {
   for (let at = 0; at < args.length; at++) {
     if (GLOBALS_WITH_VALUE.has(args[at])) at++;
     else if (!args[at].startsWith('-')) return args[at];
@@ -500,17 +480,7 @@ function opensAHedge(block: Block) {
   );
 }
 
-interface BlockState {
-  block: Block;
-  cwd: string;
-  config: string;
-  /** What a sourced `hedge sandbox serve` printed: the block then runs against it, not the demo. */
-  served: Env | undefined;
-  variables: Env;
-  /** What a background line's stdout went to (`> sandbox.env`), for `. ./sandbox.env`. */
-  files: Map<string, () => string>;
-  background: Array<() => Promise<number | null>>;
-}
+type BlockState = ReturnType<typeof startBlock>;
 
 function env(state: BlockState, extra: Env = {}) {
   return {
@@ -573,7 +543,7 @@ async function argument(state: BlockState, word: Word) {
 }
 
 /** `NAME=value` words, expanded into `into` (returned). */
-async function assign(state: BlockState, words: readonly Word[], into: Env) {
+async function assign(state: BlockState, words: Word[], into: Env) {
   for (const word of words) {
     const [, name] = ASSIGNMENT.exec(word.raw)!;
     into[name] = (await expand(state, word)).slice(name.length + 1);
@@ -642,22 +612,14 @@ async function runLine(state: BlockState, example: Example) {
 }
 
 /** What says a server is up: `sandbox serve`'s last banner line (its settings printed before it), a keeper's first cycle. */
-const UP: Readonly<Record<string, (stdout: string, stderr: string) => boolean>> = {
+const UP: Record<string, (stdout: string, stderr: string) => boolean> = {
   sandbox: (stdout, stderr) => /Press Ctrl-C to stop/.test(stderr) && /^HEDGE_API_KEY=/m.test(stdout),
   keep: (stdout) => /"event":\s*"cycle"/.test(stdout),
 };
 
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2024-11-05',
-    capabilities: {},
-    clientInfo: { name: 'documented-examples', version: '1' },
-  },
-});
+const INITIALIZE =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}';
 
 /**
  * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
@@ -721,7 +683,7 @@ function shape(line: string) {
 
 const RULE = /^[\s─]*─[\s─]*$/;
 
-function table(lines: readonly string[]) {
+function table(lines: string[]) {
   const rule = lines.findIndex((line, index) => index > 0 && RULE.test(line));
   if (rule < 0) return undefined;
   const rows: string[] = [];
@@ -732,7 +694,7 @@ function table(lines: readonly string[]) {
   return { at: rule - 1, columns: lines[rule - 1].trim().split(/\s{2,}/), rows };
 }
 
-function labels(lines: readonly string[]) {
+function labels(lines: string[]) {
   return lines.flatMap((line) => {
     const label = /^│\s*(.*?)\s*│/.exec(line)?.[1];
     return label ? [label] : [];
@@ -740,7 +702,7 @@ function labels(lines: readonly string[]) {
 }
 
 /** Whether `shown` appears in `all`, in that order (others between allowed). */
-function inOrder(shown: readonly string[], all: readonly string[]) {
+function inOrder(shown: string[], all: string[]) {
   let found = 0;
   for (const item of all) if (item === shown[found]) found++;
   return found === shown.length;
@@ -759,7 +721,7 @@ function jsonKeys(text: string) {
 }
 
 /** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(doc: readonly string[], result: Pick<RunResult, 'stdout' | 'stderr'>) {
+function compare(doc: string[], result: Pick<RunResult, 'stdout' | 'stderr'>) {
   const printed = (
     result.stdout.trim() !== ''
       ? result.stdout
@@ -770,7 +732,7 @@ function compare(doc: readonly string[], result: Pick<RunResult, 'stdout' | 'std
   )
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
-  const first = (lines: readonly string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
+  const first = (lines: string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
     const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]);
     let have: Set<string>;
@@ -853,20 +815,23 @@ const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun));
 /** A block's state: its folder, copied from the book it starts from; remove() deletes it. */
 function startBlock(block: Block) {
   const folder = tempDir('hedge-docs-block-');
-  const state: BlockState = {
+  const state = {
     block,
     cwd: join(folder.path, 'work'),
     config: join(folder.path, 'config'),
-    served: undefined,
+    /** What a sourced `hedge sandbox serve` printed: the block then runs against it, not the demo. */
+    served: undefined as Env | undefined,
     // What the docs' scripts read: the key and address of this file's simulator (README's scripted
     // login), and the deal id README's script keeps in `$DEAL` (any will do: it opens a new hedge).
-    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY, HEDGE_URL: serverEnv.HEDGE_BASE_URL, DEAL: 'DEAL-9' },
-    files: new Map(),
-    background: [],
+    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY, HEDGE_URL: serverEnv.HEDGE_BASE_URL, DEAL: 'DEAL-9' } as Env,
+    /** What a background line's stdout went to (`> sandbox.env`), for `. ./sandbox.env`. */
+    files: new Map<string, () => string>(),
+    background: [] as Array<() => Promise<number | null>>,
+    remove: folder.remove,
   };
   cpSync(opensAHedge(block) ? flat : booked, state.config, { recursive: true });
   cpSync(join(ROOT, 'docs', 'examples'), join(state.cwd, 'docs', 'examples'), { recursive: true });
-  return { ...state, remove: folder.remove };
+  return state;
 }
 
 /**
@@ -894,7 +859,7 @@ function stepsOf(block: Block) {
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
 async function runStep(state: BlockState, step: Step) {
   const { example } = step;
-  const others = async (lines: readonly Example[]) => {
+  const others = async (lines: Example[]) => {
     for (const line of lines) await runLine(state, line);
   };
   await others(step.before);
@@ -980,7 +945,7 @@ describe('the documented examples', () => {
         [example, ...before].some((line) => line.shell.pipelines.some((pipeline) => pipeline.then === '&')),
       );
       describe(`${block.doc}:${block.line}`, () => {
-        let state: ReturnType<typeof startBlock>;
+        let state: BlockState;
         beforeAll(() => {
           state = startBlock(block);
         });

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { HEDGE_BIN, ROOT, tempDir } from '../support/hedge-cli.js';
 
 const ANALYZE = spawnSync('systemd-analyze', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -31,35 +31,31 @@ function settings(unit: string, section: string) {
   return found;
 }
 
-describe('the systemd unit of docs/keep.md', () => {
-  it('waits for the network and does not restart on exit 2 (bad input) or 11 (another keeper)', () => {
-    const unit = documentedUnit();
-    const unitSection = settings(unit, 'Unit');
-    const service = settings(unit, 'Service');
-    expect([unitSection.get('Wants'), unitSection.get('After')]).toEqual([
-      ['network-online.target'],
-      ['network-online.target'],
-    ]);
-    expect(service.get('RestartPreventExitStatus')?.join(' ').split(/\s+/)).toEqual(
-      expect.arrayContaining(['2', '11']),
-    );
-    expect(service.get('Restart')).toEqual(['on-failure']);
-    expect(service.get('ExecStart')?.[0]).toMatch(/^\/usr\/local\/bin\/hedge keep /);
-  });
-
-  it.skipIf(!ANALYZE)(
-    'passes systemd-analyze verify with no warning (skipped where systemd-analyze is absent: Debian package systemd)',
-    () => {
-      const dir = tempDir('hedge-unit-');
-      const file = join(dir.path, 'hedge-keep.service');
-      writeFileSync(file, documentedUnit().replaceAll('/usr/local/bin/hedge ', `${HEDGE_BIN} `));
-      const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8', timeout: 60_000 });
-      dir.remove();
-      // verify exits 0 on an unknown key or a value it cannot parse, warning on stderr: both must be clean.
-      expect(result.status, result.stderr).toBe(0);
-      expect(
-        result.stderr.split('\n').filter((line) => line.includes(file) || line.includes('hedge-keep.service')),
-      ).toEqual([]);
-    },
-  );
+it('waits for the network and does not restart on exit 2 (bad input) or 11 (another keeper)', () => {
+  const unit = documentedUnit();
+  const unitSection = settings(unit, 'Unit');
+  const service = settings(unit, 'Service');
+  expect([unitSection.get('Wants'), unitSection.get('After')]).toEqual([
+    ['network-online.target'],
+    ['network-online.target'],
+  ]);
+  expect(service.get('RestartPreventExitStatus')?.join(' ').split(/\s+/)).toEqual(expect.arrayContaining(['2', '11']));
+  expect(service.get('Restart')).toEqual(['on-failure']);
+  expect(service.get('ExecStart')?.[0]).toMatch(/^\/usr\/local\/bin\/hedge keep /);
 });
+
+it.skipIf(!ANALYZE)(
+  'passes systemd-analyze verify with no warning (skipped where systemd-analyze is absent: Debian package systemd)',
+  () => {
+    const dir = tempDir('hedge-unit-');
+    const file = join(dir.path, 'hedge-keep.service');
+    writeFileSync(file, documentedUnit().replaceAll('/usr/local/bin/hedge ', `${HEDGE_BIN} `));
+    const result = spawnSync('systemd-analyze', ['verify', file], { encoding: 'utf8', timeout: 60_000 });
+    dir.remove();
+    // verify exits 0 on an unknown key or a value it cannot parse, warning on stderr: both must be clean.
+    expect(result.status, result.stderr).toBe(0);
+    expect(
+      result.stderr.split('\n').filter((line) => line.includes(file) || line.includes('hedge-keep.service')),
+    ).toEqual([]);
+  },
+);

@@ -6,7 +6,6 @@ import {
   costToDate,
   coveragePerWeek,
   effectiveness,
-  type CoverHedge,
   DEFAULT_POLICY,
 } from '../../src/features/exposures/exposures-rules.js';
 import { DAY_MS } from '../../src/core/vocabulary.js';
@@ -24,7 +23,7 @@ const exposure = (id: string, type: 'receivable' | 'payable', amount: number, du
   dueMs: NOW + dueInDays * DAY_MS,
   line: 1,
 });
-const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, more = {}): CoverHedge => ({
+const cover = (side: 'buy' | 'sell', notionalUsd: number, openedAtMs: number, more = {}) => ({
   market: 'USDTNGN',
   side,
   notionalUsd,

@@ -63,14 +63,50 @@ async function marketFacts(rig: Simulator) {
   };
 }
 
-function nothingTraded(rig: Simulator) {
-  expect([rig.hedges(), rig.writes().every((entry) => entry.path === '/quotes')]).toEqual([[], true]);
-}
-
 describe('hedge exposures', () => {
-  it("shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
+  it("with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section. Then it shows the netted target book, its schedule, cost and stress, from the server's price; nothing is traded", async () => {
     const { rig, run } = await frozen();
     const file = schedule(rig);
+    const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
+      .stdout.trim()
+      .split('\n');
+    expect([lines[0], lines.slice(1).map((line) => line.split(',')[0])]).toEqual([
+      'shock_pct,net_usd',
+      ['-30', '-10', '10', '30'],
+    ]);
+
+    // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
+    const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
+    const ndjson = ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`));
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(document.book);
+
+    // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
+    const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
+    // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
+    expect(book.map((row: any) => [row.side, row.target_usd, row.exposures, row.tenor_days])).toEqual([
+      ['buy', 100_000, ['AP-4'], 7],
+      ['sell', 250_000, ['INV-3'], 7],
+    ]);
+
+    const table = ok(await run(['exposures', file, '--format', 'table', '--fee-bps', '5']));
+    for (const title of [
+      'Exposures as the policy sees them now',
+      'Target book now',
+      'Schedule of changes',
+      'Projected cost to each due date',
+      'Stress',
+    ])
+      expect(table.stdout).toContain(title);
+    expect(table.stderr.replace(/\n/g, ' ')).toContain(
+      'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
+    );
+    expect([rig.writes(), rig.hedges()]).toEqual([[], []]);
+
     const data = okJson(await run(`exposures ${file} --json`));
     const { price, buy } = await marketFacts(rig);
     expect(data.as_of).toBe(new Date(FROZEN_START_MS).toISOString());
@@ -121,52 +157,8 @@ describe('hedge exposures', () => {
     expect(data.cost.at(-1).rolls).toBeGreaterThan(10);
     expect(data.stress.map((row: any) => row.shock_pct)).toEqual([-30, -10, 10, 30]);
     for (const row of data.stress) expect(row.net_usd).toBeCloseTo(row.exposure_change_usd + row.cover_pnl_usd, 1);
-    nothingTraded(rig);
-    expect(rig.writes()).toHaveLength(1);
-  });
-
-  it('with --fee-bps asks no quote at all: --show and --fields give one section as CSV; from NGN books and --no-netting; a table names the policy and every section', async () => {
-    const { rig, run } = await frozen();
-    const file = schedule(rig);
-    const lines = ok(await run(`exposures ${file} --fee-bps 5 --show stress --format csv --fields shock_pct,net_usd`))
-      .stdout.trim()
-      .split('\n');
-    expect([lines[0], lines.slice(1).map((line) => line.split(',')[0])]).toEqual([
-      'shock_pct,net_usd',
-      ['-30', '-10', '10', '30'],
-    ]);
-
-    // NDJSON, like TSV and CSV, is one section's rows (the book unless --show says another), a line each.
-    const document = okJson(await run(`exposures ${file} --fee-bps 5 --json`));
-    const ndjson = ok(await run(`exposures ${file} --fee-bps 5 --format ndjson`));
-    expect(
-      ndjson.stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual(document.book);
-
-    // From NGN books the USD payable is covered by buy, the USD receivable by sell; --no-netting holds both sides.
-    const book = okJson(await run(`exposures ${file} --functional NGN --no-netting --fee-bps 5 --show book --json`));
-    // AP-4: 100,000 USD due in 10 days (100%); INV-3: 250,000 USD due in 20 days (100%); the NGN amounts carry no risk.
-    expect(book.map((row: any) => [row.side, row.target_usd, row.exposures, row.tenor_days])).toEqual([
-      ['buy', 100_000, ['AP-4'], 7],
-      ['sell', 250_000, ['INV-3'], 7],
-    ]);
-
-    const table = ok(await run(['exposures', file, '--format', 'table', '--fee-bps', '5']));
-    for (const title of [
-      'Exposures as the policy sees them now',
-      'Target book now',
-      'Schedule of changes',
-      'Projected cost to each due date',
-      'Stress',
-    ])
-      expect(table.stdout).toContain(title);
-    expect(table.stderr.replace(/\n/g, ' ')).toContain(
-      'hedge ratio 100% within 30d, 75% within 90d, 50% beyond; re-size band ±5%',
-    );
-    expect([rig.writes(), rig.hedges()]).toEqual([[], []]);
+    // Nothing traded: one quote, no hedge.
+    expect([rig.hedges(), rig.writes().map((entry) => entry.path)]).toEqual([[], ['/quotes']]);
   });
 
   it('warns of the exposure cap only for what reaching the target adds to what is held', async () => {
@@ -256,9 +248,9 @@ const reportFile = (rig: Simulator) =>
     `AP-3,USDTNGN,payable,100k,USD,${day(20)}`,
   ]);
 
-/** `hedge exposures FILE --report --json` on the pinned clock (or `env`). */
-const reportOf = (rig: Simulator, env = pinnedClockEnv(rig)) =>
-  rig.hedge(['exposures', reportFile(rig), '--report', '--json'], { env });
+/** `hedge exposures FILE --report` and `args` (--json) on the pinned clock (or `env`). */
+const reportOf = (rig: Simulator, env = pinnedClockEnv(rig), ...args: string[]) =>
+  rig.hedge(['exposures', reportFile(rig), '--report', ...(args.length > 0 ? args : ['--json'])], { env });
 
 describe('hedge exposures --report', () => {
   it("cost to date reconciles to the cent with history; the week's coverage is what the server holds; --show cost --format csv is its rows alone; nothing is sent", async () => {
@@ -306,11 +298,7 @@ describe('hedge exposures --report', () => {
     expect(byId['INV-1'].offset_pct).toBeCloseTo(byId['FRT-2'].offset_pct, 6);
 
     // --show cost --format csv is the cost rows alone.
-    const csv = ok(
-      await rig.hedge(`exposures ${reportFile(rig)} --report --show cost --format csv`, {
-        env: pinnedClockEnv(rig),
-      }),
-    );
+    const csv = ok(await reportOf(rig, undefined, '--show', 'cost', '--format', 'csv'));
     expect(csv.stdout.trim().split('\n')[0]).toBe('market,closed_hedges,carry_pnl_usdc,fees_pnl_usdc,cost_usdc');
     expect(rig.writes().length).toBe(postsBefore);
   });
@@ -356,7 +344,7 @@ describe('hedge exposures --report', () => {
     });
   });
 
-  it('cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures', async () => {
+  it('cost to date rounds as `hedge report` does: carry and fees in more decimals than cents give the same figures; a closed hedge whose close time cannot be read is left out and counted, never a NaN figure', async () => {
     const rig = await withHistory();
     // USDC to more decimals than cents, on a half cent each: 0.125 paid in carry, 1.005 in fees.
     const precise = await startRewriteProxy(rig.sandbox, (path, item) => {
@@ -381,10 +369,6 @@ describe('hedge exposures --report', () => {
     } finally {
       await precise.close();
     }
-  });
-
-  it('a closed hedge whose close time cannot be read is left out and counted, never a NaN figure', async () => {
-    const rig = await withHistory();
     const garbled = await startRewriteProxy(rig.sandbox, (path, item) => {
       if (path === '/hedges/history') item.closed_at = 'yesterday';
     });
@@ -405,11 +389,7 @@ describe('hedge exposures --report', () => {
     async () => {
       const rig = await withHistory();
       const html = join(rig.configDir, 'report.html');
-      ok(
-        await rig.hedge(['exposures', reportFile(rig), '--report', '--html', html, '--json'], {
-          env: pinnedClockEnv(rig),
-        }),
-      );
+      ok(await reportOf(rig, undefined, '--html', html, '--json'));
       const page = readFileSync(html, 'utf8');
       expect(page).not.toMatch(/<script|https?:\/\//);
 

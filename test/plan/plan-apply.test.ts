@@ -39,7 +39,7 @@ function trades(rig: Simulator) {
 }
 
 describe('hedge apply', () => {
-  it('from an empty book opens both sides; the server holds the target', async () => {
+  it('from an empty book opens both sides, then rebalances: closes and reduces first, then adds; the server holds each target', async () => {
     const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5k,7']);
     const result = ok(await trading.hedge(`apply ${file} --json`));
@@ -59,12 +59,7 @@ describe('hedge apply', () => {
     const opens = trades(trading);
     expect(opens.map((entry) => entry.body)).toEqual([openBody('buy', 10_000, 3), openBody('sell', 5_000, 7)]);
     expect(new Set(opens.map((entry) => entry.idempotencyKey)).size).toBe(2);
-  });
 
-  it('rebalances: closes and reduces first, then adds; the server ends at the target', async () => {
-    const trading = await startTrading();
-    const start = targetFile(trading, 'start.csv', ['USDTNGN,buy,10000,3', 'USDTNGN,sell,5000,3']);
-    ok(await trading.hedge(`apply ${start}`));
     const next = targetFile(trading, 'next.csv', ['USDTNGN,buy,12000,3', 'USDTNGN,sell,0,']);
     expect(
       okJson(await trading.hedge(`apply ${next} --json`)).map((row: any) => [row.action, row.side, row.delta_usd]),
@@ -203,24 +198,21 @@ describe('hedge apply', () => {
 });
 
 describe('hedge plan', () => {
-  it('a file with several bad rows: exit 2 naming every line, and no request at all', async () => {
+  it('a file with several bad rows: exit 2 naming every line, and no request at all; then exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
     const trading = await startTrading();
-    const file = targetFile(trading, 'bad.csv', [
+    const bad = targetFile(trading, 'bad.csv', [
       'USDTNGN,up,10000,3',
       'USDTNGN,sell,5k,7',
       'usd-ngn,sell,5k,7',
       'USDTNGN,buy,10000,2',
     ]);
     for (const command of ['plan', 'apply']) {
-      const result = exits(await trading.hedge(`${command} ${file}`), 2, 'bad.csv:2: ', 'bad.csv:4: ', 'bad.csv:5: ');
+      const result = exits(await trading.hedge(`${command} ${bad}`), 2, 'bad.csv:2: ', 'bad.csv:4: ', 'bad.csv:5: ');
       expect(result.stderr).not.toContain('bad.csv:3:');
       expect(result.stdout).toBe('');
     }
     expect(trading.sandbox.requestLog).toEqual([]);
-  });
 
-  it('exit 9 when changes are needed, 0 at target; reads and quotes only', async () => {
-    const trading = await startTrading();
     const file = targetFile(trading, 'target.csv', ['USDTNGN,buy,6000,3']);
     const changes = await trading.hedge(`plan ${file} --json`);
     exits(changes, 9);

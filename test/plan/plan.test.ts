@@ -46,7 +46,7 @@ function step(
   side: 'buy' | 'sell',
   [currentUsd, targetUsd]: [number, number],
   line: number,
-  extra: Record<string, unknown> = {},
+  extra = {},
 ) {
   return { action, market, side, currentUsd, targetUsd, deltaUsd: targetUsd - currentUsd, line, notes: [], ...extra };
 }
@@ -132,7 +132,7 @@ describe('tolerance', () => {
     return result.atTarget ? 'at target' : result.steps.map((step) => `${step.action} ${step.deltaUsd}`).join();
   };
 
-  it('treats a difference of exactly the tolerance as at target and one cent more as a change, for opens and closes too; exact at 0', () => {
+  it('treats a difference of exactly the tolerance as at target and one cent more as a change, for opens and closes too; exact at 0; a negative tolerance is a programming error', () => {
     expect([
       within(100, 10_100),
       within(100, 9_900),
@@ -156,9 +156,6 @@ describe('tolerance', () => {
       'at target',
       'add 0.01',
     ]);
-  });
-
-  it('refuses a negative tolerance as a programming error', () => {
     expect(() => within(-1, 1)).toThrow(RangeError);
   });
 });

@@ -307,7 +307,7 @@ describe('JSON target files', () => {
 
 describe('a file that is not a target file at all: what it holds never comes back', () => {
   const SECRET = 'hpk_live_TopSecretKeyNeverEchoed42';
-  const files: Array<[string, string]> = [
+  const files = [
     ['a password file', `root:x:0:0:${SECRET}:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n`],
     ['an env file', `API_KEY=${SECRET}\nDB_PASSWORD=${SECRET}\n`],
     [
