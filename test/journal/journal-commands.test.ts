@@ -113,9 +113,10 @@ describe('hedge journal', () => {
     ]);
   });
 
-  it('--since takes a date, an ISO time or a time ago; --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
+  it('--since takes a date, an ISO time or a time ago (m is minutes, as in every duration hedge reads; a calendar month is 1mo); --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
     writeJournal();
     const newest = ['a_close003', 'a_add00002'];
+    const all = [...newest, 'a_open0001'];
     expect([
       await ids('--since', '1d'),
       await ids('--since', '2h'),
@@ -123,25 +124,14 @@ describe('hedge journal', () => {
       await ids('--since', ago(3 * 3_600_000 + 1000)),
       await ids('--since', new Date(now + 2 * 86_400_000).toISOString().slice(0, 10)),
       await ids('--limit', '1'),
-    ]).toEqual([newest, ['a_close003'], [...newest, 'a_open0001'], newest, [], ['a_close003']]);
-
-    expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
-    await exits(2, 'journal --limit 0');
-  });
-
-  it('--since 30m is thirty minutes (m is minutes, as in every duration hedge reads); a calendar month is 1mo', async () => {
-    writeJournal();
-    expect([
       await ids('--since', '30m'),
       await ids('--since', '179m'),
       await ids('--since', '181m'),
       await ids('--since', '1mo'),
-    ]).toEqual([
-      ['a_close003'],
-      ['a_close003'],
-      ['a_close003', 'a_add00002'],
-      ['a_close003', 'a_add00002', 'a_open0001'],
-    ]);
+    ]).toEqual([newest, ['a_close003'], all, newest, [], ['a_close003'], ['a_close003'], ['a_close003'], newest, all]);
+
+    expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
+    await exits(2, 'journal --limit 0');
   });
 
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
@@ -190,7 +180,7 @@ describe('hedge journal', () => {
 });
 
 describe('hedge journal show', () => {
-  it('shows one entry by a unique prefix: JSON as stored, field lines when piped with text escaped', async () => {
+  it('shows one entry by a unique prefix: JSON as stored, field lines when piped with text escaped; an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
     const json = await exits(0, 'journal show a_add --json');
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -214,6 +204,8 @@ describe('hedge journal show', () => {
     });
     expect(plain.stdout).not.toContain('\u001b');
     expect(plain.stdout).toContain('\\x1b]0;pwned');
+    await exits(2, 'journal show a_nope', 'a_nope');
+    await exits(2, 'journal show a_', 'a_close003', 'a_open0001');
   });
 
   it('the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
@@ -221,12 +213,6 @@ describe('hedge journal show', () => {
     writeRows(entry('a_ref00001', ago(60_000), { argv }));
     const shown = await exits(0, 'journal show a_ref00001 --fields argv --no-header');
     expect(shown.stdout).toBe(`hedge open USDTNGN buy 100 --tenor 3 --ref 'DEAL 7'\\''s'\n`);
-  });
-
-  it('an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
-    writeJournal();
-    await exits(2, 'journal show a_nope', 'a_nope');
-    await exits(2, 'journal show a_', 'a_close003', 'a_open0001');
   });
 });
 
@@ -288,10 +274,8 @@ describe('hedge journal resolve', () => {
       { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
     ]);
   });
-});
 
-describe('an unverified planned roll leg', () => {
-  it('resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
+  it('an unverified planned roll leg: resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
     writeRows(entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' }));
     await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
     await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
