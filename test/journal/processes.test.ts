@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type SkippedLine } from '../../src/platform/journal/index.js';
 import { openFields } from './local-journal.js';
@@ -124,68 +124,62 @@ function freshDir(name: string) {
   return join(mkdtempSync(join(built.scratch, `${name}-`)), 'state');
 }
 
-describe('several processes at once', () => {
-  it(`${WRITERS} writers × ${ENTRIES} entries (each begun then updated) with a small active segment: all present exactly once across the segment and the archives, every line whole`, async () => {
-    const dir = freshDir('rotating');
-    const writers = await racingWriters(dir, ROTATE_BYTES);
-    expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
-    // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
-    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(ROTATE_BYTES + 2 * 1024);
+it(`several processes at once: ${WRITERS} writers × ${ENTRIES} entries (each begun then updated) with a small active segment: all present exactly once across the segment and the archives, every line whole`, async () => {
+  const dir = freshDir('rotating');
+  const writers = await racingWriters(dir, ROTATE_BYTES);
+  expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
+  // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
+  expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(ROTATE_BYTES + 2 * 1024);
 
-    await expectEveryEntryOnce(dir, writers);
-    // Every lock was released: nothing but the journal and its archives is left in the folder.
-    expect(readdirSync(dir).sort()).toEqual(['journal-archive', 'journal.jsonl']);
-  });
+  await expectEveryEntryOnce(dir, writers);
+  // Every lock was released: nothing but the journal and its archives is left in the folder.
+  expect(readdirSync(dir).sort()).toEqual(['journal-archive', 'journal.jsonl']);
 });
 
-describe('a writer killed with SIGKILL in the middle of its appends', () => {
-  it('leaves a readable journal each time: everything reported on disk is there, at most the last line is torn', async () => {
-    const dir = freshDir('killed');
-    const reported = new Map<string, 'begun' | 'updated'>();
-    let knownSkips: number[] = [];
+it('a writer killed with SIGKILL in the middle of its appends leaves a readable journal each time: everything reported on disk is there, at most the last line is torn', async () => {
+  const dir = freshDir('killed');
+  const reported = new Map<string, 'begun' | 'updated'>();
+  let knownSkips: number[] = [];
 
-    for (let round = 0; round < 3; round++) {
-      const writer = startWriter({ dir, writer: round, count: null });
-      await afterUpdates(writer, 5 + 7 * round);
-      writer.child.kill('SIGKILL');
-      expect((await writer.exited).signal).toBe('SIGKILL');
-      for (const state of ['begun', 'updated'] as const)
-        for (const id of idsReported(writer.output(), state)) reported.set(id, state);
+  for (let round = 0; round < 3; round++) {
+    const writer = startWriter({ dir, writer: round, count: null });
+    await afterUpdates(writer, 5 + 7 * round);
+    writer.child.kill('SIGKILL');
+    expect((await writer.exited).signal).toBe('SIGKILL');
+    for (const state of ['begun', 'updated'] as const)
+      for (const id of idsReported(writer.output(), state)) reported.set(id, state);
 
-      const { entries, skipped } = await loadJournal(dir);
-      const byId = new Map(entries.map((entry) => [entry.id, entry]));
-      for (const [id, state] of reported) {
-        // A begun entry may have been updated just before the kill, without the child saying so.
-        expect(byId.get(id)?.outcome, `entry ${id}`).toEqual(
-          state === 'updated' ? 'filled' : expect.stringMatching(/^(pending|filled)$/),
-        );
-      }
-      const newSkips = skipped.map((skip) => skip.line).filter((line) => !knownSkips.includes(line));
-      expect(newSkips.length).toBeLessThanOrEqual(1);
-      if (newSkips.length === 1) {
-        const lineCount = readFileSync(join(dir, 'journal.jsonl'), 'utf8').replace(/\n$/, '').split('\n').length;
-        expect(newSkips[0]).toBe(lineCount);
-      }
-      knownSkips = skipped.map((skip) => skip.line);
-    }
-
-    // The next writer (this process) takes over any lock the last one died holding, and its entry
-    // starts on a line of its own.
-    const journal = openJournal({ dir, lockStaleMs: LOCK_STALE_MS });
-    const after = await journal.begin(openFields({ idempotency_key: 'after-the-kills' }));
     const { entries, skipped } = await loadJournal(dir);
-    expect([entries[0]?.id, skipped.map((skip) => skip.line)]).toEqual([after.id, knownSkips]);
-    expect(entries.length).toBeGreaterThanOrEqual(reported.size + 1);
-  });
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    for (const [id, state] of reported) {
+      // A begun entry may have been updated just before the kill, without the child saying so.
+      expect(byId.get(id)?.outcome, `entry ${id}`).toEqual(
+        state === 'updated' ? 'filled' : expect.stringMatching(/^(pending|filled)$/),
+      );
+    }
+    const newSkips = skipped.map((skip) => skip.line).filter((line) => !knownSkips.includes(line));
+    expect(newSkips.length).toBeLessThanOrEqual(1);
+    if (newSkips.length === 1) {
+      const lineCount = readFileSync(join(dir, 'journal.jsonl'), 'utf8').replace(/\n$/, '').split('\n').length;
+      expect(newSkips[0]).toBe(lineCount);
+    }
+    knownSkips = skipped.map((skip) => skip.line);
+  }
+
+  // The next writer (this process) takes over any lock the last one died holding, and its entry
+  // starts on a line of its own.
+  const journal = openJournal({ dir, lockStaleMs: LOCK_STALE_MS });
+  const after = await journal.begin(openFields({ idempotency_key: 'after-the-kills' }));
+  const { entries, skipped } = await loadJournal(dir);
+  expect([entries[0]?.id, skipped.map((skip) => skip.line)]).toEqual([after.id, knownSkips]);
+  expect(entries.length).toBeGreaterThanOrEqual(reported.size + 1);
 });
 
-describe('file modes', () => {
-  it('folder 0700 and file 0600 even under umask 000', async () => {
-    const dir = join(freshDir('modes'), 'nested', 'hedge');
-    const writer = startWriter({ dir, writer: 0, count: 1, umask: 0 });
-    expect(await writer.exited).toEqual({ code: 0, signal: null, stderr: '' });
-    expect(
-      [dir, join(dir, '..'), join(dir, 'journal.jsonl')].map((path) => (statSync(path).mode & 0o777).toString(8)),
-    ).toEqual(['700', '700', '600']);
-  });
+it('file modes: folder 0700 and file 0600 even under umask 000', async () => {
+  const dir = join(freshDir('modes'), 'nested', 'hedge');
+  const writer = startWriter({ dir, writer: 0, count: 1, umask: 0 });
+  expect(await writer.exited).toEqual({ code: 0, signal: null, stderr: '' });
+  expect(
+    [dir, join(dir, '..'), join(dir, 'journal.jsonl')].map((path) => (statSync(path).mode & 0o777).toString(8)),
+  ).toEqual(['700', '700', '600']);
 });
