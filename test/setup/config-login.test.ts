@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import {
   checkCaFile,
@@ -50,33 +50,25 @@ describe('readKeyFromStdin', () => {
   });
 });
 
-describe('loginProfileName and defaultBaseUrl', () => {
-  // The flag, the current profile and "default" end to end: profiles-login.test.ts.
-  it('a current profile that is gone from the store is not renewed: "default"', () => {
-    expect(loginProfileName(undefined, { current: 'gone', profiles: {} })).toBe('default');
-  });
-
-  it('--base-url, then HEDGE_BASE_URL, then the stored one', () => {
-    expect(defaultBaseUrl('https://flag/v2', { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2')).toBe(
-      'https://flag/v2',
-    );
+// The flag, the current profile and "default" end to end: profiles-login.test.ts.
+it('loginProfileName: a current profile that is gone from the store is not renewed, "default"; defaultBaseUrl: --base-url, then HEDGE_BASE_URL, then the stored one', () => {
+  expect([
+    loginProfileName(undefined, { current: 'gone', profiles: {} }),
+    defaultBaseUrl('https://flag/v2', { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2'),
     // A blank HEDGE_BASE_URL is no base URL.
-    expect(defaultBaseUrl(undefined, { HEDGE_BASE_URL: '  ' }, 'https://stored/v2')).toBe('https://stored/v2');
-    expect(defaultBaseUrl(undefined, {}, undefined)).toBeUndefined();
-  });
+    defaultBaseUrl(undefined, { HEDGE_BASE_URL: '  ' }, 'https://stored/v2'),
+    defaultBaseUrl(undefined, {}, undefined),
+  ]).toEqual(['default', 'https://flag/v2', 'https://stored/v2', undefined]);
 });
 
-describe('checkCaFile', () => {
-  let tmp: { path: string; remove: () => void };
-  beforeEach(() => {
-    tmp = tempDir('hedge-unit-ca-');
-  });
-  afterEach(() => tmp.remove());
-
-  it('refuses a file that is not PEM (UsageError, exit 2)', () => {
+it('checkCaFile refuses a file that is not PEM (UsageError, exit 2)', () => {
+  const tmp = tempDir('hedge-unit-ca-');
+  try {
     const notPem = join(tmp.path, 'key.txt');
     writeFileSync(notPem, 'hello');
     expect(() => checkCaFile(notPem)).toThrow(UsageError);
     expect(() => checkCaFile(notPem)).toThrow(/not a PEM certificate/);
-  });
+  } finally {
+    tmp.remove();
+  }
 });

@@ -74,18 +74,16 @@ describe.concurrent('hedge doctor passes against every dialect, with no wire set
     }));
 });
 
-describe('hedge doctor: the page-size check', () => {
-  it('one hedge asked, one came, and the hedges check read several: the name is honoured, never "too few hedges to page"', async () => {
-    const simulator = await start();
-    simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 4 });
-    const { check } = await doctor(simulator);
-    expect(check('hedges').detail).toContain('(4 read)');
-    expect(check('wire.page_size')).toMatchObject({
-      status: 'ok',
-      detail: '`limit` honoured (1 asked, 1 came)',
-    });
-    expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.limit === '1')).toBe(true);
+it('hedge doctor, the page-size check: one hedge asked, one came, and the hedges check read several: the name is honoured, never "too few hedges to page"', async () => {
+  const simulator = await start();
+  simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: 4 });
+  const { check } = await doctor(simulator);
+  expect(check('hedges').detail).toContain('(4 read)');
+  expect(check('wire.page_size')).toMatchObject({
+    status: 'ok',
+    detail: '`limit` honoured (1 asked, 1 came)',
   });
+  expect(simulator.requests('GET', '/hedges').some((entry) => entry.query.limit === '1')).toBe(true);
 });
 
 describe('hedge doctor fails with the right line', () => {

@@ -92,25 +92,6 @@ describe('the config store', () => {
   });
 });
 
-describe('HEDGE_CONFIG_DIR', () => {
-  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
-    const desk = await start();
-    const moved = join(desk.configDir, 'moved');
-    const given = relative(ROOT, moved);
-    const run = exits(
-      await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {
-        env: { HEDGE_CONFIG_DIR: given },
-      }),
-      2,
-    );
-    expect(JSON.parse(run.stderr).error).toMatchObject({
-      class: 'usage',
-      message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
-    });
-    expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
-  });
-});
-
 describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
   let tls: Simulator;
   beforeAll(async () => {
@@ -186,6 +167,23 @@ const NOBODY = 65534;
 
 describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state folder)', () => {
   const me = () => userInfo().username;
+
+  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
+    const desk = await start();
+    const moved = join(desk.configDir, 'moved');
+    const given = relative(ROOT, moved);
+    const run = exits(
+      await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {
+        env: { HEDGE_CONFIG_DIR: given },
+      }),
+      2,
+    );
+    expect(JSON.parse(run.stderr).error).toMatchObject({
+      class: 'usage',
+      message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
+    });
+    expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
+  });
 
   it.skipIf(ROOT_ONLY)(
     "another user's HEDGE_CONFIG_DIR, open to all: a write run as root is refused before any request (exit 2, the chown), and the folder keeps its owner and mode (needs root)",
