@@ -4,7 +4,7 @@
 // its environment; and a profile whose key comes from it resolves to that key.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { runKeyCommand } from '../../src/platform/config/key-command.js';
 import { keyLocationOf } from '../../src/platform/config/key-store.js';
@@ -78,30 +78,29 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
   });
 });
 
-describe.skipIf(process.platform === 'win32')('a profile whose key comes from a helper', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  let store: ProfileStore;
-  beforeEach(async () => {
-    tmp = tempDir('hedge-unit-helper-');
-    store = new ProfileStore(join(tmp.path, 'cfg'));
-    await store.update((data) => {
-      data.profiles.desk = {
-        base_url: 'https://desk.example/v2',
-        key_command: `echo ${KEY}`,
-        api_key: 'hpk_test_StaleCopyInTheFile000000001',
-      };
-      data.current = 'desk';
-    });
-  });
-  afterEach(() => tmp.remove());
-
-  it("resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from", async () => {
-    expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
-    await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
-      apiKey: KEY,
-      profileName: 'desk',
-      sources: { apiKey: 'profile' },
-      keyLocation: { kind: 'command', command: `echo ${KEY}` },
-    });
-  });
-});
+it.skipIf(process.platform === 'win32')(
+  "a profile whose key comes from a helper resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from",
+  async () => {
+    const tmp = tempDir('hedge-unit-helper-');
+    try {
+      const store = new ProfileStore(join(tmp.path, 'cfg'));
+      await store.update((data) => {
+        data.profiles.desk = {
+          base_url: 'https://desk.example/v2',
+          key_command: `echo ${KEY}`,
+          api_key: 'hpk_test_StaleCopyInTheFile000000001',
+        };
+        data.current = 'desk';
+      });
+      expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
+      await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
+        apiKey: KEY,
+        profileName: 'desk',
+        sources: { apiKey: 'profile' },
+        keyLocation: { kind: 'command', command: `echo ${KEY}` },
+      });
+    } finally {
+      tmp.remove();
+    }
+  },
+);

@@ -6,13 +6,13 @@
 // screen, a key pasted into the URL prompt is not echoed back, and --no-input refuses to ask.
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 
@@ -125,18 +125,8 @@ describe('hedge login (key from stdin)', () => {
   });
 });
 
-describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
-  let tlsSimulator: Simulator;
-  let tlsSandbox: RunningSandbox;
-  beforeAll(async () => {
-    tlsSimulator = await startSimulator({ preset: 'keys', tls: true, seed: 12, apiKeys: [KEY_A] });
-    tlsSandbox = tlsSimulator.sandbox;
-  });
-  afterAll(async () => {
-    await tlsSimulator.close();
-  });
-
-  it('fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', async () => {
+it('hedge login --ca-file (an HTTPS sandbox with its own CA): fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', () =>
+  withSimulator({ preset: 'keys', tls: true, seed: 12, apiKeys: [KEY_A] }, async ({ sandbox: tlsSandbox }) => {
     exits(await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls']), 5, 'not trusted', 'Nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
@@ -152,8 +142,7 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
       sources: { ca_file: 'profile' },
       key_check: { status: 'ok' },
     });
-  });
-});
+  }));
 
 describe('hedge login on a terminal', () => {
   const { ENTER } = KEYS;
