@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter, ok } from '../support/cli-runs.js';
+import {
+  exits,
+  journalEntries,
+  keysAnswered,
+  killWhen,
+  heldPauses,
+  waitingAfter,
+  ok,
+  okJson,
+} from '../support/cli-runs.js';
 import { hedgeOf } from '../support/keeper.js';
 
 const startTrading = useSimulators({ stepped: true });
@@ -32,8 +41,7 @@ async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string)
   const opened = ok(await t.hedge(`open USDTNGN ${side} ${notional} --tenor 7 --no-wait --json`));
   t.sandbox.clock.advance(LAND_MS);
   const id = JSON.parse(opened.stdout).hedge_id;
-  const listed = await t.hedge(`hedges ${id} --json`);
-  expect(JSON.parse(listed.stdout)).toMatchObject({ status: 'filled' });
+  expect(okJson(await t.hedge(`hedges ${id} --json`))).toMatchObject({ status: 'filled' });
   return id;
 }
 

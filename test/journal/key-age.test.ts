@@ -47,7 +47,7 @@ describe('actionAge: both clocks, and a reading that contradicts itself', () => 
     });
   });
 
-  it('a send the server now puts 3 h in its future, or a server clock untold now, is an age that cannot be told; never 0', () => {
+  it('a send the server now puts 3 h in its future, or a server clock untold now, is an age that cannot be told, never 0; an honest server read at once after the send is age 0 or more', () => {
     const later = T + 27_000;
     expect(
       actionAge({ serverMs: T + 30 * HOUR_MS, localMs: T }, { server: serverAt(27 * HOUR_MS, later), localMs: later }),
@@ -59,9 +59,7 @@ describe('actionAge: both clocks, and a reading that contradicts itself', () => 
       clock: 'local',
     });
     expect(actionAge({ localMs: T }, { localMs: T - 1 })).toEqual({ clock: 'local' });
-  });
-
-  it('an honest server read at once after the send is never in its future: age from 0', () => {
+    // An honest server read at once after the send is never in its future: age from 0.
     const at = serverAt(0, T);
     const age = actionAge({ serverMs: at.earliestMs, localMs: T }, { server: at, localMs: T });
     expect(age.ms).toBeGreaterThanOrEqual(0);
