@@ -73,16 +73,20 @@ describe('hedge login (key from stdin)', () => {
     });
   });
 
-  it('refuses a malformed key with exit 4 before any request, and saves nothing', async () => {
+  it('refuses a malformed key or empty stdin with exit 4, a missing base URL with exit 2 (reading no key), before any request, and saves nothing', async () => {
     for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
       const { stderr } = exits(await loginWith(configDir, sandbox, key, ['--profile', 'desk']), 4, 'malformed');
       expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
+    for (const input of ['', '\n']) {
+      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
+    }
+    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
     nothingSent();
     expect(existsSync(storeFile(configDir))).toBe(false);
   });
 
-  it('refuses a key the sandbox rejects (401) with exit 4, says so, and saves nothing', async () => {
+  it('refuses a key the sandbox rejects (401, or a live key) with exit 4, says so, and saves nothing: a stored profile stays as it was', async () => {
     const result = exits(
       await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']),
       4,
@@ -93,25 +97,10 @@ describe('hedge login (key from stdin)', () => {
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect([sandbox.requestLog[0]?.status, existsSync(storeFile(configDir))]).toEqual([401, false]);
     expect(result.stderr).not.toContain(UNKNOWN_KEY);
-  });
-
-  it('a live key refused by the sandbox is exit 4 too, and a stored profile stays as it was', async () => {
+    // A live key refused by the sandbox is exit 4 too, and a stored profile stays as it was.
     writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
     exits(await loginWith(configDir, sandbox, LIVE_KEY, ['--profile', 'desk']), 4, 'live_key_refused');
     expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
-  });
-
-  it('refuses empty stdin with exit 4 and no request', async () => {
-    for (const input of ['', '\n']) {
-      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
-    }
-    nothingSent();
-  });
-
-  it('refuses a missing base URL with exit 2, reading no key and sending nothing', async () => {
-    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
-    nothingSent();
-    expect(existsSync(storeFile(configDir))).toBe(false);
   });
 
   it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {

@@ -253,27 +253,23 @@ describe('hedge logout', () => {
   });
 });
 
-describe('nothing configured', () => {
-  it('every command that needs a key exits 4 and says how to log in or try --demo, sending nothing', async () => {
-    for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
-      const result = exits(await run(args), 4, 'hedge login', '--demo');
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-    }
-    const list = ok(await run('profile list'));
-    expect(list.stderr).toContain('hedge login');
-    ok(await run('logout'));
-    nothingSent();
-  });
-
-  it('a malformed HEDGE_API_KEY is exit 4 before any request, and is not echoed whole', async () => {
-    const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-    const result = await run('whoami', {
-      env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl },
-    });
-    exits(result, 4, 'malformed');
-    expect(result.stderr).not.toContain(bad);
-    nothingSent();
-  });
+it('nothing configured: every command that needs a key exits 4 and says how to log in or try --demo, sending nothing; a malformed HEDGE_API_KEY is exit 4 too, not echoed whole', async () => {
+  for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
+    const result = exits(await run(args), 4, 'hedge login', '--demo');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  }
+  const list = ok(await run('profile list'));
+  expect(list.stderr).toContain('hedge login');
+  ok(await run('logout'));
+  // A malformed HEDGE_API_KEY: exit 4 before any request, and not echoed whole.
+  const bad = 'hpk_prod_SomethingThatIsNotAKey000';
+  const malformed = exits(
+    await run('whoami', { env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl } }),
+    4,
+    'malformed',
+  );
+  expect(malformed.stderr).not.toContain(bad);
+  nothingSent();
 });
 
 const CORRUPTIONS = [
