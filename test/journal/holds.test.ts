@@ -76,7 +76,7 @@ async function resolved(journal: ReturnType<typeof openJournal>, keys: string[])
 const rotateAll = (file: string) =>
   rotate(file, readFileSync(file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' });
 
-describe('holds: an entry is held by the live process that carries it', () => {
+describe('holds: an entry is held by the live process that carries it; one protocol, on the injected clock, saying what it cannot read', () => {
   it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
     const journal = journalAt(stateDir());
     const entry = await journal.begin(openFields());
@@ -125,9 +125,7 @@ describe('holds: an entry is held by the live process that carries it', () => {
       holder: { host: 'another-desk.example' },
     });
   });
-});
 
-describe('holds: one protocol, on the injected clock, saying what it cannot read', () => {
   it('a wait for a held lock sleeps on the injected sleep: 10 s of it that returns at once ends at once, in sleeps growing to 100 ms, naming the holder', async () => {
     const dir = stateDir();
     const slept: number[] = [];
