@@ -35,39 +35,31 @@ function setUp(options: { dir?: string } = {}) {
   };
 }
 
-describe('helpers', () => {
-  it('journalDir is HEDGE_CONFIG_DIR itself, else an absolute $XDG_STATE_HOME/hedge (a relative one is ignored, as the XDG spec asks), else ~/.local/state/hedge', () => {
-    const home = '/home/ada/.local/state/hedge';
-    expect(
-      [
-        { HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' },
-        { XDG_STATE_HOME: '/state', HOME: '/home/ada' },
-        { HOME: '/home/ada' },
-        { HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' },
-        { XDG_STATE_HOME: 'state', HOME: '/home/ada' },
-      ].map(journalDir),
-    ).toEqual(['/cfg/hedge', '/state/hedge', home, home, home]);
-  });
-
-  it('keyFingerprint is the first 12 hex digits of sha256; isUnresolved holds for planned, pending, submitted and unknown only', () => {
-    // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
-    expect(keyFingerprint('abc')).toBe('ba7816bf8f01');
-    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
-      'planned',
-      'pending',
-      'submitted',
-      'unknown',
-    ]);
-  });
-
-  it('canonicalJson sorts keys at every depth, keeps array order and writes numbers as JSON does', () => {
-    expect(canonicalJson({ side: 'buy', market: 'USDTNGN', nested: { b: 1, a: [3, { z: 1, y: 2 }] } })).toBe(
-      '{"market":"USDTNGN","nested":{"a":[3,{"y":2,"z":1}],"b":1},"side":"buy"}',
-    );
-    expect(canonicalJson({ notional_usd: 1e4 })).toBe(canonicalJson({ notional_usd: 10000 }));
-    expect(canonicalJson({ notional_usd: '10000' })).not.toBe(canonicalJson({ notional_usd: 10000 }));
-    expect([canonicalJson({ a: undefined, b: null }), canonicalJson(undefined)]).toEqual(['{"b":null}', 'null']);
-  });
+it('helpers: journalDir is HEDGE_CONFIG_DIR itself, else an absolute $XDG_STATE_HOME/hedge (a relative one is ignored, as the XDG spec asks), else ~/.local/state/hedge; keyFingerprint is the first 12 hex digits of sha256; isUnresolved holds for planned, pending, submitted and unknown only; canonicalJson sorts keys at every depth, keeps array order and writes numbers as JSON does', () => {
+  const home = '/home/ada/.local/state/hedge';
+  expect(
+    [
+      { HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' },
+      { XDG_STATE_HOME: '/state', HOME: '/home/ada' },
+      { HOME: '/home/ada' },
+      { HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' },
+      { XDG_STATE_HOME: 'state', HOME: '/home/ada' },
+    ].map(journalDir),
+  ).toEqual(['/cfg/hedge', '/state/hedge', home, home, home]);
+  // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+  expect(keyFingerprint('abc')).toBe('ba7816bf8f01');
+  expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
+    'planned',
+    'pending',
+    'submitted',
+    'unknown',
+  ]);
+  expect(canonicalJson({ side: 'buy', market: 'USDTNGN', nested: { b: 1, a: [3, { z: 1, y: 2 }] } })).toBe(
+    '{"market":"USDTNGN","nested":{"a":[3,{"y":2,"z":1}],"b":1},"side":"buy"}',
+  );
+  expect(canonicalJson({ notional_usd: 1e4 })).toBe(canonicalJson({ notional_usd: 10000 }));
+  expect(canonicalJson({ notional_usd: '10000' })).not.toBe(canonicalJson({ notional_usd: 10000 }));
+  expect([canonicalJson({ a: undefined, b: null }), canonicalJson(undefined)]).toEqual(['{"b":null}', 'null']);
 });
 
 describe('begin and update', () => {
