@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import {
   checkCaFile,
@@ -27,27 +27,18 @@ it('trimOneNewline: drops exactly one trailing LF or CRLF and nothing else', () 
     expect(trimOneNewline(value), String(value)).toBe(expected);
 });
 
-describe('readKeyFromStdin', () => {
+it('readKeyFromStdin reads the whole pipe, in chunks, minus one newline; refuses input far too long to be a key; stops waiting when interrupted (a pipe that never closes)', async () => {
   const never = new AbortController().signal;
-
-  it('reads the whole pipe, in chunks, minus one newline', async () => {
-    expect(
-      await readKeyFromStdin(Readable.from([Buffer.from(KEY.slice(0, 5)), Buffer.from(`${KEY.slice(5)}\n`)]), never),
-    ).toBe(KEY);
-  });
-
-  it('refuses input far too long to be a key', async () => {
-    await expect(readKeyFromStdin(Readable.from([Buffer.alloc(5000, 'a')]), never)).rejects.toThrow(
-      /more than 4096 bytes/,
-    );
-  });
-
-  it('stops waiting when interrupted (a pipe that never closes)', async () => {
-    const controller = new AbortController();
-    const pending = readKeyFromStdin(new PassThrough(), controller.signal);
-    controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
-  });
+  expect(
+    await readKeyFromStdin(Readable.from([Buffer.from(KEY.slice(0, 5)), Buffer.from(`${KEY.slice(5)}\n`)]), never),
+  ).toBe(KEY);
+  await expect(readKeyFromStdin(Readable.from([Buffer.alloc(5000, 'a')]), never)).rejects.toThrow(
+    /more than 4096 bytes/,
+  );
+  const controller = new AbortController();
+  const pending = readKeyFromStdin(new PassThrough(), controller.signal);
+  controller.abort();
+  await expect(pending).rejects.toBeInstanceOf(InterruptedError);
 });
 
 // The flag, the current profile and "default" end to end: profiles-login.test.ts.
