@@ -24,7 +24,7 @@ import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 
-let tmp: { path: string; remove: () => void };
+let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('hedge-unit-store-');
 });
@@ -98,7 +98,7 @@ describe('ProfileStore', () => {
     expect(readFileSync(join(tmp.path, 'config.json'), 'utf8')).toBe(text);
   });
 
-  it('holds the lock while it writes, and releases it after (a failed change too)', async () => {
+  it('holds the lock while it writes, and releases it after (a failed change too); takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
     const store = new ProfileStore(tmp.path);
     let heldDuring = false;
     await store.update((data) => {
@@ -116,11 +116,8 @@ describe('ProfileStore', () => {
       heldDuring = existsSync(`${store.file}.lock`);
     });
     expect([heldDuring, existsSync(`${store.file}.lock`)]).toEqual([true, false]);
-  });
 
-  it('takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
-    const store = new ProfileStore(tmp.path);
-    mkdirSync(tmp.path, { recursive: true });
+    // A lock left by a dead process (no longer refreshed) is taken over.
     const lockDir = join(tmp.path, 'config.json.lock');
     mkdirSync(lockDir);
     const longAgo = new Date(Date.now() - 60_000);
