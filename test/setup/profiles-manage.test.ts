@@ -231,25 +231,25 @@ describe('hedge logout', () => {
     exits(await run('markets'), 4, 'no API key', 'hedge login');
     nothingSent();
 
-    const again = okJson(await run('logout --json'));
-    expect(again).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
+    expect(okJson(await run('logout --json'))).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
   });
 
-  it('--profile logs out that profile only; an unknown one is exit 2', async () => {
-    const result = okJson(await run('logout --profile bravo --json'));
-    expect(result).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
+  it('--profile logs out that profile only; an unknown one is exit 2; --demo: the demo has no login to end, the store as it was (exit 2)', async () => {
+    const before = readFileSync(storeFile(tmp.path), 'utf8');
+    for (const args of ['--demo logout', '--demo logout --profile bravo'])
+      exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
+    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
+
+    expect(okJson(await run('logout --profile bravo --json'))).toEqual({
+      profile: 'bravo',
+      logged_out: true,
+      key_store: 'file',
+    });
     const store = readStore(tmp.path);
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);
 
     exits(await run('logout --profile nope'), 2, 'alpha, bravo');
-  });
-
-  it('--demo: the demo has no login to end; the current profile keeps its key (exit 2, the store as it was)', async () => {
-    const before = readFileSync(storeFile(tmp.path), 'utf8');
-    for (const args of ['--demo logout', '--demo logout --profile bravo'])
-      exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
-    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
   });
 });
 
