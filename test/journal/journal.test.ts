@@ -131,26 +131,24 @@ describe('begin and update', () => {
   });
 });
 
-describe('the key guard', () => {
-  const KEY = 'hpk_live_Sup3rSecretKeyValue_99';
-  const body = (value: Record<string, unknown>) => ({ request: { method: 'POST', path: '/hedges', body: value } });
+const KEY = 'hpk_live_Sup3rSecretKeyValue_99';
+const body = (value: Record<string, unknown>) => ({ request: { method: 'POST', path: '/hedges', body: value } });
 
-  it.each([
-    [{ argv: ['hedge', 'open', '--api-key', KEY] }, '(at $.argv[3])'],
-    [body({ note: `Bearer ${KEY}` }), '(at $.request.body.note)'],
-    [body({ [KEY]: 1 }), '(at $.request.body (a property name))'],
-  ])(
-    'refuses a new entry carrying an API-key-shaped string anywhere, names where %#, never the key, and writes nothing',
-    async (overrides, where) => {
-      const { journal, dir } = setUp();
-      const error = await journal.begin(openFields(overrides)).catch((caught) => caught);
-      expect(error).toBeInstanceOf(JournalError);
-      expect(error.message).toContain(where);
-      expect(error.message).not.toContain('Sup3rSecret');
-      expect(existsSync(dir)).toBe(false);
-    },
-  );
-});
+it.each([
+  [{ argv: ['hedge', 'open', '--api-key', KEY] }, '(at $.argv[3])'],
+  [body({ note: `Bearer ${KEY}` }), '(at $.request.body.note)'],
+  [body({ [KEY]: 1 }), '(at $.request.body (a property name))'],
+])(
+  'the key guard refuses a new entry carrying an API-key-shaped string anywhere, names where %#, never the key, and writes nothing',
+  async (overrides, where) => {
+    const { journal, dir } = setUp();
+    const error = await journal.begin(openFields(overrides)).catch((caught) => caught);
+    expect(error).toBeInstanceOf(JournalError);
+    expect(error.message).toContain(where);
+    expect(error.message).not.toContain('Sup3rSecret');
+    expect(existsSync(dir)).toBe(false);
+  },
+);
 
 it('list and get (the rest for every backend: conformance.test.ts): reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
   const { journal, dir } = setUp();
