@@ -213,22 +213,12 @@ describe('segments: appends read only the active segment', () => {
 });
 
 describe('refusals: local state that cannot be used is exit 13, naming the path', () => {
-  /** A folder elsewhere, mode 0755, that a symbolic link points to. */
-  function linkedFolder(folder: string, ...links: string[]) {
-    const target = join(folder, 'elsewhere');
-    mkdirSync(target, { mode: 0o755 });
-    chmodSync(target, 0o755);
-    for (const link of links) symlinkSync(target, link);
-    return target;
-  }
   /** What taking a keeper's lock with $XDG_STATE_HOME at `folder` fails with. */
   const keeperLockIn = (folder: string) => {
     const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
     const place = keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID });
     return caught(place.then((taking) => taking.take()));
   };
-  const untouched = (target: string) =>
-    expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
 
   it("a locks/, journal-archive/ or keepers/ folder that is a symbolic link is refused, never followed (the keeper's before its lock is taken): its target keeps its mode and gets no file", async () => {
     const folder = tempFolder();
@@ -237,7 +227,11 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     await resolved(journal, ['idem-1', 'idem-2']);
     mkdirSync(join(folder, 'hedge'));
     const keepers = join(folder, 'hedge', 'keepers');
-    const target = linkedFolder(folder, join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME), keepers);
+    // A folder elsewhere, mode 0755, that the symbolic links point to.
+    const target = join(folder, 'elsewhere');
+    mkdirSync(target, { mode: 0o755 });
+    chmodSync(target, 0o755);
+    for (const link of [join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME), keepers]) symlinkSync(target, link);
 
     const locked = await caught(journal.lock('scope', { waitMs: 0 }));
     expect(describeError(locked)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'locks') } });
@@ -248,7 +242,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
     const failure = await keeperLockIn(folder);
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
     expect(failure.message).toContain(`${keepers} is a symbolic link`);
-    untouched(target);
+    expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });
 
   // Only root can give a folder to another user.

@@ -56,49 +56,6 @@ function startWriter(options: {
 }
 type Writer = ReturnType<typeof startWriter>;
 
-/**
- * WRITERS writers of ENTRIES entries each, started together: each waits, loaded, until every one is
- * ready, so their appends race from the first one on. All must exit 0 and quietly.
- */
-async function racingWriters(dir: string, rotateBytes?: number) {
-  const writers = Array.from({ length: WRITERS }, (_, writer) =>
-    startWriter({ dir, writer, count: ENTRIES, rotateBytes, barrier: true }),
-  );
-  await Promise.all(writers.map((writer) => outputHas(writer, (output) => output.startsWith('ready\n'), 'ready')));
-  for (const writer of writers) writer.child.stdin!.end();
-  const results = await Promise.all(writers.map((writer) => writer.exited));
-  expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(writers.map(() => ({ code: 0, stderr: '' })));
-  return writers;
-}
-
-/**
- * Every entry of every writer once (the journal read without a skipped line), in its final state,
- * each id the one its writer was told; and
- * the writers' begins interleaved (more runs of one writer than there are writers), so the history
- * checked really was a race.
- */
-async function expectEveryEntryOnce(dir: string, writers: Writer[]) {
-  const { entries, skipped } = await loadJournal(dir);
-  expect(skipped).toEqual([]);
-  expect(entries.map((entry) => entry.idempotency_key).sort()).toEqual(
-    Array.from({ length: WRITERS }, (_, writer) =>
-      Array.from({ length: ENTRIES }, (_, index) => `writer-${writer}-${index}`),
-    )
-      .flat()
-      .sort(),
-  );
-  for (const entry of entries) {
-    const [, writer, index] = entry.idempotency_key.split('-');
-    expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
-  }
-  expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
-    entries.map((entry) => entry.id).sort(),
-  );
-  const bySeq = [...entries].sort((a, b) => a.seq! - b.seq!).map((entry) => entry.idempotency_key.split('-')[1]);
-  expect(new Set(entries.map((entry) => entry.seq)).size).toBe(WRITERS * ENTRIES);
-  expect(bySeq.filter((writer, index) => writer !== bySeq[index - 1]).length).toBeGreaterThan(WRITERS);
-}
-
 /** Resolves once the writer's output passes `test`; fails if it exits first. */
 const outputHas = (writer: Writer, test: (output: string) => boolean, what: string) =>
   until(() => test(writer.output()), what, { process: writer.exited });
@@ -126,12 +83,41 @@ function freshDir(name: string) {
 
 it(`several processes at once: ${WRITERS} writers × ${ENTRIES} entries (each begun then updated) with a small active segment: all present exactly once across the segment and the archives, every line whole`, async () => {
   const dir = freshDir('rotating');
-  const writers = await racingWriters(dir, ROTATE_BYTES);
+  // Started together: each waits, loaded, until every one is ready, so their appends race from the first one on.
+  const writers = Array.from({ length: WRITERS }, (_, writer) =>
+    startWriter({ dir, writer, count: ENTRIES, rotateBytes: ROTATE_BYTES, barrier: true }),
+  );
+  await Promise.all(writers.map((writer) => outputHas(writer, (output) => output.startsWith('ready\n'), 'ready')));
+  for (const writer of writers) writer.child.stdin!.end();
+  // All exit 0, and quietly.
+  const results = await Promise.all(writers.map((writer) => writer.exited));
+  expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(writers.map(() => ({ code: 0, stderr: '' })));
   expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
   // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
   expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(ROTATE_BYTES + 2 * 1024);
 
-  await expectEveryEntryOnce(dir, writers);
+  // Every entry of every writer once (the journal read without a skipped line), in its final state,
+  // each id the one its writer was told.
+  const { entries, skipped } = await loadJournal(dir);
+  expect(skipped).toEqual([]);
+  expect(entries.map((entry) => entry.idempotency_key).sort()).toEqual(
+    Array.from({ length: WRITERS }, (_, writer) =>
+      Array.from({ length: ENTRIES }, (_, index) => `writer-${writer}-${index}`),
+    )
+      .flat()
+      .sort(),
+  );
+  for (const entry of entries) {
+    const [, writer, index] = entry.idempotency_key.split('-');
+    expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
+  }
+  expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
+    entries.map((entry) => entry.id).sort(),
+  );
+  // The writers' begins interleaved (more runs of one writer than there are writers): the history checked really was a race.
+  const bySeq = [...entries].sort((a, b) => a.seq! - b.seq!).map((entry) => entry.idempotency_key.split('-')[1]);
+  expect(new Set(entries.map((entry) => entry.seq)).size).toBe(WRITERS * ENTRIES);
+  expect(bySeq.filter((writer, index) => writer !== bySeq[index - 1]).length).toBeGreaterThan(WRITERS);
   // Every lock was released: nothing but the journal and its archives is left in the folder.
   expect(readdirSync(dir).sort()).toEqual(['journal-archive', 'journal.jsonl']);
 });

@@ -44,13 +44,6 @@ async function answerLost(t: Simulator, run: () => Promise<RunResult>) {
   return exits(lost, 5);
 }
 
-/** Appends a replay of the row to the machine's journal file, and gives its id. */
-function replay(t: Simulator, row: Record<string, unknown>) {
-  const copy = replayOf(row, nextSeq(t.configDir));
-  appendRow(t.configDir, copy);
-  return String(copy.id);
-}
-
 // A done add replayed after the server forgot its key (the side back at 1,000 by a reduce since, so
 // that the book reads as if it never landed). The store the row is read from does not matter: the
 // decision is above it, and each backend's list by idempotency key is conformance.test.ts's.
@@ -66,8 +59,9 @@ describe('a genuine row replayed in the local journal file', () => {
     expect(row).toBeDefined();
     // A day on, on the server's clock: it has forgotten the add's key (the simulator keeps keys 24 h).
     t.advance(26 * HOUR);
-    const id = replay(t, row!);
-    return { t, row: row!, id, unchanged: unchangedFrom(t) };
+    const copy = replayOf(row!, nextSeq(t.configDir));
+    appendRow(t.configDir, copy);
+    return { t, row: row!, id: String(copy.id), unchanged: unchangedFrom(t) };
   }
 
   it('`resume ID --yes` of a replayed add: refused (exit 13, unverified_row), nothing sent, the side stays 1,000', async () => {
