@@ -87,7 +87,7 @@ it('precedence: --demo keeps the file; an explicit --profile is taken whole; els
   ]);
 });
 
-it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber', async () => {
+it('a URL that does not parse (a password with / or #) is exit 2 in one line that shows none of the password, which is registered with the scrubber; --journal-url takes a postgres URL without a password, or `local`, and refuses one with a password, not echoing it', async () => {
   const dir = configDir();
   for (const [url, password, why] of [
     ['postgres://desk:Zk/Wq9vTr8@db.internal:5432/hedge', 'Zk/Wq9vTr8', 'it does not parse as a URL'],
@@ -122,9 +122,8 @@ it('a URL that does not parse (a password with / or #) is exit 2 in one line tha
       shown: 'postgres://desk:***@db.internal:5432/hedge',
     },
   );
-});
 
-it('--journal-url: a postgres URL without a password, or `local`; a password on the command line is refused and not echoed', () => {
+  // --journal-url: a postgres URL without a password, or `local`; a password on the command line is refused and not echoed.
   expect([checkJournalUrl(' postgres://desk@db:5432/hedge '), checkJournalUrl('local')]).toEqual([
     'postgres://desk@db:5432/hedge',
     null,
