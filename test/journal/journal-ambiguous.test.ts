@@ -65,8 +65,15 @@ it('--idempotency-key names one request: a key from an entry with another body i
   expect(after.map((entry) => [entry.id, entry.outcome])).toEqual([[pending.id, 'unknown']]);
 });
 
-it('a write refused before it was sent: --timeout too short for the write: exit 5 saying nothing was sent; the entry is abandoned and the next run starts afresh', async () => {
+it('a write refused before it was sent: a --ref shaped like an API key is bad input, exit 2 naming --ref, no request at all; --timeout too short for the write: exit 5 saying nothing was sent, the entry abandoned and the next run starting afresh', async () => {
   const simulator = await startSimulator();
+  const result = exits(
+    await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref desk_live_20240101abcd'),
+    2,
+    '--ref: the reference looks like an API key',
+  );
+  expect(result.stderr).not.toContain('desk_live_20240101abcd');
+  expect(simulator.requests()).toHaveLength(0);
   simulator.seedOpen('sell', 5_000);
   const short = exits(await simulator.hedge('close USDTNGN sell --no-wait --timeout 0.5'), 5, 'nothing was sent');
   expect(short.stderr).not.toContain('outcome is unknown');
@@ -79,15 +86,4 @@ it('a write refused before it was sent: --timeout too short for the write: exit 
   const closes = simulator.writes().filter((request) => request.path === '/hedges/close');
   expect(closes).toHaveLength(1);
   expect(closes[0].idempotencyKey).not.toBe(entry.idempotency_key);
-});
-
-it('--ref shaped like an API key is bad input: exit 2 naming --ref, no request at all', async () => {
-  const simulator = await startSimulator();
-  const result = exits(
-    await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --ref desk_live_20240101abcd'),
-    2,
-    '--ref: the reference looks like an API key',
-  );
-  expect(result.stderr).not.toContain('desk_live_20240101abcd');
-  expect(simulator.requests()).toHaveLength(0);
 });
