@@ -31,8 +31,8 @@ interface Place {
   open(options?: { now?: () => number; onSkip?: (skip: Skipped) => void }): Journal;
   /** What a child process needs to open it. */
   child: Record<string, unknown>;
-  /** Makes the backend lose the holds `journal` has on `scope` (its lock record removed; its database session ended). */
-  loseLock(journal: Journal, scope: string): Promise<void>;
+  /** Makes the backend lose the hold on `scope` (its lock record removed; its database session ended). */
+  loseLock(scope: string): Promise<void>;
   /** Puts a row there as someone with access to the store would, as the JSON text given: what a skip of it names. */
   plant(row: Record<string, unknown>, text: (value: object) => string): Promise<Partial<Skipped>>;
 }
@@ -251,7 +251,7 @@ function conformance(fresh: () => Promise<Place>) {
     const taken = await mine.lock(scope, { waitMs: 0 });
     if (!taken.held) throw new Error('the lock was not taken');
     expect(taken.hold.lost()).toBe(false);
-    await place.loseLock(mine, scope);
+    await place.loseLock(scope);
     await eventually(() => taken.hold.lost(), Boolean, 'the hold is reported lost');
     expect((await place.open().lock(scope, { waitMs: 20_000 })).held).toBe(true);
   });
@@ -444,7 +444,7 @@ describeWithPostgres(
           return journal;
         },
         child: { backend: 'postgres', url, fallbackDir },
-        async loseLock(_journal, scope) {
+        async loseLock(scope) {
           // The database session holding the lock ends (a restart, a network cut noticed by keepalive).
           await server().query(
             database,
