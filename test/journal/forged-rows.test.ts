@@ -97,8 +97,7 @@ describeWithPostgres(
       const refused = lines(kept.stdout).filter(eventIs('error', { code: 'unverified_row' }));
       expect(refused.map((event) => event.journal_id)).toEqual([dressed.id]);
       nothingSent();
-      expect(t.active('buy')).toEqual([]);
-      expect(held(t, 'sell')).toEqual([100]);
+      expect([t.active('buy'), held(t, 'sell')]).toEqual([[], [100]]);
     });
 
     it('`hedge resume` (bare, or an id with --yes) refuses a forged open (exit 13, unverified_row, nothing sent); `hedge journal` shows it unverified', async () => {
@@ -133,9 +132,13 @@ describeWithPostgres(
       const checks = Object.fromEntries(listed.map((entry) => [entry.id, entry.seal_check]));
       expect(checks).toEqual({ [unsealed.id]: 'unsealed', [foreign.id]: 'forged' });
       const table = await team.c.hedge(words('journal --pending'));
-      const [header, ...rows] = table.stdout.trimEnd().split('\n');
-      expect(header.split('\t').at(-1)).toBe('seal');
-      expect(rows.map((row) => row.split('\t').at(-1))).toEqual(['unverified', 'unverified']);
+      // The header's last column, then each row's.
+      expect(
+        table.stdout
+          .trimEnd()
+          .split('\n')
+          .map((row) => row.split('\t').at(-1)),
+      ).toEqual(['seal', 'unverified', 'unverified']);
       // Said under any table, whatever columns its width leaves out.
       expect(table.stderr).toContain(
         `2 rows ${foreign.id}, ${unsealed.id} do not verify as this account's own: hedge never sends them again`,
@@ -190,8 +193,7 @@ describeWithPostgres(
       nothingSent();
       const added = exits(await team.c.hedge(words(`add ${MARKET} sell 100`)), 0, skipped);
       expect(added.stderr).not.toMatch(/unexpected|call stack/i);
-      expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
-      expect(held(t, 'sell')).toEqual([200]);
+      expect([t.requests('POST', '/hedges/add').length, held(t, 'sell')]).toEqual([1, [200]]);
     });
 
     // Its body's keys in the order the add's own request writes them, or as the store keeps a body (sorted), as a machine's own write stores it.
@@ -243,9 +245,8 @@ describeWithPostgres(
 
       ok(await team.c.hedge(words(`add ${MARKET} sell 400 --json`)));
       const sent = t.trades().slice(before);
-      expect(sent.map((entry) => entry.path)).toEqual(['/hedges/add']);
+      expect([sent.map((entry) => entry.path), activeNotional(t, 'sell')]).toEqual([['/hedges/add'], 500]);
       expect(sent[0].idempotencyKey).not.toBe(forged.idempotency_key);
-      expect(activeNotional(t, 'sell')).toBe(500);
     });
 
     it('the keeper leaves a genuine row of another machine to a person: its side waits, nothing is sent', async () => {
@@ -324,8 +325,10 @@ describe('rows in the local journal file are verified before anything is sent ag
       'The book shows it landed: the buy side is 1,500.00 USD now; it was 1,000.00 USD before the add was sent',
     );
     nothingSent();
-    expect((await journalEntries(t)).find((entry) => entry.id === genuine.id)).toMatchObject({ outcome: 'done' });
-    expect(held(t, 'buy')).toEqual([1_500]);
+    expect([(await journalEntries(t)).find((entry) => entry.id === genuine.id)?.outcome, held(t, 'buy')]).toEqual([
+      'done',
+      [1_500],
+    ]);
   });
 
   it('a forged roll row naming a hedge a colleague closed does not make the keeper open the side again: it stays drift, reported, nothing sent', async () => {

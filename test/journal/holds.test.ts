@@ -76,7 +76,7 @@ async function resolved(journal: ReturnType<typeof openJournal>, keys: string[])
 const rotateAll = (file: string) =>
   rotate(file, readFileSync(file, 'utf8'), { keepResolved: 0, keepBytes: 0, today: '2025-01-15' });
 
-describe('holds: an entry is held by the live process that carries it', () => {
+describe('holds: an entry is held by the live process that carries it; one protocol, on the injected clock, saying what it cannot read', () => {
   it('begin holds it for this run: another journal of this process finds it held; taken again by its own run it writes nothing; let go or finished, the next run takes it', async () => {
     const journal = journalAt(stateDir());
     const entry = await journal.begin(openFields());
@@ -104,8 +104,10 @@ describe('holds: an entry is held by the live process that carries it', () => {
     expect(finisher).toEqual({ ...mine, session: expect.not.stringMatching(mine.session) });
     // A final outcome ends the hold; hold then answers with the process that finished it.
     await next.update(entry.id, { outcome: 'done' });
-    expect(await journal.holderOf(entry.id)).toBeUndefined();
-    expect(await openJournal({ dir: journal.dir }).hold(entry.id)).toEqual({ held: false, holder: finisher });
+    expect([await journal.holderOf(entry.id), await openJournal({ dir: journal.dir }).hold(entry.id)]).toEqual([
+      undefined,
+      { held: false, holder: finisher },
+    ]);
   });
 
   it('a pid that lives on but started at another time (reused by another process) does not hold it; a holder on another host counts as live', async () => {
@@ -123,9 +125,7 @@ describe('holds: an entry is held by the live process that carries it', () => {
       holder: { host: 'another-desk.example' },
     });
   });
-});
 
-describe('holds: one protocol, on the injected clock, saying what it cannot read', () => {
   it('a wait for a held lock sleeps on the injected sleep: 10 s of it that returns at once ends at once, in sleeps growing to 100 ms, naming the holder', async () => {
     const dir = stateDir();
     const slept: number[] = [];
@@ -189,10 +189,12 @@ describe('segments: appends read only the active segment', () => {
     expect([all.slice(0, 3), await listed({ limit: 3 })]).toEqual([newest, newest]);
     expect((await listed({ pending: true })).sort()).toEqual([early.id, rollOpen.id].sort());
     expect(await listed({ since: T0 + 24 * 3_600_000 })).toEqual(ids.slice(48).reverse());
-    expect((await journal.get(ids[0]))?.outcome).toBe('done');
     const { environment, base_url_host, command, request } = openFields();
     const match = { environment, base_url_host, key_id: KEY_ID, command, body: request.body };
-    expect((await journal.findUnresolvedMatch(match))?.id).toBe(early.id);
+    expect([(await journal.get(ids[0]))?.outcome, (await journal.findUnresolvedMatch(match))?.id]).toEqual([
+      'done',
+      early.id,
+    ]);
   });
 
   it('a rotation that archives every resolved entry keeps the one with the highest seq: the journal counts on, every seq once', async () => {
@@ -205,37 +207,31 @@ describe('segments: appends read only the active segment', () => {
       readdirSync(join(dir, ARCHIVE_DIR_NAME)).length,
       active.map((line) => JSON.parse(line).seq).filter((seq) => seq !== undefined),
     ]).toEqual([1, [3]]);
-    expect((await journal.begin(openFields({ idempotency_key: 'after' }))).seq).toBe(4);
-    expect((await journal.list()).map((entry) => entry.seq)).toEqual([4, 3, 2, 1]);
+    const after = await journal.begin(openFields({ idempotency_key: 'after' }));
+    expect([after.seq, (await journal.list()).map((entry) => entry.seq)]).toEqual([4, [4, 3, 2, 1]]);
   });
 });
 
 describe('refusals: local state that cannot be used is exit 13, naming the path', () => {
-  /** A folder elsewhere, mode 0755, that a symbolic link points to. */
-  function linkedFolder(folder: string, ...links: string[]) {
-    const target = join(folder, 'elsewhere');
-    mkdirSync(target, { mode: 0o755 });
-    chmodSync(target, 0o755);
-    for (const link of links) symlinkSync(target, link);
-    return target;
-  }
   /** What taking a keeper's lock with $XDG_STATE_HOME at `folder` fails with. */
   const keeperLockIn = (folder: string) => {
     const ports = { env: { XDG_STATE_HOME: folder }, journal: async () => openJournal({ dir: join(folder, 'own') }) };
     const place = keeperLockPlace(ports, { environment: 'test', host: 'partner.example', keyId: KEY_ID });
     return caught(place.then((taking) => taking.take()));
   };
-  const untouched = (target: string) => {
-    expect(statSync(target).mode & 0o777).toBe(0o755);
-    expect(readdirSync(target)).toEqual([]);
-  };
 
-  it('a locks/ or journal-archive/ folder that is a symbolic link is refused, never followed: its target keeps its mode and gets no file', async () => {
+  it("a locks/, journal-archive/ or keepers/ folder that is a symbolic link is refused, never followed (the keeper's before its lock is taken): its target keeps its mode and gets no file", async () => {
     const folder = tempFolder();
     const dir = join(folder, 'state');
     const journal = journalAt(dir);
     await resolved(journal, ['idem-1', 'idem-2']);
-    const target = linkedFolder(folder, join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME));
+    mkdirSync(join(folder, 'hedge'));
+    const keepers = join(folder, 'hedge', 'keepers');
+    // A folder elsewhere, mode 0755, that the symbolic links point to.
+    const target = join(folder, 'elsewhere');
+    mkdirSync(target, { mode: 0o755 });
+    chmodSync(target, 0o755);
+    for (const link of [join(dir, 'locks'), join(dir, ARCHIVE_DIR_NAME), keepers]) symlinkSync(target, link);
 
     const locked = await caught(journal.lock('scope', { waitMs: 0 }));
     expect(describeError(locked)).toMatchObject({ exitCode: 13, code: 'state', details: { path: join(dir, 'locks') } });
@@ -243,17 +239,10 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
       `The action journal's ${join(dir, 'locks')} is a symbolic link; hedge does not follow it (it would write wherever it points).`,
     );
     expect(() => rotateAll(journal.file)).toThrow(`${join(dir, ARCHIVE_DIR_NAME)} is a symbolic link`);
-    untouched(target);
-  });
-
-  it("the keeper's folder (keepers/ in the state folder) that is a symbolic link is refused before the keeper's lock is taken", async () => {
-    const folder = tempFolder();
-    mkdirSync(join(folder, 'hedge'));
-    const target = linkedFolder(folder, join(folder, 'hedge', 'keepers'));
     const failure = await keeperLockIn(folder);
     expect(describeError(failure)).toMatchObject({ exitCode: 13, code: 'state' });
-    expect(failure.message).toContain(`${join(folder, 'hedge', 'keepers')} is a symbolic link`);
-    untouched(target);
+    expect(failure.message).toContain(`${keepers} is a symbolic link`);
+    expect([statSync(target).mode & 0o777, readdirSync(target)]).toEqual([0o755, []]);
   });
 
   // Only root can give a folder to another user.
@@ -269,8 +258,7 @@ describe('refusals: local state that cannot be used is exit 13, naming the path'
       expect(failure.message).toBe(
         `Cannot use the folder ${state}: it belongs to another user (uid 65534), who may change it; run \`chown ${userInfo().username} ${state}\`.`,
       );
-      expect(readdirSync(state)).toEqual([]);
-      expect(statSync(state)).toMatchObject({ uid: 65534 });
+      expect([readdirSync(state), statSync(state).uid]).toEqual([[], 65534]);
     },
   );
 

@@ -113,9 +113,10 @@ describe('hedge journal', () => {
     ]);
   });
 
-  it('--since takes a date, an ISO time or a time ago; --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
+  it('--since takes a date, an ISO time or a time ago (m is minutes, as in every duration hedge reads; a calendar month is 1mo); --limit keeps the newest; a bad --since is exit 2 naming the forms', async () => {
     writeJournal();
     const newest = ['a_close003', 'a_add00002'];
+    const all = [...newest, 'a_open0001'];
     expect([
       await ids('--since', '1d'),
       await ids('--since', '2h'),
@@ -123,25 +124,14 @@ describe('hedge journal', () => {
       await ids('--since', ago(3 * 3_600_000 + 1000)),
       await ids('--since', new Date(now + 2 * 86_400_000).toISOString().slice(0, 10)),
       await ids('--limit', '1'),
-    ]).toEqual([newest, ['a_close003'], [...newest, 'a_open0001'], newest, [], ['a_close003']]);
-
-    expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
-    await exits(2, 'journal --limit 0');
-  });
-
-  it('--since 30m is thirty minutes (m is minutes, as in every duration hedge reads); a calendar month is 1mo', async () => {
-    writeJournal();
-    expect([
       await ids('--since', '30m'),
       await ids('--since', '179m'),
       await ids('--since', '181m'),
       await ids('--since', '1mo'),
-    ]).toEqual([
-      ['a_close003'],
-      ['a_close003'],
-      ['a_close003', 'a_add00002'],
-      ['a_close003', 'a_add00002', 'a_open0001'],
-    ]);
+    ]).toEqual([newest, ['a_close003'], all, newest, [], ['a_close003'], ['a_close003'], ['a_close003'], newest, all]);
+
+    expect((await exits(2, 'journal --since yesterday', '--since', '2h')).stdout).toBe('');
+    await exits(2, 'journal --limit 0');
   });
 
   it('piped: a header row of keys, then one row per entry, the raw values in a fixed column order; journal text is escaped', async () => {
@@ -187,10 +177,8 @@ describe('hedge journal', () => {
     );
     expect((await hedge('journal --no-header')).stdout).toBe('');
   });
-});
 
-describe('hedge journal show', () => {
-  it('shows one entry by a unique prefix: JSON as stored, field lines when piped with text escaped', async () => {
+  it('show: one entry by a unique prefix: JSON as stored, field lines when piped with text escaped; an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
     writeJournal();
     const json = await exits(0, 'journal show a_add --json');
     expect(JSON.parse(json.stdout)).toMatchObject({
@@ -214,19 +202,43 @@ describe('hedge journal show', () => {
     });
     expect(plain.stdout).not.toContain('\u001b');
     expect(plain.stdout).toContain('\\x1b]0;pwned');
+    await exits(2, 'journal show a_nope', 'a_nope');
+    await exits(2, 'journal show a_', 'a_close003', 'a_open0001');
   });
 
-  it('the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
+  it('show: the command as typed reads back in a shell: a word with a space or a quote in it is quoted', async () => {
     const argv = ['open', 'USDTNGN', 'buy', '100', '--tenor', '3', '--ref', "DEAL 7's"];
     writeRows(entry('a_ref00001', ago(60_000), { argv }));
     const shown = await exits(0, 'journal show a_ref00001 --fields argv --no-header');
     expect(shown.stdout).toBe(`hedge open USDTNGN buy 100 --tenor 3 --ref 'DEAL 7'\\''s'\n`);
   });
 
-  it('an unknown id and an ambiguous prefix are exit 2 naming what was typed (and the candidates)', async () => {
-    writeJournal();
-    await exits(2, 'journal show a_nope', 'a_nope');
-    await exits(2, 'journal show a_', 'a_close003', 'a_open0001');
+  it('resolve: hand-written unresolved rows whose id carries a quote and control characters, or is spelled with a JSON escape, resolved by the part a person types: recorded, said so, exit 0', async () => {
+    const id = `a_odd"${HOSTILE}`;
+    writeRows(entry(id, ago(60_000), { outcome: 'unknown' }));
+    const result = await exits(0, 'journal resolve a_odd --not-landed', 'not landed: outcome abandoned');
+    expect(result.stderr).not.toContain('No journal entry');
+    // The same id spelled with a JSON escape, as a hand may write it.
+    const spelled = JSON.stringify(entry('a_esc1', ago(30_000), { outcome: 'unknown' })).replace(
+      '"a_esc1"',
+      '"\\u0061_esc1"',
+    );
+    writeFileSync(join(dir, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
+    await exits(0, 'journal resolve a_esc --landed', 'landed: outcome done');
+    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+      { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
+      { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
+    ]);
+  });
+
+  it('an unverified planned roll leg: resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
+    writeRows(entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' }));
+    await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
+    await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
+    await exits(0, 'resume', 'Nothing to resume');
+    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
+      { id: 'a_leg00001', outcome: 'abandoned', message: 'resolved by hand: did not land' },
+    ]);
   });
 });
 
@@ -267,37 +279,5 @@ describe('hedge resume refusals (nothing is sent)', () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('Unresolved: finish it with `hedge --profile ops resume a_open0009`');
     expect(shown.stdout).not.toContain('--profile desk');
-  });
-});
-
-describe('hedge journal resolve', () => {
-  it('hand-written unresolved rows whose id carries a quote and control characters, or is spelled with a JSON escape, resolved by the part a person types: recorded, said so, exit 0', async () => {
-    const id = `a_odd"${HOSTILE}`;
-    writeRows(entry(id, ago(60_000), { outcome: 'unknown' }));
-    const result = await exits(0, 'journal resolve a_odd --not-landed', 'not landed: outcome abandoned');
-    expect(result.stderr).not.toContain('No journal entry');
-    // The same id spelled with a JSON escape, as a hand may write it.
-    const spelled = JSON.stringify(entry('a_esc1', ago(30_000), { outcome: 'unknown' })).replace(
-      '"a_esc1"',
-      '"\\u0061_esc1"',
-    );
-    writeFileSync(join(dir, 'journal.jsonl'), `${spelled}\n`, { flag: 'a' });
-    await exits(0, 'journal resolve a_esc --landed', 'landed: outcome done');
-    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
-      { id: 'a_esc1', outcome: 'done', message: 'resolved by hand: landed' },
-      { id, outcome: 'abandoned', message: 'resolved by hand: did not land' },
-    ]);
-  });
-});
-
-describe('an unverified planned roll leg', () => {
-  it('resume refuses it (exit 13) naming `journal resolve ID --not-landed`, which records it (exit 0): its hint runs as printed, and a later `hedge resume` has nothing left to do', async () => {
-    writeRows(entry('a_leg00001', ago(60_000), { command: 'open', group: 'roll:USDTNGN:buy', outcome: 'planned' }));
-    await exits(13, 'resume', 'does not verify', 'hedge journal resolve a_leg00001 --not-landed');
-    await exits(0, 'journal resolve a_leg00001 --not-landed', 'not landed: outcome abandoned', 'does not verify');
-    await exits(0, 'resume', 'Nothing to resume');
-    expect(JSON.parse((await hedge('journal --json')).stdout)).toMatchObject([
-      { id: 'a_leg00001', outcome: 'abandoned', message: 'resolved by hand: did not land' },
-    ]);
   });
 });

@@ -154,17 +154,15 @@ describe('check and act under one lock (several hedges per side: dialect alpha)'
   });
 });
 
-describe('roll under the book lock', () => {
-  it('2 `roll USDTNGN buy --tenor 7`, the second under the lock of the first: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
-    const t = await start({ fillDelayMs: HOUR_MS });
-    const seeded = t.seedOpen('buy', 1_000);
-    const waited = await secondUnderLock(t, 'roll USDTNGN buy --tenor 7', '/hedges/close');
-    const [active] = t.active('buy');
-    exits(waited, 11, 'was rolled to 7 days by another hedge process', active.id);
-    expect([t.requests('POST', '/hedges/close').length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
-    expect(t.active('buy')).toEqual([expect.objectContaining({ tenorDays: 7 })]);
-    expect(active.id).not.toBe(seeded.id);
-  });
+it('roll under the book lock: 2 `roll USDTNGN buy --tenor 7`, the second under the lock of the first: one rolls; the other waits, sees the side rolled meanwhile, and exits 11 without rolling the new hedge again', async () => {
+  const t = await start({ fillDelayMs: HOUR_MS });
+  const seeded = t.seedOpen('buy', 1_000);
+  const waited = await secondUnderLock(t, 'roll USDTNGN buy --tenor 7', '/hedges/close');
+  const [active] = t.active('buy');
+  exits(waited, 11, 'was rolled to 7 days by another hedge process', active.id);
+  expect([t.requests('POST', '/hedges/close').length, t.requests('POST', '/hedges').length]).toEqual([1, 1]);
+  expect(t.active('buy')).toEqual([expect.objectContaining({ tenorDays: 7 })]);
+  expect(active.id).not.toBe(seeded.id);
 });
 
 describe('resume reconciles before it resends (the CLI clock pinned to the simulator, which only moves when told)', () => {
@@ -207,14 +205,15 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
     const { t, pinned } = await killedWhileHeld('open USDTNGN buy 2000 --tenor 1', '/hedges');
     t.advance(30 * HOUR_MS);
 
-    const again = exits(await pinned.hedge('open USDTNGN buy 2000 --tenor 1'), 12);
+    const again = await pinned.hedge('open USDTNGN buy 2000 --tenor 1');
     const [entry] = await journalEntries(pinned, '--pending');
-    for (const text of [
+    exits(
+      again,
+      12,
       'The book cannot tell whether it landed',
       `hedge journal resolve ${entry.id} --landed`,
       `hedge journal resolve ${entry.id} --not-landed`,
-    ])
-      expect(again.stderr).toContain(text);
+    );
     expect(t.requests('POST', '/hedges')).toHaveLength(1);
 
     exits(await pinned.hedge(`journal resolve ${entry.id} --landed`), 0, 'recorded as landed');
@@ -224,43 +223,39 @@ describe('resume reconciles before it resends (the CLI clock pinned to the simul
   });
 });
 
-describe('killed at a random moment, then run again two at a time', () => {
-  // The kill point is the k-th request the server sees (k drawn at random each round and printed),
-  // so it falls anywhere from before the journal entry to after the landing — never on a timer.
-  it('every add that landed on the server is an exit-0 run or one the killed run finished itself; each once', async () => {
-    // Two rounds at once, each on a simulator and config dir of its own.
-    const round = async (round: number) => {
-      const t = await start();
-      t.seedOpen('sell', 1_000);
-      // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
-      const k = 1 + Math.floor(Math.random() * 7);
-      let child: ChildProcess | undefined;
-      const killed = t.hedge('add USDTNGN sell 100', {
-        onSpawn: (spawned) => (child = spawned),
-      });
-      let finished = false;
-      void killed.then(() => (finished = true));
-      await until(() => finished || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
-      child!.kill('SIGKILL');
-      const first = await killed;
+// The kill point is the k-th request the server sees (k drawn at random each round and printed),
+// so it falls anywhere from before the journal entry to after the landing — never on a timer.
+it('killed at a random moment, then run again two at a time: every add that landed on the server is an exit-0 run or one the killed run finished itself; each once', async () => {
+  // Two rounds at once, each on a simulator and config dir of its own.
+  const round = async (round: number) => {
+    const t = await start();
+    t.seedOpen('sell', 1_000);
+    // An uninterrupted add makes about 6 requests (markets, account, positions, quote, add, polls).
+    const k = 1 + Math.floor(Math.random() * 7);
+    let child: ChildProcess | undefined;
+    const killed = t.hedge('add USDTNGN sell 100', {
+      onSpawn: (spawned) => (child = spawned),
+    });
+    let finished = false;
+    void killed.then(() => (finished = true));
+    await until(() => finished || t.sandbox.requestLog.length >= k, `request ${k} of the add (round ${round})`);
+    child!.kill('SIGKILL');
+    const first = await killed;
 
-      const runs = await sideBySide(t, 'add USDTNGN sell 100', 2);
-      const entries = await journalEntries(t);
-      const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
-      const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
-      const context = `round ${round}, killed at request ${k} (${first.signal ?? `exit ${first.code}`}); exits ${runs.map((run) => run.code).join(', ')}`;
-      // The killed run may have finished its add before the kill reached it: then its entry is done without an exit 0.
-      expect([0, 1], context).toContain(done.length - ok);
-      expect(activeNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
-      expect(keysAnswered(t, '/hedges/add').sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
-      for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
-      expect(
-        entries.filter(
-          (entry) => entry.command === 'add' && ['pending', 'submitted', 'unknown'].includes(entry.outcome),
-        ),
-        context,
-      ).toEqual([]);
-    };
-    await Promise.all([0, 1].map(round));
-  });
+    const runs = await sideBySide(t, 'add USDTNGN sell 100', 2);
+    const entries = await journalEntries(t);
+    const done = entries.filter((entry) => entry.command === 'add' && entry.outcome === 'done');
+    const ok = runs.filter((run) => run.code === 0).length + (first.code === 0 ? 1 : 0);
+    const context = `round ${round}, killed at request ${k} (${first.signal ?? `exit ${first.code}`}); exits ${runs.map((run) => run.code).join(', ')}`;
+    // The killed run may have finished its add before the kill reached it: then its entry is done without an exit 0.
+    expect([0, 1], context).toContain(done.length - ok);
+    expect(activeNotional(t, 'sell'), context).toBe(1_000 + 100 * done.length);
+    expect(keysAnswered(t, '/hedges/add').sort(), context).toEqual(done.map((entry) => entry.idempotency_key).sort());
+    for (const run of runs.filter((candidate) => candidate.code !== 0)) saysWhy(run);
+    expect(
+      entries.filter((entry) => entry.command === 'add' && ['pending', 'submitted', 'unknown'].includes(entry.outcome)),
+      context,
+    ).toEqual([]);
+  };
+  await Promise.all([0, 1].map(round));
 });

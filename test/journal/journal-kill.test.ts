@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { until } from '../support/polling.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
-import { exits, journalEntries, keysAnswered, killWhen, heldPauses, waitingAfter, ok } from '../support/cli-runs.js';
+import {
+  exits,
+  journalEntries,
+  keysAnswered,
+  killWhen,
+  heldPauses,
+  waitingAfter,
+  ok,
+  okJson,
+} from '../support/cli-runs.js';
 import { hedgeOf } from '../support/keeper.js';
 
 const startTrading = useSimulators({ stepped: true });
@@ -32,8 +41,7 @@ async function filledHedge(t: Simulator, side: 'buy' | 'sell', notional: string)
   const opened = ok(await t.hedge(`open USDTNGN ${side} ${notional} --tenor 7 --no-wait --json`));
   t.sandbox.clock.advance(LAND_MS);
   const id = JSON.parse(opened.stdout).hedge_id;
-  const listed = await t.hedge(`hedges ${id} --json`);
-  expect(JSON.parse(listed.stdout)).toMatchObject({ status: 'filled' });
+  expect(okJson(await t.hedge(`hedges ${id} --json`))).toMatchObject({ status: 'filled' });
   return id;
 }
 
@@ -134,67 +142,62 @@ describe('kill -9, then the same command again: the action happens once', () => 
   });
 });
 
-describe('hedge resume', () => {
-  it('resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
-    const t = await startTrading({ fillDelayMs: LAND_MS });
-    const id = await filledHedge(t, 'buy', '10000');
-    await killWhen(t, 'add USDTNGN buy 500'.split(' '), inItsWait(t), 'the add was waiting');
-    const [left] = await journalEntries(t, '--pending');
-    expect(left).toMatchObject({ command: 'add' });
+it('hedge resume ID of an add killed in its wait re-sends its key, then waits for the landing as add would', async () => {
+  const t = await startTrading({ fillDelayMs: LAND_MS });
+  const id = await filledHedge(t, 'buy', '10000');
+  await killWhen(t, 'add USDTNGN buy 500'.split(' '), inItsWait(t), 'the add was waiting');
+  const [left] = await journalEntries(t, '--pending');
+  expect(left).toMatchObject({ command: 'add' });
 
-    const before = t.sandbox.requestLog.length;
-    // Its pauses end at once until it has polled the positions after its replayed add; the next one is the test's to end.
-    const pauses = heldPauses(() => {
-      const log = t.sandbox.requestLog.slice(before);
-      const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
-      return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
-    });
-    let finished = false;
-    const running = t.hedge(`resume ${left.id} --json`, { clock: pauses.clock }).finally(() => (finished = true));
-    await until(pauses.paused, 'the resumed add waiting after a poll', { process: running });
-    // Still running: waiting for the landing only this test can bring about.
-    expect(finished).toBe(false);
-    t.sandbox.clock.advance(LAND_MS);
-    pauses.wake();
-    const resumed = ok(await running);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
-    expect(hedgeOf(t, id).notionalUsd).toBe(10_500);
-    expect(keysAnswered(t, '/hedges/add')).toEqual([left.idempotency_key]);
-    expect((await journalEntries(t)).find((entry) => entry.id === left.id)).toMatchObject({ outcome: 'done' });
+  const before = t.sandbox.requestLog.length;
+  // Its pauses end at once until it has polled the positions after its replayed add; the next one is the test's to end.
+  const pauses = heldPauses(() => {
+    const log = t.sandbox.requestLog.slice(before);
+    const sent = log.findIndex((entry) => entry.path === '/hedges/add' && entry.status === 200);
+    return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
   });
+  let finished = false;
+  const running = t.hedge(`resume ${left.id} --json`, { clock: pauses.clock }).finally(() => (finished = true));
+  await until(pauses.paused, 'the resumed add waiting after a poll', { process: running });
+  // Still running: waiting for the landing only this test can bring about.
+  expect(finished).toBe(false);
+  t.sandbox.clock.advance(LAND_MS);
+  pauses.wake();
+  const resumed = ok(await running);
+  expect(JSON.parse(resumed.stdout)).toMatchObject({ notional_usd: 10_500 });
+  expect(hedgeOf(t, id).notionalUsd).toBe(10_500);
+  expect(keysAnswered(t, '/hedges/add')).toEqual([left.idempotency_key]);
+  expect((await journalEntries(t)).find((entry) => entry.id === left.id)).toMatchObject({ outcome: 'done' });
 });
 
-describe('stopped by a signal during the wait', () => {
-  it.each([
-    // An add waiting for its landing in the positions list, on a filled open.
+it.each([
+  // An add waiting for its landing in the positions list, on a filled open.
+  [
+    'SIGTERM',
+    143,
+    'add USDTNGN buy 500',
+    '/hedges/add',
+    '/positions',
     [
-      'SIGTERM',
-      143,
-      'add USDTNGN buy 500',
-      '/hedges/add',
-      '/positions',
-      [
-        ['add', 'submitted'],
-        ['open', 'done'],
-      ],
+      ['add', 'submitted'],
+      ['open', 'done'],
     ],
-    // An open waiting for its fill on its hedge record.
-    ['SIGHUP', 129, 'open USDTNGN sell 3000 --tenor 3', '/hedges', '/hedges/hdg_', [['open', 'submitted']]],
-  ] as const)(
-    '%s → exit %i, names the resume command and the key; the entry stays unresolved (--pending lists it alone) and the key is never in the journal',
-    async (signal, code, args, path, polled, journaled) => {
-      const t = await startTrading({ fillDelayMs: LAND_MS });
-      if (args.startsWith('add')) await filledHedge(t, 'buy', '10000');
-      // Its poll seen: a signal before the wait is under way is another story.
-      const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
-      const stopped = exits(await killWhen(t, args.split(' '), waiting, 'the write was waiting', { signal }), code);
-      const [pending, ...more] = await journalEntries(t, '--pending');
-      expect([pending.outcome, more]).toEqual(['submitted', []]);
-      for (const said of [`hedge resume ${pending.id}`, pending.idempotency_key])
-        expect(stopped.stderr).toContain(said);
-      expect((await journalEntries(t)).map((entry) => [entry.command, entry.outcome])).toEqual(journaled);
-      expect(t.hedges()).toHaveLength(1);
-      expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
-    },
-  );
-});
+  ],
+  // An open waiting for its fill on its hedge record.
+  ['SIGHUP', 129, 'open USDTNGN sell 3000 --tenor 3', '/hedges', '/hedges/hdg_', [['open', 'submitted']]],
+] as const)(
+  'stopped by a signal during the wait, %s → exit %i, names the resume command and the key; the entry stays unresolved (--pending lists it alone) and the key is never in the journal',
+  async (signal, code, args, path, polled, journaled) => {
+    const t = await startTrading({ fillDelayMs: LAND_MS });
+    if (args.startsWith('add')) await filledHedge(t, 'buy', '10000');
+    // Its poll seen: a signal before the wait is under way is another story.
+    const waiting = waitingAfter(t, path, (seen) => seen.startsWith(polled));
+    const stopped = exits(await killWhen(t, args.split(' '), waiting, 'the write was waiting', { signal }), code);
+    const [pending, ...more] = await journalEntries(t, '--pending');
+    expect([pending.outcome, more]).toEqual(['submitted', []]);
+    for (const said of [`hedge resume ${pending.id}`, pending.idempotency_key]) expect(stopped.stderr).toContain(said);
+    expect((await journalEntries(t)).map((entry) => [entry.command, entry.outcome])).toEqual(journaled);
+    expect(t.hedges()).toHaveLength(1);
+    expect(readFileSync(join(t.configDir, 'journal.jsonl'), 'utf8')).not.toContain(t.sandbox.apiKey);
+  },
+);

@@ -78,64 +78,60 @@ describe('a journal that cannot be used is exit 13, naming its path; nothing is 
   });
 });
 
-describe('a damaged journal line', () => {
-  it('a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
-    const t = await start();
-    ok(await t.hedge('open USDTNGN buy 1000 --tenor 3'));
-    const journal = join(t.configDir, 'journal.jsonl');
-    const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]);
-    // An unresolved add of this account on the side the write below adds to: the row a write looks at first.
-    const { seal: _seal, ...fields } = begin;
-    const row = {
-      ...fields,
-      id: 'a_nested000001',
-      seq: begin.seq + 100,
-      command: 'add',
-      outcome: 'pending',
-      idempotency_key: 'nested-row',
-      request: {
-        method: 'POST',
-        path: '/hedges/add',
-        body: { market: 'USDTNGN', side: 'buy', notional_usd: 100, extra: NESTED_HERE },
-      },
-    };
-    const line = readFileSync(journal, 'utf8').split('\n').length;
-    appendFileSync(journal, `${nestedJson(row, 150_000)}\n`);
-    const skipped = `Journal line skipped: ${journal}:${line} (nested deeper than 64 levels).`;
+it('a damaged journal line: a line nested 150,000 deep (300 KB) is skipped with a warning naming it: journal, journal show, journal resolve, resume and a write go on, each saying it once', async () => {
+  const t = await start();
+  ok(await t.hedge('open USDTNGN buy 1000 --tenor 3'));
+  const journal = join(t.configDir, 'journal.jsonl');
+  const begin = JSON.parse(readFileSync(journal, 'utf8').split('\n')[0]);
+  // An unresolved add of this account on the side the write below adds to: the row a write looks at first.
+  const { seal: _seal, ...fields } = begin;
+  const row = {
+    ...fields,
+    id: 'a_nested000001',
+    seq: begin.seq + 100,
+    command: 'add',
+    outcome: 'pending',
+    idempotency_key: 'nested-row',
+    request: {
+      method: 'POST',
+      path: '/hedges/add',
+      body: { market: 'USDTNGN', side: 'buy', notional_usd: 100, extra: NESTED_HERE },
+    },
+  };
+  const line = readFileSync(journal, 'utf8').split('\n').length;
+  appendFileSync(journal, `${nestedJson(row, 150_000)}\n`);
+  const skipped = `Journal line skipped: ${journal}:${line} (nested deeper than 64 levels).`;
 
-    const listed = exits(await t.hedge('journal --json'), 0, skipped);
-    expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
-    exits(await t.hedge('journal'), 0, skipped);
-    exits(await t.hedge('journal show a_nested000001'), 2, skipped, 'a_nested000001');
-    exits(await t.hedge('journal resolve a_nested000001 --landed --yes'), 2, skipped);
-    exits(await t.hedge('resume'), 0, skipped);
-    const added = exits(await t.hedge('add USDTNGN buy 100'), 0, skipped);
-    // Said once by a command, however often it reads the journal.
-    expect(added.stderr.split(skipped)).toHaveLength(2);
-    expect(added.stderr).not.toMatch(/unexpected|call stack/i);
-    expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
-    expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1100]);
-  });
+  const listed = exits(await t.hedge('journal --json'), 0, skipped);
+  expect(JSON.parse(listed.stdout)).toMatchObject([{ command: 'open', outcome: 'filled' }]);
+  exits(await t.hedge('journal'), 0, skipped);
+  exits(await t.hedge('journal show a_nested000001'), 2, skipped, 'a_nested000001');
+  exits(await t.hedge('journal resolve a_nested000001 --landed --yes'), 2, skipped);
+  exits(await t.hedge('resume'), 0, skipped);
+  const added = exits(await t.hedge('add USDTNGN buy 100'), 0, skipped);
+  // Said once by a command, however often it reads the journal.
+  expect(added.stderr.split(skipped)).toHaveLength(2);
+  expect(added.stderr).not.toMatch(/unexpected|call stack/i);
+  expect(t.requests('POST', '/hedges/add')).toHaveLength(1);
+  expect(t.active('buy').map((hedge) => hedge.notionalUsd)).toEqual([1100]);
 });
 
-describe('a damaged lock record', () => {
-  it('is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record', async () => {
-    const t = await start();
-    // The record of `open … --ref DEAL-7`'s lock: locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
-    const scope = ['test', new URL(t.baseUrl).host, keyFingerprint(t.apiKey), 'ref', 'DEAL-7'].join('|');
-    const record = join(t.configDir, 'locks', `${createHash('sha256').update(scope).digest('hex').slice(0, 24)}.json`);
-    mkdirSync(join(t.configDir, 'locks'), { recursive: true, mode: 0o700 });
-    writeFileSync(record, '{"scope": "test|', { mode: 0o600 });
+it('a damaged lock record is said in one line naming its file and taken as held by nobody: `open --ref` takes the lock, opens once, and removes the record', async () => {
+  const t = await start();
+  // The record of `open … --ref DEAL-7`'s lock: locks/<hash of ENV|HOST|KEYFP|ref|DEAL-7>.json (docs/journal.md).
+  const scope = ['test', new URL(t.baseUrl).host, keyFingerprint(t.apiKey), 'ref', 'DEAL-7'].join('|');
+  const record = join(t.configDir, 'locks', `${createHash('sha256').update(scope).digest('hex').slice(0, 24)}.json`);
+  mkdirSync(join(t.configDir, 'locks'), { recursive: true, mode: 0o700 });
+  writeFileSync(record, '{"scope": "test|', { mode: 0o600 });
 
-    const opened = exits(
-      await t.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-7'),
-      0,
-      `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
-    );
-    expect([opened.stderr.split(record).length, t.requests('POST', '/hedges').length, existsSync(record)]).toEqual([
-      2,
-      1,
-      false,
-    ]);
-  });
+  const opened = exits(
+    await t.hedge('open USDTNGN buy 1000 --tenor 3 --ref DEAL-7'),
+    0,
+    `Lock record skipped: ${record} (not valid JSON); taken as held by nobody.`,
+  );
+  expect([opened.stderr.split(record).length, t.requests('POST', '/hedges').length, existsSync(record)]).toEqual([
+    2,
+    1,
+    false,
+  ]);
 });

@@ -1,7 +1,6 @@
 // The journal store in-process, on a real folder under the temp dir with an injected clock: what
 // goes into journal.jsonl, how events fold into entries, listing and lookup (the "same request" rule
 // for every backend: conformance.test.ts), the key guard, and reading a file a crash left with a torn line.
-import { redactKey } from '../../src/core/security/secrets.js';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -36,41 +35,31 @@ function setUp(options: { dir?: string } = {}) {
   };
 }
 
-describe('journalDir', () => {
-  it('is HEDGE_CONFIG_DIR itself, else an absolute $XDG_STATE_HOME/hedge (a relative one is ignored, as the XDG spec asks), else ~/.local/state/hedge', () => {
-    const home = '/home/ada/.local/state/hedge';
-    expect(
-      [
-        { HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' },
-        { XDG_STATE_HOME: '/state', HOME: '/home/ada' },
-        { HOME: '/home/ada' },
-        { HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' },
-        { XDG_STATE_HOME: 'state', HOME: '/home/ada' },
-      ].map(journalDir),
-    ).toEqual(['/cfg/hedge', '/state/hedge', home, home, home]);
-  });
-});
-
-describe('helpers', () => {
-  it('keyFingerprint is the first 12 hex digits of sha256; isUnresolved holds for planned, pending, submitted and unknown only', () => {
-    // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
-    expect(keyFingerprint('abc')).toBe('ba7816bf8f01');
-    expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
-      'planned',
-      'pending',
-      'submitted',
-      'unknown',
-    ]);
-  });
-
-  it('canonicalJson sorts keys at every depth, keeps array order and writes numbers as JSON does', () => {
-    expect(canonicalJson({ side: 'buy', market: 'USDTNGN', nested: { b: 1, a: [3, { z: 1, y: 2 }] } })).toBe(
-      '{"market":"USDTNGN","nested":{"a":[3,{"y":2,"z":1}],"b":1},"side":"buy"}',
-    );
-    expect(canonicalJson({ notional_usd: 1e4 })).toBe(canonicalJson({ notional_usd: 10000 }));
-    expect(canonicalJson({ notional_usd: '10000' })).not.toBe(canonicalJson({ notional_usd: 10000 }));
-    expect([canonicalJson({ a: undefined, b: null }), canonicalJson(undefined)]).toEqual(['{"b":null}', 'null']);
-  });
+it('helpers: journalDir is HEDGE_CONFIG_DIR itself, else an absolute $XDG_STATE_HOME/hedge (a relative one is ignored, as the XDG spec asks), else ~/.local/state/hedge; keyFingerprint is the first 12 hex digits of sha256; isUnresolved holds for planned, pending, submitted and unknown only; canonicalJson sorts keys at every depth, keeps array order and writes numbers as JSON does', () => {
+  const home = '/home/ada/.local/state/hedge';
+  expect(
+    [
+      { HEDGE_CONFIG_DIR: '/cfg/hedge', XDG_STATE_HOME: '/state', HOME: '/home/ada' },
+      { XDG_STATE_HOME: '/state', HOME: '/home/ada' },
+      { HOME: '/home/ada' },
+      { HEDGE_CONFIG_DIR: '', XDG_STATE_HOME: '', HOME: '/home/ada' },
+      { XDG_STATE_HOME: 'state', HOME: '/home/ada' },
+    ].map(journalDir),
+  ).toEqual(['/cfg/hedge', '/state/hedge', home, home, home]);
+  // sha256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+  expect(keyFingerprint('abc')).toBe('ba7816bf8f01');
+  expect(OUTCOMES.filter((outcome) => isUnresolved({ outcome }))).toEqual([
+    'planned',
+    'pending',
+    'submitted',
+    'unknown',
+  ]);
+  expect(canonicalJson({ side: 'buy', market: 'USDTNGN', nested: { b: 1, a: [3, { z: 1, y: 2 }] } })).toBe(
+    '{"market":"USDTNGN","nested":{"a":[3,{"y":2,"z":1}],"b":1},"side":"buy"}',
+  );
+  expect(canonicalJson({ notional_usd: 1e4 })).toBe(canonicalJson({ notional_usd: 10000 }));
+  expect(canonicalJson({ notional_usd: '10000' })).not.toBe(canonicalJson({ notional_usd: 10000 }));
+  expect([canonicalJson({ a: undefined, b: null }), canonicalJson(undefined)]).toEqual(['{"b":null}', 'null']);
 });
 
 describe('begin and update', () => {
@@ -127,8 +116,12 @@ describe('begin and update', () => {
     expect((await journal.update(other.id, { outcome: 'done', resolved_at: resolvedAt })).resolved_at).toBe(resolvedAt);
   });
 
-  it('refuses to update an entry that does not exist, and writes nothing', async () => {
-    const { journal, fileText } = setUp();
+  it('refuses to update an entry that does not exist, or to begin one without the fields a reader needs, and writes nothing', async () => {
+    const { journal, fileText, dir } = setUp();
+    await expect(journal.begin({ ...openFields(), key_id: '', environment: 'prod' as 'live' })).rejects.toThrow(
+      'Cannot journal this action: environment must be live or test; key_id is required.',
+    );
+    expect(existsSync(dir)).toBe(false);
     await journal.begin(openFields());
     const before = fileText();
     await expect(journal.update('a_nothere', { outcome: 'filled' })).rejects.toThrow(
@@ -136,56 +129,36 @@ describe('begin and update', () => {
     );
     expect(fileText()).toBe(before);
   });
+});
 
-  it('refuses fields a reader needs when they are missing', async () => {
+const KEY = 'hpk_live_Sup3rSecretKeyValue_99';
+const body = (value: Record<string, unknown>) => ({ request: { method: 'POST', path: '/hedges', body: value } });
+
+it.each([
+  [{ argv: ['hedge', 'open', '--api-key', KEY] }, '(at $.argv[3])'],
+  [body({ note: `Bearer ${KEY}` }), '(at $.request.body.note)'],
+  [body({ [KEY]: 1 }), '(at $.request.body (a property name))'],
+])(
+  'the key guard refuses a new entry carrying an API-key-shaped string anywhere, names where %#, never the key, and writes nothing',
+  async (overrides, where) => {
     const { journal, dir } = setUp();
-    await expect(journal.begin({ ...openFields(), key_id: '', environment: 'prod' as 'live' })).rejects.toThrow(
-      'Cannot journal this action: environment must be live or test; key_id is required.',
-    );
+    const error = await journal.begin(openFields(overrides)).catch((caught) => caught);
+    expect(error).toBeInstanceOf(JournalError);
+    expect(error.message).toContain(where);
+    expect(error.message).not.toContain('Sup3rSecret');
     expect(existsSync(dir)).toBe(false);
-  });
-});
+  },
+);
 
-describe('the key guard', () => {
-  const KEY = 'hpk_live_Sup3rSecretKeyValue_99';
-  const body = (value: Record<string, unknown>) => ({ request: { method: 'POST', path: '/hedges', body: value } });
-
-  it.each([
-    [{ argv: ['hedge', 'open', '--api-key', KEY] }, '(at $.argv[3])'],
-    [body({ note: `Bearer ${KEY}` }), '(at $.request.body.note)'],
-    [body({ [KEY]: 1 }), '(at $.request.body (a property name))'],
-  ])(
-    'refuses a new entry carrying an API-key-shaped string anywhere, names where %#, never the key, and writes nothing',
-    async (overrides, where) => {
-      const { journal, dir } = setUp();
-      const error = await journal.begin(openFields(overrides)).catch((caught) => caught);
-      expect(error).toBeInstanceOf(JournalError);
-      expect(error.message).toContain(where);
-      expect(error.message).not.toContain('Sup3rSecret');
-      expect(existsSync(dir)).toBe(false);
-    },
-  );
-
-  it('stores an update carrying one with the key redacted, never the key', async () => {
-    const { journal, fileText } = setUp();
-    const begun = await journal.begin(openFields());
-    const updated = await journal.update(begun.id, { outcome: 'rejected', message: `401 for key ${KEY}` });
-    expect(updated.message).toBe(`401 for key ${redactKey(KEY)}`);
-    expect(fileText()).not.toContain(KEY);
-  });
-});
-
-describe('list and get (the rest for every backend: conformance.test.ts)', () => {
-  it('reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
-    const { journal, dir } = setUp();
-    const request = { environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} } as const;
-    expect([
-      await journal.list(),
-      await journal.get('a_'),
-      await journal.findUnresolvedMatch(request),
-      existsSync(dir),
-    ]).toEqual([[], undefined, undefined, false]);
-  });
+it('list and get (the rest for every backend: conformance.test.ts): reading a journal that does not exist yet is an empty journal and creates nothing', async () => {
+  const { journal, dir } = setUp();
+  const request = { environment: 'test', base_url_host: 'h', key_id: KEY_ID, command: 'open', body: {} } as const;
+  expect([
+    await journal.list(),
+    await journal.get('a_'),
+    await journal.findUnresolvedMatch(request),
+    existsSync(dir),
+  ]).toEqual([[], undefined, undefined, false]);
 });
 
 /** A begin event as a line of the file, written at 09:00. */
@@ -223,10 +196,8 @@ describe('a file a crash or a hand edit damaged', () => {
     // Reading past damaged lines archives nothing.
     expect(readdirSync(dir)).toEqual(['journal.jsonl']);
   });
-});
 
-describe('a line over the bound', () => {
-  it('is skipped unread, said with its file and line, the other lines read; a write that large is refused, nothing recorded', async () => {
+  it('a line over the bound is skipped unread, said with its file and line, the other lines read; a write that large is refused, nothing recorded', async () => {
     const { journal, skipped, fileText } = setUp({ dir: tempFolder() });
     const { file } = journal;
     // A whole event, valid JSON, past 1 MiB: hedge writes none (a hand edit, or someone filling the disk).
@@ -249,16 +220,14 @@ describe('a line over the bound', () => {
   });
 });
 
-describe('the lock', () => {
-  it('takes over a lock left by a process that died holding it, once the lock is stale', async () => {
-    const { journal, dir } = setUp({ dir: tempFolder() });
-    const lock = join(dir, 'journal.jsonl.lock');
-    mkdirSync(lock);
-    const anHourAgo = new Date(Date.now() - 3_600_000);
-    utimesSync(lock, anHourAgo, anHourAgo);
+it('the lock: takes over a lock left by a process that died holding it, once the lock is stale', async () => {
+  const { journal, dir } = setUp({ dir: tempFolder() });
+  const lock = join(dir, 'journal.jsonl.lock');
+  mkdirSync(lock);
+  const anHourAgo = new Date(Date.now() - 3_600_000);
+  utimesSync(lock, anHourAgo, anHourAgo);
 
-    const entry = await journal.begin(openFields());
-    expect(await idsOf(journal)).toEqual([entry.id]);
-    expect(readdirSync(dir)).toEqual(['journal.jsonl']);
-  });
+  const entry = await journal.begin(openFields());
+  expect(await idsOf(journal)).toEqual([entry.id]);
+  expect(readdirSync(dir)).toEqual(['journal.jsonl']);
 });

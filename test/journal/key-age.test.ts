@@ -47,7 +47,7 @@ describe('actionAge: both clocks, and a reading that contradicts itself', () => 
     });
   });
 
-  it('a send the server now puts 3 h in its future, or a server clock untold now, is an age that cannot be told; never 0', () => {
+  it('a send the server now puts 3 h in its future, or a server clock untold now, is an age that cannot be told, never 0; an honest server read at once after the send is age 0 or more', () => {
     const later = T + 27_000;
     expect(
       actionAge({ serverMs: T + 30 * HOUR_MS, localMs: T }, { server: serverAt(27 * HOUR_MS, later), localMs: later }),
@@ -59,9 +59,7 @@ describe('actionAge: both clocks, and a reading that contradicts itself', () => 
       clock: 'local',
     });
     expect(actionAge({ localMs: T }, { localMs: T - 1 })).toEqual({ clock: 'local' });
-  });
-
-  it('an honest server read at once after the send is never in its future: age from 0', () => {
+    // An honest server read at once after the send is never in its future: age from 0.
     const at = serverAt(0, T);
     const age = actionAge({ serverMs: at.earliestMs, localMs: T }, { server: at, localMs: T });
     expect(age.ms).toBeGreaterThanOrEqual(0);
@@ -111,27 +109,26 @@ describe('resume on a server whose Date header was 30 h fast at the first send',
 
   const adds = (t: Simulator) => t.requests('POST', '/hedges/add');
 
-  function sentOnce(t: Simulator, key: string) {
-    expect([activeNotional(t, 'buy'), adds(t).filter((entry) => entry.idempotencyKey === key).length]).toEqual([
-      11_500, 1,
-    ]);
-  }
-
-  it("27 s later here, 27 h on the server (a fast clock): the send is in the server's future, the age cannot be told: exit 12, the key not sent again", async () => {
-    const { t, row, resumed } = await attack(27 * HOUR_MS, 27_000);
-    exits(
-      resumed,
-      12,
-      "its age cannot be told: the server's clock now puts its first send in the future",
-      'may be past the key lifetime of 12 h',
-      'Nothing was sent',
-    );
-    sentOnce(t, row.idempotency_key);
-  });
-
-  it("33 h later on both clocks: 3 h by the misread server clock, 33 h by this machine's: the larger wins, exit 12, the key not sent again", async () => {
-    const { t, row, resumed } = await attack(33 * HOUR_MS, 33 * HOUR_MS);
-    exits(resumed, 12, '33 h ago by the local clock', 'is past the key lifetime of 12 h', 'Nothing was sent');
-    sentOnce(t, row.idempotency_key);
+  it.each([
+    [
+      "27 s later here, 27 h on the server (a fast clock): the send is in the server's future, the age cannot be told: exit 12, the key not sent again",
+      27 * HOUR_MS,
+      27_000,
+      [
+        "its age cannot be told: the server's clock now puts its first send in the future",
+        'may be past the key lifetime of 12 h',
+      ],
+    ],
+    [
+      "33 h later on both clocks: 3 h by the misread server clock, 33 h by this machine's: the larger wins, exit 12, the key not sent again",
+      33 * HOUR_MS,
+      33 * HOUR_MS,
+      ['33 h ago by the local clock', 'is past the key lifetime of 12 h'],
+    ],
+  ])('%s', async (_name, serverMs, localMs, said) => {
+    const { t, row, resumed } = await attack(serverMs, localMs);
+    exits(resumed, 12, ...said, 'Nothing was sent');
+    const sent = adds(t).filter((entry) => entry.idempotencyKey === row.idempotency_key);
+    expect([activeNotional(t, 'buy'), sent.length]).toEqual([11_500, 1]);
   });
 });

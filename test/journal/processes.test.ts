@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { useChildBundle } from '../support/children/child-bundle.js';
 import { openJournal, type SkippedLine } from '../../src/platform/journal/index.js';
 import { openFields } from './local-journal.js';
@@ -56,49 +56,6 @@ function startWriter(options: {
 }
 type Writer = ReturnType<typeof startWriter>;
 
-/**
- * WRITERS writers of ENTRIES entries each, started together: each waits, loaded, until every one is
- * ready, so their appends race from the first one on. All must exit 0 and quietly.
- */
-async function racingWriters(dir: string, rotateBytes?: number) {
-  const writers = Array.from({ length: WRITERS }, (_, writer) =>
-    startWriter({ dir, writer, count: ENTRIES, rotateBytes, barrier: true }),
-  );
-  await Promise.all(writers.map((writer) => outputHas(writer, (output) => output.startsWith('ready\n'), 'ready')));
-  for (const writer of writers) writer.child.stdin!.end();
-  const results = await Promise.all(writers.map((writer) => writer.exited));
-  expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(writers.map(() => ({ code: 0, stderr: '' })));
-  return writers;
-}
-
-/**
- * Every entry of every writer once (the journal read without a skipped line), in its final state,
- * each id the one its writer was told; and
- * the writers' begins interleaved (more runs of one writer than there are writers), so the history
- * checked really was a race.
- */
-async function expectEveryEntryOnce(dir: string, writers: Writer[]) {
-  const { entries, skipped } = await loadJournal(dir);
-  expect(skipped).toEqual([]);
-  expect(entries.map((entry) => entry.idempotency_key).sort()).toEqual(
-    Array.from({ length: WRITERS }, (_, writer) =>
-      Array.from({ length: ENTRIES }, (_, index) => `writer-${writer}-${index}`),
-    )
-      .flat()
-      .sort(),
-  );
-  for (const entry of entries) {
-    const [, writer, index] = entry.idempotency_key.split('-');
-    expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
-  }
-  expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
-    entries.map((entry) => entry.id).sort(),
-  );
-  const bySeq = [...entries].sort((a, b) => a.seq! - b.seq!).map((entry) => entry.idempotency_key.split('-')[1]);
-  expect(new Set(entries.map((entry) => entry.seq)).size).toBe(WRITERS * ENTRIES);
-  expect(bySeq.filter((writer, index) => writer !== bySeq[index - 1]).length).toBeGreaterThan(WRITERS);
-}
-
 /** Resolves once the writer's output passes `test`; fails if it exits first. */
 const outputHas = (writer: Writer, test: (output: string) => boolean, what: string) =>
   until(() => test(writer.output()), what, { process: writer.exited });
@@ -124,68 +81,91 @@ function freshDir(name: string) {
   return join(mkdtempSync(join(built.scratch, `${name}-`)), 'state');
 }
 
-describe('several processes at once', () => {
-  it(`${WRITERS} writers × ${ENTRIES} entries (each begun then updated) with a small active segment: all present exactly once across the segment and the archives, every line whole`, async () => {
-    const dir = freshDir('rotating');
-    const writers = await racingWriters(dir, ROTATE_BYTES);
-    expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
-    // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
-    expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(ROTATE_BYTES + 2 * 1024);
+it(`several processes at once: ${WRITERS} writers × ${ENTRIES} entries (each begun then updated) with a small active segment: all present exactly once across the segment and the archives, every line whole`, async () => {
+  const dir = freshDir('rotating');
+  // Started together: each waits, loaded, until every one is ready, so their appends race from the first one on.
+  const writers = Array.from({ length: WRITERS }, (_, writer) =>
+    startWriter({ dir, writer, count: ENTRIES, rotateBytes: ROTATE_BYTES, barrier: true }),
+  );
+  await Promise.all(writers.map((writer) => outputHas(writer, (output) => output.startsWith('ready\n'), 'ready')));
+  for (const writer of writers) writer.child.stdin!.end();
+  // All exit 0, and quietly.
+  const results = await Promise.all(writers.map((writer) => writer.exited));
+  expect(results.map(({ code, stderr }) => ({ code, stderr }))).toEqual(writers.map(() => ({ code: 0, stderr: '' })));
+  expect(readdirSync(join(dir, 'journal-archive')).length).toBeGreaterThanOrEqual(1);
+  // What a rotation leaves is at most half the bound; appends after the last one add at most the bound again.
+  expect(readFileSync(join(dir, 'journal.jsonl'), 'utf8').length).toBeLessThanOrEqual(ROTATE_BYTES + 2 * 1024);
 
-    await expectEveryEntryOnce(dir, writers);
-    // Every lock was released: nothing but the journal and its archives is left in the folder.
-    expect(readdirSync(dir).sort()).toEqual(['journal-archive', 'journal.jsonl']);
-  });
+  // Every entry of every writer once (the journal read without a skipped line), in its final state,
+  // each id the one its writer was told.
+  const { entries, skipped } = await loadJournal(dir);
+  expect(skipped).toEqual([]);
+  expect(entries.map((entry) => entry.idempotency_key).sort()).toEqual(
+    Array.from({ length: WRITERS }, (_, writer) =>
+      Array.from({ length: ENTRIES }, (_, index) => `writer-${writer}-${index}`),
+    )
+      .flat()
+      .sort(),
+  );
+  for (const entry of entries) {
+    const [, writer, index] = entry.idempotency_key.split('-');
+    expect([entry.outcome, entry.hedge_id]).toEqual(['filled', `hdg_${writer}_${index}`]);
+  }
+  expect(writers.flatMap((writer) => idsReported(writer.output(), 'begun')).sort()).toEqual(
+    entries.map((entry) => entry.id).sort(),
+  );
+  // The writers' begins interleaved (more runs of one writer than there are writers): the history checked really was a race.
+  const bySeq = [...entries].sort((a, b) => a.seq! - b.seq!).map((entry) => entry.idempotency_key.split('-')[1]);
+  expect(new Set(entries.map((entry) => entry.seq)).size).toBe(WRITERS * ENTRIES);
+  expect(bySeq.filter((writer, index) => writer !== bySeq[index - 1]).length).toBeGreaterThan(WRITERS);
+  // Every lock was released: nothing but the journal and its archives is left in the folder.
+  expect(readdirSync(dir).sort()).toEqual(['journal-archive', 'journal.jsonl']);
 });
 
-describe('a writer killed with SIGKILL in the middle of its appends', () => {
-  it('leaves a readable journal each time: everything reported on disk is there, at most the last line is torn', async () => {
-    const dir = freshDir('killed');
-    const reported = new Map<string, 'begun' | 'updated'>();
-    let knownSkips: number[] = [];
+it('a writer killed with SIGKILL in the middle of its appends leaves a readable journal each time: everything reported on disk is there, at most the last line is torn', async () => {
+  const dir = freshDir('killed');
+  const reported = new Map<string, 'begun' | 'updated'>();
+  let knownSkips: number[] = [];
 
-    for (let round = 0; round < 3; round++) {
-      const writer = startWriter({ dir, writer: round, count: null });
-      await afterUpdates(writer, 5 + 7 * round);
-      writer.child.kill('SIGKILL');
-      expect((await writer.exited).signal).toBe('SIGKILL');
-      for (const state of ['begun', 'updated'] as const)
-        for (const id of idsReported(writer.output(), state)) reported.set(id, state);
+  for (let round = 0; round < 3; round++) {
+    const writer = startWriter({ dir, writer: round, count: null });
+    await afterUpdates(writer, 5 + 7 * round);
+    writer.child.kill('SIGKILL');
+    expect((await writer.exited).signal).toBe('SIGKILL');
+    for (const state of ['begun', 'updated'] as const)
+      for (const id of idsReported(writer.output(), state)) reported.set(id, state);
 
-      const { entries, skipped } = await loadJournal(dir);
-      const byId = new Map(entries.map((entry) => [entry.id, entry]));
-      for (const [id, state] of reported) {
-        // A begun entry may have been updated just before the kill, without the child saying so.
-        expect(byId.get(id)?.outcome, `entry ${id}`).toEqual(
-          state === 'updated' ? 'filled' : expect.stringMatching(/^(pending|filled)$/),
-        );
-      }
-      const newSkips = skipped.map((skip) => skip.line).filter((line) => !knownSkips.includes(line));
-      expect(newSkips.length).toBeLessThanOrEqual(1);
-      if (newSkips.length === 1) {
-        const lineCount = readFileSync(join(dir, 'journal.jsonl'), 'utf8').replace(/\n$/, '').split('\n').length;
-        expect(newSkips[0]).toBe(lineCount);
-      }
-      knownSkips = skipped.map((skip) => skip.line);
-    }
-
-    // The next writer (this process) takes over any lock the last one died holding, and its entry
-    // starts on a line of its own.
-    const journal = openJournal({ dir, lockStaleMs: LOCK_STALE_MS });
-    const after = await journal.begin(openFields({ idempotency_key: 'after-the-kills' }));
     const { entries, skipped } = await loadJournal(dir);
-    expect([entries[0]?.id, skipped.map((skip) => skip.line)]).toEqual([after.id, knownSkips]);
-    expect(entries.length).toBeGreaterThanOrEqual(reported.size + 1);
-  });
+    const byId = new Map(entries.map((entry) => [entry.id, entry]));
+    for (const [id, state] of reported) {
+      // A begun entry may have been updated just before the kill, without the child saying so.
+      expect(byId.get(id)?.outcome, `entry ${id}`).toEqual(
+        state === 'updated' ? 'filled' : expect.stringMatching(/^(pending|filled)$/),
+      );
+    }
+    const newSkips = skipped.map((skip) => skip.line).filter((line) => !knownSkips.includes(line));
+    expect(newSkips.length).toBeLessThanOrEqual(1);
+    if (newSkips.length === 1) {
+      const lineCount = readFileSync(join(dir, 'journal.jsonl'), 'utf8').replace(/\n$/, '').split('\n').length;
+      expect(newSkips[0]).toBe(lineCount);
+    }
+    knownSkips = skipped.map((skip) => skip.line);
+  }
+
+  // The next writer (this process) takes over any lock the last one died holding, and its entry
+  // starts on a line of its own.
+  const journal = openJournal({ dir, lockStaleMs: LOCK_STALE_MS });
+  const after = await journal.begin(openFields({ idempotency_key: 'after-the-kills' }));
+  const { entries, skipped } = await loadJournal(dir);
+  expect([entries[0]?.id, skipped.map((skip) => skip.line)]).toEqual([after.id, knownSkips]);
+  expect(entries.length).toBeGreaterThanOrEqual(reported.size + 1);
 });
 
-describe('file modes', () => {
-  it('folder 0700 and file 0600 even under umask 000', async () => {
-    const dir = join(freshDir('modes'), 'nested', 'hedge');
-    const writer = startWriter({ dir, writer: 0, count: 1, umask: 0 });
-    expect(await writer.exited).toEqual({ code: 0, signal: null, stderr: '' });
-    expect(
-      [dir, join(dir, '..'), join(dir, 'journal.jsonl')].map((path) => (statSync(path).mode & 0o777).toString(8)),
-    ).toEqual(['700', '700', '600']);
-  });
+it('file modes: folder 0700 and file 0600 even under umask 000', async () => {
+  const dir = join(freshDir('modes'), 'nested', 'hedge');
+  const writer = startWriter({ dir, writer: 0, count: 1, umask: 0 });
+  expect(await writer.exited).toEqual({ code: 0, signal: null, stderr: '' });
+  expect(
+    [dir, join(dir, '..'), join(dir, 'journal.jsonl')].map((path) => (statSync(path).mode & 0o777).toString(8)),
+  ).toEqual(['700', '700', '600']);
 });

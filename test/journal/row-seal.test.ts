@@ -2,7 +2,7 @@
 // decided and built from: a change to any of those fields, a seal made under another key, or a seal
 // in another form is `forged`; no seal, or an older hedge's (v1, which did not cover the row's
 // identity), is `unsealed`.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 
 const KEY = 'sk_test_row_seal_unit_000000000000';
@@ -24,65 +24,63 @@ const row: SealedFields = {
   context: { baseline_notional_usd: 500, server_time_ms: 1_795_000_000_000 },
 };
 
-describe('row seals', () => {
-  const sealer = rowSealer(KEY);
-  const seal = sealer.seal(row);
+const sealer = rowSealer(KEY);
+const seal = sealer.seal(row);
 
-  it('verifies the row it sealed, whatever the order of its keys (as a store gives them back)', () => {
-    expect(seal).toMatch(/^v2\.[A-Za-z0-9_-]{43}$/);
-    expect(sealer.trust({ ...row, seal })).toBe('verified');
-    const { request: _request, ...rest } = row;
-    const reordered = JSON.parse(
-      JSON.stringify({
-        seal,
-        request: {
-          body: { notional_usd: 1000, side: 'buy', market: 'USDTNGN' },
-          path: row.request.path,
-          method: 'POST',
-        },
-        ...rest,
-      }),
-    );
-    expect(sealer.trust(reordered)).toBe('verified');
-    // The API key itself is nowhere in the seal.
-    expect(seal).not.toContain(KEY);
-  });
+it('verifies the row it sealed, whatever the order of its keys (as a store gives them back)', () => {
+  expect(seal).toMatch(/^v2\.[A-Za-z0-9_-]{43}$/);
+  expect(sealer.trust({ ...row, seal })).toBe('verified');
+  const { request: _request, ...rest } = row;
+  const reordered = JSON.parse(
+    JSON.stringify({
+      seal,
+      request: {
+        body: { notional_usd: 1000, side: 'buy', market: 'USDTNGN' },
+        path: row.request.path,
+        method: 'POST',
+      },
+      ...rest,
+    }),
+  );
+  expect(sealer.trust(reordered)).toBe('verified');
+  // The API key itself is nowhere in the seal.
+  expect(seal).not.toContain(KEY);
+});
 
-  it('a row without a seal is unsealed; a changed field, another key or another form is forged', () => {
-    expect(sealer.trust(row)).toBe('unsealed');
-    const changes: Array<Partial<SealedFields>> = [
-      // A genuine row copied as another: a new id, the next place, a later time.
-      { id: 'a_mwrrf5p2' },
-      { seq: 42 },
-      { seq: undefined },
-      { created_at: '2026-11-24T09:00:00.000Z' },
-      { environment: 'live' },
-      { base_url_host: 'evil.example:443' },
-      { key_id: '000000000000' },
-      { host: 'desk-2' },
-      { command: 'open' },
-      { request: { ...row.request, method: 'PUT' } },
-      { request: { ...row.request, path: '@127.0.0.2:4044/steal' } },
-      { request: { ...row.request, body: { ...(row.request.body as object), notional_usd: 66_666 } } },
-      { idempotency_key: 'k-2' },
-      { group: 'keep-2' },
-      { leg: 'reopen' },
-      { via: undefined },
-      // What a resume judges the key's age and its verdict by.
-      { context: { baseline_notional_usd: 500, server_time_ms: 1_795_999_000_000 } },
-      { context: undefined },
-    ];
-    for (const change of changes)
-      expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
-    expect([
-      rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal }),
-      sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v0.') }),
-      sealer.trust({ ...row, seal: 'v2.' }),
-      sealer.trust({ ...row, seal: 42 }),
-    ]).toEqual(['forged', 'forged', 'forged', 'forged']);
-  });
+it('a row without a seal is unsealed; a changed field, another key or another form is forged', () => {
+  expect(sealer.trust(row)).toBe('unsealed');
+  const changes: Array<Partial<SealedFields>> = [
+    // A genuine row copied as another: a new id, the next place, a later time.
+    { id: 'a_mwrrf5p2' },
+    { seq: 42 },
+    { seq: undefined },
+    { created_at: '2026-11-24T09:00:00.000Z' },
+    { environment: 'live' },
+    { base_url_host: 'evil.example:443' },
+    { key_id: '000000000000' },
+    { host: 'desk-2' },
+    { command: 'open' },
+    { request: { ...row.request, method: 'PUT' } },
+    { request: { ...row.request, path: '@127.0.0.2:4044/steal' } },
+    { request: { ...row.request, body: { ...(row.request.body as object), notional_usd: 66_666 } } },
+    { idempotency_key: 'k-2' },
+    { group: 'keep-2' },
+    { leg: 'reopen' },
+    { via: undefined },
+    // What a resume judges the key's age and its verdict by.
+    { context: { baseline_notional_usd: 500, server_time_ms: 1_795_999_000_000 } },
+    { context: undefined },
+  ];
+  for (const change of changes)
+    expect(sealer.trust({ ...row, ...change, seal }), JSON.stringify(change)).toBe('forged');
+  expect([
+    rowSealer('sk_test_someone_else_00000000000000').trust({ ...row, seal }),
+    sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v0.') }),
+    sealer.trust({ ...row, seal: 'v2.' }),
+    sealer.trust({ ...row, seal: 42 }),
+  ]).toEqual(['forged', 'forged', 'forged', 'forged']);
+});
 
-  it("an older hedge's seal (v1: the row's id, place and time not covered) is not trusted to send: unsealed", () => {
-    expect(sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v1.') })).toBe('unsealed');
-  });
+it("an older hedge's seal (v1: the row's id, place and time not covered) is not trusted to send: unsealed", () => {
+  expect(sealer.trust({ ...row, seal: seal.replace(/^v2\./, 'v1.') })).toBe('unsealed');
 });

@@ -20,8 +20,7 @@ const LAND_MS = 3_600_000;
 
 /** `hedge journal migrate --json` on `machine`: exit 0, and what it did. */
 async function migrate(machine: Machine) {
-  const run = ok(await machine.hedge(words('journal migrate --json')));
-  return JSON.parse(run.stdout);
+  return okJson(await machine.hedge(words('journal migrate --json')));
 }
 
 describeWithPostgres(
@@ -119,8 +118,7 @@ describeWithPostgres(
         // Nothing of any write reached the server.
         expect(t.writes()).toEqual([]);
 
-        const positions = ok(await team.a.hedge(words('positions --json')));
-        expect(JSON.parse(positions.stdout)).toEqual([]);
+        expect(okJson(await team.a.hedge(words('positions --json')))).toEqual([]);
         expect(t.requests('GET', '/positions').length).toBeGreaterThan(0);
         exits(await team.b.hedge(['journal']), 13);
       } finally {

@@ -1,5 +1,5 @@
 // What a key may look like and how much of it may ever be shown.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   environmentOfKey,
   redactKey,
@@ -29,39 +29,37 @@ function piecesShown(text: string, secret: string) {
   );
 }
 
-describe('environmentOfKey / validateApiKey', () => {
-  it('reads the environment from the prefix', () => {
-    expect(['hpk_live_abcdefghijklmnop', 'hpk_test_abcdefghijklmnop'].map(environmentOfKey)).toEqual(['live', 'test']);
-  });
-
-  it.each(
-    'hpk_prod_abcdefghijklmnop,hpk_test_short,live_abcdefghijklmnop,hpk_test_abc defghijklmnop,"hpk_test_abcdefghijklmnop"'.split(
-      ',',
-    ),
-  )('refuses %j with AuthError, showing at most a redacted form', (key) => {
-    expect(environmentOfKey(key)).toBeUndefined();
-    expect(refusal(key)).not.toContain(key);
-  });
-
-  it.each([
-    ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],
-    ['Qz7x Vw3kPj9mRt2sLb8n', '21 characters with whitespace in it'],
-    [
-      'Qz7xVw3k_live_Pj9!mRt2sLb8n',
-      '27 characters whose prefix or rest is of the wrong length or has characters a key does not',
-    ],
-  ])(
-    'never shows text that is not a key, not even its first or last characters: only its length and shape (%j)',
-    (secret, shape) => {
-      const message = refusal(secret, '--key-command');
-      expect(message).toBe(
-        `The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`,
-      );
-      // The shape it names (_live_, _test_) is the message's own; nothing else of the text is.
-      expect(piecesShown(message.replaceAll('_live_', ' ').replaceAll('_test_', ' '), secret)).toEqual([]);
-    },
-  );
+it('environmentOfKey reads the environment from the prefix', () => {
+  expect(['hpk_live_abcdefghijklmnop', 'hpk_test_abcdefghijklmnop'].map(environmentOfKey)).toEqual(['live', 'test']);
 });
+
+it.each(
+  'hpk_prod_abcdefghijklmnop,hpk_test_short,live_abcdefghijklmnop,hpk_test_abc defghijklmnop,"hpk_test_abcdefghijklmnop"'.split(
+    ',',
+  ),
+)('validateApiKey refuses %j with AuthError (environmentOfKey: none), showing at most a redacted form', (key) => {
+  expect(environmentOfKey(key)).toBeUndefined();
+  expect(refusal(key)).not.toContain(key);
+});
+
+it.each([
+  ['MyBankPassw0rd9931', '18 characters with no _live_ or _test_ part'],
+  ['Qz7x Vw3kPj9mRt2sLb8n', '21 characters with whitespace in it'],
+  [
+    'Qz7xVw3k_live_Pj9!mRt2sLb8n',
+    '27 characters whose prefix or rest is of the wrong length or has characters a key does not',
+  ],
+])(
+  'never shows text that is not a key, not even its first or last characters: only its length and shape (%j)',
+  (secret, shape) => {
+    const message = refusal(secret, '--key-command');
+    expect(message).toBe(
+      `The API key from --key-command is malformed: expected <prefix>_live_<...> or <prefix>_test_<...>; what came is ${shape} (none of it is shown).`,
+    );
+    // The shape it names (_live_, _test_) is the message's own; nothing else of the text is.
+    expect(piecesShown(message.replaceAll('_live_', ' ').replaceAll('_test_', ' '), secret)).toEqual([]);
+  },
+);
 
 it('redactKey: shows at most the first 8 and the last 4 characters, less for short keys', () => {
   expect([redactKey('hpk_test_ABCDEFGHIJKLMNOPQRSTUVWX'), redactKey('hpk_test_ABCD'), redactKey('short')]).toEqual([

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../src/core/errors.js';
 import {
   checkCaFile,
@@ -27,56 +27,39 @@ it('trimOneNewline: drops exactly one trailing LF or CRLF and nothing else', () 
     expect(trimOneNewline(value), String(value)).toBe(expected);
 });
 
-describe('readKeyFromStdin', () => {
+it('readKeyFromStdin reads the whole pipe, in chunks, minus one newline; refuses input far too long to be a key; stops waiting when interrupted (a pipe that never closes)', async () => {
   const never = new AbortController().signal;
-
-  it('reads the whole pipe, in chunks, minus one newline', async () => {
-    expect(
-      await readKeyFromStdin(Readable.from([Buffer.from(KEY.slice(0, 5)), Buffer.from(`${KEY.slice(5)}\n`)]), never),
-    ).toBe(KEY);
-  });
-
-  it('refuses input far too long to be a key', async () => {
-    await expect(readKeyFromStdin(Readable.from([Buffer.alloc(5000, 'a')]), never)).rejects.toThrow(
-      /more than 4096 bytes/,
-    );
-  });
-
-  it('stops waiting when interrupted (a pipe that never closes)', async () => {
-    const controller = new AbortController();
-    const pending = readKeyFromStdin(new PassThrough(), controller.signal);
-    controller.abort();
-    await expect(pending).rejects.toBeInstanceOf(InterruptedError);
-  });
+  expect(
+    await readKeyFromStdin(Readable.from([Buffer.from(KEY.slice(0, 5)), Buffer.from(`${KEY.slice(5)}\n`)]), never),
+  ).toBe(KEY);
+  await expect(readKeyFromStdin(Readable.from([Buffer.alloc(5000, 'a')]), never)).rejects.toThrow(
+    /more than 4096 bytes/,
+  );
+  const controller = new AbortController();
+  const pending = readKeyFromStdin(new PassThrough(), controller.signal);
+  controller.abort();
+  await expect(pending).rejects.toBeInstanceOf(InterruptedError);
 });
 
-describe('loginProfileName and defaultBaseUrl', () => {
-  // The flag, the current profile and "default" end to end: profiles-login.test.ts.
-  it('a current profile that is gone from the store is not renewed: "default"', () => {
-    expect(loginProfileName(undefined, { current: 'gone', profiles: {} })).toBe('default');
-  });
-
-  it('--base-url, then HEDGE_BASE_URL, then the stored one', () => {
-    expect(defaultBaseUrl('https://flag/v2', { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2')).toBe(
-      'https://flag/v2',
-    );
+// The flag, the current profile and "default" end to end: profiles-login.test.ts.
+it('loginProfileName: a current profile that is gone from the store is not renewed, "default"; defaultBaseUrl: --base-url, then HEDGE_BASE_URL, then the stored one', () => {
+  expect([
+    loginProfileName(undefined, { current: 'gone', profiles: {} }),
+    defaultBaseUrl('https://flag/v2', { HEDGE_BASE_URL: 'https://env/v2' }, 'https://stored/v2'),
     // A blank HEDGE_BASE_URL is no base URL.
-    expect(defaultBaseUrl(undefined, { HEDGE_BASE_URL: '  ' }, 'https://stored/v2')).toBe('https://stored/v2');
-    expect(defaultBaseUrl(undefined, {}, undefined)).toBeUndefined();
-  });
+    defaultBaseUrl(undefined, { HEDGE_BASE_URL: '  ' }, 'https://stored/v2'),
+    defaultBaseUrl(undefined, {}, undefined),
+  ]).toEqual(['default', 'https://flag/v2', 'https://stored/v2', undefined]);
 });
 
-describe('checkCaFile', () => {
-  let tmp: { path: string; remove: () => void };
-  beforeEach(() => {
-    tmp = tempDir('hedge-unit-ca-');
-  });
-  afterEach(() => tmp.remove());
-
-  it('refuses a file that is not PEM (UsageError, exit 2)', () => {
+it('checkCaFile refuses a file that is not PEM (UsageError, exit 2)', () => {
+  const tmp = tempDir('hedge-unit-ca-');
+  try {
     const notPem = join(tmp.path, 'key.txt');
     writeFileSync(notPem, 'hello');
     expect(() => checkCaFile(notPem)).toThrow(UsageError);
     expect(() => checkCaFile(notPem)).toThrow(/not a PEM certificate/);
-  });
+  } finally {
+    tmp.remove();
+  }
 });

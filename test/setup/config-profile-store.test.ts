@@ -24,7 +24,7 @@ import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { ConfigError } from '../../src/core/errors.js';
 import { tempDir } from '../support/hedge-cli.js';
 
-let tmp: { path: string; remove: () => void };
+let tmp: ReturnType<typeof tempDir>;
 beforeEach(() => {
   tmp = tempDir('hedge-unit-store-');
 });
@@ -98,7 +98,7 @@ describe('ProfileStore', () => {
     expect(readFileSync(join(tmp.path, 'config.json'), 'utf8')).toBe(text);
   });
 
-  it('holds the lock while it writes, and releases it after (a failed change too)', async () => {
+  it('holds the lock while it writes, and releases it after (a failed change too); takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
     const store = new ProfileStore(tmp.path);
     let heldDuring = false;
     await store.update((data) => {
@@ -116,11 +116,8 @@ describe('ProfileStore', () => {
       heldDuring = existsSync(`${store.file}.lock`);
     });
     expect([heldDuring, existsSync(`${store.file}.lock`)]).toEqual([true, false]);
-  });
 
-  it('takes over a lock left by a dead process (its lock no longer refreshed)', async () => {
-    const store = new ProfileStore(tmp.path);
-    mkdirSync(tmp.path, { recursive: true });
+    // A lock left by a dead process (no longer refreshed) is taken over.
     const lockDir = join(tmp.path, 'config.json.lock');
     mkdirSync(lockDir);
     const longAgo = new Date(Date.now() - 60_000);
@@ -162,48 +159,42 @@ const KEY_ENV = 'hpk_test_UnitCredsKeyEnv00000000003';
 
 // The key and the base URL of each, end to end: profiles-manage.test.ts (whoami --json); with both
 // variables the store is never opened: guarded-files.test.ts.
-describe('resolveCredentials: flag > environment > stored profile', () => {
-  let store: ProfileStore;
-  beforeEach(async () => {
-    store = new ProfileStore(join(tmp.path, 'cfg'));
-    await store.update((data) => {
-      data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
-      data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };
-      data.current = 'alpha';
-    });
+it.each([
+  [
+    'HEDGE_PROFILE beats the current profile',
+    { HEDGE_PROFILE: 'bravo' },
+    undefined,
+    {
+      profileName: 'bravo',
+      environment: 'live',
+      caFile: '/bravo.pem',
+      sources: { profile: 'environment', caFile: 'profile' },
+    },
+  ],
+  [
+    'HEDGE_BASE_URL beats the profile, a trailing / dropped',
+    { HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' },
+    undefined,
+    { baseUrl: 'https://env.example/v2' },
+  ],
+  [
+    'HEDGE_CA_FILE beats the profile',
+    { HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' },
+    undefined,
+    { caFile: '/env.pem', sources: { caFile: 'environment' } },
+  ],
+  [
+    'an explicit --profile takes that profile whole: no environment key is sent to its host',
+    { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' },
+    'bravo',
+    { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
+  ],
+])('resolveCredentials (flag > environment > stored profile): %s', async (_name, env, profileFlag, expected) => {
+  const store = new ProfileStore(join(tmp.path, 'cfg'));
+  await store.update((data) => {
+    data.profiles.alpha = { base_url: 'https://alpha.example/v2', api_key: KEY_A };
+    data.profiles.bravo = { base_url: 'https://bravo.example/v2', api_key: KEY_B, ca_file: '/bravo.pem' };
+    data.current = 'alpha';
   });
-
-  it.each([
-    [
-      'HEDGE_PROFILE beats the current profile',
-      { HEDGE_PROFILE: 'bravo' },
-      undefined,
-      {
-        profileName: 'bravo',
-        environment: 'live',
-        caFile: '/bravo.pem',
-        sources: { profile: 'environment', caFile: 'profile' },
-      },
-    ],
-    [
-      'HEDGE_BASE_URL beats the profile, a trailing / dropped',
-      { HEDGE_BASE_URL: 'https://env.example/v2/', HEDGE_PROFILE: 'bravo' },
-      undefined,
-      { baseUrl: 'https://env.example/v2' },
-    ],
-    [
-      'HEDGE_CA_FILE beats the profile',
-      { HEDGE_CA_FILE: '/env.pem', HEDGE_PROFILE: 'bravo' },
-      undefined,
-      { caFile: '/env.pem', sources: { caFile: 'environment' } },
-    ],
-    [
-      'an explicit --profile takes that profile whole: no environment key is sent to its host',
-      { HEDGE_API_KEY: KEY_ENV, HEDGE_BASE_URL: 'https://env.example/v2', HEDGE_CA_FILE: '/env.pem' },
-      'bravo',
-      { apiKey: KEY_B, caFile: '/bravo.pem', sources: { profile: 'flag' } },
-    ],
-  ])('%s', async (_name, env, profileFlag, expected) => {
-    expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
-  });
+  expect(await resolveCredentials({ env, profileFlag, store: () => store })).toMatchObject(expected);
 });

@@ -92,25 +92,6 @@ describe('the config store', () => {
   });
 });
 
-describe('HEDGE_CONFIG_DIR', () => {
-  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
-    const desk = await start();
-    const moved = join(desk.configDir, 'moved');
-    const given = relative(ROOT, moved);
-    const run = exits(
-      await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {
-        env: { HEDGE_CONFIG_DIR: given },
-      }),
-      2,
-    );
-    expect(JSON.parse(run.stderr).error).toMatchObject({
-      class: 'usage',
-      message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
-    });
-    expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
-  });
-});
-
 describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
   let tls: Simulator;
   beforeAll(async () => {
@@ -141,42 +122,32 @@ describe('the CA file (HEDGE_CA_FILE, a profile ca_file)', () => {
     ok(await tls.hedge('markets', caFile(ca)));
   });
 
-  it('a symbolic link, even to a good CA file, is refused naming it, before any request', async () => {
+  it('a symbolic link (even to a good CA file), one that holds no certificate (a key, a wrong file: bad input, not an untrusted server) or a FIFO (at once, never waited on) is refused naming it: exit 2 before any request', async () => {
     const ca = join(tls.configDir, 'real-ca.pem');
     copyFileSync(tls.sandbox.caFile!, ca);
     chmodSync(ca, 0o644);
     const link = join(tls.configDir, 'ca-link.pem');
     symlinkSync(ca, link);
+    const notPem = join(tls.configDir, 'server.key');
+    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
+    const fifo = join(tls.configDir, 'ca.fifo');
+    execFileSync('mkfifo', [fifo]);
     const sent = tls.requests().length;
     expect(await refusal(tls.hedge('markets', caFile(link)), 2)).toBe(
       `hedge: CA file: cannot read ${link}: a symbolic link where a file was expected; nothing was sent.`,
     );
-    expect(tls.requests()).toHaveLength(sent);
-    ok(await tls.hedge('markets', caFile(ca)));
-  });
-
-  it('one that holds no certificate (a key, a wrong file) is bad input naming it: exit 2 before any request, not an untrusted server', async () => {
-    const notPem = join(tls.configDir, 'server.key');
-    writeFileSync(notPem, '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n', { mode: 0o644 });
-    const sent = tls.requests().length;
     const run = exits(await tls.hedge('markets --json', caFile(notPem)), 2);
     expect(JSON.parse(run.stderr).error).toMatchObject({
       class: 'usage',
       message: `CA file: ${notPem} is not a PEM certificate file (no BEGIN CERTIFICATE block); nothing was sent.`,
     });
-    expect(tls.requests()).toHaveLength(sent);
-  });
-
-  it('a FIFO is refused at once, never waited on', async () => {
-    const fifo = join(tls.configDir, 'ca.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const sent = tls.requests().length;
     exits(
       await tls.hedge('markets', { env: { HEDGE_CA_FILE: fifo }, onSpawn: () => undefined }),
       2,
       `CA file: cannot read ${fifo}: it is a FIFO (named pipe), not a regular file`,
     );
     expect(tls.requests()).toHaveLength(sent);
+    ok(await tls.hedge('markets', caFile(ca)));
   });
 });
 
@@ -186,6 +157,23 @@ const NOBODY = 65534;
 
 describe('the folders of the store and the journal (HEDGE_CONFIG_DIR, the state folder)', () => {
   const me = () => userInfo().username;
+
+  it('a relative one is refused before any request (exit 2, one line): the journal in it would move with the working folder, and a re-run from another would not find its own action', async () => {
+    const desk = await start();
+    const moved = join(desk.configDir, 'moved');
+    const given = relative(ROOT, moved);
+    const run = exits(
+      await desk.hedge('open USDTNGN buy 1000 --tenor 3 --json', {
+        env: { HEDGE_CONFIG_DIR: given },
+      }),
+      2,
+    );
+    expect(JSON.parse(run.stderr).error).toMatchObject({
+      class: 'usage',
+      message: `HEDGE_CONFIG_DIR: "${given}" is not an absolute path; the journal and profiles in it would move with the working folder. Give the whole path, e.g. "${moved}".`,
+    });
+    expect([desk.requests(), existsSync(moved)]).toEqual([[], false]);
+  });
 
   it.skipIf(ROOT_ONLY)(
     "another user's HEDGE_CONFIG_DIR, open to all: a write run as root is refused before any request (exit 2, the chown), and the folder keeps its owner and mode (needs root)",

@@ -4,7 +4,7 @@
 // its environment; and a profile whose key comes from it resolves to that key.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveCredentials } from '../../src/platform/config/credentials.js';
 import { runKeyCommand } from '../../src/platform/config/key-command.js';
 import { keyLocationOf } from '../../src/platform/config/key-store.js';
@@ -31,11 +31,6 @@ const run = (command: string, extra: Partial<Parameters<typeof runKeyCommand>[1]
   runKeyCommand(command, { env: { PATH: process.env.PATH }, owner: 'profile "desk"', ...extra });
 
 describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
-  it('no output, or more than a key can be, is refused', async () => {
-    await expect(run('true')).rejects.toThrow('printed no key');
-    await expect(run('head -c 10000 /dev/zero | tr "\\0" a')).rejects.toThrow('more than 4096 bytes');
-  });
-
   it('a helper that outlasts its bound is stopped with everything it started', async () => {
     const dir = tempDir('hedge-helper-');
     try {
@@ -50,7 +45,9 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
     }
   });
 
-  it('Ctrl-C stops it: InterruptedError', async () => {
+  it('no output, or more than a key can be, is refused; Ctrl-C stops it: InterruptedError', async () => {
+    await expect(run('true')).rejects.toThrow('printed no key');
+    await expect(run('head -c 10000 /dev/zero | tr "\\0" a')).rejects.toThrow('more than 4096 bytes');
     const controller = new AbortController();
     const pending = run('sleep 30', { signal: controller.signal });
     controller.abort();
@@ -78,30 +75,29 @@ describe.skipIf(process.platform === 'win32')('runKeyCommand', () => {
   });
 });
 
-describe.skipIf(process.platform === 'win32')('a profile whose key comes from a helper', () => {
-  let tmp: ReturnType<typeof tempDir>;
-  let store: ProfileStore;
-  beforeEach(async () => {
-    tmp = tempDir('hedge-unit-helper-');
-    store = new ProfileStore(join(tmp.path, 'cfg'));
-    await store.update((data) => {
-      data.profiles.desk = {
-        base_url: 'https://desk.example/v2',
-        key_command: `echo ${KEY}`,
-        api_key: 'hpk_test_StaleCopyInTheFile000000001',
-      };
-      data.current = 'desk';
-    });
-  });
-  afterEach(() => tmp.remove());
-
-  it("resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from", async () => {
-    expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
-    await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
-      apiKey: KEY,
-      profileName: 'desk',
-      sources: { apiKey: 'profile' },
-      keyLocation: { kind: 'command', command: `echo ${KEY}` },
-    });
-  });
-});
+it.skipIf(process.platform === 'win32')(
+  "a profile whose key comes from a helper resolves to the helper's key (the helper wins over a stale copy in the file), and says where it came from",
+  async () => {
+    const tmp = tempDir('hedge-unit-helper-');
+    try {
+      const store = new ProfileStore(join(tmp.path, 'cfg'));
+      await store.update((data) => {
+        data.profiles.desk = {
+          base_url: 'https://desk.example/v2',
+          key_command: `echo ${KEY}`,
+          api_key: 'hpk_test_StaleCopyInTheFile000000001',
+        };
+        data.current = 'desk';
+      });
+      expect(keyLocationOf(store.profile('desk'))).toEqual({ kind: 'command', command: `echo ${KEY}` });
+      await expect(resolveCredentials({ env: {}, store: () => store })).resolves.toMatchObject({
+        apiKey: KEY,
+        profileName: 'desk',
+        sources: { apiKey: 'profile' },
+        keyLocation: { kind: 'command', command: `echo ${KEY}` },
+      });
+    } finally {
+      tmp.remove();
+    }
+  },
+);

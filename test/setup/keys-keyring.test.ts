@@ -78,19 +78,14 @@ describe.skipIf(missing !== undefined)(
       expect(sandbox.requestLog).toHaveLength(0);
     });
 
-    it('logout deletes the keyring entry', async () => {
+    it('logout deletes the keyring entry; profile remove takes it with it', async () => {
       const { tmp } = suite;
       ok(await login('desk'));
-      expect(inKeyring('desk')).toBe(KEY_A);
+      ok(await login('ops'));
+      expect([inKeyring('desk'), inKeyring('ops')]).toEqual([KEY_A, KEY_A]);
       expect(okJson(await run('logout --json'))).toEqual({ profile: 'desk', logged_out: true, key_store: 'keyring' });
       expect(inKeyring('desk')).toBeNull();
       expect(readStore(tmp.path).profiles.desk.key_keyring).toBeUndefined();
-    });
-
-    it('profile remove takes the keyring entry with it', async () => {
-      const { tmp } = suite;
-      ok(await login('ops'));
-      expect(inKeyring('ops')).toBe(KEY_A);
       ok(await run('profile remove ops'));
       expect(inKeyring('ops')).toBeNull();
       expect(readStore(tmp.path).profiles.ops).toBeUndefined();

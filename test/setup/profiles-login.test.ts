@@ -4,15 +4,15 @@
 // On a terminal (a real pseudo-terminal, @lydell/node-pty) it asks for the base URL (offering the
 // profile's current one) and for the key hidden as it is typed: the typed key never shows on the
 // screen, a key pasted into the URL prompt is not echoed back, and --no-input refuses to ask.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { hedgeIn } from '../support/hedge-cli.js';
 import { loginWith, readStore, storeFile, writeStore } from '../support/config-store.js';
 import { KEY_A, KEY_B, KEY_C, LIVE_KEY, UNKNOWN_KEY } from '../support/keys.js';
 import { useProfileSuite, type TempDir } from '../support/profile-suite.js';
-import { startSimulator, type Simulator } from '../support/simulator.js';
+import { withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 import { KEYS, spawnInTerminal, type Terminal } from '../support/servers/pseudo-terminal.js';
 
@@ -32,12 +32,12 @@ beforeEach(() => {
 const nothingSent = () => expect(sandbox.requestLog).toEqual([]);
 
 describe('hedge login (key from stdin)', () => {
-  it('checks the key with one GET /account, saves the profile 0600 in a 0700 folder and makes it current', async () => {
+  it('checks the key with one GET /account, saves the profile and makes it current', async () => {
     const result = exits(await loginWith(configDir, sandbox, KEY_A, ['--profile', 'desk']), 0, 'test key');
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect(sandbox.requestLog).toHaveLength(1);
 
-    expect([storeFile(configDir), configDir].map((path) => statSync(path).mode & 0o777)).toEqual([0o600, 0o700]);
+    // Its modes (0600 in a 0700 folder made for it): test/reliability/config-stress.test.ts.
     // The trailing newline of `echo` is not part of the key.
     expect(readStore(configDir)).toMatchObject({
       current: 'desk',
@@ -73,16 +73,20 @@ describe('hedge login (key from stdin)', () => {
     });
   });
 
-  it('refuses a malformed key with exit 4 before any request, and saves nothing', async () => {
+  it('refuses a malformed key or empty stdin with exit 4, a missing base URL with exit 2 (reading no key), before any request, and saves nothing', async () => {
     for (const key of ['not-a-key', 'hpk_prod_abcdefghijklmnopqrstuvwx', `${KEY_A} trailing`]) {
       const { stderr } = exits(await loginWith(configDir, sandbox, key, ['--profile', 'desk']), 4, 'malformed');
       expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
     }
+    for (const input of ['', '\n']) {
+      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
+    }
+    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
     nothingSent();
     expect(existsSync(storeFile(configDir))).toBe(false);
   });
 
-  it('refuses a key the sandbox rejects (401) with exit 4, says so, and saves nothing', async () => {
+  it('refuses a key the sandbox rejects (401, or a live key) with exit 4, says so, and saves nothing: a stored profile stays as it was', async () => {
     const result = exits(
       await loginWith(configDir, sandbox, UNKNOWN_KEY, ['--profile', 'desk']),
       4,
@@ -93,25 +97,10 @@ describe('hedge login (key from stdin)', () => {
     expect(simulator.requests('GET', '/account')).toHaveLength(1);
     expect([sandbox.requestLog[0]?.status, existsSync(storeFile(configDir))]).toEqual([401, false]);
     expect(result.stderr).not.toContain(UNKNOWN_KEY);
-  });
-
-  it('a live key refused by the sandbox is exit 4 too, and a stored profile stays as it was', async () => {
+    // A live key refused by the sandbox is exit 4 too, and a stored profile stays as it was.
     writeStore(configDir, { current: 'desk', profiles: { desk: { base_url: sandbox.baseUrl, api_key: KEY_A } } });
     exits(await loginWith(configDir, sandbox, LIVE_KEY, ['--profile', 'desk']), 4, 'live_key_refused');
     expect(readStore(configDir).profiles.desk.api_key).toBe(KEY_A);
-  });
-
-  it('refuses empty stdin with exit 4 and no request', async () => {
-    for (const input of ['', '\n']) {
-      exits(await hedgeIn(configDir, `login --base-url ${sandbox.baseUrl}`, { input }), 4, 'No API key on stdin');
-    }
-    nothingSent();
-  });
-
-  it('refuses a missing base URL with exit 2, reading no key and sending nothing', async () => {
-    exits(await hedgeIn(configDir, 'login --profile desk', { input: KEY_A }), 2, '--base-url');
-    nothingSent();
-    expect(existsSync(storeFile(configDir))).toBe(false);
   });
 
   it('takes the base URL from HEDGE_BASE_URL when --base-url is not given', async () => {
@@ -125,18 +114,8 @@ describe('hedge login (key from stdin)', () => {
   });
 });
 
-describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
-  let tlsSimulator: Simulator;
-  let tlsSandbox: RunningSandbox;
-  beforeAll(async () => {
-    tlsSimulator = await startSimulator({ preset: 'keys', tls: true, seed: 12, apiKeys: [KEY_A] });
-    tlsSandbox = tlsSimulator.sandbox;
-  });
-  afterAll(async () => {
-    await tlsSimulator.close();
-  });
-
-  it('fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', async () => {
+it('hedge login --ca-file (an HTTPS sandbox with its own CA): fails on an untrusted certificate without the CA, then trusts it with --ca-file and keeps it in the profile', () =>
+  withSimulator({ preset: 'keys', tls: true, seed: 12, apiKeys: [KEY_A] }, async ({ sandbox: tlsSandbox }) => {
     exits(await loginWith(configDir, tlsSandbox, KEY_A, ['--profile', 'tls']), 5, 'not trusted', 'Nothing was saved');
     expect(existsSync(storeFile(configDir))).toBe(false);
 
@@ -152,8 +131,7 @@ describe('hedge login --ca-file (an HTTPS sandbox with its own CA)', () => {
       sources: { ca_file: 'profile' },
       key_check: { status: 'ok' },
     });
-  });
-});
+  }));
 
 describe('hedge login on a terminal', () => {
   const { ENTER } = KEYS;

@@ -74,7 +74,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     });
   });
 
-  it('HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own', async () => {
+  it('HEDGE_API_KEY and HEDGE_BASE_URL beat the profile, each on its own; both alone work past a corrupted store, never opened', async () => {
     const keyOnly = await whoami({ HEDGE_API_KEY: KEY_C });
     expect(keyOnly).toMatchObject({ profile: 'alpha', sources: { api_key: 'environment', base_url: 'profile' } });
     expect(keyOnly.api_key).toBe(redacted(KEY_C));
@@ -92,8 +92,12 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     ]);
     expect(explicit).toMatchObject({ profile: 'bravo', sources: { api_key: 'profile', base_url: 'profile' } });
 
-    const both = await whoami({ HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: sandbox.baseUrl });
-    expect(both.sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });
+    const env = { HEDGE_API_KEY: KEY_C, HEDGE_BASE_URL: sandbox.baseUrl };
+    const both = await whoami(env);
+    // The environment alone still works past a corrupted store: it is not even opened.
+    writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
+    const fromEnv = { api_key: 'environment', base_url: 'environment' };
+    expect([both.sources, (await whoami(env)).sources]).toMatchObject([fromEnv, fromEnv]);
   });
 
   it("a key refused from HEDGE_API_KEY: the hint names HEDGE_API_KEY (a login would not change it); unset, the profile's key answers", async () => {
@@ -108,7 +112,7 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(exits(await run('account'), 4).stderr).toContain('save a new one with `hedge login`');
   });
 
-  it('a key refused from HEDGE_API_KEY: whoami and doctor say to fix it there (a login alone would not replace it), as a command does', async () => {
+  it('a key refused from HEDGE_API_KEY: whoami and doctor say to fix it there (a login alone would not replace it), as a command does; whoami --json shows it refused, exit 4', async () => {
     const fixThere = 'it is HEDGE_API_KEY, which comes before any saved profile; set the right key there';
     const env = { HEDGE_API_KEY: UNKNOWN_KEY };
     expect(exits(await run('whoami', { env }), 4).stderr).toContain(fixThere);
@@ -120,6 +124,9 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
       'GET /account 401',
       'GET /markets 401',
     ]);
+    const json = exits(await run('whoami --json', { env }), 4);
+    expect(JSON.parse(json.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
+    expect(json.stderr).toContain('hedge login');
     // The profile's own key refused: saving a new one is the fix.
     ownKeyRefused();
     const own = exits(await run('whoami'), 4).stderr;
@@ -141,12 +148,6 @@ describe('precedence: flag > environment > profile (whoami --json)', () => {
     expect(live.stdout).toContain('LIVE');
     expect(live.stdout).toMatch(/unreachable/);
     exits(live, 5);
-  });
-
-  it('a key the server refuses: whoami shows it as refused and exits 4', async () => {
-    const result = exits(await run('whoami --json', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
-    expect(JSON.parse(result.stdout)).toMatchObject({ key_check: { status: 'refused', code: 'unauthorized' } });
-    expect(result.stderr).toContain('hedge login');
   });
 });
 
@@ -183,8 +184,7 @@ describe('profile list / use / remove', () => {
         expect(stderr).not.toContain('--profile');
       }
     }
-    // The flag is named when the flag said it.
-    exits(await run('--profile nope whoami'), 2, '--profile: no profile named "nope"');
+    // The flag is named when the flag said it: test/reliability/bad-input.test.ts.
     nothingSent();
   });
 
@@ -230,49 +230,45 @@ describe('hedge logout', () => {
     exits(await run('markets'), 4, 'no API key', 'hedge login');
     nothingSent();
 
-    const again = okJson(await run('logout --json'));
-    expect(again).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
+    expect(okJson(await run('logout --json'))).toEqual({ profile: 'alpha', logged_out: false, key_store: null });
   });
 
-  it('--profile logs out that profile only; an unknown one is exit 2', async () => {
-    const result = okJson(await run('logout --profile bravo --json'));
-    expect(result).toEqual({ profile: 'bravo', logged_out: true, key_store: 'file' });
+  it('--profile logs out that profile only; an unknown one is exit 2; --demo: the demo has no login to end, the store as it was (exit 2)', async () => {
+    const before = readFileSync(storeFile(tmp.path), 'utf8');
+    for (const args of ['--demo logout', '--demo logout --profile bravo'])
+      exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
+    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
+
+    expect(okJson(await run('logout --profile bravo --json'))).toEqual({
+      profile: 'bravo',
+      logged_out: true,
+      key_store: 'file',
+    });
     const store = readStore(tmp.path);
     expect(store.profiles.bravo.api_key).toBeUndefined();
     expect(store.profiles.alpha.api_key).toBe(KEY_A);
 
     exits(await run('logout --profile nope'), 2, 'alpha, bravo');
   });
-
-  it('--demo: the demo has no login to end; the current profile keeps its key (exit 2, the store as it was)', async () => {
-    const before = readFileSync(storeFile(tmp.path), 'utf8');
-    for (const args of ['--demo logout', '--demo logout --profile bravo'])
-      exits(await run(args), 2, '--demo: the demo has no login to end; leave out --demo');
-    expect(readFileSync(storeFile(tmp.path), 'utf8')).toBe(before);
-  });
 });
 
-describe('nothing configured', () => {
-  it('every command that needs a key exits 4 and says how to log in or try --demo, sending nothing', async () => {
-    for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
-      const result = exits(await run(args), 4, 'hedge login', '--demo');
-      expect(result.stderr).not.toMatch(/\n\s+at /);
-    }
-    const list = ok(await run('profile list'));
-    expect(list.stderr).toContain('hedge login');
-    ok(await run('logout'));
-    nothingSent();
-  });
-
-  it('a malformed HEDGE_API_KEY is exit 4 before any request, and is not echoed whole', async () => {
-    const bad = 'hpk_prod_SomethingThatIsNotAKey000';
-    const result = await run('whoami', {
-      env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl },
-    });
-    exits(result, 4, 'malformed');
-    expect(result.stderr).not.toContain(bad);
-    nothingSent();
-  });
+it('nothing configured: every command that needs a key exits 4 and says how to log in or try --demo, sending nothing; a malformed HEDGE_API_KEY is exit 4 too, not echoed whole', async () => {
+  for (const args of [['markets'], ['account', '--json'], ['whoami']]) {
+    const result = exits(await run(args), 4, 'hedge login', '--demo');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  }
+  const list = ok(await run('profile list'));
+  expect(list.stderr).toContain('hedge login');
+  ok(await run('logout'));
+  // A malformed HEDGE_API_KEY: exit 4 before any request, and not echoed whole.
+  const bad = 'hpk_prod_SomethingThatIsNotAKey000';
+  const malformed = exits(
+    await run('whoami', { env: { HEDGE_API_KEY: bad, HEDGE_BASE_URL: sandbox.baseUrl } }),
+    4,
+    'malformed',
+  );
+  expect(malformed.stderr).not.toContain(bad);
+  nothingSent();
 });
 
 const CORRUPTIONS = [
@@ -311,16 +307,6 @@ describe.each(CORRUPTIONS)('a store file that is $name', ({ text, says }) => {
     expect(JSON.parse(json.stderr).error.message).toContain(storeFile(tmp.path));
     nothingSent();
   });
-});
-
-it('the environment alone still works past a corrupted store (it is not even opened)', async () => {
-  writeFileSync(storeFile(tmp.path), 'not json', { mode: 0o600 });
-  const result = ok(
-    await run('whoami --json', {
-      env: { HEDGE_API_KEY: KEY_A, HEDGE_BASE_URL: sandbox.baseUrl },
-    }),
-  );
-  expect(JSON.parse(result.stdout).sources).toMatchObject({ api_key: 'environment', base_url: 'environment' });
 });
 
 it('fields the CLI does not know are kept when it writes the store', async () => {
