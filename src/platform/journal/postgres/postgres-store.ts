@@ -185,7 +185,7 @@ class PostgresRecords implements RecordsClient {
     const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
     const sameRequest = request
       ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
-      : [null, null, null, null, null];
+      : Array(5).fill(null);
     const values = [
       filter.id ?? null,
       filter.idPrefix ?? null,
@@ -203,19 +203,16 @@ class PostgresRecords implements RecordsClient {
   readonly heartbeats: KeeperHeartbeats = {
     write: async (scope, body) => {
       refuseKeyShaped(body, 'write a keeper heartbeat');
-      const query = {
-        text: WRITE_HEARTBEAT_SQL,
-        values: [scope, JSON.stringify(body)],
-        query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS,
-      };
-      const { rows } = await this.sessions.query<{ revision: string }>(query, "writing the keeper's heartbeat");
+      const { rows } = await this.sessions.query<{ revision: string }>(
+        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
+        "writing the keeper's heartbeat",
+      );
       return { revision: Number(rows[0].revision) };
     },
     read: async (scope) => {
-      const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
       const [row] = (
         await this.sessions.query<{ body: string; revision: string; age_ms: number }>(
-          query,
+          { text: READ_HEARTBEAT_SQL, values: [scope] },
           "reading the keeper's heartbeat",
         )
       ).rows;
@@ -266,10 +263,9 @@ class PostgresRecords implements RecordsClient {
       } else if (existing.idempotency_key !== local.idempotency_key) {
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
-        const change = { ...outcomeFields(local), updated_at: local.updated_at };
         await run(CHANGE_SQL, [
           target,
-          JSON.stringify(change),
+          JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
           local.outcome,
           local.updated_at,
           importedRevision(local),
