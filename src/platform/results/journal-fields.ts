@@ -60,14 +60,12 @@ export function journalReference(entry: JournalEntry) {
   return typeof reference === 'string' && reference !== '' ? reference : undefined;
 }
 
-const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
+const SEAL_SAYS: Partial<Record<RowCheck, string>> = {
   verified: 'verified: this key journaled it as it stands',
   unsealed:
     'unverified: no seal this hedge accepts; it is never sent again (look at the book, then `hedge journal resolve`)',
   forged:
     'unverified: its seal does not match; it is never sent again (look at the book, then `hedge journal resolve`)',
-  'other-key': undefined,
-  'not-checked': undefined,
 };
 
 /** An entry's card and TSV columns, in this order: each its entry's own value but where `renderJournalEntry` says otherwise. */
@@ -115,7 +113,7 @@ export function renderJournalEntry(
       ? ['hedge', ...entry.argv.map((word) => shellWord(String(word)))].join(' ')
       : undefined,
     via: entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined,
-    seal: SEAL_SAYS[options.check ?? 'not-checked'],
+    seal: options.check && SEAL_SAYS[options.check],
     holder:
       entry.holder &&
       (held
