@@ -27,7 +27,7 @@ export function withoutEcho(message: string) {
 }
 
 function required(name: string, raw: string | undefined, allowed: string) {
-  if (raw === undefined || raw.trim() === '') throw new UsageError(`${name}: missing; expected ${allowed}.`);
+  if (!raw?.trim()) throw new UsageError(`${name}: missing; expected ${allowed}.`);
   return raw;
 }
 

@@ -42,7 +42,7 @@ export function rowSealer(apiKey: string) {
   return {
     seal: (fields: SealedFields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
     trust(row: SealedFields & { seal?: unknown }): RowTrust {
-      if (row.seal === undefined || row.seal === null || /^v1\./.test(String(row.seal))) return 'unsealed';
+      if (row.seal == null || /^v1\./.test(String(row.seal))) return 'unsealed';
       if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
       const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
       const expected = macOf(row);
@@ -51,26 +51,26 @@ export function rowSealer(apiKey: string) {
   };
 }
 
-/** The sealed fields in one text, whatever their order or the store's (absent and null agree). */
+/** The sealed fields in one text, whatever their order or the store's (absent and null agree: JSON writes an absent element as null). */
 function sealedText(fields: SealedFields) {
   const request = fields.request ?? { method: '', path: '', body: null };
   return canonicalJson([
     VERSION,
     fields.id,
-    fields.seq ?? null,
+    fields.seq,
     fields.created_at,
     fields.environment,
     fields.base_url_host,
     fields.key_id,
-    fields.host ?? null,
+    fields.host,
     fields.command,
     String(request.method),
     String(request.path),
-    request.body ?? null,
+    request.body,
     fields.idempotency_key,
-    fields.group ?? null,
-    fields.leg ?? null,
-    fields.via ?? null,
-    fields.context ?? null,
+    fields.group,
+    fields.leg,
+    fields.via,
+    fields.context,
   ]);
 }

@@ -9,7 +9,7 @@ import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
 const text = (value: unknown) =>
-  value === undefined || value === null || value === ''
+  value == null || value === ''
     ? undefined
     : safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
 
