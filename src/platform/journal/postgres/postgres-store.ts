@@ -104,11 +104,12 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
-    const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip });
     super(new PostgresRecords(sessions, options.onSkip), sessions, {
       now: options.now,
       log: options.log,
-      fallback: new FallbackRecords(options.shown, openLocal),
+      fallback: new FallbackRecords(options.shown, () =>
+        openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip }),
+      ),
     });
     this.dir = options.fallbackDir;
     this.file = options.shown;
