@@ -131,7 +131,7 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     );
     const { legs } = outcome;
     output.document(
-      { dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) },
+      { dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note && { note }) })) },
       () =>
         legs
           .map(
