@@ -309,9 +309,8 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest) {
 function checkBeginFields(fields: BeginFields) {
   const problems: string[] = [];
   if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
-  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
+  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const)
     if (typeof fields[name] !== 'string' || fields[name] === '') problems.push(`${name} is required`);
-  }
   if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
     problems.push('request needs method and path');
   if (problems.length) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);

@@ -120,10 +120,9 @@ function renderClosed(
   };
   const record: JsonObject = { ...summary };
   delete record.realized;
-  for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {})) {
-    // The record's own figures, without repeating what the close already says.
+  // The record's own figures, without repeating what the close already says.
+  for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {}))
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
-  }
   // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
   output.record(record, CLOSE_FIELDS, {
     json: output.named(summary, (sent) =>
@@ -366,7 +365,7 @@ export function renderTrade(
       const { closed } = view;
       const open = closed.openNow;
       if (open) {
-        const ids = open.hedge_ids.map((id) => safeText(id)).join(', ');
+        const ids = open.hedge_ids.map(safeText).join(', ');
         output.warn(
           `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
         );
