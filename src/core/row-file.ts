@@ -185,7 +185,8 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 /** A cell that is a date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; `refusal` is thrown for anything else. */
 export function readInstant(raw: string | undefined, refusal: string) {
   const value = raw?.trim() ?? '';
-  const ms = DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : TIMESTAMP.test(value) ? Date.parse(value) : NaN;
+  // Date.parse('') is NaN.
+  const ms = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : TIMESTAMP.test(value) ? value : '');
   if (!Number.isFinite(ms)) throw new Error(refusal);
   return ms;
 }

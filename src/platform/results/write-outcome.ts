@@ -301,14 +301,13 @@ export function renderTrade(
   quote?: Quote,
 ) {
   /** `--no-wait`: the record the write returned, status `submitted`. */
-  const submitted = (answer: JsonObject, title: string, footer: string) =>
+  const submitted = (answer: JsonObject, title: string, footer = `Check it with: \`${hedgeCommand('positions')}\``) =>
     output.record(
       answer,
       SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
       // Quoted: a command is wrapped as one word, never split while it fits a line.
       { title, footer: [footer] },
     );
-  const check = `Check it with: \`${hedgeCommand('positions')}\``;
   switch (view.kind) {
     case 'open-submitted': {
       const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
@@ -325,9 +324,9 @@ export function renderTrade(
       return renderHedge(output, hedge, { title, quote });
     }
     case 'change-submitted':
-      return submitted(view.answer, `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`, check);
+      return submitted(view.answer, `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`);
     case 'close-submitted':
-      return submitted(view.answer, 'Close submitted', check);
+      return submitted(view.answer, 'Close submitted');
     case 'change-landed': {
       const { change, answer } = view;
       const { action, market, side, notionalUsd, before, position } = change;
