@@ -248,7 +248,7 @@ export function parseClientReference(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
-  if (value.trim() === '' || value.length > 128 || hasUnsafeText(value))
+  if (!value.trim() || value.length > 128 || hasUnsafeText(value))
     throw new UsageError(
       `--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).`,
     );

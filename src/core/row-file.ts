@@ -83,9 +83,7 @@ export function readRowFile<C extends string, T>(
       // csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier.
       .map(({ record, info }) => ({ fields: record, line: info.lines - record.join('').split('\n').length + 1 }))
       // A spreadsheet's empty row (`,,,`) is a blank line too.
-      .filter(
-        ({ fields, line }) => fields.some((field) => field.trim() !== '') && line < (framingError?.line ?? Infinity),
-      );
+      .filter(({ fields, line }) => fields.join('').trim() && line < (framingError?.line ?? Infinity));
     if (framingError) problems.push(framingError);
 
     const [header, ...body] = located;
@@ -112,7 +110,7 @@ export function readRowFile<C extends string, T>(
   }
 
   function readJson() {
-    if (content.trim() === '') return refuse(empty);
+    if (!content.trim()) return refuse(empty);
     let document: unknown;
     try {
       document = JSON.parse(content);

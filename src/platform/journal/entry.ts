@@ -190,7 +190,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   const folded = new Map<string, { firstLine: number; events: number; fields: JsonObject }>();
   const lines = text.split('\n');
   lines.forEach((line, index) => {
-    if (line.trim() === '') return;
+    if (!line.trim()) return;
     const event = readRow(line, EVENT);
     if (typeof event === 'string') {
       // The text after the last newline is a write still under way or cut short by a crash.

@@ -150,7 +150,7 @@ export function rotate(
     (map.get(key) ?? map.set(key, []).get(key)!).push(...lines);
   const stray: string[] = [];
   for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
+    if (!line.trim()) continue;
     const id = idOf(line);
     if (id === undefined) stray.push(line);
     else add(linesOf, id, [line]);

@@ -57,7 +57,7 @@ export async function renderJournalList(
 /** The deal reference an entry's action was sent with, or (a close's) the one of the hedge it closed, if any. */
 export function journalReference(entry: JournalEntry) {
   const reference = bodyOf(entry).client_reference ?? entry.context?.client_reference;
-  return typeof reference === 'string' && reference !== '' ? reference : undefined;
+  return typeof reference === 'string' && reference ? reference : undefined;
 }
 
 const SEAL_SAYS: Partial<Record<RowCheck, string>> = {
