@@ -41,7 +41,7 @@ export function rowSealer(apiKey: string) {
   const macOf = (fields: SealedFields) => createHmac('sha256', sealingKey).update(sealedText(fields)).digest();
   return {
     seal: (fields: SealedFields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
-    trust(row: SealedFields & { seal?: unknown }): RowTrust {
+    trust(row: SealedFields & { seal?: unknown }) {
       if (row.seal == null || /^v1\./.test(String(row.seal))) return 'unsealed';
       if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
       const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
