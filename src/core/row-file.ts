@@ -50,7 +50,7 @@ export function readRowFile<C extends string, T>(
   repeated: (earlier: RawRow<C>) => string,
 ): { rows: Array<T & { line: number }> } | { problems: RowFileProblem[] } {
   const content = text.replace(/^\ufeff/, '');
-  const known: readonly C[] = [...layout.required, ...layout.optional];
+  const known = [...layout.required, ...layout.optional];
   const expected = `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
   const empty = `${sourceName} is empty; expected a header row naming ${expected}, then one row per ${layout.rowIs}.`;
   const problems: RowFileProblem[] = [];
