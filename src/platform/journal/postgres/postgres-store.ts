@@ -57,7 +57,7 @@ WITH numbered AS (
 )
 SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int AS held`;
 
-/** Every filter of RowFilter; a NULL parameter leaves its condition out. */
+/** Every filter of RowFilter; a NULL parameter leaves its condition out (pg sends an undefined one, or an array's hole, as NULL). */
 const READ_SQL = `
 SELECT id, entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
@@ -174,7 +174,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   async change(id: string, patch: JournalPatch, at: string) {
-    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
+    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome, at, 0];
     return this.entries(
       (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
     )[0];
@@ -186,17 +186,17 @@ class PostgresRecords implements RecordsClient {
     const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
     const sameRequest = request
       ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
-      : Array(5).fill(null);
+      : Array(5);
     const values = [
-      filter.id ?? null,
-      filter.idPrefix ?? null,
+      filter.id,
+      filter.idPrefix,
       filter.unresolved === true,
       iso(filter.since),
       iso(filter.until),
       ...sameRequest,
-      filter.limit ?? null,
-      filter.idempotencyKey ?? null,
-      filter.idSuffix ?? null,
+      filter.limit,
+      filter.idempotencyKey,
+      filter.idSuffix,
     ];
     return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
   }
@@ -288,7 +288,7 @@ function insertValues(
   origin: 'store' | 'migrated',
   revision: number,
   seq: string | null = null,
-  holder: unknown[] = Array(6).fill(null),
+  holder: unknown[] = Array(6),
 ) {
-  return [JSON.stringify(entry), canonicalJson(entry.request?.body ?? null), origin, revision, seq, ...holder];
+  return [JSON.stringify(entry), canonicalJson(entry.request?.body), origin, revision, seq, ...holder];
 }
