@@ -76,7 +76,7 @@ export function computePlan(input: PlanInput) {
   const untouched = input.positions.filter(
     (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
   );
-  return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
+  return { steps, atTarget: !steps.length, problems, unchanged, untouched };
 }
 
 export type Plan = ReturnType<typeof computePlan>;

@@ -157,11 +157,10 @@ export function rotate(
   }
   const entries = foldJournal(text);
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const openGroups = new Set(entries.filter(isUnresolved).map((entry) => entry.group));
+  // The groups of unresolved entries; an ungrouped entry's undefined group is in none of them.
+  const openGroups = new Set(entries.filter(isUnresolved).flatMap((entry) => entry.group ?? []));
   const keep = new Set(
-    entries
-      .filter((entry) => isUnresolved(entry) || (entry.group !== undefined && openGroups.has(entry.group)))
-      .map((entry) => entry.id),
+    entries.filter((entry) => isUnresolved(entry) || openGroups.has(entry.group!)).map((entry) => entry.id),
   );
   // The newest resolved entries stay (the journal's default listing reads only the active segment).
   let [resolvedKept, keptBytes] = [0, 0];

@@ -27,7 +27,7 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined) {
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
     environment: safeText(
-      [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · '),
+      [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part).join(' · '),
     ),
     host: text(entry.host),
     // `verified`, or `unverified` where the seal does not verify (SEAL_SAYS's first word).

@@ -186,8 +186,12 @@ export function renderAdditionQuote(
       if (maturityAt)
         rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt)]);
       const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;
-      const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`;
-      return quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.');
+      return quoteCard(
+        output,
+        rows,
+        `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`,
+        'Indicative only: the addition executes at the price when it lands.',
+      );
     },
     `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
       `fee ${payOrEarn(fee)}, carry ${payOrEarn(carry, { per: '/day' })}.`,
