@@ -176,7 +176,7 @@ export function stepAlerts(state: AlertState, observation: CycleObservation) {
     if (current > 0 && Math.abs(current - row.target_usd) > toleranceUsd)
       hold('drift', describeDrift(current, row.target_usd), base);
     const before = state.rows.get(key);
-    const dueAt = before?.next_action === 'roll' ? Date.parse(before.next_action_at ?? '') : Number.NaN;
+    const dueAt = before?.next_action === 'roll' ? Date.parse(before.next_action_at ?? '') : NaN;
     const held = before?.current_usd ?? 0;
     // The keeper's own re-open of it in this cycle does not matter: the side settled before it.
     if (

@@ -52,7 +52,7 @@ function place(target: Params, path: string[], value: ParamValue, refuse: Refuse
       node[segment] = value;
       return;
     }
-    const existing: ParamValue | undefined = node[segment];
+    const existing = node[segment];
     if (existing === undefined) node[segment] = nextIsList ? [] : group();
     else if (
       nextIsList

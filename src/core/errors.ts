@@ -199,7 +199,7 @@ export class StopSignal extends Error {
 }
 
 /** The exit code of a stop signal's abort reason (StopSignal carries 129, 130 or 143); 130 (Ctrl-C) when nothing says otherwise. */
-export function stopExitCode(reason: unknown): 129 | 130 | 143 {
+export function stopExitCode(reason: unknown) {
   const code = (reason as { exitCode?: unknown } | undefined)?.exitCode;
   return code === 129 || code === 143 ? code : 130;
 }

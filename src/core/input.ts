@@ -26,9 +26,10 @@ export function withoutEcho(message: string) {
   return message.replace(ECHOED, 'the value');
 }
 
+/** The value trimmed; blank or absent, a refusal naming it. */
 function required(name: string, raw: string | undefined, allowed: string) {
-  if (raw === undefined || raw.trim() === '') throw new UsageError(`${name}: missing; expected ${allowed}.`);
-  return raw;
+  if (!raw?.trim()) throw new UsageError(`${name}: missing; expected ${allowed}.`);
+  return raw.trim();
 }
 
 /** Whether a string is a market name as parseMarket returns it (3 to 20 upper-case letters and digits). */
@@ -38,7 +39,7 @@ export function isMarketName(value: string) {
 
 /** Upper-cased and trimmed; the live markets list decides whether it is tradable. */
 export function parseMarket(raw: string | undefined) {
-  const value = required('market', raw, 'a market such as USDTNGN').trim();
+  const value = required('market', raw, 'a market such as USDTNGN');
 
   if (/[^\x20-\x7e]/.test(value))
     throw new UsageError(
@@ -53,7 +54,7 @@ export function parseMarket(raw: string | undefined) {
 }
 
 export function parseSide(raw: string | undefined): Side {
-  const value = required('side', raw, 'buy or sell').trim().toLowerCase();
+  const value = required('side', raw, 'buy or sell').toLowerCase();
   if (value !== 'buy' && value !== 'sell')
     throw new UsageError(`side: ${echo(raw!)} is not allowed; expected buy or sell.`);
   return value;
@@ -102,12 +103,12 @@ export function parseUsdAmount(raw: string | undefined, name: string, sign: Amou
 }
 
 export function parseNotional(raw: string | undefined, name = 'notional') {
-  return parseUsdAmount(raw, name, 'positive');
+  return parseUsdAmount(raw, name);
 }
 
 /** Days: `3`, or with its one unit `3d`; another unit (`1w`, `72h`) is refused, never read as its number. */
 export function parseTenor(raw: string | undefined) {
-  const value = required('--tenor', raw, '1, 3 or 7 (days)').trim().replace(/d$/i, '');
+  const value = required('--tenor', raw, '1, 3 or 7 (days)').replace(/d$/i, '');
   if (value === '1' || value === '3' || value === '7') return Number(value) as 1 | 3 | 7;
   const unit = /^[\d.]+\s*[a-z]/i.test(value) ? '; d is the only unit (3d is 3 days)' : '';
   throw new UsageError(`--tenor: ${echo(raw!)} is not allowed; expected 1, 3 or 7 (days)${unit}.`);
@@ -216,7 +217,7 @@ const SHOWN_SHORT = /^([A-Za-z0-9_-]*)(?:…|\.\.\.)([A-Za-z0-9_-]*)$/;
 
 /** A hedge id whole, or as much of one as a table shows: its start, its end, or both around `…`. */
 export function parseHedgeId(raw: string | undefined) {
-  const value = required('id', raw, 'a hedge id such as hdg_…').trim();
+  const value = required('id', raw, 'a hedge id such as hdg_…');
   if (!/^[A-Za-z0-9_-]{1,104}$/.test(value) && !SHOWN_SHORT.test(value))
     throw new UsageError(
       `id: ${echo(value)} is not a hedge id; expected hdg_ followed by letters and digits, or the part of one a table shows (hdg_0mw…9bif, its start or its end).`,
@@ -247,7 +248,7 @@ export function parseClientReference(raw: unknown) {
   if (raw === undefined) return;
   const value = String(raw);
   // The spec shows no constraint; refuse only what cannot be a sensible deal id.
-  if (value.trim() === '' || value.length > 128 || hasUnsafeText(value))
+  if (!value.trim() || value.length > 128 || hasUnsafeText(value))
     throw new UsageError(
       `--ref: ${echo(value)} is not allowed; expected 1 to 128 printable characters (no control, bidirectional or zero-width characters).`,
     );

@@ -76,7 +76,7 @@ export function computePlan(input: PlanInput) {
   const untouched = input.positions.filter(
     (position) => position.notionalUsd > 0 && !named.has(sideKey(position.market, position.side)),
   );
-  return { steps, atTarget: steps.length === 0, problems, unchanged, untouched };
+  return { steps, atTarget: !steps.length, problems, unchanged, untouched };
 }
 
 export type Plan = ReturnType<typeof computePlan>;
@@ -151,13 +151,13 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
       return;
     }
     const market = findMarket(markets, step.market);
-    const stepProblems: PlanProblem[] = [];
-    if (!market) stepProblems.push({ ...base, code: 'market_not_listed', details: {} });
+    const found = problems.length;
+    if (!market) problems.push({ ...base, code: 'market_not_listed', details: {} });
     else if (market.status !== 'open')
-      stepProblems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
+      problems.push({ ...base, code: 'market_disabled', details: { status: market.status } });
     const requiredUsd = step.deltaUsd;
     if (requiredUsd > headroomUsd)
-      stepProblems.push({
+      problems.push({
         ...base,
         code: 'exposure_exceeded',
         details: { requiredUsd, availableExposureUsd: headroomUsd },
@@ -166,12 +166,10 @@ function simulateChecks(steps: PlanStep[], markets: readonly PlanMarket[], avail
     if (market) {
       const availableCapacityUsd = cents(market.available_capacity_usd[step.side] - (usedCapacityUsd.get(key) ?? 0));
       if (requiredUsd > availableCapacityUsd)
-        stepProblems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
+        problems.push({ ...base, code: 'capacity_exceeded', details: { requiredUsd, availableCapacityUsd } });
     }
-    if (stepProblems.length) {
-      problems.push(...stepProblems);
-      return;
-    }
+    // A step refused frees and uses nothing.
+    if (problems.length > found) return;
     headroomUsd = cents(headroomUsd - requiredUsd);
     usedCapacityUsd.set(key, cents((usedCapacityUsd.get(key) ?? 0) + requiredUsd));
   });

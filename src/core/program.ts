@@ -22,11 +22,10 @@ function realPath(path: string) {
 export function invokedAs(script: string | undefined, cwd: string, searchPath = '') {
   const self = script === undefined ? undefined : realPath(script);
   if (script === undefined || self === undefined) return 'hedge';
-  const dirs = searchPath.split(delimiter).filter((dir) => dir !== '');
-  for (const name of new Set([basename(script), 'hedge'])) {
-    // The shell runs the first one on PATH.
+  const dirs = searchPath.split(delimiter).filter(Boolean);
+  // The shell runs the first one on PATH.
+  for (const name of new Set([basename(script), 'hedge']))
     if (dirs.map((dir) => realPath(join(dir, name))).find((found) => found !== undefined) === self) return name;
-  }
   const fromHere = relative(cwd, script);
   return shellWord(isAbsolute(fromHere) || fromHere.startsWith('..') ? script : `./${fromHere}`);
 }

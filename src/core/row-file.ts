@@ -50,7 +50,7 @@ export function readRowFile<C extends string, T>(
   repeated: (earlier: RawRow<C>) => string,
 ): { rows: Array<T & { line: number }> } | { problems: RowFileProblem[] } {
   const content = text.replace(/^\ufeff/, '');
-  const known: readonly C[] = [...layout.required, ...layout.optional];
+  const known = [...layout.required, ...layout.optional];
   const expected = `${layout.required.join(', ')} and optionally ${layout.optional.join(', ')}`;
   const empty = `${sourceName} is empty; expected a header row naming ${expected}, then one row per ${layout.rowIs}.`;
   const problems: RowFileProblem[] = [];
@@ -83,9 +83,7 @@ export function readRowFile<C extends string, T>(
       // csv-parse reports the line a record ends on; a quoted field with line breaks starts earlier.
       .map(({ record, info }) => ({ fields: record, line: info.lines - record.join('').split('\n').length + 1 }))
       // A spreadsheet's empty row (`,,,`) is a blank line too.
-      .filter(
-        ({ fields, line }) => fields.some((field) => field.trim() !== '') && line < (framingError?.line ?? Infinity),
-      );
+      .filter(({ fields, line }) => fields.join('').trim() && line < (framingError?.line ?? Infinity));
     if (framingError) problems.push(framingError);
 
     const [header, ...body] = located;
@@ -112,7 +110,7 @@ export function readRowFile<C extends string, T>(
   }
 
   function readJson() {
-    if (content.trim() === '') return refuse(empty);
+    if (!content.trim()) return refuse(empty);
     let document: unknown;
     try {
       document = JSON.parse(content);
@@ -185,11 +183,8 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 /** A cell that is a date (midnight UTC) or a timestamp with its zone (Z or an offset), ISO 8601, in ms since the epoch; `refusal` is thrown for anything else. */
 export function readInstant(raw: string | undefined, refusal: string) {
   const value = raw?.trim() ?? '';
-  const ms = DATE_ONLY.test(value)
-    ? Date.parse(`${value}T00:00:00Z`)
-    : TIMESTAMP.test(value)
-      ? Date.parse(value)
-      : Number.NaN;
+  // Date.parse('') is NaN.
+  const ms = Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : TIMESTAMP.test(value) ? value : '');
   if (!Number.isFinite(ms)) throw new Error(refusal);
   return ms;
 }

@@ -41,10 +41,11 @@ export class ServerClock {
   learnDate(header: string | undefined, sentAt: number, receivedAt: number) {
     const ms = Date.parse(header ?? '');
     if (!Number.isFinite(ms)) return;
+    // The header is to the second: the most the server's clock can be ahead of ours.
+    const high = ms + 1000 - sentAt;
     // A header from another clock (a gateway's) that is behind the records would move every maturity back and forth.
-    if (ms + 1000 - sentAt + DATE_LAG_ALLOWED_MS < this.stampedLow)
-      this.dateBehindMs = this.stampedLow - (ms + 1000 - sentAt);
-    else this.learn('date', ms - receivedAt, ms + 1000 - sentAt);
+    if (high + DATE_LAG_ALLOWED_MS < this.stampedLow) this.dateBehindMs = this.stampedLow - high;
+    else this.learn('date', ms - receivedAt, high);
   }
 
   /** An answer's data: its past stamps, and `own`, the field that stamps our own first send of it (at `sentAt`). */

@@ -99,7 +99,7 @@ function parseTargetClientReference(raw: string | undefined) {
 
 /** Optional per row: how long before maturity `hedge keep` rolls; the message never repeats the cell. */
 function parseRollBefore(raw: string | undefined) {
-  if (raw === undefined || raw.trim() === '') return;
+  if (!raw?.trim()) return;
   try {
     return parseDuration(raw, 'roll_before', 'smhdw').ms;
   } catch {

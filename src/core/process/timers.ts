@@ -8,7 +8,7 @@ export const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** `work`, or a rejection with `late()` once `ms` have passed (the work may still end, unheard). */
-export function within<T>(work: Promise<T>, ms: number, late: () => Error): Promise<T> {
+export function within<T>(work: Promise<T>, ms: number, late: () => Error) {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(late()), ms);

@@ -229,20 +229,16 @@ export function readBoundedStream(stream: NodeJS.ReadableStream, options: { maxB
     }
     return Buffer.concat(chunks, total);
   };
-  if (!signal) return read();
   // The read, or the signal's reason as soon as it fires, letting go of the stream.
-  if (signal.aborted) {
-    letGo();
-    return Promise.reject(signal.reason);
-  }
   return new Promise<Buffer>((resolve, reject) => {
     const stop = () => {
       letGo();
-      reject(signal.reason);
+      reject(signal?.reason);
     };
-    signal.addEventListener('abort', stop, { once: true });
+    if (signal?.aborted) return stop();
+    signal?.addEventListener('abort', stop, { once: true });
     read()
       .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', stop));
+      .finally(() => signal?.removeEventListener('abort', stop));
   });
 }

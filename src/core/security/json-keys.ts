@@ -71,7 +71,7 @@ export function issueWords(error: z.core.$ZodError) {
 }
 
 /** Every key that appears more than once in one object of `text`, at most `limit` of them. */
-export function repeatedKeys(text: string, limit = Number.POSITIVE_INFINITY) {
+export function repeatedKeys(text: string, limit = Infinity) {
   const stack: Frame[] = [];
   const found: { key: string; path: ReadonlyArray<string | number> }[] = [];
   let at = 0;

@@ -58,9 +58,8 @@ const KEY_SHAPE_ANYWHERE = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]{1,15}_(?:live|te
 /** The text with every known secret and anything shaped like a key replaced by its redacted form. */
 export function scrubSecrets(text: string) {
   let scrubbed = text;
-  for (const [secret, shown] of knownSecrets) {
-    if (scrubbed.includes(secret)) scrubbed = scrubbed.split(secret).join(shown);
-  }
+  // A function, so that a `$` in what is shown is never read as a replacement pattern.
+  for (const [secret, shown] of knownSecrets) scrubbed = scrubbed.replaceAll(secret, () => shown);
   return KEY_MIDDLE.test(scrubbed) ? scrubbed.replace(KEY_SHAPE_ANYWHERE, redactKey) : scrubbed;
 }
 

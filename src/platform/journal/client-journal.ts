@@ -22,10 +22,7 @@ export type RowSeal = (entry: JournalEntry) => string;
 export type ListOptions = Pick<RowFilter, 'idempotencyKey' | 'since' | 'until' | 'limit'> & { pending?: boolean };
 
 /** The "same request" rule: what must agree for an earlier unresolved entry to be resumed. */
-export type SameRequest = Pick<
-  JournalEntry,
-  'environment' | 'base_url_host' | 'key_id' | 'command' | 'group' | 'leg'
-> & {
+type SameRequest = Pick<JournalEntry, 'environment' | 'base_url_host' | 'key_id' | 'command' | 'group' | 'leg'> & {
   /** The normalised request body; compared as canonicalJson. (group and leg: compared only when given.) */
   body: unknown;
 };
@@ -185,8 +182,10 @@ export class ClientJournal {
 
   /** Newest first: by `seq`, the order the journal took them in (never by a machine's clock). */
   async list({ pending, limit, ...filter }: ListOptions = {}) {
-    const atMost = limit === undefined ? undefined : Math.max(0, limit);
-    return this.remember(await this.records.read({ ...filter, unresolved: pending === true, limit: atMost }));
+    // A negative limit lists nothing.
+    return this.remember(
+      await this.records.read({ ...filter, unresolved: pending === true, limit: limit && Math.max(0, limit) }),
+    );
   }
 
   /** By full id, or a unique part of one (its start, its end, or both around `…`); an ambiguous part throws, naming the candidates. */
@@ -310,9 +309,8 @@ export function matchesRequest(entry: JournalEntry, match: SameRequest) {
 function checkBeginFields(fields: BeginFields) {
   const problems: string[] = [];
   if (fields.environment !== 'live' && fields.environment !== 'test') problems.push('environment must be live or test');
-  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const) {
+  for (const name of ['base_url_host', 'key_id', 'command', 'idempotency_key'] as const)
     if (typeof fields[name] !== 'string' || fields[name] === '') problems.push(`${name} is required`);
-  }
   if (typeof fields.request?.method !== 'string' || typeof fields.request?.path !== 'string')
     problems.push('request needs method and path');
   if (problems.length) throw new JournalError(`Cannot journal this action: ${problems.join('; ')}.`);

@@ -83,24 +83,10 @@ export interface JournalEntry {
   };
 }
 
-/** What `begin` needs: everything the caller knows before the request leaves. */
+/** What `begin` needs: everything the caller knows before the request leaves (of what an update may change, only the account). */
 export type BeginFields = Omit<
   JournalEntry,
-  | 'id'
-  | 'seq'
-  | 'revision'
-  | 'created_at'
-  | 'updated_at'
-  | 'outcome'
-  | 'hedge_id'
-  | 'order_tx_hash'
-  | 'error_code'
-  | 'message'
-  | 'resolved_at'
-  | 'host'
-  | 'holder'
-  | 'traded_usd'
-  | 'side_after'
+  'id' | 'seq' | 'revision' | 'created_at' | 'updated_at' | 'host' | 'holder' | Exclude<PatchField, 'account'>
 > & {
   /** pending (the default): about to be sent; planned: a later leg, journaled ahead of the action's first send. */
   outcome?: 'pending' | 'planned';
@@ -119,7 +105,9 @@ export const PATCH_FIELDS = [
   'side_after',
 ] as const;
 
-export type JournalPatch = Partial<Pick<JournalEntry, (typeof PATCH_FIELDS)[number]>>;
+type PatchField = (typeof PATCH_FIELDS)[number];
+
+export type JournalPatch = Partial<Pick<JournalEntry, PatchField>>;
 
 /** A side as an action left it: the ids of its hedges not final, sorted, and the USD they hold. */
 export interface SideAfter {
@@ -202,7 +190,7 @@ export function foldJournal(text: string, onSkip: (skip: SkippedLine) => void = 
   const folded = new Map<string, { firstLine: number; events: number; fields: JsonObject }>();
   const lines = text.split('\n');
   lines.forEach((line, index) => {
-    if (line.trim() === '') return;
+    if (!line.trim()) return;
     const event = readRow(line, EVENT);
     if (typeof event === 'string') {
       // The text after the last newline is a write still under way or cut short by a crash.

@@ -20,22 +20,16 @@ export class FallbackRecords {
   /** Keeps what `change` says of the team entry `id` (last known as `base`) in the local journal. */
   async record(base: JournalEntry | undefined, id: string, change: JournalPatch, failure: unknown): Promise<never> {
     const { message, hint } = failure as JournalStoreError;
-    const said = message.replace(/\.$/, '');
-    let localId;
+    let kept;
     try {
       this.local ??= this.openLocal();
-      localId = this.ids.get(id) ?? (await this.start(base, id));
+      const localId = this.ids.get(id) ?? (await this.start(base, id));
       await this.local.update(localId, outcomeFields(change));
+      kept = `; what happened to ${id} is kept in the local journal ${this.local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back`;
     } catch (error) {
-      throw new JournalStoreError(
-        `${said}, and the local fallback record could not be written either (${(error as Error).message}).`,
-        { store: this.store, hint, cause: failure },
-      );
+      kept = `, and the local fallback record could not be written either (${(error as Error).message})`;
     }
-    throw new JournalStoreError(
-      `${said}; what happened to ${id} is kept in the local journal ${this.local.file} (fallback record ${localId}): \`hedge journal migrate\` merges it into the team store once the store is back.`,
-      { store: this.store, hint, cause: failure },
-    );
+    throw new JournalStoreError(`${message.replace(/\.$/, '')}${kept}.`, { store: this.store, hint, cause: failure });
   }
 
   /** The fallback record of `id`: what it would send, then what the store had learnt before it failed. */

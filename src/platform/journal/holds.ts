@@ -79,7 +79,7 @@ export function holderReader(notice: HoldsOptions['notice'] = () => {}) {
     skipped,
     /** The live holder `recorded` names (absent or null: nobody). */
     live(recorded: unknown, where: string) {
-      if (recorded === undefined || recorded === null) return;
+      if (recorded == null) return;
       const read = HOLDER.safeParse(recorded);
       if (!read.success) {
         skipped(where, issueWords(read.error));

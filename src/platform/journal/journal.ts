@@ -150,10 +150,9 @@ function readEntries(place: FilePlace, filter: RowFilter) {
       const cut = newestFirst([...byId.values()].filter(chosen))[limit - 1];
       if (cut !== undefined && utcDay(cut.created_at) > archive.day) break;
     }
-    for (const entry of entriesIn(archive.path, place.skipIn(archive.path))) {
-      // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
+    // The active segment's copy is the newer one (it may hold events added after a crash mid-rotation).
+    for (const entry of entriesIn(archive.path, place.skipIn(archive.path)))
       if (!byId.has(entry.id)) byId.set(entry.id, entry);
-    }
   }
   return newestFirst([...byId.values()])
     .filter(chosen)

@@ -9,23 +9,23 @@ const SALT = 'hedge journal row seal';
 const INFO = 'v1';
 
 /** Which row it is (its id, its place in its journal and its time: a copy is another row), what it would send, and as whom: everything a resend is decided and built from — the machine that began it (a keeper finishes only what its own machine began) and what its process read before its first send (the server's time then, the side's notional before) included. */
-export type SealedFields = Pick<
-  JournalEntry,
-  | 'id'
-  | 'seq'
-  | 'created_at'
-  | 'environment'
-  | 'base_url_host'
-  | 'key_id'
-  | 'host'
-  | 'command'
-  | 'request'
-  | 'idempotency_key'
-  | 'group'
-  | 'leg'
-  | 'via'
-  | 'context'
->;
+const SEALED = [
+  'id',
+  'seq',
+  'created_at',
+  'environment',
+  'base_url_host',
+  'key_id',
+  'host',
+  'command',
+  'request',
+  'idempotency_key',
+  'group',
+  'leg',
+  'via',
+  'context',
+] as const;
+export type SealedFields = Pick<JournalEntry, (typeof SEALED)[number]>;
 
 /** verified: sealed by this key over exactly these fields · unsealed: no seal of this version (a row of an older hedge, or one written by hand) · forged: a seal that does not match. */
 type RowTrust = 'verified' | 'unsealed' | 'forged';
@@ -41,8 +41,8 @@ export function rowSealer(apiKey: string) {
   const macOf = (fields: SealedFields) => createHmac('sha256', sealingKey).update(sealedText(fields)).digest();
   return {
     seal: (fields: SealedFields) => `${VERSION}.${macOf(fields).toString('base64url')}`,
-    trust(row: SealedFields & { seal?: unknown }): RowTrust {
-      if (row.seal === undefined || row.seal === null || /^v1\./.test(String(row.seal))) return 'unsealed';
+    trust(row: SealedFields & { seal?: unknown }) {
+      if (row.seal == null || /^v1\./.test(String(row.seal))) return 'unsealed';
       if (typeof row.seal !== 'string' || !row.seal.startsWith(`${VERSION}.`)) return 'forged';
       const given = Buffer.from(row.seal.slice(VERSION.length + 1), 'base64url');
       const expected = macOf(row);
@@ -51,26 +51,13 @@ export function rowSealer(apiKey: string) {
   };
 }
 
-/** The sealed fields in one text, whatever their order or the store's (absent and null agree). */
+/** The sealed fields in one text, in SEALED's order (the request as its method, path and body), whatever their order or the store's (absent and null agree: JSON writes an absent element as null). */
 function sealedText(fields: SealedFields) {
   const request = fields.request ?? { method: '', path: '', body: null };
   return canonicalJson([
     VERSION,
-    fields.id,
-    fields.seq ?? null,
-    fields.created_at,
-    fields.environment,
-    fields.base_url_host,
-    fields.key_id,
-    fields.host ?? null,
-    fields.command,
-    String(request.method),
-    String(request.path),
-    request.body ?? null,
-    fields.idempotency_key,
-    fields.group ?? null,
-    fields.leg ?? null,
-    fields.via ?? null,
-    fields.context ?? null,
+    ...SEALED.flatMap((name) =>
+      name === 'request' ? [String(request.method), String(request.path), request.body] : [fields[name]],
+    ),
   ]);
 }

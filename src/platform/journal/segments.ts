@@ -150,18 +150,17 @@ export function rotate(
     (map.get(key) ?? map.set(key, []).get(key)!).push(...lines);
   const stray: string[] = [];
   for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
+    if (!line.trim()) continue;
     const id = idOf(line);
     if (id === undefined) stray.push(line);
     else add(linesOf, id, [line]);
   }
   const entries = foldJournal(text);
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
-  const openGroups = new Set(entries.filter(isUnresolved).map((entry) => entry.group));
+  // The groups of unresolved entries; an ungrouped entry's undefined group is in none of them.
+  const openGroups = new Set(entries.filter(isUnresolved).flatMap((entry) => entry.group ?? []));
   const keep = new Set(
-    entries
-      .filter((entry) => isUnresolved(entry) || (entry.group !== undefined && openGroups.has(entry.group)))
-      .map((entry) => entry.id),
+    entries.filter((entry) => isUnresolved(entry) || openGroups.has(entry.group!)).map((entry) => entry.id),
   );
   // The newest resolved entries stay (the journal's default listing reads only the active segment).
   let [resolvedKept, keptBytes] = [0, 0];
@@ -217,25 +216,19 @@ function idOf(line: string) {
 export function asJournalError(error: unknown, path: string, action: 'read' | 'write') {
   // A folder refused as the user's setting (exit 2) is said as it is.
   if (error instanceof HedgeError) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ELOOP') {
-    return new JournalError(
-      `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action} wherever it points).`,
-      {
-        path,
-        hint: `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
-        cause: error,
-      },
-    );
-  }
-  return new JournalError(`Cannot ${action} the action journal ${path}: ${describeReadError(error)}.`, {
-    path,
-    hint:
-      error instanceof ReadRefused
-        ? 'hedge uses a journal file only when it is a regular file that no one but you (or root) may change.'
-        : action === 'write'
-          ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
-          : `Check that this user can read ${path}.`,
-    cause: error,
-  });
+  const [message, hint] =
+    (error as NodeJS.ErrnoException).code === 'ELOOP'
+      ? [
+          `The action journal's ${path} is a symbolic link; hedge does not follow it (it would ${action} wherever it points).`,
+          `Replace the link with the file or folder itself (or remove it), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a folder of your own.`,
+        ]
+      : [
+          `Cannot ${action} the action journal ${path}: ${describeReadError(error)}.`,
+          error instanceof ReadRefused
+            ? 'hedge uses a journal file only when it is a regular file that no one but you (or root) may change.'
+            : action === 'write'
+              ? `Make ${path} writable by this user (or free the disk), or point HEDGE_CONFIG_DIR or XDG_STATE_HOME at a writable folder.`
+              : `Check that this user can read ${path}.`,
+        ];
+  return new JournalError(message, { path, hint, cause: error });
 }

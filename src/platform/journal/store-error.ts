@@ -4,7 +4,7 @@ export class JournalStoreError extends JournalError {
   /** The store's address with any password redacted. */
   readonly store: string;
   constructor(message: string, init: { store: string; hint?: string; cause?: unknown }) {
-    super(message, { hint: init.hint, cause: init.cause });
+    super(message, init);
     this.store = init.store;
   }
 

@@ -33,10 +33,7 @@ export function printAnswers(
   if (options.include) for (const page of pages) output.write(statusAndHeaders(page));
   const printable = pages.filter((page) => page.body !== undefined);
   if (!printable.length) return;
-  if (options.failed) {
-    output.write(safeJson(printable.at(-1)!.body, 2));
-    return;
-  }
+  if (options.failed) return output.write(safeJson(printable.at(-1)!.body, 2));
   // Any endpoint, as it answered: hedge's one shape is for the commands that know their data. NDJSON: one envelope per line, as each page came.
   const pagesApart = output.format === 'ndjson' && printable.length > 1;
   output.json(pagesApart ? printable.map((page) => page.body) : mergedEnvelope(printable), [], { asSent: true });

@@ -9,7 +9,7 @@ import type { Output } from '../terminal/output.js';
 import { JOURNAL_RESOURCE } from '../fields/resource-fields.js';
 
 const text = (value: unknown) =>
-  value === undefined || value === null || value === ''
+  value == null || value === ''
     ? undefined
     : safeText(typeof value === 'object' ? JSON.stringify(value) : String(value));
 
@@ -27,7 +27,7 @@ function listRow(entry: JournalEntry, check: RowCheck | undefined) {
     outcome: text(entry.outcome) ?? '',
     hedge_id: text(entry.hedge_id),
     environment: safeText(
-      [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part !== '').join(' · '),
+      [entry.environment, entry.profile].filter((part) => typeof part === 'string' && part).join(' · '),
     ),
     host: text(entry.host),
     // `verified`, or `unverified` where the seal does not verify (SEAL_SAYS's first word).
@@ -57,17 +57,15 @@ export async function renderJournalList(
 /** The deal reference an entry's action was sent with, or (a close's) the one of the hedge it closed, if any. */
 export function journalReference(entry: JournalEntry) {
   const reference = bodyOf(entry).client_reference ?? entry.context?.client_reference;
-  return typeof reference === 'string' && reference !== '' ? reference : undefined;
+  return typeof reference === 'string' && reference ? reference : undefined;
 }
 
-const SEAL_SAYS: Record<RowCheck | 'not-checked', string | undefined> = {
+const SEAL_SAYS: Partial<Record<RowCheck, string>> = {
   verified: 'verified: this key journaled it as it stands',
   unsealed:
     'unverified: no seal this hedge accepts; it is never sent again (look at the book, then `hedge journal resolve`)',
   forged:
     'unverified: its seal does not match; it is never sent again (look at the book, then `hedge journal resolve`)',
-  'other-key': undefined,
-  'not-checked': undefined,
 };
 
 /** An entry's card and TSV columns, in this order: each its entry's own value but where `renderJournalEntry` says otherwise. */
@@ -115,7 +113,7 @@ export function renderJournalEntry(
       ? ['hedge', ...entry.argv.map((word) => shellWord(String(word)))].join(' ')
       : undefined,
     via: entry.via === 'agent' ? 'an agent (hedge mcp)' : entry.via === 'keeper' ? 'a keeper (hedge keep)' : undefined,
-    seal: SEAL_SAYS[options.check ?? 'not-checked'],
+    seal: options.check && SEAL_SAYS[options.check],
     holder:
       entry.holder &&
       (held

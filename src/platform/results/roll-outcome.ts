@@ -19,6 +19,7 @@ import type { Output } from '../terminal/output.js';
 /** On a terminal: a card of both legs, as a person reads them before confirming. Otherwise one line on stderr. */
 export function renderRollPreview(output: Output, preview: RollPreview, nowMs: number) {
   const { quote, closing, ended, side } = preview;
+  const endedText = ended && `${safeText(ended.id)} is ${safeText(ended.status)}`;
   const market = safeText(preview.market);
   const days = formatDays(preview.tenorDays);
   const several = closing?.hedges;
@@ -27,7 +28,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
   const upfront = formatMoney(quote.upfront.total_upfront_usdc);
   const closeText = closing
     ? `close ${side} ${market}${several ? ` (all ${several.length} of its hedges)` : one ? ` (${one})` : ''}${returns === undefined ? '' : `, returns about ${returns} USD`}`
-    : `nothing to close (${ended ? `${safeText(ended.id)} is ${safeText(ended.status)}` : 'already settled'})`;
+    : `nothing to close (${endedText ?? 'already settled'})`;
   const opens = `${side} ${formatMoney(preview.notionalUsd)} USD on ${market} for ${days}`;
   output.cardOrNote(() => {
     const c = output.chalk;
@@ -55,7 +56,7 @@ export function renderRollPreview(output: Output, preview: RollPreview, nowMs: n
           [
             '1. Close',
             c.dim(
-              `nothing open${ended ? `: ${safeText(ended.id)} is ${safeText(ended.status)}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
+              `nothing open${ended ? `: ${endedText}${ended.maturity_at ? ` (matured ${formatUtc(ended.maturity_at)})` : ''}` : ''}`,
             ),
           ],
         ];
@@ -131,7 +132,7 @@ export function renderRollOutcome(output: Output, outcome: RollOutcome, hedgeCom
     );
     const { legs } = outcome;
     output.document(
-      { dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note ? { note } : {}) })) },
+      { dry_run: true, legs: legs.map(({ leg, request, note }) => ({ leg, ...request, ...(note && { note }) })) },
       () =>
         legs
           .map(

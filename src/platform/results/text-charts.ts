@@ -11,7 +11,7 @@ function downSample(values: readonly number[], width: number) {
     const start = Math.floor((slice * values.length) / width);
     const end = Math.floor(((slice + 1) * values.length) / width);
     const finite = values.slice(start, end).filter(Number.isFinite);
-    return finite.length ? finite.reduce((sum, value) => sum + value, 0) / finite.length : Number.NaN;
+    return finite.length ? finite.reduce((sum, value) => sum + value, 0) / finite.length : NaN;
   });
 }
 

@@ -120,10 +120,9 @@ function renderClosed(
   };
   const record: JsonObject = { ...summary };
   delete record.realized;
-  for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {})) {
-    // The record's own figures, without repeating what the close already says.
+  // The record's own figures, without repeating what the close already says.
+  for (const [key, value] of Object.entries(realized ? output.named(realized, historyRecordForPeople) : {}))
     if (!(key in record) || key === 'notional_usd' || key === 'closed_at') record[key] = value;
-  }
   // The embedded history record is a server object: in the one shape, as `hedge history` gives it; --raw as sent.
   output.record(record, CLOSE_FIELDS, {
     json: output.named(summary, (sent) =>
@@ -173,24 +172,27 @@ export function renderAdditionQuote(
   const { maturityAt, daysLeft: days, position = {} } = context;
   const carry = toAccountSide(quote.carry.daily_usdc);
   const fee = toAccountSide(quote.upfront.platform_fee_usdc);
-  const card = () => {
-    const c = output.chalk;
-    const entry = position.entryPrice;
-    const rows: Array<[string, string]> = [
-      ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
-      ...upfrontRows(output, quote, fee),
-      ['Carry per day', payOrEarn(carry, { per: '/day' })],
-    ];
-    if (days !== undefined)
-      rows.push(['Carry to maturity (est.)', `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`]);
-    if (maturityAt)
-      rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt)]);
-    const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;
-    const title = `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`;
-    return quoteCard(output, rows, title, 'Indicative only: the addition executes at the price when it lands.');
-  };
   output.cardOrNote(
-    card,
+    () => {
+      const c = output.chalk;
+      const entry = position.entryPrice;
+      const rows: Array<[string, string]> = [
+        ...priceRows(output, quote, entry === undefined ? '' : c.dim(` (position entry ${formatRate(entry)})`)),
+        ...upfrontRows(output, quote, fee),
+        ['Carry per day', payOrEarn(carry, { per: '/day' })],
+      ];
+      if (days !== undefined)
+        rows.push(['Carry to maturity (est.)', `${payOrEarn(carry * days)} ${c.dim(`(${formatDays(days)} left)`)}`]);
+      if (maturityAt)
+        rows.push(['Maturity (unchanged)', output.humanValue({ key: 'maturity_at', kind: 'time' }, maturityAt)]);
+      const now = position.notionalUsd === undefined ? '' : ` (now ${formatMoney(position.notionalUsd)} USD)`;
+      return quoteCard(
+        output,
+        rows,
+        `Adding ${formatMoney(quote.notional_usd)} USD to ${quote.market} ${quote.side}${now}`,
+        'Indicative only: the addition executes at the price when it lands.',
+      );
+    },
     `Quote for the addition (indicative): execution ${formatRate(quote.pricing.execution_price)}${priceUnit(quote.market)}, margin ${formatMoney(quote.upfront.required_margin_usdc)} USDC, ` +
       `fee ${payOrEarn(fee)}, carry ${payOrEarn(carry, { per: '/day' })}.`,
   );
@@ -243,55 +245,57 @@ export function renderPositionChange(output: Output, change: PositionChange, foo
     carryText && `carry (est.) ${carryText}`,
     balance !== undefined && `balance ${formatSignedMoney(balance)} USDC`,
   ].filter(Boolean);
-  const card = () => {
-    const shown = (kind: 'pnl' | 'time' | 'hash', value: unknown) => output.humanValue({ key: kind, kind }, value);
-    const hedge = after ?? before;
-    const rows = [
-      ['Hedge ID', hedge.hedgeId],
-      ['Notional', notional],
-      ['Entry', entry],
-      [
-        'Added at (implied)',
-        addedAt !== undefined &&
-          `${formatRate(addedAt)}${unit}${slippage && `, ${slippage}`}${quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(quotedPrice)})`)}`,
-      ],
-      ['Margin', margin],
-      ['Returned (est.)', returned !== undefined && `${formatSignedMoney(returned)} USD to your balance`],
-      ['Realized net P&L (est.)', realizedNet !== undefined && `${shown('pnl', realizedNet)} USD`],
-      ['Carry in it (est.)', carryText],
-      [
-        'Balance change',
+  output.cardOrNote(
+    () => {
+      const shown = (kind: 'pnl' | 'time' | 'hash', value: unknown) => output.humanValue({ key: kind, kind }, value);
+      const hedge = after ?? before;
+      const rows = [
+        ['Hedge ID', hedge.hedgeId],
+        ['Notional', notional],
+        ['Entry', entry],
+        [
+          'Added at (implied)',
+          addedAt !== undefined &&
+            `${formatRate(addedAt)}${unit}${slippage && `, ${slippage}`}${quotedPrice === undefined ? '' : c.dim(` (quoted ${formatRate(quotedPrice)})`)}`,
+        ],
+        ['Margin', margin],
+        ['Returned (est.)', returned !== undefined && `${formatSignedMoney(returned)} USD to your balance`],
+        ['Realized net P&L (est.)', realizedNet !== undefined && `${shown('pnl', realizedNet)} USD`],
+        ['Carry in it (est.)', carryText],
+        [
+          'Balance change',
+          balance !== undefined &&
+            `${shown('pnl', balance)} USDC ${c.dim(`(${formatMoney(from!)} → ${formatMoney(to!)})`)}`,
+        ],
+        [
+          'Net margin now',
+          after?.netMarginUsd !== undefined &&
+            `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
+        ],
+        ['Maturity (unchanged)', hedge.maturityAt !== undefined && shown('time', hedge.maturityAt)],
+        [
+          `${action === 'add' ? 'Add' : 'Reduce'} tx`,
+          change.orderTxHash !== undefined && shown('hash', change.orderTxHash),
+        ],
+      ];
+      const notes = [
+        ...footer,
+        share !== undefined &&
+          (returned !== undefined || realizedNet !== undefined) &&
+          `(est.) is ${formatPercent(share * 100, 1).replace(/^\+/, '')} (${formatMoney(changeUsd)} of ${formatMoney(before.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
         balance !== undefined &&
-          `${shown('pnl', balance)} USDC ${c.dim(`(${formatMoney(from!)} → ${formatMoney(to!)})`)}`,
-      ],
-      [
-        'Net margin now',
-        after?.netMarginUsd !== undefined &&
-          `${formatMoney(after.netMarginUsd)} USD ${c.dim('(what closing now returns)')}`,
-      ],
-      ['Maturity (unchanged)', hedge.maturityAt !== undefined && shown('time', hedge.maturityAt)],
-      [
-        `${action === 'add' ? 'Add' : 'Reduce'} tx`,
-        change.orderTxHash !== undefined && shown('hash', change.orderTxHash),
-      ],
-    ];
-    const notes = [
-      ...footer,
-      share !== undefined &&
-        (returned !== undefined || realizedNet !== undefined) &&
-        `(est.) is ${formatPercent(share * 100, 1).replace(/^\+/, '')} (${formatMoney(changeUsd)} of ${formatMoney(before.notionalUsd!)} USD) of what the position showed just before the reduce; a reduction is proportional.`,
-      balance !== undefined &&
-        'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
-    ];
-    return [
-      output.card(
-        rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
-        `Position after the ${action}: ${change.market} ${change.side}`,
-      ),
-      ...notes.flatMap((line) => (typeof line === 'string' ? [c.dim(wrapWords(line, output.columns))] : [])),
-    ].join('\n');
-  };
-  output.cardOrNote(card, parts.length ? `Position after the ${action}: ${parts.join('; ')}.` : undefined);
+          'Balance change is `balance_usdc` before and after: other activity on the account in between counts too.',
+      ];
+      return [
+        output.card(
+          rows.filter((row): row is [string, string] => typeof row[1] === 'string'),
+          `Position after the ${action}: ${change.market} ${change.side}`,
+        ),
+        ...notes.flatMap((line) => (typeof line === 'string' ? [c.dim(wrapWords(line, output.columns))] : [])),
+      ].join('\n');
+    },
+    parts.length ? `Position after the ${action}: ${parts.join('; ')}.` : undefined,
+  );
 }
 
 /** Shows one trade's outcome; `quote` is the quote shown before an open (its price is compared with the fill). */
@@ -302,14 +306,13 @@ export function renderTrade(
   quote?: Quote,
 ) {
   /** `--no-wait`: the record the write returned, status `submitted`. */
-  const submitted = (answer: JsonObject, title: string, footer: string) =>
+  const submitted = (answer: JsonObject, title: string, footer = `Check it with: \`${hedgeCommand('positions')}\``) =>
     output.record(
       answer,
       SUBMITTED_FIELDS.filter((field) => field.key !== 'id' || !('hedge_id' in answer)),
       // Quoted: a command is wrapped as one word, never split while it fits a line.
       { title, footer: [footer] },
     );
-  const check = `Check it with: \`${hedgeCommand('positions')}\``;
   switch (view.kind) {
     case 'open-submitted': {
       const follow = hedgeCommand('hedges', view.answer.hedge_id, '--wait');
@@ -326,9 +329,9 @@ export function renderTrade(
       return renderHedge(output, hedge, { title, quote });
     }
     case 'change-submitted':
-      return submitted(view.answer, `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`, check);
+      return submitted(view.answer, `${view.action === 'add' ? 'Add' : 'Reduce'} submitted`);
     case 'close-submitted':
-      return submitted(view.answer, 'Close submitted', check);
+      return submitted(view.answer, 'Close submitted');
     case 'change-landed': {
       const { change, answer } = view;
       const { action, market, side, notionalUsd, before, position } = change;
@@ -366,7 +369,7 @@ export function renderTrade(
       const { closed } = view;
       const open = closed.openNow;
       if (open) {
-        const ids = open.hedge_ids.map((id) => safeText(id)).join(', ');
+        const ids = open.hedge_ids.map(safeText).join(', ');
         output.warn(
           `Closed${closed.hedgeId ? ` ${safeText(closed.hedgeId)}` : ''}, but the ${closed.side} side of ${closed.market} is open now: ${ids} (${formatUsd(open.notional_usd)}), which this close did not close.`,
         );

@@ -6,7 +6,7 @@ import type { ClientBase } from 'pg';
 const MIGRATION_LOCK = 'hedge:schema-migration';
 
 /** In order; a migration, once released, is never edited (a new one follows it). */
-export const MIGRATIONS: ReadonlyArray<{ version: number; description: string; sql: string }> = [
+export const MIGRATIONS = [
   {
     version: 1,
     description: 'journal entries and holders',
@@ -75,7 +75,7 @@ CREATE TABLE hedge.keeper_heartbeats (
   },
 ];
 
-export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+export const LATEST_VERSION = MIGRATIONS.at(-1)!.version;
 
 /** The schema's version as the database has it; 0 when hedge never ran there. */
 async function schemaVersion(client: ClientBase) {

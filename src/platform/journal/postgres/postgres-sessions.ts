@@ -23,17 +23,15 @@ const PROCESS_SESSION = randomBytes(8).toString('hex');
 
 /** A hold's row key in hedge.holders: `entry:<id>` or `lock:<scope>`. */
 export const scopeText = (scope: HoldScope) => ('entry' in scope ? `entry:${scope.entry}` : `lock:${scope.lock}`);
-/** The text whose 64-bit hash (hashtextextended) is the advisory lock key of a scope. */
-const advisoryText = (scope: string) => `hedge:${scope}`;
 
-/** pg_locks shows a bigint advisory key as classid (high 32 bits) and objid (low 32 bits). */
+/** A scope's advisory lock key is the 64-bit hash (hashtextextended) of `hedge:<scope>`, in every statement here; pg_locks shows a bigint advisory key as classid (high 32 bits) and objid (low 32 bits). */
 const HOLDER_SQL = `
 SELECT h.pid, h.host, h.session, to_char(h.since AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS since
 FROM hedge.holders h
 JOIN pg_locks l
   ON l.locktype = 'advisory' AND l.granted AND l.pid = h.backend_pid AND l.objsubid = 1
- AND l.classid::bigint = ((hashtextextended($2, 0) >> 32) & 4294967295)
- AND l.objid::bigint = (hashtextextended($2, 0) & 4294967295)
+ AND l.classid::bigint = ((hashtextextended('hedge:' || $1, 0) >> 32) & 4294967295)
+ AND l.objid::bigint = (hashtextextended('hedge:' || $1, 0) & 4294967295)
 WHERE h.scope = $1`;
 
 const UPSERT_HOLDER_SQL = `
@@ -52,17 +50,12 @@ const JSON_AS_TEXT = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** A session: its client, and (the lock session's) pg_backend_pid(), what pg_locks names the holder by. */
-interface Session {
-  client: pg.Client;
-  backendPid: number;
-}
-
 export class PostgresSessions implements LockerClient {
   readonly location: string;
   readonly host = hostname();
   private readonly now: () => number;
-  private readonly sessions = new Map<'data' | 'locks', Promise<Session>>();
+  /** Each session: its client, and (the lock session's) pg_backend_pid(), what pg_locks names the holder by. */
+  private readonly sessions = new Map<'data' | 'locks', Promise<{ client: pg.Client; backendPid: number }>>();
   /** Counts lock sessions: a hold taken on an earlier one than the current is lost. */
   private lockGeneration = 0;
   /** Scopes this process holds, and how many times (advisory locks are counted per session). */
@@ -80,9 +73,8 @@ export class PostgresSessions implements LockerClient {
 
   /** Who holds the scope: its row, live only while its advisory lock is granted. Takes nothing. */
   async holderOf(scope: HoldScope) {
-    const text = scopeText(scope);
-    const query = { text: HOLDER_SQL, values: [text, advisoryText(text)] };
-    return (await this.query<Holder>(query, 'asking who holds an action')).rows[0];
+    return (await this.query<Holder>({ text: HOLDER_SQL, values: [scopeText(scope)] }, 'asking who holds an action'))
+      .rows[0];
   }
 
   async letGo(scope: HoldScope) {
@@ -100,7 +92,7 @@ export class PostgresSessions implements LockerClient {
   /** Lets go of a new entry's hold whose row was not written after all. */
   async dropNew(scope: string) {
     this.holds.delete(scope);
-    await this.unlockAdvisory(scope);
+    await this.advisory('pg_advisory_unlock', scope);
   }
 
   /** Ends both sessions: every hold and lock of this process goes with them. */
@@ -114,11 +106,10 @@ export class PostgresSessions implements LockerClient {
         ),
       ),
     );
-    const holdsLeft = this.holds.size > 0;
     this.closed = true;
     const ending = (async () => {
       // Tidy: the rows would name nobody anyway once the session ends.
-      if (holdsLeft)
+      if (this.holds.size)
         await clients[1]
           ?.query(`DELETE FROM hedge.holders WHERE session = $1`, [PROCESS_SESSION])
           .catch(() => undefined);
@@ -255,12 +246,11 @@ export class PostgresSessions implements LockerClient {
     return { held: true, hold: holdOf(async () => (stillHeld() ? this.release(scope) : undefined), stillHeld) };
   }
 
-  /** `SELECT <call>(hashtextextended(<the scope's text>, 0)) AS ok` on the lock session. */
+  /** `SELECT <call>(hashtextextended('hedge:<scope>', 0)) AS ok` on the lock session. */
   private async advisory(call: string, scope: string, doing?: string, query_timeout?: number) {
     const { client } = await this.locks();
-    const text = `SELECT ${call}(hashtextextended($1, 0)) AS ok`;
-    return (await this.run<{ ok: boolean }>(client, { text, values: [advisoryText(scope)], query_timeout }, doing))
-      .rows[0]?.ok;
+    const text = `SELECT ${call}(hashtextextended('hedge:' || $1::text, 0)) AS ok`;
+    return (await this.run<{ ok: boolean }>(client, { text, values: [scope], query_timeout }, doing)).rows[0]?.ok;
   }
 
   private async tryAdvisory(scope: string) {
@@ -282,10 +272,6 @@ export class PostgresSessions implements LockerClient {
     }
   }
 
-  private async unlockAdvisory(scope: string) {
-    await this.advisory('pg_advisory_unlock', scope);
-  }
-
   /** Lets go of one hold on the scope; the last one also clears this process's row. */
   private async release(scope: string) {
     const count = this.holds.get(scope) ?? 0;
@@ -293,14 +279,14 @@ export class PostgresSessions implements LockerClient {
     if (count === 1) this.holds.delete(scope);
     else this.holds.set(scope, count - 1);
     try {
-      if (count > 1) await this.unlockAdvisory(scope);
+      if (count > 1) await this.advisory('pg_advisory_unlock', scope);
       else {
         // The last hold: the row goes in the same round trip as the lock.
         const { client } = await this.locks();
         await client.query(
           `WITH gone AS (DELETE FROM hedge.holders WHERE scope = $1 AND session = $2 RETURNING scope)
-           SELECT pg_advisory_unlock(hashtextextended($3, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
-          [scope, PROCESS_SESSION, advisoryText(scope)],
+           SELECT pg_advisory_unlock(hashtextextended('hedge:' || $1, 0)) AS unlocked, (SELECT count(*) FROM gone) AS rows`,
+          [scope, PROCESS_SESSION],
         );
       }
     } catch (error) {
@@ -333,12 +319,11 @@ function describeFailure(error: unknown, source: string) {
   const meanwhile =
     'Until then hedge refuses writes before sending anything; reads of the API (positions, hedges, account) still work.';
   const fix = `Check that the database is up and reachable from this machine, or fix ${source}. ${meanwhile}`;
-  if (error instanceof SchemaTooNewError) {
+  if (error instanceof SchemaTooNewError)
     return {
       sentence: `has schema version ${error.found}, newer than this hedge knows (${LATEST_VERSION})`,
       hint: 'Upgrade hedge on this machine to the version the rest of the desk uses.',
     };
-  }
   if (UNREACHABLE_CODES.has(code!) || /timeout|terminated|closed|not queryable|ECONNREFUSED/i.test(message))
     return { sentence: `cannot be reached: ${unreachableReason(code, message)}`, hint: fix };
   if (code === '28P01' || code === '28000')
@@ -348,12 +333,11 @@ function describeFailure(error: unknown, source: string) {
     };
   if (code === '3D000')
     return { sentence: `has no such database: ${message}`, hint: `Create the database, or fix ${source}.` };
-  if (code === '42501') {
+  if (code === '42501')
     return {
       sentence: `refused what hedge needs: ${message}`,
       hint: `The store's user needs CREATE on the database the first time (hedge creates its schema "hedge"), then read and write on that schema.`,
     };
-  }
   return { sentence: `failed: ${message}${code ? ` (${code})` : ''}`, hint: fix };
 }
 

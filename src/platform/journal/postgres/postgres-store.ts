@@ -57,7 +57,7 @@ WITH numbered AS (
 )
 SELECT (SELECT seq FROM inserted)::text AS seq, (SELECT count(*) FROM held)::int AS held`;
 
-/** Every filter of RowFilter; a NULL parameter leaves its condition out. */
+/** Every filter of RowFilter; a NULL parameter leaves its condition out (pg sends an undefined one, or an array's hole, as NULL). */
 const READ_SQL = `
 SELECT id, entry FROM hedge.entries
 WHERE ($1::text IS NULL OR id = $1)
@@ -104,11 +104,12 @@ export class PostgresJournal extends ClientJournal implements TeamJournal {
 
   constructor(options: TeamJournalOptions) {
     const sessions = new PostgresSessions(options);
-    const openLocal = () => openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip });
     super(new PostgresRecords(sessions, options.onSkip), sessions, {
       now: options.now,
       log: options.log,
-      fallback: new FallbackRecords(options.shown, openLocal),
+      fallback: new FallbackRecords(options.shown, () =>
+        openJournal({ dir: options.fallbackDir, now: options.now, onSkip: options.onSkip }),
+      ),
     });
     this.dir = options.fallbackDir;
     this.file = options.shown;
@@ -173,7 +174,7 @@ class PostgresRecords implements RecordsClient {
   }
 
   async change(id: string, patch: JournalPatch, at: string) {
-    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome ?? null, at, 0];
+    const values = [id, JSON.stringify({ ...patch, updated_at: at }), patch.outcome, at, 0];
     return this.entries(
       (await this.sessions.query<StoredRow>({ text: CHANGE_SQL, values }, 'recording what happened')).rows,
     )[0];
@@ -185,17 +186,17 @@ class PostgresRecords implements RecordsClient {
     const iso = (ms?: number) => (ms === undefined ? null : new Date(ms).toISOString());
     const sameRequest = request
       ? [request.environment, request.base_url_host, request.key_id, request.command, canonicalJson(request.body)]
-      : [null, null, null, null, null];
+      : Array(5);
     const values = [
-      filter.id ?? null,
-      filter.idPrefix ?? null,
+      filter.id,
+      filter.idPrefix,
       filter.unresolved === true,
       iso(filter.since),
       iso(filter.until),
       ...sameRequest,
-      filter.limit ?? null,
-      filter.idempotencyKey ?? null,
-      filter.idSuffix ?? null,
+      filter.limit,
+      filter.idempotencyKey,
+      filter.idSuffix,
     ];
     return this.entries((await this.sessions.query<StoredRow>({ text: READ_SQL, values }, 'reading the journal')).rows);
   }
@@ -203,19 +204,16 @@ class PostgresRecords implements RecordsClient {
   readonly heartbeats: KeeperHeartbeats = {
     write: async (scope, body) => {
       refuseKeyShaped(body, 'write a keeper heartbeat');
-      const query = {
-        text: WRITE_HEARTBEAT_SQL,
-        values: [scope, JSON.stringify(body)],
-        query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS,
-      };
-      const { rows } = await this.sessions.query<{ revision: string }>(query, "writing the keeper's heartbeat");
+      const { rows } = await this.sessions.query<{ revision: string }>(
+        { text: WRITE_HEARTBEAT_SQL, values: [scope, JSON.stringify(body)], query_timeout: HEARTBEAT_QUERY_TIMEOUT_MS },
+        "writing the keeper's heartbeat",
+      );
       return { revision: Number(rows[0].revision) };
     },
     read: async (scope) => {
-      const query = { text: READ_HEARTBEAT_SQL, values: [scope] };
       const [row] = (
         await this.sessions.query<{ body: string; revision: string; age_ms: number }>(
-          query,
+          { text: READ_HEARTBEAT_SQL, values: [scope] },
           "reading the keeper's heartbeat",
         )
       ).rows;
@@ -266,10 +264,9 @@ class PostgresRecords implements RecordsClient {
       } else if (existing.idempotency_key !== local.idempotency_key) {
         outcome = 'conflict';
       } else if (knowsMore(local, existing)) {
-        const change = { ...outcomeFields(local), updated_at: local.updated_at };
         await run(CHANGE_SQL, [
           target,
-          JSON.stringify(change),
+          JSON.stringify({ ...outcomeFields(local), updated_at: local.updated_at }),
           local.outcome,
           local.updated_at,
           importedRevision(local),
@@ -291,7 +288,7 @@ function insertValues(
   origin: 'store' | 'migrated',
   revision: number,
   seq: string | null = null,
-  holder: unknown[] = Array(6).fill(null),
+  holder: unknown[] = Array(6),
 ) {
-  return [JSON.stringify(entry), canonicalJson(entry.request?.body ?? null), origin, revision, seq, ...holder];
+  return [JSON.stringify(entry), canonicalJson(entry.request?.body), origin, revision, seq, ...holder];
 }
