@@ -10,12 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
-import { data, toolboxOn } from './toolbox-on.js';
+import { toolboxOn } from './toolbox-on.js';
 import { UsageError } from '../../src/core/errors.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { everything, expectDone, expectRefused } from './answers.js';
+import { everything, expectDone, expectRefused, json } from './answers.js';
 import { ok } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -44,7 +44,7 @@ describe('--max-notional', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
-    expect(data(await call('roll', { ...BUY, tenor: 7 })).error).toMatchObject({
+    expect(json(await call('roll', { ...BUY, tenor: 7 })).error).toMatchObject({
       code: 'max_notional_exceeded',
       details: { this_call_usd: 20_000 },
     });
@@ -64,7 +64,7 @@ describe('--max-daily-notional', () => {
     const before = simulator.writes().length;
 
     const refused = await call('add', { ...BUY, notional: 6_000 });
-    expect(data(refused)).toMatchObject({
+    expect(json(refused)).toMatchObject({
       error: {
         code: 'max_daily_notional_exceeded',
         class: 'rejected',
@@ -73,7 +73,7 @@ describe('--max-daily-notional', () => {
       exit_code: 3,
     });
     const agentEntry = (await journal(simulator)).find((entry) => entry.via === 'agent')!;
-    expect(data(refused).error.details.frees_at).toBe(
+    expect(json(refused).error.details.frees_at).toBe(
       new Date(Date.parse(agentEntry.created_at) + 86_400_000).toISOString(),
     );
     expect(simulator.writes()).toHaveLength(before);
@@ -101,18 +101,18 @@ describe('--markets', () => {
 describe('the confirmation step of a live write previews the numbers', () => {
   it('add: the limits, the position and the quote of the addition; close: the position (what it returns); nothing sent', async () => {
     const { simulator, call } = await liveOn(10_000, { maxNotionalUsd: 50_000 });
-    const add = data(await call('add', { ...BUY, notional: 2_500 }));
+    const add = json(await call('add', { ...BUY, notional: 2_500 }));
     expect(add).toMatchObject({ sent: false, tool: 'add' });
     expect(add.preview.limits).toEqual({ this_call_usd: 2_500, max_notional_usd: 50_000 });
     expect(add.preview.dry_run).toMatchObject({ method: 'POST', path: '/hedges/add' });
     expect(add.preview.position).toMatchObject({ ...BUY, notional_usd: 10_000 });
     expect(add.preview.quote).toMatchObject({ ...BUY, notional_usd: 2_500, tenor_days: 7 });
 
-    expect(data(await call('reduce', { ...BUY, notional: 2_500 })).preview).toMatchObject({
+    expect(json(await call('reduce', { ...BUY, notional: 2_500 })).preview).toMatchObject({
       share_of_position: 0.25,
       position: { notional_usd: 10_000 },
     });
-    const close = data(await call('close', BUY));
+    const close = json(await call('close', BUY));
     expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
     expect(typeof close.preview.position.net_margin_usd).toBe('number');
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
@@ -122,14 +122,14 @@ describe('the confirmation step of a live write previews the numbers', () => {
 describe('a live token binds the side as previewed; the limits judge it as it is when sent', () => {
   it('close previewed at 100 under a 1,000 cap, the side grown to 50,000: nothing sent, the new preview refused by the cap', async () => {
     const { simulator, call } = await liveOn(100, { maxNotionalUsd: 1_000 });
-    const shown = data(await call('close', BUY));
+    const shown = json(await call('close', BUY));
     expect(shown.preview.limits).toEqual({ this_call_usd: 100, max_notional_usd: 1_000 });
     await colleagueAdds(simulator, 'buy', 49_900);
 
     const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
     expect(refused.isError).toBe(true);
     // The side as it is now is over the cap: its preview is refused (no token), and the answer says why it came.
-    expect(data(refused)).toMatchObject({
+    expect(json(refused)).toMatchObject({
       error: { code: 'max_notional_exceeded', details: { this_call_usd: 50_000, max_notional_usd: 1_000 } },
       exit_code: 3,
     });
@@ -143,9 +143,9 @@ describe('a live token binds the side as previewed; the limits judge it as it is
 
   it('roll: the new hedge it would open is the side as previewed; grown since, nothing sent and a new preview', async () => {
     const { simulator, call } = await liveOn(100);
-    const shown = data(await call('roll', { ...BUY, tenor: 7 }));
+    const shown = json(await call('roll', { ...BUY, tenor: 7 }));
     await colleagueAdds(simulator, 'buy', 49_900);
-    const refused = data(await call('roll', { ...BUY, tenor: 7, confirmation_token: shown.confirmation_token }));
+    const refused = json(await call('roll', { ...BUY, tenor: 7, confirmation_token: shown.confirmation_token }));
     expect(refused).toMatchObject({
       error: { code: 'preview_changed', details: { previewed_usd: 200, now_usd: 100_000 } },
       new_preview: { sent: false, tool: 'roll' },
@@ -168,7 +168,7 @@ describe('a live key with --allow-live', () => {
 
     const first = await call('open', OPEN_ARGS);
     expect(first.isError).toBeUndefined();
-    const preview = data(first);
+    const preview = json(first);
     expect(preview).toMatchObject({ sent: false, tool: 'open', arguments: OPEN_ARGS });
     expect(preview.preview.dry_run).toMatchObject({
       dry_run: true,
@@ -192,7 +192,7 @@ describe('a live key with --allow-live', () => {
 
     const confirmed = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(confirmed.isError).toBeUndefined();
-    const hedge = data(confirmed);
+    const hedge = json(confirmed);
     expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
     expect(
       simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference]),
@@ -207,7 +207,7 @@ describe('a live key with --allow-live', () => {
     const { simulator, call } = await liveOn(0);
     const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
     expect(result.isError).toBe(true);
-    expect(data(result)).toEqual({
+    expect(json(result)).toEqual({
       error: {
         code: 'usage',
         class: 'usage',
@@ -236,7 +236,7 @@ describe('a live key with --allow-live', () => {
 
       // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
       target(11_000);
-      const shown = data(await call('apply', { file: 'target.csv' }));
+      const shown = json(await call('apply', { file: 'target.csv' }));
       expect(shown.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       target(65_000);
       const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
@@ -244,10 +244,10 @@ describe('a live key with --allow-live', () => {
         error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 1_000, now_usd: 55_000 } },
         exit_code: 3,
       });
-      expect(data(refused).error.message).toMatch(
+      expect(json(refused).error.message).toMatch(
         /^confirmation_token: what this call would send now is not what its preview showed .*; nothing was sent\./,
       );
-      const fresh = data(refused).new_preview;
+      const fresh = json(refused).new_preview;
       expect(fresh).toMatchObject({
         sent: false,
         tool: 'apply',
@@ -260,12 +260,12 @@ describe('a live key with --allow-live', () => {
       // The file put back as the new preview did not show it: that token is refused too.
       target(11_000);
       const back = await call('apply', { file: 'target.csv', confirmation_token: fresh.confirmation_token });
-      expect(data(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
+      expect(json(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       expect(adds()).toEqual([]);
       // And the plan as previewed goes ahead with its token.
       const confirmed = await call('apply', {
         file: 'target.csv',
-        confirmation_token: data(back).new_preview.confirmation_token,
+        confirmation_token: json(back).new_preview.confirmation_token,
       });
       expect(confirmed.isError, confirmed.content[0].text).toBeUndefined();
       expect(adds()).toEqual([1_000]);
@@ -276,7 +276,7 @@ describe('a live key with --allow-live', () => {
 
   it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
     const { simulator, call } = await liveOn(0);
-    expect(data(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
+    expect(json(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
     expect(simulator.requests()).toEqual([]);
   });
 });

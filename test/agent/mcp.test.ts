@@ -2,38 +2,40 @@
 // test/support/mcp.ts runs it; the first test spawns `node bin/hedge.js mcp` over real stdio) with
 // the simulator's HEDGE_BASE_URL / HEDGE_API_KEY, lists the tools and calls them. What counts is
 // the simulator's own state and request log (and the journal on disk), not the server's word.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { useMcpServers } from '../support/mcp.js';
-import { colleagueCloses, colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
+import {
+  closedAfterEach,
+  colleagueCloses,
+  colleagueOpens,
+  MARKET,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
+import { LIVE_KEY } from '../support/keys.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 import { everything, expectRefused, expectDone, json } from './answers.js';
 
 const BUY = { market: MARKET, side: 'buy' };
 const SELL = { market: MARKET, side: 'sell' };
 
-const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
-const ALL_TOOLS = agentTools(COMMANDS).map((tool) => tool.name);
-const READ_TOOLS = agentTools(COMMANDS)
-  .filter((tool) => tool.tier === 'read')
-  .map((tool) => tool.name);
+const TOOLS = agentTools(COMMANDS);
+const ALL_TOOLS = TOOLS.map((tool) => tool.name);
+const READ_TOOLS = TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name);
 
 const startSimulator = useSimulators();
 const serve = useMcpServers();
-const proxies: FieldProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
+const startProxy = closedAfterEach(startLiveKeyProxy);
 
 /**
  * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
  * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
  */
 async function serveLive(simulator: Simulator, env: Record<string, string> = {}) {
-  const proxy = await startLiveKeyProxy(simulator.sandbox);
-  proxies.push(proxy);
+  const proxy = await startProxy(simulator.sandbox);
   return serve(simulator, {
     args: ['--allow-live'],
     env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl, ...env },
@@ -50,7 +52,7 @@ describe('hedge mcp on a test key', () => {
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;
     expect(quoteTool.inputSchema).toEqual(
       inputSchema(
-        agentTools(COMMANDS).find((tool) => tool.name === 'quote')!,
+        TOOLS.find((tool) => tool.name === 'quote')!,
         'direct',
       ),
     );

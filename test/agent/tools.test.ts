@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
+import { LIVE_KEY } from '../support/keys.js';
 import { ok, okJson } from '../support/cli-runs.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 
-const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const startSimulator = useSimulators();
 const tools = agentTools(COMMANDS);
 
