@@ -34,14 +34,9 @@ describe('hedge open', () => {
     );
 
     const [hedge] = trading.hedges();
-    expect(trading.hedges()).toHaveLength(1);
-    expect(hedge).toMatchObject({
-      status: 'filled',
-      notionalUsd: 10_000,
-      tenorDays: 3,
-      side: 'buy',
-      clientReference: 'DEAL-42',
-    });
+    expect(trading.hedges()).toMatchObject([
+      { status: 'filled', notionalUsd: 10_000, tenorDays: 3, side: 'buy', clientReference: 'DEAL-42' },
+    ]);
 
     const lines = tsvRecord(result.stdout);
     expect(lines).toMatchObject({
@@ -71,9 +66,7 @@ describe('hedge open', () => {
     expect(writes).toHaveLength(1);
     expect(writes[0].idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     expect(writes[0].body).toEqual(openBody('buy', 10_000, 3, { client_reference: 'DEAL-42' }));
-    const polls = trading.sandbox.requestLog.filter(
-      (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge.id}`,
-    );
+    const polls = trading.requests('GET', `/hedges/${hedge.id}`);
     // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
     expect(polls).toHaveLength(1);
     expect(polls[0].realTimeMs - writes[0].realTimeMs).toBeGreaterThanOrEqual(1000);
@@ -106,9 +99,7 @@ describe('hedge open', () => {
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0].id);
     expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(
-      trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/')),
-    ).toBe(false);
+    expect(trading.requests('GET', /^\/hedges\//)).toEqual([]);
   });
 
   it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
@@ -210,20 +201,16 @@ describe('hedge add / reduce / close', () => {
     expect(closed.realized).toEqual(record);
     expect(closed.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     // The close was confirmed from GET /positions, polled no faster than once a second.
-    const close = trading.writes().find((entry) => entry.path === '/hedges/close')!;
-    const polls = trading.sandbox.requestLog.filter(
-      (entry) => entry.path === '/positions' && entry.realTimeMs > close.realTimeMs,
-    );
+    const [close] = trading.requests('POST', '/hedges/close');
+    const polls = trading.requests('GET', '/positions').filter((entry) => entry.realTimeMs > close.realTimeMs);
     // The close lands 100 ms after it is sent, so the first poll (a second later) already sees it;
     // then one read of the side's hedge records (every filled one, and the newest page) sees it there
     // too: the poll's list is not asked again.
     expect(polls).toHaveLength(1);
     expect(polls[0].realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
-    expect(
-      trading.sandbox.requestLog.filter(
-        (entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0].realTimeMs,
-      ),
-    ).toHaveLength(2);
+    expect(trading.requests('GET', '/hedges').filter((entry) => entry.realTimeMs > polls[0].realTimeMs)).toHaveLength(
+      2,
+    );
   });
 
   it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
@@ -341,9 +328,9 @@ describe('pre-trade checks', () => {
         'available_exposure_usd: 10000',
       ).stderr,
     ).toMatch(/idempotency key: [0-9a-f-]{36}/);
-    expect(
-      trading.writes().filter((entry) => entry.path === '/hedges' && entry.errorCode === 'exposure_exceeded'),
-    ).toHaveLength(1);
+    expect(trading.requests('POST', '/hedges').filter((entry) => entry.errorCode === 'exposure_exceeded')).toHaveLength(
+      1,
+    );
     expect(trading.hedges()).toHaveLength(1);
   });
 
