@@ -10,7 +10,7 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson, exits, waitingAfter } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators({ stepped: true });
@@ -27,7 +27,7 @@ const lines = (result: { stdout: string }) => result.stdout.trim().split('\n');
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
+const posts = (simulator: Simulator, path: string) => simulator.requests('POST', path);
 
 /** How many closes and opens the server was sent. */
 const legsSent = (simulator: Simulator) => [
@@ -151,7 +151,7 @@ describe('hedge roll', () => {
     const [fresh] = simulator.active('buy');
 
     // The log: the close first, then (once the side left the positions list) the open; each its own key.
-    const legs = simulator.writes().filter((entry) => entry.path === '/hedges/close' || entry.path === '/hedges');
+    const legs = simulator.requests('POST', /^\/hedges(\/close)?$/);
     expect(legs.map((entry) => [entry.path, entry.status, entry.body])).toEqual([
       ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
       ['/hedges', 200, openBody('buy', 10_000, 3)],
@@ -221,11 +221,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
     await killWhen(
       simulator,
       ['roll', 'USDTNGN', 'buy', '--tenor', '3'],
-      () => {
-        const log = simulator.sandbox.requestLog;
-        const sent = log.findIndex((entry) => entry.path === '/hedges/close' && entry.status === 200);
-        return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
-      },
+      waitingAfter(simulator, '/hedges/close'),
       'the close was sent and waited for',
     );
     const pending = await journalEntries(simulator, '--pending');
