@@ -16,6 +16,7 @@ import { rowSealer, type SealedFields } from '../../src/platform/journal/row-sea
 import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';
+import { activeNotional } from '../support/keeper.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { everything, expectDone, expectRefused, json } from './answers.js';
 
@@ -38,8 +39,7 @@ async function serve(simulator: Simulator, args: string[], cwd = plainDesk.path)
 /** What the server acted on: every POST that trades (quotes act on nothing). */
 const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 /** The notional the server holds open, on both sides. */
-const heldUsd = (simulator: Simulator) =>
-  [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const heldUsd = (simulator: Simulator) => activeNotional(simulator, 'buy') + activeNotional(simulator, 'sell');
 const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });

@@ -15,6 +15,7 @@ import {
 } from '../support/servers/pseudo-terminal.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { activeNotional } from '../support/keeper.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
@@ -181,7 +182,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(await terminal.exitCode).toBe(0);
     expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
     expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add']);
-    expect(trading.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(3_500);
+    expect(activeNotional(trading, 'sell')).toBe(3_500);
     for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
   });
 

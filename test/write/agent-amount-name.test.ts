@@ -10,7 +10,8 @@ import { toolboxOn } from '../agent/toolbox-on.js';
 import { expectDone, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { buySide, swappedAsAddArrives } from './swapped-side.js';
+import { swappedAsAddArrives } from './swapped-side.js';
+import { activeSizes } from '../support/keeper.js';
 
 const LIVE_KEY = 'hpk_live_AgentAmountNameLiveKey01';
 registerSecret(LIVE_KEY);
@@ -41,7 +42,7 @@ async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: num
     [400, { ...BUY, notional_usd: notional }],
     [200, { ...BUY, delta_usd: notional }],
   ]);
-  expect(buySide(simulator)).toEqual([held]);
+  expect(activeSizes(simulator, 'buy')).toEqual([held]);
   expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
 }
 
@@ -80,5 +81,5 @@ it('beta, live: the side swapped for a hedge of the same notional while the add 
   expect(refused.error, JSON.stringify(refused)).toMatchObject({ code: 'preview_changed' });
   expect(JSON.stringify(refused.error)).toContain(`${shown.id} then, ${swapped} now`);
   expect(adds(simulator)).toEqual([[400, { ...BUY, notional_usd: 5_000 }]]);
-  expect(buySide(simulator)).toEqual([[swapped, 10_000]]);
+  expect(activeSizes(simulator, 'buy')).toEqual([[swapped, 10_000]]);
 });

@@ -17,7 +17,7 @@ import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions
 import { openJournal } from '../../src/platform/journal/index.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
-import { writeTarget } from '../support/keeper.js';
+import { activeNotional, writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
@@ -38,6 +38,7 @@ function context(options: { key: string; tty: boolean; yes?: boolean; input?: bo
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 
 describe('live key guard', () => {
   it('--no-input on a terminal also needs --yes', async () => {
@@ -159,9 +160,7 @@ describe("a person's yes holds for the side the question showed", () => {
       1,
       [],
     ]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toMatchObject([
-      { command: 'close', outcome: 'done', traded_usd: 50_000 },
-    ]);
+    expect(await journal(simulator)).toMatchObject([{ command: 'close', outcome: 'done', traded_usd: 50_000 }]);
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
@@ -171,7 +170,7 @@ describe("a person's yes holds for the side the question showed", () => {
     refusedWhenAskedAgain(error, ['/quotes', '/hedges/add', '/quotes']);
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
   });
 
   it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
@@ -187,7 +186,7 @@ describe("a person's yes holds for the side the question showed", () => {
       expect(question).toMatch(
         /^LIVE Resuming the roll of USDTNGN buy to 7 days .*\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/s,
       );
-    const entries = await openJournal({ dir: simulator.configDir }).list();
+    const entries = await journal(simulator);
     expect(entries.map((entry) => [entry.leg, entry.outcome])).toEqual([['open', 'planned']]);
   });
 
@@ -221,13 +220,8 @@ describe("a person's yes holds for the side the question showed", () => {
     );
     // Only the colleague's add before the second question; then this run's one add of 500.
     expect(atSecond()).toBe(1);
-    const adds = simulator
-      .requests('POST', '/hedges/add')
-      .map((entry) => (entry.body as { notional_usd: number }).notional_usd);
-    expect([adds, simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)]).toEqual([
-      [400, 500],
-      1_000,
-    ]);
+    const adds = simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
+    expect([adds, activeNotional(simulator, 'buy')]).toEqual([[400, 500], 1_000]);
   });
 });
 
