@@ -295,7 +295,7 @@ describe('hedge add / reduce / close', () => {
 });
 
 describe('pre-trade checks', () => {
-  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST', async () => {
+  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST; with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
     await openFilledThroughCli(trading, 'buy', '40000');
     const writesBefore = trading.writes().length;
@@ -315,11 +315,8 @@ describe('pre-trade checks', () => {
       'adding 10,001.00 USD would push the account over its exposure cap',
     );
     expect(trading.writes()).toHaveLength(writesBefore);
-  });
 
-  it('with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
-    const trading = await startTrading({ exposureCapUsd: 50_000 });
-    await openFilledThroughCli(trading, 'buy', '40000');
+    // With --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3).
     expect(
       exits(
         await trading.hedge('open USDTNGN sell 20000 --tenor 3 --skip-checks'),

@@ -6,7 +6,7 @@ import { openJournal } from '../../src/platform/journal/index.js';
 import { MARKET, useSimulators } from '../support/simulator.js';
 import { useMcpServers } from '../support/mcp.js';
 import { HOUR } from '../support/keeper.js';
-import { json } from '../agent/answers.js';
+import { expectDone, json } from '../agent/answers.js';
 
 const startSimulator = useSimulators();
 const startMcp = useMcpServers();
@@ -29,7 +29,7 @@ it("a close of 4,000 resumed once it landed still counts 4,000 toward the agent'
 
   simulator.advance(HOUR);
   const resumed = await call('resume', { id: entry.id });
-  expect(resumed.isError).toBeFalsy();
+  expectDone(resumed);
   expect(await rows()).toEqual([['done', 4_000]]);
 
   // 4,000 and 3,000 pass the cap: refused, nothing sent.
