@@ -14,7 +14,7 @@ import type { TargetFileSource } from '../../src/platform/runtime/agent-limits.j
 import { MAX_INPUT_FILE_BYTES } from '../../src/core/security/bounded-read.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { hasTool } from '../support/servers/tools.js';
-import { testContext } from '../support/client.js';
+import { testContext, type TestContextOptions } from '../support/client.js';
 
 const folder = tempDir('hedge-input-file-');
 afterAll(() => folder.remove());
@@ -23,19 +23,10 @@ writeFileSync(file, 'id,market,type,amount,currency,due\n');
 
 const hasMkfifo = hasTool('mkfifo');
 
-interface ContextParts {
-  targetFiles?: TargetFileSource;
-  stdin?: PassThrough;
-  timeout?: number;
-  clock?: { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
-}
-
-function context(origin: 'cli' | 'agent', parts: ContextParts | TargetFileSource = {}) {
-  const given = 'read' in parts ? { targetFiles: parts } : parts;
-  const { timeout, ...rest } = given;
+function context(origin: 'cli' | 'agent', { timeout, ...parts }: TestContextOptions & { timeout?: number } = {}) {
   return testContext({
     origin,
-    ...rest,
+    ...parts,
     globals: { json: true, input: false, timeout },
     output: { mode: 'json', now: () => 0 },
   }).ctx;
@@ -69,7 +60,7 @@ describe('readInputFile', () => {
     );
     const asked: string[] = [];
     const gate: TargetFileSource = { read: async (name) => (asked.push(name), { text: 'gated', sourceName: 'rows' }) };
-    expect([await readInputFile(context('agent', gate), file, 'target file'), asked]).toEqual([
+    expect([await readInputFile(context('agent', { targetFiles: gate }), file, 'target file'), asked]).toEqual([
       { text: 'gated', sourceName: 'rows' },
       [file],
     ]);
