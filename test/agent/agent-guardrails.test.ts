@@ -233,13 +233,16 @@ describe('a live key with --allow-live', () => {
       const files = new FileAccess(await serverRoots([desk.path], desk.path), desk.path);
       const { simulator, call } = await liveOn(10_000, {}, files);
       const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
+      /** Apply of target.csv, with the token a preview gave when there is one. */
+      const apply = (preview?: { confirmation_token: string }) =>
+        call('apply', { file: 'target.csv', ...(preview && { confirmation_token: preview.confirmation_token }) });
 
       // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
       target(11_000);
-      const shown = json(await call('apply', { file: 'target.csv' }));
+      const shown = json(await apply());
       expect(shown.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       target(65_000);
-      const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
+      const refused = await apply(shown);
       expectRefused(refused, {
         error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 1_000, now_usd: 55_000 } },
         exit_code: 3,
@@ -259,14 +262,11 @@ describe('a live key with --allow-live', () => {
 
       // The file put back as the new preview did not show it: that token is refused too.
       target(11_000);
-      const back = await call('apply', { file: 'target.csv', confirmation_token: fresh.confirmation_token });
+      const back = await apply(fresh);
       expect(json(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       expect(adds()).toEqual([]);
       // And the plan as previewed goes ahead with its token.
-      const confirmed = await call('apply', {
-        file: 'target.csv',
-        confirmation_token: json(back).new_preview.confirmation_token,
-      });
+      const confirmed = await apply(json(back).new_preview);
       expect(confirmed.isError, confirmed.content[0].text).toBeUndefined();
       expect(adds()).toEqual([1_000]);
     } finally {

@@ -204,13 +204,13 @@ describe('hedge mcp on a live key', () => {
       ),
     });
     expect(simulator.requests()).toHaveLength(previewed);
-    const otherSide = await call('close', { ...SELL, confirmation_token: token });
-    expect(json(otherSide).error.message).toMatch(
+    const otherSide = json(await call('close', { ...SELL, confirmation_token: token }));
+    expect(otherSide.error.message).toMatch(
       /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
     );
     // Refused with the preview of those arguments instead (its own read of the book, its own token).
-    expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: SELL });
-    expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
+    expect(otherSide.new_preview).toMatchObject({ sent: false, arguments: SELL });
+    expect(otherSide.new_preview.confirmation_token).not.toBe(token);
     expect(simulator.writes()).toEqual([]);
 
     // The token lets the close go ahead: it closes the side, once.

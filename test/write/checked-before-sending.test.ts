@@ -8,7 +8,7 @@
 // runs, and must reach the server: so it was the bad global, and nothing else, that stopped it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ok } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
@@ -175,10 +175,7 @@ async function prepare(simulator: Simulator, words: string[]) {
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
     const lost = await simulator.hedge('open USDTNGN sell 1000 --tenor 1');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    if (lost.code !== 5)
-      throw new Error(
-        `setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`,
-      );
+    exits(lost, 5);
   }
   return target;
 }
@@ -227,8 +224,7 @@ describe('a write checks every argument, option and global before its first requ
         // Not one request — no read, no write — while every bad line ran.
         expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
 
-        const control = await simulator.hedge(valid);
-        expect(control.code, `the valid line \`hedge ${valid.join(' ')}\`: ${control.stderr}`).toBe(0);
+        ok(await simulator.hedge(valid));
         expect(
           simulator.requests().length,
           `the valid line \`hedge ${valid.join(' ')}\` reaches the server`,

@@ -21,7 +21,6 @@ import { activeNotional, writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -100,7 +99,7 @@ async function grownWhileAsked(added = 49_900, path?: string) {
   });
   /** Asked again once it grew, and refused (exit 8): the server sent only `writes`, the side at 50,000. */
   const refusedWhenAskedAgain = (error: unknown, writes: string[]) => {
-    expect([exitCodeFor(error), terminal.questions.length]).toEqual([8, 2]);
+    expect([describeError(error).exitCode, terminal.questions.length]).toEqual([8, 2]);
     expect(terminal.stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
     expect([
       simulator.writes().map((entry) => entry.path),
@@ -202,7 +201,7 @@ describe("a person's yes holds for the side the question showed", () => {
       await (await ctx.journal()).update(close.id, { outcome: 'unknown' });
       await rollBuy(ctx);
     });
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 1]);
+    expect([describeError(error).exitCode, questions.length]).toEqual([8, 1]);
     expect(questions[0]).toMatch(
       /\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/,
     );

@@ -21,8 +21,6 @@ import {
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { fakeClock, testContext } from '../support/client.js';
 
-const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-
 function hedge(status: Hedge['status'], notional = 10_000): Hedge {
   return { id: 'hdg_test1', market: 'USDTNGN', side: 'buy', notional_usd: notional, tenor_days: 3, status };
 }
@@ -138,7 +136,7 @@ describe('waitForHedgeStatus', () => {
   it('on --timeout throws StillPendingError (exit 7) carrying the resume command and the last hedge seen', async () => {
     const { outcome, reads, elapsed } = await waitOnHedge(['submitted'], { timeoutSeconds: 5 });
     expect(outcome).toBeInstanceOf(StillPendingError);
-    expect(exitCodeFor(outcome)).toBe(7);
+    expect(describeError(outcome).exitCode).toBe(7);
     expect(outcome).toMatchObject({ resumeCommand: 'hedge hedges hdg_test1 --wait', record: { status: 'submitted' } });
     expect(outcome.hint).toContain('hedge hedges hdg_test1 --wait');
     // Polls at 1 s, 2.5 s and 4 s; the next (5.5 s) would be past the deadline, so it ends at 5 s.
@@ -153,7 +151,7 @@ describe('waitForHedgeStatus', () => {
   it('a hedge still hidden at --timeout: StillPendingError (exit 7) saying it is not visible yet, never "not found"', async () => {
     const { outcome, reads, elapsed } = await waitOnHedge([HIDDEN], { timeoutSeconds: 5 });
     expect(outcome).toBeInstanceOf(StillPendingError);
-    expect(exitCodeFor(outcome)).toBe(7);
+    expect(describeError(outcome).exitCode).toBe(7);
     expect(outcome.message).toContain("Hedge hdg_test1, named by the server's answer, is not visible");
     expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
