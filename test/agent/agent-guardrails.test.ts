@@ -203,7 +203,7 @@ describe('a live key with --allow-live', () => {
     ).toEqual([['open', 'live', 'filled', hedge.id]]);
   });
 
-  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent', async () => {
+  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent; so is a resume without the journal id its token is to be bound to', async () => {
     const { simulator, call } = await liveOn(0);
     const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
     expect(result.isError).toBe(true);
@@ -219,6 +219,8 @@ describe('a live key with --allow-live', () => {
       exit_code: 2,
     });
     expect(everything(result)).not.toContain('confirmation_token":');
+    // Resume needs the journal id it is to finish, so that the token is bound to that entry.
+    expect(json(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
     expect(simulator.requests()).toEqual([]);
   });
 
@@ -272,11 +274,5 @@ describe('a live key with --allow-live', () => {
     } finally {
       desk.remove();
     }
-  });
-
-  it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
-    const { simulator, call } = await liveOn(0);
-    expect(json(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
-    expect(simulator.requests()).toEqual([]);
   });
 });
