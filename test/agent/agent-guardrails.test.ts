@@ -15,11 +15,9 @@ import { UsageError } from '../../src/core/errors.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { everything, expectDone, expectRefused, json } from './answers.js';
+import { BUY, everything, expectDone, expectRefused, json } from './answers.js';
 import { ok } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
-
-const BUY = { market: MARKET, side: 'buy' };
 
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);

@@ -1,5 +1,10 @@
-// A tool call's answer, in-process or over MCP: its JSON, and whether it is a refusal of a shape.
+// A tool call's answer, in-process or over MCP: its JSON, and whether it is a refusal of a shape; and the sides the
+// calls name.
 import { expect } from 'vitest';
+import { MARKET } from '../support/simulator.js';
+
+export const BUY = { market: MARKET, side: 'buy' };
+export const SELL = { market: MARKET, side: 'sell' };
 
 interface Answer {
   isError?: boolean;

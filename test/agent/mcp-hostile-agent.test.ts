@@ -18,10 +18,7 @@ import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { activeNotional } from '../support/keeper.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { everything, expectDone, expectRefused, json } from './answers.js';
-
-const BUY = { market: MARKET, side: 'buy' };
-const SELL = { market: MARKET, side: 'sell' };
+import { BUY, everything, expectDone, expectRefused, json, SELL } from './answers.js';
 
 const startSimulator = useSimulators({ stepped: true });
 const startServer = useMcpServers();

@@ -17,10 +17,7 @@ import {
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { everything, expectRefused, expectDone, json } from './answers.js';
-
-const BUY = { market: MARKET, side: 'buy' };
-const SELL = { market: MARKET, side: 'sell' };
+import { BUY, everything, expectDone, expectRefused, json, SELL } from './answers.js';
 
 const TOOLS = agentTools(COMMANDS);
 const ALL_TOOLS = TOOLS.map((tool) => tool.name);

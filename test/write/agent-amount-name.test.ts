@@ -7,9 +7,9 @@ import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { openJournal } from '../../src/platform/journal/index.js';
 import { toolboxOn } from '../agent/toolbox-on.js';
-import { expectDone, json } from '../agent/answers.js';
+import { BUY, expectDone, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
 import { swappedAsAddArrives } from './swapped-side.js';
 import { activeSizes } from '../support/keeper.js';
 
@@ -19,7 +19,6 @@ const startSimulator = useSimulators();
 const connections = new HttpConnections();
 afterAll(() => connections.close());
 
-const BUY = { market: MARKET, side: 'buy' };
 const adds = (simulator: Simulator) =>
   simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body]);
 const outcomes = async (simulator: Simulator) =>
