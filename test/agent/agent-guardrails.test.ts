@@ -12,10 +12,9 @@ import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrai
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
 import { toolboxOn } from './toolbox-on.js';
 import { UsageError } from '../../src/core/errors.js';
-import { openJournal } from '../../src/platform/journal/index.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { BUY, everything, expectDone, expectRefused, json } from './answers.js';
+import { BUY, everything, expectDone, expectRefused, journal, json } from './answers.js';
 import { ok } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
 
@@ -34,7 +33,6 @@ async function liveOn(held: number, limits: AgentLimits = {}, files?: FileAccess
   if (held) simulator.seedOpen('buy', held);
   return { simulator, ...toolboxOn(simulator, connections, { limits, files, liveKey: LIVE_KEY, allowLive: true }) };
 }
-const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
 describe('--max-notional', () => {

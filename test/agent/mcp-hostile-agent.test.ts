@@ -11,14 +11,14 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
+import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';
 import { activeNotional } from '../support/keeper.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { BUY, everything, expectDone, expectRefused, json, SELL } from './answers.js';
+import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
 
 const startSimulator = useSimulators({ stepped: true });
 const startServer = useMcpServers();
@@ -41,7 +41,6 @@ const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notiona
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
 /** The notionals of the trades the server was sent. */
-const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const sentUsd = (simulator: Simulator) => tradesSent(simulator).map((entry) => (entry.body as any).notional_usd);
 
 describe('the limits judge the plan that is carried out', () => {

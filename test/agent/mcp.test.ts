@@ -4,7 +4,6 @@
 // the simulator's own state and request log (and the journal on disk), not the server's word.
 import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
-import { openJournal } from '../../src/platform/journal/index.js';
 import { useMcpServers } from '../support/mcp.js';
 import {
   closedAfterEach,
@@ -17,7 +16,7 @@ import {
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { BUY, everything, expectDone, expectRefused, json, SELL } from './answers.js';
+import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
 
 const TOOLS = agentTools(COMMANDS);
 const ALL_TOOLS = TOOLS.map((tool) => tool.name);
@@ -72,9 +71,14 @@ describe('hedge mcp on a test key', () => {
     expectDone(closed);
     expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
 
-    const journal = await openJournal({ dir: simulator.configDir }).list();
     expect(
-      journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id, entry.via]),
+      (await journal(simulator)).map((entry) => [
+        entry.command,
+        entry.environment,
+        entry.outcome,
+        entry.hedge_id,
+        entry.via,
+      ]),
     ).toEqual([
       ['close', 'test', 'done', hedge.id, 'agent'],
       ['open', 'test', 'filled', hedge.id, 'agent'],

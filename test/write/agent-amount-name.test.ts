@@ -5,9 +5,8 @@
 import { afterAll, expect, it } from 'vitest';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { openJournal } from '../../src/platform/journal/index.js';
 import { toolboxOn } from '../agent/toolbox-on.js';
-import { BUY, expectDone, json } from '../agent/answers.js';
+import { BUY, expectDone, journal, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
 import { swappedAsAddArrives } from './swapped-side.js';
@@ -21,8 +20,7 @@ afterAll(() => connections.close());
 
 const adds = (simulator: Simulator) =>
   simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body]);
-const outcomes = async (simulator: Simulator) =>
-  (await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.outcome).sort();
+const outcomes = async (simulator: Simulator) => (await journal(simulator)).map((entry) => entry.outcome).sort();
 
 /** A beta server whose buy side holds a hedge of 10,000, and an agent's toolbox on it with `options`. */
 function besideBeta(options = {}) {

@@ -2,11 +2,10 @@
 // what the close traded, so the agent's daily cap still counts it. Judged on the simulator's request log and the
 // journal's rows.
 import { expect, it } from 'vitest';
-import { openJournal } from '../../src/platform/journal/index.js';
 import { useSimulators } from '../support/simulator.js';
 import { useMcpServers } from '../support/mcp.js';
 import { HOUR } from '../support/keeper.js';
-import { BUY, expectDone, json, SELL } from '../agent/answers.js';
+import { BUY, expectDone, journal, json, SELL } from '../agent/answers.js';
 
 const startSimulator = useSimulators();
 const startMcp = useMcpServers();
@@ -19,12 +18,11 @@ it("a close of 4,000 resumed once it landed still counts 4,000 toward the agent'
   const simulator = await startSimulator({ fillDelayMs: HOUR });
   simulator.seedOpen('buy', 4_000);
   const { call } = await startMcp(simulator, { args: ['--max-daily-notional', '5000', '--timeout', '2'] });
-  const rows = async () =>
-    (await openJournal({ dir: simulator.configDir }).list()).map((row) => [row.outcome, row.traded_usd]);
+  const rows = async () => (await journal(simulator)).map((row) => [row.outcome, row.traded_usd]);
 
   // Accepted, not landed within --timeout: exit 7, the entry journaled with what it trades.
   expect(json(await call('close', BUY))).toMatchObject({ exit_code: 7 });
-  const [entry] = await openJournal({ dir: simulator.configDir }).list();
+  const [entry] = await journal(simulator);
   expect(await rows()).toEqual([['submitted', 4_000]]);
 
   simulator.advance(HOUR);

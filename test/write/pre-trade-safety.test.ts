@@ -14,7 +14,7 @@ import {
   writeOptionsFrom,
 } from '../../src/features/write/write-flow.js';
 import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions.js';
-import { openJournal } from '../../src/platform/journal/index.js';
+import { journal } from '../agent/answers.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
 import { activeNotional, writeTarget } from '../support/keeper.js';
@@ -37,7 +37,6 @@ function context(options: { key: string; tty: boolean; yes?: boolean; input?: bo
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
-const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 
 describe('live key guard', () => {
   it('--no-input on a terminal also needs --yes', async () => {
