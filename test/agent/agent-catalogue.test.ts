@@ -2,7 +2,7 @@
 // which tools each key is offered, how a call's JSON arguments become the command's input (and
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
-import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
+import { namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
 import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
@@ -152,21 +152,10 @@ describe('arguments → the command input', () => {
     ]);
   });
 
-  it("a command's own refusal is said with the tool's argument name", () => {
-    expect(namedArgument(tool('quote'), '--tenor: "2" is not allowed; expected 1, 3 or 7 (days).')).toEqual({
-      argument: 'tenor',
-      message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
-    });
-    expect(namedArgument(tool('hedges'), '--limit: "0" is not allowed.')).toEqual({
-      argument: 'limit',
-      message: 'limit: "0" is not allowed.',
-    });
-    expect(namedArgument(tool('quote'), 'side: "hold" is not allowed; expected buy or sell.')?.argument).toBe('side');
+  // A command's own refusal said with the tool's argument name (--tenor, --limit, side): end to end in
+  // test/agent/mcp.test.ts ("argument errors name the argument") and test/agent/agent-guardrails.test.ts.
+  it("a command's own refusal that names no argument names none", () => {
     expect(namedArgument(tool('quote'), 'cannot read the file.')).toBeUndefined();
-  });
-
-  it('the confirmation token is not one of the arguments a token is bound to', () => {
-    expect(callArguments({ market: 'USDTNGN', confirmation_token: 'hct_x' })).toEqual({ market: 'USDTNGN' });
   });
 });
 
