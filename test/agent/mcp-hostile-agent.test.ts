@@ -16,6 +16,7 @@ import { rowSealer, type SealedFields } from '../../src/platform/journal/row-sea
 import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';
+import { appendRow } from '../support/journal-rows.js';
 import { activeNotional } from '../support/keeper.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
@@ -91,11 +92,14 @@ describe('the limits judge the plan that is carried out', () => {
       group: 'apply-20261123T000000000Z-abcdef',
       leg: 'step-1',
     };
-    writeFileSync(
-      join(simulator.configDir, 'journal.jsonl'),
-      `${JSON.stringify({ at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`,
-      { mode: 0o600 },
-    );
+    const seal = rowSealer(simulator.apiKey).seal(sealed);
+    appendRow(simulator.configDir, {
+      ...sealed,
+      seal,
+      argv: ['apply', 'target.csv'],
+      outcome: 'pending',
+      holder: null,
+    });
     const call = await serve(simulator, ['--max-notional', '1000']);
     expectRefused(await call('apply', { rows: [row(500, 'sell')] }), overLimit({ this_call_usd: 5_000 }));
     expect(tradesSent(simulator)).toEqual([]);
