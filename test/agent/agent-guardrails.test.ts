@@ -11,7 +11,6 @@ import { HttpConnections } from '../../src/platform/api/transport.js';
 import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
 import { toolboxOn } from './toolbox-on.js';
-import { UsageError } from '../../src/core/errors.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { BUY, everything, expectDone, expectRefused, journal, json } from './answers.js';
@@ -85,10 +84,12 @@ describe('--max-daily-notional', () => {
 
 describe('--markets', () => {
   it('limits are checked when the server starts: bad values are usage errors', () => {
-    expect(
-      parseAgentLimits({ maxNotional: '25k', maxDailyNotional: '1.5m', markets: 'usdtngn, USDTKES,usdtngn' }),
-    ).toEqual({ maxNotionalUsd: 25_000, maxDailyNotionalUsd: 1_500_000, markets: ['USDTNGN', 'USDTKES'] });
-    expect(() => parseAgentLimits({ maxNotional: 'lots' })).toThrow(UsageError);
+    // The amounts of --max-notional and --max-daily-notional, read and refused: test/cli/usd-amounts.test.ts.
+    expect(parseAgentLimits({ markets: 'usdtngn, USDTKES,usdtngn' })).toEqual({
+      maxNotionalUsd: undefined,
+      maxDailyNotionalUsd: undefined,
+      markets: ['USDTNGN', 'USDTKES'],
+    });
     expect(() => parseAgentLimits({ maxDailyNotional: '-5' })).toThrow(/^--max-daily-notional: /);
     expect(() => parseAgentLimits({ markets: ' , ' })).toThrow(/^--markets: /);
   });
