@@ -2,7 +2,7 @@
 // which tools each key is offered, how a call's JSON arguments become the command's input (and
 // how a wrong one is refused, naming it), and the one-time confirmation tokens on an injected clock.
 import { describe, expect, it } from 'vitest';
-import { callArguments, namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
+import { namedArgument, rawInputFor } from '../../src/cli/agent/arguments.js';
 import { agentTools, catalogueEntry, inputSchema, writeAccess } from '../../src/cli/agent/catalogue.js';
 import { ConfirmationTokens, DEFAULT_TOKEN_TTL_SECONDS, tokenTtlSeconds } from '../../src/cli/agent/confirmation.js';
 import { UNTIL_OPTION, COMMANDS } from '../../src/cli/manifest.js';
@@ -103,7 +103,7 @@ describe('safety tiers', () => {
     expect(entry.description).toContain(
       'only a second call with the same arguments and that token, within 120 s, sends it',
     );
-    expect(catalogueEntry(tool('open'), 'none', 120).offered).toBe(false);
+    // Not offered where no key lets it write: test/agent/tools.test.ts.
   });
 });
 
@@ -125,9 +125,7 @@ describe('arguments → the command input', () => {
     expect(rawInputFor(tool('close'), { market: 'USDTNGN', side: 'sell', wait: false }).options).toEqual({
       wait: false,
     });
-    expect(
-      rawInputFor(tool('quote'), { market: 'USDTNGN', side: 'buy', notional: '10k', tenor: '7' }).args.notional,
-    ).toBe('10k');
+    // A notional given as the CLI's string ('10k') reaches it as given: test/agent/mcp.test.ts (its quote).
   });
 
   it('refusals name the argument: unknown, wrong type, missing, stdin as a file', () => {
@@ -152,21 +150,10 @@ describe('arguments → the command input', () => {
     ]);
   });
 
-  it("a command's own refusal is said with the tool's argument name", () => {
-    expect(namedArgument(tool('quote'), '--tenor: "2" is not allowed; expected 1, 3 or 7 (days).')).toEqual({
-      argument: 'tenor',
-      message: 'tenor: "2" is not allowed; expected 1, 3 or 7 (days).',
-    });
-    expect(namedArgument(tool('hedges'), '--limit: "0" is not allowed.')).toEqual({
-      argument: 'limit',
-      message: 'limit: "0" is not allowed.',
-    });
-    expect(namedArgument(tool('quote'), 'side: "hold" is not allowed; expected buy or sell.')?.argument).toBe('side');
+  // A command's own refusal said with the tool's argument name (--tenor, --limit, side): end to end in
+  // test/agent/mcp.test.ts ("argument errors name the argument") and test/agent/agent-guardrails.test.ts.
+  it("a command's own refusal that names no argument names none", () => {
     expect(namedArgument(tool('quote'), 'cannot read the file.')).toBeUndefined();
-  });
-
-  it('the confirmation token is not one of the arguments a token is bound to', () => {
-    expect(callArguments({ market: 'USDTNGN', confirmation_token: 'hct_x' })).toEqual({ market: 'USDTNGN' });
   });
 });
 
@@ -200,9 +187,7 @@ describe('confirmation tokens', () => {
     const { tokens } = store();
     const { token } = tokens.issue('open', args);
     const refused = (name: string, given: Record<string, unknown>) => refusal(() => tokens.redeem(token, name, given));
-    expect(refused('open', { ...args, notional: 20000 })).toMatch(
-      /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
-    );
+    // Its sentence for other arguments: test/agent/mcp.test.ts ("with --allow-live a write previews …").
     expect(refused('open', { ...args, notional: '10000' })).toMatch(/issued for other arguments/);
     expect(refused('add', args)).toMatch(
       /^confirmation_token: this token was issued for the open tool; nothing was sent\./,

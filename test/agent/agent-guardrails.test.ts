@@ -10,16 +10,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { parseAgentLimits, type AgentLimits } from '../../src/cli/agent/guardrails.js';
 import { FileAccess, serverRoots } from '../../src/cli/agent/file-access.js';
-import { data, toolboxOn } from './toolbox-on.js';
-import { UsageError } from '../../src/core/errors.js';
-import { openJournal } from '../../src/platform/journal/index.js';
+import { toolboxOn } from './toolbox-on.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { everything, expectDone, expectRefused } from './answers.js';
+import { BUY, everything, expectDone, expectRefused, journal, json } from './answers.js';
 import { ok } from '../support/cli-runs.js';
 import { tempDir } from '../support/hedge-cli.js';
-
-const BUY = { market: MARKET, side: 'buy' };
 
 const LIVE_KEY = 'hpk_live_AgentToolboxLiveKey0001';
 registerSecret(LIVE_KEY);
@@ -36,7 +32,6 @@ async function liveOn(held: number, limits: AgentLimits = {}, files?: FileAccess
   if (held) simulator.seedOpen('buy', held);
   return { simulator, ...toolboxOn(simulator, connections, { limits, files, liveKey: LIVE_KEY, allowLive: true }) };
 }
-const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const open = (notional: number | string, side = 'buy', market = MARKET) => ({ market, side, notional, tenor: 3 });
 
 describe('--max-notional', () => {
@@ -44,7 +39,7 @@ describe('--max-notional', () => {
     const simulator = await startSimulator();
     simulator.seedOpen('buy', 10_000);
     const { call } = toolbox(simulator, { maxNotionalUsd: 15_000 });
-    expect(data(await call('roll', { ...BUY, tenor: 7 })).error).toMatchObject({
+    expect(json(await call('roll', { ...BUY, tenor: 7 })).error).toMatchObject({
       code: 'max_notional_exceeded',
       details: { this_call_usd: 20_000 },
     });
@@ -64,7 +59,7 @@ describe('--max-daily-notional', () => {
     const before = simulator.writes().length;
 
     const refused = await call('add', { ...BUY, notional: 6_000 });
-    expect(data(refused)).toMatchObject({
+    expect(json(refused)).toMatchObject({
       error: {
         code: 'max_daily_notional_exceeded',
         class: 'rejected',
@@ -73,7 +68,7 @@ describe('--max-daily-notional', () => {
       exit_code: 3,
     });
     const agentEntry = (await journal(simulator)).find((entry) => entry.via === 'agent')!;
-    expect(data(refused).error.details.frees_at).toBe(
+    expect(json(refused).error.details.frees_at).toBe(
       new Date(Date.parse(agentEntry.created_at) + 86_400_000).toISOString(),
     );
     expect(simulator.writes()).toHaveLength(before);
@@ -89,10 +84,12 @@ describe('--max-daily-notional', () => {
 
 describe('--markets', () => {
   it('limits are checked when the server starts: bad values are usage errors', () => {
-    expect(
-      parseAgentLimits({ maxNotional: '25k', maxDailyNotional: '1.5m', markets: 'usdtngn, USDTKES,usdtngn' }),
-    ).toEqual({ maxNotionalUsd: 25_000, maxDailyNotionalUsd: 1_500_000, markets: ['USDTNGN', 'USDTKES'] });
-    expect(() => parseAgentLimits({ maxNotional: 'lots' })).toThrow(UsageError);
+    // The amounts of --max-notional and --max-daily-notional, read and refused: test/cli/usd-amounts.test.ts.
+    expect(parseAgentLimits({ markets: 'usdtngn, USDTKES,usdtngn' })).toEqual({
+      maxNotionalUsd: undefined,
+      maxDailyNotionalUsd: undefined,
+      markets: ['USDTNGN', 'USDTKES'],
+    });
     expect(() => parseAgentLimits({ maxDailyNotional: '-5' })).toThrow(/^--max-daily-notional: /);
     expect(() => parseAgentLimits({ markets: ' , ' })).toThrow(/^--markets: /);
   });
@@ -101,18 +98,18 @@ describe('--markets', () => {
 describe('the confirmation step of a live write previews the numbers', () => {
   it('add: the limits, the position and the quote of the addition; close: the position (what it returns); nothing sent', async () => {
     const { simulator, call } = await liveOn(10_000, { maxNotionalUsd: 50_000 });
-    const add = data(await call('add', { ...BUY, notional: 2_500 }));
+    const add = json(await call('add', { ...BUY, notional: 2_500 }));
     expect(add).toMatchObject({ sent: false, tool: 'add' });
     expect(add.preview.limits).toEqual({ this_call_usd: 2_500, max_notional_usd: 50_000 });
     expect(add.preview.dry_run).toMatchObject({ method: 'POST', path: '/hedges/add' });
     expect(add.preview.position).toMatchObject({ ...BUY, notional_usd: 10_000 });
     expect(add.preview.quote).toMatchObject({ ...BUY, notional_usd: 2_500, tenor_days: 7 });
 
-    expect(data(await call('reduce', { ...BUY, notional: 2_500 })).preview).toMatchObject({
+    expect(json(await call('reduce', { ...BUY, notional: 2_500 })).preview).toMatchObject({
       share_of_position: 0.25,
       position: { notional_usd: 10_000 },
     });
-    const close = data(await call('close', BUY));
+    const close = json(await call('close', BUY));
     expect(close.preview.limits).toEqual({ this_call_usd: 10_000, max_notional_usd: 50_000 });
     expect(typeof close.preview.position.net_margin_usd).toBe('number');
     expect(simulator.requests('POST').map((entry) => entry.path)).toEqual(['/quotes']);
@@ -122,14 +119,14 @@ describe('the confirmation step of a live write previews the numbers', () => {
 describe('a live token binds the side as previewed; the limits judge it as it is when sent', () => {
   it('close previewed at 100 under a 1,000 cap, the side grown to 50,000: nothing sent, the new preview refused by the cap', async () => {
     const { simulator, call } = await liveOn(100, { maxNotionalUsd: 1_000 });
-    const shown = data(await call('close', BUY));
+    const shown = json(await call('close', BUY));
     expect(shown.preview.limits).toEqual({ this_call_usd: 100, max_notional_usd: 1_000 });
     await colleagueAdds(simulator, 'buy', 49_900);
 
     const refused = await call('close', { ...BUY, confirmation_token: shown.confirmation_token });
     expect(refused.isError).toBe(true);
     // The side as it is now is over the cap: its preview is refused (no token), and the answer says why it came.
-    expect(data(refused)).toMatchObject({
+    expect(json(refused)).toMatchObject({
       error: { code: 'max_notional_exceeded', details: { this_call_usd: 50_000, max_notional_usd: 1_000 } },
       exit_code: 3,
     });
@@ -143,9 +140,9 @@ describe('a live token binds the side as previewed; the limits judge it as it is
 
   it('roll: the new hedge it would open is the side as previewed; grown since, nothing sent and a new preview', async () => {
     const { simulator, call } = await liveOn(100);
-    const shown = data(await call('roll', { ...BUY, tenor: 7 }));
+    const shown = json(await call('roll', { ...BUY, tenor: 7 }));
     await colleagueAdds(simulator, 'buy', 49_900);
-    const refused = data(await call('roll', { ...BUY, tenor: 7, confirmation_token: shown.confirmation_token }));
+    const refused = json(await call('roll', { ...BUY, tenor: 7, confirmation_token: shown.confirmation_token }));
     expect(refused).toMatchObject({
       error: { code: 'preview_changed', details: { previewed_usd: 200, now_usd: 100_000 } },
       new_preview: { sent: false, tool: 'roll' },
@@ -168,7 +165,7 @@ describe('a live key with --allow-live', () => {
 
     const first = await call('open', OPEN_ARGS);
     expect(first.isError).toBeUndefined();
-    const preview = data(first);
+    const preview = json(first);
     expect(preview).toMatchObject({ sent: false, tool: 'open', arguments: OPEN_ARGS });
     expect(preview.preview.dry_run).toMatchObject({
       dry_run: true,
@@ -192,7 +189,7 @@ describe('a live key with --allow-live', () => {
 
     const confirmed = await call('open', { ...OPEN_ARGS, confirmation_token: preview.confirmation_token });
     expect(confirmed.isError).toBeUndefined();
-    const hedge = data(confirmed);
+    const hedge = json(confirmed);
     expect(hedge).toMatchObject({ ...BUY, notional_usd: 10000, status: 'filled' });
     expect(
       simulator.hedges().map((state) => [state.id, state.status, state.notionalUsd, state.clientReference]),
@@ -203,11 +200,11 @@ describe('a live key with --allow-live', () => {
     ).toEqual([['open', 'live', 'filled', hedge.id]]);
   });
 
-  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent', async () => {
+  it('a bad argument is refused by the command parser, naming it, with no token and nothing sent; so is a resume without the journal id its token is to be bound to', async () => {
     const { simulator, call } = await liveOn(0);
     const result = await call('open', { ...OPEN_ARGS, tenor: 2 });
     expect(result.isError).toBe(true);
-    expect(data(result)).toEqual({
+    expect(json(result)).toEqual({
       error: {
         code: 'usage',
         class: 'usage',
@@ -219,6 +216,8 @@ describe('a live key with --allow-live', () => {
       exit_code: 2,
     });
     expect(everything(result)).not.toContain('confirmation_token":');
+    // Resume needs the journal id it is to finish, so that the token is bound to that entry.
+    expect(json(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
     expect(simulator.requests()).toEqual([]);
   });
 
@@ -233,21 +232,24 @@ describe('a live key with --allow-live', () => {
       const files = new FileAccess(await serverRoots([desk.path], desk.path), desk.path);
       const { simulator, call } = await liveOn(10_000, {}, files);
       const adds = () => simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
+      /** Apply of target.csv, with the token a preview gave when there is one. */
+      const apply = (preview?: { confirmation_token: string }) =>
+        call('apply', { file: 'target.csv', ...(preview && { confirmation_token: preview.confirmation_token }) });
 
       // Previewed at add 1,000; the file then says 65,000 (add 55,000) when the token comes back.
       target(11_000);
-      const shown = data(await call('apply', { file: 'target.csv' }));
+      const shown = json(await apply());
       expect(shown.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       target(65_000);
-      const refused = await call('apply', { file: 'target.csv', confirmation_token: shown.confirmation_token });
+      const refused = await apply(shown);
       expectRefused(refused, {
         error: { code: 'preview_changed', class: 'rejected', details: { previewed_usd: 1_000, now_usd: 55_000 } },
         exit_code: 3,
       });
-      expect(data(refused).error.message).toMatch(
+      expect(json(refused).error.message).toMatch(
         /^confirmation_token: what this call would send now is not what its preview showed .*; nothing was sent\./,
       );
-      const fresh = data(refused).new_preview;
+      const fresh = json(refused).new_preview;
       expect(fresh).toMatchObject({
         sent: false,
         tool: 'apply',
@@ -259,24 +261,15 @@ describe('a live key with --allow-live', () => {
 
       // The file put back as the new preview did not show it: that token is refused too.
       target(11_000);
-      const back = await call('apply', { file: 'target.csv', confirmation_token: fresh.confirmation_token });
-      expect(data(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
+      const back = await apply(fresh);
+      expect(json(back).new_preview.preview.dry_run.steps).toMatchObject([{ action: 'add', delta_usd: 1_000 }]);
       expect(adds()).toEqual([]);
       // And the plan as previewed goes ahead with its token.
-      const confirmed = await call('apply', {
-        file: 'target.csv',
-        confirmation_token: data(back).new_preview.confirmation_token,
-      });
+      const confirmed = await apply(json(back).new_preview);
       expect(confirmed.isError, confirmed.content[0].text).toBeUndefined();
       expect(adds()).toEqual([1_000]);
     } finally {
       desk.remove();
     }
-  });
-
-  it('resume needs the journal id it is to finish, so that the token is bound to that entry', async () => {
-    const { simulator, call } = await liveOn(0);
-    expect(data(await call('resume', {})).error).toMatchObject({ code: 'usage', argument: 'id' });
-    expect(simulator.requests()).toEqual([]);
   });
 });

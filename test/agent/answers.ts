@@ -1,5 +1,14 @@
-// A tool call's answer, in-process or over MCP: its JSON, and whether it is a refusal of a shape.
+// A tool call's answer, in-process or over MCP: its JSON, and whether it is a refusal of a shape; the sides the calls
+// name, and the journal they leave on the simulator's machine.
 import { expect } from 'vitest';
+import { openJournal } from '../../src/platform/journal/index.js';
+import { MARKET, type Simulator } from '../support/simulator.js';
+
+export const BUY = { market: MARKET, side: 'buy' };
+export const SELL = { market: MARKET, side: 'sell' };
+
+/** The entries of the simulator's journal (its config dir's), newest first. */
+export const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 
 interface Answer {
   isError?: boolean;

@@ -11,16 +11,15 @@ import { writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyFingerprint, openJournal } from '../../src/platform/journal/index.js';
+import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { tempDir } from '../support/hedge-cli.js';
 import { useMcpServers } from '../support/mcp.js';
 import { until } from '../support/polling.js';
+import { appendRow } from '../support/journal-rows.js';
+import { activeNotional } from '../support/keeper.js';
 import { FILL_DELAY_MS, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { everything, expectDone, expectRefused, json } from './answers.js';
-
-const BUY = { market: MARKET, side: 'buy' };
-const SELL = { market: MARKET, side: 'sell' };
+import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
 
 const startSimulator = useSimulators({ stepped: true });
 const startServer = useMcpServers();
@@ -38,13 +37,11 @@ async function serve(simulator: Simulator, args: string[], cwd = plainDesk.path)
 /** What the server acted on: every POST that trades (quotes act on nothing). */
 const tradesSent = (simulator: Simulator) => simulator.writes().filter((entry) => entry.path !== '/quotes');
 /** The notional the server holds open, on both sides. */
-const heldUsd = (simulator: Simulator) =>
-  [...simulator.active('buy'), ...simulator.active('sell')].reduce((sum, hedge) => sum + hedge.notionalUsd, 0);
+const heldUsd = (simulator: Simulator) => activeNotional(simulator, 'buy') + activeNotional(simulator, 'sell');
 const row = (notional: number, side = 'buy') => ({ market: MARKET, side, notional_usd: notional, tenor_days: 7 });
 /** A refusal under a limit (exit 3) with these details. */
 const overLimit = (details: object, code = 'max_notional_exceeded') => ({ error: { code, details }, exit_code: 3 });
 /** The notionals of the trades the server was sent. */
-const journal = (simulator: Simulator) => openJournal({ dir: simulator.configDir }).list();
 const sentUsd = (simulator: Simulator) => tradesSent(simulator).map((entry) => (entry.body as any).notional_usd);
 
 describe('the limits judge the plan that is carried out', () => {
@@ -95,11 +92,14 @@ describe('the limits judge the plan that is carried out', () => {
       group: 'apply-20261123T000000000Z-abcdef',
       leg: 'step-1',
     };
-    writeFileSync(
-      join(simulator.configDir, 'journal.jsonl'),
-      `${JSON.stringify({ at, ...sealed, seal: rowSealer(simulator.apiKey).seal(sealed), argv: ['apply', 'target.csv'], outcome: 'pending', holder: null })}\n`,
-      { mode: 0o600 },
-    );
+    const seal = rowSealer(simulator.apiKey).seal(sealed);
+    appendRow(simulator.configDir, {
+      ...sealed,
+      seal,
+      argv: ['apply', 'target.csv'],
+      outcome: 'pending',
+      holder: null,
+    });
     const call = await serve(simulator, ['--max-notional', '1000']);
     expectRefused(await call('apply', { rows: [row(500, 'sell')] }), overLimit({ this_call_usd: 5_000 }));
     expect(tradesSent(simulator)).toEqual([]);

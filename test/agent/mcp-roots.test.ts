@@ -15,10 +15,7 @@ import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { useMcpServers, type McpAnswer as Answer } from '../support/mcp.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits } from '../support/cli-runs.js';
-import { everything, expectDone, expectRefused as refusedAs, json } from './answers.js';
-
-const BUY = { market: MARKET, side: 'buy' };
-const SELL = { market: MARKET, side: 'sell' };
+import { BUY, everything, expectDone, expectRefused as refusedAs, json, SELL } from './answers.js';
 
 const SECRET = 'hpk_live_SecretThatMustNeverLeave77';
 const startSimulator = useSimulators();

@@ -2,38 +2,36 @@
 // test/support/mcp.ts runs it; the first test spawns `node bin/hedge.js mcp` over real stdio) with
 // the simulator's HEDGE_BASE_URL / HEDGE_API_KEY, lists the tools and calls them. What counts is
 // the simulator's own state and request log (and the journal on disk), not the server's word.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
-import { openJournal } from '../../src/platform/journal/index.js';
 import { useMcpServers } from '../support/mcp.js';
-import { colleagueCloses, colleagueOpens, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { startLiveKeyProxy, type FieldProxy } from '../support/servers/field-proxy.js';
+import {
+  closedAfterEach,
+  colleagueCloses,
+  colleagueOpens,
+  MARKET,
+  useSimulators,
+  type Simulator,
+} from '../support/simulator.js';
+import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
+import { LIVE_KEY } from '../support/keys.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
-import { everything, expectRefused, expectDone, json } from './answers.js';
+import { BUY, everything, expectDone, expectRefused, journal, json, SELL } from './answers.js';
 
-const BUY = { market: MARKET, side: 'buy' };
-const SELL = { market: MARKET, side: 'sell' };
-
-const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
-const ALL_TOOLS = agentTools(COMMANDS).map((tool) => tool.name);
-const READ_TOOLS = agentTools(COMMANDS)
-  .filter((tool) => tool.tier === 'read')
-  .map((tool) => tool.name);
+const TOOLS = agentTools(COMMANDS);
+const ALL_TOOLS = TOOLS.map((tool) => tool.name);
+const READ_TOOLS = TOOLS.filter((tool) => tool.tier === 'read').map((tool) => tool.name);
 
 const startSimulator = useSimulators();
 const serve = useMcpServers();
-const proxies: FieldProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
+const startProxy = closedAfterEach(startLiveKeyProxy);
 
 /**
  * `hedge mcp --allow-live` on a LIVE key, through a proxy that presents the simulator's own key
  * upstream (the simulator refuses live keys): a confirmed write really lands on the simulator.
  */
 async function serveLive(simulator: Simulator, env: Record<string, string> = {}) {
-  const proxy = await startLiveKeyProxy(simulator.sandbox);
-  proxies.push(proxy);
+  const proxy = await startProxy(simulator.sandbox);
   return serve(simulator, {
     args: ['--allow-live'],
     env: { HEDGE_API_KEY: LIVE_KEY, HEDGE_BASE_URL: proxy.baseUrl, ...env },
@@ -50,7 +48,7 @@ describe('hedge mcp on a test key', () => {
     const quoteTool = tools.find((tool) => tool.name === 'quote')!;
     expect(quoteTool.inputSchema).toEqual(
       inputSchema(
-        agentTools(COMMANDS).find((tool) => tool.name === 'quote')!,
+        TOOLS.find((tool) => tool.name === 'quote')!,
         'direct',
       ),
     );
@@ -73,9 +71,14 @@ describe('hedge mcp on a test key', () => {
     expectDone(closed);
     expect(json(closed)).toMatchObject({ hedge_id: hedge.id, status: 'closed' });
 
-    const journal = await openJournal({ dir: simulator.configDir }).list();
     expect(
-      journal.map((entry) => [entry.command, entry.environment, entry.outcome, entry.hedge_id, entry.via]),
+      (await journal(simulator)).map((entry) => [
+        entry.command,
+        entry.environment,
+        entry.outcome,
+        entry.hedge_id,
+        entry.via,
+      ]),
     ).toEqual([
       ['close', 'test', 'done', hedge.id, 'agent'],
       ['open', 'test', 'filled', hedge.id, 'agent'],
@@ -202,13 +205,13 @@ describe('hedge mcp on a live key', () => {
       ),
     });
     expect(simulator.requests()).toHaveLength(previewed);
-    const otherSide = await call('close', { ...SELL, confirmation_token: token });
-    expect(json(otherSide).error.message).toMatch(
+    const otherSide = json(await call('close', { ...SELL, confirmation_token: token }));
+    expect(otherSide.error.message).toMatch(
       /^confirmation_token: this token was issued for other arguments; nothing was sent\./,
     );
     // Refused with the preview of those arguments instead (its own read of the book, its own token).
-    expect(json(otherSide).new_preview).toMatchObject({ sent: false, arguments: SELL });
-    expect(json(otherSide).new_preview.confirmation_token).not.toBe(token);
+    expect(otherSide.new_preview).toMatchObject({ sent: false, arguments: SELL });
+    expect(otherSide.new_preview.confirmation_token).not.toBe(token);
     expect(simulator.writes()).toEqual([]);
 
     // The token lets the close go ahead: it closes the side, once.

@@ -7,7 +7,7 @@ import type { HttpConnections } from '../../src/platform/api/transport.js';
 import { ConfirmationTokens } from '../../src/cli/agent/confirmation.js';
 import type { FileAccess } from '../../src/cli/agent/file-access.js';
 import type { AgentLimits } from '../../src/cli/agent/guardrails.js';
-import { AgentToolbox, type ToolResult } from '../../src/cli/agent/toolbox.js';
+import { AgentToolbox } from '../../src/cli/agent/toolbox.js';
 import { CommandContext } from '../../src/platform/runtime/context.js';
 import { realClock } from '../support/client.js';
 import type { Simulator } from '../support/simulator.js';
@@ -47,10 +47,7 @@ export function toolboxOn(
     new ConfirmationTokens(120, () => 1_000_000),
     { allowLive: options.allowLive === true, limits: options.limits, tools: agentTools(COMMANDS) },
   );
-  const call = async (name: string, args: Record<string, unknown>): Promise<ToolResult> =>
+  const call = async (name: string, args: Record<string, unknown>) =>
     (await toolbox.call(name, args, new AbortController().signal))!;
   return { toolbox, call };
 }
-
-/** A tool answer's JSON. */
-export const data = (result: ToolResult): any => JSON.parse(result.content[0].text);

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { agentTools, inputSchema } from '../../src/cli/agent/catalogue.js';
 import { runHedge } from '../support/hedge-cli.js';
 import { useSimulators } from '../support/simulator.js';
+import { LIVE_KEY } from '../support/keys.js';
 import { ok, okJson } from '../support/cli-runs.js';
 import { COMMANDS } from '../../src/cli/manifest.js';
 
-const LIVE_KEY = 'hpk_live_AbCdEfGhIjKlMnOpQrStUvWx';
 const startSimulator = useSimulators();
 const tools = agentTools(COMMANDS);
 
@@ -48,7 +48,7 @@ describe('hedge tools', () => {
     expect(simulator.sandbox.requestLog).toEqual([]);
   });
 
-  it('on a live key the write tools are not offered (as `hedge mcp` without --allow-live)', async () => {
+  it('on a live key the write tools are not offered (as `hedge mcp` without --allow-live); without --json a short table: tool, tier, offered, required arguments', async () => {
     const simulator = await startSimulator();
     const result = ok(await simulator.hedge(['tools', '--json'], { env: { HEDGE_API_KEY: LIVE_KEY } }));
     const catalogue: any[] = JSON.parse(result.stdout);
@@ -57,10 +57,8 @@ describe('hedge tools', () => {
     );
     expect(result.stderr).toBe('');
     expect(simulator.sandbox.requestLog).toEqual([]);
-  });
 
-  it('without --json a short table: tool, tier, offered, required arguments', async () => {
-    const simulator = await startSimulator();
+    // Without --json a short table: tool, tier, offered, required arguments.
     const lines = ok(await simulator.hedge(['tools'], { env: { HEDGE_API_KEY: LIVE_KEY } })).stdout.split('\n');
     expect(lines).toContain('quote\tread\tyes\tmarket side notional tenor (+1 optional)');
     expect(lines).toContain('open\twrite\tno\tmarket side notional tenor (+8 optional)');

@@ -5,8 +5,8 @@
 // moved ahead with advance(), never waited for. On a server 10 min ahead, --watch's maturity alert and countdown
 // count on its clock too.
 import { describe, expect, it } from 'vitest';
-import { MARKET, useSimulators } from '../support/simulator.js';
-import { ok, okJson } from '../support/cli-runs.js';
+import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
+import { exits, ok, okJson } from '../support/cli-runs.js';
 import { activeSizes } from '../support/keeper.js';
 
 const start = useSimulators({ stepped: true });
@@ -21,8 +21,18 @@ async function aheadWithoutDate() {
 }
 
 /** The requests the server received from `from` on, as `METHOD /path`. */
-const since = (simulator: { sandbox: { requestLog: Array<{ method: string; path: string }> } }, from: number) =>
-  simulator.sandbox.requestLog.slice(from).map((entry) => `${entry.method} ${entry.path}`);
+const since = (simulator: Simulator, from: number) =>
+  simulator
+    .requests()
+    .slice(from)
+    .map((entry) => `${entry.method} ${entry.path}`);
+
+/** A buy of 1,000 whose 7-day tenor is 140 s (a day of 20 s) on a server 10 min ahead, its Date header and records alike. */
+async function tenMinutesAhead() {
+  const simulator = await start({ dayMs: 20_000 });
+  simulator.advance(600_000);
+  return { simulator, buy: simulator.seedOpen('buy', 1_000) };
+}
 
 describe("a server 45 s ahead without a Date header: maturities on the server's clock", () => {
   it('after a close of the sell side, positions shows the buy hedge in step with its two minutes left, not past its maturity', async () => {
@@ -69,14 +79,11 @@ describe("a server 45 s ahead without a Date header: maturities on the server's 
 
 describe("a server 10 min ahead, its Date header and its records alike: --watch and a hedge's card count maturities on its clock", () => {
   it('positions --watch --alert-maturity 5m fires for a hedge 140 s from its maturity there (14 min by ours), with its time left there', async () => {
-    const simulator = await start({ dayMs: 20_000 });
-    simulator.advance(600_000);
-    const buy = simulator.seedOpen('buy', 1_000);
+    const { simulator, buy } = await tenMinutesAhead();
     const leftMs = buy.maturityAtMs - simulator.sandbox.clock.now();
     expect(leftMs).toBeLessThan(300_000);
 
-    const run = await simulator.hedge(`positions --watch 5 --alert-maturity 5m --exit-on-alert --count 1`);
-    expect(run.code, run.stderr).toBe(10);
+    const run = exits(await simulator.hedge(`positions --watch 5 --alert-maturity 5m --exit-on-alert --count 1`), 10);
     const alerts = run.stdout
       .trim()
       .split('\n')
@@ -92,9 +99,7 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
   });
 
   it("hedges ID: its card's maturity says the time left on the server's clock, as the hedges list does", async () => {
-    const simulator = await start({ dayMs: 20_000 });
-    simulator.advance(600_000);
-    const buy = simulator.seedOpen('buy', 1_000);
+    const { simulator, buy } = await tenMinutesAhead();
     expect(buy.maturityAtMs - simulator.sandbox.clock.now()).toBeLessThan(180_000);
     expect(ok(await simulator.hedge(`hedges ${buy.id}`, { screen: { columns: 160, rows: 40 } })).stdout).toMatch(
       /Maturity +│ \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(in 2m\) /,
@@ -107,9 +112,7 @@ describe("a server 10 min ahead, its Date header and its records alike: --watch 
     const buy = simulator.seedOpen('buy', 1_000);
     simulator.advance(4 * 86_400_000 + 300_000);
     ok(await simulator.hedge(`add ${MARKET} buy 500 --yes`));
-    expect(
-      simulator.requests('POST', '/quotes').map((entry) => (entry.body as { tenor_days: number }).tenor_days),
-    ).toEqual([3]);
+    expect(simulator.requests('POST', '/quotes').map((entry) => (entry.body as any).tenor_days)).toEqual([3]);
     expect(activeSizes(simulator, 'buy')).toEqual([[buy.id, 1_500]]);
   });
 });

@@ -7,7 +7,7 @@
 // but was asked for a flat side: it names the hedge open now and exits 12. Judged on the simulator's
 // own state and request log.
 import { expect, it } from 'vitest';
-import { journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
+import { exits, journalEntries, killWhen, waitingAfter, ok } from '../support/cli-runs.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { activeSizes } from '../support/keeper.js';
 
@@ -53,10 +53,12 @@ it("a close resumed after its side was opened again by another: done on its own 
 
 it('a close re-run after its earlier run closed the side and the side was opened again: names the hedge open now and exits 12, not 0; nothing new is closed', async () => {
   const { simulator, reopened } = await closeKilledThenReopened();
-  const rerun = await simulator.hedge(['close', MARKET, 'sell', '--yes', '--timeout', '20']);
-  expect(rerun.code, rerun.stderr).toBe(12);
+  const rerun = exits(
+    await simulator.hedge(['close', MARKET, 'sell', '--yes', '--timeout', '20']),
+    12,
+    `${reopened.id} (700.00 USD)`,
+  );
   expect(rerun.stdout + rerun.stderr).not.toContain('is no longer open');
-  expect(rerun.stderr).toContain(`${reopened.id} (700.00 USD)`);
   // Only the earlier run's key reached the server, and the other actor's hedge is still open.
   oneCloseKeyOtherHedgeOpen(simulator, reopened.id);
 });

@@ -13,54 +13,54 @@ const startSimulator = useSimulators({ stepped: true });
 // Gamma lists USDTNGN disabled.
 const KES = 'USDTKES';
 
-it('gamma: a close resumed while its hedge is still `settling` exits 7 as its first run did and sends nothing; once the close lands, a resume ends it done', async () => {
+it.each([
+  [
+    'gamma: a close resumed while its hedge is still `settling` exits 7 as its first run did and sends nothing; once the close lands, a resume ends it done',
+    'close',
+    [],
+    [],
+  ],
+  // Gamma refuses the amount's first name: that request did nothing (journaled rejected), and the reduce goes again
+  // under a key of its own.
+  [
+    'gamma: a whole reduce resumed while its hedge is still `settling` exits 7 as its first run did and sends nothing; once it lands, a resume ends it',
+    'reduce',
+    ['1000'],
+    [400],
+  ],
+])('%s', async (_name, command, amount, refused) => {
   const simulator = await startSimulator({ dialect: 'gamma', fillDelayMs: HOUR });
   const hedge = simulator.seedOpen('sell', 1_000, KES);
-  const first = exits(await simulator.hedge(['close', KES, 'sell', '--yes', '--timeout', '2']), 7, 'was accepted');
+  const first = exits(
+    await simulator.hedge([command, KES, 'sell', ...amount, '--yes', '--timeout', '2']),
+    7,
+    'was accepted',
+  );
   const [entry] = await journalEntries(simulator);
-  expect(entry.outcome).toBe('submitted');
   expect(first.stderr).toContain(`hedge resume ${entry.id}`);
-  const settling = async () => (await simulator.api('GET', `/hedges/${hedge.id}`)).body.data.status;
-  expect(await settling()).toBe('settling');
-
-  const resumed = await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '2']);
-  exits(resumed, 7, 'the server accepted this close', 'Nothing is sent again', `hedge resume ${entry.id}`);
-  expect(resumed.stderr).not.toContain('cannot be told');
-  // The server received the one close, under this action's key; the hedge is still settling, nothing else moved.
-  expect(simulator.requests('POST', '/hedges/close').map((write) => [write.idempotencyKey, write.status])).toEqual([
+  /** The server's status of the hedge, its history's length, the action's requests and the journal's rows. */
+  const state = async () => [
+    (await simulator.api('GET', `/hedges/${hedge.id}`)).body.data.status,
+    simulator.historyCount(),
+    simulator.requests('POST', `/hedges/${command}`).map((write) => [write.idempotencyKey, write.status]),
+    (await journalEntries(simulator)).map((row) => [row.id, row.outcome]),
+  ];
+  const sent = [
+    ...refused.map((status) => [expect.not.stringContaining(entry.idempotency_key), status]),
     [entry.idempotency_key, 200],
-  ]);
-  expect([await settling(), simulator.historyCount()]).toEqual(['settling', 0]);
-  expect((await journalEntries(simulator)).map((row) => [row.id, row.outcome])).toEqual([[entry.id, 'submitted']]);
-
-  // The close lands on the server: the next resume follows it to its end, done, one close on the server's record.
-  simulator.advance(HOUR);
-  ok(await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20']));
-  expect([await settling(), simulator.historyCount()]).toEqual(['closed', 1]);
-  expect((await journalEntries(simulator)).map((row) => [row.id, row.outcome])).toEqual([[entry.id, 'done']]);
-  expect(simulator.requests('POST', '/hedges/close')).toHaveLength(1);
-});
-
-it('gamma: a whole reduce resumed while its hedge is still `settling` exits 7 as its first run did and sends nothing; once it lands, a resume ends it', async () => {
-  const simulator = await startSimulator({ dialect: 'gamma', fillDelayMs: HOUR });
-  const hedge = simulator.seedOpen('sell', 1_000, KES);
-  // Gamma refuses the amount's first name: that request did nothing, and the reduce goes again under a key of its own.
-  exits(await simulator.hedge(['reduce', KES, 'sell', '1000', '--yes', '--timeout', '2']), 7, 'was accepted');
-  const entry = (await journalEntries(simulator)).find((row) => row.outcome === 'submitted')!;
-  const reduces = () =>
-    simulator.requests('POST', '/hedges/reduce').map((write) => [write.idempotencyKey, write.status]);
-  const sent = reduces();
-  expect(sent.filter(([key]) => key === entry.idempotency_key)).toEqual([[entry.idempotency_key, 200]]);
-  const status = async () => (await simulator.api('GET', `/hedges/${hedge.id}`)).body.data.status;
-  expect(await status()).toBe('settling');
+  ];
+  const rejected = refused.map(() => [expect.any(String), 'rejected']);
+  const settling = ['settling', 0, sent, [[entry.id, 'submitted'], ...rejected]];
+  expect(await state()).toEqual(settling);
 
   const resumed = await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '2']);
-  exits(resumed, 7, 'the server accepted this reduce', 'Nothing is sent again', `hedge resume ${entry.id}`);
+  exits(resumed, 7, `the server accepted this ${command}`, 'Nothing is sent again', `hedge resume ${entry.id}`);
   expect(resumed.stderr).not.toContain('cannot be told');
-  expect([reduces(), await status()]).toEqual([sent, 'settling']);
+  // Nothing sent again, under any key; the hedge is still settling, nothing else moved.
+  expect(await state()).toEqual(settling);
 
+  // It lands on the server: the next resume follows it to its end, done, one record in the server's history.
   simulator.advance(HOUR);
   ok(await simulator.hedge(['resume', entry.id, '--yes', '--timeout', '20']));
-  expect([reduces(), await status(), simulator.historyCount()]).toEqual([sent, 'closed', 1]);
-  expect((await journalEntries(simulator)).find((row) => row.id === entry.id)?.outcome).toBe('done');
+  expect(await state()).toEqual(['closed', 1, sent, [[entry.id, 'done'], ...rejected]]);
 });

@@ -79,13 +79,12 @@ describe('resizedHedges', () => {
 
 describe('history on screen: the notional a P&L belongs to', () => {
   it("marks a resized hedge's notional, and the others (and the totals) with a space so that the figures stay aligned", () => {
-    const rows: Record<string, unknown>[] = [{ hedge_id: ID }, { hedge_id: OTHER }];
-    const totals: Record<string, unknown> = {};
+    const rows: Record<PropertyKey, unknown>[] = [{ hedge_id: ID }, { hedge_id: OTHER }];
+    const totals: Record<PropertyKey, unknown> = {};
     markResized(rows, [true, false], totals);
-    expect(rows.map((row) => (row as Record<PropertyKey, unknown>)[NOTIONAL_MARK])).toEqual(['*', ' ']);
-    expect((totals as Record<PropertyKey, unknown>)[NOTIONAL_MARK]).toBe(' ');
+    expect([...rows, totals].map((row) => row[NOTIONAL_MARK])).toEqual(['*', ' ', ' ']);
     // None resized: nothing marked, no column moves.
-    const plain: Record<string, unknown>[] = [{ hedge_id: OTHER }];
+    const plain = [{ hedge_id: OTHER }];
     markResized(plain, [false]);
     expect(Object.getOwnPropertySymbols(plain[0])).toEqual([]);
   });

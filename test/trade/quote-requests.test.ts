@@ -2,7 +2,7 @@
 // it: a size an open would be refused for is said on stderr, the quote still printed (exit 0). After a
 // refusal the markets list says whether the market is why. Counted on the simulator's own log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiData, startSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, startSimulator, withSimulator, type Simulator } from '../support/simulator.js';
 import { ok, exits } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 
@@ -83,8 +83,7 @@ describe('quote: requests on the wire', () => {
   });
 
   it("a size over the side's capacity (headroom to spare): the capacity and the size on stderr, exit 0", async () => {
-    const roomy = await startSimulator({ preset: 'frozen', exposureCapUsd: 100_000_000 });
-    try {
+    await withSimulator({ preset: 'frozen', exposureCapUsd: 100_000_000 }, async (roomy) => {
       const result = ok(await roomy.hedge('quote USDTNGN sell 5m --tenor 1'));
       const [listed] = await apiData(roomy, 'GET', '/markets');
       const capacity = listed.available_capacity_usd.sell.toLocaleString('en-US', {
@@ -94,8 +93,6 @@ describe('quote: requests on the wire', () => {
         `Pre-trade check: 5,000,000.00 USD is more than the sell capacity of USDTNGN: ${capacity} USD available. An open of this size would be refused.`,
       );
       expect(result.stdout).toMatch(/^market\tside\t/);
-    } finally {
-      await roomy.close();
-    }
+    });
   });
 });

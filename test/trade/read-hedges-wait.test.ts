@@ -12,6 +12,8 @@ let filling: Simulator;
 let failing: Simulator;
 let config: { path: string; remove: () => void };
 const order = openBody('buy', 10_000, 1);
+/** `hedge hedges …` against `on`, in the file's one config folder. */
+const hedges = (on: Simulator, args: string) => runHedge(`hedges ${args}`, { env: on.env, configDir: config.path });
 
 beforeAll(async () => {
   [filling, failing] = await Promise.all([
@@ -34,9 +36,9 @@ describe('hedges ID --wait', () => {
     ]);
     expect([toFill.status, toFail.status]).toEqual(['submitted', 'submitted']);
     const [filled, failed, failedPlain] = await Promise.all([
-      runHedge(`hedges ${toFill.id} --wait --json`, { env: filling.env, configDir: config.path }),
-      runHedge(`hedges ${toFail.id} --wait --json`, { env: failing.env, configDir: config.path }),
-      runHedge(`hedges ${toFail.id} --wait`, { env: failing.env, configDir: config.path }),
+      hedges(filling, `${toFill.id} --wait --json`),
+      hedges(failing, `${toFail.id} --wait --json`),
+      hedges(failing, `${toFail.id} --wait`),
     ]);
     ok(filled);
     expect(hedgeSchema.parse(JSON.parse(filled.stdout))).toMatchObject({ id: toFill.id, status: 'filled' });
@@ -58,16 +60,10 @@ describe('hedges ID --wait', () => {
     // Past its fill on the simulator's clock (no sleep): the hedge is final before the CLI asks.
     filling.advance(300);
     const before = filling.sandbox.requestLog.length;
-    expect(
-      JSON.parse(
-        ok(
-          await runHedge(`hedges ${hedge.id} --wait --json`, {
-            env: filling.env,
-            configDir: config.path,
-          }),
-        ).stdout,
-      ),
-    ).toMatchObject({ id: hedge.id, status: 'filled' });
+    expect(JSON.parse(ok(await hedges(filling, `${hedge.id} --wait --json`)).stdout)).toMatchObject({
+      id: hedge.id,
+      status: 'filled',
+    });
     expect(filling.sandbox.requestLog.slice(before).map((entry) => `${entry.method} ${entry.path}`)).toEqual([
       `GET /hedges/${hedge.id}`,
     ]);

@@ -33,12 +33,11 @@ describeWithPostgres(
       // to this run (5), or known and the open not sent (12); either way with the key and the resume.
       expect([5, 7, 12], result.stderr).toContain(result.code);
       expect(result.stderr).not.toMatch(/nothing was sent|before sending anything/i);
-      const closeKey = simulator.writes().find((entry) => entry.path === '/hedges/close')?.idempotencyKey;
-      expect(result.stderr).toContain(`idempotency key: ${closeKey}`);
+      const posts = (path: string) => simulator.requests('POST', path);
+      expect(result.stderr).toContain(`idempotency key: ${posts('/hedges/close')[0]?.idempotencyKey}`);
       expect(result.stderr).toMatch(/hedge resume a_\w+/);
       // And whether the side is covered now: the roll says so (bare, or "if this close landed").
       expect(result.stderr).toMatch(/not covered now/);
-      const posts = (path: string) => simulator.writes().filter((entry) => entry.path === path);
       expect(posts('/hedges/close')).toHaveLength(1);
       expect(posts('/hedges')).toHaveLength(0);
       // What the exit says is so: the side is closed and unhedged.

@@ -10,7 +10,7 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../support/simulator.js';
-import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs.js';
+import { journalEntries, killWhen, ok, okJson, exits, waitingAfter } from '../support/cli-runs.js';
 import { openBody } from '../support/engine.js';
 
 const startSimulator = useSimulators({ stepped: true });
@@ -27,7 +27,7 @@ const lines = (result: { stdout: string }) => result.stdout.trim().split('\n');
 /** Sandbox time for a fill or a close to land when a test holds them: nothing lands by itself. */
 const LAND_MS = 3_600_000;
 
-const posts = (simulator: Simulator, path: string) => simulator.writes().filter((entry) => entry.path === path);
+const posts = (simulator: Simulator, path: string) => simulator.requests('POST', path);
 
 /** How many closes and opens the server was sent. */
 const legsSent = (simulator: Simulator) => [
@@ -40,10 +40,13 @@ const holdsOne = (simulator: Simulator, side: 'buy' | 'sell', notionalUsd: numbe
   expect(simulator.active(side)).toMatchObject([{ notionalUsd, tenorDays, status: 'filled' }]);
 
 /**
- * Runs `hedge roll MARKET SIDE --tenor D` and kills it (SIGKILL) after the close landed, right before
- * the open: the roll reads GET /hedges only to see the side flat before it opens, and that read is held.
+ * A simulator of the test's own whose `side` holds a hedge of `usd`, and `hedge roll MARKET SIDE --tenor D` run on it
+ * and killed (SIGKILL) after the close landed, right before the open: the roll reads GET /hedges only to see the side
+ * flat before it opens, and that read is held. The hedge rolled, and the open leg the journal holds planned.
  */
-async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', tenor: string) {
+async function killedBeforeTheOpen(test: TestContext, side: 'buy' | 'sell', usd: number, tenor: string) {
+  const simulator = await ownSimulator(test);
+  const old = simulator.seedOpen(side, usd);
   // The roll reads the side's records (GET /hedges, twice: every filled hedge, and the newest page)
   // to plan; after its close is answered, the close's wait reads them (twice) to see the close in
   // every view (journaled done then), and the roll reads them again right before the open: that
@@ -73,6 +76,8 @@ async function killBeforeTheOpen(simulator: Simulator, side: 'buy' | 'sell', ten
     'the roll was about to open',
   );
   simulator.sandbox.setFaults({ nextLatency: null, match: null });
+  const [planned] = await journalEntries(simulator, '--pending');
+  return { simulator, old, planned };
 }
 
 describe('hedge roll', () => {
@@ -151,7 +156,7 @@ describe('hedge roll', () => {
     const [fresh] = simulator.active('buy');
 
     // The log: the close first, then (once the side left the positions list) the open; each its own key.
-    const legs = simulator.writes().filter((entry) => entry.path === '/hedges/close' || entry.path === '/hedges');
+    const legs = simulator.requests('POST', /^\/hedges(\/close)?$/);
     expect(legs.map((entry) => [entry.path, entry.status, entry.body])).toEqual([
       ['/hedges/close', 200, { market: 'USDTNGN', side: 'buy' }],
       ['/hedges', 200, openBody('buy', 10_000, 3)],
@@ -221,11 +226,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
     await killWhen(
       simulator,
       ['roll', 'USDTNGN', 'buy', '--tenor', '3'],
-      () => {
-        const log = simulator.sandbox.requestLog;
-        const sent = log.findIndex((entry) => entry.path === '/hedges/close' && entry.status === 200);
-        return sent >= 0 && log.slice(sent + 1).some((entry) => entry.path === '/positions' && entry.status === 200);
-      },
+      waitingAfter(simulator, '/hedges/close'),
       'the close was sent and waited for',
     );
     const pending = await journalEntries(simulator, '--pending');
@@ -257,11 +258,8 @@ describe.concurrent('hedge roll killed between its legs', () => {
   });
 
   it('killed after the close landed, before the open was sent: the same roll again opens once', async (test) => {
-    const simulator = await ownSimulator(test);
-    const old = simulator.seedOpen('buy', 10_000);
-    await killBeforeTheOpen(simulator, 'buy', '7');
+    const { simulator, old, planned } = await killedBeforeTheOpen(test, 'buy', 10_000, '7');
     expect(statusOf(simulator, old.id)).toBe('closed');
-    const [planned] = await journalEntries(simulator, '--pending');
     expect(planned).toMatchObject({ command: 'open', leg: 'open', outcome: 'planned' });
 
     const again = exits(
@@ -283,10 +281,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
   });
 
   it('an unfinished roll comes first: another tenor is refused, --dry-run shows what is left, --new sets it aside', async (test) => {
-    const simulator = await ownSimulator(test);
-    const old = simulator.seedOpen('buy', 8_000);
-    await killBeforeTheOpen(simulator, 'buy', '7');
-    const [planned] = await journalEntries(simulator, '--pending');
+    const { simulator, old, planned } = await killedBeforeTheOpen(test, 'buy', 8_000, '7');
     const writes = simulator.writes().length;
 
     exits(
@@ -330,9 +325,7 @@ describe.concurrent('hedge roll killed between its legs', () => {
   });
 
   it('a side opened by someone else in between is never opened twice: the open leg is abandoned (exit 3)', async (test) => {
-    const simulator = await ownSimulator(test);
-    simulator.seedOpen('sell', 6_000);
-    await killBeforeTheOpen(simulator, 'sell', '3');
+    const { simulator } = await killedBeforeTheOpen(test, 'sell', 6_000, '3');
     const other = simulator.seedOpen('sell', 2_000);
 
     exits(await simulator.hedge('resume'), 3, `The sell side of USDTNGN is already covered by ${other.id}`);

@@ -5,7 +5,8 @@
 // Assertions are on the simulator's own state and request log.
 import { describe, expect, it } from 'vitest';
 import { formatMoney, formatRate, formatSignedMoney } from '../../src/core/number-format.js';
-import { payOrEarn, toAccountSide } from '../../src/core/money.js';
+import { payOrEarn } from '../../src/core/money.js';
+import { expectSummedCard, paidWords, summed } from './closed-card.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { exits, ok, okJson } from '../support/cli-runs.js';
@@ -192,26 +193,17 @@ describe('hedge reduce: what it realized', () => {
   it('a side of two hedges (alpha): a close, or a reduce of the whole side, names both hedges it ended and shows their realized figures summed', async () => {
     const simulator = await start({ dialect: 'alpha' });
     const ended = async (command: string) => {
-      const older = simulator.seedOpen('buy', 1_000);
-      const newer = simulator.seedOpen('buy', 500);
-      const result = ok(await simulator.hedge(command, { env: WIDE }));
-      expect([hedge(simulator, older.id).status, hedge(simulator, newer.id).status]).toEqual(['closed', 'closed']);
-      const records = account(simulator).history.filter((record) => [older.id, newer.id].includes(record.hedge_id));
-      const sum = (key: 'net_pnl_usd' | 'fees_usdc' | 'notional_usd') =>
-        records.reduce((total, record) => total + record[key], 0);
-      return { stdout: result.stdout, ids: [older.id, newer.id], sum };
+      const ids = [simulator.seedOpen('buy', 1_000).id, simulator.seedOpen('buy', 500).id];
+      const { stdout } = ok(await simulator.hedge(command, { env: WIDE }));
+      expect(ids.map((id) => hedge(simulator, id).status)).toEqual(['closed', 'closed']);
+      return { stdout, ids };
     };
     for (const command of [`close ${MARKET} buy`, `reduce ${MARKET} buy 1500`]) {
-      const { stdout, ids, sum } = await ended(`${command} --format table`);
-      // The row that names the hedge names both, in whatever order.
-      expect(/Hedge ID\s+│ (.+?) +│/.exec(stdout)?.[1].split(', ').sort()).toEqual([...ids].sort());
-      expect(stdout).toMatch(new RegExp(`Notional \\(USD\\)\\s+│ ${formatMoney(sum('notional_usd'))} `));
-      expect(stdout).toMatch(
-        new RegExp(`Net P&L \\(USD\\)\\s+│ ${formatMoney(sum('net_pnl_usd')).replace('.', '\\.')} `),
-      );
-      expect(stdout).toMatch(new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(sum('fees_usdc')), { realized: true })}`));
+      const { stdout, ids } = await ended(`${command} --format table`);
+      expectSummedCard(simulator, stdout, ids);
     }
-    const { stdout, ids, sum } = await ended(`close ${MARKET} buy --json`);
+    const { stdout, ids } = await ended(`close ${MARKET} buy --json`);
+    const sum = summed(simulator, ids);
     const { realized } = JSON.parse(stdout);
     expect([...realized.hedge_ids].sort()).toEqual([...ids].sort());
     expect(realized).toMatchObject({
@@ -228,9 +220,7 @@ describe('hedge reduce: what it realized', () => {
     const [record] = account(simulator).history;
     expect(record.hedge_id).toBe(buy.id);
     expect(result.stdout).toContain('Position closed');
-    expect(result.stdout).toMatch(
-      new RegExp(`Fees\\s+│ ${payOrEarn(toAccountSide(record.fees_usdc), { realized: true })}`),
-    );
+    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
     expect(okJson(await simulator.hedge(`reduce ${MARKET} sell 8000 --json`))).toMatchObject({
       market: MARKET,
       side: 'sell',
@@ -258,9 +248,8 @@ describe('hedge reduce: what it realized', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
     // Carry and fees in the one sign convention: "-… USDC, you paid" (or earned), from the history record.
     const [record] = account(simulator).history;
-    const words = (paid: number) => payOrEarn(toAccountSide(paid), { realized: true }).replace(/[+.]/g, '\\$&');
-    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${words(record.fees_usdc)}`));
-    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${words(record.carry_usdc)}`));
+    expect(result.stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(record.fees_usdc)}`));
+    expect(result.stdout).toMatch(new RegExp(`Carry\\s+│ ${paidWords(record.carry_usdc)}`));
   });
 });
 

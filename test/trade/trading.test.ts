@@ -34,14 +34,9 @@ describe('hedge open', () => {
     );
 
     const [hedge] = trading.hedges();
-    expect(trading.hedges()).toHaveLength(1);
-    expect(hedge).toMatchObject({
-      status: 'filled',
-      notionalUsd: 10_000,
-      tenorDays: 3,
-      side: 'buy',
-      clientReference: 'DEAL-42',
-    });
+    expect(trading.hedges()).toMatchObject([
+      { status: 'filled', notionalUsd: 10_000, tenorDays: 3, side: 'buy', clientReference: 'DEAL-42' },
+    ]);
 
     const lines = tsvRecord(result.stdout);
     expect(lines).toMatchObject({
@@ -71,9 +66,7 @@ describe('hedge open', () => {
     expect(writes).toHaveLength(1);
     expect(writes[0].idempotencyKey).toMatch(IDEMPOTENCY_KEY);
     expect(writes[0].body).toEqual(openBody('buy', 10_000, 3, { client_reference: 'DEAL-42' }));
-    const polls = trading.sandbox.requestLog.filter(
-      (entry) => entry.method === 'GET' && entry.path === `/hedges/${hedge.id}`,
-    );
+    const polls = trading.requests('GET', `/hedges/${hedge.id}`);
     // The fill lands 100 ms after the open, so the first poll (a second later) already sees it.
     expect(polls).toHaveLength(1);
     expect(polls[0].realTimeMs - writes[0].realTimeMs).toBeGreaterThanOrEqual(1000);
@@ -106,9 +99,7 @@ describe('hedge open', () => {
     expect(submitted.status).toBe('submitted');
     expect(submitted.hedge_id).toBe(trading.hedges()[0].id);
     expect(submitted.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
-    expect(
-      trading.sandbox.requestLog.some((entry) => entry.method === 'GET' && entry.path.startsWith('/hedges/')),
-    ).toBe(false);
+    expect(trading.requests('GET', /^\/hedges\//)).toEqual([]);
   });
 
   it('times out with exit 7 and the command that resumes the wait; the order stands', async () => {
@@ -123,7 +114,7 @@ describe('hedge open', () => {
     expect(result.stderr).toContain(`hedge hedges ${hedge.id} --wait`);
   });
 
-  it('--dry-run prints the exact request with the key redacted and sends no write', async () => {
+  it('--dry-run prints the exact request with the key redacted and sends no write; with --json it is the planned request as one JSON document', async () => {
     const trading = await startTrading();
     const result = exits(
       await trading.hedge('open USDTNGN buy 10000 --tenor 3 --ref D-1 --dry-run --idempotency-key resume-me-1'),
@@ -141,10 +132,9 @@ describe('hedge open', () => {
     expect(result.stdout).not.toContain(trading.sandbox.apiKey);
     expect(trading.writes()).toEqual([]);
     expect(trading.hedges()).toEqual([]);
-  });
 
-  it('--dry-run --json is the planned request as one JSON document', async () => {
-    const trading = await startTrading();
+    // --json: the planned request as one JSON document.
+    const before = trading.requests().length;
     const planned = okJson(await trading.hedge('open USDTNGN sell 1m --tenor 1 --dry-run --json --skip-checks'));
     expect(planned).toEqual({
       dry_run: true,
@@ -160,7 +150,7 @@ describe('hedge open', () => {
       idempotency_key: expect.stringMatching(IDEMPOTENCY_KEY),
     });
     // --skip-checks: not even the read-only pre-trade requests.
-    expect(trading.sandbox.requestLog).toEqual([]);
+    expect(trading.requests().slice(before)).toEqual([]);
   });
 });
 
@@ -210,20 +200,16 @@ describe('hedge add / reduce / close', () => {
     expect(closed.realized).toEqual(record);
     expect(closed.order_tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
     // The close was confirmed from GET /positions, polled no faster than once a second.
-    const close = trading.writes().find((entry) => entry.path === '/hedges/close')!;
-    const polls = trading.sandbox.requestLog.filter(
-      (entry) => entry.path === '/positions' && entry.realTimeMs > close.realTimeMs,
-    );
+    const [close] = trading.requests('POST', '/hedges/close');
+    const polls = trading.requests('GET', '/positions').filter((entry) => entry.realTimeMs > close.realTimeMs);
     // The close lands 100 ms after it is sent, so the first poll (a second later) already sees it;
     // then one read of the side's hedge records (every filled one, and the newest page) sees it there
     // too: the poll's list is not asked again.
     expect(polls).toHaveLength(1);
     expect(polls[0].realTimeMs - close.realTimeMs).toBeGreaterThanOrEqual(1000);
-    expect(
-      trading.sandbox.requestLog.filter(
-        (entry) => entry.path === '/hedges' && entry.method === 'GET' && entry.realTimeMs > polls[0].realTimeMs,
-      ),
-    ).toHaveLength(2);
+    expect(trading.requests('GET', '/hedges').filter((entry) => entry.realTimeMs > polls[0].realTimeMs)).toHaveLength(
+      2,
+    );
   });
 
   it('close on a terminal-less run prints the realized P&L lines in plain mode', async () => {
@@ -308,7 +294,7 @@ describe('hedge add / reduce / close', () => {
 });
 
 describe('pre-trade checks', () => {
-  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST', async () => {
+  it('exposure over the account headroom is caught before sending: exit 3, the numbers, no POST; with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
     const trading = await startTrading({ exposureCapUsd: 50_000 });
     await openFilledThroughCli(trading, 'buy', '40000');
     const writesBefore = trading.writes().length;
@@ -328,11 +314,8 @@ describe('pre-trade checks', () => {
       'adding 10,001.00 USD would push the account over its exposure cap',
     );
     expect(trading.writes()).toHaveLength(writesBefore);
-  });
 
-  it('with --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3)', async () => {
-    const trading = await startTrading({ exposureCapUsd: 50_000 });
-    await openFilledThroughCli(trading, 'buy', '40000');
+    // With --skip-checks the server decides: its exposure_exceeded is shown the same way (exit 3).
     expect(
       exits(
         await trading.hedge('open USDTNGN sell 20000 --tenor 3 --skip-checks'),
@@ -341,9 +324,9 @@ describe('pre-trade checks', () => {
         'available_exposure_usd: 10000',
       ).stderr,
     ).toMatch(/idempotency key: [0-9a-f-]{36}/);
-    expect(
-      trading.writes().filter((entry) => entry.path === '/hedges' && entry.errorCode === 'exposure_exceeded'),
-    ).toHaveLength(1);
+    expect(trading.requests('POST', '/hedges').filter((entry) => entry.errorCode === 'exposure_exceeded')).toHaveLength(
+      1,
+    );
     expect(trading.hedges()).toHaveLength(1);
   });
 

@@ -15,11 +15,13 @@ import {
 } from '../support/servers/pseudo-terminal.js';
 import { displayWidth } from '../../src/platform/terminal/width.js';
 import { useSimulators, type Simulator } from '../support/simulator.js';
+import { activeNotional } from '../support/keeper.js';
 
 const { DOWN, ENTER, CTRL_C, BACKSPACE } = KEYS;
 
-const spawnInTerminal = (trading: Simulator, args: string[]) =>
-  spawnTerminal({ configDir: trading.configDir, env: trading.env, args });
+/** A terminal (of `size` when given) running hedge on `trading`. */
+const spawnInTerminal = (trading: Simulator, args: string[], size?: { cols?: number; rows?: number }) =>
+  spawnTerminal({ configDir: trading.configDir, env: trading.env, args, ...size });
 
 /**
  * The drawn screen as one line of text, its lines joined by a space: what a person reads. A word
@@ -76,14 +78,9 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     expect(await terminal.exitCode).toBe(0);
 
     const [hedge] = trading.hedges();
-    expect(trading.hedges()).toHaveLength(1);
-    expect(hedge).toMatchObject({
-      status: 'filled',
-      side: 'buy',
-      notionalUsd: 25_000,
-      tenorDays: 3,
-      clientReference: 'WIZ-7',
-    });
+    expect(trading.hedges()).toMatchObject([
+      { status: 'filled', side: 'buy', notionalUsd: 25_000, tenorDays: 3, clientReference: 'WIZ-7' },
+    ]);
     expect(terminal.screen()).toContain(hedge.id);
     // On screen the hash is shortened in the middle (whole in --json, TSV and CSV).
     const fill = hedge.fillTxHash!;
@@ -105,7 +102,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   it('at 80 columns: a side already open, a refused notional, the reference and the confirmation, each drawn whole (no word split); No exits 8', async () => {
     const trading = await startTrading({ exposureCapUsd: 100_000 });
     trading.seedOpen('buy', 10_000);
-    terminal = spawnTerminal({ configDir: trading.configDir, env: trading.env, args: ['open'], cols: 80 });
+    terminal = spawnInTerminal(trading, ['open'], { cols: 80 });
     // Each prompt is redrawn in place once answered: the screen is read while it is up.
     const screens: DrawnLine[][] = [];
     /** The screen as drawn now, kept for the width checks at the end, as one line of text. */
@@ -160,13 +157,7 @@ describe('hedge open wizard (pseudo-terminal)', () => {
   it('at 80×24: a side already open, "add to it" chosen — the add is quoted, asked about (y/N, as the open is) and lands on that hedge; no open is sent', async () => {
     const trading = await startTrading({ exposureCapUsd: 100_000, fillDelayMs: 200 });
     const seeded = trading.seedOpen('sell', 3_000);
-    terminal = spawnTerminal({
-      configDir: trading.configDir,
-      env: trading.env,
-      args: ['open', 'USDTNGN', 'sell'],
-      cols: 80,
-      rows: 24,
-    });
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'sell'], { cols: 80, rows: 24 });
     await see('What now?', 'Cancel');
     const question = await terminal.drawn();
     // The side's holding is in the question itself: on screen when it is answered.
@@ -190,24 +181,14 @@ describe('hedge open wizard (pseudo-terminal)', () => {
     terminal.write(`y${ENTER}`);
     expect(await terminal.exitCode).toBe(0);
     expect(stripAnsi(terminal.screen())).toContain('Added 500.00 USD: the sell hedge on USDTNGN is now 3,500.00 USD');
-    expect(
-      trading
-        .writes()
-        .map((entry) => entry.path)
-        .filter((path) => path !== '/quotes'),
-    ).toEqual(['/hedges/add']);
-    expect(trading.active('sell').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)).toBe(3_500);
+    expect(trading.writes().map((entry) => entry.path)).toEqual(['/quotes', '/hedges/add']);
+    expect(activeNotional(trading, 'sell')).toBe(3_500);
     for (const line of await terminal.drawn()) expect(displayWidth(line.text)).toBeLessThanOrEqual(80);
   });
 
   it('Ctrl-C while waiting for the fill stops the wait only: exit 130, the order stands and the way to check it is shown, wrapped at 80 columns', async () => {
     const trading = await startTrading({ fillDelayMs: 60_000 });
-    terminal = spawnTerminal({
-      configDir: trading.configDir,
-      env: trading.env,
-      args: ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'],
-      cols: 80,
-    });
+    terminal = spawnInTerminal(trading, ['open', 'USDTNGN', 'buy', '5000', '--tenor', '1'], { cols: 80 });
     await see('Execution price');
     // Too long for one spinner line at 80 columns: the label is written whole above a counting spinner.
     await see('waiting for the fill', /waiting \d+s/);

@@ -6,7 +6,8 @@ import { expect, it } from 'vitest';
 import { LIVE_KEY } from '../support/keys.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { buySide, swappedAsAddArrives } from './swapped-side.js';
+import { swappedAsAddArrives } from './swapped-side.js';
+import { activeSizes } from '../support/keeper.js';
 
 const startSimulator = useSimulators();
 /** How many of the add's questions were answered on the screen. */
@@ -37,7 +38,7 @@ it('beta, live: the side swapped for a hedge of the same notional while the add 
   expect(simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body])).toEqual([
     [400, { market: MARKET, side: 'buy', notional_usd: 500 }],
   ]);
-  expect(buySide(simulator)).toEqual([[swapped, 1000]]);
+  expect(activeSizes(simulator, 'buy')).toEqual([[swapped, 1000]]);
   expect([run.code, answered(run.stdout), run.stdout.replace(/\s+/g, ' ')], run.stdout).toEqual([
     8,
     2,
@@ -53,5 +54,5 @@ it('beta, live: the side as the question showed it, the add refused for its name
 
   expect([run.code, answered(run.stdout)], run.stdout).toEqual([0, 1]);
   expect(simulator.requests('POST', '/hedges/add').map((request) => request.status)).toEqual([400, 200]);
-  expect(buySide(simulator)).toEqual([[hedge.id, 1500]]);
+  expect(activeSizes(simulator, 'buy')).toEqual([[hedge.id, 1500]]);
 });

@@ -5,11 +5,12 @@
 import { afterAll, expect, it } from 'vitest';
 import { HttpConnections } from '../../src/platform/api/transport.js';
 import { registerSecret } from '../../src/core/security/secrets.js';
-import { openJournal } from '../../src/platform/journal/index.js';
-import { data, toolboxOn } from '../agent/toolbox-on.js';
+import { toolboxOn } from '../agent/toolbox-on.js';
+import { BUY, expectDone, journal, json } from '../agent/answers.js';
 import type { McpAnswer } from '../support/mcp.js';
-import { MARKET, useSimulators, type Simulator } from '../support/simulator.js';
-import { buySide, swappedAsAddArrives } from './swapped-side.js';
+import { useSimulators, type Simulator } from '../support/simulator.js';
+import { swappedAsAddArrives } from './swapped-side.js';
+import { activeSizes } from '../support/keeper.js';
 
 const LIVE_KEY = 'hpk_live_AgentAmountNameLiveKey01';
 registerSecret(LIVE_KEY);
@@ -17,11 +18,9 @@ const startSimulator = useSimulators();
 const connections = new HttpConnections();
 afterAll(() => connections.close());
 
-const BUY = { market: MARKET, side: 'buy' };
 const adds = (simulator: Simulator) =>
   simulator.requests('POST', '/hedges/add').map((request) => [request.status, request.body]);
-const outcomes = async (simulator: Simulator) =>
-  (await openJournal({ dir: simulator.configDir }).list()).map((entry) => entry.outcome).sort();
+const outcomes = async (simulator: Simulator) => (await journal(simulator)).map((entry) => entry.outcome).sort();
 
 /** A beta server whose buy side holds a hedge of 10,000, and an agent's toolbox on it with `options`. */
 function besideBeta(options = {}) {
@@ -35,12 +34,12 @@ const LIVE = { liveKey: LIVE_KEY, allowLive: true };
 
 /** The add of `notional` that `answer` answered: sent refused for its name, then under the server's, landed once. */
 async function landedOnce(simulator: Simulator, answer: McpAnswer, notional: number, held: [string, number]) {
-  expect(answer.isError, answer.content.map((part) => part.text).join('\n')).toBeFalsy();
+  expectDone(answer);
   expect(adds(simulator)).toEqual([
     [400, { ...BUY, notional_usd: notional }],
     [200, { ...BUY, delta_usd: notional }],
   ]);
-  expect(buySide(simulator)).toEqual([held]);
+  expect(activeSizes(simulator, 'buy')).toEqual([held]);
   expect(await outcomes(simulator)).toEqual(['done', 'rejected']);
 }
 
@@ -51,7 +50,7 @@ it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the
   await landedOnce(simulator, await call('add', { ...BUY, notional: 10_000 }), 10_000, [hedge.id, 20_000]);
 
   // The day's count is the one add that landed: 10,000 and 6,000 pass 15,000; nothing more is sent.
-  const refused = data(await call('add', { ...BUY, notional: 6_000 }));
+  const refused = json(await call('add', { ...BUY, notional: 6_000 }));
   expect(refused.error).toMatchObject({
     code: 'max_daily_notional_exceeded',
     details: { used_last_24h_usd: 10_000, this_call_usd: 6_000 },
@@ -61,7 +60,7 @@ it('beta: an add of 10,000 under caps of 15,000 a call and a day lands once; the
 
 it('beta, live: an add confirmed with its token goes again under the server name and lands once', async () => {
   const { simulator, hedge, call } = await besideBeta(LIVE);
-  const preview = data(await call('add', { ...BUY, notional: 5_000 }));
+  const preview = json(await call('add', { ...BUY, notional: 5_000 }));
   expect(adds(simulator)).toEqual([]);
 
   const confirmed = await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token });
@@ -70,14 +69,14 @@ it('beta, live: an add confirmed with its token goes again under the server name
 
 it('beta, live: the side swapped for a hedge of the same notional while the add refused for its name was answered, the token does not send it again (preview_changed, nothing more sent)', async () => {
   const { simulator, hedge: shown, call } = await besideBeta(LIVE);
-  const preview = data(await call('add', { ...BUY, notional: 5_000 }));
+  const preview = json(await call('add', { ...BUY, notional: 5_000 }));
   // A colleague's close and open of the same 10,000, in the engine as the refused add arrives.
   const swappedNow = swappedAsAddArrives(simulator, 10_000);
 
-  const refused = data(await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token }));
+  const refused = json(await call('add', { ...BUY, notional: 5_000, confirmation_token: preview.confirmation_token }));
   const swapped = swappedNow();
   expect(refused.error, JSON.stringify(refused)).toMatchObject({ code: 'preview_changed' });
   expect(JSON.stringify(refused.error)).toContain(`${shown.id} then, ${swapped} now`);
   expect(adds(simulator)).toEqual([[400, { ...BUY, notional_usd: 5_000 }]]);
-  expect(buySide(simulator)).toEqual([[swapped, 10_000]]);
+  expect(activeSizes(simulator, 'buy')).toEqual([[swapped, 10_000]]);
 });

@@ -2,11 +2,10 @@
 // what the close traded, so the agent's daily cap still counts it. Judged on the simulator's request log and the
 // journal's rows.
 import { expect, it } from 'vitest';
-import { openJournal } from '../../src/platform/journal/index.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { useSimulators } from '../support/simulator.js';
 import { useMcpServers } from '../support/mcp.js';
 import { HOUR } from '../support/keeper.js';
-import { json } from '../agent/answers.js';
+import { BUY, expectDone, journal, json, SELL } from '../agent/answers.js';
 
 const startSimulator = useSimulators();
 const startMcp = useMcpServers();
@@ -19,22 +18,21 @@ it("a close of 4,000 resumed once it landed still counts 4,000 toward the agent'
   const simulator = await startSimulator({ fillDelayMs: HOUR });
   simulator.seedOpen('buy', 4_000);
   const { call } = await startMcp(simulator, { args: ['--max-daily-notional', '5000', '--timeout', '2'] });
-  const rows = async () =>
-    (await openJournal({ dir: simulator.configDir }).list()).map((row) => [row.outcome, row.traded_usd]);
+  const rows = async () => (await journal(simulator)).map((row) => [row.outcome, row.traded_usd]);
 
   // Accepted, not landed within --timeout: exit 7, the entry journaled with what it trades.
-  expect(json(await call('close', { market: MARKET, side: 'buy' }))).toMatchObject({ exit_code: 7 });
-  const [entry] = await openJournal({ dir: simulator.configDir }).list();
+  expect(json(await call('close', BUY))).toMatchObject({ exit_code: 7 });
+  const [entry] = await journal(simulator);
   expect(await rows()).toEqual([['submitted', 4_000]]);
 
   simulator.advance(HOUR);
   const resumed = await call('resume', { id: entry.id });
-  expect(resumed.isError).toBeFalsy();
+  expectDone(resumed);
   expect(await rows()).toEqual([['done', 4_000]]);
 
   // 4,000 and 3,000 pass the cap: refused, nothing sent.
   simulator.seedOpen('sell', 3_000);
-  expect(json(await call('close', { market: MARKET, side: 'sell' }))).toMatchObject(OVER_CAP);
+  expect(json(await call('close', SELL))).toMatchObject(OVER_CAP);
   expect(simulator.requests('POST', '/hedges/close').map((write) => write.idempotencyKey)).toEqual([
     entry.idempotency_key,
   ]);
@@ -45,7 +43,7 @@ it("a close not waited for whose answer was lost (it landed) counts what the age
   simulator.seedOpen('buy', 4_000);
   const { call } = await startMcp(simulator, { args: ['--max-daily-notional', '5000'] });
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/close' } });
-  expect(json(await call('close', { market: MARKET, side: 'buy', wait: false }))).toMatchObject({
+  expect(json(await call('close', { ...BUY, wait: false }))).toMatchObject({
     error: { code: 'outcome_unknown' },
   });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
@@ -54,6 +52,6 @@ it("a close not waited for whose answer was lost (it landed) counts what the age
 
   // 4,000 unresolved and 3,000 pass the cap: refused, nothing sent.
   simulator.seedOpen('sell', 3_000);
-  expect(json(await call('close', { market: MARKET, side: 'sell' }))).toMatchObject(OVER_CAP);
+  expect(json(await call('close', SELL))).toMatchObject(OVER_CAP);
   expect([simulator.requests('POST', '/hedges/close').length, simulator.active('sell').length]).toEqual([sent, 1]);
 });

@@ -8,7 +8,7 @@
 // runs, and must reach the server: so it was the bad global, and nothing else, that stopped it.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ok } from '../support/cli-runs.js';
+import { exits, ok } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import type { ArgSpec, CommandSpec } from '../../src/cli/runner/command-spec.js';
 import { COMMANDS, WRITE_OPTIONS } from '../../src/cli/manifest.js';
@@ -175,10 +175,7 @@ async function prepare(simulator: Simulator, words: string[]) {
     simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges' } });
     const lost = await simulator.hedge('open USDTNGN sell 1000 --tenor 1');
     simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });
-    if (lost.code !== 5)
-      throw new Error(
-        `setting up resume: an open whose answer is lost should exit 5, not ${lost.code}: ${lost.stderr}`,
-      );
+    exits(lost, 5);
   }
   return target;
 }
@@ -205,7 +202,7 @@ describe('a write checks every argument, option and global before its first requ
   });
 
   it.each(CASES)(
-    'hedge $name: each bad global is exit 2, one line naming it, nothing sent; the same line without it reaches the server',
+    'hedge $name: each bad global, and a malformed HEDGE_KEY_LIFETIME or HEDGE_REPEAT_WINDOW, is exit 2, one line naming it, nothing sent; the same line without it reaches the server',
     async ({ words, line, spec }) => {
       await withSimulator(STEPPED, async (simulator) => {
         const target = await prepare(simulator, words);
@@ -224,11 +221,18 @@ describe('a write checks every argument, option and global before its first requ
           expect(lines(result.stderr), what).toEqual([expect.stringMatching(says(words.join(' '), spec))]);
           if (extra?.json) expect(JSON.parse(result.stderr).error.class, what).toBe('usage');
         });
+        // A write's settings from the environment are checked before its first request too.
+        for (const name of ['HEDGE_KEY_LIFETIME', 'HEDGE_REPEAT_WINDOW']) {
+          const result = await simulator.hedge(valid, { env: { [name]: 'soon' } });
+          expect(result.code, `${name}=soon hedge ${valid.join(' ')}: ${result.stderr}`).toBe(2);
+          expect(lines(result.stderr)).toEqual([
+            expect.stringMatching(new RegExp(`^hedge: ${name}: "soon" is not allowed`)),
+          ]);
+        }
         // Not one request — no read, no write — while every bad line ran.
         expect(simulator.requests().slice(before), 'requests received while the bad command lines ran').toEqual([]);
 
-        const control = await simulator.hedge(valid);
-        expect(control.code, `the valid line \`hedge ${valid.join(' ')}\`: ${control.stderr}`).toBe(0);
+        ok(await simulator.hedge(valid));
         expect(
           simulator.requests().length,
           `the valid line \`hedge ${valid.join(' ')}\` reaches the server`,
@@ -264,24 +268,4 @@ describe('after the send, the output never turns what was sent into exit 2', () 
       expect([simulator.writes().map((entry) => entry.path), simulator.active('buy')]).toEqual([['/hedges/close'], []]);
     });
   });
-});
-
-describe("a write's settings from the environment are checked before its first request", () => {
-  it.each(CASES)(
-    'hedge $name: a malformed HEDGE_KEY_LIFETIME or HEDGE_REPEAT_WINDOW is exit 2 naming it, nothing sent',
-    async ({ words, line }) => {
-      await withSimulator(STEPPED, async (simulator) => {
-        const valid = line(await prepare(simulator, words));
-        const before = simulator.requests().length;
-        for (const name of ['HEDGE_KEY_LIFETIME', 'HEDGE_REPEAT_WINDOW']) {
-          const result = await simulator.hedge(valid, { env: { [name]: 'soon' } });
-          expect(result.code, `${name}=soon hedge ${valid.join(' ')}: ${result.stderr}`).toBe(2);
-          expect(lines(result.stderr)).toEqual([
-            expect.stringMatching(new RegExp(`^hedge: ${name}: "soon" is not allowed`)),
-          ]);
-        }
-        expect(simulator.requests().slice(before)).toEqual([]);
-      });
-    },
-  );
 });

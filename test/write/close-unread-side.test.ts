@@ -5,10 +5,10 @@
 // Judged on the simulator's request log, its history and the journal.
 import { expect, it } from 'vitest';
 import { exits, journalEntries } from '../support/cli-runs.js';
-import { MARKET, useSimulators } from '../support/simulator.js';
+import { useSimulators } from '../support/simulator.js';
 import { useMcpServers } from '../support/mcp.js';
 import { HOUR } from '../support/keeper.js';
-import { json } from '../agent/answers.js';
+import { BUY, json } from '../agent/answers.js';
 
 const startSimulator = useSimulators();
 const startMcp = useMcpServers();
@@ -18,7 +18,7 @@ it('an agent close with wait false, landed but unanswered, resumed 25 h later: e
   simulator.seedOpen('buy', 4_000);
   const { call } = await startMcp(simulator, { args: ['--max-notional', '50000'] });
   simulator.sandbox.setFaults({ dropAfterCommit: 1, match: { method: 'POST', path: '/hedges/close' } });
-  expect(json(await call('close', { market: MARKET, side: 'buy', wait: false }))).toMatchObject({
+  expect(json(await call('close', { ...BUY, wait: false }))).toMatchObject({
     error: { code: 'outcome_unknown' },
   });
   simulator.sandbox.setFaults({ dropAfterCommit: 0, match: null });

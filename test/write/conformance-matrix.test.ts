@@ -12,6 +12,7 @@ import { tempDirsInMemory } from '../support/hedge-cli.js';
 import { HOUR, writeTarget } from '../support/keeper.js';
 import { LIVE_KEY } from '../support/keys.js';
 import { withMcpServer, type McpAnswer } from '../support/mcp.js';
+import { BUY, journal } from '../agent/answers.js';
 import { until } from '../support/polling.js';
 import { startLiveKeyProxy } from '../support/servers/field-proxy.js';
 import {
@@ -56,7 +57,6 @@ const notionals = (simulator: Simulator) => simulator.active('buy').map((hedge) 
 const cli = (line: string) => (simulator: Simulator, flags: string[]) =>
   simulator.hedge([...line.split(' '), '--json', ...flags]);
 
-const BUY = { market: MARKET, side: 'buy' };
 const OPEN_BUY = `open ${MARKET} buy`;
 const answered = (answer: McpAnswer) => {
   const text = answer.content.map((part) => part.text).join('\n');
@@ -379,7 +379,7 @@ const RULES = {
         expect.stringContaining(said),
       ]);
       expect([simulator.trades().length, notionals(simulator)]).toEqual([trades, [1000]]);
-      expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+      expect(await journal(simulator)).toEqual([]);
     }),
 
   // Another hedge process holds the side's lock all along (a journal of the test's own takes it, as hedge does): the

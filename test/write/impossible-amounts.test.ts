@@ -5,8 +5,8 @@
 import { ok, exits } from '../support/cli-runs.js';
 import { describe, expect, it } from 'vitest';
 import { startRewriteProxy } from '../support/servers/field-proxy.js';
-import { runHedge, type HedgeArgs } from '../support/hedge-cli.js';
-import { envFor, useSimulators } from '../support/simulator.js';
+import type { HedgeArgs } from '../support/hedge-cli.js';
+import { useSimulators } from '../support/simulator.js';
 
 const startSimulator = useSimulators();
 
@@ -18,11 +18,7 @@ describe('an open side the server gives a notional of zero or less', () => {
     const proxy = await startRewriteProxy(simulator.sandbox, (path, item) => {
       if ((path === '/positions' || path.startsWith('/hedges')) && item.side === 'buy') item.notional_usd = usd;
     });
-    const hedge = (args: HedgeArgs) =>
-      runHedge(args, {
-        configDir: simulator.configDir,
-        env: envFor({ baseUrl: proxy.baseUrl, apiKey: simulator.apiKey }),
-      });
+    const hedge = (args: HedgeArgs) => simulator.hedge(args, { env: { HEDGE_BASE_URL: proxy.baseUrl } });
     try {
       const shown = ok(await hedge('positions --json'));
       expect(JSON.parse(shown.stdout)).toMatchObject([{ side: 'buy', notional_usd: usd }]);

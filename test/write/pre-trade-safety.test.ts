@@ -14,14 +14,13 @@ import {
   writeOptionsFrom,
 } from '../../src/features/write/write-flow.js';
 import { tradeAction, tradeRecord } from '../../src/features/trade/trade-actions.js';
-import { openJournal } from '../../src/platform/journal/index.js';
+import { journal } from '../agent/answers.js';
 import { clientFor, closeClients, confirmOnly, realClock, testContext } from '../support/client.js';
 import { LIVE_KEY as LIVE } from '../support/keys.js';
-import { writeTarget } from '../support/keeper.js';
+import { activeNotional, writeTarget } from '../support/keeper.js';
 import { colleagueAdds, MARKET, useSimulators, type Simulator } from '../support/simulator.js';
 import { guardLiveAction, NotConfirmedError } from '../../src/features/write/live-guard.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
-const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
 
 const TEST = 'hpk_test_AbCdEfGhIjKlMnOpQrStUvWx';
 
@@ -99,7 +98,7 @@ async function grownWhileAsked(added = 49_900, path?: string) {
   });
   /** Asked again once it grew, and refused (exit 8): the server sent only `writes`, the side at 50,000. */
   const refusedWhenAskedAgain = (error: unknown, writes: string[]) => {
-    expect([exitCodeFor(error), terminal.questions.length]).toEqual([8, 2]);
+    expect([describeError(error).exitCode, terminal.questions.length]).toEqual([8, 2]);
     expect(terminal.stderr()).toContain('it holds 50,000.00 USD now, not the 100.00 USD shown. Nothing was sent.');
     expect([
       simulator.writes().map((entry) => entry.path),
@@ -159,9 +158,7 @@ describe("a person's yes holds for the side the question showed", () => {
       1,
       [],
     ]);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toMatchObject([
-      { command: 'close', outcome: 'done', traded_usd: 50_000 },
-    ]);
+    expect(await journal(simulator)).toMatchObject([{ command: 'close', outcome: 'done', traded_usd: 50_000 }]);
   });
 
   it('roll: the side grown while the card was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
@@ -171,7 +168,7 @@ describe("a person's yes holds for the side the question showed", () => {
     refusedWhenAskedAgain(error, ['/quotes', '/hedges/add', '/quotes']);
     expect(questions[0]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 100\.00 USD for 7 days/);
     expect(questions[1]).toMatch(/^LIVE Roll buy USDTNGN: close the position.*, then open 50,000\.00 USD for 7 days/);
-    expect(await openJournal({ dir: simulator.configDir }).list()).toEqual([]);
+    expect(await journal(simulator)).toEqual([]);
   });
 
   it('roll resumed: the side grown while the question to finish it was open, nothing is sent; asked again, a No ends it (exit 8)', async () => {
@@ -187,7 +184,7 @@ describe("a person's yes holds for the side the question showed", () => {
       expect(question).toMatch(
         /^LIVE Resuming the roll of USDTNGN buy to 7 days .*\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/s,
       );
-    const entries = await openJournal({ dir: simulator.configDir }).list();
+    const entries = await journal(simulator);
     expect(entries.map((entry) => [entry.leg, entry.outcome])).toEqual([['open', 'planned']]);
   });
 
@@ -203,7 +200,7 @@ describe("a person's yes holds for the side the question showed", () => {
       await (await ctx.journal()).update(close.id, { outcome: 'unknown' });
       await rollBuy(ctx);
     });
-    expect([exitCodeFor(error), questions.length]).toEqual([8, 1]);
+    expect([describeError(error).exitCode, questions.length]).toEqual([8, 1]);
     expect(questions[0]).toMatch(
       /\nFinish the roll of buy USDTNGN: close the position, then open 100\.00 USD for 7 days\?$/,
     );
@@ -221,13 +218,8 @@ describe("a person's yes holds for the side the question showed", () => {
     );
     // Only the colleague's add before the second question; then this run's one add of 500.
     expect(atSecond()).toBe(1);
-    const adds = simulator
-      .requests('POST', '/hedges/add')
-      .map((entry) => (entry.body as { notional_usd: number }).notional_usd);
-    expect([adds, simulator.active('buy').reduce((sum, hedge) => sum + hedge.notionalUsd, 0)]).toEqual([
-      [400, 500],
-      1_000,
-    ]);
+    const adds = simulator.requests('POST', '/hedges/add').map((entry) => (entry.body as any).notional_usd);
+    expect([adds, activeNotional(simulator, 'buy')]).toEqual([[400, 500], 1_000]);
   });
 });
 

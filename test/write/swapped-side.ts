@@ -1,10 +1,7 @@
 // What the agent's and the person's adds on a beta server (`delta_usd`) share: a colleague swapping the side's hedge
-// while the add refused for its name is answered, and the buy side as the server holds it.
+// while the add refused for its name is answered.
 import { call as callEngine } from '../support/engine.js';
 import { FILL_DELAY_MS, MARKET, type Simulator } from '../support/simulator.js';
-
-/** The buy side's hedges, each as [id, notional]. */
-export const buySide = (simulator: Simulator) => simulator.active('buy').map((hedge) => [hedge.id, hedge.notionalUsd]);
 
 /**
  * A colleague's close and open of the same `notional` on the buy side, in the engine as the add named `notional_usd`

@@ -70,9 +70,7 @@ describe.concurrent('a keeper on a server whose positions list and history trail
   }
 
   const references = (simulator: Simulator) =>
-    simulator
-      .requests('POST', '/hedges')
-      .map((entry) => (entry.body as { client_reference?: string }).client_reference);
+    simulator.requests('POST', '/hedges').map((entry) => (entry.body as any).client_reference);
 
   it("the keeper never re-opens a side its own open just opened: one open, with the row's reference, and the side holds the target once the views catch up", () =>
     withSimulator({ viewLagMs: LAG_MS, severalPerSide: true }, async (simulator) => {
@@ -245,6 +243,14 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
     const id = simulator.hedges()[0]?.id;
     return id === undefined ? [] : simulator.requests('GET', `/hedges/${id}`).filter((entry) => entry.status === 404);
   };
+  /** Starts `args` and waits until it has read the side twice more (each read lists the hedges twice) without the open's hedge. */
+  async function readingAgain(simulator: Simulator, args: string) {
+    const listed = () => simulator.requests('GET', '/hedges').length;
+    const before = listed();
+    const run = simulator.hedge(args);
+    await until(() => listed() >= before + 4, `${args} reading the side again`, { process: run });
+    return { run };
+  }
 
   it("open polls its hedge through the replica's 404s, not found never, and exits 0 once it is visible and filled: one POST /hedges", () =>
     withSimulator(REPLICA, async (simulator) => {
@@ -279,11 +285,8 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
     withSimulator(REPLICA, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN sell 1000 --tenor 1 --no-wait'));
       const hedge = simulator.hedges()[0];
-      const listed = () => simulator.requests('GET', '/hedges').length;
-      const before = listed();
-      const run = simulator.hedge('add USDTNGN sell 500 --json');
-      // Two reads of the side (each lists the hedges twice) without the hedge: the add is waiting for it.
-      await until(() => listed() >= before + 4, 'the add reading the side again', { process: run });
+      // Two reads of the side without the hedge: the add is waiting for it.
+      const { run } = await readingAgain(simulator, 'add USDTNGN sell 500 --json');
       simulator.advance(RECORD_LAG_MS);
       // The add sent, its landing shows in the trailing positions list once the replica catches up again.
       await until(() => simulator.requests('POST', '/hedges/add').length === 1, 'the add sent', { process: run });
@@ -297,10 +300,7 @@ describe.concurrent('commands on a server whose reads of a new hedge trail its a
     withSimulator({ ...REPLICA, severalPerSide: true }, async (simulator) => {
       ok(await simulator.hedge('open USDTNGN buy 1000 --tenor 3 --no-wait'));
       const file = writeTarget(simulator, [`${MARKET},buy,1000,3,,`]);
-      const listed = () => simulator.requests('GET', '/hedges').length;
-      const before = listed();
-      const run = simulator.hedge(`apply ${file} --yes --json`);
-      await until(() => listed() >= before + 4, 'apply reading the side again', { process: run });
+      const { run } = await readingAgain(simulator, `apply ${file} --yes --json`);
       simulator.advance(RECORD_LAG_MS);
       ok(await run);
       expect(simulator.requests('POST', '/hedges')).toHaveLength(1);

@@ -21,8 +21,6 @@ import {
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { fakeClock, testContext } from '../support/client.js';
 
-const exitCodeFor = (error: unknown): number => describeError(error).exitCode;
-
 function hedge(status: Hedge['status'], notional = 10_000): Hedge {
   return { id: 'hdg_test1', market: 'USDTNGN', side: 'buy', notional_usd: notional, tenor_days: 3, status };
 }
@@ -135,12 +133,26 @@ describe('waitForHedgeStatus', () => {
     expect([outcome.status, [reads, sleeps]]).toEqual(['filled', [[], []]]);
   });
 
-  it('on --timeout throws StillPendingError (exit 7) carrying the resume command and the last hedge seen', async () => {
-    const { outcome, reads, elapsed } = await waitOnHedge(['submitted'], { timeoutSeconds: 5 });
+  it.each([
+    [
+      'on --timeout throws StillPendingError (exit 7) carrying the resume command and the last hedge seen',
+      'submitted',
+      {
+        resumeCommand: 'hedge hedges hdg_test1 --wait',
+        record: { status: 'submitted' },
+        hint: expect.stringContaining('hedge hedges hdg_test1 --wait'),
+      },
+    ],
+    [
+      'a hedge still hidden at --timeout: StillPendingError (exit 7) saying it is not visible yet, never "not found"',
+      HIDDEN,
+      { message: expect.stringContaining("Hedge hdg_test1, named by the server's answer, is not visible") },
+    ],
+  ] as const)('%s', async (_name, status, said) => {
+    const { outcome, reads, elapsed } = await waitOnHedge([status], { timeoutSeconds: 5 });
     expect(outcome).toBeInstanceOf(StillPendingError);
-    expect(exitCodeFor(outcome)).toBe(7);
-    expect(outcome).toMatchObject({ resumeCommand: 'hedge hedges hdg_test1 --wait', record: { status: 'submitted' } });
-    expect(outcome.hint).toContain('hedge hedges hdg_test1 --wait');
+    expect(describeError(outcome).exitCode).toBe(7);
+    expect(outcome).toMatchObject(said);
     // Polls at 1 s, 2.5 s and 4 s; the next (5.5 s) would be past the deadline, so it ends at 5 s.
     expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
@@ -148,14 +160,6 @@ describe('waitForHedgeStatus', () => {
   it('a 404 for the hedge the server named is "not visible yet": polled on at the same cadence until it shows, filled', async () => {
     const { outcome, reads } = await waitOnHedge([HIDDEN, HIDDEN, 'submitted', 'filled']);
     expect([outcome.status, reads]).toEqual(['filled', [1000, 2500, 4000, 5500]]);
-  });
-
-  it('a hedge still hidden at --timeout: StillPendingError (exit 7) saying it is not visible yet, never "not found"', async () => {
-    const { outcome, reads, elapsed } = await waitOnHedge([HIDDEN], { timeoutSeconds: 5 });
-    expect(outcome).toBeInstanceOf(StillPendingError);
-    expect(exitCodeFor(outcome)).toBe(7);
-    expect(outcome.message).toContain("Hedge hdg_test1, named by the server's answer, is not visible");
-    expect([reads, elapsed]).toEqual([[1000, 2500, 4000], 5000]);
   });
 
   it('a poll whose answer cannot be read ends the wait with that error whole (what was unreadable), the action said to stand', async () => {

@@ -73,11 +73,12 @@ it('a journal that cannot be written after the send: reports the action as sent 
   const begun = await journal.list();
   expect([sent.length, begun.map((entry) => entry.idempotency_key)]).toEqual([1, sent]);
   expect(error).toBeInstanceOf(OutcomeUnknownError);
+  expect(error).toMatchObject({
+    idempotencyKey: sent[0],
+    message:
+      'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
+  });
   const described = describeError(error);
   expect(described.exitCode).toBe(5);
-  expect((error as OutcomeUnknownError).idempotencyKey).toBe(sent[0]);
-  expect((error as OutcomeUnknownError).message).toBe(
-    'The close was sent, but the journal could not record what happened next: Cannot write the action journal /nowhere/journal.jsonl: no space left on device (ENOSPC).',
-  );
   expect(described.hint).toContain(`hedge resume ${begun[0].id}`);
 });
