@@ -94,7 +94,7 @@ export interface BookObservation {
 }
 
 /** What one cycle found: the target, the book (or why it could not be read), and the journal's and the runner's word on each side. */
-export interface KeeperObservation {
+interface KeeperObservation {
   rows: readonly KeepRow[];
   book: BookObservation | { error: unknown };
   /** Per side, why an action of it whose outcome is not known leaves it alone. */
@@ -271,10 +271,11 @@ export function stepEnded(
           retry_at: utcIso(memory.retryAtMs + step.serverOffsetMs),
         },
       });
-    const texts = settings.dryRun
-      ? [`would ${kind}`, `${kind} would be refused`]
-      : [`${kind} done`, `${kind} failed; retrying`];
-    return { statusText: texts[failure ? 1 : 0] };
+    return {
+      statusText: (settings.dryRun
+        ? [`would ${kind}`, `${kind} would be refused`]
+        : [`${kind} done`, `${kind} failed; retrying`])[failure ? 1 : 0],
+    };
   });
 }
 
