@@ -8,19 +8,17 @@ import { formatTimeLeft, formatUtcMinutes } from '../../platform/terminal/format
 import { drawLoadedTable, tableCell as cell, type TableColumn } from '../../platform/terminal/table.js';
 import { displayWidth, wrapWords } from '../../platform/terminal/width.js';
 
-interface SideHedgeView {
-  id: string;
-  status: string;
-  client_reference?: string | null;
-  notional_usd?: unknown;
-  maturity_at?: string | null;
-}
-
 /** A side's book, as the rows under its line show it. */
 export interface SideView {
   state: string;
   why?: string;
-  hedges: readonly SideHedgeView[];
+  hedges: ReadonlyArray<{
+    id: string;
+    status: string;
+    client_reference?: string | null;
+    notional_usd?: unknown;
+    maturity_at?: string | null;
+  }>;
 }
 
 const BRANCH = '  └ ';

@@ -115,7 +115,7 @@ export async function runKeep(
         event: 'error',
         ...fields,
         ...described,
-        ...(fields.journal_id === undefined ? {} : { journal_id: fields.journal_id }),
+        ...(fields.journal_id !== undefined && { journal_id: fields.journal_id }),
       });
     };
     signals.onStopRequested = (signal) =>

@@ -70,6 +70,9 @@ function evolve<T extends object>(state: KeeperState, work: (next: KeeperState, 
   return { ...work(next, events), state: next, events };
 }
 
+/** A row's market and side, as its events and status name them first. */
+const marketSide = ({ market, side }: KeepRow) => ({ market, side });
+
 const memoryOf = (next: KeeperState, key: string) =>
   next.rows.get(key) ?? next.rows.set(key, { failures: 0, retryAtMs: 0 }).get(key)!;
 
@@ -91,7 +94,7 @@ export interface BookObservation {
 }
 
 /** What one cycle found: the target, the book (or why it could not be read), and the journal's and the runner's word on each side. */
-export interface KeeperObservation {
+interface KeeperObservation {
   rows: readonly KeepRow[];
   book: BookObservation | { error: unknown };
   /** Per side, why an action of it whose outcome is not known leaves it alone. */
@@ -139,8 +142,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
     const { rows, book, inFlight, unresolved } = observation;
     const actions: KeeperStep[] = [];
     // Nothing is done on a book that could not be read: a side it cannot see is never opened.
-    if ('error' in book) events.push({ error: book.error, fields: { phase: 'read' } });
-    const read = 'error' in book ? undefined : book;
+    const read = 'error' in book ? void events.push({ error: book.error, fields: { phase: 'read' } }) : book;
     const views = read && viewSides(next, read, rows, events);
     const serverOffsetMs = read ? read.time.bestMs - read.time.localMs : 0;
     const statuses = rows.map((row) => {
@@ -163,7 +165,7 @@ export function decide(state: KeeperState, observation: KeeperObservation, nowMs
       // Whether what is remembered of the row changes (and it is remembered): each is said once while it stays so.
       const renewed = (field: 'lastHeld' | 'lastSkip' | 'lastDrift', value?: string) =>
         memory[field] !== (memory[field] = value);
-      const base = { market: row.market, side: row.side };
+      const base = marketSide(row);
       // An action of this side whose outcome is not known yet: nothing new is sent until it resolves.
       const held = unresolved.get(key);
       if (renewed('lastHeld', held) && held) events.push({ say: { event: 'skip', ...base, reason: held } });
@@ -261,8 +263,7 @@ export function stepEnded(
       events.push({
         error: failure.error,
         fields: {
-          market: step.row.market,
-          side: step.row.side,
+          ...marketSide(step.row),
           notional_usd: step.row.notionalUsd,
           action: kind,
           hedge_ids: step.hedgeIds,
@@ -270,10 +271,11 @@ export function stepEnded(
           retry_at: utcIso(memory.retryAtMs + step.serverOffsetMs),
         },
       });
-    const texts = settings.dryRun
-      ? [`would ${kind}`, `${kind} would be refused`]
-      : [`${kind} done`, `${kind} failed; retrying`];
-    return { statusText: texts[failure ? 1 : 0] };
+    return {
+      statusText: (settings.dryRun
+        ? [`would ${kind}`, `${kind} would be refused`]
+        : [`${kind} done`, `${kind} failed; retrying`])[failure ? 1 : 0],
+    };
   });
 }
 
@@ -309,7 +311,7 @@ function viewSides(next: KeeperState, book: BookObservation, rows: readonly Keep
     const key = rowKey(row);
     const observed = book.sides.get(key)!;
     const side = observed.book;
-    const fields = { market: row.market, side: row.side };
+    const fields = marketSide(row);
     /** Said once per side and cause (`what`) past EXPECTATION_BOUND_MS since `sinceMs`: cannot tell (the side still waits after that). */
     const cannotTell = (what: string, sinceMs: number, said: (waitedS: number) => string | Error) => {
       if (nowMs - sinceMs <= EXPECTATION_BOUND_MS || !once(what)) return;
@@ -432,7 +434,7 @@ export function plan(state: KeeperState, book: BookObservation, row: KeepRow, se
 
 /** --dry-run: what a real run would do, validated as it would be (market, capacity, headroom) and said with "would". */
 function wouldDo(row: KeepRow, decision: Actionable) {
-  const base = { market: row.market, side: row.side, dry_run: true };
+  const base = { ...marketSide(row), dry_run: true };
   const tenorDays = decision.tenorDays ?? row.tenorDays;
   const would = (say: EventFields, notionalUsd?: number, freedUsd = 0): KeeperWrite[] => [
     { kind: 'would', row, ...(notionalUsd !== undefined && { check: { notionalUsd, freedUsd } }), say },
@@ -480,7 +482,7 @@ export type WriteDone =
 /** What a landed write makes the side wait for (counted from the server's time then: `serverNowMs`), what it says, and a failure to raise. */
 export function wrote(state: KeeperState, write: KeeperWrite, done: WriteDone, serverNowMs: number) {
   return evolve(state, (next, events) => {
-    const base = { market: write.row.market, side: write.row.side };
+    const base = marketSide(write.row);
     const expect = (expectation: Omit<SideExpectation, 'sinceMs'> & { what: string }) => {
       next.expectations.set(rowKey(write.row), { ...expectation, sinceMs: serverNowMs });
       next.said.delete(rowKey(write.row));
@@ -629,8 +631,7 @@ export function heldReason(entry: JournalEntry, holder: Holder | undefined) {
 export function rowStatus(row: KeepRow, view: SideView | undefined, state: string, decision?: KeepDecision) {
   const next = decision?.kind === 'hold' ? decision : undefined;
   return {
-    market: row.market,
-    side: row.side,
+    ...marketSide(row),
     ...(row.clientReference && { client_reference: row.clientReference }),
     target_usd: row.notionalUsd,
     current_usd: view?.position?.notionalUsd ?? null,
@@ -643,21 +644,16 @@ export function rowStatus(row: KeepRow, view: SideView | undefined, state: strin
   };
 }
 
-function describeDecision(decision: KeepDecision) {
-  switch (decision.kind) {
-    case 'hold':
-    case 'skip':
-      return decision.reason;
-    case 'roll':
-      return `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`;
-    case 'reopen':
-      return 'flat: re-open';
-    case 'drift':
-      return decision.change === 'open'
-        ? 'flat: closed outside the keeper (drift)'
-        : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
-  }
-}
+const describeDecision = (decision: KeepDecision) =>
+  'reason' in decision
+    ? decision.reason
+    : decision.kind === 'roll'
+      ? `roll due (matures ${utcMinute(decision.maturityAtMs)} UTC)`
+      : decision.kind === 'reopen'
+        ? 'flat: re-open'
+        : decision.change === 'open'
+          ? 'flat: closed outside the keeper (drift)'
+          : `drifted to ${formatUsd(decision.currentUsd)} (target ${formatUsd(decision.targetUsd)})`;
 
 const idList = (...ids: Array<string | null | undefined>) => ids.filter((id): id is string => typeof id === 'string');
 

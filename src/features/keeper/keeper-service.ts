@@ -59,16 +59,13 @@ export function parseKeeperServiceOptions({
   };
 }
 
-export interface KeeperServiceOptions {
+/** --alert-url, --alert-headroom (alert when a row's market capacity or the exposure headroom is below this many USD) and --metrics as parsed. */
+export interface KeeperServiceOptions extends Partial<ReturnType<typeof parseKeeperServiceOptions>> {
   file: string;
   intervalMs: number;
   toleranceUsd: number;
   dryRun: boolean;
   alertCommand?: string;
-  alertUrl?: string;
-  /** --alert-headroom: alert when a row's market capacity or the exposure headroom is below this many USD. */
-  alertHeadroomUsd?: number;
-  metrics?: ReturnType<typeof parseMetricsAddress>;
   /** The error codes --metrics counts by name (the catalogue's, from the command); any other is `other`. */
   metricsErrorCodes?: readonly string[];
 }
@@ -347,7 +344,7 @@ export function shownAlertUrl(url: string) {
 }
 
 function alertSinks(
-  { alertCommand, alertUrl }: Pick<KeeperServiceOptions, 'alertCommand' | 'alertUrl'>,
+  { alertCommand, alertUrl }: KeeperServiceOptions,
   onProblem: (code: string, message: string) => void,
 ) {
   const running = new Set<Promise<void>>();

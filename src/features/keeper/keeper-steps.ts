@@ -160,7 +160,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         (hedge) => hedge.market.toUpperCase() === row.market && hedge.side === row.side,
       );
       const book = await sideViews.book(row.market, row.side);
-      sides.set(rowKey(row), { book, opened: opened(row.market, row.side), ...(newest ? { newest } : {}) });
+      sides.set(rowKey(row), { book, opened: opened(row.market, row.side), ...(newest && { newest }) });
     }
     const closedByRoll = new Map<string, boolean>();
     for (const hedgeId of journalQuestions(memory.state, { sides, time }))
@@ -179,7 +179,7 @@ export function keeperIo(stepContext: () => WritePorts, settings: KeeperSettings
         skipChecks: false,
         write: SEND_AND_WAIT,
         bookLock: false,
-        ...(clientReference ? { clientReference } : {}),
+        ...(clientReference && { clientReference }),
       });
       return { kind: 'rolled', outcome };
     }
