@@ -4,14 +4,13 @@
 // market) normalise and succeed: those are asserted separately, with the normalised request.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { ResultRecorder } from './recorder.js';
 import { withSimulator, type Simulator } from '../support/simulator.js';
 import { lines } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 const LONG = 'A'.repeat(10_000);
 const LONG_NUMBER = `1${'0'.repeat(9_999)}`;

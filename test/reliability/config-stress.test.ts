@@ -4,7 +4,7 @@
 // error naming the path (exit 1), never a stack trace.
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
@@ -14,7 +14,6 @@ import { withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, firstLine, lines } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 const KEYS = Array.from({ length: 3 }, (_, index) => `hpk_test_ReliabilityStoreKey00000${index}`);
 const IS_ROOT = process.getuid?.() === 0;

@@ -3,14 +3,13 @@
 // network or server failure (5) — or, for an answer that came but cannot be read, the unreadable
 // class (14) naming what came — and no stack trace; a write whose answer was unreadable says its
 // outcome is unknown and how to resume, and resuming leaves exactly one hedge.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { STACK_FRAME, errorLine } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 describe('a server that never answers', () => {
   it.concurrent('headers never come on a read: exit 5 within --timeout, naming the host and the timeout', async () => {

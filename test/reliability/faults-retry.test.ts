@@ -2,7 +2,7 @@
 // 5xx on reads and writes, 429 with Retry-After, and a script of 50 back-to-back reads under a
 // tight per-key rate limit. Attempts are counted and delays measured on the server's request log, whose
 // time is hedge's: this machine's plus every pause hedge took, each ended at once (skippingClock).
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs } from '../../src/platform/api/retry-policy.js';
 import { ResultRecorder } from './recorder.js';
@@ -11,7 +11,6 @@ import { skippingClock } from '../support/skipping-clock.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 const POLICY = DEFAULT_RETRY_POLICY;
 /** The shortest backoff the policy allows before attempt n+1 (jitter at 0). */

@@ -3,7 +3,7 @@
 // turns into the report in .tmp/reliability/ when `npm run reliability-report` asks it to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { expect, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { ROOT, type RunResult } from '../support/hedge-cli.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
@@ -46,7 +46,7 @@ function resultsDir() {
 
 /**
  * One recorder per test file (vitest runs files in separate processes): cases are collected in
- * memory and written once, in afterAll, to `<results dir>/<file>.json`.
+ * memory and written once, in the file's afterAll, to `<results dir>/<file>.json`.
  */
 export class ResultRecorder {
   private readonly cases: Array<CaseMeta & CaseObservation & { file: string; pass: boolean; durationMs: number }> = [];
@@ -54,6 +54,7 @@ export class ResultRecorder {
 
   constructor(testFileUrl: string) {
     this.file = basename(new URL(testFileUrl).pathname).replace(/\.test\.ts$/, '');
+    afterAll(() => this.flush());
   }
 
   /** A case (of the fault suite unless said) run on a `reliability` simulator of its own (`options` on top). */
@@ -95,7 +96,7 @@ export class ResultRecorder {
     }
   }
 
-  flush() {
+  private flush() {
     const dir = resultsDir();
     mkdirSync(dir, { recursive: true });
     writeFileSync(
