@@ -64,19 +64,12 @@ function hedgeReads(clock: FakeClock, statuses: Array<string | Error>, answerMs 
 /** `hedgesUntil` on a hedge read through `hedgeReads`: its exit code (or what it threw), the reads, the time taken and the output. */
 async function untilOn(
   statuses: Array<string | Error>,
-  options: {
-    until?: string;
-    answerMs?: number;
-    format?: DataFormat;
-    globals?: Partial<GlobalOptions>;
-    client?: Partial<HedgeClient>;
-  } = {},
+  options: { until?: string; answerMs?: number; format?: DataFormat; globals?: Partial<GlobalOptions> } = {},
   flags: Record<string, unknown> = {},
 ) {
   const clock = fakeClock();
   const reads = hedgeReads(clock, statuses, options.answerMs);
-  const client = { ...options.client, ...reads.client };
-  const h = harness({ clock, client, format: options.format, globals: options.globals });
+  const h = harness({ ...options, clock, client: reads.client });
   const outcome = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch((caught) => caught);
   const elapsed = clock.now() - START;
   return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
