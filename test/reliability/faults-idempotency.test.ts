@@ -20,8 +20,9 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
   );
 }
 
-describe.concurrent('idempotency_in_flight', () => {
-  it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
+it.concurrent(
+  'idempotency_in_flight: the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge',
+  async () => {
     await results.onSimulator(
       {
         order: 20,
@@ -50,8 +51,8 @@ describe.concurrent('idempotency_in_flight', () => {
         expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
       },
     );
-  });
-});
+  },
+);
 
 describe.concurrent('a write whose answer never comes, then resumed with --idempotency-key', () => {
   it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {

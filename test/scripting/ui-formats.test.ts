@@ -263,19 +263,17 @@ describe('tables fitted to the width', () => {
   });
 });
 
-describe('CSV cells a spreadsheet would run as formulas', () => {
-  it('get a leading quote; numbers, signed ones included, stay as they are', async () => {
-    expect([
-      spreadsheetSafe('=HYPERLINK("http://x","y")'),
-      '@SUM(A1) +1+cmd -2+3 -12.5 +3 1e-5 DEAL-42'.split(' ').map(spreadsheetSafe),
-      csvText([
-        ['ref', 'pnl'],
-        ['=1+1', '-4.5'],
-      ]),
-    ]).toEqual([
-      '\'=HYPERLINK("http://x","y")',
-      ["'@SUM(A1)", "'+1+cmd", "'-2+3", '-12.5', '+3', '1e-5', 'DEAL-42'],
-      "ref,pnl\n'=1+1,-4.5\n",
-    ]);
-  });
+it('CSV cells a spreadsheet would run as formulas get a leading quote; numbers, signed ones included, stay as they are', async () => {
+  expect([
+    spreadsheetSafe('=HYPERLINK("http://x","y")'),
+    '@SUM(A1) +1+cmd -2+3 -12.5 +3 1e-5 DEAL-42'.split(' ').map(spreadsheetSafe),
+    csvText([
+      ['ref', 'pnl'],
+      ['=1+1', '-4.5'],
+    ]),
+  ]).toEqual([
+    '\'=HYPERLINK("http://x","y")',
+    ["'@SUM(A1)", "'+1+cmd", "'-2+3", '-12.5', '+3', '1e-5', 'DEAL-42'],
+    "ref,pnl\n'=1+1,-4.5\n",
+  ]);
 });
