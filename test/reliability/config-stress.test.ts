@@ -10,7 +10,6 @@ import { storeSchema } from '../../src/platform/config/store-schema.js';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { runHedge, tempDir, type RunOptions } from '../support/hedge-cli.js';
 import { ResultRecorder, type CaseMeta, type CaseObservation } from './recorder.js';
-import { withSimulator } from '../support/simulator.js';
 import { STACK_FRAME, firstLine, lines } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
@@ -73,8 +72,9 @@ const configCase = (
   meta: Omit<CaseMeta, 'suite'>,
   body: (sandbox: RunningSandbox, dir: string, observation: CaseObservation) => Promise<void>,
 ) =>
-  results.track({ suite: 'config', ...meta }, (observation) =>
-    withSimulator({ preset: 'plain', apiKeys: KEYS, seed: 'reliability-store' }, async (simulator) => {
+  results.onSimulator(
+    { suite: 'config', ...meta },
+    async (simulator, observation) => {
       const dir = tempDir('hedge-reliability-store-');
       try {
         await body(simulator.sandbox, dir.path, observation);
@@ -82,7 +82,8 @@ const configCase = (
         chmodSync(dir.path, 0o700);
         dir.remove();
       }
-    }),
+    },
+    { preset: 'plain', apiKeys: KEYS, seed: 'reliability-store' },
   );
 
 it('logins racing on one store: 3 logins at once, 2 rounds on the same store: every profile kept, the store always valid, nothing left over', () =>
