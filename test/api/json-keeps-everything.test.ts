@@ -51,13 +51,10 @@ const NUMBERS = {
  * The price objects inside GET /prices' data, with the market each is for, whatever the dialect's
  * shape: a list of them, an object keyed by market, or a list wrapped in `{rates: [...]}`.
  */
-function priceObjects(data: unknown) {
-  const byName = (fields: Json) => String(fields.market ?? fields.symbol ?? fields.pair);
-  if (Array.isArray(data)) return (data as Json[]).map((fields) => ({ market: byName(fields), fields }));
-  const object = data as Json;
-  if (Array.isArray(object.rates))
-    return (object.rates as Json[]).map((fields) => ({ market: byName(fields), fields }));
-  return Object.entries(object).map(([market, fields]) => ({ market, fields: fields as Json }));
+function priceObjects(data: any): Array<{ market: string; fields: Json }> {
+  const list = Array.isArray(data) ? data : data.rates;
+  if (!list) return Object.entries(data).map(([market, fields]) => ({ market, fields: fields as Json }));
+  return list.map((fields: Json) => ({ market: String(fields.market ?? fields.symbol ?? fields.pair), fields }));
 }
 
 /** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
@@ -65,11 +62,9 @@ function richerService(simulator: Simulator) {
   return proxied(simulator.sandbox, (path, item) => {
     // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
     const targets =
-      path !== '/prices'
-        ? [item]
-        : 'market' in item || 'symbol' in item
-          ? [item]
-          : priceObjects(item).map((price) => price.fields);
+      path === '/prices' && !('market' in item || 'symbol' in item)
+        ? priceObjects(item).map((price) => price.fields)
+        : [item];
     for (const target of targets) Object.assign(target, structuredClone(EXTRA));
     if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
       (item.pricing as Json).reference_source = 'onchain twap';
