@@ -11,7 +11,6 @@ import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs
 
 const start = useSimulators();
 
-const journal = journalEntries<Record<string, any>>;
 const BUY_1000 = { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 };
 
 /** Runs `args` with its POST to `path` held after the server committed it, and kills the CLI -9 there. */
@@ -111,7 +110,7 @@ describe('hedge api: the key never leaves for another host', () => {
         'hedge: -H: the value of X-Note has a line break, a control character or a character beyond Latin-1; a header value is printable ASCII or Latin-1 text; nothing was sent.',
       ]);
     }
-    expect([t.requests(), await journal(t)]).toEqual([[], []]);
+    expect([t.requests(), await journalEntries(t)]).toEqual([[], []]);
   });
 });
 
@@ -128,7 +127,7 @@ describe('hedge api: writes go through the journal', () => {
     expect(post.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
-    expect(await journal(t)).toMatchObject([
+    expect(await journalEntries(t)).toMatchObject([
       {
         command: 'api POST /hedges/close',
         outcome: 'done',
@@ -168,7 +167,7 @@ describe('hedge api: writes go through the journal', () => {
     execFileSync('mkfifo', [fifo]);
     const big = join(t.configDir, 'big.txt');
     writeFileSync(big, 'x'.repeat(4 * 1024 * 1024 + 1));
-    const refusals: Array<[string, RegExp]> = [
+    const refusals = [
       [
         `api -X POST /quotes --input ${fifo}`,
         /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/,
@@ -185,7 +184,7 @@ describe('hedge api: writes go through the journal', () => {
         'api -X POST /quotes --input - -F note=@-',
         /^hedge: --input - and -F key=@- both read stdin, which can be read once/,
       ],
-    ];
+    ] as const;
     for (const [args, message] of refusals) {
       const result = await t.hedge(args, { input: '{}' });
       exits(result, 2);
@@ -218,7 +217,7 @@ describe('hedge api: writes go through the journal', () => {
     const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
     exits(refused, 3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
-    expect(await journal(t)).toMatchObject([
+    expect(await journalEntries(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
     ]);
     expect(
@@ -247,7 +246,7 @@ describe('hedge api: writes go through the journal', () => {
     const hedge = t.seedOpen('buy', 10_000);
     const args = 'api -X POST /hedges/close -f market=USDTNGN -f side=buy';
     await killedHeld(t, args, '/hedges/close');
-    const [left] = await journal(t, '--pending');
+    const [left] = await journalEntries(t, '--pending');
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
     const again = exits(await t.hedge(args), 0, 'Resuming the api POST /hedges/close started', left.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
@@ -255,7 +254,7 @@ describe('hedge api: writes go through the journal', () => {
     expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
     t.advance(3_600_000);
     expect([t.hedges().find((one) => one.id === hedge.id)!.status, t.historyCount()]).toEqual(['closed', 1]);
-    expect(await journal(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
+    expect(await journalEntries(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
   });
 
   it('hedge resume finishes a killed api write the same way', async () => {
@@ -269,6 +268,6 @@ describe('hedge api: writes go through the journal', () => {
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0].id } });
     expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);
-    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0].id }]);
+    expect(await journalEntries(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0].id }]);
   });
 });

@@ -111,14 +111,7 @@ describe('--fields', () => {
 describe('ndjson and --query', () => {
   it('ndjson: one compact document per element of a list, one line for a record, nothing for []', async () => {
     const list = await listed('ndjson');
-    expect(
-      list
-        .stdout()
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line)),
-    ).toEqual(ROWS);
-    expect(list.stdout().split('\n')).toHaveLength(3);
+    expect(list.stdout()).toBe(`${ROWS.map((row) => JSON.stringify(row)).join('\n')}\n`);
     const record = output('ndjson');
     record.out.record({ a: 1 }, []);
     expect(record.stdout()).toBe('{"a":1}\n');
