@@ -7,7 +7,7 @@ import { Agent } from 'node:http';
 import { createServer, connect, type AddressInfo, type LookupFunction, type Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { keyFingerprint } from '../../src/platform/journal/index.js';
 import { rowSealer, type SealedFields } from '../../src/platform/journal/row-seal.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
@@ -20,21 +20,25 @@ import {
 import { NetworkError, OffOriginError, UsageError } from '../../src/core/errors.js';
 import { clientFor, closeClients, realClock } from '../support/client.js';
 import { startFieldProxy } from '../support/servers/field-proxy.js';
-import { startOtherOrigin, type OtherOrigin } from '../support/servers/other-origin.js';
+import { startOtherOrigin } from '../support/servers/other-origin.js';
 import { until } from '../support/polling.js';
-import { startSimulator, useSimulators, type Simulator, type SimulatorOptions } from '../support/simulator.js';
+import {
+  closedAfterEach,
+  startSimulator,
+  useSimulators,
+  type Simulator,
+  type SimulatorOptions,
+} from '../support/simulator.js';
 import { exits, lastJson, okJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
-const others: OtherOrigin[] = [];
-afterEach(async () => {
-  await Promise.all(others.splice(0).map((other) => other.close()));
-});
+/** Second origins, TCP relays (startRelay) and field proxies, each closed after its test. */
+const otherOrigin = closedAfterEach(startOtherOrigin);
+const relays = closedAfterEach(startRelay);
+const fieldProxies = closedAfterEach(startFieldProxy);
 /** A simulator on 127.0.0.1, and a second origin on 127.0.0.2 that records anything it is sent. */
 async function twoOrigins(options?: SimulatorOptions) {
-  const other = await startOtherOrigin();
-  others.push(other);
-  return { simulator: await start(options), other };
+  return { simulator: await start(options), other: await otherOrigin() };
 }
 
 it("one origin: the transport refuses a request whose URL is not at the base URL's origin: a path glued to a base URL without a path that names another host (@127.0.0.2:port/…) is refused: neither server sees a request", async () => {
@@ -91,30 +95,26 @@ class ResolvingElsewhere extends HttpConnections {
 it.skipIf(networkAddress === undefined)(
   'plain http:// to localhost resolved to a network address: refused once connected, before a byte of the request (its Authorization header) is written',
   async () => {
-    const listener = await startRelay(undefined, networkAddress);
-    try {
-      const target = {
-        baseUrl: `http://localhost:${listener.port}/v2`,
-        apiKey: 'hpk_test_OriginLoopbackCheck000001',
-      } as Simulator['sandbox'];
-      const { client, sleeps } = clientFor(target, {
-        connections: new ResolvingElsewhere(networkAddress!),
-        requestTimeoutSeconds: 2,
-        retry: { maxAttempts: 1 },
-      });
-      const sent = client.transport.send({ method: 'GET', path: '/account' });
-      await expect(sent).rejects.toBeInstanceOf(UsageError);
-      await expect(sent).rejects.toThrow(
-        `Refusing plain http:// to localhost: it connected to ${networkAddress}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
-      );
-      expect(sleeps).toEqual([]);
-      // It did connect there (the lookup really led there), and the connection was dropped unwritten.
-      expect(listener.accepted).toBe(1);
-      await until(() => listener.open.size === 0, 'the refused connection closed');
-      expect(listener.bytes).toBe(0);
-    } finally {
-      await listener.close();
-    }
+    const listener = await relays(undefined, networkAddress);
+    const target = {
+      baseUrl: `http://localhost:${listener.port}/v2`,
+      apiKey: 'hpk_test_OriginLoopbackCheck000001',
+    } as Simulator['sandbox'];
+    const { client, sleeps } = clientFor(target, {
+      connections: new ResolvingElsewhere(networkAddress!),
+      requestTimeoutSeconds: 2,
+      retry: { maxAttempts: 1 },
+    });
+    const sent = client.transport.send({ method: 'GET', path: '/account' });
+    await expect(sent).rejects.toBeInstanceOf(UsageError);
+    await expect(sent).rejects.toThrow(
+      `Refusing plain http:// to localhost: it connected to ${networkAddress}, which is not a loopback address (plain http:// goes to this machine only); nothing was sent.`,
+    );
+    expect(sleeps).toEqual([]);
+    // It did connect there (the lookup really led there), and the connection was dropped unwritten.
+    expect(listener.accepted).toBe(1);
+    await until(() => listener.open.size === 0, 'the refused connection closed');
+    expect(listener.bytes).toBe(0);
   },
 );
 
@@ -158,8 +158,7 @@ async function startRelay(port?: number, host = '127.0.0.1') {
 
 it("HTTP connections: a command's requests go over one kept-alive connection, closed with the connections", async () => {
   const simulator = await start({ preset: 'plain' });
-  const relay = await startRelay(simulator.sandbox.port);
-  onTestFinished(relay.close);
+  const relay = await relays(simulator.sandbox.port);
   const throughRelay = {
     ...simulator.sandbox,
     baseUrl: simulator.baseUrl.replace(`:${simulator.sandbox.port}`, `:${relay.port}`),
@@ -193,30 +192,26 @@ it("HTTP connections: a command's requests go over one kept-alive connection, cl
 });
 
 it('the connect timeout: cuts a connection whose TLS handshake never completes, as a connect timeout (not the request timeout)', async () => {
-  const silent = await startRelay();
+  const silent = await relays();
   const connections = new HttpConnections();
-  try {
-    const transport = new Transport({
-      connections,
-      baseUrl: `https://127.0.0.1:${silent.port}/v2`,
-      apiKey: 'hpk_test_TransportConnectTimeout01',
-      userAgent: 'hedge-test',
-      connectTimeoutMs: 200,
-      // Far longer than the connect timeout: the code below says which of the two ended the attempt.
-      requestTimeoutMs: 60_000,
-      proxy: { httpsProxy: '', httpProxy: '', noProxy: '' },
-      retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
-      clock: realClock,
-    });
-    const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
-    expect(error).toBeInstanceOf(NetworkError);
-    expect([error.code, error.attempts, silent.accepted]).toEqual(['UND_ERR_CONNECT_TIMEOUT', 1, 1]);
-    // The connection that never completed is dropped, not left open.
-    await until(() => silent.open.size === 0, 'the stalled connection dropped');
-  } finally {
-    await connections.close();
-    await silent.close();
-  }
+  onTestFinished(() => connections.close());
+  const transport = new Transport({
+    connections,
+    baseUrl: `https://127.0.0.1:${silent.port}/v2`,
+    apiKey: 'hpk_test_TransportConnectTimeout01',
+    userAgent: 'hedge-test',
+    connectTimeoutMs: 200,
+    // Far longer than the connect timeout: the code below says which of the two ended the attempt.
+    requestTimeoutMs: 60_000,
+    proxy: { httpsProxy: '', httpProxy: '', noProxy: '' },
+    retry: { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 },
+    clock: realClock,
+  });
+  const error = await transport.send({ method: 'GET', path: '/markets' }).catch((failure) => failure);
+  expect(error).toBeInstanceOf(NetworkError);
+  expect([error.code, error.attempts, silent.accepted]).toEqual(['UND_ERR_CONNECT_TIMEOUT', 1, 1]);
+  // The connection that never completed is dropped, not left open.
+  await until(() => silent.open.size === 0, 'the stalled connection dropped');
 });
 
 // The key goes to the base URL's origin and nowhere else, and plain http:// only to this machine,
@@ -339,17 +334,13 @@ describe('errors and retries', () => {
 
   // Every read keeps them, through the binary: json-keeps-everything.test.ts.
   it("passes fields the spec does not name through to the caller: an open's answer", async () => {
-    const proxy = await startFieldProxy(sandbox, 'venue', 'gmx-v2');
-    try {
-      const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
-      const opened = await client.send(
-        'open',
-        { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
-        crypto.randomUUID(),
-      );
-      expect(opened.venue).toBe('gmx-v2');
-    } finally {
-      await proxy.close();
-    }
+    const proxy = await fieldProxies(sandbox, 'venue', 'gmx-v2');
+    const { client } = clientFor({ ...sandbox, baseUrl: proxy.baseUrl });
+    const opened = await client.send(
+      'open',
+      { market: 'USDTNGN', side: 'sell', notional_usd: 1_000, tenor_days: 1 },
+      crypto.randomUUID(),
+    );
+    expect(opened.venue).toBe('gmx-v2');
   });
 });
