@@ -2,16 +2,14 @@
 // paging proxy (test/support/servers/paging-proxy.ts) — by a cursor in meta or in the body, or by a Link
 // header — and gathered into one envelope with every row, in order, once. A next link to another host is not
 // followed: the key stays with the base URL.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
-import { envFor, useSimulators } from '../support/simulator.js';
+import { closedAfterEach, envFor, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits, lastJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
-const proxies: PagingProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
+/** Paging proxies in front of a simulator, closed after each test. */
+const pagingProxy = closedAfterEach(startPagingProxy);
 
 /** The cursor each page was asked for (none for the first). */
 const cursors = (proxy: PagingProxy) => proxy.pages.map((query) => query.cursor ?? null);
@@ -19,8 +17,7 @@ const cursors = (proxy: PagingProxy) => proxy.pages.map((query) => query.cursor 
 async function pagedSimulator(style: PagingStyle, hedges = 5) {
   const simulator = await start();
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: hedges });
-  const proxy = await startPagingProxy(simulator.sandbox, style);
-  proxies.push(proxy);
+  const proxy = await pagingProxy(simulator.sandbox, style);
   const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
   return { simulator, proxy, ids, env: envFor(proxy) };
 }
