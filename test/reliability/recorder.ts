@@ -34,14 +34,15 @@ export interface CaseObservation {
   timings?: string;
 }
 
+/** This run's results folder (report-setup.ts), or else HEDGE_RELIABILITY_DIR, or else .tmp/reliability/adhoc. */
 function resultsDir() {
-  let dir;
   try {
-    dir = inject('reliabilityResultsDir');
+    const dir = inject('reliabilityResultsDir');
+    if (dir) return dir;
   } catch {
-    dir = undefined;
+    // Not under the reliability suite's global setup.
   }
-  return dir || process.env.HEDGE_RELIABILITY_DIR || join(ROOT, '.tmp', 'reliability', 'adhoc');
+  return process.env.HEDGE_RELIABILITY_DIR || join(ROOT, '.tmp', 'reliability', 'adhoc');
 }
 
 /**
