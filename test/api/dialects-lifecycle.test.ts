@@ -21,7 +21,7 @@ import {
 } from '../../src/sandbox/index.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { withSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, withSimulator, type Simulator } from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
 
 /** Each output mode's arguments and environment (table mode without a pseudo-terminal: HEDGE_FORCE_TTY). */
@@ -78,12 +78,8 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
     for (const mode of Object.keys(MODE) as Mode[]) out[mode] = (await hedge(mode, ...args)).stdout;
     return out;
   };
-  /** The server's own data for the same read (a plain GET, no CLI). */
-  const server = async (path: string) => {
-    const answer = await simulator.api('GET', path);
-    expect(answer.status, `${dialect}: GET ${path}`).toBe(200);
-    return answer.body.data;
-  };
+  /** The server's own data for the same read (a plain GET, no CLI; any error answer throws). */
+  const server = (path: string) => apiData(simulator, 'GET', path);
   /** What --json --raw printed is the server's own data for the same read (moving fields masked). */
   const sameAsServer = async (out: Record<Mode, string>, path: string) =>
     expect(masked(JSON.parse(out.json), moving)).toBe(masked(await server(path), moving));

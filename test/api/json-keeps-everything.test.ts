@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import {
-  api,
   apiData,
   closedAfterEach,
   envFor,
@@ -141,23 +140,23 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
   expect(missing, `${where}: what the server sent, missing from --json`).toEqual([]);
 }
 
-/** A write through the API (it must answer 200), then the frozen clock run past its fill; its data. */
-async function landed(simulator: Simulator, path: string, body: object, idempotencyKey: string) {
-  const answer = await simulator.api('POST', path, { body, idempotencyKey });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+/** A write through the API (any error answer throws), then the frozen clock run past its fill; its data. */
+async function landed(simulator: Simulator, path: string, body: object) {
+  const data = await apiData(simulator, 'POST', path, body);
   simulator.advance(FILL_DELAY_MS + 1);
-  return answer.body.data;
+  return data;
 }
 
 /** Opens a filled hedge through the API, with a deal reference; its id. */
 const openFilled = async (simulator: Simulator, market: string, side: string, notional: number, reference: string) =>
   (
-    await landed(
-      simulator,
-      '/hedges',
-      { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
-      `open-${reference}`,
-    )
+    await landed(simulator, '/hedges', {
+      market,
+      side,
+      notional_usd: notional,
+      tenor_days: 3,
+      client_reference: reference,
+    })
   ).hedge_id;
 
 /** What `hedge … --json` printed through the proxy (the run must exit 0). */
@@ -178,15 +177,12 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const renames = renamesOf(dialect);
       // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
       await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
-      await landed(simulator, '/hedges/close', { market, side: 'sell' }, 'close-49-A');
+      await landed(simulator, '/hedges/close', { market, side: 'sell' });
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
       await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);
-      const sent = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-        const answer = await api(proxy, method, path, { body });
-        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
-        return answer.body.data;
-      };
+      // What the server sent, read directly as another client would (any error answer throws).
+      const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
       const printed = printedVia(simulator, proxy);
       const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
         expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
