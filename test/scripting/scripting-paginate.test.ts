@@ -4,7 +4,7 @@
 // followed: the key stays with the base URL.
 import { describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
-import { closedAfterEach, envFor, useSimulators } from '../support/simulator.js';
+import { apiData, closedAfterEach, envFor, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits, lastJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -18,7 +18,7 @@ async function pagedSimulator(style: PagingStyle, hedges = 5) {
   const simulator = await start();
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: hedges });
   const proxy = await pagingProxy(simulator.sandbox, style);
-  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
+  const ids = (await apiData(simulator, 'GET', '/hedges')).map((hedge: any) => hedge.id);
   return { simulator, proxy, ids, env: envFor(proxy) };
 }
 

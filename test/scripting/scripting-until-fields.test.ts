@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
+import { apiData, MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -127,7 +127,7 @@ describe('--until on history and report: a date, or a condition on their own dat
   it("every name of a report's JSON is one its --until may read", async () => {
     const t = await start();
     const hedge = t.seedOpen('buy', 10_000);
-    await t.api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' } });
+    await apiData(t, 'POST', '/hedges/close', { market: MARKET, side: 'buy' });
     t.advance(60_000);
     expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
     const { CONDITION_FIELDS } = await import('../../src/cli/cmd/book/report.js');
@@ -153,9 +153,12 @@ describe('dotted --fields', () => {
     const t = await start({ preset: 'frozen' });
     const fields = ['--fields', 'market,pricing.market_price,carry.total_usdc'];
     const args = ['quote', MARKET, 'buy', '10000', '--tenor', '3', ...fields];
-    const direct = (
-      await t.api('POST', '/quotes', { body: { market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 } })
-    ).body.data;
+    const direct = await apiData(t, 'POST', '/quotes', {
+      market: MARKET,
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+    });
 
     expect(okJson(await t.hedge([...args, '--json']))).toEqual({
       market: MARKET,
@@ -180,7 +183,7 @@ describe('dotted --fields', () => {
       .trim()
       .split('\n');
     expect(header).toBe('market\tavailable_capacity_usd.buy');
-    const market = (await t.api('GET', '/markets')).body.data[0];
+    const [market] = await apiData(t, 'GET', '/markets');
     expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
     expect(JSON.parse((await t.hedge('markets --json --fields market,net_rate_daily_pct.sell')).stdout)[0]).toEqual({
       market: market.market,
