@@ -134,8 +134,12 @@ describe('an answer over the size cap', () => {
     const capped = { env: { HEDGE_MAX_ANSWER_MB: '1' } };
     const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
     oversize(4 * 1024 * 1024);
-    const result = await simulator.hedge('markets', capped);
-    exits(result, 5, 'GET /markets answered with more than 1 MiB; reading stopped there.', 'HEDGE_MAX_ANSWER_MB');
+    const result = exits(
+      await simulator.hedge('markets', capped),
+      5,
+      'GET /markets answered with more than 1 MiB; reading stopped there.',
+      'HEDGE_MAX_ANSWER_MB',
+    );
     expect(result.stdout).toBe('');
     expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
 

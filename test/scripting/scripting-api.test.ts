@@ -54,8 +54,7 @@ describe('hedge api: reads', () => {
 
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
     const t = await start();
-    const result = await t.hedge('api /hedges/hdg_missing --json');
-    exits(result, 3);
+    const result = exits(await t.hedge('api /hedges/hdg_missing --json'), 3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: { code: 'hedge_not_found', class: 'rejected', status: 404 },
@@ -65,8 +64,7 @@ describe('hedge api: reads', () => {
 
   it('a refused key is exit 4', async () => {
     const t = await start();
-    const result = await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
-    exits(result, 4);
+    const result = exits(await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
 });
@@ -88,8 +86,10 @@ describe('hedge api: the key never leaves for another host', () => {
 
   it('-H Authorization is refused (exit 2), nothing sent; other headers reach the server', async () => {
     const t = await start();
-    const refused = await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']);
-    exits(refused, 2);
+    const refused = exits(
+      await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']),
+      2,
+    );
     expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
     expect(t.requests()).toEqual([]);
     ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
@@ -186,14 +186,12 @@ describe('hedge api: writes go through the journal', () => {
       ],
     ] as const;
     for (const [args, message] of refusals) {
-      const result = await t.hedge(args, { input: '{}' });
-      exits(result, 2);
+      const result = exits(await t.hedge(args, { input: '{}' }), 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(message);
     }
     // JSON null: the journal could not tell it from no body, so a resume would send another request.
-    const nothing = await t.hedge('api -X POST /quotes --input -', { input: 'null' });
-    exits(nothing, 2);
+    const nothing = exits(await t.hedge('api -X POST /quotes --input -', { input: 'null' }), 2);
     expect(nothing.stderr).toBe(
       'hedge: --input: stdin is JSON null, not a body; leave out --input to send a request without one.\n',
     );
@@ -214,8 +212,7 @@ describe('hedge api: writes go through the journal', () => {
 
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
-    const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
-    exits(refused, 3);
+    const refused = exits(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'), 3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
     expect(await journalEntries(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },

@@ -78,8 +78,7 @@ describe('hedge api --paginate', () => {
 
   it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
-    const result = await simulator.hedge('api /hedges -F limit=2 --paginate', { env });
-    exits(result, 2);
+    const result = exits(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }), 2);
     expect(result.stderr).toMatch(
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );

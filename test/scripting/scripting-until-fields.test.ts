@@ -23,8 +23,7 @@ describe('--until', () => {
 
   it('never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
     const t = await start();
-    const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
-    exits(result, 124);
+    const result = exits(await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']), 124);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       /^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m,
@@ -80,8 +79,7 @@ describe('--until', () => {
       'GET /hedges/hdg_missing',
       'GET /hedges',
     ]);
-    const malformed = await t.hedge('positions --until [?side==');
-    exits(malformed, 2);
+    const malformed = exits(await t.hedge('positions --until [?side=='), 2);
     expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
     expect(t.requests()).toHaveLength(2);
   });
@@ -105,8 +103,7 @@ describe('--until on history and report: a date, or a condition on their own dat
   ] as const) {
     it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
       const t = await start();
-      const result = await t.hedge(`${command} --until ${value} --json --timeout 30`);
-      exits(result, 2);
+      const result = exits(await t.hedge(`${command} --until ${value} --json --timeout 30`), 2);
       expect(result.stdout).toBe('');
       const message = JSON.parse(result.stderr).error.message;
       expect(message).toContain(
@@ -198,12 +195,10 @@ describe('dotted --fields', () => {
 
   it('--json --fields: a name only the screen shows is not a field of the document: exit 2 (whoami, doctor)', async () => {
     const t = await start();
-    const whoami = await t.hedge('whoami --json --fields profile_source');
-    exits(whoami, 2);
+    const whoami = exits(await t.hedge('whoami --json --fields profile_source'), 2);
     const message = (run: RunResult) => JSON.parse(run.stderr).error.message;
     expect(message(whoami)).toMatch(/^--fields: "profile_source" is not a field here; available: profile, /);
-    const doctor = await t.hedge('doctor --json --fields check');
-    exits(doctor, 2);
+    const doctor = exits(await t.hedge('doctor --json --fields check'), 2);
     expect(message(doctor)).toBe('--fields: "check" is not a field here; available: ready, exit_code, checks.');
     expect(okJson(await t.hedge('doctor --json --fields ready'))).toEqual({ ready: expect.any(Boolean) });
   });
