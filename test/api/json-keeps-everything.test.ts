@@ -319,8 +319,7 @@ it('a server field under one of our names that means something else is kept unde
     _wire: { price: { source: 'twap', window_s: 300 } },
   });
   // --raw is the server's data as sent, its names and its text.
-  const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
-  expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
+  expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
 });
 
 // One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is

@@ -227,7 +227,7 @@ describe.concurrent('lists never lose rows', () => {
     const ids = seeded(simulator, 55);
     simulator.seedOpen('buy', 1_000);
     const shown = await simulator.hedge('hedges --status closed --json');
-    expect(JSON.parse(ok(shown).stdout)).toHaveLength(50);
+    expect(okJson(shown)).toHaveLength(50);
     const suggested = /there are more: `hedge (.*?)` lists every one/.exec(shown.stderr)?.[1];
     expect(suggested).toBe('hedges --status closed --all');
     sameIds(okJson(await simulator.hedge([...suggested!.split(' '), '--json'])), ids);

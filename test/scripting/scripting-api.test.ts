@@ -30,7 +30,7 @@ describe('hedge api: reads', () => {
     expect(envelope.meta.allowed_markets).toContain(MARKET);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
 
-    expect(JSON.parse((await t.hedge('api markets --query data[0].market')).stdout)).toBe(MARKET);
+    expect(okJson(await t.hedge('api markets --query data[0].market'))).toBe(MARKET);
   });
 
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {

@@ -62,11 +62,9 @@ describe('hedge api --paginate', () => {
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor');
-    expect(JSON.parse((await simulator.hedge('api /hedges?limit=2', { env })).stdout).data).toHaveLength(2);
+    expect(okJson(await simulator.hedge('api /hedges?limit=2', { env })).data).toHaveLength(2);
     expect(proxy.pages).toHaveLength(1);
-    expect(
-      JSON.parse((await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env })).stdout),
-    ).toBe(5);
+    expect(okJson(await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env }))).toBe(5);
     const lines = await simulator.hedge('api /hedges?limit=2 --paginate --format ndjson', { env });
     expect(
       lines.stdout

@@ -182,7 +182,7 @@ describe('dotted --fields', () => {
     expect(header).toBe('market\tavailable_capacity_usd.buy');
     const [market] = await apiData(t, 'GET', '/markets');
     expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
-    expect(JSON.parse((await t.hedge('markets --json --fields market,net_rate_daily_pct.sell')).stdout)[0]).toEqual({
+    expect(okJson(await t.hedge('markets --json --fields market,net_rate_daily_pct.sell'))[0]).toEqual({
       market: market.market,
       net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell },
     });
