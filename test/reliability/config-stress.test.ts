@@ -205,9 +205,7 @@ describe('a config folder that cannot be used', () => {
         const created = await login(loginDir, sandbox, 'desk', KEYS[1]);
         const store = readStore(loginDir);
         observation.observed = `account: exit ${read.code} "${firstLine(read.stderr)}"; login: exit ${created.code}, folder ${existsSync(loginDir) ? modeOf(loginDir).toString(8) : 'absent'}, store ${store.ok ? 'valid' : store.reason}`;
-        exits(read, 4);
-        expect(read.stderr).toMatch(/No API key is configured/);
-        expect(read.stderr).toMatch(/hedge login/);
+        exits(read, 4, 'No API key is configured', 'hedge login');
         expect(read.stderr).not.toMatch(STACK_FRAME);
         ok(created);
         expect(modeOf(loginDir)).toBe(0o700);
