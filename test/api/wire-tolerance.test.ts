@@ -278,10 +278,13 @@ describe.concurrent('lists never lose rows', () => {
     it(`alpha: ${command} on 51 ${what} gives the 50 it could read and says the list may be cut at 50, never silently fewer`, async (on) => {
       const simulator = await on('alpha');
       const ids = seeded(simulator, 51);
-      const result = ok(await simulator.hedge(`${command} --json`));
+      const result = exits(
+        await simulator.hedge(`${command} --json`),
+        0,
+        `may be cut at 50 ${what}: the server gave no next page`,
+      );
       expect([JSON.parse(result.stdout).length, ids.length, simulator.historyCount()]).toEqual([50, 51, 51]);
       sameIds(simulator.hedges(), ids);
-      expect(result.stderr).toContain(`may be cut at 50 ${what}: the server gave no next page`);
       // The list as asked, then a page of one to see whether the size is read (alpha reads no `limit`), nothing else.
       expect(statusQueries(simulator, path)).toEqual([
         [200, { limit: asked }],
@@ -475,9 +478,12 @@ describe.concurrent('lists paged by time', () => {
           meta.next_before = { at: meta.next_before };
       }),
     );
-    const listed = ok(await simulator.hedge('history --limit 100 --json', { env }));
+    const listed = exits(
+      await simulator.hedge('history --limit 100 --json', { env }),
+      0,
+      'Only 40 of the 100 closed hedges asked could be read: the server says more exist',
+    );
     expect(JSON.parse(listed.stdout)).toHaveLength(40);
-    expect(listed.stderr).toMatch(/Only 40 of the 100 closed hedges asked could be read: the server says more exist/);
     const period = ok(await simulator.hedge('history --since 2000-01-01 --json', { env }));
     expect(JSON.parse(period.stdout)).toHaveLength(40);
     expect(period.stderr).toMatch(
@@ -505,8 +511,11 @@ describe.concurrent(
       const simulator = await on();
       simulator.seedOpen('sell', 10_000);
       simulator.sandbox.setFaults({ fault5xx: 1, match: { method: 'GET', path: '/account' } });
-      const added = ok(await simulator.hedge('add USDTNGN sell 2000 --json'));
-      expect(added.stderr).toMatch(/exposure headroom could not be checked \(GET \/account: /);
+      exits(
+        await simulator.hedge('add USDTNGN sell 2000 --json'),
+        0,
+        'exposure headroom could not be checked (GET /account: ',
+      );
       expect(simulator.hedges()[0].notionalUsd).toBe(12_000);
     });
   },
@@ -569,9 +578,12 @@ describe.concurrent('an answer hedge cannot read is its own exit class (14), nam
     // beta's prices are [{symbol, rate}]: a rate that is no number leaves no price to read.
     const simulator = await on('beta');
     const env = await through(startFieldProxy(simulator.sandbox, 'rate', 'n/a'));
-    const result = exits(await simulator.hedge('price USDTNGN --format tsv', { env }), 14);
+    const result = exits(
+      await simulator.hedge('price USDTNGN --format tsv', { env }),
+      14,
+      'GET /prices answered HTTP 200 with no price hedge could read',
+    );
     expect(result.stdout).toContain('n/a');
-    expect(result.stderr).toMatch(/GET \/prices answered HTTP 200 with no price hedge could read/);
     // --raw never needs to read it: the server's data as sent.
     expect(okJson(await simulator.hedge('price USDTNGN --raw', { env }))[0]).toEqual({
       symbol: 'USDTNGN',
