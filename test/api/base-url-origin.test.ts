@@ -4,8 +4,7 @@
 // 127.0.0.0/8 or ::1, or `localhost` itself; never a name under .localhost, which DNS resolves).
 // Pure: nothing here opens a connection.
 import { describe, expect, it } from 'vitest';
-import { createClient } from '../../src/platform/api/create-client.js';
-import { HttpConnections } from '../../src/platform/api/transport.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { followPages, nextLink, readPathPage, type PageAnswer } from '../../src/platform/api/wire/pages.js';
 import { describeError } from '../../src/platform/terminal/exit-codes.js';
 import { OffOriginError, UsageError } from '../../src/core/errors.js';
@@ -20,7 +19,7 @@ import {
   loopbackOnlyLookup,
   resolveApiPath,
 } from '../../src/core/security/base-url.js';
-import { realClock } from '../support/client.js';
+import { clientFor } from '../support/client.js';
 import { usageRefusal } from '../support/output/refusal.js';
 import { buildParams, parseApiMethod, parseHeader, queryStringOf } from '../../src/core/api-params.js';
 
@@ -84,17 +83,7 @@ describe('atBaseOrigin: the one origin check', () => {
 });
 
 describe('a resumed `hedge api` row is resolved again as a fresh `hedge api PATH` is', () => {
-  const client = createClient({
-    connections: new HttpConnections(),
-    credentials: {
-      apiKey: 'hpk_test_OriginUnitTestKey00000000001',
-      baseUrl: BARE,
-      environment: 'test',
-      sources: { apiKey: 'environment', baseUrl: 'environment' },
-    },
-    env: {},
-    clock: realClock,
-  });
+  const { client } = clientFor({ baseUrl: BARE, apiKey: 'hpk_test_OriginUnitTestKey00000000001' } as RunningSandbox);
   const row = (method: string, path: string) =>
     ({
       id: 'j_injected1',

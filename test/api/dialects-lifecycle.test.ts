@@ -21,12 +21,8 @@ import {
 } from '../../src/sandbox/index.js';
 import { runHedge, tempDir } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { withSimulator, type Simulator } from '../support/simulator.js';
+import { apiData, withSimulator, type Simulator } from '../support/simulator.js';
 import { okJson } from '../support/cli-runs.js';
-
-/** The market each dialect's lifecycle trades: the first one it lists as open. */
-const marketOf = (dialect: SandboxDialect) =>
-  wireDialect(dialect).markets.find((listed) => listed.status === 'open')!.market;
 
 /** Each output mode's arguments and environment (table mode without a pseudo-terminal: HEDGE_FORCE_TTY). */
 const MODE = {
@@ -35,26 +31,6 @@ const MODE = {
   json: [['--json', '--raw'], {}],
 } as const;
 type Mode = keyof typeof MODE;
-
-/** Fields whose values move with the sandbox clock (price path, carry): compared by type only. */
-function movingFields(dialect: SandboxDialect) {
-  const wire = wireDialect(dialect);
-  const position = wire.positionFields;
-  return new Set(
-    [
-      position.mark_price,
-      position.gross_pnl_usd,
-      position.accrued_carry_usdc,
-      position.net_pnl_usd,
-      position.net_margin_usd,
-      position.close_fee_usdc,
-      wire.accountFields.unrealized_pnl_usd,
-      // GET /prices in every shape: reference price/timestamp, alpha mid/ts, beta rate, gamma's
-      // {rates: [{pair, bid, ask, as_of}]}.
-      ...'price timestamp mid ts rate bid ask as_of'.split(' '),
-    ].filter((name) => typeof name === 'string'),
-  );
-}
 
 /** The value with moving fields replaced by their type, as JSON text: key order counts too. */
 function masked(value: unknown, moving: ReadonlySet<string>) {
@@ -72,8 +48,24 @@ function masked(value: unknown, moving: ReadonlySet<string>) {
 
 async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
   const wire = wireDialect(dialect);
-  const MARKET = marketOf(dialect);
-  const moving = movingFields(dialect);
+  // The market it trades: the first one it lists as open.
+  const MARKET = wire.markets.find((listed) => listed.status === 'open')!.market;
+  const position = wire.positionFields;
+  // Fields whose values move with the sandbox clock (price path, carry): compared by type only.
+  const moving = new Set(
+    [
+      position.mark_price,
+      position.gross_pnl_usd,
+      position.accrued_carry_usdc,
+      position.net_pnl_usd,
+      position.net_margin_usd,
+      position.close_fee_usdc,
+      wire.accountFields.unrealized_pnl_usd,
+      // GET /prices in every shape: reference price/timestamp, alpha mid/ts, beta rate, gamma's
+      // {rates: [{pair, bid, ask, as_of}]}.
+      ...'price timestamp mid ts rate bid ask as_of'.split(' '),
+    ].filter((name) => typeof name === 'string'),
+  );
   /** One run in `mode` (no HEDGE_WIRE_* at all: what the client sends where the spec is silent, it guesses or learns). */
   const hedge = async (mode: Mode, ...args: string[]) => {
     const result = await simulator.hedge([...args, ...MODE[mode][0]], { env: MODE[mode][1] });
@@ -86,12 +78,8 @@ async function lifecycle(simulator: Simulator, dialect: SandboxDialect) {
     for (const mode of Object.keys(MODE) as Mode[]) out[mode] = (await hedge(mode, ...args)).stdout;
     return out;
   };
-  /** The server's own data for the same read (a plain GET, no CLI). */
-  const server = async (path: string) => {
-    const answer = await simulator.api('GET', path);
-    expect(answer.status, `${dialect}: GET ${path}`).toBe(200);
-    return answer.body.data;
-  };
+  /** The server's own data for the same read (a plain GET, no CLI; any error answer throws). */
+  const server = (path: string) => apiData(simulator, 'GET', path);
   /** What --json --raw printed is the server's own data for the same read (moving fields masked). */
   const sameAsServer = async (out: Record<Mode, string>, path: string) =>
     expect(masked(JSON.parse(out.json), moving)).toBe(masked(await server(path), moving));

@@ -31,7 +31,7 @@ async function closedTogether(tied: number, later: number) {
 }
 
 /** The hedge ids of the records a run printed as JSON. */
-const idsIn = (run: { stdout: string }): string[] => JSON.parse(run.stdout).map((record: any) => record.hedge_id);
+const idsIn = (run: { stdout: string }) => JSON.parse(run.stdout).map((record: any) => record.hedge_id);
 /** The records' net P&L summed, to the cent. */
 const summed = (records: Array<{ net_pnl_usd: unknown }>) =>
   Math.round(records.reduce((total, record) => total + Number(record.net_pnl_usd) * 100, 0)) / 100;

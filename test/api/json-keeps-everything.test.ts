@@ -12,7 +12,6 @@ import { describe, expect, it } from 'vitest';
 import { SANDBOX_DIALECTS, wireDialect, type SandboxDialect } from '../../src/sandbox/index.js';
 import { startRewriteProxy, type FieldProxy } from '../support/servers/field-proxy.js';
 import {
-  api,
   apiData,
   closedAfterEach,
   envFor,
@@ -51,13 +50,10 @@ const NUMBERS = {
  * The price objects inside GET /prices' data, with the market each is for, whatever the dialect's
  * shape: a list of them, an object keyed by market, or a list wrapped in `{rates: [...]}`.
  */
-function priceObjects(data: unknown) {
-  const byName = (fields: Json) => String(fields.market ?? fields.symbol ?? fields.pair);
-  if (Array.isArray(data)) return (data as Json[]).map((fields) => ({ market: byName(fields), fields }));
-  const object = data as Json;
-  if (Array.isArray(object.rates))
-    return (object.rates as Json[]).map((fields) => ({ market: byName(fields), fields }));
-  return Object.entries(object).map(([market, fields]) => ({ market, fields: fields as Json }));
+function priceObjects(data: any): Array<{ market: string; fields: Json }> {
+  const list = Array.isArray(data) ? data : data.rates;
+  if (!list) return Object.entries(data).map(([market, fields]) => ({ market, fields: fields as Json }));
+  return list.map((fields: Json) => ({ market: String(fields.market ?? fields.symbol ?? fields.pair), fields }));
 }
 
 /** A proxy that makes every answer richer: EXTRA on each object of `data` (each price object for /prices), and a field inside a quote's `pricing`. */
@@ -65,11 +61,9 @@ function richerService(simulator: Simulator) {
   return proxied(simulator.sandbox, (path, item) => {
     // The proxy hands over each element of a list, or the data object (alpha's keyed prices, gamma's wrapper).
     const targets =
-      path !== '/prices'
-        ? [item]
-        : 'market' in item || 'symbol' in item
-          ? [item]
-          : priceObjects(item).map((price) => price.fields);
+      path === '/prices' && !('market' in item || 'symbol' in item)
+        ? priceObjects(item).map((price) => price.fields)
+        : [item];
     for (const target of targets) Object.assign(target, structuredClone(EXTRA));
     if (path === '/quotes' && item.pricing && typeof item.pricing === 'object')
       (item.pricing as Json).reference_source = 'onchain twap';
@@ -146,23 +140,23 @@ function expectEveryLeaf(where: string, sent: Json, printed: Json, renames: Reco
   expect(missing, `${where}: what the server sent, missing from --json`).toEqual([]);
 }
 
-/** A write through the API (it must answer 200), then the frozen clock run past its fill; its data. */
-async function landed(simulator: Simulator, path: string, body: object, idempotencyKey: string) {
-  const answer = await simulator.api('POST', path, { body, idempotencyKey });
-  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+/** A write through the API (any error answer throws), then the frozen clock run past its fill; its data. */
+async function landed(simulator: Simulator, path: string, body: object) {
+  const data = await apiData(simulator, 'POST', path, body);
   simulator.advance(FILL_DELAY_MS + 1);
-  return answer.body.data;
+  return data;
 }
 
 /** Opens a filled hedge through the API, with a deal reference; its id. */
 const openFilled = async (simulator: Simulator, market: string, side: string, notional: number, reference: string) =>
   (
-    await landed(
-      simulator,
-      '/hedges',
-      { market, side, notional_usd: notional, tenor_days: 3, client_reference: reference },
-      `open-${reference}`,
-    )
+    await landed(simulator, '/hedges', {
+      market,
+      side,
+      notional_usd: notional,
+      tenor_days: 3,
+      client_reference: reference,
+    })
   ).hedge_id;
 
 /** What `hedge … --json` printed through the proxy (the run must exit 0). */
@@ -183,15 +177,12 @@ describe('--json keeps every value the server sent, on every dialect', () => {
       const renames = renamesOf(dialect);
       // A closed hedge (history), an open buy and sell (positions on both sides), each with a reference.
       await openFilled(simulator, market, 'sell', 5_000, 'DEAL-49-A');
-      await landed(simulator, '/hedges/close', { market, side: 'sell' }, 'close-49-A');
+      await landed(simulator, '/hedges/close', { market, side: 'sell' });
       const buyId = await openFilled(simulator, market, 'buy', 20_000, 'DEAL-49-B');
       await openFilled(simulator, market, 'sell', 7_500, 'DEAL-49-C');
       const proxy = await richerService(simulator);
-      const sent = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-        const answer = await api(proxy, method, path, { body });
-        expect(answer.status, `${method} ${path}: ${JSON.stringify(answer.body)}`).toBe(200);
-        return answer.body.data;
-      };
+      // What the server sent, read directly as another client would (any error answer throws).
+      const sent = (method: 'GET' | 'POST', path: string, body?: unknown) => apiData(proxy, method, path, body);
       const printed = printedVia(simulator, proxy);
       const everyRecord = (what: string, sentRows: Json[], printedRows: Json[], names: Record<string, string> = {}) => {
         expect(printedRows.length, `${dialect} ${what}: rows`).toBe(sentRows.length);
@@ -328,8 +319,7 @@ it('a server field under one of our names that means something else is kept unde
     _wire: { price: { source: 'twap', window_s: 300 } },
   });
   // --raw is the server's data as sent, its names and its text.
-  const raw = await simulator.hedge('positions --json --raw', { env: envFor(proxy) });
-  expect(JSON.parse(raw.stdout)[0]).toEqual(sentLine);
+  expect(okJson(await simulator.hedge('positions --json --raw', { env: envFor(proxy) }))[0]).toEqual(sentLine);
 });
 
 // One reading kit: a position that gives its P&L under two names ({pnl_usd, unrealized_pnl_usd}) is

@@ -20,10 +20,7 @@ describe('TSV and CSV show what the server sent under our column names, on every
     it(`${dialect}: positions, account and history in tsv and csv`, async () => {
       const simulator = await start({ dialect });
       simulator.seedOpen('sell', 3000);
-      await simulator.api('POST', '/hedges/close', {
-        body: { market: 'USDTNGN', side: 'sell' },
-        idempotencyKey: 'close-sell-1',
-      });
+      await apiData(simulator, 'POST', '/hedges/close', { market: 'USDTNGN', side: 'sell' });
       simulator.advance(1_000);
       simulator.seedOpen('buy', 2000);
       const [record] = await apiData(simulator, 'GET', '/hedges/history');

@@ -31,14 +31,8 @@ describe('HTTPS sandbox', () => {
       }),
       runHedge('markets --json', { env: simulator.env }),
     ]);
-    expect([okJson(viaNode)[0].market, okJson(viaHedge)[0].market, untrusted.code, untrusted.stdout]).toEqual([
-      'USDTNGN',
-      'USDTNGN',
-      5,
-      '',
-    ]);
-    expect(untrusted.stderr).toMatch(/not trusted/);
-    expect(untrusted.stderr).toMatch(/HEDGE_CA_FILE/);
+    expect([okJson(viaNode)[0].market, okJson(viaHedge)[0].market]).toEqual(['USDTNGN', 'USDTNGN']);
+    expect(exits(untrusted, 5, 'not trusted', 'HEDGE_CA_FILE').stdout).toBe('');
   });
 
   it('a NODE_EXTRA_CA_CERTS others may change is refused as a HEDGE_CA_FILE would be (exit 2, the chmod), before the key is sent', async () => {
@@ -99,8 +93,8 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
   expect(simulator.requests('GET', '/account')).toHaveLength(4);
 });
 
-// Server faults through the real binary: a 503 with Retry-After (seconds and HTTP-date) is waited
-// out before the one retry, a Retry-After past the budget is reported instead of waited, and an
+// Server faults through the real binary: a 503 with Retry-After as an HTTP-date is waited out before
+// the one retry (in seconds: reliability/faults-retry.test.ts, on a 429), a Retry-After past the budget is reported instead of waited, and an
 // answer over the size cap (HEDGE_MAX_ANSWER_MB) is a clear error that is not retried. The
 // simulator's request log (its own receive times) is the evidence.
 
@@ -108,22 +102,6 @@ it('plain http:// (the sandbox on loopback) and a proxy in the environment: the 
 const withoutPrice = (markets: Array<Record<string, unknown>>) => markets.map(({ price: _price, ...rest }) => rest);
 
 describe('Retry-After on a 503', () => {
-  it('seconds: the retry comes no sooner than asked, and the command succeeds', async () => {
-    const simulator = await start();
-    simulator.sandbox.setFaults({ next503RetryAfter: { count: 1, retryAfter: '1' } });
-    const result = okJson(await simulator.hedge('markets --json'));
-    expect(withoutPrice(result)).toEqual(withoutPrice(await apiData(simulator, 'GET', '/markets')));
-    // The CLI's two attempts, then the test's own GET above.
-    const requests = simulator.requests('GET', '/markets');
-    expect(requests.map((entry) => [entry.status, entry.fault])).toEqual([
-      [503, '503-retry-after'],
-      [200, null],
-      [200, null],
-    ]);
-    const [refused, retried] = requests;
-    expect(retried.realTimeMs - refused.realTimeMs).toBeGreaterThanOrEqual(1000);
-  });
-
   it('an HTTP-date: the retry comes no sooner than that date', async () => {
     const simulator = await start();
     // HTTP-dates have whole seconds: the next whole second at least 1.5 s away.
@@ -150,8 +128,12 @@ describe('an answer over the size cap', () => {
     const capped = { env: { HEDGE_MAX_ANSWER_MB: '1' } };
     const oversize = (bytes: number) => simulator.sandbox.setFaults({ nextOversized: { count: 1, bytes } });
     oversize(4 * 1024 * 1024);
-    const result = await simulator.hedge('markets', capped);
-    exits(result, 5, 'GET /markets answered with more than 1 MiB; reading stopped there.', 'HEDGE_MAX_ANSWER_MB');
+    const result = exits(
+      await simulator.hedge('markets', capped),
+      5,
+      'GET /markets answered with more than 1 MiB; reading stopped there.',
+      'HEDGE_MAX_ANSWER_MB',
+    );
     expect(result.stdout).toBe('');
     expect(simulator.requests('GET', '/markets').map((entry) => entry.fault)).toEqual(['oversized']);
 

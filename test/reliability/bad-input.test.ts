@@ -2,16 +2,13 @@
 // wrong, nothing on stdout, and not one request received by a live sandbox the CLI is pointed at
 // (its request log stays empty). A few rows that look odd but are fine (lower case, spaces around a
 // market) normalise and succeed: those are asserted separately, with the normalised request.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { ResultRecorder } from './recorder.js';
-import { withSimulator, type Simulator } from '../support/simulator.js';
+import { writeStore } from '../support/config-store.js';
 import { lines } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 const LONG = 'A'.repeat(10_000);
 const LONG_NUMBER = `1${'0'.repeat(9_999)}`;
@@ -228,23 +225,20 @@ function commandOf(line: string, extra: RowExtra = {}) {
   return { args: extra.args ?? words, env };
 }
 
-function writeDeskProfile(sim: Simulator) {
-  mkdirSync(sim.configDir, { recursive: true, mode: 0o700 });
-  const store = { current: 'desk', profiles: { desk: { base_url: sim.sandbox.baseUrl, api_key: sim.sandbox.apiKey } } };
-  writeFileSync(join(sim.configDir, 'config.json'), `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600 });
-}
-
 const labelled = <Row extends [string, unknown, string?, ...unknown[]]>(rows: Row[]) =>
   rows.map((row, index) => ({ row, index, label: row[2] ? `${row[0]} (${row[2]})` : row[0] }));
 
 describe('bad input: exit 2, one line on stderr, nothing sent', () => {
   it.concurrent.each(labelled(ROWS))('$label', async ({ row: [line, mentions, note = '', extra = {}], index }) => {
-    const meta = { suite: 'bad-input' as const, order: index, name: line, injected: note };
-    // The line starts with the environment it sets (VAR=value command), as a shell line would.
     const expected = 'exit 2; one line on stderr; nothing on stdout; 0 requests';
-    await results.track({ ...meta, expected }, (observation) =>
-      withSimulator({ preset: 'reliability' }, async (sim) => {
-        if (extra.withProfile) writeDeskProfile(sim);
+    await results.onSimulator(
+      { suite: 'bad-input', order: index, name: line, injected: note, expected },
+      async (sim, observation) => {
+        if (extra.withProfile)
+          writeStore(sim.configDir, {
+            current: 'desk',
+            profiles: { desk: { base_url: sim.sandbox.baseUrl, api_key: sim.sandbox.apiKey } },
+          });
         const { args, env } = commandOf(line, extra);
         const result = await sim.hedge(args, { env, input: extra.input });
         const stderrLines = lines(result.stderr);
@@ -256,7 +250,7 @@ describe('bad input: exit 2, one line on stderr, nothing sent', () => {
         expect(result.stderr.endsWith('\n')).toBe(true);
         expect(stderrLines[0]).toMatch(mentions);
         expect([result.stdout, requests]).toEqual(['', 0]);
-      }),
+      },
     );
   });
 });
@@ -283,16 +277,16 @@ const NORMALISED: Array<[line: string, note: string, method: string, path: strin
 
 describe('input that looks odd but is fine: normalised and sent', () => {
   it.concurrent.each(labelled(NORMALISED))('$label', async ({ row: [line, note, method, path, want], index }) => {
-    const meta = { suite: 'bad-input' as const, order: 1000 + index, name: line, injected: note };
     const expected = `exit 0; the server receives the normalised request ${JSON.stringify(want)}`;
-    await results.track({ ...meta, expected }, (observation) =>
-      withSimulator({ preset: 'reliability' }, async (sim) => {
+    await results.onSimulator(
+      { suite: 'bad-input', order: 1000 + index, name: line, injected: note, expected },
+      async (sim, observation) => {
         const result = await sim.hedge([...commandOf(line).args, '--json']);
         const sent = sim.requests(method, path).map((entry) => (method === 'POST' ? entry.body : entry.query));
         observation.observed = `exit ${result.code}; ${method} ${path} received ${sent.length ? JSON.stringify(sent[0]) : 'nothing'}`;
         ok(result);
         expect(sent).toEqual([want]);
-      }),
+      },
     );
   });
 });

@@ -4,14 +4,13 @@
 // entry point that writes: test/write/conformance-matrix.test.ts, "one key on every retry".)
 // Every count below is the server's own (engine state and request log), not the CLI's output.
 // Each case has its own simulator: they run side by side, their real-time holds and timeouts overlapping.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ok } from '../support/cli-runs.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/platform/api/retry-policy.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
 import { FILL_DELAY_MS } from '../support/simulator.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 function sameKey(entries: { idempotencyKey: string | null }[]) {
   return (
@@ -21,8 +20,9 @@ function sameKey(entries: { idempotencyKey: string | null }[]) {
   );
 }
 
-describe.concurrent('idempotency_in_flight', () => {
-  it('the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge', async () => {
+it.concurrent(
+  'idempotency_in_flight: the first attempt is held past --request-timeout: the retries meet 409 in flight, wait it out, one hedge',
+  async () => {
     await results.onSimulator(
       {
         order: 20,
@@ -51,8 +51,8 @@ describe.concurrent('idempotency_in_flight', () => {
         expect(JSON.parse(result.stdout)).toMatchObject({ status: 'filled', notional_usd: 2000 });
       },
     );
-  });
-});
+  },
+);
 
 describe.concurrent('a write whose answer never comes, then resumed with --idempotency-key', () => {
   it('open --skip-checks, server never sends headers: exit 5 within --timeout, outcome unknown, the key; resuming opens exactly one', async () => {

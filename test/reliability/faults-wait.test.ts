@@ -5,7 +5,7 @@
 // the 1.5 s cadence itself is pinned with an injected clock in test/write/wait.test.ts). Nothing
 // here races the wall clock: a landing happens when the test moves the simulator's clock.
 import type { ChildProcess } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exits, ok } from '../support/cli-runs.js';
 import { until } from '../support/polling.js';
 import { lostThenResumed, ResultRecorder } from './recorder.js';
@@ -13,7 +13,6 @@ import { gaps, type Simulator } from '../support/simulator.js';
 import { STACK_FRAME, errorLine } from '../support/output/text.js';
 
 const results = new ResultRecorder(import.meta.url);
-afterAll(() => results.flush());
 
 const LONG_FILL_MS = 60_000;
 

@@ -3,7 +3,7 @@
 // turns into the report in .tmp/reliability/ when `npm run reliability-report` asks it to.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { expect, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { exits } from '../support/cli-runs.js';
 import { ROOT, type RunResult } from '../support/hedge-cli.js';
 import { STACK_FRAME, errorLine, resumeKeyFrom } from '../support/output/text.js';
@@ -34,19 +34,20 @@ export interface CaseObservation {
   timings?: string;
 }
 
+/** This run's results folder (report-setup.ts), or else HEDGE_RELIABILITY_DIR, or else .tmp/reliability/adhoc. */
 function resultsDir() {
-  let dir;
   try {
-    dir = inject('reliabilityResultsDir');
+    const dir = inject('reliabilityResultsDir');
+    if (dir) return dir;
   } catch {
-    dir = undefined;
+    // Not under the reliability suite's global setup.
   }
-  return dir || process.env.HEDGE_RELIABILITY_DIR || join(ROOT, '.tmp', 'reliability', 'adhoc');
+  return process.env.HEDGE_RELIABILITY_DIR || join(ROOT, '.tmp', 'reliability', 'adhoc');
 }
 
 /**
  * One recorder per test file (vitest runs files in separate processes): cases are collected in
- * memory and written once, in afterAll, to `<results dir>/<file>.json`.
+ * memory and written once, in the file's afterAll, to `<results dir>/<file>.json`.
  */
 export class ResultRecorder {
   private readonly cases: Array<CaseMeta & CaseObservation & { file: string; pass: boolean; durationMs: number }> = [];
@@ -54,6 +55,7 @@ export class ResultRecorder {
 
   constructor(testFileUrl: string) {
     this.file = basename(new URL(testFileUrl).pathname).replace(/\.test\.ts$/, '');
+    afterAll(() => this.flush());
   }
 
   /** A case (of the fault suite unless said) run on a `reliability` simulator of its own (`options` on top). */
@@ -95,7 +97,7 @@ export class ResultRecorder {
     }
   }
 
-  flush() {
+  private flush() {
     const dir = resultsDir();
     mkdirSync(dir, { recursive: true });
     writeFileSync(

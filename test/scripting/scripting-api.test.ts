@@ -11,7 +11,6 @@ import { journalEntries, killWhen, ok, okJson, exits } from '../support/cli-runs
 
 const start = useSimulators();
 
-const journal = journalEntries<Record<string, any>>;
 const BUY_1000 = { market: MARKET, side: 'buy', notional_usd: 1000, tenor_days: 1 };
 
 /** Runs `args` with its POST to `path` held after the server committed it, and kills the CLI -9 there. */
@@ -31,7 +30,7 @@ describe('hedge api: reads', () => {
     expect(envelope.meta.allowed_markets).toContain(MARKET);
     expect(t.requests().map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/markets', 200]]);
 
-    expect(JSON.parse((await t.hedge('api markets --query data[0].market')).stdout)).toBe(MARKET);
+    expect(okJson(await t.hedge('api markets --query data[0].market'))).toBe(MARKET);
   });
 
   it('-f and -F on a GET go to the query string (typed values as text there); a GET is never turned into a write', async () => {
@@ -55,8 +54,7 @@ describe('hedge api: reads', () => {
 
   it('404: the error envelope on stdout, the refusal on stderr, exit 3', async () => {
     const t = await start();
-    const result = await t.hedge('api /hedges/hdg_missing --json');
-    exits(result, 3);
+    const result = exits(await t.hedge('api /hedges/hdg_missing --json'), 3);
     expect(JSON.parse(result.stdout)).toMatchObject({ data: null, error: { code: 'hedge_not_found' } });
     expect(JSON.parse(result.stderr)).toMatchObject({
       error: { code: 'hedge_not_found', class: 'rejected', status: 404 },
@@ -66,8 +64,7 @@ describe('hedge api: reads', () => {
 
   it('a refused key is exit 4', async () => {
     const t = await start();
-    const result = await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } });
-    exits(result, 4);
+    const result = exits(await t.hedge('api /account', { env: { HEDGE_API_KEY: UNKNOWN_KEY } }), 4);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'unauthorized' } });
   });
 });
@@ -89,8 +86,10 @@ describe('hedge api: the key never leaves for another host', () => {
 
   it('-H Authorization is refused (exit 2), nothing sent; other headers reach the server', async () => {
     const t = await start();
-    const refused = await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']);
-    exits(refused, 2);
+    const refused = exits(
+      await t.hedge(['api', '/account', '-H', 'Authorization: Bearer hpk_test_AAAAAAAAAAAAAAAAAAAAAAAA']),
+      2,
+    );
     expect(refused.stderr).toMatch(/^hedge: -H: Authorization cannot be set/m);
     expect(t.requests()).toEqual([]);
     ok(await t.hedge(['api', '/account', '-H', 'X-Desk: fx-1']));
@@ -103,15 +102,11 @@ describe('hedge api: the key never leaves for another host', () => {
       ['api', '-X', 'POST', '/hedges/close', '-f', 'market=USDTNGN', '-f', 'side=buy', '-H', 'X-Note: \u65e5\u672c'],
       ['api', '/account', '-H', 'X-Note: a\u0001b'],
     ]) {
-      expect(
-        exits(await t.hedge(args), 2)
-          .stderr.trim()
-          .split('\n'),
-      ).toEqual([
-        'hedge: -H: the value of X-Note has a line break, a control character or a character beyond Latin-1; a header value is printable ASCII or Latin-1 text; nothing was sent.',
-      ]);
+      expect(exits(await t.hedge(args), 2).stderr).toBe(
+        'hedge: -H: the value of X-Note has a line break, a control character or a character beyond Latin-1; a header value is printable ASCII or Latin-1 text; nothing was sent.\n',
+      );
     }
-    expect([t.requests(), await journal(t)]).toEqual([[], []]);
+    expect([t.requests(), await journalEntries(t)]).toEqual([[], []]);
   });
 });
 
@@ -128,7 +123,7 @@ describe('hedge api: writes go through the journal', () => {
     expect(post.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     t.advance(3_600_000);
     expect(t.hedges().find((one) => one.id === hedge.id)!.status).toBe('closed');
-    expect(await journal(t)).toMatchObject([
+    expect(await journalEntries(t)).toMatchObject([
       {
         command: 'api POST /hedges/close',
         outcome: 'done',
@@ -168,7 +163,7 @@ describe('hedge api: writes go through the journal', () => {
     execFileSync('mkfifo', [fifo]);
     const big = join(t.configDir, 'big.txt');
     writeFileSync(big, 'x'.repeat(4 * 1024 * 1024 + 1));
-    const refusals: Array<[string, RegExp]> = [
+    const refusals = [
       [
         `api -X POST /quotes --input ${fifo}`,
         /^hedge: cannot read the --input file .*body\.fifo: it is a FIFO \(named pipe\), not a regular file; expected a regular file/,
@@ -185,16 +180,14 @@ describe('hedge api: writes go through the journal', () => {
         'api -X POST /quotes --input - -F note=@-',
         /^hedge: --input - and -F key=@- both read stdin, which can be read once/,
       ],
-    ];
+    ] as const;
     for (const [args, message] of refusals) {
-      const result = await t.hedge(args, { input: '{}' });
-      exits(result, 2);
+      const result = exits(await t.hedge(args, { input: '{}' }), 2);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(result.stderr).toMatch(message);
     }
     // JSON null: the journal could not tell it from no body, so a resume would send another request.
-    const nothing = await t.hedge('api -X POST /quotes --input -', { input: 'null' });
-    exits(nothing, 2);
+    const nothing = exits(await t.hedge('api -X POST /quotes --input -', { input: 'null' }), 2);
     expect(nothing.stderr).toBe(
       'hedge: --input: stdin is JSON null, not a body; leave out --input to send a request without one.\n',
     );
@@ -215,10 +208,9 @@ describe('hedge api: writes go through the journal', () => {
 
   it('a refused write is exit 3, journaled as rejected; --dry-run sends nothing', async () => {
     const t = await start();
-    const refused = await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy');
-    exits(refused, 3);
+    const refused = exits(await t.hedge('api -X POST /hedges/close -f market=USDTNGN -f side=buy'), 3);
     expect(JSON.parse(refused.stdout)).toMatchObject({ error: { code: 'no_open_hedge' } });
-    expect(await journal(t)).toMatchObject([
+    expect(await journalEntries(t)).toMatchObject([
       { command: 'api POST /hedges/close', outcome: 'rejected', error_code: 'no_open_hedge' },
     ]);
     expect(
@@ -247,7 +239,7 @@ describe('hedge api: writes go through the journal', () => {
     const hedge = t.seedOpen('buy', 10_000);
     const args = 'api -X POST /hedges/close -f market=USDTNGN -f side=buy';
     await killedHeld(t, args, '/hedges/close');
-    const [left] = await journal(t, '--pending');
+    const [left] = await journalEntries(t, '--pending');
     expect(left).toMatchObject({ command: 'api POST /hedges/close', outcome: 'pending' });
     const again = exits(await t.hedge(args), 0, 'Resuming the api POST /hedges/close started', left.idempotency_key);
     expect(JSON.parse(again.stdout)).toMatchObject({ data: { status: 'submitted' }, error: null });
@@ -255,7 +247,7 @@ describe('hedge api: writes go through the journal', () => {
     expect(t.writes().map((entry) => entry.idempotencyKey)).toEqual([left.idempotency_key, left.idempotency_key]);
     t.advance(3_600_000);
     expect([t.hedges().find((one) => one.id === hedge.id)!.status, t.historyCount()]).toEqual(['closed', 1]);
-    expect(await journal(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
+    expect(await journalEntries(t)).toMatchObject([{ id: left.id, outcome: 'done' }]);
   });
 
   it('hedge resume finishes a killed api write the same way', async () => {
@@ -269,6 +261,6 @@ describe('hedge api: writes go through the journal', () => {
     expect(t.hedges()).toHaveLength(1);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ data: { id: t.hedges()[0].id } });
     expect(new Set(t.writes().map((entry) => entry.idempotencyKey)).size).toBe(1);
-    expect(await journal(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0].id }]);
+    expect(await journalEntries(t)).toMatchObject([{ outcome: 'done', hedge_id: t.hedges()[0].id }]);
   });
 });

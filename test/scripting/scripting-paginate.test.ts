@@ -2,16 +2,14 @@
 // paging proxy (test/support/servers/paging-proxy.ts) — by a cursor in meta or in the body, or by a Link
 // header — and gathered into one envelope with every row, in order, once. A next link to another host is not
 // followed: the key stays with the base URL.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startPagingProxy, type PagingProxy, type PagingStyle } from '../support/servers/paging-proxy.js';
-import { envFor, useSimulators } from '../support/simulator.js';
+import { apiData, closedAfterEach, envFor, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits, lastJson } from '../support/cli-runs.js';
 
 const start = useSimulators();
-const proxies: PagingProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
+/** Paging proxies in front of a simulator, closed after each test. */
+const pagingProxy = closedAfterEach(startPagingProxy);
 
 /** The cursor each page was asked for (none for the first). */
 const cursors = (proxy: PagingProxy) => proxy.pages.map((query) => query.cursor ?? null);
@@ -19,9 +17,8 @@ const cursors = (proxy: PagingProxy) => proxy.pages.map((query) => query.cursor 
 async function pagedSimulator(style: PagingStyle, hedges = 5) {
   const simulator = await start();
   simulator.sandbox.seedHedges({ apiKey: simulator.apiKey, count: hedges });
-  const proxy = await startPagingProxy(simulator.sandbox, style);
-  proxies.push(proxy);
-  const ids = (await simulator.api('GET', '/hedges')).body.data.map((hedge: any) => hedge.id);
+  const proxy = await pagingProxy(simulator.sandbox, style);
+  const ids = (await apiData(simulator, 'GET', '/hedges')).map((hedge: any) => hedge.id);
   return { simulator, proxy, ids, env: envFor(proxy) };
 }
 
@@ -65,11 +62,9 @@ describe('hedge api --paginate', () => {
 
   it('without --paginate, one page; --query counts every row with it; ndjson gives one envelope per page', async () => {
     const { simulator, proxy, env } = await pagedSimulator('cursor');
-    expect(JSON.parse((await simulator.hedge('api /hedges?limit=2', { env })).stdout).data).toHaveLength(2);
+    expect(okJson(await simulator.hedge('api /hedges?limit=2', { env })).data).toHaveLength(2);
     expect(proxy.pages).toHaveLength(1);
-    expect(
-      JSON.parse((await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env })).stdout),
-    ).toBe(5);
+    expect(okJson(await simulator.hedge('api /hedges?limit=2 --paginate --query length(data)', { env }))).toBe(5);
     const lines = await simulator.hedge('api /hedges?limit=2 --paginate --format ndjson', { env });
     expect(
       lines.stdout
@@ -81,8 +76,7 @@ describe('hedge api --paginate', () => {
 
   it('a next link to another host is not followed (exit 2, off_origin: the one origin check): only the first page was asked for', async () => {
     const { simulator, proxy, env } = await pagedSimulator('link-elsewhere');
-    const result = await simulator.hedge('api /hedges -F limit=2 --paginate', { env });
-    exits(result, 2);
+    const result = exits(await simulator.hedge('api /hedges -F limit=2 --paginate', { env }), 2);
     expect(result.stderr).toMatch(
       /--paginate: the server's next-page link would leave the base URL's origin \(http:\/\/127\.0\.0\.1:\d+\) for https:\/\/elsewhere\.example; refused, it was not sent\./,
     );

@@ -6,7 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../support/hedge-cli.js';
 import { until } from '../support/polling.js';
-import { MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
+import { apiData, MARKET, pinnedClockEnv, useSimulators } from '../support/simulator.js';
 import { ok, okJson, exits } from '../support/cli-runs.js';
 
 const start = useSimulators();
@@ -23,8 +23,7 @@ describe('--until', () => {
 
   it('never true in a pipe (TSV): exit 124 and nothing on stdout', async () => {
     const t = await start();
-    const result = await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']);
-    exits(result, 124);
+    const result = exits(await t.hedge(['positions', '--until', 'length(@) > `0`', '--timeout', '1']), 124);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(
       /^hedge: --until "length\(@\) > `0`" did not hold within --timeout 1s: \d+ reads?, /m,
@@ -80,8 +79,7 @@ describe('--until', () => {
       'GET /hedges/hdg_missing',
       'GET /hedges',
     ]);
-    const malformed = await t.hedge('positions --until [?side==');
-    exits(malformed, 2);
+    const malformed = exits(await t.hedge('positions --until [?side=='), 2);
     expect(malformed.stderr).toMatch(/^hedge: --until "\[\?side==": /m);
     expect(t.requests()).toHaveLength(2);
   });
@@ -105,8 +103,7 @@ describe('--until on history and report: a date, or a condition on their own dat
   ] as const) {
     it(`${command} --until ${value}: exit 2 at once naming both readings, nothing sent`, async () => {
       const t = await start();
-      const result = await t.hedge(`${command} --until ${value} --json --timeout 30`);
-      exits(result, 2);
+      const result = exits(await t.hedge(`${command} --until ${value} --json --timeout 30`), 2);
       expect(result.stdout).toBe('');
       const message = JSON.parse(result.stderr).error.message;
       expect(message).toContain(
@@ -127,7 +124,7 @@ describe('--until on history and report: a date, or a condition on their own dat
   it("every name of a report's JSON is one its --until may read", async () => {
     const t = await start();
     const hedge = t.seedOpen('buy', 10_000);
-    await t.api('POST', '/hedges/close', { body: { market: MARKET, side: 'buy' } });
+    await apiData(t, 'POST', '/hedges/close', { market: MARKET, side: 'buy' });
     t.advance(60_000);
     expect(t.hedges().find((entry) => entry.id === hedge.id)!.status).toBe('closed');
     const { CONDITION_FIELDS } = await import('../../src/cli/cmd/book/report.js');
@@ -153,9 +150,12 @@ describe('dotted --fields', () => {
     const t = await start({ preset: 'frozen' });
     const fields = ['--fields', 'market,pricing.market_price,carry.total_usdc'];
     const args = ['quote', MARKET, 'buy', '10000', '--tenor', '3', ...fields];
-    const direct = (
-      await t.api('POST', '/quotes', { body: { market: MARKET, side: 'buy', notional_usd: 10_000, tenor_days: 3 } })
-    ).body.data;
+    const direct = await apiData(t, 'POST', '/quotes', {
+      market: MARKET,
+      side: 'buy',
+      notional_usd: 10_000,
+      tenor_days: 3,
+    });
 
     expect(okJson(await t.hedge([...args, '--json']))).toEqual({
       market: MARKET,
@@ -180,9 +180,9 @@ describe('dotted --fields', () => {
       .trim()
       .split('\n');
     expect(header).toBe('market\tavailable_capacity_usd.buy');
-    const market = (await t.api('GET', '/markets')).body.data[0];
+    const [market] = await apiData(t, 'GET', '/markets');
     expect(row).toBe(`${market.market}\t${market.available_capacity_usd.buy}`);
-    expect(JSON.parse((await t.hedge('markets --json --fields market,net_rate_daily_pct.sell')).stdout)[0]).toEqual({
+    expect(okJson(await t.hedge('markets --json --fields market,net_rate_daily_pct.sell'))[0]).toEqual({
       market: market.market,
       net_rate_daily_pct: { sell: market.net_rate_daily_pct.sell },
     });
@@ -195,12 +195,10 @@ describe('dotted --fields', () => {
 
   it('--json --fields: a name only the screen shows is not a field of the document: exit 2 (whoami, doctor)', async () => {
     const t = await start();
-    const whoami = await t.hedge('whoami --json --fields profile_source');
-    exits(whoami, 2);
+    const whoami = exits(await t.hedge('whoami --json --fields profile_source'), 2);
     const message = (run: RunResult) => JSON.parse(run.stderr).error.message;
     expect(message(whoami)).toMatch(/^--fields: "profile_source" is not a field here; available: profile, /);
-    const doctor = await t.hedge('doctor --json --fields check');
-    exits(doctor, 2);
+    const doctor = exits(await t.hedge('doctor --json --fields check'), 2);
     expect(message(doctor)).toBe('--fields: "check" is not a field here; available: ready, exit_code, checks.');
     expect(okJson(await t.hedge('doctor --json --fields ready'))).toEqual({ ready: expect.any(Boolean) });
   });

@@ -40,6 +40,10 @@ const HEDGES_COMMAND = COMMANDS.find((spec) => spec.name === 'hedges') as Comman
   load: NonNullable<CommandSpec['load']>;
 };
 
+/** `hedge history` through the one runner, its command code replaced by `run`. */
+const historyRunning = (run: (ctx: CommandContext, input: RawInput) => unknown) =>
+  ({ ...HISTORY, load: async () => ({ run }) }) as unknown as typeof HEDGES_COMMAND;
+
 function hedgesUntil(ctx: CommandContext, until: string, options: Record<string, unknown> = {}) {
   return runCommand(ctx, HEDGES_COMMAND, { args: { id: 'hdg_one' }, options: { until, ...options } });
 }
@@ -64,19 +68,12 @@ function hedgeReads(clock: FakeClock, statuses: Array<string | Error>, answerMs 
 /** `hedgesUntil` on a hedge read through `hedgeReads`: its exit code (or what it threw), the reads, the time taken and the output. */
 async function untilOn(
   statuses: Array<string | Error>,
-  options: {
-    until?: string;
-    answerMs?: number;
-    format?: DataFormat;
-    globals?: Partial<GlobalOptions>;
-    client?: Partial<HedgeClient>;
-  } = {},
+  options: { until?: string; answerMs?: number; format?: DataFormat; globals?: Partial<GlobalOptions> } = {},
   flags: Record<string, unknown> = {},
 ) {
   const clock = fakeClock();
   const reads = hedgeReads(clock, statuses, options.answerMs);
-  const client = { ...options.client, ...reads.client };
-  const h = harness({ clock, client, format: options.format, globals: options.globals });
+  const h = harness({ ...options, clock, client: reads.client });
   const outcome = await hedgesUntil(h.ctx, options.until ?? "status=='filled'", flags).catch((caught) => caught);
   const elapsed = clock.now() - START;
   return { outcome, at: reads.at, sleeps: clock.sleeps, elapsed, stdout: h.stdout(), stderr: h.stderr() };
@@ -122,14 +119,11 @@ describe('--until: cadence and result', () => {
   });
 
   it('the read that met the condition says its warnings and successes too, as the command alone would', async () => {
-    const load = async () => ({
-      run: async (ctx: CommandContext) => {
-        ctx.output.warn('only 500 closed hedges were read');
-        ctx.output.success('read');
-        ctx.output.json([{ hedge_id: 'hdg_one' }]);
-      },
+    const spec = historyRunning((ctx) => {
+      ctx.output.warn('only 500 closed hedges were read');
+      ctx.output.success('read');
+      ctx.output.json([{ hedge_id: 'hdg_one' }]);
     });
-    const spec = { ...HISTORY, load } as unknown as typeof HEDGES_COMMAND;
     const h = harness({ clock: fakeClock(), client: {}, format: 'json' });
     await runCommand(h.ctx, spec, { args: {}, options: { until: '[0].hedge_id' } });
     expect([JSON.parse(h.stdout()), h.stderr()]).toEqual([
@@ -199,8 +193,7 @@ describe('--until on history and report: a date is the close-date bound, anythin
   /** `hedge history` with these options through the runner, its command replaced by a spy: what the command was given. */
   async function historyGiven(options: Record<string, unknown>, globals: Partial<GlobalOptions> = {}) {
     const seen: RawInput[] = [];
-    const load = async () => ({ run: async (_ctx: CommandContext, input: RawInput) => void seen.push(input) });
-    const spec = { ...HISTORY, load } as unknown as typeof HEDGES_COMMAND;
+    const spec = historyRunning((_ctx, input) => seen.push(input));
     const clock = fakeClock();
     const { ctx } = harness({ clock, client: {}, globals });
     const outcome = await runCommand(ctx, spec, { args: {}, options }).catch((caught) => caught);
