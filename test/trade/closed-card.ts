@@ -2,7 +2,7 @@
 // history records of the hedges it ended, summed, in the one sign convention (docs/output.md "Sign convention").
 import { expect } from 'vitest';
 import { payOrEarn, toAccountSide } from '../../src/core/money.js';
-import { formatMoney } from '../../src/core/number-format.js';
+import { formatMoney, formatSignedMoney } from '../../src/core/number-format.js';
 import type { Simulator } from '../support/simulator.js';
 
 /** A figure the account paid (carry, fees) as a closed card words it, as regex text: "-1\.23 USDC, you paid". */
@@ -23,6 +23,9 @@ export function expectSummedCard(simulator: Simulator, stdout: string, ids: stri
   const sum = summed(simulator, ids);
   expect(/Hedge ID\s+│ (.+?) +│/.exec(stdout)?.[1].split(', ').sort()).toEqual([...ids].sort());
   expect(stdout).toMatch(new RegExp(`Notional \\(USD\\)\\s+│ ${formatMoney(sum('notional_usd'))} `));
-  expect(stdout).toMatch(new RegExp(`Net P&L \\(USD\\)\\s+│ ${formatMoney(sum('net_pnl_usd')).replace('.', '\\.')} `));
+  // Signed as every P&L is: a gain "+0.15", a loss "-0.15".
+  expect(stdout).toMatch(
+    new RegExp(`Net P&L \\(USD\\)\\s+│ ${formatSignedMoney(sum('net_pnl_usd')).replace(/[+.]/g, '\\$&')} `),
+  );
   expect(stdout).toMatch(new RegExp(`Fees\\s+│ ${paidWords(sum('fees_usdc'))}`));
 }
