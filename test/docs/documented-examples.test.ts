@@ -55,11 +55,12 @@ import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginWith } from '../support/config-store.js';
-import { exits } from '../support/cli-runs.js';
-import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
-
+import { ok } from '../support/cli-runs.js';
+import { baseEnv, HEDGE_BIN, hedgeIn, ROOT, tempDir } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { until } from '../support/polling.js';
+import { sleep } from '../../src/core/process/timers.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 // ---------------------------------------------------------------------------------------------
 // What cannot run here, each with why. `match` is tried on the line as written (spaces collapsed);
@@ -135,7 +136,7 @@ const BOOK = [
   '--demo open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
   '--demo open USDTNGN sell 2000 --tenor 1 --ref DEAL-7',
   '--demo roll USDTNGN sell --tenor 7',
-].map((line) => line.split(' '));
+];
 
 /** Commands that write: the blocks with most of them start first. */
 const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
@@ -143,7 +144,9 @@ const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
 // ---------------------------------------------------------------------------------------------
 // The docs' blocks and their command lines.
 // ---------------------------------------------------------------------------------------------
-const SHELL_KINDS = new Set(['sh', 'bash', 'shell', 'console', '']);
+/** Blocks that may hold commands; SCRIPT_KINDS hold them even without `$ ` prompts. */
+const SHELL_KINDS = /^(?:sh|bash|shell|console|)$/;
+const SCRIPT_KINDS = /^(?:sh|bash|shell)$/;
 
 /**
  * A doc's shell blocks (`prompt`: `$ ` prompts, a terminal, and output shown under the commands) and
@@ -160,17 +163,16 @@ function blocksOf(doc: string, markdown: string) {
     if (!open) continue;
     const [, indent, fence, kind] = open;
     const close = new RegExp(`^\\s*\\${fence[0]}{${fence.length},}\\s*$`);
-    const body: Array<{ line: number; text: string }> = [];
-    let end = index + 1;
-    for (; end < lines.length && !close.test(lines[end]); end++) {
-      const line = lines[end];
-      body.push({ line: end + 1, text: line.startsWith(indent) ? line.slice(indent.length) : line.trimStart() });
-    }
     const start = index + 1;
-    index = end;
-    if (!SHELL_KINDS.has(kind)) continue;
+    while (++index < lines.length && !close.test(lines[index]));
+    const body = lines
+      .slice(start, index)
+      .map((text, at) => ({
+        line: start + at + 1,
+        text: text.startsWith(indent) ? text.slice(indent.length) : text.trimStart(),
+      }));
     const prompt = body.some(({ text }) => text.startsWith('$ '));
-    if (!prompt && kind !== 'sh' && kind !== 'bash' && kind !== 'shell') continue;
+    if (!SHELL_KINDS.test(kind) || (!prompt && !SCRIPT_KINDS.test(kind))) continue;
     const commands: Array<{ line: number; text: string; shown: string[] }> = [];
     for (let at = 0; at < body.length; at++) {
       const { line, text } = body[at];
@@ -323,15 +325,17 @@ function isRun(example: DocLine) {
 // ---------------------------------------------------------------------------------------------
 const children = new Set<ChildProcess>();
 
-/** A hedge process; stdout() and stderr() are what it has printed so far. */
 /** Where and how a hedge process runs. */
 type Env = Record<string, string>;
 type RunIn = { cwd: string; env: Env; stdin?: string };
 
-function spawnHedge(args: string[], options: RunIn) {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
+/**
+ * A hedge process of its own; `printed` is what it has printed so far. stop(ms, signal) sends it
+ * `signal` (none: it ends by itself) and SIGKILL after `ms`: its exit code (null: killed, or never started).
+ */
+function spawnHedge(args: string[], { cwd, env, stdin = '' }: RunIn) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd, env });
   children.add(child);
-  // A process that could not start has no code: its run fails as such.
   const closed = new Promise<number | null>((resolve) => {
     child.on('error', () => resolve(null));
     child.on('close', (code) => {
@@ -340,11 +344,16 @@ function spawnHedge(args: string[], options: RunIn) {
     });
   });
   child.stdin.on('error', () => {});
-  child.stdin.end(options.stdin ?? '');
+  child.stdin.end(stdin);
   const printed = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const)
     child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
-  return { child, closed, stdout: () => printed.stdout, stderr: () => printed.stderr };
+  const stop = (ms: number, signal?: NodeJS.Signals) => {
+    if (signal) child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    return closed.finally(() => clearTimeout(timer));
+  };
+  return { child, closed, printed, stop };
 }
 
 /** Whether a run may read a file relative to its folder: an argument (or an option's value after `=`) like a relative path. */
@@ -375,84 +384,75 @@ function inFolder<T>(cwd: string, run: () => Promise<T>) {
 }
 
 /**
- * Runs a line in this process — the built front's main(), as bin/hedge.js calls it and as
- * test/support/hedge-cli.ts does — in the line's folder where it names a file (inFolder()). A
- * process of its own runs it in that folder where a setting is read by Node at start, and for
- * `hedge mcp`: its client's end of input is the end of a pipe, which it must have answered first.
+ * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
+ * `--once` or `--dry-run` — runs until it says it is up, then is stopped as a person stops it
+ * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
+ * stdin: it gets one `initialize`, then the end of its input, and must have answered it; its
+ * client's end of input is the end of a pipe, so it runs as a process of its own in the line's
+ * folder, as does a line with a setting Node reads at start. Any other runs in this process — the
+ * built front's main(), as bin/hedge.js calls it and as test/support/hedge-cli.ts does — in the
+ * line's folder where it names a file (inFolder()).
  */
-async function runHedge(args: string[], options: RunIn) {
-  const inProcess =
-    commandOf(args) !== 'mcp' &&
-    options.env.TZ === 'UTC' &&
-    !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name));
-  if (inProcess) {
-    const run = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
-    const result = await (namesAFile(args) ? inFolder(options.cwd, run) : run());
-    return { ...result, signal: null };
+async function run(args: string[], options: RunIn) {
+  const command = commandOf(args);
+  const next = args[args.indexOf(command) + 1];
+  if (
+    command === 'sandbox' ||
+    (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'))
+  ) {
+    const { printed, stop } = await startInBackground(args, options, UP[command]);
+    return { code: await stop(), signal: null, ...printed };
   }
-  const { child, closed, stdout, stderr } = spawnHedge(args, options);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await closed.finally(() => clearTimeout(timer));
-  return { code, signal: child.signalCode, stdout: stdout(), stderr: stderr() };
+  const mcp = command === 'mcp';
+  if (
+    mcp ||
+    options.env.TZ !== 'UTC' ||
+    Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name))
+  ) {
+    const { child, printed, stop } = spawnHedge(args, mcp ? { ...options, stdin: `${INITIALIZE}\n` } : options);
+    const code = await stop(20_000);
+    if (mcp && code === 0 && !/"serverInfo":\{"name":"hedge"/.test(printed.stdout))
+      throw new Error(`hedge mcp did not answer initialize:\n${printed.stdout}\n${printed.stderr}`);
+    return { code, signal: child.signalCode, ...printed };
+  }
+  const main = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
+  return { ...(await (namesAFile(args) ? inFolder(options.cwd, main) : main())), signal: null };
 }
 
-/** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
+/** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it as a person does (SIGTERM). */
 async function startInBackground(args: string[], options: RunIn, ready: (stdout: string, stderr: string) => boolean) {
-  const { child, closed, stdout, stderr } = spawnHedge(args, options);
-  const ended = closed.then((code) => ({ code, stderr: `${stdout()}\n${stderr()}` }));
-  await until(() => ready(stdout(), stderr()), `hedge ${args.join(' ')} to start`, {
+  const { child, closed, printed, stop } = spawnHedge(args, options);
+  await until(() => ready(printed.stdout, printed.stderr), `hedge ${args.join(' ')} to start`, {
     timeoutMs: 30_000,
-    process: ended,
+    process: closed.then((code) => ({ code, stderr: `${printed.stdout}\n${printed.stderr}` })),
   }).catch((error: unknown) => {
     child.kill('SIGKILL');
     throw error;
   });
-  return {
-    stdout,
-    stderr,
-    stop: async () => {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      return closed.finally(() => clearTimeout(timer));
-    },
-  };
+  return { printed, stop: () => stop(10_000, 'SIGTERM') };
 }
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
-let server: Awaited<ReturnType<typeof startInBackground>> | undefined;
-let serverEnv: Env = {};
-let world: { path: string; remove: () => void };
-let flat: string;
-let booked: string;
+let server: Simulator | undefined;
+const world = tempDir('hedge-docs-');
+const flat = join(world.path, 'flat');
+const booked = join(world.path, 'booked');
 
 beforeAll(async () => {
-  world = tempDir('hedge-docs-');
-  flat = join(world.path, 'flat');
-  booked = join(world.path, 'booked');
   mkdirSync(flat);
-  server = await startInBackground(['sandbox', 'serve'], { cwd: world.path, env: baseEnv(world.path) }, UP.sandbox);
-  serverEnv = envLines(server.stdout());
+  server = await startSimulator({ preset: 'plain' });
   // `desk` first, so that it is the current profile, as after README's own login.
-  for (const profile of ['desk', 'old-desk']) {
-    const login = await loginWith(flat, { baseUrl: serverEnv.HEDGE_BASE_URL }, serverEnv.HEDGE_API_KEY, [
-      '--profile',
-      profile,
-    ]);
-    exits(login, 0);
-  }
+  for (const profile of ['desk', 'old-desk']) ok(await loginWith(flat, server, server.apiKey, ['--profile', profile]));
   cpSync(flat, booked, { recursive: true });
   // The two opens are on two sides: they may go at once.
-  const opens = await Promise.all(
-    BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })),
-  );
-  for (const open of opens) exits(open, 0);
-  exits(await runHedge(BOOK[2], { cwd: world.path, env: baseEnv(booked) }), 0);
+  (await Promise.all(BOOK.slice(0, 2).map((line) => hedgeIn(booked, line)))).forEach(ok);
+  ok(await hedgeIn(booked, BOOK[2]));
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await server?.close();
   for (const child of children) child.kill('SIGKILL');
-  world?.remove();
+  world.remove();
 });
 
 function envLines(text: string) {
@@ -505,7 +505,7 @@ function withServer(state: BlockState, args: string[]) {
 async function newest(state: BlockState, what: 'hedge' | 'journal') {
   // `journal` is a local command: withServer() leaves it as it is.
   const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
-  const result = await runHedge(args, asScript(state));
+  const result = await run(args, asScript(state));
   const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
@@ -559,52 +559,50 @@ async function runLine(state: BlockState, example: Example) {
     const at = pipeline.stages.findIndex((stage) => launcher(stage));
     if (at < 0) {
       const words = pipeline.stages.length === 1 ? pipeline.stages[0].words : [];
-      const raws = words.map((word) => word.raw);
-      if ((raws[0] === '.' || raws[0] === 'source') && raws.length === 2) {
-        const file = state.files.get(raws[1].replace(/^\.\//, ''));
-        if (!file) throw new Error(`${raws[1]} was written by no earlier line of the block`);
-        state.served = envLines(file());
-      } else if (raws.length > 0 && raws.every((raw) => ASSIGNMENT.test(raw))) {
+      const line = words.map((word) => word.raw).join(' ');
+      const sourced = /^(?:\.|source) (?:\.\/)?(\S+)$/.exec(line)?.[1];
+      if (sourced) {
+        const file = state.files.get(sourced);
+        if (!file) throw new Error(`${sourced} was written by no earlier line of the block`);
+        state.served = envLines(file.stdout);
+      } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word.raw)))
         await assign(state, words, state.variables);
-      } else if (raws.join(' ') === 'echo $?') {
-        echoStatus = true;
-      }
+      else if (line === 'echo $?') echoStatus = true;
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
       continue;
     }
     if (pipeline.stages.slice(at + 1).some((stage) => launcher(stage))) throw new Error('two hedges in one pipe');
+    if (at > 1) throw new Error(`no rule for ${at} stages before hedge`);
     const { assignments, args: words } = launcher(pipeline.stages[at])!;
     let stdin: string | undefined;
-    const before = pipeline.stages.slice(0, at);
-    if (before.length > 1) throw new Error(`no rule for ${before.length} stages before hedge`);
-    if (before.length === 1) {
-      const [command, ...rest] = await Promise.all(before[0].words.map((word) => expand(state, word)));
+    if (at === 1) {
+      const [command, ...rest] = await Promise.all(pipeline.stages[0].words.map((word) => expand(state, word)));
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
       else if (command === 'echo' && rest.length === 1) stdin = `${rest[0]}\n`;
       else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
-      else throw new Error(`no rule for "${before[0].words.map((word) => word.raw).join(' ')} |" before hedge`);
+      else
+        throw new Error(`no rule for "${pipeline.stages[0].words.map((word) => word.raw).join(' ')} |" before hedge`);
     }
     let output: string | undefined;
-    for (const redirect of pipeline.stages[at].redirects) {
-      if (redirect.op === '<') stdin = readFileSync(join(state.cwd, await expand(state, redirect.target!)), 'utf8');
-      else if (redirect.op === '>' || redirect.op === '>>') output = redirect.target!.raw.replace(/^\.\//, '');
+    for (const { op, target } of pipeline.stages[at].redirects) {
+      if (op === '<') stdin = readFileSync(join(state.cwd, await expand(state, target!)), 'utf8');
+      else if (op === '>' || op === '>>') output = target!.raw.replace(/^\.\//, '');
     }
-    const extra = await assign(state, assignments, {});
-    let args: string[] = [];
-    for (const word of words) args.push(await argument(state, word));
+    const options = { cwd: state.cwd, env: env(state, await assign(state, assignments, {})), stdin };
+    let args = await Promise.all(words.map((word) => argument(state, word)));
     if (pipeline.then === '&') {
       // The docs put one thing in the background: a simulator whose environment the next lines source.
       if (commandOf(args) !== 'sandbox' || !output) throw new Error('no rule for this in the background');
       const port = args.indexOf('--port');
       if (port >= 0) args[port + 1] = '0';
-      const started = await startInBackground(args, { cwd: state.cwd, env: env(state, extra) }, UP.sandbox);
-      state.files.set(output, started.stdout);
+      const started = await startInBackground(args, options, UP.sandbox);
+      state.files.set(output, started.printed);
       state.background.push(started.stop);
       continue;
     }
     args = withServer(state, args);
     if (args.includes('--watch') && !args.includes('--count')) args.push('--count', '1');
-    last = { args, result: await run(state, args, env(state, extra), stdin) };
+    last = { args, result: await run(args, options) };
     // `a && b` stops at a failure; `a || b` and `a; b` go on (b is never hedge in the docs).
     if (pipeline.then === '&&' && last.result.code !== 0) break;
   }
@@ -620,31 +618,6 @@ const UP: Record<string, (stdout: string, stderr: string) => boolean> = {
 /** What an MCP client says first (the test is `hedge mcp`'s client for that, then goes). */
 const INITIALIZE =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}';
-
-/**
- * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
- * `--once` or `--dry-run` — runs until it says it is up, then is stopped as a person stops it
- * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
- * stdin: it gets one `initialize`, then the end of its input, and must have answered it.
- */
-async function run(state: BlockState, args: string[], environment: Env, stdin?: string) {
-  const command = commandOf(args);
-  const next = args[args.indexOf(command) + 1];
-  const serves =
-    command === 'sandbox' ||
-    (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
-  if (serves) {
-    const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]);
-    return { code: await server.stop(), signal: null, stdout: server.stdout(), stderr: server.stderr() };
-  }
-  if (command === 'mcp') {
-    const result = await runHedge(args, { cwd: state.cwd, env: environment, stdin: `${INITIALIZE}\n` });
-    if (result.code === 0 && !/"serverInfo":\{"name":"hedge"/.test(result.stdout))
-      throw new Error(`hedge mcp did not answer initialize:\n${result.stdout}\n${result.stderr}`);
-    return result;
-  }
-  return runHedge(args, { cwd: state.cwd, env: environment, stdin });
-}
 
 /** The exit code the doc implies for a line. */
 function expectedExit(example: Example, echoStatus: boolean) {
@@ -667,7 +640,6 @@ function expectedExit(example: Example, echoStatus: boolean) {
  */
 function shape(line: string) {
   return line
-    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .replace(/\bhdg_[0-9a-z]*…?/g, 'hdg_…')
     .replace(/\ba_[0-9a-z]{6,}\b/g, 'a_…')
     .replace(/\b0x[0-9a-f]+\b/g, '0x…')
@@ -694,12 +666,8 @@ function table(lines: string[]) {
   return { at: rule - 1, columns: lines[rule - 1].trim().split(/\s{2,}/), rows };
 }
 
-function labels(lines: string[]) {
-  return lines.flatMap((line) => {
-    const label = /^│\s*(.*?)\s*│/.exec(line)?.[1];
-    return label ? [label] : [];
-  });
-}
+/** A card's labels: the first cell of each `│ label │ value │` line that has one. */
+const labels = (lines: string[]) => lines.flatMap((line) => /^│\s*([^\s│].*?)\s*│/.exec(line)?.slice(1) ?? []);
 
 /** Whether `shown` appears in `all`, in that order (others between allowed). */
 function inOrder(shown: string[], all: string[]) {
@@ -708,65 +676,51 @@ function inOrder(shown: string[], all: string[]) {
   return found === shown.length;
 }
 
-/** Every key of a JSON document, or of NDJSON's lines. */
-function jsonKeys(text: string) {
-  const keys = new Set<string>();
-  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value));
-  try {
-    read(text);
-  } catch {
-    for (const line of text.split('\n').filter((line) => line.trim() !== '')) read(line);
-  }
-  return keys;
-}
-
-/** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(doc: string[], result: Pick<RunResult, 'stdout' | 'stderr'>) {
-  const printed = (
-    result.stdout.trim() !== ''
-      ? result.stdout
-      : result.stderr
-          .split('\n')
-          .filter((line) => !/^DEMO — /.test(line))
-          .join('\n')
-  )
+/**
+ * What differs between the output a doc shows and what was printed (stdout, or stderr without the
+ * `--demo` banner); [] when the shapes agree.
+ */
+function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: string }) {
+  const printed = (stdout.trim() !== '' ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
   const first = (lines: string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
-    const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]);
-    let have: Set<string>;
+    // Every key of a JSON document, or of NDJSON's lines.
+    const have = new Set<string>();
+    const read = (json: string) => JSON.parse(json, (key, value: unknown) => (have.add(key), value));
     try {
-      have = jsonKeys(printed.join('\n'));
+      try {
+        read(printed.join('\n'));
+      } catch {
+        printed.filter((line) => line.trim() !== '').forEach(read);
+      }
     } catch {
       return [`the doc shows JSON, the command printed:\n${printed.slice(0, 5).join('\n')}`];
     }
-    const missing = [...new Set(keys)].filter((key) => !have.has(key));
-    return missing.length === 0 ? [] : [`keys the doc shows that the output lacks: ${missing.join(', ')}`];
+    const missing = new Set([...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]));
+    for (const key of have) missing.delete(key);
+    return missing.size === 0 ? [] : [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`];
   }
   const problems: string[] = [];
-  const docTable = table(doc);
-  if (docTable) {
-    const outTable = table(printed);
-    if (!outTable)
-      return [
-        `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
-      ];
+  const [docTable, outTable] = [table(doc), table(printed)];
+  if (docTable && !outTable)
+    return [
+      `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
+    ];
+  if (docTable && outTable) {
     if (!inOrder(docTable.columns, outTable.columns))
       problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
-    else if (docTable.columns.length === outTable.columns.length) {
+    else if (docTable.columns.length === outTable.columns.length)
       for (const row of docTable.rows)
         if (!outTable.rows.includes(row))
           problems.push(`a row shown as "${row}" is none of those printed:\n${outTable.rows.join('\n')}`);
-    }
-    if (docTable.at > 0 && first(doc) !== first(printed))
-      problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
-    return problems;
   }
-  if (first(doc) !== first(printed)) problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
-  const docLabels = labels(doc);
-  if (docLabels.length > 0 && !inOrder(docLabels, labels(printed)))
-    problems.push(`card labels shown: ${docLabels.join(' | ')}; printed: ${labels(printed).join(' | ')}`);
+  // A table's first line is compared where the doc shows one above its header; a card's labels where it is no table.
+  if (docTable?.at !== 0 && first(doc) !== first(printed))
+    problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
+  if (!docTable && !inOrder(labels(doc), labels(printed)))
+    problems.push(`card labels shown: ${labels(doc).join(' | ')}; printed: ${labels(printed).join(' | ')}`);
   return problems;
 }
 
@@ -787,18 +741,15 @@ async function startKeeper(state: BlockState) {
     asScript(state),
     UP.keep,
   );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = await runHedge(withServer(state, 'keep status --json'.split(' ')), asScript(state));
+  for (const deadline = Date.now() + 60_000; ; await sleep(500)) {
+    const status = await run(withServer(state, ['keep', 'status', '--json']), asScript(state));
     const seen = status.code === 0 ? JSON.parse(status.stdout) : undefined;
-    if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) break;
+    if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) return keeper.stop;
     if (Date.now() > deadline) {
       await keeper.stop();
       throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return keeper.stop;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -823,9 +774,9 @@ function startBlock(block: Block) {
     served: undefined as Env | undefined,
     // What the docs' scripts read: the key and address of this file's simulator (README's scripted
     // login), and the deal id README's script keeps in `$DEAL` (any will do: it opens a new hedge).
-    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY, HEDGE_URL: serverEnv.HEDGE_BASE_URL, DEAL: 'DEAL-9' } as Env,
+    variables: { HEDGE_KEY: server!.apiKey, HEDGE_URL: server!.baseUrl, DEAL: 'DEAL-9' } as Env,
     /** What a background line's stdout went to (`> sandbox.env`), for `. ./sandbox.env`. */
-    files: new Map<string, () => string>(),
+    files: new Map<string, { stdout: string }>(),
     background: [] as Array<() => Promise<number | null>>,
     remove: folder.remove,
   };
@@ -857,39 +808,29 @@ function stepsOf(block: Block) {
 }
 
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, step: Step) {
-  const { example } = step;
-  const others = async (lines: Example[]) => {
-    for (const line of lines) await runLine(state, line);
-  };
-  await others(step.before);
-  const where = `${example.doc}:${example.line}: ${example.text}`;
+async function runStep(state: BlockState, { example, before, after }: Step) {
+  for (const line of before) await runLine(state, line);
   const problems: string[] = [];
-  let stop: (() => Promise<number | null>) | undefined;
+  let stop;
   try {
-    stop = needsKeeper(example) ? await startKeeper(state) : undefined;
+    if (needsKeeper(example)) stop = await startKeeper(state);
     const { last, echoStatus } = await runLine(state, example);
-    if (last) {
-      const expected = expectedExit(example, echoStatus);
-      if (last.result.code !== expected) {
-        problems.push(
-          `${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
-        );
-      } else {
-        const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
-        if (shown.some((text) => text.trim() !== '') && example.skip?.compare !== false) {
-          for (const problem of compare(shown, last.result)) problems.push(`${where}\n  ${problem}`);
-        }
-      }
-    }
+    const expected = expectedExit(example, echoStatus);
+    const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
+    if (last && last.result.code !== expected)
+      problems.push(
+        `ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+      );
+    else if (last && shown.some((text) => text.trim() !== '') && example.skip?.compare !== false)
+      problems.push(...compare(shown, last.result));
   } catch (error) {
-    problems.push(`${where}\n  ${(error as Error).message}`);
+    problems.push((error as Error).message);
   } finally {
     const code = await stop?.();
-    if (stop && code !== 0) problems.push(`${where}\n  the keeper started for it stopped with exit ${code}`);
+    if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
   }
-  await others(step.after);
-  return problems;
+  for (const line of after) await runLine(state, line);
+  return problems.map((problem) => `${example.doc}:${example.line}: ${example.text}\n  ${problem}`);
 }
 
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
