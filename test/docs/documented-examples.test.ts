@@ -208,14 +208,10 @@ type DocLine = Block['lines'][number];
 // A shell line, read as sh reads it (what the docs use of it).
 // ---------------------------------------------------------------------------------------------
 type Part = { literal: string } | { variable: string } | { substitution: string };
-interface Word {
-  parts: Part[];
-  /** As written. */
-  raw: string;
-}
+/** A command's words, as written (partsOf() reads a word's parts), and its redirections. */
 interface Simple {
-  words: Word[];
-  redirects: Array<{ op: string; target?: Word }>;
+  words: string[];
+  redirects: Array<{ op: string; target?: string }>;
 }
 interface Pipeline {
   stages: Simple[];
@@ -251,7 +247,7 @@ function parseShell(text: string) {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
-  let pending: { op: string; target?: Word } | undefined;
+  let pending: { op: string; target?: string } | undefined;
   let comment = '';
   const endPipeline = (then?: string) => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
@@ -271,9 +267,9 @@ function parseShell(text: string) {
       simple.redirects.push({ op: token });
       if (!/&[0-9]$/.test(token)) pending = simple.redirects.at(-1);
     } else if (pending) {
-      pending.target = { parts: partsOf(token), raw: token };
+      pending.target = token;
       pending = undefined;
-    } else simple.words.push({ parts: partsOf(token), raw: token });
+    } else simple.words.push(token);
   }
   endPipeline('');
   return { pipelines, comment };
@@ -288,18 +284,10 @@ const LAUNCHERS = new Set(['hedge', './bin/hedge.js', './dist-sea/hedge', 'npx h
 
 /** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
 function launcher({ words }: Simple) {
-  const at = words.findIndex((word) => !KEYWORDS.has(word.raw) && !ASSIGNMENT.test(word.raw));
-  const assignments = words.slice(0, at).filter((word) => ASSIGNMENT.test(word.raw));
+  const at = words.findIndex((word) => !KEYWORDS.has(word) && !ASSIGNMENT.test(word));
+  const assignments = words.slice(0, at).filter((word) => ASSIGNMENT.test(word));
   for (const length of [1, 2])
-    if (
-      at >= 0 &&
-      LAUNCHERS.has(
-        words
-          .slice(at, at + length)
-          .map((word) => word.raw)
-          .join(' '),
-      )
-    )
+    if (at >= 0 && LAUNCHERS.has(words.slice(at, at + length).join(' ')))
       return { assignments, args: words.slice(at + length) };
   return undefined;
 }
@@ -483,7 +471,7 @@ function commandOf(args: string[]) {
 function opensAHedge(block: Block) {
   return block.lines.some((line) =>
     line.shell?.pipelines.some((pipeline) =>
-      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args.map((word) => word.raw) ?? []) === 'open'),
+      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
     ),
   );
 }
@@ -525,14 +513,14 @@ async function newest(state: BlockState, what: 'hedge' | 'journal') {
 const MADE_UP_HEDGE_ID = /hdg_(?:[0-9a-z]{24}|[0-9A-Za-z]*…)/;
 const MADE_UP_JOURNAL_ID = /^a_[0-9a-z]{6,}$/;
 
-async function expand(state: BlockState, word: Word) {
+async function expand(state: BlockState, word: string) {
   let text = '';
-  for (const part of word.parts) {
+  for (const part of partsOf(word)) {
     if ('literal' in part) text += part.literal;
     else if ('substitution' in part) {
       // The one command substitution of the docs' commands: a date in an idempotency key.
       if (part.substitution.trim() !== 'date -u +%F')
-        throw new Error(`no rule for $(${part.substitution}) in "${word.raw}"`);
+        throw new Error(`no rule for $(${part.substitution}) in "${word}"`);
       text += new Date().toISOString().slice(0, 10);
     } else if (part.variable === 'ID') text += await newest(state, 'hedge');
     else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
@@ -542,20 +530,22 @@ async function expand(state: BlockState, word: Word) {
 }
 
 /** A hedge word as the test passes it: /tmp/ into the block's folder, a made-up id as a real one. */
-async function argument(state: BlockState, word: Word) {
+async function argument(state: BlockState, word: string) {
   let text = await expand(state, word);
   if (text.startsWith('/tmp/')) text = join(state.cwd, text.slice('/tmp/'.length));
   // Only an id written in the doc is made up (`$ID` has a real one already).
-  const written = word.parts.map((part) => ('literal' in part ? part.literal : '')).join('');
+  const written = partsOf(word)
+    .map((part) => ('literal' in part ? part.literal : ''))
+    .join('');
   if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedge'));
   if (MADE_UP_JOURNAL_ID.test(written)) text = await newest(state, 'journal');
   return text;
 }
 
 /** `NAME=value` words, expanded into `into` (returned). */
-async function assign(state: BlockState, words: Word[], into: Env) {
+async function assign(state: BlockState, words: string[], into: Env) {
   for (const word of words) {
-    const [, name] = ASSIGNMENT.exec(word.raw)!;
+    const [, name] = ASSIGNMENT.exec(word)!;
     into[name] = (await expand(state, word)).slice(name.length + 1);
   }
   return into;
@@ -569,13 +559,13 @@ async function runLine(state: BlockState, example: Example) {
     const at = pipeline.stages.findIndex((stage) => launcher(stage));
     if (at < 0) {
       const words = pipeline.stages.length === 1 ? pipeline.stages[0].words : [];
-      const line = words.map((word) => word.raw).join(' ');
+      const line = words.join(' ');
       const sourced = /^(?:\.|source) (?:\.\/)?(\S+)$/.exec(line)?.[1];
       if (sourced) {
         const file = state.files.get(sourced);
         if (!file) throw new Error(`${sourced} was written by no earlier line of the block`);
         state.served = envLines(file.stdout);
-      } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word.raw)))
+      } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word)))
         await assign(state, words, state.variables);
       else if (line === 'echo $?') echoStatus = true;
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
@@ -590,13 +580,12 @@ async function runLine(state: BlockState, example: Example) {
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
       else if (command === 'echo' && rest.length === 1) stdin = `${rest[0]}\n`;
       else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
-      else
-        throw new Error(`no rule for "${pipeline.stages[0].words.map((word) => word.raw).join(' ')} |" before hedge`);
+      else throw new Error(`no rule for "${pipeline.stages[0].words.join(' ')} |" before hedge`);
     }
     let output: string | undefined;
     for (const { op, target } of pipeline.stages[at].redirects) {
       if (op === '<') stdin = readFileSync(join(state.cwd, await expand(state, target!)), 'utf8');
-      else if (op === '>' || op === '>>') output = target!.raw.replace(/^\.\//, '');
+      else if (op === '>' || op === '>>') output = target!.replace(/^\.\//, '');
     }
     const options = { cwd: state.cwd, env: env(state, await assign(state, assignments, {})), stdin };
     let args = await Promise.all(words.map((word) => argument(state, word)));
@@ -629,15 +618,10 @@ const UP: Record<string, (stdout: string, stderr: string) => boolean> = {
 const INITIALIZE =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}';
 
-/** The exit code the doc implies for a line. */
+/** The exit code the doc implies for a line: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines). */
 function expectedExit(example: Example, echoStatus: boolean) {
-  const marked = /^exit (\d+)\b/.exec(example.shell.comment);
-  if (marked) return Number(marked[1]);
-  if (echoStatus) {
-    const shown = /^(\d+)\b/.exec(example.shown.filter((line) => line.trim() !== '').at(-1) ?? '');
-    if (shown) return Number(shown[1]);
-  }
-  return 0;
+  const shown = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
+  return Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? shown ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -766,8 +750,8 @@ function weight(block: Block) {
   return block.lines.reduce((sum, line) => sum + 0.2 + (line.hedge ? (line.text.match(WRITES)?.length ?? 0) : 0), 0);
 }
 
-/** The blocks with a line to run. */
-const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun));
+/** The blocks with a line to run, the longest first. */
+const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun)).sort((a, b) => weight(b) - weight(a));
 
 /** A block's state: its folder, copied from the book it starts from; remove() deletes it. */
 function startBlock(block: Block) {
@@ -884,7 +868,7 @@ describe('the documented examples', () => {
   // not on the CPU), the longest first; a block's lines run in order, a test each, so that each
   // test's bound is one line's run.
   describe.concurrent('each block runs as written', () => {
-    for (const block of [...RUNNABLE].sort((a, b) => weight(b) - weight(a))) {
+    for (const block of RUNNABLE) {
       const steps = stepsOf(block);
       const background = steps.some(({ example, before }) =>
         [example, ...before].some((line) => line.shell.pipelines.some((pipeline) => pipeline.then === '&')),
