@@ -455,7 +455,7 @@ afterAll(async () => {
 });
 
 function envLines(text: string) {
-  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]));
 }
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
@@ -825,13 +825,15 @@ async function runStep(state: BlockState, { example, before, after }: Step) {
 
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
 async function stopBackground(state: BlockState) {
-  const codes = await Promise.all(state.background.splice(0).map((stop) => stop()));
-  return codes
-    .filter((code) => code !== 0)
-    .map(
-      (code) =>
+  const problems: string[] = [];
+  for (const stop of state.background.splice(0)) {
+    const code = await stop();
+    if (code !== 0)
+      problems.push(
         `${state.block.doc}:${state.block.line}: the simulator started in the background stopped with exit ${code}`,
-    );
+      );
+  }
+  return problems;
 }
 
 describe('the documented examples', () => {
@@ -898,8 +900,6 @@ describe('the documented examples', () => {
     // A table of the output page that was wrong, against what `markets --fields … --format table` printed.
     const table =
       'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n';
-    const differences = (shown: string, stdout = table, stderr = '') =>
-      compare(shown.split('\n'), { stdout, stderr }).length;
     const rule = '───────  ──────────────────────────  ───────────────────────';
     const header = 'Market   Capacity buy USD  Carry/day sell';
     // [differences expected, the doc's lines, what was printed (stdout, stderr)].
@@ -924,7 +924,9 @@ describe('the documented examples', () => {
         'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
       ],
     ];
-    expect(cases.map(([, ...args]) => differences(...args))).toEqual(cases.map(([count]) => count));
+    expect(
+      cases.map(([, shown, stdout = table, stderr = '']) => compare(shown.split('\n'), { stdout, stderr }).length),
+    ).toEqual(cases.map(([count]) => count));
   });
 
   it("docs/commands.md's `--dialect` values are the simulator's", () => {
