@@ -432,11 +432,14 @@ async function run(args: string[], options: RunIn) {
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
 let server: Simulator | undefined;
-const world = tempDir('hedge-docs-');
-const flat = join(world.path, 'flat');
-const booked = join(world.path, 'booked');
+let world: ReturnType<typeof tempDir> | undefined;
+let flat: string;
+let booked: string;
 
 beforeAll(async () => {
+  world = tempDir('hedge-docs-');
+  flat = join(world.path, 'flat');
+  booked = join(world.path, 'booked');
   mkdirSync(flat);
   server = await startSimulator({ preset: 'plain' });
   // `desk` first, so that it is the current profile, as after README's own login.
@@ -450,7 +453,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   for (const child of children) child.kill('SIGKILL');
-  world.remove();
+  world?.remove();
 });
 
 function envLines(text: string) {
