@@ -119,17 +119,13 @@ describe('links in README.md and docs/', () => {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
         const [file, fragment] = target.split('#');
         const destination = file === '' ? path : resolve(dirname(path), decodeURIComponent(file));
-        if (!existsSync(destination)) {
-          broken.push(`line ${line}: ${target} (no such file)`);
-          continue;
-        }
-        if (fragment !== undefined && fragment !== '') {
-          if (statSync(destination).isDirectory() || !destination.endsWith('.md')) {
-            broken.push(`line ${line}: ${target} (a fragment into something that is not a Markdown file)`);
-          } else if (!anchorsOf(read(destination)).has(fragment)) {
-            broken.push(`line ${line}: ${target} (no heading #${fragment} there)`);
-          }
-        }
+        let problem;
+        if (!existsSync(destination)) problem = 'no such file';
+        else if (!fragment) continue;
+        else if (statSync(destination).isDirectory() || !destination.endsWith('.md'))
+          problem = 'a fragment into something that is not a Markdown file';
+        else if (!anchorsOf(read(destination)).has(fragment)) problem = `no heading #${fragment} there`;
+        if (problem) broken.push(`line ${line}: ${target} (${problem})`);
       }
       expect(broken).toEqual([]);
     },

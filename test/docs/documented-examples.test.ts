@@ -55,11 +55,13 @@ import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginWith } from '../support/config-store.js';
-import { exits } from '../support/cli-runs.js';
-import { baseEnv, HEDGE_BIN, ROOT, tempDir, type RunResult } from '../support/hedge-cli.js';
-
+import { ok } from '../support/cli-runs.js';
+import { baseEnv, HEDGE_BIN, hedgeIn, ROOT, tempDir } from '../support/hedge-cli.js';
 import { runMainInProcess } from '../support/hedge-in-process.js';
 import { until } from '../support/polling.js';
+import { sleep } from '../../src/core/process/timers.js';
+import { SANDBOX_DIALECTS } from '../../src/sandbox/dialect-names.js';
+import { startSimulator, type Simulator } from '../support/simulator.js';
 
 // ---------------------------------------------------------------------------------------------
 // What cannot run here, each with why. `match` is tried on the line as written (spaces collapsed);
@@ -135,7 +137,7 @@ const BOOK = [
   '--demo open USDTNGN buy 10000 --tenor 3 --ref DEAL-42',
   '--demo open USDTNGN sell 2000 --tenor 1 --ref DEAL-7',
   '--demo roll USDTNGN sell --tenor 7',
-].map((line) => line.split(' '));
+];
 
 /** Commands that write: the blocks with most of them start first. */
 const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
@@ -143,7 +145,9 @@ const WRITES = /\b(?:open|add|reduce|close|roll|apply|keep|api|resume)\b/g;
 // ---------------------------------------------------------------------------------------------
 // The docs' blocks and their command lines.
 // ---------------------------------------------------------------------------------------------
-const SHELL_KINDS = new Set(['sh', 'bash', 'shell', 'console', '']);
+/** Blocks that may hold commands; SCRIPT_KINDS hold them even without `$ ` prompts. */
+const SHELL_KINDS = /^(?:sh|bash|shell|console|)$/;
+const SCRIPT_KINDS = /^(?:sh|bash|shell)$/;
 
 /**
  * A doc's shell blocks (`prompt`: `$ ` prompts, a terminal, and output shown under the commands) and
@@ -160,28 +164,24 @@ function blocksOf(doc: string, markdown: string) {
     if (!open) continue;
     const [, indent, fence, kind] = open;
     const close = new RegExp(`^\\s*\\${fence[0]}{${fence.length},}\\s*$`);
-    const body: Array<{ line: number; text: string }> = [];
-    let end = index + 1;
-    for (; end < lines.length && !close.test(lines[end]); end++) {
-      const line = lines[end];
-      body.push({ line: end + 1, text: line.startsWith(indent) ? line.slice(indent.length) : line.trimStart() });
-    }
     const start = index + 1;
-    index = end;
-    if (!SHELL_KINDS.has(kind)) continue;
+    while (++index < lines.length && !close.test(lines[index]));
+    const body = lines.slice(start, index).map((text, at) => ({
+      line: start + at + 1,
+      text: text.startsWith(indent) ? text.slice(indent.length) : text.trimStart(),
+    }));
     const prompt = body.some(({ text }) => text.startsWith('$ '));
-    if (!prompt && kind !== 'sh' && kind !== 'bash' && kind !== 'shell') continue;
+    if (!SHELL_KINDS.test(kind) || (!prompt && !SCRIPT_KINDS.test(kind))) continue;
     const commands: Array<{ line: number; text: string; shown: string[] }> = [];
     for (let at = 0; at < body.length; at++) {
       const { line, text } = body[at];
-      if (prompt && !text.startsWith('$ ')) {
-        commands.at(-1)?.shown.push(text);
-        continue;
+      if (prompt && !text.startsWith('$ ')) commands.at(-1)?.shown.push(text);
+      else {
+        let command = prompt ? text.slice(2) : text;
+        while (command.endsWith('\\') && at + 1 < body.length)
+          command = `${command.slice(0, -1)} ${body[++at].text.trim()}`;
+        if (command.trim() !== '') commands.push({ line, text: command.trim(), shown: [] });
       }
-      let command = prompt ? text.slice(2) : text;
-      while (command.endsWith('\\') && at + 1 < body.length)
-        command = `${command.slice(0, -1)} ${body[++at].text.trim()}`;
-      if (command.trim() !== '') commands.push({ line, text: command.trim(), shown: [] });
     }
     for (const command of commands) while (command.shown.at(-1)?.trim() === '') command.shown.pop();
     const read = commands.map(({ line, text, shown }) => {
@@ -208,14 +208,10 @@ type DocLine = Block['lines'][number];
 // A shell line, read as sh reads it (what the docs use of it).
 // ---------------------------------------------------------------------------------------------
 type Part = { literal: string } | { variable: string } | { substitution: string };
-interface Word {
-  parts: Part[];
-  /** As written. */
-  raw: string;
-}
+/** A command's words, as written (partsOf() reads a word's parts), and its redirections. */
 interface Simple {
-  words: Word[];
-  redirects: Array<{ op: string; target?: Word }>;
+  words: string[];
+  redirects: Array<{ op: string; target?: string }>;
 }
 interface Pipeline {
   stages: Simple[];
@@ -251,7 +247,7 @@ function parseShell(text: string) {
   const pipelines: Pipeline[] = [];
   let stages: Simple[] = [];
   let simple: Simple = { words: [], redirects: [] };
-  let pending: { op: string; target?: Word } | undefined;
+  let pending: { op: string; target?: string } | undefined;
   let comment = '';
   const endPipeline = (then?: string) => {
     if (pending) throw new Error(`"${pending.op}" without a target in: ${text}`);
@@ -271,9 +267,9 @@ function parseShell(text: string) {
       simple.redirects.push({ op: token });
       if (!/&[0-9]$/.test(token)) pending = simple.redirects.at(-1);
     } else if (pending) {
-      pending.target = { parts: partsOf(token), raw: token };
+      pending.target = token;
       pending = undefined;
-    } else simple.words.push({ parts: partsOf(token), raw: token });
+    } else simple.words.push(token);
   }
   endPipeline('');
   return { pipelines, comment };
@@ -283,17 +279,16 @@ function parseShell(text: string) {
 const KEYWORDS = new Set('until while if ! then do time'.split(' '));
 const ASSIGNMENT = /^([A-Za-z_]\w*)=/;
 
+/** The words that start hedge. */
+const LAUNCHERS = new Set(['hedge', './bin/hedge.js', './dist-sea/hedge', 'npx hedge', 'node bin/hedge.js']);
+
 /** Where hedge's own arguments start in a command, or undefined when it does not run hedge. */
-function launcher(simple: Simple) {
-  let at = 0;
-  while (at < simple.words.length && (KEYWORDS.has(simple.words[at].raw) || ASSIGNMENT.test(simple.words[at].raw)))
-    at++;
-  const raw = (offset: number) => simple.words[at + offset]?.raw;
-  const assignments = simple.words.slice(0, at).filter((word) => ASSIGNMENT.test(word.raw));
-  if ((raw(0) === 'npx' && raw(1) === 'hedge') || (raw(0) === 'node' && raw(1) === 'bin/hedge.js'))
-    return { assignments, args: simple.words.slice(at + 2) };
-  if (raw(0) === 'hedge' || raw(0) === './bin/hedge.js' || raw(0) === './dist-sea/hedge')
-    return { assignments, args: simple.words.slice(at + 1) };
+function launcher({ words }: Simple) {
+  const at = words.findIndex((word) => !KEYWORDS.has(word) && !ASSIGNMENT.test(word));
+  const assignments = words.slice(0, at).filter((word) => ASSIGNMENT.test(word));
+  for (const length of [1, 2])
+    if (at >= 0 && LAUNCHERS.has(words.slice(at, at + length).join(' ')))
+      return { assignments, args: words.slice(at + length) };
   return undefined;
 }
 
@@ -301,37 +296,42 @@ type Example = DocLine & { shell: ShellLine };
 
 /** A line that names hedge but cannot be read is a failure. */
 const UNREADABLE: string[] = [];
-const DOCS = [
+const BLOCKS = [
   'README.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => `docs/${name}`),
-];
-const BLOCKS = DOCS.flatMap((doc) => blocksOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
+].flatMap((doc) => blocksOf(doc, readFileSync(join(ROOT, doc), 'utf8')));
 
 const examplesIn = (block: Block) => block.lines.filter((line): line is Example => line.hedge);
 const EXAMPLES = BLOCKS.flatMap(examplesIn);
 
 /** Whether a doc line is run: not skipped, or skipped only from the comparison of its output. */
-function isRun(example: DocLine) {
-  return !example.skip || example.skip.compare === false;
-}
+const isRun = (example: DocLine) => !example.skip || example.skip.compare === false;
 
 // ---------------------------------------------------------------------------------------------
 // Running: the world every block starts from, and a block's lines.
 // ---------------------------------------------------------------------------------------------
 const children = new Set<ChildProcess>();
 
-/** A hedge process; stdout() and stderr() are what it has printed so far. */
 /** Where and how a hedge process runs. */
 type Env = Record<string, string>;
 type RunIn = { cwd: string; env: Env; stdin?: string };
 
-function spawnHedge(args: string[], options: RunIn) {
-  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd: options.cwd, env: options.env });
+/**
+ * A hedge process of its own; `printed` is what it has printed so far. Given `up`, it is returned
+ * once that says it is up (a simulator, a keeper). end() is its exit code once it ends by itself
+ * (SIGKILL after 20 s; null: killed, or never started); stop() ends it as a person does, by SIGTERM
+ * (SIGKILL after 10 s).
+ */
+async function spawnHedge(
+  args: string[],
+  { cwd, env, stdin = '' }: RunIn,
+  up?: (stdout: string, stderr: string) => boolean,
+) {
+  const child = spawn(process.execPath, [HEDGE_BIN, ...args], { cwd, env });
   children.add(child);
-  // A process that could not start has no code: its run fails as such.
   const closed = new Promise<number | null>((resolve) => {
     child.on('error', () => resolve(null));
     child.on('close', (code) => {
@@ -340,11 +340,31 @@ function spawnHedge(args: string[], options: RunIn) {
     });
   });
   child.stdin.on('error', () => {});
-  child.stdin.end(options.stdin ?? '');
+  child.stdin.end(stdin);
   const printed = { stdout: '', stderr: '' };
   for (const stream of ['stdout', 'stderr'] as const)
     child[stream].setEncoding('utf8').on('data', (chunk: string) => (printed[stream] += chunk));
-  return { child, closed, stdout: () => printed.stdout, stderr: () => printed.stderr };
+  const end = (ms = 20_000) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    return closed.finally(() => clearTimeout(timer));
+  };
+  if (up)
+    await until(() => up(printed.stdout, printed.stderr), `hedge ${args.join(' ')} to start`, {
+      timeoutMs: 30_000,
+      process: closed.then((code) => ({ code, stderr: `${printed.stdout}\n${printed.stderr}` })),
+    }).catch((error: unknown) => {
+      child.kill('SIGKILL');
+      throw error;
+    });
+  return {
+    child,
+    printed,
+    end,
+    stop: () => {
+      child.kill('SIGTERM');
+      return end(10_000);
+    },
+  };
 }
 
 /** Whether a run may read a file relative to its folder: an argument (or an option's value after `=`) like a relative path. */
@@ -375,53 +395,44 @@ function inFolder<T>(cwd: string, run: () => Promise<T>) {
 }
 
 /**
- * Runs a line in this process — the built front's main(), as bin/hedge.js calls it and as
- * test/support/hedge-cli.ts does — in the line's folder where it names a file (inFolder()). A
- * process of its own runs it in that folder where a setting is read by Node at start, and for
- * `hedge mcp`: its client's end of input is the end of a pipe, which it must have answered first.
+ * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
+ * `--once` or `--dry-run` — runs until it says it is up, then is stopped as a person stops it
+ * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
+ * stdin: it gets one `initialize`, then the end of its input, and must have answered it; its
+ * client's end of input is the end of a pipe, so it runs as a process of its own in the line's
+ * folder, as does a line with a setting Node reads at start. Any other runs in this process — the
+ * built front's main(), as bin/hedge.js calls it and as test/support/hedge-cli.ts does — in the
+ * line's folder where it names a file (inFolder()).
  */
-async function runHedge(args: string[], options: RunIn) {
-  const inProcess =
-    commandOf(args) !== 'mcp' &&
-    options.env.TZ === 'UTC' &&
-    !Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name));
-  if (inProcess) {
-    const run = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
-    const result = await (namesAFile(args) ? inFolder(options.cwd, run) : run());
-    return { ...result, signal: null };
+async function run(args: string[], options: RunIn) {
+  const command = commandOf(args);
+  const next = args[args.indexOf(command) + 1];
+  if (
+    command === 'sandbox' ||
+    (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'))
+  ) {
+    const { printed, stop } = await spawnHedge(args, options, UP[command]);
+    return { code: await stop(), signal: null, ...printed };
   }
-  const { child, closed, stdout, stderr } = spawnHedge(args, options);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await closed.finally(() => clearTimeout(timer));
-  return { code, signal: child.signalCode, stdout: stdout(), stderr: stderr() };
-}
-
-/** A process started in the background (a simulator, a keeper), once it says it is up; stop() ends it. */
-async function startInBackground(args: string[], options: RunIn, ready: (stdout: string, stderr: string) => boolean) {
-  const { child, closed, stdout, stderr } = spawnHedge(args, options);
-  const ended = closed.then((code) => ({ code, stderr: `${stdout()}\n${stderr()}` }));
-  await until(() => ready(stdout(), stderr()), `hedge ${args.join(' ')} to start`, {
-    timeoutMs: 30_000,
-    process: ended,
-  }).catch((error: unknown) => {
-    child.kill('SIGKILL');
-    throw error;
-  });
-  return {
-    stdout,
-    stderr,
-    stop: async () => {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      return closed.finally(() => clearTimeout(timer));
-    },
-  };
+  const mcp = command === 'mcp';
+  if (
+    mcp ||
+    options.env.TZ !== 'UTC' ||
+    Object.keys(options.env).some((name) => /^(NODE_|PG|UV_|SSL_CERT_)/.test(name))
+  ) {
+    const { child, printed, end } = await spawnHedge(args, mcp ? { ...options, stdin: `${INITIALIZE}\n` } : options);
+    const code = await end();
+    if (mcp && code === 0 && !/"serverInfo":\{"name":"hedge"/.test(printed.stdout))
+      throw new Error(`hedge mcp did not answer initialize:\n${printed.stdout}\n${printed.stderr}`);
+    return { code, signal: child.signalCode, ...printed };
+  }
+  const main = () => runMainInProcess(ROOT, [...args], options.env, options.stdin ?? '');
+  return { ...(await (namesAFile(args) ? inFolder(options.cwd, main) : main())), signal: null };
 }
 
 /** The simulator this file serves for the docs' logins, and the folders every block copies. */
-let server: Awaited<ReturnType<typeof startInBackground>> | undefined;
-let serverEnv: Env = {};
-let world: { path: string; remove: () => void };
+let server: Simulator | undefined;
+let world: ReturnType<typeof tempDir> | undefined;
 let flat: string;
 let booked: string;
 
@@ -430,33 +441,23 @@ beforeAll(async () => {
   flat = join(world.path, 'flat');
   booked = join(world.path, 'booked');
   mkdirSync(flat);
-  server = await startInBackground(['sandbox', 'serve'], { cwd: world.path, env: baseEnv(world.path) }, UP.sandbox);
-  serverEnv = envLines(server.stdout());
+  server = await startSimulator({ preset: 'plain' });
   // `desk` first, so that it is the current profile, as after README's own login.
-  for (const profile of ['desk', 'old-desk']) {
-    const login = await loginWith(flat, { baseUrl: serverEnv.HEDGE_BASE_URL }, serverEnv.HEDGE_API_KEY, [
-      '--profile',
-      profile,
-    ]);
-    exits(login, 0);
-  }
+  for (const profile of ['desk', 'old-desk']) ok(await loginWith(flat, server, server.apiKey, ['--profile', profile]));
   cpSync(flat, booked, { recursive: true });
   // The two opens are on two sides: they may go at once.
-  const opens = await Promise.all(
-    BOOK.slice(0, 2).map((args) => runHedge(args, { cwd: world.path, env: baseEnv(booked) })),
-  );
-  for (const open of opens) exits(open, 0);
-  exits(await runHedge(BOOK[2], { cwd: world.path, env: baseEnv(booked) }), 0);
+  (await Promise.all(BOOK.slice(0, 2).map((line) => hedgeIn(booked, line)))).forEach(ok);
+  ok(await hedgeIn(booked, BOOK[2]));
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await server?.close();
   for (const child of children) child.kill('SIGKILL');
   world?.remove();
 });
 
 function envLines(text: string) {
-  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1], match[2]]));
+  return Object.fromEntries([...text.matchAll(/^([A-Z_][A-Z0-9_]*)=(.*)$/gm)].map(([, name, value]) => [name, value]));
 }
 
 /** The command a hedge line runs (`doctor` in `hedge --profile desk doctor`); '' for `hedge --version`. */
@@ -472,10 +473,7 @@ function commandOf(args: string[]) {
 function opensAHedge(block: Block) {
   return block.lines.some((line) =>
     line.shell?.pipelines.some((pipeline) =>
-      pipeline.stages.some((stage) => {
-        const found = launcher(stage);
-        return found !== undefined && commandOf(found.args.map((word) => word.raw)) === 'open';
-      }),
+      pipeline.stages.some((stage) => commandOf(launcher(stage)?.args ?? []) === 'open'),
     ),
   );
 }
@@ -485,7 +483,7 @@ type BlockState = ReturnType<typeof startBlock>;
 function env(state: BlockState, extra: Env = {}) {
   return {
     ...baseEnv(state.config),
-    ...(state.served ?? {}),
+    ...state.served,
     // A block with prompts is a person at an 80-column terminal.
     ...(state.block.prompt ? { HEDGE_FORCE_TTY: '1', COLUMNS: '80' } : {}),
     ...extra,
@@ -504,8 +502,10 @@ function withServer(state: BlockState, args: string[]) {
 /** The newest hedge or journal entry of the block's state (for the ids the docs make up). */
 async function newest(state: BlockState, what: 'hedge' | 'journal') {
   // `journal` is a local command: withServer() leaves it as it is.
-  const args = withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']);
-  const result = await runHedge(args, asScript(state));
+  const result = await run(
+    withServer(state, [what === 'hedge' ? 'hedges' : 'journal', '--query', '[0].id']),
+    asScript(state),
+  );
   const id = JSON.parse(result.stdout || 'null');
   if (typeof id !== 'string')
     throw new Error(`no ${what} in the block's state to stand for the doc's id:\n${result.stderr}`);
@@ -515,14 +515,14 @@ async function newest(state: BlockState, what: 'hedge' | 'journal') {
 const MADE_UP_HEDGE_ID = /hdg_(?:[0-9a-z]{24}|[0-9A-Za-z]*…)/;
 const MADE_UP_JOURNAL_ID = /^a_[0-9a-z]{6,}$/;
 
-async function expand(state: BlockState, word: Word) {
+async function expand(state: BlockState, word: string) {
   let text = '';
-  for (const part of word.parts) {
+  for (const part of partsOf(word)) {
     if ('literal' in part) text += part.literal;
     else if ('substitution' in part) {
       // The one command substitution of the docs' commands: a date in an idempotency key.
       if (part.substitution.trim() !== 'date -u +%F')
-        throw new Error(`no rule for $(${part.substitution}) in "${word.raw}"`);
+        throw new Error(`no rule for $(${part.substitution}) in "${word}"`);
       text += new Date().toISOString().slice(0, 10);
     } else if (part.variable === 'ID') text += await newest(state, 'hedge');
     else if (state.variables[part.variable] !== undefined) text += state.variables[part.variable];
@@ -532,20 +532,22 @@ async function expand(state: BlockState, word: Word) {
 }
 
 /** A hedge word as the test passes it: /tmp/ into the block's folder, a made-up id as a real one. */
-async function argument(state: BlockState, word: Word) {
+async function argument(state: BlockState, word: string) {
   let text = await expand(state, word);
   if (text.startsWith('/tmp/')) text = join(state.cwd, text.slice('/tmp/'.length));
   // Only an id written in the doc is made up (`$ID` has a real one already).
-  const written = word.parts.map((part) => ('literal' in part ? part.literal : '')).join('');
+  const written = partsOf(word)
+    .map((part) => ('literal' in part ? part.literal : ''))
+    .join('');
   if (MADE_UP_HEDGE_ID.test(written)) text = text.replace(MADE_UP_HEDGE_ID, await newest(state, 'hedge'));
   if (MADE_UP_JOURNAL_ID.test(written)) text = await newest(state, 'journal');
   return text;
 }
 
 /** `NAME=value` words, expanded into `into` (returned). */
-async function assign(state: BlockState, words: Word[], into: Env) {
+async function assign(state: BlockState, words: string[], into: Env) {
   for (const word of words) {
-    const [, name] = ASSIGNMENT.exec(word.raw)!;
+    const [, name] = ASSIGNMENT.exec(word)!;
     into[name] = (await expand(state, word)).slice(name.length + 1);
   }
   return into;
@@ -559,52 +561,49 @@ async function runLine(state: BlockState, example: Example) {
     const at = pipeline.stages.findIndex((stage) => launcher(stage));
     if (at < 0) {
       const words = pipeline.stages.length === 1 ? pipeline.stages[0].words : [];
-      const raws = words.map((word) => word.raw);
-      if ((raws[0] === '.' || raws[0] === 'source') && raws.length === 2) {
-        const file = state.files.get(raws[1].replace(/^\.\//, ''));
-        if (!file) throw new Error(`${raws[1]} was written by no earlier line of the block`);
-        state.served = envLines(file());
-      } else if (raws.length > 0 && raws.every((raw) => ASSIGNMENT.test(raw))) {
+      const line = words.join(' ');
+      const sourced = /^(?:\.|source) (?:\.\/)?(\S+)$/.exec(line)?.[1];
+      if (sourced) {
+        const file = state.files.get(sourced);
+        if (!file) throw new Error(`${sourced} was written by no earlier line of the block`);
+        state.served = envLines(file.stdout);
+      } else if (words.length > 0 && words.every((word) => ASSIGNMENT.test(word)))
         await assign(state, words, state.variables);
-      } else if (raws.join(' ') === 'echo $?') {
-        echoStatus = true;
-      }
+      else if (line === 'echo $?') echoStatus = true;
       // Anything else that is not hedge (echo, jq, set -a, sleep, notify-desk) is dropped.
       continue;
     }
     if (pipeline.stages.slice(at + 1).some((stage) => launcher(stage))) throw new Error('two hedges in one pipe');
+    if (at > 1) throw new Error(`no rule for ${at} stages before hedge`);
     const { assignments, args: words } = launcher(pipeline.stages[at])!;
     let stdin: string | undefined;
-    const before = pipeline.stages.slice(0, at);
-    if (before.length > 1) throw new Error(`no rule for ${before.length} stages before hedge`);
-    if (before.length === 1) {
-      const [command, ...rest] = await Promise.all(before[0].words.map((word) => expand(state, word)));
+    if (at === 1) {
+      const [command, ...rest] = await Promise.all(pipeline.stages[0].words.map((word) => expand(state, word)));
       if (command === 'printf' && rest[0] === '%s' && rest.length === 2) stdin = rest[1];
       else if (command === 'echo' && rest.length === 1) stdin = `${rest[0]}\n`;
       else if (command === 'cat' && rest.length === 1) stdin = readFileSync(join(state.cwd, rest[0]), 'utf8');
-      else throw new Error(`no rule for "${before[0].words.map((word) => word.raw).join(' ')} |" before hedge`);
+      else throw new Error(`no rule for "${pipeline.stages[0].words.join(' ')} |" before hedge`);
     }
     let output: string | undefined;
-    for (const redirect of pipeline.stages[at].redirects) {
-      if (redirect.op === '<') stdin = readFileSync(join(state.cwd, await expand(state, redirect.target!)), 'utf8');
-      else if (redirect.op === '>' || redirect.op === '>>') output = redirect.target!.raw.replace(/^\.\//, '');
+    for (const { op, target } of pipeline.stages[at].redirects) {
+      if (op === '<') stdin = readFileSync(join(state.cwd, await expand(state, target!)), 'utf8');
+      else if (op === '>' || op === '>>') output = target!.replace(/^\.\//, '');
     }
-    const extra = await assign(state, assignments, {});
-    let args: string[] = [];
-    for (const word of words) args.push(await argument(state, word));
+    const options = { cwd: state.cwd, env: env(state, await assign(state, assignments, {})), stdin };
+    let args = await Promise.all(words.map((word) => argument(state, word)));
     if (pipeline.then === '&') {
       // The docs put one thing in the background: a simulator whose environment the next lines source.
       if (commandOf(args) !== 'sandbox' || !output) throw new Error('no rule for this in the background');
       const port = args.indexOf('--port');
       if (port >= 0) args[port + 1] = '0';
-      const started = await startInBackground(args, { cwd: state.cwd, env: env(state, extra) }, UP.sandbox);
-      state.files.set(output, started.stdout);
+      const started = await spawnHedge(args, options, UP.sandbox);
+      state.files.set(output, started.printed);
       state.background.push(started.stop);
       continue;
     }
     args = withServer(state, args);
     if (args.includes('--watch') && !args.includes('--count')) args.push('--count', '1');
-    last = { args, result: await run(state, args, env(state, extra), stdin) };
+    last = { args, result: await run(args, options) };
     // `a && b` stops at a failure; `a || b` and `a; b` go on (b is never hedge in the docs).
     if (pipeline.then === '&&' && last.result.code !== 0) break;
   }
@@ -621,40 +620,10 @@ const UP: Record<string, (stdout: string, stderr: string) => boolean> = {
 const INITIALIZE =
   '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"documented-examples","version":"1"}}}';
 
-/**
- * Runs a hedge line. One that serves until it is stopped — `sandbox serve`, a keeper without
- * `--once` or `--dry-run` — runs until it says it is up, then is stopped as a person stops it
- * (SIGTERM): its exit code is that of the stop (0 when clean). `hedge mcp` serves its client on
- * stdin: it gets one `initialize`, then the end of its input, and must have answered it.
- */
-async function run(state: BlockState, args: string[], environment: Env, stdin?: string) {
-  const command = commandOf(args);
-  const next = args[args.indexOf(command) + 1];
-  const serves =
-    command === 'sandbox' ||
-    (command === 'keep' && next !== 'status' && !args.includes('--once') && !args.includes('--dry-run'));
-  if (serves) {
-    const server = await startInBackground(args, { cwd: state.cwd, env: environment }, UP[command]);
-    return { code: await server.stop(), signal: null, stdout: server.stdout(), stderr: server.stderr() };
-  }
-  if (command === 'mcp') {
-    const result = await runHedge(args, { cwd: state.cwd, env: environment, stdin: `${INITIALIZE}\n` });
-    if (result.code === 0 && !/"serverInfo":\{"name":"hedge"/.test(result.stdout))
-      throw new Error(`hedge mcp did not answer initialize:\n${result.stdout}\n${result.stderr}`);
-    return result;
-  }
-  return runHedge(args, { cwd: state.cwd, env: environment, stdin });
-}
-
-/** The exit code the doc implies for a line. */
+/** The exit code the doc implies for a line: its `# exit N`, or under `; echo $?` the code its last line shows (blocksOf() drops trailing blank lines). */
 function expectedExit(example: Example, echoStatus: boolean) {
-  const marked = /^exit (\d+)\b/.exec(example.shell.comment);
-  if (marked) return Number(marked[1]);
-  if (echoStatus) {
-    const shown = /^(\d+)\b/.exec(example.shown.filter((line) => line.trim() !== '').at(-1) ?? '');
-    if (shown) return Number(shown[1]);
-  }
-  return 0;
+  const shown = echoStatus ? /^(\d+)\b/.exec(example.shown.at(-1) ?? '')?.[1] : undefined;
+  return Number(/^exit (\d+)\b/.exec(example.shell.comment)?.[1] ?? shown ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -667,7 +636,6 @@ function expectedExit(example: Example, echoStatus: boolean) {
  */
 function shape(line: string) {
   return line
-    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .replace(/\bhdg_[0-9a-z]*…?/g, 'hdg_…')
     .replace(/\ba_[0-9a-z]{6,}\b/g, 'a_…')
     .replace(/\b0x[0-9a-f]+\b/g, '0x…')
@@ -694,12 +662,8 @@ function table(lines: string[]) {
   return { at: rule - 1, columns: lines[rule - 1].trim().split(/\s{2,}/), rows };
 }
 
-function labels(lines: string[]) {
-  return lines.flatMap((line) => {
-    const label = /^│\s*(.*?)\s*│/.exec(line)?.[1];
-    return label ? [label] : [];
-  });
-}
+/** A card's labels: the first cell of each `│ label │ value │` line that has one. */
+const labels = (lines: string[]) => lines.flatMap((line) => /^│\s*([^\s│].*?)\s*│/.exec(line)?.slice(1) ?? []);
 
 /** Whether `shown` appears in `all`, in that order (others between allowed). */
 function inOrder(shown: string[], all: string[]) {
@@ -708,65 +672,51 @@ function inOrder(shown: string[], all: string[]) {
   return found === shown.length;
 }
 
-/** Every key of a JSON document, or of NDJSON's lines. */
-function jsonKeys(text: string) {
-  const keys = new Set<string>();
-  const read = (json: string) => JSON.parse(json, (key, value: unknown) => (keys.add(key), value));
-  try {
-    read(text);
-  } catch {
-    for (const line of text.split('\n').filter((line) => line.trim() !== '')) read(line);
-  }
-  return keys;
-}
-
-/** What differs between the output a doc shows and what was printed; [] when the shapes agree. */
-function compare(doc: string[], result: Pick<RunResult, 'stdout' | 'stderr'>) {
-  const printed = (
-    result.stdout.trim() !== ''
-      ? result.stdout
-      : result.stderr
-          .split('\n')
-          .filter((line) => !/^DEMO — /.test(line))
-          .join('\n')
-  )
+/**
+ * What differs between the output a doc shows and what was printed (stdout, or stderr without the
+ * `--demo` banner); [] when the shapes agree.
+ */
+function compare(doc: string[], { stdout, stderr }: { stdout: string; stderr: string }) {
+  const printed = (stdout.trim() !== '' ? stdout : stderr.replace(/^DEMO — .*\n?/gm, ''))
     .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
     .split('\n');
   const first = (lines: string[]) => shape(lines.find((line) => line.trim() !== '') ?? '');
   if (/^[[{]/.test(doc[0]?.trim() ?? '')) {
-    const keys = [...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]);
-    let have: Set<string>;
+    // Every key of a JSON document, or of NDJSON's lines.
+    const have = new Set<string>();
+    const read = (json: string) => JSON.parse(json, (key, value: unknown) => (have.add(key), value));
     try {
-      have = jsonKeys(printed.join('\n'));
+      try {
+        read(printed.join('\n'));
+      } catch {
+        printed.filter((line) => line.trim() !== '').forEach(read);
+      }
     } catch {
       return [`the doc shows JSON, the command printed:\n${printed.slice(0, 5).join('\n')}`];
     }
-    const missing = [...new Set(keys)].filter((key) => !have.has(key));
-    return missing.length === 0 ? [] : [`keys the doc shows that the output lacks: ${missing.join(', ')}`];
+    const missing = new Set([...doc.join('\n').matchAll(/"([^"\\]*)"\s*:/g)].map((match) => match[1]));
+    for (const key of have) missing.delete(key);
+    return missing.size === 0 ? [] : [`keys the doc shows that the output lacks: ${[...missing].join(', ')}`];
   }
   const problems: string[] = [];
-  const docTable = table(doc);
-  if (docTable) {
-    const outTable = table(printed);
-    if (!outTable)
-      return [
-        `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
-      ];
+  const [docTable, outTable] = [table(doc), table(printed)];
+  if (docTable && !outTable)
+    return [
+      `the doc shows a table (${docTable.columns.join(', ')}); the command printed:\n${printed.slice(0, 5).join('\n')}`,
+    ];
+  if (docTable && outTable) {
     if (!inOrder(docTable.columns, outTable.columns))
       problems.push(`columns shown: ${docTable.columns.join(' | ')}; printed: ${outTable.columns.join(' | ')}`);
-    else if (docTable.columns.length === outTable.columns.length) {
+    else if (docTable.columns.length === outTable.columns.length)
       for (const row of docTable.rows)
         if (!outTable.rows.includes(row))
           problems.push(`a row shown as "${row}" is none of those printed:\n${outTable.rows.join('\n')}`);
-    }
-    if (docTable.at > 0 && first(doc) !== first(printed))
-      problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
-    return problems;
   }
-  if (first(doc) !== first(printed)) problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
-  const docLabels = labels(doc);
-  if (docLabels.length > 0 && !inOrder(docLabels, labels(printed)))
-    problems.push(`card labels shown: ${docLabels.join(' | ')}; printed: ${labels(printed).join(' | ')}`);
+  // A table's first line is compared where the doc shows one above its header; a card's labels where it is no table.
+  if (docTable?.at !== 0 && first(doc) !== first(printed))
+    problems.push(`first line shown: "${first(doc)}"; printed: "${first(printed)}"`);
+  if (!docTable && !inOrder(labels(doc), labels(printed)))
+    problems.push(`card labels shown: ${labels(doc).join(' | ')}; printed: ${labels(printed).join(' | ')}`);
   return problems;
 }
 
@@ -782,23 +732,16 @@ const needsKeeper = (example: Example) =>
 async function startKeeper(state: BlockState) {
   // Its NDJSON says when its first cycle is done; the heartbeat that records it is written a moment
   // later (the one written at start already says "running"), so the wait is for a counted cycle.
-  const keeper = await startInBackground(
-    withServer(state, ['keep', 'docs/examples/target.csv']),
-    asScript(state),
-    UP.keep,
-  );
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const status = await runHedge(withServer(state, 'keep status --json'.split(' ')), asScript(state));
+  const keeper = await spawnHedge(withServer(state, ['keep', 'docs/examples/target.csv']), asScript(state), UP.keep);
+  for (const deadline = Date.now() + 60_000; ; await sleep(500)) {
+    const status = await run(withServer(state, ['keep', 'status', '--json']), asScript(state));
     const seen = status.code === 0 ? JSON.parse(status.stdout) : undefined;
-    if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) break;
+    if (seen?.state === 'running' && seen.heartbeat?.cycles >= 1) return keeper.stop;
     if (Date.now() > deadline) {
       await keeper.stop();
       throw new Error(`the keeper did not come up:\n${status.stdout}\n${status.stderr}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return keeper.stop;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -809,8 +752,8 @@ function weight(block: Block) {
   return block.lines.reduce((sum, line) => sum + 0.2 + (line.hedge ? (line.text.match(WRITES)?.length ?? 0) : 0), 0);
 }
 
-/** The blocks with a line to run. */
-const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun));
+/** The blocks with a line to run, the longest first. */
+const RUNNABLE = BLOCKS.filter((block) => examplesIn(block).some(isRun)).sort((a, b) => weight(b) - weight(a));
 
 /** A block's state: its folder, copied from the book it starts from; remove() deletes it. */
 function startBlock(block: Block) {
@@ -823,9 +766,9 @@ function startBlock(block: Block) {
     served: undefined as Env | undefined,
     // What the docs' scripts read: the key and address of this file's simulator (README's scripted
     // login), and the deal id README's script keeps in `$DEAL` (any will do: it opens a new hedge).
-    variables: { HEDGE_KEY: serverEnv.HEDGE_API_KEY, HEDGE_URL: serverEnv.HEDGE_BASE_URL, DEAL: 'DEAL-9' } as Env,
+    variables: { HEDGE_KEY: server!.apiKey, HEDGE_URL: server!.baseUrl, DEAL: 'DEAL-9' } as Env,
     /** What a background line's stdout went to (`> sandbox.env`), for `. ./sandbox.env`. */
-    files: new Map<string, () => string>(),
+    files: new Map<string, { stdout: string }>(),
     background: [] as Array<() => Promise<number | null>>,
     remove: folder.remove,
   };
@@ -857,39 +800,29 @@ function stepsOf(block: Block) {
 }
 
 /** Runs one doc line in its block's state; returns what differs from what the doc implies ([] when nothing). */
-async function runStep(state: BlockState, step: Step) {
-  const { example } = step;
-  const others = async (lines: Example[]) => {
-    for (const line of lines) await runLine(state, line);
-  };
-  await others(step.before);
-  const where = `${example.doc}:${example.line}: ${example.text}`;
+async function runStep(state: BlockState, { example, before, after }: Step) {
+  for (const line of before) await runLine(state, line);
   const problems: string[] = [];
-  let stop: (() => Promise<number | null>) | undefined;
+  let stop;
   try {
-    stop = needsKeeper(example) ? await startKeeper(state) : undefined;
+    if (needsKeeper(example)) stop = await startKeeper(state);
     const { last, echoStatus } = await runLine(state, example);
-    if (last) {
-      const expected = expectedExit(example, echoStatus);
-      if (last.result.code !== expected) {
-        problems.push(
-          `${where}\n  ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
-        );
-      } else {
-        const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
-        if (shown.some((text) => text.trim() !== '') && example.skip?.compare !== false) {
-          for (const problem of compare(shown, last.result)) problems.push(`${where}\n  ${problem}`);
-        }
-      }
-    }
+    const expected = expectedExit(example, echoStatus);
+    const shown = echoStatus ? example.shown.slice(0, -1) : example.shown;
+    if (last && last.result.code !== expected)
+      problems.push(
+        `ran hedge ${last.args.join(' ')}: exit ${last.result.code ?? last.result.signal}, the doc implies ${expected}\n  ${last.result.stderr.trim().split('\n').slice(-6).join('\n  ')}`,
+      );
+    else if (last && shown.some((text) => text.trim() !== '') && example.skip?.compare !== false)
+      problems.push(...compare(shown, last.result));
   } catch (error) {
-    problems.push(`${where}\n  ${(error as Error).message}`);
+    problems.push((error as Error).message);
   } finally {
     const code = await stop?.();
-    if (stop && code !== 0) problems.push(`${where}\n  the keeper started for it stopped with exit ${code}`);
+    if (stop && code !== 0) problems.push(`the keeper started for it stopped with exit ${code}`);
   }
-  await others(step.after);
-  return problems;
+  for (const line of after) await runLine(state, line);
+  return problems.map((problem) => `${example.doc}:${example.line}: ${example.text}\n  ${problem}`);
 }
 
 /** Stops what a block started in the background: a simulator stopped by SIGTERM says so and exits 0. */
@@ -920,14 +853,15 @@ describe('the documented examples', () => {
       ]),
     );
     expect(
-      EXAMPLES.filter((example) => example.shown.some((line) => line.trim() !== '')).length,
+      // blocksOf() drops the blank lines after what a line shows: a line shows output or nothing.
+      EXAMPLES.filter((example) => example.shown.length > 0).length,
     ).toBeGreaterThanOrEqual(10);
   });
 
   it('skips only what matches a doc line, each with its reason', () => {
     for (const entry of SKIPPED) {
       expect(
-        EXAMPLES.some((example) => entry.match.test(example.text.replace(/\s+/g, ' '))),
+        EXAMPLES.some((example) => example.skip === entry),
         `SKIPPED ${entry.match} matches no doc line`,
       ).toBe(true);
       expect(entry.why.length).toBeGreaterThan(20);
@@ -939,7 +873,7 @@ describe('the documented examples', () => {
   // not on the CPU), the longest first; a block's lines run in order, a test each, so that each
   // test's bound is one line's run.
   describe.concurrent('each block runs as written', () => {
-    for (const block of [...RUNNABLE].sort((a, b) => weight(b) - weight(a))) {
+    for (const block of RUNNABLE) {
       const steps = stepsOf(block);
       const background = steps.some(({ example, before }) =>
         [example, ...before].some((line) => line.shell.pipelines.some((pipeline) => pipeline.then === '&')),
@@ -969,8 +903,6 @@ describe('the documented examples', () => {
     // A table of the output page that was wrong, against what `markets --fields … --format table` printed.
     const table =
       'Market   Capacity buy USD  Carry/day sell\n───────  ────────────────  ──────────────\nUSDTNGN         1,000,000  +0.0252% earn\n';
-    const differences = (shown: string, stdout = table, stderr = '') =>
-      compare(shown.split('\n'), { stdout, stderr }).length;
     const rule = '───────  ──────────────────────────  ───────────────────────';
     const header = 'Market   Capacity buy USD  Carry/day sell';
     // [differences expected, the doc's lines, what was printed (stdout, stderr)].
@@ -995,13 +927,14 @@ describe('the documented examples', () => {
         'DEMO — local simulator\nhedge: docs/examples/bad-exposures.csv: 3 problems; nothing was read or sent.\n',
       ],
     ];
-    expect(cases.map(([, ...args]) => differences(...args))).toEqual(cases.map(([count]) => count));
+    expect(
+      cases.map(([, shown, stdout = table, stderr = '']) => compare(shown.split('\n'), { stdout, stderr }).length),
+    ).toEqual(cases.map(([count]) => count));
   });
 
-  it("docs/commands.md's `--dialect` values are the simulator's", async () => {
+  it("docs/commands.md's `--dialect` values are the simulator's", () => {
     const commands = readFileSync(join(ROOT, 'docs', 'commands.md'), 'utf8');
     const documented = /--dialect ((?:\w+\\?\|)+\w+)/.exec(commands)?.[1]?.split(/\\?\|/);
-    const { SANDBOX_DIALECTS } = await import('../../src/sandbox/dialect-names.js');
     expect(documented).toEqual([...SANDBOX_DIALECTS]);
   });
 
