@@ -64,11 +64,11 @@ const PLOT_BOTTOM = CHART.height - CHART.bottom;
 const PLOT_HEIGHT = PLOT_BOTTOM - CHART.top;
 
 /** Round tick values (1, 2 or 5 × 10ⁿ apart) covering [min, max] and always 0. */
-export function niceScale(min: number, max: number, target = 5) {
+export function niceScale(min: number, max: number) {
   const low = Math.min(0, min);
   let high = Math.max(0, max);
   if (high === low) high = low + 1;
-  const rough = (high - low) / target;
+  const rough = (high - low) / 5;
   const magnitude = 10 ** Math.floor(Math.log10(rough));
   const step = ([1, 2, 5, 10].find((multiple) => multiple * magnitude >= rough) ?? 10) * magnitude;
   // The tolerance keeps float noise (0.3 / 0.1 = 2.9999999999999996) from adding a step.

@@ -120,8 +120,7 @@ export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPri
 }
 
 /** The currency of a closed hedge's market, when its name says it. */
-export const quoteOf = (record: Pick<HistoryFacts, 'market'>) =>
-  record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
+export const quoteOf = (record: Pick<HistoryFacts, 'market'>) => quoteCurrencyOf(record.market ?? '') ?? null;
 
 function dealOf(record: HistoryFacts) {
   const locked = lockedCents(record);
@@ -150,7 +149,7 @@ export const outsidePeriod = (ms: number, { since, until }: { since?: Date; unti
 
 /** A record's place in the listing: its close time in ms, NaN without one (those go last). */
 export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>) {
-  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
+  return Date.parse(record.closedAt ?? '');
 }
 
 /** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
@@ -289,23 +288,21 @@ export class ReportBuilder {
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
-export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
+export function parseReportDate(text: string, now: Date) {
   const value = text.trim();
   const [, count, unit] = TIME_AGO.exec(value)?.map((part) => part.toLowerCase()) ?? [];
-  if (unit) {
-    if (unit === 'm')
-      return {
-        ok: false,
-        message: `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`,
-      };
-    return { ok: true, date: new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS) };
-  }
-  const date = readMonthsAgo(value, now) ?? readDateTime(value);
+  const date = unit
+    ? unit === 'm'
+      ? undefined
+      : new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS)
+    : (readMonthsAgo(value, now) ?? readDateTime(value));
   return date
-    ? { ok: true, date }
+    ? { ok: true as const, date }
     : {
-        ok: false,
-        message: `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
+        ok: false as const,
+        message: unit
+          ? `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`
+          : `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
       };
 }
 
