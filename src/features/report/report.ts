@@ -99,8 +99,8 @@ export class ClosedHedgeListing {
   private readonly path: string;
   private readonly fd: number;
   private pending = '';
-  private pendingBytes = 0;
-  private written = 0;
+  /** The bytes of every row added, written or pending. */
+  private end = 0;
   private readonly times: number[] = [];
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -122,11 +122,11 @@ export class ClosedHedgeListing {
     const row = this.row(record);
     const bytes = Buffer.byteLength(row);
     this.times.push(closedHedgeTime(record));
-    this.offsets.push(this.written + this.pendingBytes);
+    this.offsets.push(this.end);
     this.lengths.push(bytes);
+    this.end += bytes;
     this.pending += row;
-    this.pendingBytes += bytes;
-    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    if (this.pending.length >= FLUSH_BYTES) this.flush();
   }
 
   /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
@@ -164,11 +164,10 @@ export class ClosedHedgeListing {
     rmSync(this.path, { force: true });
   }
 
+  /** Appends the pending rows: the reads back name their place, so the file's own position is the end. */
   private flush() {
-    writeSync(this.fd, this.pending, this.written);
-    this.written += this.pendingBytes;
+    writeSync(this.fd, this.pending);
     this.pending = '';
-    this.pendingBytes = 0;
   }
 }
 
