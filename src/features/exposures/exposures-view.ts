@@ -311,7 +311,8 @@ function effectivenessChart(view: ExposureReportView) {
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
   const plotW = CHART.width - 120 - PAD.right;
   const x = (pct: number) => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
-  let body = `<rect class="band" data-band="80-125" x="${fixed(x(EFFECTIVE_BAND_PCT[0]))}" y="${PAD.top - 4}" width="${fixed(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0]))}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
+  const [from, to] = EFFECTIVE_BAND_PCT.map(x);
+  let body = `<rect class="band" data-band="80-125" x="${fixed(from)}" y="${PAD.top - 4}" width="${fixed(to - from)}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
   for (const pct of [0, 80, 100, 125, max])
     body += `<text x="${fixed(x(pct))}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
   rows.forEach((row, index) => {
