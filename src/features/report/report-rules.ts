@@ -33,8 +33,6 @@ export function toCents(value: number) {
   return value < 0 && cents !== 0 ? -cents : cents;
 }
 
-const fromCents = (cents: number) => cents / 100;
-
 /** The figures a record may leave out, by the report's name and the record's. */
 const OPTIONAL_FIGURES = [
   ['notional_usd', 'notionalUsd'],
@@ -61,12 +59,14 @@ function addRecord(record: HistoryFacts, missing: Record<string, number>, ...tal
   for (const tally of tallies) {
     tally.count += 1;
     tally.net_pnl_usd += toCents(record.netPnlUsd);
-    for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
   }
-  for (const [figure, fact] of OPTIONAL_FIGURES) if (record[fact] === undefined) missing[figure] += 1;
+  for (const [figure, fact] of OPTIONAL_FIGURES) {
+    for (const tally of tallies) tally[figure] = addKnown(tally[figure], record[fact]);
+    missing[figure] += Number(record[fact] === undefined);
+  }
 }
 
-const dollars = (cents: number | null) => (cents === null ? null : fromCents(cents));
+const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
 
 /** The tally in dollars; with no record at all, every sum is 0 (nothing is unknown of nothing). */
 const figures = (tally: ReportFigures) =>
@@ -133,7 +133,7 @@ function dealOf(record: HistoryFacts) {
     entry_price: record.entryPrice ?? null,
     exit_price: record.exitPrice ?? null,
     quote_currency: quoteOf(record),
-    quote_amount_locked: locked === undefined ? null : fromCents(locked),
+    quote_amount_locked: locked === undefined ? null : locked / 100,
   };
 }
 
@@ -179,7 +179,7 @@ function cumulativeSeries(timesMs: number[], cents: number[]) {
     runningCents += cents[index];
     // Closes at the same instant make one point, the total after all of them.
     if (times.at(-1) !== timesMs[index]) times.push(timesMs[index]);
-    nets[times.length - 1] = fromCents(runningCents);
+    nets[times.length - 1] = runningCents / 100;
   }
   return { length: times.length, timesMs: Float64Array.from(times), netUsd: Float64Array.from(nets) };
 }
@@ -279,7 +279,7 @@ export class ReportBuilder {
       missing: { ...this.missing },
       locked: [...this.locked.entries()]
         .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
-        .map(([currency, sum]) => ({ quote_currency: currency, amount: fromCents(sum.cents), count: sum.count })),
+        .map(([currency, sum]) => ({ quote_currency: currency, amount: sum.cents / 100, count: sum.count })),
     };
   }
 }
