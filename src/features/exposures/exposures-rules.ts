@@ -117,7 +117,7 @@ export function exposureLines(
 /** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
 export function tenorFor(untilMs: number, nowMs: number) {
   const days = (untilMs - nowMs) / DAY_MS;
-  return [...TENORS].reverse().find((tenor) => tenor <= days) ?? TENORS[0];
+  return TENORS.findLast((tenor) => tenor <= days) ?? TENORS[0];
 }
 
 /** The target book at `nowMs`: a row for each side of each market with an exposure (0 = flat). */
