@@ -34,14 +34,16 @@ export async function walkHistory(
       passed ||= period.since !== undefined && inPeriod(raw, { since: period.since }) === 'out';
     }
   }
-  if (passed) return { fetched, complete: true };
-  if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-  if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
-  // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
-  // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
-  if (last !== undefined && !last.paged) {
-    if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
-    if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+  // A record closed before the period: every older page is outside it too.
+  if (!passed) {
+    if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
+    if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
+    // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
+    // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
+    if (last !== undefined && !last.paged) {
+      if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
+      if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+    }
   }
   return { fetched, complete: true };
 }
@@ -78,10 +80,8 @@ export async function gatherReport(
   const walk = await walkHistory(client, options, (raw) => {
     const facts = readHistoryRecord(raw);
     // A record that carries no reference is its hedge's deal, as the hedge records say.
-    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
-      const joined = references.referenceOf(facts.hedgeId);
-      if (joined !== undefined) facts.clientReference = joined;
-    }
+    if (facts.clientReference === undefined && facts.hedgeId !== undefined)
+      facts.clientReference = references?.referenceOf(facts.hedgeId);
     if (builder.add(facts)) onCovered?.(facts);
   });
   const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
