@@ -58,12 +58,14 @@ function signedUsd(exposure: Exposure, functional: string, price: number) {
   return side === undefined ? 0 : signOf(side) * amountUsd(exposure, price);
 }
 
-const sum = <T>(items: readonly T[], value: (item: T) => number) =>
+const sum = <T>(items: readonly T[], value: (item: T) => number = Number) =>
   items.reduce((total, item) => total + value(item), 0);
 
-/** The exposures of a market not yet due at `atMs`. */
-const liveIn = (exposures: readonly Exposure[], market: string, atMs: number) =>
-  exposures.filter((exposure) => exposure.market === market && exposure.dueMs > atMs);
+/** The exposures of a market not yet due at `atMs`, each in USD at `price`, signed by the side that covers it. */
+const liveUsd = (exposures: readonly Exposure[], functional: string, market: string, price: number, atMs: number) =>
+  exposures
+    .filter((exposure) => exposure.market === market && exposure.dueMs > atMs)
+    .map((exposure) => signedUsd(exposure, functional, price));
 
 /** The ratio and the bucket ("≤30d", "≤90d", ">90d") a time to due falls in. */
 export function ratioAt(exposure: Pick<Exposure, 'dueMs' | 'hedgeRatio'>, { buckets }: ExposurePolicy, nowMs: number) {
@@ -115,7 +117,7 @@ export function exposureLines(
 /** The longest tenor that matures by `untilMs`, or 1 day when even that does not. */
 export function tenorFor(untilMs: number, nowMs: number) {
   const days = (untilMs - nowMs) / DAY_MS;
-  return [...TENORS].reverse().find((tenor) => tenor <= days) ?? TENORS[0];
+  return TENORS.findLast((tenor) => tenor <= days) ?? TENORS[0];
 }
 
 /** The target book at `nowMs`: a row for each side of each market with an exposure (0 = flat). */
@@ -255,7 +257,6 @@ export function projectedCost(
   return marketsOf(exposures).flatMap((market) => {
     const mine = exposures.filter((exposure) => exposure.market === market);
     const feeRate = rates.feeRate[market];
-    const fee = feeRate ?? 0;
     const carry = rates.carryDailyPct[market] ?? { buy: 0, sell: 0 };
     // Both sides start flat (never maturing): the first step opens today's target.
     const state = { buy: { notional: 0, maturityMs: Infinity }, sell: { notional: 0, maturityMs: Infinity } };
@@ -272,7 +273,7 @@ export function projectedCost(
         const roll = matured && target > 0;
         const traded = matured ? (roll ? held.notional + target : 0) : Math.abs(target - held.notional);
         if (!matured && !(traded >= 0.005)) continue;
-        feesTotal += traded * fee;
+        feesTotal += traded * (feeRate ?? 0);
         rolls += Number(roll);
         const notional = matured && !roll ? 0 : target;
         state[row.side] = {
@@ -311,8 +312,8 @@ export function projectedCost(
           /** Fees of every open, add, reduce, close and roll from now to then; null when the fee is not known. */
           fees_pnl_usdc: feeRate === undefined ? null : toAccountSide(cents(feesTotal)),
           rolls,
-          /** carry + fees (carry alone when the fee is not known). */
-          cost_usdc: toAccountSide(cents(carryTotal + (feeRate === undefined ? 0 : feesTotal))),
+          /** carry + fees (carry alone when the fee is not known: no fee is counted then). */
+          cost_usdc: toAccountSide(cents(carryTotal + feesTotal)),
         });
       }
     }
@@ -330,7 +331,7 @@ export function stressTable(exposures: readonly Exposure[], policy: ExposurePoli
   return marketsOf(exposures).flatMap((market) => {
     const price = prices[market];
     if (price === undefined) return [];
-    const exposed = sum(liveIn(exposures, market, nowMs), (exposure) => signedUsd(exposure, policy.functional, price));
+    const exposed = sum(liveUsd(exposures, policy.functional, market, price, nowMs));
     const cover = sum(book, (row) => (row.market === market ? signOf(row.side) * row.target_usd : 0));
     return STRESS_SHOCKS_PCT.map((shock) => {
       const stressed = price * (1 + shock / 100);
@@ -413,8 +414,8 @@ export function coveragePerWeek(
     for (const market of markets) {
       const price = prices[market];
       if (price === undefined) continue;
-      const signed = liveIn(exposures, market, at).map((exposure) => signedUsd(exposure, policy.functional, price));
-      const net = sum(signed, (value) => value);
+      const signed = liveUsd(exposures, policy.functional, market, price, at);
+      const net = sum(signed);
       const exposure = policy.netting ? Math.abs(net) : sum(signed, Math.abs);
       // What was held then (opened at or before, not yet closed); netted, in the direction of the net exposure.
       const held = inMarkets.filter(
@@ -520,7 +521,7 @@ export function effectiveness(
     const weights = inMarket.map(
       (exposure) => signedUsd(exposure, functional, firstPrice) * ratioAt(exposure, policy, t0).ratio,
     );
-    const weightSum = sum(weights, (weight) => weight);
+    const weightSum = sum(weights);
     return inMarket.map((exposure, index) => {
       const side = coverSide(exposure, functional);
       const head = { id: exposure.id, market, cover_side: side ?? null };

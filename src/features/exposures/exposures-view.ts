@@ -156,18 +156,18 @@ export async function renderExposures(output: Output, view: ExposuresView, optio
 }
 
 /** A document (its head: the time, file, policy and prices; then `rest`)'s sections: JSON whole (or the member); a table per section on a terminal; one section's rows (asked, or `fallback`) in TSV, CSV and NDJSON. */
-async function renderSections<S extends string>(
+async function renderSections(
   output: Output,
-  view: Pick<ExposuresView, 'source' | 'asOf' | 'policy' | 'prices'>,
-  sections: Record<S, Section>,
+  view: ExposuresView | ExposureReportView,
+  sections: Record<string, Section>,
   rest: JsonObject,
-  options: { section?: S; all: readonly S[]; fallback: S; footer: string },
+  options: { section?: string; all: readonly string[]; fallback: string; footer: string },
 ) {
   const { section } = options;
   const policy = policyAsData(view.policy);
   const document: JsonObject = { as_of: view.asOf, source: view.source, policy, prices: view.prices, ...rest };
   // The policy section's rows are its ratio buckets.
-  const list = (shown: Output, name: S, more = {}) =>
+  const list = (shown: Output, name: string, more = {}) =>
     shown.list((name === 'policy' ? policy.ratios : document[name]) as JsonObject[], sections[name], {
       empty: sections[name].empty,
       title: sections[name].title,
@@ -311,7 +311,8 @@ function effectivenessChart(view: ExposureReportView) {
   const max = Math.max(150, ...rows.map((row) => Math.min(300, Math.abs(row.offset_pct!))));
   const plotW = CHART.width - 120 - PAD.right;
   const x = (pct: number) => 120 + (Math.max(0, Math.min(max, pct)) / max) * plotW;
-  let body = `<rect class="band" data-band="80-125" x="${fixed(x(EFFECTIVE_BAND_PCT[0]))}" y="${PAD.top - 4}" width="${fixed(x(EFFECTIVE_BAND_PCT[1]) - x(EFFECTIVE_BAND_PCT[0]))}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
+  const [from, to] = EFFECTIVE_BAND_PCT.map(x);
+  let body = `<rect class="band" data-band="80-125" x="${fixed(from)}" y="${PAD.top - 4}" width="${fixed(to - from)}" height="${rows.length * rowH + 4}"><title>Effective: 80% to 125%</title></rect>`;
   for (const pct of [0, 80, 100, 125, max])
     body += `<text x="${fixed(x(pct))}" y="${height - PAD.bottom + 16}" text-anchor="middle">${Math.round(pct)}%</text>`;
   rows.forEach((row, index) => {

@@ -39,17 +39,21 @@ const UNKNOWN = `unknown" title="not given by the server">${DASH}`;
 
 const pnlClass = (value: number) => (value > 0 ? 'pos' : value < 0 ? 'neg' : 'zero');
 
-/** A number cell: money to the cent, a signed P&L to the cent, or a rate; a dash (titled) when not given. */
-function numberCell(value: number | null | undefined, kind: 'money' | 'pnl' | 'rate', tag = 'td') {
-  const cents = toCents(value ?? 0) / 100;
-  const body = !isNumber(value)
-    ? ` ${UNKNOWN}`
-    : kind === 'rate'
-      ? `">${formatRate(value)}`
-      : kind === 'pnl'
-        ? ` ${pnlClass(cents)}">${formatSignedMoney(cents)}`
-        : `">${formatMoney(cents)}`;
-  return `<${tag} class="num${body}</${tag}>`;
+/** Number cells: money to the cent, a signed P&L to the cent, or a rate; a dash (titled) when not given. */
+function cells(kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<number | null | undefined>) {
+  return values
+    .map((value) => {
+      const cents = toCents(value ?? 0) / 100;
+      const body = !isNumber(value)
+        ? ` ${UNKNOWN}`
+        : kind === 'rate'
+          ? `">${formatRate(value)}`
+          : kind === 'pnl'
+            ? ` ${pnlClass(cents)}">${formatSignedMoney(cents)}`
+            : `">${formatMoney(cents)}`;
+      return `<${tag} class="num${body}</${tag}>`;
+    })
+    .join('');
 }
 
 const utcMinute = (iso: string, ms = Date.parse(iso)) => (isNumber(ms) ? `${utcMinuteText(ms)} UTC` : escapeHtml(iso));
@@ -60,11 +64,11 @@ const PLOT_BOTTOM = CHART.height - CHART.bottom;
 const PLOT_HEIGHT = PLOT_BOTTOM - CHART.top;
 
 /** Round tick values (1, 2 or 5 × 10ⁿ apart) covering [min, max] and always 0. */
-export function niceScale(min: number, max: number, target = 5) {
+export function niceScale(min: number, max: number) {
   const low = Math.min(0, min);
   let high = Math.max(0, max);
   if (high === low) high = low + 1;
-  const rough = (high - low) / target;
+  const rough = (high - low) / 5;
   const magnitude = 10 ** Math.floor(Math.log10(rough));
   const step = ([1, 2, 5, 10].find((multiple) => multiple * magnitude >= rough) ?? 10) * magnitude;
   // The tolerance keeps float noise (0.3 / 0.1 = 2.9999999999999996) from adding a step.
@@ -257,32 +261,24 @@ const TOTAL_CARDS = {
 
 function totalsSection(report: Report) {
   const { positions, net_pnl_usd: unrealized } = report.unrealized;
-  const cards = [
-    ...Object.entries(TOTAL_CARDS).map(([field, label]) => {
-      const value = report.totals[field as keyof ReportFigures];
-      // Carry and fees say in words who paid.
-      const body =
-        field === 'count'
-          ? String(value)
-          : figureText(value, field !== 'notional_usd') +
-            (value !== null && field.endsWith('usdc') ? ` <span class="words">${payWords(value, true)}</span>` : '');
-      return [label, field, value, body] as const;
-    }),
+  const html = [
+    ...Object.entries(TOTAL_CARDS).map(
+      ([field, label]) => [field, label, report.totals[field as keyof ReportFigures]] as const,
+    ),
     ...report.locked.map(
       (sum) =>
-        [
-          `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`,
-          'quote_amount_locked',
-          sum.amount,
-          formatMoney(sum.amount),
-        ] as const,
+        ['quote_amount_locked', `Locked (${escapeHtml(sum.quote_currency ?? 'quote currency')})`, sum.amount] as const,
     ),
-  ];
-  // `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees from your side: - paid), so a script can read the figures back whatever the page shows.
-  const html = cards.map(
-    ([label, field, value, body], index) =>
-      `<div class="card ${index ? '' : 'headline'}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${value === null ? '' : ` data-value="${value}"`}>${body}</div></div>`,
-  );
+  ].map(([field, label, value], index) => {
+    // Carry and fees say in words who paid; notional and locked amounts are unsigned.
+    const body =
+      field === 'count'
+        ? String(value)
+        : figureText(value, field.includes('pnl')) +
+          (value !== null && field.endsWith('usdc') ? ` <span class="words">${payWords(value, true)}</span>` : '');
+    // `data-total` names the report's JSON field and `data-value` holds its number as the JSON has it (carry and fees from your side: - paid), so a script can read the figures back whatever the page shows.
+    return `<div class="card ${index ? '' : 'headline'}"><div class="card-label">${label}</div><div class="card-value" data-total="${field}"${value === null ? '' : ` data-value="${value}"`}>${body}</div></div>`;
+  });
   return `<section class="totals"><h2>Totals</h2><div class="cards">${html.join('')}</div><p class="unrealized">${
     positions === 0
       ? 'No open positions.'
@@ -310,14 +306,11 @@ function notes(report: Report) {
   return `<ul class="notes"><li>${lines.join('</li><li>')}</li></ul>`;
 }
 
-const cells = (kind: 'money' | 'pnl' | 'rate', tag: string, ...values: Array<number | null | undefined>) =>
-  values.map((value) => numberCell(value, kind, tag)).join('');
-
 const pnlCells = (figures: ReportFigures, tag: string) =>
   cells('pnl', tag, figures.gross_pnl_usd, figures.carry_pnl_usdc, figures.fees_pnl_usdc, figures.net_pnl_usd);
 
 function figuresRow(label: string, figures: ReportFigures, tag: string) {
-  return `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>${numberCell(figures.notional_usd, 'money', tag)}${pnlCells(figures, tag)}</tr>`;
+  return `<tr><${tag} class="label">${label}</${tag}><${tag} class="num">${figures.count}</${tag}>${cells('money', tag, figures.notional_usd)}${pnlCells(figures, tag)}</tr>`;
 }
 
 function groupTable(report: Report) {
@@ -349,9 +342,9 @@ export function closedHedgeRow(record: HistoryFacts) {
     `<td class="word">${shortened(market, String)}</td><td class="word">${shortened(record.side, String)}</td>` +
     `<td class="num">${isNumber(record.tenorDays) ? `${record.tenorDays}d` : DASH}</td>` +
     cells('rate', 'td', record.entryPrice, record.exitPrice) +
-    numberCell(record.notionalUsd, 'money') +
+    cells('money', 'td', record.notionalUsd) +
     (cents === undefined
-      ? numberCell(cents, 'money')
+      ? cells('money', 'td', cents)
       : `<td class="num">${formatMoney(cents / 100)}${currency ? ` ${escapeHtml(currency)}` : ''}</td>`) +
     cells('pnl', 'td', record.grossPnlUsd, record.carryUsd, record.feesUsd, record.netPnlUsd) +
     '</tr>'
@@ -372,7 +365,7 @@ function closedHedgesFoot(report: Report) {
     .join('<br>');
   return (
     `<tfoot><tr><th class="label" colspan="6">Total (${plural(totals.count, 'hedge')})</th><th></th><th></th>` +
-    numberCell(totals.notional_usd, 'money', 'th') +
+    cells('money', 'th', totals.notional_usd) +
     `<th class="num"${one ? ' data-total="quote_amount_locked"' : ''}>${lockedTotal}</th>` +
     pnlCells(totals, 'th') +
     '</tr></tfoot>'

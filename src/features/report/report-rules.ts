@@ -33,8 +33,6 @@ export function toCents(value: number) {
   return value < 0 && cents !== 0 ? -cents : cents;
 }
 
-const fromCents = (cents: number) => cents / 100;
-
 /** The figures a record may leave out, by the report's name and the record's. */
 const OPTIONAL_FIGURES = [
   ['notional_usd', 'notionalUsd'],
@@ -61,12 +59,14 @@ function addRecord(record: HistoryFacts, missing: Record<string, number>, ...tal
   for (const tally of tallies) {
     tally.count += 1;
     tally.net_pnl_usd += toCents(record.netPnlUsd);
-    for (const [figure, fact] of OPTIONAL_FIGURES) tally[figure] = addKnown(tally[figure], record[fact]);
   }
-  for (const [figure, fact] of OPTIONAL_FIGURES) if (record[fact] === undefined) missing[figure] += 1;
+  for (const [figure, fact] of OPTIONAL_FIGURES) {
+    for (const tally of tallies) tally[figure] = addKnown(tally[figure], record[fact]);
+    missing[figure] += Number(record[fact] === undefined);
+  }
 }
 
-const dollars = (cents: number | null) => (cents === null ? null : fromCents(cents));
+const dollars = (cents: number | null) => (cents === null ? null : cents / 100);
 
 /** The tally in dollars; with no record at all, every sum is 0 (nothing is unknown of nothing). */
 const figures = (tally: ReportFigures) =>
@@ -120,8 +120,7 @@ export function lockedCents(record: Pick<HistoryFacts, 'notionalUsd' | 'entryPri
 }
 
 /** The currency of a closed hedge's market, when its name says it. */
-export const quoteOf = (record: Pick<HistoryFacts, 'market'>) =>
-  record.market === undefined ? null : (quoteCurrencyOf(record.market) ?? null);
+export const quoteOf = (record: Pick<HistoryFacts, 'market'>) => quoteCurrencyOf(record.market ?? '') ?? null;
 
 function dealOf(record: HistoryFacts) {
   const locked = lockedCents(record);
@@ -134,7 +133,7 @@ function dealOf(record: HistoryFacts) {
     entry_price: record.entryPrice ?? null,
     exit_price: record.exitPrice ?? null,
     quote_currency: quoteOf(record),
-    quote_amount_locked: locked === undefined ? null : fromCents(locked),
+    quote_amount_locked: locked === undefined ? null : locked / 100,
   };
 }
 
@@ -150,7 +149,7 @@ export const outsidePeriod = (ms: number, { since, until }: { since?: Date; unti
 
 /** A record's place in the listing: its close time in ms, NaN without one (those go last). */
 export function closedHedgeTime(record: Pick<HistoryFacts, 'closedAt'>) {
-  return record.closedAt === undefined ? Number.NaN : Date.parse(record.closedAt);
+  return Date.parse(record.closedAt ?? '');
 }
 
 /** The listing's comparison on (close time, arrival): dated records by close time, then those without one; ties as they came. */
@@ -180,7 +179,7 @@ function cumulativeSeries(timesMs: number[], cents: number[]) {
     runningCents += cents[index];
     // Closes at the same instant make one point, the total after all of them.
     if (times.at(-1) !== timesMs[index]) times.push(timesMs[index]);
-    nets[times.length - 1] = fromCents(runningCents);
+    nets[times.length - 1] = runningCents / 100;
   }
   return { length: times.length, timesMs: Float64Array.from(times), netUsd: Float64Array.from(nets) };
 }
@@ -280,7 +279,7 @@ export class ReportBuilder {
       missing: { ...this.missing },
       locked: [...this.locked.entries()]
         .sort(([a], [b]) => (a ?? '\uffff').localeCompare(b ?? '\uffff'))
-        .map(([currency, sum]) => ({ quote_currency: currency, amount: fromCents(sum.cents), count: sum.count })),
+        .map(([currency, sum]) => ({ quote_currency: currency, amount: sum.cents / 100, count: sum.count })),
     };
   }
 }
@@ -289,23 +288,21 @@ export class ReportBuilder {
 const TIME_AGO = /^(\d{1,4})([dwm])$/i;
 
 /** Parses a `--since`/`--until` value; `now` is the injected clock for the relative forms. */
-export function parseReportDate(text: string, now: Date): { ok: true; date: Date } | { ok: false; message: string } {
+export function parseReportDate(text: string, now: Date) {
   const value = text.trim();
   const [, count, unit] = TIME_AGO.exec(value)?.map((part) => part.toLowerCase()) ?? [];
-  if (unit) {
-    if (unit === 'm')
-      return {
-        ok: false,
-        message: `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`,
-      };
-    return { ok: true, date: new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS) };
-  }
-  const date = readMonthsAgo(value, now) ?? readDateTime(value);
+  const date = unit
+    ? unit === 'm'
+      ? undefined
+      : new Date(now.getTime() - Number(count) * (unit === 'w' ? 7 : 1) * DAY_MS)
+    : (readMonthsAgo(value, now) ?? readDateTime(value));
   return date
-    ? { ok: true, date }
+    ? { ok: true as const, date }
     : {
-        ok: false,
-        message: `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
+        ok: false as const,
+        message: unit
+          ? `"${value}" is ambiguous here: write ${Number(count)}mo for a month (m is minutes in hedge journal).`
+          : `"${text}" is not allowed; expected a date (2026-11-01, midnight UTC), an ISO 8601 timestamp (2026-11-01T08:00:00Z; UTC when no zone is given) or a time ago (7d, 2w, 1mo: days, weeks, calendar months).`,
       };
 }
 

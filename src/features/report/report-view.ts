@@ -3,7 +3,7 @@
 import type { ChalkInstance } from 'chalk';
 import { formatFixed, formatSignedMoney, rateDecimals } from '../../core/number-format.js';
 import { quoteCurrencyOf } from '../../core/markets.js';
-import type { Report, ReportFigures, ReportGrouping } from './report-rules.js';
+import type { Report, ReportGrouping } from './report-rules.js';
 import { safeText } from '../../core/security/safe-text.js';
 import { spreadsheetSafe } from '../../platform/terminal/spreadsheet-cell.js';
 import { formatCell, type CellContext } from '../../platform/terminal/cells.js';
@@ -61,7 +61,7 @@ export const REPORT_PRIORITY = [
 // The amounts (money and P&L): notional_usd, quote_amount_locked and the four P&L figures.
 const isMoney = (key: string) => /_(usdc?|locked)$/.test(key);
 
-type Figures = ReportFigures & Partial<Report['groups'][number]>;
+type Figures = Partial<Report['groups'][number]>;
 
 /** A figure of a group (or the totals) or of its deal, by the report's field name. */
 const valueOf = (key: string, figures: Figures) => (({ ...figures, ...figures.deal }) as Record<string, unknown>)[key];
@@ -126,9 +126,6 @@ export const COLUMN_WORDS: Record<string, string> = Object.fromEntries(
     .split(',')
     .map((pair) => pair.split('=')),
 );
-
-const BAR_WIDTH = 21;
-const BAR_MIN_WIDTH = 9;
 
 /** The report's period in words (`closed ` before it on a terminal, where the title says what is grouped). */
 export function periodText({ since, until }: Pick<Report, 'since' | 'until'>, closed = '') {
@@ -213,7 +210,7 @@ function groupColumns(report: Report, context: CellContext) {
   const { groups } = report;
   const only = (values: Array<string | null>) => (new Set(values).size === 1 ? values[0] : null);
   const market = only(groups.map((group) => group.deal?.market ?? null));
-  const currency = market === null ? undefined : quoteCurrencyOf(market);
+  const currency = quoteCurrencyOf(market ?? '');
   const lockedIn = only(groups.map((group) => group.deal?.quote_currency ?? null));
   const maxAbs = groups.reduce((max, group) => Math.max(max, Math.abs(group.net_pnl_usd)), 0);
 
@@ -229,8 +226,8 @@ function groupColumns(report: Report, context: CellContext) {
           money: true,
           cells: [],
           drawn: {
-            width: BAR_WIDTH,
-            minWidth: BAR_MIN_WIDTH,
+            width: 21,
+            minWidth: 9,
             draw: (row, barWidth) => {
               const value = groups[row]?.net_pnl_usd;
               return value === undefined ? '' : tone(c, value, bar(value, maxAbs, barWidth), c.dim);

@@ -34,14 +34,16 @@ export async function walkHistory(
       passed ||= period.since !== undefined && inPeriod(raw, { since: period.since }) === 'out';
     }
   }
-  if (passed) return { fetched, complete: true };
-  if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
-  if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
-  // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
-  // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
-  if (last !== undefined && !last.paged) {
-    if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
-    if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+  // A record closed before the period: every older page is outside it too.
+  if (!passed) {
+    if (last?.next === 'repeated') return { fetched, complete: false, stopped: 'repeated-cursor' };
+    if (last?.more === true && last.records.length) return { fetched, complete: false, stopped: 'no-next' };
+    // A last page without a cursor to the next may hide older closed hedges when it is full, or when the server does not
+    // read the page size (as lists are checked): the report then says `"complete": false` and the CLI warns.
+    if (last !== undefined && !last.paged) {
+      if (last.records.length >= MAX_PAGE_SIZE) return { fetched, complete: false, stopped: 'full-page' };
+      if (await last.mayBeCut()) return { fetched, complete: false, stopped: 'page-size' };
+    }
   }
   return { fetched, complete: true };
 }
@@ -78,10 +80,8 @@ export async function gatherReport(
   const walk = await walkHistory(client, options, (raw) => {
     const facts = readHistoryRecord(raw);
     // A record that carries no reference is its hedge's deal, as the hedge records say.
-    if (facts.clientReference === undefined && facts.hedgeId !== undefined && references !== undefined) {
-      const joined = references.referenceOf(facts.hedgeId);
-      if (joined !== undefined) facts.clientReference = joined;
-    }
+    if (facts.clientReference === undefined && facts.hedgeId !== undefined)
+      facts.clientReference = references?.referenceOf(facts.hedgeId);
     if (builder.add(facts)) onCovered?.(facts);
   });
   const open = (await positions).map((position) => ({ netPnlUsd: readPosition(position).netPnlUsd }));
@@ -99,8 +99,8 @@ export class ClosedHedgeListing {
   private readonly path: string;
   private readonly fd: number;
   private pending = '';
-  private pendingBytes = 0;
-  private written = 0;
+  /** The bytes of every row added, written or pending. */
+  private end = 0;
   private readonly times: number[] = [];
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -122,11 +122,11 @@ export class ClosedHedgeListing {
     const row = this.row(record);
     const bytes = Buffer.byteLength(row);
     this.times.push(closedHedgeTime(record));
-    this.offsets.push(this.written + this.pendingBytes);
+    this.offsets.push(this.end);
     this.lengths.push(bytes);
+    this.end += bytes;
     this.pending += row;
-    this.pendingBytes += bytes;
-    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    if (this.pending.length >= FLUSH_BYTES) this.flush();
   }
 
   /** Writes `before`, every row in the listing's order, then `after`, to `target`; removes the rows' file. */
@@ -164,11 +164,10 @@ export class ClosedHedgeListing {
     rmSync(this.path, { force: true });
   }
 
+  /** Appends the pending rows: the reads back name their place, so the file's own position is the end. */
   private flush() {
-    writeSync(this.fd, this.pending, this.written);
-    this.written += this.pendingBytes;
+    writeSync(this.fd, this.pending);
     this.pending = '';
-    this.pendingBytes = 0;
   }
 }
 
