@@ -48,25 +48,13 @@ export const POSTGRES_MISSING = BIN
   ? undefined
   : `No PostgreSQL server binaries (initdb, postgres, pg_ctl) in ${DEBIAN_ROOT}/<version>/bin or HEDGE_TEST_PG_BIN: the team-store tests need them (Debian: apt-get install postgresql-15).`;
 
-export interface PostgresServer {
-  password: string;
-  /** The URL of a database on this server, password included. */
-  url(database: string): string;
-  /** A fresh, empty database; its URL. */
-  createDatabase(prefix?: string): Promise<string>;
-  /** A statement as the superuser, on that database. */
-  query<R extends pg.QueryResultRow = any>(
-    database: string,
-    text: string,
-    values?: unknown[],
-  ): Promise<pg.QueryResult<R>>;
-  /** Stops the server (fast shutdown: sessions are ended); its port then refuses connections. */
-  stop(): Promise<void>;
-  /** Starts it again on the same port and data. */
-  start(): Promise<void>;
-  /** Stops it and removes its folder (a view of the shared cluster: cuts its proxy, drops its databases). */
-  close(): Promise<void>;
-}
+/**
+ * A server: `createDatabase` gives a fresh, empty database's URL, `query` runs a statement as the
+ * superuser, `stop` is a fast shutdown (sessions ended, its port then refuses connections), `start`
+ * starts it again on the same port and data, `close` stops it and removes its folder (a view of the
+ * shared cluster: cuts its proxy, drops its databases).
+ */
+export type PostgresServer = Awaited<ReturnType<typeof startPostgres>>;
 
 type Account = ReturnType<typeof postgresAccount>;
 
@@ -81,17 +69,6 @@ function postgresAccount() {
     );
   const [, , uid, gid] = line.split(':');
   return { uid: Number(uid), gid: Number(gid) };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a server binary to its end; `detached`: what it starts outlives the test process (pg_ctl's postmaster). */
@@ -112,13 +89,13 @@ function runToEnd(command: string, args: string[], account: Account): Promise<vo
   });
 }
 
-/** pg_ctl on a data folder; a failure to start says what the server logged. */
-function pgCtl(root: string, account: Account) {
+/** pg_ctl on a data folder, started with those server settings; a failure to start says what the server logged. */
+function pgCtl(root: string, account: Account, settings = '') {
   const data = join(root, 'data');
   const log = join(root, 'log');
   const ctl = (args: string[]) => runToEnd(join(BIN!, 'pg_ctl'), [...args, '-D', data, '-w'], account);
   return {
-    launch: (port: number, settings: string) =>
+    launch: (port: number) =>
       ctl(['start', '-l', log, '-o', `-p ${port} -h 127.0.0.1 -k ${root} ${settings}`]).catch((error) => {
         throw new Error(`${error.message}\n${existsSync(log) ? readFileSync(log, 'utf8') : ''}`);
       }),
@@ -150,15 +127,20 @@ async function initCluster(parent: string, maxConnections: number) {
     ],
     account,
   );
-  const ctl = pgCtl(root, account);
   const settings = `-c fsync=off -c full_page_writes=off -c max_connections=${maxConnections}`;
-  return { password, root, launch: (port: number) => ctl.launch(port, settings), stop: ctl.stop };
+  return { password, root, ...pgCtl(root, account, settings) };
 }
 
 /** Starts it on a port found free; one taken meanwhile by another process: another port. */
 async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const probe = createServer();
+    const port = await new Promise<number>((resolve, reject) =>
+      probe.once('error', reject).listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      }),
+    );
     try {
       await cluster.launch(port);
       return port;
@@ -171,34 +153,30 @@ async function onFreePort(cluster: Awaited<ReturnType<typeof initCluster>>) {
 const urlOf = (password: string, port: number) => (database: string) =>
   `postgres://${PG_USER}:${password}@127.0.0.1:${port}/${database}`;
 
-async function queryAt<R extends pg.QueryResultRow>(url: string, text: string, values?: unknown[]) {
+async function queryAt(url: string, text: string, values?: unknown[]) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return await client.query<R>(text, values);
+    return await client.query(text, values);
   } finally {
     await client.end();
   }
 }
 
 /** What a server and a view of the shared one have alike, on the URLs `url` makes. */
-function serverAt(
-  password: string,
-  url: (database: string) => string,
-): Pick<PostgresServer, 'password' | 'url' | 'query' | 'createDatabase'> {
+function serverAt(password: string, url: (database: string) => string) {
   return {
     password,
-    url,
-    query: (database, text, values) => queryAt(url(database), text, values),
-    async createDatabase(prefix = 'team') {
-      const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+    query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
+    async createDatabase() {
+      const name = `team_${randomBytes(6).toString('hex')}`;
       await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
       return url(name);
     },
   };
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres() {
   const cluster = await initCluster(tmpdir(), 200);
   const port = await onFreePort(cluster);
   return {
@@ -303,8 +281,8 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
   };
   return {
     ...view,
-    async createDatabase(prefix) {
-      const url = await view.createDatabase(prefix);
+    async createDatabase() {
+      const url = await view.createDatabase();
       databases.push(new URL(url).pathname.slice(1));
       return url;
     },
