@@ -118,7 +118,7 @@ export function testContext(options: TestContextOptions = {}) {
   };
   const printed = { stdout: '', stderr: '' };
   for (const name of ['stdout', 'stderr'] as const)
-    io[name].setEncoding('utf8').on('data', (chunk: string) => (printed[name] += chunk));
+    io[name].setEncoding('utf8').on('data', (chunk) => (printed[name] += chunk));
   const clock = init.clock ?? { now: () => 0, sleep: async () => {} };
   const globals = { json: false, header: true, demo: false, yes: false, input: true, color: false, verbose: false };
   class TestContext extends CommandContext {

@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Clock } from '../../src/platform/api/transport.js';
-import { HEDGE_BIN, ROOT, baseEnv } from './hedge-cli.js';
+import { HEDGE_BIN, ROOT, SPAWN_EVERY_RUN, baseEnv } from './hedge-cli.js';
 import { builtMain } from './hedge-in-process.js';
 import { closedAfter, closedAfterEach, type Simulator } from './simulator.js';
 
@@ -109,7 +109,7 @@ async function startMcpServer(simulator: Simulator, options: McpServeOptions = {
   const cwd = options.cwd ?? ROOT;
   const client = options.client ?? new Client({ name: 'hedge-e2e', version: '1.0.0' });
   let served: { transport: Transport; stderr: () => string };
-  if (options.spawn || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+  if (options.spawn || SPAWN_EVERY_RUN) {
     served = spawned(env, args, cwd);
     await client.connect(served.transport);
   } else {

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import pty from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import { within } from '../../../src/core/process/timers.js';
-import { baseEnv, HEDGE_BIN, ROOT, runHedge } from '../hedge-cli.js';
+import { baseEnv, HEDGE_BIN, ROOT, runHedge, SPAWN_EVERY_RUN } from '../hedge-cli.js';
 
 export const KEYS = { ENTER: '\r', DOWN: '\x1b[B', CTRL_C: '\x03', BACKSPACE: '\x7f' } as const;
 
@@ -83,13 +83,7 @@ export function spawnInTerminal(options: TerminalRun) {
     : [process.execPath, [HEDGE_BIN, ...options.args]];
   const cols = unsized ? 80 : (options.cols ?? 220);
   const rows = unsized ? 24 : (options.rows ?? 60);
-  const term = pty.spawn(file, argv, {
-    name: 'xterm-256color',
-    cols,
-    rows,
-    cwd: ROOT,
-    env,
-  });
+  const term = pty.spawn(file, argv, { name: 'xterm-256color', cols, rows, cwd: ROOT, env });
   let raw = '';
   let bytes = 0;
   let consumed = 0;
@@ -167,7 +161,7 @@ export function spawnInTerminal(options: TerminalRun) {
 export async function drawScreen(options: TerminalRun & { real?: boolean }) {
   const cols = options.cols ?? 220;
   const rows = options.rows ?? 60;
-  if (options.real || process.env.HEDGE_TEST_SPAWN_EVERY_RUN === '1') {
+  if (options.real || SPAWN_EVERY_RUN) {
     const terminal = spawnInTerminal({ ...options, cols, rows });
     try {
       const code = await terminal.exitCode;
