@@ -30,7 +30,7 @@ export async function teamOf(
   const urlWithoutPassword = parsed.toString();
   // Every output any machine printed, for checking that the password never shows.
   const outputs: string[] = [];
-  const dirs = [tempDir('hedge-machine-a-'), tempDir('hedge-machine-b-'), tempDir('hedge-machine-c-')];
+  const dirs = ['a', 'b', 'c'].map((name) => tempDir(`hedge-machine-${name}-`));
   const machine = (name: Machine['name'], dir: string, env: Record<string, string>): Machine => ({
     name,
     dir,
