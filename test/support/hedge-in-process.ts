@@ -30,7 +30,7 @@ export interface Person {
 }
 
 /** A pipe that keeps what is written to it, as a spawned run's stdout and stderr are. */
-function collector() {
+export function collector() {
   const stream = new PassThrough();
   let text = '';
   stream.setEncoding('utf8').on('data', (chunk) => (text += chunk));

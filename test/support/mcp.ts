@@ -9,7 +9,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Clock } from '../../src/platform/api/transport.js';
 import { HEDGE_BIN, ROOT, SPAWN_EVERY_RUN, baseEnv } from './hedge-cli.js';
-import { builtMain } from './hedge-in-process.js';
+import { builtMain, collector } from './hedge-in-process.js';
 import { closedAfter, closedAfterEach, type Simulator } from './simulator.js';
 
 export interface McpAnswer {
@@ -71,13 +71,11 @@ async function inProcess(env: Record<string, string>, args: string[], clock?: Cl
   const main = await builtMain(ROOT);
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
-  const errors = new PassThrough();
-  let stderr = '';
-  errors.setEncoding('utf8').on('data', (chunk) => (stderr += chunk));
+  const errors = collector();
   const io = {
     stdin: toServer,
     stdout: fromServer,
-    stderr: errors,
+    stderr: errors.stream,
     stdinIsTTY: false,
     stdoutIsTTY: false,
     stderrIsTTY: false,
@@ -86,7 +84,7 @@ async function inProcess(env: Record<string, string>, args: string[], clock?: Cl
   const ended = main(['mcp', ...args], { io, env, ...clock }).then(
     () => new Promise((settled) => setImmediate(settled)),
   );
-  return { transport: new PipeTransport(toServer, fromServer, ended), stderr: () => stderr };
+  return { transport: new PipeTransport(toServer, fromServer, ended), stderr: errors.text };
 }
 
 function spawned(env: Record<string, string>, args: string[], cwd: string) {

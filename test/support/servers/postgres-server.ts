@@ -75,8 +75,7 @@ function postgresAccount() {
 function runToEnd(command: string, args: string[], account: Account): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
-      uid: account?.uid,
-      gid: account?.gid,
+      ...account,
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
@@ -163,13 +162,14 @@ async function queryAt(url: string, text: string, values?: unknown[]) {
   }
 }
 
-/** What a server and a view of the shared one have alike, on the URLs `url` makes. */
-function serverAt(password: string, url: (database: string) => string) {
+/** What a server and a view of the shared one have alike, on the URLs `url` makes; each database it makes is named in `databases`. */
+function serverAt(password: string, url: (database: string) => string, databases: string[] = []) {
   return {
     password,
     query: (database: string, text: string, values?: unknown[]) => queryAt(url(database), text, values),
     async createDatabase() {
       const name = `team_${randomBytes(6).toString('hex')}`;
+      databases.push(name);
       await queryAt(url('postgres'), `CREATE DATABASE ${name}`);
       return url(name);
     },
@@ -264,7 +264,6 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
     new Promise<void>((resolve, reject) => proxy.once('error', reject).listen(port, '127.0.0.1', resolve));
   await listen(0);
   const port = (proxy.address() as { port: number }).port;
-  const view = serverAt(cluster.password, urlOf(cluster.password, port));
   const databases: string[] = [];
   const stop = async () => {
     if (!proxy.listening) return;
@@ -280,12 +279,7 @@ export async function sharedPostgres(): Promise<PostgresServer | undefined> {
     await closed;
   };
   return {
-    ...view,
-    async createDatabase() {
-      const url = await view.createDatabase();
-      databases.push(new URL(url).pathname.slice(1));
-      return url;
-    },
+    ...serverAt(cluster.password, urlOf(cluster.password, port), databases),
     stop,
     start: () => (proxy.listening ? Promise.resolve() : listen(port)),
     async close() {
