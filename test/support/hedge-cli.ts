@@ -170,12 +170,7 @@ export function runHedge(line: HedgeArgs, options: RunOptions = {}): Promise<Run
   // A spawned run's two pipes lose the order between them: a terminal for that is a pseudo-terminal.
   if (options.screen) return Promise.reject(new Error(`hedge ${args.join(' ')}: a screen run must run in-process`));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [HEDGE_BIN, ...args], {
-      env,
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      ...(options.user ?? {}),
-    });
+    const child = spawn(process.execPath, [HEDGE_BIN, ...args], { env, cwd: ROOT, ...options.user });
     running.add(child);
     let stdout = '';
     let stderr = '';

@@ -87,7 +87,7 @@ export async function runMainInProcess(
     stderrIsTTY: terminal,
     stdinIsTTY: person !== undefined,
   };
-  const running = main(args, { io, env, ...clock, ...(script === undefined ? {} : { script }) });
+  const running = main(args, { io, env, ...clock, script });
   let ended = false;
   const end = () => (ended = true);
   running.then(end, end);
