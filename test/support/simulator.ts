@@ -102,7 +102,8 @@ export function envFor(target: ApiTarget) {
 /** The API as another client would use it (plain fetch): status, headers and the parsed envelope. */
 export async function api(target: ApiTarget, method: string, path: string, call: ApiCall = {}) {
   const headers = requestHeaders(call.key === undefined ? target.apiKey : call.key, call.idempotencyKey);
-  const body = call.rawBody ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
+  // JSON.stringify(undefined) is undefined: no body.
+  const body = call.rawBody ?? JSON.stringify(call.body);
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${target.baseUrl}${path}`, { method, headers, body, signal: call.signal });
   const text = await response.text();

@@ -78,9 +78,8 @@ function drawnBy(emulator: xterm.Terminal) {
 export function spawnInTerminal(options: TerminalRun) {
   const env = { ...baseEnv(options.configDir), ...options.env, TERM: 'xterm-256color' };
   const unsized = options.cols === 0;
-  const [file, argv]: [string, string[]] = unsized
-    ? ['/bin/sh', ['-c', 'stty cols 0 rows 0 && exec "$@"', 'sh', process.execPath, HEDGE_BIN, ...options.args]]
-    : [process.execPath, [HEDGE_BIN, ...options.args]];
+  const command = [process.execPath, HEDGE_BIN, ...options.args];
+  const [file, ...argv] = unsized ? ['/bin/sh', '-c', 'stty cols 0 rows 0 && exec "$@"', 'sh', ...command] : command;
   const cols = unsized ? 80 : (options.cols ?? 220);
   const rows = unsized ? 24 : (options.rows ?? 60);
   const term = pty.spawn(file, argv, { name: 'xterm-256color', cols, rows, cwd: ROOT, env });
