@@ -37,7 +37,7 @@ type McpServed = Awaited<ReturnType<typeof startMcpServer>>;
  * the server's stdout and written to its stdin (its stdio framing is the same both ways).
  */
 class PipeTransport extends StdioServerTransport {
-  private closed = false;
+  private finished?: Promise<void>;
 
   constructor(
     private readonly toServer: PassThrough,
@@ -60,10 +60,8 @@ class PipeTransport extends StdioServerTransport {
     await this.finish();
   }
 
-  private async finish() {
-    if (this.closed) return;
-    this.closed = true;
-    await super.close();
+  private finish() {
+    return (this.finished ??= super.close());
   }
 }
 
