@@ -198,7 +198,7 @@ const SHARED_CLUSTER_ENV = 'HEDGE_TEST_PG_SHARED';
  * For the global setup: a folder for the run's shared cluster (named to the test processes by
  * SHARED_CLUSTER_ENV), and the teardown that stops whatever a test process started there.
  */
-export function sharedClusterFolder(): () => Promise<void> {
+export function sharedClusterFolder() {
   const dir = mkdtempSync(join(tmpdir(), 'hedge-pg-shared-'));
   // The `postgres` user (as root) must reach the cluster's own folder inside.
   chmodSync(dir, 0o711);
@@ -248,7 +248,7 @@ function sharedCluster(dir: string) {
  * are ended by the server (57P01, as a fast shutdown ends them) and its port refuses connections
  * until start() opens it again.
  */
-export async function sharedPostgres(): Promise<PostgresServer | undefined> {
+export async function sharedPostgres() {
   const dir = process.env[SHARED_CLUSTER_ENV];
   if (!dir || !BIN) return undefined;
   const cluster = await sharedCluster(dir);
