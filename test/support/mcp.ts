@@ -94,16 +94,14 @@ function spawned(env: Record<string, string>, args: string[], cwd: string) {
     stderr: 'pipe',
   });
   let stderr = '';
-  transport.stderr?.on('data', (chunk) => (stderr += chunk.toString('utf8')));
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
   return { transport, stderr: () => stderr };
 }
 
 /** Starts `hedge mcp` against a simulator; the caller closes it. */
 async function startMcpServer(simulator: Simulator, options: McpServeOptions = {}) {
   const env = { ...baseEnv(simulator.configDir), ...simulator.env, ...options.env };
-  const args = options.args ?? [];
-  const cwd = options.cwd ?? ROOT;
-  const client = options.client ?? new Client({ name: 'hedge-e2e', version: '1.0.0' });
+  const { args = [], cwd = ROOT, client = new Client({ name: 'hedge-e2e', version: '1.0.0' }) } = options;
   let served: { transport: Transport; stderr: () => string };
   if (options.spawn || SPAWN_EVERY_RUN) {
     served = spawned(env, args, cwd);
