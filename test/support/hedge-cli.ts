@@ -207,6 +207,6 @@ function runInProcess(args: string[], env: Record<string, string>, options: RunO
 }
 
 /** Runs hedge with that config dir, and no key or base URL in the environment unless given. */
-export function hedgeIn(configDir: string, args: HedgeArgs, options: RunOptions = {}) {
+export function hedgeIn(configDir: string, args: HedgeArgs, options?: RunOptions) {
   return runHedge(args, { ...options, configDir });
 }

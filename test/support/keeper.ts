@@ -44,7 +44,7 @@ export function followKeeper(start: (onSpawn: (spawned: ChildProcess) => void) =
 }
 
 /** `hedge keep FILE --interval 2 …` as a process of its own (NDJSON on stdout: not a terminal), followed. */
-export function startKeeper(runner: HedgeRunner, file: string, extra: string[] = [], options: RunOptions = {}) {
+export function startKeeper(runner: HedgeRunner, file: string, extra: string[] = [], options?: RunOptions) {
   return followKeeper((onSpawn) => runner.hedge(['keep', file, '--interval', '2', ...extra], { ...options, onSpawn }));
 }
 

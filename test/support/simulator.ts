@@ -280,5 +280,5 @@ export const withSimulator = <T>(options: SimulatorOptions, body: (simulator: Si
   closedAfter(startSimulator(options), body);
 
 /** Starts simulators (`defaults` under each one's options) that are closed after each test of the file that calls it. */
-export const useSimulators = (defaults: SimulatorOptions = {}) =>
-  closedAfterEach((options: SimulatorOptions = {}) => startSimulator({ ...defaults, ...options }));
+export const useSimulators = (defaults?: SimulatorOptions) =>
+  closedAfterEach((options?: SimulatorOptions) => startSimulator({ ...defaults, ...options }));
