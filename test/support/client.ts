@@ -77,12 +77,12 @@ export function fakeClock(start = 1_000_000, onSleep?: () => void) {
     /** Moves time without a sleep (a request that takes this long). */
     advance: (ms: number) => void (time += ms),
     async sleep(ms: number, signal?: AbortSignal) {
-      if (signal?.aborted) throw signal.reason;
+      signal?.throwIfAborted();
       sleeps.push(ms);
       time += ms;
       await Promise.resolve();
       onSleep?.();
-      if (signal?.aborted) throw signal.reason;
+      signal?.throwIfAborted();
     },
   };
 }
