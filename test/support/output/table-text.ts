@@ -5,13 +5,8 @@
 /** A rule line of the table: runs of ─ two or more spaces apart. */
 const RULE = /^─+(?: +─+)*$/;
 
-/** Where the columns are on a rule line. */
-function spansOf(rule: string): Array<[number, number]> {
-  return [...rule.matchAll(/─+/g)].map((match) => [match.index, match.index + match[0].length]);
-}
-
 /** Whether every character of the line lies over a column (a header line; a title runs across the gaps). */
-function overColumns(line: string, spans: ReadonlyArray<[number, number]>) {
+function overColumns(line: string, spans: number[][]) {
   return (
     line.trim() !== '' &&
     line.split('').every((char, at) => char === ' ' || spans.some(([start, end]) => at >= start && at < end))
@@ -26,7 +21,8 @@ export function printedTable(text: string, from = 0) {
   const lines = text.split('\n').map((line) => line.trimEnd());
   const ruleAt = lines.findIndex((line, index) => index >= from && RULE.test(line));
   if (ruleAt < 1) return undefined;
-  const spans = spansOf(lines[ruleAt]);
+  // Where the columns are: the rule's runs of dashes.
+  const spans = [...lines[ruleAt].matchAll(/─+/g)].map((match) => [match.index, match.index + match[0].length]);
   const above: string[] = [];
   // A header is one line, or two (the label over its unit).
   for (let index = ruleAt - 1; index >= Math.max(0, ruleAt - 2) && overColumns(lines[index], spans); index--)
