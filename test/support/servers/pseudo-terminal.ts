@@ -169,7 +169,7 @@ export async function drawScreen(options: TerminalRun & { real?: boolean }) {
       terminal.kill();
     }
   }
-  const result = await runHedge(options.args, {
+  const { code, stdout } = await runHedge(options.args, {
     configDir: options.configDir,
     env: { ...options.env, TERM: 'xterm-256color' },
     screen: { columns: cols, rows },
@@ -177,8 +177,8 @@ export async function drawScreen(options: TerminalRun & { real?: boolean }) {
   // A terminal turns each newline into CR LF (its line discipline's onlcr).
   const emulator = new xterm.Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true, convertEol: true });
   try {
-    emulator.write(result.stdout);
-    return { code: result.code!, raw: result.stdout, screen: stripAnsi(result.stdout), drawn: await drawnBy(emulator) };
+    emulator.write(stdout);
+    return { code: code!, raw: stdout, screen: stripAnsi(stdout), drawn: await drawnBy(emulator) };
   } finally {
     emulator.dispose();
   }
